@@ -1,0 +1,140 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/sse"
+)
+
+// Adapter speaks the OpenAI Chat Completions dialect. The zero value is ready.
+type Adapter struct{}
+
+var _ provider.Adapter = Adapter{}
+
+// NewRequest POSTs the client's body to {base_url}/chat/completions with only
+// "model" replaced; every other member reaches the upstream as sent.
+func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
+	body, err := WithModel(req, ep.Model)
+	if err != nil {
+		return nil, err
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	if req.Stream {
+		hr.Header.Set("Accept", "text/event-stream")
+	} else {
+		hr.Header.Set("Accept", "application/json")
+	}
+	if ep.APIKey != "" {
+		hr.Header.Set("Authorization", "Bearer "+ep.APIKey)
+	}
+	return hr, nil
+}
+
+// WithModel returns the client's body with its "model" member set to model,
+// re-encoding only the top level: nested members are copied byte for byte.
+func WithModel(req *provider.Request, model string) ([]byte, error) {
+	m, err := json.Marshal(model)
+	if err != nil {
+		return nil, err
+	}
+	fields := make(map[string]json.RawMessage, len(req.Fields)+1)
+	for k, v := range req.Fields {
+		fields[k] = v
+	}
+	fields["model"] = m
+	return json.Marshal(fields)
+}
+
+// Response checks that a 2xx body is a chat completion and passes it through
+// untouched: OpenAI-compatible upstreams already name the model that answered.
+func (Adapter) Response(body []byte, _ provider.Endpoint) ([]byte, error) {
+	var probe struct {
+		Choices json.RawMessage `json:"choices"`
+	}
+	if err := json.Unmarshal(body, &probe); err != nil {
+		return nil, err
+	}
+	if len(probe.Choices) == 0 || probe.Choices[0] != '[' {
+		return nil, errors.New("openai: response has no choices array")
+	}
+	return body, nil
+}
+
+// Stream passes chunks through as they come, marking content, errors, usage
+// and the [DONE] marker.
+func (Adapter) Stream(body io.Reader, _ provider.Endpoint) provider.Stream {
+	return &stream{r: sse.NewReader(body, 0)}
+}
+
+type stream struct {
+	r *sse.Reader
+}
+
+// chunk is the part of a chat.completion.chunk the gateway looks at.
+type chunk struct {
+	Error   json.RawMessage `json:"error"`
+	Choices []struct {
+		Delta struct {
+			Content          *string         `json:"content"`
+			Refusal          *string         `json:"refusal"`
+			ReasoningContent *string         `json:"reasoning_content"`
+			ToolCalls        json.RawMessage `json:"tool_calls"`
+			FunctionCall     json.RawMessage `json:"function_call"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *provider.Usage `json:"usage"`
+}
+
+func (s *stream) Next() (provider.Event, error) {
+	ev, err := s.r.Next()
+	if err != nil {
+		return provider.Event{}, err
+	}
+	data := bytes.TrimSpace(ev.Data)
+	out := provider.Event{Raw: data}
+	if bytes.Equal(data, []byte("[DONE]")) {
+		out.Done = true
+		return out, nil
+	}
+	if ev.Name == "error" {
+		out.Error = true
+		return out, nil
+	}
+	if len(data) == 0 {
+		return out, nil
+	}
+	var c chunk
+	if err := json.Unmarshal(data, &c); err != nil {
+		out.Malformed = true
+		return out, nil
+	}
+	if len(c.Error) > 0 && !bytes.Equal(c.Error, []byte("null")) {
+		out.Error = true
+		return out, nil
+	}
+	out.Usage = c.Usage
+	for _, ch := range c.Choices {
+		d := ch.Delta
+		if nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) ||
+			len(d.ToolCalls) > 0 && !bytes.Equal(d.ToolCalls, []byte("null")) ||
+			len(d.FunctionCall) > 0 && !bytes.Equal(d.FunctionCall, []byte("null")) ||
+			ch.FinishReason != nil && *ch.FinishReason != "" {
+			out.Content = true
+		}
+	}
+	out.Chunks = [][]byte{data}
+	return out, nil
+}
+
+func nonEmpty(s *string) bool { return s != nil && *s != "" }

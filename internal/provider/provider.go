@@ -1,0 +1,82 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+)
+
+// Endpoint is what an adapter needs to reach one model at one provider
+// account. APIKey is a secret: adapters put it in a request header and
+// nowhere else.
+type Endpoint struct {
+	// BaseURL is the provider's base URL without a trailing slash.
+	BaseURL string
+	// APIKey is the provider account's key ("" sends no key).
+	APIKey string
+	// Model is the upstream model name to ask for.
+	Model string
+}
+
+// Request is one client chat-completions request, parsed once.
+type Request struct {
+	// Body is the client's JSON exactly as sent.
+	Body []byte
+	// Fields holds Body's top-level members, undecoded.
+	Fields map[string]json.RawMessage
+	// Stream is the client's "stream" flag.
+	Stream bool
+}
+
+// Adapter speaks one dialect. Implementations are stateless and safe for
+// concurrent use.
+type Adapter interface {
+	// NewRequest builds the upstream HTTP request for req at ep.
+	NewRequest(ctx context.Context, ep Endpoint, req *Request) (*http.Request, error)
+	// Response translates a complete 2xx upstream body into an OpenAI
+	// chat.completion JSON body. An error means the body is unusable (the
+	// caller files it as server_error).
+	Response(body []byte, ep Endpoint) ([]byte, error)
+	// Stream returns a reader of the upstream's SSE body translated into
+	// OpenAI chat.completion.chunk events.
+	Stream(body io.Reader, ep Endpoint) Stream
+}
+
+// Stream yields translated events until io.EOF.
+type Stream interface {
+	Next() (Event, error)
+}
+
+// Event is one upstream stream event after translation.
+type Event struct {
+	// Raw is the upstream event's data, handed to the classifier. Valid
+	// until the next call to Next.
+	Raw []byte
+	// Error is set when the event signals an error or a block in the
+	// dialect's own shape (OpenAI `{"error":…}` or `event: error`, Anthropic
+	// `type: error`, Gemini `error` or `promptFeedback.blockReason`). The
+	// caller classifies Raw with classify.Response{Status: 200, Stream: true}.
+	Error bool
+	// Chunks are zero or more OpenAI chat.completion.chunk JSON objects to
+	// send to the client, each one SSE data line.
+	Chunks [][]byte
+	// Content is set when a chunk carries content: text, a tool call, or a
+	// finish_reason. Events without content are held back before the commit
+	// point so an error that follows them can still fail over.
+	Content bool
+	// Done is set when the upstream signalled a normal end of the stream.
+	Done bool
+	// Malformed is set when the event could not be parsed; it is skipped and
+	// recorded, never sent.
+	Malformed bool
+	// Usage is the token usage when this event reported it.
+	Usage *Usage
+}
+
+// Usage is token accounting in OpenAI's terms.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}

@@ -1,0 +1,131 @@
+package sse
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// Event is one server-sent event. Data is the event's data lines joined by
+// "\n"; Name is the `event:` field ("" when absent). Comments and `id:` or
+// `retry:` fields are dropped: no LLM provider gives them meaning.
+type Event struct {
+	Name string
+	Data []byte
+}
+
+// ErrLineTooLong is returned when one line exceeds the reader's limit.
+var ErrLineTooLong = errors.New("sse: line too long")
+
+// DefaultMaxLine bounds one line of an upstream stream (1 MiB).
+const DefaultMaxLine = 1 << 20
+
+// Reader reads events from a text/event-stream. The zero value is not usable;
+// call NewReader.
+type Reader struct {
+	br      *bufio.Reader
+	maxLine int
+	name    []byte
+	data    []byte
+	hasData bool
+	line    []byte
+}
+
+// NewReader returns a Reader over r whose lines may be at most maxLine bytes
+// (0 means DefaultMaxLine).
+func NewReader(r io.Reader, maxLine int) *Reader {
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	return &Reader{br: bufio.NewReaderSize(r, 16<<10), maxLine: maxLine}
+}
+
+// Next returns the next event. At the end of the stream it returns io.EOF; a
+// final event not followed by a blank line is still returned first. The
+// returned Data is valid until the next call.
+func (r *Reader) Next() (Event, error) {
+	r.name = r.name[:0]
+	r.data = r.data[:0]
+	r.hasData = false
+	for {
+		line, err := r.readLine()
+		if err != nil {
+			if err == io.EOF && (r.hasData || len(r.name) > 0) {
+				return r.event(), nil
+			}
+			return Event{}, err
+		}
+		if len(line) == 0 {
+			if r.hasData || len(r.name) > 0 {
+				return r.event(), nil
+			}
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			if len(value) > 0 && value[0] == ' ' {
+				value = value[1:]
+			}
+		}
+		switch string(field) {
+		case "data":
+			if r.hasData {
+				r.data = append(r.data, '\n')
+			}
+			r.data = append(r.data, value...)
+			r.hasData = true
+		case "event":
+			r.name = append(r.name[:0], value...)
+		}
+	}
+}
+
+func (r *Reader) event() Event {
+	return Event{Name: string(r.name), Data: r.data}
+}
+
+// readLine returns one line without its terminator (\n or \r\n).
+func (r *Reader) readLine() ([]byte, error) {
+	r.line = r.line[:0]
+	for {
+		frag, err := r.br.ReadSlice('\n')
+		r.line = append(r.line, frag...)
+		if len(r.line) > r.maxLine {
+			return nil, ErrLineTooLong
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			if err == io.EOF && len(r.line) > 0 {
+				return trimEOL(r.line), nil
+			}
+			return nil, err
+		}
+		return trimEOL(r.line), nil
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+// WriteData writes one `data:` event (no name) and its terminating blank line.
+// data must not contain a newline; JSON from encoding/json never does.
+func WriteData(w io.Writer, data []byte) error {
+	buf := make([]byte, 0, len(data)+8)
+	buf = append(buf, "data: "...)
+	buf = append(buf, data...)
+	buf = append(buf, '\n', '\n')
+	_, err := w.Write(buf)
+	return err
+}
+
+// Done is the OpenAI end-of-stream marker.
+var Done = []byte("[DONE]")
