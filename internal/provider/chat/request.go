@@ -1,0 +1,253 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// Request is the part of an OpenAI chat-completions request the translating
+// adapters understand. Members it does not name are ignored by them.
+type Request struct {
+	Model               string          `json:"model"`
+	Messages            []Message       `json:"messages"`
+	Tools               []Tool          `json:"tools"`
+	ToolChoice          json.RawMessage `json:"tool_choice"`
+	ParallelToolCalls   *bool           `json:"parallel_tool_calls"`
+	MaxTokens           *int            `json:"max_tokens"`
+	MaxCompletionTokens *int            `json:"max_completion_tokens"`
+	Temperature         *float64        `json:"temperature"`
+	TopP                *float64        `json:"top_p"`
+	PresencePenalty     *float64        `json:"presence_penalty"`
+	FrequencyPenalty    *float64        `json:"frequency_penalty"`
+	Seed                *int64          `json:"seed"`
+	N                   *int            `json:"n"`
+	Stop                Stop            `json:"stop"`
+	User                string          `json:"user"`
+	ResponseFormat      *ResponseFormat `json:"response_format"`
+	Stream              bool            `json:"stream"`
+}
+
+// Message is one entry of "messages". Content is kept raw: it is a string,
+// an array of parts, or null; use Parts or Text to read it.
+type Message struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	Name       string          `json:"name"`
+	ToolCalls  []ToolCall      `json:"tool_calls"`
+	ToolCallID string          `json:"tool_call_id"`
+}
+
+// Part is one content part: {"type":"text","text":…} or
+// {"type":"image_url","image_url":{"url":…}}. Other types are kept by Type
+// only.
+type Part struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *ImageURL `json:"image_url,omitempty"`
+}
+
+// ImageURL is a part's image: an https URL or a data: URL.
+type ImageURL struct {
+	URL    string `json:"url"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// ToolCall is an assistant's function call, in requests and in answers.
+type ToolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function FunctionCall `json:"function"`
+}
+
+// FunctionCall names a function and carries its arguments as a JSON string.
+type FunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Tool is one entry of "tools"; only type "function" is translated.
+type Tool struct {
+	Type     string   `json:"type"`
+	Function Function `json:"function"`
+}
+
+// Function declares a callable function; Parameters is a JSON Schema.
+type Function struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// ResponseFormat is "response_format": text, json_object or json_schema.
+type ResponseFormat struct {
+	Type       string `json:"type"`
+	JSONSchema *struct {
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+		Strict *bool           `json:"strict"`
+	} `json:"json_schema"`
+}
+
+// Stop is "stop": a string or a list of strings, decoded to a list.
+type Stop []string
+
+// UnmarshalJSON accepts a string, a list of strings, or null.
+func (s *Stop) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		*s = nil
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		var one string
+		if err := json.Unmarshal(b, &one); err != nil {
+			return err
+		}
+		*s = Stop{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return errors.New("stop: want a string or a list of strings")
+	}
+	*s = many
+	return nil
+}
+
+// Parse decodes the client's body.
+func Parse(req *provider.Request) (*Request, error) {
+	var r Request
+	if err := json.Unmarshal(req.Body, &r); err != nil {
+		return nil, fmt.Errorf("chat: %w", err)
+	}
+	r.Stream = req.Stream
+	return &r, nil
+}
+
+// Limit returns the output-token cap the client asked for:
+// max_completion_tokens first, then max_tokens; ok is false when neither.
+func (r *Request) Limit() (n int, ok bool) {
+	if r.MaxCompletionTokens != nil {
+		return *r.MaxCompletionTokens, true
+	}
+	if r.MaxTokens != nil {
+		return *r.MaxTokens, true
+	}
+	return 0, false
+}
+
+// Parts returns the message's content as parts: a string becomes one text
+// part, null or absent becomes none.
+func (m *Message) Parts() ([]Part, error) {
+	c := bytes.TrimSpace(m.Content)
+	if len(c) == 0 || bytes.Equal(c, []byte("null")) {
+		return nil, nil
+	}
+	if c[0] == '"' {
+		var s string
+		if err := json.Unmarshal(c, &s); err != nil {
+			return nil, err
+		}
+		return []Part{{Type: "text", Text: s}}, nil
+	}
+	var parts []Part
+	if err := json.Unmarshal(c, &parts); err != nil {
+		return nil, fmt.Errorf("chat: %s message content: want a string or a list of parts", m.Role)
+	}
+	return parts, nil
+}
+
+// Text returns the message's text parts joined with sep; other parts are
+// dropped.
+func (m *Message) Text(sep string) (string, error) {
+	parts, err := m.Parts()
+	if err != nil {
+		return "", err
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Type == "text" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, sep), nil
+}
+
+// ToolChoice is "tool_choice" decoded: Mode is "" (absent), "auto", "none",
+// "required" or "function"; Name is set for "function".
+type ToolChoice struct {
+	Mode string
+	Name string
+}
+
+// ParseToolChoice decodes "tool_choice": "auto" | "none" | "required" |
+// {"type":"function","function":{"name":…}}.
+func ParseToolChoice(raw json.RawMessage) (ToolChoice, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return ToolChoice{}, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return ToolChoice{}, err
+		}
+		switch s {
+		case "auto", "none", "required":
+			return ToolChoice{Mode: s}, nil
+		}
+		return ToolChoice{}, fmt.Errorf("chat: unknown tool_choice %q", s)
+	}
+	var obj struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return ToolChoice{}, fmt.Errorf("chat: tool_choice: %w", err)
+	}
+	if obj.Type != "function" || obj.Function.Name == "" {
+		return ToolChoice{}, errors.New("chat: tool_choice object must name a function")
+	}
+	return ToolChoice{Mode: "function", Name: obj.Function.Name}, nil
+}
+
+// DataURL splits "data:<media type>;base64,<data>". ok is false for any
+// other URL (including non-base64 data: URLs).
+func DataURL(u string) (mediaType, data string, ok bool) {
+	rest, found := strings.CutPrefix(u, "data:")
+	if !found {
+		return "", "", false
+	}
+	meta, data, found := strings.Cut(rest, ",")
+	if !found {
+		return "", "", false
+	}
+	mediaType, isB64 := strings.CutSuffix(meta, ";base64")
+	if !isB64 {
+		return "", "", false
+	}
+	if i := strings.IndexByte(mediaType, ';'); i >= 0 {
+		mediaType = mediaType[:i]
+	}
+	return mediaType, data, true
+}
+
+// Arguments decodes a tool call's arguments string into a JSON object; an
+// empty string is an empty object.
+func Arguments(args string) (json.RawMessage, error) {
+	a := strings.TrimSpace(args)
+	if a == "" {
+		return json.RawMessage("{}"), nil
+	}
+	if !json.Valid([]byte(a)) || a[0] != '{' {
+		return nil, errors.New("chat: tool call arguments are not a JSON object")
+	}
+	return json.RawMessage(a), nil
+}
