@@ -1,0 +1,172 @@
+package policy
+
+import (
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+)
+
+// Describes is what a class says is wrong.
+type Describes uint8
+
+// What a class describes (SPEC §2, column "describes").
+const (
+	DescribesUnknown  Describes = iota // cannot tell
+	DescribesEndpoint                  // this model at this provider
+	DescribesAccount                   // the provider account (every endpoint using it)
+	DescribesRequest                   // the request itself; nothing upstream is at fault
+)
+
+func (d Describes) String() string {
+	switch d {
+	case DescribesEndpoint:
+		return "endpoint"
+	case DescribesAccount:
+		return "account"
+	case DescribesRequest:
+		return "request"
+	case DescribesUnknown:
+		return "unknown"
+	}
+	return "unknown"
+}
+
+// Cool is how a failure cools.
+type Cool uint8
+
+// The ways a failure cools.
+const (
+	// CoolNone cools nothing (request-describing classes: no client can cool
+	// a provider by sending bad requests).
+	CoolNone Cool = iota
+	// CoolThreshold counts toward health.failure_threshold; the endpoint
+	// cools for health.cooldown once reached.
+	CoolThreshold
+	// CoolRetryAfter cools the endpoint at once for the upstream's
+	// Retry-After (health.cooldown when it gave none). Not counted.
+	CoolRetryAfter
+	// CoolUnavailable cools the endpoint at once for health.unavailable_cooldown.
+	CoolUnavailable
+	// CoolAccount cools the provider account at once for health.account_cooldown.
+	CoolAccount
+)
+
+// Retry is whether the same endpoint is tried again before moving on.
+type Retry uint8
+
+// Same-endpoint retry kinds.
+const (
+	// RetryNever: move on at once.
+	RetryNever Retry = iota
+	// RetryOnce: once more after a short jittered backoff (server errors,
+	// connection resets).
+	RetryOnce
+	// RetryAfterWait: once more after the upstream's Retry-After, only when it
+	// is within retry.max_wait; otherwise the endpoint cools and the request
+	// moves on at once.
+	RetryAfterWait
+)
+
+// Rule is everything Detour decides from one class.
+type Rule struct {
+	Describes Describes
+	// Counted: the failure counts against the endpoint's or account's health.
+	Counted bool
+	Cool    Cool
+	Retry   Retry
+	// NextEndpoint: the request may move to the target's next endpoint.
+	NextEndpoint bool
+	// Page: the operator is alerted (webhook).
+	Page bool
+}
+
+// For returns the rule of class c (SPEC §2 table).
+func For(c classify.Class) Rule {
+	switch c {
+	case classify.Timeout:
+		return Rule{Describes: DescribesEndpoint, Counted: true, Cool: CoolThreshold, NextEndpoint: true}
+	case classify.RateLimited:
+		return Rule{Describes: DescribesEndpoint, Cool: CoolRetryAfter, Retry: RetryAfterWait, NextEndpoint: true}
+	case classify.Quota:
+		return Rule{Describes: DescribesAccount, Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true}
+	case classify.ServerError:
+		return Rule{Describes: DescribesEndpoint, Counted: true, Cool: CoolThreshold, Retry: RetryOnce, NextEndpoint: true}
+	case classify.Unavailable:
+		return Rule{Describes: DescribesEndpoint, Counted: true, Cool: CoolUnavailable, NextEndpoint: true}
+	case classify.Auth:
+		return Rule{Describes: DescribesAccount, Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true}
+	case classify.Forbidden:
+		return Rule{Describes: DescribesEndpoint, Counted: true, Cool: CoolThreshold}
+	case classify.Overflow:
+		return Rule{Describes: DescribesRequest, NextEndpoint: true}
+	case classify.ContextLength:
+		return Rule{Describes: DescribesRequest}
+	case classify.Refusal:
+		return Rule{Describes: DescribesRequest}
+	case classify.BadRequest:
+		return Rule{Describes: DescribesRequest}
+	case classify.Unknown:
+		return Rule{Describes: DescribesUnknown, NextEndpoint: true}
+	}
+	panic("policy: invalid class " + c.String())
+}
+
+// Strategy names a route strategy ("ordered", "fastest", "pool").
+type Strategy string
+
+// DefaultNextTarget reports whether class c moves a request of a route with
+// strategy s to the next target when the route's fallback_on is not written.
+// ContextLength also needs a larger declared context window (see the
+// dispatcher); Unavailable moves on by default only in fastest and pool routes.
+func DefaultNextTarget(s Strategy, c classify.Class) bool {
+	switch c {
+	case classify.Timeout, classify.RateLimited, classify.Quota, classify.ServerError,
+		classify.Overflow, classify.ContextLength, classify.Unknown:
+		return true
+	case classify.Unavailable:
+		return s == "fastest" || s == "pool"
+	case classify.Auth, classify.Forbidden, classify.Refusal, classify.BadRequest:
+		return false
+	}
+	panic("policy: invalid class " + c.String())
+}
+
+// DefaultTail reports whether class c may reach a route's guarded tail when
+// tail_on is not written. The guarded classes (auth, forbidden, refusal,
+// bad_request, context_length) reach the tail only when tail_on lists them.
+func DefaultTail(c classify.Class) bool {
+	switch c {
+	case classify.Timeout, classify.RateLimited, classify.Quota, classify.ServerError,
+		classify.Unavailable, classify.Overflow, classify.Unknown:
+		return true
+	case classify.Auth, classify.Forbidden, classify.Refusal, classify.BadRequest, classify.ContextLength:
+		return false
+	}
+	panic("policy: invalid class " + c.String())
+}
+
+// Durations are the configured cooldowns a Rule refers to.
+type Durations struct {
+	Cooldown            time.Duration
+	UnavailableCooldown time.Duration
+	AccountCooldown     time.Duration
+}
+
+// CoolFor returns how long a failure of rule r cools at once (0 for none or
+// for threshold counting), given the upstream's Retry-After.
+func (r Rule) CoolFor(d Durations, retryAfter time.Duration) time.Duration {
+	switch r.Cool {
+	case CoolRetryAfter:
+		if retryAfter > 0 {
+			return retryAfter
+		}
+		return d.Cooldown
+	case CoolUnavailable:
+		return d.UnavailableCooldown
+	case CoolAccount:
+		return d.AccountCooldown
+	case CoolNone, CoolThreshold:
+		return 0
+	}
+	return 0
+}

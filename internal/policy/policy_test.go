@@ -1,0 +1,107 @@
+package policy
+
+import (
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+)
+
+// TestTableMatchesSpec pins every row of SPEC §2's table: what each class
+// describes, whether it counts against health, whether it may move to the
+// target's next endpoint, and its default next-target behaviour per strategy.
+func TestTableMatchesSpec(t *testing.T) {
+	type row struct {
+		describes             Describes
+		counted, nextEP       bool
+		nextOrdered, nextFast bool
+		page                  bool
+	}
+	want := map[classify.Class]row{
+		classify.Timeout:       {DescribesEndpoint, true, true, true, true, false},
+		classify.RateLimited:   {DescribesEndpoint, false, true, true, true, false},
+		classify.Quota:         {DescribesAccount, true, true, true, true, true},
+		classify.ServerError:   {DescribesEndpoint, true, true, true, true, false},
+		classify.Unavailable:   {DescribesEndpoint, true, true, false, true, false},
+		classify.Auth:          {DescribesAccount, true, true, false, false, true},
+		classify.Forbidden:     {DescribesEndpoint, true, false, false, false, false},
+		classify.Overflow:      {DescribesRequest, false, true, true, true, false},
+		classify.ContextLength: {DescribesRequest, false, false, true, true, false},
+		classify.Refusal:       {DescribesRequest, false, false, false, false, false},
+		classify.BadRequest:    {DescribesRequest, false, false, false, false, false},
+		classify.Unknown:       {DescribesUnknown, false, true, true, true, false},
+	}
+	if len(want) != len(classify.Classes()) {
+		t.Fatalf("table covers %d classes, the set has %d", len(want), len(classify.Classes()))
+	}
+	for _, c := range classify.Classes() {
+		r, w := For(c), want[c]
+		got := row{r.Describes, r.Counted, r.NextEndpoint, DefaultNextTarget("ordered", c), DefaultNextTarget("fastest", c), r.Page}
+		if got != w {
+			t.Errorf("%s: got %+v, want %+v", c, got, w)
+		}
+		if DefaultNextTarget("pool", c) != w.nextFast {
+			t.Errorf("%s: pool next-target differs from fastest", c)
+		}
+		if r.Describes == DescribesRequest || r.Describes == DescribesUnknown {
+			if r.Cool != CoolNone || r.Counted {
+				t.Errorf("%s describes the request but cools or counts: %+v", c, r)
+			}
+		}
+	}
+}
+
+func TestTailIsGuarded(t *testing.T) {
+	for _, c := range []classify.Class{classify.Auth, classify.Forbidden, classify.Refusal, classify.BadRequest, classify.ContextLength} {
+		if DefaultTail(c) {
+			t.Errorf("%s reaches the tail by default; SPEC §3 guards it", c)
+		}
+	}
+	for _, c := range []classify.Class{classify.Timeout, classify.ServerError, classify.Quota, classify.RateLimited} {
+		if !DefaultTail(c) {
+			t.Errorf("%s does not reach the tail by default", c)
+		}
+	}
+}
+
+func TestRetriesOnlyTransient(t *testing.T) {
+	for _, c := range classify.Classes() {
+		r := For(c).Retry
+		switch c {
+		case classify.ServerError:
+			if r != RetryOnce {
+				t.Errorf("server_error: retry %v, want once", r)
+			}
+		case classify.RateLimited:
+			if r != RetryAfterWait {
+				t.Errorf("rate_limited: retry %v, want after Retry-After", r)
+			}
+		default:
+			if r != RetryNever {
+				t.Errorf("%s is retried on the same endpoint", c)
+			}
+		}
+	}
+}
+
+func TestCoolFor(t *testing.T) {
+	d := Durations{Cooldown: 10 * time.Second, UnavailableCooldown: 24 * time.Hour, AccountCooldown: time.Hour}
+	cases := []struct {
+		c    classify.Class
+		ra   time.Duration
+		want time.Duration
+	}{
+		{classify.RateLimited, 7 * time.Second, 7 * time.Second},
+		{classify.RateLimited, 0, 10 * time.Second},
+		{classify.Unavailable, 0, 24 * time.Hour},
+		{classify.Quota, 0, time.Hour},
+		{classify.Auth, 0, time.Hour},
+		{classify.ServerError, 0, 0},
+		{classify.BadRequest, 0, 0},
+	}
+	for _, tc := range cases {
+		if got := For(tc.c).CoolFor(d, tc.ra); got != tc.want {
+			t.Errorf("%s: cool %v, want %v", tc.c, got, tc.want)
+		}
+	}
+}
