@@ -1,0 +1,100 @@
+package decision
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+)
+
+// Actions: what happened after an attempt.
+const (
+	ActionDone         = "done"          // the attempt answered the client
+	ActionRetry        = "retry"         // the same endpoint is tried again
+	ActionNextEndpoint = "next_endpoint" // the target's next endpoint is tried
+	ActionNextTarget   = "next_target"   // the route's next target is tried
+	ActionTail         = "tail"          // the route's guarded tail is tried
+	ActionStop         = "stop"          // nothing further; the client gets this answer
+)
+
+// Outcomes of a request.
+const (
+	OutcomeOK       = "ok"
+	OutcomeError    = "error"
+	OutcomeCanceled = "canceled"
+)
+
+// Decision is one request's record.
+type Decision struct {
+	ID          string       `json:"id"`
+	Time        time.Time    `json:"time"`
+	Route       string       `json:"route"`
+	Strategy    string       `json:"strategy"`
+	Stream      bool         `json:"stream"`
+	Outcome     string       `json:"outcome"`
+	Status      int          `json:"status"`
+	Class       string       `json:"class,omitempty"`
+	MS          float64      `json:"ms"`
+	Attempts    []Attempt    `json:"attempts"`
+	Skipped     []Skip       `json:"skipped,omitempty"`
+	Transitions []Transition `json:"transitions"`
+}
+
+// Attempt is one call to one endpoint.
+type Attempt struct {
+	Target   string `json:"target"`
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	// Status is the upstream HTTP status, 0 when none arrived.
+	Status   int    `json:"status"`
+	Class    string `json:"class,omitempty"`
+	Evidence string `json:"evidence,omitempty"`
+	Action   string `json:"action"`
+	// Counted: the attempt counted against the endpoint's or account's health.
+	Counted bool `json:"counted"`
+	// Billable: the upstream may have run (and charged for) the attempt.
+	Billable bool `json:"billable"`
+	// Probe: the attempt was the one probe of a recovering endpoint.
+	Probe bool    `json:"probe,omitempty"`
+	MS    float64 `json:"ms"`
+	// TTFBMS is the time to the upstream's first byte (headers).
+	TTFBMS       float64 `json:"ttfb_ms,omitempty"`
+	RetryAfterMS int64   `json:"retry_after_ms,omitempty"`
+	// Malformed counts stream chunks skipped because they did not parse.
+	Malformed int    `json:"malformed,omitempty"`
+	Usage     *Usage `json:"usage,omitempty"`
+}
+
+// Usage is the token accounting the upstream reported.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Skip is a candidate endpoint that was not tried, and why.
+type Skip struct {
+	Target   string `json:"target"`
+	Provider string `json:"provider"`
+	Reason   string `json:"reason"`
+}
+
+// Transition is a health state change the request caused.
+type Transition struct {
+	Scope string `json:"scope"`
+	Name  string `json:"name"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Class string `json:"class,omitempty"`
+}
+
+// NewID returns a random 16-hex-digit decision id.
+func NewID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Millis converts a duration to milliseconds with microsecond precision.
+func Millis(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}

@@ -1,0 +1,8 @@
+// Package decision defines the per-request decision record (SPEC §6): every
+// attempt with its class, evidence and action, every candidate skipped and
+// why, and every health transition the request caused; and the JSON-lines
+// sink that writes them.
+//
+// Records never carry a key or prompt text: they hold only configured names,
+// classes, statuses, evidence strings and timings. It imports nothing of ours.
+package decision

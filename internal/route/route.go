@@ -1,0 +1,72 @@
+package route
+
+import (
+	"sort"
+	"time"
+)
+
+// Strategy orders a route's targets.
+type Strategy string
+
+// The strategies of SPEC §3.
+const (
+	Ordered Strategy = "ordered" // targets in the listed order
+	Fastest Strategy = "fastest" // never-measured targets first, then by measured latency
+	Pool    Strategy = "pool"    // spread by load: fewest requests in flight first
+)
+
+// Candidate is what ordering needs to know about one target or endpoint.
+type Candidate struct {
+	// Cooling: every way to reach it is cooling; it goes last.
+	Cooling bool
+	// Until is when it stops cooling (meaningful when Cooling).
+	Until time.Time
+	// Measured: a latency sample exists.
+	Measured bool
+	// Latency is the smoothed time to first byte (meaningful when Measured).
+	Latency time.Duration
+	// InFlight is how many requests it is serving now (pool).
+	InFlight int64
+}
+
+// Order returns the indexes of cs in the order to try them under strategy s.
+// rotate breaks ties in a pool (pass a per-request counter) so equal loads
+// spread evenly. Cooling candidates always come last, soonest to recover
+// first; the order is stable otherwise.
+func Order(s Strategy, cs []Candidate, rotate uint64) []int {
+	idx := make([]int, len(cs))
+	n := len(cs)
+	for i := range idx {
+		idx[i] = i
+		if s == Pool && n > 0 {
+			idx[i] = (i + int(rotate%uint64(n))) % n
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		x, y := cs[idx[a]], cs[idx[b]]
+		if x.Cooling != y.Cooling {
+			return !x.Cooling
+		}
+		if x.Cooling {
+			return x.Until.Before(y.Until)
+		}
+		switch s {
+		case Fastest:
+			if x.Measured != y.Measured {
+				return !x.Measured
+			}
+			return x.Measured && x.Latency < y.Latency
+		case Pool:
+			return x.InFlight < y.InFlight
+		case Ordered:
+		}
+		return false
+	})
+	return idx
+}
+
+// Endpoints orders a target's endpoints: the listed order, cooling ones last,
+// soonest to recover first.
+func Endpoints(cs []Candidate) []int {
+	return Order(Ordered, cs, 0)
+}
