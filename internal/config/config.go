@@ -1,0 +1,225 @@
+package config
+
+import (
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+)
+
+// Defaults, as documented in docs/config.md.
+const (
+	DefaultListen              = "127.0.0.1:8080"
+	DefaultMaxBodyBytes        = 8 << 20
+	DefaultDecisionsPath       = "-"
+	DefaultAlertMinInterval    = time.Hour
+	DefaultFailureThreshold    = 3
+	DefaultCooldown            = 10 * time.Second
+	DefaultMaxCooldown         = 5 * time.Minute
+	DefaultUnavailableCooldown = 24 * time.Hour
+	DefaultAccountCooldown     = time.Hour
+	DefaultRetryMaxWait        = 3 * time.Second
+	DefaultConnectTimeout      = 5 * time.Second
+	DefaultTimeout             = 60 * time.Second
+	DefaultFirstTokenTimeout   = 30 * time.Second
+	DefaultIdleTimeout         = 30 * time.Second
+	DefaultMaxAttempts         = 6
+	DefaultDeadline            = 120 * time.Second
+)
+
+// Config is a whole, validated configuration file.
+type Config struct {
+	// File is the name the configuration was parsed under (its path for Load).
+	File string
+	// Listen is the address to serve on.
+	Listen string
+	// ClientKeys are the accepted client bearer keys; empty means no client auth.
+	ClientKeys []string
+	// MaxBodyBytes caps the size of a client request body.
+	MaxBodyBytes int64
+	State        State
+	Decisions    Decisions
+	Alerts       Alerts
+	Health       Health
+	Retry        Retry
+	Log          Log
+	// Rules are the operator's classify.rules, checked before the built-in rules.
+	Rules     []classify.Rule
+	Providers []Provider
+	Targets   []Target
+	Routes    []Route
+}
+
+// Store names where shared state (health, alert throttling) lives.
+type Store string
+
+// The state stores.
+const (
+	StoreMemory Store = "memory"
+	StoreRedis  Store = "redis"
+)
+
+// State is where shared state lives.
+type State struct {
+	Store Store
+	// URL is a redis:// or rediss:// URL; set only for StoreRedis.
+	URL string
+}
+
+// Decisions is where decision records go.
+type Decisions struct {
+	// Path is a file to append JSON lines to; "-" is stdout.
+	Path string
+}
+
+// Alerts configures operator alerts for quota and auth verdicts.
+type Alerts struct {
+	// Webhook is an http(s) URL to POST alerts to; "" disables alerts.
+	Webhook string
+	// MinInterval is the least time between two alerts for one provider and class.
+	MinInterval time.Duration
+}
+
+// Health configures endpoint and account health.
+type Health struct {
+	// FailureThreshold is how many consecutive counted failures cool an endpoint.
+	FailureThreshold int
+	// Cooldown is the first cooldown of an endpoint; it doubles up to MaxCooldown.
+	Cooldown    time.Duration
+	MaxCooldown time.Duration
+	// UnavailableCooldown is the cooldown after an unavailable verdict.
+	UnavailableCooldown time.Duration
+	// AccountCooldown is the cooldown of a provider account after quota or auth.
+	AccountCooldown time.Duration
+}
+
+// Retry configures retries on the same endpoint.
+type Retry struct {
+	// MaxWait is the longest Retry-After worth waiting for on the same endpoint.
+	MaxWait time.Duration
+}
+
+// Log configures the gateway's own log.
+type Log struct {
+	Format string // "text" or "json"
+	Level  string // "debug", "info", "warn" or "error"
+}
+
+// Provider is one account at one API.
+type Provider struct {
+	Name    string
+	Dialect classify.Dialect
+	// BaseURL is an http(s) URL without a trailing slash.
+	BaseURL string
+	// APIKey may be empty (e.g. a local server that needs none).
+	APIKey            string
+	ConnectTimeout    time.Duration
+	Timeout           time.Duration // until response headers
+	FirstTokenTimeout time.Duration // streams: headers to first content
+	IdleTimeout       time.Duration // streams: gap between chunks
+	// Headers are extra request headers (e.g. OpenRouter's HTTP-Referer); nil when none.
+	Headers map[string]string
+}
+
+// Target is one model, reachable through one or more providers, in order.
+type Target struct {
+	Name      string
+	Model     string
+	Providers []string
+	// ContextWindow is the model's declared context window in tokens; 0 = not declared.
+	ContextWindow int
+}
+
+// Strategy is how a route orders its targets.
+type Strategy string
+
+// The route strategies.
+const (
+	Ordered Strategy = "ordered"
+	Fastest Strategy = "fastest"
+	Pool    Strategy = "pool"
+)
+
+// Route is what a client names in `model`.
+type Route struct {
+	Name     string
+	Strategy Strategy
+	// Targets are target names: routes listed by name are expanded inline,
+	// duplicates dropped (first occurrence kept).
+	Targets []string
+	// FallbackOn replaces the strategy's default next-target classes; it is
+	// meaningful only when FallbackSet.
+	FallbackOn  []classify.Class
+	FallbackSet bool
+	// Tail are target names tried after Targets, only for a class in TailOn.
+	// Routes are expanded; names already in Targets are dropped.
+	Tail                []string
+	TailOn              []classify.Class
+	MaxAttempts         int
+	MaxBillableAttempts int // 0 = no cap
+	Deadline            time.Duration
+}
+
+// Route returns the route named name.
+func (c *Config) Route(name string) (*Route, bool) {
+	for i := range c.Routes {
+		if c.Routes[i].Name == name {
+			return &c.Routes[i], true
+		}
+	}
+	return nil, false
+}
+
+// Target returns the target named name.
+func (c *Config) Target(name string) (*Target, bool) {
+	for i := range c.Targets {
+		if c.Targets[i].Name == name {
+			return &c.Targets[i], true
+		}
+	}
+	return nil, false
+}
+
+// Provider returns the provider named name.
+func (c *Config) Provider(name string) (*Provider, bool) {
+	for i := range c.Providers {
+		if c.Providers[i].Name == name {
+			return &c.Providers[i], true
+		}
+	}
+	return nil, false
+}
+
+// defaults returns a Config with every default filled in and no providers,
+// targets, routes or rules.
+func defaults(file string) *Config {
+	return &Config{
+		File:         file,
+		Listen:       DefaultListen,
+		MaxBodyBytes: DefaultMaxBodyBytes,
+		State:        State{Store: StoreMemory},
+		Decisions:    Decisions{Path: DefaultDecisionsPath},
+		Alerts:       Alerts{MinInterval: DefaultAlertMinInterval},
+		Health: Health{
+			FailureThreshold:    DefaultFailureThreshold,
+			Cooldown:            DefaultCooldown,
+			MaxCooldown:         DefaultMaxCooldown,
+			UnavailableCooldown: DefaultUnavailableCooldown,
+			AccountCooldown:     DefaultAccountCooldown,
+		},
+		Retry: Retry{MaxWait: DefaultRetryMaxWait},
+		Log:   Log{Format: "text", Level: "info"},
+	}
+}
+
+func defaultProvider() Provider {
+	return Provider{
+		ConnectTimeout:    DefaultConnectTimeout,
+		Timeout:           DefaultTimeout,
+		FirstTokenTimeout: DefaultFirstTokenTimeout,
+		IdleTimeout:       DefaultIdleTimeout,
+	}
+}
+
+func defaultRoute() Route {
+	return Route{Strategy: Ordered, MaxAttempts: DefaultMaxAttempts, Deadline: DefaultDeadline}
+}

@@ -1,0 +1,334 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Load reads and parses the configuration file at path, reading "${VAR}"
+// from the process environment.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, os.LookupEnv)
+}
+
+// Parse decodes and validates data, naming it name in errors and reading
+// "${VAR}" through lookup (nil: every variable is unset). The error, if any,
+// is an Errors value listing every problem found, sorted by line.
+func Parse(name string, data []byte, lookup func(string) (string, bool)) (*Config, error) {
+	if lookup == nil {
+		lookup = func(string) (string, bool) { return "", false }
+	}
+	d := &decoder{file: name, lookup: lookup}
+	cfg := defaults(name)
+	root, ok := d.parse(data)
+	if ok {
+		raw := d.decodeRoot(root, cfg)
+		d.validate(cfg, raw)
+	}
+	if len(d.errs) > 0 {
+		d.errs.sort()
+		return nil, d.errs
+	}
+	return cfg, nil
+}
+
+// decoder walks a yaml.Node tree, collecting errors with their lines.
+type decoder struct {
+	file   string
+	lookup func(string) (string, bool)
+	errs   Errors
+}
+
+func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
+	e := &Error{File: d.file, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.Line, e.Col = n.Line, n.Column
+	}
+	d.errs = append(d.errs, e)
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parse parses data as exactly one YAML document and returns its top node;
+// an empty document yields an empty mapping.
+func (d *decoder) parse(data []byte) (*yaml.Node, bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &yaml.Node{Kind: yaml.MappingNode, Line: 1, Column: 1}, true
+		}
+		d.syntaxError(err)
+		return nil, false
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		d.errorf(&extra, "a second YAML document: the file must hold exactly one")
+		return nil, false
+	} else if !errors.Is(err, io.EOF) {
+		d.syntaxError(err)
+		return nil, false
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if isNull(root) {
+		return &yaml.Node{Kind: yaml.MappingNode, Line: 1, Column: 1}, true
+	}
+	return root, true
+}
+
+func (d *decoder) syntaxError(err error) {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		d.errs = append(d.errs, &Error{File: d.file, Line: line, Msg: "YAML syntax: " + m[2]})
+		return
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	e := &Error{File: d.file, Msg: "YAML syntax: " + msg}
+	// yaml omits "line N" when the problem is on the first line (its
+	// 0-based mark is 0); anchor, alias and depth errors carry no mark at all.
+	if !strings.Contains(msg, "anchor") && !strings.Contains(msg, "alias") && !strings.Contains(msg, "depth") {
+		e.Line = 1
+	}
+	d.errs = append(d.errs, e)
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	n = deref(n)
+	return n == nil || n.Kind == 0 || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return "a single value"
+	}
+	return "something else"
+}
+
+// fields is one YAML mapping, its keys checked against the known ones.
+type fields struct {
+	d    *decoder
+	node *yaml.Node // the mapping (for "missing key" errors)
+	what string     // e.g. "provider", for messages
+	vals map[string]*yaml.Node
+	keys map[string]*yaml.Node
+}
+
+// mapping checks that n is a mapping with only known, unique, string keys.
+// ok is false (and an error recorded) when n is not a mapping.
+func (d *decoder) mapping(n *yaml.Node, what string, known ...string) (f fields, ok bool) {
+	n = deref(n)
+	f = fields{d: d, node: n, what: what, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "%s must be a mapping of keys to values, not %s", what, kindName(n))
+		return f, false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			d.errorf(k, "%s: a key must be a plain word, not %s", what, kindName(k))
+			continue
+		}
+		if k.Value == "<<" && k.Tag == "!!merge" {
+			d.errorf(k, "%s: merge keys (<<) are not supported", what)
+			continue
+		}
+		if !contains(known, k.Value) {
+			d.errorf(k, "unknown key %q in %s (known keys: %s)", k.Value, what, strings.Join(known, ", "))
+			continue
+		}
+		if prev, dup := f.keys[k.Value]; dup {
+			d.errorf(k, "key %q in %s is repeated (first at line %d)", k.Value, what, prev.Line)
+			continue
+		}
+		f.keys[k.Value] = k
+		f.vals[k.Value] = deref(v)
+	}
+	return f, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// has reports whether key was written (with a value other than null).
+func (f fields) has(key string) bool {
+	v, ok := f.vals[key]
+	return ok && !isNull(v)
+}
+
+// require records an error for every key that is absent.
+func (f fields) require(keys ...string) {
+	for _, k := range keys {
+		if _, ok := f.vals[k]; !ok {
+			f.d.errorf(f.node, "%s is missing required key %q", f.what, k)
+		}
+	}
+}
+
+// value is a scalar after environment expansion.
+type value struct {
+	s      string
+	node   *yaml.Node
+	secret bool // came from the environment or is a key: never echo it
+}
+
+// show is v for an error message: quoted, or a placeholder when secret.
+func (v value) show() string {
+	if v.secret {
+		return "(value not shown)"
+	}
+	return strconv.Quote(v.s)
+}
+
+// scalar expands a scalar node; ok is false (and an error recorded) if n is
+// not a non-null scalar or its expansion fails.
+func (d *decoder) scalar(n *yaml.Node, what string, secret bool) (value, bool) {
+	n = deref(n)
+	if n.Kind != yaml.ScalarNode {
+		d.errorf(n, "%s must be a single value, not %s", what, kindName(n))
+		return value{}, false
+	}
+	if n.Tag == "!!null" {
+		d.errorf(n, "%s has no value", what)
+		return value{}, false
+	}
+	s, fromEnv, err := expand(n.Value, d.lookup)
+	if err != nil {
+		d.errorf(n, "%s: %v", what, err)
+		return value{}, false
+	}
+	return value{s: s, node: n, secret: secret || fromEnv}, true
+}
+
+// str returns key's value, if written and valid.
+func (f fields) str(key string, secret bool) (value, bool) {
+	n, ok := f.vals[key]
+	if !ok {
+		return value{}, false
+	}
+	return f.d.scalar(n, f.what+" "+key, secret)
+}
+
+// setStr sets *dst to key's value when written; an empty value is an error
+// unless allowEmpty.
+func (f fields) setStr(key string, dst *string, allowEmpty bool) (value, bool) {
+	v, ok := f.str(key, false)
+	if !ok {
+		return v, false
+	}
+	if v.s == "" && !allowEmpty {
+		f.d.errorf(v.node, "%s %s must not be empty", f.what, key)
+		return v, false
+	}
+	*dst = v.s
+	return v, true
+}
+
+// setInt sets *dst to key's integer value when written and >= min.
+func (f fields) setInt(key string, dst *int, min int) {
+	v, ok := f.str(key, false)
+	if !ok {
+		return
+	}
+	i, err := strconv.Atoi(v.s)
+	if err != nil {
+		f.d.errorf(v.node, "%s %s must be a whole number, not %s", f.what, key, v.show())
+		return
+	}
+	if i < min {
+		f.d.errorf(v.node, "%s %s must be at least %d, not %d", f.what, key, min, i)
+		return
+	}
+	*dst = i
+}
+
+// setDuration sets *dst to key's duration when written: Go syntax with a
+// unit, > 0 (or >= 0 with allowZero).
+func (f fields) setDuration(key string, dst *time.Duration, allowZero bool) {
+	v, ok := f.str(key, false)
+	if !ok {
+		return
+	}
+	dur, err := time.ParseDuration(v.s)
+	if err != nil {
+		hint := `a Go duration with a unit, e.g. 500ms, 10s, 5m, 1h`
+		if _, nerr := strconv.ParseFloat(v.s, 64); nerr == nil && v.s != "0" {
+			hint = "a unit is required, e.g. " + v.s + "s"
+			if v.secret {
+				hint = "a unit is required, e.g. 10s"
+			}
+		}
+		f.d.errorf(v.node, "%s %s: bad duration %s: %s", f.what, key, v.show(), hint)
+		return
+	}
+	switch {
+	case dur < 0:
+		f.d.errorf(v.node, "%s %s must not be negative", f.what, key)
+		return
+	case dur == 0 && !allowZero:
+		f.d.errorf(v.node, "%s %s must be greater than zero", f.what, key)
+		return
+	}
+	*dst = dur
+}
+
+// seq returns key's list items; a single value is not a list. ok is false
+// when the key is absent or null.
+func (f fields) seq(key string) (items []*yaml.Node, node *yaml.Node, ok bool) {
+	n, written := f.vals[key]
+	if !written || isNull(n) {
+		return nil, n, false
+	}
+	if n.Kind != yaml.SequenceNode {
+		f.d.errorf(n, "%s %s must be a list, not %s", f.what, key, kindName(n))
+		return nil, n, false
+	}
+	items = make([]*yaml.Node, len(n.Content))
+	for i, c := range n.Content {
+		items[i] = deref(c)
+	}
+	return items, n, true
+}
+
+// oneOf checks that v is one of allowed.
+func (d *decoder) oneOf(v value, what string, allowed ...string) bool {
+	if contains(allowed, v.s) {
+		return true
+	}
+	d.errorf(v.node, "%s must be one of %s, not %s", what, strings.Join(allowed, ", "), v.show())
+	return false
+}

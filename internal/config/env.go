@@ -1,0 +1,72 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// expand replaces "${VAR}" and "${VAR:-default}" in s with values from
+// lookup and "$$" with "$". Any other "$" is kept as written. fromEnv reports
+// whether any part of the result came from the environment (or a default
+// written inside "${…}"), so callers can avoid echoing it.
+//
+// "${VAR:-default}" uses default when VAR is unset or empty, as in the shell.
+// An unset "${VAR}" is an error. Errors never contain s itself.
+func expand(s string, lookup func(string) (string, bool)) (out string, fromEnv bool, err error) {
+	if !strings.Contains(s, "$") {
+		return s, false, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '$' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		switch s[i+1] {
+		case '$':
+			b.WriteByte('$')
+			i++
+			continue
+		case '{':
+		default:
+			b.WriteByte(c)
+			continue
+		}
+		end := strings.IndexByte(s[i+2:], '}')
+		if end < 0 {
+			return "", false, fmt.Errorf(`unterminated "${" (write "$$" for a literal "$")`)
+		}
+		expr := s[i+2 : i+2+end]
+		name, def, hasDef := strings.Cut(expr, ":-")
+		if !validVarName(name) {
+			return "", false, fmt.Errorf(`bad environment variable reference: want ${NAME} or ${NAME:-default}, NAME of letters, digits and "_"`)
+		}
+		v, ok := lookup(name)
+		switch {
+		case hasDef && (!ok || v == ""):
+			v = def
+		case !ok:
+			return "", false, fmt.Errorf("environment variable %q is not set", name)
+		}
+		b.WriteString(v)
+		fromEnv = true
+		i += 2 + end
+	}
+	return b.String(), fromEnv, nil
+}
+
+func validVarName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
