@@ -1,0 +1,120 @@
+package metrics
+
+import (
+	"sync"
+
+	"github.com/detour-llm/detour/classify"
+)
+
+// Label values that are not acceptable are replaced by one of these.
+const (
+	labelOther = "other" // a value outside its fixed vocabulary or over the cap
+	labelNone  = "none"  // an empty value
+)
+
+// maxNameLen bounds a configured-name label value; maxNames bounds how many
+// distinct values one configured-name label may take over the process life.
+const (
+	maxNameLen = 64
+	maxNames   = 512
+)
+
+// vocab is a fixed set of acceptable label values.
+type vocab map[string]struct{}
+
+func newVocab(words ...string) vocab {
+	v := make(vocab, len(words))
+	for _, w := range words {
+		v[w] = struct{}{}
+	}
+	return v
+}
+
+// of returns s if it is in the vocabulary, otherwise "other".
+func (v vocab) of(s string) string {
+	if _, ok := v[s]; ok {
+		return s
+	}
+	if s == "" {
+		return labelNone
+	}
+	return labelOther
+}
+
+var (
+	outcomes = newVocab("ok", "error", "canceled")
+	// classes: the twelve classes and "ok" for a successful attempt.
+	classes = newVocab(append(classify.ClassNames(), "ok")...)
+	actions = newVocab("next_endpoint", "next_target", "tail", "retry")
+	states  = []string{"healthy", "cooling", "probing"}
+)
+
+// names guards one configured-name label (route, target, provider): values
+// keep their spelling if they look like a configured name (short, printable
+// ASCII without spaces or quotes) and fewer than maxNames distinct values have
+// been seen; everything else becomes "other". Configured names are few, so
+// the cap only bites when a caller passes something it should not.
+type names struct {
+	mu   sync.RWMutex
+	seen map[string]struct{}
+}
+
+func (n *names) of(s string) string {
+	if s == "" {
+		return labelNone
+	}
+	n.mu.RLock()
+	_, ok := n.seen[s]
+	n.mu.RUnlock()
+	if ok {
+		return s
+	}
+	if !nameShape(s) {
+		return labelOther
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if _, ok := n.seen[s]; ok {
+		return s
+	}
+	if len(n.seen) >= maxNames {
+		return labelOther
+	}
+	if n.seen == nil {
+		n.seen = make(map[string]struct{})
+	}
+	n.seen[s] = struct{}{}
+	return s
+}
+
+// nameShape reports whether s looks like a configured name.
+func nameShape(s string) bool {
+	if len(s) > maxNameLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || c == '"' || c == '\\' || c == '\'' {
+			return false
+		}
+	}
+	return true
+}
+
+// statusClass buckets an HTTP status to "1xx".."5xx"; anything else (0 when
+// no answer was written) is "none".
+func statusClass(status int) string {
+	switch {
+	case status >= 100 && status < 200:
+		return "1xx"
+	case status >= 200 && status < 300:
+		return "2xx"
+	case status >= 300 && status < 400:
+		return "3xx"
+	case status >= 400 && status < 500:
+		return "4xx"
+	case status >= 500 && status < 600:
+		return "5xx"
+	}
+	return labelNone
+}
