@@ -62,6 +62,16 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// parserErrors are the messages of yaml's parser (as opposed to its scanner).
+var parserErrors = []string{
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"did not find expected '-' indicator", "did not find expected <document start>",
+	"did not find expected <stream-start>", "did not find expected key",
+	"did not find expected node content", "found duplicate %TAG directive",
+	"found duplicate %YAML directive", "found incompatible YAML document",
+	"found undefined tag handle",
+}
+
 // parse parses data as exactly one YAML document and returns its top node;
 // an empty document yields an empty mapping.
 func (d *decoder) parse(data []byte) (*yaml.Node, bool) {
@@ -71,7 +81,7 @@ func (d *decoder) parse(data []byte) (*yaml.Node, bool) {
 		if errors.Is(err, io.EOF) {
 			return &yaml.Node{Kind: yaml.MappingNode, Line: 1, Column: 1}, true
 		}
-		d.syntaxError(err)
+		d.syntaxError(err, bytes.Count(data, []byte("\n"))+1)
 		return nil, false
 	}
 	var extra yaml.Node
@@ -79,7 +89,7 @@ func (d *decoder) parse(data []byte) (*yaml.Node, bool) {
 		d.errorf(&extra, "a second YAML document: the file must hold exactly one")
 		return nil, false
 	} else if !errors.Is(err, io.EOF) {
-		d.syntaxError(err)
+		d.syntaxError(err, bytes.Count(data, []byte("\n"))+1)
 		return nil, false
 	}
 	root := &doc
@@ -92,10 +102,15 @@ func (d *decoder) parse(data []byte) (*yaml.Node, bool) {
 	return root, true
 }
 
-func (d *decoder) syntaxError(err error) {
+func (d *decoder) syntaxError(err error, lines int) {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		// yaml reports a scanner error's line 1-based but a parser error's
+		// 0-based (at the start of the construct it was parsing).
+		if contains(parserErrors, m[2]) {
+			line = min(line+1, lines)
+		}
 		d.errs = append(d.errs, &Error{File: d.file, Line: line, Msg: "YAML syntax: " + m[2]})
 		return
 	}

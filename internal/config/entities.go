@@ -29,9 +29,13 @@ func validName(s string) bool {
 	}) < 0
 }
 
-// names decodes key as a list of names.
-func (f fields) names(key string) []ref {
-	items, _, _ := f.seq(key)
+// names decodes key as a list of names; an empty list is an error when
+// emptyErr is set.
+func (f fields) names(key, emptyErr string) []ref {
+	items, n, ok := f.seq(key)
+	if ok && len(items) == 0 && emptyErr != "" {
+		f.d.errorf(n, "%s %s is empty: %s", f.what, key, emptyErr)
+	}
 	var out []ref
 	for _, n := range items {
 		v, ok := f.d.scalar(n, f.what+" "+key+" entry", false)
@@ -169,10 +173,7 @@ func (d *decoder) decodeTarget(n *yaml.Node) (Target, rawTarget) {
 	rt.name, _ = g.name("name")
 	t.Name = rt.name.name
 	g.setStr("model", &t.Model, false)
-	rt.providers = g.names("providers")
-	if items, sn, ok := g.seq("providers"); ok && len(items) == 0 {
-		d.errorf(sn, "target providers is empty: name at least one provider")
-	}
+	rt.providers = g.names("providers", "name at least one provider")
 	g.setInt("context_window", &t.ContextWindow, 0)
 	return t, rt
 }
@@ -193,10 +194,7 @@ func (d *decoder) decodeRoute(n *yaml.Node) (Route, rawRoute) {
 	if v, ok := g.str("strategy", false); ok && d.oneOf(v, "route strategy", "ordered", "fastest", "pool") {
 		rt.Strategy = Strategy(v.s)
 	}
-	rr.targets = g.names("targets")
-	if items, sn, ok := g.seq("targets"); ok && len(items) == 0 {
-		d.errorf(sn, "route targets is empty: name at least one target or route")
-	}
+	rr.targets = g.names("targets", "name at least one target or route")
 	rr.tailNode = g.keys["tail"]
 	if fn, written := g.vals["fallback_on"]; written {
 		if isNull(fn) {
@@ -205,7 +203,7 @@ func (d *decoder) decodeRoute(n *yaml.Node) (Route, rawRoute) {
 			rt.FallbackOn, rt.FallbackSet = g.classes("fallback_on"), true
 		}
 	}
-	rr.tail = g.names("tail")
+	rr.tail = g.names("tail", "")
 	rt.TailOn = g.classes("tail_on")
 	g.setInt("max_attempts", &rt.MaxAttempts, 1)
 	g.setInt("max_billable_attempts", &rt.MaxBillableAttempts, 0)
