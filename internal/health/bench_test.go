@@ -1,0 +1,46 @@
+package health
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// BenchmarkView measures one View over a route of n endpoints on the memory
+// store, with some endpoints cooling and measured.
+func BenchmarkView(b *testing.B) {
+	for _, n := range []int{1, 8, 64} {
+		b.Run(fmt.Sprintf("endpoints=%d", n), func(b *testing.B) {
+			keys := make([]Key, n)
+			for i := range keys {
+				keys[i] = Key{fmt.Sprintf("t%d", i), fmt.Sprintf("p%d", i%3)}
+			}
+			c := newClock()
+			tr := New(NewMemory(), Settings{}, keys, c.Now)
+			for i, k := range keys {
+				tr.Report(ctx, k, Report{OK: true, Latency: time.Duration(i+1) * time.Millisecond})
+				if i%4 == 0 {
+					tr.Report(ctx, k, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: time.Hour})
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if st := tr.View(ctx, keys); len(st) != n {
+					b.Fatal(len(st))
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/endpoint")
+		})
+	}
+}
+
+// BenchmarkReport measures one success report (latency sample) on the
+// memory store.
+func BenchmarkReport(b *testing.B) {
+	tr := New(NewMemory(), Settings{}, all3, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Report(ctx, epA, Report{OK: true, Latency: time.Millisecond})
+	}
+}

@@ -1,0 +1,55 @@
+// Package health keeps the health of endpoints (target × provider) and of
+// provider accounts: healthy, cooling until T, or probing (the cooldown has
+// passed and one probe request decides). It reports transitions only on a
+// real phase change (edge triggered), smooths time-to-first-byte per
+// endpoint for the `fastest` strategy, and lists everything for
+// GET /v1/health.
+//
+// Health never denies service (SPEC §3): View only reports phases; the route
+// orders cooling endpoints last, and dispatch asks TryProbe for the single
+// probe slot of an endpoint whose cooldown has passed.
+//
+// Health does not know what a class means. Dispatch, through the policy
+// table, turns each outcome into a Report: count it toward the failure
+// threshold, cool the endpoint or the whole account at once and for how
+// long, or succeed with a latency. Class names are carried only as labels
+// (last_class, transitions).
+//
+// # Rules
+//
+//   - FailureThreshold counted failures in a row cool the endpoint for
+//     Cooldown; a success resets the count.
+//   - A Report with CoolFor cools its scope at once. The account record is
+//     keyed by provider, so it covers every endpoint using that provider; an
+//     endpoint's effective phase is the worse of its own and its account's.
+//   - A new cooldown never shortens a longer one already running.
+//   - After a cooldown a record is Probing until a success closes it. A
+//     failure while probing cools again for twice the last cooldown, up to
+//     max(MaxCooldown, the base asked for), so a 24h cooldown for a retired
+//     model is never cut to MaxCooldown. Failures that neither count nor
+//     cool (request-describing classes) leave the record as it is: no client
+//     can cool or close an endpoint by sending bad requests.
+//   - TryProbe takes a lease (ProbeUntil) through one atomic Store.Update, so
+//     exactly one request wins per lease, across replicas on a shared store.
+//   - Each record keeps the last phase announced; every Update compares it
+//     with the phase before and after, so a change is reported once, by the
+//     call that made or first observed it, even across replicas.
+//
+// # Store design
+//
+// A Store has two methods: Load (many keys) and Update (atomic
+// read-modify-write of one key with a Go function). The state machine lives
+// in Tracker, not in the stores: the rules are written once, tested once
+// against every store by one shared suite, and a store only has to be atomic.
+// Memory is a map under a lock; RedisStore runs the same function inside a
+// WATCH/MULTI optimistic transaction (retried on conflict), stores JSON
+// under a prefix with an expiry on every key, mirrors every successful
+// operation into a local Memory, and falls back to that mirror when Redis is
+// unreachable (logged once, retried at most once a second, "resumed sharing"
+// logged once when it is back). No store error reaches a request: Tracker
+// treats one as "healthy".
+//
+// Once (Memory and RedisStore) de-duplicates operator alerts across replicas.
+//
+// This package imports nothing of ours; the only outside import is go-redis.
+package health

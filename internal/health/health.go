@@ -1,0 +1,193 @@
+package health
+
+import (
+	"context"
+	"strconv"
+	"time"
+)
+
+// Phase is the state of an endpoint or account record at a given instant.
+type Phase uint8
+
+const (
+	// Healthy is the zero phase: nothing known against the record.
+	Healthy Phase = iota
+	// Cooling means a cooldown is running (now < CoolUntil).
+	Cooling
+	// Probing means a cooldown has ended but no success has closed the record
+	// yet: it awaits (or holds) its single probe request.
+	Probing
+)
+
+func (p Phase) String() string {
+	switch p {
+	case Healthy:
+		return "healthy"
+	case Cooling:
+		return "cooling"
+	case Probing:
+		return "probing"
+	}
+	return "phase(" + strconv.Itoa(int(p)) + ")"
+}
+
+// Scope says which record a cooldown applies to.
+type Scope uint8
+
+const (
+	// ScopeEndpoint is one (target, provider) pair.
+	ScopeEndpoint Scope = iota
+	// ScopeAccount is a provider account: every endpoint using the provider.
+	ScopeAccount
+)
+
+func (s Scope) String() string {
+	switch s {
+	case ScopeEndpoint:
+		return "endpoint"
+	case ScopeAccount:
+		return "account"
+	}
+	return "scope(" + strconv.Itoa(int(s)) + ")"
+}
+
+// MarshalText makes a Scope read as its name in JSON (decision records).
+func (s Scope) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// MarshalText makes a Phase read as its name in JSON (decision records).
+func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// Key names an endpoint. Its account is Provider.
+type Key struct{ Target, Provider string }
+
+func (k Key) String() string { return k.Target + "/" + k.Provider }
+
+// Settings tune the state machine. Every zero value means the documented
+// default.
+type Settings struct {
+	// FailureThreshold is the number of counted failures in a row before the
+	// endpoint cools. 0 means 3.
+	FailureThreshold int
+	// Cooldown is the first cooldown after the threshold is reached. 0 means 10s.
+	Cooldown time.Duration
+	// MaxCooldown caps the doubling after failed probes. 0 means 5m. A base
+	// cooldown longer than this (e.g. 24h for a retired model) is never
+	// shortened by it: the cap is max(MaxCooldown, base).
+	MaxCooldown time.Duration
+	// ProbeLease is how long one probe holds the half-open slot before another
+	// request (or replica) may probe. 0 means 30s.
+	ProbeLease time.Duration
+}
+
+func (s Settings) withDefaults() Settings {
+	if s.FailureThreshold <= 0 {
+		s.FailureThreshold = 3
+	}
+	if s.Cooldown <= 0 {
+		s.Cooldown = 10 * time.Second
+	}
+	if s.MaxCooldown <= 0 {
+		s.MaxCooldown = 5 * time.Minute
+	}
+	if s.ProbeLease <= 0 {
+		s.ProbeLease = 30 * time.Second
+	}
+	return s
+}
+
+// Report is the outcome of one attempt, already translated by the caller
+// (dispatch, through the policy table) into what health must do with it.
+// Health does not know what classes mean.
+type Report struct {
+	// OK is a success: it resets the failure count and closes a probing
+	// endpoint (and a probing account behind it).
+	OK bool
+	// Class is recorded as last_class. "" (e.g. on success) keeps the
+	// previous failure's class.
+	Class string
+	// Count marks a failure that counts toward FailureThreshold (endpoint).
+	Count bool
+	// Cool and CoolFor cool a scope at once (when CoolFor > 0) for at least
+	// CoolFor. A running longer cooldown is never shortened.
+	Cool    Scope
+	CoolFor time.Duration
+	// Latency is the time to first byte of a success (0 = not measured).
+	Latency time.Duration
+}
+
+// Transition is a real phase change of one record, reported once (edge
+// triggered) by the call that caused or first observed it.
+type Transition struct {
+	Scope Scope `json:"scope"`
+	// Name is "target/provider" for an endpoint, the provider for an account.
+	Name  string    `json:"name"`
+	From  Phase     `json:"from"`
+	To    Phase     `json:"to"`
+	Class string    `json:"class,omitempty"`
+	Until time.Time `json:"until,omitzero"` // end of the cooldown when To is Cooling
+}
+
+// Status is the effective view of an endpoint, its account included.
+type Status struct {
+	Phase Phase
+	// Until is when cooling ends: the later of the endpoint's and the
+	// account's cooldowns. Zero unless Phase is Cooling.
+	Until time.Time
+	// Measured is true once a latency sample exists; Latency is its EWMA.
+	Measured bool
+	Latency  time.Duration
+	// Failures is the endpoint's count of counted failures in a row.
+	Failures int
+	// LastClass is the class behind the current phase (the account's when
+	// the account is what holds the endpoint back), else the endpoint's last.
+	LastClass string
+}
+
+// Record is the stored state of one endpoint or account. Stores persist it
+// as is (JSON); only Tracker interprets it.
+type Record struct {
+	Failures int `json:"failures,omitempty"`
+	// CoolUntil is when the current or last cooldown ends.
+	CoolUntil time.Time `json:"cool_until,omitzero"`
+	// LastCooldown is the length of the last cooldown, the base for doubling.
+	// Non-zero means the record is open: it cooled and no success closed it.
+	LastCooldown time.Duration `json:"last_cooldown,omitempty"`
+	// ProbeUntil is the end of the probe lease held by one request.
+	ProbeUntil time.Time `json:"probe_until,omitzero"`
+	LastClass  string    `json:"last_class,omitempty"`
+	// Announced is the last phase a transition was reported for, so each
+	// change is reported once across replicas.
+	Announced   Phase         `json:"announced,omitempty"`
+	LatencyEWMA time.Duration `json:"latency_ewma,omitempty"`
+	Samples     int64         `json:"samples,omitempty"`
+}
+
+// PhaseAt is the record's own phase at now.
+func (r *Record) PhaseAt(now time.Time) Phase {
+	switch {
+	case now.Before(r.CoolUntil):
+		return Cooling
+	case r.LastCooldown > 0:
+		return Probing
+	}
+	return Healthy
+}
+
+// Store keeps records by key. It is small on purpose: the state machine lives
+// in Tracker, so every store behaves the same and a store only has to be
+// atomic.
+type Store interface {
+	// Load returns one record per key, in order; a missing key gives a zero
+	// Record.
+	Load(ctx context.Context, keys []string) ([]Record, error)
+	// Update atomically applies fn to the record at key and returns it before
+	// and after. fn may run more than once (optimistic retries) and must not
+	// call the store.
+	Update(ctx context.Context, key string, fn func(*Record)) (before, after Record, err error)
+}
+
+// Once de-duplicates events (operator alerts): Claim is true for exactly one
+// caller per key per ttl, across replicas when the store is shared.
+type Once interface {
+	Claim(ctx context.Context, key string, ttl time.Duration) bool
+}

@@ -1,0 +1,99 @@
+package health
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Memory is a Store and a Once held in this process: the store for a single
+// replica, and the local fallback (and mirror) of RedisStore.
+type Memory struct {
+	mu     sync.RWMutex
+	recs   map[string]Record
+	claims map[string]time.Time // Once key → expiry
+	now    func() time.Time
+}
+
+var (
+	_ Store = (*Memory)(nil)
+	_ Once  = (*Memory)(nil)
+)
+
+// NewMemory returns an empty in-process store.
+func NewMemory() *Memory {
+	return &Memory{recs: make(map[string]Record), claims: make(map[string]time.Time), now: time.Now}
+}
+
+// SetClock replaces the clock Claim uses for expiry (nil = time.Now). Call it
+// before the store is used; tests inject the same clock as the Tracker's.
+func (m *Memory) SetClock(now func() time.Time) {
+	if now == nil {
+		now = time.Now
+	}
+	m.now = now
+}
+
+// Load returns the records at keys; missing keys give zero Records. It never
+// fails.
+func (m *Memory) Load(_ context.Context, keys []string) ([]Record, error) {
+	out := make([]Record, len(keys))
+	m.mu.RLock()
+	for i, k := range keys {
+		out[i] = m.recs[k]
+	}
+	m.mu.RUnlock()
+	return out, nil
+}
+
+// Update applies fn under the store's lock. It never fails.
+func (m *Memory) Update(_ context.Context, key string, fn func(*Record)) (before, after Record, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	before = m.recs[key]
+	after = before
+	fn(&after)
+	if after == (Record{}) {
+		delete(m.recs, key)
+	} else {
+		m.recs[key] = after
+	}
+	return before, after, nil
+}
+
+// put overwrites the record at key (RedisStore's mirror).
+func (m *Memory) put(key string, r Record) {
+	m.mu.Lock()
+	if r == (Record{}) {
+		delete(m.recs, key)
+	} else {
+		m.recs[key] = r
+	}
+	m.mu.Unlock()
+}
+
+// Claim is true for the first caller per key until ttl has passed.
+func (m *Memory) Claim(_ context.Context, key string, ttl time.Duration) bool {
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if exp, ok := m.claims[key]; ok && now.Before(exp) {
+		return false
+	}
+	if len(m.claims) >= 1024 { // keep the set small: drop what has expired
+		for k, exp := range m.claims {
+			if !now.Before(exp) {
+				delete(m.claims, k)
+			}
+		}
+	}
+	m.claims[key] = now.Add(ttl)
+	return true
+}
+
+// claimUntil records a claim won elsewhere (RedisStore's mirror).
+func (m *Memory) claimUntil(key string, exp time.Time) {
+	m.mu.Lock()
+	m.claims[key] = exp
+	m.mu.Unlock()
+}

@@ -1,0 +1,70 @@
+package health
+
+import (
+	"context"
+	"time"
+)
+
+// EndpointHealth is one endpoint in GET /v1/health (SPEC §5). The caller adds
+// the model, e.g. by embedding: struct{ Model string `json:"model"`;
+// health.EndpointHealth }. State is the effective phase (account included).
+type EndpointHealth struct {
+	Target        string     `json:"target"`
+	Provider      string     `json:"provider"`
+	State         string     `json:"state"`
+	Failures      int        `json:"failures"`
+	LastClass     string     `json:"last_class"`
+	CooldownUntil *time.Time `json:"cooldown_until"` // null unless cooling
+	LatencyMS     *float64   `json:"latency_ms"`     // null until measured
+}
+
+// AccountHealth is one provider account in GET /v1/health.
+type AccountHealth struct {
+	Name          string     `json:"name"`
+	State         string     `json:"state"`
+	LastClass     string     `json:"last_class"`
+	CooldownUntil *time.Time `json:"cooldown_until"` // null unless cooling
+}
+
+// Snapshot lists the configured endpoints (effective state) and their
+// provider accounts (own state), in configuration order. Like View it never
+// fails: on a store error everything reads healthy.
+func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, accounts []AccountHealth) {
+	now := t.now()
+	st := t.View(ctx, t.eps)
+	endpoints = make([]EndpointHealth, len(t.eps))
+	for i, k := range t.eps {
+		e := EndpointHealth{
+			Target: k.Target, Provider: k.Provider, State: st[i].Phase.String(),
+			Failures: st[i].Failures, LastClass: st[i].LastClass,
+		}
+		if st[i].Phase == Cooling {
+			u := st[i].Until
+			e.CooldownUntil = &u
+		}
+		if st[i].Measured {
+			ms := float64(st[i].Latency) / float64(time.Millisecond)
+			e.LatencyMS = &ms
+		}
+		endpoints[i] = e
+	}
+	keys := make([]string, len(t.accounts))
+	for i, a := range t.accounts {
+		keys[i] = "acct:" + a
+	}
+	recs, err := t.store.Load(ctx, keys)
+	if err != nil || len(recs) != len(keys) {
+		recs = make([]Record, len(keys))
+	}
+	accounts = make([]AccountHealth, len(t.accounts))
+	for i, a := range t.accounts {
+		p := recs[i].PhaseAt(now)
+		ah := AccountHealth{Name: a, State: p.String(), LastClass: recs[i].LastClass}
+		if p == Cooling {
+			u := recs[i].CoolUntil
+			ah.CooldownUntil = &u
+		}
+		accounts[i] = ah
+	}
+	return endpoints, accounts
+}

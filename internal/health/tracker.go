@@ -1,0 +1,306 @@
+package health
+
+import (
+	"context"
+	"time"
+)
+
+// ewmaAlpha is the weight of a new latency sample.
+const ewmaAlpha = 0.3
+
+// Tracker is the health state machine over a Store. It is safe for
+// concurrent use; all shared state lives in the store.
+type Tracker struct {
+	store    Store
+	s        Settings
+	now      func() time.Time
+	idx      map[Key]names // precomputed store keys of the configured endpoints
+	eps      []Key         // configured endpoints, in order (Snapshot)
+	accounts []string      // their providers, first-seen order (Snapshot)
+}
+
+type names struct {
+	ep, acct string // store keys
+	name     string // "target/provider"
+}
+
+func namesOf(k Key) names {
+	n := k.Target + "/" + k.Provider
+	return names{ep: "ep:" + n, acct: "acct:" + k.Provider, name: n}
+}
+
+// New returns a Tracker over store. endpoints are the configured endpoints
+// (Snapshot lists them and their accounts; other keys work too). now nil
+// means time.Now.
+func New(store Store, s Settings, endpoints []Key, now func() time.Time) *Tracker {
+	if now == nil {
+		now = time.Now
+	}
+	t := &Tracker{store: store, s: s.withDefaults(), now: now, idx: make(map[Key]names, len(endpoints))}
+	seen := make(map[string]bool)
+	for _, k := range endpoints {
+		if _, dup := t.idx[k]; dup {
+			continue
+		}
+		t.idx[k] = namesOf(k)
+		t.eps = append(t.eps, k)
+		if !seen[k.Provider] {
+			seen[k.Provider] = true
+			t.accounts = append(t.accounts, k.Provider)
+		}
+	}
+	return t
+}
+
+func (t *Tracker) names(k Key) names {
+	if n, ok := t.idx[k]; ok {
+		return n
+	}
+	return namesOf(k)
+}
+
+// View returns the effective status of each endpoint, in order, with one
+// Load for all of them and their accounts. It never fails: on a store error
+// every endpoint reads healthy. It only reports; ordering is the caller's job.
+func (t *Tracker) View(ctx context.Context, keys []Key) []Status {
+	out := make([]Status, len(keys))
+	if len(keys) == 0 {
+		return out
+	}
+	sk := make([]string, 2*len(keys))
+	for i, k := range keys {
+		n := t.names(k)
+		sk[2*i], sk[2*i+1] = n.ep, n.acct
+	}
+	recs, err := t.store.Load(ctx, sk)
+	if err != nil || len(recs) != len(sk) {
+		return out
+	}
+	now := t.now()
+	for i := range out {
+		out[i] = combine(&recs[2*i], &recs[2*i+1], now)
+	}
+	return out
+}
+
+// combine is the effective status of an endpoint record and its account's.
+func combine(ep, acct *Record, now time.Time) Status {
+	st := Status{
+		Failures:  ep.Failures,
+		LastClass: ep.LastClass,
+		Measured:  ep.Samples > 0,
+		Latency:   ep.LatencyEWMA,
+	}
+	pe, pa := ep.PhaseAt(now), acct.PhaseAt(now)
+	switch {
+	case pe == Cooling || pa == Cooling:
+		st.Phase = Cooling
+		if pe == Cooling {
+			st.Until = ep.CoolUntil
+		}
+		if pa == Cooling && acct.CoolUntil.After(st.Until) {
+			st.Until = acct.CoolUntil
+		}
+	case pe == Probing || pa == Probing:
+		st.Phase = Probing
+	}
+	if pa != Healthy && (pe == Healthy || (pa == Cooling && pe != Cooling)) && acct.LastClass != "" {
+		st.LastClass = acct.LastClass
+	}
+	return st
+}
+
+// TryProbe asks to send the one probe request to an endpoint whose cooldown
+// (its own or its account's) has passed but that has not closed. It takes
+// the probe lease of each such record atomically through the store; false
+// means another request or replica holds it, or a cooldown is still
+// running. A healthy endpoint needs no probe: true. On a store error: true.
+func (t *Tracker) TryProbe(ctx context.Context, k Key) (ok bool, tr []Transition) {
+	now := t.now()
+	n := t.names(k)
+	recs, err := t.store.Load(ctx, []string{n.ep, n.acct})
+	if err != nil || len(recs) != 2 {
+		return true, nil
+	}
+	pe, pa := recs[0].PhaseAt(now), recs[1].PhaseAt(now)
+	if pe == Cooling || pa == Cooling {
+		return false, nil
+	}
+	lease := now.Add(t.s.ProbeLease)
+	if pa == Probing {
+		won, trs := t.lease(ctx, ScopeAccount, n.acct, k.Provider, now, lease)
+		tr = append(tr, trs...)
+		if !won {
+			return false, tr
+		}
+	}
+	if pe == Probing {
+		won, trs := t.lease(ctx, ScopeEndpoint, n.ep, n.name, now, lease)
+		tr = append(tr, trs...)
+		if !won {
+			if pa == Probing { // give back the account's slot we just took
+				_, _, _ = t.store.Update(ctx, n.acct, func(r *Record) {
+					if r.ProbeUntil.Equal(lease) {
+						r.ProbeUntil = time.Time{}
+					}
+				})
+			}
+			return false, tr
+		}
+	}
+	return true, tr
+}
+
+// lease takes the probe slot of one record if it is free.
+func (t *Tracker) lease(ctx context.Context, sc Scope, key, name string, now, until time.Time) (bool, []Transition) {
+	var won bool
+	before, after, err := t.store.Update(ctx, key, func(r *Record) {
+		won = false
+		switch r.PhaseAt(now) {
+		case Healthy: // closed meanwhile: nothing to probe
+			won = true
+		case Probing:
+			if !now.Before(r.ProbeUntil) {
+				r.ProbeUntil = until
+				won = true
+			}
+		}
+		r.Announced = r.PhaseAt(now)
+	})
+	if err != nil {
+		return true, nil
+	}
+	return won, transitions(nil, sc, name, &before, &after, now, "")
+}
+
+// Report records the outcome of one attempt on endpoint k and returns the
+// phase changes it caused (or first observed).
+func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
+	now := t.now()
+	n := t.names(k)
+	var tr []Transition
+	before, after, err := t.store.Update(ctx, n.ep, func(rec *Record) { t.applyEndpoint(rec, r, now) })
+	if err == nil {
+		tr = transitions(tr, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+	}
+	var fn func(*Record)
+	switch {
+	case r.OK:
+		// A success through the account closes the account's probe. Look
+		// first: most successes find the account healthy and write nothing.
+		recs, err := t.store.Load(ctx, []string{n.acct})
+		if err != nil || len(recs) != 1 || recs[0].PhaseAt(now) != Probing {
+			return tr
+		}
+		fn = func(rec *Record) {
+			rec.Announced = rec.PhaseAt(now)
+			if rec.Announced == Probing {
+				closeRecord(rec)
+			}
+		}
+	case r.Cool == ScopeAccount && r.CoolFor > 0:
+		fn = func(rec *Record) {
+			rec.Announced = rec.PhaseAt(now)
+			if r.Class != "" {
+				rec.LastClass = r.Class
+			}
+			t.cool(rec, r.CoolFor, now)
+			rec.Announced = rec.PhaseAt(now)
+		}
+	default:
+		return tr
+	}
+	before, after, err = t.store.Update(ctx, n.acct, fn)
+	if err == nil {
+		tr = transitions(tr, ScopeAccount, k.Provider, &before, &after, now, r.Class)
+	}
+	return tr
+}
+
+// applyEndpoint is the endpoint's state machine for one outcome.
+func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
+	phase := rec.PhaseAt(now)
+	rec.Announced = phase
+	if r.OK {
+		rec.Failures = 0
+		if phase == Probing {
+			closeRecord(rec)
+		}
+		if r.Latency > 0 {
+			if rec.Samples == 0 {
+				rec.LatencyEWMA = r.Latency
+			} else {
+				rec.LatencyEWMA = time.Duration(ewmaAlpha*float64(r.Latency) + (1-ewmaAlpha)*float64(rec.LatencyEWMA))
+			}
+			rec.Samples++
+		}
+		rec.Announced = rec.PhaseAt(now)
+		return
+	}
+	if r.Class != "" {
+		rec.LastClass = r.Class
+	}
+	var base time.Duration
+	if r.Cool == ScopeEndpoint && r.CoolFor > 0 {
+		base = r.CoolFor
+	}
+	if r.Count {
+		rec.Failures++
+		if rec.Failures >= t.s.FailureThreshold || phase == Probing {
+			base = max(base, t.s.Cooldown)
+		}
+	}
+	if base > 0 {
+		t.cool(rec, base, now)
+	}
+	rec.Announced = rec.PhaseAt(now)
+}
+
+// cool starts (or extends) a cooldown of at least base. A failure while
+// probing doubles the last cooldown, up to max(MaxCooldown, base). A running
+// longer cooldown is never shortened.
+func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time) {
+	d := base
+	phase := rec.PhaseAt(now)
+	if phase == Probing {
+		d = max(base, min(2*rec.LastCooldown, max(t.s.MaxCooldown, base)))
+	}
+	if until := now.Add(d); until.After(rec.CoolUntil) {
+		rec.CoolUntil = until
+	}
+	if phase == Cooling {
+		rec.LastCooldown = max(rec.LastCooldown, d)
+	} else {
+		rec.LastCooldown = d
+	}
+	rec.ProbeUntil = time.Time{}
+}
+
+func closeRecord(rec *Record) {
+	rec.CoolUntil = time.Time{}
+	rec.LastCooldown = 0
+	rec.ProbeUntil = time.Time{}
+}
+
+// transitions appends the phase changes between two versions of a record:
+// first the change time made (from the last announced phase to the phase at
+// now, e.g. cooling→probing, with the class of the cooldown), then the change
+// the update made (with class, or the record's class when class is "" and
+// the record did not close).
+func transitions(tr []Transition, sc Scope, name string, before, after *Record, now time.Time, class string) []Transition {
+	mid := before.PhaseAt(now)
+	if before.Announced != mid {
+		tr = append(tr, Transition{Scope: sc, Name: name, From: before.Announced, To: mid, Class: before.LastClass})
+	}
+	if to := after.PhaseAt(now); to != mid {
+		if class == "" && to != Healthy {
+			class = after.LastClass
+		}
+		t := Transition{Scope: sc, Name: name, From: mid, To: to, Class: class}
+		if to == Cooling {
+			t.Until = after.CoolUntil
+		}
+		tr = append(tr, t)
+	}
+	return tr
+}
