@@ -255,7 +255,7 @@ func (f fields) str(key string, secret bool) (value, bool) {
 	if !ok {
 		return value{}, false
 	}
-	return f.d.scalar(n, f.what+" "+key, secret)
+	return f.d.scalar(n, f.label(key), secret)
 }
 
 // setStr sets *dst to key's value when written; an empty value is an error
@@ -266,7 +266,7 @@ func (f fields) setStr(key string, dst *string, allowEmpty bool) (value, bool) {
 		return v, false
 	}
 	if v.s == "" && !allowEmpty {
-		f.d.errorf(v.node, "%s %s must not be empty", f.what, key)
+		f.d.errorf(v.node, "%s must not be empty", f.label(key))
 		return v, false
 	}
 	*dst = v.s
@@ -281,11 +281,11 @@ func (f fields) setInt(key string, dst *int, min int) {
 	}
 	i, err := strconv.Atoi(v.s)
 	if err != nil {
-		f.d.errorf(v.node, "%s %s must be a whole number, not %s", f.what, key, v.show())
+		f.d.errorf(v.node, "%s must be a whole number, not %s", f.label(key), v.show())
 		return
 	}
 	if i < min {
-		f.d.errorf(v.node, "%s %s must be at least %d, not %d", f.what, key, min, i)
+		f.d.errorf(v.node, "%s must be at least %d, not %d", f.label(key), min, i)
 		return
 	}
 	*dst = i
@@ -307,15 +307,15 @@ func (f fields) setDuration(key string, dst *time.Duration, allowZero bool) {
 				hint = "a unit is required, e.g. 10s"
 			}
 		}
-		f.d.errorf(v.node, "%s %s: bad duration %s: %s", f.what, key, v.show(), hint)
+		f.d.errorf(v.node, "%s: bad duration %s: %s", f.label(key), v.show(), hint)
 		return
 	}
 	switch {
 	case dur < 0:
-		f.d.errorf(v.node, "%s %s must not be negative", f.what, key)
+		f.d.errorf(v.node, "%s must not be negative", f.label(key))
 		return
 	case dur == 0 && !allowZero:
-		f.d.errorf(v.node, "%s %s must be greater than zero", f.what, key)
+		f.d.errorf(v.node, "%s must be greater than zero", f.label(key))
 		return
 	}
 	*dst = dur
@@ -329,7 +329,7 @@ func (f fields) seq(key string) (items []*yaml.Node, node *yaml.Node, ok bool) {
 		return nil, n, false
 	}
 	if n.Kind != yaml.SequenceNode {
-		f.d.errorf(n, "%s %s must be a list, not %s", f.what, key, kindName(n))
+		f.d.errorf(n, "%s must be a list, not %s", f.label(key), kindName(n))
 		return nil, n, false
 	}
 	items = make([]*yaml.Node, len(n.Content))
@@ -346,4 +346,12 @@ func (d *decoder) oneOf(v value, what string, allowed ...string) bool {
 	}
 	d.errorf(v.node, "%s must be one of %s, not %s", what, strings.Join(allowed, ", "), v.show())
 	return false
+}
+
+// label names key in messages: "provider timeout", or just "listen" at the top level.
+func (f fields) label(key string) string {
+	if f.what == topLevel {
+		return key
+	}
+	return f.what + " " + key
 }

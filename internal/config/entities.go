@@ -17,7 +17,7 @@ func (f fields) name(key string) (ref, bool) {
 		return ref{}, false
 	}
 	if !validName(v.s) {
-		f.d.errorf(v.node, "%s %s must be non-empty without spaces or control characters, not %s", f.what, key, v.show())
+		f.d.errorf(v.node, "%s must be non-empty without spaces or control characters, not %s", f.label(key), v.show())
 		return ref{}, false
 	}
 	return ref{name: v.s, node: v.node, v: v}, true
@@ -34,16 +34,16 @@ func validName(s string) bool {
 func (f fields) names(key, emptyErr string) []ref {
 	items, n, ok := f.seq(key)
 	if ok && len(items) == 0 && emptyErr != "" {
-		f.d.errorf(n, "%s %s is empty: %s", f.what, key, emptyErr)
+		f.d.errorf(n, "%s is empty: %s", f.label(key), emptyErr)
 	}
 	var out []ref
 	for _, n := range items {
-		v, ok := f.d.scalar(n, f.what+" "+key+" entry", false)
+		v, ok := f.d.scalar(n, f.label(key)+" entry", false)
 		if !ok {
 			continue
 		}
 		if !validName(v.s) {
-			f.d.errorf(v.node, "%s %s entry must be a name without spaces, not %s", f.what, key, v.show())
+			f.d.errorf(v.node, "%s entry must be a name without spaces, not %s", f.label(key), v.show())
 			continue
 		}
 		out = append(out, ref{name: v.s, node: v.node, v: v})
@@ -56,18 +56,18 @@ func (f fields) classes(key string) []classify.Class {
 	items, _, _ := f.seq(key)
 	var out []classify.Class
 	for _, n := range items {
-		v, ok := f.d.scalar(n, f.what+" "+key+" entry", false)
+		v, ok := f.d.scalar(n, f.label(key)+" entry", false)
 		if !ok {
 			continue
 		}
 		c, err := classify.ParseClass(v.s)
 		if err != nil {
-			f.d.errorf(v.node, "%s %s: %s", f.what, key, classErr(v))
+			f.d.errorf(v.node, "%s: %s", f.label(key), classErr(v))
 			continue
 		}
 		for _, prev := range out {
 			if prev == c {
-				f.d.errorf(v.node, "%s %s lists %s twice", f.what, key, c)
+				f.d.errorf(v.node, "%s lists %s twice", f.label(key), c)
 			}
 		}
 		out = append(out, c)

@@ -175,6 +175,8 @@ targets: [{name: t, model: m, providers: [p]}]
 			[]wantErr{{5, `health must be a mapping of keys to values, not a list`}}},
 		{"list of the wrong kind", base + "routes: [{name: r, targets: t}]\n",
 			[]wantErr{{5, `route targets must be a list, not a single value`}}},
+		{"top-level list of the wrong kind", base + "client_keys: {a: b}\n",
+			[]wantErr{{5, `: client_keys must be a list, not a mapping`}}},
 		{"name with a space", base + "  - {name: \"my target\", model: m, providers: [p]}\n",
 			[]wantErr{{5, `target name must be non-empty without spaces`}}},
 		{"reserved header", `providers:
@@ -187,9 +189,9 @@ targets: [{name: t, model: m, providers: [p]}]
 targets: [{name: t, model: m, providers: [p]}]
 `, []wantErr{{6, `provider headers: "Host" is set by Detour`}, {7, `provider headers: "Bad Name" is not a valid header name`}}},
 		{"unset variable", base + "listen: ${NOPE}\n",
-			[]wantErr{{5, `listen: environment variable "NOPE" is not set`}}},
+			[]wantErr{{5, `: listen: environment variable "NOPE" is not set`}}},
 		{"unterminated variable", base + "listen: ${NOPE\n",
-			[]wantErr{{5, `listen: unterminated "${"`}}},
+			[]wantErr{{5, `: listen: unterminated "${"`}}},
 		{"duration from the environment", base + "retry: {max_wait: \"${NUM}\"}\n",
 			[]wantErr{{5, `retry max_wait: bad duration (value not shown): a unit is required, e.g. 10s`}}},
 		{"yaml syntax error", base + "listen: [a, b\nlog: {}\n",

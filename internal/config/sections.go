@@ -44,12 +44,14 @@ type rawRule struct {
 	dialectNode *yaml.Node
 }
 
+const topLevel = "the top level"
+
 var topKeys = []string{"listen", "client_keys", "max_body_bytes", "state", "decisions", "alerts",
 	"health", "retry", "log", "classify", "providers", "targets", "routes"}
 
 func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 	r := &raw{}
-	f, ok := d.mapping(root, "the top level", topKeys...)
+	f, ok := d.mapping(root, topLevel, topKeys...)
 	if !ok {
 		return r
 	}
