@@ -1,0 +1,35 @@
+// Package anthropic is the adapter for Anthropic's Messages API
+// (POST {base_url}/v1/messages, x-api-key, anthropic-version: 2023-06-01).
+//
+// It translates an OpenAI chat-completions request into a Messages request:
+// system and developer messages (wherever they stand) become the top-level
+// "system" string, joined by blank lines; user and assistant turns keep their
+// roles, consecutive turns of one role are merged; text and image parts
+// become text and image blocks (data: URLs as base64 sources, other URLs as
+// url sources); assistant tool_calls become tool_use blocks; "tool" messages
+// become tool_result blocks in one user turn; tools, tool_choice
+// (required→any, a named function→tool) and parallel_tool_calls=false
+// (disable_parallel_tool_use) are carried over; stop becomes
+// stop_sequences and user becomes metadata.user_id.
+//
+// Defaults and deliberate losses:
+//   - max_tokens is required by Anthropic: max_completion_tokens, else
+//     max_tokens, else DefaultMaxTokens (4096).
+//   - temperature is clamped to Anthropic's range [0, 1] (OpenAI allows up to
+//     2): a request that works at one vendor should not be a bad_request at
+//     the next.
+//   - n, presence/frequency penalties, seed, logprobs and response_format have
+//     no Messages equivalent and are dropped.
+//   - thinking blocks in answers are dropped (the adapter never asks for
+//     them).
+//
+// Answers: text blocks are concatenated into message.content, tool_use blocks
+// become tool_calls, stop_reason maps to finish_reason (end_turn and
+// stop_sequence→stop, max_tokens→length, tool_use→tool_calls,
+// refusal→content_filter), usage and the answering model are kept. Streams
+// are translated event by event; message_start and ping carry no content so
+// the gateway can still fail over after them.
+//
+// It imports provider, sse and provider/chat (shared OpenAI wire structs),
+// nothing else of ours.
+package anthropic

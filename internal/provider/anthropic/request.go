@@ -1,0 +1,279 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/chat"
+)
+
+// Version is the anthropic-version header sent with every request.
+const Version = "2023-06-01"
+
+// DefaultMaxTokens is sent as max_tokens when the client names no limit;
+// Anthropic requires one.
+const DefaultMaxTokens = 4096
+
+// Adapter speaks Anthropic's Messages dialect. The zero value is ready.
+type Adapter struct{}
+
+var _ provider.Adapter = Adapter{}
+
+// NewRequest translates req and POSTs it to {base_url}/v1/messages.
+func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
+	body, err := Translate(req, ep.Model)
+	if err != nil {
+		return nil, err
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/v1/messages", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("anthropic-version", Version)
+	if req.Stream {
+		hr.Header.Set("Accept", "text/event-stream")
+	} else {
+		hr.Header.Set("Accept", "application/json")
+	}
+	if ep.APIKey != "" {
+		hr.Header.Set("x-api-key", ep.APIKey)
+	}
+	return hr, nil
+}
+
+// messagesRequest is the Messages API request body.
+type messagesRequest struct {
+	Model         string      `json:"model"`
+	System        string      `json:"system,omitempty"`
+	Messages      []message   `json:"messages"`
+	MaxTokens     int         `json:"max_tokens"`
+	Temperature   *float64    `json:"temperature,omitempty"`
+	TopP          *float64    `json:"top_p,omitempty"`
+	StopSequences []string    `json:"stop_sequences,omitempty"`
+	Stream        bool        `json:"stream,omitempty"`
+	Tools         []tool      `json:"tools,omitempty"`
+	ToolChoice    *toolChoice `json:"tool_choice,omitempty"`
+	Metadata      *metadata   `json:"metadata,omitempty"`
+}
+
+type message struct {
+	Role    string  `json:"role"`
+	Content []block `json:"content"`
+}
+
+// block is a request content block; only the members of its type are set.
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text,omitempty"`
+	Source    *imageSource    `json:"source,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	// Content is a tool_result's content: a string, or blocks when the
+	// result holds more than text.
+	Content any `json:"content,omitempty"`
+}
+
+type imageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+type tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type toolChoice struct {
+	Type                   string `json:"type"`
+	Name                   string `json:"name,omitempty"`
+	DisableParallelToolUse bool   `json:"disable_parallel_tool_use,omitempty"`
+}
+
+type metadata struct {
+	UserID string `json:"user_id"`
+}
+
+// emptySchema is the input_schema of a function declared without parameters.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// Translate returns the Messages request body for the client's request,
+// asking for model.
+func Translate(req *provider.Request, model string) ([]byte, error) {
+	cr, err := chat.Parse(req)
+	if err != nil {
+		return nil, err
+	}
+	out := messagesRequest{
+		Model:         model,
+		MaxTokens:     DefaultMaxTokens,
+		TopP:          cr.TopP,
+		StopSequences: cr.Stop,
+		Stream:        cr.Stream,
+	}
+	if n, ok := cr.Limit(); ok {
+		out.MaxTokens = n
+	}
+	if t := cr.Temperature; t != nil {
+		out.Temperature = chat.Ptr(min(max(*t, 0), 1))
+	}
+	if cr.User != "" {
+		out.Metadata = &metadata{UserID: cr.User}
+	}
+	if out.System, out.Messages, err = messages(cr.Messages); err != nil {
+		return nil, err
+	}
+	for _, t := range cr.Tools {
+		if t.Type != "function" && t.Type != "" {
+			continue
+		}
+		schema := t.Function.Parameters
+		if len(bytes.TrimSpace(schema)) == 0 || bytes.Equal(bytes.TrimSpace(schema), []byte("null")) {
+			schema = emptySchema
+		}
+		out.Tools = append(out.Tools, tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: schema})
+	}
+	tc, err := chat.ParseToolChoice(cr.ToolChoice)
+	if err != nil {
+		return nil, err
+	}
+	switch tc.Mode {
+	case "auto", "none":
+		out.ToolChoice = &toolChoice{Type: tc.Mode}
+	case "required":
+		out.ToolChoice = &toolChoice{Type: "any"}
+	case "function":
+		out.ToolChoice = &toolChoice{Type: "tool", Name: tc.Name}
+	}
+	if cr.ParallelToolCalls != nil && !*cr.ParallelToolCalls && len(out.Tools) > 0 {
+		if out.ToolChoice == nil {
+			out.ToolChoice = &toolChoice{Type: "auto"}
+		}
+		if out.ToolChoice.Type != "none" {
+			out.ToolChoice.DisableParallelToolUse = true
+		}
+	}
+	return json.Marshal(out)
+}
+
+// messages splits the conversation into the system prompt and the turns.
+func messages(in []chat.Message) (system string, out []message, err error) {
+	var sys []string
+	for i := range in {
+		m := &in[i]
+		var role string
+		var blocks []block
+		switch m.Role {
+		case "system", "developer":
+			t, err := m.Text("\n")
+			if err != nil {
+				return "", nil, err
+			}
+			if t != "" {
+				sys = append(sys, t)
+			}
+			continue
+		case "user":
+			role = "user"
+			blocks, err = contentBlocks(m)
+		case "assistant":
+			role = "assistant"
+			blocks, err = assistantBlocks(m)
+		case "tool", "function":
+			role = "user"
+			blocks, err = toolResult(m)
+		default:
+			return "", nil, fmt.Errorf("anthropic: unknown message role %q", m.Role)
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		if len(blocks) == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Content = append(out[n-1].Content, blocks...)
+			continue
+		}
+		out = append(out, message{Role: role, Content: blocks})
+	}
+	return strings.Join(sys, "\n\n"), out, nil
+}
+
+// contentBlocks translates text and image parts; empty text is dropped
+// (Anthropic rejects empty text blocks).
+func contentBlocks(m *chat.Message) ([]block, error) {
+	parts, err := m.Parts()
+	if err != nil {
+		return nil, err
+	}
+	var out []block
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			if p.Text != "" {
+				out = append(out, block{Type: "text", Text: p.Text})
+			}
+		case "image_url":
+			if p.ImageURL == nil || p.ImageURL.URL == "" {
+				return nil, fmt.Errorf("anthropic: image_url part without url")
+			}
+			out = append(out, block{Type: "image", Source: imageFrom(p.ImageURL.URL)})
+		default:
+			return nil, fmt.Errorf("anthropic: unsupported content part type %q", p.Type)
+		}
+	}
+	return out, nil
+}
+
+func imageFrom(u string) *imageSource {
+	if mt, data, ok := chat.DataURL(u); ok {
+		return &imageSource{Type: "base64", MediaType: mt, Data: data}
+	}
+	return &imageSource{Type: "url", URL: u}
+}
+
+func assistantBlocks(m *chat.Message) ([]block, error) {
+	out, err := contentBlocks(m)
+	if err != nil {
+		return nil, err
+	}
+	for _, tc := range m.ToolCalls {
+		input, err := chat.Arguments(tc.Function.Arguments)
+		if err != nil {
+			return nil, fmt.Errorf("anthropic: tool call %q: %w", tc.ID, err)
+		}
+		out = append(out, block{Type: "tool_use", ID: tc.ID, Name: tc.Function.Name, Input: input})
+	}
+	return out, nil
+}
+
+func toolResult(m *chat.Message) ([]block, error) {
+	inner, err := contentBlocks(m)
+	if err != nil {
+		return nil, err
+	}
+	res := block{Type: "tool_result", ToolUseID: m.ToolCallID}
+	texts := make([]string, 0, len(inner))
+	for _, b := range inner {
+		if b.Type != "text" {
+			res.Content = inner
+			return []block{res}, nil
+		}
+		texts = append(texts, b.Text)
+	}
+	if len(texts) > 0 {
+		res.Content = strings.Join(texts, "\n")
+	}
+	return []block{res}, nil
+}

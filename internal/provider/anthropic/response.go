@@ -1,0 +1,118 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/chat"
+)
+
+// now stamps "created"; tests replace it.
+var now = time.Now
+
+// answer is the part of a Messages answer the adapter reads.
+type answer struct {
+	Type       string          `json:"type"`
+	ID         string          `json:"id"`
+	Model      string          `json:"model"`
+	Content    []answerBlock   `json:"content"`
+	StopReason string          `json:"stop_reason"`
+	Usage      *usage          `json:"usage"`
+	Error      json.RawMessage `json:"error"`
+}
+
+type answerBlock struct {
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+type usage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+// prompt counts every input token, cached or not, as OpenAI's prompt_tokens
+// does.
+func (u *usage) prompt() int {
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+}
+
+// Response translates a Messages answer into a chat.completion. An error
+// body, or anything that is not a message, is an error.
+func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
+	var a answer
+	if err := json.Unmarshal(body, &a); err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	if a.Type == "error" || len(a.Error) > 0 && string(a.Error) != "null" {
+		return nil, errors.New("anthropic: answer is an error")
+	}
+	if a.Type != "message" && a.Content == nil {
+		return nil, errors.New("anthropic: answer is not a message")
+	}
+	var text strings.Builder
+	var calls []chat.ToolCall
+	hasText := false
+	for _, b := range a.Content {
+		switch b.Type {
+		case "text":
+			text.WriteString(b.Text)
+			hasText = true
+		case "tool_use":
+			args := "{}"
+			var buf bytes.Buffer
+			if json.Compact(&buf, b.Input) == nil && buf.String() != "null" {
+				args = buf.String()
+			}
+			calls = append(calls, chat.ToolCall{ID: b.ID, Type: "function",
+				Function: chat.FunctionCall{Name: b.Name, Arguments: args}})
+		}
+	}
+	msg := chat.ResponseMessage{Role: "assistant", ToolCalls: calls}
+	if hasText || len(calls) == 0 {
+		msg.Content = chat.Ptr(text.String())
+	}
+	c := chat.Completion{
+		ID:      a.ID,
+		Object:  "chat.completion",
+		Created: now().Unix(),
+		Model:   a.Model,
+		Choices: []chat.Choice{{Message: msg, FinishReason: finishReason(a.StopReason)}},
+	}
+	if c.ID == "" {
+		c.ID = chat.NewID()
+	}
+	if c.Model == "" {
+		c.Model = ep.Model
+	}
+	if a.Usage != nil {
+		p := a.Usage.prompt()
+		c.Usage = &provider.Usage{PromptTokens: p, CompletionTokens: a.Usage.OutputTokens,
+			TotalTokens: p + a.Usage.OutputTokens}
+	}
+	return chat.Marshal(c), nil
+}
+
+// finishReason maps stop_reason to OpenAI's finish_reason.
+func finishReason(stop string) string {
+	switch stop {
+	case "max_tokens", "model_context_window_exceeded":
+		return chat.FinishLength
+	case "tool_use":
+		return chat.FinishToolCalls
+	case "refusal":
+		return chat.FinishContentFilter
+	default: // end_turn, stop_sequence, pause_turn, and whatever comes next
+		return chat.FinishStop
+	}
+}

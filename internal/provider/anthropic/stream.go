@@ -1,0 +1,181 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/sse"
+)
+
+// Stream translates a Messages event stream into chat.completion.chunk
+// events.
+func (Adapter) Stream(body io.Reader, ep provider.Endpoint) provider.Stream {
+	return &stream{r: sse.NewReader(body, 0), model: ep.Model, created: now().Unix()}
+}
+
+type stream struct {
+	r       *sse.Reader
+	id      string
+	model   string
+	created int64
+	roleOut bool // a chunk carrying role "assistant" has been sent
+	usage   usage
+	// tools maps a content block index to its tool_calls index.
+	tools map[int]int
+}
+
+// event is the union of the Messages stream events the adapter reads.
+type event struct {
+	Type    string `json:"type"`
+	Message *struct {
+		ID    string `json:"id"`
+		Model string `json:"model"`
+		Usage *usage `json:"usage"`
+	} `json:"message"`
+	Index        int `json:"index"`
+	ContentBlock *struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"content_block"`
+	Delta *struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		PartialJSON string `json:"partial_json"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage *usage          `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+func (s *stream) Next() (provider.Event, error) {
+	ev, err := s.r.Next()
+	if err != nil {
+		return provider.Event{}, err
+	}
+	data := bytes.TrimSpace(ev.Data)
+	out := provider.Event{Raw: data}
+	if ev.Name == "error" {
+		out.Error = true
+		return out, nil
+	}
+	if len(data) == 0 {
+		return out, nil
+	}
+	var e event
+	if err := json.Unmarshal(data, &e); err != nil {
+		out.Malformed = true
+		return out, nil
+	}
+	switch e.Type {
+	case "error":
+		out.Error = true
+	case "message_start":
+		if m := e.Message; m != nil {
+			if m.ID != "" {
+				s.id = m.ID
+			}
+			if m.Model != "" {
+				s.model = m.Model
+			}
+			if m.Usage != nil {
+				s.usage = *m.Usage
+				out.Usage = s.total()
+			}
+		}
+		// Held back by the gateway: the role alone is not content.
+		out.Chunks = [][]byte{s.chunk(chat.Delta{}, nil, nil)}
+	case "content_block_start":
+		b := e.ContentBlock
+		if b == nil {
+			break
+		}
+		switch b.Type {
+		case "text":
+			if b.Text != "" {
+				s.text(&out, b.Text)
+			}
+		case "tool_use":
+			if s.tools == nil {
+				s.tools = make(map[int]int)
+			}
+			i := len(s.tools)
+			s.tools[e.Index] = i
+			s.emit(&out, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: i, ID: b.ID, Type: "function",
+				Function: chat.FunctionCallDelta{Name: b.Name}}}})
+		}
+	case "content_block_delta":
+		d := e.Delta
+		if d == nil {
+			break
+		}
+		switch d.Type {
+		case "text_delta":
+			if d.Text != "" {
+				s.text(&out, d.Text)
+			}
+		case "input_json_delta":
+			i, ok := s.tools[e.Index]
+			if ok && d.PartialJSON != "" {
+				s.emit(&out, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: i,
+					Function: chat.FunctionCallDelta{Arguments: d.PartialJSON}}}})
+			}
+		}
+	case "message_delta":
+		if u := e.Usage; u != nil {
+			s.usage.OutputTokens = u.OutputTokens
+			if u.InputTokens > 0 || u.CacheCreationInputTokens > 0 || u.CacheReadInputTokens > 0 {
+				s.usage.InputTokens = u.InputTokens
+				s.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
+				s.usage.CacheReadInputTokens = u.CacheReadInputTokens
+			}
+			out.Usage = s.total()
+		}
+		if e.Delta != nil && e.Delta.StopReason != "" {
+			fr := finishReason(e.Delta.StopReason)
+			out.Chunks = append(out.Chunks, s.chunk(chat.Delta{}, &fr, out.Usage))
+			out.Content = true
+		}
+	case "message_stop":
+		out.Done = true
+	}
+	// ping, content_block_stop and unknown events carry nothing to send.
+	return out, nil
+}
+
+func (s *stream) text(out *provider.Event, t string) {
+	s.emit(out, chat.Delta{Content: &t})
+}
+
+// emit appends one content chunk to out.
+func (s *stream) emit(out *provider.Event, d chat.Delta) {
+	out.Chunks = append(out.Chunks, s.chunk(d, nil, nil))
+	out.Content = true
+}
+
+// chunk encodes one chat.completion.chunk; the first one sent carries the
+// role.
+func (s *stream) chunk(d chat.Delta, finish *string, u *provider.Usage) []byte {
+	if !s.roleOut {
+		d.Role = "assistant"
+		s.roleOut = true
+	}
+	if d.Content == nil && d.ToolCalls == nil && finish == nil && d.Role != "" {
+		d.Content = chat.Ptr("")
+	}
+	if s.id == "" {
+		s.id = chat.NewID()
+	}
+	return chat.Marshal(chat.Chunk{ID: s.id, Object: "chat.completion.chunk", Created: s.created,
+		Model: s.model, Choices: []chat.ChunkChoice{{Delta: d, FinishReason: finish}}, Usage: u})
+}
+
+func (s *stream) total() *provider.Usage {
+	p := s.usage.prompt()
+	return &provider.Usage{PromptTokens: p, CompletionTokens: s.usage.OutputTokens,
+		TotalTokens: p + s.usage.OutputTokens}
+}
