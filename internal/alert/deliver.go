@@ -1,0 +1,136 @@
+package alert
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"regexp"
+	"time"
+)
+
+// Payload is the JSON body POSTed to the webhook.
+type Payload struct {
+	Provider  string `json:"provider"`
+	Class     string `json:"class"`
+	Evidence  string `json:"evidence"`
+	FirstSeen string `json:"first_seen"` // RFC 3339: first verdict since the last alert was sent
+	Count     int    `json:"count"`      // verdicts since the last alert, this replica
+	Time      string `json:"time"`       // RFC 3339: when the alert was raised
+	Text      string `json:"text"`       // one human sentence
+}
+
+func newPayload(ev event, t tally, now time.Time) Payload {
+	p := Payload{
+		Provider:  ev.provider,
+		Class:     ev.class,
+		Evidence:  ev.evidence,
+		FirstSeen: t.firstSeen.UTC().Format(time.RFC3339),
+		Count:     t.count,
+		Time:      now.UTC().Format(time.RFC3339),
+	}
+	times := "once"
+	if p.Count != 1 {
+		times = fmt.Sprintf("%d times", p.Count)
+	}
+	p.Text = fmt.Sprintf("Detour: provider %s: %s (%s) — %s since %s", p.Provider, p.Class, p.Evidence, times, p.FirstSeen)
+	return p
+}
+
+// deliver POSTs p to the webhook, retrying non-2xx answers and network errors
+// up to MaxRetries times with backoff. It gives up early when the Notifier is
+// aborted.
+func (n *Notifier) deliver(p Payload) error {
+	body, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	var last error
+	for try := 0; try <= n.cfg.MaxRetries; try++ {
+		if try > 0 {
+			n.log.Info("alert delivery failed; retrying", "provider", p.Provider, "class", p.Class, "try", try, "error", last)
+			if err := sleep(n.ctx, n.cfg.Backoff(try)); err != nil {
+				return fmt.Errorf("%w (aborted: %v)", last, err)
+			}
+		}
+		if last = n.post(body); last == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w (after %d tries)", last, n.cfg.MaxRetries+1)
+}
+
+// post sends one attempt. Its errors never contain the webhook URL.
+func (n *Notifier) post(body []byte) error {
+	req, err := http.NewRequestWithContext(n.ctx, http.MethodPost, n.cfg.Webhook, bytes.NewReader(body))
+	if err != nil {
+		return errors.New("bad webhook URL")
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "detour-alert")
+	resp, err := n.cfg.Client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // *url.Error repeats the URL, which may hold a secret
+		}
+		return fmt.Errorf("webhook: %w", err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return fmt.Errorf("webhook: status %d", resp.StatusCode)
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// DefaultBackoff waits about 1s before the first retry, doubling each time up
+// to 1m, with jitter: a uniform pick in [d/2, d].
+func DefaultBackoff(n int) time.Duration {
+	d := time.Minute
+	if n >= 1 && n <= 6 {
+		d = min(time.Second<<(n-1), time.Minute)
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// keyLike matches tokens shaped like API keys and bearer secrets: a known key
+// prefix, or a long unbroken run of key characters.
+var keyLike = regexp.MustCompile(`(?i)\b(?:sk-|sk_|pk-|rk-|xai-|gsk_|AIza|ya29\.|Bearer\s+)[A-Za-z0-9._\-]{6,}|[A-Za-z0-9_\-]{32,}`)
+
+// maxEvidence bounds the evidence carried by an alert.
+const maxEvidence = 256
+
+// Redact removes key-shaped tokens from s and bounds its length. Evidence
+// names a rule ("phrase:credit balance is too low", "rule:3"), but a provider
+// may echo part of a key in its message: it must not reach a webhook or log.
+func Redact(s string) string {
+	s = keyLike.ReplaceAllString(s, "[redacted]")
+	if len(s) > maxEvidence {
+		cut := maxEvidence
+		for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
