@@ -1,0 +1,169 @@
+package upstreamtest
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Step is one scripted answer.
+type Step struct {
+	Status int               // 0 means 200
+	Header map[string]string // extra response headers
+	Body   string            // the body of a plain answer
+	// Events, when set, make a text/event-stream answer: each entry is one
+	// event, written as "data: <entry>\n\n" unless it already starts with
+	// "event:" or "data:" (then written as is, plus the blank line).
+	Events []string
+	// Delay is waited before the headers are written.
+	Delay time.Duration
+	// EventDelay is waited before each event.
+	EventDelay time.Duration
+	// Cut closes the connection abruptly after the events (no clean end).
+	Cut bool
+	// Stall holds the connection open after the events until the client leaves.
+	Stall bool
+}
+
+// Script chooses the answer to the n-th call (n counts from 1).
+type Script func(n int, r *http.Request) Step
+
+// Steps answers the n-th call with steps[n-1]; the last step repeats.
+func Steps(steps ...Step) Script {
+	return func(n int, _ *http.Request) Step {
+		if n > len(steps) {
+			n = len(steps)
+		}
+		return steps[n-1]
+	}
+}
+
+// Request is one request the fake received.
+type Request struct {
+	Method string
+	Path   string
+	Query  string
+	Header http.Header
+	Body   []byte
+}
+
+// Server is a fake provider on a loopback port.
+type Server struct {
+	*httptest.Server
+	mu     sync.Mutex
+	script Script
+	reqs   []Request
+}
+
+// New starts a fake provider answering with script.
+func New(script Script) *Server {
+	s := &Server{script: script}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// SetScript replaces the script (calls keep counting).
+func (s *Server) SetScript(script Script) {
+	s.mu.Lock()
+	s.script = script
+	s.mu.Unlock()
+}
+
+// Calls returns how many requests arrived.
+func (s *Server) Calls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.reqs)
+}
+
+// Requests returns a copy of every request received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body})
+	n, script := len(s.reqs), s.script
+	s.mu.Unlock()
+	st := script(n, r)
+	if !sleep(r, st.Delay) {
+		return
+	}
+	for k, v := range st.Header {
+		w.Header().Set(k, v)
+	}
+	status := st.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if st.Events == nil {
+		if w.Header().Get("Content-Type") == "" {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, st.Body)
+		if st.Cut {
+			cut(w)
+		}
+		return
+	}
+	if w.Header().Get("Content-Type") == "" {
+		w.Header().Set("Content-Type", "text/event-stream")
+	}
+	w.WriteHeader(status)
+	flush(w)
+	for _, ev := range st.Events {
+		if !sleep(r, st.EventDelay) {
+			return
+		}
+		if strings.HasPrefix(ev, "event:") || strings.HasPrefix(ev, "data:") || strings.HasPrefix(ev, ":") {
+			io.WriteString(w, strings.TrimRight(ev, "\n")+"\n\n")
+		} else {
+			fmt.Fprintf(w, "data: %s\n\n", ev)
+		}
+		flush(w)
+	}
+	switch {
+	case st.Cut:
+		cut(w)
+	case st.Stall:
+		<-r.Context().Done()
+	}
+}
+
+func sleep(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+func flush(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).Flush()
+}
+
+// cut drops the connection without ending the response cleanly.
+func cut(w http.ResponseWriter) {
+	flush(w)
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err == nil {
+		conn.Close()
+		return
+	}
+	panic(http.ErrAbortHandler)
+}
