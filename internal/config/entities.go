@@ -33,7 +33,7 @@ func validName(s string) bool {
 // emptyErr is set.
 func (f fields) names(key, emptyErr string) []ref {
 	items, n, ok := f.seq(key)
-	if ok && len(items) == 0 && emptyErr != "" {
+	if n != nil && (ok || isNull(n)) && len(items) == 0 && emptyErr != "" {
 		f.d.errorf(n, "%s is empty: %s", f.label(key), emptyErr)
 	}
 	var out []ref

@@ -44,7 +44,7 @@ func checkErrors(t *testing.T, err error, want []wantErr) {
 }
 
 func TestErrors(t *testing.T) {
-	env := map[string]string{"EMPTY": "", "NUM": "10"}
+	env := map[string]string{"EMPTY": "", "NUM": "10", "RE": "(secret"}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	cases := []struct {
 		name string
@@ -129,6 +129,12 @@ targets: [{name: t, model: m, providers: [p]}]
 			[]wantErr{{7, `route targets is empty`}}},
 		{"missing provider fields", "providers:\n  - {name: p}\ntargets: [{name: t, model: m, providers: [p]}]\n",
 			[]wantErr{{2, `provider is missing required key "dialect"`}, {2, `provider is missing required key "base_url"`}}},
+		{"null route targets", base + "routes:\n  - name: r\n    targets:\n",
+			[]wantErr{{7, `route targets is empty`}}},
+		{"null target providers", base + "  - {name: u, model: m, providers: ~}\n",
+			[]wantErr{{5, `target providers is empty`}}},
+		{"null name", base + "  - {name: , model: m, providers: [p]}\n",
+			[]wantErr{{5, `target name has no value`}}},
 		{"missing target fields", base + "  - name: u\n",
 			[]wantErr{{5, `target is missing required key "model"`}, {5, `target is missing required key "providers"`}}},
 		{"missing route fields", base + "routes:\n  - strategy: pool\n",
@@ -204,8 +210,12 @@ targets: [{name: t, model: m, providers: [p]}]
 			[]wantErr{{5, `a second YAML document`}}},
 		{"top level is a list", "- a\n- b\n",
 			[]wantErr{{1, `the top level must be a mapping of keys to values, not a list`}}},
-		{"merge keys", "x: &x {store: memory}\n" + base,
-			[]wantErr{{1, `unknown key "x" in the top level`}}},
+		{"merge keys", base + "routes:\n  - &r {name: r, targets: [t]}\n  - {<<: *r, name: r2}\n",
+			[]wantErr{{7, `route is missing required key "targets"`}, {7, `route: merge keys (<<) are not supported`}}},
+		{"bad store and url", base + "state: {store: etcd, url: \"redis://x:1\"}\n",
+			[]wantErr{{5, `state store must be one of memory, redis, not "etcd"`}}},
+		{"bad regexp from the environment", base + "classify: {rules: [{match: \"${RE}\", class: quota}]}\n",
+			[]wantErr{{5, `classify rule match is not a valid Go regular expression (value not shown)`}}},
 		{"many errors, sorted by line", `routes: [{name: r, targets: [nope]}]
 providers:
   - {name: p, dialect: openapi, base_url: "https://x.test", timeout: 5}

@@ -173,7 +173,10 @@ func (d *decoder) decodeState(n *yaml.Node, s *State) {
 	if !ok {
 		return
 	}
-	if v, ok := g.str("store", false); ok && d.oneOf(v, "state store", "memory", "redis") {
+	if v, ok := g.str("store", false); ok {
+		if !d.oneOf(v, "state store", "memory", "redis") {
+			return
+		}
 		s.Store = Store(v.s)
 	}
 	u, hasURL := g.str("url", true)
@@ -253,9 +256,12 @@ func (d *decoder) decodeRule(n *yaml.Node) (classify.Rule, rawRule) {
 	}
 	if v, ok := g.str("match", false); ok {
 		re, err := regexp.Compile(v.s)
-		if err != nil {
+		switch {
+		case err != nil && v.secret:
+			d.errorf(v.node, "classify rule match is not a valid Go regular expression (value not shown)")
+		case err != nil:
 			d.errorf(v.node, "classify rule match is not a valid Go regular expression: %v", err)
-		} else {
+		default:
 			rule.Match = re
 		}
 	}
