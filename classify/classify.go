@@ -18,6 +18,8 @@ type Response struct {
 	// stream (`event: error\ndata: {…}`).
 	Body []byte
 	// Dialect is the provider's dialect; "" tries every dialect's shapes.
+	// The built-in rules read every dialect's shapes whatever its value
+	// (OpenAI-compatible vendors mix them); it narrows operator rules.
 	Dialect Dialect
 	// Provider is the configured provider name, for operator rules narrowed
 	// by provider; "" matches only rules that name none.
@@ -28,7 +30,8 @@ type Response struct {
 
 // Rule is an operator-taught rule, checked before the built-in rules.
 // Empty Dialect, Provider and Status match anything; a nil Match matches
-// every body.
+// every body. A rule that lists no status never matches a 2xx answer unless
+// it has a Match (so a bare rule cannot turn every success into a failure).
 type Rule struct {
 	Dialect  Dialect
 	Provider string
@@ -51,16 +54,108 @@ func Classify(r Response) Verdict {
 	return (*Classifier)(nil).Classify(r)
 }
 
-// Classify classifies r: operator rules first, then the built-in rules.
+// Classify classifies r: operator rules first, then the built-in rules. It
+// reads at most the first MaxBody bytes of r.Body and never modifies them.
 func (c *Classifier) Classify(r Response) Verdict {
-	// Placeholder: status only. The full rule set replaces this.
-	switch {
-	case r.Status >= 200 && r.Status < 300:
-		return Verdict{}
-	case r.Status == 429:
-		return Verdict{Failed: true, Class: RateLimited, Evidence: "status:429"}
-	case r.Status >= 500:
-		return Verdict{Failed: true, Class: ServerError, Evidence: "status:" + strconv.Itoa(r.Status)}
+	body := r.Body
+	if len(body) > MaxBody {
+		body = body[:MaxBody]
 	}
-	return Verdict{Failed: true, Class: Unknown, Evidence: "status:" + strconv.Itoa(r.Status)}
+	if c != nil {
+		for i := range c.Rules {
+			if c.Rules[i].matches(&r, body) {
+				v := Verdict{Failed: true, Class: c.Rules[i].Class, Evidence: ruleEvidence(i + 1)}
+				if v.Class == RateLimited {
+					v.RetryAfter = ParseRetryAfter(r.Header, now())
+				}
+				return v
+			}
+		}
+	}
+	return builtin(r.Status, r.Header, body, r.Stream)
+}
+
+func (ru *Rule) matches(r *Response, body []byte) bool {
+	if ru.Dialect != "" && ru.Dialect != r.Dialect {
+		return false
+	}
+	if ru.Provider != "" && ru.Provider != r.Provider {
+		return false
+	}
+	if len(ru.Status) > 0 {
+		found := false
+		for _, st := range ru.Status {
+			if st == r.Status {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	} else if r.Status >= 200 && r.Status < 300 && ru.Match == nil {
+		return false
+	}
+	return ru.Match == nil || ru.Match.Match(body)
+}
+
+var ruleEvidences [65]string
+
+func init() {
+	for i := range ruleEvidences {
+		ruleEvidences[i] = "rule:" + strconv.Itoa(i)
+	}
+}
+
+func ruleEvidence(n int) string {
+	if n < len(ruleEvidences) {
+		return ruleEvidences[n]
+	}
+	return "rule:" + strconv.Itoa(n)
+}
+
+// builtin applies the built-in rules to a body already cut to MaxBody.
+func builtin(st int, h http.Header, body []byte, stream bool) Verdict {
+	switch {
+	case st >= 200 && st < 300:
+		return success(h, body, stream)
+	case st >= 500 && st < 600:
+		return fiveXX(st, statusEvidence[st], body)
+	case st < 400 || st >= 500:
+		return statusVerdict(st)
+	}
+	if statusFixed[st] || (len(body) == 0 && len(h["X-Amzn-Errortype"]) == 0) {
+		return withRetry(statusVerdict(st), h, nil)
+	}
+	var f facts
+	readBody(body, &f)
+	v := decide(defaultClass(st), statusEvidence[st], h, body, &f)
+	return withRetry(v, h, &f)
+}
+
+// fiveXX: a 5xx stays server_error whatever its body says, except an
+// explicit upstream timeout (504, 524, or deadline wording).
+func fiveXX(st int, ev string, text []byte) Verdict {
+	if statusClass[st] == Timeout {
+		return Verdict{Failed: true, Class: Timeout, Evidence: ev}
+	}
+	if len(text) > 0 {
+		if i := timeoutPhrases.best(text, len(timeoutPhrases.list)); i < len(timeoutPhrases.list) {
+			return Verdict{Failed: true, Class: Timeout, Evidence: timeoutPhrases.list[i].evidence}
+		}
+	}
+	return Verdict{Failed: true, Class: ServerError, Evidence: ev}
+}
+
+// withRetry fills RetryAfter for a rate_limited verdict: from the headers,
+// else from the body (Gemini RetryInfo, "try again in 17.3s").
+func withRetry(v Verdict, h http.Header, f *facts) Verdict {
+	if !v.Failed || v.Class != RateLimited {
+		return v
+	}
+	v.RetryAfter = ParseRetryAfter(h, now())
+	if v.RetryAfter == 0 && f != nil {
+		v.RetryAfter = bodyRetryAfter(f)
+	}
+	return v
 }

@@ -1,0 +1,146 @@
+package classify
+
+import (
+	"bytes"
+	"net/http"
+)
+
+// A 2xx is a success unless its body shows an error or a block. Telling a
+// well-formed answer from an unusable one (unparseable JSON, empty choices)
+// is the adapters' job: the classifier returns Failed=false for those.
+//
+// Blocks (refusal, evidence naming the field):
+//   - Gemini promptFeedback.blockReason (any value but BLOCK_REASON_UNSPECIFIED);
+//   - Gemini candidates[].finishReason SAFETY, PROHIBITED_CONTENT, BLOCKLIST,
+//     SPII, RECITATION, IMAGE_SAFETY, IMAGE_PROHIBITED_CONTENT,
+//     IMAGE_RECITATION with no content parts. RECITATION is a refusal: the
+//     vendor's policy machinery withheld the answer (it would recite protected
+//     text), no content came back, and another vendor may answer; it
+//     describes the request, so it never cools the endpoint;
+//   - OpenAI choices[].finish_reason content_filter with no content and no
+//     tool call;
+//   - Anthropic stop_reason "refusal" (the answer was stopped by the safety
+//     classifiers; partial text is not the answer).
+//
+// OpenAI's message.refusal (a model politely declining in structured output)
+// is an answer, not a block: it stays a success.
+
+var geminiBlocks = map[string]string{}
+
+var blockReasons = map[string]string{}
+
+func init() {
+	for _, r := range []string{"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION",
+		"IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION"} {
+		geminiBlocks[r] = "gemini:finishReason=" + r
+	}
+	for _, r := range []string{"SAFETY", "OTHER", "BLOCKLIST", "PROHIBITED_CONTENT", "IMAGE_SAFETY"} {
+		blockReasons[r] = "gemini:blockReason=" + r
+	}
+}
+
+// success classifies a 2xx body.
+func success(h http.Header, body []byte, stream bool) Verdict {
+	if len(body) == 0 || !suspicious(body) {
+		return Verdict{}
+	}
+	var f facts
+	readBody(body, &f)
+	if f.hasError {
+		return errorIn2xx(h, body, &f, stream)
+	}
+	if br := f.blockReason; len(br) > 0 && !eq(br, "BLOCK_REASON_UNSPECIFIED") {
+		ev, ok := blockReasons[string(br)]
+		if !ok {
+			ev = "gemini:blockReason"
+		}
+		return Verdict{Failed: true, Class: Refusal, Evidence: ev}
+	}
+	if ev, ok := geminiBlocks[string(f.finishReason)]; ok && !f.geminiParts {
+		return Verdict{Failed: true, Class: Refusal, Evidence: ev}
+	}
+	if eq(f.oaiFinish, "content_filter") && !f.oaiContent {
+		return Verdict{Failed: true, Class: Refusal, Evidence: "openai:finish_reason=content_filter"}
+	}
+	if eq(f.stopReason, "refusal") {
+		return Verdict{Failed: true, Class: Refusal, Evidence: "anthropic:stop_reason=refusal"}
+	}
+	return Verdict{}
+}
+
+// errorIn2xx classifies an error carried by a 2xx body or an SSE error event,
+// like the same error sent as a status: a numeric HTTP-like code
+// (OpenRouter's {"error":{"code":402}}, vLLM's "code":400) stands for the
+// status; without one the default is server_error (the provider accepted the
+// request and then failed it).
+func errorIn2xx(h http.Header, body []byte, f *facts, stream bool) Verdict {
+	st := f.numCode
+	if st < 400 || st > 599 {
+		st = 0
+	}
+	switch {
+	case st >= 500:
+		var text []byte
+		if f.nTexts > 0 {
+			text = f.texts[0]
+		}
+		return fiveXX(st, codeStatusEvidence[st], text)
+	case st >= 400 && statusFixed[st]:
+		return withRetry(Verdict{Failed: true, Class: statusClass[st], Evidence: codeStatusEvidence[st]}, h, f)
+	case st >= 400:
+		return withRetry(decide(statusClass[st], codeStatusEvidence[st], h, body, f), h, f)
+	}
+	ev := "body:error"
+	if stream || f.sseError {
+		ev = "stream:error"
+	}
+	return withRetry(decide(ServerError, ev, h, body, f), h, f)
+}
+
+var (
+	errorKey      = []byte("error")
+	blockKey      = []byte("blockReason")
+	finishKey     = []byte(`"finishReason"`)
+	finishOAIKey  = []byte(`"finish_reason"`)
+	stopReasonKey = []byte(`"stop_reason"`)
+)
+
+// suspicious is the cheap pre-check of a 2xx body: an "error" anywhere, a
+// blockReason, or a finish/stop reason whose value is a block. A normal
+// answer is dismissed without parsing.
+func suspicious(b []byte) bool {
+	if bytes.Contains(b, errorKey) || bytes.Contains(b, blockKey) {
+		return true
+	}
+	return valueIs(b, finishKey, func(v []byte) bool { _, ok := geminiBlocks[string(v)]; return ok }) ||
+		valueIs(b, finishOAIKey, func(v []byte) bool { return eq(v, "content_filter") }) ||
+		valueIs(b, stopReasonKey, func(v []byte) bool { return eq(v, "refusal") })
+}
+
+// valueIs reports whether some occurrence of key is followed by a string
+// value for which ok holds.
+func valueIs(b, key []byte, ok func([]byte) bool) bool {
+	for {
+		i := bytes.Index(b, key)
+		if i < 0 {
+			return false
+		}
+		b = trimLeft(b[i+len(key):])
+		if len(b) == 0 || b[0] != ':' {
+			continue
+		}
+		b = trimLeft(b[1:])
+		if len(b) == 0 || b[0] != '"' {
+			continue
+		}
+		b = b[1:]
+		j := bytes.IndexByte(b, '"')
+		if j < 0 {
+			return false
+		}
+		if ok(b[:j]) {
+			return true
+		}
+		b = b[j:]
+	}
+}

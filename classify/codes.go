@@ -1,0 +1,151 @@
+package classify
+
+import "strings"
+
+// Machine-readable codes, per source. A strong code decides before any
+// phrase; a weak one (a generic family such as rate_limit_error or
+// RESOURCE_EXHAUSTED) only after the phrases found nothing, because vendors
+// reuse it for answers a phrase tells apart (Groq's "Request too large … per
+// minute" carries rate_limit_exceeded; Gemini's daily quota carries
+// RESOURCE_EXHAUSTED).
+//
+// Lookup is case-insensitive; an AWS error type is cut at its first ':'.
+
+type codeRule struct {
+	class    Class
+	strong   bool
+	badInput bool // bad_request evidence: only where the status default is unknown
+}
+
+// codeSource is where a code was read; each has its own evidence prefix.
+type codeSource uint8
+
+const (
+	srcAmzHeader codeSource = iota // x-amzn-errortype header or __type
+	srcReason                      // Gemini details[].reason
+	srcCode                        // error.code / code (OpenAI style, Azure)
+	srcType                        // error.type / type
+	srcInner                       // Azure innererror.code
+	srcStatus                      // Gemini error.status
+	numSources
+)
+
+var sourcePrefix = [numSources]string{"bedrock:", "gemini:reason=", "code:", "type:", "azure:innererror=", "gemini:status="}
+
+var codeTables [numSources]map[string]codeRule
+
+// codeEvidence holds the precomputed evidence string per source and code.
+var codeEvidence [numSources]map[string]string
+
+func strongCode(c Class) codeRule { return codeRule{class: c, strong: true} }
+func weakCode(c Class) codeRule   { return codeRule{class: c} }
+
+var badInput = codeRule{class: BadRequest, badInput: true}
+
+func init() {
+	openaiCodes := map[string]codeRule{
+		// auth
+		"invalid_api_key": strongCode(Auth), "incorrect_api_key": strongCode(Auth), "invalid_authentication": strongCode(Auth),
+		"authentication_error": strongCode(Auth), "unauthorized": strongCode(Auth), "account_deactivated": strongCode(Auth),
+		"invalid_key": strongCode(Auth), "expired_api_key": strongCode(Auth),
+		// quota
+		"insufficient_quota": strongCode(Quota), "billing_hard_limit_reached": strongCode(Quota), "billing_not_active": strongCode(Quota),
+		"billing_error": strongCode(Quota), "insufficient_balance": strongCode(Quota), "insufficient_credits": strongCode(Quota),
+		"payment_required": strongCode(Quota), "quota_exceeded": strongCode(Quota), "credits_exhausted": strongCode(Quota),
+		// unavailable
+		"model_not_found": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
+		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),
+		"deploymentnotfound": strongCode(Unavailable), "deployment_not_found": strongCode(Unavailable),
+		"model_is_deactivated": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
+		"not_found": weakCode(Unavailable),
+		// context, refusal, forbidden
+		"context_length_exceeded": strongCode(ContextLength), "string_above_max_length": badInput,
+		"content_filter": strongCode(Refusal), "content_policy_violation": strongCode(Refusal),
+		"responsibleaipolicyviolation": strongCode(Refusal), "moderation_blocked": strongCode(Refusal),
+		"unsupported_country_region_territory": strongCode(Forbidden), "permission_error": weakCode(Forbidden),
+		"permissiondenied": weakCode(Forbidden), "permission_denied": weakCode(Forbidden), "forbidden": weakCode(Forbidden),
+		// transient
+		"rate_limit_exceeded": weakCode(RateLimited), "rate_limit_error": weakCode(RateLimited), "ratelimiterror": weakCode(RateLimited),
+		"too_many_requests": weakCode(RateLimited), "requests": weakCode(RateLimited), "tokens": weakCode(RateLimited),
+		"overloaded_error": weakCode(ServerError), "api_error": weakCode(ServerError), "server_error": weakCode(ServerError),
+		"internal_error": weakCode(ServerError), "internal_server_error": weakCode(ServerError), "service_unavailable": weakCode(ServerError),
+		"internalservererror": weakCode(ServerError), "timeout_error": weakCode(Timeout), "timeout": weakCode(Timeout),
+		"request_too_large": weakCode(Overflow), "payload_too_large": weakCode(Overflow),
+		// bad input
+		"invalid_value": badInput, "invalid_type": badInput, "missing_required_parameter": badInput,
+		"unknown_parameter": badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
+		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput,
+		"invalid_json": badInput, "empty_array": badInput, "array_above_max_length": badInput,
+		"invalid_image": badInput, "invalid_image_format": badInput, "image_parse_error": badInput,
+		"unprocessableentityerror": badInput,
+	}
+	codeTables[srcCode] = openaiCodes
+	codeTables[srcType] = openaiCodes
+	codeTables[srcInner] = openaiCodes
+	codeTables[srcAmzHeader] = map[string]codeRule{
+		"unrecognizedclientexception": strongCode(Auth), "invalidsignatureexception": strongCode(Auth),
+		"expiredtokenexception": strongCode(Auth), "incompletesignatureexception": strongCode(Auth),
+		"missingauthenticationtokenexception": strongCode(Auth), "accessdeniedexception": weakCode(Forbidden),
+		"throttlingexception": strongCode(RateLimited), "toomanyrequestsexception": strongCode(RateLimited),
+		"servicequotaexceededexception": weakCode(RateLimited), "resourcenotfoundexception": strongCode(Unavailable),
+		"modelnotreadyexception": weakCode(ServerError), "modelerrorexception": weakCode(ServerError),
+		"internalserverexception": weakCode(ServerError), "serviceunavailableexception": weakCode(ServerError),
+		"modeltimeoutexception": weakCode(Timeout), "modelstreamerrorexception": weakCode(ServerError),
+	}
+	codeTables[srcReason] = map[string]codeRule{
+		"api_key_invalid": strongCode(Auth), "api_key_expired": strongCode(Auth), "access_token_expired": strongCode(Auth),
+		"access_token_type_unsupported": strongCode(Auth), "consumer_suspended": strongCode(Auth), "account_state_invalid": strongCode(Auth),
+		"service_disabled": strongCode(Forbidden), "api_key_service_blocked": strongCode(Forbidden),
+		"api_key_http_referrer_blocked": strongCode(Forbidden), "api_key_ip_address_blocked": strongCode(Forbidden),
+		"api_key_android_app_blocked": strongCode(Forbidden), "api_key_ios_app_blocked": strongCode(Forbidden),
+		"iam_permission_denied": strongCode(Forbidden), "user_project_denied": strongCode(Forbidden),
+		"location_policy_violated": strongCode(Forbidden), "billing_disabled": strongCode(Quota),
+		"rate_limit_exceeded": weakCode(RateLimited), "ratelimitexceeded": weakCode(RateLimited),
+		"resource_exhausted": weakCode(RateLimited),
+	}
+	codeTables[srcStatus] = map[string]codeRule{
+		"unauthenticated": strongCode(Auth), "permission_denied": weakCode(Forbidden), "failed_precondition": weakCode(Forbidden),
+		"not_found": weakCode(Unavailable), "resource_exhausted": weakCode(RateLimited), "deadline_exceeded": weakCode(Timeout),
+		"unavailable": weakCode(ServerError), "internal": weakCode(ServerError),
+		"data_loss": weakCode(ServerError),
+	}
+	for src, tab := range codeTables {
+		ev := make(map[string]string, len(tab))
+		for k := range tab {
+			ev[k] = sourcePrefix[src] + k
+		}
+		codeEvidence[src] = ev
+	}
+	// Gemini enums read better in their own spelling.
+	for k := range codeTables[srcReason] {
+		codeEvidence[srcReason][k] = sourcePrefix[srcReason] + strings.ToUpper(k)
+	}
+	for k := range codeTables[srcStatus] {
+		codeEvidence[srcStatus][k] = sourcePrefix[srcStatus] + strings.ToUpper(k)
+	}
+}
+
+// lookupCode finds v (case-insensitive) in the source's table.
+func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
+	if src == srcAmzHeader {
+		for i, c := range v {
+			if c == ':' {
+				v = v[:i]
+				break
+			}
+		}
+	}
+	var buf [48]byte
+	if len(v) == 0 || len(v) > len(buf) {
+		return codeRule{}, "", false
+	}
+	for i, c := range v {
+		buf[i] = lowerTab[c]
+	}
+	k := buf[:len(v)]
+	r, ok := codeTables[src][string(k)]
+	if !ok {
+		return codeRule{}, "", false
+	}
+	return r, codeEvidence[src][string(k)], true
+}

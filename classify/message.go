@@ -1,0 +1,51 @@
+package classify
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Message returns the human message of any vendor error body (its first
+// MaxBody bytes): error.message (OpenAI, Anthropic, Gemini, Azure,
+// OpenRouter, Groq…), a top-level message (Bedrock, Mistral, vLLM), an error
+// string (Ollama), detail, or the data of an SSE error event. It returns ""
+// when the body carries none. JSON escapes are decoded; a message cut at 4 KiB
+// is returned as far as it goes.
+func Message(body []byte) string {
+	if len(body) > MaxBody {
+		body = body[:MaxBody]
+	}
+	var f facts
+	readBody(body, &f)
+	if f.nTexts == 0 {
+		return ""
+	}
+	return strings.TrimSpace(unescape(f.texts[0]))
+}
+
+// unescape decodes a raw JSON string body, best effort.
+func unescape(raw []byte) string {
+	if !hasEscape(raw) {
+		return string(raw)
+	}
+	var s string
+	for cut := len(raw); cut >= 0 && cut >= len(raw)-6; cut-- {
+		buf := make([]byte, 0, cut+2)
+		buf = append(buf, '"')
+		buf = append(buf, raw[:cut]...)
+		buf = append(buf, '"')
+		if json.Unmarshal(buf, &s) == nil {
+			return s
+		}
+	}
+	return string(raw)
+}
+
+func hasEscape(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' {
+			return true
+		}
+	}
+	return false
+}

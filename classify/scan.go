@@ -1,0 +1,369 @@
+package classify
+
+// A tolerant, allocation-free JSON walker that pulls out of a (possibly
+// truncated) vendor body only the members the rules look at. It stops at the
+// first syntax error or at the end of the bytes and keeps what it found, so a
+// body cut at 4 KiB still yields its leading fields. Strings are kept raw
+// (escapes included); codes never carry escapes and phrases are matched on the
+// raw text, treating \n, \t and \r escapes as whitespace.
+
+const (
+	maxKeyDepth = 8  // keys remembered per path
+	maxNesting  = 64 // deeper nesting stops the walk
+	maxTexts    = 6  // human texts kept for phrase matching
+	maxReasons  = 4  // Gemini details[].reason values kept
+)
+
+// facts is what a body says, in the shapes of every dialect.
+type facts struct {
+	parsed   bool // the body began as JSON and at least one member was read
+	hasError bool // an error object/string, "type":"error" or "object":"error"
+	sseError bool // an SSE `event: error`
+
+	errCode, errType, errStatus, param, innerCode []byte // error.* (or top level)
+	topCode, topType, amzType                     []byte // top-level code/type, __type
+	numCode                                       int    // a numeric error.code / code (HTTP-like)
+
+	texts  [maxTexts][]byte // messages, error strings, metadata.raw
+	nTexts int
+
+	reasons  [maxReasons][]byte // Gemini ErrorInfo reasons
+	nReasons int
+
+	perDay, perMinute bool   // Gemini QuotaFailure quotaId periods
+	retryDelay        []byte // Gemini RetryInfo.retryDelay
+	fieldViolations   bool   // Gemini BadRequest.fieldViolations
+
+	blockReason  []byte // Gemini promptFeedback.blockReason
+	finishReason []byte // Gemini candidates[].finishReason (first)
+	geminiParts  bool   // some candidate carries content parts
+
+	oaiFinish  []byte // OpenAI choices[].finish_reason (first)
+	oaiContent bool   // some choice carries content or a tool call
+	stopReason []byte // Anthropic stop_reason (top level or delta)
+}
+
+func (f *facts) addText(b []byte) {
+	if len(b) > 0 && f.nTexts < maxTexts {
+		f.texts[f.nTexts] = b
+		f.nTexts++
+	}
+}
+
+type scanner struct {
+	b     []byte
+	i     int
+	nest  int
+	path  [maxKeyDepth][]byte
+	f     *facts
+	fuel  int
+	found bool
+}
+
+// scanJSON fills f from b. It returns false when b is not JSON at all.
+func scanJSON(b []byte, f *facts) {
+	s := scanner{b: b, f: f}
+	s.ws()
+	if s.i >= len(b) || (b[s.i] != '{' && b[s.i] != '[') {
+		return
+	}
+	s.value(0)
+	f.parsed = f.parsed || s.found
+}
+
+func (s *scanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// str reads a string starting at the opening quote and returns its raw
+// contents; ok is false when the string is cut off.
+func (s *scanner) str() (raw []byte, ok bool) {
+	start := s.i + 1
+	for j := start; j < len(s.b); j++ {
+		switch s.b[j] {
+		case '"':
+			s.i = j + 1
+			return s.b[start:j], true
+		case '\\':
+			j++
+		}
+	}
+	s.i = len(s.b)
+	return s.b[start:], false
+}
+
+// value parses one value at key depth d. It returns false to stop the walk.
+func (s *scanner) value(d int) bool {
+	s.ws()
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch c := s.b[s.i]; c {
+	case '{':
+		if s.nest++; s.nest > maxNesting {
+			return false
+		}
+		s.container(d, c)
+		s.i++
+		for {
+			s.ws()
+			if s.i >= len(s.b) {
+				return false
+			}
+			if s.b[s.i] == '}' {
+				s.i++
+				s.nest--
+				return true
+			}
+			if s.b[s.i] == ',' {
+				s.i++
+				continue
+			}
+			if s.b[s.i] != '"' {
+				return false
+			}
+			key, ok := s.str()
+			if !ok {
+				return false
+			}
+			s.ws()
+			if s.i >= len(s.b) || s.b[s.i] != ':' {
+				return false
+			}
+			s.i++
+			s.found = true
+			if d < maxKeyDepth {
+				s.path[d] = key
+			}
+			if !s.value(d + 1) {
+				return false
+			}
+		}
+	case '[':
+		if s.nest++; s.nest > maxNesting {
+			return false
+		}
+		s.container(d, c)
+		s.i++
+		for {
+			s.ws()
+			if s.i >= len(s.b) {
+				return false
+			}
+			switch s.b[s.i] {
+			case ']':
+				s.i++
+				s.nest--
+				return true
+			case ',':
+				s.i++
+				continue
+			}
+			if !s.value(d) {
+				return false
+			}
+		}
+	case '"':
+		raw, ok := s.str()
+		s.scalar(d, raw, true)
+		return ok
+	default:
+		start := s.i
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				goto done
+			}
+			s.i++
+		}
+	done:
+		if s.i == start {
+			return false
+		}
+		s.scalar(d, s.b[start:s.i], false)
+		return true
+	}
+}
+
+func eq(b []byte, s string) bool { return string(b) == s }
+
+// key returns the key at depth k of the current path ("" past the kept depth).
+func (s *scanner) key(k int) []byte {
+	if k < maxKeyDepth {
+		return s.path[k]
+	}
+	return nil
+}
+
+// container notes an object or array opening at key depth d.
+func (s *scanner) container(d int, c byte) {
+	if d == 1 && eq(s.path[0], "error") {
+		s.f.hasError = true
+	}
+	if d >= 2 && c == '[' && eq(s.key(d-1), "fieldViolations") {
+		s.f.fieldViolations = true
+	}
+}
+
+// scalar records a string (str) or literal value at key depth d.
+func (s *scanner) scalar(d int, v []byte, str bool) {
+	f := s.f
+	if d == 0 {
+		return
+	}
+	if !str && eq(v, "null") {
+		return
+	}
+	k0, last := s.path[0], s.key(d-1)
+	switch d {
+	case 1:
+		switch string(k0) {
+		case "error":
+			f.hasError = true
+			f.addText(v)
+		case "message", "detail", "error_message":
+			if str {
+				f.addText(v)
+			}
+		case "type":
+			f.topType = v
+			if eq(v, "error") {
+				f.hasError = true
+			}
+		case "object":
+			if eq(v, "error") {
+				f.hasError = true
+			}
+		case "code":
+			s.code(&f.topCode, v, str)
+		case "__type":
+			f.amzType = v
+		case "param":
+			f.param = v
+		case "stop_reason":
+			f.stopReason = v
+		}
+		return
+	case 2:
+		if eq(k0, "error") {
+			switch string(last) {
+			case "message":
+				f.addText(v)
+			case "type":
+				f.errType = v
+			case "code":
+				s.code(&f.errCode, v, str)
+			case "status":
+				if str {
+					f.errStatus = v
+				} else if f.numCode == 0 {
+					f.numCode = atoi(v)
+				}
+			case "param":
+				f.param = v
+			}
+			return
+		}
+		switch string(last) {
+		case "blockReason":
+			if eq(k0, "promptFeedback") {
+				f.blockReason = v
+			}
+		case "finishReason":
+			if eq(k0, "candidates") && f.finishReason == nil {
+				f.finishReason = v
+			}
+		case "finish_reason":
+			if eq(k0, "choices") && f.oaiFinish == nil {
+				f.oaiFinish = v
+			}
+		case "stop_reason":
+			if eq(k0, "delta") {
+				f.stopReason = v
+			}
+		}
+		return
+	}
+	// d >= 3
+	k1 := s.path[1]
+	switch string(k0) {
+	case "error":
+		switch {
+		case eq(k1, "details"):
+			switch string(last) {
+			case "reason":
+				if f.nReasons < maxReasons {
+					f.reasons[f.nReasons] = v
+					f.nReasons++
+				}
+			case "quotaId":
+				quotaPeriod(f, v)
+			case "retryDelay":
+				f.retryDelay = v
+			}
+			if d >= 4 && eq(s.key(2), "fieldViolations") {
+				f.fieldViolations = true
+			}
+		case eq(k1, "innererror") && d == 3 && eq(last, "code"):
+			f.innerCode = v
+		case eq(k1, "metadata") && d == 3 && eq(last, "raw") && str:
+			f.addText(v)
+		}
+	case "candidates":
+		if d >= 4 && eq(k1, "content") && eq(s.key(2), "parts") {
+			f.geminiParts = true
+		}
+	case "choices":
+		if eq(k1, "message") || eq(k1, "delta") {
+			switch {
+			case d == 3 && (eq(last, "content")) && str && len(v) > 0:
+				f.oaiContent = true
+			case eq(s.key(2), "tool_calls") || eq(s.key(2), "function_call"):
+				f.oaiContent = true
+			}
+		}
+	}
+}
+
+// code stores a code member: a string, or a number kept as numCode.
+func (s *scanner) code(dst *[]byte, v []byte, str bool) {
+	if str {
+		*dst = v
+		return
+	}
+	if n := atoi(v); n != 0 && s.f.numCode == 0 {
+		s.f.numCode = n
+	}
+}
+
+// atoi parses a small non-negative decimal; 0 when v is not one.
+func atoi(v []byte) int {
+	if len(v) == 0 || len(v) > 6 {
+		return 0
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// quotaPeriod notes whether a Gemini quotaId names a long or a short period.
+func quotaPeriod(f *facts, id []byte) {
+	switch {
+	case containsFold(id, "perday"), containsFold(id, "permonth"), containsFold(id, "peryear"):
+		f.perDay = true
+	case containsFold(id, "perminute"), containsFold(id, "persecond"), containsFold(id, "perhour"):
+		f.perMinute = true
+	}
+}

@@ -1,0 +1,77 @@
+package classify
+
+import "strconv"
+
+// Status defaults (SPEC §2): the status gives the default class; the body
+// refines it only where providers overload a status.
+//
+//	2xx                 success (unless the body carries an error or a block)
+//	401                 auth
+//	402                 quota
+//	403                 forbidden  (body may say auth, quota, refusal, unavailable…)
+//	404, 410            unavailable (a wrong URL is as gone for us as a retired model)
+//	405, 407            bad_request
+//	408                 timeout
+//	413                 overflow   (body may say context_length)
+//	429                 rate_limited (body may say quota, overflow…)
+//	451                 forbidden  (unavailable for legal reasons: access not granted)
+//	other 4xx           unknown    (400/422 become bad_request only with evidence)
+//	504, 524            timeout    (explicit upstream timeouts)
+//	other 5xx           server_error (timeout when the body says deadline/timed out)
+//	anything else       unknown
+var statusClass [600]Class
+
+// statusFixed marks statuses whose body is never read: the status alone is
+// the whole answer.
+var statusFixed [600]bool
+
+// statusEvidence and codeStatusEvidence hold "status:N" and "code:N".
+var statusEvidence, codeStatusEvidence [600]string
+
+func init() {
+	for st := range statusClass {
+		statusEvidence[st] = "status:" + strconv.Itoa(st)
+		codeStatusEvidence[st] = "code:" + strconv.Itoa(st)
+		switch {
+		case st >= 500:
+			statusClass[st] = ServerError
+		default:
+			statusClass[st] = Unknown
+		}
+	}
+	set := func(c Class, fixed bool, sts ...int) {
+		for _, st := range sts {
+			statusClass[st] = c
+			statusFixed[st] = fixed
+		}
+	}
+	set(Auth, true, 401)
+	set(Quota, true, 402)
+	set(Forbidden, false, 403, 451)
+	set(Unavailable, false, 404)
+	set(Unavailable, true, 410)
+	set(BadRequest, true, 405, 407)
+	set(Timeout, true, 408, 504, 524)
+	set(Overflow, false, 413)
+	set(RateLimited, false, 429)
+}
+
+// statusVerdict is the default verdict of a non-2xx status.
+func statusVerdict(st int) Verdict {
+	if st < 0 || st >= len(statusClass) {
+		return Verdict{Failed: true, Class: Unknown, Evidence: "status:" + strconv.Itoa(st)}
+	}
+	if st >= 200 && st < 300 {
+		return Verdict{}
+	}
+	return Verdict{Failed: true, Class: statusClass[st], Evidence: statusEvidence[st]}
+}
+
+// defaultClass is the class a status gives when the body says nothing;
+// ok is false for 2xx and out-of-range statuses.
+func defaultClass(st int) Class {
+	if st < 0 || st >= len(statusClass) {
+		return Unknown
+	}
+	return statusClass[st]
+}

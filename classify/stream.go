@@ -1,0 +1,59 @@
+package classify
+
+import "bytes"
+
+// readBody fills f from a body: JSON (an object, or Gemini's stream array),
+// or an SSE fragment whose `event: error` marks an error and whose `data:`
+// lines are read as JSON. Anything else leaves f unparsed, and the phrases
+// are then matched on the raw body.
+func readBody(b []byte, f *facts) {
+	t := trimLeft(b)
+	if len(t) == 0 {
+		return
+	}
+	if t[0] == '{' || t[0] == '[' {
+		scanJSON(t, f)
+		return
+	}
+	if !isSSE(t) {
+		return
+	}
+	for len(t) > 0 {
+		line := t
+		if i := bytes.IndexByte(t, '\n'); i >= 0 {
+			line, t = t[:i], t[i+1:]
+		} else {
+			t = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		switch {
+		case bytes.HasPrefix(line, []byte("event:")):
+			if string(bytes.TrimSpace(line[len("event:"):])) == "error" {
+				f.hasError = true
+				f.sseError = true
+			}
+		case bytes.HasPrefix(line, []byte("data:")):
+			d := trimLeft(line[len("data:"):])
+			if len(d) > 0 && (d[0] == '{' || d[0] == '[') {
+				scanJSON(d, f)
+			} else if f.sseError && len(d) > 0 && f.nTexts < maxTexts {
+				f.addText(d) // a plain-text error event
+			}
+		}
+	}
+	if f.sseError && f.nTexts > 0 {
+		f.parsed = true
+	}
+}
+
+func isSSE(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("event:")) || bytes.HasPrefix(t, []byte("data:")) ||
+		bytes.HasPrefix(t, []byte(":")) || bytes.HasPrefix(t, []byte("id:"))
+}
+
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}
