@@ -338,3 +338,12 @@ targets: [{name: t, model: m, providers: &ps [p]}, {name: u, model: n, providers
 		t.Errorf("%+v %+v", cfg.Providers[0], cfg.Targets[1])
 	}
 }
+
+// TestDocumentMarkers checks that a leading "---" and comments are fine.
+func TestDocumentMarkers(t *testing.T) {
+	for _, doc := range []string{"---\n" + base, "# comment\n---\n" + base + "...\n", "%YAML 1.1\n---\n" + base} {
+		if _, err := Parse("c.yaml", []byte(doc), nil); err != nil {
+			t.Errorf("%q: %v", doc, err)
+		}
+	}
+}
