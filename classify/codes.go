@@ -56,7 +56,7 @@ func init() {
 		"model_not_found": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
 		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),
 		"deploymentnotfound": strongCode(Unavailable), "deployment_not_found": strongCode(Unavailable),
-		"model_is_deactivated": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
+		"model_is_deactivated": strongCode(Unavailable), "dedicated_endpoint_not_running": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
 		"not_found": weakCode(Unavailable),
 		// context, refusal, forbidden
 		"context_length_exceeded": strongCode(ContextLength), "string_above_max_length": badInput,

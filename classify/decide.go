@@ -74,6 +74,8 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 			return Verdict{Failed: true, Class: BadRequest, Evidence: "openai:param"}
 		case f.fieldViolations:
 			return Verdict{Failed: true, Class: BadRequest, Evidence: "gemini:fieldViolations"}
+		case f.detailLoc:
+			return Verdict{Failed: true, Class: BadRequest, Evidence: "detail:loc"}
 		case f.nTexts > 0 && fieldPathPrefix(f.texts[0]):
 			return Verdict{Failed: true, Class: BadRequest, Evidence: "message:field-path"}
 		}
@@ -133,13 +135,18 @@ func requestOverLimit(f *facts, body []byte) bool {
 }
 
 func overLimit(t []byte) bool {
-	i := indexFold(t, "limit ")
-	if i < 0 {
-		return false
-	}
-	limit, ok := number(t[i+len("limit "):])
-	if !ok {
-		return false
+	var limit int64
+	i := 0
+	for {
+		k := indexFold(t[i:], "limit ")
+		if k < 0 {
+			return false
+		}
+		i += k + len("limit ")
+		if n, ok := number(t[i:]); ok {
+			limit = n
+			break
+		}
 	}
 	j := indexFold(t[i:], "requested ")
 	if j < 0 {
@@ -176,6 +183,9 @@ func number(t []byte) (int64, bool) {
 // fieldPathPrefix reports a message that begins by naming a request field:
 // "max_tokens: 10000 > 4096…", "messages.1.content: …", "messages: roles…".
 func fieldPathPrefix(t []byte) bool {
+	if len(t) > 2 && t[0] == '*' && t[1] == ' ' { // Gemini: "* GenerateContentRequest.contents: …"
+		t = t[2:]
+	}
 	i := 0
 	dotted := false
 	for i < len(t) {

@@ -32,6 +32,12 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "did not provide an api key", class: Auth},
 	{a: "missing authentication", class: Auth},
 	{a: "authentication failed", class: Auth},
+	{a: "organization has been disabled", class: Auth},
+	{a: "organization has been deactivated", class: Auth},
+	{a: "account has been disabled", class: Auth},
+	{a: "account has been deactivated", class: Auth},
+	{a: "account is disabled", class: Auth},
+	{a: "account has been suspended", class: Auth},
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},
@@ -104,6 +110,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "deploymentnotfound", class: Unavailable},
 	{a: "unknown deployment", class: Unavailable},
 	{a: "no allowed providers are available", class: Unavailable},
+	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
 
 	// context_length: the prompt exceeds the window.
 	{a: "context_length_exceeded", class: ContextLength},
@@ -210,6 +217,11 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "validation error", class: BadRequest, badInput: true},
 	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
 	{a: "expected", class: BadRequest, badInput: true},
+	{a: "expects", class: BadRequest, badInput: true},
+	{a: "does not support", class: BadRequest, badInput: true},
+	{a: "must contain", class: BadRequest, badInput: true},
+	{a: "at most", class: BadRequest, badInput: true},
+	{a: "element predicate failed", class: BadRequest, badInput: true},
 	{a: "is not supported", class: BadRequest, badInput: true},
 	{a: "not supported", class: BadRequest, badInput: true},
 })

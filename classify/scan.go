@@ -33,6 +33,7 @@ type facts struct {
 	perDay, perMinute bool   // Gemini QuotaFailure quotaId periods
 	retryDelay        []byte // Gemini RetryInfo.retryDelay
 	fieldViolations   bool   // Gemini BadRequest.fieldViolations
+	detailLoc         bool   // a FastAPI/pydantic detail[].loc naming the field
 
 	blockReason  []byte // Gemini promptFeedback.blockReason
 	finishReason []byte // Gemini candidates[].finishReason (first)
@@ -207,8 +208,16 @@ func (s *scanner) container(d int, c byte) {
 	if d == 1 && eq(s.path[0], "error") {
 		s.f.hasError = true
 	}
-	if d >= 2 && c == '[' && eq(s.key(d-1), "fieldViolations") {
-		s.f.fieldViolations = true
+	if d >= 2 && c == '[' {
+		switch string(s.key(d - 1)) {
+		case "fieldViolations":
+			s.f.fieldViolations = true
+		case "loc":
+			s.f.detailLoc = true
+		}
+	}
+	if d == 2 && eq(s.path[0], "choices") && eq(s.path[1], "error") {
+		s.f.hasError = true // OpenRouter's in-band choice error
 	}
 }
 
@@ -291,6 +300,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		}
 		return
 	}
+	if str && eq(last, "msg") { // pydantic detail[].msg, at any depth
+		f.addText(v)
+	}
 	// d >= 3
 	k1 := s.path[1]
 	switch string(k0) {
@@ -321,6 +333,14 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.geminiParts = true
 		}
 	case "choices":
+		if d == 3 && eq(k1, "error") {
+			switch string(last) {
+			case "message":
+				f.addText(v)
+			case "code":
+				s.code(&f.errCode, v, str)
+			}
+		}
 		if eq(k1, "message") || eq(k1, "delta") {
 			switch {
 			case d == 3 && (eq(last, "content")) && str && len(v) > 0:
