@@ -70,8 +70,6 @@ targets: [{name: t, model: m, providers: [p]}]
 			[]wantErr{{5, `target "u" lists provider "p" twice`}}},
 		{"route names missing target", base + "routes:\n  - name: r\n    targets:\n      - t\n      - gone\n",
 			[]wantErr{{9, `unknown target or route "gone"`}}},
-		{"rule names missing provider", base + "classify:\n  rules:\n    - {provider: nope, class: quota}\n",
-			[]wantErr{{7, `classify rule: unknown provider "nope"`}}},
 		{"rule dialect cannot match provider", base + "classify:\n  rules:\n    - {provider: p, dialect: gemini, class: quota}\n",
 			[]wantErr{{7, `classify rule dialect gemini can never match provider "p" (dialect openai)`}}},
 		{"duplicate provider", `providers:

@@ -62,9 +62,9 @@ func (d *decoder) validate(cfg *Config, r *raw) {
 		if rr.provider.name == "" {
 			continue
 		}
-		pn := providers[rr.provider.name]
-		if pn == nil {
-			d.errorf(rr.provider.node, "classify rule: unknown provider %s", rr.provider.v.show())
+		// A rule may name a provider this file does not configure (SPEC §4's
+		// own example does): it is kept, and matches nothing until one is.
+		if providers[rr.provider.name] == nil {
 			continue
 		}
 		rule := cfg.Rules[i]
