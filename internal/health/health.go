@@ -2,6 +2,7 @@ package health
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -56,6 +57,28 @@ func (s Scope) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // MarshalText makes a Phase read as its name in JSON (decision records).
 func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a Phase name.
+func (p *Phase) UnmarshalText(b []byte) error {
+	for q := Healthy; q <= Probing; q++ {
+		if string(b) == q.String() {
+			*p = q
+			return nil
+		}
+	}
+	return fmt.Errorf("health: unknown phase %q", b)
+}
+
+// UnmarshalText reads a Scope name.
+func (s *Scope) UnmarshalText(b []byte) error {
+	for q := ScopeEndpoint; q <= ScopeAccount; q++ {
+		if string(b) == q.String() {
+			*s = q
+			return nil
+		}
+	}
+	return fmt.Errorf("health: unknown scope %q", b)
+}
 
 // Key names an endpoint. Its account is Provider.
 type Key struct{ Target, Provider string }
