@@ -1,0 +1,227 @@
+package gemini
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// TestNewRequestLoopback sends translated requests over real HTTP to a fake
+// Gemini endpoint and checks what arrives, for both methods.
+func TestNewRequestLoopback(t *testing.T) {
+	f := readFixtures(t, "request")["tool_round_trip"]
+	answer := readFixtures(t, "response")["function_call_thinking"]
+	stream, err := readFile("testdata/stream/basic.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if got := r.Header.Get("x-goog-api-key"); got != "AIza-test" {
+			t.Errorf("x-goog-api-key = %q", got)
+		}
+		if r.URL.Query().Get("key") != "" || r.Header.Get("Authorization") != "" {
+			t.Error("the key must travel only in x-goog-api-key")
+		}
+		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("got %s with content-type %q", r.Method, r.Header.Get("Content-Type"))
+		}
+		body, _ := io.ReadAll(r.Body)
+		switch r.URL.Path {
+		case "/v1beta/models/gemini-2.5-flash:generateContent":
+			sameJSON(t, body, f.Want)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(answer.Upstream)
+		case "/v1beta/models/gemini-2.5-flash:streamGenerateContent":
+			if r.URL.RawQuery != "alt=sse" {
+				t.Errorf("query = %q, want alt=sse", r.URL.RawQuery)
+			}
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = w.Write(stream)
+		default:
+			t.Errorf("unexpected path %q", r.URL.Path)
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	ep := provider.Endpoint{BaseURL: srv.URL, APIKey: "AIza-test", Model: "models/gemini-2.5-flash"}
+
+	hr, err := Adapter{}.NewRequest(context.Background(), ep, clientRequest(t, f.In))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Client().Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	got, err := Adapter{}.Response(body, ep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, got, answer.Want)
+
+	sreq := clientRequest(t, []byte(`{"model":"gemini","stream":true,"messages":[{"role":"user","content":"What is the capital of Wyoming?"}]}`))
+	hr, err = Adapter{}.NewRequest(context.Background(), ep, sreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err = srv.Client().Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	want, _ := readFile("testdata/stream/basic.want.jsonl")
+	if got := record(t, Adapter{}.Stream(resp.Body, ep)); !bytes.Equal(got, want) {
+		t.Errorf("stream over HTTP differs\n got: %s\nwant: %s", got, want)
+	}
+}
+
+func TestTranslateRejects(t *testing.T) {
+	for name, body := range map[string]string{
+		"not json":        `{"messages":`,
+		"bad role":        `{"messages":[{"role":"narrator","content":"x"}]}`,
+		"bad args":        `{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"nope"}}]}]}`,
+		"unknown call id": `{"messages":[{"role":"tool","tool_call_id":"call_9","content":"x"}]}`,
+		"bad part":        `{"messages":[{"role":"user","content":[{"type":"file"}]}]}`,
+		"bad choice":      `{"messages":[],"tool_choice":{"type":"function"}}`,
+	} {
+		if _, err := Translate(&provider.Request{Body: []byte(body)}); err == nil {
+			t.Errorf("%s: want an error", name)
+		}
+	}
+}
+
+// TestResponseRejectsEmptyAndErrorBodies: a 200 without candidates, a
+// block, or an error must never become an empty success.
+func TestResponseRejectsEmptyAndErrorBodies(t *testing.T) {
+	for name, body := range map[string]string{
+		// https://github.com/FirebaseExtended/vertexai-sdk-test-data/blob/main/mock-responses/googleai/unary-failure-only-prompt-feedback.json
+		"only prompt feedback": `{"candidates": [], "promptFeedback": {"blockReasonMessage": "Message"}, "modelVersion": "gemini-2.0-flash"}`,
+		// https://github.com/FirebaseExtended/vertexai-sdk-test-data/blob/main/mock-responses/googleai/unary-success-basic-reply-no-candidates.json
+		"no candidates": `{"candidates": [], "promptFeedback": {"blockReasonMessage": "Message"}, "usageMetadata": {"promptTokenCount": 7, "candidatesTokenCount": 22, "totalTokenCount": 29}, "modelVersion": "gemini-2.0-flash"}`,
+		// classify/testdata/corpus/gemini-prompt-blocked-safety-200.json (source https://github.com/gbaptista/gemini-ai/pull/9)
+		"prompt blocked": `{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[{"category":"HARM_CATEGORY_DANGEROUS_CONTENT","probability":"HIGH"}]}}`,
+		// classify/testdata/corpus/gemini-candidate-finish-safety-no-parts.json (source https://github.com/CherryHQ/cherry-studio/issues/664)
+		"candidate blocked": `{"candidates":[{"finishReason":"SAFETY","safetyRatings":[{"category":"HARM_CATEGORY_SEXUALLY_EXPLICIT","probability":"HIGH","blocked":true}]}]}`,
+		// https://ai.google.dev/api/rest/v1beta/Status shape, as Gemini sends errors
+		"error":     `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`,
+		"empty obj": `{}`,
+		"array":     `[{"candidates":[]}]`,
+		"html":      `<html>502</html>`,
+		"empty":     ``,
+	} {
+		if out, err := (Adapter{}).Response([]byte(body), testEP); err == nil {
+			t.Errorf("%s: want an error, got %s", name, out)
+		}
+	}
+}
+
+func TestResponseFallsBackToEndpointModel(t *testing.T) {
+	out, err := Adapter{}.Response([]byte(`{"candidates":[{"content":{"parts":[{"text":"hi"}]},"finishReason":"MAX_TOKENS"}]}`), testEP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte(`"model":"gemini-2.5-flash"`)) || !bytes.Contains(out, []byte(`"finish_reason":"length"`)) {
+		t.Errorf("got %s", out)
+	}
+}
+
+func TestStreamOddEvents(t *testing.T) {
+	in := "data: {oops\n\n" +
+		"data: {\"usageMetadata\":{\"promptTokenCount\":3,\"totalTokenCount\":3}}\n\n" +
+		"data: {\"error\":{\"code\":503,\"message\":\"The model is overloaded. Please try again later.\",\"status\":\"UNAVAILABLE\"}}\n\n"
+	s := Adapter{}.Stream(strings.NewReader(in), testEP)
+	var got []provider.Event
+	for {
+		ev, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ev)
+	}
+	if len(got) != 3 || !got[0].Malformed || got[1].Content || got[1].Usage == nil || got[1].Usage.TotalTokens != 3 || !got[2].Error {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+// TestStreamTwoCandidates: with n>1 the stream is done only when every
+// candidate has finished, and choices keep their indexes.
+func TestStreamTwoCandidates(t *testing.T) {
+	in := `data: {"candidates":[{"content":{"parts":[{"text":"A"}]},"index":0},{"content":{"parts":[{"text":"B"}]},"index":1}]}` + "\n\n" +
+		`data: {"candidates":[{"content":{"parts":[{"text":"."}]},"finishReason":"STOP","index":0}]}` + "\n\n" +
+		`data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"x":1}}}]},"finishReason":"STOP","index":1}]}` + "\n\n"
+	s := Adapter{}.Stream(strings.NewReader(in), testEP)
+	var done []bool
+	var all []byte
+	for {
+		ev, err := s.Next()
+		if err != nil {
+			break
+		}
+		done = append(done, ev.Done)
+		all = append(all, bytes.Join(ev.Chunks, []byte("\n"))...)
+	}
+	if len(done) != 3 || done[0] || done[1] || !done[2] {
+		t.Fatalf("done = %v", done)
+	}
+	for _, want := range []string{`"index":1,"delta":{"content":"B"}`, `"finish_reason":"tool_calls"`,
+		`{"index":0,"id":"call_0","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}`} {
+		if !bytes.Contains(all, []byte(want)) {
+			t.Errorf("missing %s in\n%s", want, all)
+		}
+	}
+}
+
+func FuzzStream(f *testing.F) {
+	for _, p := range []string{"basic", "function_call_thinking", "prompt_blocked_after_content", "recitation_after_content"} {
+		if b, err := readFile("testdata/stream/" + p + ".sse"); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		s := Adapter{}.Stream(bytes.NewReader(in), testEP)
+		for i := 0; i < 10000; i++ {
+			ev, err := s.Next()
+			if err != nil {
+				return
+			}
+			for _, c := range ev.Chunks {
+				if !json.Valid(c) {
+					t.Fatalf("invalid chunk %q", c)
+				}
+			}
+		}
+	})
+}
+
+func FuzzResponse(f *testing.F) {
+	f.Add([]byte(`{"candidates":[{"content":{"parts":[{"text":"x"},{"functionCall":{"name":"n","args":{}}}]},"finishReason":"STOP"}]}`))
+	f.Add([]byte(`{"promptFeedback":{"blockReason":"SAFETY"}}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := Adapter{}.Response(in, testEP)
+		if err == nil && !json.Valid(out) {
+			t.Fatalf("invalid output %q", out)
+		}
+	})
+}
+
+func FuzzTranslate(f *testing.F) {
+	f.Add([]byte(`{"messages":[{"role":"assistant","tool_calls":[{"id":"a","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"a","content":"[1]"}]}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := Translate(&provider.Request{Body: in})
+		if err == nil && !json.Valid(out) {
+			t.Fatalf("invalid output %q", out)
+		}
+	})
+}

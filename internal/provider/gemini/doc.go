@@ -1,0 +1,47 @@
+// Package gemini is the adapter for Google's Gemini API (Generative Language
+// API, v1beta): POST {base_url}/v1beta/models/{model}:generateContent, or
+// :streamGenerateContent?alt=sse when streaming, with x-goog-api-key.
+//
+// Requests: system and developer messages become systemInstruction parts;
+// user turns stay "user", assistant turns become "model"; consecutive turns of
+// one role are merged (Gemini wants them alternating). Text parts stay text;
+// image data: URLs become inlineData, other image URLs fileData (mimeType
+// guessed from the extension, else image/jpeg). Assistant tool_calls become
+// functionCall parts; "tool" messages become functionResponse parts in one
+// user turn, their name looked up by tool_call_id among earlier tool_calls,
+// their response the tool's JSON object if it sent one, else
+// {"content": <text or JSON value>}. tools become functionDeclarations,
+// tool_choice becomes toolConfig.functionCallingConfig (auto→AUTO,
+// none→NONE, required→ANY, a named function→ANY + allowedFunctionNames),
+// and sampling settings go to generationConfig (temperature, topP,
+// maxOutputTokens from max_completion_tokens or max_tokens, stopSequences,
+// candidateCount from n, presencePenalty, frequencyPenalty, seed).
+//
+// Two deliberate choices of field:
+//   - Schemas travel as JSON Schema: function parameters as
+//     parametersJsonSchema and a json_schema response_format as
+//     responseJsonSchema (with responseMimeType application/json). The older
+//     parameters/responseSchema take an OpenAPI 3.0 subset that rejects what
+//     OpenAI clients routinely send (additionalProperties: false under
+//     strict mode, $defs/$ref); the JSON Schema fields are documented as the
+//     alternative that accepts JSON Schema, so a request that works at OpenAI
+//     does not become a bad_request here.
+//   - Replayed functionCall parts carry the documented
+//     "skip_thought_signature_validator" thoughtSignature: OpenAI clients
+//     cannot hand Gemini's real signature back, and Gemini 3 models reject a
+//     replayed function call without one.
+//
+// Answers: text parts are concatenated (thought parts dropped), functionCall
+// parts become tool_calls with ids "call_<n>", finishReason maps to
+// finish_reason (STOP→stop, MAX_TOKENS→length, safety-like reasons→
+// content_filter, tool_calls whenever a function was called), usageMetadata
+// to usage (thoughts count as completion tokens, as OpenAI counts reasoning),
+// modelVersion to model. A body with no candidates, or whose every candidate
+// was blocked without content, is an error, never an empty success; the
+// gateway's classifier reads the block reason. In streams such chunks set
+// Event.Error. Gemini streams end without [DONE]: the chunk carrying the last
+// finishReason sets Done and the reader then returns io.EOF.
+//
+// It imports provider, sse and provider/chat (shared OpenAI wire structs),
+// nothing else of ours.
+package gemini

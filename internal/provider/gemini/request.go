@@ -1,0 +1,345 @@
+package gemini
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/chat"
+)
+
+// SkipSignature is the thoughtSignature Gemini documents for function calls
+// whose real signature is not available
+// (https://ai.google.dev/gemini-api/docs/thought-signatures).
+const SkipSignature = "skip_thought_signature_validator"
+
+// Adapter speaks the Gemini generateContent dialect. The zero value is
+// ready.
+type Adapter struct{}
+
+var _ provider.Adapter = Adapter{}
+
+// NewRequest translates req and POSTs it to generateContent, or to
+// streamGenerateContent?alt=sse when the client streams.
+func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
+	body, err := Translate(req)
+	if err != nil {
+		return nil, err
+	}
+	model := url.PathEscape(strings.TrimPrefix(ep.Model, "models/"))
+	u := ep.BaseURL + "/v1beta/models/" + model + ":generateContent"
+	if req.Stream {
+		u = ep.BaseURL + "/v1beta/models/" + model + ":streamGenerateContent?alt=sse"
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	if req.Stream {
+		hr.Header.Set("Accept", "text/event-stream")
+	} else {
+		hr.Header.Set("Accept", "application/json")
+	}
+	if ep.APIKey != "" {
+		hr.Header.Set("x-goog-api-key", ep.APIKey)
+	}
+	return hr, nil
+}
+
+type generateRequest struct {
+	SystemInstruction *content          `json:"systemInstruction,omitempty"`
+	Contents          []content         `json:"contents"`
+	Tools             []toolDecl        `json:"tools,omitempty"`
+	ToolConfig        *toolConfig       `json:"toolConfig,omitempty"`
+	GenerationConfig  *generationConfig `json:"generationConfig,omitempty"`
+}
+
+type content struct {
+	Role  string `json:"role,omitempty"`
+	Parts []part `json:"parts"`
+}
+
+// part is a request or answer part; only the members of its kind are set.
+type part struct {
+	Text             string            `json:"text,omitempty"`
+	Thought          bool              `json:"thought,omitempty"`
+	InlineData       *blob             `json:"inlineData,omitempty"`
+	FileData         *fileData         `json:"fileData,omitempty"`
+	FunctionCall     *functionCall     `json:"functionCall,omitempty"`
+	FunctionResponse *functionResponse `json:"functionResponse,omitempty"`
+	ThoughtSignature string            `json:"thoughtSignature,omitempty"`
+}
+
+type blob struct {
+	MimeType string `json:"mimeType"`
+	Data     string `json:"data"`
+}
+
+type fileData struct {
+	MimeType string `json:"mimeType,omitempty"`
+	FileURI  string `json:"fileUri"`
+}
+
+type functionCall struct {
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+type functionResponse struct {
+	Name     string          `json:"name"`
+	Response json.RawMessage `json:"response"`
+}
+
+type toolDecl struct {
+	FunctionDeclarations []functionDecl `json:"functionDeclarations"`
+}
+
+type functionDecl struct {
+	Name                 string          `json:"name"`
+	Description          string          `json:"description,omitempty"`
+	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
+}
+
+type toolConfig struct {
+	FunctionCallingConfig struct {
+		Mode                 string   `json:"mode"`
+		AllowedFunctionNames []string `json:"allowedFunctionNames,omitempty"`
+	} `json:"functionCallingConfig"`
+}
+
+type generationConfig struct {
+	Temperature        *float64        `json:"temperature,omitempty"`
+	TopP               *float64        `json:"topP,omitempty"`
+	MaxOutputTokens    *int            `json:"maxOutputTokens,omitempty"`
+	StopSequences      []string        `json:"stopSequences,omitempty"`
+	CandidateCount     *int            `json:"candidateCount,omitempty"`
+	PresencePenalty    *float64        `json:"presencePenalty,omitempty"`
+	FrequencyPenalty   *float64        `json:"frequencyPenalty,omitempty"`
+	Seed               *int64          `json:"seed,omitempty"`
+	ResponseMimeType   string          `json:"responseMimeType,omitempty"`
+	ResponseJSONSchema json.RawMessage `json:"responseJsonSchema,omitempty"`
+}
+
+func (g *generationConfig) empty() bool {
+	return g.Temperature == nil && g.TopP == nil && g.MaxOutputTokens == nil && g.StopSequences == nil &&
+		g.CandidateCount == nil && g.PresencePenalty == nil && g.FrequencyPenalty == nil && g.Seed == nil &&
+		g.ResponseMimeType == ""
+}
+
+// Translate returns the generateContent request body for the client's
+// request. The model travels in the URL, not the body.
+func Translate(req *provider.Request) ([]byte, error) {
+	cr, err := chat.Parse(req)
+	if err != nil {
+		return nil, err
+	}
+	var out generateRequest
+	if out.SystemInstruction, out.Contents, err = contents(cr.Messages); err != nil {
+		return nil, err
+	}
+	var decls []functionDecl
+	for _, t := range cr.Tools {
+		if t.Type != "function" && t.Type != "" {
+			continue
+		}
+		d := functionDecl{Name: t.Function.Name, Description: t.Function.Description}
+		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && !bytes.Equal(p, []byte("null")) {
+			d.ParametersJSONSchema = p
+		}
+		decls = append(decls, d)
+	}
+	if len(decls) > 0 {
+		out.Tools = []toolDecl{{FunctionDeclarations: decls}}
+	}
+	tc, err := chat.ParseToolChoice(cr.ToolChoice)
+	if err != nil {
+		return nil, err
+	}
+	if tc.Mode != "" {
+		out.ToolConfig = &toolConfig{}
+		fc := &out.ToolConfig.FunctionCallingConfig
+		switch tc.Mode {
+		case "auto":
+			fc.Mode = "AUTO"
+		case "none":
+			fc.Mode = "NONE"
+		case "required":
+			fc.Mode = "ANY"
+		case "function":
+			fc.Mode = "ANY"
+			fc.AllowedFunctionNames = []string{tc.Name}
+		}
+	}
+	g := generationConfig{Temperature: cr.Temperature, TopP: cr.TopP, StopSequences: cr.Stop,
+		CandidateCount: cr.N, PresencePenalty: cr.PresencePenalty, FrequencyPenalty: cr.FrequencyPenalty, Seed: cr.Seed}
+	if n, ok := cr.Limit(); ok {
+		g.MaxOutputTokens = &n
+	}
+	if rf := cr.ResponseFormat; rf != nil {
+		switch rf.Type {
+		case "json_object":
+			g.ResponseMimeType = "application/json"
+		case "json_schema":
+			g.ResponseMimeType = "application/json"
+			if rf.JSONSchema != nil && len(rf.JSONSchema.Schema) > 0 && string(rf.JSONSchema.Schema) != "null" {
+				g.ResponseJSONSchema = rf.JSONSchema.Schema
+			}
+		}
+	}
+	if !g.empty() {
+		out.GenerationConfig = &g
+	}
+	return json.Marshal(out)
+}
+
+// contents splits the conversation into the system instruction and turns.
+func contents(msgs []chat.Message) (*content, []content, error) {
+	var sys *content
+	var out []content
+	names := make(map[string]string) // tool_call_id → function name
+	for i := range msgs {
+		m := &msgs[i]
+		var role string
+		var parts []part
+		var err error
+		switch m.Role {
+		case "system", "developer":
+			t, err := m.Text("\n")
+			if err != nil {
+				return nil, nil, err
+			}
+			if t != "" {
+				if sys == nil {
+					sys = &content{}
+				}
+				sys.Parts = append(sys.Parts, part{Text: t})
+			}
+			continue
+		case "user":
+			role = "user"
+			parts, err = userParts(m)
+		case "assistant":
+			role = "model"
+			parts, err = modelParts(m, names)
+		case "tool", "function":
+			role = "user"
+			parts, err = responsePart(m, names)
+		default:
+			return nil, nil, fmt.Errorf("gemini: unknown message role %q", m.Role)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Parts = append(out[n-1].Parts, parts...)
+			continue
+		}
+		out = append(out, content{Role: role, Parts: parts})
+	}
+	return sys, out, nil
+}
+
+func userParts(m *chat.Message) ([]part, error) {
+	ps, err := m.Parts()
+	if err != nil {
+		return nil, err
+	}
+	var out []part
+	for _, p := range ps {
+		switch p.Type {
+		case "text":
+			if p.Text != "" {
+				out = append(out, part{Text: p.Text})
+			}
+		case "image_url":
+			if p.ImageURL == nil || p.ImageURL.URL == "" {
+				return nil, fmt.Errorf("gemini: image_url part without url")
+			}
+			u := p.ImageURL.URL
+			if mt, data, ok := chat.DataURL(u); ok {
+				out = append(out, part{InlineData: &blob{MimeType: mt, Data: data}})
+			} else {
+				out = append(out, part{FileData: &fileData{MimeType: imageType(u), FileURI: u}})
+			}
+		default:
+			return nil, fmt.Errorf("gemini: unsupported content part type %q", p.Type)
+		}
+	}
+	return out, nil
+}
+
+// imageType guesses an image URL's MIME type from its extension.
+func imageType(u string) string {
+	p := u
+	if pu, err := url.Parse(u); err == nil {
+		p = pu.Path
+	}
+	switch strings.ToLower(path.Ext(p)) {
+	case ".png":
+		return "image/png"
+	case ".webp":
+		return "image/webp"
+	case ".gif":
+		return "image/gif"
+	case ".heic":
+		return "image/heic"
+	case ".heif":
+		return "image/heif"
+	}
+	return "image/jpeg"
+}
+
+func modelParts(m *chat.Message, names map[string]string) ([]part, error) {
+	out, err := userParts(m)
+	if err != nil {
+		return nil, err
+	}
+	for i, tc := range m.ToolCalls {
+		args, err := chat.Arguments(tc.Function.Arguments)
+		if err != nil {
+			return nil, fmt.Errorf("gemini: tool call %q: %w", tc.ID, err)
+		}
+		names[tc.ID] = tc.Function.Name
+		p := part{FunctionCall: &functionCall{Name: tc.Function.Name, Args: args}}
+		if i == 0 {
+			p.ThoughtSignature = SkipSignature
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func responsePart(m *chat.Message, names map[string]string) ([]part, error) {
+	name, ok := names[m.ToolCallID]
+	if !ok {
+		name = m.Name
+	}
+	if name == "" {
+		return nil, fmt.Errorf("gemini: tool message answers unknown tool_call_id %q", m.ToolCallID)
+	}
+	text, err := m.Text("\n")
+	if err != nil {
+		return nil, err
+	}
+	resp := json.RawMessage(nil)
+	t := strings.TrimSpace(text)
+	switch {
+	case strings.HasPrefix(t, "{") && json.Valid([]byte(t)):
+		resp = json.RawMessage(t)
+	case t != "" && json.Valid([]byte(t)) && (t[0] == '[' || t[0] == '"'):
+		resp, _ = json.Marshal(map[string]json.RawMessage{"content": json.RawMessage(t)})
+	default:
+		resp, _ = json.Marshal(map[string]string{"content": text})
+	}
+	return []part{{FunctionResponse: &functionResponse{Name: name, Response: resp}}}, nil
+}

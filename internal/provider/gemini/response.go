@@ -1,0 +1,178 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/chat"
+)
+
+// now stamps "created" and newID names answers without a responseId; tests
+// replace them.
+var (
+	now   = time.Now
+	newID = chat.NewID
+)
+
+// answer is a GenerateContentResponse, whole or one stream chunk.
+type answer struct {
+	Candidates     []candidate `json:"candidates"`
+	PromptFeedback *struct {
+		BlockReason string `json:"blockReason"`
+	} `json:"promptFeedback"`
+	UsageMetadata *usageMetadata  `json:"usageMetadata"`
+	ModelVersion  string          `json:"modelVersion"`
+	ResponseID    string          `json:"responseId"`
+	Error         json.RawMessage `json:"error"`
+}
+
+type candidate struct {
+	Content *struct {
+		Parts []part `json:"parts"`
+	} `json:"content"`
+	FinishReason string `json:"finishReason"`
+	Index        *int   `json:"index"`
+}
+
+type usageMetadata struct {
+	PromptTokenCount     int `json:"promptTokenCount"`
+	CandidatesTokenCount int `json:"candidatesTokenCount"`
+	ThoughtsTokenCount   int `json:"thoughtsTokenCount"`
+	TotalTokenCount      int `json:"totalTokenCount"`
+}
+
+func (u *usageMetadata) usage() *provider.Usage {
+	c := u.CandidatesTokenCount + u.ThoughtsTokenCount
+	t := u.TotalTokenCount
+	if t == 0 {
+		t = u.PromptTokenCount + c
+	}
+	return &provider.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: c, TotalTokens: t}
+}
+
+func (a *answer) isError() bool {
+	return len(a.Error) > 0 && !bytes.Equal(a.Error, []byte("null"))
+}
+
+func (a *answer) blocked() string {
+	if a.PromptFeedback != nil {
+		return a.PromptFeedback.BlockReason
+	}
+	return ""
+}
+
+// index is the candidate's own index, else its position.
+func (c *candidate) index(pos int) int {
+	if c.Index != nil {
+		return *c.Index
+	}
+	return pos
+}
+
+// text concatenates the candidate's text parts, thoughts left out.
+func (c *candidate) text() (string, bool) {
+	if c.Content == nil {
+		return "", false
+	}
+	var b strings.Builder
+	found := false
+	for _, p := range c.Content.Parts {
+		if p.Text != "" && !p.Thought {
+			b.WriteString(p.Text)
+			found = true
+		}
+	}
+	return b.String(), found
+}
+
+// calls returns the candidate's function calls, numbering ids from *n.
+func (c *candidate) calls(n *int) []chat.ToolCall {
+	if c.Content == nil {
+		return nil
+	}
+	var out []chat.ToolCall
+	for _, p := range c.Content.Parts {
+		if p.FunctionCall == nil {
+			continue
+		}
+		args := "{}"
+		var buf bytes.Buffer
+		if json.Compact(&buf, p.FunctionCall.Args) == nil && buf.String() != "null" {
+			args = buf.String()
+		}
+		out = append(out, chat.ToolCall{ID: "call_" + strconv.Itoa(*n), Type: "function",
+			Function: chat.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}})
+		*n++
+	}
+	return out
+}
+
+// Response translates a generateContent answer into a chat.completion. A
+// body with an error, no candidates, or only blocked candidates without
+// content is an error.
+func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
+	var a answer
+	if err := json.Unmarshal(body, &a); err != nil {
+		return nil, fmt.Errorf("gemini: %w", err)
+	}
+	if a.isError() {
+		return nil, errors.New("gemini: answer is an error")
+	}
+	if len(a.Candidates) == 0 {
+		if r := a.blocked(); r != "" {
+			return nil, fmt.Errorf("gemini: prompt blocked (%s)", r)
+		}
+		return nil, errors.New("gemini: answer has no candidates")
+	}
+	c := chat.Completion{ID: a.ResponseID, Object: "chat.completion", Created: now().Unix(), Model: a.ModelVersion}
+	if c.ID == "" {
+		c.ID = newID()
+	}
+	if c.Model == "" {
+		c.Model = ep.Model
+	}
+	calls, blocked := 0, 0
+	for pos := range a.Candidates {
+		cand := &a.Candidates[pos]
+		text, hasText := cand.text()
+		tcs := cand.calls(&calls)
+		msg := chat.ResponseMessage{Role: "assistant", ToolCalls: tcs}
+		if hasText || len(tcs) == 0 {
+			msg.Content = &text
+		}
+		fr := finishReason(cand.FinishReason, len(tcs) > 0)
+		if fr == chat.FinishContentFilter && !hasText && len(tcs) == 0 {
+			blocked++
+		}
+		c.Choices = append(c.Choices, chat.Choice{Index: cand.index(pos), Message: msg, FinishReason: fr})
+	}
+	if blocked == len(a.Candidates) {
+		return nil, fmt.Errorf("gemini: every candidate was blocked without content (%s)", a.Candidates[0].FinishReason)
+	}
+	if a.UsageMetadata != nil {
+		c.Usage = a.UsageMetadata.usage()
+	}
+	return chat.Marshal(c), nil
+}
+
+// finishReason maps Gemini's finishReason; any function call makes it
+// tool_calls, as OpenAI reports it.
+func finishReason(r string, called bool) string {
+	if called {
+		return chat.FinishToolCalls
+	}
+	switch r {
+	case "MAX_TOKENS":
+		return chat.FinishLength
+	case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY":
+		return chat.FinishContentFilter
+	default: // STOP, OTHER, MALFORMED_FUNCTION_CALL, FINISH_REASON_UNSPECIFIED…
+		return chat.FinishStop
+	}
+}

@@ -1,0 +1,144 @@
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/sse"
+)
+
+// Stream translates a streamGenerateContent?alt=sse body into
+// chat.completion.chunk events.
+func (Adapter) Stream(body io.Reader, ep provider.Endpoint) provider.Stream {
+	return &stream{r: sse.NewReader(body, 0), model: ep.Model, created: now().Unix()}
+}
+
+type stream struct {
+	r       *sse.Reader
+	id      string
+	model   string
+	created int64
+	roleOut bool         // a chunk carrying role "assistant" has been sent
+	content bool         // any content has been sent
+	calls   int          // function calls so far, for call_<n> ids
+	cands   map[int]*cst // per candidate index
+}
+
+// cst is one candidate's stream state.
+type cst struct {
+	calls    int // tool_calls index within this choice
+	finished bool
+}
+
+func (s *stream) Next() (provider.Event, error) {
+	ev, err := s.r.Next()
+	if err != nil {
+		return provider.Event{}, err
+	}
+	data := bytes.TrimSpace(ev.Data)
+	out := provider.Event{Raw: data}
+	if ev.Name == "error" {
+		out.Error = true
+		return out, nil
+	}
+	if len(data) == 0 {
+		return out, nil
+	}
+	if bytes.Equal(data, sse.Done) {
+		out.Done = true
+		return out, nil
+	}
+	var a answer
+	if err := json.Unmarshal(data, &a); err != nil {
+		out.Malformed = true
+		return out, nil
+	}
+	if a.isError() || a.blocked() != "" {
+		out.Error = true
+		return out, nil
+	}
+	if a.ResponseID != "" && s.id == "" {
+		s.id = a.ResponseID
+	}
+	if a.ModelVersion != "" {
+		s.model = a.ModelVersion
+	}
+	if a.UsageMetadata != nil {
+		out.Usage = a.UsageMetadata.usage()
+	}
+	if s.cands == nil {
+		s.cands = make(map[int]*cst)
+	}
+	var cs []chat.Chunk
+	for pos := range a.Candidates {
+		cand := &a.Candidates[pos]
+		idx := cand.index(pos)
+		st := s.cands[idx]
+		if st == nil {
+			st = &cst{}
+			s.cands[idx] = st
+		}
+		var d chat.Delta
+		if text, ok := cand.text(); ok {
+			d.Content = &text
+		}
+		for _, tc := range cand.calls(&s.calls) {
+			d.ToolCalls = append(d.ToolCalls, chat.ToolCallDelta{Index: st.calls, ID: tc.ID, Type: "function",
+				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}})
+			st.calls++
+		}
+		var finish *string
+		if cand.FinishReason != "" {
+			fr := finishReason(cand.FinishReason, st.calls > 0)
+			if fr == chat.FinishContentFilter && !s.content && d.Content == nil && d.ToolCalls == nil {
+				// Blocked before anything was said: an error for the
+				// classifier, not an empty answer.
+				out.Error = true
+				return out, nil
+			}
+			finish = &fr
+			st.finished = true
+		}
+		if d.Content == nil && d.ToolCalls == nil && finish == nil {
+			continue
+		}
+		cs = append(cs, s.chunk(idx, d, finish))
+		out.Content = true
+		s.content = true
+	}
+	out.Done = len(s.cands) > 0 && s.allFinished()
+	if out.Done && len(cs) > 0 {
+		// The last chunk carries the usage, as OpenAI's include_usage does.
+		cs[len(cs)-1].Usage = out.Usage
+	}
+	for i := range cs {
+		out.Chunks = append(out.Chunks, chat.Marshal(&cs[i]))
+	}
+	return out, nil
+}
+
+func (s *stream) allFinished() bool {
+	for _, st := range s.cands {
+		if !st.finished {
+			return false
+		}
+	}
+	return true
+}
+
+// chunk builds one chat.completion.chunk; the first one sent carries the
+// role.
+func (s *stream) chunk(idx int, d chat.Delta, finish *string) chat.Chunk {
+	if !s.roleOut {
+		d.Role = "assistant"
+		s.roleOut = true
+	}
+	if s.id == "" {
+		s.id = newID()
+	}
+	return chat.Chunk{ID: s.id, Object: "chat.completion.chunk", Created: s.created,
+		Model: s.model, Choices: []chat.ChunkChoice{{Index: idx, Delta: d, FinishReason: finish}}}
+}
