@@ -188,7 +188,7 @@ func fieldPathPrefix(t []byte) bool {
 	}
 	i := 0
 	dotted := false
-	for i < len(t) {
+	for i < len(t) && i < 96 {
 		c := t[i]
 		if c == '_' || c == '.' || c == '[' || c == ']' {
 			dotted = true

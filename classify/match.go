@@ -124,26 +124,28 @@ func containsFold(t []byte, p string) bool { return indexFold(t, p) >= 0 }
 // better), starting from limit (only phrases below limit are tried), or limit
 // when none is found.
 func (s *phraseSet) best(t []byte, limit int) int {
-	prevWord := false
-	for i := 0; i < len(t); i++ {
-		if w := isBlank(t, i); w == 2 {
-			i++
-			prevWord = false
+	n := len(t)
+	for i := 0; i < n; {
+		c := t[i]
+		if c == '\\' && i+1 < n && (t[i+1] == 'n' || t[i+1] == 't' || t[i+1] == 'r') {
+			i += 2 // an escaped blank: the next byte starts a word
 			continue
 		}
-		c := lowerTab[t[i]]
-		if !prevWord {
-			for _, pi := range s.first[c] {
-				if int(pi) >= limit {
-					break
-				}
-				if s.list[pi].matchAt(t, i) {
-					limit = int(pi)
-					break
-				}
+		for _, pi := range s.first[lowerTab[c]] {
+			if int(pi) >= limit {
+				break
+			}
+			if s.list[pi].matchAt(t, i) {
+				limit = int(pi)
+				break
 			}
 		}
-		prevWord = wordTab[c] == 1
+		i++
+		if wordTab[c] == 1 { // skip the rest of the word
+			for i < n && wordTab[t[i]] == 1 {
+				i++
+			}
+		}
 	}
 	return limit
 }

@@ -1,5 +1,7 @@
 package classify
 
+import "bytes"
+
 // A tolerant, allocation-free JSON walker that pulls out of a (possibly
 // truncated) vendor body only the members the rules look at. It stops at the
 // first syntax error or at the end of the bytes and keeps what it found, so a
@@ -56,20 +58,22 @@ type scanner struct {
 	i     int
 	nest  int
 	path  [maxKeyDepth][]byte
-	f     *facts
+	f     facts // by value: the recursive walk would otherwise move it to the heap
 	fuel  int
 	found bool
 }
 
 // scanJSON fills f from b. It returns false when b is not JSON at all.
 func scanJSON(b []byte, f *facts) {
-	s := scanner{b: b, f: f}
+	var s scanner
+	s.b, s.f = b, *f
 	s.ws()
 	if s.i >= len(b) || (b[s.i] != '{' && b[s.i] != '[') {
 		return
 	}
 	s.value(0)
-	f.parsed = f.parsed || s.found
+	s.f.parsed = s.f.parsed || s.found
+	*f = s.f
 }
 
 func (s *scanner) ws() {
@@ -87,14 +91,24 @@ func (s *scanner) ws() {
 // contents; ok is false when the string is cut off.
 func (s *scanner) str() (raw []byte, ok bool) {
 	start := s.i + 1
-	for j := start; j < len(s.b); j++ {
-		switch s.b[j] {
-		case '"':
-			s.i = j + 1
-			return s.b[start:j], true
-		case '\\':
-			j++
+	j := start
+	for j < len(s.b) {
+		rest := s.b[j:]
+		q := bytes.IndexByte(rest, '"')
+		end := q
+		if q < 0 {
+			end = len(rest)
 		}
+		bs := bytes.IndexByte(rest[:end], '\\')
+		if bs >= 0 {
+			j += bs + 2 // skip the escaped byte
+			continue
+		}
+		if q < 0 {
+			break
+		}
+		s.i = j + q + 1
+		return s.b[start : j+q], true
 	}
 	s.i = len(s.b)
 	return s.b[start:], false
@@ -223,7 +237,7 @@ func (s *scanner) container(d int, c byte) {
 
 // scalar records a string (str) or literal value at key depth d.
 func (s *scanner) scalar(d int, v []byte, str bool) {
-	f := s.f
+	f := &s.f
 	if d == 0 {
 		return
 	}
