@@ -1,0 +1,92 @@
+package chat
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+func TestParse(t *testing.T) {
+	r, err := Parse(&provider.Request{Stream: true, Body: []byte(`{"model":"m","stop":"END","max_tokens":5,
+		"max_completion_tokens":7,"messages":[{"role":"user","content":[{"type":"text","text":"a"},
+		{"type":"image_url","image_url":{"url":"https://x/y.png"}},{"type":"text","text":"b"}]}]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Stream || len(r.Stop) != 1 || r.Stop[0] != "END" {
+		t.Errorf("got %+v", r)
+	}
+	if n, ok := r.Limit(); !ok || n != 7 {
+		t.Errorf("Limit = %d, %v; max_completion_tokens wins", n, ok)
+	}
+	txt, err := r.Messages[0].Text("|")
+	if err != nil || txt != "a|b" {
+		t.Errorf("Text = %q, %v", txt, err)
+	}
+	for _, body := range []string{`{"stop":["a","b"]}`, `{"stop":null}`, `{}`} {
+		if _, err := Parse(&provider.Request{Body: []byte(body)}); err != nil {
+			t.Errorf("%s: %v", body, err)
+		}
+	}
+	if _, err := Parse(&provider.Request{Body: []byte(`{"stop":{"a":1}}`)}); err == nil {
+		t.Error("stop object: want an error")
+	}
+}
+
+func TestParts(t *testing.T) {
+	for raw, n := range map[string]int{``: 0, `null`: 0, `"hi"`: 1, `""`: 1, `[]`: 0, `[{"type":"text","text":"x"}]`: 1} {
+		m := Message{Role: "user", Content: json.RawMessage(raw)}
+		ps, err := m.Parts()
+		if err != nil || len(ps) != n {
+			t.Errorf("%q: %d parts, %v; want %d", raw, len(ps), err, n)
+		}
+	}
+}
+
+func TestParseToolChoice(t *testing.T) {
+	for raw, want := range map[string]ToolChoice{
+		``: {}, `null`: {}, `"auto"`: {Mode: "auto"}, `"none"`: {Mode: "none"}, `"required"`: {Mode: "required"},
+		`{"type":"function","function":{"name":"f"}}`: {Mode: "function", Name: "f"},
+	} {
+		got, err := ParseToolChoice(json.RawMessage(raw))
+		if err != nil || got != want {
+			t.Errorf("%s: %+v, %v", raw, got, err)
+		}
+	}
+	for _, raw := range []string{`"any"`, `{"type":"function"}`, `{"type":"allowed_tools"}`, `7`} {
+		if _, err := ParseToolChoice(json.RawMessage(raw)); err == nil {
+			t.Errorf("%s: want an error", raw)
+		}
+	}
+}
+
+func TestDataURL(t *testing.T) {
+	mt, data, ok := DataURL("data:image/png;base64,iVBORw0KGgo=")
+	if !ok || mt != "image/png" || data != "iVBORw0KGgo=" {
+		t.Errorf("got %q %q %v", mt, data, ok)
+	}
+	mt, _, ok = DataURL("data:image/jpeg;name=a.jpg;base64,AA==")
+	if !ok || mt != "image/jpeg" {
+		t.Errorf("parameters: got %q %v", mt, ok)
+	}
+	for _, u := range []string{"https://x/y.png", "data:text/plain,hello", "data:image/png;base64"} {
+		if _, _, ok := DataURL(u); ok {
+			t.Errorf("%s: want not ok", u)
+		}
+	}
+}
+
+func TestArguments(t *testing.T) {
+	for in, want := range map[string]string{"": "{}", "  ": "{}", `{"a":1}`: `{"a":1}`} {
+		got, err := Arguments(in)
+		if err != nil || string(got) != want {
+			t.Errorf("%q: %s, %v", in, got, err)
+		}
+	}
+	for _, in := range []string{`[1]`, `{"a":`, `"x"`} {
+		if _, err := Arguments(in); err == nil {
+			t.Errorf("%q: want an error", in)
+		}
+	}
+}
