@@ -1,6 +1,7 @@
 package upstreamtest
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -29,12 +30,13 @@ type Step struct {
 	Stall bool
 }
 
-// Script chooses the answer to the n-th call (n counts from 1).
-type Script func(n int, r *http.Request) Step
+// Script chooses the answer to the n-th call (n counts from 1) from the
+// request as received.
+type Script func(n int, r Request) Step
 
 // Steps answers the n-th call with steps[n-1]; the last step repeats.
 func Steps(steps ...Step) Script {
-	return func(n int, _ *http.Request) Step {
+	return func(n int, _ Request) Step {
 		if n > len(steps) {
 			n = len(steps)
 		}
@@ -80,6 +82,15 @@ func (s *Server) Calls() int {
 	return len(s.reqs)
 }
 
+// Streamed reports whether the request asked for a stream.
+func (r Request) Streamed() bool {
+	var v struct {
+		Stream bool `json:"stream"`
+	}
+	_ = json.Unmarshal(r.Body, &v)
+	return v.Stream || strings.Contains(r.Path, "streamGenerateContent")
+}
+
 // Requests returns a copy of every request received so far.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -90,10 +101,11 @@ func (s *Server) Requests() []Request {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
-	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body})
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
+	s.reqs = append(s.reqs, req)
 	n, script := len(s.reqs), s.script
 	s.mu.Unlock()
-	st := script(n, r)
+	st := script(n, req)
 	if !sleep(r, st.Delay) {
 		return
 	}

@@ -1,0 +1,179 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/app"
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// records collects decision records as the gateway writes them.
+type records struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	all  []*decision.Decision
+}
+
+func (r *records) Write(d *decision.Decision) {
+	r.mu.Lock()
+	r.all = append(r.all, d)
+	r.mu.Unlock()
+	r.cond.Broadcast()
+}
+
+// wait returns the n-th record (1-based), waiting up to 10s for it.
+func (r *records) wait(t *testing.T, n int) *decision.Decision {
+	t.Helper()
+	deadline := time.AfterFunc(10*time.Second, r.cond.Broadcast)
+	defer deadline.Stop()
+	start := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for len(r.all) < n {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("decision record %d never arrived (have %d)", n, len(r.all))
+		}
+		r.cond.Wait()
+	}
+	return r.all[n-1]
+}
+
+// gateway is one Detour serving a test configuration on loopback.
+type gateway struct {
+	URL  string
+	recs *records
+	app  *app.App
+}
+
+// fakes starts one scripted provider per name; configs refer to them as {name}.
+func fakes(t *testing.T, scripts map[string]upstreamtest.Script) map[string]*upstreamtest.Server {
+	t.Helper()
+	out := map[string]*upstreamtest.Server{}
+	for name, s := range scripts {
+		srv := upstreamtest.New(s)
+		t.Cleanup(srv.Close)
+		out[name] = srv
+	}
+	return out
+}
+
+// start serves yaml (with {name} replaced by each fake's URL).
+func start(t *testing.T, yaml string, fs map[string]*upstreamtest.Server) *gateway {
+	t.Helper()
+	var pairs []string
+	for name, s := range fs {
+		pairs = append(pairs, "{"+name+"}", s.URL)
+	}
+	yaml = strings.NewReplacer(pairs...).Replace(yaml)
+	cfg, err := config.Parse("test.yaml", []byte(yaml), func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	recs := &records{}
+	recs.cond = sync.NewCond(&recs.mu)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(&testWriter{t}, nil))
+	}
+	a, err := app.New(cfg, app.Options{Logger: log, Decisions: recs, Backoff: func() time.Duration { return 10 * time.Millisecond }})
+	if err != nil {
+		t.Fatalf("app: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { a.Serve(ctx, ln, 2*time.Second); close(done) }()
+	t.Cleanup(func() { cancel(); <-done; a.Close(context.Background()) })
+	return &gateway{URL: "http://" + ln.Addr().String(), recs: recs, app: a}
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w *testWriter) Write(p []byte) (int, error) { w.t.Log(strings.TrimSpace(string(p))); return len(p), nil }
+
+// reply is one HTTP answer from the gateway.
+type reply struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+func (r reply) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("body is not JSON: %v: %s", err, r.Body)
+	}
+	return m
+}
+
+// errMessage returns error.message of an OpenAI error envelope.
+func (r reply) errMessage(t *testing.T) string {
+	t.Helper()
+	e, _ := r.json(t)["error"].(map[string]any)
+	if e == nil {
+		t.Fatalf("no error envelope: %s", r.Body)
+	}
+	msg, _ := e["message"].(string)
+	return msg
+}
+
+// post sends a chat request for model; extra is spliced into the JSON object.
+func (g *gateway) post(t *testing.T, model, extra string, headers ...string) reply {
+	t.Helper()
+	body := `{"model":"` + model + `","messages":[{"role":"user","content":"hi"}]` + extra + `}`
+	return g.raw(t, http.MethodPost, "/v1/chat/completions", body, headers...)
+}
+
+func (g *gateway) raw(t *testing.T, method, path, body string, headers ...string) reply {
+	t.Helper()
+	req, _ := http.NewRequest(method, g.URL+path, bytes.NewReader([]byte(body)))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return reply{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// step is one expected attempt: "target/provider class action" (class "ok" on success).
+func steps(d *decision.Decision) []string {
+	var out []string
+	for _, a := range d.Attempts {
+		c := a.Class
+		if c == "" {
+			c = "ok"
+		}
+		out = append(out, a.Target+"/"+a.Provider+" "+c+" "+a.Action)
+	}
+	return out
+}
+
+func wantSteps(t *testing.T, d *decision.Decision, want ...string) {
+	t.Helper()
+	got := steps(d)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		b, _ := json.MarshalIndent(d, "", "  ")
+		t.Fatalf("attempts:\n  got  %q\n  want %q\nrecord: %s", got, want, b)
+	}
+}

@@ -1,0 +1,235 @@
+package dispatch
+
+import (
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/metrics"
+	"github.com/detour-llm/detour/internal/policy"
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/anthropic"
+	// gemini: pending
+	"github.com/detour-llm/detour/internal/provider/openai"
+	"github.com/detour-llm/detour/internal/route"
+)
+
+// Notifier pages the operator (package alert implements it).
+type Notifier interface {
+	Notify(provider, class, evidence string)
+}
+
+// Options wire a Dispatcher. Config and Health are required; every other nil
+// field means "none" (no decision log, no metrics, no alerts, slog.Default).
+type Options struct {
+	Config     *config.Config
+	Health     *health.Tracker
+	Classifier *classify.Classifier
+	Decisions  decision.Sink
+	Metrics    *metrics.Metrics
+	Alerts     Notifier
+	Logger     *slog.Logger
+	// Backoff is the wait before retrying a server error on the same
+	// endpoint; nil means 100–300ms, jittered.
+	Backoff func() time.Duration
+	// ClientWriteTimeout bounds one write to a streaming client; 0 means 30s.
+	// A client that stalls longer is dropped, so it cannot hold an upstream.
+	ClientWriteTimeout time.Duration
+}
+
+// Dispatcher serves requests for one configuration. It is safe for
+// concurrent use; build a new one to apply a new configuration.
+type Dispatcher struct {
+	opt     Options
+	log     *slog.Logger
+	cls     *classify.Classifier
+	dec     decision.Sink
+	routes  map[string]*routeRT
+	names   []string // every name a client may send, sorted
+	rr      atomic.Uint64
+	cooling policy.Durations
+	maxWait time.Duration
+}
+
+type providerRT struct {
+	cfg     *config.Provider
+	adapter provider.Adapter
+	client  *http.Client
+}
+
+type endpointRT struct {
+	key    health.Key
+	prov   *providerRT
+	target *targetRT
+	ep     provider.Endpoint
+}
+
+type targetRT struct {
+	cfg       *config.Target
+	endpoints []*endpointRT
+	inflight  atomic.Int64
+}
+
+type routeRT struct {
+	name     string
+	strategy route.Strategy
+	cfg      *config.Route
+	targets  []*targetRT
+	tail     []*targetRT
+	keys     []health.Key // every endpoint of targets then tail, for one health View
+}
+
+// New builds a Dispatcher for o.Config.
+func New(o Options) (*Dispatcher, error) {
+	cfg := o.Config
+	d := &Dispatcher{opt: o, log: o.Logger, cls: o.Classifier, dec: o.Decisions, routes: map[string]*routeRT{}}
+	if d.log == nil {
+		d.log = slog.Default()
+	}
+	if d.dec == nil {
+		d.dec = decision.Discard
+	}
+	if d.opt.Backoff == nil {
+		d.opt.Backoff = func() time.Duration { return 100*time.Millisecond + rand.N(200*time.Millisecond) }
+	}
+	if d.opt.ClientWriteTimeout <= 0 {
+		d.opt.ClientWriteTimeout = 30 * time.Second
+	}
+	d.cooling = policy.Durations{Cooldown: cfg.Health.Cooldown, UnavailableCooldown: cfg.Health.UnavailableCooldown, AccountCooldown: cfg.Health.AccountCooldown}
+	d.maxWait = cfg.Retry.MaxWait
+
+	provs := map[string]*providerRT{}
+	for i := range cfg.Providers {
+		p := &cfg.Providers[i]
+		a := adapterFor(p.Dialect)
+		if a == nil {
+			return nil, fmt.Errorf("provider %s: no adapter for dialect %q", p.Name, p.Dialect)
+		}
+		provs[p.Name] = &providerRT{cfg: p, adapter: a, client: newClient(p)}
+	}
+	targets := map[string]*targetRT{}
+	for i := range cfg.Targets {
+		t := &cfg.Targets[i]
+		rt := &targetRT{cfg: t}
+		for _, pn := range t.Providers {
+			p := provs[pn]
+			if p == nil {
+				return nil, fmt.Errorf("target %s: unknown provider %q", t.Name, pn)
+			}
+			rt.endpoints = append(rt.endpoints, &endpointRT{
+				key: health.Key{Target: t.Name, Provider: pn}, prov: p, target: rt,
+				ep: provider.Endpoint{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: t.Model},
+			})
+		}
+		targets[t.Name] = rt
+	}
+	build := func(r *config.Route) (*routeRT, error) {
+		rt := &routeRT{name: r.Name, strategy: route.Strategy(r.Strategy), cfg: r}
+		for _, list := range []struct {
+			names []string
+			dst   *[]*targetRT
+		}{{r.Targets, &rt.targets}, {r.Tail, &rt.tail}} {
+			for _, n := range list.names {
+				t := targets[n]
+				if t == nil {
+					return nil, fmt.Errorf("route %s: unknown target %q", r.Name, n)
+				}
+				*list.dst = append(*list.dst, t)
+				for _, e := range t.endpoints {
+					rt.keys = append(rt.keys, e.key)
+				}
+			}
+		}
+		return rt, nil
+	}
+	for i := range cfg.Routes {
+		rt, err := build(&cfg.Routes[i])
+		if err != nil {
+			return nil, err
+		}
+		d.routes[rt.name] = rt
+	}
+	// A client may name a target directly: an ordered route of that target alone.
+	for i := range cfg.Targets {
+		t := &cfg.Targets[i]
+		if _, taken := d.routes[t.Name]; taken {
+			continue
+		}
+		r := &config.Route{Name: t.Name, Strategy: config.Ordered, Targets: []string{t.Name},
+			MaxAttempts: config.DefaultMaxAttempts, Deadline: config.DefaultDeadline}
+		rt, err := build(r)
+		if err != nil {
+			return nil, err
+		}
+		d.routes[t.Name] = rt
+	}
+	for n := range d.routes {
+		d.names = append(d.names, n)
+	}
+	sort.Strings(d.names)
+	return d, nil
+}
+
+func adapterFor(d classify.Dialect) provider.Adapter {
+	switch d {
+	case classify.OpenAI:
+		return openai.Adapter{}
+	case classify.Anthropic:
+		return anthropic.Adapter{}
+	case classify.Gemini:
+		return nil // gemini: pending
+	}
+	return nil
+}
+
+// newClient is one connection pool per provider account. Its only timeout is
+// connect_timeout; the others are watched per attempt (see watchdog).
+func newClient(p *config.Provider) *http.Client {
+	dialer := &net.Dialer{Timeout: p.ConnectTimeout, KeepAlive: 30 * time.Second}
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			DialContext:           dialer.DialContext,
+			TLSHandshakeTimeout:   p.ConnectTimeout,
+			ForceAttemptHTTP2:     true,
+			MaxIdleConns:          1024,
+			MaxIdleConnsPerHost:   256,
+			IdleConnTimeout:       90 * time.Second,
+			ExpectContinueTimeout: time.Second,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// Known reports whether a client may name model.
+func (d *Dispatcher) Known(model string) bool {
+	_, ok := d.routes[model]
+	return ok
+}
+
+// Names returns every route and target name a client may send, sorted.
+func (d *Dispatcher) Names() []string { return d.names }
+
+// Close releases idle upstream connections.
+func (d *Dispatcher) Close() {
+	seen := map[*http.Client]bool{}
+	for _, r := range d.routes {
+		for _, t := range append(append([]*targetRT{}, r.targets...), r.tail...) {
+			for _, e := range t.endpoints {
+				if !seen[e.prov.client] {
+					seen[e.prov.client] = true
+					e.prov.client.CloseIdleConnections()
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,15 @@
+// Package dispatch serves one chat-completions request: it asks health for
+// the state of the route's endpoints, orders them (package route), walks the
+// plan calling dialect adapters, classifies every answer, applies the policy
+// table (retry the endpoint, next endpoint, next target, guarded tail, or
+// stop), reports outcomes to health, pages the operator, and records every
+// attempt and skip in the decision record.
+//
+// It owns the stream commit point: before the first content byte reaches the
+// client, any failure may still fail over; after it, a cut or stall ends the
+// stream with an SSE error event and no [DONE].
+//
+// It is the only package that joins routing, health, policy and adapters.
+// It writes nothing to the client but stream bodies; error bodies are the
+// server's (it uses Failure.Envelope for the mid-stream error event only).
+package dispatch

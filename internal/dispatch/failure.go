@@ -1,0 +1,70 @@
+package dispatch
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/detour-llm/detour/classify"
+)
+
+// Failure is what the client is told when nothing answered: the last
+// attempt's real status and the upstream's own message.
+type Failure struct {
+	// Status is the last attempt's upstream status; 504 for a timeout and 502
+	// for a connection failure when no status arrived.
+	Status int
+	Class  classify.Class
+	// Message is the upstream's own message, or a description of what
+	// happened when there was none.
+	Message string
+}
+
+// errorType maps a class to the OpenAI error envelope's "type".
+func errorType(c classify.Class) string {
+	switch c {
+	case classify.Timeout:
+		return "timeout_error"
+	case classify.RateLimited:
+		return "rate_limit_error"
+	case classify.Quota:
+		return "insufficient_quota"
+	case classify.ServerError:
+		return "server_error"
+	case classify.Unavailable:
+		return "not_found_error"
+	case classify.Auth:
+		return "authentication_error"
+	case classify.Forbidden:
+		return "permission_error"
+	case classify.Overflow, classify.ContextLength, classify.BadRequest:
+		return "invalid_request_error"
+	case classify.Refusal:
+		return "content_policy_violation"
+	case classify.Unknown:
+		return "upstream_error"
+	}
+	return "upstream_error"
+}
+
+// Envelope is the OpenAI error envelope for f: {"error":{message, type, code, param}},
+// with the Detour class as "code".
+func (f *Failure) Envelope() []byte {
+	type body struct {
+		Message string  `json:"message"`
+		Type    string  `json:"type"`
+		Code    string  `json:"code"`
+		Param   *string `json:"param"`
+	}
+	b, _ := json.Marshal(struct {
+		Error body `json:"error"`
+	}{body{Message: f.Message, Type: errorType(f.Class), Code: f.Class.String()}})
+	return b
+}
+
+// statusFor is the status to report when an attempt got no HTTP answer.
+func statusFor(c classify.Class) int {
+	if c == classify.Timeout {
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusBadGateway
+}

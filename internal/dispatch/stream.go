@@ -1,0 +1,160 @@
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/sse"
+)
+
+// stream relays an upstream event stream. Until the first event with content
+// it holds events back, so an error or block that arrives first still fails
+// over; the first content commits the response; after that a failure ends
+// the stream with an SSE error event and no [DONE].
+func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
+	defer resp.Body.Close()
+	st := e.prov.adapter.Stream(resp.Body, e.ep)
+	var held [][]byte
+	wd.arm("first_token", e.prov.cfg.FirstTokenTimeout)
+	for {
+		ev, err := st.Next()
+		if err != nil {
+			w.streamEnd(ctx, o, err, wd.expired())
+			return
+		}
+		if o.committed {
+			wd.arm("idle", e.prov.cfg.IdleTimeout)
+		}
+		if ev.Malformed {
+			o.malformed++
+			continue
+		}
+		if ev.Usage != nil {
+			o.usage = ev.Usage
+		}
+		if ev.Error || !o.committed {
+			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
+				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true})
+			if ev.Error && !v.Failed {
+				v = classify.Verdict{Class: classify.Unknown, Evidence: "stream:error event"}
+			}
+			if v.Failed {
+				o.failWith(v, classify.Message(ev.Raw))
+				if o.committed {
+					o.billable = true
+					w.streamError(o)
+				}
+				return
+			}
+		}
+		if !o.committed {
+			if !ev.Content && !ev.Done {
+				for _, c := range ev.Chunks {
+					held = append(held, append([]byte(nil), c...))
+				}
+				continue
+			}
+			if !w.commit(e, held, o) {
+				return
+			}
+			held = nil
+			wd.arm("idle", e.prov.cfg.IdleTimeout)
+		}
+		for _, c := range ev.Chunks {
+			if !w.write(o, c) {
+				return
+			}
+		}
+		if ev.Done {
+			o.ok = w.write(o, sse.Done)
+			o.billable = true
+			return
+		}
+	}
+}
+
+// streamEnd handles the end of the upstream stream: a clean end, a cut or a
+// stall.
+func (w *walk) streamEnd(ctx context.Context, o *outcome, err error, expired string) {
+	o.billable = true // the stream began: the upstream may have run it
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		o.canceled = true
+		o.verdict = classify.Verdict{Evidence: "client canceled"}
+	case err == io.EOF && o.committed:
+		// Ended without [DONE]: finish promptly for the client.
+		o.ok = w.write(o, sse.Done)
+	case err == io.EOF:
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:ended before content"},
+			"the upstream stream ended before any content")
+	case expired != "":
+		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + expired},
+			"the upstream stream stalled past its "+expired+" timeout")
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:deadline"}, "the route's deadline passed")
+	default:
+		v := classify.Transport(err)
+		if v.Class != classify.Timeout {
+			v = classify.Verdict{Class: classify.ServerError, Evidence: "stream:cut"}
+		}
+		o.failWith(v, "the upstream stream was cut: "+err.Error())
+	}
+	if o.verdict.Failed && o.committed {
+		w.streamError(o)
+	}
+}
+
+// commit sends the response headers and the held-back events.
+func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
+	h := w.call.W.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	h.Set("X-Detour-Target", e.key.Target)
+	h.Set("X-Detour-Provider", e.key.Provider)
+	h.Set("X-Detour-Attempts", strconv.Itoa(len(w.rec.Attempts)+1))
+	w.call.W.WriteHeader(http.StatusOK)
+	o.committed = true
+	for _, c := range held {
+		if !w.write(o, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// write sends one SSE data event to the client and flushes it. A client that
+// stalls past the write timeout or is gone ends the attempt as canceled.
+func (w *walk) write(o *outcome, data []byte) bool {
+	rc := http.NewResponseController(w.call.W)
+	_ = rc.SetWriteDeadline(time.Now().Add(w.d.opt.ClientWriteTimeout))
+	if err := sse.WriteData(w.call.W, data); err == nil {
+		if err = rc.Flush(); err == nil {
+			return true
+		}
+	}
+	o.canceled = true
+	o.ok = false
+	o.verdict = classify.Verdict{Evidence: "client write failed"}
+	return false
+}
+
+// streamError ends a committed stream with an SSE error event and no [DONE].
+func (w *walk) streamError(o *outcome) {
+	f := Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
+	if f.Message == "" {
+		f.Message = "the upstream stream failed: " + o.verdict.Class.String() + " (" + o.verdict.Evidence + ")"
+	}
+	rc := http.NewResponseController(w.call.W)
+	_ = rc.SetWriteDeadline(time.Now().Add(w.d.opt.ClientWriteTimeout))
+	b := append([]byte("event: error\ndata: "), f.Envelope()...)
+	b = append(b, '\n', '\n')
+	if _, err := w.call.W.Write(b); err == nil {
+		_ = rc.Flush()
+	}
+}

@@ -1,0 +1,273 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/policy"
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/route"
+)
+
+// Call is one client request.
+type Call struct {
+	// Model is the route or target name the client sent.
+	Model string
+	Req   *provider.Request
+	// MaxAttempts and MaxBillable come from the X-Detour-Max-Attempts and
+	// X-Detour-Max-Billable-Attempts headers; 0 means the route's. They may
+	// only lower the route's limits.
+	MaxAttempts, MaxBillable int
+	// W receives a committed stream; it is not touched for other requests.
+	W http.ResponseWriter
+	// ID is the decision id (the server has already sent it as a header).
+	ID string
+}
+
+// Result is the end of one request.
+type Result struct {
+	Decision *decision.Decision
+	// Body is the OpenAI chat.completion answer of a successful non-stream request.
+	Body []byte
+	// Committed means the stream reached the client: the response is written.
+	Committed bool
+	// Failure is set when no attempt answered (and nothing was committed).
+	Failure *Failure
+	// Canceled means the client went away.
+	Canceled bool
+	// Target and Provider answered (or, on failure, made the last attempt).
+	Target, Provider string
+}
+
+// walk is the state of one request's way through its plan.
+type walk struct {
+	d        *Dispatcher
+	r        *routeRT
+	call     *Call
+	rec      *decision.Decision
+	status   map[health.Key]health.Status
+	maxAtt   int
+	maxBill  int
+	billable int
+	upstream time.Duration // time spent in attempts and waits, for the overhead metric
+	tried    map[health.Key]bool
+	last     *outcome
+	lastEP   *endpointRT
+	stopWhy  string // why the walk stopped early (budget), for skips
+	// bg outlives the client: health reports still land when it leaves.
+	bg context.Context
+}
+
+// Do serves one call. ctx carries the client's cancellation; the route's
+// deadline is applied here.
+func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
+	start := time.Now()
+	r := d.routes[call.Model]
+	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: string(r.strategy),
+		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}}
+	bg := context.WithoutCancel(ctx)
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Deadline)
+	defer cancel()
+	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg,
+		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
+	res := w.run(ctx)
+	res.Decision = rec
+	elapsed := time.Since(start)
+	rec.MS = decision.Millis(elapsed)
+	switch {
+	case res.Canceled:
+		rec.Outcome = decision.OutcomeCanceled
+		rec.Status = 499
+	case res.Failure != nil:
+		rec.Outcome, rec.Status, rec.Class = decision.OutcomeError, res.Failure.Status, res.Failure.Class.String()
+	default:
+		rec.Outcome, rec.Status = decision.OutcomeOK, http.StatusOK
+	}
+	d.opt.Metrics.Request(r.name, rec.Outcome, rec.Status, elapsed)
+	d.opt.Metrics.Overhead(elapsed - w.upstream)
+	d.dec.Write(rec)
+	return res
+}
+
+// lower applies a request's limit: it may only lower the route's (0 = none).
+func lower(route, req int) int {
+	if req > 0 && (route == 0 || req < route) {
+		return req
+	}
+	return route
+}
+
+func (w *walk) run(ctx context.Context) *Result {
+	views := w.d.opt.Health.View(ctx, w.r.keys)
+	w.status = make(map[health.Key]health.Status, len(views))
+	for i, k := range w.r.keys {
+		w.status[k] = views[i]
+	}
+	list := w.orderTargets(w.r.targets, w.r.strategy)
+	tail := w.orderTargets(w.r.tail, route.Ordered)
+	inTail := false
+	for ti := 0; ti < len(list); {
+		res, c := w.target(ctx, list[ti])
+		if res != nil {
+			return res
+		}
+		rest := [][]*targetRT{list[ti+1:]}
+		if !inTail {
+			rest = append(rest, tail)
+		}
+		if w.stopWhy != "" {
+			return w.fail(rest...)
+		}
+		if next := w.nextTarget(list, ti, c, inTail); next >= 0 {
+			w.setAction(actionFor(inTail), c)
+			ti = next
+			continue
+		}
+		if !inTail && len(tail) > 0 && w.tailOn(c) {
+			w.setAction(decision.ActionTail, c)
+			list, ti, inTail = tail, 0, true
+			continue
+		}
+		return w.fail(rest...)
+	}
+	return w.fail()
+}
+
+// actionFor names a move to the next target: within the tail it is "tail".
+func actionFor(inTail bool) string {
+	if inTail {
+		return decision.ActionTail
+	}
+	return decision.ActionNextTarget
+}
+
+// nextTarget returns the index in list of the target to try after list[ti]
+// failed with class c, or -1. context_length moves only to a target whose
+// declared context window is larger.
+func (w *walk) nextTarget(list []*targetRT, ti int, c classify.Class, inTail bool) int {
+	allowed := w.moveOn(c)
+	if inTail {
+		allowed = w.tailOn(c)
+	}
+	if !allowed {
+		return -1
+	}
+	for j := ti + 1; j < len(list); j++ {
+		if c == classify.ContextLength {
+			cur, nxt := list[ti].cfg.ContextWindow, list[j].cfg.ContextWindow
+			if cur == 0 || nxt <= cur {
+				for _, e := range list[j].endpoints {
+					w.skip(e, fmt.Sprintf("context window %d is not larger than %d", nxt, cur))
+				}
+				continue
+			}
+		}
+		return j
+	}
+	return -1
+}
+
+// moveOn: does class c move the request to the route's next target?
+func (w *walk) moveOn(c classify.Class) bool {
+	if w.r.cfg.FallbackSet {
+		return slices.Contains(w.r.cfg.FallbackOn, c)
+	}
+	return policy.DefaultNextTarget(policy.Strategy(w.r.strategy), c)
+}
+
+// tailOn: may class c reach the guarded tail?
+func (w *walk) tailOn(c classify.Class) bool {
+	if len(w.r.cfg.TailOn) > 0 {
+		return slices.Contains(w.r.cfg.TailOn, c)
+	}
+	return policy.DefaultTail(c)
+}
+
+// orderTargets orders targets by strategy s; a target is cooling when every
+// endpoint is.
+func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
+	if len(ts) <= 1 {
+		return ts
+	}
+	cs := make([]route.Candidate, len(ts))
+	for i, t := range ts {
+		c := route.Candidate{Cooling: true, InFlight: t.inflight.Load()}
+		for _, e := range t.endpoints {
+			st := w.status[e.key]
+			if st.Phase != health.Cooling {
+				c.Cooling = false
+			} else if c.Until.IsZero() || st.Until.Before(c.Until) {
+				c.Until = st.Until
+			}
+			if st.Measured && (!c.Measured || st.Latency < c.Latency) {
+				c.Measured, c.Latency = true, st.Latency
+			}
+		}
+		cs[i] = c
+	}
+	var rot uint64
+	if s == route.Pool {
+		rot = w.d.rr.Add(1)
+	}
+	idx := route.Order(s, cs, rot)
+	out := make([]*targetRT, len(idx))
+	for i, j := range idx {
+		out[i] = ts[j]
+	}
+	return out
+}
+
+func (w *walk) setAction(a string, c classify.Class) {
+	if n := len(w.rec.Attempts); n > 0 {
+		w.rec.Attempts[n-1].Action = a
+		w.d.opt.Metrics.Failover(w.r.name, a, c.String())
+	}
+}
+
+func (w *walk) skip(e *endpointRT, reason string) {
+	if w.tried[e.key] {
+		return
+	}
+	w.tried[e.key] = true
+	w.rec.Skipped = append(w.rec.Skipped, decision.Skip{Target: e.key.Target, Provider: e.key.Provider, Reason: reason})
+}
+
+// fail ends the walk with the last attempt's answer and records why the
+// endpoints in the lists were not tried.
+func (w *walk) fail(rest ...[]*targetRT) *Result {
+	for _, list := range rest {
+		for _, t := range list {
+			for _, e := range t.endpoints {
+				switch st := w.status[e.key]; {
+				case w.stopWhy != "":
+					w.skip(e, w.stopWhy)
+				case st.Phase == health.Cooling:
+					w.skip(e, "cooling until "+st.Until.UTC().Format(time.RFC3339))
+				case st.Phase == health.Probing:
+					w.skip(e, "awaiting its probe")
+				}
+			}
+		}
+	}
+	if n := len(w.rec.Attempts); n > 0 && w.rec.Attempts[n-1].Action == "" {
+		w.rec.Attempts[n-1].Action = decision.ActionStop
+	}
+	o := w.last
+	if o == nil { // the deadline passed before any attempt
+		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
+	}
+	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
+	if f.Status == 0 {
+		f.Status = statusFor(f.Class)
+	}
+	if f.Message == "" {
+		f.Message = fmt.Sprintf("upstream %s answered %s (%s)", w.lastEP.key, f.Class, o.verdict.Evidence)
+	}
+	return &Result{Failure: f, Target: w.lastEP.key.Target, Provider: w.lastEP.key.Provider}
+}

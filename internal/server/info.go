@@ -1,0 +1,86 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/detour-llm/detour/internal/health"
+)
+
+func (s *Server) models(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use GET for /v1/models")
+		return
+	}
+	st := s.state.Load()
+	if !authorized(st.Config, r) {
+		writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_api_key", "missing or invalid client key: send Authorization: Bearer <key>")
+		return
+	}
+	type model struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		Created int64  `json:"created"`
+		OwnedBy string `json:"owned_by"`
+		// Kind is "route" or "target"; Strategy and Targets describe a route.
+		Kind     string   `json:"detour_kind"`
+		Strategy string   `json:"detour_strategy,omitempty"`
+		Targets  []string `json:"detour_targets,omitempty"`
+		Model    string   `json:"detour_model,omitempty"`
+	}
+	var data []model
+	for _, rt := range st.Config.Routes {
+		data = append(data, model{ID: rt.Name, Object: "model", OwnedBy: "detour", Kind: "route", Strategy: string(rt.Strategy), Targets: rt.Targets})
+	}
+	for _, t := range st.Config.Targets {
+		data = append(data, model{ID: t.Name, Object: "model", OwnedBy: "detour", Kind: "target", Model: t.Model})
+	}
+	writeJSON(w, map[string]any{"object": "list", "data": data})
+}
+
+// health answers GET /v1/health: always 200 while serving.
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use GET for /v1/health")
+		return
+	}
+	st := s.state.Load()
+	eps, accts := st.Health.Snapshot(r.Context())
+	type endpoint struct {
+		Target        string     `json:"target"`
+		Provider      string     `json:"provider"`
+		Model         string     `json:"model"`
+		State         string     `json:"state"`
+		Failures      int        `json:"failures"`
+		LastClass     string     `json:"last_class"`
+		CooldownUntil *time.Time `json:"cooldown_until"`
+		LatencyMS     *float64   `json:"latency_ms"`
+	}
+	out := make([]endpoint, len(eps))
+	for i, e := range eps {
+		out[i] = endpoint{Target: e.Target, Provider: e.Provider, State: e.State, Failures: e.Failures,
+			LastClass: e.LastClass, CooldownUntil: e.CooldownUntil, LatencyMS: e.LatencyMS}
+		if t, ok := st.Config.Target(e.Target); ok {
+			out[i].Model = t.Model
+		}
+		s.metrics.EndpointState(e.Target, e.Provider, e.State)
+	}
+	if accts == nil {
+		accts = []health.AccountHealth{}
+	}
+	for _, a := range accts {
+		s.metrics.AccountState(a.Name, a.State)
+	}
+	writeJSON(w, map[string]any{"status": "serving", "endpoints": out, "accounts": accts})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}
