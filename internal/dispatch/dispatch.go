@@ -18,7 +18,7 @@ import (
 	"github.com/detour-llm/detour/internal/policy"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/anthropic"
-	// gemini: pending
+	"github.com/detour-llm/detour/internal/provider/gemini"
 	"github.com/detour-llm/detour/internal/provider/openai"
 	"github.com/detour-llm/detour/internal/route"
 )
@@ -186,7 +186,7 @@ func adapterFor(d classify.Dialect) provider.Adapter {
 	case classify.Anthropic:
 		return anthropic.Adapter{}
 	case classify.Gemini:
-		return nil // gemini: pending
+		return gemini.Adapter{}
 	}
 	return nil
 }
