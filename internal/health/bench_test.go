@@ -44,3 +44,32 @@ func BenchmarkReport(b *testing.B) {
 		tr.Report(ctx, epA, Report{OK: true, Latency: time.Millisecond})
 	}
 }
+
+// BenchmarkRedisView measures one View (one MGET) of 8 endpoints over a
+// local redis-server, for comparison with the memory store.
+func BenchmarkRedisView(b *testing.B) {
+	srv := startRedis(b)
+	st := newRedisStore(b, srv, "bench:", time.Now, nil)
+	keys := make([]Key, 8)
+	for i := range keys {
+		keys[i] = Key{fmt.Sprintf("t%d", i), fmt.Sprintf("p%d", i%3)}
+	}
+	tr := New(st, Settings{}, keys, nil)
+	for _, k := range keys {
+		tr.Report(ctx, k, Report{OK: true, Latency: time.Millisecond})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.View(ctx, keys)
+	}
+}
+
+// BenchmarkRedisReport measures one success report (a WATCH/MULTI update).
+func BenchmarkRedisReport(b *testing.B) {
+	srv := startRedis(b)
+	tr := New(newRedisStore(b, srv, "bench:", time.Now, nil), Settings{}, all3, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.Report(ctx, epA, Report{OK: true, Latency: time.Millisecond})
+	}
+}

@@ -49,6 +49,11 @@
 // logged once when it is back). No store error reaches a request: Tracker
 // treats one as "healthy".
 //
+// While Redis is down each replica decides alone (its own probe slot, its
+// own cooldowns); what it learned then is not pushed back when Redis
+// returns, which starts from what Redis holds. On a Redis Cluster, Load
+// pipelines GETs instead of one MGET, so keys may live on any slot.
+//
 // Once (Memory and RedisStore) de-duplicates operator alerts across replicas.
 //
 // This package imports nothing of ours; the only outside import is go-redis.

@@ -127,7 +127,7 @@ func (s *RedisStore) Load(ctx context.Context, keys []string) ([]Record, error) 
 		full[i] = s.prefix + k
 	}
 	c, cancel := s.opCtx(ctx)
-	vals, err := s.client.MGet(c, full...).Result()
+	vals, err := s.mget(c, full)
 	cancel()
 	if !s.done(err) || len(vals) != len(keys) {
 		return s.local.Load(ctx, keys)
@@ -140,6 +140,31 @@ func (s *RedisStore) Load(ctx context.Context, keys []string) ([]Record, error) 
 		s.local.put(keys[i], out[i])
 	}
 	return out, nil
+}
+
+// mget reads keys in one round trip: MGET, or pipelined GETs on a cluster,
+// where one MGET cannot span slots.
+func (s *RedisStore) mget(ctx context.Context, keys []string) ([]any, error) {
+	if _, ok := s.client.(*redis.ClusterClient); !ok {
+		return s.client.MGet(ctx, keys...).Result()
+	}
+	cmds := make([]*redis.StringCmd, len(keys))
+	_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, k := range keys {
+			cmds[i] = p.Get(ctx, k)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, err
+	}
+	vals := make([]any, len(keys))
+	for i, cmd := range cmds {
+		if v, err := cmd.Result(); err == nil {
+			vals[i] = v
+		}
+	}
+	return vals, nil
 }
 
 // errConflict ends a transaction attempt that lost a race.

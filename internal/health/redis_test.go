@@ -19,7 +19,7 @@ import (
 
 // redisServer is a real redis-server on a loopback port, owned by one test.
 type redisServer struct {
-	t    *testing.T
+	t    testing.TB
 	path string
 	port int
 	cmd  *exec.Cmd
@@ -27,7 +27,7 @@ type redisServer struct {
 
 // startRedis starts redis-server on a free port (or port, when non-zero).
 // Without the binary it skips, except under CI=true, where it fails.
-func startRedis(t *testing.T) *redisServer {
+func startRedis(t testing.TB) *redisServer {
 	t.Helper()
 	path, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -78,7 +78,7 @@ func (s *redisServer) stop() {
 	}
 }
 
-func (s *redisServer) client(t *testing.T) *redis.Client {
+func (s *redisServer) client(t testing.TB) *redis.Client {
 	c := redis.NewClient(&redis.Options{Addr: s.addr()})
 	t.Cleanup(func() { c.Close() })
 	return c
@@ -102,7 +102,7 @@ func (l *logBuf) count(s string) int {
 	return strings.Count(l.b.String(), s)
 }
 
-func newRedisStore(t *testing.T, srv *redisServer, prefix string, now func() time.Time, log *logBuf) *RedisStore {
+func newRedisStore(t testing.TB, srv *redisServer, prefix string, now func() time.Time, log *logBuf) *RedisStore {
 	var w bytes.Buffer
 	var lg *slog.Logger
 	if log != nil {
