@@ -30,7 +30,7 @@ func BenchmarkStreamChunk(b *testing.B) {
 	ev := []byte("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\" there\"}}\n\n")
 	in := bytes.Repeat(ev, 1000)
 	b.ReportAllocs()
-	b.SetBytes(int64(len(ev)))
+	b.SetBytes(int64(len(in)))
 	for b.Loop() {
 		s := Adapter{}.Stream(bytes.NewReader(in), testEP)
 		for {

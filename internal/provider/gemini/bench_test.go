@@ -30,7 +30,7 @@ func BenchmarkStreamChunk(b *testing.B) {
 	ev := []byte("data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \" capital of Wyoming\"}],\"role\": \"model\"}}],\"usageMetadata\": {\"promptTokenCount\": 7,\"totalTokenCount\": 7},\"modelVersion\": \"gemini-3.1-flash-lite\"}\n\n")
 	in := bytes.Repeat(ev, 1000)
 	b.ReportAllocs()
-	b.SetBytes(int64(len(ev)))
+	b.SetBytes(int64(len(in)))
 	for b.Loop() {
 		s := Adapter{}.Stream(bytes.NewReader(in), testEP)
 		for {
