@@ -95,7 +95,8 @@ func (r *Reader) readLine() ([]byte, error) {
 	for {
 		frag, err := r.br.ReadSlice('\n')
 		r.line = append(r.line, frag...)
-		if len(r.line) > r.maxLine {
+		// The limit bounds the line without its terminator (\n or \r\n).
+		if n := len(r.line); n > r.maxLine+2 || (n > r.maxLine && len(trimEOL(r.line)) > r.maxLine) {
 			return nil, ErrLineTooLong
 		}
 		if err == bufio.ErrBufferFull {
