@@ -67,19 +67,14 @@ func TestTailIsGuarded(t *testing.T) {
 func TestRetriesOnlyTransient(t *testing.T) {
 	for _, c := range classify.Classes() {
 		r := For(c).Retry
-		switch c {
-		case classify.ServerError:
-			if r != RetryOnce {
-				t.Errorf("server_error: retry %v, want once", r)
-			}
-		case classify.RateLimited:
-			if r != RetryAfterWait {
-				t.Errorf("rate_limited: retry %v, want after Retry-After", r)
-			}
-		default:
-			if r != RetryNever {
-				t.Errorf("%s is retried on the same endpoint", c)
-			}
+		want := RetryNever
+		if c == classify.ServerError {
+			want = RetryOnce
+		} else if c == classify.RateLimited {
+			want = RetryAfterWait
+		}
+		if r != want {
+			t.Errorf("%s: same-endpoint retry %v, want %v", c, r, want)
 		}
 	}
 }
