@@ -1,0 +1,153 @@
+package health
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// Probe and doubling cases of the shared suite (runSuite).
+
+func coolA(tr *Tracker, c *clock) {
+	for range 3 {
+		tr.Report(ctx, epA, fail("server_error"))
+	}
+	c.Advance(10 * time.Second)
+}
+
+func testProbeLease(t *testing.T, tr *Tracker, c *clock) {
+	tr.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: time.Minute})
+	if ok, got := tr.TryProbe(ctx, epA); ok || got != nil {
+		t.Fatalf("probe while cooling: %v %v", ok, got)
+	}
+	if ok, _ := tr.TryProbe(ctx, epB); !ok {
+		t.Fatal("a healthy endpoint needs no probe slot: want true")
+	}
+	c.Advance(time.Minute)
+	ok, got := tr.TryProbe(ctx, epA)
+	if !ok {
+		t.Fatal("first probe should win")
+	}
+	wantTr(t, got, Transition{ScopeEndpoint, "claude/anthropic", Cooling, Probing, "unavailable", time.Time{}})
+	for range 3 {
+		if ok, got := tr.TryProbe(ctx, epA); ok || got != nil {
+			t.Fatalf("second probe won the held slot: %v %v", ok, got)
+		}
+	}
+	c.Advance(29 * time.Second)
+	if ok, _ := tr.TryProbe(ctx, epA); ok {
+		t.Fatal("lease not yet over")
+	}
+	c.Advance(time.Second)
+	if ok, got := tr.TryProbe(ctx, epA); !ok || got != nil {
+		t.Fatalf("lease over: want the slot again, no transition; got %v %v", ok, got)
+	}
+	// Concurrent probers: exactly one wins.
+	c.Advance(30 * time.Second)
+	var wins sync.Map
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			if ok, _ := tr.TryProbe(ctx, epA); ok {
+				wins.Store(i, true)
+			}
+		})
+	}
+	wg.Wait()
+	n := 0
+	wins.Range(func(any, any) bool { n++; return true })
+	if n != 1 {
+		t.Fatalf("%d concurrent probers won, want 1", n)
+	}
+}
+
+func testProbeSuccess(t *testing.T, tr *Tracker, c *clock) {
+	coolA(tr, c)
+	tr.TryProbe(ctx, epA)
+	wantTr(t, tr.Report(ctx, epA, Report{OK: true, Latency: time.Second}),
+		Transition{ScopeEndpoint, "claude/anthropic", Probing, Healthy, "", time.Time{}})
+	if st := wantPhase(t, tr, epA, Healthy); st.Failures != 0 {
+		t.Fatalf("%+v", st)
+	}
+	// Closed: the threshold applies afresh, and the next cooldown is the base.
+	tr.Report(ctx, epA, fail("server_error"))
+	tr.Report(ctx, epA, fail("server_error"))
+	wantPhase(t, tr, epA, Healthy)
+	tr.Report(ctx, epA, fail("server_error"))
+	if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(c.Now().Add(10 * time.Second)) {
+		t.Fatalf("after close the cooldown restarts at base: %+v", st)
+	}
+}
+
+func testProbeDoubles(t *testing.T, tr *Tracker, c *clock) {
+	coolA(tr, c)
+	for _, want := range []time.Duration{20 * time.Second, 35 * time.Second, 35 * time.Second} {
+		if ok, _ := tr.TryProbe(ctx, epA); !ok {
+			t.Fatal("probe refused")
+		}
+		until := c.Now().Add(want)
+		wantTr(t, tr.Report(ctx, epA, fail("server_error")),
+			Transition{ScopeEndpoint, "claude/anthropic", Probing, Cooling, "server_error", until})
+		if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(until) {
+			t.Fatalf("cooldown %v, want %v", st.Until.Sub(c.Now()), want)
+		}
+		c.Advance(want)
+	}
+	// A failure while probing doubles even without TryProbe (tried anyway).
+	c.Advance(time.Hour)
+	tr.Report(ctx, epA, Report{Class: "rate_limited", Cool: ScopeEndpoint, CoolFor: time.Second})
+	if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(c.Now().Add(35 * time.Second)) {
+		t.Fatalf("cooldown %v, want 35s", st.Until.Sub(c.Now()))
+	}
+}
+
+func testLongBase(t *testing.T, tr *Tracker, c *clock) {
+	for range 3 {
+		tr.Report(ctx, epA, Report{Class: "unavailable", Count: true, Cool: ScopeEndpoint, CoolFor: 24 * time.Hour})
+		if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(c.Now().Add(24 * time.Hour)) {
+			t.Fatalf("cooldown %v, want 24h (not cut to MaxCooldown, not doubled past it)", st.Until.Sub(c.Now()))
+		}
+		c.Advance(24 * time.Hour)
+		tr.TryProbe(ctx, epA)
+	}
+}
+
+func testInconclusive(t *testing.T, tr *Tracker, c *clock) {
+	coolA(tr, c)
+	tr.TryProbe(ctx, epA)
+	wantTr(t, tr.Report(ctx, epA, Report{Class: "context_length"}))
+	wantPhase(t, tr, epA, Probing)
+	if ok, _ := tr.TryProbe(ctx, epA); ok {
+		t.Fatal("lease should still be held")
+	}
+}
+
+func testAccountProbe(t *testing.T, tr *Tracker, c *clock) {
+	tr.Report(ctx, epA, Report{Class: "auth", Cool: ScopeAccount, CoolFor: 10 * time.Second})
+	c.Advance(10 * time.Second)
+	wantPhase(t, tr, epA, Probing)
+	wantPhase(t, tr, epB, Probing)
+	ok, got := tr.TryProbe(ctx, epB)
+	if !ok {
+		t.Fatal("account probe refused")
+	}
+	wantTr(t, got, Transition{ScopeAccount, "anthropic", Cooling, Probing, "auth", time.Time{}})
+	if ok, _ := tr.TryProbe(ctx, epA); ok {
+		t.Fatal("the account's one probe slot is held by epB")
+	}
+	// Probe fails for the account: doubled (10s → 20s).
+	until := c.Now().Add(20 * time.Second)
+	wantTr(t, tr.Report(ctx, epB, Report{Class: "auth", Cool: ScopeAccount, CoolFor: 10 * time.Second}),
+		Transition{ScopeAccount, "anthropic", Probing, Cooling, "auth", until})
+	if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(until) {
+		t.Fatalf("%+v", st)
+	}
+	c.Advance(20 * time.Second)
+	if ok, _ := tr.TryProbe(ctx, epA); !ok {
+		t.Fatal("probe refused")
+	}
+	wantTr(t, tr.Report(ctx, epA, Report{OK: true}),
+		Transition{ScopeAccount, "anthropic", Probing, Healthy, "", time.Time{}})
+	wantPhase(t, tr, epA, Healthy)
+	wantPhase(t, tr, epB, Healthy)
+}
