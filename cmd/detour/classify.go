@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/config"
+)
+
+// headerFlags collects repeated --header K:V values.
+type headerFlags []string
+
+func (h *headerFlags) String() string     { return strings.Join(*h, ", ") }
+func (h *headerFlags) Set(v string) error { *h = append(*h, v); return nil }
+
+// verdictJSON is one line of `detour classify` output.
+type verdictJSON struct {
+	Class        string `json:"class,omitempty"`
+	Evidence     string `json:"evidence,omitempty"`
+	RetryAfterMS int64  `json:"retry_after_ms,omitempty"`
+	Error        string `json:"error,omitempty"`
+}
+
+func toJSON(v classify.Verdict, status int) verdictJSON {
+	if !v.Failed {
+		return verdictJSON{Class: "ok", Evidence: fmt.Sprintf("status:%d", status)}
+	}
+	return verdictJSON{Class: v.Class.String(), Evidence: v.Evidence, RetryAfterMS: v.RetryAfter.Milliseconds()}
+}
+
+// runClassify implements `detour classify` (SPEC §7):
+//
+//	detour classify [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]
+//	detour classify [-c FILE] --jsonl   < lines {status, body, headers, dialect, stream, provider}
+//
+// The single form reads the body from FILE, or stdin when FILE is "-" or
+// absent, and prints {"class":…,"evidence":…} (plus "retry_after_ms" when
+// the answer asks to wait); a success prints {"class":"ok","evidence":
+// "status:200"}. --status defaults to 200. The --jsonl form writes one
+// verdict line per input line, in order; a bad line gets {"error":"line N:
+// …"} in its place and the exit status is 1 at the end. With -c the
+// configuration's classify.rules apply before the built-in rules.
+func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("classify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgPath := fs.String("c", "", "configuration `FILE` whose classify.rules apply first")
+	dialect := fs.String("dialect", "", "provider dialect: openai, anthropic or gemini")
+	status := fs.Int("status", 200, "HTTP status of the answer")
+	provider := fs.String("provider", "", "provider name, for rules narrowed by provider")
+	stream := fs.Bool("stream", false, "the body arrived inside an SSE stream")
+	jsonl := fs.Bool("jsonl", false, "read JSON lines {status, body, headers, dialect, stream} on stdin")
+	var headers headerFlags
+	fs.Var(&headers, "header", "response header `K:V` (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: detour classify [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]")
+		fmt.Fprintln(stderr, "       detour classify [-c FILE] --jsonl < lines")
+		fs.PrintDefaults()
+	}
+	// Flags may come before or after the file.
+	var files []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) > 1 || (*jsonl && len(files) > 0) {
+		fmt.Fprintln(stderr, "detour classify: at most one FILE, and none with --jsonl")
+		return 2
+	}
+	if _, err := parseDialect(*dialect); err != nil {
+		fmt.Fprintln(stderr, "detour classify:", err)
+		return 2
+	}
+	hdr := http.Header{}
+	for _, kv := range headers {
+		k, v, ok := strings.Cut(kv, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			fmt.Fprintf(stderr, "detour classify: --header %q: want K:V\n", kv)
+			return 2
+		}
+		hdr.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+	}
+	c := &classify.Classifier{}
+	if *cfgPath != "" {
+		cfg, err := config.Load(*cfgPath)
+		if err != nil {
+			fmt.Fprintln(stderr, "detour classify:", err)
+			return 1
+		}
+		c.Rules = cfg.Rules
+	}
+	if *jsonl {
+		return classifyLines(c, stdin, stdout, stderr)
+	}
+
+	var body []byte
+	var err error
+	if len(files) == 0 || files[0] == "-" {
+		body, err = io.ReadAll(io.LimitReader(stdin, 64<<20))
+	} else {
+		body, err = os.ReadFile(files[0])
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "detour classify:", err)
+		return 1
+	}
+	v := c.Classify(classify.Response{Status: *status, Header: hdr, Body: body,
+		Dialect: classify.Dialect(*dialect), Provider: *provider, Stream: *stream})
+	return writeJSON(stdout, stderr, toJSON(v, *status))
+}
+
+func parseDialect(d string) (classify.Dialect, error) {
+	switch classify.Dialect(d) {
+	case "", classify.OpenAI, classify.Anthropic, classify.Gemini:
+		return classify.Dialect(d), nil
+	}
+	return "", fmt.Errorf("unknown dialect %q (want openai, anthropic or gemini)", d)
+}
+
+// lineInput is one --jsonl input line. Body is the raw body as a JSON
+// string; a JSON object or array there is taken as the body's text itself.
+type lineInput struct {
+	Status   *int              `json:"status"`
+	Body     json.RawMessage   `json:"body"`
+	Headers  map[string]string `json:"headers"`
+	Dialect  string            `json:"dialect"`
+	Provider string            `json:"provider"`
+	Stream   bool              `json:"stream"`
+}
+
+func classifyLines(c *classify.Classifier, stdin io.Reader, stdout, stderr io.Writer) int {
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	w := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	code := 0
+	n := 0
+	for sc.Scan() {
+		n++
+		out, err := classifyLine(c, sc.Bytes())
+		if err != nil {
+			out = verdictJSON{Error: fmt.Sprintf("line %d: %v", n, err)}
+			code = 1
+		}
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintln(stderr, "detour classify:", err)
+			return 1
+		}
+	}
+	if err := sc.Err(); err != nil {
+		enc.Encode(verdictJSON{Error: fmt.Sprintf("line %d: %v", n+1, err)})
+		code = 1
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintln(stderr, "detour classify:", err)
+		return 1
+	}
+	return code
+}
+
+func classifyLine(c *classify.Classifier, line []byte) (verdictJSON, error) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return verdictJSON{}, errors.New("empty line")
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	var in lineInput
+	if err := dec.Decode(&in); err != nil {
+		return verdictJSON{}, err
+	}
+	if dec.More() {
+		return verdictJSON{}, errors.New("trailing data after the JSON object")
+	}
+	status := 200
+	if in.Status != nil {
+		status = *in.Status
+	}
+	if status < 100 || status > 999 {
+		return verdictJSON{}, fmt.Errorf("status %d out of range", status)
+	}
+	d, err := parseDialect(in.Dialect)
+	if err != nil {
+		return verdictJSON{}, err
+	}
+	var body []byte
+	if len(in.Body) > 0 && in.Body[0] == '"' {
+		var s string
+		if err := json.Unmarshal(in.Body, &s); err != nil {
+			return verdictJSON{}, fmt.Errorf("body: %v", err)
+		}
+		body = []byte(s)
+	} else if len(in.Body) > 0 && !bytes.Equal(in.Body, []byte("null")) {
+		body = in.Body
+	}
+	hdr := http.Header{}
+	for k, v := range in.Headers {
+		hdr.Set(k, v)
+	}
+	v := c.Classify(classify.Response{Status: status, Header: hdr, Body: body, Dialect: d,
+		Provider: in.Provider, Stream: in.Stream})
+	return toJSON(v, status), nil
+}
+
+func writeJSON(stdout, stderr io.Writer, v verdictJSON) int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		fmt.Fprintln(stderr, "detour classify:", err)
+		return 1
+	}
+	if _, err := stdout.Write(append(b, '\n')); err != nil {
+		fmt.Fprintln(stderr, "detour classify:", err)
+		return 1
+	}
+	return 0
+}
