@@ -1,0 +1,117 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/policy"
+)
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("c", "detour.yaml", "configuration file")
+	if fs.Parse(args) != nil {
+		return 2
+	}
+	cfg, err := config.Load(*path)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: ok (%d providers, %d targets, %d routes, %d classify rules)\n\n",
+		cfg.File, len(cfg.Providers), len(cfg.Targets), len(cfg.Routes), len(cfg.Rules))
+	for i := range cfg.Routes {
+		printRoute(stdout, cfg, &cfg.Routes[i])
+	}
+	return 0
+}
+
+// printRoute prints a route's plan and what each class does in it.
+func printRoute(w io.Writer, cfg *config.Config, r *config.Route) {
+	bill := "no cap"
+	if r.MaxBillableAttempts > 0 {
+		bill = fmt.Sprint(r.MaxBillableAttempts)
+	}
+	fmt.Fprintf(w, "route %s (%s): max_attempts %d, max_billable_attempts %s, deadline %s\n",
+		r.Name, r.Strategy, r.MaxAttempts, bill, r.Deadline)
+	for _, list := range []struct {
+		label string
+		names []string
+	}{{"target", r.Targets}, {"tail", r.Tail}} {
+		for _, n := range list.names {
+			t, _ := cfg.Target(n)
+			win := ""
+			if t.ContextWindow > 0 {
+				win = fmt.Sprintf(", context_window %d", t.ContextWindow)
+			}
+			fmt.Fprintf(w, "  %s %s: model %s via %s%s\n", list.label, n, t.Model, strings.Join(t.Providers, " → "), win)
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  class\tsame endpoint\tnext endpoint\tnext target\ttail\tcools\tpages")
+	for _, c := range classify.Classes() {
+		rule := policy.For(c)
+		next := "no"
+		switch {
+		case moveOn(r, c) && c == classify.ContextLength:
+			next = "only to a larger context_window"
+		case moveOn(r, c):
+			next = "yes"
+		}
+		tail := "-"
+		if len(r.Tail) > 0 {
+			tail = yesNo(slices.Contains(r.TailOn, c))
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", c, retry(rule.Retry), yesNo(rule.NextEndpoint), next, tail, cools(rule, cfg), yesNo(rule.Page))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+}
+
+func moveOn(r *config.Route, c classify.Class) bool {
+	if r.FallbackSet {
+		return slices.Contains(r.FallbackOn, c)
+	}
+	return policy.DefaultNextTarget(policy.Strategy(r.Strategy), c)
+}
+
+func retry(r policy.Retry) string {
+	switch r {
+	case policy.RetryOnce:
+		return "retry once"
+	case policy.RetryAfterWait:
+		return "retry if Retry-After ≤ max_wait"
+	case policy.RetryNever:
+	}
+	return "no"
+}
+
+func cools(r policy.Rule, cfg *config.Config) string {
+	h := cfg.Health
+	switch r.Cool {
+	case policy.CoolThreshold:
+		return fmt.Sprintf("endpoint after %d in a row, %s doubling to %s", h.FailureThreshold, h.Cooldown, h.MaxCooldown)
+	case policy.CoolRetryAfter:
+		return "endpoint for Retry-After (else " + h.Cooldown.String() + ")"
+	case policy.CoolUnavailable:
+		return "endpoint for " + h.UnavailableCooldown.String()
+	case policy.CoolAccount:
+		return "provider account for " + h.AccountCooldown.String()
+	case policy.CoolNone:
+	}
+	return "nothing"
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/detour-llm/detour/internal/app"
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/demo"
+)
+
+func runDemo(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:8080", "address to serve on")
+	if fs.Parse(args) != nil {
+		return 2
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "detour demo: %v (try --listen 127.0.0.1:0)\n", err)
+		return 1
+	}
+	d := demo.Start(stderr)
+	defer d.Close()
+	cfg, err := config.Parse("demo.yaml", []byte(d.Config(ln.Addr().String())), nil)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	log := newLogger(cfg.Log, stderr)
+	a, err := app.New(cfg, app.Options{Logger: log})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	fmt.Fprint(stdout, demo.Tour("http://"+ln.Addr().String()))
+	_ = context.Background
+	return serve(a, ln, 5*time.Second, log, nil)
+}

@@ -1,0 +1,49 @@
+// Command detour is an OpenAI-compatible LLM gateway with typed failover.
+//
+//	detour serve [-c detour.yaml]   serve a configuration
+//	detour check [-c detour.yaml]   validate it and print what each route does per class
+//	detour demo [--listen ADDR]     serve simulated providers (no keys, no network)
+//	detour classify [...]           classify one upstream answer (or --jsonl a batch)
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage: detour <command> [flags]
+
+commands:
+  serve     [-c detour.yaml] [--grace 30s]   serve the gateway
+  check     [-c detour.yaml]                 validate a configuration and print the routes
+  demo      [--listen 127.0.0.1:8080]        serve simulated providers: no keys, no network
+  classify  [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]
+            classify [-c FILE] --jsonl        classify upstream answers
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return runServe(args[1:], stderr)
+	case "check":
+		return runCheck(args[1:], stdout, stderr)
+	case "demo":
+		return runDemo(args[1:], stdout, stderr)
+	case "classify":
+		return runClassify(args[1:], stdin, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "detour: unknown command %q\n%s", args[0], usage)
+	return 2
+}

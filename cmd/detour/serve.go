@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/detour-llm/detour/internal/app"
+	"github.com/detour-llm/detour/internal/config"
+)
+
+func runServe(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("c", "detour.yaml", "configuration file")
+	grace := fs.Duration("grace", 30*time.Second, "how long in-flight requests may finish after SIGTERM")
+	if fs.Parse(args) != nil {
+		return 2
+	}
+	cfg, err := config.Load(*path)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	log := newLogger(cfg.Log, stderr)
+	a, err := app.New(cfg, app.Options{Logger: log})
+	if err != nil {
+		log.Error("cannot start", "err", err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		log.Error("cannot listen", "addr", cfg.Listen, "err", err)
+		a.Close(context.Background())
+		return 1
+	}
+	return serve(a, ln, *grace, log, func() (*config.Config, error) { return config.Load(*path) })
+}
+
+// serve runs a until SIGINT or SIGTERM; SIGHUP reloads the configuration
+// (a bad one is logged with file:line and the running one kept).
+func serve(a *app.App, ln net.Listener, grace time.Duration, log *slog.Logger, reload func() (*config.Config, error)) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for range hup {
+			if reload == nil {
+				continue
+			}
+			cfg, err := reload()
+			if err == nil {
+				err = a.Reload(cfg)
+			}
+			if err != nil {
+				log.Error("config reload failed; keeping the running configuration", "err", err.Error())
+				continue
+			}
+			log.Info("config reloaded", "routes", len(cfg.Routes), "targets", len(cfg.Targets))
+		}
+	}()
+	log.Info("detour serving", "addr", ln.Addr().String())
+	err := a.Serve(ctx, ln, grace)
+	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	a.Close(cctx)
+	if err != nil && !errors.Is(err, net.ErrClosed) && err.Error() != "http: Server closed" {
+		log.Error("serve", "err", err)
+		return 1
+	}
+	log.Info("detour stopped")
+	return 0
+}
+
+func newLogger(c config.Log, w io.Writer) *slog.Logger {
+	var lvl slog.Level
+	_ = lvl.UnmarshalText([]byte(strings.ToUpper(c.Level)))
+	opts := &slog.HandlerOptions{Level: lvl}
+	if c.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
