@@ -1,0 +1,109 @@
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/detour-llm/detour/"
+
+// allowed lists, for each of our packages, the packages of ours it may
+// import (non-test files), with the reason.
+var allowed = map[string][]string{
+	// The classifier is public and reusable alone: nothing of ours.
+	"classify": {},
+	// Pure tables and orderings: only the class set.
+	"internal/policy": {"classify"},
+	"internal/route":  {},
+	// Leaf utilities.
+	"internal/sse":          {},
+	"internal/decision":     {},
+	"internal/upstreamtest": {},
+	"internal/metrics":      {"classify"},
+	"internal/alert":        {},
+	// Health does not know what classes mean: the caller tells it.
+	"internal/health": {},
+	// Config decodes into plain data; it knows classes and dialects only.
+	"internal/config": {"classify"},
+	// Adapters know the adapter interface, the SSE reader and the shared
+	// OpenAI wire structs; never routing, health or policy.
+	"internal/provider":           {},
+	"internal/provider/chat":      {"internal/provider"},
+	"internal/provider/openai":    {"internal/provider", "internal/sse"},
+	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/sse"},
+	"internal/provider/gemini":    {"internal/provider", "internal/provider/chat", "internal/sse"},
+	// Dispatch is the one place routing, health, policy and adapters meet.
+	"internal/dispatch": {"classify", "internal/config", "internal/decision", "internal/health", "internal/metrics",
+		"internal/policy", "internal/provider", "internal/provider/anthropic", "internal/provider/gemini",
+		"internal/provider/openai", "internal/route", "internal/sse"},
+	// The HTTP front talks to dispatch, never to adapters or policy directly.
+	"internal/server": {"internal/config", "internal/decision", "internal/dispatch", "internal/health", "internal/metrics", "internal/provider"},
+	// Wiring knows the parts it wires.
+	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
+		"internal/health", "internal/metrics", "internal/server"},
+	"internal/demo": {"internal/upstreamtest"},
+	// This test itself.
+	"internal/archtest": {},
+	"cmd/detour":        {"classify", "internal/app", "internal/config", "internal/demo", "internal/policy"},
+}
+
+func TestImportRules(t *testing.T) {
+	root := filepath.Join("..", "..")
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); n == "testdata" || strings.HasPrefix(n, ".") && path != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rules, known := allowed[rel]
+		if !known {
+			if f.Name.Name == "main" || !strings.HasPrefix(rel, "e2e") && !strings.HasPrefix(rel, "bench") {
+				if !seen[rel] {
+					t.Errorf("package %s has no import rule: add it to allowed, with the reason", rel)
+				}
+			}
+			seen[rel] = true
+			return nil
+		}
+		seen[rel] = true
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			ours, ok := strings.CutPrefix(p, module)
+			if !ok {
+				continue
+			}
+			if !slices.Contains(rules, ours) {
+				t.Errorf("%s imports %s, which its rule does not allow", path, ours)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range allowed {
+		if !seen[pkg] {
+			t.Errorf("rule for %s names no package on disk", pkg)
+		}
+	}
+}
