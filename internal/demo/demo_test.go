@@ -1,0 +1,99 @@
+package demo
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/app"
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+)
+
+type sink struct {
+	mu  sync.Mutex
+	all []*decision.Decision
+}
+
+func (s *sink) Write(d *decision.Decision) { s.mu.Lock(); s.all = append(s.all, d); s.mu.Unlock() }
+
+func (s *sink) last() *decision.Decision {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.all[len(s.all)-1]
+}
+
+// TestTour runs every request the demo tells a newcomer to try and checks
+// that each shows the behaviour the tour promises.
+func TestTour(t *testing.T) {
+	d := Start(io.Discard)
+	defer d.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse("demo.yaml", []byte(d.Config(ln.Addr().String())), nil)
+	if err != nil {
+		t.Fatalf("the demo's configuration does not parse: %v", err)
+	}
+	recs := &sink{}
+	a, err := app.New(cfg, app.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Decisions: recs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { a.Serve(ctx, ln, time.Second); close(done) }()
+	defer func() { cancel(); <-done; a.Close(context.Background()) }()
+	base := "http://" + ln.Addr().String()
+
+	post := func(model string) (int, http.Header) {
+		resp, err := http.Post(base+"/v1/chat/completions", "application/json",
+			strings.NewReader(`{"model":"`+model+`","messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header
+	}
+	cases := []struct {
+		model    string
+		status   int
+		provider string
+		classes  []string // classes of the attempts, "" for a success
+	}{
+		{"chat", 200, "backup-openai", []string{"quota", ""}},
+		{"chat", 200, "backup-openai", []string{""}}, // the capped account is cooling: straight to the backup
+		{"safe", 400, "azure-filtered", []string{"refusal"}},
+		{"strict", 504, "slow", []string{"timeout"}},
+	}
+	for _, tc := range cases {
+		status, h := post(tc.model)
+		rec := recs.last()
+		var got []string
+		for _, at := range rec.Attempts {
+			got = append(got, at.Class)
+		}
+		if status != tc.status || h.Get("X-Detour-Provider") != tc.provider || strings.Join(got, ",") != strings.Join(tc.classes, ",") {
+			t.Errorf("%s: status %d via %s, attempts %q; want %d via %s, %q", tc.model, status,
+				h.Get("X-Detour-Provider"), got, tc.status, tc.provider, tc.classes)
+		}
+	}
+	// The free pool: whichever member goes first, the retired model never
+	// answers and, once it has answered 404, it is cooling for 24h.
+	for i := 0; i < 4; i++ {
+		if status, h := post("free"); status != 200 || h.Get("X-Detour-Provider") != "groq-free" {
+			t.Fatalf("free: status %d via %s", status, h.Get("X-Detour-Provider"))
+		}
+	}
+	if !strings.Contains(Tour(base), base+"/v1/chat/completions") {
+		t.Errorf("the tour does not print requests to try")
+	}
+}
