@@ -1,0 +1,70 @@
+package decision
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestWriterAppendsJSONLinesAndFlushesOnClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	if err := os.WriteFile(path, []byte(`{"id":"earlier"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 1000; i++ {
+		w.Write(&Decision{ID: NewID(), Time: time.Unix(0, 0).UTC(), Route: "deep", Outcome: OutcomeOK, Status: 200,
+			Attempts: []Attempt{{Target: "t", Provider: "p", Action: ActionDone, Billable: true}}, Transitions: []Transition{}})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		var d map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			t.Fatalf("line %d is not JSON: %v", n+1, err)
+		}
+		if n > 0 {
+			for _, k := range []string{"id", "time", "route", "strategy", "outcome", "status", "ms", "attempts", "transitions"} {
+				if _, ok := d[k]; !ok {
+					t.Fatalf("line %d lacks %q: %s", n+1, k, sc.Text())
+				}
+			}
+			a := d["attempts"].([]any)[0].(map[string]any)
+			for _, k := range []string{"target", "provider", "model", "status", "action", "counted", "billable", "ms"} {
+				if _, ok := a[k]; !ok {
+					t.Fatalf("attempt lacks %q: %s", k, sc.Text())
+				}
+			}
+		}
+		n++
+	}
+	if n != 1001 {
+		t.Fatalf("%d lines, want 1001 (the earlier line kept, 1000 appended)", n)
+	}
+}
+
+func TestNewIDIsUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for i := 0; i < 10000; i++ {
+		id := NewID()
+		if len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" || seen[id] {
+			t.Fatalf("bad or repeated id %q", id)
+		}
+		seen[id] = true
+	}
+}
