@@ -1,0 +1,116 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+func request(t *testing.T, body string) *provider.Request {
+	t.Helper()
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(body), &f); err != nil {
+		t.Fatal(err)
+	}
+	var s struct{ Stream bool }
+	_ = json.Unmarshal([]byte(body), &s)
+	return &provider.Request{Body: []byte(body), Fields: f, Stream: s.Stream}
+}
+
+// Everything but "model" reaches the upstream byte for byte.
+func TestNewRequestPassesThroughAllButModel(t *testing.T) {
+	var got []byte
+	var hdr http.Header
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" {
+			t.Errorf("path %s", r.URL.Path)
+		}
+		got, _ = io.ReadAll(r.Body)
+		hdr = r.Header
+	}))
+	defer srv.Close()
+	body := `{"model":"deep","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"x":{"type":"number"}}}}}],` +
+		`"response_format":{"type":"json_object"},"logprobs":true,"top_logprobs":2,"x_vendor_extra":{"a":[1,2.50,"é"]}}`
+	req := request(t, body)
+	hr, err := Adapter{}.NewRequest(context.Background(), provider.Endpoint{BaseURL: srv.URL + "/v1", APIKey: "sk-test", Model: "gpt-4o"}, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if hdr.Get("Authorization") != "Bearer sk-test" {
+		t.Errorf("Authorization = %q", hdr.Get("Authorization"))
+	}
+	var sent, orig map[string]json.RawMessage
+	json.Unmarshal(got, &sent)
+	json.Unmarshal([]byte(body), &orig)
+	if string(sent["model"]) != `"gpt-4o"` {
+		t.Errorf("model = %s", sent["model"])
+	}
+	for k, v := range orig {
+		if k != "model" && string(sent[k]) != string(v) {
+			t.Errorf("%s changed: %s → %s", k, v, sent[k])
+		}
+	}
+	if len(sent) != len(orig) {
+		t.Errorf("members: sent %d, client sent %d", len(sent), len(orig))
+	}
+}
+
+func TestResponseRejectsWhatIsNotACompletion(t *testing.T) {
+	for _, body := range []string{`not json`, `{"id":"x"}`, `{"choices":null}`, `{"choices":{}}`} {
+		if _, err := (Adapter{}).Response([]byte(body), provider.Endpoint{}); err == nil {
+			t.Errorf("%s: accepted", body)
+		}
+	}
+	ok := `{"id":"c","object":"chat.completion","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}`
+	out, err := Adapter{}.Response([]byte(ok), provider.Endpoint{})
+	if err != nil || string(out) != ok {
+		t.Errorf("a completion is not passed through: %v", err)
+	}
+}
+
+func TestStreamMarksContentErrorsAndDone(t *testing.T) {
+	in := strings.Join([]string{
+		`data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`,
+		`: keep-alive`,
+		`data: {"choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}`,
+		`data: {not json`,
+		`data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":""}}]},"finish_reason":null}]}`,
+		`data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`,
+		`data: {"error":{"message":"overloaded","type":"server_error"}}`,
+		"event: error\ndata: {\"message\":\"boom\"}",
+		`data: [DONE]`,
+	}, "\n\n") + "\n\n"
+	s := Adapter{}.Stream(strings.NewReader(in), provider.Endpoint{})
+	type ev struct{ content, err, done, malformed, usage bool }
+	var got []ev
+	for {
+		e, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ev{e.Content, e.Error, e.Done, e.Malformed, e.Usage != nil})
+	}
+	want := []ev{{}, {content: true}, {malformed: true}, {content: true}, {usage: true}, {err: true}, {err: true}, {done: true}}
+	if len(got) != len(want) {
+		t.Fatalf("got %d events %+v, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("event %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
