@@ -252,6 +252,9 @@ func (w *walk) report(rule policy.Rule, o *outcome) health.Report {
 // transitions records health changes in the decision, the log and metrics.
 func (w *walk) transitions(trs []health.Transition) {
 	for _, tr := range trs {
+		if tr.To == health.Cooling {
+			w.cooled(tr)
+		}
 		w.rec.Transitions = append(w.rec.Transitions, decision.Transition{Scope: tr.Scope.String(), Name: tr.Name,
 			From: tr.From.String(), To: tr.To.String(), Class: tr.Class})
 		args := []any{"scope", tr.Scope.String(), "name", tr.Name, "from", tr.From.String(), "to", tr.To.String(), "class", tr.Class}
@@ -263,6 +266,22 @@ func (w *walk) transitions(trs []health.Transition) {
 			w.d.opt.Metrics.AccountState(tr.Name, tr.To.String())
 		} else if t, p, ok := splitKey(tr.Name); ok {
 			w.d.opt.Metrics.EndpointState(t, p, tr.To.String())
+		}
+	}
+}
+
+// cooled marks what a transition just cooled in this request's view of
+// health, so the rest of the walk puts those endpoints last too: after a
+// quota or auth verdict, the account's endpoints in later targets.
+func (w *walk) cooled(tr health.Transition) {
+	for k, st := range w.status {
+		if tr.Scope == health.ScopeAccount && k.Provider == tr.Name ||
+			tr.Scope == health.ScopeEndpoint && k.Target+"/"+k.Provider == tr.Name {
+			st.Phase = health.Cooling
+			if tr.Until.After(st.Until) {
+				st.Until = tr.Until
+			}
+			w.status[k] = st
 		}
 	}
 }
