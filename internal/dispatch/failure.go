@@ -10,8 +10,9 @@ import (
 // Failure is what the client is told when nothing answered: the last
 // attempt's real status and the upstream's own message.
 type Failure struct {
-	// Status is the last attempt's upstream status; 504 for a timeout and 502
-	// for a connection failure when no status arrived.
+	// Status is the last attempt's upstream status; when none arrived or it
+	// was a 2xx carrying a failure: 504 for a timeout, 400 for a refusal,
+	// otherwise 502.
 	Status int
 	Class  classify.Class
 	// Message is the upstream's own message, or a description of what
@@ -61,10 +62,15 @@ func (f *Failure) Envelope() []byte {
 	return b
 }
 
-// statusFor is the status to report when an attempt got no HTTP answer.
+// statusFor is the status to report when an attempt got no HTTP answer, or
+// a 2xx that carried a failure (a block reason, an in-band error): never a
+// 2xx with an error envelope.
 func statusFor(c classify.Class) int {
-	if c == classify.Timeout {
+	switch c {
+	case classify.Timeout:
 		return http.StatusGatewayTimeout
+	case classify.Refusal:
+		return http.StatusBadRequest // as OpenAI answers a content-policy refusal
 	}
 	return http.StatusBadGateway
 }

@@ -263,7 +263,7 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
 	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
-	if f.Status == 0 {
+	if f.Status == 0 || f.Status/100 == 2 { // no HTTP answer, or a 2xx that carried a failure
 		f.Status = statusFor(f.Class)
 	}
 	if f.Message == "" {
