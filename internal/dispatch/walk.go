@@ -255,7 +255,9 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 			}
 		}
 	}
-	if n := len(w.rec.Attempts); n > 0 && w.rec.Attempts[n-1].Action == "" {
+	// A budget that stopped the walk may have come after a move was
+	// recorded: nothing followed the last attempt, so it is a stop.
+	if n := len(w.rec.Attempts); n > 0 && (w.rec.Attempts[n-1].Action == "" || w.stopWhy != "") {
 		w.rec.Attempts[n-1].Action = decision.ActionStop
 	}
 	o := w.last
