@@ -1,0 +1,146 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// SPEC §3 routing: the guarded tail, fallback_on as written, strategies, and
+// a client naming a target directly.
+
+// routeCfg: target a through p, b through q, tail target t through x; the
+// route line is spliced in.
+func routeCfg(route string) string {
+	return `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
+  - {name: x, dialect: openai, base_url: "{x}", api_key: ` + secret + `}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+  - {name: b, model: model-b, providers: [q]}
+  - {name: t, model: model-t, providers: [x]}
+routes:
+  - ` + route + `
+`
+}
+
+func TestGuardedTail(t *testing.T) {
+	for _, tc := range []struct {
+		name, route, body string
+		status            int
+		want              []string
+	}{
+		{"a tail_on class reaches the tail", "{name: r, targets: [a], tail: [t], tail_on: [server_error]}",
+			"openai-server-error-500", 200, []string{"a/p server_error retry", "a/p server_error tail", "t/x ok done"}},
+		{"a class not in tail_on does not", "{name: r, targets: [a], tail: [t], tail_on: [server_error]}",
+			"openai-insufficient-quota-429", 429, []string{"a/p quota stop"}},
+		{"auth does not reach the tail unless listed", "{name: r, targets: [a], tail: [t], tail_on: [server_error, quota], fallback_on: [auth]}",
+			"openai-invalid-api-key-401", 401, []string{"a/p auth stop"}},
+		{"auth reaches the tail when listed", "{name: r, targets: [a], tail: [t], tail_on: [auth]}",
+			"openai-invalid-api-key-401", 200, []string{"a/p auth tail", "t/x ok done"}},
+		{"refusal does not reach the tail unless listed", "{name: r, targets: [a], tail: [t], tail_on: [server_error, unknown]}",
+			"azure-content-filter-400-legacy", 400, []string{"a/p refusal stop"}},
+		{"bad_request does not reach the tail unless listed", "{name: r, targets: [a], tail: [t], tail_on: [server_error, unknown]}",
+			"vllm-max-tokens-must-be-at-least-1", 400, []string{"a/p bad_request stop"}},
+		{"refusal reaches the tail when listed", "{name: r, targets: [a], tail: [t], tail_on: [refusal]}",
+			"azure-content-filter-400-legacy", 200, []string{"a/p refusal tail", "t/x ok done"}},
+		{"the route's own targets come before the tail", "{name: r, targets: [a, b], tail: [t], tail_on: [quota]}",
+			"openai-insufficient-quota-429", 200, []string{"a/p quota next_target", "b/q ok done"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := fakes(t, map[string]upstreamtest.Script{
+				"p": script(corpus(t, tc.body)), "q": script(ok("model-b", "b")), "x": script(ok("model-t", "tail")),
+			})
+			g := start(t, routeCfg(tc.route), fs)
+			g.post(t, "r", "").wantStatus(t, tc.status)
+			wantSteps(t, g.recs.wait(t, 1), tc.want...)
+		})
+	}
+}
+
+func TestFallbackOnIsTakenAsWritten(t *testing.T) {
+	for _, tc := range []struct {
+		name, route, body string
+		status            int
+		want              []string
+	}{
+		{"fallback_on: [] never moves to another target", "{name: r, targets: [a, b], fallback_on: []}",
+			"openai-server-error-500", 500, []string{"a/p server_error retry", "a/p server_error stop"}},
+		{"a default class left out stops", "{name: r, targets: [a, b], fallback_on: [server_error]}",
+			"openai-insufficient-quota-429", 429, []string{"a/p quota stop"}},
+		{"a listed class moves", "{name: r, targets: [a, b], fallback_on: [server_error]}",
+			"openai-server-error-500", 200, []string{"a/p server_error retry", "a/p server_error next_target", "b/q ok done"}},
+		{"unavailable opted in on an ordered route", "{name: r, targets: [a, b], fallback_on: [unavailable]}",
+			"openai-model-not-found-404", 200, []string{"a/p unavailable next_target", "b/q ok done"}},
+		{"refusal opted in", "{name: r, targets: [a, b], fallback_on: [refusal]}",
+			"azure-content-filter-400-legacy", 200, []string{"a/p refusal next_target", "b/q ok done"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := fakes(t, map[string]upstreamtest.Script{
+				"p": script(corpus(t, tc.body)), "q": script(ok("model-b", "b")), "x": script(ok("model-t", "tail")),
+			})
+			g := start(t, routeCfg(tc.route), fs)
+			g.post(t, "r", "").wantStatus(t, tc.status)
+			wantSteps(t, g.recs.wait(t, 1), tc.want...)
+		})
+	}
+}
+
+// fallback_on governs targets only: the next endpoint of the same target is
+// still tried.
+func TestEmptyFallbackOnStillTriesTheNextEndpoint(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"p1": script(corpus(t, "openai-server-error-500")), "p2": script(ok("model-a", "p2")), "q": script(ok("model-b", "q")),
+	})
+	g := start(t, strings.Replace(twoEndpoints, "{name: r, targets: [a, b]}", "{name: r, targets: [a, b], fallback_on: []}", 1), fs)
+	g.post(t, "r", "").wantStatus(t, 200)
+	wantSteps(t, g.recs.wait(t, 1), "a/p1 server_error retry", "a/p1 server_error next_endpoint", "a/p2 ok done")
+}
+
+func TestClientNamesATargetDirectly(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a")), "q": script(ok("model-b", "b")), "x": script(ok("model-t", "t"))})
+	g := start(t, routeCfg("{name: r, targets: [a, b]}"), fs)
+	r := g.post(t, "b", "")
+	r.wantStatus(t, 200)
+	if c, m := r.content(t); c != "b" || m != "model-b" {
+		t.Errorf("answer %q from %q", c, m)
+	}
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "b/q ok done")
+	if d.Route != "b" || r.Header.Get("X-Detour-Route") != "b" || r.Header.Get("X-Detour-Target") != "b" {
+		t.Errorf("route %q, headers %v", d.Route, r.Header)
+	}
+	if fs["p"].Calls() != 0 {
+		t.Error("naming target b reached target a")
+	}
+}
+
+// fastest: never-measured targets first, then the lowest measured latency.
+func TestFastestTriesUnmeasuredThenTheFastest(t *testing.T) {
+	slow := ok("model-a", "slow")
+	slow.Delay = 100e6
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(slow), "q": script(ok("model-b", "fast")), "x": script(ok("model-t", "t"))})
+	g := start(t, routeCfg("{name: r, strategy: fastest, targets: [a, b]}"), fs)
+	for i, want := range []string{"a/p ok done", "b/q ok done", "b/q ok done", "b/q ok done"} {
+		g.post(t, "r", "").wantStatus(t, 200)
+		wantSteps(t, g.recs.wait(t, i+1), want)
+	}
+}
+
+// pool: members share the load.
+func TestPoolSpreadsRequests(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a")), "q": script(ok("model-b", "b")), "x": script(ok("model-t", "t"))})
+	g := start(t, routeCfg("{name: r, strategy: pool, targets: [a, b]}"), fs)
+	for i := 1; i <= 4; i++ {
+		g.post(t, "r", "").wantStatus(t, 200)
+		if d := g.recs.wait(t, i); len(d.Attempts) != 1 || d.Attempts[0].Action != "done" {
+			t.Fatalf("request %d: %q", i, steps(d))
+		}
+	}
+	if fs["p"].Calls() != 2 || fs["q"].Calls() != 2 {
+		t.Errorf("pool split 4 requests %d/%d", fs["p"].Calls(), fs["q"].Calls())
+	}
+}
