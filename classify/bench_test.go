@@ -47,13 +47,46 @@ func BenchmarkJSONError2KiB(b *testing.B) {
 	}
 }
 
+// BenchmarkOversizedBody: a 1 MiB 400 whose error object is followed by an
+// echoed request carrying a base64 image, as vendors that echo input send:
+// only the first 4 KiB are read.
 func BenchmarkOversizedBody(b *testing.B) {
 	b.ReportAllocs()
-	body := bytes.Repeat([]byte("x"), 1<<20)
-	copy(body, `{"error":{"type":"invalid_request_error","message":"`)
+	body := []byte(`{"error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the API. Please go to Plans & Billing to upgrade or purchase credits."},"request":{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,`)
+	body = append(body, bytes.Repeat([]byte("iVBORw0KGgoAAAANSUhEUgAA"), (1<<20)/24)...)
+	r := Response{Status: 400, Body: body}
+	for b.Loop() {
+		if v := Classify(r); v.Class != Quota {
+			b.Fatal(v)
+		}
+	}
+}
+
+// BenchmarkOversizedProse is the worst case for phrase matching: a 1 MiB
+// error whose message is prose made of the very words vendor errors use
+// ("request", "not", "could", "process"…), so every word start meets
+// candidate phrases over the whole 4 KiB.
+func BenchmarkOversizedProse(b *testing.B) {
+	b.ReportAllocs()
+	prose := []byte("The service could not process this payload; please review the request and retry later. ")
+	body := append([]byte(`{"error":{"type":"invalid_request_error","message":"`), bytes.Repeat(prose, (1<<20)/len(prose))...)
 	r := Response{Status: 400, Body: body}
 	for b.Loop() {
 		if v := Classify(r); v.Class != Unknown {
+			b.Fatal(v)
+		}
+	}
+}
+
+// BenchmarkOversizedHTML5xx: a 1 MiB HTML 502 page (timeout wording searched
+// in its first 4 KiB only).
+func BenchmarkOversizedHTML5xx(b *testing.B) {
+	b.ReportAllocs()
+	page := []byte("<div class=\"cf-error\"><p>The web server reported a bad gateway error.</p></div>\n")
+	body := append([]byte("<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>"), bytes.Repeat(page, (1<<20)/len(page))...)
+	r := Response{Status: 502, Body: body}
+	for b.Loop() {
+		if v := Classify(r); v.Class != ServerError {
 			b.Fatal(v)
 		}
 	}

@@ -120,7 +120,7 @@ func builtin(st int, h http.Header, body []byte, stream bool) Verdict {
 	case st >= 200 && st < 300:
 		return success(h, body, stream)
 	case st >= 500 && st < 600:
-		return fiveXX(st, statusEvidence[st], body)
+		return serverAnswer(st, h, body)
 	case st < 400 || st >= 500:
 		return statusVerdict(st)
 	}
@@ -145,6 +145,43 @@ func fiveXX(st int, ev string, text []byte) Verdict {
 		}
 	}
 	return Verdict{Failed: true, Class: ServerError, Evidence: ev}
+}
+
+// htmlScan bounds the timeout-wording search in a non-JSON 5xx body (an
+// HTML or text page names its error in its head).
+const htmlScan = 1 << 10
+
+// serverAnswer classifies a 5xx: a JSON body's texts and codes
+// (DEADLINE_EXCEEDED, timeout_error, ModelTimeoutException) are searched for
+// an explicit timeout; another body only in its first KiB.
+func serverAnswer(st int, h http.Header, body []byte) Verdict {
+	if statusClass[st] == Timeout || len(body) == 0 {
+		return fiveXX(st, statusEvidence[st], nil)
+	}
+	if t := trimLeft(body); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return fiveXX(st, statusEvidence[st], body[:min(len(body), htmlScan)])
+	}
+	var f facts
+	readBody(body, &f)
+	for _, c := range [...]struct {
+		src codeSource
+		v   []byte
+	}{{srcStatus, f.errStatus}, {srcType, f.errType}, {srcCode, f.errCode}, {srcAmzHeader, f.amzType}} {
+		if r, ev, ok := lookupCode(c.src, c.v); ok && r.class == Timeout {
+			return Verdict{Failed: true, Class: Timeout, Evidence: ev}
+		}
+	}
+	if vs := h["X-Amzn-Errortype"]; len(vs) > 0 {
+		if r, ev, ok := lookupCode(srcAmzHeader, []byte(vs[0])); ok && r.class == Timeout {
+			return Verdict{Failed: true, Class: Timeout, Evidence: ev}
+		}
+	}
+	for i := 0; i < f.nTexts; i++ {
+		if v := fiveXX(st, statusEvidence[st], f.texts[i]); v.Class == Timeout {
+			return v
+		}
+	}
+	return Verdict{Failed: true, Class: ServerError, Evidence: statusEvidence[st]}
 }
 
 // withRetry fills RetryAfter for a rate_limited verdict: from the headers,

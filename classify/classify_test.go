@@ -242,10 +242,10 @@ func TestOnly4KiBRead(t *testing.T) {
 func TestMessage(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"error":{"message":"Incorrect API key \"x\"","type":"invalid_request_error"}}`: `Incorrect API key "x"`,
-		`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`:   "Overloaded",
-		`[{"error":{"code":400,"message":"API key not valid."}}]`:                       "API key not valid.",
-		`{"message":"The security token included in the request is invalid."}`:         "The security token included in the request is invalid.",
-		`{"error":"model 'llama3' not found"}`:                                          "model 'llama3' not found",
+		`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`:    "Overloaded",
+		`[{"error":{"code":400,"message":"API key not valid."}}]`:                        "API key not valid.",
+		`{"message":"The security token included in the request is invalid."}`:           "The security token included in the request is invalid.",
+		`{"error":"model 'llama3' not found"}`:                                           "model 'llama3' not found",
 		"event: error\ndata: {\"error\":{\"message\":\"boom\"}}\n\n":                     "boom",
 		`{"choices":[]}`: "",
 		``:               "",

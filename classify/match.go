@@ -26,35 +26,76 @@ func tables() (lower, word [256]byte) {
 
 // phrase is one taught sentence fragment and the class it decides.
 type phrase struct {
-	a, b     string // b, when set, must follow a within gap bytes
-	gap      int
-	class    Class
-	weak     bool // a weak quota phrase: a per-minute period overrides it
-	badInput bool // evidence of bad input: only where the default is unknown
-	evidence string
+	a, b      string // b, when set, must follow a within gap bytes
+	gap       int
+	class     Class
+	pre, mask uint64 // the first 8 bytes of a, as a quick filter (see window)
+	weak      bool   // a weak quota phrase: a per-minute period overrides it
+	badInput  bool   // evidence of bad input: only where the default is unknown
+	evidence  string
 }
 
-// phraseSet indexes phrases by their first byte; the index in list is the
-// priority (lower wins).
+// phraseSet indexes phrases by a hash of their first three bytes (blanks
+// folded to one space), in compressed rows; within a row indexes ascend, and
+// the index in list is the priority (lower wins). Every phrase starts with a
+// letter or digit and its second byte is not a blank, so a match can only
+// begin at a word start and its key is read from the text's next three bytes.
 type phraseSet struct {
 	list  []phrase
-	first [256][]uint16
+	start [keySpace + 1]uint16
+	idx   []uint16
+	used  [keySpace / 64]uint64 // keys with a non-empty row
 }
+
+const keySpace = 4096
+
+func key3(a, b, c byte) uint32 {
+	return (uint32(a)*961 + uint32(b)*31 + uint32(c)) & (keySpace - 1)
+}
+
+// normTab lowers a byte and folds a blank to ' '.
+var normTab = func() (n [256]byte) {
+	n = lowerTab
+	n['\t'], n['\n'], n['\r'] = ' ', ' ', ' '
+	return n
+}()
 
 func newPhraseSet(list []phrase) *phraseSet {
 	s := &phraseSet{list: list}
+	var rows [keySpace][]uint16
 	for i := range s.list {
 		p := &s.list[i]
+		if len(p.a) < 3 || wordTab[p.a[0]] == 0 || p.a[1] == ' ' || p.a != string(bytesLower(p.a)) {
+			panic("classify: bad phrase " + p.a)
+		}
 		if p.evidence == "" {
 			p.evidence = "phrase:" + p.a
 			if p.b != "" {
 				p.evidence += "…" + p.b
 			}
 		}
-		c := lowerTab[p.a[0]]
-		s.first[c] = append(s.first[c], uint16(i))
+		for j := 0; j < 8 && j < len(p.a); j++ {
+			p.pre |= uint64(p.a[j]) << (8 * j)
+			p.mask |= 0xff << (8 * j)
+		}
+		k := key3(p.a[0], p.a[1], p.a[2])
+		rows[k] = append(rows[k], uint16(i))
+		s.used[k/64] |= 1 << (k % 64)
 	}
+	for k := range rows {
+		s.start[k] = uint16(len(s.idx))
+		s.idx = append(s.idx, rows[k]...)
+	}
+	s.start[keySpace] = uint16(len(s.idx))
 	return s
+}
+
+func bytesLower(p string) []byte {
+	b := []byte(p)
+	for i, c := range b {
+		b[i] = lowerTab[c]
+	}
+	return b
 }
 
 // isBlank reports whether t[i] starts a blank and returns its width.
@@ -121,33 +162,78 @@ func indexFold(t []byte, p string) int {
 func containsFold(t []byte, p string) bool { return indexFold(t, p) >= 0 }
 
 // best returns the index of the highest-priority phrase found in t (lower is
-// better), starting from limit (only phrases below limit are tried), or limit
-// when none is found.
+// better), trying only phrases below limit; limit when none is found.
 func (s *phraseSet) best(t []byte, limit int) int {
 	n := len(t)
 	for i := 0; i < n; {
 		c := t[i]
-		if c == '\\' && i+1 < n && (t[i+1] == 'n' || t[i+1] == 't' || t[i+1] == 'r') {
-			i += 2 // an escaped blank: the next byte starts a word
+		if wordTab[c] == 0 {
+			if c == '\\' && i+1 < n && (t[i+1] == 'n' || t[i+1] == 't' || t[i+1] == 'r') {
+				i += 2 // an escaped blank: the next byte starts a word
+				continue
+			}
+			i++
 			continue
 		}
-		for _, pi := range s.first[lowerTab[c]] {
-			if int(pi) >= limit {
-				break
+		if i+2 < n {
+			k := key3(lowerTab[c], normTab[t[i+1]], normTab[t[i+2]])
+			if s.used[k/64]&(1<<(k%64)) == 0 {
+				goto next
 			}
-			if s.list[pi].matchAt(t, i) {
-				limit = int(pi)
-				break
+			w := window(t, i)
+			for j := s.start[k]; j < s.start[k+1]; j++ {
+				pi := int(s.idx[j])
+				if pi >= limit {
+					break
+				}
+				p := &s.list[pi]
+				if w&p.mask == p.pre && p.matchAt(t, i) {
+					limit = pi
+					break
+				}
 			}
 		}
+	next:
 		i++
-		if wordTab[c] == 1 { // skip the rest of the word
-			for i < n && wordTab[t[i]] == 1 {
-				i++
-			}
+		for i < n && wordTab[t[i]] == 1 { // skip the rest of the word
+			i++
 		}
 	}
 	return limit
+}
+
+// window returns the next 8 bytes of t from i, lowered, with each run of
+// blanks (escaped ones too) folded to one space: the phrase filter's view.
+func window(t []byte, i int) uint64 {
+	if i+9 <= len(t) { // fast path: no blank runs, no escapes in reach
+		var w uint64
+		for j := 0; j < 8; j++ {
+			c := t[i+j]
+			if c < ' ' || c == '\\' || (c == ' ' && (t[i+j+1] <= ' ' || t[i+j+1] == '\\')) {
+				goto slow
+			}
+			w |= uint64(lowerTab[c]) << (8 * j)
+		}
+		return w
+	}
+slow:
+	var w uint64
+	for j := 0; j < 8 && i < len(t); j++ {
+		if b := isBlank(t, i); b > 0 {
+			for i < len(t) {
+				b = isBlank(t, i)
+				if b == 0 {
+					break
+				}
+				i += b
+			}
+			w |= uint64(' ') << (8 * j)
+			continue
+		}
+		w |= uint64(lowerTab[t[i]]) << (8 * j)
+		i++
+	}
+	return w
 }
 
 func (p *phrase) matchAt(t []byte, i int) bool {
