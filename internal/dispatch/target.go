@@ -81,7 +81,9 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 				Target: e.key.Target, Provider: e.key.Provider}, o
 		}
 		wait, ok := w.retryWait(o)
-		if retried || !ok {
+		// A failed probe is not retried: the endpoint has just cooled
+		// again, and it takes one probe request, not two.
+		if retried || !ok || probe {
 			return nil, o
 		}
 		if why := w.budget(ctx); why != "" {
