@@ -236,10 +236,12 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 
 // report turns a failure into what health must do, by the policy table.
 func (w *walk) report(rule policy.Rule, o *outcome) health.Report {
-	r := health.Report{Class: o.verdict.Class.String()}
+	// Count follows the rule, so the endpoint's failures in /v1/health agree
+	// with the attempt's "counted" (unavailable, quota and auth count and
+	// also cool at once).
+	r := health.Report{Class: o.verdict.Class.String(), Count: rule.Counted}
 	switch rule.Cool {
 	case policy.CoolThreshold:
-		r.Count = true
 	case policy.CoolRetryAfter, policy.CoolUnavailable:
 		r.Cool, r.CoolFor = health.ScopeEndpoint, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
 	case policy.CoolAccount:
