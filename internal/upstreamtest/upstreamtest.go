@@ -59,6 +59,7 @@ type Server struct {
 	mu     sync.Mutex
 	script Script
 	reqs   []Request
+	gone   int
 }
 
 // New starts a fake provider answering with script.
@@ -80,6 +81,20 @@ func (s *Server) Calls() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.reqs)
+}
+
+// Gone returns how many requests the client abandoned before their scripted
+// answer was complete (during a Delay, an EventDelay or a Stall).
+func (s *Server) Gone() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gone
+}
+
+func (s *Server) leave() {
+	s.mu.Lock()
+	s.gone++
+	s.mu.Unlock()
 }
 
 // Streamed reports whether the request asked for a stream.
@@ -107,6 +122,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	st := script(n, req)
 	if !sleep(r, st.Delay) {
+		s.leave()
 		return
 	}
 	for k, v := range st.Header {
@@ -134,6 +150,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	flush(w)
 	for _, ev := range st.Events {
 		if !sleep(r, st.EventDelay) {
+			s.leave()
 			return
 		}
 		if strings.HasPrefix(ev, "event:") || strings.HasPrefix(ev, "data:") || strings.HasPrefix(ev, ":") {
@@ -148,6 +165,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		cut(w)
 	case st.Stall:
 		<-r.Context().Done()
+		s.leave()
 	}
 }
 
