@@ -436,3 +436,24 @@ func waitCalls(t *testing.T, fake *upstreamtest.Server, n int) {
 		}
 	}
 }
+
+// byID waits (up to 10s) for the record of decision id.
+func (r *records) byID(t *testing.T, id string) *decision.Decision {
+	t.Helper()
+	deadline := time.AfterFunc(10*time.Second, r.cond.Broadcast)
+	defer deadline.Stop()
+	start := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for {
+		for _, d := range r.all {
+			if d.ID == id {
+				return d
+			}
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("decision record %s never arrived", id)
+		}
+		r.cond.Wait()
+	}
+}

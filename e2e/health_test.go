@@ -1,0 +1,219 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// SPEC §3 health: cooling endpoints go last, not away; one probe after the
+// cooldown; a client that leaves cools nothing. Short real sleeps only let a
+// 200ms cooldown pass; no assertion is about elapsed time.
+
+// probeCfg: target a through p1 then p2; a 200ms cooldown after one failure.
+const probeCfg = `
+health: {failure_threshold: 1, cooldown: 200ms, max_cooldown: 1s}
+providers:
+  - {name: p1, dialect: openai, base_url: "{p1}", api_key: ` + secret + `}
+  - {name: p2, dialect: openai, base_url: "{p2}", api_key: ` + secret + `}
+targets:
+  - {name: a, model: model-a, providers: [p1, p2]}
+routes:
+  - {name: r, targets: [a]}
+`
+
+func TestHealthNeverDeniesService(t *testing.T) {
+	limited := corpus(t, "mistral-requests-rate-limit-exceeded", "Retry-After", "30")
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"p": script(corpus(t, "openai-server-error-500")),
+		"q": script(limited, limited, ok("model-b", "recovered")),
+	})
+	g := start(t, `
+health: {failure_threshold: 1, cooldown: 2m}
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [a, b]}
+`, fs)
+	g.post(t, "r", "").wantStatus(t, 429)
+	wantSteps(t, g.recs.wait(t, 1), "a/p server_error retry", "a/p server_error next_target", "b/q rate_limited stop")
+	// Both cool now: a for 2m, b for 30s. Both are still tried, b first.
+	g.post(t, "r", "").wantStatus(t, 500)
+	wantSteps(t, g.recs.wait(t, 2), "b/q rate_limited next_target", "a/p server_error retry", "a/p server_error stop")
+	r := g.post(t, "r", "")
+	r.wantStatus(t, 200)
+	wantSteps(t, g.recs.wait(t, 3), "b/q ok done")
+}
+
+func TestProbeAfterCooldown(t *testing.T) {
+	down := corpus(t, "openai-server-error-500")
+	t.Run("success closes it", func(t *testing.T) {
+		fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, down, ok("model-a", "back")), "p2": script(ok("model-a", "p2"))})
+		g := start(t, probeCfg, fs)
+		g.post(t, "r", "").wantStatus(t, 200)
+		wantSteps(t, g.recs.wait(t, 1), "a/p1 server_error retry", "a/p1 server_error next_endpoint", "a/p2 ok done")
+		g.post(t, "r", "").wantStatus(t, 200)
+		wantSteps(t, g.recs.wait(t, 2), "a/p2 ok done") // still cooling: last, and p2 answers
+		time.Sleep(300 * time.Millisecond)
+		g.post(t, "r", "").wantStatus(t, 200)
+		d := g.recs.wait(t, 3)
+		wantSteps(t, d, "a/p1 ok done")
+		if !d.Attempts[0].Probe {
+			t.Errorf("the first attempt after the cooldown is not a probe: %+v", d.Attempts[0])
+		}
+		if !hasTransition(d, "a/p1", "probing", "healthy") {
+			t.Errorf("transitions %+v", d.Transitions)
+		}
+		g.post(t, "r", "").wantStatus(t, 200)
+		if d := g.recs.wait(t, 4); d.Attempts[0].Probe || len(d.Transitions) != 0 {
+			t.Errorf("closed endpoint: %+v", d)
+		}
+	})
+	t.Run("failure cools it again, and the probe is not retried", func(t *testing.T) {
+		fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down), "p2": script(ok("model-a", "p2"))})
+		g := start(t, probeCfg, fs)
+		g.post(t, "r", "").wantStatus(t, 200)
+		time.Sleep(300 * time.Millisecond)
+		g.post(t, "r", "").wantStatus(t, 200)
+		d := g.recs.wait(t, 2)
+		wantSteps(t, d, "a/p1 server_error next_endpoint", "a/p2 ok done")
+		if !d.Attempts[0].Probe || !hasTransition(d, "a/p1", "probing", "cooling") {
+			t.Errorf("probe %+v transitions %+v", d.Attempts[0], d.Transitions)
+		}
+		if n := fs["p1"].Calls(); n != 3 {
+			t.Errorf("p1 called %d times, want 3 (two, then one probe)", n)
+		}
+	})
+	t.Run("one probe at a time", func(t *testing.T) {
+		slowBack := ok("model-a", "back")
+		slowBack.Delay = 300 * time.Millisecond
+		fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, down, slowBack), "p2": script(ok("model-a", "p2"))})
+		g := start(t, probeCfg, fs)
+		g.post(t, "r", "").wantStatus(t, 200)
+		time.Sleep(300 * time.Millisecond)
+		var wg sync.WaitGroup
+		var probe reply
+		wg.Go(func() { probe = g.post(t, "r", "") })
+		waitCalls(t, fs["p1"], 3) // the probe is in flight
+		other := g.post(t, "r", "")
+		wg.Wait()
+		probe.wantStatus(t, 200)
+		other.wantStatus(t, 200)
+		wantSteps(t, g.recs.byID(t, other.Header.Get("X-Detour-Decision")), "a/p2 ok done")
+		wantSteps(t, g.recs.byID(t, probe.Header.Get("X-Detour-Decision")), "a/p1 ok done")
+		if n := fs["p1"].Calls(); n != 3 {
+			t.Errorf("p1 called %d times, want one probe", n)
+		}
+	})
+}
+
+// hasTransition reports whether d records name moving from one health state to another.
+func hasTransition(d *decision.Decision, name, from, to string) bool {
+	for _, tr := range d.Transitions {
+		if tr.Name == name && tr.From == from && tr.To == to {
+			return true
+		}
+	}
+	return false
+}
+
+func TestClientCancellation(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"p": script(upstreamtest.Step{Delay: 5 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}),
+		"q": script(ok("model-b", "b")),
+	})
+	g := start(t, oneEachPQ, fs)
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, g.URL+"/v1/chat/completions",
+		strings.NewReader(`{"model":"r","messages":[{"role":"user","content":"hi"}]}`))
+	errc := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		errc <- err
+	}()
+	waitCalls(t, fs["p"], 1)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("client: %v", err)
+	}
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "a/p - stop")
+	if d.Outcome != "canceled" || d.Attempts[0].Evidence != "client canceled" || d.Attempts[0].Counted {
+		t.Errorf("record: outcome %q attempt %+v", d.Outcome, d.Attempts[0])
+	}
+	for start := time.Now(); fs["p"].Gone() != 1; time.Sleep(5 * time.Millisecond) {
+		if time.Since(start) > 5*time.Second {
+			t.Fatal("the upstream never saw its request canceled")
+		}
+	}
+	if fs["q"].Calls() != 0 {
+		t.Error("a canceled request moved on")
+	}
+	for _, e := range g.health(t).Endpoints {
+		if e.State != "healthy" || e.Failures != 0 || e.LastClass != "" {
+			t.Errorf("health counted a client's cancellation: %+v", e)
+		}
+	}
+}
+
+func TestHealthEndpoint(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(corpus(t, "openai-model-not-found-404")), "q": script(ok("model-b", "b"))})
+	g := start(t, strings.Replace(oneEachPQ, "{name: r, targets: [a, b]}", "{name: r, targets: [a, b], fallback_on: [unavailable]}", 1), fs)
+	raw := g.raw(t, http.MethodGet, "/v1/health", "")
+	raw.wantStatus(t, 200)
+	for _, key := range []string{`"target"`, `"provider"`, `"model"`, `"state"`, `"failures"`, `"last_class"`, `"cooldown_until"`, `"latency_ms"`, `"accounts"`} {
+		if !strings.Contains(string(raw.Body), key) {
+			t.Errorf("/v1/health lacks %s: %s", key, raw.Body)
+		}
+	}
+	h := g.health(t)
+	if len(h.Endpoints) != 2 || len(h.Accounts) != 2 {
+		t.Fatalf("health: %+v", h)
+	}
+	for _, e := range h.Endpoints {
+		if e.State != "healthy" || e.CooldownUntil != nil || e.LatencyMS != nil {
+			t.Errorf("fresh endpoint: %+v", e)
+		}
+	}
+	g.post(t, "r", "").wantStatus(t, 200)
+	wantSteps(t, g.recs.wait(t, 1), "a/p unavailable next_target", "b/q ok done")
+	for _, e := range g.health(t).Endpoints {
+		switch e.Target + "/" + e.Provider {
+		case "a/p":
+			if e.Model != "model-a" || e.State != "cooling" || e.LastClass != "unavailable" || e.Failures != 1 ||
+				e.CooldownUntil == nil || !e.CooldownUntil.After(time.Now().Add(time.Hour)) {
+				t.Errorf("a 404 endpoint: %+v", e)
+			}
+		case "b/q":
+			if e.State != "healthy" || e.LatencyMS == nil {
+				t.Errorf("answering endpoint: %+v", e)
+			}
+		}
+	}
+}
+
+// oneEachPQ: target a through p, target b through q, route r = [a, b].
+const oneEachPQ = `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [a, b]}
+`
