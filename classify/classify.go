@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"time"
 )
 
 // Response is one upstream answer to classify.
@@ -194,5 +195,13 @@ func withRetry(v Verdict, h http.Header, f *facts) Verdict {
 	if v.RetryAfter == 0 && f != nil {
 		v.RetryAfter = bodyRetryAfter(f)
 	}
+	if v.RetryAfter >= longWait {
+		// Told to come back in an hour or more: not a short-term limit but
+		// an allowance spent (Azure's "retry after 86400 seconds").
+		return Verdict{Failed: true, Class: Quota, Evidence: "retry-after>=1h"}
+	}
 	return v
 }
+
+// longWait is the Retry-After from which a rate limit is a spent allowance.
+const longWait = time.Hour

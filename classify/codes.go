@@ -86,7 +86,7 @@ func init() {
 		"unrecognizedclientexception": strongCode(Auth), "invalidsignatureexception": strongCode(Auth),
 		"expiredtokenexception": strongCode(Auth), "incompletesignatureexception": strongCode(Auth),
 		"missingauthenticationtokenexception": strongCode(Auth), "accessdeniedexception": weakCode(Forbidden),
-		"throttlingexception": strongCode(RateLimited), "toomanyrequestsexception": strongCode(RateLimited),
+		"throttlingexception": weakCode(RateLimited), "toomanyrequestsexception": strongCode(RateLimited),
 		"servicequotaexceededexception": weakCode(RateLimited), "resourcenotfoundexception": strongCode(Unavailable),
 		"modelnotreadyexception": weakCode(ServerError), "modelerrorexception": weakCode(ServerError),
 		"internalserverexception": weakCode(ServerError), "serviceunavailableexception": weakCode(ServerError),

@@ -41,10 +41,6 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 	cs.try(srcCode, f.topCode)
 	cs.try(srcType, f.topType)
 	cs.try(srcStatus, f.errStatus)
-	if cs.strongEv != "" {
-		return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
-	}
-
 	n := len(mainPhrases.list)
 	best := n
 	if f.parsed {
@@ -54,6 +50,19 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 	} else {
 		best = mainPhrases.best(body, best)
 	}
+	if best < n && mainPhrases.list[best].notRate && def == RateLimited {
+		best = n // "too many tokens" from a throttle is not about the window
+	}
+	if cs.strongEv != "" {
+		// A model "not found" for a project that lacks access to it is
+		// access not granted, not a gone model.
+		if cs.strong == Unavailable && best < n && mainPhrases.list[best].class == Forbidden {
+			p := &mainPhrases.list[best]
+			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
+		}
+		return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
+	}
+
 	rateish := def == RateLimited || (best < n && mainPhrases.list[best].class == RateLimited)
 	if best > overflowRank && rateish && requestOverLimit(f, body) {
 		return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:requested>limit"}

@@ -26,13 +26,13 @@ func tables() (lower, word [256]byte) {
 
 // phrase is one taught sentence fragment and the class it decides.
 type phrase struct {
-	a, b      string // b, when set, must follow a within gap bytes
-	gap       int
-	class     Class
-	pre, mask uint64 // the first 8 bytes of a, as a quick filter (see window)
-	weak      bool   // a weak quota phrase: a per-minute period overrides it
-	badInput  bool   // evidence of bad input: only where the default is unknown
-	evidence  string
+	a, b     string // b, when set, must follow a within gap bytes
+	gap      int
+	class    Class
+	weak     bool // a weak quota phrase: a per-minute period overrides it
+	badInput bool // evidence of bad input: only where the default is unknown
+	notRate  bool // ignored on a rate-limited answer ("too many tokens" from a throttle)
+	evidence string
 }
 
 // phraseSet indexes phrases by a hash of their first three bytes (blanks
@@ -40,10 +40,17 @@ type phrase struct {
 // the index in list is the priority (lower wins). Every phrase starts with a
 // letter or digit and its second byte is not a blank, so a match can only
 // begin at a word start and its key is read from the text's next three bytes.
+// cand is one phrase in a row: its index and its first 16 bytes as a
+// filter (see window), kept together so a row is read in one sweep.
+type cand struct {
+	pre, mask, pre2, mask2 uint64
+	idx                    uint16
+}
+
 type phraseSet struct {
 	list  []phrase
 	start [keySpace + 1]uint16
-	idx   []uint16
+	cands []cand
 	used  [keySpace / 64]uint64 // keys with a non-empty row
 }
 
@@ -62,7 +69,7 @@ var normTab = func() (n [256]byte) {
 
 func newPhraseSet(list []phrase) *phraseSet {
 	s := &phraseSet{list: list}
-	var rows [keySpace][]uint16
+	var rows [keySpace][]cand
 	for i := range s.list {
 		p := &s.list[i]
 		if len(p.a) < 3 || wordTab[p.a[0]] == 0 || p.a[1] == ' ' || p.a != string(bytesLower(p.a)) {
@@ -74,19 +81,25 @@ func newPhraseSet(list []phrase) *phraseSet {
 				p.evidence += "…" + p.b
 			}
 		}
-		for j := 0; j < 8 && j < len(p.a); j++ {
-			p.pre |= uint64(p.a[j]) << (8 * j)
-			p.mask |= 0xff << (8 * j)
+		c := cand{idx: uint16(i)}
+		for j := 0; j < 16 && j < len(p.a); j++ {
+			if j < 8 {
+				c.pre |= uint64(p.a[j]) << (8 * j)
+				c.mask |= 0xff << (8 * j)
+			} else {
+				c.pre2 |= uint64(p.a[j]) << (8 * (j - 8))
+				c.mask2 |= 0xff << (8 * (j - 8))
+			}
 		}
 		k := key3(p.a[0], p.a[1], p.a[2])
-		rows[k] = append(rows[k], uint16(i))
+		rows[k] = append(rows[k], c)
 		s.used[k/64] |= 1 << (k % 64)
 	}
 	for k := range rows {
-		s.start[k] = uint16(len(s.idx))
-		s.idx = append(s.idx, rows[k]...)
+		s.start[k] = uint16(len(s.cands))
+		s.cands = append(s.cands, rows[k]...)
 	}
-	s.start[keySpace] = uint16(len(s.idx))
+	s.start[keySpace] = uint16(len(s.cands))
 	return s
 }
 
@@ -180,14 +193,27 @@ func (s *phraseSet) best(t []byte, limit int) int {
 			if s.used[k/64]&(1<<(k%64)) == 0 {
 				goto next
 			}
-			w := window(t, i)
-			for j := s.start[k]; j < s.start[k+1]; j++ {
-				pi := int(s.idx[j])
+			w, end := window(t, i)
+			var w2 uint64
+			have2 := false
+			for _, cd := range s.cands[s.start[k]:s.start[k+1]] {
+				pi := int(cd.idx)
 				if pi >= limit {
 					break
 				}
-				p := &s.list[pi]
-				if w&p.mask == p.pre && p.matchAt(t, i) {
+				if w&cd.mask != cd.pre {
+					continue
+				}
+				if cd.mask2 != 0 {
+					if !have2 {
+						w2, _ = window(t, end)
+						have2 = true
+					}
+					if w2&cd.mask2 != cd.pre2 {
+						continue
+					}
+				}
+				if s.list[pi].matchAt(t, i) {
 					limit = pi
 					break
 				}
@@ -204,7 +230,7 @@ func (s *phraseSet) best(t []byte, limit int) int {
 
 // window returns the next 8 bytes of t from i, lowered, with each run of
 // blanks (escaped ones too) folded to one space: the phrase filter's view.
-func window(t []byte, i int) uint64 {
+func window(t []byte, i int) (uint64, int) {
 	if i+9 <= len(t) { // fast path: no blank runs, no escapes in reach
 		var w uint64
 		for j := 0; j < 8; j++ {
@@ -214,7 +240,7 @@ func window(t []byte, i int) uint64 {
 			}
 			w |= uint64(lowerTab[c]) << (8 * j)
 		}
-		return w
+		return w, i + 8
 	}
 slow:
 	var w uint64
@@ -233,7 +259,7 @@ slow:
 		w |= uint64(lowerTab[t[i]]) << (8 * j)
 		i++
 	}
-	return w
+	return w, i
 }
 
 func (p *phrase) matchAt(t []byte, i int) bool {

@@ -33,6 +33,9 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "missing authentication", class: Auth},
 	{a: "authentication failed", class: Auth},
 	{a: "organization has been disabled", class: Auth},
+	{a: "organization has been restricted", class: Auth},
+	{a: "account has been restricted", class: Auth},
+	{a: "reported as leaked", class: Auth},
 	{a: "organization has been deactivated", class: Auth},
 	{a: "account has been disabled", class: Auth},
 	{a: "account has been deactivated", class: Auth},
@@ -41,6 +44,7 @@ var mainPhrases = newPhraseSet([]phrase{
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},
+	{a: "does not have access to model", class: Forbidden},
 	{a: "location is not supported", class: Forbidden},
 	{a: "not available in your country", class: Forbidden},
 	{a: "not available in your region", class: Forbidden},
@@ -75,6 +79,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "billing_hard_limit_reached", class: Quota},
 	{a: "billing_not_active", class: Quota},
 	{a: "daily quota", class: Quota},
+	{a: "daily rate limit", class: Quota},
+	{a: "daily token limit", class: Quota},
 	{a: "monthly quota", class: Quota},
 	{a: "daily limit", class: Quota},
 	{a: "monthly limit", class: Quota},
@@ -119,6 +125,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "context window", class: ContextLength},
 	{a: "context size", class: ContextLength},
 	{a: "prompt is too long", class: ContextLength},
+	{a: "maximum prompt length", class: ContextLength},
 	{a: "prompt too long", class: ContextLength},
 	{a: "input is too long", class: ContextLength},
 	{a: "input too long", class: ContextLength},
@@ -127,7 +134,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},
 	{a: "max_model_len", class: ContextLength},
-	{a: "too many tokens", class: ContextLength},
+	{a: "too many tokens", class: ContextLength, notRate: true},
 
 	// refusal: content policy or safety.
 	{a: "content_filter", class: Refusal},
@@ -145,6 +152,7 @@ var mainPhrases = newPhraseSet([]phrase{
 
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},
+	{a: "extra usage is required", class: Overflow},
 	{a: "request entity too large", class: Overflow},
 	{a: "payload too large", class: Overflow},
 	{a: "request_too_large", class: Overflow},
@@ -217,6 +225,12 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "validation error", class: BadRequest, badInput: true},
 	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
 	{a: "expected", class: BadRequest, badInput: true},
+	{a: "valid range", class: BadRequest, badInput: true},
+	{a: "out of range", class: BadRequest, badInput: true},
+	{a: "invalid message", class: BadRequest, badInput: true},
+	{a: "invalid parameter", class: BadRequest, badInput: true},
+	{a: "invalid '", class: BadRequest, badInput: true},
+	{a: "invalid max_tokens", class: BadRequest, badInput: true},
 	{a: "expects", class: BadRequest, badInput: true},
 	{a: "does not support", class: BadRequest, badInput: true},
 	{a: "must contain", class: BadRequest, badInput: true},

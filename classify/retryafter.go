@@ -75,13 +75,26 @@ func capRetry(d time.Duration) time.Duration {
 }
 
 // bodyRetryAfter reads a hint from the body: Gemini RetryInfo.retryDelay
-// ("13s"), else "try again in 17.359s" / "try again in 9m38.016s" wording.
+// ("13s"), else "try again in 17.359s" / "try again in 9m38.016s" or "retry
+// after 86400 seconds" wording.
 func bodyRetryAfter(f *facts) time.Duration {
 	if len(f.retryDelay) > 0 {
 		return capRetry(resetDuration(string(f.retryDelay)))
 	}
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
+		if j := indexFold(t, "retry after "); j >= 0 {
+			rest := t[j+len("retry after "):]
+			if n, ok := number(rest); ok {
+				k := 0
+				for k < len(rest) && (rest[k] >= '0' && rest[k] <= '9' || rest[k] == ',') {
+					k++
+				}
+				if containsFold(rest[k:min(len(rest), k+9)], " second") {
+					return capRetry(time.Duration(n) * time.Second)
+				}
+			}
+		}
 		j := indexFold(t, "try again in ")
 		if j < 0 {
 			continue
