@@ -38,7 +38,7 @@ func NewReader(r io.Reader, maxLine int) *Reader {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	return &Reader{br: bufio.NewReaderSize(r, 16<<10), maxLine: maxLine}
+	return &Reader{br: bufio.NewReaderSize(r, 4<<10), maxLine: maxLine}
 }
 
 // Next returns the next event. At the end of the stream it returns io.EOF; a
