@@ -303,3 +303,15 @@ func TestStatusOnlyZeroAllocs(t *testing.T) {
 		}
 	}
 }
+
+func TestDurationBytes(t *testing.T) {
+	for in, want := range map[string]time.Duration{
+		"13s": 13 * time.Second, "9m38.016s": 9*time.Minute + 38016*time.Millisecond, "20ms": 20 * time.Millisecond,
+		"1.5s": 1500 * time.Millisecond, "1h": time.Hour, "6m0s": 6 * time.Minute, "": 0, "s": 0, "12": 0, "1.2.3s": 0,
+		"5x": 0, "100h": maxRetryAfter,
+	} {
+		if got := durationBytes([]byte(in)); got != want {
+			t.Errorf("%q: %v, want %v", in, got, want)
+		}
+	}
+}

@@ -79,7 +79,7 @@ func capRetry(d time.Duration) time.Duration {
 // after 86400 seconds" wording.
 func bodyRetryAfter(f *facts) time.Duration {
 	if len(f.retryDelay) > 0 {
-		return capRetry(resetDuration(string(f.retryDelay)))
+		return capRetry(durationBytes(f.retryDelay))
 	}
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
@@ -107,9 +107,75 @@ func bodyRetryAfter(f *facts) time.Duration {
 		for k > 0 && t[k-1] == '.' {
 			k--
 		}
-		if d := resetDuration(string(t[:k])); d > 0 {
+		if d := durationBytes(t[:k]); d > 0 {
 			return capRetry(d)
 		}
 	}
 	return 0
+}
+
+// durationBytes parses a Go-style duration ("13s", "9m38.016s", "20ms",
+// "1.5s") without allocating; 0 when b is not one.
+func durationBytes(b []byte) time.Duration {
+	var total float64
+	for len(b) > 0 {
+		i := 0
+		for i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '.') {
+			i++
+		}
+		if i == 0 {
+			return 0
+		}
+		v, ok := decimal(b[:i])
+		if !ok {
+			return 0
+		}
+		b = b[i:]
+		var unit float64
+		switch {
+		case len(b) >= 2 && b[0] == 'm' && b[1] == 's':
+			unit, b = float64(time.Millisecond), b[2:]
+		case len(b) >= 2 && (b[0] == 'u' || b[0] == 'n') && b[1] == 's':
+			unit = float64(time.Microsecond)
+			if b[0] == 'n' {
+				unit = float64(time.Nanosecond)
+			}
+			b = b[2:]
+		case len(b) >= 1 && b[0] == 'h':
+			unit, b = float64(time.Hour), b[1:]
+		case len(b) >= 1 && b[0] == 'm':
+			unit, b = float64(time.Minute), b[1:]
+		case len(b) >= 1 && b[0] == 's':
+			unit, b = float64(time.Second), b[1:]
+		default:
+			return 0
+		}
+		total += v * unit
+		if total > float64(maxRetryAfter) {
+			return maxRetryAfter
+		}
+	}
+	return time.Duration(total)
+}
+
+// decimal parses digits with at most one '.'.
+func decimal(b []byte) (float64, bool) {
+	var v, scale float64 = 0, 0
+	for _, c := range b {
+		if c == '.' {
+			if scale != 0 {
+				return 0, false
+			}
+			scale = 1
+			continue
+		}
+		v = v*10 + float64(c-'0')
+		if scale != 0 {
+			scale *= 10
+		}
+	}
+	if scale > 1 {
+		v /= scale
+	}
+	return v, true
 }
