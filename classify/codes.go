@@ -51,9 +51,9 @@ func init() {
 		// quota
 		"insufficient_quota": strongCode(Quota), "billing_hard_limit_reached": strongCode(Quota), "billing_not_active": strongCode(Quota),
 		"billing_error": strongCode(Quota), "insufficient_balance": strongCode(Quota), "insufficient_credits": strongCode(Quota),
-		"payment_required": strongCode(Quota), "quota_exceeded": strongCode(Quota), "credits_exhausted": strongCode(Quota),
+		"payment_required": strongCode(Quota), "credit_balance_exhausted": strongCode(Quota), "quota_exceeded": strongCode(Quota), "credits_exhausted": strongCode(Quota),
 		// unavailable
-		"model_not_found": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
+		"model_not_found": strongCode(Unavailable), "unknown_model": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
 		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),
 		"deploymentnotfound": strongCode(Unavailable), "deployment_not_found": strongCode(Unavailable),
 		"model_is_deactivated": strongCode(Unavailable), "dedicated_endpoint_not_running": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
@@ -66,7 +66,8 @@ func init() {
 		"permissiondenied": weakCode(Forbidden), "permission_denied": weakCode(Forbidden), "forbidden": weakCode(Forbidden),
 		// transient
 		"rate_limit_exceeded": weakCode(RateLimited), "rate_limit_error": weakCode(RateLimited), "ratelimiterror": weakCode(RateLimited),
-		"too_many_requests": weakCode(RateLimited), "requests": weakCode(RateLimited), "tokens": weakCode(RateLimited),
+		"too_many_requests": weakCode(RateLimited), "slow_down": weakCode(RateLimited),
+		"server_is_overloaded": weakCode(ServerError), "service_unavailable_error": weakCode(ServerError), "requests": weakCode(RateLimited), "tokens": weakCode(RateLimited),
 		"overloaded_error": weakCode(ServerError), "api_error": weakCode(ServerError), "server_error": weakCode(ServerError),
 		"internal_error": weakCode(ServerError), "internal_server_error": weakCode(ServerError), "service_unavailable": weakCode(ServerError),
 		"internalservererror": weakCode(ServerError), "timeout_error": weakCode(Timeout), "timeout": weakCode(Timeout),
@@ -75,7 +76,7 @@ func init() {
 		"invalid_value": badInput, "invalid_type": badInput, "missing_required_parameter": badInput,
 		"unknown_parameter": badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
 		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput,
-		"invalid_json": badInput, "empty_array": badInput, "array_above_max_length": badInput,
+		"invalid_json": badInput, "string_too_long": badInput, "empty_array": badInput, "array_above_max_length": badInput,
 		"invalid_image": badInput, "invalid_image_format": badInput, "image_parse_error": badInput,
 		"unprocessableentityerror": badInput,
 	}
@@ -84,7 +85,9 @@ func init() {
 	codeTables[srcInner] = openaiCodes
 	codeTables[srcAmzHeader] = map[string]codeRule{
 		"unrecognizedclientexception": strongCode(Auth), "invalidsignatureexception": strongCode(Auth),
-		"expiredtokenexception": strongCode(Auth), "incompletesignatureexception": strongCode(Auth),
+		"expiredtokenexception": strongCode(Auth), "invalidclienttokenid": strongCode(Auth),
+		"ftuformnotfilled": strongCode(Forbidden), "notauthorized": weakCode(Forbidden),
+		"mpagreementbeingcreated": weakCode(Forbidden), "incompletesignatureexception": strongCode(Auth),
 		"missingauthenticationtokenexception": strongCode(Auth), "accessdeniedexception": weakCode(Forbidden),
 		"throttlingexception": weakCode(RateLimited), "toomanyrequestsexception": strongCode(RateLimited),
 		"servicequotaexceededexception": weakCode(RateLimited), "resourcenotfoundexception": strongCode(Unavailable),

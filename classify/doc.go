@@ -7,6 +7,25 @@
 // details.reason, promptFeedback.blockReason, finishReason SAFETY, OpenRouter's
 // 200-with-error body, SSE error events).
 //
+// How a verdict is reached (see decide.go for the exact precedence):
+//
+//   - operator rules (Classifier.Rules), first match wins, "rule:<n>";
+//   - the status default (status.go), final for 401, 402, 405, 407, 408, 410,
+//     504 and 524; a 5xx stays server_error unless it names a timeout;
+//   - for other 4xx and for error bodies inside a 2xx or a stream: Gemini
+//     quota periods, then strong codes, then taught phrases (phrases.go), then
+//     weak codes, then structural evidence of bad input — a 400/422 is
+//     bad_request only with that evidence, otherwise unknown;
+//   - a 2xx is a success unless it carries an error or a block (blocks.go);
+//     recognising an unusable success body is left to the adapters.
+//
+// Bodies are walked by an allocation-free, truncation-tolerant JSON scanner
+// (scan.go); a status-only answer costs tens of nanoseconds and allocates
+// nothing. Transport classifies failures with no HTTP answer; Message
+// extracts the human message for the client's error envelope;
+// ParseRetryAfter reads Retry-After, retry-after-ms and x-ratelimit-reset-*.
+//
 // It is public on purpose: any Go program that calls LLM providers can import
-// it without the gateway. It imports nothing of Detour's.
+// it without the gateway. It imports nothing of Detour's, only the standard
+// library.
 package classify
