@@ -1,0 +1,461 @@
+package process
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// detourBin is the gateway binary built by TestMain.
+var detourBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "detour-process-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	detourBin = filepath.Join(dir, "detour")
+	build := exec.Command("go", "build", "-o", detourBin, "./cmd/detour")
+	build.Dir = filepath.Join("..", "..") // the module root
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "process tests: cannot build the detour binary:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Real bodies from classify/testdata/corpus.
+const (
+	// openrouter-no-endpoints-found-free.json (404): unavailable.
+	noEndpoints = `{"error":{"message":"No endpoints found for x-ai/grok-4-fast:free.","code":404}}`
+	// anthropic-credit-balance-too-low.json (400): quota.
+	creditTooLow = `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."},"request_id":"req_011CbrFTcXhtiMzr3s6EocF7"}`
+)
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// poll calls cond until it is true or the deadline (a failure guard, not a
+// timing assertion) passes; then it fails with what.
+func poll(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up after %v waiting for: %s", within, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// ---- redis-server ----
+
+// redisServer is a real redis-server on a loopback port, owned by one test.
+type redisServer struct {
+	t    testing.TB
+	path string
+	port int
+	cmd  *exec.Cmd
+}
+
+// startRedis starts redis-server on a free port. Without the binary it
+// skips, except under CI=true, where it fails.
+func startRedis(t testing.TB) *redisServer {
+	t.Helper()
+	path, err := exec.LookPath("redis-server")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("redis-server not found and CI=true: install it (apt-get install redis-server): %v", err)
+		}
+		t.Skipf("redis-server not found on PATH; skipping (install redis-server to run this test): %v", err)
+	}
+	s := &redisServer{t: t, path: path, port: freePort(t)}
+	s.start()
+	t.Cleanup(s.kill)
+	return s
+}
+
+func (s *redisServer) url() string { return "redis://127.0.0.1:" + strconv.Itoa(s.port) + "/0" }
+
+// start runs redis-server on s.port (again, after kill) and waits until it answers.
+func (s *redisServer) start() {
+	s.t.Helper()
+	s.cmd = exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--loglevel", "warning")
+	if err := s.cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(s.port), MaxRetries: -1})
+	defer c.Close()
+	poll(s.t, 10*time.Second, "redis-server to answer PING", func() bool {
+		return c.Ping(context.Background()).Err() == nil
+	})
+}
+
+// kill stops redis-server abruptly (SIGKILL), as a crash would.
+func (s *redisServer) kill() {
+	if s.cmd != nil && s.cmd.Process != nil {
+		_ = s.cmd.Process.Kill()
+		_ = s.cmd.Wait()
+		s.cmd = nil
+	}
+}
+
+// ---- fake providers and the webhook ----
+
+// fake starts a scripted provider for the test's lifetime.
+func fake(t testing.TB, steps ...upstreamtest.Step) *upstreamtest.Server {
+	s := upstreamtest.New(upstreamtest.Steps(steps...))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func ok(model string) upstreamtest.Step {
+	return upstreamtest.Step{Body: upstreamtest.ChatJSON(model, "hello")}
+}
+
+// webhook records the alerts POSTed to it.
+type webhook struct {
+	URL    string
+	mu     sync.Mutex
+	bodies []map[string]any
+}
+
+func startWebhook(t testing.TB) *webhook {
+	w := &webhook{}
+	srv := &http.Server{Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		var m map[string]any
+		b, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(b, &m)
+		w.mu.Lock()
+		w.bodies = append(w.bodies, m)
+		w.mu.Unlock()
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	w.URL = "http://" + ln.Addr().String() + "/hook"
+	return w
+}
+
+func (w *webhook) alerts() []map[string]any {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]map[string]any(nil), w.bodies...)
+}
+
+// ---- gateway processes ----
+
+// syncBuf is a goroutine-safe buffer (a subprocess's stderr).
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// gateway is one `detour serve` subprocess.
+type gateway struct {
+	t         testing.TB
+	name      string
+	addr, URL string
+	cfgPath   string
+	decPath   string
+	cmd       *exec.Cmd
+	stderr    *syncBuf
+	exited    chan struct{} // closed when the process has exited
+}
+
+// config is the body of a configuration; startGateway prepends listen and
+// decisions.path. Each {name} in it is replaced by vars[name].
+func render(yaml string, vars map[string]string) string {
+	var pairs []string
+	for k, v := range vars {
+		pairs = append(pairs, "{"+k+"}", v)
+	}
+	return strings.NewReplacer(pairs...).Replace(yaml)
+}
+
+// startGateway writes a configuration (listen and decisions.path first, then
+// body) and runs `detour serve -c <file> args...` until it serves.
+func startGateway(t testing.TB, name, body string, args ...string) *gateway {
+	t.Helper()
+	dir := t.TempDir()
+	g := &gateway{t: t, name: name, cfgPath: filepath.Join(dir, "detour.yaml"),
+		decPath: filepath.Join(dir, "decisions.jsonl"), stderr: &syncBuf{}, exited: make(chan struct{})}
+	g.addr = "127.0.0.1:" + strconv.Itoa(freePort(t))
+	g.URL = "http://" + g.addr
+	g.writeConfig(body)
+	g.cmd = exec.Command(detourBin, append([]string{"serve", "-c", g.cfgPath}, args...)...)
+	g.cmd.Stdout, g.cmd.Stderr = io.Discard, g.stderr
+	if err := g.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = g.cmd.Wait(); close(g.exited) }()
+	t.Cleanup(func() {
+		select {
+		case <-g.exited:
+		default:
+			_ = g.cmd.Process.Kill()
+			<-g.exited
+		}
+		if t.Failed() {
+			t.Logf("stderr of gateway %s:\n%s", g.name, g.stderr.String())
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		select {
+		case <-g.exited:
+			t.Fatalf("gateway %s exited before serving (%v):\n%s", name, g.cmd.ProcessState, g.stderr.String())
+		default:
+		}
+		if resp, err := http.Get(g.URL + "/v1/health"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return g
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gateway %s did not serve on %s:\n%s", name, g.addr, g.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// writeConfig replaces the configuration file atomically (write, rename).
+func (g *gateway) writeConfig(body string) {
+	g.t.Helper()
+	text := "listen: " + g.addr + "\ndecisions: {path: " + g.decPath + "}\n" + body
+	tmp := g.cfgPath + ".tmp"
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		g.t.Fatal(err)
+	}
+	if err := os.Rename(tmp, g.cfgPath); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+func (g *gateway) signal(sig syscall.Signal) {
+	g.t.Helper()
+	if err := g.cmd.Process.Signal(sig); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+// reply is one HTTP answer.
+type reply struct {
+	Status int
+	Header http.Header
+	Body   string
+}
+
+var client = &http.Client{Timeout: 20 * time.Second}
+
+// post sends a non-streaming chat request naming model.
+func (g *gateway) post(model string) reply {
+	g.t.Helper()
+	body := `{"model":"` + model + `","messages":[{"role":"user","content":"hi"}]}`
+	resp, err := client.Post(g.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		g.t.Fatalf("gateway %s: %v", g.name, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return reply{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}
+}
+
+// postOK sends a request and fails unless it answers 200.
+func (g *gateway) postOK(model string) reply {
+	g.t.Helper()
+	r := g.post(model)
+	if r.Status != 200 {
+		g.t.Fatalf("gateway %s, model %s: status %d: %s", g.name, model, r.Status, r.Body)
+	}
+	return r
+}
+
+// endpointHealth is one endpoint in GET /v1/health.
+type endpointHealth struct {
+	Target        string     `json:"target"`
+	Provider      string     `json:"provider"`
+	State         string     `json:"state"`
+	Failures      int        `json:"failures"`
+	LastClass     string     `json:"last_class"`
+	CooldownUntil *time.Time `json:"cooldown_until"`
+}
+
+type accountHealth struct {
+	Name      string `json:"name"`
+	State     string `json:"state"`
+	LastClass string `json:"last_class"`
+}
+
+type healthDoc struct {
+	Endpoints []endpointHealth `json:"endpoints"`
+	Accounts  []accountHealth  `json:"accounts"`
+}
+
+func (g *gateway) health() healthDoc {
+	g.t.Helper()
+	resp, err := client.Get(g.URL + "/v1/health")
+	if err != nil {
+		g.t.Fatalf("gateway %s: %v", g.name, err)
+	}
+	defer resp.Body.Close()
+	var h healthDoc
+	if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&h) != nil {
+		g.t.Fatalf("gateway %s: /v1/health answered %d or not JSON", g.name, resp.StatusCode)
+	}
+	return h
+}
+
+// endpoint returns target/provider from /v1/health.
+func (g *gateway) endpoint(target, provider string) endpointHealth {
+	g.t.Helper()
+	for _, e := range g.health().Endpoints {
+		if e.Target == target && e.Provider == provider {
+			return e
+		}
+	}
+	g.t.Fatalf("gateway %s: /v1/health lists no endpoint %s/%s", g.name, target, provider)
+	return endpointHealth{}
+}
+
+// metric sums the samples of a Prometheus counter whose labels include all of labels.
+func (g *gateway) metric(name string, labels ...string) float64 {
+	g.t.Helper()
+	resp, err := client.Get(g.URL + "/metrics")
+	if err != nil {
+		g.t.Fatalf("gateway %s: %v", g.name, err)
+	}
+	defer resp.Body.Close()
+	var sum float64
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+next:
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, name+"{") {
+			continue
+		}
+		for _, l := range labels {
+			if !strings.Contains(line, l) {
+				continue next
+			}
+		}
+		f := strings.Fields(line)
+		v, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err == nil {
+			sum += v
+		}
+	}
+	return sum
+}
+
+// decisions reads every complete record in the gateway's decision log.
+func (g *gateway) decisions() []decision.Decision {
+	g.t.Helper()
+	b, err := os.ReadFile(g.decPath)
+	if err != nil && !os.IsNotExist(err) {
+		g.t.Fatal(err)
+	}
+	var out []decision.Decision
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.HasSuffix(line, "}") {
+			continue // empty, or not yet flushed whole
+		}
+		var d decision.Decision
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			g.t.Fatalf("gateway %s: decision log line is not JSON: %v: %s", g.name, err, line)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// decision waits for the record with id in the decision log (the writer
+// flushes every 200ms).
+func (g *gateway) decision(id string) decision.Decision {
+	g.t.Helper()
+	if id == "" {
+		g.t.Fatalf("gateway %s: no X-Detour-Decision header", g.name)
+	}
+	var found *decision.Decision
+	poll(g.t, 5*time.Second, "decision "+id+" in "+g.name+"'s decision log", func() bool {
+		for _, d := range g.decisions() {
+			if d.ID == id {
+				found = &d
+				return true
+			}
+		}
+		return false
+	})
+	return *found
+}
+
+// attempts lists a record's attempts as "target/provider class action".
+func attempts(d decision.Decision) []string {
+	var out []string
+	for _, a := range d.Attempts {
+		c := a.Class
+		if c == "" {
+			c = "ok"
+		}
+		out = append(out, a.Target+"/"+a.Provider+" "+c+" "+a.Action)
+	}
+	return out
+}
+
+func wantAttempts(t testing.TB, d decision.Decision, want ...string) {
+	t.Helper()
+	if got := attempts(d); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		b, _ := json.Marshal(d)
+		t.Fatalf("attempts:\n  got  %q\n  want %q\nrecord: %s", got, want, b)
+	}
+}
