@@ -94,6 +94,14 @@ type redisServer struct {
 // skips, except under CI=true, where it fails.
 func startRedis(t testing.TB) *redisServer {
 	t.Helper()
+	s := newRedis(t)
+	s.start()
+	return s
+}
+
+// newRedis picks a free port for a redis-server that is not started yet.
+func newRedis(t testing.TB) *redisServer {
+	t.Helper()
 	path, err := exec.LookPath("redis-server")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -102,7 +110,6 @@ func startRedis(t testing.TB) *redisServer {
 		t.Skipf("redis-server not found on PATH; skipping (install redis-server to run this test): %v", err)
 	}
 	s := &redisServer{t: t, path: path, port: freePort(t)}
-	s.start()
 	t.Cleanup(s.kill)
 	return s
 }
@@ -328,6 +335,7 @@ type endpointHealth struct {
 	Failures      int        `json:"failures"`
 	LastClass     string     `json:"last_class"`
 	CooldownUntil *time.Time `json:"cooldown_until"`
+	LatencyMS     *float64   `json:"latency_ms"`
 }
 
 type accountHealth struct {
@@ -353,6 +361,18 @@ func (g *gateway) health() healthDoc {
 		g.t.Fatalf("gateway %s: /v1/health answered %d or not JSON", g.name, resp.StatusCode)
 	}
 	return h
+}
+
+// account returns a provider account from /v1/health.
+func (g *gateway) account(name string) accountHealth {
+	g.t.Helper()
+	for _, a := range g.health().Accounts {
+		if a.Name == name {
+			return a
+		}
+	}
+	g.t.Fatalf("gateway %s: /v1/health lists no account %s", g.name, name)
+	return accountHealth{}
 }
 
 // endpoint returns target/provider from /v1/health.
@@ -457,5 +477,32 @@ func wantAttempts(t testing.TB, d decision.Decision, want ...string) {
 	if got := attempts(d); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		b, _ := json.Marshal(d)
 		t.Fatalf("attempts:\n  got  %q\n  want %q\nrecord: %s", got, want, b)
+	}
+}
+
+// stop sends SIGTERM and waits for the process to exit; it returns the exit code.
+func (g *gateway) stop() int {
+	g.t.Helper()
+	g.signal(syscall.SIGTERM)
+	return g.wait()
+}
+
+// wait waits for the process to exit and returns its exit code.
+func (g *gateway) wait() int {
+	g.t.Helper()
+	select {
+	case <-g.exited:
+	case <-time.After(20 * time.Second):
+		g.t.Fatalf("gateway %s did not exit:\n%s", g.name, g.stderr.String())
+	}
+	return g.cmd.ProcessState.ExitCode()
+}
+
+func (g *gateway) running() bool {
+	select {
+	case <-g.exited:
+		return false
+	default:
+		return true
 	}
 }

@@ -47,6 +47,9 @@ routes:
 	if e.State != "cooling" || e.LastClass != "unavailable" || e.CooldownUntil == nil {
 		t.Fatalf("B's /v1/health for grok/openrouter: %+v, want cooling, last_class unavailable", e)
 	}
+	if e := b.endpoint("gpt", "openai"); e.LatencyMS == nil || e.State != "healthy" {
+		t.Fatalf("B's /v1/health for gpt/openai: %+v, want healthy with A's latency sample", e)
+	}
 	r = b.postOK("cheap")
 	if r.Header.Get("X-Detour-Target") != "gpt" || r.Header.Get("X-Detour-Attempts") != "1" {
 		t.Errorf("B's headers: target %q, attempts %q", r.Header.Get("X-Detour-Target"), r.Header.Get("X-Detour-Attempts"))
@@ -91,6 +94,11 @@ routes:
 	wantAttempts(t, b.decision(r.Header.Get("X-Detour-Decision")), "claude/anthropic quota stop")
 	if n := capped.Calls(); n != 2 {
 		t.Fatalf("capped account called %d times, want 2 (once per replica)", n)
+	}
+	for _, g := range []*gateway{a, b} {
+		if ac := g.account("anthropic"); ac.State != "cooling" || ac.LastClass != "quota" {
+			t.Errorf("gateway %s: account anthropic %+v, want cooling, last_class quota", g.name, ac)
+		}
 	}
 	// Each replica has decided about its verdict: sent or suppressed.
 	decided := func(g *gateway) float64 {
@@ -269,5 +277,42 @@ routes:
 		if n, m := strings.Count(s, "redis unreachable"), strings.Count(s, "resumed sharing"); n != 1 || m != 1 {
 			t.Errorf("gateway %s: outage logged %d times, recovery %d times; want once each:\n%s", g.name, n, m, s)
 		}
+	}
+}
+
+// TestSharedRedisDownAtStart: a replica started while Redis is down serves
+// on local state, logs it once, and starts sharing when Redis comes up.
+func TestSharedRedisDownAtStart(t *testing.T) {
+	t.Parallel()
+	rs := newRedis(t) // not started
+	up := fake(t, ok("gpt-4o"))
+	gone := fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints})
+	body := render(`
+state: {store: redis, url: "{redis}"}
+providers:
+  - {name: openai, dialect: openai, base_url: "{up}", api_key: sk-test}
+  - {name: openrouter, dialect: openai, base_url: "{gone}", api_key: sk-or-test}
+targets:
+  - {name: gpt, model: gpt-4o, providers: [openai]}
+  - {name: grok, model: "x-ai/grok-4-fast:free", providers: [openrouter]}
+routes:
+  - {name: r, strategy: fastest, targets: [grok, gpt]}
+`, map[string]string{"redis": rs.url(), "up": up.URL, "gone": gone.URL})
+	a := startGateway(t, "A", body)
+	for range 3 {
+		a.postOK("gpt")
+	}
+	if n := strings.Count(a.stderr.String(), "redis unreachable"); n != 1 {
+		t.Fatalf("outage at start logged %d times, want once:\n%s", n, a.stderr.String())
+	}
+	rs.start()
+	poll(t, 10*time.Second, "A to start sharing once Redis is up", func() bool {
+		a.health()
+		return strings.Contains(a.stderr.String(), "resumed sharing")
+	})
+	a.postOK("r") // grok found gone, now in Redis
+	b := startGateway(t, "B", body)
+	if e := b.endpoint("grok", "openrouter"); e.State != "cooling" || e.LastClass != "unavailable" {
+		t.Fatalf("B (started after Redis came up) sees grok/openrouter %+v, want cooling as A learned", e)
 	}
 }
