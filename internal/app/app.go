@@ -63,6 +63,15 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		}
 		ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = time.Second, 500*time.Millisecond, 500*time.Millisecond
 		ro.MaxRetries = 0
+		// One dial per operation: the store retries a down Redis once a
+		// second itself. go-redis's default (5 dials, 100ms apart) turns a
+		// refused connection into a 500ms stall ending in "context deadline
+		// exceeded", hiding the cause.
+		ro.DialerRetries = 1
+		// go-redis logs through its own global logger, in its own format, on
+		// every failed dial; the store logs an outage once. Keep go-redis's
+		// lines, in the configured format, at debug level.
+		redis.SetLogger(redisLogger{a.log.With("component", "redis")})
 		a.rdb = redis.NewClient(ro)
 		rs := health.NewRedis(a.rdb, "detour:", a.log)
 		a.store, a.claimer = rs, rs
@@ -184,4 +193,11 @@ func (a *App) Close(ctx context.Context) {
 	if a.rdb != nil {
 		_ = a.rdb.Close()
 	}
+}
+
+// redisLogger sends go-redis's internal log lines to slog at debug level.
+type redisLogger struct{ log *slog.Logger }
+
+func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, fmt.Sprintf(format, v...))
 }
