@@ -506,3 +506,23 @@ func (g *gateway) running() bool {
 		return true
 	}
 }
+
+// logLines parses the gateway's stderr as JSON log records (log.format
+// json), failing on any other line, and returns those whose msg contains msg.
+func (g *gateway) logLines(msg string) []map[string]any {
+	g.t.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(g.stderr.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			g.t.Fatalf("gateway %s: log.format json, but a stderr line is not JSON: %q", g.name, line)
+		}
+		if s, _ := m["msg"].(string); strings.Contains(s, msg) {
+			out = append(out, m)
+		}
+	}
+	return out
+}

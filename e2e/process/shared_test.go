@@ -218,6 +218,7 @@ func TestSharedRedisOutage(t *testing.T) {
 	backup := fake(t, ok("gpt-4o-mini"))
 	body := render(`
 state: {store: redis, url: "{redis}"}
+log: {format: json}
 providers:
   - {name: main, dialect: openai, base_url: "{primary}", api_key: sk-test}
   - {name: spare, dialect: openai, base_url: "{backup}", api_key: sk-test}
@@ -249,8 +250,12 @@ routes:
 	}
 	primary.SetScript(upstreamtest.Steps(ok("gpt-4o")))
 	for _, g := range []*gateway{a, b} {
-		if n := strings.Count(g.stderr.String(), "redis unreachable"); n != 1 {
-			t.Fatalf("gateway %s logged the outage %d times, want once:\n%s", g.name, n, g.stderr.String())
+		outage := g.logLines("redis unreachable")
+		if len(outage) != 1 {
+			t.Fatalf("gateway %s logged the outage %d times, want once:\n%s", g.name, len(outage), g.stderr.String())
+		}
+		if err, _ := outage[0]["err"].(string); !strings.Contains(err, "connection refused") {
+			t.Errorf("gateway %s: the outage line does not name the cause (connection refused): %v", g.name, outage[0])
 		}
 	}
 
@@ -272,10 +277,9 @@ routes:
 	if primary.Calls() != calls {
 		t.Errorf("B called the endpoint A found gone")
 	}
-	for _, g := range []*gateway{a, b} {
-		s := g.stderr.String()
-		if n, m := strings.Count(s, "redis unreachable"), strings.Count(s, "resumed sharing"); n != 1 || m != 1 {
-			t.Errorf("gateway %s: outage logged %d times, recovery %d times; want once each:\n%s", g.name, n, m, s)
+	for _, g := range []*gateway{a, b} { // every stderr line is a JSON log record
+		if n, m := len(g.logLines("redis unreachable")), len(g.logLines("resumed sharing")); n != 1 || m != 1 {
+			t.Errorf("gateway %s: outage logged %d times, recovery %d times; want once each:\n%s", g.name, n, m, g.stderr.String())
 		}
 	}
 }
