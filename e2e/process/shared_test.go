@@ -1,7 +1,6 @@
 package process
 
 import (
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -122,18 +121,9 @@ routes:
 // TestSharedSingleProbe: after a cooldown learned by A, exactly one request
 // across both replicas probes the recovering endpoint; the others go to the
 // next target meanwhile, and the probe's success is seen by both.
-//
-// Known bug (internal/dispatch, not this package's to fix): a request that
-// finds the probe slot taken defers the endpoint only within its own target
-// (target.go appends it to that target's queue), so with a one-endpoint
-// target it is tried at once, before the route's next target: a second,
-// unleased probe, whose success closes the endpoint. Set
-// DETOUR_RUN_KNOWN_BUGS=1 to run this test until dispatch is fixed.
+
 func TestSharedSingleProbe(t *testing.T) {
 	t.Parallel()
-	if os.Getenv("DETOUR_RUN_KNOWN_BUGS") == "" {
-		t.Skip("known dispatch bug: a probe-held endpoint is deferred only within its target (see the comment)")
-	}
 	rs := startRedis(t)
 	release := make(chan struct{})
 	var once sync.Once

@@ -20,7 +20,7 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, classify.Class
 	cs := make([]route.Candidate, len(t.endpoints))
 	for i, e := range t.endpoints {
 		st := w.status[e.key]
-		cs[i] = route.Candidate{Cooling: st.Phase == health.Cooling, Until: st.Until}
+		cs[i] = route.Candidate{Cooling: waiting(st), Until: st.Until}
 	}
 	var queue []*endpointRT
 	for _, i := range route.Endpoints(cs) {
@@ -38,7 +38,9 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, classify.Class
 			return nil, c
 		}
 		probe := false
-		if w.status[e.key].Phase == health.Probing && !deferred[e] {
+		// A probe held elsewhere was ordered last: reaching it means every
+		// other candidate is spent, and health never denies service.
+		if st := w.status[e.key]; st.Phase == health.Probing && !st.ProbeHeld && !deferred[e] {
 			ok, tr := w.d.opt.Health.TryProbe(ctx, e.key)
 			w.transitions(tr)
 			if !ok {

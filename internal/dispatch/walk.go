@@ -189,6 +189,12 @@ func (w *walk) tailOn(c classify.Class) bool {
 	return policy.DefaultTail(c)
 }
 
+// waiting reports whether an endpoint should go last: it is cooling, or
+// another request holds its one probe.
+func waiting(st health.Status) bool {
+	return st.Phase == health.Cooling || st.ProbeHeld
+}
+
 // orderTargets orders targets by strategy s; a target is cooling when every
 // endpoint is.
 func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
@@ -200,7 +206,7 @@ func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
 		c := route.Candidate{Cooling: true, InFlight: t.inflight.Load()}
 		for _, e := range t.endpoints {
 			st := w.status[e.key]
-			if st.Phase != health.Cooling {
+			if !waiting(st) {
 				c.Cooling = false
 			} else if c.Until.IsZero() || st.Until.Before(c.Until) {
 				c.Until = st.Until
@@ -249,6 +255,8 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 					w.skip(e, w.stopWhy)
 				case st.Phase == health.Cooling:
 					w.skip(e, "cooling until "+st.Until.UTC().Format(time.RFC3339))
+				case st.ProbeHeld:
+					w.skip(e, "probe in flight until "+st.Until.UTC().Format(time.RFC3339))
 				case st.Phase == health.Probing:
 					w.skip(e, "awaiting its probe")
 				}

@@ -153,8 +153,13 @@ type Transition struct {
 // Status is the effective view of an endpoint, its account included.
 type Status struct {
 	Phase Phase
+	// ProbeHeld is set while Phase is Probing and another request (or
+	// replica) holds the probe: callers should treat the endpoint as cooling
+	// until Until, the end of that lease.
+	ProbeHeld bool
 	// Until is when cooling ends: the later of the endpoint's and the
-	// account's cooldowns. Zero unless Phase is Cooling.
+	// account's cooldowns; with ProbeHeld, the end of the probe lease. Zero
+	// otherwise.
 	Until time.Time
 	// Measured is true once a latency sample exists; Latency is its EWMA.
 	Measured bool

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
@@ -150,4 +151,27 @@ func testAccountProbe(t *testing.T, tr *Tracker, c *clock) {
 		Transition{ScopeAccount, "anthropic", Probing, Healthy, "", time.Time{}})
 	wantPhase(t, tr, epA, Healthy)
 	wantPhase(t, tr, epB, Healthy)
+}
+
+// testProbeHeldView: while one request holds the probe, View tells others
+// so (ProbeHeld, Until = the lease's end) so they try the endpoint last; once
+// the lease lapses the probe is free again.
+func testProbeHeldView(t *testing.T, tr *Tracker, c *clock) {
+	ctx := context.Background()
+	tr.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: 10 * time.Second})
+	c.Advance(11 * time.Second)
+	if st := tr.View(ctx, []Key{epA})[0]; st.Phase != Probing || st.ProbeHeld {
+		t.Fatalf("after the cooldown: %+v, want probing with the probe free", st)
+	}
+	if ok, _ := tr.TryProbe(ctx, epA); !ok {
+		t.Fatal("the free probe was not granted")
+	}
+	st := tr.View(ctx, []Key{epA})[0]
+	if st.Phase != Probing || !st.ProbeHeld || !st.Until.Equal(c.Now().Add(30*time.Second)) {
+		t.Fatalf("while held: %+v, want probing, held until the lease ends", st)
+	}
+	c.Advance(31 * time.Second)
+	if st := tr.View(ctx, []Key{epA})[0]; st.ProbeHeld {
+		t.Fatalf("after the lease: %+v, want the probe free again", st)
+	}
 }

@@ -56,6 +56,7 @@ func runSuite(t *testing.T, newStore storeFactory) {
 		{"base longer than max kept", testLongBase},
 		{"inconclusive failure while probing", testInconclusive},
 		{"account probe", testAccountProbe},
+		{"held probe shows in view", testProbeHeldView},
 		{"latency ewma", testLatency},
 		{"transitions edge triggered", testEdgeTriggered},
 		{"snapshot json", testSnapshotJSON},

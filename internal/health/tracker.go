@@ -103,6 +103,14 @@ func combine(ep, acct *Record, now time.Time) Status {
 		}
 	case pe == Probing || pa == Probing:
 		st.Phase = Probing
+		for _, r := range []*Record{ep, acct} {
+			if r.PhaseAt(now) == Probing && now.Before(r.ProbeUntil) {
+				st.ProbeHeld = true
+				if r.ProbeUntil.After(st.Until) {
+					st.Until = r.ProbeUntil
+				}
+			}
+		}
 	}
 	if pa != Healthy && (pe == Healthy || (pa == Cooling && pe != Cooling)) && acct.LastClass != "" {
 		st.LastClass = acct.LastClass
