@@ -1,11 +1,13 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/detour-llm/detour/internal/app"
@@ -20,6 +22,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	if fs.Parse(args) != nil {
 		return 2
 	}
+	hup := make(chan os.Signal, 1) // the demo has nothing to reload: SIGHUP is ignored
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		fmt.Fprintf(stderr, "detour demo: %v (try --listen 127.0.0.1:0)\n", err)
@@ -39,6 +44,5 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprint(stdout, demo.Tour("http://"+ln.Addr().String()))
-	_ = context.Background
-	return serve(a, ln, 5*time.Second, log, nil)
+	return serve(a, ln, 5*time.Second, log, hup, nil)
 }

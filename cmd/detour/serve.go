@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -26,6 +27,10 @@ func runServe(args []string, stderr io.Writer) int {
 	if fs.Parse(args) != nil {
 		return 2
 	}
+	// Catch SIGHUP from the start: its default action would end the process.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	cfg, err := config.Load(*path)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -43,19 +48,22 @@ func runServe(args []string, stderr io.Writer) int {
 		a.Close(context.Background())
 		return 1
 	}
-	return serve(a, ln, *grace, log, func() (*config.Config, error) { return config.Load(*path) })
+	return serve(a, ln, *grace, log, hup, func() (*config.Config, error) { return config.Load(*path) })
 }
 
 // serve runs a until SIGINT or SIGTERM; SIGHUP reloads the configuration
 // (a bad one is logged with file:line and the running one kept).
-func serve(a *app.App, ln net.Listener, grace time.Duration, log *slog.Logger, reload func() (*config.Config, error)) int {
+// hup must already be registered for SIGHUP.
+func serve(a *app.App, ln net.Listener, grace time.Duration, log *slog.Logger, hup chan os.Signal, reload func() (*config.Config, error)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
 	go func() {
-		for range hup {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+			}
 			if reload == nil {
 				continue
 			}
@@ -75,7 +83,7 @@ func serve(a *app.App, ln net.Listener, grace time.Duration, log *slog.Logger, r
 	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	a.Close(cctx)
-	if err != nil && !errors.Is(err, net.ErrClosed) && err.Error() != "http: Server closed" {
+	if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, http.ErrServerClosed) {
 		log.Error("serve", "err", err)
 		return 1
 	}
