@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The SPEC §4 example checks clean, and the printout says what each class
+// does in each route.
+func TestCheckPrintsRoutesAndClasses(t *testing.T) {
+	for k, v := range map[string]string{"DETOUR_CLIENT_KEY": "ck", "ANTHROPIC_API_KEY": "sk-ant-hidden",
+		"OPENAI_API_KEY": "sk-oai-hidden", "GEMINI_API_KEY": "g-hidden"} {
+		t.Setenv(k, v)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"check", "-c", "../../internal/config/testdata/spec_verbatim.yaml"}, nil, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{
+		"route deep (ordered)",
+		"target claude: model claude-sonnet-4-5 via anthropic",
+		"quota ", "provider account for 1h0m0s",
+		"unavailable ", "endpoint for 24h0m0s",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	// fallback_on is taken as written: unavailable is not in it, so it stops.
+	if line := lineOf(s, "  unavailable "); !strings.Contains(line, " no ") {
+		t.Errorf("unavailable line should say no next target: %q", line)
+	}
+	if line := lineOf(s, "  context_length "); !strings.Contains(line, "no") {
+		t.Errorf("context_length is not in this fallback_on: %q", line)
+	}
+	if strings.Contains(s, "hidden") {
+		t.Errorf("check printed a key:\n%s", s)
+	}
+}
+
+func lineOf(s, prefix string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestCheckReportsFileAndLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(path, []byte("providers:\n  - {name: p, dialect: openai, base_url: http://x, colour: red}\ntargets:\n  - {name: t, model: m, providers: [p]}\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := run([]string{"check", "-c", path}, nil, &out, &errb); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if !strings.HasPrefix(errb.String(), path+":2:") || !strings.Contains(errb.String(), "colour") {
+		t.Errorf("error = %q, want %s:2: naming the unknown key", errb.String(), path)
+	}
+}
