@@ -30,6 +30,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	for i := range cfg.Routes {
 		printRoute(stdout, cfg, &cfg.Routes[i])
 	}
+	var direct []string
+	for _, t := range cfg.Targets {
+		if _, isRoute := cfg.Route(t.Name); !isRoute {
+			direct = append(direct, t.Name)
+		}
+	}
+	fmt.Fprintf(stdout, "targets a client may also name directly (ordered, default limits): %s\n", strings.Join(direct, ", "))
 	return 0
 }
 
