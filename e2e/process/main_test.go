@@ -3,7 +3,6 @@ package process
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,8 +17,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/upstreamtest"
@@ -77,66 +74,6 @@ func poll(t testing.TB, within time.Duration, what string, cond func() bool) {
 			t.Fatalf("gave up after %v waiting for: %s", within, what)
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// ---- redis-server ----
-
-// redisServer is a real redis-server on a loopback port, owned by one test.
-type redisServer struct {
-	t    testing.TB
-	path string
-	port int
-	cmd  *exec.Cmd
-}
-
-// startRedis starts redis-server on a free port. Without the binary it
-// skips, except under CI=true, where it fails.
-func startRedis(t testing.TB) *redisServer {
-	t.Helper()
-	s := newRedis(t)
-	s.start()
-	return s
-}
-
-// newRedis picks a free port for a redis-server that is not started yet.
-func newRedis(t testing.TB) *redisServer {
-	t.Helper()
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("redis-server not found and CI=true: install it (apt-get install redis-server): %v", err)
-		}
-		t.Skipf("redis-server not found on PATH; skipping (install redis-server to run this test): %v", err)
-	}
-	s := &redisServer{t: t, path: path, port: freePort(t)}
-	t.Cleanup(s.kill)
-	return s
-}
-
-func (s *redisServer) url() string { return "redis://127.0.0.1:" + strconv.Itoa(s.port) + "/0" }
-
-// start runs redis-server on s.port (again, after kill) and waits until it answers.
-func (s *redisServer) start() {
-	s.t.Helper()
-	s.cmd = exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--loglevel", "warning")
-	if err := s.cmd.Start(); err != nil {
-		s.t.Fatal(err)
-	}
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(s.port), MaxRetries: -1})
-	defer c.Close()
-	poll(s.t, 10*time.Second, "redis-server to answer PING", func() bool {
-		return c.Ping(context.Background()).Err() == nil
-	})
-}
-
-// kill stops redis-server abruptly (SIGKILL), as a crash would.
-func (s *redisServer) kill() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		_ = s.cmd.Process.Kill()
-		_ = s.cmd.Wait()
-		s.cmd = nil
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/detour-llm/detour/internal/redistest"
+
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -21,7 +23,7 @@ func twoReplicas(t *testing.T, body string, args ...string) (a, b *gateway) {
 // endpoint cooling as unavailable.
 func TestSharedGoneModelSkippedByOtherReplica(t *testing.T) {
 	t.Parallel()
-	rs := startRedis(t)
+	rs := redistest.Start(t)
 	gone := fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints})
 	backup := fake(t, ok("gpt-4o-mini"))
 	body := render(`
@@ -35,7 +37,7 @@ targets:
   - {name: gpt, model: gpt-4o-mini, providers: [openai]}
 routes:
   - {name: cheap, strategy: ordered, targets: [grok, gpt], fallback_on: [unavailable, server_error, timeout]}
-`, map[string]string{"redis": rs.url(), "gone": gone.URL, "backup": backup.URL})
+`, map[string]string{"redis": rs.URL(), "gone": gone.URL, "backup": backup.URL})
 	a, b := twoReplicas(t, body)
 
 	r := a.postOK("cheap")
@@ -63,7 +65,7 @@ routes:
 // account (credit balance too low, as a 400); the webhook gets one alert.
 func TestSharedOneAlertForTwoReplicas(t *testing.T) {
 	t.Parallel()
-	rs := startRedis(t)
+	rs := redistest.Start(t)
 	hook := startWebhook(t)
 	capped := fake(t, upstreamtest.Step{Status: 400, Body: creditTooLow})
 	backup := fake(t, ok("gpt-4o-mini"))
@@ -78,7 +80,7 @@ targets:
   - {name: gpt, model: gpt-4o-mini, providers: [openai]}
 routes:
   - {name: deep, targets: [claude, gpt]}
-`, map[string]string{"redis": rs.url(), "hook": hook.URL, "capped": capped.URL, "backup": backup.URL})
+`, map[string]string{"redis": rs.URL(), "hook": hook.URL, "capped": capped.URL, "backup": backup.URL})
 	a, b := twoReplicas(t, body)
 
 	// Both replicas reach the capped account: A through the route, B by
@@ -124,7 +126,7 @@ routes:
 
 func TestSharedSingleProbe(t *testing.T) {
 	t.Parallel()
-	rs := startRedis(t)
+	rs := redistest.Start(t)
 	release := make(chan struct{})
 	var once sync.Once
 	flaky := upstreamtest.New(func(n int, _ upstreamtest.Request) upstreamtest.Step {
@@ -150,7 +152,7 @@ targets:
   - {name: gpt, model: gpt-4o-mini, providers: [openai]}
 routes:
   - {name: cheap, strategy: ordered, targets: [grok, gpt], fallback_on: [unavailable]}
-`, map[string]string{"redis": rs.url(), "flaky": flaky.URL, "backup": backup.URL})
+`, map[string]string{"redis": rs.URL(), "flaky": flaky.URL, "backup": backup.URL})
 	a, b := twoReplicas(t, body)
 
 	a.postOK("cheap") // grok gone: cooled for 1s, in Redis
@@ -203,7 +205,7 @@ routes:
 // on the same port, sharing resumes: a cooldown A learns is seen by B.
 func TestSharedRedisOutage(t *testing.T) {
 	t.Parallel()
-	rs := startRedis(t)
+	rs := redistest.Start(t)
 	primary := fake(t, ok("gpt-4o"))
 	backup := fake(t, ok("gpt-4o-mini"))
 	body := render(`
@@ -217,12 +219,12 @@ targets:
   - {name: small, model: gpt-4o-mini, providers: [spare]}
 routes:
   - {name: r, strategy: ordered, targets: [big, small], fallback_on: [unavailable, server_error, timeout]}
-`, map[string]string{"redis": rs.url(), "primary": primary.URL, "backup": backup.URL})
+`, map[string]string{"redis": rs.URL(), "primary": primary.URL, "backup": backup.URL})
 	a, b := twoReplicas(t, body)
 	a.postOK("r")
 	b.postOK("r")
 
-	rs.kill()
+	rs.Kill()
 	for range 3 {
 		for _, g := range []*gateway{a, b} {
 			if r := g.postOK("r"); r.Header.Get("X-Detour-Target") != "big" {
@@ -249,7 +251,7 @@ routes:
 		}
 	}
 
-	rs.start() // same port, empty
+	rs.Start() // same port, empty
 	poll(t, 10*time.Second, "A to resume sharing", func() bool {
 		a.health()
 		return strings.Contains(a.stderr.String(), "resumed sharing")
@@ -278,7 +280,7 @@ routes:
 // on local state, logs it once, and starts sharing when Redis comes up.
 func TestSharedRedisDownAtStart(t *testing.T) {
 	t.Parallel()
-	rs := newRedis(t) // not started
+	rs := redistest.New(t) // not started
 	up := fake(t, ok("gpt-4o"))
 	gone := fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints})
 	body := render(`
@@ -291,7 +293,7 @@ targets:
   - {name: grok, model: "x-ai/grok-4-fast:free", providers: [openrouter]}
 routes:
   - {name: r, strategy: fastest, targets: [grok, gpt]}
-`, map[string]string{"redis": rs.url(), "up": up.URL, "gone": gone.URL})
+`, map[string]string{"redis": rs.URL(), "up": up.URL, "gone": gone.URL})
 	a := startGateway(t, "A", body)
 	for range 3 {
 		a.postOK("gpt")
@@ -299,7 +301,7 @@ routes:
 	if n := strings.Count(a.stderr.String(), "redis unreachable"); n != 1 {
 		t.Fatalf("outage at start logged %d times, want once:\n%s", n, a.stderr.String())
 	}
-	rs.start()
+	rs.Start()
 	poll(t, 10*time.Second, "A to start sharing once Redis is up", func() bool {
 		a.health()
 		return strings.Contains(a.stderr.String(), "resumed sharing")

@@ -47,7 +47,8 @@ var allowed = map[string][]string{
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
 		"internal/health", "internal/metrics", "internal/server"},
-	"internal/demo": {"internal/upstreamtest"},
+	"internal/demo":      {"internal/upstreamtest"},
+	"internal/redistest": {},
 	// This test itself.
 	"internal/archtest": {},
 	"cmd/detour":        {"classify", "internal/app", "internal/config", "internal/demo", "internal/policy"},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/detour-llm/detour/internal/redistest"
 )
 
 // BenchmarkView measures one View over a route of n endpoints on the memory
@@ -48,7 +50,7 @@ func BenchmarkReport(b *testing.B) {
 // BenchmarkRedisView measures one View (one MGET) of 8 endpoints over a
 // local redis-server, for comparison with the memory store.
 func BenchmarkRedisView(b *testing.B) {
-	srv := startRedis(b)
+	srv := redistest.Start(b)
 	st := newRedisStore(b, srv, "bench:", time.Now, nil)
 	keys := make([]Key, 8)
 	for i := range keys {
@@ -66,7 +68,7 @@ func BenchmarkRedisView(b *testing.B) {
 
 // BenchmarkRedisReport measures one success report (a WATCH/MULTI update).
 func BenchmarkRedisReport(b *testing.B) {
-	srv := startRedis(b)
+	srv := redistest.Start(b)
 	tr := New(newRedisStore(b, srv, "bench:", time.Now, nil), Settings{}, all3, nil)
 	b.ReportAllocs()
 	for b.Loop() {

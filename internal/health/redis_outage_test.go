@@ -3,13 +3,15 @@ package health
 import (
 	"testing"
 	"time"
+
+	"github.com/detour-llm/detour/internal/redistest"
 )
 
 // TestRedisOutage kills Redis under two replicas, checks both keep working on
 // local state (logging the outage once), restarts Redis on the same port and
 // checks sharing resumes (logged once).
 func TestRedisOutage(t *testing.T) {
-	srv := startRedis(t)
+	srv := redistest.Start(t)
 	c := newClock()
 	var logA, logB logBuf
 	sa := newRedisStore(t, srv, "out:", c.Now, &logA)
@@ -22,7 +24,7 @@ func TestRedisOutage(t *testing.T) {
 		t.Fatalf("b sees %+v", st)
 	}
 
-	srv.stop()
+	srv.Kill()
 	for range 5 { // many calls, one warning each
 		if st := view1(b, epA); st.Phase != Cooling {
 			t.Fatalf("b lost its mirrored state: %+v", st)
@@ -50,7 +52,7 @@ func TestRedisOutage(t *testing.T) {
 		}
 	}
 
-	srv.start() // same port, empty
+	srv.Start() // same port, empty
 	view1(a, epA)
 	if sa.Shared() {
 		t.Fatal("retried Redis before the back-off passed")

@@ -2,11 +2,7 @@ package health
 
 import (
 	"bytes"
-	"context"
 	"log/slog"
-	"net"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,75 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"github.com/detour-llm/detour/internal/redistest"
 )
-
-// redisServer is a real redis-server on a loopback port, owned by one test.
-type redisServer struct {
-	t    testing.TB
-	path string
-	port int
-	cmd  *exec.Cmd
-}
-
-// startRedis starts redis-server on a free port (or port, when non-zero).
-// Without the binary it skips, except under CI=true, where it fails.
-func startRedis(t testing.TB) *redisServer {
-	t.Helper()
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("redis-server not found and CI=true: install it (apt-get install redis-server): %v", err)
-		}
-		t.Skipf("redis-server not found on PATH; skipping Redis tests (install redis-server to run them): %v", err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	s := &redisServer{t: t, path: path, port: port}
-	s.start()
-	t.Cleanup(s.stop)
-	return s
-}
-
-func (s *redisServer) addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
-
-func (s *redisServer) start() {
-	s.t.Helper()
-	s.cmd = exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--loglevel", "warning")
-	if err := s.cmd.Start(); err != nil {
-		s.t.Fatal(err)
-	}
-	c := redis.NewClient(&redis.Options{Addr: s.addr(), MaxRetries: -1})
-	defer c.Close()
-	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) { // readiness, not a timed assertion
-		if c.Ping(context.Background()).Err() == nil {
-			return
-		}
-		if time.Since(start) > 10*time.Second {
-			s.stop()
-			s.t.Fatalf("redis-server on %s did not come up", s.addr())
-		}
-	}
-}
-
-func (s *redisServer) stop() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		_ = s.cmd.Process.Kill()
-		_ = s.cmd.Wait()
-		s.cmd = nil
-	}
-}
-
-func (s *redisServer) client(t testing.TB) *redis.Client {
-	c := redis.NewClient(&redis.Options{Addr: s.addr()})
-	t.Cleanup(func() { c.Close() })
-	return c
-}
 
 // logBuf collects a store's log lines.
 type logBuf struct {
@@ -102,7 +31,7 @@ func (l *logBuf) count(s string) int {
 	return strings.Count(l.b.String(), s)
 }
 
-func newRedisStore(t testing.TB, srv *redisServer, prefix string, now func() time.Time, log *logBuf) *RedisStore {
+func newRedisStore(t testing.TB, srv *redistest.Server, prefix string, now func() time.Time, log *logBuf) *RedisStore {
 	var w bytes.Buffer
 	var lg *slog.Logger
 	if log != nil {
@@ -110,7 +39,7 @@ func newRedisStore(t testing.TB, srv *redisServer, prefix string, now func() tim
 	} else {
 		lg = slog.New(slog.NewTextHandler(&w, nil))
 	}
-	s := NewRedis(srv.client(t), prefix, lg)
+	s := NewRedis(srv.Client(t), prefix, lg)
 	s.SetClock(now)
 	return s
 }
@@ -118,21 +47,21 @@ func newRedisStore(t testing.TB, srv *redisServer, prefix string, now func() tim
 var prefixN atomic.Int64
 
 func TestRedis(t *testing.T) {
-	srv := startRedis(t)
+	srv := redistest.Start(t)
 	runSuite(t, func(t *testing.T, now func() time.Time) Store {
 		return newRedisStore(t, srv, "t"+strconv.FormatInt(prefixN.Add(1), 10)+":", now, nil)
 	})
 }
 
 func TestRedisExpiry(t *testing.T) {
-	srv := startRedis(t)
+	srv := redistest.Start(t)
 	c := newClock()
 	st := newRedisStore(t, srv, "exp:", c.Now, nil)
 	tr := New(st, Settings{}, all3, c.Now)
 	tr.Report(ctx, epA, Report{OK: true, Latency: time.Millisecond})
 	tr.Report(ctx, epC, Report{Class: "quota", Cool: ScopeAccount, CoolFor: time.Hour})
 	st.Claim(ctx, "quota/openai", time.Hour)
-	rc := srv.client(t)
+	rc := srv.Client(t)
 	for key, want := range map[string]time.Duration{
 		"exp:ep:claude/anthropic": keepFor,             // latency stats: at least 24h
 		"exp:acct:openai":         keepFor + time.Hour, // 24h past the end of the cooldown
@@ -156,7 +85,7 @@ func TestRedisExpiry(t *testing.T) {
 }
 
 func TestRedisSharedTrackers(t *testing.T) {
-	srv := startRedis(t)
+	srv := redistest.Start(t)
 	c := newClock()
 	a := New(newRedisStore(t, srv, "shared:", c.Now, nil), Settings{}, all3, c.Now)
 	b := New(newRedisStore(t, srv, "shared:", c.Now, nil), Settings{}, all3, c.Now)
@@ -186,7 +115,7 @@ func TestRedisSharedTrackers(t *testing.T) {
 }
 
 func TestRedisProbeRace(t *testing.T) {
-	srv := startRedis(t)
+	srv := redistest.Start(t)
 	c := newClock()
 	var trs []*Tracker
 	for range 4 {
@@ -214,7 +143,7 @@ func TestRedisProbeRace(t *testing.T) {
 }
 
 func TestRedisOnce(t *testing.T) {
-	srv := startRedis(t)
+	srv := redistest.Start(t)
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for range 4 {
