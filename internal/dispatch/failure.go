@@ -64,13 +64,28 @@ func (f *Failure) Envelope() []byte {
 
 // statusFor is the status to report when an attempt got no HTTP answer, or
 // a 2xx that carried a failure (a block reason, an in-band error): never a
-// 2xx with an error envelope.
+// 2xx with an error envelope. Each class gets the status a provider would
+// have sent for it.
 func statusFor(c classify.Class) int {
 	switch c {
 	case classify.Timeout:
 		return http.StatusGatewayTimeout
-	case classify.Refusal:
+	case classify.RateLimited:
+		return http.StatusTooManyRequests
+	case classify.Quota:
+		return http.StatusPaymentRequired
+	case classify.Unavailable:
+		return http.StatusNotFound
+	case classify.Auth:
+		return http.StatusUnauthorized
+	case classify.Forbidden:
+		return http.StatusForbidden
+	case classify.Overflow:
+		return http.StatusRequestEntityTooLarge
+	case classify.ContextLength, classify.Refusal, classify.BadRequest:
 		return http.StatusBadRequest // as OpenAI answers a content-policy refusal
+	case classify.ServerError, classify.Unknown:
+		return http.StatusBadGateway
 	}
 	return http.StatusBadGateway
 }
