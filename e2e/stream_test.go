@@ -144,3 +144,36 @@ func TestStreamFirstTokenTimeoutFailsOver(t *testing.T) {
 		t.Errorf("first-token timeout attempt: %+v", a)
 	}
 }
+
+// An Anthropic refusal that arrives after some text is not a finished
+// answer: the stream ends with an error event (class refusal), no [DONE],
+// just as the same answer unstreamed is a refusal, and nothing fails over.
+func TestStreamRefusalAfterTextEndsWithAnError(t *testing.T) {
+	// The events of the SDK's recorded refusal stream, with one text delta
+	// (from the recorded basic stream) before the refusal's message_delta.
+	refusal := sseBlocks(string(testdata(t, "anthropic", "stream/refusal.sse")))
+	var text string
+	for _, b := range sseBlocks(string(testdata(t, "anthropic", "stream/basic.sse"))) {
+		if strings.Contains(b, "text_delta") {
+			text = b
+			break
+		}
+	}
+	if len(refusal) < 4 || text == "" {
+		t.Fatalf("fixtures changed: %d refusal events, text delta %q", len(refusal), text)
+	}
+	evs := append(append(append([]string{}, refusal[:2]...), text), refusal[2:]...)
+	fs := fakes(t, map[string]upstreamtest.Script{"anthropic": script(upstreamtest.Step{Events: evs}),
+		"p": script(okStream("model-a", "x")), "q": script(okStream("model-b", "never"))})
+	g := start(t, streamCfg, fs)
+	r := g.post(t, "c", stream)
+	r.wantStatus(t, 200)
+	content, done, errEv := r.streamed(t)
+	if content == "" || done || !errEv || !strings.Contains(string(r.Body), `"code":"refusal"`) {
+		t.Errorf("client stream: content %q done %v error event %v\n%s", content, done, errEv, r.Body)
+	}
+	wantSteps(t, g.recs.wait(t, 1), "claude/anthropic refusal stop")
+	if fs["q"].Calls() != 0 {
+		t.Errorf("a refusal was replayed at another vendor")
+	}
+}

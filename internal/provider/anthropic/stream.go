@@ -135,6 +135,14 @@ func (s *stream) Next() (provider.Event, error) {
 			}
 			out.Usage = s.total()
 		}
+		if e.Delta != nil && e.Delta.StopReason == "refusal" {
+			// A refusal, even after some text, is not an answer to pass off
+			// as finished: the gateway classifies this event (refusal) and,
+			// after content, ends the stream with an error event, as it
+			// answers the same refusal unstreamed.
+			out.Error = true
+			return out, nil
+		}
 		if e.Delta != nil && e.Delta.StopReason != "" {
 			fr := finishReason(e.Delta.StopReason)
 			out.Chunks = append(out.Chunks, s.chunk(chat.Delta{}, &fr, out.Usage))
