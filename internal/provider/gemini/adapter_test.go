@@ -225,3 +225,15 @@ func FuzzTranslate(f *testing.F) {
 		}
 	})
 }
+
+// A functionCall that carries Gemini's own id keeps it as the tool call id.
+func TestFunctionCallIDIsKept(t *testing.T) {
+	body := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"fc-7","name":"get_weather","args":{"city":"Paris"}}},{"functionCall":{"name":"get_time","args":{}}}]},"finishReason":"STOP"}]}`
+	out, err := Adapter{}.Response([]byte(body), provider.Endpoint{Model: "gemini-2.5-flash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"id":"fc-7"`) || !strings.Contains(string(out), `"id":"call_1"`) {
+		t.Errorf("tool call ids: %s", out)
+	}
+}

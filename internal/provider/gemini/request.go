@@ -88,6 +88,9 @@ type fileData struct {
 }
 
 type functionCall struct {
+	// ID is set by newer models on answers; requests leave it out (a
+	// replayed call's id cannot be told from another vendor's).
+	ID   string          `json:"id,omitempty"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args,omitempty"`
 }

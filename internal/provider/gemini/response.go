@@ -106,7 +106,11 @@ func (c *candidate) calls(n *int) []chat.ToolCall {
 		if json.Compact(&buf, p.FunctionCall.Args) == nil && buf.String() != "null" {
 			args = buf.String()
 		}
-		out = append(out, chat.ToolCall{ID: "call_" + strconv.Itoa(*n), Type: "function",
+		id := p.FunctionCall.ID
+		if id == "" {
+			id = "call_" + strconv.Itoa(*n)
+		}
+		out = append(out, chat.ToolCall{ID: id, Type: "function",
 			Function: chat.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}})
 		*n++
 	}
