@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 )
@@ -23,8 +22,6 @@ type Endpoint struct {
 type Request struct {
 	// Body is the client's JSON exactly as sent.
 	Body []byte
-	// Fields holds Body's top-level members, undecoded.
-	Fields map[string]json.RawMessage
 	// Stream is the client's "stream" flag.
 	Stream bool
 }

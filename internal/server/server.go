@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -140,30 +141,36 @@ func parse(w http.ResponseWriter, r *http.Request, st *State) (*dispatch.Call, i
 		}
 		return nil, http.StatusBadRequest, "could not read the request body: " + err.Error()
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(body, &fields); err != nil || fields == nil {
+	// Only the members the gateway reads are decoded; the body itself goes
+	// upstream as sent (but for "model").
+	var head struct {
+		Model    json.RawMessage `json:"model"`
+		Stream   json.RawMessage `json:"stream"`
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil || bytes.HasPrefix(bytes.TrimSpace(body), []byte("null")) {
 		if err == nil {
 			err = errors.New("the body must be a JSON object")
 		}
 		return nil, http.StatusBadRequest, "invalid JSON body: " + err.Error()
 	}
 	var model string
-	if raw, ok := fields["model"]; !ok || json.Unmarshal(raw, &model) != nil || model == "" {
+	if json.Unmarshal(head.Model, &model) != nil || model == "" {
 		return nil, http.StatusBadRequest, `"model" must be a non-empty string naming a route or target`
 	}
 	if !st.Dispatcher.Known(model) {
 		return nil, http.StatusNotFound, fmt.Sprintf("unknown model %q; known: %s", model, strings.Join(st.Dispatcher.Names(), ", "))
 	}
 	var stream bool
-	if raw, ok := fields["stream"]; ok && string(raw) != "null" {
-		if json.Unmarshal(raw, &stream) != nil {
+	if len(head.Stream) > 0 && string(head.Stream) != "null" {
+		if json.Unmarshal(head.Stream, &stream) != nil {
 			return nil, http.StatusBadRequest, `"stream" must be a boolean`
 		}
 	}
-	if _, ok := fields["messages"]; !ok {
+	if len(head.Messages) == 0 {
 		return nil, http.StatusBadRequest, `"messages" is required`
 	}
-	call := &dispatch.Call{Model: model, W: w, Req: &provider.Request{Body: body, Fields: fields, Stream: stream}}
+	call := &dispatch.Call{Model: model, W: w, Req: &provider.Request{Body: body, Stream: stream}}
 	for _, h := range []struct {
 		name string
 		dst  *int

@@ -70,7 +70,7 @@ func clientRequest(t testing.TB, body []byte) *provider.Request {
 	if s, ok := fields["stream"]; ok {
 		_ = json.Unmarshal(s, &stream)
 	}
-	return &provider.Request{Body: body, Fields: fields, Stream: stream}
+	return &provider.Request{Body: body, Stream: stream}
 }
 
 // sameJSON compares two JSON documents by value.

@@ -20,7 +20,7 @@ var _ provider.Adapter = Adapter{}
 // NewRequest POSTs the client's body to {base_url}/chat/completions with only
 // "model" replaced; every other member reaches the upstream as sent.
 func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
-	body, err := WithModel(req, ep.Model)
+	body, err := req.WithModel(ep.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -38,21 +38,6 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 		hr.Header.Set("Authorization", "Bearer "+ep.APIKey)
 	}
 	return hr, nil
-}
-
-// WithModel returns the client's body with its "model" member set to model,
-// re-encoding only the top level: nested members are copied byte for byte.
-func WithModel(req *provider.Request, model string) ([]byte, error) {
-	m, err := json.Marshal(model)
-	if err != nil {
-		return nil, err
-	}
-	fields := make(map[string]json.RawMessage, len(req.Fields)+1)
-	for k, v := range req.Fields {
-		fields[k] = v
-	}
-	fields["model"] = m
-	return json.Marshal(fields)
 }
 
 // Response checks that a 2xx body is a chat completion and passes it through

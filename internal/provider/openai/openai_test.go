@@ -14,13 +14,11 @@ import (
 
 func request(t *testing.T, body string) *provider.Request {
 	t.Helper()
-	var f map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(body), &f); err != nil {
+	var s struct{ Stream bool }
+	if err := json.Unmarshal([]byte(body), &s); err != nil {
 		t.Fatal(err)
 	}
-	var s struct{ Stream bool }
-	_ = json.Unmarshal([]byte(body), &s)
-	return &provider.Request{Body: []byte(body), Fields: f, Stream: s.Stream}
+	return &provider.Request{Body: []byte(body), Stream: s.Stream}
 }
 
 // Everything but "model" reaches the upstream byte for byte.
@@ -49,6 +47,9 @@ func TestNewRequestPassesThroughAllButModel(t *testing.T) {
 	resp.Body.Close()
 	if hdr.Get("Authorization") != "Bearer sk-test" {
 		t.Errorf("Authorization = %q", hdr.Get("Authorization"))
+	}
+	if want := strings.Replace(body, `"model":"deep"`, `"model":"gpt-4o"`, 1); string(got) != want {
+		t.Errorf("upstream body:\n got %s\nwant %s", got, want)
 	}
 	var sent, orig map[string]json.RawMessage
 	json.Unmarshal(got, &sent)
