@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -45,8 +46,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use GET for /v1/health")
 		return
 	}
-	st := s.state.Load()
-	eps, accts := st.Health.Snapshot(r.Context())
+	st, eps, accts := s.snapshot(r.Context())
 	type endpoint struct {
 		Target        string     `json:"target"`
 		Provider      string     `json:"provider"`
@@ -64,15 +64,25 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		if t, ok := st.Config.Target(e.Target); ok {
 			out[i].Model = t.Model
 		}
-		s.metrics.EndpointState(e.Target, e.Provider, e.State)
 	}
 	if accts == nil {
 		accts = []health.AccountHealth{}
 	}
+	writeJSON(w, map[string]any{"status": "serving", "endpoints": out, "accounts": accts})
+}
+
+// snapshot reads every endpoint's and account's health and brings the state
+// gauges up to date with it.
+func (s *Server) snapshot(ctx context.Context) (*State, []health.EndpointHealth, []health.AccountHealth) {
+	st := s.state.Load()
+	eps, accts := st.Health.Snapshot(ctx)
+	for _, e := range eps {
+		s.metrics.EndpointState(e.Target, e.Provider, e.State)
+	}
 	for _, a := range accts {
 		s.metrics.AccountState(a.Name, a.State)
 	}
-	writeJSON(w, map[string]any{"status": "serving", "endpoints": out, "accounts": accts})
+	return st, eps, accts
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -48,7 +48,14 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 	s.mux.HandleFunc("/v1/models", s.models)
 	s.mux.HandleFunc("/v1/health", s.health)
 	if m != nil {
-		s.mux.Handle("/metrics", m.Handler())
+		h := m.Handler()
+		s.mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+			// Endpoint and account states are read at scrape time, so they
+			// show the truth (shared state included), not the last change
+			// this replica happened to cause.
+			s.snapshot(r.Context())
+			h.ServeHTTP(w, r)
+		})
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found", "unknown path "+r.URL.Path)
