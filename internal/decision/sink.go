@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,6 +33,10 @@ type Writer struct {
 	closer io.Closer
 	log    *slog.Logger
 	once   sync.Once
+	// dropped counts records lost to a stalled output; lastWarn rate-limits
+	// the log line about it.
+	dropped  atomic.Int64
+	lastWarn atomic.Int64
 }
 
 // FlushEvery bounds how long a written decision may sit in the buffer.
@@ -60,8 +65,24 @@ func NewWriter(w io.Writer, closer io.Closer, log *slog.Logger) *Writer {
 	return s
 }
 
-// Write queues d. It blocks only when 4096 decisions are already queued.
-func (s *Writer) Write(d *Decision) { s.ch <- d }
+// Write queues d. It never blocks a request: when 4096 decisions are
+// already queued (the output is stalled, e.g. a pipe nobody reads), d is
+// dropped, counted, and the drops are logged at most every 10s.
+func (s *Writer) Write(d *Decision) {
+	select {
+	case s.ch <- d:
+	default:
+		n := s.dropped.Add(1)
+		now := time.Now().UnixNano()
+		last := s.lastWarn.Load()
+		if now-last >= int64(10*time.Second) && s.lastWarn.CompareAndSwap(last, now) {
+			s.log.Warn("decision log: output stalled, records dropped", "dropped_total", n)
+		}
+	}
+}
+
+// Dropped returns how many decisions were dropped because the output stalled.
+func (s *Writer) Dropped() int64 { return s.dropped.Load() }
 
 func (s *Writer) loop() {
 	defer close(s.done)

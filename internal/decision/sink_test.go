@@ -68,3 +68,32 @@ func TestNewIDIsUnique(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// stalled is an output whose writes block until released.
+type stalled struct{ release chan struct{} }
+
+func (s stalled) Write(p []byte) (int, error) { <-s.release; return len(p), nil }
+
+// A stalled output never blocks a request: records beyond the queue are
+// dropped and counted.
+func TestWriterNeverBlocksOnAStalledOutput(t *testing.T) {
+	out := stalled{release: make(chan struct{})}
+	w := NewWriter(out, nil, nil)
+	done := make(chan struct{})
+	go func() {
+		for i := 0; i < 10000; i++ {
+			w.Write(&Decision{ID: "x"})
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second): // a failure guard, not a timing assertion
+		t.Fatal("Write blocked on a stalled output")
+	}
+	if w.Dropped() == 0 {
+		t.Error("nothing counted as dropped")
+	}
+	close(out.release)
+	w.Close()
+}
