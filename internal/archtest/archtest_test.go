@@ -38,6 +38,8 @@ var allowed = map[string][]string{
 	"internal/provider/openai":    {"internal/provider", "internal/sse"},
 	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/sse"},
 	"internal/provider/gemini":    {"internal/provider", "internal/provider/chat", "internal/sse"},
+	// Test helper for the adapter packages' tests: the adapter interface only.
+	"internal/provider/adaptertest": {"internal/provider"},
 	// Dispatch is the one place routing, health, policy and adapters meet.
 	"internal/dispatch": {"classify", "internal/config", "internal/decision", "internal/health", "internal/metrics",
 		"internal/policy", "internal/provider", "internal/provider/anthropic", "internal/provider/gemini",

@@ -11,13 +11,14 @@ import (
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/adaptertest"
 )
 
 // TestNewRequestLoopback sends the translated request over real HTTP to a
 // fake Messages endpoint and checks what arrives.
 func TestNewRequestLoopback(t *testing.T) {
-	f := readFixtures(t, "request")["tool_round_trip"]
-	answer := readFixtures(t, "response")["tool_use"]
+	f := adaptertest.ReadFixtures(t, "request")["tool_round_trip"]
+	answer := adaptertest.ReadFixtures(t, "response")["tool_use"]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
 			t.Errorf("got %s %s, want POST /v1/messages", r.Method, r.URL.Path)
@@ -35,14 +36,14 @@ func TestNewRequestLoopback(t *testing.T) {
 			t.Error("Authorization header must not be sent")
 		}
 		body, _ := io.ReadAll(r.Body)
-		sameJSON(t, body, f.Want)
+		adaptertest.SameJSON(t, body, f.Want)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(answer.Upstream)
 	}))
 	defer srv.Close()
 
 	ep := provider.Endpoint{BaseURL: srv.URL, APIKey: "sk-ant-test", Model: f.Model}
-	hr, err := Adapter{}.NewRequest(context.Background(), ep, clientRequest(t, f.In))
+	hr, err := Adapter{}.NewRequest(context.Background(), ep, adaptertest.ClientRequest(t, f.In))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +57,11 @@ func TestNewRequestLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameJSON(t, got, answer.Want)
+	adaptertest.SameJSON(t, got, answer.Want)
 }
 
 func TestNewRequestStreamingAccept(t *testing.T) {
-	req := clientRequest(t, []byte(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	req := adaptertest.ClientRequest(t, []byte(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
 	hr, err := Adapter{}.NewRequest(context.Background(), provider.Endpoint{BaseURL: "http://x"}, req)
 	if err != nil {
 		t.Fatal(err)
@@ -135,17 +136,7 @@ func TestStreamMalformedAndOddEvents(t *testing.T) {
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":9,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"x\"}}\n\n" +
 		"data: {\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"Internal server error\"}}\n\n"
 	s := Adapter{}.Stream(strings.NewReader(in), testEP)
-	var got []provider.Event
-	for {
-		ev, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, ev)
-	}
+	got := adaptertest.Events(t, s)
 	if len(got) != 4 || !got[0].Malformed || got[1].Content || got[2].Content || len(got[2].Chunks) != 0 || !got[3].Error {
 		t.Fatalf("got %+v", got)
 	}
@@ -159,26 +150,7 @@ func TestStreamMalformedAndOddEvents(t *testing.T) {
 }
 
 func FuzzStream(f *testing.F) {
-	for _, p := range []string{"basic", "tool_use", "refusal", "error_before_content"} {
-		b, err := readFile("testdata/stream/" + p + ".sse")
-		if err == nil {
-			f.Add(b)
-		}
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		s := Adapter{}.Stream(bytes.NewReader(in), testEP)
-		for i := 0; i < 10000; i++ {
-			ev, err := s.Next()
-			if err != nil {
-				return
-			}
-			for _, c := range ev.Chunks {
-				if !json.Valid(c) {
-					t.Fatalf("invalid chunk %q", c)
-				}
-			}
-		}
-	})
+	adaptertest.FuzzStream(f, testStream, "basic", "tool_use", "refusal", "error_before_content")
 }
 
 func FuzzResponse(f *testing.F) {

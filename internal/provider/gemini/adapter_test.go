@@ -7,18 +7,20 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/adaptertest"
 )
 
 // TestNewRequestLoopback sends translated requests over real HTTP to a fake
 // Gemini endpoint and checks what arrives, for both methods.
 func TestNewRequestLoopback(t *testing.T) {
-	f := readFixtures(t, "request")["tool_round_trip"]
-	answer := readFixtures(t, "response")["function_call_thinking"]
-	stream, err := readFile("testdata/stream/basic.sse")
+	f := adaptertest.ReadFixtures(t, "request")["tool_round_trip"]
+	answer := adaptertest.ReadFixtures(t, "response")["function_call_thinking"]
+	stream, err := os.ReadFile("testdata/stream/basic.sse")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func TestNewRequestLoopback(t *testing.T) {
 		body, _ := io.ReadAll(r.Body)
 		switch r.URL.Path {
 		case "/v1beta/models/gemini-2.5-flash:generateContent":
-			sameJSON(t, body, f.Want)
+			adaptertest.SameJSON(t, body, f.Want)
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write(answer.Upstream)
 		case "/v1beta/models/gemini-2.5-flash:streamGenerateContent":
@@ -52,7 +54,7 @@ func TestNewRequestLoopback(t *testing.T) {
 	defer srv.Close()
 	ep := provider.Endpoint{BaseURL: srv.URL, APIKey: "AIza-test", Model: "models/gemini-2.5-flash"}
 
-	hr, err := Adapter{}.NewRequest(context.Background(), ep, clientRequest(t, f.In))
+	hr, err := Adapter{}.NewRequest(context.Background(), ep, adaptertest.ClientRequest(t, f.In))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,9 +68,9 @@ func TestNewRequestLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameJSON(t, got, answer.Want)
+	adaptertest.SameJSON(t, got, answer.Want)
 
-	sreq := clientRequest(t, []byte(`{"model":"gemini","stream":true,"messages":[{"role":"user","content":"What is the capital of Wyoming?"}]}`))
+	sreq := adaptertest.ClientRequest(t, []byte(`{"model":"gemini","stream":true,"messages":[{"role":"user","content":"What is the capital of Wyoming?"}]}`))
 	hr, err = Adapter{}.NewRequest(context.Background(), ep, sreq)
 	if err != nil {
 		t.Fatal(err)
@@ -78,8 +80,8 @@ func TestNewRequestLoopback(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	want, _ := readFile("testdata/stream/basic.want.jsonl")
-	if got := record(t, Adapter{}.Stream(resp.Body, ep)); !bytes.Equal(got, want) {
+	want, _ := os.ReadFile("testdata/stream/basic.want.jsonl")
+	if got := adaptertest.Record(t, Adapter{}.Stream(resp.Body, ep)); !bytes.Equal(got, want) {
 		t.Errorf("stream over HTTP differs\n got: %s\nwant: %s", got, want)
 	}
 }
@@ -139,17 +141,7 @@ func TestStreamOddEvents(t *testing.T) {
 		"data: {\"usageMetadata\":{\"promptTokenCount\":3,\"totalTokenCount\":3}}\n\n" +
 		"data: {\"error\":{\"code\":503,\"message\":\"The model is overloaded. Please try again later.\",\"status\":\"UNAVAILABLE\"}}\n\n"
 	s := Adapter{}.Stream(strings.NewReader(in), testEP)
-	var got []provider.Event
-	for {
-		ev, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, ev)
-	}
+	got := adaptertest.Events(t, s)
 	if len(got) != 3 || !got[0].Malformed || got[1].Content || got[1].Usage == nil || got[1].Usage.TotalTokens != 3 || !got[2].Error {
 		t.Fatalf("got %+v", got)
 	}
@@ -184,25 +176,7 @@ func TestStreamTwoCandidates(t *testing.T) {
 }
 
 func FuzzStream(f *testing.F) {
-	for _, p := range []string{"basic", "function_call_thinking", "prompt_blocked_after_content", "recitation_after_content"} {
-		if b, err := readFile("testdata/stream/" + p + ".sse"); err == nil {
-			f.Add(b)
-		}
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		s := Adapter{}.Stream(bytes.NewReader(in), testEP)
-		for i := 0; i < 10000; i++ {
-			ev, err := s.Next()
-			if err != nil {
-				return
-			}
-			for _, c := range ev.Chunks {
-				if !json.Valid(c) {
-					t.Fatalf("invalid chunk %q", c)
-				}
-			}
-		}
-	})
+	adaptertest.FuzzStream(f, testStream, "basic", "function_call_thinking", "prompt_blocked_after_content", "recitation_after_content")
 }
 
 func FuzzResponse(f *testing.F) {
