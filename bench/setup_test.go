@@ -2,19 +2,16 @@ package bench
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/detour-llm/detour/internal/app"
-	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/gatewaytest"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -59,23 +56,8 @@ targets:
 // gateway starts Detour in-process in front of fakeURL and returns its base URL.
 func gateway(tb testing.TB, fakeURL string) string {
 	tb.Helper()
-	cfg, err := config.Parse("bench.yaml", []byte(gatewayYAML(fakeURL)), func(string) (string, bool) { return "", false })
-	if err != nil {
-		tb.Fatalf("config: %v", err)
-	}
-	a, err := app.New(cfg, app.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Decisions: decision.Discard})
-	if err != nil {
-		tb.Fatalf("app: %v", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { a.Serve(ctx, ln, 5*time.Second); close(done) }()
-	tb.Cleanup(func() { cancel(); <-done; a.Close(context.Background()) })
-	return "http://" + ln.Addr().String()
+	url, _ := gatewaytest.Start(tb, gatewaytest.Config(tb, gatewayYAML(fakeURL)), app.Options{Decisions: decision.Discard})
+	return url
 }
 
 // client is a keep-alive client able to hold conns connections per host.

@@ -2,58 +2,39 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/detour-llm/detour/internal/app"
-	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/gatewaytest"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// records collects decision records as the gateway writes them.
-type records struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	all  []*decision.Decision
-}
-
-func (r *records) Write(d *decision.Decision) {
-	r.mu.Lock()
-	r.all = append(r.all, d)
-	r.mu.Unlock()
-	r.cond.Broadcast()
-}
+// records is the gateway's decision sink as the tests read it.
+type records struct{ *gatewaytest.Records }
 
 // wait returns the n-th record (1-based), waiting up to 10s for it.
-func (r *records) wait(t *testing.T, n int) *decision.Decision {
+func (r records) wait(t *testing.T, n int) *decision.Decision {
 	t.Helper()
-	deadline := time.AfterFunc(10*time.Second, r.cond.Broadcast)
-	defer deadline.Stop()
-	start := time.Now()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for len(r.all) < n {
-		if time.Since(start) > 10*time.Second {
-			t.Fatalf("decision record %d never arrived (have %d)", n, len(r.all))
-		}
-		r.cond.Wait()
-	}
-	return r.all[n-1]
+	return r.Wait(t, n)
+}
+
+// byID waits (up to 10s) for the record of decision id.
+func (r records) byID(t *testing.T, id string) *decision.Decision {
+	t.Helper()
+	return r.ByID(t, id)
 }
 
 // gateway is one Detour serving a test configuration on loopback.
 type gateway struct {
 	URL  string
-	recs *records
+	recs records
 	app  *app.App
 }
 
@@ -77,29 +58,14 @@ func start(t *testing.T, yaml string, fs map[string]*upstreamtest.Server) *gatew
 		pairs = append(pairs, "{"+name+"}", s.URL)
 	}
 	yaml = strings.NewReplacer(pairs...).Replace(yaml)
-	cfg, err := config.Parse("test.yaml", []byte(yaml), func(string) (string, bool) { return "", false })
-	if err != nil {
-		t.Fatalf("config: %v", err)
-	}
-	recs := &records{}
-	recs.cond = sync.NewCond(&recs.mu)
+	recs := gatewaytest.NewRecords()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(&testWriter{t}, nil))
 	}
-	a, err := app.New(cfg, app.Options{Logger: log, Decisions: recs, Backoff: func() time.Duration { return 10 * time.Millisecond }})
-	if err != nil {
-		t.Fatalf("app: %v", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { a.Serve(ctx, ln, 2*time.Second); close(done) }()
-	t.Cleanup(func() { cancel(); <-done; a.Close(context.Background()) })
-	return &gateway{URL: "http://" + ln.Addr().String(), recs: recs, app: a}
+	backoff := func() time.Duration { return 10 * time.Millisecond }
+	url, a := gatewaytest.Start(t, gatewaytest.Config(t, yaml), app.Options{Logger: log, Decisions: recs, Backoff: backoff})
+	return &gateway{URL: url, recs: records{recs}, app: a}
 }
 
 type testWriter struct{ t *testing.T }
@@ -182,26 +148,5 @@ func wantSteps(t *testing.T, d *decision.Decision, want ...string) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		b, _ := json.MarshalIndent(d, "", "  ")
 		t.Fatalf("attempts:\n  got  %q\n  want %q\nrecord: %s", got, want, b)
-	}
-}
-
-// byID waits (up to 10s) for the record of decision id.
-func (r *records) byID(t *testing.T, id string) *decision.Decision {
-	t.Helper()
-	deadline := time.AfterFunc(10*time.Second, r.cond.Broadcast)
-	defer deadline.Stop()
-	start := time.Now()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for {
-		for _, d := range r.all {
-			if d.ID == id {
-				return d
-			}
-		}
-		if time.Since(start) > 10*time.Second {
-			t.Fatalf("decision record %s never arrived", id)
-		}
-		r.cond.Wait()
 	}
 }

@@ -51,6 +51,8 @@ var allowed = map[string][]string{
 		"internal/health", "internal/metrics", "internal/server"},
 	"internal/demo":      {"internal/upstreamtest"},
 	"internal/redistest": {},
+	// Test helper that runs a whole gateway in-process: wiring, config, records.
+	"internal/gatewaytest": {"internal/app", "internal/config", "internal/decision"},
 	// This test itself.
 	"internal/archtest": {},
 	"cmd/detour":        {"classify", "internal/app", "internal/config", "internal/demo", "internal/policy"},

@@ -1,57 +1,30 @@
 package demo
 
 import (
-	"context"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/config"
-	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/gatewaytest"
 )
-
-type sink struct {
-	mu  sync.Mutex
-	all []*decision.Decision
-}
-
-func (s *sink) Write(d *decision.Decision) { s.mu.Lock(); s.all = append(s.all, d); s.mu.Unlock() }
-
-func (s *sink) last() *decision.Decision {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.all[len(s.all)-1]
-}
 
 // TestTour runs every request the demo tells a newcomer to try and checks
 // that each shows the behaviour the tour promises.
 func TestTour(t *testing.T) {
 	d := Start(io.Discard)
-	defer d.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Parse("demo.yaml", []byte(d.Config(ln.Addr().String())), nil)
+	t.Cleanup(d.Close) // after the gateway stops, as Start registered its cleanup later
+	// The gateway's own address is not known until it listens; the
+	// configuration's listen line only has to parse.
+	cfg, err := config.Parse("demo.yaml", []byte(d.Config("127.0.0.1:0")), nil)
 	if err != nil {
 		t.Fatalf("the demo's configuration does not parse: %v", err)
 	}
-	recs := &sink{}
-	a, err := app.New(cfg, app.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Decisions: recs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { a.Serve(ctx, ln, time.Second); close(done) }()
-	defer func() { cancel(); <-done; a.Close(context.Background()) }()
-	base := "http://" + ln.Addr().String()
+	recs := gatewaytest.NewRecords()
+	base, _ := gatewaytest.Start(t, cfg, app.Options{Decisions: recs})
+	requests := 0
 
 	post := func(model string) (int, http.Header) {
 		resp, err := http.Post(base+"/v1/chat/completions", "application/json",
@@ -61,6 +34,7 @@ func TestTour(t *testing.T) {
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
+		requests++
 		return resp.StatusCode, resp.Header
 	}
 	cases := []struct {
@@ -76,7 +50,7 @@ func TestTour(t *testing.T) {
 	}
 	for _, tc := range cases {
 		status, h := post(tc.model)
-		rec := recs.last()
+		rec := recs.Wait(t, requests)
 		var got []string
 		for _, at := range rec.Attempts {
 			got = append(got, at.Class)
