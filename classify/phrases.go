@@ -31,6 +31,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "didn't provide an api key", class: Auth},
 	{a: "did not provide an api key", class: Auth},
 	{a: "missing authentication", class: Auth},
+	{a: "unregistered callers", class: Auth},
 	{a: "authentication failed", class: Auth},
 	{a: "organization has been disabled", class: Auth},
 	{a: "organization has been restricted", class: Auth},
