@@ -61,6 +61,8 @@ func TestOpenAIStyle(t *testing.T) {
 		{"model_not_found 403", 403, nil, `{"error":{"message":"The model gpt-9 does not exist","code":"model_not_found"}}`, false, "unavailable", "code:model_not_found"},
 		{"model_not_found 403 no access", 403, nil, `{"error":{"message":"Project proj_x does not have access to model gpt-4o","code":"model_not_found"}}`, false, "forbidden", "phrase:does not have access to model"},
 		{"throttle too many tokens", 429, map[string]string{"X-Amzn-Errortype": "ThrottlingException"}, `{"message":"Too many tokens, please wait."}`, false, "rate_limited", "bedrock:throttlingexception"},
+		// A word that often names bad input is not evidence by itself.
+		{"unplaced 400 saying expected", 400, nil, `{"error":{"message":"Something went wrong, expected behaviour unknown"}}`, false, "unknown", "status:400"},
 		{"too many tokens as 400", 400, nil, `{"message":"Too many tokens in the prompt."}`, false, "context_length", "phrase:too many tokens"},
 		{"retry after a day", 429, map[string]string{"Retry-After": "86400"}, ``, false, "quota", "retry-after>=1h"},
 		{"retry after a day in words", 429, nil, `{"error":{"code":"429","message":"Please retry after 86400 seconds."}}`, false, "quota", "retry-after>=1h"},

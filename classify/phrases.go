@@ -46,6 +46,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},
 	{a: "does not have access to model", class: Forbidden},
+	{a: "organization must be verified", class: Forbidden},
 	{a: "location is not supported", class: Forbidden},
 	{a: "not available in your country", class: Forbidden},
 	{a: "not available in your region", class: Forbidden},
@@ -225,7 +226,9 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "roles must alternate", class: BadRequest, badInput: true},
 	{a: "validation error", class: BadRequest, badInput: true},
 	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
-	{a: "expected", class: BadRequest, badInput: true},
+	{a: "expected last role", class: BadRequest, badInput: true},
+	{a: "expected one of", class: BadRequest, badInput: true},
+	{a: "failed to deserialize", class: BadRequest, badInput: true},
 	{a: "valid range", class: BadRequest, badInput: true},
 	{a: "out of range", class: BadRequest, badInput: true},
 	{a: "invalid message", class: BadRequest, badInput: true},
