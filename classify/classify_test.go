@@ -61,6 +61,13 @@ func TestOpenAIStyle(t *testing.T) {
 		{"model_not_found 403", 403, nil, `{"error":{"message":"The model gpt-9 does not exist","code":"model_not_found"}}`, false, "unavailable", "code:model_not_found"},
 		{"model_not_found 403 no access", 403, nil, `{"error":{"message":"Project proj_x does not have access to model gpt-4o","code":"model_not_found"}}`, false, "forbidden", "phrase:does not have access to model"},
 		{"throttle too many tokens", 429, map[string]string{"X-Amzn-Errortype": "ThrottlingException"}, `{"message":"Too many tokens, please wait."}`, false, "rate_limited", "bedrock:throttlingexception"},
+		// A client's own identifiers never read as money or gone models: no
+		// client can cool an account by naming a tool check_billing.
+		{"client tool named billing", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"tool_choice.name: Tool 'check_billing' not found in provided tools"}}`, false, "bad_request", "message:field-path"},
+		{"client schema named per_day", 400, nil, `{"error":{"message":"Invalid schema for response_format 'per_day_report': bad","type":"invalid_request_error","param":"response_format","code":null}}`, false, "bad_request", "phrase:invalid schema"},
+		{"gemini long schema path", 400, nil, `{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[billing_address].items: missing field.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "message:field-path"},
+		{"no endpoint for a capability", 404, nil, `{"error":{"message":"No endpoints found that support image input","code":404}}`, false, "unknown", "phrase:no endpoints found that support"},
+		{"no endpoints for a retired model", 404, nil, `{"error":{"message":"No endpoints found for x-ai/grok-4-fast:free.","code":404}}`, false, "unavailable", "phrase:no endpoints found"},
 		// A word that often names bad input is not evidence by itself.
 		{"unplaced 400 saying expected", 400, nil, `{"error":{"message":"Something went wrong, expected behaviour unknown"}}`, false, "unknown", "status:400"},
 		{"too many tokens as 400", 400, nil, `{"message":"Too many tokens in the prompt."}`, false, "context_length", "phrase:too many tokens"},

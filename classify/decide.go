@@ -197,7 +197,7 @@ func fieldPathPrefix(t []byte) bool {
 	}
 	i := 0
 	dotted := false
-	for i < len(t) && i < 96 {
+	for i < len(t) && i < 256 { // Gemini's schema paths run long
 		c := t[i]
 		if c == '_' || c == '.' || c == '[' || c == ']' {
 			dotted = true

@@ -1,5 +1,7 @@
 package classify
 
+import "strings"
+
 // Case-insensitive, whitespace-tolerant phrase matching over raw body text,
 // without allocating. A phrase matches only where a word starts; a space in a
 // phrase matches one or more blanks (spaces, tabs, newlines, or their JSON
@@ -180,6 +182,9 @@ func (s *phraseSet) best(t []byte, limit int) int {
 	n := len(t)
 	for i := 0; i < n; {
 		c := t[i]
+		if c == '_' { // inside an identifier (check_billing, per_day_report): no word starts here
+			goto next
+		}
 		if wordTab[c] == 0 {
 			if c == '\\' && i+1 < n && (t[i+1] == 'n' || t[i+1] == 't' || t[i+1] == 'r') {
 				i += 2 // an escaped blank: the next byte starts a word
@@ -221,7 +226,7 @@ func (s *phraseSet) best(t []byte, limit int) int {
 		}
 	next:
 		i++
-		for i < n && wordTab[t[i]] == 1 { // skip the rest of the word
+		for i < n && (wordTab[t[i]] == 1 || t[i] == '_') { // skip the rest of the word
 			i++
 		}
 	}
@@ -268,7 +273,17 @@ func (p *phrase) matchAt(t []byte, i int) bool {
 		return false
 	}
 	if p.b == "" {
-		return true
+		// A phrase is a word, not the start of an identifier: "billing"
+		// does not match a client's billing_address.
+		// An identifier-like phrase (per_day) must end where the identifier
+		// does: per_day_report is a client's name.
+		if end >= len(t) {
+			return true
+		}
+		if strings.IndexByte(p.a, '_') >= 0 {
+			return t[end] != '_' && wordTab[t[end]] == 0
+		}
+		return t[end] != '_'
 	}
 	lim := min(end+p.gap+len(p.b), len(t))
 	return indexFold(t[end:lim], p.b) >= 0

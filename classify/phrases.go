@@ -95,6 +95,9 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "rpd)", class: Quota},
 
 	// unavailable: the model or endpoint is gone.
+	// A model with no endpoint for a capability the request asks for (tools,
+	// images) is not gone: nothing cools, the request moves on.
+	{a: "no endpoints found that support", class: Unknown},
 	{a: "no endpoints found", class: Unavailable},
 	{a: "is not a valid model id", class: Unavailable},
 	{a: "model_not_found", class: Unavailable},
