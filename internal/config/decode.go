@@ -177,7 +177,13 @@ func (d *decoder) mapping(n *yaml.Node, what string, known ...string) (f fields,
 			continue
 		}
 		if !contains(known, k.Value) {
-			d.errorf(k, "unknown key %q in %s (known keys: %s)", k.Value, what, strings.Join(known, ", "))
+			if name, _, glued := strings.Cut(k.Value, ":"); glued {
+				// "api_key:sk-…" is a key and its (secret) value run together:
+				// never echo what follows the colon.
+				d.errorf(k, "unknown key %q in %s: is a space missing after %q? (known keys: %s)", name+":…", what, name+":", strings.Join(known, ", "))
+			} else {
+				d.errorf(k, "unknown key %q in %s (known keys: %s)", k.Value, what, strings.Join(known, ", "))
+			}
 			continue
 		}
 		if prev, dup := f.keys[k.Value]; dup {

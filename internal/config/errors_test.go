@@ -261,6 +261,7 @@ alerts: {webhook: "ftp://sk-secret-eight@x", min_interval: "${DUR}"}
 providers:
   - {name: p, dialect: openai, base_url: "${URL}", api_key: [sk-secret-nine], headers: {X-Key: "sk-secret-ten\n"}}
   - {name: "${NAM}", dialect: "${K1}", base_url: "https://x.test", api_key: "${UNSET_KEY}"}
+  - {name: q, dialect: openai, base_url: "https://y.test", api_key:sk-secret-eleven}
 targets: [{name: t, model: m, providers: ["${NAM}"]}]
 `
 	_, err := Parse("c.yaml", []byte(yaml), lookup)

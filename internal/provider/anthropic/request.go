@@ -117,7 +117,6 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	out := messagesRequest{
 		Model:         model,
 		MaxTokens:     DefaultMaxTokens,
-		TopP:          cr.TopP,
 		StopSequences: cr.Stop,
 		Stream:        cr.Stream,
 	}
@@ -126,6 +125,11 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	}
 	if t := cr.Temperature; t != nil {
 		out.Temperature = chat.Ptr(min(max(*t, 0), 1))
+	}
+	// Newer Claude models refuse temperature and top_p together; the
+	// temperature is the one clients mean, so top_p goes only alone.
+	if out.Temperature == nil {
+		out.TopP = cr.TopP
 	}
 	if cr.User != "" {
 		out.Metadata = &metadata{UserID: cr.User}
