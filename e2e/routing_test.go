@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 
@@ -142,5 +143,43 @@ func TestPoolSpreadsRequests(t *testing.T) {
 	}
 	if fs["p"].Calls() != 2 || fs["q"].Calls() != 2 {
 		t.Errorf("pool split 4 requests %d/%d", fs["p"].Calls(), fs["q"].Calls())
+	}
+}
+
+// A request one dialect cannot express (an OpenAI input_audio part has no
+// Anthropic form) moves to a target that takes it as is: the translation
+// failure is unknown, not the client's bad request, and nothing is sent to
+// or cooled at the provider that could not take it.
+func TestUntranslatableRequestMovesOn(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": script(ok("never", "never")),
+		"openai":    script(ok("gpt-4o-audio-preview", "heard you")),
+	})
+	g := start(t, `
+providers:
+  - {name: anthropic, dialect: anthropic, base_url: "{anthropic}", api_key: `+secret+`}
+  - {name: openai, dialect: openai, base_url: "{openai}", api_key: `+secret+`}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+  - {name: gpt, model: gpt-4o-audio-preview, providers: [openai]}
+routes:
+  - {name: r, targets: [claude, gpt]}
+`, fs)
+	body := `{"model":"r","messages":[{"role":"user","content":[{"type":"text","text":"What is in this recording?"},` +
+		`{"type":"input_audio","input_audio":{"data":"UklGRg==","format":"wav"}}]}]}`
+	r := g.raw(t, http.MethodPost, "/v1/chat/completions", body)
+	r.wantStatus(t, 200)
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "claude/anthropic unknown next_target", "gpt/openai ok done")
+	if d.Attempts[0].Evidence != "translate" || d.Attempts[0].Counted {
+		t.Errorf("translation attempt: %+v", d.Attempts[0])
+	}
+	if fs["anthropic"].Calls() != 0 {
+		t.Errorf("the Anthropic provider was called %d times", fs["anthropic"].Calls())
+	}
+	for _, e := range g.health(t).Endpoints {
+		if e.State != "healthy" || e.Failures != 0 {
+			t.Errorf("endpoint %s/%s is %s with %d failures", e.Target, e.Provider, e.State, e.Failures)
+		}
 	}
 }

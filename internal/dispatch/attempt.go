@@ -106,7 +106,10 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	}), e.ep, w.call.Req)
 	if err != nil {
 		o.status = http.StatusBadRequest
-		o.failWith(classify.Verdict{Class: classify.BadRequest, Evidence: "translate"}, "Detour could not translate the request for "+e.key.Provider+": "+err.Error())
+		// This dialect cannot express the request (an audio or file part for
+		// Anthropic, say); another target may take it as is. unknown moves
+		// on and cools nothing; the upstream that is asked judges the input.
+		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: "translate"}, "Detour could not translate the request for "+e.key.Provider+": "+err.Error())
 		return o
 	}
 	for k, v := range e.prov.cfg.Headers {
