@@ -211,3 +211,31 @@ func TestFunctionCallIDIsKept(t *testing.T) {
 		t.Errorf("tool call ids: %s", out)
 	}
 }
+
+// Two answers never share a tool call id, so a history that fails over to a
+// vendor wanting unique ids (Anthropic) is still valid.
+func TestToolCallIDsDifferAcrossAnswers(t *testing.T) {
+	saved := newCallPrefix
+	defer func() { newCallPrefix = saved }()
+	newCallPrefix = defaultCallPrefix
+	body := []byte(`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"now","args":{}}}]},"finishReason":"STOP"}]}`)
+	a, err1 := Adapter{}.Response(body, provider.Endpoint{Model: "m"})
+	b, err2 := Adapter{}.Response(body, provider.Endpoint{Model: "m"})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	id := func(out []byte) string {
+		var c struct {
+			Choices []struct {
+				Message struct {
+					ToolCalls []struct{ ID string } `json:"tool_calls"`
+				} `json:"message"`
+			} `json:"choices"`
+		}
+		json.Unmarshal(out, &c)
+		return c.Choices[0].Message.ToolCalls[0].ID
+	}
+	if ia, ib := id(a), id(b); ia == ib || !strings.HasPrefix(ia, "call_") {
+		t.Errorf("tool call ids %q and %q", ia, ib)
+	}
+}

@@ -18,6 +18,7 @@ var testEP = provider.Endpoint{BaseURL: "http://upstream.invalid", APIKey: "AIza
 func TestMain(m *testing.M) {
 	now = func() time.Time { return time.Unix(1767225600, 0) }
 	newID = func() string { return "chatcmpl-test" }
+	newCallPrefix = func() string { return "" }
 	os.Exit(m.Run())
 }
 

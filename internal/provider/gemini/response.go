@@ -13,12 +13,18 @@ import (
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
-// now stamps "created" and newID names answers without a responseId; tests
-// replace them.
+// now stamps "created", newID names answers without a responseId, and
+// newCallPrefix makes one answer's tool call ids ("call_<prefix><n>")
+// unique across a conversation: a history with two "call_0" would be
+// refused by a vendor that wants unique ids (Anthropic) after a failover.
+// Tests replace them.
 var (
-	now   = time.Now
-	newID = chat.NewID
+	now           = time.Now
+	newID         = chat.NewID
+	newCallPrefix = defaultCallPrefix
 )
+
+func defaultCallPrefix() string { return strings.TrimPrefix(chat.NewID(), "chatcmpl-")[:8] + "_" }
 
 // answer is a GenerateContentResponse, whole or one stream chunk.
 type answer struct {
@@ -92,7 +98,7 @@ func (c *candidate) text() (string, bool) {
 }
 
 // calls returns the candidate's function calls, numbering ids from *n.
-func (c *candidate) calls(n *int) []chat.ToolCall {
+func (c *candidate) calls(n *int, prefix string) []chat.ToolCall {
 	if c.Content == nil {
 		return nil
 	}
@@ -108,7 +114,7 @@ func (c *candidate) calls(n *int) []chat.ToolCall {
 		}
 		id := p.FunctionCall.ID
 		if id == "" {
-			id = "call_" + strconv.Itoa(*n)
+			id = "call_" + prefix + strconv.Itoa(*n)
 		}
 		out = append(out, chat.ToolCall{ID: id, Type: "function",
 			Function: chat.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}})
@@ -141,11 +147,11 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	if c.Model == "" {
 		c.Model = ep.Model
 	}
-	calls, blocked := 0, 0
+	calls, blocked, prefix := 0, 0, newCallPrefix()
 	for pos := range a.Candidates {
 		cand := &a.Candidates[pos]
 		text, hasText := cand.text()
-		tcs := cand.calls(&calls)
+		tcs := cand.calls(&calls, prefix)
 		msg := chat.ResponseMessage{Role: "assistant", ToolCalls: tcs}
 		if hasText || len(tcs) == 0 {
 			msg.Content = &text

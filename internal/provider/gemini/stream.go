@@ -13,18 +13,19 @@ import (
 // Stream translates a streamGenerateContent?alt=sse body into
 // chat.completion.chunk events.
 func (Adapter) Stream(body io.Reader, ep provider.Endpoint) provider.Stream {
-	return &stream{r: sse.NewReader(body, 0), model: ep.Model, created: now().Unix()}
+	return &stream{r: sse.NewReader(body, 0), model: ep.Model, created: now().Unix(), callPrefix: newCallPrefix()}
 }
 
 type stream struct {
-	r       *sse.Reader
-	id      string
-	model   string
-	created int64
-	roleOut bool         // a chunk carrying role "assistant" has been sent
-	content bool         // any content has been sent
-	calls   int          // function calls so far, for call_<n> ids
-	cands   map[int]*cst // per candidate index
+	r          *sse.Reader
+	id         string
+	model      string
+	created    int64
+	roleOut    bool // a chunk carrying role "assistant" has been sent
+	content    bool // any content has been sent
+	calls      int  // function calls so far, for call_<prefix><n> ids
+	callPrefix string
+	cands      map[int]*cst // per candidate index
 }
 
 // cst is one candidate's stream state.
@@ -85,7 +86,7 @@ func (s *stream) Next() (provider.Event, error) {
 		if text, ok := cand.text(); ok {
 			d.Content = &text
 		}
-		for _, tc := range cand.calls(&s.calls) {
+		for _, tc := range cand.calls(&s.calls, s.callPrefix) {
 			d.ToolCalls = append(d.ToolCalls, chat.ToolCallDelta{Index: st.calls, ID: tc.ID, Type: "function",
 				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}})
 			st.calls++
