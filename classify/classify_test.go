@@ -68,6 +68,12 @@ func TestOpenAIStyle(t *testing.T) {
 		{"gemini long schema path", 400, nil, `{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[billing_address].items: missing field.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "message:field-path"},
 		{"no endpoint for a capability", 404, nil, `{"error":{"message":"No endpoints found that support image input","code":404}}`, false, "unknown", "phrase:no endpoints found that support"},
 		{"no endpoints for a retired model", 404, nil, `{"error":{"message":"No endpoints found for x-ai/grok-4-fast:free.","code":404}}`, false, "unavailable", "phrase:no endpoints found"},
+		// A capability the model lacks is not proven bad input, and a generic
+		// provider-failure type in a 4xx does not make the client's request a
+		// server error that would count against the endpoint.
+		{"capability the model lacks", 400, nil, `{"error":{"message":"Tool calling is not supported for this model."}}`, false, "unknown", "status:400"},
+		{"api_error type in a 400", 400, nil, `{"error":{"message":"something the provider did not like","type":"api_error","param":null,"code":null}}`, false, "unknown", "status:400"},
+		{"api_error type in a 500", 500, nil, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`, false, "server_error", ""},
 		// A word that often names bad input is not evidence by itself.
 		{"unplaced 400 saying expected", 400, nil, `{"error":{"message":"Something went wrong, expected behaviour unknown"}}`, false, "unknown", "status:400"},
 		{"too many tokens as 400", 400, nil, `{"message":"Too many tokens in the prompt."}`, false, "context_length", "phrase:too many tokens"},

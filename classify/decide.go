@@ -74,7 +74,11 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 		}
 	}
 
-	if cs.weakEv != "" {
+	// A generic provider-failure family (api_error, internal) in a 4xx does
+	// not make the answer a server error: that would let a client's request
+	// count against the endpoint. It stays what the status says.
+	providerSide := cs.weak == ServerError || cs.weak == Timeout
+	if cs.weakEv != "" && (!providerSide || def == ServerError || def == Timeout) {
 		return Verdict{Failed: true, Class: cs.weak, Evidence: cs.weakEv}
 	}
 	if def == Unknown {

@@ -239,12 +239,9 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "invalid '", class: BadRequest, badInput: true},
 	{a: "invalid max_tokens", class: BadRequest, badInput: true},
 	{a: "expects", class: BadRequest, badInput: true},
-	{a: "does not support", class: BadRequest, badInput: true},
 	{a: "must contain", class: BadRequest, badInput: true},
 	{a: "at most", class: BadRequest, badInput: true},
 	{a: "element predicate failed", class: BadRequest, badInput: true},
-	{a: "is not supported", class: BadRequest, badInput: true},
-	{a: "not supported", class: BadRequest, badInput: true},
 })
 
 // timeoutPhrases decide an explicit upstream timeout inside a 5xx.
