@@ -53,6 +53,12 @@ func fakes(t *testing.T, scripts map[string]upstreamtest.Script) map[string]*ups
 // start serves yaml (with {name} replaced by each fake's URL).
 func start(t *testing.T, yaml string, fs map[string]*upstreamtest.Server) *gateway {
 	t.Helper()
+	return startWith(t, yaml, fs, 10*time.Millisecond)
+}
+
+// startWith is start with the given same-endpoint retry backoff.
+func startWith(t *testing.T, yaml string, fs map[string]*upstreamtest.Server, backoffFor time.Duration) *gateway {
+	t.Helper()
 	var pairs []string
 	for name, s := range fs {
 		pairs = append(pairs, "{"+name+"}", s.URL)
@@ -63,7 +69,7 @@ func start(t *testing.T, yaml string, fs map[string]*upstreamtest.Server) *gatew
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(&testWriter{t}, nil))
 	}
-	backoff := func() time.Duration { return 10 * time.Millisecond }
+	backoff := func() time.Duration { return backoffFor }
 	url, a := gatewaytest.Start(t, gatewaytest.Config(t, yaml), app.Options{Logger: log, Decisions: recs, Backoff: backoff})
 	return &gateway{URL: url, recs: records{recs}, app: a}
 }

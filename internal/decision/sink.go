@@ -33,6 +33,9 @@ type Writer struct {
 	closer io.Closer
 	log    *slog.Logger
 	once   sync.Once
+	// mu guards closed against Write racing Close.
+	mu     sync.RWMutex
+	closed bool
 	// dropped counts records lost to a stalled output; lastWarn rate-limits
 	// the log line about it.
 	dropped  atomic.Int64
@@ -69,6 +72,12 @@ func NewWriter(w io.Writer, closer io.Closer, log *slog.Logger) *Writer {
 // already queued (the output is stalled, e.g. a pipe nobody reads), d is
 // dropped, counted, and the drops are logged at most every 10s.
 func (s *Writer) Write(d *Decision) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed { // a request that outlived the shutdown's grace period
+		s.dropped.Add(1)
+		return
+	}
 	select {
 	case s.ch <- d:
 	default:
@@ -111,10 +120,15 @@ func (s *Writer) flush() {
 	}
 }
 
-// Close writes every queued decision, flushes, and closes the file. Writes
-// after Close panic; call it once the server has stopped.
+// Close writes every queued decision, flushes, and closes the file. A Write
+// after Close (a handler that outlived the shutdown) is dropped and counted.
 func (s *Writer) Close() error {
-	s.once.Do(func() { close(s.ch) })
+	s.once.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		close(s.ch)
+		s.mu.Unlock()
+	})
 	<-s.done
 	if s.closer != nil {
 		return s.closer.Close()

@@ -3,6 +3,7 @@ package decision
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,4 +97,17 @@ func TestWriterNeverBlocksOnAStalledOutput(t *testing.T) {
 	}
 	close(out.release)
 	w.Close()
+}
+
+// A request that outlives the shutdown's grace period writes after Close: it
+// is dropped and counted, never a panic.
+func TestWriteAfterCloseIsDropped(t *testing.T) {
+	w := NewWriter(io.Discard, nil, nil)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w.Write(&Decision{ID: "late"})
+	if w.Dropped() != 1 {
+		t.Errorf("dropped %d, want 1", w.Dropped())
+	}
 }

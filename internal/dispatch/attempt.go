@@ -73,6 +73,9 @@ func (wd *watchdog) fire() {
 	wd.cancel()
 }
 
+// pause stops the clock until the next arm.
+func (wd *watchdog) pause() { wd.stop() }
+
 func (wd *watchdog) stop() {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
@@ -91,6 +94,10 @@ func (wd *watchdog) expired() string {
 // attempt makes one call to e and records it.
 func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome {
 	start := time.Now()
+	if n := len(w.rec.Attempts); n > 0 { // the move to this attempt happens now
+		prev := &w.rec.Attempts[n-1]
+		w.d.opt.Metrics.Failover(w.r.name, prev.Action, prev.Class)
+	}
 	w.tried[e.key] = true
 	e.target.inflight.Add(1)
 	defer e.target.inflight.Add(-1)
@@ -188,14 +195,17 @@ func (w *walk) plain(ctx context.Context, e *endpointRT, resp *http.Response, wd
 	switch {
 	case v.Failed:
 		o.failWith(v, classify.Message(body))
-	case w.call.Req.Stream:
-		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:not an event stream"},
-			"the upstream answered a stream request with "+resp.Header.Get("Content-Type"))
 	default:
 		out, err := e.prov.adapter.Response(body, e.ep)
 		o.billable = true
 		if err != nil {
 			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
+			return
+		}
+		if w.call.Req.Stream {
+			// A whole answer to a stream request: it ran and was billed, so
+			// the client gets it, as a stream.
+			w.streamWhole(e, out, o)
 			return
 		}
 		o.ok, o.body = true, out

@@ -20,15 +20,22 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 	defer resp.Body.Close()
 	st := e.prov.adapter.Stream(resp.Body, e.ep)
 	var held [][]byte
+	// The watchdog times the upstream only: before the first content the
+	// first-token timeout runs from the headers; after it the idle timeout
+	// runs while waiting for the next event and is paused while the client
+	// is written to, so a slow reader is never filed as a stalled upstream.
 	wd.arm("first_token", e.prov.cfg.FirstTokenTimeout)
 	for {
+		if o.committed {
+			wd.arm("idle", e.prov.cfg.IdleTimeout)
+		}
 		ev, err := st.Next()
 		if err != nil {
 			w.streamEnd(ctx, o, err, wd.expired())
 			return
 		}
 		if o.committed {
-			wd.arm("idle", e.prov.cfg.IdleTimeout)
+			wd.pause()
 		}
 		if ev.Malformed {
 			o.malformed++
@@ -59,11 +66,11 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 				}
 				continue
 			}
+			wd.pause()
 			if !w.commit(e, held, o) {
 				return
 			}
 			held = nil
-			wd.arm("idle", e.prov.cfg.IdleTimeout)
 		}
 		for _, c := range ev.Chunks {
 			if !w.write(o, c) {
@@ -140,6 +147,7 @@ func (w *walk) write(o *outcome, data []byte) bool {
 	}
 	o.canceled = true
 	o.ok = false
+	o.billable = true // the stream began: the upstream has run it
 	o.verdict = classify.Verdict{Evidence: "client write failed"}
 	return false
 }

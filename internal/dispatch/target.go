@@ -30,6 +30,9 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, classify.Class
 	var c classify.Class
 	for i := 0; i < len(queue); i++ {
 		e := queue[i]
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return w.clientLeft(), c
+		}
 		if why := w.budget(ctx); why != "" {
 			w.stopWhy = why
 			for _, rest := range queue[i:] {
@@ -60,7 +63,7 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, classify.Class
 		if w.stopWhy != "" || !policy.For(c).NextEndpoint || i+1 >= len(queue) {
 			return nil, c
 		}
-		w.setAction(decision.ActionNextEndpoint, c)
+		w.setAction(decision.ActionNextEndpoint)
 	}
 	return nil, c
 }
@@ -95,12 +98,15 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		if dl, has := ctx.Deadline(); has && time.Until(dl) <= wait {
 			return nil, o
 		}
-		w.setAction(decision.ActionRetry, o.verdict.Class)
+		w.setAction(decision.ActionRetry)
 		if !sleep(ctx, wait) {
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return w.clientLeft(), o
+			}
+			w.setAction(decision.ActionStop) // the deadline passed while waiting
 			return nil, o
 		}
 		w.upstream += wait
-		probe = false
 	}
 }
 

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -77,6 +78,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
 	res := w.run(ctx)
+	w.skipWaiting()
 	res.Decision = rec
 	elapsed := time.Since(start)
 	rec.MS = decision.Millis(elapsed)
@@ -124,13 +126,19 @@ func (w *walk) run(ctx context.Context) *Result {
 		if w.stopWhy != "" {
 			return w.fail(rest...)
 		}
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return w.clientLeft()
+		}
+		// What this target's failure cooled (an account after quota or
+		// auth) goes after the targets still usable.
+		sinkWaiting(list[ti+1:], w.status)
 		if next := w.nextTarget(list, ti, c, inTail); next >= 0 {
-			w.setAction(actionFor(inTail), c)
+			w.setAction(actionFor(inTail))
 			ti = next
 			continue
 		}
 		if !inTail && len(tail) > 0 && w.tailOn(c) {
-			w.setAction(decision.ActionTail, c)
+			w.setAction(decision.ActionTail)
 			list, ti, inTail = tail, 0, true
 			continue
 		}
@@ -181,7 +189,8 @@ func (w *walk) moveOn(c classify.Class) bool {
 	return policy.DefaultNextTarget(policy.Strategy(w.r.strategy), c)
 }
 
-// tailOn: may class c reach the guarded tail?
+// tailOn: may class c reach the guarded tail? The configuration requires
+// tail_on with a tail, so the default applies only to a Route built in code.
 func (w *walk) tailOn(c classify.Class) bool {
 	if len(w.r.cfg.TailOn) > 0 {
 		return slices.Contains(w.r.cfg.TailOn, c)
@@ -193,6 +202,43 @@ func (w *walk) tailOn(c classify.Class) bool {
 // another request holds its one probe.
 func waiting(st health.Status) bool {
 	return st.Phase == health.Cooling || st.ProbeHeld
+}
+
+// sinkWaiting stably moves the targets whose every endpoint now waits
+// (cooling, or its probe held elsewhere) after the others, in place.
+func sinkWaiting(ts []*targetRT, status map[health.Key]health.Status) {
+	usable := func(t *targetRT) bool {
+		for _, e := range t.endpoints {
+			if !waiting(status[e.key]) {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]*targetRT, 0, len(ts))
+	for _, t := range ts {
+		if usable(t) {
+			out = append(out, t)
+		}
+	}
+	for _, t := range ts {
+		if !usable(t) {
+			out = append(out, t)
+		}
+	}
+	copy(ts, out)
+}
+
+// clientLeft ends the walk for a client that went away between attempts.
+func (w *walk) clientLeft() *Result {
+	if n := len(w.rec.Attempts); n > 0 {
+		w.rec.Attempts[n-1].Action = decision.ActionStop
+	}
+	res := &Result{Canceled: true}
+	if w.lastEP != nil {
+		res.Target, res.Provider = w.lastEP.key.Target, w.lastEP.key.Provider
+	}
+	return res
 }
 
 // orderTargets orders targets by strategy s; a target is cooling when every
@@ -229,36 +275,49 @@ func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
 	return out
 }
 
-func (w *walk) setAction(a string, c classify.Class) {
+// setAction records what follows the last attempt. The failover metric
+// counts the move when the next attempt starts (see attempt), so a move a
+// budget then stops is never counted.
+func (w *walk) setAction(a string) {
 	if n := len(w.rec.Attempts); n > 0 {
 		w.rec.Attempts[n-1].Action = a
-		w.d.opt.Metrics.Failover(w.r.name, a, c.String())
 	}
 }
 
-func (w *walk) skip(e *endpointRT, reason string) {
-	if w.tried[e.key] {
+func (w *walk) skip(e *endpointRT, reason string) { w.skipKey(e.key, reason) }
+
+func (w *walk) skipKey(k health.Key, reason string) {
+	if w.tried[k] {
 		return
 	}
-	w.tried[e.key] = true
-	w.rec.Skipped = append(w.rec.Skipped, decision.Skip{Target: e.key.Target, Provider: e.key.Provider, Reason: reason})
+	w.tried[k] = true
+	w.rec.Skipped = append(w.rec.Skipped, decision.Skip{Target: k.Target, Provider: k.Provider, Reason: reason})
+}
+
+// skipWaiting records, for every endpoint of the route that was not tried,
+// why it waited: the reason a request went elsewhere.
+func (w *walk) skipWaiting() {
+	for _, k := range w.r.keys {
+		if w.tried[k] {
+			continue
+		}
+		switch st := w.status[k]; {
+		case st.Phase == health.Cooling:
+			w.skipKey(k, "cooling until "+st.Until.UTC().Format(time.RFC3339))
+		case st.ProbeHeld:
+			w.skipKey(k, "probe in flight until "+st.Until.UTC().Format(time.RFC3339))
+		}
+	}
 }
 
 // fail ends the walk with the last attempt's answer and records why the
 // endpoints in the lists were not tried.
 func (w *walk) fail(rest ...[]*targetRT) *Result {
-	for _, list := range rest {
-		for _, t := range list {
-			for _, e := range t.endpoints {
-				switch st := w.status[e.key]; {
-				case w.stopWhy != "":
+	if w.stopWhy != "" {
+		for _, list := range rest {
+			for _, t := range list {
+				for _, e := range t.endpoints {
 					w.skip(e, w.stopWhy)
-				case st.Phase == health.Cooling:
-					w.skip(e, "cooling until "+st.Until.UTC().Format(time.RFC3339))
-				case st.ProbeHeld:
-					w.skip(e, "probe in flight until "+st.Until.UTC().Format(time.RFC3339))
-				case st.Phase == health.Probing:
-					w.skip(e, "awaiting its probe")
 				}
 			}
 		}
@@ -273,7 +332,7 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
 	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
-	if f.Status == 0 || f.Status/100 == 2 { // no HTTP answer, or a 2xx that carried a failure
+	if f.Status < 400 { // no HTTP answer, a 2xx that carried a failure, or a redirect
 		f.Status = statusFor(f.Class)
 	}
 	if f.Message == "" {

@@ -121,8 +121,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := w.Header()
-	h.Set("X-Detour-Target", res.Target)
-	h.Set("X-Detour-Provider", res.Provider)
+	if res.Target != "" { // empty when the deadline passed before any attempt
+		h.Set("X-Detour-Target", res.Target)
+		h.Set("X-Detour-Provider", res.Provider)
+	}
 	h.Set("X-Detour-Attempts", strconv.Itoa(len(res.Decision.Attempts)))
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(30 * time.Second))
 	if f := res.Failure; f != nil {

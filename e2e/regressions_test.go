@@ -1,0 +1,143 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Regressions found in review, each a test that failed before its fix.
+
+// Once an account cools for quota, the route's later targets that reach it
+// only through that account go after targets on healthy accounts, within the
+// same request: the dead account is not called twice.
+func TestCooledAccountGoesLastWithinTheRequest(t *testing.T) {
+	quota := corpus(t, "openai-insufficient-quota-429")
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(quota), "q": script(ok("model-z", "z"))})
+	g := start(t, `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
+targets:
+  - {name: x, model: model-x, providers: [p]}
+  - {name: y, model: model-y, providers: [p]}
+  - {name: z, model: model-z, providers: [q]}
+routes:
+  - {name: r, targets: [x, y, z]}
+`, fs)
+	g.post(t, "r", "").wantStatus(t, 200)
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "x/p quota next_target", "z/q ok done")
+	if fs["p"].Calls() != 1 {
+		t.Errorf("the cooled account was called %d times", fs["p"].Calls())
+	}
+	wantSkip(t, d, "y/p", "cooling until")
+}
+
+// A client that reads its stream slowly is not the upstream's fault: the
+// idle timeout measures the upstream's gaps, not the client's.
+func TestSlowClientDoesNotBlameTheUpstream(t *testing.T) {
+	evs := upstreamtest.ChatStream("model-a", strings.Split(strings.Repeat("x", 64), "")...)
+	big := strings.Repeat("y", 256<<10) // enough to fill the socket buffers
+	for i := range evs {
+		evs[i] = strings.Replace(evs[i], `"content":"x"`, `"content":"`+big+`"`, 1)
+	}
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(upstreamtest.Step{Events: evs})})
+	g := start(t, `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`, idle_timeout: 300ms}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+routes:
+  - {name: r, targets: [a]}
+`, fs)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(g.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req, _ := http.NewRequest(http.MethodPost, g.URL+"/v1/chat/completions",
+		strings.NewReader(`{"model":"r","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Write(conn)
+	time.Sleep(2 * time.Second) // the client stalls, far below the 30s client write timeout
+	br := bufio.NewReader(conn)
+	var all strings.Builder
+	buf := make([]byte, 1<<20)
+	for {
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second)) // a failure guard
+		n, err := br.Read(buf)
+		all.Write(buf[:n])
+		if err != nil || strings.Contains(all.String(), "data: [DONE]") {
+			break
+		}
+	}
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "a/p ok done")
+	if !strings.Contains(all.String(), "data: [DONE]") {
+		t.Errorf("the slow client did not get the whole answer")
+	}
+}
+
+// A client that leaves while the gateway waits to retry the same endpoint is
+// a canceled request, not an error, and no retry is recorded.
+func TestClientLeavingDuringRetryBackoff(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(corpus(t, "openai-server-error-500"))})
+	g := startWith(t, `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+routes:
+  - {name: r, targets: [a]}
+`, fs, 10*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { waitCalls(t, fs["p"], 1); cancel() }()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, g.URL+"/v1/chat/completions",
+		strings.NewReader(`{"model":"r","messages":[{"role":"user","content":"hi"}]}`))
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	d := g.recs.wait(t, 1)
+	if d.Outcome != "canceled" || d.Status != 499 {
+		t.Errorf("outcome %s status %d, want canceled 499", d.Outcome, d.Status)
+	}
+	wantSteps(t, d, "a/p server_error stop")
+	if fs["p"].Calls() != 1 {
+		t.Errorf("upstream called %d times", fs["p"].Calls())
+	}
+}
+
+// An upstream that answers a stream request with a whole JSON completion has
+// run (and billed) it: the client gets that answer as a stream, and no second
+// vendor is paid.
+func TestJSONAnswerToAStreamRequestIsStreamed(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "whole answer")), "q": script(okStream("model-b", "b"))})
+	g := start(t, `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [a, b]}
+`, fs)
+	r := g.post(t, "r", stream)
+	r.wantStatus(t, 200)
+	content, done, errEv := r.streamed(t)
+	if content != "whole answer" || !done || errEv {
+		t.Errorf("client stream: content %q done %v error %v\n%s", content, done, errEv, r.Body)
+	}
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "a/p ok done")
+	if !d.Attempts[0].Billable || fs["q"].Calls() != 0 {
+		t.Errorf("billable %v, second vendor called %d times", d.Attempts[0].Billable, fs["q"].Calls())
+	}
+}
