@@ -141,3 +141,27 @@ routes:
 		t.Errorf("billable %v, second vendor called %d times", d.Attempts[0].Billable, fs["q"].Calls())
 	}
 }
+
+// A probe that ends in the request's own fault (a bad request) learned
+// nothing about the endpoint: the next request probes it at once instead of
+// passing it over for the rest of the probe lease.
+func TestInconclusiveProbeFreesTheSlot(t *testing.T) {
+	down := corpus(t, "openai-server-error-500")
+	bad := corpus(t, "deepseek-invalid-max-tokens-range-400")
+	fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, down, bad, ok("model-a", "back")), "p2": script(ok("model-a", "p2"))})
+	g := start(t, probeCfg, fs)
+	g.post(t, "r", "").wantStatus(t, 200) // p1 fails twice and cools; p2 answers
+	time.Sleep(300 * time.Millisecond)    // the cooldown passes
+	g.post(t, "r", "").wantStatus(t, 400)
+	d := g.recs.wait(t, 2)
+	wantSteps(t, d, "a/p1 bad_request stop")
+	if !d.Attempts[0].Probe {
+		t.Fatalf("the attempt after the cooldown is not a probe: %+v", d.Attempts[0])
+	}
+	g.post(t, "r", "").wantStatus(t, 200)
+	d = g.recs.wait(t, 3)
+	wantSteps(t, d, "a/p1 ok done")
+	if !d.Attempts[0].Probe {
+		t.Errorf("the next request did not probe the endpoint: %+v", d.Attempts[0])
+	}
+}

@@ -229,6 +229,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	case o.canceled:
 		class = "canceled"
 		a.Action = decision.ActionStop
+		if probe { // the client left: the probe learned nothing, give the slot back
+			w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{Release: true}))
+		}
 	case o.ok:
 		w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{OK: true, Latency: o.ttfb}))
 	default:
@@ -238,7 +241,11 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
 		rule := policy.For(c)
 		a.Counted = rule.Counted
-		w.transitions(w.d.opt.Health.Report(w.bg, e.key, w.report(rule, o)))
+		rep := w.report(rule, o)
+		// A probe that ends in the request's own fault says nothing about
+		// the endpoint: the next request may probe it.
+		rep.Release = probe && !rule.Counted && rule.Cool == policy.CoolNone
+		w.transitions(w.d.opt.Health.Report(w.bg, e.key, rep))
 		if rule.Page && w.d.opt.Alerts != nil {
 			w.d.opt.Alerts.Notify(e.key.Provider, class, o.verdict.Evidence)
 		}

@@ -136,6 +136,11 @@ type Report struct {
 	CoolFor time.Duration
 	// Latency is the time to first byte of a success (0 = not measured).
 	Latency time.Duration
+	// Release gives back the probe slot this attempt held when its outcome
+	// says nothing about the endpoint (the request's own fault, or the
+	// client left), so the next request may probe at once instead of
+	// waiting out the lease.
+	Release bool
 }
 
 // Transition is a real phase change of one record, reported once (edge

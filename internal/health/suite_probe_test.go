@@ -175,3 +175,25 @@ func testProbeHeldView(t *testing.T, tr *Tracker, c *clock) {
 		t.Fatalf("after the lease: %+v, want the probe free again", st)
 	}
 }
+
+// testProbeRelease: a probe that learned nothing gives its slot back, so the
+// next request probes at once rather than after the lease.
+func testProbeRelease(t *testing.T, tr *Tracker, c *clock) {
+	ctx := context.Background()
+	tr.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: 10 * time.Second})
+	c.Advance(11 * time.Second)
+	if ok, _ := tr.TryProbe(ctx, epA); !ok {
+		t.Fatal("the free probe was not granted")
+	}
+	if ok, _ := tr.TryProbe(ctx, epA); ok {
+		t.Fatal("a second probe was granted while the first holds the slot")
+	}
+	tr.Report(ctx, epA, Report{Class: "bad_request", Release: true})
+	st := tr.View(ctx, []Key{epA})[0]
+	if st.Phase != Probing || st.ProbeHeld {
+		t.Fatalf("after an inconclusive probe: %+v, want probing with the slot free", st)
+	}
+	if ok, _ := tr.TryProbe(ctx, epA); !ok {
+		t.Fatal("the released probe was not granted again")
+	}
+}

@@ -57,6 +57,7 @@ func runSuite(t *testing.T, newStore storeFactory) {
 		{"inconclusive failure while probing", testInconclusive},
 		{"account probe", testAccountProbe},
 		{"held probe shows in view", testProbeHeldView},
+		{"inconclusive probe releases its slot", testProbeRelease},
 		{"latency ewma", testLatency},
 		{"transitions edge triggered", testEdgeTriggered},
 		{"snapshot json", testSnapshotJSON},

@@ -206,6 +206,13 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 				closeRecord(rec)
 			}
 		}
+	case r.Release && r.Cool != ScopeAccount:
+		fn = func(rec *Record) {
+			rec.Announced = rec.PhaseAt(now)
+			if rec.Announced == Probing {
+				rec.ProbeUntil = time.Time{}
+			}
+		}
 	case r.Cool == ScopeAccount && r.CoolFor > 0:
 		fn = func(rec *Record) {
 			rec.Announced = rec.PhaseAt(now)
@@ -260,6 +267,8 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 	}
 	if base > 0 {
 		t.cool(rec, base, now)
+	} else if r.Release {
+		rec.ProbeUntil = time.Time{}
 	}
 	rec.Announced = rec.PhaseAt(now)
 }
