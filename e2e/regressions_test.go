@@ -51,7 +51,7 @@ func TestSlowClientDoesNotBlameTheUpstream(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(upstreamtest.Step{Events: evs})})
 	g := start(t, `
 providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`, idle_timeout: 300ms}
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`, idle_timeout: 1s}
 targets:
   - {name: a, model: model-a, providers: [p]}
 routes:
@@ -66,7 +66,7 @@ routes:
 		strings.NewReader(`{"model":"r","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Write(conn)
-	time.Sleep(2 * time.Second) // the client stalls, far below the 30s client write timeout
+	time.Sleep(2500 * time.Millisecond) // the client stalls past idle_timeout, far below the 30s client write timeout
 	br := bufio.NewReader(conn)
 	var all strings.Builder
 	buf := make([]byte, 1<<20)
