@@ -265,3 +265,15 @@ func waitCalls(t *testing.T, fake *upstreamtest.Server, n int) {
 		}
 	}
 }
+
+// twoTargets is route r over target a (provider p) then target b (provider q).
+const twoTargets = `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [a, b]}
+`

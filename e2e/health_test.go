@@ -35,17 +35,7 @@ func TestHealthNeverDeniesService(t *testing.T) {
 		"p": script(corpus(t, "openai-server-error-500")),
 		"q": script(limited, limited, ok("model-b", "recovered")),
 	})
-	g := start(t, `
-health: {failure_threshold: 1, cooldown: 2m}
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: r, targets: [a, b]}
-`, fs)
+	g := start(t, "health: {failure_threshold: 1, cooldown: 2m}"+twoTargets, fs)
 	g.post(t, "r", "").wantStatus(t, 429)
 	wantSteps(t, g.recs.wait(t, 1), "a/p server_error retry", "a/p server_error next_target", "b/q rate_limited stop")
 	// Both cool now: a for 2m, b for 30s. Both are still tried, b first.

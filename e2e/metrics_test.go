@@ -70,16 +70,7 @@ func TestFailoverMetricCountsOnlyMovesMade(t *testing.T) {
 		"p": script(corpus(t, "openai-insufficient-quota-429")),
 		"q": script(ok("model-b", "hi")),
 	})
-	g := start(t, `
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: r, targets: [a, b]}
-`, fs)
+	g := start(t, twoTargets, fs)
 	g.post(t, "r", "", "X-Detour-Max-Attempts", "1").wantStatus(t, 429)
 	wantSteps(t, g.recs.wait(t, 1), "a/p quota stop")
 	if m := string(g.raw(t, http.MethodGet, "/metrics", "").Body); strings.Contains(m, "detour_failovers_total{") {

@@ -119,16 +119,7 @@ routes:
 // vendor is paid.
 func TestJSONAnswerToAStreamRequestIsStreamed(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "whole answer")), "q": script(okStream("model-b", "b"))})
-	g := start(t, `
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: r, targets: [a, b]}
-`, fs)
+	g := start(t, twoTargets, fs)
 	r := g.post(t, "r", stream)
 	r.wantStatus(t, 200)
 	content, done, errEv := r.streamed(t)
