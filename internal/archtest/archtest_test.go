@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"internal/config": {"classify"},
 	// Adapters know the adapter interface, the SSE reader and the shared
 	// OpenAI wire structs; never routing, health or policy.
-	"internal/provider":           {},
+	"internal/provider":           {"internal/sse"},
 	"internal/provider/chat":      {"internal/provider"},
 	"internal/provider/openai":    {"internal/provider", "internal/sse"},
 	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/sse"},

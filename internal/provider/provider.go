@@ -1,9 +1,12 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
+
+	"github.com/detour-llm/detour/internal/sse"
 )
 
 // Endpoint is what an adapter needs to reach one model at one provider
@@ -76,4 +79,21 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+}
+
+// NextEvent reads the next upstream SSE event into the parts every dialect
+// shares: Raw is its trimmed data, and an `event: error` is an Error event.
+// decode is false when out is already complete (an error event, or an event
+// with no data); otherwise the dialect decodes Raw.
+func NextEvent(r *sse.Reader) (out Event, decode bool, err error) {
+	ev, err := r.Next()
+	if err != nil {
+		return Event{}, false, err
+	}
+	out.Raw = bytes.TrimSpace(ev.Data)
+	if ev.Name == "error" {
+		out.Error = true
+		return out, false, nil
+	}
+	return out, len(out.Raw) > 0, nil
 }

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 
@@ -53,19 +52,11 @@ type event struct {
 }
 
 func (s *stream) Next() (provider.Event, error) {
-	ev, err := s.r.Next()
-	if err != nil {
-		return provider.Event{}, err
+	out, decode, err := provider.NextEvent(s.r)
+	if !decode {
+		return out, err
 	}
-	data := bytes.TrimSpace(ev.Data)
-	out := provider.Event{Raw: data}
-	if ev.Name == "error" {
-		out.Error = true
-		return out, nil
-	}
-	if len(data) == 0 {
-		return out, nil
-	}
+	data := out.Raw
 	var e event
 	if err := json.Unmarshal(data, &e); err != nil {
 		out.Malformed = true

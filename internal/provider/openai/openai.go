@@ -82,21 +82,13 @@ type chunk struct {
 }
 
 func (s *stream) Next() (provider.Event, error) {
-	ev, err := s.r.Next()
-	if err != nil {
-		return provider.Event{}, err
+	out, decode, err := provider.NextEvent(s.r)
+	if !decode {
+		return out, err
 	}
-	data := bytes.TrimSpace(ev.Data)
-	out := provider.Event{Raw: data}
-	if bytes.Equal(data, []byte("[DONE]")) {
+	data := out.Raw
+	if bytes.Equal(data, sse.Done) {
 		out.Done = true
-		return out, nil
-	}
-	if ev.Name == "error" {
-		out.Error = true
-		return out, nil
-	}
-	if len(data) == 0 {
 		return out, nil
 	}
 	var c chunk
