@@ -49,6 +49,10 @@ type Config struct {
 	// QueueSize bounds the verdicts waiting for the background goroutine;
 	// 0 means 256.
 	QueueSize int
+	// Scrub removes secrets from the evidence before it reaches a payload
+	// or a log line (the process passes its current scrubber, see package
+	// redact); nil leaves it to Redact alone.
+	Scrub func(string) string
 }
 
 // Notifier turns quota and auth verdicts into operator alerts. Its methods
@@ -207,6 +211,9 @@ func (n *Notifier) handle(ev event) {
 	if ev.synced != nil {
 		close(ev.synced)
 		return
+	}
+	if n.cfg.Scrub != nil {
+		ev.evidence = n.cfg.Scrub(ev.evidence)
 	}
 	ev.evidence = Redact(ev.evidence)
 	key := ev.provider + "\x00" + ev.class

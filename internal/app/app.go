@@ -19,6 +19,7 @@ import (
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/metrics"
+	"github.com/detour-llm/detour/internal/redact"
 	"github.com/detour-llm/detour/internal/server"
 )
 
@@ -47,6 +48,10 @@ type App struct {
 	alerts  *alert.Notifier
 	mu      sync.Mutex // serializes Reload
 	cfg     *config.Config
+	// scrub is the scrubber of the configuration being served; rules are
+	// what it removes (see scrubFor).
+	scrub redact.Current
+	rules redact.Rules
 }
 
 // New builds an App for cfg.
@@ -55,6 +60,9 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	if a.log == nil {
 		a.log = slog.Default()
 	}
+	// Every log line of the process is scrubbed (docs/design.md, "Operator secrets").
+	sc := a.scrubFor(cfg)
+	a.log = slog.New(redact.Handler(a.log.Handler(), &a.scrub))
 	switch cfg.State.Store {
 	case config.StoreRedis:
 		ro, err := redis.ParseURL(cfg.State.URL)
@@ -87,9 +95,10 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		}
 		a.writer, a.dec = w, w
 	}
+	a.dec = decision.Scrubbed(a.dec, a.scrub.String)
 	a.alerts = alert.New(alert.Config{Webhook: cfg.Alerts.Webhook, MinInterval: cfg.Alerts.MinInterval,
-		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics})
-	st, err := a.state(cfg)
+		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics, Scrub: a.scrub.String})
+	st, err := a.state(cfg, sc)
 	if err != nil {
 		a.Close(context.Background())
 		return nil, err
@@ -98,8 +107,9 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	return a, nil
 }
 
-// state builds the served state of cfg over the process's shared parts.
-func (a *App) state(cfg *config.Config) (*server.State, error) {
+// state builds the served state of cfg over the process's shared parts;
+// sc is the scrubber of cfg.
+func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, error) {
 	var keys []health.Key
 	for _, t := range cfg.Targets {
 		for _, p := range t.Providers {
@@ -109,7 +119,8 @@ func (a *App) state(cfg *config.Config) (*server.State, error) {
 	tr := health.New(a.store, health.Settings{FailureThreshold: cfg.Health.FailureThreshold,
 		Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
-		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff})
+		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff,
+		ScrubForClient: sc.ForClient})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +148,7 @@ func (a *App) Reload(cfg *config.Config) error {
 			a.log.Warn("config reload: a change to this key needs a restart; keeping the running value", "key", ch.key)
 		}
 	}
-	st, err := a.state(cfg)
+	st, err := a.state(cfg, a.scrubFor(cfg))
 	if err != nil {
 		return err
 	}
@@ -147,6 +158,10 @@ func (a *App) Reload(cfg *config.Config) error {
 	prev.Dispatcher.Close()
 	return nil
 }
+
+// Logger is the process's logger: every line it writes is scrubbed with
+// the scrubber of the configuration being served.
+func (a *App) Logger() *slog.Logger { return a.log }
 
 // Serve serves on ln until ctx ends, then stops accepting, lets requests and
 // streams in flight finish for up to grace, and returns.

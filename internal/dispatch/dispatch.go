@@ -44,6 +44,9 @@ type Options struct {
 	// ClientWriteTimeout bounds one write to a streaming client; 0 means 30s.
 	// A client that stalls longer is dropped, so it cannot hold an upstream.
 	ClientWriteTimeout time.Duration
+	// ScrubForClient removes secrets from a message for the client that sent
+	// the request body sent (redact.Scrubber.ForClient); nil leaves it as is.
+	ScrubForClient func(msg string, sent []byte) string
 }
 
 // Dispatcher serves requests for one configuration. It is safe for
@@ -103,6 +106,9 @@ func New(o Options) (*Dispatcher, error) {
 	}
 	if d.opt.ClientWriteTimeout <= 0 {
 		d.opt.ClientWriteTimeout = 30 * time.Second
+	}
+	if d.opt.ScrubForClient == nil {
+		d.opt.ScrubForClient = func(msg string, _ []byte) string { return msg }
 	}
 	d.cooling = policy.Durations{Cooldown: cfg.Health.Cooldown, UnavailableCooldown: cfg.Health.UnavailableCooldown, AccountCooldown: cfg.Health.AccountCooldown}
 	d.maxWait = cfg.Retry.MaxWait

@@ -158,6 +158,7 @@ func (w *walk) streamError(o *outcome) {
 	if f.Message == "" {
 		f.Message = "the upstream stream failed: " + o.verdict.Class.String() + " (" + o.verdict.Evidence + ")"
 	}
+	f.Message = w.d.opt.ScrubForClient(f.Message, w.call.Req.Body) // it leaves the process: no secret in it
 	rc := http.NewResponseController(w.call.W)
 	_ = rc.SetWriteDeadline(time.Now().Add(w.d.opt.ClientWriteTimeout))
 	b := append([]byte("event: error\ndata: "), f.Envelope()...)

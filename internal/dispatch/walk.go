@@ -78,6 +78,9 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
 	res := w.run(ctx)
+	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
+		f.Message = d.opt.ScrubForClient(f.Message, call.Req.Body)
+	}
 	w.skipWaiting()
 	res.Decision = rec
 	elapsed := time.Since(start)
