@@ -89,7 +89,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	}
 	a.dec = opt.Decisions
 	if a.dec == nil {
-		w, err := decision.Open(cfg.Decisions.Path, a.log)
+		w, err := decision.Open(cfg.Decisions.Path, decision.Options{Sync: cfg.Decisions.Sync == config.SyncAlways, Logger: a.log})
 		if err != nil {
 			return nil, fmt.Errorf("decisions.path: %v", err)
 		}

@@ -69,7 +69,16 @@ type State struct {
 type Decisions struct {
 	// Path is a file to append JSON lines to; "-" is stdout.
 	Path string
+	// Sync is SyncNever (records buffered, written at least every 200ms)
+	// or SyncAlways (each record written and fsynced before its response).
+	Sync string
 }
+
+// The values of decisions.sync.
+const (
+	SyncNever  = "never"
+	SyncAlways = "always"
+)
 
 // Alerts configures operator alerts for quota and auth verdicts.
 type Alerts struct {
@@ -197,7 +206,7 @@ func defaults(file string) *Config {
 		Listen:       DefaultListen,
 		MaxBodyBytes: DefaultMaxBodyBytes,
 		State:        State{Store: StoreMemory},
-		Decisions:    Decisions{Path: DefaultDecisionsPath},
+		Decisions:    Decisions{Path: DefaultDecisionsPath, Sync: SyncNever},
 		Alerts:       Alerts{MinInterval: DefaultAlertMinInterval},
 		Health: Health{
 			FailureThreshold:    DefaultFailureThreshold,

@@ -78,8 +78,11 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 		d.decodeState(f.vals["state"], &cfg.State)
 	}
 	if f.has("decisions") {
-		if g, ok := d.mapping(f.vals["decisions"], "decisions", "path"); ok {
+		if g, ok := d.mapping(f.vals["decisions"], "decisions", "path", "sync"); ok {
 			g.setStr("path", &cfg.Decisions.Path, false)
+			if v, ok := g.str("sync", false); ok && d.oneOf(v, "decisions sync", SyncNever, SyncAlways) {
+				cfg.Decisions.Sync = v.s
+			}
 		}
 	}
 	if f.has("alerts") {
