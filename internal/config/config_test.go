@@ -46,7 +46,7 @@ func TestSpecExample(t *testing.T) {
 		ClientKeys:   []string{"client-key"},
 		MaxBodyBytes: 8 << 20,
 		State:        State{Store: StoreMemory},
-		Decisions:    Decisions{Path: "decisions.jsonl"},
+		Decisions:    Decisions{Path: "decisions.jsonl", Sync: SyncNever},
 		Alerts:       Alerts{Webhook: "http://127.0.0.1:9000/hook", MinInterval: time.Hour},
 		Health: Health{FailureThreshold: 3, Cooldown: 10 * time.Second, MaxCooldown: 5 * time.Minute,
 			UnavailableCooldown: 24 * time.Hour, AccountCooldown: time.Hour},
