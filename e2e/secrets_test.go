@@ -281,3 +281,31 @@ targets:
 		}
 	}
 }
+
+// A reload that rotates the key scrubs the new key at once, and keeps
+// scrubbing the old one (it may still be valid; requests may still use it).
+func TestReloadScrubsRotatedKeys(t *testing.T) {
+	const oldKey, newKey = "oldK3yQ7zXk2WvR9mLp4TsB", "newK3yJ8k3LzX6cVb9NmQ2w"
+	echo := func(_ int, r upstreamtest.Request) upstreamtest.Step {
+		k := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		return upstreamtest.Step{Status: 401, Body: `{"error":{"message":"bad key ` + k + `; the last one was ` + oldKey + `"}}`}
+	}
+	fs := fakes(t, map[string]upstreamtest.Script{"oai": echo})
+	cfg := func(key string) string {
+		return strings.ReplaceAll(`
+providers:
+  - {name: oai, dialect: openai, base_url: "`+fs["oai"].URL+`", api_key: KEY}
+targets:
+  - {name: t, model: gpt-4o, providers: [oai]}
+`, "KEY", key)
+	}
+	g := start(t, cfg(oldKey), fs)
+	if err := g.app.Reload(gatewaytest.Config(t, cfg(newKey))); err != nil {
+		t.Fatal(err)
+	}
+	r := g.post(t, "t", "")
+	r.wantStatus(t, 401)
+	if msg := r.errMessage(t); msg != "bad key [redacted]; the last one was [redacted]" {
+		t.Errorf("message %q", msg)
+	}
+}
