@@ -12,9 +12,9 @@
 // flushes what is queued until its context ends.
 //
 // The payload carries provider, class, evidence, first_seen, count, time and
-// one human sentence; never a key (key-shaped tokens in the evidence are
-// redacted) and never the webhook URL in a log line (hook URLs often embed a
-// secret).
+// one human sentence; never a key (the evidence passes through Config.Scrub,
+// the process's scrubber, and key-shaped tokens in it are redacted) and never
+// the webhook URL in a log line (hook URLs often embed a secret).
 //
 // It imports only the standard library (its tests also use internal/metrics,
 // to count alerts with the real collectors). The Claimer interface is satisfied
