@@ -44,8 +44,9 @@ type Options struct {
 	// ClientWriteTimeout bounds one write to a streaming client; 0 means 30s.
 	// A client that stalls longer is dropped, so it cannot hold an upstream.
 	ClientWriteTimeout time.Duration
-	// ScrubForClient removes secrets from a message for the client that sent
-	// the request body sent (redact.Scrubber.ForClient); nil leaves it as is.
+	// ScrubForClient removes secrets from a message before the client reads
+	// it; sent is the client's request body (see redact.Scrubber.ForClient).
+	// Nil leaves messages as they are.
 	ScrubForClient func(msg string, sent []byte) string
 }
 
