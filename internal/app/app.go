@@ -61,7 +61,8 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.log = slog.Default()
 	}
 	// Every log line of the process is scrubbed (docs/design.md, "Operator secrets").
-	sc := a.scrubFor(cfg)
+	sc, rules := a.scrubFor(cfg)
+	a.use(sc, rules)
 	a.log = slog.New(redact.Handler(a.log.Handler(), &a.scrub))
 	switch cfg.State.Store {
 	case config.StoreRedis:
@@ -148,10 +149,12 @@ func (a *App) Reload(cfg *config.Config) error {
 			a.log.Warn("config reload: a change to this key needs a restart; keeping the running value", "key", ch.key)
 		}
 	}
-	st, err := a.state(cfg, a.scrubFor(cfg))
+	sc, rules := a.scrubFor(cfg)
+	st, err := a.state(cfg, sc)
 	if err != nil {
 		return err
 	}
+	a.use(sc, rules)
 	prev := a.Server.Swap(st)
 	a.cfg = cfg
 	// Idle connections of the old dispatcher go; busy ones finish first.

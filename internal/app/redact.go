@@ -46,12 +46,18 @@ func credentialHeader(name string) bool {
 	return false
 }
 
-// scrubFor builds the scrubber of cfg, and makes it current. Secrets and
-// providers of the configurations served before stay in it: a key rotated
-// out may still be valid, and requests that used it may still be running.
-func (a *App) scrubFor(cfg *config.Config) *redact.Scrubber {
-	a.rules = rulesFor(cfg).With(a.rules)
-	s := redact.New(a.rules)
+// scrubFor builds the scrubber of cfg and the rules it was built from.
+// Secrets and providers of the configurations served before stay in it: a
+// key rotated out may still be valid, and requests that used it may still be
+// running. Serving cfg makes both current (see use).
+func (a *App) scrubFor(cfg *config.Config) (*redact.Scrubber, redact.Rules) {
+	r := rulesFor(cfg).With(a.rules)
+	return redact.New(r), r
+}
+
+// use makes s, built from r, the scrubber of the logs, decision records and
+// alerts.
+func (a *App) use(s *redact.Scrubber, r redact.Rules) {
+	a.rules = r
 	a.scrub.Set(s)
-	return s
 }
