@@ -27,6 +27,7 @@ type outcome struct {
 	ok        bool
 	canceled  bool // the client went away
 	committed bool // stream bytes reached the client
+	finished  bool // the stream said the answer is complete (provider.Event.Finished)
 	status    int
 	verdict   classify.Verdict
 	message   string

@@ -44,6 +44,9 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 		if ev.Usage != nil {
 			o.usage = ev.Usage
 		}
+		if ev.Finished {
+			o.finished = true
+		}
 		if ev.Error || !o.committed {
 			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
 				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true})
@@ -93,9 +96,15 @@ func (w *walk) streamEnd(ctx context.Context, o *outcome, err error, expired str
 	case errors.Is(ctx.Err(), context.Canceled):
 		o.canceled = true
 		o.verdict = classify.Verdict{Evidence: "client canceled"}
-	case err == io.EOF && o.committed:
-		// Ended without [DONE]: finish promptly for the client.
+	case err == io.EOF && o.committed && o.finished:
+		// The answer said it was finished but the end marker never came:
+		// finish promptly for the client.
 		o.ok = w.write(o, sse.Done)
+	case err == io.EOF && o.committed:
+		// Neither a finish reason nor an end marker: the answer was cut,
+		// however cleanly the connection closed.
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:eof-no-finish"},
+			"the upstream stream ended without finishing the answer (no finish reason, no end marker)")
 	case err == io.EOF:
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:ended before content"},
 			"the upstream stream ended before any content")
