@@ -32,6 +32,10 @@ type outcome struct {
 	verdict   classify.Verdict
 	message   string
 	billable  bool
+	// ownLimit: the request's own time limit (the route's deadline,
+	// max_stream_duration) ended the attempt. It is nobody's fault: it
+	// counts against no endpoint and cools nothing.
+	ownLimit  bool
 	sent      atomic.Bool // the request was written to the upstream
 	ttfb      time.Duration
 	body      []byte
@@ -45,13 +49,59 @@ func (o *outcome) failWith(v classify.Verdict, msg string) {
 }
 
 // watchdog cancels an attempt when its current phase (headers, first token,
-// idle gap) outlasts its timeout, and remembers which phase it was.
+// idle gap) outlasts its timeout, or when one of the request's own limits
+// passes (the route's deadline until the commit point, max_stream_duration
+// after it), and remembers which it was.
 type watchdog struct {
-	mu     sync.Mutex
-	t      *time.Timer
-	phase  string
-	fired  string
-	cancel context.CancelFunc
+	mu       sync.Mutex
+	t        *time.Timer
+	phase    string
+	fired    string
+	cancel   context.CancelFunc
+	deadline func() bool // stops watching the route's deadline
+	maxDur   *time.Timer // max_stream_duration, from the commit point
+}
+
+// Phases named after the request's own limits rather than the upstream's
+// timeouts: their expiry is nobody's fault.
+const (
+	phaseDeadline          = "deadline"
+	phaseMaxStreamDuration = "max_stream_duration"
+)
+
+// watchDeadline cancels the attempt when ctx's deadline (the route's)
+// passes, until committed is called.
+func (wd *watchdog) watchDeadline(ctx context.Context) {
+	wd.deadline = context.AfterFunc(ctx, func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			wd.expire(phaseDeadline)
+		}
+	})
+}
+
+// committed marks the commit point: the route's deadline no longer applies
+// (failover is over; a healthy long answer must not be cut by it), and
+// max, when positive, bounds the rest of the stream.
+func (wd *watchdog) committed(max time.Duration) {
+	if wd.deadline != nil {
+		wd.deadline()
+	}
+	if max > 0 {
+		wd.mu.Lock()
+		wd.maxDur = time.AfterFunc(max, func() { wd.expire(phaseMaxStreamDuration) })
+		wd.mu.Unlock()
+	}
+}
+
+// expire cancels the attempt because of phase, unless another expiry came
+// first.
+func (wd *watchdog) expire(phase string) {
+	wd.mu.Lock()
+	if wd.fired == "" {
+		wd.fired = phase
+	}
+	wd.mu.Unlock()
+	wd.cancel()
 }
 
 func (wd *watchdog) arm(phase string, d time.Duration) {
@@ -67,11 +117,9 @@ func (wd *watchdog) arm(phase string, d time.Duration) {
 
 func (wd *watchdog) fire() {
 	wd.mu.Lock()
-	if wd.fired == "" {
-		wd.fired = wd.phase
-	}
+	phase := wd.phase
 	wd.mu.Unlock()
-	wd.cancel()
+	wd.expire(phase)
 }
 
 // pause stops the clock until the next arm.
@@ -82,6 +130,19 @@ func (wd *watchdog) stop() {
 	defer wd.mu.Unlock()
 	if wd.t != nil {
 		wd.t.Stop()
+	}
+}
+
+// release stops every clock for good, at the end of the attempt.
+func (wd *watchdog) release() {
+	wd.stop()
+	if wd.deadline != nil {
+		wd.deadline()
+	}
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	if wd.maxDur != nil {
+		wd.maxDur.Stop()
 	}
 }
 
@@ -102,10 +163,13 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	w.tried[e.key] = true
 	e.target.inflight.Add(1)
 	defer e.target.inflight.Add(-1)
-	actx, cancel := context.WithCancel(ctx)
+	// The attempt runs under the client's context, not the route's
+	// deadline: the watchdog applies the deadline until the commit point.
+	actx, cancel := context.WithCancel(w.base)
 	defer cancel()
 	wd := &watchdog{cancel: cancel}
-	defer wd.stop()
+	wd.watchDeadline(ctx)
+	defer wd.release()
 	o := &outcome{}
 	defer func() { w.finish(e, o, probe, time.Since(start)) }()
 
@@ -126,16 +190,16 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	wd.arm("headers", e.prov.cfg.Timeout)
 	resp, err := e.prov.client.Do(hreq)
 	if err != nil {
-		w.transportFailure(ctx, o, err, wd.expired())
+		w.transportFailure(o, err, wd.expired())
 		return o
 	}
 	o.ttfb = time.Since(start)
 	o.status = resp.StatusCode
 	if w.call.Req.Stream && resp.StatusCode/100 == 2 && isEventStream(resp.Header) {
-		w.stream(ctx, e, resp, wd, o)
+		w.stream(e, resp, wd, o)
 		return o
 	}
-	w.plain(ctx, e, resp, wd, o)
+	w.plain(e, resp, wd, o)
 	return o
 }
 
@@ -145,18 +209,14 @@ func isEventStream(h http.Header) bool {
 }
 
 // transportFailure files an attempt that ended without a usable answer.
-func (w *walk) transportFailure(ctx context.Context, o *outcome, err error, expired string) {
+func (w *walk) transportFailure(o *outcome, err error, expired string) {
 	switch {
-	case errors.Is(ctx.Err(), context.Canceled):
+	case errors.Is(w.base.Err(), context.Canceled):
 		o.canceled = true
 		o.verdict = classify.Verdict{Evidence: "client canceled"}
 		o.billable = o.sent.Load()
 	case expired != "":
-		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + expired},
-			"the upstream did not answer within its "+expired+" timeout")
-		o.billable = o.sent.Load()
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:deadline"}, "the route's deadline passed")
+		o.expired(expired, "the upstream did not answer within its "+expired+" timeout")
 		o.billable = o.sent.Load()
 	default:
 		v := classify.Transport(err)
@@ -166,8 +226,20 @@ func (w *walk) transportFailure(ctx context.Context, o *outcome, err error, expi
 	}
 }
 
+// expired files a timeout of phase; msg describes an upstream timeout. The
+// request's own limits say so instead, and count against nobody.
+func (o *outcome) expired(phase, msg string) {
+	switch phase {
+	case phaseDeadline:
+		msg, o.ownLimit = "the route's deadline passed before the answer began", true
+	case phaseMaxStreamDuration:
+		msg, o.ownLimit = "the stream reached the route's max_stream_duration", true
+	}
+	o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + phase}, msg)
+}
+
 // plain reads a whole (non-stream) answer.
-func (w *walk) plain(ctx context.Context, e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
+func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
 	limit := int64(maxAnswer)
 	if resp.StatusCode/100 != 2 {
@@ -176,7 +248,7 @@ func (w *walk) plain(ctx context.Context, e *endpointRT, resp *http.Response, wd
 	wd.arm("body", e.prov.cfg.Timeout)
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		w.transportFailure(ctx, o, err, wd.expired())
+		w.transportFailure(o, err, wd.expired())
 		return
 	}
 	if int64(len(body)) > limit && resp.StatusCode/100 == 2 {
@@ -235,6 +307,15 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		}
 	case o.ok:
 		w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{OK: true, Latency: o.ttfb}))
+	case o.ownLimit:
+		// The request's own time limit ran out: recorded as a timeout, but
+		// nobody's fault: no count, no cooldown, no page; a probe learned
+		// nothing and gives its slot back.
+		class = o.verdict.Class.String()
+		a.Class = class
+		if probe {
+			w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{Release: true}))
+		}
 	default:
 		c := o.verdict.Class
 		class = c.String()

@@ -16,7 +16,7 @@ import (
 // it holds events back, so an error or block that arrives first still fails
 // over; the first content commits the response; after that a failure ends
 // the stream with an SSE error event and no [DONE].
-func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
+func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
 	st := e.prov.adapter.Stream(resp.Body, e.ep)
 	var held [][]byte
@@ -31,7 +31,7 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 		}
 		ev, err := st.Next()
 		if err != nil {
-			w.streamEnd(ctx, o, err, wd.expired())
+			w.streamEnd(o, err, wd.expired())
 			return
 		}
 		if o.committed {
@@ -70,6 +70,7 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 				continue
 			}
 			wd.pause()
+			wd.committed(w.r.cfg.MaxStreamDuration)
 			if !w.commit(e, held, o) {
 				return
 			}
@@ -90,10 +91,10 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 
 // streamEnd handles the end of the upstream stream: a clean end, a cut or a
 // stall.
-func (w *walk) streamEnd(ctx context.Context, o *outcome, err error, expired string) {
+func (w *walk) streamEnd(o *outcome, err error, expired string) {
 	o.billable = true // the stream began: the upstream may have run it
 	switch {
-	case errors.Is(ctx.Err(), context.Canceled):
+	case errors.Is(w.base.Err(), context.Canceled):
 		o.canceled = true
 		o.verdict = classify.Verdict{Evidence: "client canceled"}
 	case err == io.EOF && o.committed && o.finished:
@@ -109,10 +110,7 @@ func (w *walk) streamEnd(ctx context.Context, o *outcome, err error, expired str
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:ended before content"},
 			"the upstream stream ended before any content")
 	case expired != "":
-		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + expired},
-			"the upstream stream stalled past its "+expired+" timeout")
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:deadline"}, "the route's deadline passed")
+		o.expired(expired, "the upstream stream stalled past its "+expired+" timeout")
 	default:
 		v := classify.Transport(err)
 		if v.Class != classify.Timeout {

@@ -63,6 +63,9 @@ type walk struct {
 	stopWhy  string // why the walk stopped early (budget), for skips
 	// bg outlives the client: health reports still land when it leaves.
 	bg context.Context
+	// base is the client's context without the route's deadline: attempts
+	// run under it, and the deadline applies until the commit point only.
+	base context.Context
 }
 
 // Do serves one call. ctx carries the client's cancellation; the route's
@@ -73,9 +76,10 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: string(r.strategy),
 		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}}
 	bg := context.WithoutCancel(ctx)
+	base := ctx
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Deadline)
 	defer cancel()
-	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg,
+	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg, base: base,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
 	res := w.run(ctx)
 	w.skipWaiting()
