@@ -3,11 +3,13 @@ package dispatch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -217,6 +219,10 @@ func (w *walk) transportFailure(o *outcome, err error, expired string) {
 		o.billable = o.sent.Load()
 	case expired != "":
 		o.expired(expired, "the upstream did not answer within its "+expired+" timeout")
+		o.billable = o.sent.Load()
+	case strings.Contains(err.Error(), "response headers exceeded"): // net/http's words; it has no typed error
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "headers:too-large"},
+			fmt.Sprintf("the upstream's response headers exceed %d bytes", maxResponseHeader))
 		o.billable = o.sent.Load()
 	default:
 		v := classify.Transport(err)

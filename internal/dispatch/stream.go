@@ -3,6 +3,7 @@ package dispatch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -10,6 +11,17 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/sse"
+)
+
+// Held-back events are bounded per stream: an upstream that sends only
+// events without content (role-only deltas, empty chunks) cannot grow the
+// process. Past either bound the attempt is a server_error and fails over.
+// A legitimate stream holds back a handful (a role chunk, a filter result);
+// events that carry nothing to send (pings, thinking the client never sees)
+// are not held and not counted.
+const (
+	maxHeldEvents = 256
+	maxHeldBytes  = 1 << 20
 )
 
 // stream relays an upstream event stream. Until the first event with content
@@ -20,6 +32,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 	defer resp.Body.Close()
 	st := e.prov.adapter.Stream(resp.Body, e.ep)
 	var held [][]byte
+	heldBytes := 0
 	// The watchdog times the upstream only: before the first content the
 	// first-token timeout runs from the headers; after it the idle timeout
 	// runs while waiting for the next event and is paused while the client
@@ -65,7 +78,14 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		if !o.committed {
 			if !ev.Content && !ev.Done {
 				for _, c := range ev.Chunks {
+					heldBytes += len(c)
 					held = append(held, append([]byte(nil), c...))
+				}
+				if len(held) > maxHeldEvents || heldBytes > maxHeldBytes {
+					o.billable = true // the stream began: the upstream may have run it
+					o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:held-back-cap"},
+						fmt.Sprintf("the upstream sent more than %d events or %d bytes without content", maxHeldEvents, maxHeldBytes))
+					return
 				}
 				continue
 			}
@@ -111,6 +131,12 @@ func (w *walk) streamEnd(o *outcome, err error, expired string) {
 			"the upstream stream ended before any content")
 	case expired != "":
 		o.expired(expired, "the upstream stream stalled past its "+expired+" timeout")
+	case errors.Is(err, sse.ErrLineTooLong):
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:line-too-long"},
+			fmt.Sprintf("the upstream sent a stream line longer than %d bytes", sse.DefaultMaxLine))
+	case errors.Is(err, sse.ErrEventTooLarge):
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:event-too-large"},
+			fmt.Sprintf("the upstream sent a stream event larger than %d bytes", sse.DefaultMaxLine))
 	default:
 		v := classify.Transport(err)
 		if v.Class != classify.Timeout {
