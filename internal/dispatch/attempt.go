@@ -197,6 +197,14 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	}
 	o.ttfb = time.Since(start)
 	o.status = resp.StatusCode
+	if resp.StatusCode < 100 || resp.StatusCode > 599 {
+		// No HTTP server may send it (net/http passes any three digits
+		// through); it is a broken upstream, never a status for the client.
+		resp.Body.Close()
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "status:out-of-range"},
+			fmt.Sprintf("the upstream answered with HTTP status %d, outside 100-599", resp.StatusCode))
+		return o
+	}
 	if w.call.Req.Stream && resp.StatusCode/100 == 2 && isEventStream(resp.Header) {
 		w.stream(e, resp, wd, o)
 		return o
@@ -350,7 +358,11 @@ func (w *walk) report(rule policy.Rule, o *outcome) health.Report {
 	r := health.Report{Class: o.verdict.Class.String(), Count: rule.Counted}
 	switch rule.Cool {
 	case policy.CoolThreshold:
-	case policy.CoolRetryAfter, policy.CoolUnavailable:
+	case policy.CoolRetryAfter:
+		// The upstream's hint, which health caps at max_cooldown.
+		r.Cool, r.CoolFor = health.ScopeEndpoint, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
+		r.Hinted = o.verdict.RetryAfter > 0
+	case policy.CoolUnavailable:
 		r.Cool, r.CoolFor = health.ScopeEndpoint, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
 	case policy.CoolAccount:
 		r.Cool, r.CoolFor = health.ScopeAccount, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)

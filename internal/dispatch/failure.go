@@ -10,9 +10,9 @@ import (
 // Failure is what the client is told when nothing answered: the last
 // attempt's real status and the upstream's own message.
 type Failure struct {
-	// Status is the last attempt's upstream status; when none arrived or it
-	// was a 2xx carrying a failure: 504 for a timeout, 400 for a refusal,
-	// otherwise 502.
+	// Status is the last attempt's upstream status; when none arrived, it
+	// was a 2xx carrying a failure or it was outside 400-599: 504 for a
+	// timeout, 400 for a refusal, otherwise 502.
 	Status int
 	Class  classify.Class
 	// Message is the upstream's own message, or a description of what

@@ -336,7 +336,7 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
 	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
-	if f.Status < 400 { // no HTTP answer, a 2xx that carried a failure, or a redirect
+	if f.Status < 400 || f.Status > 599 { // no HTTP answer, a 2xx that carried a failure, a redirect, or no HTTP status at all
 		f.Status = statusFor(f.Class)
 	}
 	if f.Message == "" {
