@@ -94,6 +94,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.Close(context.Background())
 		return nil, err
 	}
+	a.Metrics.Retain(served(st))
 	a.Server = server.New(st, a.Metrics, a.log)
 	return a, nil
 }
@@ -114,6 +115,21 @@ func (a *App) state(cfg *config.Config) (*server.State, error) {
 		return nil, err
 	}
 	return &server.State{Config: cfg, Dispatcher: d, Health: tr}, nil
+}
+
+// served names what st serves, for metrics.
+func served(st *server.State) metrics.Served {
+	s := metrics.Served{Routes: st.Dispatcher.Names()}
+	for _, p := range st.Config.Providers {
+		s.Providers = append(s.Providers, p.Name)
+	}
+	for _, t := range st.Config.Targets {
+		s.Targets = append(s.Targets, t.Name)
+		for _, p := range t.Providers {
+			s.Endpoints = append(s.Endpoints, metrics.Endpoint{Target: t.Name, Provider: p})
+		}
+	}
+	return s
 }
 
 // Reload serves cfg from now on. Settings that belong to the process
@@ -141,6 +157,8 @@ func (a *App) Reload(cfg *config.Config) error {
 	if err != nil {
 		return err
 	}
+	// What the reload removed leaves /metrics.
+	a.Metrics.Retain(served(st))
 	prev := a.Server.Swap(st)
 	a.cfg = cfg
 	// Idle connections of the old dispatcher go; busy ones finish first.
