@@ -222,8 +222,7 @@ func isEventStream(h http.Header) bool {
 func (w *walk) transportFailure(o *outcome, err error, expired string) {
 	switch {
 	case errors.Is(w.base.Err(), context.Canceled):
-		o.canceled = true
-		o.verdict = classify.Verdict{Evidence: "client canceled"}
+		w.gone(o)
 		o.billable = o.sent.Load()
 	case expired != "":
 		o.expired(expired, "the upstream did not answer within its "+expired+" timeout")
@@ -237,6 +236,16 @@ func (w *walk) transportFailure(o *outcome, err error, expired string) {
 		o.failWith(v, "upstream connection failed: "+err.Error())
 		// A connection lost after the request was written may have run it.
 		o.billable = o.sent.Load()
+	}
+}
+
+// gone files an attempt ended by the client leaving, or by the end of the
+// shutdown grace period: not the upstream's doing, nothing to classify.
+func (w *walk) gone(o *outcome) {
+	o.canceled = true
+	o.verdict = classify.Verdict{Evidence: "client canceled"}
+	if w.shuttingDown() {
+		o.verdict.Evidence = "shutdown"
 	}
 }
 

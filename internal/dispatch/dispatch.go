@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -44,6 +45,10 @@ type Options struct {
 	// ClientWriteTimeout bounds one write to a streaming client; 0 means 30s.
 	// A client that stalls longer is dropped, so it cannot hold an upstream.
 	ClientWriteTimeout time.Duration
+	// Stop, when done, ends every request in flight: the shutdown grace
+	// period is over. A committed stream gets an SSE error event, any other
+	// request a 503 Failure; the record's outcome is "shutdown". nil: never.
+	Stop context.Context
 }
 
 // Dispatcher serves requests for one configuration. It is safe for

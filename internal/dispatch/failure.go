@@ -18,6 +18,16 @@ type Failure struct {
 	// Message is the upstream's own message, or a description of what
 	// happened when there was none.
 	Message string
+	// Code, when set, is the envelope's "code" instead of the class (e.g.
+	// "shutdown", which no upstream said).
+	Code string
+}
+
+// shutdownFailure is what a request still in flight at the end of the
+// shutdown grace period is told: try again (elsewhere).
+func shutdownFailure() *Failure {
+	return &Failure{Status: http.StatusServiceUnavailable, Class: classify.ServerError, Code: "shutdown",
+		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it"}
 }
 
 // errorType maps a class to the OpenAI error envelope's "type".
@@ -58,8 +68,15 @@ func (f *Failure) Envelope() []byte {
 	}
 	b, _ := json.Marshal(struct {
 		Error body `json:"error"`
-	}{body{Message: f.Message, Type: errorType(f.Class), Code: f.Class.String()}})
+	}{body{Message: f.Message, Type: errorType(f.Class), Code: f.code()}})
 	return b
+}
+
+func (f *Failure) code() string {
+	if f.Code != "" {
+		return f.Code
+	}
+	return f.Class.String()
 }
 
 // statusFor is the status to report when an attempt got no HTTP answer, or

@@ -115,8 +115,10 @@ func (w *walk) streamEnd(o *outcome, err error, expired string) {
 	o.billable = true // the stream began: the upstream may have run it
 	switch {
 	case errors.Is(w.base.Err(), context.Canceled):
-		o.canceled = true
-		o.verdict = classify.Verdict{Evidence: "client canceled"}
+		w.gone(o)
+		if o.committed && w.shuttingDown() {
+			w.errorEvent(shutdownFailure())
+		}
 	case err == io.EOF && o.committed && o.finished:
 		// The answer said it was finished but the end marker never came:
 		// finish promptly for the client.
@@ -191,6 +193,11 @@ func (w *walk) streamError(o *outcome) {
 	if f.Message == "" {
 		f.Message = "the upstream stream failed: " + o.verdict.Class.String() + " (" + o.verdict.Evidence + ")"
 	}
+	w.errorEvent(&f)
+}
+
+// errorEvent writes f as the SSE error event that ends a committed stream.
+func (w *walk) errorEvent(f *Failure) {
 	rc := http.NewResponseController(w.call.W)
 	_ = rc.SetWriteDeadline(time.Now().Add(w.d.opt.ClientWriteTimeout))
 	b := append([]byte("event: error\ndata: "), f.Envelope()...)

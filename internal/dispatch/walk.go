@@ -76,8 +76,12 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: string(r.strategy),
 		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}}
 	bg := context.WithoutCancel(ctx)
-	base := ctx
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Deadline)
+	base, cancelBase := context.WithCancelCause(ctx)
+	defer cancelBase(nil)
+	if d.opt.Stop != nil {
+		defer context.AfterFunc(d.opt.Stop, func() { cancelBase(errShutdown) })()
+	}
+	ctx, cancel := context.WithTimeout(base, r.cfg.Deadline)
 	defer cancel()
 	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg, base: base,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
@@ -86,7 +90,14 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	res.Decision = rec
 	elapsed := time.Since(start)
 	rec.MS = decision.Millis(elapsed)
+	shutdown := res.Canceled && w.shuttingDown()
+	if shutdown && !res.Committed {
+		// Not the client's doing: it is still there and gets an answer.
+		res.Canceled, res.Failure = false, shutdownFailure()
+	}
 	switch {
+	case shutdown:
+		rec.Outcome, rec.Status = decision.OutcomeShutdown, http.StatusServiceUnavailable
 	case res.Canceled:
 		rec.Outcome = decision.OutcomeCanceled
 		rec.Status = 499
@@ -99,6 +110,16 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	d.opt.Metrics.Overhead(elapsed - w.upstream)
 	d.dec.Write(rec)
 	return res
+}
+
+// errShutdown is the cause of a request's context when the shutdown grace
+// period ended it.
+var errShutdown = errors.New("detour is shutting down")
+
+// shuttingDown reports whether the end of the shutdown grace period, not
+// the client, ended the request.
+func (w *walk) shuttingDown() bool {
+	return errors.Is(context.Cause(w.base), errShutdown)
 }
 
 // lower applies a request's limit: it may only lower the route's (0 = none).

@@ -42,7 +42,7 @@ func (v vocab) of(s string) string {
 }
 
 var (
-	outcomes = newVocab("ok", "error", "canceled")
+	outcomes = newVocab("ok", "error", "canceled", "shutdown")
 	// classes: the twelve classes and "ok" for a successful attempt.
 	classes = newVocab(append(classify.ClassNames(), "ok")...)
 	actions = newVocab("next_endpoint", "next_target", "tail", "retry")

@@ -43,7 +43,7 @@ func New() *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_requests_total",
-		Help: "Client requests by route, outcome (ok|error|canceled) and status class of the answer (2xx, 4xx, 5xx; none when nothing was written).",
+		Help: "Client requests by route, outcome (ok|error|canceled|shutdown) and status class of the answer (2xx, 4xx, 5xx; none when nothing was written).",
 	}, []string{"route", "outcome", "status"})
 	m.requestDur = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "detour_request_duration_seconds",
