@@ -65,6 +65,7 @@ func TestFloodingUpstreamFailsOverNamingTheBound(t *testing.T) {
 		// an upstream that sends nothing else must not grow the process.
 		{"held-back events without content", "", "data: " + role + "\n\n", "stream:held-back-cap"},
 		{"empty chunks", "", "data: {}\n\n", "stream:held-back-cap"},
+		{"large chunks without content", "", `data: {"choices":[],"pad":"` + strings.Repeat("p", 16<<10) + "\"}\n\n", "stream:held-back-cap"},
 		// One event whose data lines never end (no blank line).
 		{"one endless event", "", "data: " + role + "\n", "stream:event-too-large"},
 		// One line that never ends (no newline).
