@@ -46,8 +46,12 @@ func printRoute(w io.Writer, cfg *config.Config, r *config.Route) {
 	if r.MaxBillableAttempts > 0 {
 		bill = fmt.Sprint(r.MaxBillableAttempts)
 	}
-	fmt.Fprintf(w, "route %s (%s): max_attempts %d, max_billable_attempts %s, deadline %s\n",
-		r.Name, r.Strategy, r.MaxAttempts, bill, r.Deadline)
+	streamMax := ""
+	if r.MaxStreamDuration > 0 {
+		streamMax = fmt.Sprintf(", max_stream_duration %s", r.MaxStreamDuration)
+	}
+	fmt.Fprintf(w, "route %s (%s): max_attempts %d, max_billable_attempts %s, deadline %s%s\n",
+		r.Name, r.Strategy, r.MaxAttempts, bill, r.Deadline, streamMax)
 	for _, list := range []struct {
 		label string
 		names []string

@@ -52,11 +52,21 @@ type App struct {
 	// what it removes (see scrubFor).
 	scrub redact.Current
 	rules redact.Rules
+	// stop ends every request still in flight when the shutdown grace
+	// period is over (every dispatcher, reloaded or not, watches it).
+	stop    context.Context
+	stopNow context.CancelFunc
 }
+
+// finalWrite is how long requests ended at the end of the grace period
+// have to write their last words (an SSE error event, a 503) before their
+// connections are closed.
+const finalWrite = 2 * time.Second
 
 // New builds an App for cfg.
 func New(cfg *config.Config, opt Options) (*App, error) {
 	a := &App{opt: opt, log: opt.Logger, Metrics: metrics.New(), cfg: cfg}
+	a.stop, a.stopNow = context.WithCancel(context.Background())
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -104,6 +114,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.Close(context.Background())
 		return nil, err
 	}
+	a.Metrics.Retain(served(st))
 	a.Server = server.New(st, a.Metrics, a.log)
 	return a, nil
 }
@@ -121,11 +132,26 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 		Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
 		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff,
-		ScrubForClient: sc.ForClient})
+		ScrubForClient: sc.ForClient, Stop: a.stop})
 	if err != nil {
 		return nil, err
 	}
 	return &server.State{Config: cfg, Dispatcher: d, Health: tr}, nil
+}
+
+// served names what st serves, for metrics.
+func served(st *server.State) metrics.Served {
+	s := metrics.Served{Routes: st.Dispatcher.Names()}
+	for _, p := range st.Config.Providers {
+		s.Providers = append(s.Providers, p.Name)
+	}
+	for _, t := range st.Config.Targets {
+		s.Targets = append(s.Targets, t.Name)
+		for _, p := range t.Providers {
+			s.Endpoints = append(s.Endpoints, metrics.Endpoint{Target: t.Name, Provider: p})
+		}
+	}
+	return s
 }
 
 // Reload serves cfg from now on. Settings that belong to the process
@@ -155,6 +181,8 @@ func (a *App) Reload(cfg *config.Config) error {
 		return err
 	}
 	a.use(sc, rules)
+	// What the reload removed leaves /metrics.
+	a.Metrics.Retain(served(st))
 	prev := a.Server.Swap(st)
 	a.cfg = cfg
 	// Idle connections of the old dispatcher go; busy ones finish first.
@@ -167,7 +195,11 @@ func (a *App) Reload(cfg *config.Config) error {
 func (a *App) Logger() *slog.Logger { return a.log }
 
 // Serve serves on ln until ctx ends, then stops accepting, lets requests and
-// streams in flight finish for up to grace, and returns.
+// streams in flight finish for up to grace, and returns. Requests still in
+// flight then are ended by the gateway, not dropped: a committed stream gets
+// an SSE error event, any other request a 503 (code "shutdown"), and each
+// decision record says outcome "shutdown"; their connections are closed
+// finalWrite later at the latest.
 func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
 	srv := &http.Server{
 		Handler:           a.Server,
@@ -188,8 +220,14 @@ func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) e
 	defer cancel()
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
-		a.log.Warn("grace period over: closing remaining connections")
-		err = srv.Close()
+		a.log.Warn("grace period over: ending the requests still in flight")
+		a.stopNow()
+		fctx, cancel := context.WithTimeout(context.Background(), finalWrite)
+		defer cancel()
+		if err = srv.Shutdown(fctx); errors.Is(err, context.DeadlineExceeded) {
+			a.log.Warn("closing the connections still open")
+			err = srv.Close()
+		}
 	}
 	return err
 }
@@ -197,6 +235,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) e
 // Close flushes the decision log and queued alerts and releases
 // connections. Call it after Serve returns.
 func (a *App) Close(ctx context.Context) {
+	a.stopNow()
 	if a.alerts != nil {
 		_ = a.alerts.Close(ctx)
 	}

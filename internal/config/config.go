@@ -165,7 +165,12 @@ type Route struct {
 	TailOn              []classify.Class
 	MaxAttempts         int
 	MaxBillableAttempts int // 0 = no cap
-	Deadline            time.Duration
+	// Deadline bounds the request until its answer begins: a non-stream
+	// answer in whole, a stream until its first content reaches the client.
+	Deadline time.Duration
+	// MaxStreamDuration bounds a committed stream from its first content;
+	// 0 = none (idle_timeout still ends a stalled one).
+	MaxStreamDuration time.Duration
 }
 
 // Route returns the route named name.

@@ -153,7 +153,8 @@ func TestFlowAndBlock(t *testing.T) {
 		t.Errorf("flow\n%+v\nblock\n%+v", flow, block)
 	}
 	r := block.Routes[0]
-	if !r.FallbackSet || len(r.FallbackOn) != 0 || r.Strategy != Fastest || r.MaxBillableAttempts != 1 || r.Deadline != 30*time.Second {
+	if !r.FallbackSet || len(r.FallbackOn) != 0 || r.Strategy != Fastest || r.MaxBillableAttempts != 1 || r.Deadline != 30*time.Second ||
+		r.MaxStreamDuration != 10*time.Minute {
 		t.Errorf("route: %+v", r)
 	}
 	p := block.Providers[0]

@@ -21,6 +21,10 @@ const (
 	OutcomeOK       = "ok"
 	OutcomeError    = "error"
 	OutcomeCanceled = "canceled"
+	// OutcomeShutdown: the request was still in flight when the shutdown
+	// grace period ended; the gateway ended it (an SSE error event for a
+	// committed stream, a 503 otherwise).
+	OutcomeShutdown = "shutdown"
 )
 
 // Decision is one request's record.

@@ -22,6 +22,8 @@
 //   - A Report with CoolFor cools its scope at once. The account record is
 //     keyed by provider, so it covers every endpoint using that provider; an
 //     endpoint's effective phase is the worse of its own and its account's.
+//   - A cooldown that is the upstream's own hint (Report.Hinted: a
+//     Retry-After) is capped at MaxCooldown; configured cooldowns are not.
 //   - A new cooldown never shortens a longer one already running.
 //   - After a cooldown a record is Probing until a success closes it. A
 //     failure while probing cools again for twice the last cooldown, up to

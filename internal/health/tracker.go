@@ -219,7 +219,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 			if r.Class != "" {
 				rec.LastClass = r.Class
 			}
-			t.cool(rec, r.CoolFor, now)
+			t.cool(rec, t.coolFor(r), now)
 			rec.Announced = rec.PhaseAt(now)
 		}
 	default:
@@ -257,7 +257,7 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 	}
 	var base time.Duration
 	if r.Cool == ScopeEndpoint && r.CoolFor > 0 {
-		base = r.CoolFor
+		base = t.coolFor(r)
 	}
 	if r.Count {
 		rec.Failures++
@@ -271,6 +271,15 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 		rec.ProbeUntil = time.Time{}
 	}
 	rec.Announced = rec.PhaseAt(now)
+}
+
+// coolFor is how long r asks to cool: an upstream's hint is capped at
+// MaxCooldown.
+func (t *Tracker) coolFor(r Report) time.Duration {
+	if r.Hinted {
+		return min(r.CoolFor, t.s.MaxCooldown)
+	}
+	return r.CoolFor
 }
 
 // cool starts (or extends) a cooldown of at least base. A failure while
