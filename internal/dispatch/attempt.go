@@ -184,7 +184,7 @@ func (w *walk) plain(ctx context.Context, e *endpointRT, resp *http.Response, wd
 		return
 	}
 	v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name})
+		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.Req.Body})
 	if resp.StatusCode/100 != 2 {
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}

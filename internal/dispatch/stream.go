@@ -46,7 +46,7 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 		}
 		if ev.Error || !o.committed {
 			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
-				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true})
+				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.Req.Body})
 			if ev.Error && !v.Failed {
 				v = classify.Verdict{Class: classify.Unknown, Evidence: "stream:error event"}
 			}
