@@ -4,5 +4,8 @@
 // sink that writes them.
 //
 // Records never carry a key or prompt text: they hold only configured names,
-// classes, statuses, evidence strings and timings. It imports nothing of ours.
+// classes, statuses, evidence strings and timings, and for an unknown
+// attempt the upstream's own message with every quoted value masked
+// (UnknownMessage: upstreams quote the client's input back in quotes). It
+// imports nothing of ours.
 package decision

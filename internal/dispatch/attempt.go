@@ -238,6 +238,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
+		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" {
+			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
+		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
 		rule := policy.For(c)
 		a.Counted = rule.Counted
