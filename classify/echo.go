@@ -210,8 +210,11 @@ func containsNorm(hay, needle []byte) bool {
 		if k == 0 && fast {
 			n.skip(c0)
 		}
-		c := n.next()
-		if c < 0 {
+		var c int
+		// Inline the common byte: nothing pending, no escape, no blank.
+		if i := n.i; n.pi >= n.np && i < len(hay) && hay[i] > ' ' && hay[i] != '\\' {
+			n.i, n.blank, c = i+1, false, int(lowerTab[hay[i]])
+		} else if c = n.next(); c < 0 {
 			return false
 		}
 		for k > 0 && byte(c) != needle[k] {
