@@ -176,13 +176,6 @@ func indexFold(t []byte, p string) int {
 
 func containsFold(t []byte, p string) bool { return indexFold(t, p) >= 0 }
 
-// best returns the index of the highest-priority phrase found in t (lower is
-// better), trying only phrases below limit; limit when none is found.
-func (s *phraseSet) best(t []byte, limit int) int {
-	h := s.find(t, 0, 0, limit)
-	return h.idx
-}
-
 // hit is a phrase found in a text: its index in the set (the set's length
 // for none) and the bytes it matched, t[start:end].
 type hit struct{ idx, start, end int }
