@@ -59,7 +59,7 @@ func init() {
 		"model_is_deactivated": strongCode(Unavailable), "dedicated_endpoint_not_running": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
 		"not_found": weakCode(Unavailable),
 		// context, refusal, forbidden
-		"context_length_exceeded": strongCode(ContextLength), "string_above_max_length": badInput,
+		"context_length_exceeded": strongCode(ContextLength), "exceed_context_size_error": strongCode(ContextLength), "string_above_max_length": badInput,
 		"content_filter": strongCode(Refusal), "content_policy_violation": strongCode(Refusal),
 		"responsibleaipolicyviolation": strongCode(Refusal), "moderation_blocked": strongCode(Refusal),
 		"unsupported_country_region_territory": strongCode(Forbidden), "permission_error": weakCode(Forbidden),

@@ -1,7 +1,7 @@
 package decision
 
 // Scrubbed returns a Sink that hands s every decision with its free text
-// (each attempt's evidence, each skip's reason) passed through scrub, so a
+// (each attempt's evidence and upstream message, each skip's reason) passed through scrub, so a
 // record never carries a secret even if an evidence string one day quotes
 // an upstream. Other fields are configured names, classes and numbers. A
 // record that needs no change is passed on as it is; one that does is
@@ -23,6 +23,12 @@ func (x scrubbed) Write(d *Decision) {
 				out = clone(d)
 			}
 			out.Attempts[i].Evidence = ev
+		}
+		if m := x.scrub(a.Message); m != a.Message {
+			if out == d {
+				out = clone(d)
+			}
+			out.Attempts[i].Message = m
 		}
 	}
 	for i, sk := range d.Skipped {

@@ -174,7 +174,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		return
 	}
 	v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name})
+		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.Req.Body})
 	if resp.StatusCode/100 != 2 {
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}
@@ -237,6 +237,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
+		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" {
+			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
+		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
 		rule := policy.For(c)
 		a.Counted = rule.Counted
