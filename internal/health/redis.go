@@ -168,6 +168,13 @@ func (s *RedisStore) mget(ctx context.Context, keys []string) ([]any, error) {
 	if _, ok := s.client.(*redis.ClusterClient); !ok {
 		return s.client.MGet(ctx, keys...).Result()
 	}
+	if len(keys) == 1 { // one key: no pipeline needed
+		v, err := s.client.Get(ctx, keys[0]).Result()
+		if errors.Is(err, redis.Nil) {
+			return []any{nil}, nil
+		}
+		return []any{v}, err
+	}
 	cmds := make([]*redis.StringCmd, len(keys))
 	_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, k := range keys {
