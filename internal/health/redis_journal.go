@@ -21,6 +21,13 @@ func (s *RedisStore) localUpdate(ctx context.Context, key string, fn func(*Recor
 		s.jmu.Lock()
 		s.journal[key] = struct{}{}
 		s.jmu.Unlock()
+		if !s.down.Load() {
+			// Redis came back (and the journal was written back) between
+			// this caller's choice of local state and now: write it too.
+			if _, err := s.writeBack(ctx, key); err != nil && !errors.Is(err, errConflict) {
+				s.done(err)
+			}
+		}
 	}
 	return before, after, err
 }
@@ -69,27 +76,39 @@ func (s *RedisStore) reconcile(ctx context.Context) error {
 			return nil
 		}
 		for _, key := range keys {
-			mine := s.local.get(key)
-			now := s.now()
-			_, after, err := s.tx(ctx, key, func(r *Record) { mergeCooldown(r, &mine, now) })
+			ok, err := s.writeBack(ctx, key)
 			if errors.Is(err, errConflict) {
 				continue
 			}
 			if err != nil {
 				return err
 			}
-			s.jmu.Lock()
-			if s.local.get(key) == mine { // nothing newer journaled meanwhile
-				delete(s.journal, key)
-			}
-			s.jmu.Unlock()
-			s.local.put(key, after)
-			if after.CoolUntil.Equal(mine.CoolUntil) {
+			if ok {
 				written++
 			}
 		}
 	}
 	return nil
+}
+
+// writeBack writes the journaled record at key to Redis under the
+// never-shorten rule and, unless a newer local change was journaled
+// meanwhile, takes it off the journal. ok reports whether Redis now holds
+// the journaled cooldown.
+func (s *RedisStore) writeBack(ctx context.Context, key string) (ok bool, err error) {
+	mine := s.local.get(key)
+	now := s.now()
+	_, after, err := s.tx(ctx, key, func(r *Record) { mergeCooldown(r, &mine, now) })
+	if err != nil {
+		return false, err
+	}
+	s.jmu.Lock()
+	if s.local.get(key) == mine { // nothing newer journaled meanwhile
+		delete(s.journal, key)
+	}
+	s.jmu.Unlock()
+	s.local.put(key, after)
+	return after.CoolUntil.Equal(mine.CoolUntil), nil
 }
 
 // mergeCooldown writes a cooldown learned locally into r, the record in
