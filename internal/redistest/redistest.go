@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -68,6 +69,15 @@ func Start(t testing.TB) *Server {
 	return s
 }
 
+// StartWith is Start with more redis-server options, e.g. "--requirepass", "pw".
+func StartWith(t testing.TB, options ...string) *Server {
+	t.Helper()
+	s := New(t)
+	s.extra = options
+	s.Start()
+	return s
+}
+
 // Addr is host:port.
 func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
 
@@ -107,8 +117,8 @@ func (s *Server) Start() {
 	c := redis.NewClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1})
 	defer c.Close()
 	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) { // readiness, not a timed assertion
-		if c.Ping(context.Background()).Err() == nil {
-			return
+		if err := c.Ping(context.Background()).Err(); err == nil || strings.Contains(err.Error(), "NOAUTH") {
+			return // answering (a NOAUTH refusal is an answer)
 		}
 		if time.Since(start) > 10*time.Second {
 			s.Kill()
