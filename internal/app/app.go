@@ -42,7 +42,7 @@ type App struct {
 	log     *slog.Logger
 	store   health.Store
 	claimer alert.Claimer
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	dec     decision.Sink
 	writer  *decision.Writer
 	alerts  *alert.Notifier
@@ -76,22 +76,19 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	a.log = slog.New(redact.Handler(a.log.Handler(), &a.scrub))
 	switch cfg.State.Store {
 	case config.StoreRedis:
-		ro, err := redis.ParseURL(cfg.State.URL)
+		// One server, a cluster or a Sentinel-managed primary, with short
+		// timeouts and no retries of its own (see health.NewRedisClient).
+		rdb, err := health.NewRedisClient(health.RedisConfig{URL: cfg.State.URL, Cluster: cfg.State.Cluster,
+			SentinelMaster: cfg.State.Sentinel.Master, Sentinels: cfg.State.Sentinel.Addrs,
+			Username: cfg.State.Username, Password: cfg.State.Password})
 		if err != nil {
-			return nil, fmt.Errorf("state.url: %v", err)
+			return nil, fmt.Errorf("state: %v", err)
 		}
-		ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = time.Second, 500*time.Millisecond, 500*time.Millisecond
-		ro.MaxRetries = 0
-		// One dial per operation: the store retries a down Redis once a
-		// second itself. go-redis's default (5 dials, 100ms apart) turns a
-		// refused connection into a 500ms stall ending in "context deadline
-		// exceeded", hiding the cause.
-		ro.DialerRetries = 1
 		// go-redis logs through its own global logger, in its own format, on
 		// every failed dial; the store logs an outage once. Keep go-redis's
 		// lines, in the configured format, at debug level.
 		redis.SetLogger(redisLogger{a.log.With("component", "redis")})
-		a.rdb = redis.NewClient(ro)
+		a.rdb = rdb
 		rs := health.NewRedis(a.rdb, "detour:", a.log)
 		a.store, a.claimer = rs, rs
 	default:
@@ -166,7 +163,7 @@ func (a *App) Reload(cfg *config.Config) error {
 		changed bool
 	}{
 		{"listen", cfg.Listen != old.Listen},
-		{"state", cfg.State != old.State},
+		{"state", !cfg.State.Equal(old.State)},
 		{"decisions", cfg.Decisions != old.Decisions},
 		{"alerts", cfg.Alerts != old.Alerts},
 		{"log", cfg.Log != old.Log},

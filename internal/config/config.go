@@ -58,13 +58,6 @@ const (
 	StoreRedis  Store = "redis"
 )
 
-// State is where shared state lives.
-type State struct {
-	Store Store
-	// URL is a redis:// or rediss:// URL; set only for StoreRedis.
-	URL string
-}
-
 // Decisions is where decision records go.
 type Decisions struct {
 	// Path is a file to append JSON lines to; "-" is stdout.

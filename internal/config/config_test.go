@@ -161,7 +161,7 @@ func TestFlowAndBlock(t *testing.T) {
 	if p.BaseURL != "https://openrouter.ai/api/v1" || p.Timeout != 90*time.Second || p.Headers["X-Title"] != "Detour" {
 		t.Errorf("provider: %+v", p)
 	}
-	if block.State != (State{Store: StoreRedis, URL: "redis://127.0.0.1:6379/0"}) || block.Listen != ":9090" {
+	if !block.State.Equal(State{Store: StoreRedis, URL: "redis://127.0.0.1:6379/0"}) || block.Listen != ":9090" {
 		t.Errorf("state, listen: %+v %q", block.State, block.Listen)
 	}
 	if !reflect.DeepEqual(block.ClientKeys, []string{"a"}) {

@@ -225,7 +225,10 @@ type Store interface {
 }
 
 // Once de-duplicates events (operator alerts): Claim is true for exactly one
-// caller per key per ttl, across replicas when the store is shared.
+// caller per key per ttl, across replicas when the store is shared. Release
+// gives back a claim the caller won (e.g. an alert that could not be
+// delivered), so the next Claim may win before ttl.
 type Once interface {
 	Claim(ctx context.Context, key string, ttl time.Duration) bool
+	Release(ctx context.Context, key string)
 }

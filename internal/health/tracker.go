@@ -2,6 +2,7 @@ package health
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -24,10 +25,24 @@ type names struct {
 	name     string // "target/provider"
 }
 
+// namesOf lays out an endpoint's store keys. Both start with the provider
+// as a hash tag, "{provider}:", so an endpoint and its account always share
+// a Redis Cluster slot (see doc.go, Store keys).
 func namesOf(k Key) names {
-	n := k.Target + "/" + k.Provider
-	return names{ep: "ep:" + n, acct: "acct:" + k.Provider, name: n}
+	return names{ep: tagOf(k.Provider) + "ep:" + k.Target, acct: acctKey(k.Provider), name: k.Target + "/" + k.Provider}
 }
+
+// acctKey is the store key of a provider account.
+func acctKey(provider string) string { return tagOf(provider) + "acct" }
+
+// tagOf is "{provider}:" with the characters that would end or open the tag
+// early, and "%", escaped, so the tag is the whole provider name and two
+// providers never share a key.
+func tagOf(provider string) string {
+	return "{" + tagEscaper.Replace(provider) + "}:"
+}
+
+var tagEscaper = strings.NewReplacer("%", "%25", "{", "%7B", "}", "%7D")
 
 // New returns a Tracker over store. endpoints are the configured endpoints
 // (Snapshot lists them and their accounts; other keys work too). now nil
