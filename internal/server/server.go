@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
@@ -150,34 +150,34 @@ func parse(w http.ResponseWriter, r *http.Request, st *State) (*dispatch.Call, i
 		}
 		return nil, http.StatusBadRequest, "could not read the request body: " + err.Error()
 	}
-	// Only the members the gateway reads are decoded; the body itself goes
-	// upstream as sent (but for "model").
-	var head struct {
-		Model    json.RawMessage `json:"model"`
-		Stream   json.RawMessage `json:"stream"`
-		Messages json.RawMessage `json:"messages"`
+	// One pass checks the whole body (valid JSON, an object, no repeated
+	// member, no case variant of a member the gateway reads) and finds the
+	// members the front needs; the body itself goes upstream as sent (but
+	// for "model").
+	hd, err := scan(body)
+	if err != nil {
+		return nil, http.StatusBadRequest, err.Error()
 	}
-	if err := json.Unmarshal(body, &head); err != nil || bytes.HasPrefix(bytes.TrimSpace(body), []byte("null")) {
-		if err == nil {
-			err = errors.New("the body must be a JSON object")
-		}
-		return nil, http.StatusBadRequest, "invalid JSON body: " + err.Error()
-	}
-	var model string
-	if json.Unmarshal(head.Model, &model) != nil || model == "" {
+	model, ok := jsonString(hd.model)
+	if !ok || model == "" {
 		return nil, http.StatusBadRequest, `"model" must be a non-empty string naming a route or target`
 	}
 	if !st.Dispatcher.Known(model) {
 		return nil, http.StatusNotFound, fmt.Sprintf("unknown model %q; known: %s", model, strings.Join(st.Dispatcher.Names(), ", "))
 	}
 	var stream bool
-	if len(head.Stream) > 0 && string(head.Stream) != "null" {
-		if json.Unmarshal(head.Stream, &stream) != nil {
-			return nil, http.StatusBadRequest, `"stream" must be a boolean`
-		}
+	switch string(hd.stream) {
+	case "", "null", "false":
+	case "true":
+		stream = true
+	default:
+		return nil, http.StatusBadRequest, `"stream" must be a boolean`
 	}
-	if len(head.Messages) == 0 {
+	if len(hd.messages) == 0 {
 		return nil, http.StatusBadRequest, `"messages" is required`
+	}
+	if hd.messages[0] != '[' {
+		return nil, http.StatusBadRequest, `"messages" must be an array of messages`
 	}
 	call := &dispatch.Call{Model: model, W: w, Req: &provider.Request{Body: body, Stream: stream}}
 	for _, h := range []struct {
@@ -193,6 +193,18 @@ func parse(w http.ResponseWriter, r *http.Request, st *State) (*dispatch.Call, i
 		}
 	}
 	return call, 0, ""
+}
+
+// jsonString decodes v, a checked JSON value, when it is a string.
+func jsonString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
+	}
+	if q := v[1 : len(v)-1]; !hasByte(q, '\\') && utf8.Valid(q) {
+		return string(q), true
+	}
+	var s string
+	return s, json.Unmarshal(v, &s) == nil
 }
 
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
