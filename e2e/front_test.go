@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -109,4 +110,146 @@ func TestMembersOfTheWrongKindAreRefused(t *testing.T) {
 		t.Errorf("the upstream was called %d times for refused bodies", n)
 	}
 	g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"a",`+msgs+`,"stream":null}`).wantStatus(t, 200)
+}
+
+// send is raw with full control: no default Content-Type, and a "Host"
+// pair sets the request's Host.
+func (g *gateway) send(t *testing.T, method, path, body string, headers ...string) reply {
+	t.Helper()
+	req, _ := http.NewRequest(method, g.URL+path, strings.NewReader(body))
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" {
+			req.Host = headers[i+1]
+		} else {
+			req.Header.Set(headers[i], headers[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return reply{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+const hiBody = `{"model":"a","messages":[{"role":"user","content":"hi"}]}`
+
+// Browsers cannot drive the gateway: with no client keys (the default), a
+// web page's cross-origin POST (text/plain, a form, any Origin), a page of
+// a sibling site, and a DNS-rebinding page under its own host name are all
+// refused before any upstream is called; SDK-like clients pass.
+func TestBrowsersCannotDriveTheGateway(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a"))})
+	g := start(t, frontCfg, fs)
+	port := g.URL[strings.LastIndex(g.URL, ":")+1:]
+	const chat = "/v1/chat/completions"
+	for _, tc := range []struct {
+		name, method, path, body string
+		headers                  []string
+		status                   int
+		msg                      string
+	}{
+		{"text/plain, the simple request a page may send unasked", "POST", chat, hiBody, []string{"Content-Type", "text/plain;charset=UTF-8"}, 415, "application/json"},
+		{"a form", "POST", chat, hiBody, []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "application/json"},
+		{"multipart", "POST", chat, hiBody, []string{"Content-Type", "multipart/form-data; boundary=x"}, 415, "application/json"},
+		{"no Content-Type", "POST", chat, hiBody, nil, 415, "application/json"},
+		{"a look-alike type", "POST", chat, hiBody, []string{"Content-Type", "application/jsonp"}, 415, "application/json"},
+		{"a cross-origin page", "POST", chat, hiBody, []string{"Content-Type", "application/json", "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"}, 403, `"https://evil.example"`},
+		{"a page on another port of this host", "POST", chat, hiBody, []string{"Content-Type", "application/json", "Origin", "http://127.0.0.1:3000", "Sec-Fetch-Site", "same-site"}, 403, "cors.allowed_origins"},
+		{"a sandboxed page", "POST", chat, hiBody, []string{"Content-Type", "application/json", "Origin", "null"}, 403, "cors.allowed_origins"},
+		{"cross-site without Origin", "POST", chat, hiBody, []string{"Content-Type", "application/json", "Sec-Fetch-Site", "cross-site"}, 403, "another site"},
+		{"same-site without Origin", "GET", "/v1/models", "", []string{"Sec-Fetch-Site", "same-site"}, 403, "another site"},
+		{"a cross-origin read of the models", "GET", "/v1/models", "", []string{"Origin", "https://evil.example"}, 403, "cors.allowed_origins"},
+		{"a preflight from an unlisted origin", "OPTIONS", chat, "", []string{"Origin", "https://evil.example", "Access-Control-Request-Method", "POST"}, 403, "cors.allowed_origins"},
+		{"DNS rebinding: a POST under the attacker's name", "POST", chat, hiBody, []string{"Content-Type", "application/json", "Host", "rebind.evil.example:" + port, "Origin", "http://rebind.evil.example:" + port}, 403, "allowed_hosts"},
+		{"DNS rebinding: a same-origin read of health", "GET", "/v1/health", "", []string{"Host", "rebind.evil.example:" + port, "Sec-Fetch-Site", "same-origin"}, 403, "allowed_hosts"},
+		{"DNS rebinding: metrics", "GET", "/metrics", "", []string{"Host", "rebind.evil.example"}, 403, "allowed_hosts"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := g.send(t, tc.method, tc.path, tc.body, tc.headers...)
+			wantEnvelope(t, r, tc.status, tc.msg)
+			if v := r.Header.Get("Access-Control-Allow-Origin"); v != "" {
+				t.Errorf("a refused request got Access-Control-Allow-Origin %q", v)
+			}
+		})
+	}
+	if n := fs["p"].Calls(); n != 0 {
+		t.Fatalf("the upstream was called %d times for refused requests", n)
+	}
+	// What clients without a browser send passes unchanged.
+	for _, tc := range [][]string{
+		{"Content-Type", "application/json"},
+		{"Content-Type", "application/json; charset=utf-8"},
+		{"Content-Type", "Application/JSON"},
+		{"Content-Type", "application/vnd.api+json"},
+		{"Content-Type", "application/json", "Host", "localhost:" + port},
+		{"Content-Type", "application/json", "Host", "api.localhost:" + port},
+		{"Content-Type", "application/json", "Host", "[::1]:" + port},
+		{"Content-Type", "application/json", "Sec-Fetch-Site", "none"},
+	} {
+		g.send(t, "POST", chat, hiBody, tc...).wantStatus(t, 200)
+	}
+	g.send(t, "GET", "/v1/health", "").wantStatus(t, 200)
+	if n := fs["p"].Calls(); n != 8 {
+		t.Errorf("the upstream was called %d times, want 8", n)
+	}
+}
+
+// A listed origin may call from a browser: its preflight is answered, and
+// its real responses (successes, errors and streams) carry the CORS headers.
+func TestCORSForAListedOrigin(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a"), okStream("model-a", "s"))})
+	g := start(t, "cors: {allowed_origins: [\"https://App.example\"]}\n"+frontCfg, fs)
+	const origin = "https://app.example"
+	const chat = "/v1/chat/completions"
+	pre := g.send(t, "OPTIONS", chat, "", "Origin", origin, "Access-Control-Request-Method", "POST",
+		"Access-Control-Request-Headers", "authorization,content-type,x-detour-max-attempts,x-stainless-os")
+	pre.wantStatus(t, 204)
+	for name, want := range map[string][]string{
+		"Access-Control-Allow-Origin":  {origin},
+		"Access-Control-Allow-Methods": {"POST", "GET"},
+		"Access-Control-Allow-Headers": {"Authorization", "Content-Type", "X-Detour-Max-Attempts", "X-Detour-Max-Billable-Attempts", "x-stainless-os"},
+		"Vary":                         {"Origin"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(pre.Header.Get(name), w) {
+				t.Errorf("preflight %s = %q, want it to contain %q", name, pre.Header.Get(name), w)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		body   string
+		status int
+	}{
+		{hiBody, 200},
+		{`{"model":"nope","messages":[]}`, 404},
+		{`{"model":"a","stream":true,"messages":[{"role":"user","content":"hi"}]}`, 200},
+	} {
+		r := g.send(t, "POST", chat, tc.body, "Content-Type", "application/json", "Origin", origin, "Sec-Fetch-Site", "cross-site")
+		r.wantStatus(t, tc.status)
+		if got := r.Header.Get("Access-Control-Allow-Origin"); got != origin {
+			t.Errorf("%s: Access-Control-Allow-Origin %q, want %q", tc.body, got, origin)
+		}
+		if got := r.Header.Get("Access-Control-Expose-Headers"); !strings.Contains(got, "X-Detour-Decision") || !strings.Contains(got, "X-Detour-Class") {
+			t.Errorf("Access-Control-Expose-Headers %q", got)
+		}
+	}
+	// A look-alike origin is not the listed one.
+	for _, o := range []string{"https://app.example.evil", "http://app.example", "https://app.example:8443"} {
+		wantEnvelope(t, g.send(t, "POST", chat, hiBody, "Content-Type", "application/json", "Origin", o), 403, "cors.allowed_origins")
+	}
+	if n := fs["p"].Calls(); n != 2 {
+		t.Errorf("the upstream was called %d times, want 2", n)
+	}
+}
+
+// allowed_hosts names the host names the gateway answers to beside
+// localhost and IP addresses (a reverse proxy's name, say).
+func TestAllowedHosts(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a"))})
+	g := start(t, "allowed_hosts: [detour.internal]\n"+frontCfg, fs)
+	g.send(t, "POST", "/v1/chat/completions", hiBody, "Content-Type", "application/json", "Host", "Detour.Internal:443").wantStatus(t, 200)
+	g.send(t, "GET", "/v1/health", "", "Host", "127.0.0.1").wantStatus(t, 200)
+	wantEnvelope(t, g.send(t, "GET", "/v1/health", "", "Host", "other.internal"), 403, "allowed_hosts")
 }

@@ -36,12 +36,21 @@ type Config struct {
 	ClientKeys []string
 	// MaxBodyBytes caps the size of a client request body.
 	MaxBodyBytes int64
-	State        State
-	Decisions    Decisions
-	Alerts       Alerts
-	Health       Health
-	Retry        Retry
-	Log          Log
+	// The front's defences (front.go): browser origins allowed to call,
+	// Host names answered beside localhost and IP addresses, the cap on
+	// request-body bytes held at once, and the operator endpoints' own
+	// listener ("" = the main one) and keys (none = open).
+	CORS                 CORS
+	AllowedHosts         []string
+	MaxInflightBodyBytes int64
+	AdminListen          string
+	AdminKeys            []string
+	State                State
+	Decisions            Decisions
+	Alerts               Alerts
+	Health               Health
+	Retry                Retry
+	Log                  Log
 	// Rules are the operator's classify.rules, checked before the built-in rules.
 	Rules     []classify.Rule
 	Providers []Provider
@@ -193,12 +202,13 @@ func (c *Config) Provider(name string) (*Provider, bool) {
 // targets, routes or rules.
 func defaults(file string) *Config {
 	return &Config{
-		File:         file,
-		Listen:       DefaultListen,
-		MaxBodyBytes: DefaultMaxBodyBytes,
-		State:        State{Store: StoreMemory},
-		Decisions:    Decisions{Path: DefaultDecisionsPath},
-		Alerts:       Alerts{MinInterval: DefaultAlertMinInterval},
+		File:                 file,
+		Listen:               DefaultListen,
+		MaxBodyBytes:         DefaultMaxBodyBytes,
+		MaxInflightBodyBytes: DefaultMaxInflightBodyBytes,
+		State:                State{Store: StoreMemory},
+		Decisions:            Decisions{Path: DefaultDecisionsPath},
+		Alerts:               Alerts{MinInterval: DefaultAlertMinInterval},
 		Health: Health{
 			FailureThreshold:    DefaultFailureThreshold,
 			Cooldown:            DefaultCooldown,

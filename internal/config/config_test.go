@@ -41,13 +41,14 @@ func TestSpecExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Config{
-		File:         "testdata/spec.yaml",
-		Listen:       "127.0.0.1:8080",
-		ClientKeys:   []string{"client-key"},
-		MaxBodyBytes: 8 << 20,
-		State:        State{Store: StoreMemory},
-		Decisions:    Decisions{Path: "decisions.jsonl"},
-		Alerts:       Alerts{Webhook: "http://127.0.0.1:9000/hook", MinInterval: time.Hour},
+		File:                 "testdata/spec.yaml",
+		Listen:               "127.0.0.1:8080",
+		ClientKeys:           []string{"client-key"},
+		MaxBodyBytes:         8 << 20,
+		MaxInflightBodyBytes: 64 << 20,
+		State:                State{Store: StoreMemory},
+		Decisions:            Decisions{Path: "decisions.jsonl"},
+		Alerts:               Alerts{Webhook: "http://127.0.0.1:9000/hook", MinInterval: time.Hour},
 		Health: Health{FailureThreshold: 3, Cooldown: 10 * time.Second, MaxCooldown: 5 * time.Minute,
 			UnavailableCooldown: 24 * time.Hour, AccountCooldown: time.Hour},
 		Retry: Retry{MaxWait: 3 * time.Second},

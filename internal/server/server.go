@@ -70,8 +70,13 @@ func (s *Server) Swap(st *State) *State { return s.state.Swap(st) }
 // Current returns the state being served.
 func (s *Server) Current() *State { return s.state.Load() }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler: the front's guards (guard.go), then
+// the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if guard(s.state.Load().Config, w, r) {
+		s.mux.ServeHTTP(w, r)
+	}
+}
 
 // authorized checks the client key when client_keys are configured.
 func authorized(cfg *config.Config, r *http.Request) bool {
@@ -98,6 +103,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	if !authorized(st.Config, r) {
 		writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_api_key", "missing or invalid client key: send Authorization: Bearer <key>")
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
+		writeError(w, http.StatusUnsupportedMediaType, "invalid_request_error", "unsupported_media_type",
+			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
 		return
 	}
 	call, status, msg := parse(w, r, st)
