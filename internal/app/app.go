@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,7 +32,19 @@ type Options struct {
 	Decisions decision.Sink
 	// Backoff overrides the dispatcher's server-error retry backoff (tests).
 	Backoff func() time.Duration
+	// ReadHeaderTimeout and ReadTimeout override how long a client may take
+	// to send its request headers (10s), and its whole request, body
+	// included (60s); zero keeps the default (tests shorten them).
+	ReadHeaderTimeout, ReadTimeout time.Duration
 }
+
+// The client-side read limits of every listener: a client that trickles its
+// headers or its body (slowloris) is cut off, and the body allowance it
+// held is given back (docs/security.md).
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 60 * time.Second
+)
 
 // App is one running Detour process.
 type App struct {
@@ -153,8 +166,8 @@ func (a *App) Reload(cfg *config.Config) error {
 func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
 	srv := &http.Server{
 		Handler:           a.Server,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second, // a slow client upload cannot hold a connection forever
+		ReadHeaderTimeout: cmp.Or(a.opt.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		ReadTimeout:       cmp.Or(a.opt.ReadTimeout, DefaultReadTimeout), // a slow client upload cannot hold a connection forever
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}

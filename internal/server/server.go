@@ -3,9 +3,7 @@ package server
 import (
 	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -32,6 +30,7 @@ type State struct {
 // Server serves the HTTP API. Create it with New.
 type Server struct {
 	state   atomic.Pointer[State]
+	bodies  inflight // request-body bytes held, across states
 	metrics *metrics.Metrics
 	log     *slog.Logger
 	mux     *http.ServeMux
@@ -110,14 +109,26 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
 		return
 	}
-	call, status, msg := parse(w, r, st)
+	body, held, fail := s.readBody(r, st.Config)
+	defer s.bodies.give(held) // the body is kept for failover until the request ends
+	if fail != nil {
+		if fail.status == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", retryAfter)
+			writeError(w, fail.status, "server_error", "inflight_body_limit", fail.msg)
+			return
+		}
+		code := "invalid_request"
+		if fail.status == http.StatusRequestEntityTooLarge {
+			code = "request_too_large"
+		}
+		writeError(w, fail.status, "invalid_request_error", code, fail.msg)
+		return
+	}
+	call, status, msg := parse(w, r, st, body)
 	if call == nil {
 		code := "invalid_request"
 		kind := "invalid_request_error"
-		switch status {
-		case http.StatusRequestEntityTooLarge:
-			code = "request_too_large"
-		case http.StatusNotFound:
+		if status == http.StatusNotFound {
 			code = "model_not_found"
 		}
 		writeError(w, status, kind, code, msg)
@@ -150,16 +161,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 
 // parse reads and checks the client's request. On failure it returns nil,
 // the status and a message for the client.
-func parse(w http.ResponseWriter, r *http.Request, st *State) (*dispatch.Call, int, string) {
-	limit := st.Config.MaxBodyBytes
-	body, err := readBody(w, r, limit)
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit)
-		}
-		return nil, http.StatusBadRequest, "could not read the request body: " + err.Error()
-	}
+func parse(w http.ResponseWriter, r *http.Request, st *State, body []byte) (*dispatch.Call, int, string) {
 	// One pass checks the whole body (valid JSON, an object, no repeated
 	// member, no case variant of a member the gateway reads) and finds the
 	// members the front needs; the body itself goes upstream as sent (but
@@ -215,13 +217,6 @@ func jsonString(v []byte) (string, bool) {
 	}
 	var s string
 	return s, json.Unmarshal(v, &s) == nil
-}
-
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	if r.ContentLength > limit {
-		return nil, &http.MaxBytesError{Limit: limit}
-	}
-	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 }
 
 // writeError writes the gateway's own error in the OpenAI envelope.
