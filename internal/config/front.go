@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The HTTP front's defences against hostile clients: which web origins and
@@ -113,11 +114,12 @@ func (d *decoder) hostName(v value) bool {
 	return true
 }
 
-// token checks that a secret sent in a header (a bearer key) has no
-// whitespace or control characters, which no header could carry intact.
-// The value is never shown.
+// token checks that a value sent in a header or a request line (a key, a
+// base URL) has no whitespace or control characters, which no header could
+// carry intact and which are never meant. The value is never shown: it may
+// be a key, or hold one.
 func (d *decoder) token(v value, what string) bool {
-	if !validName(v.s) {
+	if strings.IndexFunc(v.s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
 		d.errorf(v.node, "%s contains whitespace or a control character (value not shown)", what)
 		return false
 	}

@@ -61,6 +61,7 @@ func TestFrontErrors(t *testing.T) {
 		{"admin_listen not an address", "admin_listen: localhost\n", []wantErr{{5, `admin_listen must be host:port`}}},
 		{"admin_listen same as listen", "listen: 127.0.0.1:8080\nadmin_listen: 127.0.0.1:8080\n", []wantErr{{6, `admin_listen is the same address as listen`}}},
 		{"admin key with a space", "admin_keys: [\"adm key-9\"]\n", []wantErr{{5, `admin_keys entry contains whitespace or a control character (value not shown)`}}},
+		{"client key with a newline", "client_keys: [\"ck-1\\n\"]\n", []wantErr{{5, `client_keys entry contains whitespace or a control character (value not shown)`}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("c.yaml", []byte(base+tc.yaml), nil)

@@ -62,7 +62,7 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 	}
 	if items, _, ok := f.seq("client_keys"); ok {
 		for _, n := range items {
-			if v, ok := d.scalar(n, "client_keys entry", true); ok && v.s != "" {
+			if v, ok := d.scalar(n, "client_keys entry", true); ok && v.s != "" && d.token(v, "client_keys entry") {
 				cfg.ClientKeys = append(cfg.ClientKeys, v.s)
 			}
 		}
