@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net"
@@ -413,7 +414,7 @@ func TestSlowClientsCannotHoldTheAllowance(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a"))})
 	yaml := strings.ReplaceAll("max_body_bytes: 1048576\nmax_inflight_body_bytes: 2097152\n"+frontCfg, "{p}", fs["p"].URL)
 	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, yaml), app.Options{
-		Decisions: decision.Discard, ReadHeaderTimeout: 500 * time.Millisecond, ReadTimeout: 2 * time.Second})
+		Decisions: decision.Discard, ReadHeaderTimeout: 500 * time.Millisecond, ReadTimeout: 3 * time.Second})
 	g := &gateway{URL: url}
 	addr := strings.TrimPrefix(url, "http://")
 	body := bigBody(900 << 10)
@@ -428,18 +429,30 @@ func TestSlowClientsCannotHoldTheAllowance(t *testing.T) {
 		fmt.Fprintf(c, "POST /v1/chat/completions HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body[:600<<10])
 		slow = append(slow, c)
 	}
-	// While they hold the allowance, a third large body is refused.
+	// While they hold the allowance, a third large body is refused at once,
+	// by its declared size. The probe sends no body: if the uploads are not
+	// yet all read, the server waits for the probe's body holding at most
+	// its first 64 KiB, too little to refuse the stalled uploads room, and
+	// the probe gives up and tries again.
 	start := time.Now()
 	for {
-		r := g.send(t, http.MethodPost, "/v1/chat/completions", body, "Content-Type", "application/json")
-		if r.Status == 503 {
-			wantBusy(t, r)
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "POST /v1/chat/completions HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", addr, len(body))
+		c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			c.Close()
+			wantBusy(t, reply{Status: resp.StatusCode, Header: resp.Header, Body: b})
 			break
 		}
-		if time.Since(start) > 1500*time.Millisecond {
-			t.Fatalf("the stalled uploads never held the allowance: last answer %d", r.Status)
+		c.Close()
+		if time.Since(start) > 2*time.Second {
+			t.Fatal("the stalled uploads never held the allowance")
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	// The read limit cuts them off (an answer, then the end of the connection).
 	for _, c := range slow {
@@ -463,4 +476,48 @@ func TestSlowClientsCannotHoldTheAllowance(t *testing.T) {
 	if time.Since(start) > 8*time.Second {
 		t.Errorf("took %s", time.Since(start))
 	}
+}
+
+// The Bearer scheme is case-insensitive (RFC 9110 §11.1); the key is not.
+func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a"))})
+	g := start(t, "client_keys: [client-key-1]\n"+frontCfg, fs)
+	for auth, want := range map[string]int{
+		"Bearer client-key-1":   200,
+		"bearer client-key-1":   200,
+		"BEARER client-key-1":   200,
+		"bEaReR  client-key-1":  200,
+		"Bearer CLIENT-KEY-1":   401,
+		"Basic client-key-1":    401,
+		"Bearerclient-key-1":    401,
+		"client-key-1":          401,
+		"Bearer client-key-1 x": 401,
+	} {
+		r := g.send(t, http.MethodPost, "/v1/chat/completions", hiBody, "Content-Type", "application/json", "Authorization", auth)
+		if r.Status != want {
+			t.Errorf("Authorization %q: %d, want %d", auth, r.Status, want)
+		}
+	}
+}
+
+// With admin_keys, /metrics and /v1/health need one (Bearer) on the main
+// listener; the client API is unaffected, and a client key does not open
+// them. Without admin_keys they stay open (TestKeysNeverLeak reads them).
+func TestAdminKeysOnTheMainListener(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a"))})
+	g := start(t, "client_keys: [client-key-1]\nadmin_keys: [admin-key-1]\n"+frontCfg, fs)
+	for _, path := range []string{"/metrics", "/v1/health"} {
+		for auth, want := range map[string]int{"": 401, "Bearer client-key-1": 401, "Bearer admin-key-2": 401, "Bearer admin-key-1": 200, "bearer admin-key-1": 200} {
+			r := g.send(t, http.MethodGet, path, "", "Authorization", auth)
+			if r.Status != want {
+				t.Errorf("%s with %q: %d, want %d", path, auth, r.Status, want)
+			}
+			if want == 401 {
+				wantEnvelope(t, r, 401, "admin_keys")
+			}
+		}
+	}
+	g.send(t, http.MethodPost, "/v1/chat/completions", hiBody, "Content-Type", "application/json", "Authorization", "Bearer client-key-1").wantStatus(t, 200)
+	g.send(t, http.MethodGet, "/v1/models", "", "Authorization", "Bearer client-key-1").wantStatus(t, 200)
+	g.send(t, http.MethodGet, "/v1/models", "", "Authorization", "Bearer admin-key-1").wantStatus(t, 401)
 }

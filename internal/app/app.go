@@ -130,8 +130,8 @@ func (a *App) state(cfg *config.Config) (*server.State, error) {
 }
 
 // Reload serves cfg from now on. Settings that belong to the process
-// (listen, state, decisions, alerts, log) need a restart; a change to them
-// is logged and otherwise ignored.
+// (listen, admin_listen, state, decisions, alerts, log) need a restart; a
+// change to them is logged and otherwise ignored.
 func (a *App) Reload(cfg *config.Config) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -141,6 +141,10 @@ func (a *App) Reload(cfg *config.Config) error {
 		changed bool
 	}{
 		{"listen", cfg.Listen != old.Listen},
+		// Which listener serves /metrics and /v1/health is the process's;
+		// admin_keys, cors, allowed_hosts and max_inflight_body_bytes apply
+		// at once.
+		{"admin_listen", cfg.AdminListen != old.AdminListen},
 		{"state", cfg.State != old.State},
 		{"decisions", cfg.Decisions != old.Decisions},
 		{"alerts", cfg.Alerts != old.Alerts},
@@ -164,8 +168,19 @@ func (a *App) Reload(cfg *config.Config) error {
 // Serve serves on ln until ctx ends, then stops accepting, lets requests and
 // streams in flight finish for up to grace, and returns.
 func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	return a.serve(ctx, ln, grace, a.Server)
+}
+
+// ServeAdmin serves the operator endpoints (/metrics, /v1/health) on ln, the
+// admin_listen listener, as Serve does the API. Without admin_listen in the
+// configuration the API listener serves them and this serves only 404s.
+func (a *App) ServeAdmin(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	return a.serve(ctx, ln, grace, a.Server.Admin())
+}
+
+func (a *App) serve(ctx context.Context, ln net.Listener, grace time.Duration, h http.Handler) error {
 	srv := &http.Server{
-		Handler:           a.Server,
+		Handler:           h,
 		ReadHeaderTimeout: cmp.Or(a.opt.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		ReadTimeout:       cmp.Or(a.opt.ReadTimeout, DefaultReadTimeout), // a slow client upload cannot hold a connection forever
 		IdleTimeout:       120 * time.Second,
@@ -178,12 +193,12 @@ func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) e
 		return err
 	case <-ctx.Done():
 	}
-	a.log.Info("shutting down: draining requests in flight", "grace", grace.String())
+	a.log.Info("shutting down: draining requests in flight", "addr", ln.Addr().String(), "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
-		a.log.Warn("grace period over: closing remaining connections")
+		a.log.Warn("grace period over: closing remaining connections", "addr", ln.Addr().String())
 		err = srv.Close()
 	}
 	return err

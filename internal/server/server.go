@@ -33,32 +33,41 @@ type Server struct {
 	bodies  inflight // request-body bytes held, across states
 	metrics *metrics.Metrics
 	log     *slog.Logger
-	mux     *http.ServeMux
+	mux     *http.ServeMux // the client API, and the operator endpoints unless apart
+	admin   *http.ServeMux // the operator endpoints on their own listener
 }
 
-// New returns a Server for st. m and log may be nil.
+// New returns a Server for st. m and log may be nil. When st's
+// configuration sets admin_listen, /metrics and /v1/health are served only
+// by Admin; that choice is the process's, kept across Swap.
 func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{metrics: m, log: log, mux: http.NewServeMux()}
+	s := &Server{metrics: m, log: log, mux: http.NewServeMux(), admin: http.NewServeMux()}
 	s.state.Store(st)
 	s.mux.HandleFunc("/v1/chat/completions", s.chat)
 	s.mux.HandleFunc("/v1/models", s.models)
-	s.mux.HandleFunc("/v1/health", s.health)
+	ops := s.mux
+	if st.Config.AdminListen != "" {
+		ops = s.admin
+	}
+	ops.HandleFunc("/v1/health", s.adminOnly(s.health))
 	if m != nil {
 		h := m.Handler()
-		s.mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		ops.HandleFunc("/metrics", s.adminOnly(func(w http.ResponseWriter, r *http.Request) {
 			// Endpoint and account states are read at scrape time, so they
 			// show the truth (shared state included), not the last change
 			// this replica happened to cause.
 			s.snapshot(r.Context())
 			h.ServeHTTP(w, r)
-		})
+		}))
 	}
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found", "unknown path "+r.URL.Path)
-	})
+	}
+	s.mux.HandleFunc("/", notFound)
+	s.admin.HandleFunc("/", notFound)
 	return s
 }
 
@@ -77,17 +86,44 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// Admin is the handler of the admin_listen listener: /metrics and
+// /v1/health (when admin_listen is set), behind the same guards.
+func (s *Server) Admin() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if guard(s.state.Load().Config, w, r) {
+			s.admin.ServeHTTP(w, r)
+		}
+	})
+}
+
+// adminOnly requires one of admin_keys, when any are configured.
+func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if keys := s.state.Load().Config.AdminKeys; len(keys) > 0 && !bearerMatches(r, keys) {
+			writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_admin_key",
+				"missing or invalid admin key: send Authorization: Bearer <one of admin_keys>")
+			return
+		}
+		h(w, r)
+	}
+}
+
 // authorized checks the client key when client_keys are configured.
 func authorized(cfg *config.Config, r *http.Request) bool {
-	if len(cfg.ClientKeys) == 0 {
-		return true
-	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
+	return len(cfg.ClientKeys) == 0 || bearerMatches(r, cfg.ClientKeys)
+}
+
+// bearerMatches reports whether r's Authorization is "Bearer <key>" for one
+// of keys. The scheme is case-insensitive (RFC 9110 §11.1), the key is not;
+// keys are compared in constant time.
+func bearerMatches(r *http.Request, keys []string) bool {
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return false
 	}
+	got = strings.TrimLeft(got, " ")
 	match := 0
-	for _, k := range cfg.ClientKeys {
+	for _, k := range keys {
 		match |= subtle.ConstantTimeCompare([]byte(got), []byte(k))
 	}
 	return match == 1
