@@ -39,6 +39,9 @@ func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 			"this gateway does not answer to Host "+quoteHeader(r.Host)+" (a guard against DNS rebinding): use localhost or an IP address, or list the name in allowed_hosts")
 		return false
 	}
+	if len(cfg.CORS.AllowedOrigins) > 0 {
+		w.Header().Add("Vary", "Origin") // answers differ by Origin: caches must know
+	}
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
@@ -55,7 +58,6 @@ func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 	}
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", origin)
-	h.Add("Vary", "Origin")
 	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 		h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
 		allow := corsAllowHeaders
