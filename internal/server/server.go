@@ -195,7 +195,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	w.Write(res.Body)
 }
 
-// parse reads and checks the client's request. On failure it returns nil,
+// parse checks the client's body (already read) and headers. On failure it returns nil,
 // the status and a message for the client.
 func parse(w http.ResponseWriter, r *http.Request, st *State, body []byte) (*dispatch.Call, int, string) {
 	// One pass checks the whole body (valid JSON, an object, no repeated
