@@ -36,26 +36,28 @@ type Config struct {
 	ClientKeys []string
 	// MaxBodyBytes caps the size of a client request body.
 	MaxBodyBytes int64
-	// The front's defences (front.go): browser origins allowed to call,
-	// Host names answered beside localhost and IP addresses, the cap on
-	// request-body bytes held at once, and the operator endpoints' own
-	// listener ("" = the main one) and keys (none = open).
-	CORS                 CORS
-	AllowedHosts         []string
-	MaxInflightBodyBytes int64
-	AdminListen          string
-	AdminKeys            []string
-	State                State
-	Decisions            Decisions
-	Alerts               Alerts
-	Health               Health
-	Retry                Retry
-	Log                  Log
+	State        State
+	Decisions    Decisions
+	Alerts       Alerts
+	Health       Health
+	Retry        Retry
+	Log          Log
 	// Rules are the operator's classify.rules, checked before the built-in rules.
 	Rules     []classify.Rule
 	Providers []Provider
 	Targets   []Target
 	Routes    []Route
+
+	// The front's defences (front.go): browser origins allowed to call,
+	// Host names answered beside localhost and IP addresses, the cap on
+	// request-body bytes held at once (set from max_body_bytes when not
+	// written), and the operator endpoints' own listener ("" = the main
+	// one) and keys (none = open).
+	CORS                 CORS
+	AllowedHosts         []string
+	MaxInflightBodyBytes int64
+	AdminListen          string
+	AdminKeys            []string
 }
 
 // Store names where shared state (health, alert throttling) lives.
@@ -202,13 +204,12 @@ func (c *Config) Provider(name string) (*Provider, bool) {
 // targets, routes or rules.
 func defaults(file string) *Config {
 	return &Config{
-		File:                 file,
-		Listen:               DefaultListen,
-		MaxBodyBytes:         DefaultMaxBodyBytes,
-		MaxInflightBodyBytes: DefaultMaxInflightBodyBytes,
-		State:                State{Store: StoreMemory},
-		Decisions:            Decisions{Path: DefaultDecisionsPath},
-		Alerts:               Alerts{MinInterval: DefaultAlertMinInterval},
+		File:         file,
+		Listen:       DefaultListen,
+		MaxBodyBytes: DefaultMaxBodyBytes,
+		State:        State{Store: StoreMemory},
+		Decisions:    Decisions{Path: DefaultDecisionsPath},
+		Alerts:       Alerts{MinInterval: DefaultAlertMinInterval},
 		Health: Health{
 			FailureThreshold:    DefaultFailureThreshold,
 			Cooldown:            DefaultCooldown,
@@ -218,6 +219,8 @@ func defaults(file string) *Config {
 		},
 		Retry: Retry{MaxWait: DefaultRetryMaxWait},
 		Log:   Log{Format: "text", Level: "info"},
+
+		MaxInflightBodyBytes: DefaultMaxInflightBodyBytes, // raised to max_body_bytes (front.go)
 	}
 }
 
