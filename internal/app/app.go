@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,7 +33,19 @@ type Options struct {
 	Decisions decision.Sink
 	// Backoff overrides the dispatcher's server-error retry backoff (tests).
 	Backoff func() time.Duration
+	// ReadHeaderTimeout and ReadTimeout override how long a client may take
+	// to send its request headers (10s), and its whole request, body
+	// included (60s); zero keeps the default (tests shorten them).
+	ReadHeaderTimeout, ReadTimeout time.Duration
 }
+
+// The client-side read limits of every listener: a client that trickles its
+// headers or its body (slowloris) is cut off, and the body allowance it
+// held is given back (docs/security.md).
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 60 * time.Second
+)
 
 // App is one running Detour process.
 type App struct {
@@ -152,8 +165,8 @@ func served(st *server.State) metrics.Served {
 }
 
 // Reload serves cfg from now on. Settings that belong to the process
-// (listen, state, decisions, alerts, log) need a restart; a change to them
-// is logged and otherwise ignored.
+// (listen, admin_listen, state, decisions, alerts, log) need a restart; a
+// change to them is logged and otherwise ignored.
 func (a *App) Reload(cfg *config.Config) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -163,6 +176,10 @@ func (a *App) Reload(cfg *config.Config) error {
 		changed bool
 	}{
 		{"listen", cfg.Listen != old.Listen},
+		// Which listener serves /metrics and /v1/health is the process's;
+		// admin_keys, cors, allowed_hosts and max_inflight_body_bytes apply
+		// at once.
+		{"admin_listen", cfg.AdminListen != old.AdminListen},
 		{"state", !cfg.State.Equal(old.State)},
 		{"decisions", cfg.Decisions != old.Decisions},
 		{"alerts", cfg.Alerts != old.Alerts},
@@ -198,10 +215,21 @@ func (a *App) Logger() *slog.Logger { return a.log }
 // decision record says outcome "shutdown"; their connections are closed
 // finalWrite later at the latest.
 func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	return a.serve(ctx, ln, grace, a.Server)
+}
+
+// ServeAdmin serves the operator endpoints (/metrics, /v1/health) on ln, the
+// admin_listen listener, as Serve does the API. Without admin_listen in the
+// configuration the API listener serves them and this serves only 404s.
+func (a *App) ServeAdmin(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	return a.serve(ctx, ln, grace, a.Server.Admin())
+}
+
+func (a *App) serve(ctx context.Context, ln net.Listener, grace time.Duration, h http.Handler) error {
 	srv := &http.Server{
-		Handler:           a.Server,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second, // a slow client upload cannot hold a connection forever
+		Handler:           h,
+		ReadHeaderTimeout: cmp.Or(a.opt.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		ReadTimeout:       cmp.Or(a.opt.ReadTimeout, DefaultReadTimeout), // a slow client upload cannot hold a connection forever
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
@@ -212,12 +240,12 @@ func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) e
 		return err
 	case <-ctx.Done():
 	}
-	a.log.Info("shutting down: draining requests in flight", "grace", grace.String())
+	a.log.Info("shutting down: draining requests in flight", "addr", ln.Addr().String(), "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
-		a.log.Warn("grace period over: ending the requests still in flight")
+		a.log.Warn("grace period over: ending the requests still in flight", "addr", ln.Addr().String())
 		a.stopNow()
 		fctx, cancel := context.WithTimeout(context.Background(), finalWrite)
 		defer cancel()
