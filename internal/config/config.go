@@ -32,7 +32,10 @@ type Config struct {
 	File string
 	// Listen is the address to serve on.
 	Listen string
-	// ClientKeys are the accepted client bearer keys; empty means no client auth.
+	// Clients are the accepted client keys (clients.go); empty means no
+	// client auth. ClientKeys are their literal keys (not the key_sha256
+	// ones), for the scrubber.
+	Clients    []ClientKey
 	ClientKeys []string
 	// MaxBodyBytes caps the size of a client request body.
 	MaxBodyBytes int64
@@ -140,6 +143,8 @@ type Target struct {
 	Providers []string
 	// ContextWindow is the model's declared context window in tokens; 0 = not declared.
 	ContextWindow int
+	// Price is the model's price (clients.go); nil = not declared.
+	Price *Price
 }
 
 // Strategy is how a route orders its targets.

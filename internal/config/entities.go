@@ -165,7 +165,7 @@ func validHeaderName(s string) bool {
 func (d *decoder) decodeTarget(n *yaml.Node) (Target, rawTarget) {
 	var t Target
 	var rt rawTarget
-	g, ok := d.mapping(n, "target", "name", "model", "providers", "context_window")
+	g, ok := d.mapping(n, "target", "name", "model", "providers", "context_window", "price")
 	if !ok {
 		return t, rt
 	}
@@ -175,6 +175,9 @@ func (d *decoder) decodeTarget(n *yaml.Node) (Target, rawTarget) {
 	g.setStr("model", &t.Model, false)
 	rt.providers = g.names("providers", "name at least one provider")
 	g.setInt("context_window", &t.ContextWindow, 0)
+	if g.has("price") {
+		t.Price = d.decodePrice(g.vals["price"])
+	}
 	return t, rt
 }
 

@@ -26,6 +26,7 @@ type raw struct {
 	targets   []rawTarget
 	routes    []rawRoute
 	rules     []rawRule
+	clients   []rawClient
 }
 
 type rawTarget struct {
@@ -61,11 +62,7 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 		}
 	}
 	if items, _, ok := f.seq("client_keys"); ok {
-		for _, n := range items {
-			if v, ok := d.scalar(n, "client_keys entry", true); ok && v.s != "" && d.token(v, "client_keys entry") {
-				cfg.ClientKeys = append(cfg.ClientKeys, v.s)
-			}
-		}
+		d.decodeClients(items, cfg, r)
 	}
 	if v, ok := f.str("max_body_bytes", false); ok {
 		if i, err := strconv.ParseInt(v.s, 10, 64); err != nil || i <= 0 {

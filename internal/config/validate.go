@@ -58,6 +58,7 @@ func (d *decoder) validate(cfg *Config, r *raw) {
 			d.errorf(rt.tailNode, "route %s has a tail but no tail_on: name the classes that may use the tail", rt.name.v.show())
 		}
 	}
+	d.validateClients(cfg, r)
 	for i, rr := range r.rules {
 		if rr.provider.name == "" {
 			continue

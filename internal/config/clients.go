@@ -1,0 +1,212 @@
+package config
+
+import (
+	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ClientKey is one accepted client key with its name and limits. A bare
+// string in client_keys is a ClientKey with only Key set, a name of its
+// position ("key-1", "key-2", …) and no limits. See docs/config.md.
+type ClientKey struct {
+	// Name identifies the client in decision records and metrics; never the key.
+	Name string
+	// Key is the literal key; empty when SHA256 is set instead.
+	Key string
+	// SHA256 is the SHA-256 of the key (HasSHA256 says it is set): the file
+	// need not hold the key itself.
+	SHA256    [32]byte
+	HasSHA256 bool
+	// Routes are the route names this key may call (with their targets);
+	// empty means every route and target.
+	Routes []string
+	Rate   Rate
+	Budget Budget
+}
+
+// Rate limits a client per minute; 0 means no limit.
+type Rate struct {
+	RequestsPerMinute int
+	TokensPerMinute   int
+}
+
+// Budget limits a client's spend in USD per UTC day and month; 0 means no limit.
+type Budget struct {
+	USDPerDay   float64
+	USDPerMonth float64
+}
+
+// Price is a target's price in USD per million tokens. CachedInput nil
+// means cached input costs the Input price.
+type Price struct {
+	Input, Output float64
+	CachedInput   *float64
+}
+
+// Limited reports whether k has a rate or a budget.
+func (k *ClientKey) Limited() bool { return k.Rate != (Rate{}) || k.Budget != (Budget{}) }
+
+var clientKeyKeys = []string{"name", "key", "key_sha256", "routes", "rate", "budget"}
+
+// rawClient is where a client key's names were written, for validate.
+type rawClient struct {
+	name   ref
+	routes []ref
+}
+
+// decodeClients decodes client_keys: bare strings and objects.
+func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
+	for _, n := range items {
+		if n.Kind == yaml.ScalarNode {
+			if v, ok := d.scalar(n, "client_keys entry", true); ok && v.s != "" && d.token(v, "client_keys entry") {
+				cfg.ClientKeys = append(cfg.ClientKeys, v.s)
+				name := "key-" + strconv.Itoa(len(cfg.Clients)+1)
+				cfg.Clients = append(cfg.Clients, ClientKey{Name: name, Key: v.s})
+				r.clients = append(r.clients, rawClient{name: ref{name: name, node: n, v: value{s: name, node: n}}})
+			}
+			continue
+		}
+		g, ok := d.mapping(n, "client key", clientKeyKeys...)
+		if !ok {
+			continue
+		}
+		var k ClientKey
+		var rc rawClient
+		g.require("name")
+		rc.name, _ = g.name("name")
+		k.Name = rc.name.name
+		v, hasKey := g.str("key", true)
+		if hasKey && (v.s == "" || !d.token(v, "client key key")) {
+			if v.s == "" {
+				d.errorf(v.node, "client key %s: key is empty (an unset variable?)", rc.name.v.show())
+			}
+			hasKey = false
+			v.s = ""
+		}
+		k.Key = v.s
+		if h, ok := g.str("key_sha256", false); ok {
+			b, err := hex.DecodeString(strings.ToLower(h.s))
+			if err != nil || len(b) != 32 {
+				d.errorf(h.node, "client key key_sha256 must be 64 hex digits (the SHA-256 of the key), not %s", h.show())
+			} else {
+				copy(k.SHA256[:], b)
+				k.HasSHA256 = true
+			}
+		}
+		_, keyWritten := g.vals["key"]
+		_, shaWritten := g.vals["key_sha256"]
+		switch {
+		case keyWritten && shaWritten:
+			d.errorf(g.node, "client key %s has both key and key_sha256: write one", rc.name.v.show())
+		case !keyWritten && !shaWritten:
+			d.errorf(g.node, "client key %s needs key or key_sha256", rc.name.v.show())
+		}
+		if _, written := g.vals["routes"]; written {
+			rc.routes = g.names("routes", "name at least one route, or remove routes to allow every route")
+		}
+		if g.has("rate") {
+			if rg, ok := d.mapping(g.vals["rate"], "client key rate", "requests_per_minute", "tokens_per_minute"); ok {
+				rg.setInt("requests_per_minute", &k.Rate.RequestsPerMinute, 1)
+				rg.setInt("tokens_per_minute", &k.Rate.TokensPerMinute, 1)
+			}
+		}
+		if g.has("budget") {
+			if bg, ok := d.mapping(g.vals["budget"], "client key budget", "usd_per_day", "usd_per_month"); ok {
+				bg.setUSD("usd_per_day", &k.Budget.USDPerDay, false)
+				bg.setUSD("usd_per_month", &k.Budget.USDPerMonth, false)
+			}
+		}
+		if k.Key != "" {
+			cfg.ClientKeys = append(cfg.ClientKeys, k.Key)
+		}
+		cfg.Clients = append(cfg.Clients, k)
+		r.clients = append(r.clients, rc)
+	}
+}
+
+// setUSD sets *dst to key's amount in USD when written: a finite number,
+// > 0 (or >= 0 with allowZero).
+func (f fields) setUSD(key string, dst *float64, allowZero bool) {
+	v, ok := f.str(key, false)
+	if !ok {
+		return
+	}
+	x, err := strconv.ParseFloat(v.s, 64)
+	switch {
+	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
+		f.d.errorf(v.node, "%s must be a number of US dollars, not %s", f.label(key), v.show())
+	case x < 0 || x == 0 && !allowZero:
+		f.d.errorf(v.node, "%s must be greater than zero, not %s", f.label(key), v.show())
+	default:
+		*dst = x
+	}
+}
+
+// decodePrice decodes a target's price.
+func (d *decoder) decodePrice(n *yaml.Node) *Price {
+	g, ok := d.mapping(n, "target price", "input", "output", "cached_input")
+	if !ok {
+		return nil
+	}
+	g.require("input", "output")
+	p := &Price{}
+	g.setUSD("input", &p.Input, true)
+	g.setUSD("output", &p.Output, true)
+	if _, ok := g.vals["cached_input"]; ok {
+		var c float64
+		g.setUSD("cached_input", &c, true)
+		p.CachedInput = &c
+	}
+	return p
+}
+
+// validateClients checks client names are unique, literal keys are not
+// repeated, and every route a key names exists; it expands each key's
+// routes to every name it may call.
+func (d *decoder) validateClients(cfg *Config, r *raw) {
+	names := map[string]*yaml.Node{}
+	keys := map[string]string{}
+	for i, rc := range r.clients {
+		d.unique(names, rc.name, "client key")
+		k := &cfg.Clients[i]
+		if k.Key != "" {
+			if prev, dup := keys[k.Key]; dup {
+				d.errorf(rc.name.node, "client key %s has the same key as %q (value not shown)", rc.name.v.show(), prev)
+			}
+			keys[k.Key] = k.Name
+		}
+		for _, rt := range rc.routes {
+			if _, ok := cfg.Route(rt.name); ok {
+				k.Routes = append(k.Routes, rt.name)
+				continue
+			}
+			if _, ok := cfg.Target(rt.name); ok {
+				k.Routes = append(k.Routes, rt.name)
+				continue
+			}
+			d.errorf(rt.node, "client key %s: unknown route %s", rc.name.v.show(), rt.v.show())
+		}
+	}
+}
+
+// Allowed returns the names k may send as model: its routes and every
+// target they reach (targets and tail); nil means every name.
+func (c *Config) Allowed(k *ClientKey) map[string]bool {
+	if len(k.Routes) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, n := range k.Routes {
+		out[n] = true
+		if rt, ok := c.Route(n); ok {
+			for _, t := range append(append([]string{}, rt.Targets...), rt.Tail...) {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
