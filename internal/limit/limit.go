@@ -1,0 +1,166 @@
+package limit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/detour-llm/detour/internal/config"
+)
+
+// Key is one counter and how long it must outlive its window's start.
+type Key struct {
+	Name string
+	TTL  time.Duration
+}
+
+// Counter holds windowed counters. Implementations are safe for concurrent
+// use and never fail: a shared one falls back to local counts.
+type Counter interface {
+	// Admit, in one atomic step, finds the first i with caps[i] > 0 and
+	// count(keys[i]) >= caps[i], and returns it; when there is none it adds
+	// one to keys[0] (when caps[0] > 0) and returns -1.
+	Admit(ctx context.Context, keys []Key, caps []int64) int
+	// Add adds deltas[i] to keys[i] (zero deltas are skipped).
+	Add(ctx context.Context, keys []Key, deltas []int64)
+}
+
+// The limits, in the order of the counters.
+const (
+	RequestsPerMinute = iota
+	TokensPerMinute
+	USDPerDay
+	USDPerMonth
+	nLimits
+)
+
+// Names are the limits' names, as in the configuration and in metrics.
+var Names = [nLimits]string{"requests_per_minute", "tokens_per_minute", "usd_per_day", "usd_per_month"}
+
+// microUSD is the unit spend is counted in.
+const microUSD = 1e6
+
+// Refusal is a request refused by a limit.
+type Refusal struct {
+	// Limit is one of Names.
+	Limit string
+	// RetryAfter is the time until the limit's window turns.
+	RetryAfter time.Duration
+	// Message names the client and the limit, for the client.
+	Message string
+}
+
+// Limiter applies client keys' limits over a Counter. The zero value is not
+// usable; use New.
+type Limiter struct {
+	c   Counter
+	now func() time.Time
+}
+
+// New returns a Limiter over c; now nil means time.Now.
+func New(c Counter, now func() time.Time) *Limiter {
+	if now == nil {
+		now = time.Now
+	}
+	return &Limiter{c: c, now: now}
+}
+
+// Now is the limiter's clock.
+func (l *Limiter) Now() time.Time { return l.now() }
+
+// caps are k's limits as counter caps.
+func caps(k *config.ClientKey) []int64 {
+	return []int64{int64(k.Rate.RequestsPerMinute), int64(k.Rate.TokensPerMinute),
+		toMicro(k.Budget.USDPerDay), toMicro(k.Budget.USDPerMonth)}
+}
+
+func toMicro(usd float64) int64 {
+	if usd <= 0 || math.IsNaN(usd) {
+		return 0
+	}
+	return int64(math.Ceil(usd * microUSD))
+}
+
+// windows returns the counter keys of client at now and when each window ends.
+func windows(client string, now time.Time) ([]Key, [nLimits]time.Time) {
+	now = now.UTC()
+	minute := now.Truncate(time.Minute)
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	ends := [nLimits]time.Time{minute.Add(time.Minute), minute.Add(time.Minute), day.AddDate(0, 0, 1), month.AddDate(0, 1, 0)}
+	tag := "{client:" + tagEscaper.Replace(client) + "}:"
+	keys := []Key{
+		{tag + "req:" + minute.Format("200601021504"), 0},
+		{tag + "tok:" + minute.Format("200601021504"), 0},
+		{tag + "usd:d:" + day.Format("20060102"), 0},
+		{tag + "usd:m:" + month.Format("200601"), 0},
+	}
+	for i := range keys {
+		// A window's counter outlives its end a little, so a clock that
+		// differs between replicas by seconds still reads one counter.
+		keys[i].TTL = ends[i].Sub(now) + time.Minute
+	}
+	return keys, ends
+}
+
+// tagEscaper keeps a client name from closing its Redis Cluster hash tag.
+var tagEscaper = strings.NewReplacer("%", "%25", "{", "%7B", "}", "%7D")
+
+// Admit checks k's limits and counts the request; it returns nil when the
+// request may go on. A key without limits is always admitted, uncounted.
+func (l *Limiter) Admit(ctx context.Context, k *config.ClientKey) *Refusal {
+	if k == nil || !k.Limited() {
+		return nil
+	}
+	now := l.now()
+	keys, ends := windows(k.Name, now)
+	cs := caps(k)
+	i := l.c.Admit(ctx, keys, cs)
+	if i < 0 {
+		return nil
+	}
+	wait := ends[i].Sub(now.UTC())
+	r := &Refusal{Limit: Names[i], RetryAfter: wait}
+	switch i {
+	case RequestsPerMinute, TokensPerMinute:
+		r.Message = fmt.Sprintf("client key %q is over its %s limit (%d); retry after %s", k.Name, Names[i], cs[i], seconds(wait))
+	default:
+		r.Message = fmt.Sprintf("client key %q has spent its %s budget ($%g); it resets in %s", k.Name, Names[i], float64(cs[i])/microUSD, seconds(wait))
+	}
+	return r
+}
+
+// seconds is d rounded up to whole seconds, as Retry-After says it.
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%ds", RetryAfterSeconds(d))
+}
+
+// RetryAfterSeconds is d in whole seconds, rounded up, at least 1.
+func RetryAfterSeconds(d time.Duration) int64 {
+	s := int64(math.Ceil(d.Seconds()))
+	return max(s, 1)
+}
+
+// Spend records what a request of k used: tokens (in the minute) and cost
+// in USD (in the day and month). A key without limits records nothing.
+func (l *Limiter) Spend(ctx context.Context, k *config.ClientKey, tokens int, usd float64) {
+	if k == nil || !k.Limited() || tokens <= 0 && usd <= 0 {
+		return
+	}
+	keys, _ := windows(k.Name, l.now())
+	cs := caps(k)
+	micro := int64(math.Round(max(usd, 0) * microUSD))
+	deltas := []int64{0, 0, 0, 0}
+	if cs[TokensPerMinute] > 0 {
+		deltas[TokensPerMinute] = int64(max(tokens, 0))
+	}
+	if cs[USDPerDay] > 0 {
+		deltas[USDPerDay] = micro
+	}
+	if cs[USDPerMonth] > 0 {
+		deltas[USDPerMonth] = micro
+	}
+	l.c.Add(ctx, keys, deltas)
+}

@@ -1,0 +1,186 @@
+package limit
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/redistest"
+)
+
+// clock is a settable clock shared by a test's limiters and counters.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time                { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) set(t time.Time)               { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+func newClock(t time.Time) *clock              { return &clock{t: t} }
+func at(s string) time.Time                    { t, _ := time.Parse(time.RFC3339, s); return t }
+func key(k config.ClientKey) *config.ClientKey { return &k }
+
+// counters runs f over a Memory and over Redis (one real server).
+func counters(t *testing.T, f func(t *testing.T, mk func(now func() time.Time) Counter)) {
+	t.Run("memory", func(t *testing.T) {
+		f(t, func(now func() time.Time) Counter { return NewMemory(now) })
+	})
+	t.Run("redis", func(t *testing.T) {
+		rs := redistest.Start(t)
+		c := rs.Client(t)
+		f(t, func(now func() time.Time) Counter { return NewRedis(c, "detour:", nil, now) })
+	})
+}
+
+func TestRequestsPerMinute(t *testing.T) {
+	counters(t, func(t *testing.T, mk func(func() time.Time) Counter) {
+		clk := newClock(at("2026-12-01T10:00:15Z"))
+		l := New(mk(clk.now), clk.now)
+		k := key(config.ClientKey{Name: "team-a", Rate: config.Rate{RequestsPerMinute: 3}})
+		for i := range 3 {
+			if r := l.Admit(context.Background(), k); r != nil {
+				t.Fatalf("request %d refused: %+v", i+1, r)
+			}
+		}
+		r := l.Admit(context.Background(), k)
+		if r == nil || r.Limit != "requests_per_minute" || r.RetryAfter != 45*time.Second ||
+			!strings.Contains(r.Message, `"team-a"`) || !strings.Contains(r.Message, "requests_per_minute") {
+			t.Fatalf("4th request: %+v, want refused by requests_per_minute for 45s", r)
+		}
+		// Refused requests are not counted: the next minute admits three again.
+		clk.set(at("2026-12-01T10:01:00Z"))
+		for i := range 3 {
+			if r := l.Admit(context.Background(), k); r != nil {
+				t.Fatalf("next minute, request %d refused: %+v", i+1, r)
+			}
+		}
+		// Another client has its own counters.
+		if r := l.Admit(context.Background(), key(config.ClientKey{Name: "team-b", Rate: config.Rate{RequestsPerMinute: 1}})); r != nil {
+			t.Fatalf("team-b refused: %+v", r)
+		}
+	})
+}
+
+func TestBudgetAndTokens(t *testing.T) {
+	counters(t, func(t *testing.T, mk func(func() time.Time) Counter) {
+		clk := newClock(at("2026-12-31T23:00:00Z"))
+		l := New(mk(clk.now), clk.now)
+		k := key(config.ClientKey{Name: "ci", Rate: config.Rate{TokensPerMinute: 1000},
+			Budget: config.Budget{USDPerDay: 5, USDPerMonth: 7}})
+		ctx := context.Background()
+		if r := l.Admit(ctx, k); r != nil {
+			t.Fatal(r)
+		}
+		l.Spend(ctx, k, 400, 4.99)
+		if r := l.Admit(ctx, k); r != nil {
+			t.Fatalf("under every cap: %+v", r)
+		}
+		l.Spend(ctx, k, 700, 0.02) // 1100 tokens this minute, $5.01 today
+		r := l.Admit(ctx, k)
+		if r == nil || r.Limit != "tokens_per_minute" || r.RetryAfter != time.Minute {
+			t.Fatalf("over tokens: %+v", r)
+		}
+		clk.set(at("2026-12-31T23:01:30Z"))
+		r = l.Admit(ctx, k)
+		if r == nil || r.Limit != "usd_per_day" || r.RetryAfter != 58*time.Minute+30*time.Second ||
+			!strings.Contains(r.Message, "usd_per_day budget ($5)") {
+			t.Fatalf("over the day's budget: %+v", r)
+		}
+		// The day turns (and the month): the budget is fresh.
+		clk.set(at("2027-01-01T00:00:00Z"))
+		if r := l.Admit(ctx, k); r != nil {
+			t.Fatalf("new day: %+v", r)
+		}
+		l.Spend(ctx, k, 10, 4)
+		clk.set(at("2027-01-02T00:00:00Z"))
+		l.Spend(ctx, k, 10, 3.5) // $7.50 this month
+		r = l.Admit(ctx, k)
+		if r == nil || r.Limit != "usd_per_month" || r.RetryAfter != 30*24*time.Hour {
+			t.Fatalf("over the month's budget: %+v", r)
+		}
+	})
+}
+
+func TestUnlimitedKeyIsNeverCounted(t *testing.T) {
+	m := NewMemory(nil)
+	l := New(m, nil)
+	k := key(config.ClientKey{Name: "free", Key: "k"})
+	for range 100 {
+		if r := l.Admit(context.Background(), k); r != nil {
+			t.Fatal(r)
+		}
+		l.Spend(context.Background(), k, 1e6, 1e3)
+	}
+	if len(m.m) != 0 {
+		t.Errorf("counters for a key without limits: %v", m.m)
+	}
+}
+
+// Two replicas, each with its own Redis counter over one server, share one
+// request rate and one budget.
+func TestRedisSharedAcrossReplicas(t *testing.T) {
+	rs := redistest.Start(t)
+	clk := newClock(at("2026-12-01T10:00:00Z"))
+	a := New(NewRedis(rs.Client(t), "detour:", nil, clk.now), clk.now)
+	b := New(NewRedis(rs.Client(t), "detour:", nil, clk.now), clk.now)
+	k := key(config.ClientKey{Name: "team-a", Rate: config.Rate{RequestsPerMinute: 4}, Budget: config.Budget{USDPerDay: 1}})
+	ctx := context.Background()
+	for i, l := range []*Limiter{a, b, a, b} {
+		if r := l.Admit(ctx, k); r != nil {
+			t.Fatalf("request %d refused: %+v", i+1, r)
+		}
+	}
+	if r := b.Admit(ctx, k); r == nil || r.Limit != "requests_per_minute" {
+		t.Fatalf("5th request across replicas: %+v", r)
+	}
+	clk.set(at("2026-12-01T10:01:00Z"))
+	a.Spend(ctx, k, 100, 1.0)
+	if r := b.Admit(ctx, k); r == nil || r.Limit != "usd_per_day" {
+		t.Fatalf("B after A spent the budget: %+v", r)
+	}
+	// The keys carry one hash tag per client, and expire.
+	keys, err := rs.Client(t).Keys(ctx, "detour:{client:team-a}:*").Result()
+	if err != nil || len(keys) != 2 { // requests and the day (no tokens or month cap: not counted)
+		t.Fatalf("keys %v (%v)", keys, err)
+	}
+	for _, name := range keys {
+		if ttl := rs.Client(t).PTTL(ctx, name).Val(); ttl <= 0 {
+			t.Errorf("%s has no expiry (%v)", name, ttl)
+		}
+	}
+}
+
+// While Redis is away each replica counts locally; spend counted then is
+// added to Redis when it is back.
+func TestRedisOutageCountsLocally(t *testing.T) {
+	rs := redistest.Start(t)
+	clk := newClock(at("2026-12-01T10:00:00Z"))
+	c := NewRedis(rs.Client(t), "detour:", nil, clk.now)
+	l := New(c, clk.now)
+	k := key(config.ClientKey{Name: "team-a", Rate: config.Rate{RequestsPerMinute: 2}, Budget: config.Budget{USDPerDay: 1}})
+	ctx := context.Background()
+	rs.Kill()
+	for i := range 2 {
+		if r := l.Admit(ctx, k); r != nil {
+			t.Fatalf("request %d with Redis away: %+v", i+1, r)
+		}
+	}
+	if r := l.Admit(ctx, k); r == nil || r.Limit != "requests_per_minute" {
+		t.Fatalf("local count with Redis away: %+v", r)
+	}
+	l.Spend(ctx, k, 10, 0.6)
+	rs.Start()
+	clk.set(at("2026-12-01T10:01:01Z")) // a new minute, past the retry interval
+	if r := l.Admit(ctx, k); r != nil {
+		t.Fatalf("Redis back: %+v", r)
+	}
+	// Another replica sees the spend made during the outage.
+	other := New(NewRedis(rs.Client(t), "detour:", nil, clk.now), clk.now)
+	other.Spend(ctx, k, 10, 0.5)
+	if r := other.Admit(ctx, k); r == nil || r.Limit != "usd_per_day" {
+		t.Fatalf("the outage's spend was not written back: %+v", r)
+	}
+}

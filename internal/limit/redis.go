@@ -1,0 +1,214 @@
+package limit
+
+import (
+	"context"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis is a Counter shared by every replica through Redis: one Lua script
+// per operation, so a check and its count are atomic, over keys that share
+// one hash tag per client (one Cluster slot). While Redis is unreachable it
+// counts in a local Memory, and the spend added meanwhile is added to Redis
+// when it answers again.
+type Redis struct {
+	client    redis.UniversalClient
+	prefix    string
+	log       *slog.Logger
+	local     *Memory
+	now       func() time.Time
+	opTimeout time.Duration
+
+	down    atomic.Bool
+	mu      sync.Mutex // guards retryAt, pending and the transitions of down
+	retryAt time.Time
+	pending map[string]pendingAdd // spend added locally while Redis was away
+}
+
+type pendingAdd struct {
+	n   int64
+	ttl time.Duration
+	at  time.Time
+}
+
+var _ Counter = (*Redis)(nil)
+
+const (
+	retryEvery       = time.Second
+	defaultOpTimeout = 500 * time.Millisecond
+)
+
+// NewRedis returns a Counter over client with keys under prefix (e.g.
+// "detour:"); logger nil means slog.Default(), now nil time.Now.
+func NewRedis(client redis.UniversalClient, prefix string, logger *slog.Logger, now func() time.Time) *Redis {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Redis{client: client, prefix: prefix, log: logger, local: NewMemory(now), now: now,
+		opTimeout: defaultOpTimeout, pending: map[string]pendingAdd{}}
+}
+
+// admitScript: KEYS are the counters, ARGV[1..n] their caps, ARGV[n+1] the
+// TTL of KEYS[1] in ms. It returns the 0-based index of the first counter
+// at or over its cap, or -1 after counting one request in KEYS[1].
+var admitScript = redis.NewScript(`
+local n = #KEYS
+for i = 1, n do
+  local cap = tonumber(ARGV[i])
+  if cap > 0 and tonumber(redis.call("GET", KEYS[i]) or "0") >= cap then return i - 1 end
+end
+if tonumber(ARGV[1]) > 0 then
+  redis.call("INCR", KEYS[1])
+  redis.call("PEXPIRE", KEYS[1], ARGV[n + 1])
+end
+return -1`)
+
+// addScript: ARGV holds, per key, a delta and a TTL in ms.
+var addScript = redis.NewScript(`
+for i = 1, #KEYS do
+  local d = tonumber(ARGV[2 * i - 1])
+  if d ~= 0 then
+    redis.call("INCRBY", KEYS[i], d)
+    redis.call("PEXPIRE", KEYS[i], ARGV[2 * i])
+  end
+end
+return 0`)
+
+// try says whether to talk to Redis now: always while it answers, once per
+// retryEvery while it is away.
+func (r *Redis) try() bool {
+	if !r.down.Load() {
+		return true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.now()
+	if now.Before(r.retryAt) {
+		return false
+	}
+	r.retryAt = now.Add(retryEvery)
+	return true
+}
+
+// done records an operation's outcome; it reports whether it reached Redis.
+func (r *Redis) done(err error) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err == nil {
+		if r.down.Load() {
+			r.down.Store(false)
+			r.log.Info("limits: redis is back, sharing client limits again", "prefix", r.prefix)
+		}
+		return true
+	}
+	r.retryAt = r.now().Add(retryEvery)
+	if !r.down.Load() {
+		r.down.Store(true)
+		r.log.Warn("limits: redis unreachable, counting client limits locally until it is back", "prefix", r.prefix, "err", err)
+	}
+	return false
+}
+
+func (r *Redis) full(keys []Key) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = r.prefix + k.Name
+	}
+	return out
+}
+
+func ms(d time.Duration) string { return strconv.FormatInt(max(d.Milliseconds(), 1), 10) }
+
+// Admit implements Counter.
+func (r *Redis) Admit(ctx context.Context, keys []Key, caps []int64) int {
+	if !r.try() {
+		return r.local.Admit(ctx, keys, caps)
+	}
+	r.flush(ctx)
+	args := make([]any, 0, len(caps)+1)
+	for _, c := range caps {
+		args = append(args, c)
+	}
+	args = append(args, ms(keys[0].TTL))
+	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opTimeout)
+	i, err := admitScript.Run(c, r.client, r.full(keys), args...).Int()
+	cancel()
+	if !r.done(err) {
+		return r.local.Admit(ctx, keys, caps)
+	}
+	return i
+}
+
+// Add implements Counter.
+func (r *Redis) Add(ctx context.Context, keys []Key, deltas []int64) {
+	if r.try() {
+		r.flush(ctx)
+		if r.done(r.add(ctx, keys, deltas)) {
+			return
+		}
+	}
+	r.local.Add(ctx, keys, deltas)
+	r.mu.Lock()
+	now := r.now()
+	for i, k := range keys {
+		if deltas[i] != 0 {
+			p := r.pending[k.Name]
+			p.n += deltas[i]
+			p.ttl, p.at = k.TTL, now
+			r.pending[k.Name] = p
+		}
+	}
+	r.mu.Unlock()
+}
+
+func (r *Redis) add(ctx context.Context, keys []Key, deltas []int64) error {
+	args := make([]any, 0, 2*len(keys))
+	for i, k := range keys {
+		args = append(args, deltas[i], ms(k.TTL))
+	}
+	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opTimeout)
+	defer cancel()
+	return addScript.Run(c, r.client, r.full(keys), args...).Err()
+}
+
+// flush adds the spend counted locally while Redis was away, once it answers.
+func (r *Redis) flush(ctx context.Context) {
+	r.mu.Lock()
+	if len(r.pending) == 0 {
+		r.mu.Unlock()
+		return
+	}
+	pend := r.pending
+	r.pending = map[string]pendingAdd{}
+	r.mu.Unlock()
+	now := r.now()
+	var failed error
+	for name, p := range pend {
+		ttl := p.ttl - now.Sub(p.at)
+		if ttl <= 0 {
+			continue // the window is over: nothing to add to
+		}
+		if failed == nil {
+			if failed = r.add(ctx, []Key{{Name: name, TTL: ttl}}, []int64{p.n}); failed == nil {
+				continue
+			}
+		}
+		r.mu.Lock() // not added: keep it for the next time
+		q := r.pending[name]
+		q.n += p.n
+		q.ttl, q.at = p.ttl, p.at
+		r.pending[name] = q
+		r.mu.Unlock()
+	}
+	if failed != nil {
+		r.done(failed)
+	}
+}
