@@ -85,6 +85,22 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// PromptTokensDetails says how many of PromptTokens were read from the
+	// provider's prompt cache; nil when the upstream did not say.
+	PromptTokensDetails *TokenDetails `json:"prompt_tokens_details,omitempty"`
+}
+
+// TokenDetails is OpenAI's prompt_tokens_details.
+type TokenDetails struct {
+	CachedTokens int `json:"cached_tokens"`
+}
+
+// Cached is the number of cached input tokens u reports (0 when none).
+func (u *Usage) Cached() int {
+	if u == nil || u.PromptTokensDetails == nil {
+		return 0
+	}
+	return u.PromptTokensDetails.CachedTokens
 }
 
 // NextEvent reads the next upstream SSE event into the parts every dialect

@@ -47,6 +47,14 @@ func (u *usage) prompt() int {
 	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 }
 
+// cached is the cache reads as OpenAI's prompt_tokens_details (nil when none).
+func (u *usage) cached() *provider.TokenDetails {
+	if u.CacheReadInputTokens <= 0 {
+		return nil
+	}
+	return &provider.TokenDetails{CachedTokens: u.CacheReadInputTokens}
+}
+
 // Response translates a Messages answer into a chat.completion. An error
 // body, or anything that is not a message, is an error.
 func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
@@ -98,7 +106,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	if a.Usage != nil {
 		p := a.Usage.prompt()
 		c.Usage = &provider.Usage{PromptTokens: p, CompletionTokens: a.Usage.OutputTokens,
-			TotalTokens: p + a.Usage.OutputTokens}
+			TotalTokens: p + a.Usage.OutputTokens, PromptTokensDetails: a.Usage.cached()}
 	}
 	return chat.Marshal(c), nil
 }

@@ -178,5 +178,5 @@ func (s *stream) chunk(d chat.Delta, finish *string, u *provider.Usage) []byte {
 func (s *stream) total() *provider.Usage {
 	p := s.usage.prompt()
 	return &provider.Usage{PromptTokens: p, CompletionTokens: s.usage.OutputTokens,
-		TotalTokens: p + s.usage.OutputTokens}
+		TotalTokens: p + s.usage.OutputTokens, PromptTokensDetails: s.usage.cached()}
 }

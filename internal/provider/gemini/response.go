@@ -51,6 +51,8 @@ type usageMetadata struct {
 	CandidatesTokenCount int `json:"candidatesTokenCount"`
 	ThoughtsTokenCount   int `json:"thoughtsTokenCount"`
 	TotalTokenCount      int `json:"totalTokenCount"`
+	// CachedContentTokenCount is the part of the prompt read from the cache.
+	CachedContentTokenCount int `json:"cachedContentTokenCount"`
 }
 
 func (u *usageMetadata) usage() *provider.Usage {
@@ -59,7 +61,11 @@ func (u *usageMetadata) usage() *provider.Usage {
 	if t == 0 {
 		t = u.PromptTokenCount + c
 	}
-	return &provider.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: c, TotalTokens: t}
+	out := &provider.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: c, TotalTokens: t}
+	if u.CachedContentTokenCount > 0 {
+		out.PromptTokensDetails = &provider.TokenDetails{CachedTokens: u.CachedContentTokenCount}
+	}
+	return out
 }
 
 func (a *answer) isError() bool {
