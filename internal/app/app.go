@@ -19,6 +19,7 @@ import (
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/limit"
 	"github.com/detour-llm/detour/internal/metrics"
 	"github.com/detour-llm/detour/internal/redact"
 	"github.com/detour-llm/detour/internal/server"
@@ -33,6 +34,9 @@ type Options struct {
 	Decisions decision.Sink
 	// Backoff overrides the dispatcher's server-error retry backoff (tests).
 	Backoff func() time.Duration
+	// Clock is the clock of client limits' windows (docs/config.md,
+	// client_keys); nil means time.Now (tests turn the day with it).
+	Clock func() time.Time
 	// ReadHeaderTimeout and ReadTimeout override how long a client may take
 	// to send its request headers (10s), and its whole request, body
 	// included (60s); zero keeps the default (tests shorten them).
@@ -56,6 +60,7 @@ type App struct {
 	store   health.Store
 	claimer alert.Claimer
 	rdb     redis.UniversalClient
+	limits  *limit.Limiter // client keys' rates and budgets, shared across reloads
 	dec     decision.Sink
 	writer  *decision.Writer
 	alerts  *alert.Notifier
@@ -104,9 +109,11 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.rdb = rdb
 		rs := health.NewRedis(a.rdb, "detour:", a.log)
 		a.store, a.claimer = rs, rs
+		a.limits = limit.New(limit.NewRedis(a.rdb, "detour:", a.log, opt.Clock), opt.Clock)
 	default:
 		m := health.NewMemory()
 		a.store, a.claimer = m, m
+		a.limits = limit.New(limit.NewMemory(opt.Clock), opt.Clock)
 	}
 	a.dec = opt.Decisions
 	if a.dec == nil {
@@ -146,7 +153,7 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	if err != nil {
 		return nil, err
 	}
-	return &server.State{Config: cfg, Dispatcher: d, Health: tr}, nil
+	return &server.State{Config: cfg, Dispatcher: d, Health: tr, Limits: a.limits}, nil
 }
 
 // served names what st serves, for metrics.

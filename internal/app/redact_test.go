@@ -12,7 +12,7 @@ import (
 // provider keys, client and admin keys, and the Redis passwords of every
 // state form (docs/design.md, "Operator secrets").
 func TestEveryConfiguredCredentialIsScrubbed(t *testing.T) {
-	yaml := `client_keys: [client-Zq81mWv3]
+	yaml := `client_keys: [client-Zq81mWv3, {name: team-a, key: object-Tr47Vb2w, budget: {usd_per_day: 5}}]
 admin_keys: [admin-Kx52nRt7]
 state:
   store: redis
@@ -28,7 +28,7 @@ targets:
 		t.Fatal(err)
 	}
 	sc := redact.New(rulesFor(cfg))
-	for _, secret := range []string{"client-Zq81mWv3", "admin-Kx52nRt7", "cluster-Pw93Lk2", "state-Hy64Bd8s", "provider-Jm27Qa5c"} {
+	for _, secret := range []string{"client-Zq81mWv3", "object-Tr47Vb2w", "admin-Kx52nRt7", "cluster-Pw93Lk2", "state-Hy64Bd8s", "provider-Jm27Qa5c"} {
 		if got := sc.String("upstream said " + secret); strings.Contains(got, secret) {
 			t.Errorf("%s is not scrubbed: %q", secret, got)
 		}

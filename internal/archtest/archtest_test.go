@@ -46,11 +46,13 @@ var allowed = map[string][]string{
 	"internal/dispatch": {"classify", "internal/config", "internal/decision", "internal/health", "internal/metrics",
 		"internal/policy", "internal/provider", "internal/provider/anthropic", "internal/provider/gemini",
 		"internal/provider/openai", "internal/route", "internal/sse"},
+	// Client limits count in memory or Redis; they read client keys only.
+	"internal/limit": {"internal/config"},
 	// The HTTP front talks to dispatch, never to adapters or policy directly.
-	"internal/server": {"internal/config", "internal/decision", "internal/dispatch", "internal/health", "internal/metrics", "internal/provider"},
+	"internal/server": {"internal/config", "internal/decision", "internal/dispatch", "internal/health", "internal/limit", "internal/metrics", "internal/provider"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
-		"internal/health", "internal/metrics", "internal/redact", "internal/server"},
+		"internal/health", "internal/limit", "internal/metrics", "internal/redact", "internal/server"},
 	"internal/demo":      {"internal/upstreamtest"},
 	"internal/redistest": {},
 	// Test helper that runs a whole gateway in-process: wiring, config, records.

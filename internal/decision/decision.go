@@ -41,6 +41,16 @@ type Decision struct {
 	Attempts    []Attempt    `json:"attempts"`
 	Skipped     []Skip       `json:"skipped,omitempty"`
 	Transitions []Transition `json:"transitions"`
+	// Client is the name of the client key that sent the request (never
+	// the key); "" without client keys.
+	Client string `json:"client,omitempty"`
+	// Usage sums the usage of the attempts that reported one.
+	Usage *Usage `json:"usage,omitempty"`
+	// CostUSD sums the attempts' costs: absent when no attempt's target has
+	// a price; null, with CostUnknown, when a billable attempt's usage is
+	// unknown (see Attempt.CostUSD).
+	CostUSD     *USD `json:"cost_usd,omitempty"`
+	CostUnknown bool `json:"cost_unknown,omitempty"`
 }
 
 // Attempt is one call to one endpoint.
@@ -66,6 +76,11 @@ type Attempt struct {
 	// Malformed counts stream chunks skipped because they did not parse.
 	Malformed int    `json:"malformed,omitempty"`
 	Usage     *Usage `json:"usage,omitempty"`
+	// CostUSD is the attempt's cost at its target's price: absent when the
+	// target has none; 0 when not billable; null, with CostUnknown, when it
+	// was billable but its usage is unknown (a cut stream, a timeout).
+	CostUSD     *USD `json:"cost_usd,omitempty"`
+	CostUnknown bool `json:"cost_unknown,omitempty"`
 	// Message is set only for class unknown: the upstream's own message as
 	// UnknownMessage records it (quoted values masked, ≤ MaxMessage bytes),
 	// so `detour classify --suggest` can turn unknowns into rules.
@@ -77,6 +92,17 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// CachedTokens is the part of PromptTokens read from the provider's
+	// prompt cache.
+	CachedTokens int `json:"cached_tokens,omitempty"`
+}
+
+// Add adds v to u.
+func (u *Usage) Add(v Usage) {
+	u.PromptTokens += v.PromptTokens
+	u.CompletionTokens += v.CompletionTokens
+	u.TotalTokens += v.TotalTokens
+	u.CachedTokens += v.CachedTokens
 }
 
 // Skip is a candidate endpoint that was not tried, and why.

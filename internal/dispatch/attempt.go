@@ -71,7 +71,7 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 
 	hreq, err := e.prov.adapter.NewRequest(httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
 		WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) },
-	}), e.ep, w.call.Req)
+	}), e.ep, w.requestFor(e))
 	if err != nil {
 		o.status = http.StatusBadRequest
 		// This dialect cannot express the request (an audio or file part for
@@ -198,7 +198,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			w.streamWhole(e, out, o)
 			return
 		}
-		o.ok, o.body = true, out
+		o.ok, o.body, o.usage = true, out, usageOf(out)
 	}
 }
 
@@ -211,9 +211,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status,
 		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb),
 		Malformed: o.malformed, Evidence: o.verdict.Evidence}
-	if o.usage != nil {
-		a.Usage = &decision.Usage{PromptTokens: o.usage.PromptTokens, CompletionTokens: o.usage.CompletionTokens, TotalTokens: o.usage.TotalTokens}
-	}
+	account(&a, e.target.cfg, o)
 	class := "ok"
 	switch {
 	case o.canceled:
@@ -254,6 +252,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	}
 	w.rec.Attempts = append(w.rec.Attempts, a)
 	w.d.opt.Metrics.Attempt(e.key.Target, e.key.Provider, class, o.ttfb, total)
+	w.meter(e, &a)
 }
 
 // report turns a failure into what health must do, by the policy table.

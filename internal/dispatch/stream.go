@@ -56,6 +56,9 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		}
 		if ev.Usage != nil {
 			o.usage = ev.Usage
+			if w.strip(e, &ev) {
+				ev.Chunks = nil // asked for by the gateway, not the client
+			}
 		}
 		if ev.Finished {
 			o.finished = true

@@ -29,6 +29,8 @@ type Call struct {
 	W http.ResponseWriter
 	// ID is the decision id (the server has already sent it as a header).
 	ID string
+	// Client is the client key's name, for the record and metrics ("" = none).
+	Client string
 }
 
 // Result is the end of one request.
@@ -66,6 +68,8 @@ type walk struct {
 	// base is the client's context without the route's deadline: attempts
 	// run under it, and the deadline applies until the commit point only.
 	base context.Context
+	// usageReq is the request that asks openai-dialect streams for usage.
+	usageReq usageRequest
 }
 
 // Do serves one call. ctx carries the client's cancellation; the route's
@@ -74,7 +78,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	start := time.Now()
 	r := d.routes[call.Model]
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: string(r.strategy),
-		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}}
+		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
 	defer cancelBase(nil)
@@ -109,6 +113,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	default:
 		rec.Outcome, rec.Status = decision.OutcomeOK, http.StatusOK
 	}
+	totals(rec)
 	d.opt.Metrics.Request(r.name, rec.Outcome, rec.Status, elapsed)
 	d.opt.Metrics.Overhead(elapsed - w.upstream)
 	d.dec.Write(rec)

@@ -35,6 +35,7 @@ type Metrics struct {
 	alerts        *prometheus.CounterVec // provider, class, result
 
 	routes, targets, providers names
+	usage                      usage // usage.go
 }
 
 // New returns a Metrics with every collector registered on a fresh registry,
@@ -92,6 +93,7 @@ func New() *Metrics {
 		m.requests, m.requestDur, m.attempts, m.ttfb, m.upstreamDur,
 		m.failovers, m.endpointState, m.accountState, m.overhead, m.alerts,
 	)
+	m.registerUsage()
 	return m
 }
 

@@ -24,8 +24,8 @@ func (m *Metrics) Retain(s Served) {
 	if m == nil {
 		return
 	}
-	byRoute := []*prometheus.MetricVec{m.requests.MetricVec, m.requestDur.MetricVec, m.failovers.MetricVec}
-	byTarget := []*prometheus.MetricVec{m.attempts.MetricVec, m.ttfb.MetricVec, m.upstreamDur.MetricVec, m.endpointState.MetricVec}
+	byRoute := append([]*prometheus.MetricVec{m.requests.MetricVec, m.requestDur.MetricVec, m.failovers.MetricVec}, m.usageVecs()...)
+	byTarget := append([]*prometheus.MetricVec{m.attempts.MetricVec, m.ttfb.MetricVec, m.upstreamDur.MetricVec, m.endpointState.MetricVec}, m.usageVecs()...)
 	byProvider := append(byTarget[:len(byTarget):len(byTarget)], m.accountState.MetricVec, m.alerts.MetricVec)
 	drop := func(vecs []*prometheus.MetricVec, labels prometheus.Labels) {
 		for _, v := range vecs {

@@ -15,10 +15,12 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := s.state.Load()
-	if !authorized(st.Config, r) {
+	client, ok := clientOf(st.Config, r)
+	if !ok {
 		writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_api_key", "missing or invalid client key: send Authorization: Bearer <key>")
 		return
 	}
+	allowed := st.Config.Allowed(client) // a key sees only what it may call
 	type model struct {
 		ID      string `json:"id"`
 		Object  string `json:"object"`
@@ -32,9 +34,15 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 	}
 	var data []model
 	for _, rt := range st.Config.Routes {
+		if allowed != nil && !allowed[rt.Name] {
+			continue
+		}
 		data = append(data, model{ID: rt.Name, Object: "model", OwnedBy: "detour", Kind: "route", Strategy: string(rt.Strategy), Targets: rt.Targets})
 	}
 	for _, t := range st.Config.Targets {
+		if allowed != nil && !allowed[t.Name] {
+			continue
+		}
 		data = append(data, model{ID: t.Name, Object: "model", OwnedBy: "detour", Kind: "target", Model: t.Model})
 	}
 	writeJSON(w, map[string]any{"object": "list", "data": data})

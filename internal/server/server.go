@@ -16,6 +16,7 @@ import (
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/limit"
 	"github.com/detour-llm/detour/internal/metrics"
 	"github.com/detour-llm/detour/internal/provider"
 )
@@ -25,6 +26,8 @@ type State struct {
 	Config     *config.Config
 	Dispatcher *dispatch.Dispatcher
 	Health     *health.Tracker
+	// Limits applies client keys' rates and budgets; nil applies none.
+	Limits *limit.Limiter
 }
 
 // Server serves the HTTP API. Create it with New.
@@ -108,11 +111,6 @@ func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// authorized checks the client key when client_keys are configured.
-func authorized(cfg *config.Config, r *http.Request) bool {
-	return len(cfg.ClientKeys) == 0 || bearerMatches(r, cfg.ClientKeys)
-}
-
 // bearerMatches reports whether r's Authorization is "Bearer <key>" for one
 // of keys. The scheme is case-insensitive (RFC 9110 §11.1), the key is not;
 // keys are compared in constant time.
@@ -136,7 +134,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use POST for /v1/chat/completions")
 		return
 	}
-	if !authorized(st.Config, r) {
+	client, ok := clientOf(st.Config, r)
+	if !ok {
 		writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_api_key", "missing or invalid client key: send Authorization: Bearer <key>")
 		return
 	}
@@ -160,7 +159,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fail.status, "invalid_request_error", code, fail.msg)
 		return
 	}
-	call, status, msg := parse(w, r, st, body)
+	call, status, msg := parse(w, r, st, body, st.Config.Allowed(client))
 	if call == nil {
 		code := "invalid_request"
 		kind := "invalid_request_error"
@@ -170,10 +169,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, kind, code, msg)
 		return
 	}
+	if client != nil {
+		call.Client = client.Name
+	}
+	if s.refused(w, r, st, client) {
+		return
+	}
 	call.ID = decision.NewID()
 	w.Header().Set("X-Detour-Decision", call.ID)
 	w.Header().Set("X-Detour-Route", call.Model)
 	res := st.Dispatcher.Do(r.Context(), call)
+	spend(r, st, client, res.Decision)
 	if res.Committed || res.Canceled {
 		return
 	}
@@ -197,7 +203,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 
 // parse checks the client's body (already read) and headers. On failure it returns nil,
 // the status and a message for the client.
-func parse(w http.ResponseWriter, r *http.Request, st *State, body []byte) (*dispatch.Call, int, string) {
+// allowed, when not nil, are the only model names the client key may send;
+// any other is unknown to it.
+func parse(w http.ResponseWriter, r *http.Request, st *State, body []byte, allowed map[string]bool) (*dispatch.Call, int, string) {
 	// One pass checks the whole body (valid JSON, an object, no repeated
 	// member, no case variant of a member the gateway reads) and finds the
 	// members the front needs; the body itself goes upstream as sent (but
@@ -210,8 +218,8 @@ func parse(w http.ResponseWriter, r *http.Request, st *State, body []byte) (*dis
 	if !ok || model == "" {
 		return nil, http.StatusBadRequest, `"model" must be a non-empty string naming a route or target`
 	}
-	if !st.Dispatcher.Known(model) {
-		return nil, http.StatusNotFound, fmt.Sprintf("unknown model %q; known: %s", model, strings.Join(st.Dispatcher.Names(), ", "))
+	if !st.Dispatcher.Known(model) || allowed != nil && !allowed[model] {
+		return nil, http.StatusNotFound, fmt.Sprintf("unknown model %q; known: %s", model, strings.Join(visible(st.Dispatcher.Names(), allowed), ", "))
 	}
 	var stream bool
 	switch string(hd.stream) {

@@ -20,11 +20,12 @@ import (
 // See docs/security.md, "Hostile clients at the HTTP front".
 
 // readMembers are the top-level members Detour reads: model, stream and
-// messages here, the others in the translating adapters (provider/chat).
+// messages here, stream_options in dispatch (which asks streams for usage),
+// the others in the translating adapters (provider/chat).
 // A top-level name that differs from one of them only by case is refused.
 var readMembers = []string{"model", "stream", "messages", "tools", "tool_choice", "parallel_tool_calls",
 	"max_tokens", "max_completion_tokens", "temperature", "top_p", "presence_penalty", "frequency_penalty",
-	"seed", "n", "stop", "user", "response_format"}
+	"seed", "n", "stop", "user", "response_format", "stream_options"}
 
 // foldedMembers maps each read member's case-folded name to the name.
 var foldedMembers = func() map[string]string {

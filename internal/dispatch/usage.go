@@ -1,0 +1,183 @@
+package dispatch
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// Usage and cost (docs/design.md, "Usage and cost"). Every attempt records
+// the usage its upstream reported and, when its target has a price, its
+// cost; the request sums them. A streamed request to an openai-dialect
+// target asks for usage (stream_options.include_usage), and the extra
+// usage-only chunk that brings is kept from a client that did not ask.
+
+// usageRequest is the request sent to openai-dialect targets of a stream:
+// the client's, asking for usage. asked says the client asked itself.
+type usageRequest struct {
+	done  bool
+	req   *provider.Request
+	asked bool
+}
+
+// requestFor is the request to send to e: for a stream to an openai-dialect
+// target, one that asks for usage.
+func (w *walk) requestFor(e *endpointRT) *provider.Request {
+	if !w.call.Req.Stream || e.prov.cfg.Dialect != classify.OpenAI {
+		return w.call.Req
+	}
+	u := &w.usageReq
+	if !u.done {
+		u.done = true
+		body, asked := includeUsage(w.call.Req.Body)
+		u.asked = asked
+		u.req = &provider.Request{Body: body, Stream: true}
+	}
+	return u.req
+}
+
+// strip reports whether a stream chunk from e must be kept from the client:
+// the usage-only chunk (no choices) the gateway asked for, not the client.
+func (w *walk) strip(e *endpointRT, ev *provider.Event) bool {
+	if ev.Usage == nil || ev.Content || !w.call.Req.Stream || e.prov.cfg.Dialect != classify.OpenAI || w.usageReq.asked {
+		return false
+	}
+	for _, c := range ev.Chunks {
+		var probe struct {
+			Choices []json.RawMessage `json:"choices"`
+		}
+		if json.Unmarshal(c, &probe) != nil || len(probe.Choices) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// includeUsage returns body with stream_options.include_usage true, and
+// whether the client had already set it. The body has passed the front's
+// strict reading: a JSON object without repeated members.
+func includeUsage(body []byte) ([]byte, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return body, false
+	}
+	raw, ok := m["stream_options"]
+	if !ok || string(raw) == "null" {
+		// The common case: add the member first, the rest as sent.
+		i := bytes.IndexByte(body, '{') + 1
+		out := make([]byte, 0, len(body)+40)
+		out = append(out, body[:i]...)
+		out = append(out, `"stream_options":{"include_usage":true}`...)
+		if len(m) > 0 {
+			out = append(out, ',')
+		}
+		return append(out, body[i:]...), false
+	}
+	var opts map[string]json.RawMessage
+	if json.Unmarshal(raw, &opts) != nil {
+		return body, false // not an object: the upstream judges it
+	}
+	if string(opts["include_usage"]) == "true" {
+		return body, true
+	}
+	opts["include_usage"] = json.RawMessage("true")
+	m["stream_options"], _ = json.Marshal(opts)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return body, false
+	}
+	return out, false
+}
+
+// usageOf reads the usage of a whole OpenAI chat.completion (nil when none).
+func usageOf(body []byte) *provider.Usage {
+	var c struct {
+		Usage *provider.Usage `json:"usage"`
+	}
+	if json.Unmarshal(body, &c) != nil {
+		return nil
+	}
+	return c.Usage
+}
+
+// account sets a's usage and cost from o at t's price.
+func account(a *decision.Attempt, t *config.Target, o *outcome) {
+	if u := o.usage; u != nil {
+		a.Usage = &decision.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
+			TotalTokens: u.TotalTokens, CachedTokens: min(max(u.Cached(), 0), u.PromptTokens)}
+	}
+	p := t.Price
+	switch {
+	case p == nil:
+	case a.Usage != nil:
+		c := decision.USD(cost(p, a.Usage))
+		a.CostUSD = &c
+	case o.billable:
+		a.CostUSD, a.CostUnknown = decision.Unknown(), true
+	default:
+		c := decision.USD(0)
+		a.CostUSD = &c
+	}
+}
+
+// cost is the price of u in USD: uncached input, cached input (at the
+// input price when the target names no cached_input price), output.
+func cost(p *config.Price, u *decision.Usage) float64 {
+	cachedPrice := p.Input
+	if p.CachedInput != nil {
+		cachedPrice = *p.CachedInput
+	}
+	in := max(u.PromptTokens-u.CachedTokens, 0)
+	return (float64(in)*p.Input + float64(u.CachedTokens)*cachedPrice + float64(max(u.CompletionTokens, 0))*p.Output) / 1e6
+}
+
+// totals sums the attempts' usage and cost into the request's record.
+func totals(rec *decision.Decision) {
+	var u decision.Usage
+	var sum float64
+	usage, priced := false, false
+	for _, a := range rec.Attempts {
+		if a.Usage != nil {
+			u.Add(*a.Usage)
+			usage = true
+		}
+		if a.CostUSD == nil && !a.CostUnknown {
+			continue
+		}
+		priced = true
+		if a.CostUnknown {
+			rec.CostUnknown = true
+		} else {
+			sum += float64(*a.CostUSD)
+		}
+	}
+	if usage {
+		rec.Usage = &u
+	}
+	switch {
+	case rec.CostUnknown:
+		rec.CostUSD = decision.Unknown()
+	case priced:
+		c := decision.USD(sum)
+		rec.CostUSD = &c
+	}
+}
+
+// meter counts a's tokens and cost in metrics.
+func (w *walk) meter(e *endpointRT, a *decision.Attempt) {
+	m := w.d.opt.Metrics
+	if u := a.Usage; u != nil {
+		m.Usage(w.call.Client, w.r.name, e.key.Target, e.key.Provider, u.PromptTokens-u.CachedTokens, u.CachedTokens, u.CompletionTokens)
+	}
+	if a.CostUSD != nil || a.CostUnknown {
+		var usd float64
+		if a.CostUSD.Known() {
+			usd = float64(*a.CostUSD)
+		}
+		m.Cost(w.call.Client, w.r.name, e.key.Target, e.key.Provider, usd, !a.CostUnknown)
+	}
+}

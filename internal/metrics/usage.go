@@ -1,0 +1,84 @@
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// usage holds the series of tokens, cost and limit refusals by client.
+type usage struct {
+	tokens      *prometheus.CounterVec // client, route, target, provider, kind
+	cost        *prometheus.CounterVec // client, route, target, provider
+	costUnknown *prometheus.CounterVec // client, route, target, provider
+	refused     *prometheus.CounterVec // client, limit
+	clients     names
+}
+
+// limits are the values of the limit label.
+var limits = newVocab("requests_per_minute", "tokens_per_minute", "usd_per_day", "usd_per_month")
+
+func (m *Metrics) registerUsage() {
+	by := []string{"client", "route", "target", "provider"}
+	m.usage.tokens = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "detour_tokens_total",
+		Help: "Tokens the upstreams reported, by client key name (none without client keys), route, target, provider and kind (input: uncached input; cached_input; output).",
+	}, append(by, "kind"))
+	m.usage.cost = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "detour_cost_usd_total",
+		Help: "Cost in USD of attempts whose target has a price and whose usage is known, by client, route, target and provider.",
+	}, by)
+	m.usage.costUnknown = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "detour_cost_unknown_total",
+		Help: "Billable attempts at a priced target whose usage is unknown (a cut stream, a timeout), by client, route, target and provider.",
+	}, by)
+	m.usage.refused = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "detour_limit_refusals_total",
+		Help: "Requests refused by a client key's limit, by client and limit (requests_per_minute|tokens_per_minute|usd_per_day|usd_per_month).",
+	}, []string{"client", "limit"})
+	m.reg.MustRegister(m.usage.tokens, m.usage.cost, m.usage.costUnknown, m.usage.refused)
+}
+
+// Usage records one attempt's tokens: uncached input, cached input and
+// output.
+func (m *Metrics) Usage(client, route, target, provider string, input, cachedInput, output int) {
+	if m == nil {
+		return
+	}
+	client, route = m.usage.clients.of(client), m.routes.of(route)
+	target, provider = m.targets.of(target), m.providers.of(provider)
+	for _, kv := range []struct {
+		kind string
+		n    int
+	}{{"input", input}, {"cached_input", cachedInput}, {"output", output}} {
+		if kv.n > 0 {
+			m.usage.tokens.WithLabelValues(client, route, target, provider, kv.kind).Add(float64(kv.n))
+		}
+	}
+}
+
+// Cost records one priced attempt's cost in USD, or, when !known, that a
+// billable attempt's cost is unknown.
+func (m *Metrics) Cost(client, route, target, provider string, usd float64, known bool) {
+	if m == nil {
+		return
+	}
+	client, route = m.usage.clients.of(client), m.routes.of(route)
+	target, provider = m.targets.of(target), m.providers.of(provider)
+	if known {
+		m.usage.cost.WithLabelValues(client, route, target, provider).Add(max(usd, 0))
+	} else {
+		m.usage.costUnknown.WithLabelValues(client, route, target, provider).Inc()
+	}
+}
+
+// Refused records a request refused by limit for client.
+func (m *Metrics) Refused(client, limit string) {
+	if m == nil {
+		return
+	}
+	m.usage.refused.WithLabelValues(m.usage.clients.of(client), limits.of(limit)).Inc()
+}
+
+// usageVecs are the usage series, for Retain.
+func (m *Metrics) usageVecs() []*prometheus.MetricVec {
+	return []*prometheus.MetricVec{m.usage.tokens.MetricVec, m.usage.cost.MetricVec, m.usage.costUnknown.MetricVec}
+}

@@ -1,0 +1,110 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/limit"
+)
+
+// Client keys (docs/config.md, client_keys): who is calling, what they may
+// call, and whether their rate or budget allows one more request.
+
+// clientOf finds the client key r presents. ok is false when client keys
+// are configured and r presents none of them; with none configured, every
+// request is allowed and the key is nil. Every key is compared, in
+// constant time: a literal key with the presented one, a key_sha256 with
+// the presented one's SHA-256.
+func clientOf(cfg *config.Config, r *http.Request) (k *config.ClientKey, ok bool) {
+	if len(cfg.Clients) == 0 {
+		return nil, true
+	}
+	got, ok := bearer(r)
+	if !ok {
+		return nil, false
+	}
+	sum := sha256.Sum256([]byte(got))
+	found := -1
+	for i := range cfg.Clients {
+		c := &cfg.Clients[i]
+		var m int
+		if c.HasSHA256 {
+			m = subtle.ConstantTimeCompare(sum[:], c.SHA256[:])
+		} else {
+			m = subtle.ConstantTimeCompare([]byte(got), []byte(c.Key))
+		}
+		found = subtle.ConstantTimeSelect(m&subtle.ConstantTimeEq(int32(found), -1), i, found)
+	}
+	if found < 0 {
+		return nil, false
+	}
+	return &cfg.Clients[found], true
+}
+
+// bearer is the key of r's "Authorization: Bearer <key>" (the scheme in any case).
+func bearer(r *http.Request) (string, bool) {
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimLeft(got, " "), true
+}
+
+// visible is names, less those a client key may not call (allowed nil: all).
+func visible(names []string, allowed map[string]bool) []string {
+	if allowed == nil {
+		return names
+	}
+	var out []string
+	for _, n := range names {
+		if allowed[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// refused applies client's rate and budget before any upstream is called:
+// over one, the client gets 429 with Retry-After (until the limit's window
+// turns) and a message naming the limit, and refused reports true.
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, st *State, client *config.ClientKey) bool {
+	if st.Limits == nil || client == nil {
+		return false
+	}
+	ref := st.Limits.Admit(r.Context(), client)
+	if ref == nil {
+		return false
+	}
+	s.metrics.Refused(client.Name, ref.Limit)
+	w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(ref.RetryAfter), 10))
+	code := "client_rate_limit_exceeded"
+	if strings.HasPrefix(ref.Limit, "usd_") {
+		code = "client_budget_exceeded"
+	}
+	writeError(w, http.StatusTooManyRequests, "rate_limit_error", code, ref.Message)
+	return true
+}
+
+// spend records what the request used against client's limits.
+func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.Decision) {
+	if st.Limits == nil || client == nil || rec == nil {
+		return
+	}
+	var tokens int
+	var usd float64
+	if u := rec.Usage; u != nil {
+		tokens = max(u.TotalTokens, u.PromptTokens+u.CompletionTokens)
+	}
+	for _, a := range rec.Attempts { // what is known, even when some is not
+		if a.CostUSD.Known() {
+			usd += float64(*a.CostUSD)
+		}
+	}
+	st.Limits.Spend(context.WithoutCancel(r.Context()), client, tokens, usd)
+}
