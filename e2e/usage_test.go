@@ -82,7 +82,6 @@ func likeOpenAI(model string, cached int, parts ...string) upstreamtest.Script {
 	}
 }
 
-
 const pricedCfg = `
 client_keys:
   - {name: team-a, key: key-team-a, routes: [deep],
