@@ -1,0 +1,72 @@
+package process
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/redistest"
+)
+
+// postAs is post presenting a client key.
+func (g *gateway) postAs(key, model string) reply {
+	g.t.Helper()
+	body := `{"model":"` + model + `","messages":[{"role":"user","content":"hi"}]}`
+	req, _ := http.NewRequest(http.MethodPost, g.URL+"/v1/chat/completions", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := client.Do(req)
+	if err != nil {
+		g.t.Fatalf("gateway %s: %v", g.name, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return reply{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}
+}
+
+// Two real replicas on one real Redis enforce one client budget: what one
+// spends, the other refuses.
+func TestSharedClientBudget(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Start(t)
+	up := fake(t, ok("gpt-4o"))
+	// Each answer is 5 input and 2 output tokens at $1000 per million: $0.007.
+	body := render(`
+state: {store: redis, url: "{redis}"}
+client_keys:
+  - {name: ci, key: ci-Kq81Zt, budget: {usd_per_day: 0.02}}
+providers:
+  - {name: main, dialect: openai, base_url: "{up}", api_key: sk-test}
+targets:
+  - {name: big, model: gpt-4o, providers: [main], price: {input: 1000, output: 1000}}
+`, map[string]string{"redis": rs.URL(), "up": up.URL})
+	a, b := twoReplicas(t, body)
+	for i, g := range []*gateway{a, b, a} {
+		if r := g.postAs("ci-Kq81Zt", "big"); r.Status != 200 {
+			t.Fatalf("request %d on %s: %d %s", i+1, g.name, r.Status, r.Body)
+		}
+	}
+	// $0.021 spent across both: B refuses, before calling the upstream.
+	r := b.postAs("ci-Kq81Zt", "big")
+	if r.Status != 429 || r.Header.Get("Retry-After") == "" || !strings.Contains(r.Body, "usd_per_day") {
+		t.Fatalf("B after $0.021 of a $0.02 budget: %d %s (Retry-After %q)", r.Status, r.Body, r.Header.Get("Retry-After"))
+	}
+	if r := a.postAs("ci-Kq81Zt", "big"); r.Status != 429 {
+		t.Fatalf("A: %d %s", r.Status, r.Body)
+	}
+	if n := up.Calls(); n != 3 {
+		t.Errorf("upstream calls %d, want 3", n)
+	}
+	// Records name the client, never its key, and carry usage and cost.
+	for _, g := range []*gateway{a, b} {
+		for _, d := range g.decisions() {
+			if d.Client != "ci" || d.Usage == nil || d.Usage.TotalTokens != 7 || !d.CostUSD.Known() {
+				t.Errorf("%s: record client %q usage %+v cost %v", g.name, d.Client, d.Usage, d.CostUSD)
+			}
+		}
+	}
+	if strings.Contains(a.stderr.String()+b.stderr.String(), "ci-Kq81Zt") {
+		t.Error("the client key reached a log")
+	}
+}
