@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/detour-llm/detour/internal/decision"
+)
+
+// `detour usage` sums a decision log into a bill (docs/config.md, "Usage
+// and cost"):
+//
+//	detour usage -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h]
+//
+// By client, route or day each request counts once, with its own usage and
+// cost; by target or provider each attempt counts where it was made (a
+// request that failed over appears under both). FAILOVERS counts the moves
+// to another endpoint or target (next_endpoint, next_target, tail); by
+// target or provider, the moves away from it. COST_USD sums the known
+// costs; UNKNOWN counts billable attempts whose cost is unknown, so a bill
+// with unknowns is a lower bound, never a silent zero.
+
+const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h]`
+
+// usageRow is one line of the table.
+type usageRow struct {
+	key                   string
+	requests              int
+	input, cached, output int
+	cost                  float64
+	unknown, failovers    int
+	requestIDs            map[string]bool // by target/provider: the requests seen
+}
+
+func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("f", "", "the decision log (JSON lines; - for stdin)")
+	by := fs.String("by", "client", "group by client, route, target, provider or day (UTC)")
+	since := fs.Duration("since", 0, "only records newer than this (e.g. 24h); 0 = all")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *file == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, usageHelp)
+		return 2
+	}
+	switch *by {
+	case "client", "route", "target", "provider", "day":
+	default:
+		fmt.Fprintf(stderr, "detour usage: --by must be client, route, target, provider or day, not %q\n", *by)
+		return 2
+	}
+	if *since < 0 {
+		fmt.Fprintln(stderr, "detour usage: --since must not be negative")
+		return 2
+	}
+	in := stdin
+	if *file != "-" {
+		f, err := os.Open(*file)
+		if err != nil {
+			fmt.Fprintf(stderr, "detour usage: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		in = f
+	}
+	var from time.Time
+	if *since > 0 {
+		from = time.Now().Add(-*since)
+	}
+	rows, bad, err := sumUsage(in, *by, from)
+	if err != nil {
+		fmt.Fprintf(stderr, "detour usage: %s: %v\n", *file, err)
+		return 1
+	}
+	if bad > 0 {
+		fmt.Fprintf(stderr, "detour usage: skipped %d line(s) that are not decision records\n", bad)
+	}
+	printUsage(stdout, *by, rows)
+	return 0
+}
+
+// sumUsage reads records and sums them by group.
+func sumUsage(in io.Reader, by string, from time.Time) ([]*usageRow, int, error) {
+	rows := map[string]*usageRow{}
+	row := func(k string) *usageRow {
+		if k == "" {
+			k = "-"
+		}
+		r := rows[k]
+		if r == nil {
+			r = &usageRow{key: k, requestIDs: map[string]bool{}}
+			rows[k] = r
+		}
+		return r
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	bad := 0
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		var d decision.Decision
+		if err := json.Unmarshal(line, &d); err != nil || d.ID == "" {
+			bad++
+			continue
+		}
+		if !from.IsZero() && d.Time.Before(from) {
+			continue
+		}
+		switch by {
+		case "target", "provider":
+			for _, a := range d.Attempts {
+				k := a.Target
+				if by == "provider" {
+					k = a.Provider
+				}
+				r := row(k)
+				if !r.requestIDs[d.ID] {
+					r.requestIDs[d.ID] = true
+					r.requests++
+				}
+				addAttempt(r, &a)
+				if failover(a.Action) {
+					r.failovers++
+				}
+			}
+		default:
+			k := d.Client
+			switch by {
+			case "route":
+				k = d.Route
+			case "day":
+				k = d.Time.UTC().Format("2006-01-02")
+			}
+			r := row(k)
+			r.requests++
+			for i := range d.Attempts {
+				addAttempt(r, &d.Attempts[i])
+				if failover(d.Attempts[i].Action) {
+					r.failovers++
+				}
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, bad, err
+	}
+	out := make([]*usageRow, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if by != "day" && out[i].cost != out[j].cost {
+			return out[i].cost > out[j].cost
+		}
+		return out[i].key < out[j].key
+	})
+	return out, bad, nil
+}
+
+// addAttempt adds one attempt's tokens and cost to r.
+func addAttempt(r *usageRow, a *decision.Attempt) {
+	if u := a.Usage; u != nil {
+		cached := min(max(u.CachedTokens, 0), u.PromptTokens)
+		r.input += u.PromptTokens - cached
+		r.cached += cached
+		r.output += u.CompletionTokens
+	}
+	switch {
+	case a.CostUnknown:
+		r.unknown++
+	case a.CostUSD != nil:
+		r.cost += float64(*a.CostUSD)
+	}
+}
+
+func failover(action string) bool {
+	return action == decision.ActionNextEndpoint || action == decision.ActionNextTarget || action == decision.ActionTail
+}
+
+func printUsage(w io.Writer, by string, rows []*usageRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\tREQUESTS\tINPUT\tCACHED\tOUTPUT\tCOST_USD\tUNKNOWN\tFAILOVERS\t\n", upper(by))
+	var total usageRow
+	total.key = "TOTAL"
+	for _, r := range rows {
+		writeRow(tw, r)
+		total.requests += r.requests
+		total.input += r.input
+		total.cached += r.cached
+		total.output += r.output
+		total.cost += r.cost
+		total.unknown += r.unknown
+		total.failovers += r.failovers
+	}
+	if by == "target" || by == "provider" {
+		total.requests = -1 // a request may count under several rows
+	}
+	writeRow(tw, &total)
+	tw.Flush()
+}
+
+func writeRow(w io.Writer, r *usageRow) {
+	req := strconv.Itoa(r.requests)
+	if r.requests < 0 {
+		req = "-"
+	}
+	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t\n", r.key, req, r.input, r.cached, r.output,
+		strconv.FormatFloat(r.cost, 'f', 6, 64), r.unknown, r.failovers)
+}
+
+func upper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 32
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// usageLog is a recorded log: team-a's plain request, team-a's failover
+// (a cut stream of unknown cost, then the backup), ci's request from two
+// days ago, and a line that is not a record.
+func usageLog(t *testing.T) string {
+	now := time.Now().UTC()
+	recent, old := now.Add(-time.Hour).Format(time.RFC3339Nano), now.Add(-49*time.Hour).Format(time.RFC3339Nano)
+	lines := []string{
+		`{"id":"a1","time":"` + recent + `","route":"deep","client":"team-a","outcome":"ok","attempts":[` +
+			`{"target":"gpt","provider":"openai","action":"done","billable":true,"usage":{"prompt_tokens":1000,"completion_tokens":200,"total_tokens":1200,"cached_tokens":400},"cost_usd":0.004}],` +
+			`"usage":{"prompt_tokens":1000,"completion_tokens":200,"total_tokens":1200,"cached_tokens":400},"cost_usd":0.004}`,
+		`{"id":"a2","time":"` + recent + `","route":"deep","client":"team-a","outcome":"ok","attempts":[` +
+			`{"target":"gpt","provider":"openai","action":"next_target","billable":true,"cost_usd":null,"cost_unknown":true},` +
+			`{"target":"mini","provider":"backup","action":"done","billable":true,"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15},"cost_usd":0.0000045}],` +
+			`"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15},"cost_usd":null,"cost_unknown":true}`,
+		`{"id":"c1","time":"` + old + `","route":"cheap","client":"ci","outcome":"ok","attempts":[` +
+			`{"target":"mini","provider":"backup","action":"done","billable":true,"usage":{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150},"cost_usd":0.000045}]}`,
+		`not json`,
+		``,
+	}
+	p := filepath.Join(t.TempDir(), "decisions.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func runUsageT(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"usage"}, args...), strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// fields splits a table into rows of cells.
+func fields(table string) [][]string {
+	var out [][]string
+	for _, l := range strings.Split(strings.TrimSpace(table), "\n") {
+		out = append(out, strings.Fields(l))
+	}
+	return out
+}
+
+func wantTable(t *testing.T, got string, want ...string) {
+	t.Helper()
+	rows := fields(got)
+	if len(rows) != len(want) {
+		t.Fatalf("table:\n%s\nwant %d rows", got, len(want))
+	}
+	for i, w := range want {
+		if strings.Join(rows[i], " ") != w {
+			t.Errorf("row %d = %q, want %q\n%s", i, strings.Join(rows[i], " "), w, got)
+		}
+	}
+}
+
+func TestUsageByClient(t *testing.T) {
+	p := usageLog(t)
+	out, errOut, code := runUsageT(t, "-f", p)
+	if code != 0 || !strings.Contains(errOut, "skipped 1 line") {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	wantTable(t, out,
+		"CLIENT REQUESTS INPUT CACHED OUTPUT COST_USD UNKNOWN FAILOVERS",
+		"team-a 2 610 400 205 0.004005 1 1",
+		"ci 1 100 0 50 0.000045 0 0",
+		"TOTAL 3 710 400 255 0.004050 1 1")
+	out, _, _ = runUsageT(t, "-f", p, "--since", "24h")
+	wantTable(t, out,
+		"CLIENT REQUESTS INPUT CACHED OUTPUT COST_USD UNKNOWN FAILOVERS",
+		"team-a 2 610 400 205 0.004005 1 1",
+		"TOTAL 2 610 400 205 0.004005 1 1")
+}
+
+func TestUsageByTargetAndDay(t *testing.T) {
+	p := usageLog(t)
+	out, _, _ := runUsageT(t, "-f", p, "--by", "target")
+	wantTable(t, out,
+		"TARGET REQUESTS INPUT CACHED OUTPUT COST_USD UNKNOWN FAILOVERS",
+		"gpt 2 600 400 200 0.004000 1 1",
+		"mini 2 110 0 55 0.000050 0 0",
+		"TOTAL - 710 400 255 0.004050 1 1")
+	out, _, _ = runUsageT(t, "-f", p, "--by", "day")
+	rows := fields(out)
+	if len(rows) != 4 || rows[1][1] != "1" || rows[2][1] != "2" || rows[1][0] >= rows[2][0] {
+		t.Errorf("by day, oldest first:\n%s", out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	if _, errOut, code := runUsageT(t); code != 2 || !strings.Contains(errOut, "usage: detour usage -f") {
+		t.Errorf("no -f: %d %q", code, errOut)
+	}
+	if _, errOut, code := runUsageT(t, "-f", "x", "--by", "model"); code != 2 || !strings.Contains(errOut, "--by must be") {
+		t.Errorf("bad --by: %d %q", code, errOut)
+	}
+	if _, errOut, code := runUsageT(t, "-f", filepath.Join(t.TempDir(), "none.jsonl")); code != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing file: %d %q", code, errOut)
+	}
+}
