@@ -28,6 +28,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s: ok (%d providers, %d targets, %d routes, %d classify rules)\n",
 		cfg.File, len(cfg.Providers), len(cfg.Targets), len(cfg.Routes), len(cfg.Rules))
 	fmt.Fprintf(stdout, "state: %s\n\n", stateLine(cfg.State))
+	printClients(stdout, cfg)
 	for i := range cfg.Routes {
 		printRoute(stdout, cfg, &cfg.Routes[i])
 	}

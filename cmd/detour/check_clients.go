@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/config"
+)
+
+// printClients says, for `detour check`, what each client key may call and
+// what limits it has (never the key), and warns where a budget cannot see
+// spend: a target it may reach that has no price.
+func printClients(w io.Writer, cfg *config.Config) {
+	if len(cfg.Clients) == 0 {
+		fmt.Fprintf(w, "client keys: none (no client authentication)\n\n")
+		return
+	}
+	where := "counted per replica (state: memory)"
+	if cfg.State.Store == config.StoreRedis {
+		where = "shared by every replica through Redis"
+	}
+	fmt.Fprintf(w, "client keys (limits %s):\n", where)
+	for i := range cfg.Clients {
+		k := &cfg.Clients[i]
+		routes := "every route"
+		if len(k.Routes) > 0 {
+			routes = "routes " + strings.Join(k.Routes, ", ")
+		}
+		var limits []string
+		if n := k.Rate.RequestsPerMinute; n > 0 {
+			limits = append(limits, fmt.Sprintf("%d requests/min", n))
+		}
+		if n := k.Rate.TokensPerMinute; n > 0 {
+			limits = append(limits, fmt.Sprintf("%d tokens/min", n))
+		}
+		if x := k.Budget.USDPerDay; x > 0 {
+			limits = append(limits, fmt.Sprintf("$%g/day", x))
+		}
+		if x := k.Budget.USDPerMonth; x > 0 {
+			limits = append(limits, fmt.Sprintf("$%g/month", x))
+		}
+		if len(limits) == 0 {
+			limits = []string{"no limits"}
+		}
+		fmt.Fprintf(w, "  %s: %s; %s\n", k.Name, routes, strings.Join(limits, ", "))
+		if k.Budget != (config.Budget{}) {
+			if free := unpriced(cfg, k); len(free) > 0 {
+				fmt.Fprintf(w, "    warning: targets without a price do not count against its budget: %s\n", strings.Join(free, ", "))
+			}
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// unpriced are the targets k may reach that have no price.
+func unpriced(cfg *config.Config, k *config.ClientKey) []string {
+	allowed := cfg.Allowed(k)
+	var out []string
+	for _, t := range cfg.Targets {
+		if t.Price == nil && (allowed == nil || allowed[t.Name]) {
+			out = append(out, t.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
