@@ -113,7 +113,8 @@ func TestStreamWithoutDoneIsFinished(t *testing.T) {
 	evs = evs[:len(evs)-1] // no [DONE]; the usage chunk is the last event
 	fs := fakes(t, map[string]upstreamtest.Script{"anthropic": script(ok("x", "x")), "p": script(upstreamtest.Step{Events: evs}), "q": script(okStream("model-b", "other"))})
 	g := start(t, streamCfg, fs)
-	r := g.post(t, "r", stream)
+	// The client asks for usage: the usage chunk is its to see (usage_test.go).
+	r := g.post(t, "r", stream+`,"stream_options":{"include_usage":true}`)
 	r.wantStatus(t, 200)
 	if content, done, errEv := r.streamed(t); content != "Hello" || !done || errEv {
 		t.Errorf("client stream: content %q done %v error %v\n%s", content, done, errEv, r.Body)

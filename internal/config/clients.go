@@ -194,9 +194,10 @@ func (d *decoder) validateClients(cfg *Config, r *raw) {
 }
 
 // Allowed returns the names k may send as model: its routes and every
-// target they reach (targets and tail); nil means every name.
+// target they reach (targets and tail); nil means every name (also for a
+// nil k: no client keys).
 func (c *Config) Allowed(k *ClientKey) map[string]bool {
-	if len(k.Routes) == 0 {
+	if k == nil || len(k.Routes) == 0 {
 		return nil
 	}
 	out := map[string]bool{}
