@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -294,4 +296,52 @@ func metricValue(t *testing.T, g *gateway, series string) string {
 		}
 	}
 	return ""
+}
+
+// An upstream that answers a stream request whole: the client gets it as a
+// stream, with the usage chunk only if it asked for it; the record has the usage.
+func TestWholeAnswerToStreamUsage(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai": script(ok("gpt-4o", "whole")),
+		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
+	})
+	g := startClock(t, pricedCfg, fs, &testClock{t: time.Now()})
+	r := g.post(t, "deep", `,"stream":true`, "Authorization", "Bearer key-admin")
+	if r.Status != 200 || strings.Contains(string(r.Body), `"choices":[]`) || !strings.Contains(string(r.Body), "whole") {
+		t.Errorf("client that did not ask got:\n%s", r.Body)
+	}
+	if d := g.recs.wait(t, 1); d.Usage == nil || d.Usage.TotalTokens != 7 || !d.CostUSD.Known() {
+		t.Errorf("record usage %+v cost %v", d.Usage, d.CostUSD)
+	}
+	r = g.post(t, "deep", `,"stream":true,"stream_options":{"include_usage":true}`, "Authorization", "Bearer key-admin")
+	if !strings.Contains(string(r.Body), `"choices":[],"id"`) && !strings.Contains(string(r.Body), `"choices":[]`) {
+		t.Errorf("client that asked got no usage:\n%s", r.Body)
+	}
+}
+
+// A key_sha256 entry accepts the key whose SHA-256 it holds, and only that;
+// metrics count tokens and cost by its name.
+func TestClientKeySHA256AndMetrics(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai": likeOpenAI("gpt-4o", 400, "x"),
+		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
+	})
+	sum := sha256.Sum256([]byte("ci-Wm27Lp"))
+	cfg := strings.Replace(pricedCfg, "  - key-admin\n", "  - key-admin\n  - {name: ci, key_sha256: \""+hex.EncodeToString(sum[:])+"\"}\n", 1)
+	g := startClock(t, cfg, fs, &testClock{t: time.Now()})
+	g.post(t, "deep", "", "Authorization", "Bearer ci-Wm27Lp").wantStatus(t, 200)
+	g.post(t, "deep", "", "Authorization", "Bearer "+hex.EncodeToString(sum[:])).wantStatus(t, 401)
+	if d := g.recs.wait(t, 1); d.Client != "ci" {
+		t.Errorf("client %q", d.Client)
+	}
+	for series, want := range map[string]string{
+		`detour_tokens_total{client="ci",kind="input",provider="openai",route="deep",target="gpt"}`:        "600",
+		`detour_tokens_total{client="ci",kind="cached_input",provider="openai",route="deep",target="gpt"}`: "400",
+		`detour_tokens_total{client="ci",kind="output",provider="openai",route="deep",target="gpt"}`:       "200",
+		`detour_cost_usd_total{client="ci",provider="openai",route="deep",target="gpt"}`:                   "0.004",
+	} {
+		if got := metricValue(t, g, series); got != want {
+			t.Errorf("%s = %q, want %s", series, got, want)
+		}
+	}
 }

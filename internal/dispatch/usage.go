@@ -24,26 +24,34 @@ type usageRequest struct {
 	asked bool
 }
 
+// usage is the walk's usageRequest, worked out once.
+func (w *walk) usage() *usageRequest {
+	u := &w.usageReq
+	if !u.done {
+		u.done = true
+		body, asked := includeUsage(w.call.Req.Body)
+		u.asked = asked
+		u.req = &provider.Request{Body: body, Stream: w.call.Req.Stream}
+	}
+	return u
+}
+
 // requestFor is the request to send to e: for a stream to an openai-dialect
 // target, one that asks for usage.
 func (w *walk) requestFor(e *endpointRT) *provider.Request {
 	if !w.call.Req.Stream || e.prov.cfg.Dialect != classify.OpenAI {
 		return w.call.Req
 	}
-	u := &w.usageReq
-	if !u.done {
-		u.done = true
-		body, asked := includeUsage(w.call.Req.Body)
-		u.asked = asked
-		u.req = &provider.Request{Body: body, Stream: true}
-	}
-	return u.req
+	return w.usage().req
 }
+
+// askedUsage reports whether the client asked for the usage chunk itself.
+func (w *walk) askedUsage() bool { return w.usage().asked }
 
 // strip reports whether a stream chunk from e must be kept from the client:
 // the usage-only chunk (no choices) the gateway asked for, not the client.
 func (w *walk) strip(e *endpointRT, ev *provider.Event) bool {
-	if ev.Usage == nil || ev.Content || !w.call.Req.Stream || e.prov.cfg.Dialect != classify.OpenAI || w.usageReq.asked {
+	if ev.Usage == nil || ev.Content || !w.call.Req.Stream || e.prov.cfg.Dialect != classify.OpenAI || w.askedUsage() {
 		return false
 	}
 	for _, c := range ev.Chunks {
@@ -66,7 +74,7 @@ func includeUsage(body []byte) ([]byte, bool) {
 		return body, false
 	}
 	raw, ok := m["stream_options"]
-	if !ok || string(raw) == "null" {
+	if !ok {
 		// The common case: add the member first, the rest as sent.
 		i := bytes.IndexByte(body, '{') + 1
 		out := make([]byte, 0, len(body)+40)
@@ -83,6 +91,9 @@ func includeUsage(body []byte) ([]byte, bool) {
 	}
 	if string(opts["include_usage"]) == "true" {
 		return body, true
+	}
+	if opts == nil { // "stream_options": null
+		opts = map[string]json.RawMessage{}
 	}
 	opts["include_usage"] = json.RawMessage("true")
 	m["stream_options"], _ = json.Marshal(opts)

@@ -51,7 +51,7 @@ type delta struct {
 
 // wholeChunks turns a whole OpenAI answer into the chunks a stream of it
 // would have carried: per choice its content (tool calls indexed), then its
-// finish reason; then the usage, when the answer had it.
+// finish reason; then the usage, when the answer had it (the last chunk).
 func wholeChunks(body []byte) ([][]byte, *provider.Usage, error) {
 	var c completion
 	if err := json.Unmarshal(body, &c); err != nil {
@@ -93,6 +93,9 @@ func (w *walk) streamWhole(e *endpointRT, body []byte, o *outcome) {
 		return
 	}
 	o.usage = usage
+	if usage != nil && !w.askedUsage() {
+		chunks = chunks[:len(chunks)-1] // the usage chunk: the client did not ask for it
+	}
 	if !w.commit(e, nil, o) {
 		return
 	}

@@ -1,0 +1,70 @@
+package dispatch
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+)
+
+func TestIncludeUsage(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		asked    bool
+	}{
+		{`{"model":"m","stream":true}`, `{"stream_options":{"include_usage":true},"model":"m","stream":true}`, false},
+		{` { }`, ` {"stream_options":{"include_usage":true} }`, false},
+		{`{"stream_options":null,"model":"m"}`, `{"model":"m","stream_options":{"include_usage":true}}`, false},
+		{`{"stream_options":{"include_usage":false,"x":1}}`, `{"stream_options":{"include_usage":true,"x":1}}`, false},
+		{`{"model":"m","stream_options":{"include_usage":true}}`, `{"model":"m","stream_options":{"include_usage":true}}`, true},
+		{`{"stream_options":"odd"}`, `{"stream_options":"odd"}`, false},
+	} {
+		got, asked := includeUsage([]byte(c.in))
+		if string(got) != c.want || asked != c.asked {
+			t.Errorf("includeUsage(%s) = %s, %v; want %s, %v", c.in, got, asked, c.want, c.asked)
+		}
+		var m map[string]any
+		if json.Unmarshal(got, &m) != nil {
+			t.Errorf("not JSON: %s", got)
+		}
+	}
+}
+
+func TestCost(t *testing.T) {
+	cached := 0.30
+	p := &config.Price{Input: 3, Output: 15, CachedInput: &cached}
+	u := &decision.Usage{PromptTokens: 1_000_000, CompletionTokens: 100_000, CachedTokens: 400_000}
+	if got, want := cost(p, u), 0.6*3+0.4*0.30+0.1*15; got-want > 1e-12 || want-got > 1e-12 {
+		t.Errorf("cost %v, want %v", got, want)
+	}
+	p.CachedInput = nil // cached input at the input price
+	if got, want := cost(p, u), 1.0*3+0.1*15; got-want > 1e-12 || want-got > 1e-12 {
+		t.Errorf("cost without a cached price %v, want %v", got, want)
+	}
+}
+
+func TestTotals(t *testing.T) {
+	one, two := decision.USD(0.5), decision.USD(0.25)
+	rec := &decision.Decision{Attempts: []decision.Attempt{
+		{Usage: &decision.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}, CostUSD: &one},
+		{Usage: &decision.Usage{PromptTokens: 10, CompletionTokens: 20, TotalTokens: 30, CachedTokens: 5}, CostUSD: &two},
+		{}, // not priced
+	}}
+	totals(rec)
+	if rec.Usage == nil || *rec.Usage != (decision.Usage{PromptTokens: 11, CompletionTokens: 22, TotalTokens: 33, CachedTokens: 5}) ||
+		!rec.CostUSD.Known() || float64(*rec.CostUSD) != 0.75 || rec.CostUnknown {
+		t.Errorf("totals: %+v %v", rec.Usage, rec.CostUSD)
+	}
+	rec = &decision.Decision{Attempts: []decision.Attempt{{CostUSD: &one}, {CostUSD: decision.Unknown(), CostUnknown: true}}}
+	totals(rec)
+	if b, _ := json.Marshal(rec); !rec.CostUnknown || rec.CostUSD.Known() || !strings.Contains(string(b), `"cost_usd":null,"cost_unknown":true`) {
+		t.Errorf("unknown: %s", b)
+	}
+	rec = &decision.Decision{Attempts: []decision.Attempt{{}}}
+	totals(rec)
+	if b, _ := json.Marshal(rec); rec.CostUSD != nil || strings.Contains(string(b), "cost_usd") {
+		t.Errorf("no price, no cost: %s", b)
+	}
+}
