@@ -1,0 +1,26 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// Cache reads are reported as OpenAI's prompt_tokens_details.cached_tokens,
+// so cached input can be priced apart.
+func TestCachedTokens(t *testing.T) {
+	body := `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"hi"}],` +
+		`"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_creation_input_tokens":20,"cache_read_input_tokens":300,"output_tokens":5}}`
+	out, err := Adapter{}.Response([]byte(body), provider.Endpoint{Model: "claude-sonnet-4-5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct{ Usage provider.Usage }
+	if err := json.Unmarshal(out, &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Usage.PromptTokens != 330 || c.Usage.Cached() != 300 || c.Usage.CompletionTokens != 5 {
+		t.Errorf("usage %+v (details %+v)", c.Usage, c.Usage.PromptTokensDetails)
+	}
+}
