@@ -159,6 +159,9 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 // served names what st serves, for metrics.
 func served(st *server.State) metrics.Served {
 	s := metrics.Served{Routes: st.Dispatcher.Names()}
+	for _, k := range st.Config.Clients {
+		s.Clients = append(s.Clients, k.Name)
+	}
 	for _, p := range st.Config.Providers {
 		s.Providers = append(s.Providers, p.Name)
 	}

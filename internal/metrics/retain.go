@@ -10,6 +10,8 @@ type Served struct {
 	Providers []string
 	// Endpoints are the configured (target, provider) pairs.
 	Endpoints []Endpoint
+	// Clients are the client keys' names.
+	Clients []string
 }
 
 // Endpoint is one target at one provider.
@@ -32,7 +34,11 @@ func (m *Metrics) Retain(s Served) {
 			v.DeletePartialMatch(labels)
 		}
 	}
-	gone, _ := m.routes.retain(s.Routes)
+	gone, _ := m.usage.clients.retain(s.Clients)
+	for _, c := range gone {
+		drop(append(m.usageVecs(), m.usage.refused.MetricVec), prometheus.Labels{"client": c})
+	}
+	gone, _ = m.routes.retain(s.Routes)
 	for _, r := range gone {
 		drop(byRoute, prometheus.Labels{"route": r})
 	}

@@ -1,0 +1,41 @@
+package metrics
+
+import "testing"
+
+// Tokens and cost are counted by client, route, target and provider; a
+// reload that removes a client key removes its series.
+func TestUsageSeries(t *testing.T) {
+	m := New()
+	m.Retain(Served{Routes: []string{"r"}, Targets: []string{"t"}, Providers: []string{"p"},
+		Endpoints: []Endpoint{{"t", "p"}}, Clients: []string{"team-a", "ci"}})
+	m.Usage("team-a", "r", "t", "p", 600, 400, 200)
+	m.Cost("team-a", "r", "t", "p", 0.004, true)
+	m.Cost("team-a", "r", "t", "p", 0, false)
+	m.Refused("ci", "usd_per_day")
+	f := scrape(t, m)
+	for _, c := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"detour_tokens_total", []string{"client=team-a", "route=r", "target=t", "provider=p", "kind=input"}, 600},
+		{"detour_tokens_total", []string{"client=team-a", "route=r", "target=t", "provider=p", "kind=cached_input"}, 400},
+		{"detour_tokens_total", []string{"client=team-a", "route=r", "target=t", "provider=p", "kind=output"}, 200},
+		{"detour_cost_usd_total", []string{"client=team-a", "route=r", "target=t", "provider=p"}, 0.004},
+		{"detour_cost_unknown_total", []string{"client=team-a", "route=r", "target=t", "provider=p"}, 1},
+		{"detour_limit_refusals_total", []string{"client=ci", "limit=usd_per_day"}, 1},
+	} {
+		if v := counter(t, f, c.name, c.labels...); v != c.want {
+			t.Errorf("%s %v = %v, want %v", c.name, c.labels, v, c.want)
+		}
+	}
+	m.Retain(Served{Routes: []string{"r"}, Targets: []string{"t"}, Providers: []string{"p"},
+		Endpoints: []Endpoint{{"t", "p"}}, Clients: []string{"team-a"}})
+	f = scrape(t, m)
+	if series(f, "detour_limit_refusals_total", "client=ci", "limit=usd_per_day") != nil {
+		t.Error("a removed client's series is still exported")
+	}
+	if v := counter(t, f, "detour_tokens_total", "client=team-a", "route=r", "target=t", "provider=p", "kind=input"); v != 600 {
+		t.Errorf("kept series = %v", v)
+	}
+}
