@@ -345,3 +345,29 @@ func TestClientKeySHA256AndMetrics(t *testing.T) {
 		}
 	}
 }
+
+// A reload keeps the counts: a key at its rate stays there, and a lowered
+// limit applies at once.
+func TestClientLimitsSurviveReload(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai": likeOpenAI("gpt-4o", 0, "x"),
+		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
+	})
+	clk := &testClock{t: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)}
+	g := startClock(t, pricedCfg, fs, clk)
+	for range 2 {
+		g.post(t, "deep", "", "Authorization", "Bearer key-team-a").wantStatus(t, 200)
+	}
+	yaml := strings.NewReplacer("{openai}", fs["openai"].URL, "{backup}", fs["backup"].URL).Replace(pricedCfg)
+	if err := g.app.Reload(gatewaytest.Config(t, yaml)); err != nil {
+		t.Fatal(err)
+	}
+	g.post(t, "deep", "", "Authorization", "Bearer key-team-a").wantStatus(t, 429)
+	clk.set(time.Date(2026, 12, 1, 10, 1, 0, 0, time.UTC))
+	g.post(t, "deep", "", "Authorization", "Bearer key-team-a").wantStatus(t, 200)
+	lower := strings.Replace(yaml, "requests_per_minute: 2", "requests_per_minute: 1", 1)
+	if err := g.app.Reload(gatewaytest.Config(t, lower)); err != nil {
+		t.Fatal(err)
+	}
+	g.post(t, "deep", "", "Authorization", "Bearer key-team-a").wantStatus(t, 429)
+}
