@@ -10,14 +10,18 @@ import "net/http"
 //  2. Strong codes (invalid_api_key, insufficient_quota, model_not_found,
 //     context_length_exceeded, content_filter, API_KEY_INVALID,
 //     UnrecognizedClientException, …), in source order.
-//  3. Phrases in the human texts (the whole body when it is not JSON), by
+//  3. The period of a Google quota metric named in the message
+//     (…googleapis.com/…_per_minute_…), read like a quotaId, where the
+//     answer speaks of quota or rate at all.
+//  4. Phrases in the human texts (the whole body when it is not JSON), by
 //     the priority of mainPhrases; then "Limit N … Requested M" with M > N,
-//     a single request larger than a per-minute cap, is overflow.
-//  4. Weak codes (rate_limit_error, overloaded_error, RESOURCE_EXHAUSTED, …).
-//  5. Structural evidence of bad input (a param, Gemini fieldViolations, a
+//     or "(actual/limit): A/L" with A > 2L, a single request larger than a
+//     per-minute cap, is overflow.
+//  5. Weak codes (rate_limit_error, overloaded_error, RESOURCE_EXHAUSTED, …).
+//  6. Structural evidence of bad input (a param, Gemini fieldViolations, a
 //     message that begins with the offending field's path) — only where the
 //     status default is unknown, as are bad-input phrases and codes.
-//  6. The status default.
+//  7. The status default.
 func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdict {
 	if f.perDay {
 		return Verdict{Failed: true, Class: Quota, Evidence: "gemini:quotaId=PerDay"}
@@ -62,14 +66,29 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 		}
 		return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
 	}
+	if def == RateLimited || (best < n && (mainPhrases.list[best].class == Quota || mainPhrases.list[best].class == RateLimited)) {
+		switch metricPeriod(f) {
+		case Quota:
+			return Verdict{Failed: true, Class: Quota, Evidence: "quota-metric:per_day"}
+		case RateLimited:
+			return Verdict{Failed: true, Class: RateLimited, Evidence: "quota-metric:per_minute"}
+		}
+	}
 
 	rateish := def == RateLimited || (best < n && mainPhrases.list[best].class == RateLimited)
 	if best > overflowRank && rateish && requestOverLimit(f, body) {
 		return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:requested>limit"}
 	}
+	// A capability gap ("does not support tools") is a phrase of class
+	// unknown: it outranks the weak codes and keeps lower bad-input phrases
+	// from deciding, but a named param still proves bad input.
+	capability := false
 	if best < n {
 		p := &mainPhrases.list[best]
-		if !p.badInput || def == Unknown {
+		switch {
+		case p.class == Unknown:
+			capability = true
+		case !p.badInput || def == Unknown:
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}
 	}
@@ -78,7 +97,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 	// not make the answer a server error: that would let a client's request
 	// count against the endpoint. It stays what the status says.
 	providerSide := cs.weak == ServerError || cs.weak == Timeout
-	if cs.weakEv != "" && (!providerSide || def == ServerError || def == Timeout) {
+	if cs.weakEv != "" && !capability && (!providerSide || def == ServerError || def == Timeout) {
 		return Verdict{Failed: true, Class: cs.weak, Evidence: cs.weakEv}
 	}
 	if def == Unknown {
@@ -92,6 +111,9 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 		case f.nTexts > 0 && fieldPathPrefix(f.texts[0]):
 			return Verdict{Failed: true, Class: BadRequest, Evidence: "message:field-path"}
 		}
+	}
+	if capability {
+		return Verdict{Failed: true, Class: Unknown, Evidence: mainPhrases.list[best].evidence}
 	}
 	return Verdict{Failed: true, Class: def, Evidence: defEv}
 }
@@ -148,6 +170,11 @@ func requestOverLimit(f *facts, body []byte) bool {
 }
 
 func overLimit(t []byte) bool {
+	return limitRequested(t) || actualOverLimit(t)
+}
+
+// limitRequested reads "Limit 7000, Used 0, Requested ~12903".
+func limitRequested(t []byte) bool {
 	var limit int64
 	i := 0
 	for {
@@ -171,6 +198,61 @@ func overLimit(t []byte) bool {
 	}
 	req, ok := number(rest)
 	return ok && limit > 0 && req > limit
+}
+
+// actualOverLimit reads "(actual/limit): 65605/16000" (xAI). The window held
+// less than the limit before this request, so a total above twice the limit
+// means this request alone is over it.
+func actualOverLimit(t []byte) bool {
+	k := indexFold(t, "actual/limit)")
+	if k < 0 {
+		return false
+	}
+	rest := trimLeft(t[k+len("actual/limit)"):])
+	if len(rest) == 0 || rest[0] != ':' {
+		return false
+	}
+	rest = trimLeft(rest[1:])
+	actual, ok := number(rest)
+	if !ok {
+		return false
+	}
+	i := 0
+	for i < len(rest) && (rest[i] >= '0' && rest[i] <= '9' || rest[i] == ',') {
+		i++
+	}
+	if i >= len(rest) || rest[i] != '/' {
+		return false
+	}
+	limit, ok := number(rest[i+1:])
+	return ok && limit > 0 && actual > 2*limit
+}
+
+// metricPeriod reads the period of a Google quota metric named in a message
+// ("Quota exceeded for aiplatform.googleapis.com/generate_content_requests_
+// per_minute_per_project_per_base_model"): Quota for a day or longer,
+// RateLimited for a minute or a second, Unknown when it names none.
+func metricPeriod(f *facts) Class {
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		k := indexFold(t, "googleapis.com/")
+		if k < 0 {
+			continue
+		}
+		m := t[k+len("googleapis.com/"):]
+		j := 0
+		for j < len(m) && (wordTab[m[j]] == 1 && m[j] < 0x80 || m[j] == '_' || m[j] == '.' || m[j] == '-') {
+			j++
+		}
+		m = m[:j]
+		switch {
+		case containsFold(m, "per_day"), containsFold(m, "per_month"):
+			return Quota
+		case containsFold(m, "per_minute"), containsFold(m, "per_second"):
+			return RateLimited
+		}
+	}
+	return Unknown
 }
 
 // number reads a decimal with optional thousands commas at the start of t.

@@ -6,7 +6,9 @@ import "strings"
 // without allocating. A phrase matches only where a word starts; a space in a
 // phrase matches one or more blanks (spaces, tabs, newlines, or their JSON
 // escapes \n \t \r). A phrase may name a second part that must follow the
-// first within a short gap ("model…not found").
+// first within a short gap ("model…not found"). Text in scripts written
+// without spaces (Chinese) has no word starts to speak of: there every
+// character starts a candidate match, so 余额不足 is found inside a sentence.
 
 // lowerTab and wordTab are built by a variable initializer (not init) so the
 // phrase sets, package variables too, can index by them.
@@ -34,6 +36,8 @@ type phrase struct {
 	weak     bool // a weak quota phrase: a per-minute period overrides it
 	badInput bool // evidence of bad input: only where the default is unknown
 	notRate  bool // ignored on a rate-limited answer ("too many tokens" from a throttle)
+	word     bool // must end where the word does: an abbreviation (TPD), not a word's start
+	slash    bool // a unit after a slash ("1000 calls / month"), blanks allowed between
 	evidence string
 }
 
@@ -226,7 +230,9 @@ func (s *phraseSet) best(t []byte, limit int) int {
 		}
 	next:
 		i++
-		for i < n && (wordTab[t[i]] == 1 || t[i] == '_') { // skip the rest of the word
+		// Skip the rest of the word; a multi-byte character's lead byte
+		// (>= 0xC0) starts a candidate of its own (see the file comment).
+		for i < n && (wordTab[t[i]] == 1 || t[i] == '_') && t[i] < 0xC0 {
 			i++
 		}
 	}
@@ -272,7 +278,13 @@ func (p *phrase) matchAt(t []byte, i int) bool {
 	if !ok {
 		return false
 	}
+	if p.slash && (!afterSlash(t, i) || end < len(t) && t[end] == '/') {
+		return false
+	}
 	if p.b == "" {
+		if p.word && end < len(t) && (wordTab[t[end]] == 1 || t[end] == '_') {
+			return false
+		}
 		// A phrase is a word, not the start of an identifier: "billing"
 		// does not match a client's billing_address.
 		// An identifier-like phrase (per_day) must end where the identifier
@@ -287,4 +299,23 @@ func (p *phrase) matchAt(t []byte, i int) bool {
 	}
 	lim := min(end+p.gap+len(p.b), len(t))
 	return indexFold(t[end:lim], p.b) >= 0
+}
+
+// afterSlash reports whether the word at i follows a '/', blanks allowed
+// between: the unit of a rate such as "1000 API calls / month" or
+// "requests/day". A slash inside a path or URL (…/limits/day) is not one:
+// the run of text before it holds no other '/'.
+func afterSlash(t []byte, i int) bool {
+	for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
+		i--
+	}
+	if i == 0 || t[i-1] != '/' {
+		return false
+	}
+	for j := i - 2; j >= 0 && t[j] != ' ' && t[j] != '\t'; j-- {
+		if t[j] == '/' {
+			return false
+		}
+	}
+	return true
 }

@@ -22,6 +22,12 @@ type facts struct {
 	hasError bool // an error object/string, "type":"error" or "object":"error"
 	sseError bool // an SSE `event: error`
 
+	// codeInBody names a vendor envelope that reports errors with any
+	// status, 200 included, and a code in the body (Baidu's non-zero
+	// error_code, MiniMax's base_resp.status_code): such a status says
+	// nothing, so a 2xx carrying one defaults to unknown, not server_error.
+	codeInBody string
+
 	errCode, errType, errStatus, param, innerCode []byte // error.* (or top level)
 	topCode, topType, amzType                     []byte // top-level code/type, __type
 	numCode                                       int    // a numeric error.code / code (HTTP-like)
@@ -71,7 +77,12 @@ func scanJSON(b []byte, f *facts) {
 	if s.i >= len(b) || (b[s.i] != '{' && b[s.i] != '[') {
 		return
 	}
-	s.value(0)
+	for s.value(0) { // NDJSON (Ollama's stream): one value per line
+		s.ws()
+		if s.i >= len(b) || b[s.i] != '{' {
+			break
+		}
+	}
 	s.f.parsed = s.f.parsed || s.found
 	*f = s.f
 }
@@ -251,9 +262,17 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		case "error":
 			f.hasError = true
 			f.addText(v)
-		case "message", "detail", "error_message":
+		case "message", "detail", "error_message", "error_msg":
 			if str {
 				f.addText(v)
+			}
+		case "error_code": // Baidu: {"error_code":17,"error_msg":"…"}
+			if nonZero(v) {
+				f.hasError = true
+				f.codeInBody = "body:error_code"
+				if str {
+					f.topCode = v
+				}
 			}
 		case "type":
 			f.topType = v
@@ -275,6 +294,26 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		}
 		return
 	case 2:
+		switch string(k0) {
+		case "base_resp": // MiniMax: {"base_resp":{"status_code":1008,"status_msg":"…"}}
+			switch string(last) {
+			case "status_code":
+				if nonZero(v) {
+					f.hasError = true
+					f.codeInBody = "body:base_resp"
+				}
+			case "status_msg":
+				if str {
+					f.addText(v)
+				}
+			}
+			return
+		case "errors": // Cloudflare: {"success":false,"errors":[{"code":7003,"message":"…"}]}
+			if str && eq(last, "message") {
+				f.addText(v)
+			}
+			return
+		}
 		if eq(k0, "error") {
 			switch string(last) {
 			case "message":
@@ -375,6 +414,19 @@ func (s *scanner) code(dst *[]byte, v []byte, str bool) {
 	if n := atoi(v); n != 0 && s.f.numCode == 0 {
 		s.f.numCode = n
 	}
+}
+
+// nonZero reports a code that is set: not empty, null, false, or all zeros.
+func nonZero(v []byte) bool {
+	if len(v) == 0 || eq(v, "null") || eq(v, "false") {
+		return false
+	}
+	for _, c := range v {
+		if c != '0' {
+			return true
+		}
+	}
+	return false
 }
 
 // atoi parses a small non-negative decimal; 0 when v is not one.
