@@ -17,6 +17,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "invalid api-key", class: Auth},
 	{a: "api key not valid", class: Auth},
 	{a: "api key is invalid", class: Auth},
+	{a: "api key is not valid", class: Auth}, // before the bad-input "is not valid"
 	{a: "api key expired", class: Auth},
 	{a: "api key has expired", class: Auth},
 	{a: "api key was revoked", class: Auth},
@@ -97,10 +98,6 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "tpd", word: true, class: Quota}, // "organization TPD rate limit"
 	{a: "rpd", word: true, class: Quota},
 	{a: "daily", b: "limit", gap: 24, class: Quota}, // "daily request limit reached"
-	{a: "day", slash: true, word: true, class: Quota},
-	{a: "days", slash: true, word: true, class: Quota},
-	{a: "month", slash: true, word: true, class: Quota}, // "1000 API calls / month"
-	{a: "months", slash: true, word: true, class: Quota},
 	// An account in arrears, a balance to top up, credits never bought.
 	{a: "overdue", class: Quota},
 	{a: "arrears", class: Quota},
@@ -137,9 +134,9 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "model", b: "not exist", gap: 80, class: Unavailable},
 	{a: "model", b: "disabled", gap: 40, class: Unavailable},
 	{a: "model", b: "legacy", gap: 40, class: Unavailable},
-	{a: "not found", b: "model", gap: 8, class: Unavailable}, // "Not found the model …"
-	{a: "at 'modelid'", class: Unavailable},                  // AWS: "Value '…' at 'modelId' failed to satisfy constraint"
-	{a: "模型不存在", class: Unavailable},                         // model does not exist
+	{a: "not found the model", class: Unavailable},
+	{a: "at 'modelid'", class: Unavailable}, // AWS: "Value '…' at 'modelId' failed to satisfy constraint"
+	{a: "模型不存在", class: Unavailable},        // model does not exist
 	{a: "model identifier is invalid", class: Unavailable},
 	{a: "unknown model", class: Unavailable},
 	{a: "invalid model", class: Unavailable},
@@ -194,7 +191,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "usage guidelines", class: Refusal},
 	{a: "inappropriate content", class: Refusal},
 	{a: "content", b: "risk", gap: 10, class: Refusal}, // "Content Exists Risk"
-	{a: "敏感", class: Refusal},                          // sensitive (content)
+	{a: "敏感内容", class: Refusal},                        // sensitive content (not 大小写敏感, case-sensitive)
+	{a: "敏感词", class: Refusal},                         // sensitive words
 	{a: "内容审核", class: Refusal},                        // content moderation
 
 	// overflow: this request is too large for this endpoint.
@@ -232,6 +230,12 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "exceeded your current quota", class: Quota, weak: true},
 	{a: "billing", class: Quota, weak: true},
 	{a: "quota exceeded", class: Quota, weak: true},
+	// A long period after a slash ("1000 API calls / month"); weak, so that
+	// "10 requests per minute … the $20/month plan" stays a rate.
+	{a: "day", slash: true, word: true, class: Quota, weak: true},
+	{a: "days", slash: true, word: true, class: Quota, weak: true},
+	{a: "month", slash: true, word: true, class: Quota, weak: true},
+	{a: "months", slash: true, word: true, class: Quota, weak: true},
 	// A plan's usage limit that resets at a stated time or needs an
 	// upgrade; "usage limits, try again later" alone is a throttle.
 	{a: "usage limit", b: "reset", gap: 80, class: Quota, weak: true},
@@ -299,7 +303,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "are not supported", class: Unknown},
 	{a: "does not support", class: Unknown},
 	{a: "doesn't support", class: Unknown},
-	{a: "image input", class: Unknown},
+	{a: "missing data required", class: Unknown}, // "… required for image input"
 
 	{a: "not valid json", class: BadRequest, badInput: true},
 	{a: "invalid json", class: BadRequest, badInput: true},

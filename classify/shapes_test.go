@@ -33,11 +33,13 @@ func TestPhraseShapes(t *testing.T) {
 	run(t, []tc{
 		// Chinese has no word starts: a phrase is found inside a sentence.
 		{"chinese inside a sentence", 429, nil, `{"error":{"code":"1113","message":"您的账户余额不足，请充值。"}}`, false, "quota", "phrase:余额不足"},
+		{"chinese case-sensitive is no refusal", 400, nil, `{"error":{"message":"模型名称大小写敏感，请检查"}}`, false, "unknown", "status:400"},
 		{"chinese absent", 429, nil, `{"error":{"code":"1302","message":"您的账户已达到速率限制"}}`, false, "rate_limited", "status:429"},
 		// A rate's unit after a slash, not a path segment.
 		{"calls / month", 429, nil, `{"message":"limited to 1000 API calls / month."}`, false, "quota", "phrase:month"},
 		{"requests/day", 429, nil, `{"message":"limit of 50 requests/day reached"}`, false, "quota", "phrase:day"},
 		{"path ending in /day", 429, nil, `{"message":"Slow down. See https://example.com/limits/day"}`, false, "rate_limited", "status:429"},
+		{"a $/month plan beside a per-minute limit", 429, nil, `{"error":{"message":"10 requests per minute on the free tier; upgrade to the $20/month plan."}}`, false, "rate_limited", "phrase:per minute"},
 		{"path segment /month/", 429, nil, `{"message":"Slow down. See /month/usage"}`, false, "rate_limited", "status:429"},
 		// An abbreviation is a whole word.
 		{"TPD as a word", 429, nil, `{"error":{"message":"organization TPD rate limit reached"}}`, false, "quota", "phrase:tpd"},
@@ -55,10 +57,14 @@ func TestPhraseShapes(t *testing.T) {
 		// is over it. Just over the limit is an ordinary throttle.
 		{"actual over twice the limit", 429, nil, `{"error":"Tokens per Minute (actual/limit): 65605/16000."}`, false, "overflow", "phrase:requested>limit"},
 		{"actual just over the limit", 429, nil, `{"error":"Tokens per Minute (actual/limit): 17000/16000."}`, false, "rate_limited", "phrase:per minute"},
+		// Guards for broad bad-input words: a key that "is not valid" is
+		// rejected; a tool "not found in model output" is no gone model.
+		{"api key is not valid", 400, nil, `{"error":{"message":"The API key is not valid."}}`, false, "auth", "phrase:api key is not valid"},
+		{"tool not found in model output", 400, nil, `{"error":{"message":"Tool call id not found in model output."}}`, false, "unknown", "status:400"},
 		// A capability gap is unknown, but a named param still proves bad
 		// input, and a named parameter outranks the gap.
 		{"capability gap", 422, nil, `{"error":"Input validation error: grammar is not supported","error_type":"validation"}`, false, "unknown", "phrase:is not supported"},
-		{"capability gap in a 2xx error", 200, nil, `{"error":"this model is missing data required for image input"}`, false, "unknown", "phrase:image input"},
+		{"capability gap in a 2xx error", 200, nil, `{"error":"this model is missing data required for image input"}`, false, "unknown", "phrase:missing data required"},
 		{"capability gap with param", 400, nil, `{"error":{"message":"The image format is not supported.","param":"image_url"}}`, false, "bad_request", "openai:param"},
 		{"unsupported parameter outranks the gap", 400, nil, `{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model."}}`, false, "bad_request", "phrase:unsupported parameter"},
 	})
