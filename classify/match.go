@@ -306,8 +306,16 @@ func (p *phrase) matchAt(t []byte, i int) bool {
 // "requests/day". A slash inside a path or URL (…/limits/day) is not one:
 // the run of text before it holds no other '/'.
 func afterSlash(t []byte, i int) bool {
-	for i > 0 && (t[i-1] == ' ' || t[i-1] == '\t') {
-		i--
+	for i > 0 {
+		switch {
+		case t[i-1] == ' ' || t[i-1] == '\t' || t[i-1] == '\n' || t[i-1] == '\r':
+			i--
+			continue
+		case i > 1 && t[i-2] == '\\' && (t[i-1] == 'n' || t[i-1] == 't' || t[i-1] == 'r'):
+			i -= 2 // an escaped blank
+			continue
+		}
+		break
 	}
 	if i == 0 || t[i-1] != '/' {
 		return false

@@ -37,6 +37,7 @@ func TestPhraseShapes(t *testing.T) {
 		{"chinese absent", 429, nil, `{"error":{"code":"1302","message":"您的账户已达到速率限制"}}`, false, "rate_limited", "status:429"},
 		// A rate's unit after a slash, not a path segment.
 		{"calls / month", 429, nil, `{"message":"limited to 1000 API calls / month."}`, false, "quota", "phrase:month"},
+		{"calls /\n month (escaped blank)", 429, nil, `{"message":"limited to 1000 API calls /\n month."}`, false, "quota", "phrase:month"},
 		{"requests/day", 429, nil, `{"message":"limit of 50 requests/day reached"}`, false, "quota", "phrase:day"},
 		{"path ending in /day", 429, nil, `{"message":"Slow down. See https://example.com/limits/day"}`, false, "rate_limited", "status:429"},
 		{"a $/month plan beside a per-minute limit", 429, nil, `{"error":{"message":"10 requests per minute on the free tier; upgrade to the $20/month plan."}}`, false, "rate_limited", "phrase:per minute"},
