@@ -101,3 +101,20 @@ func BenchmarkSuccess2xx(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEchoedPhrase: a 400 quoting the client's role back (OpenAI's
+// older wording, no param), the quoted quota wording at the end of a 16 KiB
+// request: one phrase found, one echo check over the whole request, the
+// verdict from the status.
+func BenchmarkEchoedPhrase(b *testing.B) {
+	b.ReportAllocs()
+	req := []byte(`{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("Lorem ipsum dolor sit amet. ", 585) +
+		`"},{"role":"You exceeded your current quota","content":"hi"}]}`)
+	r := Response{Status: 400, Request: req,
+		Body: []byte(`{"error":{"message":"'You exceeded your current quota' is not one of ['system', 'assistant', 'user', 'function'] - 'messages.1.role'","type":"invalid_request_error","param":null,"code":null}}`)}
+	for b.Loop() {
+		if v := Classify(r); v.Class != Unknown {
+			b.Fatal(v)
+		}
+	}
+}

@@ -27,12 +27,21 @@ type Response struct {
 	Provider string
 	// Stream is set when Body arrived inside an SSE stream.
 	Stream bool
+	// Request is the client's request body, as the client sent it: text
+	// found in it is no evidence. A phrase or an operator rule whose
+	// matched text also occurs in Request (case, runs of blanks and JSON
+	// escapes aside) is discarded, since upstreams quote the client's
+	// input back in their errors. It is read only when a phrase or rule
+	// matched; nil checks nothing.
+	Request []byte
 }
 
 // Rule is an operator-taught rule, checked before the built-in rules.
 // Empty Dialect, Provider and Status match anything; a nil Match matches
 // every body. A rule that lists no status never matches a 2xx answer unless
 // it has a Match (so a bare rule cannot turn every success into a failure).
+// A Match whose matched text also occurs in the response's Request is no
+// evidence: the rule matches only where some match of it is not echoed.
 type Rule struct {
 	Dialect  Dialect
 	Provider string
@@ -73,7 +82,7 @@ func (c *Classifier) Classify(r Response) Verdict {
 			}
 		}
 	}
-	return builtin(r.Status, r.Header, body, r.Stream)
+	return builtin(r.Status, r.Header, body, r.Stream, r.Request)
 }
 
 func (ru *Rule) matches(r *Response, body []byte) bool {
@@ -97,7 +106,36 @@ func (ru *Rule) matches(r *Response, body []byte) bool {
 	} else if r.Status >= 200 && r.Status < 300 && ru.Match == nil {
 		return false
 	}
-	return ru.Match == nil || ru.Match.Match(body)
+	if ru.Match == nil {
+		return true
+	}
+	if len(r.Request) == 0 {
+		return ru.Match.Match(body)
+	}
+	return ru.unechoedMatch(body, r.Request)
+}
+
+// maxRuleMatches bounds the matches of one rule checked against the request.
+const maxRuleMatches = 4
+
+// unechoedMatch reports whether Match matches body somewhere its matched
+// text is not also in the client's request.
+func (ru *Rule) unechoedMatch(body, req []byte) bool {
+	for from, tries := 0, 0; from <= len(body) && tries < maxRuleMatches; tries++ {
+		loc := ru.Match.FindIndex(body[from:])
+		if loc == nil {
+			return false
+		}
+		s, e := from+loc[0], from+loc[1]
+		if !echoed(req, body[s:e]) {
+			return true
+		}
+		from = e
+		if e == s {
+			from++
+		}
+	}
+	return false
 }
 
 var ruleEvidences [65]string
@@ -116,12 +154,12 @@ func ruleEvidence(n int) string {
 }
 
 // builtin applies the built-in rules to a body already cut to MaxBody.
-func builtin(st int, h http.Header, body []byte, stream bool) Verdict {
+func builtin(st int, h http.Header, body []byte, stream bool, req []byte) Verdict {
 	switch {
 	case st >= 200 && st < 300:
-		return success(h, body, stream)
+		return success(h, body, stream, req)
 	case st >= 500 && st < 600:
-		return serverAnswer(st, h, body)
+		return serverAnswer(st, h, body, req)
 	case st < 400 || st >= 500:
 		return statusVerdict(st)
 	}
@@ -130,59 +168,8 @@ func builtin(st int, h http.Header, body []byte, stream bool) Verdict {
 	}
 	var f facts
 	readBody(body, &f)
-	v := decide(defaultClass(st), statusEvidence[st], h, body, &f)
+	v := decide(defaultClass(st), statusEvidence[st], h, body, &f, req)
 	return withRetry(v, h, &f)
-}
-
-// fiveXX: a 5xx stays server_error whatever its body says, except an
-// explicit upstream timeout (504, 524, or deadline wording).
-func fiveXX(st int, ev string, text []byte) Verdict {
-	if statusClass[st] == Timeout {
-		return Verdict{Failed: true, Class: Timeout, Evidence: ev}
-	}
-	if len(text) > 0 {
-		if i := timeoutPhrases.best(text, len(timeoutPhrases.list)); i < len(timeoutPhrases.list) {
-			return Verdict{Failed: true, Class: Timeout, Evidence: timeoutPhrases.list[i].evidence}
-		}
-	}
-	return Verdict{Failed: true, Class: ServerError, Evidence: ev}
-}
-
-// htmlScan bounds the timeout-wording search in a non-JSON 5xx body (an
-// HTML or text page names its error in its head).
-const htmlScan = 1 << 10
-
-// serverAnswer classifies a 5xx: a JSON body's texts and codes
-// (DEADLINE_EXCEEDED, timeout_error, ModelTimeoutException) are searched for
-// an explicit timeout; another body only in its first KiB.
-func serverAnswer(st int, h http.Header, body []byte) Verdict {
-	if statusClass[st] == Timeout || len(body) == 0 {
-		return fiveXX(st, statusEvidence[st], nil)
-	}
-	if t := trimLeft(body); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
-		return fiveXX(st, statusEvidence[st], body[:min(len(body), htmlScan)])
-	}
-	var f facts
-	readBody(body, &f)
-	for _, c := range [...]struct {
-		src codeSource
-		v   []byte
-	}{{srcStatus, f.errStatus}, {srcType, f.errType}, {srcCode, f.errCode}, {srcAmzHeader, f.amzType}} {
-		if r, ev, ok := lookupCode(c.src, c.v); ok && r.class == Timeout {
-			return Verdict{Failed: true, Class: Timeout, Evidence: ev}
-		}
-	}
-	if vs := h["X-Amzn-Errortype"]; len(vs) > 0 {
-		if r, ev, ok := lookupCode(srcAmzHeader, []byte(vs[0])); ok && r.class == Timeout {
-			return Verdict{Failed: true, Class: Timeout, Evidence: ev}
-		}
-	}
-	for i := 0; i < f.nTexts; i++ {
-		if v := fiveXX(st, statusEvidence[st], f.texts[i]); v.Class == Timeout {
-			return v
-		}
-	}
-	return Verdict{Failed: true, Class: ServerError, Evidence: statusEvidence[st]}
 }
 
 // withRetry fills RetryAfter for a rate_limited verdict: from the headers,

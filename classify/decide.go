@@ -3,7 +3,8 @@ package classify
 import "net/http"
 
 // decide refines a status default with what the body (and the AWS error-type
-// header) says. The order is the precedence of SPEC §2:
+// header) says. req is the client's request body: text found in it is no
+// evidence (echo.go). The order is the precedence of SPEC §2:
 //
 //  1. Gemini QuotaFailure periods: a per-day (or longer) quotaId is quota, a
 //     per-minute one alone is rate_limited, whatever the message says.
@@ -14,15 +15,28 @@ import "net/http"
 //     (…googleapis.com/…_per_minute_…), read like a quotaId, where the
 //     answer speaks of quota or rate at all.
 //  4. Phrases in the human texts (the whole body when it is not JSON), by
-//     the priority of mainPhrases; then "Limit N … Requested M" with M > N,
-//     or "(actual/limit): A/L" with A > 2L, a single request larger than a
-//     per-minute cap, is overflow.
-//  5. Weak codes (rate_limit_error, overloaded_error, RESOURCE_EXHAUSTED, …).
-//  6. Structural evidence of bad input (a param, Gemini fieldViolations, a
-//     message that begins with the offending field's path) — only where the
-//     status default is unknown, as are bad-input phrases and codes.
-//  7. The status default.
-func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdict {
+//     the priority of mainPhrases, skipping any whose matched text the
+//     client sent (echoed) and, where structure says the answer is about
+//     one request field (a param, a bad-input code), the account-scoped
+//     ones (quota, auth); then "Limit N … Requested M" with M > N, or
+//     "(actual/limit): A/L" with A > 2L, a single request larger than a
+//     per-minute cap, is overflow. A capability gap ("does not support
+//     tools") is a phrase of class unknown: it outranks the weak codes and
+//     the bad-input phrases below it, but structure (step 7) still decides.
+//  5. A bad-input code together with the param it names (invalid_value,
+//     messages[0].role) is bad_request whatever the status default; so is,
+//     where a phrase was discarded (echoed, or account wording next to a
+//     named field), any structural evidence of bad input (a param, a
+//     bad-input code, Gemini fieldViolations, detail[].loc, a message that
+//     begins with a field path): the body is about the client's input.
+//  6. Weak codes (rate_limit_error, overloaded_error, RESOURCE_EXHAUSTED, …).
+//  7. Structural evidence of bad input — only where the status default is
+//     unknown, as are bad-input phrases and codes.
+//  8. The status default.
+//
+// A verdict reached after an echoed phrase was discarded carries "+echo" in
+// its evidence.
+func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req []byte) Verdict {
 	if f.perDay {
 		return Verdict{Failed: true, Class: Quota, Evidence: "gemini:quotaId=PerDay"}
 	}
@@ -32,28 +46,17 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 
 	var cs codeScan
 	cs.allowBad = def == Unknown
-	if vs := h["X-Amzn-Errortype"]; len(vs) > 0 {
-		cs.try(srcAmzHeader, []byte(vs[0]))
+	cs.scan(h, f)
+	// An account's money or key is never a property of one request field:
+	// where structure names the field, quota or auth wording is that field's
+	// content (docs/design.md, "Structured fields first").
+	var skip classMask
+	if len(f.param) > 0 || cs.badEv != "" {
+		skip = 1<<Quota | 1<<Auth
 	}
-	cs.try(srcAmzHeader, f.amzType)
-	for i := 0; i < f.nReasons; i++ {
-		cs.try(srcReason, f.reasons[i])
-	}
-	cs.try(srcCode, f.errCode)
-	cs.try(srcType, f.errType)
-	cs.try(srcInner, f.innerCode)
-	cs.try(srcCode, f.topCode)
-	cs.try(srcType, f.topType)
-	cs.try(srcStatus, f.errStatus)
+	ts := textScan{f: f, body: body, req: req}
 	n := len(mainPhrases.list)
-	best := n
-	if f.parsed {
-		for i := 0; i < f.nTexts; i++ {
-			best = mainPhrases.best(f.texts[i], best)
-		}
-	} else {
-		best = mainPhrases.best(body, best)
-	}
+	best := ts.pick(mainPhrases, skip)
 	if best < n && mainPhrases.list[best].notRate && def == RateLimited {
 		best = n // "too many tokens" from a throttle is not about the window
 	}
@@ -67,21 +70,28 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 		return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
 	}
 	if def == RateLimited || (best < n && (mainPhrases.list[best].class == Quota || mainPhrases.list[best].class == RateLimited)) {
-		switch metricPeriod(f) {
+		switch ts.metricPeriod() {
 		case Quota:
 			return Verdict{Failed: true, Class: Quota, Evidence: "quota-metric:per_day"}
 		case RateLimited:
 			return Verdict{Failed: true, Class: RateLimited, Evidence: "quota-metric:per_minute"}
 		}
 	}
+	v := ts.refine(def, defEv, best, &cs)
+	if ts.echo {
+		v.Evidence += "+echo"
+	}
+	return v
+}
 
+// refine is decide past the strong codes: phrases, weak codes, structure,
+// the status default.
+func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verdict {
+	f, n := ts.f, len(mainPhrases.list)
 	rateish := def == RateLimited || (best < n && mainPhrases.list[best].class == RateLimited)
-	if best > overflowRank && rateish && requestOverLimit(f, body) {
+	if best > overflowRank && rateish && ts.requestOverLimit() {
 		return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:requested>limit"}
 	}
-	// A capability gap ("does not support tools") is a phrase of class
-	// unknown: it outranks the weak codes and keeps lower bad-input phrases
-	// from deciding, but a named param still proves bad input.
 	capability := false
 	if best < n {
 		p := &mainPhrases.list[best]
@@ -90,6 +100,15 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 			capability = true
 		case !p.badInput || def == Unknown:
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
+		}
+	}
+	// A bad-input code naming its field proves bad input in any status.
+	if cs.badEv != "" && len(f.param) > 0 {
+		return Verdict{Failed: true, Class: BadRequest, Evidence: cs.badEv}
+	}
+	if ts.echo || ts.field {
+		if ev := badInputProof(f, cs); ev != "" {
+			return Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 		}
 	}
 
@@ -101,15 +120,8 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 		return Verdict{Failed: true, Class: cs.weak, Evidence: cs.weakEv}
 	}
 	if def == Unknown {
-		switch {
-		case len(f.param) > 0:
-			return Verdict{Failed: true, Class: BadRequest, Evidence: "openai:param"}
-		case f.fieldViolations:
-			return Verdict{Failed: true, Class: BadRequest, Evidence: "gemini:fieldViolations"}
-		case f.detailLoc:
-			return Verdict{Failed: true, Class: BadRequest, Evidence: "detail:loc"}
-		case f.nTexts > 0 && fieldPathPrefix(f.texts[0]):
-			return Verdict{Failed: true, Class: BadRequest, Evidence: "message:field-path"}
+		if ev := structureProof(f); ev != "" {
+			return Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 		}
 	}
 	if capability {
@@ -118,11 +130,53 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts) Verdi
 	return Verdict{Failed: true, Class: def, Evidence: defEv}
 }
 
-// codeScan keeps the first strong and the first weak code seen.
+// structureProof names the structural evidence of bad input in f, "" for none.
+func structureProof(f *facts) string {
+	switch {
+	case len(f.param) > 0:
+		return "openai:param"
+	case f.fieldViolations:
+		return "gemini:fieldViolations"
+	case f.detailLoc:
+		return "detail:loc"
+	case f.nTexts > 0 && fieldPathPrefix(f.texts[0]):
+		return "message:field-path"
+	}
+	return ""
+}
+
+// badInputProof is structureProof or a bad-input code.
+func badInputProof(f *facts, cs *codeScan) string {
+	if ev := structureProof(f); ev != "" {
+		return ev
+	}
+	return cs.badEv
+}
+
+// codeScan keeps the first strong and the first weak code seen, and the
+// first bad-input code whether or not it may decide (badEv).
 type codeScan struct {
 	allowBad         bool
 	strong, weak     Class
 	strongEv, weakEv string
+	badEv            string
+}
+
+// scan tries every code of h and f in source order.
+func (cs *codeScan) scan(h http.Header, f *facts) {
+	if vs := h["X-Amzn-Errortype"]; len(vs) > 0 {
+		cs.try(srcAmzHeader, []byte(vs[0]))
+	}
+	cs.try(srcAmzHeader, f.amzType)
+	for i := 0; i < f.nReasons; i++ {
+		cs.try(srcReason, f.reasons[i])
+	}
+	cs.try(srcCode, f.errCode)
+	cs.try(srcType, f.errType)
+	cs.try(srcInner, f.innerCode)
+	cs.try(srcCode, f.topCode)
+	cs.try(srcType, f.topType)
+	cs.try(srcStatus, f.errStatus)
 }
 
 func (cs *codeScan) try(src codeSource, v []byte) {
@@ -130,6 +184,9 @@ func (cs *codeScan) try(src codeSource, v []byte) {
 		return
 	}
 	r, ev, ok := lookupCode(src, v)
+	if ok && r.badInput && cs.badEv == "" {
+		cs.badEv = ev
+	}
 	switch {
 	case !ok, r.badInput && !cs.allowBad:
 	case r.strong:
@@ -156,32 +213,40 @@ var overflowRank = func() int {
 }()
 
 // requestOverLimit reports a rate-limit message whose request alone exceeds
-// the limit: "Limit 7000, Used 0, Requested ~12903" (Groq, OpenAI TPM).
-func requestOverLimit(f *facts, body []byte) bool {
-	if !f.parsed {
-		return overLimit(body)
-	}
-	for i := 0; i < f.nTexts; i++ {
-		if overLimit(f.texts[i]) {
-			return true
+// the limit: "Limit 7000, Used 0, Requested ~12903" (Groq, OpenAI TPM). A
+// statement the client wrote itself is no evidence.
+func (ts *textScan) requestOverLimit() bool {
+	for i := 0; i < ts.texts(); i++ {
+		t := ts.text(i)
+		if s, e := overLimit(t); e > s {
+			if len(ts.req) == 0 || !echoed(ts.req, t[s:e]) {
+				return true
+			}
+			ts.echo = true
 		}
 	}
 	return false
 }
 
-func overLimit(t []byte) bool {
-	return limitRequested(t) || actualOverLimit(t)
+// overLimit finds "limit N … requested M" with M > N, or "(actual/limit):
+// A/L" with A > 2L, in t and returns its span; end is 0 when there is none.
+func overLimit(t []byte) (start, end int) {
+	if s, e := limitRequested(t); e > s {
+		return s, e
+	}
+	return actualOverLimit(t)
 }
 
 // limitRequested reads "Limit 7000, Used 0, Requested ~12903".
-func limitRequested(t []byte) bool {
+func limitRequested(t []byte) (start, end int) {
 	var limit int64
 	i := 0
 	for {
 		k := indexFold(t[i:], "limit ")
 		if k < 0 {
-			return false
+			return 0, 0
 		}
+		start = i + k
 		i += k + len("limit ")
 		if n, ok := number(t[i:]); ok {
 			limit = n
@@ -190,51 +255,67 @@ func limitRequested(t []byte) bool {
 	}
 	j := indexFold(t[i:], "requested ")
 	if j < 0 {
-		return false
+		return 0, 0
 	}
-	rest := t[i+j+len("requested "):]
+	at := i + j + len("requested ")
+	rest := t[at:]
 	if len(rest) > 0 && rest[0] == '~' {
-		rest = rest[1:]
+		rest, at = rest[1:], at+1
 	}
 	req, ok := number(rest)
-	return ok && limit > 0 && req > limit
+	if !ok || limit <= 0 || req <= limit {
+		return 0, 0
+	}
+	for at < len(t) && (t[at] >= '0' && t[at] <= '9' || t[at] == ',') {
+		at++
+	}
+	return start, at
 }
 
 // actualOverLimit reads "(actual/limit): 65605/16000" (xAI). The window held
 // less than the limit before this request, so a total above twice the limit
 // means this request alone is over it.
-func actualOverLimit(t []byte) bool {
+func actualOverLimit(t []byte) (start, end int) {
 	k := indexFold(t, "actual/limit)")
 	if k < 0 {
-		return false
+		return 0, 0
 	}
-	rest := trimLeft(t[k+len("actual/limit)"):])
-	if len(rest) == 0 || rest[0] != ':' {
-		return false
-	}
-	rest = trimLeft(rest[1:])
-	actual, ok := number(rest)
-	if !ok {
-		return false
-	}
-	i := 0
-	for i < len(rest) && (rest[i] >= '0' && rest[i] <= '9' || rest[i] == ',') {
+	i := k + len("actual/limit)")
+	for i < len(t) && (t[i] == ' ' || t[i] == ':') {
 		i++
 	}
-	if i >= len(rest) || rest[i] != '/' {
-		return false
+	actual, ok := number(t[i:])
+	if !ok {
+		return 0, 0
 	}
-	limit, ok := number(rest[i+1:])
-	return ok && limit > 0 && actual > 2*limit
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
+		i++
+	}
+	if i >= len(t) || t[i] != '/' {
+		return 0, 0
+	}
+	i++
+	limit, ok := number(t[i:])
+	if !ok || limit <= 0 || actual <= 2*limit {
+		return 0, 0
+	}
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
+		i++
+	}
+	return k, i
 }
 
 // metricPeriod reads the period of a Google quota metric named in a message
 // ("Quota exceeded for aiplatform.googleapis.com/generate_content_requests_
 // per_minute_per_project_per_base_model"): Quota for a day or longer,
-// RateLimited for a minute or a second, Unknown when it names none.
-func metricPeriod(f *facts) Class {
-	for i := 0; i < f.nTexts; i++ {
-		t := f.texts[i]
+// RateLimited for a minute or a second, Unknown when it names none or the
+// client sent the name.
+func (ts *textScan) metricPeriod() Class {
+	if ts.f == nil || !ts.f.parsed {
+		return Unknown
+	}
+	for i := 0; i < ts.f.nTexts; i++ {
+		t := ts.f.texts[i]
 		k := indexFold(t, "googleapis.com/")
 		if k < 0 {
 			continue
@@ -245,6 +326,10 @@ func metricPeriod(f *facts) Class {
 			j++
 		}
 		m = m[:j]
+		if len(ts.req) > 0 && echoed(ts.req, m) {
+			ts.echo = true
+			continue
+		}
 		switch {
 		case containsFold(m, "per_day"), containsFold(m, "per_month"):
 			return Quota

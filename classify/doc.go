@@ -13,7 +13,9 @@
 //
 //   - operator rules (Classifier.Rules), first match wins, "rule:<n>";
 //   - the status default (status.go), final for 401, 402, 405, 407, 408, 410,
-//     504 and 524; a 5xx stays server_error unless it names a timeout;
+//     504 and 524; a 5xx stays server_error unless its body names a timeout,
+//     proves a request-scoped class or a capability gap, or proves the
+//     account cannot pay (server.go);
 //   - for other 4xx and for error bodies inside a 2xx or a stream: Gemini
 //     quota periods, then strong codes, then the period of a Google quota
 //     metric, then taught phrases (phrases.go; a capability gap is unknown),
@@ -21,6 +23,12 @@
 //     bad_request only with that evidence, otherwise unknown;
 //   - a 2xx is a success unless it carries an error or a block (blocks.go);
 //     recognising an unusable success body is left to the adapters.
+//
+// Text the client supplied is no evidence (echo.go, pick.go): given the
+// client's request body (Response.Request), a phrase or a rule match whose
+// text also occurs in it is discarded and the next-best evidence decides, so
+// an upstream quoting the client's input back cannot make the client's words
+// page an operator or cool an account.
 //
 // Bodies are walked by an allocation-free, truncation-tolerant JSON scanner
 // (scan.go); a status-only answer costs tens of nanoseconds and allocates

@@ -2,27 +2,33 @@ package classify
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
 )
 
 // FuzzClassify: never panics, always yields a valid class with evidence for a
-// failure, never modifies the body, and reads at most MaxBody bytes: a body
-// of 4 KiB or more gives the same verdict as its first 4 KiB followed by
-// anything at all.
+// failure, never modifies the body or the request, and reads at most MaxBody
+// bytes of the body: a body of 4 KiB or more gives the same verdict as its
+// first 4 KiB followed by anything at all. The request (the client's body,
+// for the echo check) is anything at all too.
 func FuzzClassify(f *testing.F) {
 	for _, c := range loadCorpus(f) {
-		f.Add(c.Status, []byte(c.Body), c.Stream)
+		f.Add(c.Status, []byte(c.Body), c.Stream, []byte(nil))
 	}
-	f.Add(200, []byte(`{"choices":[{"finish_reason":"content_filter"}]}`), false)
-	f.Add(200, []byte("event: error\ndata: {\"error\":{\"code\":429}}\n\n"), true)
-	f.Add(429, []byte(`{"error":{"message":"Limit 1, Requested 2"}}`), false)
-	f.Add(400, append([]byte(`{"error":{"message":"`), bytes.Repeat([]byte("a "), MaxBody)...), false)
+	f.Add(200, []byte(`{"choices":[{"finish_reason":"content_filter"}]}`), false, []byte(nil))
+	f.Add(200, []byte("event: error\ndata: {\"error\":{\"code\":429}}\n\n"), true, []byte(nil))
+	f.Add(429, []byte(`{"error":{"message":"Limit 1, Requested 2"}}`), false, []byte(`Limit 1, Requested 2`))
+	f.Add(400, append([]byte(`{"error":{"message":"`), bytes.Repeat([]byte("a "), MaxBody)...), false, []byte(nil))
+	f.Add(400, []byte(`{"error":{"message":"Invalid value: 'insufficient funds'","param":"messages[0].role"}}`), false,
+		[]byte(`{"messages":[{"role":"\u0069nsufficient\nfunds"}]}`))
+	f.Add(500, []byte(`{"error":{"message":"prompt is too long: 'prompt is too long'"}}`), false, []byte(`\ud83d\u`))
 	garbage := bytes.Repeat([]byte(`credit balance is too low"}}]`), 300)
-	f.Fuzz(func(t *testing.T, status int, body []byte, stream bool) {
-		orig := bytes.Clone(body)
-		v := Classify(Response{Status: status, Body: body, Stream: stream})
-		if !bytes.Equal(orig, body) {
-			t.Fatal("body modified")
+	f.Fuzz(func(t *testing.T, status int, body []byte, stream bool, req []byte) {
+		orig, origReq := bytes.Clone(body), bytes.Clone(req)
+		v := Classify(Response{Status: status, Body: body, Stream: stream, Request: req})
+		if !bytes.Equal(orig, body) || !bytes.Equal(origReq, req) {
+			t.Fatal("body or request modified")
 		}
 		if !v.Class.Valid() {
 			t.Fatalf("invalid class %d", v.Class)
@@ -35,11 +41,53 @@ func FuzzClassify(f *testing.F) {
 		}
 		if len(body) >= MaxBody {
 			long := append(bytes.Clone(body[:MaxBody]), garbage...)
-			if w := Classify(Response{Status: status, Body: long, Stream: stream}); w != v {
+			if w := Classify(Response{Status: status, Body: long, Stream: stream, Request: req}); w != v {
 				t.Fatalf("bytes past MaxBody changed the verdict: %+v vs %+v", w, v)
 			}
 		}
 		_ = Message(body)
 		_ = Transport(nil)
+	})
+}
+
+// FuzzEchoed checks the echo search against a plain reference: the request
+// is a JSON string (escaped as encoding/json writes it), decoded (its quotes
+// kept: the search reads the JSON text, syntax included), ASCII lower-cased
+// and its blank runs folded, then searched with strings.Contains.
+func FuzzEchoed(f *testing.F) {
+	f.Add("You exceeded your current quota", "exceeded your  current quota")
+	f.Add("a\n\tb <&> é😀", "A B")
+	f.Add("aaab", "aab")
+	f.Add("quota", "")
+	f.Fuzz(func(t *testing.T, req, text string) {
+		text = strings.ReplaceAll(text, `\`, "")
+		enc, _ := json.Marshal(req)
+		var dec string
+		if err := json.Unmarshal(enc, &dec); err != nil {
+			t.Fatal(err)
+		}
+		fold := func(s string) string {
+			var b strings.Builder
+			blank := false
+			for i := 0; i < len(s); i++ {
+				c := s[i]
+				switch c {
+				case ' ', '\t', '\n', '\r', '\b', '\f':
+					if !blank {
+						b.WriteByte(' ')
+					}
+					blank = true
+					continue
+				}
+				blank = false
+				b.WriteByte(lowerTab[c])
+			}
+			return b.String()
+		}
+		needle := strings.Trim(fold(text), " ")
+		want := needle != "" && strings.Contains(fold(`"`+dec+`"`), needle)
+		if got := echoed(enc, []byte(text)); got != want {
+			t.Fatalf("echoed(%s, %q) = %v, want %v", enc, text, got, want)
+		}
 	})
 }

@@ -180,11 +180,23 @@ func indexFold(t []byte, p string) int {
 
 func containsFold(t []byte, p string) bool { return indexFold(t, p) >= 0 }
 
-// best returns the index of the highest-priority phrase found in t (lower is
-// better), trying only phrases below limit; limit when none is found.
-func (s *phraseSet) best(t []byte, limit int) int {
+// hit is a phrase found in a text: its index in the set (the set's length
+// for none) and the bytes it matched, t[start:end].
+type hit struct{ idx, start, end int }
+
+// find returns the highest-priority phrase of index lo ≤ idx < limit found
+// in t at or after from, and where it first matched; idx is limit when none
+// is found.
+func (s *phraseSet) find(t []byte, from, lo, limit int) hit {
+	h := hit{idx: limit}
 	n := len(t)
-	for i := 0; i < n; {
+	i := from
+	if i > 0 && i < n && (wordTab[t[i-1]] == 1 || t[i-1] == '_') {
+		for i < n && (wordTab[t[i]] == 1 || t[i] == '_') && t[i] < 0xC0 { // from is inside a word
+			i++
+		}
+	}
+	for i < n {
 		c := t[i]
 		if c == '_' { // inside an identifier (check_billing, per_day_report): no word starts here
 			goto next
@@ -210,7 +222,7 @@ func (s *phraseSet) best(t []byte, limit int) int {
 				if pi >= limit {
 					break
 				}
-				if w&cd.mask != cd.pre {
+				if pi < lo || w&cd.mask != cd.pre {
 					continue
 				}
 				if cd.mask2 != 0 {
@@ -222,8 +234,12 @@ func (s *phraseSet) best(t []byte, limit int) int {
 						continue
 					}
 				}
-				if s.list[pi].matchAt(t, i) {
+				if e, ok := s.list[pi].matchAt(t, i); ok {
 					limit = pi
+					h = hit{idx: pi, start: i, end: e}
+					if limit == lo {
+						return h // nothing can rank higher
+					}
 					break
 				}
 			}
@@ -236,8 +252,13 @@ func (s *phraseSet) best(t []byte, limit int) int {
 			i++
 		}
 	}
-	return limit
+	return h
 }
+
+// classMask is a set of classes.
+type classMask uint16
+
+func (m classMask) has(c Class) bool { return m&(1<<c) != 0 }
 
 // window returns the next 8 bytes of t from i, lowered, with each run of
 // blanks (escaped ones too) folded to one space: the phrase filter's view.
@@ -273,32 +294,38 @@ slow:
 	return w, i
 }
 
-func (p *phrase) matchAt(t []byte, i int) bool {
+// matchAt reports whether p matches t at i and where the match ends.
+func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	end, ok := prefixAt(t, i, p.a)
 	if !ok {
-		return false
+		return 0, false
 	}
 	if p.slash && (!afterSlash(t, i) || end < len(t) && t[end] == '/') {
-		return false
+		return 0, false
 	}
 	if p.b == "" {
 		if p.word && end < len(t) && (wordTab[t[end]] == 1 || t[end] == '_') {
-			return false
+			return 0, false
 		}
 		// A phrase is a word, not the start of an identifier: "billing"
 		// does not match a client's billing_address.
 		// An identifier-like phrase (per_day) must end where the identifier
 		// does: per_day_report is a client's name.
 		if end >= len(t) {
-			return true
+			return end, true
 		}
 		if strings.IndexByte(p.a, '_') >= 0 {
-			return t[end] != '_' && wordTab[t[end]] == 0
+			return end, t[end] != '_' && wordTab[t[end]] == 0
 		}
-		return t[end] != '_'
+		return end, t[end] != '_'
 	}
 	lim := min(end+p.gap+len(p.b), len(t))
-	return indexFold(t[end:lim], p.b) >= 0
+	j := indexFold(t[end:lim], p.b)
+	if j < 0 {
+		return 0, false
+	}
+	e, _ := prefixAt(t, end+j, p.b)
+	return e, true
 }
 
 // afterSlash reports whether the word at i follows a '/', blanks allowed

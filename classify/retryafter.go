@@ -26,13 +26,13 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 	}
 	if v := h.Get("Retry-After-Ms"); v != "" {
 		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms > 0 {
-			return capRetry(time.Duration(ms * float64(time.Millisecond)))
+			return capRetry(seconds(ms / 1000))
 		}
 	}
 	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
 		if secs, err := strconv.ParseFloat(v, 64); err == nil {
 			if secs > 0 {
-				return capRetry(time.Duration(secs * float64(time.Second)))
+				return capRetry(seconds(secs))
 			}
 		} else if t, err := http.ParseTime(v); err == nil {
 			if d := t.Sub(now); d > 0 {
@@ -62,9 +62,18 @@ func resetDuration(v string) time.Duration {
 		return d
 	}
 	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs > 0 {
-		return time.Duration(secs * float64(time.Second))
+		return seconds(secs)
 	}
 	return 0
+}
+
+// seconds converts a hint in seconds, saturating at the cap: 1e10 or Inf
+// is a very long wait, not an overflow to a negative (ignored) one.
+func seconds(secs float64) time.Duration {
+	if secs >= maxRetryAfter.Seconds() {
+		return maxRetryAfter
+	}
+	return time.Duration(secs * float64(time.Second))
 }
 
 func capRetry(d time.Duration) time.Duration {
@@ -91,7 +100,7 @@ func bodyRetryAfter(f *facts) time.Duration {
 					k++
 				}
 				if containsFold(rest[k:min(len(rest), k+9)], " second") {
-					return capRetry(time.Duration(n) * time.Second)
+					return capRetry(seconds(float64(n)))
 				}
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/sweep.golden")
+var update = flag.Bool("update", false, "rewrite what the selected tests generate: testdata/sweep.golden, the corpus table of testdata/corpus/README.md")
 
 // TestSweep pins the class of every status 400–451 and 500–599 with an empty
 // body: a change to any of them is a visible decision in the golden file.

@@ -25,8 +25,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: ok (%d providers, %d targets, %d routes, %d classify rules)\n\n",
+	fmt.Fprintf(stdout, "%s: ok (%d providers, %d targets, %d routes, %d classify rules)\n",
 		cfg.File, len(cfg.Providers), len(cfg.Targets), len(cfg.Routes), len(cfg.Rules))
+	fmt.Fprintf(stdout, "state: %s\n\n", stateLine(cfg.State))
 	for i := range cfg.Routes {
 		printRoute(stdout, cfg, &cfg.Routes[i])
 	}
@@ -46,8 +47,12 @@ func printRoute(w io.Writer, cfg *config.Config, r *config.Route) {
 	if r.MaxBillableAttempts > 0 {
 		bill = fmt.Sprint(r.MaxBillableAttempts)
 	}
-	fmt.Fprintf(w, "route %s (%s): max_attempts %d, max_billable_attempts %s, deadline %s\n",
-		r.Name, r.Strategy, r.MaxAttempts, bill, r.Deadline)
+	streamMax := ""
+	if r.MaxStreamDuration > 0 {
+		streamMax = fmt.Sprintf(", max_stream_duration %s", r.MaxStreamDuration)
+	}
+	fmt.Fprintf(w, "route %s (%s): max_attempts %d, max_billable_attempts %s, deadline %s%s\n",
+		r.Name, r.Strategy, r.MaxAttempts, bill, r.Deadline, streamMax)
 	for _, list := range []struct {
 		label string
 		names []string
@@ -121,4 +126,16 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// stateLine says which state store the file asks for, without its URLs
+// (they may hold a password).
+func stateLine(s config.State) string {
+	switch {
+	case len(s.Cluster) > 0:
+		return fmt.Sprintf("%s, %d seed nodes", s.Form(), len(s.Cluster))
+	case s.Sentinel.Master != "":
+		return fmt.Sprintf("%s, master %q, %d sentinels", s.Form(), s.Sentinel.Master, len(s.Sentinel.Addrs))
+	}
+	return s.Form()
 }

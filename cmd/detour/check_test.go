@@ -63,3 +63,17 @@ func TestCheckReportsFileAndLine(t *testing.T) {
 		t.Errorf("error = %q, want %s:2: naming the unknown key", errb.String(), path)
 	}
 }
+
+// check names the state form (never its URLs, which may hold a password).
+func TestCheckNamesTheStateForm(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.yaml")
+	os.WriteFile(path, []byte("state: {store: redis, sentinel: {master: m, addrs: [\"redis://:pw-hidden@s1:26379\", \"redis://s2:26379\"]}}\n"+
+		"providers:\n  - {name: p, dialect: openai, base_url: http://x}\ntargets:\n  - {name: t, model: m, providers: [p]}\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := run([]string{"check", "-c", path}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), `state: redis sentinel, master "m", 2 sentinels`) || strings.Contains(out.String(), "hidden") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}

@@ -41,6 +41,7 @@ func toJSON(v classify.Verdict, status int) verdictJSON {
 //
 //	detour classify [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]
 //	detour classify [-c FILE] --jsonl   < lines {status, body, headers, dialect, stream, provider}
+//	detour classify --suggest [--jsonl] [-c FILE] [FILE|-]   (suggest.go)
 //
 // The single form reads the body from FILE, or stdin when FILE is "-" or
 // absent, and prints {"class":…,"evidence":…} (plus "retry_after_ms" when
@@ -58,11 +59,13 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	provider := fs.String("provider", "", "provider name, for rules narrowed by provider")
 	stream := fs.Bool("stream", false, "the body arrived inside an SSE stream")
 	jsonl := fs.Bool("jsonl", false, "read JSON lines {status, body, headers, dialect, stream} on stdin")
+	suggest := fs.Bool("suggest", false, "read a decision log (or, with --jsonl, answers) and suggest classify.rules for its unknowns")
 	var headers headerFlags
 	fs.Var(&headers, "header", "response header `K:V` (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: detour classify [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]")
 		fmt.Fprintln(stderr, "       detour classify [-c FILE] --jsonl < lines")
+		fmt.Fprintln(stderr, "       detour classify --suggest [--jsonl] [-c FILE] [FILE|-]")
 		fs.PrintDefaults()
 	}
 	// Flags may come before or after the file.
@@ -80,7 +83,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		files = append(files, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
-	if len(files) > 1 || (*jsonl && len(files) > 0) {
+	if len(files) > 1 || (*jsonl && !*suggest && len(files) > 0) {
 		fmt.Fprintln(stderr, "detour classify: at most one FILE, and none with --jsonl")
 		return 2
 	}
@@ -105,6 +108,15 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 		c.Rules = cfg.Rules
+	}
+	if *suggest {
+		in, closeIn, err := openInput(files, stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "detour classify:", err)
+			return 1
+		}
+		defer closeIn()
+		return runSuggest(c, *jsonl, in, stdout, stderr)
 	}
 	if *jsonl {
 		return classifyLines(c, stdin, stdout, stderr)
@@ -177,35 +189,44 @@ func classifyLines(c *classify.Classifier, stdin io.Reader, stdout, stderr io.Wr
 }
 
 func classifyLine(c *classify.Classifier, line []byte) (verdictJSON, error) {
+	r, err := parseAnswer(line)
+	if err != nil {
+		return verdictJSON{}, err
+	}
+	return toJSON(c.Classify(r), r.Status), nil
+}
+
+// parseAnswer reads one --jsonl input line as an upstream answer.
+func parseAnswer(line []byte) (classify.Response, error) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
-		return verdictJSON{}, errors.New("empty line")
+		return classify.Response{}, errors.New("empty line")
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	var in lineInput
 	if err := dec.Decode(&in); err != nil {
-		return verdictJSON{}, err
+		return classify.Response{}, err
 	}
 	if dec.More() {
-		return verdictJSON{}, errors.New("trailing data after the JSON object")
+		return classify.Response{}, errors.New("trailing data after the JSON object")
 	}
 	status := 200
 	if in.Status != nil {
 		status = *in.Status
 	}
 	if status < 100 || status > 999 {
-		return verdictJSON{}, fmt.Errorf("status %d out of range", status)
+		return classify.Response{}, fmt.Errorf("status %d out of range", status)
 	}
 	d, err := parseDialect(in.Dialect)
 	if err != nil {
-		return verdictJSON{}, err
+		return classify.Response{}, err
 	}
 	var body []byte
 	if len(in.Body) > 0 && in.Body[0] == '"' {
 		var s string
 		if err := json.Unmarshal(in.Body, &s); err != nil {
-			return verdictJSON{}, fmt.Errorf("body: %v", err)
+			return classify.Response{}, fmt.Errorf("body: %v", err)
 		}
 		body = []byte(s)
 	} else if len(in.Body) > 0 && !bytes.Equal(in.Body, []byte("null")) {
@@ -215,9 +236,8 @@ func classifyLine(c *classify.Classifier, line []byte) (verdictJSON, error) {
 	for k, v := range in.Headers {
 		hdr.Set(k, v)
 	}
-	v := c.Classify(classify.Response{Status: status, Header: hdr, Body: body, Dialect: d,
-		Provider: in.Provider, Stream: in.Stream})
-	return toJSON(v, status), nil
+	return classify.Response{Status: status, Header: hdr, Body: body, Dialect: d,
+		Provider: in.Provider, Stream: in.Stream}, nil
 }
 
 func writeJSON(stdout, stderr io.Writer, v verdictJSON) int {

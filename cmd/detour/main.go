@@ -3,7 +3,8 @@
 //	detour serve [-c detour.yaml]   serve a configuration
 //	detour check [-c detour.yaml]   validate it and print what each route does per class
 //	detour demo [--listen ADDR]     serve simulated providers (no keys, no network)
-//	detour classify [...]           classify one upstream answer (or --jsonl a batch)
+//	detour classify [...]           classify one upstream answer (or --jsonl a batch;
+//	                                --suggest: rules for the unknowns of a decision log)
 package main
 
 import (
@@ -20,6 +21,8 @@ commands:
   demo      [--listen 127.0.0.1:8080]        serve simulated providers: no keys, no network
   classify  [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]
             classify [-c FILE] --jsonl        classify upstream answers
+            classify --suggest [--jsonl] [-c FILE] [FILE|-]
+                                              suggest classify.rules for unknown answers
 `
 
 func main() {

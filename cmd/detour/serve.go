@@ -42,6 +42,7 @@ func runServe(args []string, stderr io.Writer) int {
 		log.Error("cannot start", "err", err)
 		return 1
 	}
+	log = a.Logger() // scrubs every line (docs/design.md, "Operator secrets")
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		log.Error("cannot listen", "addr", cfg.Listen, "err", err)

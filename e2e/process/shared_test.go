@@ -17,17 +17,15 @@ func twoReplicas(t *testing.T, body string, args ...string) (a, b *gateway) {
 	return startGateway(t, "A", body, args...), startGateway(t, "B", body, args...)
 }
 
-// TestSharedGoneModelSkippedByOtherReplica: replica A finds a free model gone
+// testGoneModelSkippedByOtherReplica: replica A finds a free model gone
 // (OpenRouter's 404 "No endpoints found"); replica B, sharing Redis, goes
 // straight to the healthy target on its first request and shows the
-// endpoint cooling as unavailable.
-func TestSharedGoneModelSkippedByOtherReplica(t *testing.T) {
-	t.Parallel()
-	rs := redistest.Start(t)
+// endpoint cooling as unavailable. state is the state section's value.
+func testGoneModelSkippedByOtherReplica(t *testing.T, state string) {
 	gone := fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints})
 	backup := fake(t, ok("gpt-4o-mini"))
 	body := render(`
-state: {store: redis, url: "{redis}"}
+state: {state}
 log: {level: debug}
 providers:
   - {name: openrouter, dialect: openai, base_url: "{gone}", api_key: sk-or-test}
@@ -37,7 +35,7 @@ targets:
   - {name: gpt, model: gpt-4o-mini, providers: [openai]}
 routes:
   - {name: cheap, strategy: ordered, targets: [grok, gpt], fallback_on: [unavailable, server_error, timeout]}
-`, map[string]string{"redis": rs.URL(), "gone": gone.URL, "backup": backup.URL})
+`, map[string]string{"state": state, "gone": gone.URL, "backup": backup.URL})
 	a, b := twoReplicas(t, body)
 
 	r := a.postOK("cheap")
@@ -61,16 +59,14 @@ routes:
 	}
 }
 
-// TestSharedOneAlertForTwoReplicas: both replicas hit one capped Anthropic
+// testOneAlertForTwoReplicas: both replicas hit one capped Anthropic
 // account (credit balance too low, as a 400); the webhook gets one alert.
-func TestSharedOneAlertForTwoReplicas(t *testing.T) {
-	t.Parallel()
-	rs := redistest.Start(t)
+func testOneAlertForTwoReplicas(t *testing.T, state string) {
 	hook := startWebhook(t)
 	capped := fake(t, upstreamtest.Step{Status: 400, Body: creditTooLow})
 	backup := fake(t, ok("gpt-4o-mini"))
 	body := render(`
-state: {store: redis, url: "{redis}"}
+state: {state}
 alerts: {webhook: "{hook}", min_interval: 1h}
 providers:
   - {name: anthropic, dialect: anthropic, base_url: "{capped}", api_key: sk-ant-test}
@@ -80,7 +76,7 @@ targets:
   - {name: gpt, model: gpt-4o-mini, providers: [openai]}
 routes:
   - {name: deep, targets: [claude, gpt]}
-`, map[string]string{"redis": rs.URL(), "hook": hook.URL, "capped": capped.URL, "backup": backup.URL})
+`, map[string]string{"state": state, "hook": hook.URL, "capped": capped.URL, "backup": backup.URL})
 	a, b := twoReplicas(t, body)
 
 	// Both replicas reach the capped account: A through the route, B by
@@ -120,13 +116,10 @@ routes:
 	}
 }
 
-// TestSharedSingleProbe: after a cooldown learned by A, exactly one request
+// testSingleProbe: after a cooldown learned by A, exactly one request
 // across both replicas probes the recovering endpoint; the others go to the
 // next target meanwhile, and the probe's success is seen by both.
-
-func TestSharedSingleProbe(t *testing.T) {
-	t.Parallel()
-	rs := redistest.Start(t)
+func testSingleProbe(t *testing.T, state string) {
 	release := make(chan struct{})
 	var once sync.Once
 	flaky := upstreamtest.New(func(n int, _ upstreamtest.Request) upstreamtest.Step {
@@ -142,7 +135,7 @@ func TestSharedSingleProbe(t *testing.T) {
 	t.Cleanup(func() { once.Do(func() { close(release) }) }) // before flaky.Close, which waits for handlers
 	backup := fake(t, ok("gpt-4o-mini"))
 	body := render(`
-state: {store: redis, url: "{redis}"}
+state: {state}
 health: {unavailable_cooldown: 1s}
 providers:
   - {name: openrouter, dialect: openai, base_url: "{flaky}", api_key: sk-or-test}
@@ -152,7 +145,7 @@ targets:
   - {name: gpt, model: gpt-4o-mini, providers: [openai]}
 routes:
   - {name: cheap, strategy: ordered, targets: [grok, gpt], fallback_on: [unavailable]}
-`, map[string]string{"redis": rs.URL(), "flaky": flaky.URL, "backup": backup.URL})
+`, map[string]string{"state": state, "flaky": flaky.URL, "backup": backup.URL})
 	a, b := twoReplicas(t, body)
 
 	a.postOK("cheap") // grok gone: cooled for 1s, in Redis

@@ -16,7 +16,7 @@ const (
 	DefaultQueueSize   = 256
 	DefaultTimeout     = 10 * time.Second // of the default HTTP client
 
-	claimTimeout = 5 * time.Second // one Claim call (a store round trip)
+	claimTimeout = 5 * time.Second // one Claim or Release call (a store round trip)
 )
 
 // Metrics is the part of *metrics.Metrics the notifier reports to. A value
@@ -49,6 +49,10 @@ type Config struct {
 	// QueueSize bounds the verdicts waiting for the background goroutine;
 	// 0 means 256.
 	QueueSize int
+	// Scrub removes secrets from the evidence before it reaches a payload
+	// or a log line (the process passes its current scrubber, see package
+	// redact); nil leaves it to Redact alone.
+	Scrub func(string) string
 }
 
 // Notifier turns quota and auth verdicts into operator alerts. Its methods
@@ -208,6 +212,9 @@ func (n *Notifier) handle(ev event) {
 		close(ev.synced)
 		return
 	}
+	if n.cfg.Scrub != nil {
+		ev.evidence = n.cfg.Scrub(ev.evidence)
+	}
 	ev.evidence = Redact(ev.evidence)
 	key := ev.provider + "\x00" + ev.class
 	n.mu.Lock()
@@ -219,10 +226,8 @@ func (n *Notifier) handle(ev event) {
 	t.count++
 	n.mu.Unlock()
 
-	ctx, cancel := context.WithTimeout(n.ctx, claimTimeout)
-	won := n.cfg.Claimer.Claim(ctx, "alert:"+ev.provider+":"+ev.class, n.cfg.MinInterval)
-	cancel()
-	if !won {
+	claimedAt := n.cfg.Now()
+	if !n.claim(ev) {
 		n.log.Debug("alert suppressed", "provider", ev.provider, "class", ev.class, "evidence", ev.evidence)
 		n.alerted(ev.provider, ev.class, false)
 		return
@@ -239,19 +244,7 @@ func (n *Notifier) handle(ev event) {
 		return
 	}
 	n.delivery.Add(1)
-	go func() {
-		defer n.delivery.Done()
-		if err := n.deliver(p); err != nil {
-			n.log.Error("alert not delivered", "provider", p.Provider, "class", p.Class,
-				"evidence", p.Evidence, "count", p.Count, "error", err)
-			n.restore(key, *t)
-			n.failed(ev.provider, ev.class)
-			return
-		}
-		n.log.Warn("alert sent", "provider", p.Provider, "class", p.Class,
-			"evidence", p.Evidence, "count", p.Count, "first_seen", p.FirstSeen)
-		n.alerted(ev.provider, ev.class, true)
-	}()
+	go n.send(ev, *t, p, claimedAt)
 }
 
 // restore puts the verdicts of an undelivered alert back, so the next alert

@@ -8,9 +8,12 @@ import (
 
 // Claimer grants the right to act on key to one caller per ttl: Claim returns
 // true for the first caller and false for every other until ttl has passed.
-// A store shared by all replicas (Redis) makes the grant cluster-wide.
+// Release gives back a grant the caller won and could not use (an alert not
+// delivered), so the next Claim may win at once. A store shared by all
+// replicas (Redis) makes the grant cluster-wide.
 type Claimer interface {
 	Claim(ctx context.Context, key string, ttl time.Duration) bool
+	Release(ctx context.Context, key string)
 }
 
 // LocalClaimer is a process-local Claimer. The zero value is ready to use.
@@ -44,4 +47,11 @@ func (c *LocalClaimer) Claim(_ context.Context, key string, ttl time.Duration) b
 	}
 	c.until[key] = t.Add(ttl)
 	return true
+}
+
+// Release implements Claimer.
+func (c *LocalClaimer) Release(_ context.Context, key string) {
+	c.mu.Lock()
+	delete(c.until, key)
+	c.mu.Unlock()
 }

@@ -42,6 +42,92 @@ func newPayload(ev event, t tally, now time.Time) Payload {
 	return p
 }
 
+// minReattempt is the least wait before a replica attempts again an alert
+// it could not deliver, whatever Backoff says.
+const minReattempt = time.Second
+
+// claimKey is the Claimer key of a provider and class.
+func claimKey(ev event) string { return "alert:" + ev.provider + ":" + ev.class }
+
+// claim asks the Claimer for the right to alert about ev's provider and class
+// for MinInterval.
+func (n *Notifier) claim(ev event) bool {
+	ctx, cancel := context.WithTimeout(n.ctx, claimTimeout)
+	defer cancel()
+	return n.cfg.Claimer.Claim(ctx, claimKey(ev), n.cfg.MinInterval)
+}
+
+// release gives the claim back after an alert could not be delivered, so the
+// next replica (or this one's next attempt) may page: the operator is told
+// once per interval, never zero times. It runs even while the Notifier is
+// being aborted.
+func (n *Notifier) release(ev event) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(n.ctx), claimTimeout)
+	defer cancel()
+	n.cfg.Claimer.Release(ctx, claimKey(ev))
+}
+
+// send delivers one won alert on its own goroutine (the caller has added it
+// to n.delivery). When every try fails it releases the claim, puts the
+// verdicts back, and — until MinInterval has passed since the claim — waits
+// Backoff(MaxRetries+1), claims again and sends what is pending then,
+// unless another replica has paged meanwhile (the claim is lost) or the
+// Notifier is closing. The wait is at least a second.
+func (n *Notifier) send(ev event, t tally, p Payload, claimedAt time.Time) {
+	defer n.delivery.Done()
+	key := ev.provider + "\x00" + ev.class
+	for {
+		err := n.deliver(p)
+		if err == nil {
+			n.log.Warn("alert sent", "provider", p.Provider, "class", p.Class,
+				"evidence", p.Evidence, "count", p.Count, "first_seen", p.FirstSeen)
+			n.alerted(ev.provider, ev.class, true)
+			return
+		}
+		n.log.Error("alert not delivered; its claim is released so it can be sent again", "provider", p.Provider, "class", p.Class,
+			"evidence", p.Evidence, "count", p.Count, "error", err)
+		n.release(ev)
+		n.restore(key, t)
+		n.failed(ev.provider, ev.class)
+		inInterval := func() bool { return n.cfg.Now().Before(claimedAt.Add(n.cfg.MinInterval)) }
+		if !inInterval() || !n.wait(max(n.cfg.Backoff(n.cfg.MaxRetries+1), minReattempt)) || !inInterval() {
+			return
+		}
+		if !n.claim(ev) {
+			return // another replica pages; the verdicts stay pending here
+		}
+		n.mu.Lock()
+		pt := n.pending[key]
+		delete(n.pending, key)
+		n.mu.Unlock()
+		if pt == nil { // taken by an alert raised meanwhile
+			return
+		}
+		t = *pt
+		p = newPayload(ev, t, n.cfg.Now())
+	}
+}
+
+// wait sleeps d unless the Notifier is closing or aborted; it reports
+// whether the full wait passed.
+func (n *Notifier) wait(d time.Duration) bool {
+	select {
+	case <-n.stop:
+		return false
+	default:
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-n.stop:
+		return false
+	case <-n.ctx.Done():
+		return false
+	}
+}
+
 // deliver POSTs p to the webhook, retrying non-2xx answers and network errors
 // up to MaxRetries times with backoff. It gives up early when the Notifier is
 // aborted.

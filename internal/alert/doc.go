@@ -8,13 +8,17 @@
 // alert (claim key "alert:<provider>:<class>", ttl min_interval; a shared
 // store makes the de-duplication hold across replicas) and hands each won
 // alert to its own delivery goroutine, which retries failures with jittered,
-// doubling backoff. A full queue drops the verdict with a log line. Close
-// flushes what is queued until its context ends.
+// doubling backoff. An alert still undelivered after every retry releases
+// its claim, so the next replica's verdict (or this replica's own next
+// attempt, at least a second later and within min_interval of the claim)
+// may page: the operator is told once per interval, never zero times. A
+// full queue drops the verdict with a log line. Close flushes what is
+// queued until its context ends; it starts no new attempt.
 //
 // The payload carries provider, class, evidence, first_seen, count, time and
-// one human sentence; never a key (key-shaped tokens in the evidence are
-// redacted) and never the webhook URL in a log line (hook URLs often embed a
-// secret).
+// one human sentence; never a key (the evidence passes through Config.Scrub,
+// the process's scrubber, and key-shaped tokens in it are redacted) and never
+// the webhook URL in a log line (hook URLs often embed a secret).
 //
 // It imports only the standard library (its tests also use internal/metrics,
 // to count alerts with the real collectors). The Claimer interface is satisfied

@@ -173,6 +173,8 @@ func (b *blockingClaimer) Claim(ctx context.Context, _ string, _ time.Duration) 
 	}
 }
 
+func (b *blockingClaimer) Release(context.Context, string) {}
+
 // *metrics.Metrics is what the server passes as Config.Metrics.
 var (
 	_ Metrics       = (*metrics.Metrics)(nil)

@@ -19,6 +19,7 @@ import (
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/metrics"
+	"github.com/detour-llm/detour/internal/redact"
 	"github.com/detour-llm/detour/internal/server"
 )
 
@@ -41,38 +42,53 @@ type App struct {
 	log     *slog.Logger
 	store   health.Store
 	claimer alert.Claimer
-	rdb     *redis.Client
+	rdb     redis.UniversalClient
 	dec     decision.Sink
 	writer  *decision.Writer
 	alerts  *alert.Notifier
 	mu      sync.Mutex // serializes Reload
 	cfg     *config.Config
+	// scrub is the scrubber of the configuration being served; rules are
+	// what it removes (see scrubFor).
+	scrub redact.Current
+	rules redact.Rules
+	// stop ends every request still in flight when the shutdown grace
+	// period is over (every dispatcher, reloaded or not, watches it).
+	stop    context.Context
+	stopNow context.CancelFunc
 }
+
+// finalWrite is how long requests ended at the end of the grace period
+// have to write their last words (an SSE error event, a 503) before their
+// connections are closed.
+const finalWrite = 2 * time.Second
 
 // New builds an App for cfg.
 func New(cfg *config.Config, opt Options) (*App, error) {
 	a := &App{opt: opt, log: opt.Logger, Metrics: metrics.New(), cfg: cfg}
+	a.stop, a.stopNow = context.WithCancel(context.Background())
 	if a.log == nil {
 		a.log = slog.Default()
 	}
+	// Every log line of the process is scrubbed (docs/design.md, "Operator secrets").
+	sc, rules := a.scrubFor(cfg)
+	a.use(sc, rules)
+	a.log = slog.New(redact.Handler(a.log.Handler(), &a.scrub))
 	switch cfg.State.Store {
 	case config.StoreRedis:
-		ro, err := redis.ParseURL(cfg.State.URL)
+		// One server, a cluster or a Sentinel-managed primary, with short
+		// timeouts and no retries of its own (see health.NewRedisClient).
+		rdb, err := health.NewRedisClient(health.RedisConfig{URL: cfg.State.URL, Cluster: cfg.State.Cluster,
+			SentinelMaster: cfg.State.Sentinel.Master, Sentinels: cfg.State.Sentinel.Addrs,
+			Username: cfg.State.Username, Password: cfg.State.Password})
 		if err != nil {
-			return nil, fmt.Errorf("state.url: %v", err)
+			return nil, fmt.Errorf("state: %v", err)
 		}
-		ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = time.Second, 500*time.Millisecond, 500*time.Millisecond
-		ro.MaxRetries = 0
-		// One dial per operation: the store retries a down Redis once a
-		// second itself. go-redis's default (5 dials, 100ms apart) turns a
-		// refused connection into a 500ms stall ending in "context deadline
-		// exceeded", hiding the cause.
-		ro.DialerRetries = 1
 		// go-redis logs through its own global logger, in its own format, on
 		// every failed dial; the store logs an outage once. Keep go-redis's
 		// lines, in the configured format, at debug level.
 		redis.SetLogger(redisLogger{a.log.With("component", "redis")})
-		a.rdb = redis.NewClient(ro)
+		a.rdb = rdb
 		rs := health.NewRedis(a.rdb, "detour:", a.log)
 		a.store, a.claimer = rs, rs
 	default:
@@ -81,25 +97,28 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	}
 	a.dec = opt.Decisions
 	if a.dec == nil {
-		w, err := decision.Open(cfg.Decisions.Path, a.log)
+		w, err := decision.Open(cfg.Decisions.Path, decision.Options{Sync: cfg.Decisions.Sync == config.SyncAlways, Logger: a.log})
 		if err != nil {
 			return nil, fmt.Errorf("decisions.path: %v", err)
 		}
 		a.writer, a.dec = w, w
 	}
+	a.dec = decision.Scrubbed(a.dec, a.scrub.String)
 	a.alerts = alert.New(alert.Config{Webhook: cfg.Alerts.Webhook, MinInterval: cfg.Alerts.MinInterval,
-		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics})
-	st, err := a.state(cfg)
+		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics, Scrub: a.scrub.String})
+	st, err := a.state(cfg, sc)
 	if err != nil {
 		a.Close(context.Background())
 		return nil, err
 	}
+	a.Metrics.Retain(served(st))
 	a.Server = server.New(st, a.Metrics, a.log)
 	return a, nil
 }
 
-// state builds the served state of cfg over the process's shared parts.
-func (a *App) state(cfg *config.Config) (*server.State, error) {
+// state builds the served state of cfg over the process's shared parts;
+// sc is the scrubber of cfg.
+func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, error) {
 	var keys []health.Key
 	for _, t := range cfg.Targets {
 		for _, p := range t.Providers {
@@ -109,11 +128,27 @@ func (a *App) state(cfg *config.Config) (*server.State, error) {
 	tr := health.New(a.store, health.Settings{FailureThreshold: cfg.Health.FailureThreshold,
 		Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
-		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff})
+		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff,
+		ScrubForClient: sc.ForClient, Stop: a.stop})
 	if err != nil {
 		return nil, err
 	}
 	return &server.State{Config: cfg, Dispatcher: d, Health: tr}, nil
+}
+
+// served names what st serves, for metrics.
+func served(st *server.State) metrics.Served {
+	s := metrics.Served{Routes: st.Dispatcher.Names()}
+	for _, p := range st.Config.Providers {
+		s.Providers = append(s.Providers, p.Name)
+	}
+	for _, t := range st.Config.Targets {
+		s.Targets = append(s.Targets, t.Name)
+		for _, p := range t.Providers {
+			s.Endpoints = append(s.Endpoints, metrics.Endpoint{Target: t.Name, Provider: p})
+		}
+	}
+	return s
 }
 
 // Reload serves cfg from now on. Settings that belong to the process
@@ -128,7 +163,7 @@ func (a *App) Reload(cfg *config.Config) error {
 		changed bool
 	}{
 		{"listen", cfg.Listen != old.Listen},
-		{"state", cfg.State != old.State},
+		{"state", !cfg.State.Equal(old.State)},
 		{"decisions", cfg.Decisions != old.Decisions},
 		{"alerts", cfg.Alerts != old.Alerts},
 		{"log", cfg.Log != old.Log},
@@ -137,10 +172,14 @@ func (a *App) Reload(cfg *config.Config) error {
 			a.log.Warn("config reload: a change to this key needs a restart; keeping the running value", "key", ch.key)
 		}
 	}
-	st, err := a.state(cfg)
+	sc, rules := a.scrubFor(cfg)
+	st, err := a.state(cfg, sc)
 	if err != nil {
 		return err
 	}
+	a.use(sc, rules)
+	// What the reload removed leaves /metrics.
+	a.Metrics.Retain(served(st))
 	prev := a.Server.Swap(st)
 	a.cfg = cfg
 	// Idle connections of the old dispatcher go; busy ones finish first.
@@ -148,8 +187,16 @@ func (a *App) Reload(cfg *config.Config) error {
 	return nil
 }
 
+// Logger is the process's logger: every line it writes is scrubbed with
+// the scrubber of the configuration being served.
+func (a *App) Logger() *slog.Logger { return a.log }
+
 // Serve serves on ln until ctx ends, then stops accepting, lets requests and
-// streams in flight finish for up to grace, and returns.
+// streams in flight finish for up to grace, and returns. Requests still in
+// flight then are ended by the gateway, not dropped: a committed stream gets
+// an SSE error event, any other request a 503 (code "shutdown"), and each
+// decision record says outcome "shutdown"; their connections are closed
+// finalWrite later at the latest.
 func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
 	srv := &http.Server{
 		Handler:           a.Server,
@@ -170,8 +217,14 @@ func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) e
 	defer cancel()
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
-		a.log.Warn("grace period over: closing remaining connections")
-		err = srv.Close()
+		a.log.Warn("grace period over: ending the requests still in flight")
+		a.stopNow()
+		fctx, cancel := context.WithTimeout(context.Background(), finalWrite)
+		defer cancel()
+		if err = srv.Shutdown(fctx); errors.Is(err, context.DeadlineExceeded) {
+			a.log.Warn("closing the connections still open")
+			err = srv.Close()
+		}
 	}
 	return err
 }
@@ -179,6 +232,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) e
 // Close flushes the decision log and queued alerts and releases
 // connections. Call it after Serve returns.
 func (a *App) Close(ctx context.Context) {
+	a.stopNow()
 	if a.alerts != nil {
 		_ = a.alerts.Close(ctx)
 	}

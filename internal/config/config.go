@@ -58,18 +58,20 @@ const (
 	StoreRedis  Store = "redis"
 )
 
-// State is where shared state lives.
-type State struct {
-	Store Store
-	// URL is a redis:// or rediss:// URL; set only for StoreRedis.
-	URL string
-}
-
 // Decisions is where decision records go.
 type Decisions struct {
 	// Path is a file to append JSON lines to; "-" is stdout.
 	Path string
+	// Sync is SyncNever (records buffered, written at least every 200ms)
+	// or SyncAlways (each record written and fsynced before its response).
+	Sync string
 }
+
+// The values of decisions.sync.
+const (
+	SyncNever  = "never"
+	SyncAlways = "always"
+)
 
 // Alerts configures operator alerts for quota and auth verdicts.
 type Alerts struct {
@@ -156,7 +158,12 @@ type Route struct {
 	TailOn              []classify.Class
 	MaxAttempts         int
 	MaxBillableAttempts int // 0 = no cap
-	Deadline            time.Duration
+	// Deadline bounds the request until its answer begins: a non-stream
+	// answer in whole, a stream until its first content reaches the client.
+	Deadline time.Duration
+	// MaxStreamDuration bounds a committed stream from its first content;
+	// 0 = none (idle_timeout still ends a stalled one).
+	MaxStreamDuration time.Duration
 }
 
 // Route returns the route named name.
@@ -197,7 +204,7 @@ func defaults(file string) *Config {
 		Listen:       DefaultListen,
 		MaxBodyBytes: DefaultMaxBodyBytes,
 		State:        State{Store: StoreMemory},
-		Decisions:    Decisions{Path: DefaultDecisionsPath},
+		Decisions:    Decisions{Path: DefaultDecisionsPath, Sync: SyncNever},
 		Alerts:       Alerts{MinInterval: DefaultAlertMinInterval},
 		Health: Health{
 			FailureThreshold:    DefaultFailureThreshold,

@@ -46,7 +46,7 @@ func TestSpecExample(t *testing.T) {
 		ClientKeys:   []string{"client-key"},
 		MaxBodyBytes: 8 << 20,
 		State:        State{Store: StoreMemory},
-		Decisions:    Decisions{Path: "decisions.jsonl"},
+		Decisions:    Decisions{Path: "decisions.jsonl", Sync: SyncNever},
 		Alerts:       Alerts{Webhook: "http://127.0.0.1:9000/hook", MinInterval: time.Hour},
 		Health: Health{FailureThreshold: 3, Cooldown: 10 * time.Second, MaxCooldown: 5 * time.Minute,
 			UnavailableCooldown: 24 * time.Hour, AccountCooldown: time.Hour},
@@ -153,14 +153,15 @@ func TestFlowAndBlock(t *testing.T) {
 		t.Errorf("flow\n%+v\nblock\n%+v", flow, block)
 	}
 	r := block.Routes[0]
-	if !r.FallbackSet || len(r.FallbackOn) != 0 || r.Strategy != Fastest || r.MaxBillableAttempts != 1 || r.Deadline != 30*time.Second {
+	if !r.FallbackSet || len(r.FallbackOn) != 0 || r.Strategy != Fastest || r.MaxBillableAttempts != 1 || r.Deadline != 30*time.Second ||
+		r.MaxStreamDuration != 10*time.Minute {
 		t.Errorf("route: %+v", r)
 	}
 	p := block.Providers[0]
 	if p.BaseURL != "https://openrouter.ai/api/v1" || p.Timeout != 90*time.Second || p.Headers["X-Title"] != "Detour" {
 		t.Errorf("provider: %+v", p)
 	}
-	if block.State != (State{Store: StoreRedis, URL: "redis://127.0.0.1:6379/0"}) || block.Listen != ":9090" {
+	if !block.State.Equal(State{Store: StoreRedis, URL: "redis://127.0.0.1:6379/0"}) || block.Listen != ":9090" {
 		t.Errorf("state, listen: %+v %q", block.State, block.Listen)
 	}
 	if !reflect.DeepEqual(block.ClientKeys, []string{"a"}) {

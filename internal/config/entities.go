@@ -179,7 +179,7 @@ func (d *decoder) decodeTarget(n *yaml.Node) (Target, rawTarget) {
 }
 
 var routeKeys = []string{"name", "strategy", "targets", "fallback_on", "tail", "tail_on",
-	"max_attempts", "max_billable_attempts", "deadline"}
+	"max_attempts", "max_billable_attempts", "deadline", "max_stream_duration"}
 
 func (d *decoder) decodeRoute(n *yaml.Node) (Route, rawRoute) {
 	rt := defaultRoute()
@@ -208,5 +208,6 @@ func (d *decoder) decodeRoute(n *yaml.Node) (Route, rawRoute) {
 	g.setInt("max_attempts", &rt.MaxAttempts, 1)
 	g.setInt("max_billable_attempts", &rt.MaxBillableAttempts, 0)
 	g.setDuration("deadline", &rt.Deadline, false)
+	g.setDuration("max_stream_duration", &rt.MaxStreamDuration, false)
 	return rt, rr
 }

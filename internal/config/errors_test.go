@@ -91,6 +91,8 @@ targets: [{name: t, model: m, providers: [p]}]
 			[]wantErr{{5, `alerts min_interval: bad duration "abc"`}}},
 		{"duration without unit", base + "routes: [{name: r, targets: [t], deadline: 30}]\n",
 			[]wantErr{{5, `route deadline: bad duration "30": a unit is required, e.g. 30s`}}},
+		{"zero max_stream_duration", base + "routes: [{name: r, targets: [t], max_stream_duration: 0s}]\n",
+			[]wantErr{{5, `route max_stream_duration must be greater than zero`}}},
 		{"zero timeout", `providers:
   - {name: p, dialect: openai, base_url: "https://x.test", idle_timeout: 0s}
 targets: [{name: t, model: m, providers: [p]}]

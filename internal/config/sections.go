@@ -78,8 +78,11 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 		d.decodeState(f.vals["state"], &cfg.State)
 	}
 	if f.has("decisions") {
-		if g, ok := d.mapping(f.vals["decisions"], "decisions", "path"); ok {
+		if g, ok := d.mapping(f.vals["decisions"], "decisions", "path", "sync"); ok {
 			g.setStr("path", &cfg.Decisions.Path, false)
+			if v, ok := g.str("sync", false); ok && d.oneOf(v, "decisions sync", SyncNever, SyncAlways) {
+				cfg.Decisions.Sync = v.s
+			}
 		}
 	}
 	if f.has("alerts") {
@@ -167,34 +170,6 @@ type constError string
 func (e constError) Error() string { return string(e) }
 
 const errBadPort = constError("bad port")
-
-func (d *decoder) decodeState(n *yaml.Node, s *State) {
-	g, ok := d.mapping(n, "state", "store", "url")
-	if !ok {
-		return
-	}
-	if v, ok := g.str("store", false); ok {
-		if !d.oneOf(v, "state store", "memory", "redis") {
-			return
-		}
-		s.Store = Store(v.s)
-	}
-	u, hasURL := g.str("url", true)
-	switch {
-	case s.Store == StoreRedis && !hasURL:
-		if _, written := g.vals["url"]; !written {
-			d.errorf(g.node, "state store redis needs a url (redis://host:port/db or rediss://…)")
-		}
-	case s.Store == StoreRedis:
-		if pu, err := url.Parse(u.s); err != nil || (pu.Scheme != "redis" && pu.Scheme != "rediss") || pu.Host == "" {
-			d.errorf(u.node, "state url must be a redis:// or rediss:// URL with a host")
-			return
-		}
-		s.URL = u.s
-	case hasURL:
-		d.errorf(u.node, "state url is only for store: redis")
-	}
-}
 
 func (d *decoder) decodeAlerts(n *yaml.Node, a *Alerts) {
 	g, ok := d.mapping(n, "alerts", "webhook", "min_interval")

@@ -21,6 +21,10 @@ const (
 	OutcomeOK       = "ok"
 	OutcomeError    = "error"
 	OutcomeCanceled = "canceled"
+	// OutcomeShutdown: the request was still in flight when the shutdown
+	// grace period ended; the gateway ended it (an SSE error event for a
+	// committed stream, a 503 otherwise).
+	OutcomeShutdown = "shutdown"
 )
 
 // Decision is one request's record.
@@ -62,6 +66,10 @@ type Attempt struct {
 	// Malformed counts stream chunks skipped because they did not parse.
 	Malformed int    `json:"malformed,omitempty"`
 	Usage     *Usage `json:"usage,omitempty"`
+	// Message is set only for class unknown: the upstream's own message as
+	// UnknownMessage records it (quoted values masked, ≤ MaxMessage bytes),
+	// so `detour classify --suggest` can turn unknowns into rules.
+	Message string `json:"message,omitempty"`
 }
 
 // Usage is the token accounting the upstream reported.

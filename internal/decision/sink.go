@@ -1,13 +1,15 @@
 package decision
 
 import (
-	"bufio"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -23,68 +25,147 @@ type discard struct{}
 
 func (discard) Write(*Decision) {}
 
-// Writer writes decisions as JSON lines from one background goroutine, so a
-// slow disk never holds a request. It buffers and flushes at least every
-// FlushEvery; Close flushes what is queued. Create it with NewWriter.
+// FlushEvery bounds how long a buffered decision may wait before it is
+// written.
+const FlushEvery = 200 * time.Millisecond
+
+// bufferSize is how many bytes of whole records a buffered Writer gathers
+// before it writes them.
+const bufferSize = 64 << 10
+
+// queueSize bounds the decisions waiting for the writer goroutine.
+const queueSize = 4096
+
+// Options adjust a Writer; the zero value buffers.
+type Options struct {
+	// Sync makes every Write wait until its record has been written and the
+	// output synced (fsync): a request's record is on disk before its
+	// response is sent. Without it records are gathered and written at
+	// least every FlushEvery, and Write never waits.
+	Sync bool
+	// Logger; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Writer writes decisions as JSON lines from one background goroutine.
+// Every write(2) it makes holds whole lines only, so a crash can cut at
+// most the last line it was writing, never run two records together.
+// Create it with Open or NewWriter.
 type Writer struct {
-	ch     chan *Decision
+	ch     chan queued
 	done   chan struct{}
-	out    *bufio.Writer
+	out    io.Writer
 	closer io.Closer
+	sync   bool
 	log    *slog.Logger
 	once   sync.Once
 	// mu guards closed against Write racing Close.
 	mu     sync.RWMutex
 	closed bool
-	// dropped counts records lost to a stalled output; lastWarn rate-limits
-	// the log line about it.
-	dropped  atomic.Int64
-	lastWarn atomic.Int64
+	// Owned by the writer goroutine: whole records not yet written, and
+	// the Writes waiting for them.
+	pending []byte
+	waiting []chan struct{}
+	// dropped counts records lost to a stalled output; the warn times
+	// rate-limit the log lines about drops and failed syncs.
+	dropped      atomic.Int64
+	lastDropWarn atomic.Int64
+	lastSyncWarn time.Time
 }
 
-// FlushEvery bounds how long a written decision may sit in the buffer.
-const FlushEvery = 200 * time.Millisecond
+type queued struct {
+	d    *Decision
+	done chan struct{} // closed once d is written (Sync only)
+}
 
 // Open returns a Writer for path: "-" is standard output, anything else a
-// file opened for appending (created 0644).
-func Open(path string, log *slog.Logger) (*Writer, error) {
+// file opened for appending (created 0644). A file whose last line was cut
+// short (a crash in the middle of a write) first gets a newline, so the next
+// record starts on a line of its own; the cut line stays, as evidence, and
+// is not valid JSON: readers skip it.
+func Open(path string, o Options) (*Writer, error) {
 	if path == "-" {
-		return NewWriter(os.Stdout, nil, log), nil
+		return NewWriter(os.Stdout, nil, o), nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	_, statErr := os.Stat(path)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	return NewWriter(f, f, log), nil
+	if err := endLine(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if o.Sync && os.IsNotExist(statErr) {
+		// The new file's directory entry must survive a power loss too.
+		if d, err := os.Open(filepath.Dir(path)); err == nil {
+			_ = d.Sync()
+			d.Close()
+		}
+	}
+	return NewWriter(f, f, o), nil
 }
 
-// NewWriter writes to w; closer (may be nil) is closed by Close.
-func NewWriter(w io.Writer, closer io.Closer, log *slog.Logger) *Writer {
-	if log == nil {
-		log = slog.Default()
+// endLine appends a newline to f unless it is empty or ends with one.
+func endLine(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return err
 	}
-	s := &Writer{ch: make(chan *Decision, 4096), done: make(chan struct{}), out: bufio.NewWriterSize(w, 64<<10), closer: closer, log: log}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return err
+	}
+	if last[0] == '\n' {
+		return nil
+	}
+	_, err = f.Write([]byte{'\n'})
+	return err
+}
+
+// NewWriter writes to w; closer (may be nil) is closed by Close. With
+// o.Sync, w is synced after each write when it has a Sync() error method
+// (an *os.File does; a pipe's fails and is ignored).
+func NewWriter(w io.Writer, closer io.Closer, o Options) *Writer {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	s := &Writer{ch: make(chan queued, queueSize), done: make(chan struct{}), out: w, closer: closer,
+		sync: o.Sync, log: o.Logger}
 	go s.loop()
 	return s
 }
 
-// Write queues d. It never blocks a request: when 4096 decisions are
-// already queued (the output is stalled, e.g. a pipe nobody reads), d is
-// dropped, counted, and the drops are logged at most every 10s.
+// Write queues d. Without Sync it never blocks a request: when 4096
+// decisions are already queued (the output is stalled, e.g. a pipe nobody
+// reads), d is dropped, counted, and the drops are logged at most every 10s.
+// With Sync it returns once d is written and synced (a stalled output
+// stalls the request: that is the price of losing nothing).
 func (s *Writer) Write(d *Decision) {
+	var done chan struct{}
+	if s.sync {
+		done = make(chan struct{})
+	}
 	s.mu.RLock()
-	defer s.mu.RUnlock()
 	if s.closed { // a request that outlived the shutdown's grace period
+		s.mu.RUnlock()
 		s.dropped.Add(1)
 		return
 	}
+	if s.sync {
+		s.ch <- queued{d, done}
+		s.mu.RUnlock()
+		<-done
+		return
+	}
+	defer s.mu.RUnlock()
 	select {
-	case s.ch <- d:
+	case s.ch <- queued{d: d}:
 	default:
 		n := s.dropped.Add(1)
 		now := time.Now().UnixNano()
-		last := s.lastWarn.Load()
-		if now-last >= int64(10*time.Second) && s.lastWarn.CompareAndSwap(last, now) {
+		last := s.lastDropWarn.Load()
+		if now-last >= int64(10*time.Second) && s.lastDropWarn.CompareAndSwap(last, now) {
 			s.log.Warn("decision log: output stalled, records dropped", "dropped_total", n)
 		}
 	}
@@ -95,18 +176,32 @@ func (s *Writer) Dropped() int64 { return s.dropped.Load() }
 
 func (s *Writer) loop() {
 	defer close(s.done)
-	enc := json.NewEncoder(s.out)
 	tick := time.NewTicker(FlushEvery)
 	defer tick.Stop()
 	for {
 		select {
-		case d, ok := <-s.ch:
+		case q, ok := <-s.ch:
 			if !ok {
 				s.flush()
 				return
 			}
-			if err := enc.Encode(d); err != nil {
-				s.log.Error("decision log: write failed", "err", err)
+			s.add(q)
+			// Whatever else is queued goes in the same write (and, with
+			// Sync, the same fsync: a group commit).
+			for more := true; more; {
+				select {
+				case q, ok := <-s.ch:
+					if !ok {
+						s.flush()
+						return
+					}
+					s.add(q)
+				default:
+					more = false
+				}
+			}
+			if s.sync {
+				s.flush()
 			}
 		case <-tick.C:
 			s.flush()
@@ -114,9 +209,52 @@ func (s *Writer) loop() {
 	}
 }
 
+// add appends q's record, as one line, to the pending bytes; a buffered
+// Writer first writes what is pending when the record would overflow it.
+func (s *Writer) add(q queued) {
+	b, err := json.Marshal(q.d)
+	if err != nil {
+		s.log.Error("decision log: cannot encode a record", "err", err)
+	} else {
+		if !s.sync && len(s.pending) > 0 && len(s.pending)+len(b)+1 > bufferSize {
+			s.flush()
+		}
+		s.pending = append(append(s.pending, b...), '\n')
+	}
+	if q.done != nil {
+		s.waiting = append(s.waiting, q.done)
+	}
+}
+
+// flush writes the pending records in one write, syncs with Sync, and
+// releases the Writes waiting for them.
 func (s *Writer) flush() {
-	if err := s.out.Flush(); err != nil {
-		s.log.Error("decision log: flush failed", "err", err)
+	if len(s.pending) > 0 {
+		if _, err := s.out.Write(s.pending); err != nil {
+			s.log.Error("decision log: write failed", "err", err)
+		} else if s.sync {
+			s.syncOut()
+		}
+		s.pending = s.pending[:0]
+	}
+	for _, w := range s.waiting {
+		close(w)
+	}
+	s.waiting = s.waiting[:0]
+}
+
+func (s *Writer) syncOut() {
+	f, ok := s.out.(interface{ Sync() error })
+	if !ok {
+		return
+	}
+	err := f.Sync()
+	if err == nil || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP) {
+		return // a pipe or terminal: nothing to sync
+	}
+	if now := time.Now(); now.Sub(s.lastSyncWarn) >= 10*time.Second {
+		s.lastSyncWarn = now
+		s.log.Error("decision log: sync failed", "err", err)
 	}
 }
 

@@ -16,7 +16,7 @@ func TestWriterAppendsJSONLinesAndFlushesOnClose(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"id":"earlier"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w, err := Open(path, nil)
+	w, err := Open(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func (s stalled) Write(p []byte) (int, error) { <-s.release; return len(p), nil 
 // dropped and counted.
 func TestWriterNeverBlocksOnAStalledOutput(t *testing.T) {
 	out := stalled{release: make(chan struct{})}
-	w := NewWriter(out, nil, nil)
+	w := NewWriter(out, nil, Options{})
 	done := make(chan struct{})
 	go func() {
 		for i := 0; i < 10000; i++ {
@@ -102,7 +102,7 @@ func TestWriterNeverBlocksOnAStalledOutput(t *testing.T) {
 // A request that outlives the shutdown's grace period writes after Close: it
 // is dropped and counted, never a panic.
 func TestWriteAfterCloseIsDropped(t *testing.T) {
-	w := NewWriter(io.Discard, nil, nil)
+	w := NewWriter(io.Discard, nil, Options{})
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

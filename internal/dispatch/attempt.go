@@ -3,12 +3,13 @@ package dispatch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
-	"sync"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -27,10 +28,15 @@ type outcome struct {
 	ok        bool
 	canceled  bool // the client went away
 	committed bool // stream bytes reached the client
+	finished  bool // the stream said the answer is complete (provider.Event.Finished)
 	status    int
 	verdict   classify.Verdict
 	message   string
 	billable  bool
+	// ownLimit: the request's own time limit (the route's deadline,
+	// max_stream_duration) ended the attempt. It is nobody's fault: it
+	// counts against no endpoint and cools nothing.
+	ownLimit  bool
 	sent      atomic.Bool // the request was written to the upstream
 	ttfb      time.Duration
 	body      []byte
@@ -43,54 +49,6 @@ func (o *outcome) failWith(v classify.Verdict, msg string) {
 	o.verdict.Failed = true
 }
 
-// watchdog cancels an attempt when its current phase (headers, first token,
-// idle gap) outlasts its timeout, and remembers which phase it was.
-type watchdog struct {
-	mu     sync.Mutex
-	t      *time.Timer
-	phase  string
-	fired  string
-	cancel context.CancelFunc
-}
-
-func (wd *watchdog) arm(phase string, d time.Duration) {
-	wd.mu.Lock()
-	defer wd.mu.Unlock()
-	wd.phase = phase
-	if wd.t == nil {
-		wd.t = time.AfterFunc(d, wd.fire)
-		return
-	}
-	wd.t.Reset(d)
-}
-
-func (wd *watchdog) fire() {
-	wd.mu.Lock()
-	if wd.fired == "" {
-		wd.fired = wd.phase
-	}
-	wd.mu.Unlock()
-	wd.cancel()
-}
-
-// pause stops the clock until the next arm.
-func (wd *watchdog) pause() { wd.stop() }
-
-func (wd *watchdog) stop() {
-	wd.mu.Lock()
-	defer wd.mu.Unlock()
-	if wd.t != nil {
-		wd.t.Stop()
-	}
-}
-
-// expired returns the phase whose timeout fired, or "".
-func (wd *watchdog) expired() string {
-	wd.mu.Lock()
-	defer wd.mu.Unlock()
-	return wd.fired
-}
-
 // attempt makes one call to e and records it.
 func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome {
 	start := time.Now()
@@ -101,10 +59,13 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	w.tried[e.key] = true
 	e.target.inflight.Add(1)
 	defer e.target.inflight.Add(-1)
-	actx, cancel := context.WithCancel(ctx)
+	// The attempt runs under the client's context, not the route's
+	// deadline: the watchdog applies the deadline until the commit point.
+	actx, cancel := context.WithCancel(w.base)
 	defer cancel()
 	wd := &watchdog{cancel: cancel}
-	defer wd.stop()
+	wd.watchDeadline(ctx)
+	defer wd.release()
 	o := &outcome{}
 	defer func() { w.finish(e, o, probe, time.Since(start)) }()
 
@@ -125,16 +86,24 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	wd.arm("headers", e.prov.cfg.Timeout)
 	resp, err := e.prov.client.Do(hreq)
 	if err != nil {
-		w.transportFailure(ctx, o, err, wd.expired())
+		w.transportFailure(o, err, wd.expired())
 		return o
 	}
 	o.ttfb = time.Since(start)
 	o.status = resp.StatusCode
-	if w.call.Req.Stream && resp.StatusCode/100 == 2 && isEventStream(resp.Header) {
-		w.stream(ctx, e, resp, wd, o)
+	if resp.StatusCode < 100 || resp.StatusCode > 599 {
+		// No HTTP server may send it (net/http passes any three digits
+		// through); it is a broken upstream, never a status for the client.
+		resp.Body.Close()
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "status:out-of-range"},
+			fmt.Sprintf("the upstream answered with HTTP status %d, outside 100-599", resp.StatusCode))
 		return o
 	}
-	w.plain(ctx, e, resp, wd, o)
+	if w.call.Req.Stream && resp.StatusCode/100 == 2 && isEventStream(resp.Header) {
+		w.stream(e, resp, wd, o)
+		return o
+	}
+	w.plain(e, resp, wd, o)
 	return o
 }
 
@@ -144,18 +113,17 @@ func isEventStream(h http.Header) bool {
 }
 
 // transportFailure files an attempt that ended without a usable answer.
-func (w *walk) transportFailure(ctx context.Context, o *outcome, err error, expired string) {
+func (w *walk) transportFailure(o *outcome, err error, expired string) {
 	switch {
-	case errors.Is(ctx.Err(), context.Canceled):
-		o.canceled = true
-		o.verdict = classify.Verdict{Evidence: "client canceled"}
+	case errors.Is(w.base.Err(), context.Canceled):
+		w.gone(o)
 		o.billable = o.sent.Load()
 	case expired != "":
-		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + expired},
-			"the upstream did not answer within its "+expired+" timeout")
+		o.expired(expired, "the upstream did not answer within its "+expired+" timeout")
 		o.billable = o.sent.Load()
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:deadline"}, "the route's deadline passed")
+	case strings.Contains(err.Error(), "response headers exceeded"): // net/http's words; it has no typed error
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "headers:too-large"},
+			fmt.Sprintf("the upstream's response headers exceed %d bytes", maxResponseHeader))
 		o.billable = o.sent.Load()
 	default:
 		v := classify.Transport(err)
@@ -165,8 +133,30 @@ func (w *walk) transportFailure(ctx context.Context, o *outcome, err error, expi
 	}
 }
 
+// gone files an attempt ended by the client leaving, or by the end of the
+// shutdown grace period: not the upstream's doing, nothing to classify.
+func (w *walk) gone(o *outcome) {
+	o.canceled = true
+	o.verdict = classify.Verdict{Evidence: "client canceled"}
+	if w.shuttingDown() {
+		o.verdict.Evidence = "shutdown"
+	}
+}
+
+// expired files a timeout of phase; msg describes an upstream timeout. The
+// request's own limits say so instead, and count against nobody.
+func (o *outcome) expired(phase, msg string) {
+	switch phase {
+	case phaseDeadline:
+		msg, o.ownLimit = "the route's deadline passed before the answer began", true
+	case phaseMaxStreamDuration:
+		msg, o.ownLimit = "the stream reached the route's max_stream_duration", true
+	}
+	o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + phase}, msg)
+}
+
 // plain reads a whole (non-stream) answer.
-func (w *walk) plain(ctx context.Context, e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
+func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
 	limit := int64(maxAnswer)
 	if resp.StatusCode/100 != 2 {
@@ -175,7 +165,7 @@ func (w *walk) plain(ctx context.Context, e *endpointRT, resp *http.Response, wd
 	wd.arm("body", e.prov.cfg.Timeout)
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		w.transportFailure(ctx, o, err, wd.expired())
+		w.transportFailure(o, err, wd.expired())
 		return
 	}
 	if int64(len(body)) > limit && resp.StatusCode/100 == 2 {
@@ -184,7 +174,7 @@ func (w *walk) plain(ctx context.Context, e *endpointRT, resp *http.Response, wd
 		return
 	}
 	v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name})
+		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.Req.Body})
 	if resp.StatusCode/100 != 2 {
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}
@@ -234,10 +224,22 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		}
 	case o.ok:
 		w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{OK: true, Latency: o.ttfb}))
+	case o.ownLimit:
+		// The request's own time limit ran out: recorded as a timeout, but
+		// nobody's fault: no count, no cooldown, no page; a probe learned
+		// nothing and gives its slot back.
+		class = o.verdict.Class.String()
+		a.Class = class
+		if probe {
+			w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{Release: true}))
+		}
 	default:
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
+		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" {
+			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
+		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
 		rule := policy.For(c)
 		a.Counted = rule.Counted
@@ -262,7 +264,11 @@ func (w *walk) report(rule policy.Rule, o *outcome) health.Report {
 	r := health.Report{Class: o.verdict.Class.String(), Count: rule.Counted}
 	switch rule.Cool {
 	case policy.CoolThreshold:
-	case policy.CoolRetryAfter, policy.CoolUnavailable:
+	case policy.CoolRetryAfter:
+		// The upstream's hint, which health caps at max_cooldown.
+		r.Cool, r.CoolFor = health.ScopeEndpoint, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
+		r.Hinted = o.verdict.RetryAfter > 0
+	case policy.CoolUnavailable:
 		r.Cool, r.CoolFor = health.ScopeEndpoint, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
 	case policy.CoolAccount:
 		r.Cool, r.CoolFor = health.ScopeAccount, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)

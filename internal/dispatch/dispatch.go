@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -44,6 +45,14 @@ type Options struct {
 	// ClientWriteTimeout bounds one write to a streaming client; 0 means 30s.
 	// A client that stalls longer is dropped, so it cannot hold an upstream.
 	ClientWriteTimeout time.Duration
+	// ScrubForClient removes secrets from a message before the client reads
+	// it; sent is the client's request body (see redact.Scrubber.ForClient).
+	// Nil leaves messages as they are.
+	ScrubForClient func(msg string, sent []byte) string
+	// Stop, when done, ends every request in flight: the shutdown grace
+	// period is over. A committed stream gets an SSE error event, any other
+	// request a 503 Failure; the record's outcome is "shutdown". nil: never.
+	Stop context.Context
 }
 
 // Dispatcher serves requests for one configuration. It is safe for
@@ -103,6 +112,9 @@ func New(o Options) (*Dispatcher, error) {
 	}
 	if d.opt.ClientWriteTimeout <= 0 {
 		d.opt.ClientWriteTimeout = 30 * time.Second
+	}
+	if d.opt.ScrubForClient == nil {
+		d.opt.ScrubForClient = func(msg string, _ []byte) string { return msg }
 	}
 	d.cooling = policy.Durations{Cooldown: cfg.Health.Cooldown, UnavailableCooldown: cfg.Health.UnavailableCooldown, AccountCooldown: cfg.Health.AccountCooldown}
 	d.maxWait = cfg.Retry.MaxWait
@@ -191,20 +203,25 @@ func adapterFor(d classify.Dialect) provider.Adapter {
 	return nil
 }
 
+// maxResponseHeader bounds an upstream's response headers (net/http's
+// default is 10 MiB; no provider sends more than a few KiB).
+const maxResponseHeader = 1 << 20
+
 // newClient is one connection pool per provider account. Its only timeout is
 // connect_timeout; the others are watched per attempt (see watchdog).
 func newClient(p *config.Provider) *http.Client {
 	dialer := &net.Dialer{Timeout: p.ConnectTimeout, KeepAlive: 30 * time.Second}
 	return &http.Client{
 		Transport: &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			DialContext:           dialer.DialContext,
-			TLSHandshakeTimeout:   p.ConnectTimeout,
-			ForceAttemptHTTP2:     true,
-			MaxIdleConns:          1024,
-			MaxIdleConnsPerHost:   256,
-			IdleConnTimeout:       90 * time.Second,
-			ExpectContinueTimeout: time.Second,
+			Proxy:                  http.ProxyFromEnvironment,
+			DialContext:            dialer.DialContext,
+			TLSHandshakeTimeout:    p.ConnectTimeout,
+			ForceAttemptHTTP2:      true,
+			MaxIdleConns:           1024,
+			MaxIdleConnsPerHost:    256,
+			IdleConnTimeout:        90 * time.Second,
+			ExpectContinueTimeout:  time.Second,
+			MaxResponseHeaderBytes: maxResponseHeader,
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}

@@ -7,7 +7,11 @@
 //
 // It owns the stream commit point: before the first content byte reaches the
 // client, any failure may still fail over; after it, a cut or stall ends the
-// stream with an SSE error event and no [DONE].
+// stream with an SSE error event and no [DONE], and so does a stream that
+// ends without a finish reason. The route's deadline applies until the
+// commit point only; max_stream_duration after it. Neither counts against
+// health. What an upstream sends is bounded (held-back events, lines and
+// events, headers, whole answers); see docs/security-upstreams.md.
 //
 // It is the only package that joins routing, health, policy and adapters.
 // It writes nothing to the client but stream bodies; error bodies are the

@@ -10,14 +10,24 @@ import (
 // Failure is what the client is told when nothing answered: the last
 // attempt's real status and the upstream's own message.
 type Failure struct {
-	// Status is the last attempt's upstream status; when none arrived or it
-	// was a 2xx carrying a failure: 504 for a timeout, 400 for a refusal,
-	// otherwise 502.
+	// Status is the last attempt's upstream status; when none arrived, it
+	// was a 2xx carrying a failure or it was outside 400-599: 504 for a
+	// timeout, 400 for a refusal, otherwise 502.
 	Status int
 	Class  classify.Class
 	// Message is the upstream's own message, or a description of what
 	// happened when there was none.
 	Message string
+	// Code, when set, is the envelope's "code" instead of the class (e.g.
+	// "shutdown", which no upstream said).
+	Code string
+}
+
+// shutdownFailure is what a request still in flight at the end of the
+// shutdown grace period is told: try again (elsewhere).
+func shutdownFailure() *Failure {
+	return &Failure{Status: http.StatusServiceUnavailable, Class: classify.ServerError, Code: "shutdown",
+		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it"}
 }
 
 // errorType maps a class to the OpenAI error envelope's "type".
@@ -58,8 +68,15 @@ func (f *Failure) Envelope() []byte {
 	}
 	b, _ := json.Marshal(struct {
 		Error body `json:"error"`
-	}{body{Message: f.Message, Type: errorType(f.Class), Code: f.Class.String()}})
+	}{body{Message: f.Message, Type: errorType(f.Class), Code: f.code()}})
 	return b
+}
+
+func (f *Failure) code() string {
+	if f.Code != "" {
+		return f.Code
+	}
+	return f.Class.String()
 }
 
 // statusFor is the status to report when an attempt got no HTTP answer, or

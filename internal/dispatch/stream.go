@@ -3,6 +3,7 @@ package dispatch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -12,14 +13,26 @@ import (
 	"github.com/detour-llm/detour/internal/sse"
 )
 
+// Held-back events are bounded per stream: an upstream that sends only
+// events without content (role-only deltas, empty chunks) cannot grow the
+// process. Past either bound the attempt is a server_error and fails over.
+// A legitimate stream holds back a handful (a role chunk, a filter result);
+// events that carry nothing to send (pings, thinking the client never sees)
+// are not held and not counted.
+const (
+	maxHeldEvents = 256
+	maxHeldBytes  = 1 << 20
+)
+
 // stream relays an upstream event stream. Until the first event with content
 // it holds events back, so an error or block that arrives first still fails
 // over; the first content commits the response; after that a failure ends
 // the stream with an SSE error event and no [DONE].
-func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
+func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
 	st := e.prov.adapter.Stream(resp.Body, e.ep)
 	var held [][]byte
+	heldBytes := 0
 	// The watchdog times the upstream only: before the first content the
 	// first-token timeout runs from the headers; after it the idle timeout
 	// runs while waiting for the next event and is paused while the client
@@ -31,7 +44,7 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 		}
 		ev, err := st.Next()
 		if err != nil {
-			w.streamEnd(ctx, o, err, wd.expired())
+			w.streamEnd(o, err, wd.expired())
 			return
 		}
 		if o.committed {
@@ -44,9 +57,12 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 		if ev.Usage != nil {
 			o.usage = ev.Usage
 		}
+		if ev.Finished {
+			o.finished = true
+		}
 		if ev.Error || !o.committed {
 			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
-				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true})
+				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.Req.Body})
 			if ev.Error && !v.Failed {
 				v = classify.Verdict{Class: classify.Unknown, Evidence: "stream:error event"}
 			}
@@ -62,11 +78,19 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 		if !o.committed {
 			if !ev.Content && !ev.Done {
 				for _, c := range ev.Chunks {
+					heldBytes += len(c)
 					held = append(held, append([]byte(nil), c...))
+				}
+				if len(held) > maxHeldEvents || heldBytes > maxHeldBytes {
+					o.billable = true // the stream began: the upstream may have run it
+					o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:held-back-cap"},
+						fmt.Sprintf("the upstream sent more than %d events or %d bytes without content", maxHeldEvents, maxHeldBytes))
+					return
 				}
 				continue
 			}
 			wd.pause()
+			wd.committed(w.r.cfg.MaxStreamDuration)
 			if !w.commit(e, held, o) {
 				return
 			}
@@ -87,23 +111,34 @@ func (w *walk) stream(ctx context.Context, e *endpointRT, resp *http.Response, w
 
 // streamEnd handles the end of the upstream stream: a clean end, a cut or a
 // stall.
-func (w *walk) streamEnd(ctx context.Context, o *outcome, err error, expired string) {
+func (w *walk) streamEnd(o *outcome, err error, expired string) {
 	o.billable = true // the stream began: the upstream may have run it
 	switch {
-	case errors.Is(ctx.Err(), context.Canceled):
-		o.canceled = true
-		o.verdict = classify.Verdict{Evidence: "client canceled"}
-	case err == io.EOF && o.committed:
-		// Ended without [DONE]: finish promptly for the client.
+	case errors.Is(w.base.Err(), context.Canceled):
+		w.gone(o)
+		if o.committed && w.shuttingDown() {
+			w.errorEvent(shutdownFailure())
+		}
+	case err == io.EOF && o.committed && o.finished:
+		// The answer said it was finished but the end marker never came:
+		// finish promptly for the client.
 		o.ok = w.write(o, sse.Done)
+	case err == io.EOF && o.committed:
+		// Neither a finish reason nor an end marker: the answer was cut,
+		// however cleanly the connection closed.
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:eof-no-finish"},
+			"the upstream stream ended without finishing the answer (no finish reason, no end marker)")
 	case err == io.EOF:
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:ended before content"},
 			"the upstream stream ended before any content")
 	case expired != "":
-		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + expired},
-			"the upstream stream stalled past its "+expired+" timeout")
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:deadline"}, "the route's deadline passed")
+		o.expired(expired, "the upstream stream stalled past its "+expired+" timeout")
+	case errors.Is(err, sse.ErrLineTooLong):
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:line-too-long"},
+			fmt.Sprintf("the upstream sent a stream line longer than %d bytes", sse.DefaultMaxLine))
+	case errors.Is(err, sse.ErrEventTooLarge):
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:event-too-large"},
+			fmt.Sprintf("the upstream sent a stream event larger than %d bytes", sse.DefaultMaxLine))
 	default:
 		v := classify.Transport(err)
 		if v.Class != classify.Timeout {
@@ -158,6 +193,12 @@ func (w *walk) streamError(o *outcome) {
 	if f.Message == "" {
 		f.Message = "the upstream stream failed: " + o.verdict.Class.String() + " (" + o.verdict.Evidence + ")"
 	}
+	w.errorEvent(&f)
+}
+
+// errorEvent writes f as the SSE error event that ends a committed stream.
+func (w *walk) errorEvent(f *Failure) {
+	f.Message = w.d.opt.ScrubForClient(f.Message, w.call.Req.Body) // it leaves the process: no secret in it
 	rc := http.NewResponseController(w.call.W)
 	_ = rc.SetWriteDeadline(time.Now().Add(w.d.opt.ClientWriteTimeout))
 	b := append([]byte("event: error\ndata: "), f.Envelope()...)

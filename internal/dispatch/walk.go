@@ -63,6 +63,9 @@ type walk struct {
 	stopWhy  string // why the walk stopped early (budget), for skips
 	// bg outlives the client: health reports still land when it leaves.
 	bg context.Context
+	// base is the client's context without the route's deadline: attempts
+	// run under it, and the deadline applies until the commit point only.
+	base context.Context
 }
 
 // Do serves one call. ctx carries the client's cancellation; the route's
@@ -73,16 +76,31 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: string(r.strategy),
 		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}}
 	bg := context.WithoutCancel(ctx)
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Deadline)
+	base, cancelBase := context.WithCancelCause(ctx)
+	defer cancelBase(nil)
+	if d.opt.Stop != nil {
+		defer context.AfterFunc(d.opt.Stop, func() { cancelBase(errShutdown) })()
+	}
+	ctx, cancel := context.WithTimeout(base, r.cfg.Deadline)
 	defer cancel()
-	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg,
+	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg, base: base,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
 	res := w.run(ctx)
+	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
+		f.Message = d.opt.ScrubForClient(f.Message, call.Req.Body)
+	}
 	w.skipWaiting()
 	res.Decision = rec
 	elapsed := time.Since(start)
 	rec.MS = decision.Millis(elapsed)
+	shutdown := res.Canceled && w.shuttingDown()
+	if shutdown && !res.Committed {
+		// Not the client's doing: it is still there and gets an answer.
+		res.Canceled, res.Failure = false, shutdownFailure()
+	}
 	switch {
+	case shutdown:
+		rec.Outcome, rec.Status = decision.OutcomeShutdown, http.StatusServiceUnavailable
 	case res.Canceled:
 		rec.Outcome = decision.OutcomeCanceled
 		rec.Status = 499
@@ -95,6 +113,16 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	d.opt.Metrics.Overhead(elapsed - w.upstream)
 	d.dec.Write(rec)
 	return res
+}
+
+// errShutdown is the cause of a request's context when the shutdown grace
+// period ended it.
+var errShutdown = errors.New("detour is shutting down")
+
+// shuttingDown reports whether the end of the shutdown grace period, not
+// the client, ended the request.
+func (w *walk) shuttingDown() bool {
+	return errors.Is(context.Cause(w.base), errShutdown)
 }
 
 // lower applies a request's limit: it may only lower the route's (0 = none).
@@ -332,7 +360,7 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
 	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
-	if f.Status < 400 { // no HTTP answer, a 2xx that carried a failure, or a redirect
+	if f.Status < 400 || f.Status > 599 { // no HTTP answer, a 2xx that carried a failure, a redirect, or no HTTP status at all
 		f.Status = statusFor(f.Class)
 	}
 	if f.Message == "" {

@@ -75,3 +75,47 @@ func BenchmarkRedisReport(b *testing.B) {
 		tr.Report(ctx, epA, Report{OK: true, Latency: time.Millisecond})
 	}
 }
+
+// BenchmarkRequestStoreCost measures the store work of one request on a
+// route of 8 endpoints — one View, then one success Report with a latency
+// sample — on each store: memory, a single redis-server, and a
+// three-master Redis Cluster (all on loopback). docs/scale.md quotes it.
+func BenchmarkRequestStoreCost(b *testing.B) {
+	keys := make([]Key, 8)
+	for i := range keys {
+		keys[i] = Key{fmt.Sprintf("t%d", i), fmt.Sprintf("p%d", i%3)}
+	}
+	stores := []struct {
+		name  string
+		store func(b *testing.B) Store
+	}{
+		{"memory", func(*testing.B) Store { return NewMemory() }},
+		{"redis", func(b *testing.B) Store {
+			return newStore(b, RedisConfig{URL: redistest.Start(b).URL()}, "bench:", time.Now, nil)
+		}},
+		{"cluster", func(b *testing.B) Store {
+			cl := redistest.StartCluster(b, 3)
+			// Like the single server: no append-only file (the test
+			// cluster fsyncs every write, to survive a kill).
+			for _, n := range cl.Nodes {
+				if err := n.Client(b).ConfigSet(ctx, "appendonly", "no").Err(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			return newStore(b, RedisConfig{Cluster: cl.URLs()}, "bench:", time.Now, nil)
+		}},
+	}
+	for _, s := range stores {
+		b.Run("store="+s.name, func(b *testing.B) {
+			tr := New(s.store(b), Settings{}, keys, nil)
+			for _, k := range keys {
+				tr.Report(ctx, k, Report{OK: true, Latency: time.Millisecond})
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				tr.View(ctx, keys)
+				tr.Report(ctx, keys[0], Report{OK: true, Latency: time.Millisecond})
+			}
+		})
+	}
+}

@@ -22,6 +22,8 @@
 //   - A Report with CoolFor cools its scope at once. The account record is
 //     keyed by provider, so it covers every endpoint using that provider; an
 //     endpoint's effective phase is the worse of its own and its account's.
+//   - A cooldown that is the upstream's own hint (Report.Hinted: a
+//     Retry-After) is capped at MaxCooldown; configured cooldowns are not.
 //   - A new cooldown never shortens a longer one already running.
 //   - After a cooldown a record is Probing until a success closes it. A
 //     failure while probing cools again for twice the last cooldown, up to
@@ -50,11 +52,24 @@
 // treats one as "healthy".
 //
 // While Redis is down each replica decides alone (its own probe slot, its
-// own cooldowns); what it learned then is not pushed back when Redis
-// returns, which starts from what Redis holds. On a Redis Cluster, Load
-// pipelines GETs instead of one MGET, so keys may live on any slot.
+// own cooldowns), and journals the keys whose cooldown began or grew. When
+// Redis answers again, the replica that finds it due for a retry first
+// writes the journal back (one transaction per key, under the never-shorten
+// rule: a cooldown in Redis that ends later wins), then resumes sharing.
 //
-// Once (Memory and RedisStore) de-duplicates operator alerts across replicas.
+// # Store keys
+//
+// An endpoint's record is "{provider}:ep:target", its account's
+// "{provider}:acct": the provider (with "{", "}" and "%" escaped) is a
+// Redis Cluster hash tag, so an endpoint and its account share a slot, and
+// every command the stores send touches one key. On a cluster, Load
+// pipelines GETs instead of one MGET, since a View spans providers.
+// NewRedisClient builds the go-redis universal client for one server, a
+// cluster or a Sentinel-managed primary.
+//
+// Once (Memory and RedisStore) de-duplicates operator alerts across
+// replicas; Release gives back a claim (an alert that was not delivered),
+// in Redis only while the claim is still the caller's own.
 //
 // This package imports nothing of ours; the only outside import is go-redis.
 package health

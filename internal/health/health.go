@@ -134,6 +134,11 @@ type Report struct {
 	// CoolFor. A running longer cooldown is never shortened.
 	Cool    Scope
 	CoolFor time.Duration
+	// Hinted marks CoolFor as the upstream's own hint (Retry-After): it is
+	// capped at MaxCooldown, so no header can cool a scope for longer than
+	// the operator allows. Configured cooldowns (a 24h unavailable_cooldown)
+	// are never capped.
+	Hinted bool
 	// Latency is the time to first byte of a success (0 = not measured).
 	Latency time.Duration
 	// Release gives back the probe slot this attempt held when its outcome
@@ -220,7 +225,10 @@ type Store interface {
 }
 
 // Once de-duplicates events (operator alerts): Claim is true for exactly one
-// caller per key per ttl, across replicas when the store is shared.
+// caller per key per ttl, across replicas when the store is shared. Release
+// gives back a claim the caller won (e.g. an alert that could not be
+// delivered), so the next Claim may win before ttl.
 type Once interface {
 	Claim(ctx context.Context, key string, ttl time.Duration) bool
+	Release(ctx context.Context, key string)
 }

@@ -97,3 +97,17 @@ func (m *Memory) claimUntil(key string, exp time.Time) {
 	m.claims[key] = exp
 	m.mu.Unlock()
 }
+
+// get returns the record at key (RedisStore's journal).
+func (m *Memory) get(key string) Record {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.recs[key]
+}
+
+// Release gives back a claim on key, so the next Claim wins at once.
+func (m *Memory) Release(_ context.Context, key string) {
+	m.mu.Lock()
+	delete(m.claims, key)
+	m.mu.Unlock()
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,9 +39,14 @@ type RedisStore struct {
 	now       func() time.Time
 	opTimeout time.Duration
 
-	down    atomic.Bool // fast path: false while Redis answers
-	mu      sync.Mutex  // guards retryAt and the transitions of down
-	retryAt time.Time
+	down        atomic.Bool // fast path: false while Redis answers
+	mu          sync.Mutex  // guards retryAt, reconciling and the transitions of down
+	retryAt     time.Time
+	reconciling bool // one caller is writing the journal back
+
+	jmu     sync.Mutex
+	journal map[string]struct{} // keys whose cooldown began or grew while Redis was unreachable
+	tokens  map[string]string   // Once key → the token of the claim this store holds
 }
 
 var (
@@ -54,7 +60,8 @@ func NewRedis(client redis.UniversalClient, prefix string, logger *slog.Logger) 
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &RedisStore{client: client, prefix: prefix, log: logger, local: NewMemory(), now: time.Now, opTimeout: defaultOpTimeout}
+	return &RedisStore{client: client, prefix: prefix, log: logger, local: NewMemory(), now: time.Now,
+		opTimeout: defaultOpTimeout, journal: make(map[string]struct{}), tokens: make(map[string]string)}
 }
 
 // SetClock replaces the clock used for key expiry, the retry back-off and
@@ -71,22 +78,35 @@ func (s *RedisStore) SetClock(now func() time.Time) {
 func (s *RedisStore) Shared() bool { return !s.down.Load() }
 
 // try says whether to talk to Redis now: always while it answers; once per
-// retryEvery while it is down.
-func (s *RedisStore) try() bool {
+// retryEvery while it is down. The caller that finds Redis due for a retry
+// first writes back the journal (reconcile); until that has succeeded every
+// caller keeps to local state.
+func (s *RedisStore) try(ctx context.Context) bool {
 	if !s.down.Load() {
 		return true
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if !s.down.Load() {
+		s.mu.Unlock()
 		return true
 	}
 	now := s.now()
-	if now.Before(s.retryAt) {
+	if s.reconciling || now.Before(s.retryAt) {
+		s.mu.Unlock()
 		return false
 	}
 	s.retryAt = now.Add(retryEvery)
-	return true
+	if !s.journaled() {
+		s.mu.Unlock()
+		return true // the operation itself tells whether Redis is back
+	}
+	s.reconciling = true
+	s.mu.Unlock()
+	err := s.reconcile(ctx)
+	s.mu.Lock()
+	s.reconciling = false
+	s.mu.Unlock()
+	return s.done(err)
 }
 
 // done records the outcome of one Redis operation; it reports whether the
@@ -119,7 +139,7 @@ func (s *RedisStore) opCtx(ctx context.Context) (context.Context, context.Cancel
 
 // Load reads all keys with one MGET and mirrors them locally. It never fails.
 func (s *RedisStore) Load(ctx context.Context, keys []string) ([]Record, error) {
-	if len(keys) == 0 || !s.try() {
+	if len(keys) == 0 || !s.try(ctx) {
 		return s.local.Load(ctx, keys)
 	}
 	full := make([]string, len(keys))
@@ -148,6 +168,13 @@ func (s *RedisStore) mget(ctx context.Context, keys []string) ([]any, error) {
 	if _, ok := s.client.(*redis.ClusterClient); !ok {
 		return s.client.MGet(ctx, keys...).Result()
 	}
+	if len(keys) == 1 { // one key: no pipeline needed
+		v, err := s.client.Get(ctx, keys[0]).Result()
+		if errors.Is(err, redis.Nil) {
+			return []any{nil}, nil
+		}
+		return []any{v}, err
+	}
 	cmds := make([]*redis.StringCmd, len(keys))
 	_, err := s.client.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, k := range keys {
@@ -172,11 +199,26 @@ var errConflict = errors.New("health: redis update conflict")
 
 // Update runs fn in a WATCH/MULTI transaction, retried on conflict, and
 // mirrors the result locally. It never fails: with Redis unreachable (or
-// contention beyond txRetries) it updates the local mirror instead.
+// contention beyond txRetries) it updates the local mirror instead, and
+// journals a cooldown that began or grew so it is written back later.
 func (s *RedisStore) Update(ctx context.Context, key string, fn func(*Record)) (before, after Record, err error) {
-	if !s.try() {
-		return s.local.Update(ctx, key, fn)
+	if !s.try(ctx) {
+		return s.localUpdate(ctx, key, fn)
 	}
+	before, after, err = s.tx(ctx, key, fn)
+	if errors.Is(err, errConflict) {
+		return s.local.Update(ctx, key, fn) // Redis answers; contention is not an outage
+	}
+	if !s.done(err) {
+		return s.localUpdate(ctx, key, fn)
+	}
+	s.local.put(key, after)
+	return before, after, nil
+}
+
+// tx is one optimistic transaction on key in Redis, retried on conflict
+// (errConflict when it kept losing).
+func (s *RedisStore) tx(ctx context.Context, key string, fn func(*Record)) (before, after Record, err error) {
 	full := s.prefix + key
 	c, cancel := s.opCtx(ctx)
 	defer cancel()
@@ -208,19 +250,11 @@ func (s *RedisStore) Update(ctx context.Context, key string, fn func(*Record)) (
 			return err
 		}, full)
 		if !errors.Is(lastErr, redis.TxFailedErr) {
-			break
+			return before, after, lastErr
 		}
-		lastErr = errConflict
 		time.Sleep(time.Duration(rand.Int64N(int64(200 * time.Microsecond)))) // de-synchronize contenders
 	}
-	if errors.Is(lastErr, errConflict) {
-		return s.local.Update(ctx, key, fn) // Redis answers; contention is not an outage
-	}
-	if !s.done(lastErr) {
-		return s.local.Update(ctx, key, fn)
-	}
-	s.local.put(key, after)
-	return before, after, nil
+	return before, after, errConflict
 }
 
 // ttl is the expiry of a record: keepFor past its last cooldown or lease.
@@ -236,22 +270,50 @@ func (s *RedisStore) ttl(r *Record) time.Duration {
 	return d
 }
 
-// Claim is SET NX PX in Redis: true for exactly one caller per key per ttl
-// across replicas. While Redis is unreachable it claims locally.
+// Claim is SET NX PX in Redis, with a token of this claim as the value: true
+// for exactly one caller per key per ttl across replicas. While Redis is
+// unreachable it claims locally.
 func (s *RedisStore) Claim(ctx context.Context, key string, ttl time.Duration) bool {
-	if !s.try() {
+	if !s.try(ctx) {
 		return s.local.Claim(ctx, key, ttl)
 	}
+	token := strconv.FormatUint(rand.Uint64(), 36) + strconv.FormatUint(rand.Uint64(), 36)
 	c, cancel := s.opCtx(ctx)
-	won, err := s.client.SetNX(c, s.prefix+"once:"+key, 1, ttl).Result()
+	won, err := s.client.SetNX(c, s.prefix+"once:"+key, token, ttl).Result()
 	cancel()
 	if !s.done(err) {
 		return s.local.Claim(ctx, key, ttl)
 	}
 	if won { // so a fallback right after does not claim again here
 		s.local.claimUntil(key, s.now().Add(ttl))
+		s.jmu.Lock()
+		s.tokens[key] = token
+		s.jmu.Unlock()
 	}
 	return won
+}
+
+// releaseScript deletes a claim only if it still holds the token given: a
+// claim that expired and was won by another replica is not touched.
+var releaseScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// Release gives back a claim this store won, so the next Claim of key (by any
+// replica) may win before ttl. A claim held by someone else is not touched.
+// While Redis is unreachable only the local claim goes; the one in Redis
+// then lapses with its ttl.
+func (s *RedisStore) Release(ctx context.Context, key string) {
+	s.local.Release(ctx, key)
+	s.jmu.Lock()
+	token, ok := s.tokens[key]
+	delete(s.tokens, key)
+	s.jmu.Unlock()
+	if !ok || !s.try(ctx) {
+		return
+	}
+	c, cancel := s.opCtx(ctx)
+	err := releaseScript.Run(c, s.client, []string{s.prefix + "once:" + key}, token).Err()
+	cancel()
+	s.done(err)
 }
 
 // decode reads a stored record; a value it cannot read counts as empty.

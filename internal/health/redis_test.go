@@ -2,13 +2,18 @@ package health
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/detour-llm/detour/internal/redistest"
 )
@@ -31,64 +36,155 @@ func (l *logBuf) count(s string) int {
 	return strings.Count(l.b.String(), s)
 }
 
-func newRedisStore(t testing.TB, srv *redistest.Server, prefix string, now func() time.Time, log *logBuf) *RedisStore {
-	var w bytes.Buffer
-	var lg *slog.Logger
-	if log != nil {
-		lg = slog.New(slog.NewTextHandler(log, nil))
-	} else {
-		lg = slog.New(slog.NewTextHandler(&w, nil))
+// go-redis logs through a global logger (e.g. each master a sentinel names);
+// keep test output to what tests say.
+func init() { redis.SetLogger(quietLogger{}) }
+
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
+
+// topology is a Redis deployment the store is tested on: start runs it for
+// the test and says how Detour reaches it.
+type topology struct {
+	name  string
+	start func(t testing.TB) RedisConfig
+}
+
+var topologies = []topology{
+	{"single", func(t testing.TB) RedisConfig { return RedisConfig{URL: redistest.Start(t).URL()} }},
+	{"cluster", func(t testing.TB) RedisConfig { return RedisConfig{Cluster: redistest.StartCluster(t, 3).URLs()} }},
+	{"sentinel", func(t testing.TB) RedisConfig {
+		return RedisConfig{SentinelMaster: redistest.MasterName, Sentinels: redistest.StartSentinel(t).URLs()}
+	}},
+}
+
+// newClient is the client Detour builds for rc, closed at the test's end.
+func newClient(t testing.TB, rc RedisConfig) redis.UniversalClient {
+	t.Helper()
+	c, err := NewRedisClient(rc)
+	if err != nil {
+		t.Fatal(err)
 	}
-	s := NewRedis(srv.Client(t), prefix, lg)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// newStore is a store as Detour builds it, over rc, logging into log (nil:
+// nowhere).
+func newStore(t testing.TB, rc RedisConfig, prefix string, now func() time.Time, log *logBuf) *RedisStore {
+	t.Helper()
+	var w io.Writer = io.Discard
+	if log != nil {
+		w = log
+	}
+	s := NewRedis(newClient(t, rc), prefix, slog.New(slog.NewTextHandler(w, nil)))
 	s.SetClock(now)
 	return s
 }
 
-var prefixN atomic.Int64
-
-func TestRedis(t *testing.T) {
-	srv := redistest.Start(t)
-	runSuite(t, func(t *testing.T, now func() time.Time) Store {
-		return newRedisStore(t, srv, "t"+strconv.FormatInt(prefixN.Add(1), 10)+":", now, nil)
-	})
+func newRedisStore(t testing.TB, srv *redistest.Server, prefix string, now func() time.Time, log *logBuf) *RedisStore {
+	return newStore(t, RedisConfig{URL: srv.URL()}, prefix, now, log)
 }
 
-func TestRedisExpiry(t *testing.T) {
-	srv := redistest.Start(t)
+var prefixN atomic.Int64
+
+func uniquePrefix(name string) string {
+	return name + strconv.FormatInt(prefixN.Add(1), 10) + ":"
+}
+
+// TestRedisTopologies runs the shared suite and the sharing scenarios on a
+// single redis-server, a three-master Redis Cluster and a Sentinel-managed
+// primary, each started once for all of them.
+func TestRedisTopologies(t *testing.T) {
+	for _, topo := range topologies {
+		t.Run(topo.name, func(t *testing.T) {
+			t.Parallel()
+			rc := topo.start(t)
+			t.Run("suite", func(t *testing.T) {
+				runSuite(t, func(t *testing.T, now func() time.Time) Store {
+					s := newStore(t, rc, uniquePrefix("t"), now, nil)
+					// The suite checks the rules and atomicity, not the
+					// fallback: on a loaded machine (and under -race) twenty
+					// contending transactions may outlast the production
+					// bound of 500ms per operation.
+					s.opTimeout = 10 * time.Second
+					return s
+				})
+			})
+			t.Run("expiry", func(t *testing.T) { testRedisExpiry(t, rc) })
+			t.Run("shared trackers", func(t *testing.T) { testRedisSharedTrackers(t, rc) })
+			t.Run("probe race", func(t *testing.T) { testRedisProbeRace(t, rc) })
+			t.Run("once", func(t *testing.T) { testRedisOnce(t, rc) })
+			t.Run("release", func(t *testing.T) { testRedisRelease(t, rc) })
+		})
+	}
+}
+
+// keys lists the keys matching pattern on every node (KEYS is per node on a
+// cluster).
+func keys(t *testing.T, rc RedisConfig, pattern string) []string {
+	t.Helper()
+	c := newClient(t, rc)
+	var mu sync.Mutex
+	var out []string
+	collect := func(ctx context.Context, n *redis.Client) error {
+		ks, err := n.Keys(ctx, pattern).Result()
+		mu.Lock()
+		out = append(out, ks...)
+		mu.Unlock()
+		return err
+	}
+	var err error
+	if cc, ok := c.(*redis.ClusterClient); ok {
+		err = cc.ForEachMaster(ctx, collect)
+	} else {
+		err = collect(ctx, c.(*redis.Client))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func testRedisExpiry(t *testing.T, rc RedisConfig) {
 	c := newClock()
-	st := newRedisStore(t, srv, "exp:", c.Now, nil)
+	p := uniquePrefix("exp")
+	st := newStore(t, rc, p, c.Now, nil)
 	tr := New(st, Settings{}, all3, c.Now)
 	tr.Report(ctx, epA, Report{OK: true, Latency: time.Millisecond})
 	tr.Report(ctx, epC, Report{Class: "quota", Cool: ScopeAccount, CoolFor: time.Hour})
 	st.Claim(ctx, "quota/openai", time.Hour)
-	rc := srv.Client(t)
+	rcl := newClient(t, rc)
+	// The key layout (docs/scale.md): the provider is the hash tag.
 	for key, want := range map[string]time.Duration{
-		"exp:ep:claude/anthropic": keepFor,             // latency stats: at least 24h
-		"exp:acct:openai":         keepFor + time.Hour, // 24h past the end of the cooldown
-		"exp:once:quota/openai":   time.Hour,
+		p + "{anthropic}:ep:claude": keepFor,             // latency stats: at least 24h
+		p + "{openai}:acct":         keepFor + time.Hour, // 24h past the end of the cooldown
+		p + "once:quota/openai":     time.Hour,
 	} {
-		got, err := rc.PTTL(ctx, key).Result()
+		got, err := rcl.PTTL(ctx, key).Result()
 		if err != nil || got > want || got < want-time.Minute {
 			t.Errorf("%s: ttl %v (%v), want about %v", key, got, err, want)
 		}
 	}
 	// Every key written has an expiry.
-	keys, err := rc.Keys(ctx, "exp:*").Result()
-	if err != nil || len(keys) < 3 {
-		t.Fatalf("keys %v %v", keys, err)
+	ks := keys(t, rc, p+"*")
+	if want := []string{p + "once:quota/openai", p + "{anthropic}:ep:claude", p + "{openai}:acct", p + "{openai}:ep:gpt"}; !slices.Equal(ks, want) {
+		t.Fatalf("keys %v, want %v", ks, want)
 	}
-	for _, k := range keys {
-		if d, _ := rc.PTTL(ctx, k).Result(); d <= 0 {
+	for _, k := range ks {
+		if d, _ := rcl.PTTL(ctx, k).Result(); d <= 0 {
 			t.Errorf("%s has no expiry (%v)", k, d)
 		}
 	}
 }
 
-func TestRedisSharedTrackers(t *testing.T) {
-	srv := redistest.Start(t)
+func testRedisSharedTrackers(t *testing.T, rc RedisConfig) {
 	c := newClock()
-	a := New(newRedisStore(t, srv, "shared:", c.Now, nil), Settings{}, all3, c.Now)
-	b := New(newRedisStore(t, srv, "shared:", c.Now, nil), Settings{}, all3, c.Now)
+	p := uniquePrefix("shared")
+	a := New(newStore(t, rc, p, c.Now, nil), Settings{}, all3, c.Now)
+	b := New(newStore(t, rc, p, c.Now, nil), Settings{}, all3, c.Now)
 
 	a.Report(ctx, epA, Report{Class: "unavailable", Count: true, Cool: ScopeEndpoint, CoolFor: time.Minute})
 	b.Report(ctx, epC, Report{Class: "auth", Cool: ScopeAccount, CoolFor: time.Minute})
@@ -114,12 +210,12 @@ func TestRedisSharedTrackers(t *testing.T) {
 	}
 }
 
-func TestRedisProbeRace(t *testing.T) {
-	srv := redistest.Start(t)
+func testRedisProbeRace(t *testing.T, rc RedisConfig) {
 	c := newClock()
+	p := uniquePrefix("race")
 	var trs []*Tracker
 	for range 4 {
-		trs = append(trs, New(newRedisStore(t, srv, "race:", c.Now, nil), Settings{}, all3, c.Now))
+		trs = append(trs, New(newStore(t, rc, p, c.Now, nil), Settings{}, all3, c.Now))
 	}
 	trs[0].Report(ctx, epA, Report{Class: "auth", Cool: ScopeAccount, CoolFor: time.Minute})
 	for round := range 3 {
@@ -142,12 +238,12 @@ func TestRedisProbeRace(t *testing.T) {
 	}
 }
 
-func TestRedisOnce(t *testing.T) {
-	srv := redistest.Start(t)
+func testRedisOnce(t *testing.T, rc RedisConfig) {
+	p := uniquePrefix("once")
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for range 4 {
-		st := newRedisStore(t, srv, "once:", time.Now, nil)
+		st := newStore(t, rc, p, time.Now, nil)
 		for range 4 {
 			wg.Go(func() {
 				if st.Claim(ctx, "quota/openai", time.Hour) {
@@ -159,5 +255,41 @@ func TestRedisOnce(t *testing.T) {
 	wg.Wait()
 	if wins.Load() != 1 {
 		t.Fatalf("%d claims won, want 1", wins.Load())
+	}
+}
+
+// testRedisRelease: a released claim may be won again at once, by another
+// replica; a release by a replica that does not hold the claim (its own
+// expired and another won) takes nothing away.
+func testRedisRelease(t *testing.T, rc RedisConfig) {
+	p := uniquePrefix("rel")
+	a := newStore(t, rc, p, time.Now, nil)
+	b := newStore(t, rc, p, time.Now, nil)
+	if !a.Claim(ctx, "alert:openai:quota", time.Hour) || b.Claim(ctx, "alert:openai:quota", time.Hour) {
+		t.Fatal("want a to win the claim and b to lose it")
+	}
+	a.Release(ctx, "alert:openai:quota")
+	if !b.Claim(ctx, "alert:openai:quota", time.Hour) {
+		t.Fatal("b could not claim after a released")
+	}
+	a.Release(ctx, "alert:openai:quota") // a holds nothing now
+	if a.Claim(ctx, "alert:openai:quota", time.Hour) {
+		t.Fatal("a's second release took b's claim away")
+	}
+	// A claim that lapsed and was won by another is not released by its
+	// first owner.
+	if !a.Claim(ctx, "alert:x:auth", 50*time.Millisecond) {
+		t.Fatal("a could not claim a fresh key")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !b.Claim(ctx, "alert:x:auth", time.Hour) {
+		if time.Now().After(deadline) {
+			t.Fatal("a's 50ms claim never lapsed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	a.Release(ctx, "alert:x:auth")
+	if a.Claim(ctx, "alert:x:auth", time.Hour) {
+		t.Fatal("a released b's claim")
 	}
 }

@@ -50,7 +50,7 @@ func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, acc
 	}
 	keys := make([]string, len(t.accounts))
 	for i, a := range t.accounts {
-		keys[i] = "acct:" + a
+		keys[i] = acctKey(a)
 	}
 	recs, err := t.store.Load(ctx, keys)
 	if err != nil || len(recs) != len(keys) {

@@ -50,6 +50,7 @@ func runSuite(t *testing.T, newStore storeFactory) {
 		{"immediate endpoint cool", testImmediateCool},
 		{"account scope covers provider", testAccountScope},
 		{"never shorten", testNeverShorten},
+		{"upstream hint capped", testHintCapped},
 		{"probe lease single winner", testProbeLease},
 		{"probe success closes", testProbeSuccess},
 		{"probe failure doubles up to cap", testProbeDoubles},
@@ -168,6 +169,23 @@ func testImmediateCool(t *testing.T, tr *Tracker, c *clock) {
 	tr.Report(ctx, epC, Report{Class: "rate_limited", Cool: ScopeEndpoint, CoolFor: 7 * time.Second})
 	if st := wantPhase(t, tr, epC, Cooling); st.Failures != 0 || !st.Until.Equal(c.Now().Add(7*time.Second)) {
 		t.Fatalf("%+v", st)
+	}
+}
+
+// An upstream's hint (Retry-After) cools for at most MaxCooldown (35s
+// here); the same duration from configuration is not capped.
+func testHintCapped(t *testing.T, tr *Tracker, c *clock) {
+	tr.Report(ctx, epA, Report{Class: "rate_limited", Cool: ScopeEndpoint, CoolFor: 30 * time.Minute, Hinted: true})
+	if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(c.Now().Add(35 * time.Second)) {
+		t.Fatalf("hinted: until %v, want now+35s", st.Until)
+	}
+	tr.Report(ctx, epC, Report{Class: "rate_limited", Cool: ScopeEndpoint, CoolFor: 20 * time.Second, Hinted: true})
+	if st := wantPhase(t, tr, epC, Cooling); !st.Until.Equal(c.Now().Add(20 * time.Second)) {
+		t.Fatalf("hinted within the cap: until %v, want now+20s", st.Until)
+	}
+	tr.Report(ctx, epB, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: 30 * time.Minute})
+	if st := wantPhase(t, tr, epB, Cooling); !st.Until.Equal(c.Now().Add(30 * time.Minute)) {
+		t.Fatalf("configured: until %v, want now+30m", st.Until)
 	}
 }
 

@@ -2,6 +2,7 @@ package health
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -24,10 +25,24 @@ type names struct {
 	name     string // "target/provider"
 }
 
+// namesOf lays out an endpoint's store keys. Both start with the provider
+// as a hash tag, "{provider}:", so an endpoint and its account always share
+// a Redis Cluster slot (see doc.go, Store keys).
 func namesOf(k Key) names {
-	n := k.Target + "/" + k.Provider
-	return names{ep: "ep:" + n, acct: "acct:" + k.Provider, name: n}
+	return names{ep: tagOf(k.Provider) + "ep:" + k.Target, acct: acctKey(k.Provider), name: k.Target + "/" + k.Provider}
 }
+
+// acctKey is the store key of a provider account.
+func acctKey(provider string) string { return tagOf(provider) + "acct" }
+
+// tagOf is "{provider}:" with the characters that would end or open the tag
+// early, and "%", escaped, so the tag is the whole provider name and two
+// providers never share a key.
+func tagOf(provider string) string {
+	return "{" + tagEscaper.Replace(provider) + "}:"
+}
+
+var tagEscaper = strings.NewReplacer("%", "%25", "{", "%7B", "}", "%7D")
 
 // New returns a Tracker over store. endpoints are the configured endpoints
 // (Snapshot lists them and their accounts; other keys work too). now nil
@@ -219,7 +234,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 			if r.Class != "" {
 				rec.LastClass = r.Class
 			}
-			t.cool(rec, r.CoolFor, now)
+			t.cool(rec, t.coolFor(r), now)
 			rec.Announced = rec.PhaseAt(now)
 		}
 	default:
@@ -257,7 +272,7 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 	}
 	var base time.Duration
 	if r.Cool == ScopeEndpoint && r.CoolFor > 0 {
-		base = r.CoolFor
+		base = t.coolFor(r)
 	}
 	if r.Count {
 		rec.Failures++
@@ -271,6 +286,15 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 		rec.ProbeUntil = time.Time{}
 	}
 	rec.Announced = rec.PhaseAt(now)
+}
+
+// coolFor is how long r asks to cool: an upstream's hint is capped at
+// MaxCooldown.
+func (t *Tracker) coolFor(r Report) time.Duration {
+	if r.Hinted {
+		return min(r.CoolFor, t.s.MaxCooldown)
+	}
+	return r.CoolFor
 }
 
 // cool starts (or extends) a cooldown of at least base. A failure while

@@ -12,6 +12,8 @@
 // the fixed vocabularies (outcome, class, action, state) outside their set are
 // recorded as "other", and configured-name labels are bounded in shape and
 // number (see guard.go), so a caller's mistake cannot blow up cardinality.
+// Retain (retain.go) tells it what the configuration serves: series of what a
+// reload removed are deleted and stay gone.
 //
 // It imports client_golang and classify (for the class names) only.
 package metrics

@@ -42,7 +42,7 @@ func (v vocab) of(s string) string {
 }
 
 var (
-	outcomes = newVocab("ok", "error", "canceled")
+	outcomes = newVocab("ok", "error", "canceled", "shutdown")
 	// classes: the twelve classes and "ok" for a successful attempt.
 	classes = newVocab(append(classify.ClassNames(), "ok")...)
 	actions = newVocab("next_endpoint", "next_target", "tail", "retry")
@@ -57,6 +57,10 @@ var (
 type names struct {
 	mu   sync.RWMutex
 	seen map[string]struct{}
+	// current, once set by retain, is the configured set: any other value
+	// (an attempt still in flight on a target a reload removed) is "other",
+	// so a removed name's series stay gone.
+	current map[string]struct{}
 }
 
 func (n *names) of(s string) string {
@@ -65,7 +69,12 @@ func (n *names) of(s string) string {
 	}
 	n.mu.RLock()
 	_, ok := n.seen[s]
+	_, configured := n.current[s]
+	retired := n.current != nil && !configured
 	n.mu.RUnlock()
+	if retired {
+		return labelOther
+	}
 	if ok {
 		return s
 	}
@@ -85,6 +94,34 @@ func (n *names) of(s string) string {
 	}
 	n.seen[s] = struct{}{}
 	return s
+}
+
+// configured reports whether s may label a series: no configured set yet,
+// or s is in it.
+func (n *names) configured(s string) bool {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	_, ok := n.current[s]
+	return n.current == nil || ok
+}
+
+// retain makes keep the configured set. It returns the values seen before
+// that keep lacks (their series are to be deleted) and every value seen.
+func (n *names) retain(keep []string) (gone, seen []string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.current = make(map[string]struct{}, len(keep))
+	for _, s := range keep {
+		n.current[s] = struct{}{}
+	}
+	for s := range n.seen {
+		seen = append(seen, s)
+		if _, ok := n.current[s]; !ok {
+			gone = append(gone, s)
+			delete(n.seen, s)
+		}
+	}
+	return gone, seen
 }
 
 // nameShape reports whether s looks like a configured name.

@@ -43,7 +43,7 @@ func New() *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_requests_total",
-		Help: "Client requests by route, outcome (ok|error|canceled) and status class of the answer (2xx, 4xx, 5xx; none when nothing was written).",
+		Help: "Client requests by route, outcome (ok|error|canceled|shutdown) and status class of the answer (2xx, 4xx, 5xx; none when nothing was written).",
 	}, []string{"route", "outcome", "status"})
 	m.requestDur = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "detour_request_duration_seconds",
@@ -159,8 +159,8 @@ func (m *Metrics) Failover(route, action, class string) {
 // the series for state becomes 1 and those of the other states 0. A state
 // outside healthy|cooling|probing is recorded as "other".
 func (m *Metrics) EndpointState(target, provider, state string) {
-	if m == nil {
-		return
+	if m == nil || !m.targets.configured(target) || !m.providers.configured(provider) {
+		return // removed by a reload: its series stay gone
 	}
 	setState(m.endpointState, state, m.targets.of(target), m.providers.of(provider))
 }
@@ -168,7 +168,7 @@ func (m *Metrics) EndpointState(target, provider, state string) {
 // AccountState sets the health state of a provider account, like
 // EndpointState.
 func (m *Metrics) AccountState(provider, state string) {
-	if m == nil {
+	if m == nil || !m.providers.configured(provider) {
 		return
 	}
 	setState(m.accountState, state, m.providers.of(provider))

@@ -67,6 +67,12 @@ type Event struct {
 	Content bool
 	// Done is set when the upstream signalled a normal end of the stream.
 	Done bool
+	// Finished is set on the event that completes the answer in the
+	// dialect's own terms: a finish reason for every choice the stream
+	// opened (OpenAI finish_reason, Anthropic message_delta stop_reason,
+	// Gemini finishReason on every candidate). A stream whose body ends
+	// before any Finished or Done event was cut, not completed.
+	Finished bool
 	// Malformed is set when the event could not be parsed; it is skipped and
 	// recorded, never sent.
 	Malformed bool

@@ -1,7 +1,15 @@
-// Package redistest runs a real redis-server on a loopback port for tests
-// of shared state: started, killed (as a crash would) and restarted on the
-// same port. Without the binary a test skips, except under CI=true, where it
-// fails: CI must install redis-server.
+// Package redistest runs real Redis deployments on loopback ports chosen
+// free at runtime, for tests of shared state: a single redis-server
+// (started, killed as a crash would, restarted on the same port), a Redis
+// Cluster of masters formed by `redis-cli --cluster create` (a master
+// killed and restarted), a Sentinel-managed primary with a replica and three
+// sentinels (the primary killed, the replica promoted), and a TCP proxy that
+// cuts one client off. Every process and directory belongs to one test and
+// goes with it (t.Cleanup); a process also dies with the test binary.
+//
+// Without redis-server (or redis-cli, for a cluster) a test skips, except
+// under CI=true, where it fails: CI must install the Debian packages
+// redis-server and redis-tools.
 //
 // It imports nothing of ours.
 package redistest

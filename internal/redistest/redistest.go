@@ -5,38 +5,58 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// Server is one redis-server owned by a test; t.Cleanup kills it.
+// Server is one redis-server (or sentinel) owned by a test; t.Cleanup kills
+// it. Its data directory is a temporary directory of the test, kept across
+// Kill and Start, so a cluster node finds its nodes.conf again on restart.
 type Server struct {
-	t    testing.TB
-	path string
-	port int
-	cmd  *exec.Cmd
+	t     testing.TB
+	path  string
+	port  int
+	dir   string
+	conf  string   // a configuration file to start with ("" = none)
+	extra []string // more command-line options
+	cmd   *exec.Cmd
+}
+
+// lookPath finds a binary of the Redis packages, skipping the test without
+// it, except under CI=true, where it fails: CI must install it.
+func lookPath(t testing.TB, name, pkg string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s not found and CI=true: install it (apt-get install %s): %v", name, pkg, err)
+		}
+		t.Skipf("%s not found on PATH; skipping (install %s to run this test): %v", name, pkg, err)
+	}
+	return path
+}
+
+// FreePort returns a loopback port that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 // New picks a free loopback port for a redis-server that is not started yet.
 func New(t testing.TB) *Server {
 	t.Helper()
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("redis-server not found and CI=true: install it (apt-get install redis-server): %v", err)
-		}
-		t.Skipf("redis-server not found on PATH; skipping (install redis-server to run this test): %v", err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	s := &Server{t: t, path: path, port: port}
+	s := &Server{t: t, path: lookPath(t, "redis-server", "redis-server"), port: FreePort(t), dir: t.TempDir()}
 	t.Cleanup(s.Kill)
 	return s
 }
@@ -49,37 +69,61 @@ func Start(t testing.TB) *Server {
 	return s
 }
 
+// StartWith is Start with more redis-server options, e.g. "--requirepass", "pw".
+func StartWith(t testing.TB, options ...string) *Server {
+	t.Helper()
+	s := New(t)
+	s.extra = options
+	s.Start()
+	return s
+}
+
 // Addr is host:port.
 func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
+
+// Port is the server's port.
+func (s *Server) Port() int { return s.port }
 
 // URL is the redis:// URL of database 0.
 func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
 
-// Client returns a client closed at the test's end.
+// Client returns a plain client of this one server, closed at the test's end.
 func (s *Server) Client(t testing.TB) *redis.Client {
 	c := redis.NewClient(&redis.Options{Addr: s.Addr()})
 	t.Cleanup(func() { c.Close() })
 	return c
 }
 
+// Running reports whether the process is started (and not killed).
+func (s *Server) Running() bool { return s.cmd != nil }
+
 // Start runs redis-server on the port (again, after Kill: empty, nothing
 // saved) and waits until it answers PING.
 func (s *Server) Start() {
 	s.t.Helper()
-	s.cmd = exec.Command(s.path, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--loglevel", "warning")
+	var args []string
+	if s.conf != "" {
+		args = append(args, s.conf)
+	}
+	args = append(args, "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1", "--dir", s.dir,
+		"--save", "", "--appendonly", "no", "--loglevel", "warning", "--logfile", filepath.Join(s.dir, "log"))
+	args = append(args, s.extra...)
+	s.cmd = exec.Command(s.path, args...)
+	// The server dies with the test binary, even if the test is killed.
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := s.cmd.Start(); err != nil {
 		s.t.Fatal(err)
 	}
 	c := redis.NewClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1})
 	defer c.Close()
 	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) { // readiness, not a timed assertion
-		if c.Ping(context.Background()).Err() == nil {
-			return
+		if err := c.Ping(context.Background()).Err(); err == nil || strings.Contains(err.Error(), "NOAUTH") {
+			return // answering (a NOAUTH refusal is an answer)
 		}
 		if time.Since(start) > 10*time.Second {
 			s.Kill()
-			s.t.Fatalf("redis-server on %s did not come up", s.Addr())
+			log, _ := os.ReadFile(filepath.Join(s.dir, "log"))
+			s.t.Fatalf("redis-server on %s did not come up:\n%s", s.Addr(), log)
 		}
 	}
 }
@@ -90,5 +134,24 @@ func (s *Server) Kill() {
 		_ = s.cmd.Process.Kill()
 		_ = s.cmd.Wait()
 		s.cmd = nil
+	}
+}
+
+// Log returns what the server wrote to its log file (for failure messages).
+func (s *Server) Log() string {
+	b, _ := os.ReadFile(filepath.Join(s.dir, "log"))
+	return string(b)
+}
+
+// waitFor polls cond every 50ms until it is true, or fails the test after
+// within (a failure guard, not a timing assertion).
+func waitFor(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("redistest: gave up after %v waiting for %s", within, what)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -18,7 +18,13 @@ type Event struct {
 // ErrLineTooLong is returned when one line exceeds the reader's limit.
 var ErrLineTooLong = errors.New("sse: line too long")
 
-// DefaultMaxLine bounds one line of an upstream stream (1 MiB).
+// ErrEventTooLarge is returned when one event's data (all its data lines
+// together, with the newlines that join them) exceeds the reader's limit:
+// an upstream that never ends an event cannot grow memory without bound.
+var ErrEventTooLarge = errors.New("sse: event too large")
+
+// DefaultMaxLine bounds one line, and one event's data, of an upstream
+// stream (1 MiB).
 const DefaultMaxLine = 1 << 20
 
 // Reader reads events from a text/event-stream. The zero value is not usable;
@@ -32,8 +38,8 @@ type Reader struct {
 	line    []byte
 }
 
-// NewReader returns a Reader over r whose lines may be at most maxLine bytes
-// (0 means DefaultMaxLine).
+// NewReader returns a Reader over r whose lines, and whose events' data, may
+// be at most maxLine bytes (0 means DefaultMaxLine).
 func NewReader(r io.Reader, maxLine int) *Reader {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
@@ -74,6 +80,13 @@ func (r *Reader) Next() (Event, error) {
 		}
 		switch string(field) {
 		case "data":
+			n := len(r.data) + len(value)
+			if r.hasData {
+				n++
+			}
+			if n > r.maxLine {
+				return Event{}, ErrEventTooLarge
+			}
 			if r.hasData {
 				r.data = append(r.data, '\n')
 			}

@@ -118,6 +118,25 @@ func TestWriteData(t *testing.T) {
 	}
 }
 
+// One event's data is bounded like one line: an upstream that sends data
+// lines and never the blank line that ends the event cannot grow memory.
+func TestEventTooLarge(t *testing.T) {
+	line := "data: " + strings.Repeat("z", 30) + "\n" // 30 bytes of data a line
+	got, err := readAll(t, strings.NewReader(strings.Repeat(line, 3)+"\n"), 100)
+	if err != nil || len(got) != 1 || len(got[0].data) != 92 {
+		t.Fatalf("three lines within the limit: %v %d", err, len(got))
+	}
+	_, err = readAll(t, strings.NewReader(strings.Repeat(line, 4)+"\n"), 100)
+	if !errors.Is(err, ErrEventTooLarge) {
+		t.Fatalf("four lines past the limit: err %v", err)
+	}
+	// An endless event ends at the limit, not at the end of the input.
+	r := io.MultiReader(strings.NewReader(strings.Repeat(line, 1000)), iotest.ErrReader(errors.New("read past the limit")))
+	if _, err = readAll(t, r, 1<<10); !errors.Is(err, ErrEventTooLarge) {
+		t.Fatalf("endless event: err %v", err)
+	}
+}
+
 // FuzzReader: never panics, never returns a line past the limit, and
 // agrees with itself when the input arrives one byte at a time.
 func FuzzReader(f *testing.F) {
@@ -141,8 +160,11 @@ func FuzzReader(f *testing.F) {
 			if len(a[i].data) > len(in) {
 				t.Fatalf("data longer than input")
 			}
+			if len(a[i].data) > limit {
+				t.Fatalf("event data longer than the limit: %d", len(a[i].data))
+			}
 		}
-		if errA != nil && !errors.Is(errA, ErrLineTooLong) {
+		if errA != nil && !errors.Is(errA, ErrLineTooLong) && !errors.Is(errA, ErrEventTooLarge) {
 			t.Fatalf("unexpected error %v", errA)
 		}
 	})

@@ -34,6 +34,7 @@ type eventRecord struct {
 	Chunks    []json.RawMessage `json:"chunks,omitempty"`
 	Content   bool              `json:"content,omitempty"`
 	Done      bool              `json:"done,omitempty"`
+	Finished  bool              `json:"finished,omitempty"`
 	Error     bool              `json:"error,omitempty"`
 	Malformed bool              `json:"malformed,omitempty"`
 	Usage     *provider.Usage   `json:"usage,omitempty"`
@@ -45,7 +46,7 @@ func Record(t testing.TB, s provider.Stream) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	for _, ev := range Events(t, s) {
-		r := eventRecord{Content: ev.Content, Done: ev.Done, Error: ev.Error, Malformed: ev.Malformed, Usage: ev.Usage}
+		r := eventRecord{Content: ev.Content, Done: ev.Done, Finished: ev.Finished, Error: ev.Error, Malformed: ev.Malformed, Usage: ev.Usage}
 		for _, c := range ev.Chunks {
 			r.Chunks = append(r.Chunks, json.RawMessage(c))
 		}

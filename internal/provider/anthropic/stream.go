@@ -138,6 +138,8 @@ func (s *stream) Next() (provider.Event, error) {
 			fr := finishReason(e.Delta.StopReason)
 			out.Chunks = append(out.Chunks, s.chunk(chat.Delta{}, &fr, out.Usage))
 			out.Content = true
+			// The answer is complete; message_stop only closes the stream.
+			out.Finished = true
 		}
 	case "message_stop":
 		out.Done = true

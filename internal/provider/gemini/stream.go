@@ -102,7 +102,10 @@ func (s *stream) Next() (provider.Event, error) {
 		out.Content = true
 		s.content = true
 	}
+	// Gemini has no end marker: the answer ends when every candidate has
+	// its finishReason.
 	out.Done = len(s.cands) > 0 && s.allFinished()
+	out.Finished = out.Done
 	if out.Done && len(cs) > 0 {
 		// The last chunk carries the usage, as OpenAI's include_usage does.
 		cs[len(cs)-1].Usage = out.Usage

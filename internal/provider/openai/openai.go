@@ -63,18 +63,30 @@ func (Adapter) Stream(body io.Reader, _ provider.Endpoint) provider.Stream {
 
 type stream struct {
 	r *sse.Reader
+	// open and finished count the choices seen and those that had a
+	// finish_reason: the answer is complete when every choice finished.
+	open     map[int]bool
+	finished int
 }
 
 // chunk is the part of a chat.completion.chunk the gateway looks at.
 type chunk struct {
 	Error   json.RawMessage `json:"error"`
 	Choices []struct {
+		Index int `json:"index"`
 		Delta struct {
-			Content          *string         `json:"content"`
-			Refusal          *string         `json:"refusal"`
-			ReasoningContent *string         `json:"reasoning_content"`
+			Content          *string `json:"content"`
+			Refusal          *string `json:"refusal"`
+			ReasoningContent *string `json:"reasoning_content"`
+			// Reasoning is OpenRouter's name for reasoning text.
+			Reasoning        *string         `json:"reasoning"`
+			ReasoningDetails json.RawMessage `json:"reasoning_details"`
 			ToolCalls        json.RawMessage `json:"tool_calls"`
 			FunctionCall     json.RawMessage `json:"function_call"`
+			// Audio (audio output) and Images (image output, OpenRouter)
+			// are content the client renders, however the text begins.
+			Audio  json.RawMessage `json:"audio"`
+			Images json.RawMessage `json:"images"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
@@ -103,11 +115,22 @@ func (s *stream) Next() (provider.Event, error) {
 	out.Usage = c.Usage
 	for _, ch := range c.Choices {
 		d := ch.Delta
-		if nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) ||
-			len(d.ToolCalls) > 0 && !bytes.Equal(d.ToolCalls, []byte("null")) ||
-			len(d.FunctionCall) > 0 && !bytes.Equal(d.FunctionCall, []byte("null")) ||
-			ch.FinishReason != nil && *ch.FinishReason != "" {
+		finish := ch.FinishReason != nil && *ch.FinishReason != ""
+		if nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) || nonEmpty(d.Reasoning) ||
+			present(d.ReasoningDetails) || present(d.ToolCalls) || present(d.FunctionCall) ||
+			present(d.Audio) || present(d.Images) || finish {
 			out.Content = true
+		}
+		if s.open == nil {
+			s.open = make(map[int]bool)
+		}
+		was, seen := s.open[ch.Index]
+		if !seen || finish && !was {
+			s.open[ch.Index] = finish
+			if finish {
+				s.finished++
+				out.Finished = s.finished == len(s.open)
+			}
 		}
 	}
 	out.Chunks = [][]byte{data}
@@ -115,3 +138,13 @@ func (s *stream) Next() (provider.Event, error) {
 }
 
 func nonEmpty(s *string) bool { return s != nil && *s != "" }
+
+// present reports whether a JSON member holds something: not absent, not
+// null, not an empty array or object.
+func present(m json.RawMessage) bool {
+	switch string(m) {
+	case "", "null", "[]", "{}":
+		return false
+	}
+	return true
+}

@@ -115,3 +115,60 @@ func TestStreamMarksContentErrorsAndDone(t *testing.T) {
 		}
 	}
 }
+
+// The answer is finished when every choice the stream opened has a
+// finish_reason; a stream that ends before that was cut.
+func TestStreamFinishedWhenEveryChoiceFinished(t *testing.T) {
+	in := strings.Join([]string{
+		`data: {"choices":[{"index":0,"delta":{"role":"assistant"}},{"index":1,"delta":{"role":"assistant"}}]}`,
+		`data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+		`data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+		`data: {"choices":[{"index":1,"delta":{"content":"b"}}]}`,
+		`data: {"choices":[{"index":1,"delta":{},"finish_reason":"length"}]}`,
+		`data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`,
+	}, "\n\n") + "\n\n"
+	s := Adapter{}.Stream(strings.NewReader(in), provider.Endpoint{})
+	var got []bool
+	for {
+		e, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, e.Finished)
+	}
+	want := []bool{false, false, false, false, true, false}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("event %d: finished %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
+// Reasoning (OpenRouter's "reasoning" and "reasoning_details"), audio and
+// image deltas are content: they commit the stream rather than being held
+// back behind the held-back cap.
+func TestStreamContentKinds(t *testing.T) {
+	for _, delta := range []string{
+		`{"reasoning":"thinking"}`,
+		`{"reasoning_details":[{"type":"reasoning.text","text":"x"}]}`,
+		`{"audio":{"id":"a","data":"UklGRg=="}}`,
+		`{"images":[{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBO"}}]}`,
+	} {
+		s := Adapter{}.Stream(strings.NewReader(`data: {"choices":[{"index":0,"delta":`+delta+`}]}`+"\n\n"), provider.Endpoint{})
+		if e, err := s.Next(); err != nil || !e.Content {
+			t.Errorf("%s: content %v (err %v)", delta, e.Content, err)
+		}
+	}
+	for _, delta := range []string{`{"role":"assistant"}`, `{"content":""}`, `{"tool_calls":[]}`, `{"audio":null}`, `{"images":[]}`} {
+		s := Adapter{}.Stream(strings.NewReader(`data: {"choices":[{"index":0,"delta":`+delta+`}]}`+"\n\n"), provider.Endpoint{})
+		if e, err := s.Next(); err != nil || e.Content {
+			t.Errorf("%s: content %v (err %v)", delta, e.Content, err)
+		}
+	}
+}

@@ -1,0 +1,230 @@
+package classify
+
+import "unicode/utf8"
+
+// Text the client supplied is no evidence. Upstreams quote the request back
+// in their errors (OpenAI: "Invalid value: '<what you sent>'"), so a phrase
+// or an operator rule whose matched text also occurs in the client's request
+// body (Response.Request) proves nothing about the account or the endpoint:
+// it is discarded and the next-best evidence decides (docs/design.md,
+// "Echoed text").
+//
+// Both sides are compared as normText reads them: ASCII case folded, JSON
+// escapes decoded (\u0071uota is quota; surrogate pairs joined), every run
+// of blanks — spaces, tabs, newlines (and backspace, form feed), raw or
+// escaped — one space. The search
+// is a single KMP pass over the request that allocates nothing for a phrase
+// (rule matches longer than maxNeedle bytes use the heap).
+
+// maxNeedle is the longest normalised match compared without allocating:
+// every phrase (with its gap) fits.
+const maxNeedle = 256
+
+// normText reads raw text as the echo check compares it.
+type normText struct {
+	b     []byte
+	i     int
+	pend  [utf8.UTFMax]byte // the rest of a decoded multi-byte rune
+	np    int
+	pi    int
+	blank bool // the last byte returned was a folded blank
+}
+
+// next returns the next normalised byte, or -1 at the end.
+func (n *normText) next() int {
+	for {
+		if n.pi < n.np {
+			c := n.pend[n.pi]
+			n.pi++
+			return int(c)
+		}
+		if n.i >= len(n.b) {
+			return -1
+		}
+		c := n.b[n.i]
+		if c != '\\' {
+			n.i++
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\b' || c == '\f' {
+				if n.blank {
+					continue
+				}
+				n.blank = true
+				return ' '
+			}
+			n.blank = false
+			return int(lowerTab[c])
+		}
+		r, w := unescapeAt(n.b, n.i)
+		n.i += w
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\b' || r == '\f':
+			if n.blank {
+				continue
+			}
+			n.blank = true
+			return ' '
+		case r < utf8.RuneSelf:
+			n.blank = false
+			return int(lowerTab[byte(r)])
+		}
+		n.blank = false
+		n.np = utf8.EncodeRune(n.pend[:], r)
+		n.pi = 1
+		return int(n.pend[0])
+	}
+}
+
+// skip advances, while nothing is pending, past raw bytes that can neither
+// be c nor decode to it (c is a lower-case ASCII letter or digit).
+func (n *normText) skip(c byte) {
+	if n.pi < n.np {
+		return
+	}
+	up := c
+	if c >= 'a' && c <= 'z' {
+		up = c - 'a' + 'A'
+	}
+	i := n.i
+	for i < len(n.b) {
+		if b := n.b[i]; b == c || b == up || b == '\\' {
+			break
+		}
+		i++
+	}
+	if i > n.i {
+		n.i, n.blank = i, false
+	}
+}
+
+// unescapeAt decodes the JSON escape at b[i] (a backslash) and returns the
+// rune and the bytes it took. Anything that is not a valid escape is the
+// backslash itself.
+func unescapeAt(b []byte, i int) (rune, int) {
+	if i+1 >= len(b) {
+		return '\\', 1
+	}
+	switch b[i+1] {
+	case 'n':
+		return '\n', 2
+	case 't':
+		return '\t', 2
+	case 'r':
+		return '\r', 2
+	case 'b':
+		return '\b', 2
+	case 'f':
+		return '\f', 2
+	case '"', '\\', '/':
+		return rune(b[i+1]), 2
+	case 'u':
+		r, ok := hex4(b, i+2)
+		if !ok {
+			return '\\', 1
+		}
+		if r >= 0xD800 && r < 0xDC00 { // a surrogate pair
+			if lo, ok := hex4(b, i+8); ok && i+7 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' && lo >= 0xDC00 && lo < 0xE000 {
+				return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12
+			}
+			return utf8.RuneError, 6
+		}
+		if r >= 0xDC00 && r < 0xE000 {
+			return utf8.RuneError, 6
+		}
+		return r, 6
+	}
+	return '\\', 1
+}
+
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// appendNorm appends raw, normalised and with no leading or trailing blank,
+// to dst.
+func appendNorm(dst, raw []byte) []byte {
+	n := normText{b: raw, blank: true} // leading blanks are dropped
+	for c := n.next(); c >= 0; c = n.next() {
+		dst = append(dst, byte(c))
+	}
+	if len(dst) > 0 && dst[len(dst)-1] == ' ' {
+		dst = dst[:len(dst)-1]
+	}
+	return dst
+}
+
+// echoed reports whether the text raw (as matched in an upstream body)
+// occurs in the client's request req, as normText compares them. Empty text
+// is never echoed.
+func echoed(req, raw []byte) bool {
+	if len(req) == 0 || len(raw) == 0 {
+		return false
+	}
+	var buf [maxNeedle]byte
+	needle := appendNorm(buf[:0], raw)
+	if len(needle) == 0 {
+		return false
+	}
+	return containsNorm(req, needle)
+}
+
+// containsNorm reports whether needle (already normalised) occurs in hay
+// read by normText: Knuth–Morris–Pratt, one pass, no backtracking.
+func containsNorm(hay, needle []byte) bool {
+	var fbuf [maxNeedle]int16
+	var fail []int16
+	if len(needle) <= len(fbuf) {
+		fail = fbuf[:len(needle)]
+	} else {
+		fail = make([]int16, len(needle))
+	}
+	for i, k := 1, 0; i < len(needle); i++ {
+		for k > 0 && needle[i] != needle[k] {
+			k = int(fail[k-1])
+		}
+		if needle[i] == needle[k] {
+			k++
+		}
+		fail[i] = int16(k)
+	}
+	c0 := needle[0]
+	fast := c0 < utf8.RuneSelf && wordTab[c0] == 1
+	n := normText{b: hay}
+	k := 0
+	for {
+		if k == 0 && fast {
+			n.skip(c0)
+		}
+		var c int
+		// Inline the common byte: nothing pending, no escape, no blank.
+		if i := n.i; n.pi >= n.np && i < len(hay) && hay[i] > ' ' && hay[i] != '\\' {
+			n.i, n.blank, c = i+1, false, int(lowerTab[hay[i]])
+		} else if c = n.next(); c < 0 {
+			return false
+		}
+		for k > 0 && byte(c) != needle[k] {
+			k = int(fail[k-1])
+		}
+		if byte(c) == needle[k] {
+			k++
+			if k == len(needle) {
+				return true
+			}
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package classify
+
+// maxEchoChecks bounds the echo checks of one classification (each reads the
+// whole request once). Past it, a phrase found counts as echoed: the answer
+// falls back on codes, structure and its status, never on the client's text.
+const maxEchoChecks = 8
+
+// textScan finds the phrases of a body's human texts that count as
+// evidence. The zero req checks nothing.
+type textScan struct {
+	f      *facts // nil or unparsed: body is the one text
+	body   []byte
+	req    []byte // the client's request body
+	checks int    // echo checks made
+	echo   bool   // some phrase was discarded as echoed
+	field  bool   // some phrase was discarded as a named field's content
+}
+
+func (ts *textScan) texts() int {
+	if ts.f == nil || !ts.f.parsed {
+		return 1
+	}
+	return ts.f.nTexts
+}
+
+func (ts *textScan) text(i int) []byte {
+	if ts.f == nil || !ts.f.parsed {
+		return ts.body
+	}
+	return ts.f.texts[i]
+}
+
+// pick returns the index of the highest-priority phrase of s found in the
+// texts that counts as evidence: its class is not in skip (such a phrase is
+// discarded and noted in field) and its matched text is not in the client's
+// request (noted in echo). It returns len(s.list) for none.
+func (ts *textScan) pick(s *phraseSet, skip classMask) int {
+	n := len(s.list)
+	for lo := 0; ; {
+		best, in := hit{idx: n}, 0
+		for i := 0; i < ts.texts(); i++ {
+			if h := s.find(ts.text(i), 0, lo, best.idx); h.idx < best.idx {
+				best, in = h, i
+			}
+		}
+		if best.idx == n {
+			return n
+		}
+		if skip.has(s.list[best.idx].class) {
+			ts.field = true
+			lo = best.idx + 1
+			continue
+		}
+		if len(ts.req) == 0 || ts.counts(s, best, in) {
+			return best.idx
+		}
+		ts.echo = true
+		if ts.checks >= maxEchoChecks {
+			return n
+		}
+		lo = best.idx + 1
+	}
+}
+
+// counts reports whether some occurrence of the phrase found at h in text
+// in, or after it, is not echoed.
+func (ts *textScan) counts(s *phraseSet, h hit, in int) bool {
+	idx := h.idx
+	for ts.checks < maxEchoChecks {
+		ts.checks++
+		if !echoed(ts.req, ts.text(in)[h.start:h.end]) {
+			return true
+		}
+		if s.list[idx].b == "" {
+			return false // a one-part phrase reads the same wherever it matched
+		}
+		h = s.find(ts.text(in), h.end, idx, idx+1)
+		for h.idx != idx {
+			if in++; in >= ts.texts() {
+				return false
+			}
+			h = s.find(ts.text(in), 0, idx, idx+1)
+		}
+	}
+	return false
+}

@@ -1,0 +1,109 @@
+package classify
+
+import "net/http"
+
+// A 5xx is server_error only where its body proves nothing else
+// (docs/design.md, "A 5xx that proves the request"):
+//
+//   - 504 and 524 are timeout whatever the body says;
+//   - a JSON body that proves a request-scoped class takes it: a strong
+//     context_length or refusal code (context_length_exceeded,
+//     exceed_context_size_error, content_filter, …), a bad-input code
+//     together with the param it names, or a fiveXXPhrases wording (a
+//     too-long prompt, TGI's input validation, a batch larger than the
+//     server's configured one: overflow, a capability the server lacks:
+//     unknown). Self-hosted servers (llama.cpp, LM Studio, Ollama, TGI)
+//     send these as 500, and read as server_error one long prompt would
+//     cool a healthy local server;
+//   - a body that proves the account cannot pay (a strong quota code, or
+//     "insufficient balance" and its siblings) is quota: MiniMax sends its
+//     balance error as a 500;
+//   - a timeout code (DEADLINE_EXCEEDED, timeout_error, ModelTimeoutException)
+//     or timeout wording is timeout;
+//   - anything else, including every weak hint (a param alone, bad-input
+//     wording such as "must be", overload and quota words), is server_error.
+//
+// Overflow is read from a 5xx only where the wording names a limit of the
+// server's own configuration (llama.cpp's physical batch size): a generic
+// body-size or per-minute cap sent as a 5xx cannot be told from the server
+// failing under load. Wording the
+// client sent (Response.Request) is no evidence here either, so no client can
+// turn a provider's 500 into its own request's fault.
+
+// htmlScan bounds the timeout-wording search in a non-JSON 5xx body (an
+// HTML or text page names its error in its head).
+const htmlScan = 1 << 10
+
+// serverAnswer classifies a 5xx answer.
+func serverAnswer(st int, h http.Header, body, req []byte) Verdict {
+	if statusClass[st] == Timeout || len(body) == 0 {
+		return Verdict{Failed: true, Class: statusClass[st], Evidence: statusEvidence[st]}
+	}
+	if t := trimLeft(body); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return fiveXX(st, statusEvidence[st], h, body[:min(len(body), htmlScan)], nil, req)
+	}
+	var f facts
+	readBody(body, &f)
+	return fiveXX(st, statusEvidence[st], h, body, &f, req)
+}
+
+// fiveXX classifies a 5xx status (or an error body whose numeric code is
+// one, evidence ev) by what its body says; f is nil for a body that is not
+// JSON, whose text is then searched for timeout wording only.
+func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte) Verdict {
+	if statusClass[st] == Timeout {
+		return Verdict{Failed: true, Class: Timeout, Evidence: ev}
+	}
+	if f != nil && !f.parsed {
+		return Verdict{Failed: true, Class: ServerError, Evidence: ev} // JSON that says nothing readable
+	}
+	ts := textScan{f: f, body: body, req: req}
+	if f != nil {
+		var cs codeScan
+		cs.allowBad = true
+		cs.scan(h, f)
+		switch {
+		case cs.strongEv != "" && (cs.strong == ContextLength || cs.strong == Refusal || cs.strong == Quota):
+			return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
+		case cs.badEv != "" && len(f.param) > 0:
+			return Verdict{Failed: true, Class: BadRequest, Evidence: cs.badEv}
+		}
+		if v, ok := timeoutCode(h, f); ok {
+			return v
+		}
+		if i := ts.pick(fiveXXPhrases, 0); i < len(fiveXXPhrases.list) {
+			p := &fiveXXPhrases.list[i]
+			return echoMark(Verdict{Failed: true, Class: p.class, Evidence: p.evidence}, ts.echo)
+		}
+	}
+	if i := ts.pick(timeoutPhrases, 0); i < len(timeoutPhrases.list) {
+		return echoMark(Verdict{Failed: true, Class: Timeout, Evidence: timeoutPhrases.list[i].evidence}, ts.echo)
+	}
+	return echoMark(Verdict{Failed: true, Class: ServerError, Evidence: ev}, ts.echo)
+}
+
+// timeoutCode finds a timeout among a body's codes and the AWS error type.
+func timeoutCode(h http.Header, f *facts) (Verdict, bool) {
+	for _, c := range [...]struct {
+		src codeSource
+		v   []byte
+	}{{srcStatus, f.errStatus}, {srcType, f.errType}, {srcCode, f.errCode}, {srcAmzHeader, f.amzType}} {
+		if r, ev, ok := lookupCode(c.src, c.v); ok && r.class == Timeout {
+			return Verdict{Failed: true, Class: Timeout, Evidence: ev}, true
+		}
+	}
+	if vs := h["X-Amzn-Errortype"]; len(vs) > 0 {
+		if r, ev, ok := lookupCode(srcAmzHeader, []byte(vs[0])); ok && r.class == Timeout {
+			return Verdict{Failed: true, Class: Timeout, Evidence: ev}, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// echoMark notes in v's evidence that echoed text was discarded.
+func echoMark(v Verdict, echo bool) Verdict {
+	if echo {
+		v.Evidence += "+echo"
+	}
+	return v
+}

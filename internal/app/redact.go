@@ -1,0 +1,63 @@
+package app
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/redact"
+)
+
+// rulesFor is what the scrubber of cfg removes (see docs/design.md,
+// "Operator secrets"): every provider key, every client key, the value of
+// every provider header whose name says it carries a credential, the
+// password of the Redis URL; and each provider's base URL.
+func rulesFor(cfg *config.Config) redact.Rules {
+	var r redact.Rules
+	for _, p := range cfg.Providers {
+		r.Secrets = append(r.Secrets, p.APIKey)
+		for k, v := range p.Headers {
+			if credentialHeader(k) {
+				r.Secrets = append(r.Secrets, v)
+			}
+		}
+		if u, err := url.Parse(p.BaseURL); err == nil && u.User != nil {
+			pw, _ := u.User.Password()
+			r.Secrets = append(r.Secrets, u.User.Username(), pw)
+		}
+		r.Providers = append(r.Providers, redact.Provider{Name: p.Name, BaseURL: p.BaseURL})
+	}
+	r.Secrets = append(r.Secrets, cfg.ClientKeys...)
+	if u, err := url.Parse(cfg.State.URL); err == nil && u.User != nil {
+		pw, _ := u.User.Password()
+		r.Secrets = append(r.Secrets, pw)
+	}
+	return r
+}
+
+// credentialHeader: a header of this name carries a credential.
+func credentialHeader(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "password", "signature"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// scrubFor builds the scrubber of cfg and the rules it was built from.
+// Secrets and providers of the configurations served before stay in it: a
+// key rotated out may still be valid, and requests that used it may still be
+// running. Serving cfg makes both current (see use).
+func (a *App) scrubFor(cfg *config.Config) (*redact.Scrubber, redact.Rules) {
+	r := rulesFor(cfg).With(a.rules)
+	return redact.New(r), r
+}
+
+// use makes s, built from r, the scrubber of the logs, decision records and
+// alerts.
+func (a *App) use(s *redact.Scrubber, r redact.Rules) {
+	a.rules = r
+	a.scrub.Set(s)
+}

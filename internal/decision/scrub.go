@@ -1,0 +1,52 @@
+package decision
+
+// Scrubbed returns a Sink that hands s every decision with its free text
+// (each attempt's evidence and upstream message, each skip's reason) passed through scrub, so a
+// record never carries a secret even if an evidence string one day quotes
+// an upstream. Other fields are configured names, classes and numbers. A
+// record that needs no change is passed on as it is; one that does is
+// copied, never changed in place.
+func Scrubbed(s Sink, scrub func(string) string) Sink {
+	return scrubbed{s: s, scrub: scrub}
+}
+
+type scrubbed struct {
+	s     Sink
+	scrub func(string) string
+}
+
+func (x scrubbed) Write(d *Decision) {
+	out := d
+	for i, a := range d.Attempts {
+		if ev := x.scrub(a.Evidence); ev != a.Evidence {
+			if out == d {
+				out = clone(d)
+			}
+			out.Attempts[i].Evidence = ev
+		}
+		if m := x.scrub(a.Message); m != a.Message {
+			if out == d {
+				out = clone(d)
+			}
+			out.Attempts[i].Message = m
+		}
+	}
+	for i, sk := range d.Skipped {
+		if r := x.scrub(sk.Reason); r != sk.Reason {
+			if out == d {
+				out = clone(d)
+			}
+			out.Skipped[i].Reason = r
+		}
+	}
+	x.s.Write(out)
+}
+
+func clone(d *Decision) *Decision {
+	c := *d
+	c.Attempts = append(make([]Attempt, 0, len(d.Attempts)), d.Attempts...)
+	if d.Skipped != nil {
+		c.Skipped = append(make([]Skip, 0, len(d.Skipped)), d.Skipped...)
+	}
+	return &c
+}

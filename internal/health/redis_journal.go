@@ -1,0 +1,131 @@
+package health
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// The journal: while Redis is unreachable a replica decides on its local
+// mirror, and what it learns there that matters to the others — a cooldown
+// that began or grew (a model gone, an endpoint failing, an account capped)
+// — is journaled by key. When Redis answers again, the journaled records
+// are written back before sharing resumes, under the never-shorten rule: a
+// cooldown already in Redis that ends later wins.
+
+// localUpdate is Update on the local mirror while Redis cannot be used; it
+// journals key when the update began or extended a cooldown.
+func (s *RedisStore) localUpdate(ctx context.Context, key string, fn func(*Record)) (before, after Record, err error) {
+	before, after, err = s.local.Update(ctx, key, fn)
+	if after.CoolUntil.After(before.CoolUntil) {
+		s.jmu.Lock()
+		s.journal[key] = struct{}{}
+		s.jmu.Unlock()
+		if !s.down.Load() {
+			// Redis came back (and the journal was written back) between
+			// this caller's choice of local state and now: write it too.
+			if _, err := s.writeBack(ctx, key); err != nil && !errors.Is(err, errConflict) {
+				s.done(err)
+			}
+		}
+	}
+	return before, after, err
+}
+
+// journaled reports whether anything waits to be written back.
+func (s *RedisStore) journaled() bool {
+	s.jmu.Lock()
+	defer s.jmu.Unlock()
+	return len(s.journal) > 0
+}
+
+// Journaled lists the keys waiting to be written back to Redis (for
+// tests and diagnostics).
+func (s *RedisStore) Journaled() []string {
+	s.jmu.Lock()
+	defer s.jmu.Unlock()
+	out := make([]string, 0, len(s.journal))
+	for k := range s.journal {
+		out = append(out, k)
+	}
+	return out
+}
+
+// reconcilePasses bounds the passes over the journal: keys journaled during
+// one pass (by requests served locally meanwhile) get the next.
+const reconcilePasses = 3
+
+// reconcile writes the journal back to Redis. It stops at the first error
+// that is not contention, keeping what is left journaled; a key that keeps
+// losing optimistic races stays journaled for the next attempt.
+func (s *RedisStore) reconcile(ctx context.Context) error {
+	written := 0
+	defer func() {
+		if written > 0 {
+			s.log.Info("health: wrote back to redis what was learned while it was unreachable", "prefix", s.prefix, "records", written)
+		}
+	}()
+	for range reconcilePasses {
+		s.jmu.Lock()
+		keys := make([]string, 0, len(s.journal))
+		for k := range s.journal {
+			keys = append(keys, k)
+		}
+		s.jmu.Unlock()
+		if len(keys) == 0 {
+			return nil
+		}
+		for _, key := range keys {
+			ok, err := s.writeBack(ctx, key)
+			if errors.Is(err, errConflict) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if ok {
+				written++
+			}
+		}
+	}
+	return nil
+}
+
+// writeBack writes the journaled record at key to Redis under the
+// never-shorten rule and, unless a newer local change was journaled
+// meanwhile, takes it off the journal. ok reports whether Redis now holds
+// the journaled cooldown.
+func (s *RedisStore) writeBack(ctx context.Context, key string) (ok bool, err error) {
+	mine := s.local.get(key)
+	now := s.now()
+	_, after, err := s.tx(ctx, key, func(r *Record) { mergeCooldown(r, &mine, now) })
+	if err != nil {
+		return false, err
+	}
+	s.jmu.Lock()
+	if s.local.get(key) == mine { // nothing newer journaled meanwhile
+		delete(s.journal, key)
+	}
+	s.jmu.Unlock()
+	s.local.put(key, after)
+	return after.CoolUntil.Equal(mine.CoolUntil), nil
+}
+
+// mergeCooldown writes a cooldown learned locally into r, the record in
+// Redis, when it still runs and ends later than r's: a cooldown is never
+// shortened, so a longer one in Redis wins and r is left as it is.
+func mergeCooldown(r, mine *Record, now time.Time) {
+	if !mine.CoolUntil.After(now) || !mine.CoolUntil.After(r.CoolUntil) {
+		return
+	}
+	r.CoolUntil = mine.CoolUntil
+	r.LastCooldown = max(r.LastCooldown, mine.LastCooldown)
+	r.ProbeUntil = time.Time{}
+	r.Failures = max(r.Failures, mine.Failures)
+	if mine.LastClass != "" {
+		r.LastClass = mine.LastClass
+	}
+	// This replica announced the change when it learned it; the others must
+	// not announce it again.
+	r.Announced = Cooling
+}

@@ -1,0 +1,60 @@
+package metrics
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Served names what one configuration serves.
+type Served struct {
+	// Routes are the names clients may send (routes and targets).
+	Routes    []string
+	Targets   []string
+	Providers []string
+	// Endpoints are the configured (target, provider) pairs.
+	Endpoints []Endpoint
+}
+
+// Endpoint is one target at one provider.
+type Endpoint struct{ Target, Provider string }
+
+// Retain makes s the configuration /metrics describes: every series of a
+// route, target, provider or endpoint that s does not serve is deleted (a
+// reload removed it), and later observations naming one are recorded as
+// "other" rather than bringing its series back. Call it with the first
+// configuration and on every reload.
+func (m *Metrics) Retain(s Served) {
+	if m == nil {
+		return
+	}
+	byRoute := []*prometheus.MetricVec{m.requests.MetricVec, m.requestDur.MetricVec, m.failovers.MetricVec}
+	byTarget := []*prometheus.MetricVec{m.attempts.MetricVec, m.ttfb.MetricVec, m.upstreamDur.MetricVec, m.endpointState.MetricVec}
+	byProvider := append(byTarget[:len(byTarget):len(byTarget)], m.accountState.MetricVec, m.alerts.MetricVec)
+	drop := func(vecs []*prometheus.MetricVec, labels prometheus.Labels) {
+		for _, v := range vecs {
+			v.DeletePartialMatch(labels)
+		}
+	}
+	gone, _ := m.routes.retain(s.Routes)
+	for _, r := range gone {
+		drop(byRoute, prometheus.Labels{"route": r})
+	}
+	gone, targets := m.targets.retain(s.Targets)
+	for _, t := range gone {
+		drop(byTarget, prometheus.Labels{"target": t})
+	}
+	gone, providers := m.providers.retain(s.Providers)
+	for _, p := range gone {
+		drop(byProvider, prometheus.Labels{"provider": p})
+	}
+	// A target and a provider both still configured may no longer meet: a
+	// reload moved the target to other providers.
+	keep := make(map[Endpoint]bool, len(s.Endpoints))
+	for _, e := range s.Endpoints {
+		keep[e] = true
+	}
+	for _, t := range targets {
+		for _, p := range providers {
+			if !keep[Endpoint{t, p}] {
+				drop(byTarget, prometheus.Labels{"target": t, "provider": p})
+			}
+		}
+	}
+}

@@ -1,0 +1,38 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// Whatever an upstream or a client sends, the scrubber does not panic, and
+// no 8-byte window of a configured secret survives it — in client text only
+// windows the client sent itself.
+func FuzzScrub(f *testing.F) {
+	s := New(testRules())
+	for _, seed := range []string{
+		"Incorrect API key provided: " + oaiKey,
+		`Post "http://10.0.0.5:8000/v1/chat/completions": dial tcp 10.0.0.5:8000: connect: connection refused`,
+		"read tcp 127.0.0.1:5555->10.1.2.3:443: read: connection reset by peer",
+		"lookup internal-host on 127.0.0.53:53: no such host",
+		"Authorization: Bearer " + antKey + " x-api-key: " + gemKey[3:14] + "?key=abc&sig=",
+		"http://", "https://[fd00::7]:9000", "bearer", "dial tcp ", "lookup x on ", "key=",
+	} {
+		f.Add(seed, oaiKey[:9])
+	}
+	secrets := []string{oaiKey, antKey, gemKey}
+	f.Fuzz(func(t *testing.T, msg, sent string) {
+		for mode, got := range map[string]string{"operator": s.String(msg), "client": s.ForClient(msg, []byte(sent))} {
+			for _, k := range secrets {
+				for _, w := range windows8(k) {
+					if strings.Contains(got, w) && !strings.Contains(msg, w) {
+						t.Fatalf("%s: the scrubber made %q: %q -> %q", mode, w, msg, got)
+					}
+					if strings.Contains(got, w) && (mode == "operator" || !strings.Contains(sent, w)) {
+						t.Fatalf("%s: %q survived: %q -> %q", mode, w, msg, got)
+					}
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,182 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+const (
+	oaiKey = "opnQ7zXk2WvR9mLp4TsB8yNc"
+	antKey = "sk-ant-api03-Hd2QwE9rTy6UiO1pAs7DzXcV"
+	gemKey = "gemJ8k3LzX6cVb9NmQ2wEr5Tq"
+)
+
+func testRules() Rules {
+	return Rules{
+		Secrets: []string{oaiKey, antKey, gemKey, "short"},
+		Providers: []Provider{
+			{Name: "openai", BaseURL: "https://api.openai.com/v1"},
+			{Name: "local", BaseURL: "http://10.0.0.5:8000/v1"},
+			{Name: "vllm", BaseURL: "http://internal-host:8000"},
+			{Name: "loop", BaseURL: "http://127.0.0.1:46647"},
+			{Name: "six", BaseURL: "http://[fd00::7]:9000"},
+		},
+	}
+}
+
+// windows8 are all 8-byte windows of s.
+func windows8(s string) []string {
+	var out []string
+	for i := 0; i+8 <= len(s); i++ {
+		out = append(out, s[i:i+8])
+	}
+	return out
+}
+
+func noFragments(t *testing.T, got string, secrets ...string) {
+	t.Helper()
+	for _, s := range secrets {
+		for _, w := range windows8(s) {
+			if strings.Contains(got, w) {
+				t.Errorf("fragment %q of %q survived: %q", w, s, got)
+				return
+			}
+		}
+	}
+}
+
+func TestConfiguredSecretsAndFragments(t *testing.T) {
+	s := New(testRules())
+	for _, msg := range []string{
+		"Incorrect API key provided: " + oaiKey + ".",
+		"key begins " + oaiKey[:8] + " and ends " + oaiKey[len(oaiKey)-8:],
+		"middle:" + gemKey[5:15] + ":end",
+		oaiKey + gemKey, // two secrets back to back
+		"x" + antKey[3:20],
+	} {
+		got := s.String(msg)
+		noFragments(t, got, oaiKey, antKey, gemKey)
+		if !strings.Contains(got, Redacted) {
+			t.Errorf("%q: nothing redacted: %q", msg, got)
+		}
+	}
+	// Seven bytes of a key are not a fragment; a secret under 8 bytes is ignored.
+	if got := s.String("ends " + oaiKey[len(oaiKey)-7:] + ", short"); got != "ends "+oaiKey[len(oaiKey)-7:]+", short" {
+		t.Errorf("changed: %q", got)
+	}
+}
+
+func TestKeyShapedTokens(t *testing.T) {
+	var s *Scrubber // the nil Scrubber applies the shape rules
+	for msg, gone := range map[string]string{
+		"Incorrect API key provided: sk-proj-abcdEFGH1234ijklMNOP5678.":         "abcdEFGH1234",
+		"invalid x-api-key: sk-ant-api03-XYZxyz0123456789abcdefABCDEF":          "XYZxyz0123456789",
+		"API key not valid: AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW":            "SyA1b2C3d4E5",
+		"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig":                "eyJhbGciOiJIUzI1NiJ9",
+		"got header x-goog-api-key: Qm9vbGVhbkZsYWc9dHJ1ZQ":                     "Qm9vbGVhbkZsYWc9dHJ1ZQ",
+		`{"api_key": "plainvalue-42-long"}`:                                     "plainvalue-42-long",
+		"GET https://example.com/v1beta/models?key=abcd1234efgh&alt=sse failed": "abcd1234efgh",
+		"token ya29.a0AfH6SMBx1234567890abcdefghij expired":                     "a0AfH6SMBx1234567890",
+		"use Bearer 0123abcd": "0123abcd",
+	} {
+		got := s.String(msg)
+		if strings.Contains(got, gone) || !strings.Contains(got, Redacted) {
+			t.Errorf("%q -> %q, still has %q", msg, got, gone)
+		}
+	}
+	for _, msg := range []string{
+		"Missing bearer authentication in header",
+		"You didn't provide an API key. You need to provide your API key in an Authorization header.",
+		"model gpt-4o does not exist",
+		"request id req_011CbrFTcXhtiMzr3s6EocF7",
+	} {
+		if got := s.String(msg); got != msg {
+			t.Errorf("ordinary text changed: %q -> %q", msg, got)
+		}
+	}
+}
+
+func TestProviderPlaces(t *testing.T) {
+	s := New(testRules())
+	for msg, want := range map[string]string{
+		`upstream connection failed: Post "http://10.0.0.5:8000/v1/chat/completions": dial tcp 10.0.0.5:8000: connect: connection refused`: `upstream connection failed: Post "[provider local]": dial tcp [provider local]: connect: connection refused`,
+		`Post "http://internal-host:8000/v1/chat/completions": dial tcp 10.9.8.7:8000: connect: connection refused`:                        `Post "[provider vllm]": dial tcp [provider vllm]: connect: connection refused`,
+		`dial tcp: lookup internal-host: no such host`: `dial tcp: lookup [provider vllm]: no such host`,
+		`see https://api.openai.com/v1/models.`:        `see [provider openai].`,
+		`API.OpenAI.com is down`:                       `[provider openai] is down`,
+		`refused by 127.0.0.1:46647`:                   `refused by [provider loop]`,
+		`dial tcp [fd00::7]:9000: i/o timeout`:         `dial tcp [provider six]: i/o timeout`,
+		// Not a provider: another port of the same loopback host, a lookalike host, a docs link.
+		`serving on 127.0.0.1:8080 and 127.0.0.1:466470`:            `serving on 127.0.0.1:8080 and 127.0.0.1:466470`,
+		`my-internal-host:8000 and internal-hosts`:                  `my-internal-host:8000 and internal-hosts`,
+		`see https://platform.openai.com/account/api-keys for more`: `see https://platform.openai.com/account/api-keys for more`,
+	} {
+		if got := s.String(msg); got != want {
+			t.Errorf("%q\n got  %q\n want %q", msg, got, want)
+		}
+	}
+}
+
+// Addresses in network errors that no provider is named with: operators
+// keep them, clients do not see them.
+func TestUntiedAddresses(t *testing.T) {
+	s := New(testRules())
+	msg := "the upstream stream was cut: read tcp 127.0.0.1:5555->10.1.2.3:443: read: connection reset by peer"
+	if got := s.String(msg); got != msg {
+		t.Errorf("operator text changed: %q", got)
+	}
+	want := "the upstream stream was cut: read tcp [address]: read: connection reset by peer"
+	if got := s.ForClient(msg, nil); got != want {
+		t.Errorf("client text\n got  %q\n want %q", got, want)
+	}
+}
+
+// A client that sends part of a key in its request and reads it back from an
+// upstream that echoes the request learns nothing: what it wrote comes back
+// as written, guessed right or wrong. A key the upstream echoes by itself is
+// still scrubbed, even around the part the client guessed.
+func TestForClientIsNoOracle(t *testing.T) {
+	s := New(testRules())
+	right, wrong := oaiKey[:12], oaiKey[:11]+"#"
+	for _, guess := range []string{right, wrong} {
+		sent := []byte(`{"messages":[{"role":"` + guess + `"}]}`)
+		msg := "Invalid value: '" + guess + "'. Supported values are: 'system', 'user'."
+		if got := s.ForClient(msg, sent); got != msg {
+			t.Errorf("guess %q: the client's own text changed: %q", guess, got)
+		}
+		echo := "bad key " + oaiKey
+		if got := s.ForClient(echo, sent); got != "bad key "+Redacted {
+			t.Errorf("guess %q: the echoed key: %q", guess, got)
+		}
+	}
+	// For the operator everything is scrubbed.
+	if got := s.String("Invalid value: '" + right + "'"); strings.Contains(got, right[:8]) {
+		t.Errorf("operator text kept a fragment: %q", got)
+	}
+}
+
+func TestRulesWithKeepsRotatedSecrets(t *testing.T) {
+	old := Rules{Secrets: []string{oaiKey}, Providers: []Provider{{Name: "gone", BaseURL: "http://old-host:1"}}}
+	cur := Rules{Secrets: []string{gemKey}, Providers: []Provider{{Name: "new", BaseURL: "http://new-host:2"}}}
+	s := New(cur.With(old))
+	got := s.String(oaiKey + " " + gemKey + " old-host new-host")
+	if got != Redacted+" "+Redacted+" [provider gone] [provider new]" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestProvidersSharingAHost(t *testing.T) {
+	s := New(Rules{Providers: []Provider{{Name: "a", BaseURL: "https://api.openai.com/v1"}, {Name: "b", BaseURL: "https://api.openai.com/v1"}}})
+	if got := s.String("api.openai.com:443"); got != "[provider a|b]" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestNoChangeWithoutFindings(t *testing.T) {
+	s := New(testRules())
+	for _, msg := range []string{"", "Your credit balance is too low to access the Anthropic API.", "ünïcödé text ✓"} {
+		if got := s.String(msg); got != msg {
+			t.Errorf("%q -> %q", msg, got)
+		}
+	}
+}

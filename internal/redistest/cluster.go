@@ -1,0 +1,150 @@
+package redistest
+
+import (
+	"context"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Cluster is a Redis Cluster of masters without replicas, formed by
+// `redis-cli --cluster create` on loopback ports chosen free at runtime.
+// Every node keeps its nodes.conf and its append-only file in its own
+// directory, so a killed master restarted (Kill, then Start) rejoins with
+// its slots and its data.
+type Cluster struct {
+	t     testing.TB
+	Nodes []*Server
+}
+
+// nodeTimeout is cluster-node-timeout: how long before a silent node is
+// suspected. Short, so a killed master is noticed (and its return seen)
+// within a couple of seconds.
+const nodeTimeout = "1000"
+
+// StartCluster starts masters redis-server nodes in cluster mode, forms the
+// cluster and waits until every node reports it healthy.
+func StartCluster(t testing.TB, masters int) *Cluster {
+	t.Helper()
+	cli := lookPath(t, "redis-cli", "redis-tools")
+	c := &Cluster{t: t}
+	for range masters {
+		s := New(t)
+		// Each write is on disk before it is acknowledged (AOF, fsync
+		// always), so a master killed and restarted loses nothing.
+		s.extra = []string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+			"--cluster-port", strconv.Itoa(FreePort(t)), "--cluster-node-timeout", nodeTimeout,
+			"--appendonly", "yes", "--appendfsync", "always"}
+		s.Start()
+		c.Nodes = append(c.Nodes, s)
+	}
+	args := []string{"--cluster", "create"}
+	for _, s := range c.Nodes {
+		args = append(args, s.Addr())
+	}
+	args = append(args, "--cluster-yes")
+	out, err := exec.Command(cli, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
+	}
+	c.WaitHealthy()
+	return c
+}
+
+// URLs are the redis:// URLs of every node (the seeds Detour is given).
+func (c *Cluster) URLs() []string {
+	out := make([]string, len(c.Nodes))
+	for i, s := range c.Nodes {
+		out[i] = "redis://" + s.Addr()
+	}
+	return out
+}
+
+// Client returns a cluster client over every node, closed at the test's end.
+func (c *Cluster) Client(t testing.TB) *redis.ClusterClient {
+	var addrs []string
+	for _, s := range c.Nodes {
+		addrs = append(addrs, s.Addr())
+	}
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
+	t.Cleanup(func() { cc.Close() })
+	return cc
+}
+
+// WaitHealthy waits until every running node says cluster_state:ok and all
+// 16384 slots are served, as seen from each of them.
+func (c *Cluster) WaitHealthy() {
+	c.t.Helper()
+	waitFor(c.t, 30*time.Second, "the cluster to be healthy on every node", func() bool {
+		for _, s := range c.Nodes {
+			if !s.Running() || !nodeOK(s) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func nodeOK(s *Server) bool {
+	rc := redis.NewClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1})
+	defer rc.Close()
+	info, err := rc.ClusterInfo(context.Background()).Result()
+	return err == nil && strings.Contains(info, "cluster_state:ok") &&
+		strings.Contains(info, "cluster_slots_ok:16384")
+}
+
+// MasterOf returns the node serving key's slot.
+func (c *Cluster) MasterOf(key string) *Server {
+	c.t.Helper()
+	ctx := context.Background()
+	for _, s := range c.Nodes {
+		if !s.Running() {
+			continue
+		}
+		rc := redis.NewClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1})
+		slot, err := rc.ClusterKeySlot(ctx, key).Result()
+		var slots []redis.ClusterSlot
+		if err == nil {
+			slots, err = rc.ClusterSlots(ctx).Result()
+		}
+		rc.Close()
+		if err != nil {
+			continue
+		}
+		for _, sl := range slots {
+			if int64(sl.Start) <= slot && slot <= int64(sl.End) && len(sl.Nodes) > 0 {
+				for _, n := range c.Nodes {
+					if n.Addr() == sl.Nodes[0].Addr {
+						return n
+					}
+				}
+			}
+		}
+	}
+	c.t.Fatalf("redistest: no node serves the slot of %q", key)
+	return nil
+}
+
+// WaitFailed waits until every other running node considers s failed
+// (cluster_state:fail: its slots are not served), as a crash is seen.
+func (c *Cluster) WaitFailed(s *Server) {
+	c.t.Helper()
+	waitFor(c.t, 30*time.Second, "the cluster to notice the killed master", func() bool {
+		for _, n := range c.Nodes {
+			if n == s || !n.Running() {
+				continue
+			}
+			rc := redis.NewClient(&redis.Options{Addr: n.Addr(), MaxRetries: -1})
+			info, err := rc.ClusterInfo(context.Background()).Result()
+			rc.Close()
+			if err != nil || !strings.Contains(info, "cluster_state:fail") {
+				return false
+			}
+		}
+		return true
+	})
+}
