@@ -70,3 +70,17 @@ func TestPhraseShapes(t *testing.T) {
 		{"unsupported parameter outranks the gap", 400, nil, `{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model."}}`, false, "bad_request", "phrase:unsupported parameter"},
 	})
 }
+
+// TestFiveXXShapes: what a 5xx body may prove besides a request-scoped class
+// (server.go), and what stays server_error.
+func TestFiveXXShapes(t *testing.T) {
+	run(t, []tc{
+		{"cannot pay as a 500", 500, nil, `{"type":"error","error":{"type":"api_error","message":"insufficient balance (1008)"}}`, false, "quota", "phrase:insufficient balance"},
+		{"strong quota code as a 500", 500, nil, `{"error":{"code":"Arrearage","message":"Access denied, please make sure your account is in good standing."}}`, false, "quota", "code:arrearage"},
+		{"a period word stays server_error", 500, nil, `{"error":{"message":"daily limit reached for this node"}}`, false, "server_error", "status:500"},
+		{"batch size of the server", 500, nil, `{"error":{"code":500,"message":"input is too large to process. increase the physical batch size","type":"server_error"}}`, false, "overflow", "phrase:physical batch size"},
+		{"generic size cap stays server_error", 500, nil, `{"error":{"message":"Request too large"}}`, false, "server_error", "status:500"},
+		{"capability the server lacks", 500, nil, `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`, false, "unknown", "phrase:requires…flag"},
+		{"bad-input words in a 502 stay server_error", 502, nil, `{"error":{"message":"Format error: 'response_format.json_schema.schema' is not of type 'object'"}}`, false, "server_error", "status:502"},
+	})
+}
