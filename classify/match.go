@@ -14,6 +14,20 @@ import "strings"
 // phrase sets, package variables too, can index by them.
 var lowerTab, wordTab = tables()
 
+// inWord marks the bytes that continue a word: letters, digits, '_' and the
+// continuation bytes of a multi-byte character (0x80–0xBF). A lead byte
+// (>= 0xC0) starts a new candidate: in scripts without spaces every
+// character is a possible match start.
+var inWord = func() (t [256]byte) {
+	for i := range t {
+		c := byte(i)
+		if (wordTab[c] == 1 && c < 0xC0) || c == '_' {
+			t[i] = 1
+		}
+	}
+	return t
+}()
+
 func tables() (lower, word [256]byte) {
 	for i := range lower {
 		c := byte(i)
@@ -192,7 +206,7 @@ func (s *phraseSet) find(t []byte, from, lo, limit int) hit {
 	n := len(t)
 	i := from
 	if i > 0 && i < n && (wordTab[t[i-1]] == 1 || t[i-1] == '_') {
-		for i < n && (wordTab[t[i]] == 1 || t[i] == '_') && t[i] < 0xC0 { // from is inside a word
+		for i < n && inWord[t[i]] == 1 { // from is inside a word
 			i++
 		}
 	}
@@ -248,7 +262,7 @@ func (s *phraseSet) find(t []byte, from, lo, limit int) hit {
 		i++
 		// Skip the rest of the word; a multi-byte character's lead byte
 		// (>= 0xC0) starts a candidate of its own (see the file comment).
-		for i < n && (wordTab[t[i]] == 1 || t[i] == '_') && t[i] < 0xC0 {
+		for i < n && inWord[t[i]] == 1 {
 			i++
 		}
 	}
