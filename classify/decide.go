@@ -70,10 +70,11 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
 	}
 	if def == RateLimited || (best < n && (mainPhrases.list[best].class == Quota || mainPhrases.list[best].class == RateLimited)) {
-		switch ts.metricPeriod() {
-		case Quota:
+		long, short := ts.metricPeriod()
+		if long {
 			return Verdict{Failed: true, Class: Quota, Evidence: "quota-metric:per_day"}
-		case RateLimited:
+		}
+		if short {
 			return Verdict{Failed: true, Class: RateLimited, Evidence: "quota-metric:per_minute"}
 		}
 	}
@@ -307,12 +308,12 @@ func actualOverLimit(t []byte) (start, end int) {
 
 // metricPeriod reads the period of a Google quota metric named in a message
 // ("Quota exceeded for aiplatform.googleapis.com/generate_content_requests_
-// per_minute_per_project_per_base_model"): Quota for a day or longer,
-// RateLimited for a minute or a second, Unknown when it names none or the
-// client sent the name.
-func (ts *textScan) metricPeriod() Class {
+// per_minute_per_project_per_base_model"): long for a day or longer, short
+// for a minute or a second, neither when it names none or the client sent
+// the name.
+func (ts *textScan) metricPeriod() (long, short bool) {
 	if ts.f == nil || !ts.f.parsed {
-		return Unknown
+		return false, false
 	}
 	for i := 0; i < ts.f.nTexts; i++ {
 		t := ts.f.texts[i]
@@ -332,12 +333,12 @@ func (ts *textScan) metricPeriod() Class {
 		}
 		switch {
 		case containsFold(m, "per_day"), containsFold(m, "per_month"):
-			return Quota
+			return true, false
 		case containsFold(m, "per_minute"), containsFold(m, "per_second"):
-			return RateLimited
+			return false, true
 		}
 	}
-	return Unknown
+	return false, false
 }
 
 // number reads a decimal with optional thousands commas at the start of t.
