@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"time"
+	"unicode/utf8"
 )
 
 // Actions: what happened after an attempt.
@@ -37,6 +38,11 @@ type Decision struct {
 	Attempts    []Attempt    `json:"attempts"`
 	Skipped     []Skip       `json:"skipped,omitempty"`
 	Transitions []Transition `json:"transitions"`
+
+	// Client names the client key the request used, never the key itself
+	// ("key:" and the first 8 hex digits of its SHA-256); empty when no
+	// client keys are configured.
+	Client string `json:"client,omitempty"`
 }
 
 // Attempt is one call to one endpoint.
@@ -62,6 +68,30 @@ type Attempt struct {
 	// Malformed counts stream chunks skipped because they did not parse.
 	Malformed int    `json:"malformed,omitempty"`
 	Usage     *Usage `json:"usage,omitempty"`
+
+	// StartMS is when the attempt began, in milliseconds after the request's
+	// Time, so waits between attempts (backoff, Retry-After) can be seen.
+	StartMS float64 `json:"start_ms"`
+	// Message is the upstream's own message on an attempt of class unknown,
+	// at most MaxMessage bytes, so an operator can write a classify rule
+	// for it. Other classes have their evidence instead.
+	Message string `json:"message,omitempty"`
+}
+
+// MaxMessage bounds Attempt.Message, in bytes.
+const MaxMessage = 300
+
+// TruncateMessage cuts msg to at most MaxMessage bytes at a character
+// boundary, marking a cut with "…".
+func TruncateMessage(msg string) string {
+	if len(msg) <= MaxMessage {
+		return msg
+	}
+	cut := MaxMessage - len("…")
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + "…"
 }
 
 // Usage is the token accounting the upstream reported.

@@ -208,7 +208,7 @@ func (w *walk) plain(ctx context.Context, e *endpointRT, resp *http.Response, wd
 			w.streamWhole(e, out, o)
 			return
 		}
-		o.ok, o.body = true, out
+		o.ok, o.body, o.usage = true, out, answerUsage(out)
 	}
 }
 
@@ -220,7 +220,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	}
 	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status,
 		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb),
-		Malformed: o.malformed, Evidence: o.verdict.Evidence}
+		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.rec.Time) - total)}
 	if o.usage != nil {
 		a.Usage = &decision.Usage{PromptTokens: o.usage.PromptTokens, CompletionTokens: o.usage.CompletionTokens, TotalTokens: o.usage.TotalTokens}
 	}
@@ -238,6 +238,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
+		if c == classify.Unknown { // what an operator needs to write a rule for it
+			a.Message = decision.TruncateMessage(redact(o.message, e.ep.APIKey))
+		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
 		rule := policy.For(c)
 		a.Counted = rule.Counted

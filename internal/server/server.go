@@ -114,6 +114,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	call.ID = decision.NewID()
+	call.Client = clientLabel(st.Config, r)
 	w.Header().Set("X-Detour-Decision", call.ID)
 	w.Header().Set("X-Detour-Route", call.Model)
 	res := st.Dispatcher.Do(r.Context(), call)
