@@ -47,6 +47,11 @@ type Config struct {
 	Providers []Provider
 	Targets   []Target
 	Routes    []Route
+
+	// Console and Tracing are the operator console and OpenTelemetry
+	// traces; their zero values are the defaults.
+	Console Console
+	Tracing Tracing
 }
 
 // Store names where shared state (health, alert throttling) lives.
