@@ -4,6 +4,7 @@
 //	detour check [-c detour.yaml]   validate it and print what each route does per class
 //	detour demo [--listen ADDR]     serve simulated providers (no keys, no network)
 //	detour classify [...]           classify one upstream answer (or --jsonl a batch)
+//	detour decisions [-f FILE] [...] read, filter, summarise or follow a decision log
 package main
 
 import (
@@ -20,6 +21,8 @@ commands:
   demo      [--listen 127.0.0.1:8080]        serve simulated providers: no keys, no network
   classify  [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]
             classify [-c FILE] --jsonl        classify upstream answers
+  decisions [-f decisions.jsonl] [--route R] [--class C] [--outcome O] [--since 15m]
+            [--summary | --follow] [--json]  read a decision log
 `
 
 func main() {
@@ -40,6 +43,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDemo(args[1:], stdout, stderr)
 	case "classify":
 		return runClassify(args[1:], stdin, stdout, stderr)
+	case "decisions":
+		return runDecisions(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
