@@ -15,11 +15,13 @@ import (
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/alert"
 	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/console"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/metrics"
 	"github.com/detour-llm/detour/internal/server"
+	"github.com/detour-llm/detour/internal/tracing"
 )
 
 // Options adjust an App; the zero value is the production setup.
@@ -47,6 +49,9 @@ type App struct {
 	alerts  *alert.Notifier
 	mu      sync.Mutex // serializes Reload
 	cfg     *config.Config
+	// Console is the operator console at /ui; nil when disabled.
+	Console *console.Console
+	tracer  *tracing.Tracer
 }
 
 // New builds an App for cfg.
@@ -87,6 +92,10 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		}
 		a.writer, a.dec = w, w
 	}
+	if err := a.observe(cfg); err != nil {
+		a.Close(context.Background())
+		return nil, err
+	}
 	a.alerts = alert.New(alert.Config{Webhook: cfg.Alerts.Webhook, MinInterval: cfg.Alerts.MinInterval,
 		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics})
 	st, err := a.state(cfg)
@@ -95,6 +104,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		return nil, err
 	}
 	a.Server = server.New(st, a.Metrics, a.log)
+	a.mount()
 	return a, nil
 }
 
@@ -132,6 +142,8 @@ func (a *App) Reload(cfg *config.Config) error {
 		{"decisions", cfg.Decisions != old.Decisions},
 		{"alerts", cfg.Alerts != old.Alerts},
 		{"log", cfg.Log != old.Log},
+		{"console", cfg.Console != old.Console},
+		{"tracing", cfg.Tracing != old.Tracing},
 	} {
 		if ch.changed {
 			a.log.Warn("config reload: a change to this key needs a restart; keeping the running value", "key", ch.key)
@@ -152,7 +164,7 @@ func (a *App) Reload(cfg *config.Config) error {
 // streams in flight finish for up to grace, and returns.
 func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
 	srv := &http.Server{
-		Handler:           a.Server,
+		Handler:           a.handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second, // a slow client upload cannot hold a connection forever
 		IdleTimeout:       120 * time.Second,
@@ -187,6 +199,7 @@ func (a *App) Close(ctx context.Context) {
 			a.log.Error("decision log: close failed", "err", err)
 		}
 	}
+	a.closeTracer(ctx)
 	if a.Server != nil {
 		a.Server.Current().Dispatcher.Close()
 	}

@@ -48,7 +48,12 @@ var allowed = map[string][]string{
 	"internal/server": {"internal/config", "internal/decision", "internal/dispatch", "internal/health", "internal/metrics", "internal/provider"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
-		"internal/health", "internal/metrics", "internal/server"},
+		"internal/health", "internal/metrics", "internal/server", "internal/console", "internal/tracing"},
+	// The console reads records, health and the configuration; it never
+	// serves requests (no server, no dispatch).
+	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/policy", "internal/query"},
+	// Traces are built from finished records.
+	"internal/tracing":   {"internal/decision"},
 	"internal/demo":      {"internal/upstreamtest"},
 	"internal/redistest": {},
 	// Test helper that runs a whole gateway in-process: wiring, config, records.
