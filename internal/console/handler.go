@@ -52,7 +52,7 @@ func (c *Console) Handler() http.Handler {
 	static := http.FileServerFS(files)
 	mux.HandleFunc("GET "+Prefix+"static/{file}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("file")
-		if name != "app.js" && name != "style.css" {
+		if name != "app.js" && name != "style.css" && name != "icon.svg" {
 			http.NotFound(w, r)
 			return
 		}

@@ -58,7 +58,11 @@
   // poll runs fn now and then every ms after it finished.
   function poll(fn, ms) {
     const run = async () => {
-      try { await fn(); online(true); } catch (e) { online(false, e.message); }
+      try {
+        await fn();
+        online(true);
+        document.body.dataset.updated = new Date().toISOString(); // when the page last showed fresh data
+      } catch (e) { online(false, e.message); }
       setTimeout(run, ms);
     };
     run();
@@ -116,8 +120,10 @@
     if (a.class) return a.class;
     return a.action === 'done' ? 'ok' : 'canceled';
   }
+  // cell is a table cell labelled for the one-card-per-row phone layout;
+  // its content is one element, so the label and the value sit side by side.
   function cell(label, ...kids) {
-    return el('td', { 'data-label': label }, ...kids);
+    return el('td', { 'data-label': label }, el('div', { class: 'v' }, ...kids));
   }
   function replaceBody(table, rows) {
     const tb = table.tBodies[0];
@@ -225,7 +231,7 @@
 
     function row(d) {
       const open = (ev) => { ev.preventDefault(); show(d.id, true); };
-      const tr = el('tr', { 'data-id': d.id, class: 'o-' + safeClass(d.outcome) },
+      const tr = el('tr', { 'data-id': d.id },
         cell('Time', el('a', { href: linkFor(d.id), onclick: open, 'aria-label': 'Request ' + d.id + ' at ' + clock(d.time) }, el('time', { datetime: d.time }, clock(d.time)))),
         cell('Route', d.route),
         cell('Outcome', el('span', { class: 'outcome o-' + safeClass(d.outcome) }, d.outcome), ' ', String(d.status), d.class ? ' ' : '', d.class ? badge(d.class) : ''),
@@ -345,7 +351,7 @@
       return out;
     }
 
-    poll(tail, 1000);
+    poll(tail, 500);
     if (params.get('id')) show(params.get('id'), false);
   }
 
@@ -356,6 +362,11 @@
     const showOK = $('#show-ok');
     let data = null;
     showOK.addEventListener('change', () => { if (data) draw(data); });
+    // Drawn at the box's own width, so text keeps its size on any screen.
+    let width = 0;
+    new ResizeObserver(() => {
+      if (box.clientWidth !== width && data) draw(data);
+    }).observe(box);
     poll(async () => { data = await get('classes'); draw(data); }, 5000);
 
     function draw(j) {
@@ -364,14 +375,15 @@
       const totals = new Array(n).fill(0);
       for (const s of series) s.counts.forEach((c, i) => { totals[i] += c; });
       const max = Math.max(1, ...totals);
-      const W = 720, H = 260, L = 40, B = 24, T = 8, R = 8;
+      width = box.clientWidth;
+      const W = Math.max(280, width), H = W < 500 ? 200 : 260, L = 36, B = 24, T = 8, R = 22;
       const bw = (W - L - R) / n;
       const y = (v) => T + (H - T - B) * (1 - v / max);
       const sum = series.map((s) => s.class + ' ' + s.counts.reduce((a, b) => a + b, 0)).join(', ');
-      const chart = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-labelledby': 'chart-t chart-d', preserveAspectRatio: 'none', class: 'bars' },
+      const chart = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-labelledby': 'chart-t chart-d', class: 'bars' },
         svg('title', { id: 'chart-t' }, 'Attempts by class per minute, last 60 minutes'),
         svg('desc', { id: 'chart-d' }, sum ? 'Totals: ' + sum + '.' : 'No attempts in the last hour.'));
-      for (const v of [0, max / 2, max]) {
+      for (const v of new Set([0, Math.round(max / 2), max])) { // whole numbers, placed where they belong
         const yy = y(v);
         chart.append(svg('line', { x1: L, x2: W - R, y1: yy, y2: yy, class: 'grid' }),
           svg('text', { x: L - 6, y: yy + 4, 'text-anchor': 'end', class: 'axis' }, String(Math.round(v))));
@@ -386,8 +398,9 @@
             svg('title', null, label + ' ' + s.class + ': ' + c)));
           acc += c;
         }
-        if (i % 10 === 0 || i === n - 1) {
-          chart.append(svg('text', { x: L + i * bw + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis' }, label));
+        const every = W < 500 ? 20 : 10;
+        if (i % every === 0 || i === n - 1) {
+          chart.append(svg('text', { x: L + i * bw + bw / 2, y: H - 6, 'text-anchor': i === n - 1 ? 'end' : 'middle', class: 'axis' }, label));
         }
       }
       box.replaceChildren(chart);
