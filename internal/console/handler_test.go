@@ -15,6 +15,7 @@ import (
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/query"
 )
 
 const testConfig = `providers:
@@ -273,5 +274,36 @@ func TestClassesPerMinuteForTheLastHour(t *testing.T) {
 	}
 	if total != 3 {
 		t.Errorf("%d attempts counted, want 3 (the one older than an hour left out)", total)
+	}
+}
+
+// Records arrive from every request at once while pages read.
+func TestConcurrentWritesAndReads(t *testing.T) {
+	c, _, srv := serve(t, now)
+	odd := decision.Attempt{Target: "gpt", Provider: "openai", Status: 400, Class: "unknown", Action: "next_target", Message: "odd 1"}
+	done := make(chan struct{})
+	for w := 0; w < 4; w++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < 200; i++ {
+				c.Write(rec(decision.NewID(), "deep", "ok", now, quota, odd, answered))
+			}
+		}()
+	}
+	for i := 0; i < 20; i++ {
+		for _, p := range []string{"decisions", "health", "classes", "unknowns"} {
+			if resp, body := fetch(t, srv, "/ui/api/"+p); resp.StatusCode != 200 {
+				t.Fatalf("%s: %d %s", p, resp.StatusCode, body)
+			}
+		}
+	}
+	for w := 0; w < 4; w++ {
+		<-done
+	}
+	if g := c.unknowns(); len(g) != 1 || g[0].Count != 800 {
+		t.Errorf("unknown groups after 800 records: %+v", g)
+	}
+	if _, last := c.recent(query.Filter{}, 0, 1); last != 800 {
+		t.Errorf("newest sequence %d, want 800", last)
 	}
 }

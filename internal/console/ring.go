@@ -1,6 +1,7 @@
 package console
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -74,6 +75,14 @@ func New(o Options) *Console {
 
 // Write keeps d (a decision.Sink). d must not change afterwards.
 func (c *Console) Write(d *decision.Decision) {
+	// Normalising a message costs up to a millisecond: done before the
+	// lock every request's record waits for.
+	var patterns []string
+	for _, a := range d.Attempts {
+		if a.Class == classify.Unknown.String() {
+			patterns = append(patterns, Normalise(strings.TrimSuffix(a.Message, "…")))
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ring[c.next%uint64(len(c.ring))] = entry{seq: c.next, d: d}
@@ -91,7 +100,8 @@ func (c *Console) Write(d *decision.Decision) {
 				c.lastAcc[a.Provider] = f
 			}
 			if cl == classify.Unknown {
-				c.unknown.add(a, at)
+				c.unknown.add(a, patterns[0], at)
+				patterns = patterns[1:]
 			}
 		}
 	}

@@ -41,10 +41,10 @@ type groups struct {
 
 func newGroups(max int) *groups { return &groups{max: max, m: map[string]*Group{}} }
 
-// add counts an unknown attempt seen at at.
-func (g *groups) add(a decision.Attempt, at time.Time) {
+// add counts an unknown attempt seen at at, whose message reads pattern
+// once normalised.
+func (g *groups) add(a decision.Attempt, pattern string, at time.Time) {
 	msg := strings.TrimSuffix(a.Message, "…") // a truncated message is a prefix
-	pattern := Normalise(msg)
 	key := a.Provider + "\x00" + strconv.Itoa(a.Status) + "\x00" + strings.ToLower(pattern)
 	gr := g.m[key]
 	if gr == nil {

@@ -132,7 +132,7 @@ func TestGroupsAreBounded(t *testing.T) {
 	g := newGroups(3)
 	at := time.Unix(0, 0)
 	for i, m := range []string{"alpha one", "beta two", "gamma three", "delta four"} {
-		g.add(decision.Attempt{Provider: "p", Status: 400, Message: m}, at.Add(time.Duration(i)*time.Second))
+		g.add(decision.Attempt{Provider: "p", Status: 400, Message: m}, Normalise(m), at.Add(time.Duration(i)*time.Second))
 	}
 	l := g.list()
 	if len(l) != 3 || l[2].Pattern != "beta two" {
