@@ -185,7 +185,7 @@
   };
 
   function pathList(d) {
-    return el('ol', { class: 'path' }, d.attempts.map((a) => el('li', null,
+    return el('ol', { class: 'path' }, d.attempts.map((a) => el('li', { class: 'after-' + safeClass(a.action) },
       badge(attemptClass(a)), ' ', el('span', { class: 'where' }, a.target + '/' + a.provider))));
   }
 
