@@ -101,6 +101,7 @@ routes:
 	go func() { waitCalls(t, fs["p"], 1); cancel() }()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, g.URL+"/v1/chat/completions",
 		strings.NewReader(`{"model":"r","messages":[{"role":"user","content":"hi"}]}`))
+	req.Header.Set("Content-Type", "application/json")
 	if resp, err := http.DefaultClient.Do(req); err == nil {
 		resp.Body.Close()
 	}

@@ -44,5 +44,5 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprint(stdout, demo.Tour("http://"+ln.Addr().String()))
-	return serve(a, ln, 5*time.Second, log, hup, nil)
+	return serve(a, ln, nil, 5*time.Second, log, hup, nil)
 }

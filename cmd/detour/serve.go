@@ -49,13 +49,23 @@ func runServe(args []string, stderr io.Writer) int {
 		a.Close(context.Background())
 		return 1
 	}
-	return serve(a, ln, *grace, log, hup, func() (*config.Config, error) { return config.Load(*path) })
+	var admin net.Listener
+	if cfg.AdminListen != "" {
+		if admin, err = net.Listen("tcp", cfg.AdminListen); err != nil {
+			log.Error("cannot listen", "admin_listen", cfg.AdminListen, "err", err)
+			ln.Close()
+			a.Close(context.Background())
+			return 1
+		}
+	}
+	return serve(a, ln, admin, *grace, log, hup, func() (*config.Config, error) { return config.Load(*path) })
 }
 
-// serve runs a until SIGINT or SIGTERM; SIGHUP reloads the configuration
-// (a bad one is logged with file:line and the running one kept).
-// hup must already be registered for SIGHUP.
-func serve(a *app.App, ln net.Listener, grace time.Duration, log *slog.Logger, hup chan os.Signal, reload func() (*config.Config, error)) int {
+// serve runs a on ln (and admin, the admin_listen listener, when not nil)
+// until SIGINT or SIGTERM; SIGHUP reloads the configuration (a bad one is
+// logged with file:line and the running one kept). hup must already be
+// registered for SIGHUP.
+func serve(a *app.App, ln, admin net.Listener, grace time.Duration, log *slog.Logger, hup chan os.Signal, reload func() (*config.Config, error)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -79,8 +89,27 @@ func serve(a *app.App, ln net.Listener, grace time.Duration, log *slog.Logger, h
 			log.Info("config reloaded", "routes", len(cfg.Routes), "targets", len(cfg.Targets))
 		}
 	}()
+	adminErr := make(chan error, 1)
+	if admin != nil {
+		log.Info("detour serving /metrics and /v1/health", "admin_addr", admin.Addr().String())
+		go func() {
+			err := a.ServeAdmin(ctx, admin, grace)
+			if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("admin listener failed; stopping", "err", err)
+				stop() // without its operator endpoints the process is not what was configured
+			}
+			adminErr <- err
+		}()
+	} else {
+		adminErr <- nil
+	}
 	log.Info("detour serving", "addr", ln.Addr().String())
 	err := a.Serve(ctx, ln, grace)
+	stop() // the admin listener drains too, if the main one stopped on its own
+	aerr := <-adminErr
+	if err == nil || errors.Is(err, net.ErrClosed) || errors.Is(err, http.ErrServerClosed) {
+		err = aerr
+	}
 	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	a.Close(cctx)

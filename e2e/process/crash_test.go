@@ -16,7 +16,7 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// The decision log survives kill -9 (docs/security-secrets.md, "Crashes").
+// The decision log survives kill -9 (docs/security.md, "Crashes").
 
 // crashCfg is a target behind five providers that answer 400 in words no
 // rule knows (unknown: the next endpoint at once, nothing cools) and a sixth

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,12 +16,14 @@ import (
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/alert"
 	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/console"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/metrics"
 	"github.com/detour-llm/detour/internal/redact"
 	"github.com/detour-llm/detour/internal/server"
+	"github.com/detour-llm/detour/internal/tracing"
 )
 
 // Options adjust an App; the zero value is the production setup.
@@ -32,7 +35,19 @@ type Options struct {
 	Decisions decision.Sink
 	// Backoff overrides the dispatcher's server-error retry backoff (tests).
 	Backoff func() time.Duration
+	// ReadHeaderTimeout and ReadTimeout override how long a client may take
+	// to send its request headers (10s), and its whole request, body
+	// included (60s); zero keeps the default (tests shorten them).
+	ReadHeaderTimeout, ReadTimeout time.Duration
 }
+
+// The client-side read limits of every listener: a client that trickles its
+// headers or its body (slowloris) is cut off, and the body allowance it
+// held is given back (docs/security.md).
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 60 * time.Second
+)
 
 // App is one running Detour process.
 type App struct {
@@ -56,6 +71,9 @@ type App struct {
 	// period is over (every dispatcher, reloaded or not, watches it).
 	stop    context.Context
 	stopNow context.CancelFunc
+	// Console is the operator console at /ui; nil when disabled.
+	Console *console.Console
+	tracer  *tracing.Tracer
 }
 
 // finalWrite is how long requests ended at the end of the grace period
@@ -104,6 +122,10 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.writer, a.dec = w, w
 	}
 	a.dec = decision.Scrubbed(a.dec, a.scrub.String)
+	if err := a.observe(cfg); err != nil {
+		a.Close(context.Background())
+		return nil, err
+	}
 	a.alerts = alert.New(alert.Config{Webhook: cfg.Alerts.Webhook, MinInterval: cfg.Alerts.MinInterval,
 		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics, Scrub: a.scrub.String})
 	st, err := a.state(cfg, sc)
@@ -113,6 +135,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	}
 	a.Metrics.Retain(served(st))
 	a.Server = server.New(st, a.Metrics, a.log)
+	a.mount()
 	return a, nil
 }
 
@@ -152,8 +175,8 @@ func served(st *server.State) metrics.Served {
 }
 
 // Reload serves cfg from now on. Settings that belong to the process
-// (listen, state, decisions, alerts, log) need a restart; a change to them
-// is logged and otherwise ignored.
+// (listen, admin_listen, state, decisions, alerts, log) need a restart; a
+// change to them is logged and otherwise ignored.
 func (a *App) Reload(cfg *config.Config) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -163,10 +186,16 @@ func (a *App) Reload(cfg *config.Config) error {
 		changed bool
 	}{
 		{"listen", cfg.Listen != old.Listen},
+		// Which listener serves /metrics and /v1/health is the process's;
+		// admin_keys, cors, allowed_hosts and max_inflight_body_bytes apply
+		// at once.
+		{"admin_listen", cfg.AdminListen != old.AdminListen},
 		{"state", !cfg.State.Equal(old.State)},
 		{"decisions", cfg.Decisions != old.Decisions},
 		{"alerts", cfg.Alerts != old.Alerts},
 		{"log", cfg.Log != old.Log},
+		{"console", cfg.Console != old.Console},
+		{"tracing", cfg.Tracing != old.Tracing},
 	} {
 		if ch.changed {
 			a.log.Warn("config reload: a change to this key needs a restart; keeping the running value", "key", ch.key)
@@ -198,10 +227,21 @@ func (a *App) Logger() *slog.Logger { return a.log }
 // decision record says outcome "shutdown"; their connections are closed
 // finalWrite later at the latest.
 func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	return a.serve(ctx, ln, grace, a.Server)
+}
+
+// ServeAdmin serves the operator endpoints (/metrics, /v1/health) on ln, the
+// admin_listen listener, as Serve does the API. Without admin_listen in the
+// configuration the API listener serves them and this serves only 404s.
+func (a *App) ServeAdmin(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	return a.serve(ctx, ln, grace, a.Server.Admin())
+}
+
+func (a *App) serve(ctx context.Context, ln net.Listener, grace time.Duration, h http.Handler) error {
 	srv := &http.Server{
-		Handler:           a.Server,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second, // a slow client upload cannot hold a connection forever
+		Handler:           a.wrap(h),
+		ReadHeaderTimeout: cmp.Or(a.opt.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		ReadTimeout:       cmp.Or(a.opt.ReadTimeout, DefaultReadTimeout), // a slow client upload cannot hold a connection forever
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
@@ -212,12 +252,12 @@ func (a *App) Serve(ctx context.Context, ln net.Listener, grace time.Duration) e
 		return err
 	case <-ctx.Done():
 	}
-	a.log.Info("shutting down: draining requests in flight", "grace", grace.String())
+	a.log.Info("shutting down: draining requests in flight", "addr", ln.Addr().String(), "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
-		a.log.Warn("grace period over: ending the requests still in flight")
+		a.log.Warn("grace period over: ending the requests still in flight", "addr", ln.Addr().String())
 		a.stopNow()
 		fctx, cancel := context.WithTimeout(context.Background(), finalWrite)
 		defer cancel()
@@ -241,6 +281,7 @@ func (a *App) Close(ctx context.Context) {
 			a.log.Error("decision log: close failed", "err", err)
 		}
 	}
+	a.closeTracer(ctx)
 	if a.Server != nil {
 		a.Server.Current().Dispatcher.Close()
 	}

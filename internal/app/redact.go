@@ -28,9 +28,13 @@ func rulesFor(cfg *config.Config) redact.Rules {
 		r.Providers = append(r.Providers, redact.Provider{Name: p.Name, BaseURL: p.BaseURL})
 	}
 	r.Secrets = append(r.Secrets, cfg.ClientKeys...)
-	if u, err := url.Parse(cfg.State.URL); err == nil && u.User != nil {
-		pw, _ := u.User.Password()
-		r.Secrets = append(r.Secrets, pw)
+	r.Secrets = append(r.Secrets, cfg.AdminKeys...)
+	r.Secrets = append(r.Secrets, cfg.State.Password)
+	for _, s := range append(append([]string{cfg.State.URL}, cfg.State.Cluster...), cfg.State.Sentinel.Addrs...) {
+		if u, err := url.Parse(s); err == nil && u.User != nil {
+			pw, _ := u.User.Password()
+			r.Secrets = append(r.Secrets, pw)
+		}
 	}
 	return r
 }

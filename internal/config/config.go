@@ -47,6 +47,21 @@ type Config struct {
 	Providers []Provider
 	Targets   []Target
 	Routes    []Route
+
+	// The front's defences (front.go): browser origins allowed to call,
+	// Host names answered beside localhost and IP addresses, the cap on
+	// request-body bytes held at once (set from max_body_bytes when not
+	// written), and the operator endpoints' own listener ("" = the main
+	// one) and keys (none = open).
+	CORS                 CORS
+	AllowedHosts         []string
+	MaxInflightBodyBytes int64
+	AdminListen          string
+	AdminKeys            []string
+	// Console and Tracing are the operator console and OpenTelemetry
+	// traces; their zero values are the defaults.
+	Console Console
+	Tracing Tracing
 }
 
 // Store names where shared state (health, alert throttling) lives.
@@ -215,6 +230,8 @@ func defaults(file string) *Config {
 		},
 		Retry: Retry{MaxWait: DefaultRetryMaxWait},
 		Log:   Log{Format: "text", Level: "info"},
+
+		MaxInflightBodyBytes: DefaultMaxInflightBodyBytes, // raised to max_body_bytes (front.go)
 	}
 }
 

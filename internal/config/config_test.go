@@ -78,6 +78,7 @@ func TestSpecExample(t *testing.T) {
 			FallbackSet: true, MaxAttempts: 6, MaxBillableAttempts: 0, Deadline: 120 * time.Second,
 		}},
 	}
+	want.MaxInflightBodyBytes = 64 << 20 // the default (front.go)
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
 	}

@@ -90,7 +90,7 @@ func (d *decoder) decodeProvider(n *yaml.Node) (Provider, ref) {
 	if v, ok := g.str("dialect", false); ok {
 		p.Dialect, _ = d.dialect(v, "provider dialect")
 	}
-	if v, ok := g.str("base_url", false); ok && d.checkHTTPURL(v, "provider base_url") {
+	if v, ok := g.str("base_url", false); ok && d.token(v, "provider base_url") && d.checkHTTPURL(v, "provider base_url") {
 		u, _ := url.Parse(v.s)
 		if u.RawQuery != "" || u.Fragment != "" {
 			d.errorf(v.node, "provider base_url must not carry a query or fragment")
@@ -98,7 +98,7 @@ func (d *decoder) decodeProvider(n *yaml.Node) (Provider, ref) {
 			p.BaseURL = strings.TrimRight(v.s, "/")
 		}
 	}
-	if v, ok := g.str("api_key", true); ok {
+	if v, ok := g.str("api_key", true); ok && d.token(v, "provider api_key") {
 		p.APIKey = v.s
 	}
 	g.setDuration("connect_timeout", &p.ConnectTimeout, false)

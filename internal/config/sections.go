@@ -46,8 +46,9 @@ type rawRule struct {
 
 const topLevel = "the top level"
 
-var topKeys = []string{"listen", "client_keys", "max_body_bytes", "state", "decisions", "alerts",
-	"health", "retry", "log", "classify", "providers", "targets", "routes"}
+var topKeys = append([]string{"listen", "client_keys", "max_body_bytes", "state", "decisions", "alerts",
+	"health", "retry", "log", "classify", "providers", "targets", "routes",
+	"console", "tracing"}, frontKeys...)
 
 func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 	r := &raw{}
@@ -56,13 +57,13 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 		return r
 	}
 	if v, ok := f.str("listen", false); ok {
-		if d.checkListen(v) {
+		if d.checkListen(v, "listen") {
 			cfg.Listen = v.s
 		}
 	}
 	if items, _, ok := f.seq("client_keys"); ok {
 		for _, n := range items {
-			if v, ok := d.scalar(n, "client_keys entry", true); ok && v.s != "" {
+			if v, ok := d.scalar(n, "client_keys entry", true); ok && v.s != "" && d.token(v, "client_keys entry") {
 				cfg.ClientKeys = append(cfg.ClientKeys, v.s)
 			}
 		}
@@ -74,6 +75,7 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 			cfg.MaxBodyBytes = i
 		}
 	}
+	d.decodeFront(f, cfg)
 	if f.has("state") {
 		d.decodeState(f.vals["state"], &cfg.State)
 	}
@@ -140,6 +142,7 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 		cfg.Routes = append(cfg.Routes, rt)
 		r.routes = append(r.routes, rr)
 	}
+	d.decodeObserve(f, cfg)
 	return r
 }
 
@@ -151,7 +154,7 @@ func keyOr(f fields, key string) *yaml.Node {
 	return f.node
 }
 
-func (d *decoder) checkListen(v value) bool {
+func (d *decoder) checkListen(v value, what string) bool {
 	host, port, err := net.SplitHostPort(v.s)
 	if err == nil {
 		if p, perr := strconv.Atoi(port); perr != nil || p < 0 || p > 65535 {
@@ -159,7 +162,7 @@ func (d *decoder) checkListen(v value) bool {
 		}
 	}
 	if err != nil || strings.ContainsAny(host, " \t") {
-		d.errorf(v.node, "listen must be host:port (e.g. 127.0.0.1:8080 or :8080), not %s", v.show())
+		d.errorf(v.node, "%s must be host:port (e.g. 127.0.0.1:8080 or :8080), not %s", what, v.show())
 		return false
 	}
 	return true

@@ -41,6 +41,11 @@ type Decision struct {
 	Attempts    []Attempt    `json:"attempts"`
 	Skipped     []Skip       `json:"skipped,omitempty"`
 	Transitions []Transition `json:"transitions"`
+
+	// Client names the client key the request used, never the key itself
+	// ("key:" and the first 8 hex digits of its SHA-256); empty when no
+	// client keys are configured.
+	Client string `json:"client,omitempty"`
 }
 
 // Attempt is one call to one endpoint.
@@ -66,6 +71,10 @@ type Attempt struct {
 	// Malformed counts stream chunks skipped because they did not parse.
 	Malformed int    `json:"malformed,omitempty"`
 	Usage     *Usage `json:"usage,omitempty"`
+
+	// StartMS is when the attempt began, in milliseconds after the request's
+	// Time, so waits between attempts (backoff, Retry-After) can be seen.
+	StartMS float64 `json:"start_ms"`
 	// Message is set only for class unknown: the upstream's own message as
 	// UnknownMessage records it (quoted values masked, ≤ MaxMessage bytes),
 	// so `detour classify --suggest` can turn unknowns into rules.

@@ -198,7 +198,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			w.streamWhole(e, out, o)
 			return
 		}
-		o.ok, o.body = true, out
+		o.ok, o.body, o.usage = true, out, answerUsage(out)
 	}
 }
 
@@ -210,7 +210,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	}
 	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status,
 		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb),
-		Malformed: o.malformed, Evidence: o.verdict.Evidence}
+		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.rec.Time) - total)}
 	if o.usage != nil {
 		a.Usage = &decision.Usage{PromptTokens: o.usage.PromptTokens, CompletionTokens: o.usage.CompletionTokens, TotalTokens: o.usage.TotalTokens}
 	}

@@ -11,7 +11,7 @@
 // ends without a finish reason. The route's deadline applies until the
 // commit point only; max_stream_duration after it. Neither counts against
 // health. What an upstream sends is bounded (held-back events, lines and
-// events, headers, whole answers); see docs/security-upstreams.md.
+// events, headers, whole answers); see docs/security.md ("Hostile or broken upstreams").
 //
 // It is the only package that joins routing, health, policy and adapters.
 // It writes nothing to the client but stream bodies; error bodies are the

@@ -29,6 +29,8 @@ type Call struct {
 	W http.ResponseWriter
 	// ID is the decision id (the server has already sent it as a header).
 	ID string
+	// Client names the client key used (see decision.Decision.Client).
+	Client string
 }
 
 // Result is the end of one request.
@@ -74,7 +76,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	start := time.Now()
 	r := d.routes[call.Model]
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: string(r.strategy),
-		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}}
+		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
 	defer cancelBase(nil)
@@ -111,7 +113,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	}
 	d.opt.Metrics.Request(r.name, rec.Outcome, rec.Status, elapsed)
 	d.opt.Metrics.Overhead(elapsed - w.upstream)
-	d.dec.Write(rec)
+	decision.Emit(ctx, d.dec, rec) // ctx: what the HTTP front put there (a trace context)
 	return res
 }
 

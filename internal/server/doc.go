@@ -1,8 +1,15 @@
 // Package server is Detour's HTTP front: the OpenAI-shaped handlers
 // (POST /v1/chat/completions, GET /v1/models, GET /v1/health, GET /metrics),
-// client authentication, the request body limit, request parsing, the
-// X-Detour-* headers, and the one place where error bodies for clients are
-// written, always in the OpenAI error envelope.
+// client and admin authentication, the defences against hostile clients,
+// request parsing, the X-Detour-* headers, and the one place where error
+// bodies for clients are written, always in the OpenAI error envelope.
+//
+// The defences (docs/security.md, "Hostile clients at the HTTP front"):
+// guard.go refuses what a web page could send (a foreign Origin, a
+// cross-site fetch, a DNS-rebinding Host) and answers CORS for listed
+// origins; body.go reads a body within max_body_bytes and the
+// max_inflight_body_bytes allowance shared by all requests; strict.go reads
+// the body once, strictly, so the gateway and every upstream read it alike.
 //
 // A configuration is served as one immutable State; Swap replaces it
 // atomically (SIGHUP reload) while requests in flight finish on the old one.

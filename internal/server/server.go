@@ -1,18 +1,16 @@
 package server
 
 import (
-	"bytes"
 	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
@@ -32,34 +30,46 @@ type State struct {
 // Server serves the HTTP API. Create it with New.
 type Server struct {
 	state   atomic.Pointer[State]
+	bodies  inflight // request-body bytes held, across states
 	metrics *metrics.Metrics
 	log     *slog.Logger
-	mux     *http.ServeMux
+	mux     *http.ServeMux // the client API, and the operator endpoints unless apart
+	admin   *http.ServeMux // the operator endpoints on their own listener
+	ops     *http.ServeMux // where operator endpoints go: mux, or admin with admin_listen
 }
 
-// New returns a Server for st. m and log may be nil.
+// New returns a Server for st. m and log may be nil. When st's
+// configuration sets admin_listen, /metrics and /v1/health are served only
+// by Admin; that choice is the process's, kept across Swap.
 func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{metrics: m, log: log, mux: http.NewServeMux()}
+	s := &Server{metrics: m, log: log, mux: http.NewServeMux(), admin: http.NewServeMux()}
 	s.state.Store(st)
 	s.mux.HandleFunc("/v1/chat/completions", s.chat)
 	s.mux.HandleFunc("/v1/models", s.models)
-	s.mux.HandleFunc("/v1/health", s.health)
+	ops := s.mux
+	if st.Config.AdminListen != "" {
+		ops = s.admin
+	}
+	s.ops = ops
+	ops.HandleFunc("/v1/health", s.adminOnly(s.health))
 	if m != nil {
 		h := m.Handler()
-		s.mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		ops.HandleFunc("/metrics", s.adminOnly(func(w http.ResponseWriter, r *http.Request) {
 			// Endpoint and account states are read at scrape time, so they
 			// show the truth (shared state included), not the last change
 			// this replica happened to cause.
 			s.snapshot(r.Context())
 			h.ServeHTTP(w, r)
-		})
+		}))
 	}
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found", "unknown path "+r.URL.Path)
-	})
+	}
+	s.mux.HandleFunc("/", notFound)
+	s.admin.HandleFunc("/", notFound)
 	return s
 }
 
@@ -70,20 +80,70 @@ func (s *Server) Swap(st *State) *State { return s.state.Swap(st) }
 // Current returns the state being served.
 func (s *Server) Current() *State { return s.state.Load() }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
-
-// authorized checks the client key when client_keys are configured.
-func authorized(cfg *config.Config, r *http.Request) bool {
-	if len(cfg.ClientKeys) == 0 {
-		return true
+// ServeHTTP implements http.Handler: the front's guards (guard.go), then
+// the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if guard(s.state.Load().Config, w, r) {
+		s.mux.ServeHTTP(w, r)
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+}
+
+// Admin is the handler of the admin_listen listener: /metrics and
+// /v1/health (when admin_listen is set), behind the same guards.
+func (s *Server) Admin() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if guard(s.state.Load().Config, w, r) {
+			s.admin.ServeHTTP(w, r)
+		}
+	})
+}
+
+// adminOnly requires one of admin_keys, when any are configured: as a
+// Bearer token, or as the password of HTTP Basic credentials (any user
+// name), which is what a browser can send when it navigates to the
+// console. A refusal asks for Basic credentials, so a browser prompts.
+func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if keys := s.state.Load().Config.AdminKeys; len(keys) > 0 && !bearerMatches(r, keys) && !basicMatches(r, keys) {
+			w.Header().Set("WWW-Authenticate", `Basic realm="detour operator", charset="UTF-8"`)
+			writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_admin_key",
+				"missing or invalid admin key: send Authorization: Bearer <one of admin_keys>, or Basic credentials whose password is one")
+			return
+		}
+		h(w, r)
+	}
+}
+
+// basicMatches reports whether r carries Basic credentials whose password
+// is one of keys (compared in constant time; the user name is not read).
+func basicMatches(r *http.Request, keys []string) bool {
+	_, pw, ok := r.BasicAuth()
 	if !ok {
 		return false
 	}
 	match := 0
-	for _, k := range cfg.ClientKeys {
+	for _, k := range keys {
+		match |= subtle.ConstantTimeCompare([]byte(pw), []byte(k))
+	}
+	return match == 1
+}
+
+// authorized checks the client key when client_keys are configured.
+func authorized(cfg *config.Config, r *http.Request) bool {
+	return len(cfg.ClientKeys) == 0 || bearerMatches(r, cfg.ClientKeys)
+}
+
+// bearerMatches reports whether r's Authorization is "Bearer <key>" for one
+// of keys. The scheme is case-insensitive (RFC 9110 §11.1), the key is not;
+// keys are compared in constant time.
+func bearerMatches(r *http.Request, keys []string) bool {
+	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	got = strings.TrimLeft(got, " ")
+	match := 0
+	for _, k := range keys {
 		match |= subtle.ConstantTimeCompare([]byte(got), []byte(k))
 	}
 	return match == 1
@@ -100,20 +160,38 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_api_key", "missing or invalid client key: send Authorization: Bearer <key>")
 		return
 	}
-	call, status, msg := parse(w, r, st)
+	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
+		writeError(w, http.StatusUnsupportedMediaType, "invalid_request_error", "unsupported_media_type",
+			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
+		return
+	}
+	body, held, fail := s.readBody(r, st.Config)
+	defer s.bodies.give(held) // the body is kept for failover until the request ends
+	if fail != nil {
+		if fail.status == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", retryAfter)
+			writeError(w, fail.status, "server_error", "inflight_body_limit", fail.msg)
+			return
+		}
+		code := "invalid_request"
+		if fail.status == http.StatusRequestEntityTooLarge {
+			code = "request_too_large"
+		}
+		writeError(w, fail.status, "invalid_request_error", code, fail.msg)
+		return
+	}
+	call, status, msg := parse(w, r, st, body)
 	if call == nil {
 		code := "invalid_request"
 		kind := "invalid_request_error"
-		switch status {
-		case http.StatusRequestEntityTooLarge:
-			code = "request_too_large"
-		case http.StatusNotFound:
+		if status == http.StatusNotFound {
 			code = "model_not_found"
 		}
 		writeError(w, status, kind, code, msg)
 		return
 	}
 	call.ID = decision.NewID()
+	call.Client = clientLabel(st.Config, r)
 	w.Header().Set("X-Detour-Decision", call.ID)
 	w.Header().Set("X-Detour-Route", call.Model)
 	res := st.Dispatcher.Do(r.Context(), call)
@@ -138,46 +216,37 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	w.Write(res.Body)
 }
 
-// parse reads and checks the client's request. On failure it returns nil,
+// parse checks the client's body (already read) and headers. On failure it returns nil,
 // the status and a message for the client.
-func parse(w http.ResponseWriter, r *http.Request, st *State) (*dispatch.Call, int, string) {
-	limit := st.Config.MaxBodyBytes
-	body, err := readBody(w, r, limit)
+func parse(w http.ResponseWriter, r *http.Request, st *State, body []byte) (*dispatch.Call, int, string) {
+	// One pass checks the whole body (valid JSON, an object, no repeated
+	// member, no case variant of a member the gateway reads) and finds the
+	// members the front needs; the body itself goes upstream as sent (but
+	// for "model").
+	hd, err := scan(body)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit)
-		}
-		return nil, http.StatusBadRequest, "could not read the request body: " + err.Error()
+		return nil, http.StatusBadRequest, err.Error()
 	}
-	// Only the members the gateway reads are decoded; the body itself goes
-	// upstream as sent (but for "model").
-	var head struct {
-		Model    json.RawMessage `json:"model"`
-		Stream   json.RawMessage `json:"stream"`
-		Messages json.RawMessage `json:"messages"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil || bytes.HasPrefix(bytes.TrimSpace(body), []byte("null")) {
-		if err == nil {
-			err = errors.New("the body must be a JSON object")
-		}
-		return nil, http.StatusBadRequest, "invalid JSON body: " + err.Error()
-	}
-	var model string
-	if json.Unmarshal(head.Model, &model) != nil || model == "" {
+	model, ok := jsonString(hd.model)
+	if !ok || model == "" {
 		return nil, http.StatusBadRequest, `"model" must be a non-empty string naming a route or target`
 	}
 	if !st.Dispatcher.Known(model) {
 		return nil, http.StatusNotFound, fmt.Sprintf("unknown model %q; known: %s", model, strings.Join(st.Dispatcher.Names(), ", "))
 	}
 	var stream bool
-	if len(head.Stream) > 0 && string(head.Stream) != "null" {
-		if json.Unmarshal(head.Stream, &stream) != nil {
-			return nil, http.StatusBadRequest, `"stream" must be a boolean`
-		}
+	switch string(hd.stream) {
+	case "", "null", "false":
+	case "true":
+		stream = true
+	default:
+		return nil, http.StatusBadRequest, `"stream" must be a boolean`
 	}
-	if len(head.Messages) == 0 {
+	if len(hd.messages) == 0 {
 		return nil, http.StatusBadRequest, `"messages" is required`
+	}
+	if hd.messages[0] != '[' {
+		return nil, http.StatusBadRequest, `"messages" must be an array of messages`
 	}
 	call := &dispatch.Call{Model: model, W: w, Req: &provider.Request{Body: body, Stream: stream}}
 	for _, h := range []struct {
@@ -195,11 +264,16 @@ func parse(w http.ResponseWriter, r *http.Request, st *State) (*dispatch.Call, i
 	return call, 0, ""
 }
 
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	if r.ContentLength > limit {
-		return nil, &http.MaxBytesError{Limit: limit}
+// jsonString decodes v, a checked JSON value, when it is a string.
+func jsonString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
 	}
-	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if q := v[1 : len(v)-1]; !hasByte(q, '\\') && utf8.Valid(q) {
+		return string(q), true
+	}
+	var s string
+	return s, json.Unmarshal(v, &s) == nil
 }
 
 // writeError writes the gateway's own error in the OpenAI envelope.
