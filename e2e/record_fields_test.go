@@ -39,7 +39,7 @@ routes:
 	wantSteps(t, d, "a/odd unknown next_target", "b/up ok done")
 
 	msg := d.Attempts[0].Message
-	if !strings.HasPrefix(msg, "The frobnicator refused key [key] for request 7781.") || len(msg) > 300 {
+	if !strings.HasPrefix(msg, "The frobnicator refused key [redacted] for request 7781.") || len(msg) > 300 {
 		t.Errorf("unknown attempt's message: %q (%d bytes)", msg, len(msg))
 	}
 	if d.Attempts[1].Message != "" {
