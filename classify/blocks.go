@@ -72,7 +72,9 @@ func success(h http.Header, body []byte, stream bool, req []byte) Verdict {
 // like the same error sent as a status: a numeric HTTP-like code
 // (OpenRouter's {"error":{"code":402}}, vLLM's "code":400) stands for the
 // status; without one the default is server_error (the provider accepted the
-// request and then failed it).
+// request and then failed it), except in an envelope that carries every error
+// with a 200 (Baidu error_code, MiniMax base_resp), where the default is
+// unknown: that 200 says nothing, as a 400 says nothing.
 func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte) Verdict {
 	st := f.numCode
 	if st < 400 || st > 599 {
@@ -85,6 +87,9 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte) V
 		return withRetry(Verdict{Failed: true, Class: statusClass[st], Evidence: codeStatusEvidence[st]}, h, f)
 	case st >= 400:
 		return withRetry(decide(statusClass[st], codeStatusEvidence[st], h, body, f, req), h, f)
+	}
+	if f.codeInBody != "" {
+		return withRetry(decide(Unknown, f.codeInBody, h, body, f, req), h, f)
 	}
 	ev := "body:error"
 	if stream || f.sseError {

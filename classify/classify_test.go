@@ -71,7 +71,7 @@ func TestOpenAIStyle(t *testing.T) {
 		// A capability the model lacks is not proven bad input, and a generic
 		// provider-failure type in a 4xx does not make the client's request a
 		// server error that would count against the endpoint.
-		{"capability the model lacks", 400, nil, `{"error":{"message":"Tool calling is not supported for this model."}}`, false, "unknown", "status:400"},
+		{"capability the model lacks", 400, nil, `{"error":{"message":"Tool calling is not supported for this model."}}`, false, "unknown", "phrase:is not supported"},
 		{"api_error type in a 400", 400, nil, `{"error":{"message":"something the provider did not like","type":"api_error","param":null,"code":null}}`, false, "unknown", "status:400"},
 		{"api_error type in a 500", 500, nil, `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`, false, "server_error", ""},
 		// A word that often names bad input is not evidence by itself.

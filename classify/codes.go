@@ -52,16 +52,19 @@ func init() {
 		"insufficient_quota": strongCode(Quota), "billing_hard_limit_reached": strongCode(Quota), "billing_not_active": strongCode(Quota),
 		"billing_error": strongCode(Quota), "insufficient_balance": strongCode(Quota), "insufficient_credits": strongCode(Quota),
 		"payment_required": strongCode(Quota), "credit_balance_exhausted": strongCode(Quota), "quota_exceeded": strongCode(Quota), "credits_exhausted": strongCode(Quota),
+		"budget_exceeded": strongCode(Quota), "account_overdue": strongCode(Quota), "accountoverdueerror": strongCode(Quota),
+		"arrearage": strongCode(Quota), "allocationquota.freetieronly": strongCode(Quota),
 		// unavailable
 		"model_not_found": strongCode(Unavailable), "unknown_model": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
 		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),
 		"deploymentnotfound": strongCode(Unavailable), "deployment_not_found": strongCode(Unavailable),
 		"model_is_deactivated": strongCode(Unavailable), "dedicated_endpoint_not_running": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
-		"not_found": weakCode(Unavailable),
+		"not_found": weakCode(Unavailable), "operationnotsupported": strongCode(Unavailable),
 		// context, refusal, forbidden
-		"context_length_exceeded": strongCode(ContextLength), "exceed_context_size_error": strongCode(ContextLength), "string_above_max_length": badInput,
+		"context_length_exceeded": strongCode(ContextLength), "exceed_context_size_error": strongCode(ContextLength), "string_above_max_length": strongCode(Overflow),
 		"content_filter": strongCode(Refusal), "content_policy_violation": strongCode(Refusal),
 		"responsibleaipolicyviolation": strongCode(Refusal), "moderation_blocked": strongCode(Refusal),
+		"data_inspection_failed": strongCode(Refusal), "datainspectionfailed": strongCode(Refusal),
 		"unsupported_country_region_territory": strongCode(Forbidden), "permission_error": weakCode(Forbidden),
 		"permissiondenied": weakCode(Forbidden), "permission_denied": weakCode(Forbidden), "forbidden": weakCode(Forbidden),
 		// transient

@@ -11,22 +11,28 @@ import "net/http"
 //  2. Strong codes (invalid_api_key, insufficient_quota, model_not_found,
 //     context_length_exceeded, content_filter, API_KEY_INVALID,
 //     UnrecognizedClientException, …), in source order.
-//  3. Phrases in the human texts (the whole body when it is not JSON), by
+//  3. The period of a Google quota metric named in the message
+//     (…googleapis.com/…_per_minute_…), read like a quotaId, where the
+//     answer speaks of quota or rate at all.
+//  4. Phrases in the human texts (the whole body when it is not JSON), by
 //     the priority of mainPhrases, skipping any whose matched text the
 //     client sent (echoed) and, where structure says the answer is about
 //     one request field (a param, a bad-input code), the account-scoped
-//     ones (quota, auth); then "Limit N … Requested M" with M > N, a single
-//     request larger than a per-minute cap, is overflow.
-//  4. A bad-input code together with the param it names (invalid_value,
+//     ones (quota, auth); then "Limit N … Requested M" with M > N, or
+//     "(actual/limit): A/L" with A > 2L, a single request larger than a
+//     per-minute cap, is overflow. A capability gap ("does not support
+//     tools") is a phrase of class unknown: it outranks the weak codes and
+//     the bad-input phrases below it, but structure (step 7) still decides.
+//  5. A bad-input code together with the param it names (invalid_value,
 //     messages[0].role) is bad_request whatever the status default; so is,
 //     where a phrase was discarded (echoed, or account wording next to a
 //     named field), any structural evidence of bad input (a param, a
 //     bad-input code, Gemini fieldViolations, detail[].loc, a message that
 //     begins with a field path): the body is about the client's input.
-//  5. Weak codes (rate_limit_error, overloaded_error, RESOURCE_EXHAUSTED, …).
-//  6. Structural evidence of bad input — only where the status default is
+//  6. Weak codes (rate_limit_error, overloaded_error, RESOURCE_EXHAUSTED, …).
+//  7. Structural evidence of bad input — only where the status default is
 //     unknown, as are bad-input phrases and codes.
-//  7. The status default.
+//  8. The status default.
 //
 // A verdict reached after an echoed phrase was discarded carries "+echo" in
 // its evidence.
@@ -63,6 +69,15 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		}
 		return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
 	}
+	if def == RateLimited || (best < n && (mainPhrases.list[best].class == Quota || mainPhrases.list[best].class == RateLimited)) {
+		long, short := ts.metricPeriod()
+		if long {
+			return Verdict{Failed: true, Class: Quota, Evidence: "quota-metric:per_day"}
+		}
+		if short {
+			return Verdict{Failed: true, Class: RateLimited, Evidence: "quota-metric:per_minute"}
+		}
+	}
 	v := ts.refine(def, defEv, best, &cs)
 	if ts.echo {
 		v.Evidence += "+echo"
@@ -78,9 +93,13 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 	if best > overflowRank && rateish && ts.requestOverLimit() {
 		return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:requested>limit"}
 	}
+	capability := false
 	if best < n {
 		p := &mainPhrases.list[best]
-		if !p.badInput || def == Unknown {
+		switch {
+		case p.class == Unknown:
+			capability = true
+		case !p.badInput || def == Unknown:
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}
 	}
@@ -98,13 +117,16 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 	// not make the answer a server error: that would let a client's request
 	// count against the endpoint. It stays what the status says.
 	providerSide := cs.weak == ServerError || cs.weak == Timeout
-	if cs.weakEv != "" && (!providerSide || def == ServerError || def == Timeout) {
+	if cs.weakEv != "" && !capability && (!providerSide || def == ServerError || def == Timeout) {
 		return Verdict{Failed: true, Class: cs.weak, Evidence: cs.weakEv}
 	}
 	if def == Unknown {
 		if ev := structureProof(f); ev != "" {
 			return Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 		}
+	}
+	if capability {
+		return Verdict{Failed: true, Class: Unknown, Evidence: mainPhrases.list[best].evidence}
 	}
 	return Verdict{Failed: true, Class: def, Evidence: defEv}
 }
@@ -207,9 +229,17 @@ func (ts *textScan) requestOverLimit() bool {
 	return false
 }
 
-// overLimit finds "limit N … requested M" with M > N in t and returns its
-// span; end is 0 when there is none.
+// overLimit finds "limit N … requested M" with M > N, or "(actual/limit):
+// A/L" with A > 2L, in t and returns its span; end is 0 when there is none.
 func overLimit(t []byte) (start, end int) {
+	if s, e := limitRequested(t); e > s {
+		return s, e
+	}
+	return actualOverLimit(t)
+}
+
+// limitRequested reads "Limit 7000, Used 0, Requested ~12903".
+func limitRequested(t []byte) (start, end int) {
 	var limit int64
 	i := 0
 	for {
@@ -241,6 +271,74 @@ func overLimit(t []byte) (start, end int) {
 		at++
 	}
 	return start, at
+}
+
+// actualOverLimit reads "(actual/limit): 65605/16000" (xAI). The window held
+// less than the limit before this request, so a total above twice the limit
+// means this request alone is over it.
+func actualOverLimit(t []byte) (start, end int) {
+	k := indexFold(t, "actual/limit)")
+	if k < 0 {
+		return 0, 0
+	}
+	i := k + len("actual/limit)")
+	for i < len(t) && (t[i] == ' ' || t[i] == ':') {
+		i++
+	}
+	actual, ok := number(t[i:])
+	if !ok {
+		return 0, 0
+	}
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
+		i++
+	}
+	if i >= len(t) || t[i] != '/' {
+		return 0, 0
+	}
+	i++
+	limit, ok := number(t[i:])
+	if !ok || limit <= 0 || actual <= 2*limit {
+		return 0, 0
+	}
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
+		i++
+	}
+	return k, i
+}
+
+// metricPeriod reads the period of a Google quota metric named in a message
+// ("Quota exceeded for aiplatform.googleapis.com/generate_content_requests_
+// per_minute_per_project_per_base_model"): long for a day or longer, short
+// for a minute or a second, neither when it names none or the client sent
+// the name.
+func (ts *textScan) metricPeriod() (long, short bool) {
+	if ts.f == nil || !ts.f.parsed {
+		return false, false
+	}
+	for i := 0; i < ts.f.nTexts; i++ {
+		t := ts.f.texts[i]
+		k := indexFold(t, "googleapis.com/")
+		if k < 0 {
+			continue
+		}
+		m := t[k+len("googleapis.com/"):]
+		j := 0
+		for j < len(m) && (wordTab[m[j]] == 1 && m[j] < 0x80 || m[j] == '_' || m[j] == '.' || m[j] == '-') {
+			j++
+		}
+		m = m[:j]
+		if len(ts.req) > 0 && echoed(ts.req, m) {
+			ts.echo = true
+			continue
+		}
+		switch {
+		case containsFold(m, "per_day"), containsFold(m, "per_month"):
+			return true, false
+		case containsFold(m, "per_minute"), containsFold(m, "per_second"):
+			return false, true
+		}
+	}
+	return false, false
 }
 
 // number reads a decimal with optional thousands commas at the start of t.

@@ -5,17 +5,21 @@
 // a status, the first 4 KiB of the body, in every major dialect (OpenAI-style
 // error.code/type/param, Anthropic error.type, Gemini error.status and
 // details.reason, promptFeedback.blockReason, finishReason SAFETY, OpenRouter's
-// 200-with-error body, SSE error events).
+// 200-with-error body, SSE error events) and the envelopes of other vendors
+// (Baidu error_code/error_msg, MiniMax base_resp, Cloudflare errors[],
+// FastAPI detail, Ollama NDJSON lines, llama.cpp's `error: {…}` stream line).
 //
 // How a verdict is reached (see decide.go for the exact precedence):
 //
 //   - operator rules (Classifier.Rules), first match wins, "rule:<n>";
 //   - the status default (status.go), final for 401, 402, 405, 407, 408, 410,
-//     504 and 524; a 5xx stays server_error unless its body names a timeout
-//     or proves a request-scoped class (server.go);
+//     504 and 524; a 5xx stays server_error unless its body names a timeout,
+//     proves a request-scoped class or a capability gap, or proves the
+//     account cannot pay (server.go);
 //   - for other 4xx and for error bodies inside a 2xx or a stream: Gemini
-//     quota periods, then strong codes, then taught phrases (phrases.go), then
-//     weak codes, then structural evidence of bad input — a 400/422 is
+//     quota periods, then strong codes, then the period of a Google quota
+//     metric, then taught phrases (phrases.go; a capability gap is unknown),
+//     then weak codes, then structural evidence of bad input — a 400/422 is
 //     bad_request only with that evidence, otherwise unknown;
 //   - a 2xx is a success unless it carries an error or a block (blocks.go);
 //     recognising an unusable success body is left to the adapters.

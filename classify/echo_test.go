@@ -50,6 +50,9 @@ func TestEchoedNormalises(t *testing.T) {
 
 // phraseText is the text a phrase matches, as a client would write it.
 func phraseText(p phrase) string {
+	if p.slash { // a unit after a slash: "calls / month"
+		return "/ " + p.a
+	}
 	if p.b == "" {
 		return p.a
 	}

@@ -6,11 +6,27 @@ import "strings"
 // without allocating. A phrase matches only where a word starts; a space in a
 // phrase matches one or more blanks (spaces, tabs, newlines, or their JSON
 // escapes \n \t \r). A phrase may name a second part that must follow the
-// first within a short gap ("model…not found").
+// first within a short gap ("model…not found"). Text in scripts written
+// without spaces (Chinese) has no word starts to speak of: there every
+// character starts a candidate match, so 余额不足 is found inside a sentence.
 
 // lowerTab and wordTab are built by a variable initializer (not init) so the
 // phrase sets, package variables too, can index by them.
 var lowerTab, wordTab = tables()
+
+// inWord marks the bytes that continue a word: letters, digits, '_' and the
+// continuation bytes of a multi-byte character (0x80–0xBF). A lead byte
+// (>= 0xC0) starts a new candidate: in scripts without spaces every
+// character is a possible match start.
+var inWord = func() (t [256]byte) {
+	for i := range t {
+		c := byte(i)
+		if (wordTab[c] == 1 && c < 0xC0) || c == '_' {
+			t[i] = 1
+		}
+	}
+	return t
+}()
 
 func tables() (lower, word [256]byte) {
 	for i := range lower {
@@ -34,6 +50,8 @@ type phrase struct {
 	weak     bool // a weak quota phrase: a per-minute period overrides it
 	badInput bool // evidence of bad input: only where the default is unknown
 	notRate  bool // ignored on a rate-limited answer ("too many tokens" from a throttle)
+	word     bool // must end where the word does: an abbreviation (TPD), not a word's start
+	slash    bool // a unit after a slash ("1000 calls / month"), blanks allowed between
 	evidence string
 }
 
@@ -188,7 +206,7 @@ func (s *phraseSet) find(t []byte, from, lo, limit int) hit {
 	n := len(t)
 	i := from
 	if i > 0 && i < n && (wordTab[t[i-1]] == 1 || t[i-1] == '_') {
-		for i < n && (wordTab[t[i]] == 1 || t[i] == '_') { // from is inside a word
+		for i < n && inWord[t[i]] == 1 { // from is inside a word
 			i++
 		}
 	}
@@ -242,7 +260,9 @@ func (s *phraseSet) find(t []byte, from, lo, limit int) hit {
 		}
 	next:
 		i++
-		for i < n && (wordTab[t[i]] == 1 || t[i] == '_') { // skip the rest of the word
+		// Skip the rest of the word; a multi-byte character's lead byte
+		// (>= 0xC0) starts a candidate of its own (see the file comment).
+		for i < n && inWord[t[i]] == 1 {
 			i++
 		}
 	}
@@ -294,7 +314,13 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
+	if p.slash && (!afterSlash(t, i) || end < len(t) && t[end] == '/') {
+		return 0, false
+	}
 	if p.b == "" {
+		if p.word && end < len(t) && (wordTab[t[end]] == 1 || t[end] == '_') {
+			return 0, false
+		}
 		// A phrase is a word, not the start of an identifier: "billing"
 		// does not match a client's billing_address.
 		// An identifier-like phrase (per_day) must end where the identifier
@@ -314,4 +340,31 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	}
 	e, _ := prefixAt(t, end+j, p.b)
 	return e, true
+}
+
+// afterSlash reports whether the word at i follows a '/', blanks allowed
+// between: the unit of a rate such as "1000 API calls / month" or
+// "requests/day". A slash inside a path or URL (…/limits/day) is not one:
+// the run of text before it holds no other '/'.
+func afterSlash(t []byte, i int) bool {
+	for i > 0 {
+		switch {
+		case t[i-1] == ' ' || t[i-1] == '\t' || t[i-1] == '\n' || t[i-1] == '\r':
+			i--
+			continue
+		case i > 1 && t[i-2] == '\\' && (t[i-1] == 'n' || t[i-1] == 't' || t[i-1] == 'r'):
+			i -= 2 // an escaped blank
+			continue
+		}
+		break
+	}
+	if i == 0 || t[i-1] != '/' {
+		return false
+	}
+	for j := i - 2; j >= 0 && t[j] != ' ' && t[j] != '\t'; j-- {
+		if t[j] == '/' {
+			return false
+		}
+	}
+	return true
 }

@@ -18,6 +18,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "invalid api-key", class: Auth},
 	{a: "api key not valid", class: Auth},
 	{a: "api key is invalid", class: Auth},
+	{a: "api key is not valid", class: Auth}, // before the bad-input "is not valid"
 	{a: "api key expired", class: Auth},
 	{a: "api key has expired", class: Auth},
 	{a: "api key was revoked", class: Auth},
@@ -34,6 +35,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "missing authentication", class: Auth},
 	{a: "unregistered callers", class: Auth},
 	{a: "authentication failed", class: Auth},
+	{a: "authorization failed", class: Auth},
 	{a: "organization has been disabled", class: Auth},
 	{a: "organization has been restricted", class: Auth},
 	{a: "account has been restricted", class: Auth},
@@ -94,6 +96,21 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "per_day", class: Quota},
 	{a: "tpd)", class: Quota},
 	{a: "rpd)", class: Quota},
+	{a: "tpd", word: true, class: Quota}, // "organization TPD rate limit"
+	{a: "rpd", word: true, class: Quota},
+	{a: "daily", b: "limit", gap: 24, class: Quota}, // "daily request limit reached"
+	// An account in arrears, a balance to top up, credits never bought.
+	{a: "overdue", class: Quota},
+	{a: "arrears", class: Quota},
+	{a: "balance is insufficient", class: Quota},
+	{a: "top up", class: Quota},
+	{a: "have any credits", class: Quota},
+	{a: "over budget", class: Quota},
+	{a: "free tier", b: "exhausted", gap: 40, class: Quota},
+	{a: "余额不足", class: Quota}, // insufficient balance
+	{a: "欠费", class: Quota},   // in arrears
+	{a: "账户余额", class: Quota}, // account balance
+	{a: "请充值", class: Quota},  // please recharge
 
 	// unavailable: the model or endpoint is gone.
 	// A model with no endpoint for a capability the request asks for (tools,
@@ -113,6 +130,14 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "model", b: "retired", gap: 80, class: Unavailable},
 	{a: "model", b: "is not available", gap: 80, class: Unavailable},
 	{a: "model", b: "not supported", gap: 60, class: Unavailable},
+	{a: "model", b: "isn't supported", gap: 80, class: Unavailable},
+	{a: "model", b: "isn’t supported", gap: 80, class: Unavailable},
+	{a: "model", b: "not exist", gap: 80, class: Unavailable},
+	{a: "model", b: "disabled", gap: 40, class: Unavailable},
+	{a: "model", b: "legacy", gap: 40, class: Unavailable},
+	{a: "not found the model", class: Unavailable},
+	{a: "at 'modelid'", class: Unavailable}, // AWS: "Value '…' at 'modelId' failed to satisfy constraint"
+	{a: "模型不存在", class: Unavailable},        // model does not exist
 	{a: "model identifier is invalid", class: Unavailable},
 	{a: "unknown model", class: Unavailable},
 	{a: "invalid model", class: Unavailable},
@@ -123,6 +148,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "unknown deployment", class: Unavailable},
 	{a: "no allowed providers are available", class: Unavailable},
 	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
+	{a: "no route for", class: Unavailable},
+	{a: "could not route", class: Unavailable},
 
 	// context_length: the prompt exceeds the window.
 	{a: "context_length_exceeded", class: ContextLength},
@@ -130,9 +157,15 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "context length", class: ContextLength},
 	{a: "context window", class: ContextLength},
 	{a: "context size", class: ContextLength},
+	{a: "context limit", class: ContextLength},
+	{a: "input length", class: ContextLength},
+	{a: "model token limit", class: ContextLength},
+	{a: "inputs", b: "tokens", gap: 32, class: ContextLength}, // TGI: "`inputs` must have less than 4096 tokens"
 	{a: "prompt is too long", class: ContextLength},
 	{a: "maximum prompt length", class: ContextLength},
 	{a: "prompt too long", class: ContextLength},
+	{a: "prompt exceeds", class: ContextLength},
+	{a: "超过最大长度", class: ContextLength}, // exceeds the maximum length
 	{a: "input is too long", class: ContextLength},
 	{a: "input too long", class: ContextLength},
 	{a: "input token count", b: "exceeds the maximum", gap: 60, class: ContextLength},
@@ -140,6 +173,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},
 	{a: "max_model_len", class: ContextLength},
+	{a: "max_seq_len", class: ContextLength},
 	{a: "too many tokens", class: ContextLength, notRate: true},
 
 	// refusal: content policy or safety.
@@ -155,6 +189,12 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "safety settings", class: Refusal},
 	{a: "prohibited content", class: Refusal},
 	{a: "flagged", class: Refusal},
+	{a: "usage guidelines", class: Refusal},
+	{a: "inappropriate content", class: Refusal},
+	{a: "content", b: "risk", gap: 10, class: Refusal}, // "Content Exists Risk"
+	{a: "敏感内容", class: Refusal},                        // sensitive content (not 大小写敏感, case-sensitive)
+	{a: "敏感词", class: Refusal},                         // sensitive words
+	{a: "内容审核", class: Refusal},                        // content moderation
 
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},
@@ -163,6 +203,16 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "payload too large", class: Overflow},
 	{a: "request_too_large", class: Overflow},
 	{a: "request exceeds the maximum allowed number of bytes", class: Overflow},
+	// Per-request media limits of this endpoint: size, dimensions, count.
+	{a: "image dimensions", class: Overflow},
+	{a: "image exceeds", class: Overflow},
+	{a: "max allowed size", class: Overflow},
+	{a: "maximum allowed size", class: Overflow},
+	{a: "too much media", class: Overflow},
+	{a: "too many images", class: Overflow},
+	{a: "image per", class: Overflow},
+	{a: "images per", class: Overflow},
+	{a: "pdf pages", class: Overflow},
 
 	// rate_limited by its period: beats the generic quota wording below.
 	{a: "per minute", class: RateLimited},
@@ -171,17 +221,34 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "per_minute", class: RateLimited},
 	{a: "tpm)", class: RateLimited},
 	{a: "rpm)", class: RateLimited},
+	{a: "tpm", word: true, class: RateLimited},
+	{a: "rpm", word: true, class: RateLimited},
+	{a: "minute", slash: true, word: true, class: RateLimited},
+	{a: "minutes", slash: true, word: true, class: RateLimited},
+	{a: "second", slash: true, word: true, class: RateLimited},
 
 	// quota, weak: wording also used for short-term limits.
 	{a: "exceeded your current quota", class: Quota, weak: true},
 	{a: "billing", class: Quota, weak: true},
 	{a: "quota exceeded", class: Quota, weak: true},
+	// A long period after a slash ("1000 API calls / month"); weak, so that
+	// "10 requests per minute … the $20/month plan" stays a rate.
+	{a: "day", slash: true, word: true, class: Quota, weak: true},
+	{a: "days", slash: true, word: true, class: Quota, weak: true},
+	{a: "month", slash: true, word: true, class: Quota, weak: true},
+	{a: "months", slash: true, word: true, class: Quota, weak: true},
+	// A plan's usage limit that resets at a stated time or needs an
+	// upgrade; "usage limits, try again later" alone is a throttle.
+	{a: "usage limit", b: "reset", gap: 80, class: Quota, weak: true},
+	{a: "usage limit", b: "upgrade", gap: 40, class: Quota, weak: true},
+	{a: "使用上限", b: "重置", gap: 80, class: Quota, weak: true}, // usage cap … reset
 
 	// timeout, rate_limited, server_error wording (for bodies in 2xx and
 	// ambiguous 4xx).
 	{a: "timed out", class: Timeout},
 	{a: "deadline exceeded", class: Timeout},
 	{a: "deadline_exceeded", class: Timeout},
+	{a: "deadline expired", class: Timeout},
 	{a: "rate limit", class: RateLimited},
 	{a: "rate_limit", class: RateLimited},
 	{a: "too many requests", class: RateLimited},
@@ -191,6 +258,10 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "internal error", class: ServerError},
 	{a: "service unavailable", class: ServerError},
 	{a: "temporarily unavailable", class: ServerError},
+	{a: "degraded", class: ServerError},
+	{a: "during generation", class: ServerError},
+	{a: "while running the model", class: ServerError},
+	{a: "访问量过大", class: ServerError}, // too much traffic (on the model)
 
 	// forbidden, weak.
 	{a: "permission denied", class: Forbidden},
@@ -198,14 +269,48 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "not allowed to access", class: Forbidden},
 	{a: "access denied", class: Forbidden},
 
-	// bad_request: the body names the bad input.
+	// bad_request: the body names the bad input. First the parameter and
+	// conversation-order families, which outrank the capability gaps below
+	// ("Unsupported parameter: 'x' is not supported with this model").
+	{a: "unsupported parameter", class: BadRequest, badInput: true},
+	{a: "unsupported value", class: BadRequest, badInput: true},
+	{a: "unsupported argument", class: BadRequest, badInput: true},
+	{a: "parameter not supported", class: BadRequest, badInput: true},
+	{a: "argument not supported", class: BadRequest, badInput: true},
+	{a: "not support parameter", class: BadRequest, badInput: true},
+	{a: "temperature", class: BadRequest, badInput: true},
+	{a: "frequency penalty", class: BadRequest, badInput: true},
+	{a: "frequency_penalty", class: BadRequest, badInput: true},
+	{a: "presence penalty", class: BadRequest, badInput: true},
+	{a: "presence_penalty", class: BadRequest, badInput: true},
+	{a: "top_p", class: BadRequest, badInput: true},
+	{a: "max_tokens", class: BadRequest, badInput: true},
+	{a: "maximum tokens", class: BadRequest, badInput: true},
+	{a: "api version", class: BadRequest, badInput: true},
+	{a: "api-version", class: BadRequest, badInput: true},
+	{a: "mime type", class: BadRequest, badInput: true},
+	{a: "invalid provider", class: BadRequest, badInput: true},
+	{a: "must alternate", class: BadRequest, badInput: true},
+	{a: "alternating", class: BadRequest, badInput: true},
+	{a: "must start with", class: BadRequest, badInput: true},
+	{a: "must end with", class: BadRequest, badInput: true},
+	{a: "unexpected role", class: BadRequest, badInput: true},
+	{a: "turn", b: "immediately after", gap: 12, class: BadRequest, badInput: true},
+
+	// unknown: a capability this model or server lacks (tools, images,
+	// grammars). The request is well formed and another target may serve
+	// it: not proof of bad input, and nothing to cool.
+	{a: "is not supported", class: Unknown},
+	{a: "are not supported", class: Unknown},
+	{a: "does not support", class: Unknown},
+	{a: "doesn't support", class: Unknown},
+	{a: "missing data required", class: Unknown}, // "… required for image input"
+
 	{a: "not valid json", class: BadRequest, badInput: true},
 	{a: "invalid json", class: BadRequest, badInput: true},
 	{a: "could not parse", class: BadRequest, badInput: true},
 	{a: "failed to parse", class: BadRequest, badInput: true},
 	{a: "malformed", class: BadRequest, badInput: true},
-	{a: "unsupported parameter", class: BadRequest, badInput: true},
-	{a: "unsupported value", class: BadRequest, badInput: true},
 	{a: "unrecognized request argument", class: BadRequest, badInput: true},
 	{a: "unknown parameter", class: BadRequest, badInput: true},
 	{a: "unknown name", class: BadRequest, badInput: true},
@@ -236,7 +341,9 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "valid range", class: BadRequest, badInput: true},
 	{a: "out of range", class: BadRequest, badInput: true},
 	{a: "invalid message", class: BadRequest, badInput: true},
-	{a: "invalid parameter", class: BadRequest, badInput: true},
+	{a: "is not valid", class: BadRequest, badInput: true},
+	{a: "not of type", class: BadRequest, badInput: true},
+	{a: "empty", b: "parameter", gap: 12, class: BadRequest, badInput: true},
 	{a: "invalid '", class: BadRequest, badInput: true},
 	{a: "invalid max_tokens", class: BadRequest, badInput: true},
 	{a: "expects", class: BadRequest, badInput: true},
@@ -245,8 +352,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "element predicate failed", class: BadRequest, badInput: true},
 })
 
-// fiveXXPhrases prove a request-scoped class inside a 5xx (server.go): only
-// wording no server uses for its own failure. Self-hosted servers send a
+// fiveXXPhrases prove a class other than server_error inside a 5xx
+// (server.go): only wording no server uses for its own failure. Self-hosted servers send a
 // too-long prompt as a 500 (llama.cpp "the request exceeds the available
 // context size", "Context size has been exceeded."; SGLang "is longer than
 // the model's context length"; Ollama "the input length exceeds the context
@@ -265,7 +372,28 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "when context the overflows", class: ContextLength},
 	{a: "too long to fit into the model", class: ContextLength},
 	{a: "prompt is too long", class: ContextLength},
+	// The account cannot pay, whatever status carried it (MiniMax sends
+	// "insufficient balance (1008)" as a 500): quota, by the lead's decision
+	// recorded in docs/design.md.
+	{a: "insufficient balance", class: Quota},
+	{a: "insufficient_balance", class: Quota},
+	{a: "insufficient account balance", class: Quota},
+	{a: "balance is insufficient", class: Quota},
+	{a: "insufficient credits", class: Quota},
+	{a: "insufficient funds", class: Quota},
+	{a: "credit balance is too low", class: Quota},
+	{a: "余额不足", class: Quota},
+	{a: "欠费", class: Quota},
+	// A per-request limit of the server's own configuration.
+	{a: "physical batch size", class: Overflow},
 	{a: "input validation error", class: BadRequest},
+	// A capability this server lacks (an image to a model loaded without
+	// its projector, tools to a server started without templates): the
+	// request moves on and nothing cools.
+	{a: "is not supported", class: Unknown},
+	{a: "does not support", class: Unknown},
+	{a: "requires", b: "flag", gap: 16, class: Unknown},
+	{a: "image", b: "unknown format", gap: 12, class: Unknown},
 })
 
 // timeoutPhrases decide an explicit upstream timeout inside a 5xx.
@@ -277,4 +405,5 @@ var timeoutPhrases = newPhraseSet([]phrase{
 	{a: "upstream request timeout", class: Timeout},
 	{a: "request timeout", class: Timeout},
 	{a: "timeout occurred", class: Timeout},
+	{a: "deadline expired", class: Timeout},
 })

@@ -16,43 +16,6 @@ const (
 	maxReasons  = 4  // Gemini details[].reason values kept
 )
 
-// facts is what a body says, in the shapes of every dialect.
-type facts struct {
-	parsed   bool // the body began as JSON and at least one member was read
-	hasError bool // an error object/string, "type":"error" or "object":"error"
-	sseError bool // an SSE `event: error`
-
-	errCode, errType, errStatus, param, innerCode []byte // error.* (or top level)
-	topCode, topType, amzType                     []byte // top-level code/type, __type
-	numCode                                       int    // a numeric error.code / code (HTTP-like)
-
-	texts  [maxTexts][]byte // messages, error strings, metadata.raw
-	nTexts int
-
-	reasons  [maxReasons][]byte // Gemini ErrorInfo reasons
-	nReasons int
-
-	perDay, perMinute bool   // Gemini QuotaFailure quotaId periods
-	retryDelay        []byte // Gemini RetryInfo.retryDelay
-	fieldViolations   bool   // Gemini BadRequest.fieldViolations
-	detailLoc         bool   // a FastAPI/pydantic detail[].loc naming the field
-
-	blockReason  []byte // Gemini promptFeedback.blockReason
-	finishReason []byte // Gemini candidates[].finishReason (first)
-	geminiParts  bool   // some candidate carries content parts
-
-	oaiFinish  []byte // OpenAI choices[].finish_reason (first)
-	oaiContent bool   // some choice carries content or a tool call
-	stopReason []byte // Anthropic stop_reason (top level or delta)
-}
-
-func (f *facts) addText(b []byte) {
-	if len(b) > 0 && f.nTexts < maxTexts {
-		f.texts[f.nTexts] = b
-		f.nTexts++
-	}
-}
-
 type scanner struct {
 	b     []byte
 	i     int
@@ -71,7 +34,12 @@ func scanJSON(b []byte, f *facts) {
 	if s.i >= len(b) || (b[s.i] != '{' && b[s.i] != '[') {
 		return
 	}
-	s.value(0)
+	for s.value(0) { // NDJSON (Ollama's stream): one value per line
+		s.ws()
+		if s.i >= len(b) || b[s.i] != '{' {
+			break
+		}
+	}
 	s.f.parsed = s.f.parsed || s.found
 	*f = s.f
 }
@@ -251,9 +219,17 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		case "error":
 			f.hasError = true
 			f.addText(v)
-		case "message", "detail", "error_message":
+		case "message", "detail", "error_message", "error_msg":
 			if str {
 				f.addText(v)
+			}
+		case "error_code": // Baidu: {"error_code":17,"error_msg":"…"}
+			if nonZero(v) {
+				f.hasError = true
+				f.codeInBody = "body:error_code"
+				if str {
+					f.topCode = v
+				}
 			}
 		case "type":
 			f.topType = v
@@ -275,6 +251,26 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		}
 		return
 	case 2:
+		switch string(k0) {
+		case "base_resp": // MiniMax: {"base_resp":{"status_code":1008,"status_msg":"…"}}
+			switch string(last) {
+			case "status_code":
+				if nonZero(v) {
+					f.hasError = true
+					f.codeInBody = "body:base_resp"
+				}
+			case "status_msg":
+				if str {
+					f.addText(v)
+				}
+			}
+			return
+		case "errors": // Cloudflare: {"success":false,"errors":[{"code":7003,"message":"…"}]}
+			if str && eq(last, "message") {
+				f.addText(v)
+			}
+			return
+		}
 		if eq(k0, "error") {
 			switch string(last) {
 			case "message":
@@ -374,30 +370,5 @@ func (s *scanner) code(dst *[]byte, v []byte, str bool) {
 	}
 	if n := atoi(v); n != 0 && s.f.numCode == 0 {
 		s.f.numCode = n
-	}
-}
-
-// atoi parses a small non-negative decimal; 0 when v is not one.
-func atoi(v []byte) int {
-	if len(v) == 0 || len(v) > 6 {
-		return 0
-	}
-	n := 0
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
-}
-
-// quotaPeriod notes whether a Gemini quotaId names a long or a short period.
-func quotaPeriod(f *facts, id []byte) {
-	switch {
-	case containsFold(id, "perday"), containsFold(id, "permonth"), containsFold(id, "peryear"):
-		f.perDay = true
-	case containsFold(id, "perminute"), containsFold(id, "persecond"), containsFold(id, "perhour"):
-		f.perMinute = true
 	}
 }

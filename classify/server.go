@@ -10,16 +10,23 @@ import "net/http"
 //     context_length or refusal code (context_length_exceeded,
 //     exceed_context_size_error, content_filter, …), a bad-input code
 //     together with the param it names, or a fiveXXPhrases wording (a
-//     too-long prompt, TGI's input validation). Self-hosted servers
-//     (llama.cpp, LM Studio, Ollama, TGI) send these as 500, and read as
-//     server_error one long prompt would cool a healthy local server;
+//     too-long prompt, TGI's input validation, a batch larger than the
+//     server's configured one: overflow, a capability the server lacks:
+//     unknown). Self-hosted servers (llama.cpp, LM Studio, Ollama, TGI)
+//     send these as 500, and read as server_error one long prompt would
+//     cool a healthy local server;
+//   - a body that proves the account cannot pay (a strong quota code, or
+//     "insufficient balance" and its siblings) is quota: MiniMax sends its
+//     balance error as a 500;
 //   - a timeout code (DEADLINE_EXCEEDED, timeout_error, ModelTimeoutException)
 //     or timeout wording is timeout;
 //   - anything else, including every weak hint (a param alone, bad-input
 //     wording such as "must be", overload and quota words), is server_error.
 //
-// Overflow is never read from a 5xx: a body-size or per-minute cap sent as
-// a 5xx cannot be told from the server failing under load. Wording the
+// Overflow is read from a 5xx only where the wording names a limit of the
+// server's own configuration (llama.cpp's physical batch size): a generic
+// body-size or per-minute cap sent as a 5xx cannot be told from the server
+// failing under load. Wording the
 // client sent (Response.Request) is no evidence here either, so no client can
 // turn a provider's 500 into its own request's fault.
 
@@ -56,7 +63,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte)
 		cs.allowBad = true
 		cs.scan(h, f)
 		switch {
-		case cs.strongEv != "" && (cs.strong == ContextLength || cs.strong == Refusal):
+		case cs.strongEv != "" && (cs.strong == ContextLength || cs.strong == Refusal || cs.strong == Quota):
 			return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
 		case cs.badEv != "" && len(f.param) > 0:
 			return Verdict{Failed: true, Class: BadRequest, Evidence: cs.badEv}

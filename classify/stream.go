@@ -2,10 +2,13 @@ package classify
 
 import "bytes"
 
-// readBody fills f from a body: JSON (an object, or Gemini's stream array),
-// or an SSE fragment whose `event: error` marks an error and whose `data:`
-// lines are read as JSON. Anything else leaves f unparsed, and the phrases
-// are then matched on the raw body.
+// readBody fills f from a body: JSON (an object, Gemini's stream array, or
+// NDJSON lines), or an SSE fragment whose `event: error` marks an error and
+// whose `data:` lines are read as JSON (with or without a space after the
+// colon, as TGI writes them). llama.cpp, once its stream has begun, writes an
+// error as a line `error: {…}` with no `data:`; that line is an error event
+// too. Anything else leaves f unparsed, and the phrases are then matched on
+// the raw body.
 func readBody(b []byte, f *facts) {
 	t := trimLeft(b)
 	if len(t) == 0 {
@@ -32,6 +35,10 @@ func readBody(b []byte, f *facts) {
 				f.hasError = true
 				f.sseError = true
 			}
+		case errorLine(line):
+			f.hasError = true
+			f.sseError = true
+			scanJSON(trimLeft(line[len("error:"):]), f)
 		case bytes.HasPrefix(line, []byte("data:")):
 			d := trimLeft(line[len("data:"):])
 			if len(d) > 0 && (d[0] == '{' || d[0] == '[') {
@@ -48,7 +55,17 @@ func readBody(b []byte, f *facts) {
 
 func isSSE(t []byte) bool {
 	return bytes.HasPrefix(t, []byte("event:")) || bytes.HasPrefix(t, []byte("data:")) ||
-		bytes.HasPrefix(t, []byte(":")) || bytes.HasPrefix(t, []byte("id:"))
+		bytes.HasPrefix(t, []byte(":")) || bytes.HasPrefix(t, []byte("id:")) || errorLine(t)
+}
+
+// errorLine reports llama.cpp's in-stream error line, `error: {…}`. A text
+// body that merely begins "error: " is not one: it stays raw text.
+func errorLine(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("error:")) {
+		return false
+	}
+	d := trimLeft(line[len("error:"):])
+	return len(d) > 0 && d[0] == '{'
 }
 
 func trimLeft(b []byte) []byte {

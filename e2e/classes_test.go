@@ -100,6 +100,10 @@ func TestQuotaCoolsTheWholeAccount(t *testing.T) {
 	for _, tc := range []struct{ name, dialect, body string }{
 		{"anthropic spend cap as 400", "anthropic", "anthropic-workspace-usage-limits"},
 		{"openai insufficient_quota as 429", "openai", "openai-insufficient-quota-429"},
+		// The account cannot pay whatever the status or language says.
+		{"minimax insufficient balance as 500", "openai", "minimax-insufficient-balance-1008-500"},
+		{"zhipu 余额不足 as 429", "openai", "zhipu-1113-insufficient-balance-429-cn"},
+		{"baidu daily limit in a 200 error_code body", "openai", "baidu-qianfan-open-api-daily-request-limit-17-200"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := fakes(t, map[string]upstreamtest.Script{"broke": script(corpus(t, tc.body)), "q": script(ok("model-b", "hi"))})

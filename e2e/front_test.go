@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/base64"
 	"io"
 	"net/http"
 	"strings"
@@ -335,4 +336,29 @@ func TestAdminKeysOnTheMainListener(t *testing.T) {
 	g.send(t, http.MethodPost, "/v1/chat/completions", hiBody, "Content-Type", "application/json", "Authorization", "Bearer client-key-1").wantStatus(t, 200)
 	g.send(t, http.MethodGet, "/v1/models", "", "Authorization", "Bearer client-key-1").wantStatus(t, 200)
 	g.send(t, http.MethodGet, "/v1/models", "", "Authorization", "Bearer admin-key-1").wantStatus(t, 401)
+}
+
+// The console is an operator page: it is guarded by admin_keys like
+// /metrics, and since a browser cannot send a Bearer token when it
+// navigates, it also takes HTTP Basic credentials whose password is an
+// admin key (any user name); a refusal asks the browser for them.
+func TestConsoleIsGuardedByAdminKeys(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a"))})
+	g := start(t, "client_keys: [client-key-1]\nadmin_keys: [admin-key-1]\n"+frontCfg, fs)
+	basic := func(user, pw string) string {
+		return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pw))
+	}
+	for auth, want := range map[string]int{"": 401, "Bearer client-key-1": 401, basic("ops", "client-key-1"): 401,
+		basic("ops", "admin-key-2"): 401, "Bearer admin-key-1": 200, basic("ops", "admin-key-1"): 200, basic("", "admin-key-1"): 200} {
+		r := g.send(t, http.MethodGet, "/ui/", "", "Authorization", auth)
+		if r.Status != want {
+			t.Errorf("/ui/ with %q: %d, want %d", auth, r.Status, want)
+		}
+		if want == 401 && !strings.HasPrefix(r.Header.Get("WWW-Authenticate"), "Basic ") {
+			t.Errorf("/ui/ refused without asking for Basic credentials: %q", r.Header.Get("WWW-Authenticate"))
+		}
+	}
+	// Basic credentials open the operator endpoints too, never the API.
+	g.send(t, http.MethodGet, "/metrics", "", "Authorization", basic("ops", "admin-key-1")).wantStatus(t, 200)
+	g.send(t, http.MethodGet, "/v1/models", "", "Authorization", basic("ops", "admin-key-1")).wantStatus(t, 401)
 }

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -113,37 +112,17 @@ func echoOf(req []byte) string {
 	return string(b[1 : len(b)-1])
 }
 
-// lockedBuffer is a log destination shared by the gateway's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) take() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := l.b.String()
-	l.b.Reset()
-	return s
-}
-
 type hostileRig struct {
 	url     string
 	recs    *gatewaytest.Records
-	logs    *lockedBuffer
+	logs    *syncBuffer
 	answer  *atomic.Pointer[hostileAnswer]
 	secrets []string // keys, their 8-byte windows and the upstream hosts
 	n       int      // decision records seen so far
 }
 
 func newHostileRig(tb testing.TB) *hostileRig {
-	rig := &hostileRig{recs: gatewaytest.NewRecords(), logs: &lockedBuffer{}, answer: &atomic.Pointer[hostileAnswer]{}}
+	rig := &hostileRig{recs: gatewaytest.NewRecords(), logs: &syncBuffer{}, answer: &atomic.Pointer[hostileAnswer]{}}
 	rig.answer.Store(&hostileAnswer{Status: 200})
 	var provs strings.Builder
 	for _, d := range []string{"openai", "anthropic", "gemini"} {

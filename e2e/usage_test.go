@@ -116,8 +116,8 @@ func TestUsageAndCostInRecords(t *testing.T) {
 	}
 	d := g.recs.wait(t, 1)
 	const plainCost = (600*2.50 + 400*1.25 + 200*10.0) / 1e6
-	if d.Client != "key-3" { // a bare key is named by its place in client_keys
-		t.Errorf("client %q, want key-3", d.Client)
+	if d.Client != "key:fb6a4340" { // a bare key is named by its SHA-256's first 8 hex digits
+		t.Errorf("client %q, want key:fb6a4340", d.Client)
 	}
 	a := d.Attempts[0]
 	if a.Usage == nil || a.Usage.PromptTokens != 1000 || a.Usage.CompletionTokens != 200 || a.Usage.CachedTokens != 400 ||

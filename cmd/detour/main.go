@@ -5,6 +5,7 @@
 //	detour demo [--listen ADDR]     serve simulated providers (no keys, no network)
 //	detour classify [...]           classify one upstream answer (or --jsonl a batch;
 //	                                --suggest: rules for the unknowns of a decision log)
+//	detour decisions [-f FILE] [...] read, filter, summarise or follow a decision log
 //	detour usage -f decisions.jsonl   requests, tokens, cost and failovers by client, route, …
 package main
 
@@ -24,6 +25,8 @@ commands:
             classify [-c FILE] --jsonl        classify upstream answers
             classify --suggest [--jsonl] [-c FILE] [FILE|-]
                                               suggest classify.rules for unknown answers
+  decisions [-f decisions.jsonl] [--route R] [--class C] [--outcome O] [--since 15m]
+            [--summary | --follow] [--json]  read a decision log
   usage     -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h]
                                               requests, tokens, cost and failovers from a decision log
 `
@@ -46,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDemo(args[1:], stdout, stderr)
 	case "classify":
 		return runClassify(args[1:], stdin, stdout, stderr)
+	case "decisions":
+		return runDecisions(args[1:], stdin, stdout, stderr)
 	case "usage":
 		return runUsage(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":

@@ -28,9 +28,10 @@ func envelope(msg string) string {
 }
 
 var suggestSamples = []suggestSample{
-	// Arrears in Chinese, once as ASCII-only JSON (Python's default), once raw.
-	{"zhipu", 400, `{"error":{"code":"1113","message":"\u60a8\u7684\u8d26\u6237\u5df2\u6b20\u8d39\uff0c\u8bf7\u5145\u503c\u540e\u91cd\u8bd5\u3002request_id: a1b2c3d4e5f60718"}}`, classify.Quota},
-	{"zhipu", 400, envelope("您的账户已欠费，请充值后重试。request_id: 99887766aabbccdd"), classify.Quota},
+	// A spent balance in Chinese (wording the built-in rules do not know), once
+	// as ASCII-only JSON (Python's default), once raw.
+	{"zhipu", 400, `{"error":{"code":"1113","message":"\u60a8\u7684\u4f59\u989d\u5df2\u7528\u5b8c\uff0c\u8bf7\u7eed\u8d39\u540e\u91cd\u8bd5\u3002request_id: a1b2c3d4e5f60718"}}`, classify.Quota},
+	{"zhipu", 400, envelope("您的余额已用完，请续费后重试。request_id: 99887766aabbccdd"), classify.Quota},
 	// The client's model quoted: masked, one group.
 	{"acme", 400, envelope("The balance of your account is not enough to run model 'glm-4' (code 1113)."), classify.Quota},
 	{"acme", 400, envelope("The balance of your account is not enough to run model 'glm-4-plus' (code 1113)."), classify.Quota},
@@ -39,8 +40,8 @@ var suggestSamples = []suggestSample{
 	{"acme", 400, envelope("Service is busy & congested, try again in 30 seconds."), classify.ServerError},
 	{"acme", 400, envelope("Service is busy & congested, try again in 45 seconds."), classify.ServerError},
 	// Regular-expression metacharacters in the literal text.
-	{"acme", 422, envelope("Parameter [temperature] out of bounds (0.0-2.0)? see https://docs.example.com/a+b*c"), classify.BadRequest},
-	{"acme", 422, envelope("Parameter [temperature] out of bounds (0.0-1.0)? see https://docs.example.com/a+b*c"), classify.BadRequest},
+	{"acme", 422, envelope("Parameter [seed] out of bounds (0.0-2.0)? see https://docs.example.com/a+b*c"), classify.BadRequest},
+	{"acme", 422, envelope("Parameter [seed] out of bounds (0.0-1.0)? see https://docs.example.com/a+b*c"), classify.BadRequest},
 	// Double quotes (escaped in the body), a UUID, no keyword at all.
 	{"acme", 409, envelope(`Deployment "dep-1" is still warming up; job 3f2504e0-4f89-11d3-9a0c-0305e82c3301 queued`), classify.Unknown},
 }
@@ -100,7 +101,7 @@ func checkSuggestions(t *testing.T, out string) {
 		}
 	}
 	for _, want := range []string{"# 3× provider acme, status 400:", "# 2× provider zhipu, status 400:",
-		"# suggested class quota (keyword \"欠费\")", "# no keyword matched", "status 400 ×2"} {
+		"# suggested class quota (keyword \"余额\")", "# no keyword matched", "status 400 ×2"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

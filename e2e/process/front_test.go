@@ -55,7 +55,7 @@ targets:
 		return err == nil
 	})
 	g.postOK("gpt")
-	for _, path := range []string{"/metrics", "/v1/health"} {
+	for _, path := range []string{"/metrics", "/v1/health", "/ui/"} {
 		if s := get(t, g.URL+path, "Bearer admin-key-1"); s != 404 {
 			t.Errorf("main listener %s: %d, want 404", path, s)
 		}

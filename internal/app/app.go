@@ -16,6 +16,7 @@ import (
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/alert"
 	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/console"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
@@ -23,6 +24,7 @@ import (
 	"github.com/detour-llm/detour/internal/metrics"
 	"github.com/detour-llm/detour/internal/redact"
 	"github.com/detour-llm/detour/internal/server"
+	"github.com/detour-llm/detour/internal/tracing"
 )
 
 // Options adjust an App; the zero value is the production setup.
@@ -74,6 +76,9 @@ type App struct {
 	// period is over (every dispatcher, reloaded or not, watches it).
 	stop    context.Context
 	stopNow context.CancelFunc
+	// Console is the operator console at /ui; nil when disabled.
+	Console *console.Console
+	tracer  *tracing.Tracer
 }
 
 // finalWrite is how long requests ended at the end of the grace period
@@ -124,6 +129,10 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.writer, a.dec = w, w
 	}
 	a.dec = decision.Scrubbed(a.dec, a.scrub.String)
+	if err := a.observe(cfg); err != nil {
+		a.Close(context.Background())
+		return nil, err
+	}
 	a.alerts = alert.New(alert.Config{Webhook: cfg.Alerts.Webhook, MinInterval: cfg.Alerts.MinInterval,
 		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics, Scrub: a.scrub.String})
 	st, err := a.state(cfg, sc)
@@ -133,6 +142,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	}
 	a.Metrics.Retain(served(st))
 	a.Server = server.New(st, a.Metrics, a.log)
+	a.mount()
 	return a, nil
 }
 
@@ -194,6 +204,8 @@ func (a *App) Reload(cfg *config.Config) error {
 		{"decisions", cfg.Decisions != old.Decisions},
 		{"alerts", cfg.Alerts != old.Alerts},
 		{"log", cfg.Log != old.Log},
+		{"console", cfg.Console != old.Console},
+		{"tracing", cfg.Tracing != old.Tracing},
 	} {
 		if ch.changed {
 			a.log.Warn("config reload: a change to this key needs a restart; keeping the running value", "key", ch.key)
@@ -237,7 +249,7 @@ func (a *App) ServeAdmin(ctx context.Context, ln net.Listener, grace time.Durati
 
 func (a *App) serve(ctx context.Context, ln net.Listener, grace time.Duration, h http.Handler) error {
 	srv := &http.Server{
-		Handler:           h,
+		Handler:           a.wrap(h),
 		ReadHeaderTimeout: cmp.Or(a.opt.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		ReadTimeout:       cmp.Or(a.opt.ReadTimeout, DefaultReadTimeout), // a slow client upload cannot hold a connection forever
 		IdleTimeout:       120 * time.Second,
@@ -279,6 +291,7 @@ func (a *App) Close(ctx context.Context) {
 			a.log.Error("decision log: close failed", "err", err)
 		}
 	}
+	a.closeTracer(ctx)
 	if a.Server != nil {
 		a.Server.Current().Dispatcher.Close()
 	}

@@ -52,7 +52,12 @@ var allowed = map[string][]string{
 	"internal/server": {"internal/config", "internal/decision", "internal/dispatch", "internal/health", "internal/limit", "internal/metrics", "internal/provider"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
-		"internal/health", "internal/limit", "internal/metrics", "internal/redact", "internal/server"},
+		"internal/health", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/console", "internal/tracing"},
+	// The console reads records, health and the configuration; it never
+	// serves requests (no server, no dispatch).
+	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/policy", "internal/query"},
+	// Traces are built from finished records.
+	"internal/tracing":   {"internal/decision"},
 	"internal/demo":      {"internal/upstreamtest"},
 	"internal/redistest": {},
 	// Test helper that runs a whole gateway in-process: wiring, config, records.
@@ -60,7 +65,10 @@ var allowed = map[string][]string{
 	// This test itself.
 	"internal/archtest": {},
 	// The CLI; `classify --suggest` reads decision records.
-	"cmd/detour": {"classify", "internal/app", "internal/config", "internal/decision", "internal/demo", "internal/policy"},
+	"cmd/detour": {"classify", "internal/app", "internal/config", "internal/decision", "internal/demo", "internal/policy", "internal/query"},
+	// Reading, filtering and summarising decision records: the class names
+	// and the record, nothing that serves requests.
+	"internal/query": {"classify", "internal/decision"},
 }
 
 func TestImportRules(t *testing.T) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"math"
 	"strconv"
@@ -10,8 +11,9 @@ import (
 )
 
 // ClientKey is one accepted client key with its name and limits. A bare
-// string in client_keys is a ClientKey with only Key set, a name of its
-// position ("key-1", "key-2", …) and no limits. See docs/config.md.
+// string in client_keys is a ClientKey with only Key set, named "key:" and
+// the first 8 hex digits of the key's SHA-256, and no limits. See
+// docs/config.md.
 type ClientKey struct {
 	// Name identifies the client in decision records and metrics; never the key.
 	Name string
@@ -64,7 +66,8 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 		if n.Kind == yaml.ScalarNode {
 			if v, ok := d.scalar(n, "client_keys entry", true); ok && v.s != "" && d.token(v, "client_keys entry") {
 				cfg.ClientKeys = append(cfg.ClientKeys, v.s)
-				name := "key-" + strconv.Itoa(len(cfg.Clients)+1)
+				sum := sha256.Sum256([]byte(v.s))
+				name := "key:" + hex.EncodeToString(sum[:4])
 				cfg.Clients = append(cfg.Clients, ClientKey{Name: name, Key: v.s})
 				r.clients = append(r.clients, rawClient{name: ref{name: name, node: n, v: value{s: name, node: n}}})
 			}

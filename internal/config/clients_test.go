@@ -31,7 +31,7 @@ client_keys:
 		t.Fatalf("clients: %+v", cfg.Clients)
 	}
 	plain, a, ci := cfg.Clients[0], cfg.Clients[1], cfg.Clients[2]
-	if plain.Name != "key-1" || plain.Key != "plain" || plain.Limited() || plain.Routes != nil {
+	if plain.Name != "key:a116c9ed" || plain.Key != "plain" || plain.Limited() || plain.Routes != nil {
 		t.Errorf("plain: %+v", plain)
 	}
 	if a.Name != "team-a" || a.Key != "team-a-secret" || a.Rate != (Rate{60, 200000}) || a.Budget != (Budget{5, 100}) {

@@ -61,6 +61,10 @@ type Config struct {
 	MaxInflightBodyBytes int64
 	AdminListen          string
 	AdminKeys            []string
+	// Console and Tracing are the operator console and OpenTelemetry
+	// traces; their zero values are the defaults.
+	Console Console
+	Tracing Tracing
 }
 
 // Store names where shared state (health, alert throttling) lives.

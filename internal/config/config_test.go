@@ -43,7 +43,7 @@ func TestSpecExample(t *testing.T) {
 	want := &Config{
 		File:         "testdata/spec.yaml",
 		Listen:       "127.0.0.1:8080",
-		Clients:      []ClientKey{{Name: "key-1", Key: "client-key"}},
+		Clients:      []ClientKey{{Name: "key:8eb943e7", Key: "client-key"}},
 		ClientKeys:   []string{"client-key"},
 		MaxBodyBytes: 8 << 20,
 		State:        State{Store: StoreMemory},

@@ -48,7 +48,8 @@ type rawRule struct {
 const topLevel = "the top level"
 
 var topKeys = append([]string{"listen", "client_keys", "max_body_bytes", "state", "decisions", "alerts",
-	"health", "retry", "log", "classify", "providers", "targets", "routes"}, frontKeys...)
+	"health", "retry", "log", "classify", "providers", "targets", "routes",
+	"console", "tracing"}, frontKeys...)
 
 func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 	r := &raw{}
@@ -138,6 +139,7 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 		cfg.Routes = append(cfg.Routes, rt)
 		r.routes = append(r.routes, rr)
 	}
+	d.decodeObserve(f, cfg)
 	return r
 }
 

@@ -41,8 +41,9 @@ type Decision struct {
 	Attempts    []Attempt    `json:"attempts"`
 	Skipped     []Skip       `json:"skipped,omitempty"`
 	Transitions []Transition `json:"transitions"`
-	// Client is the name of the client key that sent the request (never
-	// the key); "" without client keys.
+	// Client names the client key the request used, never the key itself:
+	// its configured name, or for a bare key "key:" and the first 8 hex
+	// digits of its SHA-256; empty when no client keys are configured.
 	Client string `json:"client,omitempty"`
 	// Usage sums the usage of the attempts that reported one.
 	Usage *Usage `json:"usage,omitempty"`
@@ -81,6 +82,10 @@ type Attempt struct {
 	// was billable but its usage is unknown (a cut stream, a timeout).
 	CostUSD     *USD `json:"cost_usd,omitempty"`
 	CostUnknown bool `json:"cost_unknown,omitempty"`
+
+	// StartMS is when the attempt began, in milliseconds after the request's
+	// Time, so waits between attempts (backoff, Retry-After) can be seen.
+	StartMS float64 `json:"start_ms"`
 	// Message is set only for class unknown: the upstream's own message as
 	// UnknownMessage records it (quoted values masked, ≤ MaxMessage bytes),
 	// so `detour classify --suggest` can turn unknowns into rules.

@@ -2,6 +2,7 @@ package decision
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -109,5 +110,40 @@ func TestWriteAfterCloseIsDropped(t *testing.T) {
 	w.Write(&Decision{ID: "late"})
 	if w.Dropped() != 1 {
 		t.Errorf("dropped %d, want 1", w.Dropped())
+	}
+}
+
+type ctxKey struct{}
+
+// ctxRecorder is a ContextSink that keeps each record with the value the
+// context carried.
+type ctxRecorder struct{ got []string }
+
+func (r *ctxRecorder) Write(d *Decision) { r.got = append(r.got, d.ID+":none") }
+func (r *ctxRecorder) WriteContext(ctx context.Context, d *Decision) {
+	v, _ := ctx.Value(ctxKey{}).(string)
+	r.got = append(r.got, d.ID+":"+v)
+}
+
+type plainRecorder struct{ got []string }
+
+func (r *plainRecorder) Write(d *Decision) { r.got = append(r.got, d.ID) }
+
+// Tee hands every record to every sink, in order, with the request's
+// context to the sinks that want it.
+func TestTeeHandsEveryRecordToEverySinkWithItsContext(t *testing.T) {
+	c, p := &ctxRecorder{}, &plainRecorder{}
+	s := Tee(p, nil, c)
+	ctx := context.WithValue(context.Background(), ctxKey{}, "trace-1")
+	Emit(ctx, s, &Decision{ID: "a"})
+	s.Write(&Decision{ID: "b"})
+	if strings.Join(p.got, ",") != "a,b" {
+		t.Errorf("plain sink got %v", p.got)
+	}
+	if strings.Join(c.got, ",") != "a:trace-1,b:" {
+		t.Errorf("context sink got %v", c.got)
+	}
+	if Tee(p) != Sink(p) || Tee() != Discard {
+		t.Error("Tee of one sink is not that sink, or Tee of none is not Discard")
 	}
 }

@@ -140,5 +140,6 @@ func Tour(base string) string {
 		"\n# A strict budget: the first call timed out after it was sent, so no second vendor is paid.\n" + c("strict", "") +
 		"\n# Health, models and metrics:\n" +
 		"  curl -s " + base + "/v1/health\n  curl -s " + base + "/v1/models\n  curl -s " + base + "/metrics | grep detour_\n\n" +
+		"Watch it in a browser (health, the decisions as they happen, unknown answers): " + base + "/ui\n\n" +
 		"Decision records (one JSON line per request) are printed below as requests arrive.\n"
 }

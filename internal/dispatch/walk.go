@@ -29,7 +29,7 @@ type Call struct {
 	W http.ResponseWriter
 	// ID is the decision id (the server has already sent it as a header).
 	ID string
-	// Client is the client key's name, for the record and metrics ("" = none).
+	// Client names the client key used (see decision.Decision.Client).
 	Client string
 }
 
@@ -116,7 +116,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	totals(rec)
 	d.opt.Metrics.Request(r.name, rec.Outcome, rec.Status, elapsed)
 	d.opt.Metrics.Overhead(elapsed - w.upstream)
-	d.dec.Write(rec)
+	decision.Emit(ctx, d.dec, rec) // ctx: what the HTTP front put there (a trace context)
 	return res
 }
 

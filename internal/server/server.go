@@ -38,6 +38,7 @@ type Server struct {
 	log     *slog.Logger
 	mux     *http.ServeMux // the client API, and the operator endpoints unless apart
 	admin   *http.ServeMux // the operator endpoints on their own listener
+	ops     *http.ServeMux // where operator endpoints go: mux, or admin with admin_listen
 }
 
 // New returns a Server for st. m and log may be nil. When st's
@@ -55,6 +56,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 	if st.Config.AdminListen != "" {
 		ops = s.admin
 	}
+	s.ops = ops
 	ops.HandleFunc("/v1/health", s.adminOnly(s.health))
 	if m != nil {
 		h := m.Handler()
@@ -99,16 +101,34 @@ func (s *Server) Admin() http.Handler {
 	})
 }
 
-// adminOnly requires one of admin_keys, when any are configured.
+// adminOnly requires one of admin_keys, when any are configured: as a
+// Bearer token, or as the password of HTTP Basic credentials (any user
+// name), which is what a browser can send when it navigates to the
+// console. A refusal asks for Basic credentials, so a browser prompts.
 func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if keys := s.state.Load().Config.AdminKeys; len(keys) > 0 && !bearerMatches(r, keys) {
+		if keys := s.state.Load().Config.AdminKeys; len(keys) > 0 && !bearerMatches(r, keys) && !basicMatches(r, keys) {
+			w.Header().Set("WWW-Authenticate", `Basic realm="detour operator", charset="UTF-8"`)
 			writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_admin_key",
-				"missing or invalid admin key: send Authorization: Bearer <one of admin_keys>")
+				"missing or invalid admin key: send Authorization: Bearer <one of admin_keys>, or Basic credentials whose password is one")
 			return
 		}
 		h(w, r)
 	}
+}
+
+// basicMatches reports whether r carries Basic credentials whose password
+// is one of keys (compared in constant time; the user name is not read).
+func basicMatches(r *http.Request, keys []string) bool {
+	_, pw, ok := r.BasicAuth()
+	if !ok {
+		return false
+	}
+	match := 0
+	for _, k := range keys {
+		match |= subtle.ConstantTimeCompare([]byte(pw), []byte(k))
+	}
+	return match == 1
 }
 
 // bearerMatches reports whether r's Authorization is "Bearer <key>" for one

@@ -1,0 +1,82 @@
+package classify
+
+// facts is what a body says, in the shapes of every dialect.
+type facts struct {
+	parsed   bool // the body began as JSON and at least one member was read
+	hasError bool // an error object/string, "type":"error" or "object":"error"
+	sseError bool // an SSE `event: error`
+
+	// codeInBody names a vendor envelope that reports errors with any
+	// status, 200 included, and a code in the body (Baidu's non-zero
+	// error_code, MiniMax's base_resp.status_code): such a status says
+	// nothing, so a 2xx carrying one defaults to unknown, not server_error.
+	codeInBody string
+
+	errCode, errType, errStatus, param, innerCode []byte // error.* (or top level)
+	topCode, topType, amzType                     []byte // top-level code/type, __type
+	numCode                                       int    // a numeric error.code / code (HTTP-like)
+
+	texts  [maxTexts][]byte // messages, error strings, metadata.raw
+	nTexts int
+
+	reasons  [maxReasons][]byte // Gemini ErrorInfo reasons
+	nReasons int
+
+	perDay, perMinute bool   // Gemini QuotaFailure quotaId periods
+	retryDelay        []byte // Gemini RetryInfo.retryDelay
+	fieldViolations   bool   // Gemini BadRequest.fieldViolations
+	detailLoc         bool   // a FastAPI/pydantic detail[].loc naming the field
+
+	blockReason  []byte // Gemini promptFeedback.blockReason
+	finishReason []byte // Gemini candidates[].finishReason (first)
+	geminiParts  bool   // some candidate carries content parts
+
+	oaiFinish  []byte // OpenAI choices[].finish_reason (first)
+	oaiContent bool   // some choice carries content or a tool call
+	stopReason []byte // Anthropic stop_reason (top level or delta)
+}
+
+func (f *facts) addText(b []byte) {
+	if len(b) > 0 && f.nTexts < maxTexts {
+		f.texts[f.nTexts] = b
+		f.nTexts++
+	}
+}
+
+// nonZero reports a code that is set: not empty, null, false, or all zeros.
+func nonZero(v []byte) bool {
+	if len(v) == 0 || eq(v, "null") || eq(v, "false") {
+		return false
+	}
+	for _, c := range v {
+		if c != '0' {
+			return true
+		}
+	}
+	return false
+}
+
+// atoi parses a small non-negative decimal; 0 when v is not one.
+func atoi(v []byte) int {
+	if len(v) == 0 || len(v) > 6 {
+		return 0
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// quotaPeriod notes whether a Gemini quotaId names a long or a short period.
+func quotaPeriod(f *facts, id []byte) {
+	switch {
+	case containsFold(id, "perday"), containsFold(id, "permonth"), containsFold(id, "peryear"):
+		f.perDay = true
+	case containsFold(id, "perminute"), containsFold(id, "persecond"), containsFold(id, "perhour"):
+		f.perMinute = true
+	}
+}

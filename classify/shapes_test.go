@@ -1,0 +1,86 @@
+package classify
+
+import "testing"
+
+// TestVendorEnvelopes: error shapes beyond the OpenAI/Anthropic/Gemini ones,
+// and the success bodies that share their field names and must stay
+// successes.
+func TestVendorEnvelopes(t *testing.T) {
+	run(t, []tc{
+		// Baidu: a non-zero error_code with error_msg, sent with 200.
+		{"baidu error_code in 200", 200, nil, `{"error_code":336003,"error_msg":"the length of messages must be an odd number"}`, false, "bad_request", "phrase:must be"},
+		{"baidu error_code, words unknown", 200, nil, `{"error_code":336100,"error_msg":"something new"}`, false, "unknown", "body:error_code"},
+		{"baidu error_code 0 is a success", 200, nil, `{"error_code":0,"result":"hello"}`, false, "ok", ""},
+		// MiniMax: base_resp.status_code != 0, whatever the order of members.
+		{"minimax base_resp error", 200, nil, `{"base_resp":{"status_msg":"invalid api key","status_code":2049}}`, false, "auth", "phrase:invalid api key"},
+		{"minimax base_resp success", 200, nil, `{"choices":[{"message":{"content":"hi"},"finish_reason":"stop"}],"base_resp":{"status_code":0,"status_msg":"success"}}`, false, "ok", ""},
+		// Cloudflare: errors[].message.
+		{"cloudflare errors array", 400, nil, `{"success":false,"errors":[{"code":7000,"message":"No route for that URI"}],"messages":[],"result":null}`, false, "unavailable", "phrase:no route for"},
+		// Ollama NDJSON: an error line after token lines; token lines alone
+		// are a success.
+		{"ndjson error after tokens", 200, nil, "{\"response\":\"a\",\"done\":false}\n{\"response\":\"b\",\"done\":false}\n{\"error\":\"boom\"}\n", false, "server_error", "body:error"},
+		{"ndjson tokens only", 200, nil, "{\"response\":\"a\",\"done\":false}\n{\"response\":\"an error\",\"done\":true}\n", false, "ok", ""},
+		{"ndjson cut mid-line", 200, nil, "{\"response\":\"a\",\"done\":false}\n{\"err", false, "ok", ""},
+		// llama.cpp's `error: {…}` stream line; a text body that begins with
+		// "error:" is still read as text.
+		{"llama.cpp error line", 200, nil, "error: {\"code\":400,\"message\":\"the request exceeds the available context size\",\"type\":\"invalid_request_error\"}\n\n", true, "context_length", "phrase:context size"},
+		{"text body starting error:", 400, nil, "error: Your credit balance is too low\n", false, "quota", "phrase:credit balance is too low"},
+	})
+}
+
+// TestPhraseShapes: the matcher's new shapes and their limits.
+func TestPhraseShapes(t *testing.T) {
+	run(t, []tc{
+		// Chinese has no word starts: a phrase is found inside a sentence.
+		{"chinese inside a sentence", 429, nil, `{"error":{"code":"1113","message":"您的账户余额不足，请充值。"}}`, false, "quota", "phrase:余额不足"},
+		{"chinese case-sensitive is no refusal", 400, nil, `{"error":{"message":"模型名称大小写敏感，请检查"}}`, false, "unknown", "status:400"},
+		{"chinese absent", 429, nil, `{"error":{"code":"1302","message":"您的账户已达到速率限制"}}`, false, "rate_limited", "status:429"},
+		// A rate's unit after a slash, not a path segment.
+		{"calls / month", 429, nil, `{"message":"limited to 1000 API calls / month."}`, false, "quota", "phrase:month"},
+		{"calls /\n month (escaped blank)", 429, nil, `{"message":"limited to 1000 API calls /\n month."}`, false, "quota", "phrase:month"},
+		{"requests/day", 429, nil, `{"message":"limit of 50 requests/day reached"}`, false, "quota", "phrase:day"},
+		{"path ending in /day", 429, nil, `{"message":"Slow down. See https://example.com/limits/day"}`, false, "rate_limited", "status:429"},
+		{"a $/month plan beside a per-minute limit", 429, nil, `{"error":{"message":"10 requests per minute on the free tier; upgrade to the $20/month plan."}}`, false, "rate_limited", "phrase:per minute"},
+		{"path segment /month/", 429, nil, `{"message":"Slow down. See /month/usage"}`, false, "rate_limited", "status:429"},
+		// An abbreviation is a whole word.
+		{"TPD as a word", 429, nil, `{"error":{"message":"organization TPD rate limit reached"}}`, false, "quota", "phrase:tpd"},
+		{"tpd as a word's start", 429, nil, `{"error":{"message":"tpdx rate limit reached"}}`, false, "rate_limited", "phrase:rate limit"},
+		// "No credits were charged" is not an account without credits.
+		{"no credits were charged", 403, nil, `{"error":{"message":"Your input was flagged for \"harassment\". No credits were charged.","code":403}}`, false, "refusal", "phrase:flagged"},
+		// A usage limit that only says "try again later" is a throttle; one
+		// with a reset or an upgrade is a plan's allowance.
+		{"usage limits, try again later", 429, nil, `{"message":"You have exceeded your usage limits. Please try again later."}`, false, "rate_limited", "status:429"},
+		{"usage limit with a reset", 429, nil, `{"error":{"message":"Usage limit reached for 5 hour. Your limit will reset at 2026-08-27 21:31:39"}}`, false, "quota", "phrase:usage limit…reset"},
+		// A Google quota metric's period decides over "Quota exceeded".
+		{"quota metric per minute", 429, nil, `{"error":{"code":429,"message":"Quota exceeded for aiplatform.googleapis.com/generate_content_requests_per_minute_per_project_per_base_model with base model: gemini-pro.","status":"RESOURCE_EXHAUSTED"}}`, false, "rate_limited", "quota-metric:per_minute"},
+		{"quota metric per day", 429, nil, `{"error":{"code":429,"message":"Quota exceeded for aiplatform.googleapis.com/generate_content_requests_per_day_per_project.","status":"RESOURCE_EXHAUSTED"}}`, false, "quota", "quota-metric:per_day"},
+		// A window total over twice its per-minute limit: this request alone
+		// is over it. Just over the limit is an ordinary throttle.
+		{"actual over twice the limit", 429, nil, `{"error":"Tokens per Minute (actual/limit): 65605/16000."}`, false, "overflow", "phrase:requested>limit"},
+		{"actual just over the limit", 429, nil, `{"error":"Tokens per Minute (actual/limit): 17000/16000."}`, false, "rate_limited", "phrase:per minute"},
+		// Guards for broad bad-input words: a key that "is not valid" is
+		// rejected; a tool "not found in model output" is no gone model.
+		{"api key is not valid", 400, nil, `{"error":{"message":"The API key is not valid."}}`, false, "auth", "phrase:api key is not valid"},
+		{"tool not found in model output", 400, nil, `{"error":{"message":"Tool call id not found in model output."}}`, false, "unknown", "status:400"},
+		// A capability gap is unknown, but a named param still proves bad
+		// input, and a named parameter outranks the gap.
+		{"capability gap", 422, nil, `{"error":"Input validation error: grammar is not supported","error_type":"validation"}`, false, "unknown", "phrase:is not supported"},
+		{"capability gap in a 2xx error", 200, nil, `{"error":"this model is missing data required for image input"}`, false, "unknown", "phrase:missing data required"},
+		{"capability gap with param", 400, nil, `{"error":{"message":"The image format is not supported.","param":"image_url"}}`, false, "bad_request", "openai:param"},
+		{"unsupported parameter outranks the gap", 400, nil, `{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model."}}`, false, "bad_request", "phrase:unsupported parameter"},
+	})
+}
+
+// TestFiveXXShapes: what a 5xx body may prove besides a request-scoped class
+// (server.go), and what stays server_error.
+func TestFiveXXShapes(t *testing.T) {
+	run(t, []tc{
+		{"cannot pay as a 500", 500, nil, `{"type":"error","error":{"type":"api_error","message":"insufficient balance (1008)"}}`, false, "quota", "phrase:insufficient balance"},
+		{"strong quota code as a 500", 500, nil, `{"error":{"code":"Arrearage","message":"Access denied, please make sure your account is in good standing."}}`, false, "quota", "code:arrearage"},
+		{"a period word stays server_error", 500, nil, `{"error":{"message":"daily limit reached for this node"}}`, false, "server_error", "status:500"},
+		{"batch size of the server", 500, nil, `{"error":{"code":500,"message":"input is too large to process. increase the physical batch size","type":"server_error"}}`, false, "overflow", "phrase:physical batch size"},
+		{"generic size cap stays server_error", 500, nil, `{"error":{"message":"Request too large"}}`, false, "server_error", "status:500"},
+		{"capability the server lacks", 500, nil, `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`, false, "unknown", "phrase:requires…flag"},
+		{"bad-input words in a 502 stay server_error", 502, nil, `{"error":{"message":"Format error: 'response_format.json_schema.schema' is not of type 'object'"}}`, false, "server_error", "status:502"},
+	})
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/query"
+)
+
+// runDecisions implements `detour decisions`: read a decision log (the JSON
+// lines of decisions.path), filter it, and print one line per request, a
+// route × class table (--summary), or follow the file as it grows.
+func runDecisions(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runDecisionsContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("decisions", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("f", "decisions.jsonl", "decision log `FILE` (JSON lines); - reads stdin")
+	var f query.Filter
+	fs.StringVar(&f.Route, "route", "", "only requests to this route")
+	fs.StringVar(&f.Target, "target", "", "only requests with an attempt at this target")
+	fs.StringVar(&f.Class, "class", "", "only requests that ended with, or had an attempt of, this class (ok and canceled too)")
+	fs.StringVar(&f.Outcome, "outcome", "", "only requests with this outcome: ok, error or canceled")
+	fs.StringVar(&f.Client, "client", "", "only requests of this client key label (key:…)")
+	since := fs.String("since", "", "only requests from this long ago (`15m`, 2h) or since this time (RFC 3339)")
+	summary := fs.Bool("summary", false, "print a route × class table instead of the requests")
+	follow := fs.Bool("follow", false, "keep printing requests as they are appended (Ctrl-C ends)")
+	asJSON := fs.Bool("json", false, "print the selected records as they are in the file (JSON lines)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: detour decisions [-f decisions.jsonl] [--route R] [--target T] [--class C] [--outcome O] [--client K] [--since 15m] [--summary | --follow] [--json]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "detour decisions: unexpected argument %q (the file is given with -f)\n", fs.Arg(0))
+		return 2
+	}
+	if err := f.Check(); err != nil {
+		fmt.Fprintln(stderr, "detour decisions:", err)
+		return 2
+	}
+	if *since != "" {
+		t, err := parseSince(*since, time.Now())
+		if err != nil {
+			fmt.Fprintln(stderr, "detour decisions:", err)
+			return 2
+		}
+		f.Since = t
+	}
+	if *summary && (*follow || *asJSON) {
+		fmt.Fprintln(stderr, "detour decisions: --summary prints one table; it cannot be combined with --follow or --json")
+		return 2
+	}
+	if *follow && *path == "-" {
+		fmt.Fprintln(stderr, "detour decisions: --follow needs a file (-f), not stdin")
+		return 2
+	}
+
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	var sum query.Summary
+	visit := func(d *decision.Decision, line []byte) error {
+		if !f.Match(d) {
+			return nil
+		}
+		switch {
+		case *summary:
+			sum.Add(d)
+			return nil
+		case *asJSON:
+			out.Write(line)
+			out.WriteByte('\n')
+		default:
+			out.WriteString(formatRecord(d))
+			out.WriteByte('\n')
+		}
+		if *follow {
+			return out.Flush()
+		}
+		return nil
+	}
+	badLines := 0
+	bad := func(b *query.BadLine) {
+		badLines++
+		out.Flush()
+		fmt.Fprintln(stderr, "detour decisions:", b)
+	}
+
+	var err error
+	switch {
+	case *follow:
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		err = query.Follow(ctx, *path, visit, bad)
+	case *path == "-":
+		err = query.Scan(stdin, visit, bad)
+	default:
+		var file *os.File
+		if file, err = os.Open(*path); err == nil {
+			err = query.Scan(file, visit, bad)
+			file.Close()
+		}
+	}
+	if err != nil {
+		out.Flush()
+		fmt.Fprintln(stderr, "detour decisions:", err)
+		return 1
+	}
+	if *summary {
+		sum.WriteTable(out)
+	}
+	if badLines > 0 {
+		return 1
+	}
+	return 0
+}
+
+// parseSince reads --since: a duration back from now, or an RFC 3339 time.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("--since %q: want a duration such as 15m or 2h, or a time such as 2026-11-30T09:00:00Z", s)
+}
+
+// formatRecord is one request on one line: when, route, outcome, status,
+// time, client, then each attempt in order with its class, evidence and
+// what happened next.
+func formatRecord(d *decision.Decision) string {
+	var b strings.Builder
+	b.WriteString(d.Time.UTC().Format("2006-01-02T15:04:05.000Z"))
+	b.WriteString("  " + d.ID + "  " + d.Route + "  " + d.Outcome + " " + strconv.Itoa(d.Status))
+	if d.Class != "" {
+		b.WriteString(" " + d.Class)
+	}
+	b.WriteString("  " + strconv.FormatFloat(d.MS, 'f', 1, 64) + "ms")
+	if d.Client != "" {
+		b.WriteString("  " + d.Client)
+	}
+	for _, a := range d.Attempts {
+		b.WriteString("  | " + a.Target + "/" + a.Provider + " " + strconv.Itoa(a.Status) + " " + query.AttemptClass(a))
+		if a.Evidence != "" && a.Class != "" {
+			b.WriteString(" (" + a.Evidence + ")")
+		}
+		b.WriteString(" " + a.Action)
+	}
+	if len(d.Transitions) > 0 {
+		b.WriteString("  |")
+		for _, t := range d.Transitions {
+			b.WriteString(" " + t.Scope + " " + t.Name + " " + t.From + "→" + t.To)
+		}
+	}
+	return b.String()
+}

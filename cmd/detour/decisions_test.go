@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A log as the gateway writes it: a failover on deep (quota then ok), a
+// failure on cheap, a canceled request, one older record.
+const decisionLog = `{"id":"old0000000000000","time":"2026-11-29T09:00:00Z","route":"deep","strategy":"ordered","stream":false,"outcome":"ok","status":200,"ms":5,"attempts":[{"target":"gpt","provider":"openai","model":"gpt-4o","status":200,"action":"done","counted":false,"billable":true,"ms":4}],"transitions":[]}
+{"id":"5f0c000000000001","time":"2026-11-30T09:12:03Z","route":"deep","strategy":"ordered","stream":false,"outcome":"ok","status":200,"ms":41.2,"attempts":[{"target":"claude","provider":"anthropic","model":"claude-sonnet-4-5","status":400,"class":"quota","evidence":"phrase:workspace api usage limits","action":"next_target","counted":true,"billable":false,"ms":12.1},{"target":"gpt","provider":"openai","model":"gpt-4o","status":200,"action":"done","counted":false,"billable":true,"ms":28.7}],"transitions":[{"scope":"account","name":"anthropic","from":"healthy","to":"cooling","class":"quota"}]}
+{"id":"5f0c000000000002","time":"2026-11-30T09:13:00Z","route":"cheap","strategy":"pool","stream":true,"outcome":"error","status":500,"class":"server_error","ms":300,"attempts":[{"target":"flash","provider":"gemini","model":"gemini-2.5-flash","status":500,"class":"server_error","evidence":"status:500","action":"retry","counted":true,"billable":false,"ms":100},{"target":"flash","provider":"gemini","model":"gemini-2.5-flash","status":500,"class":"server_error","evidence":"status:500","action":"stop","counted":true,"billable":false,"ms":100}],"transitions":[]}
+{"id":"5f0c000000000003","time":"2026-11-30T09:14:00Z","route":"deep","strategy":"ordered","stream":true,"outcome":"canceled","status":499,"ms":10,"attempts":[{"target":"gpt","provider":"openai","model":"gpt-4o","status":200,"action":"stop","counted":false,"billable":true,"ms":9}],"transitions":[]}
+`
+
+func runD(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := runDecisions(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func logFile(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "decisions.jsonl")
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func ids(out string) string {
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if f := strings.Fields(l); len(f) > 1 {
+			got = append(got, f[1][len(f[1])-1:])
+		}
+	}
+	return strings.Join(got, "")
+}
+
+func TestDecisionsFilters(t *testing.T) {
+	p := logFile(t, decisionLog)
+	for _, c := range []struct {
+		args []string
+		want string // last character of each id printed
+	}{
+		{nil, "0123"},
+		{[]string{"--route", "deep"}, "013"},
+		{[]string{"--class", "quota"}, "1"},
+		{[]string{"--class", "server_error"}, "2"},
+		{[]string{"--outcome", "canceled"}, "3"},
+		{[]string{"--class", "canceled"}, "3"},
+		{[]string{"--since", "2026-11-30T09:13:00Z"}, "23"},
+		{[]string{"--route", "deep", "--outcome", "ok", "--since", "2026-11-30T00:00:00Z"}, "1"},
+	} {
+		code, out, errs := runD(t, "", append([]string{"-f", p}, c.args...)...)
+		if code != 0 || ids(out) != c.want {
+			t.Errorf("%v: exit %d, printed %q, want %q\n%s%s", c.args, code, ids(out), c.want, out, errs)
+		}
+	}
+	// One line tells the failover: each attempt, its class and evidence, and the move.
+	_, out, _ := runD(t, "", "-f", p, "--class", "quota")
+	want := "2026-11-30T09:12:03.000Z  5f0c000000000001  deep  ok 200  41.2ms  | claude/anthropic 400 quota (phrase:workspace api usage limits) next_target  | gpt/openai 200 ok done  | account anthropic healthy→cooling\n"
+	if out != want {
+		t.Errorf("line:\n got %q\nwant %q", out, want)
+	}
+	// --json prints the lines as they are in the file; stdin with -f -.
+	_, out, _ = runD(t, decisionLog, "-f", "-", "--json", "--outcome", "error")
+	if out != strings.Split(decisionLog, "\n")[2]+"\n" {
+		t.Errorf("--json: %q", out)
+	}
+}
+
+func TestDecisionsSince(t *testing.T) {
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	if got, _ := parseSince("15m", now); !got.Equal(now.Add(-15 * time.Minute)) {
+		t.Errorf("15m: %v", got)
+	}
+	if _, err := parseSince("yesterday", now); err == nil || !strings.Contains(err.Error(), "15m") {
+		t.Errorf("a bad --since: %v", err)
+	}
+}
+
+func TestDecisionsSummary(t *testing.T) {
+	code, out, errs := runD(t, "", "-f", logFile(t, decisionLog), "--summary")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := []string{
+		"route requests not ok ok quota server_error canceled",
+		"cheap 1 1 0 0 2 0",
+		"deep 3 1 2 1 0 1",
+		"total 4 2 2 1 2 1",
+	}
+	got := strings.Split(strings.TrimSpace(out), "\n")
+	for i := range got {
+		got[i] = strings.Join(strings.Fields(got[i]), " ")
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("summary:\n%s\nwant\n%s", out, strings.Join(want, "\n"))
+	}
+}
+
+func TestDecisionsErrors(t *testing.T) {
+	p := logFile(t, decisionLog+"{broken\n")
+	code, out, errs := runD(t, "", "-f", p)
+	if code != 1 || ids(out) != "0123" || !strings.Contains(errs, "line 5: not a decision record") {
+		t.Errorf("a bad line: exit %d, %q, %q (want every good record printed, the bad line named, exit 1)", code, ids(out), errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--class", "qouta"}, `unknown class "qouta"`},
+		{[]string{"--outcome", "fine"}, `unknown outcome "fine"`},
+		{[]string{"--since", "soon"}, "--since"},
+		{[]string{"--summary", "--follow"}, "cannot be combined"},
+		{[]string{"-f", "-", "--follow"}, "needs a file"},
+		{[]string{"extra"}, "unexpected argument"},
+	} {
+		code, _, errs := runD(t, "", c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q (want 2 and %q)", c.args, code, errs, c.want)
+		}
+	}
+	if code, _, errs := runD(t, "", "-f", filepath.Join(t.TempDir(), "none.jsonl")); code != 1 || !strings.Contains(errs, "no such file") {
+		t.Errorf("a missing file: exit %d, %q", code, errs)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to read while the command writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// --follow prints what is appended, as it is appended, with the filters.
+func TestDecisionsFollow(t *testing.T) {
+	lines := strings.SplitAfter(decisionLog, "\n")
+	p := logFile(t, lines[0]+lines[1])
+	var out, errb syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() {
+		done <- runDecisionsContext(ctx, []string{"-f", p, "--follow", "--route", "deep"}, nil, &out, &errb)
+	}()
+	waitOut := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ids(out.String()) != want; { // a failure guard
+			if time.Now().After(deadline) {
+				t.Fatalf("followed %q, want %q (%s)", ids(out.String()), want, errb.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	waitOut("01")
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(lines[2] + lines[3])
+	f.Close()
+	waitOut("013")
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+}

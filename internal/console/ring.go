@@ -1,0 +1,191 @@
+package console
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/policy"
+	"github.com/detour-llm/detour/internal/query"
+)
+
+// Options configure a Console.
+type Options struct {
+	// Size is how many recent records the ring keeps; 0 means
+	// config.DefaultConsoleRingSize.
+	Size int
+	// State returns the configuration being served and its health tracker;
+	// required for the pages (a nil State serves records only).
+	State func() (*config.Config, *health.Tracker)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Replica names this process on the pages; "" means the host name.
+	Replica string
+}
+
+// Console keeps what the pages show and serves them. Create it with New;
+// it is safe for concurrent use.
+type Console struct {
+	opt Options
+
+	mu      sync.Mutex
+	ring    []entry // ring[(next-1)%len] is the newest
+	next    uint64  // sequence number of the next record; 0 is never used
+	minutes [60]minute
+	lastEP  map[health.Key]failure
+	lastAcc map[string]failure
+	unknown *groups
+}
+
+// entry is one record in the ring with its sequence number.
+type entry struct {
+	seq uint64
+	d   *decision.Decision
+}
+
+// minute counts attempts by class in one minute.
+type minute struct {
+	start  int64 // unix minute
+	counts map[string]int
+}
+
+// failure is the last failed attempt seen at an endpoint or account.
+type failure struct {
+	Class    string    `json:"class"`
+	Evidence string    `json:"evidence"`
+	Status   int       `json:"status"`
+	At       time.Time `json:"at"`
+}
+
+// New returns an empty Console.
+func New(o Options) *Console {
+	if o.Size <= 0 {
+		o.Size = config.DefaultConsoleRingSize
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Console{opt: o, ring: make([]entry, o.Size), next: 1,
+		lastEP: map[health.Key]failure{}, lastAcc: map[string]failure{}, unknown: newGroups(maxGroups)}
+}
+
+// Write keeps d (a decision.Sink). d must not change afterwards.
+func (c *Console) Write(d *decision.Decision) {
+	// Normalising a message costs up to a millisecond: done before the
+	// lock every request's record waits for.
+	var patterns []string
+	for _, a := range d.Attempts {
+		if a.Class == classify.Unknown.String() {
+			patterns = append(patterns, Normalise(strings.TrimSuffix(a.Message, "…")))
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ring[c.next%uint64(len(c.ring))] = entry{seq: c.next, d: d}
+	c.next++
+	for _, a := range d.Attempts {
+		at := d.Time.Add(time.Duration(a.StartMS * float64(time.Millisecond)))
+		c.count(at, query.AttemptClass(a))
+		if a.Class == "" {
+			continue
+		}
+		f := failure{Class: a.Class, Evidence: a.Evidence, Status: a.Status, At: at}
+		c.lastEP[health.Key{Target: a.Target, Provider: a.Provider}] = f
+		if cl, err := classify.ParseClass(a.Class); err == nil {
+			if policy.For(cl).Cool == policy.CoolAccount {
+				c.lastAcc[a.Provider] = f
+			}
+			if cl == classify.Unknown {
+				c.unknown.add(a, patterns[0], at)
+				patterns = patterns[1:]
+			}
+		}
+	}
+}
+
+// count adds one attempt of class at time at to its minute, if that minute
+// is within the last hour.
+func (c *Console) count(at time.Time, class string) {
+	m := at.Unix() / 60
+	now := c.opt.Now().Unix() / 60
+	if m > now || m <= now-60 {
+		return
+	}
+	slot := &c.minutes[m%60]
+	if slot.start != m {
+		*slot = minute{start: m, counts: map[string]int{}}
+	}
+	slot.counts[class]++
+}
+
+// recent returns up to limit records newer than after that f selects,
+// newest first, and the newest sequence number.
+func (c *Console) recent(f query.Filter, after uint64, limit int) ([]entry, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []entry
+	n := uint64(len(c.ring))
+	for seq := c.next - 1; seq > after && seq > 0 && c.next-seq <= n && len(out) < limit; seq-- {
+		e := c.ring[seq%n]
+		if f.Match(e.d) {
+			out = append(out, e)
+		}
+	}
+	return out, c.next - 1
+}
+
+// byID returns the record with id, if still in the ring.
+func (c *Console) byID(id string) *decision.Decision {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.ring {
+		if e.d != nil && e.d.ID == id {
+			return e.d
+		}
+	}
+	return nil
+}
+
+// perMinute returns the start of each of the last 60 minutes (oldest
+// first) and, for every class counted in them, its count per minute.
+func (c *Console) perMinute() ([]time.Time, map[string][]int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.opt.Now().Unix() / 60
+	starts := make([]time.Time, 60)
+	counts := map[string][]int{}
+	for i := range 60 {
+		m := now - 59 + int64(i)
+		starts[i] = time.Unix(m*60, 0).UTC()
+		slot := c.minutes[m%60]
+		if slot.start != m {
+			continue
+		}
+		for class, n := range slot.counts {
+			if counts[class] == nil {
+				counts[class] = make([]int, 60)
+			}
+			counts[class][i] = n
+		}
+	}
+	return starts, counts
+}
+
+// lastFailures returns copies of the last failure per endpoint and account.
+func (c *Console) lastFailures() (map[health.Key]failure, map[string]failure) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ep := make(map[health.Key]failure, len(c.lastEP))
+	for k, v := range c.lastEP {
+		ep[k] = v
+	}
+	acc := make(map[string]failure, len(c.lastAcc))
+	for k, v := range c.lastAcc {
+		acc[k] = v
+	}
+	return ep, acc
+}

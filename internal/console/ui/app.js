@@ -1,0 +1,496 @@
+// Detour console. Plain script, no framework, nothing fetched but this
+// gateway's own /ui/api. Everything that comes from the server (upstream
+// messages and evidence above all) becomes DOM text through el(), never
+// markup: there is no innerHTML here, and the Content-Security-Policy's
+// Trusted Types would refuse it anyway.
+'use strict';
+(function () {
+  const page = document.body.dataset.page;
+  const API = '/ui/api/';
+  const SVG = 'http://www.w3.org/2000/svg';
+  let skew = 0; // the server's clock minus ours, in ms
+
+  // el builds an element: attrs set as attributes (on* as listeners),
+  // children appended as nodes or as text.
+  function el(tag, attrs, ...kids) {
+    return build(document.createElement(tag), attrs, kids);
+  }
+  function svg(tag, attrs, ...kids) {
+    return build(document.createElementNS(SVG, tag), attrs, kids);
+  }
+  function build(e, attrs, kids) {
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const k of kids.flat()) {
+      if (k === null || k === undefined || k === false) continue;
+      e.append(k instanceof Node ? k : String(k));
+    }
+    return e;
+  }
+  const $ = (sel) => document.querySelector(sel);
+
+  async function get(path) {
+    const r = await fetch(API + path, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } });
+    if (!r.ok) {
+      let msg = r.status + ' ' + r.statusText;
+      try { const j = await r.json(); if (j.error) msg = j.error; } catch (e) { /* not JSON */ }
+      const err = new Error(msg);
+      err.status = r.status;
+      throw err;
+    }
+    const j = await r.json();
+    if (j && j.now) skew = Date.parse(j.now) - Date.now();
+    return j;
+  }
+
+  let connOK = true;
+  function online(ok, why) {
+    if (ok === connOK) return;
+    connOK = ok;
+    const c = $('#conn');
+    c.textContent = ok ? 'Connected again.' : 'Cannot reach the gateway (' + why + '); retrying…';
+    c.classList.toggle('bad', !ok);
+  }
+
+  // poll runs fn now and then every ms after it finished.
+  function poll(fn, ms) {
+    const run = async () => {
+      try {
+        await fn();
+        online(true);
+        document.body.dataset.updated = new Date().toISOString(); // when the page last showed fresh data
+      } catch (e) { online(false, e.message); }
+      setTimeout(run, ms);
+    };
+    run();
+  }
+
+  // Formatting.
+  const safeClass = (c) => (/^[a-z_]+$/.test(c) ? c : 'other');
+  function badge(cls, text) {
+    return el('span', { class: 'badge c-' + safeClass(cls) }, text === undefined ? cls : text);
+  }
+  function stateBadge(s) {
+    return el('span', { class: 'state s-' + safeClass(s) }, s);
+  }
+  function fmtMS(ms) {
+    if (ms === null || ms === undefined) return '—';
+    if (ms < 1) return ms.toFixed(2) + ' ms';
+    if (ms < 1000) return Math.round(ms) + ' ms';
+    return (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
+  }
+  function fmtSpan(sec) {
+    sec = Math.max(0, Math.round(sec));
+    const d = Math.floor(sec / 86400), h = Math.floor(sec / 3600) % 24, m = Math.floor(sec / 60) % 60, s = sec % 60;
+    if (d) return d + 'd ' + h + 'h';
+    if (h) return h + 'h ' + m + 'm';
+    if (m) return m + 'm ' + s + 's';
+    return s + 's';
+  }
+  const serverNow = () => Date.now() + skew;
+  function ago(iso) {
+    return fmtSpan((serverNow() - Date.parse(iso)) / 1000) + ' ago';
+  }
+  function countdown(iso) {
+    const left = (Date.parse(iso) - serverNow()) / 1000;
+    return left > 0 ? fmtSpan(left) : 'ending';
+  }
+  function clock(iso) {
+    const d = new Date(iso);
+    const p = (n) => String(n).padStart(2, '0');
+    return p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
+  }
+  // live <time> elements: a countdown (data-until) or an age (data-ago),
+  // brought up to date every second without re-rendering anything.
+  function timeUntil(iso) {
+    return el('time', { datetime: iso, 'data-until': iso, title: new Date(iso).toLocaleString() }, countdown(iso));
+  }
+  function timeAgo(iso) {
+    return el('time', { datetime: iso, 'data-ago': iso, title: new Date(iso).toLocaleString() }, ago(iso));
+  }
+  setInterval(() => {
+    for (const t of document.querySelectorAll('time[data-until]')) t.textContent = countdown(t.dataset.until);
+    for (const t of document.querySelectorAll('time[data-ago]')) t.textContent = ago(t.dataset.ago);
+  }, 1000);
+
+  function attemptClass(a) {
+    if (a.class) return a.class;
+    return a.action === 'done' ? 'ok' : 'canceled';
+  }
+  // cell is a table cell labelled for the one-card-per-row phone layout;
+  // its content is one element, so the label and the value sit side by side.
+  function cell(label, ...kids) {
+    return el('td', { 'data-label': label }, el('div', { class: 'v' }, ...kids));
+  }
+  function replaceBody(table, rows) {
+    const tb = table.tBodies[0];
+    tb.replaceChildren(...rows);
+  }
+
+  function failureCell(f) {
+    if (!f) return '—';
+    return el('span', { class: 'failure' }, badge(f.class), ' ', el('code', { class: 'evidence' }, f.evidence || '—'),
+      f.status ? ' (HTTP ' + f.status + ')' : '', ' ', el('span', { class: 'muted' }, timeAgo(f.at)));
+  }
+
+  // Health.
+  async function loadMeta() {
+    const m = await get('meta');
+    $('#replica').textContent = m.replica ? 'replica ' + m.replica : '';
+    return m;
+  }
+
+  function healthPage() {
+    loadMeta().catch(() => {});
+    let last = '';
+    poll(async () => {
+      const h = await get('health');
+      const key = JSON.stringify([h.endpoints, h.accounts]);
+      if (key === last) return;
+      last = key;
+      const counts = {};
+      for (const e of h.endpoints) counts[e.state] = (counts[e.state] || 0) + 1;
+      const parts = Object.entries(counts).map(([s, n]) => n + ' ' + s);
+      $('#health-summary').textContent = h.endpoints.length + ' endpoints' + (parts.length ? ': ' + parts.join(', ') : '') + '.';
+      replaceBody($('#endpoints'), h.endpoints.map((e) => el('tr', { class: 'row-' + safeClass(e.state) },
+        cell('Target', el('strong', null, e.target)),
+        cell('Provider', e.provider),
+        cell('Model', el('code', null, e.model)),
+        cell('State', stateBadge(e.state)),
+        cell('Cooldown left', e.cooldown_until ? timeUntil(e.cooldown_until) : '—'),
+        cell('Failures in a row', String(e.failures)),
+        cell('Last class', e.last_class ? badge(e.last_class) : '—'),
+        cell('Last failure seen here', failureCell(e.last_failure)),
+        cell('Latency (first byte)', e.latency_ms === null ? 'not measured' : fmtMS(e.latency_ms)))));
+      replaceBody($('#accounts'), h.accounts.map((a) => el('tr', { class: 'row-' + safeClass(a.state) },
+        cell('Provider', el('strong', null, a.name)),
+        cell('State', stateBadge(a.state)),
+        cell('Cooldown left', a.cooldown_until ? timeUntil(a.cooldown_until) : '—'),
+        cell('Last class', a.last_class ? badge(a.last_class) : '—'),
+        cell('Last failure seen here', failureCell(a.last_failure)))));
+    }, 1000);
+  }
+
+  // Decisions.
+  const actionText = {
+    done: '✓ answered the client',
+    retry: '↻ retry the same endpoint',
+    next_endpoint: '→ next endpoint of the target',
+    next_target: '→ next target',
+    tail: '→ guarded tail',
+    stop: '■ stop: the client got this answer',
+  };
+
+  function pathList(d) {
+    return el('ol', { class: 'path' }, d.attempts.map((a) => el('li', { class: 'after-' + safeClass(a.action) },
+      badge(attemptClass(a)), ' ', el('span', { class: 'where' }, a.target + '/' + a.provider))));
+  }
+
+  function decisionsPage() {
+    const params = new URLSearchParams(location.search);
+    const form = $('#filters');
+    const filterKeys = ['route', 'target', 'class', 'outcome', 'client'];
+    const filter = new URLSearchParams();
+    for (const k of filterKeys) if (params.get(k)) filter.set(k, params.get(k));
+    form.elements.client.value = params.get('client') || '';
+    loadMeta().then((m) => {
+      const fill = (name, values) => {
+        const s = form.elements[name];
+        for (const v of values) s.append(el('option', { value: v }, v));
+        s.value = params.get(name) || '';
+      };
+      fill('route', m.routes);
+      fill('target', m.targets);
+      fill('class', m.classes);
+      fill('outcome', m.outcomes);
+    }).catch(() => {});
+
+    const tbody = $('#decisions').tBodies[0];
+    const records = new Map(); // id → record
+    let lastSeq = 0;
+    let paused = false;
+    let first = true;
+    const maxRows = 300;
+
+    const pause = $('#pause');
+    pause.addEventListener('click', () => {
+      paused = !paused;
+      pause.setAttribute('aria-pressed', String(paused));
+      pause.textContent = paused ? 'Resume live tail' : 'Pause live tail';
+      $('#tail-status').textContent = paused ? 'Live tail paused.' : 'Live tail on.';
+    });
+
+    function linkFor(id) {
+      const q = new URLSearchParams(filter);
+      q.set('id', id);
+      return '/ui/decisions?' + q.toString();
+    }
+
+    function row(d) {
+      const open = (ev) => { ev.preventDefault(); show(d.id, true); };
+      const tr = el('tr', { 'data-id': d.id },
+        cell('Time', el('a', { href: linkFor(d.id), onclick: open, 'aria-label': 'Request ' + d.id + ' at ' + clock(d.time) }, el('time', { datetime: d.time }, clock(d.time)))),
+        cell('Route', d.route),
+        cell('Outcome', el('span', { class: 'outcome o-' + safeClass(d.outcome) }, d.outcome), ' ', String(d.status), d.class ? ' ' : '', d.class ? badge(d.class) : ''),
+        cell('Attempts in order', pathList(d)),
+        cell('Took', fmtMS(d.ms)),
+        cell('Client', d.client || '—'));
+      tr.addEventListener('click', (ev) => { if (!ev.target.closest('a')) show(d.id, true); });
+      return tr;
+    }
+
+    async function tail() {
+      if (paused) return;
+      const q = new URLSearchParams(filter);
+      q.set('after', String(lastSeq));
+      q.set('limit', '200');
+      const j = await get('decisions?' + q.toString());
+      if (j.records.length) {
+        const frag = document.createDocumentFragment();
+        for (const it of j.records) { // newest first
+          records.set(it.record.id, it.record);
+          frag.append(row(it.record));
+        }
+        tbody.prepend(frag);
+        while (tbody.rows.length > maxRows) {
+          const gone = tbody.rows[tbody.rows.length - 1];
+          records.delete(gone.dataset.id);
+          gone.remove();
+        }
+        if (!first) $('#tail-status').textContent = j.records.length === 1 ? '1 new request.' : j.records.length + ' new requests.';
+      }
+      lastSeq = Math.max(lastSeq, j.seq);
+      $('#empty').hidden = tbody.rows.length > 0;
+      first = false;
+    }
+
+    const detail = $('#detail');
+    async function show(id, push) {
+      if (push) history.pushState({ id }, '', linkFor(id));
+      let d = records.get(id);
+      if (!d) {
+        try { d = await get('decisions/' + encodeURIComponent(id)); } catch (e) {
+          detail.replaceChildren(el('h2', { id: 'detail-h', tabindex: '-1' }, 'Request ' + id), el('p', null, e.message), closeButton());
+          detail.hidden = false;
+          $('#detail-h').focus();
+          return;
+        }
+      }
+      for (const r of tbody.rows) r.classList.toggle('selected', r.dataset.id === id);
+      detail.replaceChildren(...renderDecision(d));
+      detail.hidden = false;
+      $('#detail-h').focus();
+    }
+    function closeButton() {
+      return el('button', { type: 'button', class: 'close', onclick: () => {
+        detail.hidden = true;
+        history.pushState({}, '', '/ui/decisions' + (filter.toString() ? '?' + filter.toString() : ''));
+        for (const r of tbody.rows) r.classList.remove('selected');
+        const link = tbody.querySelector('tr a');
+        if (link) link.focus();
+      } }, 'Close');
+    }
+    window.addEventListener('popstate', () => {
+      const id = new URLSearchParams(location.search).get('id');
+      if (id) show(id, false); else detail.hidden = true;
+    });
+
+    function renderDecision(d) {
+      const total = Math.max(d.ms, 0.001);
+      const meta = el('dl', { class: 'meta' },
+        el('dt', null, 'Route'), el('dd', null, d.route + ' (' + d.strategy + (d.stream ? ', stream' : '') + ')'),
+        el('dt', null, 'Outcome'), el('dd', null, el('span', { class: 'outcome o-' + safeClass(d.outcome) }, d.outcome), ' · HTTP ' + d.status, d.class ? ' · ' : '', d.class ? badge(d.class) : ''),
+        el('dt', null, 'Took'), el('dd', null, fmtMS(d.ms) + ' in ' + d.attempts.length + (d.attempts.length === 1 ? ' attempt' : ' attempts')),
+        el('dt', null, 'At'), el('dd', null, el('time', { datetime: d.time }, new Date(d.time).toLocaleString())),
+        d.client ? [el('dt', null, 'Client'), el('dd', null, d.client)] : null);
+      const steps = el('ol', { class: 'steps' }, d.attempts.map((a, i) => {
+        const cls = attemptClass(a);
+        const start = a.start_ms || 0;
+        const bar = el('div', { class: 'bar c-' + safeClass(cls) });
+        bar.style.left = (100 * start / total).toFixed(2) + '%';
+        bar.style.width = Math.max(0.5, 100 * a.ms / total).toFixed(2) + '%';
+        const flags = [];
+        if (a.billable) flags.push('billable');
+        if (a.counted) flags.push('counted against health');
+        if (a.probe) flags.push('probe');
+        if (a.retry_after_ms) flags.push('Retry-After ' + fmtMS(a.retry_after_ms));
+        if (a.malformed) flags.push(a.malformed + ' malformed chunks skipped');
+        if (a.usage) flags.push(a.usage.prompt_tokens + ' + ' + a.usage.completion_tokens + ' tokens');
+        return el('li', { class: 'step c-' + safeClass(cls) },
+          el('div', { class: 'step-head' },
+            el('span', { class: 'num', 'aria-hidden': 'true' }, String(i + 1)),
+            el('span', null, el('strong', null, a.target), ' at ', el('strong', null, a.provider), ' · ', el('code', null, a.model))),
+          el('div', { class: 'verdict' },
+            a.status ? 'HTTP ' + a.status : 'no HTTP answer', ' → ', badge(cls),
+            a.evidence && a.class ? [' because ', el('code', { class: 'evidence' }, a.evidence)] : null),
+          a.message ? el('blockquote', { class: 'message' }, el('span', { class: 'sr-only' }, 'Upstream message: '), a.message) : null,
+          el('div', { class: 'timing' },
+            el('div', { class: 'track', 'aria-hidden': 'true' }, bar),
+            el('span', null, 'started +' + fmtMS(start) + ', took ' + fmtMS(a.ms) + (a.ttfb_ms ? ', first byte ' + fmtMS(a.ttfb_ms) : ''))),
+          flags.length ? el('div', { class: 'flags' }, flags.join(' · ')) : null,
+          el('div', { class: 'action a-' + safeClass(a.action) }, actionText[a.action] || a.action));
+      }));
+      const out = [
+        el('div', { class: 'detail-head' }, el('h2', { id: 'detail-h', tabindex: '-1' }, 'Request ', el('code', null, d.id)), closeButton()),
+        meta,
+        el('h3', null, 'Failover path'),
+        steps,
+      ];
+      if (d.skipped && d.skipped.length) {
+        out.push(el('h3', null, 'Not tried'), el('ul', { class: 'skips' }, d.skipped.map((s) =>
+          el('li', null, el('strong', null, s.target + '/' + s.provider), ': ', s.reason))));
+      }
+      if (d.transitions && d.transitions.length) {
+        out.push(el('h3', null, 'Health changes this request caused'), el('ul', { class: 'transitions' }, d.transitions.map((t) =>
+          el('li', null, t.scope + ' ', el('strong', null, t.name), ': ', stateBadge(t.from), ' → ', stateBadge(t.to), t.class ? [' (', badge(t.class), ')'] : null))));
+      }
+      out.push(el('details', null, el('summary', null, 'The record as JSON'), el('pre', { class: 'json' }, JSON.stringify(d, null, 2))));
+      return out;
+    }
+
+    poll(tail, 500);
+    if (params.get('id')) show(params.get('id'), false);
+  }
+
+  // Classes over time.
+  function classesPage() {
+    loadMeta().catch(() => {});
+    const box = $('#chart');
+    const showOK = $('#show-ok');
+    let data = null;
+    showOK.addEventListener('change', () => { if (data) draw(data); });
+    // Drawn at the box's own width, so text keeps its size on any screen.
+    let width = 0;
+    new ResizeObserver(() => {
+      if (box.clientWidth !== width && data) draw(data);
+    }).observe(box);
+    poll(async () => { data = await get('classes'); draw(data); }, 5000);
+
+    function draw(j) {
+      const series = j.series.filter((s) => showOK.checked || s.class !== 'ok');
+      const n = j.minutes.length;
+      const totals = new Array(n).fill(0);
+      for (const s of series) s.counts.forEach((c, i) => { totals[i] += c; });
+      const max = Math.max(1, ...totals);
+      width = box.clientWidth;
+      const W = Math.max(280, width), H = W < 500 ? 200 : 260, L = 36, B = 24, T = 8, R = 22;
+      const bw = (W - L - R) / n;
+      const y = (v) => T + (H - T - B) * (1 - v / max);
+      const sum = series.map((s) => s.class + ' ' + s.counts.reduce((a, b) => a + b, 0)).join(', ');
+      const chart = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-labelledby': 'chart-t chart-d', class: 'bars' },
+        svg('title', { id: 'chart-t' }, 'Attempts by class per minute, last 60 minutes'),
+        svg('desc', { id: 'chart-d' }, sum ? 'Totals: ' + sum + '.' : 'No attempts in the last hour.'));
+      for (const v of new Set([0, Math.round(max / 2), max])) { // whole numbers, placed where they belong
+        const yy = y(v);
+        chart.append(svg('line', { x1: L, x2: W - R, y1: yy, y2: yy, class: 'grid' }),
+          svg('text', { x: L - 6, y: yy + 4, 'text-anchor': 'end', class: 'axis' }, String(Math.round(v))));
+      }
+      for (let i = 0; i < n; i++) {
+        let acc = 0;
+        const label = clock(j.minutes[i]).slice(0, 5);
+        for (const s of series) {
+          const c = s.counts[i];
+          if (!c) continue;
+          chart.append(svg('rect', { x: L + i * bw + 1, width: Math.max(1, bw - 2), y: y(acc + c), height: y(acc) - y(acc + c), class: 'c-' + safeClass(s.class) },
+            svg('title', null, label + ' ' + s.class + ': ' + c)));
+          acc += c;
+        }
+        const every = W < 500 ? 20 : 10;
+        if (i % every === 0 || i === n - 1) {
+          chart.append(svg('text', { x: L + i * bw + bw / 2, y: H - 6, 'text-anchor': i === n - 1 ? 'end' : 'middle', class: 'axis' }, label));
+        }
+      }
+      box.replaceChildren(chart);
+      $('#legend').replaceChildren(...(series.length ? series.map((s) => el('li', null,
+        el('span', { class: 'swatch c-' + safeClass(s.class), 'aria-hidden': 'true' }), s.class + ' ' + s.counts.reduce((a, b) => a + b, 0))) :
+        [el('li', null, 'No attempts in the last hour.')]));
+      const table = $('#classes-table');
+      table.tHead.replaceChildren(el('tr', null, el('th', { scope: 'col' }, 'Minute'), series.map((s) => el('th', { scope: 'col' }, s.class))));
+      const rows = [];
+      for (let i = n - 1; i >= 0; i--) {
+        if (!totals[i]) continue;
+        rows.push(el('tr', null, el('th', { scope: 'row' }, clock(j.minutes[i]).slice(0, 5)), series.map((s) => el('td', null, String(s.counts[i])))));
+      }
+      table.tBodies[0].replaceChildren(...rows);
+    }
+  }
+
+  // Unknowns.
+  const allClasses = ['timeout', 'rate_limited', 'quota', 'server_error', 'unavailable', 'auth', 'forbidden', 'overflow',
+    'context_length', 'refusal', 'bad_request', 'unknown'];
+
+  function unknownsPage() {
+    loadMeta().catch(() => {});
+    const box = $('#groups');
+    const cards = new Map(); // group key → {node, update}
+    let serial = 0;
+    poll(async () => {
+      const j = await get('unknowns');
+      $('#empty').hidden = j.groups.length > 0;
+      const fresh = [];
+      for (const g of j.groups) {
+        const key = g.provider + '\u0000' + g.status + '\u0000' + g.pattern.toLowerCase();
+        let c = cards.get(key);
+        if (!c) {
+          c = card(g, ++serial);
+          cards.set(key, c);
+          fresh.push(c.node);
+        }
+        c.update(g);
+      }
+      if (fresh.length) box.prepend(...fresh);
+    }, 2000);
+
+    function card(g, n) {
+      const id = 'g' + n;
+      const count = el('span');
+      const seen = el('span');
+      const example = el('blockquote', { class: 'message' });
+      const select = el('select', { id: id + '-class' }, allClasses.map((c) => el('option', { value: c }, c)));
+      select.value = g.class;
+      const rule = el('textarea', { id: id + '-rule', class: 'rule', readonly: true, rows: '2', spellcheck: 'false', 'aria-describedby': id + '-how' });
+      const status = el('span', { role: 'status', 'aria-live': 'polite', class: 'copied' });
+      let base = g.rule;
+      const compose = () => base.replace(/class: [a-z_]+\}$/, 'class: ' + select.value + '}');
+      select.addEventListener('change', () => { rule.value = compose(); status.textContent = ''; });
+      const copy = el('button', { type: 'button', onclick: async () => {
+        rule.value = compose();
+        try {
+          await navigator.clipboard.writeText(rule.value);
+        } catch (e) {
+          rule.focus();
+          rule.select(); // the text is selected: Ctrl+C / ⌘C copies it
+          status.textContent = 'Selected: press Ctrl+C (⌘C) to copy.';
+          return;
+        }
+        status.textContent = 'Copied.';
+      } }, 'Copy rule');
+      const node = el('article', { class: 'group', 'aria-labelledby': id + '-h' },
+        el('h2', { id: id + '-h' }, el('code', null, g.pattern || '(no message)')),
+        el('p', { class: 'meta' }, el('strong', null, g.provider), ' · HTTP ' + g.status + ' · ', count, ' · ', seen),
+        el('p', { class: 'label' }, 'Latest message:'), example,
+        g.match ? null : el('p', { class: 'warn' }, 'These answers carried no message: the rule matches every HTTP ' + g.status + ' answer from ' + g.provider + '.'),
+        el('div', { class: 'builder' },
+          el('label', { for: id + '-class' }, 'Class for these answers'), select,
+          el('label', { for: id + '-rule' }, 'Rule'), rule,
+          el('div', { class: 'copyrow' }, copy, ' ', status)),
+        el('p', { id: id + '-how', class: 'hint' }, 'Paste under classify: rules: (before any broader rule) and reload.'));
+      return {
+        node,
+        update(g2) {
+          count.textContent = g2.count === 1 ? 'seen once' : 'seen ' + g2.count + ' times';
+          seen.replaceChildren('first ', timeAgo(g2.first), ', last ', timeAgo(g2.last));
+          example.textContent = g2.example || '(empty)';
+          base = g2.rule;
+          if (!rule.value || document.activeElement !== rule) rule.value = compose();
+        },
+      };
+    }
+  }
+
+  const pages = { health: healthPage, decisions: decisionsPage, classes: classesPage, unknowns: unknownsPage };
+  if (pages[page]) pages[page]();
+})();

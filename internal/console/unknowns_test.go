@@ -1,0 +1,141 @@
+package console
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+)
+
+func TestNormaliseMasksWhatVaries(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"Request 7781 rejected for 'gpt-4o'", "Request 12 rejected for 'o3'", "Request <n> rejected for <q>"},
+		{`Model "claude-3" is not enabled for org org-8fK2aa91`, `Model "x" is not enabled for org org-77Ab0c31`, "Model <q> is not enabled for org <id>"},
+		{"see https://example.test/docs?id=1 now", "see http://other.test/ now", "see <url> now"},
+		{"batch  req_7f3a9c11\tfailed", "batch req_0000aa failed", "batch <id> failed"},
+		{"don't send it's value", "don't send it's value", "don't send it's value"},
+		{"账户余额不足 (code 1008)", "账户余额不足 (code 42)", "账户余额不足 (code <n>)"},
+	} {
+		na, nb := Normalise(c.a), Normalise(c.b)
+		if na != c.want || nb != c.want {
+			t.Errorf("Normalise(%q) = %q, Normalise(%q) = %q, want both %q", c.a, na, c.b, nb, c.want)
+		}
+	}
+}
+
+// body wraps msg in an OpenAI error envelope, with <, > and & escaped as
+// Go's encoder does (escapeHTML) or not.
+func body(msg string, escapeHTML bool) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(escapeHTML)
+	enc.Encode(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error"}})
+	return b.Bytes()
+}
+
+// The suggested rule, pasted into a configuration, classifies the answer
+// it was made from, and the next answer that differs only in what is
+// masked; it leaves other answers alone.
+func TestSuggestedRuleClassifiesTheNextSuchAnswer(t *testing.T) {
+	for _, c := range []struct{ msg, next, other string }{
+		{"The frobnicator refused request 7781 for model 'gpt-4o'.", "The frobnicator refused request 12 for model 'o3-mini'.", "The model is overloaded."},
+		{`Parameter "reasoning_effort" can't be combined with tools <beta> & streaming; see https://x.test/a/b`,
+			`Parameter "top_k" can't be combined with tools <beta> & streaming; see https://x.test/c`, "Parameter missing."},
+		{"Line one of the error.\nLine two says: try again at 2026-11-30T10:00:00Z", "Line one of the error.\nLine two says: try again at 2027-01-01T00:00:00Z", "Line three."},
+		{"账户余额不足, 请充值 (code 1008)", "账户余额不足, 请充值 (code 7)", "余额充足"},
+		{"You've hit the organisation's cap of 50 requests/day (org_abc123def)", "You've hit the organisation's cap of 500 requests/day (org_zz99xx11)", "You've been rate limited."},
+	} {
+		match := MatchFor(c.msg)
+		if match == "" {
+			t.Errorf("%q: no expression", c.msg)
+			continue
+		}
+		line := RuleLine("odd-provider", 400, match, "quota")
+		yaml := `providers:
+  - {name: odd-provider, dialect: openai, base_url: "https://x.test/v1"}
+targets:
+  - {name: t, model: m, providers: [odd-provider]}
+classify:
+  rules:
+    ` + line + "\n"
+		cfg, err := config.Parse("c.yaml", []byte(yaml), nil)
+		if err != nil {
+			t.Errorf("rule %s does not parse: %v", line, err)
+			continue
+		}
+		cl := &classify.Classifier{Rules: cfg.Rules}
+		verdict := func(msg string, escape bool, status int) classify.Verdict {
+			return cl.Classify(classify.Response{Status: status, Body: body(msg, escape), Dialect: classify.OpenAI, Provider: "odd-provider"})
+		}
+		for _, m := range []string{c.msg, c.next} {
+			for _, esc := range []bool{false, true} {
+				if v := verdict(m, esc, 400); v.Class != classify.Quota || v.Evidence != "rule:1" {
+					t.Errorf("rule %s on %q (escapeHTML %v): %s %s", line, m, esc, v.Class, v.Evidence)
+				}
+			}
+		}
+		if v := verdict(c.other, false, 400); v.Evidence == "rule:1" {
+			t.Errorf("rule %s also took %q", line, c.other)
+		}
+		if v := verdict(c.msg, false, 404); v.Evidence == "rule:1" {
+			t.Errorf("rule %s also took another status", line)
+		}
+	}
+}
+
+func TestRuleLineQuotes(t *testing.T) {
+	got := RuleLine("p", 400, `(?i)can't be .* used`, "bad_request")
+	if got != `- {provider: p, status: 400, match: '(?i)can''t be .* used', class: bad_request}` {
+		t.Errorf("got %s", got)
+	}
+	if got := RuleLine("true", 0, "", "unknown"); got != `- {provider: 'true', class: unknown}` {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestUnknownsGroupAndCount(t *testing.T) {
+	now := time.Date(2026, 11, 30, 9, 30, 0, 0, time.UTC)
+	c := New(Options{Size: 10, Now: func() time.Time { return now }})
+	rec := func(at time.Time, provider string, status int, msg string) *decision.Decision {
+		return &decision.Decision{ID: decision.NewID(), Time: at, Route: "r", Outcome: "ok",
+			Attempts: []decision.Attempt{
+				{Target: "a", Provider: provider, Status: status, Class: "unknown", Evidence: "status:400", Action: "next_target", Message: msg},
+				{Target: "b", Provider: "up", Status: 200, Action: "done"}}}
+	}
+	c.Write(rec(now.Add(-3*time.Minute), "odd", 400, "Request 7781 rejected for 'gpt-4o'"))
+	c.Write(rec(now.Add(-2*time.Minute), "odd", 400, "Request 12 rejected for 'o3'"))
+	c.Write(rec(now.Add(-1*time.Minute), "odd", 422, "Request 12 rejected for 'o3'"))
+	c.Write(rec(now, "other", 400, strings.Repeat("x", 296)+"…"))
+	gs := c.unknowns()
+	if len(gs) != 3 {
+		t.Fatalf("%d groups: %+v", len(gs), gs)
+	}
+	g := gs[2]
+	if g.Provider != "odd" || g.Status != 400 || g.Count != 2 || g.Pattern != "Request <n> rejected for <q>" ||
+		!g.First.Equal(now.Add(-3*time.Minute)) || !g.Last.Equal(now.Add(-2*time.Minute)) || g.Example != "Request 12 rejected for 'o3'" {
+		t.Errorf("group %+v", g)
+	}
+	if g.Class != "bad_request" || !strings.HasPrefix(g.Rule, "- {provider: odd, status: 400, match: '(?i)Request.*rejected for', class: bad_request}") {
+		t.Errorf("suggestion %q / %q", g.Class, g.Rule)
+	}
+	if gs[0].Provider != "other" || strings.Contains(gs[0].Match, "…") {
+		t.Errorf("newest first, a truncated message's mark left out: %+v", gs[0])
+	}
+}
+
+func TestGroupsAreBounded(t *testing.T) {
+	g := newGroups(3)
+	at := time.Unix(0, 0)
+	for i, m := range []string{"alpha one", "beta two", "gamma three", "delta four"} {
+		g.add(decision.Attempt{Provider: "p", Status: 400, Message: m}, Normalise(m), at.Add(time.Duration(i)*time.Second))
+	}
+	l := g.list()
+	if len(l) != 3 || l[2].Pattern != "beta two" {
+		t.Errorf("kept %+v, want the three most recently seen", l)
+	}
+}

@@ -1,0 +1,7 @@
+// Package query reads, filters and summarises decision records: the JSON
+// lines a gateway writes (read whole, or followed as the file grows) and the
+// records the console keeps in memory. `detour decisions` and the console's
+// Decisions page filter with the same Filter.
+//
+// It imports classify (the class names) and decision, nothing else of ours.
+package query
