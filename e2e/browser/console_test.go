@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -40,6 +41,11 @@ func oddAnswer(n int) string {
 // hostile is an upstream message written to break a page that renders it
 // as markup.
 const hostile = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> & "quotes" are 'not' markup`
+
+// hostileShown is hostile as the decision record keeps it (quoted values
+// masked: that is where upstreams quote the client's input), still markup
+// if a page rendered it as such.
+var hostileShown = decision.UnknownMessage(hostile)
 
 const gatewayYAML = `
 providers:
@@ -173,12 +179,12 @@ func TestConsoleInABrowser(t *testing.T) {
 		b.do(t, chromedp.Navigate(g.URL+"/ui/unknowns"))
 		group := `[...document.querySelectorAll('article.group')].find(a => a.querySelector('.meta strong').textContent === 'evil')`
 		b.mustWait(t, "the hostile group", `!!`+group)
-		if got := eval[string](t, b, group+`.querySelector('blockquote').textContent`); got != hostile {
+		if got := eval[string](t, b, group+`.querySelector('blockquote').textContent`); got != hostileShown {
 			t.Errorf("message shown as %q, want the text as sent", got)
 		}
 		b.do(t, chromedp.Navigate(g.URL+"/ui/decisions?id="+id))
 		b.mustWait(t, "the detail", `!document.querySelector('#detail').hidden && !!document.querySelector('#detail blockquote')`)
-		if got := eval[string](t, b, `document.querySelector('#detail blockquote').textContent`); !strings.HasSuffix(got, hostile) {
+		if got := eval[string](t, b, `document.querySelector('#detail blockquote').textContent`); !strings.HasSuffix(got, hostileShown) {
 			t.Errorf("detail message %q", got)
 		}
 		if n := eval[int](t, b, `document.querySelectorAll('main img, main script').length + (window.__pwned ? 100 : 0)`); n != 0 {
