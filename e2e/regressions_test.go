@@ -143,7 +143,7 @@ func TestInconclusiveProbeFreesTheSlot(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, down, bad, ok("model-a", "back")), "p2": script(ok("model-a", "p2"))})
 	g := start(t, probeCfg, fs)
 	g.post(t, "r", "").wantStatus(t, 200) // p1 fails twice and cools; p2 answers
-	time.Sleep(300 * time.Millisecond)    // the cooldown passes
+	waitState(t, g, "a", "p1", "probing") // the cooldown passes
 	g.post(t, "r", "").wantStatus(t, 400)
 	d := g.recs.wait(t, 2)
 	wantSteps(t, d, "a/p1 bad_request stop")
