@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
@@ -10,11 +11,13 @@ import (
 // SPEC §3 budgets: max_attempts, max_billable_attempts, the route deadline,
 // and the real answer when nothing answers.
 
-// threeCfg: targets a, b, c through p, q, s; p has a short timeout.
+// threeCfg: targets a, b, c through p, q, s; p has a short timeout (1s:
+// far above a fake's immediate answer on a loaded machine, far below a
+// silent fake's 10s).
 func threeCfg(route string) string {
 	return `
 providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `, timeout: 200ms}
+  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `, timeout: 1s}
   - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
   - {name: s, dialect: openai, base_url: "{s}", api_key: ` + secret + `}
 targets:
@@ -62,7 +65,7 @@ func TestMaxAttempts(t *testing.T) {
 func TestMaxBillableAttempts(t *testing.T) {
 	// The request was sent, then the upstream went silent: it may have run
 	// (and charged for) it. Under a cap of 1 the second vendor is never called.
-	silent := upstreamtest.Step{Delay: 2e9, Body: upstreamtest.ChatJSON("model-a", "late")}
+	silent := upstreamtest.Step{Delay: 10 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}
 	for _, tc := range []struct {
 		name, route string
 		headers     []string
@@ -99,11 +102,12 @@ func TestMaxBillableAttempts(t *testing.T) {
 }
 
 func TestRouteDeadline(t *testing.T) {
-	// p's own timeout (200ms) would fire later than the route's deadline for
-	// the second target; the deadline ends the request.
-	slow := upstreamtest.Step{Delay: 2e9, Body: upstreamtest.ChatJSON("model-b", "late")}
+	// p fails fast (twice), then q is silent: the route's deadline (2s, well
+	// after p's answers on a loaded machine) ends the request while q is
+	// tried, and nothing is tried after it.
+	slow := upstreamtest.Step{Delay: 10 * time.Second, Body: upstreamtest.ChatJSON("model-b", "late")}
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(corpus(t, "openai-server-error-500")), "q": script(slow), "s": script(ok("model-c", "c"))})
-	g := start(t, threeCfg("{name: r, targets: [a, b, c], deadline: 300ms}"), fs)
+	g := start(t, threeCfg("{name: r, targets: [a, b, c], deadline: 2s}"), fs)
 	r := g.post(t, "r", "")
 	r.wantStatus(t, 504)
 	d := g.recs.wait(t, 1)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
@@ -12,9 +13,11 @@ import (
 // body is a real one from classify/testdata/corpus.
 
 // twoEndpoints: target "a" reachable through p1 then p2; target "b" through q.
+// p1's timeout (1s) is far above a fake's immediate answer on a loaded
+// machine and far below a silent fake's 10s.
 const twoEndpoints = `
 providers:
-  - {name: p1, dialect: openai, base_url: "{p1}", api_key: ` + secret + `, timeout: 200ms}
+  - {name: p1, dialect: openai, base_url: "{p1}", api_key: ` + secret + `, timeout: 1s}
   - {name: p2, dialect: openai, base_url: "{p2}", api_key: ` + secret + `}
   - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
 targets:
@@ -27,7 +30,7 @@ routes:
 // oneEach: target "a" only through p1, target "b" only through q.
 const oneEach = `
 providers:
-  - {name: p1, dialect: openai, base_url: "{p1}", api_key: ` + secret + `, timeout: 200ms}
+  - {name: p1, dialect: openai, base_url: "{p1}", api_key: ` + secret + `, timeout: 1s}
   - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
 targets:
   - {name: a, model: model-a, providers: [p1]}
@@ -39,7 +42,7 @@ routes:
 `
 
 func TestTimeoutIsBillableAndNeverRetriedOnTheSameEndpoint(t *testing.T) {
-	silent := upstreamtest.Step{Delay: 2e9, Body: upstreamtest.ChatJSON("model-a", "late")}
+	silent := upstreamtest.Step{Delay: 10 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}
 	t.Run("next endpoint", func(t *testing.T) {
 		fs := fakes(t, map[string]upstreamtest.Script{"p1": script(silent), "p2": script(ok("model-a", "hi")), "q": script(ok("model-b", "hi"))})
 		g := start(t, twoEndpoints, fs)

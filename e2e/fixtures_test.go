@@ -266,6 +266,23 @@ func waitCalls(t *testing.T, fake *upstreamtest.Server, n int) {
 	}
 }
 
+// waitState waits (up to 30s, a failure guard) until /v1/health shows
+// endpoint target/provider in state, e.g. "probing" once its cooldown has
+// passed.
+func waitState(t *testing.T, g *gateway, target, provider, state string) {
+	t.Helper()
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		for _, e := range g.health(t).Endpoints {
+			if e.Target == target && e.Provider == provider && e.State == state {
+				return
+			}
+		}
+		if time.Since(start) > 30*time.Second {
+			t.Fatalf("endpoint %s/%s never became %s: %+v", target, provider, state, g.health(t).Endpoints)
+		}
+	}
+}
+
 // twoTargets is route r over target a (provider p) then target b (provider q).
 const twoTargets = `
 providers:

@@ -14,12 +14,15 @@ import (
 )
 
 // SPEC §3 health: cooling endpoints go last, not away; one probe after the
-// cooldown; a client that leaves cools nothing. Short real sleeps only let a
-// 200ms cooldown pass; no assertion is about elapsed time.
+// cooldown; a client that leaves cools nothing. The tests wait for a 2s
+// cooldown to pass by polling /v1/health for "probing"; no assertion is
+// about elapsed time. The cooldown is long enough that the request meant to
+// find the endpoint still cooling, sent right after the failure, does so on
+// a loaded machine.
 
-// probeCfg: target a through p1 then p2; a 200ms cooldown after one failure.
+// probeCfg: target a through p1 then p2; a 2s cooldown after one failure.
 const probeCfg = `
-health: {failure_threshold: 1, cooldown: 200ms, max_cooldown: 1s}
+health: {failure_threshold: 1, cooldown: 2s, max_cooldown: 10s}
 providers:
   - {name: p1, dialect: openai, base_url: "{p1}", api_key: ` + secret + `}
   - {name: p2, dialect: openai, base_url: "{p2}", api_key: ` + secret + `}
@@ -55,7 +58,7 @@ func TestProbeAfterCooldown(t *testing.T) {
 		wantSteps(t, g.recs.wait(t, 1), "a/p1 server_error retry", "a/p1 server_error next_endpoint", "a/p2 ok done")
 		g.post(t, "r", "").wantStatus(t, 200)
 		wantSteps(t, g.recs.wait(t, 2), "a/p2 ok done") // still cooling: last, and p2 answers
-		time.Sleep(300 * time.Millisecond)
+		waitState(t, g, "a", "p1", "probing")
 		g.post(t, "r", "").wantStatus(t, 200)
 		d := g.recs.wait(t, 3)
 		wantSteps(t, d, "a/p1 ok done")
@@ -74,7 +77,7 @@ func TestProbeAfterCooldown(t *testing.T) {
 		fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down), "p2": script(ok("model-a", "p2"))})
 		g := start(t, probeCfg, fs)
 		g.post(t, "r", "").wantStatus(t, 200)
-		time.Sleep(300 * time.Millisecond)
+		waitState(t, g, "a", "p1", "probing")
 		g.post(t, "r", "").wantStatus(t, 200)
 		d := g.recs.wait(t, 2)
 		wantSteps(t, d, "a/p1 server_error next_endpoint", "a/p2 ok done")
@@ -86,17 +89,30 @@ func TestProbeAfterCooldown(t *testing.T) {
 		}
 	})
 	t.Run("one probe at a time", func(t *testing.T) {
-		slowBack := ok("model-a", "back")
-		slowBack.Delay = 300 * time.Millisecond
-		fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, down, slowBack), "p2": script(ok("model-a", "p2"))})
+		// The probe (p1's third call) is held until the other request has
+		// its answer; any later call of p1 would answer at once.
+		release := make(chan struct{})
+		var once sync.Once
+		p1 := func(n int, _ upstreamtest.Request) upstreamtest.Step {
+			if n <= 2 {
+				return down
+			}
+			if n == 3 {
+				<-release
+			}
+			return ok("model-a", "back")
+		}
+		fs := fakes(t, map[string]upstreamtest.Script{"p1": p1, "p2": script(ok("model-a", "p2"))})
+		t.Cleanup(func() { once.Do(func() { close(release) }) }) // before the fakes close: they wait for their handlers
 		g := start(t, probeCfg, fs)
 		g.post(t, "r", "").wantStatus(t, 200)
-		time.Sleep(300 * time.Millisecond)
+		waitState(t, g, "a", "p1", "probing")
 		var wg sync.WaitGroup
 		var probe reply
 		wg.Go(func() { probe = g.post(t, "r", "") })
 		waitCalls(t, fs["p1"], 3) // the probe is in flight
 		other := g.post(t, "r", "")
+		once.Do(func() { close(release) })
 		wg.Wait()
 		probe.wantStatus(t, 200)
 		other.wantStatus(t, 200)
@@ -147,7 +163,7 @@ func TestClientCancellation(t *testing.T) {
 		t.Errorf("record: outcome %q attempt %+v", d.Outcome, d.Attempts[0])
 	}
 	for start := time.Now(); fs["p"].Gone() != 1; time.Sleep(5 * time.Millisecond) {
-		if time.Since(start) > 5*time.Second {
+		if time.Since(start) > 30*time.Second { // a failure guard
 			t.Fatal("the upstream never saw its request canceled")
 		}
 	}

@@ -41,7 +41,10 @@ routes:
 }
 
 // A client that reads its stream slowly is not the upstream's fault: the
-// idle timeout measures the upstream's gaps, not the client's.
+// idle timeout measures the upstream's gaps, not the client's. The fake
+// sends without pauses; on a loaded machine, under -race, relaying one of
+// its 256 KiB events took up to a few hundred milliseconds, so idle_timeout
+// is 2s and the client stalls twice that.
 func TestSlowClientDoesNotBlameTheUpstream(t *testing.T) {
 	evs := upstreamtest.ChatStream("model-a", strings.Split(strings.Repeat("x", 64), "")...)
 	big := strings.Repeat("y", 256<<10) // enough to fill the socket buffers
@@ -51,7 +54,7 @@ func TestSlowClientDoesNotBlameTheUpstream(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(upstreamtest.Step{Events: evs})})
 	g := start(t, `
 providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`, idle_timeout: 1s}
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`, idle_timeout: 2s}
 targets:
   - {name: a, model: model-a, providers: [p]}
 routes:
@@ -66,12 +69,12 @@ routes:
 		strings.NewReader(`{"model":"r","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Write(conn)
-	time.Sleep(2500 * time.Millisecond) // the client stalls past idle_timeout, far below the 30s client write timeout
+	time.Sleep(4 * time.Second) // the client stalls past idle_timeout, far below the 30s client write timeout
 	br := bufio.NewReader(conn)
 	var all strings.Builder
 	buf := make([]byte, 1<<20)
 	for {
-		conn.SetReadDeadline(time.Now().Add(5 * time.Second)) // a failure guard
+		conn.SetReadDeadline(time.Now().Add(30 * time.Second)) // a failure guard
 		n, err := br.Read(buf)
 		all.Write(buf[:n])
 		if err != nil || strings.Contains(all.String(), "data: [DONE]") {
@@ -143,7 +146,7 @@ func TestInconclusiveProbeFreesTheSlot(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, down, bad, ok("model-a", "back")), "p2": script(ok("model-a", "p2"))})
 	g := start(t, probeCfg, fs)
 	g.post(t, "r", "").wantStatus(t, 200) // p1 fails twice and cools; p2 answers
-	time.Sleep(300 * time.Millisecond)    // the cooldown passes
+	waitState(t, g, "a", "p1", "probing") // the cooldown passes
 	g.post(t, "r", "").wantStatus(t, 400)
 	d := g.recs.wait(t, 2)
 	wantSteps(t, d, "a/p1 bad_request stop")

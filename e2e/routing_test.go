@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
@@ -120,9 +121,10 @@ func TestClientNamesATargetDirectly(t *testing.T) {
 }
 
 // fastest: never-measured targets first, then the lowest measured latency.
+// a answers 1s late: b's immediate answers stay faster on a loaded machine.
 func TestFastestTriesUnmeasuredThenTheFastest(t *testing.T) {
 	slow := ok("model-a", "slow")
-	slow.Delay = 100e6
+	slow.Delay = time.Second
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(slow), "q": script(ok("model-b", "fast")), "x": script(ok("model-t", "t"))})
 	g := start(t, routeCfg("{name: r, strategy: fastest, targets: [a, b]}"), fs)
 	for i, want := range []string{"a/p ok done", "b/q ok done", "b/q ok done", "b/q ok done"} {

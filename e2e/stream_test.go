@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
@@ -10,10 +11,13 @@ import (
 // SPEC §3 streaming: failover until the first content reaches the client;
 // after that, never a truncated answer dressed as a success.
 
+// streamCfg: p's first-token and idle timeouts are 1s: far above the gaps
+// of a healthy fake stream (none) on a loaded machine, and the silent
+// fakes are silent for 10s or until the gateway leaves.
 const streamCfg = `
 providers:
   - {name: anthropic, dialect: anthropic, base_url: "{anthropic}", api_key: ` + secret + `}
-  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `, first_token_timeout: 200ms, idle_timeout: 200ms}
+  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `, first_token_timeout: 1s, idle_timeout: 1s}
   - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
 targets:
   - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
@@ -131,7 +135,7 @@ func TestStreamWithoutDoneIsFinished(t *testing.T) {
 
 func TestStreamFirstTokenTimeoutFailsOver(t *testing.T) {
 	// Headers at once, then nothing with content within first_token_timeout.
-	late := upstreamtest.Step{Events: chunks("model-a", "late"), EventDelay: 2e9}
+	late := upstreamtest.Step{Events: chunks("model-a", "late"), EventDelay: 10 * time.Second}
 	fs := fakes(t, map[string]upstreamtest.Script{"anthropic": script(ok("x", "x")), "p": script(late), "q": script(okStream("model-b", "in ", "time"))})
 	g := start(t, streamCfg, fs)
 	r := g.post(t, "r", stream)

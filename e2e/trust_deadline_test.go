@@ -48,12 +48,14 @@ func wantUnblamed(t *testing.T, g *gateway, d *decision.Decision) {
 }
 
 // A healthy long generation outlives the route's deadline: the deadline
-// stops applying once the stream is committed.
+// stops applying once the stream is committed. The first content comes
+// 600ms after the request reaches the fake, well inside the 2.5s deadline
+// even on a loaded machine; the last comes at 3.3s at the earliest, past it.
 func TestDeadlineDoesNotCutACommittedStream(t *testing.T) {
 	parts := strings.Split("one two three four five six seven eight nine ten", " ")
-	long := upstreamtest.Step{Events: upstreamtest.ChatStream("model-a", parts...), EventDelay: 100 * time.Millisecond}
+	long := upstreamtest.Step{Events: upstreamtest.ChatStream("model-a", parts...), EventDelay: 300 * time.Millisecond}
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(long), "q": script(okStream("model-b", "never"))})
-	g := start(t, deadlineCfg(`{name: r, targets: [a, b], deadline: 500ms}`), fs)
+	g := start(t, deadlineCfg(`{name: r, targets: [a, b], deadline: 2500ms}`), fs)
 	r := g.post(t, "r", stream)
 	r.wantStatus(t, 200)
 	if content, done, errEv := r.streamed(t); content != strings.Join(parts, "") || !done || errEv {

@@ -72,7 +72,7 @@ func startOn(t *testing.T, name, decPath, sync, body string) *gateway {
 			<-g.exited
 		}
 	})
-	poll(t, 10*time.Second, name+" to serve", func() bool {
+	poll(t, 30*time.Second, name+" to serve", func() bool {
 		if !g.running() {
 			t.Fatalf("%s exited before serving:\n%s", name, g.stderr.String())
 		}
@@ -137,7 +137,7 @@ func crashRounds(t *testing.T, body, decPath, sync string, rounds int) []string 
 		stop := make(chan struct{})
 		answered, wait := load(g, 6, stop)
 		// Under load (a few dozen answers), then at a different moment each round.
-		poll(t, 20*time.Second, "answers from round "+strconv.Itoa(r+1), func() bool { return answered() >= 30 })
+		poll(t, 30*time.Second, "answers from round "+strconv.Itoa(r+1), func() bool { return answered() >= 30 })
 		time.Sleep(time.Duration(100+70*r) * time.Millisecond)
 		if err := g.cmd.Process.Kill(); err != nil { // SIGKILL
 			t.Fatal(err)

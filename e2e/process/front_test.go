@@ -47,7 +47,7 @@ targets:
 `, map[string]string{"up": up.URL, "addr": addr, "key": key})
 	}
 	g := startGateway(t, "G", cfg("admin-key-1", adminAddr))
-	poll(t, 5*time.Second, "the admin listener to answer", func() bool {
+	poll(t, 30*time.Second, "the admin listener to answer", func() bool {
 		resp, err := http.Get(admin + "/v1/health")
 		if err == nil {
 			resp.Body.Close()
@@ -73,7 +73,7 @@ targets:
 	// Reload: the new key applies at once; a new admin_listen needs a restart.
 	g.writeConfig(cfg("admin-key-2", "127.0.0.1:"+strconv.Itoa(freePort(t))))
 	g.signal(syscall.SIGHUP)
-	poll(t, 5*time.Second, "the new admin key to apply", func() bool { return get(t, admin+"/metrics", "Bearer admin-key-2") == 200 })
+	poll(t, 30*time.Second, "the new admin key to apply", func() bool { return get(t, admin+"/metrics", "Bearer admin-key-2") == 200 })
 	if s := get(t, admin+"/metrics", "Bearer admin-key-1"); s != 401 {
 		t.Errorf("the old admin key after the reload: %d, want 401", s)
 	}

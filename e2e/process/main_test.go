@@ -192,7 +192,7 @@ func startGateway(t testing.TB, name, body string, args ...string) *gateway {
 			t.Logf("stderr of gateway %s:\n%s", g.name, g.stderr.String())
 		}
 	})
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // a failure guard
 	for {
 		select {
 		case <-g.exited:

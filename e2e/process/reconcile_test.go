@@ -31,8 +31,8 @@ routes:
   - {name: cheap, strategy: ordered, targets: [grok, gpt], fallback_on: [unavailable]}
 `
 	vars := map[string]string{"gone": gone.URL, "backup": backup.URL}
-	a := startGateway(t, "A", `state: {store: redis, url: "`+cut.URL()+`"}`+render(body, vars))
-	b := startGateway(t, "B", `state: {store: redis, url: "`+rs.URL()+`"}`+render(body, vars))
+	a := startGateway(t, "A", `state: {store: redis, url: "`+cut.URL()+`", `+stateTimeout+`}`+render(body, vars))
+	b := startGateway(t, "B", `state: {store: redis, url: "`+rs.URL()+`", `+stateTimeout+`}`+render(body, vars))
 	a.health() // A has reached Redis through the proxy
 
 	cut.Cut()
@@ -46,7 +46,7 @@ routes:
 	}
 
 	cut.Heal()
-	poll(t, 10*time.Second, "B to see the model A found gone while cut off", func() bool {
+	poll(t, 30*time.Second, "B to see the model A found gone while cut off", func() bool {
 		a.health() // A's next store operation after its retry back-off writes back
 		e := b.endpoint("grok", "openrouter")
 		return e.State == "cooling" && e.LastClass == "unavailable"

@@ -70,7 +70,7 @@ targets:
 	secretOut("client body", r2.Body)
 	g.decision(r.Header.Get("X-Detour-Decision"))
 	g.decision(r2.Header.Get("X-Detour-Decision"))
-	poll(t, 10*time.Second, "the auth alert", func() bool { return len(hook.alerts()) > 0 })
+	poll(t, 30*time.Second, "the auth alert", func() bool { return len(hook.alerts()) > 0 })
 	if code := g.stop(); code != 0 {
 		t.Fatalf("exit code %d", code)
 	}

@@ -101,10 +101,10 @@ routes:
 	decided := func(g *gateway) float64 {
 		return g.metric("detour_alerts_total", `provider="anthropic"`, `class="quota"`)
 	}
-	poll(t, 5*time.Second, "both replicas to decide their quota alert", func() bool {
+	poll(t, 30*time.Second, "both replicas to decide their quota alert", func() bool {
 		return decided(a) == 1 && decided(b) == 1
 	})
-	poll(t, 5*time.Second, "the alert to reach the webhook", func() bool { return len(hook.alerts()) > 0 })
+	poll(t, 30*time.Second, "the alert to reach the webhook", func() bool { return len(hook.alerts()) > 0 })
 	sent := a.metric("detour_alerts_total", `provider="anthropic"`, `result="sent"`) +
 		b.metric("detour_alerts_total", `provider="anthropic"`, `result="sent"`)
 	got := hook.alerts()
@@ -149,7 +149,7 @@ routes:
 	a, b := twoReplicas(t, body)
 
 	a.postOK("cheap") // grok gone: cooled for 1s, in Redis
-	poll(t, 5*time.Second, "B to see grok/openrouter probing after its cooldown", func() bool {
+	poll(t, 30*time.Second, "B to see grok/openrouter probing after its cooldown", func() bool {
 		return b.endpoint("grok", "openrouter").State == "probing"
 	})
 	probe := make(chan reply, 1)
@@ -163,7 +163,7 @@ routes:
 		resp.Body.Close()
 		probe <- reply{Status: resp.StatusCode, Header: resp.Header}
 	}()
-	poll(t, 5*time.Second, "A's probe to reach the recovering endpoint", func() bool { return flaky.Calls() == 2 })
+	poll(t, 30*time.Second, "A's probe to reach the recovering endpoint", func() bool { return flaky.Calls() == 2 })
 
 	// While A's probe is out, neither replica sends a second one.
 	for _, g := range []*gateway{b, a, b, a} {
@@ -202,7 +202,7 @@ func TestSharedRedisOutage(t *testing.T) {
 	primary := fake(t, ok("gpt-4o"))
 	backup := fake(t, ok("gpt-4o-mini"))
 	body := render(`
-state: {store: redis, url: "{redis}"}
+state: {store: redis, url: "{redis}", {timeout}}
 log: {format: json}
 providers:
   - {name: main, dialect: openai, base_url: "{primary}", api_key: sk-test}
@@ -212,7 +212,7 @@ targets:
   - {name: small, model: gpt-4o-mini, providers: [spare]}
 routes:
   - {name: r, strategy: ordered, targets: [big, small], fallback_on: [unavailable, server_error, timeout]}
-`, map[string]string{"redis": rs.URL(), "primary": primary.URL, "backup": backup.URL})
+`, map[string]string{"redis": rs.URL(), "timeout": stateTimeout, "primary": primary.URL, "backup": backup.URL})
 	a, b := twoReplicas(t, body)
 	a.postOK("r")
 	b.postOK("r")
@@ -244,15 +244,15 @@ routes:
 		}
 	}
 
-	rs.Start() // same port, empty
-	poll(t, 10*time.Second, "A to resume sharing", func() bool {
+	rs.Start(t) // same port, empty
+	poll(t, 30*time.Second, "A to resume sharing", func() bool {
 		a.health()
 		return strings.Contains(a.stderr.String(), "resumed sharing")
 	})
 	primary.SetScript(upstreamtest.Steps(upstreamtest.Step{Status: 404, Body: noEndpoints}))
 	r := a.postOK("r")
 	wantAttempts(t, a.decision(r.Header.Get("X-Detour-Decision")), "big/main unavailable next_target", "small/spare ok done")
-	poll(t, 10*time.Second, "B to see the cooldown A learned after Redis came back", func() bool {
+	poll(t, 30*time.Second, "B to see the cooldown A learned after Redis came back", func() bool {
 		e := b.endpoint("big", "main")
 		return e.State == "cooling" && e.LastClass == "unavailable"
 	})
@@ -277,7 +277,7 @@ func TestSharedRedisDownAtStart(t *testing.T) {
 	up := fake(t, ok("gpt-4o"))
 	gone := fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints})
 	body := render(`
-state: {store: redis, url: "{redis}"}
+state: {store: redis, url: "{redis}", {timeout}}
 providers:
   - {name: openai, dialect: openai, base_url: "{up}", api_key: sk-test}
   - {name: openrouter, dialect: openai, base_url: "{gone}", api_key: sk-or-test}
@@ -286,7 +286,7 @@ targets:
   - {name: grok, model: "x-ai/grok-4-fast:free", providers: [openrouter]}
 routes:
   - {name: r, strategy: fastest, targets: [grok, gpt]}
-`, map[string]string{"redis": rs.URL(), "up": up.URL, "gone": gone.URL})
+`, map[string]string{"redis": rs.URL(), "timeout": stateTimeout, "up": up.URL, "gone": gone.URL})
 	a := startGateway(t, "A", body)
 	for range 3 {
 		a.postOK("gpt")
@@ -294,8 +294,8 @@ routes:
 	if n := strings.Count(a.stderr.String(), "redis unreachable"); n != 1 {
 		t.Fatalf("outage at start logged %d times, want once:\n%s", n, a.stderr.String())
 	}
-	rs.Start()
-	poll(t, 10*time.Second, "A to start sharing once Redis is up", func() bool {
+	rs.Start(t)
+	poll(t, 30*time.Second, "A to start sharing once Redis is up", func() bool {
 		a.health()
 		return strings.Contains(a.stderr.String(), "resumed sharing")
 	})

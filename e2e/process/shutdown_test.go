@@ -63,7 +63,7 @@ targets:
 		b, _ := io.ReadAll(resp.Body)
 		plain <- answer{r: reply{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}}
 	}()
-	poll(t, 5*time.Second, "the second request to reach its upstream", func() bool { return late.Calls() == 1 })
+	poll(t, 30*time.Second, "the second request to reach its upstream", func() bool { return late.Calls() == 1 })
 
 	g.signal(syscall.SIGTERM)
 	rest, _ := io.ReadAll(rd) // ends when the gateway ends the stream

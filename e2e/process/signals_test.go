@@ -49,7 +49,7 @@ targets:
 	}
 
 	g.signal(syscall.SIGTERM)
-	poll(t, 5*time.Second, "a new connection to be refused after SIGTERM", func() bool {
+	poll(t, 30*time.Second, "a new connection to be refused after SIGTERM", func() bool {
 		c, err := net.DialTimeout("tcp", g.addr, time.Second)
 		if err != nil {
 			return true
@@ -112,14 +112,14 @@ routes:
 
 	g.writeConfig(v1 + "  - {name: second, targets: [gpt]}\n")
 	g.signal(syscall.SIGHUP)
-	poll(t, 5*time.Second, "route second to answer after SIGHUP", func() bool { return g.post("second").Status == 200 })
+	poll(t, 30*time.Second, "route second to answer after SIGHUP", func() bool { return g.post("second").Status == 200 })
 	if r := g.postOK("second"); r.Header.Get("X-Detour-Route") != "second" {
 		t.Errorf("X-Detour-Route %q", r.Header.Get("X-Detour-Route"))
 	}
 
 	g.writeConfig(v1 + "  - {name: second, targets: [gpt]}\n  - {name: third, targets: [nowhere]}\n")
 	g.signal(syscall.SIGHUP)
-	poll(t, 5*time.Second, "the failed reload to be logged", func() bool {
+	poll(t, 30*time.Second, "the failed reload to be logged", func() bool {
 		return strings.Contains(g.stderr.String(), "config reload failed")
 	})
 	if !regexp.MustCompile(`detour\.yaml:\d+: `).MatchString(g.stderr.String()) {

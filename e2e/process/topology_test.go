@@ -29,6 +29,14 @@ type deployment struct {
 
 var topologies = []string{"single", "cluster", "sentinel"}
 
+// stateTimeout is the replicas' state.timeout in the tests of shared state.
+// The scenarios count outages, pages and write-backs: under the production
+// bound (500ms) a loaded machine turned a slow answer (a cluster node
+// fsyncing, a -race replica descheduled) into an outage, and each replica
+// then served and paged on its own. A Redis that is down or cut off still
+// fails at once (refused, closed), whatever the bound.
+const stateTimeout = "timeout: 10s"
+
 func quoted(urls []string) string {
 	return `"` + strings.Join(urls, `", "`) + `"`
 }
@@ -40,7 +48,7 @@ func startDeployment(t *testing.T, kind string) *deployment {
 		cl := redistest.StartCluster(t, 3)
 		var killed *redistest.Server
 		return &deployment{
-			state: "{store: redis, cluster: [" + quoted(cl.URLs()) + "]}",
+			state: "{store: redis, cluster: [" + quoted(cl.URLs()) + "], " + stateTimeout + "}",
 			flush: func(t *testing.T) {
 				if err := cl.Client(t).ForEachMaster(context.Background(), func(ctx context.Context, c *redis.Client) error {
 					return c.FlushAll(ctx).Err()
@@ -48,25 +56,25 @@ func startDeployment(t *testing.T, kind string) *deployment {
 					t.Fatal(err)
 				}
 			},
-			kill: func(t *testing.T, key string) { killed = cl.MasterOf(key); killed.Kill() },
-			heal: func(t *testing.T) { killed.Start(); cl.WaitHealthy() },
+			kill: func(t *testing.T, key string) { killed = cl.MasterOf(t, key); killed.Kill() },
+			heal: func(t *testing.T) { killed.Start(t); cl.WaitHealthy(t) },
 		}
 	case "sentinel":
 		st := redistest.StartSentinel(t)
 		return &deployment{
-			state: "{store: redis, sentinel: {master: " + redistest.MasterName + ", addrs: [" + quoted(st.URLs()) + "]}}",
+			state: "{store: redis, sentinel: {master: " + redistest.MasterName + ", addrs: [" + quoted(st.URLs()) + "]}, " + stateTimeout + "}",
 			flush: func(t *testing.T) {
 				if err := st.Client(t).FlushAll(context.Background()).Err(); err != nil {
 					t.Fatal(err)
 				}
 			},
-			kill: func(*testing.T, string) { st.WaitReplicated(); st.Primary.Kill() },
-			heal: func(t *testing.T) { st.WaitPromoted() },
+			kill: func(t *testing.T, _ string) { st.WaitReplicated(t); st.Primary.Kill() },
+			heal: func(t *testing.T) { st.WaitPromoted(t) },
 		}
 	}
 	rs := redistest.Start(t)
 	return &deployment{
-		state: `{store: redis, url: "` + rs.URL() + `"}`,
+		state: `{store: redis, url: "` + rs.URL() + `", ` + stateTimeout + `}`,
 		flush: func(t *testing.T) {
 			if err := rs.Client(t).FlushAll(context.Background()).Err(); err != nil {
 				t.Fatal(err)
@@ -146,7 +154,7 @@ routes:
 		}
 	}
 	d.heal(t)
-	poll(t, 20*time.Second, "B to see both models A found gone, once Redis is whole", func() bool {
+	poll(t, 30*time.Second, "B to see both models A found gone, once Redis is whole", func() bool {
 		a.health() // A writes back what it learned while the node was down
 		return b.endpoint("grok", "openrouter").State == "cooling" && b.endpoint("llama", "openrouter").State == "cooling"
 	})

@@ -9,16 +9,22 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/metrics"
 	"github.com/detour-llm/detour/internal/redistest"
-	"github.com/redis/go-redis/v9"
 )
 
 // redisClaimer is a replica's claimer as Detour builds it: the health store
-// over a real redis-server, shared by every replica.
+// over a real redis-server, shared by every replica. Its timeout is long
+// (state.timeout: 10s): a loaded machine must not turn a slow answer into
+// an outage, after which each replica claims locally and both page.
 func redisClaimer(t *testing.T, srv *redistest.Server) *health.RedisStore {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+	c, err := health.NewRedisClient(health.RedisConfig{URL: srv.URL(), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { c.Close() })
-	return health.NewRedis(c, "detour:", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	s := health.NewRedis(c, "detour:", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	s.SetTimeout(10 * time.Second)
+	return s
 }
 
 // waitPosts waits for n more POSTs to reach the hook.

@@ -103,7 +103,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		// timeouts and no retries of its own (see health.NewRedisClient).
 		rdb, err := health.NewRedisClient(health.RedisConfig{URL: cfg.State.URL, Cluster: cfg.State.Cluster,
 			SentinelMaster: cfg.State.Sentinel.Master, Sentinels: cfg.State.Sentinel.Addrs,
-			Username: cfg.State.Username, Password: cfg.State.Password})
+			Username: cfg.State.Username, Password: cfg.State.Password, Timeout: cfg.State.Timeout})
 		if err != nil {
 			return nil, fmt.Errorf("state: %v", err)
 		}
@@ -113,6 +113,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		redis.SetLogger(redisLogger{a.log.With("component", "redis")})
 		a.rdb = rdb
 		rs := health.NewRedis(a.rdb, "detour:", a.log)
+		rs.SetTimeout(cfg.State.Timeout)
 		a.store, a.claimer = rs, rs
 		a.limits = limit.New(limit.NewRedis(a.rdb, "detour:", a.log, opt.Clock), opt.Clock)
 	default:

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -25,7 +26,14 @@ type State struct {
 	// every cluster node, the Sentinel-managed primary); when set they win
 	// over a user and password written in the URLs. Usually ${VAR}s.
 	Username, Password string
+	// Timeout bounds one Redis operation (a connection attempt gets twice
+	// as long); past it the replica serves from local state. Zero means
+	// DefaultStateTimeout.
+	Timeout time.Duration
 }
+
+// DefaultStateTimeout is state.timeout when not written.
+const DefaultStateTimeout = 500 * time.Millisecond
 
 // Sentinel is a Sentinel-managed primary: its master name and the sentinels
 // to ask for it (URLs of one scheme; a user and password in them
@@ -39,7 +47,7 @@ type Sentinel struct {
 func (s State) Equal(o State) bool {
 	return s.Store == o.Store && s.URL == o.URL && slices.Equal(s.Cluster, o.Cluster) &&
 		s.Sentinel.Master == o.Sentinel.Master && slices.Equal(s.Sentinel.Addrs, o.Sentinel.Addrs) &&
-		s.Username == o.Username && s.Password == o.Password
+		s.Username == o.Username && s.Password == o.Password && s.Timeout == o.Timeout
 }
 
 // Form names the kind of store: "memory", "redis", "redis cluster" or
@@ -59,7 +67,7 @@ func (s State) Form() string {
 const stateForms = "a url (redis://host:port/db or rediss://…), cluster seeds (cluster: [redis://host:port, …]) or a sentinel ({master: name, addrs: [redis://host:port, …]})"
 
 func (d *decoder) decodeState(n *yaml.Node, s *State) {
-	g, ok := d.mapping(n, "state", "store", "url", "cluster", "sentinel", "username", "password")
+	g, ok := d.mapping(n, "state", "store", "url", "cluster", "sentinel", "username", "password", "timeout")
 	if !ok {
 		return
 	}
@@ -70,7 +78,7 @@ func (d *decoder) decodeState(n *yaml.Node, s *State) {
 		s.Store = Store(v.s)
 	}
 	if s.Store != StoreRedis {
-		for _, k := range []string{"url", "cluster", "sentinel", "username", "password"} {
+		for _, k := range []string{"url", "cluster", "sentinel", "username", "password", "timeout"} {
 			if _, written := g.vals[k]; written {
 				d.errorf(g.keys[k], "state %s is only for store: redis", k)
 			}
@@ -112,6 +120,7 @@ func (d *decoder) decodeState(n *yaml.Node, s *State) {
 			*k.dst = v.s
 		}
 	}
+	g.setDuration("timeout", &s.Timeout, false)
 }
 
 func (d *decoder) decodeSentinel(n *yaml.Node, s *Sentinel) {

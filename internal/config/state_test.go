@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestStateForms(t *testing.T) {
@@ -26,6 +27,8 @@ func TestStateForms(t *testing.T) {
 		{"sentinel", `state: {store: redis, sentinel: {master: mymaster, addrs: ["redis://s1:26379/1", "redis://s2:26379"]}, password: "${RPASS}"}`,
 			State{Store: StoreRedis, Sentinel: Sentinel{Master: "mymaster", Addrs: []string{"redis://s1:26379/1", "redis://s2:26379"}},
 				Password: "p@ss:w/rd"}, "redis sentinel"},
+		{"operation timeout", `state: {store: redis, url: "redis://127.0.0.1:6379", timeout: 2s}`,
+			State{Store: StoreRedis, URL: "redis://127.0.0.1:6379", Timeout: 2 * time.Second}, "redis"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg, err := Parse("c.yaml", []byte(base+c.yaml+"\n"), lookup)
@@ -66,6 +69,12 @@ func TestStateErrors(t *testing.T) {
 			[]wantErr{{5, `state sentinel is missing required key "master"`}}},
 		{"sentinel not a URL", `state: {store: redis, sentinel: {master: m, addrs: ["s1:26379"]}}`,
 			[]wantErr{{5, `state sentinel addrs entry must be a redis:// or rediss:// URL with a host`}}},
+		{"timeout for memory", `state: {timeout: 2s}`,
+			[]wantErr{{5, `state timeout is only for store: redis`}}},
+		{"zero timeout", `state: {store: redis, url: "redis://a:1", timeout: 0s}`,
+			[]wantErr{{5, `state timeout must be greater than zero`}}},
+		{"timeout without unit", `state: {store: redis, url: "redis://a:1", timeout: 2}`,
+			[]wantErr{{5, `state timeout: bad duration "2": a unit is required, e.g. 2s`}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse("c.yaml", []byte(base+c.yaml+"\n"), lookup)
@@ -87,5 +96,10 @@ func TestStateEqual(t *testing.T) {
 	b.Cluster[1] = "redis://c:1"
 	if a.Equal(b) {
 		t.Fatal("different seeds compare equal")
+	}
+	b = a
+	b.Timeout = time.Second
+	if a.Equal(b) {
+		t.Fatal("different timeouts compare equal")
 	}
 }

@@ -22,9 +22,6 @@ const (
 	retryEvery = time.Second
 	// txRetries bounds optimistic retries of one Update under contention.
 	txRetries = 64
-	// defaultOpTimeout bounds one Redis operation, whatever the caller's
-	// context says (a canceled request still records its outcome).
-	defaultOpTimeout = 500 * time.Millisecond
 )
 
 // RedisStore is a Store and a Once shared by replicas through Redis. Records
@@ -61,7 +58,7 @@ func NewRedis(client redis.UniversalClient, prefix string, logger *slog.Logger) 
 		logger = slog.Default()
 	}
 	return &RedisStore{client: client, prefix: prefix, log: logger, local: NewMemory(), now: time.Now,
-		opTimeout: defaultOpTimeout, journal: make(map[string]struct{}), tokens: make(map[string]string)}
+		opTimeout: DefaultTimeout, journal: make(map[string]struct{}), tokens: make(map[string]string)}
 }
 
 // SetClock replaces the clock used for key expiry, the retry back-off and
@@ -72,6 +69,16 @@ func (s *RedisStore) SetClock(now func() time.Time) {
 	}
 	s.now = now
 	s.local.SetClock(now)
+}
+
+// SetTimeout bounds each Redis operation, whatever the caller's context
+// says (a canceled request still records its outcome); d <= 0 means
+// DefaultTimeout. Call it before the store is used.
+func (s *RedisStore) SetTimeout(d time.Duration) {
+	if d <= 0 {
+		d = DefaultTimeout
+	}
+	s.opTimeout = d
 }
 
 // Shared reports whether the last operation reached Redis.

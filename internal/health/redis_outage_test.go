@@ -52,7 +52,7 @@ func TestRedisOutage(t *testing.T) {
 		}
 	}
 
-	srv.Start() // same port, empty
+	srv.Start(t) // same port, empty
 	view1(a, epA)
 	if sa.Shared() {
 		t.Fatal("retried Redis before the back-off passed")
@@ -148,14 +148,14 @@ func TestRedisFailover(t *testing.T) {
 			cl := redistest.StartCluster(t, 3)
 			var m *redistest.Server
 			return RedisConfig{Cluster: cl.URLs()},
-				func() { m = cl.MasterOf(key); m.Kill() },
-				func() { m.Start(); cl.WaitHealthy() }
+				func() { m = cl.MasterOf(t, key); m.Kill() },
+				func() { m.Start(t); cl.WaitHealthy(t) }
 		}},
 		{"sentinel", func(t *testing.T, key string) (RedisConfig, func(), func()) {
 			st := redistest.StartSentinel(t)
 			return RedisConfig{SentinelMaster: redistest.MasterName, Sentinels: st.URLs()},
-				func() { st.WaitReplicated(); st.Primary.Kill() },
-				st.WaitPromoted
+				func() { st.WaitReplicated(t); st.Primary.Kill() },
+				func() { st.WaitPromoted(t) }
 		}},
 	}
 	for _, tc := range cases {

@@ -31,14 +31,16 @@ type RedisConfig struct {
 	Sentinels      []string
 	Username       string
 	Password       string
+	// Timeout bounds each read and write; a dial gets twice as long. Zero
+	// means DefaultTimeout. The store's own bound per operation is set
+	// apart (RedisStore.SetTimeout).
+	Timeout time.Duration
 }
 
-// Timeouts towards Redis are short: a slow or unreachable Redis must cost a
-// request little, since the store falls back to local state (see doc.go).
-const (
-	redisDialTimeout = time.Second
-	redisIOTimeout   = 500 * time.Millisecond
-)
+// DefaultTimeout bounds one Redis operation. Timeouts towards Redis are
+// short: a slow or unreachable Redis must cost a request little, since the
+// store falls back to local state (see doc.go).
+const DefaultTimeout = 500 * time.Millisecond
 
 // NewRedisClient builds a go-redis universal client for c: a plain client,
 // a cluster client or a Sentinel-backed failover client. It makes no
@@ -100,7 +102,11 @@ func NewRedisClient(c RedisConfig) (redis.UniversalClient, error) {
 	if c.Username != "" || c.Password != "" {
 		o.Username, o.Password = c.Username, c.Password
 	}
-	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = redisDialTimeout, redisIOTimeout, redisIOTimeout
+	op := c.Timeout
+	if op <= 0 {
+		op = DefaultTimeout
+	}
+	o.DialTimeout, o.ReadTimeout, o.WriteTimeout = 2*op, op, op
 	// No command retries and one dial per operation: the store retries a
 	// down Redis once a second itself. go-redis's defaults (retries, 5 dials
 	// 100ms apart) turn a refused connection into a stall ending in "context
@@ -108,6 +114,10 @@ func NewRedisClient(c RedisConfig) (redis.UniversalClient, error) {
 	// and ASK redirects (its default), so resharding and failover work.
 	o.MaxRetries = -1
 	o.DialerRetries = 1
+	// The store bounds each operation with its context's deadline
+	// (RedisStore.SetTimeout); go-redis ignores it on the socket unless
+	// told, and a transaction of several round trips would then run on.
+	o.ContextTimeoutEnabled = true
 	return redis.NewUniversalClient(&o), nil
 }
 

@@ -1,10 +1,14 @@
 package health
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/detour-llm/detour/internal/redistest"
 )
 
 func TestNewRedisClientForms(t *testing.T) {
@@ -72,5 +76,65 @@ func TestNewRedisClientErrors(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "secret") {
 			t.Errorf("error repeats the password: %v", err)
 		}
+	}
+}
+
+// state.timeout bounds each read and write (a dial gets twice as long) and
+// each store operation; unset, 500ms (and 1s to connect).
+func TestRedisTimeouts(t *testing.T) {
+	for _, c := range []struct {
+		set, io, dial time.Duration
+	}{{0, 500 * time.Millisecond, time.Second}, {3 * time.Second, 3 * time.Second, 6 * time.Second}} {
+		single, err := NewRedisClient(RedisConfig{URL: "redis://a:1", Timeout: c.set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := single.(*redis.Client).Options()
+		single.Close()
+		cl, err := NewRedisClient(RedisConfig{Cluster: []string{"redis://a:1"}, Timeout: c.set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		co := cl.(*redis.ClusterClient).Options()
+		cl.Close()
+		if o.ReadTimeout != c.io || o.WriteTimeout != c.io || o.DialTimeout != c.dial ||
+			co.ReadTimeout != c.io || co.WriteTimeout != c.io || co.DialTimeout != c.dial {
+			t.Errorf("timeout %v: single read %v write %v dial %v, cluster read %v write %v dial %v; want %v and %v to dial",
+				c.set, o.ReadTimeout, o.WriteTimeout, o.DialTimeout, co.ReadTimeout, co.WriteTimeout, co.DialTimeout, c.io, c.dial)
+		}
+
+		rc := redis.NewClient(&redis.Options{Addr: "a:1"})
+		s := NewRedis(rc, "t:", nil)
+		s.SetTimeout(c.set)
+		before := time.Now()
+		ctx, cancel := s.opCtx(context.Background())
+		after := time.Now()
+		dl, ok := ctx.Deadline()
+		cancel()
+		rc.Close()
+		if !ok || dl.Before(before.Add(c.io)) || dl.After(after.Add(c.io)) {
+			t.Errorf("timeout %v: a store operation ends at +%v, want +%v", c.set, dl.Sub(before), c.io)
+		}
+	}
+}
+
+// The store's bound is on the whole operation, not on each round trip: a
+// transaction (WATCH, GET, MULTI/SET/EXEC) through a Redis that answers
+// each command 200ms late outlasts a 300ms bound, though every single
+// answer comes within the 500ms read timeout, and the store falls back to
+// local state.
+func TestStoreTimeoutBoundsTheWholeOperation(t *testing.T) {
+	srv := redistest.Start(t)
+	slow := redistest.StartProxy(t, srv.Addr())
+	s := newStore(t, RedisConfig{URL: slow.URL()}, "slow:", time.Now, nil)
+	s.SetTimeout(300 * time.Millisecond)
+	s.Load(ctx, []string{"k"}) // connected
+	if !s.Shared() {
+		t.Fatal("not shared before Redis is slow")
+	}
+	slow.Slow(200 * time.Millisecond)
+	s.Update(ctx, "k", func(r *Record) { r.Failures++ })
+	if s.Shared() {
+		t.Fatal("a 300ms bound let a transaction of several 200ms round trips run to its end")
 	}
 }

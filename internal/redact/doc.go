@@ -11,8 +11,9 @@
 //     message is checked by sliding over it once);
 //   - key-shaped tokens whatever their origin (sk-…, AIza…, Bearer …,
 //     x-api-key: …, key=… in a URL, …) with "[redacted]";
-//   - a provider's URLs, its host:port and (for a DNS name) its host with
-//     "[provider NAME]", and the addresses in Go's network errors (dial tcp
+//   - a provider's URLs, its host:port (also glued to other text, unless
+//     that text makes another valid address) and (for a DNS name) its host
+//     with "[provider NAME]", and the addresses in Go's network errors (dial tcp
 //     ADDR, read tcp A->B) with the provider they belong to, or "[address]".
 //
 // ForClient is String for text a client will read: a run of secret bytes

@@ -3,6 +3,7 @@ package redact
 import (
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -15,6 +16,8 @@ type place struct {
 	// DNS names but "localhost"; an IP literal or localhost alone would also
 	// match the gateway's own addresses.
 	bare bool
+	// ip: the host is an IP literal.
+	ip bool
 }
 
 // places are the providers' places, by "host port".
@@ -43,8 +46,9 @@ func newPlaces(ps []Provider) places {
 			pl.tag = strings.TrimSuffix(pl.tag, "]") + "|" + p.Name + "]"
 			continue
 		}
+		ip := net.ParseIP(name) != nil
 		pl := &place{tag: "[provider " + p.Name + "]", host: host, port: port,
-			bare: net.ParseIP(name) == nil && name != "localhost"}
+			bare: !ip && name != "localhost", ip: ip}
 		out.byKey[key] = pl
 		out.list = append(out.list, pl)
 	}
@@ -118,12 +122,15 @@ func (ps places) edits(msg, lower string, eds *edits) (tied string) {
 			j += off
 			k := j + len(pl.host)
 			off = k
-			if j > 0 && hostByte(lower[j-1]) || !hostEnds(lower, k) {
+			if !hostEnds(lower, k) {
 				continue
 			}
-			if p := ":" + pl.port; strings.HasPrefix(lower[k:], p) && (k+len(p) == len(lower) || !digit(lower[k+len(p)])) {
+			// host:port wherever it occurs, unless the text around it makes
+			// another valid address (another host, another port): glued to
+			// other text it still gives the provider away.
+			if p := ":" + pl.port; strings.HasPrefix(lower[k:], p) && !otherPort(lower[k+len(p):], pl.port) && !pl.otherHost(lower[:j]) {
 				add(j, k+len(p), pl)
-			} else if pl.bare {
+			} else if pl.bare && (j == 0 || !hostByte(lower[j-1])) {
 				add(j, k, pl)
 			}
 		}
@@ -134,6 +141,37 @@ func (ps places) edits(msg, lower string, eds *edits) (tied string) {
 		}
 	}
 	return ""
+}
+
+// otherHost: before, the text ending where the host was found, extends it
+// into another host — a longer DNS name, or (for an IPv4 literal) digits and
+// dots making another valid IP. A bracketed IPv6 literal cannot be extended.
+func (pl *place) otherHost(before string) bool {
+	switch {
+	case before == "" || strings.HasPrefix(pl.host, "["):
+		return false
+	case !pl.ip:
+		return hostByte(before[len(before)-1])
+	}
+	i := len(before)
+	for i > 0 && (digit(before[i-1]) || before[i-1] == '.') {
+		i--
+	}
+	return i < len(before) && net.ParseIP(before[i:]+pl.host) != nil
+}
+
+// otherPort: after, the text following host:port, extends port into another
+// valid port (":80" in ":8080"); digits making no port (above 65535) do not.
+func otherPort(after, port string) bool {
+	n := 0
+	for n < len(after) && digit(after[n]) {
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	v, err := strconv.Atoi(port + after[:n])
+	return err == nil && v <= 65535
 }
 
 // authority returns the host (lower case, brackets kept for IPv6) and port

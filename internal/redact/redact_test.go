@@ -107,11 +107,44 @@ func TestProviderPlaces(t *testing.T) {
 		`refused by 127.0.0.1:46647`:                   `refused by [provider loop]`,
 		`dial tcp [fd00::7]:9000: i/o timeout`:         `dial tcp [provider six]: i/o timeout`,
 		// Not a provider: another port of the same loopback host, a lookalike host, a docs link.
-		`serving on 127.0.0.1:8080 and 127.0.0.1:466470`:            `serving on 127.0.0.1:8080 and 127.0.0.1:466470`,
+		`serving on 127.0.0.1:8080 and 127.0.0.1:4664`:              `serving on 127.0.0.1:8080 and 127.0.0.1:4664`,
 		`my-internal-host:8000 and internal-hosts`:                  `my-internal-host:8000 and internal-hosts`,
 		`see https://platform.openai.com/account/api-keys for more`: `see https://platform.openai.com/account/api-keys for more`,
 	} {
 		if got := s.String(msg); got != want {
+			t.Errorf("%q\n got  %q\n want %q", msg, got, want)
+		}
+	}
+}
+
+// A provider's IP address glued to other text is still its address, unless
+// the text around it makes a different valid address (another IP, another
+// port): an upstream writing "backend-10.0.0.5:8000" or digits before the
+// address must not carry it past the scrubber (found by FuzzHostileFront).
+func TestProviderAddressGlued(t *testing.T) {
+	s := New(testRules())
+	for msg, want := range map[string]string{
+		`backend-10.0.0.5:8000 refused`:   `backend-[provider local] refused`,
+		`pool_10.0.0.5:8000`:              `pool_[provider local]`,
+		`x[fd00::7]:9000`:                 `x[provider six]`,
+		`0000000000000127.0.0.1:46647`:    `0000000000000[provider loop]`,
+		`9.127.0.0.1:46647`:               `9.[provider loop]`,
+		`127.0.0.1:466470 is not a port`:  `[provider loop]0 is not a port`,
+		`110.0.0.5:8000 is another host`:  `110.0.0.5:8000 is another host`,
+		`my-internal-host:8000 is a name`: `my-internal-host:8000 is a name`,
+	} {
+		if got := s.String(msg); got != want {
+			t.Errorf("%q\n got  %q\n want %q", msg, got, want)
+		}
+	}
+	// Another valid port of the same host is not the provider.
+	web := New(Rules{Providers: []Provider{{Name: "web", BaseURL: "http://127.0.0.1/v1"}}})
+	for msg, want := range map[string]string{
+		`listening on 127.0.0.1:8080`: `listening on 127.0.0.1:8080`,
+		`up at 127.0.0.1:80, x`:       `up at [provider web], x`,
+		`127.0.0.1:800000`:            `[provider web]0000`,
+	} {
+		if got := web.String(msg); got != want {
 			t.Errorf("%q\n got  %q\n want %q", msg, got, want)
 		}
 	}

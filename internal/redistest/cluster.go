@@ -17,21 +17,28 @@ import (
 // directory, so a killed master restarted (Kill, then Start) rejoins with
 // its slots and its data.
 type Cluster struct {
-	t     testing.TB
 	Nodes []*Server
 }
 
 // nodeTimeout is cluster-node-timeout: how long before a silent node is
-// suspected. Short, so a killed master is noticed (and its return seen)
-// within a couple of seconds.
-const nodeTimeout = "1000"
+// suspected. Not shorter: on a loaded machine a node fsyncing every write
+// (appendfsync always) can miss its peers' pings for a second or more, and
+// a live master marked failing takes its slots down (CLUSTERDOWN) in the
+// middle of a test. A master killed and restarted within it is never
+// marked failing at all; one that was is let back in 2×nodeTimeout after.
+const nodeTimeout = "5000"
+
+// settle bounds the waits for the cluster to form, heal or notice a kill:
+// a failure guard, generous for a loaded machine (a master marked failing
+// rejoins only 2×nodeTimeout after it was).
+const settle = 60 * time.Second
 
 // StartCluster starts masters redis-server nodes in cluster mode, forms the
 // cluster and waits until every node reports it healthy.
 func StartCluster(t testing.TB, masters int) *Cluster {
 	t.Helper()
 	cli := lookPath(t, "redis-cli", "redis-tools")
-	c := &Cluster{t: t}
+	c := &Cluster{}
 	for range masters {
 		s := New(t)
 		// Each write is on disk before it is acknowledged (AOF, fsync
@@ -39,7 +46,7 @@ func StartCluster(t testing.TB, masters int) *Cluster {
 		s.extra = []string{"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
 			"--cluster-port", strconv.Itoa(FreePort(t)), "--cluster-node-timeout", nodeTimeout,
 			"--appendonly", "yes", "--appendfsync", "always"}
-		s.Start()
+		s.Start(t)
 		c.Nodes = append(c.Nodes, s)
 	}
 	args := []string{"--cluster", "create"}
@@ -51,7 +58,7 @@ func StartCluster(t testing.TB, masters int) *Cluster {
 	if err != nil {
 		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
 	}
-	c.WaitHealthy()
+	c.WaitHealthy(t)
 	return c
 }
 
@@ -76,10 +83,10 @@ func (c *Cluster) Client(t testing.TB) *redis.ClusterClient {
 }
 
 // WaitHealthy waits until every running node says cluster_state:ok and all
-// 16384 slots are served, as seen from each of them.
-func (c *Cluster) WaitHealthy() {
-	c.t.Helper()
-	waitFor(c.t, 30*time.Second, "the cluster to be healthy on every node", func() bool {
+// 16384 slots are served, as seen from each of them; t is the calling test.
+func (c *Cluster) WaitHealthy(t testing.TB) {
+	t.Helper()
+	waitFor(t, settle, "the cluster to be healthy on every node", func() bool {
 		for _, s := range c.Nodes {
 			if !s.Running() || !nodeOK(s) {
 				return false
@@ -97,9 +104,9 @@ func nodeOK(s *Server) bool {
 		strings.Contains(info, "cluster_slots_ok:16384")
 }
 
-// MasterOf returns the node serving key's slot.
-func (c *Cluster) MasterOf(key string) *Server {
-	c.t.Helper()
+// MasterOf returns the node serving key's slot; t is the calling test.
+func (c *Cluster) MasterOf(t testing.TB, key string) *Server {
+	t.Helper()
 	ctx := context.Background()
 	for _, s := range c.Nodes {
 		if !s.Running() {
@@ -125,15 +132,16 @@ func (c *Cluster) MasterOf(key string) *Server {
 			}
 		}
 	}
-	c.t.Fatalf("redistest: no node serves the slot of %q", key)
+	t.Fatalf("redistest: no node serves the slot of %q", key)
 	return nil
 }
 
 // WaitFailed waits until every other running node considers s failed
-// (cluster_state:fail: its slots are not served), as a crash is seen.
-func (c *Cluster) WaitFailed(s *Server) {
-	c.t.Helper()
-	waitFor(c.t, 30*time.Second, "the cluster to notice the killed master", func() bool {
+// (cluster_state:fail: its slots are not served), as a crash is seen; t is
+// the calling test.
+func (c *Cluster) WaitFailed(t testing.TB, s *Server) {
+	t.Helper()
+	waitFor(t, settle, "the cluster to notice the killed master", func() bool {
 		for _, n := range c.Nodes {
 			if n == s || !n.Running() {
 				continue

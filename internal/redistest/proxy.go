@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Proxy forwards a loopback port to a Redis server, so a test can cut one
@@ -15,6 +16,7 @@ type Proxy struct {
 	target string
 	mu     sync.Mutex
 	cut    bool
+	delay  time.Duration
 	conns  map[net.Conn]struct{}
 	wg     sync.WaitGroup
 }
@@ -51,6 +53,14 @@ func (p *Proxy) Cut() {
 	}
 }
 
+// Slow holds every answer from the server for d before the client gets it
+// (a slow or overloaded Redis); 0 ends that.
+func (p *Proxy) Slow(d time.Duration) {
+	p.mu.Lock()
+	p.delay = d
+	p.mu.Unlock()
+}
+
 // Heal forwards new connections again.
 func (p *Proxy) Heal() {
 	p.mu.Lock()
@@ -78,14 +88,30 @@ func (p *Proxy) serve() {
 		}
 		p.conns[c], p.conns[up] = struct{}{}, struct{}{}
 		p.mu.Unlock()
-		p.wg.Go(func() { p.pipe(c, up) })
-		p.wg.Go(func() { p.pipe(up, c) })
+		p.wg.Go(func() { p.pipe(slowWriter{c, p}, c, up) })
+		p.wg.Go(func() { p.pipe(up, up, c) })
 	}
 }
 
-// pipe copies one direction; when it ends, both sides close.
-func (p *Proxy) pipe(dst, src net.Conn) {
-	_, _ = io.Copy(dst, src)
+// slowWriter writes to the client after the proxy's delay (a plain Writer:
+// the connection's own ReadFrom would bypass it).
+type slowWriter struct {
+	c net.Conn
+	p *Proxy
+}
+
+func (w slowWriter) Write(b []byte) (int, error) {
+	w.p.mu.Lock()
+	d := w.p.delay
+	w.p.mu.Unlock()
+	time.Sleep(d)
+	return w.c.Write(b)
+}
+
+// pipe copies src to w (dst, or dst delayed); when it ends, both sides
+// close.
+func (p *Proxy) pipe(w io.Writer, dst, src net.Conn) {
+	_, _ = io.Copy(w, src)
 	dst.Close()
 	src.Close()
 	p.mu.Lock()

@@ -18,8 +18,11 @@ import (
 // Server is one redis-server (or sentinel) owned by a test; t.Cleanup kills
 // it. Its data directory is a temporary directory of the test, kept across
 // Kill and Start, so a cluster node finds its nodes.conf again on restart.
+//
+// Methods that can fail take the testing.TB of the calling test: a server
+// started by a parent test is often killed and restarted by a subtest, and
+// a subtest must never fail its parent (FailNow on a parent panics).
 type Server struct {
-	t     testing.TB
 	path  string
 	port  int
 	dir   string
@@ -56,7 +59,7 @@ func FreePort(t testing.TB) int {
 // New picks a free loopback port for a redis-server that is not started yet.
 func New(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{t: t, path: lookPath(t, "redis-server", "redis-server"), port: FreePort(t), dir: t.TempDir()}
+	s := &Server{path: lookPath(t, "redis-server", "redis-server"), port: FreePort(t), dir: t.TempDir()}
 	t.Cleanup(s.Kill)
 	return s
 }
@@ -65,7 +68,7 @@ func New(t testing.TB) *Server {
 func Start(t testing.TB) *Server {
 	t.Helper()
 	s := New(t)
-	s.Start()
+	s.Start(t)
 	return s
 }
 
@@ -74,7 +77,7 @@ func StartWith(t testing.TB, options ...string) *Server {
 	t.Helper()
 	s := New(t)
 	s.extra = options
-	s.Start()
+	s.Start(t)
 	return s
 }
 
@@ -98,9 +101,9 @@ func (s *Server) Client(t testing.TB) *redis.Client {
 func (s *Server) Running() bool { return s.cmd != nil }
 
 // Start runs redis-server on the port (again, after Kill: empty, nothing
-// saved) and waits until it answers PING.
-func (s *Server) Start() {
-	s.t.Helper()
+// saved) and waits until it answers PING; t is the calling test.
+func (s *Server) Start(t testing.TB) {
+	t.Helper()
 	var args []string
 	if s.conf != "" {
 		args = append(args, s.conf)
@@ -112,7 +115,7 @@ func (s *Server) Start() {
 	// The server dies with the test binary, even if the test is killed.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := s.cmd.Start(); err != nil {
-		s.t.Fatal(err)
+		t.Fatal(err)
 	}
 	c := redis.NewClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1})
 	defer c.Close()
@@ -120,10 +123,10 @@ func (s *Server) Start() {
 		if err := c.Ping(context.Background()).Err(); err == nil || strings.Contains(err.Error(), "NOAUTH") {
 			return // answering (a NOAUTH refusal is an answer)
 		}
-		if time.Since(start) > 10*time.Second {
+		if time.Since(start) > 30*time.Second { // a failure guard
 			s.Kill()
 			log, _ := os.ReadFile(filepath.Join(s.dir, "log"))
-			s.t.Fatalf("redis-server on %s did not come up:\n%s", s.Addr(), log)
+			t.Fatalf("redis-server on %s did not come up:\n%s", s.Addr(), log)
 		}
 	}
 }
