@@ -172,7 +172,7 @@ func TestRedisOutageCountsLocally(t *testing.T) {
 		t.Fatalf("local count with Redis away: %+v", r)
 	}
 	l.Spend(ctx, k, 10, 0.6)
-	rs.Start()
+	rs.Start(t)
 	clk.set(at("2026-12-01T10:01:01Z")) // a new minute, past the retry interval
 	if r := l.Admit(ctx, k); r != nil {
 		t.Fatalf("Redis back: %+v", r)
