@@ -257,11 +257,12 @@ func wantSkip(t *testing.T, d *decision.Decision, ep, reason string) {
 	t.Errorf("no skip of %s for %q; skipped: %q", ep, reason, skipped(d))
 }
 
-// waitCalls waits (up to 10s) until fake has received n requests.
+// waitCalls waits (up to 30s, a failure guard) until fake has received n
+// requests.
 func waitCalls(t *testing.T, fake *upstreamtest.Server, n int) {
 	t.Helper()
 	for start := time.Now(); fake.Calls() < n; time.Sleep(5 * time.Millisecond) {
-		if time.Since(start) > 10*time.Second {
+		if time.Since(start) > 30*time.Second {
 			t.Fatalf("the fake got %d calls, want %d", fake.Calls(), n)
 		}
 	}

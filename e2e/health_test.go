@@ -134,7 +134,7 @@ func hasTransition(d *decision.Decision, name, from, to string) bool {
 
 func TestClientCancellation(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
-		"p": script(upstreamtest.Step{Delay: 5 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}),
+		"p": script(upstreamtest.Step{Delay: 30 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}), // until the client leaves
 		"q": script(ok("model-b", "b")),
 	})
 	g := start(t, oneEachPQ, fs)
