@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -256,11 +257,12 @@ func wantSkip(t *testing.T, d *decision.Decision, ep, reason string) {
 	t.Errorf("no skip of %s for %q; skipped: %q", ep, reason, skipped(d))
 }
 
-// waitCalls waits (up to 10s) until fake has received n requests.
+// waitCalls waits (up to 30s, a failure guard) until fake has received n
+// requests.
 func waitCalls(t *testing.T, fake *upstreamtest.Server, n int) {
 	t.Helper()
 	for start := time.Now(); fake.Calls() < n; time.Sleep(5 * time.Millisecond) {
-		if time.Since(start) > 10*time.Second {
+		if time.Since(start) > 30*time.Second {
 			t.Fatalf("the fake got %d calls, want %d", fake.Calls(), n)
 		}
 	}
@@ -271,14 +273,27 @@ func waitCalls(t *testing.T, fake *upstreamtest.Server, n int) {
 // passed.
 func waitState(t *testing.T, g *gateway, target, provider, state string) {
 	t.Helper()
+	waitEndpoint(t, g, target, provider, "in state "+state, func(state0 string, _ int) bool { return state0 == state })
+}
+
+// waitFailures waits (up to 30s) until /v1/health counts n failures of
+// target/provider: the attempt that failed is over and recorded.
+func waitFailures(t *testing.T, g *gateway, target, provider string, n int) {
+	t.Helper()
+	waitEndpoint(t, g, target, provider, fmt.Sprintf("with %d failures", n), func(_ string, f int) bool { return f == n })
+}
+
+func waitEndpoint(t *testing.T, g *gateway, target, provider, what string, cond func(state string, failures int) bool) {
+	t.Helper()
 	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
-		for _, e := range g.health(t).Endpoints {
-			if e.Target == target && e.Provider == provider && e.State == state {
+		h := g.health(t)
+		for _, e := range h.Endpoints {
+			if e.Target == target && e.Provider == provider && cond(e.State, e.Failures) {
 				return
 			}
 		}
 		if time.Since(start) > 30*time.Second {
-			t.Fatalf("endpoint %s/%s never became %s: %+v", target, provider, state, g.health(t).Endpoints)
+			t.Fatalf("endpoint %s/%s never showed %s: %+v", target, provider, what, h.Endpoints)
 		}
 	}
 }

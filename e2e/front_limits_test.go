@@ -99,9 +99,9 @@ func TestInflightBurst(t *testing.T) {
 	// Every refusal comes back while the served ones are still held.
 	var busy int
 	done := make([]bool, n)
-	for deadline := time.Now().Add(10 * time.Second); fs["p"].Calls()+busy < n; {
+	for deadline := time.Now().Add(30 * time.Second); fs["p"].Calls()+busy < n; {
 		if time.Now().After(deadline) {
-			t.Fatalf("after 10s, %d bodies reached the upstream and %d were refused, of %d", fs["p"].Calls(), busy, n)
+			t.Fatalf("after 30s, %d bodies reached the upstream and %d were refused, of %d", fs["p"].Calls(), busy, n)
 		}
 		for i, c := range all {
 			select {

@@ -161,14 +161,14 @@ func (g *gateway) postAsync(body string) <-chan reply {
 	return c
 }
 
-// within waits up to 10s for a reply.
+// within waits up to 30s (a failure guard) for a reply.
 func within(t *testing.T, c <-chan reply, what string) reply {
 	t.Helper()
 	select {
 	case r := <-c:
 		return r
-	case <-time.After(10 * time.Second):
-		t.Fatalf("no answer in 10s: %s", what)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no answer in 30s: %s", what)
 		return reply{}
 	}
 }

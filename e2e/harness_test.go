@@ -20,13 +20,13 @@ import (
 // records is the gateway's decision sink as the tests read it.
 type records struct{ *gatewaytest.Records }
 
-// wait returns the n-th record (1-based), waiting up to 10s for it.
+// wait returns the n-th record (1-based), waiting up to 30s (a failure guard) for it.
 func (r records) wait(t *testing.T, n int) *decision.Decision {
 	t.Helper()
 	return r.Wait(t, n)
 }
 
-// byID waits (up to 10s) for the record of decision id.
+// byID waits (up to 30s) for the record of decision id.
 func (r records) byID(t *testing.T, id string) *decision.Decision {
 	t.Helper()
 	return r.ByID(t, id)

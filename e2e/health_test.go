@@ -107,13 +107,11 @@ func TestProbeAfterCooldown(t *testing.T) {
 		g := start(t, probeCfg, fs)
 		g.post(t, "r", "").wantStatus(t, 200)
 		waitState(t, g, "a", "p1", "probing")
-		var wg sync.WaitGroup
-		var probe reply
-		wg.Go(func() { probe = g.post(t, "r", "") })
+		probeC := g.postAsync(`{"model":"r","messages":[{"role":"user","content":"hi"}]}`)
 		waitCalls(t, fs["p1"], 3) // the probe is in flight
 		other := g.post(t, "r", "")
 		once.Do(func() { close(release) })
-		wg.Wait()
+		probe := within(t, probeC, "the probe")
 		probe.wantStatus(t, 200)
 		other.wantStatus(t, 200)
 		wantSteps(t, g.recs.byID(t, other.Header.Get("X-Detour-Decision")), "a/p2 ok done")
@@ -136,7 +134,7 @@ func hasTransition(d *decision.Decision, name, from, to string) bool {
 
 func TestClientCancellation(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
-		"p": script(upstreamtest.Step{Delay: 5 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}),
+		"p": script(upstreamtest.Step{Delay: 30 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}), // until the client leaves
 		"q": script(ok("model-b", "b")),
 	})
 	g := start(t, oneEachPQ, fs)

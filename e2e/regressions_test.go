@@ -101,13 +101,23 @@ routes:
   - {name: r, targets: [a]}
 `, fs, 10*time.Second)
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { waitCalls(t, fs["p"], 1); cancel() }()
+	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, g.URL+"/v1/chat/completions",
 		strings.NewReader(`{"model":"r","messages":[{"role":"user","content":"hi"}]}`))
 	req.Header.Set("Content-Type", "application/json")
-	if resp, err := http.DefaultClient.Do(req); err == nil {
-		resp.Body.Close()
-	}
+	done := make(chan struct{})
+	go func() {
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+		close(done)
+	}()
+	// The client leaves once the first attempt is over (its failure is
+	// counted), while the gateway waits to retry; leaving when the upstream
+	// had merely received the request could cut the attempt itself.
+	waitFailures(t, g, "a", "p", 1)
+	cancel()
+	<-done
 	d := g.recs.wait(t, 1)
 	if d.Outcome != "canceled" || d.Status != 499 {
 		t.Errorf("outcome %s status %d, want canceled 499", d.Outcome, d.Status)

@@ -75,8 +75,8 @@ func TestDeadlineBeforeContentCountsAgainstNobody(t *testing.T) {
 		step   upstreamtest.Step
 		stream bool
 	}{
-		{"no headers yet", upstreamtest.Step{Body: upstreamtest.ChatJSON("model-a", "late"), Delay: 3 * time.Second}, false},
-		{"stream: headers, no content yet", upstreamtest.Step{Events: chunks("model-a", "late"), EventDelay: 3 * time.Second}, true},
+		{"no headers yet", upstreamtest.Step{Body: upstreamtest.ChatJSON("model-a", "late"), Delay: 10 * time.Second}, false},
+		{"stream: headers, no content yet", upstreamtest.Step{Events: chunks("model-a", "late"), EventDelay: 10 * time.Second}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := fakes(t, map[string]upstreamtest.Script{"p": script(tc.step), "q": script(ok("model-b", "never"))})

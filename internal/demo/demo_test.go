@@ -3,6 +3,7 @@ package demo
 import (
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -69,5 +70,41 @@ func TestTour(t *testing.T) {
 	}
 	if !strings.Contains(Tour(base), base+"/v1/chat/completions") {
 		t.Errorf("the tour does not print requests to try")
+	}
+}
+
+// Every request the tour prints works as printed against the gateway's
+// strict front: the headers it shows (Content-Type: application/json) and
+// nothing more, the body as written. Each reaches a route (a decision
+// record), none is refused by the front.
+func TestTourCommandsAsPrinted(t *testing.T) {
+	d := Start(io.Discard)
+	t.Cleanup(d.Close)
+	cfg, err := config.Parse("demo.yaml", []byte(d.Config("127.0.0.1:0")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := gatewaytest.Start(t, cfg, app.Options{Decisions: gatewaytest.NewRecords()})
+	cmds := regexp.MustCompile(`curl -s (\S+) ((?:-H '[^']*' )*)\\\n\s+-d '([^']*)'`).FindAllStringSubmatch(Tour(base), -1)
+	if len(cmds) < 6 {
+		t.Fatalf("found %d chat requests in the tour, want 6:\n%s", len(cmds), Tour(base))
+	}
+	for _, c := range cmds {
+		req, err := http.NewRequest(http.MethodPost, c[1], strings.NewReader(c[3]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range regexp.MustCompile(`-H '([^:]+): ([^']*)'`).FindAllStringSubmatch(c[2], -1) {
+			req.Header.Set(h[1], h[2])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.Header.Get("X-Detour-Decision") == "" {
+			t.Errorf("%s with %q: refused before routing: %d %s", c[3], c[2], resp.StatusCode, body)
+		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // patience is how long Wait and ByID wait for a record.
-const patience = 10 * time.Second
+const patience = 30 * time.Second
 
 // Records is a decision sink that keeps every record, in the order written.
 type Records struct {
@@ -33,7 +33,7 @@ func (r *Records) Write(d *decision.Decision) {
 	r.cond.Broadcast()
 }
 
-// Wait returns the n-th record (1-based), waiting up to 10s for it.
+// Wait returns the n-th record (1-based), waiting up to 30s (a failure guard) for it.
 func (r *Records) Wait(t testing.TB, n int) *decision.Decision {
 	t.Helper()
 	r.mu.Lock()
@@ -44,7 +44,7 @@ func (r *Records) Wait(t testing.TB, n int) *decision.Decision {
 	return r.all[n-1]
 }
 
-// ByID returns the record of decision id, waiting up to 10s for it.
+// ByID returns the record of decision id, waiting up to 30s (a failure guard) for it.
 func (r *Records) ByID(t testing.TB, id string) *decision.Decision {
 	t.Helper()
 	r.mu.Lock()

@@ -59,9 +59,27 @@ func FreePort(t testing.TB) int {
 // New picks a free loopback port for a redis-server that is not started yet.
 func New(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{path: lookPath(t, "redis-server", "redis-server"), port: FreePort(t), dir: t.TempDir()}
+	s := &Server{path: lookPath(t, "redis-server", "redis-server"), port: FreePort(t), dir: dataDir(t)}
 	t.Cleanup(s.Kill)
 	return s
+}
+
+// dataDir is the test's directory for one server: in memory (/dev/shm)
+// where the machine has it, else t.TempDir(). Redis fsyncs its files (a
+// cluster node every write and its nodes.conf, a sentinel each rewrite of
+// its configuration), and on a loaded disk one fsync took seconds: a
+// sentinel whose timer is held up 2s enters TILT mode and does nothing for
+// 30s, a cluster node that misses its peers' pings is marked failing. In
+// memory an fsync costs nothing and the files still outlive Kill and Start.
+func dataDir(t testing.TB) string {
+	t.Helper()
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if dir, err := os.MkdirTemp("/dev/shm", "redistest-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return dir
+		}
+	}
+	return t.TempDir()
 }
 
 // Start is New, then Start.

@@ -26,13 +26,20 @@ type Sentinel struct {
 }
 
 // The sentinels' timings. downAfter (down-after-milliseconds) is how long
-// the primary may not answer before a sentinel deems it down: not shorter,
-// so a loaded machine does not fail over a live primary mid-test.
-// failoverTimeout (failover-timeout) bounds one failover attempt; a sentinel
-// tries again after twice that, so an attempt lost to a split vote is
-// retried within seconds rather than the default minutes.
+// the primary may not answer before a sentinel deems it down. It also
+// decides whether the replica can be promoted at all: a sentinel passes
+// over a replica whose link to the primary has been down longer than
+// 10×downAfter plus the time since the sentinel deemed the primary down.
+// With 1s, a sentinel in TILT mode (30s passive after its timer was held
+// up, seen on a loaded machine) noticed the kill only after the replica's
+// link had been down for over 10s, and then never found a replica good
+// enough ("-failover-abort-no-good-slave"), round after round. 5s (50s)
+// outlasts a TILT, and a live primary is not failed over mid-test.
+// failoverTimeout (failover-timeout) bounds one failover attempt; a
+// sentinel tries again after twice that, so an attempt lost to a split
+// vote is retried within seconds rather than the default minutes.
 const (
-	downAfter       = "2000"
+	downAfter       = "5000"
 	failoverTimeout = "4000"
 )
 
@@ -132,7 +139,7 @@ func (st *Sentinel) Failover(t testing.TB) {
 // Sentinel's vote.
 func (st *Sentinel) WaitPromoted(t testing.TB) {
 	t.Helper()
-	const nudgeAfter = 10 * time.Second
+	const nudgeAfter = 15 * time.Second // downAfter, and a failover that went well
 	want := st.Replica.Addr()
 	start, nudged, next := time.Now(), time.Time{}, 0
 	promoted := func() bool {
