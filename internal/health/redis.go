@@ -73,7 +73,8 @@ func (s *RedisStore) SetClock(now func() time.Time) {
 
 // SetTimeout bounds each Redis operation, whatever the caller's context
 // says (a canceled request still records its outcome); d <= 0 means
-// DefaultTimeout. Call it before the store is used.
+// DefaultTimeout. Call it while no operation is in flight (before the store
+// serves requests).
 func (s *RedisStore) SetTimeout(d time.Duration) {
 	if d <= 0 {
 		d = DefaultTimeout

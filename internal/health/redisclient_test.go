@@ -127,11 +127,11 @@ func TestStoreTimeoutBoundsTheWholeOperation(t *testing.T) {
 	srv := redistest.Start(t)
 	slow := redistest.StartProxy(t, srv.Addr())
 	s := newStore(t, RedisConfig{URL: slow.URL()}, "slow:", time.Now, nil)
-	s.SetTimeout(300 * time.Millisecond)
-	s.Load(ctx, []string{"k"}) // connected
+	s.Load(ctx, []string{"k"}) // connected, with testTimeout
 	if !s.Shared() {
 		t.Fatal("not shared before Redis is slow")
 	}
+	s.SetTimeout(300 * time.Millisecond)
 	slow.Slow(200 * time.Millisecond)
 	s.Update(ctx, "k", func(r *Record) { r.Failures++ })
 	if s.Shared() {
