@@ -1,0 +1,93 @@
+package messages
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// ImageTokens is what Estimate counts for one image: Anthropic's documented
+// cost is about width×height/750 tokens, and images are scaled to at most
+// about 1.15 megapixels, so 1600 is the ceiling of one image. The door does
+// not decode images to measure them.
+const ImageTokens = 1600
+
+// Estimate is the answer to POST /v1/messages/count_tokens for a target
+// that is not Anthropic (Anthropic targets count exactly). It is an
+// estimate, not a tokenizer: one token per 4 bytes (rounded up) of the
+// text the model reads — system text, text and thinking blocks, tool_use
+// inputs, tool_result texts, and each tool's name, description and
+// input_schema — plus ImageTokens per image. It over-counts code and
+// under-counts some non-Latin scripts; it counts nothing for message
+// framing. max_tokens is not required, as count_tokens does not take it.
+func Estimate(body []byte) (int, error) {
+	var in inRequest
+	if err := json.Unmarshal(body, &in); err != nil {
+		return 0, decodeError("", err)
+	}
+	n, images := 0, 0
+	if present(in.System) {
+		s, err := system(in.System)
+		if err != nil {
+			return 0, err
+		}
+		n += len(s)
+	}
+	for i := range in.Messages {
+		blocks, s, err := content(fmt.Sprintf("messages.%d.content", i), in.Messages[i].Content)
+		if err != nil {
+			return 0, err
+		}
+		n += len(s)
+		bn, bi, err := countBlocks(blocks, 0)
+		if err != nil {
+			return 0, err
+		}
+		n, images = n+bn, images+bi
+	}
+	for _, t := range in.Tools {
+		n += len(t.Name) + len(t.Description) + len(t.InputSchema)
+	}
+	return (n+3)/4 + images*ImageTokens, nil
+}
+
+// countBlocks sums the text bytes and images of blocks; depth bounds the
+// nesting of tool results.
+func countBlocks(blocks []inBlock, depth int) (n, images int, err error) {
+	for i := range blocks {
+		b := &blocks[i]
+		if b.Text != nil {
+			n += len(*b.Text)
+		}
+		switch b.Type {
+		case "image":
+			images++
+		case "tool_use":
+			n += len(b.Input)
+		case "thinking":
+			if b.Thinking != nil {
+				n += len(*b.Thinking)
+			}
+		case "tool_result":
+			if depth > 0 || !present(b.Content) {
+				continue
+			}
+			inner, s, err := content("tool_result.content", b.Content)
+			if err != nil {
+				return 0, 0, err
+			}
+			n += len(s)
+			in, im, err := countBlocks(inner, depth+1)
+			if err != nil {
+				return 0, 0, err
+			}
+			n, images = n+in, images+im
+		}
+	}
+	return n, images, nil
+}
+
+// CountTokensBody is the count_tokens answer: {"input_tokens":n}.
+func CountTokensBody(n int) []byte {
+	return append(strconv.AppendInt([]byte(`{"input_tokens":`), int64(n), 10), '}')
+}

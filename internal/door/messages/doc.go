@@ -1,0 +1,60 @@
+// Package messages is the door for Anthropic's Messages API
+// (POST /v1/messages): pure translation between the Messages wire shapes
+// and the canonical OpenAI Chat Completions shapes every upstream adapter
+// takes (internal/provider/chat), plus Anthropic's error envelope. It does
+// no HTTP and knows nothing of dispatch; the server wires it.
+//
+//   - Translate: a Messages request → canonical chat JSON, with the model
+//     and stream flag. Errors are *Error, naming the field as Anthropic does.
+//   - Answer: a canonical chat.completion → an Anthropic Message.
+//   - Encoder: canonical chat.completion.chunk objects, one at a time → the
+//     Messages SSE stream (message_start … message_stop, error frames).
+//   - Envelope, ErrorType, Status, TypeForStatus: errors in Anthropic's
+//     envelope with the statuses Anthropic uses.
+//   - Estimate: count_tokens for targets that are not Anthropic (bytes/4).
+//   - WithModel: the client's body byte for byte with only "model"
+//     replaced, for an Anthropic target (no round trip through chat).
+//
+// What Translate does with each request member (docs/doors.md has the same
+// table for operators; "refused" is an *Error with Unsupported set, which a
+// route to an Anthropic target can still serve through WithModel):
+//
+//	model                      kept (the route or target name)
+//	max_tokens                 kept as max_completion_tokens; required, ≥ 1
+//	messages                   kept; roles user and assistant only
+//	  text blocks              kept (citations, cache_control dropped)
+//	  image (base64, url)      kept as image_url (base64 as a data: URL);
+//	                           source type file refused
+//	  tool_use                 kept as assistant tool_calls (input → arguments)
+//	  tool_result              kept as a "tool" message before the turn's other
+//	                           blocks; text joined by newlines; is_error becomes
+//	                           the prefix "Error: "; its images move to the
+//	                           user message that follows
+//	  thinking, redacted_…     dropped (only Anthropic models read them back)
+//	  document, search_result,
+//	  server tool blocks…      refused
+//	system (string or blocks)  kept as one system message, blocks joined by
+//	                           newlines (cache_control dropped)
+//	stop_sequences             kept as stop (OpenAI accepts at most 4)
+//	temperature, top_p         kept as sent
+//	top_k                      dropped (no Chat Completions equivalent)
+//	stream                     kept; adds stream_options.include_usage
+//	metadata.user_id           kept as user
+//	tools (custom)             kept as function tools (input_schema → parameters)
+//	tools (server: web_search,
+//	  bash, text_editor…)      refused
+//	tool_choice                auto → auto, any → required, tool → the named
+//	                           function, none → none; dropped without tools;
+//	                           disable_parallel_tool_use → parallel_tool_calls=false
+//	thinking                   dropped (budgets differ per dialect)
+//	service_tier               dropped
+//	output_config.effort       dropped
+//	output_config.format,
+//	  output_format            refused (structured output is not translated)
+//	container, mcp_servers,
+//	  context_management       refused
+//	anything else              dropped
+//
+// It imports provider/chat (canonical structs) and classify (for the error
+// type of a class), nothing else of ours.
+package messages

@@ -1,0 +1,146 @@
+package messages
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/detour-llm/detour/classify"
+)
+
+// Anthropic's error types, each with the HTTP status Anthropic answers it
+// with. Source: "Claude API errors", https://platform.claude.com/docs/en/api/errors
+// (HTTP errors: 400 invalid_request_error, 401 authentication_error, 402
+// billing_error, 403 permission_error, 404 not_found_error, 413
+// request_too_large, 429 rate_limit_error, 500 api_error, 504 timeout_error,
+// 529 overloaded_error).
+const (
+	TypeInvalidRequest  = "invalid_request_error"
+	TypeAuthentication  = "authentication_error"
+	TypeBilling         = "billing_error"
+	TypePermission      = "permission_error"
+	TypeNotFound        = "not_found_error"
+	TypeRequestTooLarge = "request_too_large"
+	TypeRateLimit       = "rate_limit_error"
+	TypeAPI             = "api_error"
+	TypeTimeout         = "timeout_error"
+	TypeOverloaded      = "overloaded_error"
+)
+
+// StatusOverloaded is Anthropic's non-standard 529 "overloaded".
+const StatusOverloaded = 529
+
+// Status is the HTTP status Anthropic answers an error of type typ with;
+// an unknown type is a 500.
+func Status(typ string) int {
+	switch typ {
+	case TypeInvalidRequest:
+		return http.StatusBadRequest
+	case TypeAuthentication:
+		return http.StatusUnauthorized
+	case TypeBilling:
+		return http.StatusPaymentRequired
+	case TypePermission:
+		return http.StatusForbidden
+	case TypeNotFound:
+		return http.StatusNotFound
+	case TypeRequestTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case TypeRateLimit:
+		return http.StatusTooManyRequests
+	case TypeTimeout:
+		return http.StatusGatewayTimeout
+	case TypeOverloaded:
+		return StatusOverloaded
+	}
+	return http.StatusInternalServerError
+}
+
+// TypeForStatus is the error type Anthropic uses for an HTTP status: the
+// documented pairs above; any other 4xx is invalid_request_error (as
+// Anthropic says it does), 503 is overloaded_error (Detour's own 503s mean
+// "too busy, retry": max_inflight_body_bytes, shutdown), any other status
+// api_error.
+func TypeForStatus(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return TypeInvalidRequest
+	case http.StatusUnauthorized:
+		return TypeAuthentication
+	case http.StatusPaymentRequired:
+		return TypeBilling
+	case http.StatusForbidden:
+		return TypePermission
+	case http.StatusNotFound:
+		return TypeNotFound
+	case http.StatusRequestEntityTooLarge:
+		return TypeRequestTooLarge
+	case http.StatusTooManyRequests:
+		return TypeRateLimit
+	case http.StatusGatewayTimeout:
+		return TypeTimeout
+	case StatusOverloaded, http.StatusServiceUnavailable:
+		return TypeOverloaded
+	}
+	if status >= 400 && status < 500 {
+		return TypeInvalidRequest
+	}
+	return TypeAPI
+}
+
+// ErrorType is the error type to tell a client about a failure of class c
+// that ended with HTTP status (the real status the server reports). The
+// class decides where it names a cause Anthropic has a type for; a server
+// error keeps overloaded_error when the status says overloaded (529, 503),
+// and an unknown failure takes the type of its status.
+func ErrorType(c classify.Class, status int) string {
+	switch c {
+	case classify.Timeout:
+		return TypeTimeout
+	case classify.RateLimited:
+		return TypeRateLimit
+	case classify.Quota:
+		return TypeBilling
+	case classify.ServerError:
+		if t := TypeForStatus(status); t == TypeOverloaded {
+			return t
+		}
+		return TypeAPI
+	case classify.Unavailable:
+		return TypeNotFound
+	case classify.Auth:
+		return TypeAuthentication
+	case classify.Forbidden:
+		return TypePermission
+	case classify.Overflow:
+		return TypeRequestTooLarge
+	case classify.ContextLength, classify.Refusal, classify.BadRequest:
+		return TypeInvalidRequest
+	case classify.Unknown:
+		return TypeForStatus(status)
+	}
+	return TypeForStatus(status)
+}
+
+type errorBody struct {
+	Type  string      `json:"type"`
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// Envelope is Anthropic's error body:
+// {"type":"error","error":{"type":typ,"message":message}}. The Detour class
+// is not in it (Anthropic's envelope has no place for it): the server sends
+// it as X-Detour-Class.
+func Envelope(typ, message string) []byte {
+	b, _ := json.Marshal(errorBody{Type: "error", Error: errorDetail{Type: typ, Message: message}})
+	return b
+}
+
+// ClassEnvelope is Envelope for a failure of class c reported with status.
+func ClassEnvelope(c classify.Class, status int, message string) []byte {
+	return Envelope(ErrorType(c, status), message)
+}

@@ -1,0 +1,328 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/provider/chat"
+)
+
+// Error is a Messages request the door cannot translate. The server answers
+// it with 400 and invalid_request_error in Anthropic's envelope, naming
+// Field as Anthropic does ("messages.1.content.0.source: …").
+type Error struct {
+	// Field is the dotted path of the offending member ("" for the body).
+	Field string
+	// Message says what is wrong with it.
+	Message string
+	// Unsupported is set for valid Messages input that only an Anthropic
+	// target can honour (server tools, documents, MCP servers…): a route
+	// whose target is Anthropic can still pass the body through.
+	Unsupported bool
+}
+
+func (e *Error) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+func invalid(field, format string, args ...any) *Error {
+	return &Error{Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+func unsupported(field, format string, args ...any) *Error {
+	return &Error{Field: field, Message: fmt.Sprintf(format, args...) +
+		" (only an Anthropic target can serve it; Detour refuses rather than drop it)", Unsupported: true}
+}
+
+// Translated is a Messages request in the canonical form.
+type Translated struct {
+	// Model is the client's "model" (a route or target name).
+	Model string
+	// Stream is the client's "stream" flag.
+	Stream bool
+	// Body is the canonical OpenAI Chat Completions JSON; nil on error.
+	Body []byte
+}
+
+// inRequest is the Messages request body as the door reads it. Members it
+// does not name are dropped (see doc.go).
+type inRequest struct {
+	Model             *string         `json:"model"`
+	Messages          []inMessage     `json:"messages"`
+	MaxTokens         *int            `json:"max_tokens"`
+	System            json.RawMessage `json:"system"`
+	Metadata          *inMetadata     `json:"metadata"`
+	StopSequences     []string        `json:"stop_sequences"`
+	Stream            *bool           `json:"stream"`
+	Temperature       *float64        `json:"temperature"`
+	TopP              *float64        `json:"top_p"`
+	TopK              *int            `json:"top_k"`
+	Tools             []inTool        `json:"tools"`
+	ToolChoice        *inToolChoice   `json:"tool_choice"`
+	Thinking          json.RawMessage `json:"thinking"`
+	ServiceTier       *string         `json:"service_tier"`
+	Container         json.RawMessage `json:"container"`
+	MCPServers        json.RawMessage `json:"mcp_servers"`
+	ContextManagement json.RawMessage `json:"context_management"`
+	OutputFormat      json.RawMessage `json:"output_format"`
+	OutputConfig      *inOutputConfig `json:"output_config"`
+}
+
+type inMetadata struct {
+	UserID *string `json:"user_id"`
+}
+
+type inOutputConfig struct {
+	Format json.RawMessage `json:"format"`
+}
+
+type inMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// inBlock is any content block; only the members of its type are read.
+type inBlock struct {
+	Type      string          `json:"type"`
+	Text      *string         `json:"text"`
+	Source    *inSource       `json:"source"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+	Thinking  *string         `json:"thinking"`
+}
+
+type inSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+	URL       string `json:"url"`
+}
+
+type inTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type inToolChoice struct {
+	Type                   string `json:"type"`
+	Name                   string `json:"name"`
+	DisableParallelToolUse bool   `json:"disable_parallel_tool_use"`
+}
+
+// outRequest is the canonical Chat Completions request the door writes.
+type outRequest struct {
+	Model               string         `json:"model"`
+	Messages            []outMessage   `json:"messages"`
+	MaxCompletionTokens int            `json:"max_completion_tokens"`
+	Temperature         *float64       `json:"temperature,omitempty"`
+	TopP                *float64       `json:"top_p,omitempty"`
+	Stop                []string       `json:"stop,omitempty"`
+	Stream              bool           `json:"stream,omitempty"`
+	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
+	Tools               []outTool      `json:"tools,omitempty"`
+	ToolChoice          any            `json:"tool_choice,omitempty"`
+	ParallelToolCalls   *bool          `json:"parallel_tool_calls,omitempty"`
+	User                string         `json:"user,omitempty"`
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+// outMessage is one canonical message. Content is a string, a list of
+// chat.Part, or nil (an assistant turn that only calls tools).
+type outMessage struct {
+	Role       string          `json:"role"`
+	Content    any             `json:"content"`
+	ToolCalls  []chat.ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+}
+
+type outTool struct {
+	Type     string      `json:"type"`
+	Function outFunction `json:"function"`
+}
+
+type outFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Translate reads a Messages request body and returns it in the canonical
+// form. An *Error names the field at fault; Model and Stream are set
+// whenever they could be read, so a server can still pass an Unsupported
+// request through to an Anthropic target.
+func Translate(body []byte) (Translated, error) {
+	var in inRequest
+	if err := json.Unmarshal(body, &in); err != nil {
+		return Translated{}, decodeError("", err)
+	}
+	var t Translated
+	if in.Model != nil {
+		t.Model = *in.Model
+	}
+	t.Stream = in.Stream != nil && *in.Stream
+	out, err := translate(&in)
+	if err != nil {
+		return t, err
+	}
+	t.Body, err = json.Marshal(out)
+	return t, err
+}
+
+func translate(in *inRequest) (*outRequest, error) {
+	if in.Model == nil || *in.Model == "" {
+		return nil, invalid("model", "Field required")
+	}
+	if in.MaxTokens == nil {
+		return nil, invalid("max_tokens", "Field required")
+	}
+	if *in.MaxTokens < 1 {
+		return nil, invalid("max_tokens", "must be at least 1")
+	}
+	if in.Messages == nil {
+		return nil, invalid("messages", "Field required")
+	}
+	for _, f := range []struct {
+		name string
+		v    json.RawMessage
+	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"context_management", in.ContextManagement},
+		{"output_format", in.OutputFormat}} {
+		if present(f.v) {
+			return nil, unsupported(f.name, "not translated")
+		}
+	}
+	if in.OutputConfig != nil && present(in.OutputConfig.Format) {
+		return nil, unsupported("output_config.format", "not translated")
+	}
+	out := &outRequest{
+		Model:               *in.Model,
+		MaxCompletionTokens: *in.MaxTokens,
+		Temperature:         in.Temperature,
+		TopP:                in.TopP,
+		Stop:                in.StopSequences,
+		Stream:              in.Stream != nil && *in.Stream,
+	}
+	if out.Stream {
+		out.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
+	if in.Metadata != nil && in.Metadata.UserID != nil {
+		out.User = *in.Metadata.UserID
+	}
+	sys, err := system(in.System)
+	if err != nil {
+		return nil, err
+	}
+	if sys != "" {
+		out.Messages = append(out.Messages, outMessage{Role: "system", Content: sys})
+	}
+	for i := range in.Messages {
+		ms, err := message(i, &in.Messages[i])
+		if err != nil {
+			return nil, err
+		}
+		out.Messages = append(out.Messages, ms...)
+	}
+	if err := tools(in, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// present reports whether a member holds something other than null.
+func present(v json.RawMessage) bool {
+	v = bytes.TrimSpace(v)
+	return len(v) > 0 && !bytes.Equal(v, []byte("null"))
+}
+
+// decodeError turns a json error into an *Error naming the field.
+func decodeError(prefix string, err error) *Error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		f := te.Field
+		if prefix != "" {
+			f = strings.TrimSuffix(prefix+"."+f, ".")
+		}
+		return invalid(f, "want %s, got a JSON %s", jsonKind(te.Type.Kind().String()), te.Value)
+	}
+	if prefix == "" {
+		return invalid("", "request body is not valid JSON: %v", err)
+	}
+	return invalid(prefix, "%v", err)
+}
+
+func jsonKind(k string) string {
+	switch {
+	case k == "string":
+		return "a string"
+	case k == "bool":
+		return "a boolean"
+	case strings.HasPrefix(k, "int"), strings.HasPrefix(k, "uint"):
+		return "an integer"
+	case strings.HasPrefix(k, "float"):
+		return "a number"
+	case k == "slice":
+		return "a list"
+	}
+	return "an object"
+}
+
+// system reads "system": a string or a list of text blocks (cache_control
+// and citations dropped), joined by newlines.
+func system(raw json.RawMessage) (string, error) {
+	if !present(raw) {
+		return "", nil
+	}
+	blocks, s, err := content("system", raw)
+	if err != nil {
+		return "", err
+	}
+	if blocks == nil {
+		return s, nil
+	}
+	texts := make([]string, 0, len(blocks))
+	for j, b := range blocks {
+		if b.Type != "text" || b.Text == nil {
+			return "", invalid(fmt.Sprintf("system.%d", j), "want a text block")
+		}
+		texts = append(texts, *b.Text)
+	}
+	return strings.Join(texts, "\n"), nil
+}
+
+// content decodes a string-or-blocks member: blocks is nil for a string.
+func content(field string, raw json.RawMessage) (blocks []inBlock, s string, err error) {
+	raw = bytes.TrimSpace(raw)
+	if !present(raw) {
+		return nil, "", invalid(field, "Field required")
+	}
+	if raw[0] == '"' {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, "", decodeError(field, err)
+		}
+		return nil, s, nil
+	}
+	if raw[0] != '[' {
+		return nil, "", invalid(field, "want a string or a list of content blocks")
+	}
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return nil, "", decodeError(field, err)
+	}
+	if blocks == nil {
+		blocks = []inBlock{}
+	}
+	return blocks, "", nil
+}

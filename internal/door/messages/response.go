@@ -1,0 +1,186 @@
+package messages
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/detour-llm/detour/internal/provider/chat"
+)
+
+// completion is the part of a canonical chat.completion the door reads.
+type completion struct {
+	ID      string         `json:"id"`
+	Model   string         `json:"model"`
+	Choices []answerChoice `json:"choices"`
+	Usage   *chatUsage     `json:"usage"`
+}
+
+type answerChoice struct {
+	Index   int `json:"index"`
+	Message struct {
+		Content          *string         `json:"content"`
+		Refusal          *string         `json:"refusal"`
+		ReasoningContent *string         `json:"reasoning_content"`
+		Reasoning        *string         `json:"reasoning"`
+		ToolCalls        []chat.ToolCall `json:"tool_calls"`
+	} `json:"message"`
+	FinishReason string `json:"finish_reason"`
+	// StopReason is vLLM's name for the stop string that ended the answer
+	// (a string), or the stop token (a number, ignored).
+	StopReason json.RawMessage `json:"stop_reason"`
+}
+
+// chatUsage is OpenAI's usage, as the canonical form carries it.
+type chatUsage struct {
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+}
+
+// Usage is Anthropic's usage object. InputTokens excludes the tokens read
+// from the prompt cache, which CacheReadInputTokens counts (OpenAI's
+// prompt_tokens includes them).
+type Usage struct {
+	InputTokens          int `json:"input_tokens"`
+	OutputTokens         int `json:"output_tokens"`
+	CacheReadInputTokens int `json:"cache_read_input_tokens"`
+}
+
+func (u *chatUsage) anthropic() Usage {
+	if u == nil {
+		return Usage{}
+	}
+	cached := 0
+	if u.PromptTokensDetails != nil {
+		cached = u.PromptTokensDetails.CachedTokens
+	}
+	return Usage{InputTokens: max(u.PromptTokens-cached, 0), OutputTokens: u.CompletionTokens,
+		CacheReadInputTokens: cached}
+}
+
+// Block is one content block of an answer.
+type Block struct {
+	Type      string          `json:"type"`
+	Text      *string         `json:"text,omitempty"`
+	Thinking  *string         `json:"thinking,omitempty"`
+	Signature *string         `json:"signature,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+}
+
+// Message is Anthropic's answer body.
+type Message struct {
+	ID           string  `json:"id"`
+	Type         string  `json:"type"`
+	Role         string  `json:"role"`
+	Model        string  `json:"model"`
+	Content      []Block `json:"content"`
+	StopReason   *string `json:"stop_reason"`
+	StopSequence *string `json:"stop_sequence"`
+	Usage        Usage   `json:"usage"`
+}
+
+// Answer translates a canonical chat.completion body into an Anthropic
+// Message body. model is what the client asked for, used when the body
+// names none. Only the first choice is read (the door never asks for n>1).
+// An error means the body is not a usable completion (no choices, or a
+// tool call whose arguments are not a JSON object).
+func Answer(body []byte, model string) ([]byte, error) {
+	var c completion
+	if err := json.Unmarshal(body, &c); err != nil {
+		return nil, fmt.Errorf("messages: completion: %w", err)
+	}
+	if len(c.Choices) == 0 {
+		return nil, errors.New("messages: completion has no choices")
+	}
+	ch := &c.Choices[0]
+	m := Message{ID: c.ID, Type: "message", Role: "assistant", Model: c.Model, Content: []Block{},
+		Usage: c.Usage.anthropic()}
+	if m.ID == "" {
+		m.ID = NewID()
+	}
+	if m.Model == "" {
+		m.Model = model
+	}
+	msg := &ch.Message
+	if r := reasoning(msg.ReasoningContent, msg.Reasoning); r != "" {
+		m.Content = append(m.Content, Block{Type: "thinking", Thinking: &r, Signature: chat.Ptr("")})
+	}
+	for _, t := range []*string{msg.Content, msg.Refusal} {
+		if t != nil && *t != "" {
+			m.Content = append(m.Content, Block{Type: "text", Text: t})
+		}
+	}
+	for i, tc := range msg.ToolCalls {
+		input, err := chat.Arguments(tc.Function.Arguments)
+		if err != nil {
+			return nil, fmt.Errorf("messages: tool_calls.%d: %w", i, err)
+		}
+		id := tc.ID
+		if id == "" {
+			id = NewToolID()
+		}
+		m.Content = append(m.Content, Block{Type: "tool_use", ID: id, Name: tc.Function.Name, Input: input})
+	}
+	reason, seq := StopReason(ch.FinishReason, ch.StopReason, len(msg.ToolCalls) > 0)
+	m.StopReason = &reason
+	m.StopSequence = seq
+	return json.Marshal(m)
+}
+
+// reasoning is the reasoning text an OpenAI-compatible upstream sent
+// (reasoning_content as DeepSeek and vLLM name it, reasoning as OpenRouter
+// does).
+func reasoning(a, b *string) string {
+	if a != nil && *a != "" {
+		return *a
+	}
+	if b != nil {
+		return *b
+	}
+	return ""
+}
+
+// StopReason maps a finish_reason to Anthropic's stop_reason: stop →
+// end_turn (stop_sequence when the upstream named the stop string it met,
+// as vLLM does in "stop_reason"), length → max_tokens, tool_calls and
+// function_call → tool_use, content_filter → refusal. Anything else (or
+// none) is end_turn, or tool_use when the answer called tools.
+func StopReason(finish string, stopReason json.RawMessage, calledTools bool) (reason string, sequence *string) {
+	switch finish {
+	case chat.FinishLength:
+		return "max_tokens", nil
+	case chat.FinishToolCalls, "function_call":
+		return "tool_use", nil
+	case chat.FinishContentFilter:
+		return "refusal", nil
+	}
+	if calledTools {
+		return "tool_use", nil
+	}
+	var s string
+	if len(stopReason) > 0 && stopReason[0] == '"' && json.Unmarshal(stopReason, &s) == nil && s != "" {
+		return "stop_sequence", &s
+	}
+	return "end_turn", nil
+}
+
+// NewID returns "msg_" and 24 random hex digits, for answers whose upstream
+// gave no id.
+func NewID() string { return "msg_" + randHex() }
+
+// NewToolID returns "toolu_" and 24 random hex digits, for tool calls whose
+// upstream gave no id.
+func NewToolID() string { return "toolu_" + randHex() }
+
+func randHex() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

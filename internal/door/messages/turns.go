@@ -1,0 +1,268 @@
+package messages
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/provider/chat"
+)
+
+// message translates messages[i] into one or more canonical messages.
+func message(i int, m *inMessage) ([]outMessage, error) {
+	field := fmt.Sprintf("messages.%d", i)
+	if m.Role != "user" && m.Role != "assistant" {
+		return nil, invalid(field+".role", "want \"user\" or \"assistant\", got %q", m.Role)
+	}
+	blocks, s, err := content(field+".content", m.Content)
+	if err != nil {
+		return nil, err
+	}
+	if blocks == nil {
+		return []outMessage{{Role: m.Role, Content: s}}, nil
+	}
+	if m.Role == "assistant" {
+		return assistant(field, blocks)
+	}
+	return user(field, blocks)
+}
+
+// user translates a user turn: each tool_result becomes a "tool" message
+// (first, as OpenAI wants them right after the assistant's tool calls), the
+// other blocks one user message after them. Images inside tool results go
+// to that user message: OpenAI tool messages hold text only.
+func user(field string, blocks []inBlock) ([]outMessage, error) {
+	var out []outMessage
+	var parts []chat.Part
+	for j := range blocks {
+		b := &blocks[j]
+		bf := fmt.Sprintf("%s.content.%d", field, j)
+		switch b.Type {
+		case "text":
+			if b.Text == nil {
+				return nil, invalid(bf+".text", "Field required")
+			}
+			parts = append(parts, chat.Part{Type: "text", Text: *b.Text})
+		case "image":
+			p, err := image(bf, b.Source)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, p)
+		case "tool_result":
+			msg, images, err := toolResult(bf, b)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, msg)
+			parts = append(parts, images...)
+		case "tool_use", "thinking", "redacted_thinking":
+			return nil, invalid(bf+".type", "%q blocks belong to assistant messages", b.Type)
+		case "":
+			return nil, invalid(bf+".type", "Field required")
+		default:
+			return nil, unsupported(bf+".type", "%q blocks are", b.Type)
+		}
+	}
+	if len(parts) > 0 || len(out) == 0 {
+		out = append(out, outMessage{Role: "user", Content: partsContent(parts)})
+	}
+	return out, nil
+}
+
+// partsContent is a string when the parts are one text, else the parts.
+func partsContent(parts []chat.Part) any {
+	switch {
+	case len(parts) == 0:
+		return ""
+	case len(parts) == 1 && parts[0].Type == "text":
+		return parts[0].Text
+	}
+	return parts
+}
+
+// image translates an image source: base64 becomes a data: URL, url stays.
+func image(field string, src *inSource) (chat.Part, error) {
+	if src == nil {
+		return chat.Part{}, invalid(field+".source", "Field required")
+	}
+	switch src.Type {
+	case "base64":
+		if src.MediaType == "" {
+			return chat.Part{}, invalid(field+".source.media_type", "Field required")
+		}
+		if src.Data == "" {
+			return chat.Part{}, invalid(field+".source.data", "Field required")
+		}
+		return chat.Part{Type: "image_url", ImageURL: &chat.ImageURL{
+			URL: "data:" + src.MediaType + ";base64," + src.Data}}, nil
+	case "url":
+		if src.URL == "" {
+			return chat.Part{}, invalid(field+".source.url", "Field required")
+		}
+		return chat.Part{Type: "image_url", ImageURL: &chat.ImageURL{URL: src.URL}}, nil
+	case "":
+		return chat.Part{}, invalid(field+".source.type", "Field required")
+	}
+	return chat.Part{}, unsupported(field+".source.type", "image source %q is", src.Type)
+}
+
+// ToolErrorPrefix starts the text of a tool result the client marked
+// is_error: OpenAI tool messages have no such flag, so the model reads it.
+const ToolErrorPrefix = "Error: "
+
+// toolResult translates a tool_result block into a "tool" message and the
+// images it carried.
+func toolResult(field string, b *inBlock) (outMessage, []chat.Part, error) {
+	if b.ToolUseID == "" {
+		return outMessage{}, nil, invalid(field+".tool_use_id", "Field required")
+	}
+	var texts []string
+	var images []chat.Part
+	if present(b.Content) {
+		blocks, s, err := content(field+".content", b.Content)
+		if err != nil {
+			return outMessage{}, nil, err
+		}
+		if blocks == nil {
+			texts = append(texts, s)
+		}
+		for k := range blocks {
+			ib := &blocks[k]
+			kf := fmt.Sprintf("%s.content.%d", field, k)
+			switch ib.Type {
+			case "text":
+				if ib.Text == nil {
+					return outMessage{}, nil, invalid(kf+".text", "Field required")
+				}
+				texts = append(texts, *ib.Text)
+			case "image":
+				p, err := image(kf, ib.Source)
+				if err != nil {
+					return outMessage{}, nil, err
+				}
+				images = append(images, p)
+			case "":
+				return outMessage{}, nil, invalid(kf+".type", "Field required")
+			default:
+				return outMessage{}, nil, unsupported(kf+".type", "%q blocks in a tool result are", ib.Type)
+			}
+		}
+	}
+	text := strings.Join(texts, "\n")
+	if b.IsError {
+		text = ToolErrorPrefix + text
+	}
+	return outMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: text}, images, nil
+}
+
+// assistant translates an assistant turn: text blocks joined into content,
+// tool_use blocks into tool_calls, thinking blocks dropped. A turn left
+// with nothing (only thinking) is dropped.
+func assistant(field string, blocks []inBlock) ([]outMessage, error) {
+	var texts []string
+	var calls []chat.ToolCall
+	for j := range blocks {
+		b := &blocks[j]
+		bf := fmt.Sprintf("%s.content.%d", field, j)
+		switch b.Type {
+		case "text":
+			if b.Text == nil {
+				return nil, invalid(bf+".text", "Field required")
+			}
+			texts = append(texts, *b.Text)
+		case "tool_use":
+			tc, err := toolUse(bf, b)
+			if err != nil {
+				return nil, err
+			}
+			calls = append(calls, tc)
+		case "thinking", "redacted_thinking":
+			// Only Anthropic models read their own thinking back.
+		case "image", "tool_result":
+			return nil, invalid(bf+".type", "%q blocks belong to user messages", b.Type)
+		case "":
+			return nil, invalid(bf+".type", "Field required")
+		default:
+			return nil, unsupported(bf+".type", "%q blocks are", b.Type)
+		}
+	}
+	if len(texts) == 0 && len(calls) == 0 {
+		if len(blocks) == 0 {
+			return []outMessage{{Role: "assistant", Content: ""}}, nil
+		}
+		return nil, nil
+	}
+	m := outMessage{Role: "assistant", ToolCalls: calls}
+	if len(texts) > 0 {
+		m.Content = strings.Join(texts, "\n")
+	}
+	return []outMessage{m}, nil
+}
+
+func toolUse(field string, b *inBlock) (chat.ToolCall, error) {
+	if b.ID == "" {
+		return chat.ToolCall{}, invalid(field+".id", "Field required")
+	}
+	if b.Name == "" {
+		return chat.ToolCall{}, invalid(field+".name", "Field required")
+	}
+	args := "{}"
+	if present(b.Input) {
+		in := bytes.TrimSpace(b.Input)
+		if in[0] != '{' {
+			return chat.ToolCall{}, invalid(field+".input", "want an object")
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, in); err != nil {
+			return chat.ToolCall{}, invalid(field+".input", "%v", err)
+		}
+		args = buf.String()
+	}
+	return chat.ToolCall{ID: b.ID, Type: "function", Function: chat.FunctionCall{Name: b.Name, Arguments: args}}, nil
+}
+
+// tools translates tools and tool_choice.
+func tools(in *inRequest, out *outRequest) error {
+	for i, t := range in.Tools {
+		f := fmt.Sprintf("tools.%d", i)
+		if t.Type != "" && t.Type != "custom" {
+			return unsupported(f+".type", "server tool %q is", t.Type)
+		}
+		if t.Name == "" {
+			return invalid(f+".name", "Field required")
+		}
+		schema := bytes.TrimSpace(t.InputSchema)
+		if !present(schema) {
+			return invalid(f+".input_schema", "Field required")
+		}
+		if schema[0] != '{' {
+			return invalid(f+".input_schema", "want an object")
+		}
+		out.Tools = append(out.Tools, outTool{Type: "function",
+			Function: outFunction{Name: t.Name, Description: t.Description, Parameters: json.RawMessage(schema)}})
+	}
+	tc := in.ToolChoice
+	if tc == nil || len(out.Tools) == 0 {
+		// OpenAI refuses tool_choice without tools; Anthropic ignores it.
+		return nil
+	}
+	switch tc.Type {
+	case "auto", "none":
+		out.ToolChoice = tc.Type
+	case "any":
+		out.ToolChoice = "required"
+	case "tool":
+		if tc.Name == "" {
+			return invalid("tool_choice.name", "Field required")
+		}
+		out.ToolChoice = map[string]any{"type": "function", "function": map[string]string{"name": tc.Name}}
+	default:
+		return invalid("tool_choice.type", "want \"auto\", \"any\", \"tool\" or \"none\", got %q", tc.Type)
+	}
+	if tc.DisableParallelToolUse && tc.Type != "none" {
+		out.ParallelToolCalls = chat.Ptr(false)
+	}
+	return nil
+}
