@@ -35,9 +35,12 @@ func invalid(field, format string, args ...any) *Error {
 	return &Error{Field: field, Message: fmt.Sprintf(format, args...)}
 }
 
-func unsupported(field, format string, args ...any) *Error {
-	return &Error{Field: field, Message: fmt.Sprintf(format, args...) +
-		" (only an Anthropic target can serve it; Detour refuses rather than drop it)", Unsupported: true}
+// unsupported refuses what only an Anthropic target can serve: what names
+// it ("\"document\" blocks").
+func unsupported(field, what string, args ...any) *Error {
+	return &Error{Field: field, Message: fmt.Sprintf(what, args...) +
+		" cannot be translated for a non-Anthropic target (only an Anthropic target can serve this request)",
+		Unsupported: true}
 }
 
 // Translated is a Messages request in the canonical form.
@@ -168,7 +171,7 @@ type outFunction struct {
 func Translate(body []byte) (Translated, error) {
 	var in inRequest
 	if err := json.Unmarshal(body, &in); err != nil {
-		return Translated{}, decodeError("", err)
+		return Translated{}, locate(body, err)
 	}
 	var t Translated
 	if in.Model != nil {
@@ -202,11 +205,11 @@ func translate(in *inRequest) (*outRequest, error) {
 	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"context_management", in.ContextManagement},
 		{"output_format", in.OutputFormat}} {
 		if present(f.v) {
-			return nil, unsupported(f.name, "not translated")
+			return nil, unsupported(f.name, "%s", f.name)
 		}
 	}
 	if in.OutputConfig != nil && present(in.OutputConfig.Format) {
-		return nil, unsupported("output_config.format", "not translated")
+		return nil, unsupported("output_config.format", "structured output")
 	}
 	out := &outRequest{
 		Model:               *in.Model,
@@ -255,6 +258,9 @@ func decodeError(prefix string, err error) *Error {
 		f := te.Field
 		if prefix != "" {
 			f = strings.TrimSuffix(prefix+"."+f, ".")
+		}
+		if f == "" {
+			return invalid("", "request body: want a JSON object, got a JSON %s", te.Value)
 		}
 		return invalid(f, "want %s, got a JSON %s", jsonKind(te.Type.Kind().String()), te.Value)
 	}
@@ -319,10 +325,48 @@ func content(field string, raw json.RawMessage) (blocks []inBlock, s string, err
 		return nil, "", invalid(field, "want a string or a list of content blocks")
 	}
 	if err := json.Unmarshal(raw, &blocks); err != nil {
-		return nil, "", decodeError(field, err)
+		return nil, "", indexed(field, raw, err, func() any { return new(inBlock) })
 	}
 	if blocks == nil {
 		blocks = []inBlock{}
 	}
 	return blocks, "", nil
+}
+
+// locate names the member of a top-level decoding error, list indexes
+// included (encoding/json's path leaves them out): the lists are decoded
+// again one element at a time, on this error path only.
+func locate(body []byte, err error) *Error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		var lists struct {
+			Messages json.RawMessage `json:"messages"`
+			Tools    json.RawMessage `json:"tools"`
+		}
+		if json.Unmarshal(body, &lists) == nil {
+			switch {
+			case strings.HasPrefix(te.Field, "messages."):
+				return indexed("messages", lists.Messages, err, func() any { return new(inMessage) })
+			case strings.HasPrefix(te.Field, "tools."):
+				return indexed("tools", lists.Tools, err, func() any { return new(inTool) })
+			}
+		}
+	}
+	return decodeError("", err)
+}
+
+// indexed finds the element of the JSON list raw that fails to decode into
+// a fresh value from v and names it field.<index>; err is the error
+// reported for the whole list.
+func indexed(field string, raw json.RawMessage, err error, v func() any) *Error {
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return decodeError(field, err)
+	}
+	for i, it := range items {
+		if e := json.Unmarshal(it, v()); e != nil {
+			return decodeError(fmt.Sprintf("%s.%d", field, i), e)
+		}
+	}
+	return decodeError(field, err)
 }

@@ -62,7 +62,7 @@ func user(field string, blocks []inBlock) ([]outMessage, error) {
 		case "":
 			return nil, invalid(bf+".type", "Field required")
 		default:
-			return nil, unsupported(bf+".type", "%q blocks are", b.Type)
+			return nil, unsupported(bf+".type", "%q blocks", b.Type)
 		}
 	}
 	if len(parts) > 0 || len(out) == 0 {
@@ -105,7 +105,7 @@ func image(field string, src *inSource) (chat.Part, error) {
 	case "":
 		return chat.Part{}, invalid(field+".source.type", "Field required")
 	}
-	return chat.Part{}, unsupported(field+".source.type", "image source %q is", src.Type)
+	return chat.Part{}, unsupported(field+".source.type", "image source %q", src.Type)
 }
 
 // ToolErrorPrefix starts the text of a tool result the client marked
@@ -146,7 +146,7 @@ func toolResult(field string, b *inBlock) (outMessage, []chat.Part, error) {
 			case "":
 				return outMessage{}, nil, invalid(kf+".type", "Field required")
 			default:
-				return outMessage{}, nil, unsupported(kf+".type", "%q blocks in a tool result are", ib.Type)
+				return outMessage{}, nil, unsupported(kf+".type", "%q blocks in a tool result", ib.Type)
 			}
 		}
 	}
@@ -185,7 +185,7 @@ func assistant(field string, blocks []inBlock) ([]outMessage, error) {
 		case "":
 			return nil, invalid(bf+".type", "Field required")
 		default:
-			return nil, unsupported(bf+".type", "%q blocks are", b.Type)
+			return nil, unsupported(bf+".type", "%q blocks", b.Type)
 		}
 	}
 	if len(texts) == 0 && len(calls) == 0 {
@@ -228,7 +228,7 @@ func tools(in *inRequest, out *outRequest) error {
 	for i, t := range in.Tools {
 		f := fmt.Sprintf("tools.%d", i)
 		if t.Type != "" && t.Type != "custom" {
-			return unsupported(f+".type", "server tool %q is", t.Type)
+			return unsupported(f+".type", "server tool %q", t.Type)
 		}
 		if t.Name == "" {
 			return invalid(f+".name", "Field required")
