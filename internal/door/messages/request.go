@@ -199,6 +199,9 @@ func translate(in *inRequest) (*outRequest, error) {
 	if in.Messages == nil {
 		return nil, invalid("messages", "Field required")
 	}
+	if len(in.Messages) == 0 {
+		return nil, invalid("messages", "at least one message is required")
+	}
 	for _, f := range []struct {
 		name string
 		v    json.RawMessage
@@ -213,6 +216,7 @@ func translate(in *inRequest) (*outRequest, error) {
 	}
 	out := &outRequest{
 		Model:               *in.Model,
+		Messages:            make([]outMessage, 0, len(in.Messages)+1),
 		MaxCompletionTokens: *in.MaxTokens,
 		Temperature:         in.Temperature,
 		TopP:                in.TopP,

@@ -137,6 +137,7 @@ func TestTranslateErrors(t *testing.T) {
 		{`{"model":"m","max_tokens":0,` + msgs + `}`, "max_tokens", false},
 		{`{"model":"m","max_tokens":"5",` + msgs + `}`, "max_tokens", false},
 		{`{"model":"m","max_tokens":5}`, "messages", false},
+		{`{"model":"m","max_tokens":5,"messages":[]}`, "messages", false},
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"system","content":"x"}]}`, "messages.0.role", false},
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user"}]}`, "messages.0.content", false},
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":7}]}`, "messages.0.content", false},
