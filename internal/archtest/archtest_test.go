@@ -40,6 +40,9 @@ var allowed = map[string][]string{
 	"internal/provider/openai":    {"internal/provider", "internal/sse"},
 	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/sse"},
 	"internal/provider/gemini":    {"internal/provider", "internal/provider/chat", "internal/sse"},
+	// Client doors translate between their wire shapes and the canonical
+	// chat shapes: the provider package's request helpers, nothing else.
+	"internal/door/responses": {"internal/provider"},
 	// Test helper for the adapter packages' tests: the adapter interface only.
 	"internal/provider/adaptertest": {"internal/provider"},
 	// Dispatch is the one place routing, health, policy and adapters meet.
