@@ -337,4 +337,3 @@ func wantFromChunk(t testing.TB, ch []byte, text *strings.Builder, args map[stri
 		}
 	}
 }
-
