@@ -370,5 +370,6 @@ func jsonString(s string) json.RawMessage {
 	return b
 }
 
-// joinText joins text pieces with a blank line, as the adapters join parts.
-func joinText(texts []string) string { return strings.Join(texts, "\n\n") }
+// joinText joins text pieces with a newline, as the Anthropic and Gemini
+// adapters join a message's text parts.
+func joinText(texts []string) string { return strings.Join(texts, "\n") }

@@ -73,8 +73,8 @@ var translateCases = []struct {
 	{
 		// https://platform.openai.com/docs/guides/reasoning (reasoning effort)
 		"reasoning effort and sampling",
-		`{"model":"o4-mini","reasoning":{"effort":"medium","summary":"auto"},"input":[{"role":"developer","content":[{"type":"input_text","text":"Answer briefly."}]},{"role":"user","content":"Write a bash script that transposes a matrix."}],"max_output_tokens":300,"temperature":0.2,"top_p":0.9,"parallel_tool_calls":false,"user":"user-1234","metadata":{"team":"a"},"store":false,"stream":true}`,
-		`{"model":"o4-mini","messages":[{"role":"developer","content":"Answer briefly."},{"role":"user","content":"Write a bash script that transposes a matrix."}],"reasoning_effort":"medium","max_completion_tokens":300,"temperature":0.2,"top_p":0.9,"parallel_tool_calls":false,"user":"user-1234","stream":true,"stream_options":{"include_usage":true}}`,
+		`{"model":"o4-mini","reasoning":{"effort":"medium","summary":"auto"},"input":[{"role":"developer","content":[{"type":"input_text","text":"Answer briefly."},{"type":"input_text","text":"Use bash."}]},{"role":"user","content":"Write a bash script that transposes a matrix."}],"max_output_tokens":300,"temperature":0.2,"top_p":0.9,"parallel_tool_calls":false,"user":"user-1234","metadata":{"team":"a"},"store":false,"stream":true}`,
+		`{"model":"o4-mini","messages":[{"role":"developer","content":"Answer briefly.\nUse bash."},{"role":"user","content":"Write a bash script that transposes a matrix."}],"reasoning_effort":"medium","max_completion_tokens":300,"temperature":0.2,"top_p":0.9,"parallel_tool_calls":false,"user":"user-1234","stream":true,"stream_options":{"include_usage":true}}`,
 	},
 	{
 		// An assistant turn replayed with its output_text, then a named
