@@ -155,6 +155,9 @@ func (s *Stream) End() []byte {
 // sends response.failed: the response with status "failed", error {code,
 // message}, the output so far (open items marked "incomplete") and any
 // usage. Before that it sends a lone `error` event {code, message, param}.
+// code is what the error envelope's "code" carries for the same failure
+// (the Detour class name, or a code such as "shutdown"), so a client sees
+// one vocabulary whether the failure came before or after the commit.
 // Later calls return nothing.
 func (s *Stream) Fail(code, message string) []byte {
 	if s.ended {
