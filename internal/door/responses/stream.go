@@ -17,12 +17,14 @@ import (
 // Order: response.created and response.in_progress before the first output;
 // text opens a message item (response.output_item.added,
 // response.content_part.added) and streams response.output_text.delta; a
-// tool call opens a function_call item and streams
-// response.function_call_arguments.delta. A tool call closes the open message
-// item (output_text.done, content_part.done, output_item.done); text after a
-// tool call opens a new message item. End closes every open item in output
-// order, then sends response.completed, or response.incomplete when the
-// finish reason was length or content_filter. Only choice 0 is read.
+// chat refusal streams as response.refusal.delta into a refusal part of the
+// same message. A tool call opens a function_call item and streams
+// response.function_call_arguments.delta. A tool call closes the open
+// message item (output_text.done or refusal.done and content_part.done for
+// each part, then output_item.done); text after a tool call opens a new
+// message item. End closes every open item in output order, then sends
+// response.completed, or response.incomplete when the finish reason was
+// length or content_filter. Only choice 0 is read.
 //
 // A Stream is not safe for concurrent use. New streams come from NewStream.
 type Stream struct {
@@ -42,7 +44,33 @@ type Stream struct {
 type openMessage struct {
 	index int
 	item  *MessageItem
-	text  strings.Builder
+	parts []*openPart // in content order
+	// text and refusal are the message's output_text and refusal parts,
+	// nil until their first delta.
+	text, refusal *openPart
+}
+
+type openPart struct {
+	index   int
+	refusal bool
+	b       strings.Builder
+}
+
+// final is the part as it stands.
+func (p *openPart) final() any {
+	if p.refusal {
+		return &RefusalPart{Type: "refusal", Refusal: p.b.String()}
+	}
+	return newText(p.b.String())
+}
+
+// content is the message's parts as they stand.
+func (m *openMessage) content() []any {
+	out := make([]any, len(m.parts))
+	for i, p := range m.parts {
+		out[i] = p.final()
+	}
+	return out
 }
 
 type openCall struct {
@@ -115,7 +143,7 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 			s.text(*d.Content)
 		}
 		if d.Refusal != nil && *d.Refusal != "" {
-			s.text(*d.Refusal) // streamed as text; see docs/doors.md
+			s.refusal(*d.Refusal)
 		}
 		for _, tc := range d.ToolCalls {
 			s.toolCall(tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments)
@@ -175,7 +203,7 @@ func (s *Stream) Fail(code, message string) []byte {
 	}
 	if s.msg != nil {
 		s.msg.item.Status = "incomplete"
-		s.msg.item.Content = []any{newText(s.msg.text.String())}
+		s.msg.item.Content = s.msg.content()
 	}
 	for _, i := range s.order {
 		c := s.calls[i]
@@ -203,7 +231,8 @@ func (s *Stream) start() {
 	}{s.resp})
 }
 
-func (s *Stream) text(t string) {
+// message returns the open message item, opening one when none is.
+func (s *Stream) message() *openMessage {
 	if s.msg == nil {
 		m := &openMessage{index: len(s.resp.Output), item: &MessageItem{
 			ID: itemID("msg_"), Type: "message", Status: "in_progress", Role: "assistant", Content: []any{},
@@ -211,10 +240,41 @@ func (s *Stream) text(t string) {
 		s.resp.Output = append(s.resp.Output, m.item)
 		s.msg = m
 		s.event("response.output_item.added", itemEvent{m.index, m.item})
-		s.event("response.content_part.added", partEvent{m.item.ID, m.index, 0, newText("")})
 	}
-	s.msg.text.WriteString(t)
-	s.event("response.output_text.delta", textDelta{m: s.msg, delta: t})
+	return s.msg
+}
+
+// openPart adds a content part to m and announces it.
+func (s *Stream) openPart(m *openMessage, refusal bool) *openPart {
+	p := &openPart{index: len(m.parts), refusal: refusal}
+	m.parts = append(m.parts, p)
+	s.event("response.content_part.added", partEvent{m.item.ID, m.index, p.index, p.final()})
+	return p
+}
+
+func (s *Stream) text(t string) {
+	m := s.message()
+	if m.text == nil {
+		m.text = s.openPart(m, false)
+	}
+	m.text.b.WriteString(t)
+	s.event("response.output_text.delta", textDelta{m.item.ID, m.index, m.text.index, t, []any{}})
+}
+
+// refusal streams a chat refusal delta as response.refusal.delta into the
+// message's refusal part.
+func (s *Stream) refusal(t string) {
+	m := s.message()
+	if m.refusal == nil {
+		m.refusal = s.openPart(m, true)
+	}
+	m.refusal.b.WriteString(t)
+	s.event("response.refusal.delta", struct {
+		ItemID       string `json:"item_id"`
+		OutputIndex  int    `json:"output_index"`
+		ContentIndex int    `json:"content_index"`
+		Delta        string `json:"delta"`
+	}{m.item.ID, m.index, m.refusal.index, t})
 }
 
 func (s *Stream) toolCall(index int, id, name, args string) {
@@ -249,17 +309,26 @@ func (s *Stream) closeMessage() {
 		return
 	}
 	s.msg = nil
-	text := m.text.String()
-	s.event("response.output_text.done", struct {
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		ContentIndex int    `json:"content_index"`
-		Text         string `json:"text"`
-		Logprobs     []any  `json:"logprobs"`
-	}{m.item.ID, m.index, 0, text, []any{}})
-	part := newText(text)
-	s.event("response.content_part.done", partEvent{m.item.ID, m.index, 0, part})
-	m.item.Status, m.item.Content = "completed", []any{part}
+	for _, p := range m.parts {
+		if p.refusal {
+			s.event("response.refusal.done", struct {
+				ItemID       string `json:"item_id"`
+				OutputIndex  int    `json:"output_index"`
+				ContentIndex int    `json:"content_index"`
+				Refusal      string `json:"refusal"`
+			}{m.item.ID, m.index, p.index, p.b.String()})
+		} else {
+			s.event("response.output_text.done", struct {
+				ItemID       string `json:"item_id"`
+				OutputIndex  int    `json:"output_index"`
+				ContentIndex int    `json:"content_index"`
+				Text         string `json:"text"`
+				Logprobs     []any  `json:"logprobs"`
+			}{m.item.ID, m.index, p.index, p.b.String(), []any{}})
+		}
+		s.event("response.content_part.done", partEvent{m.item.ID, m.index, p.index, p.final()})
+	}
+	m.item.Status, m.item.Content = "completed", m.content()
 	s.event("response.output_item.done", itemEvent{m.index, m.item})
 }
 
@@ -277,77 +346,3 @@ func (s *Stream) closeCalls() {
 	s.calls, s.order = nil, nil
 }
 
-type itemEvent struct {
-	OutputIndex int `json:"output_index"`
-	Item        any `json:"item"`
-}
-
-type partEvent struct {
-	ItemID       string    `json:"item_id"`
-	OutputIndex  int       `json:"output_index"`
-	ContentIndex int       `json:"content_index"`
-	Part         *TextPart `json:"part"`
-}
-
-type textDelta struct {
-	m     *openMessage
-	delta string
-}
-
-func (d textDelta) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		ContentIndex int    `json:"content_index"`
-		Delta        string `json:"delta"`
-		Logprobs     []any  `json:"logprobs"`
-	}{d.m.item.ID, d.m.index, 0, d.delta, []any{}})
-}
-
-// event appends one frame: the payload's members plus "type" and
-// "sequence_number".
-func (s *Stream) event(kind string, payload any) {
-	body, err := json.Marshal(payload)
-	if err != nil || len(body) < 2 || body[0] != '{' {
-		body = []byte("{}")
-	}
-	s.buf = append(s.buf, "event: "...)
-	s.buf = append(s.buf, kind...)
-	s.buf = append(s.buf, "\ndata: {\"type\":"...)
-	s.buf, _ = appendJSONString(s.buf, kind)
-	s.buf = append(s.buf, ",\"sequence_number\":"...)
-	s.buf = appendInt(s.buf, s.seq)
-	if len(body) > 2 {
-		s.buf = append(s.buf, ',')
-	}
-	s.buf = append(s.buf, body[1:]...)
-	s.buf = append(s.buf, "\n\n"...)
-	s.seq++
-}
-
-// out returns a copy of the frames built since the last call.
-func (s *Stream) out() []byte {
-	if len(s.buf) == 0 {
-		return nil
-	}
-	return append([]byte(nil), s.buf...)
-}
-
-func appendJSONString(b []byte, v string) ([]byte, error) {
-	q, err := json.Marshal(v)
-	return append(b, q...), err
-}
-
-func appendInt(b []byte, n int) []byte {
-	var d [20]byte
-	i := len(d)
-	if n == 0 {
-		return append(b, '0')
-	}
-	for n > 0 {
-		i--
-		d[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return append(b, d[i:]...)
-}

@@ -337,3 +337,29 @@ func wantFromChunk(t testing.TB, ch []byte, text *strings.Builder, args map[stri
 		}
 	}
 }
+
+// TestStreamRefusal: a chat refusal delta (OpenAI's structured-outputs
+// refusals, https://platform.openai.com/docs/guides/structured-outputs#refusals)
+// streams as response.refusal.delta into a refusal part.
+func TestStreamRefusal(t *testing.T) {
+	frames := encode(t, []string{
+		`{"choices":[{"index":0,"delta":{"role":"assistant","refusal":""},"finish_reason":null}]}`,
+		`{"choices":[{"index":0,"delta":{"refusal":"I'm sorry, "},"finish_reason":null}]}`,
+		`{"choices":[{"index":0,"delta":{"refusal":"I cannot help."},"finish_reason":null}]}`,
+		`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+	})
+	want := []string{
+		"response.created", "response.in_progress",
+		"response.output_item.added", "response.content_part.added",
+		"response.refusal.delta", "response.refusal.delta",
+		"response.refusal.done", "response.content_part.done", "response.output_item.done",
+		"response.completed",
+	}
+	if got := types(frames); !slices.Equal(got, want) {
+		t.Fatalf("events:\n got %q\nwant %q", got, want)
+	}
+	r := accumulate(t, frames)
+	if len(r.Output) != 1 || r.Output[0].AsMessage().Content[0].Refusal != "I'm sorry, I cannot help." || r.OutputText() != "" {
+		t.Fatalf("output %+v", r.Output)
+	}
+}
