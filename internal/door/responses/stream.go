@@ -345,4 +345,3 @@ func (s *Stream) closeCalls() {
 	}
 	s.calls, s.order = nil, nil
 }
-
