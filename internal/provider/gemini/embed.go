@@ -89,7 +89,7 @@ func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, ep provide
 	}
 	var in struct {
 		Embeddings []struct {
-			Values []float64 `json:"values"`
+			Values json.RawMessage `json:"values"`
 		} `json:"embeddings"`
 	}
 	if err := json.Unmarshal(body, &in); err != nil {
@@ -100,18 +100,45 @@ func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, ep provide
 	}
 	out := provider.EmbeddingList{Object: "list", Model: strings.TrimPrefix(ep.Model, "models/"), Data: make([]provider.EmbeddingData, len(in.Embeddings))}
 	for i, emb := range in.Embeddings {
-		if len(emb.Values) == 0 {
-			return nil, fmt.Errorf("gemini: embedding %d has no values", i)
+		if !numberArray(emb.Values) {
+			return nil, fmt.Errorf("gemini: embedding %d: values is not a non-empty list of numbers", i)
 		}
-		var v []byte
+		// Floats travel as Gemini wrote them: no float is parsed or
+		// formatted unless the client asked for base64.
+		v := []byte(emb.Values)
 		if e.Base64 {
-			v = base64Floats(emb.Values)
-		} else {
-			v, _ = json.Marshal(emb.Values)
+			var values []float64
+			if err := json.Unmarshal(emb.Values, &values); err != nil {
+				return nil, fmt.Errorf("gemini: embedding %d: %w", i, err)
+			}
+			v = base64Floats(values)
 		}
 		out.Data[i] = provider.EmbeddingData{Object: "embedding", Index: i, Embedding: v}
 	}
 	return json.Marshal(out)
+}
+
+// numberArray reports whether v, already known to be valid JSON, is a
+// non-empty array of numbers: it holds nothing but number characters,
+// commas and spaces between its brackets (true, false, null, strings and
+// nested values all need another character).
+func numberArray(v []byte) bool {
+	v = bytes.TrimSpace(v)
+	if len(v) < 3 || v[0] != '[' || v[len(v)-1] != ']' {
+		return false
+	}
+	digits := false
+	for _, c := range v[1 : len(v)-1] {
+		switch {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || c == ',' ||
+			c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			return false
+		}
+	}
+	return digits
 }
 
 // base64Floats encodes values as a JSON string of base64 little-endian

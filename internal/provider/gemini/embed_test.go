@@ -158,7 +158,10 @@ func TestEmbeddingsBase64(t *testing.T) {
 
 func TestEmbeddingsResponseRefusesUnusableBodies(t *testing.T) {
 	req := &provider.Request{Body: []byte(`{"input":["a","b"]}`)}
-	for _, b := range []string{`{"embeddings":[{"values":[1]}]}`, `{"embeddings":[{"values":[1]},{"values":[]}]}`, `{}`, `[`, `{"embeddings":{}}`} {
+	for _, b := range []string{`{"embeddings":[{"values":[1]}]}`, `{"embeddings":[{"values":[1]},{"values":[]}]}`, `{}`, `[`, `{"embeddings":{}}`,
+		`{"embeddings":[{"values":["1"]},{"values":[1]}]}`, `{"embeddings":[{"values":[true]},{"values":[1]}]}`,
+		`{"embeddings":[{"values":[[1]]},{"values":[1]}]}`, `{"embeddings":[{"values":[null]},{"values":[1]}]}`,
+		`{"embeddings":[{"values":"1"},{"values":[1]}]}`, `{"embeddings":[{},{"values":[1]}]}`} {
 		if out, err := (Adapter{}).EmbeddingsResponse(req, []byte(b), provider.Endpoint{}); err == nil {
 			t.Fatalf("%s: got %s", b, out)
 		}
