@@ -42,7 +42,8 @@ var allowed = map[string][]string{
 	"internal/provider/gemini":    {"internal/provider", "internal/provider/chat", "internal/sse"},
 	// Client doors: pure translation between a client API and the canonical
 	// chat shapes, plus the door's error envelope (the class names it).
-	"internal/door/messages": {"classify", "internal/provider/chat"},
+	"internal/door/messages":  {"classify", "internal/provider/chat"},
+	"internal/door/responses": {"internal/provider"},
 	// Test helper for the adapter packages' tests: the adapter interface only.
 	"internal/provider/adaptertest": {"internal/provider"},
 	// Dispatch is the one place routing, health, policy and adapters meet.

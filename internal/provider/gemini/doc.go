@@ -42,6 +42,13 @@
 // Event.Error. Gemini streams end without [DONE]: the chunk carrying the last
 // finishReason sets Done and the reader then returns io.EOF.
 //
+// Embeddings (embed.go, provider.Embedder): an OpenAI embeddings body
+// becomes :batchEmbedContents, one request per input string with
+// outputDimensionality from dimensions; token-array input is refused; the
+// answer becomes OpenAI's embeddings list, base64-encoded (little-endian
+// float32) when the client asked for it, with zero usage (Gemini reports
+// none). docs/doors.md lists the fields.
+//
 // It imports provider, sse and provider/chat (shared OpenAI wire structs),
 // nothing else of ours.
 package gemini

@@ -1,7 +1,8 @@
 // Package openai is the adapter for OpenAI-compatible upstreams (OpenAI,
 // Azure OpenAI's v1 API, OpenRouter, Groq, Together, DeepSeek, Mistral, xAI,
 // vLLM, Ollama…): requests pass through with only "model" replaced, answers
-// and stream chunks pass through as the upstream sent them.
+// and stream chunks pass through as the upstream sent them. Embeddings
+// (embed.go, provider.Embedder) go to {base_url}/embeddings the same way.
 //
 // It imports provider and sse, nothing else of ours.
 package openai

@@ -1,0 +1,182 @@
+package responses
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// item is one entry of "input": a message (type "message" or no type), a
+// function_call, a function_call_output, or a kind the door refuses or
+// drops.
+type item struct {
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	Output    json.RawMessage `json:"output"`
+}
+
+// inPart is one content part of an input message or a tool output.
+type inPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	Refusal  string `json:"refusal"`
+	ImageURL string `json:"image_url"`
+	FileID   string `json:"file_id"`
+	Detail   string `json:"detail"`
+}
+
+type chatPart struct {
+	Type     string        `json:"type"`
+	Text     string        `json:"text,omitempty"`
+	ImageURL *chatImageURL `json:"image_url,omitempty"`
+}
+
+type chatImageURL struct {
+	URL    string `json:"url"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// translateInput turns "input" into chat messages. A string is one user
+// message. Consecutive function_call items join one assistant message's
+// tool_calls (following an assistant message when one comes just before);
+// function_call_output items become tool messages. Reasoning items are
+// dropped: they are opaque to every other vendor.
+func translateInput(raw json.RawMessage) ([]chatMessage, error) {
+	if !isSet(raw) {
+		return nil, invalid("input", "input is required")
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []chatMessage{{Role: "user", Content: jsonString(s)}}, nil
+	}
+	var items []item
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, invalid("input", "input: want a string or a list of items")
+	}
+	out := make([]chatMessage, 0, len(items))
+	for i, it := range items {
+		param := fmt.Sprintf("input[%d]", i)
+		switch it.Type {
+		case "", "message":
+			m, err := message(param, it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, m)
+		case "function_call":
+			if it.CallID == "" || it.Name == "" {
+				return nil, invalid(param, "%s: a function_call needs call_id and name", param)
+			}
+			call := chatToolCall{ID: it.CallID, Type: "function", Function: chatFunction{Name: it.Name, Arguments: it.Arguments}}
+			if n := len(out); n > 0 && out[n-1].Role == "assistant" {
+				out[n-1].ToolCalls = append(out[n-1].ToolCalls, call)
+				continue
+			}
+			out = append(out, chatMessage{Role: "assistant", Content: json.RawMessage("null"), ToolCalls: []chatToolCall{call}})
+		case "function_call_output":
+			if it.CallID == "" {
+				return nil, invalid(param, "%s: a function_call_output needs call_id", param)
+			}
+			text, err := toolOutput(param, it.Output)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, chatMessage{Role: "tool", ToolCallID: it.CallID, Content: jsonString(text)})
+		case "reasoning":
+			// Dropped: encrypted or summarised reasoning only its own
+			// vendor can read back.
+		case "item_reference":
+			return nil, unsupported(param, statelessMsg, "\"item_reference\"")
+		default:
+			return nil, unsupported(param+".type", "input item type %q is not supported: Detour's /v1/responses translates messages, function_call and function_call_output items", it.Type)
+		}
+	}
+	if len(out) == 0 {
+		return nil, invalid("input", "input has no messages")
+	}
+	return out, nil
+}
+
+// message translates one message item.
+func message(param string, it item) (chatMessage, error) {
+	switch it.Role {
+	case "user", "system", "developer", "assistant":
+	default:
+		return chatMessage{}, invalid(param+".role", "%s: unknown role %q", param, it.Role)
+	}
+	var s string
+	if json.Unmarshal(it.Content, &s) == nil {
+		return chatMessage{Role: it.Role, Content: jsonString(s)}, nil
+	}
+	var parts []inPart
+	if err := json.Unmarshal(it.Content, &parts); err != nil {
+		return chatMessage{}, invalid(param+".content", "%s: content: want a string or a list of parts", param)
+	}
+	if it.Role != "user" {
+		// System, developer and assistant turns are text in every dialect.
+		texts := make([]string, 0, len(parts))
+		for j, p := range parts {
+			switch p.Type {
+			case "input_text", "output_text":
+				texts = append(texts, p.Text)
+			case "refusal":
+				texts = append(texts, p.Refusal)
+			default:
+				return chatMessage{}, unsupported(fmt.Sprintf("%s.content[%d]", param, j),
+					"%s: a %s message's part type %q is not supported (text only)", param, it.Role, p.Type)
+			}
+		}
+		return chatMessage{Role: it.Role, Content: jsonString(joinText(texts))}, nil
+	}
+	out := make([]chatPart, 0, len(parts))
+	for j, p := range parts {
+		pp := fmt.Sprintf("%s.content[%d]", param, j)
+		switch p.Type {
+		case "input_text", "output_text":
+			out = append(out, chatPart{Type: "text", Text: p.Text})
+		case "input_image":
+			if p.ImageURL == "" {
+				return chatMessage{}, unsupported(pp, "%s: images by file_id are not supported (Detour stores no files); send image_url as an https or data: URL", pp)
+			}
+			detail := p.Detail
+			if detail == "auto" {
+				detail = ""
+			}
+			out = append(out, chatPart{Type: "image_url", ImageURL: &chatImageURL{URL: p.ImageURL, Detail: detail}})
+		default:
+			return chatMessage{}, unsupported(pp, "%s: part type %q is not supported (input_text and input_image only)", pp, p.Type)
+		}
+	}
+	if len(out) == 1 && out[0].Type == "text" {
+		return chatMessage{Role: "user", Content: jsonString(out[0].Text)}, nil
+	}
+	b, _ := json.Marshal(out)
+	return chatMessage{Role: "user", Content: b}, nil
+}
+
+// toolOutput reads a function_call_output's output: a string, or a list of
+// input_text parts (joined).
+func toolOutput(param string, raw json.RawMessage) (string, error) {
+	if !isSet(raw) {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	var parts []inPart
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", invalid(param+".output", "%s: output: want a string or a list of parts", param)
+	}
+	texts := make([]string, 0, len(parts))
+	for j, p := range parts {
+		if p.Type != "input_text" && p.Type != "output_text" {
+			return "", unsupported(fmt.Sprintf("%s.output[%d]", param, j), "%s: tool output part type %q is not supported (text only)", param, p.Type)
+		}
+		texts = append(texts, p.Text)
+	}
+	return joinText(texts), nil
+}

@@ -1,0 +1,375 @@
+package responses
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Request is a translated /v1/responses request.
+type Request struct {
+	// Model is the client's "model" (a Detour route name).
+	Model string
+	// Stream is the client's "stream" flag.
+	Stream bool
+	// Chat is the canonical Chat Completions JSON body for the adapters.
+	Chat []byte
+	// Echo holds the parameters the response object repeats.
+	Echo Echo
+}
+
+// Echo is what a Responses `response` object repeats of its request
+// (instructions, tools, sampling settings, metadata...). The zero value
+// echoes OpenAI's defaults.
+type Echo struct {
+	Instructions      json.RawMessage // a JSON string, or nil for null
+	Metadata          json.RawMessage // an object, or nil for {}
+	Tools             json.RawMessage // the client's tools, or nil for []
+	ToolChoice        json.RawMessage // or nil for "auto"
+	Text              json.RawMessage // or nil for {"format":{"type":"text"}}
+	Reasoning         json.RawMessage // or nil for null
+	Temperature       *float64
+	TopP              *float64
+	MaxOutputTokens   *int
+	ParallelToolCalls *bool // nil echoes true, OpenAI's default
+	User              string
+}
+
+// Error is a request the door refuses. The server answers it with 400 in
+// the OpenAI envelope (Envelope with type invalid_request_error).
+type Error struct {
+	// Param names the request member at fault.
+	Param string
+	// Code is the envelope's code: "unsupported_parameter" for members
+	// Detour refuses by design, "invalid_value" for malformed ones.
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func unsupported(param, format string, a ...any) *Error {
+	return &Error{Param: param, Code: "unsupported_parameter", Message: fmt.Sprintf(format, a...)}
+}
+
+func invalid(param, format string, a ...any) *Error {
+	return &Error{Param: param, Code: "invalid_value", Message: fmt.Sprintf(format, a...)}
+}
+
+// statelessMsg names the design every stateful member runs into.
+const statelessMsg = "Detour's /v1/responses is stateless: it stores no responses, so %s is not supported; send the whole conversation in \"input\" (and \"store\": false)"
+
+type wireRequest struct {
+	Model              string          `json:"model"`
+	Input              json.RawMessage `json:"input"`
+	Instructions       json.RawMessage `json:"instructions"`
+	Tools              json.RawMessage `json:"tools"`
+	ToolChoice         json.RawMessage `json:"tool_choice"`
+	MaxOutputTokens    *int            `json:"max_output_tokens"`
+	Temperature        *float64        `json:"temperature"`
+	TopP               *float64        `json:"top_p"`
+	Reasoning          json.RawMessage `json:"reasoning"`
+	Text               json.RawMessage `json:"text"`
+	ParallelToolCalls  *bool           `json:"parallel_tool_calls"`
+	Metadata           json.RawMessage `json:"metadata"`
+	User               string          `json:"user"`
+	Stream             bool            `json:"stream"`
+	Store              *bool           `json:"store"`
+	PreviousResponseID *string         `json:"previous_response_id"`
+	Conversation       json.RawMessage `json:"conversation"`
+	Background         *bool           `json:"background"`
+	Prompt             json.RawMessage `json:"prompt"`
+}
+
+// chatRequest is the canonical body sent to the adapters
+// (internal/provider/chat.Request reads it).
+type chatRequest struct {
+	Model               string          `json:"model"`
+	Messages            []chatMessage   `json:"messages"`
+	Tools               []chatTool      `json:"tools,omitempty"`
+	ToolChoice          json.RawMessage `json:"tool_choice,omitempty"`
+	ParallelToolCalls   *bool           `json:"parallel_tool_calls,omitempty"`
+	MaxCompletionTokens *int            `json:"max_completion_tokens,omitempty"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+	TopP                *float64        `json:"top_p,omitempty"`
+	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
+	ResponseFormat      json.RawMessage `json:"response_format,omitempty"`
+	User                string          `json:"user,omitempty"`
+	Stream              bool            `json:"stream,omitempty"`
+	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+type chatMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCalls  []chatToolCall  `json:"tool_calls,omitempty"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+}
+
+type chatToolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function chatFunction `json:"function"`
+}
+
+type chatFunction struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type chatTool struct {
+	Type     string       `json:"type"`
+	Function chatToolFunc `json:"function"`
+}
+
+type chatToolFunc struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	Strict      *bool           `json:"strict,omitempty"`
+}
+
+// Translate turns a /v1/responses body into canonical chat JSON. A refused
+// or malformed request is an *Error.
+func Translate(body []byte) (*Request, error) {
+	var w wireRequest
+	if err := json.Unmarshal(body, &w); err != nil {
+		return nil, invalid("", "request body: %v", err)
+	}
+	if err := refuseState(&w); err != nil {
+		return nil, err
+	}
+	out := chatRequest{
+		Model:               w.Model,
+		ParallelToolCalls:   w.ParallelToolCalls,
+		MaxCompletionTokens: w.MaxOutputTokens,
+		Temperature:         w.Temperature,
+		TopP:                w.TopP,
+		User:                w.User,
+		Stream:              w.Stream,
+	}
+	if w.Stream {
+		// Usage arrives in a last chunk only when asked for; the
+		// response.completed event carries it.
+		out.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
+	if isSet(w.Instructions) {
+		var s string
+		if err := json.Unmarshal(w.Instructions, &s); err != nil {
+			return nil, invalid("instructions", "instructions: want a string")
+		}
+		out.Messages = append(out.Messages, chatMessage{Role: "system", Content: jsonString(s)})
+	}
+	msgs, err := translateInput(w.Input)
+	if err != nil {
+		return nil, err
+	}
+	out.Messages = append(out.Messages, msgs...)
+	if out.Tools, err = translateTools(w.Tools); err != nil {
+		return nil, err
+	}
+	if out.ToolChoice, err = translateToolChoice(w.ToolChoice); err != nil {
+		return nil, err
+	}
+	if out.ReasoningEffort, err = reasoningEffort(w.Reasoning); err != nil {
+		return nil, err
+	}
+	if out.ResponseFormat, err = responseFormat(w.Text); err != nil {
+		return nil, err
+	}
+	chatBody, err := json.Marshal(out)
+	if err != nil {
+		return nil, invalid("", "request: %v", err)
+	}
+	return &Request{
+		Model:  w.Model,
+		Stream: w.Stream,
+		Chat:   chatBody,
+		Echo: Echo{
+			Instructions:      nonNull(w.Instructions),
+			Metadata:          nonNull(w.Metadata),
+			Tools:             nonNull(w.Tools),
+			ToolChoice:        nonNull(w.ToolChoice),
+			Text:              nonNull(w.Text),
+			Reasoning:         nonNull(w.Reasoning),
+			Temperature:       w.Temperature,
+			TopP:              w.TopP,
+			MaxOutputTokens:   w.MaxOutputTokens,
+			ParallelToolCalls: w.ParallelToolCalls,
+			User:              w.User,
+		},
+	}, nil
+}
+
+// refuseState refuses every member that needs Detour to keep responses.
+func refuseState(w *wireRequest) error {
+	switch {
+	case w.Store != nil && *w.Store:
+		return unsupported("store", statelessMsg, "\"store\": true")
+	case w.PreviousResponseID != nil && *w.PreviousResponseID != "":
+		return unsupported("previous_response_id", statelessMsg, "\"previous_response_id\"")
+	case isSet(w.Conversation):
+		return unsupported("conversation", statelessMsg, "\"conversation\"")
+	case w.Background != nil && *w.Background:
+		return unsupported("background", statelessMsg, "\"background\": true")
+	case isSet(w.Prompt):
+		return unsupported("prompt", statelessMsg, "a stored \"prompt\"")
+	}
+	return nil
+}
+
+// translateTools turns Responses' flat function tools
+// ({"type":"function","name",...}) into chat's nested ones.
+func translateTools(raw json.RawMessage) ([]chatTool, error) {
+	if !isSet(raw) {
+		return nil, nil
+	}
+	var tools []struct {
+		Type        string          `json:"type"`
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+		Strict      *bool           `json:"strict"`
+	}
+	if err := json.Unmarshal(raw, &tools); err != nil {
+		return nil, invalid("tools", "tools: want a list of tool objects")
+	}
+	out := make([]chatTool, 0, len(tools))
+	for i, t := range tools {
+		if t.Type != "function" {
+			return nil, unsupported(fmt.Sprintf("tools[%d].type", i),
+				"tool type %q is not supported: Detour's /v1/responses translates function tools only (built-in tools run at OpenAI alone)", t.Type)
+		}
+		if t.Name == "" {
+			return nil, invalid(fmt.Sprintf("tools[%d].name", i), "tools[%d]: a function tool needs a name", i)
+		}
+		out = append(out, chatTool{Type: "function", Function: chatToolFunc{
+			Name: t.Name, Description: t.Description, Parameters: nonNull(t.Parameters), Strict: t.Strict,
+		}})
+	}
+	return out, nil
+}
+
+// translateToolChoice maps "auto" | "none" | "required" |
+// {"type":"function","name":…} to chat's tool_choice.
+func translateToolChoice(raw json.RawMessage) (json.RawMessage, error) {
+	if !isSet(raw) {
+		return nil, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		switch s {
+		case "auto", "none", "required":
+			return jsonString(s), nil
+		}
+		return nil, invalid("tool_choice", "tool_choice: unknown mode %q", s)
+	}
+	var obj struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, invalid("tool_choice", "tool_choice: want a string or an object")
+	}
+	if obj.Type != "function" {
+		return nil, unsupported("tool_choice", "tool_choice type %q is not supported: Detour's /v1/responses translates function tools only", obj.Type)
+	}
+	if obj.Name == "" {
+		return nil, invalid("tool_choice", "tool_choice: a function choice needs a name")
+	}
+	b, _ := json.Marshal(map[string]any{"type": "function", "function": map[string]string{"name": obj.Name}})
+	return b, nil
+}
+
+// reasoningEffort reads reasoning.effort; it travels as chat's
+// reasoning_effort, which OpenAI targets honour and the Anthropic and Gemini
+// adapters ignore. reasoning.summary is dropped.
+func reasoningEffort(raw json.RawMessage) (string, error) {
+	if !isSet(raw) {
+		return "", nil
+	}
+	var r struct {
+		Effort *string `json:"effort"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return "", invalid("reasoning", "reasoning: want an object")
+	}
+	if r.Effort == nil {
+		return "", nil
+	}
+	return *r.Effort, nil
+}
+
+// responseFormat maps text.format to chat's response_format: text → none,
+// json_object → json_object, json_schema {name, schema, strict,
+// description} → json_schema {json_schema: {...}}.
+func responseFormat(raw json.RawMessage) (json.RawMessage, error) {
+	if !isSet(raw) {
+		return nil, nil
+	}
+	var t struct {
+		Format *struct {
+			Type        string          `json:"type"`
+			Name        string          `json:"name"`
+			Description string          `json:"description,omitempty"`
+			Schema      json.RawMessage `json:"schema"`
+			Strict      *bool           `json:"strict,omitempty"`
+		} `json:"format"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, invalid("text", "text: want an object with a format")
+	}
+	if t.Format == nil {
+		return nil, nil
+	}
+	switch f := t.Format; f.Type {
+	case "text", "":
+		return nil, nil
+	case "json_object":
+		return json.RawMessage(`{"type":"json_object"}`), nil
+	case "json_schema":
+		if f.Name == "" || !isSet(f.Schema) {
+			return nil, invalid("text.format", "text.format: json_schema needs a name and a schema")
+		}
+		type schema struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description,omitempty"`
+			Schema      json.RawMessage `json:"schema"`
+			Strict      *bool           `json:"strict,omitempty"`
+		}
+		b, _ := json.Marshal(struct {
+			Type       string `json:"type"`
+			JSONSchema schema `json:"json_schema"`
+		}{"json_schema", schema{f.Name, f.Description, f.Schema, f.Strict}})
+		return b, nil
+	default:
+		return nil, unsupported("text.format", "text.format type %q is not supported", f.Type)
+	}
+}
+
+// isSet reports whether a member is present and not null.
+func isSet(m json.RawMessage) bool {
+	m = bytes.TrimSpace(m)
+	return len(m) > 0 && !bytes.Equal(m, []byte("null"))
+}
+
+func nonNull(m json.RawMessage) json.RawMessage {
+	if !isSet(m) {
+		return nil
+	}
+	return m
+}
+
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// joinText joins text pieces with a newline, as the Anthropic and Gemini
+// adapters join a message's text parts.
+func joinText(texts []string) string { return strings.Join(texts, "\n") }

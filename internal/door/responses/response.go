@@ -1,0 +1,263 @@
+package responses
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// Response is a Responses `response` object (openai-go responses.Response).
+// Nullable members are json.RawMessage or pointers so they encode as null.
+type Response struct {
+	ID                 string          `json:"id"`
+	Object             string          `json:"object"`
+	CreatedAt          int64           `json:"created_at"`
+	Status             string          `json:"status"`
+	Error              *ResponseError  `json:"error"`
+	IncompleteDetails  *Incomplete     `json:"incomplete_details"`
+	Instructions       json.RawMessage `json:"instructions"`
+	MaxOutputTokens    *int            `json:"max_output_tokens"`
+	Model              string          `json:"model"`
+	Output             []any           `json:"output"`
+	ParallelToolCalls  bool            `json:"parallel_tool_calls"`
+	PreviousResponseID *string         `json:"previous_response_id"`
+	Reasoning          json.RawMessage `json:"reasoning"`
+	Store              bool            `json:"store"`
+	Temperature        *float64        `json:"temperature"`
+	Text               json.RawMessage `json:"text"`
+	ToolChoice         json.RawMessage `json:"tool_choice"`
+	Tools              json.RawMessage `json:"tools"`
+	TopP               *float64        `json:"top_p"`
+	Truncation         string          `json:"truncation"`
+	Usage              *Usage          `json:"usage"`
+	User               *string         `json:"user"`
+	Metadata           json.RawMessage `json:"metadata"`
+}
+
+// ResponseError is a failed response's "error" (code and message).
+type ResponseError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Incomplete is "incomplete_details": reason max_output_tokens or
+// content_filter.
+type Incomplete struct {
+	Reason string `json:"reason"`
+}
+
+// Usage is the Responses usage object (openai-go responses.ResponseUsage).
+type Usage struct {
+	InputTokens        int `json:"input_tokens"`
+	InputTokensDetails struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"input_tokens_details"`
+	OutputTokens        int `json:"output_tokens"`
+	OutputTokensDetails struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"output_tokens_details"`
+	TotalTokens int `json:"total_tokens"`
+}
+
+// MessageItem is an output message (openai-go ResponseOutputMessage).
+type MessageItem struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Role    string `json:"role"`
+	Content []any  `json:"content"`
+}
+
+// TextPart is an output_text content part (ResponseOutputText).
+type TextPart struct {
+	Type        string `json:"type"`
+	Text        string `json:"text"`
+	Annotations []any  `json:"annotations"`
+	Logprobs    []any  `json:"logprobs"`
+}
+
+// RefusalPart is a refusal content part (ResponseOutputRefusal).
+type RefusalPart struct {
+	Type    string `json:"type"`
+	Refusal string `json:"refusal"`
+}
+
+// CallItem is a function_call output item (ResponseFunctionToolCall).
+type CallItem struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	Status    string `json:"status"`
+	Arguments string `json:"arguments"`
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+}
+
+func newText(s string) *TextPart {
+	return &TextPart{Type: "output_text", Text: s, Annotations: []any{}, Logprobs: []any{}}
+}
+
+// newResponse starts a response object echoing e.
+func newResponse(id string, created int64, model string, e *Echo) *Response {
+	r := &Response{
+		ID: id, Object: "response", CreatedAt: created, Status: "in_progress", Model: model,
+		Output: []any{}, ParallelToolCalls: true, Instructions: e.Instructions, MaxOutputTokens: e.MaxOutputTokens,
+		Reasoning: e.Reasoning, Temperature: e.Temperature, TopP: e.TopP, Truncation: "disabled",
+		Text: e.Text, ToolChoice: e.ToolChoice, Tools: e.Tools, Metadata: e.Metadata,
+	}
+	if e.ParallelToolCalls != nil {
+		r.ParallelToolCalls = *e.ParallelToolCalls
+	}
+	if e.User != "" {
+		r.User = &e.User
+	}
+	if r.Text == nil {
+		r.Text = json.RawMessage(`{"format":{"type":"text"}}`)
+	}
+	if r.ToolChoice == nil {
+		r.ToolChoice = json.RawMessage(`"auto"`)
+	}
+	if r.Tools == nil {
+		r.Tools = json.RawMessage(`[]`)
+	}
+	if r.Metadata == nil {
+		r.Metadata = json.RawMessage(`{}`)
+	}
+	return r
+}
+
+// finish sets status and incomplete_details from a chat finish_reason:
+// length → incomplete (max_output_tokens), content_filter → incomplete
+// (content_filter), anything else → completed.
+func (r *Response) finish(reason string) {
+	switch reason {
+	case "length":
+		r.Status, r.IncompleteDetails = "incomplete", &Incomplete{Reason: "max_output_tokens"}
+	case "content_filter":
+		r.Status, r.IncompleteDetails = "incomplete", &Incomplete{Reason: "content_filter"}
+	default:
+		r.Status = "completed"
+	}
+}
+
+// chatUsage is canonical usage with the reasoning detail OpenAI reports.
+type chatUsage struct {
+	provider.Usage
+	CompletionTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+}
+
+func (u *chatUsage) responses() *Usage {
+	if u == nil {
+		return nil
+	}
+	out := &Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	if out.TotalTokens == 0 {
+		out.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	out.InputTokensDetails.CachedTokens = u.Cached()
+	if u.CompletionTokensDetails != nil {
+		out.OutputTokensDetails.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
+	}
+	return out
+}
+
+// completion is the part of a canonical chat.completion the door reads.
+type completion struct {
+	Created int64  `json:"created"`
+	Model   string `json:"model"`
+	Choices []struct {
+		Message struct {
+			Content   *string        `json:"content"`
+			Refusal   *string        `json:"refusal"`
+			ToolCalls []chatToolCall `json:"tool_calls"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *chatUsage `json:"usage"`
+}
+
+// FromCompletion turns a canonical chat.completion body into a Responses
+// `response` object body. Only the first choice is read (Responses has no
+// "n"); its text becomes one message item with one output_text part (a
+// refusal becomes a refusal part), each tool call a function_call item.
+// created is used when the completion has none.
+func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
+	var c completion
+	if err := json.Unmarshal(body, &c); err != nil {
+		return nil, err
+	}
+	if len(c.Choices) == 0 {
+		return nil, errors.New("responses: completion has no choices")
+	}
+	if c.Created != 0 {
+		created = c.Created
+	}
+	if e == nil {
+		e = &Echo{}
+	}
+	r := newResponse(NewID(), created, c.Model, e)
+	ch := c.Choices[0]
+	var content []any
+	if m := ch.Message; m.Content != nil && *m.Content != "" {
+		content = append(content, newText(*m.Content))
+	}
+	if m := ch.Message; m.Refusal != nil && *m.Refusal != "" {
+		content = append(content, &RefusalPart{Type: "refusal", Refusal: *m.Refusal})
+	}
+	if content != nil {
+		r.Output = append(r.Output, &MessageItem{ID: itemID("msg_"), Type: "message", Status: "completed", Role: "assistant", Content: content})
+	}
+	for _, tc := range ch.Message.ToolCalls {
+		r.Output = append(r.Output, &CallItem{ID: itemID("fc_"), Type: "function_call", Status: "completed",
+			Arguments: tc.Function.Arguments, CallID: tc.ID, Name: tc.Function.Name})
+	}
+	r.finish(ch.FinishReason)
+	r.Usage = c.Usage.responses()
+	return json.Marshal(r)
+}
+
+// NewID returns "resp_" and 32 random hex digits.
+func NewID() string { return itemID("resp_") }
+
+func itemID(prefix string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// Envelope is the OpenAI error envelope
+// {"error":{"message","type","code","param"}}, the same one the chat door
+// writes (internal/server writeError); it lives here until the server
+// shares one envelope function with every OpenAI-shaped door. An empty
+// param encodes as null.
+func Envelope(kind, code, message, param string) []byte {
+	var p *string
+	if param != "" {
+		p = &param
+	}
+	b, _ := json.Marshal(struct {
+		Error struct {
+			Message string  `json:"message"`
+			Type    string  `json:"type"`
+			Code    string  `json:"code"`
+			Param   *string `json:"param"`
+		} `json:"error"`
+	}{Error: struct {
+		Message string  `json:"message"`
+		Type    string  `json:"type"`
+		Code    string  `json:"code"`
+		Param   *string `json:"param"`
+	}{message, kind, code, p}})
+	return b
+}
+
+// Passthrough returns the client's /v1/responses body for a target that
+// speaks Responses natively (responses: true): byte for byte as sent except
+// the top-level "model", set to model (provider.Request.WithModel).
+func Passthrough(body []byte, model string) ([]byte, error) {
+	return (&provider.Request{Body: body}).WithModel(model)
+}

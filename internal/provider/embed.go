@@ -1,0 +1,128 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Embedder is implemented by adapters that serve OpenAI embeddings requests
+// (POST /v1/embeddings). It is optional and separate from Adapter: a dialect
+// without embeddings does not implement it. Implementations are stateless
+// and safe for concurrent use.
+type Embedder interface {
+	// NewEmbeddingsRequest builds the upstream HTTP request for req, an
+	// OpenAI embeddings body, at ep. An error means the request cannot be
+	// expressed in the dialect (the caller answers it as a bad request).
+	NewEmbeddingsRequest(ctx context.Context, ep Endpoint, req *Request) (*http.Request, error)
+	// EmbeddingsResponse translates a complete 2xx upstream body into an
+	// OpenAI embeddings list for req. An error means the body is unusable.
+	EmbeddingsResponse(req *Request, body []byte, ep Endpoint) ([]byte, error)
+}
+
+// Embeddings is an OpenAI embeddings request as the translating adapters
+// read it.
+type Embeddings struct {
+	// Texts are the inputs; "input" as a string is one text.
+	Texts []string
+	// Tokens is set when "input" is a token array (or a list of them),
+	// which only OpenAI-dialect upstreams accept; Texts is then empty.
+	Tokens bool
+	// Dimensions is "dimensions", 0 when absent.
+	Dimensions int
+	// Base64 is set for "encoding_format": "base64".
+	Base64 bool
+}
+
+// ParseEmbeddings decodes an OpenAI embeddings body: "input" a string, a
+// list of strings, a token array or a list of token arrays; "dimensions" a
+// positive integer; "encoding_format" "float" or "base64".
+func ParseEmbeddings(body []byte) (*Embeddings, error) {
+	var w struct {
+		Input          json.RawMessage `json:"input"`
+		Dimensions     *int            `json:"dimensions"`
+		EncodingFormat string          `json:"encoding_format"`
+	}
+	if err := json.Unmarshal(body, &w); err != nil {
+		return nil, fmt.Errorf("embeddings: %w", err)
+	}
+	var out Embeddings
+	switch w.EncodingFormat {
+	case "", "float":
+	case "base64":
+		out.Base64 = true
+	default:
+		return nil, fmt.Errorf("embeddings: encoding_format %q: want float or base64", w.EncodingFormat)
+	}
+	if w.Dimensions != nil {
+		if *w.Dimensions <= 0 {
+			return nil, errors.New("embeddings: dimensions must be a positive integer")
+		}
+		out.Dimensions = *w.Dimensions
+	}
+	in := bytes.TrimSpace(w.Input)
+	if len(in) == 0 || bytes.Equal(in, []byte("null")) {
+		return nil, errors.New("embeddings: input is required")
+	}
+	var one string
+	if json.Unmarshal(in, &one) == nil {
+		out.Texts = []string{one}
+		return &out, nil
+	}
+	var many []json.RawMessage
+	if err := json.Unmarshal(in, &many); err != nil || len(many) == 0 {
+		return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
+	}
+	for _, m := range many {
+		m = bytes.TrimSpace(m)
+		if len(m) > 0 && m[0] == '"' {
+			var s string
+			if err := json.Unmarshal(m, &s); err != nil {
+				return nil, fmt.Errorf("embeddings: input: %w", err)
+			}
+			out.Texts = append(out.Texts, s)
+			continue
+		}
+		var n json.Number
+		var tokens []int
+		if json.Unmarshal(m, &n) == nil || json.Unmarshal(m, &tokens) == nil {
+			out.Tokens = true
+			continue
+		}
+		return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
+	}
+	if out.Tokens && len(out.Texts) > 0 {
+		return nil, errors.New("embeddings: input mixes strings and tokens")
+	}
+	if out.Tokens {
+		out.Texts = nil
+	}
+	return &out, nil
+}
+
+// EmbeddingList is OpenAI's embeddings answer
+// (https://platform.openai.com/docs/api-reference/embeddings/object).
+// Each Embedding is a JSON array of floats, or a base64 string of
+// little-endian float32 values when the client asked for base64.
+type EmbeddingList struct {
+	Object string          `json:"object"`
+	Data   []EmbeddingData `json:"data"`
+	Model  string          `json:"model"`
+	Usage  EmbeddingUsage  `json:"usage"`
+}
+
+// EmbeddingData is one entry of EmbeddingList.Data.
+type EmbeddingData struct {
+	Object    string          `json:"object"`
+	Index     int             `json:"index"`
+	Embedding json.RawMessage `json:"embedding"`
+}
+
+// EmbeddingUsage is an embeddings answer's usage.
+type EmbeddingUsage struct {
+	PromptTokens int `json:"prompt_tokens"`
+	TotalTokens  int `json:"total_tokens"`
+}

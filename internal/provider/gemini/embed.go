@@ -1,0 +1,154 @@
+package gemini
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+var _ provider.Embedder = Adapter{}
+
+// ErrEmbedTokens refuses token-array input: Gemini embeds text only.
+var ErrEmbedTokens = errors.New("gemini: embeddings input as token arrays is not supported; send strings")
+
+type embedRequest struct {
+	Requests []embedOne `json:"requests"`
+}
+
+type embedOne struct {
+	Model                string  `json:"model"`
+	Content              content `json:"content"`
+	OutputDimensionality int     `json:"outputDimensionality,omitempty"`
+}
+
+// TranslateEmbeddings turns an OpenAI embeddings body into a
+// batchEmbedContents body for model
+// (https://ai.google.dev/api/embeddings#method:-models.batchembedcontents):
+// one request per input text, {model: "models/<model>", content: {parts:
+// [{text}]}, outputDimensionality: dimensions}. Token arrays are refused
+// (ErrEmbedTokens); user and encoding_format do not travel.
+func TranslateEmbeddings(body []byte, model string) ([]byte, error) {
+	e, err := provider.ParseEmbeddings(body)
+	if err != nil {
+		return nil, err
+	}
+	if e.Tokens {
+		return nil, ErrEmbedTokens
+	}
+	name := "models/" + strings.TrimPrefix(model, "models/")
+	out := embedRequest{Requests: make([]embedOne, len(e.Texts))}
+	for i, t := range e.Texts {
+		if t == "" {
+			return nil, fmt.Errorf("gemini: embeddings input %d is empty", i)
+		}
+		out.Requests[i] = embedOne{Model: name, Content: content{Parts: []part{{Text: t}}}, OutputDimensionality: e.Dimensions}
+	}
+	return json.Marshal(out)
+}
+
+// NewEmbeddingsRequest POSTs the translated body to
+// {base_url}/v1beta/models/{model}:batchEmbedContents.
+func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
+	body, err := TranslateEmbeddings(req.Body, ep.Model)
+	if err != nil {
+		return nil, err
+	}
+	model := url.PathEscape(strings.TrimPrefix(ep.Model, "models/"))
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/v1beta/models/"+model+":batchEmbedContents", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("Accept", "application/json")
+	if ep.APIKey != "" {
+		hr.Header.Set("x-goog-api-key", ep.APIKey)
+	}
+	return hr, nil
+}
+
+// EmbeddingsResponse turns a batchEmbedContents answer ({embeddings:
+// [{values: [...]}]}, in input order) into an OpenAI embeddings list named
+// after ep.Model. Gemini reports no token counts, so usage is zero. When the
+// client asked for encoding_format base64, each vector is encoded as OpenAI
+// does: little-endian float32 values, base64 (standard alphabet, padded).
+// An answer whose count differs from the inputs' is an error.
+func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, ep provider.Endpoint) ([]byte, error) {
+	e, err := provider.ParseEmbeddings(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	var in struct {
+		Embeddings []struct {
+			Values json.RawMessage `json:"values"`
+		} `json:"embeddings"`
+	}
+	if err := json.Unmarshal(body, &in); err != nil {
+		return nil, fmt.Errorf("gemini: embeddings: %w", err)
+	}
+	if len(in.Embeddings) != len(e.Texts) {
+		return nil, fmt.Errorf("gemini: %d embeddings for %d inputs", len(in.Embeddings), len(e.Texts))
+	}
+	out := provider.EmbeddingList{Object: "list", Model: strings.TrimPrefix(ep.Model, "models/"), Data: make([]provider.EmbeddingData, len(in.Embeddings))}
+	for i, emb := range in.Embeddings {
+		if !numberArray(emb.Values) {
+			return nil, fmt.Errorf("gemini: embedding %d: values is not a non-empty list of numbers", i)
+		}
+		// Floats travel as Gemini wrote them: no float is parsed or
+		// formatted unless the client asked for base64.
+		v := []byte(emb.Values)
+		if e.Base64 {
+			var values []float64
+			if err := json.Unmarshal(emb.Values, &values); err != nil {
+				return nil, fmt.Errorf("gemini: embedding %d: %w", i, err)
+			}
+			v = base64Floats(values)
+		}
+		out.Data[i] = provider.EmbeddingData{Object: "embedding", Index: i, Embedding: v}
+	}
+	return json.Marshal(out)
+}
+
+// numberArray reports whether v, already known to be valid JSON, is a
+// non-empty array of numbers: it holds nothing but number characters,
+// commas and spaces between its brackets (true, false, null, strings and
+// nested values all need another character).
+func numberArray(v []byte) bool {
+	v = bytes.TrimSpace(v)
+	if len(v) < 3 || v[0] != '[' || v[len(v)-1] != ']' {
+		return false
+	}
+	digits := false
+	for _, c := range v[1 : len(v)-1] {
+		switch {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' || c == ',' ||
+			c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			return false
+		}
+	}
+	return digits
+}
+
+// base64Floats encodes values as a JSON string of base64 little-endian
+// float32s.
+func base64Floats(values []float64) []byte {
+	raw := make([]byte, 4*len(values))
+	for i, f := range values {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(float32(f)))
+	}
+	s := base64.StdEncoding.EncodeToString(raw)
+	b, _ := json.Marshal(s)
+	return b
+}
