@@ -15,7 +15,7 @@ import (
 // everywhere.
 type Class uint8
 
-// The twelve classes, in the order of SPEC §2 (Unknown first, as the zero value).
+// The twelve classes, in the order of docs/behaviour.md#classes but Unknown first, as the zero value.
 const (
 	// Unknown: the answer cannot be placed with evidence (e.g. a 400 in words
 	// nobody taught the classifier). Fails over, cools nothing.
@@ -73,7 +73,7 @@ var classNames = [numClasses]string{
 	BadRequest:    "bad_request",
 }
 
-// Classes returns all twelve classes in SPEC order (timeout first, unknown last).
+// Classes returns all twelve classes in the order of docs/behaviour.md#classes (timeout first, unknown last).
 func Classes() []Class {
 	return []Class{Timeout, RateLimited, Quota, ServerError, Unavailable, Auth,
 		Forbidden, Overflow, ContextLength, Refusal, BadRequest, Unknown}
@@ -100,7 +100,7 @@ func ParseClass(s string) (Class, error) {
 	return Unknown, fmt.Errorf("unknown class %q (want one of %s)", s, strings.Join(ClassNames(), ", "))
 }
 
-// ClassNames returns the twelve wire names in SPEC order.
+// ClassNames returns the twelve wire names in the order of Classes.
 func ClassNames() []string {
 	cs := Classes()
 	out := make([]string, len(cs))

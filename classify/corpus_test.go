@@ -10,7 +10,7 @@ import (
 )
 
 // corpusCase is one real provider answer under testdata/corpus, with the
-// class SPEC §2 gives it and where it was found.
+// class it must get (docs/behaviour.md#classes) and where it was found.
 type corpusCase struct {
 	Provider string            `json:"provider"`
 	Dialect  string            `json:"dialect"`

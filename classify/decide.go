@@ -4,7 +4,7 @@ import "net/http"
 
 // decide refines a status default with what the body (and the AWS error-type
 // header) says. req is the client's request body: text found in it is no
-// evidence (echo.go). The order is the precedence of SPEC §2:
+// evidence (echo.go). The order is the precedence (docs/behaviour.md#classes):
 //
 //  1. Gemini QuotaFailure periods: a per-day (or longer) quotaId is quota, a
 //     per-minute one alone is rate_limited, whatever the message says.

@@ -3,7 +3,7 @@ package classify
 // The taught sentences, highest priority first: the first phrase of this list
 // found anywhere in a body's human texts decides (not the first in the text),
 // unless its matched text is also in the client's request (echo.go, pick.go).
-// The order encodes the precedence of SPEC §2: a rejected key beats all;
+// The order encodes which cause wins when a body names several: a rejected key beats all;
 // money beats everything request-shaped; a model that is gone beats its
 // wording about the request; the context window beats "request too large";
 // a per-minute period beats the generic "exceeded your current quota"; bad

@@ -22,11 +22,10 @@ type scanner struct {
 	nest  int
 	path  [maxKeyDepth][]byte
 	f     facts // by value: the recursive walk would otherwise move it to the heap
-	fuel  int
 	found bool
 }
 
-// scanJSON fills f from b. It returns false when b is not JSON at all.
+// scanJSON fills f from b; a b that is not JSON at all leaves f as it was.
 func scanJSON(b []byte, f *facts) {
 	var s scanner
 	s.b, s.f = b, *f

@@ -2,7 +2,7 @@ package classify
 
 import "strconv"
 
-// Status defaults (SPEC §2): the status gives the default class; the body
+// Status defaults (docs/behaviour.md#classes): the status gives the default class; the body
 // refines it only where providers overload a status.
 //
 //	2xx                 success (unless the body carries an error or a block)

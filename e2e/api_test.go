@@ -10,7 +10,7 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// SPEC §5: the HTTP API, the gateway's own errors, and what it must never
+// docs/behaviour.md#api: the HTTP API, the gateway's own errors, and what it must never
 // show or change.
 
 const apiCfg = `

@@ -8,7 +8,7 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// SPEC §3 budgets: max_attempts, max_billable_attempts, the route deadline,
+// docs/behaviour.md#budgets: max_attempts, max_billable_attempts, the route deadline,
 // and the real answer when nothing answers.
 
 // threeCfg: targets a, b, c through p, q, s; p has a short timeout (1s:

@@ -8,7 +8,7 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// One test per class of SPEC §2: the whole attempt sequence, what the client
+// One test per class of docs/behaviour.md#classes: the whole attempt sequence, what the client
 // sees, and what health remembers for the next request. Every upstream error
 // body is a real one from classify/testdata/corpus.
 

@@ -13,7 +13,7 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// SPEC §3 health: cooling endpoints go last, not away; one probe after the
+// docs/behaviour.md#health: cooling endpoints go last, not away; one probe after the
 // cooldown; a client that leaves cools nothing. The tests wait for a 2s
 // cooldown to pass by polling /v1/health for "probing"; no assertion is
 // about elapsed time. The cooldown is long enough that the request meant to

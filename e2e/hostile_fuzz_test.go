@@ -118,7 +118,6 @@ type hostileRig struct {
 	logs    *syncBuffer
 	answer  *atomic.Pointer[hostileAnswer]
 	secrets []string // keys, their 8-byte windows and the upstream hosts
-	n       int      // decision records seen so far
 }
 
 func newHostileRig(tb testing.TB) *hostileRig {

@@ -9,7 +9,7 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// SPEC §3 routing: the guarded tail, fallback_on as written, strategies, and
+// docs/behaviour.md#routing: the guarded tail, fallback_on as written, strategies, and
 // a client naming a target directly.
 
 // routeCfg: target a through p, b through q, tail target t through x; the

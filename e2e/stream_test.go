@@ -8,7 +8,7 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// SPEC §3 streaming: failover until the first content reaches the client;
+// docs/behaviour.md#streams: failover until the first content reaches the client;
 // after that, never a truncated answer dressed as a success.
 
 // streamCfg: p's first-token and idle timeouts are 1s: far above the gaps

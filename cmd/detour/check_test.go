@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The SPEC §4 example checks clean, and the printout says what each class
+// The reference example of docs/config.md checks clean, and the printout says what each class
 // does in each route.
 func TestCheckPrintsRoutesAndClasses(t *testing.T) {
 	for k, v := range map[string]string{"DETOUR_CLIENT_KEY": "ck", "ANTHROPIC_API_KEY": "sk-ant-hidden",

@@ -37,7 +37,7 @@ func toJSON(v classify.Verdict, status int) verdictJSON {
 	return verdictJSON{Class: v.Class.String(), Evidence: v.Evidence, RetryAfterMS: v.RetryAfter.Milliseconds()}
 }
 
-// runClassify implements `detour classify` (SPEC §7):
+// runClassify implements `detour classify`:
 //
 //	detour classify [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]
 //	detour classify [-c FILE] --jsonl   < lines {status, body, headers, dialect, stream, provider}

@@ -1,5 +1,5 @@
 // Package alert pages the operator when a provider account needs a human
-// (SPEC §3 Alerts): quota and auth verdicts are POSTed as JSON to the
+// (docs/behaviour.md#rules): quota and auth verdicts are POSTed as JSON to the
 // configured webhook, at most once per provider and class per min_interval,
 // across all replicas.
 //

@@ -33,9 +33,9 @@ var specEnv = map[string]string{
 	"OPENROUTER_API_KEY": "openrouter-key",
 }
 
-// TestSpecExample parses the SPEC §4 example (plus the openrouter provider
+// TestReferenceExample parses the reference example of docs/config.md (plus the openrouter provider
 // its second rule names) and compares every value.
-func TestSpecExample(t *testing.T) {
+func TestReferenceExample(t *testing.T) {
 	cfg, err := parseFile(t, "testdata/spec.yaml", specEnv)
 	if err != nil {
 		t.Fatal(err)
@@ -97,13 +97,13 @@ func TestSpecExample(t *testing.T) {
 	}
 }
 
-// TestSpecExampleVerbatim parses the SPEC §4 example exactly as printed: its
+// TestReferenceExampleVerbatim parses the reference example exactly as printed: its
 // second rule names provider "openrouter", which it does not configure; such
 // a rule is kept and matches nothing.
-func TestSpecExampleVerbatim(t *testing.T) {
+func TestReferenceExampleVerbatim(t *testing.T) {
 	cfg, err := parseFile(t, "testdata/spec_verbatim.yaml", specEnv)
 	if err != nil {
-		t.Fatalf("the SPEC example must parse: %v", err)
+		t.Fatalf("the reference example must parse: %v", err)
 	}
 	if len(cfg.Rules) != 2 || cfg.Rules[1].Provider != "openrouter" {
 		t.Errorf("rules = %+v", cfg.Rules)

@@ -1,4 +1,4 @@
-// Package config decodes and validates Detour's YAML configuration (SPEC §4)
+// Package config decodes and validates Detour's YAML configuration (docs/config.md)
 // into plain data: a *Config of strings, numbers, durations and
 // classify.Rule values, with every default filled in and every cross
 // reference checked. Nothing here opens a socket, starts a goroutine or

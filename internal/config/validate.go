@@ -63,8 +63,8 @@ func (d *decoder) validate(cfg *Config, r *raw) {
 		if rr.provider.name == "" {
 			continue
 		}
-		// A rule may name a provider this file does not configure (SPEC §4's
-		// own example does): it is kept, and matches nothing until one is.
+		// A rule may name a provider this file does not configure (the reference
+		// example in docs/config.md does): it is kept, and matches nothing until one is.
 		if providers[rr.provider.name] == nil {
 			continue
 		}

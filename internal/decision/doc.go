@@ -1,4 +1,4 @@
-// Package decision defines the per-request decision record (SPEC §6): every
+// Package decision defines the per-request decision record (docs/behaviour.md#decision-record): every
 // attempt with its class, evidence and action, every candidate skipped and
 // why, and every health transition the request caused; and the JSON-lines
 // sink that writes them.

@@ -2,5 +2,5 @@
 // keys, no network. Each one shows a behaviour an operator relies on, with
 // error bodies copied from real provider answers (cited beside each).
 //
-// It imports upstreamtest and config.
+// It imports upstreamtest, nothing else of ours.
 package demo

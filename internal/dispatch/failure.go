@@ -7,12 +7,13 @@ import (
 	"github.com/detour-llm/detour/classify"
 )
 
-// Failure is what the client is told when nothing answered: the last
-// attempt's real status and the upstream's own message.
+// Failure is what the client is told when nothing answered, or how a
+// committed stream failed: the last attempt's real status and the upstream's
+// own message.
 type Failure struct {
-	// Status is the last attempt's upstream status; when none arrived, it
-	// was a 2xx carrying a failure or it was outside 400-599: 504 for a
-	// timeout, 400 for a refusal, otherwise 502.
+	// Status is the last attempt's upstream status when it was 400-599;
+	// otherwise (no HTTP answer, a 2xx or 3xx carrying a failure, a status
+	// outside 100-599) the status a provider would send for Class (statusFor).
 	Status int
 	Class  classify.Class
 	// Message is the upstream's own message, or a description of what
@@ -79,10 +80,10 @@ func (f *Failure) code() string {
 	return f.Class.String()
 }
 
-// statusFor is the status to report when an attempt got no HTTP answer, or
-// a 2xx that carried a failure (a block reason, an in-band error): never a
-// 2xx with an error envelope. Each class gets the status a provider would
-// have sent for it.
+// statusFor is the status to report when an attempt got no HTTP answer, a
+// 2xx or 3xx that carried a failure (a block reason, an in-band error), or a
+// status outside 100-599: never a 2xx with an error envelope. Each class gets
+// the status a provider would have sent for it.
 func statusFor(c classify.Class) int {
 	switch c {
 	case classify.Timeout:

@@ -5,7 +5,7 @@
 // endpoint for the `fastest` strategy, and lists everything for
 // GET /v1/health.
 //
-// Health never denies service (SPEC §3): View only reports phases; the route
+// Health never denies service (docs/behaviour.md#health): View only reports phases; the route
 // orders cooling endpoints last, and dispatch asks TryProbe for the single
 // probe slot of an endpoint whose cooldown has passed.
 //

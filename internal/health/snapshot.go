@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// EndpointHealth is one endpoint in GET /v1/health (SPEC §5). The caller adds
+// EndpointHealth is one endpoint in GET /v1/health (docs/behaviour.md#api). The caller adds
 // the model, e.g. by embedding: struct{ Model string `json:"model"`;
 // health.EndpointHealth }. State is the effective phase (account included).
 type EndpointHealth struct {

@@ -1,4 +1,4 @@
-// Package metrics exposes Detour's Prometheus metrics (SPEC §5, GET /metrics):
+// Package metrics exposes Detour's Prometheus metrics (GET /metrics, docs/behaviour.md#api):
 // requests, attempts by class, failovers, endpoint and account states,
 // upstream latency, the gateway's own overhead and operator alerts.
 //

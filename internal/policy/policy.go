@@ -9,7 +9,7 @@ import (
 // Describes is what a class says is wrong.
 type Describes uint8
 
-// What a class describes (SPEC §2, column "describes").
+// What a class describes (docs/behaviour.md#classes, column "it is about").
 const (
 	DescribesUnknown  Describes = iota // cannot tell
 	DescribesEndpoint                  // this model at this provider
@@ -80,7 +80,7 @@ type Rule struct {
 	Page bool
 }
 
-// For returns the rule of class c (SPEC §2 table).
+// For returns the rule of class c (docs/behaviour.md#rules).
 func For(c classify.Class) Rule {
 	switch c {
 	case classify.Timeout:

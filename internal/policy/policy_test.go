@@ -7,7 +7,7 @@ import (
 	"github.com/detour-llm/detour/classify"
 )
 
-// TestTableMatchesSpec pins every row of SPEC §2's table: what each class
+// TestTableMatchesSpec pins every row of docs/behaviour.md#rules: what each class
 // describes, whether it counts against health, whether it may move to the
 // target's next endpoint, and its default next-target behaviour per strategy.
 func TestTableMatchesSpec(t *testing.T) {
@@ -54,7 +54,7 @@ func TestTableMatchesSpec(t *testing.T) {
 func TestTailIsGuarded(t *testing.T) {
 	for _, c := range []classify.Class{classify.Auth, classify.Forbidden, classify.Refusal, classify.BadRequest, classify.ContextLength} {
 		if DefaultTail(c) {
-			t.Errorf("%s reaches the tail by default; SPEC §3 guards it", c)
+			t.Errorf("%s reaches the tail by default; docs/behaviour.md#routing guards it", c)
 		}
 	}
 	for _, c := range []classify.Class{classify.Timeout, classify.ServerError, classify.Quota, classify.RateLimited} {

@@ -135,24 +135,3 @@ func (c *Cluster) MasterOf(t testing.TB, key string) *Server {
 	t.Fatalf("redistest: no node serves the slot of %q", key)
 	return nil
 }
-
-// WaitFailed waits until every other running node considers s failed
-// (cluster_state:fail: its slots are not served), as a crash is seen; t is
-// the calling test.
-func (c *Cluster) WaitFailed(t testing.TB, s *Server) {
-	t.Helper()
-	waitFor(t, settle, "the cluster to notice the killed master", func() bool {
-		for _, n := range c.Nodes {
-			if n == s || !n.Running() {
-				continue
-			}
-			rc := redis.NewClient(&redis.Options{Addr: n.Addr(), MaxRetries: -1})
-			info, err := rc.ClusterInfo(context.Background()).Result()
-			rc.Close()
-			if err != nil || !strings.Contains(info, "cluster_state:fail") {
-				return false
-			}
-		}
-		return true
-	})
-}

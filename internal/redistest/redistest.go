@@ -102,9 +102,6 @@ func StartWith(t testing.TB, options ...string) *Server {
 // Addr is host:port.
 func (s *Server) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
 
-// Port is the server's port.
-func (s *Server) Port() int { return s.port }
-
 // URL is the redis:// URL of database 0.
 func (s *Server) URL() string { return "redis://" + s.Addr() + "/0" }
 

@@ -119,14 +119,6 @@ func (st *Sentinel) WaitReplicated(t testing.TB) {
 	}
 }
 
-// Failover kills the primary (SIGKILL, as a crash) and waits until the
-// replica is promoted; t is the calling test.
-func (st *Sentinel) Failover(t testing.TB) {
-	t.Helper()
-	st.Primary.Kill()
-	st.WaitPromoted(t)
-}
-
 // WaitPromoted waits until every sentinel names the replica as the primary
 // and the replica accepts writes; t is the calling test.
 //

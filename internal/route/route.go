@@ -8,7 +8,7 @@ import (
 // Strategy orders a route's targets.
 type Strategy string
 
-// The strategies of SPEC §3.
+// The strategies of docs/behaviour.md#routing.
 const (
 	Ordered Strategy = "ordered" // targets in the listed order
 	Fastest Strategy = "fastest" // never-measured targets first, then by measured latency
