@@ -22,19 +22,19 @@ type Failure struct {
 	Code string
 }
 
+// shutdownFailure is what a request still in flight at the end of the
+// shutdown grace period is told: try again (elsewhere).
+func shutdownFailure() *Failure {
+	return &Failure{Status: http.StatusServiceUnavailable, Class: classify.ServerError, Code: "shutdown",
+		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it"}
+}
+
 // ErrorCode is the code the client is told: Code, or the class name.
 func (f *Failure) ErrorCode() string {
 	if f.Code != "" {
 		return f.Code
 	}
 	return f.Class.String()
-}
-
-// shutdownFailure is what a request still in flight at the end of the
-// shutdown grace period is told: try again (elsewhere).
-func shutdownFailure() *Failure {
-	return &Failure{Status: http.StatusServiceUnavailable, Class: classify.ServerError, Code: "shutdown",
-		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it"}
 }
 
 // statusFor is the status to report when an attempt got no HTTP answer, or
