@@ -46,7 +46,8 @@ func (c *Call) request() *provider.Request {
 // for its client. Dispatch calls Commit once, when the first content is
 // ready, then Chunk for each canonical chat.completion.chunk JSON, then End
 // (a normal end) or Fail (the stream broke after the commit point). Commit
-// and Chunk are never called after End or Fail.
+// and Chunk are never called after End or Fail; all calls come from the
+// request's one goroutine.
 //
 // Each method returns an error when the client is gone or stalled past the
 // front's write timeout; dispatch then ends the attempt as canceled. A
@@ -54,7 +55,7 @@ func (c *Call) request() *provider.Request {
 // idle clock is paused while it runs.
 type Output interface {
 	Commit(Commit) error
-	Chunk(json []byte) error
+	Chunk(chunk []byte) error
 	End() error
 	Fail(*Failure) error
 }

@@ -49,7 +49,8 @@ var (
 // event, "[DONE]" at a normal end, and an "error" event carrying the error
 // envelope (and no [DONE]) when the stream breaks. Every write is flushed
 // and bounded by timeout; a write that fails or times out reports the
-// client gone. The zero value is not usable.
+// client gone. Not safe for concurrent use (dispatch calls it from the
+// request's goroutine); the zero value is not usable: use newSSEOutput.
 type sseOutput struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
@@ -79,7 +80,7 @@ func (o *sseOutput) Commit(c dispatch.Commit) error {
 }
 
 // Chunk writes one chat.completion.chunk as an SSE data event.
-func (o *sseOutput) Chunk(json []byte) error { return o.data(json) }
+func (o *sseOutput) Chunk(chunk []byte) error { return o.data(chunk) }
 
 // End writes the end marker, [DONE].
 func (o *sseOutput) End() error {
