@@ -99,7 +99,7 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 			fmt.Sprintf("the upstream answered with HTTP status %d, outside 100-599", resp.StatusCode))
 		return o
 	}
-	if w.call.Req.Stream && resp.StatusCode/100 == 2 && isEventStream(resp.Header) {
+	if w.call.Stream && resp.StatusCode/100 == 2 && isEventStream(resp.Header) {
 		w.stream(e, resp, wd, o)
 		return o
 	}
@@ -174,7 +174,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		return
 	}
 	v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.Req.Body})
+		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.Body})
 	if resp.StatusCode/100 != 2 {
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}
@@ -192,7 +192,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
 			return
 		}
-		if w.call.Req.Stream {
+		if w.call.Stream {
 			// A whole answer to a stream request: it ran and was billed, so
 			// the client gets it, as a stream.
 			w.streamWhole(e, out, o)

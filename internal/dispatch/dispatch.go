@@ -42,15 +42,12 @@ type Options struct {
 	// Backoff is the wait before retrying a server error on the same
 	// endpoint; nil means 100–300ms, jittered.
 	Backoff func() time.Duration
-	// ClientWriteTimeout bounds one write to a streaming client; 0 means 30s.
-	// A client that stalls longer is dropped, so it cannot hold an upstream.
-	ClientWriteTimeout time.Duration
 	// ScrubForClient removes secrets from a message before the client reads
 	// it; sent is the client's request body (see redact.Scrubber.ForClient).
 	// Nil leaves messages as they are.
 	ScrubForClient func(msg string, sent []byte) string
 	// Stop, when done, ends every request in flight: the shutdown grace
-	// period is over. A committed stream gets an SSE error event, any other
+	// period is over. A committed stream ends with its Output's Fail, any other
 	// request a 503 Failure; the record's outcome is "shutdown". nil: never.
 	Stop context.Context
 }
@@ -109,9 +106,6 @@ func New(o Options) (*Dispatcher, error) {
 	}
 	if d.opt.Backoff == nil {
 		d.opt.Backoff = func() time.Duration { return 100*time.Millisecond + rand.N(200*time.Millisecond) }
-	}
-	if d.opt.ClientWriteTimeout <= 0 {
-		d.opt.ClientWriteTimeout = 30 * time.Second
 	}
 	if d.opt.ScrubForClient == nil {
 		d.opt.ScrubForClient = func(msg string, _ []byte) string { return msg }

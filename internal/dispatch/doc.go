@@ -7,13 +7,15 @@
 //
 // It owns the stream commit point: before the first content byte reaches the
 // client, any failure may still fail over; after it, a cut or stall ends the
-// stream with an SSE error event and no [DONE], and so does a stream that
-// ends without a finish reason. The route's deadline applies until the
+// stream with a Failure (the client sees an error event and no [DONE]), and
+// so does a stream that ends without a finish reason. The route's deadline applies until the
 // commit point only; max_stream_duration after it. Neither counts against
 // health. What an upstream sends is bounded (held-back events, lines and
 // events, headers, whole answers); see docs/security.md ("Hostile or broken upstreams").
 //
 // It is the only package that joins routing, health, policy and adapters.
-// It writes nothing to the client but stream bodies; error bodies are the
-// server's (it uses Failure.Envelope for the mid-stream error event only).
+// It never writes to the client (call.go): a Call and a Result carry facts,
+// and a committed stream goes, one canonical chunk at a time, to the
+// Output the server gives it; headers, envelopes and SSE framing are the
+// server's.
 package dispatch

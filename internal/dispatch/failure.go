@@ -1,7 +1,6 @@
 package dispatch
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/detour-llm/detour/classify"
@@ -19,8 +18,8 @@ type Failure struct {
 	// Message is the upstream's own message, or a description of what
 	// happened when there was none.
 	Message string
-	// Code, when set, is the envelope's "code" instead of the class (e.g.
-	// "shutdown", which no upstream said).
+	// Code, when set, is the error code the client is told instead of the
+	// class name (e.g. "shutdown", which no upstream said).
 	Code string
 }
 
@@ -31,49 +30,8 @@ func shutdownFailure() *Failure {
 		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it"}
 }
 
-// errorType maps a class to the OpenAI error envelope's "type".
-func errorType(c classify.Class) string {
-	switch c {
-	case classify.Timeout:
-		return "timeout_error"
-	case classify.RateLimited:
-		return "rate_limit_error"
-	case classify.Quota:
-		return "insufficient_quota"
-	case classify.ServerError:
-		return "server_error"
-	case classify.Unavailable:
-		return "not_found_error"
-	case classify.Auth:
-		return "authentication_error"
-	case classify.Forbidden:
-		return "permission_error"
-	case classify.Overflow, classify.ContextLength, classify.BadRequest:
-		return "invalid_request_error"
-	case classify.Refusal:
-		return "content_policy_violation"
-	case classify.Unknown:
-		return "upstream_error"
-	}
-	return "upstream_error"
-}
-
-// Envelope is the OpenAI error envelope for f: {"error":{message, type, code, param}},
-// with the Detour class as "code".
-func (f *Failure) Envelope() []byte {
-	type body struct {
-		Message string  `json:"message"`
-		Type    string  `json:"type"`
-		Code    string  `json:"code"`
-		Param   *string `json:"param"`
-	}
-	b, _ := json.Marshal(struct {
-		Error body `json:"error"`
-	}{body{Message: f.Message, Type: errorType(f.Class), Code: f.code()}})
-	return b
-}
-
-func (f *Failure) code() string {
+// ErrorCode is the code the client is told: Code, or the class name.
+func (f *Failure) ErrorCode() string {
 	if f.Code != "" {
 		return f.Code
 	}

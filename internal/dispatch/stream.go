@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/sse"
@@ -27,7 +25,7 @@ const (
 // stream relays an upstream event stream. Until the first event with content
 // it holds events back, so an error or block that arrives first still fails
 // over; the first content commits the response; after that a failure ends
-// the stream with an SSE error event and no [DONE].
+// the stream with the Output's Fail (for the client: an error event and no [DONE]).
 func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
 	st := e.prov.adapter.Stream(resp.Body, e.ep)
@@ -65,7 +63,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		}
 		if ev.Error || !o.committed {
 			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
-				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.Req.Body})
+				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.Body})
 			if ev.Error && !v.Failed {
 				v = classify.Verdict{Class: classify.Unknown, Evidence: "stream:error event"}
 			}
@@ -105,7 +103,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			}
 		}
 		if ev.Done {
-			o.ok = w.write(o, sse.Done)
+			o.ok = w.end(o)
 			o.billable = true
 			return
 		}
@@ -125,7 +123,7 @@ func (w *walk) streamEnd(o *outcome, err error, expired string) {
 	case err == io.EOF && o.committed && o.finished:
 		// The answer said it was finished but the end marker never came:
 		// finish promptly for the client.
-		o.ok = w.write(o, sse.Done)
+		o.ok = w.end(o)
 	case err == io.EOF && o.committed:
 		// Neither a finish reason nor an end marker: the answer was cut,
 		// however cleanly the connection closed.
@@ -154,17 +152,13 @@ func (w *walk) streamEnd(o *outcome, err error, expired string) {
 	}
 }
 
-// commit sends the response headers and the held-back events.
+// commit hands the stream to the client's Output, then the held-back events.
 func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
-	h := w.call.W.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	h.Set("X-Detour-Target", e.key.Target)
-	h.Set("X-Detour-Provider", e.key.Provider)
-	h.Set("X-Detour-Attempts", strconv.Itoa(len(w.rec.Attempts)+1))
-	w.call.W.WriteHeader(http.StatusOK)
 	o.committed = true
+	if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1}); err != nil {
+		w.clientFailed(o)
+		return false
+	}
 	for _, c := range held {
 		if !w.write(o, c) {
 			return false
@@ -173,24 +167,34 @@ func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
 	return true
 }
 
-// write sends one SSE data event to the client and flushes it. A client that
-// stalls past the write timeout or is gone ends the attempt as canceled.
-func (w *walk) write(o *outcome, data []byte) bool {
-	rc := http.NewResponseController(w.call.W)
-	_ = rc.SetWriteDeadline(time.Now().Add(w.d.opt.ClientWriteTimeout))
-	if err := sse.WriteData(w.call.W, data); err == nil {
-		if err = rc.Flush(); err == nil {
-			return true
-		}
+// write sends one chunk to the client's Output. A client that is gone or
+// stalls past the front's write timeout ends the attempt as canceled.
+func (w *walk) write(o *outcome, chunk []byte) bool {
+	if w.call.Out.Chunk(chunk) != nil {
+		w.clientFailed(o)
+		return false
 	}
+	return true
+}
+
+// end tells the client's Output the stream ended normally.
+func (w *walk) end(o *outcome) bool {
+	if w.call.Out.End() != nil {
+		w.clientFailed(o)
+		return false
+	}
+	return true
+}
+
+// clientFailed files an attempt whose client could not be written to.
+func (w *walk) clientFailed(o *outcome) {
 	o.canceled = true
 	o.ok = false
 	o.billable = true // the stream began: the upstream has run it
 	o.verdict = classify.Verdict{Evidence: "client write failed"}
-	return false
 }
 
-// streamError ends a committed stream with an SSE error event and no [DONE].
+// streamError ends a committed stream with the failure of o.
 func (w *walk) streamError(o *outcome) {
 	f := Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
 	if f.Message == "" {
@@ -199,14 +203,9 @@ func (w *walk) streamError(o *outcome) {
 	w.errorEvent(&f)
 }
 
-// errorEvent writes f as the SSE error event that ends a committed stream.
+// errorEvent tells the client's Output that the committed stream ended
+// with f.
 func (w *walk) errorEvent(f *Failure) {
-	f.Message = w.d.opt.ScrubForClient(f.Message, w.call.Req.Body) // it leaves the process: no secret in it
-	rc := http.NewResponseController(w.call.W)
-	_ = rc.SetWriteDeadline(time.Now().Add(w.d.opt.ClientWriteTimeout))
-	b := append([]byte("event: error\ndata: "), f.Envelope()...)
-	b = append(b, '\n', '\n')
-	if _, err := w.call.W.Write(b); err == nil {
-		_ = rc.Flush()
-	}
+	f.Message = w.d.opt.ScrubForClient(f.Message, w.call.Body) // it leaves the process: no secret in it
+	_ = w.call.Out.Fail(f)
 }

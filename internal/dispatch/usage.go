@@ -29,9 +29,9 @@ func (w *walk) usage() *usageRequest {
 	u := &w.usageReq
 	if !u.done {
 		u.done = true
-		body, asked := includeUsage(w.call.Req.Body)
+		body, asked := includeUsage(w.call.Body)
 		u.asked = asked
-		u.req = &provider.Request{Body: body, Stream: w.call.Req.Stream}
+		u.req = &provider.Request{Body: body, Stream: w.call.Stream}
 	}
 	return u
 }
@@ -39,8 +39,8 @@ func (w *walk) usage() *usageRequest {
 // requestFor is the request to send to e: for a stream to an openai-dialect
 // target, one that asks for usage.
 func (w *walk) requestFor(e *endpointRT) *provider.Request {
-	if !w.call.Req.Stream || e.prov.cfg.Dialect != classify.OpenAI {
-		return w.call.Req
+	if !w.call.Stream || e.prov.cfg.Dialect != classify.OpenAI {
+		return w.call.request()
 	}
 	return w.usage().req
 }
@@ -51,7 +51,7 @@ func (w *walk) askedUsage() bool { return w.usage().asked }
 // strip reports whether a stream chunk from e must be kept from the client:
 // the usage-only chunk (no choices) the gateway asked for, not the client.
 func (w *walk) strip(e *endpointRT, ev *provider.Event) bool {
-	if ev.Usage == nil || ev.Content || !w.call.Req.Stream || e.prov.cfg.Dialect != classify.OpenAI || w.askedUsage() {
+	if ev.Usage == nil || ev.Content || !w.call.Stream || e.prov.cfg.Dialect != classify.OpenAI || w.askedUsage() {
 		return false
 	}
 	for _, c := range ev.Chunks {

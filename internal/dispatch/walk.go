@@ -12,41 +12,8 @@ import (
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/policy"
-	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/route"
 )
-
-// Call is one client request.
-type Call struct {
-	// Model is the route or target name the client sent.
-	Model string
-	Req   *provider.Request
-	// MaxAttempts and MaxBillable come from the X-Detour-Max-Attempts and
-	// X-Detour-Max-Billable-Attempts headers; 0 means the route's. They may
-	// only lower the route's limits.
-	MaxAttempts, MaxBillable int
-	// W receives a committed stream; it is not touched for other requests.
-	W http.ResponseWriter
-	// ID is the decision id (the server has already sent it as a header).
-	ID string
-	// Client names the client key used (see decision.Decision.Client).
-	Client string
-}
-
-// Result is the end of one request.
-type Result struct {
-	Decision *decision.Decision
-	// Body is the OpenAI chat.completion answer of a successful non-stream request.
-	Body []byte
-	// Committed means the stream reached the client: the response is written.
-	Committed bool
-	// Failure is set when no attempt answered (and nothing was committed).
-	Failure *Failure
-	// Canceled means the client went away.
-	Canceled bool
-	// Target and Provider answered (or, on failure, made the last attempt).
-	Target, Provider string
-}
 
 // walk is the state of one request's way through its plan.
 type walk struct {
@@ -78,7 +45,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	start := time.Now()
 	r := d.routes[call.Model]
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: string(r.strategy),
-		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
+		Stream: call.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
 	defer cancelBase(nil)
@@ -91,10 +58,10 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
 	res := w.run(ctx)
 	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
-		f.Message = d.opt.ScrubForClient(f.Message, call.Req.Body)
+		f.Message = d.opt.ScrubForClient(f.Message, call.Body)
 	}
 	w.skipWaiting()
-	res.Decision = rec
+	res.Decision, res.Attempts = rec, len(rec.Attempts)
 	elapsed := time.Since(start)
 	rec.MS = decision.Millis(elapsed)
 	shutdown := res.Canceled && w.shuttingDown()

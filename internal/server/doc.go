@@ -1,8 +1,10 @@
 // Package server is Detour's HTTP front: the OpenAI-shaped handlers
 // (POST /v1/chat/completions, GET /v1/models, GET /v1/health, GET /metrics),
 // client and admin authentication, the defences against hostile clients,
-// request parsing, the X-Detour-* headers, and the one place where error
-// bodies for clients are written, always in the OpenAI error envelope.
+// request parsing, and everything written to a client: the X-Detour-*
+// headers (set in one place, detourHeaders), SSE framing of streams (its
+// dispatch.Output, output.go) and every error body, in the OpenAI error
+// envelope written by one encoder (envelope.go).
 //
 // The defences (docs/security.md, "Hostile clients at the HTTP front"):
 // guard.go refuses what a web page could send (a foreign Origin, a
@@ -13,5 +15,6 @@
 //
 // A configuration is served as one immutable State; Swap replaces it
 // atomically (SIGHUP reload) while requests in flight finish on the old one.
-// It imports dispatch, health, metrics, config and provider.
+// It imports dispatch, health, metrics, config, limit, decision, sse and
+// classify, never provider: upstream dialects are dispatch's business.
 package server

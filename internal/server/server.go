@@ -18,7 +18,6 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/limit"
 	"github.com/detour-llm/detour/internal/metrics"
-	"github.com/detour-llm/detour/internal/provider"
 )
 
 // State is one configuration being served.
@@ -179,7 +178,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fail.status, "invalid_request_error", code, fail.msg)
 		return
 	}
-	call, status, msg := parse(w, r, st, body, st.Config.Allowed(client))
+	call, status, msg := parse(r, st, body, st.Config.Allowed(client))
 	if call == nil {
 		code := "invalid_request"
 		kind := "invalid_request_error"
@@ -196,28 +195,25 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	call.ID = decision.NewID()
-	w.Header().Set("X-Detour-Decision", call.ID)
-	w.Header().Set("X-Detour-Route", call.Model)
+	if call.Stream {
+		call.Out = newSSEOutput(w, call.ID, call.Model)
+	}
 	res := st.Dispatcher.Do(r.Context(), call)
 	spend(r, st, client, res.Decision)
 	if res.Committed || res.Canceled {
 		return
 	}
-	h := w.Header()
-	if res.Target != "" { // empty when the deadline passed before any attempt
-		h.Set("X-Detour-Target", res.Target)
-		h.Set("X-Detour-Provider", res.Provider)
+	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}
+	if res.Failure != nil {
+		a.class = res.Failure.Class.String()
 	}
-	h.Set("X-Detour-Attempts", strconv.Itoa(len(res.Decision.Attempts)))
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(30 * time.Second))
+	detourHeaders(w.Header(), a)
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
 	if f := res.Failure; f != nil {
-		h.Set("X-Detour-Class", f.Class.String())
-		h.Set("Content-Type", "application/json")
-		w.WriteHeader(f.Status)
-		w.Write(f.Envelope())
+		writeEnvelope(w, f.Status, failureEnvelope(f))
 		return
 	}
-	h.Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", "application/json")
 	w.Write(res.Body)
 }
 
@@ -225,7 +221,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 // the status and a message for the client.
 // allowed, when not nil, are the only model names the client key may send;
 // any other is unknown to it.
-func parse(w http.ResponseWriter, r *http.Request, st *State, body []byte, allowed map[string]bool) (*dispatch.Call, int, string) {
+func parse(r *http.Request, st *State, body []byte, allowed map[string]bool) (*dispatch.Call, int, string) {
 	// One pass checks the whole body (valid JSON, an object, no repeated
 	// member, no case variant of a member the gateway reads) and finds the
 	// members the front needs; the body itself goes upstream as sent (but
@@ -255,7 +251,7 @@ func parse(w http.ResponseWriter, r *http.Request, st *State, body []byte, allow
 	if hd.messages[0] != '[' {
 		return nil, http.StatusBadRequest, `"messages" must be an array of messages`
 	}
-	call := &dispatch.Call{Model: model, W: w, Req: &provider.Request{Body: body, Stream: stream}}
+	call := &dispatch.Call{Model: model, Body: body, Stream: stream}
 	for _, h := range []struct {
 		name string
 		dst  *int
@@ -281,12 +277,4 @@ func jsonString(v []byte) (string, bool) {
 	}
 	var s string
 	return s, json.Unmarshal(v, &s) == nil
-}
-
-// writeError writes the gateway's own error in the OpenAI envelope.
-func writeError(w http.ResponseWriter, status int, kind, code, msg string) {
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": kind, "code": code, "param": nil}})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(b)
 }

@@ -3,7 +3,9 @@
 // parsed client request (messages, content parts, tool calls, tools,
 // tool_choice, response_format, sampling limits) and the chat.completion /
 // chat.completion.chunk bodies they write back, plus small helpers (data:
-// URL parsing, ids, timestamps).
+// URL parsing, ids, timestamps). WholeChunks turns a whole chat.completion
+// into the chunks of a stream (dispatch uses it when an upstream answers a
+// stream request with a whole answer).
 //
 // It exists so the two adapters do not each carry a copy of OpenAI's request
 // shape. It holds no vendor knowledge: anything Anthropic- or Gemini-shaped

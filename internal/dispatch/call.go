@@ -1,0 +1,87 @@
+package dispatch
+
+import (
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// The seam between the HTTP front and dispatch (docs/design.md, "Who owns
+// the client"): a Call carries facts about the request, a Result facts
+// about its end, and a committed stream goes to the caller's Output.
+// Dispatch never writes to the client itself: no headers, no envelopes, no
+// SSE framing.
+
+// Call is one client request.
+type Call struct {
+	// Model is the route or target name the client sent.
+	Model string
+	// Body is the request as the client sent it: OpenAI Chat Completions
+	// JSON, already checked by the front.
+	Body []byte
+	// Stream says the client asked for a stream; Out must then be set.
+	Stream bool
+	// MaxAttempts and MaxBillable come from the X-Detour-Max-Attempts and
+	// X-Detour-Max-Billable-Attempts headers; 0 means the route's. They may
+	// only lower the route's limits.
+	MaxAttempts, MaxBillable int
+	// Out receives a committed stream; nil for a request without one.
+	Out Output
+	// ID is the decision id.
+	ID string
+	// Client names the client key used (see decision.Decision.Client).
+	Client string
+
+	req *provider.Request // the request the adapters read, built once
+}
+
+// request is c as the adapters read it.
+func (c *Call) request() *provider.Request {
+	if c.req == nil {
+		c.req = &provider.Request{Body: c.Body, Stream: c.Stream}
+	}
+	return c.req
+}
+
+// Output is where a committed stream goes; the HTTP front implements it
+// for its client. Dispatch calls Commit once, when the first content is
+// ready, then Chunk for each canonical chat.completion.chunk JSON, then End
+// (a normal end) or Fail (the stream broke after the commit point). Commit
+// and Chunk are never called after End or Fail; all calls come from the
+// request's one goroutine.
+//
+// Each method returns an error when the client is gone or stalled past the
+// front's write timeout; dispatch then ends the attempt as canceled. A
+// method must not hold the call longer than that timeout: the upstream's
+// idle clock is paused while it runs.
+type Output interface {
+	Commit(Commit) error
+	Chunk(chunk []byte) error
+	End() error
+	Fail(*Failure) error
+}
+
+// Commit describes the attempt whose stream is being committed.
+type Commit struct {
+	Target, Provider string
+	// Attempts counts every attempt so far, this one included.
+	Attempts int
+}
+
+// Result is the end of one request.
+type Result struct {
+	Decision *decision.Decision
+	// Body is the canonical chat.completion of a successful non-stream request.
+	Body []byte
+	// Committed means the stream reached the Output: the response is written.
+	Committed bool
+	// Failure is set when no attempt answered (and nothing was committed),
+	// or when a committed stream broke (Committed is then true).
+	Failure *Failure
+	// Canceled means the client went away.
+	Canceled bool
+	// Target and Provider answered (or, on failure, made the last attempt);
+	// empty when no attempt was made.
+	Target, Provider string
+	// Attempts is the number of attempts made.
+	Attempts int
+}

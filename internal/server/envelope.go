@@ -1,0 +1,70 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/dispatch"
+)
+
+// envelope is the one encoder of an error the gateway tells a client: the
+// OpenAI error envelope {"error":{message, type, code, param}}, for the
+// gateway's own refusals and for upstream failures alike (as a body, or as
+// the data of a stream's error event).
+func envelope(kind, code, msg string) []byte {
+	type body struct {
+		Message string  `json:"message"`
+		Type    string  `json:"type"`
+		Code    string  `json:"code"`
+		Param   *string `json:"param"`
+	}
+	b, _ := json.Marshal(struct {
+		Error body `json:"error"`
+	}{body{Message: msg, Type: kind, Code: code}})
+	return b
+}
+
+// failureEnvelope is the envelope of a failed request: the class's type,
+// and the class (or the failure's own code) as "code".
+func failureEnvelope(f *dispatch.Failure) []byte {
+	return envelope(errorType(f.Class), f.ErrorCode(), f.Message)
+}
+
+// writeError writes the gateway's own error in the OpenAI envelope.
+func writeError(w http.ResponseWriter, status int, kind, code, msg string) {
+	writeEnvelope(w, status, envelope(kind, code, msg))
+}
+
+func writeEnvelope(w http.ResponseWriter, status int, b []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// errorType maps a class to the OpenAI error envelope's "type".
+func errorType(c classify.Class) string {
+	switch c {
+	case classify.Timeout:
+		return "timeout_error"
+	case classify.RateLimited:
+		return "rate_limit_error"
+	case classify.Quota:
+		return "insufficient_quota"
+	case classify.ServerError:
+		return "server_error"
+	case classify.Unavailable:
+		return "not_found_error"
+	case classify.Auth:
+		return "authentication_error"
+	case classify.Forbidden:
+		return "permission_error"
+	case classify.Overflow, classify.ContextLength, classify.BadRequest:
+		return "invalid_request_error"
+	case classify.Refusal:
+		return "content_policy_violation"
+	case classify.Unknown:
+		return "upstream_error"
+	}
+	return "upstream_error"
+}

@@ -1,0 +1,123 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/sse"
+)
+
+// clientWriteTimeout bounds one write to a client: a streaming client that
+// stalls longer is dropped, so it cannot hold an upstream.
+const clientWriteTimeout = 30 * time.Second
+
+// answer is what the X-Detour-* headers of one response say.
+type answer struct {
+	id, route        string // the decision id; the route or target the client named
+	target, provider string // empty when no attempt was made
+	attempts         int
+	class            string // set on a failure only
+}
+
+// detourHeaders sets every X-Detour-* header of a response: the one place
+// they are set, for streams (at the commit point) and whole answers alike.
+func detourHeaders(h http.Header, a answer) {
+	h.Set("X-Detour-Decision", a.id)
+	h.Set("X-Detour-Route", a.route)
+	if a.target != "" {
+		h.Set("X-Detour-Target", a.target)
+		h.Set("X-Detour-Provider", a.provider)
+	}
+	h.Set("X-Detour-Attempts", strconv.Itoa(a.attempts))
+	if a.class != "" {
+		h.Set("X-Detour-Class", a.class)
+	}
+}
+
+// errCommitted and errNotCommitted refuse calls out of order.
+var (
+	errCommitted    = errors.New("server: the stream is already committed")
+	errNotCommitted = errors.New("server: the stream is not committed")
+	errEnded        = errors.New("server: the stream has ended")
+)
+
+// sseOutput is the dispatch.Output of a chat-completions stream: it writes
+// the response headers at the commit point, each chunk as an SSE data
+// event, "[DONE]" at a normal end, and an "error" event carrying the error
+// envelope (and no [DONE]) when the stream breaks. Every write is flushed
+// and bounded by timeout; a write that fails or times out reports the
+// client gone. Not safe for concurrent use (dispatch calls it from the
+// request's goroutine); the zero value is not usable: use newSSEOutput.
+type sseOutput struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	a       answer // id and route; the rest is set at the commit point
+	timeout time.Duration
+	state   int // 0 before the commit point, 1 streaming, 2 ended
+}
+
+func newSSEOutput(w http.ResponseWriter, id, route string) *sseOutput {
+	return &sseOutput{w: w, rc: http.NewResponseController(w), a: answer{id: id, route: route}, timeout: clientWriteTimeout}
+}
+
+// Commit writes the response headers.
+func (o *sseOutput) Commit(c dispatch.Commit) error {
+	if o.state != 0 {
+		return errCommitted
+	}
+	o.state = 1
+	h := o.w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	o.a.target, o.a.provider, o.a.attempts = c.Target, c.Provider, c.Attempts
+	detourHeaders(h, o.a)
+	o.w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// Chunk writes one chat.completion.chunk as an SSE data event.
+func (o *sseOutput) Chunk(chunk []byte) error { return o.data(chunk) }
+
+// End writes the end marker, [DONE].
+func (o *sseOutput) End() error {
+	err := o.data(sse.Done)
+	o.state = 2
+	return err
+}
+
+// Fail ends the stream with an SSE error event and no [DONE].
+func (o *sseOutput) Fail(f *dispatch.Failure) error {
+	if o.state != 1 {
+		return errNotCommitted
+	}
+	o.state = 2
+	b := append([]byte("event: error\ndata: "), failureEnvelope(f)...)
+	b = append(b, '\n', '\n')
+	return o.send(func() error {
+		_, err := o.w.Write(b)
+		return err
+	})
+}
+
+func (o *sseOutput) data(b []byte) error {
+	switch o.state {
+	case 0:
+		return errNotCommitted
+	case 2:
+		return errEnded
+	}
+	return o.send(func() error { return sse.WriteData(o.w, b) })
+}
+
+// send runs one write under the write timeout and flushes it.
+func (o *sseOutput) send(write func() error) error {
+	_ = o.rc.SetWriteDeadline(time.Now().Add(o.timeout))
+	if err := write(); err != nil {
+		return err
+	}
+	return o.rc.Flush()
+}
