@@ -16,6 +16,7 @@ func TestPrefillRefused(t *testing.T) {
 		{"trailing whitespace", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages: final assistant content cannot end with trailing whitespace"}}`, true},
 		{"OpenAI does not know the parameter", 400, `{"error":{"message":"Unrecognized request argument supplied: continue_final_message","type":"invalid_request_error","param":null,"code":null}}`, true},
 		{"server rejects add_generation_prompt", 422, `{"detail":[{"loc":["body","add_generation_prompt"],"msg":"extra fields not permitted"}]}`, true},
+		{"a proxy's shorter wording", 400, `{"error":{"message":"Invalid request: the conversation must end with a user message"}}`, true},
 		{"mid-stream error event", 200, `{"type":"error","error":{"type":"invalid_request_error","message":"This model does not support assistant message prefill."}}`, true},
 		{"other bad request", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: 100000 > 64000, which is the maximum allowed"}}`, false},
 		{"prefill mentioned, not refused", 400, `{"error":{"message":"prefill too long for context window"}}`, false},
