@@ -48,6 +48,16 @@ func isNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 }
 
+// blank reports whether a delta member says nothing: null, "", [] or {}
+// (some OpenAI-compatible servers send "tool_calls":[] in every delta).
+func blank(raw json.RawMessage) bool {
+	switch string(bytes.TrimSpace(raw)) {
+	case "", "null", `""`, "[]", "{}":
+		return true
+	}
+	return false
+}
+
 // index is choice i's index (0 when absent or unreadable).
 func (c *chunk) index(i int) int {
 	var n int
@@ -75,10 +85,11 @@ func (c *chunk) setContent(i int, s string) {
 	c.dirty = true
 }
 
-// has reports whether choice i's delta carries key with a non-null value.
+// has reports whether choice i's delta carries key with a value that is
+// not blank.
 func (c *chunk) has(i int, key string) bool {
 	raw, ok := c.deltas[i][key]
-	return ok && !isNull(raw)
+	return ok && !blank(raw)
 }
 
 // finished reports whether choice i carries a finish_reason.
@@ -111,11 +122,10 @@ func (c *chunk) empty() bool {
 		if c.finished(i) {
 			return false
 		}
-		for k, v := range c.deltas[i] {
-			if isNull(v) || (k == "content" && bytes.Equal(v, []byte(`""`))) {
-				continue
+		for _, v := range c.deltas[i] {
+			if !blank(v) {
+				return false
 			}
-			return false
 		}
 	}
 	return true

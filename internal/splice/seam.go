@@ -84,7 +84,7 @@ func (s *Seam) Chunk(b []byte) ([]byte, error) {
 		}
 		for k, v := range c.deltas[i] {
 			switch {
-			case isNull(v) || textKey(k):
+			case blank(v) || textKey(k):
 			case k == "tool_calls":
 				s.tool, s.toolOpen = true, true
 			default:

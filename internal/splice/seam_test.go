@@ -221,6 +221,8 @@ func TestSeamCut(t *testing.T) {
 			"more than one choice (n > 1)", "a", 1, Refuse},
 		{"reasoning delivered", [][]byte{ck("A", `{"reasoning_content":"think"}`), content("A", "a")},
 			"a reasoning_content delta was delivered", "a", 1, Refuse},
+		{"blank members are not deltas", [][]byte{ck("A", `{"role":"assistant","content":"a","tool_calls":[],"reasoning_content":null,"refusal":""}`)},
+			"", "a", 1, ByPrefill},
 		{"finished", [][]byte{content("A", "a"), []byte(`{"id":"A","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`)},
 			"the answer was complete", "a", 1, Refuse},
 	}
