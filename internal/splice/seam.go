@@ -131,17 +131,15 @@ func (s *Seam) same(c *chunk, key string, want json.RawMessage) {
 	c.dirty = true
 }
 
-// account records the chunk's usage for the current upstream and, once
-// more than one upstream has reported, rewrites it to the running total.
+// account records the chunk's usage for the current upstream and, once a
+// continuation has begun or more than one upstream reported, rewrites it to
+// the running total.
 func (s *Seam) account(c *chunk) error {
 	u, err := c.usage()
 	if err != nil || u == nil {
 		return err
 	}
-	for len(s.usage) <= s.upstream {
-		s.usage = append(s.usage, nil)
-	}
-	s.usage[s.upstream] = u
+	s.Report(u)
 	reported := 0
 	for _, x := range s.usage {
 		if x != nil {
@@ -156,20 +154,34 @@ func (s *Seam) account(c *chunk) error {
 	return nil
 }
 
+// Report records usage the current upstream reported outside a chunk (an
+// adapter's event usage, e.g. Anthropic's message_start input tokens), as
+// the latest for that upstream; nil is ignored.
+func (s *Seam) Report(u *provider.Usage) {
+	if u == nil {
+		return
+	}
+	for len(s.usage) <= s.upstream {
+		s.usage = append(s.usage, nil)
+	}
+	c := *u
+	s.usage[s.upstream] = &c
+}
+
 // Usage is the usage of the whole answer so far: the prompt tokens (and
 // cached-token details) of the first upstream that reported usage, the
 // completion tokens of every upstream that reported, and their sum as the
 // total. These are the tokens the upstreams billed, so a replay's completion
-// tokens include the text it reproduced. complete is false when some
-// upstream reported nothing — usually the one that was cut — and the counts
-// are then a lower bound. The zero Usage with complete false means none
-// reported.
+// tokens include the text it reproduced and a prefill continuation's prompt
+// includes the prefill. complete is true only for a stream that had no
+// continuation and whose upstream reported usage: a cut upstream's usage is
+// never known in full (it usually reports none), so after a cut the counts
+// are a lower bound. The zero Seam reports zero usage, not complete.
 func (s *Seam) Usage() (u provider.Usage, complete bool) {
-	complete = len(s.usage) == s.upstream+1
+	complete = s.upstream == 0 && len(s.usage) == 1 && s.usage[0] != nil
 	first := true
 	for _, x := range s.usage {
 		if x == nil {
-			complete = false
 			continue
 		}
 		if first {

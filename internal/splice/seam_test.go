@@ -175,13 +175,40 @@ func TestSeamUsage(t *testing.T) {
 		}
 		u, complete := s.Usage()
 		want := provider.Usage{PromptTokens: 10, CompletionTokens: 8, TotalTokens: 18, PromptTokensDetails: &provider.TokenDetails{CachedTokens: 4}}
-		if !complete || u.PromptTokens != want.PromptTokens || u.CompletionTokens != want.CompletionTokens ||
+		if complete || u.PromptTokens != want.PromptTokens || u.CompletionTokens != want.CompletionTokens ||
 			u.TotalTokens != want.TotalTokens || u.Cached() != 4 {
-			t.Errorf("Usage = %+v, %v; want %+v, true", u, complete, want)
+			t.Errorf("Usage = %+v, %v; want %+v, false (the cut upstream's count is partial)", u, complete, want)
 		}
 		last := string(c.usage[len(c.usage)-1])
 		if !strings.Contains(last, `"prompt_tokens":10`) || !strings.Contains(last, `"completion_tokens":8`) || !strings.Contains(last, `"total_tokens":18`) {
 			t.Errorf("client's last usage = %s, want the total", last)
+		}
+	})
+	t.Run("one upstream, complete", func(t *testing.T) {
+		var s Seam
+		for _, b := range [][]byte{content("A", "one"), usageChunk("A", 10, 3)} {
+			out, err := s.Chunk(b)
+			if err != nil || string(out) != string(b) {
+				t.Fatalf("Chunk = %s, %v; want it unchanged", out, err)
+			}
+		}
+		if u, complete := s.Usage(); !complete || u.TotalTokens != 13 {
+			t.Errorf("Usage = %+v, %v", u, complete)
+		}
+	})
+	t.Run("usage reported outside chunks", func(t *testing.T) {
+		var s Seam
+		if _, err := s.Chunk(content("A", "one")); err != nil {
+			t.Fatal(err)
+		}
+		s.Report(&provider.Usage{PromptTokens: 20, CompletionTokens: 1})
+		s.Report(nil)
+		s.Next()
+		if _, err := s.Chunk(usageChunk("B", 25, 7)); err != nil {
+			t.Fatal(err)
+		}
+		if u, complete := s.Usage(); complete || u.PromptTokens != 20 || u.CompletionTokens != 8 || u.TotalTokens != 28 {
+			t.Errorf("Usage = %+v, %v; want 20 + (1+7), incomplete", u, complete)
 		}
 	})
 	t.Run("none reported", func(t *testing.T) {
