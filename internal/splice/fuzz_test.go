@@ -1,6 +1,7 @@
 package splice
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -163,5 +164,37 @@ func FuzzSeamPrefill(f *testing.F) {
 		if !strings.HasSuffix(cont, added) || !strings.HasPrefix(dropped, cont[:len(cont)-len(added)]) {
 			t.Fatalf("continuation %q became %q (dropped whitespace %q)", cont, added, dropped)
 		}
+	})
+}
+
+// FuzzChunkBytes: whatever an upstream sends, Join or Replay followed by the
+// Seam (as the caller chains them) returns an error or a chunk that is valid
+// JSON; nothing panics. (Join and Replay pass chunks they need not read
+// through unread: the Seam is the check.)
+func FuzzChunkBytes(f *testing.F) {
+	f.Add([]byte(`{"id":"A","choices":[{"index":0,"delta":{"role":"assistant","content":"He"}}],"usage":null}`), " ")
+	f.Add([]byte(`{"choices":[],"usage":{"prompt_tokens":1}}`), "")
+	f.Add([]byte(`{"choices":[{"delta":null,"finish_reason":"stop"}]}`), "x")
+	f.Fuzz(func(t *testing.T, b []byte, ws string) {
+		s := &Seam{}
+		_, _ = s.Chunk(content("A", "Hello"+ws))
+		s.Next()
+		_, j, _ := Prefill([]byte(`{"messages":[{"role":"user","content":"x"}]}`), "Hello"+ws, classify.OpenAI)
+		if j == nil {
+			j = &Join{}
+		}
+		for _, step := range []func([]byte) ([]byte, error){j.Chunk, NewReplay("He").Chunk, NewReplay("").Chunk} {
+			out, err := step(b)
+			if err != nil || out == nil {
+				continue
+			}
+			out, err = s.Chunk(out)
+			if err == nil && out != nil && !json.Valid(out) {
+				t.Fatalf("invalid JSON out of %q: %q", b, out)
+			}
+		}
+		_ = s.Cut()
+		_, _ = s.Usage()
+		_ = PrefillRefused(400, b)
 	})
 }
