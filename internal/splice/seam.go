@@ -200,6 +200,10 @@ func (s *Seam) Usage() (u provider.Usage, complete bool) {
 // Text is the content of choice 0 delivered so far.
 func (s *Seam) Text() string { return s.text.String() }
 
+// InToolCall reports whether a tool-call delta was delivered and no finish
+// reason has followed it: a cut now must not be spliced (Cut refuses it).
+func (s *Seam) InToolCall() bool { return s.toolOpen }
+
 // Finished reports whether choice 0's finish reason has been delivered: the
 // answer is complete and a cut after it is not one.
 func (s *Seam) Finished() bool { return s.finished }

@@ -277,15 +277,16 @@ func TestSeamCut(t *testing.T) {
 
 func TestSeamToolCallFinished(t *testing.T) {
 	var s Seam
-	for _, b := range [][]byte{
-		ck("A", `{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]}`),
-		[]byte(`{"id":"A","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`),
-	} {
-		if _, err := s.Chunk(b); err != nil {
-			t.Fatal(err)
-		}
+	if _, err := s.Chunk(ck("A", `{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]}`)); err != nil {
+		t.Fatal(err)
 	}
-	if !s.Finished() || s.Cut().Reason != "the answer was complete" {
+	if !s.InToolCall() {
+		t.Error("InToolCall false after a tool-call delta")
+	}
+	if _, err := s.Chunk([]byte(`{"id":"A","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if s.InToolCall() || !s.Finished() || s.Cut().Reason != "the answer was complete" {
 		t.Errorf("Finished = %v, Cut = %+v", s.Finished(), s.Cut())
 	}
 }
