@@ -44,6 +44,9 @@ var allowed = map[string][]string{
 	// chat shapes, plus the door's error envelope (the class names it).
 	"internal/door/messages":  {"classify", "internal/provider/chat"},
 	"internal/door/responses": {"internal/provider"},
+	// Mid-stream continuation blocks: canonical chunk JSON, the usage type
+	// and dialect names; no HTTP, no dispatch.
+	"internal/splice": {"classify", "internal/provider"},
 	// Test helper for the adapter packages' tests: the adapter interface only.
 	"internal/provider/adaptertest": {"internal/provider"},
 	// Dispatch is the one place routing, health, policy and adapters meet.

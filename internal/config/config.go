@@ -149,6 +149,9 @@ type Target struct {
 	ContextWindow int
 	// Price is the model's price (clients.go); nil = not declared.
 	Price *Price
+	// Prefill is the target's prefill option; nil = the dialect's default
+	// (AcceptsPrefill, continuation.go).
+	Prefill *bool
 }
 
 // Strategy is how a route orders its targets.
@@ -184,6 +187,10 @@ type Route struct {
 	// MaxStreamDuration bounds a committed stream from its first content;
 	// 0 = none (idle_timeout still ends a stalled one).
 	MaxStreamDuration time.Duration
+	// OnStreamCut is OnCutError or OnCutContinue; MaxContinuations caps
+	// continuations of one stream (continuation.go).
+	OnStreamCut      string
+	MaxContinuations int
 }
 
 // Route returns the route named name.
@@ -250,5 +257,6 @@ func defaultProvider() Provider {
 }
 
 func defaultRoute() Route {
-	return Route{Strategy: Ordered, MaxAttempts: DefaultMaxAttempts, Deadline: DefaultDeadline}
+	return Route{Strategy: Ordered, MaxAttempts: DefaultMaxAttempts, Deadline: DefaultDeadline,
+		OnStreamCut: OnCutError, MaxContinuations: DefaultMaxContinuations}
 }

@@ -77,6 +77,7 @@ func TestReferenceExample(t *testing.T) {
 			FallbackOn: []classify.Class{classify.Timeout, classify.RateLimited, classify.Quota,
 				classify.ServerError, classify.Overflow, classify.Unknown},
 			FallbackSet: true, MaxAttempts: 6, MaxBillableAttempts: 0, Deadline: 120 * time.Second,
+			OnStreamCut: OnCutError, MaxContinuations: DefaultMaxContinuations,
 		}},
 	}
 	want.MaxInflightBodyBytes = 64 << 20 // the default (front.go)

@@ -165,7 +165,8 @@ func validHeaderName(s string) bool {
 func (d *decoder) decodeTarget(n *yaml.Node) (Target, rawTarget) {
 	var t Target
 	var rt rawTarget
-	g, ok := d.mapping(n, "target", "name", "model", "providers", "context_window", "price")
+	g, ok := d.mapping(n, "target", "name", "model", "providers", "context_window", "price",
+		"prefill")
 	if !ok {
 		return t, rt
 	}
@@ -178,11 +179,13 @@ func (d *decoder) decodeTarget(n *yaml.Node) (Target, rawTarget) {
 	if g.has("price") {
 		t.Price = d.decodePrice(g.vals["price"])
 	}
+	g.decodePrefill(&t)
 	return t, rt
 }
 
 var routeKeys = []string{"name", "strategy", "targets", "fallback_on", "tail", "tail_on",
-	"max_attempts", "max_billable_attempts", "deadline", "max_stream_duration"}
+	"max_attempts", "max_billable_attempts", "deadline", "max_stream_duration",
+	"on_stream_cut", "max_continuations"}
 
 func (d *decoder) decodeRoute(n *yaml.Node) (Route, rawRoute) {
 	rt := defaultRoute()
@@ -212,5 +215,6 @@ func (d *decoder) decodeRoute(n *yaml.Node) (Route, rawRoute) {
 	g.setInt("max_billable_attempts", &rt.MaxBillableAttempts, 0)
 	g.setDuration("deadline", &rt.Deadline, false)
 	g.setDuration("max_stream_duration", &rt.MaxStreamDuration, false)
+	g.decodeContinuation(&rt)
 	return rt, rr
 }
