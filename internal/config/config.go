@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/policy"
+	"github.com/detour-llm/detour/internal/route"
 )
 
 // Defaults, as documented in docs/config.md.
@@ -151,20 +153,10 @@ type Target struct {
 	Price *Price
 }
 
-// Strategy is how a route orders its targets.
-type Strategy string
-
-// The route strategies.
-const (
-	Ordered Strategy = "ordered"
-	Fastest Strategy = "fastest"
-	Pool    Strategy = "pool"
-)
-
 // Route is what a client names in `model`.
 type Route struct {
 	Name     string
-	Strategy Strategy
+	Strategy route.Strategy
 	// Targets are target names: routes listed by name are expanded inline,
 	// duplicates dropped (first occurrence kept).
 	Targets []string
@@ -184,6 +176,10 @@ type Route struct {
 	// MaxStreamDuration bounds a committed stream from its first content;
 	// 0 = none (idle_timeout still ends a stalled one).
 	MaxStreamDuration time.Duration
+	// Table is what every class does in this route, resolved once at load
+	// from Strategy, FallbackOn, TailOn and the health settings. Dispatch and
+	// `detour check` read only it (docs/design.md, "One table per route").
+	Table *policy.Table
 }
 
 // Route returns the route named name.
@@ -250,5 +246,5 @@ func defaultProvider() Provider {
 }
 
 func defaultRoute() Route {
-	return Route{Strategy: Ordered, MaxAttempts: DefaultMaxAttempts, Deadline: DefaultDeadline}
+	return Route{Strategy: route.Ordered, MaxAttempts: DefaultMaxAttempts, Deadline: DefaultDeadline}
 }

@@ -239,7 +239,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
 		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
-		rule := policy.For(c)
+		rule := w.r.table.Row(c)
 		a.Counted = rule.Counted
 		rep := w.report(rule, o)
 		// A probe that ends in the request's own fault says nothing about
@@ -256,7 +256,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 }
 
 // report turns a failure into what health must do, by the policy table.
-func (w *walk) report(rule policy.Rule, o *outcome) health.Report {
+func (w *walk) report(rule policy.Row, o *outcome) health.Report {
 	// Count follows the rule, so the endpoint's failures in /v1/health agree
 	// with the attempt's "counted" (unavailable, quota and auth count and
 	// also cool at once).
@@ -265,12 +265,12 @@ func (w *walk) report(rule policy.Rule, o *outcome) health.Report {
 	case policy.CoolThreshold:
 	case policy.CoolRetryAfter:
 		// The upstream's hint, which health caps at max_cooldown.
-		r.Cool, r.CoolFor = health.ScopeEndpoint, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
+		r.Cool, r.CoolFor = health.ScopeEndpoint, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
 		r.Hinted = o.verdict.RetryAfter > 0
 	case policy.CoolUnavailable:
-		r.Cool, r.CoolFor = health.ScopeEndpoint, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
+		r.Cool, r.CoolFor = health.ScopeEndpoint, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
 	case policy.CoolAccount:
-		r.Cool, r.CoolFor = health.ScopeAccount, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
+		r.Cool, r.CoolFor = health.ScopeAccount, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
 	case policy.CoolNone:
 	}
 	return r

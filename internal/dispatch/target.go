@@ -60,7 +60,7 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, classify.Class
 			return res, c
 		}
 		c = o.verdict.Class
-		if w.stopWhy != "" || !policy.For(c).NextEndpoint || i+1 >= len(queue) {
+		if w.stopWhy != "" || !w.r.table.Row(c).NextEndpoint || i+1 >= len(queue) {
 			return nil, c
 		}
 		w.setAction(decision.ActionNextEndpoint)
@@ -113,7 +113,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 // retryWait says whether o's class is retried on the same endpoint, and after
 // how long.
 func (w *walk) retryWait(o *outcome) (time.Duration, bool) {
-	switch policy.For(o.verdict.Class).Retry {
+	switch w.r.table.Row(o.verdict.Class).Retry {
 	case policy.RetryOnce:
 		return w.d.opt.Backoff(), true
 	case policy.RetryAfterWait:

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/detour-llm/detour/classify"
@@ -77,7 +76,7 @@ type walk struct {
 func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	start := time.Now()
 	r := d.routes[call.Model]
-	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: string(r.strategy),
+	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: r.strategy.String(),
 		Stream: call.Req.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
@@ -170,7 +169,7 @@ func (w *walk) run(ctx context.Context) *Result {
 			ti = next
 			continue
 		}
-		if !inTail && len(tail) > 0 && w.tailOn(c) {
+		if !inTail && len(tail) > 0 && w.r.table.Row(c).Tail == policy.TailYes {
 			w.setAction(decision.ActionTail)
 			list, ti, inTail = tail, 0, true
 			continue
@@ -192,15 +191,16 @@ func actionFor(inTail bool) string {
 // failed with class c, or -1. context_length moves only to a target whose
 // declared context window is larger.
 func (w *walk) nextTarget(list []*targetRT, ti int, c classify.Class, inTail bool) int {
-	allowed := w.moveOn(c)
+	row := w.r.table.Row(c)
+	allowed := row.NextTarget
 	if inTail {
-		allowed = w.tailOn(c)
+		allowed = row.Tail == policy.TailYes
 	}
 	if !allowed {
 		return -1
 	}
 	for j := ti + 1; j < len(list); j++ {
-		if c == classify.ContextLength {
+		if row.LargerWindow {
 			cur, nxt := list[ti].cfg.ContextWindow, list[j].cfg.ContextWindow
 			if cur == 0 || nxt <= cur {
 				for _, e := range list[j].endpoints {
@@ -212,23 +212,6 @@ func (w *walk) nextTarget(list []*targetRT, ti int, c classify.Class, inTail boo
 		return j
 	}
 	return -1
-}
-
-// moveOn: does class c move the request to the route's next target?
-func (w *walk) moveOn(c classify.Class) bool {
-	if w.r.cfg.FallbackSet {
-		return slices.Contains(w.r.cfg.FallbackOn, c)
-	}
-	return policy.DefaultNextTarget(policy.Strategy(w.r.strategy), c)
-}
-
-// tailOn: may class c reach the guarded tail? The configuration requires
-// tail_on with a tail, so the default applies only to a Route built in code.
-func (w *walk) tailOn(c classify.Class) bool {
-	if len(w.r.cfg.TailOn) > 0 {
-		return slices.Contains(w.r.cfg.TailOn, c)
-	}
-	return policy.DefaultTail(c)
 }
 
 // waiting reports whether an endpoint should go last: it is cooling, or
