@@ -222,7 +222,7 @@ func agree(t *testing.T, ex example, routeName, first string, c classify.Class, 
 }
 
 // expectedAction is what the printed row says follows the first attempt a0.
-func expectedAction(cfg *config.Config, r *config.Route, a0 decision.Attempt, p printedRow) string {
+func expectedAction(cfg *config.Config, r *config.Route, a0 decision.Attempt, p printedRow) decision.Action {
 	spent := r.MaxAttempts <= 1 || r.MaxBillableAttempts == 1 && a0.Billable
 	retry := p.retry == "retry once" ||
 		p.retry == "retry if Retry-After ≤ max_wait" && a0.RetryAfterMS > 0 && time.Duration(a0.RetryAfterMS)*time.Millisecond <= cfg.Retry.MaxWait

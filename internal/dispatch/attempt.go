@@ -54,7 +54,7 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	start := time.Now()
 	if n := len(w.rec.Attempts); n > 0 { // the move to this attempt happens now
 		prev := &w.rec.Attempts[n-1]
-		w.d.opt.Metrics.Failover(w.r.name, prev.Action, prev.Class)
+		w.d.opt.Metrics.Failover(w.r.name, string(prev.Action), prev.Class)
 	}
 	w.tried[e.key] = true
 	e.target.inflight.Add(1)
@@ -83,7 +83,7 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	for k, v := range e.prov.cfg.Headers {
 		hreq.Header.Set(k, v)
 	}
-	wd.arm("headers", e.prov.cfg.Timeout)
+	wd.arm(PhaseHeaders, e.prov.cfg.Timeout)
 	resp, err := e.prov.client.Do(hreq)
 	if err != nil {
 		w.transportFailure(o, err, wd.expired())
@@ -113,13 +113,13 @@ func isEventStream(h http.Header) bool {
 }
 
 // transportFailure files an attempt that ended without a usable answer.
-func (w *walk) transportFailure(o *outcome, err error, expired string) {
+func (w *walk) transportFailure(o *outcome, err error, expired Phase) {
 	switch {
 	case errors.Is(w.base.Err(), context.Canceled):
 		w.gone(o)
 		o.billable = o.sent.Load()
 	case expired != "":
-		o.expired(expired, "the upstream did not answer within its "+expired+" timeout")
+		o.expired(expired, "the upstream did not answer within its "+string(expired)+" timeout")
 		o.billable = o.sent.Load()
 	case strings.Contains(err.Error(), "response headers exceeded"): // net/http's words; it has no typed error
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "headers:too-large"},
@@ -145,14 +145,14 @@ func (w *walk) gone(o *outcome) {
 
 // expired files a timeout of phase; msg describes an upstream timeout. The
 // request's own limits say so instead, and count against nobody.
-func (o *outcome) expired(phase, msg string) {
+func (o *outcome) expired(phase Phase, msg string) {
 	switch phase {
-	case phaseDeadline:
+	case PhaseDeadline:
 		msg, o.ownLimit = "the route's deadline passed before the answer began", true
-	case phaseMaxStreamDuration:
+	case PhaseMaxStreamDuration:
 		msg, o.ownLimit = "the stream reached the route's max_stream_duration", true
 	}
-	o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + phase}, msg)
+	o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + string(phase)}, msg)
 }
 
 // plain reads a whole (non-stream) answer.
@@ -162,7 +162,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	if resp.StatusCode/100 != 2 {
 		limit = classify.MaxBody
 	}
-	wd.arm("body", e.prov.cfg.Timeout)
+	wd.arm(PhaseBody, e.prov.cfg.Timeout)
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		w.transportFailure(o, err, wd.expired())
@@ -218,10 +218,10 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		class = "canceled"
 		a.Action = decision.ActionStop
 		if probe { // the client left: the probe learned nothing, give the slot back
-			w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{Release: true}))
+			w.tell(e.key, health.Report{Release: true})
 		}
 	case o.ok:
-		w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{OK: true, Latency: o.ttfb}))
+		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb})
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but
 		// nobody's fault: no count, no cooldown, no page; a probe learned
@@ -229,7 +229,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		class = o.verdict.Class.String()
 		a.Class = class
 		if probe {
-			w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{Release: true}))
+			w.tell(e.key, health.Report{Release: true})
 		}
 	default:
 		c := o.verdict.Class
@@ -245,7 +245,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		// A probe that ends in the request's own fault says nothing about
 		// the endpoint: the next request may probe it.
 		rep.Release = probe && !rule.Counted && rule.Cool == policy.CoolNone
-		w.transitions(w.d.opt.Health.Report(w.bg, e.key, rep))
+		w.tell(e.key, rep)
 		if rule.Page && w.d.opt.Alerts != nil {
 			w.d.opt.Alerts.Notify(e.key.Provider, class, o.verdict.Evidence)
 		}
@@ -276,11 +276,18 @@ func (w *walk) report(rule policy.Row, o *outcome) health.Report {
 	return r
 }
 
+// tell reports an attempt's outcome at endpoint k to health.
+func (w *walk) tell(k health.Key, r health.Report) {
+	w.transitions(k, w.d.opt.Health.Report(w.bg, k, r))
+}
+
 // transitions records health changes in the decision, the log and metrics.
-func (w *walk) transitions(trs []health.Transition) {
+// trs came from a call about endpoint k: an endpoint transition is k's, an
+// account transition is k's provider's (health touches nothing else).
+func (w *walk) transitions(k health.Key, trs []health.Transition) {
 	for _, tr := range trs {
 		if tr.To == health.Cooling {
-			w.cooled(tr)
+			w.cooled(k, tr)
 		}
 		w.rec.Transitions = append(w.rec.Transitions, decision.Transition{Scope: tr.Scope.String(), Name: tr.Name,
 			From: tr.From.String(), To: tr.To.String(), Class: tr.Class})
@@ -290,9 +297,9 @@ func (w *walk) transitions(trs []health.Transition) {
 		}
 		w.d.log.Info("health transition", args...)
 		if tr.Scope == health.ScopeAccount {
-			w.d.opt.Metrics.AccountState(tr.Name, tr.To.String())
-		} else if t, p, ok := splitKey(tr.Name); ok {
-			w.d.opt.Metrics.EndpointState(t, p, tr.To.String())
+			w.d.opt.Metrics.AccountState(k.Provider, tr.To.String())
+		} else {
+			w.d.opt.Metrics.EndpointState(k.Target, k.Provider, tr.To.String())
 		}
 	}
 }
@@ -300,24 +307,15 @@ func (w *walk) transitions(trs []health.Transition) {
 // cooled marks what a transition just cooled in this request's view of
 // health, so the rest of the walk puts those endpoints last too: after a
 // quota or auth verdict, the account's endpoints in later targets.
-func (w *walk) cooled(tr health.Transition) {
-	for k, st := range w.status {
-		if tr.Scope == health.ScopeAccount && k.Provider == tr.Name ||
-			tr.Scope == health.ScopeEndpoint && k.Target+"/"+k.Provider == tr.Name {
+func (w *walk) cooled(k health.Key, tr health.Transition) {
+	for o, st := range w.status {
+		if tr.Scope == health.ScopeAccount && o.Provider == k.Provider ||
+			tr.Scope == health.ScopeEndpoint && o == k {
 			st.Phase = health.Cooling
 			if tr.Until.After(st.Until) {
 				st.Until = tr.Until
 			}
-			w.status[k] = st
+			w.status[o] = st
 		}
 	}
-}
-
-func splitKey(name string) (target, provider string, ok bool) {
-	for i := len(name) - 1; i >= 0; i-- {
-		if name[i] == '/' {
-			return name[:i], name[i+1:], true
-		}
-	}
-	return "", "", false
 }

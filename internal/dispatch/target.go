@@ -45,7 +45,7 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, classify.Class
 		// other candidate is spent, and health never denies service.
 		if st := w.status[e.key]; st.Phase == health.Probing && !st.ProbeHeld && !deferred[e] {
 			ok, tr := w.d.opt.Health.TryProbe(ctx, e.key)
-			w.transitions(tr)
+			w.transitions(e.key, tr)
 			if !ok {
 				// Another request (or replica) holds the one probe: try the
 				// others first, and this one last rather than never.

@@ -180,7 +180,7 @@ func (w *walk) run(ctx context.Context) *Result {
 }
 
 // actionFor names a move to the next target: within the tail it is "tail".
-func actionFor(inTail bool) string {
+func actionFor(inTail bool) decision.Action {
 	if inTail {
 		return decision.ActionTail
 	}
@@ -294,7 +294,7 @@ func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
 // setAction records what follows the last attempt. The failover metric
 // counts the move when the next attempt starts (see attempt), so a move a
 // budget then stops is never counted.
-func (w *walk) setAction(a string) {
+func (w *walk) setAction(a decision.Action) {
 	if n := len(w.rec.Attempts); n > 0 {
 		w.rec.Attempts[n-1].Action = a
 	}
