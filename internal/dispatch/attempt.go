@@ -42,12 +42,21 @@ type outcome struct {
 	body      []byte
 	usage     *provider.Usage
 	malformed int
+	// row is the route's table row for the failure's class, looked up
+	// once when the attempt is recorded (see finish); every later routing
+	// decision about this outcome reads it.
+	row policy.Row
 }
 
 func (o *outcome) failWith(v classify.Verdict, msg string) {
 	o.verdict, o.message = v, msg
 	o.verdict.Failed = true
 }
+
+// caller makes one upstream call at endpoint e for walk w and returns its
+// outcome. It neither records nor reports the attempt: the walk does, from
+// the route's table. Dispatch uses upstreamCall; a test substitutes a fake.
+type caller func(ctx context.Context, w *walk, e *endpointRT) *outcome
 
 // attempt makes one call to e and records it.
 func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome {
@@ -58,7 +67,15 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	}
 	w.tried[e.key] = true
 	e.target.inflight.Add(1)
-	defer e.target.inflight.Add(-1)
+	o := w.d.call(ctx, w, e)
+	e.target.inflight.Add(-1)
+	w.finish(e, o, probe, time.Since(start))
+	return o
+}
+
+// upstreamCall is the caller that speaks HTTP to the endpoint's provider.
+func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
+	start := time.Now()
 	// The attempt runs under the client's context, not the route's
 	// deadline: the watchdog applies the deadline until the commit point.
 	actx, cancel := context.WithCancel(w.base)
@@ -67,7 +84,6 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	wd.watchDeadline(ctx)
 	defer wd.release()
 	o := &outcome{}
-	defer func() { w.finish(e, o, probe, time.Since(start)) }()
 
 	hreq, err := e.prov.adapter.NewRequest(httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
 		WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) },
@@ -225,7 +241,8 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but
 		// nobody's fault: no count, no cooldown, no page; a probe learned
-		// nothing and gives its slot back.
+		// nothing and gives its slot back. The table still routes it.
+		o.row = w.r.table.Row(o.verdict.Class)
 		class = o.verdict.Class.String()
 		a.Class = class
 		if probe {
@@ -239,7 +256,8 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
 		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
-		rule := w.r.table.Row(c)
+		o.row = w.r.table.Row(c)
+		rule := o.row
 		a.Counted = rule.Counted
 		rep := w.report(rule, o)
 		// A probe that ends in the request's own fault says nothing about

@@ -66,6 +66,8 @@ type Dispatcher struct {
 	names   []string // every name a client may send, sorted
 	rr      atomic.Uint64
 	maxWait time.Duration
+	// call makes one upstream call (upstreamCall; a fake in unit tests).
+	call caller
 }
 
 type providerRT struct {
@@ -102,7 +104,7 @@ type routeRT struct {
 // New builds a Dispatcher for o.Config.
 func New(o Options) (*Dispatcher, error) {
 	cfg := o.Config
-	d := &Dispatcher{opt: o, log: o.Logger, cls: o.Classifier, dec: o.Decisions, routes: map[string]*routeRT{}}
+	d := &Dispatcher{opt: o, log: o.Logger, cls: o.Classifier, dec: o.Decisions, routes: map[string]*routeRT{}, call: upstreamCall}
 	if d.log == nil {
 		d.log = slog.Default()
 	}

@@ -61,7 +61,7 @@ type walk struct {
 	tried    map[health.Key]bool
 	last     *outcome
 	lastEP   *endpointRT
-	stopWhy  string // why the walk stopped early (budget), for skips
+	stopped  stop // why the walk stopped early (a budget), if it did
 	// bg outlives the client: health reports still land when it leaves.
 	bg context.Context
 	// base is the client's context without the route's deadline: attempts
@@ -147,7 +147,7 @@ func (w *walk) run(ctx context.Context) *Result {
 	tail := w.orderTargets(w.r.tail, route.Ordered)
 	inTail := false
 	for ti := 0; ti < len(list); {
-		res, c := w.target(ctx, list[ti])
+		res, row := w.target(ctx, list[ti])
 		if res != nil {
 			return res
 		}
@@ -155,7 +155,7 @@ func (w *walk) run(ctx context.Context) *Result {
 		if !inTail {
 			rest = append(rest, tail)
 		}
-		if w.stopWhy != "" {
+		if w.stopped != stopNone {
 			return w.fail(rest...)
 		}
 		if errors.Is(ctx.Err(), context.Canceled) {
@@ -164,12 +164,12 @@ func (w *walk) run(ctx context.Context) *Result {
 		// What this target's failure cooled (an account after quota or
 		// auth) goes after the targets still usable.
 		sinkWaiting(list[ti+1:], w.status)
-		if next := w.nextTarget(list, ti, c, inTail); next >= 0 {
+		if next := w.nextTarget(list, ti, row, inTail); next >= 0 {
 			w.setAction(actionFor(inTail))
 			ti = next
 			continue
 		}
-		if !inTail && len(tail) > 0 && w.r.table.Row(c).Tail == policy.TailYes {
+		if !inTail && len(tail) > 0 && row.Tail == policy.TailYes {
 			w.setAction(decision.ActionTail)
 			list, ti, inTail = tail, 0, true
 			continue
@@ -188,10 +188,9 @@ func actionFor(inTail bool) decision.Action {
 }
 
 // nextTarget returns the index in list of the target to try after list[ti]
-// failed with class c, or -1. context_length moves only to a target whose
-// declared context window is larger.
-func (w *walk) nextTarget(list []*targetRT, ti int, c classify.Class, inTail bool) int {
-	row := w.r.table.Row(c)
+// failed with the class of row, or -1. context_length (row.LargerWindow)
+// moves only to a target whose declared context window is larger.
+func (w *walk) nextTarget(list []*targetRT, ti int, row policy.Row, inTail bool) int {
 	allowed := row.NextTarget
 	if inTail {
 		allowed = row.Tail == policy.TailYes
@@ -329,18 +328,18 @@ func (w *walk) skipWaiting() {
 // fail ends the walk with the last attempt's answer and records why the
 // endpoints in the lists were not tried.
 func (w *walk) fail(rest ...[]*targetRT) *Result {
-	if w.stopWhy != "" {
+	if w.stopped != stopNone {
 		for _, list := range rest {
 			for _, t := range list {
 				for _, e := range t.endpoints {
-					w.skip(e, w.stopWhy)
+					w.skip(e, w.reason(w.stopped))
 				}
 			}
 		}
 	}
 	// A budget that stopped the walk may have come after a move was
 	// recorded: nothing followed the last attempt, so it is a stop.
-	if n := len(w.rec.Attempts); n > 0 && (w.rec.Attempts[n-1].Action == "" || w.stopWhy != "") {
+	if n := len(w.rec.Attempts); n > 0 && (w.rec.Attempts[n-1].Action == "" || w.stopped != stopNone) {
 		w.rec.Attempts[n-1].Action = decision.ActionStop
 	}
 	o := w.last
