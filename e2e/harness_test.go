@@ -144,7 +144,7 @@ func steps(d *decision.Decision) []string {
 		default: // no class and not done: the client went away
 			c = "-"
 		}
-		out = append(out, a.Target+"/"+a.Provider+" "+c+" "+a.Action)
+		out = append(out, a.Target+"/"+a.Provider+" "+c+" "+string(a.Action))
 	}
 	return out
 }

@@ -4,11 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/policy"
 )
@@ -67,32 +65,42 @@ func printRoute(w io.Writer, cfg *config.Config, r *config.Route) {
 			fmt.Fprintf(w, "  %s %s: model %s via %s%s\n", list.label, n, t.Model, strings.Join(t.Providers, " → "), win)
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  class\tsame endpoint\tnext endpoint\tnext target\ttail\tcools\tpages")
-	for _, c := range classify.Classes() {
-		rule := policy.For(c)
-		next := "no"
-		switch {
-		case moveOn(r, c) && c == classify.ContextLength:
-			next = "only to a larger context_window"
-		case moveOn(r, c):
-			next = "yes"
-		}
-		tail := "-"
-		if len(r.Tail) > 0 {
-			tail = yesNo(slices.Contains(r.TailOn, c))
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\n", c, retry(rule.Retry), yesNo(rule.NextEndpoint), next, tail, cools(rule, cfg), yesNo(rule.Page))
-	}
-	tw.Flush()
+	printTable(w, r.Table, len(r.Tail) > 0)
 	fmt.Fprintln(w)
 }
 
-func moveOn(r *config.Route, c classify.Class) bool {
-	if r.FallbackSet {
-		return slices.Contains(r.FallbackOn, c)
+// tableHeader heads the per-class table printTable writes.
+var tableHeader = []string{"class", "same endpoint", "next endpoint", "next target", "tail", "cools", "pages"}
+
+// printTable prints what each class does in a route, from the route's
+// policy.Table: the same value dispatch reads (docs/design.md).
+func printTable(w io.Writer, t *policy.Table, hasTail bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  "+strings.Join(tableHeader, "\t"))
+	for _, row := range t.Rows() {
+		fmt.Fprintln(tw, "  "+strings.Join(rowCells(row, t.Cooling), "\t"))
 	}
-	return policy.DefaultNextTarget(policy.Strategy(r.Strategy), c)
+	tw.Flush()
+}
+
+// rowCells are one class's cells, in tableHeader's order.
+func rowCells(row policy.Row, h policy.Cooling) []string {
+	next := "no"
+	switch {
+	case row.NextTarget && row.LargerWindow:
+		next = "only to a larger context_window"
+	case row.NextTarget:
+		next = "yes"
+	}
+	tail := "-"
+	switch row.Tail {
+	case policy.TailYes:
+		tail = "yes"
+	case policy.TailNo:
+		tail = "no"
+	case policy.TailNone:
+	}
+	return []string{row.Class.String(), retry(row.Retry), yesNo(row.NextEndpoint), next, tail, cools(row.Cool, h), yesNo(row.Page)}
 }
 
 func retry(r policy.Retry) string {
@@ -106,9 +114,8 @@ func retry(r policy.Retry) string {
 	return "no"
 }
 
-func cools(r policy.Rule, cfg *config.Config) string {
-	h := cfg.Health
-	switch r.Cool {
+func cools(c policy.Cool, h policy.Cooling) string {
+	switch c {
 	case policy.CoolThreshold:
 		return fmt.Sprintf("endpoint after %d in a row, %s doubling to %s", h.FailureThreshold, h.Cooldown, h.MaxCooldown)
 	case policy.CoolRetryAfter:

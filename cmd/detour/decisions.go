@@ -163,7 +163,7 @@ func formatRecord(d *decision.Decision) string {
 		if a.Evidence != "" && a.Class != "" {
 			b.WriteString(" (" + a.Evidence + ")")
 		}
-		b.WriteString(" " + a.Action)
+		b.WriteString(" " + string(a.Action))
 	}
 	if len(d.Transitions) > 0 {
 		b.WriteString("  |")

@@ -186,7 +186,7 @@ func addAttempt(r *usageRow, a *decision.Attempt) {
 	}
 }
 
-func failover(action string) bool {
+func failover(action decision.Action) bool {
 	return action == decision.ActionNextEndpoint || action == decision.ActionNextTarget || action == decision.ActionTail
 }
 

@@ -403,7 +403,7 @@ func attempts(d decision.Decision) []string {
 		if c == "" {
 			c = "ok"
 		}
-		out = append(out, a.Target+"/"+a.Provider+" "+c+" "+a.Action)
+		out = append(out, a.Target+"/"+a.Provider+" "+c+" "+string(a.Action))
 	}
 	return out
 }

@@ -19,7 +19,7 @@ var allowed = map[string][]string{
 	// The classifier is public and reusable alone: nothing of ours.
 	"classify": {},
 	// Pure tables and orderings: only the class set.
-	"internal/policy": {"classify"},
+	"internal/policy": {"classify", "internal/route"},
 	"internal/route":  {},
 	// Leaf utilities.
 	"internal/sse":          {},
@@ -31,8 +31,9 @@ var allowed = map[string][]string{
 	"internal/redact": {},
 	// Health does not know what classes mean: the caller tells it.
 	"internal/health": {},
-	// Config decodes into plain data; it knows classes and dialects only.
-	"internal/config": {"classify"},
+	// Config decodes into plain data; it knows classes and dialects, and
+	// resolves each route's policy.Table once at load.
+	"internal/config": {"classify", "internal/policy", "internal/route"},
 	// Adapters know the adapter interface, the SSE reader and the shared
 	// OpenAI wire structs; never routing, health or policy.
 	"internal/provider":           {"internal/sse"},

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/policy"
+	"github.com/detour-llm/detour/internal/route"
 )
 
 // Defaults, as documented in docs/config.md.
@@ -154,20 +156,10 @@ type Target struct {
 	Prefill *bool
 }
 
-// Strategy is how a route orders its targets.
-type Strategy string
-
-// The route strategies.
-const (
-	Ordered Strategy = "ordered"
-	Fastest Strategy = "fastest"
-	Pool    Strategy = "pool"
-)
-
 // Route is what a client names in `model`.
 type Route struct {
 	Name     string
-	Strategy Strategy
+	Strategy route.Strategy
 	// Targets are target names: routes listed by name are expanded inline,
 	// duplicates dropped (first occurrence kept).
 	Targets []string
@@ -191,6 +183,10 @@ type Route struct {
 	// continuations of one stream (continuation.go).
 	OnStreamCut      string
 	MaxContinuations int
+	// Table is what every class does in this route, resolved once at load
+	// from Strategy, FallbackOn, TailOn and the health settings. Dispatch and
+	// `detour check` read only it (docs/design.md, "One table per route").
+	Table *policy.Table
 }
 
 // Route returns the route named name.
@@ -257,6 +253,6 @@ func defaultProvider() Provider {
 }
 
 func defaultRoute() Route {
-	return Route{Strategy: Ordered, MaxAttempts: DefaultMaxAttempts, Deadline: DefaultDeadline,
+	return Route{Strategy: route.Ordered, MaxAttempts: DefaultMaxAttempts, Deadline: DefaultDeadline,
 		OnStreamCut: OnCutError, MaxContinuations: DefaultMaxContinuations}
 }

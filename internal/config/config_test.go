@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/route"
 )
 
 func envLookup(env map[string]string) func(string) (string, bool) {
@@ -73,7 +74,7 @@ func TestReferenceExample(t *testing.T) {
 			{Name: "gpt", Model: "gpt-4o", Providers: []string{"openai"}, ContextWindow: 128000},
 		},
 		Routes: []Route{{
-			Name: "deep", Strategy: Ordered, Targets: []string{"claude", "gpt"},
+			Name: "deep", Strategy: route.Ordered, Targets: []string{"claude", "gpt"},
 			FallbackOn: []classify.Class{classify.Timeout, classify.RateLimited, classify.Quota,
 				classify.ServerError, classify.Overflow, classify.Unknown},
 			FallbackSet: true, MaxAttempts: 6, MaxBillableAttempts: 0, Deadline: 120 * time.Second,
@@ -81,6 +82,7 @@ func TestReferenceExample(t *testing.T) {
 		}},
 	}
 	want.MaxInflightBodyBytes = 64 << 20 // the default (front.go)
+	resolveTables(want)                  // each route's Table, as Parse resolves it
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
 	}
@@ -134,7 +136,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := cfg.Routes[0]
-	if r.Strategy != Ordered || r.MaxAttempts != 6 || r.MaxBillableAttempts != 0 || r.Deadline != 120*time.Second ||
+	if r.Strategy != route.Ordered || r.MaxAttempts != 6 || r.MaxBillableAttempts != 0 || r.Deadline != 120*time.Second ||
 		r.FallbackSet || r.FallbackOn != nil || r.Tail != nil || r.TailOn != nil {
 		t.Errorf("route defaults: %+v", r)
 	}
@@ -156,7 +158,7 @@ func TestFlowAndBlock(t *testing.T) {
 		t.Errorf("flow\n%+v\nblock\n%+v", flow, block)
 	}
 	r := block.Routes[0]
-	if !r.FallbackSet || len(r.FallbackOn) != 0 || r.Strategy != Fastest || r.MaxBillableAttempts != 1 || r.Deadline != 30*time.Second ||
+	if !r.FallbackSet || len(r.FallbackOn) != 0 || r.Strategy != route.Fastest || r.MaxBillableAttempts != 1 || r.Deadline != 30*time.Second ||
 		r.MaxStreamDuration != 10*time.Minute {
 		t.Errorf("route: %+v", r)
 	}

@@ -42,6 +42,7 @@ func Parse(name string, data []byte, lookup func(string) (string, bool)) (*Confi
 		d.errs.sort()
 		return nil, d.errs
 	}
+	resolveTables(cfg)
 	return cfg, nil
 }
 

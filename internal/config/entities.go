@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/route"
 )
 
 // name decodes key as a name: non-empty, no spaces or control characters.
@@ -198,7 +199,7 @@ func (d *decoder) decodeRoute(n *yaml.Node) (Route, rawRoute) {
 	rr.name, _ = g.name("name")
 	rt.Name = rr.name.name
 	if v, ok := g.str("strategy", false); ok && d.oneOf(v, "route strategy", "ordered", "fastest", "pool") {
-		rt.Strategy = Strategy(v.s)
+		rt.Strategy, _ = route.ParseStrategy(v.s)
 	}
 	rr.targets = g.names("targets", "name at least one target or route")
 	rr.tailNode = g.keys["tail"]

@@ -6,14 +6,18 @@ import (
 	"time"
 )
 
+// Action is what happened after an attempt; it is serialised as its string.
+// The zero value "" means not yet decided.
+type Action string
+
 // Actions: what happened after an attempt.
 const (
-	ActionDone         = "done"          // the attempt answered the client
-	ActionRetry        = "retry"         // the same endpoint is tried again
-	ActionNextEndpoint = "next_endpoint" // the target's next endpoint is tried
-	ActionNextTarget   = "next_target"   // the route's next target is tried
-	ActionTail         = "tail"          // the route's guarded tail is tried
-	ActionStop         = "stop"          // nothing further; the client gets this answer
+	ActionDone         Action = "done"          // the attempt answered the client
+	ActionRetry               = "retry"         // the same endpoint is tried again
+	ActionNextEndpoint        = "next_endpoint" // the target's next endpoint is tried
+	ActionNextTarget          = "next_target"   // the route's next target is tried
+	ActionTail                = "tail"          // the route's guarded tail is tried
+	ActionStop                = "stop"          // nothing further; the client gets this answer
 )
 
 // Outcomes of a request.
@@ -63,7 +67,7 @@ type Attempt struct {
 	Status   int    `json:"status"`
 	Class    string `json:"class,omitempty"`
 	Evidence string `json:"evidence,omitempty"`
-	Action   string `json:"action"`
+	Action   Action `json:"action"`
 	// Counted: the attempt counted against the endpoint's or account's health.
 	Counted bool `json:"counted"`
 	// Billable: the upstream may have run (and charged for) the attempt.

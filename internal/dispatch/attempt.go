@@ -42,6 +42,10 @@ type outcome struct {
 	body      []byte
 	usage     *provider.Usage
 	malformed int
+	// row is the route's table row for the failure's class, looked up
+	// once when the attempt is recorded (see finish); every later routing
+	// decision about this outcome reads it.
+	row policy.Row
 }
 
 func (o *outcome) failWith(v classify.Verdict, msg string) {
@@ -49,16 +53,29 @@ func (o *outcome) failWith(v classify.Verdict, msg string) {
 	o.verdict.Failed = true
 }
 
+// caller makes one upstream call at endpoint e for walk w and returns its
+// outcome. It neither records nor reports the attempt: the walk does, from
+// the route's table. Dispatch uses upstreamCall; a test substitutes a fake.
+type caller func(ctx context.Context, w *walk, e *endpointRT) *outcome
+
 // attempt makes one call to e and records it.
 func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome {
 	start := time.Now()
 	if n := len(w.rec.Attempts); n > 0 { // the move to this attempt happens now
 		prev := &w.rec.Attempts[n-1]
-		w.d.opt.Metrics.Failover(w.r.name, prev.Action, prev.Class)
+		w.d.opt.Metrics.Failover(w.r.name, string(prev.Action), prev.Class)
 	}
 	w.tried[e.key] = true
 	e.target.inflight.Add(1)
-	defer e.target.inflight.Add(-1)
+	o := w.d.call(ctx, w, e)
+	e.target.inflight.Add(-1)
+	w.finish(e, o, probe, time.Since(start))
+	return o
+}
+
+// upstreamCall is the caller that speaks HTTP to the endpoint's provider.
+func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
+	start := time.Now()
 	// The attempt runs under the client's context, not the route's
 	// deadline: the watchdog applies the deadline until the commit point.
 	actx, cancel := context.WithCancel(w.base)
@@ -67,7 +84,6 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	wd.watchDeadline(ctx)
 	defer wd.release()
 	o := &outcome{}
-	defer func() { w.finish(e, o, probe, time.Since(start)) }()
 
 	hreq, err := e.prov.adapter.NewRequest(httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
 		WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) },
@@ -83,7 +99,7 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	for k, v := range e.prov.cfg.Headers {
 		hreq.Header.Set(k, v)
 	}
-	wd.arm("headers", e.prov.cfg.Timeout)
+	wd.arm(PhaseHeaders, e.prov.cfg.Timeout)
 	resp, err := e.prov.client.Do(hreq)
 	if err != nil {
 		w.transportFailure(o, err, wd.expired())
@@ -113,13 +129,13 @@ func isEventStream(h http.Header) bool {
 }
 
 // transportFailure files an attempt that ended without a usable answer.
-func (w *walk) transportFailure(o *outcome, err error, expired string) {
+func (w *walk) transportFailure(o *outcome, err error, expired Phase) {
 	switch {
 	case errors.Is(w.base.Err(), context.Canceled):
 		w.gone(o)
 		o.billable = o.sent.Load()
 	case expired != "":
-		o.expired(expired, "the upstream did not answer within its "+expired+" timeout")
+		o.expired(expired, "the upstream did not answer within its "+string(expired)+" timeout")
 		o.billable = o.sent.Load()
 	case strings.Contains(err.Error(), "response headers exceeded"): // net/http's words; it has no typed error
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "headers:too-large"},
@@ -145,14 +161,14 @@ func (w *walk) gone(o *outcome) {
 
 // expired files a timeout of phase; msg describes an upstream timeout. The
 // request's own limits say so instead, and count against nobody.
-func (o *outcome) expired(phase, msg string) {
+func (o *outcome) expired(phase Phase, msg string) {
 	switch phase {
-	case phaseDeadline:
+	case PhaseDeadline:
 		msg, o.ownLimit = "the route's deadline passed before the answer began", true
-	case phaseMaxStreamDuration:
+	case PhaseMaxStreamDuration:
 		msg, o.ownLimit = "the stream reached the route's max_stream_duration", true
 	}
-	o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + phase}, msg)
+	o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + string(phase)}, msg)
 }
 
 // plain reads a whole (non-stream) answer.
@@ -162,7 +178,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	if resp.StatusCode/100 != 2 {
 		limit = classify.MaxBody
 	}
-	wd.arm("body", e.prov.cfg.Timeout)
+	wd.arm(PhaseBody, e.prov.cfg.Timeout)
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		w.transportFailure(o, err, wd.expired())
@@ -218,18 +234,19 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		class = "canceled"
 		a.Action = decision.ActionStop
 		if probe { // the client left: the probe learned nothing, give the slot back
-			w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{Release: true}))
+			w.tell(e.key, health.Report{Release: true})
 		}
 	case o.ok:
-		w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{OK: true, Latency: o.ttfb}))
+		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb})
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but
 		// nobody's fault: no count, no cooldown, no page; a probe learned
-		// nothing and gives its slot back.
+		// nothing and gives its slot back. The table still routes it.
+		o.row = w.r.table.Row(o.verdict.Class)
 		class = o.verdict.Class.String()
 		a.Class = class
 		if probe {
-			w.transitions(w.d.opt.Health.Report(w.bg, e.key, health.Report{Release: true}))
+			w.tell(e.key, health.Report{Release: true})
 		}
 	default:
 		c := o.verdict.Class
@@ -239,13 +256,14 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
 		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
-		rule := policy.For(c)
+		o.row = w.r.table.Row(c)
+		rule := o.row
 		a.Counted = rule.Counted
 		rep := w.report(rule, o)
 		// A probe that ends in the request's own fault says nothing about
 		// the endpoint: the next request may probe it.
 		rep.Release = probe && !rule.Counted && rule.Cool == policy.CoolNone
-		w.transitions(w.d.opt.Health.Report(w.bg, e.key, rep))
+		w.tell(e.key, rep)
 		if rule.Page && w.d.opt.Alerts != nil {
 			w.d.opt.Alerts.Notify(e.key.Provider, class, o.verdict.Evidence)
 		}
@@ -256,7 +274,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 }
 
 // report turns a failure into what health must do, by the policy table.
-func (w *walk) report(rule policy.Rule, o *outcome) health.Report {
+func (w *walk) report(rule policy.Row, o *outcome) health.Report {
 	// Count follows the rule, so the endpoint's failures in /v1/health agree
 	// with the attempt's "counted" (unavailable, quota and auth count and
 	// also cool at once).
@@ -265,22 +283,29 @@ func (w *walk) report(rule policy.Rule, o *outcome) health.Report {
 	case policy.CoolThreshold:
 	case policy.CoolRetryAfter:
 		// The upstream's hint, which health caps at max_cooldown.
-		r.Cool, r.CoolFor = health.ScopeEndpoint, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
+		r.Cool, r.CoolFor = health.ScopeEndpoint, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
 		r.Hinted = o.verdict.RetryAfter > 0
 	case policy.CoolUnavailable:
-		r.Cool, r.CoolFor = health.ScopeEndpoint, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
+		r.Cool, r.CoolFor = health.ScopeEndpoint, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
 	case policy.CoolAccount:
-		r.Cool, r.CoolFor = health.ScopeAccount, rule.CoolFor(w.d.cooling, o.verdict.RetryAfter)
+		r.Cool, r.CoolFor = health.ScopeAccount, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
 	case policy.CoolNone:
 	}
 	return r
 }
 
+// tell reports an attempt's outcome at endpoint k to health.
+func (w *walk) tell(k health.Key, r health.Report) {
+	w.transitions(k, w.d.opt.Health.Report(w.bg, k, r))
+}
+
 // transitions records health changes in the decision, the log and metrics.
-func (w *walk) transitions(trs []health.Transition) {
+// trs came from a call about endpoint k: an endpoint transition is k's, an
+// account transition is k's provider's (health touches nothing else).
+func (w *walk) transitions(k health.Key, trs []health.Transition) {
 	for _, tr := range trs {
 		if tr.To == health.Cooling {
-			w.cooled(tr)
+			w.cooled(k, tr)
 		}
 		w.rec.Transitions = append(w.rec.Transitions, decision.Transition{Scope: tr.Scope.String(), Name: tr.Name,
 			From: tr.From.String(), To: tr.To.String(), Class: tr.Class})
@@ -290,9 +315,9 @@ func (w *walk) transitions(trs []health.Transition) {
 		}
 		w.d.log.Info("health transition", args...)
 		if tr.Scope == health.ScopeAccount {
-			w.d.opt.Metrics.AccountState(tr.Name, tr.To.String())
-		} else if t, p, ok := splitKey(tr.Name); ok {
-			w.d.opt.Metrics.EndpointState(t, p, tr.To.String())
+			w.d.opt.Metrics.AccountState(k.Provider, tr.To.String())
+		} else {
+			w.d.opt.Metrics.EndpointState(k.Target, k.Provider, tr.To.String())
 		}
 	}
 }
@@ -300,24 +325,15 @@ func (w *walk) transitions(trs []health.Transition) {
 // cooled marks what a transition just cooled in this request's view of
 // health, so the rest of the walk puts those endpoints last too: after a
 // quota or auth verdict, the account's endpoints in later targets.
-func (w *walk) cooled(tr health.Transition) {
-	for k, st := range w.status {
-		if tr.Scope == health.ScopeAccount && k.Provider == tr.Name ||
-			tr.Scope == health.ScopeEndpoint && k.Target+"/"+k.Provider == tr.Name {
+func (w *walk) cooled(k health.Key, tr health.Transition) {
+	for o, st := range w.status {
+		if tr.Scope == health.ScopeAccount && o.Provider == k.Provider ||
+			tr.Scope == health.ScopeEndpoint && o == k {
 			st.Phase = health.Cooling
 			if tr.Until.After(st.Until) {
 				st.Until = tr.Until
 			}
-			w.status[k] = st
+			w.status[o] = st
 		}
 	}
-}
-
-func splitKey(name string) (target, provider string, ok bool) {
-	for i := len(name) - 1; i >= 0; i-- {
-		if name[i] == '/' {
-			return name[:i], name[i+1:], true
-		}
-	}
-	return "", "", false
 }

@@ -62,8 +62,9 @@ type Dispatcher struct {
 	routes  map[string]*routeRT
 	names   []string // every name a client may send, sorted
 	rr      atomic.Uint64
-	cooling policy.Durations
 	maxWait time.Duration
+	// call makes one upstream call (upstreamCall; a fake in unit tests).
+	call caller
 }
 
 type providerRT struct {
@@ -89,15 +90,18 @@ type routeRT struct {
 	name     string
 	strategy route.Strategy
 	cfg      *config.Route
-	targets  []*targetRT
-	tail     []*targetRT
-	keys     []health.Key // every endpoint of targets then tail, for one health View
+	// table is what each class does here (cfg.Table): the walk's only
+	// source of routing decisions.
+	table   *policy.Table
+	targets []*targetRT
+	tail    []*targetRT
+	keys    []health.Key // every endpoint of targets then tail, for one health View
 }
 
 // New builds a Dispatcher for o.Config.
 func New(o Options) (*Dispatcher, error) {
 	cfg := o.Config
-	d := &Dispatcher{opt: o, log: o.Logger, cls: o.Classifier, dec: o.Decisions, routes: map[string]*routeRT{}}
+	d := &Dispatcher{opt: o, log: o.Logger, cls: o.Classifier, dec: o.Decisions, routes: map[string]*routeRT{}, call: upstreamCall}
 	if d.log == nil {
 		d.log = slog.Default()
 	}
@@ -110,7 +114,6 @@ func New(o Options) (*Dispatcher, error) {
 	if d.opt.ScrubForClient == nil {
 		d.opt.ScrubForClient = func(msg string, _ []byte) string { return msg }
 	}
-	d.cooling = policy.Durations{Cooldown: cfg.Health.Cooldown, UnavailableCooldown: cfg.Health.UnavailableCooldown, AccountCooldown: cfg.Health.AccountCooldown}
 	d.maxWait = cfg.Retry.MaxWait
 
 	provs := map[string]*providerRT{}
@@ -139,7 +142,10 @@ func New(o Options) (*Dispatcher, error) {
 		targets[t.Name] = rt
 	}
 	build := func(r *config.Route) (*routeRT, error) {
-		rt := &routeRT{name: r.Name, strategy: route.Strategy(r.Strategy), cfg: r}
+		rt := &routeRT{name: r.Name, strategy: r.Strategy, cfg: r, table: r.Table}
+		if rt.table == nil {
+			return nil, fmt.Errorf("route %s: no table (build the configuration with config.Parse)", r.Name)
+		}
 		for _, list := range []struct {
 			names []string
 			dst   *[]*targetRT
@@ -170,9 +176,7 @@ func New(o Options) (*Dispatcher, error) {
 		if _, taken := d.routes[t.Name]; taken {
 			continue
 		}
-		r := &config.Route{Name: t.Name, Strategy: config.Ordered, Targets: []string{t.Name},
-			MaxAttempts: config.DefaultMaxAttempts, Deadline: config.DefaultDeadline}
-		rt, err := build(r)
+		rt, err := build(cfg.DirectRoute(t))
 		if err != nil {
 			return nil, err
 		}

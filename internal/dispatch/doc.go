@@ -5,6 +5,11 @@
 // stop), reports outcomes to health, pages the operator, and records every
 // attempt and skip in the decision record.
 //
+// The walk (walk.go, target.go) makes every routing decision from the
+// route's policy.Table, one row lookup per attempt outcome; an attempt is a
+// caller (one upstream call, one outcome), which unit tests replace with a
+// fake that makes no HTTP call.
+//
 // It owns the stream commit point: before the first content byte reaches the
 // client, any failure may still fail over; after it, a cut or stall ends the
 // stream with a Failure (the client sees an error event and no [DONE]), and

@@ -112,7 +112,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 
 // streamEnd handles the end of the upstream stream: a clean end, a cut or a
 // stall.
-func (w *walk) streamEnd(o *outcome, err error, expired string) {
+func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 	o.billable = true // the stream began: the upstream may have run it
 	switch {
 	case errors.Is(w.base.Err(), context.Canceled):
@@ -133,7 +133,7 @@ func (w *walk) streamEnd(o *outcome, err error, expired string) {
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:ended before content"},
 			"the upstream stream ended before any content")
 	case expired != "":
-		o.expired(expired, "the upstream stream stalled past its "+expired+" timeout")
+		o.expired(expired, "the upstream stream stalled past its "+string(expired)+" timeout")
 	case errors.Is(err, sse.ErrLineTooLong):
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:line-too-long"},
 			fmt.Sprintf("the upstream sent a stream line longer than %d bytes", sse.DefaultMaxLine))

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/policy"
@@ -14,9 +13,9 @@ import (
 )
 
 // target tries t's endpoints in order. It returns a Result when the request
-// is over (answered, committed or canceled); otherwise the class of the last
-// failure, for the route to decide whether to move on.
-func (w *walk) target(ctx context.Context, t *targetRT) (*Result, classify.Class) {
+// is over (answered, committed or canceled); otherwise the table row of the
+// last failure, for the route to decide whether to move on.
+func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 	cs := make([]route.Candidate, len(t.endpoints))
 	for i, e := range t.endpoints {
 		st := w.status[e.key]
@@ -27,25 +26,25 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, classify.Class
 		queue = append(queue, t.endpoints[i])
 	}
 	deferred := map[*endpointRT]bool{}
-	var c classify.Class
+	var row policy.Row
 	for i := 0; i < len(queue); i++ {
 		e := queue[i]
 		if errors.Is(ctx.Err(), context.Canceled) {
-			return w.clientLeft(), c
+			return w.clientLeft(), row
 		}
-		if why := w.budget(ctx); why != "" {
-			w.stopWhy = why
+		if s := w.budget(ctx); s != stopNone {
+			w.stopped = s
 			for _, rest := range queue[i:] {
-				w.skip(rest, why)
+				w.skip(rest, w.reason(s))
 			}
-			return nil, c
+			return nil, row
 		}
 		probe := false
 		// A probe held elsewhere was ordered last: reaching it means every
 		// other candidate is spent, and health never denies service.
 		if st := w.status[e.key]; st.Phase == health.Probing && !st.ProbeHeld && !deferred[e] {
 			ok, tr := w.d.opt.Health.TryProbe(ctx, e.key)
-			w.transitions(tr)
+			w.transitions(e.key, tr)
 			if !ok {
 				// Another request (or replica) holds the one probe: try the
 				// others first, and this one last rather than never.
@@ -57,15 +56,15 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, classify.Class
 		}
 		res, o := w.endpoint(ctx, e, probe)
 		if res != nil {
-			return res, c
+			return res, row
 		}
-		c = o.verdict.Class
-		if w.stopWhy != "" || !policy.For(c).NextEndpoint || i+1 >= len(queue) {
-			return nil, c
+		row = o.row
+		if w.stopped != stopNone || !row.NextEndpoint || i+1 >= len(queue) {
+			return nil, row
 		}
 		w.setAction(decision.ActionNextEndpoint)
 	}
-	return nil, c
+	return nil, row
 }
 
 // endpoint makes one attempt at e and the same-endpoint retries its class
@@ -91,8 +90,8 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		if retried || !ok || probe {
 			return nil, o
 		}
-		if why := w.budget(ctx); why != "" {
-			w.stopWhy = why
+		if s := w.budget(ctx); s != stopNone {
+			w.stopped = s
 			return nil, o
 		}
 		if dl, has := ctx.Deadline(); has && time.Until(dl) <= wait {
@@ -113,7 +112,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 // retryWait says whether o's class is retried on the same endpoint, and after
 // how long.
 func (w *walk) retryWait(o *outcome) (time.Duration, bool) {
-	switch policy.For(o.verdict.Class).Retry {
+	switch o.row.Retry {
 	case policy.RetryOnce:
 		return w.d.opt.Backoff(), true
 	case policy.RetryAfterWait:
@@ -124,16 +123,42 @@ func (w *walk) retryWait(o *outcome) (time.Duration, bool) {
 	return 0, false
 }
 
-// budget returns why no further attempt may be made, or "".
-func (w *walk) budget(ctx context.Context) string {
+// budget returns why no further attempt may be made, or stopNone.
+func (w *walk) budget(ctx context.Context) stop {
 	if n := len(w.rec.Attempts); n >= w.maxAtt {
-		return fmt.Sprintf("budget spent: max_attempts %d", w.maxAtt)
+		return stopMaxAttempts
 	}
 	if w.maxBill > 0 && w.billable >= w.maxBill {
-		return fmt.Sprintf("budget spent: max_billable_attempts %d", w.maxBill)
+		return stopMaxBillable
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return stopDeadline
+	}
+	return stopNone
+}
+
+// stop is why a walk ended before its plan ran out.
+type stop uint8
+
+// The reasons a walk stops early.
+const (
+	stopNone        stop = iota // it did not
+	stopMaxAttempts             // max_attempts attempts were made
+	stopMaxBillable             // max_billable_attempts billable attempts were made
+	stopDeadline                // the route's deadline passed
+)
+
+// reason is why s left an endpoint untried, as the decision record's skip
+// says it.
+func (w *walk) reason(s stop) string {
+	switch s {
+	case stopMaxAttempts:
+		return fmt.Sprintf("budget spent: max_attempts %d", w.maxAtt)
+	case stopMaxBillable:
+		return fmt.Sprintf("budget spent: max_billable_attempts %d", w.maxBill)
+	case stopDeadline:
 		return "deadline passed"
+	case stopNone:
 	}
 	return ""
 }

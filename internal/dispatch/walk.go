@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/detour-llm/detour/classify"
@@ -29,7 +28,7 @@ type walk struct {
 	tried    map[health.Key]bool
 	last     *outcome
 	lastEP   *endpointRT
-	stopWhy  string // why the walk stopped early (budget), for skips
+	stopped  stop // why the walk stopped early (a budget), if it did
 	// bg outlives the client: health reports still land when it leaves.
 	bg context.Context
 	// base is the client's context without the route's deadline: attempts
@@ -44,7 +43,7 @@ type walk struct {
 func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	start := time.Now()
 	r := d.routes[call.Model]
-	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: string(r.strategy),
+	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: r.strategy.String(),
 		Stream: call.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
@@ -115,7 +114,7 @@ func (w *walk) run(ctx context.Context) *Result {
 	tail := w.orderTargets(w.r.tail, route.Ordered)
 	inTail := false
 	for ti := 0; ti < len(list); {
-		res, c := w.target(ctx, list[ti])
+		res, row := w.target(ctx, list[ti])
 		if res != nil {
 			return res
 		}
@@ -123,7 +122,7 @@ func (w *walk) run(ctx context.Context) *Result {
 		if !inTail {
 			rest = append(rest, tail)
 		}
-		if w.stopWhy != "" {
+		if w.stopped != stopNone {
 			return w.fail(rest...)
 		}
 		if errors.Is(ctx.Err(), context.Canceled) {
@@ -132,12 +131,12 @@ func (w *walk) run(ctx context.Context) *Result {
 		// What this target's failure cooled (an account after quota or
 		// auth) goes after the targets still usable.
 		sinkWaiting(list[ti+1:], w.status)
-		if next := w.nextTarget(list, ti, c, inTail); next >= 0 {
+		if next := w.nextTarget(list, ti, row, inTail); next >= 0 {
 			w.setAction(actionFor(inTail))
 			ti = next
 			continue
 		}
-		if !inTail && len(tail) > 0 && w.tailOn(c) {
+		if !inTail && len(tail) > 0 && row.Tail == policy.TailYes {
 			w.setAction(decision.ActionTail)
 			list, ti, inTail = tail, 0, true
 			continue
@@ -148,7 +147,7 @@ func (w *walk) run(ctx context.Context) *Result {
 }
 
 // actionFor names a move to the next target: within the tail it is "tail".
-func actionFor(inTail bool) string {
+func actionFor(inTail bool) decision.Action {
 	if inTail {
 		return decision.ActionTail
 	}
@@ -156,18 +155,18 @@ func actionFor(inTail bool) string {
 }
 
 // nextTarget returns the index in list of the target to try after list[ti]
-// failed with class c, or -1. context_length moves only to a target whose
-// declared context window is larger.
-func (w *walk) nextTarget(list []*targetRT, ti int, c classify.Class, inTail bool) int {
-	allowed := w.moveOn(c)
+// failed with the class of row, or -1. context_length (row.LargerWindow)
+// moves only to a target whose declared context window is larger.
+func (w *walk) nextTarget(list []*targetRT, ti int, row policy.Row, inTail bool) int {
+	allowed := row.NextTarget
 	if inTail {
-		allowed = w.tailOn(c)
+		allowed = row.Tail == policy.TailYes
 	}
 	if !allowed {
 		return -1
 	}
 	for j := ti + 1; j < len(list); j++ {
-		if c == classify.ContextLength {
+		if row.LargerWindow {
 			cur, nxt := list[ti].cfg.ContextWindow, list[j].cfg.ContextWindow
 			if cur == 0 || nxt <= cur {
 				for _, e := range list[j].endpoints {
@@ -179,23 +178,6 @@ func (w *walk) nextTarget(list []*targetRT, ti int, c classify.Class, inTail boo
 		return j
 	}
 	return -1
-}
-
-// moveOn: does class c move the request to the route's next target?
-func (w *walk) moveOn(c classify.Class) bool {
-	if w.r.cfg.FallbackSet {
-		return slices.Contains(w.r.cfg.FallbackOn, c)
-	}
-	return policy.DefaultNextTarget(policy.Strategy(w.r.strategy), c)
-}
-
-// tailOn: may class c reach the guarded tail? The configuration requires
-// tail_on with a tail, so the default applies only to a Route built in code.
-func (w *walk) tailOn(c classify.Class) bool {
-	if len(w.r.cfg.TailOn) > 0 {
-		return slices.Contains(w.r.cfg.TailOn, c)
-	}
-	return policy.DefaultTail(c)
 }
 
 // waiting reports whether an endpoint should go last: it is cooling, or
@@ -278,7 +260,7 @@ func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
 // setAction records what follows the last attempt. The failover metric
 // counts the move when the next attempt starts (see attempt), so a move a
 // budget then stops is never counted.
-func (w *walk) setAction(a string) {
+func (w *walk) setAction(a decision.Action) {
 	if n := len(w.rec.Attempts); n > 0 {
 		w.rec.Attempts[n-1].Action = a
 	}
@@ -313,18 +295,18 @@ func (w *walk) skipWaiting() {
 // fail ends the walk with the last attempt's answer and records why the
 // endpoints in the lists were not tried.
 func (w *walk) fail(rest ...[]*targetRT) *Result {
-	if w.stopWhy != "" {
+	if w.stopped != stopNone {
 		for _, list := range rest {
 			for _, t := range list {
 				for _, e := range t.endpoints {
-					w.skip(e, w.stopWhy)
+					w.skip(e, w.reason(w.stopped))
 				}
 			}
 		}
 	}
 	// A budget that stopped the walk may have come after a move was
 	// recorded: nothing followed the last attempt, so it is a stop.
-	if n := len(w.rec.Attempts); n > 0 && (w.rec.Attempts[n-1].Action == "" || w.stopWhy != "") {
+	if n := len(w.rec.Attempts); n > 0 && (w.rec.Attempts[n-1].Action == "" || w.stopped != stopNone) {
 		w.rec.Attempts[n-1].Action = decision.ActionStop
 	}
 	o := w.last

@@ -14,18 +14,31 @@ import (
 type watchdog struct {
 	mu       sync.Mutex
 	t        *time.Timer
-	phase    string
-	fired    string
+	phase    Phase
+	fired    Phase
 	cancel   context.CancelFunc
 	deadline func() bool // stops watching the route's deadline
 	maxDur   *time.Timer // max_stream_duration, from the commit point
 }
 
+// Phase names what an attempt was waiting for when a clock ran out; the
+// decision record's evidence is "timeout:" + the phase. "" is none.
+type Phase string
+
+// The upstream's timeouts (a provider's timeout, first_token_timeout and
+// idle_timeout, docs/config.md).
+const (
+	PhaseHeaders    Phase = "headers"     // the response headers
+	PhaseBody       Phase = "body"        // the rest of a non-stream answer
+	PhaseFirstToken Phase = "first_token" // a stream's first content
+	PhaseIdle       Phase = "idle"        // the next chunk of a stream
+)
+
 // Phases named after the request's own limits rather than the upstream's
 // timeouts: their expiry is nobody's fault.
 const (
-	phaseDeadline          = "deadline"
-	phaseMaxStreamDuration = "max_stream_duration"
+	PhaseDeadline          Phase = "deadline"
+	PhaseMaxStreamDuration Phase = "max_stream_duration"
 )
 
 // watchDeadline cancels the attempt when ctx's deadline (the route's)
@@ -33,7 +46,7 @@ const (
 func (wd *watchdog) watchDeadline(ctx context.Context) {
 	wd.deadline = context.AfterFunc(ctx, func() {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			wd.expire(phaseDeadline)
+			wd.expire(PhaseDeadline)
 		}
 	})
 }
@@ -47,14 +60,14 @@ func (wd *watchdog) committed(max time.Duration) {
 	}
 	if max > 0 {
 		wd.mu.Lock()
-		wd.maxDur = time.AfterFunc(max, func() { wd.expire(phaseMaxStreamDuration) })
+		wd.maxDur = time.AfterFunc(max, func() { wd.expire(PhaseMaxStreamDuration) })
 		wd.mu.Unlock()
 	}
 }
 
 // expire cancels the attempt because of phase, unless another expiry came
 // first.
-func (wd *watchdog) expire(phase string) {
+func (wd *watchdog) expire(phase Phase) {
 	wd.mu.Lock()
 	if wd.fired == "" {
 		wd.fired = phase
@@ -63,7 +76,7 @@ func (wd *watchdog) expire(phase string) {
 	wd.cancel()
 }
 
-func (wd *watchdog) arm(phase string, d time.Duration) {
+func (wd *watchdog) arm(phase Phase, d time.Duration) {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
 	wd.phase = phase
@@ -106,7 +119,7 @@ func (wd *watchdog) release() {
 }
 
 // expired returns the phase whose timeout fired, or "".
-func (wd *watchdog) expired() string {
+func (wd *watchdog) expired() Phase {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
 	return wd.fired

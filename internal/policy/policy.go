@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/route"
 )
 
 // Describes is what a class says is wrong.
@@ -111,20 +112,17 @@ func For(c classify.Class) Rule {
 	panic("policy: invalid class " + c.String())
 }
 
-// Strategy names a route strategy ("ordered", "fastest", "pool").
-type Strategy string
-
 // DefaultNextTarget reports whether class c moves a request of a route with
 // strategy s to the next target when the route's fallback_on is not written.
 // ContextLength also needs a larger declared context window (see the
 // dispatcher); Unavailable moves on by default only in fastest and pool routes.
-func DefaultNextTarget(s Strategy, c classify.Class) bool {
+func DefaultNextTarget(s route.Strategy, c classify.Class) bool {
 	switch c {
 	case classify.Timeout, classify.RateLimited, classify.Quota, classify.ServerError,
 		classify.Overflow, classify.ContextLength, classify.Unknown:
 		return true
 	case classify.Unavailable:
-		return s == "fastest" || s == "pool"
+		return s == route.Fastest || s == route.Pool
 	case classify.Auth, classify.Forbidden, classify.Refusal, classify.BadRequest:
 		return false
 	}

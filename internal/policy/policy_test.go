@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/route"
 )
 
 // TestTableMatchesSpec pins every row of docs/behaviour.md#rules: what each class
@@ -36,11 +37,11 @@ func TestTableMatchesSpec(t *testing.T) {
 	}
 	for _, c := range classify.Classes() {
 		r, w := For(c), want[c]
-		got := row{r.Describes, r.Counted, r.NextEndpoint, DefaultNextTarget("ordered", c), DefaultNextTarget("fastest", c), r.Page}
+		got := row{r.Describes, r.Counted, r.NextEndpoint, DefaultNextTarget(route.Ordered, c), DefaultNextTarget(route.Fastest, c), r.Page}
 		if got != w {
 			t.Errorf("%s: got %+v, want %+v", c, got, w)
 		}
-		if DefaultNextTarget("pool", c) != w.nextFast {
+		if DefaultNextTarget(route.Pool, c) != w.nextFast {
 			t.Errorf("%s: pool next-target differs from fastest", c)
 		}
 		if r.Describes == DescribesRequest || r.Describes == DescribesUnknown {

@@ -2,18 +2,45 @@ package route
 
 import (
 	"sort"
+	"strconv"
 	"time"
 )
 
-// Strategy orders a route's targets.
-type Strategy string
+// Strategy orders a route's targets. The zero value is Ordered.
+type Strategy uint8
 
-// The strategies of docs/behaviour.md#routing.
+// The strategies (docs/behaviour.md#routing).
 const (
-	Ordered Strategy = "ordered" // targets in the listed order
-	Fastest Strategy = "fastest" // never-measured targets first, then by measured latency
-	Pool    Strategy = "pool"    // spread by load: fewest requests in flight first
+	Ordered Strategy = iota // targets in the listed order
+	Fastest                 // never-measured targets first, then by measured latency
+	Pool                    // spread by load: fewest requests in flight first
 )
+
+// Strategies lists every strategy, in the order of the constants.
+func Strategies() []Strategy { return []Strategy{Ordered, Fastest, Pool} }
+
+// String is the strategy's name in the configuration and the decision record.
+func (s Strategy) String() string {
+	switch s {
+	case Ordered:
+		return "ordered"
+	case Fastest:
+		return "fastest"
+	case Pool:
+		return "pool"
+	}
+	return "strategy(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseStrategy returns the strategy named name ("ordered", "fastest", "pool").
+func ParseStrategy(name string) (Strategy, bool) {
+	for _, s := range Strategies() {
+		if s.String() == name {
+			return s, true
+		}
+	}
+	return Ordered, false
+}
 
 // Candidate is what ordering needs to know about one target or endpoint.
 type Candidate struct {

@@ -37,7 +37,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 		if allowed != nil && !allowed[rt.Name] {
 			continue
 		}
-		data = append(data, model{ID: rt.Name, Object: "model", OwnedBy: "detour", Kind: "route", Strategy: string(rt.Strategy), Targets: rt.Targets})
+		data = append(data, model{ID: rt.Name, Object: "model", OwnedBy: "detour", Kind: "route", Strategy: rt.Strategy.String(), Targets: rt.Targets})
 	}
 	for _, t := range st.Config.Targets {
 		if allowed != nil && !allowed[t.Name] {

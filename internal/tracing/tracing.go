@@ -197,7 +197,7 @@ func (t *Tracer) attempt(ctx context.Context, reqStart time.Time, a decision.Att
 		attribute.String("detour.target", a.Target),
 		attribute.String("detour.provider", a.Provider),
 		attribute.String("detour.class", class),
-		attribute.String("detour.action", a.Action),
+		attribute.String("detour.action", string(a.Action)),
 		attribute.Bool("detour.billable", a.Billable),
 		attribute.Bool("detour.counted", a.Counted),
 	}
