@@ -14,6 +14,10 @@ func (r *Recorder) answerMessages(w http.ResponseWriter, body []byte) {
 		Stream bool   `json:"stream"`
 	}
 	json.Unmarshal(body, &in) //nolint:errcheck // a bad body still gets the reply
+	if r.wantsToolCall(body) {
+		r.answerMessagesTool(w, in.Model, in.Stream)
+		return
+	}
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 2,
 		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	msg := map[string]any{"id": "msg_clienttest", "type": "message", "role": "assistant",
@@ -52,6 +56,10 @@ func (r *Recorder) answerResponses(w http.ResponseWriter, body []byte) {
 		Stream bool   `json:"stream"`
 	}
 	json.Unmarshal(body, &in) //nolint:errcheck // a bad body still gets the reply
+	if r.wantsToolCall(body) {
+		r.answerResponsesTool(w, in.Model, in.Stream)
+		return
+	}
 	part := map[string]any{"type": "output_text", "text": r.Reply, "annotations": []any{}}
 	item := map[string]any{"type": "message", "id": "msg_clienttest", "status": "completed",
 		"role": "assistant", "content": []any{part}}

@@ -28,6 +28,13 @@ var knownGaps = map[string][]string{
 		"context_management",
 		"messages.1.role",
 	},
+	// Two model calls: the tool call, then the answer to its result.
+	"claude-code-" + ClaudeCodeVersion + "-tool.jsonl": {
+		"context_management",
+		"messages.1.role",
+		"context_management",
+		"messages.1.role",
+	},
 	"codex-" + CodexVersion + ".jsonl": {
 		"input.0.type",
 	},
@@ -36,6 +43,7 @@ var knownGaps = map[string][]string{
 		"tools.7.type",
 	},
 	"codex-" + CodexVersion + "-route-model-function-tools.jsonl": nil,
+	"codex-" + CodexVersion + "-tool.jsonl":                       nil,
 }
 
 // gap is one refusal by a door translation.

@@ -48,11 +48,22 @@ type Recorder struct {
 	URL string
 	// Reply is the assistant text every model call answers.
 	Reply string
+	// Tool, when set, makes a model call that offers a tool of that name
+	// and carries no tool result yet answer with a call of it instead of
+	// Reply, so the recording shows the client's tool round trip.
+	Tool *ToolCall
 
 	srv  *http.Server
 	ln   net.Listener
 	mu   sync.Mutex
 	reqs []Request
+}
+
+// ToolCall is the tool call a Recorder answers with (see Recorder.Tool).
+type ToolCall struct {
+	Name string
+	// Input is the call's arguments, a JSON object.
+	Input json.RawMessage
 }
 
 // NewRecorder starts a Recorder on 127.0.0.1 answering reply.
