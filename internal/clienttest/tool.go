@@ -83,7 +83,7 @@ func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stre
 	item := map[string]any{"type": "function_call", "id": "fc_clienttest", "call_id": "call_clienttest",
 		"name": r.Tool.Name, "arguments": string(r.Tool.Input), "status": "completed"}
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
-		"input_tokens_details": map[string]any{"cached_tokens": 0},
+		"input_tokens_details":  map[string]any{"cached_tokens": 0},
 		"output_tokens_details": map[string]any{"reasoning_tokens": 0}}
 	resp := func(status string, output []any, u any) map[string]any {
 		return map[string]any{"id": "resp_clienttest_tool", "object": "response",
