@@ -38,36 +38,54 @@ func writeFixture(t *testing.T, name, home string, reqs []Request) {
 	}
 }
 
+// TestClaudeCodeOneTurn runs Claude Code with its default model and with
+// a model name it does not know, as a Detour route name is (Claude Code
+// shapes thinking, betas and context management by model).
 func TestClaudeCodeOneTurn(t *testing.T) {
-	rec, err := NewRecorder("hi from the recorder")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rec.Close()
-	res := RunClaude(t, rec.URL, "say hi")
-	reqs := rec.Requests()
-	t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
-	for _, r := range reqs {
-		t.Logf("%s %s?%s", r.Method, r.Path, r.Query)
-	}
-	if res.Err != nil {
-		t.Fatalf("claude: %v", res.Err)
-	}
-	var out struct {
-		Result  string `json:"result"`
-		IsError bool   `json:"is_error"`
-	}
-	if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil {
-		t.Fatalf("claude --output-format json printed no JSON object: %v", err)
-	}
-	if out.IsError || !strings.Contains(out.Result, "hi from the recorder") {
-		t.Errorf("claude's result = %q (is_error %v), want the recorder's reply", out.Result, out.IsError)
-	}
-	if !sawPost(reqs, "/v1/messages") {
-		t.Errorf("no POST /v1/messages recorded")
-	}
-	if *recordFlag {
-		writeFixture(t, "claude-code-"+ClaudeCodeVersion+".jsonl", res.Home, reqs)
+	for _, tc := range []struct {
+		name, fixture string
+		opts          Options
+	}{
+		{"default-model", "claude-code-" + ClaudeCodeVersion + ".jsonl", Options{}},
+		{"route-model", "claude-code-" + ClaudeCodeVersion + "-route-model.jsonl",
+			Options{Args: []string{"--model", "detour-route"}}},
+		// Without experimental betas: no context_management, all tools
+		// sent eagerly, but still a mid-conversation system message.
+		{"route-model-no-betas", "claude-code-" + ClaudeCodeVersion + "-route-model-no-betas.jsonl",
+			Options{Args: []string{"--model", "detour-route"}, Env: []string{"CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS=1"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, err := NewRecorder("hi from the recorder")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rec.Close()
+			res := RunClaude(t, rec.URL, "say hi", tc.opts)
+			reqs := rec.Requests()
+			t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
+			for _, r := range reqs {
+				t.Logf("%s %s?%s", r.Method, r.Path, r.Query)
+			}
+			if res.Err != nil {
+				t.Fatalf("claude: %v", res.Err)
+			}
+			var out struct {
+				Result  string `json:"result"`
+				IsError bool   `json:"is_error"`
+			}
+			if err := json.Unmarshal([]byte(res.Stdout), &out); err != nil {
+				t.Fatalf("claude --output-format json printed no JSON object: %v", err)
+			}
+			if out.IsError || !strings.Contains(out.Result, "hi from the recorder") {
+				t.Errorf("claude's result = %q (is_error %v), want the recorder's reply", out.Result, out.IsError)
+			}
+			if !sawPost(reqs, "/v1/messages") {
+				t.Errorf("no POST /v1/messages recorded")
+			}
+			if *recordFlag {
+				writeFixture(t, tc.fixture, res.Home, reqs)
+			}
+		})
 	}
 }
 
@@ -92,7 +110,7 @@ func TestCodexOneTurn(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer rec.Close()
-			res := RunCodex(t, rec.URL, "say hi", tc.args...)
+			res := RunCodex(t, rec.URL, "say hi", Options{Args: tc.args})
 			reqs := rec.Requests()
 			t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
 			for _, r := range reqs {

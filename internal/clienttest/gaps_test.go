@@ -28,6 +28,13 @@ var knownGaps = map[string][]string{
 		"context_management",
 		"messages.1.role",
 	},
+	"claude-code-" + ClaudeCodeVersion + "-route-model.jsonl": {
+		"context_management",
+		"messages.1.role",
+	},
+	"claude-code-" + ClaudeCodeVersion + "-route-model-no-betas.jsonl": {
+		"messages.1.role",
+	},
 	// Two model calls: the tool call, then the answer to its result.
 	"claude-code-" + ClaudeCodeVersion + "-tool.jsonl": {
 		"context_management",

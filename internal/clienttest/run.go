@@ -109,11 +109,19 @@ func tempHome(t testing.TB) (home, work string) {
 	return home, work
 }
 
+// Options adds to a CLI run.
+type Options struct {
+	// Args go after the run's own flags (before the prompt for Codex).
+	Args []string
+	// Env adds NAME=value entries to the CLI's environment.
+	Env []string
+}
+
 // RunClaude runs `claude -p prompt --output-format json` once against
 // baseURL (http://127.0.0.1:PORT, no /v1: Claude Code adds /v1/messages)
 // with the key "test" in x-api-key. It skips t when Claude Code is not
 // installed.
-func RunClaude(t testing.TB, baseURL, prompt string, extraArgs ...string) Result {
+func RunClaude(t testing.TB, baseURL, prompt string, o Options) Result {
 	t.Helper()
 	bin := need(t, "claude", "@anthropic-ai/claude-code")
 	home, work := tempHome(t)
@@ -129,7 +137,8 @@ func RunClaude(t testing.TB, baseURL, prompt string, extraArgs ...string) Result
 		"DISABLE_BUG_COMMAND=1",
 		"CLAUDE_CODE_SKIP_PROMPT_HISTORY=1",
 	)
-	args := append([]string{"-p", prompt, "--output-format", "json"}, extraArgs...)
+	env = append(env, o.Env...)
+	args := append([]string{"-p", prompt, "--output-format", "json"}, o.Args...)
 	r := run(bin, args, env, work, 3*time.Minute)
 	r.Home = home
 	return r
@@ -139,7 +148,7 @@ func RunClaude(t testing.TB, baseURL, prompt string, extraArgs ...string) Result
 // no /v1) through a custom provider with wire_api "responses" and the key
 // "test" in DETOUR_API_KEY (sent as Authorization: Bearer). It skips t when
 // Codex CLI is not installed.
-func RunCodex(t testing.TB, baseURL, prompt string, extraArgs ...string) Result {
+func RunCodex(t testing.TB, baseURL, prompt string, o Options) Result {
 	t.Helper()
 	bin := need(t, "codex", "@openai/codex")
 	home, work := tempHome(t)
@@ -152,8 +161,9 @@ func RunCodex(t testing.TB, baseURL, prompt string, extraArgs ...string) Result 
 		t.Fatal(err)
 	}
 	env := append(baseEnv(home), "CODEX_HOME="+codexHome, "DETOUR_API_KEY=test")
+	env = append(env, o.Env...)
 	args := append([]string{"exec", "--skip-git-repo-check", "--ephemeral",
-		"--sandbox", "read-only", "--color", "never"}, extraArgs...)
+		"--sandbox", "read-only", "--color", "never"}, o.Args...)
 	args = append(args, prompt)
 	r := run(bin, args, env, work, 3*time.Minute)
 	r.Home = home

@@ -27,7 +27,7 @@ func TestClaudeCodeToolRoundTrip(t *testing.T) {
 	}
 	defer rec.Close()
 	rec.Tool = &ToolCall{Name: "Bash", Input: json.RawMessage(`{"command":"echo clienttest-tool-ran","description":"Print a marker"}`)}
-	res := RunClaude(t, rec.URL, "run echo", "--allowedTools", "Bash(echo:*)")
+	res := RunClaude(t, rec.URL, "run echo", Options{Args: []string{"--allowedTools", "Bash(echo:*)"}})
 	reqs := rec.Requests()
 	t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
 	if res.Err != nil {
@@ -54,8 +54,8 @@ func TestCodexToolRoundTrip(t *testing.T) {
 	}
 	defer rec.Close()
 	rec.Tool = &ToolCall{Name: "exec_command", Input: json.RawMessage(`{"cmd":"echo clienttest-tool-ran"}`)}
-	res := RunCodex(t, rec.URL, "run echo",
-		"-m", "detour-route", "--disable", "multi_agent", "-c", `web_search="disabled"`)
+	res := RunCodex(t, rec.URL, "run echo", Options{Args: []string{
+		"-m", "detour-route", "--disable", "multi_agent", "-c", `web_search="disabled"`}})
 	reqs := rec.Requests()
 	t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
 	if res.Err != nil {
