@@ -190,5 +190,9 @@ enabled = false
 
 [feedback]
 enabled = false
+
+# Plugins sync from api.github.com and chatgpt.com at startup.
+[features]
+plugins = false
 `
 }
