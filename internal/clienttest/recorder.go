@@ -62,6 +62,9 @@ type Recorder struct {
 // ToolCall is the tool call a Recorder answers with (see Recorder.Tool).
 type ToolCall struct {
 	Name string
+	// Namespace, for a Responses tool inside a "namespace" tool, is put
+	// on the function_call item as "namespace".
+	Namespace string
 	// Input is the call's arguments, a JSON object.
 	Input json.RawMessage
 }

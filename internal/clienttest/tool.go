@@ -13,7 +13,10 @@ func (r *Recorder) wantsToolCall(body []byte) bool {
 		return false
 	}
 	var in struct {
-		Tools    []struct{ Name string } `json:"tools"`
+		Tools []struct {
+			Name  string
+			Tools []struct{ Name string } // a namespace's members
+		} `json:"tools"`
 		Messages []struct {
 			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
@@ -24,7 +27,10 @@ func (r *Recorder) wantsToolCall(body []byte) bool {
 	}
 	offered := false
 	for _, t := range in.Tools {
-		offered = offered || t.Name == r.Tool.Name
+		offered = offered || t.Name == r.Tool.Name && r.Tool.Namespace == ""
+		for _, m := range t.Tools {
+			offered = offered || t.Name == r.Tool.Namespace && m.Name == r.Tool.Name
+		}
 	}
 	if !offered {
 		return false
@@ -82,6 +88,9 @@ func (r *Recorder) answerMessagesTool(w http.ResponseWriter, model string, strea
 func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stream bool) {
 	item := map[string]any{"type": "function_call", "id": "fc_clienttest", "call_id": "call_clienttest",
 		"name": r.Tool.Name, "arguments": string(r.Tool.Input), "status": "completed"}
+	if r.Tool.Namespace != "" {
+		item["namespace"] = r.Tool.Namespace
+	}
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
 		"input_tokens_details":  map[string]any{"cached_tokens": 0},
 		"output_tokens_details": map[string]any{"reasoning_tokens": 0}}
@@ -105,6 +114,9 @@ func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stre
 	ev("response.created", map[string]any{"response": resp("in_progress", []any{}, nil)})
 	open := map[string]any{"type": "function_call", "id": "fc_clienttest", "call_id": "call_clienttest",
 		"name": r.Tool.Name, "arguments": "", "status": "in_progress"}
+	if r.Tool.Namespace != "" {
+		open["namespace"] = r.Tool.Namespace
+	}
 	ev("response.output_item.added", map[string]any{"output_index": 0, "item": open})
 	ev("response.function_call_arguments.delta", map[string]any{"item_id": "fc_clienttest",
 		"output_index": 0, "delta": string(r.Tool.Input)})

@@ -72,3 +72,48 @@ func TestCodexToolRoundTrip(t *testing.T) {
 		writeFixture(t, "codex-"+CodexVersion+"-tool.jsonl", res.Home, reqs)
 	}
 }
+
+// TestCodexNamespaceToolCall answers Codex with a function_call of a tool
+// inside its "namespace" tool multi_agent_v1, carrying "namespace" on the
+// item, and checks that Codex ran that tool (its own error for empty agent
+// ids, not an unknown-tool error) and sent the call back with its
+// namespace: what a door flattening namespace tools must map back.
+func TestCodexNamespaceToolCall(t *testing.T) {
+	rec, err := NewRecorder("done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	rec.Tool = &ToolCall{Name: "wait_agent", Namespace: "multi_agent_v1", Input: json.RawMessage(`{"timeout_ms":10}`)}
+	res := RunCodex(t, rec.URL, "wait", Options{Args: []string{"-m", "detour-route"}})
+	reqs := rec.Requests()
+	t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
+	if res.Err != nil {
+		t.Fatalf("codex: %v", res.Err)
+	}
+	if n := countPosts(reqs, "/v1/responses"); n < 2 {
+		t.Fatalf("%d model calls, want the tool call and the answer to its result", n)
+	}
+	var body struct{ Input []map[string]any }
+	if err := json.Unmarshal(reqs[len(reqs)-1].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	var call, output map[string]any
+	for _, it := range body.Input {
+		switch it["type"] {
+		case "function_call":
+			call = it
+		case "function_call_output":
+			output = it
+		}
+	}
+	if call == nil || call["namespace"] != "multi_agent_v1" || call["name"] != "wait_agent" {
+		t.Errorf("function_call sent back = %v, want name wait_agent with namespace multi_agent_v1", call)
+	}
+	if out, _ := output["output"].(string); !strings.Contains(out, "agent ids") {
+		t.Errorf("function_call_output = %q, want wait_agent's own answer", out)
+	}
+	if *recordFlag {
+		writeFixture(t, "codex-"+CodexVersion+"-namespace-tool.jsonl", res.Home, reqs)
+	}
+}
