@@ -55,7 +55,7 @@ func TestClaudeCodeOneTurn(t *testing.T) {
 			Options{Args: []string{"--model", "detour-route"}, Env: []string{"CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS=1"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec, err := NewRecorder("hi from the recorder")
+			rec, err := NewRecorder("hi from the recorder", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func TestCodexOneTurn(t *testing.T) {
 			[]string{"-m", "detour-route", "--disable", "multi_agent", "-c", `web_search="disabled"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec, err := NewRecorder("hi from the recorder")
+			rec, err := NewRecorder("hi from the recorder", nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,12 @@
 //     network feature that is not the model call switched off, and the
 //     given base URL; they skip the test when the CLI is not installed.
 //
+// Driving a CLI through Detour: start the gateway with loopback upstream
+// fakes (internal/upstreamtest, or a Recorder as an Anthropic or Responses
+// upstream), then RunClaude(t, gatewayURL, "say hi", Options{}) or
+// RunCodex(t, gatewayURL, …); the Result holds the CLI's output, the
+// fakes hold what Detour sent upstream.
+//
 // The CLIs are found under $DETOUR_CLIENTS_DIR (an npm prefix holding
 // node_modules/.bin/claude and node_modules/.bin/codex), then on PATH.
 // docs/doors.md ("Real clients") reports what the recorded requests hold;

@@ -48,9 +48,9 @@ type Recorder struct {
 	URL string
 	// Reply is the assistant text every model call answers.
 	Reply string
-	// Tool, when set, makes a model call that offers a tool of that name
-	// and carries no tool result yet answer with a call of it instead of
-	// Reply, so the recording shows the client's tool round trip.
+	// Tool, when not nil, makes a model call that offers a tool of that
+	// name and carries no tool result yet answer with a call of it instead
+	// of Reply, so the recording shows the client's tool round trip.
 	Tool *ToolCall
 
 	srv  *http.Server
@@ -69,13 +69,14 @@ type ToolCall struct {
 	Input json.RawMessage
 }
 
-// NewRecorder starts a Recorder on 127.0.0.1 answering reply.
-func NewRecorder(reply string) (*Recorder, error) {
+// NewRecorder starts a Recorder on 127.0.0.1 answering reply, or tool
+// (nil for none) first. Reply and Tool are not to be changed afterwards.
+func NewRecorder(reply string, tool *ToolCall) (*Recorder, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
-	r := &Recorder{URL: "http://" + ln.Addr().String(), Reply: reply, ln: ln}
+	r := &Recorder{URL: "http://" + ln.Addr().String(), Reply: reply, Tool: tool, ln: ln}
 	r.srv = &http.Server{Handler: http.HandlerFunc(r.serve)}
 	go r.srv.Serve(ln) //nolint:errcheck // ends with Close
 	return r, nil

@@ -44,12 +44,25 @@ func Find(name string) string {
 	return ""
 }
 
+// need returns the CLI's path, or skips t when it is missing or is not the
+// pinned version (the tests assert what that version sends). Under
+// DETOUR_CLIENTS_REQUIRED=1 (CI, once it installs them) it fails instead.
 func need(t testing.TB, name, pkg string) string {
 	t.Helper()
+	stop := t.Skipf
+	if os.Getenv("DETOUR_CLIENTS_REQUIRED") == "1" {
+		stop = t.Fatalf
+	}
 	p := Find(name)
 	if p == "" {
-		t.Skipf("%s (npm %s) is not installed: set DETOUR_CLIENTS_DIR to an npm prefix holding it "+
+		stop("%s (npm %s) is not installed: set DETOUR_CLIENTS_DIR to an npm prefix holding it "+
 			"(npm install --prefix \"$DETOUR_CLIENTS_DIR\" %s@%s)", name, pkg, pkg, pinned(pkg))
+		return ""
+	}
+	r := run(p, []string{"--version"}, baseEnv(t.TempDir()), "", 30*time.Second)
+	if r.Err != nil || !strings.Contains(r.Stdout, pinned(pkg)) {
+		stop("%s at %s is %q (%v), not the pinned %s@%s: install that into $DETOUR_CLIENTS_DIR",
+			name, p, strings.TrimSpace(r.Stdout), r.Err, pkg, pinned(pkg))
 	}
 	return p
 }

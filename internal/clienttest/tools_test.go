@@ -21,12 +21,11 @@ func countPosts(reqs []Request, path string) int {
 // call with a Bash tool_use (echo, allowed on the command line) and checks
 // that the second call carries the tool_result and ends the turn.
 func TestClaudeCodeToolRoundTrip(t *testing.T) {
-	rec, err := NewRecorder("done")
+	rec, err := NewRecorder("done", &ToolCall{Name: "Bash", Input: json.RawMessage(`{"command":"echo clienttest-tool-ran","description":"Print a marker"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	rec.Tool = &ToolCall{Name: "Bash", Input: json.RawMessage(`{"command":"echo clienttest-tool-ran","description":"Print a marker"}`)}
 	res := RunClaude(t, rec.URL, "run echo", Options{Args: []string{"--allowedTools", "Bash(echo:*)"}})
 	reqs := rec.Requests()
 	t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
@@ -48,12 +47,11 @@ func TestClaudeCodeToolRoundTrip(t *testing.T) {
 // TestCodexToolRoundTrip does the same with Codex's exec_command function
 // tool (the function-tools setup of TestCodexOneTurn).
 func TestCodexToolRoundTrip(t *testing.T) {
-	rec, err := NewRecorder("done")
+	rec, err := NewRecorder("done", &ToolCall{Name: "exec_command", Input: json.RawMessage(`{"cmd":"echo clienttest-tool-ran"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	rec.Tool = &ToolCall{Name: "exec_command", Input: json.RawMessage(`{"cmd":"echo clienttest-tool-ran"}`)}
 	res := RunCodex(t, rec.URL, "run echo", Options{Args: []string{
 		"-m", "detour-route", "--disable", "multi_agent", "-c", `web_search="disabled"`}})
 	reqs := rec.Requests()
@@ -79,12 +77,11 @@ func TestCodexToolRoundTrip(t *testing.T) {
 // ids, not an unknown-tool error) and sent the call back with its
 // namespace: what a door flattening namespace tools must map back.
 func TestCodexNamespaceToolCall(t *testing.T) {
-	rec, err := NewRecorder("done")
+	rec, err := NewRecorder("done", &ToolCall{Name: "wait_agent", Namespace: "multi_agent_v1", Input: json.RawMessage(`{"timeout_ms":10}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rec.Close()
-	rec.Tool = &ToolCall{Name: "wait_agent", Namespace: "multi_agent_v1", Input: json.RawMessage(`{"timeout_ms":10}`)}
 	res := RunCodex(t, rec.URL, "wait", Options{Args: []string{"-m", "detour-route"}})
 	reqs := rec.Requests()
 	t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
