@@ -19,7 +19,10 @@
 // fakes hold what Detour sent upstream.
 //
 // The CLIs are found under $DETOUR_CLIENTS_DIR (an npm prefix holding
-// node_modules/.bin/claude and node_modules/.bin/codex), then on PATH.
+// node_modules/.bin/claude and node_modules/.bin/codex), then on PATH; a
+// CLI that is missing or not the pinned version (ClaudeCodeVersion,
+// CodexVersion) skips the test, or fails it under
+// DETOUR_CLIENTS_REQUIRED=1.
 // docs/doors.md ("Real clients") reports what the recorded requests hold;
 // e2e/testdata/clients has the recordings.
 package clienttest
