@@ -74,6 +74,9 @@ var allowed = map[string][]string{
 	"internal/redistest": {},
 	// Test helper that runs a whole gateway in-process: wiring, config, records.
 	"internal/gatewaytest": {"internal/app", "internal/config", "internal/decision"},
+	// Test helper that runs real client CLIs against a loopback recorder:
+	// nothing of ours (its tests read the doors).
+	"internal/clienttest": {},
 	// This test itself.
 	"internal/archtest": {},
 	// The CLI; `classify --suggest` reads decision records.

@@ -1,0 +1,28 @@
+// Package clienttest drives real coding-agent CLIs — Claude Code
+// (@anthropic-ai/claude-code) and Codex CLI (@openai/codex) — for one
+// non-interactive turn against a base URL on loopback, and records what
+// they send.
+//
+//   - Recorder: a loopback HTTP server that answers just enough of the
+//     Anthropic Messages API (/v1/messages, count_tokens, models) and the
+//     OpenAI Responses API (/v1/responses, models) for one turn to
+//     complete, and records every request (method, path, query, headers
+//     with secrets masked, body).
+//   - RunClaude, RunCodex: run the CLI once with a throwaway HOME, every
+//     network feature that is not the model call switched off, and the
+//     given base URL; they skip the test when the CLI is not installed.
+//
+// Driving a CLI through Detour: start the gateway with loopback upstream
+// fakes (internal/upstreamtest, or a Recorder as an Anthropic or Responses
+// upstream), then RunClaude(t, gatewayURL, "say hi", Options{}) or
+// RunCodex(t, gatewayURL, …); the Result holds the CLI's output, the
+// fakes hold what Detour sent upstream.
+//
+// The CLIs are found under $DETOUR_CLIENTS_DIR (an npm prefix holding
+// node_modules/.bin/claude and node_modules/.bin/codex), then on PATH; a
+// CLI that is missing or not the pinned version (ClaudeCodeVersion,
+// CodexVersion) skips the test, or fails it under
+// DETOUR_CLIENTS_REQUIRED=1.
+// docs/doors.md ("Real clients") reports what the recorded requests hold;
+// e2e/testdata/clients has the recordings.
+package clienttest

@@ -1,0 +1,237 @@
+package clienttest
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/door/messages"
+	"github.com/detour-llm/detour/internal/door/responses"
+)
+
+// knownGaps is what the door translations refuse today in each recorded
+// request of a real client (the member named by the door's error, in
+// order). docs/doors.md ("Real clients") explains each; the server wiring
+// step closes them. TestRecordedRequestsThroughDoors fails when the list
+// changes either way: a new refusal is a regression for that client, a
+// gap closed should be struck from here and from the docs.
+var knownGaps = map[string][]string{
+	"claude-code-" + ClaudeCodeVersion + ".jsonl": {
+		"context_management",
+		"messages.1.role",
+	},
+	"claude-code-" + ClaudeCodeVersion + "-route-model.jsonl": {
+		"context_management",
+		"messages.1.role",
+	},
+	"claude-code-" + ClaudeCodeVersion + "-route-model-no-betas.jsonl": {
+		"messages.1.role",
+	},
+	// Two model calls: the tool call, then the answer to its result.
+	"claude-code-" + ClaudeCodeVersion + "-tool.jsonl": {
+		"context_management",
+		"messages.1.role",
+		"context_management",
+		"messages.1.role",
+	},
+	"codex-" + CodexVersion + ".jsonl": {
+		"input.0.type",
+	},
+	"codex-" + CodexVersion + "-route-model.jsonl": {
+		"tools.4.type",
+		"tools.7.type",
+	},
+	"codex-" + CodexVersion + "-route-model-function-tools.jsonl": nil,
+	// Two model calls: the namespaced tool call, then its output.
+	"codex-" + CodexVersion + "-namespace-tool.jsonl": {
+		"tools.4.type",
+		"tools.7.type",
+		"tools.4.type",
+		"tools.7.type",
+	},
+	"codex-" + CodexVersion + "-tool.jsonl": nil,
+}
+
+// gap is one refusal by a door translation.
+type gap struct{ field, message string }
+
+var bracketIndex = regexp.MustCompile(`\[(\d+)\]`)
+
+// dotted turns "input[0].type" into "input.0.type" so both doors' error
+// paths read alike.
+func dotted(p string) string { return bracketIndex.ReplaceAllString(p, ".$1") }
+
+// strip removes what a refusal names from body: the deepest array element
+// on the path when there is one (a message, a block, a tool, an item),
+// else the member itself. It reports whether anything was removed.
+func strip(body map[string]any, path string) bool {
+	segs := strings.Split(path, ".")
+	last := -1
+	for i, s := range segs {
+		if _, err := strconv.Atoi(s); err == nil {
+			last = i
+		}
+	}
+	if last < 0 {
+		var cur any = body
+		for _, s := range segs[:len(segs)-1] {
+			m, ok := cur.(map[string]any)
+			if !ok {
+				return false
+			}
+			cur = m[s]
+		}
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return false
+		}
+		if _, ok := m[segs[len(segs)-1]]; !ok {
+			return false
+		}
+		delete(m, segs[len(segs)-1])
+		return true
+	}
+	var parent any = body
+	for _, s := range segs[:last-1] {
+		switch v := parent.(type) {
+		case map[string]any:
+			parent = v[s]
+		case []any:
+			i, _ := strconv.Atoi(s)
+			if i >= len(v) {
+				return false
+			}
+			parent = v[i]
+		default:
+			return false
+		}
+	}
+	m, ok := parent.(map[string]any)
+	if !ok {
+		return false
+	}
+	key := segs[last-1]
+	arr, ok := m[key].([]any)
+	i, _ := strconv.Atoi(segs[last])
+	if !ok || i >= len(arr) {
+		return false
+	}
+	m[key] = slices.Delete(arr, i, i+1)
+	return true
+}
+
+// translate runs body through the door for path and returns the refused
+// member (dotted) and message, or ok with the canonical chat JSON.
+func translate(path string, body []byte) (chatJSON []byte, g *gap) {
+	switch path {
+	case "/v1/messages":
+		tr, err := messages.Translate(body)
+		if err != nil {
+			var e *messages.Error
+			if errors.As(err, &e) {
+				return nil, &gap{dotted(e.Field), e.Error()}
+			}
+			return nil, &gap{"", err.Error()}
+		}
+		return tr.Body, nil
+	case "/v1/responses":
+		tr, err := responses.Translate(body)
+		if err != nil {
+			var e *responses.Error
+			if errors.As(err, &e) {
+				return nil, &gap{dotted(e.Param), e.Error()}
+			}
+			return nil, &gap{"", err.Error()}
+		}
+		return tr.Chat, nil
+	}
+	return nil, nil
+}
+
+// gapsOf translates body, stripping each refused member in turn, and
+// returns every refusal and the canonical JSON of what was left.
+func gapsOf(t *testing.T, path string, raw json.RawMessage) ([]gap, []byte) {
+	t.Helper()
+	var body map[string]any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatalf("recorded body is not a JSON object: %v", err)
+	}
+	var gaps []gap
+	for range 50 {
+		b, _ := json.Marshal(body)
+		out, g := translate(path, b)
+		if g == nil {
+			return gaps, out
+		}
+		gaps = append(gaps, *g)
+		if g.field == "" || !strip(body, g.field) {
+			t.Fatalf("cannot strip %q to look further: %s", g.field, g.message)
+		}
+	}
+	t.Fatal("more than 50 refusals")
+	return nil, nil
+}
+
+// TestRecordedRequestsThroughDoors feeds every model call a real client
+// made (e2e/testdata/clients) to the door translation for its path.
+func TestRecordedRequestsThroughDoors(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(fixtures, "*.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no recordings in " + fixtures)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			want, ok := knownGaps[name]
+			if !ok {
+				t.Fatalf("no knownGaps entry for %s", name)
+			}
+			fh, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fh.Close()
+			sc := bufio.NewScanner(fh)
+			sc.Buffer(nil, 64<<20)
+			var got []string
+			calls := 0
+			for sc.Scan() {
+				var r Request
+				if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+					t.Fatal(err)
+				}
+				if r.Method != "POST" || (r.Path != "/v1/messages" && r.Path != "/v1/responses") {
+					continue
+				}
+				calls++
+				gaps, out := gapsOf(t, r.Path, r.Body)
+				for _, g := range gaps {
+					t.Logf("%s refused %s: %s", r.Path, g.field, g.message)
+					got = append(got, g.field)
+				}
+				var canon map[string]json.RawMessage
+				if err := json.Unmarshal(out, &canon); err != nil {
+					t.Fatalf("canonical body after stripping: %v", err)
+				}
+				t.Logf("canonical members: %v", slices.Sorted(maps.Keys(canon)))
+			}
+			if err := sc.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if calls == 0 {
+				t.Fatal("no model call in the recording")
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("refused members = %q, knownGaps says %q (update knownGaps and docs/doors.md)", got, want)
+			}
+		})
+	}
+}
