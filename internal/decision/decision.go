@@ -33,10 +33,14 @@ const (
 
 // Decision is one request's record.
 type Decision struct {
-	ID          string       `json:"id"`
-	Time        time.Time    `json:"time"`
-	Route       string       `json:"route"`
-	Strategy    string       `json:"strategy"`
+	ID       string    `json:"id"`
+	Time     time.Time `json:"time"`
+	Route    string    `json:"route"`
+	Strategy string    `json:"strategy"`
+	// API is the client API the request came through: "chat" (also when
+	// empty, for records written before doors existed), "messages",
+	// "responses" or "embeddings" (docs/doors.md).
+	API         string       `json:"api,omitempty"`
 	Stream      bool         `json:"stream"`
 	Outcome     string       `json:"outcome"`
 	Status      int          `json:"status"`

@@ -30,8 +30,19 @@ type Call struct {
 	ID string
 	// Client names the client key used (see decision.Decision.Client).
 	Client string
+	// API names the client API (door) the request came through, for the
+	// decision record: "chat" when empty (see decision.Decision.API).
+	API string
 
 	req *provider.Request // the request the adapters read, built once
+}
+
+// api is the door's name for the record ("chat" by default).
+func (c *Call) api() string {
+	if c.API == "" {
+		return "chat"
+	}
+	return c.API
 }
 
 // request is c as the adapters read it.

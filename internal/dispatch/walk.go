@@ -44,7 +44,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	start := time.Now()
 	r := d.routes[call.Model]
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: r.strategy.String(),
-		Stream: call.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
+		API: call.api(), Stream: call.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
 	defer cancelBase(nil)
