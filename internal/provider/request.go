@@ -85,8 +85,14 @@ func keyIs(k []byte, key string) bool {
 	if len(k) == len(key)+2 && string(k[1:len(k)-1]) == key {
 		return true
 	}
+	return bytes.IndexByte(k, '\\') >= 0 && escapedKeyIs(k, key)
+}
+
+// escapedKeyIs is keyIs's slow path, apart so that the common case does not
+// allocate the decoded string.
+func escapedKeyIs(k []byte, key string) bool {
 	var s string
-	return bytes.IndexByte(k, '\\') >= 0 && json.Unmarshal(k, &s) == nil && s == key
+	return json.Unmarshal(k, &s) == nil && s == key
 }
 
 func skipSpace(b []byte, i int) int {
