@@ -39,6 +39,7 @@ func main() {
 	conns := flag.Int("conns", 50, "throughput: closed-loop connections")
 	streams := flag.Int("streams", 1000, "streams: how many streams are held open at once")
 	every := flag.Duration("every", 200*time.Millisecond, "streams: the upstream's gap before each event")
+	ramp := flag.Int("ramp", 2000, "streams: how many streams are started per second (0: all at once)")
 	flag.Parse()
 
 	switch *role {
@@ -64,7 +65,7 @@ func main() {
 	case "latency":
 		err = r.latency(*bin, *rate, *conns, *rounds, *dur)
 	case "streams":
-		err = r.streams(*bin, *streams, *every)
+		err = r.streams(*bin, *streams, *every, *ramp)
 	default:
 		err = fmt.Errorf("unknown -mode %q", *mode)
 	}

@@ -16,35 +16,45 @@ const targetRSS = 60 << 20 // peak RSS of detour with 1,000 open streams (issue 
 
 // streams holds n slow streams open through detour at once and reports the
 // detour process's RSS (VmRSS sampled every 100ms, and the kernel's VmHWM
-// peak), how many were open together at most, and every failure.
-func (r *runner) streams(bin string, n int, every time.Duration) error {
+// peak), how many were open together at most, and every failure. Streams
+// start at ramp per second: a burst of 10,000 connects at once overflows the
+// kernel's listen backlog (net.core.somaxconn), which measures SYN retries,
+// not the gateway.
+func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error {
 	_, _, detour, det, err := r.paths(bin, every)
 	if err != nil {
 		return err
 	}
 	pid := strconv.Itoa(det.Process.Pid)
 	idle := procStatus(pid, "VmRSS:")
-	fmt.Printf("streams: %d at once through detour, upstream event every %s (%d events, ~%s each)\n",
-		n, every, streamParts+4, time.Duration(streamParts+4)*every)
+	fmt.Printf("streams: %d through detour, started at %d/s, upstream event every %s (%d events, ~%s each)\n",
+		n, ramp, every, streamParts+4, time.Duration(streamParts+4)*every)
 	c := client(n)
 	var open, peakOpen, ok, failed atomic.Int64
 	errs := map[string]int{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	start := time.Now()
-	for range n {
-		wg.Go(func() {
-			err := stream(c, detour, &open, &peakOpen)
-			if err == nil {
-				ok.Add(1)
-				return
+	wg.Go(func() { // the starter, so that sampling runs while streams start
+		for i := range n {
+			if ramp > 0 {
+				if w := time.Until(start.Add(time.Duration(i) * time.Second / time.Duration(ramp))); w > 0 {
+					time.Sleep(w)
+				}
 			}
-			failed.Add(1)
-			mu.Lock()
-			errs[firstLine(err.Error())]++
-			mu.Unlock()
-		})
-	}
+			wg.Go(func() {
+				err := stream(c, detour, &open, &peakOpen)
+				if err == nil {
+					ok.Add(1)
+					return
+				}
+				failed.Add(1)
+				mu.Lock()
+				errs[firstLine(err.Error())]++
+				mu.Unlock()
+			})
+		}
+	})
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	var peakRSS uint64
