@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"testing"
 )
 
@@ -26,5 +27,16 @@ func TestMemberDoesNotAllocate(t *testing.T) {
 	body := []byte(`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0}],"usage":{"total_tokens":7}}`)
 	if n := testing.AllocsPerRun(100, func() { Member(body, "usage") }); n != 0 {
 		t.Fatalf("Member allocates %.0f times per call, want 0", n)
+	}
+}
+
+// TestQuoteIsJSON: quote writes every model name as encoding/json does.
+func TestQuoteIsJSON(t *testing.T) {
+	for _, m := range []string{"gpt-4o", "", "a/b:c@1.5", `q"uote`, `back\slash`, "<b>&", "tab\t", "é", "\u2028", "\xff"} {
+		want, _ := json.Marshal(m)
+		got, err := quote(m)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("quote(%q) = %s, %v; want %s", m, got, err, want)
+		}
 	}
 }
