@@ -10,4 +10,8 @@
 // be split per component is reported as a difference from the same clients
 // against the fake directly. See docs/benchmarks.md, section "Gateway", for
 // the commands and the figures.
+//
+// bench/cmd/overhead is the one-run comparison with a real `detour serve`
+// process beside a plain httputil.ReverseProxy (docs/benchmarks.md, section
+// "Overhead beside a plain reverse proxy").
 package bench

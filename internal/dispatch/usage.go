@@ -105,14 +105,18 @@ func includeUsage(body []byte) ([]byte, bool) {
 }
 
 // usageOf reads the usage of a whole OpenAI chat.completion (nil when none).
+// The body is an adapter's Response: valid JSON, so only its "usage"
+// member is decoded.
 func usageOf(body []byte) *provider.Usage {
-	var c struct {
-		Usage *provider.Usage `json:"usage"`
-	}
-	if json.Unmarshal(body, &c) != nil {
+	raw := provider.Member(body, "usage")
+	if raw == nil {
 		return nil
 	}
-	return c.Usage
+	var u *provider.Usage
+	if json.Unmarshal(raw, &u) != nil {
+		return nil
+	}
+	return u
 }
 
 // account sets a's usage and cost from o at t's price.

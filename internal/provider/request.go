@@ -11,7 +11,7 @@ import (
 // spacing, numbers and escapes included). Body must be a JSON object, as
 // the server has already checked; a body without "model" gets one added.
 func (r *Request) WithModel(model string) ([]byte, error) {
-	m, err := json.Marshal(model)
+	m, err := quote(model)
 	if err != nil {
 		return nil, err
 	}
@@ -34,6 +34,17 @@ func (r *Request) WithModel(model string) ([]byte, error) {
 	out = append(out, r.Body[:start]...)
 	out = append(out, m...)
 	return append(out, r.Body[end:]...), nil
+}
+
+// quote is json.Marshal(model) without its allocations for the common
+// name: printable ASCII that encoding/json writes as is.
+func quote(model string) ([]byte, error) {
+	for i := 0; i < len(model); i++ {
+		if c := model[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return json.Marshal(model)
+		}
+	}
+	return []byte(`"` + model + `"`), nil
 }
 
 var errNotObject = errors.New("request body is not a JSON object")
@@ -85,8 +96,14 @@ func keyIs(k []byte, key string) bool {
 	if len(k) == len(key)+2 && string(k[1:len(k)-1]) == key {
 		return true
 	}
+	return bytes.IndexByte(k, '\\') >= 0 && escapedKeyIs(k, key)
+}
+
+// escapedKeyIs is keyIs's slow path, apart so that the common case does not
+// allocate the decoded string.
+func escapedKeyIs(k []byte, key string) bool {
 	var s string
-	return bytes.IndexByte(k, '\\') >= 0 && json.Unmarshal(k, &s) == nil && s == key
+	return json.Unmarshal(k, &s) == nil && s == key
 }
 
 func skipSpace(b []byte, i int) int {

@@ -27,6 +27,12 @@ var ErrEventTooLarge = errors.New("sse: event too large")
 // stream (1 MiB).
 const DefaultMaxLine = 1 << 20
 
+// readBuffer is the Reader's own buffer. An upstream's events are a few
+// hundred bytes and its body is already buffered by net/http, so 1 KiB
+// suffices; a longer line is gathered in pieces. Every open stream holds one
+// (docs/benchmarks.md#overhead).
+const readBuffer = 1 << 10
+
 // Reader reads events from a text/event-stream. The zero value is not usable;
 // call NewReader.
 type Reader struct {
@@ -44,7 +50,7 @@ func NewReader(r io.Reader, maxLine int) *Reader {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	return &Reader{br: bufio.NewReaderSize(r, 4<<10), maxLine: maxLine}
+	return &Reader{br: bufio.NewReaderSize(r, readBuffer), maxLine: maxLine}
 }
 
 // Next returns the next event. At the end of the stream it returns io.EOF; a

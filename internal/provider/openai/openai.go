@@ -43,6 +43,13 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 // Response checks that a 2xx body is a chat completion and passes it through
 // untouched: OpenAI-compatible upstreams already name the model that answered.
 func (Adapter) Response(body []byte, _ provider.Endpoint) ([]byte, error) {
+	// The common case in one scan and no allocation; anything else takes
+	// the decoding path below, which words the error.
+	if json.Valid(body) {
+		if c := provider.Member(body, "choices"); len(c) > 0 && c[0] == '[' {
+			return body, nil
+		}
+	}
 	var probe struct {
 		Choices json.RawMessage `json:"choices"`
 	}

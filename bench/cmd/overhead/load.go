@@ -1,0 +1,191 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Targets (issue 9, docs/benchmarks.md#overhead).
+const (
+	targetP50Gap = 50 * time.Microsecond  // Detour's added p50 − the plain proxy's
+	targetP99Gap = 300 * time.Microsecond // Detour's added p99 − the plain proxy's
+	targetRatio  = 1.0                    // Detour's throughput / the plain proxy's at -conns
+)
+
+var names = []string{"direct", "plain", "detour"}
+
+// client is a keep-alive client able to hold conns connections per host.
+func client(conns int) *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy: nil, MaxIdleConns: 2 * conns, MaxIdleConnsPerHost: 2 * conns, IdleConnTimeout: time.Minute,
+	}}
+}
+
+// post sends body to url and reads the whole answer; anything but a 200 is
+// an error.
+func post(c *http.Client, url, body string) error {
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: status %d: %.200s", url, resp.StatusCode, b)
+	}
+	return nil
+}
+
+// paced sends requests to url at rate per second for d, open loop (a
+// request's start does not wait for earlier ones), and returns each one's
+// latency, sorted.
+func paced(c *http.Client, url string, rate int, d time.Duration) ([]time.Duration, error) {
+	n := int(d.Seconds() * float64(rate))
+	gap := time.Second / time.Duration(rate)
+	lat := make([]time.Duration, n)
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range n {
+		if w := time.Until(start.Add(time.Duration(i) * gap)); w > 0 {
+			time.Sleep(w)
+		}
+		wg.Go(func() {
+			t := time.Now()
+			if err := post(c, url, chatBody); err != nil {
+				failed.CompareAndSwap(nil, err)
+			}
+			lat[i] = time.Since(t)
+		})
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		return nil, err
+	}
+	slices.Sort(lat)
+	return lat, nil
+}
+
+// closed runs conns clients back to back against url for d and returns
+// requests per second.
+func closed(c *http.Client, url string, conns int, d time.Duration) (float64, error) {
+	var n atomic.Int64
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	stop := start.Add(d)
+	for range conns {
+		wg.Go(func() {
+			for time.Now().Before(stop) {
+				if err := post(c, url, chatBody); err != nil {
+					failed.CompareAndSwap(nil, err)
+					return
+				}
+				n.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		return 0, err
+	}
+	return float64(n.Load()) / time.Since(start).Seconds(), nil
+}
+
+// pct returns the p-th percentile (nearest rank) of sorted d.
+func pct(d []time.Duration, p float64) time.Duration {
+	i := int(p/100*float64(len(d))+0.999999) - 1
+	return d[max(0, min(i, len(d)-1))]
+}
+
+func median[T int64 | float64 | time.Duration](v []T) T {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+
+func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration) error {
+	direct, plain, detour, _, err := r.paths(bin, 0)
+	if err != nil {
+		return err
+	}
+	urls := []string{direct, plain, detour}
+	c := client(conns)
+	for _, u := range urls { // warm: open connections on every hop
+		if _, err := closed(c, u, conns, 300*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("latency: %d rps open loop for %s per path per round; throughput: %d connections for %s; %d rounds, order rotating\n",
+		rate, dur, conns, dur, rounds)
+	p50 := make([][]time.Duration, 3)
+	p99 := make([][]time.Duration, 3)
+	rps := make([][]float64, 3)
+	for round := range rounds {
+		for k := range 3 {
+			i := (round + k) % 3
+			lat, err := paced(c, urls[i], rate, dur)
+			if err != nil {
+				return err
+			}
+			p50[i] = append(p50[i], pct(lat, 50))
+			p99[i] = append(p99[i], pct(lat, 99))
+		}
+		for k := range 3 {
+			i := (round + k) % 3
+			v, err := closed(c, urls[i], conns, dur)
+			if err != nil {
+				return err
+			}
+			rps[i] = append(rps[i], v)
+		}
+		fmt.Printf("round %d:", round+1)
+		for i, n := range names {
+			fmt.Printf("  %s p50 %.0fµs p99 %.0fµs %.0f rps;", n, us(p50[i][round]), us(p99[i][round]), rps[i][round])
+		}
+		fmt.Println()
+	}
+	m50 := []time.Duration{median(p50[0]), median(p50[1]), median(p50[2])}
+	m99 := []time.Duration{median(p99[0]), median(p99[1]), median(p99[2])}
+	mr := []float64{median(rps[0]), median(rps[1]), median(rps[2])}
+	fmt.Printf("\nmedians of %d rounds       p50        p99   throughput\n", rounds)
+	for i, n := range names {
+		fmt.Printf("  %-8s           %7.0fµs  %7.0fµs  %7.0f rps\n", n, us(m50[i]), us(m99[i]), mr[i])
+	}
+	addP := func(i int) (time.Duration, time.Duration) { return m50[i] - m50[0], m99[i] - m99[0] }
+	p50p, p99p := addP(1)
+	p50d, p99d := addP(2)
+	fmt.Printf("\nadded over direct     p50        p99\n")
+	fmt.Printf("  plain proxy       %+7.0fµs  %+7.0fµs\n", us(p50p), us(p99p))
+	fmt.Printf("  detour            %+7.0fµs  %+7.0fµs\n", us(p50d), us(p99d))
+	ratio := mr[2] / mr[1]
+	fmt.Printf("\ntargets\n")
+	verdict("detour − plain, added p50", fmt.Sprintf("%+.0fµs", us(p50d-p50p)), fmt.Sprintf("≤ %.0fµs", us(targetP50Gap)), p50d-p50p <= targetP50Gap)
+	verdict("detour − plain, added p99", fmt.Sprintf("%+.0fµs", us(p99d-p99p)), fmt.Sprintf("≤ %.0fµs", us(targetP99Gap)), p99d-p99p <= targetP99Gap)
+	verdict(fmt.Sprintf("throughput detour/plain at %d conns", conns), fmt.Sprintf("%.2f×", ratio), fmt.Sprintf("≥ %.1f×", targetRatio), ratio >= targetRatio)
+	return nil
+}
+
+func verdict(what, got, want string, ok bool) {
+	v := "MET"
+	if !ok {
+		v = "NOT MET"
+	}
+	fmt.Printf("  %-38s %9s  (target %s)  %s\n", what, got, want, v)
+}

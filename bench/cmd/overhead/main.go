@@ -1,0 +1,197 @@
+// Command overhead measures, in one run, what Detour adds to a request next
+// to a plain httputil.ReverseProxy in front of the same loopback upstream
+// (docs/benchmarks.md, section "Overhead"). It starts three processes of its
+// own: a fake OpenAI-shaped upstream, a plain reverse proxy and a built
+// `detour serve`, all on 127.0.0.1, and drives them from this process.
+//
+//	go run ./bench/cmd/overhead                 # latency at a fixed rate + throughput
+//	go run ./bench/cmd/overhead -mode streams   # peak RSS with 1,000 open streams
+//	go run ./bench/cmd/overhead -mode streams -streams 10000
+//
+// Rounds alternate the three paths (direct, plain, detour) in a rotating
+// order, so load from elsewhere on the machine hits all three alike; each
+// figure is the median over rounds.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	role := flag.String("role", "", "internal: run as the fake upstream (fake) or the plain proxy (plain)")
+	upstream := flag.String("upstream", "", "internal: the plain proxy's upstream base URL")
+	delay := flag.Duration("event-delay", 0, "internal: the fake's gap before each stream event")
+	mode := flag.String("mode", "latency", "latency (p50/p99 at -rate, throughput at -conns) or streams (RSS with -streams open)")
+	bin := flag.String("detour", "", "a built detour binary (default: go build ./cmd/detour into a temporary directory)")
+	rate := flag.Int("rate", 500, "latency: requests per second, open loop")
+	dur := flag.Duration("dur", 2*time.Second, "length of one path's share of a round")
+	rounds := flag.Int("rounds", 3, "rounds; each runs every path once, in a rotating order")
+	conns := flag.Int("conns", 50, "throughput: closed-loop connections")
+	streams := flag.Int("streams", 1000, "streams: how many streams are held open at once")
+	every := flag.Duration("every", 200*time.Millisecond, "streams: the upstream's gap before each event")
+	ramp := flag.Int("ramp", 2000, "streams: how many streams are started per second (0: all at once)")
+	flag.Parse()
+
+	switch *role {
+	case "fake":
+		serveFake(*delay)
+		return
+	case "plain":
+		servePlain(*upstream)
+		return
+	}
+	raiseNoFile()
+	r := &runner{dir: must(os.MkdirTemp("", "detour-overhead-"))}
+	defer r.stop()
+	if *bin == "" {
+		*bin = filepath.Join(r.dir, "detour")
+		out, err := exec.Command("go", "build", "-o", *bin, "github.com/detour-llm/detour/cmd/detour").CombinedOutput()
+		if err != nil {
+			r.fatalf("go build ./cmd/detour: %v\n%s", err, out)
+		}
+	}
+	var err error
+	switch *mode {
+	case "latency":
+		err = r.latency(*bin, *rate, *conns, *rounds, *dur)
+	case "streams":
+		err = r.streams(*bin, *streams, *every, *ramp)
+	default:
+		err = fmt.Errorf("unknown -mode %q", *mode)
+	}
+	if err != nil {
+		r.fatalf("%v", err)
+	}
+}
+
+// raiseNoFile lifts this process's open-file limit (and so its children's):
+// 10,000 streams hold 10,000 sockets in the client, the fake and twice that
+// in the gateway. As root the hard limit is raised too.
+func raiseNoFile() {
+	var l syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
+		return
+	}
+	want := uint64(1 << 16)
+	if l.Max < want {
+		h := syscall.Rlimit{Cur: want, Max: want}
+		if syscall.Setrlimit(syscall.RLIMIT_NOFILE, &h) == nil {
+			l = h
+		}
+	}
+	l.Cur = l.Max
+	_ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &l)
+	_ = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l)
+	fmt.Printf("open-file limit: %d (soft) / %d (hard)\n", l.Cur, l.Max)
+}
+
+// runner owns the child processes and the temporary directory.
+type runner struct {
+	dir   string
+	procs []*exec.Cmd
+}
+
+func (r *runner) stop() {
+	for _, p := range r.procs {
+		_ = p.Process.Signal(syscall.SIGTERM)
+	}
+	for _, p := range r.procs {
+		_ = p.Wait()
+	}
+	r.procs = nil
+	os.RemoveAll(r.dir)
+}
+
+func (r *runner) fatalf(format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "overhead: "+format+"\n", a...)
+	r.stop()
+	os.Exit(1)
+}
+
+// child starts a process that prints its listen address as its first line
+// of output and returns that address.
+func (r *runner) child(name string, args ...string) (string, *exec.Cmd, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	r.procs = append(r.procs, cmd)
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		return "", nil, fmt.Errorf("%s printed no address: %v", name, err)
+	}
+	go io.Copy(io.Discard, out)
+	return strings.TrimSpace(line), cmd, nil
+}
+
+// paths starts the fake, the plain proxy and detour and returns the chat
+// completions URL of each, and detour's process.
+func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour string, det *exec.Cmd, err error) {
+	self, err := os.Executable()
+	if err != nil {
+		return
+	}
+	fake, _, err := r.child(self, "-role", "fake", "-event-delay", delay.String())
+	if err != nil {
+		return
+	}
+	p, _, err := r.child(self, "-role", "plain", "-upstream", "http://"+fake)
+	if err != nil {
+		return
+	}
+	cfg := filepath.Join(r.dir, "detour.yaml")
+	listen := freeAddr()
+	yaml := "listen: " + listen + "\ndecisions: {path: /dev/null}\nlog: {level: warn}\n" +
+		"providers:\n  - {name: fake, dialect: openai, base_url: \"http://" + fake + "\", api_key: sk-bench}\n" +
+		"targets:\n  - {name: gpt, model: " + model + ", providers: [fake]}\n"
+	if err = os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		return
+	}
+	det = exec.Command(bin, "serve", "-c", cfg, "-grace", "1s")
+	det.Stderr = os.Stderr
+	if err = det.Start(); err != nil {
+		return
+	}
+	r.procs = append(r.procs, det)
+	detour = "http://" + listen + "/v1/chat/completions"
+	if err = waitUp("http://" + listen + "/v1/models"); err != nil {
+		return
+	}
+	return "http://" + fake + "/v1/chat/completions", "http://" + p + "/v1/chat/completions", detour, det, nil
+}
+
+func waitUp(url string) error {
+	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%s did not answer within 30s", url)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "overhead:", err)
+		os.Exit(1)
+	}
+	return v
+}

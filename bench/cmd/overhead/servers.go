@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+const (
+	model = "gpt-4o-mini"
+	// chatBody is the client's request: a short chat, as most are (the
+	// same as bench/setup_test.go's).
+	chatBody    = `{"model":"gpt","messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"Say hello in five words."}]}`
+	streamBody  = `{"model":"gpt","stream":true,"messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"Say hello in five words."}]}`
+	streamParts = 15 // 19 events in all, with role, finish, usage and [DONE]
+)
+
+// listen opens a loopback listener and prints its address as the first line
+// of output (the parent reads it).
+func listen() net.Listener {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "overhead:", err)
+		os.Exit(1)
+	}
+	fmt.Println(ln.Addr().String())
+	return ln
+}
+
+// freeAddr returns a loopback address free a moment ago.
+func freeAddr() string {
+	ln := must(net.Listen("tcp", "127.0.0.1:0"))
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// serveFake is the upstream: a fixed chat.completion for any POST, or, for
+// a body asking to stream, a fixed chat.completion.chunk stream with delay
+// before each event. It records nothing (upstreamtest.Server keeps every
+// request, which a long run must not).
+func serveFake(delay time.Duration) {
+	answer := []byte(upstreamtest.ChatJSON(model, "Hello there, nice to meet."))
+	parts := make([]string, streamParts)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("word%d ", i)
+	}
+	var events [][]byte
+	for _, e := range upstreamtest.ChatStream(model, parts...) {
+		events = append(events, []byte("data: "+e+"\n\n"))
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return
+		}
+		if !strings.Contains(string(body), `"stream":true`) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(answer)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+		w.WriteHeader(http.StatusOK)
+		f := w.(http.Flusher)
+		f.Flush()
+		for _, e := range events {
+			if delay > 0 {
+				select {
+				case <-time.After(delay):
+				case <-r.Context().Done():
+					return
+				}
+			}
+			if _, err := w.Write(e); err != nil {
+				return
+			}
+			f.Flush()
+		}
+	})
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	_ = srv.Serve(listen())
+}
+
+// servePlain is the floor: httputil.ReverseProxy with a transport sized
+// like Detour's (keep-alive, enough idle connections for the load), and
+// nothing else.
+func servePlain(upstream string) {
+	u := must(url.Parse(upstream))
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.Transport = &http.Transport{
+		Proxy: nil, MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024, IdleConnTimeout: 90 * time.Second,
+		DialContext: (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	}
+	rp.FlushInterval = -1 // flush every write, as a streaming proxy must
+	srv := &http.Server{Handler: rp, ReadHeaderTimeout: 10 * time.Second}
+	_ = srv.Serve(listen())
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+const targetRSS = 60 << 20 // peak RSS of detour with 1,000 open streams (issue 9)
+
+// streams holds n slow streams open through detour at once and reports the
+// detour process's RSS (VmRSS sampled every 100ms, and the kernel's VmHWM
+// peak), how many were open together at most, and every failure. Streams
+// start at ramp per second: a burst of 10,000 connects at once overflows the
+// kernel's listen backlog (net.core.somaxconn), which measures SYN retries,
+// not the gateway.
+func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error {
+	_, _, detour, det, err := r.paths(bin, every)
+	if err != nil {
+		return err
+	}
+	pid := strconv.Itoa(det.Process.Pid)
+	idle := procStatus(pid, "VmRSS:")
+	fmt.Printf("streams: %d through detour, started at %d/s, upstream event every %s (%d events, ~%s each)\n",
+		n, ramp, every, streamParts+4, time.Duration(streamParts+4)*every)
+	c := client(n)
+	var open, peakOpen, ok, failed atomic.Int64
+	errs := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	wg.Go(func() { // the starter, so that sampling runs while streams start
+		for i := range n {
+			if ramp > 0 {
+				if w := time.Until(start.Add(time.Duration(i) * time.Second / time.Duration(ramp))); w > 0 {
+					time.Sleep(w)
+				}
+			}
+			wg.Go(func() {
+				err := stream(c, detour, &open, &peakOpen)
+				if err == nil {
+					ok.Add(1)
+					return
+				}
+				failed.Add(1)
+				mu.Lock()
+				errs[firstLine(err.Error())]++
+				mu.Unlock()
+			})
+		}
+	})
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	var peakRSS uint64
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+loop:
+	for {
+		select {
+		case <-done:
+			break loop
+		case <-tick.C:
+			peakRSS = max(peakRSS, procStatus(pid, "VmRSS:"))
+		}
+	}
+	hwm := procStatus(pid, "VmHWM:")
+	fmt.Printf("  took %s; at most %d open together; %d ended with [DONE], %d failed\n",
+		time.Since(start).Round(time.Millisecond), peakOpen.Load(), ok.Load(), failed.Load())
+	for e, k := range errs {
+		fmt.Printf("    %d× %s\n", k, e)
+	}
+	fmt.Printf("  detour RSS: idle %.1f MiB, sampled peak %.1f MiB, VmHWM %.1f MiB (%.1f KiB per stream over idle)\n",
+		mb(idle), mb(peakRSS), mb(hwm), (float64(hwm)-float64(idle))/1024/float64(n))
+	if n == 1000 {
+		verdict("peak RSS with 1,000 streams", fmt.Sprintf("%.1f MiB", mb(hwm)), "< 60 MiB", hwm < targetRSS)
+	}
+	verdict(fmt.Sprintf("%d streams without error", n), fmt.Sprintf("%d failed", failed.Load()), "0", failed.Load() == 0)
+	return nil
+}
+
+// stream reads one streamed answer to its end; open counts the streams that
+// have seen their first event and not yet ended.
+func stream(c *http.Client, url string, open, peak *atomic.Int64) error {
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(streamBody))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	first, last := true, ""
+	for sc.Scan() {
+		if line := sc.Text(); line != "" {
+			last = line
+			if first {
+				first = false
+				v := open.Add(1)
+				for p := peak.Load(); v > p && !peak.CompareAndSwap(p, v); p = peak.Load() {
+				}
+				defer open.Add(-1)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if last != "data: [DONE]" {
+		return fmt.Errorf("stream ended with %q", last)
+	}
+	return nil
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+
+// procStatus reads one kB field of /proc/<pid>/status, in bytes.
+func procStatus(pid, field string) uint64 {
+	b, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, field); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+func mb(v uint64) float64 { return float64(v) / (1 << 20) }

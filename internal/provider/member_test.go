@@ -1,0 +1,42 @@
+package provider
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestMember(t *testing.T) {
+	for _, c := range []struct{ body, key, want string }{
+		{`{"id":"x","usage":{"total_tokens":7}}`, "usage", `{"total_tokens":7}`},
+		{`{"usage":1, "usage" : [2]}`, "usage", `[2]`}, // the last one, as encoding/json
+		{`{"us\u0061ge":3}`, "usage", `3`},
+		{`{"a":{"usage":1}}`, "usage", ``}, // top level only
+		{`{}`, "usage", ``},
+		{`[1]`, "usage", ``},
+		{`{"usage":`, "usage", ``},
+	} {
+		if got := string(Member([]byte(c.body), c.key)); got != c.want {
+			t.Errorf("Member(%s, %q) = %q, want %q", c.body, c.key, got, c.want)
+		}
+	}
+}
+
+// TestMemberDoesNotAllocate: reading one member of an upstream's answer is
+// on every request's path (docs/benchmarks.md#overhead).
+func TestMemberDoesNotAllocate(t *testing.T) {
+	body := []byte(`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0}],"usage":{"total_tokens":7}}`)
+	if n := testing.AllocsPerRun(100, func() { Member(body, "usage") }); n != 0 {
+		t.Fatalf("Member allocates %.0f times per call, want 0", n)
+	}
+}
+
+// TestQuoteIsJSON: quote writes every model name as encoding/json does.
+func TestQuoteIsJSON(t *testing.T) {
+	for _, m := range []string{"gpt-4o", "", "a/b:c@1.5", `q"uote`, `back\slash`, "<b>&", "tab\t", "é", "\u2028", "\xff"} {
+		want, _ := json.Marshal(m)
+		got, err := quote(m)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("quote(%q) = %s, %v; want %s", m, got, err, want)
+		}
+	}
+}
