@@ -85,9 +85,9 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	defer wd.release()
 	o := &outcome{}
 
-	hreq, err := e.prov.adapter.NewRequest(httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
+	hreq, err := w.newRequest(httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
 		WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) },
-	}), e.ep, w.requestFor(e))
+	}), e)
 	if err != nil {
 		o.status = http.StatusBadRequest
 		// This dialect cannot express the request (an audio or file part for
@@ -202,7 +202,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	case v.Failed:
 		o.failWith(v, classify.Message(body))
 	default:
-		out, err := e.prov.adapter.Response(body, e.ep)
+		out, err := w.decode(e, body)
 		o.billable = true
 		if err != nil {
 			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())

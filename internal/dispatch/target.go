@@ -32,6 +32,9 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return w.clientLeft(), row
 		}
+		if w.unserved(e) {
+			continue
+		}
 		if s := w.budget(ctx); s != stopNone {
 			w.stopped = s
 			for _, rest := range queue[i:] {
