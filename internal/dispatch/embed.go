@@ -128,3 +128,12 @@ func withMember(body []byte, key, value string) []byte {
 	}
 	return append(out, rest...)
 }
+
+// CheckEmbeddings checks an OpenAI embeddings body the way the adapters
+// will read it: "input" a string, a list of strings or token arrays;
+// "dimensions" a positive integer; "encoding_format" float or base64. The
+// error, when there is one, is for the client (a 400).
+func CheckEmbeddings(body []byte) error {
+	_, err := provider.ParseEmbeddings(body)
+	return err
+}
