@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/detour-llm/detour/classify"
 	"strings"
 )
 
@@ -12,18 +13,32 @@ import (
 // it answers with "dimensions" (Detour also asks for that size when the
 // client names none), and a route whose targets (tail included) declare
 // different sizes is refused: once any target of a route declares
-// dimensions, every target of it must declare the same.
+// dimensions, every target of it that can embed must declare the same.
+// A target whose providers all speak the anthropic dialect cannot embed
+// (dispatch skips it for embeddings) and is not compared.
 
 // validateDimensions refuses routes whose targets declare different
 // dimensions, at the route's name.
 func (d *decoder) validateDimensions(cfg *Config, r *raw) {
 	dims := map[string]int{}
+	embeds := map[string]bool{}
 	for i := range cfg.Targets {
-		dims[cfg.Targets[i].Name] = cfg.Targets[i].Dimensions
+		t := &cfg.Targets[i]
+		dims[t.Name] = t.Dimensions
+		for _, pn := range t.Providers {
+			if p, ok := cfg.Provider(pn); ok && p.Dialect != classify.Anthropic {
+				embeds[t.Name] = true
+			}
+		}
 	}
 	for i := range cfg.Routes {
 		rt := &cfg.Routes[i]
-		names := append(append([]string(nil), rt.Targets...), rt.Tail...)
+		var names []string
+		for _, n := range append(append([]string(nil), rt.Targets...), rt.Tail...) {
+			if embeds[n] {
+				names = append(names, n)
+			}
+		}
 		declared, differ := false, false
 		for _, n := range names {
 			if dims[n] != 0 {

@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 const embedBase = `providers:
   - {name: o, dialect: openai, base_url: "https://o.test"}
@@ -42,5 +45,15 @@ func TestDimensionsMustAgreeInARoute(t *testing.T) {
 			_, err := Parse("c.yaml", []byte(embedBase+c.routes), lookup)
 			checkErrors(t, err, c.want)
 		})
+	}
+}
+
+// A target that cannot embed (anthropic dialect) is not compared.
+func TestDimensionsIgnoreChatOnlyTargets(t *testing.T) {
+	lookup := func(string) (string, bool) { return "", false }
+	yaml := embedBase + "  - {name: claude, model: c, providers: [a]}\nroutes:\n  - {name: vec, targets: [claude, small]}\n"
+	yaml = strings.Replace(yaml, "providers:\n", "providers:\n  - {name: a, dialect: anthropic, base_url: \"https://a.test\"}\n", 1)
+	if _, err := Parse("c.yaml", []byte(yaml), lookup); err != nil {
+		t.Fatal(err)
 	}
 }

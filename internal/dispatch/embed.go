@@ -28,22 +28,45 @@ const (
 )
 
 // Serves reports whether the route or target model has at least one
-// endpoint that can serve op.
+// endpoint that can serve op among its targets (the tail, used only after
+// a failure, does not count).
 func (d *Dispatcher) Serves(model string, op Op) bool {
 	r := d.routes[model]
 	if r == nil {
 		return false
 	}
-	for _, list := range [][]*targetRT{r.targets, r.tail} {
-		for _, t := range list {
-			for _, e := range t.endpoints {
-				if servesOp(e, op) {
-					return true
-				}
+	for _, t := range r.targets {
+		for _, e := range t.endpoints {
+			if servesOp(e, op) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// served returns the targets of ts that have an endpoint able to serve
+// the call's operation, and records the endpoints of the others as
+// skipped: such a target is not part of this call's plan at all.
+func (w *walk) served(ts []*targetRT) []*targetRT {
+	if w.call.Op == OpChat {
+		return ts
+	}
+	out := make([]*targetRT, 0, len(ts))
+	for _, t := range ts {
+		ok := false
+		for _, e := range t.endpoints {
+			ok = ok || servesOp(e, w.call.Op)
+		}
+		if ok {
+			out = append(out, t)
+			continue
+		}
+		for _, e := range t.endpoints {
+			w.unserved(e)
+		}
+	}
+	return out
 }
 
 // servesOp reports whether e's adapter can serve op.

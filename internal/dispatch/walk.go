@@ -110,8 +110,8 @@ func (w *walk) run(ctx context.Context) *Result {
 	for i, k := range w.r.keys {
 		w.status[k] = views[i]
 	}
-	list := w.orderTargets(w.r.targets, w.r.strategy)
-	tail := w.orderTargets(w.r.tail, route.Ordered)
+	list := w.served(w.orderTargets(w.r.targets, w.r.strategy))
+	tail := w.served(w.orderTargets(w.r.tail, route.Ordered))
 	inTail := false
 	for ti := 0; ti < len(list); {
 		res, row := w.target(ctx, list[ti])
