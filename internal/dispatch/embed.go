@@ -88,11 +88,9 @@ func (w *walk) unserved(e *endpointRT) bool {
 	return true
 }
 
-// newRequest builds the upstream request of one attempt at e.
-func (w *walk) newRequest(ctx context.Context, e *endpointRT) (*http.Request, error) {
-	if w.call.Op != OpEmbeddings {
-		return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
-	}
+// embedRequest builds the upstream request of one embeddings attempt at e
+// (newRequest calls it for OpEmbeddings).
+func (w *walk) embedRequest(ctx context.Context, e *endpointRT) (*http.Request, error) {
 	em, ok := e.prov.adapter.(provider.Embedder)
 	if !ok { // unserved skips such endpoints; never reached
 		return nil, errors.New("dialect " + string(e.prov.cfg.Dialect) + " serves no embeddings")

@@ -28,7 +28,7 @@ const (
 // the stream with the Output's Fail (for the client: an error event and no [DONE]).
 func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
-	st := e.prov.adapter.Stream(resp.Body, e.ep)
+	st := w.streamOf(e, o, resp)
 	var held [][]byte
 	heldBytes := 0
 	// The watchdog times the upstream only: before the first content the
@@ -155,7 +155,7 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 // commit hands the stream to the client's Output, then the held-back events.
 func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
 	o.committed = true
-	if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1}); err != nil {
+	if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1, Native: o.native}); err != nil {
 		w.clientFailed(o)
 		return false
 	}
