@@ -1,7 +1,9 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
@@ -22,16 +24,25 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.bodies.give(a.held) // the body is kept for failover until the request ends
-	req, err := responses.Translate(a.body)
-	if err != nil {
+	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: "responses",
+		Native: &dispatch.Native{API: "responses", Body: a.body}}
+	echo := &responses.Echo{}
+	if req, err := responses.Translate(a.body); err == nil {
+		call.Body, echo = req.Chat, &req.Echo
+	} else {
 		e, ok := err.(*responses.Error)
 		if !ok {
 			e = &responses.Error{Code: "invalid_value", Message: err.Error()}
 		}
-		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, e.Message, e.Param))
-		return
+		// A request the translation refuses may still go as sent to a
+		// route whose first target serves Responses natively; what needs
+		// stored state, or is malformed, is refused whatever the target.
+		if e.Stateful || e.Code != "unsupported_parameter" || !a.st.Dispatcher.ServesNative(a.model, "responses") {
+			writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, e.Message, e.Param))
+			return
+		}
+		call.Native.Untranslated = e.Message
 	}
-	call := &dispatch.Call{Model: a.model, Body: req.Chat, Stream: req.Stream, API: "responses"}
 	if msg := attemptHeaders(r, call); msg != "" {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
 		return
@@ -45,14 +56,19 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	call.ID = decision.NewID()
 	created := time.Now().Unix()
 	if call.Stream {
-		call.Out = newResponsesOutput(w, call.ID, call.Model, responses.NewStream(&req.Echo, a.model, created))
+		call.Out = newResponsesOutput(w, call.ID, call.Model, responses.NewStream(echo, a.model, created))
 	}
 	res := a.st.Dispatcher.Do(r.Context(), call)
 	spend(r, a.st, a.client, res.Decision)
 	if res.Committed || res.Canceled {
 		return
 	}
-	finishWhole(w, call, res, func() ([]byte, error) { return responses.FromCompletion(res.Body, &req.Echo, created) })
+	finishWhole(w, call, res, func() ([]byte, error) {
+		if res.Native { // a responses: true target answered in its own words
+			return res.Body, nil
+		}
+		return responses.FromCompletion(res.Body, echo, created)
+	})
 }
 
 // responsesOutput is the dispatch.Output of a /v1/responses stream: the
@@ -61,9 +77,14 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 // There is no [DONE]: response.completed (or response.incomplete) ends a
 // normal stream, response.failed one that broke after the commit point.
 // Like sseOutput, not safe for concurrent use; use newResponsesOutput.
+//
+// When the committed attempt is a passthrough (Commit.Native, a target
+// with responses: true), each chunk is already a Responses event's data:
+// it is framed with its own type and written as it came.
 type responsesOutput struct {
-	sse *sseOutput // headers, state and timed writes
-	enc *responses.Stream
+	sse    *sseOutput // headers, state and timed writes
+	enc    *responses.Stream
+	native bool
 }
 
 func newResponsesOutput(w http.ResponseWriter, id, route string, enc *responses.Stream) *responsesOutput {
@@ -71,7 +92,10 @@ func newResponsesOutput(w http.ResponseWriter, id, route string, enc *responses.
 }
 
 // Commit writes the response headers.
-func (o *responsesOutput) Commit(c dispatch.Commit) error { return o.sse.Commit(c) }
+func (o *responsesOutput) Commit(c dispatch.Commit) error {
+	o.native = c.Native
+	return o.sse.Commit(c)
+}
 
 // Chunk writes the frames of one canonical chunk. A chunk the encoder
 // cannot read changes nothing and is not the client's failure: it is
@@ -79,6 +103,9 @@ func (o *responsesOutput) Commit(c dispatch.Commit) error { return o.sse.Commit(
 func (o *responsesOutput) Chunk(chunk []byte) error {
 	if err := o.ready(); err != nil {
 		return err
+	}
+	if o.native {
+		return o.write(nativeFrame(chunk))
 	}
 	b, err := o.enc.Chunk(chunk)
 	if err != nil || len(b) == 0 {
@@ -92,9 +119,11 @@ func (o *responsesOutput) End() error {
 	if err := o.ready(); err != nil {
 		return err
 	}
-	b := o.enc.End()
 	o.sse.state = 2
-	return o.write(b)
+	if o.native { // the upstream's response.completed was the last chunk
+		return nil
+	}
+	return o.write(o.enc.End())
 }
 
 // Fail ends the stream with response.failed carrying the failure's code
@@ -104,6 +133,11 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 		return errNotCommitted
 	}
 	b := o.enc.Fail(f.ErrorCode(), f.Message)
+	if o.native {
+		// The upstream's own events went out as they came: the encoder
+		// saw none, so it writes a lone error event.
+		b = nativeError(f)
+	}
 	o.sse.state = 2
 	return o.write(b)
 }
@@ -123,4 +157,33 @@ func (o *responsesOutput) write(b []byte) error {
 		_, err := o.sse.w.Write(b)
 		return err
 	})
+}
+
+// nativeFrame frames one Responses event's data with its own type.
+func nativeFrame(data []byte) []byte {
+	var ev struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(data, &ev)
+	b := make([]byte, 0, len(data)+len(ev.Type)+16)
+	if ev.Type != "" && !strings.ContainsAny(ev.Type, "\r\n") {
+		b = append(b, "event: "...)
+		b = append(b, ev.Type...)
+		b = append(b, '\n')
+	}
+	b = append(b, "data: "...)
+	b = append(b, data...)
+	return append(b, '\n', '\n')
+}
+
+// nativeError is the error event that ends a passthrough stream that broke
+// after the commit point: {"type":"error","code","message","param"}.
+func nativeError(f *dispatch.Failure) []byte {
+	b, _ := json.Marshal(struct {
+		Type    string  `json:"type"`
+		Code    string  `json:"code"`
+		Message string  `json:"message"`
+		Param   *string `json:"param"`
+	}{"error", f.ErrorCode(), f.Message, nil})
+	return nativeFrame(b)
 }

@@ -89,7 +89,7 @@ func translateInput(raw json.RawMessage) ([]chatMessage, error) {
 			// Dropped: encrypted or summarised reasoning only its own
 			// vendor can read back.
 		case "item_reference":
-			return nil, unsupported(param, statelessMsg, "\"item_reference\"")
+			return nil, stateful(param, "\"item_reference\"")
 		default:
 			return nil, unsupported(param+".type", "input item type %q is not supported: Detour's /v1/responses translates messages, function_call and function_call_output items", it.Type)
 		}

@@ -45,9 +45,19 @@ type Error struct {
 	// Detour refuses by design, "invalid_value" for malformed ones.
 	Code    string
 	Message string
+	// Stateful says the member needs stored state (store: true,
+	// previous_response_id, ...): refused whatever the target, since
+	// Detour keeps no responses.
+	Stateful bool
 }
 
 func (e *Error) Error() string { return e.Message }
+
+func stateful(param, what string) *Error {
+	e := unsupported(param, statelessMsg, what)
+	e.Stateful = true
+	return e
+}
 
 func unsupported(param, format string, a ...any) *Error {
 	return &Error{Param: param, Code: "unsupported_parameter", Message: fmt.Sprintf(format, a...)}
@@ -210,15 +220,15 @@ func Translate(body []byte) (*Request, error) {
 func refuseState(w *wireRequest) error {
 	switch {
 	case w.Store != nil && *w.Store:
-		return unsupported("store", statelessMsg, "\"store\": true")
+		return stateful("store", "\"store\": true")
 	case w.PreviousResponseID != nil && *w.PreviousResponseID != "":
-		return unsupported("previous_response_id", statelessMsg, "\"previous_response_id\"")
+		return stateful("previous_response_id", "\"previous_response_id\"")
 	case isSet(w.Conversation):
-		return unsupported("conversation", statelessMsg, "\"conversation\"")
+		return stateful("conversation", "\"conversation\"")
 	case w.Background != nil && *w.Background:
-		return unsupported("background", statelessMsg, "\"background\": true")
+		return stateful("background", "\"background\": true")
 	case isSet(w.Prompt):
-		return unsupported("prompt", statelessMsg, "a stored \"prompt\"")
+		return stateful("prompt", "a stored \"prompt\"")
 	}
 	return nil
 }
