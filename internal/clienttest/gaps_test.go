@@ -46,11 +46,11 @@ var knownGaps = map[string][]string{
 	"codex-" + CodexVersion + ".jsonl": {
 		"input.0.tools.0.tools.0.type",
 	},
-	"codex-" + CodexVersion + "-route-model.jsonl": {},
+	"codex-" + CodexVersion + "-route-model.jsonl":                {},
 	"codex-" + CodexVersion + "-route-model-function-tools.jsonl": nil,
 	// Two model calls: the namespaced tool call, then its output.
 	"codex-" + CodexVersion + "-namespace-tool.jsonl": {},
-	"codex-" + CodexVersion + "-tool.jsonl": nil,
+	"codex-" + CodexVersion + "-tool.jsonl":           nil,
 }
 
 // gap is one refusal by a door translation.
