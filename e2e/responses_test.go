@@ -285,3 +285,27 @@ func TestResponsesUpstreamFailure(t *testing.T) {
 		t.Errorf("response.failed: %s", last.RawJSON())
 	}
 }
+
+// The front's own refusals at /v1/responses and /v1/embeddings: a missing
+// client key (401), a body over max_body_bytes (413), each in the OpenAI
+// envelope with its code, before any upstream is called.
+func TestOpenAIDoorsFrontRefusals(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(ok("x", "x")), "anthropic": script(ok("x", "x"))})
+	g := start(t, "client_keys: [client-key-1]\nmax_body_bytes: 2048\n"+responsesCfg, fs)
+	for _, path := range []string{"/v1/responses", "/v1/embeddings"} {
+		r := g.raw(t, http.MethodPost, path, `{"model":"agent","input":"hi"}`)
+		r.wantStatus(t, http.StatusUnauthorized)
+		if e, _ := r.json(t)["error"].(map[string]any); e["code"] != "invalid_api_key" {
+			t.Errorf("%s 401: %s", path, r.Body)
+		}
+		big := `{"model":"agent","input":"` + strings.Repeat("x", 4096) + `"}`
+		r = g.raw(t, http.MethodPost, path, big, "Authorization", "Bearer client-key-1")
+		r.wantStatus(t, http.StatusRequestEntityTooLarge)
+		if e, _ := r.json(t)["error"].(map[string]any); e["code"] != "request_too_large" {
+			t.Errorf("%s 413: %s", path, r.Body)
+		}
+	}
+	if fs["openai"].Calls()+fs["anthropic"].Calls() != 0 {
+		t.Errorf("refused requests reached an upstream")
+	}
+}
