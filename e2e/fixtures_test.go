@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -209,30 +210,10 @@ func (g *gateway) getJSON(t *testing.T, path string, v any, headers ...string) {
 	}
 }
 
-// healthView is GET /v1/health.
-type healthView struct {
-	Status    string `json:"status"`
-	Endpoints []struct {
-		Target        string     `json:"target"`
-		Provider      string     `json:"provider"`
-		Model         string     `json:"model"`
-		State         string     `json:"state"`
-		Failures      int        `json:"failures"`
-		LastClass     string     `json:"last_class"`
-		CooldownUntil *time.Time `json:"cooldown_until"`
-		LatencyMS     *float64   `json:"latency_ms"`
-	} `json:"endpoints"`
-	Accounts []struct {
-		Name          string     `json:"name"`
-		State         string     `json:"state"`
-		LastClass     string     `json:"last_class"`
-		CooldownUntil *time.Time `json:"cooldown_until"`
-	} `json:"accounts"`
-}
-
-func (g *gateway) health(t *testing.T) healthView {
+// health is GET /v1/health.
+func (g *gateway) health(t *testing.T) testutil.Health {
 	t.Helper()
-	var h healthView
+	var h testutil.Health
 	g.getJSON(t, "/v1/health", &h)
 	return h
 }
