@@ -1,4 +1,4 @@
-package e2e
+package hostile
 
 import (
 	"bufio"
