@@ -90,6 +90,26 @@ func ok(model string) upstreamtest.Step {
 	return upstreamtest.Step{Body: upstreamtest.ChatJSON(model, "hello")}
 }
 
+// goneFleet is the providers several replica tests share: on OpenRouter the
+// free model of target grok is gone (its 404 "No endpoints found"); OpenAI
+// serves target gpt.
+type goneFleet struct{ gone, backup *upstreamtest.Server }
+
+func newGoneFleet(t testing.TB) goneFleet {
+	return goneFleet{gone: fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints}), backup: fake(t, ok("gpt-4o-mini"))}
+}
+
+// yaml is the fleet's providers and targets, then routes (a routes section).
+func (f goneFleet) yaml(routes string) string {
+	return render(`providers:
+  - {name: openrouter, dialect: openai, base_url: "{gone}", api_key: sk-or-test}
+  - {name: openai, dialect: openai, base_url: "{backup}", api_key: sk-test}
+targets:
+  - {name: grok, model: "x-ai/grok-4-fast:free", providers: [openrouter]}
+  - {name: gpt, model: gpt-4o-mini, providers: [openai]}
+`, map[string]string{"gone": f.gone.URL, "backup": f.backup.URL}) + routes
+}
+
 // webhook records the alerts POSTed to it.
 type webhook struct {
 	URL    string
