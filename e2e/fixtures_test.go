@@ -290,3 +290,24 @@ targets:
 routes:
   - {name: r, targets: [a, b]}
 `
+
+// startQuotaThenOK serves route deep: claude on an Anthropic workspace out of
+// its usage limit (a quota answer, from the corpus), then gpt, which answers.
+// extra is YAML put before the providers.
+func startQuotaThenOK(t *testing.T, extra string) *gateway {
+	t.Helper()
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"capped": script(corpus(t, "anthropic-workspace-usage-limits")),
+		"up":     script(ok("gpt-4o", "hi")),
+	})
+	return start(t, extra+`
+providers:
+  - {name: capped, dialect: anthropic, base_url: "{capped}", api_key: `+secret+`}
+  - {name: up, dialect: openai, base_url: "{up}", api_key: `+secret+`}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [capped]}
+  - {name: gpt, model: gpt-4o, providers: [up]}
+routes:
+  - {name: deep, targets: [claude, gpt]}
+`, fs)
+}
