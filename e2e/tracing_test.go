@@ -13,7 +13,6 @@ import (
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
-
 )
 
 // otlpReceiver is an OTLP/HTTP trace collector on loopback that keeps what
