@@ -140,6 +140,11 @@ type Provider struct {
 	IdleTimeout       time.Duration // streams: gap between chunks
 	// Headers are extra request headers (e.g. OpenRouter's HTTP-Referer); nil when none.
 	Headers map[string]string
+	// Responses says the provider serves OpenAI's Responses API at
+	// {base_url}/responses, so a /v1/responses request reaches it as the
+	// client sent it (docs/config.md). Only an openai-dialect provider may
+	// set it; false by default.
+	Responses bool
 }
 
 // Target is one model, reachable through one or more providers, in order.

@@ -77,7 +77,7 @@ func (f fields) classes(key string) []classify.Class {
 }
 
 var providerKeys = []string{"name", "dialect", "base_url", "api_key", "connect_timeout", "timeout",
-	"first_token_timeout", "idle_timeout", "headers"}
+	"first_token_timeout", "idle_timeout", "headers", "responses"}
 
 func (d *decoder) decodeProvider(n *yaml.Node) (Provider, ref) {
 	p := defaultProvider()
@@ -109,6 +109,7 @@ func (d *decoder) decodeProvider(n *yaml.Node) (Provider, ref) {
 	if g.has("headers") {
 		p.Headers = d.headers(g.vals["headers"])
 	}
+	g.decodeResponses(&p)
 	return p, name
 }
 

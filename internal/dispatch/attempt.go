@@ -42,6 +42,7 @@ type outcome struct {
 	body      []byte
 	usage     *provider.Usage
 	malformed int
+	native    bool // the client's own body was sent (native.go)
 	// row is the route's table row for the failure's class, looked up
 	// once when the attempt is recorded (see finish); every later routing
 	// decision about this outcome reads it.
@@ -85,9 +86,9 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	defer wd.release()
 	o := &outcome{}
 
-	hreq, err := e.prov.adapter.NewRequest(httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
+	hreq, err := w.newRequest(httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
 		WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) },
-	}), e.ep, w.requestFor(e))
+	}), e, o)
 	if err != nil {
 		o.status = http.StatusBadRequest
 		// This dialect cannot express the request (an audio or file part for
@@ -201,6 +202,8 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	switch {
 	case v.Failed:
 		o.failWith(v, classify.Message(body))
+	case o.native:
+		w.nativeAnswer(e, body, o)
 	default:
 		out, err := e.prov.adapter.Response(body, e.ep)
 		o.billable = true

@@ -33,6 +33,12 @@ type Call struct {
 	// API names the client API (door) the request came through, for the
 	// decision record: "chat" when empty (see decision.Decision.API).
 	API string
+	// Native, when set, is the client's own request in another client API:
+	// a target whose adapter serves that API gets it as sent (only "model"
+	// replaced) and answers in that API's shape (native.go). Other targets
+	// get Body, the canonical translation; a nil Body means the request
+	// cannot be translated, and they fail as "translate".
+	Native *Native
 
 	req *provider.Request // the request the adapters read, built once
 }
@@ -76,13 +82,21 @@ type Commit struct {
 	Target, Provider string
 	// Attempts counts every attempt so far, this one included.
 	Attempts int
+	// Native: each Chunk is the raw data of one upstream event in the
+	// Call's Native API, to relay as is; otherwise chunks are canonical
+	// chat.completion.chunk JSON.
+	Native bool
 }
 
 // Result is the end of one request.
 type Result struct {
 	Decision *decision.Decision
-	// Body is the canonical chat.completion of a successful non-stream request.
+	// Body is the canonical chat.completion of a successful non-stream
+	// request, or, when Native is set, the upstream's answer in the Call's
+	// Native API, as it came.
 	Body []byte
+	// Native says Body is in the Call's Native API.
+	Native bool
 	// Committed means the stream reached the Output: the response is written.
 	Committed bool
 	// Failure is set when no attempt answered (and nothing was committed),

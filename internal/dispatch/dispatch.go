@@ -119,7 +119,7 @@ func New(o Options) (*Dispatcher, error) {
 	provs := map[string]*providerRT{}
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
-		a := adapterFor(p.Dialect)
+		a := adapterFor(p)
 		if a == nil {
 			return nil, fmt.Errorf("provider %s: no adapter for dialect %q", p.Name, p.Dialect)
 		}
@@ -189,10 +189,10 @@ func New(o Options) (*Dispatcher, error) {
 	return d, nil
 }
 
-func adapterFor(d classify.Dialect) provider.Adapter {
-	switch d {
+func adapterFor(p *config.Provider) provider.Adapter {
+	switch p.Dialect {
 	case classify.OpenAI:
-		return openai.Adapter{}
+		return openai.Adapter{Responses: p.Responses}
 	case classify.Anthropic:
 		return anthropic.Adapter{}
 	case classify.Gemini:

@@ -28,7 +28,7 @@ const (
 // the stream with the Output's Fail (for the client: an error event and no [DONE]).
 func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
-	st := e.prov.adapter.Stream(resp.Body, e.ep)
+	st := w.streamOf(e, o, resp)
 	var held [][]byte
 	heldBytes := 0
 	// The watchdog times the upstream only: before the first content the
@@ -157,7 +157,7 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
 	o.committed = true
 	if w.cont.first() { // a continuation's client has the stream already
-		if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1}); err != nil {
+		if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1, Native: o.native}); err != nil {
 			w.clientFailed(o)
 			return false
 		}
@@ -173,7 +173,7 @@ func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
 // write sends one chunk to the client's Output. A client that is gone or
 // stalls past the front's write timeout ends the attempt as canceled.
 func (w *walk) write(o *outcome, chunk []byte) bool {
-	if w.cont != nil {
+	if w.cont != nil && !o.native { // a native event is relayed as it came
 		return w.cont.write(w, o, chunk)
 	}
 	if w.call.Out.Chunk(chunk) != nil {

@@ -81,7 +81,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 			return &Result{Canceled: true, Committed: o.committed, Target: e.key.Target, Provider: e.key.Provider}, o
 		case o.ok:
 			w.rec.Attempts[len(w.rec.Attempts)-1].Action = decision.ActionDone
-			return &Result{Body: o.body, Committed: o.committed, Target: e.key.Target, Provider: e.key.Provider}, o
+			return &Result{Body: o.body, Native: o.native, Committed: o.committed, Target: e.key.Target, Provider: e.key.Provider}, o
 		case o.committed && w.continueCut(o):
 			return nil, o // the walk continues the stream, as the table says for the cut's class
 		case o.committed:

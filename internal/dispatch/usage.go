@@ -52,7 +52,7 @@ func (w *walk) askedUsage() bool { return w.usage().asked }
 // strip reports whether a stream chunk from e must be kept from the client:
 // the usage-only chunk (no choices) the gateway asked for, not the client.
 func (w *walk) strip(e *endpointRT, ev *provider.Event) bool {
-	if ev.Usage == nil || ev.Content || !w.call.Stream || e.prov.cfg.Dialect != classify.OpenAI || w.askedUsage() {
+	if ev.Usage == nil || ev.Content || !w.call.Stream || e.prov.cfg.Dialect != classify.OpenAI || w.nativeAt(e) != nil || w.askedUsage() {
 		return false
 	}
 	for _, c := range ev.Chunks {

@@ -12,8 +12,14 @@ import (
 	"github.com/detour-llm/detour/internal/sse"
 )
 
-// Adapter speaks the OpenAI Chat Completions dialect. The zero value is ready.
-type Adapter struct{}
+// Adapter speaks the OpenAI Chat Completions dialect. The zero value is
+// ready and serves no client API natively.
+type Adapter struct {
+	// Responses: the upstream serves the Responses API at
+	// {base_url}/responses (the provider's responses option), so a
+	// /v1/responses request is passed through (native.go).
+	Responses bool
+}
 
 var _ provider.Adapter = Adapter{}
 

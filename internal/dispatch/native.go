@@ -1,0 +1,112 @@
+package dispatch
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// Native is a client request in another client API than Chat Completions
+// (docs/doors.md, "Passthrough"). A target whose adapter serves API gets
+// Body as the client sent it, only "model" replaced, and the answer goes
+// back to the client as it came: Result.Body with Result.Native, or each
+// stream event's raw data with Commit.Native. Classification, the commit
+// point, health and budgets are the same as for a translated request.
+type Native struct {
+	// API is provider.APIMessages, provider.APICountTokens or
+	// provider.APIResponses.
+	API string
+	// Body is the client's JSON exactly as sent.
+	Body []byte
+	// Header is the client's headers the API forwards upstream (for
+	// Anthropic targets: anthropic-version, anthropic-beta). The server
+	// fills it from an allow-list; it never holds credentials. Nil: none.
+	Header http.Header
+	// Untranslated, when the Call's Body is nil, says why the request has
+	// no canonical translation; a target that does not serve API fails
+	// with it (class unknown, evidence "translate"), and the walk moves on.
+	Untranslated string
+}
+
+// nativeAt returns e's adapter's Native side when it serves the call's
+// Native API, else nil.
+func (w *walk) nativeAt(e *endpointRT) provider.Native {
+	if w.call.Native == nil {
+		return nil
+	}
+	return provider.NativeOf(e.prov.adapter, w.call.Native.API)
+}
+
+// newRequest builds the upstream request for e: the client's own body when
+// e serves its API (o.native is then set), else the canonical translation.
+func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http.Request, error) {
+	if n := w.nativeAt(e); n != nil {
+		o.native = true
+		c := w.call.Native
+		return n.NativeRequest(ctx, e.ep, &provider.NativeRequest{API: c.API, Body: c.Body, Header: c.Header, Stream: w.call.Stream})
+	}
+	if w.call.Body == nil && w.call.Native != nil {
+		return nil, untranslated(w.call.Native.Untranslated)
+	}
+	return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
+}
+
+type untranslated string
+
+func (u untranslated) Error() string {
+	if u == "" {
+		return "the request has no translation for this dialect"
+	}
+	return string(u)
+}
+
+// streamOf reads e's event stream: native (raw events) when the attempt
+// sent the client's own body.
+func (w *walk) streamOf(e *endpointRT, o *outcome, resp *http.Response) provider.Stream {
+	if o.native {
+		return w.nativeAt(e).NativeStream(w.call.Native.API, resp.Body, e.ep)
+	}
+	return e.prov.adapter.Stream(resp.Body, e.ep)
+}
+
+// nativeAnswer files a 2xx whole answer to a native request. The body goes
+// to the client as it came; to a client that asked for a stream, it is
+// translated to canonical chunks instead (Commit.Native false), which only
+// an adapter that reads the native shape as its dialect can do.
+func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
+	o.billable = true
+	usage, err := w.nativeAt(e).NativeAnswer(w.call.Native.API, body)
+	if err != nil {
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
+		return
+	}
+	if w.call.Stream {
+		out, err := e.prov.adapter.Response(body, e.ep)
+		if err != nil {
+			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream answered a stream request with a whole body it could not be relayed as: "+err.Error())
+			return
+		}
+		o.native = false
+		w.streamWhole(e, out, o)
+		return
+	}
+	o.ok, o.body, o.usage = true, body, usage
+}
+
+// ServesNative reports whether the first target of the route model names
+// has an endpoint that serves api natively (see Native): the server asks
+// it to decide how to answer count_tokens.
+func (d *Dispatcher) ServesNative(model, api string) bool {
+	r := d.routes[model]
+	if r == nil || len(r.targets) == 0 {
+		return false
+	}
+	for _, e := range r.targets[0].endpoints {
+		if provider.NativeOf(e.prov.adapter, api) != nil {
+			return true
+		}
+	}
+	return false
+}

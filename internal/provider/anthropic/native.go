@@ -1,0 +1,116 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/sse"
+)
+
+var _ provider.Native = Adapter{}
+
+// Serves reports the client APIs Anthropic serves as they are: Messages
+// and its count_tokens.
+func (Adapter) Serves(api string) bool {
+	return api == provider.APIMessages || api == provider.APICountTokens
+}
+
+// forwarded are the client headers an Anthropic upstream gets as sent.
+var forwarded = []string{"anthropic-version", "anthropic-beta"}
+
+// NativeRequest POSTs the client's Messages body, only "model" replaced,
+// to {base_url}/v1/messages (or /v1/messages/count_tokens), with the
+// client's anthropic-version (this adapter's Version when it sent none)
+// and anthropic-beta.
+func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *provider.NativeRequest) (*http.Request, error) {
+	body, err := (&provider.Request{Body: req.Body}).WithModel(ep.Model)
+	if err != nil {
+		return nil, err
+	}
+	path := "/v1/messages"
+	if req.API == provider.APICountTokens {
+		path = "/v1/messages/count_tokens"
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+path, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("anthropic-version", Version)
+	for _, k := range forwarded {
+		if vs := req.Header.Values(k); len(vs) > 0 {
+			hr.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+		}
+	}
+	if req.Stream && req.API == provider.APIMessages {
+		hr.Header.Set("Accept", "text/event-stream")
+	} else {
+		hr.Header.Set("Accept", "application/json")
+	}
+	if ep.APIKey != "" {
+		hr.Header.Set("x-api-key", ep.APIKey)
+	}
+	return hr, nil
+}
+
+// NativeAnswer checks a Messages answer (or a count_tokens answer) and
+// returns its usage.
+func (Adapter) NativeAnswer(api string, body []byte) (*provider.Usage, error) {
+	if api == provider.APICountTokens {
+		var c struct {
+			InputTokens *int `json:"input_tokens"`
+		}
+		if err := json.Unmarshal(body, &c); err != nil {
+			return nil, err
+		}
+		if c.InputTokens == nil {
+			return nil, errors.New("anthropic: count_tokens answer has no input_tokens")
+		}
+		return nil, nil
+	}
+	var a answer
+	if err := json.Unmarshal(body, &a); err != nil {
+		return nil, err
+	}
+	if a.Type != "message" {
+		return nil, errors.New("anthropic: answer is not a message")
+	}
+	if a.Usage == nil {
+		return nil, nil
+	}
+	p := a.Usage.prompt()
+	return &provider.Usage{PromptTokens: p, CompletionTokens: a.Usage.OutputTokens,
+		TotalTokens: p + a.Usage.OutputTokens, PromptTokensDetails: a.Usage.cached()}, nil
+}
+
+// NativeStream reads a Messages event stream as the translated Stream does
+// (content, finish, errors, usage) but hands on each event's own data.
+// Every content block delta is content here, thinking included: the
+// client reads it.
+func (Adapter) NativeStream(_ string, body io.Reader, ep provider.Endpoint) provider.Stream {
+	return &nativeStream{in: stream{r: sse.NewReader(body, 0), model: ep.Model, created: now().Unix()}}
+}
+
+type nativeStream struct{ in stream }
+
+func (s *nativeStream) Next() (provider.Event, error) {
+	ev, err := s.in.Next()
+	if err != nil || ev.Malformed || len(ev.Raw) == 0 {
+		return ev, err
+	}
+	ev.Chunks = [][]byte{ev.Raw}
+	if !ev.Content && bytes.Contains(ev.Raw, []byte(`"content_block_delta"`)) && typeIs(ev.Raw, "content_block_delta") {
+		ev.Content = true
+	}
+	return ev, nil
+}
+
+// typeIs reports whether the event data's "type" is typ.
+func typeIs(raw []byte, typ string) bool {
+	return string(provider.Member(raw, "type")) == `"`+typ+`"`
+}
