@@ -76,6 +76,10 @@ func (c *continuation) first() bool {
 	return true
 }
 
+// canonical reports whether the attempt to come continues a cut: it must
+// speak canonical chat, like the stream it continues, never a native API.
+func (c *continuation) canonical() bool { return c != nil && c.cutting }
+
 // report records usage an upstream reported outside a chunk the Seam sees.
 func (c *continuation) report(u *provider.Usage) {
 	if c != nil {
@@ -220,6 +224,13 @@ func (w *walk) continueCut(o *outcome) bool {
 		} else {
 			w.count("failed")
 		}
+	}
+	if o.native {
+		// The client has the upstream's own events, which the Seam cannot
+		// read or continue (docs/behaviour.md#streams).
+		c.open, c.attempted = true, false
+		w.count("native")
+		return false
 	}
 	cut := c.seam.Cut()
 	c.cutting, c.open, c.attempted, c.resumed = true, true, false, false
