@@ -74,3 +74,60 @@ routes:
 		})
 	}
 }
+
+// A translated stream cut on a route that continues is continued in
+// canonical chat even at a target that serves the client's API natively:
+// the client keeps one stream of one shape.
+func TestContinuationIsNeverNative(t *testing.T) {
+	anthropic := []string{
+		`event: message_start` + "\n" + `data: {"type":"message_start","message":{"id":"msg_1","model":"claude-x","usage":{"input_tokens":3,"output_tokens":0}}}`,
+		`event: content_block_start` + "\n" + `data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		`event: content_block_delta` + "\n" + `data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello world"}}`,
+		`event: content_block_stop` + "\n" + `data: {"type":"content_block_stop","index":0}`,
+		`event: message_delta` + "\n" + `data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}`,
+		`event: message_stop` + "\n" + `data: {"type":"message_stop"}`,
+	}
+	ua := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Events: anthropic}))
+	ub := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-x", "Hello")[:2], Cut: true}))
+	t.Cleanup(ua.Close)
+	t.Cleanup(ub.Close)
+	cfg, err := config.Parse("t.yaml", []byte(`providers:
+  - {name: pa, dialect: anthropic, base_url: "`+ua.URL+`", api_key: sk-ant}
+  - {name: pb, dialect: openai, base_url: "`+ub.URL+`/v1", api_key: sk-test}
+targets:
+  - {name: a, model: claude-x, providers: [pa], prefill: false}
+  - {name: b, model: gpt-x, providers: [pb]}
+routes:
+  - {name: r, targets: [b, a], on_stream_cut: continue}
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []health.Key{{Target: "a", Provider: "pa"}, {Target: "b", Provider: "pb"}}
+	tr := health.New(health.NewMemory(), health.Settings{FailureThreshold: 3, Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
+	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	c := &rawClient{}
+	res := d.Do(context.Background(), nativeCall(true, c))
+	if res.Failure != nil || !c.ended || c.commit.Native || c.commit.Target != "b" {
+		t.Fatalf("result %+v, client %+v", res.Failure, c)
+	}
+	text := ""
+	for _, ch := range c.chunks {
+		if !strings.Contains(ch, `"object":"chat.completion.chunk"`) {
+			t.Errorf("a chunk that is not canonical chat: %s", ch)
+		}
+		if _, after, ok := strings.Cut(ch, `"content":"`); ok {
+			text += after[:strings.IndexByte(after, '"')]
+		}
+	}
+	if text != "Hello world" {
+		t.Errorf("client text %q", text)
+	}
+	if got := string(ua.Requests()[0].Body); strings.Contains(got, "weird") {
+		t.Errorf("the continuation was sent the client's native body: %s", got)
+	}
+}
