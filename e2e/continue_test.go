@@ -308,3 +308,46 @@ func TestContinueRefusedCases(t *testing.T) {
 		})
 	}
 }
+
+// Usage for the whole answer: a client that asked for usage gets one usage
+// chunk, summing what each upstream reported — the cut Anthropic primary's
+// input and first output token (message_start), the replay's completion.
+func TestContinueUsageForTheWholeAnswer(t *testing.T) {
+	primaryEvents := anthropicStream(answer60[:40])
+	primaryEvents[0] = strings.Replace(primaryEvents[0], `"input_tokens":5`, `"input_tokens":11`, 1)
+	primaryEvents = primaryEvents[:2+40] // message_start, content_block_start, 40 deltas: cut
+	fs := fakes(t, map[string]upstreamtest.Script{"one": script(upstreamtest.Step{Events: primaryEvents, Cut: true}),
+		"two": model{dialect: "openai", per: 3}.script(t)})
+	g := start(t, `
+providers:
+  - {name: one, dialect: anthropic, base_url: "{one}", api_key: `+secret+`}
+  - {name: two, dialect: openai, base_url: "{two}", api_key: `+secret+`}
+targets:
+  - {name: first, model: claude-sonnet-4-5, providers: [one], prefill: false}
+  - {name: second, model: fallback-model, providers: [two]}
+routes:
+  - {name: r, targets: [first, second], on_stream_cut: continue}
+`, fs)
+	p := hello("r")
+	p.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	s := sdk(g).Chat.Completions.NewStreaming(context.Background(), p)
+	content := ""
+	var usage []openai.CompletionUsage
+	for s.Next() {
+		c := s.Current()
+		for _, ch := range c.Choices {
+			content += ch.Delta.Content
+		}
+		if c.JSON.Usage.Valid() && c.Usage.TotalTokens > 0 {
+			usage = append(usage, c.Usage)
+		}
+	}
+	if s.Err() != nil || content != whole60 {
+		t.Fatalf("client assembled %q (error %v)", content, s.Err())
+	}
+	// The replay reports 5 prompt and 20 completion tokens (20 chunks).
+	if len(usage) != 1 || usage[0].PromptTokens != 11 || usage[0].CompletionTokens != 1+20 || usage[0].TotalTokens != 32 {
+		t.Errorf("usage chunks %+v, want one: 11 prompt, 21 completion, 32 total", usage)
+	}
+	wantCont(t, g.recs.wait(t, 1).Attempts[1], "replay", len(strings.Join(answer60[:40], "")), "server_error")
+}
