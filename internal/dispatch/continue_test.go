@@ -439,3 +439,36 @@ func TestContinueTwice(t *testing.T) {
 		t.Errorf("continuation metrics %v", got)
 	}
 }
+
+// The shutdown grace period ending while a cut stream waits for its
+// continuation: the client, which has the stream, is told with the error
+// event (code shutdown), and the record says shutdown.
+func TestContinueShutdownWhileContinuing(t *testing.T) {
+	stop, shut := context.WithCancel(context.Background())
+	defer shut()
+	h := newContHarness(t, `{name: r, targets: [a, b], on_stream_cut: continue}`, func(k health.Key, n int) play {
+		return cutAfter(2, classify.ServerError)
+	})
+	h.d.opt.Stop = stop
+	first := h.d.call
+	h.d.call = func(ctx context.Context, w *walk, e *endpointRT) *outcome {
+		if w.cont != nil && w.cont.cutting { // the continuation: the grace period ends now
+			shut()
+			<-w.base.Done()
+			o := &outcome{}
+			w.gone(o)
+			return o
+		}
+		return first(ctx, w, e)
+	}
+	out, res := h.stream(t, "r", 0)
+	if out.fail == nil || out.fail.Code != "shutdown" || out.ends != 0 || out.text.String() != "Hello, wor" {
+		t.Fatalf("client: fail %+v, ends %d, text %q", out.fail, out.ends, out.text.String())
+	}
+	if !res.Committed || res.Decision.Outcome != decision.OutcomeShutdown {
+		t.Errorf("result %+v, outcome %s", res, res.Decision.Outcome)
+	}
+	if got := h.continuations(t); got["replay canceled"] != 1 {
+		t.Errorf("continuation metrics %v", got)
+	}
+}
