@@ -73,6 +73,8 @@ var allowed = map[string][]string{
 	"internal/tracing":   {"internal/decision"},
 	"internal/demo":      {"internal/upstreamtest"},
 	"internal/redistest": {},
+	// Test doubles (a settable clock, a goroutine-safe buffer): nothing of ours.
+	"internal/testutil": {},
 	// Test helper that runs a whole gateway in-process: wiring, config, records.
 	"internal/gatewaytest": {"internal/app", "internal/config", "internal/decision"},
 	// Test helper that runs real client CLIs against a loopback recorder:
