@@ -50,10 +50,11 @@ var allowed = map[string][]string{
 	"internal/splice": {"classify", "internal/provider"},
 	// Test helper for the adapter packages' tests: the adapter interface only.
 	"internal/provider/adaptertest": {"internal/provider"},
-	// Dispatch is the one place routing, health, policy and adapters meet.
+	// Dispatch is the one place routing, health, policy and adapters meet;
+	// it continues cut streams with splice's building blocks.
 	"internal/dispatch": {"classify", "internal/config", "internal/decision", "internal/health", "internal/metrics",
 		"internal/policy", "internal/provider", "internal/provider/anthropic", "internal/provider/gemini",
-		"internal/provider/chat", "internal/provider/openai", "internal/route", "internal/sse"},
+		"internal/provider/chat", "internal/provider/openai", "internal/route", "internal/splice", "internal/sse"},
 	// Client limits count in memory or Redis; they read client keys only.
 	"internal/limit": {"internal/config"},
 	// The HTTP front talks to dispatch, never to adapters or policy directly,

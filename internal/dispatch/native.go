@@ -33,7 +33,7 @@ type Native struct {
 // nativeAt returns e's adapter's Native side when it serves the call's
 // Native API, else nil.
 func (w *walk) nativeAt(e *endpointRT) provider.Native {
-	if w.call.Native == nil {
+	if w.call.Native == nil || w.cont.canonical() {
 		return nil
 	}
 	return provider.NativeOf(e.prov.adapter, w.call.Native.API)

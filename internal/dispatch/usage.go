@@ -39,10 +39,11 @@ func (w *walk) usage() *usageRequest {
 // requestFor is the request to send to e: for a stream to an openai-dialect
 // target, one that asks for usage.
 func (w *walk) requestFor(e *endpointRT) *provider.Request {
-	if !w.call.Stream || e.prov.cfg.Dialect != classify.OpenAI {
-		return w.call.request()
+	r := w.call.request()
+	if w.call.Stream && e.prov.cfg.Dialect == classify.OpenAI {
+		r = w.usage().req
 	}
-	return w.usage().req
+	return w.cont.request(e, r) // a continuation by prefill sends its own
 }
 
 // askedUsage reports whether the client asked for the usage chunk itself.

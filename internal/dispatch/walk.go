@@ -36,6 +36,9 @@ type walk struct {
 	base context.Context
 	// usageReq is the request that asks openai-dialect streams for usage.
 	usageReq usageRequest
+	// cont continues a stream cut after its commit point (continue.go);
+	// nil when the route does not.
+	cont *continuation
 }
 
 // Do serves one call. ctx carries the client's cancellation; the route's
@@ -55,7 +58,8 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	defer cancel()
 	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg, base: base,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
-	res := w.run(ctx)
+	w.cont = newContinuation(r, call)
+	res := w.settle(w.run(ctx))
 	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
 		f.Message = d.opt.ScrubForClient(f.Message, call.Body)
 	}

@@ -33,6 +33,7 @@ type Metrics struct {
 	accountState  *prometheus.GaugeVec     // provider, state
 	overhead      prometheus.Histogram
 	alerts        *prometheus.CounterVec // provider, class, result
+	continuations *prometheus.CounterVec // route, mode, outcome (continuation.go)
 
 	routes, targets, providers names
 	usage                      usage // usage.go
@@ -94,6 +95,7 @@ func New() *Metrics {
 		m.failovers, m.endpointState, m.accountState, m.overhead, m.alerts,
 	)
 	m.registerUsage()
+	m.registerContinuations()
 	return m
 }
 
