@@ -27,6 +27,18 @@ func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error
 	}
 	pid := strconv.Itoa(det.Process.Pid)
 	idle := procStatus(pid, "VmRSS:")
+	idleG := r.prof.goroutines()
+	// Each stream holds two descriptors in detour (client and upstream
+	// connections): above what the open-file limit allows, failures measure
+	// the machine, not the gateway.
+	room, limit := fdRoom()
+	possible := room < 0 || n <= room
+	if !possible {
+		fmt.Printf("streams: IMPOSSIBLE HERE: %d streams need more than %d open files in detour (%d per stream + ~%d); "+
+			"this machine's open-file limit is %d, enough for %d streams. Raise the hard limit (ulimit -Hn, "+
+			"as root or in the container's settings) or run -streams %d.\n",
+			n, n*fdsPerStream, fdsPerStream, fdSpare, limit, room, room/100*100)
+	}
 	fmt.Printf("streams: %d through detour, started at %d/s, upstream event every %s (%d events, ~%s each)\n",
 		n, ramp, every, streamParts+4, time.Duration(streamParts+4)*every)
 	c := client(n)
@@ -60,6 +72,7 @@ func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error
 	var peakRSS uint64
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	profiled := !r.prof.on()
 loop:
 	for {
 		select {
@@ -67,6 +80,17 @@ loop:
 			break loop
 		case <-tick.C:
 			peakRSS = max(peakRSS, procStatus(pid, "VmRSS:"))
+			if !profiled && peakOpen.Load() == int64(n) {
+				profiled = true
+				g := r.prof.goroutines()
+				fmt.Printf("  with all %d streams open: detour runs %d goroutines (%d idle): %.2f per stream\n",
+					n, g, idleG, float64(g-idleG)/float64(n))
+				for _, p := range [][2]string{{"goroutine", "goroutine.pprof"}, {"heap?gc=1", "heap.pprof"}, {"heap?debug=1", "heap.txt"}} {
+					if err := r.prof.fetch(p[0], p[1]); err != nil {
+						fmt.Println("  profile:", err)
+					}
+				}
+			}
 		}
 	}
 	hwm := procStatus(pid, "VmHWM:")
@@ -80,7 +104,12 @@ loop:
 	if n == 1000 {
 		verdict("peak RSS with 1,000 streams", fmt.Sprintf("%.1f MiB", mb(hwm)), "< 60 MiB", hwm < targetRSS)
 	}
-	verdict(fmt.Sprintf("%d streams without error", n), fmt.Sprintf("%d failed", failed.Load()), "0", failed.Load() == 0)
+	if possible {
+		verdict(fmt.Sprintf("%d streams without error", n), fmt.Sprintf("%d failed", failed.Load()), "0", failed.Load() == 0)
+	} else {
+		fmt.Printf("  %-38s %9s  (target 0)  NOT JUDGEABLE: the open-file limit (%d) allows %d streams\n",
+			fmt.Sprintf("%d streams without error", n), fmt.Sprintf("%d failed", failed.Load()), limit, room)
+	}
 	return nil
 }
 
