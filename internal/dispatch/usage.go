@@ -112,8 +112,8 @@ func usageOf(body []byte) *provider.Usage {
 	if raw == nil {
 		return nil
 	}
-	var u *provider.Usage
-	if json.Unmarshal(raw, &u) != nil {
+	u, err := provider.ParseUsage(raw)
+	if err != nil {
 		return nil
 	}
 	return u

@@ -3,8 +3,6 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
-	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
 )
@@ -72,31 +70,6 @@ var (
 
 const deltaStrings = 4
 
-// name returns the index in names of the JSON string k (quotes included),
-// -1 for a name not there, and false when k is a key scan leaves to decode.
-func name(k []byte, names []string) (int, bool) {
-	if len(k) < 2 {
-		return -1, false
-	}
-	s := k[1 : len(k)-1]
-	for _, c := range s {
-		if c == '\\' || c >= 0x80 {
-			return -1, false
-		}
-	}
-	for i, n := range names {
-		if string(s) == n {
-			return i, true
-		}
-	}
-	for _, n := range names {
-		if len(s) == len(n) && strings.EqualFold(string(s), n) { // ASCII: folding keeps the length
-			return -1, false
-		}
-	}
-	return -1, true
-}
-
 // scan reads data as decode would and reports true, or reports false
 // (having read it partly) when the chunk has a shape it leaves to decode.
 func (f *facts) scan(data []byte) bool {
@@ -109,7 +82,7 @@ func (f *facts) scan(data []byte) bool {
 	}
 	var seen [3]bool
 	for k, v, ok := top.Next(); ok; k, v, ok = top.Next() {
-		i, sure := name(k, topNames)
+		i, sure := provider.PlainName(k, topNames)
 		if !sure {
 			return false
 		}
@@ -139,17 +112,11 @@ func (f *facts) scan(data []byte) bool {
 				f.choices = append(f.choices, c)
 			}
 		case 2: // usage
-			switch v[0] {
-			case 'n':
-			case '{':
-				u := new(provider.Usage)
-				if json.Unmarshal(v, u) != nil {
-					return false
-				}
-				f.usage = u
-			default:
+			u, err := provider.ParseUsage(v)
+			if err != nil {
 				return false
 			}
+			f.usage = u
 		}
 	}
 	return true
@@ -163,7 +130,7 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 	}
 	var seen [3]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
-		i, sure := name(k, choiceNames)
+		i, sure := provider.PlainName(k, choiceNames)
 		if !sure {
 			return c, false
 		}
@@ -179,7 +146,7 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 			if string(v) == "null" {
 				continue
 			}
-			n, ok := plainInt(v)
+			n, ok := provider.PlainInt(v)
 			if !ok {
 				return c, false
 			}
@@ -215,7 +182,7 @@ func scanDelta(v []byte) (content, sure bool) {
 	}
 	var seen [9]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
-		i, sure := name(k, deltaNames)
+		i, sure := provider.PlainName(k, deltaNames)
 		if !sure {
 			return false, false
 		}
@@ -239,23 +206,4 @@ func scanDelta(v []byte) (content, sure bool) {
 		content = content || present(json.RawMessage(v))
 	}
 	return content, true
-}
-
-// plainInt reads a JSON number that is a plain integer of at most 18
-// digits: one encoding/json puts in an int as it is.
-func plainInt(v []byte) (int, bool) {
-	digits := v
-	if len(digits) > 0 && digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 || len(digits) > 18 {
-		return 0, false
-	}
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-	}
-	n, err := strconv.Atoi(string(v))
-	return n, err == nil
 }
