@@ -12,6 +12,12 @@ import (
 	"github.com/detour-llm/detour/internal/sse"
 )
 
+var (
+	contentJSON = []string{"application/json"}
+	acceptJSON  = []string{"application/json"}
+	acceptSSE   = []string{"text/event-stream"}
+)
+
 // Adapter speaks the OpenAI Chat Completions dialect. The zero value is ready.
 type Adapter struct{}
 
@@ -28,15 +34,20 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if err != nil {
 		return nil, err
 	}
-	hr.Header.Set("Content-Type", "application/json")
+	// One map of shared values, not three Header.Set calls (each allocates
+	// a slice). The value slices are full (len == cap): an Add by anyone
+	// after us copies, it never writes into them.
+	accept := acceptJSON
 	if req.Stream {
-		hr.Header.Set("Accept", "text/event-stream")
-	} else {
-		hr.Header.Set("Accept", "application/json")
+		accept = acceptSSE
 	}
+	h := make(http.Header, 3)
+	h["Content-Type"] = contentJSON
+	h["Accept"] = accept
 	if ep.APIKey != "" {
-		hr.Header.Set("Authorization", "Bearer "+ep.APIKey)
+		h["Authorization"] = []string{"Bearer " + ep.APIKey}
 	}
+	hr.Header = h
 	return hr, nil
 }
 
