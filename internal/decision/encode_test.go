@@ -101,7 +101,7 @@ func checkAppendJSON(t *testing.T, d *Decision) {
 // whatever a record holds (docs/behaviour.md#decision-record).
 func TestAppendJSONIsMarshal(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
+	for range 5000 {
 		checkAppendJSON(t, randDecision(r))
 	}
 	checkAppendJSON(t, &Decision{})
