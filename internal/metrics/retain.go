@@ -63,4 +63,6 @@ func (m *Metrics) Retain(s Served) {
 			}
 		}
 	}
+	// Only now, after the deletions and the guards' new sets: see hot.
+	m.hot.Store(new(hot))
 }
