@@ -135,6 +135,27 @@ func TestResponsesContinueCutAfter40Of60ByReplay(t *testing.T) {
 	if rec.API != "responses" || rec.Outcome != "ok" {
 		t.Errorf("record api %s outcome %s", rec.API, rec.Outcome)
 	}
+	// The replay reported 5 prompt and 20 completion tokens; the cut
+	// primary reported none: the record's usage is a lower bound, and says so.
+	if u := rec.Usage; u == nil || u.PromptTokens != 5 || u.CompletionTokens != 20 || !u.Incomplete {
+		t.Errorf("record usage %+v, want 5 + 20, incomplete", u)
+	}
+}
+
+// A stream that was not cut has complete usage: no "incomplete" in its
+// record, on a route that continues cuts.
+func TestResponsesContinueRouteUncutUsageComplete(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"one": model{dialect: "openai", per: 6}.script(t), "two": model{dialect: "openai", per: 3}.script(t)})
+	g := start(t, contCfg("openai", "", continueOpts), fs)
+	run := streamContinued(t, g)
+	if run.err != nil || run.text != whole60 {
+		t.Fatalf("client assembled %q (error %v)", run.text, run.err)
+	}
+	wantOneResponse(t, run, "response.completed")
+	rec := g.recs.wait(t, 1)
+	if u := rec.Usage; u == nil || u.CompletionTokens != 10 || u.Incomplete {
+		t.Errorf("record usage %+v, want 10 completion tokens, complete", u)
+	}
 }
 
 // Scenario 3 at /v1/responses: the fallback refuses the prefill with a
