@@ -128,14 +128,19 @@ type Usage struct {
 	// CachedTokens is the part of PromptTokens read from the provider's
 	// prompt cache.
 	CachedTokens int `json:"cached_tokens,omitempty"`
+	// Incomplete marks counts known to be a lower bound: a stream was cut
+	// after its commit point, so an upstream's count is partial or missing
+	// (docs/behaviour.md#decision-record). Absent when false.
+	Incomplete bool `json:"incomplete,omitempty"`
 }
 
-// Add adds v to u.
+// Add adds v to u; the sum is incomplete when either is.
 func (u *Usage) Add(v Usage) {
 	u.PromptTokens += v.PromptTokens
 	u.CompletionTokens += v.CompletionTokens
 	u.TotalTokens += v.TotalTokens
 	u.CachedTokens += v.CachedTokens
+	u.Incomplete = u.Incomplete || v.Incomplete
 }
 
 // Skip is a candidate endpoint that was not tried, and why.

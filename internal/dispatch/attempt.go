@@ -231,6 +231,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb),
 		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.rec.Time) - total)}
 	account(&a, e.target.cfg, o)
+	w.partial = w.partial || cutStream(o)
 	class := "ok"
 	switch {
 	case o.canceled:

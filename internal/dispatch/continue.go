@@ -130,13 +130,19 @@ func (c *continuation) begin(e *endpointRT) {
 }
 
 // request is the request to send to e: r, or for a continuation by prefill
-// r with the delivered text as a trailing assistant message. A prefill that
-// cannot be built falls back to replay.
+// r with the delivered text as a trailing assistant message and the
+// client's completion-token cap lowered by the tokens already delivered
+// (docs/behaviour.md#streams). A prefill that cannot be built, or for which
+// nothing of the cap is left, falls back to replay, which generates the
+// whole answer again under the client's cap as sent.
 func (c *continuation) request(e *endpointRT, r *provider.Request) *provider.Request {
 	if c == nil || !c.cutting || c.mode != splice.ByPrefill {
 		return r
 	}
 	body, join, err := splice.Prefill(r.Body, c.cut.Text, e.prov.cfg.Dialect)
+	if err == nil {
+		body, err = splice.LowerCap(body, c.cut.Tokens)
+	}
 	if err != nil {
 		c.mode, c.replay = splice.ByReplay, splice.NewReplay(c.cut.Text)
 		return r

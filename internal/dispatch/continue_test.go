@@ -15,6 +15,7 @@ import (
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/metrics"
+	"github.com/detour-llm/detour/internal/provider"
 )
 
 // The decisions of mid-stream continuation, driven by a fake caller that
@@ -31,6 +32,7 @@ type play struct {
 	tool   bool
 	done   bool
 	cut    classify.Class
+	usage  *provider.Usage // reported after the parts, as a stream's usage
 }
 
 // seen is one call the fake stream caller received.
@@ -75,6 +77,10 @@ func (f *streamFake) call(_ context.Context, w *walk, e *endpointRT) *outcome {
 		if !w.write(o, chunk(`{"content":`+string(b)+`}`, "null")) {
 			return o
 		}
+	}
+	if p.usage != nil {
+		o.usage = p.usage
+		w.cont.report(p.usage)
 	}
 	if p.tool && !w.write(o, chunk(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\""}}]}`, "null")) {
 		return o

@@ -130,11 +130,13 @@ func usageOf(body []byte) *provider.Usage {
 	return u
 }
 
-// account sets a's usage and cost from o at t's price.
+// account sets a's usage and cost from o at t's price. The usage of a
+// stream cut after its commit point is what its upstream had counted when
+// it reported (an Anthropic stream reports at its start): incomplete.
 func account(a *decision.Attempt, t *config.Target, o *outcome) {
 	if u := o.usage; u != nil {
 		a.Usage = &decision.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
-			TotalTokens: u.TotalTokens, CachedTokens: min(max(u.Cached(), 0), u.PromptTokens)}
+			TotalTokens: u.TotalTokens, CachedTokens: min(max(u.Cached(), 0), u.PromptTokens), Incomplete: cutStream(o)}
 	}
 	p := t.Price
 	switch {
@@ -161,8 +163,16 @@ func cost(p *config.Price, u *decision.Usage) float64 {
 	return (float64(in)*p.Input + float64(u.CachedTokens)*cachedPrice + float64(max(u.CompletionTokens, 0))*p.Output) / 1e6
 }
 
-// totals sums the attempts' usage and cost into the request's record.
-func totals(rec *decision.Decision) {
+// cutStream reports whether o is a stream cut after its commit point: part of
+// an answer reached the client, and its upstream's count of it is partial
+// or missing.
+func cutStream(o *outcome) bool { return o.committed && !o.ok }
+
+// totals sums the attempts' usage and cost into the request's record. The
+// sum is incomplete when an attempt's usage is, or when partial is set (a
+// stream was cut after its commit point, whether or not its upstream
+// reported a count: docs/behaviour.md#decision-record).
+func totals(rec *decision.Decision, partial bool) {
 	var u decision.Usage
 	var sum float64
 	usage, priced := false, false
@@ -182,6 +192,7 @@ func totals(rec *decision.Decision) {
 		}
 	}
 	if usage {
+		u.Incomplete = u.Incomplete || partial
 		rec.Usage = &u
 	}
 	switch {

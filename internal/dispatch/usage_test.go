@@ -56,18 +56,18 @@ func TestTotals(t *testing.T) {
 		{Usage: &decision.Usage{PromptTokens: 10, CompletionTokens: 20, TotalTokens: 30, CachedTokens: 5}, CostUSD: &two},
 		{}, // not priced
 	}}
-	totals(rec)
+	totals(rec, false)
 	if rec.Usage == nil || *rec.Usage != (decision.Usage{PromptTokens: 11, CompletionTokens: 22, TotalTokens: 33, CachedTokens: 5}) ||
 		!rec.CostUSD.Known() || float64(*rec.CostUSD) != 0.75 || rec.CostUnknown {
 		t.Errorf("totals: %+v %v", rec.Usage, rec.CostUSD)
 	}
 	rec = &decision.Decision{Attempts: []decision.Attempt{{CostUSD: &one}, {CostUSD: decision.Unknown(), CostUnknown: true}}}
-	totals(rec)
+	totals(rec, false)
 	if b, _ := json.Marshal(rec); !rec.CostUnknown || rec.CostUSD.Known() || !strings.Contains(string(b), `"cost_usd":null,"cost_unknown":true`) {
 		t.Errorf("unknown: %s", b)
 	}
 	rec = &decision.Decision{Attempts: []decision.Attempt{{}}}
-	totals(rec)
+	totals(rec, false)
 	if b, _ := json.Marshal(rec); rec.CostUSD != nil || strings.Contains(string(b), "cost_usd") {
 		t.Errorf("no price, no cost: %s", b)
 	}

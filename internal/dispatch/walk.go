@@ -29,6 +29,9 @@ type walk struct {
 	last     *outcome
 	lastEP   *endpointRT
 	stopped  stop // why the walk stopped early (a budget), if it did
+	// partial: a stream was cut after its commit point, so the request's
+	// usage is a lower bound (usage.incomplete in the record).
+	partial bool
 	// bg outlives the client: health reports still land when it leaves.
 	bg context.Context
 	// base is the client's context without the route's deadline: attempts
@@ -83,7 +86,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	default:
 		rec.Outcome, rec.Status = decision.OutcomeOK, http.StatusOK
 	}
-	totals(rec)
+	totals(rec, w.partial)
 	d.opt.Metrics.Request(r.name, rec.Outcome, rec.Status, elapsed)
 	d.opt.Metrics.Overhead(elapsed - w.upstream)
 	decision.Emit(ctx, d.dec, rec) // ctx: what the HTTP front put there (a trace context)

@@ -34,6 +34,7 @@ type Seam struct {
 	role    bool // a role delta has been sent
 
 	text     strings.Builder // content of choice 0 delivered so far
+	deltas   int             // chunks that delivered some of it
 	tool     bool            // a tool-call delta was delivered
 	toolOpen bool            // … and no finish reason followed it
 	other    string          // a non-text delta member that was delivered
@@ -96,8 +97,9 @@ func (s *Seam) Chunk(b []byte) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			if ok {
+			if ok && text != "" {
 				s.text.WriteString(text)
+				s.deltas++
 			}
 		}
 		if c.finished(i) {
@@ -239,6 +241,11 @@ type Cut struct {
 	// in characters (Unicode code points), the offset the record shows.
 	Text  string
 	Chars int
+	// Tokens is a lower bound of the completion tokens delivered: one per
+	// chunk that delivered content (a streamed delta carries at least one
+	// token), or the most any one upstream reported, if more. A prefill
+	// continuation's cap is lowered by it (LowerCap).
+	Tokens int
 	// Reason says why the stream cannot be continued; "" when it can.
 	Reason string
 }
@@ -246,7 +253,12 @@ type Cut struct {
 // Cut describes the stream at a cut.
 func (s *Seam) Cut() Cut {
 	t := s.text.String()
-	c := Cut{Text: t, Chars: utf8.RuneCountInString(t)}
+	c := Cut{Text: t, Chars: utf8.RuneCountInString(t), Tokens: s.deltas}
+	for _, u := range s.usage {
+		if u != nil && u.CompletionTokens > c.Tokens {
+			c.Tokens = u.CompletionTokens
+		}
+	}
 	switch {
 	case s.finished:
 		c.Reason = "the answer was complete"
