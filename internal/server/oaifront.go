@@ -24,6 +24,7 @@ type admitted struct {
 	model  string
 	stream bool
 	held   int64
+	head   head // what the front's one pass over the body found
 }
 
 // openAIFront runs the checks every OpenAI-shaped door shares: method,
@@ -92,7 +93,7 @@ func (s *Server) openAIFront(w http.ResponseWriter, r *http.Request, path string
 	default:
 		return refuse(http.StatusBadRequest, "invalid_request", `"stream" must be a boolean`)
 	}
-	a.model = model
+	a.model, a.head = model, hd
 	return a
 }
 

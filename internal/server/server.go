@@ -3,13 +3,10 @@ package server
 import (
 	"crypto/subtle"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/config"
@@ -149,124 +146,50 @@ func bearerMatches(r *http.Request, keys []string) bool {
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
-	st := s.state.Load()
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use POST for /v1/chat/completions")
+	a := s.openAIFront(w, r, "/v1/chat/completions", dispatch.OpChat)
+	if a == nil {
 		return
 	}
-	client, ok := clientOf(st.Config, r)
-	if !ok {
-		writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_api_key", "missing or invalid client key: send Authorization: Bearer <key>")
+	defer s.bodies.give(a.held) // the body is kept for failover until the request ends
+	// The front's one pass over the body found "messages"; the body itself
+	// goes upstream as sent (but for "model").
+	if msg := checkMessages(a.head); msg != "" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
 		return
 	}
-	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
-		writeError(w, http.StatusUnsupportedMediaType, "invalid_request_error", "unsupported_media_type",
-			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
+	call := &dispatch.Call{Model: a.model, Body: a.body, Stream: a.stream}
+	if msg := attemptHeaders(r, call); msg != "" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
 		return
 	}
-	body, held, fail := s.readBody(r, st.Config)
-	defer s.bodies.give(held) // the body is kept for failover until the request ends
-	if fail != nil {
-		if fail.status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", retryAfter)
-			writeError(w, fail.status, "server_error", "inflight_body_limit", fail.msg)
-			return
-		}
-		code := "invalid_request"
-		if fail.status == http.StatusRequestEntityTooLarge {
-			code = "request_too_large"
-		}
-		writeError(w, fail.status, "invalid_request_error", code, fail.msg)
-		return
+	if a.client != nil {
+		call.Client = a.client.Name
 	}
-	call, status, msg := parse(r, st, body, st.Config.Allowed(client))
-	if call == nil {
-		code := "invalid_request"
-		kind := "invalid_request_error"
-		if status == http.StatusNotFound {
-			code = "model_not_found"
-		}
-		writeError(w, status, kind, code, msg)
-		return
-	}
-	if client != nil {
-		call.Client = client.Name
-	}
-	if s.refused(w, r, st, client) {
+	if s.refused(w, r, a.st, a.client) {
 		return
 	}
 	call.ID = decision.NewID()
 	if call.Stream {
 		call.Out = newSSEOutput(w, call.ID, call.Model)
 	}
-	res := st.Dispatcher.Do(r.Context(), call)
-	spend(r, st, client, res.Decision)
+	res := a.st.Dispatcher.Do(r.Context(), call)
+	spend(r, a.st, a.client, res.Decision)
 	if res.Committed || res.Canceled {
 		return
 	}
-	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}
-	if res.Failure != nil {
-		a.class = res.Failure.Class.String()
-	}
-	detourHeaders(w.Header(), a)
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
-	if f := res.Failure; f != nil {
-		writeEnvelope(w, f.Status, failureEnvelope(f))
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(res.Body)
+	finishWhole(w, call, res, func() ([]byte, error) { return res.Body, nil })
 }
 
-// parse checks the client's body (already read) and headers. On failure it returns nil,
-// the status and a message for the client.
-// allowed, when not nil, are the only model names the client key may send;
-// any other is unknown to it.
-func parse(r *http.Request, st *State, body []byte, allowed map[string]bool) (*dispatch.Call, int, string) {
-	// One pass checks the whole body (valid JSON, an object, no repeated
-	// member, no case variant of a member the gateway reads) and finds the
-	// members the front needs; the body itself goes upstream as sent (but
-	// for "model").
-	hd, err := scan(body)
-	if err != nil {
-		return nil, http.StatusBadRequest, err.Error()
-	}
-	model, ok := jsonString(hd.model)
-	if !ok || model == "" {
-		return nil, http.StatusBadRequest, `"model" must be a non-empty string naming a route or target`
-	}
-	if !st.Dispatcher.Known(model) || allowed != nil && !allowed[model] {
-		return nil, http.StatusNotFound, fmt.Sprintf("unknown model %q; known: %s", model, strings.Join(visible(st.Dispatcher.Names(), allowed), ", "))
-	}
-	var stream bool
-	switch string(hd.stream) {
-	case "", "null", "false":
-	case "true":
-		stream = true
-	default:
-		return nil, http.StatusBadRequest, `"stream" must be a boolean`
-	}
+// checkMessages returns why a Chat Completions body's "messages" is
+// unusable, or "".
+func checkMessages(hd head) string {
 	if len(hd.messages) == 0 {
-		return nil, http.StatusBadRequest, `"messages" is required`
+		return `"messages" is required`
 	}
 	if hd.messages[0] != '[' {
-		return nil, http.StatusBadRequest, `"messages" must be an array of messages`
+		return `"messages" must be an array of messages`
 	}
-	call := &dispatch.Call{Model: model, Body: body, Stream: stream}
-	for _, h := range []struct {
-		name string
-		dst  *int
-	}{{"X-Detour-Max-Attempts", &call.MaxAttempts}, {"X-Detour-Max-Billable-Attempts", &call.MaxBillable}} {
-		if v := r.Header.Get(h.name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return nil, http.StatusBadRequest, h.name + " must be a whole number of at least 1"
-			}
-			*h.dst = n
-		}
-	}
-	return call, 0, ""
+	return ""
 }
 
 // jsonString decodes v, a checked JSON value, when it is a string.
