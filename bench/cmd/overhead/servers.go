@@ -50,7 +50,7 @@ func freeAddr() string {
 // protocol, which GET /proto reports. With cert and key it serves TLS and
 // offers HTTP/2 (net/http's server negotiates it by ALPN).
 func serveFake(delay time.Duration, cert, key string) {
-	var h1, h2 atomic.Int64
+	var h1, h2, conns atomic.Int64
 	answer := []byte(upstreamtest.ChatJSON(model, "Hello there, nice to meet."))
 	parts := make([]string, streamParts)
 	for i := range parts {
@@ -62,7 +62,7 @@ func serveFake(delay time.Duration, cert, key string) {
 	}
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/proto" {
-			fmt.Fprintf(w, "%d over HTTP/2, %d over HTTP/1.x\n", h2.Load(), h1.Load())
+			fmt.Fprintf(w, "%d over HTTP/2, %d over HTTP/1.x, on %d connections (this one included)\n", h2.Load(), h1.Load(), conns.Load())
 			return
 		}
 		if r.ProtoMajor == 2 {
@@ -98,7 +98,12 @@ func serveFake(delay time.Duration, cert, key string) {
 			f.Flush()
 		}
 	})
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		ConnState: func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				conns.Add(1)
+			}
+		}}
 	if cert != "" {
 		_ = srv.ServeTLS(listen(), cert, key)
 		return
