@@ -330,14 +330,17 @@ func (w *walk) transitions(k health.Key, trs []health.Transition) {
 // health, so the rest of the walk puts those endpoints last too: after a
 // quota or auth verdict, the account's endpoints in later targets.
 func (w *walk) cooled(k health.Key, tr health.Transition) {
-	for o, st := range w.status {
+	for i, o := range w.status.keys {
+		if i >= len(w.status.sts) {
+			break
+		}
 		if tr.Scope == health.ScopeAccount && o.Provider == k.Provider ||
 			tr.Scope == health.ScopeEndpoint && o == k {
+			st := &w.status.sts[i]
 			st.Phase = health.Cooling
 			if tr.Until.After(st.Until) {
 				st.Until = tr.Until
 			}
-			w.status[o] = st
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 	cs := make([]route.Candidate, len(t.endpoints))
 	for i, e := range t.endpoints {
-		st := w.status[e.key]
+		st := w.status.of(e.key)
 		cs[i] = route.Candidate{Cooling: waiting(st), Until: st.Until}
 	}
 	var queue []*endpointRT
@@ -45,7 +45,7 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 		probe := false
 		// A probe held elsewhere was ordered last: reaching it means every
 		// other candidate is spent, and health never denies service.
-		if st := w.status[e.key]; st.Phase == health.Probing && !st.ProbeHeld && !deferred[e] {
+		if st := w.status.of(e.key); st.Phase == health.Probing && !st.ProbeHeld && !deferred[e] {
 			ok, tr := w.d.opt.Health.TryProbe(ctx, e.key)
 			w.transitions(e.key, tr)
 			if !ok {

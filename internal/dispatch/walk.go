@@ -20,7 +20,7 @@ type walk struct {
 	r        *routeRT
 	call     *Call
 	rec      *decision.Decision
-	status   map[health.Key]health.Status
+	status   statusView
 	maxAtt   int
 	maxBill  int
 	billable int
@@ -112,11 +112,7 @@ func lower(route, req int) int {
 }
 
 func (w *walk) run(ctx context.Context) *Result {
-	views := w.d.opt.Health.View(ctx, w.r.keys)
-	w.status = make(map[health.Key]health.Status, len(views))
-	for i, k := range w.r.keys {
-		w.status[k] = views[i]
-	}
+	w.status = statusView{keys: w.r.keys, sts: w.d.opt.Health.View(ctx, w.r.keys)}
 	list := w.served(w.orderTargets(w.r.targets, w.r.strategy))
 	tail := w.served(w.orderTargets(w.r.tail, route.Ordered))
 	inTail := false
@@ -201,6 +197,26 @@ func (w *walk) firstUsable(cur *targetRT, cands []*targetRT, row policy.Row) int
 	return -1
 }
 
+// statusView is a request's view of its route's health: sts[i] is the
+// status of keys[i] (the route's keys, a handful). A pair of slices rather
+// than a map, because the walk holds it for a stream's whole life and a map
+// of even one entry takes a 1 KiB group (docs/benchmarks.md, round 3). A key
+// listed twice has the same status at both places, and cooled changes both.
+type statusView struct {
+	keys []health.Key
+	sts  []health.Status
+}
+
+// of returns k's status; the zero Status (healthy) for a key not in view.
+func (v statusView) of(k health.Key) health.Status {
+	for i := range v.keys {
+		if v.keys[i] == k && i < len(v.sts) {
+			return v.sts[i]
+		}
+	}
+	return health.Status{}
+}
+
 // waiting reports whether an endpoint should go last: it is cooling, or
 // another request holds its one probe.
 func waiting(st health.Status) bool {
@@ -209,10 +225,10 @@ func waiting(st health.Status) bool {
 
 // sinkWaiting stably moves the targets whose every endpoint now waits
 // (cooling, or its probe held elsewhere) after the others, in place.
-func sinkWaiting(ts []*targetRT, status map[health.Key]health.Status) {
+func sinkWaiting(ts []*targetRT, status statusView) {
 	usable := func(t *targetRT) bool {
 		for _, e := range t.endpoints {
-			if !waiting(status[e.key]) {
+			if !waiting(status.of(e.key)) {
 				return true
 			}
 		}
@@ -254,7 +270,7 @@ func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
 	for i, t := range ts {
 		c := route.Candidate{Cooling: true, InFlight: t.inflight.Load()}
 		for _, e := range t.endpoints {
-			st := w.status[e.key]
+			st := w.status.of(e.key)
 			if !waiting(st) {
 				c.Cooling = false
 			} else if c.Until.IsZero() || st.Until.Before(c.Until) {
@@ -304,7 +320,7 @@ func (w *walk) skipWaiting() {
 		if w.tried[k] {
 			continue
 		}
-		switch st := w.status[k]; {
+		switch st := w.status.of(k); {
 		case st.Phase == health.Cooling:
 			w.skipKey(k, "cooling until "+st.Until.UTC().Format(time.RFC3339))
 		case st.ProbeHeld:

@@ -7,6 +7,11 @@
 //	go run ./bench/cmd/overhead                 # latency at a fixed rate + throughput
 //	go run ./bench/cmd/overhead -mode streams   # peak RSS with 1,000 open streams
 //	go run ./bench/cmd/overhead -mode streams -streams 10000
+//	go run ./bench/cmd/overhead -mode streams -upstream h1   # plain HTTP/1.1 upstream
+//
+// The fake upstream serves TLS with HTTP/2 by default (-upstream h2tls), as
+// the hosted providers do, with a self-signed certificate made at start that
+// the plain proxy and detour trust through SSL_CERT_FILE.
 //
 // Rounds alternate the three paths (direct, plain, detour) in a rotating
 // order, so load from elsewhere on the machine hits all three alike; each
@@ -29,8 +34,11 @@ import (
 
 func main() {
 	role := flag.String("role", "", "internal: run as the fake upstream (fake) or the plain proxy (plain)")
-	upstream := flag.String("upstream", "", "internal: the plain proxy's upstream base URL")
+	to := flag.String("to", "", "internal: the plain proxy's upstream base URL")
 	delay := flag.Duration("event-delay", 0, "internal: the fake's gap before each stream event")
+	cert := flag.String("cert", "", "internal: the fake's TLS certificate (PEM; with -key)")
+	key := flag.String("key", "", "internal: the fake's TLS key (PEM)")
+	kind := flag.String("upstream", upH2TLS, "the fake upstream: h2tls (TLS with HTTP/2, as the hosted providers are reached) or h1 (plain HTTP/1.1, as a self-hosted server on http)")
 	mode := flag.String("mode", "latency", "latency (p50/p99 at -rate, throughput at -conns) or streams (RSS with -streams open)")
 	bin := flag.String("detour", "", "a built detour binary (default: go build ./cmd/detour into a temporary directory)")
 	rate := flag.Int("rate", 500, "latency: requests per second, open loop")
@@ -45,15 +53,27 @@ func main() {
 
 	switch *role {
 	case "fake":
-		serveFake(*delay)
+		serveFake(*delay, *cert, *key)
 		return
 	case "plain":
-		servePlain(*upstream)
+		servePlain(*to)
 		return
 	}
 	raiseNoFile()
 	r := &runner{dir: must(os.MkdirTemp("", "detour-overhead-"))}
 	defer r.stop()
+	switch *kind {
+	case upH1:
+	case upH2TLS:
+		c, k, err := selfSigned(r.dir)
+		if err != nil {
+			r.fatalf("certificate: %v", err)
+		}
+		r.cert, r.key = c, k
+	default:
+		r.fatalf("unknown -upstream %q (h2tls or h1)", *kind)
+	}
+	fmt.Printf("upstream: %s\n", *kind)
 	if *pprofDir != "" {
 		if *bin != "" {
 			r.fatalf("-pprof builds detour itself (with -tags pprof): drop -detour")
@@ -114,6 +134,20 @@ type runner struct {
 	dir   string
 	procs []*exec.Cmd
 	prof  *profiler // nil: no -pprof
+	// cert and key are the fake's self-signed certificate and key; ""
+	// for -upstream h1 (plain http).
+	cert, key string
+	fake      string // the fake's base URL, once started
+}
+
+// childEnv is the environment of the plain proxy and detour: trust the
+// fake's certificate (crypto/x509 reads SSL_CERT_FILE on Linux).
+func (r *runner) childEnv(extra ...string) []string {
+	env := os.Environ()
+	if r.cert != "" {
+		env = append(env, "SSL_CERT_FILE="+r.cert)
+	}
+	return append(env, extra...)
 }
 
 func (r *runner) stop() {
@@ -137,6 +171,7 @@ func (r *runner) fatalf(format string, a ...any) {
 // of output and returns that address.
 func (r *runner) child(name string, args ...string) (string, *exec.Cmd, error) {
 	cmd := exec.Command(name, args...)
+	cmd.Env = r.childEnv()
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -161,26 +196,34 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 	if err != nil {
 		return
 	}
-	fake, _, err := r.child(self, "-role", "fake", "-event-delay", delay.String())
+	fargs := []string{"-role", "fake", "-event-delay", delay.String()}
+	scheme := "http://"
+	if r.cert != "" {
+		fargs = append(fargs, "-cert", r.cert, "-key", r.key)
+		scheme = "https://"
+	}
+	fake, _, err := r.child(self, fargs...)
 	if err != nil {
 		return
 	}
-	p, _, err := r.child(self, "-role", "plain", "-upstream", "http://"+fake)
+	r.fake = scheme + fake
+	p, _, err := r.child(self, "-role", "plain", "-to", r.fake)
 	if err != nil {
 		return
 	}
 	cfg := filepath.Join(r.dir, "detour.yaml")
 	listen := freeAddr()
 	yaml := "listen: " + listen + "\ndecisions: {path: /dev/null}\nlog: {level: warn}\n" +
-		"providers:\n  - {name: fake, dialect: openai, base_url: \"http://" + fake + "\", api_key: sk-bench}\n" +
+		"providers:\n  - {name: fake, dialect: openai, base_url: \"" + r.fake + "\", api_key: sk-bench}\n" +
 		"targets:\n  - {name: gpt, model: " + model + ", providers: [fake]}\n"
 	if err = os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
 		return
 	}
 	det = exec.Command(bin, "serve", "-c", cfg, "-grace", "1s")
 	det.Stderr = os.Stderr
+	det.Env = r.childEnv()
 	if r.prof.on() {
-		det.Env = append(os.Environ(), "DETOUR_PPROF="+r.prof.addr)
+		det.Env = r.childEnv("DETOUR_PPROF=" + r.prof.addr)
 	}
 	if err = det.Start(); err != nil {
 		return
@@ -190,7 +233,7 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 	if err = waitUp("http://" + listen + "/v1/models"); err != nil {
 		return
 	}
-	return "http://" + fake + "/v1/chat/completions", "http://" + p + "/v1/chat/completions", detour, det, nil
+	return r.fake + "/v1/chat/completions", "http://" + p + "/v1/chat/completions", detour, det, nil
 }
 
 func waitUp(url string) error {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
@@ -45,8 +46,11 @@ func freeAddr() string {
 // serveFake is the upstream: a fixed chat.completion for any POST, or, for
 // a body asking to stream, a fixed chat.completion.chunk stream with delay
 // before each event. It records nothing (upstreamtest.Server keeps every
-// request, which a long run must not).
-func serveFake(delay time.Duration) {
+// request, which a long run must not) but how many POSTs came over each
+// protocol, which GET /proto reports. With cert and key it serves TLS and
+// offers HTTP/2 (net/http's server negotiates it by ALPN).
+func serveFake(delay time.Duration, cert, key string) {
+	var h1, h2, conns atomic.Int64
 	answer := []byte(upstreamtest.ChatJSON(model, "Hello there, nice to meet."))
 	parts := make([]string, streamParts)
 	for i := range parts {
@@ -57,6 +61,15 @@ func serveFake(delay time.Duration) {
 		events = append(events, []byte("data: "+e+"\n\n"))
 	}
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/proto" {
+			fmt.Fprintf(w, "%d over HTTP/2, %d over HTTP/1.x, on %d connections (this one included)\n", h2.Load(), h1.Load(), conns.Load())
+			return
+		}
+		if r.ProtoMajor == 2 {
+			h2.Add(1)
+		} else {
+			h1.Add(1)
+		}
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
 			return
@@ -85,18 +98,29 @@ func serveFake(delay time.Duration) {
 			f.Flush()
 		}
 	})
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		ConnState: func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				conns.Add(1)
+			}
+		}}
+	if cert != "" {
+		_ = srv.ServeTLS(listen(), cert, key)
+		return
+	}
 	_ = srv.Serve(listen())
 }
 
 // servePlain is the floor: httputil.ReverseProxy with a transport sized
-// like Detour's (keep-alive, enough idle connections for the load), and
-// nothing else.
+// like Detour's (keep-alive, enough idle connections for the load, HTTP/2
+// when TLS offers it, as internal/dispatch's newClient), and nothing else.
+// It trusts the fake's certificate through SSL_CERT_FILE, as detour does.
 func servePlain(upstream string) {
 	u := must(url.Parse(upstream))
 	rp := httputil.NewSingleHostReverseProxy(u)
 	rp.Transport = &http.Transport{
 		Proxy: nil, MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024, IdleConnTimeout: 90 * time.Second,
+		ForceAttemptHTTP2: true, TLSHandshakeTimeout: 5 * time.Second,
 		DialContext: (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 	}
 	rp.FlushInterval = -1 // flush every write, as a streaming proxy must

@@ -42,7 +42,7 @@ func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error
 	}
 	fmt.Printf("streams: %d through detour, started at %d/s, upstream event every %s (%d events, ~%s each)\n",
 		n, ramp, every, streamParts+4, time.Duration(streamParts+4)*every)
-	c := client(n)
+	c := client(n, clientTLS(r.cert))
 	var open, peakOpen, ok, failed atomic.Int64
 	errs := map[string]int{}
 	var mu sync.Mutex
@@ -101,6 +101,7 @@ loop:
 	for e, k := range errs {
 		fmt.Printf("    %d× %s\n", k, e)
 	}
+	fmt.Printf("  the fake upstream served %s\n", protoCounts(c, r.fake))
 	fmt.Printf("  detour RSS: idle %.1f MiB, sampled peak %.1f MiB, VmHWM %.1f MiB (%.1f KiB per stream over idle)\n",
 		mb(idle), mb(peakRSS), mb(hwm), (float64(hwm)-float64(idle))/1024/float64(n))
 	// RSS counts the pages of the binary that were read (file-backed, shared,
