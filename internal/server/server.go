@@ -50,7 +50,8 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 	s := &Server{metrics: m, log: log, mux: http.NewServeMux(), admin: http.NewServeMux()}
 	s.state.Store(st)
 	s.mux.HandleFunc("/v1/chat/completions", s.chat)
-	s.mux.HandleFunc("/v1/models", s.models)
+	s.mux.HandleFunc("/v1/models", s.modelsFor)
+	s.messagesDoor()
 	ops := s.mux
 	if st.Config.AdminListen != "" {
 		ops = s.admin

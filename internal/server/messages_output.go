@@ -1,0 +1,135 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/door/messages"
+)
+
+// messagesOutput is the dispatch.Output of a /v1/messages stream. It
+// shares sseOutput's commit (headers, X-Detour-*) and its timed, flushed
+// writes, and writes Anthropic's frames: for a native stream (an Anthropic
+// target), each upstream event's data as it came under
+// "event: <its type>"; for a translated one, the messages.Encoder's frames.
+// A failure after the commit point is Anthropic's "event: error" with the
+// envelope. Not safe for concurrent use; use newMessagesOutput.
+type messagesOutput struct {
+	sse         *sseOutput
+	native      bool
+	enc         *messages.Encoder
+	inputTokens int  // message_start's input_tokens estimate for a translated stream
+	stopped     bool // a native message_stop was relayed
+	buf         []byte
+}
+
+func newMessagesOutput(w http.ResponseWriter, id, route string) *messagesOutput {
+	return &messagesOutput{sse: newSSEOutput(w, id, route)}
+}
+
+// Commit writes the response headers and chooses the framing.
+func (o *messagesOutput) Commit(c dispatch.Commit) error {
+	if err := o.sse.Commit(c); err != nil {
+		return err
+	}
+	o.native = c.Native
+	if !o.native {
+		o.enc = messages.NewEncoder(o.sse.a.route)
+		o.enc.InputTokens = o.inputTokens
+	}
+	return nil
+}
+
+// Chunk writes one upstream event (native) or the frames of one canonical
+// chunk (translated).
+func (o *messagesOutput) Chunk(chunk []byte) error {
+	if err := o.open(); err != nil {
+		return err
+	}
+	if !o.native {
+		frames, err := o.enc.Chunk(chunk)
+		if err != nil || len(frames) == 0 {
+			return nil // a chunk the encoder cannot read writes nothing
+		}
+		return o.write(frames)
+	}
+	typ := eventType(chunk)
+	if typ == "message_stop" {
+		o.stopped = true
+	}
+	b := append(o.buf[:0], "event: "...)
+	b = append(b, typ...)
+	b = append(b, "\ndata: "...)
+	b = append(b, chunk...)
+	b = append(b, '\n', '\n')
+	o.buf = b
+	return o.write(b)
+}
+
+// End closes the stream: the encoder's message_delta and message_stop, or,
+// for a native stream that finished without relaying message_stop, one
+// message_stop.
+func (o *messagesOutput) End() error {
+	if err := o.open(); err != nil {
+		return err
+	}
+	var b []byte
+	switch {
+	case !o.native:
+		b = o.enc.End()
+	case !o.stopped:
+		b = []byte("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	}
+	o.sse.state = 2
+	if len(b) == 0 {
+		return nil
+	}
+	return o.sse.send(func() error { _, err := o.sse.w.Write(b); return err })
+}
+
+// Fail ends the stream with Anthropic's error event.
+func (o *messagesOutput) Fail(f *dispatch.Failure) error {
+	if o.sse.state != 1 {
+		return errNotCommitted
+	}
+	o.sse.state = 2
+	b := append([]byte("event: error\ndata: "), messages.ClassEnvelope(f.Class, f.Status, f.Message)...)
+	b = append(b, '\n', '\n')
+	return o.sse.send(func() error { _, err := o.sse.w.Write(b); return err })
+}
+
+func (o *messagesOutput) open() error {
+	switch o.sse.state {
+	case 0:
+		return errNotCommitted
+	case 2:
+		return errEnded
+	}
+	return nil
+}
+
+func (o *messagesOutput) write(b []byte) error {
+	return o.sse.send(func() error { _, err := o.sse.w.Write(b); return err })
+}
+
+// eventType is the "type" of an Anthropic event's data, which Anthropic
+// also sends as the SSE event name. Anthropic writes it first; anything
+// else is decoded. An event without a readable type is "message".
+func eventType(data []byte) string {
+	const lead = `{"type":"`
+	if bytes.HasPrefix(data, []byte(lead)) {
+		rest := data[len(lead):]
+		if i := bytes.IndexByte(rest, '"'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 {
+			return string(rest[:i])
+		}
+	}
+	var v struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &v) != nil || v.Type == "" || bytes.ContainsAny([]byte(v.Type), "\r\n") {
+		return "message"
+	}
+	return v.Type
+}
