@@ -1,8 +1,6 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/dispatch"
@@ -115,21 +113,67 @@ func (o *messagesOutput) write(b []byte) error {
 }
 
 // eventType is the "type" of an Anthropic event's data, which Anthropic
-// also sends as the SSE event name. Anthropic writes it first; anything
-// else is decoded. An event without a readable type is "message".
+// also sends as the SSE event name: the top-level "type" member, read in
+// one pass without decoding (the adapter has already parsed the event as
+// JSON). A type that is missing, escaped or not a plain name is "message".
 func eventType(data []byte) string {
-	const lead = `{"type":"`
-	if bytes.HasPrefix(data, []byte(lead)) {
-		rest := data[len(lead):]
-		if i := bytes.IndexByte(rest, '"'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 {
-			return string(rest[:i])
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			end := stringEnd(data, i)
+			if end < 0 {
+				return "message"
+			}
+			if depth == 1 && string(data[i:end]) == `"type"` {
+				j := skipBlank(data, end)
+				if j < len(data) && data[j] == ':' {
+					j = skipBlank(data, j+1)
+					if j < len(data) && data[j] == '"' {
+						if k := stringEnd(data, j); k > j+2 && plainName(data[j+1:k-1]) {
+							return string(data[j+1 : k-1])
+						}
+					}
+					return "message"
+				}
+			}
+			i = end - 1
 		}
 	}
-	var v struct {
-		Type string `json:"type"`
+	return "message"
+}
+
+// stringEnd is the index just past the JSON string at data[i], or -1.
+func stringEnd(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
 	}
-	if json.Unmarshal(data, &v) != nil || v.Type == "" || bytes.ContainsAny([]byte(v.Type), "\r\n") {
-		return "message"
+	return -1
+}
+
+func skipBlank(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
 	}
-	return v.Type
+	return i
+}
+
+// plainName reports whether b is a name safe on an SSE event line:
+// letters, digits, '_', '.' and '-'.
+func plainName(b []byte) bool {
+	for _, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

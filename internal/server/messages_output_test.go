@@ -66,3 +66,21 @@ func TestMessagesOutputTranslatedFail(t *testing.T) {
 		t.Error("the stream went on after its failure")
 	}
 }
+
+// eventType reads the top-level "type" wherever it stands, never a nested
+// one, and never a name unsafe on an SSE line.
+func TestEventType(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"type":"message_start","message":{"type":"message"}}`:                             "message_start",
+		`{"delta":{"type":"text_delta","text":"x"},"index":0,"type":"content_block_delta"}`: "content_block_delta",
+		`{"message":{"type":"message"}}`:                                                    "message",
+		`{"text":"\"type\":\"evil\"","type" : "ping"}`:                                      "ping",
+		`{"type":"a\nb"}`: "message",
+		`{"type":"a b"}`:  "message",
+		`{"type":1}`:      "message",
+	} {
+		if got := eventType([]byte(in)); got != want {
+			t.Errorf("eventType(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
