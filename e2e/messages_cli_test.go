@@ -114,3 +114,28 @@ func TestClaudeCodeThroughDetour(t *testing.T) {
 		}
 	}
 }
+
+// A client key over its rate gets Anthropic's 429 rate_limit_error with
+// Retry-After, which the SDK reports as such; nothing reaches the upstream.
+func TestMessagesSDKClientRateLimit(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": script(upstreamtest.Step{Body: anthropicMessage("claude-sonnet-4-5", "one")}),
+		"openai":    script(),
+	})
+	cfg := strings.Replace(messagesCfg, "client_keys: [client-key-1]",
+		"client_keys:\n  - {name: team, key: client-key-1, rate: {requests_per_minute: 1}}", 1)
+	g := start(t, cfg, fs)
+	c := anthropicSDK(g, nil)
+	if _, err := c.Messages.New(context.Background(), askClaude("deep", "hi")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Messages.New(context.Background(), askClaude("deep", "hi"))
+	var apiErr *anthropic.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 429 || string(apiErr.Type()) != "rate_limit_error" ||
+		apiErr.Response.Header.Get("Retry-After") == "" || !strings.Contains(apiErr.Message, "requests_per_minute") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := fs["anthropic"].Calls(); n != 1 {
+		t.Errorf("the upstream was called %d times, want 1", n)
+	}
+}
