@@ -64,8 +64,10 @@ targets:
 	return endpoints{direct: direct, gateway: url + "/v1/messages"}
 }
 
-func messageOK(b []byte) bool    { return bytes.Contains(b, []byte(`"type":"message"`)) }
-func messageEnded(b []byte) bool { return bytes.HasSuffix(b, []byte("data: {\"type\":\"message_stop\"}\n\n")) }
+func messageOK(b []byte) bool { return bytes.Contains(b, []byte(`"type":"message"`)) }
+func messageEnded(b []byte) bool {
+	return bytes.HasSuffix(b, []byte("data: {\"type\":\"message_stop\"}\n\n"))
+}
 
 // BenchmarkMessagesDirect: the Anthropic fake's Message, called directly.
 func BenchmarkMessagesDirect(b *testing.B) {
