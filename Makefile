@@ -1,9 +1,14 @@
 # Detour: `make test` is the whole test suite (what CI runs after installing
-# redis-server); `make demo` runs the gateway with simulated providers.
+# redis-server); `make demo` runs the gateway with simulated providers;
+# `make test-short` is the quick inner loop (not the suite: see below).
 GO ?= go
 FUZZTIME ?= 5s
+# Fuzz targets run FUZZJOBS at a time, each with FUZZJOBS fewer workers
+# (-parallel), so the machine fuzzes as much as one target at a time would,
+# in 1/FUZZJOBS of the wall time.
+FUZZJOBS ?= 2
 
-.PHONY: build test lint unit fuzz bench-smoke bench demo
+.PHONY: build test test-short lint unit fuzz bench-smoke bench demo
 
 build:
 	$(GO) build -o detour ./cmd/detour
@@ -25,20 +30,28 @@ lint:
 unit:
 	$(GO) test -race -count=1 ./...
 
-# Each fuzz target runs for FUZZTIME, seeded from its corpus.
-fuzz:
-	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' .); do \
-	  pkg=./$$(dirname $$f); \
-	  for t in $$(grep -h '^func Fuzz' $$f | sed 's/func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
-	    echo "fuzz $$pkg $$t"; \
-	    $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) >/dev/null || \
-	      $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME); \
-	  done; \
-	done
+# The inner loop, about a minute with a warm cache: every package's tests
+# without -race and with -short (the slowest end-to-end tests skip
+# themselves), leaving out the subprocess and browser suites (e2e/process,
+# e2e/browser), fuzzing and benchmarks. Run `make test` before you push.
+test-short:
+	$(GO) test -short -count=1 $$($(GO) list ./... | grep -v -e '/e2e/process$$' -e '/e2e/browser$$' -e '/bench$$')
 
-# Every benchmark once, so they keep compiling and running; figures come from `make bench`.
+# Each fuzz target runs for FUZZTIME, seeded from its corpus (the seeds also
+# run as plain tests in `unit`). A failing target is run again in the
+# foreground so its output shows.
+fuzz:
+	@grep -r --include='*_test.go' '^func Fuzz' . | \
+	  sed 's|^\(.*\)/[^/]*_test.go:func \(Fuzz[A-Za-z0-9_]*\).*|\1 \2|' | \
+	  xargs -P $(FUZZJOBS) -n 2 sh -c 'echo "fuzz $$0 $$1"; \
+	    $(GO) test $$0 -run "^$$" -fuzz "^$$1$$" -fuzztime $(FUZZTIME) -parallel $$(( ($$(nproc) + $(FUZZJOBS) - 1) / $(FUZZJOBS) )) >/dev/null 2>&1 || \
+	    { $(GO) test $$0 -run "^$$" -fuzz "^$$1$$" -fuzztime $(FUZZTIME) -parallel 1; exit 255; }'
+
+# Every benchmark once, so they keep compiling and running; figures come from
+# `make bench`. Only the packages that have benchmarks: building the others'
+# test binaries again without -race would prove nothing `unit` did not.
 bench-smoke:
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
+	$(GO) test -run '^$$' -bench . -benchtime 1x $$(grep -rl --include='*_test.go' '^func Bench' . | xargs -n 1 dirname | sort -u)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./...

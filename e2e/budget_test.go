@@ -63,6 +63,7 @@ func TestMaxAttempts(t *testing.T) {
 }
 
 func TestMaxBillableAttempts(t *testing.T) {
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	// The request was sent, then the upstream went silent: it may have run
 	// (and charged for) it. Under a cap of 1 the second vendor is never called.
 	silent := upstreamtest.Step{Delay: 10 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}
@@ -102,6 +103,7 @@ func TestMaxBillableAttempts(t *testing.T) {
 }
 
 func TestRouteDeadline(t *testing.T) {
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	// p fails fast (twice), then q is silent: the route's deadline (2s, well
 	// after p's answers on a loaded machine) ends the request while q is
 	// tried, and nothing is tried after it.

@@ -16,7 +16,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/detour-llm/detour/internal/config"
-	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // The deploy/ stack: its compose file, Prometheus and Grafana files, the
@@ -112,20 +111,7 @@ func TestMetricNamesOfAnExpression(t *testing.T) {
 // Every metric the dashboard queries exists on a live /metrics once the
 // gateway has served a failover (a quota answer, then a success).
 func TestDashboardQueriesMetricsThatExist(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"capped": script(corpus(t, "anthropic-workspace-usage-limits")),
-		"up":     script(ok("gpt-4o", "hi")),
-	})
-	g := start(t, `
-providers:
-  - {name: capped, dialect: anthropic, base_url: "{capped}", api_key: `+secret+`}
-  - {name: up, dialect: openai, base_url: "{up}", api_key: `+secret+`}
-targets:
-  - {name: claude, model: claude-sonnet-4-5, providers: [capped]}
-  - {name: gpt, model: gpt-4o, providers: [up]}
-routes:
-  - {name: deep, targets: [claude, gpt]}
-`, fs)
+	g := startQuotaThenOK(t, "")
 	g.post(t, "deep", "").wantStatus(t, 200)
 	g.recs.wait(t, 1)
 	exposition := string(g.raw(t, http.MethodGet, "/metrics", "").Body)

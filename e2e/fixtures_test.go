@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -209,30 +210,10 @@ func (g *gateway) getJSON(t *testing.T, path string, v any, headers ...string) {
 	}
 }
 
-// healthView is GET /v1/health.
-type healthView struct {
-	Status    string `json:"status"`
-	Endpoints []struct {
-		Target        string     `json:"target"`
-		Provider      string     `json:"provider"`
-		Model         string     `json:"model"`
-		State         string     `json:"state"`
-		Failures      int        `json:"failures"`
-		LastClass     string     `json:"last_class"`
-		CooldownUntil *time.Time `json:"cooldown_until"`
-		LatencyMS     *float64   `json:"latency_ms"`
-	} `json:"endpoints"`
-	Accounts []struct {
-		Name          string     `json:"name"`
-		State         string     `json:"state"`
-		LastClass     string     `json:"last_class"`
-		CooldownUntil *time.Time `json:"cooldown_until"`
-	} `json:"accounts"`
-}
-
-func (g *gateway) health(t *testing.T) healthView {
+// health is GET /v1/health.
+func (g *gateway) health(t *testing.T) testutil.Health {
 	t.Helper()
-	var h healthView
+	var h testutil.Health
 	g.getJSON(t, "/v1/health", &h)
 	return h
 }
@@ -309,3 +290,24 @@ targets:
 routes:
   - {name: r, targets: [a, b]}
 `
+
+// startQuotaThenOK serves route deep: claude on an Anthropic workspace out of
+// its usage limit (a quota answer, from the corpus), then gpt, which answers.
+// extra is YAML put before the providers.
+func startQuotaThenOK(t *testing.T, extra string) *gateway {
+	t.Helper()
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"capped": script(corpus(t, "anthropic-workspace-usage-limits")),
+		"up":     script(ok("gpt-4o", "hi")),
+	})
+	return start(t, extra+`
+providers:
+  - {name: capped, dialect: anthropic, base_url: "{capped}", api_key: `+secret+`}
+  - {name: up, dialect: openai, base_url: "{up}", api_key: `+secret+`}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [capped]}
+  - {name: gpt, model: gpt-4o, providers: [up]}
+routes:
+  - {name: deep, targets: [claude, gpt]}
+`, fs)
+}

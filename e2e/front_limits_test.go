@@ -45,6 +45,7 @@ max_inflight_body_bytes: 4194304
 // past it is answered 503 with Retry-After at once, never queued, and the
 // allowance comes back when the requests holding it end.
 func TestInflightBodyBytesAreCapped(t *testing.T) {
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	release := make(chan struct{})
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
@@ -131,6 +132,7 @@ func TestInflightBurst(t *testing.T) {
 // limits are shortened here (app.Options); production keeps 10s for the
 // headers and 60s for the whole request.
 func TestSlowClientsCannotHoldTheAllowance(t *testing.T) {
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a"))})
 	yaml := strings.ReplaceAll("max_body_bytes: 1048576\nmax_inflight_body_bytes: 2097152\n"+frontCfg, "{p}", fs["p"].URL)
 	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, yaml), app.Options{

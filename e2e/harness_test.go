@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -156,31 +155,4 @@ func wantSteps(t *testing.T, d *decision.Decision, want ...string) {
 		b, _ := json.MarshalIndent(d, "", "  ")
 		t.Fatalf("attempts:\n  got  %q\n  want %q\nrecord: %s", got, want, b)
 	}
-}
-
-// syncBuffer is a goroutine-safe log destination.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// take returns what was written and empties the buffer.
-func (s *syncBuffer) take() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := s.b.String()
-	s.b.Reset()
-	return out
 }

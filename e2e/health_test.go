@@ -50,6 +50,7 @@ func TestHealthNeverDeniesService(t *testing.T) {
 }
 
 func TestProbeAfterCooldown(t *testing.T) {
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	down := corpus(t, "openai-server-error-500")
 	t.Run("success closes it", func(t *testing.T) {
 		fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, down, ok("model-a", "back")), "p2": script(ok("model-a", "p2"))})

@@ -33,8 +33,8 @@ func TestMessagesSDKStreamBreaksAfterCommit(t *testing.T) {
 	if err := st.Err(); !errors.As(err, &apiErr) || string(apiErr.Type()) != "api_error" {
 		t.Fatalf("stream error %v, want an *anthropic.Error", err)
 	}
-	if text(&m) != "partial" || fs["openai"].Calls() != 0 {
-		t.Errorf("text %q, openai calls %d", text(&m), fs["openai"].Calls())
+	if claudeText(&m) != "partial" || fs["openai"].Calls() != 0 {
+		t.Errorf("text %q, openai calls %d", claudeText(&m), fs["openai"].Calls())
 	}
 }
 

@@ -96,7 +96,7 @@ func anthropicEvents(model string, parts ...string) []string {
 		ev("message_stop", map[string]any{}))
 }
 
-func text(m *anthropic.Message) string {
+func claudeText(m *anthropic.Message) string {
 	var b strings.Builder
 	for _, c := range m.Content {
 		if c.Type == "text" {
@@ -121,7 +121,7 @@ func TestMessagesSDKPassthrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text(m) != "hello from claude" || m.Model != "claude-sonnet-4-5-20250929" || m.ID != "msg_fake1" || m.Usage.InputTokens != 11 {
+	if claudeText(m) != "hello from claude" || m.Model != "claude-sonnet-4-5-20250929" || m.ID != "msg_fake1" || m.Usage.InputTokens != 11 {
 		t.Errorf("message %+v", m)
 	}
 	got := fs["anthropic"].Requests()[0]
@@ -183,8 +183,8 @@ func TestMessagesSDKStreamPassthrough(t *testing.T) {
 	if err := st.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if text(&m) != "streamed" || m.StopReason != "end_turn" || m.ID != "msg_fake2" {
-		t.Errorf("message %q stop %q id %q", text(&m), m.StopReason, m.ID)
+	if claudeText(&m) != "streamed" || m.StopReason != "end_turn" || m.ID != "msg_fake2" {
+		t.Errorf("message %q stop %q id %q", claudeText(&m), m.StopReason, m.ID)
 	}
 	// (the SDK does not hand on pings)
 	if got := strings.Join(types, ","); got != "message_start,content_block_start,content_block_delta,content_block_delta,content_block_stop,message_delta,message_stop" {
@@ -217,7 +217,7 @@ func TestMessagesSDKFailoverToOpenAI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text(m) != "hello from the backup" || m.StopReason != "end_turn" || m.Model != "gpt-4o-mini-2024-07-18" {
+	if claudeText(m) != "hello from the backup" || m.StopReason != "end_turn" || m.Model != "gpt-4o-mini-2024-07-18" {
 		t.Errorf("message %+v", m)
 	}
 	wantSteps(t, g.recs.wait(t, 1), "claude/anthropic server_error retry", "claude/anthropic server_error next_target", "gpt/openai ok done")
@@ -245,8 +245,8 @@ func TestMessagesSDKStreamFailoverToOpenAI(t *testing.T) {
 	if err := st.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if text(&m) != "streamed backup" || m.StopReason != "end_turn" {
-		t.Errorf("message %q stop %q", text(&m), m.StopReason)
+	if claudeText(&m) != "streamed backup" || m.StopReason != "end_turn" {
+		t.Errorf("message %q stop %q", claudeText(&m), m.StopReason)
 	}
 	wantSteps(t, g.recs.wait(t, 1), "claude/anthropic server_error retry", "claude/anthropic server_error next_target", "gpt/openai ok done")
 }
@@ -281,7 +281,7 @@ func TestMessagesSDKToolRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text(m) != "sunny in Paris" {
+	if claudeText(m) != "sunny in Paris" {
 		t.Errorf("second answer %+v", m)
 	}
 	var second struct {

@@ -46,6 +46,10 @@ routes:
 // its 256 KiB events took up to a few hundred milliseconds, so idle_timeout
 // is 2s and the client stalls twice that.
 func TestSlowClientDoesNotBlameTheUpstream(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (a 4s stall and 16 MiB through a slow reader); make test runs it")
+	}
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	evs := upstreamtest.ChatStream("model-a", strings.Split(strings.Repeat("x", 64), "")...)
 	big := strings.Repeat("y", 256<<10) // enough to fill the socket buffers
 	for i := range evs {
@@ -151,6 +155,7 @@ func TestJSONAnswerToAStreamRequestIsStreamed(t *testing.T) {
 // nothing about the endpoint: the next request probes it at once instead of
 // passing it over for the rest of the probe lease.
 func TestInconclusiveProbeFreesTheSlot(t *testing.T) {
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	down := corpus(t, "openai-server-error-500")
 	bad := corpus(t, "deepseek-invalid-max-tokens-range-400")
 	fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, down, bad, ok("model-a", "back")), "p2": script(ok("model-a", "p2"))})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/gatewaytest"
+	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -152,7 +153,7 @@ func TestUpstreamTextNeverCarriesSecretsOut(t *testing.T) {
 
 	yaml := strings.NewReplacer("{hook}", hook.URL, "{gone}", "http://"+goneAddr,
 		"{oai}", fs["oai"].URL, "{ant}", fs["ant"].URL, "{gem}", fs["gem"].URL).Replace(secretsCfg)
-	logs := &syncBuffer{}
+	logs := &testutil.Buffer{}
 	recs := gatewaytest.NewRecords()
 	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, yaml), app.Options{
 		Logger:    slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

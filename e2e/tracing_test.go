@@ -13,8 +13,6 @@ import (
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
-
-	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // otlpReceiver is an OTLP/HTTP trace collector on loopback that keeps what
@@ -97,21 +95,7 @@ func spanAttrs(kv []*commonpb.KeyValue) map[string]any {
 func TestTracesReachAnOTLPCollector(t *testing.T) {
 	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "50") // export every 50ms instead of 5s
 	col := newOTLPReceiver(t)
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"capped": script(corpus(t, "anthropic-workspace-usage-limits")),
-		"up":     script(ok("gpt-4o", "hi")),
-	})
-	g := start(t, `
-tracing: {otlp_endpoint: "`+col.URL+`", service_name: detour-e2e}
-providers:
-  - {name: capped, dialect: anthropic, base_url: "{capped}", api_key: `+secret+`}
-  - {name: up, dialect: openai, base_url: "{up}", api_key: `+secret+`}
-targets:
-  - {name: claude, model: claude-sonnet-4-5, providers: [capped]}
-  - {name: gpt, model: gpt-4o, providers: [up]}
-routes:
-  - {name: deep, targets: [claude, gpt]}
-`, fs)
+	g := startQuotaThenOK(t, `tracing: {otlp_endpoint: "`+col.URL+`", service_name: detour-e2e}`)
 	const traceID, parentID = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
 	res := g.post(t, "deep", "", "traceparent", "00-"+traceID+"-"+parentID+"-01")
 	res.wantStatus(t, 200)

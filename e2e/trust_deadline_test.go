@@ -52,6 +52,7 @@ func wantUnblamed(t *testing.T, g *gateway, d *decision.Decision) {
 // 600ms after the request reaches the fake, well inside the 2.5s deadline
 // even on a loaded machine; the last comes at 3.3s at the earliest, past it.
 func TestDeadlineDoesNotCutACommittedStream(t *testing.T) {
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	parts := strings.Split("one two three four five six seven eight nine ten", " ")
 	long := upstreamtest.Step{Events: upstreamtest.ChatStream("model-a", parts...), EventDelay: 300 * time.Millisecond}
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(long), "q": script(okStream("model-b", "never"))})

@@ -57,6 +57,7 @@ routes:
 `
 
 func TestFloodingUpstreamFailsOverNamingTheBound(t *testing.T) {
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	role := `{"id":"c","object":"chat.completion.chunk","model":"model-a","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}`
 	for _, tc := range []struct {
 		name, head, unit, evidence string
@@ -114,6 +115,10 @@ func TestHugeResponseHeadersFailOver(t *testing.T) {
 // never ends fails over as a server error once the bound is passed, without
 // waiting for its timeout.
 func TestEndlessAnswerFailsOverAtTheBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (two 64 MiB answers under -race); make test runs it")
+	}
+	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	endless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/gatewaytest"
+	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -24,17 +24,8 @@ import (
 // what a team sharing one gateway relies on to know who spent what and to
 // stop one runaway script.
 
-// testClock is a settable clock for the limits' windows.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *testClock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-
 // startClock is start with the limits on clk.
-func startClock(t *testing.T, yaml string, fs map[string]*upstreamtest.Server, clk *testClock) *gateway {
+func startClock(t *testing.T, yaml string, fs map[string]*upstreamtest.Server, clk *testutil.Clock) *gateway {
 	t.Helper()
 	var pairs []string
 	for name, s := range fs {
@@ -42,7 +33,7 @@ func startClock(t *testing.T, yaml string, fs map[string]*upstreamtest.Server, c
 	}
 	yaml = strings.NewReplacer(pairs...).Replace(yaml)
 	recs := gatewaytest.NewRecords()
-	url, a := gatewaytest.Start(t, gatewaytest.Config(t, yaml), app.Options{Decisions: recs, Clock: clk.now,
+	url, a := gatewaytest.Start(t, gatewaytest.Config(t, yaml), app.Options{Decisions: recs, Clock: clk.Now,
 		Backoff: func() time.Duration { return 10 * time.Millisecond }})
 	return &gateway{URL: url, recs: records{recs}, app: a}
 }
@@ -106,7 +97,7 @@ func TestUsageAndCostInRecords(t *testing.T) {
 		"openai": likeOpenAI("gpt-4o", 400, "hel", "lo"),
 		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
 	})
-	clk := &testClock{t: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)}
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	g := startClock(t, pricedCfg, fs, clk)
 	c := sdkAs(g, "key-admin")
 
@@ -182,7 +173,7 @@ func TestCutStreamCostIsUnknown(t *testing.T) {
 		"openai": script(upstreamtest.Step{Events: chunks("gpt-4o", "half an "), Cut: true}),
 		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
 	})
-	g := startClock(t, pricedCfg, fs, &testClock{t: time.Now()})
+	g := startClock(t, pricedCfg, fs, testutil.NewClock(time.Now()))
 	r := g.post(t, "deep", `,"stream":true`, "Authorization", "Bearer key-admin")
 	r.wantStatus(t, 200)
 	d := g.recs.wait(t, 1)
@@ -198,7 +189,7 @@ func TestClientKeyRoutes(t *testing.T) {
 		"openai": likeOpenAI("gpt-4o", 0, "x"),
 		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
 	})
-	g := startClock(t, pricedCfg, fs, &testClock{t: time.Now()})
+	g := startClock(t, pricedCfg, fs, testutil.NewClock(time.Now()))
 	// team-a may call deep and its target, not cheap nor mini: 404 as if unknown.
 	for _, model := range []string{"cheap", "mini"} {
 		r := g.post(t, model, "", "Authorization", "Bearer key-team-a")
@@ -223,7 +214,7 @@ func TestClientKeyRateLimit(t *testing.T) {
 		"openai": likeOpenAI("gpt-4o", 0, "x"),
 		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
 	})
-	clk := &testClock{t: time.Date(2026, 12, 1, 10, 0, 20, 0, time.UTC)}
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 20, 0, time.UTC))
 	g := startClock(t, pricedCfg, fs, clk)
 	c := sdkAs(g, "key-team-a")
 	for i := range 2 {
@@ -244,7 +235,7 @@ func TestClientKeyRateLimit(t *testing.T) {
 	if _, err := sdkAs(g, "key-admin").Chat.Completions.New(context.Background(), hello("deep")); err != nil {
 		t.Fatal(err)
 	}
-	clk.set(time.Date(2026, 12, 1, 10, 1, 0, 0, time.UTC))
+	clk.Set(time.Date(2026, 12, 1, 10, 1, 0, 0, time.UTC))
 	if _, err := c.Chat.Completions.New(context.Background(), hello("deep")); err != nil {
 		t.Fatalf("next minute: %v", err)
 	}
@@ -258,7 +249,7 @@ func TestClientKeyDailyBudget(t *testing.T) {
 		"openai": likeOpenAI("gpt-4o", 0, "x"),
 		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
 	})
-	clk := &testClock{t: time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)}
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC))
 	g := startClock(t, pricedCfg, fs, clk)
 	c := sdkAs(g, "key-team-b")
 	// Each plain answer costs 1000*0.15+200*0.60 = $0.00027: 37 fit in $0.01.
@@ -276,11 +267,11 @@ func TestClientKeyDailyBudget(t *testing.T) {
 	if n != 38 { // the 38th brought spend to $0.01026; the 39th is refused
 		t.Errorf("%d requests before the budget refused one, want 38", n)
 	}
-	clk.set(time.Date(2026, 12, 1, 23, 59, 59, 0, time.UTC))
+	clk.Set(time.Date(2026, 12, 1, 23, 59, 59, 0, time.UTC))
 	if _, err := c.Chat.Completions.New(context.Background(), hello("cheap")); err == nil {
 		t.Fatal("admitted before the day turned")
 	}
-	clk.set(time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
+	clk.Set(time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
 	if _, err := c.Chat.Completions.New(context.Background(), hello("cheap")); err != nil {
 		t.Fatalf("the next day: %v", err)
 	}
@@ -305,7 +296,7 @@ func TestWholeAnswerToStreamUsage(t *testing.T) {
 		"openai": script(ok("gpt-4o", "whole")),
 		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
 	})
-	g := startClock(t, pricedCfg, fs, &testClock{t: time.Now()})
+	g := startClock(t, pricedCfg, fs, testutil.NewClock(time.Now()))
 	r := g.post(t, "deep", `,"stream":true`, "Authorization", "Bearer key-admin")
 	if r.Status != 200 || strings.Contains(string(r.Body), `"choices":[]`) || !strings.Contains(string(r.Body), "whole") {
 		t.Errorf("client that did not ask got:\n%s", r.Body)
@@ -328,7 +319,7 @@ func TestClientKeySHA256AndMetrics(t *testing.T) {
 	})
 	sum := sha256.Sum256([]byte("ci-Wm27Lp"))
 	cfg := strings.Replace(pricedCfg, "  - key-admin\n", "  - key-admin\n  - {name: ci, key_sha256: \""+hex.EncodeToString(sum[:])+"\"}\n", 1)
-	g := startClock(t, cfg, fs, &testClock{t: time.Now()})
+	g := startClock(t, cfg, fs, testutil.NewClock(time.Now()))
 	g.post(t, "deep", "", "Authorization", "Bearer ci-Wm27Lp").wantStatus(t, 200)
 	g.post(t, "deep", "", "Authorization", "Bearer "+hex.EncodeToString(sum[:])).wantStatus(t, 401)
 	if d := g.recs.wait(t, 1); d.Client != "ci" {
@@ -353,7 +344,7 @@ func TestClientLimitsSurviveReload(t *testing.T) {
 		"openai": likeOpenAI("gpt-4o", 0, "x"),
 		"backup": likeOpenAI("gpt-4o-mini", 0, "x"),
 	})
-	clk := &testClock{t: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)}
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	g := startClock(t, pricedCfg, fs, clk)
 	for range 2 {
 		g.post(t, "deep", "", "Authorization", "Bearer key-team-a").wantStatus(t, 200)
@@ -363,7 +354,7 @@ func TestClientLimitsSurviveReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.post(t, "deep", "", "Authorization", "Bearer key-team-a").wantStatus(t, 429)
-	clk.set(time.Date(2026, 12, 1, 10, 1, 0, 0, time.UTC))
+	clk.Set(time.Date(2026, 12, 1, 10, 1, 0, 0, time.UTC))
 	g.post(t, "deep", "", "Authorization", "Bearer key-team-a").wantStatus(t, 200)
 	lower := strings.Replace(yaml, "requests_per_minute: 2", "requests_per_minute: 1", 1)
 	if err := g.app.Reload(gatewaytest.Config(t, lower)); err != nil {

@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/detour-llm/detour/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -135,24 +135,11 @@ func TestDecisionsErrors(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe to read while the command writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 // --follow prints what is appended, as it is appended, with the filters.
 func TestDecisionsFollow(t *testing.T) {
 	lines := strings.SplitAfter(decisionLog, "\n")
 	p := logFile(t, lines[0]+lines[1])
-	var out, errb syncBuffer
+	var out, errb testutil.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
 	go func() {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -50,7 +51,7 @@ func startOn(t *testing.T, name, decPath, sync, body string) *gateway {
 	t.Helper()
 	dir := t.TempDir()
 	g := &gateway{t: t, name: name, cfgPath: filepath.Join(dir, "detour.yaml"), decPath: decPath,
-		stderr: &syncBuf{}, exited: make(chan struct{})}
+		stderr: &testutil.Buffer{}, exited: make(chan struct{})}
 	g.addr = "127.0.0.1:" + strconv.Itoa(freePort(t))
 	g.URL = "http://" + g.addr
 	dec := "decisions: {path: " + decPath + "}\n"

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // TestHealthTransitionLoggedOnce: with log.format json, one cooldown is one
@@ -13,19 +11,11 @@ import (
 // (through the route, which skips it, and naming it, which tries it again).
 func TestHealthTransitionLoggedOnce(t *testing.T) {
 	t.Parallel()
-	gone := fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints})
-	backup := fake(t, ok("gpt-4o-mini"))
-	g := startGateway(t, "G", render(`
-log: {format: json}
-providers:
-  - {name: openrouter, dialect: openai, base_url: "{gone}", api_key: sk-or-test}
-  - {name: openai, dialect: openai, base_url: "{backup}", api_key: sk-test}
-targets:
-  - {name: grok, model: "x-ai/grok-4-fast:free", providers: [openrouter]}
-  - {name: gpt, model: gpt-4o-mini, providers: [openai]}
+	f := newGoneFleet(t)
+	g := startGateway(t, "G", "log: {format: json}\n"+f.yaml(`
 routes:
   - {name: cheap, strategy: fastest, targets: [grok, gpt]}
-`, map[string]string{"gone": gone.URL, "backup": backup.URL}))
+`))
 
 	for range 4 {
 		g.postOK("cheap")
@@ -35,7 +25,7 @@ routes:
 			t.Fatalf("naming the gone model: %d %s", r.Status, r.Body)
 		}
 	}
-	if n := gone.Calls(); n != 3 {
+	if n := f.gone.Calls(); n != 3 {
 		t.Fatalf("gone model called %d times, want 3 (the first routed request and the two naming it)", n)
 	}
 	if code := g.stop(); code != 0 { // stderr is complete once the process has exited

@@ -2,7 +2,6 @@ package process
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -90,6 +90,26 @@ func ok(model string) upstreamtest.Step {
 	return upstreamtest.Step{Body: upstreamtest.ChatJSON(model, "hello")}
 }
 
+// goneFleet is the providers several replica tests share: on OpenRouter the
+// free model of target grok is gone (its 404 "No endpoints found"); OpenAI
+// serves target gpt.
+type goneFleet struct{ gone, backup *upstreamtest.Server }
+
+func newGoneFleet(t testing.TB) goneFleet {
+	return goneFleet{gone: fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints}), backup: fake(t, ok("gpt-4o-mini"))}
+}
+
+// yaml is the fleet's providers and targets, then routes (a routes section).
+func (f goneFleet) yaml(routes string) string {
+	return render(`providers:
+  - {name: openrouter, dialect: openai, base_url: "{gone}", api_key: sk-or-test}
+  - {name: openai, dialect: openai, base_url: "{backup}", api_key: sk-test}
+targets:
+  - {name: grok, model: "x-ai/grok-4-fast:free", providers: [openrouter]}
+  - {name: gpt, model: gpt-4o-mini, providers: [openai]}
+`, map[string]string{"gone": f.gone.URL, "backup": f.backup.URL}) + routes
+}
+
 // webhook records the alerts POSTed to it.
 type webhook struct {
 	URL    string
@@ -125,24 +145,6 @@ func (w *webhook) alerts() []map[string]any {
 
 // ---- gateway processes ----
 
-// syncBuf is a goroutine-safe buffer (a subprocess's stderr).
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // gateway is one `detour serve` subprocess.
 type gateway struct {
 	t         testing.TB
@@ -151,7 +153,7 @@ type gateway struct {
 	cfgPath   string
 	decPath   string
 	cmd       *exec.Cmd
-	stderr    *syncBuf
+	stderr    *testutil.Buffer
 	exited    chan struct{} // closed when the process has exited
 }
 
@@ -171,7 +173,7 @@ func startGateway(t testing.TB, name, body string, args ...string) *gateway {
 	t.Helper()
 	dir := t.TempDir()
 	g := &gateway{t: t, name: name, cfgPath: filepath.Join(dir, "detour.yaml"),
-		decPath: filepath.Join(dir, "decisions.jsonl"), stderr: &syncBuf{}, exited: make(chan struct{})}
+		decPath: filepath.Join(dir, "decisions.jsonl"), stderr: &testutil.Buffer{}, exited: make(chan struct{})}
 	g.addr = "127.0.0.1:" + strconv.Itoa(freePort(t))
 	g.URL = "http://" + g.addr
 	g.writeConfig(body)
@@ -263,36 +265,15 @@ func (g *gateway) postOK(model string) reply {
 	return r
 }
 
-// endpointHealth is one endpoint in GET /v1/health.
-type endpointHealth struct {
-	Target        string     `json:"target"`
-	Provider      string     `json:"provider"`
-	State         string     `json:"state"`
-	Failures      int        `json:"failures"`
-	LastClass     string     `json:"last_class"`
-	CooldownUntil *time.Time `json:"cooldown_until"`
-	LatencyMS     *float64   `json:"latency_ms"`
-}
-
-type accountHealth struct {
-	Name      string `json:"name"`
-	State     string `json:"state"`
-	LastClass string `json:"last_class"`
-}
-
-type healthDoc struct {
-	Endpoints []endpointHealth `json:"endpoints"`
-	Accounts  []accountHealth  `json:"accounts"`
-}
-
-func (g *gateway) health() healthDoc {
+// health is GET /v1/health.
+func (g *gateway) health() testutil.Health {
 	g.t.Helper()
 	resp, err := client.Get(g.URL + "/v1/health")
 	if err != nil {
 		g.t.Fatalf("gateway %s: %v", g.name, err)
 	}
 	defer resp.Body.Close()
-	var h healthDoc
+	var h testutil.Health
 	if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&h) != nil {
 		g.t.Fatalf("gateway %s: /v1/health answered %d or not JSON", g.name, resp.StatusCode)
 	}
@@ -300,27 +281,23 @@ func (g *gateway) health() healthDoc {
 }
 
 // account returns a provider account from /v1/health.
-func (g *gateway) account(name string) accountHealth {
+func (g *gateway) account(name string) testutil.HealthAccount {
 	g.t.Helper()
-	for _, a := range g.health().Accounts {
-		if a.Name == name {
-			return a
-		}
+	a, ok := g.health().Account(name)
+	if !ok {
+		g.t.Fatalf("gateway %s: /v1/health lists no account %s", g.name, name)
 	}
-	g.t.Fatalf("gateway %s: /v1/health lists no account %s", g.name, name)
-	return accountHealth{}
+	return a
 }
 
 // endpoint returns target/provider from /v1/health.
-func (g *gateway) endpoint(target, provider string) endpointHealth {
+func (g *gateway) endpoint(target, provider string) testutil.HealthEndpoint {
 	g.t.Helper()
-	for _, e := range g.health().Endpoints {
-		if e.Target == target && e.Provider == provider {
-			return e
-		}
+	e, ok := g.health().Endpoint(target, provider)
+	if !ok {
+		g.t.Fatalf("gateway %s: /v1/health lists no endpoint %s/%s", g.name, target, provider)
 	}
-	g.t.Fatalf("gateway %s: /v1/health lists no endpoint %s/%s", g.name, target, provider)
-	return endpointHealth{}
+	return e
 }
 
 // metric sums the samples of a Prometheus counter whose labels include all of labels.

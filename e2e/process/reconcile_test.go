@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/internal/redistest"
-	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // TestPartitionedReplicaFindingsReachTheFleet: replica A reaches Redis
@@ -17,22 +16,13 @@ func TestPartitionedReplicaFindingsReachTheFleet(t *testing.T) {
 	t.Parallel()
 	rs := redistest.Start(t)
 	cut := redistest.StartProxy(t, rs.Addr())
-	gone := fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints})
-	backup := fake(t, ok("gpt-4o-mini"))
-	body := `
-log: {format: json}
-providers:
-  - {name: openrouter, dialect: openai, base_url: "{gone}", api_key: sk-or-test}
-  - {name: openai, dialect: openai, base_url: "{backup}", api_key: sk-test}
-targets:
-  - {name: grok, model: "x-ai/grok-4-fast:free", providers: [openrouter]}
-  - {name: gpt, model: gpt-4o-mini, providers: [openai]}
+	f := newGoneFleet(t)
+	body := "\nlog: {format: json}\n" + f.yaml(`
 routes:
   - {name: cheap, strategy: ordered, targets: [grok, gpt], fallback_on: [unavailable]}
-`
-	vars := map[string]string{"gone": gone.URL, "backup": backup.URL}
-	a := startGateway(t, "A", `state: {store: redis, url: "`+cut.URL()+`", `+stateTimeout+`}`+render(body, vars))
-	b := startGateway(t, "B", `state: {store: redis, url: "`+rs.URL()+`", `+stateTimeout+`}`+render(body, vars))
+`)
+	a := startGateway(t, "A", `state: {store: redis, url: "`+cut.URL()+`", `+stateTimeout+`}`+body)
+	b := startGateway(t, "B", `state: {store: redis, url: "`+rs.URL()+`", `+stateTimeout+`}`+body)
 	a.health() // A has reached Redis through the proxy
 
 	cut.Cut()
@@ -51,10 +41,10 @@ routes:
 		e := b.endpoint("grok", "openrouter")
 		return e.State == "cooling" && e.LastClass == "unavailable"
 	})
-	calls := gone.Calls()
+	calls := f.gone.Calls()
 	r = b.postOK("cheap")
 	wantAttempts(t, b.decision(r.Header.Get("X-Detour-Decision")), "gpt/openai ok done")
-	if gone.Calls() != calls {
+	if f.gone.Calls() != calls {
 		t.Errorf("B called the model A found gone")
 	}
 	if len(a.logLines("wrote back")) != 1 || len(a.logLines("resumed sharing")) != 1 {

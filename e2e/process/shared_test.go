@@ -22,20 +22,11 @@ func twoReplicas(t *testing.T, body string, args ...string) (a, b *gateway) {
 // straight to the healthy target on its first request and shows the
 // endpoint cooling as unavailable. state is the state section's value.
 func testGoneModelSkippedByOtherReplica(t *testing.T, state string) {
-	gone := fake(t, upstreamtest.Step{Status: 404, Body: noEndpoints})
-	backup := fake(t, ok("gpt-4o-mini"))
-	body := render(`
-state: {state}
-log: {level: debug}
-providers:
-  - {name: openrouter, dialect: openai, base_url: "{gone}", api_key: sk-or-test}
-  - {name: openai, dialect: openai, base_url: "{backup}", api_key: sk-test}
-targets:
-  - {name: grok, model: "x-ai/grok-4-fast:free", providers: [openrouter]}
-  - {name: gpt, model: gpt-4o-mini, providers: [openai]}
+	f := newGoneFleet(t)
+	body := "state: " + state + "\nlog: {level: debug}\n" + f.yaml(`
 routes:
   - {name: cheap, strategy: ordered, targets: [grok, gpt], fallback_on: [unavailable, server_error, timeout]}
-`, map[string]string{"state": state, "gone": gone.URL, "backup": backup.URL})
+`)
 	a, b := twoReplicas(t, body)
 
 	r := a.postOK("cheap")
@@ -54,7 +45,7 @@ routes:
 		t.Errorf("B's headers: target %q, attempts %q", r.Header.Get("X-Detour-Target"), r.Header.Get("X-Detour-Attempts"))
 	}
 	wantAttempts(t, b.decision(r.Header.Get("X-Detour-Decision")), "gpt/openai ok done")
-	if n := gone.Calls(); n != 1 {
+	if n := f.gone.Calls(); n != 1 {
 		t.Errorf("the gone model was called %d times across both replicas, want 1 (A's)", n)
 	}
 }

@@ -1,11 +1,9 @@
 package alert
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -13,30 +11,16 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/internal/metrics"
+	"github.com/detour-llm/detour/internal/testutil"
 )
 
 // guard bounds every wait in these tests; it is a failure guard, never a
 // condition the tests rely on to pass.
 const guard = 10 * time.Second
 
-// clock is a settable clock shared by a Notifier and a LocalClaimer.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
+// newClock returns a settable clock shared by a Notifier and a LocalClaimer.
+func newClock() *testutil.Clock {
+	return testutil.NewClock(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 }
 
 // hook is a real loopback webhook that records every POST and answers with
@@ -95,27 +79,8 @@ func (h *hook) Payloads(t *testing.T) []Payload {
 	return out
 }
 
-// logBuf is a goroutine-safe log sink.
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func (l *logBuf) Logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
+// logBuf is a goroutine-safe log sink; Logger logs to it at debug level.
+type logBuf = testutil.Buffer
 
 // noBackoff retries at once, so tests never sleep.
 func noBackoff(int) time.Duration { return 0 }

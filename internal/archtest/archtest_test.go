@@ -50,17 +50,18 @@ var allowed = map[string][]string{
 	"internal/splice": {"classify", "internal/provider"},
 	// Test helper for the adapter packages' tests: the adapter interface only.
 	"internal/provider/adaptertest": {"internal/provider"},
-	// Dispatch is the one place routing, health, policy and adapters meet.
+	// Dispatch is the one place routing, health, policy and adapters meet;
+	// it continues cut streams with splice's building blocks.
 	"internal/dispatch": {"classify", "internal/config", "internal/decision", "internal/health", "internal/metrics",
 		"internal/policy", "internal/provider", "internal/provider/anthropic", "internal/provider/gemini",
-		"internal/provider/chat", "internal/provider/openai", "internal/route", "internal/sse"},
+		"internal/provider/chat", "internal/provider/openai", "internal/route", "internal/splice", "internal/sse"},
 	// Client limits count in memory or Redis; they read client keys only.
 	"internal/limit": {"internal/config"},
 	// The HTTP front talks to dispatch, never to adapters or policy directly,
 	// and not to provider either (docs/design.md, "Who owns the client"): it
 	// sees canonical JSON and dispatch's facts, and writes them for its
 	// client (the class for the envelope's type, sse for the framing).
-	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/messages", "internal/health",
+	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/messages", "internal/door/responses", "internal/health",
 		"internal/limit", "internal/metrics", "internal/sse"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
@@ -72,6 +73,8 @@ var allowed = map[string][]string{
 	"internal/tracing":   {"internal/decision"},
 	"internal/demo":      {"internal/upstreamtest"},
 	"internal/redistest": {},
+	// Test doubles (a settable clock, a goroutine-safe buffer): nothing of ours.
+	"internal/testutil": {},
 	// Test helper that runs a whole gateway in-process: wiring, config, records.
 	"internal/gatewaytest": {"internal/app", "internal/config", "internal/decision"},
 	// Test helper that runs real client CLIs against a loopback recorder:

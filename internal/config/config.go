@@ -159,6 +159,9 @@ type Target struct {
 	// Prefill is the target's prefill option; nil = the dialect's default
 	// (AcceptsPrefill, continuation.go).
 	Prefill *bool
+	// Dimensions is the size of the embedding vectors the target answers;
+	// 0 = not declared (embeddings.go).
+	Dimensions int
 }
 
 // Route is what a client names in `model`.

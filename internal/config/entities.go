@@ -168,7 +168,7 @@ func (d *decoder) decodeTarget(n *yaml.Node) (Target, rawTarget) {
 	var t Target
 	var rt rawTarget
 	g, ok := d.mapping(n, "target", "name", "model", "providers", "context_window", "price",
-		"prefill")
+		"prefill", "dimensions")
 	if !ok {
 		return t, rt
 	}
@@ -182,6 +182,7 @@ func (d *decoder) decodeTarget(n *yaml.Node) (Target, rawTarget) {
 		t.Price = d.decodePrice(g.vals["price"])
 	}
 	g.decodePrefill(&t)
+	g.setInt("dimensions", &t.Dimensions, 1)
 	return t, rt
 }
 

@@ -59,6 +59,7 @@ func (d *decoder) validate(cfg *Config, r *raw) {
 		}
 	}
 	d.validateClients(cfg, r)
+	d.validateDimensions(cfg, r)
 	for i, rr := range r.rules {
 		if rr.provider.name == "" {
 			continue

@@ -98,6 +98,26 @@ type Attempt struct {
 	// UnknownMessage records it (quoted values masked, ≤ MaxMessage bytes),
 	// so `detour classify --suggest` can turn unknowns into rules.
 	Message string `json:"message,omitempty"`
+	// Continuation is set on an attempt that continued a stream cut after
+	// its commit point (a route's on_stream_cut: continue); nil otherwise.
+	Continuation *Continuation `json:"continuation,omitempty"`
+}
+
+// Continuation describes how an attempt continued a cut stream
+// (docs/behaviour.md#streams).
+type Continuation struct {
+	// N counts the cuts of this stream continued so far, this one included.
+	N int `json:"n"`
+	// Mode is "prefill" (the delivered text sent as a trailing assistant
+	// message) or "replay" (the request sent again, its output held back
+	// until it reproduced the delivered text).
+	Mode string `json:"mode"`
+	// OffsetChars is how much text, in characters (Unicode code points),
+	// the client had received when the stream was cut.
+	OffsetChars int `json:"offset_chars"`
+	// CutClass is the class of the cut (server_error for an end without a
+	// finish reason, timeout for an idle upstream, or an error event's).
+	CutClass string `json:"cut_class"`
 }
 
 // Usage is the token accounting the upstream reported.

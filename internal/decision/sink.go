@@ -65,6 +65,7 @@ type Writer struct {
 	// Owned by the writer goroutine: whole records not yet written, and
 	// the Writes waiting for them.
 	pending []byte
+	scratch []byte // add encodes each record here (appendJSON)
 	waiting []chan struct{}
 	// dropped counts records lost to a stalled output; the warn times
 	// rate-limit the log lines about drops and failed syncs.
@@ -212,7 +213,13 @@ func (s *Writer) loop() {
 // add appends q's record, as one line, to the pending bytes; a buffered
 // Writer first writes what is pending when the record would overflow it.
 func (s *Writer) add(q queued) {
-	b, err := json.Marshal(q.d)
+	b, ok := appendJSON(s.scratch[:0], q.d)
+	var err error
+	if ok {
+		s.scratch = b[:0]
+	} else {
+		b, err = json.Marshal(q.d)
+	}
 	if err != nil {
 		s.log.Error("decision log: cannot encode a record", "err", err)
 	} else {

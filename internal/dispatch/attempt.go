@@ -205,7 +205,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	case o.native:
 		w.nativeAnswer(e, body, o)
 	default:
-		out, err := e.prov.adapter.Response(body, e.ep)
+		out, err := w.decode(e, body)
 		o.billable = true
 		if err != nil {
 			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())

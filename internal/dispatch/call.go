@@ -33,6 +33,9 @@ type Call struct {
 	// API names the client API (door) the request came through, for the
 	// decision record: "chat" when empty (see decision.Decision.API).
 	API string
+	// Op is what the call asks of its upstreams: a chat completion (the
+	// zero value) or embeddings (embed.go).
+	Op Op
 	// Native, when set, is the client's own request in another client API:
 	// a target whose adapter serves that API gets it as sent (only "model"
 	// replaced) and answers in that API's shape (native.go). Other targets

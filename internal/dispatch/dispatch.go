@@ -205,6 +205,14 @@ func adapterFor(p *config.Provider) provider.Adapter {
 // default is 10 MiB; no provider sends more than a few KiB).
 const maxResponseHeader = 1 << 20
 
+// upstreamBuffer sizes each upstream connection's read and write buffers
+// (net/http's default is 4 KiB each). A connection keeps both for its whole
+// life, so every open stream holds them (docs/benchmarks.md#overhead). 2 KiB
+// holds a request's headers and a small body in one write, and a
+// provider's response headers in one read; a larger body or answer is
+// copied past the buffer, not through it.
+const upstreamBuffer = 2 << 10
+
 // newClient is one connection pool per provider account. Its only timeout is
 // connect_timeout; the others are watched per attempt (see watchdog).
 func newClient(p *config.Provider) *http.Client {
@@ -220,6 +228,8 @@ func newClient(p *config.Provider) *http.Client {
 			IdleConnTimeout:        90 * time.Second,
 			ExpectContinueTimeout:  time.Second,
 			MaxResponseHeaderBytes: maxResponseHeader,
+			WriteBufferSize:        upstreamBuffer,
+			ReadBufferSize:         upstreamBuffer,
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}

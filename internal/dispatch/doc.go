@@ -13,7 +13,10 @@
 // It owns the stream commit point: before the first content byte reaches the
 // client, any failure may still fail over; after it, a cut or stall ends the
 // stream with a Failure (the client sees an error event and no [DONE]), and
-// so does a stream that ends without a finish reason. The route's deadline applies until the
+// so does a stream that ends without a finish reason — unless the route
+// continues cut streams (on_stream_cut: continue, continue.go): the walk then
+// goes on from the cut, by prefill or replay, and the client still sees one
+// stream. The route's deadline applies until the
 // commit point only; max_stream_duration after it. Neither counts against
 // health. What an upstream sends is bounded (held-back events, lines and
 // events, headers, whole answers); see docs/security.md ("Hostile or broken upstreams").

@@ -82,7 +82,8 @@ func (h *harness) Write(d *decision.Decision) {
 }
 
 // providers and targets every harness configuration shares: target a through
-// p1 then p2, b through q, c through p1 (p1's account again), z through y.
+// p1 then p2, b through q, c through p1 (p1's account again), z through y
+// (the largest context window; c declares none).
 const base = `
 retry: {max_wait: 1s}
 health: {failure_threshold: 3, cooldown: 10s, max_cooldown: 1m, unavailable_cooldown: 1h, account_cooldown: 30m}
@@ -96,7 +97,7 @@ targets:
   - {name: one, model: m1, providers: [p1], context_window: 8000}
   - {name: b, model: mb, providers: [q], context_window: 128000}
   - {name: c, model: mc, providers: [p1]}
-  - {name: z, model: mz, providers: [y]}
+  - {name: z, model: mz, providers: [y], context_window: 1000000}
 routes:
 `
 

@@ -33,7 +33,7 @@ type Native struct {
 // nativeAt returns e's adapter's Native side when it serves the call's
 // Native API, else nil.
 func (w *walk) nativeAt(e *endpointRT) provider.Native {
-	if w.call.Native == nil {
+	if w.call.Native == nil || w.cont.canonical() {
 		return nil
 	}
 	return provider.NativeOf(e.prov.adapter, w.call.Native.API)
@@ -42,6 +42,9 @@ func (w *walk) nativeAt(e *endpointRT) provider.Native {
 // newRequest builds the upstream request for e: the client's own body when
 // e serves its API (o.native is then set), else the canonical translation.
 func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http.Request, error) {
+	if w.call.Op == OpEmbeddings {
+		return w.embedRequest(ctx, e) // embed.go
+	}
 	if n := w.nativeAt(e); n != nil {
 		o.native = true
 		c := w.call.Native

@@ -54,6 +54,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		}
 		if ev.Usage != nil {
 			o.usage = ev.Usage
+			w.cont.report(ev.Usage)
 			if w.strip(e, &ev) {
 				ev.Chunks = nil // asked for by the gateway, not the client
 			}
@@ -91,7 +92,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 				continue
 			}
 			wd.pause()
-			wd.committed(w.r.cfg.MaxStreamDuration)
+			wd.committed(w.maxStream())
 			if !w.commit(e, held, o) {
 				return
 			}
@@ -155,9 +156,11 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 // commit hands the stream to the client's Output, then the held-back events.
 func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
 	o.committed = true
-	if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1, Native: o.native}); err != nil {
-		w.clientFailed(o)
-		return false
+	if w.cont.first() { // a continuation's client has the stream already
+		if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1, Native: o.native}); err != nil {
+			w.clientFailed(o)
+			return false
+		}
 	}
 	for _, c := range held {
 		if !w.write(o, c) {
@@ -170,6 +173,9 @@ func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
 // write sends one chunk to the client's Output. A client that is gone or
 // stalls past the front's write timeout ends the attempt as canceled.
 func (w *walk) write(o *outcome, chunk []byte) bool {
+	if w.cont != nil && !o.native { // a native event is relayed as it came
+		return w.cont.write(w, o, chunk)
+	}
 	if w.call.Out.Chunk(chunk) != nil {
 		w.clientFailed(o)
 		return false
@@ -199,6 +205,10 @@ func (w *walk) streamError(o *outcome) {
 	f := Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
 	if f.Message == "" {
 		f.Message = "the upstream stream failed: " + o.verdict.Class.String() + " (" + o.verdict.Evidence + ")"
+	}
+	if w.cont != nil { // the walk may continue the stream; settle tells the client if not
+		w.cont.failure = &f
+		return
 	}
 	w.errorEvent(&f)
 }

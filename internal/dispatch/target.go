@@ -32,6 +32,9 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return w.clientLeft(), row
 		}
+		if w.unserved(e) {
+			continue
+		}
 		if s := w.budget(ctx); s != stopNone {
 			w.stopped = s
 			for _, rest := range queue[i:] {
@@ -71,7 +74,10 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 // allows. It returns a Result when the request is over, else the failure.
 func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result, *outcome) {
 	for retried := false; ; retried = true {
+		ctx := w.limit(ctx)
+		w.cont.begin(e)
 		o := w.attempt(ctx, e, probe)
+		w.cont.note(w)
 		w.last, w.lastEP = o, e
 		switch {
 		case o.canceled:
@@ -79,10 +85,20 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		case o.ok:
 			w.rec.Attempts[len(w.rec.Attempts)-1].Action = decision.ActionDone
 			return &Result{Body: o.body, Native: o.native, Committed: o.committed, Target: e.key.Target, Provider: e.key.Provider}, o
+		case o.committed && w.continueCut(o):
+			return nil, o // the walk continues the stream, as the table says for the cut's class
 		case o.committed:
 			w.rec.Attempts[len(w.rec.Attempts)-1].Action = decision.ActionStop
 			return &Result{Committed: true, Failure: &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message},
 				Target: e.key.Target, Provider: e.key.Provider}, o
+		}
+		if w.refusedPrefill(e, o) { // the same endpoint again, by replay
+			if s := w.budget(ctx); s != stopNone {
+				w.stopped = s
+				return nil, o
+			}
+			w.setAction(decision.ActionRetry)
+			continue
 		}
 		wait, ok := w.retryWait(o)
 		// A failed probe is not retried: the endpoint has just cooled
@@ -125,6 +141,7 @@ func (w *walk) retryWait(o *outcome) (time.Duration, bool) {
 
 // budget returns why no further attempt may be made, or stopNone.
 func (w *walk) budget(ctx context.Context) stop {
+	ctx = w.limit(ctx)
 	if n := len(w.rec.Attempts); n >= w.maxAtt {
 		return stopMaxAttempts
 	}

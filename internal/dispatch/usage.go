@@ -39,10 +39,11 @@ func (w *walk) usage() *usageRequest {
 // requestFor is the request to send to e: for a stream to an openai-dialect
 // target, one that asks for usage.
 func (w *walk) requestFor(e *endpointRT) *provider.Request {
-	if !w.call.Stream || e.prov.cfg.Dialect != classify.OpenAI {
-		return w.call.request()
+	r := w.call.request()
+	if w.call.Stream && e.prov.cfg.Dialect == classify.OpenAI {
+		r = w.usage().req
 	}
-	return w.usage().req
+	return w.cont.request(e, r) // a continuation by prefill sends its own
 }
 
 // askedUsage reports whether the client asked for the usage chunk itself.
@@ -69,22 +70,32 @@ func (w *walk) strip(e *endpointRT, ev *provider.Event) bool {
 // whether the client had already set it. The body has passed the front's
 // strict reading: a JSON object without repeated members.
 func includeUsage(body []byte) ([]byte, bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) != nil {
+	// The common case, without decoding the body (every stream's; a long
+	// conversation is large): no stream_options member. Add it first, the
+	// rest as sent.
+	if !json.Valid(body) {
 		return body, false
 	}
-	raw, ok := m["stream_options"]
+	members, ok := provider.ScanObject(body)
 	if !ok {
-		// The common case: add the member first, the rest as sent.
+		return body, false
+	}
+	if provider.Member(body, "stream_options") == nil {
+		_, _, any := members.Next()
 		i := bytes.IndexByte(body, '{') + 1
 		out := make([]byte, 0, len(body)+40)
 		out = append(out, body[:i]...)
 		out = append(out, `"stream_options":{"include_usage":true}`...)
-		if len(m) > 0 {
+		if any {
 			out = append(out, ',')
 		}
 		return append(out, body[i:]...), false
 	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return body, false
+	}
+	raw := m["stream_options"]
 	var opts map[string]json.RawMessage
 	if json.Unmarshal(raw, &opts) != nil {
 		return body, false // not an object: the upstream judges it
@@ -112,8 +123,8 @@ func usageOf(body []byte) *provider.Usage {
 	if raw == nil {
 		return nil
 	}
-	var u *provider.Usage
-	if json.Unmarshal(raw, &u) != nil {
+	u, err := provider.ParseUsage(raw)
+	if err != nil {
 		return nil
 	}
 	return u

@@ -20,6 +20,10 @@ func TestIncludeUsage(t *testing.T) {
 		{`{"stream_options":{"include_usage":false,"x":1}}`, `{"stream_options":{"include_usage":true,"x":1}}`, false},
 		{`{"model":"m","stream_options":{"include_usage":true}}`, `{"model":"m","stream_options":{"include_usage":true}}`, true},
 		{`{"stream_options":"odd"}`, `{"stream_options":"odd"}`, false},
+		// The member is found with its name's escapes decoded, at the top
+		// level only.
+		{`{"stream_\u006fptions":{"include_usage":true}}`, `{"stream_\u006fptions":{"include_usage":true}}`, true},
+		{`{"metadata":{"stream_options":1},"model":"m"}`, `{"stream_options":{"include_usage":true},"metadata":{"stream_options":1},"model":"m"}`, false},
 	} {
 		got, asked := includeUsage([]byte(c.in))
 		if string(got) != c.want || asked != c.asked {

@@ -36,6 +36,9 @@ type walk struct {
 	base context.Context
 	// usageReq is the request that asks openai-dialect streams for usage.
 	usageReq usageRequest
+	// cont continues a stream cut after its commit point (continue.go);
+	// nil when the route does not.
+	cont *continuation
 }
 
 // Do serves one call. ctx carries the client's cancellation; the route's
@@ -55,7 +58,8 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	defer cancel()
 	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg, base: base,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
-	res := w.run(ctx)
+	w.cont = newContinuation(r, call)
+	res := w.settle(w.run(ctx))
 	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
 		f.Message = d.opt.ScrubForClient(f.Message, call.Body)
 	}
@@ -110,8 +114,8 @@ func (w *walk) run(ctx context.Context) *Result {
 	for i, k := range w.r.keys {
 		w.status[k] = views[i]
 	}
-	list := w.orderTargets(w.r.targets, w.r.strategy)
-	tail := w.orderTargets(w.r.tail, route.Ordered)
+	list := w.served(w.orderTargets(w.r.targets, w.r.strategy))
+	tail := w.served(w.orderTargets(w.r.tail, route.Ordered))
 	inTail := false
 	for ti := 0; ti < len(list); {
 		res, row := w.target(ctx, list[ti])
@@ -137,9 +141,11 @@ func (w *walk) run(ctx context.Context) *Result {
 			continue
 		}
 		if !inTail && len(tail) > 0 && row.Tail == policy.TailYes {
-			w.setAction(decision.ActionTail)
-			list, ti, inTail = tail, 0, true
-			continue
+			if first := w.firstUsable(list[ti], tail, row); first >= 0 {
+				w.setAction(decision.ActionTail)
+				list, ti, inTail = tail, first, true
+				continue
+			}
 		}
 		return w.fail(rest...)
 	}
@@ -165,12 +171,24 @@ func (w *walk) nextTarget(list []*targetRT, ti int, row policy.Row, inTail bool)
 	if !allowed {
 		return -1
 	}
-	for j := ti + 1; j < len(list); j++ {
+	if j := w.firstUsable(list[ti], list[ti+1:], row); j >= 0 {
+		return ti + 1 + j
+	}
+	return -1
+}
+
+// firstUsable returns the index in cands of the first target a failure of
+// row at cur may move to, or -1. With LargerWindow (context_length) only a
+// target whose declared context window is larger qualifies, whether the
+// move is to the next target, into the tail or within it; the others are
+// recorded as skipped.
+func (w *walk) firstUsable(cur *targetRT, cands []*targetRT, row policy.Row) int {
+	for j, t := range cands {
 		if row.LargerWindow {
-			cur, nxt := list[ti].cfg.ContextWindow, list[j].cfg.ContextWindow
-			if cur == 0 || nxt <= cur {
-				for _, e := range list[j].endpoints {
-					w.skip(e, fmt.Sprintf("context window %d is not larger than %d", nxt, cur))
+			c, n := cur.cfg.ContextWindow, t.cfg.ContextWindow
+			if c == 0 || n <= c {
+				for _, e := range t.endpoints {
+					w.skip(e, fmt.Sprintf("context window %d is not larger than %d", n, c))
 				}
 				continue
 			}

@@ -264,3 +264,24 @@ func wantCooled(t *testing.T, d *decision.Decision, scope, name string) {
 	}
 	t.Errorf("%s %s did not cool: %+v", scope, name, d.Transitions)
 }
+
+// TestContextLengthIntoTheTail: a context_length failure enters the tail
+// only at a target whose declared window is larger, as every other move of
+// that class does (docs/behaviour.md#routing).
+func TestContextLengthIntoTheTail(t *testing.T) {
+	script := func(k health.Key, _ int) answer {
+		if k.Target == "b" {
+			return okAnswer
+		}
+		return fail(classify.ContextLength)
+	}
+	h := newHarness(t, "  - {name: r, targets: [one], tail: [c, b], tail_on: [context_length]}\n", script)
+	_, d := h.do(t, "r", 0, 0)
+	wantSteps(t, d, "one/p1 context_length tail", "b/q ok done")
+	wantSkip(t, d, "context window 0 is not larger than 8000")
+
+	// No larger window in the tail: the request stops with the real answer.
+	h = newHarness(t, "  - {name: r, targets: [one], tail: [c], tail_on: [context_length]}\n", script)
+	_, d = h.do(t, "r", 0, 0)
+	wantSteps(t, d, "one/p1 context_length stop")
+}

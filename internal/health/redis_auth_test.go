@@ -23,7 +23,7 @@ func TestRedisPassword(t *testing.T) {
 	if st := view1(New(bad, Settings{}, all3, c.Now), epA); st.Phase != Healthy || bad.Shared() {
 		t.Fatalf("without the password: %+v, shared %v; want local state", st, bad.Shared())
 	}
-	if log.count("NOAUTH") != 1 {
-		t.Fatalf("want the refusal logged once, naming it:\n%s", log.b.String())
+	if log.Count("NOAUTH") != 1 {
+		t.Fatalf("want the refusal logged once, naming it:\n%s", log.String())
 	}
 }

@@ -47,8 +47,8 @@ func TestRedisOutage(t *testing.T) {
 		t.Fatal("TryProbe on a healthy endpoint must allow during the outage")
 	}
 	for _, l := range []*logBuf{&logA, &logB} {
-		if n := l.count("level=WARN"); n != 1 {
-			t.Fatalf("outage logged %d times, want once:\n%s", n, l.b.String())
+		if n := l.Count("level=WARN"); n != 1 {
+			t.Fatalf("outage logged %d times, want once:\n%s", n, l.String())
 		}
 	}
 
@@ -70,8 +70,8 @@ func TestRedisOutage(t *testing.T) {
 		view1(a, epB)
 	}
 	for _, l := range []*logBuf{&logA, &logB} {
-		if n := l.count("resumed sharing"); n != 1 || l.count("level=WARN") != 1 {
-			t.Fatalf("want one warning and one resume:\n%s", l.b.String())
+		if n := l.Count("resumed sharing"); n != 1 || l.Count("level=WARN") != 1 {
+			t.Fatalf("want one warning and one resume:\n%s", l.String())
 		}
 	}
 }
@@ -126,8 +126,8 @@ func TestRedisReconcile(t *testing.T) {
 	if tr := b.Report(ctx, epA, fail("server_error")); len(tr) != 0 {
 		t.Fatalf("B re-announced what A learned: %+v", tr)
 	}
-	if n, m := logA.count("wrote back"), logA.count("resumed sharing"); n != 1 || m != 1 {
-		t.Fatalf("A logged the write-back %d times and the resume %d times, want once each:\n%s", n, m, logA.b.String())
+	if n, m := logA.Count("wrote back"), logA.Count("resumed sharing"); n != 1 || m != 1 {
+		t.Fatalf("A logged the write-back %d times and the resume %d times, want once each:\n%s", n, m, logA.String())
 	}
 }
 

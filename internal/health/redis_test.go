@@ -1,13 +1,11 @@
 package health
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,25 +14,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/detour-llm/detour/internal/redistest"
+	"github.com/detour-llm/detour/internal/testutil"
 )
 
 // logBuf collects a store's log lines.
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) count(s string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Count(l.b.String(), s)
-}
+type logBuf = testutil.Buffer
 
 // go-redis logs through a global logger (e.g. each master a sentinel names);
 // keep test output to what tests say.

@@ -3,6 +3,7 @@ package health
 import (
 	"context"
 	"encoding/json"
+	"github.com/detour-llm/detour/internal/testutil"
 	"reflect"
 	"sync"
 	"testing"
@@ -10,24 +11,9 @@ import (
 )
 
 // clock is an injected clock tests advance by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+type clock = testutil.Clock
 
-func newClock() *clock { return &clock{t: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+func newClock() *clock { return testutil.NewClock(time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)) }
 
 var (
 	epA  = Key{"claude", "anthropic"}

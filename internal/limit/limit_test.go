@@ -3,23 +3,16 @@ package limit
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/redistest"
+	"github.com/detour-llm/detour/internal/testutil"
 )
 
 // clock is a settable clock shared by a test's limiters and counters.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time                { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) set(t time.Time)               { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-func newClock(t time.Time) *clock              { return &clock{t: t} }
+func newClock(t time.Time) *testutil.Clock     { return testutil.NewClock(t) }
 func at(s string) time.Time                    { t, _ := time.Parse(time.RFC3339, s); return t }
 func key(k config.ClientKey) *config.ClientKey { return &k }
 
@@ -38,7 +31,7 @@ func counters(t *testing.T, f func(t *testing.T, mk func(now func() time.Time) C
 func TestRequestsPerMinute(t *testing.T) {
 	counters(t, func(t *testing.T, mk func(func() time.Time) Counter) {
 		clk := newClock(at("2026-12-01T10:00:15Z"))
-		l := New(mk(clk.now), clk.now)
+		l := New(mk(clk.Now), clk.Now)
 		k := key(config.ClientKey{Name: "team-a", Rate: config.Rate{RequestsPerMinute: 3}})
 		for i := range 3 {
 			if r := l.Admit(context.Background(), k); r != nil {
@@ -51,7 +44,7 @@ func TestRequestsPerMinute(t *testing.T) {
 			t.Fatalf("4th request: %+v, want refused by requests_per_minute for 45s", r)
 		}
 		// Refused requests are not counted: the next minute admits three again.
-		clk.set(at("2026-12-01T10:01:00Z"))
+		clk.Set(at("2026-12-01T10:01:00Z"))
 		for i := range 3 {
 			if r := l.Admit(context.Background(), k); r != nil {
 				t.Fatalf("next minute, request %d refused: %+v", i+1, r)
@@ -67,7 +60,7 @@ func TestRequestsPerMinute(t *testing.T) {
 func TestBudgetAndTokens(t *testing.T) {
 	counters(t, func(t *testing.T, mk func(func() time.Time) Counter) {
 		clk := newClock(at("2026-12-31T23:00:00Z"))
-		l := New(mk(clk.now), clk.now)
+		l := New(mk(clk.Now), clk.Now)
 		k := key(config.ClientKey{Name: "ci", Rate: config.Rate{TokensPerMinute: 1000},
 			Budget: config.Budget{USDPerDay: 5, USDPerMonth: 7}})
 		ctx := context.Background()
@@ -83,19 +76,19 @@ func TestBudgetAndTokens(t *testing.T) {
 		if r == nil || r.Limit != "tokens_per_minute" || r.RetryAfter != time.Minute {
 			t.Fatalf("over tokens: %+v", r)
 		}
-		clk.set(at("2026-12-31T23:01:30Z"))
+		clk.Set(at("2026-12-31T23:01:30Z"))
 		r = l.Admit(ctx, k)
 		if r == nil || r.Limit != "usd_per_day" || r.RetryAfter != 58*time.Minute+30*time.Second ||
 			!strings.Contains(r.Message, "usd_per_day budget ($5)") {
 			t.Fatalf("over the day's budget: %+v", r)
 		}
 		// The day turns (and the month): the budget is fresh.
-		clk.set(at("2027-01-01T00:00:00Z"))
+		clk.Set(at("2027-01-01T00:00:00Z"))
 		if r := l.Admit(ctx, k); r != nil {
 			t.Fatalf("new day: %+v", r)
 		}
 		l.Spend(ctx, k, 10, 4)
-		clk.set(at("2027-01-02T00:00:00Z"))
+		clk.Set(at("2027-01-02T00:00:00Z"))
 		l.Spend(ctx, k, 10, 3.5) // $7.50 this month
 		r = l.Admit(ctx, k)
 		if r == nil || r.Limit != "usd_per_month" || r.RetryAfter != 30*24*time.Hour {
@@ -124,8 +117,8 @@ func TestUnlimitedKeyIsNeverCounted(t *testing.T) {
 func TestRedisSharedAcrossReplicas(t *testing.T) {
 	rs := redistest.Start(t)
 	clk := newClock(at("2026-12-01T10:00:00Z"))
-	a := New(NewRedis(rs.Client(t), "detour:", nil, clk.now), clk.now)
-	b := New(NewRedis(rs.Client(t), "detour:", nil, clk.now), clk.now)
+	a := New(NewRedis(rs.Client(t), "detour:", nil, clk.Now), clk.Now)
+	b := New(NewRedis(rs.Client(t), "detour:", nil, clk.Now), clk.Now)
 	k := key(config.ClientKey{Name: "team-a", Rate: config.Rate{RequestsPerMinute: 4}, Budget: config.Budget{USDPerDay: 1}})
 	ctx := context.Background()
 	for i, l := range []*Limiter{a, b, a, b} {
@@ -136,7 +129,7 @@ func TestRedisSharedAcrossReplicas(t *testing.T) {
 	if r := b.Admit(ctx, k); r == nil || r.Limit != "requests_per_minute" {
 		t.Fatalf("5th request across replicas: %+v", r)
 	}
-	clk.set(at("2026-12-01T10:01:00Z"))
+	clk.Set(at("2026-12-01T10:01:00Z"))
 	a.Spend(ctx, k, 100, 1.0)
 	if r := b.Admit(ctx, k); r == nil || r.Limit != "usd_per_day" {
 		t.Fatalf("B after A spent the budget: %+v", r)
@@ -158,8 +151,8 @@ func TestRedisSharedAcrossReplicas(t *testing.T) {
 func TestRedisOutageCountsLocally(t *testing.T) {
 	rs := redistest.Start(t)
 	clk := newClock(at("2026-12-01T10:00:00Z"))
-	c := NewRedis(rs.Client(t), "detour:", nil, clk.now)
-	l := New(c, clk.now)
+	c := NewRedis(rs.Client(t), "detour:", nil, clk.Now)
+	l := New(c, clk.Now)
 	k := key(config.ClientKey{Name: "team-a", Rate: config.Rate{RequestsPerMinute: 2}, Budget: config.Budget{USDPerDay: 1}})
 	ctx := context.Background()
 	rs.Kill()
@@ -173,12 +166,12 @@ func TestRedisOutageCountsLocally(t *testing.T) {
 	}
 	l.Spend(ctx, k, 10, 0.6)
 	rs.Start(t)
-	clk.set(at("2026-12-01T10:01:01Z")) // a new minute, past the retry interval
+	clk.Set(at("2026-12-01T10:01:01Z")) // a new minute, past the retry interval
 	if r := l.Admit(ctx, k); r != nil {
 		t.Fatalf("Redis back: %+v", r)
 	}
 	// Another replica sees the spend made during the outage.
-	other := New(NewRedis(rs.Client(t), "detour:", nil, clk.now), clk.now)
+	other := New(NewRedis(rs.Client(t), "detour:", nil, clk.Now), clk.Now)
 	other.Spend(ctx, k, 10, 0.5)
 	if r := other.Admit(ctx, k); r == nil || r.Limit != "usd_per_day" {
 		t.Fatalf("the outage's spend was not written back: %+v", r)

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -33,15 +34,18 @@ type Metrics struct {
 	accountState  *prometheus.GaugeVec     // provider, state
 	overhead      prometheus.Histogram
 	alerts        *prometheus.CounterVec // provider, class, result
+	continuations *prometheus.CounterVec // route, mode, outcome (continuation.go)
 
 	routes, targets, providers names
-	usage                      usage // usage.go
+	usage                      usage               // usage.go
+	hot                        atomic.Pointer[hot] // hot.go
 }
 
 // New returns a Metrics with every collector registered on a fresh registry,
 // together with the Go runtime and process collectors.
 func New() *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.hot.Store(new(hot))
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_requests_total",
 		Help: "Client requests by route, outcome (ok|error|canceled|shutdown) and status class of the answer (2xx, 4xx, 5xx; none when nothing was written).",
@@ -94,6 +98,7 @@ func New() *Metrics {
 		m.failovers, m.endpointState, m.accountState, m.overhead, m.alerts,
 	)
 	m.registerUsage()
+	m.registerContinuations()
 	return m
 }
 
@@ -128,9 +133,9 @@ func (m *Metrics) Request(route, outcome string, status int, d time.Duration) {
 	if m == nil {
 		return
 	}
-	route = m.routes.of(route)
-	m.requests.WithLabelValues(route, outcomes.of(outcome), statusClass(status)).Inc()
-	m.requestDur.WithLabelValues(route).Observe(d.Seconds())
+	s := m.requestSeries(route, outcome, status)
+	s.count.Inc()
+	s.dur.Observe(d.Seconds())
 }
 
 // Attempt records one upstream attempt: class is "ok" on success, else one of
@@ -140,12 +145,12 @@ func (m *Metrics) Attempt(target, provider, class string, ttfb, total time.Durat
 	if m == nil {
 		return
 	}
-	target, provider = m.targets.of(target), m.providers.of(provider)
-	m.attempts.WithLabelValues(target, provider, classes.of(class)).Inc()
+	s := m.attemptSeries(target, provider, class)
+	s.count.Inc()
 	if ttfb > 0 {
-		m.ttfb.WithLabelValues(target, provider).Observe(ttfb.Seconds())
+		s.observeTTFB(m, ttfb.Seconds())
 	}
-	m.upstreamDur.WithLabelValues(target, provider).Observe(total.Seconds())
+	s.dur.Observe(total.Seconds())
 }
 
 // Failover records one move after a failed attempt: action is next_endpoint,

@@ -26,7 +26,7 @@ func (m *Metrics) Retain(s Served) {
 	if m == nil {
 		return
 	}
-	byRoute := append([]*prometheus.MetricVec{m.requests.MetricVec, m.requestDur.MetricVec, m.failovers.MetricVec}, m.usageVecs()...)
+	byRoute := append([]*prometheus.MetricVec{m.requests.MetricVec, m.requestDur.MetricVec, m.failovers.MetricVec, m.continuations.MetricVec}, m.usageVecs()...)
 	byTarget := append([]*prometheus.MetricVec{m.attempts.MetricVec, m.ttfb.MetricVec, m.upstreamDur.MetricVec, m.endpointState.MetricVec}, m.usageVecs()...)
 	byProvider := append(byTarget[:len(byTarget):len(byTarget)], m.accountState.MetricVec, m.alerts.MetricVec)
 	drop := func(vecs []*prometheus.MetricVec, labels prometheus.Labels) {
@@ -63,4 +63,6 @@ func (m *Metrics) Retain(s Served) {
 			}
 		}
 	}
+	// Only now, after the deletions and the guards' new sets: see hot.
+	m.hot.Store(new(hot))
 }

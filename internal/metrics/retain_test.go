@@ -46,11 +46,16 @@ func TestRetainDropsRemovedSeries(t *testing.T) {
 	// An attempt still in flight on the old configuration lands as "other";
 	// a state change of a removed endpoint is dropped.
 	m.Attempt("b", "q", "ok", time.Millisecond, time.Millisecond)
+	m.Request("r2", "ok", 200, time.Second)
 	m.EndpointState("b", "q", "cooling")
 	m.AccountState("q", "cooling")
 	f = scrape(t, m)
 	if v := counter(t, f, "detour_attempts_total", "target=other", "provider=other", "class=ok"); v != 1 {
 		t.Errorf("late attempt under other = %v", v)
+	}
+	if v := counter(t, f, "detour_requests_total", "route=other", "outcome=ok", "status=2xx"); v != 1 ||
+		series(f, "detour_requests_total", "route=r2", "outcome=ok", "status=2xx") != nil {
+		t.Errorf("late request under other = %v, or r2's series came back", v)
 	}
 	if series(f, "detour_endpoint_state", "target=b", "provider=q", "state=cooling") != nil ||
 		series(f, "detour_account_state", "provider=q", "state=cooling") != nil {

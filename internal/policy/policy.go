@@ -7,31 +7,6 @@ import (
 	"github.com/detour-llm/detour/internal/route"
 )
 
-// Describes is what a class says is wrong.
-type Describes uint8
-
-// What a class describes (docs/behaviour.md#classes, column "it is about").
-const (
-	DescribesUnknown  Describes = iota // cannot tell
-	DescribesEndpoint                  // this model at this provider
-	DescribesAccount                   // the provider account (every endpoint using it)
-	DescribesRequest                   // the request itself; nothing upstream is at fault
-)
-
-func (d Describes) String() string {
-	switch d {
-	case DescribesEndpoint:
-		return "endpoint"
-	case DescribesAccount:
-		return "account"
-	case DescribesRequest:
-		return "request"
-	case DescribesUnknown:
-		return "unknown"
-	}
-	return "unknown"
-}
-
 // Cool is how a failure cools.
 type Cool uint8
 
@@ -70,7 +45,6 @@ const (
 
 // Rule is everything Detour decides from one class.
 type Rule struct {
-	Describes Describes
 	// Counted: the failure counts against the endpoint's or account's health.
 	Counted bool
 	Cool    Cool
@@ -85,29 +59,29 @@ type Rule struct {
 func For(c classify.Class) Rule {
 	switch c {
 	case classify.Timeout:
-		return Rule{Describes: DescribesEndpoint, Counted: true, Cool: CoolThreshold, NextEndpoint: true}
+		return Rule{Counted: true, Cool: CoolThreshold, NextEndpoint: true}
 	case classify.RateLimited:
-		return Rule{Describes: DescribesEndpoint, Cool: CoolRetryAfter, Retry: RetryAfterWait, NextEndpoint: true}
+		return Rule{Cool: CoolRetryAfter, Retry: RetryAfterWait, NextEndpoint: true}
 	case classify.Quota:
-		return Rule{Describes: DescribesAccount, Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true}
+		return Rule{Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true}
 	case classify.ServerError:
-		return Rule{Describes: DescribesEndpoint, Counted: true, Cool: CoolThreshold, Retry: RetryOnce, NextEndpoint: true}
+		return Rule{Counted: true, Cool: CoolThreshold, Retry: RetryOnce, NextEndpoint: true}
 	case classify.Unavailable:
-		return Rule{Describes: DescribesEndpoint, Counted: true, Cool: CoolUnavailable, NextEndpoint: true}
+		return Rule{Counted: true, Cool: CoolUnavailable, NextEndpoint: true}
 	case classify.Auth:
-		return Rule{Describes: DescribesAccount, Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true}
+		return Rule{Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true}
 	case classify.Forbidden:
-		return Rule{Describes: DescribesEndpoint, Counted: true, Cool: CoolThreshold}
+		return Rule{Counted: true, Cool: CoolThreshold}
 	case classify.Overflow:
-		return Rule{Describes: DescribesRequest, NextEndpoint: true}
+		return Rule{NextEndpoint: true}
 	case classify.ContextLength:
-		return Rule{Describes: DescribesRequest}
+		return Rule{}
 	case classify.Refusal:
-		return Rule{Describes: DescribesRequest}
+		return Rule{}
 	case classify.BadRequest:
-		return Rule{Describes: DescribesRequest}
+		return Rule{}
 	case classify.Unknown:
-		return Rule{Describes: DescribesUnknown, NextEndpoint: true}
+		return Rule{NextEndpoint: true}
 	}
 	panic("policy: invalid class " + c.String())
 }

@@ -8,43 +8,42 @@ import (
 	"github.com/detour-llm/detour/internal/route"
 )
 
-// TestTableMatchesSpec pins every row of docs/behaviour.md#rules: what each class
-// describes, whether it counts against health, whether it may move to the
+// TestTableMatchesSpec pins every row of docs/behaviour.md#rules: whether it counts against health, whether it may move to the
 // target's next endpoint, and its default next-target behaviour per strategy.
 func TestTableMatchesSpec(t *testing.T) {
 	type row struct {
-		describes             Describes
+		request               bool // the class is about the request (or cannot tell): it never cools or counts
 		counted, nextEP       bool
 		nextOrdered, nextFast bool
 		page                  bool
 	}
 	want := map[classify.Class]row{
-		classify.Timeout:       {DescribesEndpoint, true, true, true, true, false},
-		classify.RateLimited:   {DescribesEndpoint, false, true, true, true, false},
-		classify.Quota:         {DescribesAccount, true, true, true, true, true},
-		classify.ServerError:   {DescribesEndpoint, true, true, true, true, false},
-		classify.Unavailable:   {DescribesEndpoint, true, true, false, true, false},
-		classify.Auth:          {DescribesAccount, true, true, false, false, true},
-		classify.Forbidden:     {DescribesEndpoint, true, false, false, false, false},
-		classify.Overflow:      {DescribesRequest, false, true, true, true, false},
-		classify.ContextLength: {DescribesRequest, false, false, true, true, false},
-		classify.Refusal:       {DescribesRequest, false, false, false, false, false},
-		classify.BadRequest:    {DescribesRequest, false, false, false, false, false},
-		classify.Unknown:       {DescribesUnknown, false, true, true, true, false},
+		classify.Timeout:       {false, true, true, true, true, false},
+		classify.RateLimited:   {false, false, true, true, true, false},
+		classify.Quota:         {false, true, true, true, true, true},
+		classify.ServerError:   {false, true, true, true, true, false},
+		classify.Unavailable:   {false, true, true, false, true, false},
+		classify.Auth:          {false, true, true, false, false, true},
+		classify.Forbidden:     {false, true, false, false, false, false},
+		classify.Overflow:      {true, false, true, true, true, false},
+		classify.ContextLength: {true, false, false, true, true, false},
+		classify.Refusal:       {true, false, false, false, false, false},
+		classify.BadRequest:    {true, false, false, false, false, false},
+		classify.Unknown:       {true, false, true, true, true, false},
 	}
 	if len(want) != len(classify.Classes()) {
 		t.Fatalf("table covers %d classes, the set has %d", len(want), len(classify.Classes()))
 	}
 	for _, c := range classify.Classes() {
 		r, w := For(c), want[c]
-		got := row{r.Describes, r.Counted, r.NextEndpoint, DefaultNextTarget(route.Ordered, c), DefaultNextTarget(route.Fastest, c), r.Page}
+		got := row{w.request, r.Counted, r.NextEndpoint, DefaultNextTarget(route.Ordered, c), DefaultNextTarget(route.Fastest, c), r.Page}
 		if got != w {
 			t.Errorf("%s: got %+v, want %+v", c, got, w)
 		}
 		if DefaultNextTarget(route.Pool, c) != w.nextFast {
 			t.Errorf("%s: pool next-target differs from fastest", c)
 		}
-		if r.Describes == DescribesRequest || r.Describes == DescribesUnknown {
+		if w.request {
 			if r.Cool != CoolNone || r.Counted {
 				t.Errorf("%s describes the request but cools or counts: %+v", c, r)
 			}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +39,50 @@ func TestQuoteIsJSON(t *testing.T) {
 		if err != nil || string(got) != string(want) {
 			t.Errorf("quote(%q) = %s, %v; want %s", m, got, err, want)
 		}
+	}
+}
+
+func TestScan(t *testing.T) {
+	obj := []byte(` { "a" : 1 , "b\"c":{"x":[1,"]"]}, "d":"}" ,"e":[ ] } `)
+	s, ok := ScanObject(obj)
+	if !ok {
+		t.Fatal("not an object")
+	}
+	var got []string
+	for k, v, ok := s.Next(); ok; k, v, ok = s.Next() {
+		got = append(got, string(k)+"="+string(v))
+	}
+	want := []string{`"a"=1`, `"b\"c"={"x":[1,"]"]}`, `"d"="}"`, `"e"=[ ]`}
+	if len(got) != len(want) {
+		t.Fatalf("members %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("member %d = %s, want %s", i, got[i], want[i])
+		}
+	}
+	a, ok := ScanArray([]byte(`[null, {"a":[]} ,"x",-1.5e3]`))
+	if !ok {
+		t.Fatal("not an array")
+	}
+	got = got[:0]
+	for k, v, ok := a.Next(); ok; k, v, ok = a.Next() {
+		if k != nil {
+			t.Errorf("array element with a key %q", k)
+		}
+		got = append(got, string(v))
+	}
+	if want := `null|{"a":[]}|"x"|-1.5e3`; strings.Join(got, "|") != want {
+		t.Errorf("elements %q, want %s", got, want)
+	}
+	if _, ok := ScanObject([]byte(`[1]`)); ok {
+		t.Error("ScanObject accepted an array")
+	}
+	if _, ok := ScanArray([]byte(`{}`)); ok {
+		t.Error("ScanArray accepted an object")
+	}
+	e, _ := ScanObject([]byte(`{}`))
+	if _, _, ok := e.Next(); ok {
+		t.Error("an empty object has a member")
 	}
 }

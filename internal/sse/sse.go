@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 )
 
 // Event is one server-sent event. Data is the event's data lines joined by
@@ -137,15 +138,27 @@ func trimEOL(b []byte) []byte {
 }
 
 // WriteData writes one `data:` event (no name) and its terminating blank line.
-// data must not contain a newline; JSON from encoding/json never does.
+// data must not contain a newline; JSON from encoding/json never does. The
+// event goes to w in one Write, from a pooled buffer: a stream writes one
+// per chunk (docs/benchmarks.md#overhead).
 func WriteData(w io.Writer, data []byte) error {
-	buf := make([]byte, 0, len(data)+8)
-	buf = append(buf, "data: "...)
+	bp := framePool.Get().(*[]byte)
+	buf := append((*bp)[:0], "data: "...)
 	buf = append(buf, data...)
 	buf = append(buf, '\n', '\n')
 	_, err := w.Write(buf)
+	if cap(buf) <= maxPooledFrame {
+		*bp = buf
+		framePool.Put(bp)
+	}
 	return err
 }
+
+// framePool holds WriteData's buffers; one larger than maxPooledFrame (a
+// rare huge event) is left to the collector rather than kept.
+var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+const maxPooledFrame = 64 << 10
 
 // Done is the OpenAI end-of-stream marker.
 var Done = []byte("[DONE]")

@@ -169,3 +169,15 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// TestWriteDataReusesItsBuffer: a stream writes one event per chunk; the
+// frame is not allocated per event (docs/benchmarks.md#overhead).
+func TestWriteDataReusesItsBuffer(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled items at random")
+	}
+	data := []byte(`{"id":"c","choices":[{"index":0,"delta":{"content":"hi"}}]}`)
+	if n := testing.AllocsPerRun(100, func() { _ = WriteData(io.Discard, data) }); n != 0 {
+		t.Fatalf("WriteData allocates %.0f times per event, want 0", n)
+	}
+}

@@ -137,6 +137,15 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration)
 	p50 := make([][]time.Duration, 3)
 	p99 := make([][]time.Duration, 3)
 	rps := make([][]float64, 3)
+	var cpu sync.WaitGroup
+	if r.prof.on() { // detour's CPU over the whole run: its own share only
+		secs := int((time.Duration(rounds*6) * dur).Seconds()) + 1
+		cpu.Go(func() {
+			if err := r.prof.fetch(fmt.Sprintf("profile?seconds=%d", secs), "cpu.pprof"); err != nil {
+				fmt.Println("  cpu profile:", err)
+			}
+		})
+	}
 	for round := range rounds {
 		for k := range 3 {
 			i := (round + k) % 3
@@ -160,6 +169,12 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration)
 			fmt.Printf("  %s p50 %.0fµs p99 %.0fµs %.0f rps;", n, us(p50[i][round]), us(p99[i][round]), rps[i][round])
 		}
 		fmt.Println()
+	}
+	if r.prof.on() {
+		cpu.Wait()
+		if err := r.prof.fetch("allocs", "allocs.pprof"); err != nil {
+			fmt.Println("  allocs profile:", err)
+		}
 	}
 	m50 := []time.Duration{median(p50[0]), median(p50[1]), median(p50[2])}
 	m99 := []time.Duration{median(p99[0]), median(p99[1]), median(p99[2])}

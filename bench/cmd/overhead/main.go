@@ -40,6 +40,7 @@ func main() {
 	streams := flag.Int("streams", 1000, "streams: how many streams are held open at once")
 	every := flag.Duration("every", 200*time.Millisecond, "streams: the upstream's gap before each event")
 	ramp := flag.Int("ramp", 2000, "streams: how many streams are started per second (0: all at once)")
+	pprofDir := flag.String("pprof", "", "build detour with -tags pprof and save its profiles into this directory (streams: goroutine and heap with every stream open; latency: CPU and allocs over detour's share)")
 	flag.Parse()
 
 	switch *role {
@@ -53,9 +54,22 @@ func main() {
 	raiseNoFile()
 	r := &runner{dir: must(os.MkdirTemp("", "detour-overhead-"))}
 	defer r.stop()
+	if *pprofDir != "" {
+		if *bin != "" {
+			r.fatalf("-pprof builds detour itself (with -tags pprof): drop -detour")
+		}
+		if err := os.MkdirAll(*pprofDir, 0o755); err != nil {
+			r.fatalf("%v", err)
+		}
+		r.prof = &profiler{dir: *pprofDir, addr: freeAddr()}
+	}
 	if *bin == "" {
 		*bin = filepath.Join(r.dir, "detour")
-		out, err := exec.Command("go", "build", "-o", *bin, "github.com/detour-llm/detour/cmd/detour").CombinedOutput()
+		args := []string{"build", "-o", *bin}
+		if r.prof.on() {
+			args = append(args, "-tags", "pprof")
+		}
+		out, err := exec.Command("go", append(args, "github.com/detour-llm/detour/cmd/detour")...).CombinedOutput()
 		if err != nil {
 			r.fatalf("go build ./cmd/detour: %v\n%s", err, out)
 		}
@@ -99,6 +113,7 @@ func raiseNoFile() {
 type runner struct {
 	dir   string
 	procs []*exec.Cmd
+	prof  *profiler // nil: no -pprof
 }
 
 func (r *runner) stop() {
@@ -164,6 +179,9 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 	}
 	det = exec.Command(bin, "serve", "-c", cfg, "-grace", "1s")
 	det.Stderr = os.Stderr
+	if r.prof.on() {
+		det.Env = append(os.Environ(), "DETOUR_PPROF="+r.prof.addr)
+	}
 	if err = det.Start(); err != nil {
 		return
 	}

@@ -6,10 +6,11 @@
 // The door is stateless: Detour keeps no responses, so `store: true`,
 // `previous_response_id`, `conversation`, `background: true`, stored
 // `prompt`s and `item_reference` inputs are refused with an *Error the
-// server answers with 400. Built-in tools (web_search, file_search,
-// computer use, code interpreter, MCP, ...) are refused too: only function
-// tools translate to every dialect. docs/doors.md lists every field kept,
-// dropped or refused.
+// server answers with 400. Function tools translate; namespace tools are
+// flattened and their calls mapped back, additional_tools items lifted,
+// web_search dropped (tools.go); custom and other built-in tools (file
+// search, computer use, code interpreter, MCP, ...) are refused.
+// docs/doors.md lists every field kept, dropped or refused.
 //
 // The four parts:
 //   - Translate: a Responses request body → canonical chat JSON, plus the

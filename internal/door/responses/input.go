@@ -16,6 +16,8 @@ type item struct {
 	Name      string          `json:"name"`
 	Arguments string          `json:"arguments"`
 	Output    json.RawMessage `json:"output"`
+	Namespace string          `json:"namespace"`
+	Tools     json.RawMessage `json:"tools"`
 }
 
 // inPart is one content part of an input message or a tool output.
@@ -44,7 +46,10 @@ type chatImageURL struct {
 // tool_calls (following an assistant message when one comes just before);
 // function_call_output items become tool messages. Reasoning items are
 // dropped: they are opaque to every other vendor.
-func translateInput(raw json.RawMessage) ([]chatMessage, error) {
+//
+// An additional_tools item's tools join ts (tools.go); a function_call
+// carrying a namespace names the flattened function.
+func translateInput(raw json.RawMessage, ts *toolSet) ([]chatMessage, error) {
 	if !isSet(raw) {
 		return nil, invalid("input", "input is required")
 	}
@@ -70,7 +75,7 @@ func translateInput(raw json.RawMessage) ([]chatMessage, error) {
 			if it.CallID == "" || it.Name == "" {
 				return nil, invalid(param, "%s: a function_call needs call_id and name", param)
 			}
-			call := chatToolCall{ID: it.CallID, Type: "function", Function: chatFunction{Name: it.Name, Arguments: it.Arguments}}
+			call := chatToolCall{ID: it.CallID, Type: "function", Function: chatFunction{Name: flatName(it.Namespace, it.Name), Arguments: it.Arguments}}
 			if n := len(out); n > 0 && out[n-1].Role == "assistant" {
 				out[n-1].ToolCalls = append(out[n-1].ToolCalls, call)
 				continue
@@ -85,11 +90,15 @@ func translateInput(raw json.RawMessage) ([]chatMessage, error) {
 				return nil, err
 			}
 			out = append(out, chatMessage{Role: "tool", ToolCallID: it.CallID, Content: jsonString(text)})
+		case "additional_tools":
+			if err := ts.add(it.Tools, param+".tools"); err != nil {
+				return nil, err
+			}
 		case "reasoning":
 			// Dropped: encrypted or summarised reasoning only its own
 			// vendor can read back.
 		case "item_reference":
-			return nil, unsupported(param, statelessMsg, "\"item_reference\"")
+			return nil, stateful(param, "\"item_reference\"")
 		default:
 			return nil, unsupported(param+".type", "input item type %q is not supported: Detour's /v1/responses translates messages, function_call and function_call_output items", it.Type)
 		}

@@ -34,6 +34,10 @@ type Echo struct {
 	MaxOutputTokens   *int
 	ParallelToolCalls *bool // nil echoes true, OpenAI's default
 	User              string
+
+	// names maps flattened namespace tools back to the client's names
+	// (tools.go); nil when the request has none.
+	names map[string]qualified
 }
 
 // Error is a request the door refuses. The server answers it with 400 in
@@ -45,9 +49,19 @@ type Error struct {
 	// Detour refuses by design, "invalid_value" for malformed ones.
 	Code    string
 	Message string
+	// Stateful says the member needs stored state (store: true,
+	// previous_response_id, ...): refused whatever the target, since
+	// Detour keeps no responses.
+	Stateful bool
 }
 
 func (e *Error) Error() string { return e.Message }
+
+func stateful(param, what string) *Error {
+	e := unsupported(param, statelessMsg, what)
+	e.Stateful = true
+	return e
+}
 
 func unsupported(param, format string, a ...any) *Error {
 	return &Error{Param: param, Code: "unsupported_parameter", Message: fmt.Sprintf(format, a...)}
@@ -165,14 +179,16 @@ func Translate(body []byte) (*Request, error) {
 		}
 		out.Messages = append(out.Messages, chatMessage{Role: "system", Content: jsonString(s)})
 	}
-	msgs, err := translateInput(w.Input)
+	var ts toolSet
+	if err := ts.add(w.Tools, "tools"); err != nil {
+		return nil, err
+	}
+	msgs, err := translateInput(w.Input, &ts)
 	if err != nil {
 		return nil, err
 	}
 	out.Messages = append(out.Messages, msgs...)
-	if out.Tools, err = translateTools(w.Tools); err != nil {
-		return nil, err
-	}
+	out.Tools = ts.tools
 	if out.ToolChoice, err = translateToolChoice(w.ToolChoice); err != nil {
 		return nil, err
 	}
@@ -202,6 +218,7 @@ func Translate(body []byte) (*Request, error) {
 			MaxOutputTokens:   w.MaxOutputTokens,
 			ParallelToolCalls: w.ParallelToolCalls,
 			User:              w.User,
+			names:             ts.names,
 		},
 	}, nil
 }
@@ -210,49 +227,17 @@ func Translate(body []byte) (*Request, error) {
 func refuseState(w *wireRequest) error {
 	switch {
 	case w.Store != nil && *w.Store:
-		return unsupported("store", statelessMsg, "\"store\": true")
+		return stateful("store", "\"store\": true")
 	case w.PreviousResponseID != nil && *w.PreviousResponseID != "":
-		return unsupported("previous_response_id", statelessMsg, "\"previous_response_id\"")
+		return stateful("previous_response_id", "\"previous_response_id\"")
 	case isSet(w.Conversation):
-		return unsupported("conversation", statelessMsg, "\"conversation\"")
+		return stateful("conversation", "\"conversation\"")
 	case w.Background != nil && *w.Background:
-		return unsupported("background", statelessMsg, "\"background\": true")
+		return stateful("background", "\"background\": true")
 	case isSet(w.Prompt):
-		return unsupported("prompt", statelessMsg, "a stored \"prompt\"")
+		return stateful("prompt", "a stored \"prompt\"")
 	}
 	return nil
-}
-
-// translateTools turns Responses' flat function tools
-// ({"type":"function","name",...}) into chat's nested ones.
-func translateTools(raw json.RawMessage) ([]chatTool, error) {
-	if !isSet(raw) {
-		return nil, nil
-	}
-	var tools []struct {
-		Type        string          `json:"type"`
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		Parameters  json.RawMessage `json:"parameters"`
-		Strict      *bool           `json:"strict"`
-	}
-	if err := json.Unmarshal(raw, &tools); err != nil {
-		return nil, invalid("tools", "tools: want a list of tool objects")
-	}
-	out := make([]chatTool, 0, len(tools))
-	for i, t := range tools {
-		if t.Type != "function" {
-			return nil, unsupported(fmt.Sprintf("tools[%d].type", i),
-				"tool type %q is not supported: Detour's /v1/responses translates function tools only (built-in tools run at OpenAI alone)", t.Type)
-		}
-		if t.Name == "" {
-			return nil, invalid(fmt.Sprintf("tools[%d].name", i), "tools[%d]: a function tool needs a name", i)
-		}
-		out = append(out, chatTool{Type: "function", Function: chatToolFunc{
-			Name: t.Name, Description: t.Description, Parameters: nonNull(t.Parameters), Strict: t.Strict,
-		}})
-	}
-	return out, nil
 }
 
 // translateToolChoice maps "auto" | "none" | "required" |

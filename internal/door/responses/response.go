@@ -93,6 +93,9 @@ type CallItem struct {
 	Arguments string `json:"arguments"`
 	CallID    string `json:"call_id"`
 	Name      string `json:"name"`
+	// Namespace is the namespace tool the function belongs to, when the
+	// client sent it inside one (tools.go).
+	Namespace string `json:"namespace,omitempty"`
 }
 
 func newText(s string) *TextPart {
@@ -212,8 +215,9 @@ func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 		r.Output = append(r.Output, &MessageItem{ID: itemID("msg_"), Type: "message", Status: "completed", Role: "assistant", Content: content})
 	}
 	for _, tc := range ch.Message.ToolCalls {
+		ns, name := e.clientName(tc.Function.Name)
 		r.Output = append(r.Output, &CallItem{ID: itemID("fc_"), Type: "function_call", Status: "completed",
-			Arguments: tc.Function.Arguments, CallID: tc.ID, Name: tc.Function.Name})
+			Arguments: tc.Function.Arguments, CallID: tc.ID, Name: name, Namespace: ns})
 	}
 	r.finish(ch.FinishReason)
 	r.Usage = c.Usage.responses()

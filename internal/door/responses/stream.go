@@ -28,6 +28,7 @@ import (
 //
 // A Stream is not safe for concurrent use. New streams come from NewStream.
 type Stream struct {
+	echo    *Echo
 	resp    *Response
 	seq     int
 	started bool
@@ -85,7 +86,7 @@ func NewStream(e *Echo, model string, created int64) *Stream {
 	if e == nil {
 		e = &Echo{}
 	}
-	return &Stream{resp: newResponse(NewID(), created, model, e)}
+	return &Stream{echo: e, resp: newResponse(NewID(), created, model, e)}
 }
 
 // ID is the response id the stream reports.
@@ -281,8 +282,9 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 	c := s.calls[index]
 	if c == nil {
 		s.closeMessage()
+		ns, n := s.echo.clientName(name)
 		c = &openCall{index: len(s.resp.Output), item: &CallItem{
-			ID: itemID("fc_"), Type: "function_call", Status: "in_progress", CallID: id, Name: name,
+			ID: itemID("fc_"), Type: "function_call", Status: "in_progress", CallID: id, Name: n, Namespace: ns,
 		}}
 		if s.calls == nil {
 			s.calls = make(map[int]*openCall)

@@ -12,6 +12,12 @@ import (
 	"github.com/detour-llm/detour/internal/sse"
 )
 
+var (
+	contentJSON = []string{"application/json"}
+	acceptJSON  = []string{"application/json"}
+	acceptSSE   = []string{"text/event-stream"}
+)
+
 // Adapter speaks the OpenAI Chat Completions dialect. The zero value is
 // ready and serves no client API natively.
 type Adapter struct {
@@ -34,15 +40,20 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if err != nil {
 		return nil, err
 	}
-	hr.Header.Set("Content-Type", "application/json")
+	// One map of shared values, not three Header.Set calls (each allocates
+	// a slice). The value slices are full (len == cap): an Add by anyone
+	// after us copies, it never writes into them.
+	accept := acceptJSON
 	if req.Stream {
-		hr.Header.Set("Accept", "text/event-stream")
-	} else {
-		hr.Header.Set("Accept", "application/json")
+		accept = acceptSSE
 	}
+	h := make(http.Header, 3)
+	h["Content-Type"] = contentJSON
+	h["Accept"] = accept
 	if ep.APIKey != "" {
-		hr.Header.Set("Authorization", "Bearer "+ep.APIKey)
+		h["Authorization"] = []string{"Bearer " + ep.APIKey}
 	}
+	hr.Header = h
 	return hr, nil
 }
 
@@ -80,6 +91,8 @@ type stream struct {
 	// finish_reason: the answer is complete when every choice finished.
 	open     map[int]bool
 	finished int
+	facts    facts     // the current event's, reused
+	one      [1][]byte // backs Event.Chunks
 }
 
 // chunk is the part of a chat.completion.chunk the gateway looks at.
@@ -116,37 +129,35 @@ func (s *stream) Next() (provider.Event, error) {
 		out.Done = true
 		return out, nil
 	}
-	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	f := &s.facts
+	f.read(data)
+	if f.malformed {
 		out.Malformed = true
 		return out, nil
 	}
-	if len(c.Error) > 0 && !bytes.Equal(c.Error, []byte("null")) {
+	if f.error {
 		out.Error = true
 		return out, nil
 	}
-	out.Usage = c.Usage
-	for _, ch := range c.Choices {
-		d := ch.Delta
-		finish := ch.FinishReason != nil && *ch.FinishReason != ""
-		if nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) || nonEmpty(d.Reasoning) ||
-			present(d.ReasoningDetails) || present(d.ToolCalls) || present(d.FunctionCall) ||
-			present(d.Audio) || present(d.Images) || finish {
+	out.Usage = f.usage
+	for _, ch := range f.choices {
+		if ch.content {
 			out.Content = true
 		}
 		if s.open == nil {
 			s.open = make(map[int]bool)
 		}
-		was, seen := s.open[ch.Index]
-		if !seen || finish && !was {
-			s.open[ch.Index] = finish
-			if finish {
+		was, seen := s.open[ch.index]
+		if !seen || ch.finish && !was {
+			s.open[ch.index] = ch.finish
+			if ch.finish {
 				s.finished++
 				out.Finished = s.finished == len(s.open)
 			}
 		}
 	}
-	out.Chunks = [][]byte{data}
+	out.Chunks = s.one[:0:1]
+	out.Chunks = append(out.Chunks, data)
 	return out, nil
 }
 

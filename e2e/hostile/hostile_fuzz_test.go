@@ -1,4 +1,4 @@
-package e2e
+package hostile
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/gatewaytest"
+	"github.com/detour-llm/detour/internal/testutil"
 )
 
 // The hostile-input fuzz test of the HTTP front (docs/security.md): random
@@ -115,13 +116,13 @@ func echoOf(req []byte) string {
 type hostileRig struct {
 	url     string
 	recs    *gatewaytest.Records
-	logs    *syncBuffer
+	logs    *testutil.Buffer
 	answer  *atomic.Pointer[hostileAnswer]
 	secrets []string // keys, their 8-byte windows and the upstream hosts
 }
 
 func newHostileRig(tb testing.TB) *hostileRig {
-	rig := &hostileRig{recs: gatewaytest.NewRecords(), logs: &syncBuffer{}, answer: &atomic.Pointer[hostileAnswer]{}}
+	rig := &hostileRig{recs: gatewaytest.NewRecords(), logs: &testutil.Buffer{}, answer: &atomic.Pointer[hostileAnswer]{}}
 	rig.answer.Store(&hostileAnswer{Status: 200})
 	var provs strings.Builder
 	for _, d := range []string{"openai", "anthropic", "gemini"} {
@@ -242,7 +243,7 @@ func (rig *hostileRig) run(t *testing.T, body string, hdr uint8, status uint16, 
 		rec, _ = json.Marshal(d)
 		checkRecord(t, d, echo)
 	}
-	logs := rig.logs.take()
+	logs := rig.logs.Take()
 	for _, s := range rig.secrets {
 		for where, text := range map[string]string{"answer": authored, "headers": headers.String(), "decision record": string(rec), "log": logs} {
 			if strings.Contains(text, s) {

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// profiler fetches profiles from a detour built with `-tags pprof` and
+// started with DETOUR_PPROF=addr (cmd/detour/pprof.go) into dir. The zero
+// value (no -pprof) fetches nothing.
+type profiler struct {
+	dir  string
+	addr string
+}
+
+func (p *profiler) on() bool { return p != nil && p.dir != "" }
+
+// fetch saves /debug/pprof/<what> as dir/<name>.
+func (p *profiler) fetch(what, name string) error {
+	if !p.on() {
+		return nil
+	}
+	c := &http.Client{Timeout: 2 * time.Minute}
+	resp, err := c.Get("http://" + p.addr + "/debug/pprof/" + what)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	f, err := os.Create(filepath.Join(p.dir, name))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(f, resp.Body)
+	fmt.Printf("  profile: %s\n", f.Name())
+	return err
+}
+
+// goroutines returns the total of detour's goroutine profile, -1 when
+// unknown.
+func (p *profiler) goroutines() int {
+	if !p.on() {
+		return -1
+	}
+	resp, err := http.Get("http://" + p.addr + "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
+	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "goroutine profile: total")))
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// fdsPerStream is what one stream holds in detour: the client's connection
+// and the upstream connection. fdSpare is what detour holds besides (its
+// listeners, the decision log, the runtime's own descriptors).
+const (
+	fdsPerStream = 2
+	fdSpare      = 64
+)
+
+// fdRoom returns how many concurrent streams detour can hold under the
+// process's open-file limit (inherited from this program), and that limit.
+func fdRoom() (streams int, limit uint64) {
+	var l syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
+		return -1, 0
+	}
+	if l.Cur <= fdSpare {
+		return 0, l.Cur
+	}
+	return int((l.Cur - fdSpare) / fdsPerStream), l.Cur
+}

@@ -1,0 +1,116 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// A provider with responses: true gets the client's /v1/responses body as
+// sent (only "model" replaced) and its answer goes back as it came
+// (docs/doors.md, "Passthrough"); other targets of the route still get the
+// translation.
+
+const responsesNativeCfg = `
+providers:
+  - {name: openai, dialect: openai, base_url: "{openai}", api_key: ` + secret + `, responses: true}
+  - {name: anthropic, dialect: anthropic, base_url: "{anthropic}", api_key: ` + secret + `}
+targets:
+  - {name: gpt, model: gpt-5-mini, providers: [openai]}
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+routes:
+  - {name: agent, targets: [gpt, claude]}
+`
+
+const nativeAnswer = `{"id":"resp_up","object":"response","created_at":1767225600,"status":"completed","model":"gpt-5-mini-2025-08-07","output":[{"id":"msg_up","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"native hello","annotations":[]}]}],"usage":{"input_tokens":5,"output_tokens":2,"total_tokens":7},"error":null,"incomplete_details":null,"parallel_tool_calls":true,"tool_choice":"auto","tools":[],"text":{"format":{"type":"text"}},"metadata":{}}`
+
+func nativeEvents() []string {
+	item := `{"id":"msg_up","type":"message","status":"in_progress","role":"assistant","content":[]}`
+	return []string{
+		`event: response.created` + "\n" + `data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_up","object":"response","created_at":1767225600,"status":"in_progress","model":"gpt-5-mini","output":[]}}`,
+		`event: response.output_item.added` + "\n" + `data: {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":` + item + `}`,
+		`event: response.content_part.added` + "\n" + `data: {"type":"response.content_part.added","sequence_number":2,"item_id":"msg_up","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}`,
+		`event: response.output_text.delta` + "\n" + `data: {"type":"response.output_text.delta","sequence_number":3,"item_id":"msg_up","output_index":0,"content_index":0,"delta":"native ","logprobs":[]}`,
+		`event: response.output_text.delta` + "\n" + `data: {"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_up","output_index":0,"content_index":0,"delta":"stream","logprobs":[]}`,
+		`event: response.output_text.done` + "\n" + `data: {"type":"response.output_text.done","sequence_number":5,"item_id":"msg_up","output_index":0,"content_index":0,"text":"native stream","logprobs":[]}`,
+		`event: response.content_part.done` + "\n" + `data: {"type":"response.content_part.done","sequence_number":6,"item_id":"msg_up","output_index":0,"content_index":0,"part":{"type":"output_text","text":"native stream","annotations":[]}}`,
+		`event: response.output_item.done` + "\n" + `data: {"type":"response.output_item.done","sequence_number":7,"output_index":0,"item":{"id":"msg_up","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"native stream","annotations":[]}]}}`,
+		`event: response.completed` + "\n" + `data: {"type":"response.completed","sequence_number":8,"response":{"id":"resp_up","object":"response","created_at":1767225600,"status":"completed","model":"gpt-5-mini","output":[{"id":"msg_up","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"native stream","annotations":[]}]}],"usage":{"input_tokens":5,"output_tokens":2,"total_tokens":7}}}`,
+	}
+}
+
+// Byte for byte: a body with members Detour's translation drops or refuses
+// (a hosted tool, include, prompt_cache_key), odd spacing and escapes.
+const clientResponsesBody = `{"input":[{"role":"developer","content":"be brief"},{"role":"user","content":"caf\u00e9?"}],  "model":"agent","tools":[{"type":"file_search","vector_store_ids":["vs_1"]}],"include":["reasoning.encrypted_content"],"prompt_cache_key":"k1","store":false,"stream":false}`
+
+func TestResponsesPassthrough(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai":    script(upstreamtest.Step{Body: nativeAnswer}),
+		"anthropic": script(ok("x", "x")),
+	})
+	g := start(t, responsesNativeCfg, fs)
+	r := g.raw(t, "POST", "/v1/responses", clientResponsesBody)
+	r.wantStatus(t, 200)
+	if string(r.Body) != nativeAnswer {
+		t.Errorf("the client got %s, want the upstream's answer as it came", r.Body)
+	}
+	up := fs["openai"].Requests()[0]
+	want := strings.Replace(clientResponsesBody, `"model":"agent"`, `"model":"gpt-5-mini"`, 1)
+	if up.Path != "/responses" || string(up.Body) != want {
+		t.Errorf("upstream got %s %s\nwant %s", up.Path, up.Body, want)
+	}
+	d := g.recs.wait(t, 1)
+	if d.API != "responses" || d.Usage == nil || d.Usage.TotalTokens != 7 {
+		t.Errorf("decision: api %q usage %+v", d.API, d.Usage)
+	}
+	// Streamed: the upstream's events are relayed as they came.
+	fs["openai"].SetScript(script(upstreamtest.Step{Events: nativeEvents()}))
+	s := sdk(g).Responses.NewStreaming(context.Background(), say("agent", "hi"))
+	var acc responses.ResponseAccumulator
+	n := 0
+	for s.Next() {
+		var sev responses.ResponsesServerEventUnion
+		json.Unmarshal([]byte(s.Current().RawJSON()), &sev)
+		if err := acc.AddEvent(sev); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rr, err := acc.ReconstructedResponse()
+	if err != nil || rr.OutputText() != "native stream" || n != len(nativeEvents()) {
+		t.Errorf("stream: %d events, %v, %+v", n, err, rr)
+	}
+	if !bytes.Contains(fs["openai"].Requests()[1].Body, []byte(`"model":"gpt-5-mini"`)) {
+		t.Errorf("upstream: %s", fs["openai"].Requests()[1].Body)
+	}
+}
+
+// The responses: true target fails; the Anthropic target gets the
+// translation (a request the translation can express).
+func TestResponsesPassthroughFailsOverToTranslated(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai":    script(corpus(t, "openai-insufficient-quota-429")),
+		"anthropic": script(upstreamtest.Step{Body: upstreamOf(t, "anthropic", "response/hello.json")}),
+	})
+	g := start(t, responsesNativeCfg, fs)
+	r, err := sdk(g).Responses.New(context.Background(), say("agent", "hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.OutputText() == "" || !strings.HasPrefix(r.Model, "claude") {
+		t.Errorf("response: %s", r.RawJSON())
+	}
+	if fs["openai"].Requests()[0].Path != "/responses" || fs["anthropic"].Requests()[0].Path != "/v1/messages" {
+		t.Errorf("paths: %s, %s", fs["openai"].Requests()[0].Path, fs["anthropic"].Requests()[0].Path)
+	}
+	wantSteps(t, g.recs.wait(t, 1), "gpt/openai quota next_target", "claude/anthropic ok done")
+}

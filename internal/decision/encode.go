@@ -1,0 +1,292 @@
+package decision
+
+import (
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// appendJSON appends d as json.Marshal writes it, field for field, without
+// reflection: the writer encodes every request's record
+// (docs/benchmarks.md#overhead). It reports false, having appended
+// nothing usable, for a value json.Marshal would refuse or write through a
+// path this does not imitate (a NaN or infinite float, a year outside
+// 0–9999); the caller then uses json.Marshal. TestAppendJSONIsMarshal and
+// FuzzAppendJSON hold it to json.Marshal's output byte for byte.
+func appendJSON(b []byte, d *Decision) ([]byte, bool) {
+	_, off := d.Time.Zone()
+	if y := d.Time.Year(); y < 0 || y > 9999 || off <= -24*3600 || off >= 24*3600 || !finite(d.MS) {
+		return b, false
+	}
+	b = append(b, `{"id":`...)
+	b = appendString(b, d.ID)
+	b = append(b, `,"time":"`...)
+	b = d.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","route":`...)
+	b = appendString(b, d.Route)
+	b = append(b, `,"strategy":`...)
+	b = appendString(b, d.Strategy)
+	if d.API != "" {
+		b = append(b, `,"api":`...)
+		b = appendString(b, d.API)
+	}
+	b = append(b, `,"stream":`...)
+	b = strconv.AppendBool(b, d.Stream)
+	b = append(b, `,"outcome":`...)
+	b = appendString(b, d.Outcome)
+	b = append(b, `,"status":`...)
+	b = strconv.AppendInt(b, int64(d.Status), 10)
+	if d.Class != "" {
+		b = append(b, `,"class":`...)
+		b = appendString(b, d.Class)
+	}
+	b = append(b, `,"ms":`...)
+	b = appendFloat(b, d.MS)
+	b = append(b, `,"attempts":`...)
+	if d.Attempts == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range d.Attempts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendAttempt(b, &d.Attempts[i]); !ok {
+				return b, false
+			}
+		}
+		b = append(b, ']')
+	}
+	if len(d.Skipped) > 0 {
+		b = append(b, `,"skipped":[`...)
+		for i, s := range d.Skipped {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"target":`...)
+			b = appendString(b, s.Target)
+			b = append(b, `,"provider":`...)
+			b = appendString(b, s.Provider)
+			b = append(b, `,"reason":`...)
+			b = appendString(b, s.Reason)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"transitions":`...)
+	if d.Transitions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, t := range d.Transitions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"scope":`...)
+			b = appendString(b, t.Scope)
+			b = append(b, `,"name":`...)
+			b = appendString(b, t.Name)
+			b = append(b, `,"from":`...)
+			b = appendString(b, t.From)
+			b = append(b, `,"to":`...)
+			b = appendString(b, t.To)
+			if t.Class != "" {
+				b = append(b, `,"class":`...)
+				b = appendString(b, t.Class)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if d.Client != "" {
+		b = append(b, `,"client":`...)
+		b = appendString(b, d.Client)
+	}
+	if d.Usage != nil {
+		b = append(b, `,"usage":`...)
+		b = appendUsage(b, d.Usage)
+	}
+	if d.CostUSD != nil {
+		b = append(b, `,"cost_usd":`...)
+		var ok bool
+		if b, ok = appendUSD(b, *d.CostUSD); !ok {
+			return b, false
+		}
+	}
+	if d.CostUnknown {
+		b = append(b, `,"cost_unknown":true`...)
+	}
+	return append(b, '}'), true
+}
+
+func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
+	if !finite(a.MS) || !finite(a.TTFBMS) || !finite(a.StartMS) {
+		return b, false
+	}
+	b = append(b, `{"target":`...)
+	b = appendString(b, a.Target)
+	b = append(b, `,"provider":`...)
+	b = appendString(b, a.Provider)
+	b = append(b, `,"model":`...)
+	b = appendString(b, a.Model)
+	b = append(b, `,"status":`...)
+	b = strconv.AppendInt(b, int64(a.Status), 10)
+	if a.Class != "" {
+		b = append(b, `,"class":`...)
+		b = appendString(b, a.Class)
+	}
+	if a.Evidence != "" {
+		b = append(b, `,"evidence":`...)
+		b = appendString(b, a.Evidence)
+	}
+	b = append(b, `,"action":`...)
+	b = appendString(b, string(a.Action))
+	b = append(b, `,"counted":`...)
+	b = strconv.AppendBool(b, a.Counted)
+	b = append(b, `,"billable":`...)
+	b = strconv.AppendBool(b, a.Billable)
+	if a.Probe {
+		b = append(b, `,"probe":true`...)
+	}
+	b = append(b, `,"ms":`...)
+	b = appendFloat(b, a.MS)
+	if a.TTFBMS != 0 {
+		b = append(b, `,"ttfb_ms":`...)
+		b = appendFloat(b, a.TTFBMS)
+	}
+	if a.RetryAfterMS != 0 {
+		b = append(b, `,"retry_after_ms":`...)
+		b = strconv.AppendInt(b, a.RetryAfterMS, 10)
+	}
+	if a.Malformed != 0 {
+		b = append(b, `,"malformed":`...)
+		b = strconv.AppendInt(b, int64(a.Malformed), 10)
+	}
+	if a.Usage != nil {
+		b = append(b, `,"usage":`...)
+		b = appendUsage(b, a.Usage)
+	}
+	if a.CostUSD != nil {
+		b = append(b, `,"cost_usd":`...)
+		var ok bool
+		if b, ok = appendUSD(b, *a.CostUSD); !ok {
+			return b, false
+		}
+	}
+	if a.CostUnknown {
+		b = append(b, `,"cost_unknown":true`...)
+	}
+	b = append(b, `,"start_ms":`...)
+	b = appendFloat(b, a.StartMS)
+	if a.Message != "" {
+		b = append(b, `,"message":`...)
+		b = appendString(b, a.Message)
+	}
+	return append(b, '}'), true
+}
+
+func appendUsage(b []byte, u *Usage) []byte {
+	b = append(b, `{"prompt_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.PromptTokens), 10)
+	b = append(b, `,"completion_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.CompletionTokens), 10)
+	b = append(b, `,"total_tokens":`...)
+	b = strconv.AppendInt(b, int64(u.TotalTokens), 10)
+	if u.CachedTokens != 0 {
+		b = append(b, `,"cached_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.CachedTokens), 10)
+	}
+	return append(b, '}')
+}
+
+// appendUSD is USD.MarshalJSON without its allocation; false where that
+// writes what json.Marshal then refuses (an amount so large that rounding
+// it overflows).
+func appendUSD(b []byte, u USD) ([]byte, bool) {
+	f := float64(u)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...), true
+	}
+	r := math.Round(f*1e9) / 1e9
+	return strconv.AppendFloat(b, r, 'f', -1, 64), finite(r)
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// appendFloat writes a finite float64 as encoding/json does: the shortest
+// form, in exponent notation below 1e-6 and from 1e21, with a one-digit
+// negative exponent written without its leading zero.
+func appendFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 → e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string as encoding/json does with its
+// default HTML escaping: <, > and & as \u003c, \u003e, \u0026; U+2028 and
+// U+2029 escaped; invalid UTF-8 as U+FFFD.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,142 @@
+package decision
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// pieces of strings and numbers a record may hold, the awkward ones
+// included: every escape encoding/json writes, invalid UTF-8, line
+// separators, HTML characters.
+var (
+	strPieces = []string{"", "gpt", "claude-sonnet-4-5", "phrase:credit balance is too low", `"q"`, `back\slash`,
+		"<b>&amp;</b>", "\n\r\t\b\f", "\x00\x01\x1f\x7f", "é", "日本", "\u2028\u2029", "\xff", "\xe2\x82", "🙂", "key:1a2b3c4d"}
+	floatPieces = []float64{0, 1, -1, 0.5, 12.345, 1e-7, 1e-6, 9.99e-7, 1e20, 1e21, 123456789.125, -2.5e-9, math.MaxFloat64,
+		math.SmallestNonzeroFloat64, 0.001, 1.5e300}
+)
+
+func randString(r *rand.Rand) string {
+	s := ""
+	for range r.IntN(3) {
+		s += strPieces[r.IntN(len(strPieces))]
+	}
+	return s
+}
+
+func randFloat(r *rand.Rand) float64 {
+	if r.IntN(3) == 0 {
+		return r.NormFloat64() * math.Pow(10, float64(r.IntN(40)-20))
+	}
+	return floatPieces[r.IntN(len(floatPieces))]
+}
+
+func randUSD(r *rand.Rand) *USD {
+	switch r.IntN(4) {
+	case 0:
+		return nil
+	case 1:
+		return Unknown()
+	}
+	u := USD(randFloat(r))
+	return &u
+}
+
+func randUsage(r *rand.Rand) *Usage {
+	if r.IntN(2) == 0 {
+		return nil
+	}
+	return &Usage{PromptTokens: r.IntN(1e6) - 10, CompletionTokens: r.IntN(1e4), TotalTokens: r.IntN(1e6), CachedTokens: r.IntN(3) * r.IntN(1e5)}
+}
+
+func randDecision(r *rand.Rand) *Decision {
+	zones := []*time.Location{time.UTC, time.FixedZone("x", 5*3600+30*60), time.FixedZone("y", -8*3600), time.FixedZone("s", 3600+17)}
+	d := &Decision{ID: randString(r), Time: time.Unix(r.Int64N(1<<34), r.Int64N(1e9)*int64(r.IntN(2))).In(zones[r.IntN(len(zones))]),
+		Route: randString(r), Strategy: randString(r), API: randString(r), Stream: r.IntN(2) == 0, Outcome: randString(r),
+		Status: r.IntN(600) - 1, Class: randString(r), MS: randFloat(r), Client: randString(r), Usage: randUsage(r),
+		CostUSD: randUSD(r), CostUnknown: r.IntN(2) == 0}
+	if n := r.IntN(4); n > 0 || r.IntN(2) == 0 {
+		d.Attempts = make([]Attempt, n)
+	}
+	for i := range d.Attempts {
+		d.Attempts[i] = Attempt{Target: randString(r), Provider: randString(r), Model: randString(r), Status: r.IntN(600),
+			Class: randString(r), Evidence: randString(r), Action: Action(randString(r)), Counted: r.IntN(2) == 0,
+			Billable: r.IntN(2) == 0, Probe: r.IntN(2) == 0, MS: randFloat(r), TTFBMS: randFloat(r),
+			RetryAfterMS: int64(r.IntN(3) * r.IntN(1e6)), Malformed: r.IntN(3) * r.IntN(10), Usage: randUsage(r),
+			CostUSD: randUSD(r), CostUnknown: r.IntN(2) == 0, StartMS: randFloat(r), Message: randString(r)}
+	}
+	if n := r.IntN(3); n > 0 || r.IntN(2) == 0 {
+		d.Skipped = make([]Skip, n)
+	}
+	for i := range d.Skipped {
+		d.Skipped[i] = Skip{Target: randString(r), Provider: randString(r), Reason: randString(r)}
+	}
+	if n := r.IntN(3); n > 0 || r.IntN(2) == 0 {
+		d.Transitions = make([]Transition, n)
+	}
+	for i := range d.Transitions {
+		d.Transitions[i] = Transition{Scope: randString(r), Name: randString(r), From: randString(r), To: randString(r), Class: randString(r)}
+	}
+	return d
+}
+
+func checkAppendJSON(t *testing.T, d *Decision) {
+	t.Helper()
+	want, err := json.Marshal(d)
+	got, ok := appendJSON(nil, d)
+	if !ok {
+		return // json.Marshal is used instead
+	}
+	if err != nil {
+		t.Fatalf("appendJSON wrote a record json.Marshal refuses (%v): %s", err, got)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("appendJSON differs from json.Marshal:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestAppendJSONIsMarshal: the decision log's bytes are json.Marshal's,
+// whatever a record holds (docs/behaviour.md#decision-record).
+func TestAppendJSONIsMarshal(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		checkAppendJSON(t, randDecision(r))
+	}
+	checkAppendJSON(t, &Decision{})
+	// What it leaves to json.Marshal.
+	for _, d := range []*Decision{{MS: math.NaN()}, {Time: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone("z", 24*3600))}, {Attempts: []Attempt{{MS: math.Inf(1)}}}} {
+		if _, ok := appendJSON(nil, d); ok {
+			t.Errorf("appendJSON took %+v", d)
+		}
+	}
+}
+
+func FuzzAppendJSON(f *testing.F) {
+	f.Add("gpt", "<&>\u2028", 1.5, uint64(1))
+	f.Fuzz(func(t *testing.T, s1, s2 string, x float64, seed uint64) {
+		d := randDecision(rand.New(rand.NewPCG(seed, 7)))
+		d.Route, d.Client, d.MS = s1, s2, x
+		if len(d.Attempts) > 0 {
+			d.Attempts[0].Message, d.Attempts[0].StartMS = s2+s1, x/3
+		}
+		checkAppendJSON(t, d)
+	})
+}
+
+func BenchmarkAppendJSON(b *testing.B) {
+	d := randDecision(rand.New(rand.NewPCG(3, 4)))
+	b.Run("appendJSON", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			buf, _ = appendJSON(buf[:0], d)
+		}
+	})
+	b.Run("json.Marshal", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = json.Marshal(d)
+		}
+	})
+}

@@ -1,0 +1,160 @@
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// Operations other than chat (docs/doors.md, "Embeddings"). An embeddings
+// call walks the same plan as a chat call: the same table, health, budgets,
+// decision record and metrics. What differs is the upstream call (the
+// adapter's provider.Embedder instead of its chat methods) and that it
+// never streams. An endpoint whose adapter has no Embedder (the anthropic
+// dialect) is skipped with a recorded reason; a route with no endpoint that
+// serves the operation is the front's 400 (Dispatcher.Serves), so a walk
+// never ends with nothing tried for that reason alone.
+
+// Op is what a Call asks of its upstreams. The zero value is OpChat.
+type Op uint8
+
+// The operations.
+const (
+	OpChat       Op = iota // a chat completion (canonical chat JSON)
+	OpEmbeddings           // an OpenAI embeddings request, never streamed
+)
+
+// Serves reports whether the route or target model has at least one
+// endpoint that can serve op among its targets (the tail, used only after
+// a failure, does not count).
+func (d *Dispatcher) Serves(model string, op Op) bool {
+	r := d.routes[model]
+	if r == nil {
+		return false
+	}
+	for _, t := range r.targets {
+		for _, e := range t.endpoints {
+			if servesOp(e, op) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// served returns the targets of ts that have an endpoint able to serve
+// the call's operation, and records the endpoints of the others as
+// skipped: such a target is not part of this call's plan at all.
+func (w *walk) served(ts []*targetRT) []*targetRT {
+	if w.call.Op == OpChat {
+		return ts
+	}
+	out := make([]*targetRT, 0, len(ts))
+	for _, t := range ts {
+		ok := false
+		for _, e := range t.endpoints {
+			ok = ok || servesOp(e, w.call.Op)
+		}
+		if ok {
+			out = append(out, t)
+			continue
+		}
+		for _, e := range t.endpoints {
+			w.unserved(e)
+		}
+	}
+	return out
+}
+
+// servesOp reports whether e's adapter can serve op.
+func servesOp(e *endpointRT, op Op) bool {
+	if op == OpEmbeddings {
+		_, ok := e.prov.adapter.(provider.Embedder)
+		return ok
+	}
+	return true
+}
+
+// unserved skips e, with the reason in the record, when its adapter cannot
+// serve the call's operation, and reports whether it did.
+func (w *walk) unserved(e *endpointRT) bool {
+	if servesOp(e, w.call.Op) {
+		return false
+	}
+	w.skip(e, "dialect "+string(e.prov.cfg.Dialect)+" serves no embeddings")
+	return true
+}
+
+// embedRequest builds the upstream request of one embeddings attempt at e
+// (newRequest calls it for OpEmbeddings).
+func (w *walk) embedRequest(ctx context.Context, e *endpointRT) (*http.Request, error) {
+	em, ok := e.prov.adapter.(provider.Embedder)
+	if !ok { // unserved skips such endpoints; never reached
+		return nil, errors.New("dialect " + string(e.prov.cfg.Dialect) + " serves no embeddings")
+	}
+	return em.NewEmbeddingsRequest(ctx, e.ep, w.embeddingsFor(e))
+}
+
+// decode turns a 2xx upstream body from e into the canonical answer: a
+// chat.completion, or an OpenAI embeddings list.
+func (w *walk) decode(e *endpointRT, body []byte) ([]byte, error) {
+	if w.call.Op != OpEmbeddings {
+		return e.prov.adapter.Response(body, e.ep)
+	}
+	em, ok := e.prov.adapter.(provider.Embedder)
+	if !ok {
+		return nil, errors.New("dialect " + string(e.prov.cfg.Dialect) + " serves no embeddings")
+	}
+	return em.EmbeddingsResponse(w.embeddingsFor(e), body, e.ep)
+}
+
+// embeddingsFor is the embeddings request for e: the client's, with the
+// target's declared dimensions added when the client sent none
+// (docs/config.md, targets: dimensions), so every target of a route
+// answers vectors of one size.
+func (w *walk) embeddingsFor(e *endpointRT) *provider.Request {
+	n := e.target.cfg.Dimensions
+	if n <= 0 || provider.Member(w.call.Body, "dimensions") != nil {
+		return w.call.request()
+	}
+	return &provider.Request{Body: withMember(w.call.Body, "dimensions", strconv.Itoa(n))}
+}
+
+// withMember returns body (a JSON object without key) with key: value added
+// first and every other byte as sent.
+func withMember(body []byte, key, value string) []byte {
+	i := 0
+	for i < len(body) && body[i] != '{' {
+		i++
+	}
+	if i == len(body) {
+		return body
+	}
+	out := make([]byte, 0, len(body)+len(key)+len(value)+4)
+	out = append(out, body[:i+1]...)
+	out = append(out, '"')
+	out = append(out, key...)
+	out = append(out, `":`...)
+	out = append(out, value...)
+	rest := body[i+1:]
+	j := 0
+	for j < len(rest) && (rest[j] == ' ' || rest[j] == '\n' || rest[j] == '\t' || rest[j] == '\r') {
+		j++
+	}
+	if j < len(rest) && rest[j] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, rest...)
+}
+
+// CheckEmbeddings checks an OpenAI embeddings body the way the adapters
+// will read it: "input" a string, a list of strings or token arrays;
+// "dimensions" a positive integer; "encoding_format" float or base64. The
+// error, when there is one, is for the client (a 400).
+func CheckEmbeddings(body []byte) error {
+	_, err := provider.ParseEmbeddings(body)
+	return err
+}

@@ -1,0 +1,90 @@
+package metrics
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// hot remembers the series Request and Attempt resolved, by the names they
+// were given, so that the next request on the same route or endpoint skips
+// the name guards and the registry's label hashing (both on every
+// request's path; docs/benchmarks.md#overhead). Retain starts a new one
+// after it has deleted series, so that no remembered series outlives a
+// reload: a call that resolved a series before the deletion stores it in
+// the old cache, never in the new one.
+type hot struct {
+	requests sync.Map // requestKey → *requestSeries
+	attempts sync.Map // attemptKey → *attemptSeries
+	n        atomic.Int64
+}
+
+// maxHot bounds the cache: past it, series are resolved on every call, as
+// without a cache. Configured names are few; the bound is for callers that
+// pass something they should not.
+const maxHot = 4096
+
+type requestKey struct{ route, outcome, status string }
+
+type requestSeries struct {
+	count prometheus.Counter
+	dur   prometheus.Observer
+}
+
+type attemptKey struct{ target, provider, class string }
+
+type attemptSeries struct {
+	count prometheus.Counter
+	dur   prometheus.Observer
+	// ttfb is resolved at its first observation: an endpoint that never
+	// answered has no ttfb series.
+	target, provider string // the labels
+	ttfb             atomic.Pointer[observer]
+}
+
+type observer struct{ prometheus.Observer }
+
+func (s *attemptSeries) observeTTFB(m *Metrics, seconds float64) {
+	o := s.ttfb.Load()
+	if o == nil {
+		o = &observer{m.ttfb.WithLabelValues(s.target, s.provider)}
+		s.ttfb.Store(o)
+	}
+	o.Observe(seconds)
+}
+
+func (m *Metrics) requestSeries(route, outcome string, status int) *requestSeries {
+	h := m.hot.Load()
+	k := requestKey{route, outcome, statusClass(status)}
+	if s, ok := h.requests.Load(k); ok {
+		return s.(*requestSeries)
+	}
+	r := m.routes.of(route)
+	s := &requestSeries{
+		count: m.requests.WithLabelValues(r, outcomes.of(outcome), k.status),
+		dur:   m.requestDur.WithLabelValues(r),
+	}
+	if h.n.Add(1) <= maxHot {
+		h.requests.Store(k, s)
+	}
+	return s
+}
+
+func (m *Metrics) attemptSeries(target, provider, class string) *attemptSeries {
+	h := m.hot.Load()
+	k := attemptKey{target, provider, class}
+	if s, ok := h.attempts.Load(k); ok {
+		return s.(*attemptSeries)
+	}
+	t, p := m.targets.of(target), m.providers.of(provider)
+	s := &attemptSeries{
+		count:  m.attempts.WithLabelValues(t, p, classes.of(class)),
+		dur:    m.upstreamDur.WithLabelValues(t, p),
+		target: t, provider: p,
+	}
+	if h.n.Add(1) <= maxHot {
+		h.attempts.Store(k, s)
+	}
+	return s
+}

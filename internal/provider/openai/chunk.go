@@ -1,0 +1,209 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// facts is what the gateway reads from one chat.completion.chunk.
+type facts struct {
+	malformed bool // not a chunk json.Unmarshal accepts
+	error     bool // an "error" member that is not null
+	usage     *provider.Usage
+	choices   []choiceFacts
+}
+
+type choiceFacts struct {
+	index   int
+	content bool // content of any kind, or a finish_reason
+	finish  bool // a non-empty finish_reason
+}
+
+// read fills f from data, reusing f.choices. Every event of a stream goes
+// through it, so the common shape is read by scan, without reflection or
+// allocation (docs/benchmarks.md#overhead); any shape scan is not sure of
+// goes to decode, the json.Unmarshal reading that defines the behaviour.
+func (f *facts) read(data []byte) {
+	choices := f.choices[:0]
+	*f = facts{choices: choices}
+	if f.scan(data) {
+		return
+	}
+	*f = facts{choices: choices[:0]}
+	f.decode(data)
+}
+
+// decode reads data with encoding/json into chunk.
+func (f *facts) decode(data []byte) {
+	var c chunk
+	if err := json.Unmarshal(data, &c); err != nil {
+		f.malformed = true
+		return
+	}
+	f.error = len(c.Error) > 0 && !bytes.Equal(c.Error, []byte("null"))
+	f.usage = c.Usage
+	for _, ch := range c.Choices {
+		d := ch.Delta
+		finish := ch.FinishReason != nil && *ch.FinishReason != ""
+		content := nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) || nonEmpty(d.Reasoning) ||
+			present(d.ReasoningDetails) || present(d.ToolCalls) || present(d.FunctionCall) ||
+			present(d.Audio) || present(d.Images) || finish
+		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish})
+	}
+}
+
+// Member names scan reads, per level. A key that matches one of its level's
+// names only in another letter case, that has an escape or a non-ASCII
+// byte, or that comes twice, leaves the chunk to decode: encoding/json
+// matches names case-insensitively (with Unicode folding) and the last
+// duplicate wins, which scan does not imitate.
+var (
+	topNames    = []string{"error", "choices", "usage"}
+	choiceNames = []string{"index", "delta", "finish_reason"}
+	// deltaNames: the first four are strings (*string in chunk), the rest
+	// raw values (json.RawMessage).
+	deltaNames = []string{"content", "refusal", "reasoning_content", "reasoning",
+		"reasoning_details", "tool_calls", "function_call", "audio", "images"}
+)
+
+const deltaStrings = 4
+
+// scan reads data as decode would and reports true, or reports false
+// (having read it partly) when the chunk has a shape it leaves to decode.
+func (f *facts) scan(data []byte) bool {
+	if !json.Valid(data) {
+		return false
+	}
+	top, ok := provider.ScanObject(data)
+	if !ok {
+		return false
+	}
+	var seen [3]bool
+	for k, v, ok := top.Next(); ok; k, v, ok = top.Next() {
+		i, sure := provider.PlainName(k, topNames)
+		if !sure {
+			return false
+		}
+		if i < 0 {
+			continue
+		}
+		if seen[i] {
+			return false
+		}
+		seen[i] = true
+		switch i {
+		case 0: // error
+			f.error = string(v) != "null"
+		case 1: // choices
+			if string(v) == "null" {
+				continue
+			}
+			list, ok := provider.ScanArray(v)
+			if !ok {
+				return false
+			}
+			for _, el, ok := list.Next(); ok; _, el, ok = list.Next() {
+				c, sure := scanChoice(el)
+				if !sure {
+					return false
+				}
+				f.choices = append(f.choices, c)
+			}
+		case 2: // usage
+			u, err := provider.ParseUsage(v)
+			if err != nil {
+				return false
+			}
+			f.usage = u
+		}
+	}
+	return true
+}
+
+// scanChoice reads one element of "choices".
+func scanChoice(el []byte) (c choiceFacts, sure bool) {
+	obj, ok := provider.ScanObject(el)
+	if !ok {
+		return c, false
+	}
+	var seen [3]bool
+	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
+		i, sure := provider.PlainName(k, choiceNames)
+		if !sure {
+			return c, false
+		}
+		if i < 0 {
+			continue
+		}
+		if seen[i] {
+			return c, false
+		}
+		seen[i] = true
+		switch i {
+		case 0: // index
+			if string(v) == "null" {
+				continue
+			}
+			n, ok := provider.PlainInt(v)
+			if !ok {
+				return c, false
+			}
+			c.index = n
+		case 1: // delta
+			if string(v) == "null" {
+				continue
+			}
+			content, sure := scanDelta(v)
+			if !sure {
+				return c, false
+			}
+			c.content = c.content || content
+		case 2: // finish_reason
+			switch v[0] {
+			case 'n':
+			case '"':
+				c.finish = len(v) > 2 // any character, escaped or not, makes it non-empty
+			default:
+				return c, false
+			}
+		}
+	}
+	c.content = c.content || c.finish
+	return c, true
+}
+
+// scanDelta reports whether a choice's delta carries content.
+func scanDelta(v []byte) (content, sure bool) {
+	obj, ok := provider.ScanObject(v)
+	if !ok {
+		return false, false
+	}
+	var seen [9]bool
+	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
+		i, sure := provider.PlainName(k, deltaNames)
+		if !sure {
+			return false, false
+		}
+		if i < 0 {
+			continue
+		}
+		if seen[i] {
+			return false, false
+		}
+		seen[i] = true
+		if i < deltaStrings {
+			switch v[0] {
+			case 'n':
+			case '"':
+				content = content || len(v) > 2
+			default:
+				return false, false
+			}
+			continue
+		}
+		content = content || present(json.RawMessage(v))
+	}
+	return content, true
+}

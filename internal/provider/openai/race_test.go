@@ -1,0 +1,6 @@
+//go:build race
+
+package openai
+
+// raceEnabled: the race detector changes what allocates.
+const raceEnabled = true

@@ -1,0 +1,159 @@
+package provider
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// ParseUsage reads an OpenAI usage object, raw, exactly as json.Unmarshal
+// into a *Usage would: nil for null, an error for what json.Unmarshal
+// refuses. raw must be valid JSON (a member of a body already checked).
+// The plain shape every provider sends is read by a scan, without
+// reflection (docs/benchmarks.md#overhead); any other shape is left to
+// json.Unmarshal.
+func ParseUsage(raw []byte) (*Usage, error) {
+	if u, ok := scanUsage(raw); ok {
+		return u, nil
+	}
+	var u *Usage
+	if err := json.Unmarshal(raw, &u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+var usageNames = []string{"prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details"}
+
+// scanUsage reads raw, or reports false when it leaves raw to json.Unmarshal.
+func scanUsage(raw []byte) (*Usage, bool) {
+	if string(raw) == "null" {
+		return nil, true
+	}
+	obj, ok := ScanObject(raw)
+	if !ok {
+		return nil, false
+	}
+	u := new(Usage)
+	var seen [4]bool
+	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
+		i, sure := PlainName(k, usageNames)
+		if !sure {
+			return nil, false
+		}
+		if i < 0 {
+			continue
+		}
+		if seen[i] {
+			return nil, false
+		}
+		seen[i] = true
+		if i == 3 { // prompt_tokens_details
+			d, ok := scanDetails(v)
+			if !ok {
+				return nil, false
+			}
+			u.PromptTokensDetails = d
+			continue
+		}
+		if string(v) == "null" {
+			continue
+		}
+		n, ok := PlainInt(v)
+		if !ok {
+			return nil, false
+		}
+		switch i {
+		case 0:
+			u.PromptTokens = n
+		case 1:
+			u.CompletionTokens = n
+		case 2:
+			u.TotalTokens = n
+		}
+	}
+	return u, true
+}
+
+var detailNames = []string{"cached_tokens"}
+
+func scanDetails(v []byte) (*TokenDetails, bool) {
+	if string(v) == "null" {
+		return nil, true
+	}
+	obj, ok := ScanObject(v)
+	if !ok {
+		return nil, false
+	}
+	d := new(TokenDetails)
+	seen := false
+	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
+		i, sure := PlainName(k, detailNames)
+		if !sure {
+			return nil, false
+		}
+		if i < 0 {
+			continue
+		}
+		if seen {
+			return nil, false
+		}
+		seen = true
+		if string(v) == "null" {
+			continue
+		}
+		n, ok := PlainInt(v)
+		if !ok {
+			return nil, false
+		}
+		d.CachedTokens = n
+	}
+	return d, true
+}
+
+// PlainName returns the index in names of the JSON string k (a member's key
+// as written, quotes included) and true, -1 for a name not there, and false
+// for a key a scan should leave to encoding/json: one with an escape or a
+// non-ASCII byte, or one that matches a name only in another letter case
+// (encoding/json matches names case-insensitively, with Unicode folding).
+func PlainName(k []byte, names []string) (int, bool) {
+	if len(k) < 2 {
+		return -1, false
+	}
+	s := k[1 : len(k)-1]
+	for _, c := range s {
+		if c == '\\' || c >= 0x80 {
+			return -1, false
+		}
+	}
+	for i, n := range names {
+		if string(s) == n {
+			return i, true
+		}
+	}
+	for _, n := range names {
+		if len(s) == len(n) && strings.EqualFold(string(s), n) { // ASCII: folding keeps the length
+			return -1, false
+		}
+	}
+	return -1, true
+}
+
+// PlainInt reads a JSON number that is a plain integer of at most 18
+// digits, one encoding/json puts in an int as it is; false for any other.
+func PlainInt(v []byte) (int, bool) {
+	digits := v
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		return 0, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(string(v))
+	return n, err == nil
+}

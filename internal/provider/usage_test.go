@@ -1,0 +1,64 @@
+package provider
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+var usageCases = []string{
+	`{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}`,
+	`{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7,"prompt_tokens_details":{"cached_tokens":2,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":1}}`,
+	`{"prompt_tokens":null,"prompt_tokens_details":null}`,
+	`{"prompt_tokens_details":{"cached_tokens":null}}`,
+	`{"total_tokens":-5}`,
+	`{}`,
+	`null`,
+	// Left to encoding/json.
+	`{"Prompt_Tokens":3}`,
+	`{"prompt_tokens":3,"prompt_tokens":4}`,
+	`{"prompt_t\u006fkens":3}`,
+	`{"prompt_tokens":3.0}`,
+	`{"prompt_tokens":1e3}`,
+	`{"prompt_tokens":"3"}`,
+	`{"prompt_tokens":99999999999999999999}`,
+	`{"prompt_tokens_details":[1]}`,
+	`{"prompt_tokens_details":{"CACHED_TOKENS":1}}`,
+	`{"prompt_tokens_details":{"cached_tokens":1,"cached_tokens":2}}`,
+	`[1]`,
+	`"x"`,
+	`7`,
+}
+
+// TestParseUsageReadsAsUnmarshal: the scan reads usage as json.Unmarshal
+// does (the figures billed and metered depend on it).
+func TestParseUsageReadsAsUnmarshal(t *testing.T) {
+	for _, c := range usageCases {
+		checkUsage(t, c)
+	}
+}
+
+func FuzzParseUsage(f *testing.F) {
+	for _, c := range usageCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, c string) {
+		if !json.Valid([]byte(c)) {
+			return // callers pass members of bodies already checked
+		}
+		checkUsage(t, c)
+	})
+}
+
+func checkUsage(t *testing.T, c string) {
+	t.Helper()
+	var want *Usage
+	wantErr := json.Unmarshal([]byte(c), &want)
+	if wantErr != nil {
+		want = nil
+	}
+	got, err := ParseUsage([]byte(c))
+	if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
+		t.Errorf("ParseUsage(%s) = %+v, %v; json.Unmarshal: %+v, %v", c, got, err, want, wantErr)
+	}
+}

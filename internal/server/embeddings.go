@@ -1,0 +1,48 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/dispatch"
+)
+
+// POST /v1/embeddings: OpenAI's embeddings API, served by the same engine
+// as chat (docs/doors.md, "Embeddings"): the same classification, table,
+// health, budgets and decision record (api "embeddings"). Targets whose
+// dialect has no embeddings are skipped; a route with none that has them
+// is a 400. Never streamed.
+
+func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
+	a := s.openAIFront(w, r, "/v1/embeddings", dispatch.OpEmbeddings)
+	if a == nil {
+		return
+	}
+	defer s.bodies.give(a.held)
+	if a.stream {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", `/v1/embeddings does not stream: leave "stream" out`)
+		return
+	}
+	if err := dispatch.CheckEmbeddings(a.body); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", err.Error())
+		return
+	}
+	call := &dispatch.Call{Model: a.model, Body: a.body, API: "embeddings", Op: dispatch.OpEmbeddings}
+	if msg := attemptHeaders(r, call); msg != "" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
+		return
+	}
+	if a.client != nil {
+		call.Client = a.client.Name
+	}
+	if s.refused(w, r, a.st, a.client) {
+		return
+	}
+	call.ID = decision.NewID()
+	res := a.st.Dispatcher.Do(r.Context(), call)
+	spend(r, a.st, a.client, res.Decision)
+	if res.Canceled {
+		return
+	}
+	finishWhole(w, call, res, func() ([]byte, error) { return res.Body, nil })
+}

@@ -1,0 +1,189 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/door/responses"
+)
+
+// POST /v1/responses: OpenAI's Responses API, stateless (docs/doors.md,
+// "OpenAI Responses"). The body is translated to canonical chat
+// (responses.Translate) and served by the same engine as chat; the answer
+// is translated back (responses.FromCompletion), or streamed as Responses
+// events (responsesOutput). Errors before the commit point, and the
+// gateway's own, are the OpenAI envelope with the real status.
+
+func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
+	a := s.openAIFront(w, r, "/v1/responses", dispatch.OpChat)
+	if a == nil {
+		return
+	}
+	defer s.bodies.give(a.held) // the body is kept for failover until the request ends
+	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: "responses",
+		Native: &dispatch.Native{API: "responses", Body: a.body}}
+	echo := &responses.Echo{}
+	if req, err := responses.Translate(a.body); err == nil {
+		call.Body, echo = req.Chat, &req.Echo
+	} else {
+		e, ok := err.(*responses.Error)
+		if !ok {
+			e = &responses.Error{Code: "invalid_value", Message: err.Error()}
+		}
+		// A request the translation refuses may still go as sent to a
+		// route whose first target serves Responses natively; what needs
+		// stored state, or is malformed, is refused whatever the target.
+		if e.Stateful || e.Code != "unsupported_parameter" || !a.st.Dispatcher.ServesNative(a.model, "responses") {
+			writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, e.Message, e.Param))
+			return
+		}
+		call.Native.Untranslated = e.Message
+	}
+	if msg := attemptHeaders(r, call); msg != "" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
+		return
+	}
+	if a.client != nil {
+		call.Client = a.client.Name
+	}
+	if s.refused(w, r, a.st, a.client) {
+		return
+	}
+	call.ID = decision.NewID()
+	created := time.Now().Unix()
+	if call.Stream {
+		call.Out = newResponsesOutput(w, call.ID, call.Model, responses.NewStream(echo, a.model, created))
+	}
+	res := a.st.Dispatcher.Do(r.Context(), call)
+	spend(r, a.st, a.client, res.Decision)
+	if res.Committed || res.Canceled {
+		return
+	}
+	finishWhole(w, call, res, func() ([]byte, error) {
+		if res.Native { // a responses: true target answered in its own words
+			return res.Body, nil
+		}
+		return responses.FromCompletion(res.Body, echo, created)
+	})
+}
+
+// responsesOutput is the dispatch.Output of a /v1/responses stream: the
+// canonical chunks go through a responses.Stream encoder, and its frames
+// (`event: <type>` + `data: <json>`) are written and flushed as they come.
+// There is no [DONE]: response.completed (or response.incomplete) ends a
+// normal stream, response.failed one that broke after the commit point.
+// Like sseOutput, not safe for concurrent use; use newResponsesOutput.
+//
+// When the committed attempt is a passthrough (Commit.Native, a target
+// with responses: true), each chunk is already a Responses event's data:
+// it is framed with its own type and written as it came.
+type responsesOutput struct {
+	sse    *sseOutput // headers, state and timed writes
+	enc    *responses.Stream
+	native bool
+}
+
+func newResponsesOutput(w http.ResponseWriter, id, route string, enc *responses.Stream) *responsesOutput {
+	return &responsesOutput{sse: newSSEOutput(w, id, route), enc: enc}
+}
+
+// Commit writes the response headers.
+func (o *responsesOutput) Commit(c dispatch.Commit) error {
+	o.native = c.Native
+	return o.sse.Commit(c)
+}
+
+// Chunk writes the frames of one canonical chunk. A chunk the encoder
+// cannot read changes nothing and is not the client's failure: it is
+// skipped.
+func (o *responsesOutput) Chunk(chunk []byte) error {
+	if err := o.ready(); err != nil {
+		return err
+	}
+	if o.native {
+		return o.write(nativeFrame(chunk))
+	}
+	b, err := o.enc.Chunk(chunk)
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return o.write(b)
+}
+
+// End closes the response with response.completed (or response.incomplete).
+func (o *responsesOutput) End() error {
+	if err := o.ready(); err != nil {
+		return err
+	}
+	o.sse.state = 2
+	if o.native { // the upstream's response.completed was the last chunk
+		return nil
+	}
+	return o.write(o.enc.End())
+}
+
+// Fail ends the stream with response.failed carrying the failure's code
+// (the class, or a code such as "shutdown") and message.
+func (o *responsesOutput) Fail(f *dispatch.Failure) error {
+	if o.sse.state != 1 {
+		return errNotCommitted
+	}
+	b := o.enc.Fail(f.ErrorCode(), f.Message)
+	if o.native {
+		// The upstream's own events went out as they came: the encoder
+		// saw none, so it writes a lone error event.
+		b = nativeError(f)
+	}
+	o.sse.state = 2
+	return o.write(b)
+}
+
+func (o *responsesOutput) ready() error {
+	switch o.sse.state {
+	case 0:
+		return errNotCommitted
+	case 2:
+		return errEnded
+	}
+	return nil
+}
+
+func (o *responsesOutput) write(b []byte) error {
+	return o.sse.send(func() error {
+		_, err := o.sse.w.Write(b)
+		return err
+	})
+}
+
+// nativeFrame frames one Responses event's data with its own type.
+func nativeFrame(data []byte) []byte {
+	var ev struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(data, &ev)
+	b := make([]byte, 0, len(data)+len(ev.Type)+16)
+	if ev.Type != "" && !strings.ContainsAny(ev.Type, "\r\n") {
+		b = append(b, "event: "...)
+		b = append(b, ev.Type...)
+		b = append(b, '\n')
+	}
+	b = append(b, "data: "...)
+	b = append(b, data...)
+	return append(b, '\n', '\n')
+}
+
+// nativeError is the error event that ends a passthrough stream that broke
+// after the commit point: {"type":"error","code","message","param"}.
+func nativeError(f *dispatch.Failure) []byte {
+	b, _ := json.Marshal(struct {
+		Type    string  `json:"type"`
+		Code    string  `json:"code"`
+		Message string  `json:"message"`
+		Param   *string `json:"param"`
+	}{"error", f.ErrorCode(), f.Message, nil})
+	return nativeFrame(b)
+}

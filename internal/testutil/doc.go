@@ -1,0 +1,7 @@
+// Package testutil holds the small test doubles several packages' tests
+// share: Clock, a settable clock to inject where code takes a
+// func() time.Time, and Buffer, a goroutine-safe buffer for logs and
+// subprocess output that a test reads while something else writes.
+//
+// Only tests import it; it imports nothing of ours.
+package testutil
