@@ -61,7 +61,7 @@ var allowed = map[string][]string{
 	// and not to provider either (docs/design.md, "Who owns the client"): it
 	// sees canonical JSON and dispatch's facts, and writes them for its
 	// client (the class for the envelope's type, sse for the framing).
-	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/responses", "internal/health",
+	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/messages", "internal/door/responses", "internal/health",
 		"internal/limit", "internal/metrics", "internal/sse"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",

@@ -26,4 +26,10 @@
 // and a committed stream goes, one canonical chunk at a time, to the
 // Output the server gives it; headers, envelopes and SSE framing are the
 // server's.
+//
+// A Call from another client door may carry the client's own body
+// (Native, native.go): endpoints whose adapter serves that API get it with
+// only "model" replaced and their answer is handed back raw (Result.Native,
+// Commit.Native); the others get the canonical Body. Classification, the
+// commit point and the record are the same either way.
 package dispatch

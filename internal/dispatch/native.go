@@ -113,3 +113,11 @@ func (d *Dispatcher) ServesNative(model, api string) bool {
 	}
 	return false
 }
+
+// The client APIs a Call's Native may name (the server's names for
+// provider's, so that it needs no provider import).
+const (
+	APIMessages    = provider.APIMessages
+	APICountTokens = provider.APICountTokens
+	APIResponses   = provider.APIResponses
+)

@@ -152,3 +152,17 @@ func TestNativeUntranslatedSkipsTranslatedTargets(t *testing.T) {
 		t.Error("ServesNative")
 	}
 }
+
+// A whole Message answering a native stream request reaches the Output as
+// canonical chunks (Commit.Native false), for the front to encode.
+func TestNativeWholeAnswerToAStream(t *testing.T) {
+	d, _, _ := nativeDispatcher(t, upstreamtest.Steps(upstreamtest.Step{Body: anthropicAnswer}), upstreamtest.Steps(upstreamtest.Step{Status: 500}))
+	c := &rawClient{}
+	res := d.Do(context.Background(), nativeCall(true, c))
+	if res.Failure != nil || !c.ended || c.commit.Native || len(c.chunks) == 0 {
+		t.Fatalf("result %+v, client %+v", res, c)
+	}
+	if !strings.Contains(strings.Join(c.chunks, ""), `"content":"hello"`) {
+		t.Errorf("chunks %q", c.chunks)
+	}
+}

@@ -22,11 +22,17 @@ import (
 // constant time: a literal key with the presented one, a key_sha256 with
 // the presented one's SHA-256.
 func clientOf(cfg *config.Config, r *http.Request) (k *config.ClientKey, ok bool) {
+	got, ok := bearer(r)
+	return clientByKey(cfg, got, ok)
+}
+
+// clientByKey is clientOf for a key already read from the request (has:
+// one was presented).
+func clientByKey(cfg *config.Config, got string, has bool) (k *config.ClientKey, ok bool) {
 	if len(cfg.Clients) == 0 {
 		return nil, true
 	}
-	got, ok := bearer(r)
-	if !ok {
+	if !has {
 		return nil, false
 	}
 	sum := sha256.Sum256([]byte(got))

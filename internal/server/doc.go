@@ -6,6 +6,11 @@
 // dispatch.Output, output.go) and every error body, in the OpenAI error
 // envelope written by one encoder (envelope.go).
 //
+// The Anthropic Messages door (messages.go: POST /v1/messages and
+// /v1/messages/count_tokens; models.go: GET /v1/models for Anthropic
+// clients) has its own Output (messages_output.go) and writes every error
+// in Anthropic's envelope (door/messages); docs/doors.md describes it.
+//
 // The defences (docs/security.md, "Hostile clients at the HTTP front"):
 // guard.go refuses what a web page could send (a foreign Origin, a
 // cross-site fetch, a DNS-rebinding Host) and answers CORS for listed
@@ -15,6 +20,6 @@
 //
 // A configuration is served as one immutable State; Swap replaces it
 // atomically (SIGHUP reload) while requests in flight finish on the old one.
-// It imports dispatch, health, metrics, config, limit, decision, sse and
-// classify, never provider: upstream dialects are dispatch's business.
+// It imports dispatch, the doors, health, metrics, config, limit, decision,
+// sse and classify, never provider: upstream dialects are dispatch's business.
 package server

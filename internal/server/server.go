@@ -47,7 +47,8 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 	s := &Server{metrics: m, log: log, mux: http.NewServeMux(), admin: http.NewServeMux()}
 	s.state.Store(st)
 	s.mux.HandleFunc("/v1/chat/completions", s.chat)
-	s.mux.HandleFunc("/v1/models", s.models)
+	s.mux.HandleFunc("/v1/models", s.modelsFor)
+	s.messagesDoor()
 	s.mux.HandleFunc("/v1/responses", s.responses)
 	s.mux.HandleFunc("/v1/embeddings", s.embeddings)
 	ops := s.mux

@@ -66,6 +66,8 @@ type scanner struct {
 	arena []byte // names that needed decoding (escapes, invalid UTF-8)
 	fold  [maxFoldedKey * 2]byte
 	err   *bodyError
+	// folded is the door's read members by case-folded name.
+	folded map[string]string
 }
 
 // keyRef is one member name: body[off:end], or arena[off:end] when decoded.
@@ -77,10 +79,14 @@ type keyRef struct {
 var scanners = sync.Pool{New: func() any { return new(scanner) }}
 
 // scan checks body and returns its head.
-func scan(body []byte) (head, error) {
+func scan(body []byte) (head, error) { return scanFor(body, foldedMembers) }
+
+// scanFor is scan for a door whose read members, case-folded, are folded.
+func scanFor(body []byte, folded map[string]string) (head, error) {
 	s := scanners.Get().(*scanner)
+	s.folded = folded
 	h, err := s.run(body)
-	s.b, s.err = nil, nil
+	s.b, s.err, s.folded = nil, nil, nil
 	if cap(s.keys) <= 1<<12 && cap(s.arena) <= 1<<16 { // keep a pathological body's buffers out of the pool
 		s.keys, s.arena = s.keys[:0], s.arena[:0]
 		scanners.Put(s)
@@ -350,7 +356,7 @@ func (s *scanner) top(h *head, k keyRef, at int, v []byte) bool {
 	if len(t) > maxFoldedKey {
 		return true
 	}
-	if n, ok := foldedMembers[string(appendFold(s.fold[:0], t))]; ok && n != string(t) {
+	if n, ok := s.folded[string(appendFold(s.fold[:0], t))]; ok && n != string(t) {
 		s.err = &bodyError{fmt.Sprintf("member %s (byte %d) differs from %q only by case: JSON readers disagree on whether it is %q, so spell it exactly",
 			quoteName(t), at, n, n)}
 		return false

@@ -20,8 +20,10 @@
 // route to an Anthropic target can still serve through WithModel):
 //
 //	model                      kept (the route or target name)
-//	max_tokens                 kept as max_completion_tokens; required, ≥ 1
-//	messages                   kept; roles user and assistant only
+//	max_tokens                 kept as max_completion_tokens; required, ≥ 1;
+//	                           above MaxOutputTokens left out (clients.go)
+//	messages                   kept; roles user and assistant, and system
+//	                           (a mid-conversation system message, in place)
 //	  text blocks              kept (citations, cache_control dropped)
 //	  image (base64, url)      kept as image_url (base64 as a data: URL);
 //	                           source type file refused
@@ -34,12 +36,14 @@
 //	  document, search_result,
 //	  server tool blocks…      refused
 //	system (string or blocks)  kept as one system message, blocks joined by
-//	                           newlines (cache_control dropped)
+//	                           newlines (cache_control dropped; a block
+//	                           starting x-anthropic-billing-header: dropped)
 //	stop_sequences             kept as stop (OpenAI accepts at most 4)
 //	temperature, top_p         kept as sent
 //	top_k                      dropped (no Chat Completions equivalent)
 //	stream                     kept; adds stream_options.include_usage
-//	metadata.user_id           kept as user
+//	metadata.user_id           kept as user; dropped when it is a JSON object
+//	                           (Claude Code's device and session ids)
 //	tools (custom)             kept as function tools (input_schema → parameters)
 //	tools (server: web_search,
 //	  bash, text_editor…)      refused
@@ -51,8 +55,8 @@
 //	output_config.effort       dropped
 //	output_config.format,
 //	  output_format            refused (structured output is not translated)
-//	container, mcp_servers,
-//	  context_management       refused
+//	context_management         dropped (its edits clear thinking, dropped anyway)
+//	container, mcp_servers     refused
 //	anything else              dropped
 //
 // It imports provider/chat (canonical structs) and classify (for the error

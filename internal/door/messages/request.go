@@ -128,7 +128,7 @@ type inToolChoice struct {
 type outRequest struct {
 	Model               string         `json:"model"`
 	Messages            []outMessage   `json:"messages"`
-	MaxCompletionTokens int            `json:"max_completion_tokens"`
+	MaxCompletionTokens *int           `json:"max_completion_tokens,omitempty"`
 	Temperature         *float64       `json:"temperature,omitempty"`
 	TopP                *float64       `json:"top_p,omitempty"`
 	Stop                []string       `json:"stop,omitempty"`
@@ -205,8 +205,7 @@ func translate(in *inRequest) (*outRequest, error) {
 	for _, f := range []struct {
 		name string
 		v    json.RawMessage
-	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"context_management", in.ContextManagement},
-		{"output_format", in.OutputFormat}} {
+	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"output_format", in.OutputFormat}} {
 		if present(f.v) {
 			return nil, unsupported(f.name, "%s", f.name)
 		}
@@ -217,7 +216,7 @@ func translate(in *inRequest) (*outRequest, error) {
 	out := &outRequest{
 		Model:               *in.Model,
 		Messages:            make([]outMessage, 0, len(in.Messages)+1),
-		MaxCompletionTokens: *in.MaxTokens,
+		MaxCompletionTokens: outputLimit(*in.MaxTokens),
 		Temperature:         in.Temperature,
 		TopP:                in.TopP,
 		Stop:                in.StopSequences,
@@ -227,7 +226,7 @@ func translate(in *inRequest) (*outRequest, error) {
 		out.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
 	if in.Metadata != nil && in.Metadata.UserID != nil {
-		out.User = *in.Metadata.UserID
+		out.User = endUser(*in.Metadata.UserID)
 	}
 	sys, err := system(in.System)
 	if err != nil {
@@ -307,6 +306,9 @@ func system(raw json.RawMessage) (string, error) {
 	for j, b := range blocks {
 		if b.Type != "text" || b.Text == nil {
 			return "", invalid(fmt.Sprintf("system.%d", j), "want a text block")
+		}
+		if strings.HasPrefix(*b.Text, BillingHeaderPrefix) {
+			continue // client bookkeeping, not prompt (see BillingHeaderPrefix)
 		}
 		texts = append(texts, *b.Text)
 	}

@@ -138,7 +138,7 @@ func TestTranslateErrors(t *testing.T) {
 		{`{"model":"m","max_tokens":"5",` + msgs + `}`, "max_tokens", false},
 		{`{"model":"m","max_tokens":5}`, "messages", false},
 		{`{"model":"m","max_tokens":5,"messages":[]}`, "messages", false},
-		{`{"model":"m","max_tokens":5,"messages":[{"role":"system","content":"x"}]}`, "messages.0.role", false},
+		{`{"model":"m","max_tokens":5,"messages":[{"role":"tool","content":"x"}]}`, "messages.0.role", false},
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user"}]}`, "messages.0.content", false},
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":7}]}`, "messages.0.content", false},
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"text"}]}]}`, "messages.0.content.0.text", false},

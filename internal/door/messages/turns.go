@@ -12,8 +12,20 @@ import (
 // message translates messages[i] into one or more canonical messages.
 func message(i int, m *inMessage) ([]outMessage, error) {
 	field := fmt.Sprintf("messages.%d", i)
+	if m.Role == "system" {
+		// A mid-conversation system message (Claude Code sends one after
+		// the first user turn): a system message at the same place.
+		s, err := system(m.Content)
+		if err != nil {
+			return nil, relabel(err, "system", field+".content")
+		}
+		if s == "" {
+			return nil, nil
+		}
+		return []outMessage{{Role: "system", Content: s}}, nil
+	}
 	if m.Role != "user" && m.Role != "assistant" {
-		return nil, invalid(field+".role", "want \"user\" or \"assistant\", got %q", m.Role)
+		return nil, invalid(field+".role", "want \"user\", \"assistant\" or \"system\", got %q", m.Role)
 	}
 	blocks, s, err := content(field+".content", m.Content)
 	if err != nil {

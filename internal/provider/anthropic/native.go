@@ -93,7 +93,7 @@ func (Adapter) NativeAnswer(api string, body []byte) (*provider.Usage, error) {
 // Every content block delta is content here, thinking included: the
 // client reads it.
 func (Adapter) NativeStream(_ string, body io.Reader, ep provider.Endpoint) provider.Stream {
-	return &nativeStream{in: stream{r: sse.NewReader(body, 0), model: ep.Model, created: now().Unix()}}
+	return &nativeStream{in: stream{r: sse.NewReader(body, 0), model: ep.Model, raw: true}}
 }
 
 type nativeStream struct{ in stream }

@@ -24,6 +24,9 @@ type stream struct {
 	usage   usage
 	// tools maps a content block index to its tool_calls index.
 	tools map[int]int
+	// raw: the events go to the client as they came (native.go), so no
+	// canonical chunk is built; Content and the rest are read as usual.
+	raw bool
 }
 
 // event is the union of the Messages stream events the adapter reads.
@@ -79,7 +82,9 @@ func (s *stream) Next() (provider.Event, error) {
 			}
 		}
 		// Held back by the gateway: the role alone is not content.
-		out.Chunks = [][]byte{s.chunk(chat.Delta{}, nil, nil)}
+		if !s.raw {
+			out.Chunks = [][]byte{s.chunk(chat.Delta{}, nil, nil)}
+		}
 	case "content_block_start":
 		b := e.ContentBlock
 		if b == nil {
@@ -135,8 +140,10 @@ func (s *stream) Next() (provider.Event, error) {
 			return out, nil
 		}
 		if e.Delta != nil && e.Delta.StopReason != "" {
-			fr := finishReason(e.Delta.StopReason)
-			out.Chunks = append(out.Chunks, s.chunk(chat.Delta{}, &fr, out.Usage))
+			if !s.raw {
+				fr := finishReason(e.Delta.StopReason)
+				out.Chunks = append(out.Chunks, s.chunk(chat.Delta{}, &fr, out.Usage))
+			}
 			out.Content = true
 			// The answer is complete; message_stop only closes the stream.
 			out.Finished = true
@@ -154,7 +161,9 @@ func (s *stream) text(out *provider.Event, t string) {
 
 // emit appends one content chunk to out.
 func (s *stream) emit(out *provider.Event, d chat.Delta) {
-	out.Chunks = append(out.Chunks, s.chunk(d, nil, nil))
+	if !s.raw {
+		out.Chunks = append(out.Chunks, s.chunk(d, nil, nil))
+	}
 	out.Content = true
 }
 

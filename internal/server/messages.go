@@ -1,0 +1,283 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/door/messages"
+	"github.com/detour-llm/detour/internal/limit"
+)
+
+// The Anthropic Messages door (docs/doors.md, "Anthropic Messages"):
+// POST /v1/messages, POST /v1/messages/count_tokens, and GET /v1/models in
+// Anthropic's shape (models.go's modelsFor). Every error on it is in
+// Anthropic's envelope with Anthropic's statuses.
+
+// messagesMembers are the top-level members the Messages door reads, by
+// case-folded name: a name differing from one only by case is refused, as
+// on the chat door (strict.go).
+var messagesMembers = foldMap("model", "messages", "max_tokens", "system", "metadata", "stop_sequences", "stream",
+	"temperature", "top_p", "top_k", "tools", "tool_choice", "thinking", "service_tier", "container",
+	"mcp_servers", "context_management", "output_format", "output_config")
+
+func foldMap(names ...string) map[string]string {
+	m := make(map[string]string, len(names))
+	for _, n := range names {
+		m[string(appendFold(nil, []byte(n)))] = n
+	}
+	return m
+}
+
+// forwardedHeaders are the client headers an Anthropic target gets as
+// sent (never credentials).
+var forwardedHeaders = []string{"anthropic-version", "anthropic-beta"}
+
+func (s *Server) messagesDoor() {
+	s.mux.HandleFunc("/v1/messages", s.messages)
+	s.mux.HandleFunc("/v1/messages/count_tokens", s.countTokens)
+}
+
+// anthropicError writes the gateway's own error in Anthropic's envelope,
+// typed by its status.
+func anthropicError(w http.ResponseWriter, status int, msg string) {
+	writeEnvelope(w, status, messages.Envelope(messages.TypeForStatus(status), msg))
+}
+
+// anthropicClient finds the client key r presents as Anthropic's SDKs
+// send it (x-api-key) or as a Bearer token (ANTHROPIC_AUTH_TOKEN).
+func anthropicClient(cfg *config.Config, r *http.Request) (*config.ClientKey, bool) {
+	if k := r.Header.Get("X-Api-Key"); k != "" {
+		return clientByKey(cfg, k, true)
+	}
+	got, ok := bearer(r)
+	return clientByKey(cfg, got, ok)
+}
+
+// messagesIn is a request both Messages endpoints have read and checked.
+type messagesIn struct {
+	st     *State
+	client *config.ClientKey
+	body   []byte
+	model  string
+	stream bool
+}
+
+// readMessages checks method, key, content type and body, the strict JSON
+// pass, and the model. On failure it has answered the client. The caller
+// gives back held when the request ends.
+func (s *Server) readMessages(w http.ResponseWriter, r *http.Request) (in *messagesIn, held int64) {
+	st := s.state.Load()
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		anthropicError(w, http.StatusMethodNotAllowed, "use POST for "+r.URL.Path)
+		return nil, 0
+	}
+	client, ok := anthropicClient(st.Config, r)
+	if !ok {
+		anthropicError(w, http.StatusUnauthorized, "missing or invalid client key: send x-api-key: <key> or Authorization: Bearer <key>")
+		return nil, 0
+	}
+	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
+		anthropicError(w, http.StatusUnsupportedMediaType, "the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
+		return nil, 0
+	}
+	body, held, fail := s.readBody(r, st.Config)
+	if fail != nil {
+		if fail.status == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", retryAfter)
+		}
+		anthropicError(w, fail.status, fail.msg)
+		return nil, held
+	}
+	hd, err := scanFor(body, messagesMembers)
+	if err != nil {
+		anthropicError(w, http.StatusBadRequest, err.Error())
+		return nil, held
+	}
+	model, ok := jsonString(hd.model)
+	if !ok || model == "" {
+		anthropicError(w, http.StatusBadRequest, `model: "model" must be a non-empty string naming a route or target`)
+		return nil, held
+	}
+	allowed := st.Config.Allowed(client)
+	if !st.Dispatcher.Known(model) || allowed != nil && !allowed[model] {
+		anthropicError(w, http.StatusNotFound, fmt.Sprintf("model: unknown model %q; known: %s", model, strings.Join(visible(st.Dispatcher.Names(), allowed), ", ")))
+		return nil, held
+	}
+	in = &messagesIn{st: st, client: client, body: body, model: model}
+	switch string(hd.stream) {
+	case "", "null", "false":
+	case "true":
+		in.stream = true
+	default:
+		anthropicError(w, http.StatusBadRequest, "stream: must be a boolean")
+		return nil, held
+	}
+	return in, held
+}
+
+// native is the client's request for a target that serves the Messages
+// API as is (api: messages or count_tokens).
+func native(r *http.Request, api string, body []byte) *dispatch.Native {
+	n := &dispatch.Native{API: api, Body: body}
+	for _, k := range forwardedHeaders {
+		if vs := r.Header.Values(k); len(vs) > 0 {
+			if n.Header == nil {
+				n.Header = http.Header{}
+			}
+			n.Header[http.CanonicalHeaderKey(k)] = vs
+		}
+	}
+	return n
+}
+
+func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
+	in, held := s.readMessages(w, r)
+	defer s.bodies.give(held) // the body is kept for failover until the request ends
+	if in == nil {
+		return
+	}
+	st := in.st
+	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, in.body)}
+	tr, err := messages.Translate(in.body)
+	if err != nil {
+		// What only an Anthropic target can serve still goes to the route:
+		// its Anthropic targets get the body as sent, the others fail as
+		// "translate" and are passed over. A request the door finds
+		// malformed is refused here, unless the route begins with an
+		// Anthropic target, which then judges it itself.
+		var de *messages.Error
+		if !errors.As(err, &de) || !de.Unsupported && !st.Dispatcher.ServesNative(in.model, dispatch.APIMessages) {
+			anthropicError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		call.Native.Untranslated = "Detour cannot translate this request: " + err.Error()
+	} else {
+		call.Body = tr.Body
+	}
+	if msg := attemptLimits(r, call); msg != "" {
+		anthropicError(w, http.StatusBadRequest, msg)
+		return
+	}
+	if in.client != nil {
+		call.Client = in.client.Name
+	}
+	if s.refusedMessages(w, r, st, in.client) {
+		return
+	}
+	call.ID = decision.NewID()
+	if call.Stream {
+		out := newMessagesOutput(w, call.ID, call.Model)
+		if n, err := messages.Estimate(in.body); err == nil {
+			out.inputTokens = n
+		}
+		call.Out = out
+	}
+	res := st.Dispatcher.Do(r.Context(), call)
+	spend(r, st, in.client, res.Decision)
+	if res.Committed || res.Canceled {
+		return
+	}
+	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}
+	if res.Failure != nil {
+		a.class = res.Failure.Class.String()
+	}
+	detourHeaders(w.Header(), a)
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
+	if f := res.Failure; f != nil {
+		writeEnvelope(w, f.Status, messages.ClassEnvelope(f.Class, f.Status, f.Message))
+		return
+	}
+	body := res.Body
+	if !res.Native {
+		if body, err = messages.Answer(res.Body, call.Model); err != nil {
+			anthropicError(w, http.StatusBadGateway, "the upstream's answer could not be translated: "+err.Error())
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(body)
+}
+
+// countTokens answers POST /v1/messages/count_tokens: exactly, from the
+// route's first target's own count_tokens endpoint when that target is
+// Anthropic (one attempt, no failover: a count is advisory); otherwise,
+// or when that count fails, with messages.Estimate. Only an exact count
+// carries X-Detour-* headers.
+func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
+	in, held := s.readMessages(w, r)
+	defer s.bodies.give(held)
+	if in == nil {
+		return
+	}
+	st := in.st
+	if st.Dispatcher.ServesNative(in.model, dispatch.APICountTokens) {
+		if s.refusedMessages(w, r, st, in.client) {
+			return
+		}
+		call := &dispatch.Call{Model: in.model, API: "messages", MaxAttempts: 1, ID: decision.NewID(),
+			Native: native(r, dispatch.APICountTokens, in.body)}
+		call.Native.Untranslated = "count_tokens is counted by Anthropic targets only"
+		if in.client != nil {
+			call.Client = in.client.Name
+		}
+		res := st.Dispatcher.Do(r.Context(), call)
+		if res.Canceled {
+			return
+		}
+		if res.Failure == nil && res.Native {
+			detourHeaders(w.Header(), answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts})
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(res.Body)
+			return
+		}
+	}
+	n, err := messages.Estimate(in.body)
+	if err != nil {
+		anthropicError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(messages.CountTokensBody(n))
+}
+
+// attemptLimits reads X-Detour-Max-Attempts and
+// X-Detour-Max-Billable-Attempts into call; a message when one is invalid.
+func attemptLimits(r *http.Request, call *dispatch.Call) string {
+	for _, h := range []struct {
+		name string
+		dst  *int
+	}{{"X-Detour-Max-Attempts", &call.MaxAttempts}, {"X-Detour-Max-Billable-Attempts", &call.MaxBillable}} {
+		if v := r.Header.Get(h.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return h.name + " must be a whole number of at least 1"
+			}
+			*h.dst = n
+		}
+	}
+	return ""
+}
+
+// refusedMessages is refused (clients.go) answering in Anthropic's
+// envelope: 429 rate_limit_error with Retry-After.
+func (s *Server) refusedMessages(w http.ResponseWriter, r *http.Request, st *State, client *config.ClientKey) bool {
+	if st.Limits == nil || client == nil {
+		return false
+	}
+	ref := st.Limits.Admit(r.Context(), client)
+	if ref == nil {
+		return false
+	}
+	s.metrics.Refused(client.Name, ref.Limit)
+	w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(ref.RetryAfter), 10))
+	anthropicError(w, http.StatusTooManyRequests, ref.Message)
+	return true
+}

@@ -1,0 +1,52 @@
+package server
+
+import (
+	"net/http"
+)
+
+// modelsFor answers GET /v1/models in the shape the client expects: a
+// request carrying anthropic-version (every Anthropic SDK sends it) gets
+// Anthropic's model list, any other OpenAI's.
+func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Anthropic-Version") == "" {
+		s.models(w, r)
+		return
+	}
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", http.MethodGet)
+		anthropicError(w, http.StatusMethodNotAllowed, "use GET for /v1/models")
+		return
+	}
+	st := s.state.Load()
+	client, ok := anthropicClient(st.Config, r)
+	if !ok {
+		anthropicError(w, http.StatusUnauthorized, "missing or invalid client key: send x-api-key: <key> or Authorization: Bearer <key>")
+		return
+	}
+	// Anthropic's ModelInfo. Detour knows no release date for a route:
+	// created_at is the Unix epoch. One page holds every name.
+	type model struct {
+		Type        string `json:"type"`
+		ID          string `json:"id"`
+		DisplayName string `json:"display_name"`
+		CreatedAt   string `json:"created_at"`
+	}
+	allowed := st.Config.Allowed(client)
+	data := []model{}
+	add := func(name, display string) {
+		if allowed == nil || allowed[name] {
+			data = append(data, model{Type: "model", ID: name, DisplayName: display, CreatedAt: "1970-01-01T00:00:00Z"})
+		}
+	}
+	for _, rt := range st.Config.Routes {
+		add(rt.Name, rt.Name+" (Detour route)")
+	}
+	for _, t := range st.Config.Targets {
+		add(t.Name, t.Name+" ("+t.Model+")")
+	}
+	out := map[string]any{"data": data, "has_more": false, "first_id": nil, "last_id": nil}
+	if len(data) > 0 {
+		out["first_id"], out["last_id"] = data[0].ID, data[len(data)-1].ID
+	}
+	writeJSON(w, out)
+}
