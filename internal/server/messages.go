@@ -2,10 +2,8 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/detour-llm/detour/internal/config"
@@ -60,68 +58,11 @@ func anthropicClient(cfg *config.Config, r *http.Request) (*config.ClientKey, bo
 	return clientByKey(cfg, got, ok)
 }
 
-// messagesIn is a request both Messages endpoints have read and checked.
-type messagesIn struct {
-	st     *State
-	client *config.ClientKey
-	body   []byte
-	model  string
-	stream bool
-}
-
-// readMessages checks method, key, content type and body, the strict JSON
-// pass, and the model. On failure it has answered the client. The caller
-// gives back held when the request ends.
-func (s *Server) readMessages(w http.ResponseWriter, r *http.Request) (in *messagesIn, held int64) {
-	st := s.state.Load()
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		anthropicError(w, http.StatusMethodNotAllowed, "use POST for "+r.URL.Path)
-		return nil, 0
-	}
-	client, ok := anthropicClient(st.Config, r)
-	if !ok {
-		anthropicError(w, http.StatusUnauthorized, "missing or invalid client key: send x-api-key: <key> or Authorization: Bearer <key>")
-		return nil, 0
-	}
-	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
-		anthropicError(w, http.StatusUnsupportedMediaType, "the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
-		return nil, 0
-	}
-	body, held, fail := s.readBody(r, st.Config)
-	if fail != nil {
-		if fail.status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", retryAfter)
-		}
-		anthropicError(w, fail.status, fail.msg)
-		return nil, held
-	}
-	hd, err := scanFor(body, messagesMembers)
-	if err != nil {
-		anthropicError(w, http.StatusBadRequest, err.Error())
-		return nil, held
-	}
-	model, ok := jsonString(hd.model)
-	if !ok || model == "" {
-		anthropicError(w, http.StatusBadRequest, `model: "model" must be a non-empty string naming a route or target`)
-		return nil, held
-	}
-	allowed := st.Config.Allowed(client)
-	if !st.Dispatcher.Known(model) || allowed != nil && !allowed[model] {
-		anthropicError(w, http.StatusNotFound, fmt.Sprintf("model: unknown model %q; known: %s", model, strings.Join(visible(st.Dispatcher.Names(), allowed), ", ")))
-		return nil, held
-	}
-	in = &messagesIn{st: st, client: client, body: body, model: model}
-	switch string(hd.stream) {
-	case "", "null", "false":
-	case "true":
-		in.stream = true
-	default:
-		anthropicError(w, http.StatusBadRequest, "stream: must be a boolean")
-		return nil, held
-	}
-	return in, held
-}
+// messagesFront is the front of the Messages door: x-api-key or Bearer
+// keys, its own strict members, Anthropic's envelope.
+var messagesFront = door{op: dispatch.OpChat, members: messagesMembers, client: anthropicClient,
+	keyHint: "send x-api-key: <key> or Authorization: Bearer <key>",
+	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) }}
 
 // native is the client's request for a target that serves the Messages
 // API as is (api: messages or count_tokens).
@@ -139,11 +80,11 @@ func native(r *http.Request, api string, body []byte) *dispatch.Native {
 }
 
 func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
-	in, held := s.readMessages(w, r)
-	defer s.bodies.give(held) // the body is kept for failover until the request ends
+	in := s.admit(w, r, messagesFront)
 	if in == nil {
 		return
 	}
+	defer s.bodies.give(in.held) // the body is kept for failover until the request ends
 	st := in.st
 	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, in.body)}
 	tr, err := messages.Translate(in.body)
@@ -162,7 +103,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	} else {
 		call.Body = tr.Body
 	}
-	if msg := attemptLimits(r, call); msg != "" {
+	if msg := attemptHeaders(r, call); msg != "" {
 		anthropicError(w, http.StatusBadRequest, msg)
 		return
 	}
@@ -212,11 +153,11 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 // or when that count fails, with messages.Estimate. Only an exact count
 // carries X-Detour-* headers.
 func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
-	in, held := s.readMessages(w, r)
-	defer s.bodies.give(held)
+	in := s.admit(w, r, messagesFront)
 	if in == nil {
 		return
 	}
+	defer s.bodies.give(in.held)
 	st := in.st
 	if st.Dispatcher.ServesNative(in.model, dispatch.APICountTokens) {
 		if s.refusedMessages(w, r, st, in.client) {
@@ -246,24 +187,6 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(messages.CountTokensBody(n))
-}
-
-// attemptLimits reads X-Detour-Max-Attempts and
-// X-Detour-Max-Billable-Attempts into call; a message when one is invalid.
-func attemptLimits(r *http.Request, call *dispatch.Call) string {
-	for _, h := range []struct {
-		name string
-		dst  *int
-	}{{"X-Detour-Max-Attempts", &call.MaxAttempts}, {"X-Detour-Max-Billable-Attempts", &call.MaxBillable}} {
-		if v := r.Header.Get(h.name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return h.name + " must be a whole number of at least 1"
-			}
-			*h.dst = n
-		}
-	}
-	return ""
 }
 
 // refusedMessages is refused (clients.go) answering in Anthropic's

@@ -19,7 +19,7 @@ import (
 // gateway's own, are the OpenAI envelope with the real status.
 
 func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
-	a := s.openAIFront(w, r, "/v1/responses", dispatch.OpChat)
+	a := s.admit(w, r, openAIDoor(dispatch.OpChat))
 	if a == nil {
 		return
 	}

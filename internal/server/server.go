@@ -147,7 +147,7 @@ func bearerMatches(r *http.Request, keys []string) bool {
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
-	a := s.openAIFront(w, r, "/v1/chat/completions", dispatch.OpChat)
+	a := s.admit(w, r, openAIDoor(dispatch.OpChat))
 	if a == nil {
 		return
 	}

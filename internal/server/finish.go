@@ -1,0 +1,52 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/detour-llm/detour/internal/dispatch"
+)
+
+// attemptHeaders applies X-Detour-Max-Attempts and
+// X-Detour-Max-Billable-Attempts to call; it returns a message for the
+// client when one is malformed.
+func attemptHeaders(r *http.Request, call *dispatch.Call) string {
+	for _, h := range []struct {
+		name string
+		dst  *int
+	}{{"X-Detour-Max-Attempts", &call.MaxAttempts}, {"X-Detour-Max-Billable-Attempts", &call.MaxBillable}} {
+		if v := r.Header.Get(h.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return h.name + " must be a whole number of at least 1"
+			}
+			*h.dst = n
+		}
+	}
+	return ""
+}
+
+// finishWhole writes the answer of a request that was not streamed to the
+// client (or whose stream never committed): the X-Detour-* headers, then
+// the failure's envelope with its real status, or body from ok.
+func finishWhole(w http.ResponseWriter, call *dispatch.Call, res *dispatch.Result, ok func() ([]byte, error)) {
+	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}
+	if res.Failure != nil {
+		a.class = res.Failure.Class.String()
+	}
+	detourHeaders(w.Header(), a)
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
+	if f := res.Failure; f != nil {
+		writeEnvelope(w, f.Status, failureEnvelope(f))
+		return
+	}
+	b, err := ok()
+	if err != nil {
+		w.Header().Set("X-Detour-Class", "server_error")
+		writeError(w, http.StatusBadGateway, "server_error", "server_error", "the upstream's answer could not be translated: "+err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}

@@ -1,0 +1,134 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/dispatch"
+)
+
+// The front every door shares (docs/behaviour.md#api): method, client key,
+// Content-Type, body limits, the strict JSON pass, a known model the
+// client key may call and that serves the door's operation, and the
+// "stream" flag, in that order, with the same statuses on every door. A
+// door differs only in how it reads the client's key, which members its
+// strict pass reads, and the envelope its errors take.
+
+// door describes one client API to the front.
+type door struct {
+	op dispatch.Op
+	// members are the top-level members the door reads, case-folded
+	// (foldMap); nil means Chat Completions' (strict.go).
+	members map[string]string
+	// client finds the client key the request presents.
+	client func(*config.Config, *http.Request) (*config.ClientKey, bool)
+	// keyHint says how to send a key, for the 401.
+	keyHint string
+	// fail writes one of the gateway's own errors in the door's envelope:
+	// code is OpenAI's "code" (a door that has none ignores it).
+	fail func(w http.ResponseWriter, status int, code, msg string)
+}
+
+// admitted is a request that passed the front: its state, client key,
+// body, and the model it named.
+type admitted struct {
+	st     *State
+	client *config.ClientKey
+	body   []byte
+	model  string
+	stream bool
+	held   int64
+	head   head // what the front's one pass over the body found
+}
+
+// admit runs the front for d. On failure it has answered the client and
+// returns nil; otherwise the caller must give back a.held
+// (s.bodies.give) when the request ends.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted {
+	st := s.state.Load()
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		d.fail(w, http.StatusMethodNotAllowed, "method_not_allowed", "use POST for "+r.URL.Path)
+		return nil
+	}
+	client, ok := d.client(st.Config, r)
+	if !ok {
+		d.fail(w, http.StatusUnauthorized, "invalid_api_key", "missing or invalid client key: "+d.keyHint)
+		return nil
+	}
+	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
+		d.fail(w, http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
+		return nil
+	}
+	body, held, fail := s.readBody(r, st.Config)
+	if fail != nil {
+		s.bodies.give(held)
+		code := "invalid_request"
+		switch fail.status {
+		case http.StatusServiceUnavailable:
+			w.Header().Set("Retry-After", retryAfter)
+			code = "inflight_body_limit"
+		case http.StatusRequestEntityTooLarge:
+			code = "request_too_large"
+		}
+		d.fail(w, fail.status, code, fail.msg)
+		return nil
+	}
+	refuse := func(status int, code, msg string) *admitted {
+		s.bodies.give(held)
+		d.fail(w, status, code, msg)
+		return nil
+	}
+	members := d.members
+	if members == nil {
+		members = foldedMembers
+	}
+	hd, err := scanFor(body, members)
+	if err != nil {
+		return refuse(http.StatusBadRequest, "invalid_request", err.Error())
+	}
+	model, ok := jsonString(hd.model)
+	if !ok || model == "" {
+		return refuse(http.StatusBadRequest, "invalid_request", `"model" must be a non-empty string naming a route or target`)
+	}
+	allowed := st.Config.Allowed(client)
+	if !st.Dispatcher.Known(model) || allowed != nil && !allowed[model] {
+		return refuse(http.StatusNotFound, "model_not_found",
+			fmt.Sprintf("unknown model %q; known: %s", model, strings.Join(visible(st.Dispatcher.Names(), allowed), ", ")))
+	}
+	if !st.Dispatcher.Serves(model, d.op) {
+		return refuse(http.StatusBadRequest, "invalid_request",
+			fmt.Sprintf("no target of %q serves %s: its providers' dialects have no such API", model, r.URL.Path))
+	}
+	a := &admitted{st: st, client: client, body: body, held: held, model: model, head: hd}
+	switch string(hd.stream) {
+	case "", "null", "false":
+	case "true":
+		a.stream = true
+	default:
+		return refuse(http.StatusBadRequest, "invalid_request", `"stream" must be a boolean`)
+	}
+	return a
+}
+
+// openAIDoor is the front of the OpenAI-shaped doors (chat, responses,
+// embeddings): Bearer keys, the OpenAI envelope.
+func openAIDoor(op dispatch.Op) door {
+	return door{op: op, client: clientOf, keyHint: "send Authorization: Bearer <key>", fail: openAIFail}
+}
+
+// openAIFail writes the gateway's own error in the OpenAI envelope, its
+// "type" following the status.
+func openAIFail(w http.ResponseWriter, status int, code, msg string) {
+	kind := "invalid_request_error"
+	switch status {
+	case http.StatusUnauthorized:
+		kind = "authentication_error"
+	case http.StatusServiceUnavailable:
+		kind = "server_error"
+	}
+	writeError(w, status, kind, code, msg)
+}
