@@ -38,14 +38,20 @@ test-short:
 	$(GO) test -short -count=1 $$($(GO) list ./... | grep -v -e '/e2e/process$$' -e '/e2e/browser$$' -e '/bench$$')
 
 # Each fuzz target runs for FUZZTIME, seeded from its corpus (the seeds also
-# run as plain tests in `unit`). A failing target is run again in the
-# foreground so its output shows.
+# run as plain tests in `unit`). A failing target's output is shown. Go 1.26's
+# fuzz coordinator can end a clean run with a bare "context deadline exceeded"
+# at the -fuzztime boundary on a loaded machine (golang/go#75804, fixed in Go
+# 1.27): that is no finding, and it is only reported. A real finding writes
+# its input ("Failing input written to testdata/fuzz/...") or fails otherwise,
+# and fails here.
 fuzz:
 	@grep -r --include='*_test.go' '^func Fuzz' . | \
 	  sed 's|^\(.*\)/[^/]*_test.go:func \(Fuzz[A-Za-z0-9_]*\).*|\1 \2|' | \
-	  xargs -P $(FUZZJOBS) -n 2 sh -c 'echo "fuzz $$0 $$1"; \
-	    $(GO) test $$0 -run "^$$" -fuzz "^$$1$$" -fuzztime $(FUZZTIME) -parallel $$(( ($$(nproc) + $(FUZZJOBS) - 1) / $(FUZZJOBS) )) >/dev/null 2>&1 || \
-	    { $(GO) test $$0 -run "^$$" -fuzz "^$$1$$" -fuzztime $(FUZZTIME) -parallel 1; exit 255; }'
+	  xargs -P $(FUZZJOBS) -n 2 sh -c 'echo "fuzz $$0 $$1"; out=$$(mktemp); \
+	    if $(GO) test $$0 -run "^$$" -fuzz "^$$1$$" -fuzztime $(FUZZTIME) -parallel $$(( ($$(nproc) + $(FUZZJOBS) - 1) / $(FUZZJOBS) )) >$$out 2>&1; then rm -f $$out; exit 0; fi; \
+	    if grep -q "context deadline exceeded" $$out && ! grep -q -e "Failing input written" -e "panic:" -e "_test.go:[0-9]" $$out; then \
+	      echo "fuzz $$0 $$1: ended at the -fuzztime boundary with Go'"'"'s coordinator race (golang/go#75804), no input written: not a finding"; rm -f $$out; exit 0; fi; \
+	    cat $$out; rm -f $$out; exit 255'
 
 # Every benchmark once, so they keep compiling and running; figures come from
 # `make bench`. Only the packages that have benchmarks: building the others'
