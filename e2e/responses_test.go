@@ -246,6 +246,12 @@ func TestResponsesErrors(t *testing.T) {
 	}
 	r := g.raw(t, http.MethodGet, "/v1/responses", "")
 	r.wantStatus(t, http.StatusMethodNotAllowed)
+	// A member the door reads, sent twice under names that differ only by
+	// case, could be read either way by the upstream: refused, as on chat.
+	r = g.raw(t, http.MethodPost, "/v1/responses", `{"model":"agent","input":"hi","INPUT":"other"}`, "Content-Type", "application/json")
+	r.wantStatus(t, http.StatusBadRequest)
+	r = g.raw(t, http.MethodPost, "/v1/embeddings", `{"model":"agent","input":"hi","Dimensions":8}`, "Content-Type", "application/json")
+	r.wantStatus(t, http.StatusBadRequest)
 	if fs["openai"].Calls()+fs["anthropic"].Calls() != 0 {
 		t.Errorf("refused requests reached an upstream")
 	}

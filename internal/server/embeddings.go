@@ -14,7 +14,7 @@ import (
 // is a 400. Never streamed.
 
 func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
-	a := s.admit(w, r, openAIDoor(dispatch.OpEmbeddings))
+	a := s.admit(w, r, openAIDoor(dispatch.OpEmbeddings, embeddingsMembers))
 	if a == nil {
 		return
 	}

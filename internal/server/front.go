@@ -115,10 +115,21 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 }
 
 // openAIDoor is the front of the OpenAI-shaped doors (chat, responses,
-// embeddings): Bearer keys, the OpenAI envelope.
-func openAIDoor(op dispatch.Op) door {
-	return door{op: op, client: clientOf, keyHint: "send Authorization: Bearer <key>", fail: openAIFail}
+// embeddings): Bearer keys, the OpenAI envelope; members as in door.
+func openAIDoor(op dispatch.Op, members map[string]string) door {
+	return door{op: op, members: members, client: clientOf, keyHint: "send Authorization: Bearer <key>", fail: openAIFail}
 }
+
+// The top-level members the Responses and Embeddings doors read (their
+// translations and passthroughs): a name differing from one only by case is
+// refused, as on the chat door.
+var (
+	responsesMembers = foldMap("model", "stream", "input", "instructions", "tools", "tool_choice",
+		"parallel_tool_calls", "max_output_tokens", "temperature", "top_p", "reasoning", "text", "store",
+		"previous_response_id", "conversation", "background", "prompt", "metadata", "user", "include",
+		"prompt_cache_key", "truncation", "service_tier")
+	embeddingsMembers = foldMap("model", "stream", "input", "dimensions", "encoding_format", "user")
+)
 
 // openAIFail writes the gateway's own error in the OpenAI envelope, its
 // "type" following the status.

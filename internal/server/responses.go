@@ -19,7 +19,7 @@ import (
 // gateway's own, are the OpenAI envelope with the real status.
 
 func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
-	a := s.admit(w, r, openAIDoor(dispatch.OpChat))
+	a := s.admit(w, r, openAIDoor(dispatch.OpChat, responsesMembers))
 	if a == nil {
 		return
 	}

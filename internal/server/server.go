@@ -147,7 +147,7 @@ func bearerMatches(r *http.Request, keys []string) bool {
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
-	a := s.admit(w, r, openAIDoor(dispatch.OpChat))
+	a := s.admit(w, r, openAIDoor(dispatch.OpChat, nil))
 	if a == nil {
 		return
 	}
