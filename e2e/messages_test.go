@@ -434,3 +434,39 @@ func TestMessagesSDKCountTokensAndModels(t *testing.T) {
 		t.Errorf("OpenAI model list: %s", r.Body)
 	}
 }
+
+// count_tokens is advisory: what its own endpoint answers (a rate limit of
+// its own, a 404 for a file the client named) never cools the target for
+// the route's messages, and the count is never billed.
+func TestMessagesCountTokensNeverCools(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": func(n int, r upstreamtest.Request) upstreamtest.Step {
+			if r.Path == "/v1/messages/count_tokens" {
+				if n%2 == 1 {
+					return upstreamtest.Step{Status: 429, Header: map[string]string{"Retry-After": "600"},
+						Body: `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`}
+				}
+				return upstreamtest.Step{Status: 404, Body: `{"type":"error","error":{"type":"not_found_error","message":"model: claude-sonnet-4-5"}}`}
+			}
+			return upstreamtest.Step{Body: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":1}}`}
+		},
+		"openai": script(),
+	})
+	g := start(t, messagesCfg, fs)
+	c := anthropicSDK(g, nil)
+	for range 2 {
+		n, err := c.Messages.CountTokens(context.Background(), anthropic.MessageCountTokensParams{Model: "deep",
+			Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("sixteen bytes.."))}})
+		if err != nil || n.InputTokens != 4 { // the upstream's count failed: the estimate
+			t.Fatalf("count_tokens: %v, %+v", err, n)
+		}
+	}
+	msg, err := c.Messages.New(context.Background(), anthropic.MessageNewParams{Model: "deep", MaxTokens: 16,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("hi"))}})
+	if err != nil || msg.ID != "msg_1" {
+		t.Fatalf("messages after failed counts went elsewhere: %v %+v", err, msg)
+	}
+	if fs["openai"].Calls() != 0 {
+		t.Errorf("the Anthropic target cooled because of count_tokens: %d calls went to openai", fs["openai"].Calls())
+	}
+}

@@ -234,6 +234,19 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	w.partial = w.partial || cutStream(o)
 	class := "ok"
 	switch {
+	case w.call.advisory():
+		// A count_tokens call: its own endpoint, with limits of its own,
+		// answering about a body the client wrote. Whatever it answers says
+		// nothing about the endpoint's messages: no health report (a probe
+		// gives its slot back), no page; the class is still recorded.
+		if !o.ok && !o.canceled {
+			class = o.verdict.Class.String()
+			a.Class = class
+			o.row = w.r.table.Row(o.verdict.Class)
+		}
+		if probe {
+			w.tell(e.key, health.Report{Release: true})
+		}
 	case o.canceled:
 		class = "canceled"
 		a.Action = decision.ActionStop

@@ -54,6 +54,12 @@ func (c *Call) api() string {
 	return c.API
 }
 
+// advisory reports whether c only asks a question about a request (a
+// count_tokens call): it is never billed and tells health nothing.
+func (c *Call) advisory() bool {
+	return c.Native != nil && c.Native.API == APICountTokens
+}
+
 // request is c as the adapters read it.
 func (c *Call) request() *provider.Request {
 	if c.req == nil {

@@ -79,7 +79,7 @@ func (w *walk) streamOf(e *endpointRT, o *outcome, resp *http.Response) provider
 // translated to canonical chunks instead (Commit.Native false), which only
 // an adapter that reads the native shape as its dialect can do.
 func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
-	o.billable = true
+	o.billable = !w.call.advisory() // counting tokens is free
 	usage, err := w.nativeAt(e).NativeAnswer(w.call.Native.API, body)
 	if err != nil {
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
