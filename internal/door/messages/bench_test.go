@@ -23,15 +23,6 @@ func BenchmarkTranslate(b *testing.B) {
 	}
 }
 
-func BenchmarkWithModel(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := WithModel(benchRequest, "claude-sonnet-4-5-20250929"); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkAnswer(b *testing.B) {
 	body := []byte(`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,
 		"message":{"role":"assistant","content":"I'll edit it.","tool_calls":[{"id":"call_1","type":"function","function":{"name":"edit_file","arguments":"{\"path\":\"parser_test.go\",\"old\":\"a\",\"new\":\"b\"}"}}]},

@@ -12,12 +12,11 @@
 //   - Envelope, ErrorType, Status, TypeForStatus: errors in Anthropic's
 //     envelope with the statuses Anthropic uses.
 //   - Estimate: count_tokens for targets that are not Anthropic (bytes/4).
-//   - WithModel: the client's body byte for byte with only "model"
-//     replaced, for an Anthropic target (no round trip through chat).
 //
 // What Translate does with each request member (docs/doors.md has the same
 // table for operators; "refused" is an *Error with Unsupported set, which a
-// route to an Anthropic target can still serve through WithModel):
+// route to an Anthropic target can still serve as sent: native passthrough,
+// provider.Request.WithModel):
 //
 //	model                      kept (the route or target name)
 //	max_tokens                 kept as max_completion_tokens; required, ≥ 1;

@@ -20,9 +20,9 @@
 //   - Stream: a stateful encoder fed canonical chat.completion.chunk JSON
 //     objects one at a time, producing complete SSE frames in the Responses
 //     event order.
-//   - Envelope and Passthrough: the OpenAI error envelope and, for targets
-//     that speak Responses natively, the client's body with only "model"
-//     replaced.
+//   - Envelope: the OpenAI error envelope. (Targets that speak Responses
+//     natively get the client's body through dispatch's native passthrough,
+//     provider.Request.WithModel.)
 //
 // Shapes follow the openai-go v3.99.0 `responses` package types (Response,
 // ResponseOutputMessage, ResponseFunctionToolCall, ResponseUsage and the

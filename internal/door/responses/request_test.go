@@ -169,21 +169,6 @@ func TestTranslateStoreFalseIsFine(t *testing.T) {
 	}
 }
 
-func TestPassthroughReplacesOnlyModel(t *testing.T) {
-	in := `{ "input" : "hi",  "model":"route-a", "tools":[{"type":"web_search_preview"}], "n": 1.50}`
-	got, err := Passthrough([]byte(in), "gpt-4.1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{ "input" : "hi",  "model":"gpt-4.1", "tools":[{"type":"web_search_preview"}], "n": 1.50}`
-	if string(got) != want {
-		t.Fatalf("got  %s\nwant %s", got, want)
-	}
-	if _, err := Passthrough([]byte(`[1]`), "m"); err == nil {
-		t.Fatal("a non-object body passed")
-	}
-}
-
 func TestEnvelope(t *testing.T) {
 	got := Envelope("invalid_request_error", "unsupported_parameter", "no \"store\"", "store")
 	want := `{"error":{"message":"no \"store\"","type":"invalid_request_error","code":"unsupported_parameter","param":"store"}}`

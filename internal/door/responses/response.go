@@ -258,10 +258,3 @@ func Envelope(kind, code, message, param string) []byte {
 	}{message, kind, code, p}})
 	return b
 }
-
-// Passthrough returns the client's /v1/responses body for a target that
-// speaks Responses natively (responses: true): byte for byte as sent except
-// the top-level "model", set to model (provider.Request.WithModel).
-func Passthrough(body []byte, model string) ([]byte, error) {
-	return (&provider.Request{Body: body}).WithModel(model)
-}
