@@ -116,9 +116,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	call.ID = decision.NewID()
 	if call.Stream {
 		out := newMessagesOutput(w, call.ID, call.Model)
-		if n, err := messages.Estimate(in.body); err == nil {
-			out.inputTokens = n
-		}
+		out.inputTokens = tr.InputTokens // estimated by the same decode as the translation
 		call.Out = out
 	}
 	res := st.Dispatcher.Do(r.Context(), call)

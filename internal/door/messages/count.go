@@ -25,6 +25,11 @@ func Estimate(body []byte) (int, error) {
 	if err := json.Unmarshal(body, &in); err != nil {
 		return 0, decodeError("", err)
 	}
+	return estimate(&in)
+}
+
+// estimate is Estimate of a request already decoded.
+func estimate(in *inRequest) (int, error) {
 	n, images := 0, 0
 	if present(in.System) {
 		s, err := system(in.System)

@@ -31,3 +31,20 @@ func TestEstimate(t *testing.T) {
 		t.Error("CountTokensBody")
 	}
 }
+
+// A streamed request's estimate comes with its translation (one decode) and
+// is the one count_tokens gives; a request that does not stream carries none.
+func TestTranslateEstimatesStreams(t *testing.T) {
+	body := `{"model":"r","max_tokens":8,"system":"be brief","messages":[{"role":"user","content":"sixteen bytes.."}]`
+	want, err := Estimate([]byte(body + `}`))
+	if err != nil || want == 0 {
+		t.Fatalf("Estimate: %d, %v", want, err)
+	}
+	tr, err := Translate([]byte(body + `,"stream":true}`))
+	if err != nil || tr.InputTokens != want {
+		t.Errorf("stream: InputTokens %d (%v), want %d", tr.InputTokens, err, want)
+	}
+	if tr, _ := Translate([]byte(body + `}`)); tr.InputTokens != 0 {
+		t.Errorf("no stream: InputTokens %d, want 0", tr.InputTokens)
+	}
+}

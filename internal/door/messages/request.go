@@ -51,6 +51,9 @@ type Translated struct {
 	Stream bool
 	// Body is the canonical OpenAI Chat Completions JSON; nil on error.
 	Body []byte
+	// InputTokens is Estimate of the request, for a stream's message_start
+	// (set only when Stream is; 0 when it cannot be estimated).
+	InputTokens int
 }
 
 // inRequest is the Messages request body as the door reads it. Members it
@@ -178,6 +181,9 @@ func Translate(body []byte) (Translated, error) {
 		t.Model = *in.Model
 	}
 	t.Stream = in.Stream != nil && *in.Stream
+	if t.Stream { // from the one decode, before translate changes in
+		t.InputTokens, _ = estimate(&in)
+	}
 	out, err := translate(&in)
 	if err != nil {
 		return t, err
