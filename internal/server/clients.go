@@ -78,8 +78,9 @@ func visible(names []string, allowed map[string]bool) []string {
 
 // refused applies client's rate and budget before any upstream is called:
 // over one, the client gets 429 with Retry-After (until the limit's window
-// turns) and a message naming the limit, and refused reports true.
-func (s *Server) refused(w http.ResponseWriter, r *http.Request, st *State, client *config.ClientKey) bool {
+// turns) and a message naming the limit, and refused reports true; the
+// d's envelope carries it.
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, st *State, client *config.ClientKey) bool {
 	if st.Limits == nil || client == nil {
 		return false
 	}
@@ -93,7 +94,7 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, st *State, clie
 	if strings.HasPrefix(ref.Limit, "usd_") {
 		code = "client_budget_exceeded"
 	}
-	writeError(w, http.StatusTooManyRequests, "rate_limit_error", code, ref.Message)
+	d.fail(w, http.StatusTooManyRequests, code, ref.Message)
 	return true
 }
 

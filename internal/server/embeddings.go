@@ -14,7 +14,8 @@ import (
 // is a 400. Never streamed.
 
 func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
-	a := s.admit(w, r, openAIDoor(dispatch.OpEmbeddings, embeddingsMembers))
+	d := openAIDoor(dispatch.OpEmbeddings, embeddingsMembers)
+	a := s.admit(w, r, d)
 	if a == nil {
 		return
 	}
@@ -35,7 +36,7 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 	if a.client != nil {
 		call.Client = a.client.Name
 	}
-	if s.refused(w, r, a.st, a.client) {
+	if s.refused(w, r, d, a.st, a.client) {
 		return
 	}
 	call.ID = decision.NewID()

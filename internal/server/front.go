@@ -138,6 +138,8 @@ func openAIFail(w http.ResponseWriter, status int, code, msg string) {
 	switch status {
 	case http.StatusUnauthorized:
 		kind = "authentication_error"
+	case http.StatusTooManyRequests:
+		kind = "rate_limit_error"
 	case http.StatusServiceUnavailable:
 		kind = "server_error"
 	}

@@ -3,14 +3,12 @@ package server
 import (
 	"errors"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/messages"
-	"github.com/detour-llm/detour/internal/limit"
 )
 
 // The Anthropic Messages door (docs/doors.md, "Anthropic Messages"):
@@ -110,7 +108,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	if in.client != nil {
 		call.Client = in.client.Name
 	}
-	if s.refusedMessages(w, r, st, in.client) {
+	if s.refused(w, r, messagesFront, st, in.client) {
 		return
 	}
 	call.ID = decision.NewID()
@@ -158,7 +156,7 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 	defer s.bodies.give(in.held)
 	st := in.st
 	if st.Dispatcher.ServesNative(in.model, dispatch.APICountTokens) {
-		if s.refusedMessages(w, r, st, in.client) {
+		if s.refused(w, r, messagesFront, st, in.client) {
 			return
 		}
 		call := &dispatch.Call{Model: in.model, API: "messages", MaxAttempts: 1, ID: decision.NewID(),
@@ -185,20 +183,4 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(messages.CountTokensBody(n))
-}
-
-// refusedMessages is refused (clients.go) answering in Anthropic's
-// envelope: 429 rate_limit_error with Retry-After.
-func (s *Server) refusedMessages(w http.ResponseWriter, r *http.Request, st *State, client *config.ClientKey) bool {
-	if st.Limits == nil || client == nil {
-		return false
-	}
-	ref := st.Limits.Admit(r.Context(), client)
-	if ref == nil {
-		return false
-	}
-	s.metrics.Refused(client.Name, ref.Limit)
-	w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(ref.RetryAfter), 10))
-	anthropicError(w, http.StatusTooManyRequests, ref.Message)
-	return true
 }

@@ -19,7 +19,8 @@ import (
 // gateway's own, are the OpenAI envelope with the real status.
 
 func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
-	a := s.admit(w, r, openAIDoor(dispatch.OpChat, responsesMembers))
+	d := openAIDoor(dispatch.OpChat, responsesMembers)
+	a := s.admit(w, r, d)
 	if a == nil {
 		return
 	}
@@ -50,7 +51,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	if a.client != nil {
 		call.Client = a.client.Name
 	}
-	if s.refused(w, r, a.st, a.client) {
+	if s.refused(w, r, d, a.st, a.client) {
 		return
 	}
 	call.ID = decision.NewID()

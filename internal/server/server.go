@@ -147,7 +147,8 @@ func bearerMatches(r *http.Request, keys []string) bool {
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
-	a := s.admit(w, r, openAIDoor(dispatch.OpChat, nil))
+	d := openAIDoor(dispatch.OpChat, nil)
+	a := s.admit(w, r, d)
 	if a == nil {
 		return
 	}
@@ -166,7 +167,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if a.client != nil {
 		call.Client = a.client.Name
 	}
-	if s.refused(w, r, a.st, a.client) {
+	if s.refused(w, r, d, a.st, a.client) {
 		return
 	}
 	call.ID = decision.NewID()
