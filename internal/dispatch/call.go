@@ -60,6 +60,16 @@ func (c *Call) advisory() bool {
 	return c.Native != nil && c.Native.API == APICountTokens
 }
 
+// sent is the body as the client sent it: the native body of a door that
+// is not Chat Completions, else Body. Text in it is no evidence (an
+// upstream may quote it back) and is the client's own to read.
+func (c *Call) sent() []byte {
+	if c.Native != nil {
+		return c.Native.Body
+	}
+	return c.Body
+}
+
 // request is c as the adapters read it.
 func (c *Call) request() *provider.Request {
 	if c.req == nil {

@@ -166,3 +166,23 @@ func TestNativeWholeAnswerToAStream(t *testing.T) {
 		t.Errorf("chunks %q", c.chunks)
 	}
 }
+
+// The client's own body is what an upstream may echo: a request Detour
+// could not translate (no canonical body) whose text an Anthropic target
+// quotes back is no evidence, so it cannot read as quota (which would cool
+// the account and page the operator).
+func TestNativeEchoIsNoEvidence(t *testing.T) {
+	const phrase = "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."
+	echo := upstreamtest.Step{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"` + phrase + `"}}`}
+	d, _, ub := nativeDispatcher(t, upstreamtest.Steps(echo), upstreamtest.Steps(upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-x", "no")}))
+	call := nativeCall(false, nil)
+	call.Body, call.Native.Untranslated = nil, "context_management is not translated"
+	call.Native.Body = []byte(`{"model":"r","max_tokens":10,"context_management":{},"messages":[{"role":"user","content":"` + phrase + `"}]}`)
+	res := d.Do(context.Background(), call)
+	if res.Failure == nil || res.Failure.Class == classify.Quota || ub.Calls() != 0 {
+		t.Fatalf("echoed text read as %v (openai calls %d)", res.Failure, ub.Calls())
+	}
+	if a := res.Decision.Attempts[0]; a.Counted || a.Class == "quota" {
+		t.Errorf("attempt %+v", a)
+	}
+}

@@ -64,7 +64,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		}
 		if ev.Error || !o.committed {
 			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
-				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.Body})
+				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.sent()})
 			if ev.Error && !v.Failed {
 				v = classify.Verdict{Class: classify.Unknown, Evidence: "stream:error event"}
 			}
@@ -216,6 +216,6 @@ func (w *walk) streamError(o *outcome) {
 // errorEvent tells the client's Output that the committed stream ended
 // with f.
 func (w *walk) errorEvent(f *Failure) {
-	f.Message = w.d.opt.ScrubForClient(f.Message, w.call.Body) // it leaves the process: no secret in it
+	f.Message = w.d.opt.ScrubForClient(f.Message, w.call.sent()) // it leaves the process: no secret in it
 	_ = w.call.Out.Fail(f)
 }

@@ -64,7 +64,7 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	w.cont = newContinuation(r, call)
 	res := w.settle(w.run(ctx))
 	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
-		f.Message = d.opt.ScrubForClient(f.Message, call.Body)
+		f.Message = d.opt.ScrubForClient(f.Message, call.sent())
 	}
 	w.skipWaiting()
 	res.Decision, res.Attempts = rec, len(rec.Attempts)
