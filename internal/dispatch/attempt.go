@@ -86,9 +86,9 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	defer wd.release()
 	o := &outcome{}
 
-	hreq, err := w.newRequest(httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
-		WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) },
-	}), e, o)
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) }}
+	gctx, turn := e.prov.gate.hook(actx, trace)
+	hreq, err := w.newRequest(httptrace.WithClientTrace(gctx, trace), e, o)
 	if err != nil {
 		o.status = http.StatusBadRequest
 		// This dialect cannot express the request (an audio or file part for
@@ -102,11 +102,13 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	}
 	wd.arm(PhaseHeaders, e.prov.cfg.Timeout)
 	resp, err := e.prov.client.Do(hreq)
+	turn.release()
 	if err != nil {
 		w.transportFailure(o, err, wd.expired())
 		return o
 	}
 	o.ttfb = time.Since(start)
+	e.prov.gate.saw(resp.ProtoMajor)
 	o.status = resp.StatusCode
 	if resp.StatusCode < 100 || resp.StatusCode > 599 {
 		// No HTTP server may send it (net/http passes any three digits
