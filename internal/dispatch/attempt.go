@@ -101,8 +101,7 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 		hreq.Header.Set(k, v)
 	}
 	wd.arm(PhaseHeaders, e.prov.cfg.Timeout)
-	resp, err := e.prov.client.Do(hreq)
-	turn.release()
+	resp, err := turn.do(e.prov.client, hreq)
 	if err != nil {
 		w.transportFailure(o, err, wd.expired())
 		return o

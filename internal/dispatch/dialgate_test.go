@@ -179,8 +179,7 @@ func TestDialGateDeadUpstreamDoesNotSerialize(t *testing.T) {
 			trace := &httptrace.ClientTrace{}
 			gctx, turn := g.hook(ctx, trace)
 			req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(gctx, trace), http.MethodGet, p.BaseURL, nil)
-			_, err := client.Do(req)
-			turn.release()
+			_, err := turn.do(client, req)
 			if err == nil {
 				t.Error("a request to an upstream that never handshakes succeeded")
 			}
