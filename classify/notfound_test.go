@@ -148,3 +148,18 @@ func FuzzNotFoundScope(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkNotFoundClientNamed: a 404 naming the file a 16 KiB request names
+// at its end: the names of the message checked against the whole request.
+func BenchmarkNotFoundClientNamed(b *testing.B) {
+	b.ReportAllocs()
+	req := []byte(`{"model":"m","max_tokens":64,"messages":[{"role":"user","content":[{"type":"text","text":"` + strings.Repeat("Lorem ipsum dolor sit amet. ", 585) +
+		`"},{"type":"document","source":{"type":"file","file_id":"file_011CNha8iCJcU1wXNR6q4V8w"}}]}]}`)
+	r := Response{Status: 404, Request: req, Model: "claude-sonnet-4-5",
+		Body: []byte(`{"type":"error","error":{"type":"invalid_request_error","message":"File not found: file_011CNha8iCJcU1wXNR6q4V8w"}}`)}
+	for b.Loop() {
+		if v := Classify(r); v.Class != BadRequest {
+			b.Fatal(v)
+		}
+	}
+}
