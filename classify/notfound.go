@@ -120,6 +120,7 @@ func hasFold[T, U ~string | ~[]byte](t T, sub U) bool {
 // nextName finds the next name in t at or after from: its span t[s:e] and
 // where to go on; next is -1 when there is none.
 func nextName(t []byte, from int) (s, e, next int) {
+	after := -1 // the end of the last escape: a name may start there
 	for i := from; i < len(t); {
 		c := t[i]
 		switch {
@@ -131,6 +132,7 @@ func nextName(t []byte, from int) (s, e, next int) {
 			} else {
 				i += 2
 			}
+			after = i
 		case c == '\'' || c == '`' || c == '"' || c == '\\':
 			if c == '\'' && i > 0 && wordTab[t[i-1]] == 1 {
 				i++ // an apostrophe: doesn't
@@ -150,7 +152,7 @@ func nextName(t []byte, from int) (s, e, next int) {
 				return in, in + end, in + end + len(close)
 			}
 			i = in + end + len(close)
-		case idByte(c) && (i == 0 || !idByte(t[i-1])):
+		case idByte(c) && (i == 0 || i == after || !idByte(t[i-1])):
 			j := i
 			for j < len(t) && idByte(t[j]) {
 				j++

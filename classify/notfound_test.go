@@ -60,6 +60,9 @@ func TestNotFoundScope(t *testing.T) {
 		{"gemini file", 404,
 			`{"error":{"code":404,"message":"File files/abc123xyz789 is not found.","status":"NOT_FOUND"}}`,
 			`{"contents":[{"parts":[{"fileData":{"fileUri":"https://generativelanguage.googleapis.com/v1beta/files/abc123xyz789"}}]}]}`, "gemini-2.5-pro", "bad_request", "not-found:client-named"},
+		{"a name after an escaped newline", 404,
+			`{"error":{"message":"Not found:\nfile_011CNha8iCJcU1wXNR6q4V8w"}}`,
+			fileReq, model, "bad_request", "not-found:client-named"},
 		// Plain words every request holds name nothing.
 		{"a quoted member name", 404,
 			`{"error":{"message":"Unknown path for 'messages'"}}`,
