@@ -21,6 +21,11 @@ type corpusCase struct {
 	Class    string            `json:"class"`
 	Source   string            `json:"source"`
 	Note     string            `json:"note"`
+	// Request and Model, optional, are the client's request body and the
+	// model Detour sent, for an answer whose class depends on them (a
+	// not-found answer about something the client named).
+	Request string `json:"request"`
+	Model   string `json:"model"`
 }
 
 func (c corpusCase) response() Response {
@@ -28,8 +33,12 @@ func (c corpusCase) response() Response {
 	for k, v := range c.Headers {
 		h.Set(k, v)
 	}
-	return Response{Status: c.Status, Header: h, Body: []byte(c.Body), Dialect: Dialect(c.Dialect),
-		Provider: c.Provider, Stream: c.Stream}
+	r := Response{Status: c.Status, Header: h, Body: []byte(c.Body), Dialect: Dialect(c.Dialect),
+		Provider: c.Provider, Stream: c.Stream, Model: c.Model}
+	if c.Request != "" {
+		r.Request = []byte(c.Request)
+	}
+	return r
 }
 
 func loadCorpus(t testing.TB) map[string]corpusCase {
