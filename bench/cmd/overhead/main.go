@@ -5,8 +5,8 @@
 // `detour serve`, all on 127.0.0.1, and drives them from this process.
 //
 //	go run ./bench/cmd/overhead                 # latency at a fixed rate + throughput
-//	go run ./bench/cmd/overhead -mode streams   # peak RSS with 1,000 open streams
-//	go run ./bench/cmd/overhead -mode streams -streams 10000
+//	go run ./bench/cmd/overhead -mode streams   # peak RSS with 1,000 open streams (plain proxy, then detour)
+//	go run ./bench/cmd/overhead -mode streams -streams 10000 -every 1s -floor=false
 //	go run ./bench/cmd/overhead -mode streams -upstream h1   # plain HTTP/1.1 upstream
 //
 // The fake upstream serves TLS with HTTP/2 by default (-upstream h2tls), as
@@ -47,6 +47,7 @@ func main() {
 	conns := flag.Int("conns", 50, "throughput: closed-loop connections")
 	streams := flag.Int("streams", 1000, "streams: how many streams are held open at once")
 	every := flag.Duration("every", 200*time.Millisecond, "streams: the upstream's gap before each event")
+	floor := flag.Bool("floor", true, "streams: hold the same streams through the plain reverse proxy first, as the floor")
 	ramp := flag.Int("ramp", 2000, "streams: how many streams are started per second (0: all at once)")
 	pprofDir := flag.String("pprof", "", "build detour with -tags pprof and save its profiles into this directory (streams: goroutine and heap with every stream open; latency: CPU and allocs over detour's share)")
 	flag.Parse()
@@ -99,7 +100,7 @@ func main() {
 	case "latency":
 		err = r.latency(*bin, *rate, *conns, *rounds, *dur)
 	case "streams":
-		err = r.streams(*bin, *streams, *every, *ramp)
+		err = r.streams(*bin, *streams, *every, *ramp, *floor)
 	default:
 		err = fmt.Errorf("unknown -mode %q", *mode)
 	}
@@ -137,8 +138,9 @@ type runner struct {
 	// cert and key are the fake's self-signed certificate and key; ""
 	// for -upstream h1 (plain http).
 	cert, key string
-	kind      string // the fake's -upstream kind
-	fake      string // the fake's base URL, once started
+	kind      string    // the fake's -upstream kind
+	plain     *exec.Cmd // the plain reverse proxy, once started
+	fake      string    // the fake's base URL, once started
 }
 
 // childEnv is the environment of the plain proxy and detour: trust the
@@ -208,10 +210,11 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 		return
 	}
 	r.fake = scheme + fake
-	p, _, err := r.child(self, "-role", "plain", "-to", r.fake)
+	p, pc, err := r.child(self, "-role", "plain", "-to", r.fake)
 	if err != nil {
 		return
 	}
+	r.plain = pc
 	cfg := filepath.Join(r.dir, "detour.yaml")
 	listen := freeAddr()
 	yaml := "listen: " + listen + "\ndecisions: {path: /dev/null}\nlog: {level: warn}\n" +

@@ -20,15 +20,11 @@ const targetRSS = 60 << 20 // peak RSS of detour with 1,000 open streams (issue 
 // start at ramp per second: a burst of 10,000 connects at once overflows the
 // kernel's listen backlog (net.core.somaxconn), which measures SYN retries,
 // not the gateway.
-func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error {
-	_, _, detour, det, err := r.paths(bin, every)
+func (r *runner) streams(bin string, n int, every time.Duration, ramp int, floor bool) error {
+	_, plain, detour, det, err := r.paths(bin, every)
 	if err != nil {
 		return err
 	}
-	pid := strconv.Itoa(det.Process.Pid)
-	idle := procStatus(pid, "VmRSS:")
-	idleAnon := procStatus(pid, "RssAnon:")
-	idleG := r.prof.goroutines()
 	// Each stream holds a descriptor or two in detour (fdsPerStream): above
 	// what the open-file limit allows, failures measure the machine, not the
 	// gateway.
@@ -40,9 +36,43 @@ func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error
 			"as root or in the container's settings) or run -streams %d.\n",
 			n, uint64(n)*fdsPerStream(r.kind), fdsPerStream(r.kind), fdSpare, limit, room, room/100*100)
 	}
-	fmt.Printf("streams: %d through detour, started at %d/s, upstream event every %s (%d events, ~%s each)\n",
+	fmt.Printf("streams: %d at a time, started at %d/s, upstream event every %s (%d events, ~%s each)\n",
 		n, ramp, every, streamParts+4, time.Duration(streamParts+4)*every)
+	// The plain reverse proxy first, as the floor net/http sets for any
+	// gateway on it; then detour.
+	if floor {
+		fmt.Println("through the plain reverse proxy (the floor):")
+		r.holdStreams(plain, strconv.Itoa(r.plain.Process.Pid), n, ramp, false)
+	}
+	fmt.Println("through detour:")
+	hwm, failed := r.holdStreams(detour, strconv.Itoa(det.Process.Pid), n, ramp, true)
+	if n == 1000 {
+		verdict("peak RSS with 1,000 streams", fmt.Sprintf("%.1f MiB", mb(hwm)), "< 60 MiB", hwm < targetRSS)
+	}
+	if possible {
+		verdict(fmt.Sprintf("%d streams without error", n), fmt.Sprintf("%d failed", failed), "0", failed == 0)
+	} else {
+		fmt.Printf("  %-38s %9s  (target 0)  NOT JUDGEABLE: the open-file limit (%d) allows %d streams\n",
+			fmt.Sprintf("%d streams without error", n), fmt.Sprintf("%d failed", failed), limit, room)
+	}
+	return nil
+}
+
+// holdStreams holds n slow streams open through url at once and reports
+// the RSS of the process pid (VmRSS sampled every 100ms, and the kernel's
+// VmHWM peak), how many were open together at most, and every failure; it
+// returns the peak and the failures. profile fetches detour's profiles with
+// every stream open (-pprof).
+func (r *runner) holdStreams(url, pid string, n, ramp int, profile bool) (hwm uint64, failures int64) {
+	idle := procStatus(pid, "VmRSS:")
+	idleAnon := procStatus(pid, "RssAnon:")
+	idleG := 0
+	if profile {
+		idleG = r.prof.goroutines()
+	}
+	served := r.fakeServed()
 	c := client(n, clientTLS(r.cert))
+	defer c.CloseIdleConnections()
 	var open, peakOpen, ok, failed atomic.Int64
 	errs := map[string]int{}
 	var mu sync.Mutex
@@ -56,7 +86,7 @@ func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error
 				}
 			}
 			wg.Go(func() {
-				err := stream(c, detour, &open, &peakOpen)
+				err := stream(c, url, &open, &peakOpen)
 				if err == nil {
 					ok.Add(1)
 					return
@@ -73,7 +103,7 @@ func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error
 	var peakRSS, peakAnon uint64
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
-	profiled := !r.prof.on()
+	profiled := !profile || !r.prof.on()
 loop:
 	for {
 		select {
@@ -95,29 +125,20 @@ loop:
 			}
 		}
 	}
-	hwm := procStatus(pid, "VmHWM:")
+	hwm = procStatus(pid, "VmHWM:")
 	fmt.Printf("  took %s; at most %d open together; %d ended with [DONE], %d failed\n",
 		time.Since(start).Round(time.Millisecond), peakOpen.Load(), ok.Load(), failed.Load())
 	for e, k := range errs {
 		fmt.Printf("    %d× %s\n", k, e)
 	}
-	fmt.Printf("  the fake upstream served %s\n", protoCounts(c, r.fake))
-	fmt.Printf("  detour RSS: idle %.1f MiB, sampled peak %.1f MiB, VmHWM %.1f MiB (%.1f KiB per stream over idle)\n",
+	fmt.Printf("  the fake upstream served %s\n", served.since(r.fakeServed()))
+	fmt.Printf("  RSS: idle %.1f MiB, sampled peak %.1f MiB, VmHWM %.1f MiB (%.1f KiB per stream over idle)\n",
 		mb(idle), mb(peakRSS), mb(hwm), (float64(hwm)-float64(idle))/1024/float64(n))
 	// RSS counts the pages of the binary that were read (file-backed, shared,
 	// reclaimable), about 15 MiB whatever the load; RssAnon is the memory
 	// the process allocated.
-	fmt.Printf("  detour RssAnon: idle %.1f MiB, sampled peak %.1f MiB\n", mb(idleAnon), mb(peakAnon))
-	if n == 1000 {
-		verdict("peak RSS with 1,000 streams", fmt.Sprintf("%.1f MiB", mb(hwm)), "< 60 MiB", hwm < targetRSS)
-	}
-	if possible {
-		verdict(fmt.Sprintf("%d streams without error", n), fmt.Sprintf("%d failed", failed.Load()), "0", failed.Load() == 0)
-	} else {
-		fmt.Printf("  %-38s %9s  (target 0)  NOT JUDGEABLE: the open-file limit (%d) allows %d streams\n",
-			fmt.Sprintf("%d streams without error", n), fmt.Sprintf("%d failed", failed.Load()), limit, room)
-	}
-	return nil
+	fmt.Printf("  RssAnon: idle %.1f MiB, sampled peak %.1f MiB\n", mb(idleAnon), mb(peakAnon))
+	return hwm, failed.Load()
 }
 
 // stream reads one streamed answer to its end; open counts the streams that

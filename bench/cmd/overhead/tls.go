@@ -93,3 +93,22 @@ func protoCounts(c *http.Client, base string) string {
 	n, _ := resp.Body.Read(b)
 	return strings.TrimSpace(string(b[:n]))
 }
+
+// served is what the fake reports having served.
+type served struct{ h2, h1, conns int64 }
+
+// fakeServed asks the fake what it has served so far (over a connection
+// of its own, which the fake counts).
+func (r *runner) fakeServed() served {
+	c := client(1, clientTLS(r.cert))
+	defer c.CloseIdleConnections()
+	var s served
+	_, _ = fmt.Sscanf(protoCounts(c, r.fake), "%d over HTTP/2, %d over HTTP/1.x, on %d connections", &s.h2, &s.h1, &s.conns)
+	return s
+}
+
+// since describes what the fake served between a and b.
+func (a served) since(b served) string {
+	return fmt.Sprintf("%d over HTTP/2, %d over HTTP/1.x, on %d new connections (one of them the count's own)",
+		b.h2-a.h2, b.h1-a.h1, b.conns-a.conns)
+}
