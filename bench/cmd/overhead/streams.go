@@ -14,9 +14,9 @@ import (
 
 const targetRSS = 60 << 20 // peak RSS of detour with 1,000 open streams (issue 9)
 
-// streams holds n slow streams open through detour at once and reports the
-// detour process's RSS (VmRSS sampled every 100ms, and the kernel's VmHWM
-// peak), how many were open together at most, and every failure. Streams
+// streams holds n slow streams open at once through the plain proxy (with
+// floor) and then through detour, reports each process's memory
+// (holdStreams) and judges detour's against the targets. Streams
 // start at ramp per second: a burst of 10,000 connects at once overflows the
 // kernel's listen backlog (net.core.somaxconn), which measures SYN retries,
 // not the gateway.
