@@ -1,6 +1,9 @@
 package classify
 
-import "net/http"
+import (
+	"bytes"
+	"net/http"
+)
 
 // decide refines a status default with what the body (and the AWS error-type
 // header) says. req is the client's request body: text found in it is no
@@ -25,7 +28,8 @@ import "net/http"
 //     ("does not support tools") is a phrase of class unknown: it outranks
 //     the weak codes and the bad-input phrases below it, but structure
 //     (step 7) still decides. Wording that names nothing ("invalid
-//     argument") is unknown too, but lets a weak or bad-input code decide.
+//     argument") is unknown too where the status says nothing (a 400, an
+//     error in a 2xx), but lets a weak or bad-input code decide.
 //  5. A bad-input code together with the param it names (invalid_value,
 //     messages[0].role) is bad_request whatever the status default; so is,
 //     where a phrase was discarded (echoed, or account wording next to a
@@ -105,6 +109,11 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		case !p.badInput || def == Unknown:
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}
+	}
+	if vague && def != Unknown && def != ServerError {
+		// Wording that names nothing only keeps a silent status (a 400, an
+		// error in a 2xx) from deciding; a 429 or a 403 still says more.
+		capability = false
 	}
 	// A bad-input code naming its field proves bad input in any status.
 	if cs.badEv != "" && len(f.param) > 0 {
@@ -395,7 +404,7 @@ func (ts *textScan) metricPeriod() (long, short bool) {
 		switch {
 		case containsFold(m, "per_day"), containsFold(m, "per_month"):
 			return true, false
-		case len(m) > 0:
+		case bytes.IndexByte(m, '_') >= 0: // a metric name, not a path (v1beta) or a type (google.rpc.Help)
 			// Google's quota metrics name a long period when they have one
 			// (…_per_day); one that names none (online_prediction_requests_
 			// per_base_model) or a minute or second refills within minutes.

@@ -280,7 +280,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		case "header": // iFlytek Spark: {"header":{"code":11200,"message":"…","sid":"…"}}
 			switch string(last) {
 			case "code":
-				if nonZero(v) {
+				if nonZero(v) && !eq(v, "200") { // 0 (Spark) or an HTTP-like 200 is a success
 					f.hasError = true
 					f.codeInBody = "body:header.code"
 				}

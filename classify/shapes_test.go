@@ -33,6 +33,7 @@ func TestVendorEnvelopes(t *testing.T) {
 		// iFlytek Spark: header.code != 0 with header.message, sent with 200.
 		{"spark header error", 200, nil, `{"header":{"code":10003,"message":"ClientMsgError: invalid model domain","sid":"x","status":2}}`, false, "unavailable", "phrase:invalid model"},
 		{"spark header, words unknown", 200, nil, `{"header":{"code":10999,"message":"SomethingNew","sid":"x","status":2}}`, false, "unknown", "body:header.code"},
+		{"header code 200 is a success", 200, nil, `{"header":{"code":200,"message":"OK"},"choices":[{"message":{"content":"hi"}}]}`, false, "ok", ""},
 		{"spark header code 0 is a success", 200, nil, `{"header":{"code":0,"message":"Success","sid":"x","status":0},"payload":{"choices":{"text":[{"content":"hi"}]}}}`, false, "ok", ""},
 		// FastAPI: detail as an object.
 		{"fastapi detail object", 403, nil, `{"detail":{"error":"Not authenticated"}}`, false, "auth", "phrase:not authenticated"},
@@ -75,6 +76,7 @@ func TestPhraseShapes(t *testing.T) {
 		{"current over twice the limit", 429, nil, `{"error":{"type":"rate_limit_reached_error","message":"request reached project TPM rate limit, current: 1410, limit: 100"}}`, false, "overflow", "phrase:requested>limit"},
 		{"current just over the limit", 429, nil, `{"error":{"type":"rate_limit_reached_error","message":"request reached project TPM rate limit, current: 110, limit: 100"}}`, false, "rate_limited", "phrase:tpm"},
 		// A Google quota metric that names no period refills within minutes.
+		{"a googleapis path is no metric", 429, nil, `{"error":{"code":429,"message":"Quota exceeded. See https://generativelanguage.googleapis.com/v1beta/models for limits.","status":"RESOURCE_EXHAUSTED"}}`, false, "quota", "phrase:quota exceeded"},
 		{"quota metric without a period", 429, nil, `{"error":{"code":429,"message":"Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model with base model: m.","status":"RESOURCE_EXHAUSTED"}}`, false, "rate_limited", "quota-metric:per_minute"},
 		// A hyphenated period.
 		{"per-day", 200, nil, `data: {"error":{"message":"Rate limit exceeded: free-models-per-day","code":429}}`, true, "quota", "phrase:per-day"},
@@ -84,10 +86,12 @@ func TestPhraseShapes(t *testing.T) {
 		{"busy inside a word", 429, nil, `{"error":{"message":"business tier limit"}}`, false, "rate_limited", "status:429"},
 		{"rate limit beside busy", 429, nil, `{"error":{"message":"Rate limit exceeded: the server is busy"}}`, false, "rate_limited", "phrase:rate limit"},
 		{"chinese load saturated", 429, nil, `{"error":{"message":"当前分组上游负载已饱和，请稍后再试"}}`, false, "server_error", "phrase:负载已饱和"},
-		// "invalid argument" names nothing: unknown, in any status; a
-		// bad-input code or a named field still decides.
+		// "invalid argument" names nothing: unknown where the status says
+		// nothing; a bad-input code, a named field or a telling status
+		// still decides.
 		{"invalid argument alone", 400, nil, `{"error":{"message":"Request contains an invalid argument."}}`, false, "unknown", "phrase:invalid argument"},
 		{"invalid argument in a 2xx stream error", 200, nil, `data: {"type":"error","code":null,"message":"Invalid arguments passed to the model.","param":null}`, true, "unknown", "phrase:invalid argument"},
+		{"invalid argument in a 429 keeps the status", 429, nil, `{"error":{"message":"Invalid argument."}}`, false, "rate_limited", "status:429"},
 		{"invalid argument with a bad-input code", 400, nil, `{"error":{"message":"Client specified an invalid argument","code":"invalid_request_body"}}`, false, "bad_request", "code:invalid_request_body"},
 		{"invalid argument naming the field", 400, nil, `{"error":{"message":"Invalid argument: temperature must be between 0 and 2"}}`, false, "bad_request", "phrase:temperature"},
 		// Guards for broad bad-input words: a key that "is not valid" is
