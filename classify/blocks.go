@@ -40,14 +40,14 @@ func init() {
 // own pre-check: on a normal answer it touches only the structure (strings
 // are skipped with IndexByte), which measured six times faster than
 // searching the body for markers.
-func success(h http.Header, body []byte, stream bool, req []byte) Verdict {
+func success(h http.Header, body []byte, stream bool, req []byte, model string) Verdict {
 	if len(body) == 0 {
 		return Verdict{}
 	}
 	var f facts
 	readBody(body, &f)
 	if f.hasError {
-		return errorIn2xx(h, body, &f, stream, req)
+		return errorIn2xx(h, body, &f, stream, req, model)
 	}
 	if br := f.blockReason; len(br) > 0 && !eq(br, "BLOCK_REASON_UNSPECIFIED") {
 		ev, ok := blockReasons[string(br)]
@@ -75,25 +75,25 @@ func success(h http.Header, body []byte, stream bool, req []byte) Verdict {
 // request and then failed it), except in an envelope that carries every error
 // with a 200 (Baidu error_code, MiniMax base_resp), where the default is
 // unknown: that 200 says nothing, as a 400 says nothing.
-func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte) Verdict {
+func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, model string) Verdict {
 	st := f.numCode
 	if st < 400 || st > 599 {
 		st = 0
 	}
 	switch {
 	case st >= 500:
-		return fiveXX(st, codeStatusEvidence[st], h, body, f, req)
+		return fiveXX(st, codeStatusEvidence[st], h, body, f, req, model)
 	case st >= 400 && statusFixed[st]:
 		return withRetry(Verdict{Failed: true, Class: statusClass[st], Evidence: codeStatusEvidence[st]}, h, f)
 	case st >= 400:
-		return withRetry(decide(statusClass[st], codeStatusEvidence[st], h, body, f, req), h, f)
+		return withRetry(decide(statusClass[st], codeStatusEvidence[st], h, body, f, req, model), h, f)
 	}
 	if f.codeInBody != "" {
-		return withRetry(decide(Unknown, f.codeInBody, h, body, f, req), h, f)
+		return withRetry(decide(Unknown, f.codeInBody, h, body, f, req, model), h, f)
 	}
 	ev := "body:error"
 	if stream || f.sseError {
 		ev = "stream:error"
 	}
-	return withRetry(decide(ServerError, ev, h, body, f, req), h, f)
+	return withRetry(decide(ServerError, ev, h, body, f, req, model), h, f)
 }

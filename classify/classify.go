@@ -34,6 +34,13 @@ type Response struct {
 	// input back in their errors. It is read only when a phrase or rule
 	// matched; nil checks nothing.
 	Request []byte
+	// Model is the model Detour asked the upstream for (the endpoint's
+	// model). With it and Request, a not-found answer that names something
+	// the client's request names and that is not Model — a file, a
+	// container, a tool — is bad_request, not unavailable: the client's
+	// resource is missing, not the endpoint (docs/behaviour.md, "Not found:
+	// whose?"). "" keeps every not-found answer as the status or code says.
+	Model string
 }
 
 // Rule is an operator-taught rule, checked before the built-in rules.
@@ -82,7 +89,7 @@ func (c *Classifier) Classify(r Response) Verdict {
 			}
 		}
 	}
-	return builtin(r.Status, r.Header, body, r.Stream, r.Request)
+	return builtin(r.Status, r.Header, body, r.Stream, r.Request, r.Model)
 }
 
 func (ru *Rule) matches(r *Response, body []byte) bool {
@@ -154,12 +161,12 @@ func ruleEvidence(n int) string {
 }
 
 // builtin applies the built-in rules to a body already cut to MaxBody.
-func builtin(st int, h http.Header, body []byte, stream bool, req []byte) Verdict {
+func builtin(st int, h http.Header, body []byte, stream bool, req []byte, model string) Verdict {
 	switch {
 	case st >= 200 && st < 300:
-		return success(h, body, stream, req)
+		return success(h, body, stream, req, model)
 	case st >= 500 && st < 600:
-		return serverAnswer(st, h, body, req)
+		return serverAnswer(st, h, body, req, model)
 	case st < 400 || st >= 500:
 		return statusVerdict(st)
 	}
@@ -168,7 +175,7 @@ func builtin(st int, h http.Header, body []byte, stream bool, req []byte) Verdic
 	}
 	var f facts
 	readBody(body, &f)
-	v := decide(defaultClass(st), statusEvidence[st], h, body, &f, req)
+	v := decide(defaultClass(st), statusEvidence[st], h, body, &f, req, model)
 	return withRetry(v, h, &f)
 }
 

@@ -26,6 +26,11 @@ type corpusCase struct {
 	// why). The case then asserts Miss, so a rule that changes it is seen;
 	// the accuracy table counts it as a miss.
 	Miss string `json:"miss"`
+	// Request and Model, optional, are the client's request body and the
+	// model Detour sent, for an answer whose class depends on them (a
+	// not-found answer about something the client named).
+	Request string `json:"request"`
+	Model   string `json:"model"`
 }
 
 // corpusProviders are the provider names a corpus file may carry
@@ -47,8 +52,12 @@ func (c corpusCase) response() Response {
 	for k, v := range c.Headers {
 		h.Set(k, v)
 	}
-	return Response{Status: c.Status, Header: h, Body: []byte(c.Body), Dialect: Dialect(c.Dialect),
-		Provider: c.Provider, Stream: c.Stream}
+	r := Response{Status: c.Status, Header: h, Body: []byte(c.Body), Dialect: Dialect(c.Dialect),
+		Provider: c.Provider, Stream: c.Stream, Model: c.Model}
+	if c.Request != "" {
+		r.Request = []byte(c.Request)
+	}
+	return r
 }
 
 func loadCorpus(t testing.TB) map[string]corpusCase {

@@ -40,10 +40,14 @@ import (
 //  7. Structural evidence of bad input — only where the status default is
 //     unknown, as are bad-input phrases and codes.
 //  8. The status default.
+//  9. Past all of these, a not-found verdict (unavailable from a 404 or a
+//     weak not-found code; unknown with not-found wording) whose message
+//     names something the client's request names, other than the model
+//     Detour sent, is bad_request (notfound.go).
 //
 // A verdict reached after an echoed phrase was discarded carries "+echo" in
 // its evidence.
-func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req []byte) Verdict {
+func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req []byte, model string) Verdict {
 	if f.perDay {
 		return Verdict{Failed: true, Class: Quota, Evidence: "gemini:quotaId=PerDay"}
 	}
@@ -61,7 +65,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if len(f.param) > 0 || cs.badEv != "" {
 		skip = 1<<Quota | 1<<Auth
 	}
-	ts := textScan{f: f, body: body, req: req}
+	ts := textScan{f: f, body: body, req: req, model: model}
 	n := len(mainPhrases.list)
 	best := ts.pick(mainPhrases, skip)
 	if best < n && mainPhrases.list[best].notRate && def == RateLimited {
@@ -86,6 +90,9 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		}
 	}
 	v := ts.refine(def, defEv, best, &cs)
+	if ts.clientScoped(v, def, defEv, &cs) {
+		v = Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}
+	}
 	if ts.echo {
 		v.Evidence += "+echo"
 	}

@@ -31,7 +31,10 @@
 // client's request body (Response.Request), a phrase or a rule match whose
 // text also occurs in it is discarded and the next-best evidence decides, so
 // an upstream quoting the client's input back cannot make the client's words
-// page an operator or cool an account.
+// page an operator or cool an account. Given also the model Detour sent
+// (Response.Model), a not-found answer naming something the client's request
+// names, other than that model, is bad_request (notfound.go): a client naming
+// a file that does not exist cannot cool an endpoint.
 //
 // Bodies are walked by an allocation-free, truncation-tolerant JSON scanner
 // (scan.go); a status-only answer costs tens of nanoseconds and allocates

@@ -11,6 +11,7 @@ type textScan struct {
 	f      *facts // nil or unparsed: body is the one text
 	body   []byte
 	req    []byte // the client's request body
+	model  string // the model Detour sent; "" for unknown
 	checks int    // echo checks made
 	echo   bool   // some phrase was discarded as echoed
 	field  bool   // some phrase was discarded as a named field's content

@@ -38,22 +38,22 @@ import (
 const htmlScan = 1 << 10
 
 // serverAnswer classifies a 5xx answer.
-func serverAnswer(st int, h http.Header, body, req []byte) Verdict {
+func serverAnswer(st int, h http.Header, body, req []byte, model string) Verdict {
 	if statusClass[st] == Timeout || len(body) == 0 {
 		return Verdict{Failed: true, Class: statusClass[st], Evidence: statusEvidence[st]}
 	}
 	if t := trimLeft(body); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
-		return fiveXX(st, statusEvidence[st], h, body[:min(len(body), htmlScan)], nil, req)
+		return fiveXX(st, statusEvidence[st], h, body[:min(len(body), htmlScan)], nil, req, model)
 	}
 	var f facts
 	readBody(body, &f)
-	return fiveXX(st, statusEvidence[st], h, body, &f, req)
+	return fiveXX(st, statusEvidence[st], h, body, &f, req, model)
 }
 
 // fiveXX classifies a 5xx status (or an error body whose numeric code is
 // one, evidence ev) by what its body says; f is nil for a body that is not
 // JSON, whose text is then searched for timeout wording only.
-func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte) Verdict {
+func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte, model string) Verdict {
 	if statusClass[st] == Timeout {
 		return Verdict{Failed: true, Class: Timeout, Evidence: ev}
 	}
@@ -77,7 +77,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte)
 			if statusFixed[rs] {
 				return withRetry(echoMark(Verdict{Failed: true, Class: statusClass[rs], Evidence: relayedEvidence[rs]}, ts.echo), h, f)
 			}
-			v := decide(statusClass[rs], relayedEvidence[rs], h, body, f, req)
+			v := decide(statusClass[rs], relayedEvidence[rs], h, body, f, req, model)
 			return withRetry(echoMark(v, ts.echo), h, f)
 		}
 		if v, ok := timeoutCode(h, f); ok {

@@ -86,9 +86,9 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	defer wd.release()
 	o := &outcome{}
 
-	hreq, err := w.newRequest(httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
-		WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) },
-	}), e, o)
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) }}
+	gctx, turn := e.prov.gate.hook(actx, trace)
+	hreq, err := w.newRequest(httptrace.WithClientTrace(gctx, trace), e, o)
 	if err != nil {
 		o.status = http.StatusBadRequest
 		// This dialect cannot express the request (an audio or file part for
@@ -101,12 +101,13 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 		hreq.Header.Set(k, v)
 	}
 	wd.arm(PhaseHeaders, e.prov.cfg.Timeout)
-	resp, err := e.prov.client.Do(hreq)
+	resp, err := turn.do(e.prov.client, hreq)
 	if err != nil {
 		w.transportFailure(o, err, wd.expired())
 		return o
 	}
 	o.ttfb = time.Since(start)
+	e.prov.gate.saw(resp.ProtoMajor)
 	o.status = resp.StatusCode
 	if resp.StatusCode < 100 || resp.StatusCode > 599 {
 		// No HTTP server may send it (net/http passes any three digits
@@ -191,7 +192,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		return
 	}
 	v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.sent()})
+		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.sent(), Model: e.ep.Model})
 	if resp.StatusCode/100 != 2 {
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}

@@ -71,6 +71,7 @@ type providerRT struct {
 	cfg     *config.Provider
 	adapter provider.Adapter
 	client  *http.Client
+	gate    *dialGate // one dial at a time while the pool has no room (dialgate.go)
 }
 
 type endpointRT struct {
@@ -123,7 +124,7 @@ func New(o Options) (*Dispatcher, error) {
 		if a == nil {
 			return nil, fmt.Errorf("provider %s: no adapter for dialect %q", p.Name, p.Dialect)
 		}
-		provs[p.Name] = &providerRT{cfg: p, adapter: a, client: newClient(p)}
+		provs[p.Name] = &providerRT{cfg: p, adapter: a, client: newClient(p), gate: newDialGate(p.BaseURL, p.ConnectTimeout)}
 	}
 	targets := map[string]*targetRT{}
 	for i := range cfg.Targets {
@@ -219,7 +220,7 @@ func newClient(p *config.Provider) *http.Client {
 	dialer := &net.Dialer{Timeout: p.ConnectTimeout, KeepAlive: 30 * time.Second}
 	return &http.Client{
 		Transport: &http.Transport{
-			Proxy:                  http.ProxyFromEnvironment,
+			Proxy:                  proxy, // the environment's, after the dial gate (dialgate.go)
 			DialContext:            dialer.DialContext,
 			TLSHandshakeTimeout:    p.ConnectTimeout,
 			ForceAttemptHTTP2:      true,

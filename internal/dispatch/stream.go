@@ -64,7 +64,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		}
 		if ev.Error || !o.committed {
 			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
-				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.sent()})
+				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.sent(), Model: e.ep.Model})
 			if ev.Error && !v.Failed {
 				v = classify.Verdict{Class: classify.Unknown, Evidence: "stream:error event"}
 			}

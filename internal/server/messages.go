@@ -91,10 +91,16 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		// its Anthropic targets get the body as sent, the others fail as
 		// "translate" and are passed over. A request the door finds
 		// malformed is refused here, unless the route begins with an
-		// Anthropic target, which then judges it itself.
+		// Anthropic target, which then judges the details itself; but a
+		// body that is not a Messages request at all (messages.Check) is
+		// refused whatever the route, before any upstream call.
 		var de *messages.Error
 		if !errors.As(err, &de) || !de.Unsupported && !st.Dispatcher.ServesNative(in.model, dispatch.APIMessages) {
 			anthropicError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		if ce := messages.Check(in.body); ce != nil {
+			anthropicError(w, http.StatusBadRequest, ce.Error())
 			return
 		}
 		call.Native.Untranslated = "Detour cannot translate this request: " + err.Error()

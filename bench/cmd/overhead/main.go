@@ -60,7 +60,7 @@ func main() {
 		return
 	}
 	raiseNoFile()
-	r := &runner{dir: must(os.MkdirTemp("", "detour-overhead-"))}
+	r := &runner{dir: must(os.MkdirTemp("", "detour-overhead-")), kind: *kind}
 	defer r.stop()
 	switch *kind {
 	case upH1:
@@ -137,6 +137,7 @@ type runner struct {
 	// cert and key are the fake's self-signed certificate and key; ""
 	// for -upstream h1 (plain http).
 	cert, key string
+	kind      string // the fake's -upstream kind
 	fake      string // the fake's base URL, once started
 }
 

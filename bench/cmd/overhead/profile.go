@@ -63,17 +63,24 @@ func (p *profiler) goroutines() int {
 	return n
 }
 
-// fdsPerStream is what one stream holds in detour: the client's connection
-// and the upstream connection. fdSpare is what detour holds besides (its
-// listeners, the decision log, the runtime's own descriptors).
-const (
-	fdsPerStream = 2
-	fdSpare      = 64
-)
+// fdSpare is what detour holds besides its streams' connections (its
+// listeners, the decision log, the runtime's own descriptors, and the few
+// HTTP/2 upstream connections every stream shares).
+const fdSpare = 256
+
+// fdsPerStream is what one stream holds in detour: the client's connection,
+// and over HTTP/1.1 its own upstream connection too (over HTTP/2 streams
+// share a few, counted in fdSpare).
+func fdsPerStream(kind string) uint64 {
+	if kind == upH1 {
+		return 2
+	}
+	return 1
+}
 
 // fdRoom returns how many concurrent streams detour can hold under the
 // process's open-file limit (inherited from this program), and that limit.
-func fdRoom() (streams int, limit uint64) {
+func fdRoom(kind string) (streams int, limit uint64) {
 	var l syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
 		return -1, 0
@@ -81,5 +88,5 @@ func fdRoom() (streams int, limit uint64) {
 	if l.Cur <= fdSpare {
 		return 0, l.Cur
 	}
-	return int((l.Cur - fdSpare) / fdsPerStream), l.Cur
+	return int((l.Cur - fdSpare) / fdsPerStream(kind)), l.Cur
 }

@@ -29,16 +29,16 @@ func (r *runner) streams(bin string, n int, every time.Duration, ramp int) error
 	idle := procStatus(pid, "VmRSS:")
 	idleAnon := procStatus(pid, "RssAnon:")
 	idleG := r.prof.goroutines()
-	// Each stream holds two descriptors in detour (client and upstream
-	// connections): above what the open-file limit allows, failures measure
-	// the machine, not the gateway.
-	room, limit := fdRoom()
+	// Each stream holds a descriptor or two in detour (fdsPerStream): above
+	// what the open-file limit allows, failures measure the machine, not the
+	// gateway.
+	room, limit := fdRoom(r.kind)
 	possible := room < 0 || n <= room
 	if !possible {
 		fmt.Printf("streams: IMPOSSIBLE HERE: %d streams need more than %d open files in detour (%d per stream + ~%d); "+
 			"this machine's open-file limit is %d, enough for %d streams. Raise the hard limit (ulimit -Hn, "+
 			"as root or in the container's settings) or run -streams %d.\n",
-			n, n*fdsPerStream, fdsPerStream, fdSpare, limit, room, room/100*100)
+			n, uint64(n)*fdsPerStream(r.kind), fdsPerStream(r.kind), fdSpare, limit, room, room/100*100)
 	}
 	fmt.Printf("streams: %d through detour, started at %d/s, upstream event every %s (%d events, ~%s each)\n",
 		n, ramp, every, streamParts+4, time.Duration(streamParts+4)*every)

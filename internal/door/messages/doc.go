@@ -6,6 +6,9 @@
 //
 //   - Translate: a Messages request → canonical chat JSON, with the model
 //     and stream flag. Errors are *Error, naming the field as Anthropic does.
+//   - Check: what makes a body not a Messages request at all (a required
+//     member missing or of the wrong type), for a body that goes to an
+//     Anthropic target untranslated; it reads nothing else.
 //   - Answer: a canonical chat.completion → an Anthropic Message.
 //   - Encoder: canonical chat.completion.chunk objects, one at a time → the
 //     Messages SSE stream (message_start … message_stop, error frames).

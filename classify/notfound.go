@@ -1,0 +1,224 @@
+package classify
+
+// Not found: whose? (docs/behaviour.md). A 404, a not-found code
+// (not_found_error, NOT_FOUND) or, in a 4xx that otherwise proves nothing,
+// not-found wording says something is missing. It is the endpoint's model
+// or deployment only when nothing else is named: a client that names a file,
+// a container, a vector store or a tool that does not exist gets the same
+// 404, and reading that as unavailable would let any client cool an
+// endpoint for everyone. So, given the model Detour sent (Response.Model)
+// and the client's request (Response.Request), a not-found answer whose
+// message names something the request also names, other than the model,
+// is bad_request: the client's input is at fault.
+//
+// What counts as a name in the upstream's message:
+//   - a quoted span ('…', `…`, "…") of 4 to 256 bytes holding something
+//     besides letters ('summarize the doc', 'check_weather', "report.pdf"
+//     — not 'messages', a word every request holds);
+//   - an identifier-like token of 6 to 256 bytes of letters, digits, '_',
+//     '-' and '.', holding a letter and a digit or '_'
+//     (file_011CNha8iCJcU1wXNR6q4V8w, cntr_6862…, files/abc123 → abc123).
+//
+// A name equal to the model, containing it (claude-x-20250929 for
+// claude-x) or contained in it (llama-v3 in accounts/…/models/llama-v3) is
+// the model's and is passed over. The provider's own words about a model
+// (a strong code such as model_not_found, or a taught phrase such as
+// "model … does not exist") decide before this rule is read, so they keep
+// unavailable. At most maxNamed names are checked against the request (each
+// check reads it once); nothing is allocated.
+
+// maxNamed bounds the names of one answer checked against the request.
+const maxNamed = 8
+
+// notFoundEvidence is the evidence of a not-found answer about a name the
+// client sent.
+const notFoundEvidence = "not-found:client-named"
+
+// clientScoped reports whether v, reached by refine, is a not-found answer
+// about a name the client sent rather than the model.
+func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeScan) bool {
+	if ts.model == "" || len(ts.req) == 0 {
+		return false
+	}
+	switch {
+	case v.Class == Unavailable && v.Evidence == defEv:
+	case v.Class == Unavailable && cs.weak == Unavailable && v.Evidence == cs.weakEv:
+	case v.Class == Unknown && def == Unknown && v.Evidence == defEv && ts.saysNotFound():
+	default:
+		return false
+	}
+	return ts.clientNamed()
+}
+
+// notFoundWords are the wordings of a not-found answer sent with a status
+// that does not say so itself.
+var notFoundWords = [...]string{"not found", "no such", "does not exist", "doesn't exist", "could not be found", "could not find"}
+
+func (ts *textScan) saysNotFound() bool {
+	for i := 0; i < ts.texts(); i++ {
+		for _, w := range notFoundWords {
+			if containsFold(ts.text(i), w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clientNamed reports whether the answer's texts name something, other than
+// the model, that the client's request also holds.
+func (ts *textScan) clientNamed() bool {
+	checks := 0
+	for i := 0; i < ts.texts() && checks < maxNamed; i++ {
+		t := ts.text(i)
+		for at := 0; checks < maxNamed; {
+			s, e, next := nextName(t, at)
+			if next < 0 {
+				break
+			}
+			at = next
+			if ts.isModel(t[s:e]) {
+				continue
+			}
+			checks++
+			if echoed(ts.req, t[s:e]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isModel reports whether name is the model Detour sent, a longer name for
+// it, or a part of it (ASCII case folded).
+func (ts *textScan) isModel(name []byte) bool {
+	m := ts.model
+	switch {
+	case len(name) == len(m):
+		return hasFold(name, m)
+	case len(name) > len(m):
+		return len(m) >= 4 && hasFold(name, m)
+	}
+	return len(name) >= 4 && hasFold(m, name)
+}
+
+// hasFold reports whether sub occurs in t, ASCII case folded, byte for byte
+// (names hold no blanks worth folding).
+func hasFold[T, U ~string | ~[]byte](t T, sub U) bool {
+	for i := 0; i+len(sub) <= len(t); i++ {
+		j := 0
+		for j < len(sub) && lowerTab[t[i+j]] == lowerTab[sub[j]] {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextName finds the next name in t at or after from: its span t[s:e] and
+// where to go on; next is -1 when there is none.
+func nextName(t []byte, from int) (s, e, next int) {
+	after := -1 // the end of the last escape: a name may start there
+	for i := from; i < len(t); {
+		c := t[i]
+		switch {
+		case c == '\\' && (i+1 >= len(t) || t[i+1] != '"'):
+			// An escape (\n, \u00e9): the letter after the backslash does
+			// not start a name.
+			if i+1 < len(t) && t[i+1] == 'u' {
+				i += 6
+			} else {
+				i += 2
+			}
+			after = i
+		case c == '\'' || c == '`' || c == '"' || c == '\\':
+			if c == '\'' && i > 0 && wordTab[t[i-1]] == 1 {
+				i++ // an apostrophe: doesn't
+				continue
+			}
+			open, close := 1, string(c)
+			if c == '\\' {
+				open, close = 2, `\"`
+			}
+			in := i + open
+			end := indexByteStr(t[in:min(len(t), in+maxNeedle+1)], close)
+			if end < 0 {
+				i += open
+				continue
+			}
+			if quotedName(t[in : in+end]) {
+				return in, in + end, in + end + len(close)
+			}
+			i = in + end + len(close)
+		case idByte(c) && (i == 0 || i == after || !idByte(t[i-1])):
+			j := i
+			for j < len(t) && idByte(t[j]) {
+				j++
+			}
+			k := j
+			for k > i && (t[k-1] == '.' || t[k-1] == '-') {
+				k-- // sentence punctuation, not part of the name
+			}
+			if idLike(t[i:k]) {
+				return i, k, j
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return 0, 0, -1
+}
+
+// indexByteStr is the index of sep (one or two bytes) in t, or -1.
+func indexByteStr(t []byte, sep string) int {
+	for i := 0; i+len(sep) <= len(t); i++ {
+		if t[i] == sep[0] && (len(sep) == 1 || t[i+1] == sep[1]) {
+			return i
+		}
+	}
+	return -1
+}
+
+func idByte(c byte) bool {
+	return c < 0x80 && wordTab[c] == 1 || c == '_' || c == '-' || c == '.'
+}
+
+// idLike reports an identifier-like token: a letter, and a digit or '_'.
+func idLike(b []byte) bool {
+	if len(b) < 6 || len(b) > maxNeedle {
+		return false
+	}
+	letter, mark := false, false
+	for _, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9', c == '_':
+			mark = true
+		}
+	}
+	return letter && mark
+}
+
+// quotedName reports a quoted span that names something: 4 to 256 bytes,
+// a letter or digit, and something besides letters.
+func quotedName(b []byte) bool {
+	if len(b) < 4 || len(b) > maxNeedle {
+		return false
+	}
+	alnum, other := false, false
+	for _, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			alnum = true
+		case c >= '0' && c <= '9':
+			alnum, other = true, true
+		default:
+			other = true
+		}
+	}
+	return alnum && other
+}

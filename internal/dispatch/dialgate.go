@@ -1,0 +1,245 @@
+package dispatch
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// dialGate keeps a burst of requests to one provider from opening one TLS
+// connection each (docs/benchmarks.md#streams).
+//
+// net/http dials a new connection for every request that finds none with
+// room. Over HTTP/2 one connection carries a hundred streams or more, but
+// while the first connection of a cold pool is still in its TLS handshake
+// every request that arrives dials its own: a burst of 1,000 streams opened
+// several hundred handshakes, most of them closed again right after, paid
+// for in CPU on both sides and in memory at the peak. The gate lets one
+// request at a time look for a connection outside the pool (the holder);
+// the others queue until it has its connection, then start over from the
+// pool, where they find room on it: a few at first (lanes), and each that
+// finds room lets the next one go, so a queue of thousands does not wake
+// all at once for every connection. The first that finds no room holds the
+// gate and dials the next connection.
+//
+// A provider that answers over HTTP/1.x (every plain-http base URL, and any
+// server that does not offer h2) needs a connection per request: the gate
+// steps aside for good once it has seen one such connection. A request waits
+// for a holder at most wait at a time, never past its context, and a holder whose
+// dial failed opens the gate until a request gets a connection again, so a
+// dead upstream costs each request its own connect timeout, never the sum.
+//
+// A nil *dialGate gates nothing.
+type dialGate struct {
+	h1     atomic.Bool // a connection without HTTP/2 was seen: never gate again
+	failed atomic.Bool // the last holder let go without a connection: the gate is open
+	wait   time.Duration
+
+	mu     sync.Mutex
+	holder *gateTurn   // nil: free
+	queue  []*gateTurn // waiting, oldest first
+}
+
+// lanes is how many waiters a holder's new connection wakes at once.
+const lanes = 8
+
+// newDialGate returns a gate for a provider at baseURL whose waiters wait
+// at most wait for a holder; plain http never speaks HTTP/2 through
+// net/http, so it is not gated.
+func newDialGate(baseURL string, wait time.Duration) *dialGate {
+	g := &dialGate{wait: wait}
+	if strings.HasPrefix(baseURL, "http://") {
+		g.h1.Store(true)
+	}
+	return g
+}
+
+// errStartOver is what the transport's Proxy function returns to a request
+// that waited for the gate: a connection with room may exist now, and only
+// a round trip started over (gateTurn.do) looks in the HTTP/2 pool first.
+var errStartOver = errors.New("dispatch: start over from the connection pool")
+
+// gateTurn is one attempt's passage through a gate.
+type gateTurn struct {
+	g     *dialGate
+	ctx   context.Context
+	holds atomic.Bool   // this turn is the gate's holder
+	woken atomic.Bool   // woken from the queue: when it finds room it wakes the next
+	wake  chan struct{} // closed when woken (under g.mu)
+}
+
+// turnKey finds an attempt's turn in its request's context.
+type turnKey struct{}
+
+// hook prepares an attempt's turn: it returns the context to send the
+// request with and adds the releases to trace. The transport's Proxy
+// function (proxy) is where a request meets the gate: net/http calls it
+// only when no pooled HTTP/2 connection had room, right before it takes a
+// pooled connection or dials one, in the request's goroutine with no lock
+// held (GetConn, the obvious hook, is also called by the HTTP/2 pool with
+// its lock held, where waiting would stall every request). GotConn lets go
+// of the gate for an HTTP/1.x connection, WroteHeaders for an HTTP/2 one
+// (net/http hands a new HTTP/2 connection to its dialer a moment before it
+// puts it in the pool).
+func (g *dialGate) hook(ctx context.Context, trace *httptrace.ClientTrace) (context.Context, *gateTurn) {
+	if g == nil || g.h1.Load() {
+		return ctx, nil
+	}
+	t := &gateTurn{g: g, ctx: ctx}
+	trace.GotConn = func(info httptrace.GotConnInfo) {
+		if tc, ok := info.Conn.(*tls.Conn); !ok || tc.ConnectionState().NegotiatedProtocol != "h2" {
+			g.h1.Store(true)
+			g.openAll()
+			t.pass(false)
+		}
+	}
+	trace.WroteHeaders = func() { t.pass(false) }
+	return context.WithValue(ctx, turnKey{}, t), t
+}
+
+// proxy is the transport's Proxy function: the gate, then the proxy from
+// the environment as net/http's default reads it.
+func proxy(req *http.Request) (*url.URL, error) {
+	if t, ok := req.Context().Value(turnKey{}).(*gateTurn); ok {
+		if err := t.enter(); err != nil {
+			return nil, err
+		}
+	}
+	return http.ProxyFromEnvironment(req)
+}
+
+// saw records the protocol of an answer from the gate's provider.
+func (g *dialGate) saw(protoMajor int) {
+	if g != nil && protoMajor == 1 && !g.h1.Swap(true) {
+		g.openAll()
+	}
+}
+
+// enter lets the request on to a connection outside the pool when the gate
+// is free (it then holds it) or open, and otherwise queues it until a holder
+// has a new connection and answers errStartOver.
+func (t *gateTurn) enter() error {
+	g := t.g
+	t.woken.Store(false)                                  // back here: it found no room, its lane ends
+	if g.h1.Load() || g.failed.Load() || t.holds.Load() { // not gated, open, or a retry inside one round trip
+		return nil
+	}
+	g.mu.Lock()
+	if g.holder == nil {
+		g.holder = t
+		t.holds.Store(true)
+		g.mu.Unlock()
+		return nil
+	}
+	wake := make(chan struct{})
+	t.wake = wake
+	g.queue = append(g.queue, t)
+	g.mu.Unlock()
+	// Each wait ends with a new connection (errStartOver), an open gate or
+	// a holder stuck for wait; only the last sends the request to dial on
+	// its own. Bounding the waits in all instead would send every waiter
+	// of an overloaded gate to dial at once, the storm the gate is for.
+	timer := time.NewTimer(g.wait)
+	defer timer.Stop()
+	select {
+	case <-wake:
+	case <-timer.C:
+	case <-t.ctx.Done():
+	}
+	g.mu.Lock()
+	woken := t.wake == nil // wakeLocked took it off the queue
+	if !woken {
+		g.dropLocked(t)
+	}
+	g.mu.Unlock()
+	switch {
+	case !woken:
+		return nil // the holder made no progress within wait, or the context ended: net/http reports it
+	case g.failed.Load() || g.h1.Load():
+		return nil // dial on its own
+	}
+	return errStartOver
+}
+
+// pass lets go of the gate if this turn holds it (failed: it got no
+// connection, which opens the gate until a request gets one), and passes a
+// woken turn's wake on to the next waiter.
+func (t *gateTurn) pass(failed bool) {
+	if t == nil {
+		return
+	}
+	g := t.g
+	if !failed && g.failed.Load() {
+		g.failed.Store(false)
+	}
+	holds, woken := t.holds.Swap(false), t.woken.Swap(false)
+	if !holds && !woken {
+		return
+	}
+	g.mu.Lock()
+	switch {
+	case holds && failed:
+		g.holder = nil
+		g.failed.Store(true)
+		g.wakeLocked(len(g.queue))
+	case holds:
+		g.holder = nil
+		g.wakeLocked(lanes)
+	default:
+		g.wakeLocked(1)
+	}
+	g.mu.Unlock()
+}
+
+// wakeLocked wakes the n oldest waiters.
+func (g *dialGate) wakeLocked(n int) {
+	n = min(n, len(g.queue))
+	for _, w := range g.queue[:n] {
+		w.woken.Store(true)
+		close(w.wake)
+		w.wake = nil
+	}
+	g.queue = append(g.queue[:0], g.queue[n:]...)
+}
+
+// dropLocked takes a waiter that gave up off the queue.
+func (g *dialGate) dropLocked(t *gateTurn) {
+	for i, w := range g.queue {
+		if w == t {
+			g.queue = append(g.queue[:i], g.queue[i+1:]...)
+			return
+		}
+	}
+}
+
+// openAll wakes every waiter: the provider turned out not to speak HTTP/2.
+func (g *dialGate) openAll() {
+	g.mu.Lock()
+	g.wakeLocked(len(g.queue))
+	g.mu.Unlock()
+}
+
+// do sends req through c, and again from the top each time the gate sent it
+// back to the pool; then it ends the turn (a holder still holding got no
+// connection).
+func (t *gateTurn) do(c *http.Client, req *http.Request) (*http.Response, error) {
+	resp, err := c.Do(req)
+	for t != nil && err != nil && errors.Is(err, errStartOver) && req.GetBody != nil {
+		body, berr := req.GetBody()
+		if berr != nil {
+			break
+		}
+		req = req.Clone(req.Context())
+		req.Body = body
+		resp, err = c.Do(req)
+	}
+	t.pass(true)
+	return resp, err
+}
