@@ -127,3 +127,16 @@ func TestFiveXXShapes(t *testing.T) {
 		{"relayed status not in the SDK form", 500, nil, `{"error":{"message":"upstream said error code: 429"}}`, false, "server_error", "status:500"},
 	})
 }
+
+// A proxy's 5xx relaying a not-found about a file the client named is read
+// like the 404 itself: the client's input, not the endpoint's model.
+func TestRelayedNotFoundIsClientNamed(t *testing.T) {
+	body := []byte(`{"error":{"message":"Error code: 404 - No such File object: file-abc123xyz","code":500}}`)
+	req := []byte(`{"model":"gpt-x","input":[{"type":"input_file","file_id":"file-abc123xyz"}]}`)
+	if v := Classify(Response{Status: 500, Body: body, Request: req, Model: "gpt-x"}); v.Class != BadRequest {
+		t.Errorf("relayed client-named 404: %+v, want bad_request", v)
+	}
+	if v := Classify(Response{Status: 500, Body: body}); v.Class != Unavailable {
+		t.Errorf("relayed 404 without the request: %+v, want unavailable", v)
+	}
+}
