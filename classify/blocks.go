@@ -82,7 +82,7 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	}
 	switch {
 	case st >= 500:
-		return fiveXX(st, codeStatusEvidence[st], h, body, f, req)
+		return fiveXX(st, codeStatusEvidence[st], h, body, f, req, model)
 	case st >= 400 && statusFixed[st]:
 		return withRetry(Verdict{Failed: true, Class: statusClass[st], Evidence: codeStatusEvidence[st]}, h, f)
 	case st >= 400:

@@ -166,7 +166,7 @@ func builtin(st int, h http.Header, body []byte, stream bool, req []byte, model 
 	case st >= 200 && st < 300:
 		return success(h, body, stream, req, model)
 	case st >= 500 && st < 600:
-		return serverAnswer(st, h, body, req)
+		return serverAnswer(st, h, body, req, model)
 	case st < 400 || st >= 500:
 		return statusVerdict(st)
 	}

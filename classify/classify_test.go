@@ -65,7 +65,8 @@ func TestOpenAIStyle(t *testing.T) {
 		// client can cool an account by naming a tool check_billing.
 		{"client tool named billing", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"tool_choice.name: Tool 'check_billing' not found in provided tools"}}`, false, "bad_request", "message:field-path"},
 		{"client schema named per_day", 400, nil, `{"error":{"message":"Invalid schema for response_format 'per_day_report': bad","type":"invalid_request_error","param":"response_format","code":null}}`, false, "bad_request", "phrase:invalid schema"},
-		{"gemini long schema path", 400, nil, `{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[billing_address].items: missing field.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "message:field-path"},
+		{"gemini long schema path", 400, nil, `{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[billing_address].items: missing field.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:missing…field"},
+		{"gemini long schema path, no phrase", 400, nil, `{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[billing_address].items: unexpected token.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "message:field-path"},
 		{"no endpoint for a capability", 404, nil, `{"error":{"message":"No endpoints found that support image input","code":404}}`, false, "unknown", "phrase:no endpoints found that support"},
 		{"no endpoints for a retired model", 404, nil, `{"error":{"message":"No endpoints found for x-ai/grok-4-fast:free.","code":404}}`, false, "unavailable", "phrase:no endpoints found"},
 		// A capability the model lacks is not proven bad input, and a generic

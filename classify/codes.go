@@ -74,7 +74,11 @@ func init() {
 		"overloaded_error": weakCode(ServerError), "api_error": weakCode(ServerError), "server_error": weakCode(ServerError),
 		"internal_error": weakCode(ServerError), "internal_server_error": weakCode(ServerError), "service_unavailable": weakCode(ServerError),
 		"internalservererror": weakCode(ServerError), "timeout_error": weakCode(Timeout), "timeout": weakCode(Timeout),
-		"request_too_large": weakCode(Overflow), "payload_too_large": weakCode(Overflow),
+		"request_too_large": weakCode(Overflow), "payload_too_large": weakCode(Overflow), "max_tokens_per_request": weakCode(Overflow),
+		// The model's own output failed validation (Groq: a tool call that
+		// does not match its schema): not the client's input, not the
+		// endpoint's failure; another attempt or target may do better.
+		"tool_use_failed": strongCode(Unknown),
 		// bad input
 		"invalid_value": badInput, "invalid_type": badInput, "missing_required_parameter": badInput,
 		"unknown_parameter": badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
@@ -97,6 +101,7 @@ func init() {
 		"modelnotreadyexception": weakCode(ServerError), "modelerrorexception": weakCode(ServerError),
 		"internalserverexception": weakCode(ServerError), "serviceunavailableexception": weakCode(ServerError),
 		"modeltimeoutexception": weakCode(Timeout), "modelstreamerrorexception": weakCode(ServerError),
+		"validationexception": badInput,
 	}
 	codeTables[srcReason] = map[string]codeRule{
 		"api_key_invalid": strongCode(Auth), "api_key_expired": strongCode(Auth), "access_token_expired": strongCode(Auth),

@@ -1,6 +1,9 @@
 package classify
 
-import "net/http"
+import (
+	"bytes"
+	"net/http"
+)
 
 // decide refines a status default with what the body (and the AWS error-type
 // header) says. req is the client's request body: text found in it is no
@@ -13,16 +16,20 @@ import "net/http"
 //     UnrecognizedClientException, …), in source order.
 //  3. The period of a Google quota metric named in the message
 //     (…googleapis.com/…_per_minute_…), read like a quotaId, where the
-//     answer speaks of quota or rate at all.
+//     answer speaks of quota or rate at all; a metric that names no day or
+//     month period is a short one.
 //  4. Phrases in the human texts (the whole body when it is not JSON), by
 //     the priority of mainPhrases, skipping any whose matched text the
 //     client sent (echoed) and, where structure says the answer is about
 //     one request field (a param, a bad-input code), the account-scoped
 //     ones (quota, auth); then "Limit N … Requested M" with M > N, or
-//     "(actual/limit): A/L" with A > 2L, a single request larger than a
-//     per-minute cap, is overflow. A capability gap ("does not support
-//     tools") is a phrase of class unknown: it outranks the weak codes and
-//     the bad-input phrases below it, but structure (step 7) still decides.
+//     "(actual/limit): A/L" or "current: A, limit: L" with A > 2L, a single
+//     request larger than a per-minute cap, is overflow. A capability gap
+//     ("does not support tools") is a phrase of class unknown: it outranks
+//     the weak codes and the bad-input phrases below it, but structure
+//     (step 7) still decides. Wording that names nothing ("invalid
+//     argument") is unknown too where the status says nothing (a 400, an
+//     error in a 2xx), but lets a weak or bad-input code decide.
 //  5. A bad-input code together with the param it names (invalid_value,
 //     messages[0].role) is bad_request whatever the status default; so is,
 //     where a phrase was discarded (echoed, or account wording next to a
@@ -100,15 +107,20 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 	if best > overflowRank && rateish && ts.requestOverLimit() {
 		return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:requested>limit"}
 	}
-	capability := false
+	capability, vague := false, false
 	if best < n {
 		p := &mainPhrases.list[best]
 		switch {
 		case p.class == Unknown:
-			capability = true
+			capability, vague = true, p.vague
 		case !p.badInput || def == Unknown:
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}
+	}
+	if vague && def != Unknown && def != ServerError {
+		// Wording that names nothing only keeps a silent status (a 400, an
+		// error in a 2xx) from deciding; a 429 or a 403 still says more.
+		capability = false
 	}
 	// A bad-input code naming its field proves bad input in any status.
 	if cs.badEv != "" && len(f.param) > 0 {
@@ -124,7 +136,7 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 	// not make the answer a server error: that would let a client's request
 	// count against the endpoint. It stays what the status says.
 	providerSide := cs.weak == ServerError || cs.weak == Timeout
-	if cs.weakEv != "" && !capability && (!providerSide || def == ServerError || def == Timeout) {
+	if cs.weakEv != "" && (!capability || vague) && (!providerSide || def == ServerError || def == Timeout) {
 		return Verdict{Failed: true, Class: cs.weak, Evidence: cs.weakEv}
 	}
 	if def == Unknown {
@@ -147,6 +159,8 @@ func structureProof(f *facts) string {
 		return "gemini:fieldViolations"
 	case f.detailLoc:
 		return "detail:loc"
+	case f.fieldErrors:
+		return "zod:_errors"
 	case f.nTexts > 0 && fieldPathPrefix(f.texts[0]):
 		return "message:field-path"
 	}
@@ -237,12 +251,68 @@ func (ts *textScan) requestOverLimit() bool {
 }
 
 // overLimit finds "limit N … requested M" with M > N, or "(actual/limit):
-// A/L" with A > 2L, in t and returns its span; end is 0 when there is none.
+// A/L" or "current: A, limit: L" with A > 2L, in t and returns its span; end
+// is 0 when there is none.
 func overLimit(t []byte) (start, end int) {
 	if s, e := limitRequested(t); e > s {
 		return s, e
 	}
-	return actualOverLimit(t)
+	if s, e := actualOverLimit(t); e > s {
+		return s, e
+	}
+	return currentOverLimit(t)
+}
+
+// currentOverLimit reads "current: 1410, limit: 100" (Moonshot). As with
+// actualOverLimit, a window that held at most the limit before this request
+// and holds more than twice it now means this request alone is over it.
+func currentOverLimit(t []byte) (start, end int) {
+	k := indexFold(t, "current:")
+	if k < 0 {
+		return 0, 0
+	}
+	i := k + len("current:")
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	actual, ok := number(t[i:])
+	if !ok {
+		return 0, 0
+	}
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
+		i++
+	}
+	for i < len(t) && (t[i] == ' ' || t[i] == ',') {
+		i++
+	}
+	if !bytesHasPrefixFold(t[i:], "limit:") {
+		return 0, 0
+	}
+	i += len("limit:")
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	limit, ok := number(t[i:])
+	if !ok || limit <= 0 || actual <= 2*limit {
+		return 0, 0
+	}
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
+		i++
+	}
+	return k, i
+}
+
+// bytesHasPrefixFold reports whether t begins with p, ASCII case aside.
+func bytesHasPrefixFold(t []byte, p string) bool {
+	if len(t) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if lowerTab[t[i]] != p[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // limitRequested reads "Limit 7000, Used 0, Requested ~12903".
@@ -341,7 +411,10 @@ func (ts *textScan) metricPeriod() (long, short bool) {
 		switch {
 		case containsFold(m, "per_day"), containsFold(m, "per_month"):
 			return true, false
-		case containsFold(m, "per_minute"), containsFold(m, "per_second"):
+		case bytes.IndexByte(m, '_') >= 0: // a metric name, not a path (v1beta) or a type (google.rpc.Help)
+			// Google's quota metrics name a long period when they have one
+			// (…_per_day); one that names none (online_prediction_requests_
+			// per_base_model) or a minute or second refills within minutes.
 			return false, true
 		}
 	}

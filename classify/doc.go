@@ -5,17 +5,20 @@
 // a status, the first 4 KiB of the body, in every major dialect (OpenAI-style
 // error.code/type/param, Anthropic error.type, Gemini error.status and
 // details.reason, promptFeedback.blockReason, finishReason SAFETY, OpenRouter's
-// 200-with-error body, SSE error events) and the envelopes of other vendors
-// (Baidu error_code/error_msg, MiniMax base_resp, Cloudflare errors[],
-// FastAPI detail, Ollama NDJSON lines, llama.cpp's `error: {…}` stream line).
+// 200-with-error body, SSE error events, the Responses API's response.error)
+// and the envelopes of other vendors (Baidu error_code/error_msg, MiniMax
+// base_resp, iFlytek Spark header.code/message, Cloudflare errors[], FastAPI
+// detail as text or object, Zod's {"field":{"_errors":[…]}}, Ollama NDJSON
+// lines, llama.cpp's `error: {…}` stream line).
 //
 // How a verdict is reached (see decide.go for the exact precedence):
 //
 //   - operator rules (Classifier.Rules), first match wins, "rule:<n>";
 //   - the status default (status.go), final for 401, 402, 405, 407, 408, 410,
 //     504 and 524; a 5xx stays server_error unless its body names a timeout,
-//     proves a request-scoped class or a capability gap, or proves the
-//     account cannot pay (server.go);
+//     proves a request-scoped class or a capability gap, proves the account
+//     cannot pay, or quotes its upstream's 4xx as the SDKs print it ("Error
+//     code: 429 - {…}", read as that 4xx) (server.go);
 //   - for other 4xx and for error bodies inside a 2xx or a stream: Gemini
 //     quota periods, then strong codes, then the period of a Google quota
 //     metric, then taught phrases (phrases.go; a capability gap is unknown),

@@ -287,6 +287,12 @@ func TestFiveXXProvingTheRequest(t *testing.T) {
 	if v.Class != ServerError || v.Evidence != "status:500+echo" {
 		t.Errorf("echoed 5xx: %+v", v)
 	}
+	// Nor can it by quoting a 4xx the way a proxy relays one.
+	v = Classify(Response{Status: 500, Body: []byte(`{"error":{"message":"failed on input: Error code: 401 - nope"}}`),
+		Request: []byte(`{"messages":[{"role":"user","content":"Error code: 401 - nope"}]}`)})
+	if v.Class != ServerError || v.Evidence != "status:500+echo" {
+		t.Errorf("echoed relayed status: %+v", v)
+	}
 }
 
 // The echo check allocates nothing for a phrase, whatever the request's size.

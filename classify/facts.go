@@ -26,6 +26,7 @@ type facts struct {
 	retryDelay        []byte // Gemini RetryInfo.retryDelay
 	fieldViolations   bool   // Gemini BadRequest.fieldViolations
 	detailLoc         bool   // a FastAPI/pydantic detail[].loc naming the field
+	fieldErrors       bool   // a Zod {"<field>":{"_errors":[…]}} naming the field
 
 	blockReason  []byte // Gemini promptFeedback.blockReason
 	finishReason []byte // Gemini candidates[].finishReason (first)

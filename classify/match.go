@@ -50,6 +50,7 @@ type phrase struct {
 	weak     bool // a weak quota phrase: a per-minute period overrides it
 	badInput bool // evidence of bad input: only where the default is unknown
 	notRate  bool // ignored on a rate-limited answer ("too many tokens" from a throttle)
+	vague    bool // an unknown-class phrase that names nothing: a code still decides
 	word     bool // must end where the word does: an abbreviation (TPD), not a word's start
 	slash    bool // a unit after a slash ("1000 calls / month"), blanks allowed between
 	evidence string

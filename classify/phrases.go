@@ -45,6 +45,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "account has been deactivated", class: Auth},
 	{a: "account is disabled", class: Auth},
 	{a: "account has been suspended", class: Auth},
+	{a: "not authenticated", class: Auth},        // FastAPI's HTTPBearer: {"detail":"Not authenticated"}
+	{a: "access has been disabled", class: Auth}, // "API access has been disabled for this account"
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},
@@ -94,6 +96,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "per day", class: Quota},
 	{a: "per month", class: Quota},
 	{a: "per_day", class: Quota},
+	{a: "per-day", class: Quota}, // "free-models-per-day"
+	{a: "per-month", class: Quota},
 	{a: "tpd)", class: Quota},
 	{a: "rpd)", class: Quota},
 	{a: "tpd", word: true, class: Quota}, // "organization TPD rate limit"
@@ -173,6 +177,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},
 	{a: "max_model_len", class: ContextLength},
+	{a: "maximum model length", class: ContextLength},
 	{a: "max_seq_len", class: ContextLength},
 	{a: "too many tokens", class: ContextLength, notRate: true},
 
@@ -219,6 +224,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "per min", class: RateLimited},
 	{a: "per second", class: RateLimited},
 	{a: "per_minute", class: RateLimited},
+	{a: "per-minute", class: RateLimited},
+	{a: "per-second", class: RateLimited},
 	{a: "tpm)", class: RateLimited},
 	{a: "rpm)", class: RateLimited},
 	{a: "tpm", word: true, class: RateLimited},
@@ -261,7 +268,13 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "degraded", class: ServerError},
 	{a: "during generation", class: ServerError},
 	{a: "while running the model", class: ServerError},
+	// A busy or saturated server ("Model busy, retry later"); after the rate
+	// wording, so "rate limit … busy" stays a rate.
+	{a: "busy", word: true, class: ServerError},
 	{a: "访问量过大", class: ServerError}, // too much traffic (on the model)
+	{a: "负载已饱和", class: ServerError}, // load is saturated
+	{a: "负载过高", class: ServerError},  // load too high
+	{a: "繁忙", class: ServerError},    // busy
 
 	// forbidden, weak.
 	{a: "permission denied", class: Forbidden},
@@ -291,6 +304,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "mime type", class: BadRequest, badInput: true},
 	{a: "invalid provider", class: BadRequest, badInput: true},
 	{a: "must alternate", class: BadRequest, badInput: true},
+	{a: "交替出现", class: BadRequest, badInput: true}, // (roles) must appear alternately
 	{a: "alternating", class: BadRequest, badInput: true},
 	{a: "must start with", class: BadRequest, badInput: true},
 	{a: "must end with", class: BadRequest, badInput: true},
@@ -304,6 +318,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "are not supported", class: Unknown},
 	{a: "does not support", class: Unknown},
 	{a: "doesn't support", class: Unknown},
+	{a: "schema not supported", class: Unknown},  // a valid schema this server cannot compile ("JSON Schema not supported: …")
 	{a: "missing data required", class: Unknown}, // "… required for image input"
 
 	{a: "not valid json", class: BadRequest, badInput: true},
@@ -345,11 +360,19 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "not of type", class: BadRequest, badInput: true},
 	{a: "empty", b: "parameter", gap: 12, class: BadRequest, badInput: true},
 	{a: "invalid '", class: BadRequest, badInput: true},
+	{a: "invalid `", class: BadRequest, badInput: true},                    // "Invalid `signature` in `thinking` block"
+	{a: "missing", b: "field", gap: 20, class: BadRequest, badInput: true}, // "Missing json field response_format.type"
+	{a: "is blank", class: BadRequest, badInput: true},
 	{a: "invalid max_tokens", class: BadRequest, badInput: true},
 	{a: "expects", class: BadRequest, badInput: true},
 	{a: "must contain", class: BadRequest, badInput: true},
 	{a: "at most", class: BadRequest, badInput: true},
 	{a: "element predicate failed", class: BadRequest, badInput: true},
+
+	// The request is at fault but nothing is named ("Invalid arguments
+	// passed to the model", "Request contains an invalid argument."): not a
+	// provider failure, not proven bad input. Last, so any named field wins.
+	{a: "invalid argument", class: Unknown, vague: true},
 })
 
 // fiveXXPhrases prove a class other than server_error inside a 5xx
@@ -371,6 +394,8 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "greater than the context length", class: ContextLength},
 	{a: "when context the overflows", class: ContextLength},
 	{a: "too long to fit into the model", class: ContextLength},
+	{a: "maximum model length", class: ContextLength}, // vLLM: "longer than the maximum model length of 65536"
+	{a: "maximum input length", class: ContextLength}, // "exceeds maximum input length 8192"
 	{a: "prompt is too long", class: ContextLength},
 	// The account cannot pay, whatever status carried it (MiniMax sends
 	// "insufficient balance (1008)" as a 500): quota, by the lead's decision

@@ -200,6 +200,9 @@ func (s *scanner) container(d int, c byte) {
 	if d == 2 && eq(s.path[0], "choices") && eq(s.path[1], "error") {
 		s.f.hasError = true // OpenRouter's in-band choice error
 	}
+	if d == 2 && c == '{' && eq(s.path[0], "response") && eq(s.path[1], "error") {
+		s.f.hasError = true // Responses API: response.failed carries response.error
+	}
 }
 
 // scalar records a string (str) or literal value at key depth d.
@@ -269,6 +272,24 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.addText(v)
 			}
 			return
+		case "detail": // FastAPI: {"detail":{"error":"Not authenticated"}}
+			if str && (eq(last, "error") || eq(last, "message")) {
+				f.addText(v)
+			}
+			return
+		case "header": // iFlytek Spark: {"header":{"code":11200,"message":"…","sid":"…"}}
+			switch string(last) {
+			case "code":
+				if nonZero(v) && !eq(v, "200") { // 0 (Spark) or an HTTP-like 200 is a success
+					f.hasError = true
+					f.codeInBody = "body:header.code"
+				}
+			case "message":
+				if str {
+					f.addText(v)
+				}
+			}
+			return
 		}
 		if eq(k0, "error") {
 			switch string(last) {
@@ -312,6 +333,14 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 	if str && eq(last, "msg") { // pydantic detail[].msg, at any depth
 		f.addText(v)
 	}
+	if str && eq(last, "_errors") { // Zod's formatted error: {"field":{"_errors":["Field is required"]}}
+		f.addText(v)
+		switch string(s.key(d - 2)) {
+		case "details", "error", "errors": // the form's own _errors, under its wrapper
+		default:
+			f.fieldErrors = true
+		}
+	}
 	// d >= 3
 	k1 := s.path[1]
 	switch string(k0) {
@@ -336,6 +365,17 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.innerCode = v
 		case eq(k1, "metadata") && d == 3 && eq(last, "raw") && str:
 			f.addText(v)
+		}
+	case "response": // Responses API: {"type":"response.failed","response":{"error":{…}}}
+		if d == 3 && eq(k1, "error") {
+			switch string(last) {
+			case "message":
+				f.addText(v)
+			case "code":
+				s.code(&f.errCode, v, str)
+			case "type":
+				f.errType = v
+			}
 		}
 	case "candidates":
 		if d >= 4 && eq(k1, "content") && eq(s.key(2), "parts") {

@@ -1,6 +1,9 @@
 package classify
 
-import "net/http"
+import (
+	"net/http"
+	"strconv"
+)
 
 // A 5xx is server_error only where its body proves nothing else
 // (docs/design.md, "A 5xx that proves the request"):
@@ -35,22 +38,22 @@ import "net/http"
 const htmlScan = 1 << 10
 
 // serverAnswer classifies a 5xx answer.
-func serverAnswer(st int, h http.Header, body, req []byte) Verdict {
+func serverAnswer(st int, h http.Header, body, req []byte, model string) Verdict {
 	if statusClass[st] == Timeout || len(body) == 0 {
 		return Verdict{Failed: true, Class: statusClass[st], Evidence: statusEvidence[st]}
 	}
 	if t := trimLeft(body); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
-		return fiveXX(st, statusEvidence[st], h, body[:min(len(body), htmlScan)], nil, req)
+		return fiveXX(st, statusEvidence[st], h, body[:min(len(body), htmlScan)], nil, req, model)
 	}
 	var f facts
 	readBody(body, &f)
-	return fiveXX(st, statusEvidence[st], h, body, &f, req)
+	return fiveXX(st, statusEvidence[st], h, body, &f, req, model)
 }
 
 // fiveXX classifies a 5xx status (or an error body whose numeric code is
 // one, evidence ev) by what its body says; f is nil for a body that is not
 // JSON, whose text is then searched for timeout wording only.
-func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte) Verdict {
+func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte, model string) Verdict {
 	if statusClass[st] == Timeout {
 		return Verdict{Failed: true, Class: Timeout, Evidence: ev}
 	}
@@ -68,6 +71,15 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte)
 		case cs.badEv != "" && len(f.param) > 0:
 			return Verdict{Failed: true, Class: BadRequest, Evidence: cs.badEv}
 		}
+		if rs := ts.relayedStatus(); rs > 0 {
+			// A proxy's 5xx that quotes its upstream's 4xx ("Error code: 429 -
+			// {…}"): the upstream's answer, read as if it had come itself.
+			if statusFixed[rs] {
+				return withRetry(echoMark(Verdict{Failed: true, Class: statusClass[rs], Evidence: relayedEvidence[rs]}, ts.echo), h, f)
+			}
+			v := decide(statusClass[rs], relayedEvidence[rs], h, body, f, req, model)
+			return withRetry(echoMark(v, ts.echo), h, f)
+		}
 		if v, ok := timeoutCode(h, f); ok {
 			return v
 		}
@@ -80,6 +92,38 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte)
 		return echoMark(Verdict{Failed: true, Class: Timeout, Evidence: timeoutPhrases.list[i].evidence}, ts.echo)
 	}
 	return echoMark(Verdict{Failed: true, Class: ServerError, Evidence: ev}, ts.echo)
+}
+
+// relayedEvidence holds "relayed:N" for the 4xx statuses.
+var relayedEvidence = func() (ev [500]string) {
+	for st := 400; st < 500; st++ {
+		ev[st] = "relayed:" + strconv.Itoa(st)
+	}
+	return ev
+}()
+
+// relayedStatus finds the upstream 4xx a proxy quotes in its message as the
+// OpenAI and Anthropic SDKs print an error ("Error code: 429 - {…}"); 0 for
+// none, or where the client sent that text.
+func (ts *textScan) relayedStatus() int {
+	const p = "error code: "
+	for i := 0; i < ts.texts(); i++ {
+		t := ts.text(i)
+		k := indexFold(t, p)
+		if k < 0 {
+			continue
+		}
+		d := t[k+len(p):]
+		if len(d) < 6 || d[0] != '4' || d[1] < '0' || d[1] > '9' || d[2] < '0' || d[2] > '9' || d[3] != ' ' || d[4] != '-' || d[5] != ' ' {
+			continue
+		}
+		if len(ts.req) > 0 && echoed(ts.req, t[k:k+len(p)+6]) {
+			ts.echo = true
+			continue
+		}
+		return int(d[0]-'0')*100 + int(d[1]-'0')*10 + int(d[2]-'0')
+	}
+	return 0
 }
 
 // timeoutCode finds a timeout among a body's codes and the AWS error type.

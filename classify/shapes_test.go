@@ -25,6 +25,21 @@ func TestVendorEnvelopes(t *testing.T) {
 		// "error:" is still read as text.
 		{"llama.cpp error line", 200, nil, "error: {\"code\":400,\"message\":\"the request exceeds the available context size\",\"type\":\"invalid_request_error\"}\n\n", true, "context_length", "phrase:context size"},
 		{"text body starting error:", 400, nil, "error: Your credit balance is too low\n", false, "quota", "phrase:credit balance is too low"},
+		// Responses API: a response.failed event carries response.error; a
+		// response whose error is null is a success.
+		{"responses response.failed", 200, nil, `{"type":"response.failed","response":{"id":"resp_1","status":"failed","error":{"code":"rate_limit_exceeded","message":"Rate limit reached"}}}`, true, "rate_limited", "phrase:rate limit"},
+		{"responses response.failed, code only", 200, nil, `{"type":"response.failed","response":{"status":"failed","error":{"code":"server_error","message":"An error occurred."}}}`, true, "server_error", "code:server_error"},
+		{"responses completed, error null", 200, nil, `{"type":"response.completed","response":{"id":"resp_1","status":"completed","error":null,"output":[]}}`, true, "ok", ""},
+		// iFlytek Spark: header.code != 0 with header.message, sent with 200.
+		{"spark header error", 200, nil, `{"header":{"code":10003,"message":"ClientMsgError: invalid model domain","sid":"x","status":2}}`, false, "unavailable", "phrase:invalid model"},
+		{"spark header, words unknown", 200, nil, `{"header":{"code":10999,"message":"SomethingNew","sid":"x","status":2}}`, false, "unknown", "body:header.code"},
+		{"header code 200 is a success", 200, nil, `{"header":{"code":200,"message":"OK"},"choices":[{"message":{"content":"hi"}}]}`, false, "ok", ""},
+		{"spark header code 0 is a success", 200, nil, `{"header":{"code":0,"message":"Success","sid":"x","status":0},"payload":{"choices":{"text":[{"content":"hi"}]}}}`, false, "ok", ""},
+		// FastAPI: detail as an object.
+		{"fastapi detail object", 403, nil, `{"detail":{"error":"Not authenticated"}}`, false, "auth", "phrase:not authenticated"},
+		// Zod's formatted error names the field; the form's own _errors does not.
+		{"zod field errors", 400, nil, `{"error":"Invalid request parameters","details":{"_errors":[],"model":{"_errors":["Required"]}}}`, false, "bad_request", "zod:_errors"},
+		{"zod form errors only", 400, nil, `{"error":"Invalid request","details":{"_errors":["Something"]}}`, false, "unknown", "status:400"},
 	})
 }
 
@@ -58,6 +73,27 @@ func TestPhraseShapes(t *testing.T) {
 		// is over it. Just over the limit is an ordinary throttle.
 		{"actual over twice the limit", 429, nil, `{"error":"Tokens per Minute (actual/limit): 65605/16000."}`, false, "overflow", "phrase:requested>limit"},
 		{"actual just over the limit", 429, nil, `{"error":"Tokens per Minute (actual/limit): 17000/16000."}`, false, "rate_limited", "phrase:per minute"},
+		{"current over twice the limit", 429, nil, `{"error":{"type":"rate_limit_reached_error","message":"request reached project TPM rate limit, current: 1410, limit: 100"}}`, false, "overflow", "phrase:requested>limit"},
+		{"current just over the limit", 429, nil, `{"error":{"type":"rate_limit_reached_error","message":"request reached project TPM rate limit, current: 110, limit: 100"}}`, false, "rate_limited", "phrase:tpm"},
+		// A Google quota metric that names no period refills within minutes.
+		{"a googleapis path is no metric", 429, nil, `{"error":{"code":429,"message":"Quota exceeded. See https://generativelanguage.googleapis.com/v1beta/models for limits.","status":"RESOURCE_EXHAUSTED"}}`, false, "quota", "phrase:quota exceeded"},
+		{"quota metric without a period", 429, nil, `{"error":{"code":429,"message":"Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model with base model: m.","status":"RESOURCE_EXHAUSTED"}}`, false, "rate_limited", "quota-metric:per_minute"},
+		// A hyphenated period.
+		{"per-day", 200, nil, `data: {"error":{"message":"Rate limit exceeded: free-models-per-day","code":429}}`, true, "quota", "phrase:per-day"},
+		// Busy or saturated: the provider's load, even as a 429; a rate
+		// limit that mentions busy stays a rate.
+		{"model busy as a 429", 429, nil, `{"error":{"message":"Model busy, retry later"}}`, false, "server_error", "phrase:busy"},
+		{"busy inside a word", 429, nil, `{"error":{"message":"business tier limit"}}`, false, "rate_limited", "status:429"},
+		{"rate limit beside busy", 429, nil, `{"error":{"message":"Rate limit exceeded: the server is busy"}}`, false, "rate_limited", "phrase:rate limit"},
+		{"chinese load saturated", 429, nil, `{"error":{"message":"当前分组上游负载已饱和，请稍后再试"}}`, false, "server_error", "phrase:负载已饱和"},
+		// "invalid argument" names nothing: unknown where the status says
+		// nothing; a bad-input code, a named field or a telling status
+		// still decides.
+		{"invalid argument alone", 400, nil, `{"error":{"message":"Request contains an invalid argument."}}`, false, "unknown", "phrase:invalid argument"},
+		{"invalid argument in a 2xx stream error", 200, nil, `data: {"type":"error","code":null,"message":"Invalid arguments passed to the model.","param":null}`, true, "unknown", "phrase:invalid argument"},
+		{"invalid argument in a 429 keeps the status", 429, nil, `{"error":{"message":"Invalid argument."}}`, false, "rate_limited", "status:429"},
+		{"invalid argument with a bad-input code", 400, nil, `{"error":{"message":"Client specified an invalid argument","code":"invalid_request_body"}}`, false, "bad_request", "code:invalid_request_body"},
+		{"invalid argument naming the field", 400, nil, `{"error":{"message":"Invalid argument: temperature must be between 0 and 2"}}`, false, "bad_request", "phrase:temperature"},
 		// Guards for broad bad-input words: a key that "is not valid" is
 		// rejected; a tool "not found in model output" is no gone model.
 		{"api key is not valid", 400, nil, `{"error":{"message":"The API key is not valid."}}`, false, "auth", "phrase:api key is not valid"},
@@ -82,5 +118,25 @@ func TestFiveXXShapes(t *testing.T) {
 		{"generic size cap stays server_error", 500, nil, `{"error":{"message":"Request too large"}}`, false, "server_error", "status:500"},
 		{"capability the server lacks", 500, nil, `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`, false, "unknown", "phrase:requires…flag"},
 		{"bad-input words in a 502 stay server_error", 502, nil, `{"error":{"message":"Format error: 'response_format.json_schema.schema' is not of type 'object'"}}`, false, "server_error", "status:502"},
+		{"vLLM maximum model length", 500, nil, `{"detail":"The decoder prompt (length 9000) is longer than the maximum model length of 8192."}`, false, "context_length", "phrase:maximum model length"},
+		// A proxy's 5xx quoting its upstream's 4xx, as the SDKs print it.
+		{"relayed 429 per-minute quota", 500, nil, `{"error":{"message":"Error code: 429 - {'error': {'code': 429, 'message': 'Quota exceeded for aiplatform.googleapis.com/online_prediction_tokens_per_minute_per_base_model.', 'status': 'RESOURCE_EXHAUSTED'}}","code":500}}`, false, "rate_limited", "quota-metric:per_minute"},
+		{"relayed 401", 500, nil, `{"error":{"message":"Error code: 401 - {'error': {'message': 'x'}}"}}`, false, "auth", "relayed:401"},
+		{"relayed 400, nothing named", 502, nil, `{"error":{"message":"Error code: 400 - {'error': {'message': 'oops'}}"}}`, false, "unknown", "relayed:400"},
+		{"relayed 5xx stays server_error", 500, nil, `{"error":{"message":"Error code: 503 - {'error': {'message': 'oops'}}"}}`, false, "server_error", "status:500"},
+		{"relayed status not in the SDK form", 500, nil, `{"error":{"message":"upstream said error code: 429"}}`, false, "server_error", "status:500"},
 	})
+}
+
+// A proxy's 5xx relaying a not-found about a file the client named is read
+// like the 404 itself: the client's input, not the endpoint's model.
+func TestRelayedNotFoundIsClientNamed(t *testing.T) {
+	body := []byte(`{"error":{"message":"Error code: 404 - No such File object: file-abc123xyz","code":500}}`)
+	req := []byte(`{"model":"gpt-x","input":[{"type":"input_file","file_id":"file-abc123xyz"}]}`)
+	if v := Classify(Response{Status: 500, Body: body, Request: req, Model: "gpt-x"}); v.Class != BadRequest {
+		t.Errorf("relayed client-named 404: %+v, want bad_request", v)
+	}
+	if v := Classify(Response{Status: 500, Body: body}); v.Class != Unavailable {
+		t.Errorf("relayed 404 without the request: %+v, want unavailable", v)
+	}
 }

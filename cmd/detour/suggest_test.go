@@ -37,8 +37,8 @@ var suggestSamples = []suggestSample{
 	{"acme", 400, envelope("The balance of your account is not enough to run model 'glm-4-plus' (code 1113)."), classify.Quota},
 	{"acme", 400, envelope("The balance of your account is not enough to run model 'glm-4-air' (code 1113)."), classify.Quota},
 	// Numbers masked; "&" arrives as \u0026.
-	{"acme", 400, envelope("Service is busy & congested, try again in 30 seconds."), classify.ServerError},
-	{"acme", 400, envelope("Service is busy & congested, try again in 45 seconds."), classify.ServerError},
+	{"acme", 400, envelope("Service internals congested & stalled, try again in 30 seconds."), classify.ServerError},
+	{"acme", 400, envelope("Service internals congested & stalled, try again in 45 seconds."), classify.ServerError},
 	// Regular-expression metacharacters in the literal text.
 	{"acme", 422, envelope("Parameter [seed] out of bounds (0.0-2.0)? see https://docs.example.com/a+b*c"), classify.BadRequest},
 	{"acme", 422, envelope("Parameter [seed] out of bounds (0.0-1.0)? see https://docs.example.com/a+b*c"), classify.BadRequest},
