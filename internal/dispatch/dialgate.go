@@ -94,6 +94,9 @@ func (g *dialGate) hook(ctx context.Context, trace *httptrace.ClientTrace) (cont
 	}
 	t := &gateTurn{g: g, ctx: ctx}
 	trace.GotConn = func(info httptrace.GotConnInfo) {
+		if info.Reused {
+			return // its protocol was read when it was new
+		}
 		if tc, ok := info.Conn.(*tls.Conn); !ok || tc.ConnectionState().NegotiatedProtocol != "h2" {
 			g.h1.Store(true)
 			g.openAll()
