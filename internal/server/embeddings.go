@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 
-	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 )
 
@@ -29,20 +28,11 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	call := &dispatch.Call{Model: a.model, Body: a.body, API: "embeddings", Op: dispatch.OpEmbeddings}
-	if msg := attemptHeaders(r, call); msg != "" {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
+	if !s.begin(w, r, d, a, call) {
 		return
 	}
-	if a.client != nil {
-		call.Client = a.client.Name
-	}
-	if s.refused(w, r, d, a.st, a.client) {
-		return
-	}
-	call.ID = decision.NewID()
-	res := a.st.Dispatcher.Do(r.Context(), call)
-	spend(r, a.st, a.client, res.Decision)
-	if res.Canceled {
+	res := s.do(r, a, call)
+	if res == nil {
 		return
 	}
 	finishWhole(w, call, res, func() ([]byte, error) { return res.Body, nil })

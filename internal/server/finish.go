@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 )
 
@@ -25,6 +26,37 @@ func attemptHeaders(r *http.Request, call *dispatch.Call) string {
 		}
 	}
 	return ""
+}
+
+// begin readies call once the front has admitted a: the
+// X-Detour-Max-* headers, the client's name, its rate and budget (refused),
+// then the decision id. It reports false when it has refused the request,
+// in d's envelope, and answered the client.
+func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) bool {
+	if msg := attemptHeaders(r, call); msg != "" {
+		d.fail(w, http.StatusBadRequest, "invalid_request", msg)
+		return false
+	}
+	if a.client != nil {
+		call.Client = a.client.Name
+	}
+	if s.refused(w, r, d, a.st, a.client) {
+		return false
+	}
+	call.ID = decision.NewID()
+	return true
+}
+
+// do runs call and spends what it used against the client's limits. It
+// returns nil when the client has its answer already (a committed stream)
+// or is gone; otherwise the caller writes the whole answer.
+func (s *Server) do(r *http.Request, a *admitted, call *dispatch.Call) *dispatch.Result {
+	res := a.st.Dispatcher.Do(r.Context(), call)
+	spend(r, a.st, a.client, res.Decision)
+	if res.Committed || res.Canceled {
+		return nil
+	}
+	return res
 }
 
 // finishWhole writes the answer of a request that was not streamed to the

@@ -101,25 +101,16 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	} else {
 		call.Body = tr.Body
 	}
-	if msg := attemptHeaders(r, call); msg != "" {
-		anthropicError(w, http.StatusBadRequest, msg)
+	if !s.begin(w, r, messagesFront, in, call) {
 		return
 	}
-	if in.client != nil {
-		call.Client = in.client.Name
-	}
-	if s.refused(w, r, messagesFront, st, in.client) {
-		return
-	}
-	call.ID = decision.NewID()
 	if call.Stream {
 		out := newMessagesOutput(w, call.ID, call.Model)
 		out.inputTokens = tr.InputTokens // estimated by the same decode as the translation
 		call.Out = out
 	}
-	res := st.Dispatcher.Do(r.Context(), call)
-	spend(r, st, in.client, res.Decision)
-	if res.Committed || res.Canceled {
+	res := s.do(r, in, call)
+	if res == nil {
 		return
 	}
 	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/responses"
 )
@@ -44,24 +43,15 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		}
 		call.Native.Untranslated = e.Message
 	}
-	if msg := attemptHeaders(r, call); msg != "" {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
+	if !s.begin(w, r, d, a, call) {
 		return
 	}
-	if a.client != nil {
-		call.Client = a.client.Name
-	}
-	if s.refused(w, r, d, a.st, a.client) {
-		return
-	}
-	call.ID = decision.NewID()
 	created := time.Now().Unix()
 	if call.Stream {
 		call.Out = newResponsesOutput(w, call.ID, call.Model, responses.NewStream(echo, a.model, created))
 	}
-	res := a.st.Dispatcher.Do(r.Context(), call)
-	spend(r, a.st, a.client, res.Decision)
-	if res.Committed || res.Canceled {
+	res := s.do(r, a, call)
+	if res == nil {
 		return
 	}
 	finishWhole(w, call, res, func() ([]byte, error) {
