@@ -35,5 +35,5 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 	if res == nil {
 		return
 	}
-	finishWhole(w, call, res, func() ([]byte, error) { return res.Body, nil })
+	finishWhole(w, d, call, res, func() ([]byte, error) { return res.Body, nil })
 }

@@ -60,9 +60,11 @@ func (s *Server) do(r *http.Request, a *admitted, call *dispatch.Call) *dispatch
 }
 
 // finishWhole writes the answer of a request that was not streamed to the
-// client (or whose stream never committed): the X-Detour-* headers, then
-// the failure's envelope with its real status, or body from ok.
-func finishWhole(w http.ResponseWriter, call *dispatch.Call, res *dispatch.Result, ok func() ([]byte, error)) {
+// client (or whose stream never committed), in d's envelope: the
+// X-Detour-* headers, then the failure's envelope with its real status, or
+// body from ok. An answer ok cannot translate for the client is a 502
+// server_error.
+func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispatch.Result, ok func() ([]byte, error)) {
 	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}
 	if res.Failure != nil {
 		a.class = res.Failure.Class.String()
@@ -70,13 +72,13 @@ func finishWhole(w http.ResponseWriter, call *dispatch.Call, res *dispatch.Resul
 	detourHeaders(w.Header(), a)
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
 	if f := res.Failure; f != nil {
-		writeEnvelope(w, f.Status, failureEnvelope(f))
+		writeEnvelope(w, f.Status, d.failure(f))
 		return
 	}
 	b, err := ok()
 	if err != nil {
 		w.Header().Set("X-Detour-Class", "server_error")
-		writeError(w, http.StatusBadGateway, "server_error", "server_error", "the upstream's answer could not be translated: "+err.Error())
+		d.fail(w, http.StatusBadGateway, "server_error", "the upstream's answer could not be translated: "+err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

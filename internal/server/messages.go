@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
@@ -60,7 +59,8 @@ func anthropicClient(cfg *config.Config, r *http.Request) (*config.ClientKey, bo
 // keys, its own strict members, Anthropic's envelope.
 var messagesFront = door{op: dispatch.OpChat, members: messagesMembers, client: anthropicClient,
 	keyHint: "send x-api-key: <key> or Authorization: Bearer <key>",
-	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) }}
+	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) },
+	failure: func(f *dispatch.Failure) []byte { return messages.ClassEnvelope(f.Class, f.Status, f.Message) }}
 
 // native is the client's request for a target that serves the Messages
 // API as is (api: messages or count_tokens).
@@ -113,25 +113,12 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	if res == nil {
 		return
 	}
-	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}
-	if res.Failure != nil {
-		a.class = res.Failure.Class.String()
-	}
-	detourHeaders(w.Header(), a)
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
-	if f := res.Failure; f != nil {
-		writeEnvelope(w, f.Status, messages.ClassEnvelope(f.Class, f.Status, f.Message))
-		return
-	}
-	body := res.Body
-	if !res.Native {
-		if body, err = messages.Answer(res.Body, call.Model); err != nil {
-			anthropicError(w, http.StatusBadGateway, "the upstream's answer could not be translated: "+err.Error())
-			return
+	finishWhole(w, messagesFront, call, res, func() ([]byte, error) {
+		if res.Native { // an Anthropic target answered in its own words
+			return res.Body, nil
 		}
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(body)
+		return messages.Answer(res.Body, call.Model)
+	})
 }
 
 // countTokens answers POST /v1/messages/count_tokens: exactly, from the

@@ -54,7 +54,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	if res == nil {
 		return
 	}
-	finishWhole(w, call, res, func() ([]byte, error) {
+	finishWhole(w, d, call, res, func() ([]byte, error) {
 		if res.Native { // a responses: true target answered in its own words
 			return res.Body, nil
 		}

@@ -169,7 +169,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if res == nil {
 		return
 	}
-	finishWhole(w, call, res, func() ([]byte, error) { return res.Body, nil })
+	finishWhole(w, d, call, res, func() ([]byte, error) { return res.Body, nil })
 }
 
 // checkMessages returns why a Chat Completions body's "messages" is
