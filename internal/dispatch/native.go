@@ -6,6 +6,7 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/anthropic"
 )
 
 // Native is a client request in another client API than Chat Completions
@@ -29,6 +30,11 @@ type Native struct {
 	// with it (class unknown, evidence "translate"), and the walk moves on.
 	Untranslated string
 }
+
+// NativeHeader is the part of the client's headers h a Native request
+// forwards upstream (Native.Header): the Anthropic adapter's allow-list,
+// never credentials.
+func NativeHeader(h http.Header) http.Header { return anthropic.ForwardedHeader(h) }
 
 // nativeAt returns e's adapter's Native side when it serves the call's
 // Native API, else nil.

@@ -30,10 +30,6 @@ func foldMap(names ...string) map[string]string {
 	return m
 }
 
-// forwardedHeaders are the client headers an Anthropic target gets as
-// sent (never credentials).
-var forwardedHeaders = []string{"anthropic-version", "anthropic-beta"}
-
 func (s *Server) messagesDoor() {
 	s.mux.HandleFunc("/v1/messages", s.messages)
 	s.mux.HandleFunc("/v1/messages/count_tokens", s.countTokens)
@@ -63,18 +59,10 @@ var messagesFront = door{op: dispatch.OpChat, members: messagesMembers, client: 
 	failure: func(f *dispatch.Failure) []byte { return messages.ClassEnvelope(f.Class, f.Status, f.Message) }}
 
 // native is the client's request for a target that serves the Messages
-// API as is (api: messages or count_tokens).
+// API as is (api: messages or count_tokens), with the client headers it
+// forwards (dispatch.NativeHeader).
 func native(r *http.Request, api string, body []byte) *dispatch.Native {
-	n := &dispatch.Native{API: api, Body: body}
-	for _, k := range forwardedHeaders {
-		if vs := r.Header.Values(k); len(vs) > 0 {
-			if n.Header == nil {
-				n.Header = http.Header{}
-			}
-			n.Header[http.CanonicalHeaderKey(k)] = vs
-		}
-	}
-	return n
+	return &dispatch.Native{API: api, Body: body, Header: dispatch.NativeHeader(r.Header)}
 }
 
 func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
