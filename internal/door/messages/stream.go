@@ -164,9 +164,6 @@ func (e *Encoder) Error(typ, message string) []byte {
 	return append(out, "\n\n"...)
 }
 
-// Ping is Anthropic's keep-alive frame.
-func Ping() []byte { return []byte("event: ping\ndata: {\"type\":\"ping\"}\n\n") }
-
 func (e *Encoder) start(out []byte, id, model string) []byte {
 	e.started = true
 	e.id, e.model = id, model
