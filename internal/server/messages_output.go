@@ -93,9 +93,7 @@ func (o *messagesOutput) Fail(f *dispatch.Failure) error {
 		return errNotCommitted
 	}
 	o.sse.state = 2
-	b := append([]byte("event: error\ndata: "), messages.ClassEnvelope(f.Class, f.Status, f.Message)...)
-	b = append(b, '\n', '\n')
-	return o.sse.send(func() error { _, err := o.sse.w.Write(b); return err })
+	return o.write(messages.ErrorEvent(f.Class, f.Status, f.Message))
 }
 
 func (o *messagesOutput) open() error {

@@ -118,3 +118,10 @@ func Envelope(typ, message string) []byte {
 func ClassEnvelope(c classify.Class, status int, message string) []byte {
 	return Envelope(ErrorType(c, status), message)
 }
+
+// ErrorEvent is Anthropic's error event, which ends a stream that broke
+// after its commit point: "event: error" with ClassEnvelope's data.
+func ErrorEvent(c classify.Class, status int, message string) []byte {
+	out := append([]byte("event: error\ndata: "), ClassEnvelope(c, status, message)...)
+	return append(out, "\n\n"...)
+}

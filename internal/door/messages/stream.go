@@ -80,7 +80,7 @@ func NewEncoder(model string) *Encoder { return &Encoder{Model: model} }
 
 // Chunk translates one chat.completion.chunk JSON object into zero or more
 // SSE frames. A chunk that is not JSON is an error and writes nothing; after
-// End or Error, chunks write nothing.
+// End, chunks write nothing.
 func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 	if e.ended {
 		return nil, nil
@@ -150,18 +150,6 @@ func (e *Encoder) End() []byte {
 		Usage Usage  `json:"usage"`
 	}{"message_delta", delta{reason, seq}, u})
 	return append(out, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"...)
-}
-
-// Error ends the stream with Anthropic's error event:
-// event: error, data {"type":"error","error":{"type":typ,"message":message}}.
-// Nothing is written after it.
-func (e *Encoder) Error(typ, message string) []byte {
-	if e.ended {
-		return nil
-	}
-	e.ended = true
-	out := append([]byte("event: error\ndata: "), Envelope(typ, message)...)
-	return append(out, "\n\n"...)
 }
 
 func (e *Encoder) start(out []byte, id, model string) []byte {
