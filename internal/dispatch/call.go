@@ -15,8 +15,9 @@ import (
 type Call struct {
 	// Model is the route or target name the client sent.
 	Model string
-	// Body is the request as the client sent it: OpenAI Chat Completions
-	// JSON, already checked by the front.
+	// Body is the request in OpenAI Chat Completions JSON, valid JSON: as
+	// the client sent it, already checked by the front, or a door's
+	// translation (encoding/json's).
 	Body []byte
 	// Stream says the client asked for a stream; Out must then be set.
 	Stream bool
