@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Operations other than chat (docs/doors.md, "Embeddings"). An embeddings
@@ -117,7 +118,7 @@ func (w *walk) decode(e *endpointRT, body []byte) ([]byte, error) {
 // answers vectors of one size.
 func (w *walk) embeddingsFor(e *endpointRT) *provider.Request {
 	n := e.target.cfg.Dimensions
-	if n <= 0 || provider.Member(w.call.Body, "dimensions") != nil {
+	if n <= 0 || rawjson.Member(w.call.Body, "dimensions") != nil {
 		return w.call.request()
 	}
 	return &provider.Request{Body: withMember(w.call.Body, "dimensions", strconv.Itoa(n))}

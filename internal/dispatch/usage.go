@@ -8,6 +8,7 @@ import (
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Usage and cost (docs/design.md, "Usage and cost"). Every attempt records
@@ -75,11 +76,11 @@ func includeUsage(body []byte) ([]byte, bool) {
 	// The common case, without decoding the body (every stream's; a long
 	// conversation is large): no stream_options member. Add it first, the
 	// rest as sent.
-	members, ok := provider.ScanObject(body)
+	members, ok := rawjson.ScanObject(body)
 	if !ok {
 		return body, false
 	}
-	if provider.Member(body, "stream_options") == nil {
+	if rawjson.Member(body, "stream_options") == nil {
 		_, _, any := members.Next()
 		i := bytes.IndexByte(body, '{') + 1
 		out := make([]byte, 0, len(body)+40)
@@ -118,7 +119,7 @@ func includeUsage(body []byte) ([]byte, bool) {
 // The body is an adapter's Response: valid JSON, so only its "usage"
 // member is decoded.
 func usageOf(body []byte) *provider.Usage {
-	raw := provider.Member(body, "usage")
+	raw := rawjson.Member(body, "usage")
 	if raw == nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -130,5 +131,5 @@ func (s *nativeStream) Next() (provider.Event, error) {
 
 // typeIs reports whether the event data's "type" is typ.
 func typeIs(raw []byte, typ string) bool {
-	return string(provider.Member(raw, "type")) == `"`+typ+`"`
+	return string(rawjson.Member(raw, "type")) == `"`+typ+`"`
 }
