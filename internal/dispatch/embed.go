@@ -121,34 +121,7 @@ func (w *walk) embeddingsFor(e *endpointRT) *provider.Request {
 	if n <= 0 || rawjson.Member(w.call.Body, "dimensions") != nil {
 		return w.call.request()
 	}
-	return &provider.Request{Body: withMember(w.call.Body, "dimensions", strconv.Itoa(n))}
-}
-
-// withMember returns body (a JSON object without key) with key: value added
-// first and every other byte as sent.
-func withMember(body []byte, key, value string) []byte {
-	i := 0
-	for i < len(body) && body[i] != '{' {
-		i++
-	}
-	if i == len(body) {
-		return body
-	}
-	out := make([]byte, 0, len(body)+len(key)+len(value)+4)
-	out = append(out, body[:i+1]...)
-	out = append(out, '"')
-	out = append(out, key...)
-	out = append(out, `":`...)
-	out = append(out, value...)
-	rest := body[i+1:]
-	j := 0
-	for j < len(rest) && (rest[j] == ' ' || rest[j] == '\n' || rest[j] == '\t' || rest[j] == '\r') {
-		j++
-	}
-	if j < len(rest) && rest[j] != '}' {
-		out = append(out, ',')
-	}
-	return append(out, rest...)
+	return &provider.Request{Body: rawjson.WithFirst(w.call.Body, "dimensions", strconv.AppendInt(nil, int64(n), 10))}
 }
 
 // CheckEmbeddings checks an OpenAI embeddings body the way the adapters

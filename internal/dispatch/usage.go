@@ -1,7 +1,6 @@
 package dispatch
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/detour-llm/detour/classify"
@@ -67,6 +66,9 @@ func (w *walk) strip(e *endpointRT, ev *provider.Event) bool {
 	return true
 }
 
+// includeUsageTrue is the stream_options includeUsage adds.
+var includeUsageTrue = []byte(`{"include_usage":true}`)
+
 // includeUsage returns body with stream_options.include_usage true, and
 // whether the client had already set it. The body is valid JSON, as every
 // Call's Body is: it has passed the front's strict reading (a JSON object
@@ -76,20 +78,8 @@ func includeUsage(body []byte) ([]byte, bool) {
 	// The common case, without decoding the body (every stream's; a long
 	// conversation is large): no stream_options member. Add it first, the
 	// rest as sent.
-	members, ok := rawjson.ScanObject(body)
-	if !ok {
-		return body, false
-	}
 	if rawjson.Member(body, "stream_options") == nil {
-		_, _, any := members.Next()
-		i := bytes.IndexByte(body, '{') + 1
-		out := make([]byte, 0, len(body)+40)
-		out = append(out, body[:i]...)
-		out = append(out, `"stream_options":{"include_usage":true}`...)
-		if any {
-			out = append(out, ',')
-		}
-		return append(out, body[i:]...), false
+		return rawjson.WithFirst(body, "stream_options", includeUsageTrue), false
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(body, &m) != nil {
