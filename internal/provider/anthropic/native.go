@@ -9,7 +9,6 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
-	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -123,13 +122,5 @@ func (s *nativeStream) Next() (provider.Event, error) {
 		return ev, err
 	}
 	ev.Chunks = [][]byte{ev.Raw}
-	if !ev.Content && bytes.Contains(ev.Raw, []byte(`"content_block_delta"`)) && typeIs(ev.Raw, "content_block_delta") {
-		ev.Content = true
-	}
 	return ev, nil
-}
-
-// typeIs reports whether the event data's "type" is typ.
-func typeIs(raw []byte, typ string) bool {
-	return string(rawjson.Member(raw, "type")) == `"`+typ+`"`
 }
