@@ -63,7 +63,7 @@ var allowed = map[string][]string{
 	// sees canonical JSON and dispatch's facts, and writes them for its
 	// client (the class for the envelope's type, sse for the framing).
 	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/messages", "internal/door/responses", "internal/health",
-		"internal/limit", "internal/metrics", "internal/sse"},
+		"internal/limit", "internal/metrics", "internal/rawjson", "internal/sse"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
 		"internal/health", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/console", "internal/tracing"},

@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/detour-llm/detour/internal/dispatch"
@@ -76,6 +75,7 @@ type responsesOutput struct {
 	sse    *sseOutput // headers, state and timed writes
 	enc    *responses.Stream
 	native bool
+	buf    []byte // a passthrough event's frame, reused
 }
 
 func newResponsesOutput(w http.ResponseWriter, id, route string, enc *responses.Stream) *responsesOutput {
@@ -96,7 +96,8 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 		return err
 	}
 	if o.native {
-		return o.write(nativeFrame(chunk))
+		o.buf = appendEvent(o.buf[:0], eventName(chunk), chunk)
+		return o.write(o.buf)
 	}
 	b, err := o.enc.Chunk(chunk)
 	if err != nil || len(b) == 0 {
@@ -150,23 +151,6 @@ func (o *responsesOutput) write(b []byte) error {
 	})
 }
 
-// nativeFrame frames one Responses event's data with its own type.
-func nativeFrame(data []byte) []byte {
-	var ev struct {
-		Type string `json:"type"`
-	}
-	_ = json.Unmarshal(data, &ev)
-	b := make([]byte, 0, len(data)+len(ev.Type)+16)
-	if ev.Type != "" && !strings.ContainsAny(ev.Type, "\r\n") {
-		b = append(b, "event: "...)
-		b = append(b, ev.Type...)
-		b = append(b, '\n')
-	}
-	b = append(b, "data: "...)
-	b = append(b, data...)
-	return append(b, '\n', '\n')
-}
-
 // nativeError is the error event that ends a passthrough stream that broke
 // after the commit point: {"type":"error","code","message","param"}.
 func nativeError(f *dispatch.Failure) []byte {
@@ -176,5 +160,5 @@ func nativeError(f *dispatch.Failure) []byte {
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
 	}{"error", f.ErrorCode(), f.Message, nil})
-	return nativeFrame(b)
+	return appendEvent(nil, errorEvent, b)
 }
