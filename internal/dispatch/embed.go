@@ -112,23 +112,58 @@ func (w *walk) decode(e *endpointRT, body []byte) ([]byte, error) {
 	return em.EmbeddingsResponse(w.embeddingsFor(e), body, e.ep)
 }
 
+// embedCall is an embeddings call's request, worked out once per call: the
+// client's body parsed (nil when it does not parse: an adapter that needs
+// it then refuses Body itself), and the request the adapters read, built
+// for one dimensions value (a route's targets all declare the same:
+// docs/config.md, targets: dimensions).
+type embedCall struct {
+	parsed *provider.Embeddings
+	err    error
+	named  bool // the client sent "dimensions" (even null): it is never added
+	dims   int
+	req    *provider.Request
+}
+
+// CheckEmbeddings checks c's Body, an OpenAI embeddings body, the way the
+// adapters will read it: "input" a string, a list of strings or token
+// arrays; "dimensions" a positive integer; "encoding_format" float or
+// base64. The error, when there is one, is for the client (a 400). The
+// body is parsed once per call: the adapters read this parse.
+func (c *Call) CheckEmbeddings() error { return c.embeddings().err }
+
+func (c *Call) embeddings() *embedCall {
+	if c.emb == nil {
+		e, err := provider.ParseEmbeddings(c.Body)
+		c.emb = &embedCall{parsed: e, err: err, named: rawjson.Member(c.Body, "dimensions") != nil}
+	}
+	return c.emb
+}
+
 // embeddingsFor is the embeddings request for e: the client's, with the
 // target's declared dimensions added when the client sent none
 // (docs/config.md, targets: dimensions), so every target of a route
-// answers vectors of one size.
+// answers vectors of one size. It is built once per call, and carries the
+// call's one parse of the body.
 func (w *walk) embeddingsFor(e *endpointRT) *provider.Request {
+	c := w.call.embeddings()
 	n := e.target.cfg.Dimensions
-	if n <= 0 || rawjson.Member(w.call.Body, "dimensions") != nil {
-		return w.call.request()
+	if n <= 0 || c.named {
+		n = 0 // the client's own request
 	}
-	return &provider.Request{Body: rawjson.WithFirst(w.call.Body, "dimensions", strconv.AppendInt(nil, int64(n), 10))}
-}
-
-// CheckEmbeddings checks an OpenAI embeddings body the way the adapters
-// will read it: "input" a string, a list of strings or token arrays;
-// "dimensions" a positive integer; "encoding_format" float or base64. The
-// error, when there is one, is for the client (a 400).
-func CheckEmbeddings(body []byte) error {
-	_, err := provider.ParseEmbeddings(body)
-	return err
+	if c.req != nil && c.dims == n {
+		return c.req
+	}
+	c.dims = n
+	if n == 0 {
+		c.req = &provider.Request{Body: w.call.Body, Embeddings: c.parsed}
+		return c.req
+	}
+	c.req = &provider.Request{Body: rawjson.WithFirst(w.call.Body, "dimensions", strconv.AppendInt(nil, int64(n), 10))}
+	if c.parsed != nil {
+		p := *c.parsed
+		p.Dimensions = n
+		c.req.Embeddings = &p
+	}
+	return c.req
 }

@@ -23,11 +23,11 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", `/v1/embeddings does not stream: leave "stream" out`)
 		return
 	}
-	if err := dispatch.CheckEmbeddings(a.body); err != nil {
+	call := &dispatch.Call{Model: a.model, Body: a.body, API: "embeddings", Op: dispatch.OpEmbeddings}
+	if err := call.CheckEmbeddings(); err != nil { // the one parse of the body, which the adapters read
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", err.Error())
 		return
 	}
-	call := &dispatch.Call{Model: a.model, Body: a.body, API: "embeddings", Op: dispatch.OpEmbeddings}
 	if !s.begin(w, r, d, a, call) {
 		return
 	}
