@@ -43,7 +43,7 @@ func (o *messagesOutput) Commit(c dispatch.Commit) error {
 // Chunk writes one upstream event (native) or the frames of one canonical
 // chunk (translated).
 func (o *messagesOutput) Chunk(chunk []byte) error {
-	if err := o.open(); err != nil {
+	if err := o.sse.open(); err != nil {
 		return err
 	}
 	if !o.native {
@@ -51,7 +51,7 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 		if err != nil || len(frames) == 0 {
 			return nil // a chunk the encoder cannot read writes nothing
 		}
-		return o.write(frames)
+		return o.sse.write(frames)
 	}
 	typ := eventName(chunk)
 	if typ == nil { // Anthropic names every event; the SSE default is "message"
@@ -61,14 +61,14 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 		o.stopped = true
 	}
 	o.buf = appendEvent(o.buf[:0], typ, chunk)
-	return o.write(o.buf)
+	return o.sse.write(o.buf)
 }
 
 // End closes the stream: the encoder's message_delta and message_stop, or,
 // for a native stream that finished without relaying message_stop, one
 // message_stop.
 func (o *messagesOutput) End() error {
-	if err := o.open(); err != nil {
+	if err := o.sse.open(); err != nil {
 		return err
 	}
 	var b []byte
@@ -82,7 +82,7 @@ func (o *messagesOutput) End() error {
 	if len(b) == 0 {
 		return nil
 	}
-	return o.sse.send(func() error { _, err := o.sse.w.Write(b); return err })
+	return o.sse.write(b)
 }
 
 // Fail ends the stream with Anthropic's error event.
@@ -91,19 +91,5 @@ func (o *messagesOutput) Fail(f *dispatch.Failure) error {
 		return errNotCommitted
 	}
 	o.sse.state = 2
-	return o.write(messages.ErrorEvent(f.Class, f.Status, f.Message))
-}
-
-func (o *messagesOutput) open() error {
-	switch o.sse.state {
-	case 0:
-		return errNotCommitted
-	case 2:
-		return errEnded
-	}
-	return nil
-}
-
-func (o *messagesOutput) write(b []byte) error {
-	return o.sse.send(func() error { _, err := o.sse.w.Write(b); return err })
+	return o.sse.write(messages.ErrorEvent(f.Class, f.Status, f.Message))
 }

@@ -92,30 +92,30 @@ func (o *responsesOutput) Commit(c dispatch.Commit) error {
 // cannot read changes nothing and is not the client's failure: it is
 // skipped.
 func (o *responsesOutput) Chunk(chunk []byte) error {
-	if err := o.ready(); err != nil {
+	if err := o.sse.open(); err != nil {
 		return err
 	}
 	if o.native {
 		o.buf = appendEvent(o.buf[:0], eventName(chunk), chunk)
-		return o.write(o.buf)
+		return o.sse.write(o.buf)
 	}
 	b, err := o.enc.Chunk(chunk)
 	if err != nil || len(b) == 0 {
 		return nil
 	}
-	return o.write(b)
+	return o.sse.write(b)
 }
 
 // End closes the response with response.completed (or response.incomplete).
 func (o *responsesOutput) End() error {
-	if err := o.ready(); err != nil {
+	if err := o.sse.open(); err != nil {
 		return err
 	}
 	o.sse.state = 2
 	if o.native { // the upstream's response.completed was the last chunk
 		return nil
 	}
-	return o.write(o.enc.End())
+	return o.sse.write(o.enc.End())
 }
 
 // Fail ends the stream with response.failed carrying the failure's code
@@ -131,24 +131,7 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 		b = nativeError(f)
 	}
 	o.sse.state = 2
-	return o.write(b)
-}
-
-func (o *responsesOutput) ready() error {
-	switch o.sse.state {
-	case 0:
-		return errNotCommitted
-	case 2:
-		return errEnded
-	}
-	return nil
-}
-
-func (o *responsesOutput) write(b []byte) error {
-	return o.sse.send(func() error {
-		_, err := o.sse.w.Write(b)
-		return err
-	})
+	return o.sse.write(b)
 }
 
 // nativeError is the error event that ends a passthrough stream that broke
