@@ -45,7 +45,7 @@ var allowed = map[string][]string{
 	// Client doors: pure translation between a client API and the canonical
 	// chat shapes, plus the door's error envelope (the class names it).
 	"internal/door/messages":  {"classify", "internal/provider/chat"},
-	"internal/door/responses": {"internal/provider", "internal/provider/chat"},
+	"internal/door/responses": {"internal/provider/chat"},
 	// Mid-stream continuation blocks: canonical chunk JSON, the usage type
 	// and dialect names; no HTTP, no dispatch.
 	"internal/splice": {"classify", "internal/provider"},

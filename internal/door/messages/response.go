@@ -15,7 +15,7 @@ type completion struct {
 	ID      string         `json:"id"`
 	Model   string         `json:"model"`
 	Choices []answerChoice `json:"choices"`
-	Usage   *chatUsage     `json:"usage"`
+	Usage   *chat.Usage    `json:"usage"`
 }
 
 type answerChoice struct {
@@ -33,15 +33,6 @@ type answerChoice struct {
 	StopReason json.RawMessage `json:"stop_reason"`
 }
 
-// chatUsage is OpenAI's usage, as the canonical form carries it.
-type chatUsage struct {
-	PromptTokens        int `json:"prompt_tokens"`
-	CompletionTokens    int `json:"completion_tokens"`
-	PromptTokensDetails *struct {
-		CachedTokens int `json:"cached_tokens"`
-	} `json:"prompt_tokens_details"`
-}
-
 // Usage is Anthropic's usage object. InputTokens excludes the tokens read
 // from the prompt cache, which CacheReadInputTokens counts (OpenAI's
 // prompt_tokens includes them).
@@ -51,14 +42,12 @@ type Usage struct {
 	CacheReadInputTokens int `json:"cache_read_input_tokens"`
 }
 
-func (u *chatUsage) anthropic() Usage {
+// anthropicUsage is canonical usage u in Anthropic's terms.
+func anthropicUsage(u *chat.Usage) Usage {
 	if u == nil {
 		return Usage{}
 	}
-	cached := 0
-	if u.PromptTokensDetails != nil {
-		cached = u.PromptTokensDetails.CachedTokens
-	}
+	cached := u.Cached()
 	return Usage{InputTokens: max(u.PromptTokens-cached, 0), OutputTokens: u.CompletionTokens,
 		CacheReadInputTokens: cached}
 }
@@ -101,7 +90,7 @@ func Answer(body []byte, model string) ([]byte, error) {
 	}
 	ch := &c.Choices[0]
 	m := Message{ID: c.ID, Type: "message", Role: "assistant", Model: c.Model, Content: []Block{},
-		Usage: c.Usage.anthropic()}
+		Usage: anthropicUsage(c.Usage)}
 	if m.ID == "" {
 		m.ID = NewID()
 	}

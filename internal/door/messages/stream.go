@@ -25,7 +25,7 @@ type streamChunk struct {
 		FinishReason *string         `json:"finish_reason"`
 		StopReason   json.RawMessage `json:"stop_reason"`
 	} `json:"choices"`
-	Usage *chatUsage `json:"usage"`
+	Usage *chat.Usage `json:"usage"`
 }
 
 // Kinds of content block the encoder opens.
@@ -71,7 +71,7 @@ type Encoder struct {
 	finish         string
 	stopRaw        json.RawMessage
 	calledTools    bool
-	usage          *chatUsage
+	usage          *chat.Usage
 }
 
 // NewEncoder returns an encoder whose message_start names model unless the
@@ -136,7 +136,7 @@ func (e *Encoder) End() []byte {
 	out = e.closeBlock(out)
 	e.ended = true
 	reason, seq := StopReason(e.finish, e.stopRaw, e.calledTools)
-	u := e.usage.anthropic()
+	u := anthropicUsage(e.usage)
 	if e.usage == nil {
 		u.InputTokens = e.InputTokens
 	}

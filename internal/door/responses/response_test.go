@@ -79,7 +79,7 @@ func TestFromCompletionAdapters(t *testing.T) {
 						ToolCalls []chat.ToolCall `json:"tool_calls"`
 					} `json:"message"`
 				} `json:"choices"`
-				Usage *chatUsage `json:"usage"`
+				Usage *chat.Usage `json:"usage"`
 			}
 			if err := json.Unmarshal(f.Want, &want); err != nil {
 				t.Fatal(err)
