@@ -45,7 +45,7 @@ type Call struct {
 	Native *Native
 
 	req *provider.Request // the request the adapters read, built once
-	emb *embedCall        // an embeddings call's parse and request, built once (embed.go)
+	emb embedCall         // an embeddings call's parse and request, built once (embed.go)
 }
 
 // api is the door's name for the record ("chat" by default).

@@ -118,11 +118,13 @@ func (w *walk) decode(e *endpointRT, body []byte) ([]byte, error) {
 // for one dimensions value (a route's targets all declare the same:
 // docs/config.md, targets: dimensions).
 type embedCall struct {
+	read   bool // parsed and err are set
 	parsed *provider.Embeddings
 	err    error
 	named  bool // the client sent "dimensions" (even null): it is never added
+	built  bool // req is set, for dims
 	dims   int
-	req    *provider.Request
+	req    provider.Request
 }
 
 // CheckEmbeddings checks c's Body, an OpenAI embeddings body, the way the
@@ -133,11 +135,12 @@ type embedCall struct {
 func (c *Call) CheckEmbeddings() error { return c.embeddings().err }
 
 func (c *Call) embeddings() *embedCall {
-	if c.emb == nil {
-		e, err := provider.ParseEmbeddings(c.Body)
-		c.emb = &embedCall{parsed: e, err: err, named: rawjson.Member(c.Body, "dimensions") != nil}
+	if e := &c.emb; !e.read {
+		e.read = true
+		e.parsed, e.err = provider.ParseEmbeddings(c.Body)
+		e.named = rawjson.Member(c.Body, "dimensions") != nil
 	}
-	return c.emb
+	return &c.emb
 }
 
 // embeddingsFor is the embeddings request for e: the client's, with the
@@ -151,19 +154,19 @@ func (w *walk) embeddingsFor(e *endpointRT) *provider.Request {
 	if n <= 0 || c.named {
 		n = 0 // the client's own request
 	}
-	if c.req != nil && c.dims == n {
-		return c.req
+	if c.built && c.dims == n {
+		return &c.req
 	}
-	c.dims = n
+	c.built, c.dims = true, n
 	if n == 0 {
-		c.req = &provider.Request{Body: w.call.Body, Embeddings: c.parsed}
-		return c.req
+		c.req = provider.Request{Body: w.call.Body, Embeddings: c.parsed}
+		return &c.req
 	}
-	c.req = &provider.Request{Body: rawjson.WithFirst(w.call.Body, "dimensions", strconv.AppendInt(nil, int64(n), 10))}
+	c.req = provider.Request{Body: rawjson.WithFirst(w.call.Body, "dimensions", strconv.AppendInt(nil, int64(n), 10))}
 	if c.parsed != nil {
 		p := *c.parsed
 		p.Dimensions = n
 		c.req.Embeddings = &p
 	}
-	return c.req
+	return &c.req
 }
