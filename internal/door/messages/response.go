@@ -21,11 +21,8 @@ type completion struct {
 type answerChoice struct {
 	Index   int `json:"index"`
 	Message struct {
-		Content          *string         `json:"content"`
-		Refusal          *string         `json:"refusal"`
-		ReasoningContent *string         `json:"reasoning_content"`
-		Reasoning        *string         `json:"reasoning"`
-		ToolCalls        []chat.ToolCall `json:"tool_calls"`
+		said
+		ToolCalls []chat.ToolCall `json:"tool_calls"`
 	} `json:"message"`
 	FinishReason string `json:"finish_reason"`
 	// StopReason is vLLM's name for the stop string that ended the answer
@@ -98,10 +95,10 @@ func Answer(body []byte, model string) ([]byte, error) {
 		m.Model = model
 	}
 	msg := &ch.Message
-	if r := reasoning(msg.ReasoningContent, msg.Reasoning); r != "" {
+	if r := msg.reasoning(); r != "" {
 		m.Content = append(m.Content, Block{Type: "thinking", Thinking: &r, Signature: chat.Ptr("")})
 	}
-	for _, t := range []*string{msg.Content, msg.Refusal} {
+	for _, t := range msg.texts() {
 		if t != nil && *t != "" {
 			m.Content = append(m.Content, Block{Type: "text", Text: t})
 		}
@@ -123,18 +120,31 @@ func Answer(body []byte, model string) ([]byte, error) {
 	return json.Marshal(m)
 }
 
+// said is what a canonical answer's message, or a chunk's delta, says that
+// the door reads: text, a refusal, and reasoning text.
+type said struct {
+	Content          *string `json:"content"`
+	Refusal          *string `json:"refusal"`
+	ReasoningContent *string `json:"reasoning_content"`
+	Reasoning        *string `json:"reasoning"`
+}
+
 // reasoning is the reasoning text an OpenAI-compatible upstream sent
 // (reasoning_content as DeepSeek and vLLM name it, reasoning as OpenRouter
-// does).
-func reasoning(a, b *string) string {
-	if a != nil && *a != "" {
-		return *a
+// does), "" when none.
+func (s *said) reasoning() string {
+	if s.ReasoningContent != nil && *s.ReasoningContent != "" {
+		return *s.ReasoningContent
 	}
-	if b != nil {
-		return *b
+	if s.Reasoning != nil {
+		return *s.Reasoning
 	}
 	return ""
 }
+
+// texts are the content and the refusal, each a text block (or delta) for
+// the client when not empty.
+func (s *said) texts() [2]*string { return [2]*string{s.Content, s.Refusal} }
 
 // StopReason maps a finish_reason to Anthropic's stop_reason: stop →
 // end_turn (stop_sequence when the upstream named the stop string it met,

@@ -16,11 +16,8 @@ type streamChunk struct {
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
-			Content          *string              `json:"content"`
-			Refusal          *string              `json:"refusal"`
-			ReasoningContent *string              `json:"reasoning_content"`
-			Reasoning        *string              `json:"reasoning"`
-			ToolCalls        []chat.ToolCallDelta `json:"tool_calls"`
+			said
+			ToolCalls []chat.ToolCallDelta `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string         `json:"finish_reason"`
 		StopReason   json.RawMessage `json:"stop_reason"`
@@ -102,11 +99,11 @@ func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 			continue
 		}
 		d := &ch.Delta
-		if r := reasoning(d.ReasoningContent, d.Reasoning); r != "" {
+		if r := d.reasoning(); r != "" {
 			out = e.ensure(out, kindThinking)
 			out = e.delta(out, "thinking_delta", "thinking", r)
 		}
-		for _, t := range []*string{d.Content, d.Refusal} {
+		for _, t := range d.texts() {
 			if t != nil && *t != "" {
 				out = e.ensure(out, kindText)
 				out = e.delta(out, "text_delta", "text", *t)
