@@ -23,7 +23,8 @@ type Native struct {
 	Body []byte
 	// Header is the client's headers the API forwards upstream (for
 	// Anthropic targets: anthropic-version, anthropic-beta). The server
-	// fills it from an allow-list; it never holds credentials. Nil: none.
+	// fills it with NativeHeader, the adapter's allow-list; it never holds
+	// credentials. Nil: none.
 	Header http.Header
 	// Untranslated, when the Call's Body is nil, says why the request has
 	// no canonical translation; a target that does not serve API fails
