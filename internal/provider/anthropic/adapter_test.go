@@ -190,3 +190,22 @@ func TestNativeStreamEveryDeltaIsContent(t *testing.T) {
 		t.Fatalf("translated: %+v", got)
 	}
 }
+
+// The one allow-list of client headers an Anthropic upstream gets as sent:
+// anthropic-version and anthropic-beta, every value, never a credential;
+// nil when the client sent none of them.
+func TestForwardedHeader(t *testing.T) {
+	h := http.Header{}
+	h.Set("X-Api-Key", "client-key")
+	h.Set("Authorization", "Bearer client-key")
+	if got := ForwardedHeader(h); got != nil {
+		t.Fatalf("forwarded %v from a request without anthropic headers", got)
+	}
+	h.Set("anthropic-version", "2023-06-01")
+	h.Add("anthropic-beta", "a")
+	h.Add("anthropic-beta", "b")
+	got := ForwardedHeader(h)
+	if len(got) != 2 || got.Get("Anthropic-Version") != "2023-06-01" || len(got.Values("Anthropic-Beta")) != 2 {
+		t.Fatalf("forwarded %v", got)
+	}
+}
