@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"internal/route":  {},
 	// Leaf utilities.
 	"internal/sse":          {},
+	"internal/rawjson":      {}, // reading and splicing top-level JSON members without decoding
 	"internal/decision":     {},
 	"internal/upstreamtest": {},
 	"internal/metrics":      {"classify"},
@@ -36,15 +37,15 @@ var allowed = map[string][]string{
 	"internal/config": {"classify", "internal/policy", "internal/route"},
 	// Adapters know the adapter interface, the SSE reader and the shared
 	// OpenAI wire structs; never routing, health or policy.
-	"internal/provider":           {"internal/sse"},
+	"internal/provider":           {"internal/rawjson", "internal/sse"},
 	"internal/provider/chat":      {"internal/provider"},
-	"internal/provider/openai":    {"internal/provider", "internal/sse"},
-	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/sse"},
+	"internal/provider/openai":    {"internal/provider", "internal/rawjson", "internal/sse"},
+	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/rawjson", "internal/sse"},
 	"internal/provider/gemini":    {"internal/provider", "internal/provider/chat", "internal/sse"},
 	// Client doors: pure translation between a client API and the canonical
 	// chat shapes, plus the door's error envelope (the class names it).
 	"internal/door/messages":  {"classify", "internal/provider/chat"},
-	"internal/door/responses": {"internal/provider"},
+	"internal/door/responses": {"internal/provider/chat"},
 	// Mid-stream continuation blocks: canonical chunk JSON, the usage type
 	// and dialect names; no HTTP, no dispatch.
 	"internal/splice": {"classify", "internal/provider"},
@@ -54,7 +55,7 @@ var allowed = map[string][]string{
 	// it continues cut streams with splice's building blocks.
 	"internal/dispatch": {"classify", "internal/config", "internal/decision", "internal/health", "internal/metrics",
 		"internal/policy", "internal/provider", "internal/provider/anthropic", "internal/provider/gemini",
-		"internal/provider/chat", "internal/provider/openai", "internal/route", "internal/splice", "internal/sse"},
+		"internal/provider/chat", "internal/provider/openai", "internal/rawjson", "internal/route", "internal/splice", "internal/sse"},
 	// Client limits count in memory or Redis; they read client keys only.
 	"internal/limit": {"internal/config"},
 	// The HTTP front talks to dispatch, never to adapters or policy directly,
@@ -62,7 +63,7 @@ var allowed = map[string][]string{
 	// sees canonical JSON and dispatch's facts, and writes them for its
 	// client (the class for the envelope's type, sse for the framing).
 	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/messages", "internal/door/responses", "internal/health",
-		"internal/limit", "internal/metrics", "internal/sse"},
+		"internal/limit", "internal/metrics", "internal/rawjson", "internal/sse"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
 		"internal/health", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/console", "internal/tracing"},

@@ -15,8 +15,9 @@ import (
 type Call struct {
 	// Model is the route or target name the client sent.
 	Model string
-	// Body is the request as the client sent it: OpenAI Chat Completions
-	// JSON, already checked by the front.
+	// Body is the request in OpenAI Chat Completions JSON, valid JSON: as
+	// the client sent it, already checked by the front, or a door's
+	// translation (encoding/json's).
 	Body []byte
 	// Stream says the client asked for a stream; Out must then be set.
 	Stream bool
@@ -44,6 +45,7 @@ type Call struct {
 	Native *Native
 
 	req *provider.Request // the request the adapters read, built once
+	emb embedCall         // an embeddings call's parse and request, built once (embed.go)
 }
 
 // api is the door's name for the record ("chat" by default).

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Operations other than chat (docs/doors.md, "Embeddings"). An embeddings
@@ -111,50 +112,61 @@ func (w *walk) decode(e *endpointRT, body []byte) ([]byte, error) {
 	return em.EmbeddingsResponse(w.embeddingsFor(e), body, e.ep)
 }
 
+// embedCall is an embeddings call's request, worked out once per call: the
+// client's body parsed (nil when it does not parse: an adapter that needs
+// it then refuses Body itself), and the request the adapters read, built
+// for one dimensions value (a route's targets all declare the same:
+// docs/config.md, targets: dimensions).
+type embedCall struct {
+	read   bool // parsed and err are set
+	parsed *provider.Embeddings
+	err    error
+	named  bool // the client sent "dimensions" (even null): it is never added
+	built  bool // req is set, for dims
+	dims   int
+	req    provider.Request
+}
+
+// CheckEmbeddings checks c's Body, an OpenAI embeddings body, the way the
+// adapters will read it: "input" a string, a list of strings or token
+// arrays; "dimensions" a positive integer; "encoding_format" float or
+// base64. The error, when there is one, is for the client (a 400). The
+// body is parsed once per call: the adapters read this parse.
+func (c *Call) CheckEmbeddings() error { return c.embeddings().err }
+
+func (c *Call) embeddings() *embedCall {
+	if e := &c.emb; !e.read {
+		e.read = true
+		e.parsed, e.err = provider.ParseEmbeddings(c.Body)
+		e.named = rawjson.Member(c.Body, "dimensions") != nil
+	}
+	return &c.emb
+}
+
 // embeddingsFor is the embeddings request for e: the client's, with the
 // target's declared dimensions added when the client sent none
 // (docs/config.md, targets: dimensions), so every target of a route
-// answers vectors of one size.
+// answers vectors of one size. It is built once per call, and carries the
+// call's one parse of the body.
 func (w *walk) embeddingsFor(e *endpointRT) *provider.Request {
+	c := w.call.embeddings()
 	n := e.target.cfg.Dimensions
-	if n <= 0 || provider.Member(w.call.Body, "dimensions") != nil {
-		return w.call.request()
+	if n <= 0 || c.named {
+		n = 0 // the client's own request
 	}
-	return &provider.Request{Body: withMember(w.call.Body, "dimensions", strconv.Itoa(n))}
-}
-
-// withMember returns body (a JSON object without key) with key: value added
-// first and every other byte as sent.
-func withMember(body []byte, key, value string) []byte {
-	i := 0
-	for i < len(body) && body[i] != '{' {
-		i++
+	if c.built && c.dims == n {
+		return &c.req
 	}
-	if i == len(body) {
-		return body
+	c.built, c.dims = true, n
+	if n == 0 {
+		c.req = provider.Request{Body: w.call.Body, Embeddings: c.parsed}
+		return &c.req
 	}
-	out := make([]byte, 0, len(body)+len(key)+len(value)+4)
-	out = append(out, body[:i+1]...)
-	out = append(out, '"')
-	out = append(out, key...)
-	out = append(out, `":`...)
-	out = append(out, value...)
-	rest := body[i+1:]
-	j := 0
-	for j < len(rest) && (rest[j] == ' ' || rest[j] == '\n' || rest[j] == '\t' || rest[j] == '\r') {
-		j++
+	c.req = provider.Request{Body: rawjson.WithFirst(w.call.Body, "dimensions", strconv.AppendInt(nil, int64(n), 10))}
+	if c.parsed != nil {
+		p := *c.parsed
+		p.Dimensions = n
+		c.req.Embeddings = &p
 	}
-	if j < len(rest) && rest[j] != '}' {
-		out = append(out, ',')
-	}
-	return append(out, rest...)
-}
-
-// CheckEmbeddings checks an OpenAI embeddings body the way the adapters
-// will read it: "input" a string, a list of strings or token arrays;
-// "dimensions" a positive integer; "encoding_format" float or base64. The
-// error, when there is one, is for the client (a 400).
-func CheckEmbeddings(body []byte) error {
-	_, err := provider.ParseEmbeddings(body)
-	return err
+	return &c.req
 }

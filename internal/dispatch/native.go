@@ -6,6 +6,7 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/anthropic"
 )
 
 // Native is a client request in another client API than Chat Completions
@@ -22,13 +23,19 @@ type Native struct {
 	Body []byte
 	// Header is the client's headers the API forwards upstream (for
 	// Anthropic targets: anthropic-version, anthropic-beta). The server
-	// fills it from an allow-list; it never holds credentials. Nil: none.
+	// fills it with NativeHeader, the adapter's allow-list; it never holds
+	// credentials. Nil: none.
 	Header http.Header
 	// Untranslated, when the Call's Body is nil, says why the request has
 	// no canonical translation; a target that does not serve API fails
 	// with it (class unknown, evidence "translate"), and the walk moves on.
 	Untranslated string
 }
+
+// NativeHeader is the part of the client's headers h a Native request
+// forwards upstream (Native.Header): the Anthropic adapter's allow-list,
+// never credentials.
+func NativeHeader(h http.Header) http.Header { return anthropic.ForwardedHeader(h) }
 
 // nativeAt returns e's adapter's Native side when it serves the call's
 // Native API, else nil.

@@ -1,13 +1,13 @@
 package dispatch
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Usage and cost (docs/design.md, "Usage and cost"). Every attempt records
@@ -66,30 +66,20 @@ func (w *walk) strip(e *endpointRT, ev *provider.Event) bool {
 	return true
 }
 
+// includeUsageTrue is the stream_options includeUsage adds.
+var includeUsageTrue = []byte(`{"include_usage":true}`)
+
 // includeUsage returns body with stream_options.include_usage true, and
-// whether the client had already set it. The body has passed the front's
-// strict reading: a JSON object without repeated members.
+// whether the client had already set it. The body is valid JSON, as every
+// Call's Body is: it has passed the front's strict reading (a JSON object
+// without repeated members, checked whole), or it is a door's translation,
+// which encoding/json wrote; so it is not checked again here.
 func includeUsage(body []byte) ([]byte, bool) {
 	// The common case, without decoding the body (every stream's; a long
 	// conversation is large): no stream_options member. Add it first, the
 	// rest as sent.
-	if !json.Valid(body) {
-		return body, false
-	}
-	members, ok := provider.ScanObject(body)
-	if !ok {
-		return body, false
-	}
-	if provider.Member(body, "stream_options") == nil {
-		_, _, any := members.Next()
-		i := bytes.IndexByte(body, '{') + 1
-		out := make([]byte, 0, len(body)+40)
-		out = append(out, body[:i]...)
-		out = append(out, `"stream_options":{"include_usage":true}`...)
-		if any {
-			out = append(out, ',')
-		}
-		return append(out, body[i:]...), false
+	if rawjson.Member(body, "stream_options") == nil {
+		return rawjson.WithFirst(body, "stream_options", includeUsageTrue), false
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(body, &m) != nil {
@@ -119,7 +109,7 @@ func includeUsage(body []byte) ([]byte, bool) {
 // The body is an adapter's Response: valid JSON, so only its "usage"
 // member is decoded.
 func usageOf(body []byte) *provider.Usage {
-	raw := provider.Member(body, "usage")
+	raw := rawjson.Member(body, "usage")
 	if raw == nil {
 		return nil
 	}

@@ -103,6 +103,15 @@ func ParseEmbeddings(body []byte) (*Embeddings, error) {
 	return &out, nil
 }
 
+// EmbeddingsOf is req's embeddings request: req.Embeddings, or Body parsed
+// (ParseEmbeddings) when the caller left it nil.
+func EmbeddingsOf(req *Request) (*Embeddings, error) {
+	if req.Embeddings != nil {
+		return req.Embeddings, nil
+	}
+	return ParseEmbeddings(req.Body)
+}
+
 // EmbeddingList is OpenAI's embeddings answer
 // (https://platform.openai.com/docs/api-reference/embeddings/object).
 // Each Embedding is a JSON array of floats, or a base64 string of

@@ -27,6 +27,10 @@ type Request struct {
 	Body []byte
 	// Stream is the client's "stream" flag.
 	Stream bool
+	// Embeddings is Body read as an embeddings request, when the caller
+	// parsed it already (once per call); nil: an adapter that needs it
+	// parses Body (EmbeddingsOf).
+	Embeddings *Embeddings
 }
 
 // Adapter speaks one dialect. Implementations are stateless and safe for

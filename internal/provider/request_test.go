@@ -50,3 +50,14 @@ func FuzzWithModel(f *testing.F) {
 		}
 	})
 }
+
+// TestQuoteIsJSON: quote writes every model name as encoding/json does.
+func TestQuoteIsJSON(t *testing.T) {
+	for _, m := range []string{"gpt-4o", "", "a/b:c@1.5", `q"uote`, `back\slash`, "<b>&", "tab\t", "é", "\u2028", "\xff"} {
+		want, _ := json.Marshal(m)
+		got, err := quote(m)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("quote(%q) = %s, %v; want %s", m, got, err, want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // ParseUsage reads an OpenAI usage object, raw, exactly as json.Unmarshal
@@ -30,7 +32,7 @@ func scanUsage(raw []byte) (*Usage, bool) {
 	if string(raw) == "null" {
 		return nil, true
 	}
-	obj, ok := ScanObject(raw)
+	obj, ok := rawjson.ScanObject(raw)
 	if !ok {
 		return nil, false
 	}
@@ -81,7 +83,7 @@ func scanDetails(v []byte) (*TokenDetails, bool) {
 	if string(v) == "null" {
 		return nil, true
 	}
-	obj, ok := ScanObject(v)
+	obj, ok := rawjson.ScanObject(v)
 	if !ok {
 		return nil, false
 	}

@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 
-	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 )
 
@@ -24,26 +23,17 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", `/v1/embeddings does not stream: leave "stream" out`)
 		return
 	}
-	if err := dispatch.CheckEmbeddings(a.body); err != nil {
+	call := &dispatch.Call{Model: a.model, Body: a.body, API: "embeddings", Op: dispatch.OpEmbeddings}
+	if err := call.CheckEmbeddings(); err != nil { // the one parse of the body, which the adapters read
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", err.Error())
 		return
 	}
-	call := &dispatch.Call{Model: a.model, Body: a.body, API: "embeddings", Op: dispatch.OpEmbeddings}
-	if msg := attemptHeaders(r, call); msg != "" {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
+	if !s.begin(w, r, d, a, call) {
 		return
 	}
-	if a.client != nil {
-		call.Client = a.client.Name
-	}
-	if s.refused(w, r, d, a.st, a.client) {
+	res := s.do(r, a, call)
+	if res == nil {
 		return
 	}
-	call.ID = decision.NewID()
-	res := a.st.Dispatcher.Do(r.Context(), call)
-	spend(r, a.st, a.client, res.Decision)
-	if res.Canceled {
-		return
-	}
-	finishWhole(w, call, res, func() ([]byte, error) { return res.Body, nil })
+	finishWhole(w, d, call, res, func() ([]byte, error) { return res.Body, nil })
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 )
 
@@ -27,10 +28,43 @@ func attemptHeaders(r *http.Request, call *dispatch.Call) string {
 	return ""
 }
 
+// begin readies call once the front has admitted a: the
+// X-Detour-Max-* headers, the client's name, its rate and budget (refused),
+// then the decision id. It reports false when it has refused the request,
+// in d's envelope, and answered the client.
+func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) bool {
+	if msg := attemptHeaders(r, call); msg != "" {
+		d.fail(w, http.StatusBadRequest, "invalid_request", msg)
+		return false
+	}
+	if a.client != nil {
+		call.Client = a.client.Name
+	}
+	if s.refused(w, r, d, a.st, a.client) {
+		return false
+	}
+	call.ID = decision.NewID()
+	return true
+}
+
+// do runs call and spends what it used against the client's limits. It
+// returns nil when the client has its answer already (a committed stream)
+// or is gone; otherwise the caller writes the whole answer.
+func (s *Server) do(r *http.Request, a *admitted, call *dispatch.Call) *dispatch.Result {
+	res := a.st.Dispatcher.Do(r.Context(), call)
+	spend(r, a.st, a.client, res.Decision)
+	if res.Committed || res.Canceled {
+		return nil
+	}
+	return res
+}
+
 // finishWhole writes the answer of a request that was not streamed to the
-// client (or whose stream never committed): the X-Detour-* headers, then
-// the failure's envelope with its real status, or body from ok.
-func finishWhole(w http.ResponseWriter, call *dispatch.Call, res *dispatch.Result, ok func() ([]byte, error)) {
+// client (or whose stream never committed), in d's envelope: the
+// X-Detour-* headers, then the failure's envelope with its real status, or
+// body from ok. An answer ok cannot translate for the client is a 502
+// server_error.
+func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispatch.Result, ok func() ([]byte, error)) {
 	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}
 	if res.Failure != nil {
 		a.class = res.Failure.Class.String()
@@ -38,13 +72,13 @@ func finishWhole(w http.ResponseWriter, call *dispatch.Call, res *dispatch.Resul
 	detourHeaders(w.Header(), a)
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
 	if f := res.Failure; f != nil {
-		writeEnvelope(w, f.Status, failureEnvelope(f))
+		writeEnvelope(w, f.Status, d.failure(f))
 		return
 	}
 	b, err := ok()
 	if err != nil {
 		w.Header().Set("X-Detour-Class", "server_error")
-		writeError(w, http.StatusBadGateway, "server_error", "server_error", "the upstream's answer could not be translated: "+err.Error())
+		d.fail(w, http.StatusBadGateway, "server_error", "the upstream's answer could not be translated: "+err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

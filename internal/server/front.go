@@ -29,6 +29,9 @@ type door struct {
 	// fail writes one of the gateway's own errors in the door's envelope:
 	// code is OpenAI's "code" (a door that has none ignores it).
 	fail func(w http.ResponseWriter, status int, code, msg string)
+	// failure is the envelope of a request no attempt answered (f), in
+	// the door's shape.
+	failure func(f *dispatch.Failure) []byte
 }
 
 // admitted is a request that passed the front: its state, client key,
@@ -117,7 +120,8 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 // openAIDoor is the front of the OpenAI-shaped doors (chat, responses,
 // embeddings): Bearer keys, the OpenAI envelope; members as in door.
 func openAIDoor(op dispatch.Op, members map[string]string) door {
-	return door{op: op, members: members, client: clientOf, keyHint: "send Authorization: Bearer <key>", fail: openAIFail}
+	return door{op: op, members: members, client: clientOf, keyHint: "send Authorization: Bearer <key>", fail: openAIFail,
+		failure: failureEnvelope}
 }
 
 // The top-level members the Responses and Embeddings doors read (their
@@ -140,7 +144,7 @@ func openAIFail(w http.ResponseWriter, status int, code, msg string) {
 		kind = "authentication_error"
 	case http.StatusTooManyRequests:
 		kind = "rate_limit_error"
-	case http.StatusServiceUnavailable:
+	case http.StatusBadGateway, http.StatusServiceUnavailable:
 		kind = "server_error"
 	}
 	writeError(w, status, kind, code, msg)

@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
@@ -31,10 +30,6 @@ func foldMap(names ...string) map[string]string {
 	return m
 }
 
-// forwardedHeaders are the client headers an Anthropic target gets as
-// sent (never credentials).
-var forwardedHeaders = []string{"anthropic-version", "anthropic-beta"}
-
 func (s *Server) messagesDoor() {
 	s.mux.HandleFunc("/v1/messages", s.messages)
 	s.mux.HandleFunc("/v1/messages/count_tokens", s.countTokens)
@@ -60,21 +55,14 @@ func anthropicClient(cfg *config.Config, r *http.Request) (*config.ClientKey, bo
 // keys, its own strict members, Anthropic's envelope.
 var messagesFront = door{op: dispatch.OpChat, members: messagesMembers, client: anthropicClient,
 	keyHint: "send x-api-key: <key> or Authorization: Bearer <key>",
-	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) }}
+	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) },
+	failure: func(f *dispatch.Failure) []byte { return messages.ClassEnvelope(f.Class, f.Status, f.Message) }}
 
 // native is the client's request for a target that serves the Messages
-// API as is (api: messages or count_tokens).
+// API as is (api: messages or count_tokens), with the client headers it
+// forwards (dispatch.NativeHeader).
 func native(r *http.Request, api string, body []byte) *dispatch.Native {
-	n := &dispatch.Native{API: api, Body: body}
-	for _, k := range forwardedHeaders {
-		if vs := r.Header.Values(k); len(vs) > 0 {
-			if n.Header == nil {
-				n.Header = http.Header{}
-			}
-			n.Header[http.CanonicalHeaderKey(k)] = vs
-		}
-	}
-	return n
+	return &dispatch.Native{API: api, Body: body, Header: dispatch.NativeHeader(r.Header)}
 }
 
 func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
@@ -107,46 +95,24 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	} else {
 		call.Body = tr.Body
 	}
-	if msg := attemptHeaders(r, call); msg != "" {
-		anthropicError(w, http.StatusBadRequest, msg)
+	if !s.begin(w, r, messagesFront, in, call) {
 		return
 	}
-	if in.client != nil {
-		call.Client = in.client.Name
-	}
-	if s.refused(w, r, messagesFront, st, in.client) {
-		return
-	}
-	call.ID = decision.NewID()
 	if call.Stream {
 		out := newMessagesOutput(w, call.ID, call.Model)
 		out.inputTokens = tr.InputTokens // estimated by the same decode as the translation
 		call.Out = out
 	}
-	res := st.Dispatcher.Do(r.Context(), call)
-	spend(r, st, in.client, res.Decision)
-	if res.Committed || res.Canceled {
+	res := s.do(r, in, call)
+	if res == nil {
 		return
 	}
-	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}
-	if res.Failure != nil {
-		a.class = res.Failure.Class.String()
-	}
-	detourHeaders(w.Header(), a)
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
-	if f := res.Failure; f != nil {
-		writeEnvelope(w, f.Status, messages.ClassEnvelope(f.Class, f.Status, f.Message))
-		return
-	}
-	body := res.Body
-	if !res.Native {
-		if body, err = messages.Answer(res.Body, call.Model); err != nil {
-			anthropicError(w, http.StatusBadGateway, "the upstream's answer could not be translated: "+err.Error())
-			return
+	finishWhole(w, messagesFront, call, res, func() ([]byte, error) {
+		if res.Native { // an Anthropic target answered in its own words
+			return res.Body, nil
 		}
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(body)
+		return messages.Answer(res.Body, call.Model)
+	})
 }
 
 // countTokens answers POST /v1/messages/count_tokens: exactly, from the

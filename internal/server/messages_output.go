@@ -43,7 +43,7 @@ func (o *messagesOutput) Commit(c dispatch.Commit) error {
 // Chunk writes one upstream event (native) or the frames of one canonical
 // chunk (translated).
 func (o *messagesOutput) Chunk(chunk []byte) error {
-	if err := o.open(); err != nil {
+	if err := o.sse.open(); err != nil {
 		return err
 	}
 	if !o.native {
@@ -51,26 +51,24 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 		if err != nil || len(frames) == 0 {
 			return nil // a chunk the encoder cannot read writes nothing
 		}
-		return o.write(frames)
+		return o.sse.write(frames)
 	}
-	typ := eventType(chunk)
-	if typ == "message_stop" {
+	typ := eventName(chunk)
+	if typ == nil { // Anthropic names every event; the SSE default is "message"
+		typ = messageEvent
+	}
+	if string(typ) == "message_stop" {
 		o.stopped = true
 	}
-	b := append(o.buf[:0], "event: "...)
-	b = append(b, typ...)
-	b = append(b, "\ndata: "...)
-	b = append(b, chunk...)
-	b = append(b, '\n', '\n')
-	o.buf = b
-	return o.write(b)
+	o.buf = appendEvent(o.buf[:0], typ, chunk)
+	return o.sse.write(o.buf)
 }
 
 // End closes the stream: the encoder's message_delta and message_stop, or,
 // for a native stream that finished without relaying message_stop, one
 // message_stop.
 func (o *messagesOutput) End() error {
-	if err := o.open(); err != nil {
+	if err := o.sse.open(); err != nil {
 		return err
 	}
 	var b []byte
@@ -84,7 +82,7 @@ func (o *messagesOutput) End() error {
 	if len(b) == 0 {
 		return nil
 	}
-	return o.sse.send(func() error { _, err := o.sse.w.Write(b); return err })
+	return o.sse.write(b)
 }
 
 // Fail ends the stream with Anthropic's error event.
@@ -93,87 +91,5 @@ func (o *messagesOutput) Fail(f *dispatch.Failure) error {
 		return errNotCommitted
 	}
 	o.sse.state = 2
-	b := append([]byte("event: error\ndata: "), messages.ClassEnvelope(f.Class, f.Status, f.Message)...)
-	b = append(b, '\n', '\n')
-	return o.sse.send(func() error { _, err := o.sse.w.Write(b); return err })
-}
-
-func (o *messagesOutput) open() error {
-	switch o.sse.state {
-	case 0:
-		return errNotCommitted
-	case 2:
-		return errEnded
-	}
-	return nil
-}
-
-func (o *messagesOutput) write(b []byte) error {
-	return o.sse.send(func() error { _, err := o.sse.w.Write(b); return err })
-}
-
-// eventType is the "type" of an Anthropic event's data, which Anthropic
-// also sends as the SSE event name: the top-level "type" member, read in
-// one pass without decoding (the adapter has already parsed the event as
-// JSON). A type that is missing, escaped or not a plain name is "message".
-func eventType(data []byte) string {
-	depth := 0
-	for i := 0; i < len(data); i++ {
-		switch data[i] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-		case '"':
-			end := stringEnd(data, i)
-			if end < 0 {
-				return "message"
-			}
-			if depth == 1 && string(data[i:end]) == `"type"` {
-				j := skipBlank(data, end)
-				if j < len(data) && data[j] == ':' {
-					j = skipBlank(data, j+1)
-					if j < len(data) && data[j] == '"' {
-						if k := stringEnd(data, j); k > j+2 && plainName(data[j+1:k-1]) {
-							return string(data[j+1 : k-1])
-						}
-					}
-					return "message"
-				}
-			}
-			i = end - 1
-		}
-	}
-	return "message"
-}
-
-// stringEnd is the index just past the JSON string at data[i], or -1.
-func stringEnd(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-func skipBlank(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// plainName reports whether b is a name safe on an SSE event line:
-// letters, digits, '_', '.' and '-'.
-func plainName(b []byte) bool {
-	for _, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
-			return false
-		}
-	}
-	return true
+	return o.sse.write(messages.ErrorEvent(f.Class, f.Status, f.Message))
 }

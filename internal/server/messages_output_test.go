@@ -67,20 +67,21 @@ func TestMessagesOutputTranslatedFail(t *testing.T) {
 	}
 }
 
-// eventType reads the top-level "type" wherever it stands, never a nested
+// eventName reads the top-level "type" wherever it stands, never a nested
 // one, and never a name unsafe on an SSE line.
-func TestEventType(t *testing.T) {
+func TestEventName(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"type":"message_start","message":{"type":"message"}}`:                             "message_start",
 		`{"delta":{"type":"text_delta","text":"x"},"index":0,"type":"content_block_delta"}`: "content_block_delta",
-		`{"message":{"type":"message"}}`:                                                    "message",
+		`{"message":{"type":"message"}}`:                                                    "",
 		`{"text":"\"type\":\"evil\"","type" : "ping"}`:                                      "ping",
-		`{"type":"a\nb"}`: "message",
-		`{"type":"a b"}`:  "message",
-		`{"type":1}`:      "message",
+		`{"type":"a\nb"}`:              "",
+		`{"type":"a b"}`:               "",
+		`{"type":1}`:                   "",
+		`{"type":"message\u005fstop"}`: "", // escaped: not a plain name as written
 	} {
-		if got := eventType([]byte(in)); got != want {
-			t.Errorf("eventType(%s) = %q, want %q", in, got, want)
+		if got := string(eventName([]byte(in))); got != want {
+			t.Errorf("eventName(%s) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -97,20 +97,34 @@ func (o *sseOutput) Fail(f *dispatch.Failure) error {
 	o.state = 2
 	b := append([]byte("event: error\ndata: "), failureEnvelope(f)...)
 	b = append(b, '\n', '\n')
-	return o.send(func() error {
-		_, err := o.w.Write(b)
-		return err
-	})
+	return o.write(b)
 }
 
 func (o *sseOutput) data(b []byte) error {
+	if err := o.open(); err != nil {
+		return err
+	}
+	return o.send(func() error { return sse.WriteData(o.w, b) })
+}
+
+// open reports why nothing may be written now: before the commit point,
+// or after the end; nil while streaming. Every door's Output asks it.
+func (o *sseOutput) open() error {
 	switch o.state {
 	case 0:
 		return errNotCommitted
 	case 2:
 		return errEnded
 	}
-	return o.send(func() error { return sse.WriteData(o.w, b) })
+	return nil
+}
+
+// write writes b, whole frames, under the write timeout and flushes them.
+func (o *sseOutput) write(b []byte) error {
+	return o.send(func() error {
+		_, err := o.w.Write(b)
+		return err
+	})
 }
 
 // send runs one write under the write timeout and flushes it.

@@ -3,10 +3,8 @@ package server
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"time"
 
-	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/responses"
 )
@@ -44,27 +42,18 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		}
 		call.Native.Untranslated = e.Message
 	}
-	if msg := attemptHeaders(r, call); msg != "" {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
+	if !s.begin(w, r, d, a, call) {
 		return
 	}
-	if a.client != nil {
-		call.Client = a.client.Name
-	}
-	if s.refused(w, r, d, a.st, a.client) {
-		return
-	}
-	call.ID = decision.NewID()
 	created := time.Now().Unix()
 	if call.Stream {
 		call.Out = newResponsesOutput(w, call.ID, call.Model, responses.NewStream(echo, a.model, created))
 	}
-	res := a.st.Dispatcher.Do(r.Context(), call)
-	spend(r, a.st, a.client, res.Decision)
-	if res.Committed || res.Canceled {
+	res := s.do(r, a, call)
+	if res == nil {
 		return
 	}
-	finishWhole(w, call, res, func() ([]byte, error) {
+	finishWhole(w, d, call, res, func() ([]byte, error) {
 		if res.Native { // a responses: true target answered in its own words
 			return res.Body, nil
 		}
@@ -86,6 +75,7 @@ type responsesOutput struct {
 	sse    *sseOutput // headers, state and timed writes
 	enc    *responses.Stream
 	native bool
+	buf    []byte // a passthrough event's frame, reused
 }
 
 func newResponsesOutput(w http.ResponseWriter, id, route string, enc *responses.Stream) *responsesOutput {
@@ -102,29 +92,30 @@ func (o *responsesOutput) Commit(c dispatch.Commit) error {
 // cannot read changes nothing and is not the client's failure: it is
 // skipped.
 func (o *responsesOutput) Chunk(chunk []byte) error {
-	if err := o.ready(); err != nil {
+	if err := o.sse.open(); err != nil {
 		return err
 	}
 	if o.native {
-		return o.write(nativeFrame(chunk))
+		o.buf = appendEvent(o.buf[:0], eventName(chunk), chunk)
+		return o.sse.write(o.buf)
 	}
 	b, err := o.enc.Chunk(chunk)
 	if err != nil || len(b) == 0 {
 		return nil
 	}
-	return o.write(b)
+	return o.sse.write(b)
 }
 
 // End closes the response with response.completed (or response.incomplete).
 func (o *responsesOutput) End() error {
-	if err := o.ready(); err != nil {
+	if err := o.sse.open(); err != nil {
 		return err
 	}
 	o.sse.state = 2
 	if o.native { // the upstream's response.completed was the last chunk
 		return nil
 	}
-	return o.write(o.enc.End())
+	return o.sse.write(o.enc.End())
 }
 
 // Fail ends the stream with response.failed carrying the failure's code
@@ -140,41 +131,7 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 		b = nativeError(f)
 	}
 	o.sse.state = 2
-	return o.write(b)
-}
-
-func (o *responsesOutput) ready() error {
-	switch o.sse.state {
-	case 0:
-		return errNotCommitted
-	case 2:
-		return errEnded
-	}
-	return nil
-}
-
-func (o *responsesOutput) write(b []byte) error {
-	return o.sse.send(func() error {
-		_, err := o.sse.w.Write(b)
-		return err
-	})
-}
-
-// nativeFrame frames one Responses event's data with its own type.
-func nativeFrame(data []byte) []byte {
-	var ev struct {
-		Type string `json:"type"`
-	}
-	_ = json.Unmarshal(data, &ev)
-	b := make([]byte, 0, len(data)+len(ev.Type)+16)
-	if ev.Type != "" && !strings.ContainsAny(ev.Type, "\r\n") {
-		b = append(b, "event: "...)
-		b = append(b, ev.Type...)
-		b = append(b, '\n')
-	}
-	b = append(b, "data: "...)
-	b = append(b, data...)
-	return append(b, '\n', '\n')
+	return o.sse.write(b)
 }
 
 // nativeError is the error event that ends a passthrough stream that broke
@@ -186,5 +143,5 @@ func nativeError(f *dispatch.Failure) []byte {
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
 	}{"error", f.ErrorCode(), f.Message, nil})
-	return nativeFrame(b)
+	return appendEvent(nil, errorEvent, b)
 }

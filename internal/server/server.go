@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/config"
-	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/limit"
@@ -160,26 +159,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	call := &dispatch.Call{Model: a.model, Body: a.body, Stream: a.stream}
-	if msg := attemptHeaders(r, call); msg != "" {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
+	if !s.begin(w, r, d, a, call) {
 		return
 	}
-	if a.client != nil {
-		call.Client = a.client.Name
-	}
-	if s.refused(w, r, d, a.st, a.client) {
-		return
-	}
-	call.ID = decision.NewID()
 	if call.Stream {
 		call.Out = newSSEOutput(w, call.ID, call.Model)
 	}
-	res := a.st.Dispatcher.Do(r.Context(), call)
-	spend(r, a.st, a.client, res.Decision)
-	if res.Committed || res.Canceled {
+	res := s.do(r, a, call)
+	if res == nil {
 		return
 	}
-	finishWhole(w, call, res, func() ([]byte, error) { return res.Body, nil })
+	finishWhole(w, d, call, res, func() ([]byte, error) { return res.Body, nil })
 }
 
 // checkMessages returns why a Chat Completions body's "messages" is

@@ -29,32 +29,6 @@ const (
 // StatusOverloaded is Anthropic's non-standard 529 "overloaded".
 const StatusOverloaded = 529
 
-// Status is the HTTP status Anthropic answers an error of type typ with;
-// an unknown type is a 500.
-func Status(typ string) int {
-	switch typ {
-	case TypeInvalidRequest:
-		return http.StatusBadRequest
-	case TypeAuthentication:
-		return http.StatusUnauthorized
-	case TypeBilling:
-		return http.StatusPaymentRequired
-	case TypePermission:
-		return http.StatusForbidden
-	case TypeNotFound:
-		return http.StatusNotFound
-	case TypeRequestTooLarge:
-		return http.StatusRequestEntityTooLarge
-	case TypeRateLimit:
-		return http.StatusTooManyRequests
-	case TypeTimeout:
-		return http.StatusGatewayTimeout
-	case TypeOverloaded:
-		return StatusOverloaded
-	}
-	return http.StatusInternalServerError
-}
-
 // TypeForStatus is the error type Anthropic uses for an HTTP status: the
 // documented pairs above; any other 4xx is invalid_request_error (as
 // Anthropic says it does), 503 is overloaded_error (Detour's own 503s mean
@@ -143,4 +117,11 @@ func Envelope(typ, message string) []byte {
 // ClassEnvelope is Envelope for a failure of class c reported with status.
 func ClassEnvelope(c classify.Class, status int, message string) []byte {
 	return Envelope(ErrorType(c, status), message)
+}
+
+// ErrorEvent is Anthropic's error event, which ends a stream that broke
+// after its commit point: "event: error" with ClassEnvelope's data.
+func ErrorEvent(c classify.Class, status int, message string) []byte {
+	out := append([]byte("event: error\ndata: "), ClassEnvelope(c, status, message)...)
+	return append(out, "\n\n"...)
 }

@@ -129,22 +129,18 @@ type inToolChoice struct {
 
 // outRequest is the canonical Chat Completions request the door writes.
 type outRequest struct {
-	Model               string         `json:"model"`
-	Messages            []outMessage   `json:"messages"`
-	MaxCompletionTokens *int           `json:"max_completion_tokens,omitempty"`
-	Temperature         *float64       `json:"temperature,omitempty"`
-	TopP                *float64       `json:"top_p,omitempty"`
-	Stop                []string       `json:"stop,omitempty"`
-	Stream              bool           `json:"stream,omitempty"`
-	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
-	Tools               []outTool      `json:"tools,omitempty"`
-	ToolChoice          any            `json:"tool_choice,omitempty"`
-	ParallelToolCalls   *bool          `json:"parallel_tool_calls,omitempty"`
-	User                string         `json:"user,omitempty"`
-}
-
-type streamOptions struct {
-	IncludeUsage bool `json:"include_usage"`
+	Model               string              `json:"model"`
+	Messages            []outMessage        `json:"messages"`
+	MaxCompletionTokens *int                `json:"max_completion_tokens,omitempty"`
+	Temperature         *float64            `json:"temperature,omitempty"`
+	TopP                *float64            `json:"top_p,omitempty"`
+	Stop                []string            `json:"stop,omitempty"`
+	Stream              bool                `json:"stream,omitempty"`
+	StreamOptions       *chat.StreamOptions `json:"stream_options,omitempty"`
+	Tools               []chat.Tool         `json:"tools,omitempty"`
+	ToolChoice          any                 `json:"tool_choice,omitempty"`
+	ParallelToolCalls   *bool               `json:"parallel_tool_calls,omitempty"`
+	User                string              `json:"user,omitempty"`
 }
 
 // outMessage is one canonical message. Content is a string, a list of
@@ -154,17 +150,6 @@ type outMessage struct {
 	Content    any             `json:"content"`
 	ToolCalls  []chat.ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string          `json:"tool_call_id,omitempty"`
-}
-
-type outTool struct {
-	Type     string      `json:"type"`
-	Function outFunction `json:"function"`
-}
-
-type outFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
 }
 
 // Translate reads a Messages request body and returns it in the canonical
@@ -229,7 +214,7 @@ func translate(in *inRequest) (*outRequest, error) {
 		Stream:              in.Stream != nil && *in.Stream,
 	}
 	if out.Stream {
-		out.StreamOptions = &streamOptions{IncludeUsage: true}
+		out.StreamOptions = &chat.StreamOptions{IncludeUsage: true}
 	}
 	if in.Metadata != nil && in.Metadata.UserID != nil {
 		out.User = endUser(*in.Metadata.UserID)

@@ -15,31 +15,19 @@ type completion struct {
 	ID      string         `json:"id"`
 	Model   string         `json:"model"`
 	Choices []answerChoice `json:"choices"`
-	Usage   *chatUsage     `json:"usage"`
+	Usage   *chat.Usage    `json:"usage"`
 }
 
 type answerChoice struct {
 	Index   int `json:"index"`
 	Message struct {
-		Content          *string         `json:"content"`
-		Refusal          *string         `json:"refusal"`
-		ReasoningContent *string         `json:"reasoning_content"`
-		Reasoning        *string         `json:"reasoning"`
-		ToolCalls        []chat.ToolCall `json:"tool_calls"`
+		said
+		ToolCalls []chat.ToolCall `json:"tool_calls"`
 	} `json:"message"`
 	FinishReason string `json:"finish_reason"`
 	// StopReason is vLLM's name for the stop string that ended the answer
 	// (a string), or the stop token (a number, ignored).
 	StopReason json.RawMessage `json:"stop_reason"`
-}
-
-// chatUsage is OpenAI's usage, as the canonical form carries it.
-type chatUsage struct {
-	PromptTokens        int `json:"prompt_tokens"`
-	CompletionTokens    int `json:"completion_tokens"`
-	PromptTokensDetails *struct {
-		CachedTokens int `json:"cached_tokens"`
-	} `json:"prompt_tokens_details"`
 }
 
 // Usage is Anthropic's usage object. InputTokens excludes the tokens read
@@ -51,14 +39,12 @@ type Usage struct {
 	CacheReadInputTokens int `json:"cache_read_input_tokens"`
 }
 
-func (u *chatUsage) anthropic() Usage {
+// anthropicUsage is canonical usage u in Anthropic's terms.
+func anthropicUsage(u *chat.Usage) Usage {
 	if u == nil {
 		return Usage{}
 	}
-	cached := 0
-	if u.PromptTokensDetails != nil {
-		cached = u.PromptTokensDetails.CachedTokens
-	}
+	cached := u.Cached()
 	return Usage{InputTokens: max(u.PromptTokens-cached, 0), OutputTokens: u.CompletionTokens,
 		CacheReadInputTokens: cached}
 }
@@ -101,7 +87,7 @@ func Answer(body []byte, model string) ([]byte, error) {
 	}
 	ch := &c.Choices[0]
 	m := Message{ID: c.ID, Type: "message", Role: "assistant", Model: c.Model, Content: []Block{},
-		Usage: c.Usage.anthropic()}
+		Usage: anthropicUsage(c.Usage)}
 	if m.ID == "" {
 		m.ID = NewID()
 	}
@@ -109,10 +95,10 @@ func Answer(body []byte, model string) ([]byte, error) {
 		m.Model = model
 	}
 	msg := &ch.Message
-	if r := reasoning(msg.ReasoningContent, msg.Reasoning); r != "" {
+	if r := msg.reasoning(); r != "" {
 		m.Content = append(m.Content, Block{Type: "thinking", Thinking: &r, Signature: chat.Ptr("")})
 	}
-	for _, t := range []*string{msg.Content, msg.Refusal} {
+	for _, t := range msg.texts() {
 		if t != nil && *t != "" {
 			m.Content = append(m.Content, Block{Type: "text", Text: t})
 		}
@@ -134,18 +120,31 @@ func Answer(body []byte, model string) ([]byte, error) {
 	return json.Marshal(m)
 }
 
+// said is what a canonical answer's message, or a chunk's delta, says that
+// the door reads: text, a refusal, and reasoning text.
+type said struct {
+	Content          *string `json:"content"`
+	Refusal          *string `json:"refusal"`
+	ReasoningContent *string `json:"reasoning_content"`
+	Reasoning        *string `json:"reasoning"`
+}
+
 // reasoning is the reasoning text an OpenAI-compatible upstream sent
 // (reasoning_content as DeepSeek and vLLM name it, reasoning as OpenRouter
-// does).
-func reasoning(a, b *string) string {
-	if a != nil && *a != "" {
-		return *a
+// does), "" when none.
+func (s *said) reasoning() string {
+	if s.ReasoningContent != nil && *s.ReasoningContent != "" {
+		return *s.ReasoningContent
 	}
-	if b != nil {
-		return *b
+	if s.Reasoning != nil {
+		return *s.Reasoning
 	}
 	return ""
 }
+
+// texts are the content and the refusal, each a text block (or delta) for
+// the client when not empty.
+func (s *said) texts() [2]*string { return [2]*string{s.Content, s.Refusal} }
 
 // StopReason maps a finish_reason to Anthropic's stop_reason: stop →
 // end_turn (stop_sequence when the upstream named the stop string it met,

@@ -16,16 +16,13 @@ type streamChunk struct {
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
-			Content          *string              `json:"content"`
-			Refusal          *string              `json:"refusal"`
-			ReasoningContent *string              `json:"reasoning_content"`
-			Reasoning        *string              `json:"reasoning"`
-			ToolCalls        []chat.ToolCallDelta `json:"tool_calls"`
+			said
+			ToolCalls []chat.ToolCallDelta `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string         `json:"finish_reason"`
 		StopReason   json.RawMessage `json:"stop_reason"`
 	} `json:"choices"`
-	Usage *chatUsage `json:"usage"`
+	Usage *chat.Usage `json:"usage"`
 }
 
 // Kinds of content block the encoder opens.
@@ -71,7 +68,7 @@ type Encoder struct {
 	finish         string
 	stopRaw        json.RawMessage
 	calledTools    bool
-	usage          *chatUsage
+	usage          *chat.Usage
 }
 
 // NewEncoder returns an encoder whose message_start names model unless the
@@ -80,7 +77,7 @@ func NewEncoder(model string) *Encoder { return &Encoder{Model: model} }
 
 // Chunk translates one chat.completion.chunk JSON object into zero or more
 // SSE frames. A chunk that is not JSON is an error and writes nothing; after
-// End or Error, chunks write nothing.
+// End, chunks write nothing.
 func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 	if e.ended {
 		return nil, nil
@@ -102,11 +99,11 @@ func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 			continue
 		}
 		d := &ch.Delta
-		if r := reasoning(d.ReasoningContent, d.Reasoning); r != "" {
+		if r := d.reasoning(); r != "" {
 			out = e.ensure(out, kindThinking)
 			out = e.delta(out, "thinking_delta", "thinking", r)
 		}
-		for _, t := range []*string{d.Content, d.Refusal} {
+		for _, t := range d.texts() {
 			if t != nil && *t != "" {
 				out = e.ensure(out, kindText)
 				out = e.delta(out, "text_delta", "text", *t)
@@ -136,7 +133,7 @@ func (e *Encoder) End() []byte {
 	out = e.closeBlock(out)
 	e.ended = true
 	reason, seq := StopReason(e.finish, e.stopRaw, e.calledTools)
-	u := e.usage.anthropic()
+	u := anthropicUsage(e.usage)
 	if e.usage == nil {
 		u.InputTokens = e.InputTokens
 	}
@@ -151,21 +148,6 @@ func (e *Encoder) End() []byte {
 	}{"message_delta", delta{reason, seq}, u})
 	return append(out, "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"...)
 }
-
-// Error ends the stream with Anthropic's error event:
-// event: error, data {"type":"error","error":{"type":typ,"message":message}}.
-// Nothing is written after it.
-func (e *Encoder) Error(typ, message string) []byte {
-	if e.ended {
-		return nil
-	}
-	e.ended = true
-	out := append([]byte("event: error\ndata: "), Envelope(typ, message)...)
-	return append(out, "\n\n"...)
-}
-
-// Ping is Anthropic's keep-alive frame.
-func Ping() []byte { return []byte("event: ping\ndata: {\"type\":\"ping\"}\n\n") }
 
 func (e *Encoder) start(out []byte, id, model string) []byte {
 	e.started = true

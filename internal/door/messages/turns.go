@@ -252,8 +252,8 @@ func tools(in *inRequest, out *outRequest) error {
 		if schema[0] != '{' {
 			return invalid(f+".input_schema", "want an object")
 		}
-		out.Tools = append(out.Tools, outTool{Type: "function",
-			Function: outFunction{Name: t.Name, Description: t.Description, Parameters: json.RawMessage(schema)}})
+		out.Tools = append(out.Tools, chat.Tool{Type: "function",
+			Function: chat.Function{Name: t.Name, Description: t.Description, Parameters: json.RawMessage(schema)}})
 	}
 	tc := in.ToolChoice
 	if tc == nil || len(out.Tools) == 0 {

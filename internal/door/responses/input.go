@@ -3,6 +3,8 @@ package responses
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
 // item is one entry of "input": a message (type "message" or no type), a
@@ -30,17 +32,6 @@ type inPart struct {
 	Detail   string `json:"detail"`
 }
 
-type chatPart struct {
-	Type     string        `json:"type"`
-	Text     string        `json:"text,omitempty"`
-	ImageURL *chatImageURL `json:"image_url,omitempty"`
-}
-
-type chatImageURL struct {
-	URL    string `json:"url"`
-	Detail string `json:"detail,omitempty"`
-}
-
 // translateInput turns "input" into chat messages. A string is one user
 // message. Consecutive function_call items join one assistant message's
 // tool_calls (following an assistant message when one comes just before);
@@ -49,19 +40,19 @@ type chatImageURL struct {
 //
 // An additional_tools item's tools join ts (tools.go); a function_call
 // carrying a namespace names the flattened function.
-func translateInput(raw json.RawMessage, ts *toolSet) ([]chatMessage, error) {
+func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 	if !isSet(raw) {
 		return nil, invalid("input", "input is required")
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return []chatMessage{{Role: "user", Content: jsonString(s)}}, nil
+		return []chat.Message{{Role: "user", Content: jsonString(s)}}, nil
 	}
 	var items []item
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, invalid("input", "input: want a string or a list of items")
 	}
-	out := make([]chatMessage, 0, len(items))
+	out := make([]chat.Message, 0, len(items))
 	for i, it := range items {
 		param := fmt.Sprintf("input[%d]", i)
 		switch it.Type {
@@ -75,12 +66,12 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chatMessage, error) {
 			if it.CallID == "" || it.Name == "" {
 				return nil, invalid(param, "%s: a function_call needs call_id and name", param)
 			}
-			call := chatToolCall{ID: it.CallID, Type: "function", Function: chatFunction{Name: flatName(it.Namespace, it.Name), Arguments: it.Arguments}}
+			call := chat.ToolCall{ID: it.CallID, Type: "function", Function: chat.FunctionCall{Name: flatName(it.Namespace, it.Name), Arguments: it.Arguments}}
 			if n := len(out); n > 0 && out[n-1].Role == "assistant" {
 				out[n-1].ToolCalls = append(out[n-1].ToolCalls, call)
 				continue
 			}
-			out = append(out, chatMessage{Role: "assistant", Content: json.RawMessage("null"), ToolCalls: []chatToolCall{call}})
+			out = append(out, chat.Message{Role: "assistant", Content: json.RawMessage("null"), ToolCalls: []chat.ToolCall{call}})
 		case "function_call_output":
 			if it.CallID == "" {
 				return nil, invalid(param, "%s: a function_call_output needs call_id", param)
@@ -89,7 +80,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chatMessage, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, chatMessage{Role: "tool", ToolCallID: it.CallID, Content: jsonString(text)})
+			out = append(out, chat.Message{Role: "tool", ToolCallID: it.CallID, Content: jsonString(text)})
 		case "additional_tools":
 			if err := ts.add(it.Tools, param+".tools"); err != nil {
 				return nil, err
@@ -110,19 +101,19 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chatMessage, error) {
 }
 
 // message translates one message item.
-func message(param string, it item) (chatMessage, error) {
+func message(param string, it item) (chat.Message, error) {
 	switch it.Role {
 	case "user", "system", "developer", "assistant":
 	default:
-		return chatMessage{}, invalid(param+".role", "%s: unknown role %q", param, it.Role)
+		return chat.Message{}, invalid(param+".role", "%s: unknown role %q", param, it.Role)
 	}
 	var s string
 	if json.Unmarshal(it.Content, &s) == nil {
-		return chatMessage{Role: it.Role, Content: jsonString(s)}, nil
+		return chat.Message{Role: it.Role, Content: jsonString(s)}, nil
 	}
 	var parts []inPart
 	if err := json.Unmarshal(it.Content, &parts); err != nil {
-		return chatMessage{}, invalid(param+".content", "%s: content: want a string or a list of parts", param)
+		return chat.Message{}, invalid(param+".content", "%s: content: want a string or a list of parts", param)
 	}
 	if it.Role != "user" {
 		// System, developer and assistant turns are text in every dialect.
@@ -134,36 +125,36 @@ func message(param string, it item) (chatMessage, error) {
 			case "refusal":
 				texts = append(texts, p.Refusal)
 			default:
-				return chatMessage{}, unsupported(fmt.Sprintf("%s.content[%d]", param, j),
+				return chat.Message{}, unsupported(fmt.Sprintf("%s.content[%d]", param, j),
 					"%s: a %s message's part type %q is not supported (text only)", param, it.Role, p.Type)
 			}
 		}
-		return chatMessage{Role: it.Role, Content: jsonString(joinText(texts))}, nil
+		return chat.Message{Role: it.Role, Content: jsonString(joinText(texts))}, nil
 	}
-	out := make([]chatPart, 0, len(parts))
+	out := make([]chat.Part, 0, len(parts))
 	for j, p := range parts {
 		pp := fmt.Sprintf("%s.content[%d]", param, j)
 		switch p.Type {
 		case "input_text", "output_text":
-			out = append(out, chatPart{Type: "text", Text: p.Text})
+			out = append(out, chat.Part{Type: "text", Text: p.Text})
 		case "input_image":
 			if p.ImageURL == "" {
-				return chatMessage{}, unsupported(pp, "%s: images by file_id are not supported (Detour stores no files); send image_url as an https or data: URL", pp)
+				return chat.Message{}, unsupported(pp, "%s: images by file_id are not supported (Detour stores no files); send image_url as an https or data: URL", pp)
 			}
 			detail := p.Detail
 			if detail == "auto" {
 				detail = ""
 			}
-			out = append(out, chatPart{Type: "image_url", ImageURL: &chatImageURL{URL: p.ImageURL, Detail: detail}})
+			out = append(out, chat.Part{Type: "image_url", ImageURL: &chat.ImageURL{URL: p.ImageURL, Detail: detail}})
 		default:
-			return chatMessage{}, unsupported(pp, "%s: part type %q is not supported (input_text and input_image only)", pp, p.Type)
+			return chat.Message{}, unsupported(pp, "%s: part type %q is not supported (input_text and input_image only)", pp, p.Type)
 		}
 	}
 	if len(out) == 1 && out[0].Type == "text" {
-		return chatMessage{Role: "user", Content: jsonString(out[0].Text)}, nil
+		return chat.Message{Role: "user", Content: jsonString(out[0].Text)}, nil
 	}
 	b, _ := json.Marshal(out)
-	return chatMessage{Role: "user", Content: b}, nil
+	return chat.Message{Role: "user", Content: b}, nil
 }
 
 // toolOutput reads a function_call_output's output: a string, or a list of

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
 // Request is a translated /v1/responses request.
@@ -99,53 +101,19 @@ type wireRequest struct {
 // chatRequest is the canonical body sent to the adapters
 // (internal/provider/chat.Request reads it).
 type chatRequest struct {
-	Model               string          `json:"model"`
-	Messages            []chatMessage   `json:"messages"`
-	Tools               []chatTool      `json:"tools,omitempty"`
-	ToolChoice          json.RawMessage `json:"tool_choice,omitempty"`
-	ParallelToolCalls   *bool           `json:"parallel_tool_calls,omitempty"`
-	MaxCompletionTokens *int            `json:"max_completion_tokens,omitempty"`
-	Temperature         *float64        `json:"temperature,omitempty"`
-	TopP                *float64        `json:"top_p,omitempty"`
-	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
-	ResponseFormat      json.RawMessage `json:"response_format,omitempty"`
-	User                string          `json:"user,omitempty"`
-	Stream              bool            `json:"stream,omitempty"`
-	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
-}
-
-type streamOptions struct {
-	IncludeUsage bool `json:"include_usage"`
-}
-
-type chatMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	ToolCalls  []chatToolCall  `json:"tool_calls,omitempty"`
-	ToolCallID string          `json:"tool_call_id,omitempty"`
-}
-
-type chatToolCall struct {
-	ID       string       `json:"id"`
-	Type     string       `json:"type"`
-	Function chatFunction `json:"function"`
-}
-
-type chatFunction struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-type chatTool struct {
-	Type     string       `json:"type"`
-	Function chatToolFunc `json:"function"`
-}
-
-type chatToolFunc struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters,omitempty"`
-	Strict      *bool           `json:"strict,omitempty"`
+	Model               string              `json:"model"`
+	Messages            []chat.Message      `json:"messages"`
+	Tools               []chat.Tool         `json:"tools,omitempty"`
+	ToolChoice          json.RawMessage     `json:"tool_choice,omitempty"`
+	ParallelToolCalls   *bool               `json:"parallel_tool_calls,omitempty"`
+	MaxCompletionTokens *int                `json:"max_completion_tokens,omitempty"`
+	Temperature         *float64            `json:"temperature,omitempty"`
+	TopP                *float64            `json:"top_p,omitempty"`
+	ReasoningEffort     string              `json:"reasoning_effort,omitempty"`
+	ResponseFormat      json.RawMessage     `json:"response_format,omitempty"`
+	User                string              `json:"user,omitempty"`
+	Stream              bool                `json:"stream,omitempty"`
+	StreamOptions       *chat.StreamOptions `json:"stream_options,omitempty"`
 }
 
 // Translate turns a /v1/responses body into canonical chat JSON. A refused
@@ -170,14 +138,14 @@ func Translate(body []byte) (*Request, error) {
 	if w.Stream {
 		// Usage arrives in a last chunk only when asked for; the
 		// response.completed event carries it.
-		out.StreamOptions = &streamOptions{IncludeUsage: true}
+		out.StreamOptions = &chat.StreamOptions{IncludeUsage: true}
 	}
 	if isSet(w.Instructions) {
 		var s string
 		if err := json.Unmarshal(w.Instructions, &s); err != nil {
 			return nil, invalid("instructions", "instructions: want a string")
 		}
-		out.Messages = append(out.Messages, chatMessage{Role: "system", Content: jsonString(s)})
+		out.Messages = append(out.Messages, chat.Message{Role: "system", Content: jsonString(s)})
 	}
 	var ts toolSet
 	if err := ts.add(w.Tools, "tools"); err != nil {

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
 // Response is a Responses `response` object (openai-go responses.Response).
@@ -145,15 +145,8 @@ func (r *Response) finish(reason string) {
 	}
 }
 
-// chatUsage is canonical usage with the reasoning detail OpenAI reports.
-type chatUsage struct {
-	provider.Usage
-	CompletionTokensDetails *struct {
-		ReasoningTokens int `json:"reasoning_tokens"`
-	} `json:"completion_tokens_details"`
-}
-
-func (u *chatUsage) responses() *Usage {
+// responsesUsage is canonical usage u in the Responses API's terms.
+func responsesUsage(u *chat.Usage) *Usage {
 	if u == nil {
 		return nil
 	}
@@ -162,9 +155,7 @@ func (u *chatUsage) responses() *Usage {
 		out.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	out.InputTokensDetails.CachedTokens = u.Cached()
-	if u.CompletionTokensDetails != nil {
-		out.OutputTokensDetails.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
-	}
+	out.OutputTokensDetails.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
 	return out
 }
 
@@ -174,13 +165,13 @@ type completion struct {
 	Model   string `json:"model"`
 	Choices []struct {
 		Message struct {
-			Content   *string        `json:"content"`
-			Refusal   *string        `json:"refusal"`
-			ToolCalls []chatToolCall `json:"tool_calls"`
+			Content   *string         `json:"content"`
+			Refusal   *string         `json:"refusal"`
+			ToolCalls []chat.ToolCall `json:"tool_calls"`
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *chatUsage `json:"usage"`
+	Usage *chat.Usage `json:"usage"`
 }
 
 // FromCompletion turns a canonical chat.completion body into a Responses
@@ -220,7 +211,7 @@ func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 			Arguments: tc.Function.Arguments, CallID: tc.ID, Name: name, Namespace: ns})
 	}
 	r.finish(ch.FinishReason)
-	r.Usage = c.Usage.responses()
+	r.Usage = responsesUsage(c.Usage)
 	return json.Marshal(r)
 }
 

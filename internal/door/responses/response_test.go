@@ -8,6 +8,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/detour-llm/detour/internal/provider/adaptertest"
+	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
 // decodeResponse decodes body with openai-go's Response type, as an SDK
@@ -74,11 +75,11 @@ func TestFromCompletionAdapters(t *testing.T) {
 			var want struct {
 				Choices []struct {
 					Message struct {
-						Content   *string        `json:"content"`
-						ToolCalls []chatToolCall `json:"tool_calls"`
+						Content   *string         `json:"content"`
+						ToolCalls []chat.ToolCall `json:"tool_calls"`
 					} `json:"message"`
 				} `json:"choices"`
-				Usage *chatUsage `json:"usage"`
+				Usage *chat.Usage `json:"usage"`
 			}
 			if err := json.Unmarshal(f.Want, &want); err != nil {
 				t.Fatal(err)

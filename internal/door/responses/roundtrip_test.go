@@ -7,6 +7,7 @@ import (
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/adaptertest"
 	"github.com/detour-llm/detour/internal/provider/anthropic"
+	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
 // TestFunctionCallRoundTrip plays the loop a Responses client runs: the
@@ -50,27 +51,27 @@ func TestFunctionCallRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var chat struct {
+	var canon struct {
 		Messages []struct {
 			Role       string          `json:"role"`
 			Content    json.RawMessage `json:"content"`
 			ToolCallID string          `json:"tool_call_id"`
-			ToolCalls  []chatToolCall  `json:"tool_calls"`
+			ToolCalls  []chat.ToolCall `json:"tool_calls"`
 		} `json:"messages"`
 	}
-	if err := json.Unmarshal(next.Chat, &chat); err != nil {
+	if err := json.Unmarshal(next.Chat, &canon); err != nil {
 		t.Fatal(err)
 	}
 	var want struct {
 		Choices []struct {
 			Message struct {
-				Content   *string        `json:"content"`
-				ToolCalls []chatToolCall `json:"tool_calls"`
+				Content   *string         `json:"content"`
+				ToolCalls []chat.ToolCall `json:"tool_calls"`
 			} `json:"message"`
 		} `json:"choices"`
 	}
 	_ = json.Unmarshal(f.Want, &want)
-	m := chat.Messages
+	m := canon.Messages
 	if len(m) != 3 || m[0].Role != "user" || m[1].Role != "assistant" || m[2].Role != "tool" {
 		t.Fatalf("messages %s", next.Chat)
 	}

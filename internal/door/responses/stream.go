@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
 // Stream encodes canonical chat.completion.chunk objects as Responses
@@ -39,7 +41,7 @@ type Stream struct {
 	calls  map[int]*openCall // open function_call items by chunk index
 	order  []int             // open call indexes in opening order
 	finish string
-	usage  *chatUsage
+	usage  *chat.Usage
 }
 
 type openMessage struct {
@@ -98,20 +100,13 @@ type chunk struct {
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
-			Content   *string `json:"content"`
-			Refusal   *string `json:"refusal"`
-			ToolCalls []struct {
-				Index    int    `json:"index"`
-				ID       string `json:"id"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
+			Content   *string              `json:"content"`
+			Refusal   *string              `json:"refusal"`
+			ToolCalls []chat.ToolCallDelta `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *chatUsage `json:"usage"`
+	Usage *chat.Usage `json:"usage"`
 }
 
 // ErrEnded is returned when a chunk arrives after End or Fail.
@@ -168,7 +163,7 @@ func (s *Stream) End() []byte {
 	s.closeMessage()
 	s.closeCalls()
 	s.resp.finish(s.finish)
-	s.resp.Usage = s.usage.responses()
+	s.resp.Usage = responsesUsage(s.usage)
 	kind := "response.completed"
 	if s.resp.Status == "incomplete" {
 		kind = "response.incomplete"
@@ -212,7 +207,7 @@ func (s *Stream) Fail(code, message string) []byte {
 	}
 	s.resp.Status = "failed"
 	s.resp.Error = &ResponseError{Code: code, Message: message}
-	s.resp.Usage = s.usage.responses()
+	s.resp.Usage = responsesUsage(s.usage)
 	s.event("response.failed", struct {
 		Response *Response `json:"response"`
 	}{s.resp})

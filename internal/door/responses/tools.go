@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
 // Tools for translated targets (docs/doors.md, "Tools and Codex"). Chat
@@ -55,7 +57,7 @@ func droppedTool(t string) bool {
 
 // toolSet gathers the chat tools of one request and the names to map back.
 type toolSet struct {
-	tools []chatTool
+	tools []chat.Tool
 	names map[string]qualified // flattened name → the client's; only namespaced tools
 	seen  map[string]bool
 }
@@ -126,7 +128,7 @@ func (ts *toolSet) function(t wireTool, p, ns string) error {
 		ts.seen = map[string]bool{}
 	}
 	ts.seen[name] = true
-	ts.tools = append(ts.tools, chatTool{Type: "function", Function: chatToolFunc{
+	ts.tools = append(ts.tools, chat.Tool{Type: "function", Function: chat.Function{
 		Name: name, Description: t.Description, Parameters: nonNull(t.Parameters), Strict: t.Strict,
 	}})
 	return nil

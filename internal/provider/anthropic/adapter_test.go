@@ -173,3 +173,39 @@ func FuzzTranslate(f *testing.F) {
 		}
 	})
 }
+
+// A passthrough stream relays every content block delta as it came, so each
+// is content (it commits), thinking and signatures included; the translated
+// stream sends none of those, so they are not content there.
+func TestNativeStreamEveryDeltaIsContent(t *testing.T) {
+	in := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"hmm\"}}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"c2ln\"}}\n\n" +
+		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
+	got := adaptertest.Events(t, Adapter{}.NativeStream(provider.APIMessages, strings.NewReader(in), testEP))
+	if len(got) != 3 || !got[0].Content || !got[1].Content || got[2].Content {
+		t.Fatalf("native: %+v", got)
+	}
+	got = adaptertest.Events(t, Adapter{}.Stream(strings.NewReader(in), testEP))
+	if len(got) != 3 || got[0].Content || got[1].Content {
+		t.Fatalf("translated: %+v", got)
+	}
+}
+
+// The one allow-list of client headers an Anthropic upstream gets as sent:
+// anthropic-version and anthropic-beta, every value, never a credential;
+// nil when the client sent none of them.
+func TestForwardedHeader(t *testing.T) {
+	h := http.Header{}
+	h.Set("X-Api-Key", "client-key")
+	h.Set("Authorization", "Bearer client-key")
+	if got := ForwardedHeader(h); got != nil {
+		t.Fatalf("forwarded %v from a request without anthropic headers", got)
+	}
+	h.Set("anthropic-version", "2023-06-01")
+	h.Add("anthropic-beta", "a")
+	h.Add("anthropic-beta", "b")
+	got := ForwardedHeader(h)
+	if len(got) != 2 || got.Get("Anthropic-Version") != "2023-06-01" || len(got.Values("Anthropic-Beta")) != 2 {
+		t.Fatalf("forwarded %v", got)
+	}
+}

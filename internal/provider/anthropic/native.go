@@ -20,8 +20,26 @@ func (Adapter) Serves(api string) bool {
 	return api == provider.APIMessages || api == provider.APICountTokens
 }
 
-// forwarded are the client headers an Anthropic upstream gets as sent.
+// forwarded are the client headers an Anthropic upstream gets as sent:
+// the one allow-list, which the front reads through ForwardedHeader.
 var forwarded = []string{"anthropic-version", "anthropic-beta"}
+
+// ForwardedHeader is the part of a client's headers h that an Anthropic
+// upstream gets as sent (anthropic-version, anthropic-beta; never
+// credentials), for provider.NativeRequest's Header; nil when h has none.
+// Its values are h's own.
+func ForwardedHeader(h http.Header) http.Header {
+	var out http.Header
+	for _, k := range forwarded {
+		if vs := h.Values(k); len(vs) > 0 {
+			if out == nil {
+				out = http.Header{}
+			}
+			out[http.CanonicalHeaderKey(k)] = vs
+		}
+	}
+	return out
+}
 
 // NativeRequest POSTs the client's Messages body, only "model" replaced,
 // to {base_url}/v1/messages (or /v1/messages/count_tokens), with the
@@ -104,13 +122,5 @@ func (s *nativeStream) Next() (provider.Event, error) {
 		return ev, err
 	}
 	ev.Chunks = [][]byte{ev.Raw}
-	if !ev.Content && bytes.Contains(ev.Raw, []byte(`"content_block_delta"`)) && typeIs(ev.Raw, "content_block_delta") {
-		ev.Content = true
-	}
 	return ev, nil
-}
-
-// typeIs reports whether the event data's "type" is typ.
-func typeIs(raw []byte, typ string) bool {
-	return string(provider.Member(raw, "type")) == `"`+typ+`"`
 }

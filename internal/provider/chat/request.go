@@ -33,13 +33,14 @@ type Request struct {
 }
 
 // Message is one entry of "messages". Content is kept raw: it is a string,
-// an array of parts, or null; use Parts or Text to read it.
+// an array of parts, or null; use Parts or Text to read it. The doors
+// write it too: the members after Content are left out when empty.
 type Message struct {
 	Role       string          `json:"role"`
 	Content    json.RawMessage `json:"content"`
-	Name       string          `json:"name"`
-	ToolCalls  []ToolCall      `json:"tool_calls"`
-	ToolCallID string          `json:"tool_call_id"`
+	Name       string          `json:"name,omitempty"`
+	ToolCalls  []ToolCall      `json:"tool_calls,omitempty"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
 }
 
 // Part is one content part: {"type":"text","text":…} or
@@ -77,10 +78,19 @@ type Tool struct {
 }
 
 // Function declares a callable function; Parameters is a JSON Schema.
+// Strict is OpenAI's strict schema adherence (nil: not said). The doors
+// write it too: the members after Name are left out when empty.
 type Function struct {
 	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	Strict      *bool           `json:"strict,omitempty"`
+}
+
+// StreamOptions is "stream_options", as the doors ask a stream for its
+// usage.
+type StreamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
 }
 
 // ResponseFormat is "response_format": text, json_object or json_schema.

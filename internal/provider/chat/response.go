@@ -100,3 +100,13 @@ const (
 	FinishToolCalls     = "tool_calls"
 	FinishContentFilter = "content_filter"
 )
+
+// Usage is canonical usage as the doors read it from a completion or a
+// chunk: OpenAI's counts (provider.Usage, cached prompt tokens included)
+// and the reasoning tokens among the completion tokens (0 when not said).
+type Usage struct {
+	provider.Usage
+	CompletionTokensDetails struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+}

@@ -31,17 +31,13 @@ type embedOne struct {
 	OutputDimensionality int     `json:"outputDimensionality,omitempty"`
 }
 
-// TranslateEmbeddings turns an OpenAI embeddings body into a
-// batchEmbedContents body for model
+// TranslateEmbeddings turns an OpenAI embeddings request (parsed:
+// provider.EmbeddingsOf) into a batchEmbedContents body for model
 // (https://ai.google.dev/api/embeddings#method:-models.batchembedcontents):
 // one request per input text, {model: "models/<model>", content: {parts:
 // [{text}]}, outputDimensionality: dimensions}. Token arrays are refused
 // (ErrEmbedTokens); user and encoding_format do not travel.
-func TranslateEmbeddings(body []byte, model string) ([]byte, error) {
-	e, err := provider.ParseEmbeddings(body)
-	if err != nil {
-		return nil, err
-	}
+func TranslateEmbeddings(e *provider.Embeddings, model string) ([]byte, error) {
 	if e.Tokens {
 		return nil, ErrEmbedTokens
 	}
@@ -59,7 +55,11 @@ func TranslateEmbeddings(body []byte, model string) ([]byte, error) {
 // NewEmbeddingsRequest POSTs the translated body to
 // {base_url}/v1beta/models/{model}:batchEmbedContents.
 func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
-	body, err := TranslateEmbeddings(req.Body, ep.Model)
+	e, err := provider.EmbeddingsOf(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := TranslateEmbeddings(e, ep.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, r
 // does: little-endian float32 values, base64 (standard alphabet, padded).
 // An answer whose count differs from the inputs' is an error.
 func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, ep provider.Endpoint) ([]byte, error) {
-	e, err := provider.ParseEmbeddings(req.Body)
+	e, err := provider.EmbeddingsOf(req)
 	if err != nil {
 		return nil, err
 	}

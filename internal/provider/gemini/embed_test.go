@@ -37,7 +37,7 @@ func TestTranslateEmbeddings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := TranslateEmbeddings([]byte(c.in), "models/gemini-embedding-001")
+			got, err := translateBody([]byte(c.in), "models/gemini-embedding-001")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,13 +60,13 @@ func TestTranslateEmbeddingsRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := TranslateEmbeddings([]byte(c.in), "m")
+			got, err := translateBody([]byte(c.in), "m")
 			if err == nil || !strings.Contains(err.Error(), c.mention) {
 				t.Fatalf("got %s, %v; want an error mentioning %q", got, err, c.mention)
 			}
 		})
 	}
-	if _, err := TranslateEmbeddings([]byte(`{"input":[1,2]}`), "m"); !errors.Is(err, ErrEmbedTokens) {
+	if _, err := translateBody([]byte(`{"input":[1,2]}`), "m"); !errors.Is(err, ErrEmbedTokens) {
 		t.Fatalf("token input: %v", err)
 	}
 }
@@ -172,7 +172,7 @@ func FuzzEmbeddingsResponse(f *testing.F) {
 	f.Add([]byte(`{"input":["a","b"]}`), []byte(embedAnswer))
 	f.Add([]byte(`{"input":"a","encoding_format":"base64"}`), []byte(`{"embeddings":[{"values":[1e308]}]}`))
 	f.Fuzz(func(t *testing.T, reqBody, answer []byte) {
-		if _, err := TranslateEmbeddings(reqBody, "m"); err != nil {
+		if _, err := translateBody(reqBody, "m"); err != nil {
 			return
 		}
 		out, err := Adapter{}.EmbeddingsResponse(&provider.Request{Body: reqBody}, answer, provider.Endpoint{Model: "m"})
@@ -196,5 +196,31 @@ func BenchmarkEmbeddingsResponse(b *testing.B) {
 		if _, err := (Adapter{}).EmbeddingsResponse(req, answer, provider.Endpoint{Model: "m"}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// translateBody is what NewEmbeddingsRequest sends for an OpenAI body:
+// the body parsed, then translated.
+func translateBody(body []byte, model string) ([]byte, error) {
+	e, err := provider.ParseEmbeddings(body)
+	if err != nil {
+		return nil, err
+	}
+	return TranslateEmbeddings(e, model)
+}
+
+// A request the caller parsed once (Request.Embeddings) is read from that
+// parse, not from Body again: the request and the answer both follow it.
+func TestEmbeddingsReadTheCallersParse(t *testing.T) {
+	req := &provider.Request{Body: []byte(`{"model":"route"}`), // no input: Body alone would be refused
+		Embeddings: &provider.Embeddings{Texts: []string{"a", "b"}, Dimensions: 3}}
+	hr, err := Adapter{}.NewEmbeddingsRequest(context.Background(), provider.Endpoint{BaseURL: "http://127.0.0.1:1", Model: "m"}, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(hr.Body)
+	adaptertest.SameJSON(t, body, json.RawMessage(`{"requests":[{"model":"models/m","content":{"parts":[{"text":"a"}]},"outputDimensionality":3},{"model":"models/m","content":{"parts":[{"text":"b"}]},"outputDimensionality":3}]}`))
+	if _, err := (Adapter{}).EmbeddingsResponse(req, []byte(embedAnswer), provider.Endpoint{Model: "m"}); err != nil {
+		t.Fatalf("the answer's two vectors for the parse's two inputs: %v", err)
 	}
 }

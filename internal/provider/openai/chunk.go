@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // facts is what the gateway reads from one chat.completion.chunk.
@@ -76,7 +77,7 @@ func (f *facts) scan(data []byte) bool {
 	if !json.Valid(data) {
 		return false
 	}
-	top, ok := provider.ScanObject(data)
+	top, ok := rawjson.ScanObject(data)
 	if !ok {
 		return false
 	}
@@ -100,7 +101,7 @@ func (f *facts) scan(data []byte) bool {
 			if string(v) == "null" {
 				continue
 			}
-			list, ok := provider.ScanArray(v)
+			list, ok := rawjson.ScanArray(v)
 			if !ok {
 				return false
 			}
@@ -124,7 +125,7 @@ func (f *facts) scan(data []byte) bool {
 
 // scanChoice reads one element of "choices".
 func scanChoice(el []byte) (c choiceFacts, sure bool) {
-	obj, ok := provider.ScanObject(el)
+	obj, ok := rawjson.ScanObject(el)
 	if !ok {
 		return c, false
 	}
@@ -176,7 +177,7 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 
 // scanDelta reports whether a choice's delta carries content.
 func scanDelta(v []byte) (content, sure bool) {
-	obj, ok := provider.ScanObject(v)
+	obj, ok := rawjson.ScanObject(v)
 	if !ok {
 		return false, false
 	}

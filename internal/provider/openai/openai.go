@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -63,7 +64,7 @@ func (Adapter) Response(body []byte, _ provider.Endpoint) ([]byte, error) {
 	// The common case in one scan and no allocation; anything else takes
 	// the decoding path below, which words the error.
 	if json.Valid(body) {
-		if c := provider.Member(body, "choices"); len(c) > 0 && c[0] == '[' {
+		if c := rawjson.Member(body, "choices"); len(c) > 0 && c[0] == '[' {
 			return body, nil
 		}
 	}

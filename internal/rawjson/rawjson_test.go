@@ -1,7 +1,6 @@
-package provider
+package rawjson
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -28,17 +27,6 @@ func TestMemberDoesNotAllocate(t *testing.T) {
 	body := []byte(`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0}],"usage":{"total_tokens":7}}`)
 	if n := testing.AllocsPerRun(100, func() { Member(body, "usage") }); n != 0 {
 		t.Fatalf("Member allocates %.0f times per call, want 0", n)
-	}
-}
-
-// TestQuoteIsJSON: quote writes every model name as encoding/json does.
-func TestQuoteIsJSON(t *testing.T) {
-	for _, m := range []string{"gpt-4o", "", "a/b:c@1.5", `q"uote`, `back\slash`, "<b>&", "tab\t", "é", "\u2028", "\xff"} {
-		want, _ := json.Marshal(m)
-		got, err := quote(m)
-		if err != nil || string(got) != string(want) {
-			t.Errorf("quote(%q) = %s, %v; want %s", m, got, err, want)
-		}
 	}
 }
 
@@ -84,5 +72,19 @@ func TestScan(t *testing.T) {
 	e, _ := ScanObject([]byte(`{}`))
 	if _, _, ok := e.Next(); ok {
 		t.Error("an empty object has a member")
+	}
+}
+
+func TestWithFirst(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"model":"m"}`, `{"k":[1],"model":"m"}`},
+		{` { }`, ` {"k":[1] }`},
+		{"{\n\t\"a\": 1 }", "{\"k\":[1],\n\t\"a\": 1 }"},
+		{`[1]`, `[1]`}, // not an object: as is
+		{``, ``},
+	} {
+		if got := string(WithFirst([]byte(c.in), "k", []byte(`[1]`))); got != c.want {
+			t.Errorf("WithFirst(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// An upstream's 2xx answer that a door cannot translate back into its
+// client's API is the same failure on every door (docs/behaviour.md, API:
+// "on failure also X-Detour-Class"): a 502 in the door's own envelope,
+// with X-Detour-Class server_error and the decision's other headers.
+func TestDoorsUntranslatableAnswer(t *testing.T) {
+	// A completion without choices: Chat Completions relays it as is, the
+	// Messages and Responses doors have nothing to answer with.
+	const answer = `{"id":"chatcmpl-x","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[]}`
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai":    func(int, upstreamtest.Request) upstreamtest.Step { return upstreamtest.Step{Body: answer} },
+		"anthropic": script(),
+	})
+	g := start(t, messagesCfg, fs)
+	for _, tc := range []struct {
+		door, path, body string
+		headers          []string
+		// errType reads the envelope's error type.
+		errType func(b []byte) string
+		want    string
+	}{
+		{"messages", "/v1/messages", `{"model":"gpt","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}`,
+			[]string{"x-api-key", "client-key-1"}, func(b []byte) string {
+				var e struct {
+					Type  string
+					Error struct{ Type string }
+				}
+				if json.Unmarshal(b, &e) != nil || e.Type != "error" {
+					return ""
+				}
+				return e.Error.Type
+			}, "api_error"},
+		{"responses", "/v1/responses", `{"model":"gpt","input":"hi"}`,
+			[]string{"Authorization", "Bearer client-key-1"}, func(b []byte) string {
+				var e struct{ Error struct{ Type string } }
+				_ = json.Unmarshal(b, &e)
+				return e.Error.Type
+			}, "server_error"},
+	} {
+		t.Run(tc.door, func(t *testing.T) {
+			r := g.raw(t, http.MethodPost, tc.path, tc.body, tc.headers...)
+			r.wantStatus(t, http.StatusBadGateway)
+			if got := tc.errType(r.Body); got != tc.want {
+				t.Errorf("error type %q, want %q in the door's envelope: %s", got, tc.want, r.Body)
+			}
+			for k, v := range map[string]string{"X-Detour-Class": "server_error", "X-Detour-Route": "gpt",
+				"X-Detour-Target": "gpt", "X-Detour-Provider": "openai", "X-Detour-Attempts": "1"} {
+				if got := r.Header.Get(k); got != v {
+					t.Errorf("%s = %q, want %q", k, got, v)
+				}
+			}
+			if r.Header.Get("X-Detour-Decision") == "" {
+				t.Error("no X-Detour-Decision")
+			}
+		})
+	}
+}

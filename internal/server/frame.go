@@ -1,0 +1,49 @@
+package server
+
+import "github.com/detour-llm/detour/internal/rawjson"
+
+// Framing a passthrough stream's events (Commit.Native): each upstream
+// event's data goes to the client as it came, under the SSE event name its
+// own "type" gives, as Anthropic and OpenAI name their events. dispatch
+// hands on the data only (docs/design.md, "Who owns the client"); the name
+// is read here with one scan of the top-level members, no decoding.
+
+var (
+	messageEvent = []byte("message")
+	errorEvent   = []byte("error")
+)
+
+// eventName is the SSE event name of a passthrough event's data: its
+// top-level "type", when that is a string holding a plain name (plainName,
+// so no escapes); else nil.
+func eventName(data []byte) []byte {
+	v := rawjson.Member(data, "type")
+	if len(v) < 3 || v[0] != '"' || !plainName(v[1:len(v)-1]) {
+		return nil
+	}
+	return v[1 : len(v)-1]
+}
+
+// plainName reports whether b is a name safe on an SSE event line:
+// letters, digits, '_', '.' and '-'.
+func plainName(b []byte) bool {
+	for _, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// appendEvent appends the SSE event "event: <name>" (no such line when
+// name is nil), "data: <data>" to dst.
+func appendEvent(dst, name, data []byte) []byte {
+	if name != nil {
+		dst = append(dst, "event: "...)
+		dst = append(dst, name...)
+		dst = append(dst, '\n')
+	}
+	dst = append(dst, "data: "...)
+	dst = append(dst, data...)
+	return append(dst, '\n', '\n')
+}
