@@ -32,9 +32,11 @@ import (
 // A provider that answers over HTTP/1.x (every plain-http base URL, and any
 // server that does not offer h2) needs a connection per request: the gate
 // steps aside for good once it has seen one such connection. A request waits
-// for a holder at most wait at a time, never past its context, and a holder whose
-// dial failed opens the gate until a request gets a connection again, so a
-// dead upstream costs each request its own connect timeout, never the sum.
+// for a holder at most wait at a time and never past its context. A holder
+// whose dial failed passes its error to every waiter (their dials to the same
+// address would fail alike, after as long again) and opens the gate until a
+// request gets a connection: a dead upstream costs a burst one connect
+// timeout, not one each in turn.
 //
 // A nil *dialGate gates nothing.
 type dialGate struct {
@@ -43,8 +45,18 @@ type dialGate struct {
 	wait   time.Duration
 
 	mu     sync.Mutex
-	holder *gateTurn   // nil: free
-	queue  []*gateTurn // waiting, oldest first
+	holder *gateTurn // nil: free
+	queue  []*waiter // oldest first from head; a waiter that gave up stays, marked gone
+	head   int
+}
+
+// waiter is one wait of a turn in the gate's queue (under the gate's lock).
+type waiter struct {
+	t     *gateTurn
+	wake  chan struct{} // closed when woken
+	woken bool
+	gone  bool  // gave up waiting
+	err   error // the holder's failed dial, which this waiter shares
 }
 
 // lanes is how many waiters a holder's new connection wakes at once.
@@ -70,9 +82,9 @@ var errStartOver = errors.New("dispatch: start over from the connection pool")
 type gateTurn struct {
 	g     *dialGate
 	ctx   context.Context
-	holds atomic.Bool   // this turn is the gate's holder
-	woken atomic.Bool   // woken from the queue: when it finds room it wakes the next
-	wake  chan struct{} // closed when woken (under g.mu)
+	holds atomic.Bool // this turn is the gate's holder
+	woken atomic.Bool // woken from the queue: when it finds room it wakes the next
+	conn  atomic.Bool // the round trip got a connection: a failure after it is no failed dial
 }
 
 // turnKey finds an attempt's turn in its request's context.
@@ -94,16 +106,17 @@ func (g *dialGate) hook(ctx context.Context, trace *httptrace.ClientTrace) (cont
 	}
 	t := &gateTurn{g: g, ctx: ctx}
 	trace.GotConn = func(info httptrace.GotConnInfo) {
+		t.conn.Store(true)
 		if info.Reused {
 			return // its protocol was read when it was new
 		}
 		if tc, ok := info.Conn.(*tls.Conn); !ok || tc.ConnectionState().NegotiatedProtocol != "h2" {
 			g.h1.Store(true)
 			g.openAll()
-			t.pass(false)
+			t.pass(nil)
 		}
 	}
-	trace.WroteHeaders = func() { t.pass(false) }
+	trace.WroteHeaders = func() { t.pass(nil) }
 	return context.WithValue(ctx, turnKey{}, t), t
 }
 
@@ -141,9 +154,8 @@ func (t *gateTurn) enter() error {
 		g.mu.Unlock()
 		return nil
 	}
-	wake := make(chan struct{})
-	t.wake = wake
-	g.queue = append(g.queue, t)
+	w := &waiter{t: t, wake: make(chan struct{})}
+	g.queue = append(g.queue, w)
 	g.mu.Unlock()
 	// Each wait ends with a new connection (errStartOver), an open gate or
 	// a holder stuck for wait; only the last sends the request to dial on
@@ -152,34 +164,36 @@ func (t *gateTurn) enter() error {
 	timer := time.NewTimer(g.wait)
 	defer timer.Stop()
 	select {
-	case <-wake:
+	case <-w.wake:
 	case <-timer.C:
 	case <-t.ctx.Done():
 	}
 	g.mu.Lock()
-	woken := t.wake == nil // wakeLocked took it off the queue
-	if !woken {
-		g.dropLocked(t)
-	}
+	woken, err := w.woken, w.err
+	w.gone = !woken
 	g.mu.Unlock()
 	switch {
 	case !woken:
 		return nil // the holder made no progress within wait, or the context ended: net/http reports it
-	case g.failed.Load() || g.h1.Load():
+	case err != nil:
+		t.woken.Store(false)
+		return err // the holder's dial failed: so would this one's
+	case g.h1.Load():
 		return nil // dial on its own
 	}
 	return errStartOver
 }
 
-// pass lets go of the gate if this turn holds it (failed: it got no
-// connection, which opens the gate until a request gets one), and passes a
-// woken turn's wake on to the next waiter.
-func (t *gateTurn) pass(failed bool) {
+// pass lets go of the gate if this turn holds it and passes a woken turn's
+// wake on to the next waiter. failed is the holder's failed dial: it opens
+// the gate until a request gets a connection, and every waiter fails with
+// it, as its own dial to the same address would (after as long again).
+func (t *gateTurn) pass(failed error) {
 	if t == nil {
 		return
 	}
 	g := t.g
-	if !failed && g.failed.Load() {
+	if failed == nil && g.failed.Load() {
 		g.failed.Store(false)
 	}
 	holds, woken := t.holds.Swap(false), t.woken.Swap(false)
@@ -188,44 +202,42 @@ func (t *gateTurn) pass(failed bool) {
 	}
 	g.mu.Lock()
 	switch {
-	case holds && failed:
+	case holds && failed != nil:
 		g.holder = nil
 		g.failed.Store(true)
-		g.wakeLocked(len(g.queue))
+		g.wakeLocked(len(g.queue), failed)
 	case holds:
 		g.holder = nil
-		g.wakeLocked(lanes)
+		g.wakeLocked(lanes, nil)
 	default:
-		g.wakeLocked(1)
+		g.wakeLocked(1, nil)
 	}
 	g.mu.Unlock()
 }
 
-// wakeLocked wakes the n oldest waiters.
-func (g *dialGate) wakeLocked(n int) {
-	n = min(n, len(g.queue))
-	for _, w := range g.queue[:n] {
-		w.woken.Store(true)
-		close(w.wake)
-		w.wake = nil
-	}
-	g.queue = append(g.queue[:0], g.queue[n:]...)
-}
-
-// dropLocked takes a waiter that gave up off the queue.
-func (g *dialGate) dropLocked(t *gateTurn) {
-	for i, w := range g.queue {
-		if w == t {
-			g.queue = append(g.queue[:i], g.queue[i+1:]...)
-			return
+// wakeLocked wakes the n oldest waiters, with err for them to share.
+func (g *dialGate) wakeLocked(n int, err error) {
+	for ; n > 0 && g.head < len(g.queue); g.head++ {
+		w := g.queue[g.head]
+		g.queue[g.head] = nil
+		if w.gone {
+			continue
 		}
+		w.err, w.woken = err, true
+		w.t.woken.Store(true)
+		close(w.wake)
+		n--
+	}
+	if g.head == len(g.queue) || g.head > len(g.queue)/2 {
+		g.queue = g.queue[:copy(g.queue, g.queue[g.head:])]
+		g.head = 0
 	}
 }
 
 // openAll wakes every waiter: the provider turned out not to speak HTTP/2.
 func (g *dialGate) openAll() {
 	g.mu.Lock()
-	g.wakeLocked(len(g.queue))
+	g.wakeLocked(len(g.queue), nil)
 	g.mu.Unlock()
 }
 
@@ -243,6 +255,16 @@ func (t *gateTurn) do(c *http.Client, req *http.Request) (*http.Response, error)
 		req.Body = body
 		resp, err = c.Do(req)
 	}
-	t.pass(true)
+	// A holder still holding here got no connection. Its dial failed
+	// unless its context ended first (a client gone, a deadline): then the
+	// next waiter tries.
+	var failed error
+	if t != nil && err != nil && !t.conn.Load() && req.Context().Err() == nil {
+		failed = err
+		if ue, ok := err.(*url.Error); ok {
+			failed = ue.Err
+		}
+	}
+	t.pass(failed)
 	return resp, err
 }
