@@ -90,8 +90,8 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		}
 	}
 	v := ts.refine(def, defEv, best, &cs)
-	if ts.clientScoped(v, def, defEv, &cs) {
-		v = Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}
+	if ok, ev := ts.clientScoped(v, def, defEv, &cs); ok {
+		v = Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 	}
 	if ts.echo {
 		v.Evidence += "+echo"

@@ -1,5 +1,7 @@
 package classify
 
+import "bytes"
+
 // Not found: whose? (docs/behaviour.md). A 404, a not-found code
 // (not_found_error, NOT_FOUND) or, in a 4xx that otherwise proves nothing,
 // not-found wording says something is missing. It is the endpoint's model
@@ -20,8 +22,15 @@ package classify
 //     (file_011CNha8iCJcU1wXNR6q4V8w, cntr_6862…, files/abc123 → abc123).
 //
 // A name equal to the model, containing it (claude-x-20250929 for
-// claude-x) or contained in it (llama-v3 in accounts/…/models/llama-v3) is
-// the model's and is passed over. The provider's own words about a model
+// claude-x) or, where the message names the model in full too, contained
+// in it (llama-v3 in accounts/…/models/llama-v3) is the model's and is
+// passed over. Whatever the names, a request that refers to something
+// stored at the provider (a member in resourceKeys: file_id, container,
+// previous_response_id, …) makes a 404 that proves nothing about the model
+// its own: a base62 id, a name in plain letters or one too long to compare
+// would otherwise slip through, and the cost is asymmetric (a gone model
+// misread costs that one request a walk; a client's 404 misread cools the
+// endpoint for everyone). The provider's own words about a model
 // (a strong code such as model_not_found, or a taught phrase such as
 // "model … does not exist") decide before this rule is read, so they keep
 // unavailable. At most maxNamed names are checked against the request (each
@@ -31,23 +40,84 @@ package classify
 const maxNamed = 8
 
 // notFoundEvidence is the evidence of a not-found answer about a name the
-// client sent.
-const notFoundEvidence = "not-found:client-named"
+// client sent; notFoundResourceEvidence of one that names nothing the rules
+// can read, to a request that refers to something stored at the provider.
+const (
+	notFoundEvidence         = "not-found:client-named"
+	notFoundResourceEvidence = "not-found:client-resource"
+)
 
 // clientScoped reports whether v, reached by refine, is a not-found answer
-// about a name the client sent rather than the model.
-func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeScan) bool {
-	if ts.model == "" || len(ts.req) == 0 {
-		return false
+// about something the client sent rather than the model, and the evidence.
+func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeScan) (bool, string) {
+	if len(ts.req) == 0 {
+		return false, ""
 	}
 	switch {
 	case v.Class == Unavailable && v.Evidence == defEv:
 	case v.Class == Unavailable && cs.weak == Unavailable && v.Evidence == cs.weakEv:
 	case v.Class == Unknown && def == Unknown && v.Evidence == defEv && ts.saysNotFound():
 	default:
-		return false
+		return false, ""
 	}
-	return ts.clientNamed()
+	switch {
+	case ts.model != "" && ts.clientNamed():
+		return true, notFoundEvidence
+	case ts.f != nil && ts.f.parsed && refersToResource(ts.req):
+		// A provider's own error envelope, not a plain page (a wrong
+		// base_url's "404 page not found" stays the endpoint's).
+		return true, notFoundResourceEvidence
+	}
+	return false, ""
+}
+
+// resourceKeys are the request members that name something stored at the
+// provider (a file, a container, a vector store, a cached context, an
+// earlier response or conversation): a request holding one can get a 404
+// about it that says nothing of the model.
+var resourceKeys = [...]string{
+	`"file_id"`, `"file_ids"`, `"fileUri"`, `"file_uri"`, `"container"`, `"container_id"`,
+	`"vector_store_ids"`, `"vector_store_id"`, `"previous_response_id"`, `"conversation"`,
+	`"cached_content"`, `"cachedContent"`, `"skill_id"`, `"assistant_id"`, `"thread_id"`,
+}
+
+// refersToResource reports whether the request, valid JSON, has a member
+// named in resourceKeys (a quoted key followed by a colon; inside a JSON
+// string a quote is escaped, so only a member name can match). Only the
+// client's own request is read: a client that adds such a member can only
+// keep its own 404 from walking the route, never cool anything.
+func refersToResource(req []byte) bool {
+	for _, k := range resourceKeys {
+		for at := 0; ; {
+			i := bytes.Index(req[at:], []byte(k))
+			if i < 0 {
+				break
+			}
+			i += at
+			at = i + len(k)
+			if escapedAt(req, i) {
+				continue
+			}
+			j := at
+			for j < len(req) && (req[j] == ' ' || req[j] == '\t' || req[j] == '\n' || req[j] == '\r') {
+				j++
+			}
+			if j < len(req) && req[j] == ':' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escapedAt reports whether the quote at b[i] is escaped (an odd run of
+// backslashes before it).
+func escapedAt(b []byte, i int) bool {
+	n := 0
+	for i-n-1 >= 0 && b[i-n-1] == '\\' {
+		n++
+	}
+	return n%2 == 1
 }
 
 // notFoundWords are the wordings of a not-found answer sent with a status
@@ -81,7 +151,7 @@ func (ts *textScan) clientNamed() bool {
 				continue
 			}
 			checks++
-			if echoed(ts.req, t[s:e]) {
+			if echoed(ts.req, t[s:min(e, s+maxNeedle)]) {
 				return true
 			}
 		}
@@ -99,7 +169,21 @@ func (ts *textScan) isModel(name []byte) bool {
 	case len(name) > len(m):
 		return len(m) >= 4 && hasFold(name, m)
 	}
-	return len(name) >= 4 && hasFold(m, name)
+	// A part of the model's name is the model's only where the message
+	// names the model in full too (models/…/llama-v3): a client's
+	// files/gemini-2 is not the model gemini-2.5-pro.
+	return len(name) >= 4 && hasFold(m, name) && ts.saysModel()
+}
+
+// saysModel reports whether one of the answer's texts holds the model's
+// whole name.
+func (ts *textScan) saysModel() bool {
+	for i := 0; i < ts.texts(); i++ {
+		if hasFold(ts.text(i), ts.model) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasFold reports whether sub occurs in t, ASCII case folded, byte for byte
@@ -188,19 +272,31 @@ func idByte(c byte) bool {
 
 // idLike reports an identifier-like token: a letter, and a digit or '_'.
 func idLike(b []byte) bool {
-	if len(b) < 6 || len(b) > maxNeedle {
+	if len(b) < 6 {
 		return false
 	}
-	letter, mark := false, false
+	letter, mark, dash := false, false, false
+	run, longest := 0, 0
 	for _, c := range b {
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
 			letter = true
 		case c >= '0' && c <= '9', c == '_':
 			mark = true
+		case c == '-':
+			dash = true
+		}
+		if c == '-' || c == '.' {
+			run = 0
+		} else {
+			run++
+			longest = max(longest, run)
 		}
 	}
-	return letter && mark
+	// A dash marks an id when a part of it is longer than words are
+	// (file-abcdefghijklmnopqrstuv, base62 without a digit), not in
+	// hyphenated words (well-known, non-existent).
+	return letter && (mark || dash && longest >= 12)
 }
 
 // quotedName reports a quoted span that names something: 4 to 256 bytes,

@@ -27,15 +27,19 @@ func TestNotFoundScope(t *testing.T) {
 		{"same, typed not_found_error", 404,
 			`{"type":"error","error":{"type":"not_found_error","message":"File not found: file_011CNha8iCJcU1wXNR6q4V8w"}}`,
 			fileReq, model, "bad_request", "not-found:client-named"},
-		{"no model given: as before", 404,
+		{"no model given: the request refers to a stored file", 404,
 			`{"type":"error","error":{"type":"not_found_error","message":"File not found: file_011CNha8iCJcU1wXNR6q4V8w"}}`,
-			fileReq, "", "unavailable", "type:not_found_error"},
+			fileReq, "", "bad_request", "not-found:client-resource"},
 		{"no request given: as before", 404,
 			`{"type":"error","error":{"type":"not_found_error","message":"File not found: file_011CNha8iCJcU1wXNR6q4V8w"}}`,
 			"", model, "unavailable", "type:not_found_error"},
+		{"an id the client did not send, to a request that refers to a stored file", 404,
+			`{"type":"error","error":{"type":"not_found_error","message":"File not found: file_011XXXXXXXXXXXXXXXXXXXXX"}}`,
+			fileReq, model, "bad_request", "not-found:client-resource"},
 		{"an id the client did not send", 404,
 			`{"type":"error","error":{"type":"not_found_error","message":"File not found: file_011XXXXXXXXXXXXXXXXXXXXX"}}`,
-			fileReq, model, "unavailable", "type:not_found_error"},
+			`{"model":"claude","max_tokens":1024,"messages":[{"role":"user","content":"Summarize file_011CNha8iCJcU1wXNR6q4V8w"}]}`,
+			model, "unavailable", "type:not_found_error"},
 		{"the model Detour sent", 404,
 			`{"type":"error","error":{"type":"not_found_error","message":"model: claude-sonnet-4-5"}}`,
 			`{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`, model, "unavailable", "type:not_found_error"},
@@ -126,7 +130,8 @@ func TestNotFoundScopeAllocs(t *testing.T) {
 }
 
 // FuzzNotFoundScope: naming the model can only move a not-found answer to
-// bad_request, never anywhere else, so no request and no model can make an
+// bad_request (or between the two client not-found evidences), never
+// anywhere else, so no request and no model can make an
 // answer cool more than it did without them; and the classifier never
 // panics on any name, escape or quote.
 func FuzzNotFoundScope(f *testing.F) {
@@ -144,8 +149,10 @@ func FuzzNotFoundScope(f *testing.F) {
 		if with == without {
 			return
 		}
-		moved := (without.Class == Unavailable || without.Class == Unknown) && with.Class == BadRequest &&
-			strings.HasPrefix(with.Evidence, notFoundEvidence)
+		clientNotFound := func(v Verdict) bool {
+			return v.Class == BadRequest && strings.HasPrefix(v.Evidence, "not-found:client-")
+		}
+		moved := (without.Class == Unavailable || without.Class == Unknown || clientNotFound(without)) && clientNotFound(with)
 		if !moved {
 			t.Fatalf("model %q moved %+v to %+v", model, without, with)
 		}
@@ -164,5 +171,34 @@ func BenchmarkNotFoundClientNamed(b *testing.B) {
 		if v := Classify(r); v.Class != BadRequest {
 			b.Fatal(v)
 		}
+	}
+}
+
+// A client's own 404 must not cool the endpoint when the name it sent is
+// hard to tell from words: plain letters (a Gemini file name), base62
+// without a digit (an OpenAI file id), a name inside the model's, or longer
+// than 256 bytes (found by the hostile review: each cooled the endpoint).
+func TestNotFoundClientNamesThatLookLikeWords(t *testing.T) {
+	long := "file-" + strings.Repeat("a1", 150)
+	for _, c := range []struct{ name, body, req, model string }{
+		{"gemini file with a letters-only name",
+			`{"error":{"code":404,"message":"File files/abcdefgh is not found.","status":"NOT_FOUND"}}`,
+			`{"model":"m","messages":[{"role":"user","content":[{"type":"file","file":{"file_id":"files/abcdefgh"}}]}]}`, "gemini-2.5-pro"},
+		{"openai file id without a digit (OpenAI's own id shape, corpus openai-no-such-file-object-404)",
+			`{"error":{"message":"No such File object: file-abcdefghijklmnopqrstuv","type":"invalid_request_error","param":"id","code":null}}`,
+			`{"model":"m","input":[{"role":"user","content":[{"type":"input_file","file_id":"file-abcdefghijklmnopqrstuv"}]}]}`, "gpt-4.1"},
+		{"a client name that is part of the model's (passed over as the model's)",
+			`{"error":{"code":404,"message":"File files/gemini-2 is not found.","status":"NOT_FOUND"}}`,
+			`{"model":"m","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://generativelanguage.googleapis.com/v1beta/files/gemini-2"}}]}]}`, "gemini-2.5-pro"},
+		{"an id longer than 256 bytes",
+			`{"error":{"message":"No such File object: ` + long + `","type":"invalid_request_error","param":"id","code":null}}`,
+			`{"model":"m","input":[{"role":"user","content":[{"type":"input_file","file_id":"` + long + `"}]}]}`, "gpt-4.1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := Classify(Response{Status: 404, Body: []byte(c.body), Request: []byte(c.req), Model: c.model})
+			if v.Class == Unavailable {
+				t.Errorf("the client's own 404 reads as unavailable (%s): it cools the endpoint", v.Evidence)
+			}
+		})
 	}
 }

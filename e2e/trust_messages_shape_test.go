@@ -33,7 +33,7 @@ func TestMessagesMalformedNeverGoesUpstream(t *testing.T) {
 		{"no max_tokens", `{"model":"deep",` + msgs + `}`, "max_tokens"},
 		{"max_tokens null", `{"model":"deep","max_tokens":null,` + msgs + `}`, "max_tokens"},
 		{"max_tokens a string", `{"model":"deep","max_tokens":"16",` + msgs + `}`, "max_tokens"},
-		{"max_tokens zero", `{"model":"deep","max_tokens":0,` + msgs + `}`, "max_tokens"},
+		{"max_tokens negative", `{"model":"deep","max_tokens":-1,` + msgs + `}`, "max_tokens"},
 		{"max_tokens negative", `{"model":"deep","max_tokens":-5,` + msgs + `}`, "max_tokens"},
 		{"max_tokens fractional", `{"model":"deep","max_tokens":2.5,` + msgs + `}`, "max_tokens"},
 		{"an unknown role", `{"model":"deep","max_tokens":16,"messages":[{"role":"user","content":"hi"},{"role":"robot","content":"beep"}]}`, "messages.1.role"},

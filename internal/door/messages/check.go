@@ -11,7 +11,8 @@ import (
 // Check reports what makes body not a Messages request at all, naming the
 // member as Anthropic does: a member the Messages API documents as
 // required missing or of the wrong type. Required are "model" (a non-empty
-// string), "max_tokens" (a whole number, at least 1; 1.6e1 is one),
+// string), "max_tokens" (a whole number, at least 0 — 0 fills the prompt
+// cache without generating, as Anthropic documents; 1.6e1 is one),
 // "messages" (a non-empty list of objects), and in each message "role"
 // ("user" or "assistant", or "system": the mid-conversation system message
 // Claude Code sends, which Anthropic accepts) and "content" (a string or a
@@ -59,8 +60,8 @@ func checkMaxTokens(raw json.RawMessage) *Error {
 	switch {
 	case err != nil || f != math.Trunc(f):
 		return invalid("max_tokens", "want an integer")
-	case f < 1:
-		return invalid("max_tokens", "must be at least 1")
+	case f < 0:
+		return invalid("max_tokens", "must be at least 0")
 	case f > 1<<53:
 		return invalid("max_tokens", "too large")
 	}
