@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -125,11 +127,15 @@ func median[T int64 | float64 | time.Duration](v []T) T {
 func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 
 func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration) error {
-	direct, plain, detour, _, err := r.paths(bin, 0)
+	direct, plain, detour, det, err := r.paths(bin, 0)
 	if err != nil {
 		return err
 	}
 	urls := []string{direct, plain, detour}
+	// The CPU the proxy process of each path spent on the paced requests
+	// (none for direct): a figure the machine's other load hardly moves.
+	pids := []int{0, r.plain.Process.Pid, det.Process.Pid}
+	cpu := make([][]time.Duration, 3)
 	c := client(conns, clientTLS(r.cert))
 	for _, u := range urls { // warm: open connections on every hop
 		if _, err := closed(c, u, conns, 300*time.Millisecond); err != nil {
@@ -141,10 +147,10 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration)
 	p50 := make([][]time.Duration, 3)
 	p99 := make([][]time.Duration, 3)
 	rps := make([][]float64, 3)
-	var cpu sync.WaitGroup
+	var prof sync.WaitGroup
 	if r.prof.on() { // detour's CPU over the whole run: its own share only
 		secs := int((time.Duration(rounds*6) * dur).Seconds()) + 1
-		cpu.Go(func() {
+		prof.Go(func() {
 			if err := r.prof.fetch(fmt.Sprintf("profile?seconds=%d", secs), "cpu.pprof"); err != nil {
 				fmt.Println("  cpu profile:", err)
 			}
@@ -153,10 +159,12 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration)
 	for round := range rounds {
 		for k := range 3 {
 			i := (round + k) % 3
+			before := cpuTime(pids[i])
 			lat, err := paced(c, urls[i], rate, dur)
 			if err != nil {
 				return err
 			}
+			cpu[i] = append(cpu[i], (cpuTime(pids[i])-before)/time.Duration(len(lat)))
 			p50[i] = append(p50[i], pct(lat, 50))
 			p99[i] = append(p99[i], pct(lat, 99))
 		}
@@ -175,7 +183,7 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration)
 		fmt.Println()
 	}
 	if r.prof.on() {
-		cpu.Wait()
+		prof.Wait()
 		if err := r.prof.fetch("allocs", "allocs.pprof"); err != nil {
 			fmt.Println("  allocs profile:", err)
 		}
@@ -204,6 +212,8 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration)
 		gap50[k], gap99[k] = p50[2][k]-p50[1][k], p99[2][k]-p99[1][k]
 		ratios[k] = rps[2][k] / rps[1][k]
 	}
+	fmt.Printf("\nCPU of the proxy process per paced request (all its threads): plain %.0fµs, detour %.0fµs (medians)\n",
+		us(median(cpu[1])), us(median(cpu[2])))
 	fmt.Printf("\ndetour − plain, round by round\n")
 	fmt.Printf("  p50 gap     %s\n", list(gap50, func(d time.Duration) string { return fmt.Sprintf("%+.0fµs", us(d)) }))
 	fmt.Printf("  p99 gap     %s\n", list(gap99, func(d time.Duration) string { return fmt.Sprintf("%+.0fµs", us(d)) }))
@@ -214,6 +224,28 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration)
 	verdict("detour − plain, added p99", fmt.Sprintf("%+.0fµs", us(g99)), fmt.Sprintf("≤ %.0fµs", us(targetP99Gap)), g99 <= targetP99Gap)
 	verdict(fmt.Sprintf("throughput detour/plain at %d conns", conns), fmt.Sprintf("%.2f×", ratio), fmt.Sprintf("≥ %.1f×", targetRatio), ratio >= targetRatio)
 	return nil
+}
+
+// cpuTime is the CPU time process pid has spent, all its threads together
+// (the kernel's schedstat, in nanoseconds); 0 for pid 0.
+func cpuTime(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	dirs, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	var sum time.Duration
+	for _, d := range dirs {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, d.Name()))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b))
+		if len(f) > 0 {
+			ns, _ := strconv.ParseInt(f[0], 10, 64)
+			sum += time.Duration(ns)
+		}
+	}
+	return sum
 }
 
 // list formats every round's value.
