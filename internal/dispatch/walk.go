@@ -44,9 +44,24 @@ type walk struct {
 	cont *continuation
 }
 
-// Do serves one call. ctx carries the client's cancellation; the route's
-// deadline is applied here.
+// Do serves one call and files its decision record: Run, then Record.
 func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
+	res := d.Run(ctx, call)
+	d.Record(ctx, res)
+	return res
+}
+
+// Record files res's decision record with the decision sinks; ctx is the
+// request's (a trace context the HTTP front put there). A caller of Run
+// records once it has answered the client, so that encoding, scrubbing and
+// exporting the record never delay the answer.
+func (d *Dispatcher) Record(ctx context.Context, res *Result) {
+	decision.Emit(ctx, d.dec, res.Decision)
+}
+
+// Run serves one call, without filing its record (Record). ctx carries the
+// client's cancellation; the route's deadline is applied here.
+func (d *Dispatcher) Run(ctx context.Context, call *Call) *Result {
 	start := time.Now()
 	r := d.routes[call.Model]
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: r.strategy.String(),
@@ -89,7 +104,6 @@ func (d *Dispatcher) Do(ctx context.Context, call *Call) *Result {
 	totals(rec, w.partial)
 	d.opt.Metrics.Request(r.name, rec.Outcome, rec.Status, elapsed)
 	d.opt.Metrics.Overhead(elapsed - w.upstream)
-	decision.Emit(ctx, d.dec, rec) // ctx: what the HTTP front put there (a trace context)
 	return res
 }
 

@@ -31,9 +31,5 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 	if !s.begin(w, r, d, a, call) {
 		return
 	}
-	res := s.do(r, a, call)
-	if res == nil {
-		return
-	}
-	finishWhole(w, d, call, res, func() ([]byte, error) { return res.Body, nil })
+	s.do(w, r, d, a, call, func(res *dispatch.Result) ([]byte, error) { return res.Body, nil })
 }

@@ -47,16 +47,19 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 	return true
 }
 
-// do runs call and spends what it used against the client's limits. It
-// returns nil when the client has its answer already (a committed stream)
-// or is gone; otherwise the caller writes the whole answer.
-func (s *Server) do(r *http.Request, a *admitted, call *dispatch.Call) *dispatch.Result {
-	res := a.st.Dispatcher.Do(r.Context(), call)
-	spend(r, a.st, a.client, res.Decision)
-	if res.Committed || res.Canceled {
-		return nil
+// do runs call and writes its whole answer in d's envelope (body reads a
+// successful answer for the client) unless the client has it already (a
+// committed stream) or is gone. Then, the client served, it files the
+// decision record and spends what the call used against the client's
+// limits: neither delays the answer (the record's sinks encode, scrub and
+// export it; limits may be a Redis round trip).
+func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call, body func(*dispatch.Result) ([]byte, error)) {
+	res := a.st.Dispatcher.Run(r.Context(), call)
+	if !res.Committed && !res.Canceled {
+		finishWhole(w, d, call, res, func() ([]byte, error) { return body(res) })
 	}
-	return res
+	a.st.Dispatcher.Record(r.Context(), res)
+	spend(r, a.st, a.client, res.Decision)
 }
 
 // finishWhole writes the answer of a request that was not streamed to the

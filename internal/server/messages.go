@@ -103,11 +103,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		out.inputTokens = tr.InputTokens // estimated by the same decode as the translation
 		call.Out = out
 	}
-	res := s.do(r, in, call)
-	if res == nil {
-		return
-	}
-	finishWhole(w, messagesFront, call, res, func() ([]byte, error) {
+	s.do(w, r, messagesFront, in, call, func(res *dispatch.Result) ([]byte, error) {
 		if res.Native { // an Anthropic target answered in its own words
 			return res.Body, nil
 		}

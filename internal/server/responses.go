@@ -49,11 +49,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	if call.Stream {
 		call.Out = newResponsesOutput(w, call.ID, call.Model, responses.NewStream(echo, a.model, created))
 	}
-	res := s.do(r, a, call)
-	if res == nil {
-		return
-	}
-	finishWhole(w, d, call, res, func() ([]byte, error) {
+	s.do(w, r, d, a, call, func(res *dispatch.Result) ([]byte, error) {
 		if res.Native { // a responses: true target answered in its own words
 			return res.Body, nil
 		}
