@@ -160,7 +160,7 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 		Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
 		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff,
-		ScrubForClient: sc.ForClient, Stop: a.stop})
+		ScrubForClient: sc.ForClient, Stop: a.stop, RecordFirst: a.writer != nil && a.writer.Synced()})
 	if err != nil {
 		return nil, err
 	}

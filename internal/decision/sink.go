@@ -74,6 +74,11 @@ type Writer struct {
 	lastSyncWarn time.Time
 }
 
+// Synced reports whether each record is on disk before Write returns
+// (Options.Sync): a caller that promises a record for every answer writes
+// it before the answer.
+func (w *Writer) Synced() bool { return w.sync }
+
 type queued struct {
 	d    *Decision
 	done chan struct{} // closed once d is written (Sync only)

@@ -50,6 +50,10 @@ type Options struct {
 	// period is over. A committed stream ends with its Output's Fail, any other
 	// request a 503 Failure; the record's outcome is "shutdown". nil: never.
 	Stop context.Context
+	// RecordFirst asks the front to file each record before it writes the
+	// answer (Dispatcher.RecordFirst): the decision log promises a record
+	// for every answer (decisions: {sync: always}). false: after.
+	RecordFirst bool
 }
 
 // Dispatcher serves requests for one configuration. It is safe for
@@ -235,6 +239,10 @@ func newClient(p *config.Provider) *http.Client {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 }
+
+// RecordFirst reports whether a request's record must be filed before its
+// answer is written (Options.RecordFirst).
+func (d *Dispatcher) RecordFirst() bool { return d.opt.RecordFirst }
 
 // Known reports whether a client may name model.
 func (d *Dispatcher) Known(model string) bool {

@@ -52,13 +52,21 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 // committed stream) or is gone. Then, the client served, it files the
 // decision record and spends what the call used against the client's
 // limits: neither delays the answer (the record's sinks encode, scrub and
-// export it; limits may be a Redis round trip).
+// export it; limits may be a Redis round trip), except that with
+// decisions: {sync: always} the record is on disk before the answer.
 func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call, body func(*dispatch.Result) ([]byte, error)) {
-	res := a.st.Dispatcher.Run(r.Context(), call)
+	disp := a.st.Dispatcher
+	res := disp.Run(r.Context(), call)
+	first := disp.RecordFirst() // decisions: {sync: always} promises a record for every answer
+	if first {
+		disp.Record(r.Context(), res)
+	}
 	if !res.Committed && !res.Canceled {
 		finishWhole(w, d, call, res, func() ([]byte, error) { return body(res) })
 	}
-	a.st.Dispatcher.Record(r.Context(), res)
+	if !first {
+		disp.Record(r.Context(), res)
+	}
 	spend(r, a.st, a.client, res.Decision)
 }
 
