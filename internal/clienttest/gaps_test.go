@@ -41,6 +41,19 @@ var knownGaps = map[string][]string{
 	// Two model calls: the namespaced tool call, then its output.
 	"codex-" + CodexVersion + "-namespace-tool.jsonl": {},
 	"codex-" + CodexVersion + "-tool.jsonl":           nil,
+	// The JavaScript clients (node_test.go): nothing refused.
+	"node-openai-" + nodePinned("openai") + ".jsonl":                   nil,
+	"node-anthropic-sdk-" + nodePinned("@anthropic-ai/sdk") + ".jsonl": nil,
+	"node-ai-" + nodePinned("ai") + ".jsonl":                           nil,
+}
+
+// nodePinned is the version e2e/testdata/node/package.json pins for pkg.
+func nodePinned(pkg string) string {
+	pkgs, err := NodePackages()
+	if err != nil {
+		panic(err)
+	}
+	return pkgs[pkg]
 }
 
 // gap is one refusal by a door translation.

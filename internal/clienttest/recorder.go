@@ -130,6 +130,15 @@ func (r *Recorder) serve(w http.ResponseWriter, req *http.Request) {
 		r.answerMessages(w, body)
 	case req.Method == http.MethodPost && strings.HasSuffix(p, "/responses"):
 		r.answerResponses(w, body)
+	case req.Method == http.MethodPost && strings.HasSuffix(p, "/chat/completions"):
+		r.answerChat(w, body)
+	case req.Method == http.MethodPost && strings.HasSuffix(p, "/embeddings"):
+		r.answerEmbeddings(w, body)
+	case req.Method == http.MethodPost && strings.HasSuffix(p, ":batchEmbedContents"):
+		r.answerGeminiEmbeddings(w, body)
+	case req.Method == http.MethodPost && strings.Contains(p, "/models/") &&
+		(strings.HasSuffix(p, ":generateContent") || strings.HasSuffix(p, ":streamGenerateContent")):
+		r.answerGemini(w, p, body)
 	case req.Method == http.MethodGet && strings.HasSuffix(p, "/models"):
 		// Both shapes at once: Anthropic/OpenAI read "data", Codex's
 		// model catalogue reads "models" (empty: use built-in defaults).

@@ -6,42 +6,67 @@ import (
 	"time"
 )
 
-// wantsToolCall reports whether a Messages or Responses body offers the
-// tool r.Tool names and holds no tool result yet.
+// wantsToolCall reports whether a Messages, Responses, Chat Completions
+// or Gemini body offers the tool r.Tool names and holds no tool result yet.
 func (r *Recorder) wantsToolCall(body []byte) bool {
 	if r.Tool == nil {
 		return false
 	}
+	type named struct {
+		Name string `json:"name"`
+	}
 	var in struct {
 		Tools []struct {
-			Name  string
-			Tools []struct{ Name string } // a namespace's members
+			Name     string  `json:"name"`
+			Tools    []named `json:"tools"` // a namespace's members
+			Function named   `json:"function"`
+			// Gemini's
+			FunctionDeclarations []named `json:"functionDeclarations"`
 		} `json:"tools"`
 		Messages []struct {
+			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
-		Input json.RawMessage `json:"input"`
+		Input    json.RawMessage `json:"input"`
+		Contents []struct {
+			Parts []struct {
+				FunctionResponse json.RawMessage `json:"functionResponse"`
+			} `json:"parts"`
+		} `json:"contents"`
 	}
 	if json.Unmarshal(body, &in) != nil {
 		return false
 	}
 	offered := false
 	for _, t := range in.Tools {
-		offered = offered || t.Name == r.Tool.Name && r.Tool.Namespace == ""
+		offered = offered || r.Tool.Namespace == "" && (t.Name == r.Tool.Name || t.Function.Name == r.Tool.Name)
 		for _, m := range t.Tools {
 			offered = offered || t.Name == r.Tool.Namespace && m.Name == r.Tool.Name
+		}
+		for _, f := range t.FunctionDeclarations {
+			offered = offered || f.Name == r.Tool.Name
 		}
 	}
 	if !offered {
 		return false
 	}
 	for _, m := range in.Messages {
+		if m.Role == "tool" {
+			return false
+		}
 		var blocks []struct{ Type string }
 		if json.Unmarshal(m.Content, &blocks) == nil {
 			for _, b := range blocks {
 				if b.Type == "tool_result" {
 					return false
 				}
+			}
+		}
+	}
+	for _, c := range in.Contents {
+		for _, p := range c.Parts {
+			if len(p.FunctionResponse) > 0 {
+				return false
 			}
 		}
 	}

@@ -1,0 +1,271 @@
+package e2e
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/clienttest"
+)
+
+// The JavaScript clients most used against OpenAI and Anthropic APIs —
+// the official `openai` and `@anthropic-ai/sdk` packages and the Vercel AI
+// SDK (`ai` with @ai-sdk/openai, @ai-sdk/anthropic and
+// @ai-sdk/openai-compatible) — run by node from e2e/testdata/node through
+// Detour to a loopback upstream of each dialect (a clienttest.Recorder,
+// which answers every dialect and calls get_weather when it is offered).
+// They are skipped unless DETOUR_CLIENTS_DIR holds the versions
+// e2e/testdata/node/package.json pins (see internal/clienttest.RunNode);
+// docs/doors.md ("JavaScript clients") lists what each needs.
+
+const nodeReply = "hi from the upstream"
+
+// nodeCfg routes "detour-route" to the target of the given kind and
+// "detour-vectors" to an embeddings target (Gemini's for gemini, OpenAI's
+// otherwise), all at the recorder up.
+func nodeCfg(kind, up string) string {
+	target, vectors := map[string]string{
+		"openai":        "gpt",
+		"openai-native": "gpt-native",
+		"anthropic":     "claude",
+		"gemini":        "gem",
+	}[kind], "small"
+	if kind == "gemini" {
+		vectors = "gem-vectors"
+	}
+	return strings.ReplaceAll(`
+client_keys: [test]
+providers:
+  - {name: openai, dialect: openai, base_url: "{up}", api_key: `+secret+`}
+  - {name: openai-native, dialect: openai, base_url: "{up}", api_key: `+secret+`, responses: true}
+  - {name: anthropic, dialect: anthropic, base_url: "{up}", api_key: `+secret+`}
+  - {name: gemini, dialect: gemini, base_url: "{up}", api_key: `+secret+`}
+targets:
+  - {name: gpt, model: gpt-4o-mini, providers: [openai]}
+  - {name: gpt-native, model: gpt-4o-mini, providers: [openai-native]}
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+  - {name: gem, model: gemini-2.0-flash, providers: [gemini]}
+  - {name: small, model: text-embedding-3-small, providers: [openai]}
+  - {name: gem-vectors, model: gemini-embedding-001, providers: [gemini]}
+routes:
+  - {name: detour-route, targets: [`+target+`]}
+  - {name: detour-vectors, targets: [`+vectors+`]}
+`, "{up}", up)
+}
+
+// nodeRun is one script's run through a gateway whose route goes to kind.
+func nodeRun(t *testing.T, kind, script string, env ...string) (clienttest.NodeResult, *clienttest.Recorder) {
+	t.Helper()
+	up, err := clienttest.NewRecorder(nodeReply, &clienttest.ToolCall{Name: "get_weather", Input: json.RawMessage(`{"location":"Paris"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(up.Close)
+	g := start(t, nodeCfg(kind, up.URL), nil)
+	res := clienttest.RunNode(t, g.URL, script, env...)
+	if testing.Verbose() {
+		t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
+	}
+	return res, up
+}
+
+var nodeKinds = []string{"openai", "openai-native", "anthropic", "gemini"}
+
+// wantVectors are the recorder's vectors for two inputs (clienttest's
+// vector), as the client must read them whatever encoding travelled.
+var wantVectors = [][]float64{{1, 1.25, 1.5}, {2, 2.25, 2.5}}
+
+type weatherCall struct {
+	Name      string            `json:"name"`
+	Arguments map[string]string `json:"arguments"`
+	Input     map[string]string `json:"input"`
+}
+
+func wantWeather(t *testing.T, name string, calls []weatherCall) {
+	t.Helper()
+	if len(calls) != 1 || calls[0].Name != "get_weather" ||
+		(calls[0].Arguments["location"] != "Paris" && calls[0].Input["location"] != "Paris") {
+		t.Errorf("%s: tool calls %+v, want one get_weather for Paris", name, calls)
+	}
+}
+
+func TestNodeOpenAISDK(t *testing.T) {
+	for _, kind := range nodeKinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			res, _ := nodeRun(t, kind, "openai.mjs")
+			for _, name := range []string{"chat", "chat_stream", "responses", "responses_stream"} {
+				var c struct {
+					Text  string         `json:"text"`
+					Usage map[string]any `json:"usage"`
+				}
+				if !res.Case(t, name, &c) {
+					continue
+				}
+				if c.Text != nodeReply || len(c.Usage) == 0 {
+					t.Errorf("%s: text %q usage %v", name, c.Text, c.Usage)
+				}
+			}
+			for _, name := range []string{"chat_tools", "chat_stream_tools", "responses_tools", "responses_stream_tools"} {
+				var c struct {
+					Text  string        `json:"text"`
+					Calls []weatherCall `json:"calls"`
+				}
+				if !res.Case(t, name, &c) {
+					continue
+				}
+				wantWeather(t, name, c.Calls)
+				if c.Text != nodeReply {
+					t.Errorf("%s: text after the tool result %q", name, c.Text)
+				}
+			}
+			for _, name := range []string{"embeddings", "embeddings_float"} {
+				var c struct {
+					Vectors [][]float64 `json:"vectors"`
+				}
+				if !res.Case(t, name, &c) {
+					continue
+				}
+				want := wantVectors
+				if name == "embeddings_float" {
+					want = wantVectors[:1]
+				}
+				if !reflect.DeepEqual(c.Vectors, want) {
+					t.Errorf("%s: vectors %v, want %v", name, c.Vectors, want)
+				}
+			}
+			var m struct {
+				IDs []string `json:"ids"`
+			}
+			res.Case(t, "models", &m)
+			if !contains(m.IDs, "detour-route") {
+				t.Errorf("models: %v", m.IDs)
+			}
+			if e := res.CaseError(t, "error_model"); e.Class != "NotFoundError" || e.Status != 404 {
+				t.Errorf("unknown model: %+v, want the SDK's NotFoundError", e)
+			}
+		})
+	}
+}
+
+func TestNodeAnthropicSDK(t *testing.T) {
+	for _, kind := range nodeKinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			res, _ := nodeRun(t, kind, "anthropic.mjs")
+			for _, name := range []string{"messages", "messages_stream", "messages_raw_stream"} {
+				var c struct {
+					Text string `json:"text"`
+					Stop string `json:"stop"`
+				}
+				if !res.Case(t, name, &c) {
+					continue
+				}
+				if c.Text != nodeReply || c.Stop != "end_turn" {
+					t.Errorf("%s: text %q stop %q", name, c.Text, c.Stop)
+				}
+			}
+			for _, name := range []string{"tools", "tools_stream"} {
+				var c struct {
+					Stop, Stop2, Text string
+					Calls             []weatherCall `json:"calls"`
+				}
+				if !res.Case(t, name, &c) {
+					continue
+				}
+				wantWeather(t, name, c.Calls)
+				if c.Stop != "tool_use" || c.Text != nodeReply || c.Stop2 != "end_turn" {
+					t.Errorf("%s: %+v", name, c)
+				}
+			}
+			var n struct {
+				InputTokens int `json:"input_tokens"`
+			}
+			res.Case(t, "count_tokens", &n)
+			if n.InputTokens <= 0 {
+				t.Errorf("count_tokens: %d", n.InputTokens)
+			}
+			var m struct {
+				IDs []string `json:"ids"`
+			}
+			res.Case(t, "models", &m)
+			if !contains(m.IDs, "detour-route") {
+				t.Errorf("models: %v", m.IDs)
+			}
+			if e := res.CaseError(t, "error_model"); e.Class != "NotFoundError" || e.Status != 404 || e.Type != "not_found_error" {
+				t.Errorf("unknown model: %+v, want the SDK's NotFoundError", e)
+			}
+		})
+	}
+}
+
+func TestNodeVercelAISDK(t *testing.T) {
+	for _, kind := range nodeKinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			res, _ := nodeRun(t, kind, "ai.mjs")
+			for _, p := range []string{"responses", "chat", "anthropic", "compat"} {
+				for _, name := range []string{p + "_generate", p + "_stream"} {
+					var c struct {
+						Text   string `json:"text"`
+						Finish string `json:"finish"`
+						Usage  struct {
+							InputTokens, OutputTokens int
+						} `json:"usage"`
+					}
+					if !res.Case(t, name, &c) {
+						continue
+					}
+					if c.Text != nodeReply || c.Finish != "stop" || c.Usage.OutputTokens == 0 {
+						t.Errorf("%s: %+v", name, c)
+					}
+				}
+				for _, name := range []string{p + "_tools", p + "_stream_tools"} {
+					var c struct {
+						Text  string        `json:"text"`
+						Steps int           `json:"steps"`
+						Calls []weatherCall `json:"calls"`
+					}
+					if !res.Case(t, name, &c) {
+						continue
+					}
+					wantWeather(t, name, c.Calls)
+					if c.Text != nodeReply || c.Steps != 2 {
+						t.Errorf("%s: %+v", name, c)
+					}
+				}
+			}
+			var one struct {
+				Vector []float64 `json:"vector"`
+			}
+			res.Case(t, "openai_embed", &one)
+			if !reflect.DeepEqual(one.Vector, wantVectors[0]) {
+				t.Errorf("embed: %v", one.Vector)
+			}
+			for _, name := range []string{"openai_embed_many", "compat_embed_many"} {
+				var c struct {
+					Vectors [][]float64 `json:"vectors"`
+				}
+				if !res.Case(t, name, &c) {
+					continue
+				}
+				if !reflect.DeepEqual(c.Vectors, wantVectors) {
+					t.Errorf("%s: %v", name, c.Vectors)
+				}
+			}
+			if e := res.CaseError(t, "error_model"); e.Status != 404 {
+				t.Errorf("unknown model: %+v, want an APICallError with status 404", e)
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,76 @@
+// The official Anthropic TypeScript SDK (npm "@anthropic-ai/sdk") through
+// one base URL: messages (whole and streamed), tools, count_tokens,
+// models, errors.
+import Anthropic from '@anthropic-ai/sdk';
+import { base, key, model, run, weatherSchema, weatherAnswer } from './lib.mjs';
+
+const client = new Anthropic({ baseURL: base, apiKey: key, maxRetries: 0, timeout: 20000 });
+
+const system = 'You are terse.';
+const user = { role: 'user', content: 'What is the weather in Paris?' };
+const tools = [{ name: 'get_weather', description: 'Weather in a city', input_schema: weatherSchema }];
+
+const textOf = (m) => m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
+const callsOf = (m) => m.content.filter((b) => b.type === 'tool_use').map((b) => ({ name: b.name, input: b.input }));
+
+// toolTurns answers a message's tool_use blocks locally.
+function toolTurns(m) {
+  return [
+    { role: 'assistant', content: m.content },
+    { role: 'user', content: m.content.filter((b) => b.type === 'tool_use').map((b) => ({ type: 'tool_result', tool_use_id: b.id, content: weatherAnswer(b.input) })) },
+  ];
+}
+
+await run({
+  async messages() {
+    const m = await client.messages.create({ model, max_tokens: 200, system, messages: [user], temperature: 0.2 });
+    return { id: m.id, type: m.type, role: m.role, text: textOf(m), stop: m.stop_reason, usage: m.usage };
+  },
+  // The stream helper: text events, then the accumulated message.
+  async messages_stream() {
+    const s = client.messages.stream({ model, max_tokens: 200, system, messages: [user] });
+    let texts = '';
+    s.on('text', (t) => { texts += t; });
+    const m = await s.finalMessage();
+    return { text: textOf(m), texts, stop: m.stop_reason, usage: m.usage };
+  },
+  // stream: true, every raw event.
+  async messages_raw_stream() {
+    const s = await client.messages.create({ model, max_tokens: 200, system, messages: [user], stream: true });
+    const types = [];
+    let text = '', stop = null;
+    for await (const ev of s) {
+      types.push(ev.type);
+      if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') text += ev.delta.text;
+      if (ev.type === 'message_delta') stop = ev.delta.stop_reason;
+    }
+    return { text, stop, types: [...new Set(types)] };
+  },
+  async tools() {
+    const m1 = await client.messages.create({ model, max_tokens: 200, system, messages: [user], tools, tool_choice: { type: 'auto' } });
+    const calls = callsOf(m1);
+    if (!calls.length) return { stop: m1.stop_reason, text: textOf(m1), calls };
+    const m2 = await client.messages.create({ model, max_tokens: 200, system, messages: [user, ...toolTurns(m1)], tools });
+    return { stop: m1.stop_reason, calls, text: textOf(m2), stop2: m2.stop_reason };
+  },
+  async tools_stream() {
+    const m1 = await client.messages.stream({ model, max_tokens: 200, system, messages: [user], tools }).finalMessage();
+    const calls = callsOf(m1);
+    if (!calls.length) return { stop: m1.stop_reason, text: textOf(m1), calls };
+    const m2 = await client.messages.stream({ model, max_tokens: 200, system, messages: [user, ...toolTurns(m1)], tools }).finalMessage();
+    return { stop: m1.stop_reason, calls, text: textOf(m2), stop2: m2.stop_reason };
+  },
+  async count_tokens() {
+    const c = await client.messages.countTokens({ model, system, messages: [user], tools });
+    return { input_tokens: c.input_tokens };
+  },
+  async models() {
+    const ids = [];
+    for await (const m of client.models.list()) ids.push(m.id);
+    return { ids };
+  },
+  async error_model() {
+    await client.messages.create({ model: 'no-such-route', max_tokens: 10, messages: [user] });
+    return { unexpected: 'no error' };
+  },
+});
