@@ -86,6 +86,9 @@ type responsesOutput struct {
 	sse    *sseOutput // headers, state and timed writes
 	enc    *responses.Stream
 	native bool
+	// next is the sequence_number after the last passthrough event
+	// relayed, for the error event that ends a broken one.
+	next int
 }
 
 func newResponsesOutput(w http.ResponseWriter, id, route string, enc *responses.Stream) *responsesOutput {
@@ -106,7 +109,11 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 		return err
 	}
 	if o.native {
-		return o.write(nativeFrame(chunk))
+		frame, seq := nativeFrame(chunk)
+		if seq != nil {
+			o.next = *seq + 1
+		}
+		return o.write(frame)
 	}
 	b, err := o.enc.Chunk(chunk)
 	if err != nil || len(b) == 0 {
@@ -137,7 +144,7 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 	if o.native {
 		// The upstream's own events went out as they came: the encoder
 		// saw none, so it writes a lone error event.
-		b = nativeError(f)
+		b = nativeError(f, o.next)
 	}
 	o.sse.state = 2
 	return o.write(b)
@@ -160,10 +167,12 @@ func (o *responsesOutput) write(b []byte) error {
 	})
 }
 
-// nativeFrame frames one Responses event's data with its own type.
-func nativeFrame(data []byte) []byte {
+// nativeFrame frames one Responses event's data with its own type, and
+// returns its sequence_number (nil when it has none).
+func nativeFrame(data []byte) ([]byte, *int) {
 	var ev struct {
 		Type string `json:"type"`
+		Seq  *int   `json:"sequence_number"`
 	}
 	_ = json.Unmarshal(data, &ev)
 	b := make([]byte, 0, len(data)+len(ev.Type)+16)
@@ -174,17 +183,22 @@ func nativeFrame(data []byte) []byte {
 	}
 	b = append(b, "data: "...)
 	b = append(b, data...)
-	return append(b, '\n', '\n')
+	return append(b, '\n', '\n'), ev.Seq
 }
 
 // nativeError is the error event that ends a passthrough stream that broke
-// after the commit point: {"type":"error","code","message","param"}.
-func nativeError(f *dispatch.Failure) []byte {
+// after the commit point: {"type":"error","sequence_number","code",
+// "message","param"}, numbered seq (the one after the last event relayed),
+// as OpenAI's error event is: the Vercel AI SDK refuses one without a
+// number (docs/doors.md, "JavaScript clients").
+func nativeError(f *dispatch.Failure, seq int) []byte {
 	b, _ := json.Marshal(struct {
 		Type    string  `json:"type"`
+		Seq     int     `json:"sequence_number"`
 		Code    string  `json:"code"`
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
-	}{"error", f.ErrorCode(), f.Message, nil})
-	return nativeFrame(b)
+	}{"error", seq, f.ErrorCode(), f.Message, nil})
+	frame, _ := nativeFrame(b)
+	return frame
 }
