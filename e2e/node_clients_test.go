@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/detour-llm/detour/internal/clienttest"
+	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // The JavaScript clients most used against OpenAI and Anthropic APIs —
@@ -120,6 +121,7 @@ func TestNodeOpenAISDK(t *testing.T) {
 					t.Errorf("%s: text after the tool result %q", name, c.Text)
 				}
 			}
+			wantBase64(t, res)
 			for _, name := range []string{"embeddings", "embeddings_float"} {
 				var c struct {
 					Vectors [][]float64 `json:"vectors"`
@@ -146,6 +148,37 @@ func TestNodeOpenAISDK(t *testing.T) {
 				t.Errorf("unknown model: %+v, want the SDK's NotFoundError", e)
 			}
 		})
+	}
+}
+
+// wantBase64 checks the openai script's embeddings_base64 case: strings
+// that decode to the upstream's vectors.
+func wantBase64(t *testing.T, res clienttest.NodeResult) {
+	t.Helper()
+	var c struct {
+		Types   []string    `json:"types"`
+		Vectors [][]float64 `json:"vectors"`
+	}
+	if res.Case(t, "embeddings_base64", &c) &&
+		(!reflect.DeepEqual(c.Types, []string{"string", "string"}) || !reflect.DeepEqual(c.Vectors, wantVectors)) {
+		t.Errorf("embeddings_base64: %+v, want two base64 strings of %v", c, wantVectors)
+	}
+}
+
+// An OpenAI-compatible upstream that ignores encoding_format answers
+// floats; the client that asked for base64 still gets base64.
+func TestNodeOpenAISDKBase64FromAFloatsUpstream(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai": script(upstreamtest.Step{Body: `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[1,1.25,1.5]},{"object":"embedding","index":1,"embedding":[2,2.25,2.5]}],"model":"nomic-embed-text","usage":{"prompt_tokens":4,"total_tokens":4}}`}),
+	})
+	g := start(t, strings.ReplaceAll(nodeCfg("openai", "{openai}"), "{up}", "{openai}"), fs)
+	res := clienttest.RunNode(t, g.URL, "openai.mjs", "DETOUR_CASES=embeddings,embeddings_base64")
+	wantBase64(t, res)
+	var c struct {
+		Vectors [][]float64 `json:"vectors"`
+	}
+	if res.Case(t, "embeddings", &c) && !reflect.DeepEqual(c.Vectors, wantVectors) {
+		t.Errorf("embeddings: %v", c.Vectors)
 	}
 }
 

@@ -98,6 +98,14 @@ await run({
     const r = await client.embeddings.create({ model: embedModel, input: ['alpha', 'beta'] });
     return { model: r.model, vectors: r.data.map((d) => d.embedding), usage: r.usage };
   },
+  // Asked for explicitly, base64 reaches the caller as sent: decoded here.
+  async embeddings_base64() {
+    const r = await client.embeddings.create({ model: embedModel, input: ['alpha', 'beta'], encoding_format: 'base64' });
+    const types = r.data.map((d) => typeof d.embedding);
+    const vectors = r.data.map((d) => (typeof d.embedding === 'string'
+      ? Array.from(new Float32Array(new Uint8Array(Buffer.from(d.embedding, 'base64')).buffer)) : d.embedding));
+    return { types, vectors };
+  },
   async embeddings_float() {
     const r = await client.embeddings.create({ model: embedModel, input: 'alpha', encoding_format: 'float' });
     return { model: r.model, vectors: r.data.map((d) => d.embedding) };
