@@ -269,6 +269,20 @@ func TestNodeVercelAISDK(t *testing.T) {
 					}
 				}
 			}
+			// A conversation's second turn: the Responses provider refers to
+			// the first answer by id unless told store: false, and Detour
+			// stores nothing, so the 400 says how (docs/doors.md).
+			for _, name := range []string{"responses_two_turns_nostore", "chat_two_turns", "anthropic_two_turns", "compat_two_turns"} {
+				var c struct {
+					Text string `json:"text"`
+				}
+				if res.Case(t, name, &c) && c.Text != nodeReply {
+					t.Errorf("%s: %+v", name, c)
+				}
+			}
+			if e := res.CaseError(t, "responses_two_turns"); e.Status != 400 || !strings.Contains(e.Message, "store: false") {
+				t.Errorf("responses_two_turns: %+v, want a 400 naming store: false", e)
+			}
 			var one struct {
 				Vector []float64 `json:"vector"`
 			}

@@ -50,6 +50,18 @@ for (const [name, m] of Object.entries(models)) {
     if (err) throw err;
     return { text, finish: await r.finishReason, usage: await r.usage };
   };
+  // A second turn carries the first one's response messages, as the AI
+  // SDK's docs keep a conversation. The Responses provider then refers to
+  // the first answer by id (item_reference) unless store is false.
+  const twoTurns = (providerOptions) => async () => {
+    const messages = [{ role: 'user', content: prompt }];
+    const r1 = await generateText({ model: m, system, messages, maxRetries, providerOptions });
+    messages.push(...r1.response.messages, { role: 'user', content: 'And tomorrow?' });
+    const r2 = await generateText({ model: m, system, messages, maxRetries, providerOptions });
+    return { text: r2.text, finish: r2.finishReason };
+  };
+  cases[`${name}_two_turns`] = twoTurns(undefined);
+  if (name === 'responses') cases.responses_two_turns_nostore = twoTurns({ openai: { store: false } });
   cases[`${name}_tools`] = async () => {
     const r = await generateText({ model: m, system, prompt, tools, stopWhen: stepCountIs(3), maxRetries });
     return { text: r.text, finish: r.finishReason, steps: r.steps.length, calls: callsOf(r.steps) };
