@@ -48,6 +48,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 	s.state.Store(st)
 	s.mux.HandleFunc("/v1/chat/completions", s.chat)
 	s.mux.HandleFunc("/v1/models", s.modelsFor)
+	s.mux.HandleFunc("/v1/models/", s.modelsFor)
 	s.messagesDoor()
 	s.mux.HandleFunc("/v1/responses", s.responses)
 	s.mux.HandleFunc("/v1/embeddings", s.embeddings)
