@@ -144,6 +144,12 @@ func TestNodeOpenAISDK(t *testing.T) {
 			if !contains(m.IDs, "detour-route") {
 				t.Errorf("models: %v", m.IDs)
 			}
+			var one struct {
+				ID, Object string
+			}
+			if res.Case(t, "model", &one) && (one.ID != "detour-route" || one.Object != "model") {
+				t.Errorf("models.retrieve: %+v", one)
+			}
 			if e := res.CaseError(t, "error_model"); e.Class != "NotFoundError" || e.Status != 404 {
 				t.Errorf("unknown model: %+v, want the SDK's NotFoundError", e)
 			}
@@ -225,6 +231,12 @@ func TestNodeAnthropicSDK(t *testing.T) {
 			res.Case(t, "models", &m)
 			if !contains(m.IDs, "detour-route") {
 				t.Errorf("models: %v", m.IDs)
+			}
+			var one struct {
+				ID, Type string
+			}
+			if res.Case(t, "model", &one) && (one.ID != "detour-route" || one.Type != "model") {
+				t.Errorf("models.retrieve: %+v", one)
 			}
 			if e := res.CaseError(t, "error_model"); e.Class != "NotFoundError" || e.Status != 404 || e.Type != "not_found_error" {
 				t.Errorf("unknown model: %+v, want the SDK's NotFoundError", e)

@@ -69,6 +69,10 @@ await run({
     for await (const m of client.models.list()) ids.push(m.id);
     return { ids };
   },
+  async model() {
+    const m = await client.models.retrieve(model);
+    return { id: m.id, type: m.type, display_name: m.display_name };
+  },
   async error_model() {
     await client.messages.create({ model: 'no-such-route', max_tokens: 10, messages: [user] });
     return { unexpected: 'no error' };

@@ -115,6 +115,10 @@ await run({
     for await (const m of client.models.list()) ids.push(m.id);
     return { ids };
   },
+  async model() {
+    const m = await client.models.retrieve(model);
+    return { id: m.id, object: m.object, owned_by: m.owned_by };
+  },
   async error_model() {
     await client.chat.completions.create({ model: 'no-such-route', messages: [user] });
     return { unexpected: 'no error' };
