@@ -64,3 +64,22 @@ routes:
 	r := g.raw(t, http.MethodGet, "/v1/models/r", "", "Authorization", "Bearer wrong")
 	r.wantStatus(t, 401)
 }
+
+// A path Detour does not serve is a 404 in the envelope of the API the
+// client speaks: Anthropic's for a request with anthropic-version (the
+// Anthropic SDKs' batches, files, …), OpenAI's otherwise.
+func TestUnknownPathEnvelope(t *testing.T) {
+	g := start(t, apiCfg, fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a")), "q": script(ok("model-b", "b"))}))
+	r := g.raw(t, http.MethodPost, "/v1/messages/batches", `{"requests":[]}`, "x-api-key", "k", "anthropic-version", "2023-06-01")
+	r.wantStatus(t, 404)
+	body := r.json(t)
+	e, _ := body["error"].(map[string]any)
+	if body["type"] != "error" || e == nil || e["type"] != "not_found_error" || e["message"] == "" {
+		t.Errorf("anthropic client: %s", r.Body)
+	}
+	r = g.raw(t, http.MethodPost, "/v1/batches", `{}`)
+	r.wantStatus(t, 404)
+	if e, _ := r.json(t)["error"].(map[string]any); e == nil || e["type"] != "invalid_request_error" {
+		t.Errorf("openai client: %s", r.Body)
+	}
+}
