@@ -153,6 +153,9 @@ func TestNodeOpenAISDK(t *testing.T) {
 			if e := res.CaseError(t, "error_model"); e.Class != "NotFoundError" || e.Status != 404 {
 				t.Errorf("unknown model: %+v, want the SDK's NotFoundError", e)
 			}
+			if e := res.CaseError(t, "error_key"); e.Class != "AuthenticationError" || e.Status != 401 {
+				t.Errorf("wrong key: %+v, want the SDK's AuthenticationError", e)
+			}
 		})
 	}
 }
@@ -240,6 +243,9 @@ func TestNodeAnthropicSDK(t *testing.T) {
 			}
 			if e := res.CaseError(t, "error_model"); e.Class != "NotFoundError" || e.Status != 404 || e.Type != "not_found_error" {
 				t.Errorf("unknown model: %+v, want the SDK's NotFoundError", e)
+			}
+			if e := res.CaseError(t, "error_key"); e.Class != "AuthenticationError" || e.Status != 401 || e.Type != "authentication_error" {
+				t.Errorf("wrong key: %+v, want the SDK's AuthenticationError", e)
 			}
 		})
 	}

@@ -73,6 +73,11 @@ await run({
     const m = await client.models.retrieve(model);
     return { id: m.id, type: m.type, display_name: m.display_name };
   },
+  async error_key() {
+    const bad = new Anthropic({ baseURL: base, apiKey: 'not-a-client-key', maxRetries: 0 });
+    await bad.messages.create({ model, max_tokens: 10, messages: [user] });
+    return { unexpected: 'no error' };
+  },
   async error_model() {
     await client.messages.create({ model: 'no-such-route', max_tokens: 10, messages: [user] });
     return { unexpected: 'no error' };

@@ -119,6 +119,11 @@ await run({
     const m = await client.models.retrieve(model);
     return { id: m.id, object: m.object, owned_by: m.owned_by };
   },
+  async error_key() {
+    const bad = new OpenAI({ baseURL: base + '/v1', apiKey: 'not-a-client-key', maxRetries: 0 });
+    await bad.chat.completions.create({ model, messages: [user] });
+    return { unexpected: 'no error' };
+  },
   async error_model() {
     await client.chat.completions.create({ model: 'no-such-route', messages: [user] });
     return { unexpected: 'no error' };
