@@ -139,6 +139,11 @@ func (r *Recorder) serve(w http.ResponseWriter, req *http.Request) {
 	case req.Method == http.MethodPost && strings.Contains(p, "/models/") &&
 		(strings.HasSuffix(p, ":generateContent") || strings.HasSuffix(p, ":streamGenerateContent")):
 		r.answerGemini(w, p, body)
+	case req.Method == http.MethodGet && strings.Contains(p, "/models/"):
+		// One model, in both shapes at once (OpenAI's and Anthropic's).
+		id := p[strings.LastIndex(p, "/models/")+len("/models/"):]
+		writeJSON(w, map[string]any{"id": id, "object": "model", "owned_by": "clienttest", "created": 0,
+			"type": "model", "display_name": id, "created_at": "1970-01-01T00:00:00Z"})
 	case req.Method == http.MethodGet && strings.HasSuffix(p, "/models"):
 		// Both shapes at once: Anthropic/OpenAI read "data", Codex's
 		// model catalogue reads "models" (empty: use built-in defaults).
