@@ -58,10 +58,18 @@ routes:
 // nodeRun is one script's run through a gateway whose route goes to kind.
 func nodeRun(t *testing.T, kind, script string, env ...string) (clienttest.NodeResult, *clienttest.Recorder) {
 	t.Helper()
+	return nodeRunParallel(t, kind, 1, script, env...)
+}
+
+// nodeRunParallel is nodeRun with an upstream answering that many calls of
+// get_weather at once.
+func nodeRunParallel(t *testing.T, kind string, calls int, script string, env ...string) (clienttest.NodeResult, *clienttest.Recorder) {
+	t.Helper()
 	up, err := clienttest.NewRecorder(nodeReply, &clienttest.ToolCall{Name: "get_weather", Input: json.RawMessage(`{"location":"Paris"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	up.Parallel = calls
 	t.Cleanup(up.Close)
 	g := start(t, nodeCfg(kind, up.URL), nil)
 	res := clienttest.RunNode(t, g.URL, script, env...)
@@ -85,9 +93,52 @@ type weatherCall struct {
 
 func wantWeather(t *testing.T, name string, calls []weatherCall) {
 	t.Helper()
-	if len(calls) != 1 || calls[0].Name != "get_weather" ||
-		(calls[0].Arguments["location"] != "Paris" && calls[0].Input["location"] != "Paris") {
-		t.Errorf("%s: tool calls %+v, want one get_weather for Paris", name, calls)
+	wantWeatherN(t, name, 1, calls)
+}
+
+func wantWeatherN(t *testing.T, name string, n int, calls []weatherCall) {
+	t.Helper()
+	ok := len(calls) == n
+	for _, c := range calls {
+		ok = ok && c.Name == "get_weather" && (c.Arguments["location"] == "Paris" || c.Input["location"] == "Paris")
+	}
+	if !ok {
+		t.Errorf("%s: tool calls %+v, want %d get_weather for Paris", name, calls, n)
+	}
+}
+
+// Two tool calls in one answer (parallel tool calls), whole and streamed,
+// through every client and dialect: both reach the client, both results
+// go back, and the answer to them arrives.
+func TestNodeParallelToolCalls(t *testing.T) {
+	for _, kind := range nodeKinds {
+		for _, sc := range []struct {
+			script string
+			cases  []string
+		}{
+			{"openai.mjs", []string{"chat_tools", "chat_stream_tools", "responses_tools", "responses_stream_tools"}},
+			{"anthropic.mjs", []string{"tools", "tools_stream"}},
+			{"ai.mjs", []string{"responses_tools", "responses_stream_tools", "chat_tools", "chat_stream_tools",
+				"anthropic_tools", "anthropic_stream_tools", "compat_tools", "compat_stream_tools"}},
+		} {
+			t.Run(kind+"/"+sc.script, func(t *testing.T) {
+				t.Parallel()
+				res, _ := nodeRunParallel(t, kind, 2, sc.script, "DETOUR_CASES="+strings.Join(sc.cases, ","))
+				for _, name := range sc.cases {
+					var c struct {
+						Text  string        `json:"text"`
+						Calls []weatherCall `json:"calls"`
+					}
+					if !res.Case(t, name, &c) {
+						continue
+					}
+					wantWeatherN(t, name, 2, c.Calls)
+					if c.Text != nodeReply {
+						t.Errorf("%s: text after the tool results %q", name, c.Text)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -107,6 +158,13 @@ func TestNodeOpenAISDK(t *testing.T) {
 				if c.Text != nodeReply || len(c.Usage) == 0 {
 					t.Errorf("%s: text %q usage %v", name, c.Text, c.Usage)
 				}
+			}
+			var plain struct {
+				Text  string `json:"text"`
+				Empty int    `json:"empty"`
+			}
+			if res.Case(t, "chat_stream_plain", &plain) && (plain.Text != nodeReply || plain.Empty != 0) {
+				t.Errorf("chat_stream_plain: %+v, want the text and no chunk without choices", plain)
 			}
 			for _, name := range []string{"chat_tools", "chat_stream_tools", "responses_tools", "responses_stream_tools"} {
 				var c struct {

@@ -24,12 +24,16 @@ func (r *Recorder) answerChat(w http.ResponseWriter, body []byte) {
 	json.Unmarshal(body, &in) //nolint:errcheck // a bad body still gets the reply
 	msg := map[string]any{"role": "assistant", "content": r.Reply}
 	finish := "stop"
-	var call map[string]any
+	var ids []string
 	if r.wantsToolCall(body) {
 		finish = "tool_calls"
-		call = map[string]any{"id": "call_clienttest", "type": "function",
-			"function": map[string]any{"name": r.Tool.Name, "arguments": string(r.Tool.Input)}}
-		msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}
+		ids = r.callIDs("call_clienttest")
+		var calls []any
+		for _, id := range ids {
+			calls = append(calls, map[string]any{"id": id, "type": "function",
+				"function": map[string]any{"name": r.Tool.Name, "arguments": string(r.Tool.Input)}})
+		}
+		msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": calls}
 	}
 	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
 	if !in.Stream {
@@ -51,11 +55,13 @@ func (r *Recorder) answerChat(w http.ResponseWriter, body []byte) {
 		return []any{map[string]any{"index": 0, "delta": d, "finish_reason": fin}}
 	}
 	chunk(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil)
-	if call != nil {
-		chunk(delta(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "id": "call_clienttest",
-			"type": "function", "function": map[string]any{"name": r.Tool.Name, "arguments": ""}}}}, nil), nil)
-		chunk(delta(map[string]any{"tool_calls": []any{map[string]any{"index": 0,
-			"function": map[string]any{"arguments": string(r.Tool.Input)}}}}, nil), nil)
+	if ids != nil {
+		for i, id := range ids {
+			chunk(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": id,
+				"type": "function", "function": map[string]any{"name": r.Tool.Name, "arguments": ""}}}}, nil), nil)
+			chunk(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i,
+				"function": map[string]any{"arguments": string(r.Tool.Input)}}}}, nil), nil)
+		}
 	} else {
 		chunk(delta(map[string]any{"content": r.Reply}, nil), nil)
 	}

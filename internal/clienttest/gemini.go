@@ -10,13 +10,16 @@ import (
 // with Reply, or with a functionCall of r.Tool.
 func (r *Recorder) answerGemini(w http.ResponseWriter, path string, body []byte) {
 	model, _, _ := strings.Cut(path[strings.LastIndex(path, "/models/")+len("/models/"):], ":")
-	part := map[string]any{"text": r.Reply}
+	parts := []any{map[string]any{"text": r.Reply}}
 	if r.wantsToolCall(body) {
-		part = map[string]any{"functionCall": map[string]any{"name": r.Tool.Name, "args": r.Tool.Input}}
+		parts = nil
+		for range r.callIDs("") {
+			parts = append(parts, map[string]any{"functionCall": map[string]any{"name": r.Tool.Name, "args": r.Tool.Input}})
+		}
 	}
 	answer := map[string]any{
 		"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
-			"content": map[string]any{"role": "model", "parts": []any{part}}}},
+			"content": map[string]any{"role": "model", "parts": parts}}},
 		"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 2, "totalTokenCount": 12},
 		"modelVersion":  model, "responseId": "clienttest"}
 	if !strings.HasSuffix(path, ":streamGenerateContent") {

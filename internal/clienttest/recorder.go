@@ -52,6 +52,10 @@ type Recorder struct {
 	// name and carries no tool result yet answer with a call of it instead
 	// of Reply, so the recording shows the client's tool round trip.
 	Tool *ToolCall
+	// Parallel, when above 1, makes that tool answer carry that many calls
+	// of Tool at once (ids suffixed _2, _3, …), as models calling tools in
+	// parallel do. Set it before the first request.
+	Parallel int
 
 	srv  *http.Server
 	ln   net.Listener

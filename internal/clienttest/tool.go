@@ -3,6 +3,7 @@ package clienttest
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -81,12 +82,25 @@ func (r *Recorder) wantsToolCall(body []byte) bool {
 	return true
 }
 
-// answerMessagesTool streams (or returns) one tool_use block.
+// callIDs are the ids of the calls a tool answer carries: prefix, then
+// prefix_2, prefix_3… when r.Parallel asks for more than one.
+func (r *Recorder) callIDs(prefix string) []string {
+	ids := []string{prefix}
+	for i := 2; i <= r.Parallel; i++ {
+		ids = append(ids, prefix+"_"+strconv.Itoa(i))
+	}
+	return ids
+}
+
+// answerMessagesTool streams (or returns) one tool_use block per call.
 func (r *Recorder) answerMessagesTool(w http.ResponseWriter, model string, stream bool) {
-	block := map[string]any{"type": "tool_use", "id": "toolu_clienttest", "name": r.Tool.Name,
-		"input": r.Tool.Input}
+	ids := r.callIDs("toolu_clienttest")
+	var blocks []any
+	for _, id := range ids {
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": id, "name": r.Tool.Name, "input": r.Tool.Input})
+	}
 	msg := map[string]any{"id": "msg_clienttest_tool", "type": "message", "role": "assistant",
-		"model": model, "stop_reason": "tool_use", "stop_sequence": nil, "content": []any{block},
+		"model": model, "stop_reason": "tool_use", "stop_sequence": nil, "content": blocks,
 		"usage": map[string]any{"input_tokens": 10, "output_tokens": 5}}
 	if !stream {
 		writeJSON(w, msg)
@@ -97,24 +111,34 @@ func (r *Recorder) answerMessagesTool(w http.ResponseWriter, model string, strea
 		"model": model, "stop_reason": nil, "stop_sequence": nil, "content": []any{},
 		"usage": map[string]any{"input_tokens": 10, "output_tokens": 1}}
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": start})
-	sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-		"content_block": map[string]any{"type": "tool_use", "id": "toolu_clienttest",
-			"name": r.Tool.Name, "input": map[string]any{}}})
-	sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-		"delta": map[string]any{"type": "input_json_delta", "partial_json": string(r.Tool.Input)}})
-	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	for i, id := range ids {
+		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i,
+			"content_block": map[string]any{"type": "tool_use", "id": id,
+				"name": r.Tool.Name, "input": map[string]any{}}})
+		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(r.Tool.Input)}})
+		sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
+	}
 	sse(w, "message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": 5}})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
 }
 
-// answerResponsesTool streams (or returns) one function_call item.
+// answerResponsesTool streams (or returns) one function_call item per call.
 func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stream bool) {
-	item := map[string]any{"type": "function_call", "id": "fc_clienttest", "call_id": "call_clienttest",
-		"name": r.Tool.Name, "arguments": string(r.Tool.Input), "status": "completed"}
-	if r.Tool.Namespace != "" {
-		item["namespace"] = r.Tool.Namespace
+	item := func(n int, status, args string) map[string]any {
+		suffix := r.callIDs("")[n]
+		it := map[string]any{"type": "function_call", "id": "fc_clienttest" + suffix, "call_id": "call_clienttest" + suffix,
+			"name": r.Tool.Name, "arguments": args, "status": status}
+		if r.Tool.Namespace != "" {
+			it["namespace"] = r.Tool.Namespace
+		}
+		return it
+	}
+	var done []any
+	for n := range r.callIDs("") {
+		done = append(done, item(n, "completed", string(r.Tool.Input)))
 	}
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
 		"input_tokens_details":  map[string]any{"cached_tokens": 0},
@@ -125,7 +149,7 @@ func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stre
 			"output": output, "usage": u, "error": nil, "incomplete_details": nil}
 	}
 	if !stream {
-		writeJSON(w, resp("completed", []any{item}, usage))
+		writeJSON(w, resp("completed", done, usage))
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -137,16 +161,14 @@ func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stre
 		sse(w, typ, v)
 	}
 	ev("response.created", map[string]any{"response": resp("in_progress", []any{}, nil)})
-	open := map[string]any{"type": "function_call", "id": "fc_clienttest", "call_id": "call_clienttest",
-		"name": r.Tool.Name, "arguments": "", "status": "in_progress"}
-	if r.Tool.Namespace != "" {
-		open["namespace"] = r.Tool.Namespace
+	for n := range done {
+		id := item(n, "", "")["id"]
+		ev("response.output_item.added", map[string]any{"output_index": n, "item": item(n, "in_progress", "")})
+		ev("response.function_call_arguments.delta", map[string]any{"item_id": id,
+			"output_index": n, "delta": string(r.Tool.Input)})
+		ev("response.function_call_arguments.done", map[string]any{"item_id": id,
+			"output_index": n, "arguments": string(r.Tool.Input)})
+		ev("response.output_item.done", map[string]any{"output_index": n, "item": done[n]})
 	}
-	ev("response.output_item.added", map[string]any{"output_index": 0, "item": open})
-	ev("response.function_call_arguments.delta", map[string]any{"item_id": "fc_clienttest",
-		"output_index": 0, "delta": string(r.Tool.Input)})
-	ev("response.function_call_arguments.done", map[string]any{"item_id": "fc_clienttest",
-		"output_index": 0, "arguments": string(r.Tool.Input)})
-	ev("response.output_item.done", map[string]any{"output_index": 0, "item": item})
-	ev("response.completed", map[string]any{"response": resp("completed", []any{item}, usage)})
+	ev("response.completed", map[string]any{"response": resp("completed", done, usage)})
 }

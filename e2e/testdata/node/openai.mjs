@@ -37,6 +37,18 @@ await run({
     }
     return { text, finish, usage, chunks };
   },
+  // Without stream_options: code written against OpenAI reads
+  // chunk.choices[0] on every chunk, so no chunk may come without one.
+  async chat_stream_plain() {
+    const s = await client.chat.completions.create({ model, messages: [system, user], stream: true });
+    let text = '', empty = 0, usage = 0;
+    for await (const c of s) {
+      if (!c.choices.length) empty++;
+      if (c.usage) usage++;
+      text += c.choices[0]?.delta?.content ?? '';
+    }
+    return { text, empty, usage };
+  },
   async chat_tools() {
     const r1 = await client.chat.completions.create({ model, messages: [system, user], tools: chatTools, tool_choice: 'auto' });
     const msg = r1.choices[0].message;
