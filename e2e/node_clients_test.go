@@ -65,11 +65,17 @@ func nodeRun(t *testing.T, kind, script string, env ...string) (clienttest.NodeR
 // get_weather at once.
 func nodeRunParallel(t *testing.T, kind string, calls int, script string, env ...string) (clienttest.NodeResult, *clienttest.Recorder) {
 	t.Helper()
+	return nodeRunWith(t, kind, func(r *clienttest.Recorder) { r.Parallel = calls }, script, env...)
+}
+
+// nodeRunWith is nodeRun with the recorder set up by set.
+func nodeRunWith(t *testing.T, kind string, set func(*clienttest.Recorder), script string, env ...string) (clienttest.NodeResult, *clienttest.Recorder) {
+	t.Helper()
 	up, err := clienttest.NewRecorder(nodeReply, &clienttest.ToolCall{Name: "get_weather", Input: json.RawMessage(`{"location":"Paris"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	up.Parallel = calls
+	set(up)
 	t.Cleanup(up.Close)
 	g := start(t, nodeCfg(kind, up.URL), nil)
 	res := clienttest.RunNode(t, g.URL, script, env...)
@@ -104,6 +110,59 @@ func wantWeatherN(t *testing.T, name string, n int, calls []weatherCall) {
 	}
 	if !ok {
 		t.Errorf("%s: tool calls %+v, want %d get_weather for Paris", name, calls, n)
+	}
+}
+
+// A tool call after some text in the same answer ("Let me check."), as
+// models often write, whole and streamed, through every client and
+// dialect: the text and the call reach the client, the call's result goes
+// back with the text in the history. The AI SDK's Responses provider
+// refers to that text by id in its next step unless store is false
+// (docs/doors.md): a 400 saying so, and the loop works with store: false.
+func TestNodeToolCallAfterText(t *testing.T) {
+	for _, kind := range nodeKinds {
+		for _, sc := range []struct {
+			script string
+			cases  []string
+		}{
+			{"openai.mjs", []string{"chat_tools", "chat_stream_tools", "responses_tools", "responses_stream_tools"}},
+			{"anthropic.mjs", []string{"tools", "tools_stream"}},
+			{"ai.mjs", []string{"responses_tools", "responses_tools_nostore", "chat_tools", "chat_stream_tools",
+				"anthropic_tools", "anthropic_stream_tools", "compat_tools", "compat_stream_tools"}},
+		} {
+			t.Run(kind+"/"+sc.script, func(t *testing.T) {
+				t.Parallel()
+				res, up := nodeRunWith(t, kind, func(r *clienttest.Recorder) { r.Preamble = "Let me check. " },
+					sc.script, "DETOUR_CASES="+strings.Join(sc.cases, ","))
+				for _, name := range sc.cases {
+					if sc.script == "ai.mjs" && name == "responses_tools" {
+						if e := res.CaseError(t, name); e.Status != 400 || !strings.Contains(e.Message, "store: false") {
+							t.Errorf("%s: %+v, want the 400 naming store: false", name, e)
+						}
+						continue
+					}
+					var c struct {
+						Text  string        `json:"text"`
+						Calls []weatherCall `json:"calls"`
+					}
+					if !res.Case(t, name, &c) {
+						continue
+					}
+					wantWeather(t, name, c.Calls)
+					if !strings.HasSuffix(c.Text, nodeReply) {
+						t.Errorf("%s: text after the tool result %q", name, c.Text)
+					}
+				}
+				// Every request that carries the tool result carries the
+				// preamble before it, in the upstream's own dialect.
+				for _, r := range up.Requests() {
+					b := string(r.Body)
+					if strings.Contains(b, "sunny in Paris") && !strings.Contains(b, "Let me check.") {
+						t.Errorf("%s %s: the tool result went back without the text before the call: %.600s", r.Method, r.Path, b)
+					}
+				}
+			})
+		}
 	}
 }
 

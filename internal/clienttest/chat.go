@@ -33,7 +33,11 @@ func (r *Recorder) answerChat(w http.ResponseWriter, body []byte) {
 			calls = append(calls, map[string]any{"id": id, "type": "function",
 				"function": map[string]any{"name": r.Tool.Name, "arguments": string(r.Tool.Input)}})
 		}
-		msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": calls}
+		var content any // null unless a preamble
+		if r.Preamble != "" {
+			content = r.Preamble
+		}
+		msg = map[string]any{"role": "assistant", "content": content, "tool_calls": calls}
 	}
 	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
 	if !in.Stream {
@@ -56,6 +60,9 @@ func (r *Recorder) answerChat(w http.ResponseWriter, body []byte) {
 	}
 	chunk(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil)
 	if ids != nil {
+		if r.Preamble != "" {
+			chunk(delta(map[string]any{"content": r.Preamble}, nil), nil)
+		}
 		for i, id := range ids {
 			chunk(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": id,
 				"type": "function", "function": map[string]any{"name": r.Tool.Name, "arguments": ""}}}}, nil), nil)

@@ -13,6 +13,9 @@ func (r *Recorder) answerGemini(w http.ResponseWriter, path string, body []byte)
 	parts := []any{map[string]any{"text": r.Reply}}
 	if r.wantsToolCall(body) {
 		parts = nil
+		if r.Preamble != "" {
+			parts = append(parts, map[string]any{"text": r.Preamble})
+		}
 		for range r.callIDs("") {
 			parts = append(parts, map[string]any{"functionCall": map[string]any{"name": r.Tool.Name, "args": r.Tool.Input}})
 		}

@@ -56,6 +56,9 @@ type Recorder struct {
 	// of Tool at once (ids suffixed _2, _3, …), as models calling tools in
 	// parallel do. Set it before the first request.
 	Parallel int
+	// Preamble, when set, is text the tool answer carries before its
+	// calls ("Let me check."), as models often write.
+	Preamble string
 
 	srv  *http.Server
 	ln   net.Listener

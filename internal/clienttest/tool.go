@@ -96,6 +96,9 @@ func (r *Recorder) callIDs(prefix string) []string {
 func (r *Recorder) answerMessagesTool(w http.ResponseWriter, model string, stream bool) {
 	ids := r.callIDs("toolu_clienttest")
 	var blocks []any
+	if r.Preamble != "" {
+		blocks = append(blocks, map[string]any{"type": "text", "text": r.Preamble})
+	}
 	for _, id := range ids {
 		blocks = append(blocks, map[string]any{"type": "tool_use", "id": id, "name": r.Tool.Name, "input": r.Tool.Input})
 	}
@@ -111,7 +114,17 @@ func (r *Recorder) answerMessagesTool(w http.ResponseWriter, model string, strea
 		"model": model, "stop_reason": nil, "stop_sequence": nil, "content": []any{},
 		"usage": map[string]any{"input_tokens": 10, "output_tokens": 1}}
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": start})
+	first := 0
+	if r.Preamble != "" {
+		first = 1
+		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+			"content_block": map[string]any{"type": "text", "text": ""}})
+		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+			"delta": map[string]any{"type": "text_delta", "text": r.Preamble}})
+		sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	}
 	for i, id := range ids {
+		i += first
 		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i,
 			"content_block": map[string]any{"type": "tool_use", "id": id,
 				"name": r.Tool.Name, "input": map[string]any{}}})
@@ -136,7 +149,11 @@ func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stre
 		}
 		return it
 	}
-	var done []any
+	var done, pre []any // pre: the preamble's message item, if any
+	if r.Preamble != "" {
+		pre = []any{map[string]any{"type": "message", "id": "msg_clienttest_pre", "status": "completed", "role": "assistant",
+			"content": []any{map[string]any{"type": "output_text", "text": r.Preamble, "annotations": []any{}}}}}
+	}
 	for n := range r.callIDs("") {
 		done = append(done, item(n, "completed", string(r.Tool.Input)))
 	}
@@ -149,7 +166,7 @@ func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stre
 			"output": output, "usage": u, "error": nil, "incomplete_details": nil}
 	}
 	if !stream {
-		writeJSON(w, resp("completed", done, usage))
+		writeJSON(w, resp("completed", append(pre, done...), usage))
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -161,14 +178,29 @@ func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stre
 		sse(w, typ, v)
 	}
 	ev("response.created", map[string]any{"response": resp("in_progress", []any{}, nil)})
+	if pre != nil {
+		part := map[string]any{"type": "output_text", "text": r.Preamble, "annotations": []any{}}
+		ev("response.output_item.added", map[string]any{"output_index": 0, "item": map[string]any{"type": "message",
+			"id": "msg_clienttest_pre", "status": "in_progress", "role": "assistant", "content": []any{}}})
+		ev("response.content_part.added", map[string]any{"item_id": "msg_clienttest_pre", "output_index": 0,
+			"content_index": 0, "part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}})
+		ev("response.output_text.delta", map[string]any{"item_id": "msg_clienttest_pre", "output_index": 0,
+			"content_index": 0, "delta": r.Preamble})
+		ev("response.output_text.done", map[string]any{"item_id": "msg_clienttest_pre", "output_index": 0,
+			"content_index": 0, "text": r.Preamble})
+		ev("response.content_part.done", map[string]any{"item_id": "msg_clienttest_pre", "output_index": 0,
+			"content_index": 0, "part": part})
+		ev("response.output_item.done", map[string]any{"output_index": 0, "item": pre[0]})
+	}
 	for n := range done {
 		id := item(n, "", "")["id"]
-		ev("response.output_item.added", map[string]any{"output_index": n, "item": item(n, "in_progress", "")})
+		at := n + len(pre)
+		ev("response.output_item.added", map[string]any{"output_index": at, "item": item(n, "in_progress", "")})
 		ev("response.function_call_arguments.delta", map[string]any{"item_id": id,
-			"output_index": n, "delta": string(r.Tool.Input)})
+			"output_index": at, "delta": string(r.Tool.Input)})
 		ev("response.function_call_arguments.done", map[string]any{"item_id": id,
-			"output_index": n, "arguments": string(r.Tool.Input)})
-		ev("response.output_item.done", map[string]any{"output_index": n, "item": done[n]})
+			"output_index": at, "arguments": string(r.Tool.Input)})
+		ev("response.output_item.done", map[string]any{"output_index": at, "item": done[n]})
 	}
-	ev("response.completed", map[string]any{"response": resp("completed", done, usage)})
+	ev("response.completed", map[string]any{"response": resp("completed", append(pre, done...), usage)})
 }

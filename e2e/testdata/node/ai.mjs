@@ -66,6 +66,12 @@ for (const [name, m] of Object.entries(models)) {
     const r = await generateText({ model: m, system, prompt, tools, stopWhen: stepCountIs(3), maxRetries });
     return { text: r.text, finish: r.finishReason, steps: r.steps.length, calls: callsOf(r.steps) };
   };
+  if (name === 'responses') {
+    cases.responses_tools_nostore = async () => {
+      const r = await generateText({ model: m, system, prompt, tools, stopWhen: stepCountIs(3), maxRetries, providerOptions: { openai: { store: false } } });
+      return { text: r.text, finish: r.finishReason, steps: r.steps.length, calls: callsOf(r.steps) };
+    };
+  }
   cases[`${name}_stream_tools`] = async () => {
     let err;
     const r = streamText({ model: m, system, prompt, tools, stopWhen: stepCountIs(3), maxRetries, onError: ({ error }) => { err = error; } });
