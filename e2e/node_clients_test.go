@@ -205,7 +205,16 @@ func TestNodeOpenAISDK(t *testing.T) {
 	for _, kind := range nodeKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			res, _ := nodeRun(t, kind, "openai.mjs")
+			res, up := nodeRun(t, kind, "openai.mjs")
+			wantImages(t, up, 2)
+			for _, name := range []string{"chat_image", "responses_image"} {
+				var c struct {
+					Text string `json:"text"`
+				}
+				if res.Case(t, name, &c) && c.Text != nodeReply {
+					t.Errorf("%s: text %q", name, c.Text)
+				}
+			}
 			for _, name := range []string{"chat", "chat_stream", "responses", "responses_stream"} {
 				var c struct {
 					Text  string         `json:"text"`
@@ -312,8 +321,9 @@ func TestNodeAnthropicSDK(t *testing.T) {
 	for _, kind := range nodeKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			res, _ := nodeRun(t, kind, "anthropic.mjs")
-			for _, name := range []string{"messages", "messages_stream", "messages_raw_stream"} {
+			res, up := nodeRun(t, kind, "anthropic.mjs")
+			wantImages(t, up, 1)
+			for _, name := range []string{"messages", "messages_stream", "messages_raw_stream", "image"} {
 				var c struct {
 					Text string `json:"text"`
 					Stop string `json:"stop"`
@@ -372,7 +382,8 @@ func TestNodeVercelAISDK(t *testing.T) {
 	for _, kind := range nodeKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			res, _ := nodeRun(t, kind, "ai.mjs")
+			res, up := nodeRun(t, kind, "ai.mjs")
+			wantImages(t, up, 4)
 			for _, p := range []string{"responses", "chat", "anthropic", "compat"} {
 				for _, name := range []string{p + "_generate", p + "_stream"} {
 					var c struct {
@@ -388,6 +399,12 @@ func TestNodeVercelAISDK(t *testing.T) {
 					if c.Text != nodeReply || c.Finish != "stop" || c.Usage.OutputTokens == 0 {
 						t.Errorf("%s: %+v", name, c)
 					}
+				}
+				var img struct {
+					Text string `json:"text"`
+				}
+				if res.Case(t, p+"_image", &img) && img.Text != nodeReply {
+					t.Errorf("%s_image: text %q", p, img.Text)
 				}
 				for _, name := range []string{p + "_tools", p + "_stream_tools"} {
 					var c struct {
@@ -440,6 +457,22 @@ func TestNodeVercelAISDK(t *testing.T) {
 				t.Errorf("unknown model: %+v, want an APICallError with status 404", e)
 			}
 		})
+	}
+}
+
+// wantImages fails t unless at least n requests up received carry the
+// scripts' PNG (lib.mjs), in whatever shape the upstream's dialect takes
+// it: the image was translated, not dropped.
+func wantImages(t *testing.T, up *clienttest.Recorder, n int) {
+	t.Helper()
+	got := 0
+	for _, r := range up.Requests() {
+		if strings.Contains(string(r.Body), "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==") {
+			got++
+		}
+	}
+	if got < n {
+		t.Errorf("%d upstream requests carry the image, want %d", got, n)
 	}
 }
 

@@ -6,7 +6,7 @@ import { generateText, streamText, embed, embedMany, tool, jsonSchema, stepCount
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { base, key, model, embedModel, run, weatherSchema, weatherAnswer } from './lib.mjs';
+import { base, key, model, embedModel, run, weatherSchema, weatherAnswer, png } from './lib.mjs';
 
 globalThis.AI_SDK_LOG_WARNINGS = false; // its advice about model names it does not know
 
@@ -62,6 +62,11 @@ for (const [name, m] of Object.entries(models)) {
   };
   cases[`${name}_two_turns`] = twoTurns(undefined);
   if (name === 'responses') cases.responses_two_turns_nostore = twoTurns({ openai: { store: false } });
+  cases[`${name}_image`] = async () => {
+    const r = await generateText({ model: m, maxRetries, messages: [{ role: 'user', content: [
+      { type: 'text', text: 'What is this?' }, { type: 'image', image: Buffer.from(png, 'base64'), mediaType: 'image/png' }] }] });
+    return { text: r.text };
+  };
   cases[`${name}_tools`] = async () => {
     const r = await generateText({ model: m, system, prompt, tools, stopWhen: stepCountIs(3), maxRetries });
     return { text: r.text, finish: r.finishReason, steps: r.steps.length, calls: callsOf(r.steps) };

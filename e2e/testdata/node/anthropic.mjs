@@ -2,7 +2,7 @@
 // one base URL: messages (whole and streamed), tools, count_tokens,
 // models, errors.
 import Anthropic from '@anthropic-ai/sdk';
-import { base, key, model, run, weatherSchema, weatherAnswer } from './lib.mjs';
+import { base, key, model, run, weatherSchema, weatherAnswer, png } from './lib.mjs';
 
 const client = new Anthropic({ baseURL: base, apiKey: key, maxRetries: 0, timeout: 20000 });
 
@@ -45,6 +45,11 @@ await run({
       if (ev.type === 'message_delta') stop = ev.delta.stop_reason;
     }
     return { text, stop, types: [...new Set(types)] };
+  },
+  async image() {
+    const m = await client.messages.create({ model, max_tokens: 200, messages: [{ role: 'user', content: [
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }, { type: 'text', text: 'What is this?' }] }] });
+    return { text: textOf(m), stop: m.stop_reason };
   },
   async tools() {
     const m1 = await client.messages.create({ model, max_tokens: 200, system, messages: [user], tools, tool_choice: { type: 'auto' } });

@@ -38,6 +38,9 @@ export async function run(cases) {
   }
 }
 
+// png is a 1×1 PNG, base64.
+export const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
 // weather is the one tool every script offers, and its local answer.
 export const weatherSchema = {
   type: 'object',

@@ -1,7 +1,7 @@
 // The official OpenAI Node SDK (npm "openai") through one base URL:
 // Chat Completions, Responses, embeddings, models, errors.
 import OpenAI from 'openai';
-import { base, key, model, embedModel, run, weatherSchema, weatherAnswer } from './lib.mjs';
+import { base, key, model, embedModel, run, weatherSchema, weatherAnswer, png } from './lib.mjs';
 
 const client = new OpenAI({ baseURL: base + '/v1', apiKey: key, maxRetries: 0, timeout: 20000 });
 
@@ -67,6 +67,16 @@ await run({
     const s2 = client.chat.completions.stream({ model, messages: [system, user, ...toolMessages(msg)], tools: chatTools, stream_options: { include_usage: true } });
     const r2 = await s2.finalChatCompletion();
     return { finish: r1.choices[0].finish_reason, calls, text: r2.choices[0].message.content, usage: r2.usage };
+  },
+  async chat_image() {
+    const r = await client.chat.completions.create({ model, messages: [{ role: 'user', content: [
+      { type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,' + png } }] }] });
+    return { text: r.choices[0].message.content };
+  },
+  async responses_image() {
+    const r = await client.responses.create({ model, input: [{ role: 'user', content: [
+      { type: 'input_text', text: 'What is this?' }, { type: 'input_image', image_url: 'data:image/png;base64,' + png, detail: 'auto' }] }] });
+    return { text: r.output_text };
   },
   async responses() {
     const r = await client.responses.create({ model, instructions: 'You are terse.', input: 'What is the weather in Paris?', max_output_tokens: 200 });
