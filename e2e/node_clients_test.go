@@ -348,6 +348,23 @@ func TestNodeAnthropicSDK(t *testing.T) {
 					t.Errorf("%s: %+v", name, c)
 				}
 			}
+			for _, name := range []string{"tool_runner", "tool_runner_nothread", "tool_runner_stream_nothread"} {
+				// Its server-side thread is Anthropic's alone: refused
+				// for other targets (docs/doors.md), thread: false works.
+				if name == "tool_runner" && kind != "anthropic" {
+					if e := res.CaseError(t, name); e.Status != 400 || !strings.Contains(e.Message, "thread") {
+						t.Errorf("%s: %+v, want a 400 naming thread", name, e)
+					}
+					continue
+				}
+				var c struct {
+					Text, Stop string
+					Ran        int
+				}
+				if res.Case(t, name, &c) && (c.Text != nodeReply || c.Stop != "end_turn" || c.Ran != 1) {
+					t.Errorf("%s: %+v", name, c)
+				}
+			}
 			var n struct {
 				InputTokens int `json:"input_tokens"`
 			}

@@ -2,6 +2,7 @@
 // one base URL: messages (whole and streamed), tools, count_tokens,
 // models, errors.
 import Anthropic from '@anthropic-ai/sdk';
+import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import { base, key, model, run, weatherSchema, weatherAnswer, png } from './lib.mjs';
 
 const client = new Anthropic({ baseURL: base, apiKey: key, maxRetries: 0, timeout: 20000 });
@@ -19,6 +20,24 @@ function toolTurns(m) {
     { role: 'assistant', content: m.content },
     { role: 'user', content: m.content.filter((b) => b.type === 'tool_use').map((b) => ({ type: 'tool_result', tool_use_id: b.id, content: weatherAnswer(b.input) })) },
   ];
+}
+
+async function toolRunner(opts) {
+  let ran = 0;
+  const weather = betaTool({ name: 'get_weather', description: 'Weather in a city', inputSchema: weatherSchema,
+    run: (args) => { ran++; return weatherAnswer(args); } });
+  const runner = client.beta.messages.toolRunner({ model, max_tokens: 200, system, messages: [user], tools: [weather], ...opts });
+  let texts = '';
+  if (opts.stream) {
+    for await (const stream of runner) {
+      for await (const ev of stream) {
+        if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') texts += ev.delta.text;
+      }
+    }
+  }
+  // done() waits for the iteration above; runUntilDone() drives the loop.
+  const m = await (opts.stream ? runner.done() : runner.runUntilDone());
+  return { text: textOf(m), texts, stop: m.stop_reason, ran };
 }
 
 await run({
@@ -65,6 +84,14 @@ await run({
     const m2 = await client.messages.stream({ model, max_tokens: 200, system, messages: [user, ...toolTurns(m1)], tools }).finalMessage();
     return { stop: m1.stop_reason, calls, text: textOf(m2), stop2: m2.stop_reason };
   },
+  // The SDK's tool runner (beta: /v1/messages?beta=true) runs the tool
+  // and sends its result until the model stops calling it. By default it
+  // keeps the conversation in a server-side thread at Anthropic (thread:
+  // create, then continue with only the new turns); thread: false sends
+  // the whole conversation every time.
+  async tool_runner() { return toolRunner({}); },
+  async tool_runner_nothread() { return toolRunner({ thread: false }); },
+  async tool_runner_stream_nothread() { return toolRunner({ thread: false, stream: true }); },
   async count_tokens() {
     const c = await client.messages.countTokens({ model, system, messages: [user], tools });
     return { input_tokens: c.input_tokens };
