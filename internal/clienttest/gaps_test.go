@@ -44,9 +44,11 @@ var knownGaps = map[string][]string{
 	// The JavaScript clients (node_test.go): nothing refused but the
 	// item_reference the AI SDK's Responses provider sends for the first
 	// answer in a conversation's second turn (ai.mjs responses_two_turns;
-	// with store: false it sends the answer whole).
+	// with store: false it sends the answer whole), and the Anthropic
+	// SDK's tool runner's server-side thread (create, then continue; with
+	// thread: false it sends the whole conversation).
 	"node-openai-" + nodePinned("openai") + ".jsonl":                   nil,
-	"node-anthropic-sdk-" + nodePinned("@anthropic-ai/sdk") + ".jsonl": nil,
+	"node-anthropic-sdk-" + nodePinned("@anthropic-ai/sdk") + ".jsonl": {"thread", "thread"},
 	"node-ai-" + nodePinned("ai") + ".jsonl":                           {"input.2"},
 }
 
