@@ -171,6 +171,10 @@ func TestTranslateErrors(t *testing.T) {
 		// "create" is followed by one.
 		{`{"model":"m","max_tokens":5,"thread":{"type":"create"},` + msgs + `}`, "thread", true},
 		{`{"model":"m","max_tokens":5,"thread":{"type":"continue","previous_message_id":"msg_1"},` + msgs + `}`, "thread", true},
+		// A compaction request asks for a summary of the conversation
+		// instead of an answer (the Anthropic SDK 1.14 types it): a
+		// translated target would answer it.
+		{`{"model":"m","max_tokens":5,"compaction":{},` + msgs + `}`, "compaction", true},
 	} {
 		got, err := Translate([]byte(tc.in))
 		var e *Error
