@@ -56,7 +56,8 @@
 //	  output_format            refused (structured output is not translated)
 //	context_management         dropped (its edits clear thinking, dropped anyway)
 //	container, mcp_servers,
-//	  thread                   refused (thread: Anthropic's server-side turns)
+//	  thread, compaction       refused (thread: Anthropic's server-side turns;
+//	                           compaction: a summary instead of an answer)
 //	anything else              dropped
 //
 // It imports provider/chat (canonical structs) and classify (for the error

@@ -79,7 +79,10 @@ type inRequest struct {
 	// "continue" with previous_message_id and only the new turns), which
 	// the Anthropic SDK's tool runner uses: refused, since only Anthropic
 	// holds the turns (docs/doors.md).
-	Thread            json.RawMessage `json:"thread"`
+	Thread json.RawMessage `json:"thread"`
+	// Compaction makes the request a compaction request: Anthropic answers
+	// a summary of the conversation (a compaction block), not a turn.
+	Compaction        json.RawMessage `json:"compaction"`
 	ContextManagement json.RawMessage `json:"context_management"`
 	OutputFormat      json.RawMessage `json:"output_format"`
 	OutputConfig      *inOutputConfig `json:"output_config"`
@@ -216,7 +219,8 @@ func translate(in *inRequest) (*outRequest, error) {
 	for _, f := range []struct {
 		name string
 		v    json.RawMessage
-	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"output_format", in.OutputFormat}, {"thread", in.Thread}} {
+	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"output_format", in.OutputFormat}, {"thread", in.Thread},
+		{"compaction", in.Compaction}} {
 		if present(f.v) {
 			return nil, unsupported(f.name, "%s", f.name)
 		}
