@@ -120,6 +120,9 @@ func wantWeatherN(t *testing.T, name string, n int, calls []weatherCall) {
 // refers to that text by id in its next step unless store is false
 // (docs/doors.md): a 400 saying so, and the loop works with store: false.
 func TestNodeToolCallAfterText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 12 node scripts; the plain tool cases run in TestNode*SDK")
+	}
 	for _, kind := range nodeKinds {
 		for _, sc := range []struct {
 			script string
@@ -170,6 +173,9 @@ func TestNodeToolCallAfterText(t *testing.T) {
 // through every client and dialect: both reach the client, both results
 // go back, and the answer to them arrives.
 func TestNodeParallelToolCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 12 node scripts; the plain tool cases run in TestNode*SDK")
+	}
 	for _, kind := range nodeKinds {
 		for _, sc := range []struct {
 			script string
