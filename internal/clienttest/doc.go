@@ -1,16 +1,25 @@
-// Package clienttest drives real coding-agent CLIs — Claude Code
-// (@anthropic-ai/claude-code) and Codex CLI (@openai/codex) — for one
-// non-interactive turn against a base URL on loopback, and records what
+// Package clienttest drives real clients — the coding-agent CLIs Claude
+// Code (@anthropic-ai/claude-code) and Codex CLI (@openai/codex) for one
+// non-interactive turn, and the JavaScript SDKs (openai,
+// @anthropic-ai/sdk, the Vercel AI SDK) through the scripts of
+// e2e/testdata/node — against a base URL on loopback, and records what
 // they send.
 //
-//   - Recorder: a loopback HTTP server that answers just enough of the
-//     Anthropic Messages API (/v1/messages, count_tokens, models) and the
-//     OpenAI Responses API (/v1/responses, models) for one turn to
-//     complete, and records every request (method, path, query, headers
-//     with secrets masked, body).
+//   - Recorder: a loopback HTTP server that answers just enough of every
+//     dialect for a turn and a tool round trip to complete — the Anthropic
+//     Messages API (/v1/messages, count_tokens, models), the OpenAI
+//     Responses and Chat Completions APIs and embeddings (floats or
+//     base64, as asked), Gemini's generateContent, streamGenerateContent
+//     and batchEmbedContents — and records every request (method, path,
+//     query, headers with secrets masked, body). It serves as the upstream
+//     of any dialect behind Detour too.
 //   - RunClaude, RunCodex: run the CLI once with a throwaway HOME, every
 //     network feature that is not the model call switched off, and the
 //     given base URL; they skip the test when the CLI is not installed.
+//   - RunNode: runs one script of e2e/testdata/node with node and the
+//     packages e2e/testdata/node/package.json pins, found in
+//     $DETOUR_CLIENTS_DIR/node_modules; each case prints one JSON line,
+//     which NodeResult.Case and CaseError read.
 //
 // Driving a CLI through Detour: start the gateway with loopback upstream
 // fakes (internal/upstreamtest, or a Recorder as an Anthropic or Responses

@@ -41,6 +41,24 @@ var knownGaps = map[string][]string{
 	// Two model calls: the namespaced tool call, then its output.
 	"codex-" + CodexVersion + "-namespace-tool.jsonl": {},
 	"codex-" + CodexVersion + "-tool.jsonl":           nil,
+	// The JavaScript clients (node_test.go): nothing refused but the
+	// item_reference the AI SDK's Responses provider sends for the first
+	// answer in a conversation's second turn (ai.mjs responses_two_turns;
+	// with store: false it sends the answer whole), and the Anthropic
+	// SDK's tool runner's server-side thread (create, then continue; with
+	// thread: false it sends the whole conversation).
+	"node-openai-" + nodePinned("openai") + ".jsonl":                   nil,
+	"node-anthropic-sdk-" + nodePinned("@anthropic-ai/sdk") + ".jsonl": {"thread", "thread"},
+	"node-ai-" + nodePinned("ai") + ".jsonl":                           {"input.2"},
+}
+
+// nodePinned is the version e2e/testdata/node/package.json pins for pkg.
+func nodePinned(pkg string) string {
+	pkgs, err := NodePackages()
+	if err != nil {
+		panic(err)
+	}
+	return pkgs[pkg]
 }
 
 // gap is one refusal by a door translation.

@@ -52,6 +52,13 @@ type Recorder struct {
 	// name and carries no tool result yet answer with a call of it instead
 	// of Reply, so the recording shows the client's tool round trip.
 	Tool *ToolCall
+	// Parallel, when above 1, makes that tool answer carry that many calls
+	// of Tool at once (ids suffixed _2, _3, …), as models calling tools in
+	// parallel do. Set it before the first request.
+	Parallel int
+	// Preamble, when set, is text the tool answer carries before its
+	// calls ("Let me check."), as models often write.
+	Preamble string
 
 	srv  *http.Server
 	ln   net.Listener
@@ -130,6 +137,20 @@ func (r *Recorder) serve(w http.ResponseWriter, req *http.Request) {
 		r.answerMessages(w, body)
 	case req.Method == http.MethodPost && strings.HasSuffix(p, "/responses"):
 		r.answerResponses(w, body)
+	case req.Method == http.MethodPost && strings.HasSuffix(p, "/chat/completions"):
+		r.answerChat(w, body)
+	case req.Method == http.MethodPost && strings.HasSuffix(p, "/embeddings"):
+		r.answerEmbeddings(w, body)
+	case req.Method == http.MethodPost && strings.HasSuffix(p, ":batchEmbedContents"):
+		r.answerGeminiEmbeddings(w, body)
+	case req.Method == http.MethodPost && strings.Contains(p, "/models/") &&
+		(strings.HasSuffix(p, ":generateContent") || strings.HasSuffix(p, ":streamGenerateContent")):
+		r.answerGemini(w, p, body)
+	case req.Method == http.MethodGet && strings.Contains(p, "/models/"):
+		// One model, in both shapes at once (OpenAI's and Anthropic's).
+		id := p[strings.LastIndex(p, "/models/")+len("/models/"):]
+		writeJSON(w, map[string]any{"id": id, "object": "model", "owned_by": "clienttest", "created": 0,
+			"type": "model", "display_name": id, "created_at": "1970-01-01T00:00:00Z"})
 	case req.Method == http.MethodGet && strings.HasSuffix(p, "/models"):
 		// Both shapes at once: Anthropic/OpenAI read "data", Codex's
 		// model catalogue reads "models" (empty: use built-in defaults).

@@ -3,9 +3,12 @@ package provider
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 )
 
@@ -134,4 +137,16 @@ type EmbeddingData struct {
 type EmbeddingUsage struct {
 	PromptTokens int `json:"prompt_tokens"`
 	TotalTokens  int `json:"total_tokens"`
+}
+
+// Base64Floats is values as OpenAI encodes an embedding for
+// "encoding_format": "base64": little-endian float32 values, standard
+// base64 (padded), as a JSON string.
+func Base64Floats(values []float64) json.RawMessage {
+	raw := make([]byte, 4*len(values))
+	for i, f := range values {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(float32(f)))
+	}
+	b, _ := json.Marshal(base64.StdEncoding.EncodeToString(raw))
+	return b
 }

@@ -9,7 +9,10 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 )
 
-func (s *Server) models(w http.ResponseWriter, r *http.Request) {
+// models answers GET /v1/models with OpenAI's list, or GET
+// /v1/models/{id} (id not empty) with that one entry: a name the key may
+// not call, or that Detour does not know, is OpenAI's 404 model_not_found.
+func (s *Server) models(w http.ResponseWriter, r *http.Request, id string) {
 	if r.Method != http.MethodGet {
 		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use GET for /v1/models")
 		return
@@ -45,7 +48,17 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 		}
 		data = append(data, model{ID: t.Name, Object: "model", OwnedBy: "detour", Kind: "target", Model: t.Model})
 	}
-	writeJSON(w, map[string]any{"object": "list", "data": data})
+	if id == "" {
+		writeJSON(w, map[string]any{"object": "list", "data": data})
+		return
+	}
+	for _, m := range data {
+		if m.ID == id {
+			writeJSON(w, m)
+			return
+		}
+	}
+	writeError(w, http.StatusNotFound, "invalid_request_error", "model_not_found", "The model '"+id+"' does not exist or this key may not call it")
 }
 
 // health answers GET /v1/health: always 200 while serving.

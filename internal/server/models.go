@@ -2,14 +2,18 @@ package server
 
 import (
 	"net/http"
+	"strings"
 )
 
 // modelsFor answers GET /v1/models in the shape the client expects: a
 // request carrying anthropic-version (every Anthropic SDK sends it) gets
-// Anthropic's model list, any other OpenAI's.
+// Anthropic's model list, any other OpenAI's. GET /v1/models/{id} (the
+// SDKs' models.retrieve) answers that one entry in the same shape, or a
+// 404 in the same envelope.
 func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
+	id := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/v1/models"), "/")
 	if r.Header.Get("Anthropic-Version") == "" {
-		s.models(w, r)
+		s.models(w, r, id)
 		return
 	}
 	if r.Method != http.MethodGet {
@@ -43,6 +47,16 @@ func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, t := range st.Config.Targets {
 		add(t.Name, t.Name+" ("+t.Model+")")
+	}
+	if id != "" {
+		for _, m := range data {
+			if m.ID == id {
+				writeJSON(w, m)
+				return
+			}
+		}
+		anthropicError(w, http.StatusNotFound, "model: "+id+" (Detour knows no such route or target, or this key may not call it)")
+		return
 	}
 	out := map[string]any{"data": data, "has_more": false, "first_id": nil, "last_id": nil}
 	if len(data) > 0 {

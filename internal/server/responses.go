@@ -3,10 +3,12 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/responses"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // POST /v1/responses: OpenAI's Responses API, stateless (docs/doors.md,
@@ -72,6 +74,9 @@ type responsesOutput struct {
 	enc    *responses.Stream
 	native bool
 	buf    []byte // a passthrough event's frame, reused
+	// next is the sequence_number after the last passthrough event
+	// relayed, for the error event that ends a broken one.
+	next int
 }
 
 func newResponsesOutput(w http.ResponseWriter, id, route string, enc *responses.Stream) *responsesOutput {
@@ -92,6 +97,9 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 		return err
 	}
 	if o.native {
+		if n, err := strconv.Atoi(string(rawjson.Member(chunk, "sequence_number"))); err == nil {
+			o.next = n + 1
+		}
 		o.buf = appendEvent(o.buf[:0], eventName(chunk), chunk)
 		return o.sse.write(o.buf)
 	}
@@ -124,20 +132,24 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 	if o.native {
 		// The upstream's own events went out as they came: the encoder
 		// saw none, so it writes a lone error event.
-		b = nativeError(f)
+		b = nativeError(f, o.next)
 	}
 	o.sse.state = 2
 	return o.sse.write(b)
 }
 
 // nativeError is the error event that ends a passthrough stream that broke
-// after the commit point: {"type":"error","code","message","param"}.
-func nativeError(f *dispatch.Failure) []byte {
+// after the commit point: {"type":"error","sequence_number","code",
+// "message","param"}, numbered seq (the one after the last event relayed),
+// as OpenAI's error event is: the Vercel AI SDK refuses one without a
+// number (docs/doors.md, "JavaScript clients").
+func nativeError(f *dispatch.Failure, seq int) []byte {
 	b, _ := json.Marshal(struct {
 		Type    string  `json:"type"`
+		Seq     int     `json:"sequence_number"`
 		Code    string  `json:"code"`
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
-	}{"error", f.ErrorCode(), f.Message, nil})
+	}{"error", seq, f.ErrorCode(), f.Message, nil})
 	return appendEvent(nil, errorEvent, b)
 }

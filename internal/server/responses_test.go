@@ -59,7 +59,9 @@ func TestResponsesOutputTranslated(t *testing.T) {
 }
 
 // Passthrough: each event framed with its own type, as it came; End adds
-// nothing; a failure is a lone error event.
+// nothing; a failure is a lone error event numbered after the last event
+// relayed (OpenAI's error event has a sequence_number, and the Vercel AI
+// SDK's parser refuses one without it).
 func TestResponsesOutputNative(t *testing.T) {
 	ev := `{"type":"response.output_text.delta","sequence_number":3,"delta":"hi"}`
 	_, body := responsesServer(t, func(o *responsesOutput) {
@@ -75,7 +77,15 @@ func TestResponsesOutputNative(t *testing.T) {
 		o.Chunk([]byte(ev))
 		o.Fail(&dispatch.Failure{Status: 502, Class: classify.ServerError, Message: "cut"})
 	})
-	if !strings.HasSuffix(body, "event: error\ndata: {\"type\":\"error\",\"code\":\"server_error\",\"message\":\"cut\",\"param\":null}\n\n") {
+	if !strings.HasSuffix(body, "event: error\ndata: {\"type\":\"error\",\"sequence_number\":4,\"code\":\"server_error\",\"message\":\"cut\",\"param\":null}\n\n") {
+		t.Errorf("body: %q", body)
+	}
+	// Nothing relayed yet (or events without numbers): 0.
+	_, body = responsesServer(t, func(o *responsesOutput) {
+		o.Commit(dispatch.Commit{Native: true})
+		o.Fail(&dispatch.Failure{Status: 502, Class: classify.ServerError, Message: "cut"})
+	})
+	if !strings.Contains(body, `{"type":"error","sequence_number":0,"code":"server_error"`) {
 		t.Errorf("body: %q", body)
 	}
 }

@@ -47,6 +47,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 	s.state.Store(st)
 	s.mux.HandleFunc("/v1/chat/completions", s.chat)
 	s.mux.HandleFunc("/v1/models", s.modelsFor)
+	s.mux.HandleFunc("/v1/models/", s.modelsFor)
 	s.messagesDoor()
 	s.mux.HandleFunc("/v1/responses", s.responses)
 	s.mux.HandleFunc("/v1/embeddings", s.embeddings)
@@ -67,6 +68,10 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 		}))
 	}
 	notFound := func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Anthropic-Version") != "" { // an Anthropic SDK: its envelope
+			anthropicError(w, http.StatusNotFound, "unknown path "+r.URL.Path)
+			return
+		}
 		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found", "unknown path "+r.URL.Path)
 	}
 	s.mux.HandleFunc("/", notFound)

@@ -58,7 +58,9 @@
 //	output_config.format,
 //	  output_format            refused (structured output is not translated)
 //	context_management         dropped (its edits clear thinking, dropped anyway)
-//	container, mcp_servers     refused
+//	container, mcp_servers,
+//	  thread, compaction       refused (thread: Anthropic's server-side turns;
+//	                           compaction: a summary instead of an answer)
 //	anything else              dropped
 //
 // It imports provider/chat (canonical structs) and classify (for the error

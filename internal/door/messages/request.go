@@ -59,22 +59,30 @@ type Translated struct {
 // inRequest is the Messages request body as the door reads it. Members it
 // does not name are dropped (see doc.go).
 type inRequest struct {
-	Model             *string         `json:"model"`
-	Messages          []inMessage     `json:"messages"`
-	MaxTokens         *int            `json:"max_tokens"`
-	System            json.RawMessage `json:"system"`
-	Metadata          *inMetadata     `json:"metadata"`
-	StopSequences     []string        `json:"stop_sequences"`
-	Stream            *bool           `json:"stream"`
-	Temperature       *float64        `json:"temperature"`
-	TopP              *float64        `json:"top_p"`
-	TopK              *int            `json:"top_k"`
-	Tools             []inTool        `json:"tools"`
-	ToolChoice        *inToolChoice   `json:"tool_choice"`
-	Thinking          json.RawMessage `json:"thinking"`
-	ServiceTier       *string         `json:"service_tier"`
-	Container         json.RawMessage `json:"container"`
-	MCPServers        json.RawMessage `json:"mcp_servers"`
+	Model         *string         `json:"model"`
+	Messages      []inMessage     `json:"messages"`
+	MaxTokens     *int            `json:"max_tokens"`
+	System        json.RawMessage `json:"system"`
+	Metadata      *inMetadata     `json:"metadata"`
+	StopSequences []string        `json:"stop_sequences"`
+	Stream        *bool           `json:"stream"`
+	Temperature   *float64        `json:"temperature"`
+	TopP          *float64        `json:"top_p"`
+	TopK          *int            `json:"top_k"`
+	Tools         []inTool        `json:"tools"`
+	ToolChoice    *inToolChoice   `json:"tool_choice"`
+	Thinking      json.RawMessage `json:"thinking"`
+	ServiceTier   *string         `json:"service_tier"`
+	Container     json.RawMessage `json:"container"`
+	MCPServers    json.RawMessage `json:"mcp_servers"`
+	// Thread is a server-side conversation at Anthropic ("create", or
+	// "continue" with previous_message_id and only the new turns), which
+	// the Anthropic SDK's tool runner uses: refused, since only Anthropic
+	// holds the turns (docs/doors.md).
+	Thread json.RawMessage `json:"thread"`
+	// Compaction makes the request a compaction request: Anthropic answers
+	// a summary of the conversation (a compaction block), not a turn.
+	Compaction        json.RawMessage `json:"compaction"`
 	ContextManagement json.RawMessage `json:"context_management"`
 	OutputFormat      json.RawMessage `json:"output_format"`
 	OutputConfig      *inOutputConfig `json:"output_config"`
@@ -196,7 +204,8 @@ func translate(in *inRequest) (*outRequest, error) {
 	for _, f := range []struct {
 		name string
 		v    json.RawMessage
-	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"output_format", in.OutputFormat}} {
+	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"output_format", in.OutputFormat}, {"thread", in.Thread},
+		{"compaction", in.Compaction}} {
 		if present(f.v) {
 			return nil, unsupported(f.name, "%s", f.name)
 		}

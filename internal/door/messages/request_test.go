@@ -166,6 +166,15 @@ func TestTranslateErrors(t *testing.T) {
 			"messages.0.content.0.source.type", true},
 		{`{"model":"m","max_tokens":5,"mcp_servers":[{"type":"url","url":"https://x","name":"x"}],` + msgs + `}`, "mcp_servers", true},
 		{`{"model":"m","max_tokens":5,"output_config":{"format":{"type":"json_schema","schema":{}}},` + msgs + `}`, "output_config.format", true},
+		// A server-side thread (the Anthropic SDK's tool runner): only
+		// Anthropic holds the conversation a "continue" adds to, and a
+		// "create" is followed by one.
+		{`{"model":"m","max_tokens":5,"thread":{"type":"create"},` + msgs + `}`, "thread", true},
+		{`{"model":"m","max_tokens":5,"thread":{"type":"continue","previous_message_id":"msg_1"},` + msgs + `}`, "thread", true},
+		// A compaction request asks for a summary of the conversation
+		// instead of an answer (the Anthropic SDK 1.14 types it): a
+		// translated target would answer it.
+		{`{"model":"m","max_tokens":5,"compaction":{},` + msgs + `}`, "compaction", true},
 	} {
 		got, err := Translate([]byte(tc.in))
 		var e *Error

@@ -129,6 +129,9 @@ func TestTranslateRefuses(t *testing.T) {
 		{"background", `{` + base + `,"background":true}`, "background", "unsupported_parameter", "stateless"},
 		{"stored prompt", `{` + base + `,"prompt":{"id":"pmpt_1"}}`, "prompt", "unsupported_parameter", "stateless"},
 		{"item reference", `{"model":"m","input":[{"type":"item_reference","id":"msg_1"}]}`, "input[0]", "unsupported_parameter", "stateless"},
+		// The Vercel AI SDK's OpenAI provider refers to earlier answers
+		// unless told not to store them: the message says how.
+		{"item reference remedy", `{"model":"m","input":[{"type":"item_reference","id":"msg_1"}]}`, "input[0]", "unsupported_parameter", "providerOptions: { openai: { store: false } }"},
 		{"file search tool", `{` + base + `,"tools":[{"type":"function","name":"f"},{"type":"file_search","vector_store_ids":["vs_1"]}]}`, "tools[1].type", "unsupported_parameter", "built-in tools"},
 		{"custom tool", `{` + base + `,"tools":[{"type":"custom","name":"exec","format":{"type":"grammar"}}]}`, "tools[0].type", "unsupported_parameter", "codex -m <route>"},
 		{"custom tool in additional_tools", `{"model":"m","input":[{"type":"additional_tools","tools":[{"type":"namespace","name":"functions","tools":[{"type":"custom","name":"exec"}]}]},{"role":"user","content":"hi"}]}`,

@@ -3,12 +3,9 @@ package gemini
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"net/url"
 	"strings"
@@ -111,7 +108,7 @@ func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, ep provide
 			if err := json.Unmarshal(emb.Values, &values); err != nil {
 				return nil, fmt.Errorf("gemini: embedding %d: %w", i, err)
 			}
-			v = base64Floats(values)
+			v = provider.Base64Floats(values)
 		}
 		out.Data[i] = provider.EmbeddingData{Object: "embedding", Index: i, Embedding: v}
 	}
@@ -139,16 +136,4 @@ func numberArray(v []byte) bool {
 		}
 	}
 	return digits
-}
-
-// base64Floats encodes values as a JSON string of base64 little-endian
-// float32s.
-func base64Floats(values []float64) []byte {
-	raw := make([]byte, 4*len(values))
-	for i, f := range values {
-		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(float32(f)))
-	}
-	s := base64.StdEncoding.EncodeToString(raw)
-	b, _ := json.Marshal(s)
-	return b
 }

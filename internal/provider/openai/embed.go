@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -34,8 +35,11 @@ func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, r
 }
 
 // EmbeddingsResponse checks that a 2xx body is an embeddings list (a "data"
-// array) and passes it through untouched.
-func (Adapter) EmbeddingsResponse(_ *provider.Request, body []byte, _ provider.Endpoint) ([]byte, error) {
+// array) and passes it through untouched, unless the client asked for
+// "encoding_format": "base64" and the upstream (an OpenAI-compatible
+// server that ignores the member) answered lists of floats: those become
+// base64 as OpenAI encodes them, so the client decodes what it asked for.
+func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, _ provider.Endpoint) ([]byte, error) {
 	var probe struct {
 		Data json.RawMessage `json:"data"`
 	}
@@ -45,5 +49,47 @@ func (Adapter) EmbeddingsResponse(_ *provider.Request, body []byte, _ provider.E
 	if len(probe.Data) == 0 || probe.Data[0] != '[' {
 		return nil, errors.New("openai: embeddings response has no data array")
 	}
-	return body, nil
+	if req == nil {
+		return body, nil
+	}
+	if e, err := provider.ParseEmbeddings(req.Body); err != nil || !e.Base64 {
+		return body, nil
+	}
+	return base64Data(body)
+}
+
+// base64Data re-encodes every embedding of an embeddings list that is a
+// list of numbers as base64 float32s; the body is returned as it was when
+// none is.
+func base64Data(body []byte) ([]byte, error) {
+	var list map[string]json.RawMessage
+	if err := json.Unmarshal(body, &list); err != nil {
+		return nil, err
+	}
+	var data []map[string]json.RawMessage
+	if err := json.Unmarshal(list["data"], &data); err != nil {
+		return nil, fmt.Errorf("openai: embeddings data: %w", err)
+	}
+	changed := false
+	for i, d := range data {
+		emb := bytes.TrimSpace(d["embedding"])
+		if len(emb) == 0 || emb[0] != '[' {
+			continue
+		}
+		var values []float64
+		if err := json.Unmarshal(emb, &values); err != nil {
+			return nil, fmt.Errorf("openai: embedding %d: %w", i, err)
+		}
+		d["embedding"] = provider.Base64Floats(values)
+		changed = true
+	}
+	if !changed {
+		return body, nil
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		return nil, err
+	}
+	list["data"] = b
+	return json.Marshal(list)
 }

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -54,6 +55,46 @@ func TestEmbeddingsResponseRefusesUnusableBodies(t *testing.T) {
 	for _, b := range []string{`{}`, `{"data":{}}`, `{"data":null}`, `[`} {
 		if out, err := (Adapter{}).EmbeddingsResponse(nil, []byte(b), provider.Endpoint{}); err == nil {
 			t.Fatalf("%s: got %s", b, out)
+		}
+	}
+}
+
+// An OpenAI-compatible server that ignores encoding_format answers floats
+// to a client that asked for base64: the client (the openai Node SDK asks
+// for base64 by default) gets base64 of little-endian float32s, as OpenAI
+// itself encodes them; every other member stays.
+func TestEmbeddingsBase64WhenTheUpstreamAnswersFloats(t *testing.T) {
+	floats := `{"object":"list","data":[{"object":"embedding","embedding":[1,1.25,-2.5],"index":0},{"object":"embedding","embedding":"AACAPwAAoD8AAMA/","index":1}],"model":"nomic-embed-text","usage":{"prompt_tokens":4,"total_tokens":4},"id":"x1"}`
+	req := &provider.Request{Body: []byte(`{"model":"r","input":["a","b"],"encoding_format":"base64"}`)}
+	out, err := Adapter{}.EmbeddingsResponse(req, []byte(floats), provider.Endpoint{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Object string `json:"object"`
+		Data   []struct {
+			Object    string `json:"object"`
+			Index     int    `json:"index"`
+			Embedding any    `json:"embedding"`
+		} `json:"data"`
+		Model string         `json:"model"`
+		Usage map[string]int `json:"usage"`
+		ID    string         `json:"id"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	// 1, 1.25, -2.5 as float32 little-endian: 0000803f 0000a03f 000020c0.
+	if len(got.Data) != 2 || got.Data[0].Embedding != "AACAPwAAoD8AACDA" || got.Data[1].Embedding != "AACAPwAAoD8AAMA/" ||
+		got.Data[0].Object != "embedding" || got.Data[1].Index != 1 || got.Object != "list" ||
+		got.Model != "nomic-embed-text" || got.Usage["total_tokens"] != 4 || got.ID != "x1" {
+		t.Errorf("got %s", out)
+	}
+	// Asked for floats (or nothing): the body passes untouched.
+	for _, body := range []string{`{"model":"r","input":"a"}`, `{"model":"r","input":"a","encoding_format":"float"}`} {
+		out, err := Adapter{}.EmbeddingsResponse(&provider.Request{Body: []byte(body)}, []byte(floats), provider.Endpoint{})
+		if err != nil || string(out) != floats {
+			t.Errorf("%s: got %s, %v", body, out, err)
 		}
 	}
 }
