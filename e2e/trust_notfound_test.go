@@ -78,6 +78,23 @@ func TestMessagesClientNamedFileNotFoundNeverCools(t *testing.T) {
 // upstream's 404 quotes the client's own message content back.
 func TestChatClientNamedFileNotFoundNeverCools(t *testing.T) {
 	const fileID = "file-vyA4ivhKGPlD4hezlXpAtOGN"
+	chatMissingFileNeverCools(t, fileID, corpus(t, "openai-no-such-file-object-404"))
+}
+
+// The same with an id in OpenAI's own shape (file- and base62) that holds
+// no digit: found by the hostile review, it read unavailable and cooled the
+// target for unavailable_cooldown.
+func TestChatDigitFreeFileIDNeverCools(t *testing.T) {
+	const fileID = "file-abcdefghijklmnopqrstuv"
+	chatMissingFileNeverCools(t, fileID, upstreamtest.Step{Status: 404, Body: `{"error":{"message":"No such File object: ` + fileID + `"}}`})
+}
+
+// chatMissingFileNeverCools sends a chat request naming fileID, which the
+// first target answers with notFound, four times between requests the
+// endpoint serves: the client gets the 404 as bad_request each time, the
+// route is not walked and the endpoint stays healthy.
+func chatMissingFileNeverCools(t *testing.T, fileID string, notFound upstreamtest.Step) {
+	t.Helper()
 	cfg := `
 providers:
   - {name: oai, dialect: openai, base_url: "{oai}", api_key: ` + secret + `}
@@ -89,7 +106,12 @@ routes:
   - {name: r, targets: [gpt, spare]}
 `
 	fs := fakes(t, map[string]upstreamtest.Script{
-		"oai":    missingFile(t, "openai-no-such-file-object-404", fileID, upstreamtest.ChatJSON("gpt-4o", "ok")),
+		"oai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+			if bytes.Contains(r.Body, []byte(fileID)) {
+				return notFound
+			}
+			return upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-4o", "ok")}
+		},
 		"backup": script(upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-4o-mini", "spare")}),
 	})
 	g := start(t, cfg, fs)
@@ -137,44 +159,5 @@ func TestResponsesClientNamedContainerNotFoundNeverCools(t *testing.T) {
 	r.wantStatus(t, 200)
 	if string(r.Body) != nativeAnswer {
 		t.Errorf("the next request got %s, want the native target's answer", r.Body)
-	}
-}
-
-// One chat request naming a file id in OpenAI's own shape (file- and
-// base62, here without a digit) gets OpenAI's 404 "No such File object":
-// the endpoint stays healthy and the next request stays on it (found by the
-// hostile review: the answer read unavailable and cooled the target for
-// unavailable_cooldown).
-func TestNotFoundDigitFreeFileIDDoesNotCool(t *testing.T) {
-	const fileID = "file-abcdefghijklmnopqrstuv"
-	cfg := `
-providers:
-  - {name: oai, dialect: openai, base_url: "{oai}", api_key: ` + secret + `}
-  - {name: backup, dialect: openai, base_url: "{backup}", api_key: ` + secret + `}
-targets:
-  - {name: gpt, model: gpt-4o, providers: [oai]}
-  - {name: spare, model: gpt-4o-mini, providers: [backup]}
-routes:
-  - {name: r, targets: [gpt, spare]}
-`
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"oai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
-			if bytes.Contains(r.Body, []byte(fileID)) {
-				return upstreamtest.Step{Status: 404, Body: `{"error":{"message":"No such File object: ` + fileID + `"}}`}
-			}
-			return upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-4o", "ok")}
-		},
-		"backup": script(upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-4o-mini", "spare")}),
-	})
-	g := start(t, cfg, fs)
-	r := g.raw(t, http.MethodPost, "/v1/chat/completions",
-		`{"model":"r","messages":[{"role":"user","content":[{"type":"text","text":"What is in it?"},{"type":"file","file":{"file_id":"`+fileID+`"}}]}]}`)
-	if r.Status != 404 || r.Header.Get("X-Detour-Class") != "bad_request" {
-		t.Errorf("the client got %d, X-Detour-Class %q; want the upstream's 404 as bad_request", r.Status, r.Header.Get("X-Detour-Class"))
-	}
-	wantHealthy(t, g, "gpt", "oai")
-	g.post(t, "r", "").wantStatus(t, 200)
-	if n := fs["backup"].Calls(); n != 0 {
-		t.Errorf("after one client's missing file, %d requests went to the spare target: the first is cooled", n)
 	}
 }

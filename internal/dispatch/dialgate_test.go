@@ -19,7 +19,8 @@ import (
 )
 
 // countingTLS is a TLS upstream that counts the connections it accepts and
-// holds every request until release is closed.
+// holds every request until release is closed. Each TLS handshake takes
+// delay (a provider some round trips away; 0: loopback's microseconds).
 type countingTLS struct {
 	*httptest.Server
 	conns   atomic.Int64
@@ -27,7 +28,7 @@ type countingTLS struct {
 	release chan struct{}
 }
 
-func newCountingTLS(t *testing.T, h2 bool, maxStreams uint32) *countingTLS {
+func newCountingTLS(t *testing.T, h2 bool, maxStreams uint32, delay time.Duration) *countingTLS {
 	t.Helper()
 	u := &countingTLS{release: make(chan struct{})}
 	u.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -39,6 +40,12 @@ func newCountingTLS(t *testing.T, h2 bool, maxStreams uint32) *countingTLS {
 	u.EnableHTTP2 = h2
 	if h2 {
 		u.Config.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: int(maxStreams)}
+	}
+	if delay > 0 {
+		u.TLS = &tls.Config{GetConfigForClient: func(*tls.ClientHelloInfo) (*tls.Config, error) {
+			time.Sleep(delay)
+			return nil, nil
+		}}
 	}
 	u.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 		if s == http.StateNew {
@@ -113,7 +120,7 @@ func burst(t *testing.T, d *Dispatcher, u *countingTLS, n int) {
 // server's stream limit requires, not one per request (docs/benchmarks.md#streams).
 func TestDialGateColdBurstOverHTTP2(t *testing.T) {
 	const n, perConn = 300, 100
-	u := newCountingTLS(t, true, perConn)
+	u := newCountingTLS(t, true, perConn, 0)
 	d := tlsDispatcher(t, u.URL)
 	trust(d, u.Server)
 	burst(t, d, u, n)
@@ -128,7 +135,7 @@ func TestDialGateColdBurstOverHTTP2(t *testing.T) {
 // must not hold them back.
 func TestDialGateStepsAsideForHTTP1(t *testing.T) {
 	const n = 40
-	u := newCountingTLS(t, false, 0)
+	u := newCountingTLS(t, false, 0, 0)
 	d := tlsDispatcher(t, u.URL)
 	trust(d, u.Server)
 	burst(t, d, u, n)
@@ -205,40 +212,12 @@ func TestDialGateDeadUpstreamCostsOneTimeout(t *testing.T) {
 	}
 }
 
-// slowTLS is an HTTP/2 upstream whose every TLS handshake takes delay (a
-// provider some round trips away), with maxStreams streams a connection;
-// requests are held until release is closed.
-func newSlowTLS(t *testing.T, delay time.Duration, maxStreams uint32) *countingTLS {
-	t.Helper()
-	u := &countingTLS{release: make(chan struct{})}
-	u.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u.arrived.Add(1)
-		<-u.release
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`))
-	}))
-	u.EnableHTTP2 = true
-	u.Config.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: int(maxStreams)}
-	u.TLS = &tls.Config{GetConfigForClient: func(*tls.ClientHelloInfo) (*tls.Config, error) {
-		time.Sleep(delay)
-		return nil, nil
-	}}
-	u.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			u.conns.Add(1)
-		}
-	}
-	u.StartTLS()
-	t.Cleanup(u.Close)
-	return u
-}
-
 // A client that gives up while its request holds the gate (its dial still
 // in the handshake) is no failed dial: the queue goes on as after a
 // success, and the burst behind it does not storm.
 func TestDialGateHolderCanceled(t *testing.T) {
 	const n, delay = 60, 300 * time.Millisecond
-	u := newSlowTLS(t, delay, 100)
+	u := newCountingTLS(t, true, 100, delay)
 	d := tlsDispatcher(t, u.URL)
 	trust(d, u.Server)
 	hctx, cancelHolder := context.WithCancel(context.Background())
