@@ -32,7 +32,8 @@ import (
 // A provider that answers over HTTP/1.x (every plain-http base URL, and any
 // server that does not offer h2) needs a connection per request: the gate
 // steps aside for good once it has seen one such connection. A request waits
-// for a holder at most wait at a time and never past its context. A holder
+// for a holder at most wait at a time (as long as a holder's dial can take:
+// holderDial) and never past its context. A holder
 // whose dial failed passes its error to every waiter (their dials to the same
 // address would fail alike, after as long again) and opens the gate until a
 // request gets a connection: a dead upstream costs a burst one connect

@@ -128,7 +128,7 @@ func New(o Options) (*Dispatcher, error) {
 		if a == nil {
 			return nil, fmt.Errorf("provider %s: no adapter for dialect %q", p.Name, p.Dialect)
 		}
-		provs[p.Name] = &providerRT{cfg: p, adapter: a, client: newClient(p), gate: newDialGate(p.BaseURL, p.ConnectTimeout)}
+		provs[p.Name] = &providerRT{cfg: p, adapter: a, client: newClient(p), gate: newDialGate(p.BaseURL, holderDial(p.ConnectTimeout))}
 	}
 	targets := map[string]*targetRT{}
 	for i := range cfg.Targets {
@@ -243,6 +243,14 @@ func newClient(p *config.Provider) *http.Client {
 // RecordFirst reports whether a request's record must be filed before its
 // answer is written (Options.RecordFirst).
 func (d *Dispatcher) RecordFirst() bool { return d.opt.RecordFirst }
+
+// holderDial is the longest a dial gate's holder can be dialing: the TCP
+// connect and the TLS handshake, connect_timeout each, and a margin. A
+// waiter waits that long for a holder at most, so that it never gives up
+// on one that will still answer for it (dialgate.go).
+func holderDial(connect time.Duration) time.Duration {
+	return 2*connect + 250*time.Millisecond
+}
 
 // Known reports whether a client may name model.
 func (d *Dispatcher) Known(model string) bool {
