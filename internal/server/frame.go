@@ -34,16 +34,3 @@ func plainName(b []byte) bool {
 	}
 	return true
 }
-
-// appendEvent appends the SSE event "event: <name>" (no such line when
-// name is nil), "data: <data>" to dst.
-func appendEvent(dst, name, data []byte) []byte {
-	if name != nil {
-		dst = append(dst, "event: "...)
-		dst = append(dst, name...)
-		dst = append(dst, '\n')
-	}
-	dst = append(dst, "data: "...)
-	dst = append(dst, data...)
-	return append(dst, '\n', '\n')
-}

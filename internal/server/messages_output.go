@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/detour-llm/detour/internal/sse"
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/dispatch"
@@ -60,7 +61,7 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 	if string(typ) == "message_stop" {
 		o.stopped = true
 	}
-	o.buf = appendEvent(o.buf[:0], typ, chunk)
+	o.buf = sse.AppendEvent(o.buf[:0], typ, chunk)
 	return o.sse.write(o.buf)
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/detour-llm/detour/internal/sse"
 	"net/http"
 	"strconv"
 	"time"
@@ -100,7 +101,7 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 		if n, err := strconv.Atoi(string(rawjson.Member(chunk, "sequence_number"))); err == nil {
 			o.next = n + 1
 		}
-		o.buf = appendEvent(o.buf[:0], eventName(chunk), chunk)
+		o.buf = sse.AppendEvent(o.buf[:0], eventName(chunk), chunk)
 		return o.sse.write(o.buf)
 	}
 	b, err := o.enc.Chunk(chunk)
@@ -151,5 +152,5 @@ func nativeError(f *dispatch.Failure, seq int) []byte {
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
 	}{"error", seq, f.ErrorCode(), f.Message, nil})
-	return appendEvent(nil, errorEvent, b)
+	return sse.AppendEvent(nil, errorEvent, b)
 }

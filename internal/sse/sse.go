@@ -138,20 +138,42 @@ func trimEOL(b []byte) []byte {
 }
 
 // WriteData writes one `data:` event (no name) and its terminating blank line.
-// data must not contain a newline; JSON from encoding/json never does. The
-// event goes to w in one Write, from a pooled buffer: a stream writes one
-// per chunk (docs/benchmarks.md#overhead).
+// Data of several lines (an upstream may spread an event over data lines,
+// which Reader joins with newlines) gets a "data: " on each. The event goes
+// to w in one Write, from a pooled buffer: a stream writes one per chunk
+// (docs/benchmarks.md#overhead).
 func WriteData(w io.Writer, data []byte) error {
 	bp := framePool.Get().(*[]byte)
-	buf := append((*bp)[:0], "data: "...)
-	buf = append(buf, data...)
-	buf = append(buf, '\n', '\n')
+	buf := AppendEvent((*bp)[:0], nil, data)
 	_, err := w.Write(buf)
 	if cap(buf) <= maxPooledFrame {
 		*bp = buf
 		framePool.Put(bp)
 	}
 	return err
+}
+
+// AppendEvent appends one event to dst: "event: <name>" (no such line when
+// name is nil; name must hold no line break), a "data: " line for each line
+// of data, and the blank line that ends the event.
+func AppendEvent(dst, name, data []byte) []byte {
+	if name != nil {
+		dst = append(dst, "event: "...)
+		dst = append(dst, name...)
+		dst = append(dst, '\n')
+	}
+	for {
+		dst = append(dst, "data: "...)
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			dst = append(dst, data...)
+			break
+		}
+		dst = append(dst, data[:i]...)
+		dst = append(dst, '\n')
+		data = data[i+1:]
+	}
+	return append(dst, '\n', '\n')
 }
 
 // framePool holds WriteData's buffers; one larger than maxPooledFrame (a

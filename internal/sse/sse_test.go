@@ -118,6 +118,28 @@ func TestWriteData(t *testing.T) {
 	}
 }
 
+// An upstream may spread one event's data over several data lines (the
+// reader joins them with a newline): written back, each line gets its own
+// "data: ", or the client would read the second line as a field of no name
+// and the event's JSON broken.
+func TestWriteDataOfSeveralLines(t *testing.T) {
+	in := "data: {\"choices\":\ndata: [{\"delta\":{\"content\":\"hi\"}}]}\n\n"
+	evs, err := readAll(t, strings.NewReader(in), 0)
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("read %q: %q %v", in, evs, err)
+	}
+	var b bytes.Buffer
+	if err := WriteData(&b, []byte(evs[0].data)); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != in {
+		t.Fatalf("wrote %q, want %q", b.String(), in)
+	}
+	if got := string(AppendEvent(nil, []byte("x"), []byte("a\nb"))); got != "event: x\ndata: a\ndata: b\n\n" {
+		t.Fatalf("AppendEvent wrote %q", got)
+	}
+}
+
 // One event's data is bounded like one line: an upstream that sends data
 // lines and never the blank line that ends the event cannot grow memory.
 func TestEventTooLarge(t *testing.T) {
