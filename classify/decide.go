@@ -279,9 +279,7 @@ func currentOverLimit(t []byte) (start, end int) {
 	if !ok {
 		return 0, 0
 	}
-	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
-		i++
-	}
+	i = skipNumber(t, i)
 	for i < len(t) && (t[i] == ' ' || t[i] == ',') {
 		i++
 	}
@@ -292,14 +290,10 @@ func currentOverLimit(t []byte) (start, end int) {
 	for i < len(t) && t[i] == ' ' {
 		i++
 	}
-	limit, ok := number(t[i:])
-	if !ok || limit <= 0 || actual <= 2*limit {
-		return 0, 0
+	if e, over := overTwice(t, i, actual); over {
+		return k, e
 	}
-	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
-		i++
-	}
-	return k, i
+	return 0, 0
 }
 
 // bytesHasPrefixFold reports whether t begins with p, ASCII case aside.
@@ -350,6 +344,24 @@ func limitRequested(t []byte) (start, end int) {
 	return start, at
 }
 
+// overTwice reads the limit at t[i:]; ok when actual is more than twice
+// it, with end where the limit's digits end.
+func overTwice(t []byte, i int, actual int64) (end int, ok bool) {
+	limit, ok := number(t[i:])
+	if !ok || limit <= 0 || actual <= 2*limit {
+		return 0, false
+	}
+	return skipNumber(t, i), true
+}
+
+// skipNumber returns where the digits (and thousands commas) at t[i:] end.
+func skipNumber(t []byte, i int) int {
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
+		i++
+	}
+	return i
+}
+
 // actualOverLimit reads "(actual/limit): 65605/16000" (xAI). The window held
 // less than the limit before this request, so a total above twice the limit
 // means this request alone is over it.
@@ -366,21 +378,15 @@ func actualOverLimit(t []byte) (start, end int) {
 	if !ok {
 		return 0, 0
 	}
-	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
-		i++
-	}
+	i = skipNumber(t, i)
 	if i >= len(t) || t[i] != '/' {
 		return 0, 0
 	}
 	i++
-	limit, ok := number(t[i:])
-	if !ok || limit <= 0 || actual <= 2*limit {
-		return 0, 0
+	if e, over := overTwice(t, i, actual); over {
+		return k, e
 	}
-	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
-		i++
-	}
-	return k, i
+	return 0, 0
 }
 
 // metricPeriod reads the period of a Google quota metric named in a message
