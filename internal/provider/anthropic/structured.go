@@ -39,8 +39,14 @@ func reserved(name string) bool { return name == AnswerTool || name == ValueTool
 // alone: its answer is tool calls. Without tools of the client's, or with
 // tool_choice none, the answer tool is forced; beside the client's tools
 // (auto), some tool call is required, the client's or the answer tool's.
+// A request that ends with an assistant turn is a prefill (a client's, or a
+// cut stream continued, docs/behaviour.md#streams): Claude goes on with
+// that text, which a forced answer tool would start afresh, so it gets none.
 func structured(rf *chat.ResponseFormat, mode string, out *messagesRequest) error {
 	if rf == nil || mode == "required" || mode == "function" {
+		return nil
+	}
+	if n := len(out.Messages); n > 0 && out.Messages[n-1].Role == "assistant" {
 		return nil
 	}
 	schema := objectSchema
