@@ -205,3 +205,65 @@ func TestSDKStructuredOutputClaudeResponses(t *testing.T) {
 		})
 	}
 }
+
+// A structured stream from Claude cut after its first fragment is continued
+// by prefill at the next Claude target: that request carries the delivered
+// JSON as a trailing assistant turn and no answer tool (a forced tool would
+// start the JSON afresh), Claude goes on with the text, and the client
+// assembles one JSON answer.
+func TestSDKStructuredOutputClaudeContinued(t *testing.T) {
+	evs := sseBlocks(string(testdata(t, "anthropic", "stream/json_answer.sse")))
+	// message_start, content_block_start, ping, the empty and the first
+	// fragment; then the connection drops.
+	cut := upstreamtest.Step{Events: evs[:5], Cut: true}
+	const delivered = `{"name": "Scien`
+	rest := []string{`ce Fair", "date": `, `"Friday", "participants": ["Alice", "Bob"]}`}
+	second := func(_ int, r upstreamtest.Request) upstreamtest.Step {
+		var b struct {
+			structuredReq
+			Messages []struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(r.Body, &b); err != nil || len(b.Messages) == 0 {
+			t.Errorf("second: request %s", r.Body)
+			return upstreamtest.Step{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"bad"}}`}
+		}
+		if last := b.Messages[len(b.Messages)-1]; last.Role != "assistant" || text(last.Content) != delivered {
+			t.Errorf("second: no prefill of %q: %s", delivered, r.Body)
+		}
+		if b.ToolChoice.Type == "tool" {
+			return upstreamtest.Step{Events: evs} // forced: the whole answer afresh, in the tool's input
+		}
+		return upstreamtest.Step{Events: anthropicStream(rest)}
+	}
+	fs := fakes(t, map[string]upstreamtest.Script{"one": script(cut), "two": second})
+	g := start(t, `
+providers:
+  - {name: one, dialect: anthropic, base_url: "{one}", api_key: `+secret+`}
+  - {name: two, dialect: anthropic, base_url: "{two}", api_key: `+secret+`}
+targets:
+  - {name: first, model: claude-sonnet-4-5, providers: [one]}
+  - {name: second, model: claude-haiku-4-5, providers: [two]}
+routes:
+  - {name: r, targets: [first, second], on_stream_cut: continue}
+`, fs)
+	p := ask("r", calendarPrompt, true)
+	p.ResponseFormat = calendarFormat()
+	acc, err := accumulate(t, sdk(g).Chat.Completions.NewStreaming(context.Background(), p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(acc.Choices) != 1 || acc.Choices[0].FinishReason != "stop" || len(acc.Choices[0].Message.ToolCalls) != 0 {
+		t.Fatalf("accumulated: %+v", acc.ChatCompletion)
+	}
+	wantCalendarEvent(t, acc.Choices[0].Message.Content)
+	wantAnswerTool(t, fs["one"])
+	if fs["two"].Calls() != 1 {
+		t.Errorf("second target called %d times", fs["two"].Calls())
+	}
+	rec := g.recs.wait(t, 1)
+	wantSteps(t, rec, "first/one server_error next_target", "second/two ok done")
+	wantCont(t, rec.Attempts[1], "prefill", len(delivered), "server_error")
+}
