@@ -267,3 +267,29 @@ routes:
 	wantSteps(t, rec, "first/one server_error next_target", "second/two ok done")
 	wantCont(t, rec.Attempts[1], "prefill", len(delivered), "server_error")
 }
+
+// A client tool that takes the answer tool's reserved name cannot go to a
+// Claude target (its calls would come back as the content): a translation
+// failure, so the route moves on to a target that takes the tool as is,
+// and the Anthropic provider is neither called nor cooled.
+func TestSDKReservedToolNameMovesOn(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": script(ok("never", "never")),
+		"openai":    script(ok("gpt-4o-mini-2024-07-18", "done")),
+	})
+	g := start(t, sdkCfg, fs)
+	p := hello("deep")
+	p.Tools = []openai.ChatCompletionToolUnionParam{openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{Name: "detour_json_answer"})}
+	c, err := sdk(g).Chat.Completions.New(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Choices[0].Message.Content != "done" {
+		t.Errorf("content %q", c.Choices[0].Message.Content)
+	}
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "claude/anthropic unknown next_target", "gpt/openai ok done")
+	if d.Attempts[0].Evidence != "translate" || fs["anthropic"].Calls() != 0 {
+		t.Errorf("attempt %+v, anthropic called %d times", d.Attempts[0], fs["anthropic"].Calls())
+	}
+}
