@@ -117,8 +117,16 @@ type answerState struct {
 	buf   []byte
 }
 
+// maxValue bounds a ValueTool input gathered from a stream, as a whole
+// answer is bounded: beyond it a fragment is dropped and counted malformed.
+var maxValue = 64 << 20 // tests lower it
+
 func (s *stream) answerDelta(out *provider.Event, partial string) {
 	if s.answer.name == ValueTool {
+		if len(s.answer.buf)+len(partial) > maxValue {
+			out.Malformed = true
+			return
+		}
 		s.answer.buf = append(s.answer.buf, partial...)
 		return
 	}

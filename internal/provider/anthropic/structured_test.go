@@ -169,3 +169,18 @@ func TestTranslateRefusesReservedToolName(t *testing.T) {
 		}
 	}
 }
+
+// A ValueTool input is gathered up to maxValue; a fragment past it is
+// dropped and counted malformed, so a hostile upstream cannot grow it
+// without bound.
+func TestStructuredStreamValueBound(t *testing.T) {
+	defer func(n int) { maxValue = n }(maxValue)
+	maxValue = 12
+	in := "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"detour_json_value\",\"input\":{}}}\n\n" +
+		"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"value\\\": 1\"}}\n\n" +
+		"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"23456789}\"}}\n\n"
+	got := adaptertest.Events(t, testStream(strings.NewReader(in)))
+	if len(got) != 3 || got[1].Malformed || !got[2].Malformed {
+		t.Fatalf("got %+v", got)
+	}
+}
