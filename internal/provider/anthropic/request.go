@@ -154,6 +154,9 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tc.Mode == "function" && reserved(tc.Name) {
+		return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", tc.Name)
+	}
 	switch tc.Mode {
 	case "auto", "none":
 		out.ToolChoice = &toolChoice{Type: tc.Mode}

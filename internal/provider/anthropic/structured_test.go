@@ -167,6 +167,10 @@ func TestTranslateRefusesReservedToolName(t *testing.T) {
 		if _, err := Translate(&provider.Request{Body: []byte(body)}, "m"); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("%s: err = %v", name, err)
 		}
+		body = `{"messages":[{"role":"user","content":"hi"}],"tool_choice":{"type":"function","function":{"name":"` + name + `"}}}`
+		if _, err := Translate(&provider.Request{Body: []byte(body)}, "m"); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("tool_choice %s: err = %v", name, err)
+		}
 	}
 }
 
