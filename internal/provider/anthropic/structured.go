@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/detour-llm/detour/internal/provider"
-
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
@@ -33,7 +32,7 @@ var objectSchema = json.RawMessage(`{"type":"object"}`)
 func reserved(name string) bool { return name == AnswerTool || name == ValueTool }
 
 // structured adds the answer tool for a json_schema or json_object
-// response_format (docs/doors.md, "Structured output on Claude"). mode is
+// response_format (docs/doors.md, "Structured output on Claude targets"). mode is
 // the client's tool_choice mode ("" when it sent none). A request that
 // requires a call of its own tools (required, or a named function) is left
 // alone: its answer is tool calls. Without tools of the client's, or with
