@@ -150,12 +150,13 @@ func TestStreamMalformedAndOddEvents(t *testing.T) {
 }
 
 func FuzzStream(f *testing.F) {
-	adaptertest.FuzzStream(f, testStream, "basic", "tool_use", "refusal", "error_before_content")
+	adaptertest.FuzzStream(f, testStream, "basic", "tool_use", "refusal", "error_before_content", "json_answer", "json_value")
 }
 
 func FuzzResponse(f *testing.F) {
 	f.Add([]byte(`{"type":"message","content":[{"type":"text","text":"x"},{"type":"tool_use","id":"t","name":"n","input":{}}]}`))
 	f.Add([]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))
+	f.Add([]byte(`{"type":"message","content":[{"type":"tool_use","id":"t","name":"detour_json_value","input":{"value":[1]}}]}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		out, err := Adapter{}.Response(in, testEP)
 		if err == nil && !json.Valid(out) {
@@ -166,6 +167,7 @@ func FuzzResponse(f *testing.F) {
 
 func FuzzTranslate(f *testing.F) {
 	f.Add([]byte(`{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AA=="}}]}]}`))
+	f.Add([]byte(`{"messages":[{"role":"user","content":"x"}],"response_format":{"type":"json_schema","json_schema":{"name":"n","schema":{"type":"array"}}}}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		out, err := Translate(&provider.Request{Body: in}, "m")
 		if err == nil && !json.Valid(out) {

@@ -18,13 +18,21 @@
 //   - temperature is clamped to Anthropic's range [0, 1] (OpenAI allows up to
 //     2): a request that works at one vendor should not be a bad_request at
 //     the next.
-//   - n, presence/frequency penalties, seed, logprobs and response_format have
-//     no Messages equivalent and are dropped.
+//   - n, presence/frequency penalties, seed and logprobs have no Messages
+//     equivalent and are dropped.
+//   - response_format json_schema and json_object become a forced answer
+//     tool (structured.go; docs/doors.md, "Structured output on Claude
+//     targets"): AnswerTool with the client's schema as input_schema, or
+//     ValueTool wrapping a schema whose top level is not an object; beside
+//     the client's own tools it joins them under tool_choice any; a request
+//     ending with an assistant turn (a prefill) gets none. A client tool may
+//     not take either name (a translation error).
 //   - thinking blocks in answers are dropped (the adapter never asks for
 //     them).
 //
 // Answers: text blocks are concatenated into message.content, tool_use blocks
-// become tool_calls, stop_reason maps to finish_reason (end_turn and
+// become tool_calls (the answer tool's input is instead the whole content,
+// with stop_reason tool_use read as stop when no client tool was called), stop_reason maps to finish_reason (end_turn and
 // stop_sequence→stop, max_tokens→length, tool_use→tool_calls,
 // refusal→content_filter), usage and the answering model are kept. Streams
 // are translated event by event; message_start and ping carry no content so

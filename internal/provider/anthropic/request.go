@@ -141,6 +141,9 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		if t.Type != "function" && t.Type != "" {
 			continue
 		}
+		if reserved(t.Function.Name) {
+			return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", t.Function.Name)
+		}
 		schema := t.Function.Parameters
 		if len(bytes.TrimSpace(schema)) == 0 || bytes.Equal(bytes.TrimSpace(schema), []byte("null")) {
 			schema = emptySchema
@@ -150,6 +153,9 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	tc, err := chat.ParseToolChoice(cr.ToolChoice)
 	if err != nil {
 		return nil, err
+	}
+	if tc.Mode == "function" && reserved(tc.Name) {
+		return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", tc.Name)
 	}
 	switch tc.Mode {
 	case "auto", "none":
@@ -166,6 +172,9 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		if out.ToolChoice.Type != "none" {
 			out.ToolChoice.DisableParallelToolUse = true
 		}
+	}
+	if err := structured(cr.ResponseFormat, tc.Mode, &out); err != nil {
+		return nil, err
 	}
 	return json.Marshal(out)
 }

@@ -71,12 +71,19 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	var text strings.Builder
 	var calls []chat.ToolCall
 	hasText := false
+	var answer *string // the answer tool's input as text (structured.go)
 	for _, b := range a.Content {
 		switch b.Type {
 		case "text":
 			text.WriteString(b.Text)
 			hasText = true
 		case "tool_use":
+			if reserved(b.Name) {
+				if answer == nil {
+					answer = chat.Ptr(answerText(b.Name, b.Input))
+				}
+				continue
+			}
 			args := "{}"
 			var buf bytes.Buffer
 			if json.Compact(&buf, b.Input) == nil && buf.String() != "null" {
@@ -87,7 +94,16 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 		}
 	}
 	msg := chat.ResponseMessage{Role: "assistant", ToolCalls: calls}
-	if hasText || len(calls) == 0 {
+	finish := finishReason(a.StopReason)
+	switch {
+	case answer != nil:
+		// The structured answer is the content, alone: text beside it
+		// would not parse.
+		msg.Content = answer
+		if len(calls) == 0 && finish == chat.FinishToolCalls {
+			finish = chat.FinishStop
+		}
+	case hasText || len(calls) == 0:
 		msg.Content = chat.Ptr(text.String())
 	}
 	c := chat.Completion{
@@ -95,7 +111,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 		Object:  "chat.completion",
 		Created: now().Unix(),
 		Model:   a.Model,
-		Choices: []chat.Choice{{Message: msg, FinishReason: finishReason(a.StopReason)}},
+		Choices: []chat.Choice{{Message: msg, FinishReason: finish}},
 	}
 	if c.ID == "" {
 		c.ID = chat.NewID()

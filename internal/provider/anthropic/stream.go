@@ -24,6 +24,10 @@ type stream struct {
 	usage   usage
 	// tools maps a content block index to its tool_calls index.
 	tools map[int]int
+	// answer is the answer tool's block (structured.go): its input is the
+	// content. answered: one has started; later ones are dropped.
+	answer   answerState
+	answered bool
 	// raw: the events go to the client as they came (native.go), so no
 	// canonical chunk is built; Content and the rest are read as usual.
 	raw bool
@@ -96,6 +100,13 @@ func (s *stream) Next() (provider.Event, error) {
 				s.text(&out, b.Text)
 			}
 		case "tool_use":
+			if !s.raw && reserved(b.Name) {
+				if !s.answered {
+					s.answered = true
+					s.answer = answerState{on: true, index: e.Index, name: b.Name}
+				}
+				break
+			}
 			if s.tools == nil {
 				s.tools = make(map[int]int)
 			}
@@ -118,6 +129,10 @@ func (s *stream) Next() (provider.Event, error) {
 				s.text(&out, d.Text)
 			}
 		case "input_json_delta":
+			if s.answer.on && s.answer.index == e.Index {
+				s.answerDelta(&out, d.PartialJSON)
+				break
+			}
 			i, ok := s.tools[e.Index]
 			if ok && d.PartialJSON != "" {
 				s.emit(&out, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: i,
@@ -145,16 +160,23 @@ func (s *stream) Next() (provider.Event, error) {
 		if e.Delta != nil && e.Delta.StopReason != "" {
 			if !s.raw {
 				fr := finishReason(e.Delta.StopReason)
+				if s.answered && len(s.tools) == 0 && fr == chat.FinishToolCalls {
+					fr = chat.FinishStop // the answer tool's call is the answer
+				}
 				out.Chunks = append(out.Chunks, s.chunk(chat.Delta{}, &fr, out.Usage))
 			}
 			out.Content = true
 			// The answer is complete; message_stop only closes the stream.
 			out.Finished = true
 		}
+	case "content_block_stop":
+		if s.answer.on && s.answer.index == e.Index {
+			s.answerEnd(&out)
+		}
 	case "message_stop":
 		out.Done = true
 	}
-	// ping, content_block_stop and unknown events carry nothing to send.
+	// ping, other content_block_stops and unknown events carry nothing to send.
 	return out, nil
 }
 
