@@ -245,8 +245,13 @@ func (g *dialGate) openAll() {
 // do sends req through c, and again from the top each time the gate sent it
 // back to the pool; then it ends the turn (a holder still holding got no
 // connection).
+//
+// It calls c's transport, not c.Do: Detour follows no redirect (its
+// clients' CheckRedirect hands the 3xx back), so Client.Do's redirect
+// bookkeeping, a copy of the request's headers on every call, buys nothing.
 func (t *gateTurn) do(c *http.Client, req *http.Request) (*http.Response, error) {
-	resp, err := c.Do(req)
+	rt := c.Transport
+	resp, err := rt.RoundTrip(req)
 	for t != nil && err != nil && errors.Is(err, errStartOver) && req.GetBody != nil {
 		body, berr := req.GetBody()
 		if berr != nil {
@@ -254,7 +259,7 @@ func (t *gateTurn) do(c *http.Client, req *http.Request) (*http.Response, error)
 		}
 		req = req.Clone(req.Context())
 		req.Body = body
-		resp, err = c.Do(req)
+		resp, err = rt.RoundTrip(req)
 	}
 	// A holder still holding here got no connection. Its dial failed
 	// unless its context ended first (a client gone, a deadline): then the

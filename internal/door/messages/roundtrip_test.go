@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -25,6 +26,11 @@ func TestRoundTrip(t *testing.T) {
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			f := adaptertest.ReadFixture(t, path)
+			if bytes.Contains(f.Want, []byte(`"detour_json_`)) {
+				// Structured output (response_format) becomes a reserved
+				// answer tool, which no client may send back: no round trip.
+				t.Skip("an answer tool of Detour's own")
+			}
 			tr, err := Translate(f.Want)
 			if err != nil {
 				t.Fatal(err)
