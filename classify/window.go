@@ -1,0 +1,181 @@
+package classify
+
+// Windows overrun by one request: a rate-limit message that states the
+// window's limit and what this one request brings (docs/behaviour.md, "How
+// an answer is read") is overflow, not a wait: no retry, however long,
+// makes the request fit.
+
+// requestOverLimit reports a rate-limit message whose request alone exceeds
+// the limit: "Limit 7000, Used 0, Requested ~12903" (Groq, OpenAI TPM). A
+// statement the client wrote itself is no evidence.
+func (ts *textScan) requestOverLimit() bool {
+	for i := 0; i < ts.texts(); i++ {
+		t := ts.text(i)
+		if s, e := overLimit(t); e > s {
+			if len(ts.req) == 0 || !echoed(ts.req, t[s:e]) {
+				return true
+			}
+			ts.echo = true
+		}
+	}
+	return false
+}
+
+// overLimit finds "limit N … requested M" with M > N, or "(actual/limit):
+// A/L" or "current: A, limit: L" with A > 2L, in t and returns its span; end
+// is 0 when there is none.
+func overLimit(t []byte) (start, end int) {
+	if s, e := limitRequested(t); e > s {
+		return s, e
+	}
+	if s, e := actualOverLimit(t); e > s {
+		return s, e
+	}
+	return currentOverLimit(t)
+}
+
+// currentOverLimit reads "current: 1410, limit: 100" (Moonshot). As with
+// actualOverLimit, a window that held at most the limit before this request
+// and holds more than twice it now means this request alone is over it.
+func currentOverLimit(t []byte) (start, end int) {
+	k := indexFold(t, "current:")
+	if k < 0 {
+		return 0, 0
+	}
+	i := k + len("current:")
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	actual, ok := number(t[i:])
+	if !ok {
+		return 0, 0
+	}
+	i = skipNumber(t, i)
+	for i < len(t) && (t[i] == ' ' || t[i] == ',') {
+		i++
+	}
+	if !bytesHasPrefixFold(t[i:], "limit:") {
+		return 0, 0
+	}
+	i += len("limit:")
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	if e, over := overTwice(t, i, actual); over {
+		return k, e
+	}
+	return 0, 0
+}
+
+// bytesHasPrefixFold reports whether t begins with p, ASCII case aside.
+func bytesHasPrefixFold(t []byte, p string) bool {
+	if len(t) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if lowerTab[t[i]] != p[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// limitRequested reads "Limit 7000, Used 0, Requested ~12903".
+func limitRequested(t []byte) (start, end int) {
+	var limit int64
+	i := 0
+	for {
+		k := indexFold(t[i:], "limit ")
+		if k < 0 {
+			return 0, 0
+		}
+		start = i + k
+		i += k + len("limit ")
+		if n, ok := number(t[i:]); ok {
+			limit = n
+			break
+		}
+	}
+	j := indexFold(t[i:], "requested ")
+	if j < 0 {
+		return 0, 0
+	}
+	at := i + j + len("requested ")
+	rest := t[at:]
+	if len(rest) > 0 && rest[0] == '~' {
+		rest, at = rest[1:], at+1
+	}
+	req, ok := number(rest)
+	if !ok || limit <= 0 || req <= limit {
+		return 0, 0
+	}
+	for at < len(t) && (t[at] >= '0' && t[at] <= '9' || t[at] == ',') {
+		at++
+	}
+	return start, at
+}
+
+// overTwice reads the limit at t[i:]; ok when actual is more than twice
+// it, with end where the limit's digits end.
+func overTwice(t []byte, i int, actual int64) (end int, ok bool) {
+	limit, ok := number(t[i:])
+	if !ok || limit <= 0 || actual <= 2*limit {
+		return 0, false
+	}
+	return skipNumber(t, i), true
+}
+
+// skipNumber returns where the digits (and thousands commas) at t[i:] end.
+func skipNumber(t []byte, i int) int {
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == ',') {
+		i++
+	}
+	return i
+}
+
+// actualOverLimit reads "(actual/limit): 65605/16000" (xAI). The window held
+// less than the limit before this request, so a total above twice the limit
+// means this request alone is over it.
+func actualOverLimit(t []byte) (start, end int) {
+	k := indexFold(t, "actual/limit)")
+	if k < 0 {
+		return 0, 0
+	}
+	i := k + len("actual/limit)")
+	for i < len(t) && (t[i] == ' ' || t[i] == ':') {
+		i++
+	}
+	actual, ok := number(t[i:])
+	if !ok {
+		return 0, 0
+	}
+	i = skipNumber(t, i)
+	if i >= len(t) || t[i] != '/' {
+		return 0, 0
+	}
+	i++
+	if e, over := overTwice(t, i, actual); over {
+		return k, e
+	}
+	return 0, 0
+}
+
+// number reads a decimal with optional thousands commas at the start of t.
+func number(t []byte) (int64, bool) {
+	var n int64
+	digits := 0
+	for _, c := range t {
+		switch {
+		case c >= '0' && c <= '9':
+			if n > 1e15 {
+				return 0, false
+			}
+			n = n*10 + int64(c-'0')
+			digits++
+		case c == ',' && digits > 0:
+		default:
+			return n, digits > 0
+		}
+	}
+	return n, digits > 0
+}
