@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/dispatch"
@@ -38,6 +39,7 @@ func writeError(w http.ResponseWriter, status int, kind, code, msg string) {
 
 func writeEnvelope(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
 	w.Write(b)
 }

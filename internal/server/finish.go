@@ -49,11 +49,13 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 
 // do runs call and writes its whole answer in d's envelope (body reads a
 // successful answer for the client) unless the client has it already (a
-// committed stream) or is gone. Then, the client served, it files the
-// decision record and spends what the call used against the client's
-// limits: neither delays the answer (the record's sinks encode, scrub and
-// export it; limits may be a Redis round trip), except that with
-// decisions: {sync: always} the record is on disk before the answer.
+// committed stream) or is gone. Then it files the decision record and
+// spends what the call used against the client's limits: neither delays a
+// whole answer (the record's sinks encode, scrub and export it; limits may
+// be a Redis round trip), except that with decisions: {sync: always} the
+// record is on disk before the answer. A stream's last event is out before
+// them; the end of its body waits for them (net/http ends a chunked body
+// when the handler returns).
 func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call, body func(*dispatch.Result) ([]byte, error)) {
 	disp := a.st.Dispatcher
 	res := disp.Run(r.Context(), call)
@@ -63,6 +65,9 @@ func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted,
 	}
 	if !res.Committed && !res.Canceled {
 		finishWhole(w, d, call, res, func() ([]byte, error) { return body(res) })
+		// With its length set, the answer is whole once flushed: the
+		// client has it before the record and the spend below.
+		_ = http.NewResponseController(w).Flush()
 	}
 	if !first {
 		disp.Record(r.Context(), res)
@@ -93,5 +98,6 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
 }
