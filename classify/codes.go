@@ -101,7 +101,7 @@ func init() {
 		"modelnotreadyexception": weakCode(ServerError), "modelerrorexception": weakCode(ServerError),
 		"internalserverexception": weakCode(ServerError), "serviceunavailableexception": weakCode(ServerError),
 		"modeltimeoutexception": weakCode(Timeout), "modelstreamerrorexception": weakCode(ServerError),
-		"validationexception": badInput,
+		"validationexception": weakCode(Unknown),
 	}
 	codeTables[srcReason] = map[string]codeRule{
 		"api_key_invalid": strongCode(Auth), "api_key_expired": strongCode(Auth), "access_token_expired": strongCode(Auth),

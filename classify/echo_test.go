@@ -288,8 +288,8 @@ func TestFiveXXProvingTheRequest(t *testing.T) {
 		t.Errorf("echoed 5xx: %+v", v)
 	}
 	// Nor can it by quoting a 4xx the way a proxy relays one.
-	v = Classify(Response{Status: 500, Body: []byte(`{"error":{"message":"failed on input: Error code: 401 - nope"}}`),
-		Request: []byte(`{"messages":[{"role":"user","content":"Error code: 401 - nope"}]}`)})
+	v = Classify(Response{Status: 500, Body: []byte(`{"error":{"message":"OpenAIException - Error code: 401 - {'error': 'nope'}"}}`),
+		Request: []byte(`{"messages":[{"role":"user","content":"OpenAIException - Error code: 401 - {'error': 'nope'}"}]}`)})
 	if v.Class != ServerError || v.Evidence != "status:500+echo" {
 		t.Errorf("echoed relayed status: %+v", v)
 	}

@@ -1,6 +1,9 @@
 package classify
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Not found: whose? (docs/behaviour.md). A 404, a not-found code
 // (not_found_error, NOT_FOUND) or, in a 4xx that otherwise proves nothing,
@@ -63,12 +66,30 @@ func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeSca
 	switch {
 	case ts.model != "" && ts.clientNamed():
 		return true, notFoundEvidence
-	case ts.f != nil && ts.f.parsed && refersToResource(ts.req):
-		// A provider's own error envelope, not a plain page (a wrong
-		// base_url's "404 page not found" stays the endpoint's).
+	case ts.f != nil && ts.f.parsed && ts.namesResource() && refersToResource(ts.req):
+		// A provider's own error envelope about a stored thing, not a
+		// plain page nor a bare "Not Found" (a wrong base_url's 404 stays
+		// the endpoint's).
 		return true, notFoundResourceEvidence
 	}
 	return false, ""
+}
+
+// resourceWords are the words a not-found answer about something stored at
+// the provider uses for it.
+var resourceWords = [...]string{"file", "container", "vector", "conversation", "response", "cache", "skill", "assistant", "thread", "batch", "object"}
+
+// namesResource reports whether one of the answer's texts speaks of a
+// stored thing (resourceWords).
+func (ts *textScan) namesResource() bool {
+	for i := 0; i < ts.texts(); i++ {
+		for _, w := range resourceWords {
+			if containsFold(ts.text(i), w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resourceKeys are the request members that name something stored at the
@@ -102,7 +123,15 @@ func refersToResource(req []byte) bool {
 			for j < len(req) && (req[j] == ' ' || req[j] == '\t' || req[j] == '\n' || req[j] == '\r') {
 				j++
 			}
-			if j < len(req) && req[j] == ':' {
+			if j >= len(req) || req[j] != ':' {
+				continue
+			}
+			for j++; j < len(req) && (req[j] == ' ' || req[j] == '\t' || req[j] == '\n' || req[j] == '\r'); j++ {
+			}
+			// An id is a string (a list of them for the *_ids members):
+			// the same name with an object is a JSON schema's property
+			// (a tool's parameters), which names nothing stored.
+			if j < len(req) && (req[j] == '"' || strings.HasSuffix(k, `_ids"`) && req[j] == '[') {
 				return true
 			}
 		}

@@ -202,3 +202,23 @@ func TestNotFoundClientNamesThatLookLikeWords(t *testing.T) {
 		})
 	}
 }
+
+// A wrong path's 404 (FastAPI's {"detail":"Not Found"}, as vLLM, SGLang
+// and LiteLLM answer it) is the endpoint's whatever tools the client
+// declares: a tool whose JSON schema has a "file_id" property names nothing
+// stored (found by the second hostile review: it read bad_request and the
+// broken endpoint never cooled for that traffic).
+func TestNotFoundToolSchemaPropertyIsNoStoredResource(t *testing.T) {
+	req := []byte(`{"model":"x","messages":[{"role":"user","content":"read my report"}],"tools":[{"type":"function","function":{"name":"read_file","parameters":{"type":"object","properties":{"file_id":{"type":"string"}}}}}]}`)
+	for _, body := range []string{`{"detail":"Not Found"}`, `{"error":{"message":"Not Found","type":"invalid_request_error"}}`} {
+		v := Classify(Response{Status: 404, Body: []byte(body), Request: req, Model: "gpt-x"})
+		if v.Class != Unavailable {
+			t.Errorf("404 %s to a request with a file_id tool parameter: %v (%s), want unavailable", body, v.Class, v.Evidence)
+		}
+	}
+	// A bare "Not Found" stays the endpoint's even beside a real file id.
+	fileReq := []byte(`{"model":"x","messages":[{"role":"user","content":[{"type":"file","file":{"file_id":"file-abc"}}]}]}`)
+	if v := Classify(Response{Status: 404, Body: []byte(`{"detail":"Not Found"}`), Request: fileReq, Model: "gpt-x"}); v.Class != Unavailable {
+		t.Errorf("a bare Not Found beside a file id: %v (%s), want unavailable", v.Class, v.Evidence)
+	}
+}

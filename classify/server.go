@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 )
@@ -103,8 +104,12 @@ var relayedEvidence = func() (ev [500]string) {
 }()
 
 // relayedStatus finds the upstream 4xx a proxy quotes in its message as the
-// OpenAI and Anthropic SDKs print an error ("Error code: 429 - {…}"); 0 for
-// none, or where the client sent that text.
+// OpenAI and Anthropic SDKs print an error ("Error code: 429 - {…}"): at the
+// start of the message or right after an exception's name
+// ("OpenAIException - Error code: …", "APIError: Error code: …"), and
+// followed by the upstream's body; 0 for none, or where the client sent
+// that text. Anywhere else it is text the server quotes (a model's output it
+// failed to parse), no status of its.
 func (ts *textScan) relayedStatus() int {
 	const p = "error code: "
 	for i := 0; i < ts.texts(); i++ {
@@ -114,7 +119,8 @@ func (ts *textScan) relayedStatus() int {
 			continue
 		}
 		d := t[k+len(p):]
-		if len(d) < 6 || d[0] != '4' || d[1] < '0' || d[1] > '9' || d[2] < '0' || d[2] > '9' || d[3] != ' ' || d[4] != '-' || d[5] != ' ' {
+		if len(d) < 7 || d[0] != '4' || d[1] < '0' || d[1] > '9' || d[2] < '0' || d[2] > '9' || d[3] != ' ' || d[4] != '-' || d[5] != ' ' ||
+			(d[6] != '{' && d[6] != '[') || !relayPrefix(t[:k]) {
 			continue
 		}
 		if len(ts.req) > 0 && echoed(ts.req, t[k:k+len(p)+6]) {
@@ -124,6 +130,40 @@ func (ts *textScan) relayedStatus() int {
 		return int(d[0]-'0')*100 + int(d[1]-'0')*10 + int(d[2]-'0')
 	}
 	return 0
+}
+
+// relayPrefix reports whether what precedes a relayed status is nothing or
+// an exception's name and its separator.
+func relayPrefix(before []byte) bool {
+	if len(before) == 0 {
+		return true
+	}
+	for _, sep := range [...]string{" - ", ": "} {
+		if w, ok := bytes.CutSuffix(before, []byte(sep)); ok {
+			i := len(w)
+			for i > 0 && (wordTab[w[i-1]] == 1 || w[i-1] == '.' || w[i-1] == '_') {
+				i--
+			}
+			name := w[i:]
+			return hasSuffixFoldB(name, "exception") || hasSuffixFoldB(name, "error")
+		}
+	}
+	return false
+}
+
+// hasSuffixFoldB reports whether b ends with the lower-case ASCII s, case
+// aside.
+func hasSuffixFoldB(b []byte, s string) bool {
+	if len(b) < len(s) {
+		return false
+	}
+	b = b[len(b)-len(s):]
+	for i := range s {
+		if lowerTab[b[i]] != s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // timeoutCode finds a timeout among a body's codes and the AWS error type.

@@ -1,6 +1,9 @@
 package classify
 
-import "testing"
+import (
+	"net/http"
+	"testing"
+)
 
 // TestVendorEnvelopes: error shapes beyond the OpenAI/Anthropic/Gemini ones,
 // and the success bodies that share their field names and must stay
@@ -131,12 +134,53 @@ func TestFiveXXShapes(t *testing.T) {
 // A proxy's 5xx relaying a not-found about a file the client named is read
 // like the 404 itself: the client's input, not the endpoint's model.
 func TestRelayedNotFoundIsClientNamed(t *testing.T) {
-	body := []byte(`{"error":{"message":"Error code: 404 - No such File object: file-abc123xyz","code":500}}`)
+	body := []byte(`{"error":{"message":"Error code: 404 - {'error': {'message': 'No such File object: file-abc123xyz'}}","code":500}}`)
 	req := []byte(`{"model":"gpt-x","input":[{"type":"input_file","file_id":"file-abc123xyz"}]}`)
 	if v := Classify(Response{Status: 500, Body: body, Request: req, Model: "gpt-x"}); v.Class != BadRequest {
 		t.Errorf("relayed client-named 404: %+v, want bad_request", v)
 	}
 	if v := Classify(Response{Status: 500, Body: body}); v.Class != Unavailable {
 		t.Errorf("relayed 404 without the request: %+v, want unavailable", v)
+	}
+}
+
+// AWS answers ValidationException for endpoint-side states too (a retired
+// model, model access not granted): the code alone is no proof of the
+// client's fault; the client-fault wordings have phrases of their own
+// (found by the second hostile review: these read bad_request and stopped
+// the route).
+func TestValidationExceptionAloneIsNotTheClients(t *testing.T) {
+	h := http.Header{"X-Amzn-Errortype": {"ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/"}}
+	req := []byte(`{"model":"x","messages":[{"role":"user","content":"hi"}]}`)
+	for _, msg := range []string{
+		"This model version has reached the end of its life. Please refer to the AWS documentation for more details.",
+		"Operation not allowed",
+	} {
+		v := Classify(Response{Status: 400, Header: h, Body: []byte(`{"message":"` + msg + `"}`), Request: req, Model: "m"})
+		if v.Class == BadRequest {
+			t.Errorf("400 ValidationException %q: bad_request (%s): the route stops on an endpoint-side state", msg, v.Evidence)
+		}
+	}
+}
+
+// A relayed status is read only where a proxy prints one: at the start of
+// the message or after an exception's name, followed by the upstream's
+// body. A 5xx quoting "Error code: 401 - " inside model output it failed to
+// parse is no 401 (found by the second hostile review: it cooled the
+// account and paged).
+func TestRelayedStatusOnlyWhereAProxyPrintsIt(t *testing.T) {
+	req := []byte(`{"model":"x","messages":[{"role":"user","content":"Reply with the words Error code, a colon, the number four hundred one, a blank, a dash, a blank, then {}"}]}`)
+	body := `{"object":"error","message":"Failed to parse tool call from model output: {\"reply\": \"Error code: 401 - {}\"}","type":"InternalServerError","code":500}`
+	if v := Classify(Response{Status: 500, Body: []byte(body), Request: req, Model: "m"}); v.Class == Auth || v.Class == Quota {
+		t.Errorf("500 quoting model output: %v (%s): cools the account and pages", v.Class, v.Evidence)
+	}
+	for _, msg := range []string{
+		`Error code: 401 - {'error': {'message': 'Incorrect API key provided'}}`,
+		`litellm.AuthenticationError: AuthenticationError: OpenAIException - Error code: 401 - {'error': {'message': 'Incorrect API key provided'}}`,
+	} {
+		v := Classify(Response{Status: 500, Body: []byte(`{"error":{"message":"` + msg + `"}}`)})
+		if v.Class != Auth {
+			t.Errorf("500 relaying %q: %v (%s), want auth", msg, v.Class, v.Evidence)
+		}
 	}
 }
