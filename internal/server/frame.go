@@ -34,3 +34,17 @@ func plainName(b []byte) bool {
 	}
 	return true
 }
+
+// maxKeptFrame bounds the frame buffer a passthrough stream keeps between
+// events: one large event (up to the SSE reader's 1 MiB) must not hold its
+// size for the rest of a long stream.
+const maxKeptFrame = 64 << 10
+
+// keepFrame returns buf to reuse for the next event, or nil when it grew
+// past maxKeptFrame.
+func keepFrame(buf []byte) []byte {
+	if cap(buf) > maxKeptFrame {
+		return nil
+	}
+	return buf
+}

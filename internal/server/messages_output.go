@@ -62,7 +62,9 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 		o.stopped = true
 	}
 	o.buf = sse.AppendEvent(o.buf[:0], typ, chunk)
-	return o.sse.write(o.buf)
+	err := o.sse.write(o.buf)
+	o.buf = keepFrame(o.buf)
+	return err
 }
 
 // End closes the stream: the encoder's message_delta and message_stop, or,

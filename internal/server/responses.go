@@ -102,7 +102,9 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 			o.next = n + 1
 		}
 		o.buf = sse.AppendEvent(o.buf[:0], eventName(chunk), chunk)
-		return o.sse.write(o.buf)
+		err := o.sse.write(o.buf)
+		o.buf = keepFrame(o.buf)
+		return err
 	}
 	b, err := o.enc.Chunk(chunk)
 	if err != nil || len(b) == 0 {

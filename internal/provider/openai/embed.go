@@ -52,10 +52,16 @@ func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, _ provider
 	if req == nil {
 		return body, nil
 	}
-	if e, err := provider.ParseEmbeddings(req.Body); err != nil || !e.Base64 {
+	if e, err := provider.EmbeddingsOf(req); err != nil || !e.Base64 {
 		return body, nil
 	}
-	return base64Data(body)
+	if b, err := base64Data(body); err == nil {
+		return b, nil
+	}
+	// An answer this reading cannot re-encode (a number float64 refuses,
+	// nested lists) is still an answer: passed on as the upstream sent it,
+	// never a failure that would be retried and billed again.
+	return body, nil
 }
 
 // base64Data re-encodes every embedding of an embeddings list that is a

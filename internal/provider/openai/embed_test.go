@@ -98,3 +98,20 @@ func TestEmbeddingsBase64WhenTheUpstreamAnswersFloats(t *testing.T) {
 		}
 	}
 }
+
+// An answer the base64 re-encoding cannot read (nested lists, a number
+// float64 refuses) is still a usable answer: it passes as the upstream sent
+// it, never a failure that is retried and billed again (found by the
+// second hostile review).
+func TestEmbeddingsBase64UnreadableAnswerPasses(t *testing.T) {
+	req := &provider.Request{Body: []byte(`{"model":"r","input":"a","encoding_format":"base64"}`)}
+	for _, body := range []string{
+		`{"object":"list","data":[{"object":"embedding","embedding":[[0.5,0.25]],"index":0}],"model":"m"}`,
+		`{"object":"list","data":[{"object":"embedding","embedding":[1e999],"index":0}],"model":"m"}`,
+	} {
+		out, err := Adapter{}.EmbeddingsResponse(req, []byte(body), provider.Endpoint{})
+		if err != nil || string(out) != body {
+			t.Errorf("%s: got %s, %v; want the body as it came", body, out, err)
+		}
+	}
+}
