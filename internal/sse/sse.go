@@ -43,6 +43,10 @@ type Reader struct {
 	data    []byte
 	hasData bool
 	line    []byte
+	// rest is what follows a bare CR in the last line read: the lines
+	// still to return before reading on (hasRest).
+	rest    []byte
+	hasRest bool
 }
 
 // NewReader returns a Reader over r whose lines, and whose events' data, may
@@ -109,8 +113,15 @@ func (r *Reader) event() Event {
 	return Event{Name: string(r.name), Data: r.data}
 }
 
-// readLine returns one line without its terminator (\n or \r\n).
+// readLine returns one line without its terminator: \n, \r\n, or a bare
+// \r, which ends a line too in the SSE format. A reader that ended lines
+// at \n only would take "data: a\rdata: [DONE]" for one data line while a
+// client's parser reads two: what Detour classified and what the client
+// saw would part.
 func (r *Reader) readLine() ([]byte, error) {
+	if r.hasRest {
+		return r.splitCR(r.rest), nil
+	}
 	r.line = r.line[:0]
 	for {
 		frag, err := r.br.ReadSlice('\n')
@@ -124,12 +135,23 @@ func (r *Reader) readLine() ([]byte, error) {
 		}
 		if err != nil {
 			if err == io.EOF && len(r.line) > 0 {
-				return trimEOL(r.line), nil
+				return r.splitCR(trimEOL(r.line)), nil
 			}
 			return nil, err
 		}
-		return trimEOL(r.line), nil
+		return r.splitCR(trimEOL(r.line)), nil
 	}
+}
+
+// splitCR returns line up to its first bare CR and keeps the rest for the
+// next readLine.
+func (r *Reader) splitCR(line []byte) []byte {
+	if i := bytes.IndexByte(line, '\r'); i >= 0 {
+		r.rest, r.hasRest = line[i+1:], true
+		return line[:i]
+	}
+	r.rest, r.hasRest = nil, false
+	return line
 }
 
 func trimEOL(b []byte) []byte {

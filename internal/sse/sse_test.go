@@ -118,6 +118,18 @@ func TestWriteData(t *testing.T) {
 	}
 }
 
+// A bare CR ends a line in the SSE format, as a client's parser reads it:
+// Detour's reader must see the same lines, or an upstream could show the
+// client an event (an early [DONE], an error) that Detour never read.
+func TestReaderBareCR(t *testing.T) {
+	in := "data: a\rdata: [DONE]\r\revent: error\rdata: {\"x\":1}\n\ndata: c\r\n\r\n"
+	evs, err := readAll(t, strings.NewReader(in), 0)
+	if err != nil || len(evs) != 3 || evs[0].data != "a\n[DONE]" ||
+		evs[1].name != "error" || evs[1].data != `{"x":1}` || evs[2].data != "c" {
+		t.Fatalf("read %q: %+v %v", in, evs, err)
+	}
+}
+
 // An upstream may spread one event's data over several data lines (the
 // reader joins them with a newline): written back, each line gets its own
 // "data: ", or the client would read the second line as a field of no name
