@@ -130,7 +130,9 @@ func (s *stream) Next() (provider.Event, error) {
 			}
 		case "input_json_delta":
 			if s.answer.on && s.answer.index == e.Index {
-				s.answerDelta(&out, d.PartialJSON)
+				if err := s.answerDelta(&out, d.PartialJSON); err != nil {
+					return out, err
+				}
 				break
 			}
 			i, ok := s.tools[e.Index]

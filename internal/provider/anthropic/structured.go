@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/detour-llm/detour/internal/sse"
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
@@ -116,22 +117,25 @@ type answerState struct {
 	buf   []byte
 }
 
-// maxValue bounds a ValueTool input gathered from a stream, as a whole
-// answer is bounded: beyond it a fragment is dropped and counted malformed.
-var maxValue = 64 << 20 // tests lower it
+// maxValue bounds a ValueTool input gathered from a stream (it is held,
+// not relayed, until its block ends): past it the stream ends with
+// sse.ErrEventTooLarge, a server_error that fails over before the commit
+// point, never a value with a piece missing. Every such stream may hold
+// this much, so it is well below a whole answer's 64 MiB.
+var maxValue = 8 << 20 // tests lower it
 
-func (s *stream) answerDelta(out *provider.Event, partial string) {
+func (s *stream) answerDelta(out *provider.Event, partial string) error {
 	if s.answer.name == ValueTool {
 		if len(s.answer.buf)+len(partial) > maxValue {
-			out.Malformed = true
-			return
+			return sse.ErrEventTooLarge
 		}
 		s.answer.buf = append(s.answer.buf, partial...)
-		return
+		return nil
 	}
 	if partial != "" {
 		s.text(out, partial)
 	}
+	return nil
 }
 
 func (s *stream) answerEnd(out *provider.Event) {

@@ -3,6 +3,8 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"github.com/detour-llm/detour/internal/sse"
 	"io"
 	"os"
 	"strings"
@@ -174,17 +176,28 @@ func TestTranslateRefusesReservedToolName(t *testing.T) {
 	}
 }
 
-// A ValueTool input is gathered up to maxValue; a fragment past it is
-// dropped and counted malformed, so a hostile upstream cannot grow it
-// without bound.
+// A ValueTool input is gathered up to maxValue; a fragment past it ends the
+// stream with sse.ErrEventTooLarge (a server_error), so a hostile upstream
+// can neither grow it without bound nor have a value reach the client with
+// a piece missing.
 func TestStructuredStreamValueBound(t *testing.T) {
 	defer func(n int) { maxValue = n }(maxValue)
 	maxValue = 12
 	in := "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"detour_json_value\",\"input\":{}}}\n\n" +
 		"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"value\\\": 1\"}}\n\n" +
 		"data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"23456789}\"}}\n\n"
-	got := adaptertest.Events(t, testStream(strings.NewReader(in)))
-	if len(got) != 3 || got[1].Malformed || !got[2].Malformed {
-		t.Fatalf("got %+v", got)
+	st := testStream(strings.NewReader(in))
+	for i := 0; ; i++ {
+		ev, err := st.Next()
+		if err == nil {
+			if ev.Content {
+				t.Fatalf("event %d: content before the value was whole: %+v", i, ev)
+			}
+			continue
+		}
+		if !errors.Is(err, sse.ErrEventTooLarge) || i != 2 {
+			t.Fatalf("event %d: %v, want sse.ErrEventTooLarge at the third", i, err)
+		}
+		break
 	}
 }
