@@ -3,11 +3,11 @@ package bench
 import (
 	"bufio"
 	"fmt"
+	"github.com/detour-llm/detour/bench/internal/procfs"
 	"net/http"
 	"os"
 	"runtime"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,22 +37,7 @@ type usage struct {
 }
 
 // rssOf reads VmRSS (bytes) from /proc/<pid>/status ("self" for this process).
-func rssOf(pid string) uint64 { return procStatus(pid, "VmRSS:") }
-
-// procStatus reads one kB field of /proc/<pid>/status, in bytes.
-func procStatus(pid, field string) uint64 {
-	b, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, field); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
+func rssOf(pid string) uint64 { return procfs.Status(pid, "VmRSS:") }
 
 func sample(pid string) usage {
 	var m runtime.MemStats

@@ -86,8 +86,10 @@ var allowed = map[string][]string{
 	// The CLI; `classify --suggest` reads decision records.
 	"cmd/detour": {"classify", "internal/app", "internal/config", "internal/decision", "internal/demo", "internal/policy", "internal/query"},
 	// The overhead benchmark drives a built `detour serve` over HTTP; it
-	// borrows only the fake provider's canned answers.
-	"bench/cmd/overhead": {"internal/upstreamtest"},
+	// borrows only the fake provider's canned answers, and reads /proc as
+	// the in-process benchmarks do.
+	"bench/cmd/overhead":    {"bench/internal/procfs", "internal/upstreamtest"},
+	"bench/internal/procfs": {},
 	// Reading, filtering and summarising decision records: the class names
 	// and the record, nothing that serves requests.
 	"internal/query": {"classify", "internal/decision"},

@@ -3,8 +3,8 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/detour-llm/detour/bench/internal/procfs"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,8 +64,8 @@ func (r *runner) streams(bin string, n int, every time.Duration, ramp int, floor
 // returns the peak and the failures. profile fetches detour's profiles with
 // every stream open (-pprof).
 func (r *runner) holdStreams(url, pid string, n, ramp int, profile bool) (hwm uint64, failures int64) {
-	idle := procStatus(pid, "VmRSS:")
-	idleAnon := procStatus(pid, "RssAnon:")
+	idle := procfs.Status(pid, "VmRSS:")
+	idleAnon := procfs.Status(pid, "RssAnon:")
 	idleG := 0
 	if profile {
 		idleG = r.prof.goroutines()
@@ -110,8 +110,8 @@ loop:
 		case <-done:
 			break loop
 		case <-tick.C:
-			peakRSS = max(peakRSS, procStatus(pid, "VmRSS:"))
-			peakAnon = max(peakAnon, procStatus(pid, "RssAnon:"))
+			peakRSS = max(peakRSS, procfs.Status(pid, "VmRSS:"))
+			peakAnon = max(peakAnon, procfs.Status(pid, "RssAnon:"))
 			if !profiled && peakOpen.Load() == int64(n) {
 				profiled = true
 				g := r.prof.goroutines()
@@ -125,7 +125,7 @@ loop:
 			}
 		}
 	}
-	hwm = procStatus(pid, "VmHWM:")
+	hwm = procfs.Status(pid, "VmHWM:")
 	fmt.Printf("  took %s; at most %d open together; %d ended with [DONE], %d failed\n",
 		time.Since(start).Round(time.Millisecond), peakOpen.Load(), ok.Load(), failed.Load())
 	for e, k := range errs {
@@ -178,20 +178,5 @@ func stream(c *http.Client, url string, open, peak *atomic.Int64) error {
 }
 
 func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
-
-// procStatus reads one kB field of /proc/<pid>/status, in bytes.
-func procStatus(pid, field string) uint64 {
-	b, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, field); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
 
 func mb(v uint64) float64 { return float64(v) / (1 << 20) }
