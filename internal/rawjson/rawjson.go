@@ -129,8 +129,10 @@ func MemberSpan(b []byte, key string) (start, end int, err error) {
 	}
 }
 
-// keyIs reports whether the JSON string k (quotes included) is key, escapes
-// decoded as encoding/json would.
+// KeyIs reports whether the JSON string k (a key as Scan.Next returns it,
+// quotes included) is key, escapes decoded as encoding/json would.
+func KeyIs(k []byte, key string) bool { return keyIs(k, key) }
+
 func keyIs(k []byte, key string) bool {
 	if len(k) == len(key)+2 && string(k[1:len(k)-1]) == key {
 		return true

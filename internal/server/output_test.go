@@ -214,3 +214,25 @@ func TestDetourHeadersWholeAnswer(t *testing.T) {
 		t.Errorf("target/provider set with no attempt: %v", h)
 	}
 }
+
+// A Responses passthrough event's name and sequence_number come from one
+// scan, read as encoding/json reads them: the last of a repeated member,
+// escaped keys decoded, a name that is not plain left out.
+func TestResponsesEvent(t *testing.T) {
+	for _, c := range []struct {
+		data, name string
+		seq        int
+		ok         bool
+	}{
+		{`{"type":"response.output_text.delta","sequence_number":7,"delta":"hi"}`, "response.output_text.delta", 7, true},
+		{`{"type":"a","type":"b","sequence_number":1,"sequence_number":2}`, "b", 2, true},
+		{`{"\u0074ype":"response.completed"}`, "response.completed", 0, false},
+		{`{"type":"bad\nname","sequence_number":"3"}`, "", 0, false},
+		{`[1]`, "", 0, false},
+	} {
+		name, seq, ok := responsesEvent([]byte(c.data))
+		if string(name) != c.name || seq != c.seq || ok != c.ok {
+			t.Errorf("%s: %q %d %v, want %q %d %v", c.data, name, seq, ok, c.name, c.seq, c.ok)
+		}
+	}
+}

@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"github.com/detour-llm/detour/internal/sse"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/responses"
-	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // POST /v1/responses: OpenAI's Responses API, stateless (docs/doors.md,
@@ -98,10 +96,11 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 		return err
 	}
 	if o.native {
-		if n, err := strconv.Atoi(string(rawjson.Member(chunk, "sequence_number"))); err == nil {
-			o.next = n + 1
+		name, seq, ok := responsesEvent(chunk)
+		if ok {
+			o.next = seq + 1
 		}
-		o.buf = sse.AppendEvent(o.buf[:0], eventName(chunk), chunk)
+		o.buf = sse.AppendEvent(o.buf[:0], name, chunk)
 		err := o.sse.write(o.buf)
 		o.buf = keepFrame(o.buf)
 		return err
