@@ -63,6 +63,23 @@ func bearer(r *http.Request) (string, bool) {
 }
 
 // visible is names, less those a client key may not call (allowed nil: all).
+// catalogue calls route for every route and target for every target client
+// may call (all of them for nil allowed: no client keys, or a key without a
+// routes list), in configuration order: what /v1/models lists in either
+// API's shape.
+func catalogue(cfg *config.Config, allowed map[string]bool, route func(*config.Route), target func(*config.Target)) {
+	for i := range cfg.Routes {
+		if allowed == nil || allowed[cfg.Routes[i].Name] {
+			route(&cfg.Routes[i])
+		}
+	}
+	for i := range cfg.Targets {
+		if allowed == nil || allowed[cfg.Targets[i].Name] {
+			target(&cfg.Targets[i])
+		}
+	}
+}
+
 func visible(names []string, allowed map[string]bool) []string {
 	if allowed == nil {
 		return names

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"github.com/detour-llm/detour/internal/config"
 	"net/http"
 	"time"
 
@@ -36,18 +37,11 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request, id string) {
 		Model    string   `json:"detour_model,omitempty"`
 	}
 	var data []model
-	for _, rt := range st.Config.Routes {
-		if allowed != nil && !allowed[rt.Name] {
-			continue
-		}
+	catalogue(st.Config, allowed, func(rt *config.Route) {
 		data = append(data, model{ID: rt.Name, Object: "model", OwnedBy: "detour", Kind: "route", Strategy: rt.Strategy.String(), Targets: rt.Targets})
-	}
-	for _, t := range st.Config.Targets {
-		if allowed != nil && !allowed[t.Name] {
-			continue
-		}
+	}, func(t *config.Target) {
 		data = append(data, model{ID: t.Name, Object: "model", OwnedBy: "detour", Kind: "target", Model: t.Model})
-	}
+	})
 	if id == "" {
 		writeJSON(w, map[string]any{"object": "list", "data": data})
 		return

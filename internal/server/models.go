@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/detour-llm/detour/internal/config"
 	"net/http"
 	"strings"
 )
@@ -35,19 +36,13 @@ func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
 		DisplayName string `json:"display_name"`
 		CreatedAt   string `json:"created_at"`
 	}
-	allowed := st.Config.Allowed(client)
 	data := []model{}
 	add := func(name, display string) {
-		if allowed == nil || allowed[name] {
-			data = append(data, model{Type: "model", ID: name, DisplayName: display, CreatedAt: "1970-01-01T00:00:00Z"})
-		}
+		data = append(data, model{Type: "model", ID: name, DisplayName: display, CreatedAt: "1970-01-01T00:00:00Z"})
 	}
-	for _, rt := range st.Config.Routes {
-		add(rt.Name, rt.Name+" (Detour route)")
-	}
-	for _, t := range st.Config.Targets {
-		add(t.Name, t.Name+" ("+t.Model+")")
-	}
+	catalogue(st.Config, st.Config.Allowed(client),
+		func(rt *config.Route) { add(rt.Name, rt.Name+" (Detour route)") },
+		func(t *config.Target) { add(t.Name, t.Name+" ("+t.Model+")") })
 	if id != "" {
 		for _, m := range data {
 			if m.ID == id {
