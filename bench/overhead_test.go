@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"net/http"
+	"runtime/metrics"
 	"syscall"
 	"testing"
 	"time"
@@ -14,12 +15,13 @@ import (
 // keep-alive connection. Allocations and CPU time ("cpu-µs/op", user+system
 // from getrusage) are the whole process's: client, fake and (via the
 // gateway) Detour; the gateway's own share is the difference from Direct.
+// So are the goroutines started per request ("goroutines/op").
 func run(b *testing.B, c *http.Client, url, body string, check func([]byte) bool) {
 	b.ReportAllocs()
 	if _, err := post(c, url, body); err != nil { // warm the connection
 		b.Fatal(err)
 	}
-	cpu0 := cpuTime()
+	cpu0, g0 := cpuTime(), goroutinesCreated()
 	n := 0
 	for b.Loop() {
 		got, err := post(c, url, body)
@@ -32,6 +34,18 @@ func run(b *testing.B, c *http.Client, url, body string, check func([]byte) bool
 		n++
 	}
 	b.ReportMetric(us(cpuTime()-cpu0)/float64(n), "cpu-µs/op")
+	b.ReportMetric(float64(goroutinesCreated()-g0)/float64(n), "goroutines/op")
+}
+
+// goroutinesCreated counts the goroutines this process has started so far:
+// each costs a scheduling round trip on the request's path.
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 // cpuTime is the user+system CPU time this process has used so far.
@@ -56,6 +70,14 @@ func BenchmarkDirect(b *testing.B) {
 func BenchmarkGateway(b *testing.B) {
 	e := setup(b, upstreamtest.Step{Body: answer})
 	run(b, client(1), e.gateway, chatBody, plainOK)
+}
+
+// BenchmarkPlain: the same answer through a plain httputil.ReverseProxy
+// (the floor for any gateway on net/http: a second loopback hop and
+// nothing else), started in this process like the gateway.
+func BenchmarkPlain(b *testing.B) {
+	e := setup(b, upstreamtest.Step{Body: answer})
+	run(b, client(1), e.plain, chatBody, plainOK)
 }
 
 // BenchmarkDirectStream: a 20-chunk stream (24 events with the role, finish,
