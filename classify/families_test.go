@@ -48,3 +48,19 @@ func TestThirdRoundCodesAndEnvelopes(t *testing.T) {
 		{"a dotted field path still is one", 400, nil, `{"error":{"message":"tools.3.custom.input_schema: not allowed here"}}`, false, "bad_request", "message:field-path"},
 	})
 }
+
+// TestModelAccessAndParameterFamilies: the families the third round's
+// held-out batch (gathered after the rules above) taught: a model name the
+// endpoint calls invalid, a parameter the model does not take, and a
+// snake_case field path at a message's start followed by a quoted value.
+func TestModelAccessAndParameterFamilies(t *testing.T) {
+	run(t, []tc{
+		{"model name is invalid", 400, nil, `{"error":{"code":400,"message":"You don't have access to this model or the model name is invalid","status":"INVALID_ARGUMENT"}}`, false, "unavailable", "phrase:model name is invalid"},
+		{"model id is invalid", 400, nil, `{"error":{"message":"The model ID is invalid for this endpoint."}}`, false, "unavailable", "phrase:model id is invalid"},
+		{"does not support the X parameter", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"This model does not support the effort parameter."}}`, false, "bad_request", "phrase:not support…parameter"},
+		{"doesn't support parameter", 400, nil, `{"error":{"message":"This endpoint doesn't support the 'logprobs' parameter."}}`, false, "bad_request", "phrase:doesn't support…parameter"},
+		{"a capability gap stays unknown", 400, nil, `{"error":{"message":"This model does not support image input."}}`, false, "unknown", "phrase:does not support"},
+		{"snake path and quoted value", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"output_config.effort 'max' is not supported when thinking is disabled on this model."}}`, false, "bad_request", "message:field-path"},
+		{"a host name is not a field path", 400, nil, `{"error":{"message":"api.example.com 'default' is not supported here"}}`, false, "unknown", "phrase:is not supported"},
+	})
+}

@@ -33,7 +33,13 @@ func fieldPathPrefix(t []byte) bool {
 		}
 		i++
 	}
-	if i == 0 || i >= len(t) || t[i] != ':' {
+	if i == 0 || i >= len(t) {
+		return false
+	}
+	if t[i] == ' ' {
+		return snakePathValue(t[:i], t[i+1:])
+	}
+	if t[i] != ':' {
 		return false
 	}
 	if dotted {
@@ -46,6 +52,29 @@ func fieldPathPrefix(t []byte) bool {
 		return true
 	}
 	return false
+}
+
+// snakePathValue reports "output_config.effort 'max' is not supported…": a
+// dotted snake_case path (lower case, with an underscore, so neither a host
+// name nor a module's exception) followed by a quoted value names a request
+// field and what it was given.
+func snakePathValue(path, rest []byte) bool {
+	if len(rest) == 0 || (rest[0] != '\'' && rest[0] != '`' && rest[0] != '"') {
+		return false
+	}
+	dot, under := false, false
+	for _, c := range path {
+		switch {
+		case c == '.':
+			dot = true
+		case c == '_':
+			under = true
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return dot && under
 }
 
 // requestRoots are the request members a relayed field path starts from.

@@ -143,6 +143,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "at 'modelid'", class: Unavailable}, // AWS: "Value '…' at 'modelId' failed to satisfy constraint"
 	{a: "模型不存在", class: Unavailable},        // model does not exist
 	{a: "model identifier is invalid", class: Unavailable},
+	{a: "model name is invalid", class: Unavailable}, // "… or the model name is invalid" (Google's Code Assist)
+	{a: "model id is invalid", class: Unavailable},
 	{a: "unknown model", class: Unavailable},
 	{a: "invalid model", class: Unavailable},
 	{a: "no such model", class: Unavailable},
@@ -306,6 +308,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "parameter not supported", class: BadRequest, badInput: true},
 	{a: "argument not supported", class: BadRequest, badInput: true},
 	{a: "not support parameter", class: BadRequest, badInput: true},
+	{a: "not support", b: "parameter", gap: 24, class: BadRequest, badInput: true}, // "does not support the effort parameter"
+	{a: "doesn't support", b: "parameter", gap: 24, class: BadRequest, badInput: true},
 	{a: "temperature", class: BadRequest, badInput: true},
 	{a: "frequency penalty", class: BadRequest, badInput: true},
 	{a: "frequency_penalty", class: BadRequest, badInput: true},
