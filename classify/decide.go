@@ -161,7 +161,7 @@ func structureProof(f *facts) string {
 		return "detail:loc"
 	case f.fieldErrors:
 		return "zod:_errors"
-	case f.nTexts > 0 && fieldPathPrefix(f.texts[0]):
+	case f.nTexts > 0 && (fieldPathPrefix(f.texts[0]) || rootedFieldPath(f.texts[0])):
 		return "message:field-path"
 	}
 	return ""
@@ -218,17 +218,14 @@ func (cs *codeScan) try(src codeSource, v []byte) {
 	}
 }
 
-// overflowRank is the priority of the first phrase below the overflow group:
-// when the best phrase found ranks there or lower, a request larger than its
-// per-minute limit still decides overflow.
+// overflowRank is the priority of the last phrase of the overflow group (the
+// last overflow phrase of the list; the batch caps ranked above the context
+// window are not that group): when the best phrase found ranks below it, a
+// request larger than its per-minute limit still decides overflow.
 var overflowRank = func() int {
-	for i, p := range mainPhrases.list {
-		if p.class == Overflow {
-			for j := i; j < len(mainPhrases.list); j++ {
-				if mainPhrases.list[j].class != Overflow {
-					return j - 1
-				}
-			}
+	for i := len(mainPhrases.list) - 1; i >= 0; i-- {
+		if mainPhrases.list[i].class == Overflow {
+			return i
 		}
 	}
 	return len(mainPhrases.list)
@@ -270,35 +267,4 @@ func (ts *textScan) metricPeriod() (long, short bool) {
 		}
 	}
 	return false, false
-}
-
-// fieldPathPrefix reports a message that begins by naming a request field:
-// "max_tokens: 10000 > 4096…", "messages.1.content: …", "messages: roles…".
-func fieldPathPrefix(t []byte) bool {
-	if len(t) > 2 && t[0] == '*' && t[1] == ' ' { // Gemini: "* GenerateContentRequest.contents: …"
-		t = t[2:]
-	}
-	i := 0
-	dotted := false
-	for i < len(t) && i < 256 { // Gemini's schema paths run long
-		c := t[i]
-		if c == '_' || c == '.' || c == '[' || c == ']' {
-			dotted = true
-		} else if wordTab[c] == 0 || c >= 0x80 {
-			break
-		}
-		i++
-	}
-	if i == 0 || i >= len(t) || t[i] != ':' {
-		return false
-	}
-	if dotted {
-		return true
-	}
-	switch string(t[:i]) {
-	case "messages", "model", "system", "tools", "temperature", "metadata", "stream",
-		"thinking", "contents", "prompt", "input", "stop", "n":
-		return true
-	}
-	return false
 }
