@@ -22,7 +22,8 @@ import (
 //     the priority of mainPhrases, skipping any whose matched text the
 //     client sent (echoed) and, where structure says the answer is about
 //     one request field (a param, a bad-input code), the account-scoped
-//     ones (quota, auth); then "Limit N … Requested M" with M > N, or
+//     ones (quota, auth), and where a param names a field other than
+//     `model`, the gone-model ones too (unavailable); then "Limit N … Requested M" with M > N, or
 //     "(actual/limit): A/L" or "current: A, limit: L" with A > 2L, a single
 //     request larger than a per-minute cap, is overflow. A capability gap
 //     ("does not support tools") is a phrase of class unknown: it outranks
@@ -64,6 +65,14 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	var skip classMask
 	if len(f.param) > 0 || cs.badEv != "" {
 		skip = 1<<Quota | 1<<Auth
+	}
+	// Likewise a gone-model wording is about the endpoint only where the
+	// named field is the model Detour sent: with a param naming another
+	// field (a tool's own model), it is that field's value. (Access wording
+	// beside a param keeps its class: an account that may not stream a
+	// model, or use a tier, is the account's state.)
+	if len(f.param) > 0 && string(f.param) != "model" {
+		skip |= 1 << Unavailable
 	}
 	ts := textScan{f: f, body: body, req: req, model: model}
 	n := len(mainPhrases.list)
@@ -140,7 +149,11 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		return Verdict{Failed: true, Class: cs.weak, Evidence: cs.weakEv}
 	}
 	if def == Unknown {
-		if ev := structureProof(f); ev != "" {
+		// A field path met inside the message, not at its start, is the
+		// weakest structure: a capability gap that names its path ("…
+		// errors: messages.0.content.1.image: This model does not support
+		// image input") is still a gap, which the next target may not have.
+		if ev := structureProof(f); ev != "" && !(capability && ev == "message:field-path" && !fieldPathPrefix(f.texts[0])) {
 			return Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 		}
 	}

@@ -5,8 +5,9 @@ import "bytes"
 // fieldPathPrefix reports a message that begins by naming a request field:
 // "max_tokens: 10000 > 4096…", "messages.1.content: …", "messages: roles…",
 // or a JSON path ("'$.input' is invalid", "$.tools: …"). A dotted name whose
-// last part ends in Error or Exception is a relay's exception prefix
-// ("litellm.BadRequestError: …"), not a field.
+// last part ends in Error or Exception, or begins with a capital after a
+// dot, is a relay's exception prefix ("litellm.BadRequestError: …",
+// "httpx.ReadTimeout: …"), not a field.
 func fieldPathPrefix(t []byte) bool {
 	if len(t) > 2 && t[0] == '*' && t[1] == ' ' { // Gemini: "* GenerateContentRequest.contents: …"
 		t = t[2:]
@@ -44,6 +45,9 @@ func fieldPathPrefix(t []byte) bool {
 	}
 	if dotted {
 		seg := t[last:i]
+		if last > 0 && len(seg) > 0 && seg[0] >= 'A' && seg[0] <= 'Z' {
+			return false // a module's class: google.api_core.exceptions.ServiceUnavailable, httpx.ReadTimeout
+		}
 		return !bytes.HasSuffix(seg, []byte("Error")) && !bytes.HasSuffix(seg, []byte("Exception"))
 	}
 	switch string(t[:i]) {

@@ -31,7 +31,11 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 	defer resp.Body.Close()
 	body := &flushingBody{ReadCloser: resp.Body, out: w.call.Out, wd: wd, idle: e.prov.cfg.IdleTimeout}
 	resp.Body = body
-	defer body.flush(o)
+	defer func() {
+		if body.flush(o) != nil {
+			w.clientFailed(o)
+		}
+	}()
 	st := w.streamOf(e, o, resp)
 	var held [][]byte
 	heldBytes := 0
@@ -74,7 +78,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
 				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.sent(), Model: e.ep.Model})
 			if ev.Error && !v.Failed {
-				v = classify.Verdict{Class: classify.Unknown, Evidence: "stream:error event"}
+				v = classify.Verdict{Failed: true, Class: classify.Unknown, Evidence: "stream:error event"}
 			}
 			if v.Failed {
 				o.failWith(v, classify.Message(ev.Raw))
@@ -260,10 +264,13 @@ func (b *flushingBody) Read(p []byte) (int, error) {
 }
 
 // flush sends what the relay wrote last, when the attempt ends without the
-// Output's End or Fail (a continuation goes on from there).
-func (b *flushingBody) flush(o *outcome) {
-	if b.pending && !o.canceled && b.clientErr == nil {
-		b.pending = false
-		_ = b.out.Flush()
+// Output's End or Fail (a continuation goes on from there); its error is
+// the client's.
+func (b *flushingBody) flush(o *outcome) error {
+	if !b.pending || o.canceled || o.ok || b.clientErr != nil {
+		return nil
 	}
+	b.pending = false
+	b.clientErr = b.out.Flush()
+	return b.clientErr
 }
