@@ -185,6 +185,14 @@ var requestPhrases = []phrase{
 	{a: "敏感内容", class: Refusal},                        // sensitive content (not 大小写敏感, case-sensitive)
 	{a: "敏感词", class: Refusal},                         // sensitive words
 	{a: "内容审核", class: Refusal},                        // content moderation
+	// A gateway's guardrail blocking this content (LiteLLM's guardrails,
+	// Portkey's "guardrail checks … failed", Databricks' "blocked by input
+	// guardrail"), and the classifiers' own names for what they caught.
+	{a: "guardrail failed", class: Refusal},
+	{a: "guardrail checks", b: "failed", gap: 40, class: Refusal},
+	{a: "blocked by", b: "guardrail", gap: 24, class: Refusal},
+	{a: "prompt injection", class: Refusal},
+	{a: "jailbreak", class: Refusal},
 
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},

@@ -46,6 +46,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
 	{a: "no available channel", class: Unavailable},
 	{a: "无可用渠道", class: Unavailable},
+	{a: "is sleeping", class: Unavailable}, // an engine an operator put to sleep (LMDeploy's "Engine is sleeping; call POST /wakeup")
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.
