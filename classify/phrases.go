@@ -192,6 +192,7 @@ var requestPhrases = []phrase{
 	{a: "guardrail checks", b: "failed", gap: 40, class: Refusal},
 	{a: "blocked by", b: "guardrail", gap: 24, class: Refusal},
 	{a: "prompt injection", class: Refusal},
+	{a: "prompt_injection", class: Refusal}, // the same, as a label: "Violations: prompt_injection"
 	{a: "jailbreak", class: Refusal},
 
 	// overflow: this request is too large for this endpoint.

@@ -21,6 +21,7 @@ var gonePhrases = []phrase{
 	{a: "model", b: "retired", gap: 80, class: Unavailable},
 	{a: "model", b: "is not available", gap: 80, class: Unavailable},
 	{a: "model", b: "not supported", gap: 60, class: Unavailable},
+	{a: "model", b: "not currently supported", gap: 60, class: Unavailable},
 	{a: "model", b: "isn't supported", gap: 80, class: Unavailable},
 	{a: "model", b: "isn’t supported", gap: 80, class: Unavailable},
 	{a: "model", b: "not exist", gap: 80, class: Unavailable},
