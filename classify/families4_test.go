@@ -21,8 +21,8 @@ func TestServedModelFamilies(t *testing.T) {
 }
 
 // TestServerStateIn5xx: a 5xx that says nothing is served here (no model
-// loaded, no channel for the model, an engine put to sleep) is unavailable;
-// a model still loading or a busy server stays the server's failure; a limit
+// loaded, no channel for the model) is unavailable; a model still loading,
+// an engine asleep or a busy server stays the server's failure; a limit
 // of the server's own configuration (its payload size) is overflow.
 func TestServerStateIn5xx(t *testing.T) {
 	run(t, []tc{
@@ -30,7 +30,7 @@ func TestServerStateIn5xx(t *testing.T) {
 		{"no model loaded", 503, nil, `{"error":{"message":"No model loaded.","type":"server_error"}}`, false, "unavailable", "phrase:no model…loaded"},
 		{"a model still loading stays server_error", 503, nil, `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, false, "server_error", ""},
 		{"no channel, Chinese", 503, nil, `{"error":{"message":"当前分组 vip 下对于模型 qwen-max 无可用渠道 (request id: x)","type":"one_api_error"}}`, false, "unavailable", "phrase:无可用渠道"},
-		{"an engine asleep", 503, nil, `{"message":"Engine is sleeping; call POST /wakeup before inference.","type":"server_error","code":503,"param":null,"object":"error"}`, false, "unavailable", "phrase:is sleeping"},
+		{"an engine asleep stays server_error", 503, nil, `{"message":"Engine is sleeping; call POST /wakeup before inference.","type":"server_error","code":503,"param":null,"object":"error"}`, false, "server_error", ""},
 		{"busy stays server_error", 503, nil, `{"detail": {"msg": "Server is busy; please try again later.", "type": "service_unavailable"}}`, false, "server_error", ""},
 		{"max payload size", 500, nil, `{"detail": {"msg": "Payload is too big. Max payload size is 32MB.", "type": "bad_input"}}`, false, "overflow", "phrase:max payload size"},
 	})

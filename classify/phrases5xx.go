@@ -41,12 +41,13 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "input validation error", class: BadRequest},
 	// Nothing here serves the model: no model loaded (TabbyAPI's "No models are
 	// currently loaded."), or a relay without a channel for it. Not the
-	// server failing under load: the endpoint cools as a gone model does.
+	// server failing under load: the endpoint cools as a gone model does. (An
+	// engine asleep or a model still loading comes back by itself: those stay
+	// server_error.)
 	{a: "no models", b: "loaded", gap: 24, class: Unavailable},
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
 	{a: "no available channel", class: Unavailable},
 	{a: "无可用渠道", class: Unavailable},
-	{a: "is sleeping", class: Unavailable}, // an engine an operator put to sleep (LMDeploy's "Engine is sleeping; call POST /wakeup")
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.

@@ -23,9 +23,9 @@ import (
 //     "insufficient balance" and its siblings) is quota: MiniMax sends its
 //     balance error as a 500;
 //   - a body that says nothing is served here (no model loaded, a relay with
-//     no channel for the model, an engine an operator put to sleep) is
-//     unavailable: TabbyAPI, one-api and LMDeploy send these as 503, and
-//     read as server_error they would be retried and counted like a fault;
+//     no channel for the model) is unavailable: TabbyAPI and one-api send
+//     these as 503, and read as server_error they would be retried and
+//     counted like a fault;
 //   - a timeout code (DEADLINE_EXCEEDED, timeout_error, ModelTimeoutException)
 //     or timeout wording is timeout;
 //   - anything else, including every weak hint (a param alone, bad-input
