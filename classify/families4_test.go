@@ -1,6 +1,9 @@
 package classify
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestServedModelFamilies: the fourth corpus round's self-hosted servers and
 // gateways. A model that does not serve an API at all is gone from this
@@ -61,5 +64,26 @@ func TestGuardrailWordsTheClientSent(t *testing.T) {
 	v := Classify(Response{Status: 400, Body: []byte(`{"error":{"message":"Invalid request near 'explain prompt injection'"}}`), Request: req})
 	if v.Class == Refusal {
 		t.Fatalf("echoed words decided refusal (evidence %q)", v.Evidence)
+	}
+}
+
+// TestTryAgainInWords: a wait written in words ("Try again in 2 seconds.":
+// Azure API Management's rate-limit policy, LiteLLM's router cooldown) is
+// the answer's Retry-After, as "try again in 17.3s" is.
+func TestTryAgainInWords(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want time.Duration
+	}{
+		{`{ "statusCode": 429, "message": "Rate limit is exceeded. Try again in 2 seconds." }`, 2 * time.Second},
+		{`{"error":{"message":"No deployments available for selected model, Try again in 60 seconds. Passed model=x.","code":"429"}}`, 60 * time.Second},
+		{`{"error":{"message":"Too many requests, try again in 1 minute."}}`, time.Minute},
+		{`{"error":{"message":"Rate limit reached. Please try again in 17.3s."}}`, 17300 * time.Millisecond},
+		{`{"error":{"message":"Rate limit reached. Please try again in a moment."}}`, 0},
+	} {
+		v := Classify(Response{Status: 429, Body: []byte(c.body)})
+		if v.Class != RateLimited || v.RetryAfter != c.want {
+			t.Errorf("%s: %s %v, want rate_limited %v", c.body, v.Class, v.RetryAfter, c.want)
+		}
 	}
 }
