@@ -81,3 +81,12 @@ func quotaPeriod(f *facts, id []byte) {
 		f.perMinute = true
 	}
 }
+
+// paramValue is a param member's value as a field name, nil where it names
+// none: LiteLLM prints an absent param as the string "None".
+func paramValue(v []byte) []byte {
+	if len(v) == 0 || eq(v, "None") {
+		return nil
+	}
+	return v
+}

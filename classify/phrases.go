@@ -10,7 +10,11 @@ package classify
 // input is the last resort and only where the status default is unknown.
 //
 // Phrases are lower case; a space matches any run of blanks.
-var mainPhrases = newPhraseSet([]phrase{
+var mainPhrases = newPhraseSet(joinPhrases(accountPhrases, gonePhrases, requestPhrases))
+
+// accountPhrases: a rejected key, access not granted, money. They outrank
+// everything about the model or the request.
+var accountPhrases = []phrase{
 	// auth: the credential is rejected.
 	{a: "incorrect api key provided", class: Auth},
 	{a: "invalid x-api-key", class: Auth},
@@ -82,6 +86,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "spend cap", class: Quota},
 	{a: "budget exceeded", class: Quota},
 	{a: "budget has been exceeded", class: Quota},
+	{a: "exceeded budget", class: Quota}, // "Exceeded budget for provider openai"
+	{a: "crossed budget", class: Quota},  // LiteLLM's provider budget: "No deployments available - crossed budget"
 	{a: "billing hard limit", class: Quota},
 	{a: "billing_hard_limit_reached", class: Quota},
 	{a: "billing_not_active", class: Quota},
@@ -110,53 +116,21 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "top up", class: Quota},
 	{a: "have any credits", class: Quota},
 	{a: "over budget", class: Quota},
+	// A key's allowance for a period, spent ("Out of call volume quota. Quota
+	// will be replenished in 22.14:18:12": Azure API Management's quota policy).
+	{a: "out of", b: "quota", gap: 24, class: Quota},
 	{a: "free tier", b: "exhausted", gap: 40, class: Quota},
 	{a: "余额不足", class: Quota}, // insufficient balance
 	{a: "欠费", class: Quota},   // in arrears
 	{a: "账户余额", class: Quota}, // account balance
 	{a: "请充值", class: Quota},  // please recharge
 
-	// unavailable: the model or endpoint is gone.
-	// A model with no endpoint for a capability the request asks for (tools,
-	// images) is not gone: nothing cools, the request moves on.
-	{a: "no endpoints found that support", class: Unknown},
-	{a: "no endpoints found", class: Unavailable},
-	{a: "is not a valid model id", class: Unavailable},
-	{a: "model_not_found", class: Unavailable},
-	{a: "model_not_available", class: Unavailable},
-	{a: "model_decommissioned", class: Unavailable},
-	{a: "decommissioned", class: Unavailable},
-	{a: "no longer supported", class: Unavailable},
-	{a: "no longer available", class: Unavailable},
-	{a: "model", b: "not found", gap: 80, class: Unavailable},
-	{a: "model", b: "does not exist", gap: 80, class: Unavailable},
-	{a: "model", b: "deprecated", gap: 80, class: Unavailable},
-	{a: "model", b: "retired", gap: 80, class: Unavailable},
-	{a: "model", b: "is not available", gap: 80, class: Unavailable},
-	{a: "model", b: "not supported", gap: 60, class: Unavailable},
-	{a: "model", b: "isn't supported", gap: 80, class: Unavailable},
-	{a: "model", b: "isn’t supported", gap: 80, class: Unavailable},
-	{a: "model", b: "not exist", gap: 80, class: Unavailable},
-	{a: "model", b: "disabled", gap: 40, class: Unavailable},
-	{a: "model", b: "legacy", gap: 40, class: Unavailable},
-	{a: "not found the model", class: Unavailable},
-	{a: "at 'modelid'", class: Unavailable}, // AWS: "Value '…' at 'modelId' failed to satisfy constraint"
-	{a: "模型不存在", class: Unavailable},        // model does not exist
-	{a: "model identifier is invalid", class: Unavailable},
-	{a: "model name is invalid", class: Unavailable}, // "… or the model name is invalid" (Google's Code Assist)
-	{a: "model id is invalid", class: Unavailable},
-	{a: "unknown model", class: Unavailable},
-	{a: "invalid model", class: Unavailable},
-	{a: "no such model", class: Unavailable},
-	{a: "deployment", b: "does not exist", gap: 40, class: Unavailable},
-	{a: "deployment not found", class: Unavailable},
-	{a: "deploymentnotfound", class: Unavailable},
-	{a: "unknown deployment", class: Unavailable},
-	{a: "no allowed providers are available", class: Unavailable},
-	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
-	{a: "no route for", class: Unavailable},
-	{a: "could not route", class: Unavailable},
+}
 
+// requestPhrases: the request at this endpoint (batch caps, the window,
+// content policy, size), then the transient and access wording, then bad
+// input and the capability gaps, last.
+var requestPhrases = []phrase{
 	// overflow, before the window: a batch over this endpoint's per-request
 	// cap (tokens or items per batch, inputs per request), even where the
 	// text also says "too many tokens". The cap is the endpoint's (one
@@ -211,6 +185,15 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "敏感内容", class: Refusal},                        // sensitive content (not 大小写敏感, case-sensitive)
 	{a: "敏感词", class: Refusal},                         // sensitive words
 	{a: "内容审核", class: Refusal},                        // content moderation
+	// A gateway's guardrail blocking this content (LiteLLM's guardrails,
+	// Portkey's "guardrail checks … failed", Databricks' "blocked by input
+	// guardrail"), and the classifiers' own names for what they caught.
+	{a: "guardrail failed", class: Refusal},
+	{a: "guardrail checks", b: "failed", gap: 40, class: Refusal},
+	{a: "blocked by", b: "guardrail", gap: 24, class: Refusal},
+	{a: "prompt injection", class: Refusal},
+	{a: "prompt_injection", class: Refusal}, // the same, as a label: "Violations: prompt_injection"
+	{a: "jailbreak", class: Refusal},
 
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},
@@ -227,6 +210,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "maximum allowed size", class: Overflow},
 	{a: "too much media", class: Overflow},
 	{a: "too many images", class: Overflow},
+	{a: "more than one image", class: Overflow}, // "only supports one image while more than one image requested"
 	{a: "image per", class: Overflow},
 	{a: "images per", class: Overflow},
 	{a: "pdf pages", class: Overflow},
@@ -377,6 +361,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "invalid message", class: BadRequest, badInput: true},
 	{a: "is not valid", class: BadRequest, badInput: true},
 	{a: "not of type", class: BadRequest, badInput: true},
+	{a: "is too short", class: BadRequest, badInput: true}, // JSON Schema: "[] is too short - 'messages'"
 	{a: "empty", b: "parameter", gap: 12, class: BadRequest, badInput: true},
 	{a: "invalid '", class: BadRequest, badInput: true},
 	{a: "invalid `", class: BadRequest, badInput: true},                    // "Invalid `signature` in `thinking` block"
@@ -395,4 +380,13 @@ var mainPhrases = newPhraseSet([]phrase{
 	// passed to the model", "Request contains an invalid argument."): not a
 	// provider failure, not proven bad input. Last, so any named field wins.
 	{a: "invalid argument", class: Unknown, vague: true},
-})
+}
+
+// joinPhrases concatenates phrase groups in priority order.
+func joinPhrases(groups ...[]phrase) []phrase {
+	var out []phrase
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}

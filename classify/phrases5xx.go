@@ -37,7 +37,17 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "欠费", class: Quota},
 	// A per-request limit of the server's own configuration.
 	{a: "physical batch size", class: Overflow},
+	{a: "max payload size", class: Overflow}, // KoboldCpp: "Payload is too big. Max payload size is 32MB."
 	{a: "input validation error", class: BadRequest},
+	// Nothing here serves the model: no model loaded (TabbyAPI's "No models are
+	// currently loaded."), or a relay without a channel for it. Not the
+	// server failing under load: the endpoint cools as a gone model does. (An
+	// engine asleep or a model still loading comes back by itself: those stay
+	// server_error.)
+	{a: "no models", b: "loaded", gap: 24, class: Unavailable},
+	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
+	{a: "no available channel", class: Unavailable},
+	{a: "无可用渠道", class: Unavailable},
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.

@@ -119,6 +119,30 @@ func bodyRetryAfter(f *facts) time.Duration {
 		if d := durationBytes(t[:k]); d > 0 {
 			return capRetry(d)
 		}
+		if d := wordsDuration(t); d > 0 { // "Try again in 2 seconds." (Azure API Management, LiteLLM)
+			return d
+		}
+	}
+	return 0
+}
+
+// wordsDuration reads "N second(s)" or "N minute(s)" at the start of t; 0
+// for anything else.
+func wordsDuration(t []byte) time.Duration {
+	n, ok := number(t)
+	if !ok {
+		return 0
+	}
+	k := 0
+	for k < len(t) && (t[k] >= '0' && t[k] <= '9' || t[k] == ',') {
+		k++
+	}
+	unit := t[k:min(len(t), k+8)]
+	switch {
+	case indexFold(unit, " second") == 0:
+		return seconds(float64(n))
+	case indexFold(unit, " minute") == 0:
+		return seconds(float64(n) * 60)
 	}
 	return 0
 }

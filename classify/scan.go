@@ -247,7 +247,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		case "__type":
 			f.amzType = v
 		case "param":
-			f.param = v
+			f.param = paramValue(v)
 		case "stop_reason":
 			f.stopReason = v
 		}
@@ -277,8 +277,8 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.addText(v)
 			}
 			return
-		case "detail": // FastAPI: {"detail":{"error":"Not authenticated"}}
-			if str && (eq(last, "error") || eq(last, "message")) {
+		case "detail": // FastAPI: {"detail":{"error":"Not authenticated"}}, KoboldCpp's {"detail":{"msg":"…","type":"…"}}
+			if str && (eq(last, "error") || eq(last, "message") || eq(last, "msg")) {
 				f.addText(v)
 			}
 			return
@@ -311,7 +311,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 					f.numCode = atoi(v)
 				}
 			case "param":
-				f.param = v
+				f.param = paramValue(v)
 			}
 			return
 		}

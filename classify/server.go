@@ -22,13 +22,18 @@ import (
 //   - a body that proves the account cannot pay (a strong quota code, or
 //     "insufficient balance" and its siblings) is quota: MiniMax sends its
 //     balance error as a 500;
+//   - a body that says nothing is served here (no model loaded, a relay with
+//     no channel for the model) is unavailable: TabbyAPI and one-api send
+//     these as 503, and read as server_error they would be retried and
+//     counted like a fault;
 //   - a timeout code (DEADLINE_EXCEEDED, timeout_error, ModelTimeoutException)
 //     or timeout wording is timeout;
 //   - anything else, including every weak hint (a param alone, bad-input
 //     wording such as "must be", overload and quota words), is server_error.
 //
 // Overflow is read from a 5xx only where the wording names a limit of the
-// server's own configuration (llama.cpp's physical batch size): a generic
+// server's own configuration (llama.cpp's physical batch size, KoboldCpp's
+// max payload size): a generic
 // body-size or per-minute cap sent as a 5xx cannot be told from the server
 // failing under load. Wording the
 // client sent (Response.Request) is no evidence here either, so no client can

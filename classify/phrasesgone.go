@@ -1,0 +1,63 @@
+package classify
+
+// gonePhrases say the model or endpoint is gone (unavailable); they rank after
+// the account wording and before anything about the request (phrases.go).
+var gonePhrases = []phrase{
+	// unavailable: the model or endpoint is gone.
+	// A model with no endpoint for a capability the request asks for (tools,
+	// images) is not gone: nothing cools, the request moves on.
+	{a: "no endpoints found that support", class: Unknown},
+	{a: "no endpoints found", class: Unavailable},
+	{a: "is not a valid model id", class: Unavailable},
+	{a: "model_not_found", class: Unavailable},
+	{a: "model_not_available", class: Unavailable},
+	{a: "model_decommissioned", class: Unavailable},
+	{a: "decommissioned", class: Unavailable},
+	{a: "no longer supported", class: Unavailable},
+	{a: "no longer available", class: Unavailable},
+	{a: "model", b: "not found", gap: 80, class: Unavailable},
+	{a: "model", b: "does not exist", gap: 80, class: Unavailable},
+	{a: "model", b: "deprecated", gap: 80, class: Unavailable},
+	{a: "model", b: "retired", gap: 80, class: Unavailable},
+	{a: "model", b: "is not available", gap: 80, class: Unavailable},
+	{a: "model", b: "not supported", gap: 60, class: Unavailable},
+	{a: "model", b: "not currently supported", gap: 60, class: Unavailable},
+	{a: "model", b: "isn't supported", gap: 80, class: Unavailable},
+	{a: "model", b: "isn’t supported", gap: 80, class: Unavailable},
+	{a: "model", b: "not exist", gap: 80, class: Unavailable},
+	{a: "model", b: "disabled", gap: 40, class: Unavailable},
+	{a: "model", b: "legacy", gap: 40, class: Unavailable},
+	{a: "not found the model", class: Unavailable},
+	{a: "at 'modelid'", class: Unavailable}, // AWS: "Value '…' at 'modelId' failed to satisfy constraint"
+	{a: "模型不存在", class: Unavailable},        // model does not exist
+	{a: "model identifier is invalid", class: Unavailable},
+	{a: "model name is invalid", class: Unavailable}, // "… or the model name is invalid" (Google's Code Assist)
+	{a: "model id is invalid", class: Unavailable},
+	{a: "unknown model", class: Unavailable},
+	{a: "invalid model", class: Unavailable},
+	{a: "no such model", class: Unavailable},
+	{a: "deployment", b: "does not exist", gap: 40, class: Unavailable},
+	{a: "deployment not found", class: Unavailable},
+	{a: "deploymentnotfound", class: Unavailable},
+	{a: "unknown deployment", class: Unavailable},
+	{a: "no allowed providers are available", class: Unavailable},
+	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
+	{a: "no route for", class: Unavailable},
+	{a: "could not route", class: Unavailable},
+	{a: "unsupported model", class: Unavailable}, // a gateway that does not route it: "Unsupported model X, please use models API"
+	{a: "doesn't support the model", class: Unavailable},
+	{a: "does not support the model", class: Unavailable},
+	// A relay with nothing serving the model ("No available channels for model
+	// X in group default", one-api's 当前分组 … 下对于模型 … 无可用渠道).
+	{a: "no available channel", class: Unavailable},
+	{a: "无可用渠道", class: Unavailable},
+	// A model that does not serve this API at all, whatever the request holds
+	// ("The model does not support Chat Completions API", Ollama's "\"bert\"
+	// does not support chat"): every request of this kind fails here. A request
+	// feature the model lacks ("does not support tools") is requestPhrases'
+	// capability gap, unknown.
+	{a: "model does not support", b: "api", gap: 24, class: Unavailable},
+	{a: "does not support chat", class: Unavailable},
+	{a: "does not support generate", class: Unavailable},
+	{a: "does not support embedding", class: Unavailable},
+}
