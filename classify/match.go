@@ -53,6 +53,7 @@ type phrase struct {
 	vague    bool // an unknown-class phrase that names nothing: a code still decides
 	word     bool // must end where the word does: an abbreviation (TPD), not a word's start
 	slash    bool // a unit after a slash ("1000 calls / month"), blanks allowed between
+	subject  bool // the model itself is what is unsupported, not a feature of it (gone.go)
 	evidence string
 }
 
@@ -318,6 +319,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	if p.slash && (!afterSlash(t, i) || end < len(t) && t[end] == '/') {
 		return 0, false
 	}
+	if p.subject && !modelIsSubject(t, i, end) {
+		return 0, false
+	}
 	if p.b == "" {
 		if p.word && end < len(t) && (wordTab[t[end]] == 1 || t[end] == '_') {
 			return 0, false
@@ -337,6 +341,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	lim := min(end+p.gap+len(p.b), len(t))
 	j := indexFold(t[end:lim], p.b)
 	if j < 0 {
+		return 0, false
+	}
+	if p.subject && featureBetween(t[end:end+j]) {
 		return 0, false
 	}
 	e, _ := prefixAt(t, end+j, p.b)

@@ -20,10 +20,10 @@ var gonePhrases = []phrase{
 	{a: "model", b: "deprecated", gap: 80, class: Unavailable},
 	{a: "model", b: "retired", gap: 80, class: Unavailable},
 	{a: "model", b: "is not available", gap: 80, class: Unavailable},
-	{a: "model", b: "not supported", gap: 60, class: Unavailable},
-	{a: "model", b: "not currently supported", gap: 60, class: Unavailable},
-	{a: "model", b: "isn't supported", gap: 80, class: Unavailable},
-	{a: "model", b: "isn’t supported", gap: 80, class: Unavailable},
+	{a: "model", b: "not supported", gap: 60, class: Unavailable, subject: true},
+	{a: "model", b: "not currently supported", gap: 60, class: Unavailable, subject: true},
+	{a: "model", b: "isn't supported", gap: 80, class: Unavailable, subject: true},
+	{a: "model", b: "isn’t supported", gap: 80, class: Unavailable, subject: true},
 	{a: "model", b: "not exist", gap: 80, class: Unavailable},
 	{a: "model", b: "disabled", gap: 40, class: Unavailable},
 	{a: "model", b: "legacy", gap: 40, class: Unavailable},
@@ -44,7 +44,7 @@ var gonePhrases = []phrase{
 	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
 	{a: "no route for", class: Unavailable},
 	{a: "could not route", class: Unavailable},
-	{a: "unsupported model", class: Unavailable}, // a gateway that does not route it: "Unsupported model X, please use models API"
+	{a: "unsupported model", class: Unavailable, subject: true}, // a gateway that does not route it: "Unsupported model X, please use models API"
 	{a: "doesn't support the model", class: Unavailable},
 	{a: "does not support the model", class: Unavailable},
 	// A relay with nothing serving the model ("No available channels for model
