@@ -84,16 +84,16 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	case st >= 500:
 		return fiveXX(st, codeStatusEvidence[st], h, body, f, req, model)
 	case st >= 400 && statusFixed[st]:
-		return withRetry(Verdict{Failed: true, Class: statusClass[st], Evidence: codeStatusEvidence[st]}, h, f)
+		return withRetry(Verdict{Failed: true, Class: statusClass[st], Evidence: codeStatusEvidence[st]}, h, f, req)
 	case st >= 400:
-		return withRetry(decide(statusClass[st], codeStatusEvidence[st], h, body, f, req, model), h, f)
+		return withRetry(decide(statusClass[st], codeStatusEvidence[st], h, body, f, req, model), h, f, req)
 	}
 	if f.codeInBody != "" {
-		return withRetry(decide(Unknown, f.codeInBody, h, body, f, req, model), h, f)
+		return withRetry(decide(Unknown, f.codeInBody, h, body, f, req, model), h, f, req)
 	}
 	ev := "body:error"
 	if stream || f.sseError {
 		ev = "stream:error"
 	}
-	return withRetry(decide(ServerError, ev, h, body, f, req, model), h, f)
+	return withRetry(decide(ServerError, ev, h, body, f, req, model), h, f, req)
 }

@@ -171,23 +171,25 @@ func builtin(st int, h http.Header, body []byte, stream bool, req []byte, model 
 		return statusVerdict(st)
 	}
 	if statusFixed[st] || (len(body) == 0 && len(h["X-Amzn-Errortype"]) == 0) {
-		return withRetry(statusVerdict(st), h, nil)
+		return withRetry(statusVerdict(st), h, nil, req)
 	}
 	var f facts
 	readBody(body, &f)
 	v := decide(defaultClass(st), statusEvidence[st], h, body, &f, req, model)
-	return withRetry(v, h, &f)
+	return withRetry(v, h, &f, req)
 }
 
 // withRetry fills RetryAfter for a rate_limited verdict: from the headers,
-// else from the body (Gemini RetryInfo, "try again in 17.3s").
-func withRetry(v Verdict, h http.Header, f *facts) Verdict {
+// else from the body (Gemini RetryInfo, "try again in 17.3s"), never from
+// wording the client's request req holds (an echoed "try again in 900m"
+// would make the verdict quota: the account cooled, the operator paged).
+func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 	if !v.Failed || v.Class != RateLimited {
 		return v
 	}
 	v.RetryAfter = ParseRetryAfter(h, now())
 	if v.RetryAfter == 0 && f != nil {
-		v.RetryAfter = bodyRetryAfter(f)
+		v.RetryAfter = bodyRetryAfter(f, req)
 	}
 	if v.RetryAfter >= longWait {
 		// Told to come back in an hour or more: not a short-term limit but

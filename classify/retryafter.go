@@ -84,54 +84,75 @@ func capRetry(d time.Duration) time.Duration {
 }
 
 // bodyRetryAfter reads a hint from the body: Gemini RetryInfo.retryDelay
-// ("13s"), else "try again in 17.359s" / "try again in 9m38.016s" or "retry
-// after 86400 seconds" wording.
-func bodyRetryAfter(f *facts) time.Duration {
+// ("13s"), else "try again in 17.359s" / "try again in 9m38.016s" / "try
+// again in 2 seconds" or "retry after 86400 seconds" wording. A wording the
+// client's request req holds is the client's text, not the provider's hint
+// (docs/behaviour.md, "Client text is never evidence"): it is passed over.
+func bodyRetryAfter(f *facts, req []byte) time.Duration {
 	if len(f.retryDelay) > 0 {
 		return capRetry(durationBytes(f.retryDelay))
 	}
 	for i := 0; i < f.nTexts; i++ {
-		t := f.texts[i]
-		if j := indexFold(t, "retry after "); j >= 0 {
-			rest := t[j+len("retry after "):]
-			if n, ok := number(rest); ok {
-				k := 0
-				for k < len(rest) && (rest[k] >= '0' && rest[k] <= '9' || rest[k] == ',') {
-					k++
-				}
-				if containsFold(rest[k:min(len(rest), k+9)], " second") {
-					return capRetry(seconds(float64(n)))
-				}
+		for t := f.texts[i]; len(t) > 0; {
+			d, span, rest := nextRetryHint(t)
+			if span == nil {
+				break
 			}
-		}
-		j := indexFold(t, "try again in ")
-		if j < 0 {
-			continue
-		}
-		t = t[j+len("try again in "):]
-		k := 0
-		for k < len(t) && (t[k] == '.' || (t[k] >= '0' && t[k] <= '9') || t[k] == 'h' || t[k] == 'm' || t[k] == 's') {
-			k++
-		}
-		for k > 0 && t[k-1] == '.' {
-			k--
-		}
-		if d := durationBytes(t[:k]); d > 0 {
-			return capRetry(d)
-		}
-		if d := wordsDuration(t); d > 0 { // "Try again in 2 seconds." (Azure API Management, LiteLLM)
-			return d
+			if d > 0 && !echoed(req, span) {
+				return d
+			}
+			t = rest
 		}
 	}
 	return 0
 }
 
-// wordsDuration reads "N second(s)" or "N minute(s)" at the start of t; 0
-// for anything else.
-func wordsDuration(t []byte) time.Duration {
+// nextRetryHint finds the first "retry after N seconds" or "try again in
+// <duration>" in t: the wait it says (0 when it says none), the matched
+// words and the text after them; span is nil when there is none.
+func nextRetryHint(t []byte) (d time.Duration, span, rest []byte) {
+	a, b := indexFold(t, "retry after "), indexFold(t, "try again in ")
+	switch {
+	case a < 0 && b < 0:
+		return 0, nil, nil
+	case a >= 0 && (b < 0 || a < b):
+		s := t[a+len("retry after "):]
+		k := 0
+		for k < len(s) && (s[k] >= '0' && s[k] <= '9' || s[k] == ',') {
+			k++
+		}
+		end := a + len("retry after ") + k
+		if n, ok := number(s); ok && containsFold(s[k:min(len(s), k+9)], " second") {
+			d = capRetry(seconds(float64(n)))
+			end += len(" second")
+		}
+		return d, t[a:end], t[end:]
+	}
+	s := t[b+len("try again in "):]
+	k := 0
+	for k < len(s) && (s[k] == '.' || (s[k] >= '0' && s[k] <= '9') || s[k] == 'h' || s[k] == 'm' || s[k] == 's') {
+		k++
+	}
+	for k > 0 && s[k-1] == '.' {
+		k--
+	}
+	end := b + len("try again in ") + k
+	if d = durationBytes(s[:k]); d > 0 {
+		return capRetry(d), t[b:end], t[end:]
+	}
+	if d, n := wordsDurationLen(s); d > 0 { // "Try again in 2 seconds." (Azure API Management, LiteLLM)
+		end = b + len("try again in ") + n
+		return d, t[b:end], t[end:]
+	}
+	return 0, t[b:end], t[end:]
+}
+
+// wordsDurationLen reads "N second(s)" or "N minute(s)" at the start of t
+// and how many bytes it took; 0 for anything else.
+func wordsDurationLen(t []byte) (time.Duration, int) {
 	n, ok := number(t)
 	if !ok {
-		return 0
+		return 0, 0
 	}
 	k := 0
 	for k < len(t) && (t[k] >= '0' && t[k] <= '9' || t[k] == ',') {
@@ -140,11 +161,11 @@ func wordsDuration(t []byte) time.Duration {
 	unit := t[k:min(len(t), k+8)]
 	switch {
 	case indexFold(unit, " second") == 0:
-		return seconds(float64(n))
+		return seconds(float64(n)), k + len(" second")
 	case indexFold(unit, " minute") == 0:
-		return seconds(float64(n) * 60)
+		return seconds(float64(n) * 60), k + len(" minute")
 	}
-	return 0
+	return 0, 0
 }
 
 // durationBytes parses a Go-style duration ("13s", "9m38.016s", "20ms",
