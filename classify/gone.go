@@ -28,7 +28,8 @@ func modelIsSubject(t []byte, i, end int) bool {
 	for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
 		j++
 	}
-	return !(j > end && hasPrefixFold(t[j:], "for "))
+	_, forWhat := prefixAt(t, j, "for ")
+	return !(j > end && forWhat)
 }
 
 // featureBetween reports whether the gap between "model" and "not
@@ -58,7 +59,7 @@ func prevWord(t []byte, i int) (int, int) {
 
 func determiner(w []byte) bool {
 	for _, d := range [...]string{"this", "the", "that", "your", "selected", "current"} {
-		if len(w) == len(d) && hasPrefixFold(w, d) {
+		if e, ok := prefixAt(w, 0, d); ok && e == len(w) {
 			return true
 		}
 	}
@@ -67,23 +68,9 @@ func determiner(w []byte) bool {
 
 func preposition(w []byte) bool {
 	for _, p := range [...]string{"for", "with", "by", "on", "in", "to", "using", "via"} {
-		if len(w) == len(p) && hasPrefixFold(w, p) {
+		if e, ok := prefixAt(w, 0, p); ok && e == len(w) {
 			return true
 		}
 	}
 	return false
-}
-
-// hasPrefixFold reports whether t begins with p (p lower case), ASCII case
-// folded.
-func hasPrefixFold(t []byte, p string) bool {
-	if len(t) < len(p) {
-		return false
-	}
-	for k := 0; k < len(p); k++ {
-		if lowerTab[t[k]] != p[k] {
-			return false
-		}
-	}
-	return true
 }
