@@ -1,0 +1,91 @@
+// The OpenAI Agents SDK (npm "@openai/agents") through one base URL: an
+// agent run whole and streamed, a function tool the runner executes and
+// answers, structured output (outputType), over the Responses API (its
+// default) and over Chat Completions (OpenAIProvider useResponses: false);
+// and how a failed run surfaces.
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { Agent, Runner, OpenAIProvider, tool, setTracingDisabled } from '@openai/agents';
+import { base, key, model, run, weatherAnswer } from './lib.mjs';
+
+// The SDK exports traces to api.openai.com unless told not to (RunNode
+// also sets OPENAI_AGENTS_DISABLE_TRACING=1).
+setTracingDisabled(true);
+
+const client = new OpenAI({ baseURL: base + '/v1', apiKey: key, maxRetries: 0, timeout: 20000 });
+const runners = {
+  responses: new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client, useResponses: true }), tracingDisabled: true }),
+  chat: new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client, useResponses: false }), tracingDisabled: true }),
+};
+
+let ran = 0;
+const getWeather = tool({
+  name: 'get_weather',
+  description: 'Weather in a city',
+  parameters: z.object({ location: z.string().describe('A city') }),
+  execute: async (args) => { ran++; return weatherAnswer(args); },
+});
+const prompt = 'What is the weather in Paris?';
+const plain = new Agent({ name: 'Terse', instructions: 'You are terse.', model });
+const withTool = new Agent({ name: 'Weather', instructions: 'Use the tool.', model, tools: [getWeather] });
+const Answer = z.object({ city: z.string(), sunny: z.boolean() });
+const structured = new Agent({ name: 'Structured', instructions: 'Answer as JSON.', model, outputType: Answer });
+
+// calls lists the function calls of a run's items.
+function calls(result) {
+  return result.newItems
+    .filter((i) => i.type === 'tool_call_item' && i.rawItem.type === 'function_call')
+    .map((i) => ({ name: i.rawItem.name, arguments: JSON.parse(i.rawItem.arguments) }));
+}
+
+// streamed runs agent streamed and reads every event and the text stream.
+async function streamed(r, agent) {
+  const s = await r.run(agent, prompt, { stream: true });
+  const types = new Set();
+  let deltas = '';
+  for await (const ev of s) {
+    types.add(ev.type + (ev.type === 'raw_model_stream_event' ? ':' + ev.data.type : ''));
+    if (ev.type === 'raw_model_stream_event' && ev.data.type === 'output_text_delta') deltas += ev.data.delta;
+  }
+  await s.completed;
+  if (s.error) throw s.error;
+  return { s, deltas, types: [...types] };
+}
+
+const cases = {};
+for (const [api, r] of Object.entries(runners)) {
+  Object.assign(cases, {
+    async [`${api}_run`]() {
+      const res = await r.run(plain, prompt);
+      const u = res.state.usage;
+      return { text: res.finalOutput, usage: { input: u.inputTokens, output: u.outputTokens }, responses: res.rawResponses.length };
+    },
+    async [`${api}_stream`]() {
+      const { s, deltas, types } = await streamed(r, plain);
+      return { text: s.finalOutput, deltas, types };
+    },
+    async [`${api}_tools`]() {
+      ran = 0;
+      const res = await r.run(withTool, prompt);
+      return { text: res.finalOutput, calls: calls(res), ran, responses: res.rawResponses.length };
+    },
+    async [`${api}_stream_tools`]() {
+      ran = 0;
+      const { s, deltas } = await streamed(r, withTool);
+      return { text: s.finalOutput, deltas, calls: calls(s), ran, responses: s.rawResponses.length };
+    },
+    async [`${api}_structured`]() {
+      const res = await r.run(structured, prompt);
+      return { object: res.finalOutput };
+    },
+    async [`${api}_stream_structured`]() {
+      const { s } = await streamed(r, structured);
+      return { object: s.finalOutput };
+    },
+  });
+}
+cases.error_model = async () => {
+  await runners.responses.run(new Agent({ name: 'Nobody', model: 'no-such-route' }), prompt);
+  return { unexpected: 'no error' };
+};
+await run(cases);
