@@ -6,7 +6,7 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { Agent, Runner, OpenAIProvider, tool, setTracingDisabled } from '@openai/agents';
-import { base, key, model, run, weatherAnswer } from './lib.mjs';
+import { base, key, model, run, errorOf, weatherAnswer } from './lib.mjs';
 
 // The SDK exports traces to api.openai.com unless told not to (RunNode
 // also sets OPENAI_AGENTS_DISABLE_TRACING=1).
@@ -26,10 +26,15 @@ const getWeather = tool({
   execute: async (args) => { ran++; return weatherAnswer(args); },
 });
 const prompt = 'What is the weather in Paris?';
-const plain = new Agent({ name: 'Terse', instructions: 'You are terse.', model });
-const withTool = new Agent({ name: 'Weather', instructions: 'Use the tool.', model, tools: [getWeather] });
+// DETOUR_STREAM_MODEL, when set, is the model of the streamed cases.
+const streamModel = process.env.DETOUR_STREAM_MODEL || model;
 const Answer = z.object({ city: z.string(), sunny: z.boolean() });
-const structured = new Agent({ name: 'Structured', instructions: 'Answer as JSON.', model, outputType: Answer });
+const agents = (m) => ({
+  plain: new Agent({ name: 'Terse', instructions: 'You are terse.', model: m }),
+  withTool: new Agent({ name: 'Weather', instructions: 'Use the tool.', model: m, tools: [getWeather] }),
+  structured: new Agent({ name: 'Structured', instructions: 'Answer as JSON.', model: m, outputType: Answer }),
+});
+const whole = agents(model), streaming = agents(streamModel);
 
 // calls lists the function calls of a run's items.
 function calls(result) {
@@ -38,17 +43,23 @@ function calls(result) {
     .map((i) => ({ name: i.rawItem.name, arguments: JSON.parse(i.rawItem.arguments) }));
 }
 
-// streamed runs agent streamed and reads every event and the text stream.
+// streamed runs agent streamed and reads every event. A failure after the
+// stream began is returned beside the text that came before it.
 async function streamed(r, agent) {
-  const s = await r.run(agent, prompt, { stream: true });
   const types = new Set();
-  let deltas = '';
-  for await (const ev of s) {
-    types.add(ev.type + (ev.type === 'raw_model_stream_event' ? ':' + ev.data.type : ''));
-    if (ev.type === 'raw_model_stream_event' && ev.data.type === 'output_text_delta') deltas += ev.data.delta;
+  let s, deltas = '';
+  try {
+    s = await r.run(agent, prompt, { stream: true });
+    for await (const ev of s) {
+      types.add(ev.type + (ev.type === 'raw_model_stream_event' ? ':' + ev.data.type : ''));
+      if (ev.type === 'raw_model_stream_event' && ev.data.type === 'output_text_delta') deltas += ev.data.delta;
+    }
+    await s.completed;
+    if (s.error) throw s.error;
+  } catch (e) {
+    if (!s) throw e;
+    return { failed: { text: deltas, types: [...types], error: errorOf(e) } };
   }
-  await s.completed;
-  if (s.error) throw s.error;
   return { s, deltas, types: [...types] };
 }
 
@@ -56,31 +67,31 @@ const cases = {};
 for (const [api, r] of Object.entries(runners)) {
   Object.assign(cases, {
     async [`${api}_run`]() {
-      const res = await r.run(plain, prompt);
+      const res = await r.run(whole.plain, prompt);
       const u = res.state.usage;
       return { text: res.finalOutput, usage: { input: u.inputTokens, output: u.outputTokens }, responses: res.rawResponses.length };
     },
     async [`${api}_stream`]() {
-      const { s, deltas, types } = await streamed(r, plain);
-      return { text: s.finalOutput, deltas, types };
+      const { s, deltas, types, failed } = await streamed(r, streaming.plain);
+      return failed ?? { text: s.finalOutput, deltas, types };
     },
     async [`${api}_tools`]() {
       ran = 0;
-      const res = await r.run(withTool, prompt);
+      const res = await r.run(whole.withTool, prompt);
       return { text: res.finalOutput, calls: calls(res), ran, responses: res.rawResponses.length };
     },
     async [`${api}_stream_tools`]() {
       ran = 0;
-      const { s, deltas } = await streamed(r, withTool);
-      return { text: s.finalOutput, deltas, calls: calls(s), ran, responses: s.rawResponses.length };
+      const { s, deltas, failed } = await streamed(r, streaming.withTool);
+      return failed ?? { text: s.finalOutput, deltas, calls: calls(s), ran, responses: s.rawResponses.length };
     },
     async [`${api}_structured`]() {
-      const res = await r.run(structured, prompt);
+      const res = await r.run(whole.structured, prompt);
       return { object: res.finalOutput };
     },
     async [`${api}_stream_structured`]() {
-      const { s } = await streamed(r, structured);
-      return { object: s.finalOutput };
+      const { s, failed } = await streamed(r, streaming.structured);
+      return failed ?? { object: s.finalOutput };
     },
   });
 }

@@ -8,7 +8,10 @@ import { ChatOpenAI, OpenAIEmbeddings } from '@langchain/openai';
 import { ChatAnthropic } from '@langchain/anthropic';
 import { tool } from '@langchain/core/tools';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
-import { base, key, model, embedModel, run, weatherAnswer } from './lib.mjs';
+import { base, key, model, embedModel, run, errorOf, weatherAnswer } from './lib.mjs';
+
+// DETOUR_STREAM_MODEL, when set, is the model of the streamed cases.
+const streamModel = process.env.DETOUR_STREAM_MODEL || model;
 
 // LangChain retries six times by default; the tests want the first answer.
 const openai = { apiKey: key, configuration: { baseURL: base + '/v1' }, maxRetries: 0, timeout: 20000 };
@@ -26,12 +29,18 @@ const getWeather = tool(async (args) => weatherAnswer(args), {
 const Answer = z.object({ city: z.string(), sunny: z.boolean() });
 const prompt = () => [new SystemMessage('You are terse.'), new HumanMessage('What is the weather in Paris?')];
 
-// streamed concatenates a stream's chunks into one message.
+// streamed concatenates a stream's chunks into one message. A failure
+// after the first chunk is returned beside the text that came before it.
 async function streamed(llm, msgs) {
   let acc, chunks = 0;
-  for await (const c of await llm.stream(msgs)) {
-    chunks++;
-    acc = acc ? acc.concat(c) : c;
+  try {
+    for await (const c of await llm.stream(msgs)) {
+      chunks++;
+      acc = acc ? acc.concat(c) : c;
+    }
+  } catch (e) {
+    if (!acc) throw e;
+    return { failed: { text: acc.text, error: errorOf(e) } };
   }
   return { msg: acc, chunks };
 }
@@ -47,8 +56,8 @@ for (const [api, make] of Object.entries(chats)) {
       return { text: m.text, usage: usageOf(m) };
     },
     async [`${api}_stream`]() {
-      const { msg, chunks } = await streamed(make(), prompt());
-      return { text: msg.text, usage: usageOf(msg), chunks };
+      const { msg, chunks, failed } = await streamed(make(streamModel), prompt());
+      return failed ?? { text: msg.text, usage: usageOf(msg), chunks };
     },
     async [`${api}_tools`]() {
       const llm = make().bindTools([getWeather]);
@@ -60,12 +69,14 @@ for (const [api, make] of Object.entries(chats)) {
       return { calls: m1.tool_calls.map((c) => ({ name: c.name, arguments: c.args })), text: m2.text };
     },
     async [`${api}_stream_tools`]() {
-      const llm = make().bindTools([getWeather]);
+      const llm = make(streamModel).bindTools([getWeather]);
       const msgs = prompt();
-      const { msg: m1 } = await streamed(llm, msgs);
+      const { msg: m1, failed } = await streamed(llm, msgs);
+      if (failed) return failed;
       msgs.push(m1);
       for (const c of m1.tool_calls) msgs.push(await getWeather.invoke(c));
-      const { msg: m2 } = await streamed(llm, msgs);
+      const { msg: m2, failed: failed2 } = await streamed(llm, msgs);
+      if (failed2) return failed2;
       return { calls: m1.tool_calls.map((c) => ({ name: c.name, arguments: c.args })), text: m2.text };
     },
     // Each model's default method: jsonSchema for ChatOpenAI
