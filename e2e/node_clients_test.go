@@ -68,13 +68,15 @@ func nodeRunParallel(t *testing.T, kind string, calls int, script string, env ..
 	return nodeRunWith(t, kind, func(r *clienttest.Recorder) { r.Parallel = calls }, script, env...)
 }
 
-// nodeRunWith is nodeRun with the recorder set up by set.
+// nodeRunWith is nodeRun with the recorder set up by set. The recorder
+// answers a structured-output request with clienttest.Object.
 func nodeRunWith(t *testing.T, kind string, set func(*clienttest.Recorder), script string, env ...string) (clienttest.NodeResult, *clienttest.Recorder) {
 	t.Helper()
 	up, err := clienttest.NewRecorder(nodeReply, &clienttest.ToolCall{Name: "get_weather", Input: json.RawMessage(`{"location":"Paris"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	up.Object = clienttest.Object
 	set(up)
 	t.Cleanup(up.Close)
 	g := start(t, nodeCfg(kind, up.URL), nil)
@@ -370,6 +372,11 @@ func TestNodeAnthropicSDK(t *testing.T) {
 				if res.Case(t, name, &c) && (c.Text != nodeReply || c.Stop != "end_turn" || c.Ran != 1) {
 					t.Errorf("%s: %+v", name, c)
 				}
+			}
+			// Anthropic's structured output reaches every dialect's own
+			// (the upstream answers the object only when asked its way).
+			for _, name := range []string{"parse", "parse_stream"} {
+				wantObject(t, res, name)
 			}
 			var n struct {
 				InputTokens int `json:"input_tokens"`

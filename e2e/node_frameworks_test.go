@@ -16,17 +16,11 @@ import (
 // and LangChain JS (@langchain/openai, @langchain/anthropic,
 // langchain.mjs) — through Detour to a loopback upstream of each dialect
 // (a clienttest.Recorder answering get_weather with a call for Paris and
-// a structured-output request with clienttest.Object). Gated like
+// a structured-output request with clienttest.Object, see nodeRunWith). Gated like
 // node_clients_test.go (see internal/clienttest.RunNode).
 
 // nodeObject is clienttest.Object as the scripts print it.
 var nodeObject = map[string]any{"city": "Paris", "sunny": true}
-
-// nodeRunObject is nodeRun with an upstream answering structured output.
-func nodeRunObject(t *testing.T, kind, script string, env ...string) (clienttest.NodeResult, *clienttest.Recorder) {
-	t.Helper()
-	return nodeRunWith(t, kind, func(r *clienttest.Recorder) { r.Object = clienttest.Object }, script, env...)
-}
 
 // wantObject checks a case printing {"object": …}.
 func wantObject(t *testing.T, res clienttest.NodeResult, name string) {
@@ -43,7 +37,7 @@ func TestNodeOpenAIAgents(t *testing.T) {
 	for _, kind := range nodeKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			res, _ := nodeRunObject(t, kind, "agents.mjs")
+			res, _ := nodeRun(t, kind, "agents.mjs")
 			for _, api := range []string{"responses", "chat"} {
 				var run struct {
 					Text  string `json:"text"`
@@ -92,7 +86,7 @@ func TestNodeLangChain(t *testing.T) {
 	for _, kind := range nodeKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			res, _ := nodeRunObject(t, kind, "langchain.mjs")
+			res, _ := nodeRun(t, kind, "langchain.mjs")
 			for _, api := range []string{"chat", "responses", "anthropic"} {
 				for _, name := range []string{api + "_invoke", api + "_stream"} {
 					var c struct {
