@@ -75,6 +75,17 @@ func TestNodeOpenAIAgents(t *testing.T) {
 				wantObject(t, res, api+"_structured")
 				wantObject(t, res, api+"_stream_structured")
 			}
+			var two struct {
+				Text  string `json:"text"`
+				Items int    `json:"items"`
+			}
+			if res.Case(t, "responses_two_turns", &two) && (two.Text != nodeReply || two.Items != 4) {
+				t.Errorf("responses_two_turns: %+v, want the answer and four items of history", two)
+			}
+			if e := res.CaseError(t, "responses_previous_id"); e.Class != "BadRequestError" || e.Status != 400 ||
+				!strings.Contains(e.Message, "previous_response_id") || !strings.Contains(e.Message, "whole conversation") {
+				t.Errorf("previousResponseId: %+v, want a 400 naming previous_response_id and what to send", e)
+			}
 			if e := res.CaseError(t, "error_model"); e.Class != "NotFoundError" || e.Status != 404 {
 				t.Errorf("unknown model: %+v, want the openai SDK's NotFoundError", e)
 			}

@@ -95,6 +95,20 @@ for (const [api, r] of Object.entries(runners)) {
     },
   });
 }
+// A conversation's second turn: the first run's history (its items, ids
+// and all) and the new question, as a chat loop sends it.
+cases.responses_two_turns = async () => {
+  const r1 = await runners.responses.run(whole.plain, prompt);
+  const r2 = await runners.responses.run(whole.plain, [...r1.history, { role: 'user', content: 'And tomorrow?' }]);
+  return { text: r2.finalOutput, items: r2.history.length };
+};
+// The same with the SDK's server-side chaining (previousResponseId), which
+// a stateless door cannot serve: the 400 says what to send instead.
+cases.responses_previous_id = async () => {
+  const r1 = await runners.responses.run(whole.plain, prompt);
+  await runners.responses.run(whole.plain, 'And tomorrow?', { previousResponseId: r1.lastResponseId });
+  return { unexpected: 'no error' };
+};
 cases.error_model = async () => {
   await runners.responses.run(new Agent({ name: 'Nobody', model: 'no-such-route' }), prompt);
   return { unexpected: 'no error' };
