@@ -236,6 +236,9 @@ func TestNodeFrameworkErrors(t *testing.T) {
 						if c.Text != "partial " {
 							t.Errorf("%s: %s, want the text before the cut", name, res.Cases[name])
 						}
+						if c.Error != nil {
+							t.Errorf("%s: LangChain now reports response.failed (%+v): update docs/doors.md and this test", name, *c.Error)
+						}
 					case translated:
 						// The Agents SDK throws its own error at response.failed.
 						if c.Text != "partial " || c.Error == nil || c.Error.Class != "ModelBehaviorError" || !strings.Contains(c.Error.Message, "response.failed") {
