@@ -180,6 +180,9 @@ routes:
 // clean end; and a route whose first target answers 429 fails over to the
 // next, so every case — whole, streamed, tools, structured — succeeds.
 func TestNodeFrameworkErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 16 node scripts; TestNodeClientErrors covers the SDKs under them")
+	}
 	type nodeScript struct {
 		file            string
 		whole, streamed []string // cases on limited-route / broken-route
