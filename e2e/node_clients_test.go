@@ -123,7 +123,7 @@ func wantWeatherN(t *testing.T, name string, n int, calls []weatherCall) {
 // (docs/doors.md): a 400 saying so, and the loop works with store: false.
 func TestNodeToolCallAfterText(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 12 node scripts; the plain tool cases run in TestNode*SDK")
+		t.Skip("runs 20 node scripts; the plain tool cases run in TestNode*SDK, TestNodeOpenAIAgents, TestNodeLangChain")
 	}
 	for _, kind := range nodeKinds {
 		for _, sc := range []struct {
@@ -134,6 +134,9 @@ func TestNodeToolCallAfterText(t *testing.T) {
 			{"anthropic.mjs", []string{"tools", "tools_stream"}},
 			{"ai.mjs", []string{"responses_tools", "responses_tools_nostore", "chat_tools", "chat_stream_tools",
 				"anthropic_tools", "anthropic_stream_tools", "compat_tools", "compat_stream_tools"}},
+			{"agents.mjs", []string{"responses_tools", "responses_stream_tools", "chat_tools", "chat_stream_tools"}},
+			{"langchain.mjs", []string{"chat_tools", "chat_stream_tools", "responses_tools", "responses_stream_tools",
+				"anthropic_tools", "anthropic_stream_tools"}},
 		} {
 			t.Run(kind+"/"+sc.script, func(t *testing.T) {
 				t.Parallel()
@@ -176,7 +179,7 @@ func TestNodeToolCallAfterText(t *testing.T) {
 // go back, and the answer to them arrives.
 func TestNodeParallelToolCalls(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 12 node scripts; the plain tool cases run in TestNode*SDK")
+		t.Skip("runs 20 node scripts; the plain tool cases run in TestNode*SDK, TestNodeOpenAIAgents, TestNodeLangChain")
 	}
 	for _, kind := range nodeKinds {
 		for _, sc := range []struct {
@@ -187,6 +190,9 @@ func TestNodeParallelToolCalls(t *testing.T) {
 			{"anthropic.mjs", []string{"tools", "tools_stream"}},
 			{"ai.mjs", []string{"responses_tools", "responses_stream_tools", "chat_tools", "chat_stream_tools",
 				"anthropic_tools", "anthropic_stream_tools", "compat_tools", "compat_stream_tools"}},
+			{"agents.mjs", []string{"responses_tools", "responses_stream_tools", "chat_tools", "chat_stream_tools"}},
+			{"langchain.mjs", []string{"chat_tools", "chat_stream_tools", "responses_tools", "responses_stream_tools",
+				"anthropic_tools", "anthropic_stream_tools"}},
 		} {
 			t.Run(kind+"/"+sc.script, func(t *testing.T) {
 				t.Parallel()
