@@ -37,7 +37,7 @@ func TestNodeOpenAIAgents(t *testing.T) {
 	for _, kind := range nodeKinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			res, _ := nodeRun(t, kind, "agents.mjs")
+			res, up := nodeRun(t, kind, "agents.mjs")
 			for _, api := range []string{"responses", "chat"} {
 				var run struct {
 					Text  string `json:"text"`
@@ -74,6 +74,26 @@ func TestNodeOpenAIAgents(t *testing.T) {
 				}
 				wantObject(t, res, api+"_structured")
 				wantObject(t, res, api+"_stream_structured")
+			}
+			// Model settings (store: false, reasoning, truncation, text
+			// verbosity among them) are taken, and the sampling ones reach
+			// the upstream in its dialect.
+			var set struct {
+				Text  string        `json:"text"`
+				Calls []weatherCall `json:"calls"`
+			}
+			if res.Case(t, "responses_settings", &set) {
+				wantWeather(t, "responses_settings", set.Calls)
+				if set.Text != nodeReply {
+					t.Errorf("responses_settings: %+v", set)
+				}
+			}
+			sampled := false
+			for _, r := range up.Requests() {
+				sampled = sampled || strings.Contains(string(r.Body), `"temperature":0.2`)
+			}
+			if !sampled {
+				t.Errorf("no upstream request carries the agent's temperature 0.2")
 			}
 			var two struct {
 				Text  string `json:"text"`
@@ -141,6 +161,9 @@ func TestNodeLangChain(t *testing.T) {
 			}
 			if res.Case(t, "embed_query", &q) && !reflect.DeepEqual(q.Vector, wantVectors[0]) {
 				t.Errorf("embedQuery: %v, want %v", q.Vector, wantVectors[0])
+			}
+			if res.Case(t, "embed_dimensions", &q) && !reflect.DeepEqual(q.Vector, wantVectors[0][:2]) {
+				t.Errorf("embedQuery with dimensions 2: %v, want %v", q.Vector, wantVectors[0][:2])
 			}
 			if e := res.CaseError(t, "error_key"); e.Status != 401 || !strings.Contains(e.Class+e.Name, "Auth") {
 				t.Errorf("wrong key: %+v, want an authentication error with status 401", e)

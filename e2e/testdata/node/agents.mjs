@@ -109,6 +109,16 @@ cases.responses_previous_id = async () => {
   await runners.responses.run(whole.plain, 'And tomorrow?', { previousResponseId: r1.lastResponseId });
   return { unexpected: 'no error' };
 };
+// The model settings agents commonly set, a reasoning model's included
+// encrypted reasoning with store: false among them.
+cases.responses_settings = async () => {
+  const agent = new Agent({ name: 'Tuned', instructions: 'You are terse.', model, tools: [getWeather],
+    modelSettings: { temperature: 0.2, topP: 0.9, maxTokens: 300, parallelToolCalls: true, toolChoice: 'auto',
+      truncation: 'auto', store: false, reasoning: { effort: 'low', summary: 'auto' }, text: { verbosity: 'low' } } });
+  ran = 0;
+  const res = await runners.responses.run(agent, prompt);
+  return { text: res.finalOutput, calls: calls(res), ran };
+};
 cases.error_model = async () => {
   await runners.responses.run(new Agent({ name: 'Nobody', model: 'no-such-route' }), prompt);
   return { unexpected: 'no error' };

@@ -97,6 +97,9 @@ cases.anthropic_structured_json = async () => ({
 const embeddings = new OpenAIEmbeddings({ model: embedModel, ...openai });
 cases.embed_documents = async () => ({ vectors: await embeddings.embedDocuments(['alpha', 'beta']) });
 cases.embed_query = async () => ({ vector: await embeddings.embedQuery('alpha') });
+cases.embed_dimensions = async () => ({
+  vector: await new OpenAIEmbeddings({ model: embedModel, dimensions: 2, ...openai }).embedQuery('alpha'),
+});
 for (const api of Object.keys(chats)) {
   cases[`${api}_error_model`] = async () => {
     await chats[api]('no-such-route').invoke('hi');
