@@ -128,3 +128,22 @@ func TestCodexThroughDetourToAnthropic(t *testing.T) {
 		t.Errorf("anthropic got no system prompt or no tools: %.500s", reqs[0].Body)
 	}
 }
+
+// A translated stream the upstream cuts after its first words: Codex
+// fails the turn with Detour's message and prints no answer — with the
+// error event before response.failed (docs/doors.md) as without it.
+func TestCodexCutStream(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai":    script(upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-4o-mini", "partial ")[:2], Cut: true}),
+		"anthropic": script(ok("x", "x")),
+	})
+	g := start(t, codexCfg, fs)
+	res := clienttest.RunCodex(t, g.URL, "say hi", clienttest.Options{Args: []string{"-m", "codex-route"}})
+	t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
+	if res.Err == nil || strings.TrimSpace(res.Stdout) != "" {
+		t.Errorf("codex exited %v with %q, want a failed turn and no answer", res.Err, res.Stdout)
+	}
+	if !strings.Contains(res.Stderr, "stream was cut") {
+		t.Errorf("codex's error does not carry Detour's message: %s", res.Stderr)
+	}
+}

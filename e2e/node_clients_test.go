@@ -68,13 +68,15 @@ func nodeRunParallel(t *testing.T, kind string, calls int, script string, env ..
 	return nodeRunWith(t, kind, func(r *clienttest.Recorder) { r.Parallel = calls }, script, env...)
 }
 
-// nodeRunWith is nodeRun with the recorder set up by set.
+// nodeRunWith is nodeRun with the recorder set up by set. The recorder
+// answers a structured-output request with clienttest.Object.
 func nodeRunWith(t *testing.T, kind string, set func(*clienttest.Recorder), script string, env ...string) (clienttest.NodeResult, *clienttest.Recorder) {
 	t.Helper()
 	up, err := clienttest.NewRecorder(nodeReply, &clienttest.ToolCall{Name: "get_weather", Input: json.RawMessage(`{"location":"Paris"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	up.Object = clienttest.Object
 	set(up)
 	t.Cleanup(up.Close)
 	g := start(t, nodeCfg(kind, up.URL), nil)
@@ -121,7 +123,7 @@ func wantWeatherN(t *testing.T, name string, n int, calls []weatherCall) {
 // (docs/doors.md): a 400 saying so, and the loop works with store: false.
 func TestNodeToolCallAfterText(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 12 node scripts; the plain tool cases run in TestNode*SDK")
+		t.Skip("runs 20 node scripts; the plain tool cases run in TestNode*SDK, TestNodeOpenAIAgents, TestNodeLangChain")
 	}
 	for _, kind := range nodeKinds {
 		for _, sc := range []struct {
@@ -132,6 +134,9 @@ func TestNodeToolCallAfterText(t *testing.T) {
 			{"anthropic.mjs", []string{"tools", "tools_stream"}},
 			{"ai.mjs", []string{"responses_tools", "responses_tools_nostore", "chat_tools", "chat_stream_tools",
 				"anthropic_tools", "anthropic_stream_tools", "compat_tools", "compat_stream_tools"}},
+			{"agents.mjs", []string{"responses_tools", "responses_stream_tools", "chat_tools", "chat_stream_tools"}},
+			{"langchain.mjs", []string{"chat_tools", "chat_stream_tools", "responses_tools", "responses_stream_tools",
+				"anthropic_tools", "anthropic_stream_tools"}},
 		} {
 			t.Run(kind+"/"+sc.script, func(t *testing.T) {
 				t.Parallel()
@@ -174,7 +179,7 @@ func TestNodeToolCallAfterText(t *testing.T) {
 // go back, and the answer to them arrives.
 func TestNodeParallelToolCalls(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 12 node scripts; the plain tool cases run in TestNode*SDK")
+		t.Skip("runs 20 node scripts; the plain tool cases run in TestNode*SDK, TestNodeOpenAIAgents, TestNodeLangChain")
 	}
 	for _, kind := range nodeKinds {
 		for _, sc := range []struct {
@@ -185,6 +190,9 @@ func TestNodeParallelToolCalls(t *testing.T) {
 			{"anthropic.mjs", []string{"tools", "tools_stream"}},
 			{"ai.mjs", []string{"responses_tools", "responses_stream_tools", "chat_tools", "chat_stream_tools",
 				"anthropic_tools", "anthropic_stream_tools", "compat_tools", "compat_stream_tools"}},
+			{"agents.mjs", []string{"responses_tools", "responses_stream_tools", "chat_tools", "chat_stream_tools"}},
+			{"langchain.mjs", []string{"chat_tools", "chat_stream_tools", "responses_tools", "responses_stream_tools",
+				"anthropic_tools", "anthropic_stream_tools"}},
 		} {
 			t.Run(kind+"/"+sc.script, func(t *testing.T) {
 				t.Parallel()
@@ -370,6 +378,11 @@ func TestNodeAnthropicSDK(t *testing.T) {
 				if res.Case(t, name, &c) && (c.Text != nodeReply || c.Stop != "end_turn" || c.Ran != 1) {
 					t.Errorf("%s: %+v", name, c)
 				}
+			}
+			// Anthropic's structured output reaches every dialect's own
+			// (the upstream answers the object only when asked its way).
+			for _, name := range []string{"parse", "parse_stream"} {
+				wantObject(t, res, name)
 			}
 			var n struct {
 				InputTokens int `json:"input_tokens"`

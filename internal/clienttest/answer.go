@@ -14,15 +14,16 @@ func (r *Recorder) answerMessages(w http.ResponseWriter, body []byte) {
 		Stream bool   `json:"stream"`
 	}
 	json.Unmarshal(body, &in) //nolint:errcheck // a bad body still gets the reply
-	if r.wantsToolCall(body) {
-		r.answerMessagesTool(w, in.Model, in.Stream)
+	if a := r.toolAnswer(body); a != nil {
+		r.answerMessagesTool(w, in.Model, in.Stream, a)
 		return
 	}
+	reply := r.reply(body)
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 2,
 		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	msg := map[string]any{"id": "msg_clienttest", "type": "message", "role": "assistant",
 		"model": in.Model, "stop_reason": "end_turn", "stop_sequence": nil, "usage": usage,
-		"content": []any{map[string]any{"type": "text", "text": r.Reply}}}
+		"content": []any{map[string]any{"type": "text", "text": reply}}}
 	if !in.Stream {
 		writeJSON(w, msg)
 		return
@@ -40,7 +41,7 @@ func (r *Recorder) answerMessages(w http.ResponseWriter, body []byte) {
 		"content_block": map[string]any{"type": "text", "text": ""}})
 	sse(w, "ping", map[string]any{"type": "ping"})
 	sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-		"delta": map[string]any{"type": "text_delta", "text": r.Reply}})
+		"delta": map[string]any{"type": "text_delta", "text": reply}})
 	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	sse(w, "message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
@@ -56,11 +57,12 @@ func (r *Recorder) answerResponses(w http.ResponseWriter, body []byte) {
 		Stream bool   `json:"stream"`
 	}
 	json.Unmarshal(body, &in) //nolint:errcheck // a bad body still gets the reply
-	if r.wantsToolCall(body) {
-		r.answerResponsesTool(w, in.Model, in.Stream)
+	if a := r.toolAnswer(body); a != nil {
+		r.answerResponsesTool(w, in.Model, in.Stream, a)
 		return
 	}
-	part := map[string]any{"type": "output_text", "text": r.Reply, "annotations": []any{}}
+	reply := r.reply(body)
+	part := map[string]any{"type": "output_text", "text": reply, "annotations": []any{}}
 	item := map[string]any{"type": "message", "id": "msg_clienttest", "status": "completed",
 		"role": "assistant", "content": []any{part}}
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 2, "total_tokens": 12,
@@ -91,9 +93,9 @@ func (r *Recorder) answerResponses(w http.ResponseWriter, body []byte) {
 	ev("response.content_part.added", map[string]any{"item_id": "msg_clienttest", "output_index": 0,
 		"content_index": 0, "part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}})
 	ev("response.output_text.delta", map[string]any{"item_id": "msg_clienttest", "output_index": 0,
-		"content_index": 0, "delta": r.Reply})
+		"content_index": 0, "delta": reply})
 	ev("response.output_text.done", map[string]any{"item_id": "msg_clienttest", "output_index": 0,
-		"content_index": 0, "text": r.Reply})
+		"content_index": 0, "text": reply})
 	ev("response.content_part.done", map[string]any{"item_id": "msg_clienttest", "output_index": 0,
 		"content_index": 0, "part": part})
 	ev("response.output_item.done", map[string]any{"output_index": 0, "item": item})

@@ -22,21 +22,24 @@ func (r *Recorder) answerChat(w http.ResponseWriter, body []byte) {
 		} `json:"stream_options"`
 	}
 	json.Unmarshal(body, &in) //nolint:errcheck // a bad body still gets the reply
-	msg := map[string]any{"role": "assistant", "content": r.Reply}
+	reply := r.reply(body)
+	msg := map[string]any{"role": "assistant", "content": reply}
 	finish := "stop"
 	var ids []string
-	if r.wantsToolCall(body) {
+	var call *toolAnswer
+	if a := r.toolAnswer(body); a != nil {
 		finish = "tool_calls"
-		ids = r.callIDs("call_clienttest")
+		ids = a.callIDs("call_clienttest")
 		var calls []any
 		for _, id := range ids {
 			calls = append(calls, map[string]any{"id": id, "type": "function",
-				"function": map[string]any{"name": r.Tool.Name, "arguments": string(r.Tool.Input)}})
+				"function": map[string]any{"name": a.Tool.Name, "arguments": string(a.Tool.Input)}})
 		}
 		var content any // null unless a preamble
-		if r.Preamble != "" {
-			content = r.Preamble
+		if a.Preamble != "" {
+			content = a.Preamble
 		}
+		call = a
 		msg = map[string]any{"role": "assistant", "content": content, "tool_calls": calls}
 	}
 	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
@@ -60,17 +63,17 @@ func (r *Recorder) answerChat(w http.ResponseWriter, body []byte) {
 	}
 	chunk(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil)
 	if ids != nil {
-		if r.Preamble != "" {
-			chunk(delta(map[string]any{"content": r.Preamble}, nil), nil)
+		if call.Preamble != "" {
+			chunk(delta(map[string]any{"content": call.Preamble}, nil), nil)
 		}
 		for i, id := range ids {
 			chunk(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": id,
-				"type": "function", "function": map[string]any{"name": r.Tool.Name, "arguments": ""}}}}, nil), nil)
+				"type": "function", "function": map[string]any{"name": call.Tool.Name, "arguments": ""}}}}, nil), nil)
 			chunk(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i,
-				"function": map[string]any{"arguments": string(r.Tool.Input)}}}}, nil), nil)
+				"function": map[string]any{"arguments": string(call.Tool.Input)}}}}, nil), nil)
 		}
 	} else {
-		chunk(delta(map[string]any{"content": r.Reply}, nil), nil)
+		chunk(delta(map[string]any{"content": reply}, nil), nil)
 	}
 	chunk(delta(map[string]any{}, finish), nil)
 	if in.StreamOptions.IncludeUsage {

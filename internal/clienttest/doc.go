@@ -1,9 +1,9 @@
 // Package clienttest drives real clients — the coding-agent CLIs Claude
 // Code (@anthropic-ai/claude-code) and Codex CLI (@openai/codex) for one
 // non-interactive turn, and the JavaScript SDKs (openai,
-// @anthropic-ai/sdk, the Vercel AI SDK) through the scripts of
-// e2e/testdata/node — against a base URL on loopback, and records what
-// they send.
+// @anthropic-ai/sdk, the Vercel AI SDK, the OpenAI Agents SDK, LangChain
+// JS) through the scripts of e2e/testdata/node — against a base URL on
+// loopback, and records what they send.
 //
 //   - Recorder: a loopback HTTP server that answers just enough of every
 //     dialect for a turn and a tool round trip to complete — the Anthropic
@@ -11,8 +11,10 @@
 //     Responses and Chat Completions APIs and embeddings (floats or
 //     base64, as asked), Gemini's generateContent, streamGenerateContent
 //     and batchEmbedContents — and records every request (method, path,
-//     query, headers with secrets masked, body). It serves as the upstream
-//     of any dialect behind Detour too.
+//     query, headers with secrets masked, body). With Object set it answers
+//     a structured-output request with that JSON, as text or as the forced
+//     tool's input. It serves as the upstream of any dialect behind Detour
+//     too.
 //   - RunClaude, RunCodex: run the CLI once with a throwaway HOME, every
 //     network feature that is not the model call switched off, and the
 //     given base URL; they skip the test when the CLI is not installed.

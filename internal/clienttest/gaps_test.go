@@ -50,6 +50,13 @@ var knownGaps = map[string][]string{
 	"node-openai-" + nodePinned("openai") + ".jsonl":                   nil,
 	"node-anthropic-sdk-" + nodePinned("@anthropic-ai/sdk") + ".jsonl": {"thread", "thread"},
 	"node-ai-" + nodePinned("ai") + ".jsonl":                           {"input.2"},
+	// The frameworks (agents.mjs, langchain.mjs): nothing refused but the
+	// Agents SDK's server-side chaining (agents.mjs responses_previous_id;
+	// by default it sends the history whole). ChatAnthropic's jsonSchema
+	// structured output (output_config.format) was refused until the
+	// Messages door translated it.
+	"node-openai-agents-" + nodePinned("@openai/agents") + ".jsonl":                                                            {"previous_response_id"},
+	"node-langchain-openai-" + nodePinned("@langchain/openai") + "-anthropic-" + nodePinned("@langchain/anthropic") + ".jsonl": nil,
 }
 
 // nodePinned is the version e2e/testdata/node/package.json pins for pkg.

@@ -10,14 +10,14 @@ import (
 // with Reply, or with a functionCall of r.Tool.
 func (r *Recorder) answerGemini(w http.ResponseWriter, path string, body []byte) {
 	model, _, _ := strings.Cut(path[strings.LastIndex(path, "/models/")+len("/models/"):], ":")
-	parts := []any{map[string]any{"text": r.Reply}}
-	if r.wantsToolCall(body) {
+	parts := []any{map[string]any{"text": r.reply(body)}}
+	if a := r.toolAnswer(body); a != nil {
 		parts = nil
-		if r.Preamble != "" {
-			parts = append(parts, map[string]any{"text": r.Preamble})
+		if a.Preamble != "" {
+			parts = append(parts, map[string]any{"text": a.Preamble})
 		}
-		for range r.callIDs("") {
-			parts = append(parts, map[string]any{"functionCall": map[string]any{"name": r.Tool.Name, "args": r.Tool.Input}})
+		for range a.callIDs("") {
+			parts = append(parts, map[string]any{"functionCall": map[string]any{"name": a.Tool.Name, "args": a.Tool.Input}})
 		}
 	}
 	answer := map[string]any{

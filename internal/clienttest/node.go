@@ -165,7 +165,8 @@ func RunNode(t testing.TB, baseURL, script string, env ...string) NodeResult {
 	if err := os.Symlink(modules, filepath.Join(work, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	full := append(baseEnv(home), "DETOUR_URL="+baseURL)
+	// The Agents SDK exports traces to api.openai.com unless told not to.
+	full := append(baseEnv(home), "DETOUR_URL="+baseURL, "OPENAI_AGENTS_DISABLE_TRACING=1")
 	full = append(full, env...)
 	res := NodeResult{Result: run(node, []string{filepath.Join(work, script)}, full, work, 90*time.Second)}
 	res.Home = home

@@ -22,6 +22,8 @@ func TestNodeClientsRecord(t *testing.T) {
 		{"openai", "openai.mjs", "node-openai-" + pkgs["openai"] + ".jsonl"},
 		{"anthropic", "anthropic.mjs", "node-anthropic-sdk-" + pkgs["@anthropic-ai/sdk"] + ".jsonl"},
 		{"ai", "ai.mjs", "node-ai-" + pkgs["ai"] + ".jsonl"},
+		{"agents", "agents.mjs", "node-openai-agents-" + pkgs["@openai/agents"] + ".jsonl"},
+		{"langchain", "langchain.mjs", "node-langchain-openai-" + pkgs["@langchain/openai"] + "-anthropic-" + pkgs["@langchain/anthropic"] + ".jsonl"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -29,6 +31,7 @@ func TestNodeClientsRecord(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			rec.Object = Object
 			defer rec.Close()
 			res := RunNode(t, rec.URL, tc.script)
 			t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)

@@ -59,6 +59,13 @@ type Recorder struct {
 	// Preamble, when set, is text the tool answer carries before its
 	// calls ("Let me check."), as models often write.
 	Preamble string
+	// Object, when set, is a JSON value (text) a request asking for
+	// structured output gets: as its text when it asks in its dialect's
+	// own way (response_format, text.format, responseMimeType,
+	// output_config.format), as the input of the tool it forces when it
+	// asks through a tool (tool_choice naming one tool other than Tool's).
+	// Set it before the first request.
+	Object string
 
 	srv  *http.Server
 	ln   net.Listener

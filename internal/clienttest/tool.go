@@ -84,23 +84,23 @@ func (r *Recorder) wantsToolCall(body []byte) bool {
 
 // callIDs are the ids of the calls a tool answer carries: prefix, then
 // prefix_2, prefix_3… when r.Parallel asks for more than one.
-func (r *Recorder) callIDs(prefix string) []string {
+func (a *toolAnswer) callIDs(prefix string) []string {
 	ids := []string{prefix}
-	for i := 2; i <= r.Parallel; i++ {
+	for i := 2; i <= a.Parallel; i++ {
 		ids = append(ids, prefix+"_"+strconv.Itoa(i))
 	}
 	return ids
 }
 
 // answerMessagesTool streams (or returns) one tool_use block per call.
-func (r *Recorder) answerMessagesTool(w http.ResponseWriter, model string, stream bool) {
-	ids := r.callIDs("toolu_clienttest")
+func (r *Recorder) answerMessagesTool(w http.ResponseWriter, model string, stream bool, a *toolAnswer) {
+	ids := a.callIDs("toolu_clienttest")
 	var blocks []any
-	if r.Preamble != "" {
-		blocks = append(blocks, map[string]any{"type": "text", "text": r.Preamble})
+	if a.Preamble != "" {
+		blocks = append(blocks, map[string]any{"type": "text", "text": a.Preamble})
 	}
 	for _, id := range ids {
-		blocks = append(blocks, map[string]any{"type": "tool_use", "id": id, "name": r.Tool.Name, "input": r.Tool.Input})
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": id, "name": a.Tool.Name, "input": a.Tool.Input})
 	}
 	msg := map[string]any{"id": "msg_clienttest_tool", "type": "message", "role": "assistant",
 		"model": model, "stop_reason": "tool_use", "stop_sequence": nil, "content": blocks,
@@ -115,21 +115,21 @@ func (r *Recorder) answerMessagesTool(w http.ResponseWriter, model string, strea
 		"usage": map[string]any{"input_tokens": 10, "output_tokens": 1}}
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": start})
 	first := 0
-	if r.Preamble != "" {
+	if a.Preamble != "" {
 		first = 1
 		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 			"content_block": map[string]any{"type": "text", "text": ""}})
 		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "text_delta", "text": r.Preamble}})
+			"delta": map[string]any{"type": "text_delta", "text": a.Preamble}})
 		sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	}
 	for i, id := range ids {
 		i += first
 		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i,
 			"content_block": map[string]any{"type": "tool_use", "id": id,
-				"name": r.Tool.Name, "input": map[string]any{}}})
+				"name": a.Tool.Name, "input": map[string]any{}}})
 		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
-			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(r.Tool.Input)}})
+			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(a.Tool.Input)}})
 		sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
 	sse(w, "message_delta", map[string]any{"type": "message_delta",
@@ -139,23 +139,23 @@ func (r *Recorder) answerMessagesTool(w http.ResponseWriter, model string, strea
 }
 
 // answerResponsesTool streams (or returns) one function_call item per call.
-func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stream bool) {
+func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stream bool, a *toolAnswer) {
 	item := func(n int, status, args string) map[string]any {
-		suffix := r.callIDs("")[n]
+		suffix := a.callIDs("")[n]
 		it := map[string]any{"type": "function_call", "id": "fc_clienttest" + suffix, "call_id": "call_clienttest" + suffix,
-			"name": r.Tool.Name, "arguments": args, "status": status}
-		if r.Tool.Namespace != "" {
-			it["namespace"] = r.Tool.Namespace
+			"name": a.Tool.Name, "arguments": args, "status": status}
+		if a.Tool.Namespace != "" {
+			it["namespace"] = a.Tool.Namespace
 		}
 		return it
 	}
 	var done, pre []any // pre: the preamble's message item, if any
-	if r.Preamble != "" {
+	if a.Preamble != "" {
 		pre = []any{map[string]any{"type": "message", "id": "msg_clienttest_pre", "status": "completed", "role": "assistant",
-			"content": []any{map[string]any{"type": "output_text", "text": r.Preamble, "annotations": []any{}}}}}
+			"content": []any{map[string]any{"type": "output_text", "text": a.Preamble, "annotations": []any{}}}}}
 	}
-	for n := range r.callIDs("") {
-		done = append(done, item(n, "completed", string(r.Tool.Input)))
+	for n := range a.callIDs("") {
+		done = append(done, item(n, "completed", string(a.Tool.Input)))
 	}
 	usage := map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
 		"input_tokens_details":  map[string]any{"cached_tokens": 0},
@@ -179,15 +179,15 @@ func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stre
 	}
 	ev("response.created", map[string]any{"response": resp("in_progress", []any{}, nil)})
 	if pre != nil {
-		part := map[string]any{"type": "output_text", "text": r.Preamble, "annotations": []any{}}
+		part := map[string]any{"type": "output_text", "text": a.Preamble, "annotations": []any{}}
 		ev("response.output_item.added", map[string]any{"output_index": 0, "item": map[string]any{"type": "message",
 			"id": "msg_clienttest_pre", "status": "in_progress", "role": "assistant", "content": []any{}}})
 		ev("response.content_part.added", map[string]any{"item_id": "msg_clienttest_pre", "output_index": 0,
 			"content_index": 0, "part": map[string]any{"type": "output_text", "text": "", "annotations": []any{}}})
 		ev("response.output_text.delta", map[string]any{"item_id": "msg_clienttest_pre", "output_index": 0,
-			"content_index": 0, "delta": r.Preamble})
+			"content_index": 0, "delta": a.Preamble})
 		ev("response.output_text.done", map[string]any{"item_id": "msg_clienttest_pre", "output_index": 0,
-			"content_index": 0, "text": r.Preamble})
+			"content_index": 0, "text": a.Preamble})
 		ev("response.content_part.done", map[string]any{"item_id": "msg_clienttest_pre", "output_index": 0,
 			"content_index": 0, "part": part})
 		ev("response.output_item.done", map[string]any{"output_index": 0, "item": pre[0]})
@@ -197,9 +197,9 @@ func (r *Recorder) answerResponsesTool(w http.ResponseWriter, model string, stre
 		at := n + len(pre)
 		ev("response.output_item.added", map[string]any{"output_index": at, "item": item(n, "in_progress", "")})
 		ev("response.function_call_arguments.delta", map[string]any{"item_id": id,
-			"output_index": at, "delta": string(r.Tool.Input)})
+			"output_index": at, "delta": string(a.Tool.Input)})
 		ev("response.function_call_arguments.done", map[string]any{"item_id": id,
-			"output_index": at, "arguments": string(r.Tool.Input)})
+			"output_index": at, "arguments": string(a.Tool.Input)})
 		ev("response.output_item.done", map[string]any{"output_index": at, "item": done[n]})
 	}
 	ev("response.completed", map[string]any{"response": resp("completed", append(pre, done...), usage)})

@@ -63,7 +63,8 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 // (`event: <type>` + `data: <json>`) are written as they come and flushed
 // in batches (dispatch.Output).
 // There is no [DONE]: response.completed (or response.incomplete) ends a
-// normal stream, response.failed one that broke after the commit point.
+// normal stream, an error event and response.failed one that broke after
+// the commit point.
 // Like sseOutput, not safe for concurrent use; use newResponsesOutput.
 //
 // When the committed attempt is a passthrough (Commit.Native, a target
@@ -128,8 +129,8 @@ func (o *responsesOutput) End() error {
 // Flush sends what Chunk wrote.
 func (o *responsesOutput) Flush() error { return o.sse.Flush() }
 
-// Fail ends the stream with response.failed carrying the failure's code
-// (the class, or a code such as "shutdown") and message.
+// Fail ends the stream with an error event and response.failed carrying
+// the failure's code (the class, or a code such as "shutdown") and message.
 func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 	if o.sse.state != 1 {
 		return errNotCommitted

@@ -1,8 +1,10 @@
 // The official Anthropic TypeScript SDK (npm "@anthropic-ai/sdk") through
-// one base URL: messages (whole and streamed), tools, count_tokens,
-// models, errors.
+// one base URL: messages (whole and streamed), tools, structured output
+// (messages.parse), count_tokens, models, errors.
 import Anthropic from '@anthropic-ai/sdk';
 import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import * as z from 'zod/v4';
 import { base, key, model, run, weatherSchema, weatherAnswer, png } from './lib.mjs';
 
 const client = new Anthropic({ baseURL: base, apiKey: key, maxRetries: 0, timeout: 20000 });
@@ -10,6 +12,8 @@ const client = new Anthropic({ baseURL: base, apiKey: key, maxRetries: 0, timeou
 const system = 'You are terse.';
 const user = { role: 'user', content: 'What is the weather in Paris?' };
 const tools = [{ name: 'get_weather', description: 'Weather in a city', input_schema: weatherSchema }];
+
+const answer = z.object({ city: z.string(), sunny: z.boolean() });
 
 const textOf = (m) => m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
 const callsOf = (m) => m.content.filter((b) => b.type === 'tool_use').map((b) => ({ name: b.name, input: b.input }));
@@ -92,6 +96,17 @@ await run({
   async tool_runner() { return toolRunner({}); },
   async tool_runner_nothread() { return toolRunner({ thread: false }); },
   async tool_runner_stream_nothread() { return toolRunner({ thread: false, stream: true }); },
+  // Structured output (output_config.format), parsed by the SDK from the
+  // answer's text, whole and streamed.
+  async parse() {
+    const m = await client.messages.parse({ model, max_tokens: 200, system, messages: [user], output_config: { format: zodOutputFormat(answer) } });
+    return { object: m.parsed_output, stop: m.stop_reason };
+  },
+  async parse_stream() {
+    const s = client.messages.stream({ model, max_tokens: 200, system, messages: [user], output_config: { format: zodOutputFormat(answer) } });
+    const m = await s.finalMessage();
+    return { object: m.parsed_output, stop: m.stop_reason };
+  },
   async count_tokens() {
     const c = await client.messages.countTokens({ model, system, messages: [user], tools });
     return { input_tokens: c.input_tokens };

@@ -56,7 +56,9 @@
 //	service_tier               dropped
 //	output_config.effort       dropped
 //	output_config.format,
-//	  output_format            refused (structured output is not translated)
+//	  output_format            json_schema kept as response_format json_schema
+//	                           (name "output", no strict; format.go); another
+//	                           type refused
 //	context_management         dropped (its edits clear thinking, dropped anyway)
 //	container, mcp_servers,
 //	  thread, compaction       refused (thread: Anthropic's server-side turns;

@@ -12,6 +12,7 @@ var fuzzSeeds = []string{
 	 "tool_choice":{"type":"any","disable_parallel_tool_use":true},"messages":[{"role":"user","content":[{"type":"image","source":{"type":"url","url":"u"}}]},
 	 {"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{"q":1}}]},
 	 {"role":"user","content":[{"type":"tool_result","tool_use_id":"a","is_error":true,"content":[{"type":"text","text":"t"}]}]}]}`,
+	`{"model":"m","max_tokens":5,"output_config":{"format":{"type":"json_schema","schema":{"type":"object"}}},"messages":[{"role":"user","content":"x"}]}`,
 	`{"model":"a","model":"b"}`, `{}`, `[]`, `{"messages":[{"role":1}]}`, "",
 }
 

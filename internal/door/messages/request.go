@@ -149,6 +149,7 @@ type outRequest struct {
 	ToolChoice          any                 `json:"tool_choice,omitempty"`
 	ParallelToolCalls   *bool               `json:"parallel_tool_calls,omitempty"`
 	User                string              `json:"user,omitempty"`
+	ResponseFormat      *outFormat          `json:"response_format,omitempty"`
 }
 
 // outMessage is one canonical message. Content is a string, a list of
@@ -204,14 +205,15 @@ func translate(in *inRequest) (*outRequest, error) {
 	for _, f := range []struct {
 		name string
 		v    json.RawMessage
-	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"output_format", in.OutputFormat}, {"thread", in.Thread},
+	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"thread", in.Thread},
 		{"compaction", in.Compaction}} {
 		if present(f.v) {
 			return nil, unsupported(f.name, "%s", f.name)
 		}
 	}
-	if in.OutputConfig != nil && present(in.OutputConfig.Format) {
-		return nil, unsupported("output_config.format", "structured output")
+	format, err := responseFormat(in)
+	if err != nil {
+		return nil, err
 	}
 	out := &outRequest{
 		Model:               *in.Model,
@@ -221,6 +223,7 @@ func translate(in *inRequest) (*outRequest, error) {
 		TopP:                in.TopP,
 		Stop:                in.StopSequences,
 		Stream:              in.Stream != nil && *in.Stream,
+		ResponseFormat:      format,
 	}
 	if out.Stream {
 		out.StreamOptions = &chat.StreamOptions{IncludeUsage: true}

@@ -104,6 +104,28 @@ func TestTranslate(t *testing.T) {
 			"messages":[{"role":"user","content":"x"}]}`,
 		model: "m",
 	}, {
+		// Structured outputs (https://platform.claude.com/docs/en/build-with-claude/structured-outputs):
+		// output_config.format json_schema, as LangChain's ChatAnthropic
+		// withStructuredOutput(…, {method: "jsonSchema"}) and the Anthropic
+		// SDK's messages.parse send it; Anthropic answers the JSON as text,
+		// as an OpenAI or Gemini model does under response_format.
+		name: "structured output",
+		in: `{"model":"m","max_tokens":200,"output_config":{"effort":"low","format":{"type":"json_schema",
+			"schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}}},
+			"messages":[{"role":"user","content":"x"}]}`,
+		want: `{"model":"m","max_completion_tokens":200,"messages":[{"role":"user","content":"x"}],
+			"response_format":{"type":"json_schema","json_schema":{"name":"output",
+			"schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}}}}`,
+		model: "m",
+	}, {
+		// The structured-outputs beta's name for the same member.
+		name: "structured output beta",
+		in: `{"model":"m","max_tokens":200,"output_format":{"type":"json_schema","schema":{"type":"object"}},
+			"messages":[{"role":"user","content":"x"}]}`,
+		want: `{"model":"m","max_completion_tokens":200,"messages":[{"role":"user","content":"x"}],
+			"response_format":{"type":"json_schema","json_schema":{"name":"output","schema":{"type":"object"}}}}`,
+		model: "m",
+	}, {
 		name:  "tool choice without tools",
 		in:    `{"model":"m","max_tokens":5,"tool_choice":{"type":"none"},"messages":[{"role":"user","content":"x"}]}`,
 		want:  `{"model":"m","max_completion_tokens":5,"messages":[{"role":"user","content":"x"}]}`,
@@ -165,7 +187,14 @@ func TestTranslateErrors(t *testing.T) {
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"image","source":{"type":"file","file_id":"f"}}]}]}`,
 			"messages.0.content.0.source.type", true},
 		{`{"model":"m","max_tokens":5,"mcp_servers":[{"type":"url","url":"https://x","name":"x"}],` + msgs + `}`, "mcp_servers", true},
-		{`{"model":"m","max_tokens":5,"output_config":{"format":{"type":"json_schema","schema":{}}},` + msgs + `}`, "output_config.format", true},
+		// Structured output translates (TestTranslate); a format it does
+		// not know is Anthropic's to judge, a json_schema without a schema
+		// is malformed, and so is the format given under both names.
+		{`{"model":"m","max_tokens":5,"output_config":{"format":{"type":"xml"}},` + msgs + `}`, "output_config.format.type", true},
+		{`{"model":"m","max_tokens":5,"output_config":{"format":{"type":"json_schema"}},` + msgs + `}`, "output_config.format.schema", false},
+		{`{"model":"m","max_tokens":5,"output_config":{"format":{"type":"json_schema","schema":"x"}},` + msgs + `}`, "output_config.format.schema", false},
+		{`{"model":"m","max_tokens":5,"output_format":{"type":"json_schema","schema":{}},"output_config":{"format":{"type":"json_schema","schema":{}}},` + msgs + `}`,
+			"output_format", false},
 		// A server-side thread (the Anthropic SDK's tool runner): only
 		// Anthropic holds the conversation a "continue" adds to, and a
 		// "create" is followed by one.

@@ -64,11 +64,20 @@ func FuzzStream(f *testing.F) {
 		}
 		frames := parseFrames(t, out)
 		checkSequence(t, frames)
+		// One end: completed, incomplete, or (Fail) the error event alone
+		// or right before response.failed.
 		terminal := 0
-		for _, fr := range frames {
+		for i, fr := range frames {
 			switch fr.Event {
-			case "response.completed", "response.incomplete", "response.failed", "error":
+			case "response.completed", "response.incomplete", "response.failed":
 				terminal++
+			case "error":
+				if i+1 < len(frames) && frames[i+1].Event != "response.failed" {
+					t.Fatalf("error event followed by %s", frames[i+1].Event)
+				}
+				if i+1 == len(frames) {
+					terminal++
+				}
 			}
 		}
 		if terminal != 1 || len(s.End()) != 0 {

@@ -176,9 +176,14 @@ func (s *Stream) End() []byte {
 }
 
 // Fail ends the stream with an error. Once response.created was sent it
-// sends response.failed: the response with status "failed", error {code,
-// message}, the output so far (open items marked "incomplete") and any
-// usage. Before that it sends a lone `error` event {code, message, param}.
+// sends the `error` event {code, message, param} and then response.failed:
+// the response with status "failed", error {code, message}, the output so
+// far (open items marked "incomplete") and any usage. The error event is
+// there for clients that read no response.failed (LangChain's ChatOpenAI
+// ends such a stream as if it completed; the openai SDKs throw at the
+// error event), response.failed for those that end a stream on it (Codex,
+// which skips events it does not know). Before response.created it sends
+// the `error` event alone.
 // code is what the error envelope's "code" carries for the same failure
 // (the Detour class name, or a code such as "shutdown"), so a client sees
 // one vocabulary whether the failure came before or after the commit.
@@ -189,12 +194,12 @@ func (s *Stream) Fail(code, message string) []byte {
 	}
 	s.ended = true
 	s.buf = s.buf[:0]
+	s.event("error", struct {
+		Code    string  `json:"code"`
+		Message string  `json:"message"`
+		Param   *string `json:"param"`
+	}{code, message, nil})
 	if !s.started {
-		s.event("error", struct {
-			Code    string  `json:"code"`
-			Message string  `json:"message"`
-			Param   *string `json:"param"`
-		}{code, message, nil})
 		return s.out()
 	}
 	if s.msg != nil {

@@ -191,7 +191,17 @@ func TestStreamFail(t *testing.T) {
 		if got := frames[len(frames)-1].Event; got != "response.failed" {
 			t.Fatalf("last event %s", got)
 		}
-		r := accumulate(t, frames)
+		// Before it, the error event: clients that ignore response.failed
+		// (LangChain's ChatOpenAI) see the failure there, and the openai
+		// SDKs throw at it (docs/doors.md).
+		var ev responses.ResponseErrorEvent
+		if f := frames[len(frames)-2]; f.Event != "error" || json.Unmarshal(f.Data, &ev) != nil ||
+			ev.Code != "server_error" || ev.Message != "upstream cut the stream" {
+			t.Fatalf("the event before response.failed is %s %s, want the error event", f.Event, f.Data)
+		}
+		// openai-go's accumulator takes the error event for the failure
+		// it is; the response is response.failed's.
+		r := accumulate(t, append(frames[:len(frames)-2:len(frames)-2], frames[len(frames)-1]))
 		if r.Status != "failed" || r.Error.Code != "server_error" || r.Error.Message != "upstream cut the stream" {
 			t.Fatalf("status %q error %+v", r.Status, r.Error)
 		}
