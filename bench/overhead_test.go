@@ -2,7 +2,10 @@ package bench
 
 import (
 	"bytes"
+	"net"
 	"net/http"
+	"net/http/httputil"
+	"net/url"
 	"syscall"
 	"testing"
 	"time"
@@ -56,6 +59,37 @@ func BenchmarkDirect(b *testing.B) {
 func BenchmarkGateway(b *testing.B) {
 	e := setup(b, upstreamtest.Step{Body: answer})
 	run(b, client(1), e.gateway, chatBody, plainOK)
+}
+
+// BenchmarkPlain: the same answer through a plain httputil.ReverseProxy in
+// front of the same fake, in this process: the floor a gateway built on
+// net/http starts from (docs/benchmarks.md, "Round 5"). Gateway − Plain is
+// what Detour's own handling costs.
+func BenchmarkPlain(b *testing.B) {
+	f := fake(b, upstreamtest.Step{Body: answer})
+	run(b, client(1), plainProxy(b, f.URL)+"/chat/completions", chatBody, plainOK)
+}
+
+// plainProxy starts a reverse proxy to upstream on loopback, with a
+// transport sized like Detour's (as bench/cmd/overhead's), and returns its
+// base URL.
+func plainProxy(tb testing.TB, upstream string) string {
+	tb.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.Transport = &http.Transport{MaxIdleConns: 1024, MaxIdleConnsPerHost: 256, IdleConnTimeout: 90 * time.Second, ForceAttemptHTTP2: true}
+	rp.FlushInterval = -1
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := &http.Server{Handler: rp, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	tb.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
 }
 
 // BenchmarkDirectStream: a 20-chunk stream (24 events with the role, finish,
