@@ -42,6 +42,9 @@ type walk struct {
 	// cont continues a stream cut after its commit point (continue.go);
 	// nil when the route does not.
 	cont *continuation
+	// member is the walk's place among the requests the end of the
+	// shutdown grace period ends (shutdown.go).
+	member member
 }
 
 // Do serves one call and files its decision record: Run, then Record.
@@ -69,13 +72,15 @@ func (d *Dispatcher) Run(ctx context.Context, call *Call) *Result {
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
 	defer cancelBase(nil)
-	if d.opt.Stop != nil {
-		defer context.AfterFunc(d.opt.Stop, func() { cancelBase(errShutdown) })()
-	}
 	ctx, cancel := context.WithTimeout(base, r.cfg.Deadline)
 	defer cancel()
 	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg, base: base,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
+	if d.opt.Stop != nil {
+		w.member.cancel = cancelBase
+		d.inflight.join(d.opt.Stop, &w.member)
+		defer d.inflight.leave(&w.member)
+	}
 	w.cont = newContinuation(r, call)
 	res := w.settle(w.run(ctx))
 	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
