@@ -21,7 +21,9 @@ type watchdog struct {
 	cancel context.CancelFunc
 	// deadline is the route's (the attempt context's), watched until the
 	// commit point; zero when there is none or the commit point passed.
+	// route is the context it is the deadline of.
 	deadline time.Time
+	route    context.Context
 	// phase and phaseEnd are the phase being timed and when its timeout
 	// passes, while a deadline is watched; phase is "" while paused.
 	phase    Phase
@@ -58,7 +60,7 @@ func (wd *watchdog) watchDeadline(ctx context.Context) {
 	}
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
-	wd.deadline = dl
+	wd.deadline, wd.route = dl, ctx
 	wd.schedule(time.Now())
 }
 
@@ -132,9 +134,27 @@ func (wd *watchdog) arm(phase Phase, d time.Duration) {
 
 func (wd *watchdog) fire() {
 	wd.mu.Lock()
-	phase := wd.timing
+	phase, route := wd.timing, wd.route
 	wd.mu.Unlock()
+	if phase == PhaseDeadline {
+		// The route's context expires at the same instant, on a timer of
+		// its own: the attempt ends once it has, so that whoever reads the
+		// walk's context after the attempt finds the deadline passed, as
+		// when the watch was an AfterFunc on that context.
+		<-route.Done()
+		if wd.lifted() {
+			return
+		}
+	}
 	wd.expire(phase)
+}
+
+// lifted reports whether the deadline no longer applies: the commit point
+// or the end of the attempt came while fire waited for it.
+func (wd *watchdog) lifted() bool {
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	return wd.deadline.IsZero()
 }
 
 // pause stops the clock until the next arm; the route's deadline, until
