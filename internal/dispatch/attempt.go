@@ -206,7 +206,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	case o.native:
 		w.nativeAnswer(e, body, o)
 	default:
-		out, err := w.decode(e, body)
+		out, usage, err := w.decodeWhole(e, body)
 		o.billable = true
 		if err != nil {
 			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
@@ -218,7 +218,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			w.streamWhole(e, out, o)
 			return
 		}
-		o.ok, o.body, o.usage = true, out, usageOf(out)
+		o.ok, o.body, o.usage = true, out, usage
 	}
 }
 
