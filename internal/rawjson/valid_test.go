@@ -103,3 +103,92 @@ func benchAnswer() []byte {
 		`","role":"assistant"}}],"created":1764489600,"id":"chatcmpl-test","model":"gpt-4o-mini","object":"chat.completion",` +
 		`"usage":{"completion_tokens":2,"prompt_tokens":5,"total_tokens":7}}`)
 }
+
+// skipValueBefore is skipValue as it was before skipString: every byte of
+// a string read in turn, a backslash taking the next one.
+func skipValueBefore(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		for j := i + 1; j < len(b); j++ {
+			switch b[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return -1
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				k := skipValueBefore(b, j)
+				if k < 0 {
+					return -1
+				}
+				j = k - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// skipValue ends every value, valid or not, where it ended before
+// skipString, from every starting place.
+func FuzzSkipValue(f *testing.F) {
+	for _, c := range checkCases {
+		f.Add([]byte(c))
+	}
+	f.Add([]byte(`"a\\\"b\\\\"x"`))
+	f.Add([]byte(`{"a":"\\","b":"\"}"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for i := range b {
+			if got, want := skipValue(b, i), skipValueBefore(b, i); got != want {
+				t.Fatalf("skipValue(%q, %d) = %d, was %d", b, i, got, want)
+			}
+		}
+	})
+}
+
+func TestSkipValueAsBefore(t *testing.T) {
+	for _, c := range append(checkCases, `"a\\\"b\\\\"x"`, `{"a":"\\","b":"\"}"}`, `"\\\\\\\"\\"`) {
+		b := []byte(c)
+		for i := range b {
+			if got, want := skipValue(b, i), skipValueBefore(b, i); got != want {
+				t.Fatalf("skipValue(%q, %d) = %d, was %d", b, i, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkMemberLargeBody: "model" found in a 64 KiB conversation (a
+// client body, as WithModel reads it for every attempt).
+func BenchmarkMemberLargeBody(b *testing.B) {
+	text := strings.Repeat(`Please summarise the following paragraph, keeping \"quotes\" intact. `, 1000)
+	body := []byte(`{"model":"gpt","messages":[{"role":"user","content":"` + text + `"}],"stream":false}`)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if Member(body, "model") == nil {
+			b.Fatal("no model")
+		}
+	}
+}
