@@ -72,8 +72,9 @@ func (d *Dispatcher) Run(ctx context.Context, call *Call) *Result {
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
 	defer cancelBase(nil)
-	ctx, cancel := context.WithTimeout(base, r.cfg.Deadline)
-	defer cancel()
+	rctx := newRouteCtx(base, time.Now().Add(r.cfg.Deadline)) // context.WithTimeout, made only if waited on
+	defer rctx.release()
+	ctx = rctx
 	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg, base: base,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
 	if d.opt.Stop != nil {
