@@ -66,7 +66,7 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 		prev := &w.rec.Attempts[n-1]
 		w.d.opt.Metrics.Failover(w.r.name, string(prev.Action), prev.Class)
 	}
-	w.tried[e.key] = true
+	w.markTried(e.key)
 	e.target.inflight.Add(1)
 	o := w.d.call(ctx, w, e)
 	e.target.inflight.Add(-1)
