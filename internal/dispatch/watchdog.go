@@ -52,7 +52,8 @@ const (
 )
 
 // watchDeadline cancels the attempt when ctx's deadline (the route's)
-// passes, until committed is called.
+// passes, until committed is called. The clock starts with the first arm,
+// which the attempt makes before it waits on anything.
 func (wd *watchdog) watchDeadline(ctx context.Context) {
 	dl, ok := ctx.Deadline()
 	if !ok {
@@ -61,7 +62,6 @@ func (wd *watchdog) watchDeadline(ctx context.Context) {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
 	wd.deadline, wd.route = dl, ctx
-	wd.schedule(time.Now())
 }
 
 // schedule sets the timer, with wd.mu held, while a deadline is watched:
