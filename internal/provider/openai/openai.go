@@ -37,10 +37,6 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if err != nil {
 		return nil, err
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/chat/completions", bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
 	// One map of shared values, not three Header.Set calls (each allocates
 	// a slice). The value slices are full (len == cap): an Add by anyone
 	// after us copies, it never writes into them.
@@ -54,8 +50,7 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if ep.APIKey != "" {
 		h["Authorization"] = []string{"Bearer " + ep.APIKey}
 	}
-	hr.Header = h
-	return hr, nil
+	return provider.NewPost(ctx, ep.BaseURL, "/chat/completions", body, h)
 }
 
 // Response checks that a 2xx body is a chat completion and passes it through
