@@ -81,12 +81,18 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	// deadline: the watchdog applies the deadline until the commit point.
 	actx, cancel := context.WithCancel(w.base)
 	defer cancel()
-	wd := &watchdog{cancel: cancel}
+	// The attempt's outcome, watchdog and trace live as long as each other
+	// (a stream's whole life): one allocation for the three.
+	st := &struct {
+		o     outcome
+		wd    watchdog
+		trace httptrace.ClientTrace
+	}{}
+	o, wd, trace := &st.o, &st.wd, &st.trace
+	wd.cancel = cancel
 	wd.watchDeadline(ctx)
 	defer wd.release()
-	o := &outcome{}
-
-	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) }}
+	trace.WroteRequest = func(httptrace.WroteRequestInfo) { o.sent.Store(true) }
 	gctx, turn := e.prov.gate.hook(actx, trace)
 	hreq, err := w.newRequest(httptrace.WithClientTrace(gctx, trace), e, o)
 	if err != nil {
