@@ -171,7 +171,8 @@ func totals(rec *decision.Decision, partial bool) {
 	var u decision.Usage
 	var sum float64
 	usage, priced := false, false
-	for _, a := range rec.Attempts {
+	for i := range rec.Attempts {
+		a := &rec.Attempts[i]
 		if a.Usage != nil {
 			u.Add(*a.Usage)
 			usage = true
