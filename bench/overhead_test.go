@@ -2,10 +2,8 @@ package bench
 
 import (
 	"bytes"
-	"net"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
+	"runtime/metrics"
 	"syscall"
 	"testing"
 	"time"
@@ -19,12 +17,13 @@ import (
 // keep-alive connection. Allocations and CPU time ("cpu-µs/op", user+system
 // from getrusage) are the whole process's: client, fake and (via the
 // gateway) Detour; the gateway's own share is the difference from Direct.
+// So are the goroutines started per request ("goroutines/op").
 func run(b *testing.B, c *http.Client, url, body string, check func([]byte) bool) {
 	b.ReportAllocs()
 	if _, err := post(c, url, body); err != nil { // warm the connection
 		b.Fatal(err)
 	}
-	cpu0 := cpuTime()
+	cpu0, g0 := cpuTime(), goroutinesCreated()
 	n := 0
 	for b.Loop() {
 		got, err := post(c, url, body)
@@ -37,6 +36,18 @@ func run(b *testing.B, c *http.Client, url, body string, check func([]byte) bool
 		n++
 	}
 	b.ReportMetric(us(cpuTime()-cpu0)/float64(n), "cpu-µs/op")
+	b.ReportMetric(float64(goroutinesCreated()-g0)/float64(n), "goroutines/op")
+}
+
+// goroutinesCreated counts the goroutines this process has started so far:
+// each costs a scheduling round trip on the request's path.
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 // cpuTime is the user+system CPU time this process has used so far.
@@ -73,35 +84,12 @@ func BenchmarkGatewayServe(b *testing.B) {
 	run(b, client(1), url+"/v1/chat/completions", chatBody, plainOK)
 }
 
-// BenchmarkPlain: the same answer through a plain httputil.ReverseProxy in
-// front of the same fake, in this process: the floor a gateway built on
-// net/http starts from (docs/benchmarks.md, "Round 5"). Gateway − Plain is
-// what Detour's own handling costs.
+// BenchmarkPlain: the same answer through a plain httputil.ReverseProxy
+// (the floor for any gateway on net/http: a second loopback hop and
+// nothing else), started in this process like the gateway.
 func BenchmarkPlain(b *testing.B) {
-	f := fake(b, upstreamtest.Step{Body: answer})
-	run(b, client(1), plainProxy(b, f.URL)+"/chat/completions", chatBody, plainOK)
-}
-
-// plainProxy starts a reverse proxy to upstream on loopback, with a
-// transport sized like Detour's (as bench/cmd/overhead's), and returns its
-// base URL.
-func plainProxy(tb testing.TB, upstream string) string {
-	tb.Helper()
-	u, err := url.Parse(upstream)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rp := httputil.NewSingleHostReverseProxy(u)
-	rp.Transport = &http.Transport{MaxIdleConns: 1024, MaxIdleConnsPerHost: 256, IdleConnTimeout: 90 * time.Second, ForceAttemptHTTP2: true}
-	rp.FlushInterval = -1
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	srv := &http.Server{Handler: rp, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	tb.Cleanup(func() { srv.Close() })
-	return "http://" + ln.Addr().String()
+	e := setup(b, upstreamtest.Step{Body: answer})
+	run(b, client(1), e.plain, chatBody, plainOK)
 }
 
 // BenchmarkDirectStream: a 20-chunk stream (24 events with the role, finish,

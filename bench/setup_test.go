@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -67,12 +70,31 @@ func client(conns int) *http.Client {
 	}}
 }
 
-// endpoints are the URLs the same request is sent to.
-type endpoints struct{ direct, gateway string }
+// endpoints are the URLs the same request is sent to: the fake itself,
+// Detour in front of it and a plain reverse proxy in front of it.
+type endpoints struct{ direct, gateway, plain string }
 
 func setup(tb testing.TB, st upstreamtest.Step) endpoints {
 	f := fake(tb, st)
-	return endpoints{direct: f.URL + "/chat/completions", gateway: gateway(tb, f.URL) + "/v1/chat/completions"}
+	return endpoints{direct: f.URL + "/chat/completions", gateway: gateway(tb, f.URL) + "/v1/chat/completions",
+		plain: plainProxy(tb, f.URL) + "/chat/completions"}
+}
+
+// plainProxy starts an httputil.ReverseProxy in front of fakeURL (flushing
+// every write, as a streaming proxy must; a keep-alive transport like
+// Detour's) and returns its base URL.
+func plainProxy(tb testing.TB, fakeURL string) string {
+	tb.Helper()
+	u, err := url.Parse(fakeURL)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.FlushInterval = -1
+	rp.Transport = &http.Transport{MaxIdleConns: 1000, MaxIdleConnsPerHost: 1000, IdleConnTimeout: time.Minute}
+	s := httptest.NewServer(rp)
+	tb.Cleanup(s.Close)
+	return s.URL
 }
 
 // post sends body to url and reads the whole answer; it fails on anything

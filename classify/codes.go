@@ -54,6 +54,7 @@ func init() {
 		"payment_required": strongCode(Quota), "credit_balance_exhausted": strongCode(Quota), "quota_exceeded": strongCode(Quota), "credits_exhausted": strongCode(Quota),
 		"budget_exceeded": strongCode(Quota), "account_overdue": strongCode(Quota), "accountoverdueerror": strongCode(Quota),
 		"arrearage": strongCode(Quota), "allocationquota.freetieronly": strongCode(Quota),
+		"insufficient_user_quota": strongCode(Quota), // one-api and its forks (new-api, relays): the relay account's quota is spent
 		// unavailable
 		"model_not_found": strongCode(Unavailable), "unknown_model": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
 		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),

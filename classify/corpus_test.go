@@ -42,7 +42,8 @@ func init() {
 		together xai bedrock cerebras fireworks perplexity ollama vllm litellm llamacpp sglang tgi lmstudio
 		huggingface nvidia cohere cloudflare portkey dashscope moonshot zhipu minimax siliconflow volcengine
 		baidu watsonx replicate deepinfra github venice sambanova databricks xinference opencode spark stepfun
-		hunyuan scaleway localai novita nous oneapi newapi truefoundry pollinations sub2api`) {
+		hunyuan scaleway localai novita nous oneapi newapi truefoundry pollinations sub2api voyage tei vlmrun
+		modelscope vercel aihubmix iflow kronk mimo runpod`) {
 		corpusProviders[p] = true
 	}
 }

@@ -22,7 +22,8 @@ import (
 //     the priority of mainPhrases, skipping any whose matched text the
 //     client sent (echoed) and, where structure says the answer is about
 //     one request field (a param, a bad-input code), the account-scoped
-//     ones (quota, auth); then "Limit N … Requested M" with M > N, or
+//     ones (quota, auth), and where a param names a field other than
+//     `model`, the gone-model ones too (unavailable); then "Limit N … Requested M" with M > N, or
 //     "(actual/limit): A/L" or "current: A, limit: L" with A > 2L, a single
 //     request larger than a per-minute cap, is overflow. A capability gap
 //     ("does not support tools") is a phrase of class unknown: it outranks
@@ -64,6 +65,14 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	var skip classMask
 	if len(f.param) > 0 || cs.badEv != "" {
 		skip = 1<<Quota | 1<<Auth
+	}
+	// Likewise a gone-model wording is about the endpoint only where the
+	// named field is the model Detour sent: with a param naming another
+	// field (a tool's own model), it is that field's value. (Access wording
+	// beside a param keeps its class: an account that may not stream a
+	// model, or use a tier, is the account's state.)
+	if len(f.param) > 0 && string(f.param) != "model" {
+		skip |= 1 << Unavailable
 	}
 	ts := textScan{f: f, body: body, req: req, model: model}
 	n := len(mainPhrases.list)
@@ -140,7 +149,11 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		return Verdict{Failed: true, Class: cs.weak, Evidence: cs.weakEv}
 	}
 	if def == Unknown {
-		if ev := structureProof(f); ev != "" {
+		// A field path met inside the message, not at its start, is the
+		// weakest structure: a capability gap that names its path ("…
+		// errors: messages.0.content.1.image: This model does not support
+		// image input") is still a gap, which the next target may not have.
+		if ev := structureProof(f); ev != "" && !(capability && ev == "message:field-path" && !fieldPathPrefix(f.texts[0])) {
 			return Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 		}
 	}
@@ -161,7 +174,7 @@ func structureProof(f *facts) string {
 		return "detail:loc"
 	case f.fieldErrors:
 		return "zod:_errors"
-	case f.nTexts > 0 && fieldPathPrefix(f.texts[0]):
+	case f.nTexts > 0 && (fieldPathPrefix(f.texts[0]) || rootedFieldPath(f.texts[0])):
 		return "message:field-path"
 	}
 	return ""
@@ -218,17 +231,14 @@ func (cs *codeScan) try(src codeSource, v []byte) {
 	}
 }
 
-// overflowRank is the priority of the first phrase below the overflow group:
-// when the best phrase found ranks there or lower, a request larger than its
-// per-minute limit still decides overflow.
+// overflowRank is the priority of the last phrase of the overflow group (the
+// last overflow phrase of the list; the batch caps ranked above the context
+// window are not that group): when the best phrase found ranks below it, a
+// request larger than its per-minute limit still decides overflow.
 var overflowRank = func() int {
-	for i, p := range mainPhrases.list {
-		if p.class == Overflow {
-			for j := i; j < len(mainPhrases.list); j++ {
-				if mainPhrases.list[j].class != Overflow {
-					return j - 1
-				}
-			}
+	for i := len(mainPhrases.list) - 1; i >= 0; i-- {
+		if mainPhrases.list[i].class == Overflow {
+			return i
 		}
 	}
 	return len(mainPhrases.list)
@@ -270,35 +280,4 @@ func (ts *textScan) metricPeriod() (long, short bool) {
 		}
 	}
 	return false, false
-}
-
-// fieldPathPrefix reports a message that begins by naming a request field:
-// "max_tokens: 10000 > 4096…", "messages.1.content: …", "messages: roles…".
-func fieldPathPrefix(t []byte) bool {
-	if len(t) > 2 && t[0] == '*' && t[1] == ' ' { // Gemini: "* GenerateContentRequest.contents: …"
-		t = t[2:]
-	}
-	i := 0
-	dotted := false
-	for i < len(t) && i < 256 { // Gemini's schema paths run long
-		c := t[i]
-		if c == '_' || c == '.' || c == '[' || c == ']' {
-			dotted = true
-		} else if wordTab[c] == 0 || c >= 0x80 {
-			break
-		}
-		i++
-	}
-	if i == 0 || i >= len(t) || t[i] != ':' {
-		return false
-	}
-	if dotted {
-		return true
-	}
-	switch string(t[:i]) {
-	case "messages", "model", "system", "tools", "temperature", "metadata", "stream",
-		"thinking", "contents", "prompt", "input", "stop", "n":
-		return true
-	}
-	return false
 }

@@ -143,6 +143,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "at 'modelid'", class: Unavailable}, // AWS: "Value '…' at 'modelId' failed to satisfy constraint"
 	{a: "模型不存在", class: Unavailable},        // model does not exist
 	{a: "model identifier is invalid", class: Unavailable},
+	{a: "model name is invalid", class: Unavailable}, // "… or the model name is invalid" (Google's Code Assist)
+	{a: "model id is invalid", class: Unavailable},
 	{a: "unknown model", class: Unavailable},
 	{a: "invalid model", class: Unavailable},
 	{a: "no such model", class: Unavailable},
@@ -154,6 +156,15 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
 	{a: "no route for", class: Unavailable},
 	{a: "could not route", class: Unavailable},
+
+	// overflow, before the window: a batch over this endpoint's per-request
+	// cap (tokens or items per batch, inputs per request), even where the
+	// text also says "too many tokens". The cap is the endpoint's (one
+	// deployment takes 1 input, another 2048), not the model's window.
+	{a: "tokens", b: "batch", gap: 16, class: Overflow}, // "tokens in batch", "tokens per submitted batch"
+	{a: "in one batch", class: Overflow},
+	{a: "too many inputs", class: Overflow},
+	{a: "max number of inputs", class: Overflow},
 
 	// context_length: the prompt exceeds the window.
 	{a: "context_length_exceeded", class: ContextLength},
@@ -208,6 +219,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "payload too large", class: Overflow},
 	{a: "request_too_large", class: Overflow},
 	{a: "request exceeds the maximum allowed number of bytes", class: Overflow},
+	{a: "payload size exceeds", class: Overflow},
 	// Per-request media limits of this endpoint: size, dimensions, count.
 	{a: "image dimensions", class: Overflow},
 	{a: "image exceeds", class: Overflow},
@@ -249,6 +261,10 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "usage limit", b: "reset", gap: 80, class: Quota, weak: true},
 	{a: "usage limit", b: "upgrade", gap: 40, class: Quota, weak: true},
 	{a: "使用上限", b: "重置", gap: 80, class: Quota, weak: true}, // usage cap … reset
+	// Paid overage beyond a plan ("out of extra usage", "draw from your
+	// extra usage"); "extra usage is required" for a long request is the
+	// overflow phrase above and ranks first.
+	{a: "extra usage", class: Quota, weak: true},
 
 	// timeout, rate_limited, server_error wording (for bodies in 2xx and
 	// ambiguous 4xx).
@@ -281,6 +297,7 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "does not have permission", class: Forbidden},
 	{a: "not allowed to access", class: Forbidden},
 	{a: "access denied", class: Forbidden},
+	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use
 
 	// bad_request: the body names the bad input. First the parameter and
 	// conversation-order families, which outrank the capability gaps below
@@ -291,6 +308,8 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "parameter not supported", class: BadRequest, badInput: true},
 	{a: "argument not supported", class: BadRequest, badInput: true},
 	{a: "not support parameter", class: BadRequest, badInput: true},
+	{a: "not support", b: "parameter", gap: 24, class: BadRequest, badInput: true}, // "does not support the effort parameter"
+	{a: "doesn't support", b: "parameter", gap: 24, class: BadRequest, badInput: true},
 	{a: "temperature", class: BadRequest, badInput: true},
 	{a: "frequency penalty", class: BadRequest, badInput: true},
 	{a: "frequency_penalty", class: BadRequest, badInput: true},
@@ -367,68 +386,13 @@ var mainPhrases = newPhraseSet([]phrase{
 	{a: "expects", class: BadRequest, badInput: true},
 	{a: "must contain", class: BadRequest, badInput: true},
 	{a: "at most", class: BadRequest, badInput: true},
+	{a: "maximum of", class: BadRequest, badInput: true}, // "A maximum of 4 blocks with cache_control may be provided"
+	{a: "please provide", class: BadRequest, badInput: true},
+	{a: "invalid", b: "type", gap: 10, class: BadRequest, badInput: true}, // "invalid input type", "invalid content type"
 	{a: "element predicate failed", class: BadRequest, badInput: true},
 
 	// The request is at fault but nothing is named ("Invalid arguments
 	// passed to the model", "Request contains an invalid argument."): not a
 	// provider failure, not proven bad input. Last, so any named field wins.
 	{a: "invalid argument", class: Unknown, vague: true},
-})
-
-// fiveXXPhrases prove a class other than server_error inside a 5xx
-// (server.go): only wording no server uses for its own failure. Self-hosted servers send a
-// too-long prompt as a 500 (llama.cpp "the request exceeds the available
-// context size", "Context size has been exceeded."; SGLang "is longer than
-// the model's context length"; Ollama "the input length exceeds the context
-// length"; LM Studio "… when context the overflows", "greater than the
-// context length"; vLLM "too long to fit into the model"), and TGI validates
-// input before it runs anything ("Input validation error: …").
-var fiveXXPhrases = newPhraseSet([]phrase{
-	{a: "context_length_exceeded", class: ContextLength},
-	{a: "maximum context length", class: ContextLength},
-	{a: "exceeds the available context size", class: ContextLength},
-	{a: "context size has been exceeded", class: ContextLength},
-	{a: "context size exceeded", class: ContextLength},
-	{a: "longer than the model's context length", class: ContextLength},
-	{a: "input length exceeds the context length", class: ContextLength},
-	{a: "greater than the context length", class: ContextLength},
-	{a: "when context the overflows", class: ContextLength},
-	{a: "too long to fit into the model", class: ContextLength},
-	{a: "maximum model length", class: ContextLength}, // vLLM: "longer than the maximum model length of 65536"
-	{a: "maximum input length", class: ContextLength}, // "exceeds maximum input length 8192"
-	{a: "prompt is too long", class: ContextLength},
-	// The account cannot pay, whatever status carried it (MiniMax sends
-	// "insufficient balance (1008)" as a 500): quota, by the lead's decision
-	// recorded in docs/design.md.
-	{a: "insufficient balance", class: Quota},
-	{a: "insufficient_balance", class: Quota},
-	{a: "insufficient account balance", class: Quota},
-	{a: "balance is insufficient", class: Quota},
-	{a: "insufficient credits", class: Quota},
-	{a: "insufficient funds", class: Quota},
-	{a: "credit balance is too low", class: Quota},
-	{a: "余额不足", class: Quota},
-	{a: "欠费", class: Quota},
-	// A per-request limit of the server's own configuration.
-	{a: "physical batch size", class: Overflow},
-	{a: "input validation error", class: BadRequest},
-	// A capability this server lacks (an image to a model loaded without
-	// its projector, tools to a server started without templates): the
-	// request moves on and nothing cools.
-	{a: "is not supported", class: Unknown},
-	{a: "does not support", class: Unknown},
-	{a: "requires", b: "flag", gap: 16, class: Unknown},
-	{a: "image", b: "unknown format", gap: 12, class: Unknown},
-})
-
-// timeoutPhrases decide an explicit upstream timeout inside a 5xx.
-var timeoutPhrases = newPhraseSet([]phrase{
-	{a: "deadline exceeded", class: Timeout},
-	{a: "deadline_exceeded", class: Timeout},
-	{a: "timed out", class: Timeout},
-	{a: "gateway timeout", class: Timeout},
-	{a: "upstream request timeout", class: Timeout},
-	{a: "request timeout", class: Timeout},
-	{a: "timeout occurred", class: Timeout},
-	{a: "deadline expired", class: Timeout},
 })

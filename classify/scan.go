@@ -276,6 +276,11 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.addText(v)
 			}
 			return
+		case "external_model_message": // Databricks: {"error":"Received error from …","external_model_message":{"error_code":"…","message":"…"}}
+			if str && eq(last, "message") {
+				f.addText(v)
+			}
+			return
 		case "detail": // FastAPI: {"detail":{"error":"Not authenticated"}}
 			if str && (eq(last, "error") || eq(last, "message")) {
 				f.addText(v)

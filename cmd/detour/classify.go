@@ -40,7 +40,7 @@ func toJSON(v classify.Verdict, status int) verdictJSON {
 // runClassify implements `detour classify`:
 //
 //	detour classify [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]
-//	detour classify [-c FILE] --jsonl   < lines {status, body, headers, dialect, stream, provider}
+//	detour classify [-c FILE] --jsonl   < lines {status, body, headers, dialect, stream, provider, request, model}
 //	detour classify --suggest [--jsonl] [-c FILE] [FILE|-]   (suggest.go)
 //
 // The single form reads the body from FILE, or stdin when FILE is "-" or
@@ -155,6 +155,11 @@ type lineInput struct {
 	Dialect  string            `json:"dialect"`
 	Provider string            `json:"provider"`
 	Stream   bool              `json:"stream"`
+	// Request (the client's request body, as a JSON string) and Model (the
+	// model sent upstream) decide whose a not-found answer is
+	// (docs/behaviour.md, "Not found: whose?").
+	Request *string `json:"request"`
+	Model   string  `json:"model"`
 }
 
 func classifyLines(c *classify.Classifier, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -206,6 +211,10 @@ func parseAnswer(line []byte) (classify.Response, error) {
 	dec.DisallowUnknownFields()
 	var in lineInput
 	if err := dec.Decode(&in); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return classify.Response{}, fmt.Errorf("%s: want a JSON %s", te.Field, te.Type)
+		}
 		return classify.Response{}, err
 	}
 	if dec.More() {
@@ -236,8 +245,12 @@ func parseAnswer(line []byte) (classify.Response, error) {
 	for k, v := range in.Headers {
 		hdr.Set(k, v)
 	}
-	return classify.Response{Status: status, Header: hdr, Body: body, Dialect: d,
-		Provider: in.Provider, Stream: in.Stream}, nil
+	r := classify.Response{Status: status, Header: hdr, Body: body, Dialect: d,
+		Provider: in.Provider, Stream: in.Stream, Model: in.Model}
+	if in.Request != nil {
+		r.Request = []byte(*in.Request)
+	}
+	return r, nil
 }
 
 func writeJSON(stdout, stderr io.Writer, v verdictJSON) int {

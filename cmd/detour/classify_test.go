@@ -134,3 +134,28 @@ classify:
 		t.Fatalf("missing config: exit %d", code)
 	}
 }
+
+// A --jsonl line may carry the client's request and the model sent
+// upstream, which decide whose a not-found is (docs/behaviour.md, "Not
+// found: whose?"): the same 404 is bad_request when it names a file the
+// client sent, unavailable otherwise.
+func TestClassifyJSONLRequestAndModel(t *testing.T) {
+	answer := `"status":404,"body":"{\"error\":{\"message\":\"No such File object: file-abc123\",\"type\":\"invalid_request_error\",\"param\":\"id\",\"code\":null}}"`
+	in := `{` + answer + `,"request":"{\"model\":\"gpt-4o\",\"file_id\":\"file-abc123\"}","model":"gpt-4o"}` + "\n" +
+		`{` + answer + `}` + "\n" +
+		`{"status":404,"request":{"not":"a string"}}` + "\n"
+	code, out, _ := runC(t, in, "--jsonl")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 1 || len(lines) != 3 {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	if !strings.HasPrefix(lines[0], `{"class":"bad_request"`) {
+		t.Errorf("with the request that names the file: %s, want bad_request", lines[0])
+	}
+	if strings.HasPrefix(lines[1], `{"class":"bad_request"`) {
+		t.Errorf("without the request: %s, want the provider's class", lines[1])
+	}
+	if !strings.HasPrefix(lines[2], `{"error":"line 3: request`) {
+		t.Errorf("a request that is not a string: %s, want an error naming it", lines[2])
+	}
+}

@@ -87,6 +87,11 @@ func (c *Call) request() *provider.Request {
 // and Chunk are never called after End or Fail; all calls come from the
 // request's one goroutine.
 //
+// Chunk may keep what it wrote in the front's buffer: dispatch calls Flush
+// before it waits for the upstream, so events that arrived together leave
+// together and none is held while the upstream is quiet (docs/design.md,
+// "Streams"). End and Fail send everything themselves.
+//
 // Each method returns an error when the client is gone or stalled past the
 // front's write timeout; dispatch then ends the attempt as canceled. A
 // method must not hold the call longer than that timeout: the upstream's
@@ -94,6 +99,7 @@ func (c *Call) request() *provider.Request {
 type Output interface {
 	Commit(Commit) error
 	Chunk(chunk []byte) error
+	Flush() error
 	End() error
 	Fail(*Failure) error
 }

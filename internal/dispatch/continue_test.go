@@ -106,6 +106,7 @@ type recorder struct {
 
 func (r *recorder) Commit(Commit) error { r.commits++; return nil }
 func (r *recorder) End() error          { r.ends++; return nil }
+func (r *recorder) Flush() error        { return nil }
 func (r *recorder) Fail(f *Failure) error {
 	r.fail = f
 	return nil

@@ -26,6 +26,7 @@ type rawClient struct {
 func (c *rawClient) Commit(x dispatch.Commit) error { c.commit = x; return nil }
 func (c *rawClient) Chunk(b []byte) error           { c.chunks = append(c.chunks, string(b)); return nil }
 func (c *rawClient) End() error                     { c.ended = true; return nil }
+func (c *rawClient) Flush() error                   { return nil }
 func (c *rawClient) Fail(f *dispatch.Failure) error { c.failed = f; return nil }
 
 // nativeDispatcher serves route "r": target a on an anthropic-dialect

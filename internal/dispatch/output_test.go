@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
@@ -18,9 +19,11 @@ import (
 // client is what a client of the front would see through the Output: the
 // calls in order; it goes away (returns an error) at chunk failAt (0: never).
 type client struct {
-	calls  []string
-	chunks int
-	failAt int
+	calls     []string
+	chunks    int
+	failAt    int
+	flushes   int
+	failFlush bool // every Flush fails, as for a client that left
 }
 
 func (c *client) Commit(x dispatch.Commit) error {
@@ -37,6 +40,14 @@ func (c *client) Chunk(b []byte) error {
 		c.calls = append(c.calls, "invalid chunk "+string(b))
 	}
 	c.calls = append(c.calls, "chunk")
+	return nil
+}
+
+func (c *client) Flush() error {
+	c.flushes++
+	if c.failFlush {
+		return errors.New("client gone")
+	}
 	return nil
 }
 
@@ -123,6 +134,36 @@ func TestOutputErrorCancelsTheAttempt(t *testing.T) {
 	res := d.Do(context.Background(), streamCall(c))
 	if got, want := strings.Join(c.calls, ","), "commit a/pa 1,chunk"; got != want {
 		t.Errorf("Output saw %s\nwant %s", got, want)
+	}
+	if !res.Canceled || res.Failure != nil {
+		t.Errorf("result %+v, want canceled", res)
+	}
+	rec := res.Decision
+	if rec.Outcome != decision.OutcomeCanceled || len(rec.Attempts) != 1 || !rec.Attempts[0].Billable {
+		t.Errorf("record: outcome %s, attempts %+v", rec.Outcome, rec.Attempts)
+	}
+	if ub.Calls() != 0 {
+		t.Errorf("the next target was called %d times after the client left", ub.Calls())
+	}
+}
+
+// Chunks wait in the client's buffer until dispatch flushes them before the
+// next upstream read; a flush that fails ends the attempt as canceled like
+// a failed write: billable, nothing more asked of the upstream or the next
+// target.
+func TestOutputFlushErrorCancelsTheAttempt(t *testing.T) {
+	// The events come 20ms apart, so dispatch reads the upstream again
+	// after the first content (events that came together are all written
+	// before the flush).
+	d, _, ub := dispatcher(t, upstreamtest.Steps(upstreamtest.Step{Events: upstreamtest.ChatStream("ma", "x", "y"), EventDelay: 20 * time.Millisecond}),
+		upstreamtest.Steps(upstreamtest.Step{Events: upstreamtest.ChatStream("mb", "z")}))
+	c := &client{failFlush: true}
+	res := d.Do(context.Background(), streamCall(c))
+	if got, want := strings.Join(c.calls, ","), "commit a/pa 1,chunk,chunk"; got != want {
+		t.Errorf("Output saw %s\nwant %s", got, want)
+	}
+	if c.flushes != 1 {
+		t.Errorf("%d flushes, want 1 (the one that failed)", c.flushes)
 	}
 	if !res.Canceled || res.Failure != nil {
 		t.Errorf("result %+v, want canceled", res)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/sse"
@@ -28,6 +29,13 @@ const (
 // the stream with the Output's Fail (for the client: an error event and no [DONE]).
 func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
+	body := &flushingBody{ReadCloser: resp.Body, out: w.call.Out, wd: wd, idle: e.prov.cfg.IdleTimeout}
+	resp.Body = body
+	defer func() {
+		if body.flush(o) != nil {
+			w.clientFailed(o)
+		}
+	}()
 	st := w.streamOf(e, o, resp)
 	var held [][]byte
 	heldBytes := 0
@@ -41,6 +49,10 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			wd.arm("idle", e.prov.cfg.IdleTimeout)
 		}
 		ev, err := st.Next()
+		if body.clientErr != nil {
+			w.clientFailed(o)
+			return
+		}
 		if err != nil {
 			w.streamEnd(o, err, wd.expired())
 			return
@@ -66,7 +78,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
 				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.sent(), Model: e.ep.Model})
 			if ev.Error && !v.Failed {
-				v = classify.Verdict{Class: classify.Unknown, Evidence: "stream:error event"}
+				v = classify.Verdict{Failed: true, Class: classify.Unknown, Evidence: "stream:error event"}
 			}
 			if v.Failed {
 				o.failWith(v, classify.Message(ev.Raw))
@@ -103,6 +115,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 				return
 			}
 		}
+		body.pending = o.committed
 		if ev.Done {
 			o.ok = w.end(o)
 			o.billable = true
@@ -218,4 +231,46 @@ func (w *walk) streamError(o *outcome) {
 func (w *walk) errorEvent(f *Failure) {
 	f.Message = w.d.opt.ScrubForClient(f.Message, w.call.sent()) // it leaves the process: no secret in it
 	_ = w.call.Out.Fail(f)
+}
+
+// flushingBody is a committed stream's upstream body as the relay reads it.
+// Chunks written to the client stay in the front's buffer until the relay
+// is about to read the upstream again: then they are flushed, so events
+// that arrived together leave in one write, and none waits while the
+// upstream is quiet (docs/design.md, "Streams"). The upstream's idle clock
+// is paused while the client is written to and starts again after.
+type flushingBody struct {
+	io.ReadCloser
+	out       Output
+	wd        *watchdog
+	idle      time.Duration
+	pending   bool  // chunks were written since the last flush
+	clientErr error // the flush failed: the client is gone or stalled
+}
+
+var errClientGone = errors.New("dispatch: the client could not be written to")
+
+func (b *flushingBody) Read(p []byte) (int, error) {
+	if b.pending {
+		b.pending = false
+		b.wd.pause()
+		if err := b.out.Flush(); err != nil {
+			b.clientErr = err
+			return 0, errClientGone
+		}
+		b.wd.arm(PhaseIdle, b.idle)
+	}
+	return b.ReadCloser.Read(p)
+}
+
+// flush sends what the relay wrote last, when the attempt ends without the
+// Output's End or Fail (a continuation goes on from there); its error is
+// the client's.
+func (b *flushingBody) flush(o *outcome) error {
+	if !b.pending || o.canceled || o.ok || b.clientErr != nil {
+		return nil
+	}
+	b.pending = false
+	b.clientErr = b.out.Flush()
+	return b.clientErr
 }

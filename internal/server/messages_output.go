@@ -9,7 +9,7 @@ import (
 )
 
 // messagesOutput is the dispatch.Output of a /v1/messages stream. It
-// shares sseOutput's commit (headers, X-Detour-*) and its timed, flushed
+// shares sseOutput's commit (headers, X-Detour-*) and its timed, batched
 // writes, and writes Anthropic's frames: for a native stream (an Anthropic
 // target), each upstream event's data as it came under
 // "event: <its type>"; for a translated one, the messages.Encoder's frames.
@@ -83,10 +83,13 @@ func (o *messagesOutput) End() error {
 	}
 	o.sse.state = 2
 	if len(b) == 0 {
-		return nil
+		return o.sse.Flush()
 	}
-	return o.sse.write(b)
+	return o.sse.last(o.sse.write(b))
 }
+
+// Flush sends what Chunk wrote.
+func (o *messagesOutput) Flush() error { return o.sse.Flush() }
 
 // Fail ends the stream with Anthropic's error event.
 func (o *messagesOutput) Fail(f *dispatch.Failure) error {
@@ -94,5 +97,5 @@ func (o *messagesOutput) Fail(f *dispatch.Failure) error {
 		return errNotCommitted
 	}
 	o.sse.state = 2
-	return o.sse.write(messages.ErrorEvent(f.Class, f.Status, f.Message))
+	return o.sse.last(o.sse.write(messages.ErrorEvent(f.Class, f.Status, f.Message)))
 }

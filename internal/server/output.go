@@ -54,16 +54,19 @@ var (
 // sseOutput is the dispatch.Output of a chat-completions stream: it writes
 // the response headers at the commit point, each chunk as an SSE data
 // event, "[DONE]" at a normal end, and an "error" event carrying the error
-// envelope (and no [DONE]) when the stream breaks. Every write is flushed
-// and bounded by timeout; a write that fails or times out reports the
-// client gone. Not safe for concurrent use (dispatch calls it from the
-// request's goroutine); the zero value is not usable: use newSSEOutput.
+// envelope (and no [DONE]) when the stream breaks. Chunks wait in
+// net/http's buffer until Flush (dispatch flushes before it waits for the
+// upstream); End and Fail flush. Every batch of writes and its flush are
+// bounded by timeout; a write that fails or times out reports the client
+// gone. Not safe for concurrent use (dispatch calls it from the request's
+// goroutine); the zero value is not usable: use newSSEOutput.
 type sseOutput struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	a       answer // id and route; the rest is set at the commit point
 	timeout time.Duration
-	state   int // 0 before the commit point, 1 streaming, 2 ended
+	state   int  // 0 before the commit point, 1 streaming, 2 ended
+	pending bool // written since the last flush, under one write deadline
 }
 
 func newSSEOutput(w http.ResponseWriter, id, route string) *sseOutput {
@@ -89,11 +92,28 @@ func (o *sseOutput) Commit(c dispatch.Commit) error {
 // Chunk writes one chat.completion.chunk as an SSE data event.
 func (o *sseOutput) Chunk(chunk []byte) error { return o.data(chunk) }
 
-// End writes the end marker, [DONE].
+// Flush sends what Chunk wrote.
+func (o *sseOutput) Flush() error {
+	if !o.pending {
+		return nil
+	}
+	o.pending = false
+	return o.rc.Flush()
+}
+
+// End writes the end marker, [DONE], and flushes.
 func (o *sseOutput) End() error {
 	err := o.data(sse.Done)
 	o.state = 2
-	return err
+	return o.last(err)
+}
+
+// last flushes after the final write of a stream (err is that write's).
+func (o *sseOutput) last(err error) error {
+	if err != nil {
+		return err
+	}
+	return o.Flush()
 }
 
 // Fail ends the stream with an SSE error event and no [DONE].
@@ -104,7 +124,7 @@ func (o *sseOutput) Fail(f *dispatch.Failure) error {
 	o.state = 2
 	b := append([]byte("event: error\ndata: "), failureEnvelope(f)...)
 	b = append(b, '\n', '\n')
-	return o.write(b)
+	return o.last(o.write(b))
 }
 
 func (o *sseOutput) data(b []byte) error {
@@ -126,7 +146,8 @@ func (o *sseOutput) open() error {
 	return nil
 }
 
-// write writes b, whole frames, under the write timeout and flushes them.
+// write writes b, whole frames, under the write timeout, for the next
+// Flush.
 func (o *sseOutput) write(b []byte) error {
 	return o.send(func() error {
 		_, err := o.w.Write(b)
@@ -134,11 +155,13 @@ func (o *sseOutput) write(b []byte) error {
 	})
 }
 
-// send runs one write under the write timeout and flushes it.
+// send runs one write for the next Flush. The first write after a flush
+// sets the write deadline, which then bounds the whole batch and its flush
+// (a full buffer writes through to the client before the flush).
 func (o *sseOutput) send(write func() error) error {
-	_ = o.rc.SetWriteDeadline(time.Now().Add(o.timeout))
-	if err := write(); err != nil {
-		return err
+	if !o.pending {
+		_ = o.rc.SetWriteDeadline(time.Now().Add(o.timeout))
+		o.pending = true
 	}
-	return o.rc.Flush()
+	return write()
 }

@@ -115,7 +115,8 @@ func TestSSEOutputFail(t *testing.T) {
 }
 
 // A client that stops reading is dropped after the write timeout: a write
-// reports it, instead of holding the stream (and its upstream) forever.
+// or the flush after it reports it, instead of holding the stream (and its
+// upstream) forever.
 func TestSSEOutputStalledClient(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	type result struct {
@@ -129,7 +130,7 @@ func TestSSEOutputStalledClient(t *testing.T) {
 		give := time.Now().Add(5 * time.Second)
 		for time.Now().Before(give) {
 			start := time.Now()
-			if err := o.Chunk(chunk); err != nil {
+			if err := chunkAndFlush(o, chunk); err != nil {
 				done <- result{err, time.Since(start)}
 				return
 			}
@@ -161,18 +162,27 @@ func TestSSEOutputStalledClient(t *testing.T) {
 	}
 }
 
+// chunkAndFlush writes one chunk and flushes it, as dispatch does before
+// it waits for the upstream.
+func chunkAndFlush(o *sseOutput, chunk []byte) error {
+	if err := o.Chunk(chunk); err != nil {
+		return err
+	}
+	return o.Flush()
+}
+
 // A client that goes away is reported by the next writes.
 func TestSSEOutputGoneClient(t *testing.T) {
 	gone := make(chan struct{})
 	done := make(chan error, 1)
 	srv := outputServer(t, time.Second, func(o *sseOutput, r *http.Request) {
 		_ = o.Commit(dispatch.Commit{Target: "t", Provider: "p", Attempts: 1})
-		_ = o.Chunk([]byte(`{"n":0}`))
+		_ = chunkAndFlush(o, []byte(`{"n":0}`))
 		<-gone
 		<-r.Context().Done() // the server noticed the connection closed
 		var err error
 		for i := 0; i < 100 && err == nil; i++ {
-			err = o.Chunk([]byte(`{"n":1}`))
+			err = chunkAndFlush(o, []byte(`{"n":1}`))
 			time.Sleep(time.Millisecond)
 		}
 		done <- err

@@ -60,7 +60,8 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 
 // responsesOutput is the dispatch.Output of a /v1/responses stream: the
 // canonical chunks go through a responses.Stream encoder, and its frames
-// (`event: <type>` + `data: <json>`) are written and flushed as they come.
+// (`event: <type>` + `data: <json>`) are written as they come and flushed
+// in batches (dispatch.Output).
 // There is no [DONE]: response.completed (or response.incomplete) ends a
 // normal stream, response.failed one that broke after the commit point.
 // Like sseOutput, not safe for concurrent use; use newResponsesOutput.
@@ -119,10 +120,13 @@ func (o *responsesOutput) End() error {
 	}
 	o.sse.state = 2
 	if o.native { // the upstream's response.completed was the last chunk
-		return nil
+		return o.sse.Flush()
 	}
-	return o.sse.write(o.enc.End())
+	return o.sse.last(o.sse.write(o.enc.End()))
 }
+
+// Flush sends what Chunk wrote.
+func (o *responsesOutput) Flush() error { return o.sse.Flush() }
 
 // Fail ends the stream with response.failed carrying the failure's code
 // (the class, or a code such as "shutdown") and message.
@@ -137,7 +141,7 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 		b = nativeError(f, o.next)
 	}
 	o.sse.state = 2
-	return o.sse.write(b)
+	return o.sse.last(o.sse.write(b))
 }
 
 // nativeError is the error event that ends a passthrough stream that broke

@@ -40,7 +40,7 @@ func main() {
 	key := flag.String("key", "", "internal: the fake's TLS key (PEM)")
 	kind := flag.String("upstream", upH2TLS, "the fake upstream: h2tls (TLS with HTTP/2, as the hosted providers are reached) or h1 (plain HTTP/1.1, as a self-hosted server on http)")
 	mode := flag.String("mode", "latency", "latency (p50/p99 at -rate, throughput at -conns) or streams (RSS with -streams open)")
-	bin := flag.String("detour", "", "a built detour binary (default: go build ./cmd/detour into a temporary directory)")
+	bin := flag.String("detour", "", "a built detour binary (default: ./cmd/detour built as the Dockerfile builds it, into a temporary directory)")
 	rate := flag.Int("rate", 500, "latency: requests per second, open loop")
 	dur := flag.Duration("dur", 2*time.Second, "length of one path's share of a round")
 	rounds := flag.Int("rounds", 5, "rounds; each runs every path once, in a rotating order")
@@ -85,12 +85,16 @@ func main() {
 		r.prof = &profiler{dir: *pprofDir, addr: freeAddr()}
 	}
 	if *bin == "" {
+		// Built as the Dockerfile builds the release binary: static, no
+		// symbol table (docs/deploy.md).
 		*bin = filepath.Join(r.dir, "detour")
-		args := []string{"build", "-o", *bin}
+		args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", *bin}
 		if r.prof.on() {
 			args = append(args, "-tags", "pprof")
 		}
-		out, err := exec.Command("go", append(args, "github.com/detour-llm/detour/cmd/detour")...).CombinedOutput()
+		build := exec.Command("go", append(args, "github.com/detour-llm/detour/cmd/detour")...)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		out, err := build.CombinedOutput()
 		if err != nil {
 			r.fatalf("go build ./cmd/detour: %v\n%s", err, out)
 		}

@@ -1,0 +1,135 @@
+package classify
+
+import "bytes"
+
+// fieldPathPrefix reports a message that begins by naming a request field:
+// "max_tokens: 10000 > 4096…", "messages.1.content: …", "messages: roles…",
+// or a JSON path ("'$.input' is invalid", "$.tools: …"). A dotted name whose
+// last part ends in Error or Exception, or begins with a capital after a
+// dot, is a relay's exception prefix ("litellm.BadRequestError: …",
+// "httpx.ReadTimeout: …"), not a field.
+func fieldPathPrefix(t []byte) bool {
+	if len(t) > 2 && t[0] == '*' && t[1] == ' ' { // Gemini: "* GenerateContentRequest.contents: …"
+		t = t[2:]
+	}
+	if q := t; len(q) > 0 && (q[0] == '\'' || q[0] == '`' || q[0] == '"') {
+		q = q[1:]
+		if len(q) > 1 && q[0] == '$' && (q[1] == '.' || q[1] == '[') {
+			return true
+		}
+	} else if len(q) > 1 && q[0] == '$' && (q[1] == '.' || q[1] == '[') {
+		return true
+	}
+	i, last := 0, 0
+	dotted := false
+	for i < len(t) && i < 256 { // Gemini's schema paths run long
+		c := t[i]
+		if c == '_' || c == '.' || c == '[' || c == ']' {
+			dotted = true
+			if c == '.' {
+				last = i + 1
+			}
+		} else if wordTab[c] == 0 || c >= 0x80 {
+			break
+		}
+		i++
+	}
+	if i == 0 || i >= len(t) {
+		return false
+	}
+	if t[i] == ' ' {
+		return snakePathValue(t[:i], t[i+1:])
+	}
+	if t[i] != ':' {
+		return false
+	}
+	if dotted {
+		seg := t[last:i]
+		if last > 0 && len(seg) > 0 && seg[0] >= 'A' && seg[0] <= 'Z' {
+			return false // a module's class: google.api_core.exceptions.ServiceUnavailable, httpx.ReadTimeout
+		}
+		return !bytes.HasSuffix(seg, []byte("Error")) && !bytes.HasSuffix(seg, []byte("Exception"))
+	}
+	switch string(t[:i]) {
+	case "messages", "model", "system", "tools", "temperature", "metadata", "stream",
+		"thinking", "contents", "prompt", "input", "stop", "n":
+		return true
+	}
+	return false
+}
+
+// snakePathValue reports "output_config.effort 'max' is not supported…": a
+// dotted snake_case path (lower case, with an underscore, so neither a host
+// name nor a module's exception) followed by a quoted value names a request
+// field and what it was given.
+func snakePathValue(path, rest []byte) bool {
+	if len(rest) == 0 || (rest[0] != '\'' && rest[0] != '`' && rest[0] != '"') {
+		return false
+	}
+	dot, under := false, false
+	for _, c := range path {
+		switch {
+		case c == '.':
+			dot = true
+		case c == '_':
+			under = true
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return dot && under
+}
+
+// requestRoots are the request members a relayed field path starts from.
+var requestRoots = [...]string{"messages", "tools", "tool_choice", "system", "contents", "input", "thinking"}
+
+// rootedFieldPath reports a request field path followed by a colon anywhere
+// in a message ("… following errors: messages.1.content.0.type: Expected …"):
+// the upstream's own field error relayed inside a wrapper's message (a
+// proxy's exception text, Bedrock's "The model returned the following
+// errors: …"). The path must start at a request member, at a word start,
+// go on with '.' or '[' and hold an index (messages.1.content, tools[0]), so
+// a file name ("messages.json:") is not one. It walks back from each colon,
+// so prose without colons costs one IndexByte.
+func rootedFieldPath(t []byte) bool {
+	for off := 0; off < len(t); {
+		k := bytes.IndexByte(t[off:], ':')
+		if k < 0 {
+			return false
+		}
+		k += off
+		off = k + 1
+		j := k
+		for j > 0 && k-j <= 160 && pathByte(t[j-1]) {
+			j--
+		}
+		if j == k || k-j > 160 {
+			continue
+		}
+		if rootedPath(t[j:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathByte is a byte a field path is made of.
+func pathByte(c byte) bool {
+	return c < 0x80 && wordTab[c] == 1 || c == '_' || c == '.' || c == '[' || c == ']'
+}
+
+// rootedPath reports p = root ('.' | '[') … holding an index.
+func rootedPath(p []byte) bool {
+	for _, root := range requestRoots {
+		if len(p) <= len(root) || string(p[:len(root)]) != root || p[len(root)] != '.' && p[len(root)] != '[' {
+			continue
+		}
+		for _, c := range p[len(root):] {
+			if c == '[' || c >= '0' && c <= '9' {
+				return true
+			}
+		}
+	}
+	return false
+}

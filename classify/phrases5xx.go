@@ -1,0 +1,60 @@
+package classify
+
+// fiveXXPhrases prove a class other than server_error inside a 5xx
+// (server.go): only wording no server uses for its own failure. Self-hosted servers send a
+// too-long prompt as a 500 (llama.cpp "the request exceeds the available
+// context size", "Context size has been exceeded."; SGLang "is longer than
+// the model's context length"; Ollama "the input length exceeds the context
+// length"; LM Studio "… when context the overflows", "greater than the
+// context length"; vLLM "too long to fit into the model"), and TGI validates
+// input before it runs anything ("Input validation error: …").
+var fiveXXPhrases = newPhraseSet([]phrase{
+	{a: "context_length_exceeded", class: ContextLength},
+	{a: "maximum context length", class: ContextLength},
+	{a: "exceeds the available context size", class: ContextLength},
+	{a: "context size has been exceeded", class: ContextLength},
+	{a: "context size exceeded", class: ContextLength},
+	{a: "longer than the model's context length", class: ContextLength},
+	{a: "input length exceeds the context length", class: ContextLength},
+	{a: "greater than the context length", class: ContextLength},
+	{a: "when context the overflows", class: ContextLength},
+	{a: "too long to fit into the model", class: ContextLength},
+	{a: "maximum model length", class: ContextLength}, // vLLM: "longer than the maximum model length of 65536"
+	{a: "maximum input length", class: ContextLength}, // "exceeds maximum input length 8192"
+	{a: "prompt is too long", class: ContextLength},
+	{a: "context window is full", class: ContextLength},
+	// The account cannot pay, whatever status carried it (MiniMax sends
+	// "insufficient balance (1008)" as a 500): quota, by the lead's decision
+	// recorded in docs/design.md.
+	{a: "insufficient balance", class: Quota},
+	{a: "insufficient_balance", class: Quota},
+	{a: "insufficient account balance", class: Quota},
+	{a: "balance is insufficient", class: Quota},
+	{a: "insufficient credits", class: Quota},
+	{a: "insufficient funds", class: Quota},
+	{a: "credit balance is too low", class: Quota},
+	{a: "余额不足", class: Quota},
+	{a: "欠费", class: Quota},
+	// A per-request limit of the server's own configuration.
+	{a: "physical batch size", class: Overflow},
+	{a: "input validation error", class: BadRequest},
+	// A capability this server lacks (an image to a model loaded without
+	// its projector, tools to a server started without templates): the
+	// request moves on and nothing cools.
+	{a: "is not supported", class: Unknown},
+	{a: "does not support", class: Unknown},
+	{a: "requires", b: "flag", gap: 16, class: Unknown},
+	{a: "image", b: "unknown format", gap: 12, class: Unknown},
+})
+
+// timeoutPhrases decide an explicit upstream timeout inside a 5xx.
+var timeoutPhrases = newPhraseSet([]phrase{
+	{a: "deadline exceeded", class: Timeout},
+	{a: "deadline_exceeded", class: Timeout},
+	{a: "timed out", class: Timeout},
+	{a: "gateway timeout", class: Timeout},
+	{a: "upstream request timeout", class: Timeout},
+	{a: "request timeout", class: Timeout},
+	{a: "timeout occurred", class: Timeout},
+	{a: "deadline expired", class: Timeout},
+})
