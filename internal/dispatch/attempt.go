@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/http/httptrace"
@@ -187,7 +186,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		limit = classify.MaxBody
 	}
 	wd.arm(PhaseBody, e.prov.cfg.Timeout)
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	body, err := readAtMost(resp.Body, limit+1, resp.ContentLength)
 	if err != nil {
 		w.transportFailure(o, err, wd.expired())
 		return
