@@ -79,3 +79,12 @@ func BenchmarkReadAnswer3KiB(b *testing.B) {
 		}
 	})
 }
+
+// A declared size is not an allocation an upstream can ask for: a body
+// announced as 60 MiB that never comes holds at most maxPresize.
+func TestReadAtMostTrustsNoLargeSize(t *testing.T) {
+	b, err := readAtMost(bytes.NewReader([]byte("{}")), 64<<20, 60<<20)
+	if err != nil || string(b) != "{}" || cap(b) > maxPresize {
+		t.Fatalf("%q %v, capacity %d", b, err, cap(b))
+	}
+}

@@ -32,12 +32,14 @@ func (w *walk) streamWhole(e *endpointRT, body []byte, o *outcome) {
 // readAtMost is io.ReadAll(io.LimitReader(r, max)), the same bytes and
 // error, with its buffer sized from size (the answer's Content-Length, -1
 // when unknown) instead of grown from 512 bytes: a whole answer is read
-// into one allocation, not four or five, and no LimitReader is made.
+// into one allocation, not four or five, and no LimitReader is made. A
+// declared size is trusted up to maxPresize only: an upstream that
+// announces 60 MiB and sends nothing holds no more than that.
 // TestReadAtMostIsReadAllOfLimitReader holds it to the original.
 func readAtMost(r io.Reader, max, size int64) ([]byte, error) {
 	c := 512
 	if size >= 0 && size < max {
-		c = int(size) + 1 // room for the read that finds the end
+		c = int(min(size+1, maxPresize)) // +1: room for the read that finds the end
 	}
 	b := make([]byte, 0, c)
 	for {
@@ -61,3 +63,6 @@ func readAtMost(r io.Reader, max, size int64) ([]byte, error) {
 		}
 	}
 }
+
+// maxPresize bounds the buffer readAtMost makes before the bytes arrive.
+const maxPresize = 256 << 10
