@@ -191,12 +191,14 @@ func (s *Writer) Write(d *Decision) {
 func (s *Writer) Dropped() int64 { return s.dropped.Load() }
 
 // nudgeAt is the queue length at which a Write wakes a buffered Writer's
-// goroutine before its tick, so that a burst is not dropped while it
-// sleeps.
-const nudgeAt = queueSize / 4
+// goroutine before its tick: under load records are written every few
+// dozen KiB, as when each was taken as it came, and a burst is not dropped
+// while the goroutine sleeps; below it (a few hundred requests a second)
+// the tick alone writes them.
+const nudgeAt = 128
 
 // loop writes the queued records: at once with Sync; otherwise every
-// FlushEvery, or sooner when the queue fills (nudge), so that a record
+// FlushEvery, or sooner when nudgeAt records wait (nudge), so that a record
 // costs its request no wake-up of this goroutine (docs/benchmarks.md,
 // "Round 5"). Either way a record is written within FlushEvery.
 func (s *Writer) loop() {
