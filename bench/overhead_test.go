@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/detour-llm/detour/internal/app"
+	"github.com/detour-llm/detour/internal/gatewaytest"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -70,6 +72,16 @@ func BenchmarkDirect(b *testing.B) {
 func BenchmarkGateway(b *testing.B) {
 	e := setup(b, upstreamtest.Step{Body: answer})
 	run(b, client(1), e.gateway, chatBody, plainOK)
+}
+
+// BenchmarkGatewayServe: the same answer through Detour configured as
+// bench/cmd/overhead runs `detour serve`: decision records encoded and
+// written to /dev/null, not discarded.
+func BenchmarkGatewayServe(b *testing.B) {
+	f := fake(b, upstreamtest.Step{Body: answer})
+	yaml := "decisions: {path: /dev/null}\nlog: {level: warn}\n" + gatewayYAML(f.URL)
+	url, _ := gatewaytest.Start(b, gatewaytest.Config(b, yaml), app.Options{})
+	run(b, client(1), url+"/v1/chat/completions", chatBody, plainOK)
 }
 
 // BenchmarkPlain: the same answer through a plain httputil.ReverseProxy

@@ -118,3 +118,20 @@ func BenchmarkEchoedPhrase(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSuccess2xxEscaped: a 3 KiB chat.completion whose text has an
+// escape every few dozen bytes (quotes, newlines), as a long answer has:
+// every 2xx is classified (an error may hide in a 200).
+func BenchmarkSuccess2xxEscaped(b *testing.B) {
+	b.ReportAllocs()
+	text := strings.Repeat(`The quick brown fox jumps over the lazy dog, \"quoted\" and \n escaped. `, 40)
+	body := []byte(`{"id":"chatcmpl-1","object":"chat.completion","created":1764489600,"model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":"` +
+		text + `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}`)
+	r := Response{Status: 200, Body: body, Dialect: OpenAI}
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if v := Classify(r); v.Failed {
+			b.Fatal(v)
+		}
+	}
+}

@@ -59,23 +59,27 @@ func (s *scanner) ws() {
 func (s *scanner) str() (raw []byte, ok bool) {
 	start := s.i + 1
 	j := start
+	// q is the first quote at or after j (len(s.b) when there is none),
+	// kept across escapes: a text with many escapes is crossed once, not
+	// once per escape.
+	q := -1
 	for j < len(s.b) {
-		rest := s.b[j:]
-		q := bytes.IndexByte(rest, '"')
-		end := q
-		if q < 0 {
-			end = len(rest)
+		if q < j {
+			if k := bytes.IndexByte(s.b[j:], '"'); k >= 0 {
+				q = j + k
+			} else {
+				q = len(s.b)
+			}
 		}
-		bs := bytes.IndexByte(rest[:end], '\\')
-		if bs >= 0 {
+		if bs := bytes.IndexByte(s.b[j:q], '\\'); bs >= 0 {
 			j += bs + 2 // skip the escaped byte
 			continue
 		}
-		if q < 0 {
+		if q == len(s.b) {
 			break
 		}
-		s.i = j + q + 1
-		return s.b[start : j+q], true
+		s.i = q + 1
+		return s.b[start:q], true
 	}
 	s.i = len(s.b)
 	return s.b[start:], false

@@ -78,7 +78,8 @@ func (c *Console) Write(d *decision.Decision) {
 	// Normalising a message costs up to a millisecond: done before the
 	// lock every request's record waits for.
 	var patterns []string
-	for _, a := range d.Attempts {
+	for i := range d.Attempts {
+		a := &d.Attempts[i]
 		if a.Class == classify.Unknown.String() {
 			patterns = append(patterns, Normalise(strings.TrimSuffix(a.Message, "…")))
 		}
@@ -87,9 +88,10 @@ func (c *Console) Write(d *decision.Decision) {
 	defer c.mu.Unlock()
 	c.ring[c.next%uint64(len(c.ring))] = entry{seq: c.next, d: d}
 	c.next++
-	for _, a := range d.Attempts {
+	for i := range d.Attempts {
+		a := &d.Attempts[i]
 		at := d.Time.Add(time.Duration(a.StartMS * float64(time.Millisecond)))
-		c.count(at, query.AttemptClass(a))
+		c.count(at, query.AttemptClass(*a))
 		if a.Class == "" {
 			continue
 		}
@@ -100,7 +102,7 @@ func (c *Console) Write(d *decision.Decision) {
 				c.lastAcc[a.Provider] = f
 			}
 			if cl == classify.Unknown {
-				c.unknown.add(a, patterns[0], at)
+				c.unknown.add(*a, patterns[0], at)
 				patterns = patterns[1:]
 			}
 		}

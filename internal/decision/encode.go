@@ -219,6 +219,14 @@ func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 // form, in exponent notation below 1e-6 and from 1e21, with a one-digit
 // negative exponent written without its leading zero.
 func appendFloat(b []byte, f float64) []byte {
+	// Every duration in a record is Millis: a whole number of
+	// microseconds over 1000. Such a value is the double nearest k/1000,
+	// so (below 1e12, where doubles are far closer together than 0.001)
+	// its shortest form, which encoding/json writes, is k/1000's own
+	// digits: written here without strconv's float formatting.
+	if k := math.Round(f * 1000); math.Abs(k) < 1e15 && k/1000 == f && (f != 0 || !math.Signbit(f)) {
+		return appendThousandths(b, int64(k))
+	}
 	abs := math.Abs(f)
 	format := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
@@ -231,6 +239,26 @@ func appendFloat(b []byte, f float64) []byte {
 			b[n-2] = b[n-1]
 			b = b[:n-1]
 		}
+	}
+	return b
+}
+
+// appendThousandths writes k/1000 in decimal: the integer part, then the
+// fraction's digits without trailing zeros, as strconv's shortest 'f'
+// form writes the double nearest it.
+func appendThousandths(b []byte, k int64) []byte {
+	if k < 0 {
+		b = append(b, '-')
+		k = -k
+	}
+	b = strconv.AppendInt(b, k/1000, 10)
+	if fr := k % 1000; fr != 0 {
+		d := [3]byte{byte('0' + fr/100), byte('0' + fr/10%10), byte('0' + fr%10)}
+		n := 3
+		for d[n-1] == '0' {
+			n--
+		}
+		b = append(append(b, '.'), d[:n]...)
 	}
 	return b
 }

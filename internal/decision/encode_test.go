@@ -140,3 +140,50 @@ func BenchmarkAppendJSON(b *testing.B) {
 		}
 	})
 }
+
+// A record's durations (Millis: whole microseconds over 1000) take
+// appendFloat's fast path; what it writes is json.Marshal's, for every
+// size up to the path's bound and past it, and for the doubles next to
+// them (which take the slow path).
+func TestAppendFloatMillisIsMarshal(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	check := func(f float64) {
+		t.Helper()
+		want, err := json.Marshal(f)
+		if err != nil {
+			return
+		}
+		if got := appendFloat(nil, f); string(got) != string(want) {
+			t.Fatalf("appendFloat(%v) = %s, json.Marshal %s", f, got, want)
+		}
+	}
+	for k := int64(-2000); k <= 200000; k++ {
+		check(float64(k) / 1000)
+	}
+	for range 200000 {
+		k := r.Int64N(2e15) - 1e15
+		if r.IntN(2) == 0 {
+			k = r.Int64N(1e9)
+		}
+		f := float64(k) / 1000
+		check(f)
+		check(math.Nextafter(f, math.Inf(1)))
+		check(math.Nextafter(f, math.Inf(-1)))
+		check(Millis(time.Duration(r.Int64N(1 << 50))))
+	}
+	check(math.Copysign(0, -1))
+}
+
+// BenchmarkAppendJSONTypical: a one-attempt success as Dispatcher.Run
+// records it (its durations from Millis).
+func BenchmarkAppendJSONTypical(b *testing.B) {
+	d := &Decision{ID: NewID(), Time: time.Date(2026, 12, 1, 9, 0, 0, 123456789, time.UTC), Route: "gpt", Strategy: "ordered",
+		API: "chat", Outcome: OutcomeOK, Status: 200, MS: Millis(1234567 * time.Nanosecond), Attempts: []Attempt{{
+			Target: "gpt", Provider: "openai", Model: "gpt-4o-mini", Status: 200, Action: ActionDone, Billable: true,
+			MS: Millis(1187321 * time.Nanosecond), TTFBMS: Millis(391002 * time.Nanosecond), StartMS: Millis(21000 * time.Nanosecond),
+			Usage: &Usage{PromptTokens: 5, CompletionTokens: 2, TotalTokens: 7}}}, Transitions: []Transition{}}
+	var buf []byte
+	for b.Loop() {
+		buf, _ = appendJSON(buf[:0], d)
+	}
+}

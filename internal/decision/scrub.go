@@ -17,7 +17,8 @@ type scrubbed struct {
 
 func (x scrubbed) Write(d *Decision) {
 	out := d
-	for i, a := range d.Attempts {
+	for i := range d.Attempts {
+		a := &d.Attempts[i] // not a copy of the whole attempt
 		if ev := x.scrub(a.Evidence); ev != a.Evidence {
 			if out == d {
 				out = clone(d)
@@ -31,7 +32,8 @@ func (x scrubbed) Write(d *Decision) {
 			out.Attempts[i].Message = m
 		}
 	}
-	for i, sk := range d.Skipped {
+	for i := range d.Skipped {
+		sk := &d.Skipped[i]
 		if r := x.scrub(sk.Reason); r != sk.Reason {
 			if out == d {
 				out = clone(d)

@@ -52,7 +52,11 @@ type Options struct {
 // most the last line it was writing, never run two records together.
 // Create it with Open or NewWriter.
 type Writer struct {
-	ch     chan queued
+	ch chan queued
+	// nudge wakes a buffered Writer's goroutine before its tick when the
+	// queue is filling; quit ends it (Close).
+	nudge  chan struct{}
+	quit   chan struct{}
 	done   chan struct{}
 	out    io.Writer
 	closer io.Closer
@@ -136,8 +140,8 @@ func NewWriter(w io.Writer, closer io.Closer, o Options) *Writer {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	s := &Writer{ch: make(chan queued, queueSize), done: make(chan struct{}), out: w, closer: closer,
-		sync: o.Sync, log: o.Logger}
+	s := &Writer{ch: make(chan queued, queueSize), nudge: make(chan struct{}, 1), quit: make(chan struct{}),
+		done: make(chan struct{}), out: w, closer: closer, sync: o.Sync, log: o.Logger}
 	go s.loop()
 	return s
 }
@@ -167,6 +171,12 @@ func (s *Writer) Write(d *Decision) {
 	defer s.mu.RUnlock()
 	select {
 	case s.ch <- queued{d: d}:
+		if len(s.ch) >= nudgeAt {
+			select {
+			case s.nudge <- struct{}{}:
+			default:
+			}
+		}
 	default:
 		n := s.dropped.Add(1)
 		now := time.Now().UnixNano()
@@ -180,10 +190,58 @@ func (s *Writer) Write(d *Decision) {
 // Dropped returns how many decisions were dropped because the output stalled.
 func (s *Writer) Dropped() int64 { return s.dropped.Load() }
 
+// nudgeAt is the queue length at which a Write wakes a buffered Writer's
+// goroutine before its tick: under load records are written every few
+// dozen KiB, as when each was taken as it came, and a burst is not dropped
+// while the goroutine sleeps; below it (a few hundred requests a second)
+// the tick alone writes them.
+const nudgeAt = 128
+
+// loop writes the queued records: at once with Sync; otherwise every
+// FlushEvery, or sooner when nudgeAt records wait (nudge), so that a record
+// costs its request no wake-up of this goroutine (docs/benchmarks.md,
+// "Round 5"). Either way a record is written within FlushEvery.
 func (s *Writer) loop() {
 	defer close(s.done)
 	tick := time.NewTicker(FlushEvery)
 	defer tick.Stop()
+	if s.sync {
+		s.loopSync(tick)
+		return
+	}
+	for {
+		select {
+		case <-tick.C:
+		case <-s.nudge:
+		case <-s.quit:
+		}
+		closed := s.drain()
+		s.flush()
+		if closed {
+			return
+		}
+	}
+}
+
+// drain adds every queued record; it reports whether the queue is closed
+// (and empty).
+func (s *Writer) drain() (closed bool) {
+	for {
+		select {
+		case q, ok := <-s.ch:
+			if !ok {
+				return true
+			}
+			s.add(q)
+		default:
+			return false
+		}
+	}
+}
+
+// loopSync writes and syncs each record, with whatever else is queued,
+// as soon as it comes.
+func (s *Writer) loopSync(tick *time.Ticker) {
 	for {
 		select {
 		case q, ok := <-s.ch:
@@ -206,9 +264,7 @@ func (s *Writer) loop() {
 					more = false
 				}
 			}
-			if s.sync {
-				s.flush()
-			}
+			s.flush()
 		case <-tick.C:
 			s.flush()
 		}
@@ -277,6 +333,7 @@ func (s *Writer) Close() error {
 		s.mu.Lock()
 		s.closed = true
 		close(s.ch)
+		close(s.quit)
 		s.mu.Unlock()
 	})
 	<-s.done

@@ -2,12 +2,15 @@ package decision
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -145,5 +148,56 @@ func TestTeeHandsEveryRecordToEverySinkWithItsContext(t *testing.T) {
 	}
 	if Tee(p) != Sink(p) || Tee() != Discard {
 		t.Error("Tee of one sink is not that sink, or Tee of none is not Discard")
+	}
+}
+
+// lines counts the records out has been given.
+func (w *writes) lines() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, c := range w.calls {
+		n += bytes.Count(c, []byte("\n"))
+	}
+	return n
+}
+
+// Without Sync a record is written within FlushEvery of its Write, with
+// no Close and no other record to push it out.
+func TestBufferedRecordIsWrittenWithinFlushEvery(t *testing.T) {
+	out := &writes{}
+	w := NewWriter(out, nil, Options{})
+	defer w.Close()
+	w.Write(&Decision{ID: "one"})
+	deadline := time.Now().Add(10 * FlushEvery) // a failure guard: the record is due within one FlushEvery
+	for out.lines() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("record not written after %v", 10*FlushEvery)
+		}
+		time.Sleep(FlushEvery / 10)
+	}
+}
+
+// A burst from many requests is written whole: every record is either
+// written, once, or counted as dropped, and none is dropped while the
+// queue has room.
+func TestBurstIsWrittenOrCounted(t *testing.T) {
+	out := &writes{}
+	w := NewWriter(out, nil, Options{})
+	var wg sync.WaitGroup
+	const each = 3 * queueSize / 4 / 4 // the four writers together stay within the queue
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				w.Write(&Decision{ID: fmt.Sprintf("%d-%d", g, i)})
+			}
+		}()
+	}
+	wg.Wait()
+	w.Close()
+	if got, dropped := out.lines(), w.Dropped(); got != 4*each || dropped != 0 {
+		t.Fatalf("%d written, %d dropped, want %d and 0", got, dropped, 4*each)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/http/httptrace"
@@ -66,7 +65,7 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 		prev := &w.rec.Attempts[n-1]
 		w.d.opt.Metrics.Failover(w.r.name, string(prev.Action), prev.Class)
 	}
-	w.tried[e.key] = true
+	w.markTried(e.key)
 	e.target.inflight.Add(1)
 	o := w.d.call(ctx, w, e)
 	e.target.inflight.Add(-1)
@@ -81,12 +80,18 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	// deadline: the watchdog applies the deadline until the commit point.
 	actx, cancel := context.WithCancel(w.base)
 	defer cancel()
-	wd := &watchdog{cancel: cancel}
+	// The attempt's outcome, watchdog and trace live as long as each other
+	// (a stream's whole life): one allocation for the three.
+	st := &struct {
+		o     outcome
+		wd    watchdog
+		trace httptrace.ClientTrace
+	}{}
+	o, wd, trace := &st.o, &st.wd, &st.trace
+	wd.cancel = cancel
 	wd.watchDeadline(ctx)
 	defer wd.release()
-	o := &outcome{}
-
-	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { o.sent.Store(true) }}
+	trace.WroteRequest = func(httptrace.WroteRequestInfo) { o.sent.Store(true) }
 	gctx, turn := e.prov.gate.hook(actx, trace)
 	hreq, err := w.newRequest(httptrace.WithClientTrace(gctx, trace), e, o)
 	if err != nil {
@@ -181,7 +186,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		limit = classify.MaxBody
 	}
 	wd.arm(PhaseBody, e.prov.cfg.Timeout)
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	body, err := readAtMost(resp.Body, limit+1, resp.ContentLength)
 	if err != nil {
 		w.transportFailure(o, err, wd.expired())
 		return
@@ -206,7 +211,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	case o.native:
 		w.nativeAnswer(e, body, o)
 	default:
-		out, err := w.decode(e, body)
+		out, usage, err := w.decodeWhole(e, body)
 		o.billable = true
 		if err != nil {
 			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
@@ -218,7 +223,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			w.streamWhole(e, out, o)
 			return
 		}
-		o.ok, o.body, o.usage = true, out, usageOf(out)
+		o.ok, o.body, o.usage = true, out, usage
 	}
 }
 

@@ -67,6 +67,8 @@ type Dispatcher struct {
 	names   []string // every name a client may send, sorted
 	rr      atomic.Uint64
 	maxWait time.Duration
+	// inflight ends the requests in flight when opt.Stop is done (shutdown.go).
+	inflight inflight
 	// call makes one upstream call (upstreamCall; a fake in unit tests).
 	call caller
 }
@@ -261,8 +263,10 @@ func (d *Dispatcher) Known(model string) bool {
 // Names returns every route and target name a client may send, sorted.
 func (d *Dispatcher) Names() []string { return d.names }
 
-// Close releases idle upstream connections.
+// Close releases idle upstream connections. Requests in flight finish (and
+// still end when Options.Stop is done).
 func (d *Dispatcher) Close() {
+	d.inflight.close()
 	seen := map[*http.Client]bool{}
 	for _, r := range d.routes {
 		for _, t := range append(append([]*targetRT{}, r.targets...), r.tail...) {

@@ -101,6 +101,26 @@ func (w *walk) embedRequest(ctx context.Context, e *endpointRT) (*http.Request, 
 
 // decode turns a 2xx upstream body from e into the canonical answer: a
 // chat.completion, or an OpenAI embeddings list.
+// usageReader is an adapter that reads a whole answer's "usage" member in
+// the pass that checks it (openai.Adapter.ResponseUsage).
+type usageReader interface {
+	ResponseUsage(body []byte, ep provider.Endpoint) (out, usage []byte, err error)
+}
+
+// decodeWhole is decode, and the usage of its answer: read in the same pass
+// where the adapter can, else from the answer decode returns.
+func (w *walk) decodeWhole(e *endpointRT, body []byte) ([]byte, *provider.Usage, error) {
+	if ur, ok := e.prov.adapter.(usageReader); ok && w.call.Op != OpEmbeddings {
+		out, usage, err := ur.ResponseUsage(body, e.ep)
+		return out, parseUsage(usage), err
+	}
+	out, err := w.decode(e, body)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, usageOf(out), nil
+}
+
 func (w *walk) decode(e *endpointRT, body []byte) ([]byte, error) {
 	if w.call.Op != OpEmbeddings {
 		return e.prov.adapter.Response(body, e.ep)

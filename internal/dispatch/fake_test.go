@@ -101,7 +101,7 @@ targets:
 routes:
 `
 
-func newHarness(t *testing.T, routes string, script func(health.Key, int) answer) *harness {
+func newHarness(t testing.TB, routes string, script func(health.Key, int) answer) *harness {
 	t.Helper()
 	cfg, err := config.Parse("test.yaml", []byte(base+routes), nil)
 	if err != nil {

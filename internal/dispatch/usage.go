@@ -109,7 +109,12 @@ func includeUsage(body []byte) ([]byte, bool) {
 // The body is an adapter's Response: valid JSON, so only its "usage"
 // member is decoded.
 func usageOf(body []byte) *provider.Usage {
-	raw := rawjson.Member(body, "usage")
+	return parseUsage(rawjson.Member(body, "usage"))
+}
+
+// parseUsage decodes a raw "usage" member (nil when there is none or it
+// does not decode).
+func parseUsage(raw []byte) *provider.Usage {
 	if raw == nil {
 		return nil
 	}
@@ -166,7 +171,8 @@ func totals(rec *decision.Decision, partial bool) {
 	var u decision.Usage
 	var sum float64
 	usage, priced := false, false
-	for _, a := range rec.Attempts {
+	for i := range rec.Attempts {
+		a := &rec.Attempts[i]
 		if a.Usage != nil {
 			u.Add(*a.Usage)
 			usage = true

@@ -25,10 +25,13 @@ type walk struct {
 	maxBill  int
 	billable int
 	upstream time.Duration // time spent in attempts and waits, for the overhead metric
-	tried    map[health.Key]bool
-	last     *outcome
-	lastEP   *endpointRT
-	stopped  stop // why the walk stopped early (a budget), if it did
+	// tried lists the endpoints attempted or skipped, each once: a
+	// handful, so a slice, not a map (a map's first entry allocates a
+	// whole group, held for a stream's life).
+	tried   []health.Key
+	last    *outcome
+	lastEP  *endpointRT
+	stopped stop // why the walk stopped early (a budget), if it did
 	// partial: a stream was cut after its commit point, so the request's
 	// usage is a lower bound (usage.incomplete in the record).
 	partial bool
@@ -42,6 +45,9 @@ type walk struct {
 	// cont continues a stream cut after its commit point (continue.go);
 	// nil when the route does not.
 	cont *continuation
+	// member is the walk's place among the requests the end of the
+	// shutdown grace period ends (shutdown.go).
+	member member
 }
 
 // Do serves one call and files its decision record: Run, then Record.
@@ -69,13 +75,16 @@ func (d *Dispatcher) Run(ctx context.Context, call *Call) *Result {
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
 	defer cancelBase(nil)
-	if d.opt.Stop != nil {
-		defer context.AfterFunc(d.opt.Stop, func() { cancelBase(errShutdown) })()
-	}
-	ctx, cancel := context.WithTimeout(base, r.cfg.Deadline)
-	defer cancel()
-	w := &walk{d: d, r: r, call: call, rec: rec, tried: map[health.Key]bool{}, bg: bg, base: base,
+	rctx := newRouteCtx(base, time.Now().Add(r.cfg.Deadline)) // context.WithTimeout, made only if waited on
+	defer rctx.release()
+	ctx = rctx
+	w := &walk{d: d, r: r, call: call, rec: rec, bg: bg, base: base,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
+	if d.opt.Stop != nil {
+		w.member.cancel = cancelBase
+		d.inflight.join(d.opt.Stop, &w.member)
+		defer d.inflight.leave(&w.member)
+	}
 	w.cont = newContinuation(r, call)
 	res := w.settle(w.run(ctx))
 	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
@@ -320,18 +329,35 @@ func (w *walk) setAction(a decision.Action) {
 func (w *walk) skip(e *endpointRT, reason string) { w.skipKey(e.key, reason) }
 
 func (w *walk) skipKey(k health.Key, reason string) {
-	if w.tried[k] {
+	if w.wasTried(k) {
 		return
 	}
-	w.tried[k] = true
+	w.tried = append(w.tried, k)
 	w.rec.Skipped = append(w.rec.Skipped, decision.Skip{Target: k.Target, Provider: k.Provider, Reason: reason})
+}
+
+// wasTried reports whether k was attempted or skipped.
+func (w *walk) wasTried(k health.Key) bool {
+	for _, t := range w.tried {
+		if t == k {
+			return true
+		}
+	}
+	return false
+}
+
+// markTried notes that k was attempted.
+func (w *walk) markTried(k health.Key) {
+	if !w.wasTried(k) {
+		w.tried = append(w.tried, k)
+	}
 }
 
 // skipWaiting records, for every endpoint of the route that was not tried,
 // why it waited: the reason a request went elsewhere.
 func (w *walk) skipWaiting() {
 	for _, k := range w.r.keys {
-		if w.tried[k] {
+		if w.wasTried(k) {
 			continue
 		}
 		switch st := w.status.of(k); {

@@ -2,7 +2,6 @@ package dispatch
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 )
@@ -10,14 +9,25 @@ import (
 // watchdog cancels an attempt when its current phase (headers, first token,
 // idle gap) outlasts its timeout, or when one of the request's own limits
 // passes (the route's deadline until the commit point, max_stream_duration
-// after it), and remembers which it was.
+// after it), and remembers which it was. One timer runs until the commit
+// point, at the earlier of the phase's end and the route's deadline, so
+// watching the deadline costs an attempt no context of its own
+// (docs/benchmarks.md, "Round 5").
 type watchdog struct {
-	mu       sync.Mutex
-	t        *time.Timer
+	mu     sync.Mutex
+	t      *time.Timer
+	timing Phase // what t reports when it fires: the phase, or PhaseDeadline
+	fired  Phase
+	cancel context.CancelFunc
+	// deadline is the route's (the attempt context's), watched until the
+	// commit point; zero when there is none or the commit point passed.
+	// route is the context it is the deadline of.
+	deadline time.Time
+	route    context.Context
+	// phase and phaseEnd are the phase being timed and when its timeout
+	// passes, while a deadline is watched; phase is "" while paused.
 	phase    Phase
-	fired    Phase
-	cancel   context.CancelFunc
-	deadline func() bool // stops watching the route's deadline
+	phaseEnd time.Time
 	maxDur   *time.Timer // max_stream_duration, from the commit point
 }
 
@@ -42,26 +52,57 @@ const (
 )
 
 // watchDeadline cancels the attempt when ctx's deadline (the route's)
-// passes, until committed is called.
+// passes, until committed is called. The clock starts with the first arm,
+// which the attempt makes before it waits on anything.
 func (wd *watchdog) watchDeadline(ctx context.Context) {
-	wd.deadline = context.AfterFunc(ctx, func() {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			wd.expire(PhaseDeadline)
-		}
-	})
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return
+	}
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	wd.deadline, wd.route = dl, ctx
+}
+
+// schedule sets the timer, with wd.mu held, while a deadline is watched:
+// to the earlier of the phase's end and the deadline (the deadline on a
+// tie), or to the deadline alone while no phase is timed.
+func (wd *watchdog) schedule(now time.Time) {
+	at, what := wd.deadline, PhaseDeadline
+	if wd.phase != "" && wd.phaseEnd.Before(at) {
+		at, what = wd.phaseEnd, wd.phase
+	}
+	wd.timing = what
+	wd.reset(at.Sub(now))
+}
+
+// reset starts or restarts the timer to fire in d, with wd.mu held.
+func (wd *watchdog) reset(d time.Duration) {
+	if wd.t == nil {
+		wd.t = time.AfterFunc(d, wd.fire)
+		return
+	}
+	wd.t.Reset(d)
 }
 
 // committed marks the commit point: the route's deadline no longer applies
 // (failover is over; a healthy long answer must not be cut by it), and
 // max, when positive, bounds the rest of the stream.
 func (wd *watchdog) committed(max time.Duration) {
-	if wd.deadline != nil {
-		wd.deadline()
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	if !wd.deadline.IsZero() {
+		wd.deadline = time.Time{}
+		if wd.phase != "" { // the phase alone is timed now
+			wd.timing = wd.phase
+			wd.reset(time.Until(wd.phaseEnd))
+		} else if wd.t != nil {
+			wd.t.Stop()
+		}
+		wd.phase = ""
 	}
 	if max > 0 {
-		wd.mu.Lock()
 		wd.maxDur = time.AfterFunc(max, func() { wd.expire(PhaseMaxStreamDuration) })
-		wd.mu.Unlock()
 	}
 }
 
@@ -76,43 +117,69 @@ func (wd *watchdog) expire(phase Phase) {
 	wd.cancel()
 }
 
+// arm times phase from now: the attempt is canceled unless the next arm,
+// pause or release comes within d.
 func (wd *watchdog) arm(phase Phase, d time.Duration) {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
-	wd.phase = phase
-	if wd.t == nil {
-		wd.t = time.AfterFunc(d, wd.fire)
+	if wd.deadline.IsZero() {
+		wd.timing = phase
+		wd.reset(d)
 		return
 	}
-	wd.t.Reset(d)
+	now := time.Now()
+	wd.phase, wd.phaseEnd = phase, now.Add(d)
+	wd.schedule(now)
 }
 
 func (wd *watchdog) fire() {
 	wd.mu.Lock()
-	phase := wd.phase
+	phase, route := wd.timing, wd.route
 	wd.mu.Unlock()
+	if phase == PhaseDeadline {
+		// The route's context expires at the same instant, on a timer of
+		// its own: the attempt ends once it has, so that whoever reads the
+		// walk's context after the attempt finds the deadline passed, as
+		// when the watch was an AfterFunc on that context.
+		<-route.Done()
+		if wd.lifted() {
+			return
+		}
+	}
 	wd.expire(phase)
 }
 
-// pause stops the clock until the next arm.
-func (wd *watchdog) pause() { wd.stop() }
-
-func (wd *watchdog) stop() {
+// lifted reports whether the deadline no longer applies: the commit point
+// or the end of the attempt came while fire waited for it.
+func (wd *watchdog) lifted() bool {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
-	if wd.t != nil {
-		wd.t.Stop()
+	return wd.deadline.IsZero()
+}
+
+// pause stops the clock until the next arm; the route's deadline, until
+// the commit point, still runs.
+func (wd *watchdog) pause() {
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	if wd.deadline.IsZero() {
+		if wd.t != nil {
+			wd.t.Stop()
+		}
+		return
 	}
+	wd.phase = ""
+	wd.schedule(time.Now())
 }
 
 // release stops every clock for good, at the end of the attempt.
 func (wd *watchdog) release() {
-	wd.stop()
-	if wd.deadline != nil {
-		wd.deadline()
-	}
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
+	wd.deadline, wd.phase = time.Time{}, ""
+	if wd.t != nil {
+		wd.t.Stop()
+	}
 	if wd.maxDur != nil {
 		wd.maxDur.Stop()
 	}

@@ -1,6 +1,8 @@
 package dispatch
 
 import (
+	"io"
+
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
@@ -26,3 +28,41 @@ func (w *walk) streamWhole(e *endpointRT, body []byte, o *outcome) {
 	}
 	o.ok = w.end(o)
 }
+
+// readAtMost is io.ReadAll(io.LimitReader(r, max)), the same bytes and
+// error, with its buffer sized from size (the answer's Content-Length, -1
+// when unknown) instead of grown from 512 bytes: a whole answer is read
+// into one allocation, not four or five, and no LimitReader is made. A
+// declared size is trusted up to maxPresize only: an upstream that
+// announces 60 MiB and sends nothing holds no more than that.
+// TestReadAtMostIsReadAllOfLimitReader holds it to the original.
+func readAtMost(r io.Reader, max, size int64) ([]byte, error) {
+	c := 512
+	if size >= 0 && size < max {
+		c = int(min(size+1, maxPresize)) // +1: room for the read that finds the end
+	}
+	b := make([]byte, 0, c)
+	for {
+		if int64(len(b)) >= max {
+			return b, nil
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		room := b[len(b):cap(b)]
+		if left := max - int64(len(b)); int64(len(room)) > left {
+			room = room[:left]
+		}
+		n, err := r.Read(room)
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+	}
+}
+
+// maxPresize bounds the buffer readAtMost makes before the bytes arrive.
+const maxPresize = 256 << 10

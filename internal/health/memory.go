@@ -46,6 +46,17 @@ func (m *Memory) Load(_ context.Context, keys []string) ([]Record, error) {
 	return out, nil
 }
 
+// loadWith is Load without the slices: out[2i] and out[2i+1] are the
+// records of the two keys key(i) returns, for i < n.
+func (m *Memory) loadWith(n int, key func(i int) (string, string), out []Record) {
+	m.mu.RLock()
+	for i := range n {
+		a, b := key(i)
+		out[2*i], out[2*i+1] = m.recs[a], m.recs[b]
+	}
+	m.mu.RUnlock()
+}
+
 // Update applies fn under the store's lock. It never fails.
 func (m *Memory) Update(_ context.Context, key string, fn func(*Record)) (before, after Record, err error) {
 	m.mu.Lock()

@@ -82,14 +82,22 @@ func (t *Tracker) View(ctx context.Context, keys []Key) []Status {
 	if len(keys) == 0 {
 		return out
 	}
-	sk := make([]string, 2*len(keys))
-	for i, k := range keys {
-		n := t.names(k)
-		sk[2*i], sk[2*i+1] = n.ep, n.acct
-	}
-	recs, err := t.store.Load(ctx, sk)
-	if err != nil || len(recs) != len(sk) {
-		return out
+	var recs []Record
+	if m, ok := t.store.(*Memory); ok && len(keys) <= viewOnStack {
+		// The one-replica store, read in place: no key or record slices.
+		var rb [2 * viewOnStack]Record
+		recs = rb[:2*len(keys)]
+		m.loadWith(len(keys), func(i int) (string, string) { n := t.names(keys[i]); return n.ep, n.acct }, recs)
+	} else {
+		sk := make([]string, 2*len(keys))
+		for i, k := range keys {
+			n := t.names(k)
+			sk[2*i], sk[2*i+1] = n.ep, n.acct
+		}
+		var err error
+		if recs, err = t.store.Load(ctx, sk); err != nil || len(recs) != len(sk) {
+			return out
+		}
 	}
 	now := t.now()
 	for i := range out {
@@ -97,6 +105,10 @@ func (t *Tracker) View(ctx context.Context, keys []Key) []Status {
 	}
 	return out
 }
+
+// viewOnStack is the most endpoints View reads from the memory store
+// without allocating its keys and records (a route has a handful).
+const viewOnStack = 8
 
 // combine is the effective status of an endpoint record and its account's.
 func combine(ep, acct *Record, now time.Time) Status {
@@ -202,7 +214,13 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 	now := t.now()
 	n := t.names(k)
 	var tr []Transition
-	before, after, err := t.store.Update(ctx, n.ep, func(rec *Record) { t.applyEndpoint(rec, r, now) })
+	var before, after Record
+	var err error
+	if m, ok := t.store.(*Memory); ok { // its own closure: this one stays on the stack
+		before, after, err = m.Update(ctx, n.ep, func(rec *Record) { t.applyEndpoint(rec, r, now) })
+	} else {
+		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) { t.applyEndpoint(rec, r, now) })
+	}
 	if err == nil {
 		tr = transitions(tr, ScopeEndpoint, n.name, &before, &after, now, r.Class)
 	}
@@ -211,8 +229,11 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 	case r.OK:
 		// A success through the account closes the account's probe. Look
 		// first: most successes find the account healthy and write nothing.
-		recs, err := t.store.Load(ctx, []string{n.acct})
-		if err != nil || len(recs) != 1 || recs[0].PhaseAt(now) != Probing {
+		if m, ok := t.store.(*Memory); ok {
+			if acct := m.get(n.acct); acct.PhaseAt(now) != Probing {
+				return tr
+			}
+		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || recs[0].PhaseAt(now) != Probing {
 			return tr
 		}
 		fn = func(rec *Record) {

@@ -17,6 +17,7 @@ import (
 type hot struct {
 	requests sync.Map // requestKey → *requestSeries
 	attempts sync.Map // attemptKey → *attemptSeries
+	tokens   sync.Map // tokensKey → *tokensSeries
 	n        atomic.Int64
 }
 
@@ -87,4 +88,44 @@ func (m *Metrics) attemptSeries(target, provider, class string) *attemptSeries {
 		h.attempts.Store(k, s)
 	}
 	return s
+}
+
+type tokensKey struct{ client, route, target, provider string }
+
+// tokensSeries are the token counters of one client, route, target and
+// provider, each kind resolved at its first count: a kind never counted
+// has no series.
+type tokensSeries struct {
+	labels [4]string // client, route, target, provider, as the guards named them
+	kinds  [len(tokenKinds)]atomic.Pointer[tokenCounter]
+}
+
+type tokenCounter struct{ prometheus.Counter }
+
+// tokenKinds are the values of detour_tokens_total's kind label, in the
+// order of tokensSeries.kinds.
+var tokenKinds = [...]string{"input", "cached_input", "output"}
+
+func (m *Metrics) tokensSeries(client, route, target, provider string) *tokensSeries {
+	h := m.hot.Load()
+	k := tokensKey{client, route, target, provider}
+	if s, ok := h.tokens.Load(k); ok {
+		return s.(*tokensSeries)
+	}
+	s := &tokensSeries{labels: [4]string{m.usage.clients.of(client), m.routes.of(route), m.targets.of(target), m.providers.of(provider)}}
+	if h.n.Add(1) <= maxHot {
+		h.tokens.Store(k, s)
+	}
+	return s
+}
+
+// add counts n tokens of kind tokenKinds[i].
+func (s *tokensSeries) add(m *Metrics, i, n int) {
+	c := s.kinds[i].Load()
+	if c == nil {
+		l := s.labels
+		c = &tokenCounter{m.usage.tokens.WithLabelValues(l[0], l[1], l[2], l[3], tokenKinds[i])}
+		s.kinds[i].Store(c)
+	}
+	c.Add(float64(n))
 }

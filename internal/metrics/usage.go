@@ -43,14 +43,13 @@ func (m *Metrics) Usage(client, route, target, provider string, input, cachedInp
 	if m == nil {
 		return
 	}
-	client, route = m.usage.clients.of(client), m.routes.of(route)
-	target, provider = m.targets.of(target), m.providers.of(provider)
-	for _, kv := range []struct {
-		kind string
-		n    int
-	}{{"input", input}, {"cached_input", cachedInput}, {"output", output}} {
-		if kv.n > 0 {
-			m.usage.tokens.WithLabelValues(client, route, target, provider, kv.kind).Add(float64(kv.n))
+	if input <= 0 && cachedInput <= 0 && output <= 0 {
+		return
+	}
+	s := m.tokensSeries(client, route, target, provider) // hot.go
+	for i, n := range [len(tokenKinds)]int{input, cachedInput, output} {
+		if n > 0 {
+			s.add(m, i, n)
 		}
 	}
 }

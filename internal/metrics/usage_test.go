@@ -39,3 +39,46 @@ func TestUsageSeries(t *testing.T) {
 		t.Errorf("kept series = %v", v)
 	}
 }
+
+// Token series are remembered between requests (hot.go): counts add up, a
+// kind never counted has no series, and a reload that removes a client
+// leaves no remembered series of it: its later tokens are not counted
+// under its name.
+func TestUsageSeriesRemembered(t *testing.T) {
+	m := New()
+	m.Retain(Served{Routes: []string{"r"}, Targets: []string{"t"}, Providers: []string{"p"},
+		Endpoints: []Endpoint{{"t", "p"}}, Clients: []string{"team-a", "ci"}})
+	for range 3 {
+		m.Usage("ci", "r", "t", "p", 5, 0, 2)
+	}
+	m.Usage("ci", "r", "t", "p", 0, 0, 0)
+	f := scrape(t, m)
+	if v := counter(t, f, "detour_tokens_total", "client=ci", "route=r", "target=t", "provider=p", "kind=input"); v != 15 {
+		t.Errorf("input = %v, want 15", v)
+	}
+	if v := counter(t, f, "detour_tokens_total", "client=ci", "route=r", "target=t", "provider=p", "kind=output"); v != 6 {
+		t.Errorf("output = %v, want 6", v)
+	}
+	if series(f, "detour_tokens_total", "client=ci", "route=r", "target=t", "provider=p", "kind=cached_input") != nil {
+		t.Error("a kind never counted has a series")
+	}
+	m.Retain(Served{Routes: []string{"r"}, Targets: []string{"t"}, Providers: []string{"p"},
+		Endpoints: []Endpoint{{"t", "p"}}, Clients: []string{"team-a"}})
+	m.Usage("ci", "r", "t", "p", 5, 0, 2)
+	f = scrape(t, m)
+	if series(f, "detour_tokens_total", "client=ci", "route=r", "target=t", "provider=p", "kind=input") != nil {
+		t.Error("a removed client's tokens are counted under its name after the reload")
+	}
+}
+
+// BenchmarkUsage: one attempt's tokens, counted on every successful
+// request's path.
+func BenchmarkUsage(b *testing.B) {
+	m := New()
+	m.Retain(Served{Routes: []string{"r"}, Targets: []string{"t"}, Providers: []string{"p"},
+		Endpoints: []Endpoint{{"t", "p"}}, Clients: []string{"team-a"}})
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Usage("team-a", "r", "t", "p", 600, 0, 200)
+	}
+}

@@ -162,15 +162,7 @@ func skipValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		for j := i + 1; j < len(b); j++ {
-			switch b[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-		return -1
+		return skipString(b, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
@@ -200,6 +192,29 @@ func skipValue(b []byte, i int) int {
 		return -1
 	}
 	return j
+}
+
+// skipString returns the index just past the string starting at b[i], or
+// -1 when it does not end. A quote ends the string unless a backslash
+// escapes it, that is unless an odd run of backslashes comes right before
+// it; the quotes are found with bytes.IndexByte, so a long string (a
+// conversation's text) is crossed many bytes at a time.
+func skipString(b []byte, i int) int {
+	for j := i + 1; ; {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		run := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			run++
+		}
+		if run%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
 }
 
 // WithFirst returns the JSON object obj with the member "key": value added

@@ -1,7 +1,7 @@
 package route
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -69,8 +69,10 @@ func Order(s Strategy, cs []Candidate, rotate uint64) []int {
 			idx[i] = (i + int(rotate%uint64(n))) % n
 		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		x, y := cs[idx[a]], cs[idx[b]]
+	if n < 2 {
+		return idx
+	}
+	less := func(x, y Candidate) bool {
 		if x.Cooling != y.Cooling {
 			return !x.Cooling
 		}
@@ -88,6 +90,17 @@ func Order(s Strategy, cs []Candidate, rotate uint64) []int {
 		case Ordered:
 		}
 		return false
+	}
+	// A stable sort of the indices by their candidates, without the
+	// reflection (and allocations) of sort.SliceStable.
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case less(cs[a], cs[b]):
+			return -1
+		case less(cs[b], cs[a]):
+			return 1
+		}
+		return 0
 	})
 	return idx
 }

@@ -62,14 +62,19 @@ type bodyFailure struct {
 // on failure, when held is already returned and 0).
 func (s *Server) readBody(r *http.Request, cfg *config.Config) (body []byte, held int64, fail *bodyFailure) {
 	limit, declared := cfg.MaxBodyBytes, r.ContentLength
-	tooLarge := &bodyFailure{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit)}
-	busy := &bodyFailure{http.StatusServiceUnavailable, fmt.Sprintf(
-		"the gateway holds as many request bodies as it may at once (max_inflight_body_bytes, %d bytes); retry after %s s", cfg.MaxInflightBodyBytes, retryAfter)}
+	// The refusals are worded only when one is made.
+	tooLarge := func() *bodyFailure {
+		return &bodyFailure{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit)}
+	}
+	busy := func() *bodyFailure {
+		return &bodyFailure{http.StatusServiceUnavailable, fmt.Sprintf(
+			"the gateway holds as many request bodies as it may at once (max_inflight_body_bytes, %d bytes); retry after %s s", cfg.MaxInflightBodyBytes, retryAfter)}
+	}
 	if declared > limit {
-		return nil, 0, tooLarge
+		return nil, 0, tooLarge()
 	}
 	if declared > 0 && s.bodies.held.Load()+declared > cfg.MaxInflightBodyBytes {
-		return nil, 0, busy
+		return nil, 0, busy()
 	}
 	want := limit + 1 // unknown length: read to EOF, one byte past the limit to notice it
 	if declared >= 0 {
@@ -84,7 +89,7 @@ func (s *Server) readBody(r *http.Request, cfg *config.Config) (body []byte, hel
 			next := min(max(2*int64(cap(buf)), firstChunk), want)
 			if !s.bodies.take(next-int64(cap(buf)), cfg.MaxInflightBodyBytes) {
 				s.bodies.give(held)
-				return nil, 0, busy
+				return nil, 0, busy()
 			}
 			held += next - int64(cap(buf))
 			nb := make([]byte, len(buf), next)
@@ -95,7 +100,7 @@ func (s *Server) readBody(r *http.Request, cfg *config.Config) (body []byte, hel
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > limit {
 			s.bodies.give(held)
-			return nil, 0, tooLarge
+			return nil, 0, tooLarge()
 		}
 		if errors.Is(err, io.EOF) {
 			break

@@ -97,7 +97,8 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 		d.fail(w, http.StatusBadGateway, "server_error", "the upstream's answer could not be translated: "+err.Error())
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	vals := []string{"application/json", strconv.Itoa(len(b))} // one allocation for both
+	h := w.Header()
+	h["Content-Type"], h["Content-Length"] = vals[0:1:1], vals[1:2:2]
 	w.Write(b)
 }

@@ -24,16 +24,23 @@ type answer struct {
 
 // detourHeaders sets every X-Detour-* header of a response: the one place
 // they are set, for streams (at the commit point) and whole answers alike.
+// The values share one allocation (each a slice of its own, capped, so an
+// Add to one never reaches the next); the names are canonical as written.
 func detourHeaders(h http.Header, a answer) {
-	h.Set("X-Detour-Decision", a.id)
-	h.Set("X-Detour-Route", a.route)
-	if a.target != "" {
-		h.Set("X-Detour-Target", a.target)
-		h.Set("X-Detour-Provider", a.provider)
+	vals := make([]string, 0, 6)
+	set := func(name, v string) {
+		vals = append(vals, v)
+		h[name] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
-	h.Set("X-Detour-Attempts", strconv.Itoa(a.attempts))
+	set("X-Detour-Decision", a.id)
+	set("X-Detour-Route", a.route)
+	if a.target != "" {
+		set("X-Detour-Target", a.target)
+		set("X-Detour-Provider", a.provider)
+	}
+	set("X-Detour-Attempts", strconv.Itoa(a.attempts))
 	if a.class != "" {
-		h.Set("X-Detour-Class", a.class)
+		set("X-Detour-Class", a.class)
 	}
 }
 

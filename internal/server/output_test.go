@@ -225,6 +225,27 @@ func TestDetourHeadersWholeAnswer(t *testing.T) {
 	}
 }
 
+// The X-Detour-* values share one allocation: a header added to or changed
+// later (a door's own Set, an Add) never reaches another's value.
+func TestDetourHeadersAreIndependent(t *testing.T) {
+	h := http.Header{}
+	detourHeaders(h, answer{id: "d", route: "r", target: "t", provider: "p", attempts: 2, class: "timeout"})
+	h.Add("X-Detour-Decision", "extra")
+	h.Add("X-Detour-Target", "extra")
+	h.Set("X-Detour-Class", "server_error")
+	h.Values("X-Detour-Route")[0] = "r2"
+	want := map[string][]string{"X-Detour-Decision": {"d", "extra"}, "X-Detour-Route": {"r2"}, "X-Detour-Target": {"t", "extra"},
+		"X-Detour-Provider": {"p"}, "X-Detour-Attempts": {"2"}, "X-Detour-Class": {"server_error"}}
+	for k, v := range want {
+		if got := h.Values(k); strings.Join(got, "|") != strings.Join(v, "|") {
+			t.Errorf("%s = %q, want %q", k, got, v)
+		}
+	}
+	if len(h) != len(want) {
+		t.Errorf("headers %v", h)
+	}
+}
+
 // A Responses passthrough event's name and sequence_number come from one
 // scan, read as encoding/json reads them: the last of a repeated member,
 // escaped keys decoded, a name that is not plain left out.

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,7 +53,7 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	if req.API == provider.APICountTokens {
 		path = "/v1/messages/count_tokens"
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+path, bytes.NewReader(body))
+	hr, err := provider.NewPost(ctx, ep.BaseURL, path, body, nil)
 	if err != nil {
 		return nil, err
 	}

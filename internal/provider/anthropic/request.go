@@ -30,7 +30,7 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if err != nil {
 		return nil, err
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/v1/messages", bytes.NewReader(body))
+	hr, err := provider.NewPost(ctx, ep.BaseURL, "/v1/messages", body, nil)
 	if err != nil {
 		return nil, err
 	}

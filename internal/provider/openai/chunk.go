@@ -74,7 +74,7 @@ const deltaStrings = 4
 // scan reads data as decode would and reports true, or reports false
 // (having read it partly) when the chunk has a shape it leaves to decode.
 func (f *facts) scan(data []byte) bool {
-	if !json.Valid(data) {
+	if !rawjson.Check(data, nil, nil) { // json.Valid's verdict, in a fraction of its time
 		return false
 	}
 	top, ok := rawjson.ScanObject(data)

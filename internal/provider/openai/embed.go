@@ -22,7 +22,7 @@ func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, r
 	if err != nil {
 		return nil, err
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/embeddings", bytes.NewReader(body))
+	hr, err := provider.NewPost(ctx, ep.BaseURL, "/embeddings", body, nil)
 	if err != nil {
 		return nil, err
 	}

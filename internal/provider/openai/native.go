@@ -25,7 +25,7 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	if err != nil {
 		return nil, err
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/responses", bytes.NewReader(body))
+	hr, err := provider.NewPost(ctx, ep.BaseURL, "/responses", body, nil)
 	if err != nil {
 		return nil, err
 	}

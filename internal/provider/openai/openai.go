@@ -37,10 +37,6 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if err != nil {
 		return nil, err
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/chat/completions", bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
 	// One map of shared values, not three Header.Set calls (each allocates
 	// a slice). The value slices are full (len == cap): an Add by anyone
 	// after us copies, it never writes into them.
@@ -54,30 +50,39 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if ep.APIKey != "" {
 		h["Authorization"] = []string{"Bearer " + ep.APIKey}
 	}
-	hr.Header = h
-	return hr, nil
+	return provider.NewPost(ctx, ep.BaseURL, "/chat/completions", body, h)
 }
 
 // Response checks that a 2xx body is a chat completion and passes it through
 // untouched: OpenAI-compatible upstreams already name the model that answered.
-func (Adapter) Response(body []byte, _ provider.Endpoint) ([]byte, error) {
-	// The common case in one scan and no allocation; anything else takes
-	// the decoding path below, which words the error.
-	if json.Valid(body) {
-		if c := rawjson.Member(body, "choices"); len(c) > 0 && c[0] == '[' {
-			return body, nil
-		}
+func (a Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
+	out, _, err := a.ResponseUsage(body, ep)
+	return out, err
+}
+
+// answerMembers are the members ResponseUsage reads.
+var answerMembers = []string{"choices", "usage"}
+
+// ResponseUsage is Response, and also returns the answer's raw top-level
+// "usage" member (nil when there is none, as rawjson.Member finds it): the
+// common case is checked and both members found in one pass
+// (rawjson.Check), with no allocation; anything else takes the decoding
+// path below, which words the error.
+func (Adapter) ResponseUsage(body []byte, _ provider.Endpoint) (out, usage []byte, err error) {
+	var m [2][]byte
+	if rawjson.Check(body, answerMembers, m[:]) && len(m[0]) > 0 && m[0][0] == '[' {
+		return body, m[1], nil
 	}
 	var probe struct {
 		Choices json.RawMessage `json:"choices"`
 	}
 	if err := json.Unmarshal(body, &probe); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(probe.Choices) == 0 || probe.Choices[0] != '[' {
-		return nil, errors.New("openai: response has no choices array")
+		return nil, nil, errors.New("openai: response has no choices array")
 	}
-	return body, nil
+	return body, rawjson.Member(body, "usage"), nil
 }
 
 // Stream passes chunks through as they come, marking content, errors, usage

@@ -80,6 +80,31 @@ func TestResponseRejectsWhatIsNotACompletion(t *testing.T) {
 	}
 }
 
+// ResponseUsage reads the answer's usage member in the same pass: the one
+// rawjson.Member finds (the last of a repeated member, exact name), also on
+// the slow path (a "Choices" only encoding/json's case-insensitive match
+// accepts), and nil when there is none.
+func TestResponseUsage(t *testing.T) {
+	for _, c := range []struct{ body, usage string }{
+		{`{"choices":[],"usage":{"total_tokens":7}}`, `{"total_tokens":7}`},
+		{`{"usage":{"total_tokens":1},"choices":[{}],"usage":{"total_tokens":2}}`, `{"total_tokens":2}`},
+		{`{"choices":[],"Usage":{"total_tokens":7}}`, ``},
+		{`{"choices":[]}`, ``},
+		{`{"Choices":[],"usage":{"total_tokens":3}}`, `{"total_tokens":3}`},
+		{` {"choices" : [ ] , "usage" : null } `, `null`},
+	} {
+		out, usage, err := Adapter{}.ResponseUsage([]byte(c.body), provider.Endpoint{})
+		if err != nil || string(out) != c.body || string(usage) != c.usage || (usage == nil) != (c.usage == "") {
+			t.Errorf("%s: out %q usage %q err %v; want usage %q", c.body, out, usage, err, c.usage)
+		}
+	}
+	for _, body := range []string{`{"choices":[]`, `{"choices":[],"usage":{"a":1,}}`, `{"choices":"[]"}`} {
+		if _, _, err := (Adapter{}).ResponseUsage([]byte(body), provider.Endpoint{}); err == nil {
+			t.Errorf("%s: accepted", body)
+		}
+	}
+}
+
 func TestStreamMarksContentErrorsAndDone(t *testing.T) {
 	in := strings.Join([]string{
 		`data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`,
