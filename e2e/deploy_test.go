@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -114,17 +115,25 @@ func TestDashboardQueriesMetricsThatExist(t *testing.T) {
 	g := startQuotaThenOK(t, "")
 	g.post(t, "deep", "").wantStatus(t, 200)
 	g.recs.wait(t, 1)
-	exposition := string(g.raw(t, http.MethodGet, "/metrics", "").Body)
-	have := map[string]bool{}
-	for _, line := range strings.Split(exposition, "\n") {
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		have[strings.FieldsFunc(line, func(r rune) bool { return r == '{' || r == ' ' })[0]] = true
-	}
 	exprs := dashboardExprs(t)
 	if len(exprs) < 10 {
 		t.Fatalf("only %d queries in the dashboard", len(exprs))
+	}
+	// Some series appear a moment after the answer (the alert is counted
+	// when its sender has sent it): read /metrics until every metric the
+	// dashboard reads is there, or 5 s have passed.
+	var have map[string]bool
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		have = servedMetrics(string(g.raw(t, http.MethodGet, "/metrics", "").Body))
+		missing := false
+		for _, e := range exprs {
+			for _, n := range metricNames(e) {
+				missing = missing || !have[n]
+			}
+		}
+		if !missing || time.Now().After(deadline) {
+			break
+		}
 	}
 	seen := map[string]bool{}
 	for _, e := range exprs {
@@ -154,6 +163,18 @@ func TestDashboardQueriesMetricsThatExist(t *testing.T) {
 			t.Errorf("the dashboard does not chart %s", want)
 		}
 	}
+}
+
+// servedMetrics returns the metric names a /metrics exposition has samples of.
+func servedMetrics(exposition string) map[string]bool {
+	have := map[string]bool{}
+	for _, line := range strings.Split(exposition, "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		have[strings.FieldsFunc(line, func(r rune) bool { return r == '{' || r == ' ' })[0]] = true
+	}
+	return have
 }
 
 // composeFile is the part of the Compose specification the stack uses;
