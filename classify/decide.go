@@ -80,6 +80,11 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if best < n && mainPhrases.list[best].notRate && def == RateLimited {
 		best = n // "too many tokens" from a throttle is not about the window
 	}
+	// A gone-model code beside a param naming another field (a tool's own
+	// model) is that field's, as the gone-model wording is (skip above).
+	if cs.strong == Unavailable && skip.has(Unavailable) {
+		cs.strong, cs.strongEv = Unknown, ""
+	}
 	if cs.strongEv != "" {
 		// A model "not found" for a project that lacks access to it is
 		// access not granted, not a gone model.

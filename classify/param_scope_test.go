@@ -75,3 +75,20 @@ func TestCapabilityGapOutranksARelayedFieldPath(t *testing.T) {
 		})
 	}
 }
+
+// The same holds for a gone-model code (found by the hostile review of
+// client steering): model_not_found beside param tools[0].model is the
+// client's tool model, not the endpoint's.
+func TestGoneModelCodeBesideAnotherFieldIsThatFields(t *testing.T) {
+	v := Classify(Response{Status: 400, Model: "gpt-4.1",
+		Body:    []byte(`{"error":{"message":"The model 'gpt-image-x1' does not exist.","type":"invalid_request_error","param":"tools[0].model","code":"model_not_found"}}`),
+		Request: []byte(`{"model":"r","input":"draw a cat","tools":[{"type":"image_generation","model":"gpt-image-x1"}]}`)})
+	if v.Class != BadRequest {
+		t.Errorf("%s (%s), want bad_request", v.Class, v.Evidence)
+	}
+	v = Classify(Response{Status: 404, Model: "gpt-4.1",
+		Body: []byte(`{"error":{"message":"The model 'gpt-4.1' does not exist.","type":"invalid_request_error","param":"model","code":"model_not_found"}}`)})
+	if v.Class != Unavailable {
+		t.Errorf("the endpoint's own model: %s (%s), want unavailable", v.Class, v.Evidence)
+	}
+}

@@ -356,15 +356,18 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 	case "error":
 		switch {
 		case eq(k1, "details"):
-			switch string(last) {
-			case "reason":
+			// Only where Google puts them (ErrorInfo.reason, RetryInfo.
+			// retryDelay, QuotaFailure.violations[].quotaId): deeper, a
+			// value may be the client's JSON quoted back.
+			switch {
+			case d == 3 && eq(last, "reason"):
 				if f.nReasons < maxReasons {
 					f.reasons[f.nReasons] = v
 					f.nReasons++
 				}
-			case "quotaId":
+			case d == 4 && eq(last, "quotaId") && eq(s.key(2), "violations"):
 				quotaPeriod(f, v)
-			case "retryDelay":
+			case d == 3 && eq(last, "retryDelay"):
 				f.retryDelay = v
 			}
 			if d >= 4 && eq(s.key(2), "fieldViolations") {

@@ -197,7 +197,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		return
 	}
 	v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.sent(), Model: e.ep.Model})
+		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.evidence(resp.StatusCode/100 != 2), Model: e.ep.Model})
 	if resp.StatusCode/100 != 2 {
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}

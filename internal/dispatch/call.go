@@ -44,8 +44,9 @@ type Call struct {
 	// cannot be translated, and they fail as "translate".
 	Native *Native
 
-	req *provider.Request // the request the adapters read, built once
-	emb embedCall         // an embeddings call's parse and request, built once (embed.go)
+	req  *provider.Request // the request the adapters read, built once
+	echo []byte            // evidence(true), built once
+	emb  embedCall         // an embeddings call's parse and request, built once (embed.go)
 }
 
 // api is the door's name for the record ("chat" by default).
@@ -70,6 +71,29 @@ func (c *Call) sent() []byte {
 		return c.Native.Body
 	}
 	return c.Body
+}
+
+// evidence is what the classifier reads an answer's echoes against
+// (classify.Response.Request; docs/behaviour.md, "Client text is never
+// evidence"): everything the client chose that an upstream may quote back —
+// its body and, for a native call, the header values Detour forwards
+// (Anthropic quotes an unknown anthropic-beta value in its 400). An error
+// answer is read against both, joined once per call; a success against
+// the body alone, without a copy.
+func (c *Call) evidence(errorAnswer bool) []byte {
+	if !errorAnswer || c.Native == nil || len(c.Native.Header) == 0 {
+		return c.sent()
+	}
+	if c.echo == nil {
+		b := append([]byte(nil), c.sent()...)
+		for _, vs := range c.Native.Header {
+			for _, v := range vs {
+				b = append(append(b, '\n'), v...)
+			}
+		}
+		c.echo = b
+	}
+	return c.echo
 }
 
 // request is c as the adapters read it.

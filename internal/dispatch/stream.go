@@ -76,7 +76,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		}
 		if ev.Error || !o.committed {
 			v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: ev.Raw,
-				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.sent(), Model: e.ep.Model})
+				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.evidence(ev.Error), Model: e.ep.Model})
 			if ev.Error && !v.Failed {
 				v = classify.Verdict{Failed: true, Class: classify.Unknown, Evidence: "stream:error event"}
 			}
