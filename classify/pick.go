@@ -64,12 +64,14 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 }
 
 // counts reports whether some occurrence of the phrase found at h in text
-// in, or after it, is not echoed.
+// in, or after it, is not echoed: neither whole, nor, for a two-part phrase,
+// assembled from two of the client's own items (joined.go).
 func (ts *textScan) counts(s *phraseSet, h hit, in int) bool {
 	idx := h.idx
 	for ts.checks < maxEchoChecks {
 		ts.checks++
-		if !echoed(ts.req, ts.text(in)[h.start:h.end]) {
+		t := ts.text(in)
+		if !echoed(ts.req, t[h.start:h.end]) && (s.list[idx].b == "" || !ts.joinedFromClient(t, h, &s.list[idx])) {
 			return true
 		}
 		if s.list[idx].b == "" {

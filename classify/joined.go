@@ -1,0 +1,78 @@
+package classify
+
+import "bytes"
+
+// An upstream that lists or dumps the client's request can join two of the
+// client's own strings into a two-part phrase that occurs nowhere in the
+// request as a whole: Azure's "Unrecognized request arguments supplied:
+// daily, limit" (two member names the client added), vLLM's Python dump of
+// the request ("'model': 'x', … 'content': 'not found'"). Each part is then
+// the client's when the upstream presents it as one of the client's items —
+// inside quotes, or as an item of a comma-separated list after a colon — and
+// that item is a whole string or member name of the request. A phrase whose
+// two parts are both the client's is no evidence (docs/behaviour.md, "Echo
+// rule"). A part in the upstream's own prose ("The model `x` does not
+// exist") is the upstream's, so the word "model", a member of every
+// request, does not void a real answer.
+
+// joinedFromClient reports whether both parts of the two-part phrase p,
+// matched in t at h, are items of the client's request.
+func (ts *textScan) joinedFromClient(t []byte, h hit, p *phrase) bool {
+	aEnd, ok := prefixAt(t, h.start, p.a)
+	if !ok {
+		return false
+	}
+	j := indexFold(t[aEnd:h.end], p.b)
+	if j < 0 {
+		return false
+	}
+	return ts.clientItem(t, h.start, aEnd) && ts.clientItem(t, aEnd+j, h.end)
+}
+
+// clientItem reports whether t[ps:pe] sits in an item the upstream quotes or
+// lists, and that item is a whole string (or member name) of the request.
+func (ts *textScan) clientItem(t []byte, ps, pe int) bool {
+	u := itemAround(t, ps, pe)
+	if len(u) == 0 || len(u) > maxNeedle-2 {
+		return false
+	}
+	var buf [maxNeedle]byte
+	q := append(append(append(buf[:0], '"'), u...), '"')
+	return echoed(ts.req, q)
+}
+
+// itemAround returns the quoted span or the list item t[ps:pe] lies in, or
+// nil: a quote (', ", `) before it with the same quote after it, within
+// maxItem bytes; else an item between a ':' or ',' before it and a ',' ,
+// ';' or the text's end after it.
+func itemAround(t []byte, ps, pe int) []byte {
+	const maxItem = 120
+	for l := ps - 1; l >= 0 && ps-l <= maxItem; l-- {
+		c := t[l]
+		if c == '\'' || c == '"' || c == '`' {
+			r := bytes.IndexByte(t[pe:min(len(t), pe+maxItem)], c)
+			if r < 0 {
+				break
+			}
+			return bytes.TrimSuffix(t[l+1:pe+r], []byte{'\\'}) // a JSON-escaped quote: \"
+		}
+		if c == ',' || c == ':' || c == '\n' {
+			break
+		}
+	}
+	l := ps - 1
+	for l >= 0 && ps-l <= maxItem && t[l] != ',' && t[l] != ':' {
+		l--
+	}
+	if l < 0 || ps-l > maxItem {
+		return nil
+	}
+	r := pe
+	for r < len(t) && r-pe <= maxItem && t[r] != ',' && t[r] != ';' {
+		r++
+	}
+	if r-pe > maxItem {
+		return nil
+	}
+	return bytes.TrimSpace(t[l+1 : r])
+}
