@@ -74,7 +74,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if len(f.param) > 0 && string(f.param) != "model" {
 		skip |= 1 << Unavailable
 	}
-	ts := textScan{f: f, body: body, req: req, model: model}
+	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 	n := len(mainPhrases.list)
 	best := ts.pick(mainPhrases, skip)
 	if best < n && mainPhrases.list[best].notRate && def == RateLimited {

@@ -1,5 +1,7 @@
 package classify
 
+import "bytes"
+
 // facts is what a body says, in the shapes of every dialect.
 type facts struct {
 	parsed   bool // the body began as JSON and at least one member was read
@@ -39,9 +41,37 @@ type facts struct {
 
 func (f *facts) addText(b []byte) {
 	if len(b) > 0 && f.nTexts < maxTexts {
-		f.texts[f.nTexts] = b
+		f.texts[f.nTexts] = quotedCut(b)
 		f.nTexts++
 	}
+}
+
+// quotedLeads introduce text a server quotes because it could not read it:
+// the model's own output ("Failed to parse input at pos 0: <generated
+// text>", llama.cpp) or the client's input. Whatever follows the lead's
+// colon can be steered by the client, through its prompt, so it is no
+// evidence about the provider.
+var quotedLeads = [...]string{"failed to parse", "could not parse", "unable to parse", "cannot parse", "error parsing"}
+
+// quotedCut returns t up to the colon that ends a quotedLeads lead (within
+// 80 bytes of it), or t whole (a lead in mixed case other than "Parse"
+// and "PARSE" is not looked for).
+func quotedCut(t []byte) []byte {
+	// Every lead has "pars": one fast pass for most texts.
+	if !bytes.Contains(t, []byte("pars")) && !bytes.Contains(t, []byte("Pars")) && !bytes.Contains(t, []byte("PARS")) {
+		return t
+	}
+	for _, l := range quotedLeads {
+		k := indexFold(t, l)
+		if k < 0 {
+			continue
+		}
+		e := k + len(l)
+		if c := bytes.IndexByte(t[e:min(len(t), e+80)], ':'); c >= 0 {
+			t = t[:e+c+1]
+		}
+	}
+	return t
 }
 
 // nonZero reports a code that is set: not empty, null, false, or all zeros.

@@ -9,7 +9,7 @@ const maxEchoChecks = 8
 // evidence. The zero req checks nothing.
 type textScan struct {
 	f      *facts // nil or unparsed: body is the one text
-	body   []byte
+	body   []byte // the one text when f is nil or unparsed: cut by bodyText
 	req    []byte // the client's request body
 	model  string // the model Detour sent; "" for unknown
 	checks int    // echo checks made
@@ -86,4 +86,13 @@ func (ts *textScan) counts(s *phraseSet, h hit, in int) bool {
 		}
 	}
 	return false
+}
+
+// bodyText is body as textScan reads it when f holds no texts of its own
+// (nil or unparsed): cut by quotedCut, as facts' texts are.
+func bodyText(f *facts, body []byte) []byte {
+	if f != nil && f.parsed {
+		return body
+	}
+	return quotedCut(body)
 }

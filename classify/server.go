@@ -66,7 +66,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 	if f != nil && !f.parsed {
 		return Verdict{Failed: true, Class: ServerError, Evidence: ev} // JSON that says nothing readable
 	}
-	ts := textScan{f: f, body: body, req: req}
+	ts := textScan{f: f, body: bodyText(f, body), req: req}
 	if f != nil {
 		var cs codeScan
 		cs.allowBad = true
