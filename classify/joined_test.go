@@ -46,3 +46,25 @@ func TestTwoPartPhraseJoinedFromClientItems(t *testing.T) {
 		}
 	}
 }
+
+// A two-part phrase's first word at the head of an identifier is not the
+// word: "model-report", a file id the client chose, does not make "model …
+// not exist" (found by the hostile review of client steering: the Gemini
+// file answers below read unavailable; any other id reads as here).
+func TestPhraseWordAtTheHeadOfAnIdentifier(t *testing.T) {
+	req := `{"contents":[{"role":"user","parts":[{"fileData":{"mimeType":"application/pdf","fileUri":"https://generativelanguage.googleapis.com/v1beta/files/model-report"}},{"text":"summarize"}]}]}`
+	for _, c := range []struct {
+		status     int
+		body, want string
+	}{
+		{403, `{"error":{"code":403,"message":"You do not have permission to access the File model-report or it may not exist.","status":"PERMISSION_DENIED"}}`, "forbidden"},
+		{404, `{"error":{"code":404,"message":"File model-report not found.","status":"NOT_FOUND"}}`, "bad_request"},
+		// Gemini's own gone model still reads as one.
+		{404, `{"error":{"code":404,"message":"models/gemini-1.0-pro is not found for API version v1beta, or is not supported for generateContent.","status":"NOT_FOUND"}}`, "unavailable"},
+	} {
+		v := Classify(Response{Status: c.status, Body: []byte(c.body), Request: []byte(req), Model: "gemini-2.5-flash"})
+		if v.Class.String() != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.body, v.Class, v.Evidence, c.want)
+		}
+	}
+}
