@@ -98,6 +98,7 @@ func TestStreamBurstLeavesInFewWrites(t *testing.T) {
 	if !strings.HasSuffix(body, "data: [DONE]\n\n") {
 		t.Fatalf("the stream did not end with [DONE]:\n%s", body)
 	}
+	t.Logf("%d events that came in one burst left in %d writes", len(events), chunks)
 	if chunks > len(events)/4 {
 		t.Errorf("%d events that came in one burst left in %d writes: want at most %d", len(events), chunks, len(events)/4)
 	}
