@@ -25,6 +25,7 @@ type walk struct {
 	maxBill  int
 	billable int
 	upstream time.Duration // time spent in attempts and waits, for the overhead metric
+	start    time.Time     // when Run began, with its monotonic reading (rec.Time has none)
 	// tried lists the endpoints attempted or skipped, each once: a
 	// handful, so a slice, not a map (a map's first entry allocates a
 	// whole group, held for a stream's life).
@@ -78,7 +79,7 @@ func (d *Dispatcher) Run(ctx context.Context, call *Call) *Result {
 	rctx := newRouteCtx(base, time.Now().Add(r.cfg.Deadline)) // context.WithTimeout, made only if waited on
 	defer rctx.release()
 	ctx = rctx
-	w := &walk{d: d, r: r, call: call, rec: rec, bg: bg, base: base,
+	w := &walk{d: d, r: r, call: call, rec: rec, bg: bg, base: base, start: start,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
 	if d.opt.Stop != nil {
 		w.member.cancel = cancelBase

@@ -16,7 +16,8 @@ import (
 type watchdog struct {
 	mu     sync.Mutex
 	t      *time.Timer
-	timing Phase // what t reports when it fires: the phase, or PhaseDeadline
+	timing Phase     // what t reports when it fires: the phase, or PhaseDeadline
+	due    time.Time // when t is due; zero while it is stopped
 	fired  Phase
 	cancel context.CancelFunc
 	// deadline is the route's (the attempt context's), watched until the
@@ -78,6 +79,7 @@ func (wd *watchdog) schedule(now time.Time) {
 
 // reset starts or restarts the timer to fire in d, with wd.mu held.
 func (wd *watchdog) reset(d time.Duration) {
+	wd.due = time.Now().Add(d)
 	if wd.t == nil {
 		wd.t = time.AfterFunc(d, wd.fire)
 		return
@@ -96,8 +98,8 @@ func (wd *watchdog) committed(max time.Duration) {
 		if wd.phase != "" { // the phase alone is timed now
 			wd.timing = wd.phase
 			wd.reset(time.Until(wd.phaseEnd))
-		} else if wd.t != nil {
-			wd.t.Stop()
+		} else {
+			wd.stop()
 		}
 		wd.phase = ""
 	}
@@ -134,6 +136,13 @@ func (wd *watchdog) arm(phase Phase, d time.Duration) {
 
 func (wd *watchdog) fire() {
 	wd.mu.Lock()
+	if wd.due.IsZero() || time.Now().Before(wd.due) {
+		// A late run of a firing that was stopped or moved since (a timer
+		// never fires early): timing now says what the next firing is
+		// for, not this one, which must not be read as it.
+		wd.mu.Unlock()
+		return
+	}
 	phase, route := wd.timing, wd.route
 	wd.mu.Unlock()
 	if phase == PhaseDeadline {
@@ -163,9 +172,7 @@ func (wd *watchdog) pause() {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
 	if wd.deadline.IsZero() {
-		if wd.t != nil {
-			wd.t.Stop()
-		}
+		wd.stop()
 		return
 	}
 	wd.phase = ""
@@ -177,11 +184,17 @@ func (wd *watchdog) release() {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
 	wd.deadline, wd.phase = time.Time{}, ""
-	if wd.t != nil {
-		wd.t.Stop()
-	}
+	wd.stop()
 	if wd.maxDur != nil {
 		wd.maxDur.Stop()
+	}
+}
+
+// stop stops the timer, with wd.mu held.
+func (wd *watchdog) stop() {
+	wd.due = time.Time{}
+	if wd.t != nil {
+		wd.t.Stop()
 	}
 }
 

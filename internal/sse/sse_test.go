@@ -3,6 +3,7 @@ package sse
 import (
 	"bytes"
 	"errors"
+	"github.com/detour-llm/detour/internal/testutil"
 	"io"
 	"strings"
 	"testing"
@@ -207,7 +208,7 @@ func FuzzReader(f *testing.F) {
 // TestWriteDataReusesItsBuffer: a stream writes one event per chunk; the
 // frame is not allocated per event (docs/benchmarks.md#overhead).
 func TestWriteDataReusesItsBuffer(t *testing.T) {
-	if raceEnabled {
+	if testutil.Race {
 		t.Skip("the race detector drops pooled items at random")
 	}
 	data := []byte(`{"id":"c","choices":[{"index":0,"delta":{"content":"hi"}}]}`)

@@ -14,7 +14,11 @@ func message(i int, m *inMessage) ([]outMessage, error) {
 	field := fmt.Sprintf("messages.%d", i)
 	if m.Role == "system" {
 		// A mid-conversation system message (Claude Code sends one after
-		// the first user turn): a system message at the same place.
+		// the first user turn): a system message at the same place. Like
+		// every message it has content (as Check says).
+		if !present(m.Content) {
+			return nil, invalid(field+".content", "Field required")
+		}
 		s, err := system(m.Content)
 		if err != nil {
 			return nil, relabel(err, "system", field+".content")

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"github.com/detour-llm/detour/internal/testutil"
 	"reflect"
 	"testing"
 )
@@ -78,7 +79,7 @@ func FuzzChunkScan(f *testing.F) {
 // TestChunkScanDoesNotAllocate: a content chunk is read without an
 // allocation (docs/benchmarks.md#overhead).
 func TestChunkScanDoesNotAllocate(t *testing.T) {
-	if raceEnabled {
+	if testutil.Race {
 		t.Skip("the race detector allocates")
 	}
 	data := []byte(chunkCases[1])

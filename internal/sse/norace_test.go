@@ -1,5 +1,0 @@
-//go:build !race
-
-package sse
-
-const raceEnabled = false

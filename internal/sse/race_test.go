@@ -1,6 +1,0 @@
-//go:build race
-
-package sse
-
-// raceEnabled: the race detector changes what allocates.
-const raceEnabled = true
