@@ -5,10 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/detour-llm/detour/classify"
-	"github.com/detour-llm/detour/internal/config"
-	"github.com/detour-llm/detour/internal/dispatch"
-	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -35,7 +31,7 @@ func TestNativeStreamIsNotContinued(t *testing.T) {
 			ua, ub := upstreamtest.New(upstreamtest.Steps(tc.step)), upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-x", "Hello", " world")}))
 			t.Cleanup(ua.Close)
 			t.Cleanup(ub.Close)
-			cfg, err := config.Parse("t.yaml", []byte(`providers:
+			d := abDispatcher(t, `providers:
   - {name: pa, dialect: anthropic, base_url: "`+ua.URL+`", api_key: sk-ant}
   - {name: pb, dialect: openai, base_url: "`+ub.URL+`/v1", api_key: sk-test}
 targets:
@@ -43,17 +39,7 @@ targets:
   - {name: b, model: gpt-x, providers: [pb]}
 routes:
   - {name: r, targets: [a, b], on_stream_cut: continue}
-`), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			keys := []health.Key{{Target: "a", Provider: "pa"}, {Target: "b", Provider: "pb"}}
-			tr := health.New(health.NewMemory(), health.Settings{FailureThreshold: 3, Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
-			d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(d.Close)
+`)
 			c := &rawClient{}
 			res := d.Do(context.Background(), nativeCall(true, c))
 			want := events
@@ -91,7 +77,7 @@ func TestContinuationIsNeverNative(t *testing.T) {
 	ub := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-x", "Hello")[:2], Cut: true}))
 	t.Cleanup(ua.Close)
 	t.Cleanup(ub.Close)
-	cfg, err := config.Parse("t.yaml", []byte(`providers:
+	d := abDispatcher(t, `providers:
   - {name: pa, dialect: anthropic, base_url: "`+ua.URL+`", api_key: sk-ant}
   - {name: pb, dialect: openai, base_url: "`+ub.URL+`/v1", api_key: sk-test}
 targets:
@@ -99,17 +85,7 @@ targets:
   - {name: b, model: gpt-x, providers: [pb]}
 routes:
   - {name: r, targets: [b, a], on_stream_cut: continue}
-`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := []health.Key{{Target: "a", Provider: "pa"}, {Target: "b", Provider: "pb"}}
-	tr := health.New(health.NewMemory(), health.Settings{FailureThreshold: 3, Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
-	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Close)
+`)
 	c := &rawClient{}
 	res := d.Do(context.Background(), nativeCall(true, c))
 	if res.Failure != nil || !c.ended || c.commit.Native || c.commit.Target != "b" {

@@ -5,11 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/detour-llm/detour/classify"
-	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
-	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -20,7 +17,7 @@ func continuingDispatcher(t *testing.T, a, b upstreamtest.Script) (*dispatch.Dis
 	ua, ub := upstreamtest.New(a), upstreamtest.New(b)
 	t.Cleanup(ua.Close)
 	t.Cleanup(ub.Close)
-	cfg, err := config.Parse("t.yaml", []byte(`providers:
+	d := abDispatcher(t, `providers:
   - {name: pa, dialect: openai, base_url: "`+ua.URL+`/v1", api_key: sk-test}
   - {name: pb, dialect: openai, base_url: "`+ub.URL+`/v1", api_key: sk-test}
 targets:
@@ -28,17 +25,7 @@ targets:
   - {name: b, model: mb, providers: [pb]}
 routes:
   - {name: r, targets: [a, b], on_stream_cut: continue}
-`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := []health.Key{{Target: "a", Provider: "pa"}, {Target: "b", Provider: "pb"}}
-	tr := health.New(health.NewMemory(), health.Settings{FailureThreshold: 3, Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
-	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Close)
+`)
 	return d, ub
 }
 

@@ -8,9 +8,7 @@ import (
 	"testing"
 
 	"github.com/detour-llm/detour/classify"
-	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/dispatch"
-	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
@@ -45,17 +43,7 @@ targets:
 routes:
   - {name: r, targets: [a, b]}
 `
-	cfg, err := config.Parse("t.yaml", []byte(yaml), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := []health.Key{{Target: "a", Provider: "pa"}, {Target: "b", Provider: "pb"}}
-	tr := health.New(health.NewMemory(), health.Settings{FailureThreshold: 3, Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
-	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Close)
+	d := abDispatcher(t, yaml)
 	return d, ua, ub
 }
 

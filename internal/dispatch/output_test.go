@@ -74,6 +74,14 @@ targets:
 routes:
   - {name: r, targets: [a, b]}
 `
+	d := abDispatcher(t, yaml)
+	return d, ua, ub
+}
+
+// abDispatcher serves the configuration yaml, whose targets are a on
+// provider pa and b on provider pb, with a memory health store.
+func abDispatcher(t *testing.T, yaml string) *dispatch.Dispatcher {
+	t.Helper()
 	cfg, err := config.Parse("t.yaml", []byte(yaml), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +93,7 @@ routes:
 		t.Fatal(err)
 	}
 	t.Cleanup(d.Close)
-	return d, ua, ub
+	return d
 }
 
 func streamCall(out dispatch.Output) *dispatch.Call {

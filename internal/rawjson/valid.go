@@ -22,7 +22,7 @@ func Check(b []byte, keys []string, vals [][]byte) bool {
 	c := checker{b: b}
 	i := skipSpace(b, 0)
 	if i < len(b) && b[i] == '{' {
-		i = c.topObject(i, keys, vals)
+		i = c.object(i, 1, keys, vals)
 	} else {
 		i = c.value(i, 0)
 	}
@@ -30,49 +30,6 @@ func Check(b []byte, keys []string, vals [][]byte) bool {
 }
 
 type checker struct{ b []byte }
-
-// topObject checks the object at b[i] and fills vals; it returns the index
-// past it, or -1.
-func (c *checker) topObject(i int, keys []string, vals [][]byte) int {
-	b := c.b
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1
-	}
-	for {
-		ks := i
-		ke := c.str(i)
-		if ke < 0 {
-			return -1
-		}
-		i = skipSpace(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return -1
-		}
-		vs := skipSpace(b, i+1)
-		ve := c.value(vs, 1)
-		if ve < 0 {
-			return -1
-		}
-		for k, key := range keys {
-			if keyIs(b[ks:ke], key) {
-				vals[k] = b[vs:ve] // the last one wins, as in encoding/json
-			}
-		}
-		i = skipSpace(b, ve)
-		if i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return i + 1
-		default:
-			return -1
-		}
-	}
-}
 
 // value checks the value at b[i], nested depth deep; it returns the index
 // past it, or -1.
@@ -89,7 +46,7 @@ func (c *checker) value(i, depth int) int {
 			return -1
 		}
 		if b[i] == '{' {
-			return c.object(i, depth+1)
+			return c.object(i, depth+1, nil, nil)
 		}
 		return c.array(i, depth+1)
 	case 't':
@@ -102,26 +59,37 @@ func (c *checker) value(i, depth int) int {
 	return number(b, i)
 }
 
-func (c *checker) object(i, depth int) int {
+// object checks the object at b[i], whose members are nested depth deep;
+// it returns the index past it, or -1. For the top-level object, Check
+// passes keys, and the raw value of each member named keys[k] goes to
+// vals[k] (the last one when it is repeated, as in encoding/json).
+func (c *checker) object(i, depth int, keys []string, vals [][]byte) int {
 	b := c.b
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1
 	}
 	for {
-		i = c.str(i)
-		if i < 0 {
+		ks := i
+		ke := c.str(i)
+		if ke < 0 {
 			return -1
 		}
-		i = skipSpace(b, i)
+		i = skipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
 			return -1
 		}
-		i = c.value(skipSpace(b, i+1), depth)
-		if i < 0 {
+		vs := skipSpace(b, i+1)
+		ve := c.value(vs, depth)
+		if ve < 0 {
 			return -1
 		}
-		i = skipSpace(b, i)
+		for k, key := range keys {
+			if keyIs(b[ks:ke], key) {
+				vals[k] = b[vs:ve]
+			}
+		}
+		i = skipSpace(b, ve)
 		if i >= len(b) {
 			return -1
 		}
