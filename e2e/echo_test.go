@@ -197,3 +197,39 @@ routes:
 		})
 	}
 }
+
+// The client's anthropic-beta header goes to an Anthropic target as sent,
+// and Anthropic quotes an unknown value back in its 400 ("Unexpected
+// value(s) `X` for the `anthropic-beta` header", zed-industries/zed#42715):
+// a value that is quota or key wording must not decide the attempt, cool
+// the account or page (docs/behaviour.md, "Echo rule").
+func TestEchoedBetaHeaderIsNoEvidence(t *testing.T) {
+	const beta = "insufficient_quota"
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"p": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+			v := r.Header.Get("Anthropic-Beta")
+			return upstreamtest.Step{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"Unexpected value(s) ` +
+				"`" + v + "`" + ` for the ` + "`anthropic-beta`" + ` header. Please consult our documentation at docs.anthropic.com or try again without the header."}}`}
+		},
+	})
+	g := start(t, `
+providers:
+  - {name: p, dialect: anthropic, base_url: "{p}", api_key: `+secret+`}
+targets:
+  - {name: a, model: claude-x, providers: [p]}
+`, fs)
+	resp := g.raw(t, http.MethodPost, "/v1/messages", `{"model":"a","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}`,
+		"anthropic-version", "2023-06-01", "anthropic-beta", beta)
+	if resp.Status != 400 {
+		t.Fatalf("status %d: %s, want the upstream's 400", resp.Status, resp.Body)
+	}
+	a := g.recs.wait(t, 1).Attempts[0]
+	if a.Class == "quota" || a.Class == "auth" || a.Class == "unavailable" {
+		t.Errorf("the client's header value decided the attempt: %s (%s)", a.Class, a.Evidence)
+	}
+	for _, acc := range g.health(t).Accounts {
+		if acc.Name == "p" && acc.State != "healthy" {
+			t.Errorf("account p is %s (last class %s) after an echoed header", acc.State, acc.LastClass)
+		}
+	}
+}
