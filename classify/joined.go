@@ -16,7 +16,8 @@ import "bytes"
 // request, does not void a real answer.
 
 // joinedFromClient reports whether both parts of the two-part phrase p,
-// matched in t at h, are items of the client's request.
+// matched in t at h, are items of the client's request, or its first part
+// begins an identifier the client sent.
 func (ts *textScan) joinedFromClient(t []byte, h hit, p *phrase) bool {
 	aEnd, ok := prefixAt(t, h.start, p.a)
 	if !ok {
@@ -26,7 +27,21 @@ func (ts *textScan) joinedFromClient(t []byte, h hit, p *phrase) bool {
 	if j < 0 {
 		return false
 	}
-	return ts.clientItem(t, h.start, aEnd) && ts.clientItem(t, aEnd+j, h.end)
+	return ts.clientItem(t, h.start, aEnd) && ts.clientItem(t, aEnd+j, h.end) || ts.clientID(t, h.start, aEnd)
+}
+
+// clientID reports whether t[ps:pe] is the head of a longer identifier
+// ("model-report", a file the client named) that the client's request
+// holds: then the phrase's first word is the client's name, not the word.
+func (ts *textScan) clientID(t []byte, ps, pe int) bool {
+	if pe >= len(t) || (t[pe] != '-' && t[pe] != '_') {
+		return false
+	}
+	e := pe
+	for e < len(t) && idByte(t[e]) {
+		e++
+	}
+	return echoed(ts.req, t[ps:e])
 }
 
 // clientItem reports whether t[ps:pe] sits in an item the upstream quotes or

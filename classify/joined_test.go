@@ -47,10 +47,11 @@ func TestTwoPartPhraseJoinedFromClientItems(t *testing.T) {
 	}
 }
 
-// A two-part phrase's first word at the head of an identifier is not the
-// word: "model-report", a file id the client chose, does not make "model …
-// not exist" (found by the hostile review of client steering: the Gemini
-// file answers below read unavailable; any other id reads as here).
+// A two-part phrase's first word at the head of an identifier the client
+// sent is not the word: "model-report", a file id the client chose, does
+// not make "model … not exist" (found by the hostile review of client
+// steering: the Gemini file answers below read unavailable; any other id
+// reads as here). The provider's own hyphenated wording still counts.
 func TestPhraseWordAtTheHeadOfAnIdentifier(t *testing.T) {
 	req := `{"contents":[{"role":"user","parts":[{"fileData":{"mimeType":"application/pdf","fileUri":"https://generativelanguage.googleapis.com/v1beta/files/model-report"}},{"text":"summarize"}]}]}`
 	for _, c := range []struct {
@@ -66,5 +67,13 @@ func TestPhraseWordAtTheHeadOfAnIdentifier(t *testing.T) {
 		if v.Class.String() != c.want {
 			t.Errorf("%s: %s (%s), want %s", c.body, v.Class, v.Evidence, c.want)
 		}
+	}
+}
+
+func TestPhraseWordAtTheHeadOfTheProvidersOwnIdentifier(t *testing.T) {
+	v := Classify(Response{Status: 400, Body: []byte(`{"error":{"message":"Your daily-limit has been reached for this key."}}`),
+		Request: []byte(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`)})
+	if v.Class != Quota {
+		t.Errorf("%s (%s), want quota", v.Class, v.Evidence)
 	}
 }

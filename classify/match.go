@@ -338,9 +338,6 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 		}
 		return end, t[end] != '_'
 	}
-	if end < len(t) && (t[end] == '-' || t[end] == '_') {
-		return 0, false // the head of an identifier ("model-report", a file the client named), not the word
-	}
 	lim := min(end+p.gap+len(p.b), len(t))
 	j := indexFold(t[end:lim], p.b)
 	if j < 0 {
