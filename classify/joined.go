@@ -41,6 +41,7 @@ func (ts *textScan) clientID(t []byte, ps, pe int) bool {
 	for e < len(t) && idByte(t[e]) {
 		e++
 	}
+	ts.checks++
 	return echoed(ts.req, t[ps:e])
 }
 
@@ -53,6 +54,7 @@ func (ts *textScan) clientItem(t []byte, ps, pe int) bool {
 	}
 	var buf [maxNeedle]byte
 	q := append(append(append(buf[:0], '"'), u...), '"')
+	ts.checks++ // each reads the request once: counted against maxEchoChecks
 	return echoed(ts.req, q)
 }
 
