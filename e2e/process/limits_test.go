@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/detour-llm/detour/internal/redistest"
 )
@@ -26,13 +27,17 @@ func (g *gateway) postAs(key, model string) reply {
 }
 
 // Two real replicas on one real Redis enforce one client budget: what one
-// spends, the other refuses.
+// spends, the other refuses — even when the client asks the other replica
+// the moment it has an answer, and A's writes reach Redis late (A talks to
+// Redis through a proxy that holds each command): a spend lands before
+// the answer it pays for leaves.
 func TestSharedClientBudget(t *testing.T) {
 	t.Parallel()
 	rs := redistest.Start(t)
+	late := redistest.StartProxy(t, rs.Addr())
 	up := fake(t, ok("gpt-4o"))
 	// Each answer is 5 input and 2 output tokens at $1000 per million: $0.007.
-	body := render(`
+	cfg := `
 state: {store: redis, url: "{redis}"}
 client_keys:
   - {name: ci, key: ci-Kq81Zt, budget: {usd_per_day: 0.02}}
@@ -40,8 +45,10 @@ providers:
   - {name: main, dialect: openai, base_url: "{up}", api_key: sk-test}
 targets:
   - {name: big, model: gpt-4o, providers: [main], price: {input: 1000, output: 1000}}
-`, map[string]string{"redis": rs.URL(), "up": up.URL})
-	a, b := twoReplicas(t, body)
+`
+	a := startGateway(t, "A", render(cfg, map[string]string{"redis": late.URL(), "up": up.URL}))
+	b := startGateway(t, "B", render(cfg, map[string]string{"redis": rs.URL(), "up": up.URL}))
+	late.SlowCommands(150 * time.Millisecond)
 	for i, g := range []*gateway{a, b, a} {
 		if r := g.postAs("ci-Kq81Zt", "big"); r.Status != 200 {
 			t.Fatalf("request %d on %s: %d %s", i+1, g.name, r.Status, r.Body)

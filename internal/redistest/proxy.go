@@ -16,7 +16,8 @@ type Proxy struct {
 	target string
 	mu     sync.Mutex
 	cut    bool
-	delay  time.Duration
+	delay  time.Duration // held before each answer reaches the client
+	hold   time.Duration // held before each command reaches the server
 	conns  map[net.Conn]struct{}
 	wg     sync.WaitGroup
 }
@@ -61,6 +62,14 @@ func (p *Proxy) Slow(d time.Duration) {
 	p.mu.Unlock()
 }
 
+// SlowCommands holds every command from the client for d before the
+// server gets it (a write that lands late); 0 ends that.
+func (p *Proxy) SlowCommands(d time.Duration) {
+	p.mu.Lock()
+	p.hold = d
+	p.mu.Unlock()
+}
+
 // Heal forwards new connections again.
 func (p *Proxy) Heal() {
 	p.mu.Lock()
@@ -88,27 +97,28 @@ func (p *Proxy) serve() {
 		}
 		p.conns[c], p.conns[up] = struct{}{}, struct{}{}
 		p.mu.Unlock()
-		p.wg.Go(func() { p.pipe(slowWriter{c, p}, c, up) })
-		p.wg.Go(func() { p.pipe(up, up, c) })
+		p.wg.Go(func() { p.pipe(slowWriter{c, p, &p.delay}, c, up) })
+		p.wg.Go(func() { p.pipe(slowWriter{up, p, &p.hold}, up, c) })
 	}
 }
 
-// slowWriter writes to the client after the proxy's delay (a plain Writer:
-// the connection's own ReadFrom would bypass it).
+// slowWriter writes to c after the proxy's delay for that direction, *d (a
+// plain Writer: the connection's own ReadFrom would bypass it).
 type slowWriter struct {
 	c net.Conn
 	p *Proxy
+	d *time.Duration
 }
 
 func (w slowWriter) Write(b []byte) (int, error) {
 	w.p.mu.Lock()
-	d := w.p.delay
+	d := *w.d
 	w.p.mu.Unlock()
 	time.Sleep(d)
 	return w.c.Write(b)
 }
 
-// pipe copies src to w (dst, or dst delayed); when it ends, both sides
+// pipe copies src to w (dst, delayed); when it ends, both sides
 // close.
 func (p *Proxy) pipe(w io.Writer, dst, src net.Conn) {
 	_, _ = io.Copy(w, src)

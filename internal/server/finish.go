@@ -49,13 +49,16 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 
 // do runs call and writes its whole answer in d's envelope (body reads a
 // successful answer for the client) unless the client has it already (a
-// committed stream) or is gone. Then it files the decision record and
-// spends what the call used against the client's limits: neither delays a
-// whole answer (the record's sinks encode, scrub and export it; limits may
-// be a Redis round trip), except that with decisions: {sync: always} the
-// record is on disk before the answer. A stream's last event is out before
-// them; the end of its body waits for them (net/http ends a chunked body
-// when the handler returns).
+// committed stream) or is gone. What the call used is spent against the
+// client's limits before a whole answer leaves (a Redis round trip, and
+// only for a client with a budget or token limit): a client that asks
+// again the moment it has the answer, on any replica, meets the spend
+// (docs/config.md, client_keys). The decision record is
+// filed after the answer, so encoding, scrubbing and exporting it never
+// delay it — except that with decisions: {sync: always} the record is on
+// disk first. A stream's last event is out before the spend and the
+// record; the end of its body waits for them (net/http ends a chunked
+// body when the handler returns).
 func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call, body func(*dispatch.Result) ([]byte, error)) {
 	disp := a.st.Dispatcher
 	res := disp.Run(r.Context(), call)
@@ -63,16 +66,16 @@ func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted,
 	if first {
 		disp.Record(r.Context(), res)
 	}
+	spend(r, a.st, a.client, res.Decision)
 	if !res.Committed && !res.Canceled {
 		finishWhole(w, d, call, res, func() ([]byte, error) { return body(res) })
 		// With its length set, the answer is whole once flushed: the
-		// client has it before the record and the spend below.
+		// client has it before the record below.
 		_ = http.NewResponseController(w).Flush()
 	}
 	if !first {
 		disp.Record(r.Context(), res)
 	}
-	spend(r, a.st, a.client, res.Decision)
 }
 
 // finishWhole writes the answer of a request that was not streamed to the
