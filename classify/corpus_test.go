@@ -43,7 +43,8 @@ func init() {
 		huggingface nvidia cohere cloudflare portkey dashscope moonshot zhipu minimax siliconflow volcengine
 		baidu watsonx replicate deepinfra github venice sambanova databricks xinference opencode spark stepfun
 		hunyuan scaleway localai novita nous oneapi newapi truefoundry pollinations sub2api voyage tei vlmrun
-		modelscope vercel aihubmix iflow kronk mimo runpod koboldcpp tabbyapi lmdeploy infinity bedrockgw kong`) {
+		modelscope vercel aihubmix iflow kronk mimo runpod koboldcpp tabbyapi lmdeploy infinity bedrockgw kong
+		fastchat triton mlxlm textgenwebui`) {
 		corpusProviders[p] = true
 	}
 }
