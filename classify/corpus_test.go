@@ -44,7 +44,8 @@ func init() {
 		baidu watsonx replicate deepinfra github venice sambanova databricks xinference opencode spark stepfun
 		hunyuan scaleway localai novita nous oneapi newapi truefoundry pollinations sub2api voyage tei vlmrun
 		modelscope vercel aihubmix iflow kronk mimo runpod koboldcpp tabbyapi lmdeploy infinity bedrockgw kong
-		chutes arcee hyperbolic upstage sagemaker jina wandb`) {
+		chutes arcee hyperbolic upstage sagemaker jina wandb
+		fastchat triton mlxlm textgenwebui gpt4all envoyaigw cfaigateway helicone antigravity aimlapi rayserve apisix tensorzero`) {
 		corpusProviders[p] = true
 	}
 }
