@@ -181,6 +181,8 @@ func structureProof(f *facts) string {
 		return "zod:_errors"
 	case f.nTexts > 0 && (fieldPathPrefix(f.texts[0]) || rootedFieldPath(f.texts[0])):
 		return "message:field-path"
+	case f.nTexts > 0 && bodyLoc(f.texts[0]):
+		return "message:loc"
 	}
 	return ""
 }

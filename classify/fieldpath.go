@@ -20,6 +20,9 @@ func fieldPathPrefix(t []byte) bool {
 	} else if len(q) > 1 && q[0] == '$' && (q[1] == '.' || q[1] == '[') {
 		return true
 	}
+	if len(t) == 0 || !(t[0] >= 'a' && t[0] <= 'z' || t[0] >= 'A' && t[0] <= 'Z' || t[0] == '_') {
+		return false // a field starts with a letter: "[RID: …] …" is a tag, not a path
+	}
 	i, last := 0, 0
 	dotted := false
 	for i < len(t) && i < 256 { // Gemini's schema paths run long
@@ -132,4 +135,41 @@ func rootedPath(p []byte) bool {
 		}
 	}
 	return false
+}
+
+// snakeFieldBefore reports whether the word before t[i] (blanks and a
+// closing quote skipped) is a request field in snake_case: lower case
+// letters and digits with an underscore, starting with a letter
+// ("response_format", "'top_logprobs'"). Prose ("Image input") and a bare
+// word ("'stream'") are not.
+func snakeFieldBefore(t []byte, i int) bool {
+	e := i
+	for e > 0 && (t[e-1] == ' ' || t[e-1] == '\t') {
+		e--
+	}
+	if e > 0 && (t[e-1] == '\'' || t[e-1] == '`' || t[e-1] == '"') {
+		e--
+	}
+	s, under := e, false
+	for s > 0 {
+		c := t[s-1]
+		if c == '_' {
+			under = true
+		} else if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			break
+		}
+		s--
+	}
+	if s > 0 && (t[s-1] >= 'A' && t[s-1] <= 'Z' || t[s-1] == '.' || t[s-1] == '-') {
+		return false // part of a longer name: a type, a module, a model id
+	}
+	return under && s < e && t[s] >= 'a' && t[s] <= 'z'
+}
+
+// bodyLoc reports a pydantic location printed as a Python tuple rooted at
+// the request body ("Input should be a valid list at ('body', 'messages')",
+// the str() of a FastAPI validation error): the field is named, as in a
+// detail[].loc.
+func bodyLoc(t []byte) bool {
+	return bytes.Contains(t, []byte("('body', '")) || bytes.Contains(t, []byte(`(\"body\", \"`))
 }

@@ -54,6 +54,8 @@ type phrase struct {
 	word     bool // must end where the word does: an abbreviation (TPD), not a word's start
 	slash    bool // a unit after a slash ("1000 calls / month"), blanks allowed between
 	subject  bool // the model itself is what is unsupported, not a feature of it (gone.go)
+	param    bool // the word before names a request field in snake_case (fieldpath.go)
+	noModel  bool // the gap between the parts does not speak of a model
 	evidence string
 }
 
@@ -322,6 +324,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	if p.subject && !modelIsSubject(t, i, end) {
 		return 0, false
 	}
+	if p.param && !snakeFieldBefore(t, i) {
+		return 0, false
+	}
 	if p.b == "" {
 		if p.word && end < len(t) && (wordTab[t[end]] == 1 || t[end] == '_') {
 			return 0, false
@@ -344,6 +349,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 		return 0, false
 	}
 	if p.subject && featureBetween(t[end:end+j]) {
+		return 0, false
+	}
+	if p.noModel && containsFold(t[end:end+j], "model") {
 		return 0, false
 	}
 	e, _ := prefixAt(t, end+j, p.b)

@@ -139,6 +139,9 @@ var requestPhrases = []phrase{
 	{a: "in one batch", class: Overflow},
 	{a: "too many inputs", class: Overflow},
 	{a: "max number of inputs", class: Overflow},
+	// An endpoint that takes no batch at all ("does not support batch
+	// embeddings"): its cap is one input per request.
+	{a: "support batch", class: Overflow},
 
 	// context_length: the prompt exceeds the window.
 	{a: "context_length_exceeded", class: ContextLength},
@@ -164,6 +167,10 @@ var requestPhrases = []phrase{
 	{a: "max_model_len", class: ContextLength},
 	{a: "maximum model length", class: ContextLength},
 	{a: "max_seq_len", class: ContextLength},
+	// "too many tokens" about the output cap ("max tokens must be less than
+	// or equal to 4096, the maximum output for this model") is the client's
+	// max_tokens, not the prompt's size: below every window wording above.
+	{a: "maximum output", class: BadRequest, badInput: true},
 	{a: "too many tokens", class: ContextLength, notRate: true},
 
 	// refusal: content policy or safety.
@@ -275,6 +282,17 @@ var requestPhrases = []phrase{
 	{a: "负载已饱和", class: ServerError}, // load is saturated
 	{a: "负载过高", class: ServerError},  // load too high
 	{a: "繁忙", class: ServerError},    // busy
+	// The provider's own fleet full, a model in maintenance, traffic on the
+	// service: its load, which passes by itself, even as a 429. A tier's or
+	// an account's capacity ("Service tier capacity exceeded", "exhausted
+	// your capacity") is not worded so.
+	{a: "at maximum capacity", class: ServerError},
+	{a: "at full capacity", class: ServerError},
+	{a: "over capacity", class: ServerError},
+	{a: "under maintenance", class: ServerError},
+	{a: "down for maintenance", class: ServerError},
+	{a: "undergoing maintenance", class: ServerError},
+	{a: "high traffic", class: ServerError},
 
 	// forbidden, weak.
 	{a: "permission denied", class: Forbidden},
@@ -282,6 +300,16 @@ var requestPhrases = []phrase{
 	{a: "not allowed to access", class: Forbidden},
 	{a: "access denied", class: Forbidden},
 	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use
+	// A service not offered to this kind of account ("isn't available for
+	// personal accounts"); "available for paid accounts" alone advertises.
+	{a: "not available for", b: "accounts", gap: 24, class: Forbidden},
+	{a: "isn't available for", b: "accounts", gap: 24, class: Forbidden},
+	{a: "not available to", b: "accounts", gap: 24, class: Forbidden},
+	{a: "only available for", b: "accounts", gap: 24, class: Forbidden},
+	{a: "only available to", b: "accounts", gap: 24, class: Forbidden},
+	// A local server that answers only callers on its own host (its guard
+	// against DNS rebinding): the Host Detour sends is not granted.
+	{a: "invalid host header", class: Forbidden},
 
 	// bad_request: the body names the bad input. First the parameter and
 	// conversation-order families, which outrank the capability gaps below
@@ -313,6 +341,11 @@ var requestPhrases = []phrase{
 	{a: "must end with", class: BadRequest, badInput: true},
 	{a: "unexpected role", class: BadRequest, badInput: true},
 	{a: "turn", b: "immediately after", gap: 12, class: BadRequest, badInput: true},
+	// A request field, named as such (snake_case), that the request's other
+	// choices exclude ("response_format is not supported with RAG"); a
+	// feature in prose ("Image input is not supported with this model")
+	// stays a capability gap below.
+	{a: "is not supported with", class: BadRequest, badInput: true, param: true},
 
 	// unknown: a capability this model or server lacks (tools, images,
 	// grammars). The request is well formed and another target may serve
@@ -323,6 +356,10 @@ var requestPhrases = []phrase{
 	{a: "doesn't support", class: Unknown},
 	{a: "schema not supported", class: Unknown},  // a valid schema this server cannot compile ("JSON Schema not supported: …")
 	{a: "missing data required", class: Unknown}, // "… required for image input"
+	// "Only 'text' content type is supported": what the server takes, so
+	// what it lacks; about models ("only these models are supported") it
+	// is no gap.
+	{a: "only", b: "supported", gap: 40, class: Unknown, noModel: true},
 
 	{a: "not valid json", class: BadRequest, badInput: true},
 	{a: "invalid json", class: BadRequest, badInput: true},

@@ -38,6 +38,7 @@ var gonePhrases = []phrase{
 	{a: "no such model", class: Unavailable},
 	{a: "deployment", b: "does not exist", gap: 40, class: Unavailable},
 	{a: "deployment not found", class: Unavailable},
+	{a: "endpoint", b: "not found", gap: 80, class: Unavailable}, // "Endpoint x of account n not found." (SageMaker)
 	{a: "deploymentnotfound", class: Unavailable},
 	{a: "unknown deployment", class: Unavailable},
 	{a: "no allowed providers are available", class: Unavailable},
