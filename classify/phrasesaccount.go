@@ -1,0 +1,116 @@
+package classify
+
+// accountPhrases: a rejected key, access not granted, money. They outrank
+// everything about the model or the request.
+var accountPhrases = []phrase{
+	// auth: the credential is rejected.
+	{a: "incorrect api key provided", class: Auth},
+	{a: "invalid x-api-key", class: Auth},
+	{a: "invalid api key", class: Auth},
+	{a: "invalid api-key", class: Auth},
+	{a: "api key not valid", class: Auth},
+	{a: "api key is invalid", class: Auth},
+	{a: "api key is not valid", class: Auth}, // before the bad-input "is not valid"
+	{a: "api key expired", class: Auth},
+	{a: "api key has expired", class: Auth},
+	{a: "api key was revoked", class: Auth},
+	{a: "api key has been revoked", class: Auth},
+	{a: "security token included in the request is invalid", class: Auth},
+	{a: "security token included in the request is expired", class: Auth},
+	{a: "request signature we calculated does not match", class: Auth},
+	{a: "invalid subscription key", class: Auth},
+	{a: "invalid authentication", class: Auth},
+	{a: "invalid bearer token", class: Auth},
+	{a: "no auth credentials found", class: Auth},
+	{a: "didn't provide an api key", class: Auth},
+	{a: "did not provide an api key", class: Auth},
+	{a: "missing authentication", class: Auth},
+	{a: "unregistered callers", class: Auth},
+	{a: "authentication failed", class: Auth},
+	{a: "authorization failed", class: Auth},
+	{a: "organization has been disabled", class: Auth},
+	{a: "organization has been restricted", class: Auth},
+	{a: "account has been restricted", class: Auth},
+	{a: "reported as leaked", class: Auth},
+	{a: "organization has been deactivated", class: Auth},
+	{a: "account has been disabled", class: Auth},
+	{a: "account has been deactivated", class: Auth},
+	{a: "account is disabled", class: Auth},
+	{a: "account has been suspended", class: Auth},
+	{a: "not authenticated", class: Auth},        // FastAPI's HTTPBearer: {"detail":"Not authenticated"}
+	{a: "access has been disabled", class: Auth}, // "API access has been disabled for this account"
+
+	// forbidden, strong: a routing policy of the account, not a gone model.
+	{a: "data policy", class: Forbidden},
+	{a: "does not have access to model", class: Forbidden},
+	{a: "organization must be verified", class: Forbidden},
+	{a: "location is not supported", class: Forbidden},
+	{a: "not available in your country", class: Forbidden},
+	{a: "not available in your region", class: Forbidden},
+	{a: "country, region, or territory not supported", class: Forbidden},
+	{a: "unsupported_country_region_territory", class: Forbidden},
+
+	// quota, strong: the account cannot pay or its allowance is spent.
+	{a: "credit balance is too low", class: Quota},
+	{a: "workspace api usage limits", class: Quota},
+	{a: "api usage limits", class: Quota},
+	{a: "insufficient_quota", class: Quota},
+	{a: "insufficient quota", class: Quota},
+	{a: "insufficient balance", class: Quota},
+	{a: "insufficient_balance", class: Quota},
+	{a: "insufficient account balance", class: Quota},
+	{a: "insufficient credits", class: Quota},
+	{a: "insufficient funds", class: Quota},
+	{a: "not enough credits", class: Quota},
+	{a: "requires more credits", class: Quota},
+	{a: "out of credits", class: Quota},
+	{a: "run out of credits", class: Quota},
+	{a: "credits exhausted", class: Quota},
+	{a: "credit limit", class: Quota},
+	{a: "can only afford", class: Quota},
+	{a: "payment required", class: Quota},
+	{a: "spend limit", class: Quota},
+	{a: "spending limit", class: Quota},
+	{a: "spend cap", class: Quota},
+	{a: "budget exceeded", class: Quota},
+	{a: "budget has been exceeded", class: Quota},
+	{a: "exceeded budget", class: Quota}, // "Exceeded budget for provider openai"
+	{a: "crossed budget", class: Quota},  // LiteLLM's provider budget: "No deployments available - crossed budget"
+	{a: "billing hard limit", class: Quota},
+	{a: "billing_hard_limit_reached", class: Quota},
+	{a: "billing_not_active", class: Quota},
+	{a: "daily quota", class: Quota},
+	{a: "daily rate limit", class: Quota},
+	{a: "daily token limit", class: Quota},
+	{a: "monthly quota", class: Quota},
+	{a: "daily limit", class: Quota},
+	{a: "monthly limit", class: Quota},
+	{a: "tokens per day", class: Quota},
+	{a: "requests per day", class: Quota},
+	{a: "per day", class: Quota},
+	{a: "per month", class: Quota},
+	{a: "per_day", class: Quota},
+	{a: "per-day", class: Quota}, // "free-models-per-day"
+	{a: "per-month", class: Quota},
+	{a: "tpd)", class: Quota},
+	{a: "rpd)", class: Quota},
+	{a: "tpd", word: true, class: Quota}, // "organization TPD rate limit"
+	{a: "rpd", word: true, class: Quota},
+	{a: "daily", b: "limit", gap: 24, class: Quota}, // "daily request limit reached"
+	// An account in arrears, a balance to top up, credits never bought.
+	{a: "overdue", class: Quota},
+	{a: "arrears", class: Quota},
+	{a: "balance is insufficient", class: Quota},
+	{a: "top up", class: Quota},
+	{a: "have any credits", class: Quota},
+	{a: "over budget", class: Quota},
+	// A key's allowance for a period, spent ("Out of call volume quota. Quota
+	// will be replenished in 22.14:18:12": Azure API Management's quota policy).
+	{a: "out of", b: "quota", gap: 24, class: Quota},
+	{a: "free tier", b: "exhausted", gap: 40, class: Quota},
+	{a: "余额不足", class: Quota}, // insufficient balance
+	{a: "欠费", class: Quota},   // in arrears
+	{a: "账户余额", class: Quota}, // account balance
+	{a: "请充值", class: Quota},  // please recharge
+
+}
