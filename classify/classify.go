@@ -175,6 +175,9 @@ func builtin(st int, h http.Header, body []byte, stream bool, req []byte, model 
 	}
 	var f facts
 	readBody(body, &f)
+	if v, ok := relayedByModel(h, body, &f, req, model); ok {
+		return v
+	}
 	v := decide(defaultClass(st), statusEvidence[st], h, body, &f, req, model)
 	return withRetry(v, h, &f, req)
 }

@@ -155,6 +155,7 @@ var requestPhrases = []phrase{
 	{a: "overloaded", class: ServerError},
 	{a: "internal server error", class: ServerError},
 	{a: "internal error", class: ServerError},
+	{a: "internalserverexception", class: ServerError}, // AWS's and DJL's type name, inside a relayed message
 	{a: "service unavailable", class: ServerError},
 	{a: "temporarily unavailable", class: ServerError},
 	{a: "degraded", class: ServerError},

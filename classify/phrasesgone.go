@@ -28,6 +28,10 @@ var gonePhrases = []phrase{
 	{a: "model", b: "disabled", gap: 40, class: Unavailable},
 	{a: "model", b: "legacy", gap: 40, class: Unavailable},
 	{a: "not found the model", class: Unavailable},
+	// "Unable to access model x": the model does not exist or is not
+	// this key's, read as OpenAI's "does not exist or you do not have
+	// access to it" is.
+	{a: "unable to access model", class: Unavailable},
 	{a: "at 'modelid'", class: Unavailable}, // AWS: "Value '…' at 'modelId' failed to satisfy constraint"
 	{a: "模型不存在", class: Unavailable},        // model does not exist
 	{a: "model identifier is invalid", class: Unavailable},

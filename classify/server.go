@@ -100,9 +100,9 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 	return echoMark(Verdict{Failed: true, Class: ServerError, Evidence: ev}, ts.echo)
 }
 
-// relayedEvidence holds "relayed:N" for the 4xx statuses.
-var relayedEvidence = func() (ev [500]string) {
-	for st := 400; st < 500; st++ {
+// relayedEvidence holds "relayed:N" for the 4xx and 5xx statuses.
+var relayedEvidence = func() (ev [600]string) {
+	for st := 400; st < 600; st++ {
 		ev[st] = "relayed:" + strconv.Itoa(st)
 	}
 	return ev
@@ -119,6 +119,9 @@ func (ts *textScan) relayedStatus() int {
 	const p = "error code: "
 	for i := 0; i < ts.texts(); i++ {
 		t := ts.text(i)
+		if rs := ts.sdkStatusLead(t); rs > 0 {
+			return rs
+		}
 		k := indexFold(t, p)
 		if k < 0 {
 			continue
