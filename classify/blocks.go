@@ -1,6 +1,9 @@
 package classify
 
-import "net/http"
+import (
+	"bytes"
+	"net/http"
+)
 
 // A 2xx is a success unless its body shows an error or a block. Telling a
 // well-formed answer from an unusable one (unparseable JSON, empty choices)
@@ -21,10 +24,36 @@ import "net/http"
 //
 // OpenAI's message.refusal (a model politely declining in structured output)
 // is an answer, not a block: it stays a success.
+//
+// No answer at all: a finish that says the model's own tool call failed
+// (Gemini's MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL, also as an
+// OpenAI-shaped finish_reason a relay passes through) with no content and no
+// tool call is unknown, as a provider's tool_use_failed is: neither the
+// client's input nor the provider's outage, and another attempt or target
+// may do better. An empty answer with any other finish is the adapters' to
+// judge.
 
 var geminiBlocks = map[string]string{}
 
 var blockReasons = map[string]string{}
+
+// toolFailures are the finishes of a model whose own tool call failed, with
+// their evidence in each shape.
+var toolFailures = [...]struct{ reason, gemini, openai string }{
+	{"MALFORMED_FUNCTION_CALL", "gemini:finishReason=MALFORMED_FUNCTION_CALL", "openai:finish_reason=MALFORMED_FUNCTION_CALL"},
+	{"UNEXPECTED_TOOL_CALL", "gemini:finishReason=UNEXPECTED_TOOL_CALL", "openai:finish_reason=UNEXPECTED_TOOL_CALL"},
+}
+
+// toolFailure returns the index in toolFailures of the finish r names (case
+// aside), -1 for none.
+func toolFailure(r []byte) int {
+	for i := range toolFailures {
+		if t := toolFailures[i].reason; len(r) == len(t) && bytes.EqualFold(r, []byte(t)) {
+			return i
+		}
+	}
+	return -1
+}
 
 func init() {
 	for _, r := range []string{"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION",
@@ -64,6 +93,12 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	}
 	if eq(f.stopReason, "refusal") {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "anthropic:stop_reason=refusal"}
+	}
+	if i := toolFailure(f.finishReason); i >= 0 && !f.geminiParts {
+		return Verdict{Failed: true, Class: Unknown, Evidence: toolFailures[i].gemini}
+	}
+	if i := toolFailure(f.oaiFinish); i >= 0 && !f.oaiContent {
+		return Verdict{Failed: true, Class: Unknown, Evidence: toolFailures[i].openai}
 	}
 	return Verdict{}
 }

@@ -21,6 +21,8 @@ type facts struct {
 	texts  [maxTexts][]byte // messages, error strings, metadata.raw
 	nTexts int
 
+	workerText []byte // a top-level "text": FastChat's worker error message beside its error_code
+
 	reasons  [maxReasons][]byte // Gemini ErrorInfo reasons
 	nReasons int
 

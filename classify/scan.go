@@ -40,6 +40,12 @@ func scanJSON(b []byte, f *facts) {
 		}
 	}
 	s.f.parsed = s.f.parsed || s.found
+	if s.f.codeInBody == "body:error_code" && len(s.f.workerText) > 0 {
+		// FastChat's worker envelope {"text","error_code"}: with a code, its
+		// text is the error message, not the model's output.
+		s.f.addText(s.f.workerText)
+	}
+	s.f.workerText = nil
 	*f = s.f
 }
 
@@ -228,6 +234,10 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		case "message", "detail", "error_message", "error_msg":
 			if str {
 				f.addText(v)
+			}
+		case "text":
+			if str {
+				f.workerText = v
 			}
 		case "error_code": // Baidu: {"error_code":17,"error_msg":"…"}
 			if nonZero(v) {
