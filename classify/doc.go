@@ -18,13 +18,16 @@
 //     504 and 524; a 5xx stays server_error unless its body names a timeout,
 //     proves a request-scoped class or a capability gap, proves the account
 //     cannot pay, or quotes its upstream's 4xx as the SDKs print it ("Error
-//     code: 429 - {…}", read as that 4xx) (server.go);
+//     code: 429 - {…}", read as that 4xx) (server.go), or a relay's own wording
+//     of it at a message's start (the Node SDK's "400 Unable to …", SageMaker's
+//     "Received client error (400) from …") (relay.go);
 //   - for other 4xx and for error bodies inside a 2xx or a stream: Gemini
 //     quota periods, then strong codes, then the period of a Google quota
 //     metric, then taught phrases (phrases.go; a capability gap is unknown),
 //     then weak codes, then structural evidence of bad input — a 400/422 is
 //     bad_request only with that evidence, otherwise unknown;
-//   - a 2xx is a success unless it carries an error or a block (blocks.go);
+//   - a 2xx is a success unless it carries an error or a block, or its only
+//     finish is the model's failed tool call with no content (blocks.go);
 //     recognising an unusable success body is left to the adapters.
 //
 // Text the client supplied is no evidence (echo.go, pick.go): given the
