@@ -1,0 +1,223 @@
+package classify
+
+// The members the rules read, by where vendors put them: scalar is called by
+// the walk (scan.go) for every string or literal it meets.
+
+// scalar records a string (str) or literal value at key depth d.
+func (s *scanner) scalar(d int, v []byte, str bool) {
+	f := &s.f
+	if d == 0 {
+		return
+	}
+	if !str && eq(v, "null") {
+		return
+	}
+	k0, last := s.path[0], s.key(d-1)
+	switch d {
+	case 1:
+		switch string(k0) {
+		case "error":
+			f.hasError = true
+			f.addText(v)
+		case "message", "detail", "error_message", "error_msg":
+			if str {
+				f.addText(v)
+			}
+		case "text":
+			if str {
+				f.workerText = v
+			}
+		case "error_code": // Baidu: {"error_code":17,"error_msg":"…"}
+			if nonZero(v) {
+				f.hasError = true
+				f.codeInBody = "body:error_code"
+				if str {
+					f.topCode = v
+				}
+			}
+		case "type":
+			f.topType = v
+			if eq(v, "error") {
+				f.hasError = true
+			}
+		case "object":
+			if eq(v, "error") {
+				f.hasError = true
+			}
+		case "code":
+			s.code(&f.topCode, v, str)
+		case "__type":
+			f.amzType = v
+		case "param":
+			f.param = paramValue(v)
+		case "stop_reason":
+			f.stopReason = v
+		}
+		return
+	case 2:
+		switch string(k0) {
+		case "base_resp": // MiniMax: {"base_resp":{"status_code":1008,"status_msg":"…"}}
+			switch string(last) {
+			case "status_code":
+				if nonZero(v) {
+					f.hasError = true
+					f.codeInBody = "body:base_resp"
+				}
+			case "status_msg":
+				if str {
+					f.addText(v)
+				}
+			}
+			return
+		case "errors": // Cloudflare: {"success":false,"errors":[{"code":7003,"message":"…"}]}
+			if str && eq(last, "message") {
+				f.addText(v)
+			}
+			return
+		case "external_model_message": // Databricks: {"error":"Received error from …","external_model_message":{"error_code":"…","message":"…"}}
+			if str && eq(last, "message") {
+				f.addText(v)
+			}
+			return
+		case "detail": // FastAPI: {"detail":{"error":"Not authenticated"}}, KoboldCpp's {"detail":{"msg":"…","type":"…"}}
+			if str && (eq(last, "error") || eq(last, "message") || eq(last, "msg")) {
+				f.addText(v)
+			}
+			return
+		case "header": // iFlytek Spark: {"header":{"code":11200,"message":"…","sid":"…"}}
+			switch string(last) {
+			case "code":
+				if nonZero(v) && !eq(v, "200") { // 0 (Spark) or an HTTP-like 200 is a success
+					f.hasError = true
+					f.codeInBody = "body:header.code"
+				}
+			case "message":
+				if str {
+					f.addText(v)
+				}
+			}
+			return
+		}
+		if eq(k0, "error") {
+			switch string(last) {
+			case "message":
+				f.addText(v)
+			case "type":
+				f.errType = v
+			case "code":
+				s.code(&f.errCode, v, str)
+			case "status":
+				if str {
+					f.errStatus = v
+				} else if f.numCode == 0 {
+					f.numCode = atoi(v)
+				}
+			case "param":
+				f.param = paramValue(v)
+			}
+			return
+		}
+		switch string(last) {
+		case "blockReason":
+			if eq(k0, "promptFeedback") {
+				f.blockReason = v
+			}
+		case "finishReason":
+			if eq(k0, "candidates") && f.finishReason == nil {
+				f.finishReason = v
+			}
+		case "finish_reason":
+			if eq(k0, "choices") && f.oaiFinish == nil {
+				f.oaiFinish = v
+			}
+		case "stop_reason":
+			if eq(k0, "delta") {
+				f.stopReason = v
+			}
+		}
+		return
+	}
+	if str && eq(last, "msg") { // pydantic detail[].msg, at any depth
+		f.addText(v)
+	}
+	if str && eq(last, "_errors") { // Zod's formatted error: {"field":{"_errors":["Field is required"]}}
+		f.addText(v)
+		switch string(s.key(d - 2)) {
+		case "details", "error", "errors": // the form's own _errors, under its wrapper
+		default:
+			f.fieldErrors = true
+		}
+	}
+	// d >= 3
+	k1 := s.path[1]
+	switch string(k0) {
+	case "error":
+		switch {
+		case eq(k1, "details"):
+			// Only where Google puts them (ErrorInfo.reason, RetryInfo.
+			// retryDelay, QuotaFailure.violations[].quotaId): deeper, a
+			// value may be the client's JSON quoted back.
+			switch {
+			case d == 3 && eq(last, "reason"):
+				if f.nReasons < maxReasons {
+					f.reasons[f.nReasons] = v
+					f.nReasons++
+				}
+			case d == 4 && eq(last, "quotaId") && eq(s.key(2), "violations"):
+				quotaPeriod(f, v)
+			case d == 3 && eq(last, "retryDelay"):
+				f.retryDelay = v
+			}
+			if d >= 4 && eq(s.key(2), "fieldViolations") {
+				f.fieldViolations = true
+			}
+		case eq(k1, "innererror") && d == 3 && eq(last, "code"):
+			f.innerCode = v
+		case eq(k1, "metadata") && d == 3 && eq(last, "raw") && str:
+			f.addText(v)
+		}
+	case "response": // Responses API: {"type":"response.failed","response":{"error":{…}}}
+		if d == 3 && eq(k1, "error") {
+			switch string(last) {
+			case "message":
+				f.addText(v)
+			case "code":
+				s.code(&f.errCode, v, str)
+			case "type":
+				f.errType = v
+			}
+		}
+	case "candidates":
+		if d >= 4 && eq(k1, "content") && eq(s.key(2), "parts") {
+			f.geminiParts = true
+		}
+	case "choices":
+		if d == 3 && eq(k1, "error") {
+			switch string(last) {
+			case "message":
+				f.addText(v)
+			case "code":
+				s.code(&f.errCode, v, str)
+			}
+		}
+		if eq(k1, "message") || eq(k1, "delta") {
+			switch {
+			case d == 3 && (eq(last, "content")) && str && len(v) > 0:
+				f.oaiContent = true
+			case eq(s.key(2), "tool_calls") || eq(s.key(2), "function_call"):
+				f.oaiContent = true
+			}
+		}
+	}
+}
+
+// code stores a code member: a string, or a number kept as numCode.
+func (s *scanner) code(dst *[]byte, v []byte, str bool) {
+	if str {
+		*dst = v
+		return
+	}
+	if n := atoi(v); n != 0 && s.f.numCode == 0 {
+		s.f.numCode = n
+	}
+}
