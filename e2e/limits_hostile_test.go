@@ -55,3 +55,32 @@ func TestHugeReportedUsageExhaustsTheBudget(t *testing.T) {
 		})
 	}
 }
+
+// Gemini reports no token counts for embeddings: at a priced target the
+// record must say its cost is unknown (docs/config.md: "never a silent
+// zero"), not $0 from the zeros Detour writes in the client's usage.
+func TestGeminiEmbeddingsCostIsUnknown(t *testing.T) {
+	cfg := `
+client_keys:
+  - {name: team-e, key: key-team-e, budget: {usd_per_day: 1}}
+providers:
+  - {name: gemini, dialect: gemini, base_url: "{gemini}", api_key: ` + secret + `}
+targets:
+  - {name: gem, model: gemini-embedding-001, providers: [gemini], price: {input: 0.15, output: 0}}
+routes:
+  - {name: vectors, targets: [gem]}
+`
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"gemini": script(upstreamtest.Step{Body: `{"embeddings":[{"values":[1,2,3]}]}`}),
+	})
+	g := startClock(t, cfg, fs, testutil.NewClock(time.Now()))
+	r := g.raw(t, "POST", "/v1/embeddings", `{"model":"vectors","input":"hello"}`, "Authorization", "Bearer key-team-e")
+	r.wantStatus(t, 200)
+	if !strings.Contains(string(r.Body), `"usage":{"prompt_tokens":0,"total_tokens":0}`) {
+		t.Errorf("the client's usage changed: %s", r.Body)
+	}
+	d := g.recs.wait(t, 1)
+	if !d.CostUnknown || d.CostUSD.Known() || len(d.Attempts) != 1 || !d.Attempts[0].CostUnknown || d.Attempts[0].Usage != nil {
+		t.Errorf("record: cost %v unknown %v, attempt %+v", d.CostUSD, d.CostUnknown, d.Attempts)
+	}
+}
