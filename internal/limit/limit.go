@@ -89,9 +89,10 @@ func New(c Counter, now func() time.Time) *Limiter {
 // Now is the limiter's clock.
 func (l *Limiter) Now() time.Time { return l.now() }
 
-// caps are k's limits as counter caps.
+// caps are k's limits as counter caps, at most Ceiling (a counter stops
+// there).
 func caps(k *config.ClientKey) []int64 {
-	return []int64{int64(k.Rate.RequestsPerMinute), int64(k.Rate.TokensPerMinute),
+	return []int64{min(int64(k.Rate.RequestsPerMinute), Ceiling), min(int64(k.Rate.TokensPerMinute), Ceiling),
 		toMicro(k.Budget.USDPerDay), toMicro(k.Budget.USDPerMonth)}
 }
 

@@ -220,7 +220,7 @@ func TestHugeSpendSaturates(t *testing.T) {
 	})
 }
 
-// A budget too large for the counters' unit is still a budget.
+// A cap past the counters' ceiling is still a cap.
 func TestHugeBudgetIsStillACap(t *testing.T) {
 	clk := newClock(at("2026-12-01T10:00:00Z"))
 	l := New(NewMemory(clk.Now), clk.Now)
@@ -228,5 +228,10 @@ func TestHugeBudgetIsStillACap(t *testing.T) {
 	l.Spend(context.Background(), k, 0, 2e13)
 	if r := l.Admit(context.Background(), k); r == nil || r.Limit != "usd_per_day" {
 		t.Fatalf("after spending twice a $1e13 budget: %+v", r)
+	}
+	k = key(config.ClientKey{Name: "wordy", Rate: config.Rate{TokensPerMinute: 1e17}})
+	l.Spend(context.Background(), k, 2e17, 0)
+	if r := l.Admit(context.Background(), k); r == nil || r.Limit != "tokens_per_minute" {
+		t.Fatalf("after twice a 1e17 tokens_per_minute: %+v", r)
 	}
 }
