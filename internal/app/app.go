@@ -129,7 +129,6 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		}
 		a.writer, a.dec = w, w
 	}
-	a.dec = decision.Scrubbed(a.dec, a.scrub.String)
 	if err := a.observe(cfg); err != nil {
 		a.Close(context.Background())
 		return nil, err

@@ -12,7 +12,7 @@ import (
 )
 
 // observe tees decision records into the console's ring and the tracer, as
-// cfg asks. Both belong to the process: a reload does not change them.
+// cfg asks, all of them scrubbed. Both belong to the process: a reload does not change them.
 func (a *App) observe(cfg *config.Config) error {
 	sinks := []decision.Sink{a.dec}
 	if !cfg.Console.Disabled {
@@ -28,7 +28,10 @@ func (a *App) observe(cfg *config.Config) error {
 		a.tracer = t
 		sinks = append(sinks, t)
 	}
-	a.dec = decision.Tee(sinks...)
+	// Every sink gets the record scrubbed (docs/security.md): the log, and
+	// the console's ring and the tracer too, which show or export an
+	// upstream's own words.
+	a.dec = decision.Scrubbed(decision.Tee(sinks...), a.scrub.String)
 	return nil
 }
 

@@ -168,8 +168,8 @@ func (d *decoder) decodePrice(n *yaml.Node) *Price {
 }
 
 // validateClients checks client names are unique, literal keys are not
-// repeated, and every route a key names exists; it expands each key's
-// routes to every name it may call.
+// repeated, no key is also an admin key, and every route a key names
+// exists; it expands each key's routes to every name it may call.
 func (d *decoder) validateClients(cfg *Config, r *raw) {
 	names := map[string]*yaml.Node{}
 	keys := map[string]string{}
@@ -181,6 +181,12 @@ func (d *decoder) validateClients(cfg *Config, r *raw) {
 				d.errorf(rc.name.node, "client key %s has the same key as %q (value not shown)", rc.name.v.show(), prev)
 			}
 			keys[k.Key] = k.Name
+		}
+		for _, a := range cfg.AdminKeys { // client keys must not open the operator endpoints
+			if sum := sha256.Sum256([]byte(a)); a == k.Key || k.HasSHA256 && sum == k.SHA256 {
+				d.errorf(rc.name.node, "client key %s has the same key as an entry of admin_keys (value not shown): a client holding it could read /metrics, /v1/health and the console", rc.name.v.show())
+				break
+			}
 		}
 		for _, rt := range rc.routes {
 			if _, ok := cfg.Route(rt.name); ok {

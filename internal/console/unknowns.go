@@ -112,6 +112,11 @@ var (
 	// so the apostrophes of "don't … it's" are not taken for quotes.
 	reQuoted = regexp.MustCompile("(^|[^\\pL\\pN])(?:'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`|“[^”\n]{0,200}”|‘[^’\n]{0,200}’)")
 	reURL    = regexp.MustCompile(`https?://[^\s"'<>]+`)
+	// What the scrubber put where an upstream echoed a secret or an
+	// address (internal/redact): records reach the console scrubbed, and a
+	// rule matches the raw answer, so these are masked like what they hide.
+	reScrubbedPlace  = regexp.MustCompile(`\[(?:provider [^\]\s]+|address)\][^\s"'<>]*`)
+	reScrubbedSecret = regexp.MustCompile(`\[redacted\]`)
 	// A word of letters, digits, - and _ with a digit in it: an id when it
 	// is 6 characters or longer and has a letter (req_7f3a9c, gpt-4o, a
 	// UUID, a key), else a number with a unit.
@@ -121,10 +126,13 @@ var (
 )
 
 // mask replaces what varies between answers that say the same thing
-// (quoted values, URLs, ids, numbers) with the placeholders given.
+// (quoted values, URLs, ids, numbers, and the scrubber's [redacted] and
+// [provider NAME]) with the placeholders given.
 func mask(msg, quoted, url, id, number string) string {
 	s := reQuoted.ReplaceAllString(msg, "${1}"+quoted)
 	s = reURL.ReplaceAllString(s, url)
+	s = reScrubbedPlace.ReplaceAllLiteralString(s, url)
+	s = reScrubbedSecret.ReplaceAllLiteralString(s, id)
 	s = reWord.ReplaceAllStringFunc(s, func(w string) string {
 		if len(w) >= 6 && strings.ContainsFunc(w, unicode.IsLetter) {
 			return id

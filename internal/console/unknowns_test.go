@@ -88,6 +88,40 @@ classify:
 	}
 }
 
+// The console reads records scrubbed (docs/security.md): where an upstream
+// echoed a key or its own address the message says [redacted] or
+// [provider NAME]. Those stand for text a rule cannot know: the suggested
+// rule must still take the raw answer, and answers differing only there
+// are one group.
+func TestSuggestedRuleFromAScrubbedMessage(t *testing.T) {
+	recorded := "Frobnication failed at [provider up]/v1 with [redacted] and then [address] gave up"
+	raw := []string{
+		"Frobnication failed at http://10.0.0.5:8000/v1 with sk-live-Aa11Bb22Cc33 and then 10.0.0.9:443 gave up",
+		"Frobnication failed at https://gw.internal/v1 with key-Zz99 and then [::1]:80 gave up",
+	}
+	if a, b := Normalise(recorded), Normalise("Frobnication failed at [provider other]/v1 with [redacted] and then [address] gave up"); a != b {
+		t.Errorf("one answer, two groups: %q and %q", a, b)
+	}
+	match := MatchFor(recorded)
+	line := RuleLine("up", 400, match, "quota")
+	cfg, err := config.Parse("c.yaml", []byte(`providers:
+  - {name: up, dialect: openai, base_url: "https://x.test/v1"}
+targets:
+  - {name: t, model: m, providers: [up]}
+classify:
+  rules:
+    `+line+"\n"), nil)
+	if err != nil {
+		t.Fatalf("rule %s does not parse: %v", line, err)
+	}
+	cl := &classify.Classifier{Rules: cfg.Rules}
+	for _, m := range raw {
+		if v := cl.Classify(classify.Response{Status: 400, Body: body(m, false), Dialect: classify.OpenAI, Provider: "up"}); v.Evidence != "rule:1" {
+			t.Errorf("rule %s on %q: %s %s", line, m, v.Class, v.Evidence)
+		}
+	}
+}
+
 func TestRuleLineQuotes(t *testing.T) {
 	got := RuleLine("p", 400, `(?i)can't be .* used`, "bad_request")
 	if got != `- {provider: p, status: 400, match: '(?i)can''t be .* used', class: bad_request}` {

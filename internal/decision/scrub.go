@@ -1,11 +1,14 @@
 package decision
 
+import "context"
+
 // Scrubbed returns a Sink that hands s every decision with its free text
 // (each attempt's evidence and upstream message, each skip's reason) passed through scrub, so a
 // record never carries a secret even if an evidence string one day quotes
 // an upstream. Other fields are configured names, classes and numbers. A
 // record that needs no change is passed on as it is; one that does is
-// copied, never changed in place.
+// copied, never changed in place. It is a ContextSink: a sink under it that
+// reads the request's context (the tracer) still gets it.
 func Scrubbed(s Sink, scrub func(string) string) Sink {
 	return scrubbed{s: s, scrub: scrub}
 }
@@ -15,7 +18,9 @@ type scrubbed struct {
 	scrub func(string) string
 }
 
-func (x scrubbed) Write(d *Decision) {
+func (x scrubbed) Write(d *Decision) { x.WriteContext(context.Background(), d) }
+
+func (x scrubbed) WriteContext(ctx context.Context, d *Decision) {
 	out := d
 	for i := range d.Attempts {
 		a := &d.Attempts[i] // not a copy of the whole attempt
@@ -41,7 +46,7 @@ func (x scrubbed) Write(d *Decision) {
 			out.Skipped[i].Reason = r
 		}
 	}
-	x.s.Write(out)
+	Emit(ctx, x.s, out)
 }
 
 func clone(d *Decision) *Decision {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
@@ -117,6 +118,12 @@ func (w *walk) decodeWhole(e *endpointRT, body []byte) ([]byte, *provider.Usage,
 	out, err := w.decode(e, body)
 	if err != nil {
 		return nil, nil, err
+	}
+	if w.call.Op == OpEmbeddings && e.prov.cfg.Dialect == classify.Gemini {
+		// Gemini counts no tokens for embeddings: the usage in out is
+		// zeros written for the client, not a count, so the cost is
+		// unknown, never a silent $0 (docs/config.md, "Usage and cost").
+		return out, nil, nil
 	}
 	return out, usageOf(out), nil
 }

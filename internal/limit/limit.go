@@ -42,6 +42,25 @@ var Names = [nLimits]string{"requests_per_minute", "tokens_per_minute", "usd_per
 // microUSD is the unit spend is counted in.
 const microUSD = 1e6
 
+// Ceiling is where every counter, cap and delta saturates: 2^53 (9e15
+// tokens, or $9 billion in micro-dollars), exact as a float64 (and so in
+// Redis's Lua) and far from overflowing an int64 when two are added. An
+// upstream may report any usage, and a price times it may pass what an
+// int64 holds: without a ceiling such a spend wrapped to a negative count
+// and admitted the client for the rest of its window.
+const Ceiling = 1 << 53
+
+// saturate is x bounded to [0, Ceiling]; NaN is 0.
+func saturate(x float64) int64 {
+	switch {
+	case !(x > 0): // NaN too
+		return 0
+	case x >= Ceiling:
+		return Ceiling
+	}
+	return int64(x)
+}
+
 // Refusal is a request refused by a limit.
 type Refusal struct {
 	// Limit is one of Names.
@@ -70,17 +89,15 @@ func New(c Counter, now func() time.Time) *Limiter {
 // Now is the limiter's clock.
 func (l *Limiter) Now() time.Time { return l.now() }
 
-// caps are k's limits as counter caps.
+// caps are k's limits as counter caps, at most Ceiling (a counter stops
+// there).
 func caps(k *config.ClientKey) []int64 {
-	return []int64{int64(k.Rate.RequestsPerMinute), int64(k.Rate.TokensPerMinute),
+	return []int64{min(int64(k.Rate.RequestsPerMinute), Ceiling), min(int64(k.Rate.TokensPerMinute), Ceiling),
 		toMicro(k.Budget.USDPerDay), toMicro(k.Budget.USDPerMonth)}
 }
 
 func toMicro(usd float64) int64 {
-	if usd <= 0 || math.IsNaN(usd) {
-		return 0
-	}
-	return int64(math.Ceil(usd * microUSD))
+	return saturate(math.Ceil(usd * microUSD))
 }
 
 // windows returns the counter keys of client at now and when each window ends.
@@ -144,17 +161,19 @@ func RetryAfterSeconds(d time.Duration) int64 {
 }
 
 // Spend records what a request of k used: tokens (in the minute) and cost
-// in USD (in the day and month). A key without limits records nothing.
+// in USD (in the day and month). A key without limits records nothing;
+// negative amounts and NaN count as nothing, and amounts past Ceiling as
+// Ceiling.
 func (l *Limiter) Spend(ctx context.Context, k *config.ClientKey, tokens int, usd float64) {
 	if k == nil || !k.Limited() || tokens <= 0 && usd <= 0 {
 		return
 	}
 	keys, _ := windows(k.Name, l.now())
 	cs := caps(k)
-	micro := int64(math.Round(max(usd, 0) * microUSD))
+	micro := saturate(math.Round(usd * microUSD))
 	deltas := []int64{0, 0, 0, 0}
 	if cs[TokensPerMinute] > 0 {
-		deltas[TokensPerMinute] = int64(max(tokens, 0))
+		deltas[TokensPerMinute] = min(int64(max(tokens, 0)), Ceiling)
 	}
 	if cs[USDPerDay] > 0 {
 		deltas[USDPerDay] = micro

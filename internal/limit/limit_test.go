@@ -2,6 +2,8 @@ package limit
 
 import (
 	"context"
+	"log/slog"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +177,61 @@ func TestRedisOutageCountsLocally(t *testing.T) {
 	other.Spend(ctx, k, 10, 0.5)
 	if r := other.Admit(ctx, k); r == nil || r.Limit != "usd_per_day" {
 		t.Fatalf("the outage's spend was not written back: %+v", r)
+	}
+}
+
+// An upstream may report any usage (an 18-digit token count), and a price
+// times that may pass what an int64 of micro-dollars holds: a counter must
+// then stay at least at its cap, never wrap to a negative count (which
+// would admit the client for the rest of the month), and over Redis the
+// spend must reach Redis without a failed command (which read as an outage).
+func TestHugeSpendSaturates(t *testing.T) {
+	counters(t, func(t *testing.T, mk func(func() time.Time) Counter) {
+		clk := newClock(at("2026-12-01T10:00:00Z"))
+		var logs strings.Builder
+		c := mk(clk.Now)
+		if r, ok := c.(*Redis); ok {
+			r.log = slog.New(slog.NewTextHandler(&logs, nil))
+		}
+		l := New(c, clk.Now)
+		k := key(config.ClientKey{Name: "team-a", Rate: config.Rate{TokensPerMinute: 1000},
+			Budget: config.Budget{USDPerDay: 5, USDPerMonth: 7}})
+		ctx := context.Background()
+		for range 12 { // 12 × 1e18 passes math.MaxInt64
+			l.Spend(ctx, k, 999999999999999999, 1e13) // 1e13 USD: 1e19 micro-dollars
+		}
+		clk.Set(at("2026-12-01T10:00:05Z")) // past a replica's Redis retry interval
+		if r := l.Admit(ctx, k); r == nil || r.Limit != "tokens_per_minute" {
+			t.Fatalf("after a huge spend: %+v, want refused by tokens_per_minute", r)
+		}
+		clk.Set(at("2026-12-01T10:01:00Z"))
+		if r := l.Admit(ctx, k); r == nil || r.Limit != "usd_per_day" {
+			t.Fatalf("next minute: %+v, want refused by usd_per_day", r)
+		}
+		l.Spend(ctx, k, 0, math.Inf(1))
+		l.Spend(ctx, k, 0, math.NaN())
+		clk.Set(at("2026-12-02T00:00:00Z"))
+		if r := l.Admit(ctx, k); r == nil || r.Limit != "usd_per_month" {
+			t.Fatalf("next day: %+v, want refused by usd_per_month", r)
+		}
+		if strings.Contains(logs.String(), "unreachable") {
+			t.Errorf("a huge spend was logged as a Redis outage:\n%s", logs.String())
+		}
+	})
+}
+
+// A cap past the counters' ceiling is still a cap.
+func TestHugeBudgetIsStillACap(t *testing.T) {
+	clk := newClock(at("2026-12-01T10:00:00Z"))
+	l := New(NewMemory(clk.Now), clk.Now)
+	k := key(config.ClientKey{Name: "rich", Budget: config.Budget{USDPerDay: 1e13}})
+	l.Spend(context.Background(), k, 0, 2e13)
+	if r := l.Admit(context.Background(), k); r == nil || r.Limit != "usd_per_day" {
+		t.Fatalf("after spending twice a $1e13 budget: %+v", r)
+	}
+	k = key(config.ClientKey{Name: "wordy", Rate: config.Rate{TokensPerMinute: 1e17}})
+	l.Spend(context.Background(), k, 2e17, 0)
+	if r := l.Admit(context.Background(), k); r == nil || r.Limit != "tokens_per_minute" {
+		t.Fatalf("after twice a 1e17 tokens_per_minute: %+v", r)
 	}
 }

@@ -40,13 +40,14 @@ func (m *Memory) get(k string, now time.Time) int64 {
 	return e.n
 }
 
-// add adds d to k; the caller holds mu.
+// add adds d (at most Ceiling) to k, saturating at Ceiling; the caller
+// holds mu.
 func (m *Memory) add(k Key, d int64, now time.Time) {
 	e := m.m[k.Name]
 	if !now.Before(e.expires) {
 		e = entry{}
 	}
-	e.n += d
+	e.n = min(e.n+d, Ceiling) // both at most Ceiling: no overflow
 	if exp := now.Add(k.TTL); exp.After(e.expires) {
 		e.expires = exp
 	}

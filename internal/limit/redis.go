@@ -71,12 +71,20 @@ if tonumber(ARGV[1]) > 0 then
 end
 return -1`)
 
-// addScript: ARGV holds, per key, a delta and a TTL in ms.
+// addScript: ARGV holds, per key, a delta (at most Ceiling) and a TTL in
+// ms. A counter saturates at Ceiling (exact as a Lua number); the delta goes
+// to INCRBY as the decimal Detour sent, since Redis writes a Lua number
+// of 1e17 or more as "1e+17", which INCRBY refuses.
 var addScript = redis.NewScript(`
+local ceiling = ` + strconv.FormatInt(Ceiling, 10) + `
 for i = 1, #KEYS do
   local d = tonumber(ARGV[2 * i - 1])
   if d ~= 0 then
-    redis.call("INCRBY", KEYS[i], d)
+    if (tonumber(redis.call("GET", KEYS[i]) or "0") or 0) + d >= ceiling then
+      redis.call("SET", KEYS[i], "` + strconv.FormatInt(Ceiling, 10) + `")
+    else
+      redis.call("INCRBY", KEYS[i], ARGV[2 * i - 1])
+    end
     redis.call("PEXPIRE", KEYS[i], ARGV[2 * i])
   end
 end
@@ -161,7 +169,7 @@ func (r *Redis) Add(ctx context.Context, keys []Key, deltas []int64) {
 	for i, k := range keys {
 		if deltas[i] != 0 {
 			p := r.pending[k.Name]
-			p.n += deltas[i]
+			p.n = min(p.n+deltas[i], Ceiling)
 			p.ttl, p.at = k.TTL, now
 			r.pending[k.Name] = p
 		}

@@ -115,18 +115,21 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, st *Sta
 	return true
 }
 
-// spend records what the request used against client's limits.
+// spend records what the request used against client's limits: each
+// attempt's tokens and cost as its upstream reported them, where known, an
+// attempt reporting less than nothing counting as nothing (it must not take
+// back what another attempt spent).
 func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.Decision) {
 	if st.Limits == nil || client == nil || rec == nil {
 		return
 	}
 	var tokens int
 	var usd float64
-	if u := rec.Usage; u != nil {
-		tokens = max(u.TotalTokens, u.PromptTokens+u.CompletionTokens)
-	}
 	for _, a := range rec.Attempts { // what is known, even when some is not
-		if a.CostUSD.Known() {
+		if u := a.Usage; u != nil {
+			tokens += min(max(u.TotalTokens, u.PromptTokens+u.CompletionTokens, 0), limit.Ceiling)
+		}
+		if a.CostUSD.Known() && *a.CostUSD > 0 {
 			usd += float64(*a.CostUSD)
 		}
 	}

@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/redistest"
+	"github.com/detour-llm/detour/internal/testutil"
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Client limits against what an upstream may report (docs/config.md,
+// client_keys): usage is the upstream's word, and no number in it may turn
+// a key's spend into headroom.
+
+const hugeUsageCfg = `
+client_keys:
+  - {name: team-b, key: key-team-b, budget: {usd_per_day: 1}, rate: {tokens_per_minute: 100000}}
+providers:
+  - {name: openai, dialect: openai, base_url: "{openai}", api_key: ` + secret + `}
+targets:
+  - {name: gpt, model: gpt-4o, providers: [openai], price: {input: 2.50, output: 10.00}}
+routes:
+  - {name: deep, targets: [gpt]}
+`
+
+// An answer whose usage is 18 digits of tokens (at $10 per million, 1e13
+// USD: more micro-dollars than an int64 holds) wrapped the key's spend to a
+// negative count, and the key was admitted for the rest of the month.
+func TestHugeReportedUsageExhaustsTheBudget(t *testing.T) {
+	huge := upstreamtest.Step{Body: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o",` +
+		`"choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}],` +
+		`"usage":{"prompt_tokens":5,"completion_tokens":999999999999999999,"total_tokens":5}}`}
+	for _, store := range []string{"memory", "redis"} {
+		t.Run(store, func(t *testing.T) {
+			cfg := hugeUsageCfg
+			if store == "redis" {
+				cfg += "state: {store: redis, url: \"" + redistest.Start(t).URL() + "\"}\n"
+			}
+			fs := fakes(t, map[string]upstreamtest.Script{"openai": script(huge, ok("gpt-4o", "y"))})
+			clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+			g := startClock(t, cfg, fs, clk)
+			g.post(t, "deep", "", "Authorization", "Bearer key-team-b").wantStatus(t, 200)
+			clk.Set(time.Date(2026, 12, 1, 10, 0, 5, 0, time.UTC)) // past a replica's Redis retry interval
+			r := g.post(t, "deep", "", "Authorization", "Bearer key-team-b")
+			r.wantStatus(t, 429)
+			clk.Set(time.Date(2026, 12, 1, 10, 1, 0, 0, time.UTC)) // a new minute: the day's budget still refuses
+			if r := g.post(t, "deep", "", "Authorization", "Bearer key-team-b"); r.Status != 429 || !strings.Contains(r.errMessage(t), "usd_per_day") {
+				t.Errorf("next minute: %d %s, want 429 by usd_per_day", r.Status, r.Body)
+			}
+			if n := fs["openai"].Calls(); n != 1 {
+				t.Errorf("upstream calls %d, want 1", n)
+			}
+		})
+	}
+}
+
+// Gemini reports no token counts for embeddings: at a priced target the
+// record must say its cost is unknown (docs/config.md: "never a silent
+// zero"), not $0 from the zeros Detour writes in the client's usage.
+func TestGeminiEmbeddingsCostIsUnknown(t *testing.T) {
+	cfg := `
+client_keys:
+  - {name: team-e, key: key-team-e, budget: {usd_per_day: 1}}
+providers:
+  - {name: gemini, dialect: gemini, base_url: "{gemini}", api_key: ` + secret + `}
+targets:
+  - {name: gem, model: gemini-embedding-001, providers: [gemini], price: {input: 0.15, output: 0}}
+routes:
+  - {name: vectors, targets: [gem]}
+`
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"gemini": script(upstreamtest.Step{Body: `{"embeddings":[{"values":[1,2,3]}]}`}),
+	})
+	g := startClock(t, cfg, fs, testutil.NewClock(time.Now()))
+	r := g.raw(t, "POST", "/v1/embeddings", `{"model":"vectors","input":"hello"}`, "Authorization", "Bearer key-team-e")
+	r.wantStatus(t, 200)
+	if !strings.Contains(string(r.Body), `"usage":{"prompt_tokens":0,"total_tokens":0}`) {
+		t.Errorf("the client's usage changed: %s", r.Body)
+	}
+	d := g.recs.wait(t, 1)
+	if !d.CostUnknown || d.CostUSD.Known() || len(d.Attempts) != 1 || !d.Attempts[0].CostUnknown || d.Attempts[0].Usage != nil {
+		t.Errorf("record: cost %v unknown %v, attempt %+v", d.CostUSD, d.CostUnknown, d.Attempts)
+	}
+}

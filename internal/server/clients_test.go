@@ -1,0 +1,38 @@
+package server
+
+import (
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/limit"
+	"github.com/detour-llm/detour/internal/testutil"
+)
+
+// An upstream may report negative usage; its attempt costs nothing against
+// a key's limits, and never takes back what another attempt of the same
+// request spent (a continued stream, a retried one).
+func TestSpendIgnoresNegativeUsage(t *testing.T) {
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	l := limit.New(limit.NewMemory(clk.Now), clk.Now)
+	st := &State{Limits: l}
+	k := &config.ClientKey{Name: "team-a", Rate: config.Rate{TokensPerMinute: 1000}, Budget: config.Budget{USDPerDay: 0.5}}
+	honest, hostile := decision.USD(1), decision.USD(-1)
+	rec := &decision.Decision{
+		Attempts: []decision.Attempt{
+			{Usage: &decision.Usage{PromptTokens: 900, CompletionTokens: 200, TotalTokens: 1100}, CostUSD: &honest},
+			{Usage: &decision.Usage{PromptTokens: -5000, CompletionTokens: 0, TotalTokens: -5000}, CostUSD: &hostile},
+		},
+		Usage: &decision.Usage{PromptTokens: -4100, CompletionTokens: 200, TotalTokens: -3900},
+	}
+	spend(httptest.NewRequest("POST", "/v1/chat/completions", nil), st, k, rec)
+	if r := l.Admit(t.Context(), k); r == nil || r.Limit != "tokens_per_minute" {
+		t.Fatalf("after 1100 tokens and $1 of a 1000-token, $0.50 key: %+v", r)
+	}
+	clk.Set(time.Date(2026, 12, 1, 10, 1, 0, 0, time.UTC))
+	if r := l.Admit(t.Context(), k); r == nil || r.Limit != "usd_per_day" {
+		t.Fatalf("next minute: %+v, want refused by usd_per_day", r)
+	}
+}
