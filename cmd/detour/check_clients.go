@@ -22,6 +22,9 @@ func printClients(w io.Writer, cfg *config.Config) {
 		where = "shared by every replica through Redis"
 	}
 	fmt.Fprintf(w, "client keys (limits %s):\n", where)
+	if msg := openOperatorEndpoints(cfg); msg != "" {
+		fmt.Fprintf(w, "  warning: %s\n", msg)
+	}
 	for i := range cfg.Clients {
 		k := &cfg.Clients[i]
 		routes := "every route"
@@ -65,4 +68,21 @@ func unpriced(cfg *config.Config, k *config.ClientKey) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// openOperatorEndpoints says, when client keys are set and admin_keys is
+// not, that every client can read the operator endpoints — every client's
+// name, traffic and spend, and upstream error messages — and how to close
+// them (docs/config.md, admin_keys); "" when they are closed or no client
+// keys are set (a gateway without client keys trusts whoever reaches it).
+func openOperatorEndpoints(cfg *config.Config) string {
+	if len(cfg.Clients) == 0 || len(cfg.AdminKeys) > 0 {
+		return ""
+	}
+	where := "on the main listener, to every client"
+	if cfg.AdminListen != "" {
+		where = "to anyone who reaches admin_listen " + cfg.AdminListen
+	}
+	return "no admin_keys: /metrics, /v1/health and the /ui console are open " + where +
+		" (each client's name, traffic and spend, and upstream error messages); set admin_keys to close them"
 }

@@ -38,6 +38,11 @@ routes: [{name: deep, targets: [t1, t2]}]
 			t.Errorf("output lacks %q:\n%s", want, s)
 		}
 	}
+	// Client keys without admin_keys leave the operator endpoints open to
+	// every client: the check says so.
+	if !strings.Contains(s, "warning: no admin_keys: /metrics, /v1/health and the /ui console are open") {
+		t.Errorf("output lacks the open operator endpoints warning:\n%s", s)
+	}
 	if strings.Contains(s, "team-a-Vq93Lx") || strings.Contains(s, "9f86d08") {
 		t.Errorf("a key reached the output:\n%s", s)
 	}
@@ -50,5 +55,25 @@ routes: [{name: deep, targets: [t1, t2]}]
 	errb.Reset()
 	if code := run([]string{"check", "-c", p}, nil, &out, &errb); code != 1 || !strings.Contains(errb.String(), `:2:`) || !strings.Contains(errb.String(), `unknown route "nope"`) {
 		t.Errorf("exit %d: %s", code, errb.String())
+	}
+}
+
+// With admin_keys set, the check does not warn about the operator endpoints.
+func TestCheckQuietWithAdminKeys(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "detour.yaml")
+	yaml := `client_keys: [ck-Hq72Wd]
+admin_keys: [ak-Pz31Nm]
+providers: [{name: p, dialect: openai, base_url: "https://x.test"}]
+targets: [{name: t1, model: m, providers: [p]}]
+`
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"check", "-c", p}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if strings.Contains(out.String(), "admin_keys") {
+		t.Errorf("a warning with admin_keys set:\n%s", out.String())
 	}
 }

@@ -43,6 +43,9 @@ func runServe(args []string, stderr io.Writer) int {
 		return 1
 	}
 	log = a.Logger() // scrubs every line (docs/design.md, "Operator secrets")
+	if msg := openOperatorEndpoints(cfg); msg != "" {
+		log.Warn(msg)
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		log.Error("cannot listen", "addr", cfg.Listen, "err", err)
