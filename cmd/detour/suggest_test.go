@@ -182,6 +182,11 @@ func TestSuggestRegexpMasks(t *testing.T) {
 		{"line one\nline two", `{"message":"line one\nline two"}`},
 		{"emoji 😀 here", `{"message":"emoji \ud83d\ude00 here"}`},
 		{"an open 'quote", `{"message":"an open 'quote that goes on"}`},
+		// The decision log is scrubbed (docs/security.md): where the
+		// upstream echoed a secret or an address the message says so, and
+		// the rule must still take the raw answer.
+		{"key [redacted] refused by [provider up]/v1/chat at [address] now",
+			`{"message":"key sk-live-Aa11Bb22 refused by http:\/\/10.0.0.5:8000\/v1\/chat at [::1]:80 now"}`},
 	} {
 		re := regexp.MustCompile(parseText(decision.UnknownMessage(c.msg)).regexp())
 		if !re.MatchString(c.body) {

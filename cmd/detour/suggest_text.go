@@ -18,13 +18,14 @@ import (
 type partKind uint8
 
 const (
-	lit    partKind = iota // literal text, no blanks
-	blank                  // a run of blanks
-	quoted                 // a quoted value, its content masked
-	number                 // 1, 4096, 1.5, 1,000
-	uuid                   // 8-4-4-4-12 hex
-	hexRun                 // 8+ hex digits, letters and digits both
-	ident                  // a token of 5+ letters, digits, _ or - with a digit and a letter
+	lit      partKind = iota // literal text, no blanks
+	blank                    // a run of blanks
+	quoted                   // a quoted value, its content masked
+	number                   // 1, 4096, 1.5, 1,000
+	uuid                     // 8-4-4-4-12 hex
+	hexRun                   // 8+ hex digits, letters and digits both
+	ident                    // a token of 5+ letters, digits, _ or - with a digit and a letter
+	scrubbed                 // the scrubber's [redacted], [address] or [provider NAME] and what follows it up to a blank
 )
 
 type part struct {
@@ -39,6 +40,9 @@ var (
 	uuidRe  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
 	tokenRe = regexp.MustCompile(`^[0-9A-Za-z_][0-9A-Za-z_-]*`)
 	numRe   = regexp.MustCompile(`^[0-9]+(?:[.,][0-9]+)*`)
+	// What internal/redact put where the upstream echoed a secret or an
+	// address: the log is scrubbed, the rule matches the raw answer.
+	scrubRe = regexp.MustCompile(`^\[(?:redacted|address|provider [^\]\s]+)\][^\s"'<>]*`)
 )
 
 // parseText splits a message (quoted values masked first) into parts.
@@ -64,6 +68,11 @@ func parseText(msg string) msgText {
 			}
 			t = append(t, part{kind: quoted, text: string(c), closed: closed})
 			i = j
+			continue
+		}
+		if m := scrubRe.FindString(s[i:]); m != "" {
+			t = append(t, part{kind: scrubbed})
+			i += len(m)
 			continue
 		}
 		if m := uuidRe.FindString(s[i:]); m != "" && !wordAt(s, i+len(m)) {
@@ -196,6 +205,8 @@ func (t msgText) regexp() string {
 			b.WriteString(`[0-9a-f]+`)
 		case ident:
 			b.WriteString(`[\w-]+`)
+		case scrubbed:
+			b.WriteString(`[^\s"]+`)
 		}
 	}
 	return b.String()
