@@ -44,6 +44,9 @@ func printClients(w io.Writer, cfg *config.Config) {
 		if x := k.Budget.USDPerMonth; x > 0 {
 			limits = append(limits, fmt.Sprintf("$%g/month", x))
 		}
+		if n := k.MaxConcurrent; n > 0 {
+			limits = append(limits, fmt.Sprintf("%d in progress at once (per replica)", n))
+		}
 		if len(limits) == 0 {
 			limits = []string{"no limits"}
 		}

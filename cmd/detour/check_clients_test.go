@@ -13,7 +13,7 @@ func TestCheckPrintsClientKeys(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "detour.yaml")
 	yaml := `client_keys:
   - {name: team-a, key: "${TEAM_A_KEY}", routes: [deep], rate: {requests_per_minute: 60}, budget: {usd_per_day: 5}}
-  - {name: ci, key_sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
+  - {name: ci, key_sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", max_concurrent: 3}
 providers: [{name: p, dialect: openai, base_url: "https://x.test"}]
 targets:
   - {name: t1, model: m, providers: [p], price: {input: 1, output: 2}}
@@ -32,7 +32,7 @@ routes: [{name: deep, targets: [t1, t2]}]
 		"client keys (limits counted per replica (state: memory)):",
 		"  team-a: routes deep; 60 requests/min, $5/day",
 		"    warning: targets without a price do not count against its budget: t2",
-		"  ci: every route; no limits",
+		"  ci: every route; 3 in progress at once (per replica)",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)

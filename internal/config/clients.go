@@ -28,6 +28,9 @@ type ClientKey struct {
 	Routes []string
 	Rate   Rate
 	Budget Budget
+	// MaxConcurrent caps the key's requests in progress on one replica
+	// (a stream's until it ends); 0 means no cap.
+	MaxConcurrent int
 }
 
 // Rate limits a client per minute; 0 means no limit.
@@ -52,7 +55,7 @@ type Price struct {
 // Limited reports whether k has a rate or a budget.
 func (k *ClientKey) Limited() bool { return k.Rate != (Rate{}) || k.Budget != (Budget{}) }
 
-var clientKeyKeys = []string{"name", "key", "key_sha256", "routes", "rate", "budget"}
+var clientKeyKeys = []string{"name", "key", "key_sha256", "routes", "rate", "budget", "max_concurrent"}
 
 // rawClient is where a client key's names were written, for validate.
 type rawClient struct {
@@ -117,6 +120,7 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 				rg.setInt("tokens_per_minute", &k.Rate.TokensPerMinute, 1)
 			}
 		}
+		g.setInt("max_concurrent", &k.MaxConcurrent, 1)
 		if g.has("budget") {
 			if bg, ok := d.mapping(g.vals["budget"], "client key budget", "usd_per_day", "usd_per_month"); ok {
 				bg.setUSD("usd_per_day", &k.Budget.USDPerDay, false)

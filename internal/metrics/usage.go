@@ -14,7 +14,7 @@ type usage struct {
 }
 
 // limits are the values of the limit label.
-var limits = newVocab("requests_per_minute", "tokens_per_minute", "usd_per_day", "usd_per_month")
+var limits = newVocab("max_concurrent", "requests_per_minute", "tokens_per_minute", "usd_per_day", "usd_per_month")
 
 func (m *Metrics) registerUsage() {
 	by := []string{"client", "route", "target", "provider"}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -93,17 +94,37 @@ func visible(names []string, allowed map[string]bool) []string {
 	return out
 }
 
-// refused applies client's rate and budget before any upstream is called:
-// over one, the client gets 429 with Retry-After (until the limit's window
-// turns) and a message naming the limit, and refused reports true; the
-// d's envelope carries it.
-func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, st *State, client *config.ClientKey) bool {
-	if st.Limits == nil || client == nil {
+// refused applies a's client's max_concurrent, rate and budget before any
+// upstream is called. Over one, the client gets 429 with Retry-After (1 s
+// for max_concurrent, else until the limit's window turns) and a message
+// naming the limit, in d's envelope, and refused reports true. Otherwise
+// the request holds one of the client's max_concurrent slots until s.end.
+// A request refused by max_concurrent is not counted against the rate.
+func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, a *admitted) bool {
+	client := a.client
+	if client == nil {
 		return false
 	}
-	ref := st.Limits.Admit(r.Context(), client)
+	if n := client.MaxConcurrent; n > 0 {
+		if !s.slots.take(client.Name, n) {
+			s.metrics.Refused(client.Name, "max_concurrent")
+			w.Header().Set("Retry-After", "1")
+			d.fail(w, http.StatusTooManyRequests, "client_concurrency_limit_exceeded",
+				fmt.Sprintf("client key %q has %d requests in progress, its max_concurrent %d; retry when one ends", client.Name, n, n))
+			return true
+		}
+		a.slot = client.Name
+	}
+	if a.st.Limits == nil {
+		return false
+	}
+	ref := a.st.Limits.Admit(r.Context(), client)
 	if ref == nil {
 		return false
+	}
+	if a.slot != "" { // refused: the slot is not held after all
+		s.slots.give(a.slot)
+		a.slot = ""
 	}
 	s.metrics.Refused(client.Name, ref.Limit)
 	w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(ref.RetryAfter), 10))

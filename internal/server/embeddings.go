@@ -18,7 +18,7 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 	if a == nil {
 		return
 	}
-	defer s.bodies.give(a.held)
+	defer s.end(a)
 	if a.stream {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", `/v1/embeddings does not stream: leave "stream" out`)
 		return

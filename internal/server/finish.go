@@ -40,7 +40,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 	if a.client != nil {
 		call.Client = a.client.Name
 	}
-	if s.refused(w, r, d, a.st, a.client) {
+	if s.refused(w, r, d, a) {
 		return false
 	}
 	call.ID = decision.NewID()

@@ -43,12 +43,13 @@ type admitted struct {
 	model  string
 	stream bool
 	held   int64
-	head   head // what the front's one pass over the body found
+	head   head   // what the front's one pass over the body found
+	slot   string // the client whose max_concurrent slot the request holds, if any
 }
 
 // admit runs the front for d. On failure it has answered the client and
-// returns nil; otherwise the caller must give back a.held
-// (s.bodies.give) when the request ends.
+// returns nil; otherwise the caller must give back what the request holds
+// (s.end) when it ends.
 func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted {
 	st := s.state.Load()
 	if r.Method != http.MethodPost {

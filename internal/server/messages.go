@@ -70,7 +70,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	if in == nil {
 		return
 	}
-	defer s.bodies.give(in.held) // the body is kept for failover until the request ends
+	defer s.end(in) // the body is kept for failover until the request ends
 	st := in.st
 	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, in.body)}
 	tr, err := messages.Translate(in.body)
@@ -121,10 +121,10 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 	if in == nil {
 		return
 	}
-	defer s.bodies.give(in.held)
+	defer s.end(in)
 	st := in.st
 	if st.Dispatcher.ServesNative(in.model, dispatch.APICountTokens) {
-		if s.refused(w, r, messagesFront, st, in.client) {
+		if s.refused(w, r, messagesFront, in) {
 			return
 		}
 		call := &dispatch.Call{Model: in.model, API: "messages", MaxAttempts: 1, ID: decision.NewID(),

@@ -23,7 +23,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	if a == nil {
 		return
 	}
-	defer s.bodies.give(a.held) // the body is kept for failover until the request ends
+	defer s.end(a) // the body is kept for failover until the request ends
 	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: "responses",
 		Native: &dispatch.Native{API: "responses", Body: a.body}}
 	echo := &responses.Echo{}

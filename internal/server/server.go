@@ -29,6 +29,7 @@ type State struct {
 type Server struct {
 	state   atomic.Pointer[State]
 	bodies  inflight // request-body bytes held, across states
+	slots   slots    // client keys' requests in progress, across states
 	metrics *metrics.Metrics
 	log     *slog.Logger
 	mux     *http.ServeMux // the client API, and the operator endpoints unless apart
@@ -156,7 +157,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if a == nil {
 		return
 	}
-	defer s.bodies.give(a.held) // the body is kept for failover until the request ends
+	defer s.end(a) // the body is kept for failover until the request ends
 	// The front's one pass over the body found "messages"; the body itself
 	// goes upstream as sent (but for "model").
 	if msg := checkMessages(a.head); msg != "" {

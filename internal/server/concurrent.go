@@ -1,0 +1,47 @@
+package server
+
+import "sync"
+
+// slots counts each client key's requests in progress on this replica, for
+// its max_concurrent (docs/config.md, client_keys). The Server keeps it, so
+// a reload neither forgets nor doubles what is in progress. The zero value
+// is ready to use.
+type slots struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// take holds one of name's max slots; false when all are held.
+func (s *slots) take(name string, max int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n[name] >= max {
+		return false
+	}
+	if s.n == nil {
+		s.n = make(map[string]int)
+	}
+	s.n[name]++
+	return true
+}
+
+// give returns one of name's slots.
+func (s *slots) give(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n[name] <= 1 {
+		delete(s.n, name) // a key that is gone from the configuration leaves nothing behind
+		return
+	}
+	s.n[name]--
+}
+
+// end gives back what a's request held — its body's bytes and its slot —
+// once the request has ended (a stream's when it ended).
+func (s *Server) end(a *admitted) {
+	s.bodies.give(a.held)
+	if a.slot != "" {
+		s.slots.give(a.slot)
+		a.slot = ""
+	}
+}
