@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +83,49 @@ routes:
 	d := g.recs.wait(t, 1)
 	if !d.CostUnknown || d.CostUSD.Known() || len(d.Attempts) != 1 || !d.Attempts[0].CostUnknown || d.Attempts[0].Usage != nil {
 		t.Errorf("record: cost %v unknown %v, attempt %+v", d.CostUSD, d.CostUnknown, d.Attempts)
+	}
+}
+
+// A client that leaves a stream after its first content, before the
+// upstream's usage count comes, must not spend nothing: the attempt ran
+// and was billed. Its input, estimated from the request's size, counts
+// against the key's budget (docs/config.md, client_keys), so a tiny
+// budget refuses the next request.
+func TestLeavingAStreamStillSpendsItsInput(t *testing.T) {
+	evs := upstreamtest.ChatStream("gpt-4o", "hel", "lo")
+	stall := upstreamtest.Step{Events: evs[:2], Stall: true} // role and first content; no usage yet
+	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(stall, ok("gpt-4o", "y"))})
+	cfg := strings.Replace(hugeUsageCfg, "budget: {usd_per_day: 1}, rate: {tokens_per_minute: 100000}", "budget: {usd_per_day: 0.000001}", 1)
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	g := startClock(t, cfg, fs, clk)
+
+	req, _ := http.NewRequest(http.MethodPost, g.URL+"/v1/chat/completions",
+		strings.NewReader(`{"model":"deep","stream":true,"messages":[{"role":"user","content":"tell me a long story about budgets"}]}`))
+	req.Header.Set("Authorization", "Bearer key-team-b")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	var got string
+	for !strings.Contains(got, `"hel"`) {
+		n, err := resp.Body.Read(buf)
+		got += string(buf[:n])
+		if err != nil {
+			t.Fatalf("stream ended before its first content: %v %s", err, got)
+		}
+	}
+	resp.Body.Close() // the client leaves
+	d := g.recs.wait(t, 1)
+	if d.Outcome != "canceled" || len(d.Attempts) != 1 || !d.Attempts[0].Billable || !d.Attempts[0].CostUnknown {
+		t.Fatalf("record: outcome %s attempts %+v", d.Outcome, d.Attempts)
+	}
+	r := g.post(t, "deep", "", "Authorization", "Bearer key-team-b")
+	if r.Status != 429 || !strings.Contains(r.errMessage(t), "usd_per_day") {
+		t.Fatalf("after a left stream on a $0.000001 budget: %d %s, want 429 by usd_per_day", r.Status, r.Body)
+	}
+	if n := fs["openai"].Calls(); n != 1 {
+		t.Errorf("upstream calls %d, want 1", n)
 	}
 }

@@ -90,6 +90,11 @@ type Attempt struct {
 	// was billable but its usage is unknown (a cut stream, a timeout).
 	CostUSD     *USD `json:"cost_usd,omitempty"`
 	CostUnknown bool `json:"cost_unknown,omitempty"`
+	// Estimate stands in for Usage and CostUSD in client limits only, for
+	// a billable attempt whose upstream never said what it used (a stream
+	// left or cut before its count, a timeout): nil otherwise. Never
+	// recorded: the record keeps cost_unknown.
+	Estimate *Estimate `json:"-"`
 
 	// StartMS is when the attempt began, in milliseconds after the request's
 	// Time, so waits between attempts (backoff, Retry-After) can be seen.
@@ -101,6 +106,15 @@ type Attempt struct {
 	// Continuation is set on an attempt that continued a stream cut after
 	// its commit point (a route's on_stream_cut: continue); nil otherwise.
 	Continuation *Continuation `json:"continuation,omitempty"`
+}
+
+// Estimate is what client limits count for an attempt of unknown usage:
+// its input, estimated from the size of the request (docs/config.md,
+// client_keys), and that input at the target's input price (0 without a
+// price).
+type Estimate struct {
+	InputTokens int
+	USD         float64
 }
 
 // Continuation describes how an attempt continued a cut stream

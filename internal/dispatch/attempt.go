@@ -236,7 +236,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status,
 		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb),
 		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.start) - total)}
-	account(&a, e.target.cfg, o)
+	account(&a, e.target.cfg, o, len(w.call.Body))
 	w.partial = w.partial || cutStream(o)
 	class := "ok"
 	switch {

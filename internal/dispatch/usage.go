@@ -125,15 +125,29 @@ func parseUsage(raw []byte) *provider.Usage {
 	return u
 }
 
-// account sets a's usage and cost from o at t's price. The usage of a
-// stream cut after its commit point is what its upstream had counted when
-// it reported (an Anthropic stream reports at its start): incomplete.
-func account(a *decision.Attempt, t *config.Target, o *outcome) {
+// bytesPerToken is the estimate of a request's input tokens from its size
+// (docs/config.md, client_keys): JSON's punctuation and field names make
+// it count high, which is the safe side for a limit.
+const bytesPerToken = 4
+
+// account sets a's usage and cost from o at t's price; sent is the size of
+// the request's body. The usage of a stream cut after its commit point is
+// what its upstream had counted when it reported (an Anthropic stream
+// reports at its start): incomplete. A billable attempt with no usage at
+// all gets an Estimate of its input for client limits.
+func account(a *decision.Attempt, t *config.Target, o *outcome, sent int) {
 	if u := o.usage; u != nil {
 		a.Usage = &decision.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 			TotalTokens: u.TotalTokens, CachedTokens: min(max(u.Cached(), 0), u.PromptTokens), Incomplete: cutStream(o)}
 	}
 	p := t.Price
+	if o.billable && a.Usage == nil {
+		e := &decision.Estimate{InputTokens: (sent + bytesPerToken - 1) / bytesPerToken}
+		if p != nil {
+			e.USD = float64(e.InputTokens) * p.Input / 1e6
+		}
+		a.Estimate = e
+	}
 	switch {
 	case p == nil:
 	case a.Usage != nil:

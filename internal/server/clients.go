@@ -139,7 +139,9 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, a *admi
 // spend records what the request used against client's limits: each
 // attempt's tokens and cost as its upstream reported them, where known, an
 // attempt reporting less than nothing counting as nothing (it must not take
-// back what another attempt spent).
+// back what another attempt spent); a billable attempt whose upstream never
+// said counts its Estimate (its input), so a client cannot spend for free by
+// leaving a stream before its count arrives.
 func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.Decision) {
 	if st.Limits == nil || client == nil || rec == nil {
 		return
@@ -147,11 +149,18 @@ func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.D
 	var tokens int
 	var usd float64
 	for _, a := range rec.Attempts { // what is known, even when some is not
-		if u := a.Usage; u != nil {
+		e := a.Estimate
+		switch u := a.Usage; {
+		case u != nil:
 			tokens += min(max(u.TotalTokens, u.PromptTokens+u.CompletionTokens, 0), limit.Ceiling)
+		case e != nil:
+			tokens += min(max(e.InputTokens, 0), limit.Ceiling)
 		}
-		if a.CostUSD.Known() && *a.CostUSD > 0 {
+		switch {
+		case a.CostUSD.Known() && *a.CostUSD > 0:
 			usd += float64(*a.CostUSD)
+		case a.CostUnknown && e != nil && e.USD > 0:
+			usd += e.USD
 		}
 	}
 	st.Limits.Spend(context.WithoutCancel(r.Context()), client, tokens, usd)
