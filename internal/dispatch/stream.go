@@ -79,7 +79,11 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		}
 		if !o.committed {
 			if !ev.Content && !ev.Done {
-				if held, heldBytes = hold(held, heldBytes, ev.Chunks); len(held) > maxHeldEvents || heldBytes > maxHeldBytes {
+				for _, c := range ev.Chunks {
+					heldBytes += len(c)
+					held = append(held, append([]byte(nil), c...))
+				}
+				if len(held) > maxHeldEvents || heldBytes > maxHeldBytes {
 					heldCap(o)
 					return
 				}
@@ -107,7 +111,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 }
 
 // eventFailed classifies an event before the commit point, and any error
-// event, and reports whether it ends the attempt. It and the two below are
+// event, and reports whether it ends the attempt. It and heldCap are
 // functions of their own because the relay stays parked under stream's
 // frame, and the classifier reads the first events from deeper still
 // (docs/benchmarks.md, "Round 6").
@@ -126,15 +130,6 @@ func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr
 		w.streamError(o)
 	}
 	return true
-}
-
-// hold keeps copies of an event's chunks until the commit point.
-func hold(held [][]byte, n int, chunks [][]byte) ([][]byte, int) {
-	for _, c := range chunks {
-		n += len(c)
-		held = append(held, append([]byte(nil), c...))
-	}
-	return held, n
 }
 
 // heldCap fails the attempt that held back too much.

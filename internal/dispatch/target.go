@@ -21,7 +21,7 @@ import (
 // lives in the functions it calls, so the frame stays small
 // (docs/benchmarks.md, "Round 6").
 func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
-	queue := w.endpointQueue(t)
+	queue := w.endpointQueue(t, make([]*endpointRT, 0, 4))
 	var deferred []*endpointRT // rare: a slice, not a map in this frame (docs/benchmarks.md, "Round 6")
 	var row policy.Row
 	for i := 0; i < len(queue); i++ {
@@ -57,14 +57,14 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 	return nil, row
 }
 
-// endpointQueue orders t's endpoints for target: the cooling ones last.
-func (w *walk) endpointQueue(t *targetRT) []*endpointRT {
+// endpointQueue appends t's endpoints to queue in the order target tries
+// them: the cooling ones last.
+func (w *walk) endpointQueue(t *targetRT, queue []*endpointRT) []*endpointRT {
 	cs := make([]route.Candidate, len(t.endpoints))
 	for i, e := range t.endpoints {
 		st := w.status.of(e.key)
 		cs[i] = route.Candidate{Cooling: waiting(st), Until: st.Until}
 	}
-	var queue []*endpointRT
 	for _, i := range route.Endpoints(cs) {
 		queue = append(queue, t.endpoints[i])
 	}

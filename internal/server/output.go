@@ -166,8 +166,9 @@ func (o *sseOutput) write(b []byte) error {
 // send runs one write of about n bytes for the next Flush. The first write
 // after a flush sets the write deadline, which then bounds the whole batch
 // and its flush (a full buffer writes through to the client before the
-// flush). A write that may fill net/http's buffer before the header is out
-// writes the header: it runs off the handler's stack.
+// flush). Before a write that may fill net/http's buffer while the header
+// is not out (the full buffer would write it), what is buffered is flushed
+// with the header, off the handler's stack.
 func (o *sseOutput) send(n int, write func() error) error {
 	if !o.pending {
 		_ = o.rc.SetWriteDeadline(time.Now().Add(o.timeout))
@@ -178,7 +179,9 @@ func (o *sseOutput) send(n int, write func() error) error {
 		// counted as twice b, so the estimate is never short.
 		if o.early += 2*n + 16; o.early >= headerBuffer {
 			o.headerOut = true
-			return offHandlerStack(write)
+			if err := offHandlerStack(o.rc.Flush); err != nil {
+				return err
+			}
 		}
 	}
 	return write()
@@ -188,8 +191,8 @@ func (o *sseOutput) send(n int, write func() error) error {
 // bytes wait there, and the header is written when it fills or is flushed.
 const headerBuffer = 2048
 
-// offHandlerStack runs f, the write or flush that makes net/http write a
-// stream's header, on a goroutine of its own and waits for it. net/http
+// offHandlerStack runs f, the flush that makes net/http write a stream's
+// header, on a goroutine of its own and waits for it. net/http
 // writes the header with a 2.8 KiB frame (chunkWriter.writeHeader); a
 // stream's first flush comes ~6 KiB deep in the handler (the walk, the
 // relay, the SSE reader), so that one call grew the stack every open
