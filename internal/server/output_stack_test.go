@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -30,12 +31,19 @@ func TestOffHandlerStackReturnsErrorAndPanic(t *testing.T) {
 }
 
 // Chunks that fill net/http's buffer before the first flush (events held
-// back until the commit point, a large first chunk) write the header from
-// the write, not the flush: the client gets the headers once and every
-// byte in order.
+// back until the commit point, a large first chunk) make the header go out
+// before that write: the client gets the headers once and every byte in
+// order, over HTTP/1.1 and over HTTP/2 (whose ResponseWriter the flush's
+// goroutine then uses).
 func TestSSEOutputHeaderWrittenByAFullBuffer(t *testing.T) {
+	for _, h2 := range []bool{false, true} {
+		t.Run(map[bool]string{false: "http1", true: "http2"}[h2], func(t *testing.T) { headerByFullBuffer(t, h2) })
+	}
+}
+
+func headerByFullBuffer(t *testing.T, h2 bool) {
 	var want strings.Builder
-	srv := outputServer(t, time.Second, func(o *sseOutput, _ *http.Request) {
+	h := func(o *sseOutput, _ *http.Request) {
 		if err := o.Commit(dispatch.Commit{Target: "t1", Provider: "p1", Attempts: 1}); err != nil {
 			t.Errorf("Commit: %v", err)
 		}
@@ -50,16 +58,27 @@ func TestSSEOutputHeaderWrittenByAFullBuffer(t *testing.T) {
 		if err := o.End(); err != nil {
 			t.Errorf("End: %v", err)
 		}
-	})
+	}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		o := newSSEOutput(w, "dec-1", "route-a")
+		o.timeout = time.Second
+		h(o, r)
+	}))
+	srv.EnableHTTP2 = h2
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
 	for i := range 8 {
 		fmt.Fprintf(&want, "data: {\"n\":%d,\"pad\":%q}\n\n", i, strings.Repeat("x", 600))
 	}
 	want.WriteString("data: [DONE]\n\n")
-	resp, err := http.Get(srv.URL)
+	resp, err := srv.Client().Get(srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	if got := resp.ProtoMajor == 2; got != h2 {
+		t.Fatalf("served over %s", resp.Proto)
+	}
 	body, _ := io.ReadAll(resp.Body)
 	if string(body) != want.String() {
 		t.Errorf("body %d bytes, want %d:\n%.200q", len(body), want.Len(), body)
