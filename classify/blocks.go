@@ -73,10 +73,11 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	if len(body) == 0 {
 		return Verdict{}
 	}
-	var f facts
-	readBody(body, &f)
+	var s scanner
+	s.readBody(body)
+	f := &s.f
 	if f.hasError {
-		return errorIn2xx(h, body, &f, stream, req, model)
+		return errorIn2xx(h, body, f, stream, req, model)
 	}
 	if br := f.blockReason; len(br) > 0 && !eq(br, "BLOCK_REASON_UNSPECIFIED") {
 		ev, ok := blockReasons[string(br)]

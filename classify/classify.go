@@ -170,16 +170,24 @@ func builtin(st int, h http.Header, body []byte, stream bool, req []byte, model 
 	case st < 400 || st >= 500:
 		return statusVerdict(st)
 	}
+	return clientAnswer(st, h, body, req, model)
+}
+
+// clientAnswer classifies a 4xx answer. It is a function of its own so
+// that builtin, whose frame every 2xx crosses (a stream's first events are
+// classified deep in the handler's stack: docs/benchmarks.md, "Round 6"),
+// holds no facts.
+func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict {
 	if statusFixed[st] || (len(body) == 0 && len(h["X-Amzn-Errortype"]) == 0) {
 		return withRetry(statusVerdict(st), h, nil, req)
 	}
-	var f facts
-	readBody(body, &f)
-	if v, ok := relayedByModel(h, body, &f, req, model); ok {
+	var s scanner
+	s.readBody(body)
+	if v, ok := relayedByModel(h, body, &s.f, req, model); ok {
 		return v
 	}
-	v := decide(defaultClass(st), statusEvidence[st], h, body, &f, req, model)
-	return withRetry(v, h, &f, req)
+	v := decide(defaultClass(st), statusEvidence[st], h, body, &s.f, req, model)
+	return withRetry(v, h, &s.f, req)
 }
 
 // withRetry fills RetryAfter for a rate_limited verdict: from the headers,

@@ -15,8 +15,9 @@ func Message(body []byte) string {
 	if len(body) > MaxBody {
 		body = body[:MaxBody]
 	}
-	var f facts
-	readBody(body, &f)
+	var s scanner
+	s.readBody(body)
+	f := &s.f
 	if f.nTexts == 0 {
 		return ""
 	}

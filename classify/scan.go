@@ -16,19 +16,27 @@ const (
 	maxReasons  = 4  // Gemini details[].reason values kept
 )
 
+// A scanner is declared by the function that reads the facts (var s
+// scanner; s.readBody(body); f := &s.f), once: the facts live in the
+// scanner, by value (behind a pointer the recursive walk would move them to
+// the heap), and are never copied. A stream's first events are classified
+// on the handler's goroutine under the whole relay; one 0.6 KiB copy more
+// there grew every streaming handler's stack from 8 to 16 KiB
+// (docs/benchmarks.md, "Round 6").
 type scanner struct {
 	b     []byte
 	i     int
 	nest  int
 	path  [maxKeyDepth][]byte
-	f     facts // by value: the recursive walk would otherwise move it to the heap
+	f     facts
 	found bool
 }
 
-// scanJSON fills f from b; a b that is not JSON at all leaves f as it was.
-func scanJSON(b []byte, f *facts) {
-	var s scanner
-	s.b, s.f = b, *f
+// scanJSON adds to s.f what b holds; a b that is not JSON at all leaves
+// s.f as it was.
+func (s *scanner) scanJSON(b []byte) {
+	s.b, s.i, s.nest, s.found = b, 0, 0, false
+	clear(s.path[:])
 	s.ws()
 	if s.i >= len(b) || (b[s.i] != '{' && b[s.i] != '[') {
 		return
@@ -46,7 +54,6 @@ func scanJSON(b []byte, f *facts) {
 		s.f.addText(s.f.workerText)
 	}
 	s.f.workerText = nil
-	*f = s.f
 }
 
 func (s *scanner) ws() {

@@ -51,9 +51,9 @@ func serverAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 	if t := trimLeft(body); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
 		return fiveXX(st, statusEvidence[st], h, body[:min(len(body), htmlScan)], nil, req, model)
 	}
-	var f facts
-	readBody(body, &f)
-	return fiveXX(st, statusEvidence[st], h, body, &f, req, model)
+	var s scanner
+	s.readBody(body)
+	return fiveXX(st, statusEvidence[st], h, body, &s.f, req, model)
 }
 
 // fiveXX classifies a 5xx status (or an error body whose numeric code is

@@ -2,20 +2,21 @@ package classify
 
 import "bytes"
 
-// readBody fills f from a body: JSON (an object, Gemini's stream array, or
+// readBody fills s.f from a body: JSON (an object, Gemini's stream array, or
 // NDJSON lines), or an SSE fragment whose `event: error` marks an error and
 // whose `data:` lines are read as JSON (with or without a space after the
 // colon, as TGI writes them). llama.cpp, once its stream has begun, writes an
 // error as a line `error: {…}` with no `data:`; that line is an error event
-// too. Anything else leaves f unparsed, and the phrases are then matched on
+// too. Anything else leaves s.f unparsed, and the phrases are then matched on
 // the raw body.
-func readBody(b []byte, f *facts) {
+func (s *scanner) readBody(b []byte) {
+	f := &s.f
 	t := trimLeft(b)
 	if len(t) == 0 {
 		return
 	}
 	if t[0] == '{' || t[0] == '[' {
-		scanJSON(t, f)
+		s.scanJSON(t)
 		return
 	}
 	if !isSSE(t) {
@@ -38,11 +39,11 @@ func readBody(b []byte, f *facts) {
 		case errorLine(line):
 			f.hasError = true
 			f.sseError = true
-			scanJSON(trimLeft(line[len("error:"):]), f)
+			s.scanJSON(trimLeft(line[len("error:"):]))
 		case bytes.HasPrefix(line, []byte("data:")):
 			d := trimLeft(line[len("data:"):])
 			if len(d) > 0 && (d[0] == '{' || d[0] == '[') {
-				scanJSON(d, f)
+				s.scanJSON(d)
 			} else if f.sseError && len(d) > 0 && f.nTexts < maxTexts {
 				f.addText(d) // a plain-text error event
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -107,39 +108,51 @@ const (
 	maskNumber = "<n>"
 )
 
-var (
-	// A quoted value: the opening quote must not follow a letter or digit,
-	// so the apostrophes of "don't … it's" are not taken for quotes.
-	reQuoted = regexp.MustCompile("(^|[^\\pL\\pN])(?:'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`|“[^”\n]{0,200}”|‘[^’\n]{0,200}’)")
-	reURL    = regexp.MustCompile(`https?://[^\s"'<>]+`)
-	// What the scrubber put where an upstream echoed a secret or an
-	// address (internal/redact): records reach the console scrubbed, and a
-	// rule matches the raw answer, so these are masked like what they hide.
-	reScrubbedPlace  = regexp.MustCompile(`\[(?:provider [^\]\s]+|address)\][^\s"'<>]*`)
-	reScrubbedSecret = regexp.MustCompile(`\[redacted\]`)
-	// A word of letters, digits, - and _ with a digit in it: an id when it
-	// is 6 characters or longer and has a letter (req_7f3a9c, gpt-4o, a
-	// UUID, a key), else a number with a unit.
-	reWord   = regexp.MustCompile(`[A-Za-z0-9_-]*[0-9][A-Za-z0-9_-]*`)
-	reNumber = regexp.MustCompile(`[0-9]+(?:[.,][0-9]+)*`)
-	reSpace  = regexp.MustCompile(`\s+`)
-)
+// maskers are mask's expressions, compiled at the first use: a process
+// that never sees an unknown answer does not hold them (0.5 MiB, the
+// largest allocation of any package's start: docs/benchmarks.md, "Round 6").
+var maskers = sync.OnceValue(func() *maskRes {
+	return &maskRes{
+		// A quoted value: the opening quote must not follow a letter or
+		// digit, so the apostrophes of "don't … it's" are not taken for
+		// quotes.
+		quoted: regexp.MustCompile("(^|[^\\pL\\pN])(?:'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`|“[^”\n]{0,200}”|‘[^’\n]{0,200}’)"),
+		url:    regexp.MustCompile(`https?://[^\s"'<>]+`),
+		// What the scrubber put where an upstream echoed a secret or an
+		// address (internal/redact): records reach the console scrubbed,
+		// and a rule matches the raw answer, so these are masked like what
+		// they hide.
+		scrubbedPlace:  regexp.MustCompile(`\[(?:provider [^\]\s]+|address)\][^\s"'<>]*`),
+		scrubbedSecret: regexp.MustCompile(`\[redacted\]`),
+		// A word of letters, digits, - and _ with a digit in it: an id
+		// when it is 6 characters or longer and has a letter (req_7f3a9c,
+		// gpt-4o, a UUID, a key), else a number with a unit.
+		word:   regexp.MustCompile(`[A-Za-z0-9_-]*[0-9][A-Za-z0-9_-]*`),
+		number: regexp.MustCompile(`[0-9]+(?:[.,][0-9]+)*`),
+		space:  regexp.MustCompile(`\s+`),
+	}
+})
+
+type maskRes struct {
+	quoted, url, scrubbedPlace, scrubbedSecret, word, number, space *regexp.Regexp
+}
 
 // mask replaces what varies between answers that say the same thing
 // (quoted values, URLs, ids, numbers, and the scrubber's [redacted] and
 // [provider NAME]) with the placeholders given.
 func mask(msg, quoted, url, id, number string) string {
-	s := reQuoted.ReplaceAllString(msg, "${1}"+quoted)
-	s = reURL.ReplaceAllString(s, url)
-	s = reScrubbedPlace.ReplaceAllLiteralString(s, url)
-	s = reScrubbedSecret.ReplaceAllLiteralString(s, id)
-	s = reWord.ReplaceAllStringFunc(s, func(w string) string {
+	re := maskers()
+	s := re.quoted.ReplaceAllString(msg, "${1}"+quoted)
+	s = re.url.ReplaceAllString(s, url)
+	s = re.scrubbedPlace.ReplaceAllLiteralString(s, url)
+	s = re.scrubbedSecret.ReplaceAllLiteralString(s, id)
+	s = re.word.ReplaceAllStringFunc(s, func(w string) string {
 		if len(w) >= 6 && strings.ContainsFunc(w, unicode.IsLetter) {
 			return id
 		}
 		return w
 	})
-	return reNumber.ReplaceAllString(s, number)
+	return re.number.ReplaceAllString(s, number)
 }
 
 // Normalise masks what varies between answers that say the same thing:
@@ -149,7 +162,7 @@ func mask(msg, quoted, url, id, number string) string {
 // the console's copy until the two meet in one place.)
 func Normalise(msg string) string {
 	s := mask(msg, maskQuoted, maskURL, maskID, maskNumber)
-	return strings.TrimSpace(reSpace.ReplaceAllString(s, " "))
+	return strings.TrimSpace(maskers().space.ReplaceAllString(s, " "))
 }
 
 // maxMatch bounds the length of a suggested regular expression.

@@ -93,17 +93,9 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	defer wd.release()
 	trace.WroteRequest = func(httptrace.WroteRequestInfo) { o.sent.Store(true) }
 	gctx, turn := e.prov.gate.hook(actx, trace)
-	hreq, err := w.newRequest(httptrace.WithClientTrace(gctx, trace), e, o)
-	if err != nil {
-		o.status = http.StatusBadRequest
-		// This dialect cannot express the request (an audio or file part for
-		// Anthropic, say); another target may take it as is. unknown moves
-		// on and cools nothing; the upstream that is asked judges the input.
-		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: "translate"}, "Detour could not translate the request for "+e.key.Provider+": "+err.Error())
+	hreq := w.upstreamRequest(httptrace.WithClientTrace(gctx, trace), e, o)
+	if hreq == nil {
 		return o
-	}
-	for k, v := range e.prov.cfg.Headers {
-		hreq.Header.Set(k, v)
 	}
 	wd.arm(PhaseHeaders, e.prov.cfg.Timeout)
 	resp, err := turn.do(e.prov.client, hreq)
@@ -118,8 +110,7 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 		// No HTTP server may send it (net/http passes any three digits
 		// through); it is a broken upstream, never a status for the client.
 		resp.Body.Close()
-		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "status:out-of-range"},
-			fmt.Sprintf("the upstream answered with HTTP status %d, outside 100-599", resp.StatusCode))
+		o.outOfRange(resp.StatusCode)
 		return o
 	}
 	if w.call.Stream && resp.StatusCode/100 == 2 && isEventStream(resp.Header) {
@@ -128,6 +119,32 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	}
 	w.plain(e, resp, wd, o)
 	return o
+}
+
+// upstreamRequest makes the request to e, with the provider's headers; nil
+// when the dialect cannot express it (o says why). This and outOfRange are
+// functions of their own because a stream is relayed under upstreamCall's
+// frame (docs/benchmarks.md, "Round 6").
+func (w *walk) upstreamRequest(ctx context.Context, e *endpointRT, o *outcome) *http.Request {
+	hreq, err := w.newRequest(ctx, e, o)
+	if err != nil {
+		o.status = http.StatusBadRequest
+		// This dialect cannot express the request (an audio or file part for
+		// Anthropic, say); another target may take it as is. unknown moves
+		// on and cools nothing; the upstream that is asked judges the input.
+		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: "translate"}, "Detour could not translate the request for "+e.key.Provider+": "+err.Error())
+		return nil
+	}
+	for k, v := range e.prov.cfg.Headers {
+		hreq.Header.Set(k, v)
+	}
+	return hreq
+}
+
+// outOfRange fails an attempt whose answer's status no HTTP server sends.
+func (o *outcome) outOfRange(status int) {
+	o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "status:out-of-range"},
+		fmt.Sprintf("the upstream answered with HTTP status %d, outside 100-599", status))
 }
 
 func isEventStream(h http.Header) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
@@ -15,17 +16,13 @@ import (
 // target tries t's endpoints in order. It returns a Result when the request
 // is over (answered, committed or canceled); otherwise the table row of the
 // last failure, for the route to decide whether to move on.
+//
+// A stream is relayed under target's frame: what it needs only now and then
+// lives in the functions it calls, so the frame stays small
+// (docs/benchmarks.md, "Round 6").
 func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
-	cs := make([]route.Candidate, len(t.endpoints))
-	for i, e := range t.endpoints {
-		st := w.status.of(e.key)
-		cs[i] = route.Candidate{Cooling: waiting(st), Until: st.Until}
-	}
-	var queue []*endpointRT
-	for _, i := range route.Endpoints(cs) {
-		queue = append(queue, t.endpoints[i])
-	}
-	deferred := map[*endpointRT]bool{}
+	queue := w.endpointQueue(t, make([]*endpointRT, 0, 4))
+	var deferred []*endpointRT // rare: a slice, not a map in this frame (docs/benchmarks.md, "Round 6")
 	var row policy.Row
 	for i := 0; i < len(queue); i++ {
 		e := queue[i]
@@ -36,26 +33,16 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 			continue
 		}
 		if s := w.budget(ctx); s != stopNone {
-			w.stopped = s
-			for _, rest := range queue[i:] {
-				w.skip(rest, w.reason(s))
-			}
+			w.stopRest(s, queue[i:])
 			return nil, row
 		}
-		probe := false
-		// A probe held elsewhere was ordered last: reaching it means every
-		// other candidate is spent, and health never denies service.
-		if st := w.status.of(e.key); st.Phase == health.Probing && !st.ProbeHeld && !deferred[e] {
-			ok, tr := w.d.opt.Health.TryProbe(ctx, e.key)
-			w.transitions(e.key, tr)
-			if !ok {
-				// Another request (or replica) holds the one probe: try the
-				// others first, and this one last rather than never.
-				deferred[e] = true
-				queue = append(queue, e)
-				continue
-			}
-			probe = true
+		probe, later := w.probeTurn(ctx, e, deferred)
+		if later {
+			// Another request (or replica) holds the one probe: try the
+			// others first, and this one last rather than never.
+			deferred = append(deferred, e)
+			queue = append(queue, e)
+			continue
 		}
 		res, o := w.endpoint(ctx, e, probe)
 		if res != nil {
@@ -68,6 +55,43 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 		w.setAction(decision.ActionNextEndpoint)
 	}
 	return nil, row
+}
+
+// endpointQueue appends t's endpoints to queue in the order target tries
+// them: the cooling ones last.
+func (w *walk) endpointQueue(t *targetRT, queue []*endpointRT) []*endpointRT {
+	cs := make([]route.Candidate, len(t.endpoints))
+	for i, e := range t.endpoints {
+		st := w.status.of(e.key)
+		cs[i] = route.Candidate{Cooling: waiting(st), Until: st.Until}
+	}
+	for _, i := range route.Endpoints(cs) {
+		queue = append(queue, t.endpoints[i])
+	}
+	return queue
+}
+
+// stopRest stops the walk for s, recording the endpoints not tried.
+func (w *walk) stopRest(s stop, rest []*endpointRT) {
+	w.stopped = s
+	for _, e := range rest {
+		w.skip(e, w.reason(s))
+	}
+}
+
+// probeTurn says whether the attempt at e is its cooling's probe, or, when
+// another request holds that probe, that e goes last (later). A probe held
+// elsewhere was ordered last: reaching it means every other candidate is
+// spent, and health never denies service; an e deferred once is tried
+// without the probe.
+func (w *walk) probeTurn(ctx context.Context, e *endpointRT, deferred []*endpointRT) (probe, later bool) {
+	st := w.status.of(e.key)
+	if st.Phase != health.Probing || st.ProbeHeld || slices.Contains(deferred, e) {
+		return false, false
+	}
+	ok, tr := w.d.opt.Health.TryProbe(ctx, e.key)
+	w.transitions(e.key, tr)
+	return ok, !ok
 }
 
 // endpoint makes one attempt at e and the same-endpoint retries its class

@@ -68,26 +68,42 @@ func (d *Dispatcher) Record(ctx context.Context, res *Result) {
 
 // Run serves one call, without filing its record (Record). ctx carries the
 // client's cancellation; the route's deadline is applied here.
+//
+// A stream is relayed under Run's frame: the walk is set up (newWalk) and
+// concluded (conclude) in functions of their own, so that what only the
+// start or the end needs takes no stack for the stream's whole life
+// (docs/benchmarks.md, "Round 6").
 func (d *Dispatcher) Run(ctx context.Context, call *Call) *Result {
+	w, cancelBase := d.newWalk(ctx, call)
+	defer cancelBase(nil)
+	rctx := newRouteCtx(w.base, time.Now().Add(w.r.cfg.Deadline)) // context.WithTimeout, made only if waited on
+	defer rctx.release()
+	if d.opt.Stop != nil {
+		w.member.cancel = cancelBase
+		d.inflight.join(d.opt.Stop, &w.member)
+		defer d.inflight.leave(&w.member)
+	}
+	return w.conclude(w.run(rctx))
+}
+
+// newWalk starts the walk of call, under ctx, the client's.
+func (d *Dispatcher) newWalk(ctx context.Context, call *Call) (*walk, context.CancelCauseFunc) {
 	start := time.Now()
 	r := d.routes[call.Model]
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: r.strategy.String(),
 		API: call.api(), Stream: call.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
-	defer cancelBase(nil)
-	rctx := newRouteCtx(base, time.Now().Add(r.cfg.Deadline)) // context.WithTimeout, made only if waited on
-	defer rctx.release()
-	ctx = rctx
 	w := &walk{d: d, r: r, call: call, rec: rec, bg: bg, base: base, start: start,
 		maxAtt: lower(r.cfg.MaxAttempts, call.MaxAttempts), maxBill: lower(r.cfg.MaxBillableAttempts, call.MaxBillable)}
-	if d.opt.Stop != nil {
-		w.member.cancel = cancelBase
-		d.inflight.join(d.opt.Stop, &w.member)
-		defer d.inflight.leave(&w.member)
-	}
 	w.cont = newContinuation(r, call)
-	res := w.settle(w.run(ctx))
+	return w, cancelBase
+}
+
+// conclude completes the walk's result and record once the walk is over.
+func (w *walk) conclude(res *Result) *Result {
+	d, r, call, rec, start := w.d, w.r, w.call, w.rec, w.start
+	res = w.settle(res)
 	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
 		f.Message = d.opt.ScrubForClient(f.Message, call.sent())
 	}
@@ -136,43 +152,66 @@ func lower(route, req int) int {
 }
 
 func (w *walk) run(ctx context.Context) *Result {
-	w.status = statusView{keys: w.r.keys, sts: w.d.opt.Health.View(ctx, w.r.keys)}
-	list := w.served(w.orderTargets(w.r.targets, w.r.strategy))
-	tail := w.served(w.orderTargets(w.r.tail, route.Ordered))
-	inTail := false
-	for ti := 0; ti < len(list); {
-		res, row := w.target(ctx, list[ti])
+	var p walkPos
+	w.order(ctx, &p)
+	for p.ti < len(p.list) {
+		res, row := w.target(ctx, p.list[p.ti])
 		if res != nil {
 			return res
 		}
-		rest := [][]*targetRT{list[ti+1:]}
-		if !inTail {
-			rest = append(rest, tail)
+		if res := w.move(ctx, &p, &row); res != nil {
+			return res
 		}
-		if w.stopped != stopNone {
-			return w.fail(rest...)
-		}
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return w.clientLeft()
-		}
-		// What this target's failure cooled (an account after quota or
-		// auth) goes after the targets still usable.
-		sinkWaiting(list[ti+1:], w.status)
-		if next := w.nextTarget(list, ti, row, inTail); next >= 0 {
-			w.setAction(actionFor(inTail))
-			ti = next
-			continue
-		}
-		if !inTail && len(tail) > 0 && row.Tail == policy.TailYes {
-			if first := w.firstUsable(list[ti], tail, row); first >= 0 {
-				w.setAction(decision.ActionTail)
-				list, ti, inTail = tail, first, true
-				continue
-			}
-		}
-		return w.fail(rest...)
 	}
 	return w.fail()
+}
+
+// order reads the route's health and sets p at the start of the walk.
+func (w *walk) order(ctx context.Context, p *walkPos) {
+	w.status = statusView{keys: w.r.keys, sts: w.d.opt.Health.View(ctx, w.r.keys)}
+	p.list = w.served(w.orderTargets(w.r.targets, w.r.strategy))
+	p.tail = w.served(w.orderTargets(w.r.tail, route.Ordered))
+}
+
+// walkPos is where the walk is: list[ti] is the target tried last; inTail
+// once list is the route's tail.
+type walkPos struct {
+	list, tail []*targetRT
+	ti         int
+	inTail     bool
+}
+
+// move moves p on after list[ti] failed with the class of row; it returns
+// the Result when the walk is over. It is a function of its own because a
+// stream is relayed under run's frame (docs/benchmarks.md, "Round 6").
+func (w *walk) move(ctx context.Context, p *walkPos, row *policy.Row) *Result {
+	list, ti, inTail, tail := p.list, p.ti, p.inTail, p.tail
+	rest := [][]*targetRT{list[ti+1:]}
+	if !inTail {
+		rest = append(rest, tail)
+	}
+	if w.stopped != stopNone {
+		return w.fail(rest...)
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return w.clientLeft()
+	}
+	// What this target's failure cooled (an account after quota or
+	// auth) goes after the targets still usable.
+	sinkWaiting(list[ti+1:], w.status)
+	if next := w.nextTarget(list, ti, *row, inTail); next >= 0 {
+		w.setAction(actionFor(inTail))
+		p.ti = next
+		return nil
+	}
+	if !inTail && len(tail) > 0 && row.Tail == policy.TailYes {
+		if first := w.firstUsable(list[ti], tail, *row); first >= 0 {
+			w.setAction(decision.ActionTail)
+			p.list, p.ti, p.inTail = tail, first, true
+			return nil
+		}
+	}
+	return w.fail(rest...)
 }
 
 // actionFor names a move to the next target: within the tail it is "tail".

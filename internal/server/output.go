@@ -67,6 +67,10 @@ type sseOutput struct {
 	timeout time.Duration
 	state   int  // 0 before the commit point, 1 streaming, 2 ended
 	pending bool // written since the last flush, under one write deadline
+	// headerOut: net/http has written the response header (see
+	// offHandlerStack); early counts the bytes written before that.
+	headerOut bool
+	early     int
 }
 
 func newSSEOutput(w http.ResponseWriter, id, route string) *sseOutput {
@@ -98,6 +102,10 @@ func (o *sseOutput) Flush() error {
 		return nil
 	}
 	o.pending = false
+	if !o.headerOut {
+		o.headerOut = true
+		return offHandlerStack(o.rc.Flush)
+	}
 	return o.rc.Flush()
 }
 
@@ -131,7 +139,7 @@ func (o *sseOutput) data(b []byte) error {
 	if err := o.open(); err != nil {
 		return err
 	}
-	return o.send(func() error { return sse.WriteData(o.w, b) })
+	return o.send(len(b), func() error { return sse.WriteData(o.w, b) })
 }
 
 // open reports why nothing may be written now: before the commit point,
@@ -149,19 +157,64 @@ func (o *sseOutput) open() error {
 // write writes b, whole frames, under the write timeout, for the next
 // Flush.
 func (o *sseOutput) write(b []byte) error {
-	return o.send(func() error {
+	return o.send(len(b), func() error {
 		_, err := o.w.Write(b)
 		return err
 	})
 }
 
-// send runs one write for the next Flush. The first write after a flush
-// sets the write deadline, which then bounds the whole batch and its flush
-// (a full buffer writes through to the client before the flush).
-func (o *sseOutput) send(write func() error) error {
+// send runs one write of about n bytes for the next Flush. The first write
+// after a flush sets the write deadline, which then bounds the whole batch
+// and its flush (a full buffer writes through to the client before the
+// flush). Before a write that may fill net/http's buffer while the header
+// is not out (the full buffer would write it), what is buffered is flushed
+// with the header, off the handler's stack.
+func (o *sseOutput) send(n int, write func() error) error {
 	if !o.pending {
 		_ = o.rc.SetWriteDeadline(time.Now().Add(o.timeout))
 		o.pending = true
 	}
+	if !o.headerOut {
+		// An SSE frame adds "data: " to each line of b and a blank line:
+		// counted as twice b, so the estimate is never short.
+		if o.early += 2*n + 16; o.early >= headerBuffer {
+			o.headerOut = true
+			if err := offHandlerStack(o.rc.Flush); err != nil {
+				return err
+			}
+		}
+	}
 	return write()
+}
+
+// headerBuffer is net/http's HTTP/1.1 response buffer: the body's first
+// bytes wait there, and the header is written when it fills or is flushed.
+const headerBuffer = 2048
+
+// offHandlerStack runs f, the flush that makes net/http write a stream's
+// header, on a goroutine of its own and waits for it. net/http
+// writes the header with a 2.8 KiB frame (chunkWriter.writeHeader); a
+// stream's first flush comes ~6 KiB deep in the handler (the walk, the
+// relay, the SSE reader), so that one call grew the stack every open
+// stream keeps from 8 to 16 KiB (docs/benchmarks.md, "Round 6"). Once per
+// stream; a panic in f goes on in the handler, as if f had run there.
+func offHandlerStack(f func() error) error {
+	type result struct {
+		err error
+		p   any
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			r.p = recover()
+			done <- r
+		}()
+		r.err = f()
+	}()
+	r := <-done
+	if r.p != nil {
+		panic(r.p)
+	}
+	return r.err
 }
