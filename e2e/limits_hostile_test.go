@@ -129,3 +129,52 @@ func TestLeavingAStreamStillSpendsItsInput(t *testing.T) {
 		t.Errorf("upstream calls %d, want 1", n)
 	}
 }
+
+// The same through /v1/responses to a responses: true target, with a body
+// Detour's translation refuses (a hosted tool): it goes upstream as sent,
+// and there is no translated body to size. Its input must still count.
+func TestLeavingAPassthroughStreamStillSpendsItsInput(t *testing.T) {
+	stall := upstreamtest.Step{Events: nativeEvents()[:4], Stall: true} // up to the first delta; no usage yet
+	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(stall, upstreamtest.Step{Body: nativeAnswer})})
+	cfg := `
+client_keys:
+  - {name: team-b, key: key-team-b, budget: {usd_per_day: 0.000001}}
+providers:
+  - {name: openai, dialect: openai, base_url: "{openai}", api_key: ` + secret + `, responses: true}
+targets:
+  - {name: gpt, model: gpt-5-mini, providers: [openai], price: {input: 2.50, output: 10.00}}
+routes:
+  - {name: agent, targets: [gpt]}
+`
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	g := startClock(t, cfg, fs, clk)
+	body := strings.Replace(clientResponsesBody, `"stream":false`, `"stream":true`, 1)
+	req, _ := http.NewRequest(http.MethodPost, g.URL+"/v1/responses", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer key-team-b")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	var got string
+	for !strings.Contains(got, `"native "`) {
+		n, err := resp.Body.Read(buf)
+		got += string(buf[:n])
+		if err != nil {
+			t.Fatalf("stream ended before its first content: %v %s", err, got)
+		}
+	}
+	resp.Body.Close() // the client leaves
+	d := g.recs.wait(t, 1)
+	if d.Outcome != "canceled" || len(d.Attempts) != 1 || !d.Attempts[0].Billable || !d.Attempts[0].CostUnknown {
+		t.Fatalf("record: outcome %s attempts %+v", d.Outcome, d.Attempts)
+	}
+	r := g.raw(t, "POST", "/v1/responses", clientResponsesBody, "Authorization", "Bearer key-team-b")
+	if r.Status != 429 || !strings.Contains(string(r.Body), "usd_per_day") {
+		t.Fatalf("after a left passthrough stream on a $0.000001 budget: %d %s, want 429 by usd_per_day", r.Status, r.Body)
+	}
+	if n := fs["openai"].Calls(); n != 1 {
+		t.Errorf("upstream calls %d, want 1", n)
+	}
+}
