@@ -104,7 +104,8 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		}
 	}
 	v := ts.refine(def, defEv, best, &cs)
-	if ok, ev := ts.clientScoped(v, def, defEv, &cs); ok {
+	scoped := best < n && mainPhrases.list[best].scoped && v.Evidence == mainPhrases.list[best].evidence
+	if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {
 		v = Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 	}
 	if ts.echo {

@@ -139,4 +139,17 @@ func TestEndpointNotFound(t *testing.T) {
 	if v.Class == Unavailable {
 		t.Errorf("client's tool: %+v", v)
 	}
+	// The upstream's own word "endpoint", and in the gap something the
+	// client named (an MCP server, a search index): the client's input is
+	// at fault, as the same 404 without the word is; nothing cools.
+	for _, c := range []struct{ body, req string }{
+		{`{"error":{"message":"MCP server endpoint 'https://mcp.client.example/sse' not found","type":"invalid_request_error"}}`,
+			`{"model":"m","tools":[{"type":"mcp","server_label":"kb","server_url":"https://mcp.client.example/sse"}]}`},
+		{`{"error":{"message":"Search endpoint for index 'orders-2024' not found"}}`,
+			`{"model":"m","data_sources":[{"type":"azure_search","parameters":{"index_name":"orders-2024"}}]}`},
+	} {
+		if v := Classify(Response{Status: 404, Body: []byte(c.body), Request: []byte(c.req), Model: "m"}); v.Class != BadRequest {
+			t.Errorf("client-named endpoint %s: %+v, want bad_request", c.body, v)
+		}
+	}
 }

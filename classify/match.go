@@ -56,6 +56,7 @@ type phrase struct {
 	subject  bool // the model itself is what is unsupported, not a feature of it (gone.go)
 	param    bool // the word before names a request field in snake_case (fieldpath.go)
 	noModel  bool // the gap between the parts does not speak of a model
+	scoped   bool // gone wording whose gap may hold what the client named: the not-found scope applies (notfound.go)
 	evidence string
 }
 

@@ -51,13 +51,15 @@ const (
 )
 
 // clientScoped reports whether v, reached by refine, is a not-found answer
-// about something the client sent rather than the model, and the evidence.
-func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeScan) (bool, string) {
+// about something the client sent rather than the model, and the evidence;
+// scoped: v is a gone phrase's whose gap may hold the client's name.
+func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeScan, scoped bool) (bool, string) {
 	if len(ts.req) == 0 {
 		return false, ""
 	}
 	switch {
 	case v.Class == Unavailable && v.Evidence == defEv:
+	case v.Class == Unavailable && scoped:
 	case v.Class == Unavailable && cs.weak == Unavailable && v.Evidence == cs.weakEv:
 	case v.Class == Unknown && def == Unknown && v.Evidence == defEv && ts.saysNotFound():
 	default:

@@ -42,7 +42,10 @@ var gonePhrases = []phrase{
 	{a: "no such model", class: Unavailable},
 	{a: "deployment", b: "does not exist", gap: 40, class: Unavailable},
 	{a: "deployment not found", class: Unavailable},
-	{a: "endpoint", b: "not found", gap: 80, class: Unavailable}, // "Endpoint x of account n not found." (SageMaker)
+	// "Endpoint x of account n not found." (SageMaker); an endpoint the
+	// client named ("MCP server endpoint 'https://…' not found") is the
+	// client's, as with a bare 404 (notfound.go).
+	{a: "endpoint", b: "not found", gap: 80, class: Unavailable, scoped: true},
 	{a: "deploymentnotfound", class: Unavailable},
 	{a: "unknown deployment", class: Unavailable},
 	{a: "no allowed providers are available", class: Unavailable},
