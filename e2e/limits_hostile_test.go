@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bufio"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -176,5 +178,62 @@ routes:
 	}
 	if n := fs["openai"].Calls(); n != 1 {
 		t.Errorf("upstream calls %d, want 1", n)
+	}
+}
+
+// An upstream that resets the connection while Detour is still writing
+// the request body never got the request: the attempt is not billable
+// (docs/behaviour.md: billable is "the upstream may have run it"), and the
+// estimate of its input counts nothing against the key's limits (a 16 MiB
+// body is 4M tokens, four hundred times this key's minute).
+func TestResetBeforeTheBodyIsSentIsNotBillable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				br := bufio.NewReader(c)
+				for { // the request's head, never its body
+					if l, err := br.ReadString('\n'); err != nil || l == "\r\n" {
+						break
+					}
+				}
+				time.Sleep(300 * time.Millisecond) // the body fills the socket buffers, then waits
+				c.(*net.TCPConn).SetLinger(0)
+				c.Close() // a reset, with most of the body unsent
+			}()
+		}
+	}()
+	cfg := `
+max_body_bytes: 33554432
+client_keys:
+  - {name: team-r, key: key-team-r, rate: {tokens_per_minute: 10000}}
+providers:
+  - {name: p, dialect: openai, base_url: "http://` + ln.Addr().String() + `", api_key: ` + secret + `}
+targets:
+  - {name: gpt, model: gpt-4o, providers: [p], price: {input: 2.50, output: 10.00}}
+`
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	g := startClock(t, cfg, nil, clk)
+	big := `{"model":"gpt","messages":[{"role":"user","content":"` + strings.Repeat("x", 16<<20) + `"}]}`
+	r := g.raw(t, http.MethodPost, "/v1/chat/completions", big, "Authorization", "Bearer key-team-r")
+	if r.Status != http.StatusBadGateway {
+		t.Fatalf("status %d %s, want 502", r.Status, r.Body)
+	}
+	d := g.recs.wait(t, 1)
+	for i, a := range d.Attempts {
+		if a.Billable || a.CostUnknown {
+			t.Errorf("attempt %d (%s): billable %v cost_unknown %v, want neither: the upstream never had the body", i, a.Evidence, a.Billable, a.CostUnknown)
+		}
+	}
+	if r := g.post(t, "gpt", "", "Authorization", "Bearer key-team-r"); r.Status == http.StatusTooManyRequests {
+		t.Errorf("next request: 429 %s: an unsent body was counted against the key's tokens", r.Body)
 	}
 }

@@ -91,7 +91,13 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	wd.cancel = cancel
 	wd.watchDeadline(ctx)
 	defer wd.release()
-	trace.WroteRequest = func(httptrace.WroteRequestInfo) { o.sent.Store(true) }
+	trace.WroteRequest = func(i httptrace.WroteRequestInfo) {
+		// net/http reports a write that failed too (a reset mid-body):
+		// that request never reached the upstream whole, so it never ran.
+		if i.Err == nil {
+			o.sent.Store(true)
+		}
+	}
 	gctx, turn := e.prov.gate.hook(actx, trace)
 	hreq := w.upstreamRequest(httptrace.WithClientTrace(gctx, trace), e, o)
 	if hreq == nil {
