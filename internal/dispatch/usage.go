@@ -125,24 +125,19 @@ func parseUsage(raw []byte) *provider.Usage {
 	return u
 }
 
-// bytesPerToken is the estimate of a request's input tokens from its size
-// (docs/config.md, client_keys): JSON's punctuation and field names make
-// it count high, which is the safe side for a limit.
-const bytesPerToken = 4
-
-// account sets a's usage and cost from o at t's price; sent is the size of
-// the request's body. The usage of a stream cut after its commit point is
+// account sets a's usage and cost from o at t's price; sent is the
+// request's body as it went upstream. The usage of a stream cut after its commit point is
 // what its upstream had counted when it reported (an Anthropic stream
 // reports at its start): incomplete. A billable attempt with no usage at
 // all gets an Estimate of its input for client limits.
-func account(a *decision.Attempt, t *config.Target, o *outcome, sent int) {
+func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 	if u := o.usage; u != nil {
 		a.Usage = &decision.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 			TotalTokens: u.TotalTokens, CachedTokens: min(max(u.Cached(), 0), u.PromptTokens), Incomplete: cutStream(o)}
 	}
 	p := t.Price
 	if o.billable && a.Usage == nil {
-		e := &decision.Estimate{InputTokens: (sent + bytesPerToken - 1) / bytesPerToken}
+		e := &decision.Estimate{InputTokens: inputEstimate(sent)}
 		if p != nil {
 			e.USD = float64(e.InputTokens) * p.Input / 1e6
 		}

@@ -1,0 +1,67 @@
+package dispatch
+
+// Client limits count a billable attempt whose upstream never reported its
+// usage by its input, estimated from the request it sent (docs/config.md,
+// client_keys). The estimate reads the request's JSON once: the bytes of
+// its strings (keys too, as sent: the framing the model also reads) at
+// bytesPerToken, and imageTokens for each inline image or
+// file — a data: URL, or a long base64 string (Anthropic's and Gemini's
+// inline data) — which a byte count would make hundreds of times what the
+// provider bills.
+const (
+	bytesPerToken = 4
+	// imageTokens is the ceiling of one image at the providers Detour
+	// speaks to (Anthropic: about 1,600 tokens once scaled to ~1.15
+	// megapixels; OpenAI's high-detail tiles about as many).
+	imageTokens = 1600
+	// minInline is the length from which a string of base64 characters
+	// alone is taken for inline data, not text.
+	minInline = 1024
+)
+
+// inputEstimate is the estimated input tokens of a request body.
+func inputEstimate(body []byte) int {
+	text, inline := 0, 0
+	for i := 0; i < len(body); i++ {
+		if body[i] != '"' {
+			continue
+		}
+		end, b64 := i+1, true
+		for end < len(body) && body[end] != '"' {
+			c := body[end]
+			if c == '\\' {
+				b64 = false
+				end += 2
+				continue
+			}
+			b64 = b64 && isBase64(c)
+			end++
+		}
+		s := body[i+1 : min(end, len(body))]
+		switch {
+		case isDataURL(s), b64 && len(s) >= minInline:
+			inline++
+		default:
+			text += len(s)
+		}
+		i = end
+	}
+	return (text+bytesPerToken-1)/bytesPerToken + inline*imageTokens
+}
+
+func isBase64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
+}
+
+// isDataURL reports whether s is a base64 data: URL.
+func isDataURL(s []byte) bool {
+	if len(s) < 5 || string(s[:5]) != "data:" {
+		return false
+	}
+	for i := 5; i < len(s) && i < 128; i++ {
+		if s[i] == ',' {
+			return i >= 12 && string(s[i-7:i]) == ";base64"
+		}
+	}
+	return false
+}

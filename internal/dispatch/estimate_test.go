@@ -1,0 +1,48 @@
+package dispatch
+
+import (
+	"strings"
+	"testing"
+)
+
+// The input estimate client limits count for an attempt of unknown usage
+// (docs/config.md, client_keys): text at 4 bytes a token, an inline image
+// or file at imageTokens, whatever its size.
+func TestInputEstimate(t *testing.T) {
+	img := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAA", 44000) // ~1 MiB of base64
+	prompt := strings.Repeat("tell me a story ", 64)          // 1,024 bytes of text
+	for _, c := range []struct {
+		name string
+		body string
+		want int
+	}{
+		// Every string's bytes count, keys included: model m messages role user content, the prompt.
+		{"text", `{"model":"m","messages":[{"role":"user","content":"` + prompt + `"}]}`, (5 + 1 + 8 + 4 + 4 + 7 + 1024 + 3) / 4},
+		{"data URL (OpenAI image_url)", `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,` + img + `"}}]}]}`,
+			(8 + 4 + 4 + 7 + 4 + 9 + 9 + 3 + 3) / 4 + imageTokens},
+		{"base64 data (Anthropic, Gemini inline)", `{"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + img + `"}}]}]}`,
+			(8 + 4 + 4 + 7 + 4 + 5 + 6 + 4 + 6 + 10 + 9 + 4 + 3) / 4 + imageTokens},
+		{"short base64-like word is text", `{"k":"QUJD"}`, (1 + 4 + 3) / 4},
+		// An escape is never base64: the string is text, counted as sent (7 bytes before the A's).
+		{"escapes stay text", `{"k":"a\"b\\c` + strings.Repeat("A", 2000) + `"}`, (1 + 7 + 2000 + 3) / 4},
+	} {
+		if got := inputEstimate([]byte(c.body)); got != c.want {
+			t.Errorf("%s: %d tokens, want %d", c.name, got, c.want)
+		}
+	}
+	// The byte count it replaced made the image ~262,000 tokens.
+	if got := inputEstimate([]byte(`{"url":"data:image/png;base64,` + img + `"}`)); got > 2*imageTokens {
+		t.Errorf("a 1 MiB image: %d tokens", got)
+	}
+}
+
+func FuzzInputEstimate(f *testing.F) {
+	for _, s := range []string{`{"a":"b"}`, `"`, `"\`, `{"u":"data:image/png;base64,AAAA"}`, `"data:,"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if n := inputEstimate(b); n < 0 || n > len(b)/4+1+len(b)*imageTokens {
+			t.Fatalf("estimate %d for %d bytes", n, len(b))
+		}
+	})
+}
