@@ -36,13 +36,16 @@ func TestInputEstimate(t *testing.T) {
 	}
 }
 
-func FuzzInputEstimate(f *testing.F) {
-	for _, s := range []string{`{"a":"b"}`, `"`, `"\`, `{"u":"data:image/png;base64,AAAA"}`, `"data:,"`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if n := inputEstimate(b); n < 0 || n > len(b)/4+1+len(b)*imageTokens {
-			t.Fatalf("estimate %d for %d bytes", n, len(b))
+// Any prefix of a body (a cut, a hostile or broken one) is estimated
+// without a panic and within bounds.
+func TestInputEstimateOfEveryPrefix(t *testing.T) {
+	for _, body := range []string{`{"a":"b\"c\\"}`, `{"u":"data:image/png;base64,AAAA","t":"x y"}`, `"data:,"`, `"\`,
+		`{"d":"` + strings.Repeat("QUJD", 300) + `"}`} {
+		for n := 0; n <= len(body); n++ {
+			b := []byte(body[:n])
+			if got := inputEstimate(b); got < 0 || got > (len(b)+3)/4+imageTokens*(len(b)/5+1) {
+				t.Fatalf("%q: estimate %d", b, got)
+			}
 		}
-	})
+	}
 }
