@@ -87,7 +87,8 @@ func init() {
 		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput,
 		"invalid_json": badInput, "string_too_long": badInput, "empty_array": badInput, "array_above_max_length": badInput,
 		"invalid_image": badInput, "invalid_image_format": badInput, "image_parse_error": badInput,
-		"unprocessableentityerror": badInput,
+		"unprocessableentityerror":  badInput,
+		"invalid_encrypted_content": badInput, // an encrypted item the client sent back that this endpoint cannot verify
 	}
 	codeTables[srcCode] = openaiCodes
 	codeTables[srcType] = openaiCodes

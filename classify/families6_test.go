@@ -15,7 +15,7 @@ func TestBadInputWordings6(t *testing.T) {
 		{"unexpected value of a header", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"Unexpected value(s) ` + "`foo-2026-01-01`" + ` for the ` + "`anthropic-beta`" + ` header."}}`, false, "bad_request", "phrase:unexpected value"},
 		{"unexpected value of a field", 400, nil, `{"error":{"message":"Unexpected value 'fast' for service_tier"}}`, false, "bad_request", "phrase:unexpected value"},
 		{"reserved word", 400, nil, `{"error":{"message":"'__system__' is a reserved tool name"}}`, false, "bad_request", "phrase:is a reserved"},
-		{"may not be used", 400, nil, `{"error":{"message":"The name 'assistant' may not be used for a tool"}}`, false, "bad_request", "phrase:may not be used"},
+		{"may not be used", 400, nil, `{"error":{"message":"The name 'assistant' may not be used for a tool"}}`, false, "bad_request", "phrase:may not be"},
 		{"is missing a named field", 400, nil, `{"error":{"code":400,"message":"Tool call is missing a call_id.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:is missing a"},
 		// What a request lacks outranks an aside on the provider's
 		// performance: the answer is about the request.
@@ -90,5 +90,46 @@ func TestOperationNotAllowed(t *testing.T) {
 		{"operation is not allowed", 400, nil, `{"error":{"message":"This operation is not allowed for your account"}}`, false, "forbidden", "phrase:operation is not allowed"},
 		// Must not catch: a rate beside it.
 		{"rate limit beside it stays a rate", 429, nil, `{"message":"Rate limit exceeded: operation not allowed now"}`, false, "rate_limited", "phrase:rate limit"},
+	})
+}
+
+// The second batch of the round, gathered after the rules above (held out
+// from them): a feature not granted to the account's subscription, two
+// settings that "may not be" combined, an encrypted item the endpoint cannot
+// verify.
+
+// TestSubscriptionNotGranted: a feature or service not (yet) available for
+// this subscription or account is access not granted, whatever the status.
+func TestSubscriptionNotGranted(t *testing.T) {
+	run(t, []tc{
+		{"not yet available for this subscription", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"The batch beta is not yet available for this subscription."}}`, false, "forbidden", "phrase:not yet available for…subscription"},
+		{"not available for your subscription", 400, nil, `{"error":{"message":"Priority processing is not available for your current subscription"}}`, false, "forbidden", "phrase:not available for…subscription"},
+		{"not available for this account", 400, nil, `{"error":{"message":"Fine-tuning is not available for this account"}}`, false, "forbidden", "phrase:not available for…account"},
+		// Must not catch: an advertisement beside a rate, a gone model.
+		{"available for paid subscriptions stays a rate", 429, nil, `{"error":{"message":"Too many requests. Higher limits are available for paid subscriptions."}}`, false, "rate_limited", ""},
+		{"a gone model stays gone", 404, nil, `{"error":{"message":"The model foo does not exist or is not available for this subscription"}}`, false, "unavailable", ""},
+	})
+}
+
+// TestMayNotBe: a setting that "may not be" given as sent (enabled with
+// another, empty, used) is the request's, where the status says nothing
+// else.
+func TestMayNotBe(t *testing.T) {
+	run(t, []tc{
+		{"aws relay of two settings", 400, map[string]string{"x-amzn-errortype": "ValidationException"}, `{"message":"The model returned the following errors: Streaming may not be enabled when n is greater than 1."}`, false, "bad_request", "phrase:may not be"},
+		{"may not be empty", 400, nil, `{"error":{"message":"The system prompt may not be empty"}}`, false, "bad_request", "phrase:may not be"},
+		// Must not catch: a throttle or an outage that says it too.
+		{"a throttle stays a rate", 429, nil, `{"error":{"message":"Too many requests; your request may not be retried now"}}`, false, "rate_limited", ""},
+		{"an outage stays a server error", 503, nil, `{"error":{"message":"Results may not be available, try again"}}`, false, "server_error", ""},
+	})
+}
+
+// TestInvalidEncryptedContent: an encrypted item the client sent back that
+// this endpoint cannot verify is the request's (its code names it); a 5xx
+// carrying the code stays the provider's.
+func TestInvalidEncryptedContent(t *testing.T) {
+	run(t, []tc{
+		{"code in a 400", 400, nil, `{"error":{"message":"The encrypted content for item rs_1 could not be verified.","type":"invalid_request_error","param":null,"code":"invalid_encrypted_content"}}`, false, "bad_request", "code:invalid_encrypted_content"},
+		{"code in a 500 stays a server error", 500, nil, `{"error":{"message":"internal","type":"server_error","param":null,"code":"invalid_encrypted_content"}}`, false, "server_error", ""},
 	})
 }

@@ -207,6 +207,12 @@ var requestPhrases = []phrase{
 	// personal accounts"); "available for paid accounts" alone advertises.
 	{a: "not available for", b: "accounts", gap: 24, class: Forbidden},
 	{a: "isn't available for", b: "accounts", gap: 24, class: Forbidden},
+	// A feature not (yet) granted to this account or its subscription ("The
+	// long context beta is not yet available for this subscription").
+	{a: "not available for", b: "account", gap: 24, class: Forbidden},
+	{a: "not available for", b: "subscription", gap: 24, class: Forbidden},
+	{a: "not yet available for", b: "subscription", gap: 24, class: Forbidden},
+	{a: "not yet available for", b: "account", gap: 24, class: Forbidden},
 	{a: "not available to", b: "accounts", gap: 24, class: Forbidden},
 	{a: "only available for", b: "accounts", gap: 24, class: Forbidden},
 	{a: "only available to", b: "accounts", gap: 24, class: Forbidden},
@@ -317,7 +323,7 @@ var requestPhrases = []phrase{
 	{a: "element predicate failed", class: BadRequest, badInput: true},
 	{a: "unexpected value", class: BadRequest, badInput: true}, // "Unexpected value(s) `x` for the `anthropic-beta` header"
 	{a: "is a reserved", class: BadRequest, badInput: true},    // "x is a reserved keyword", "… a reserved tool name"
-	{a: "may not be used", class: BadRequest, badInput: true},  // "… may not be used in the system prompt"
+	{a: "may not be", class: BadRequest, badInput: true},       // "… may not be used in the system prompt", "Thinking may not be enabled when …"
 
 	// The request is at fault but nothing is named ("Invalid arguments
 	// passed to the model", "Request contains an invalid argument."): not a
