@@ -55,6 +55,7 @@ func init() {
 		"budget_exceeded": strongCode(Quota), "account_overdue": strongCode(Quota), "accountoverdueerror": strongCode(Quota),
 		"arrearage": strongCode(Quota), "allocationquota.freetieronly": strongCode(Quota),
 		"insufficient_user_quota": strongCode(Quota), // one-api and its forks (new-api, relays): the relay account's quota is spent
+		"usage_limit_reached":     strongCode(Quota), // a plan's usage window spent (the Codex backend), even as 429 or in a stream
 		// unavailable
 		"model_not_found": strongCode(Unavailable), "unknown_model": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
 		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),
@@ -86,7 +87,8 @@ func init() {
 		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput,
 		"invalid_json": badInput, "string_too_long": badInput, "empty_array": badInput, "array_above_max_length": badInput,
 		"invalid_image": badInput, "invalid_image_format": badInput, "image_parse_error": badInput,
-		"unprocessableentityerror": badInput,
+		"unprocessableentityerror":  badInput,
+		"invalid_encrypted_content": badInput, // an encrypted item the client sent back that this endpoint cannot verify
 	}
 	codeTables[srcCode] = openaiCodes
 	codeTables[srcType] = openaiCodes

@@ -184,8 +184,23 @@ func structureProof(f *facts) string {
 		return "message:field-path"
 	case f.nTexts > 0 && bodyLoc(f.texts[0]):
 		return "message:loc"
+	case relayedFieldPath(f):
+		return "message:field-path"
 	}
 	return ""
+}
+
+// relayedFieldPath reports a request-rooted, indexed field path followed by
+// a colon in a text after the first: the upstream's own field error relayed
+// by a router beside its own words (OpenRouter's "Provider returned error"
+// with the upstream's body in metadata.raw).
+func relayedFieldPath(f *facts) bool {
+	for i := 1; i < f.nTexts; i++ {
+		if rootedFieldPath(f.texts[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // badInputProof is structureProof or a bad-input code.

@@ -7,7 +7,8 @@ package classify
 // money beats everything request-shaped; a model that is gone beats its
 // wording about the request; the context window beats "request too large";
 // a per-minute period beats the generic "exceeded your current quota"; bad
-// input is the last resort and only where the status default is unknown.
+// input is the last resort and only where the status default is unknown
+// (save "is missing a", a named lack, which outranks the provider-load asides).
 //
 // Phrases are lower case; a space matches any run of blanks.
 var mainPhrases = newPhraseSet(joinPhrases(accountPhrases, gonePhrases, requestPhrases))
@@ -86,6 +87,9 @@ var requestPhrases = []phrase{
 	{a: "prompt injection", class: Refusal},
 	{a: "prompt_injection", class: Refusal}, // the same, as a label: "Violations: prompt_injection"
 	{a: "jailbreak", class: Refusal},
+	// Content withheld "for safety reasons" ("we've limited access to this
+	// content for safety reasons", under a generic invalid_prompt code).
+	{a: "safety reasons", class: Refusal},
 
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},
@@ -141,6 +145,15 @@ var requestPhrases = []phrase{
 	// extra usage"); "extra usage is required" for a long request is the
 	// overflow phrase above and ranks first.
 	{a: "extra usage", class: Quota, weak: true},
+	// A plan's usage limit reached ("The usage limit has been reached");
+	// "exceeded your usage limits, try again later" is a throttle's.
+	{a: "usage limit", b: "reached", gap: 24, class: Quota, weak: true},
+
+	// What the request lacks, named ("Function call is missing a
+	// thought_signature"): it outranks an aside on the provider's load
+	// below ("may lead to degraded … performance"), and like all bad input
+	// decides only where the status says nothing else.
+	{a: "is missing a", class: BadRequest, badInput: true},
 
 	// timeout, rate_limited, server_error wording (for bodies in 2xx and
 	// ambiguous 4xx).
@@ -186,10 +199,20 @@ var requestPhrases = []phrase{
 	{a: "not allowed to access", class: Forbidden},
 	{a: "access denied", class: Forbidden},
 	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use
+	// An operation the account may not perform (AWS answers a blocked
+	// account with "Operation not allowed" in a ValidationException).
+	{a: "operation not allowed", class: Forbidden},
+	{a: "operation is not allowed", class: Forbidden},
 	// A service not offered to this kind of account ("isn't available for
 	// personal accounts"); "available for paid accounts" alone advertises.
 	{a: "not available for", b: "accounts", gap: 24, class: Forbidden},
 	{a: "isn't available for", b: "accounts", gap: 24, class: Forbidden},
+	// A feature not (yet) granted to this account or its subscription ("The
+	// long context beta is not yet available for this subscription").
+	{a: "not available for", b: "account", gap: 24, class: Forbidden},
+	{a: "not available for", b: "subscription", gap: 24, class: Forbidden},
+	{a: "not yet available for", b: "subscription", gap: 24, class: Forbidden},
+	{a: "not yet available for", b: "account", gap: 24, class: Forbidden},
 	{a: "not available to", b: "accounts", gap: 24, class: Forbidden},
 	{a: "only available for", b: "accounts", gap: 24, class: Forbidden},
 	{a: "only available to", b: "accounts", gap: 24, class: Forbidden},
@@ -298,6 +321,9 @@ var requestPhrases = []phrase{
 	{a: "please provide", class: BadRequest, badInput: true},
 	{a: "invalid", b: "type", gap: 10, class: BadRequest, badInput: true}, // "invalid input type", "invalid content type"
 	{a: "element predicate failed", class: BadRequest, badInput: true},
+	{a: "unexpected value", class: BadRequest, badInput: true}, // "Unexpected value(s) `x` for the `anthropic-beta` header"
+	{a: "is a reserved", class: BadRequest, badInput: true},    // "x is a reserved keyword", "… a reserved tool name"
+	{a: "may not be", class: BadRequest, badInput: true},       // "… may not be used in the system prompt", "Thinking may not be enabled when …"
 
 	// The request is at fault but nothing is named ("Invalid arguments
 	// passed to the model", "Request contains an invalid argument."): not a

@@ -39,6 +39,10 @@ var accountPhrases = []phrase{
 	{a: "account has been suspended", class: Auth},
 	{a: "not authenticated", class: Auth},        // FastAPI's HTTPBearer: {"detail":"Not authenticated"}
 	{a: "access has been disabled", class: Auth}, // "API access has been disabled for this account"
+	// No credential reached the provider ("Authorization header is missing",
+	// "Missing Authorization header"): the operator's key, even as 403.
+	{a: "authorization header", b: "missing", gap: 12, class: Auth},
+	{a: "missing", b: "authorization header", gap: 12, class: Auth},
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},

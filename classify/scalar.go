@@ -19,7 +19,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		case "error":
 			f.hasError = true
 			f.addText(v)
-		case "message", "detail", "error_message", "error_msg":
+		case "message", "Message", "detail", "error_message", "error_msg": // AWS writes {"Message":"…"} in places
 			if str {
 				f.addText(v)
 			}
