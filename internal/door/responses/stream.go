@@ -1,7 +1,6 @@
 package responses
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -94,21 +93,6 @@ func NewStream(e *Echo, model string, created int64) *Stream {
 // ID is the response id the stream reports.
 func (s *Stream) ID() string { return s.resp.ID }
 
-// chunk is the part of a canonical chat.completion.chunk the encoder reads.
-type chunk struct {
-	Model   string `json:"model"`
-	Choices []struct {
-		Index int `json:"index"`
-		Delta struct {
-			Content   *string              `json:"content"`
-			Refusal   *string              `json:"refusal"`
-			ToolCalls []chat.ToolCallDelta `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *chat.Usage `json:"usage"`
-}
-
 // ErrEnded is returned when a chunk arrives after End or Fail.
 var ErrEnded = errors.New("responses: stream already ended")
 
@@ -119,7 +103,7 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 		return nil, ErrEnded
 	}
 	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	if err := readChunk(data, &c); err != nil {
 		return nil, err
 	}
 	s.buf = s.buf[:0]
