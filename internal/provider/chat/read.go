@@ -117,7 +117,9 @@ func (m *Members) Next() (i int, v []byte, ok bool) {
 func (m *Members) Sure() bool { return !m.bad }
 
 // ReadToolCalls reads a delta's "tool_calls" into a []ToolCallDelta: nil
-// for null, empty and not nil for [].
+// for null, empty and not nil for []. Its calls and their functions are
+// read in this one frame: a tool call's arguments are the deepest member a
+// door reads (docs/benchmarks.md, "Round 6: the doors").
 func ReadToolCalls(v []byte) ([]ToolCallDelta, bool) {
 	if isNull(v) {
 		return nil, true
@@ -129,46 +131,42 @@ func ReadToolCalls(v []byte) ([]ToolCallDelta, bool) {
 	calls := []ToolCallDelta{}
 	for _, el, ok := list.Next(); ok; _, el, ok = list.Next() {
 		calls = append(calls, ToolCallDelta{})
-		if !calls[len(calls)-1].read(el) {
-			return nil, false // a null element among them: left to encoding/json
+		tc := &calls[len(calls)-1]
+		m := MembersOf(el, toolCallNames) // a null element too is left to encoding/json
+		for i, v, ok := m.Next(); ok; i, v, ok = m.Next() {
+			var sure bool
+			switch i {
+			case 0:
+				sure = SetInt(&tc.Index, v)
+			case 1:
+				sure = SetString(&tc.ID, v)
+			case 2:
+				sure = SetString(&tc.Type, v)
+			case 3:
+				if sure = isNull(v); sure {
+					break
+				}
+				f := MembersOf(v, functionNames)
+				for j, v, ok := f.Next(); ok; j, v, ok = f.Next() {
+					dst := &tc.Function.Name
+					if j == 1 {
+						dst = &tc.Function.Arguments
+					}
+					if !SetString(dst, v) {
+						return nil, false
+					}
+				}
+				sure = f.Sure()
+			}
+			if !sure {
+				return nil, false
+			}
+		}
+		if !m.Sure() {
+			return nil, false
 		}
 	}
 	return calls, true
-}
-
-func (tc *ToolCallDelta) read(v []byte) bool {
-	m := MembersOf(v, toolCallNames)
-	for i, v, ok := m.Next(); ok; i, v, ok = m.Next() {
-		var sure bool
-		switch i {
-		case 0:
-			sure = SetInt(&tc.Index, v)
-		case 1:
-			sure = SetString(&tc.ID, v)
-		case 2:
-			sure = SetString(&tc.Type, v)
-		case 3:
-			sure = isNull(v) || tc.Function.read(v)
-		}
-		if !sure {
-			return false
-		}
-	}
-	return m.Sure()
-}
-
-func (f *FunctionCallDelta) read(v []byte) bool {
-	m := MembersOf(v, functionNames)
-	for i, v, ok := m.Next(); ok; i, v, ok = m.Next() {
-		dst := &f.Name
-		if i == 1 {
-			dst = &f.Arguments
-		}
-		if !SetString(dst, v) {
-			return false
-		}
-	}
-	return m.Sure()
 }
 
 // ReadUsage reads a chunk's "usage" into a *Usage: nil for null.
