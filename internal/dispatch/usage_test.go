@@ -20,6 +20,11 @@ func TestIncludeUsage(t *testing.T) {
 		{`{"stream_options":{"include_usage":false,"x":1}}`, `{"stream_options":{"include_usage":true,"x":1}}`, false},
 		{`{"model":"m","stream_options":{"include_usage":true}}`, `{"model":"m","stream_options":{"include_usage":true}}`, true},
 		{`{"stream_options":"odd"}`, `{"stream_options":"odd"}`, false},
+		// Already true (found without decoding) only as encoding/json
+		// reads it: the last of repeated members.
+		{`{"stream_options":{"include_usage":false},"stream_options":{"include_usage":true}}`, `{"stream_options":{"include_usage":false},"stream_options":{"include_usage":true}}`, true},
+		{`{"stream_options":{"include_usage":true,"include_usage":false}}`, `{"stream_options":{"include_usage":true}}`, false},
+		{`{"stream_options":{"include_usage":true},"stream_options":null}`, `{"stream_options":{"include_usage":true}}`, false},
 		// The member is found with its name's escapes decoded, at the top
 		// level only.
 		{`{"stream_\u006fptions":{"include_usage":true}}`, `{"stream_\u006fptions":{"include_usage":true}}`, true},

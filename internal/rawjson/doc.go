@@ -8,4 +8,6 @@
 // callers pass JSON already checked. Check is the check, json.Valid's
 // verdict exactly, and reads chosen top-level members in the same pass, so
 // an upstream's answer is read once (docs/benchmarks.md, "Round 5").
+// String decodes one JSON string as encoding/json does, without reflection
+// (docs/benchmarks.md, "Round 6: the doors").
 package rawjson

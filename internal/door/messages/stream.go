@@ -9,20 +9,24 @@ import (
 )
 
 // streamChunk is the part of a canonical chat.completion.chunk the encoder
-// reads.
+// reads (readChunk).
 type streamChunk struct {
-	ID      string `json:"id"`
-	Model   string `json:"model"`
-	Choices []struct {
-		Index int `json:"index"`
-		Delta struct {
-			said
-			ToolCalls []chat.ToolCallDelta `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason *string         `json:"finish_reason"`
-		StopReason   json.RawMessage `json:"stop_reason"`
-	} `json:"choices"`
-	Usage *chat.Usage `json:"usage"`
+	ID      string         `json:"id"`
+	Model   string         `json:"model"`
+	Choices []streamChoice `json:"choices"`
+	Usage   *chat.Usage    `json:"usage"`
+}
+
+type streamChoice struct {
+	Index        int             `json:"index"`
+	Delta        streamDelta     `json:"delta"`
+	FinishReason *string         `json:"finish_reason"`
+	StopReason   json.RawMessage `json:"stop_reason"`
+}
+
+type streamDelta struct {
+	said
+	ToolCalls []chat.ToolCallDelta `json:"tool_calls"`
 }
 
 // Kinds of content block the encoder opens.
@@ -83,7 +87,7 @@ func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 		return nil, nil
 	}
 	var c streamChunk
-	if err := json.Unmarshal(chunk, &c); err != nil {
+	if err := readChunk(chunk, &c); err != nil {
 		return nil, fmt.Errorf("messages: chunk: %w", err)
 	}
 	out := make([]byte, 0, 256)

@@ -10,13 +10,6 @@ type itemEvent struct {
 	Item        any `json:"item"`
 }
 
-type partEvent struct {
-	ItemID       string `json:"item_id"`
-	OutputIndex  int    `json:"output_index"`
-	ContentIndex int    `json:"content_index"`
-	Part         any    `json:"part"`
-}
-
 type textDelta struct {
 	ItemID       string `json:"item_id"`
 	OutputIndex  int    `json:"output_index"`
@@ -32,6 +25,12 @@ func (s *Stream) event(kind string, payload any) {
 	if err != nil || len(body) < 2 || body[0] != '{' {
 		body = []byte("{}")
 	}
+	s.eventJSON(kind, body)
+}
+
+// eventJSON is event for a payload already encoded: body is a JSON object
+// as json.Marshal writes it.
+func (s *Stream) eventJSON(kind string, body []byte) {
 	s.buf = append(s.buf, "event: "...)
 	s.buf = append(s.buf, kind...)
 	s.buf = append(s.buf, "\ndata: {\"type\":"...)

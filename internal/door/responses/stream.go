@@ -36,6 +36,7 @@ type Stream struct {
 	started bool
 	ended   bool
 	buf     []byte
+	body    []byte // an event's members, built by hand
 
 	msg    *openMessage      // the open message item, nil when none
 	calls  map[int]*openCall // open function_call items by chunk index
@@ -67,13 +68,39 @@ func (p *openPart) final() any {
 	return newText(p.b.String())
 }
 
-// content is the message's parts as they stand.
-func (m *openMessage) content() []any {
-	out := make([]any, len(m.parts))
+// content is the message's parts as they stand, each as JSON.
+func (m *openMessage) content() []json.RawMessage {
+	out := make([]json.RawMessage, len(m.parts))
 	for i, p := range m.parts {
-		out[i] = p.final()
+		out[i] = rawJSON(p.final())
 	}
 	return out
+}
+
+// rawJSON is v as JSON (the door's own types always encode).
+func rawJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// messageJSON is the message item as JSON, with parts as its content. The
+// item is encoded without them and the parts spliced in, so that no
+// encoding nests more than a level of values: encoding/json's encoder
+// takes a frame or more per level on the handler's stack, and a message's
+// output_item.done took it past 8 KiB (docs/benchmarks.md, "Round 6: the
+// doors"). The bytes are json.Marshal's for the whole item.
+func messageJSON(item *MessageItem, parts []json.RawMessage) json.RawMessage {
+	shell := *item
+	shell.Content = nil
+	b := rawJSON(&shell) // Content is the last member: …,"content":null}
+	b = append(b[:len(b)-len("null}")], '[')
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, p...)
+	}
+	return append(b, "]}"...)
 }
 
 type openCall struct {
@@ -94,21 +121,6 @@ func NewStream(e *Echo, model string, created int64) *Stream {
 // ID is the response id the stream reports.
 func (s *Stream) ID() string { return s.resp.ID }
 
-// chunk is the part of a canonical chat.completion.chunk the encoder reads.
-type chunk struct {
-	Model   string `json:"model"`
-	Choices []struct {
-		Index int `json:"index"`
-		Delta struct {
-			Content   *string              `json:"content"`
-			Refusal   *string              `json:"refusal"`
-			ToolCalls []chat.ToolCallDelta `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *chat.Usage `json:"usage"`
-}
-
 // ErrEnded is returned when a chunk arrives after End or Fail.
 var ErrEnded = errors.New("responses: stream already ended")
 
@@ -119,7 +131,7 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 		return nil, ErrEnded
 	}
 	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
+	if err := readChunk(data, &c); err != nil {
 		return nil, err
 	}
 	s.buf = s.buf[:0]
@@ -168,9 +180,7 @@ func (s *Stream) End() []byte {
 	if s.resp.Status == "incomplete" {
 		kind = "response.incomplete"
 	}
-	s.event(kind, struct {
-		Response *Response `json:"response"`
-	}{s.resp})
+	s.responseEvent(kind)
 	s.ended = true
 	return s.out()
 }
@@ -202,9 +212,9 @@ func (s *Stream) Fail(code, message string) []byte {
 	if !s.started {
 		return s.out()
 	}
-	if s.msg != nil {
-		s.msg.item.Status = "incomplete"
-		s.msg.item.Content = s.msg.content()
+	if m := s.msg; m != nil {
+		m.item.Status = "incomplete"
+		s.resp.Output[m.index] = messageJSON(m.item, m.content())
 	}
 	for _, i := range s.order {
 		c := s.calls[i]
@@ -213,9 +223,7 @@ func (s *Stream) Fail(code, message string) []byte {
 	s.resp.Status = "failed"
 	s.resp.Error = &ResponseError{Code: code, Message: message}
 	s.resp.Usage = responsesUsage(s.usage)
-	s.event("response.failed", struct {
-		Response *Response `json:"response"`
-	}{s.resp})
+	s.responseEvent("response.failed")
 	return s.out()
 }
 
@@ -224,12 +232,8 @@ func (s *Stream) start() {
 		return
 	}
 	s.started = true
-	s.event("response.created", struct {
-		Response *Response `json:"response"`
-	}{s.resp})
-	s.event("response.in_progress", struct {
-		Response *Response `json:"response"`
-	}{s.resp})
+	s.responseEvent("response.created")
+	s.responseEvent("response.in_progress")
 }
 
 // message returns the open message item, opening one when none is.
@@ -249,7 +253,7 @@ func (s *Stream) message() *openMessage {
 func (s *Stream) openPart(m *openMessage, refusal bool) *openPart {
 	p := &openPart{index: len(m.parts), refusal: refusal}
 	m.parts = append(m.parts, p)
-	s.event("response.content_part.added", partEvent{m.item.ID, m.index, p.index, p.final()})
+	s.partEvent("response.content_part.added", m, p.index, rawJSON(p.final()))
 	return p
 }
 
@@ -311,6 +315,8 @@ func (s *Stream) closeMessage() {
 		return
 	}
 	s.msg = nil
+	m.item.Status = "completed"
+	parts := m.content()
 	for _, p := range m.parts {
 		if p.refusal {
 			s.event("response.refusal.done", struct {
@@ -328,10 +334,45 @@ func (s *Stream) closeMessage() {
 				Logprobs     []any  `json:"logprobs"`
 			}{m.item.ID, m.index, p.index, p.b.String(), []any{}})
 		}
-		s.event("response.content_part.done", partEvent{m.item.ID, m.index, p.index, p.final()})
+		s.partEvent("response.content_part.done", m, p.index, parts[p.index])
 	}
-	m.item.Status, m.item.Content = "completed", m.content()
-	s.event("response.output_item.done", itemEvent{m.index, m.item})
+	s.done(m.index, messageJSON(m.item, parts))
+}
+
+// partEvent sends content_part.added or .done for the part at index of
+// m, part as JSON: the bytes of partEvent, encoded by hand so that no
+// encoding nests more than the part's own levels.
+func (s *Stream) partEvent(kind string, m *openMessage, index int, part json.RawMessage) {
+	b := append(s.body[:0], `{"item_id":`...)
+	b, _ = appendJSONString(b, m.item.ID)
+	b = append(b, `,"output_index":`...)
+	b = appendInt(b, m.index)
+	b = append(b, `,"content_index":`...)
+	b = appendInt(b, index)
+	b = append(b, `,"part":`...)
+	s.body = append(append(b, part...), '}')
+	s.eventJSON(kind, s.body)
+}
+
+// responseEvent sends an event whose one member is the response as it
+// stands (response.created, …, response.completed): the bytes of
+// struct{Response *Response}, a level of encoding fewer.
+func (s *Stream) responseEvent(kind string) {
+	b := append(s.body[:0], `{"response":`...)
+	s.body = append(append(b, rawJSON(s.resp)...), '}')
+	s.eventJSON(kind, s.body)
+}
+
+// done sends output_item.done for the final item at index, item as JSON,
+// and keeps it so in the response: encoded once, and shallow to encode
+// again in response.completed.
+func (s *Stream) done(index int, item json.RawMessage) {
+	s.resp.Output[index] = item
+	b := append(s.body[:0], `{"output_index":`...)
+	b = appendInt(b, index)
+	b = append(b, `,"item":`...)
+	s.body = append(append(b, item...), '}')
+	s.eventJSON("response.output_item.done", s.body)
 }
 
 func (s *Stream) closeCalls() {
@@ -343,7 +384,7 @@ func (s *Stream) closeCalls() {
 			OutputIndex int    `json:"output_index"`
 			Arguments   string `json:"arguments"`
 		}{c.item.ID, c.index, c.item.Arguments})
-		s.event("response.output_item.done", itemEvent{c.index, c.item})
+		s.done(c.index, rawJSON(c.item))
 	}
 	s.calls, s.order = nil, nil
 }

@@ -5,7 +5,9 @@
 // chat.completion.chunk bodies they write back, plus small helpers (data:
 // URL parsing, ids, timestamps). WholeChunks turns a whole chat.completion
 // into the chunks of a stream (dispatch uses it when an upstream answers a
-// stream request with a whole answer).
+// stream request with a whole answer). The readers in read.go (Members,
+// ReadToolCalls, ReadUsage, …) read a chunk's members as json.Unmarshal
+// would, without reflection, for the doors' stream encoders.
 //
 // It exists so the two adapters do not each carry a copy of OpenAI's request
 // shape. It holds no vendor knowledge: anything Anthropic- or Gemini-shaped
