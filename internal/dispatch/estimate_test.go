@@ -10,7 +10,7 @@ import (
 // or file at imageTokens, whatever its size.
 func TestInputEstimate(t *testing.T) {
 	img := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAA", 44000) // ~1 MiB of base64
-	prompt := strings.Repeat("tell me a story ", 64)          // 1,024 bytes of text
+	prompt := strings.Repeat("tell me a story ", 64)         // 1,024 bytes of text
 	for _, c := range []struct {
 		name string
 		body string
@@ -19,9 +19,9 @@ func TestInputEstimate(t *testing.T) {
 		// Every string's bytes count, keys included: model m messages role user content, the prompt.
 		{"text", `{"model":"m","messages":[{"role":"user","content":"` + prompt + `"}]}`, (5 + 1 + 8 + 4 + 4 + 7 + 1024 + 3) / 4},
 		{"data URL (OpenAI image_url)", `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,` + img + `"}}]}]}`,
-			(8 + 4 + 4 + 7 + 4 + 9 + 9 + 3 + 3) / 4 + imageTokens},
+			(8+4+4+7+4+9+9+3+3)/4 + imageTokens},
 		{"base64 data (Anthropic, Gemini inline)", `{"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + img + `"}}]}]}`,
-			(8 + 4 + 4 + 7 + 4 + 5 + 6 + 4 + 6 + 10 + 9 + 4 + 3) / 4 + imageTokens},
+			(8+4+4+7+4+5+6+4+6+10+9+4+3)/4 + imageTokens},
 		{"short base64-like word is text", `{"k":"QUJD"}`, (1 + 4 + 3) / 4},
 		// An escape is never base64: the string is text, counted as sent (7 bytes before the A's).
 		{"escapes stay text", `{"k":"a\"b\\c` + strings.Repeat("A", 2000) + `"}`, (1 + 7 + 2000 + 3) / 4},
