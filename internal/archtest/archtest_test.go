@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"internal/route":  {},
 	// Leaf utilities.
 	"internal/sse":          {},
-	"internal/rawjson":      {}, // reading and splicing top-level JSON members without decoding
+	"internal/rawjson":      {}, // reading and splicing JSON members, and strings, without reflection
 	"internal/decision":     {},
 	"internal/upstreamtest": {},
 	"internal/metrics":      {"classify"},
@@ -38,14 +38,14 @@ var allowed = map[string][]string{
 	// Adapters know the adapter interface, the SSE reader and the shared
 	// OpenAI wire structs; never routing, health or policy.
 	"internal/provider":           {"internal/rawjson", "internal/sse"},
-	"internal/provider/chat":      {"internal/provider"},
+	"internal/provider/chat":      {"internal/provider", "internal/rawjson"},
 	"internal/provider/openai":    {"internal/provider", "internal/rawjson", "internal/sse"},
 	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/rawjson", "internal/sse"},
 	"internal/provider/gemini":    {"internal/provider", "internal/provider/chat", "internal/sse"},
 	// Client doors: pure translation between a client API and the canonical
 	// chat shapes, plus the door's error envelope (the class names it).
-	"internal/door/messages":  {"classify", "internal/provider/chat"},
-	"internal/door/responses": {"internal/provider/chat"},
+	"internal/door/messages":  {"classify", "internal/provider/chat", "internal/rawjson"},
+	"internal/door/responses": {"internal/provider/chat", "internal/rawjson"},
 	// Mid-stream continuation blocks: canonical chunk JSON, the usage type
 	// and dialect names; no HTTP, no dispatch.
 	"internal/splice": {"classify", "internal/provider"},
