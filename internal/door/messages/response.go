@@ -120,14 +120,10 @@ func Answer(body []byte, model string) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// said is what a canonical answer's message, or a chunk's delta, says that
-// the door reads: text, a refusal, and reasoning text.
-type said struct {
-	Content          *string `json:"content"`
-	Refusal          *string `json:"refusal"`
-	ReasoningContent *string `json:"reasoning_content"`
-	Reasoning        *string `json:"reasoning"`
-}
+// said is what a canonical answer's message, or a chunk's delta
+// (chat.StreamDelta's Said), says that the door reads: text, a refusal,
+// and reasoning text.
+type said chat.Said
 
 // reasoning is the reasoning text an OpenAI-compatible upstream sent
 // (reasoning_content as DeepSeek and vLLM name it, reasoning as OpenRouter

@@ -8,27 +8,6 @@ import (
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
-// streamChunk is the part of a canonical chat.completion.chunk the encoder
-// reads (readChunk).
-type streamChunk struct {
-	ID      string         `json:"id"`
-	Model   string         `json:"model"`
-	Choices []streamChoice `json:"choices"`
-	Usage   *chat.Usage    `json:"usage"`
-}
-
-type streamChoice struct {
-	Index        int             `json:"index"`
-	Delta        streamDelta     `json:"delta"`
-	FinishReason *string         `json:"finish_reason"`
-	StopReason   json.RawMessage `json:"stop_reason"`
-}
-
-type streamDelta struct {
-	said
-	ToolCalls []chat.ToolCallDelta `json:"tool_calls"`
-}
-
 // Kinds of content block the encoder opens.
 const (
 	kindNone = iota
@@ -86,8 +65,8 @@ func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 	if e.ended {
 		return nil, nil
 	}
-	var c streamChunk
-	if err := readChunk(chunk, &c); err != nil {
+	var c chat.StreamChunk
+	if err := chat.ReadStreamChunk(chunk, &c); err != nil {
 		return nil, fmt.Errorf("messages: chunk: %w", err)
 	}
 	out := make([]byte, 0, 256)
@@ -102,7 +81,7 @@ func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 		if ch.Index != 0 {
 			continue
 		}
-		d := &ch.Delta
+		d := (*said)(&ch.Delta.Said)
 		if r := d.reasoning(); r != "" {
 			out = e.ensure(out, kindThinking)
 			out = e.delta(out, "thinking_delta", "thinking", r)
@@ -113,7 +92,7 @@ func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 				out = e.delta(out, "text_delta", "text", *t)
 			}
 		}
-		for _, tc := range d.ToolCalls {
+		for _, tc := range ch.Delta.ToolCalls {
 			out = e.tool(out, &tc)
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
