@@ -2,6 +2,8 @@ package chat
 
 import (
 	"encoding/json"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/rawjson"
 )
@@ -44,14 +46,20 @@ type Said struct {
 }
 
 // ReadStreamChunk reads a canonical chunk into c exactly as json.Unmarshal
-// does. The shapes adapters and OpenAI-compatible upstreams send are read
-// by a scan (scanStreamChunk), one flat frame per level of nesting:
-// json.Unmarshal took ~0.9 KiB of stack a level, which grew every
-// translated stream's handler stack to 16 KiB (docs/benchmarks.md, "Round
-// 6: the doors"). Any other shape goes to json.Unmarshal, which defines the
-// behaviour.
+// does into a zero StreamChunk: it zeroes c first. The shapes adapters and
+// OpenAI-compatible upstreams send are read by a scan (scanStreamChunk),
+// one flat frame per level of nesting: json.Unmarshal took ~0.9 KiB of
+// stack a level, which grew every translated stream's handler stack to
+// 16 KiB (docs/benchmarks.md, "Round 6: the doors"). Any other shape goes
+// to json.Unmarshal, which defines the behaviour.
+//
+// A stream's chunks all carry one id: a caller that reads every chunk into
+// the same c keeps the previous c.ID when the chunk's id is the same
+// string, instead of a new copy each chunk.
 func ReadStreamChunk(data []byte, c *StreamChunk) error {
-	if scanStreamChunk(data, c) {
+	prev := c.ID
+	*c = StreamChunk{}
+	if scanStreamChunk(data, c, prev) {
 		return nil
 	}
 	*c = StreamChunk{}
@@ -66,10 +74,10 @@ var (
 	deltaNames  = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls"}
 )
 
-// scanStreamChunk reads data into c as json.Unmarshal would and reports
-// true, or reports false (c partly read) for a shape it leaves to
-// json.Unmarshal.
-func scanStreamChunk(data []byte, c *StreamChunk) bool {
+// scanStreamChunk reads data into the zero c as json.Unmarshal would and
+// reports true, or reports false (c partly read) for a shape it leaves to
+// json.Unmarshal. An id that is prevID, unescaped, is read as prevID.
+func scanStreamChunk(data []byte, c *StreamChunk, prevID string) bool {
 	if !rawjson.Check(data, nil, nil) { // json.Valid's verdict
 		return false
 	}
@@ -78,7 +86,11 @@ func scanStreamChunk(data []byte, c *StreamChunk) bool {
 		var sure bool
 		switch i {
 		case 0:
-			sure = SetString(&c.ID, v)
+			if sameString(v, prevID) {
+				c.ID, sure = prevID, true
+			} else {
+				sure = SetString(&c.ID, v)
+			}
 		case 1:
 			sure = SetString(&c.Model, v)
 		case 2:
@@ -91,6 +103,14 @@ func scanStreamChunk(data []byte, c *StreamChunk) bool {
 		}
 	}
 	return m.Sure()
+}
+
+// sameString reports whether the JSON string v decodes to s by its bytes
+// alone: no escape, valid UTF-8 (json.Unmarshal would replace invalid
+// bytes), and the same bytes.
+func sameString(v []byte, s string) bool {
+	return len(v) == len(s)+2 && v[0] == '"' && string(v[1:len(v)-1]) == s &&
+		!strings.Contains(s, `\`) && utf8.ValidString(s)
 }
 
 func scanChoices(v []byte) ([]StreamChoice, bool) {

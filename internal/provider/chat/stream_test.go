@@ -138,28 +138,63 @@ func TestReadStreamChunkReadsAsUnmarshal(t *testing.T) {
 	}
 }
 
+// idCases are chunks read one after the other into one StreamChunk: the
+// previous id is kept only where the next is the same string (not escaped,
+// not invalid UTF-8), and never outlives a chunk without an id.
+var idCases = []string{
+	`{"id":"a"}`, `{"id":"a"}`, `{"id":"\u0061"}`, `{"id":"a\\b"}`, `{"id":"a\\b"}`,
+	`{"id":"a\\\\b"}`, `{"id":"a\\b"}`,
+	"{\"id\":\"\xff\"}", "{\"id\":\"\xff\"}", `{"id":"\ufffd"}`, `{"id":"\ufffd"}`, `{}`,
+	`{"id":"a"}`, `{"id":null}`, `{"id":"a"}`, `{"id":""}`, `{"id":"a"}`, `{"ID":"a"}`, `{"id":"a"}`, `{"id":5}`, `{"id":"a"}`,
+	`{"id":"a","id":"a"}`, `{"id":"a"}`, `{"choices":[{"index":0,"delta":{"content":"x"}}]}`,
+}
+
+// TestReadStreamChunkReusesChunk: a stream's chunks read into one
+// StreamChunk, as the doors read them, each read as json.Unmarshal reads
+// it into a zero StreamChunk.
+func TestReadStreamChunkReusesChunk(t *testing.T) {
+	var c chat.StreamChunk
+	all := append(append(append(append([]string(nil), idCases...), chunkCases...), leftCases...), adapterChunkCases(t)...)
+	for _, data := range all {
+		checkReadInto(t, &c, []byte(data))
+	}
+}
+
 // FuzzReadStreamChunk looks for a chunk the scan reads otherwise than
-// json.Unmarshal.
+// json.Unmarshal, read alone or after another chunk into the same
+// StreamChunk.
 func FuzzReadStreamChunk(f *testing.F) {
-	for _, c := range append(chunkCases, leftCases...) {
-		f.Add([]byte(c))
+	for _, c := range append(append(chunkCases, leftCases...), idCases...) {
+		f.Add([]byte(`{"id":"a"}`), []byte(c))
 	}
 	for _, c := range adapterChunkCases(f) {
-		f.Add([]byte(c))
+		f.Add([]byte(c), []byte(c))
 	}
-	f.Fuzz(func(t *testing.T, c []byte) { checkReadChunk(t, c) })
+	f.Fuzz(func(t *testing.T, prev, c []byte) {
+		checkReadChunk(t, c)
+		var got chat.StreamChunk
+		_ = chat.ReadStreamChunk(prev, &got)
+		checkReadInto(t, &got, c)
+	})
 }
 
 func checkReadChunk(t *testing.T, c []byte) {
 	t.Helper()
-	var got, want chat.StreamChunk
-	err := chat.ReadStreamChunk(c, &got)
+	checkReadInto(t, new(chat.StreamChunk), c)
+}
+
+// checkReadInto reads c into got, whatever got holds, and compares it with
+// json.Unmarshal's reading into a zero StreamChunk.
+func checkReadInto(t *testing.T, got *chat.StreamChunk, c []byte) {
+	t.Helper()
+	var want chat.StreamChunk
+	err := chat.ReadStreamChunk(c, got)
 	wantErr := json.Unmarshal(c, &want)
 	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
 		t.Fatalf("%q: ReadStreamChunk error %v, json.Unmarshal %v", c, err, wantErr)
 	}
-	if err == nil && !reflect.DeepEqual(got, want) {
-		t.Fatalf("%q\n read      %+v\n unmarshal %+v", c, got, want)
+	if err == nil && !reflect.DeepEqual(*got, want) {
+		t.Fatalf("%q\n read      %+v\n unmarshal %+v", c, *got, want)
 	}
 }
 
