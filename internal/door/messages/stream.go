@@ -52,6 +52,7 @@ type Encoder struct {
 	stopRaw        json.RawMessage
 	calledTools    bool
 	usage          *chat.Usage
+	chunk          chat.StreamChunk // the chunk Chunk reads, kept so its id is copied once a stream
 }
 
 // NewEncoder returns an encoder whose message_start names model unless the
@@ -65,8 +66,8 @@ func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 	if e.ended {
 		return nil, nil
 	}
-	var c chat.StreamChunk
-	if err := chat.ReadStreamChunk(chunk, &c); err != nil {
+	c := &e.chunk
+	if err := chat.ReadStreamChunk(chunk, c); err != nil {
 		return nil, fmt.Errorf("messages: chunk: %w", err)
 	}
 	out := make([]byte, 0, 256)

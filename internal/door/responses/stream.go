@@ -43,6 +43,7 @@ type Stream struct {
 	order  []int             // open call indexes in opening order
 	finish string
 	usage  *chat.Usage
+	chunk  chat.StreamChunk // the chunk Chunk reads, kept so its id is copied once a stream
 }
 
 type openMessage struct {
@@ -130,8 +131,8 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 	if s.ended {
 		return nil, ErrEnded
 	}
-	var c chunk
-	if err := readChunk(data, &c); err != nil {
+	c := &s.chunk
+	if err := chat.ReadStreamChunk(data, c); err != nil {
 		return nil, err
 	}
 	s.buf = s.buf[:0]
@@ -142,11 +143,12 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 	if c.Usage != nil {
 		s.usage = c.Usage
 	}
-	for _, ch := range c.Choices {
+	for i := range c.Choices {
+		ch := &c.Choices[i]
 		if ch.Index != 0 {
 			continue
 		}
-		d := ch.Delta
+		d := &ch.Delta
 		if d.Content != nil && *d.Content != "" {
 			s.text(*d.Content)
 		}
