@@ -46,7 +46,7 @@ type Said struct {
 }
 
 // ReadStreamChunk reads a canonical chunk into c exactly as json.Unmarshal
-// does into a zero StreamChunk: it zeroes c first. The shapes adapters and
+// does into a zero StreamChunk, whatever c held. The shapes adapters and
 // OpenAI-compatible upstreams send are read by a scan (scanStreamChunk),
 // one flat frame per level of nesting: json.Unmarshal took ~0.9 KiB of
 // stack a level, which grew every translated stream's handler stack to
@@ -57,9 +57,8 @@ type Said struct {
 // the same c keeps the previous c.ID when the chunk's id is the same
 // string, instead of a new copy each chunk.
 func ReadStreamChunk(data []byte, c *StreamChunk) error {
-	prev := c.ID
-	*c = StreamChunk{}
-	if scanStreamChunk(data, c, prev) {
+	c.reset()
+	if scanStreamChunk(data, c) {
 		return nil
 	}
 	*c = StreamChunk{}
@@ -74,10 +73,11 @@ var (
 	deltaNames  = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls"}
 )
 
-// scanStreamChunk reads data into the zero c as json.Unmarshal would and
-// reports true, or reports false (c partly read) for a shape it leaves to
-// json.Unmarshal. An id that is prevID, unescaped, is read as prevID.
-func scanStreamChunk(data []byte, c *StreamChunk, prevID string) bool {
+// scanStreamChunk reads data into c, zero but for the previous chunk's id,
+// as json.Unmarshal would into a zero StreamChunk and reports true, or
+// reports false (c partly read) for a shape it leaves to json.Unmarshal.
+// An id that is the previous one, unescaped, keeps it.
+func scanStreamChunk(data []byte, c *StreamChunk) bool {
 	if !rawjson.Check(data, nil, nil) { // json.Valid's verdict
 		return false
 	}
@@ -86,11 +86,7 @@ func scanStreamChunk(data []byte, c *StreamChunk, prevID string) bool {
 		var sure bool
 		switch i {
 		case 0:
-			if sameString(v, prevID) {
-				c.ID, sure = prevID, true
-			} else {
-				sure = SetString(&c.ID, v)
-			}
+			sure = readID(&c.ID, v)
 		case 1:
 			sure = SetString(&c.Model, v)
 		case 2:
@@ -102,15 +98,30 @@ func scanStreamChunk(data []byte, c *StreamChunk, prevID string) bool {
 			return false
 		}
 	}
+	if m.seen&1 == 0 { // no id: the previous one goes
+		c.ID = ""
+	}
 	return m.Sure()
 }
 
-// sameString reports whether the JSON string v decodes to s by its bytes
-// alone: no escape, valid UTF-8 (json.Unmarshal would replace invalid
-// bytes), and the same bytes.
-func sameString(v []byte, s string) bool {
-	return len(v) == len(s)+2 && v[0] == '"' && string(v[1:len(v)-1]) == s &&
-		!strings.Contains(s, `\`) && utf8.ValidString(s)
+// reset zeroes c but for its id, which the scan reads over (readID).
+//
+//go:noinline (its temporaries would grow its caller's frame, on the relay's stack)
+func (c *StreamChunk) reset() { *c = StreamChunk{ID: c.ID} }
+
+// readID reads the JSON string v (or null: "") into *id, keeping *id when
+// v is the same string by its bytes alone: no escape, valid UTF-8
+// (json.Unmarshal would replace invalid bytes), the same bytes.
+//
+//go:noinline (inlined, it grows scanStreamChunk's frame, on the relay's stack)
+func readID(id *string, v []byte) bool {
+	s := *id
+	if len(v) == len(s)+2 && v[0] == '"' && string(v[1:len(v)-1]) == s &&
+		!strings.Contains(s, `\`) && utf8.ValidString(s) {
+		return true
+	}
+	*id = ""
+	return SetString(id, v)
 }
 
 func scanChoices(v []byte) ([]StreamChoice, bool) {
