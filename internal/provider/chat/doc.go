@@ -5,9 +5,10 @@
 // chat.completion.chunk bodies they write back, plus small helpers (data:
 // URL parsing, ids, timestamps). WholeChunks turns a whole chat.completion
 // into the chunks of a stream (dispatch uses it when an upstream answers a
-// stream request with a whole answer). The readers in read.go (Members,
-// ReadToolCalls, ReadUsage, …) read a chunk's members as json.Unmarshal
-// would, without reflection, for the doors' stream encoders.
+// stream request with a whole answer). StreamChunk is the one shape the
+// doors' stream encoders read of a chunk, and ReadStreamChunk reads it as
+// json.Unmarshal would, without reflection, with the readers in read.go
+// (Members, ReadToolCalls, ReadUsage, …).
 //
 // It exists so the two adapters do not each carry a copy of OpenAI's request
 // shape. It holds no vendor knowledge: anything Anthropic- or Gemini-shaped
