@@ -101,28 +101,8 @@ func TestLeavingAStreamStillSpendsItsInput(t *testing.T) {
 	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	g := startClock(t, cfg, fs, clk)
 
-	req, _ := http.NewRequest(http.MethodPost, g.URL+"/v1/chat/completions",
-		strings.NewReader(`{"model":"deep","stream":true,"messages":[{"role":"user","content":"tell me a long story about budgets"}]}`))
-	req.Header.Set("Authorization", "Bearer key-team-b")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 4096)
-	var got string
-	for !strings.Contains(got, `"hel"`) {
-		n, err := resp.Body.Read(buf)
-		got += string(buf[:n])
-		if err != nil {
-			t.Fatalf("stream ended before its first content: %v %s", err, got)
-		}
-	}
-	resp.Body.Close() // the client leaves
-	d := g.recs.wait(t, 1)
-	if d.Outcome != "canceled" || len(d.Attempts) != 1 || !d.Attempts[0].Billable || !d.Attempts[0].CostUnknown {
-		t.Fatalf("record: outcome %s attempts %+v", d.Outcome, d.Attempts)
-	}
+	leaveStream(t, g, "/v1/chat/completions",
+		`{"model":"deep","stream":true,"messages":[{"role":"user","content":"tell me a long story about budgets"}]}`, `"hel"`)
 	r := g.post(t, "deep", "", "Authorization", "Bearer key-team-b")
 	if r.Status != 429 || !strings.Contains(r.errMessage(t), "usd_per_day") {
 		t.Fatalf("after a left stream on a $0.000001 budget: %d %s, want 429 by usd_per_day", r.Status, r.Body)
@@ -151,27 +131,7 @@ routes:
 	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	g := startClock(t, cfg, fs, clk)
 	body := strings.Replace(clientResponsesBody, `"stream":false`, `"stream":true`, 1)
-	req, _ := http.NewRequest(http.MethodPost, g.URL+"/v1/responses", strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer key-team-b")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 4096)
-	var got string
-	for !strings.Contains(got, `"native "`) {
-		n, err := resp.Body.Read(buf)
-		got += string(buf[:n])
-		if err != nil {
-			t.Fatalf("stream ended before its first content: %v %s", err, got)
-		}
-	}
-	resp.Body.Close() // the client leaves
-	d := g.recs.wait(t, 1)
-	if d.Outcome != "canceled" || len(d.Attempts) != 1 || !d.Attempts[0].Billable || !d.Attempts[0].CostUnknown {
-		t.Fatalf("record: outcome %s attempts %+v", d.Outcome, d.Attempts)
-	}
+	leaveStream(t, g, "/v1/responses", body, `"native "`)
 	r := g.raw(t, "POST", "/v1/responses", clientResponsesBody, "Authorization", "Bearer key-team-b")
 	if r.Status != 429 || !strings.Contains(string(r.Body), "usd_per_day") {
 		t.Fatalf("after a left passthrough stream on a $0.000001 budget: %d %s, want 429 by usd_per_day", r.Status, r.Body)
@@ -235,5 +195,33 @@ targets:
 	}
 	if r := g.post(t, "gpt", "", "Authorization", "Bearer key-team-r"); r.Status == http.StatusTooManyRequests {
 		t.Errorf("next request: 429 %s: an unsent body was counted against the key's tokens", r.Body)
+	}
+}
+
+// leaveStream posts body to path as key-team-b, reads the stream until
+// first (its first content) and leaves; the request's record must show a
+// canceled, billable attempt of unknown cost.
+func leaveStream(t *testing.T, g *gateway, path, body, first string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, g.URL+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer key-team-b")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	var got string
+	for !strings.Contains(got, first) {
+		n, err := resp.Body.Read(buf)
+		got += string(buf[:n])
+		if err != nil {
+			t.Fatalf("stream ended before its first content: %v %s", err, got)
+		}
+	}
+	resp.Body.Close() // the client leaves
+	d := g.recs.wait(t, 1)
+	if d.Outcome != "canceled" || len(d.Attempts) != 1 || !d.Attempts[0].Billable || !d.Attempts[0].CostUnknown {
+		t.Fatalf("record: outcome %s attempts %+v", d.Outcome, d.Attempts)
 	}
 }

@@ -2,19 +2,10 @@ package server_test
 
 import (
 	"bufio"
-	"context"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"runtime/debug"
 	"strings"
 	"testing"
-
-	"github.com/detour-llm/detour/internal/app"
-	"github.com/detour-llm/detour/internal/decision"
-	"github.com/detour-llm/detour/internal/gatewaytest"
-	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // doorStackEvents is an OpenAI-dialect stream with every kind of delta the
@@ -44,24 +35,7 @@ func TestDoorStreamHandlerStackStays8KiB(t *testing.T) {
 	if raceOn {
 		t.Skip("the race detector doubles the stack guard: stacks grow sooner under it")
 	}
-	up := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Events: doorStackEvents}))
-	t.Cleanup(up.Close)
-	cfg := gatewaytest.Config(t, `
-providers:
-  - {name: up, dialect: openai, base_url: "`+up.URL+`", api_key: sk-test}
-targets:
-  - {name: gpt, model: gpt-4o-mini, providers: [up]}
-`)
-	a, err := app.New(cfg, app.Options{Decisions: decision.Discard, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close(context.Background()) })
-	grew := make(chan bool, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		grew <- stackGrows(func() { a.Server.ServeHTTP(w, r) })
-	}))
-	t.Cleanup(srv.Close)
+	srv, grew := stackServer(t, doorStackEvents)
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a collection could halve the stack, which moves it too
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	for _, door := range []struct{ path, body, last, mustSee string }{

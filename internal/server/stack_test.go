@@ -37,24 +37,7 @@ func TestStreamHandlerStackStays8KiB(t *testing.T) {
 	for i := range parts {
 		parts[i] = fmt.Sprintf("word%d ", i)
 	}
-	up := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-4o-mini", parts...)}))
-	t.Cleanup(up.Close)
-	cfg := gatewaytest.Config(t, `
-providers:
-  - {name: up, dialect: openai, base_url: "`+up.URL+`", api_key: sk-test}
-targets:
-  - {name: gpt, model: gpt-4o-mini, providers: [up]}
-`)
-	a, err := app.New(cfg, app.Options{Decisions: decision.Discard, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close(context.Background()) })
-	grew := make(chan bool, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		grew <- stackGrows(func() { a.Server.ServeHTTP(w, r) })
-	}))
-	t.Cleanup(srv.Close)
+	srv, grew := stackServer(t, upstreamtest.ChatStream("gpt-4o-mini", parts...))
 	// No collection during a request: it could halve the stack, which
 	// moves it too.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -105,4 +88,30 @@ func prime(n int) byte {
 		return prime(n-1) + buf[n]
 	}
 	return buf[0]
+}
+
+// stackServer serves Detour, in front of an openai-dialect upstream that
+// streams events, from a handler that reports on grew whether serving a
+// request copied its stack (stackGrows).
+func stackServer(t *testing.T, events []string) (*httptest.Server, chan bool) {
+	t.Helper()
+	up := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Events: events}))
+	t.Cleanup(up.Close)
+	cfg := gatewaytest.Config(t, `
+providers:
+  - {name: up, dialect: openai, base_url: "`+up.URL+`", api_key: sk-test}
+targets:
+  - {name: gpt, model: gpt-4o-mini, providers: [up]}
+`)
+	a, err := app.New(cfg, app.Options{Decisions: decision.Discard, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close(context.Background()) })
+	grew := make(chan bool, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		grew <- stackGrows(func() { a.Server.ServeHTTP(w, r) })
+	}))
+	t.Cleanup(srv.Close)
+	return srv, grew
 }
