@@ -2,7 +2,9 @@
 # redis-server); `make demo` runs the gateway with simulated providers;
 # `make test-short` is the quick inner loop (not the suite: see below).
 GO ?= go
-FUZZTIME ?= 5s
+# The suite's fuzzing is a smoke run (36 targets, each seeded from its
+# corpus); fuzz deeper with `make fuzz FUZZTIME=1m`.
+FUZZTIME ?= 3s
 # Fuzz targets run FUZZJOBS at a time, each with FUZZJOBS fewer workers
 # (-parallel), so the machine fuzzes as much as one target at a time would,
 # in 1/FUZZJOBS of the wall time.
