@@ -259,9 +259,13 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status,
 		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb),
 		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.start) - total)}
-	sent := w.call.Body
-	if o.native { // the client's own body went: a passthrough may have no translation at all
+	var sent []byte // read only for an estimate a client's limits count
+	switch {
+	case !w.call.Metered:
+	case o.native: // the client's own body went: a passthrough may have no translation at all
 		sent = w.call.sent()
+	default:
+		sent = w.call.Body
 	}
 	account(&a, e.target.cfg, o, sent)
 	w.partial = w.partial || cutStream(o)

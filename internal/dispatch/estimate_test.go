@@ -3,6 +3,9 @@ package dispatch
 import (
 	"strings"
 	"testing"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
 )
 
 // The input estimate client limits count for an attempt of unknown usage
@@ -47,5 +50,27 @@ func TestInputEstimateOfEveryPrefix(t *testing.T) {
 				t.Fatalf("%q: estimate %d", b, got)
 			}
 		}
+	}
+}
+
+// An estimate is made only for a metered call (sent non-nil): a gateway
+// whose clients have no limits never reads the request for one.
+func TestAccountEstimatesOnlyWhenMetered(t *testing.T) {
+	tgt := &config.Target{Price: &config.Price{Input: 2, Output: 8}}
+	billable := &outcome{billable: true}
+	var a decision.Attempt
+	account(&a, tgt, billable, nil)
+	if a.Estimate != nil || !a.CostUnknown {
+		t.Errorf("unmetered: estimate %+v, cost unknown %v", a.Estimate, a.CostUnknown)
+	}
+	a = decision.Attempt{}
+	account(&a, tgt, billable, []byte(`{"messages":"12345678"}`))
+	if e := a.Estimate; e == nil || e.InputTokens != 4 || e.USD != 4*2/1e6 || !a.CostUnknown {
+		t.Errorf("metered: estimate %+v, cost unknown %v", e, a.CostUnknown)
+	}
+	a = decision.Attempt{}
+	account(&a, tgt, &outcome{}, []byte(`{"messages":"12345678"}`))
+	if a.Estimate != nil {
+		t.Errorf("not billable: estimate %+v", a.Estimate)
 	}
 }

@@ -133,7 +133,8 @@ func parseUsage(raw []byte) *provider.Usage {
 }
 
 // account sets a's usage and cost from o at t's price; sent is the
-// request's body as it went upstream. The usage of a stream cut after its commit point is
+// request's body as it went upstream, nil when no client limit reads an
+// estimate. The usage of a stream cut after its commit point is
 // what its upstream had counted when it reported (an Anthropic stream
 // reports at its start): incomplete. A billable attempt with no usage at
 // all gets an Estimate of its input for client limits.
@@ -143,7 +144,7 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 			TotalTokens: u.TotalTokens, CachedTokens: min(max(u.Cached(), 0), u.PromptTokens), Incomplete: cutStream(o)}
 	}
 	p := t.Price
-	if o.billable && a.Usage == nil {
+	if o.billable && a.Usage == nil && sent != nil {
 		e := &decision.Estimate{InputTokens: inputEstimate(sent)}
 		if p != nil {
 			e.USD = float64(e.InputTokens) * p.Input / 1e6

@@ -39,6 +39,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 	}
 	if a.client != nil {
 		call.Client = a.client.Name
+		call.Metered = a.st.Limits != nil && a.client.Limited()
 	}
 	if s.refused(w, r, d, a) {
 		return false
