@@ -147,36 +147,23 @@ routes:
 // estimate of its input counts nothing against the key's limits (a 16 MiB
 // body is 4M tokens, four hundred times this key's minute).
 func TestResetBeforeTheBodyIsSentIsNotBillable(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
+	addr := rawTCP(t, func(c net.Conn) {
+		br := bufio.NewReader(c)
+		for { // the request's head, never its body
+			if l, err := br.ReadString('\n'); err != nil || l == "\r\n" {
+				break
 			}
-			go func() {
-				br := bufio.NewReader(c)
-				for { // the request's head, never its body
-					if l, err := br.ReadString('\n'); err != nil || l == "\r\n" {
-						break
-					}
-				}
-				time.Sleep(300 * time.Millisecond) // the body fills the socket buffers, then waits
-				c.(*net.TCPConn).SetLinger(0)
-				c.Close() // a reset, with most of the body unsent
-			}()
 		}
-	}()
+		time.Sleep(300 * time.Millisecond) // the body fills the socket buffers, then waits
+		c.(*net.TCPConn).SetLinger(0)
+		c.Close() // a reset, with most of the body unsent
+	})
 	cfg := `
 max_body_bytes: 33554432
 client_keys:
   - {name: team-r, key: key-team-r, rate: {tokens_per_minute: 10000}}
 providers:
-  - {name: p, dialect: openai, base_url: "http://` + ln.Addr().String() + `", api_key: ` + secret + `}
+  - {name: p, dialect: openai, base_url: "http://` + addr + `", api_key: ` + secret + `}
 targets:
   - {name: gpt, model: gpt-4o, providers: [p], price: {input: 2.50, output: 10.00}}
 `

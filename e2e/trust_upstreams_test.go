@@ -22,6 +22,29 @@ import (
 // status line statusLine ("HTTP/1.1 999 X") and an empty body.
 func rawStatus(t *testing.T, statusLine string) *upstreamtest.Server {
 	t.Helper()
+	addr := rawTCP(t, func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
+		for {
+			req, err := http.ReadRequest(br)
+			if err != nil {
+				return
+			}
+			_, _ = io.Copy(io.Discard, req.Body)
+			if _, err := io.WriteString(c, statusLine+"\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n"); err != nil {
+				return
+			}
+		}
+	})
+	// Only URL is used: the configuration points at it.
+	return &upstreamtest.Server{Server: &httptest.Server{URL: "http://" + addr}}
+}
+
+// rawTCP listens on a loopback port until the test ends and hands each
+// connection to serve, on a goroutine of its own: an upstream that speaks
+// HTTP as no net/http server would. It returns host:port.
+func rawTCP(t *testing.T, serve func(net.Conn)) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -33,24 +56,10 @@ func rawStatus(t *testing.T, statusLine string) *upstreamtest.Server {
 			if err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for {
-					req, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					_, _ = io.Copy(io.Discard, req.Body)
-					if _, err := io.WriteString(c, statusLine+"\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n"); err != nil {
-						return
-					}
-				}
-			}()
+			go serve(c)
 		}
 	}()
-	// Only URL is used: the configuration points at it.
-	return &upstreamtest.Server{Server: &httptest.Server{URL: "http://" + ln.Addr().String()}}
+	return ln.Addr().String()
 }
 
 func TestStatusOutsideHTTPRangeIsAServerError(t *testing.T) {
