@@ -9,6 +9,7 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/redact"
 )
 
 // A message as --suggest reads it: literal words and punctuation, and masked
@@ -42,7 +43,7 @@ var (
 	numRe   = regexp.MustCompile(`^[0-9]+(?:[.,][0-9]+)*`)
 	// What internal/redact put where the upstream echoed a secret or an
 	// address: the log is scrubbed, the rule matches the raw answer.
-	scrubRe = regexp.MustCompile(`^\[(?:redacted|address|provider [^\]\s]+)\][^\s"'<>]*`)
+	scrubRe = regexp.MustCompile(`^(?:` + redact.SecretPattern + `|` + redact.PlacePattern + `)[^\s"'<>]*`)
 )
 
 // parseText splits a message (quoted values masked first) into parts.

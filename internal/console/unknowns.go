@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/redact"
 )
 
 // maxGroups bounds the unknown groups kept; the least recently seen goes.
@@ -122,8 +123,8 @@ var maskers = sync.OnceValue(func() *maskRes {
 		// address (internal/redact): records reach the console scrubbed,
 		// and a rule matches the raw answer, so these are masked like what
 		// they hide.
-		scrubbedPlace:  regexp.MustCompile(`\[(?:provider [^\]\s]+|address)\][^\s"'<>]*`),
-		scrubbedSecret: regexp.MustCompile(`\[redacted\]`),
+		scrubbedPlace:  regexp.MustCompile(redact.PlacePattern + `[^\s"'<>]*`),
+		scrubbedSecret: regexp.MustCompile(redact.SecretPattern),
 		// A word of letters, digits, - and _ with a digit in it: an id
 		// when it is 6 characters or longer and has a letter (req_7f3a9c,
 		// gpt-4o, a UUID, a key), else a number with a unit.

@@ -14,6 +14,16 @@ const (
 	Address = "[address]"
 )
 
+// Patterns (RE2) of the replacements, for readers of scrubbed text that
+// must match what a replacement hid (a rule suggested from a decision
+// record matches the raw answer): SecretPattern matches Redacted;
+// PlacePattern matches Address and a provider's "[provider NAME]" (names
+// hold no blank). What followed an address's place (a URL's path) stays.
+const (
+	SecretPattern = `\[redacted\]`
+	PlacePattern  = `\[(?:address|provider [^\]\s]+)\]`
+)
+
 // Provider is an upstream whose whereabouts are replaced by its name.
 type Provider struct {
 	Name    string

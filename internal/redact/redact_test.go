@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -210,6 +211,28 @@ func TestNoChangeWithoutFindings(t *testing.T) {
 	for _, msg := range []string{"", "Your credit balance is too low to access the Anthropic API.", "ünïcödé text ✓"} {
 		if got := s.String(msg); got != msg {
 			t.Errorf("%q -> %q", msg, got)
+		}
+	}
+}
+
+// SecretPattern and PlacePattern match what the scrubber writes, and only
+// that: readers of scrubbed records rely on them (a suggested rule).
+func TestPatternsMatchTheReplacements(t *testing.T) {
+	s := New(Rules{Secrets: []string{"sk-live-Aa11Bb22Cc33Dd44"}, Providers: []Provider{{Name: "up-east", BaseURL: "http://10.0.0.5:8000/v1"}}})
+	got := s.String("key sk-live-Aa11Bb22Cc33Dd44 at http://10.0.0.5:8000/v1/chat")
+	secret, place := regexp.MustCompile(SecretPattern), regexp.MustCompile(PlacePattern)
+	if n := len(secret.FindAllString(got, -1)); n != 1 {
+		t.Errorf("%q: %d secrets matched, want 1", got, n)
+	}
+	if m := place.FindString(got); m != "[provider up-east]" {
+		t.Errorf("%q: place matched %q", got, m)
+	}
+	if m := place.FindString(s.ForClient("dial tcp 192.0.2.7:443: connection refused", nil)); m != Address {
+		t.Errorf("address: matched %q", m)
+	}
+	for _, text := range []string{"[redacted", "[provider]", "[provider a b]", "[addresses]", "redacted"} {
+		if secret.MatchString(text) || place.MatchString(text) {
+			t.Errorf("%q matched", text)
 		}
 	}
 }
