@@ -86,6 +86,44 @@ func paced(c *http.Client, url string, rate int, d time.Duration) ([]time.Durati
 	return lat, nil
 }
 
+// pacedTogether sends requests to every url at rate per second each for d,
+// open loop, with the schedules interleaved: url k's i-th request starts at
+// i/rate + k/(rate·len(urls)), so the paths take turns request by request
+// and every one meets the same moments of the machine. It returns each
+// url's latencies, sorted.
+func pacedTogether(c *http.Client, urls []string, rate int, d time.Duration) ([][]time.Duration, error) {
+	n := int(d.Seconds() * float64(rate))
+	step := time.Second / time.Duration(rate*len(urls))
+	lat := make([][]time.Duration, len(urls))
+	for k := range lat {
+		lat[k] = make([]time.Duration, n)
+	}
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for j := range n * len(urls) {
+		if w := time.Until(start.Add(time.Duration(j) * step)); w > 0 {
+			time.Sleep(w)
+		}
+		k, i := j%len(urls), j/len(urls)
+		wg.Go(func() {
+			t := time.Now()
+			if err := post(c, urls[k], chatBody); err != nil {
+				failed.CompareAndSwap(nil, err)
+			}
+			lat[k][i] = time.Since(t)
+		})
+	}
+	wg.Wait()
+	if err, _ := failed.Load().(error); err != nil {
+		return nil, err
+	}
+	for _, l := range lat {
+		slices.Sort(l)
+	}
+	return lat, nil
+}
+
 // closed runs conns clients back to back against url for d and returns
 // requests per second.
 func closed(c *http.Client, url string, conns int, d time.Duration) (float64, error) {
@@ -126,7 +164,7 @@ func median[T int64 | float64 | time.Duration](v []T) T {
 
 func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 
-func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration) error {
+func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration, together bool) error {
 	direct, plain, detour, det, err := r.paths(bin, 0)
 	if err != nil {
 		return err
@@ -142,14 +180,22 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration)
 			return err
 		}
 	}
-	fmt.Printf("latency: %d rps open loop for %s per path per round; throughput: %d connections for %s; %d rounds, order rotating\n",
-		rate, dur, conns, dur, rounds)
+	sched := "one path after the other"
+	if together {
+		sched = "the three paths together, taking turns request by request"
+	}
+	fmt.Printf("latency: %d rps open loop per path for %s a round, %s; throughput: %d connections for %s; %d rounds, order rotating\n",
+		rate, dur, sched, conns, dur, rounds)
 	p50 := make([][]time.Duration, 3)
 	p99 := make([][]time.Duration, 3)
 	rps := make([][]float64, 3)
 	var prof sync.WaitGroup
 	if r.prof.on() { // detour's CPU over the whole run: its own share only
-		secs := int((time.Duration(rounds*6) * dur).Seconds()) + 1
+		phases := 6 // three paced, three closed-loop
+		if together {
+			phases = 4
+		}
+		secs := int((time.Duration(rounds*phases) * dur).Seconds()) + 1
 		prof.Go(func() {
 			if err := r.prof.fetch(fmt.Sprintf("profile?seconds=%d", secs), "cpu.pprof"); err != nil {
 				fmt.Println("  cpu profile:", err)
@@ -157,7 +203,29 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration)
 		})
 	}
 	for round := range rounds {
+		if together {
+			// One paced phase for the three paths, their requests taking
+			// turns in a rotating order.
+			order := []int{round % 3, (round + 1) % 3, (round + 2) % 3}
+			before := []time.Duration{cpuTime(pids[0]), cpuTime(pids[1]), cpuTime(pids[2])}
+			ordered := make([]string, 3)
+			for k, i := range order {
+				ordered[k] = urls[i]
+			}
+			lats, err := pacedTogether(c, ordered, rate, dur)
+			if err != nil {
+				return err
+			}
+			for k, i := range order {
+				cpu[i] = append(cpu[i], (cpuTime(pids[i])-before[i])/time.Duration(len(lats[k])))
+				p50[i] = append(p50[i], pct(lats[k], 50))
+				p99[i] = append(p99[i], pct(lats[k], 99))
+			}
+		}
 		for k := range 3 {
+			if together {
+				break
+			}
 			i := (round + k) % 3
 			before := cpuTime(pids[i])
 			lat, err := paced(c, urls[i], rate, dur)

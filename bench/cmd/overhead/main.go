@@ -13,9 +13,11 @@
 // the hosted providers do, with a self-signed certificate made at start that
 // the plain proxy and detour trust through SSL_CERT_FILE.
 //
-// Rounds alternate the three paths (direct, plain, detour) in a rotating
-// order, so load from elsewhere on the machine hits all three alike; each
-// figure is the median over rounds.
+// In a round's latency phase the three paths (direct, plain, detour) are
+// paced together, their requests taking turns, so whatever else the machine
+// does at that moment hits all three alike (-together=false runs them one
+// after the other, as before); throughput runs each path alone, in a
+// rotating order. Each figure is the median over rounds.
 package main
 
 import (
@@ -49,6 +51,7 @@ func main() {
 	every := flag.Duration("every", 200*time.Millisecond, "streams: the upstream's gap before each event")
 	floor := flag.Bool("floor", true, "streams: hold the same streams through the plain reverse proxy first, as the floor")
 	ramp := flag.Int("ramp", 2000, "streams: how many streams are started per second (0: all at once)")
+	together := flag.Bool("together", true, "latency: pace the three paths at once, their requests taking turns (false: each path alone for -dur, one after the other)")
 	pprofDir := flag.String("pprof", "", "build detour with -tags pprof and save its profiles into this directory (streams: goroutine and heap with every stream open; latency: CPU and allocs over detour's share)")
 	flag.Parse()
 
@@ -102,7 +105,7 @@ func main() {
 	var err error
 	switch *mode {
 	case "latency":
-		err = r.latency(*bin, *rate, *conns, *rounds, *dur)
+		err = r.latency(*bin, *rate, *conns, *rounds, *dur, *together)
 	case "streams":
 		err = r.streams(*bin, *streams, *every, *ramp, *floor)
 	default:
