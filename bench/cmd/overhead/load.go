@@ -201,6 +201,11 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration,
 				fmt.Println("  cpu profile:", err)
 			}
 		})
+		prof.Go(func() {
+			if err := r.prof.fetchFrom(r.prof.plainAddr, fmt.Sprintf("profile?seconds=%d", secs), "plain-cpu.pprof"); err != nil {
+				fmt.Println("  plain proxy's cpu profile:", err)
+			}
+		})
 	}
 	for round := range rounds {
 		if together {

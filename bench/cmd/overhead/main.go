@@ -51,6 +51,7 @@ func main() {
 	every := flag.Duration("every", 200*time.Millisecond, "streams: the upstream's gap before each event")
 	floor := flag.Bool("floor", true, "streams: hold the same streams through the plain reverse proxy first, as the floor")
 	ramp := flag.Int("ramp", 2000, "streams: how many streams are started per second (0: all at once)")
+	pprofAddr := flag.String("pprof-addr", "", "internal: the plain proxy serves net/http/pprof on this loopback address")
 	together := flag.Bool("together", true, "latency: pace the three paths at once, their requests taking turns (false: each path alone for -dur, one after the other)")
 	pprofDir := flag.String("pprof", "", "build detour with -tags pprof and save its profiles into this directory (streams: goroutine and heap with every stream open; latency: CPU and allocs over detour's share)")
 	flag.Parse()
@@ -60,7 +61,7 @@ func main() {
 		serveFake(*delay, *cert, *key)
 		return
 	case "plain":
-		servePlain(*to)
+		servePlain(*to, *pprofAddr)
 		return
 	}
 	raiseNoFile()
@@ -217,7 +218,12 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 		return
 	}
 	r.fake = scheme + fake
-	p, pc, err := r.child(self, "-role", "plain", "-to", r.fake)
+	pargs := []string{"-role", "plain", "-to", r.fake}
+	if r.prof.on() {
+		r.prof.plainAddr = freeAddr()
+		pargs = append(pargs, "-pprof-addr", r.prof.plainAddr)
+	}
+	p, pc, err := r.child(self, pargs...)
 	if err != nil {
 		return
 	}

@@ -17,19 +17,25 @@ import (
 // started with DETOUR_PPROF=addr (cmd/detour/pprof.go) into dir. The zero
 // value (no -pprof) fetches nothing.
 type profiler struct {
-	dir  string
-	addr string
+	dir       string
+	addr      string
+	plainAddr string // the plain proxy's pprof listener (latency mode)
 }
 
 func (p *profiler) on() bool { return p != nil && p.dir != "" }
 
-// fetch saves /debug/pprof/<what> as dir/<name>.
+// fetch saves detour's /debug/pprof/<what> as dir/<name>.
 func (p *profiler) fetch(what, name string) error {
 	if !p.on() {
 		return nil
 	}
-	c := &http.Client{Timeout: 2 * time.Minute}
-	resp, err := c.Get("http://" + p.addr + "/debug/pprof/" + what)
+	return p.fetchFrom(p.addr, what, name)
+}
+
+// fetchFrom saves addr's /debug/pprof/<what> as dir/<name>.
+func (p *profiler) fetchFrom(addr, what, name string) error {
+	c := &http.Client{Timeout: 10 * time.Minute}
+	resp, err := c.Get("http://" + addr + "/debug/pprof/" + what)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	_ "net/http/pprof" // -pprof: the plain proxy's profiles, beside detour's
 	"net/url"
 	"os"
 	"strings"
@@ -115,7 +116,13 @@ func serveFake(delay time.Duration, cert, key string) {
 // like Detour's (keep-alive, enough idle connections for the load, HTTP/2
 // when TLS offers it, as internal/dispatch's newClient), and nothing else.
 // It trusts the fake's certificate through SSL_CERT_FILE, as detour does.
-func servePlain(upstream string) {
+// With pprofAddr it serves net/http/pprof there, for -pprof's side-by-side
+// CPU profiles.
+func servePlain(upstream, pprofAddr string) {
+	if pprofAddr != "" {
+		ln := must(net.Listen("tcp", pprofAddr))
+		go http.Serve(ln, nil) //nolint:errcheck // lives as long as the process
+	}
 	u := must(url.Parse(upstream))
 	rp := httputil.NewSingleHostReverseProxy(u)
 	rp.Transport = &http.Transport{
