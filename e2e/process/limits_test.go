@@ -1,6 +1,7 @@
 package process
 
 import (
+	"bufio"
 	"io"
 	"net/http"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/internal/redistest"
+	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // postAs is post presenting a client key.
@@ -75,5 +77,63 @@ targets:
 	}
 	if strings.Contains(a.stderr.String()+b.stderr.String(), "ci-Kq81Zt") {
 		t.Error("the client key reached a log")
+	}
+}
+
+// streamAs streams a chat request presenting a client key and returns once
+// the client has [DONE] (or the body ends), as an SDK does: the next
+// request can follow the very moment the stream is over for the client.
+func (g *gateway) streamAs(key, model string) (status int, sawDone bool) {
+	g.t.Helper()
+	body := `{"model":"` + model + `","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`
+	req, _ := http.NewRequest(http.MethodPost, g.URL+"/v1/chat/completions", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := client.Do(req)
+	if err != nil {
+		g.t.Fatalf("gateway %s: %v", g.name, err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if sc.Text() == "data: [DONE]" {
+			return resp.StatusCode, true
+		}
+	}
+	return resp.StatusCode, false
+}
+
+// The same promise for a stream: its spend lands before the client sees
+// its end ([DONE]), so a client that asks the other replica the moment a
+// stream is over meets the spend, even though A reaches Redis late.
+func TestSharedClientBudgetStream(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Start(t)
+	late := redistest.StartProxy(t, rs.Addr())
+	up := fake(t, upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-4o", "a", "b")})
+	// Each stream is 5 input and 2 output tokens at $1000 per million: $0.007.
+	cfg := `
+state: {store: redis, url: "{redis}"}
+client_keys:
+  - {name: ci, key: ci-Kq81Zt, budget: {usd_per_day: 0.02}}
+providers:
+  - {name: main, dialect: openai, base_url: "{up}", api_key: sk-test}
+targets:
+  - {name: big, model: gpt-4o, providers: [main], price: {input: 1000, output: 1000}}
+`
+	a := startGateway(t, "A", render(cfg, map[string]string{"redis": late.URL(), "up": up.URL}))
+	b := startGateway(t, "B", render(cfg, map[string]string{"redis": rs.URL(), "up": up.URL}))
+	late.SlowCommands(150 * time.Millisecond)
+	for i, g := range []*gateway{a, b, a} {
+		if status, done := g.streamAs("ci-Kq81Zt", "big"); status != 200 || !done {
+			t.Fatalf("stream %d on %s: status %d, [DONE] %v", i+1, g.name, status, done)
+		}
+	}
+	// $0.021 spent across both: B refuses, before calling the upstream.
+	if status, _ := b.streamAs("ci-Kq81Zt", "big"); status != 429 {
+		t.Fatalf("B after $0.021 of a $0.02 budget: %d", status)
+	}
+	if n := up.Calls(); n != 3 {
+		t.Errorf("upstream calls %d, want 3", n)
 	}
 }

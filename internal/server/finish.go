@@ -54,20 +54,27 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 // client's limits before a whole answer leaves (a Redis round trip, and
 // only for a client with a budget or token limit): a client that asks
 // again the moment it has the answer, on any replica, meets the spend
-// (docs/config.md, client_keys). The decision record is
+// (docs/config.md, client_keys); so is a stream's before its last event,
+// which its Output holds until then (endHolder). The decision record is
 // filed after the answer, so encoding, scrubbing and exporting it never
 // delay it — except that with decisions: {sync: always} the record is on
-// disk first. A stream's last event is out before the spend and the
-// record; the end of its body waits for them (net/http ends a chunked
-// body when the handler returns).
+// disk first. The end of a stream's body waits for the record (net/http
+// ends a chunked body when the handler returns).
 func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call, body func(*dispatch.Result) ([]byte, error)) {
 	disp := a.st.Dispatcher
+	held, _ := call.Out.(endHolder)
+	if held != nil && call.Metered {
+		held.holdEnd()
+	}
 	res := disp.Run(r.Context(), call)
 	first := disp.RecordFirst() // decisions: {sync: always} promises a record for every answer
 	if first {
 		disp.Record(r.Context(), res)
 	}
 	spend(r, a.st, a.client, res.Decision)
+	if held != nil {
+		held.release()
+	}
 	if !res.Committed && !res.Canceled {
 		finishWhole(w, d, call, res, func() ([]byte, error) { return body(res) })
 		// With its length set, the answer is whole once flushed: the
@@ -77,6 +84,13 @@ func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted,
 	if !first {
 		disp.Record(r.Context(), res)
 	}
+}
+
+// endHolder is a stream Output whose last event can wait until the
+// request's spend has landed (sseOutput.holdEnd).
+type endHolder interface {
+	holdEnd()
+	release()
 }
 
 // finishWhole writes the answer of a request that was not streamed to the

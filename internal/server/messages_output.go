@@ -58,10 +58,15 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 	if typ == nil { // Anthropic names every event; the SSE default is "message"
 		typ = messageEvent
 	}
+	o.buf = sse.AppendEvent(o.buf[:0], typ, chunk)
 	if string(typ) == "message_stop" {
 		o.stopped = true
+		if o.sse.hold { // the upstream's own last event waits for release
+			o.sse.held = append(o.sse.held, o.buf...)
+			o.buf = keepFrame(o.buf)
+			return nil
+		}
 	}
-	o.buf = sse.AppendEvent(o.buf[:0], typ, chunk)
 	err := o.sse.write(o.buf)
 	o.buf = keepFrame(o.buf)
 	return err
@@ -81,12 +86,11 @@ func (o *messagesOutput) End() error {
 	case !o.stopped:
 		b = []byte("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
 	}
-	o.sse.state = 2
-	if len(b) == 0 {
-		return o.sse.Flush()
-	}
-	return o.sse.last(o.sse.write(b))
+	return o.sse.finish(b)
 }
+
+func (o *messagesOutput) holdEnd() { o.sse.holdEnd() }
+func (o *messagesOutput) release() { o.sse.release() }
 
 // Flush sends what Chunk wrote.
 func (o *messagesOutput) Flush() error { return o.sse.Flush() }

@@ -71,6 +71,9 @@ type sseOutput struct {
 	// offHandlerStack); early counts the bytes written before that.
 	headerOut bool
 	early     int
+	// hold: the stream's last event waits in held until release (holdEnd).
+	hold bool
+	held []byte
 }
 
 func newSSEOutput(w http.ResponseWriter, id, route string) *sseOutput {
@@ -111,9 +114,41 @@ func (o *sseOutput) Flush() error {
 
 // End writes the end marker, [DONE], and flushes.
 func (o *sseOutput) End() error {
-	err := o.data(sse.Done)
+	if err := o.open(); err != nil {
+		return err
+	}
+	return o.finish(doneFrame)
+}
+
+var doneFrame = []byte("data: " + string(sse.Done) + "\n\n")
+
+// holdEnd makes the stream's last event wait for release: set for a call
+// a client key's limits meter, so that its spend lands before the client
+// sees the stream end and can ask again (docs/config.md, client_keys).
+func (o *sseOutput) holdEnd() { o.hold = true }
+
+// finish ends the stream with b, its last event (nil: none of its own):
+// written and flushed, or, held, kept for release while what came before
+// is flushed now.
+func (o *sseOutput) finish(b []byte) error {
 	o.state = 2
-	return o.last(err)
+	if o.hold {
+		o.held = append(o.held, b...)
+		return o.Flush()
+	}
+	if len(b) == 0 {
+		return o.Flush()
+	}
+	return o.last(o.write(b))
+}
+
+// release writes and flushes the held last event, if any. A client gone
+// by then has had every event but the end.
+func (o *sseOutput) release() {
+	if b := o.held; len(b) > 0 {
+		o.held = nil
+		_ = o.last(o.write(b))
+	}
 }
 
 // last flushes after the final write of a stream (err is that write's).

@@ -103,6 +103,11 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 			o.next = seq + 1
 		}
 		o.buf = sse.AppendEvent(o.buf[:0], name, chunk)
+		if o.sse.hold && (string(name) == "response.completed" || string(name) == "response.incomplete") {
+			o.sse.held = append(o.sse.held, o.buf...) // the upstream's own last event waits for release
+			o.buf = keepFrame(o.buf)
+			return nil
+		}
 		err := o.sse.write(o.buf)
 		o.buf = keepFrame(o.buf)
 		return err
@@ -119,12 +124,14 @@ func (o *responsesOutput) End() error {
 	if err := o.sse.open(); err != nil {
 		return err
 	}
-	o.sse.state = 2
 	if o.native { // the upstream's response.completed was the last chunk
-		return o.sse.Flush()
+		return o.sse.finish(nil)
 	}
-	return o.sse.last(o.sse.write(o.enc.End()))
+	return o.sse.finish(o.enc.End())
 }
+
+func (o *responsesOutput) holdEnd() { o.sse.holdEnd() }
+func (o *responsesOutput) release() { o.sse.release() }
 
 // Flush sends what Chunk wrote.
 func (o *responsesOutput) Flush() error { return o.sse.Flush() }
