@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"strconv"
@@ -187,7 +188,18 @@ func (r *Redis) add(ctx context.Context, keys []Key, deltas []int64) error {
 	return addScript.Run(c, r.client, r.full(keys), args...).Err()
 }
 
-// flush adds the spend counted locally while Redis was away, once it answers.
+// flush adds the spend counted locally while Redis was away, once it
+// answers: every counter in one pipelined round trip, bounded by one
+// operation's timeout, each counter's add atomic (addScript). A counter
+// whose window has ended is dropped; one whose add failed is kept, with
+// what was spent on it meanwhile, for the next try, and Redis counts as
+// away again.
+//
+// Each add is sent as EVAL with the script's text: in a pipeline the errors
+// come back only at its end, too late for EVALSHA's fall back to EVAL, and
+// a Redis that was restarted (the usual end of an outage) has forgotten
+// every script. A Cluster client splits the pipeline by node, so the
+// counters of clients on different masters go to each at once.
 func (r *Redis) flush(ctx context.Context) {
 	r.mu.Lock()
 	if len(r.pending) == 0 {
@@ -198,22 +210,33 @@ func (r *Redis) flush(ctx context.Context) {
 	r.pending = map[string]pendingAdd{}
 	r.mu.Unlock()
 	now := r.now()
-	var failed error
-	for name, p := range pend {
-		ttl := p.ttl - now.Sub(p.at)
-		if ttl <= 0 {
-			continue // the window is over: nothing to add to
-		}
-		if failed == nil {
-			if failed = r.add(ctx, []Key{{Name: name, TTL: ttl}}, []int64{p.n}); failed == nil {
-				continue
+	names := make([]string, 0, len(pend))
+	cmds := make([]*redis.Cmd, 0, len(pend))
+	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opTimeout)
+	defer cancel()
+	_, _ = r.client.Pipelined(c, func(p redis.Pipeliner) error {
+		for name, a := range pend {
+			ttl := a.ttl - now.Sub(a.at)
+			if ttl <= 0 {
+				continue // the window is over: nothing to add to
 			}
+			names = append(names, name)
+			cmds = append(cmds, addScript.Eval(c, p, []string{r.prefix + name}, a.n, ms(ttl)))
 		}
+		return nil
+	})
+	var failed error
+	for i, cmd := range cmds {
+		err := cmd.Err()
+		if err == nil {
+			continue
+		}
+		failed = cmp.Or(failed, err)
 		r.mu.Lock() // not added: keep it for the next time
-		q := r.pending[name]
-		q.n += p.n
-		q.ttl, q.at = p.ttl, p.at
-		r.pending[name] = q
+		a, q := pend[names[i]], r.pending[names[i]]
+		q.n = min(q.n+a.n, Ceiling)
+		q.ttl, q.at = a.ttl, a.at
+		r.pending[names[i]] = q
 		r.mu.Unlock()
 	}
 	if failed != nil {
