@@ -16,7 +16,7 @@ import (
 // per operation, so a check and its count are atomic, over keys that share
 // one hash tag per client (one Cluster slot). While Redis is unreachable it
 // counts in a local Memory, and the spend added meanwhile is added to Redis
-// when it answers again.
+// when it answers again, all in one round trip (flush).
 type Redis struct {
 	client    redis.UniversalClient
 	prefix    string
