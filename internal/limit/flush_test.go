@@ -237,6 +237,19 @@ func TestRedisClusterFlush(t *testing.T) {
 			wantCounter(t, rdb, dayKey(i), int64(i+1)*10000, 14*time.Hour+time.Minute-2*time.Second)
 		}
 	}
+	// A flush that failed leaves Redis away until the next retry: the
+	// requests meanwhile count locally, and do not each try the flush
+	// again (a master that does not answer would cost each of them a
+	// timeout), nor log Redis as back and away again.
+	for range 3 {
+		l.Admit(ctx, spender(first))
+	}
+	if singles, pipelines := rt.take(); len(pipelines) != 0 || singles != 0 {
+		t.Errorf("within the retry interval after a failed flush: %d commands and pipelines %v, want none", singles, pipelines)
+	}
+	if n := logs.Count("redis is back"); n != 0 {
+		t.Errorf("Redis logged as back %d times while a master was down:\n%s", n, logs.String())
+	}
 
 	victim.Start(t)
 	cl.WaitHealthy(t)

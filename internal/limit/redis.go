@@ -138,10 +138,9 @@ func ms(d time.Duration) string { return strconv.FormatInt(max(d.Milliseconds(),
 
 // Admit implements Counter.
 func (r *Redis) Admit(ctx context.Context, keys []Key, caps []int64) int {
-	if !r.try() {
+	if !r.try() || !r.flush(ctx) {
 		return r.local.Admit(ctx, keys, caps)
 	}
-	r.flush(ctx)
 	args := make([]any, 0, len(caps)+1)
 	for _, c := range caps {
 		args = append(args, c)
@@ -158,11 +157,8 @@ func (r *Redis) Admit(ctx context.Context, keys []Key, caps []int64) int {
 
 // Add implements Counter.
 func (r *Redis) Add(ctx context.Context, keys []Key, deltas []int64) {
-	if r.try() {
-		r.flush(ctx)
-		if r.done(r.add(ctx, keys, deltas)) {
-			return
-		}
+	if r.try() && r.flush(ctx) && r.done(r.add(ctx, keys, deltas)) {
+		return
 	}
 	r.local.Add(ctx, keys, deltas)
 	r.mu.Lock()
@@ -193,18 +189,21 @@ func (r *Redis) add(ctx context.Context, keys []Key, deltas []int64) error {
 // operation's timeout, each counter's add atomic (addScript). A counter
 // whose window has ended is dropped; one whose add failed is kept, with
 // what was spent on it meanwhile, for the next try, and Redis counts as
-// away again.
+// away again: flush reports false, and the request that called it is
+// served locally like the others until the next retry (were it checked in
+// Redis, its success would count Redis back, and every request after would
+// try the flush again, each waiting on a master that does not answer).
 //
 // Each add is sent as EVAL with the script's text: in a pipeline the errors
 // come back only at its end, too late for EVALSHA's fall back to EVAL, and
 // a Redis that was restarted (the usual end of an outage) has forgotten
 // every script. A Cluster client splits the pipeline by node, so the
 // counters of clients on different masters go to each at once.
-func (r *Redis) flush(ctx context.Context) {
+func (r *Redis) flush(ctx context.Context) bool {
 	r.mu.Lock()
 	if len(r.pending) == 0 {
 		r.mu.Unlock()
-		return
+		return true
 	}
 	pend := r.pending
 	r.pending = map[string]pendingAdd{}
@@ -239,7 +238,5 @@ func (r *Redis) flush(ctx context.Context) {
 		r.pending[names[i]] = q
 		r.mu.Unlock()
 	}
-	if failed != nil {
-		r.done(failed)
-	}
+	return failed == nil || r.done(failed)
 }
