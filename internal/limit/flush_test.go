@@ -267,3 +267,33 @@ func TestRedisClusterFlush(t *testing.T) {
 		wantCounter(t, rdb, dayKey(i), int64(i+1)*10000, 14*time.Hour+time.Minute-4*time.Second)
 	}
 }
+
+// Spend past the counters' ceiling during an outage, through a failed
+// flush, lands as the ceiling: the counter refuses, and the add is not
+// refused by Redis (which would read as an outage).
+func TestRedisFlushSaturates(t *testing.T) {
+	rs := redistest.Start(t)
+	p := redistest.StartProxy(t, rs.Addr())
+	rdb, _ := client(t, health.RedisConfig{URL: p.URL()})
+	clk := testutil.NewClock(at("2026-12-01T10:00:00Z"))
+	var logs testutil.Buffer
+	l := New(NewRedis(rdb, "detour:", logs.Logger(), clk.Now), clk.Now)
+	ctx := context.Background()
+
+	p.Cut()
+	l.Spend(ctx, spender(0), 0, 1e13) // 1e19 micro-dollars
+	l.Spend(ctx, spender(0), 0, 1e13)
+	clk.Advance(2 * time.Second)
+	l.Admit(ctx, spender(1)) // the flush fails: Redis is still away
+	l.Spend(ctx, spender(0), 0, 1e13)
+	p.Heal()
+	clk.Advance(2 * time.Second)
+	logs.Take()
+	if r := l.Admit(ctx, spender(0)); r == nil || r.Limit != "usd_per_day" {
+		t.Fatalf("after the outage: %+v, want refused by usd_per_day", r)
+	}
+	wantCounter(t, rs.Client(t), dayKey(0), Ceiling, 14*time.Hour+time.Minute-4*time.Second)
+	if s := logs.String(); strings.Contains(s, "unreachable") || !strings.Contains(s, "redis is back") {
+		t.Errorf("logs after Redis came back:\n%s", s)
+	}
+}
