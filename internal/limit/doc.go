@@ -6,7 +6,8 @@
 // A Counter holds the counts: Memory in the process, Redis shared by every
 // replica (atomic Lua scripts over hash-tagged keys, one slot per client,
 // with expiry). Redis falls back to local counting while it is away, as the
-// health store does, and adds the spend counted meanwhile when it is back.
+// health store does, and adds the spend counted meanwhile when it is back
+// (in one pipelined round trip, before the first request after is checked).
 //
 // Requests are counted before the call (Admit refuses the one over the
 // limit). Tokens and spend are known only when the answer's usage arrives:

@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 // per operation, so a check and its count are atomic, over keys that share
 // one hash tag per client (one Cluster slot). While Redis is unreachable it
 // counts in a local Memory, and the spend added meanwhile is added to Redis
-// when it answers again.
+// when it answers again, all in one round trip (flush).
 type Redis struct {
 	client    redis.UniversalClient
 	prefix    string
@@ -137,10 +138,9 @@ func ms(d time.Duration) string { return strconv.FormatInt(max(d.Milliseconds(),
 
 // Admit implements Counter.
 func (r *Redis) Admit(ctx context.Context, keys []Key, caps []int64) int {
-	if !r.try() {
+	if !r.try() || !r.flush(ctx) {
 		return r.local.Admit(ctx, keys, caps)
 	}
-	r.flush(ctx)
 	args := make([]any, 0, len(caps)+1)
 	for _, c := range caps {
 		args = append(args, c)
@@ -157,11 +157,8 @@ func (r *Redis) Admit(ctx context.Context, keys []Key, caps []int64) int {
 
 // Add implements Counter.
 func (r *Redis) Add(ctx context.Context, keys []Key, deltas []int64) {
-	if r.try() {
-		r.flush(ctx)
-		if r.done(r.add(ctx, keys, deltas)) {
-			return
-		}
+	if r.try() && r.flush(ctx) && r.done(r.add(ctx, keys, deltas)) {
+		return
 	}
 	r.local.Add(ctx, keys, deltas)
 	r.mu.Lock()
@@ -187,36 +184,59 @@ func (r *Redis) add(ctx context.Context, keys []Key, deltas []int64) error {
 	return addScript.Run(c, r.client, r.full(keys), args...).Err()
 }
 
-// flush adds the spend counted locally while Redis was away, once it answers.
-func (r *Redis) flush(ctx context.Context) {
+// flush adds the spend counted locally while Redis was away, once it
+// answers: every counter in one pipelined round trip, bounded by one
+// operation's timeout, each counter's add atomic (addScript). A counter
+// whose window has ended is dropped; one whose add failed is kept, with
+// what was spent on it meanwhile, for the next try, and Redis counts as
+// away again: flush reports false, and the request that called it is
+// served locally like the others until the next retry (were it checked in
+// Redis, its success would count Redis back, and every request after would
+// try the flush again, each waiting on a master that does not answer).
+//
+// Each add is sent as EVAL with the script's text: in a pipeline the errors
+// come back only at its end, too late for EVALSHA's fall back to EVAL, and
+// a Redis that was restarted (the usual end of an outage) has forgotten
+// every script. A Cluster client splits the pipeline by node, so the
+// counters of clients on different masters go to each at once.
+func (r *Redis) flush(ctx context.Context) bool {
 	r.mu.Lock()
 	if len(r.pending) == 0 {
 		r.mu.Unlock()
-		return
+		return true
 	}
 	pend := r.pending
 	r.pending = map[string]pendingAdd{}
 	r.mu.Unlock()
 	now := r.now()
-	var failed error
-	for name, p := range pend {
-		ttl := p.ttl - now.Sub(p.at)
-		if ttl <= 0 {
-			continue // the window is over: nothing to add to
-		}
-		if failed == nil {
-			if failed = r.add(ctx, []Key{{Name: name, TTL: ttl}}, []int64{p.n}); failed == nil {
-				continue
+	names := make([]string, 0, len(pend))
+	cmds := make([]*redis.Cmd, 0, len(pend))
+	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opTimeout)
+	defer cancel()
+	_, _ = r.client.Pipelined(c, func(p redis.Pipeliner) error {
+		for name, a := range pend {
+			ttl := a.ttl - now.Sub(a.at)
+			if ttl <= 0 {
+				continue // the window is over: nothing to add to
 			}
+			names = append(names, name)
+			cmds = append(cmds, addScript.Eval(c, p, []string{r.prefix + name}, a.n, ms(ttl)))
 		}
+		return nil
+	})
+	var failed error
+	for i, cmd := range cmds {
+		err := cmd.Err()
+		if err == nil {
+			continue
+		}
+		failed = cmp.Or(failed, err)
 		r.mu.Lock() // not added: keep it for the next time
-		q := r.pending[name]
-		q.n += p.n
-		q.ttl, q.at = p.ttl, p.at
-		r.pending[name] = q
+		a, q := pend[names[i]], r.pending[names[i]]
+		q.n = min(q.n+a.n, Ceiling)
+		q.ttl, q.at = a.ttl, a.at
+		r.pending[names[i]] = q
 		r.mu.Unlock()
 	}
-	if failed != nil {
-		r.done(failed)
-	}
+	return failed == nil || r.done(failed)
 }
