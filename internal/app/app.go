@@ -115,7 +115,9 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		rs := health.NewRedis(a.rdb, "detour:", a.log)
 		rs.SetTimeout(cfg.State.Timeout)
 		a.store, a.claimer = rs, rs
-		a.limits = limit.New(limit.NewRedis(a.rdb, "detour:", a.log, opt.Clock), opt.Clock)
+		lr := limit.NewRedis(a.rdb, "detour:", a.log, opt.Clock)
+		lr.SetTimeout(cfg.State.Timeout)
+		a.limits = limit.New(lr, opt.Clock)
 	default:
 		m := health.NewMemory()
 		a.store, a.claimer = m, m

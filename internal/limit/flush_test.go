@@ -297,3 +297,31 @@ func TestRedisFlushSaturates(t *testing.T) {
 		t.Errorf("logs after Redis came back:\n%s", s)
 	}
 }
+
+// state.timeout bounds the limits' Redis operations as it does the health
+// store's: through a Redis whose every command takes 300ms (a new
+// connection's handshake alone then takes about a second), a spend is an
+// outage under the default 500ms, and lands under a 3s timeout.
+func TestRedisSetTimeout(t *testing.T) {
+	for _, c := range []struct {
+		timeout time.Duration
+		shared  bool
+	}{{0, false}, {3 * time.Second, true}} {
+		rs := redistest.Start(t)
+		p := redistest.StartProxy(t, rs.Addr())
+		rdb, _ := client(t, health.RedisConfig{URL: p.URL(), Timeout: 3 * time.Second})
+		clk := testutil.NewClock(at("2026-12-01T10:00:00Z"))
+		var logs testutil.Buffer
+		r := NewRedis(rdb, "detour:", logs.Logger(), clk.Now)
+		r.SetTimeout(c.timeout)
+		l := New(r, clk.Now)
+		p.SlowCommands(300 * time.Millisecond)
+		l.Spend(context.Background(), spender(1), 0, 0.5)
+		if got := logs.Count("redis unreachable") == 0; got != c.shared {
+			t.Errorf("timeout %v: shared %v, want %v (logs: %s)", c.timeout, got, c.shared, logs.String())
+		}
+		if c.shared {
+			wantCounter(t, rdb, dayKey(1), 500_000, 14*time.Hour+time.Minute)
+		}
+	}
+}

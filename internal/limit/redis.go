@@ -57,6 +57,15 @@ func NewRedis(client redis.UniversalClient, prefix string, logger *slog.Logger, 
 		opTimeout: defaultOpTimeout, pending: map[string]pendingAdd{}}
 }
 
+// SetTimeout bounds each Redis operation (and the flush after an outage,
+// one round trip) to d, the configuration's state.timeout; d <= 0 keeps the
+// default, 500ms. Call it before the counter serves requests.
+func (r *Redis) SetTimeout(d time.Duration) {
+	if d > 0 {
+		r.opTimeout = d
+	}
+}
+
 // admitScript: KEYS are the counters, ARGV[1..n] their caps, ARGV[n+1] the
 // TTL of KEYS[1] in ms. It returns the 0-based index of the first counter
 // at or over its cap, or -1 after counting one request in KEYS[1].
