@@ -44,7 +44,10 @@ import (
 //  9. Past all of these, a not-found verdict (unavailable from a 404 or a
 //     weak not-found code; unknown with not-found wording) whose message
 //     names something the client's request names, other than the model
-//     Detour sent, is bad_request (notfound.go).
+//     Detour sent, is bad_request (notfound.go); so is any unavailable
+//     verdict (a strong gone-model code too) whose message names, after
+//     the word "model", a model other than Detour's that the client's
+//     request holds in another member (clientmodel.go).
 //
 // A verdict reached after an echoed phrase was discarded carries "+echo" in
 // its evidence.
@@ -92,6 +95,9 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 			p := &mainPhrases.list[best]
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}
+		if cs.strong == Unavailable && ts.modelNamed() {
+			return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}, ts.echo)
+		}
 		return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
 	}
 	if def == RateLimited || (best < n && (mainPhrases.list[best].class == Quota || mainPhrases.list[best].class == RateLimited)) {
@@ -107,6 +113,8 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	scoped := best < n && mainPhrases.list[best].scoped && v.Evidence == mainPhrases.list[best].evidence
 	if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {
 		v = Verdict{Failed: true, Class: BadRequest, Evidence: ev}
+	} else if v.Class == Unavailable && ts.modelNamed() {
+		v = Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}
 	}
 	if ts.echo {
 		v.Evidence += "+echo"
