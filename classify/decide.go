@@ -28,7 +28,10 @@ import (
 //     request larger than a per-minute cap, is overflow. A capability gap
 //     ("does not support tools") is a phrase of class unknown: it outranks
 //     the weak codes and the bad-input phrases below it, but structure
-//     (step 7) still decides. Wording that names nothing ("invalid
+//     (step 7) still decides. Overload wording (a server_error phrase) on
+//     a 429 whose weak code names a rate limit itself (rate_limit_error,
+//     too_many_requests; not RESOURCE_EXHAUSTED) is that code's
+//     rate_limited, as the words "rate limit" outrank it. Wording that names nothing ("invalid
 //     argument") is unknown too where the status says nothing (a 400, an
 //     error in a 2xx), but lets a weak or bad-input code decide.
 //  5. A bad-input code together with the param it names (invalid_value,
@@ -134,6 +137,11 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 	if best < n {
 		p := &mainPhrases.list[best]
 		switch {
+		case p.class == ServerError && def == RateLimited && cs.weak == RateLimited && namesRateLimit(cs.weakEv):
+			// A 429 whose own type or code says rate limit is one beside
+			// overload wording, as the words "rate limit" beside it are:
+			// the upstream's Retry-After is kept (docs/behaviour.md).
+			return Verdict{Failed: true, Class: RateLimited, Evidence: cs.weakEv}
 		case p.class == Unknown:
 			capability, vague = true, p.vague
 		case !p.badInput || def == Unknown:
@@ -311,4 +319,17 @@ func (ts *textScan) metricPeriod() (long, short bool) {
 		}
 	}
 	return false, false
+}
+
+// namesRateLimit reports whether a weak code's evidence names a rate limit
+// itself (rate_limit_error, rate_limit_exceeded, too_many_requests,
+// ThrottlingException, Google's RATE_LIMIT_EXCEEDED reason), not a generic family that also covers the
+// provider's own capacity (RESOURCE_EXHAUSTED).
+func namesRateLimit(ev string) bool {
+	for _, w := range [...]string{"rate_limit", "ratelimit", "too_many", "toomany", "throttl"} {
+		if hasFold(ev, w) {
+			return true
+		}
+	}
+	return false
 }
