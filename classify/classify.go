@@ -37,9 +37,10 @@ type Response struct {
 	// Model is the model Detour asked the upstream for (the endpoint's
 	// model). With it and Request, a not-found answer that names something
 	// the client's request names and that is not Model — a file, a
-	// container, a tool — is bad_request, not unavailable: the client's
-	// resource is missing, not the endpoint (docs/behaviour.md, "Not found:
-	// whose?"). "" keeps every not-found answer as the status or code says.
+	// container, a tool, a tool's own model — is bad_request, not
+	// unavailable: the client's resource is missing, not the endpoint
+	// (docs/behaviour.md, "Not found: whose?"). "" keeps every not-found
+	// answer as the status or code says.
 	Model string
 }
 

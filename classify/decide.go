@@ -28,7 +28,10 @@ import (
 //     request larger than a per-minute cap, is overflow. A capability gap
 //     ("does not support tools") is a phrase of class unknown: it outranks
 //     the weak codes and the bad-input phrases below it, but structure
-//     (step 7) still decides. Wording that names nothing ("invalid
+//     (step 7) still decides. Overload wording (a server_error phrase) on
+//     a 429 whose weak code names a rate limit itself (rate_limit_error,
+//     too_many_requests; not RESOURCE_EXHAUSTED) is that code's
+//     rate_limited, as the words "rate limit" outrank it. Wording that names nothing ("invalid
 //     argument") is unknown too where the status says nothing (a 400, an
 //     error in a 2xx), but lets a weak or bad-input code decide.
 //  5. A bad-input code together with the param it names (invalid_value,
@@ -44,7 +47,10 @@ import (
 //  9. Past all of these, a not-found verdict (unavailable from a 404 or a
 //     weak not-found code; unknown with not-found wording) whose message
 //     names something the client's request names, other than the model
-//     Detour sent, is bad_request (notfound.go).
+//     Detour sent, is bad_request (notfound.go); so is any unavailable
+//     verdict (a strong gone-model code too) whose message names, after
+//     the word "model", a model other than Detour's that the client's
+//     request holds in another member (clientmodel.go).
 //
 // A verdict reached after an echoed phrase was discarded carries "+echo" in
 // its evidence.
@@ -92,6 +98,9 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 			p := &mainPhrases.list[best]
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}
+		if cs.strong == Unavailable && ts.modelNamed() {
+			return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}, ts.echo)
+		}
 		return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
 	}
 	if def == RateLimited || (best < n && (mainPhrases.list[best].class == Quota || mainPhrases.list[best].class == RateLimited)) {
@@ -107,6 +116,8 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	scoped := best < n && mainPhrases.list[best].scoped && v.Evidence == mainPhrases.list[best].evidence
 	if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {
 		v = Verdict{Failed: true, Class: BadRequest, Evidence: ev}
+	} else if v.Class == Unavailable && ts.modelNamed() {
+		v = Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}
 	}
 	if ts.echo {
 		v.Evidence += "+echo"
@@ -126,6 +137,11 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 	if best < n {
 		p := &mainPhrases.list[best]
 		switch {
+		case p.class == ServerError && def == RateLimited && cs.weak == RateLimited && namesRateLimit(cs.weakEv):
+			// A 429 whose own type or code says rate limit is one beside
+			// overload wording, as the words "rate limit" beside it are:
+			// the upstream's Retry-After is kept (docs/behaviour.md).
+			return Verdict{Failed: true, Class: RateLimited, Evidence: cs.weakEv}
 		case p.class == Unknown:
 			capability, vague = true, p.vague
 		case !p.badInput || def == Unknown:
@@ -303,4 +319,17 @@ func (ts *textScan) metricPeriod() (long, short bool) {
 		}
 	}
 	return false, false
+}
+
+// namesRateLimit reports whether a weak code's evidence names a rate limit
+// itself (rate_limit_error, rate_limit_exceeded, too_many_requests,
+// ThrottlingException, Google's RATE_LIMIT_EXCEEDED reason), not a generic family that also covers the
+// provider's own capacity (RESOURCE_EXHAUSTED).
+func namesRateLimit(ev string) bool {
+	for _, w := range [...]string{"rate_limit", "ratelimit", "too_many", "toomany", "throttl"} {
+		if hasFold(ev, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -37,7 +37,9 @@
 // page an operator or cool an account. Given also the model Detour sent
 // (Response.Model), a not-found answer naming something the client's request
 // names, other than that model, is bad_request (notfound.go): a client naming
-// a file that does not exist cannot cool an endpoint.
+// a file that does not exist cannot cool an endpoint. So is a gone-model
+// answer about a model the client named in another member of its request (a
+// tool's own model), never one about the model Detour sent (clientmodel.go).
 //
 // Bodies are walked by an allocation-free, truncation-tolerant JSON scanner
 // (scan.go); a status-only answer costs tens of nanoseconds and allocates

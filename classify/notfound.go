@@ -36,7 +36,8 @@ import (
 // endpoint for everyone). The provider's own words about a model
 // (a strong code such as model_not_found, or a taught phrase such as
 // "model … does not exist") decide before this rule is read, so they keep
-// unavailable. At most maxNamed names are checked against the request (each
+// unavailable, unless the model they name is one the client named in
+// another member and not the model Detour sent (clientmodel.go). At most maxNamed names are checked against the request (each
 // check reads it once); nothing is allocated.
 
 // maxNamed bounds the names of one answer checked against the request.

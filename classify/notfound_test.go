@@ -141,6 +141,10 @@ func FuzzNotFoundScope(f *testing.F) {
 	f.Add(404, `{"error":{"message":"File 'a\"b' \"x\\\" file_1 \u0041bc_1"}}`, `{"a":"file_1"}`, "m")
 	f.Add(404, `{"error":{"message":"'x`, `'x`, "")
 	f.Add(400, `{"error":{"message":"no such thing: abc_123."}}`, `abc_123`, "ABC_123")
+	// A gone model the client named in another member (clientmodel.go).
+	f.Add(404, "{\"error\":{\"message\":\"The model `my-embedder` does not exist\",\"code\":\"model_not_found\"}}", `{"model":"x","embedding_model":"my-embedder"}`, "gpt-4o")
+	f.Add(404, `{"error":"model \"Llama3\" not found"}`, `{"tools":[{"model":"llama3"}],"models":["llama3\u0033"]}`, "openai/llama3")
+	f.Add(400, `{"error":{"message":"Model: x\\\" model 'a' model= b."}}`, `{"model":"b","m":"\"a\"","n":"B"}`, "a")
 	f.Fuzz(func(t *testing.T, status int, body, req, model string) {
 		r := Response{Status: status, Body: []byte(body), Request: []byte(req)}
 		without := Classify(r)

@@ -1,0 +1,236 @@
+package classify
+
+// A gone model the client named (docs/behaviour.md, "Not found: whose?").
+// The provider's words about a gone model ("The model `x` does not exist",
+// "model \"x\" not found", "Model 'x' is not available", model_not_found)
+// decide unavailable before the not-found scope is read, and the names that
+// scope sees cannot hold a plain model name (gpt-4, llama3). But a request
+// may name models of its own beside the one Detour sends — an extension's
+// embedding_model, a tool's model, a relay's fallback "models" list — and
+// a gone-model answer about one of those is the client's: read as the
+// endpoint's, any client could cool the endpoint for everyone by naming a
+// model that does not exist.
+//
+// So where a verdict is unavailable, the model names the answer's texts
+// give right after the word "model" (quoted, or a bare token up to a blank
+// or the punctuation that ends a clause) are read. If one of them is the
+// model Detour sent (equal, longer and holding it, held by it where the
+// message names it in full too, or it behind a provider prefix such as
+// openai/), the answer is the endpoint's, whatever the request holds. If
+// none is, and one of them is a whole string value of the client's request
+// other than its top-level "model" member (a prompt that merely mentions
+// it is not), the answer is bad_request: a client can only keep its own
+// 404 from walking the route. Nothing is allocated.
+
+// modelNamed reports whether the answer's texts name, after the word
+// "model", a model that is not the one Detour sent and that the client's
+// request holds as a whole value of a member other than its top-level
+// model. It reports false where any name is the model Detour sent.
+func (ts *textScan) modelNamed() bool {
+	if len(ts.req) == 0 || ts.model == "" {
+		return false
+	}
+	named, checks := false, 0
+	for i := 0; i < ts.texts(); i++ {
+		t := ts.text(i)
+		for at := 0; ; {
+			s, e, next := nextModelName(t, at)
+			if next < 0 {
+				break
+			}
+			at = next
+			name := t[s:e]
+			if ts.isModel(name) || providerPrefixed(ts.model, name) {
+				return false
+			}
+			if !named && checks < maxNamed {
+				checks++
+				named = valueElsewhere(ts.req, name)
+			}
+		}
+	}
+	return named
+}
+
+// providerPrefixed reports whether model is name behind a provider prefix
+// (openai/gpt-4o for gpt-4o), case aside.
+func providerPrefixed(model string, name []byte) bool {
+	k := len(model) - len(name)
+	return k > 1 && model[k-1] == '/' && hasFold(model[k:], name)
+}
+
+// nextModelName finds the next model name in t at or after from: the word
+// "model" (not models, modelId, model_not_found), an optional ':' or '=',
+// blanks, and a quoted span ('x', `x`, "x", \"x\") or a bare token. It
+// returns the name's span t[s:e] and where to go on; next is -1 when there
+// is none.
+func nextModelName(t []byte, from int) (s, e, next int) {
+	for i := from; i+5 <= len(t); i++ {
+		if lowerTab[t[i]] != 'm' || i > 0 && (inWord[t[i-1]] == 1 || t[i-1] == '-') {
+			continue
+		}
+		end, ok := prefixAt(t, i, "model")
+		if !ok || end < len(t) && (inWord[t[end]] == 1 || t[end] == '-') {
+			continue
+		}
+		j := skipBlanks(t, end)
+		if j < len(t) && (t[j] == ':' || t[j] == '=') {
+			j = skipBlanks(t, j+1)
+		}
+		if j == end || j >= len(t) {
+			continue // "model" glued to what follows, or the end
+		}
+		if s, e, ok := modelToken(t, j); ok {
+			return s, e, e
+		}
+	}
+	return 0, 0, -1
+}
+
+// skipBlanks skips raw and escaped blanks from i.
+func skipBlanks(t []byte, i int) int {
+	for i < len(t) {
+		w := isBlank(t, i)
+		if w == 0 {
+			break
+		}
+		i += w
+	}
+	return i
+}
+
+// modelToken reads the name at t[i]: a quoted span of 1 to maxNeedle bytes
+// without blanks or escapes, or a bare token of name bytes whose trailing
+// clause punctuation is cut. A bare word of the sentence (the model "does
+// not exist") is none.
+func modelToken(t []byte, i int) (s, e int, ok bool) {
+	open, close := 1, ""
+	switch {
+	case t[i] == '\'' || t[i] == '`' || t[i] == '"':
+		close = string(t[i])
+	case t[i] == '\\' && i+1 < len(t) && t[i+1] == '"':
+		open, close = 2, `\"`
+	}
+	if close != "" {
+		in := i + open
+		k := indexByteStr(t[in:min(len(t), in+maxNeedle+1)], close)
+		if k <= 0 {
+			return 0, 0, false
+		}
+		for _, c := range t[in : in+k] {
+			if c <= ' ' || c == '\\' || c == '\'' || c == '"' || c == '`' {
+				return 0, 0, false
+			}
+		}
+		return in, in + k, true
+	}
+	j := i
+	for j < len(t) && j-i <= maxNeedle && modelByte(t[j]) {
+		j++
+	}
+	for j > i && (t[j-1] == '.' || t[j-1] == ':' || t[j-1] == '-' || t[j-1] == '/') {
+		j-- // the end of a clause, not part of the name
+	}
+	if j == i || j-i > maxNeedle || sentenceWord(t[i:j]) {
+		return 0, 0, false
+	}
+	return i, j, true
+}
+
+// modelByte reports a byte a bare model name holds: letters, digits and
+// the marks model ids use (gpt-4.1, llama3:8b, org/model, model@v2).
+func modelByte(c byte) bool {
+	return c >= 0x80 || inWord[c] == 1 || c == '-' || c == '.' || c == ':' || c == '/' || c == '@'
+}
+
+// sentenceWords follow "model" in a sentence that names none ("The model
+// does not exist", "model is not available", "model you requested").
+var sentenceWords = [...]string{
+	"does", "doesn't", "do", "is", "isn't", "was", "has", "not", "you", "your", "the", "a", "an", "that", "which",
+	"for", "with", "in", "of", "or", "and", "to", "cannot", "can", "could", "must", "may", "name", "id",
+	"identifier", "version", "requested", "specified", "provided", "selected", "field", "parameter",
+}
+
+func sentenceWord(w []byte) bool {
+	for _, s := range sentenceWords {
+		if len(w) == len(s) && hasFold(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueElsewhere reports whether req, the client's JSON request, holds name
+// (case aside, JSON escapes decoded) as a whole string value anywhere but
+// the top-level "model" member. A member's name is no value.
+func valueElsewhere(req, name []byte) bool {
+	depth := 0
+	topModel := false // the last token was the top-level "model" member's name and its colon
+	for i := 0; i < len(req); i++ {
+		switch c := req[i]; c {
+		case '{', '[':
+			depth++
+			topModel = false
+		case '}', ']':
+			depth--
+			topModel = false
+		case ',':
+			topModel = false
+		case '"':
+			s := i + 1
+			e := s
+			for e < len(req) && req[e] != '"' {
+				if req[e] == '\\' {
+					e++
+				}
+				e++
+			}
+			if e >= len(req) {
+				return false
+			}
+			i = e
+			j := e + 1
+			for j < len(req) && (req[j] == ' ' || req[j] == '\t' || req[j] == '\n' || req[j] == '\r') {
+				j++
+			}
+			if j < len(req) && req[j] == ':' {
+				// A member's name.
+				topModel = depth == 1 && e-s == 5 && string(req[s:e]) == "model"
+				i = j
+				continue
+			}
+			if !topModel && sameValue(req[s:e], name) {
+				return true
+			}
+			topModel = false
+		}
+	}
+	return false
+}
+
+// sameValue reports whether the raw JSON string v decodes to name, ASCII
+// case folded (name holds no escapes: modelToken refuses them).
+func sameValue(v, name []byte) bool {
+	if len(v) < len(name) {
+		return false
+	}
+	k := 0
+	for i := 0; i < len(v); {
+		c := v[i]
+		if c == '\\' {
+			r, w := unescapeAt(v, i)
+			if r >= 0x80 || k >= len(name) || lowerTab[byte(r)] != lowerTab[name[k]] {
+				return false
+			}
+			i += w
+			k++
+			continue
+		}
+		if k >= len(name) || lowerTab[c] != lowerTab[name[k]] {
+			return false
+		}
+		i++
+		k++
+	}
+	return k == len(name)
+}
