@@ -14,13 +14,16 @@ package classify
 // So where a verdict is unavailable, the model names the answer's texts
 // give right after the word "model" (quoted, or a bare token up to a blank
 // or the punctuation that ends a clause) are read. If one of them is the
-// model Detour sent (equal, longer and holding it, held by it where the
-// message names it in full too, or it behind a provider prefix such as
-// openai/), the answer is the endpoint's, whatever the request holds. If
-// none is, and one of them is a whole string value of the client's request
-// other than its top-level "model" member (a prompt that merely mentions
-// it is not), the answer is bad_request: a client can only keep its own
-// 404 from walking the route. Nothing is allocated.
+// model Detour sent (equal, or it behind a provider prefix such as
+// openai/), the answer is the endpoint's, whatever the request holds. A
+// name that is a whole string value of the client's request other than its
+// top-level "model" member (a prompt that merely mentions it is not) is
+// the client's, even a variant of Detour's model (gpt-4o-2024-05-13 sent as
+// a tool's model to a gpt-4o endpoint); any other variant of Detour's model
+// (longer and holding it, or held by it where the message names it in full
+// too) is the endpoint's. A client's name makes the answer bad_request: a
+// client can only keep its own 404 from walking the route. Nothing is
+// allocated.
 
 // modelNamed reports whether the answer's texts name, after the word
 // "model", a model that is not the one Detour sent and that the client's
@@ -40,12 +43,18 @@ func (ts *textScan) modelNamed() bool {
 			}
 			at = next
 			name := t[s:e]
-			if ts.isModel(name) || providerPrefixed(ts.model, name) {
-				return false
+			if hasFold(ts.model, name) && len(name) == len(ts.model) || providerPrefixed(ts.model, name) {
+				return false // Detour's model itself: the endpoint's
 			}
-			if !named && checks < maxNamed {
+			if checks < maxNamed {
 				checks++
-				named = valueElsewhere(ts.req, name)
+				if valueElsewhere(ts.req, name) {
+					named = true // the client sent this very name: its own, even a variant of Detour's
+					continue
+				}
+			}
+			if ts.isModel(name) {
+				return false
 			}
 		}
 	}

@@ -60,9 +60,19 @@ func TestGoneModelTheClientNamed(t *testing.T) {
 		{"the prompt is the name but the model named is Detour's", 404,
 			`{"error":{"message":"model gpt-4o not found"}}`,
 			`{"model":"x","messages":[{"role":"user","content":"gpt-4o"}]}`, "gpt-4o", "unavailable", ""},
-		{"the endpoint's model inside the name (a dated variant)", 404,
+		{"the endpoint's model inside the name (a dated variant) the request does not hold", 404,
 			`{"error":{"message":"The model gpt-4o-2024-05-13 does not exist","code":"model_not_found"}}`,
-			`{"model":"x",` + msgs + `,"embedding_model":"gpt-4o-2024-05-13"}`, "gpt-4o", "unavailable", "code:model_not_found"},
+			`{"model":"x",` + msgs + `,"embedding_model":"gpt-4o-mini"}`, "gpt-4o", "unavailable", "code:model_not_found"},
+		// A variant of Detour's model that the client sent itself, in
+		// another member, is the client's: only Detour's model exactly
+		// (or behind a provider prefix) is the endpoint's whatever the
+		// request holds.
+		{"a variant of the endpoint's model that the client named", 404,
+			`{"error":{"message":"The model gpt-4o-2024-05-13 does not exist","code":"model_not_found"}}`,
+			`{"model":"x",` + msgs + `,"embedding_model":"gpt-4o-2024-05-13"}`, "gpt-4o", "bad_request", "not-found:client-named"},
+		{"a bogus name holding the endpoint's model, named by the client", 400,
+			`{"error":{"message":"model gpt-4o-bogus not found"}}`,
+			`{"model":"x",` + msgs + `,"tools":[{"type":"x","model":"gpt-4o-bogus"}]}`, "gpt-4o", "bad_request", "not-found:client-named"},
 		{"the endpoint's model behind a provider prefix", 404,
 			`{"error":{"message":"model gpt-4o not found"}}`,
 			`{"model":"x",` + msgs + `,"guard_model":"gpt-4o"}`, "openai/gpt-4o", "unavailable", ""},
