@@ -14,8 +14,8 @@ package classify
 // So where a verdict is unavailable, the model names the answer's texts
 // give right after the word "model" (quoted, or a bare token up to a blank
 // or the punctuation that ends a clause) are read. If one of them is the
-// model Detour sent (equal, or it behind a provider prefix such as
-// openai/), the answer is the endpoint's, whatever the request holds. A
+// model Detour sent (equal, it behind a provider prefix such as openai/,
+// or a resource path ending in it), the answer is the endpoint's, whatever the request holds. A
 // name that is a whole string value of the client's request other than its
 // top-level "model" member (a prompt that merely mentions it is not) is
 // the client's, even a variant of Detour's model (gpt-4o-2024-05-13 sent as
@@ -43,7 +43,7 @@ func (ts *textScan) modelNamed() bool {
 			}
 			at = next
 			name := t[s:e]
-			if hasFold(ts.model, name) && len(name) == len(ts.model) || providerPrefixed(ts.model, name) {
+			if hasFold(ts.model, name) && len(name) == len(ts.model) || providerPrefixed(ts.model, name) || pathTo(name, ts.model) {
 				return false // Detour's model itself: the endpoint's
 			}
 			if checks < maxNamed {
@@ -66,6 +66,14 @@ func (ts *textScan) modelNamed() bool {
 func providerPrefixed(model string, name []byte) bool {
 	k := len(model) - len(name)
 	return k > 1 && model[k-1] == '/' && hasFold(model[k:], name)
+}
+
+// pathTo reports whether name is a resource path whose last segment is
+// model (Vertex's publishers/google/models/claude-sonnet-4-5 for
+// claude-sonnet-4-5), case aside.
+func pathTo(name []byte, model string) bool {
+	k := len(name) - len(model)
+	return k > 1 && name[k-1] == '/' && hasFold(name[k:], model)
 }
 
 // nextModelName finds the next model name in t at or after from: the word
