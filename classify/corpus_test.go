@@ -45,7 +45,8 @@ func init() {
 		hunyuan scaleway localai novita nous oneapi newapi truefoundry pollinations sub2api voyage tei vlmrun
 		modelscope vercel aihubmix iflow kronk mimo runpod koboldcpp tabbyapi lmdeploy infinity bedrockgw kong
 		chutes arcee hyperbolic upstage sagemaker jina wandb
-		fastchat triton mlxlm textgenwebui gpt4all envoyaigw cfaigateway helicone antigravity aimlapi rayserve apisix tensorzero`) {
+		fastchat triton mlxlm textgenwebui gpt4all envoyaigw cfaigateway helicone antigravity aimlapi rayserve apisix tensorzero
+		mixedbread`) {
 		corpusProviders[p] = true
 	}
 }
