@@ -74,6 +74,31 @@ func client(t *testing.T, c health.RedisConfig) (redis.UniversalClient, *roundTr
 	return rdb, h
 }
 
+// proxied is a limiter on a real Redis reached through a proxy that can
+// cut or slow it, on a test clock at 2026-12-01 10:00, logging into logs.
+type proxied struct {
+	rs   *redistest.Server
+	p    *redistest.Proxy
+	rdb  redis.UniversalClient
+	rt   *roundTrips
+	clk  *testutil.Clock
+	logs *testutil.Buffer
+	r    *Redis
+	l    *Limiter
+}
+
+func newProxied(t *testing.T, c health.RedisConfig) *proxied {
+	t.Helper()
+	e := &proxied{rs: redistest.Start(t), logs: &testutil.Buffer{}}
+	e.p = redistest.StartProxy(t, e.rs.Addr())
+	c.URL = e.p.URL()
+	e.rdb, e.rt = client(t, c)
+	e.clk = testutil.NewClock(at("2026-12-01T10:00:00Z"))
+	e.r = NewRedis(e.rdb, "detour:", e.logs.Logger(), e.clk.Now)
+	e.l = New(e.r, e.clk.Now)
+	return e
+}
+
 // spender is a client key with a daily budget only: one counter per client.
 func spender(i int) *config.ClientKey {
 	return key(config.ClientKey{Name: fmt.Sprintf("team-%02d", i), Budget: config.Budget{USDPerDay: 1000}})
@@ -104,12 +129,8 @@ func wantCounter(t *testing.T, rdb redis.UniversalClient, name string, n int64, 
 // Redis): 50 adds one after the other took about 3 seconds, and a
 // connection's handshake already takes 150ms of the op's 500ms.
 func TestRedisFlushIsOneRoundTrip(t *testing.T) {
-	rs := redistest.Start(t)
-	p := redistest.StartProxy(t, rs.Addr())
-	rdb, rt := client(t, health.RedisConfig{URL: p.URL()})
-	clk := testutil.NewClock(at("2026-12-01T10:00:00Z"))
-	var logs testutil.Buffer
-	l := New(NewRedis(rdb, "detour:", logs.Logger(), clk.Now), clk.Now)
+	e := newProxied(t, health.RedisConfig{})
+	rs, p, rt, clk, logs, l := e.rs, e.p, e.rt, e.clk, e.logs, e.l
 	ctx := context.Background()
 
 	p.Cut()
@@ -155,12 +176,8 @@ func TestRedisFlushIsOneRoundTrip(t *testing.T) {
 // A flush that fails keeps the spend, merged with what is spent after, for
 // the next try; a counter whose window ended meanwhile is dropped.
 func TestRedisFailedFlushKeepsSpend(t *testing.T) {
-	rs := redistest.Start(t)
-	p := redistest.StartProxy(t, rs.Addr())
-	rdb, _ := client(t, health.RedisConfig{URL: p.URL()})
-	clk := testutil.NewClock(at("2026-12-01T10:00:00Z"))
-	var logs testutil.Buffer
-	l := New(NewRedis(rdb, "detour:", logs.Logger(), clk.Now), clk.Now)
+	e := newProxied(t, health.RedisConfig{})
+	rs, p, clk, l := e.rs, e.p, e.clk, e.l
 	ctx := context.Background()
 	tokens := key(config.ClientKey{Name: "team-00", Rate: config.Rate{TokensPerMinute: 1000}, Budget: config.Budget{USDPerDay: 1000}})
 
@@ -272,12 +289,8 @@ func TestRedisClusterFlush(t *testing.T) {
 // flush, lands as the ceiling: the counter refuses, and the add is not
 // refused by Redis (which would read as an outage).
 func TestRedisFlushSaturates(t *testing.T) {
-	rs := redistest.Start(t)
-	p := redistest.StartProxy(t, rs.Addr())
-	rdb, _ := client(t, health.RedisConfig{URL: p.URL()})
-	clk := testutil.NewClock(at("2026-12-01T10:00:00Z"))
-	var logs testutil.Buffer
-	l := New(NewRedis(rdb, "detour:", logs.Logger(), clk.Now), clk.Now)
+	e := newProxied(t, health.RedisConfig{})
+	rs, p, clk, logs, l := e.rs, e.p, e.clk, e.logs, e.l
 	ctx := context.Background()
 
 	p.Cut()
@@ -307,14 +320,9 @@ func TestRedisSetTimeout(t *testing.T) {
 		timeout time.Duration
 		shared  bool
 	}{{0, false}, {3 * time.Second, true}} {
-		rs := redistest.Start(t)
-		p := redistest.StartProxy(t, rs.Addr())
-		rdb, _ := client(t, health.RedisConfig{URL: p.URL(), Timeout: 3 * time.Second})
-		clk := testutil.NewClock(at("2026-12-01T10:00:00Z"))
-		var logs testutil.Buffer
-		r := NewRedis(rdb, "detour:", logs.Logger(), clk.Now)
-		r.SetTimeout(c.timeout)
-		l := New(r, clk.Now)
+		e := newProxied(t, health.RedisConfig{Timeout: 3 * time.Second})
+		e.r.SetTimeout(c.timeout)
+		p, rdb, logs, l := e.p, e.rdb, e.logs, e.l
 		p.SlowCommands(300 * time.Millisecond)
 		l.Spend(context.Background(), spender(1), 0, 0.5)
 		if got := logs.Count("redis unreachable") == 0; got != c.shared {
