@@ -28,17 +28,14 @@ func (g *gateway) postAs(key, model string) reply {
 	return reply{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}
 }
 
-// Two real replicas on one real Redis enforce one client budget: what one
-// spends, the other refuses — even when the client asks the other replica
-// the moment it has an answer, and A's writes reach Redis late (A talks to
-// Redis through a proxy that holds each command): a spend lands before
-// the answer it pays for leaves.
-func TestSharedClientBudget(t *testing.T) {
-	t.Parallel()
+// budgetReplicas starts two replicas sharing one Redis with the client key
+// ci (ci-Kq81Zt, $0.02 a day) and the target big (gpt-4o on upstream at
+// $1000 per million tokens each way). A reaches Redis through a proxy that
+// holds each command for 150ms, so its spends land late.
+func budgetReplicas(t *testing.T, upstream string) (a, b *gateway) {
+	t.Helper()
 	rs := redistest.Start(t)
 	late := redistest.StartProxy(t, rs.Addr())
-	up := fake(t, ok("gpt-4o"))
-	// Each answer is 5 input and 2 output tokens at $1000 per million: $0.007.
 	cfg := `
 state: {store: redis, url: "{redis}"}
 client_keys:
@@ -48,9 +45,22 @@ providers:
 targets:
   - {name: big, model: gpt-4o, providers: [main], price: {input: 1000, output: 1000}}
 `
-	a := startGateway(t, "A", render(cfg, map[string]string{"redis": late.URL(), "up": up.URL}))
-	b := startGateway(t, "B", render(cfg, map[string]string{"redis": rs.URL(), "up": up.URL}))
+	a = startGateway(t, "A", render(cfg, map[string]string{"redis": late.URL(), "up": upstream}))
+	b = startGateway(t, "B", render(cfg, map[string]string{"redis": rs.URL(), "up": upstream}))
 	late.SlowCommands(150 * time.Millisecond)
+	return a, b
+}
+
+// Two real replicas on one real Redis enforce one client budget: what one
+// spends, the other refuses — even when the client asks the other replica
+// the moment it has an answer, and A's writes reach Redis late (A talks to
+// Redis through a proxy that holds each command): a spend lands before
+// the answer it pays for leaves.
+func TestSharedClientBudget(t *testing.T) {
+	t.Parallel()
+	up := fake(t, ok("gpt-4o"))
+	// Each answer is 5 input and 2 output tokens at $1000 per million: $0.007.
+	a, b := budgetReplicas(t, up.URL)
 	for i, g := range []*gateway{a, b, a} {
 		if r := g.postAs("ci-Kq81Zt", "big"); r.Status != 200 {
 			t.Fatalf("request %d on %s: %d %s", i+1, g.name, r.Status, r.Body)
@@ -108,22 +118,9 @@ func (g *gateway) streamAs(key, model string) (status int, sawDone bool) {
 // stream is over meets the spend, even though A reaches Redis late.
 func TestSharedClientBudgetStream(t *testing.T) {
 	t.Parallel()
-	rs := redistest.Start(t)
-	late := redistest.StartProxy(t, rs.Addr())
 	up := fake(t, upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-4o", "a", "b")})
 	// Each stream is 5 input and 2 output tokens at $1000 per million: $0.007.
-	cfg := `
-state: {store: redis, url: "{redis}"}
-client_keys:
-  - {name: ci, key: ci-Kq81Zt, budget: {usd_per_day: 0.02}}
-providers:
-  - {name: main, dialect: openai, base_url: "{up}", api_key: sk-test}
-targets:
-  - {name: big, model: gpt-4o, providers: [main], price: {input: 1000, output: 1000}}
-`
-	a := startGateway(t, "A", render(cfg, map[string]string{"redis": late.URL(), "up": up.URL}))
-	b := startGateway(t, "B", render(cfg, map[string]string{"redis": rs.URL(), "up": up.URL}))
-	late.SlowCommands(150 * time.Millisecond)
+	a, b := budgetReplicas(t, up.URL)
 	for i, g := range []*gateway{a, b, a} {
 		if status, done := g.streamAs("ci-Kq81Zt", "big"); status != 200 || !done {
 			t.Fatalf("stream %d on %s: status %d, [DONE] %v", i+1, g.name, status, done)
