@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"net/http"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
@@ -25,22 +24,6 @@ func TestResponsesClientNamedToolModelNeverCools(t *testing.T) {
 		},
 		"anthropic": script(ok("x", "x")),
 	})
-	g := start(t, responsesNativeCfg, fs)
-	for range 4 { // more than failure_threshold, were it counted
-		r := g.raw(t, http.MethodPost, "/v1/responses",
-			`{"model":"agent","input":"draw it","tools":[{"type":"image_generation","model":"`+toolModel+`"}],"store":false}`)
-		r.wantStatus(t, http.StatusNotFound)
-		if c := r.Header.Get("X-Detour-Class"); c != "bad_request" {
-			t.Errorf("X-Detour-Class %q, want bad_request", c)
-		}
-	}
-	if n := fs["anthropic"].Calls(); n != 0 {
-		t.Errorf("a client's own tool model walked the route: %d calls to the next target", n)
-	}
-	wantHealthy(t, g, "gpt", "openai")
-	r := g.raw(t, http.MethodPost, "/v1/responses", `{"model":"agent","input":"hi","store":false}`)
-	r.wantStatus(t, 200)
-	if string(r.Body) != nativeAnswer {
-		t.Errorf("the next request got %s, want the native target's answer", r.Body)
-	}
+	responsesOwn404(t, start(t, responsesNativeCfg, fs), fs, "own tool model",
+		`{"model":"agent","input":"draw it","tools":[{"type":"image_generation","model":"`+toolModel+`"}],"store":false}`)
 }

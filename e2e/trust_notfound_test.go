@@ -142,17 +142,25 @@ func TestResponsesClientNamedContainerNotFoundNeverCools(t *testing.T) {
 		"openai":    missingFile(t, "openai-container-file-not-found-404", container, nativeAnswer),
 		"anthropic": script(ok("x", "x")),
 	})
-	g := start(t, responsesNativeCfg, fs)
-	for range 4 {
-		r := g.raw(t, http.MethodPost, "/v1/responses",
-			`{"model":"agent","input":"plot it","tools":[{"type":"code_interpreter","container":"`+container+`"}],"store":false}`)
+	responsesOwn404(t, start(t, responsesNativeCfg, fs), fs, "missing container",
+		`{"model":"agent","input":"plot it","tools":[{"type":"code_interpreter","container":"`+container+`"}],"store":false}`)
+}
+
+// responsesOwn404 sends req, which names something of the client's own
+// that the native Responses target answers 404 about, more often than the
+// failure threshold: each is the client's bad_request, the next target is
+// never called, the endpoint stays healthy and serves the next request.
+func responsesOwn404(t *testing.T, g *gateway, fs map[string]*upstreamtest.Server, what, req string) {
+	t.Helper()
+	for range 4 { // more than failure_threshold, were it counted
+		r := g.raw(t, http.MethodPost, "/v1/responses", req)
 		r.wantStatus(t, http.StatusNotFound)
 		if c := r.Header.Get("X-Detour-Class"); c != "bad_request" {
 			t.Errorf("X-Detour-Class %q, want bad_request", c)
 		}
 	}
 	if n := fs["anthropic"].Calls(); n != 0 {
-		t.Errorf("a client's missing container walked the route: %d calls to the next target", n)
+		t.Errorf("a client's %s walked the route: %d calls to the next target", what, n)
 	}
 	wantHealthy(t, g, "gpt", "openai")
 	r := g.raw(t, http.MethodPost, "/v1/responses", `{"model":"agent","input":"hi","store":false}`)
