@@ -12,10 +12,9 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// postAs is post presenting a client key.
-func (g *gateway) postAs(key, model string) reply {
+// chatAs POSTs body to /v1/chat/completions presenting a client key.
+func (g *gateway) chatAs(key, body string) *http.Response {
 	g.t.Helper()
-	body := `{"model":"` + model + `","messages":[{"role":"user","content":"hi"}]}`
 	req, _ := http.NewRequest(http.MethodPost, g.URL+"/v1/chat/completions", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+key)
@@ -23,6 +22,13 @@ func (g *gateway) postAs(key, model string) reply {
 	if err != nil {
 		g.t.Fatalf("gateway %s: %v", g.name, err)
 	}
+	return resp
+}
+
+// postAs is post presenting a client key.
+func (g *gateway) postAs(key, model string) reply {
+	g.t.Helper()
+	resp := g.chatAs(key, `{"model":"`+model+`","messages":[{"role":"user","content":"hi"}]}`)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return reply{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}
@@ -95,14 +101,7 @@ func TestSharedClientBudget(t *testing.T) {
 // request can follow the very moment the stream is over for the client.
 func (g *gateway) streamAs(key, model string) (status int, sawDone bool) {
 	g.t.Helper()
-	body := `{"model":"` + model + `","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`
-	req, _ := http.NewRequest(http.MethodPost, g.URL+"/v1/chat/completions", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := client.Do(req)
-	if err != nil {
-		g.t.Fatalf("gateway %s: %v", g.name, err)
-	}
+	resp := g.chatAs(key, `{"model":"`+model+`","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`)
 	defer resp.Body.Close()
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
