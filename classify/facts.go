@@ -17,6 +17,17 @@ type facts struct {
 	errCode, errType, errStatus, param, innerCode []byte // error.* (or top level)
 	topCode, topType, amzType                     []byte // top-level code/type, __type
 	numCode                                       int    // a numeric error.code / code (HTTP-like)
+	baseCode                                      []byte // MiniMax base_resp.status_code, when not 0
+
+	// A vendor's own status envelope ({"status":"434","msg":"…","body":null},
+	// {"code":10003,"message":"…"}): a top-level integer status, a top-level
+	// msg/errmsg, a top-level message-like text, and whether any top-level
+	// member carries an answer (payload). scanJSON reads them together
+	// (statusEnvelope).
+	topStatus int
+	topMsg    []byte
+	topText   bool
+	payload   bool
 
 	texts  [maxTexts][]byte // messages, error strings, metadata.raw
 	nTexts int
