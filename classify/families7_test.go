@@ -114,17 +114,19 @@ func TestMissingParameter(t *testing.T) {
 
 // TestShouldBeRange: "should be in [1, 384000]", "should be between 1 and
 // 100": a value outside its allowed range, as vendors that write "should"
-// word "must be".
+// word "must be in"; pydantic's "Input should be greater than" keeps its
+// rule (a location in the request body).
 func TestShouldBeRange(t *testing.T) {
 	run(t, []tc{
 		{"sensenova range", 400, nil, `{"error":{"message":"field MaxTokens invalid, should be in [1, 384000]","type":"invalid_request_error"}}`, false, "bad_request", "phrase:should be in"},
 		{"between", 400, nil, `{"error":{"message":"top_k should be between 1 and 100"}}`, false, "bad_request", "phrase:should be between"},
-		{"at least", 400, nil, `{"error":{"message":"n should be at least 1"}}`, false, "bad_request", "phrase:should be at least"},
 		{"in a 200 status envelope", 200, nil, `{"code":40001,"msg":"seed should be within the int32 range"}`, false, "bad_request", "phrase:should be within"},
 		// Must not catch: "should be included", a status that says more,
 		// the client's own words.
 		{"should be included", 400, nil, `{"error":{"message":"The header should be included next time"}}`, false, "unknown", ""},
-		{"a 429 stays a rate", 429, nil, `{"error":{"message":"Requests should be at most 10 per minute"}}`, false, "rate_limited", ""},
+		{"a 429 stays a rate", 429, nil, `{"error":{"message":"Requests should be between 1 and 10 per minute"}}`, false, "rate_limited", ""},
+		{"pydantic comparison outside the body", 400, nil, `{"error":{"message":"Input should be greater than 0 at ('query', 'limit')"}}`, false, "unknown", "status:400"},
+		{"a range with no verb of it", 400, nil, `{"error":{"message":"Range of input length should be [1, 983616]"}}`, false, "context_length", "phrase:input length"},
 	})
 	req := []byte(`{"messages":[{"role":"user","content":"The answer should be in French"}]}`)
 	v := Classify(Response{Status: 400, Body: []byte(`{"error":{"message":"Rejected: The answer should be in French"}}`), Request: req})
