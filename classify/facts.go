@@ -10,7 +10,8 @@ type facts struct {
 
 	// codeInBody names a vendor envelope that reports errors with any
 	// status, 200 included, and a code in the body (Baidu's non-zero
-	// error_code, MiniMax's base_resp.status_code): such a status says
+	// error_code, MiniMax's base_resp.status_code, a vendor's status
+	// envelope: statusEnvelope): such a status says
 	// nothing, so a 2xx carrying one defaults to unknown, not server_error.
 	codeInBody string
 
