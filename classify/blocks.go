@@ -109,8 +109,9 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 // (OpenRouter's {"error":{"code":402}}, vLLM's "code":400) stands for the
 // status; without one the default is server_error (the provider accepted the
 // request and then failed it), except in an envelope that carries every error
-// with a 200 (Baidu error_code, MiniMax base_resp), where the default is
-// unknown: that 200 says nothing, as a 400 says nothing.
+// with a 200 (Baidu error_code, MiniMax base_resp, a vendor's own status
+// envelope: scan.go, statusEnvelope), where the default is unknown: that 200
+// says nothing, as a 400 says nothing.
 func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, model string) Verdict {
 	st := f.numCode
 	if st < 400 || st > 599 {

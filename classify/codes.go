@@ -27,10 +27,11 @@ const (
 	srcType                        // error.type / type
 	srcInner                       // Azure innererror.code
 	srcStatus                      // Gemini error.status
+	srcBaseResp                    // MiniMax base_resp.status_code
 	numSources
 )
 
-var sourcePrefix = [numSources]string{"bedrock:", "gemini:reason=", "code:", "type:", "azure:innererror=", "gemini:status="}
+var sourcePrefix = [numSources]string{"bedrock:", "gemini:reason=", "code:", "type:", "azure:innererror=", "gemini:status=", "minimax:base_resp="}
 
 var codeTables [numSources]map[string]codeRule
 
@@ -83,6 +84,7 @@ func init() {
 		"tool_use_failed": strongCode(Unknown),
 		// bad input
 		"invalid_value": badInput, "invalid_type": badInput, "missing_required_parameter": badInput,
+		"missingparameter": badInput, "missing_parameter": badInput, // Volcengine Ark's MissingParameter, and its snake_case spelling
 		"unknown_parameter": badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
 		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput,
 		"invalid_json": badInput, "string_too_long": badInput, "empty_array": badInput, "array_above_max_length": badInput,
@@ -122,6 +124,20 @@ func init() {
 		"not_found": weakCode(Unavailable), "resource_exhausted": weakCode(RateLimited), "deadline_exceeded": weakCode(Timeout),
 		"unavailable": weakCode(ServerError), "internal": weakCode(ServerError),
 		"data_loss": weakCode(ServerError),
+	}
+	// MiniMax's documented base_resp codes (its API reference, "Error
+	// Codes"), for the ones whose class the table settles. Weak: its
+	// status_msg, read as a phrase, decides first. 1039 "token limit" is
+	// listed with "retry your requests later": a token-rate throttle, not
+	// the context window. The voice-cloning and file codes say nothing a
+	// gateway acts on and are left to the status.
+	// Its timeout and internal-error codes (1001, 1024, 1033) are left
+	// out: a weak provider-side code decides no 2xx or 4xx (refine).
+	codeTables[srcBaseResp] = map[string]codeRule{
+		"1002": weakCode(RateLimited), "1004": weakCode(Auth), "1008": weakCode(Quota),
+		"1026": weakCode(Refusal), "1027": weakCode(Refusal), "1039": weakCode(RateLimited),
+		"1041": weakCode(RateLimited), "2013": badInput, "2045": weakCode(RateLimited),
+		"2049": weakCode(Auth),
 	}
 	for src, tab := range codeTables {
 		ev := make(map[string]string, len(tab))

@@ -251,6 +251,7 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 	cs.try(srcCode, f.topCode)
 	cs.try(srcType, f.topType)
 	cs.try(srcStatus, f.errStatus)
+	cs.try(srcBaseResp, f.baseCode)
 }
 
 func (cs *codeScan) try(src codeSource, v []byte) {

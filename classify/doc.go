@@ -7,7 +7,9 @@
 // details.reason, promptFeedback.blockReason, finishReason SAFETY, OpenRouter's
 // 200-with-error body, SSE error events, the Responses API's response.error)
 // and the envelopes of other vendors (Baidu error_code/error_msg, MiniMax
-// base_resp, iFlytek Spark header.code/message, Cloudflare errors[], FastAPI
+// base_resp and its documented codes, iFlytek Spark header.code/message, a
+// vendor's own {status|code, msg} with no answer beside it (iFlow),
+// Cloudflare errors[], FastAPI
 // detail as text or object, Zod's {"field":{"_errors":[…]}}, Ollama NDJSON
 // lines, llama.cpp's `error: {…}` stream line).
 //

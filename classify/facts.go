@@ -10,13 +10,25 @@ type facts struct {
 
 	// codeInBody names a vendor envelope that reports errors with any
 	// status, 200 included, and a code in the body (Baidu's non-zero
-	// error_code, MiniMax's base_resp.status_code): such a status says
+	// error_code, MiniMax's base_resp.status_code, a vendor's status
+	// envelope: statusEnvelope): such a status says
 	// nothing, so a 2xx carrying one defaults to unknown, not server_error.
 	codeInBody string
 
 	errCode, errType, errStatus, param, innerCode []byte // error.* (or top level)
 	topCode, topType, amzType                     []byte // top-level code/type, __type
 	numCode                                       int    // a numeric error.code / code (HTTP-like)
+	baseCode                                      []byte // MiniMax base_resp.status_code, when not 0
+
+	// A vendor's own status envelope ({"status":"434","msg":"…","body":null},
+	// {"code":10003,"message":"…"}): a top-level integer status, a top-level
+	// msg/errmsg, a top-level message-like text, and whether any top-level
+	// member carries an answer (payload). scanJSON reads them together
+	// (statusEnvelope).
+	topStatus int
+	topMsg    []byte
+	topText   bool
+	payload   bool
 
 	texts  [maxTexts][]byte // messages, error strings, metadata.raw
 	nTexts int

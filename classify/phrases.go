@@ -291,6 +291,7 @@ var requestPhrases = []phrase{
 	{a: "is required", class: BadRequest, badInput: true},
 	{a: "field required", class: BadRequest, badInput: true},
 	{a: "missing required", class: BadRequest, badInput: true},
+	{a: "missing", b: "required parameter", gap: 32, class: BadRequest, badInput: true}, // "missing one or multiple required parameters"
 	{a: "is not specified", class: BadRequest, badInput: true},
 	{a: "must be", class: BadRequest, badInput: true},
 	{a: "must not be", class: BadRequest, badInput: true},
@@ -303,6 +304,15 @@ var requestPhrases = []phrase{
 	{a: "expected one of", class: BadRequest, badInput: true},
 	{a: "failed to deserialize", class: BadRequest, badInput: true},
 	{a: "valid range", class: BadRequest, badInput: true},
+	// A value's allowed range, as "should" ("field MaxTokens invalid,
+	// should be in [1, 384000]", "should be between 0 and 2"): the "must
+	// be in" of vendors that write "should". Not "should be included", and
+	// not pydantic's comparisons ("Input should be greater than 0"), which,
+	// like its "should be a valid …", prove bad input only with a location
+	// in the request body (fieldpath.go).
+	{a: "should be in", word: true, class: BadRequest, badInput: true},
+	{a: "should be between", class: BadRequest, badInput: true},
+	{a: "should be within", class: BadRequest, badInput: true},
 	{a: "out of range", class: BadRequest, badInput: true},
 	{a: "invalid message", class: BadRequest, badInput: true},
 	{a: "is not valid", class: BadRequest, badInput: true},

@@ -18,6 +18,25 @@ var accountPhrases = []phrase{
 	{a: "security token included in the request is invalid", class: Auth},
 	{a: "security token included in the request is expired", class: Auth},
 	{a: "request signature we calculated does not match", class: Auth},
+	// The API key written as one word (apiKey, APIKEY), as many vendors
+	// spell their parameter, and a key or access key (AK) blocked for good.
+	{a: "invalid apikey", class: Auth},
+	{a: "apikey is invalid", class: Auth},
+	{a: "apikey not valid", class: Auth},
+	{a: "key has been blocked", class: Auth},
+	{a: "ak has been blocked", class: Auth},
+	{a: "key is blocked", class: Auth},
+	// A request signature (HMAC over the request, AK/SK or SecretId
+	// signing) that the provider computed otherwise: the credential's
+	// signing is rejected. "Calculated" ties it to request signing, not to
+	// a thinking block's signature the client sends back (bad input).
+	{a: "signature calculated", class: Auth},
+	{a: "calculated signature", class: Auth},
+	{a: "signature we calculated", class: Auth},
+	{a: "鉴权失败", class: Auth},   // authentication failed
+	{a: "认证失败", class: Auth},   // authentication failed
+	{a: "签名验证失败", class: Auth}, // signature verification failed
+	{a: "签名校验失败", class: Auth}, // signature check failed
 	{a: "invalid subscription key", class: Auth},
 	{a: "invalid authentication", class: Auth},
 	{a: "invalid bearer token", class: Auth},

@@ -22,10 +22,18 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		case "message", "Message", "detail", "error_message", "error_msg": // AWS writes {"Message":"…"} in places
 			if str {
 				f.addText(v)
+				f.topText = f.topText || len(v) > 0
 			}
+		case "msg", "errmsg": // a vendor status envelope's message: read only with its status (statusEnvelope)
+			if str {
+				f.topMsg = v
+			}
+		case "status": // an integer status of a vendor envelope; "completed" (Responses API) is none
+			f.topStatus = atoi(v)
 		case "text":
 			if str {
 				f.workerText = v
+				f.payload = f.payload || len(v) > 0
 			}
 		case "error_code": // Baidu: {"error_code":17,"error_msg":"…"}
 			if nonZero(v) {
@@ -52,6 +60,10 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.param = paramValue(v)
 		case "stop_reason":
 			f.stopReason = v
+		default:
+			if str && len(v) > 0 && payloadKey(k0) {
+				f.payload = true
+			}
 		}
 		return
 	case 2:
@@ -62,6 +74,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				if nonZero(v) {
 					f.hasError = true
 					f.codeInBody = "body:base_resp"
+					f.baseCode = v
 				}
 			case "status_msg":
 				if str {
@@ -220,4 +233,17 @@ func (s *scanner) code(dst *[]byte, v []byte, str bool) {
 	if n := atoi(v); n != 0 && s.f.numCode == 0 {
 		s.f.numCode = n
 	}
+}
+
+// payloadKey names the top-level members that carry an answer in some
+// dialect: a body with one of them set is an answer, whatever status member
+// sits beside it (statusEnvelope).
+func payloadKey(k []byte) bool {
+	switch string(k) {
+	case "choices", "candidates", "content", "output", "outputs", "data", "result", "results", "body",
+		"response", "message", "delta", "completion", "generated_text", "embedding", "embeddings",
+		"predictions", "images", "audio", "text":
+		return true
+	}
+	return false
 }

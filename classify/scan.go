@@ -54,6 +54,32 @@ func (s *scanner) scanJSON(b []byte) {
 		s.f.addText(s.f.workerText)
 	}
 	s.f.workerText = nil
+	s.statusEnvelope()
+}
+
+// statusEnvelope reads a vendor's own status envelope, which carries its
+// errors with any HTTP status, 200 included ({"status":"434","msg":"Invalid
+// apiKey","body":null}, {"code":10003,"msg":"…"}): a top-level integer status
+// or code of 400 or more, beside a top-level message, in a body with no
+// error member and no answer member (choices, content, data, … set). The
+// structure proves the error, not the words: a 0, a 2xx or any code below
+// 400 is a success or means different things to different vendors, and a
+// body with an answer in it is an answer. Its msg then counts as a text.
+func (s *scanner) statusEnvelope() {
+	f := &s.f
+	if f.hasError || f.payload || (len(f.topMsg) == 0 && !f.topText) {
+		return
+	}
+	switch {
+	case f.topStatus >= 400:
+		f.codeInBody = "body:status"
+	case f.numCode >= 400, atoi(f.topCode) >= 400:
+		f.codeInBody = "body:code"
+	default:
+		return
+	}
+	f.hasError = true
+	f.addText(f.topMsg)
 }
 
 func (s *scanner) ws() {
@@ -205,6 +231,9 @@ func (s *scanner) key(k int) []byte {
 func (s *scanner) container(d int, c byte) {
 	if d == 1 && eq(s.path[0], "error") {
 		s.f.hasError = true
+	}
+	if d == 1 && payloadKey(s.path[0]) {
+		s.f.payload = true
 	}
 	if d >= 2 && c == '[' {
 		switch string(s.key(d - 1)) {
