@@ -64,8 +64,10 @@ func init() {
 		"model_is_deactivated": strongCode(Unavailable), "dedicated_endpoint_not_running": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
 		"not_found": weakCode(Unavailable), "operationnotsupported": strongCode(Unavailable),
 		// context, refusal, forbidden
-		"context_length_exceeded": strongCode(ContextLength), "exceed_context_size_error": strongCode(ContextLength), "string_above_max_length": strongCode(Overflow),
-		"content_filter": strongCode(Refusal), "content_policy_violation": strongCode(Refusal),
+		"context_length_exceeded": strongCode(ContextLength), "exceed_context_size_error": strongCode(ContextLength),
+		"string_above_max_length":          strongCode(Overflow),
+		"model_max_prompt_tokens_exceeded": strongCode(ContextLength), // GitHub Copilot's chat API
+		"content_filter":                   strongCode(Refusal), "content_policy_violation": strongCode(Refusal),
 		"responsibleaipolicyviolation": strongCode(Refusal), "moderation_blocked": strongCode(Refusal),
 		"data_inspection_failed": strongCode(Refusal), "datainspectionfailed": strongCode(Refusal),
 		"unsupported_country_region_territory": strongCode(Forbidden), "permission_error": weakCode(Forbidden),

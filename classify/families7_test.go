@@ -134,3 +134,21 @@ func TestShouldBeRange(t *testing.T) {
 		t.Fatalf("got %+v: echoed wording decided bad_request", v)
 	}
 }
+
+// TestPromptTokenCountExceeds: the seventh round's second batch. A prompt's
+// (or input's) token count said to exceed a limit is the window, with or
+// without "the maximum" (GitHub Copilot's "prompt token count of 514673
+// exceeds the limit of 128000", code model_max_prompt_tokens_exceeded); a
+// throttle that words its per-minute cap that way stays the throttle's.
+func TestPromptTokenCountExceeds(t *testing.T) {
+	run(t, []tc{
+		{"copilot's wording and code", 400, nil, `{"error":{"message":"prompt token count of 514673 exceeds the limit of 128000","code":"model_max_prompt_tokens_exceeded"}}`, false, "context_length", ""},
+		{"the wording alone", 400, nil, `{"error":{"message":"prompt token count of 9000 exceeds the limit of 8192"}}`, false, "context_length", ""},
+		{"the code alone", 400, nil, `{"error":{"message":"Bad request","code":"model_max_prompt_tokens_exceeded"}}`, false, "context_length", "code:model_max_prompt_tokens_exceeded"},
+		{"input token count", 400, nil, `{"error":{"message":"input token count 40000 exceeds the model limit"}}`, false, "context_length", ""},
+		// Must not catch: a per-minute cap (a 429 stays rate_limited), a
+		// count that does not exceed anything.
+		{"a throttle's per-minute count", 429, nil, `{"error":{"message":"prompt token count of 12000 exceeds the limit of 10000 tokens per minute","type":"rate_limit_error"}}`, false, "rate_limited", ""},
+		{"a count that exceeds nothing", 400, nil, `{"error":{"message":"the prompt token count was 12"}}`, false, "unknown", ""},
+	})
+}

@@ -46,7 +46,11 @@ var requestPhrases = []phrase{
 	{a: "超过最大长度", class: ContextLength}, // exceeds the maximum length
 	{a: "input is too long", class: ContextLength},
 	{a: "input too long", class: ContextLength},
-	{a: "input token count", b: "exceeds the maximum", gap: 60, class: ContextLength},
+	// A prompt's or input's token count said to exceed a limit (Copilot:
+	// "prompt token count of 514673 exceeds the limit of 128000"); a
+	// throttle wording its per-minute cap so stays the throttle's.
+	{a: "input token count", b: "exceeds", gap: 60, class: ContextLength, notRate: true},
+	{a: "prompt token count", b: "exceeds", gap: 60, class: ContextLength, notRate: true},
 	{a: "reduce the length of the messages", class: ContextLength},
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},
