@@ -1,5 +1,7 @@
 package classify
 
+import "unicode/utf8"
+
 // A gone model the client named (docs/behaviour.md, "Not found: whose?").
 // The provider's words about a gone model ("The model `x` does not exist",
 // "model \"x\" not found", "Model 'x' is not available", model_not_found)
@@ -12,18 +14,20 @@ package classify
 // model that does not exist.
 //
 // So where a verdict is unavailable, the model names the answer's texts
-// give right after the word "model" (quoted, or a bare token up to a blank
-// or the punctuation that ends a clause) are read. If one of them is the
-// model Detour sent (equal, it behind a provider prefix such as openai/,
-// or a resource path ending in it), the answer is the endpoint's, whatever the request holds. A
-// name that is a whole string value of the client's request other than its
-// top-level "model" member (a prompt that merely mentions it is not) is
-// the client's, even a variant of Detour's model (gpt-4o-2024-05-13 sent as
-// a tool's model to a gpt-4o endpoint); any other variant of Detour's model
-// (longer and holding it, or held by it where the message names it in full
-// too) is the endpoint's. A client's name makes the answer bad_request: a
-// client can only keep its own 404 from walking the route. Nothing is
-// allocated.
+// give right after the word "model" (quoted — blanks and escapes allowed —
+// or a bare token up to a blank or the punctuation that ends a clause) are
+// read. If one of them is exactly the model Detour sent, the answer is the
+// endpoint's, whatever the request holds. A name the client's request holds
+// as a whole string value of a member other than its top-level "model" (a
+// prompt that merely mentions it is not) is the client's, even a variant
+// of Detour's model (gpt-4o-2024-05-13, house/gpt-4o, or GPT-4O as the
+// client spelled it, sent as a tool's model to a gpt-4o endpoint); any
+// other spelling of Detour's model (another case, a provider prefix, a
+// resource path ending in it, a name containing it or contained in it
+// where the message names it in full) is the endpoint's. A client's name
+// makes the answer bad_request: a client can only keep its own 404 from
+// walking the route. Each distinct name costs one scan of the request, at
+// most maxNamed; nothing is allocated.
 
 // modelNamed reports whether the answer's texts name, after the word
 // "model", a model that is not the one Detour sent and that the client's
@@ -34,6 +38,7 @@ func (ts *textScan) modelNamed() bool {
 		return false
 	}
 	named, checks := false, 0
+	var seen [maxNamed][]byte // the names looked for in the request, each once
 	for i := 0; i < ts.texts(); i++ {
 		t := ts.text(i)
 		for at := 0; ; {
@@ -43,22 +48,38 @@ func (ts *textScan) modelNamed() bool {
 			}
 			at = next
 			name := t[s:e]
-			if hasFold(ts.model, name) && len(name) == len(ts.model) || providerPrefixed(ts.model, name) || pathTo(name, ts.model) {
+			if string(name) == ts.model {
 				return false // Detour's model itself: the endpoint's
 			}
-			if checks < maxNamed {
+			// A name the client sent itself, in another member, is the
+			// client's, even a variant of Detour's model; one that is
+			// Detour's model in another case counts only as the client
+			// spelled it.
+			folded := hasFold(ts.model, name) && len(name) == len(ts.model)
+			if !named && checks < maxNamed && !seenName(seen[:checks], name) {
+				seen[checks] = name
 				checks++
-				if valueElsewhere(ts.req, name) {
-					named = true // the client sent this very name: its own, even a variant of Detour's
+				if valueElsewhere(ts.req, name, !folded) {
+					named = true
 					continue
 				}
 			}
-			if ts.isModel(name) {
-				return false
+			if folded || providerPrefixed(ts.model, name) || pathTo(name, ts.model) || ts.isModel(name) {
+				return false // Detour's model as the provider writes it: the endpoint's
 			}
 		}
 	}
 	return named
+}
+
+// seenName reports whether name is one of the names already looked for.
+func seenName(seen [][]byte, name []byte) bool {
+	for _, n := range seen {
+		if string(n) == string(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // providerPrefixed reports whether model is name behind a provider prefix
@@ -116,10 +137,11 @@ func skipBlanks(t []byte, i int) int {
 	return i
 }
 
-// modelToken reads the name at t[i]: a quoted span of 1 to maxNeedle bytes
-// without blanks or escapes, or a bare token of name bytes whose trailing
-// clause punctuation is cut. A bare word of the sentence (the model "does
-// not exist") is none.
+// modelToken reads the name at t[i]: a quoted span on one line (blanks
+// and JSON escapes allowed: a client names its models as it likes), or a
+// bare token of name bytes whose trailing clause punctuation is cut. A bare
+// word of the sentence (the model "does not exist") is none. The text is
+// at most the 4 KiB read of the body, which bounds a name.
 func modelToken(t []byte, i int) (s, e int, ok bool) {
 	open, close := 1, ""
 	switch {
@@ -130,25 +152,31 @@ func modelToken(t []byte, i int) (s, e int, ok bool) {
 	}
 	if close != "" {
 		in := i + open
-		k := indexByteStr(t[in:min(len(t), in+maxNeedle+1)], close)
-		if k <= 0 {
-			return 0, 0, false
-		}
-		for _, c := range t[in : in+k] {
-			if c <= ' ' || c == '\\' || c == '\'' || c == '"' || c == '`' {
-				return 0, 0, false
+		for j := in; j < len(t); j++ {
+			switch c := t[j]; {
+			case c < ' ' || c == '"' && close != `"`:
+				return 0, 0, false // the line or the JSON string ended first
+			case c == '\\' && close == `\"` && j+1 < len(t) && t[j+1] == '"':
+				return in, j, j > in
+			case c == '\\':
+				if j+1 < len(t) && t[j+1] == 'n' {
+					return 0, 0, false // an escaped line break
+				}
+				j++ // an escape is part of the name
+			case string(c) == close:
+				return in, j, j > in
 			}
 		}
-		return in, in + k, true
+		return 0, 0, false
 	}
 	j := i
-	for j < len(t) && j-i <= maxNeedle && modelByte(t[j]) {
+	for j < len(t) && modelByte(t[j]) {
 		j++
 	}
 	for j > i && (t[j-1] == '.' || t[j-1] == ':' || t[j-1] == '-' || t[j-1] == '/') {
 		j-- // the end of a clause, not part of the name
 	}
-	if j == i || j-i > maxNeedle || sentenceWord(t[i:j]) {
+	if j == i || sentenceWord(t[i:j]) {
 		return 0, 0, false
 	}
 	return i, j, true
@@ -178,9 +206,10 @@ func sentenceWord(w []byte) bool {
 }
 
 // valueElsewhere reports whether req, the client's JSON request, holds name
-// (case aside, JSON escapes decoded) as a whole string value anywhere but
-// the top-level "model" member. A member's name is no value.
-func valueElsewhere(req, name []byte) bool {
+// (JSON escapes decoded on both sides; ASCII case aside with fold) as a
+// whole string value anywhere but the top-level "model" member. A member's
+// name is no value.
+func valueElsewhere(req, name []byte, fold bool) bool {
 	depth := 0
 	topModel := false // the last token was the top-level "model" member's name and its colon
 	for i := 0; i < len(req); i++ {
@@ -216,7 +245,7 @@ func valueElsewhere(req, name []byte) bool {
 				i = j
 				continue
 			}
-			if !topModel && sameValue(req[s:e], name) {
+			if !topModel && sameValue(req[s:e], name, fold) {
 				return true
 			}
 			topModel = false
@@ -225,29 +254,32 @@ func valueElsewhere(req, name []byte) bool {
 	return false
 }
 
-// sameValue reports whether the raw JSON string v decodes to name, ASCII
-// case folded (name holds no escapes: modelToken refuses them).
-func sameValue(v, name []byte) bool {
-	if len(v) < len(name) {
-		return false
-	}
-	k := 0
-	for i := 0; i < len(v); {
-		c := v[i]
-		if c == '\\' {
-			r, w := unescapeAt(v, i)
-			if r >= 0x80 || k >= len(name) || lowerTab[byte(r)] != lowerTab[name[k]] {
-				return false
-			}
-			i += w
-			k++
-			continue
+// sameValue reports whether the raw JSON strings v and name decode to the
+// same text (ASCII case folded with fold).
+func sameValue(v, name []byte, fold bool) bool {
+	i, k := 0, 0
+	for i < len(v) && k < len(name) {
+		a, w := runeAt(v, i)
+		b, x := runeAt(name, k)
+		if fold && a < utf8.RuneSelf && b < utf8.RuneSelf {
+			a, b = rune(lowerTab[byte(a)]), rune(lowerTab[byte(b)])
 		}
-		if k >= len(name) || lowerTab[c] != lowerTab[name[k]] {
+		if a != b {
 			return false
 		}
-		i++
-		k++
+		i, k = i+w, k+x
 	}
-	return k == len(name)
+	return i == len(v) && k == len(name)
+}
+
+// runeAt decodes the character at b[i] of a raw JSON string: an escape, or
+// UTF-8.
+func runeAt(b []byte, i int) (rune, int) {
+	if b[i] == '\\' {
+		return unescapeAt(b, i)
+	}
+	if b[i] < utf8.RuneSelf {
+		return rune(b[i]), 1
+	}
+	return utf8.DecodeRune(b[i:])
 }

@@ -75,7 +75,12 @@ func TestGoneModelTheClientNamed(t *testing.T) {
 			`{"model":"x",` + msgs + `,"tools":[{"type":"x","model":"gpt-4o-bogus"}]}`, "gpt-4o", "bad_request", "not-found:client-named"},
 		{"the endpoint's model behind a provider prefix", 404,
 			`{"error":{"message":"model gpt-4o not found"}}`,
-			`{"model":"x",` + msgs + `,"guard_model":"gpt-4o"}`, "openai/gpt-4o", "unavailable", ""},
+			`{"model":"x",` + msgs + `,"guard_model":"llama-guard"}`, "openai/gpt-4o", "unavailable", ""},
+		// The same name sent by the client itself is the client's
+		// (clientmodel_hostile_test.go has the other spellings).
+		{"the endpoint's model's base, which the client sent too", 404,
+			`{"error":{"message":"model gpt-4o not found"}}`,
+			`{"model":"x",` + msgs + `,"guard_model":"gpt-4o"}`, "openai/gpt-4o", "bad_request", "not-found:client-named"},
 		{"Detour's model named beside the client's", 404,
 			`{"error":{"message":"model my-embedder not found; model gpt-4o not found"}}`,
 			`{"model":"x",` + msgs + `,"embedding_model":"my-embedder"}`, "gpt-4o", "unavailable", ""},

@@ -48,7 +48,13 @@ func TestNotFoundScope(t *testing.T) {
 			`{"model":"r","max_tokens":10,"messages":[{"role":"user","content":"use claude-sonnet-4-5-20250929"}]}`, model, "unavailable", "type:not_found_error"},
 		{"the model named in a path", 404,
 			`{"error":{"code":404,"message":"Publisher Model projects/p1/locations/us-central1/publishers/google/models/claude-sonnet-4-5 was not found or your project does not have access to it.","status":"NOT_FOUND"}}`,
-			`{"model":"r","messages":[{"role":"user","content":"projects/p1/locations/us-central1/publishers/google/models/claude-sonnet-4-5"}]}`, model, "unavailable", ""},
+			`{"model":"r","messages":[{"role":"user","content":"summarize projects/p1/locations/us-central1/publishers/google/models/claude-sonnet-4-5"}]}`, model, "unavailable", ""},
+		// A prompt that is the path and nothing else is a whole value the
+		// client sent: its own request does not walk (clientmodel.go), and
+		// nothing cools.
+		{"the model's path, which the client sent as its whole prompt", 404,
+			`{"error":{"code":404,"message":"Publisher Model projects/p1/locations/us-central1/publishers/google/models/claude-sonnet-4-5 was not found or your project does not have access to it.","status":"NOT_FOUND"}}`,
+			`{"model":"r","messages":[{"role":"user","content":"projects/p1/locations/us-central1/publishers/google/models/claude-sonnet-4-5"}]}`, model, "bad_request", "not-found:client-named"},
 		{"openai file object", 404,
 			`{"error":{"message":"No such File object: file-vyA4ivhKGPlD4hezlXpAtOGN","type":"invalid_request_error","param":"id","code":null}}`,
 			`{"model":"gpt","input":[{"role":"user","content":[{"type":"input_file","file_id":"file-vyA4ivhKGPlD4hezlXpAtOGN"}]}]}`, "gpt-4.1", "bad_request", "not-found:client-named"},

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
@@ -12,18 +13,24 @@ import (
 // exist" at once, and nothing cools: the endpoint's own model is not gone
 // (docs/behaviour.md, "Not found: whose?").
 func TestResponsesClientNamedToolModelNeverCools(t *testing.T) {
-	const toolModel = "house-image-gen"
-	gone := upstreamtest.Step{Status: 404, Body: "{\"error\":{\"message\":\"The model `" + toolModel +
-		"` does not exist or you do not have access to it.\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"model_not_found\"}}"}
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"openai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
-			if bytes.Contains(r.Body, []byte(toolModel)) {
-				return gone
-			}
-			return upstreamtest.Step{Body: nativeAnswer}
-		},
-		"anthropic": script(ok("x", "x")),
-	})
-	responsesOwn404(t, start(t, responsesNativeCfg, fs), fs, "own tool model",
-		`{"model":"agent","input":"draw it","tools":[{"type":"image_generation","model":"`+toolModel+`"}],"store":false}`)
+	// The endpoint's model is gpt-5-mini: a variant of it, the same in
+	// another case, a path ending in it, a long name and one with blanks,
+	// each sent by the client, are the client's too.
+	for _, toolModel := range []string{"house-image-gen", "house/gpt-5-mini", "GPT-5-MINI", "img-" + strings.Repeat("x", 300), "house image gen"} {
+		t.Run(toolModel[:min(len(toolModel), 20)], func(t *testing.T) {
+			gone := upstreamtest.Step{Status: 404, Body: "{\"error\":{\"message\":\"The model `" + toolModel +
+				"` does not exist or you do not have access to it.\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"model_not_found\"}}"}
+			fs := fakes(t, map[string]upstreamtest.Script{
+				"openai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+					if bytes.Contains(r.Body, []byte(toolModel)) {
+						return gone
+					}
+					return upstreamtest.Step{Body: nativeAnswer}
+				},
+				"anthropic": script(ok("x", "x")),
+			})
+			responsesOwn404(t, start(t, responsesNativeCfg, fs), fs, "own tool model",
+				`{"model":"agent","input":"draw it","tools":[{"type":"image_generation","model":"`+toolModel+`"}],"store":false}`)
+		})
+	}
 }
