@@ -124,6 +124,9 @@ func pacedTogether(c *http.Client, urls []string, rate int, d time.Duration) ([]
 	return lat, nil
 }
 
+// orders are the six orders of the three paths.
+var orders = [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}, {0, 2, 1}, {2, 0, 1}, {1, 0, 2}}
+
 // closed runs conns clients back to back against url for d and returns
 // requests per second.
 func closed(c *http.Client, url string, conns int, d time.Duration) (float64, error) {
@@ -210,8 +213,10 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration,
 	for round := range rounds {
 		if together {
 			// One paced phase for the three paths, their requests taking
-			// turns in a rotating order.
-			order := []int{round % 3, (round + 1) % 3, (round + 2) % 3}
+			// turns; the order runs through all six permutations, so each
+			// path follows each other one as often (a request's latency
+			// carries some of the one sent just before it).
+			order := orders[round%len(orders)]
 			before := []time.Duration{cpuTime(pids[0]), cpuTime(pids[1]), cpuTime(pids[2])}
 			ordered := make([]string, 3)
 			for k, i := range order {
