@@ -45,7 +45,7 @@ func main() {
 	bin := flag.String("detour", "", "a built detour binary (default: ./cmd/detour built as the Dockerfile builds it, into a temporary directory)")
 	rate := flag.Int("rate", 500, "latency: requests per second, open loop")
 	dur := flag.Duration("dur", 2*time.Second, "length of one path's share of a round")
-	rounds := flag.Int("rounds", 5, "rounds; each runs every path once, in a rotating order")
+	rounds := flag.Int("rounds", 6, "rounds; each runs every path once, in a rotating order (6: the paced turns run through every order of the three paths)")
 	conns := flag.Int("conns", 50, "throughput: closed-loop connections")
 	streams := flag.Int("streams", 1000, "streams: how many streams are held open at once")
 	every := flag.Duration("every", 200*time.Millisecond, "streams: the upstream's gap before each event")
