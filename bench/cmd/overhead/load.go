@@ -265,6 +265,9 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration,
 		if err := r.prof.fetch("allocs", "allocs.pprof"); err != nil {
 			fmt.Println("  allocs profile:", err)
 		}
+		if err := r.prof.fetchFrom(r.prof.plainAddr, "allocs", "plain-allocs.pprof"); err != nil {
+			fmt.Println("  plain proxy's allocs profile:", err)
+		}
 	}
 	fmt.Printf("the fake upstream served %s (direct, plain and detour together)\n", protoCounts(c, r.fake))
 	m50 := []time.Duration{median(p50[0]), median(p50[1]), median(p50[2])}
