@@ -161,7 +161,46 @@ func TestRedisOverlappingLateFlushes(t *testing.T) {
 	e.l.Spend(ctx, spender(0), 0, 0.08)
 	e.flushAll(t)
 	direct := e.rs.Client(t)
-	wantCounter(t, direct, dayKey(0), 150000, 14*time.Hour+time.Minute-6*time.Second)
+	left := 14*time.Hour + time.Minute - 6*time.Second
+	wantCounter(t, direct, dayKey(0), 150000, left)
+	if ms, err := direct.Keys(ctx, dayKey(0)+":flush:*").Result(); err != nil || len(ms) != 2 {
+		t.Errorf("markers %v (%v), want two: one per flush that took a share", ms, err)
+	}
+	e.flushAll(t) // nothing is left to add
+	wantCounter(t, direct, dayKey(0), 150000, left)
+}
+
+// Of two flushes in flight at once, the first never reaches Redis (its
+// write is held until the link drops) and the second lands late: the
+// first's share, kept for the next flush, is added then, and the
+// second's is not added again.
+func TestRedisOverlappingFlushesOneLost(t *testing.T) {
+	e := newProxied(t, health.RedisConfig{})
+	ctx := context.Background()
+	e.p.Cut()
+	e.l.Spend(ctx, spender(0), 0, 0.01)
+	e.p.Heal()
+	e.warm(t)
+	var wg sync.WaitGroup
+	e.p.SlowCommands(2 * time.Second) // the first flush's write is held
+	e.clk.Advance(2 * time.Second)
+	wg.Go(func() { e.l.Admit(ctx, spender(0)) })
+	time.Sleep(150 * time.Millisecond)
+	e.l.Spend(ctx, spender(0), 0, 0.02) // pending, apart from the flush in flight
+	e.p.SlowCommands(0)
+	e.p.Slow(700 * time.Millisecond) // the second flush lands, its replies come late
+	e.clk.Advance(2 * time.Second)
+	wg.Go(func() { e.l.Admit(ctx, spender(0)) })
+	wg.Wait()
+	e.p.Cut() // the first flush's held write never reaches Redis
+	e.p.Slow(0)
+	time.Sleep(2 * time.Second)
+	e.p.Heal()
+	direct := e.rs.Client(t)
+	if got := direct.Get(ctx, dayKey(0)).Val(); got != "20000" {
+		t.Fatalf("before the next flush %s = %q, want the second flush's 20000 only", dayKey(0), got)
+	}
+	e.l.Spend(ctx, spender(0), 0, 0.04)
 	e.flushAll(t)
-	wantCounter(t, direct, dayKey(0), 150000, 14*time.Hour+time.Minute-8*time.Second)
+	wantCounter(t, direct, dayKey(0), 70000, 14*time.Hour+time.Minute-6*time.Second)
 }
