@@ -3,6 +3,7 @@ package limit
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -31,10 +32,22 @@ type Redis struct {
 	pending map[string]pendingAdd // spend added locally while Redis was away
 }
 
+// pendingAdd is a counter's spend not yet known to be in Redis: n, not
+// sent yet, and the shares that flushes sent without learning whether
+// they landed (their replies came late, or not at all), to send again.
 type pendingAdd struct {
-	n   int64
-	ttl time.Duration
-	at  time.Time
+	n      int64
+	ttl    time.Duration
+	at     time.Time
+	shares []share
+}
+
+// share is spend sent by a flush under a random id, total all that was
+// sent under it so far: Redis adds of an id's total only the part it has
+// not added yet (flushScript), so sending it again adds nothing twice.
+type share struct {
+	id    string
+	total int64
 }
 
 var _ Counter = (*Redis)(nil)
@@ -96,6 +109,29 @@ for i = 1, #KEYS do
       redis.call("INCRBY", KEYS[i], ARGV[2 * i - 1])
     end
     redis.call("PEXPIRE", KEYS[i], ARGV[2 * i])
+  end
+end
+return 0`)
+
+// flushScript adds a counter's pending shares: KEYS[1] is the counter,
+// KEYS[2..] the shares' markers (the counter's name, ":flush:" and the
+// share's id: the same hash tag, the same Cluster slot), ARGV[1] the
+// counter's TTL in ms, ARGV[i] the total sent under KEYS[i] (at most
+// Ceiling). A marker holds what its share has added so far; only the
+// rest of the total is added (saturating at Ceiling, as in addScript),
+// and the marker then lives as long as the counter's window.
+var flushScript = redis.NewScript(`
+local ceiling = ` + strconv.FormatInt(Ceiling, 10) + `
+for i = 2, #KEYS do
+  local d = tonumber(ARGV[i]) - (tonumber(redis.call("GET", KEYS[i]) or "0") or 0)
+  if d > 0 then
+    if (tonumber(redis.call("GET", KEYS[1]) or "0") or 0) + d >= ceiling then
+      redis.call("SET", KEYS[1], "` + strconv.FormatInt(Ceiling, 10) + `")
+    else
+      redis.call("INCRBY", KEYS[1], string.format("%.0f", d))
+    end
+    redis.call("PEXPIRE", KEYS[1], ARGV[1])
+    redis.call("SET", KEYS[i], ARGV[i], "PX", ARGV[1])
   end
 end
 return 0`)
@@ -195,13 +231,21 @@ func (r *Redis) add(ctx context.Context, keys []Key, deltas []int64) error {
 
 // flush adds the spend counted locally while Redis was away, once it
 // answers: every counter in one pipelined round trip, bounded by one
-// operation's timeout, each counter's add atomic (addScript). A counter
+// operation's timeout, each counter's add atomic (flushScript). A counter
 // whose window has ended is dropped; one whose add failed is kept, with
 // what was spent on it meanwhile, for the next try, and Redis counts as
 // away again: flush reports false, and the request that called it is
 // served locally like the others until the next retry (were it checked in
 // Redis, its success would count Redis back, and every request after would
 // try the flush again, each waiting on a master that does not answer).
+//
+// An add that failed may still have run on Redis (its reply came after
+// the timeout; a Cluster client may send a pipeline again after the node
+// ran it), so each is idempotent: a counter's spend is sent as a share
+// under a random id, kept with that id for the retry, and what is spent
+// on the counter later grows that share's total; Redis adds only the part
+// of a total it has not added under that id (flushScript). Two flushes in
+// flight at once may each hold a share of one counter: both are kept.
 //
 // Each add is sent as EVAL with the script's text: in a pipeline the errors
 // come back only at its end, too late for EVALSHA's fall back to EVAL, and
@@ -228,8 +272,22 @@ func (r *Redis) flush(ctx context.Context) bool {
 			if ttl <= 0 {
 				continue // the window is over: nothing to add to
 			}
+			if a.n > 0 {
+				if len(a.shares) == 0 {
+					a.shares = []share{{id: rand.Text()}}
+				}
+				a.shares[0].total = min(a.shares[0].total+a.n, Ceiling)
+				a.n = 0
+				pend[name] = a
+			}
+			keys := []string{r.prefix + name}
+			args := []any{ms(ttl)}
+			for _, sh := range a.shares {
+				keys = append(keys, r.prefix+name+":flush:"+sh.id)
+				args = append(args, sh.total)
+			}
 			names = append(names, name)
-			cmds = append(cmds, addScript.Eval(c, p, []string{r.prefix + name}, a.n, ms(ttl)))
+			cmds = append(cmds, flushScript.Eval(c, p, keys, args...))
 		}
 		return nil
 	})
@@ -240,9 +298,9 @@ func (r *Redis) flush(ctx context.Context) bool {
 			continue
 		}
 		failed = cmp.Or(failed, err)
-		r.mu.Lock() // not added: keep it for the next time
+		r.mu.Lock() // maybe not added: keep its shares for the next time
 		a, q := pend[names[i]], r.pending[names[i]]
-		q.n = min(q.n+a.n, Ceiling)
+		q.shares = append(a.shares, q.shares...)
 		q.ttl, q.at = a.ttl, a.at
 		r.pending[names[i]] = q
 		r.mu.Unlock()

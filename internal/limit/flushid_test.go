@@ -1,0 +1,206 @@
+package limit
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/detour-llm/detour/internal/health"
+)
+
+// warm opens a few pooled connections through the proxy, so a slowed
+// flush is not held up by a new connection's handshake.
+func (e *proxied) warm(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	e.p.Slow(100 * time.Millisecond) // each holds its connection meanwhile: three connections
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			_, _ = e.rdb.Pipelined(ctx, func(p redis.Pipeliner) error { p.Get(ctx, "warm"); return nil })
+		})
+	}
+	wg.Wait()
+	e.p.Slow(0)
+}
+
+// lateFlush runs one flush (through an admission of spender(0)) whose
+// replies come back after the op timeout: Redis runs its adds, the
+// replica counts the flush as failed. During it, spend(i) is called for
+// each client while the flush is in flight.
+func (e *proxied) lateFlush(t *testing.T, during func()) {
+	t.Helper()
+	e.p.Slow(700 * time.Millisecond) // past the default 500ms op timeout
+	e.clk.Advance(2 * time.Second)   // past the retry interval
+	var wg sync.WaitGroup
+	wg.Go(func() { e.l.Admit(context.Background(), spender(0)) })
+	time.Sleep(200 * time.Millisecond) // the flush has taken the pending spend and sent it
+	if during != nil {
+		during()
+	}
+	wg.Wait()
+	e.p.Slow(0)
+	time.Sleep(300 * time.Millisecond) // the late replies drain
+}
+
+// flushAll lets the next request flush what is pending, Redis answering
+// at once again.
+func (e *proxied) flushAll(t *testing.T) {
+	t.Helper()
+	e.clk.Advance(2 * time.Second)
+	e.l.Admit(context.Background(), spender(0))
+	e.r.mu.Lock()
+	n := len(e.r.pending)
+	e.r.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d counters still pending after Redis answered", n)
+	}
+}
+
+// A flush whose replies come too late (a slow link, a Redis stalled by a
+// fork or a slow fsync) has still run on Redis; the replica counts it as
+// failed and sends the spend again with the next flush. Each add carries
+// the flush id of its pending counter, and Redis adds an id's amount only
+// once: the outage's spend lands once, not twice. (Found by review 7.)
+func TestRedisLateFlushCountsOnce(t *testing.T) {
+	e := newProxied(t, health.RedisConfig{})
+	ctx := context.Background()
+
+	e.p.Cut() // the outage: three clients spend $0.01 each, counted locally
+	for i := range 3 {
+		e.l.Spend(ctx, spender(i), 0, 0.01)
+	}
+	e.p.Heal()
+	e.warm(t)
+	e.lateFlush(t, nil)
+	direct := e.rs.Client(t)
+	first := direct.Get(ctx, dayKey(0)).Val()
+	if first != "10000" {
+		t.Fatalf("the late flush did not run on Redis: %s = %q", dayKey(0), first)
+	}
+	e.flushAll(t) // sends the kept spend again
+	left := 14*time.Hour + time.Minute - 2*time.Second
+	for i := range 3 {
+		wantCounter(t, direct, dayKey(i), 10000, left)
+		// The flush's marker expires with the counter's window, not before:
+		// a retry within the window finds it.
+		ms, err := direct.Keys(ctx, dayKey(i)+":flush:*").Result()
+		if err != nil || len(ms) != 1 {
+			t.Errorf("markers of %s: %v (%v), want one", dayKey(i), ms, err)
+			continue
+		}
+		if pttl := direct.PTTL(ctx, ms[0]).Val(); pttl < left-30*time.Second || pttl > left {
+			t.Errorf("marker %s expires in %v, want %v", ms[0], pttl, left)
+		}
+	}
+}
+
+// Spend counted while a flush is in flight, and spend counted after it
+// failed, merges with the kept spend of the same counter: neither is lost
+// when the flush did not land, nor added twice when it did.
+func TestRedisSpendDuringLateFlush(t *testing.T) {
+	for _, landed := range []bool{true, false} {
+		e := newProxied(t, health.RedisConfig{})
+		ctx := context.Background()
+		e.p.Cut()
+		e.l.Spend(ctx, spender(0), 0, 0.01)
+		e.l.Spend(ctx, spender(1), 0, 0.02)
+		e.p.Heal()
+		e.warm(t)
+		if landed {
+			// The flush runs on Redis; its replies come too late.
+			e.lateFlush(t, func() {
+				e.l.Spend(ctx, spender(0), 0, 0.04) // in flight: counted locally, pending
+				e.l.Spend(ctx, spender(2), 0, 0.08)
+			})
+		} else {
+			// The flush never reaches Redis.
+			e.p.Cut()
+			e.clk.Advance(2 * time.Second)
+			e.l.Admit(ctx, spender(0))
+			e.l.Spend(ctx, spender(0), 0, 0.04)
+			e.l.Spend(ctx, spender(2), 0, 0.08)
+			e.p.Heal()
+		}
+		e.l.Spend(ctx, spender(1), 0, 0.16) // after the failed flush, before the next
+		e.flushAll(t)
+		direct := e.rs.Client(t)
+		left := 14*time.Hour + time.Minute - 4*time.Second
+		wantCounter(t, direct, dayKey(0), 50000, left)
+		wantCounter(t, direct, dayKey(1), 180000, left)
+		wantCounter(t, direct, dayKey(2), 80000, left)
+		// Nothing is left: a later flush adds nothing.
+		e.flushAll(t)
+		wantCounter(t, direct, dayKey(0), 50000, left)
+		if t.Failed() {
+			t.Fatalf("the flush landed: %v", landed)
+		}
+	}
+}
+
+// Two flushes in flight at once (the second started a retry interval
+// later, while the first still waited on its replies), both late: each
+// took its own share of one counter's spend, and both shares are kept
+// apart for the next flush, each landing once.
+func TestRedisOverlappingLateFlushes(t *testing.T) {
+	e := newProxied(t, health.RedisConfig{})
+	ctx := context.Background()
+	e.p.Cut()
+	e.l.Spend(ctx, spender(0), 0, 0.01)
+	e.p.Heal()
+	e.warm(t)
+	e.lateFlush(t, func() {
+		e.l.Spend(ctx, spender(0), 0, 0.02) // pending, apart from the flush in flight
+		e.lateFlush(t, func() {             // takes it in a second flush
+			e.l.Spend(ctx, spender(0), 0, 0.04)
+		})
+	})
+	e.l.Spend(ctx, spender(0), 0, 0.08)
+	e.flushAll(t)
+	direct := e.rs.Client(t)
+	left := 14*time.Hour + time.Minute - 6*time.Second
+	wantCounter(t, direct, dayKey(0), 150000, left)
+	if ms, err := direct.Keys(ctx, dayKey(0)+":flush:*").Result(); err != nil || len(ms) != 2 {
+		t.Errorf("markers %v (%v), want two: one per flush that took a share", ms, err)
+	}
+	e.flushAll(t) // nothing is left to add
+	wantCounter(t, direct, dayKey(0), 150000, left)
+}
+
+// Of two flushes in flight at once, the first never reaches Redis (its
+// write is held until the link drops) and the second lands late: the
+// first's share, kept for the next flush, is added then, and the
+// second's is not added again.
+func TestRedisOverlappingFlushesOneLost(t *testing.T) {
+	e := newProxied(t, health.RedisConfig{})
+	ctx := context.Background()
+	e.p.Cut()
+	e.l.Spend(ctx, spender(0), 0, 0.01)
+	e.p.Heal()
+	e.warm(t)
+	var wg sync.WaitGroup
+	e.p.SlowCommands(2 * time.Second) // the first flush's write is held
+	e.clk.Advance(2 * time.Second)
+	wg.Go(func() { e.l.Admit(ctx, spender(0)) })
+	time.Sleep(150 * time.Millisecond)
+	e.l.Spend(ctx, spender(0), 0, 0.02) // pending, apart from the flush in flight
+	e.p.SlowCommands(0)
+	e.p.Slow(700 * time.Millisecond) // the second flush lands, its replies come late
+	e.clk.Advance(2 * time.Second)
+	wg.Go(func() { e.l.Admit(ctx, spender(0)) })
+	wg.Wait()
+	e.p.Cut() // the first flush's held write never reaches Redis
+	e.p.Slow(0)
+	time.Sleep(2 * time.Second)
+	e.p.Heal()
+	direct := e.rs.Client(t)
+	if got := direct.Get(ctx, dayKey(0)).Val(); got != "20000" {
+		t.Fatalf("before the next flush %s = %q, want the second flush's 20000 only", dayKey(0), got)
+	}
+	e.l.Spend(ctx, spender(0), 0, 0.04)
+	e.flushAll(t)
+	wantCounter(t, direct, dayKey(0), 70000, 14*time.Hour+time.Minute-6*time.Second)
+}
