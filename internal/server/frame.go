@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -34,9 +36,30 @@ func nameOf(v []byte) []byte {
 // and its sequence_number (ok false without one) in one scan of its
 // members; the last of a repeated member counts, as encoding/json reads it.
 func responsesEvent(data []byte) (name []byte, seq int, ok bool) {
+	h := readEvent(data)
+	return h.name, h.seq, h.hasSeq
+}
+
+// eventHead is what an Output reads of a passthrough event's data, in one
+// scan of its top-level members (readEvent).
+type eventHead struct {
+	name   []byte // the SSE event name: "type", as eventName
+	seq    int    // sequence_number, when hasSeq
+	hasSeq bool
+	// odd: the provider's stream reader, which decodes the event with
+	// encoding/json (keys matched case-insensitively, escapes decoded, the
+	// last match kept, a null skipped), may read its type otherwise than
+	// name: a key that is "type" only so read ("Type", escaped), or a
+	// "type" that is not a plain name as written.
+	odd bool
+}
+
+// readEvent reads data's head; the last of a repeated member counts, as
+// encoding/json reads it.
+func readEvent(data []byte) (h eventHead) {
 	sc, obj := rawjson.ScanObject(data)
 	if !obj {
-		return nil, 0, false
+		return h
 	}
 	var typ []byte
 	for {
@@ -49,10 +72,41 @@ func responsesEvent(data []byte) (name []byte, seq int, ok bool) {
 			typ = v
 		case rawjson.KeyIs(k, "sequence_number"):
 			n, err := strconv.Atoi(string(v))
-			seq, ok = n, err == nil
+			h.seq, h.hasSeq = n, err == nil
+		case len(k) == 6 && bytes.EqualFold(k[1:5], typeKey) || bytes.IndexByte(k, '\\') >= 0:
+			// No letter outside ASCII folds to t, y, p or e: a key that
+			// may be "type" to encoding/json is a case variant or escaped.
+			h.odd = true
 		}
 	}
-	return nameOf(typ), seq, ok
+	h.name = nameOf(typ)
+	h.odd = h.odd || typ != nil && h.name == nil
+	return h
+}
+
+var typeKey = []byte("type")
+
+// relayIs reports whether the provider's stream reader reads data, whose
+// head h is, as an event of one of the types names: the relay ends its
+// stream on the reader's reading (dispatch), not the name an Output frames
+// the event with. Only an odd event is decoded again.
+func (h *eventHead) relayIs(data []byte, names ...string) bool {
+	typ := h.name
+	if h.odd {
+		var e struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(data, &e) != nil {
+			return false // the reader drops it too (Malformed): never relayed
+		}
+		typ = []byte(e.Type)
+	}
+	for _, n := range names {
+		if string(typ) == n {
+			return true
+		}
+	}
+	return false
 }
 
 // plainName reports whether b is a name safe on an SSE event line:
