@@ -68,15 +68,19 @@ func readEvent(data []byte) (h eventHead) {
 			break
 		}
 		switch {
-		case rawjson.KeyIs(k, "type"):
+		case len(k) == 6 && string(k[1:5]) == "type":
 			typ = v
-		case rawjson.KeyIs(k, "sequence_number"):
-			n, err := strconv.Atoi(string(v))
-			h.seq, h.hasSeq = n, err == nil
-		case len(k) == 6 && bytes.EqualFold(k[1:5], typeKey) || bytes.IndexByte(k, '\\') >= 0:
-			// No letter outside ASCII folds to t, y, p or e: a key that
-			// may be "type" to encoding/json is a case variant or escaped.
+		case len(k) == 17 && string(k[1:16]) == "sequence_number":
+			h.seq, h.hasSeq = seqOf(v)
+		case len(k) == 6 && bytes.EqualFold(k[1:5], typeKey):
+			h.odd = true // "Type": no letter outside ASCII folds to t, y, p or e
+		case bytes.IndexByte(k, '\\') >= 0: // an escaped key, decoded
 			h.odd = true
+			if rawjson.KeyIs(k, "type") {
+				typ = v
+			} else if rawjson.KeyIs(k, "sequence_number") {
+				h.seq, h.hasSeq = seqOf(v)
+			}
 		}
 	}
 	h.name = nameOf(typ)
@@ -85,6 +89,11 @@ func readEvent(data []byte) (h eventHead) {
 }
 
 var typeKey = []byte("type")
+
+func seqOf(v []byte) (int, bool) {
+	n, err := strconv.Atoi(string(v))
+	return n, err == nil
+}
 
 // relayIs reports whether the provider's stream reader reads data, whose
 // head h is, as an event of one of the types names: the relay ends its

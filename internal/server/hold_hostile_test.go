@@ -183,7 +183,7 @@ func TestRelayIsReadsTypeAsEncodingJSON(t *testing.T) {
 		`{"type":"response.completed","Type":"ping"}`, `{"Type":"ping","type":"response.completed"}`,
 		`{"type":"response.completed","type":null}`, `{"\u0054ype":"response.completed"}`, `{"ty\u0070e":"response.completed"}`,
 		`{"type":"response\u002ecompleted"}`, `{"type":"response.completed ","sequence_number":3}`, `{"types":"response.completed"}`,
-		`{"type":"ping","message":{"type":"response.completed"}}`, `{"type_":"response.completed"}`, `[{"type":"response.completed"}]`,
+		`{"type":"ping","message":{"type":"response.completed"}}`, `{"type_":"response.completed"}`, `{"\u0078":1,"type":"response.completed"}`, `[{"type":"response.completed"}]`,
 	} {
 		var e struct {
 			Type string `json:"type"`
