@@ -12,17 +12,14 @@ import (
 // event's data goes to the client as it came, under the SSE event name its
 // own "type" gives, as Anthropic and OpenAI name their events. dispatch
 // hands on the data only (docs/design.md, "Who owns the client"); the name
-// is read here with one scan of the top-level members, no decoding.
+// is read here with one scan of the top-level members, no decoding. Only
+// a metered stream's (holdEnd) odd event is decoded again, to learn whether
+// the relay ends the stream on it (eventHead.relayIs).
 
 var (
 	messageEvent = []byte("message")
 	errorEvent   = []byte("error")
 )
-
-// eventName is the SSE event name of a passthrough event's data: its
-// top-level "type", when that is a string holding a plain name (plainName,
-// so no escapes); else nil.
-func eventName(data []byte) []byte { return nameOf(rawjson.Member(data, "type")) }
 
 // nameOf is the raw JSON value v as an event name, or nil.
 func nameOf(v []byte) []byte {
@@ -32,18 +29,10 @@ func nameOf(v []byte) []byte {
 	return v[1 : len(v)-1]
 }
 
-// responsesEvent reads a Responses passthrough event's name (as eventName)
-// and its sequence_number (ok false without one) in one scan of its
-// members; the last of a repeated member counts, as encoding/json reads it.
-func responsesEvent(data []byte) (name []byte, seq int, ok bool) {
-	h := readEvent(data)
-	return h.name, h.seq, h.hasSeq
-}
-
 // eventHead is what an Output reads of a passthrough event's data, in one
 // scan of its top-level members (readEvent).
 type eventHead struct {
-	name   []byte // the SSE event name: "type", as eventName
+	name   []byte // the SSE event name: "type", when a plain name as written (nameOf); else nil
 	seq    int    // sequence_number, when hasSeq
 	hasSeq bool
 	// odd: the provider's stream reader, which decodes the event with
