@@ -20,7 +20,7 @@ type messagesOutput struct {
 	native      bool
 	enc         *messages.Encoder
 	inputTokens int  // message_start's input_tokens estimate for a translated stream
-	stopped     bool // a native message_stop was relayed
+	stopped     bool // the last native event relayed was a message_stop
 	buf         []byte
 }
 
@@ -54,20 +54,19 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 		}
 		return o.sse.write(frames)
 	}
-	typ := eventName(chunk)
+	h := readEvent(chunk)
+	typ := h.name
 	if typ == nil { // Anthropic names every event; the SSE default is "message"
 		typ = messageEvent
 	}
 	o.buf = sse.AppendEvent(o.buf[:0], typ, chunk)
-	if string(typ) == "message_stop" {
-		o.stopped = true
-		if o.sse.hold { // the upstream's own last event waits for release
-			o.sse.held = append(o.sse.held, o.buf...)
-			o.buf = keepFrame(o.buf)
-			return nil
-		}
+	o.stopped = string(h.name) == "message_stop"
+	var err error
+	if o.sse.hold && (o.stopped || h.relayIs(chunk, "message_stop")) {
+		err = o.sse.holdFrame(o.buf) // the upstream's own last event waits for release
+	} else if err = o.sse.unhold(); err == nil {
+		err = o.sse.write(o.buf)
 	}
-	err := o.sse.write(o.buf)
 	o.buf = keepFrame(o.buf)
 	return err
 }
@@ -100,6 +99,5 @@ func (o *messagesOutput) Fail(f *dispatch.Failure) error {
 	if o.sse.state != 1 {
 		return errNotCommitted
 	}
-	o.sse.state = 2
-	return o.sse.last(o.sse.write(messages.ErrorEvent(f.Class, f.Status, f.Message)))
+	return o.sse.fail(messages.ErrorEvent(f.Class, f.Status, f.Message))
 }

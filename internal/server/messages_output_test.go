@@ -67,7 +67,7 @@ func TestMessagesOutputTranslatedFail(t *testing.T) {
 	}
 }
 
-// eventName reads the top-level "type" wherever it stands, never a nested
+// readEvent reads the top-level "type" wherever it stands, never a nested
 // one, and never a name unsafe on an SSE line.
 func TestEventName(t *testing.T) {
 	for in, want := range map[string]string{
@@ -80,8 +80,8 @@ func TestEventName(t *testing.T) {
 		`{"type":1}`:                   "",
 		`{"type":"message\u005fstop"}`: "", // escaped: not a plain name as written
 	} {
-		if got := string(eventName([]byte(in))); got != want {
-			t.Errorf("eventName(%s) = %q, want %q", in, got, want)
+		if got := string(readEvent([]byte(in)).name); got != want {
+			t.Errorf("readEvent(%s).name = %q, want %q", in, got, want)
 		}
 	}
 }

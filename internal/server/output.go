@@ -142,6 +142,30 @@ func (o *sseOutput) finish(b []byte) error {
 	return o.last(o.write(b))
 }
 
+// holdFrame keeps b, a passthrough event the relay may end its stream on,
+// for release; should the stream go on (another event, a failure), what
+// comes next writes it first (unhold), so that a held event is only ever
+// the stream's last, in the upstream's order, and never follows an error
+// event.
+func (o *sseOutput) holdFrame(b []byte) error {
+	if err := o.unhold(); err != nil {
+		return err
+	}
+	o.held = append(o.held, b...)
+	return nil
+}
+
+// unhold writes, for the next Flush, an event held while streaming that
+// turned out not to be the stream's last.
+func (o *sseOutput) unhold() error {
+	if len(o.held) == 0 {
+		return nil
+	}
+	b := o.held
+	o.held = b[:0] // the ResponseWriter has copied it
+	return o.write(b)
+}
+
 // release writes and flushes the held last event, if any. A client gone
 // by then has had every event but the end.
 func (o *sseOutput) release() {
@@ -164,9 +188,17 @@ func (o *sseOutput) Fail(f *dispatch.Failure) error {
 	if o.state != 1 {
 		return errNotCommitted
 	}
-	o.state = 2
 	b := append([]byte("event: error\ndata: "), failureEnvelope(f)...)
-	b = append(b, '\n', '\n')
+	return o.fail(append(b, '\n', '\n'))
+}
+
+// fail ends a committed stream with b, its error event, written after any
+// event still held (unhold) and flushed. Every door's Output ends so.
+func (o *sseOutput) fail(b []byte) error {
+	o.state = 2
+	if err := o.unhold(); err != nil {
+		return err
+	}
 	return o.last(o.write(b))
 }
 

@@ -261,7 +261,8 @@ func TestResponsesEvent(t *testing.T) {
 		{`{"type":"bad\nname","sequence_number":"3"}`, "", 0, false},
 		{`[1]`, "", 0, false},
 	} {
-		name, seq, ok := responsesEvent([]byte(c.data))
+		h := readEvent([]byte(c.data))
+		name, seq, ok := h.name, h.seq, h.hasSeq
 		if string(name) != c.name || seq != c.seq || ok != c.ok {
 			t.Errorf("%s: %q %d %v, want %q %d %v", c.data, name, seq, ok, c.name, c.seq, c.ok)
 		}

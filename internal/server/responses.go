@@ -98,17 +98,17 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 		return err
 	}
 	if o.native {
-		name, seq, ok := responsesEvent(chunk)
-		if ok {
-			o.next = seq + 1
+		h := readEvent(chunk)
+		if h.hasSeq {
+			o.next = h.seq + 1
 		}
-		o.buf = sse.AppendEvent(o.buf[:0], name, chunk)
-		if o.sse.hold && (string(name) == "response.completed" || string(name) == "response.incomplete") {
-			o.sse.held = append(o.sse.held, o.buf...) // the upstream's own last event waits for release
-			o.buf = keepFrame(o.buf)
-			return nil
+		o.buf = sse.AppendEvent(o.buf[:0], h.name, chunk)
+		var err error
+		if o.sse.hold && (isResponsesEnd(h.name) || h.relayIs(chunk, responsesEnds...)) {
+			err = o.sse.holdFrame(o.buf) // the upstream's own last event waits for release
+		} else if err = o.sse.unhold(); err == nil {
+			err = o.sse.write(o.buf)
 		}
-		err := o.sse.write(o.buf)
 		o.buf = keepFrame(o.buf)
 		return err
 	}
@@ -148,8 +148,14 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 		// saw none, so it writes a lone error event.
 		b = nativeError(f, o.next)
 	}
-	o.sse.state = 2
-	return o.sse.last(o.sse.write(b))
+	return o.sse.fail(b)
+}
+
+// responsesEnds are the events that end a Responses stream normally.
+var responsesEnds = []string{"response.completed", "response.incomplete"}
+
+func isResponsesEnd(name []byte) bool {
+	return string(name) == responsesEnds[0] || string(name) == responsesEnds[1]
 }
 
 // nativeError is the error event that ends a passthrough stream that broke
