@@ -470,3 +470,44 @@ func TestMessagesCountTokensNeverCools(t *testing.T) {
 		t.Errorf("the Anthropic target cooled because of count_tokens: %d calls went to openai", fs["openai"].Calls())
 	}
 }
+
+// For a client key with a budget, the native stream's end (the upstream's
+// message_stop) waits until the spend has landed, and then arrives once, as
+// the last event: the wire is the upstream's events exactly, the SDK reads
+// the whole Message, and the key's next request meets the spend.
+func TestMessagesSDKStreamMeteredKey(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": script(upstreamtest.Step{Events: anthropicEvents("claude-sonnet-4-5", "raw")},
+			upstreamtest.Step{Events: anthropicEvents("claude-sonnet-4-5", "str", "eamed")}),
+		"openai": script(upstreamtest.Step{Status: 500}),
+	})
+	cfg := strings.Replace(messagesCfg, "client_keys: [client-key-1]",
+		"client_keys: [{name: team, key: client-key-1, budget: {usd_per_day: 0.00001}}, {name: wide, key: client-key-2, budget: {usd_per_day: 100}}]", 1)
+	cfg = strings.Replace(cfg, "providers: [anthropic]}", "providers: [anthropic], price: {input: 1000, output: 1000}}", 1)
+	g := start(t, cfg, fs)
+	// On the wire, for a metered key: the upstream's events exactly,
+	// message_stop once, last.
+	r := g.raw(t, http.MethodPost, "/v1/messages", `{"model":"deep","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"hi"}]}`,
+		"x-api-key", "client-key-2")
+	if want := strings.Join(anthropicEvents("claude-sonnet-4-5", "raw"), "\n\n") + "\n\n"; string(r.Body) != want {
+		t.Errorf("the client got\n%s\nwant\n%s", r.Body, want)
+	}
+	st := anthropicSDK(g, nil).Messages.NewStreaming(context.Background(), askClaude("deep", "hi"))
+	var m anthropic.Message
+	for st.Next() {
+		if err := m.Accumulate(st.Current()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Err(); err != nil || claudeText(&m) != "streamed" || m.StopReason != "end_turn" {
+		t.Fatalf("message %q stop %q: %v", claudeText(&m), m.StopReason, err)
+	}
+	// The key's budget is spent: its next request is refused before any
+	// upstream is called.
+	r = g.raw(t, http.MethodPost, "/v1/messages", `{"model":"deep","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"hi"}]}`,
+		"x-api-key", "client-key-1")
+	r.wantStatus(t, http.StatusTooManyRequests)
+	if n := fs["anthropic"].Calls(); n != 2 {
+		t.Errorf("anthropic calls %d, want 2", n)
+	}
+}
