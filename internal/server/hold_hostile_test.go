@@ -52,17 +52,7 @@ func TestHeldEndNeverFollowsAnErrorEvent(t *testing.T) {
 	} {
 		odd := c.chunks[1]
 		t.Run(c.name, func(t *testing.T) {
-			w := httptest.NewRecorder()
-			o := c.out(w)
-			o.holdEnd()
-			if err := o.Commit(dispatch.Commit{Target: "t", Provider: "p", Attempts: 1, Native: true}); err != nil {
-				t.Fatal(err)
-			}
-			for _, ch := range c.chunks {
-				if err := o.Chunk([]byte(ch)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			w, o := heldStream(t, c.out, true, c.chunks)
 			if err := o.Fail(&dispatch.Failure{Status: 502, Class: classify.ServerError, Message: "cut"}); err != nil {
 				t.Fatal(err)
 			}
@@ -94,17 +84,7 @@ func TestHeldEndIsTheLastEventAfterAnOddOne(t *testing.T) {
 			"event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":2}\n\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w := httptest.NewRecorder()
-			o := c.out(w)
-			o.holdEnd()
-			if err := o.Commit(dispatch.Commit{Target: "t", Provider: "p", Attempts: 1, Native: true}); err != nil {
-				t.Fatal(err)
-			}
-			for _, ch := range c.chunks {
-				if err := o.Chunk([]byte(ch)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			w, o := heldStream(t, c.out, true, c.chunks)
 			if err := o.End(); err != nil {
 				t.Fatal(err)
 			}

@@ -35,17 +35,7 @@ func TestHeldEndWaitsForRelease(t *testing.T) {
 		}, true, []string{`{"type":"response.created","sequence_number":0}`, `{"type":"response.completed","sequence_number":1}`}, "event: response.completed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			w := httptest.NewRecorder()
-			o := c.out(w)
-			o.holdEnd()
-			if err := o.Commit(dispatch.Commit{Target: "t", Provider: "p", Attempts: 1, Native: c.native}); err != nil {
-				t.Fatal(err)
-			}
-			for _, ch := range c.chunks {
-				if err := o.Chunk([]byte(ch)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			w, o := heldStream(t, c.out, c.native, c.chunks)
 			if err := o.End(); err != nil {
 				t.Fatal(err)
 			}
@@ -64,6 +54,24 @@ func TestHeldEndWaitsForRelease(t *testing.T) {
 			}
 		})
 	}
+}
+
+// heldStream is a metered stream's Output made by out over a recorder,
+// committed (native or not) and fed chunks.
+func heldStream(t *testing.T, out func(*httptest.ResponseRecorder) endOutput, native bool, chunks []string) (*httptest.ResponseRecorder, endOutput) {
+	t.Helper()
+	w := httptest.NewRecorder()
+	o := out(w)
+	o.holdEnd()
+	if err := o.Commit(dispatch.Commit{Target: "t", Provider: "p", Attempts: 1, Native: native}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range chunks {
+		if err := o.Chunk([]byte(ch)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w, o
 }
 
 // endOutput is a stream Output that can hold its end.
