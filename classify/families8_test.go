@@ -19,6 +19,7 @@ func TestLoneMessageEnvelope(t *testing.T) {
 		{"bedrock errors in a 200", 200, nil, `{"message":"The model returned the following errors: messages.1.content.0.type: Expected ` + "`thinking`" + `, but found ` + "`text`" + `. A final assistant message must start with a thinking block."}`, false, "bad_request", "phrase:must start with"},
 		{"lone message that says nothing", 200, nil, `{"message":"Something happened"}`, false, "unknown", "body:message"},
 		{"lone detail", 200, nil, `{"detail":"Not authenticated"}`, false, "auth", "phrase:not authenticated"},
+		{"inside a stream", 200, nil, "data: {\"message\":\"The model returned the following errors: a final assistant message must start with a thinking block\"}\n\n", true, "bad_request", "phrase:must start with"},
 		{"lone message in a 400 keeps its reading", 400, nil, `{"message":"Rate limit exceeded"}`, false, "rate_limited", ""},
 		// Must not catch: a message beside other members, an answer, a
 		// message object (Ollama), an empty message, a non-string message.
