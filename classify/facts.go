@@ -29,6 +29,7 @@ type facts struct {
 	topMsg    []byte
 	topText   bool
 	payload   bool
+	topKeys   int // top-level members read (a lone message: statusEnvelope)
 
 	texts  [maxTexts][]byte // messages, error strings, metadata.raw
 	nTexts int
@@ -55,9 +56,28 @@ type facts struct {
 
 func (f *facts) addText(b []byte) {
 	if len(b) > 0 && f.nTexts < maxTexts {
-		f.texts[f.nTexts] = quotedCut(b)
+		f.texts[f.nTexts] = fallbackCut(quotedCut(b))
 		f.nTexts++
 	}
+}
+
+// fallbackLead introduces, in a relay's message, the errors of the targets
+// it fell back to after its primary one failed (LiteLLM: "…\nError doing the
+// fallback: …"). The answer's own error is the primary target's, before the
+// lead; each later one is another target's answer, which Detour's own
+// failover meets for itself.
+const fallbackLead = "error doing the fallback"
+
+// fallbackCut returns t up to fallbackLead, or t whole; a text that opens
+// with the lead is kept whole (nothing precedes it to read).
+func fallbackCut(t []byte) []byte {
+	if !bytes.Contains(t, []byte("allback")) {
+		return t
+	}
+	if k := indexFold(t, fallbackLead); k > 0 {
+		return t[:k]
+	}
+	return t
 }
 
 // quotedLeads introduce text a server quotes because it could not read it:

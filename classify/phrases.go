@@ -113,6 +113,12 @@ var requestPhrases = []phrase{
 	{a: "more than one image", class: Overflow}, // "only supports one image while more than one image requested"
 	{a: "image per", class: Overflow},
 	{a: "images per", class: Overflow},
+	// A count of media over this endpoint's per-request cap ("At most 1
+	// image(s) may be provided in one request"); a size ("each image must
+	// be at most 20MB") names no count before the medium.
+	{a: "at most", b: "image", gap: 12, class: Overflow},
+	{a: "at most", b: "video", gap: 12, class: Overflow},
+	{a: "at most", b: "audio", gap: 12, class: Overflow},
 	{a: "pdf pages", class: Overflow},
 
 	// rate_limited by its period: beats the generic quota wording below.
@@ -196,6 +202,13 @@ var requestPhrases = []phrase{
 	{a: "down for maintenance", class: ServerError},
 	{a: "undergoing maintenance", class: ServerError},
 	{a: "high traffic", class: ServerError},
+	// A gateway that got no answer from its upstream ("Failed to get
+	// response from provider"), whatever status it chose to send: the
+	// upstream failed, not the client.
+	{a: "failed to get response from", class: ServerError},
+	{a: "failed to get a response from", class: ServerError},
+	{a: "no response from upstream", class: ServerError},
+	{a: "upstream connect error", class: ServerError},
 
 	// forbidden, weak.
 	{a: "permission denied", class: Forbidden},
@@ -243,6 +256,10 @@ var requestPhrases = []phrase{
 	{a: "top_p", class: BadRequest, badInput: true},
 	{a: "max_tokens", class: BadRequest, badInput: true},
 	{a: "maximum tokens", class: BadRequest, badInput: true},
+	// A feature this API version does not offer ("Function calling mode
+	// `ANY` is not enabled for api version v1beta"): a capability gap of the
+	// endpoint, before the bad-input "api version" below.
+	{a: "not enabled for", b: "version", gap: 12, class: Unknown},
 	{a: "api version", class: BadRequest, badInput: true},
 	{a: "api-version", class: BadRequest, badInput: true},
 	{a: "mime type", class: BadRequest, badInput: true},
@@ -254,6 +271,18 @@ var requestPhrases = []phrase{
 	{a: "must end with", class: BadRequest, badInput: true},
 	{a: "unexpected role", class: BadRequest, badInput: true},
 	{a: "turn", b: "immediately after", gap: 12, class: BadRequest, badInput: true},
+	// Two messages of one role in a row ("does not support successive user
+	// or assistant messages", "consecutive user messages"): the order the
+	// client sent, before the capability gaps' "does not support".
+	{a: "successive", b: "messages", gap: 32, class: BadRequest, badInput: true},
+	{a: "consecutive", b: "messages", gap: 32, class: BadRequest, badInput: true},
+	// An instruction to change a named part of the request and send it
+	// again ("… which is not supported. Update the mimeType and try
+	// again"): what the client must fix, not what the target lacks.
+	{a: "update the", b: "and try again", gap: 40, class: BadRequest, badInput: true},
+	{a: "change the", b: "and try again", gap: 40, class: BadRequest, badInput: true},
+	{a: "modify the", b: "and try again", gap: 40, class: BadRequest, badInput: true},
+	{a: "correct the", b: "and try again", gap: 40, class: BadRequest, badInput: true},
 	// A request field, named as such (snake_case), that the request's other
 	// choices exclude ("response_format is not supported with RAG"); a
 	// feature in prose ("Image input is not supported with this model")

@@ -48,6 +48,10 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
 	{a: "no available channel", class: Unavailable},
 	{a: "无可用渠道", class: Unavailable},
+	{a: "price not set", class: Unavailable},
+	{a: "ratio not set", class: Unavailable},
+	{a: "价格未配置", class: Unavailable},
+	{a: "倍率未配置", class: Unavailable},
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.

@@ -65,6 +65,13 @@ var accountPhrases = []phrase{
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},
+	// Access granted by a list the provider keeps ("You can get access …
+	// through an allowlist"): the account is not on it. Before the weak
+	// "billing" a way out may name.
+	{a: "allowlist", class: Forbidden},
+	{a: "allow list", class: Forbidden},
+	{a: "whitelist", class: Forbidden},
+	{a: "白名单", class: Forbidden}, // whitelist
 	{a: "does not have access to model", class: Forbidden},
 	{a: "organization must be verified", class: Forbidden},
 	{a: "location is not supported", class: Forbidden},

@@ -51,6 +51,24 @@ var gonePhrases = []phrase{
 	{a: "no allowed providers are available", class: Unavailable},
 	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
 	{a: "no route for", class: Unavailable},
+	// A server that has no such endpoint or method (LM Studio: "Unexpected
+	// endpoint or method. (POST /chat/completions)"), even in a 200: a
+	// base URL this target does not serve.
+	{a: "unexpected endpoint", class: Unavailable},
+	{a: "unknown endpoint", class: Unavailable},
+	{a: "no such endpoint", class: Unavailable},
+	// A model served without a chat template (TGI: "Template error:
+	// template not found"): this deployment does not serve chat for it.
+	{a: "template error", b: "not found", gap: 16, class: Unavailable},
+	{a: "chat template", b: "not found", gap: 16, class: Unavailable},
+	{a: "no chat template", class: Unavailable},
+	// A relay whose operator set no price for the model (one-api's forks:
+	// "Model x ratio or price not set", 倍率或价格未配置): it does not serve
+	// that model until configured, even as a 500.
+	{a: "price not set", class: Unavailable},
+	{a: "ratio not set", class: Unavailable},
+	{a: "价格未配置", class: Unavailable}, // price not configured
+	{a: "倍率未配置", class: Unavailable}, // ratio not configured
 	{a: "could not route", class: Unavailable},
 	{a: "unsupported model", class: Unavailable, subject: true}, // a gateway that does not route it: "Unsupported model X, please use models API"
 	{a: "doesn't support the model", class: Unavailable},

@@ -71,6 +71,13 @@ func (s *scanner) statusEnvelope() {
 		return
 	}
 	switch {
+	case f.topKeys == 1 && f.topText:
+		// A body that is one message and nothing else ({"message":"…"},
+		// AWS's error shape, FastAPI's {"detail":"…"}): no dialect answers
+		// so; its words decide the class, unknown where they say nothing.
+		f.codeInBody = "body:message"
+		f.hasError = true
+		return
 	case f.topStatus >= 400:
 		f.codeInBody = "body:status"
 	case f.numCode >= 400, atoi(f.topCode) >= 400:
@@ -164,6 +171,9 @@ func (s *scanner) value(d int) bool {
 			}
 			s.i++
 			s.found = true
+			if d == 0 {
+				s.f.topKeys++
+			}
 			if d < maxKeyDepth {
 				s.path[d] = key
 			}
