@@ -92,6 +92,13 @@ func TestRoleOrderAndFixInstruction(t *testing.T) {
 		{"thinking level not supported", 400, nil, `{"error":{"code":400,"message":"Unable to submit request because thinking_level MEDIUM is not supported by this model.","status":"INVALID_ARGUMENT"}}`, false, "unknown", "phrase:is not supported"},
 		{"interleaved thinking gap", 400, nil, `{"error":{"message":"This model does not support interleaved thinking"}}`, false, "unknown", "phrase:does not support"},
 		{"overloaded try again", 503, nil, `{"error":{"message":"The model is overloaded. Please wait and try again."}}`, false, "server_error", ""},
+		// Nor a fix that is the account's, not the request's: a key, a
+		// token, a payment method, a plan (never the client's bad input:
+		// the status decides, or the account's own words).
+		{"update the api key", 400, nil, `{"error":{"message":"Please update the API key and try again"}}`, false, "unknown", ""},
+		{"change the access token", 400, nil, `{"error":{"message":"Change the access token and try again."}}`, false, "unknown", ""},
+		{"update the payment method", 400, nil, `{"error":{"message":"Please update the payment method on file and try again"}}`, false, "unknown", ""},
+		{"correct the billing plan", 400, nil, `{"error":{"message":"Correct the billing plan and try again"}}`, false, "quota", "phrase:billing"},
 	})
 }
 

@@ -56,6 +56,7 @@ type phrase struct {
 	subject  bool // the model itself is what is unsupported, not a feature of it (gone.go)
 	param    bool // the word before names a request field in snake_case (fieldpath.go)
 	noModel  bool // the gap between the parts does not speak of a model
+	noAcct   bool // the gap does not speak of the account (a key, a token, payment, billing, a plan)
 	scoped   bool // gone wording whose gap may hold what the client named: the not-found scope applies (notfound.go)
 	evidence string
 }
@@ -355,8 +356,23 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	if p.noModel && containsFold(t[end:end+j], "model") {
 		return 0, false
 	}
+	if p.noAcct && accountWords(t[end:end+j]) {
+		return 0, false
+	}
 	e, _ := prefixAt(t, end+j, p.b)
 	return e, true
+}
+
+// accountWords reports whether gap speaks of the account rather than the
+// request: a fix to a key, a token, a credential, payment, billing or a
+// plan is no evidence of the client's bad input.
+func accountWords(gap []byte) bool {
+	for _, w := range []string{"key", "token", "credential", "payment", "billing", "plan", "subscription"} {
+		if containsFold(gap, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterSlash reports whether the word at i follows a '/', blanks allowed

@@ -279,10 +279,10 @@ var requestPhrases = []phrase{
 	// An instruction to change a named part of the request and send it
 	// again ("… which is not supported. Update the mimeType and try
 	// again"): what the client must fix, not what the target lacks.
-	{a: "update the", b: "and try again", gap: 40, class: BadRequest, badInput: true},
-	{a: "change the", b: "and try again", gap: 40, class: BadRequest, badInput: true},
-	{a: "modify the", b: "and try again", gap: 40, class: BadRequest, badInput: true},
-	{a: "correct the", b: "and try again", gap: 40, class: BadRequest, badInput: true},
+	{a: "update the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
+	{a: "change the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
+	{a: "modify the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
+	{a: "correct the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
 	// A request field, named as such (snake_case), that the request's other
 	// choices exclude ("response_format is not supported with RAG"); a
 	// feature in prose ("Image input is not supported with this model")
