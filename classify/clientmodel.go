@@ -26,8 +26,12 @@ import "unicode/utf8"
 // resource path ending in it, a name containing it or contained in it
 // where the message names it in full) is the endpoint's. A client's name
 // makes the answer bad_request: a client can only keep its own 404 from
-// walking the route. Each distinct name costs one scan of the request, at
-// most maxNamed; nothing is allocated.
+// walking the route. So are the names inside a run the message quotes
+// from the client's text ("nope` model `gpt-4o", one value naming two
+// models, echoed back): a client cannot write Detour's exact model into a
+// name of its own. Each distinct name costs one scan of the request (at
+// most maxNamed), each distinct run one more (at most maxRuns); nothing is
+// allocated.
 
 // modelNamed reports whether the answer's texts name, after the word
 // "model", a model that is not the one Detour sent and that the client's
@@ -37,10 +41,12 @@ func (ts *textScan) modelNamed() bool {
 	if len(ts.req) == 0 || ts.model == "" {
 		return false
 	}
-	named, checks := false, 0
+	named, checks, runs := false, 0, 0
 	var seen [maxNamed][]byte // the names looked for in the request, each once
+	var tried [maxRuns][]byte // the runs of names looked for, each once
 	for i := 0; i < ts.texts(); i++ {
 		t := ts.text(i)
+		echoTo := -1 // the end of a run of names the client wrote itself
 		for at := 0; ; {
 			s, e, next := nextModelName(t, at)
 			if next < 0 {
@@ -48,6 +54,23 @@ func (ts *textScan) modelNamed() bool {
 			}
 			at = next
 			name := t[s:e]
+			if s < echoTo {
+				named = true // inside text the client wrote: its own names
+				continue
+			}
+			// A run of names the message quotes from the client ("nope`
+			// model `gpt-4o", one value of its request naming two models)
+			// is the client's, Detour's exact model among them.
+			if runs < maxRuns {
+				if end := ts.runOfModel(t, e, s+maxNeedle); end > e && !seenName(tried[:runs], t[s:end]) {
+					tried[runs] = t[s:end]
+					runs++
+					if echoed(ts.req, t[s:end]) {
+						echoTo, named = end, true
+						continue
+					}
+				}
+			}
 			if string(name) == ts.model {
 				return false // Detour's model itself: the endpoint's
 			}
@@ -56,7 +79,7 @@ func (ts *textScan) modelNamed() bool {
 			// Detour's model in another case counts only as the client
 			// spelled it.
 			folded := hasFold(ts.model, name) && len(name) == len(ts.model)
-			if !named && checks < maxNamed && !seenName(seen[:checks], name) {
+			if checks < maxNamed && !seenName(seen[:checks], name) {
 				seen[checks] = name
 				checks++
 				if valueElsewhere(ts.req, name, !folded) {
@@ -70,6 +93,31 @@ func (ts *textScan) modelNamed() bool {
 		}
 	}
 	return named
+}
+
+// maxRuns bounds the runs of names looked for in the request per answer:
+// an honest provider quotes one value of the client's in a message.
+const maxRuns = 4
+
+// runOfModel returns the end of the last model name in t that starts at
+// or after from and ends by limit, when one of those names is a spelling
+// of Detour's model (the only names a client could gain by writing them
+// into its own); otherwise from.
+func (ts *textScan) runOfModel(t []byte, from, limit int) int {
+	end, detours := from, false
+	for at := from; ; {
+		s, e, next := nextModelName(t, at)
+		if next < 0 || e > limit {
+			break
+		}
+		name := t[s:e]
+		detours = detours || ts.isModel(name) || providerPrefixed(ts.model, name) || pathTo(name, ts.model)
+		end, at = e, next
+	}
+	if !detours {
+		return from
+	}
+	return end
 }
 
 // seenName reports whether name is one of the names already looked for.

@@ -94,3 +94,54 @@ func BenchmarkGoneModelHugeRequest(b *testing.B) {
 		Classify(r)
 	}
 }
+
+// A client that writes "model <Detour's model>" into a name of its own
+// (a tool model of "nope` model `gpt-4o") gets it echoed back: the names
+// inside text the client wrote are its own, Detour's exact model among
+// them, and nothing cools.
+func TestGoneModelInjectedExactName(t *testing.T) {
+	const msgs = `"messages":[{"role":"user","content":"hi"}]`
+	for _, c := range []struct{ name, body, req string }{
+		{"backticks, as OpenAI quotes",
+			"{\"error\":{\"message\":\"The model `nope` model `gpt-4o` does not exist\",\"code\":\"model_not_found\"}}",
+			`{"model":"x",` + msgs + ",\"embedding_model\":\"nope` model `gpt-4o\"}"},
+		{"bare, as model %s not found",
+			`{"error":{"message":"model nope model gpt-4o not found"}}`,
+			`{"model":"x",` + msgs + `,"embedding_model":"nope model gpt-4o"}`},
+		{"escaped in the request",
+			`{"error":{"message":"model nope model gpt-4o not found"}}`,
+			`{"model":"x",` + msgs + `,"embedding_model":"nope model gpt\u002d4o"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := Classify(Response{Status: 404, Body: []byte(c.body), Request: []byte(c.req), Model: "gpt-4o"})
+			if v.Class != BadRequest {
+				t.Errorf("%+v: a gone model only the client sent cools the endpoint", v)
+			}
+		})
+	}
+}
+
+// Every name the client sent is its own, whatever its place in the
+// message: one found in the request does not stop the others being looked
+// for.
+func TestGoneModelSecondClientName(t *testing.T) {
+	const msgs = `"messages":[{"role":"user","content":"hi"}]`
+	for _, c := range []struct{ name, body, req string }{
+		{"another case second",
+			"{\"error\":{\"message\":\"The model `my-embedder` does not exist; the model `GPT-4O` does not exist\",\"code\":\"model_not_found\"}}",
+			`{"model":"x",` + msgs + `,"embedding_model":"my-embedder","tools":[{"model":"GPT-4O"}]}`},
+		{"another case first",
+			"{\"error\":{\"message\":\"The model `GPT-4O` does not exist; the model `my-embedder` does not exist\",\"code\":\"model_not_found\"}}",
+			`{"model":"x",` + msgs + `,"embedding_model":"my-embedder","tools":[{"model":"GPT-4O"}]}`},
+		{"a path second",
+			"{\"error\":{\"message\":\"The model `my-embedder` does not exist; the model `nonexistent/gpt-4o` does not exist\",\"code\":\"model_not_found\"}}",
+			`{"model":"x",` + msgs + `,"embedding_model":"my-embedder","models":["nonexistent/gpt-4o"]}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := Classify(Response{Status: 404, Body: []byte(c.body), Request: []byte(c.req), Model: "gpt-4o"})
+			if v.Class != BadRequest {
+				t.Errorf("%+v: names only the client sent cool the endpoint", v)
+			}
+		})
+	}
+}

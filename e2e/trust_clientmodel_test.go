@@ -34,3 +34,29 @@ func TestResponsesClientNamedToolModelNeverCools(t *testing.T) {
 		})
 	}
 }
+
+// A client cannot cool the endpoint by writing Detour's exact model into a
+// name of its own ("nope` model `gpt-5-mini", echoed back whole), nor by
+// naming Detour's model in another case after a name of its own.
+func TestResponsesClientInjectedModelNeverCools(t *testing.T) {
+	for _, c := range []struct{ name, toolModel, echo, extra string }{
+		{"injected exact name", "nope` model `gpt-5-mini", "The model `nope` model `gpt-5-mini` does not exist or you do not have access to it.", ""},
+		{"second client name", "GPT-5-MINI", "The model `house-embed` does not exist; the model `GPT-5-MINI` does not exist.", `,"embedding_model":"house-embed"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			gone := upstreamtest.Step{Status: 404, Body: "{\"error\":{\"message\":\"" + c.echo +
+				"\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"model_not_found\"}}"}
+			fs := fakes(t, map[string]upstreamtest.Script{
+				"openai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+					if bytes.Contains(r.Body, []byte(c.toolModel)) {
+						return gone
+					}
+					return upstreamtest.Step{Body: nativeAnswer}
+				},
+				"anthropic": script(ok("x", "x")),
+			})
+			responsesOwn404(t, start(t, responsesNativeCfg, fs), fs, "own tool model",
+				`{"model":"agent","input":"draw it","tools":[{"type":"image_generation","model":"`+c.toolModel+`"}],"store":false`+c.extra+`}`)
+		})
+	}
+}
