@@ -175,3 +175,42 @@ func TestRelayIsReadsTypeAsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// An end the relay reads as message_stop though its type is written with
+// an escape goes out as the stream's one message_stop, on its event line
+// and in its data alike: the gateway adds none of its own.
+func TestEscapedStopIsTheOnlyStop(t *testing.T) {
+	for _, hold := range []bool{false, true} {
+		w := httptest.NewRecorder()
+		o := newMessagesOutput(w, "id1", "r")
+		if hold {
+			o.holdEnd()
+		}
+		if err := o.Commit(dispatch.Commit{Target: "t", Provider: "p", Attempts: 1, Native: true}); err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range []string{`{"type":"message_start","message":{}}`, `{"type":"message\u005fstop"}`} {
+			if err := o.Chunk([]byte(ch)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := o.End(); err != nil {
+			t.Fatal(err)
+		}
+		o.release()
+		lines, stops := strings.Split(w.Body.String(), "\n"), 0
+		for _, line := range lines {
+			if data, ok := strings.CutPrefix(line, "data: "); ok {
+				var e struct {
+					Type string `json:"type"`
+				}
+				if json.Unmarshal([]byte(data), &e) == nil && e.Type == "message_stop" {
+					stops++
+				}
+			}
+		}
+		if stops != 1 || strings.Count(w.Body.String(), "event: message_stop\n") != 1 {
+			t.Errorf("hold %v: %d message_stop in the data, event lines:\n%s", hold, stops, w.Body.String())
+		}
+	}
+}

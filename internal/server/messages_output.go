@@ -56,13 +56,19 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 	}
 	h := readEvent(chunk)
 	typ := h.name
-	if typ == nil { // Anthropic names every event; the SSE default is "message"
+	// The relay ends the stream on what the provider's reader reads: an
+	// odd event it reads as message_stop is the stream's one end, named so
+	// on its event line too (the gateway then adds none of its own).
+	o.stopped = string(h.name) == "message_stop" || h.odd && h.relayIs(chunk, "message_stop")
+	switch {
+	case o.stopped:
+		typ = messageStop
+	case typ == nil: // Anthropic names every event; the SSE default is "message"
 		typ = messageEvent
 	}
 	o.buf = sse.AppendEvent(o.buf[:0], typ, chunk)
-	o.stopped = string(h.name) == "message_stop"
 	var err error
-	if o.sse.hold && (o.stopped || h.relayIs(chunk, "message_stop")) {
+	if o.sse.hold && o.stopped {
 		err = o.sse.holdFrame(o.buf) // the upstream's own last event waits for release
 	} else if err = o.sse.unhold(); err == nil {
 		err = o.sse.write(o.buf)
@@ -70,6 +76,8 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 	o.buf = keepFrame(o.buf)
 	return err
 }
+
+var messageStop = []byte("message_stop")
 
 // End closes the stream: the encoder's message_delta and message_stop, or,
 // for a native stream that finished without relaying message_stop, one
