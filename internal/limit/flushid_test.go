@@ -8,6 +8,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/detour-llm/detour/internal/config"
+
 	"github.com/detour-llm/detour/internal/health"
 )
 
@@ -81,20 +83,23 @@ func TestRedisLateFlushCountsOnce(t *testing.T) {
 	if first != "10000" {
 		t.Fatalf("the late flush did not run on Redis: %s = %q", dayKey(0), first)
 	}
-	e.flushAll(t) // sends the kept spend again
 	left := 14*time.Hour + time.Minute - 2*time.Second
 	for i := range 3 {
-		wantCounter(t, direct, dayKey(i), 10000, left)
-		// The flush's marker expires with the counter's window, not before:
-		// a retry within the window finds it.
+		// The late flush's marker expires with the counter's window, not
+		// before: a retry within the window finds it.
 		ms, err := direct.Keys(ctx, dayKey(i)+":flush:*").Result()
 		if err != nil || len(ms) != 1 {
 			t.Errorf("markers of %s: %v (%v), want one", dayKey(i), ms, err)
 			continue
 		}
-		if pttl := direct.PTTL(ctx, ms[0]).Val(); pttl < left-30*time.Second || pttl > left {
+		if pttl := direct.PTTL(ctx, ms[0]).Val(); pttl < left-30*time.Second || pttl > left+2*time.Second {
 			t.Errorf("marker %s expires in %v, want %v", ms[0], pttl, left)
 		}
+	}
+	e.flushAll(t) // sends the kept spend again
+	for i := range 3 {
+		wantCounter(t, direct, dayKey(i), 10000, left)
+		wantNoMarkers(t, direct, dayKey(i)) // landed: the marker has nothing left to guard
 	}
 }
 
@@ -141,11 +146,11 @@ func TestRedisSpendDuringLateFlush(t *testing.T) {
 	}
 }
 
-// Two flushes in flight at once (the second started a retry interval
-// later, while the first still waited on its replies), both late: each
-// took its own share of one counter's spend, and both shares are kept
-// apart for the next flush, each landing once.
-func TestRedisOverlappingLateFlushes(t *testing.T) {
+// One flush at a time: a request that finds a flush in flight (its
+// replies late) is served locally and starts no second flush, so a
+// counter's spend is never split among flushes in flight; everything lands
+// once, and the markers of shares that landed are removed.
+func TestRedisOneFlushAtATime(t *testing.T) {
 	e := newProxied(t, health.RedisConfig{})
 	ctx := context.Background()
 	e.p.Cut()
@@ -154,26 +159,65 @@ func TestRedisOverlappingLateFlushes(t *testing.T) {
 	e.warm(t)
 	e.lateFlush(t, func() {
 		e.l.Spend(ctx, spender(0), 0, 0.02) // pending, apart from the flush in flight
-		e.lateFlush(t, func() {             // takes it in a second flush
-			e.l.Spend(ctx, spender(0), 0, 0.04)
-		})
+		e.clk.Advance(2 * time.Second)
+		if r := e.l.Admit(ctx, spender(0)); r != nil { // served locally meanwhile
+			t.Errorf("admit during a flush: %+v", r)
+		}
+		e.r.mu.Lock()
+		n := len(e.r.pending["{client:team-00}:usd:d:20261201"].shares)
+		e.r.mu.Unlock()
+		if n != 0 {
+			t.Errorf("a second flush took a share while one was in flight (%d)", n)
+		}
 	})
-	e.l.Spend(ctx, spender(0), 0, 0.08)
+	e.l.Spend(ctx, spender(0), 0, 0.04)
 	e.flushAll(t)
 	direct := e.rs.Client(t)
-	left := 14*time.Hour + time.Minute - 6*time.Second
-	wantCounter(t, direct, dayKey(0), 150000, left)
-	if ms, err := direct.Keys(ctx, dayKey(0)+":flush:*").Result(); err != nil || len(ms) != 2 {
-		t.Errorf("markers %v (%v), want two: one per flush that took a share", ms, err)
-	}
+	left := 14*time.Hour + time.Minute - 4*time.Second
+	wantCounter(t, direct, dayKey(0), 70000, left)
+	wantNoMarkers(t, direct, dayKey(0))
 	e.flushAll(t) // nothing is left to add
-	wantCounter(t, direct, dayKey(0), 150000, left)
+	wantCounter(t, direct, dayKey(0), 70000, left)
 }
 
-// Of two flushes in flight at once, the first never reaches Redis (its
-// write is held until the link drops) and the second lands late: the
-// first's share, kept for the next flush, is added then, and the
-// second's is not added again.
+// wantNoMarkers waits until counter's flush markers are gone (they are
+// removed in the background once their shares landed).
+func wantNoMarkers(t *testing.T, rdb redis.UniversalClient, counter string) {
+	t.Helper()
+	var ms []string
+	for range 100 {
+		var err error
+		if ms, err = rdb.Keys(context.Background(), counter+":flush:*").Result(); err == nil && len(ms) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("markers %v remain after their shares landed", ms)
+}
+
+// A flush's markers outlive it only until it knows its shares landed:
+// ten outages of a monthly counter leave none behind.
+func TestRedisMarkersGoOnceLanded(t *testing.T) {
+	e := newProxied(t, health.RedisConfig{})
+	ctx := context.Background()
+	k := key(config.ClientKey{Name: "team-00", Budget: config.Budget{USDPerMonth: 1000}})
+	for range 10 {
+		e.p.Cut()
+		e.clk.Advance(2 * time.Second)
+		e.l.Spend(ctx, k, 0, 0.01)
+		e.p.Heal()
+		e.flushAll(t)
+	}
+	direct := e.rs.Client(t)
+	wantNoMarkers(t, direct, "detour:{client:team-00}:usd:m:202612")
+	if got := direct.Get(ctx, "detour:{client:team-00}:usd:m:202612").Val(); got != "100000" {
+		t.Errorf("the month's counter = %q, want 100000", got)
+	}
+}
+
+// A flush that never reaches Redis (its write is held until the link
+// drops), a request meanwhile served locally: the flush's share, kept for
+// the next flush, is added then with what was spent meanwhile, once.
 func TestRedisOverlappingFlushesOneLost(t *testing.T) {
 	e := newProxied(t, health.RedisConfig{})
 	ctx := context.Background()
@@ -197,8 +241,8 @@ func TestRedisOverlappingFlushesOneLost(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	e.p.Heal()
 	direct := e.rs.Client(t)
-	if got := direct.Get(ctx, dayKey(0)).Val(); got != "20000" {
-		t.Fatalf("before the next flush %s = %q, want the second flush's 20000 only", dayKey(0), got)
+	if got := direct.Get(ctx, dayKey(0)).Val(); got != "" {
+		t.Fatalf("before the next flush %s = %q, want nothing: the first flush never reached Redis, and no second ran beside it", dayKey(0), got)
 	}
 	e.l.Spend(ctx, spender(0), 0, 0.04)
 	e.flushAll(t)

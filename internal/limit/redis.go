@@ -26,10 +26,11 @@ type Redis struct {
 	now       func() time.Time
 	opTimeout time.Duration
 
-	down    atomic.Bool
-	mu      sync.Mutex // guards retryAt, pending and the transitions of down
-	retryAt time.Time
-	pending map[string]pendingAdd // spend added locally while Redis was away
+	down     atomic.Bool
+	mu       sync.Mutex // guards retryAt, pending, flushing and the transitions of down
+	retryAt  time.Time
+	pending  map[string]pendingAdd // spend added locally while Redis was away
+	flushing bool                  // a flush is in flight
 }
 
 // pendingAdd is a counter's spend not yet known to be in Redis: n, not
@@ -258,6 +259,19 @@ func (r *Redis) flush(ctx context.Context) bool {
 		r.mu.Unlock()
 		return true
 	}
+	if r.flushing {
+		// One flush at a time: a counter's spend is never split among
+		// flushes in flight, and this request, served locally, does not
+		// read counters that lack it.
+		r.mu.Unlock()
+		return false
+	}
+	r.flushing = true
+	defer func() {
+		r.mu.Lock()
+		r.flushing = false
+		r.mu.Unlock()
+	}()
 	pend := r.pending
 	r.pending = map[string]pendingAdd{}
 	r.mu.Unlock()
@@ -292,9 +306,13 @@ func (r *Redis) flush(ctx context.Context) bool {
 		return nil
 	})
 	var failed error
+	var landed []string // the markers of shares known to have landed
 	for i, cmd := range cmds {
 		err := cmd.Err()
 		if err == nil {
+			for _, sh := range pend[names[i]].shares {
+				landed = append(landed, r.prefix+names[i]+":flush:"+sh.id)
+			}
 			continue
 		}
 		failed = cmp.Or(failed, err)
@@ -305,5 +323,24 @@ func (r *Redis) flush(ctx context.Context) bool {
 		r.pending[names[i]] = q
 		r.mu.Unlock()
 	}
+	if len(landed) > 0 {
+		go r.forget(landed)
+	}
 	return failed == nil || r.done(failed)
+}
+
+// forget deletes the markers of shares whose adds are known to have landed:
+// their ids are never sent again, so nothing is left for a marker to
+// guard. One pipelined DEL per marker (a Cluster splits them by node),
+// bounded by one operation's timeout, off the request's path; a marker
+// that stays expires with its window.
+func (r *Redis) forget(markers []string) {
+	c, cancel := context.WithTimeout(context.Background(), r.opTimeout)
+	defer cancel()
+	_, _ = r.client.Pipelined(c, func(p redis.Pipeliner) error {
+		for _, m := range markers {
+			p.Del(c, m)
+		}
+		return nil
+	})
 }
