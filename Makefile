@@ -4,7 +4,7 @@
 GO ?= go
 # The suite's fuzzing is a smoke run (36 targets, each seeded from its
 # corpus); fuzz deeper with `make fuzz FUZZTIME=1m`.
-FUZZTIME ?= 3s
+FUZZTIME ?= 2s
 # Fuzz targets run FUZZJOBS at a time, each with FUZZJOBS fewer workers
 # (-parallel), so the machine fuzzes as much as one target at a time would,
 # in 1/FUZZJOBS of the wall time.
