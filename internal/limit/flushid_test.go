@@ -32,6 +32,17 @@ func (e *proxied) warm(t *testing.T) {
 // lateFlush runs one flush (through an admission of spender(0)) whose
 // replies come back after the op timeout: Redis runs its adds, the
 // replica counts the flush as failed. During it, spend(i) is called for
+
+// spentInOutage has spender(0) spend usd while Redis is cut off, then
+// heals the link and warms the client's connections.
+func (e *proxied) spentInOutage(t *testing.T, usd float64) {
+	t.Helper()
+	e.p.Cut()
+	e.l.Spend(context.Background(), spender(0), 0, usd)
+	e.p.Heal()
+	e.warm(t)
+}
+
 // each client while the flush is in flight.
 func (e *proxied) lateFlush(t *testing.T, during func()) {
 	t.Helper()
@@ -153,10 +164,7 @@ func TestRedisSpendDuringLateFlush(t *testing.T) {
 func TestRedisOneFlushAtATime(t *testing.T) {
 	e := newProxied(t, health.RedisConfig{})
 	ctx := context.Background()
-	e.p.Cut()
-	e.l.Spend(ctx, spender(0), 0, 0.01)
-	e.p.Heal()
-	e.warm(t)
+	e.spentInOutage(t, 0.01)
 	e.lateFlush(t, func() {
 		e.l.Spend(ctx, spender(0), 0, 0.02) // pending, apart from the flush in flight
 		e.clk.Advance(2 * time.Second)
@@ -218,13 +226,10 @@ func TestRedisMarkersGoOnceLanded(t *testing.T) {
 // A flush that never reaches Redis (its write is held until the link
 // drops), a request meanwhile served locally: the flush's share, kept for
 // the next flush, is added then with what was spent meanwhile, once.
-func TestRedisOverlappingFlushesOneLost(t *testing.T) {
+func TestRedisFlushNeverReached(t *testing.T) {
 	e := newProxied(t, health.RedisConfig{})
 	ctx := context.Background()
-	e.p.Cut()
-	e.l.Spend(ctx, spender(0), 0, 0.01)
-	e.p.Heal()
-	e.warm(t)
+	e.spentInOutage(t, 0.01)
 	var wg sync.WaitGroup
 	e.p.SlowCommands(2 * time.Second) // the first flush's write is held
 	e.clk.Advance(2 * time.Second)
