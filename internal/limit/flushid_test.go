@@ -29,10 +29,6 @@ func (e *proxied) warm(t *testing.T) {
 	e.p.Slow(0)
 }
 
-// lateFlush runs one flush (through an admission of spender(0)) whose
-// replies come back after the op timeout: Redis runs its adds, the
-// replica counts the flush as failed. During it, spend(i) is called for
-
 // spentInOutage has spender(0) spend usd while Redis is cut off, then
 // heals the link and warms the client's connections.
 func (e *proxied) spentInOutage(t *testing.T, usd float64) {
@@ -43,7 +39,10 @@ func (e *proxied) spentInOutage(t *testing.T, usd float64) {
 	e.warm(t)
 }
 
-// each client while the flush is in flight.
+// lateFlush runs one flush (through an admission of spender(0)) whose
+// replies come back after the op timeout: Redis runs its adds, the
+// replica counts the flush as failed. During it, during (if not nil) runs
+// while the flush is in flight.
 func (e *proxied) lateFlush(t *testing.T, during func()) {
 	t.Helper()
 	e.p.Slow(700 * time.Millisecond) // past the default 500ms op timeout
