@@ -2,6 +2,7 @@ package process
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -131,5 +132,38 @@ func TestSharedClientBudgetStream(t *testing.T) {
 	}
 	if n := up.Calls(); n != 3 {
 		t.Errorf("upstream calls %d, want 3", n)
+	}
+}
+
+// state.timeout bounds the client limits' Redis operations as it does the
+// health store's: through a Redis whose every command takes 300ms (a new
+// connection's handshake alone then takes about a second), a budgeted key
+// is counted in Redis under a 5s timeout, where the default 500ms would
+// count it locally and log the outage.
+func TestStateTimeoutBoundsClientLimits(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Start(t)
+	slow := redistest.StartProxy(t, rs.Addr())
+	up := fake(t, ok("gpt-4o"))
+	cfg := `
+state: {store: redis, url: "{redis}", timeout: 5s}
+client_keys:
+  - {name: ci, key: ci-Kq81Zt, budget: {usd_per_day: 10}}
+providers:
+  - {name: main, dialect: openai, base_url: "{up}", api_key: sk-test}
+targets:
+  - {name: big, model: gpt-4o, providers: [main], price: {input: 1000, output: 1000}}
+`
+	g := startGateway(t, "A", render(cfg, map[string]string{"redis": slow.URL(), "up": up.URL}))
+	slow.SlowCommands(300 * time.Millisecond)
+	if r := g.postAs("ci-Kq81Zt", "big"); r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	slow.SlowCommands(0)
+	if s := g.stderr.String(); strings.Contains(s, "limits: redis unreachable") {
+		t.Errorf("the limits counted locally under a 5s state.timeout:\n%s", s)
+	}
+	if n, err := rs.Client(t).Get(context.Background(), "detour:{client:ci}:usd:d:"+time.Now().UTC().Format("20060102")).Int64(); err != nil || n != 7000 {
+		t.Errorf("the day's spend in Redis: %d (%v), want 7000", n, err)
 	}
 }
