@@ -67,12 +67,7 @@ func (o *messagesOutput) Chunk(chunk []byte) error {
 		typ = messageEvent
 	}
 	o.buf = sse.AppendEvent(o.buf[:0], typ, chunk)
-	var err error
-	if o.sse.hold && o.stopped {
-		err = o.sse.holdFrame(o.buf) // the upstream's own last event waits for release
-	} else if err = o.sse.unhold(); err == nil {
-		err = o.sse.write(o.buf)
-	}
+	err := o.sse.relay(o.buf, o.stopped) // the upstream's own last event waits for release
 	o.buf = keepFrame(o.buf)
 	return err
 }

@@ -142,6 +142,19 @@ func (o *sseOutput) finish(b []byte) error {
 	return o.last(o.write(b))
 }
 
+// relay writes frame, one passthrough event, for the next Flush; a
+// metered stream (holdEnd) holds it instead when end says the relay may
+// end the stream on it (holdFrame).
+func (o *sseOutput) relay(frame []byte, end bool) error {
+	if o.hold && end {
+		return o.holdFrame(frame)
+	}
+	if err := o.unhold(); err != nil {
+		return err
+	}
+	return o.write(frame)
+}
+
 // holdFrame keeps b, a passthrough event the relay may end its stream on,
 // for release; should the stream go on (another event, a failure), what
 // comes next writes it first (unhold), so that a held event is only ever

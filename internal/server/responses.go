@@ -103,12 +103,9 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 			o.next = h.seq + 1
 		}
 		o.buf = sse.AppendEvent(o.buf[:0], h.name, chunk)
-		var err error
-		if o.sse.hold && (isResponsesEnd(h.name) || h.relayIs(chunk, responsesEnds...)) {
-			err = o.sse.holdFrame(o.buf) // the upstream's own last event waits for release
-		} else if err = o.sse.unhold(); err == nil {
-			err = o.sse.write(o.buf)
-		}
+		// The upstream's own last event, by its name or as the relay
+		// reads it, waits for release in a metered stream.
+		err := o.sse.relay(o.buf, isResponsesEnd(h.name) || o.sse.hold && h.odd && h.relayIs(chunk, responsesEnds...))
 		o.buf = keepFrame(o.buf)
 		return err
 	}
