@@ -95,6 +95,8 @@ func TestRoleOrderAndFixInstruction(t *testing.T) {
 		// Nor a fix that is the account's, not the request's: a key, a
 		// token, a payment method, a plan (never the client's bad input:
 		// the status decides, or the account's own words).
+		{"a field whose name holds an account word", 400, nil, `{"error":{"message":"Please update the tokenizer option and try again"}}`, false, "bad_request", "phrase:update the…and try again"},
+		{"another", 400, nil, `{"error":{"message":"Change the keywords field and try again"}}`, false, "bad_request", "phrase:change the…and try again"},
 		{"update the api key", 400, nil, `{"error":{"message":"Please update the API key and try again"}}`, false, "unknown", ""},
 		{"change the access token", 400, nil, `{"error":{"message":"Change the access token and try again."}}`, false, "unknown", ""},
 		{"update the payment method", 400, nil, `{"error":{"message":"Please update the payment method on file and try again"}}`, false, "unknown", ""},

@@ -365,15 +365,33 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 
 // accountWords reports whether gap speaks of the account rather than the
 // request: a fix to a key, a token, a credential, payment, billing or a
-// plan is no evidence of the client's bad input.
+// plan is no evidence of the client's bad input. Whole words only (a '_'
+// joins a word): a request's tokenizer or keywords field is no key.
 func accountWords(gap []byte) bool {
-	for _, w := range []string{"key", "token", "credential", "payment", "billing", "plan", "subscription"} {
-		if containsFold(gap, w) {
+	for i := 0; i < len(gap); {
+		for i < len(gap) && !accountWordByte(gap[i]) {
+			i++
+		}
+		j := i
+		for j < len(gap) && accountWordByte(gap[j]) {
+			j++
+		}
+		switch w := gap[i:j]; {
+		case len(w) == 0:
+		case eqFold(w, "key"), eqFold(w, "keys"), eqFold(w, "apikey"), eqFold(w, "token"),
+			eqFold(w, "credential"), eqFold(w, "credentials"), eqFold(w, "payment"),
+			eqFold(w, "billing"), eqFold(w, "plan"), eqFold(w, "subscription"):
 			return true
 		}
+		i = j
 	}
 	return false
 }
+
+func accountWordByte(c byte) bool { return wordTab[c] != 0 || c == '_' }
+
+// eqFold reports whether w is s, ASCII case aside.
+func eqFold(w []byte, s string) bool { return len(w) == len(s) && hasFold(w, s) }
 
 // afterSlash reports whether the word at i follows a '/', blanks allowed
 // between: the unit of a rate such as "1000 API calls / month" or
