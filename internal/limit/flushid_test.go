@@ -59,17 +59,24 @@ func (e *proxied) lateFlush(t *testing.T, during func()) {
 }
 
 // flushAll lets the next request flush what is pending, Redis answering
-// at once again.
+// at once again. A pooled connection the outage closed may fail the
+// first try (the client does not retry: a script's add is not sent
+// twice); the request is then served locally and the next one, after the
+// retry interval, flushes. Three tries are allowed.
 func (e *proxied) flushAll(t *testing.T) {
 	t.Helper()
-	e.clk.Advance(2 * time.Second)
-	e.l.Admit(context.Background(), spender(0))
-	e.r.mu.Lock()
-	n := len(e.r.pending)
-	e.r.mu.Unlock()
-	if n != 0 {
-		t.Fatalf("%d counters still pending after Redis answered", n)
+	var n int
+	for range 3 {
+		e.clk.Advance(2 * time.Second)
+		e.l.Admit(context.Background(), spender(0))
+		e.r.mu.Lock()
+		n = len(e.r.pending)
+		e.r.mu.Unlock()
+		if n == 0 {
+			return
+		}
 	}
+	t.Fatalf("%d counters still pending after Redis answered", n)
 }
 
 // A flush whose replies come too late (a slow link, a Redis stalled by a
@@ -109,7 +116,7 @@ func TestRedisLateFlushCountsOnce(t *testing.T) {
 	e.flushAll(t) // sends the kept spend again
 	for i := range 3 {
 		wantCounter(t, direct, dayKey(i), 10000, left)
-		wantNoMarkers(t, direct, dayKey(i)) // landed: the marker has nothing left to guard
+		wantNoMarkers(t, direct, dayKey(i), nil) // landed: the marker has nothing left to guard
 	}
 }
 
@@ -182,14 +189,15 @@ func TestRedisOneFlushAtATime(t *testing.T) {
 	direct := e.rs.Client(t)
 	left := 14*time.Hour + time.Minute - 4*time.Second
 	wantCounter(t, direct, dayKey(0), 70000, left)
-	wantNoMarkers(t, direct, dayKey(0))
+	wantNoMarkers(t, direct, dayKey(0), nil)
 	e.flushAll(t) // nothing is left to add
 	wantCounter(t, direct, dayKey(0), 70000, left)
 }
 
 // wantNoMarkers waits until counter's flush markers are gone (they are
-// removed in the background once their shares landed).
-func wantNoMarkers(t *testing.T, rdb redis.UniversalClient, counter string) {
+// removed in the background once their shares landed), calling between
+// looks each (request) if it is not nil.
+func wantNoMarkers(t *testing.T, rdb redis.UniversalClient, counter string, each func()) {
 	t.Helper()
 	var ms []string
 	for range 100 {
@@ -197,13 +205,19 @@ func wantNoMarkers(t *testing.T, rdb redis.UniversalClient, counter string) {
 		if ms, err = rdb.Keys(context.Background(), counter+":flush:*").Result(); err == nil && len(ms) == 0 {
 			return
 		}
+		if each != nil {
+			each()
+		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Errorf("markers %v remain after their shares landed", ms)
 }
 
 // A flush's markers outlive it only until it knows its shares landed:
-// ten outages of a monthly counter leave none behind.
+// ten outages of a monthly counter leave none behind once requests flow
+// again, even when Redis went away again before a flush's delete of its
+// markers ran (in CI it did: the delete failed and the marker stayed for
+// the month).
 func TestRedisMarkersGoOnceLanded(t *testing.T) {
 	e := newProxied(t, health.RedisConfig{})
 	ctx := context.Background()
@@ -216,7 +230,7 @@ func TestRedisMarkersGoOnceLanded(t *testing.T) {
 		e.flushAll(t)
 	}
 	direct := e.rs.Client(t)
-	wantNoMarkers(t, direct, "detour:{client:team-00}:usd:m:202612")
+	wantNoMarkers(t, direct, "detour:{client:team-00}:usd:m:202612", func() { e.l.Admit(ctx, k) })
 	if got := direct.Get(ctx, "detour:{client:team-00}:usd:m:202612").Val(); got != "100000" {
 		t.Errorf("the month's counter = %q, want 100000", got)
 	}
@@ -251,4 +265,57 @@ func TestRedisFlushNeverReached(t *testing.T) {
 	e.l.Spend(ctx, spender(0), 0, 0.04)
 	e.flushAll(t)
 	wantCounter(t, direct, dayKey(0), 70000, 14*time.Hour+time.Minute-6*time.Second)
+}
+
+// heldDeletes holds a client's pipelines of DELs (forget's) until release
+// is closed, telling started when the first one arrives and done when it
+// has returned.
+type heldDeletes struct {
+	started, release, done chan struct{}
+	once                   sync.Once
+}
+
+func (h *heldDeletes) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *heldDeletes) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
+
+func (h *heldDeletes) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		first := false
+		if len(cmds) > 0 && cmds[0].Name() == "del" {
+			h.once.Do(func() { first = true; close(h.started) })
+			<-h.release
+		}
+		err := next(ctx, cmds)
+		if first {
+			close(h.done)
+		}
+		return err
+	}
+}
+
+// Redis goes away again after a flush landed and before its markers'
+// delete ran: the delete fails, and the markers are deleted by a later
+// request once Redis answers, not left for the rest of the window.
+func TestRedisMarkersOutliveAFailedDelete(t *testing.T) {
+	e := newProxied(t, health.RedisConfig{})
+	h := &heldDeletes{started: make(chan struct{}), release: make(chan struct{}), done: make(chan struct{})}
+	e.rdb.AddHook(h)
+	ctx := context.Background()
+	e.spentInOutage(t, 0.01)
+	e.flushAll(t)
+	<-h.started
+	e.p.Cut()
+	close(h.release)
+	<-h.done // the delete failed
+	direct := e.rs.Client(t)
+	if ms := direct.Keys(ctx, dayKey(0)+":flush:*").Val(); len(ms) != 1 {
+		t.Fatalf("markers after the failed delete: %v, want one", ms)
+	}
+	e.p.Heal()
+	wantNoMarkers(t, direct, dayKey(0), func() {
+		e.clk.Advance(2 * time.Second)
+		e.l.Admit(ctx, spender(1))
+	})
+	wantCounter(t, direct, dayKey(0), 10000, 14*time.Hour+time.Minute)
 }

@@ -27,11 +27,16 @@ type Redis struct {
 	opTimeout time.Duration
 
 	down     atomic.Bool
-	mu       sync.Mutex // guards retryAt, pending, flushing and the transitions of down
+	mu       sync.Mutex // guards retryAt, pending, flushing, stale and the transitions of down
 	retryAt  time.Time
 	pending  map[string]pendingAdd // spend added locally while Redis was away
 	flushing bool                  // a flush is in flight
+	stale    []string              // markers of landed shares whose delete failed, for the next flush
 }
+
+// maxStale bounds the markers kept for another delete; past it a marker is
+// left to expire with its window.
+const maxStale = 4096
 
 // pendingAdd is a counter's spend not yet known to be in Redis: n, not
 // sent yet, and the shares that flushes sent without learning whether
@@ -256,7 +261,12 @@ func (r *Redis) add(ctx context.Context, keys []Key, deltas []int64) error {
 func (r *Redis) flush(ctx context.Context) bool {
 	r.mu.Lock()
 	if len(r.pending) == 0 {
+		stale := r.stale
+		r.stale = nil
 		r.mu.Unlock()
+		if len(stale) > 0 {
+			go r.forget(stale)
+		}
 		return true
 	}
 	if r.flushing {
@@ -323,6 +333,10 @@ func (r *Redis) flush(ctx context.Context) bool {
 		r.pending[names[i]] = q
 		r.mu.Unlock()
 	}
+	r.mu.Lock()
+	landed = append(landed, r.stale...)
+	r.stale = nil
+	r.mu.Unlock()
 	if len(landed) > 0 {
 		go r.forget(landed)
 	}
@@ -332,15 +346,30 @@ func (r *Redis) flush(ctx context.Context) bool {
 // forget deletes the markers of shares whose adds are known to have landed:
 // their ids are never sent again, so nothing is left for a marker to
 // guard. One pipelined DEL per marker (a Cluster splits them by node),
-// bounded by one operation's timeout, off the request's path; a marker
-// that stays expires with its window.
+// bounded by one operation's timeout, off the request's path. A delete
+// that failed (Redis went away again just after the flush) is tried again
+// with the next flush, up to maxStale markers; one that stays past that
+// expires with its window.
 func (r *Redis) forget(markers []string) {
 	c, cancel := context.WithTimeout(context.Background(), r.opTimeout)
 	defer cancel()
+	dels := make([]*redis.IntCmd, len(markers))
 	_, _ = r.client.Pipelined(c, func(p redis.Pipeliner) error {
-		for _, m := range markers {
-			p.Del(c, m)
+		for i, m := range markers {
+			dels[i] = p.Del(c, m)
 		}
 		return nil
 	})
+	var failed []string
+	for i, d := range dels {
+		if d != nil && d.Err() != nil {
+			failed = append(failed, markers[i])
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	r.mu.Lock()
+	r.stale = append(r.stale, failed[:min(len(failed), maxStale-len(r.stale))]...)
+	r.mu.Unlock()
 }
