@@ -83,8 +83,11 @@ func (c *Classifier) Classify(r Response) Verdict {
 		for i := range c.Rules {
 			if c.Rules[i].matches(&r, body) {
 				v := Verdict{Failed: true, Class: c.Rules[i].Class, Evidence: ruleEvidence(i + 1)}
-				if v.Class == RateLimited {
+				switch v.Class {
+				case RateLimited:
 					v.RetryAfter = ParseRetryAfter(r.Header, now())
+				case ServerError:
+					v.RetryAfter = explicitRetryAfter(r.Header, now())
 				}
 				return v
 			}
@@ -167,11 +170,22 @@ func builtin(st int, h http.Header, body []byte, stream bool, req []byte, model 
 	case st >= 200 && st < 300:
 		return success(h, body, stream, req, model)
 	case st >= 500 && st < 600:
-		return serverAnswer(st, h, body, req, model)
+		return serverHint(serverAnswer(st, h, body, req, model), h)
 	case st < 400 || st >= 500:
 		return statusVerdict(st)
 	}
-	return clientAnswer(st, h, body, req, model)
+	return serverHint(clientAnswer(st, h, body, req, model), h)
+}
+
+// serverHint gives a server_error verdict the wait its answer's standard
+// headers name (explicitRetryAfter): a 503 in maintenance, an overloaded
+// 429 or 529 that says when to come back. Only the headers: the body's
+// wording may echo the client's text.
+func serverHint(v Verdict, h http.Header) Verdict {
+	if v.Failed && v.Class == ServerError && v.RetryAfter == 0 {
+		v.RetryAfter = explicitRetryAfter(h, now())
+	}
+	return v
 }
 
 // clientAnswer classifies a 4xx answer. It is a function of its own so
@@ -195,6 +209,7 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 // else from the body (Gemini RetryInfo, "try again in 17.3s"), never from
 // wording the client's request req holds (an echoed "try again in 900m"
 // would make the verdict quota: the account cooled, the operator paged).
+// (A server_error's wait is the headers' alone: serverHint.)
 func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 	if !v.Failed || v.Class != RateLimited {
 		return v

@@ -11,7 +11,8 @@ import (
 // keeps the upstream's Retry-After for the endpoint's cooling and the
 // retry's wait; overload wording alone, or beside a code that says the
 // server is at fault, stays the provider's load (server_error), as the
-// corpus labels it (docs/behaviour.md, "Wording that names nothing").
+// corpus labels it, and keeps the Retry-After header too (a server error
+// that names its wait: docs/behaviour.md, "Rules").
 func TestOverload429WithRateLimitCode(t *testing.T) {
 	for _, c := range []struct {
 		name, body, class, ev string
@@ -29,16 +30,16 @@ func TestOverload429WithRateLimitCode(t *testing.T) {
 		{"google's RATE_LIMIT_EXCEEDED reason, high traffic",
 			`{"error":{"code":429,"message":"The service is experiencing high traffic, please retry.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED","domain":"googleapis.com"}]}}`,
 			"rate_limited", "gemini:reason=RATE_LIMIT_EXCEEDED", 20 * time.Second},
-		// The provider's load: unchanged.
+		// The provider's load: server_error, with the header's wait.
 		{"overload wording alone",
 			`{"error":{"message":"llama-3 is currently over capacity. Please try again and back off exponentially."}}`,
-			"server_error", "phrase:over capacity", 0},
+			"server_error", "phrase:over capacity", 20 * time.Second},
 		{"overload wording with a server-side type",
 			`{"error":{"message":"That model is currently overloaded with other requests.","type":"server_error","param":null,"code":null}}`,
-			"server_error", "phrase:overloaded", 0},
+			"server_error", "phrase:overloaded", 20 * time.Second},
 		{"overload wording with Google's generic RESOURCE_EXHAUSTED",
 			`{"error":{"code":429,"message":"The service is experiencing high traffic, please retry.","status":"RESOURCE_EXHAUSTED"}}`,
-			"server_error", "phrase:high traffic", 0},
+			"server_error", "phrase:high traffic", 20 * time.Second},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			v := Classify(Response{Status: 429, Header: http.Header{"Retry-After": {"20"}}, Body: []byte(c.body)})

@@ -24,6 +24,26 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 	if len(h) == 0 {
 		return 0
 	}
+	if d := explicitRetryAfter(h, now); d > 0 {
+		return d
+	}
+	req := resetDuration(h.Get("X-Ratelimit-Reset-Requests"))
+	tok := resetDuration(h.Get("X-Ratelimit-Reset-Tokens"))
+	switch {
+	case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Requests")) == "0" && req > 0:
+		return capRetry(req)
+	case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Tokens")) == "0" && tok > 0:
+		return capRetry(tok)
+	}
+	return capRetry(max(req, tok))
+}
+
+// explicitRetryAfter is the wait the standard headers name, 0 for none:
+// retry-after-ms (milliseconds), else Retry-After (seconds or an HTTP date,
+// relative to now), capped at 24h. It is the hint of a server error, whose
+// x-ratelimit-reset-* (sent with every OpenAI answer) describe the
+// rate-limit window, not the outage.
+func explicitRetryAfter(h http.Header, now time.Time) time.Duration {
 	if v := h.Get("Retry-After-Ms"); v != "" {
 		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms > 0 {
 			return capRetry(seconds(ms / 1000))
@@ -40,15 +60,7 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 			}
 		}
 	}
-	req := resetDuration(h.Get("X-Ratelimit-Reset-Requests"))
-	tok := resetDuration(h.Get("X-Ratelimit-Reset-Tokens"))
-	switch {
-	case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Requests")) == "0" && req > 0:
-		return capRetry(req)
-	case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Tokens")) == "0" && tok > 0:
-		return capRetry(tok)
-	}
-	return capRetry(max(req, tok))
+	return 0
 }
 
 // resetDuration parses an OpenAI-style reset ("6m0s", "20ms", "1.5s", or a

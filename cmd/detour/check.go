@@ -106,7 +106,7 @@ func rowCells(row policy.Row, h policy.Cooling) []string {
 func retry(r policy.Retry) string {
 	switch r {
 	case policy.RetryOnce:
-		return "retry once"
+		return "retry once (after Retry-After, if given and ≤ max_wait)"
 	case policy.RetryAfterWait:
 		return "retry if Retry-After ≤ max_wait"
 	case policy.RetryNever:
@@ -117,7 +117,7 @@ func retry(r policy.Retry) string {
 func cools(c policy.Cool, h policy.Cooling) string {
 	switch c {
 	case policy.CoolThreshold:
-		return fmt.Sprintf("endpoint after %d in a row, %s doubling to %s", h.FailureThreshold, h.Cooldown, h.MaxCooldown)
+		return fmt.Sprintf("endpoint after %d in a row, %s doubling to %s (at once for a Retry-After)", h.FailureThreshold, h.Cooldown, h.MaxCooldown)
 	case policy.CoolRetryAfter:
 		return "endpoint for Retry-After (else " + h.Cooldown.String() + ")"
 	case policy.CoolUnavailable:

@@ -208,7 +208,7 @@ func agree(t *testing.T, ex example, routeName, first string, c classify.Class, 
 	if want := expectedAction(cfg, r, a0, p); a0.Action != want {
 		t.Errorf("after %s the gateway did %q; detour check printed %+v, which means %q", c, a0.Action, p, want)
 	}
-	wantScope, wantCool := expectedCooling(p)
+	wantScope, wantCool := expectedCooling(p, a0)
 	name := a0.Target + "/" + a0.Provider
 	if wantScope == "account" {
 		name = a0.Provider
@@ -224,8 +224,9 @@ func agree(t *testing.T, ex example, routeName, first string, c classify.Class, 
 // expectedAction is what the printed row says follows the first attempt a0.
 func expectedAction(cfg *config.Config, r *config.Route, a0 decision.Attempt, p printedRow) decision.Action {
 	spent := r.MaxAttempts <= 1 || r.MaxBillableAttempts == 1 && a0.Billable
-	retry := p.retry == "retry once" ||
-		p.retry == "retry if Retry-After ≤ max_wait" && a0.RetryAfterMS > 0 && time.Duration(a0.RetryAfterMS)*time.Millisecond <= cfg.Retry.MaxWait
+	hint := time.Duration(a0.RetryAfterMS) * time.Millisecond
+	retry := p.retry == "retry once (after Retry-After, if given and ≤ max_wait)" && hint <= cfg.Retry.MaxWait ||
+		p.retry == "retry if Retry-After ≤ max_wait" && hint > 0 && hint <= cfg.Retry.MaxWait
 	t, _ := cfg.Target(a0.Target)
 	larger := false
 	for _, n := range r.Targets {
@@ -250,8 +251,9 @@ func expectedAction(cfg *config.Config, r *config.Route, a0 decision.Attempt, p 
 }
 
 // expectedCooling reads the printed "cools" cell: which scope cools after
-// one failure (an endpoint at a threshold of 1 only).
-func expectedCooling(p printedRow) (scope string, cools bool) {
+// one failure (an endpoint at a threshold of 1, or one whose server error
+// named a wait).
+func expectedCooling(p printedRow, a0 decision.Attempt) (scope string, cools bool) {
 	switch {
 	case p.cools == "nothing":
 		return "endpoint", false
@@ -259,7 +261,8 @@ func expectedCooling(p printedRow) (scope string, cools bool) {
 		return "account", true
 	case strings.HasPrefix(p.cools, "endpoint after "):
 		n, _ := strconv.Atoi(strings.Fields(strings.TrimPrefix(p.cools, "endpoint after "))[0])
-		return "endpoint", n == 1
+		hinted := strings.HasSuffix(p.cools, "(at once for a Retry-After)") && a0.RetryAfterMS > 0
+		return "endpoint", n == 1 || hinted
 	case strings.HasPrefix(p.cools, "endpoint for "):
 		return "endpoint", true
 	}

@@ -335,6 +335,9 @@ func (w *walk) report(rule policy.Row, o *outcome) health.Report {
 	r := health.Report{Class: o.verdict.Class.String(), Count: rule.Counted}
 	switch rule.Cool {
 	case policy.CoolThreshold:
+		if ra := o.verdict.RetryAfter; ra > 0 { // the upstream named its wait: cool for it now
+			r.Cool, r.CoolFor, r.Hinted = health.ScopeEndpoint, ra, true
+		}
 	case policy.CoolRetryAfter:
 		// The upstream's hint, which health caps at max_cooldown.
 		r.Cool, r.CoolFor = health.ScopeEndpoint, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)

@@ -154,6 +154,9 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 func (w *walk) retryWait(o *outcome) (time.Duration, bool) {
 	switch o.row.Retry {
 	case policy.RetryOnce:
+		if ra := o.verdict.RetryAfter; ra > 0 { // the upstream named its wait
+			return ra, ra <= w.d.maxWait
+		}
 		return w.d.opt.Backoff(), true
 	case policy.RetryAfterWait:
 		ra := o.verdict.RetryAfter

@@ -170,6 +170,30 @@ func TestWalkRetryAfter(t *testing.T) {
 	wantCooled(t, d, "endpoint", "one/p1")
 }
 
+// TestWalkServerErrorRetryAfter: a server error whose answer named a wait
+// (Retry-After) is tried again on the same endpoint only after it and only
+// within max_wait, and cools the endpoint at once for it; a longer wait
+// moves on at once (docs/behaviour.md, "Rules").
+func TestWalkServerErrorRetryAfter(t *testing.T) {
+	short := answer{class: classify.ServerError, retryAfter: 60 * time.Millisecond}
+	h := newHarness(t, "  - {name: r, targets: [one, b]}\n", firstFails(short))
+	start := time.Now()
+	_, d := h.do(t, "r", 0, 0)
+	wantSteps(t, d, "one/p1 server_error retry", "one/p1 ok done")
+	if took := time.Since(start); took < 60*time.Millisecond {
+		t.Errorf("the retry came %s after the first try, before the upstream's Retry-After (60ms)", took)
+	}
+
+	long := answer{class: classify.ServerError, retryAfter: 2 * time.Second} // max_wait is 1s
+	h = newHarness(t, "  - {name: r, targets: [one, b]}\n", firstFails(long))
+	_, d = h.do(t, "r", 0, 0)
+	wantSteps(t, d, "one/p1 server_error next_target", "b/q ok done")
+	wantCooled(t, d, "endpoint", "one/p1")
+	if d.Attempts[0].RetryAfterMS != 2000 || !d.Attempts[0].Counted {
+		t.Errorf("the first attempt: %+v, want counted, retry_after_ms 2000", d.Attempts[0])
+	}
+}
+
 // TestWalkBudgetSkips: a spent budget stops the walk and names, for every
 // endpoint not tried, the budget that stopped it.
 func TestWalkBudgetSkips(t *testing.T) {

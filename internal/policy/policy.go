@@ -16,7 +16,8 @@ const (
 	// a provider by sending bad requests).
 	CoolNone Cool = iota
 	// CoolThreshold counts toward health.failure_threshold; the endpoint
-	// cools for health.cooldown once reached.
+	// cools for health.cooldown once reached, and at once for the
+	// upstream's Retry-After when its answer named one (a server error's).
 	CoolThreshold
 	// CoolRetryAfter cools the endpoint at once for the upstream's
 	// Retry-After (health.cooldown when it gave none). Not counted.
@@ -35,7 +36,9 @@ const (
 	// RetryNever: move on at once.
 	RetryNever Retry = iota
 	// RetryOnce: once more after a short jittered backoff (server errors,
-	// connection resets).
+	// connection resets); when the upstream's answer named a wait
+	// (Retry-After), after that wait instead, and only within
+	// retry.max_wait.
 	RetryOnce
 	// RetryAfterWait: once more after the upstream's Retry-After, only when it
 	// is within retry.max_wait; otherwise the endpoint cools and the request
