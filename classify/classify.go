@@ -87,7 +87,7 @@ func (c *Classifier) Classify(r Response) Verdict {
 				case RateLimited:
 					v.RetryAfter = ParseRetryAfter(r.Header, now())
 				case ServerError:
-					v.RetryAfter = explicitRetryAfter(r.Header, now())
+					v = serverHint(v, r.Status, r.Header)
 				}
 				return v
 			}
@@ -170,19 +170,23 @@ func builtin(st int, h http.Header, body []byte, stream bool, req []byte, model 
 	case st >= 200 && st < 300:
 		return success(h, body, stream, req, model)
 	case st >= 500 && st < 600:
-		return serverHint(serverAnswer(st, h, body, req, model), h)
+		return serverHint(serverAnswer(st, h, body, req, model), st, h)
 	case st < 400 || st >= 500:
 		return statusVerdict(st)
 	}
-	return serverHint(clientAnswer(st, h, body, req, model), h)
+	return serverHint(clientAnswer(st, h, body, req, model), st, h)
 }
 
 // serverHint gives a server_error verdict the wait its answer's standard
-// headers name (explicitRetryAfter): a 503 in maintenance, an overloaded
-// 429 or 529 that says when to come back. Only the headers: the body's
-// wording may echo the client's text.
-func serverHint(v Verdict, h http.Header) Verdict {
-	if v.Failed && v.Class == ServerError && v.RetryAfter == 0 {
+// headers name (explicitRetryAfter) when its status is one whose
+// Retry-After means "come back then": a 503 in maintenance or overloaded,
+// Anthropic's overloaded 529, a 429 that speaks of the provider's load.
+// Only the headers: the body's wording may echo the client's text. Not on
+// a 500, 502 or 504, where a Retry-After is a proxy's boilerplate on every
+// error and one request that made the upstream fail would cool it for
+// everyone.
+func serverHint(v Verdict, st int, h http.Header) Verdict {
+	if v.Failed && v.Class == ServerError && v.RetryAfter == 0 && (st == 429 || st == 503 || st == 529) {
 		v.RetryAfter = explicitRetryAfter(h, now())
 	}
 	return v

@@ -8,8 +8,8 @@ import (
 
 // A server error whose answer names a wait (a 503 in maintenance with
 // Retry-After, an overloaded 429 or 529 with one) carries it: the endpoint
-// is not asked again before it (docs/behaviour.md, "Rules"). Only the
-// standard headers count: OpenAI's x-ratelimit-reset-* ride on every answer
+// is not asked again before it (docs/behaviour.md, "Rules"); a 500 or 502
+// does not. Only the standard headers count: OpenAI's x-ratelimit-reset-* ride on every answer
 // and describe the rate-limit window, not the outage; body wording may be
 // the client's echo. A long wait stays server_error (maintenance, not an
 // allowance spent).
@@ -26,7 +26,12 @@ func TestServerErrorCarriesRetryAfter(t *testing.T) {
 			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, 15 * time.Second},
 		{"429 overload words, no rate-limit code", 429, map[string]string{"Retry-After": "30"},
 			`{"error":{"message":"The model is currently at maximum capacity. Please try again later."}}`, 30 * time.Second},
-		{"500 retry-after-ms", 500, map[string]string{"Retry-After-Ms": "1500"}, `{"error":{"message":"internal error"}}`, 1500 * time.Millisecond},
+		{"503 retry-after-ms", 503, map[string]string{"Retry-After-Ms": "1500"}, `{"error":{"message":"internal error"}}`, 1500 * time.Millisecond},
+		{"503 retry-after-ms under a millisecond: one", 503, map[string]string{"Retry-After-Ms": "0.2"}, `Service Unavailable`, time.Millisecond},
+		// A proxy's boilerplate on every error, where one request that made
+		// the upstream fail would cool it for everyone: no hint.
+		{"500 Retry-After", 500, map[string]string{"Retry-After": "30"}, `{"error":{"message":"internal error"}}`, 0},
+		{"502 Retry-After", 502, map[string]string{"Retry-After": "30"}, `<html>Bad gateway</html>`, 0},
 		{"503 two hours: still server_error", 503, map[string]string{"Retry-After": "7200"}, `down for maintenance`, 2 * time.Hour},
 		{"500 with OpenAI's rate-limit window headers only", 500,
 			map[string]string{"X-Ratelimit-Reset-Requests": "6m0s", "X-Ratelimit-Remaining-Requests": "0"},
@@ -44,8 +49,12 @@ func TestServerErrorCarriesRetryAfter(t *testing.T) {
 		}
 	}
 	// An operator rule that makes an answer a server error keeps its hint too.
-	c := &Classifier{Rules: []Rule{{Status: []int{418}, Class: ServerError}}}
-	if v := c.Classify(Response{Status: 418, Header: http.Header{"Retry-After": {"9"}}}); v.RetryAfter != 9*time.Second {
-		t.Errorf("operator rule server_error: Retry-After %v, want 9s", v.RetryAfter)
+	c := &Classifier{Rules: []Rule{{Status: []int{503, 200}, Class: ServerError}}}
+	if v := c.Classify(Response{Status: 503, Header: http.Header{"Retry-After": {"9"}}}); v.RetryAfter != 9*time.Second {
+		t.Errorf("operator rule server_error on a 503: Retry-After %v, want 9s", v.RetryAfter)
+	}
+	// Not on an error inside a 2xx, whose headers are the answer's.
+	if v := c.Classify(Response{Status: 200, Header: http.Header{"Retry-After": {"9"}}, Body: []byte(`{"error":"x"}`)}); v.RetryAfter != 0 {
+		t.Errorf("operator rule server_error on a 200: Retry-After %v, want none", v.RetryAfter)
 	}
 }

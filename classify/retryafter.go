@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -39,14 +40,15 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 }
 
 // explicitRetryAfter is the wait the standard headers name, 0 for none:
-// retry-after-ms (milliseconds), else Retry-After (seconds or an HTTP date,
-// relative to now), capped at 24h. It is the hint of a server error, whose
-// x-ratelimit-reset-* (sent with every OpenAI answer) describe the
-// rate-limit window, not the outage.
+// retry-after-ms (milliseconds, a fraction rounded up to the next whole
+// one, as the decision record counts), else Retry-After (seconds or an
+// HTTP date, relative to now), capped at 24h. It is the hint of a server
+// error, whose x-ratelimit-reset-* (sent with every OpenAI answer)
+// describe the rate-limit window, not the outage.
 func explicitRetryAfter(h http.Header, now time.Time) time.Duration {
 	if v := h.Get("Retry-After-Ms"); v != "" {
 		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms > 0 {
-			return capRetry(seconds(ms / 1000))
+			return capRetry(seconds(math.Ceil(ms) / 1000))
 		}
 	}
 	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {

@@ -50,9 +50,15 @@ func TestCheckAgreesWithDispatch(t *testing.T) {
 						if !ok {
 							t.Fatalf("detour check printed no row for %s:\n%s", c, out.String())
 						}
-						agree(t, ex, r.Name, first, c, p, cases)
+						agree(t, ex, r.Name, first, c, p, cases, false)
 					})
 				}
+				// A server error that names its wait (a real 503 or 529
+				// answer, given a Retry-After of a minute): the printed row's
+				// "(at once for a Retry-After)" and its retry rule.
+				t.Run(ex.name+"/"+r.Name+"/"+first+"/server_error+retry-after", func(t *testing.T) {
+					agree(t, ex, r.Name, first, classify.ServerError, rows["server_error"], cases, true)
+				})
 			}
 		}
 	}
@@ -167,7 +173,7 @@ func parsePrinted(t *testing.T, out string) map[string]printedRow {
 
 // agree serves route with every provider's first call failing with class c
 // and compares what followed the first attempt with the printed row p.
-func agree(t *testing.T, ex example, routeName, first string, c classify.Class, p printedRow, cases map[classify.Class][]corpusCase) {
+func agree(t *testing.T, ex example, routeName, first string, c classify.Class, p printedRow, cases map[classify.Class][]corpusCase, hinted bool) {
 	cfg := parseExample(t, ex)
 	cfg.State, cfg.ClientKeys, cfg.Clients = config.State{}, nil, nil
 	cfg.Alerts.Webhook, cfg.Tracing = "", config.Tracing{}
@@ -176,7 +182,10 @@ func agree(t *testing.T, ex example, routeName, first string, c classify.Class, 
 	putFirst(r, first)
 	for i := range cfg.Providers {
 		pr := &cfg.Providers[i]
-		fail := failing(t, cls, pr, c, cases[c])
+		fail := failing(t, cls, pr, c, cases[c], hinted)
+		if hinted {
+			fail.Header["Retry-After"] = "60"
+		}
 		if c == classify.Timeout {
 			pr.Timeout = 300 * time.Millisecond
 		}
@@ -208,7 +217,10 @@ func agree(t *testing.T, ex example, routeName, first string, c classify.Class, 
 	if want := expectedAction(cfg, r, a0, p); a0.Action != want {
 		t.Errorf("after %s the gateway did %q; detour check printed %+v, which means %q", c, a0.Action, p, want)
 	}
-	wantScope, wantCool := expectedCooling(p, a0)
+	if hinted && a0.RetryAfterMS != 60000 {
+		t.Fatalf("the first attempt's Retry-After is %d ms, want 60000 (harness): %+v", a0.RetryAfterMS, a0)
+	}
+	wantScope, wantCool := expectedCooling(cfg, p, a0)
 	name := a0.Target + "/" + a0.Provider
 	if wantScope == "account" {
 		name = a0.Provider
@@ -253,7 +265,7 @@ func expectedAction(cfg *config.Config, r *config.Route, a0 decision.Attempt, p 
 // expectedCooling reads the printed "cools" cell: which scope cools after
 // one failure (an endpoint at a threshold of 1, or one whose server error
 // named a wait).
-func expectedCooling(p printedRow, a0 decision.Attempt) (scope string, cools bool) {
+func expectedCooling(cfg *config.Config, p printedRow, a0 decision.Attempt) (scope string, cools bool) {
 	switch {
 	case p.cools == "nothing":
 		return "endpoint", false
@@ -261,7 +273,10 @@ func expectedCooling(p printedRow, a0 decision.Attempt) (scope string, cools boo
 		return "account", true
 	case strings.HasPrefix(p.cools, "endpoint after "):
 		n, _ := strconv.Atoi(strings.Fields(strings.TrimPrefix(p.cools, "endpoint after "))[0])
-		hinted := strings.HasSuffix(p.cools, "(at once for a Retry-After)") && a0.RetryAfterMS > 0
+		// At once for a wait past max_wait (a shorter one is waited out by
+		// the request's own retry, which then tells).
+		hint := time.Duration(a0.RetryAfterMS) * time.Millisecond
+		hinted := strings.HasSuffix(p.cools, "(at once for a Retry-After)") && hint > cfg.Retry.MaxWait
 		return "endpoint", n == 1 || hinted
 	case strings.HasPrefix(p.cools, "endpoint for "):
 		return "endpoint", true
@@ -304,8 +319,9 @@ func corpusByClass(t *testing.T) map[classify.Class][]corpusCase {
 
 // failing is an answer provider pr's attempt classifies as c: a silent
 // upstream for a timeout, else a corpus answer, its own dialect first,
-// without a Retry-After to wait for when one will do.
-func failing(t *testing.T, cls *classify.Classifier, pr *config.Provider, c classify.Class, cases []corpusCase) upstreamtest.Step {
+// without a Retry-After to wait for when one will do; with status503, a
+// 503 or 529 (one whose Retry-After a server error keeps).
+func failing(t *testing.T, cls *classify.Classifier, pr *config.Provider, c classify.Class, cases []corpusCase, status503 bool) upstreamtest.Step {
 	t.Helper()
 	if c == classify.Timeout {
 		return upstreamtest.Step{Delay: 5 * time.Second}
@@ -314,7 +330,8 @@ func failing(t *testing.T, cls *classify.Classifier, pr *config.Provider, c clas
 	for _, own := range []bool{true, false} {
 		for _, hinted := range []bool{false, true} {
 			for _, cc := range cases {
-				if (cc.Dialect == string(pr.Dialect)) != own || picked != nil {
+				if (cc.Dialect == string(pr.Dialect)) != own || picked != nil ||
+					status503 && cc.Status != 503 && cc.Status != 529 {
 					continue
 				}
 				h := http.Header{}

@@ -58,8 +58,9 @@ func (o *outcome) failWith(v classify.Verdict, msg string) {
 // the route's table. Dispatch uses upstreamCall; a test substitutes a fake.
 type caller func(ctx context.Context, w *walk, e *endpointRT) *outcome
 
-// attempt makes one call to e and records it.
-func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome {
+// attempt makes one call to e and records it; probe: it is e's probe,
+// retry: it is the same-endpoint retry of the attempt before.
+func (w *walk) attempt(ctx context.Context, e *endpointRT, probe, retry bool) *outcome {
 	start := time.Now()
 	if n := len(w.rec.Attempts); n > 0 { // the move to this attempt happens now
 		prev := &w.rec.Attempts[n-1]
@@ -69,7 +70,7 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 	e.target.inflight.Add(1)
 	o := w.d.call(ctx, w, e)
 	e.target.inflight.Add(-1)
-	w.finish(e, o, probe, time.Since(start))
+	w.finish(e, o, probe, retry, time.Since(start))
 	return o
 }
 
@@ -251,7 +252,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 }
 
 // finish records the attempt, reports it to health, pages and counts it.
-func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration) {
+func (w *walk) finish(e *endpointRT, o *outcome, probe, retry bool, total time.Duration) {
 	w.upstream += total
 	if o.billable {
 		w.billable++
@@ -313,7 +314,12 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		o.row = w.r.table.Row(c)
 		rule := o.row
 		a.Counted = rule.Counted
-		rep := w.report(rule, o)
+		// A server error's named wait cools the endpoint now unless this
+		// request waits it out and tries the endpoint again itself (the
+		// retry then tells; cooled first, that retry would find it
+		// probing, and a second failure would cool it past the hint).
+		ra := o.verdict.RetryAfter
+		rep := w.report(rule, o, probe || retry || ra > w.d.maxWait)
 		// A probe that ends in the request's own fault says nothing about
 		// the endpoint: the next request may probe it.
 		rep.Release = probe && !rule.Counted && rule.Cool == policy.CoolNone
@@ -327,16 +333,20 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	w.meter(e, &a)
 }
 
-// report turns a failure into what health must do, by the policy table.
-func (w *walk) report(rule policy.Row, o *outcome) health.Report {
+// report turns a failure into what health must do, by the policy table;
+// final: no same-endpoint retry of this request follows for a wait the
+// upstream named.
+func (w *walk) report(rule policy.Row, o *outcome, final bool) health.Report {
 	// Count follows the rule, so the endpoint's failures in /v1/health agree
 	// with the attempt's "counted" (unavailable, quota and auth count and
 	// also cool at once).
 	r := health.Report{Class: o.verdict.Class.String(), Count: rule.Counted}
 	switch rule.Cool {
 	case policy.CoolThreshold:
-		if ra := o.verdict.RetryAfter; ra > 0 { // the upstream named its wait: cool for it now
-			r.Cool, r.CoolFor, r.Hinted = health.ScopeEndpoint, ra, true
+		// At once too for a wait the upstream named, health capping it at
+		// max_cooldown, unless the request waits it out here itself.
+		if d := w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter); d > 0 && final {
+			r.Cool, r.CoolFor, r.Hinted = health.ScopeEndpoint, d, true
 		}
 	case policy.CoolRetryAfter:
 		// The upstream's hint, which health caps at max_cooldown.

@@ -100,7 +100,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 	for retried := false; ; retried = true {
 		ctx := w.limit(ctx)
 		w.cont.begin(e)
-		o := w.attempt(ctx, e, probe)
+		o := w.attempt(ctx, e, probe, retried)
 		w.cont.note(w)
 		w.last, w.lastEP = o, e
 		switch {

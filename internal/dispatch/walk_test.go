@@ -172,8 +172,10 @@ func TestWalkRetryAfter(t *testing.T) {
 
 // TestWalkServerErrorRetryAfter: a server error whose answer named a wait
 // (Retry-After) is tried again on the same endpoint only after it and only
-// within max_wait, and cools the endpoint at once for it; a longer wait
-// moves on at once (docs/behaviour.md, "Rules").
+// within max_wait; the endpoint cools at once for the wait when the
+// request does not wait it out there itself (a longer wait moves on at
+// once), and a short wait cools it only if the retry fails too
+// (docs/behaviour.md, "Rules").
 func TestWalkServerErrorRetryAfter(t *testing.T) {
 	short := answer{class: classify.ServerError, retryAfter: 60 * time.Millisecond}
 	h := newHarness(t, "  - {name: r, targets: [one, b]}\n", firstFails(short))
@@ -182,6 +184,24 @@ func TestWalkServerErrorRetryAfter(t *testing.T) {
 	wantSteps(t, d, "one/p1 server_error retry", "one/p1 ok done")
 	if took := time.Since(start); took < 60*time.Millisecond {
 		t.Errorf("the retry came %s after the first try, before the upstream's Retry-After (60ms)", took)
+	}
+	if len(d.Transitions) != 0 {
+		t.Errorf("the wait was waited out and the retry answered, yet: %+v", d.Transitions)
+	}
+
+	twice := func(k health.Key, _ int) answer {
+		if k.Provider == "p1" {
+			return short
+		}
+		return okAnswer
+	}
+	h = newHarness(t, "  - {name: r, targets: [one, b]}\n", twice)
+	_, d = h.do(t, "r", 0, 0)
+	wantSteps(t, d, "one/p1 server_error retry", "one/p1 server_error next_target", "b/q ok done")
+	wantCooled(t, d, "endpoint", "one/p1")
+	if st := h.h.View(t.Context(), []health.Key{{Target: "one", Provider: "p1"}})[0]; st.Failures != 2 ||
+		st.Until.Sub(h.now) > time.Second {
+		t.Errorf("after two server errors that named 60ms: %+v, want 2 failures and a cooldown of the hint, not health.cooldown", st)
 	}
 
 	long := answer{class: classify.ServerError, retryAfter: 2 * time.Second} // max_wait is 1s

@@ -27,11 +27,12 @@ type Redis struct {
 	opTimeout time.Duration
 
 	down     atomic.Bool
-	mu       sync.Mutex // guards retryAt, pending, flushing, stale and the transitions of down
+	mu       sync.Mutex // guards retryAt, pending, flushing, stale, staleAt and the transitions of down
 	retryAt  time.Time
 	pending  map[string]pendingAdd // spend added locally while Redis was away
 	flushing bool                  // a flush is in flight
-	stale    []string              // markers of landed shares whose delete failed, for the next flush
+	stale    []string              // markers of landed shares whose delete failed, for a later request
+	staleAt  time.Time             // not before then: a delete that keeps failing is not sent on every request
 }
 
 // maxStale bounds the markers kept for another delete; past it a marker is
@@ -261,8 +262,10 @@ func (r *Redis) add(ctx context.Context, keys []Key, deltas []int64) error {
 func (r *Redis) flush(ctx context.Context) bool {
 	r.mu.Lock()
 	if len(r.pending) == 0 {
-		stale := r.stale
-		r.stale = nil
+		var stale []string
+		if len(r.stale) > 0 && !r.now().Before(r.staleAt) {
+			stale, r.stale = r.stale, nil
+		}
 		r.mu.Unlock()
 		if len(stale) > 0 {
 			go r.forget(stale)
@@ -348,8 +351,9 @@ func (r *Redis) flush(ctx context.Context) bool {
 // guard. One pipelined DEL per marker (a Cluster splits them by node),
 // bounded by one operation's timeout, off the request's path. A delete
 // that failed (Redis went away again just after the flush) is tried again
-// with the next flush, up to maxStale markers; one that stays past that
-// expires with its window.
+// by a request that reaches Redis a retry interval later or by the next
+// flush, up to maxStale markers; one that stays past that expires with its
+// window.
 func (r *Redis) forget(markers []string) {
 	c, cancel := context.WithTimeout(context.Background(), r.opTimeout)
 	defer cancel()
@@ -371,5 +375,6 @@ func (r *Redis) forget(markers []string) {
 	}
 	r.mu.Lock()
 	r.stale = append(r.stale, failed[:min(len(failed), maxStale-len(r.stale))]...)
+	r.staleAt = r.now().Add(retryEvery)
 	r.mu.Unlock()
 }

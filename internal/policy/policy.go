@@ -127,8 +127,11 @@ type Durations struct {
 	AccountCooldown     time.Duration
 }
 
-// CoolFor returns how long a failure of rule r cools at once (0 for none or
-// for threshold counting), given the upstream's Retry-After.
+// CoolFor returns how long a failure of rule r cools at once (0 for none),
+// given the upstream's Retry-After: threshold counting cools at once only
+// for a wait the upstream named (a server error's), 0 without one; the
+// walk applies it when the request does not wait it out on the same
+// endpoint itself.
 func (r Rule) CoolFor(d Durations, retryAfter time.Duration) time.Duration {
 	switch r.Cool {
 	case CoolRetryAfter:
@@ -140,7 +143,9 @@ func (r Rule) CoolFor(d Durations, retryAfter time.Duration) time.Duration {
 		return d.UnavailableCooldown
 	case CoolAccount:
 		return d.AccountCooldown
-	case CoolNone, CoolThreshold:
+	case CoolThreshold:
+		return retryAfter
+	case CoolNone:
 		return 0
 	}
 	return 0

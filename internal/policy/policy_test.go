@@ -92,6 +92,8 @@ func TestCoolFor(t *testing.T) {
 		{classify.Quota, 0, time.Hour},
 		{classify.Auth, 0, time.Hour},
 		{classify.ServerError, 0, 0},
+		{classify.ServerError, 30 * time.Second, 30 * time.Second}, // the wait a 503 named
+		{classify.Timeout, 0, 0},
 		{classify.BadRequest, 0, 0},
 	}
 	for _, tc := range cases {
