@@ -222,6 +222,9 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration,
 			for k, i := range order {
 				ordered[k] = urls[i]
 			}
+			if round == 0 {
+				r.traces(&prof, dur)
+			}
 			lats, err := pacedTogether(c, ordered, rate, dur)
 			if err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -48,6 +49,25 @@ func (p *profiler) fetchFrom(addr, what, name string) error {
 	_, err = io.Copy(f, resp.Body)
 	fmt.Printf("  profile: %s\n", f.Name())
 	return err
+}
+
+// traces saves one second of each proxy's runtime trace from the middle of
+// the first paced phase (dur long), as detour.trace and plain.trace: where
+// a paced request's time goes between its arrival and its answer, read by
+// bench/tracecrit (docs/benchmarks.md, round 8). The profiles' wait group
+// wg waits for them too.
+func (r *runner) traces(wg *sync.WaitGroup, dur time.Duration) {
+	if !r.prof.on() {
+		return
+	}
+	for _, x := range []struct{ addr, name string }{{r.prof.addr, "detour.trace"}, {r.prof.plainAddr, "plain.trace"}} {
+		wg.Go(func() {
+			time.Sleep(dur/2 - 500*time.Millisecond)
+			if err := r.prof.fetchFrom(x.addr, "trace?seconds=1", x.name); err != nil {
+				fmt.Println("  trace:", err)
+			}
+		})
+	}
 }
 
 // goroutines returns the total of detour's goroutine profile, -1 when
