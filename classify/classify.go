@@ -83,13 +83,10 @@ func (c *Classifier) Classify(r Response) Verdict {
 		for i := range c.Rules {
 			if c.Rules[i].matches(&r, body) {
 				v := Verdict{Failed: true, Class: c.Rules[i].Class, Evidence: ruleEvidence(i + 1)}
-				switch v.Class {
-				case RateLimited:
+				if v.Class == RateLimited {
 					v.RetryAfter = ParseRetryAfter(r.Header, now())
-				case ServerError:
-					v = serverHint(v, r.Status, r.Header)
 				}
-				return v
+				return serverHint(v, r.Status, r.Header)
 			}
 		}
 	}
