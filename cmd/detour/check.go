@@ -100,13 +100,13 @@ func rowCells(row policy.Row, h policy.Cooling) []string {
 		tail = "no"
 	case policy.TailNone:
 	}
-	return []string{row.Class.String(), retry(row.Retry), yesNo(row.NextEndpoint), next, tail, cools(row.Cool, h), yesNo(row.Page)}
+	return []string{row.Class.String(), retry(row.Retry), yesNo(row.NextEndpoint), next, tail, cools(row.Cool, row.Retry, h), yesNo(row.Page)}
 }
 
 func retry(r policy.Retry) string {
 	switch r {
 	case policy.RetryOnce:
-		return "retry once (after Retry-After, if given and ≤ max_wait)"
+		return "retry once (after a 503/529/429's Retry-After, if ≤ max_wait)"
 	case policy.RetryAfterWait:
 		return "retry if Retry-After ≤ max_wait"
 	case policy.RetryNever:
@@ -114,10 +114,17 @@ func retry(r policy.Retry) string {
 	return "no"
 }
 
-func cools(c policy.Cool, h policy.Cooling) string {
+// cools says what a failure cools; a class retried once (server errors)
+// also cools at once for a wait a 503, 529 or 429 names that the request
+// does not wait out itself.
+func cools(c policy.Cool, r policy.Retry, h policy.Cooling) string {
 	switch c {
 	case policy.CoolThreshold:
-		return fmt.Sprintf("endpoint after %d in a row, %s doubling to %s (at once for a Retry-After)", h.FailureThreshold, h.Cooldown, h.MaxCooldown)
+		s := fmt.Sprintf("endpoint after %d in a row, %s doubling to %s", h.FailureThreshold, h.Cooldown, h.MaxCooldown)
+		if r == policy.RetryOnce {
+			s += " (at once for a 503/529/429's Retry-After not waited out)"
+		}
+		return s
 	case policy.CoolRetryAfter:
 		return "endpoint for Retry-After (else " + h.Cooldown.String() + ")"
 	case policy.CoolUnavailable:

@@ -50,15 +50,19 @@ func TestCheckAgreesWithDispatch(t *testing.T) {
 						if !ok {
 							t.Fatalf("detour check printed no row for %s:\n%s", c, out.String())
 						}
-						agree(t, ex, r.Name, first, c, p, cases, false)
+						agree(t, ex, r.Name, first, c, p, cases, "")
 					})
 				}
 				// A server error that names its wait (a real 503 or 529
-				// answer, given a Retry-After of a minute): the printed row's
-				// "(at once for a Retry-After)" and its retry rule.
-				t.Run(ex.name+"/"+r.Name+"/"+first+"/server_error+retry-after", func(t *testing.T) {
-					agree(t, ex, r.Name, first, classify.ServerError, rows["server_error"], cases, true)
-				})
+				// answer, given a Retry-After of a minute, past max_wait, or
+				// of 1s, within it): the printed row's retry rule and its
+				// "(at once for … not waited out)".
+				for _, hint := range []string{"60", "1"} {
+					t.Run(ex.name+"/"+r.Name+"/"+first+"/server_error+retry-after-"+hint, func(t *testing.T) {
+						t.Parallel() // the 1s wait is waited out: overlap them
+						agree(t, ex, r.Name, first, classify.ServerError, rows["server_error"], cases, hint)
+					})
+				}
 			}
 		}
 	}
@@ -173,7 +177,7 @@ func parsePrinted(t *testing.T, out string) map[string]printedRow {
 
 // agree serves route with every provider's first call failing with class c
 // and compares what followed the first attempt with the printed row p.
-func agree(t *testing.T, ex example, routeName, first string, c classify.Class, p printedRow, cases map[classify.Class][]corpusCase, hinted bool) {
+func agree(t *testing.T, ex example, routeName, first string, c classify.Class, p printedRow, cases map[classify.Class][]corpusCase, hint string) {
 	cfg := parseExample(t, ex)
 	cfg.State, cfg.ClientKeys, cfg.Clients = config.State{}, nil, nil
 	cfg.Alerts.Webhook, cfg.Tracing = "", config.Tracing{}
@@ -182,9 +186,9 @@ func agree(t *testing.T, ex example, routeName, first string, c classify.Class, 
 	putFirst(r, first)
 	for i := range cfg.Providers {
 		pr := &cfg.Providers[i]
-		fail := failing(t, cls, pr, c, cases[c], hinted)
-		if hinted {
-			fail.Header["Retry-After"] = "60"
+		fail := failing(t, cls, pr, c, cases[c], hint != "")
+		if hint != "" {
+			fail.Header["Retry-After"] = hint
 		}
 		if c == classify.Timeout {
 			pr.Timeout = 300 * time.Millisecond
@@ -217,8 +221,8 @@ func agree(t *testing.T, ex example, routeName, first string, c classify.Class, 
 	if want := expectedAction(cfg, r, a0, p); a0.Action != want {
 		t.Errorf("after %s the gateway did %q; detour check printed %+v, which means %q", c, a0.Action, p, want)
 	}
-	if hinted && a0.RetryAfterMS != 60000 {
-		t.Fatalf("the first attempt's Retry-After is %d ms, want 60000 (harness): %+v", a0.RetryAfterMS, a0)
+	if hint != "" && strconv.FormatInt(a0.RetryAfterMS/1000, 10) != hint {
+		t.Fatalf("the first attempt's Retry-After is %d ms, want %ss (harness): %+v", a0.RetryAfterMS, hint, a0)
 	}
 	wantScope, wantCool := expectedCooling(cfg, p, a0)
 	name := a0.Target + "/" + a0.Provider
@@ -237,7 +241,7 @@ func agree(t *testing.T, ex example, routeName, first string, c classify.Class, 
 func expectedAction(cfg *config.Config, r *config.Route, a0 decision.Attempt, p printedRow) decision.Action {
 	spent := r.MaxAttempts <= 1 || r.MaxBillableAttempts == 1 && a0.Billable
 	hint := time.Duration(a0.RetryAfterMS) * time.Millisecond
-	retry := p.retry == "retry once (after Retry-After, if given and ≤ max_wait)" && hint <= cfg.Retry.MaxWait ||
+	retry := p.retry == "retry once (after a 503/529/429's Retry-After, if ≤ max_wait)" && hint <= cfg.Retry.MaxWait ||
 		p.retry == "retry if Retry-After ≤ max_wait" && hint > 0 && hint <= cfg.Retry.MaxWait
 	t, _ := cfg.Target(a0.Target)
 	larger := false
@@ -276,7 +280,7 @@ func expectedCooling(cfg *config.Config, p printedRow, a0 decision.Attempt) (sco
 		// At once for a wait past max_wait (a shorter one is waited out by
 		// the request's own retry, which then tells).
 		hint := time.Duration(a0.RetryAfterMS) * time.Millisecond
-		hinted := strings.HasSuffix(p.cools, "(at once for a Retry-After)") && hint > cfg.Retry.MaxWait
+		hinted := strings.HasSuffix(p.cools, "(at once for a 503/529/429's Retry-After not waited out)") && hint > cfg.Retry.MaxWait
 		return "endpoint", n == 1 || hinted
 	case strings.HasPrefix(p.cools, "endpoint for "):
 		return "endpoint", true

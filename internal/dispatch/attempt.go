@@ -46,6 +46,10 @@ type outcome struct {
 	// once when the attempt is recorded (see finish); every later routing
 	// decision about this outcome reads it.
 	row policy.Row
+	// deferred is the endpoint cooling for a wait the upstream named that
+	// finish left to the request's own retry after that wait; if the retry
+	// does not happen after all, coolDeferred applies it (target.go).
+	deferred time.Duration
 }
 
 func (o *outcome) failWith(v classify.Verdict, msg string) {
@@ -347,6 +351,8 @@ func (w *walk) report(rule policy.Row, o *outcome, final bool) health.Report {
 		// max_cooldown, unless the request waits it out here itself.
 		if d := w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter); d > 0 && final {
 			r.Cool, r.CoolFor, r.Hinted = health.ScopeEndpoint, d, true
+		} else if d > 0 {
+			o.deferred = d
 		}
 	case policy.CoolRetryAfter:
 		// The upstream's hint, which health caps at max_cooldown.

@@ -132,13 +132,16 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		}
 		if s := w.budget(ctx); s != stopNone {
 			w.stopped = s
+			w.coolDeferred(e, o)
 			return nil, o
 		}
 		if dl, has := ctx.Deadline(); has && time.Until(dl) <= wait {
+			w.coolDeferred(e, o)
 			return nil, o
 		}
 		w.setAction(decision.ActionRetry)
 		if !sleep(ctx, wait) {
+			w.coolDeferred(e, o)
 			if errors.Is(ctx.Err(), context.Canceled) {
 				return w.clientLeft(), o
 			}
@@ -146,6 +149,17 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 			return nil, o
 		}
 		w.upstream += wait
+	}
+}
+
+// coolDeferred cools e for the wait o's upstream named when finish left
+// that to the request's own retry and the retry is not made after all (the
+// budget, the deadline, the client gone): the next requests must not pile
+// onto an endpoint that said when to come back. Nothing is counted again.
+func (w *walk) coolDeferred(e *endpointRT, o *outcome) {
+	if o.deferred > 0 {
+		w.tell(e.key, health.Report{Class: o.verdict.Class.String(), Cool: health.ScopeEndpoint, CoolFor: o.deferred, Hinted: true})
+		o.deferred = 0
 	}
 }
 

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -212,6 +213,66 @@ func TestWalkServerErrorRetryAfter(t *testing.T) {
 	if d.Attempts[0].RetryAfterMS != 2000 || !d.Attempts[0].Counted {
 		t.Errorf("the first attempt: %+v, want counted, retry_after_ms 2000", d.Attempts[0])
 	}
+}
+
+// TestWalkServerErrorWaitNotWaited: a short wait a server error named is
+// deferred to the request's own retry; when that retry does not happen
+// after all (the budget, the deadline, the client leaving), or the attempt
+// was a probe, or the wait equals max_wait, the endpoint is still cooled
+// for it — never left open for the next requests to pile onto.
+func TestWalkServerErrorWaitNotWaited(t *testing.T) {
+	short := answer{class: classify.ServerError, retryAfter: 300 * time.Millisecond}
+	key := health.Key{Target: "one", Provider: "p1"}
+	cooledFor := func(t *testing.T, h *harness, want time.Duration) {
+		t.Helper()
+		if st := h.h.View(t.Context(), []health.Key{key})[0]; st.Phase != health.Cooling || st.Until.Sub(h.now) != want {
+			t.Errorf("one/p1: %+v, want cooling for %s", st, want)
+		}
+	}
+
+	t.Run("max_attempts 1", func(t *testing.T) {
+		h := newHarness(t, "  - {name: r, targets: [one, b]}\n", firstFails(short))
+		_, d := h.do(t, "r", 1, 0)
+		wantSteps(t, d, "one/p1 server_error stop")
+		wantCooled(t, d, "endpoint", "one/p1")
+		cooledFor(t, h, 300*time.Millisecond)
+	})
+	t.Run("the route's deadline is nearer than the wait", func(t *testing.T) {
+		h := newHarness(t, "  - {name: r, targets: [one], deadline: 200ms}\n", firstFails(short))
+		_, d := h.do(t, "r", 0, 0)
+		wantCooled(t, d, "endpoint", "one/p1")
+		cooledFor(t, h, 300*time.Millisecond)
+	})
+	t.Run("the client leaves during the wait", func(t *testing.T) {
+		h := newHarness(t, "  - {name: r, targets: [one, b]}\n", firstFails(short))
+		ctx, cancel := context.WithCancel(t.Context())
+		defer time.AfterFunc(100*time.Millisecond, cancel).Stop()
+		res := h.d.Run(ctx, testCall("r", 0, 0))
+		if !res.Canceled {
+			t.Fatalf("result %+v, want canceled", res)
+		}
+		wantCooled(t, res.Decision, "endpoint", "one/p1")
+		cooledFor(t, h, 300*time.Millisecond)
+	})
+	t.Run("a probe", func(t *testing.T) {
+		h := newHarness(t, "  - {name: r, targets: [one, b]}\n", firstFails(short))
+		h.h.Report(t.Context(), key, health.Report{Class: "unavailable", Cool: health.ScopeEndpoint, CoolFor: time.Minute})
+		h.now = h.now.Add(2 * time.Minute) // cooling over: probing
+		_, d := h.do(t, "r", 0, 0)
+		wantSteps(t, d, "one/p1 server_error next_target probe", "b/q ok done")
+		if st := h.h.View(t.Context(), []health.Key{key})[0]; st.Phase != health.Cooling {
+			t.Errorf("one/p1 after a failed probe that named a wait: %+v, want cooling", st)
+		}
+	})
+	t.Run("a wait of exactly max_wait is waited out", func(t *testing.T) {
+		edge := answer{class: classify.ServerError, retryAfter: time.Second} // max_wait is 1s
+		h := newHarness(t, "  - {name: r, targets: [one, b]}\n", firstFails(edge))
+		_, d := h.do(t, "r", 0, 0)
+		wantSteps(t, d, "one/p1 server_error retry", "one/p1 ok done")
+		if len(d.Transitions) != 0 {
+			t.Errorf("waited out and answered, yet: %+v", d.Transitions)
+		}
+	})
 }
 
 // TestWalkBudgetSkips: a spent budget stops the walk and names, for every

@@ -117,8 +117,8 @@ func (t *Table) Rows() []Row {
 	return out
 }
 
-// CoolFor returns how long a failure of class c cools at once (0 for none or
-// for threshold counting), given the upstream's Retry-After.
+// CoolFor returns how long a failure of class c cools at once (0 for none),
+// given the upstream's Retry-After (Rule.CoolFor).
 func (t *Table) CoolFor(c classify.Class, retryAfter time.Duration) time.Duration {
 	return t.Row(c).CoolFor(t.Cooling.Durations, retryAfter)
 }
