@@ -46,9 +46,9 @@ type outcome struct {
 	// once when the attempt is recorded (see finish); every later routing
 	// decision about this outcome reads it.
 	row policy.Row
-	// deferred is the endpoint cooling for a wait the upstream named that
-	// finish left to the request's own retry after that wait; if the retry
-	// does not happen after all, coolDeferred applies it (target.go).
+	// deferred is how long the endpoint cools for a wait the upstream
+	// named (a server error's), applied by coolDeferred (target.go) once the
+	// walk knows the request will not wait it out there itself.
 	deferred time.Duration
 }
 
@@ -62,9 +62,8 @@ func (o *outcome) failWith(v classify.Verdict, msg string) {
 // the route's table. Dispatch uses upstreamCall; a test substitutes a fake.
 type caller func(ctx context.Context, w *walk, e *endpointRT) *outcome
 
-// attempt makes one call to e and records it; probe: it is e's probe,
-// retry: it is the same-endpoint retry of the attempt before.
-func (w *walk) attempt(ctx context.Context, e *endpointRT, probe, retry bool) *outcome {
+// attempt makes one call to e and records it.
+func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome {
 	start := time.Now()
 	if n := len(w.rec.Attempts); n > 0 { // the move to this attempt happens now
 		prev := &w.rec.Attempts[n-1]
@@ -74,7 +73,7 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe, retry bool) *o
 	e.target.inflight.Add(1)
 	o := w.d.call(ctx, w, e)
 	e.target.inflight.Add(-1)
-	w.finish(e, o, probe, retry, time.Since(start))
+	w.finish(e, o, probe, time.Since(start))
 	return o
 }
 
@@ -256,7 +255,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 }
 
 // finish records the attempt, reports it to health, pages and counts it.
-func (w *walk) finish(e *endpointRT, o *outcome, probe, retry bool, total time.Duration) {
+func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration) {
 	w.upstream += total
 	if o.billable {
 		w.billable++
@@ -318,12 +317,15 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe, retry bool, total time.D
 		o.row = w.r.table.Row(c)
 		rule := o.row
 		a.Counted = rule.Counted
-		// A server error's named wait cools the endpoint now unless this
-		// request waits it out and tries the endpoint again itself (the
-		// retry then tells; cooled first, that retry would find it
-		// probing, and a second failure would cool it past the hint).
-		ra := o.verdict.RetryAfter
-		rep := w.report(rule, o, probe || retry || ra > w.d.maxWait)
+		rep := w.report(rule, o)
+		if rule.Cool == policy.CoolThreshold {
+			// A wait the upstream named cools the endpoint at once, but
+			// not before the walk knows whether this request waits it out
+			// and tries the endpoint again itself (coolDeferred): cooled
+			// first, that retry would find it probing, and its failure
+			// would cool it past the hint.
+			o.deferred = w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
+		}
 		// A probe that ends in the request's own fault says nothing about
 		// the endpoint: the next request may probe it.
 		rep.Release = probe && !rule.Counted && rule.Cool == policy.CoolNone
@@ -337,23 +339,15 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe, retry bool, total time.D
 	w.meter(e, &a)
 }
 
-// report turns a failure into what health must do, by the policy table;
-// final: no same-endpoint retry of this request follows for a wait the
-// upstream named.
-func (w *walk) report(rule policy.Row, o *outcome, final bool) health.Report {
+// report turns a failure into what health must do, by the policy table
+// (but for a server error's named wait: coolDeferred).
+func (w *walk) report(rule policy.Row, o *outcome) health.Report {
 	// Count follows the rule, so the endpoint's failures in /v1/health agree
 	// with the attempt's "counted" (unavailable, quota and auth count and
 	// also cool at once).
 	r := health.Report{Class: o.verdict.Class.String(), Count: rule.Counted}
 	switch rule.Cool {
 	case policy.CoolThreshold:
-		// At once too for a wait the upstream named, health capping it at
-		// max_cooldown, unless the request waits it out here itself.
-		if d := w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter); d > 0 && final {
-			r.Cool, r.CoolFor, r.Hinted = health.ScopeEndpoint, d, true
-		} else if d > 0 {
-			o.deferred = d
-		}
 	case policy.CoolRetryAfter:
 		// The upstream's hint, which health caps at max_cooldown.
 		r.Cool, r.CoolFor = health.ScopeEndpoint, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)

@@ -100,7 +100,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 	for retried := false; ; retried = true {
 		ctx := w.limit(ctx)
 		w.cont.begin(e)
-		o := w.attempt(ctx, e, probe, retried)
+		o := w.attempt(ctx, e, probe)
 		w.cont.note(w)
 		w.last, w.lastEP = o, e
 		switch {
@@ -128,6 +128,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		// A failed probe is not retried: the endpoint has just cooled
 		// again, and it takes one probe request, not two.
 		if retried || !ok || probe {
+			w.coolDeferred(e, o)
 			return nil, o
 		}
 		if s := w.budget(ctx); s != stopNone {
@@ -152,10 +153,12 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 	}
 }
 
-// coolDeferred cools e for the wait o's upstream named when finish left
-// that to the request's own retry and the retry is not made after all (the
-// budget, the deadline, the client gone): the next requests must not pile
-// onto an endpoint that said when to come back. Nothing is counted again.
+// coolDeferred cools e at once for the wait o's upstream named (health
+// caps it at max_cooldown) now that the request will not wait it out there
+// itself: it was the retry or a probe, the wait is past max_wait, or the
+// retry is not made after all (the budget, the deadline, the client gone).
+// The next requests must not pile onto an endpoint that said when to come
+// back. Nothing is counted again: finish counted the failure.
 func (w *walk) coolDeferred(e *endpointRT, o *outcome) {
 	if o.deferred > 0 {
 		w.tell(e.key, health.Report{Class: o.verdict.Class.String(), Cool: health.ScopeEndpoint, CoolFor: o.deferred, Hinted: true})
