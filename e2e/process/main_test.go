@@ -201,10 +201,17 @@ func startGateway(t testing.TB, name, body string, args ...string) *gateway {
 			t.Fatalf("gateway %s exited before serving (%v):\n%s", name, g.cmd.ProcessState, g.stderr.String())
 		default:
 		}
-		// Any answer means it serves (with admin_listen, /v1/health is a 404 here).
-		if resp, err := http.Get(g.URL + "/v1/health"); err == nil {
-			resp.Body.Close()
-			return g
+		// It serves once it says it bound its listener: freePort's port may
+		// have been taken meanwhile by a gateway of a test running in
+		// parallel, which would answer in its place (it did, in CI; this
+		// one then exits, above). Then any answer means it serves (with
+		// admin_listen, /v1/health is a 404 here). The line is logged at
+		// info: a test's configuration must not raise log.level past it.
+		if out := g.stderr.String(); strings.Contains(out, "detour serving") && strings.Contains(out, g.addr) {
+			if resp, err := http.Get(g.URL + "/v1/health"); err == nil {
+				resp.Body.Close()
+				return g
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("gateway %s did not serve on %s:\n%s", name, g.addr, g.stderr.String())
