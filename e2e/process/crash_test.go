@@ -73,17 +73,7 @@ func startOn(t *testing.T, name, decPath, sync, body string) *gateway {
 			<-g.exited
 		}
 	})
-	poll(t, 30*time.Second, name+" to serve", func() bool {
-		if !g.running() {
-			t.Fatalf("%s exited before serving:\n%s", name, g.stderr.String())
-		}
-		resp, err := http.Get(g.URL + "/v1/health")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == 200
-	})
+	g.awaitServing()
 	return g
 }
 

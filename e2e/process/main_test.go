@@ -194,27 +194,33 @@ func startGateway(t testing.TB, name, body string, args ...string) *gateway {
 			t.Logf("stderr of gateway %s:\n%s", g.name, g.stderr.String())
 		}
 	})
+	g.awaitServing()
+	return g
+}
+
+// awaitServing returns once g serves: its own log says it bound its
+// listener — freePort's port may have been taken meanwhile by a gateway of
+// a test running in parallel, which would answer in its place (it did, in
+// CI; this one then exits) — and it answers at all (with admin_listen,
+// /v1/health is a 404 here). The line is logged at info: a test's
+// configuration must not raise log.level past it.
+func (g *gateway) awaitServing() {
+	g.t.Helper()
 	deadline := time.Now().Add(30 * time.Second) // a failure guard
 	for {
 		select {
 		case <-g.exited:
-			t.Fatalf("gateway %s exited before serving (%v):\n%s", name, g.cmd.ProcessState, g.stderr.String())
+			g.t.Fatalf("gateway %s exited before serving (%v):\n%s", g.name, g.cmd.ProcessState, g.stderr.String())
 		default:
 		}
-		// It serves once it says it bound its listener: freePort's port may
-		// have been taken meanwhile by a gateway of a test running in
-		// parallel, which would answer in its place (it did, in CI; this
-		// one then exits, above). Then any answer means it serves (with
-		// admin_listen, /v1/health is a 404 here). The line is logged at
-		// info: a test's configuration must not raise log.level past it.
 		if out := g.stderr.String(); strings.Contains(out, "detour serving") && strings.Contains(out, g.addr) {
 			if resp, err := http.Get(g.URL + "/v1/health"); err == nil {
 				resp.Body.Close()
-				return g
+				return
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("gateway %s did not serve on %s:\n%s", name, g.addr, g.stderr.String())
+			g.t.Fatalf("gateway %s did not serve on %s:\n%s", g.name, g.addr, g.stderr.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
