@@ -53,6 +53,7 @@ func main() {
 	ramp := flag.Int("ramp", 2000, "streams: how many streams are started per second (0: all at once)")
 	pprofAddr := flag.String("pprof-addr", "", "internal: the plain proxy serves net/http/pprof on this loopback address")
 	together := flag.Bool("together", true, "latency: pace the three paths at once, their requests taking turns (false: each path alone for -dur, one after the other)")
+	aa := flag.Bool("aa", false, "A/A check of the benchmark itself: a second plain proxy (a copy of its own) takes detour's place, so every gap reported should be noise around 0")
 	pprofDir := flag.String("pprof", "", "build detour with -tags pprof and save its profiles into this directory (streams: goroutine and heap with every stream open; latency: CPU and allocs over detour's share)")
 	flag.Parse()
 
@@ -65,7 +66,7 @@ func main() {
 		return
 	}
 	raiseNoFile()
-	r := &runner{dir: must(os.MkdirTemp("", "detour-overhead-")), kind: *kind}
+	r := &runner{dir: must(os.MkdirTemp("", "detour-overhead-")), kind: *kind, aa: *aa}
 	defer r.stop()
 	switch *kind {
 	case upH1:
@@ -79,6 +80,9 @@ func main() {
 		r.fatalf("unknown -upstream %q (h2tls or h1)", *kind)
 	}
 	fmt.Printf("upstream: %s\n", *kind)
+	if *aa {
+		fmt.Println("A/A: the lines and verdicts below that say detour are a second plain proxy")
+	}
 	if *pprofDir != "" {
 		if *bin != "" {
 			r.fatalf("-pprof builds detour itself (with -tags pprof): drop -detour")
@@ -88,7 +92,10 @@ func main() {
 		}
 		r.prof = &profiler{dir: *pprofDir, addr: freeAddr()}
 	}
-	if *bin == "" {
+	if *aa && (*pprofDir != "" || *bin != "") {
+		r.fatalf("-aa runs no detour: drop -pprof and -detour")
+	}
+	if *bin == "" && !*aa {
 		// Built as the Dockerfile builds the release binary: static, no
 		// symbol table (docs/deploy.md).
 		*bin = filepath.Join(r.dir, "detour")
@@ -148,6 +155,7 @@ type runner struct {
 	cert, key string
 	kind      string    // the fake's -upstream kind
 	plain     *exec.Cmd // the plain reverse proxy, once started
+	aa        bool      // -aa: a second plain proxy stands in detour's place
 	fake      string    // the fake's base URL, once started
 }
 
@@ -223,11 +231,18 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 		r.prof.plainAddr = freeAddr()
 		pargs = append(pargs, "-pprof-addr", r.prof.plainAddr)
 	}
-	p, pc, err := r.child(self, pargs...)
+	plainExe, err := r.ownCopy(self, "plain-proxy")
+	if err != nil {
+		return
+	}
+	p, pc, err := r.child(plainExe, pargs...)
 	if err != nil {
 		return
 	}
 	r.plain = pc
+	if r.aa {
+		return r.secondPlain(self, p)
+	}
 	cfg := filepath.Join(r.dir, "detour.yaml")
 	listen := freeAddr()
 	yaml := "listen: " + listen + "\ndecisions: {path: /dev/null}\nlog: {level: warn}\n" +
@@ -251,6 +266,46 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 		return
 	}
 	return r.fake + "/v1/chat/completions", "http://" + p + "/v1/chat/completions", detour, det, nil
+}
+
+// ownCopy copies the program at self to a file of its own in the run's
+// directory and returns its path. A proxy must not run from the file the
+// load generator and the fake run from: processes of one file share its
+// code pages, so the client's and the fake's net/http work between two
+// requests would keep the proxy's code warm in the CPU caches, an advantage
+// detour, a file of its own, does not get (measured with -aa:
+// docs/benchmarks.md, "Round 9").
+func (r *runner) ownCopy(self, name string) (string, error) {
+	src, err := os.Open(self)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	path := filepath.Join(r.dir, name)
+	dst, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
+	if err != nil {
+		return "", err
+	}
+	if _, err = io.Copy(dst, src); err != nil {
+		dst.Close()
+		return "", err
+	}
+	return path, dst.Close()
+}
+
+// secondPlain starts, for -aa, a second plain proxy from a copy of its own
+// in detour's place, and returns the paths as paths does: the same program
+// on both sides, so any gap the run reports is the benchmark's own.
+func (r *runner) secondPlain(self, plainAddr string) (direct, plain, detour string, det *exec.Cmd, err error) {
+	exe, err := r.ownCopy(self, "plain-proxy-2")
+	if err != nil {
+		return
+	}
+	a, cmd, err := r.child(exe, "-role", "plain", "-to", r.fake)
+	if err != nil {
+		return
+	}
+	return r.fake + "/v1/chat/completions", "http://" + plainAddr + "/v1/chat/completions", "http://" + a + "/v1/chat/completions", cmd, nil
 }
 
 func waitUp(url string) error {
