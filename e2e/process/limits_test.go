@@ -35,6 +35,19 @@ func (g *gateway) postAs(key, model string) reply {
 	return reply{Status: resp.StatusCode, Header: resp.Header, Body: string(b)}
 }
 
+// budgetCfg is a gateway on Redis ({redis}, with {state}'s further state
+// settings) whose client key ci (ci-Kq81Zt) may spend ${usd} a day, and
+// whose target big is gpt-4o on {up} at $1000 per million tokens each way.
+const budgetCfg = `
+state: {store: redis, url: "{redis}"{state}}
+client_keys:
+  - {name: ci, key: ci-Kq81Zt, budget: {usd_per_day: {usd}}}
+providers:
+  - {name: main, dialect: openai, base_url: "{up}", api_key: sk-test}
+targets:
+  - {name: big, model: gpt-4o, providers: [main], price: {input: 1000, output: 1000}}
+`
+
 // budgetReplicas starts two replicas sharing one Redis with the client key
 // ci (ci-Kq81Zt, $0.02 a day) and the target big (gpt-4o on upstream at
 // $1000 per million tokens each way). A reaches Redis through a proxy that
@@ -43,17 +56,8 @@ func budgetReplicas(t *testing.T, upstream string) (a, b *gateway) {
 	t.Helper()
 	rs := redistest.Start(t)
 	late := redistest.StartProxy(t, rs.Addr())
-	cfg := `
-state: {store: redis, url: "{redis}"}
-client_keys:
-  - {name: ci, key: ci-Kq81Zt, budget: {usd_per_day: 0.02}}
-providers:
-  - {name: main, dialect: openai, base_url: "{up}", api_key: sk-test}
-targets:
-  - {name: big, model: gpt-4o, providers: [main], price: {input: 1000, output: 1000}}
-`
-	a = startGateway(t, "A", render(cfg, map[string]string{"redis": late.URL(), "up": upstream}))
-	b = startGateway(t, "B", render(cfg, map[string]string{"redis": rs.URL(), "up": upstream}))
+	a = startGateway(t, "A", render(budgetCfg, map[string]string{"redis": late.URL(), "up": upstream, "state": "", "usd": "0.02"}))
+	b = startGateway(t, "B", render(budgetCfg, map[string]string{"redis": rs.URL(), "up": upstream, "state": "", "usd": "0.02"}))
 	late.SlowCommands(150 * time.Millisecond)
 	return a, b
 }
@@ -145,16 +149,7 @@ func TestStateTimeoutBoundsClientLimits(t *testing.T) {
 	rs := redistest.Start(t)
 	slow := redistest.StartProxy(t, rs.Addr())
 	up := fake(t, ok("gpt-4o"))
-	cfg := `
-state: {store: redis, url: "{redis}", timeout: 5s}
-client_keys:
-  - {name: ci, key: ci-Kq81Zt, budget: {usd_per_day: 10}}
-providers:
-  - {name: main, dialect: openai, base_url: "{up}", api_key: sk-test}
-targets:
-  - {name: big, model: gpt-4o, providers: [main], price: {input: 1000, output: 1000}}
-`
-	g := startGateway(t, "A", render(cfg, map[string]string{"redis": slow.URL(), "up": up.URL}))
+	g := startGateway(t, "A", render(budgetCfg, map[string]string{"redis": slow.URL(), "up": up.URL, "state": ", timeout: 5s", "usd": "10"}))
 	slow.SlowCommands(300 * time.Millisecond)
 	if r := g.postAs("ci-Kq81Zt", "big"); r.Status != 200 {
 		t.Fatalf("%d %s", r.Status, r.Body)
