@@ -124,19 +124,8 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 			w.setAction(decision.ActionRetry)
 			continue
 		}
-		wait, ok := w.retryWait(o)
-		// A failed probe is not retried: the endpoint has just cooled
-		// again, and it takes one probe request, not two.
-		if retried || !ok || probe {
-			w.coolDeferred(e, o)
-			return nil, o
-		}
-		if s := w.budget(ctx); s != stopNone {
-			w.stopped = s
-			w.coolDeferred(e, o)
-			return nil, o
-		}
-		if dl, has := ctx.Deadline(); has && time.Until(dl) <= wait {
+		wait, again := w.again(ctx, o, retried, probe)
+		if !again {
 			w.coolDeferred(e, o)
 			return nil, o
 		}
@@ -153,10 +142,31 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 	}
 }
 
+// again says whether the failure o is tried again on the same endpoint, and
+// after how long: its class allows it (retryWait), it is the first try and
+// not a probe (a failed probe is not retried: the endpoint has just cooled
+// again, and it takes one probe request, not two), the budget allows
+// another attempt (else the walk stops: w.stopped), and the route's
+// deadline is further off than the wait.
+func (w *walk) again(ctx context.Context, o *outcome, retried, probe bool) (time.Duration, bool) {
+	wait, ok := w.retryWait(o)
+	if retried || !ok || probe {
+		return 0, false
+	}
+	if s := w.budget(ctx); s != stopNone {
+		w.stopped = s
+		return 0, false
+	}
+	if dl, has := ctx.Deadline(); has && time.Until(dl) <= wait {
+		return 0, false
+	}
+	return wait, true
+}
+
 // coolDeferred cools e at once for the wait o's upstream named (health
 // caps it at max_cooldown) now that the request will not wait it out there
-// itself: it was the retry or a probe, the wait is past max_wait, or the
-// retry is not made after all (the budget, the deadline, the client gone).
+// itself: no retry follows (again), or the one that was to follow is not
+// made after all (the client left, or the deadline passed, during the wait).
 // The next requests must not pile onto an endpoint that said when to come
 // back. Nothing is counted again: finish counted the failure.
 func (w *walk) coolDeferred(e *endpointRT, o *outcome) {
