@@ -22,16 +22,18 @@ type answer struct {
 	class            string // set on a failure only
 }
 
-// detourHeaders sets every X-Detour-* header of a response: the one place
-// they are set, for streams (at the commit point) and whole answers alike.
+// detourHeaders sets every X-Detour-* header of a response, and its Date
+// (httpDate): the one place they are set, for streams (at the commit point)
+// and whole answers alike.
 // The values share one allocation (each a slice of its own, capped, so an
 // Add to one never reaches the next); the names are canonical as written.
 func detourHeaders(h http.Header, a answer) {
-	vals := make([]string, 0, 6)
+	vals := make([]string, 0, 7)
 	set := func(name, v string) {
 		vals = append(vals, v)
 		h[name] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
+	set("Date", httpDate())
 	set("X-Detour-Decision", a.id)
 	set("X-Detour-Route", a.route)
 	if a.target != "" {

@@ -235,7 +235,16 @@ func TestDetourHeadersAreIndependent(t *testing.T) {
 	h.Set("X-Detour-Class", "server_error")
 	h.Values("X-Detour-Route")[0] = "r2"
 	want := map[string][]string{"X-Detour-Decision": {"d", "extra"}, "X-Detour-Route": {"r2"}, "X-Detour-Target": {"t", "extra"},
-		"X-Detour-Provider": {"p"}, "X-Detour-Attempts": {"2"}, "X-Detour-Class": {"server_error"}}
+		"X-Detour-Provider": {"p"}, "X-Detour-Attempts": {"2"}, "X-Detour-Class": {"server_error"}, "Date": h.Values("Date")}
+	h.Add("Date", "extra")
+	h.Values("Date")[0] = "changed"
+	other := http.Header{}
+	detourHeaders(other, answer{id: "d2"})
+	if got := other.Values("Date"); len(got) != 1 || got[0] == "extra" || got[0] == "changed" {
+		t.Errorf("another answer's Date = %q after this one's was changed", got)
+	}
+	h.Del("Date")
+	delete(want, "Date")
 	for k, v := range want {
 		if got := h.Values(k); strings.Join(got, "|") != strings.Join(v, "|") {
 			t.Errorf("%s = %q, want %q", k, got, v)
@@ -266,5 +275,47 @@ func TestResponsesEvent(t *testing.T) {
 		if string(name) != c.name || seq != c.seq || ok != c.ok {
 			t.Errorf("%s: %q %d %v, want %q %d %v", c.data, name, seq, ok, c.name, c.seq, c.ok)
 		}
+	}
+}
+
+// Every answer carries a Date of the moment it leaves (net/http's format),
+// set with the X-Detour-* headers: a whole answer, a stream, and answers a
+// second apart each with its own second.
+func TestAnswersCarryDate(t *testing.T) {
+	check := func(what string, h http.Header) time.Time {
+		t.Helper()
+		v := h.Values("Date")
+		if len(v) != 1 {
+			t.Fatalf("%s: Date = %q, want one value", what, v)
+		}
+		d, err := http.ParseTime(v[0])
+		if err != nil || v[0] != d.UTC().Format(http.TimeFormat) {
+			t.Fatalf("%s: Date %q is not an IMF-fixdate (%v)", what, v[0], err)
+		}
+		if off := time.Since(d); off < -time.Second || off > 2*time.Second {
+			t.Errorf("%s: Date %q is %v from now", what, v[0], off)
+		}
+		return d
+	}
+	h := http.Header{}
+	detourHeaders(h, answer{id: "d", route: "r"})
+	first := check("whole answer", h)
+	srv := outputServer(t, time.Second, func(o *sseOutput, _ *http.Request) {
+		if err := o.Commit(dispatch.Commit{Target: "t", Provider: "p", Attempts: 1}); err != nil {
+			t.Errorf("Commit: %v", err)
+		}
+		_ = o.End()
+	})
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	check("stream", resp.Header)
+	time.Sleep(time.Until(first.Add(time.Second + 50*time.Millisecond)))
+	h = http.Header{}
+	detourHeaders(h, answer{id: "d", route: "r"})
+	if later := check("a second later", h); !later.After(first) {
+		t.Errorf("the Date a second later is %v, the first %v: the cached value went stale", later, first)
 	}
 }
