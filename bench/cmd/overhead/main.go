@@ -8,6 +8,7 @@
 //	go run ./bench/cmd/overhead -mode streams   # peak RSS with 1,000 open streams (plain proxy, then detour)
 //	go run ./bench/cmd/overhead -mode streams -streams 10000 -every 1s -floor=false
 //	go run ./bench/cmd/overhead -mode streams -upstream h1   # plain HTTP/1.1 upstream
+//	go run ./bench/cmd/overhead -mode footprint  # the code one request runs, counted by callgrind
 //
 // The fake upstream serves TLS with HTTP/2 by default (-upstream h2tls), as
 // the hosted providers do, with a self-signed certificate made at start that
@@ -41,7 +42,8 @@ func main() {
 	cert := flag.String("cert", "", "internal: the fake's TLS certificate (PEM; with -key)")
 	key := flag.String("key", "", "internal: the fake's TLS key (PEM)")
 	kind := flag.String("upstream", upH2TLS, "the fake upstream: h2tls (TLS with HTTP/2, as the hosted providers are reached) or h1 (plain HTTP/1.1, as a self-hosted server on http)")
-	mode := flag.String("mode", "latency", "latency (p50/p99 at -rate, throughput at -conns) or streams (RSS with -streams open)")
+	mode := flag.String("mode", "latency", "latency (p50/p99 at -rate, throughput at -conns), streams (RSS with -streams open) or footprint (the code one request runs in each proxy, counted by valgrind's callgrind)")
+	requests := flag.Int("requests", 300, "footprint: requests counted through each proxy")
 	bin := flag.String("detour", "", "a built detour binary (default: ./cmd/detour built as the Dockerfile builds it, into a temporary directory)")
 	rate := flag.Int("rate", 500, "latency: requests per second, open loop")
 	dur := flag.Duration("dur", 2*time.Second, "length of one path's share of a round")
@@ -100,6 +102,9 @@ func main() {
 		// symbol table (docs/deploy.md).
 		*bin = filepath.Join(r.dir, "detour")
 		args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", *bin}
+		if *mode == "footprint" { // the same code, with the symbol table that names it
+			args = []string{"build", "-trimpath", "-o", *bin}
+		}
 		if r.prof.on() {
 			args = append(args, "-tags", "pprof")
 		}
@@ -116,6 +121,8 @@ func main() {
 		err = r.latency(*bin, *rate, *conns, *rounds, *dur, *together)
 	case "streams":
 		err = r.streams(*bin, *streams, *every, *ramp, *floor)
+	case "footprint":
+		err = r.footprint(*bin, *requests)
 	default:
 		err = fmt.Errorf("unknown -mode %q", *mode)
 	}
@@ -156,7 +163,13 @@ type runner struct {
 	kind      string    // the fake's -upstream kind
 	plain     *exec.Cmd // the plain reverse proxy, once started
 	aa        bool      // -aa: a second plain proxy stands in detour's place
-	fake      string    // the fake's base URL, once started
+	// wrap, when set, is the command a proxy runs under (-mode footprint:
+	// callgrind), given the proxy's name.
+	wrap func(name string) []string
+	// plainExe, when set, is the plain proxy's program (-mode footprint
+	// builds one with its symbol table); otherwise a copy of this one.
+	plainExe string
+	fake     string // the fake's base URL, once started
 }
 
 // childEnv is the environment of the plain proxy and detour: trust the
@@ -231,11 +244,14 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 		r.prof.plainAddr = freeAddr()
 		pargs = append(pargs, "-pprof-addr", r.prof.plainAddr)
 	}
-	plainExe, err := r.ownCopy(self, "plain-proxy")
-	if err != nil {
-		return
+	plainExe := r.plainExe
+	if plainExe == "" {
+		if plainExe, err = r.ownCopy(self, "plain-proxy"); err != nil {
+			return
+		}
 	}
-	p, pc, err := r.child(plainExe, pargs...)
+	pn, pa := r.wrapped("plain", plainExe, pargs...)
+	p, pc, err := r.child(pn, pa...)
 	if err != nil {
 		return
 	}
@@ -251,7 +267,8 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 	if err = os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
 		return
 	}
-	det = exec.Command(bin, "serve", "-c", cfg, "-grace", "1s")
+	dn, da := r.wrapped("detour", bin, "serve", "-c", cfg, "-grace", "1s")
+	det = exec.Command(dn, da...)
 	det.Stderr = os.Stderr
 	det.Env = r.childEnv()
 	if r.prof.on() {
@@ -266,6 +283,16 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 		return
 	}
 	return r.fake + "/v1/chat/completions", "http://" + p + "/v1/chat/completions", detour, det, nil
+}
+
+// wrapped is the command line that runs the proxy name (the program at
+// exe with args), under r.wrap when set.
+func (r *runner) wrapped(name, exe string, args ...string) (string, []string) {
+	if r.wrap == nil {
+		return exe, args
+	}
+	w := r.wrap(name)
+	return w[0], append(append(w[1:len(w):len(w)], exe), args...)
 }
 
 // ownCopy copies the program at self to a file of its own in the run's
