@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"slices"
@@ -165,6 +166,47 @@ func median[T int64 | float64 | time.Duration](v []T) T {
 	return s[len(s)/2]
 }
 
+// medianInterval is a 90% bootstrap interval for the median of v: the 5th
+// and 95th percentiles of the medians of 2,000 resamples of v (with a fixed
+// seed, so a run's figures print the same every time they are computed).
+// With few values it is wide: it says how far a run's median can be trusted.
+func medianInterval[T int64 | float64 | time.Duration](v []T) (lo, hi T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	meds := make([]T, 2000)
+	s := make([]T, len(v))
+	for i := range meds {
+		for j := range s {
+			s[j] = v[rng.IntN(len(v))]
+		}
+		meds[i] = median(s)
+	}
+	slices.Sort(meds)
+	return meds[len(meds)*5/100], meds[len(meds)*95/100]
+}
+
+// trust prints, under a verdict, the interval its median lies in (f
+// formats a bound) and what the interval says of the target (trustSays).
+func trust(lo, hi, limit float64, upTo bool, f func(float64) string) {
+	fmt.Printf("  %-38s %s…%s: %s\n", "  the median's 90% interval", f(lo), f(hi), trustSays(lo, hi, limit, upTo))
+}
+
+// trustSays tells whether an interval [lo, hi] meets a target (limit, met
+// at or below it when upTo, at or above it otherwise) in all of it, in none
+// of it, or neither: then the run cannot tell met from not met.
+func trustSays(lo, hi, limit float64, upTo bool) string {
+	met, missed := hi <= limit, lo > limit
+	if !upTo {
+		met, missed = lo >= limit, hi < limit
+	}
+	switch {
+	case met:
+		return "all of it meets the target"
+	case missed:
+		return "none of it meets the target"
+	}
+	return "the target lies inside it: this run cannot tell, more rounds (-rounds 24) would"
+}
+
 func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 
 func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration, together bool) error {
@@ -304,9 +346,16 @@ func (r *runner) latency(bin string, rate, conns, rounds int, dur time.Duration,
 	fmt.Printf("  throughput  %s\n", list(ratios, func(v float64) string { return fmt.Sprintf("%.2f×", v) }))
 	g50, g99, ratio := median(gap50), median(gap99), median(ratios)
 	fmt.Printf("\ntargets (medians of the rounds' gaps)\n")
-	verdict("detour − plain, added p50", fmt.Sprintf("%+.0fµs", us(g50)), fmt.Sprintf("≤ %.0fµs", us(targetP50Gap)), g50 <= targetP50Gap)
-	verdict("detour − plain, added p99", fmt.Sprintf("%+.0fµs", us(g99)), fmt.Sprintf("≤ %.0fµs", us(targetP99Gap)), g99 <= targetP99Gap)
+	micros := func(v float64) string { return fmt.Sprintf("%+.0fµs", v) }
+	verdict("detour − plain, added p50", micros(us(g50)), fmt.Sprintf("≤ %.0fµs", us(targetP50Gap)), g50 <= targetP50Gap)
+	lo, hi := medianInterval(gap50)
+	trust(us(lo), us(hi), us(targetP50Gap), true, micros)
+	verdict("detour − plain, added p99", micros(us(g99)), fmt.Sprintf("≤ %.0fµs", us(targetP99Gap)), g99 <= targetP99Gap)
+	lo, hi = medianInterval(gap99)
+	trust(us(lo), us(hi), us(targetP99Gap), true, micros)
 	verdict(fmt.Sprintf("throughput detour/plain at %d conns", conns), fmt.Sprintf("%.2f×", ratio), fmt.Sprintf("≥ %.1f×", targetRatio), ratio >= targetRatio)
+	rlo, rhi := medianInterval(ratios)
+	trust(rlo, rhi, targetRatio, false, func(v float64) string { return fmt.Sprintf("%.2f×", v) })
 	return nil
 }
 
