@@ -16,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
 )
 
@@ -340,5 +341,25 @@ func TestComposeStackFitsTogether(t *testing.T) {
 	}
 	if !slices.Contains(c.Services["prometheus"].Volumes, "./prometheus.yml:/etc/prometheus/prometheus.yml:ro") {
 		t.Errorf("Prometheus does not read deploy/prometheus.yml: %v", c.Services["prometheus"].Volumes)
+	}
+}
+
+// docs/deploy.md promises that a provider whose key is left empty (a 401,
+// filed as auth) is routed around: in every route of deploy/detour.yaml
+// with somewhere else to go, auth moves the request on, and still pages.
+func TestDeployRoutesAroundAnEmptyKey(t *testing.T) {
+	cfg, err := config.Parse("deploy/detour.yaml", readDeploy(t, "detour.yaml"), func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatalf("deploy/detour.yaml: %v", err)
+	}
+	for _, r := range cfg.Routes {
+		if len(r.Targets) < 2 {
+			continue
+		}
+		row := r.Table.Row(classify.Auth)
+		if !row.NextTarget || !row.Page {
+			t.Errorf("route %s: auth moves on %v, pages %v; docs/deploy.md says an account without a key is routed around (and the operator told)",
+				r.Name, row.NextTarget, row.Page)
+		}
 	}
 }
