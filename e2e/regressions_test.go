@@ -158,9 +158,9 @@ func TestInconclusiveProbeFreesTheSlot(t *testing.T) {
 	t.Parallel() // seconds of waiting (or CPU) each: overlap them
 	down := corpus(t, "openai-server-error-500")
 	bad := corpus(t, "deepseek-invalid-max-tokens-range-400")
-	fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, down, bad, ok("model-a", "back")), "p2": script(ok("model-a", "p2"))})
+	fs := fakes(t, map[string]upstreamtest.Script{"p1": script(down, bad, ok("model-a", "back")), "p2": script(ok("model-a", "p2"))})
 	g := start(t, probeCfg, fs)
-	g.post(t, "r", "").wantStatus(t, 200) // p1 fails twice and cools; p2 answers
+	g.post(t, "r", "").wantStatus(t, 200) // p1 fails and cools (failure_threshold 1: no retry); p2 answers
 	waitState(t, g, "a", "p1", "probing") // the cooldown passes
 	g.post(t, "r", "").wantStatus(t, 400)
 	d := g.recs.wait(t, 2)

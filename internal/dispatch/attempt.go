@@ -50,6 +50,9 @@ type outcome struct {
 	// named (a server error's), applied by coolDeferred (target.go) once the
 	// walk knows the request will not wait it out there itself.
 	deferred time.Duration
+	// tripped: this failure was the endpoint's failure_threshold-th in a
+	// row and cooled it (the walk does not retry there: again).
+	tripped bool
 }
 
 func (o *outcome) failWith(v classify.Verdict, msg string) {
@@ -329,7 +332,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		// A probe that ends in the request's own fault says nothing about
 		// the endpoint: the next request may probe it.
 		rep.Release = probe && !rule.Counted && rule.Cool == policy.CoolNone
-		w.tell(e.key, rep)
+		o.tripped = w.tell(e.key, rep) && rule.Cool == policy.CoolThreshold
 		if rule.Page && w.d.opt.Alerts != nil {
 			w.d.opt.Alerts.Notify(e.key.Provider, class, o.verdict.Evidence)
 		}
@@ -361,18 +364,21 @@ func (w *walk) report(rule policy.Row, o *outcome) health.Report {
 	return r
 }
 
-// tell reports an attempt's outcome at endpoint k to health.
-func (w *walk) tell(k health.Key, r health.Report) {
-	w.transitions(k, w.d.opt.Health.Report(w.bg, k, r))
+// tell reports an attempt's outcome at endpoint k to health, and whether
+// the report cooled k.
+func (w *walk) tell(k health.Key, r health.Report) (cooled bool) {
+	return w.transitions(k, w.d.opt.Health.Report(w.bg, k, r))
 }
 
-// transitions records health changes in the decision, the log and metrics.
-// trs came from a call about endpoint k: an endpoint transition is k's, an
-// account transition is k's provider's (health touches nothing else).
-func (w *walk) transitions(k health.Key, trs []health.Transition) {
+// transitions records health changes in the decision, the log and metrics,
+// and reports whether one of them cooled k. trs came from a call about
+// endpoint k: an endpoint transition is k's, an account transition is k's
+// provider's (health touches nothing else).
+func (w *walk) transitions(k health.Key, trs []health.Transition) (cooled bool) {
 	for _, tr := range trs {
 		if tr.To == health.Cooling {
 			w.cooled(k, tr)
+			cooled = true
 		}
 		w.rec.Transitions = append(w.rec.Transitions, decision.Transition{Scope: tr.Scope.String(), Name: tr.Name,
 			From: tr.From.String(), To: tr.To.String(), Class: tr.Class})
@@ -387,6 +393,7 @@ func (w *walk) transitions(k health.Key, trs []health.Transition) {
 			w.d.opt.Metrics.EndpointState(k.Target, k.Provider, tr.To.String())
 		}
 	}
+	return cooled
 }
 
 // cooled marks what a transition just cooled in this request's view of

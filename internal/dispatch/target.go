@@ -143,14 +143,16 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 }
 
 // again says whether the failure o is tried again on the same endpoint, and
-// after how long: its class allows it (retryWait), it is the first try and
-// not a probe (a failed probe is not retried: the endpoint has just cooled
-// again, and it takes one probe request, not two), the budget allows
+// after how long: its class allows it (retryWait), it is the first try,
+// not a probe and did not cool the endpoint (a failed probe, or the
+// failure_threshold-th failure in a row, leaves the endpoint cooling: one
+// more failure there would push its cooldown out and spend an attempt, and
+// a cooled endpoint takes one probe request, not two), the budget allows
 // another attempt (else the walk stops: w.stopped), and the route's
 // deadline is further off than the wait.
 func (w *walk) again(ctx context.Context, o *outcome, retried, probe bool) (time.Duration, bool) {
 	wait, ok := w.retryWait(o)
-	if retried || !ok || probe {
+	if retried || !ok || probe || o.tripped {
 		return 0, false
 	}
 	if s := w.budget(ctx); s != stopNone {

@@ -390,3 +390,26 @@ func TestContextLengthIntoTheTail(t *testing.T) {
 	_, d = h.do(t, "r", 0, 0)
 	wantSteps(t, d, "one/p1 context_length stop")
 }
+
+// A server error is tried again on its endpoint once, but not when that
+// very failure cooled the endpoint (the failure_threshold-th in a row): the
+// endpoint is cooling, and one more failure there would only push its
+// cooldown further out and spend an attempt (docs/behaviour.md, "Rules").
+func TestWalkNoRetryOnTheEndpointItCooled(t *testing.T) {
+	p1Down := func(k health.Key, _ int) answer {
+		if k.Provider == "p1" {
+			return fail(classify.ServerError)
+		}
+		return okAnswer
+	}
+	h := newHarness(t, "  - {name: r, targets: [a]}\n", p1Down) // failure_threshold 3
+	_, d := h.do(t, "r", 0, 0)
+	wantSteps(t, d, "a/p1 server_error retry", "a/p1 server_error next_endpoint", "a/p2 ok done")
+	_, d = h.do(t, "r", 0, 0)
+	wantSteps(t, d, "a/p1 server_error next_endpoint", "a/p2 ok done")
+	wantCooled(t, d, "endpoint", "a/p1")
+	st := h.h.View(t.Context(), []health.Key{{Target: "a", Provider: "p1"}})[0]
+	if st.Failures != 3 || st.Until.Sub(h.now) != 10*time.Second {
+		t.Errorf("p1 after three server errors: %+v, want 3 failures and the first cooldown (10s)", st)
+	}
+}
