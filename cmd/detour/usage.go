@@ -25,8 +25,9 @@ import (
 // request that failed over appears under both). FAILOVERS counts the moves
 // to another endpoint or target (next_endpoint, next_target, tail); by
 // target or provider, the moves away from it. COST_USD sums the known
-// costs; UNKNOWN counts billable attempts whose cost is unknown, so a bill
-// with unknowns is a lower bound, never a silent zero.
+// costs ("-" where no attempt had a price); UNKNOWN counts billable attempts
+// whose cost is unknown, so a bill with unknowns is a lower bound, never a
+// silent zero.
 
 const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h]`
 
@@ -36,6 +37,7 @@ type usageRow struct {
 	requests              int
 	input, cached, output int
 	cost                  float64
+	priced                bool // an attempt had a price (a cost, known or not); else COST_USD is "-"
 	unknown, failovers    int
 	requestIDs            map[string]bool // by target/provider: the requests seen
 }
@@ -181,8 +183,10 @@ func addAttempt(r *usageRow, a *decision.Attempt) {
 	switch {
 	case a.CostUnknown:
 		r.unknown++
+		r.priced = true
 	case a.CostUSD != nil:
 		r.cost += float64(*a.CostUSD)
+		r.priced = true
 	}
 }
 
@@ -202,6 +206,7 @@ func printUsage(w io.Writer, by string, rows []*usageRow) {
 		total.cached += r.cached
 		total.output += r.output
 		total.cost += r.cost
+		total.priced = total.priced || r.priced
 		total.unknown += r.unknown
 		total.failovers += r.failovers
 	}
@@ -217,8 +222,11 @@ func writeRow(w io.Writer, r *usageRow) {
 	if r.requests < 0 {
 		req = "-"
 	}
-	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t\n", r.key, req, r.input, r.cached, r.output,
-		strconv.FormatFloat(r.cost, 'f', 6, 64), r.unknown, r.failovers)
+	cost := "-" // no price configured for anything here: not a cost of 0
+	if r.priced {
+		cost = strconv.FormatFloat(r.cost, 'f', 6, 64)
+	}
+	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t\n", r.key, req, r.input, r.cached, r.output, cost, r.unknown, r.failovers)
 }
 
 func upper(s string) string {

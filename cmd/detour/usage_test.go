@@ -108,3 +108,25 @@ func TestUsageErrors(t *testing.T) {
 		t.Errorf("missing file: %d %q", code, errOut)
 	}
 }
+
+// A row none of whose attempts has a price (no target priced, so records
+// carry no cost_usd) shows "-", not a cost of 0: a bill is never a silent
+// zero. A row with a priced attempt shows its sum.
+func TestUsageUnpricedIsNotZero(t *testing.T) {
+	recent := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339Nano)
+	lines := `{"id":"u1","time":"` + recent + `","route":"free","client":"team-a","outcome":"ok","attempts":[` +
+		`{"target":"llama","provider":"local","action":"done","billable":true,"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}]}
+{"id":"u2","time":"` + recent + `","route":"deep","client":"ci","outcome":"ok","attempts":[` +
+		`{"target":"gpt","provider":"openai","action":"done","billable":true,"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15},"cost_usd":0}]}
+`
+	p := filepath.Join(t.TempDir(), "decisions.jsonl")
+	if err := os.WriteFile(p, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := runUsageT(t, "-f", p)
+	wantTable(t, out,
+		"CLIENT REQUESTS INPUT CACHED OUTPUT COST_USD UNKNOWN FAILOVERS",
+		"ci 1 10 0 5 0.000000 0 0",
+		"team-a 1 10 0 5 - 0 0",
+		"TOTAL 2 20 0 10 0.000000 0 0")
+}
