@@ -139,7 +139,7 @@ func (n *Notifier) deliver(p Payload) error {
 	var last error
 	for try := 0; try <= n.cfg.MaxRetries; try++ {
 		if try > 0 {
-			n.log.Info("alert delivery failed; retrying", "provider", p.Provider, "class", p.Class, "try", try, "error", last)
+			n.log.Warn("alert delivery failed; retrying", "provider", p.Provider, "class", p.Class, "try", try, "error", last)
 			if err := sleep(n.ctx, n.cfg.Backoff(try)); err != nil {
 				return fmt.Errorf("%w (aborted: %v)", last, err)
 			}
