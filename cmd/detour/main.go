@@ -21,7 +21,7 @@ commands:
   serve     [-c detour.yaml] [--grace 30s]   serve the gateway
   check     [-c detour.yaml]                 validate a configuration and print the routes
   demo      [--listen 127.0.0.1:8080]        serve simulated providers: no keys, no network
-  classify  [-c FILE] [--dialect D] [--status N] [--header K:V]... [--stream] [FILE|-]
+  classify  [-c FILE] [--dialect D] [--provider P] [--status N] [--header K:V]... [--stream] [FILE|-]
             classify [-c FILE] --jsonl        classify upstream answers
             classify --suggest [--jsonl] [-c FILE] [FILE|-]
                                               suggest classify.rules for unknown answers

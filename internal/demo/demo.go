@@ -58,8 +58,9 @@ func Start(out io.Writer) *Demo {
 	add("backup", ok("gpt-4o-mini"))
 	add("retired", upstreamtest.Steps(upstreamtest.Step{Status: 404, Body: noEndpoints}))
 	add("free", ok("llama-3.1-8b-instruct"))
-	// Down for the first 20 seconds of every minute: it cools after three
-	// failures and is probed back after its cooldown.
+	// Down for the first 20 seconds of every minute since the demo started
+	// (so at first): it cools after three failures and is probed back after
+	// its cooldown.
 	add("flappy", func(n int, r upstreamtest.Request) upstreamtest.Step {
 		if int(time.Since(start).Seconds())%60 < 20 {
 			return upstreamtest.Step{Status: 500, Body: serverError}
@@ -134,8 +135,8 @@ func Tour(base string) string {
 	return "Detour demo is serving on " + base + ". Try:\n\n" +
 		"# A spend cap sent as HTTP 400 is quota: the request moves to the backup, the operator is paged once.\n" + c("chat", "") +
 		"\n# The same, streamed.\n" + c("chat", `,"stream":true`) +
-		"\n# A retired free model (404 No endpoints found) cools for 24h; the pool moves on.\n" + c("free", "") +
-		"\n# A flapping endpoint (down the first 20s of each minute): it cools after 3 failures, then is probed back.\n" + c("flaky", "") +
+		"\n# A retired free model (404 No endpoints found) cools for 24h; the pool moves on. A pool takes turns:\n# when a request starts at the working model, the next one meets the 404.\n" + c("free", "") +
+		"\n# A flapping endpoint, down for the first 20s of every minute since the demo started: it cools\n# after 3 failures in a row, then is probed back.\n" + c("flaky", "") +
 		"\n# A content-policy refusal is not replayed at another vendor.\n" + c("safe", "") +
 		"\n# A strict budget: the first call timed out after it was sent, so no second vendor is paid.\n" + c("strict", "") +
 		"\n# Health, models and metrics:\n" +
