@@ -13,6 +13,7 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/suggest"
 )
 
 // `detour classify --suggest` turns unknown verdicts into classify.rules:
@@ -46,28 +47,14 @@ type suggestion struct {
 	status   int
 	count    int
 	sample   string
-	text     msgText
+	text     suggest.Text
 	class    classify.Class
 	keyword  string // "" when no keyword matched
 }
 
 // rule is the group's classify.rules line (YAML flow mapping).
 func (s *suggestion) rule() string {
-	var b strings.Builder
-	b.WriteString("- {")
-	if s.provider != "" {
-		fmt.Fprintf(&b, "provider: %s, ", yamlSingle(s.provider))
-	}
-	if s.dialect != "" {
-		fmt.Fprintf(&b, "dialect: %s, ", s.dialect)
-	}
-	fmt.Fprintf(&b, "status: %d, match: %s, class: %s}", s.status, yamlSingle(s.text.regexp()), s.class)
-	return b.String()
-}
-
-// yamlSingle quotes s as a YAML single-quoted scalar: no escapes but ”.
-func yamlSingle(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	return suggest.Rule(s.provider, string(s.dialect), s.status, s.text.Regexp(), s.class)
 }
 
 // openInput opens FILE, or stdin for none or "-".
@@ -163,16 +150,16 @@ func group(unknowns []unknownAnswer) ([]*suggestion, map[int]int) {
 	var order []*suggestion
 	bare := map[int]int{}
 	for _, u := range unknowns {
-		text := parseText(u.message)
-		if !text.literal() {
+		text := suggest.Parse(u.message)
+		if !text.Literal() {
 			bare[u.status]++
 			continue
 		}
-		key := u.provider + "\x00" + string(u.dialect) + "\x00" + strconv.Itoa(u.status) + "\x00" + text.key()
+		key := u.provider + "\x00" + string(u.dialect) + "\x00" + strconv.Itoa(u.status) + "\x00" + text.Key()
 		s := byKey[key]
 		if s == nil {
 			s = &suggestion{provider: u.provider, dialect: u.dialect, status: u.status, sample: u.message, text: text}
-			s.class, s.keyword = guessClass(u.message)
+			s.class, s.keyword = suggest.Class(u.status, u.message)
 			byKey[key] = s
 			order = append(order, s)
 		}
@@ -185,7 +172,7 @@ func group(unknowns []unknownAnswer) ([]*suggestion, map[int]int) {
 		if order[i].status != order[j].status {
 			return order[i].status < order[j].status
 		}
-		return order[i].text.key() < order[j].text.key()
+		return order[i].text.Key() < order[j].text.Key()
 	})
 	return order, bare
 }
@@ -210,7 +197,7 @@ func writeSuggestions(w io.Writer, unknowns []unknownAnswer) {
 		if s.keyword != "" {
 			fmt.Fprintf(w, "# suggested class %s (keyword %q)\n", s.class, s.keyword)
 		} else {
-			fmt.Fprintln(w, "# no keyword matched: choose the class yourself")
+			fmt.Fprintf(w, "# no keyword matched: %s is what status %d usually means; choose the class yourself\n", s.class, s.status)
 		}
 		fmt.Fprintln(w, s.rule())
 	}

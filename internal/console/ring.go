@@ -11,6 +11,7 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/policy"
 	"github.com/detour-llm/detour/internal/query"
+	"github.com/detour-llm/detour/internal/suggest"
 )
 
 // Options configure a Console.
@@ -75,13 +76,14 @@ func New(o Options) *Console {
 
 // Write keeps d (a decision.Sink). d must not change afterwards.
 func (c *Console) Write(d *decision.Decision) {
-	// Normalising a message costs up to a millisecond: done before the
-	// lock every request's record waits for.
-	var patterns []string
+	// Reading a message is done before the lock every request's record
+	// waits for. A message an older record cut short ends with "…": the
+	// rest is not the upstream's.
+	var texts []suggest.Text
 	for i := range d.Attempts {
 		a := &d.Attempts[i]
 		if a.Class == classify.Unknown.String() {
-			patterns = append(patterns, Normalise(strings.TrimSuffix(a.Message, "…")))
+			texts = append(texts, suggest.Parse(strings.TrimSuffix(a.Message, "…")))
 		}
 	}
 	c.mu.Lock()
@@ -102,8 +104,8 @@ func (c *Console) Write(d *decision.Decision) {
 				c.lastAcc[a.Provider] = f
 			}
 			if cl == classify.Unknown {
-				c.unknown.add(*a, patterns[0], at)
-				patterns = patterns[1:]
+				c.unknown.add(*a, texts[0], at)
+				texts = texts[1:]
 			}
 		}
 	}

@@ -10,23 +10,8 @@ import (
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/suggest"
 )
-
-func TestNormaliseMasksWhatVaries(t *testing.T) {
-	for _, c := range []struct{ a, b, want string }{
-		{"Request 7781 rejected for 'gpt-4o'", "Request 12 rejected for 'o3'", "Request <n> rejected for <q>"},
-		{`Model "claude-3" is not enabled for org org-8fK2aa91`, `Model "x" is not enabled for org org-77Ab0c31`, "Model <q> is not enabled for org <id>"},
-		{"see https://example.test/docs?id=1 now", "see http://other.test/ now", "see <url> now"},
-		{"batch  req_7f3a9c11\tfailed", "batch req_0000aa failed", "batch <id> failed"},
-		{"don't send it's value", "don't send it's value", "don't send it's value"},
-		{"账户余额不足 (code 1008)", "账户余额不足 (code 42)", "账户余额不足 (code <n>)"},
-	} {
-		na, nb := Normalise(c.a), Normalise(c.b)
-		if na != c.want || nb != c.want {
-			t.Errorf("Normalise(%q) = %q, Normalise(%q) = %q, want both %q", c.a, na, c.b, nb, c.want)
-		}
-	}
-}
 
 // body wraps msg in an OpenAI error envelope, with <, > and & escaped as
 // Go's encoder does (escapeHTML) or not.
@@ -36,6 +21,26 @@ func body(msg string, escapeHTML bool) []byte {
 	enc.SetEscapeHTML(escapeHTML)
 	enc.Encode(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error"}})
 	return b.Bytes()
+}
+
+// groupOf is the console's group for one unknown answer of provider with
+// status and msg, recorded as Detour records it.
+func groupOf(t *testing.T, provider string, status int, msg string) Group {
+	t.Helper()
+	c := New(Options{Size: 10})
+	c.Write(&decision.Decision{ID: decision.NewID(), Time: time.Now(), Route: "r", Outcome: "error",
+		Attempts: []decision.Attempt{{Target: "a", Provider: provider, Status: status, Class: "unknown", Action: "stop",
+			Message: decision.UnknownMessage(msg)}}})
+	gs := c.unknowns()
+	if len(gs) != 1 {
+		t.Fatalf("%q: %d groups", msg, len(gs))
+	}
+	return gs[0]
+}
+
+// asQuota is g's rule with the operator's choice of class: quota.
+func asQuota(g Group) string {
+	return strings.Replace(g.Rule, ", class: "+g.Class+"}", ", class: quota}", 1)
 }
 
 // The suggested rule, pasted into a configuration, classifies the answer
@@ -50,12 +55,12 @@ func TestSuggestedRuleClassifiesTheNextSuchAnswer(t *testing.T) {
 		{"账户余额不足, 请充值 (code 1008)", "账户余额不足, 请充值 (code 7)", "余额充足"},
 		{"You've hit the organisation's cap of 50 requests/day (org_abc123def)", "You've hit the organisation's cap of 500 requests/day (org_zz99xx11)", "You've been rate limited."},
 	} {
-		match := MatchFor(c.msg)
-		if match == "" {
+		g := groupOf(t, "odd-provider", 400, c.msg)
+		if g.Match == "" {
 			t.Errorf("%q: no expression", c.msg)
 			continue
 		}
-		line := RuleLine("odd-provider", 400, match, "quota")
+		line := asQuota(g)
 		yaml := `providers:
   - {name: odd-provider, dialect: openai, base_url: "https://x.test/v1"}
 targets:
@@ -99,11 +104,16 @@ func TestSuggestedRuleFromAScrubbedMessage(t *testing.T) {
 		"Frobnication failed at http://10.0.0.5:8000/v1 with sk-live-Aa11Bb22Cc33 and then 10.0.0.9:443 gave up",
 		"Frobnication failed at https://gw.internal/v1 with key-Zz99 and then [::1]:80 gave up",
 	}
-	if a, b := Normalise(recorded), Normalise("Frobnication failed at [provider other]/v1 with [redacted] and then [address] gave up"); a != b {
-		t.Errorf("one answer, two groups: %q and %q", a, b)
+	c := New(Options{Size: 10})
+	for _, m := range []string{recorded, "Frobnication failed at [provider other]/v1 with [redacted] and then [address] gave up"} {
+		c.Write(&decision.Decision{ID: decision.NewID(), Time: time.Now(), Route: "r", Outcome: "error",
+			Attempts: []decision.Attempt{{Target: "a", Provider: "up", Status: 400, Class: "unknown", Action: "stop", Message: m}}})
 	}
-	match := MatchFor(recorded)
-	line := RuleLine("up", 400, match, "quota")
+	gs := c.unknowns()
+	if len(gs) != 1 || gs[0].Count != 2 {
+		t.Fatalf("one answer, %d groups: %+v", len(gs), gs)
+	}
+	line := asQuota(gs[0])
 	cfg, err := config.Parse("c.yaml", []byte(`providers:
   - {name: up, dialect: openai, base_url: "https://x.test/v1"}
 targets:
@@ -119,16 +129,6 @@ classify:
 		if v := cl.Classify(classify.Response{Status: 400, Body: body(m, false), Dialect: classify.OpenAI, Provider: "up"}); v.Evidence != "rule:1" {
 			t.Errorf("rule %s on %q: %s %s", line, m, v.Class, v.Evidence)
 		}
-	}
-}
-
-func TestRuleLineQuotes(t *testing.T) {
-	got := RuleLine("p", 400, `(?i)can't be .* used`, "bad_request")
-	if got != `- {provider: p, status: 400, match: '(?i)can''t be .* used', class: bad_request}` {
-		t.Errorf("got %s", got)
-	}
-	if got := RuleLine("true", 0, "", "unknown"); got != `- {provider: 'true', class: unknown}` {
-		t.Errorf("got %s", got)
 	}
 }
 
@@ -154,7 +154,7 @@ func TestUnknownsGroupAndCount(t *testing.T) {
 		!g.First.Equal(now.Add(-3*time.Minute)) || !g.Last.Equal(now.Add(-2*time.Minute)) || g.Example != "Request 12 rejected for 'o3'" {
 		t.Errorf("group %+v", g)
 	}
-	if g.Class != "bad_request" || !strings.HasPrefix(g.Rule, "- {provider: odd, status: 400, match: '(?i)Request.*rejected for', class: bad_request}") {
+	if g.Class != "bad_request" || !strings.HasPrefix(g.Rule, "- {provider: odd, status: 400, match: '(?i)Request.*?rejected.*?for', class: bad_request}") {
 		t.Errorf("suggestion %q / %q", g.Class, g.Rule)
 	}
 	if gs[0].Provider != "other" || strings.Contains(gs[0].Match, "…") {
@@ -166,7 +166,7 @@ func TestGroupsAreBounded(t *testing.T) {
 	g := newGroups(3)
 	at := time.Unix(0, 0)
 	for i, m := range []string{"alpha one", "beta two", "gamma three", "delta four"} {
-		g.add(decision.Attempt{Provider: "p", Status: 400, Message: m}, Normalise(m), at.Add(time.Duration(i)*time.Second))
+		g.add(decision.Attempt{Provider: "p", Status: 400, Message: m}, suggest.Parse(m), at.Add(time.Duration(i)*time.Second))
 	}
 	l := g.list()
 	if len(l) != 3 || l[2].Pattern != "beta two" {

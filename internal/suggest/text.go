@@ -1,4 +1,4 @@
-package main
+package suggest
 
 import (
 	"fmt"
@@ -7,14 +7,13 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/redact"
 )
 
-// A message as --suggest reads it: literal words and punctuation, and masked
-// parts that vary from one answer to the next (quoted values, UUIDs, hex
-// strings, ids, numbers).
+// A message as a suggestion reads it: literal words and punctuation, and
+// masked parts that vary from one answer to the next (quoted values, URLs,
+// UUIDs, hex strings, ids, numbers).
 
 type partKind uint8
 
@@ -27,6 +26,7 @@ const (
 	hexRun                   // 8+ hex digits, letters and digits both
 	ident                    // a token of 5+ letters, digits, _ or - with a digit and a letter
 	scrubbed                 // the scrubber's [redacted], [address] or [provider NAME] and what follows it up to a blank
+	link                     // an http(s) URL
 )
 
 type part struct {
@@ -35,21 +35,23 @@ type part struct {
 	closed bool   // quoted: the value ends with its quote
 }
 
-type msgText []part
+// Text is a message split into parts; the zero Text is an empty message.
+type Text []part
 
 var (
 	uuidRe  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
 	tokenRe = regexp.MustCompile(`^[0-9A-Za-z_][0-9A-Za-z_-]*`)
 	numRe   = regexp.MustCompile(`^[0-9]+(?:[.,][0-9]+)*`)
+	urlRe   = regexp.MustCompile(`^https?://[^\s"'<>]+`)
 	// What internal/redact put where the upstream echoed a secret or an
 	// address: the log is scrubbed, the rule matches the raw answer.
 	scrubRe = regexp.MustCompile(`^(?:` + redact.SecretPattern + `|` + redact.PlacePattern + `)[^\s"'<>]*`)
 )
 
-// parseText splits a message (quoted values masked first) into parts.
-func parseText(msg string) msgText {
+// Parse splits a message (quoted values masked first) into parts.
+func Parse(msg string) Text {
 	s := decision.MaskQuoted(msg)
-	var t msgText
+	var t Text
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -69,6 +71,11 @@ func parseText(msg string) msgText {
 			}
 			t = append(t, part{kind: quoted, text: string(c), closed: closed})
 			i = j
+			continue
+		}
+		if m := urlRe.FindString(s[i:]); m != "" && (i == 0 || !wordAt(s, i-1)) {
+			t = append(t, part{kind: link})
+			i += len(m)
 			continue
 		}
 		if m := scrubRe.FindString(s[i:]); m != "" {
@@ -142,8 +149,8 @@ func tokenPart(tok string) part {
 	return part{kind: lit, text: tok}
 }
 
-// literal reports whether the message has a word to match on.
-func (t msgText) literal() bool {
+// Literal reports whether the message has a word to match on.
+func (t Text) Literal() bool {
 	for _, p := range t {
 		if p.kind == lit && tokenRe.MatchString(p.text) {
 			return true
@@ -152,8 +159,9 @@ func (t msgText) literal() bool {
 	return false
 }
 
-// key is the group key: the text with masked parts as placeholders, lower case.
-func (t msgText) key() string {
+// Key is the group key: the text with masked parts as placeholders, lower
+// case. Two messages with one Key are matched by either's Regexp.
+func (t Text) Key() string {
 	var b strings.Builder
 	for _, p := range t {
 		switch p.kind {
@@ -173,41 +181,59 @@ func (t msgText) key() string {
 	return b.String()
 }
 
-// regexp is a case-insensitive Go regular expression that matches the
-// message wherever it stands in a raw body: inside a JSON string a blank may
-// be an escape (\n), a quote or a backslash is escaped, "/" may be, and
-// "<", ">", "&" and non-ASCII characters may be \u escapes.
-func (t msgText) regexp() string {
+// Display is the message as a person reads a group of them: what varies
+// shown as <q> (a quoted value), <url>, <id> (ids, UUIDs, hex strings and
+// what the scrubber hid) and <n> (a number), blanks folded to one space.
+func (t Text) Display() string {
 	var b strings.Builder
-	b.WriteString("(?i)")
 	for _, p := range t {
 		switch p.kind {
 		case lit:
-			if p.text[0] >= utf8.RuneSelf {
-				b.WriteString(nonASCII(p.text))
-				continue
-			}
-			for _, r := range p.text {
-				b.WriteString(charPattern(r))
-			}
+			b.WriteString(p.text)
 		case blank:
-			b.WriteString(`(?:\s|\\[nrt])+`)
+			b.WriteByte(' ')
 		case quoted:
-			q := charPattern(rune(p.text[0]))
-			b.WriteString(q + `.*?`)
-			if p.closed {
-				b.WriteString(q)
-			}
+			b.WriteString("<q>")
+		case link:
+			b.WriteString("<url>")
 		case number:
-			b.WriteString(`[0-9][0-9.,]*`)
-		case uuid:
-			b.WriteString(`[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}`)
-		case hexRun:
-			b.WriteString(`[0-9a-f]+`)
-		case ident:
-			b.WriteString(`[\w-]+`)
-		case scrubbed:
-			b.WriteString(`[^\s"]+`)
+			b.WriteString("<n>")
+		case uuid, hexRun, ident, scrubbed:
+			b.WriteString("<id>")
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// Regexp is a case-insensitive Go regular expression that matches the
+// message wherever it stands in a raw body, and the messages of its group
+// (Key): its literal runs in order, joined by ".*?" where a blank or a
+// masked part stood. Inside a JSON string a blank may be an escape (\n), a
+// quote or a backslash is escaped, "/" may be, and "<", ">", "&", control
+// and non-ASCII characters may be \u escapes; the literal runs allow for
+// that. "" for a message with no word to match on (Literal).
+func (t Text) Regexp() string {
+	if !t.Literal() {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("(?i)")
+	gap := false // a blank or masked part since the last literal run
+	for _, p := range t {
+		if p.kind != lit {
+			gap = true
+			continue
+		}
+		if gap && b.Len() > len("(?i)") {
+			b.WriteString(`.*?`)
+		}
+		gap = false
+		if p.text[0] >= utf8.RuneSelf {
+			b.WriteString(nonASCII(p.text))
+			continue
+		}
+		for _, r := range p.text {
+			b.WriteString(charPattern(r))
 		}
 	}
 	return b.String()
@@ -224,6 +250,8 @@ func charPattern(r rune) string {
 		return `\\?/`
 	case r == '<' || r == '>' || r == '&':
 		return fmt.Sprintf(`(?:%s|\\u%04x)`, regexp.QuoteMeta(string(r)), r)
+	case r < 0x20: // a control character: JSON escapes it, as \u00XX or a short escape
+		return fmt.Sprintf(`(?:%s|\\u%04x|\\[bfnrt])`, regexp.QuoteMeta(string(r)), r)
 	}
 	return regexp.QuoteMeta(string(r))
 }
@@ -241,45 +269,4 @@ func nonASCII(run string) string {
 		fmt.Fprintf(&esc, `\\u%04x`, r)
 	}
 	return `(?:` + regexp.QuoteMeta(run) + `|` + esc.String() + `)`
-}
-
-// classWords is the keyword heuristic of --suggest: the first class with a
-// word found in the message (lower case, quoted values masked) is
-// suggested. Money before keys (an "invalid" balance is still money), keys
-// before limits, and generic bad-input words last.
-var classWords = []struct {
-	class classify.Class
-	words []string
-}{
-	{classify.Quota, []string{"balance", "credit", "billing", "payment", "paid plan", "funds", "quota", "spend", "budget",
-		"arrears", "top up", "recharge", "subscription", "欠费", "余额", "额度", "充值", "账单"}},
-	{classify.Auth, []string{"api key", "apikey", "api-key", "token is invalid", "invalid token", "unauthorized",
-		"unauthenticated", "authentication", "credential", "signature", "鉴权", "认证", "密钥"}},
-	{classify.RateLimited, []string{"rate limit", "too many requests", "throttl", "slow down", "per minute",
-		"concurrency", "concurrent", "频率", "限流", "请求过多"}},
-	{classify.ContextLength, []string{"context", "too long", "token limit", "maximum length", "上下文", "超长"}},
-	{classify.Overflow, []string{"too large", "payload", "body size"}},
-	{classify.Unavailable, []string{"not found", "does not exist", "no such model", "not available", "decommission",
-		"deprecated", "retired", "offline", "模型不存在", "下线"}},
-	{classify.Forbidden, []string{"permission", "forbidden", "not allowed", "access denied", "region", "country", "权限"}},
-	{classify.Refusal, []string{"safety", "content policy", "moderation", "sensitive", "inappropriate", "harmful",
-		"敏感", "违规", "审核"}},
-	{classify.Timeout, []string{"timeout", "timed out", "deadline", "超时"}},
-	{classify.ServerError, []string{"internal", "overloaded", "busy", "try again later", "unavailable", "繁忙", "服务异常"}},
-	{classify.BadRequest, []string{"invalid", "must be", "required", "missing", "unsupported", "parameter",
-		"format", "schema", "json", "参数"}},
-}
-
-// guessClass suggests a class for a message, and the keyword that decided;
-// unknown and "" when none matched.
-func guessClass(msg string) (classify.Class, string) {
-	m := strings.ToLower(decision.MaskQuoted(msg))
-	for _, cw := range classWords {
-		for _, w := range cw.words {
-			if strings.Contains(m, w) {
-				return cw.class, w
-			}
-		}
-	}
-	return classify.Unknown, ""
 }

@@ -1,0 +1,74 @@
+package suggest
+
+import (
+	"strings"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/decision"
+)
+
+// classWords is the keyword heuristic: the first class with a word found in
+// the message (lower case, quoted values masked) is suggested. Money before
+// keys (an "invalid" balance is still money), keys before limits, and
+// generic bad-input words last.
+var classWords = []struct {
+	class classify.Class
+	words []string
+}{
+	{classify.Quota, []string{"balance", "credit", "billing", "payment", "paid plan", "funds", "quota", "spend", "budget",
+		"arrears", "top up", "recharge", "subscription", "欠费", "余额", "额度", "充值", "账单"}},
+	{classify.Auth, []string{"api key", "apikey", "api-key", "token is invalid", "invalid token", "unauthorized",
+		"unauthenticated", "authentication", "credential", "signature", "鉴权", "认证", "密钥"}},
+	{classify.RateLimited, []string{"rate limit", "too many requests", "throttl", "slow down", "per minute",
+		"concurrency", "concurrent", "频率", "限流", "请求过多"}},
+	{classify.ContextLength, []string{"context", "too long", "token limit", "maximum length", "上下文", "超长"}},
+	{classify.Overflow, []string{"too large", "payload", "body size"}},
+	{classify.Unavailable, []string{"not found", "does not exist", "no such model", "not available", "decommission",
+		"deprecated", "retired", "offline", "模型不存在", "下线"}},
+	{classify.Forbidden, []string{"permission", "forbidden", "not allowed", "access denied", "region", "country", "权限"}},
+	{classify.Refusal, []string{"safety", "content policy", "moderation", "sensitive", "inappropriate", "harmful",
+		"敏感", "违规", "审核"}},
+	{classify.Timeout, []string{"timeout", "timed out", "deadline", "超时"}},
+	{classify.ServerError, []string{"internal", "overloaded", "busy", "try again later", "unavailable", "繁忙", "服务异常"}},
+	{classify.BadRequest, []string{"invalid", "must be", "required", "missing", "unsupported", "parameter",
+		"format", "schema", "json", "参数"}},
+}
+
+// Class suggests a class for an unknown answer with status and message:
+// the class of the first keyword found in the message, and that keyword;
+// with none, the class the status usually means, and "". A starting point
+// for the operator's choice, read from words, not from meaning.
+func Class(status int, msg string) (classify.Class, string) {
+	m := strings.ToLower(decision.MaskQuoted(msg))
+	for _, cw := range classWords {
+		for _, w := range cw.words {
+			if strings.Contains(m, w) {
+				return cw.class, w
+			}
+		}
+	}
+	return statusClass(status), ""
+}
+
+// statusClass is the class a status usually means.
+func statusClass(status int) classify.Class {
+	switch {
+	case status == 401:
+		return classify.Auth
+	case status == 402:
+		return classify.Quota
+	case status == 403:
+		return classify.Forbidden
+	case status == 404 || status == 410:
+		return classify.Unavailable
+	case status == 408:
+		return classify.Timeout
+	case status == 413:
+		return classify.Overflow
+	case status == 429:
+		return classify.RateLimited
+	case status >= 500:
+		return classify.ServerError
+	}
+	return classify.BadRequest
+}

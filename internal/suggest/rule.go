@@ -1,0 +1,43 @@
+package suggest
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/detour-llm/detour/classify"
+)
+
+// Rule is one classify.rules entry, as a YAML flow mapping to paste under
+// `classify: rules:`: narrowed by provider, dialect and status (each when
+// given), matching match (none when ""), deciding class. The expression is
+// single-quoted (only ' needs doubling there); a name is written plainly
+// when YAML reads it back as the same string.
+func Rule(provider, dialect string, status int, match string, class classify.Class) string {
+	var b strings.Builder
+	b.WriteString("- {")
+	if provider != "" {
+		b.WriteString("provider: " + scalar(provider) + ", ")
+	}
+	if dialect != "" {
+		b.WriteString("dialect: " + scalar(dialect) + ", ")
+	}
+	if status > 0 {
+		b.WriteString("status: " + strconv.Itoa(status) + ", ")
+	}
+	if match != "" {
+		b.WriteString("match: '" + strings.ReplaceAll(match, "'", "''") + "', ")
+	}
+	b.WriteString("class: " + class.String() + "}")
+	return b.String()
+}
+
+var plainName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+// scalar writes a name plainly when it can be, else single-quoted.
+func scalar(s string) string {
+	if plainName.MatchString(s) && s != "true" && s != "false" && s != "null" && s != "~" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
