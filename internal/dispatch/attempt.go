@@ -50,8 +50,9 @@ type outcome struct {
 	// named (a server error's), applied by coolDeferred (target.go) once the
 	// walk knows the request will not wait it out there itself.
 	deferred time.Duration
-	// tripped: this failure was the endpoint's failure_threshold-th in a
-	// row and cooled it (the walk does not retry there: again).
+	// tripped: this failure cooled the endpoint by counting (its
+	// failure_threshold-th in a row, or a failed probe's): the walk retries
+	// there only when it has nowhere else to go (again).
 	tripped bool
 }
 

@@ -44,6 +44,7 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 			queue = append(queue, e)
 			continue
 		}
+		w.rest = queue[i+1:]
 		res, o := w.endpoint(ctx, e, probe)
 		if res != nil {
 			return res, row
@@ -143,16 +144,18 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 }
 
 // again says whether the failure o is tried again on the same endpoint, and
-// after how long: its class allows it (retryWait), it is the first try,
-// not a probe and did not cool the endpoint (a failed probe, or the
-// failure_threshold-th failure in a row, leaves the endpoint cooling: one
-// more failure there would push its cooldown out and spend an attempt, and
-// a cooled endpoint takes one probe request, not two), the budget allows
+// after how long: its class allows it (retryWait), it is the first try and
+// not a probe (a failed probe is not retried: the endpoint has just cooled
+// again, and it takes one probe request, not two), it did not cool the
+// endpoint while the walk has somewhere else to go (the
+// failure_threshold-th failure in a row: one more there would push the
+// cooldown out; with nowhere else, the retry is the request's last chance,
+// and health never denies service), the budget allows
 // another attempt (else the walk stops: w.stopped), and the route's
 // deadline is further off than the wait.
 func (w *walk) again(ctx context.Context, o *outcome, retried, probe bool) (time.Duration, bool) {
 	wait, ok := w.retryWait(o)
-	if retried || !ok || probe || o.tripped {
+	if retried || !ok || probe || o.tripped && w.elsewhere(o.row) {
 		return 0, false
 	}
 	if s := w.budget(ctx); s != stopNone {
@@ -163,6 +166,27 @@ func (w *walk) again(ctx context.Context, o *outcome, retried, probe bool) (time
 		return 0, false
 	}
 	return wait, true
+}
+
+// elsewhere reports whether, after a failure of row's class at the
+// endpoint being tried, the walk would move to another endpoint of the
+// target or to another target (a cooling one included: it is still tried).
+func (w *walk) elsewhere(row policy.Row) bool {
+	if row.NextEndpoint {
+		for _, e := range w.rest {
+			if servesOp(e, w.call.Op) {
+				return true
+			}
+		}
+	}
+	p := &w.pos
+	if p.ti >= len(p.list) {
+		return false
+	}
+	if w.nextTarget(p.list, p.ti, row, p.inTail) >= 0 {
+		return true
+	}
+	return !p.inTail && len(p.tail) > 0 && row.Tail == policy.TailYes && w.firstUsable(p.list[p.ti], p.tail, row) >= 0
 }
 
 // coolDeferred cools e at once for the wait o's upstream named (health

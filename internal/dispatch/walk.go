@@ -49,6 +49,11 @@ type walk struct {
 	// member is the walk's place among the requests the end of the
 	// shutdown grace period ends (shutdown.go).
 	member member
+	// pos is where the walk is among the route's targets; rest the
+	// endpoints of the current target after the one being tried (read by
+	// elsewhere).
+	pos  walkPos
+	rest []*endpointRT
 }
 
 // Do serves one call and files its decision record: Run, then Record.
@@ -152,14 +157,14 @@ func lower(route, req int) int {
 }
 
 func (w *walk) run(ctx context.Context) *Result {
-	var p walkPos
-	w.order(ctx, &p)
+	p := &w.pos
+	w.order(ctx, p)
 	for p.ti < len(p.list) {
 		res, row := w.target(ctx, p.list[p.ti])
 		if res != nil {
 			return res
 		}
-		if res := w.move(ctx, &p, &row); res != nil {
+		if res := w.move(ctx, p, &row); res != nil {
 			return res
 		}
 	}

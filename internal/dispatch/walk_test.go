@@ -392,9 +392,11 @@ func TestContextLengthIntoTheTail(t *testing.T) {
 }
 
 // A server error is tried again on its endpoint once, but not when that
-// very failure cooled the endpoint (the failure_threshold-th in a row): the
-// endpoint is cooling, and one more failure there would only push its
-// cooldown further out and spend an attempt (docs/behaviour.md, "Rules").
+// very failure cooled the endpoint (the failure_threshold-th in a row) and
+// the walk has somewhere else to go: the endpoint is cooling, and one more
+// failure there would only push its cooldown further out and spend an
+// attempt. With nowhere else, the retry is the request's last chance, and
+// it is made (docs/behaviour.md, "Rules").
 func TestWalkNoRetryOnTheEndpointItCooled(t *testing.T) {
 	p1Down := func(k health.Key, _ int) answer {
 		if k.Provider == "p1" {
@@ -402,14 +404,32 @@ func TestWalkNoRetryOnTheEndpointItCooled(t *testing.T) {
 		}
 		return okAnswer
 	}
-	h := newHarness(t, "  - {name: r, targets: [a]}\n", p1Down) // failure_threshold 3
+	// failure_threshold is 3. Another endpoint of the target: p2.
+	h := newHarness(t, "  - {name: r, targets: [a]}\n", p1Down)
 	_, d := h.do(t, "r", 0, 0)
 	wantSteps(t, d, "a/p1 server_error retry", "a/p1 server_error next_endpoint", "a/p2 ok done")
 	_, d = h.do(t, "r", 0, 0)
 	wantSteps(t, d, "a/p1 server_error next_endpoint", "a/p2 ok done")
 	wantCooled(t, d, "endpoint", "a/p1")
-	st := h.h.View(t.Context(), []health.Key{{Target: "a", Provider: "p1"}})[0]
-	if st.Failures != 3 || st.Until.Sub(h.now) != 10*time.Second {
-		t.Errorf("p1 after three server errors: %+v, want 3 failures and the first cooldown (10s)", st)
+	if st := h.h.View(t.Context(), []health.Key{{Target: "a", Provider: "p1"}})[0]; st.Failures != 3 {
+		t.Errorf("p1 after the second request: %+v, want 3 failures", st)
+	}
+
+	// Another target: b.
+	h = newHarness(t, "  - {name: r, targets: [one, b]}\n", p1Down)
+	_, d = h.do(t, "r", 0, 0)
+	wantSteps(t, d, "one/p1 server_error retry", "one/p1 server_error next_target", "b/q ok done")
+	_, d = h.do(t, "r", 0, 0)
+	wantSteps(t, d, "one/p1 server_error next_target", "b/q ok done")
+
+	// Nowhere else: the target alone, one endpoint.
+	h = newHarness(t, "  - {name: r, targets: [one]}\n", p1Down)
+	_, d = h.do(t, "r", 0, 0)
+	wantSteps(t, d, "one/p1 server_error retry", "one/p1 server_error stop")
+	res, d := h.do(t, "r", 0, 0)
+	wantSteps(t, d, "one/p1 server_error retry", "one/p1 server_error stop")
+	wantCooled(t, d, "endpoint", "one/p1")
+	if res.Failure == nil {
+		t.Error("no failure after four server errors")
 	}
 }
