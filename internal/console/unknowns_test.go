@@ -154,7 +154,7 @@ func TestUnknownsGroupAndCount(t *testing.T) {
 		!g.First.Equal(now.Add(-3*time.Minute)) || !g.Last.Equal(now.Add(-2*time.Minute)) || g.Example != "Request 12 rejected for 'o3'" {
 		t.Errorf("group %+v", g)
 	}
-	if g.Class != "bad_request" || !strings.HasPrefix(g.Rule, "- {provider: odd, status: 400, match: '(?i)Request.*?rejected.*?for', class: bad_request}") {
+	if g.Class != "bad_request" || g.Rule != `- {provider: odd, status: 400, match: '(?i)Request[^"]*?rejected[^"]*?for[^"]*?''(?:[^"\\]|\\.)*?''', class: bad_request}` {
 		t.Errorf("suggestion %q / %q", g.Class, g.Rule)
 	}
 	if gs[0].Provider != "other" || strings.Contains(gs[0].Match, "…") {

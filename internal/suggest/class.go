@@ -37,8 +37,14 @@ var classWords = []struct {
 // Class suggests a class for an unknown answer with status and message:
 // the class of the first keyword found in the message, and that keyword;
 // with none, the class the status usually means, and "". A starting point
-// for the operator's choice, read from words, not from meaning.
+// for the operator's choice, read from words, not from meaning. A message
+// with no word to match on (Text.Literal) gets a rule without a match,
+// which takes every answer of its provider and status: its class is always
+// the status's, never a keyword's.
 func Class(status int, msg string) (classify.Class, string) {
+	if !Parse(msg).Literal() {
+		return statusClass(status), ""
+	}
 	m := strings.ToLower(decision.MaskQuoted(msg))
 	for _, cw := range classWords {
 		for _, w := range cw.words {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -48,9 +49,11 @@ var (
 	scrubRe = regexp.MustCompile(`^(?:` + redact.SecretPattern + `|` + redact.PlacePattern + `)[^\s"'<>]*`)
 )
 
-// Parse splits a message (quoted values masked first) into parts.
+// Parse splits a message (quoted values masked first) into parts. Bytes
+// that are not UTF-8 read as U+FFFD, as Go's regular expressions read them
+// in the body.
 func Parse(msg string) Text {
-	s := decision.MaskQuoted(msg)
+	s := decision.MaskQuoted(strings.ToValidUTF8(msg, "\uFFFD"))
 	var t Text
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -149,10 +152,19 @@ func tokenPart(tok string) part {
 	return part{kind: lit, text: tok}
 }
 
-// Literal reports whether the message has a word to match on.
+// Literal reports whether the message has a word to match on: three
+// letters, digits or _ in a row, or two characters of a script other than
+// Latin (余额). A message without one gets no expression: a rule made of
+// "No" or "!!!" would take nearly every answer.
 func (t Text) Literal() bool {
 	for _, p := range t {
-		if p.kind == lit && tokenRe.MatchString(p.text) {
+		switch {
+		case p.kind != lit:
+		case p.text[0] >= utf8.RuneSelf:
+			if utf8.RuneCountInString(p.text) >= 2 {
+				return true
+			}
+		case len(tokenRe.FindString(p.text)) >= 3:
 			return true
 		}
 	}
@@ -205,13 +217,29 @@ func (t Text) Display() string {
 	return strings.TrimSpace(b.String())
 }
 
+// maxPattern bounds a suggested expression: past it, the rest of the
+// message is left out (the rule matches what comes first).
+const maxPattern = 200
+
+// gapPattern stands for a blank or a masked part between two literal runs:
+// anything but a double quote, so the match stays inside one JSON string
+// (none of what it stands for is a quote; a quoted value is written out).
+// quotedPattern is a quoted value's content, which may hold anything,
+// escaped quotes included.
+const (
+	gapPattern    = `[^"]*?`
+	quotedPattern = `(?:[^"\\]|\\.)*?`
+)
+
 // Regexp is a case-insensitive Go regular expression that matches the
 // message wherever it stands in a raw body, and the messages of its group
-// (Key): its literal runs in order, joined by ".*?" where a blank or a
-// masked part stood. Inside a JSON string a blank may be an escape (\n), a
-// quote or a backslash is escaped, "/" may be, and "<", ">", "&", control
-// and non-ASCII characters may be \u escapes; the literal runs allow for
-// that. "" for a message with no word to match on (Literal).
+// (Key): its literal runs in order, joined by gapPattern where a blank or a
+// masked part stood, a quoted value as its quotes around anything. Inside a
+// JSON string a blank may be an escape (\n), a quote or a backslash is
+// escaped, "/" may be, and "<", ">", "&", control and non-ASCII characters
+// may be \u escapes; the literal runs allow for that, and every character
+// YAML cannot hold is written as an escape. "" for a message with no word
+// to match on (Literal).
 func (t Text) Regexp() string {
 	if !t.Literal() {
 		return ""
@@ -220,12 +248,28 @@ func (t Text) Regexp() string {
 	b.WriteString("(?i)")
 	gap := false // a blank or masked part since the last literal run
 	for _, p := range t {
-		if p.kind != lit {
+		if b.Len() >= maxPattern {
+			break
+		}
+		switch p.kind {
+		case lit:
+		case quoted:
+			if gap && b.Len() > len("(?i)") {
+				b.WriteString(gapPattern)
+			}
+			q := charPattern(rune(p.text[0]))
+			b.WriteString(q + quotedPattern)
+			if p.closed {
+				b.WriteString(q)
+			}
+			gap = false
+			continue
+		default:
 			gap = true
 			continue
 		}
 		if gap && b.Len() > len("(?i)") {
-			b.WriteString(`.*?`)
+			b.WriteString(gapPattern)
 		}
 		gap = false
 		if p.text[0] >= utf8.RuneSelf {
@@ -250,8 +294,8 @@ func charPattern(r rune) string {
 		return `\\?/`
 	case r == '<' || r == '>' || r == '&':
 		return fmt.Sprintf(`(?:%s|\\u%04x)`, regexp.QuoteMeta(string(r)), r)
-	case r < 0x20: // a control character: JSON escapes it, as \u00XX or a short escape
-		return fmt.Sprintf(`(?:%s|\\u%04x|\\[bfnrt])`, regexp.QuoteMeta(string(r)), r)
+	case r < 0x20 || r == 0x7f: // a control character: JSON escapes it, as \u00XX or a short escape
+		return fmt.Sprintf(`(?:\x{%x}|\\u%04x|\\[bfnrt])`, r, r)
 	}
 	return regexp.QuoteMeta(string(r))
 }
@@ -268,5 +312,19 @@ func nonASCII(run string) string {
 		}
 		fmt.Fprintf(&esc, `\\u%04x`, r)
 	}
-	return `(?:` + regexp.QuoteMeta(run) + `|` + esc.String() + `)`
+	var raw strings.Builder
+	for _, r := range run {
+		if printable(r) {
+			raw.WriteString(regexp.QuoteMeta(string(r)))
+		} else {
+			fmt.Fprintf(&raw, `\x{%x}`, r)
+		}
+	}
+	return `(?:` + raw.String() + `|` + esc.String() + `)`
+}
+
+// printable reports whether YAML may hold r as written (it refuses the C1
+// controls and a byte-order mark inside a scalar) and a person can read it.
+func printable(r rune) bool {
+	return unicode.IsPrint(r) && r != '\uFEFF'
 }

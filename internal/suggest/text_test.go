@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
 )
@@ -104,13 +106,14 @@ func body(msg string, escapeHTML bool) []byte {
 	return b.Bytes()
 }
 
-// Whatever an upstream writes, the suggested expression compiles and
-// matches the body that carried the message, however its JSON escapes it,
-// read from the record as Detour keeps it; and a group's display is one
-// line.
+// Whatever an upstream writes, the suggested expression compiles, matches
+// the body that carried the message however its JSON escapes it (read from
+// the record as Detour keeps it: a record cut short matches the start of
+// the body), and its rule line reads back from YAML as written; a group's
+// display is one line.
 func FuzzRegexp(f *testing.F) {
 	for _, s := range []string{"Request 7781 rejected for 'gpt-4o'", `a "b" <c> & d/e\f`, "line\nbreak\u2028sep", "账户余额不足 (code 1008)", "", "{}[]().*+?^$|",
-		"see https://x.test/a?b=1 now", "key [redacted] at [address]"} {
+		"see https://x.test/a?b=1 now", "key [redacted] at [address]", "ctl\x01 and \x7f del", "c1\u0085\u0091 bom\ufeff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, msg string) {
@@ -120,6 +123,9 @@ func FuzzRegexp(f *testing.F) {
 		rec := decision.UnknownMessage(msg)
 		text := Parse(rec)
 		match := text.Regexp()
+		if d := text.Display(); strings.ContainsAny(d, "\n\t") {
+			t.Fatalf("Display(%q) = %q keeps line breaks or tabs", rec, d)
+		}
 		if match == "" {
 			return
 		}
@@ -127,15 +133,40 @@ func FuzzRegexp(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Parse(%q).Regexp() = %q does not compile: %v", rec, match, err)
 		}
-		if len(rec) < decision.MaxMessage { // a record cut short matches a prefix of the body: check whole ones
-			for _, esc := range []bool{false, true} {
-				if b := body(msg, esc); !re.Match(b) {
-					t.Fatalf("Parse(%q).Regexp() = %q does not match its body %s", rec, match, b)
-				}
+		for _, esc := range []bool{false, true} {
+			if b := body(msg, esc); !re.Match(b) {
+				t.Fatalf("Parse(%q).Regexp() = %q does not match its body %s", rec, match, b)
 			}
 		}
-		if d := text.Display(); strings.ContainsAny(d, "\n\t") {
-			t.Fatalf("Display(%q) = %q keeps line breaks or tabs", rec, d)
+		line := Rule("p", "", 400, match, classify.Quota)
+		var rules []struct {
+			Match string `yaml:"match"`
+		}
+		if err := yaml.Unmarshal([]byte(line), &rules); err != nil || len(rules) != 1 || rules[0].Match != match {
+			t.Fatalf("rule %s does not read back from YAML: %v %+v", line, err, rules)
 		}
 	})
+}
+
+// A message with no word to match on gets no expression, and a class from
+// its status only: a rule without a match takes every answer of its status.
+func TestNoWordNoMatch(t *testing.T) {
+	for _, msg := range []string{"No", "!!!", "12 34", "ok?", "😀"} {
+		if m := Parse(msg).Regexp(); m != "" {
+			t.Errorf("%q: expression %q", msg, m)
+		}
+	}
+	if c, kw := Class(400, "余"); c != classify.BadRequest || kw != "" {
+		t.Errorf("one character of a balance word: %s %q", c, kw)
+	}
+	if m := Parse("账户余额不足").Regexp(); m == "" {
+		t.Error("a message in Chinese gets no expression")
+	}
+	if c, kw := Class(400, "账户余额不足"); c != classify.Quota || kw != "余额" {
+		t.Errorf("a balance in Chinese: %s %q", c, kw)
+	}
+	long := strings.Repeat("word ", 60)
+	if m := Parse(long).Regexp(); len(m) > maxPattern+40 {
+		t.Errorf("a %d-byte message gave a %d-byte expression", len(long), len(m))
+	}
 }

@@ -125,10 +125,11 @@ type foot struct {
 
 // readCallgrind reads a callgrind dump written with --dump-instr=yes
 // --compress-pos=no --compress-strings=no (each cost line "0xADDR LINE
-// COST"; the line after "calls=" is a call's inclusive cost, skipped) for
-// n requests.
+// [COST]"; the line after "calls=" is a call's inclusive cost, skipped) for
+// n requests. A line of code counts when one of its instructions ran at
+// least n/2 times.
 func readCallgrind(rd io.Reader, n int) (*foot, error) {
-	cost := map[uint64]int64{}
+	ran := map[uint64]int64{} // executions by instruction address
 	owner := map[uint64]string{}
 	fn := ""
 	skip := false
@@ -146,11 +147,16 @@ func readCallgrind(rd io.Reader, n int) (*foot, error) {
 		case strings.HasPrefix(l, "0x"):
 			f := strings.Fields(l)
 			a, err := strconv.ParseUint(f[0][2:], 16, 64)
-			if err != nil || len(f) < 3 {
+			if err != nil {
 				return nil, fmt.Errorf("cost line %q", l)
 			}
-			c, _ := strconv.ParseInt(f[2], 10, 64)
-			cost[a>>6] += c
+			var c int64
+			if len(f) > 2 {
+				if c, err = strconv.ParseInt(f[2], 10, 64); err != nil {
+					return nil, fmt.Errorf("cost line %q", l)
+				}
+			}
+			ran[a] += c
 			if _, ok := owner[a>>6]; !ok {
 				owner[a>>6] = fn
 			}
@@ -159,23 +165,25 @@ func readCallgrind(rd io.Reader, n int) (*foot, error) {
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	ft := &foot{byPackage: map[string]int{}}
-	pages, own := map[uint64]bool{}, map[uint64]bool{}
+	hot := map[uint64]bool{}
 	var instr int64
-	for line, c := range cost {
-		rt := runtimeCode(owner[line])
-		if !rt {
+	for a, c := range ran {
+		if !runtimeCode(owner[a>>6]) {
 			instr += c
 		}
-		if c < int64(n/2) {
-			continue
+		if c >= int64(n/2) {
+			hot[a>>6] = true
 		}
+	}
+	ft := &foot{byPackage: map[string]int{}}
+	pages, own := map[uint64]bool{}, map[uint64]bool{}
+	for line := range hot {
 		ft.lines++
 		pages[line>>6] = true
-		if !rt {
+		if fn := owner[line]; !runtimeCode(fn) {
 			ft.ownLines++
 			own[line>>6] = true
-			ft.byPackage[pkgOf(owner[line])]++
+			ft.byPackage[pkgOf(fn)]++
 		}
 	}
 	ft.pages, ft.ownPages = len(pages), len(own)

@@ -18,26 +18,30 @@ fn=net/http.(*conn).serve'2
 0x401040 11 40
 calls=4 0x500000 12
 0x401048 12 999999
+0x401050 13
 fn=runtime.mallocgc
 0x402000 1 400
 fn=github.com/detour-llm/detour/internal/dispatch.(*walk).run
 0x403000 5 3
+0x403004 5 3
+0x403008 5 3
 0x404000 6 20
 `
 	ft, err := readCallgrind(strings.NewReader(dump), 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Lines: 0x401000/0x401004 share one 64-byte line (80), 0x401040 (40 +
-	// the call line's own address, whose inclusive cost is skipped: 0),
-	// 0x402000 (runtime), 0x404000; 0x403000 ran 3 times for 10 requests.
+	// Hot lines: 0x401000 (its instructions ran 40 times each), 0x401040
+	// (40; the call line's inclusive cost is skipped, the line with no
+	// cost is 0), 0x402000 (runtime), 0x404000. 0x403000's instructions
+	// ran 3 times each for 10 requests: 9 in all, but none in half.
 	if ft.lines != 4 || ft.ownLines != 3 {
 		t.Errorf("lines %d, outside the runtime %d; want 4 and 3", ft.lines, ft.ownLines)
 	}
 	if ft.pages != 3 || ft.ownPages != 2 {
 		t.Errorf("pages %d, outside the runtime %d; want 3 and 2", ft.pages, ft.ownPages)
 	}
-	if want := float64(40+40+40+3+20) / 10; ft.ownInstr != want {
+	if want := float64(40+40+40+3+3+3+20) / 10; ft.ownInstr != want {
 		t.Errorf("instructions a request outside the runtime %v, want %v", ft.ownInstr, want)
 	}
 	if ft.byPackage["net/http"] != 2 || ft.byPackage["github.com/detour-llm/detour/internal/dispatch"] != 1 || len(ft.byPackage) != 2 {
