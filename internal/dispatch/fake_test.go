@@ -64,6 +64,16 @@ func firstFails(a answer) func(health.Key, int) answer {
 	}
 }
 
+// downAt fails every call at provider p with class c and answers the others.
+func downAt(p string, c classify.Class) func(health.Key, int) answer {
+	return func(k health.Key, _ int) answer {
+		if k.Provider == p {
+			return fail(c)
+		}
+		return okAnswer
+	}
+}
+
 // harness is a Dispatcher for a configuration, with a fake caller, a memory
 // health tracker on a clock the test moves, and its decision records.
 type harness struct {

@@ -278,13 +278,7 @@ func TestWalkServerErrorWaitNotWaited(t *testing.T) {
 // TestWalkBudgetSkips: a spent budget stops the walk and names, for every
 // endpoint not tried, the budget that stopped it.
 func TestWalkBudgetSkips(t *testing.T) {
-	always := func(k health.Key, _ int) answer {
-		if k.Provider == "p1" {
-			return fail(classify.ServerError)
-		}
-		return okAnswer
-	}
-	h := newHarness(t, "  - {name: r, targets: [one, b], max_attempts: 2}\n", always)
+	h := newHarness(t, "  - {name: r, targets: [one, b], max_attempts: 2}\n", downAt("p1", classify.ServerError))
 	res, d := h.do(t, "r", 0, 0)
 	wantSteps(t, d, "one/p1 server_error retry", "one/p1 server_error stop")
 	wantSkip(t, d, "budget spent: max_attempts 2")
@@ -398,12 +392,7 @@ func TestContextLengthIntoTheTail(t *testing.T) {
 // attempt. With nowhere else, the retry is the request's last chance, and
 // it is made (docs/behaviour.md, "Rules").
 func TestWalkNoRetryOnTheEndpointItCooled(t *testing.T) {
-	p1Down := func(k health.Key, _ int) answer {
-		if k.Provider == "p1" {
-			return fail(classify.ServerError)
-		}
-		return okAnswer
-	}
+	p1Down := downAt("p1", classify.ServerError)
 	// failure_threshold is 3. Another endpoint of the target: p2.
 	h := newHarness(t, "  - {name: r, targets: [a]}\n", p1Down)
 	_, d := h.do(t, "r", 0, 0)
