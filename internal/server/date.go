@@ -8,7 +8,7 @@ import (
 
 // The Date header of an answer. net/http formats one for every response
 // whose handler set none, with the general-purpose time formatter: ~2,000
-// instructions and ~6 KiB of code a request, run cold when requests are
+// instructions and ~5 KiB of code a request, run cold when requests are
 // sparse (a reverse proxy copies the upstream's Date and never pays it).
 // Detour formats it once a second and shares the value
 // (docs/benchmarks.md, "Round 10").
