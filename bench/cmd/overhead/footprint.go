@@ -49,7 +49,7 @@ func (r *runner) footprint(bin string, n int) error {
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./bench/cmd/overhead: %v\n%s", err, out)
 	}
-	r.wrap = func(name string) []string { return callgrindArgs(filepath.Join(r.dir, name+".cg")) }
+	r.callgrind = true
 	_, plain, detour, det, err := r.paths(bin, 0)
 	if err != nil {
 		return err
@@ -112,8 +112,9 @@ func hasSymbols(path string) bool {
 	return f.Section(".symtab") != nil
 }
 
-// foot is what one request ran: the 64-byte lines of code executed by at
-// least half the requests counted, in all and outside the Go runtime
+// foot is what one request ran: the 64-byte lines of code one of whose
+// instructions ran for at least half the requests counted, in all and
+// outside the Go runtime
 // (whose scheduler and collector work varies with timing), the 4 KiB pages
 // those lines lie on, and the instructions a request outside the runtime.
 type foot struct {
@@ -215,7 +216,7 @@ func pkgOf(fn string) string {
 
 func printFootprint(plain, det *foot) {
 	kib := func(lines int) string { return fmt.Sprintf("%.0f KiB", float64(lines)*64/1024) }
-	fmt.Printf("\ncode a request runs (lines executed by ≥ half the requests)   plain     detour\n")
+	fmt.Printf("\ncode a request runs (lines run by ≥ half the requests)        plain     detour\n")
 	fmt.Printf("  all of it                                                %8s  %8s\n", kib(plain.lines), kib(det.lines))
 	fmt.Printf("  on 4 KiB pages                                           %8d  %8d\n", plain.pages, det.pages)
 	fmt.Printf("  outside the Go runtime                                   %8s  %8s\n", kib(plain.ownLines), kib(det.ownLines))

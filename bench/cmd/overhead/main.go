@@ -163,9 +163,9 @@ type runner struct {
 	kind      string    // the fake's -upstream kind
 	plain     *exec.Cmd // the plain reverse proxy, once started
 	aa        bool      // -aa: a second plain proxy stands in detour's place
-	// wrap, when set, is the command a proxy runs under (-mode footprint:
-	// callgrind), given the proxy's name.
-	wrap func(name string) []string
+	// callgrind: the proxies run under valgrind's callgrind, each writing
+	// its counts to NAME.cg in dir (-mode footprint).
+	callgrind bool
 	// plainExe, when set, is the plain proxy's program (-mode footprint
 	// builds one with its symbol table); otherwise a copy of this one.
 	plainExe string
@@ -286,13 +286,13 @@ func (r *runner) paths(bin string, delay time.Duration) (direct, plain, detour s
 }
 
 // wrapped is the command line that runs the proxy name (the program at
-// exe with args), under r.wrap when set.
+// exe with args), under callgrind when r.callgrind.
 func (r *runner) wrapped(name, exe string, args ...string) (string, []string) {
-	if r.wrap == nil {
+	if !r.callgrind {
 		return exe, args
 	}
-	w := r.wrap(name)
-	return w[0], append(append(w[1:len(w):len(w)], exe), args...)
+	w := callgrindArgs(filepath.Join(r.dir, name+".cg"))
+	return w[0], append(append(w[1:], exe), args...)
 }
 
 // ownCopy copies the program at self to a file of its own in the run's
