@@ -61,6 +61,7 @@ func TestDoorsUntranslatableAnswer(t *testing.T) {
 			if r.Header.Get("X-Detour-Decision") == "" {
 				t.Error("no X-Detour-Decision")
 			}
+			r.wantDate(t)
 		})
 	}
 }

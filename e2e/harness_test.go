@@ -88,6 +88,20 @@ type reply struct {
 	Body   []byte
 }
 
+// wantDate checks that r carries one Date header, in HTTP's format, of
+// the moment it was answered (Detour formats it once a second).
+func (r reply) wantDate(t *testing.T) {
+	t.Helper()
+	v := r.Header.Values("Date")
+	if len(v) != 1 {
+		t.Fatalf("Date = %q, want one value", v)
+	}
+	d, err := http.ParseTime(v[0])
+	if off := time.Since(d); err != nil || off < -time.Second || off > 5*time.Second {
+		t.Errorf("Date %q: %v, %v from now", v[0], err, off)
+	}
+}
+
 func (r reply) json(t *testing.T) map[string]any {
 	t.Helper()
 	var m map[string]any

@@ -32,6 +32,7 @@ routes:
 	if r.Header.Get("X-Detour-Provider") != "openai" || r.Header.Get("X-Detour-Attempts") != "2" {
 		t.Errorf("headers: %v", r.Header)
 	}
+	r.wantDate(t)
 	d := g.recs.wait(t, 1)
 	wantSteps(t, d, "claude/anthropic quota next_target", "gpt/openai ok done")
 	if d.Attempts[0].Evidence == "" || !d.Attempts[0].Counted || d.Attempts[0].Billable {

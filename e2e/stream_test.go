@@ -59,6 +59,7 @@ func TestStreamErrorBeforeContentFailsOver(t *testing.T) {
 	if r.Header.Get("X-Detour-Target") != "b" || r.Header.Get("X-Detour-Attempts") != "3" {
 		t.Errorf("headers %v", r.Header)
 	}
+	r.wantDate(t)
 }
 
 func TestStreamFailsAfterContent(t *testing.T) {
