@@ -159,7 +159,7 @@ func group(unknowns []unknownAnswer) ([]*suggestion, map[int]int) {
 		s := byKey[key]
 		if s == nil {
 			s = &suggestion{provider: u.provider, dialect: u.dialect, status: u.status, sample: u.message, text: text}
-			s.class, s.keyword = suggest.Class(u.status, u.message)
+			s.class, s.keyword = text.Class(u.status)
 			byKey[key] = s
 			order = append(order, s)
 		}

@@ -52,7 +52,7 @@ func (g *groups) add(a decision.Attempt, text suggest.Text, at time.Time) {
 			g.evict()
 		}
 		match := text.Regexp()
-		class, _ := suggest.Class(a.Status, a.Message)
+		class, _ := text.Class(a.Status)
 		gr = &Group{Provider: a.Provider, Status: a.Status, Pattern: text.Display(), First: at, Match: match, Class: class.String(),
 			Rule: suggest.Rule(a.Provider, "", a.Status, match, class)}
 		g.m[key] = gr

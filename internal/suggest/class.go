@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/classify"
-	"github.com/detour-llm/detour/internal/decision"
 )
 
 // classWords is the keyword heuristic: the first class with a word found in
@@ -34,18 +33,18 @@ var classWords = []struct {
 		"format", "schema", "json", "参数"}},
 }
 
-// Class suggests a class for an unknown answer with status and message:
-// the class of the first keyword found in the message, and that keyword;
-// with none, the class the status usually means, and "". A starting point
-// for the operator's choice, read from words, not from meaning. A message
-// with no word to match on (Text.Literal) gets a rule without a match,
-// which takes every answer of its provider and status: its class is always
-// the status's, never a keyword's.
-func Class(status int, msg string) (classify.Class, string) {
-	if !Parse(msg).Literal() {
+// Class suggests a class for an unknown answer of status whose message
+// reads t: the class of the first keyword found in the message, and that
+// keyword; with none, the class the status usually means, and "". A
+// starting point for the operator's choice, read from words, not from
+// meaning. A message with no word to match on (Literal) gets a rule without
+// a match, which takes every answer of its provider and status: its class
+// is always the status's, never a keyword's.
+func (t Text) Class(status int) (classify.Class, string) {
+	if !t.Literal() {
 		return statusClass(status), ""
 	}
-	m := strings.ToLower(decision.MaskQuoted(msg))
+	m := t.words()
 	for _, cw := range classWords {
 		for _, w := range cw.words {
 			if strings.Contains(m, w) {
@@ -54,6 +53,24 @@ func Class(status int, msg string) (classify.Class, string) {
 		}
 	}
 	return statusClass(status), ""
+}
+
+// words is the message in lower case as the keywords are looked for in it:
+// quoted values (often the client's words, echoed) left out, blanks as one
+// space.
+func (t Text) words() string {
+	var b strings.Builder
+	for _, p := range t {
+		switch p.kind {
+		case blank:
+			b.WriteByte(' ')
+		case quoted:
+			b.WriteString("<q>")
+		default:
+			b.WriteString(strings.ToLower(p.text))
+		}
+	}
+	return b.String()
 }
 
 // statusClass is the class a status usually means.

@@ -32,7 +32,7 @@ const (
 
 type part struct {
 	kind   partKind
-	text   string // lit: the text; quoted: the quote character
+	text   string // the text as written; quoted: the quote character only
 	closed bool   // quoted: the value ends with its quote
 }
 
@@ -77,22 +77,22 @@ func Parse(msg string) Text {
 			continue
 		}
 		if m := urlRe.FindString(s[i:]); m != "" && (i == 0 || !wordAt(s, i-1)) {
-			t = append(t, part{kind: link})
+			t = append(t, part{kind: link, text: m})
 			i += len(m)
 			continue
 		}
 		if m := scrubRe.FindString(s[i:]); m != "" {
-			t = append(t, part{kind: scrubbed})
+			t = append(t, part{kind: scrubbed, text: m})
 			i += len(m)
 			continue
 		}
 		if m := uuidRe.FindString(s[i:]); m != "" && !wordAt(s, i+len(m)) {
-			t = append(t, part{kind: uuid})
+			t = append(t, part{kind: uuid, text: m})
 			i += len(m)
 			continue
 		}
 		if n := numRe.FindString(s[i:]); n != "" && !alnumAt(s, i+len(n)) {
-			t = append(t, part{kind: number}) // 4096, 1.5, 1,000; "0.0-2.0" is two
+			t = append(t, part{kind: number, text: n}) // 4096, 1.5, 1,000; "0.0-2.0" is two
 			i += len(n)
 			continue
 		}
@@ -145,9 +145,9 @@ func tokenPart(tok string) part {
 	}
 	switch {
 	case hex && digit && letter && len(tok) >= 8:
-		return part{kind: hexRun}
+		return part{kind: hexRun, text: tok}
 	case digit && letter && len(tok) >= 5:
-		return part{kind: ident}
+		return part{kind: ident, text: tok}
 	}
 	return part{kind: lit, text: tok}
 }

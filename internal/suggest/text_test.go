@@ -77,7 +77,7 @@ func TestClass(t *testing.T) {
 		{503, "Come back later", classify.ServerError, ""},
 		{400, "Invalid value: 'credit'", classify.BadRequest, "invalid"}, // a quoted value is not the upstream's word
 	} {
-		got, kw := Class(c.status, c.msg)
+		got, kw := Parse(c.msg).Class(c.status)
 		if got != c.want || kw != c.keyword {
 			t.Errorf("Class(%d, %q) = %s, %q; want %s, %q", c.status, c.msg, got, kw, c.want, c.keyword)
 		}
@@ -156,13 +156,13 @@ func TestNoWordNoMatch(t *testing.T) {
 			t.Errorf("%q: expression %q", msg, m)
 		}
 	}
-	if c, kw := Class(400, "余"); c != classify.BadRequest || kw != "" {
+	if c, kw := Parse("余").Class(400); c != classify.BadRequest || kw != "" {
 		t.Errorf("one character of a balance word: %s %q", c, kw)
 	}
 	if m := Parse("账户余额不足").Regexp(); m == "" {
 		t.Error("a message in Chinese gets no expression")
 	}
-	if c, kw := Class(400, "账户余额不足"); c != classify.Quota || kw != "余额" {
+	if c, kw := Parse("账户余额不足").Class(400); c != classify.Quota || kw != "余额" {
 		t.Errorf("a balance in Chinese: %s %q", c, kw)
 	}
 	long := strings.Repeat("word ", 60)
