@@ -167,7 +167,11 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 	// not make the answer a server error: that would let a client's request
 	// count against the endpoint. It stays what the status says.
 	providerSide := cs.weak == ServerError || cs.weak == Timeout
-	if cs.weakEv != "" && (!capability || vague) && (!providerSide || def == ServerError || def == Timeout) {
+	// A weak code that says only "unknown" (Bedrock's ValidationException)
+	// says no more than a silent status: the structure below may still
+	// prove the client's bad input ("messages.4.content: …").
+	silent := cs.weak == Unknown && def == Unknown && structureProof(f) != ""
+	if cs.weakEv != "" && (!capability || vague) && (!providerSide || def == ServerError || def == Timeout) && !silent {
 		return Verdict{Failed: true, Class: cs.weak, Evidence: cs.weakEv}
 	}
 	if def == Unknown {

@@ -37,7 +37,18 @@ func modelIsSubject(t []byte, i, end int) bool {
 // model id may hold a colon) or ends a sentence: the model
 // supports, or lacks, a feature, which is what is not supported.
 func featureBetween(gap []byte) bool {
-	return containsFold(gap, "support") || containsFold(gap, ": ") || containsFold(gap, ". ")
+	return containsFold(gap, "support") || containsFold(gap, ": ") || sentenceEnds(gap)
+}
+
+// sentenceEnds reports a full stop followed by a blank in t; an ellipsis
+// ("Model ... is not supported", where a name was elided) ends nothing.
+func sentenceEnds(t []byte) bool {
+	for i := 0; i+1 < len(t); i++ {
+		if t[i] == '.' && t[i+1] == ' ' && (i == 0 || t[i-1] != '.') {
+			return true
+		}
+	}
+	return false
 }
 
 // prevWord returns the bounds of the word before t[i] (blanks skipped),

@@ -25,6 +25,10 @@ var requestPhrases = []phrase{
 	{a: "in one batch", class: Overflow},
 	{a: "too many inputs", class: Overflow},
 	{a: "max number of inputs", class: Overflow},
+	// A count of a batch's texts or inputs capped ("total number of texts
+	// must be at most 96"): the endpoint's cap per request.
+	{a: "number of texts", b: "at most", gap: 24, class: Overflow},
+	{a: "number of inputs", b: "at most", gap: 24, class: Overflow},
 	// An endpoint that takes no batch at all ("does not support batch
 	// embeddings"): its cap is one input per request.
 	{a: "support batch", class: Overflow},
@@ -50,6 +54,9 @@ var requestPhrases = []phrase{
 	// "prompt token count of 514673 exceeds the limit of 128000"); a
 	// throttle wording its per-minute cap so stays the throttle's.
 	{a: "input token count", b: "exceeds", gap: 60, class: ContextLength, notRate: true},
+	// Vertex: "the input token count is 1251952 but model only supports up
+	// to 1048576".
+	{a: "input token count", b: "supports up to", gap: 60, class: ContextLength, notRate: true},
 	{a: "prompt token count", b: "exceeds", gap: 60, class: ContextLength, notRate: true},
 	{a: "reduce the length of the messages", class: ContextLength},
 	{a: "reduce the length of the prompt", class: ContextLength},
@@ -321,6 +328,20 @@ var requestPhrases = []phrase{
 	{a: "tool_call_id", class: BadRequest, badInput: true},
 	{a: "tool_use", class: BadRequest, badInput: true},
 	{a: "tool_result", class: BadRequest, badInput: true},
+	// A tool's result as other vendors name it (Bedrock Converse's
+	// toolResult blocks), and the pairing of calls and results in the
+	// conversation the client sent (Mistral: "Not the same number of
+	// function calls and responses"; Gemini: "the number of function
+	// response parts is equal to the number of function call parts").
+	// Results and responses are only ever the client's; a tool call may be
+	// the model's own ("Model produced invalid sequence as part of
+	// ToolUse"), so "tooluse" alone proves nothing.
+	{a: "toolresult", class: BadRequest, badInput: true},
+	{a: "function calls", b: "responses", gap: 8, class: BadRequest, badInput: true},
+	{a: "function response", class: BadRequest, badInput: true},
+	// Settings that exclude each other ("You can only set only one of
+	// thinking budget and thinking level").
+	{a: "only one of", class: BadRequest, badInput: true},
 	{a: "is required", class: BadRequest, badInput: true},
 	{a: "field required", class: BadRequest, badInput: true},
 	{a: "missing required", class: BadRequest, badInput: true},

@@ -1,0 +1,80 @@
+package classify
+
+import "testing"
+
+// The ninth held-out round (testdata/corpus/README.md): a tool call's
+// results and responses counted against its calls, settings that exclude
+// each other, a batch's texts over the endpoint's cap, Vertex's "input
+// token count … supports up to", a weak code that says only "unknown"
+// beside a field path, and an elided model name. Each table names what a
+// rule covers and, after it, what it must not catch.
+
+// TestToolPairing: the conversation's tool results or function responses
+// that do not match its calls are the client's history: bad input.
+func TestToolPairing(t *testing.T) {
+	run(t, []tc{
+		{"gemini function response parts", 400, nil, `{"error":{"code":400,"message":"Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:function response"},
+		{"mistral calls and responses", 400, nil, `{"object":"error","message":"Not the same number of function calls and responses","type":"invalid_request_error","param":null,"code":null}`, false, "bad_request", "phrase:function calls…responses"},
+		{"bedrock toolResult blocks", 400, nil, `{"message":"The number of toolResult blocks at messages.2.content exceeds the number of toolUse blocks of previous turn."}`, false, "bad_request", "phrase:toolresult"},
+		// Must not catch: the model's own tool call gone wrong, a feature
+		// the model lacks, a throttle that happens to name a call.
+		{"model's own ToolUse", 424, map[string]string{"x-amzn-errortype": "ModelErrorException"}, `{"message":"Model produced invalid sequence as part of ToolUse. Please refer to the model tool use troubleshooting guide."}`, false, "unknown", ""},
+		{"function calls not supported", 400, nil, `{"error":{"message":"Function calls are not supported in responses from this model"}}`, false, "unknown", "phrase:are not supported"},
+		{"throttle naming function responses", 429, nil, `{"error":{"message":"Too many function response requests, slow down"}}`, false, "rate_limited", ""},
+	})
+}
+
+// TestOnlyOneOf: two settings of which only one may be set.
+func TestOnlyOneOf(t *testing.T) {
+	run(t, []tc{
+		{"gemini thinking budget and level", 400, nil, `{"error":{"code":400,"message":"You can only set only one of thinking budget and thinking level.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:only one of"},
+		{"max tokens pair", 400, nil, `{"error":{"message":"Only one of max_tokens or max_completion_tokens may be set"}}`, false, "bad_request", ""},
+		// Must not catch: a status that says more (a concurrency limit).
+		{"one request at a time", 429, nil, `{"error":{"message":"Only one of your requests may run at a time"}}`, false, "rate_limited", ""},
+	})
+}
+
+// TestBatchTextCount: a batch's texts or inputs over the endpoint's
+// per-request cap are overflow; other limits on texts are not.
+func TestBatchTextCount(t *testing.T) {
+	run(t, []tc{
+		{"cohere texts", 400, nil, `{"message":"invalid request: total number of texts must be at most 96 - received 131"}`, false, "overflow", "phrase:number of texts…at most"},
+		{"inputs", 400, nil, `{"error":{"message":"The number of inputs must be at most 2048."}}`, false, "overflow", "phrase:number of inputs…at most"},
+		// Must not catch: a count that is not capped from above.
+		{"texts must be positive", 400, nil, `{"message":"invalid request: number of texts must be positive"}`, false, "bad_request", "phrase:must be"},
+	})
+}
+
+// TestInputTokenCountSupportsUpTo: Vertex's window, "the input token count
+// is N but model only supports up to M".
+func TestInputTokenCountSupportsUpTo(t *testing.T) {
+	run(t, []tc{
+		{"vertex window", 400, nil, `{"error":{"code":400,"message":"Unable to submit request because the input token count is 1251952 but model only supports up to 1048576. Reduce the input token count and try again.","status":"INVALID_ARGUMENT"}}`, false, "context_length", "phrase:input token count…supports up to"},
+		// Must not catch: a throttle's per-minute input tokens.
+		{"throttle", 429, nil, `{"error":{"message":"input token count per minute is 90000 but your tier only supports up to 80000"}}`, false, "rate_limited", ""},
+	})
+}
+
+// TestWeakUnknownCodeBesideFieldPath: Bedrock's ValidationException says
+// only "unknown"; a field path the message opens with still proves bad
+// input, and without one the code's reading stands.
+func TestWeakUnknownCodeBesideFieldPath(t *testing.T) {
+	v := map[string]string{"x-amzn-errortype": "ValidationException"}
+	run(t, []tc{
+		{"path first", 400, v, `{"message":"messages.4.content: Conversation blocks and tool result blocks cannot be provided in the same turn."}`, false, "bad_request", "message:field-path"},
+		// Must not catch: no path (the code's reading stands), or a path
+		// inside the message before a capability the model lacks.
+		{"no path", 400, v, `{"message":"Conversation blocks and tool result blocks cannot be provided in the same turn."}`, false, "unknown", "bedrock:validationexception"},
+		{"path inside, then a gap", 400, v, `{"message":"The model returned the following errors: messages.0.content.1.image: This model doesn't support image input"}`, false, "unknown", ""},
+	})
+}
+
+// TestElidedModelName: "Model ... is not supported" (a name elided) is the
+// model itself, not a sentence that ends before a feature.
+func TestElidedModelName(t *testing.T) {
+	run(t, []tc{
+		{"elided", 400, nil, `{"error":{"code":400,"message":"Publisher Model ... is not supported in the embedContent API.","status":"INVALID_ARGUMENT"}}`, false, "unavailable", ""},
+		// Must not catch: a full stop between the model and the feature.
+		{"two sentences", 400, nil, `{"error":{"message":"This model is in preview. Image input is not supported."}}`, false, "unknown", ""},
+	})
+}
