@@ -114,3 +114,34 @@ func TestResponsesPassthroughFailsOverToTranslated(t *testing.T) {
 	}
 	wantSteps(t, g.recs.wait(t, 1), "gpt/openai quota next_target", "claude/anthropic ok done")
 }
+
+// Azure ends a content-filtered Responses stream with response.created, a
+// response.failed whose error is null, and then an error event that
+// carries the reason (the frames reported in maximhq/bifrost#6419; the
+// message is Azure's content-filter sentence). The reason decides: a
+// refusal, answered to the client and never replayed at the other vendor
+// (docs/doors.md, "Passthrough").
+func TestResponsesPassthroughReasonAfterBareFailed(t *testing.T) {
+	events := []string{
+		`event: response.created` + "\n" + `data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_up","object":"response","created_at":1767225600,"status":"in_progress","model":"gpt-5-mini","error":null,"output":[]}}`,
+		`event: response.failed` + "\n" + `data: {"type":"response.failed","sequence_number":1,"response":{"id":"resp_up","object":"response","created_at":1767225600,"status":"failed","model":"gpt-5-mini","error":null,"incomplete_details":null,"output":[]}}`,
+		`event: error` + "\n" + `data: {"type":"error","sequence_number":2,"error":{"type":"invalid_request_error","code":"content_policy_violation","message":"The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry.","param":null}}`,
+	}
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai":    script(upstreamtest.Step{Events: events}),
+		"anthropic": script(upstreamtest.Step{Body: upstreamOf(t, "anthropic", "response/hello.json")}),
+	})
+	g := start(t, responsesNativeCfg, fs)
+	r := g.raw(t, "POST", "/v1/responses", `{"model":"agent","input":"hi","stream":true}`)
+	if c := r.Header.Get("X-Detour-Class"); c != "refusal" {
+		t.Errorf("X-Detour-Class %q, want refusal: %d %s", c, r.Status, r.Body)
+	}
+	if !bytes.Contains(r.Body, []byte("content management policy")) {
+		t.Errorf("the client did not get the upstream's reason: %s", r.Body)
+	}
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "gpt/openai refusal stop")
+	if fs["anthropic"].Calls() != 0 {
+		t.Error("a refusal was replayed at another vendor")
+	}
+}

@@ -79,21 +79,62 @@ func (Adapter) NativeAnswer(_ string, body []byte) (*provider.Usage, error) {
 
 // NativeStream reads a Responses event stream: deltas and output items are
 // content, response.completed and response.incomplete finish and end it
-// (with usage), response.failed and error events are errors.
+// (with usage), response.failed and error events are errors. A
+// response.failed that says nothing (its error null) is read together with
+// the event after it when that is an error event: Azure ends a
+// content-filtered stream so, and the reason is in the error event
+// (docs/doors.md, "Passthrough").
 func (Adapter) NativeStream(_ string, body io.Reader, _ provider.Endpoint) provider.Stream {
 	return &responsesStream{r: sse.NewReader(body, 0)}
 }
 
-type responsesStream struct{ r *sse.Reader }
+type responsesStream struct {
+	r *sse.Reader
+	// ahead is an event read past a bare response.failed that was not an
+	// error event, returned by the next call (held).
+	ahead   provider.Event
+	aheadOK bool
+	aheadEr error
+	held    bool
+}
 
 func (s *responsesStream) Next() (provider.Event, error) {
-	out, decode, err := provider.NextEvent(s.r)
-	if !decode {
+	var out provider.Event
+	var ok bool
+	var err error
+	if s.held {
+		s.held = false
+		out, ok, err = s.ahead, s.aheadOK, s.aheadEr
+	} else {
+		out, ok, err = readResponsesEvent(s.r)
+	}
+	if err != nil || !ok || !out.Error || !bareFailure(out.Raw) {
 		return out, err
+	}
+	// The reason may follow: read one event ahead. The failed event's
+	// data is kept (the reader reuses its buffer).
+	failed := out
+	failed.Raw = bytes.Clone(out.Raw)
+	failed.Chunks = [][]byte{failed.Raw}
+	next, nextOK, nextErr := readResponsesEvent(s.r)
+	if nextErr == nil && next.Error && !bareFailure(next.Raw) {
+		next.Chunks = [][]byte{failed.Raw, next.Raw}
+		return next, nil
+	}
+	s.ahead, s.aheadOK, s.aheadEr, s.held = next, nextOK, nextErr, true
+	return failed, nil
+}
+
+// readResponsesEvent reads one event; ok is false for an event that is
+// complete as read (an `event: error`, an event with no data).
+func readResponsesEvent(r *sse.Reader) (out provider.Event, ok bool, err error) {
+	out, decode, err := provider.NextEvent(r)
+	if !decode {
+		return out, false, err
 	}
 	if bytes.Equal(out.Raw, sse.Done) {
 		out.Done = true
-		return out, nil
+		return out, true, nil
 	}
 	var e struct {
 		Type     string `json:"type"`
@@ -103,7 +144,7 @@ func (s *responsesStream) Next() (provider.Event, error) {
 	}
 	if json.Unmarshal(out.Raw, &e) != nil {
 		out.Malformed = true
-		return out, nil
+		return out, true, nil
 	}
 	out.Chunks = [][]byte{out.Raw}
 	switch e.Type {
@@ -118,5 +159,20 @@ func (s *responsesStream) Next() (provider.Event, error) {
 		}
 		out.Content, out.Finished, out.Done = true, true, true
 	}
-	return out, nil
+	return out, true, nil
+}
+
+// bareFailure reports a response.failed event whose response carries no
+// error ({"type":"response.failed","response":{…,"error":null}}).
+func bareFailure(raw []byte) bool {
+	var e struct {
+		Type     string `json:"type"`
+		Response *struct {
+			Error json.RawMessage `json:"error"`
+		} `json:"response"`
+	}
+	if json.Unmarshal(raw, &e) != nil || e.Type != "response.failed" {
+		return false
+	}
+	return e.Response == nil || len(e.Response.Error) == 0 || bytes.Equal(e.Response.Error, []byte("null"))
 }
