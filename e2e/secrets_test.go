@@ -255,11 +255,15 @@ targets:
 `, fs)
 	right, wrong := openaiKey[:12], openaiKey[:11]+"#"
 	for _, guess := range []string{right, wrong} {
-		r := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"t","messages":[{"role":"`+guess+`","content":"hi"}]}`)
-		r.wantStatus(t, 400)
-		want := "Invalid value: '" + guess + "'. Supported values are: 'system', 'user'. Your key: [redacted]"
-		if msg := r.errMessage(t); msg != want {
-			t.Errorf("guess %q:\n got  %q\n want %q", guess, msg, want)
+		// As written, and with its first byte a JSON escape, which the
+		// upstream decodes before it echoes the guess.
+		for _, sent := range []string{guess, fmt.Sprintf(`\u%04x`, guess[0]) + guess[1:]} {
+			r := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"t","messages":[{"role":"`+sent+`","content":"hi"}]}`)
+			r.wantStatus(t, 400)
+			want := "Invalid value: '" + guess + "'. Supported values are: 'system', 'user'. Your key: [redacted]"
+			if msg := r.errMessage(t); msg != want {
+				t.Errorf("guess sent as %q:\n got  %q\n want %q", sent, msg, want)
+			}
 		}
 	}
 }

@@ -17,9 +17,10 @@
 //     ADDR, read tcp A->B) with the provider they belong to, or "[address]".
 //
 // ForClient is String for text a client will read: a run of secret bytes
-// whose every 8-byte window the client itself sent in its request is left
-// as it is, so an upstream that echoes the request cannot be used as an
-// oracle that tells the client which of its guesses are part of a key.
+// whose every 8-byte window the client itself sent in its request (as
+// written, or as the upstream read it: JSON escapes decoded) is left as it
+// is, so an upstream that echoes the request cannot be used as an oracle
+// that tells the client which of its guesses are part of a key.
 //
 // Current holds the scrubber of the configuration being served; Handler
 // scrubs every slog record through it. The nil *Scrubber applies only the

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -177,6 +178,18 @@ func TestForClientIsNoOracle(t *testing.T) {
 		msg := "Invalid value: '" + guess + "'. Supported values are: 'system', 'user'."
 		if got := s.ForClient(msg, sent); got != msg {
 			t.Errorf("guess %q: the client's own text changed: %q", guess, got)
+		}
+		// The same guess with one byte, or every byte, a JSON escape: the
+		// upstream decodes it before it echoes it.
+		one := fmt.Sprintf(`\u%04X`, guess[0]) + guess[1:]
+		var every strings.Builder
+		for _, c := range []byte(guess) {
+			fmt.Fprintf(&every, `\u%04x`, c)
+		}
+		for _, esc := range []string{one, every.String()} {
+			if got := s.ForClient(msg, []byte(`{"messages":[{"role":"`+esc+`"}]}`)); got != msg {
+				t.Errorf("guess %q sent as %q: the client's own text changed: %q", guess, esc, got)
+			}
 		}
 		echo := "bad key " + oaiKey
 		if got := s.ForClient(echo, sent); got != "bad key "+Redacted {
