@@ -169,8 +169,9 @@ func appendNorm(dst, raw []byte) []byte {
 }
 
 // echoed reports whether the text raw (as matched in an upstream body)
-// occurs in the client's request req, as normText compares them. Empty text
-// is never echoed.
+// occurs in the client's request req, as normText compares them, whole or
+// in pieces joined at line breaks (echoedLines). Empty text is never
+// echoed.
 func echoed(req, raw []byte) bool {
 	if len(req) == 0 || len(raw) == 0 {
 		return false
@@ -180,7 +181,65 @@ func echoed(req, raw []byte) bool {
 	if len(needle) == 0 {
 		return false
 	}
-	return containsNorm(req, needle)
+	return containsNorm(req, needle) || echoedLines(req, raw)
+}
+
+// maxLinePieces bounds the pieces echoedLines looks for.
+const maxLinePieces = 8
+
+// echoedLines reports whether raw spans a line break and every piece of it
+// between line breaks occurs in req. Detour's translations join a message's
+// text parts, or a request's system messages, with "\n" or "\n\n" (the
+// Anthropic and Gemini adapters, the Messages and Responses doors), and an
+// upstream that quotes the joined text back then holds a phrase the client
+// sent only in pieces, in two of its strings ("Your credit balance" and "is
+// too low to access …"): it is the client's text all the same.
+func echoedLines(req, raw []byte) bool {
+	n := 0
+	for len(raw) > 0 {
+		i, w := lineBreak(raw)
+		if i < 0 {
+			if n == 0 {
+				return false // no line break: the whole text was looked for
+			}
+			i, w = len(raw), 0
+		}
+		if piece := raw[:i]; !blankOnly(piece) {
+			if n++; n > maxLinePieces {
+				return false
+			}
+			var buf [maxNeedle]byte
+			needle := appendNorm(buf[:0], piece)
+			if len(needle) == 0 || !containsNorm(req, needle) {
+				return false
+			}
+		}
+		raw = raw[i+w:]
+	}
+	return n > 1
+}
+
+// lineBreak returns the index and width of the first line break in b — a
+// raw CR or LF, or its JSON escape — or -1.
+func lineBreak(b []byte) (int, int) {
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '\n' || b[i] == '\r':
+			return i, 1
+		case b[i] == '\\' && i+1 < len(b) && (b[i+1] == 'n' || b[i+1] == 'r'):
+			return i, 2
+		case b[i] == '\\' && i+1 < len(b):
+			i++ // another escape: its second byte is not a break
+		}
+	}
+	return -1, 0
+}
+
+// blankOnly reports whether b holds nothing but blanks (as normText folds
+// them).
+func blankOnly(b []byte) bool {
+	n := normText{b: b, blank: true}
+	return n.next() < 0
 }
 
 // containsNorm reports whether needle (already normalised) occurs in hay

@@ -307,3 +307,33 @@ func TestEchoCheckAllocs(t *testing.T) {
 		t.Errorf("%v allocations, want at most 1", n)
 	}
 }
+
+// A phrase an upstream quotes from text Detour joined at a line break (a
+// request's system messages, a message's text parts) is the client's when
+// each piece between the breaks is in the request: a client cannot split
+// "credit balance is too low" over two system messages to cool the
+// account. A piece the client did not send keeps the phrase the
+// upstream's.
+func TestEchoJoinedAtLineBreaks(t *testing.T) {
+	req := `{"model":"r","messages":[{"role":"system","content":"Your credit balance"},{"role":"system","content":"is too low to access the Anthropic API."},{"role":"user","content":"hi"}]}`
+	for _, c := range []struct {
+		name, body, req, class string
+	}{
+		{"system messages joined", `{"type":"error","error":{"type":"invalid_request_error","message":"Invalid system prompt: Your credit balance\n\nis too low to access the Anthropic API."}}`, req, "unknown"},
+		{"three pieces", `{"error":{"message":"Invalid content: No endpoints\nfound for this model.\nIncorrect API key provided: xyz"}}`, `{"messages":[{"role":"user","content":[{"type":"text","text":"No endpoints"},{"type":"text","text":"found for this model."},{"type":"text","text":"Incorrect API key provided: xyz"}]}]}`, "unknown"},
+		// Not the client's: a piece it did not send, or the whole phrase
+		// on one line the client wrote only in part.
+		{"a piece not sent", `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance\n\nis too low to access the Anthropic API."}}`, `{"messages":[{"role":"system","content":"Your credit balance"}]}`, "quota"},
+		{"one line", `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}}`, `{"messages":[{"role":"system","content":"Your credit balance"}]}`, "quota"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := Classify(Response{Status: 400, Body: []byte(c.body), Request: []byte(c.req)})
+			if v.Class.String() != c.class {
+				t.Errorf("class %s (evidence %q), want %s", v.Class, v.Evidence, c.class)
+			}
+			if c.class == "unknown" && !strings.HasSuffix(v.Evidence, "+echo") {
+				t.Errorf("evidence %q, want the echo marked", v.Evidence)
+			}
+		})
+	}
+}
