@@ -71,6 +71,8 @@ func init() {
 		"content_filter":                   strongCode(Refusal), "content_policy_violation": strongCode(Refusal),
 		"responsibleaipolicyviolation": strongCode(Refusal), "moderation_blocked": strongCode(Refusal),
 		"data_inspection_failed": strongCode(Refusal), "datainspectionfailed": strongCode(Refusal),
+		"sensitive_words_detected":             strongCode(Refusal),   // one-api's forks: the relay's keyword filter
+		"modelnotopen":                         strongCode(Forbidden), // Volcengine Ark: a model the account has not activated
 		"unsupported_country_region_territory": strongCode(Forbidden), "permission_error": weakCode(Forbidden),
 		"permissiondenied": weakCode(Forbidden), "permission_denied": weakCode(Forbidden), "forbidden": weakCode(Forbidden),
 		// transient

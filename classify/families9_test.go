@@ -78,3 +78,25 @@ func TestElidedModelName(t *testing.T) {
 		{"two sentences", 400, nil, `{"error":{"message":"This model is in preview. Image input is not supported."}}`, false, "unknown", ""},
 	})
 }
+
+// TestRoundTenRules: the tenth round's rules (testdata/corpus/README.md):
+// a plan that has expired is quota, a model the account has not activated
+// is forbidden, a relay's keyword filter is a refusal, and a tool call
+// with no output in the conversation is bad input.
+func TestRoundTenRules(t *testing.T) {
+	run(t, []tc{
+		{"plan expired, sent as 429", 429, nil, `{"type":"error","error":{"type":"rate_limit_error","message":"Your coding plan has expired; renew it to continue."}}`, false, "quota", "phrase:plan has expired"},
+		{"subscription expired", 403, nil, `{"error":{"message":"Your subscription has expired."}}`, false, "quota", ""},
+		{"plan expired, Chinese", 429, nil, `{"type":"error","error":{"type":"rate_limit_error","code":"1309","message":"您的套餐已到期，暂无法使用"}}`, false, "quota", "phrase:套餐已到期"},
+		{"model not activated", 404, nil, `{"error":{"code":"ModelNotOpen","message":"Your account 1 has not activated the model doubao-pro. Please activate the model service in the Ark Console."}}`, false, "forbidden", ""},
+		{"not activated, words only", 404, nil, `{"error":{"message":"Your account has not activated the model doubao-pro."}}`, false, "forbidden", "phrase:has not activated the model"},
+		{"keyword filter code", 400, nil, `{"error":{"message":"blocked","type":"new_api_error","code":"sensitive_words_detected"}}`, false, "refusal", "code:sensitive_words_detected"},
+		{"keyword filter words", 400, nil, `{"error":{"message":"input contains sensitive words: [x]"}}`, false, "refusal", "phrase:contains sensitive words"},
+		{"no tool output", 400, nil, `{"error":{"message":"No tool output found for tool call call-a.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`, false, "bad_request", "phrase:no tool output found"},
+		// Must not catch: an expired session or token, a model that is
+		// gone, a case-sensitive word.
+		{"token expired", 401, nil, `{"error":{"message":"The session token has expired."}}`, false, "auth", ""},
+		{"model gone", 404, nil, `{"error":{"message":"The model doubao-pro does not exist."}}`, false, "unavailable", ""},
+		{"case-sensitive words", 400, nil, `{"error":{"message":"Stop sequences are case-sensitive words; got 5, max 4"}}`, false, "unknown", ""},
+	})
+}

@@ -88,6 +88,7 @@ var requestPhrases = []phrase{
 	{a: "content", b: "risk", gap: 10, class: Refusal}, // "Content Exists Risk"
 	{a: "敏感内容", class: Refusal},                        // sensitive content (not 大小写敏感, case-sensitive)
 	{a: "敏感词", class: Refusal},                         // sensitive words
+	{a: "contains sensitive words", class: Refusal},    // new-api's keyword filter: "input contains sensitive words: […]"
 	{a: "内容审核", class: Refusal},                        // content moderation
 	// A gateway's guardrail blocking this content (LiteLLM's guardrails,
 	// Portkey's "guardrail checks … failed", Databricks' "blocked by input
@@ -339,6 +340,7 @@ var requestPhrases = []phrase{
 	{a: "toolresult", class: BadRequest, badInput: true},
 	{a: "function calls", b: "responses", gap: 8, class: BadRequest, badInput: true},
 	{a: "function response", class: BadRequest, badInput: true},
+	{a: "no tool output found", class: BadRequest, badInput: true}, // Responses: "No tool output found for function call …"
 	// Settings that exclude each other ("You can only set only one of
 	// thinking budget and thinking level").
 	{a: "only one of", class: BadRequest, badInput: true},

@@ -73,6 +73,11 @@ var accountPhrases = []phrase{
 	{a: "whitelist", class: Forbidden},
 	{a: "白名单", class: Forbidden}, // whitelist
 	{a: "does not have access to model", class: Forbidden},
+	// A model the account has not switched on ("Your account … has not
+	// activated the model X. Please activate the model service", 未开通):
+	// the operator can enable it in the console; not a gone model.
+	{a: "has not activated the model", class: Forbidden},
+	{a: "activate the model service", class: Forbidden},
 	{a: "organization must be verified", class: Forbidden},
 	{a: "location is not supported", class: Forbidden},
 	{a: "not available in your country", class: Forbidden},
@@ -127,6 +132,13 @@ var accountPhrases = []phrase{
 	{a: "tpd", word: true, class: Quota}, // "organization TPD rate limit"
 	{a: "rpd", word: true, class: Quota},
 	{a: "daily", b: "limit", gap: 24, class: Quota}, // "daily request limit reached"
+	// A paid plan or subscription that has run out ("Your GLM Coding Plan
+	// has expired … renew", 套餐已到期): nothing more until it is renewed,
+	// even sent as a 429.
+	{a: "plan has expired", class: Quota},
+	{a: "subscription has expired", class: Quota},
+	{a: "套餐已到期", class: Quota}, // the plan has expired
+	{a: "套餐已过期", class: Quota}, // the plan has expired
 	// An account in arrears, a balance to top up, credits never bought.
 	{a: "overdue", class: Quota},
 	{a: "arrears", class: Quota},
