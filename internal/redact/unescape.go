@@ -23,51 +23,37 @@ func unescapeJSON(b []byte) []byte {
 			out = append(out, c)
 			continue
 		}
-		switch e := b[i+1]; e {
-		case '"', '\\', '/':
-			out = append(out, e)
+		if d := shortEscape[b[i+1]]; d != 0 {
+			out = append(out, d)
 			i++
-		case 'b':
-			out = append(out, '\b')
-			i++
-		case 'f':
-			out = append(out, '\f')
-			i++
-		case 'n':
-			out = append(out, '\n')
-			i++
-		case 'r':
-			out = append(out, '\r')
-			i++
-		case 't':
-			out = append(out, '\t')
-			i++
-		case 'u':
-			r, n := hex4(b[i+2:])
-			if n == 0 {
-				out = append(out, c)
-				continue
-			}
-			i += 1 + n
-			if utf16.IsSurrogate(r) {
-				r2 := utf8.RuneError
-				if i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
-					if lo, m := hex4(b[i+3:]); m > 0 {
-						if d := utf16.DecodeRune(r, lo); d != utf8.RuneError {
-							r2 = d
-							i += 2 + m
-						}
+			continue
+		}
+		r, n := hex4(b[i+2:])
+		if b[i+1] != 'u' || n == 0 {
+			out = append(out, c) // not an escape: the backslash as it is
+			continue
+		}
+		i += 1 + n
+		if utf16.IsSurrogate(r) {
+			r2 := utf8.RuneError
+			if i+2 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+				if lo, m := hex4(b[i+3:]); m > 0 {
+					if d := utf16.DecodeRune(r, lo); d != utf8.RuneError {
+						r2 = d
+						i += 2 + m
 					}
 				}
-				r = r2
 			}
-			out = utf8.AppendRune(out, r)
-		default:
-			out = append(out, c)
+			r = r2
 		}
+		out = utf8.AppendRune(out, r)
 	}
 	return out
 }
+
+// shortEscape maps the byte after a backslash to what it stands for (0:
+// not a one-byte escape).
+var shortEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // hex4 reads four hex digits at the start of b: the rune and 4, or 0, 0.
 func hex4(b []byte) (rune, int) {
