@@ -90,3 +90,19 @@ func TestArguments(t *testing.T) {
 		}
 	}
 }
+
+// A member of the wrong type is named as the client wrote it, with the
+// JSON type wanted: the message reaches the client when no target can take
+// the request.
+func TestParseNamesAMemberOfTheWrongType(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"tools":[{"type":"function","function":{"name":5}}]}`: "chat: tools.function.name: want a string, got number",
+		`{"max_tokens":"ten"}`:                                  "chat: max_tokens: want an integer, got string",
+		`{"messages":{"role":"user"}}`:                          "chat: messages: want an array, got object",
+	} {
+		_, err := Parse(&provider.Request{Body: []byte(body)})
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", body, err, want)
+		}
+	}
+}

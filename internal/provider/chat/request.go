@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -133,6 +134,12 @@ func (s *Stop) UnmarshalJSON(b []byte) error {
 func Parse(req *provider.Request) (*Request, error) {
 	var r Request
 	if err := json.Unmarshal(req.Body, &r); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			// The member the client sent of another type, named as
+			// the client wrote it, not as Go's decoder words it.
+			return nil, fmt.Errorf("chat: %s: want %s, got %s", te.Field, jsonType(te.Type.Kind()), te.Value)
+		}
 		return nil, fmt.Errorf("chat: %w", err)
 	}
 	r.Stream = req.Stream
@@ -260,4 +267,24 @@ func Arguments(args string) (json.RawMessage, error) {
 		return nil, errors.New("chat: tool call arguments are not a JSON object")
 	}
 	return json.RawMessage(a), nil
+}
+
+// jsonType names a Go kind as the JSON value that decodes into it.
+func jsonType(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	}
+	return "another type"
 }
