@@ -12,7 +12,9 @@ import "unicode/utf8"
 // Both sides are compared as normText reads them: ASCII case folded, JSON
 // escapes decoded (\u0071uota is quota; surrogate pairs joined), every run
 // of blanks — spaces, tabs, newlines (and backspace, form feed), raw or
-// escaped — one space. The search
+// escaped — one space. The request's side is also read one level deeper
+// where it escapes a backslash (JSON inside its strings, which the upstream
+// gets decoded twice: unescapeDeepAt). The search
 // is a single KMP pass over the request that allocates nothing for a phrase
 // (rule matches longer than maxNeedle bytes use the heap).
 
@@ -22,7 +24,10 @@ const maxNeedle = 256
 
 // normText reads raw text as the echo check compares it.
 type normText struct {
-	b     []byte
+	b []byte
+	// deep also reads an escaped backslash's escape (the request's side:
+	// unescapeDeepAt).
+	deep  bool
 	i     int
 	pend  [utf8.UTFMax]byte // the rest of a decoded multi-byte rune
 	np    int
@@ -55,6 +60,9 @@ func (n *normText) next() int {
 			return int(lowerTab[c])
 		}
 		r, w := unescapeAt(n.b, n.i)
+		if n.deep && r == '\\' && w == 2 {
+			r, w = unescapeDeepAt(n.b, n.i)
+		}
 		n.i += w
 		switch {
 		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\b' || r == '\f':
@@ -133,6 +141,57 @@ func unescapeAt(b []byte, i int) (rune, int) {
 		return r, 6
 	}
 	return '\\', 1
+}
+
+// unescapeDeepAt reads the escaped backslash at b[i] (the two bytes `\\`)
+// together with the escape it begins one level down. JSON inside the
+// client's strings (a tool call's arguments, a tool result's content)
+// reaches the upstream decoded twice, since Detour sends it on as JSON
+// (Gemini's functionCall.args, Anthropic's tool_use.input): `\\u0063` is
+// then read as "c", `\\\"` as a quote, `\\n` as a newline. Anything else is
+// the backslash.
+func unescapeDeepAt(b []byte, i int) (rune, int) {
+	j := i + 2 // what follows the escaped backslash
+	if j >= len(b) {
+		return '\\', 2
+	}
+	switch c := b[j]; c {
+	case 'n':
+		return '\n', 3
+	case 't':
+		return '\t', 3
+	case 'r':
+		return '\r', 3
+	case 'b':
+		return '\b', 3
+	case 'f':
+		return '\f', 3
+	case '/':
+		return '/', 3
+	case '\\':
+		// An escaped quote or backslash one level down.
+		if j+1 < len(b) && (b[j+1] == '"' || b[j+1] == '\\') {
+			return rune(b[j+1]), 4
+		}
+	case 'u':
+		r, ok := hex4(b, j+1)
+		if !ok {
+			break
+		}
+		if r >= 0xD800 && r < 0xDC00 { // a surrogate pair, both halves escaped twice
+			if j+11 < len(b) && b[j+5] == '\\' && b[j+6] == '\\' && b[j+7] == 'u' {
+				if lo, ok := hex4(b, j+8); ok && lo >= 0xDC00 && lo < 0xE000 {
+					return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 14
+				}
+			}
+			return utf8.RuneError, 7
+		}
+		if r >= 0xDC00 && r < 0xE000 {
+			return utf8.RuneError, 7
+		}
+		return r, 7
+	}
+	return '\\', 2
 }
 
 func hex4(b []byte, i int) (rune, bool) {
@@ -263,7 +322,7 @@ func containsNorm(hay, needle []byte) bool {
 	}
 	c0 := needle[0]
 	fast := c0 < utf8.RuneSelf && wordTab[c0] == 1
-	n := normText{b: hay}
+	n := normText{b: hay, deep: true}
 	k := 0
 	for {
 		if k == 0 && fast {

@@ -32,6 +32,15 @@ func TestEchoedNormalises(t *testing.T) {
 		{"no request", ``, `quota`, false},
 		{"empty text", `quota`, ``, false},
 		{"blank text", `quota`, ` \n `, false},
+		// JSON inside the client's strings (a tool call's arguments, a tool
+		// result) reaches the upstream decoded twice: Detour sends it on as
+		// JSON (Gemini's functionCall.args, Anthropic's tool_use.input).
+		{"escaped twice", `{"arguments":"{\"a\":\"\\u0063redit balance\"}"}`, `credit balance`, true},
+		{"quote escaped twice", `{"arguments":"{\"a\":\"say \\\"quota\\\"\"}"}`, `say "quota"`, true},
+		{"newline escaped twice", `{"arguments":"{\"a\":\"quota\\nexceeded\"}"}`, `quota exceeded`, true},
+		{"backslash escaped twice", `{"arguments":"{\"a\":\"a\\\\b\"}"}`, `a\b`, true},
+		{"surrogates escaped twice", `{"arguments":"{\"a\":\"\\ud83d\\ude00 limit\"}"}`, "\U0001F600 limit", true},
+		{"a double escape that is not one", `{"a":"x\\q"}`, `x\q`, true},
 		{"overlapping prefix (KMP)", `aab aaab aaaab`, `aaab`, true},
 		{"overlapping prefix, absent", `aab aab aaxab`, `aaab`, false},
 	} {

@@ -93,10 +93,11 @@ func (s *Scrubber) String(msg string) string { return s.scrub(msg, nil, false) }
 
 // ForClient scrubs msg for the client that sent the request body sent. As
 // String, but a run of secret bytes whose every 8-byte window occurs in
-// sent, as written or with its JSON escapes decoded, is left as it is (the
-// client wrote it; scrubbing it would tell the client which of its strings
-// are part of a key), and every network address in a Go network error is
-// replaced, by its provider or by "[address]".
+// sent, as written or with its JSON escapes decoded (once, or twice for JSON
+// inside its strings), is left as it is (the client wrote it; scrubbing it
+// would tell the client which of its strings are part of a key), and every
+// network address in a Go network error is replaced, by its provider or by
+// "[address]".
 func (s *Scrubber) ForClient(msg string, sent []byte) string { return s.scrub(msg, sent, true) }
 
 func (s *Scrubber) scrub(msg string, sent []byte, client bool) string {
@@ -130,11 +131,18 @@ func (s *Scrubber) secretRuns(msg string, sent []byte, client bool) string {
 		if client {
 			if known == nil {
 				// What the client sent, as written and as the upstream
-				// read it (JSON escapes decoded): an echo of either is
-				// the client's own text.
+				// read it: JSON escapes decoded, and decoded again for JSON
+				// inside its strings (a tool call's arguments, which
+				// Detour sends on as JSON). An echo of any is the client's
+				// own text.
 				known = s.secrets.known(sent)
-				for w := range s.secrets.known(unescapeJSON(sent)) {
-					known[w] = true
+				for level, b := 0, sent; level < 2; level++ {
+					if b = unescapeJSON(b); b == nil {
+						break
+					}
+					for w := range s.secrets.known(b) {
+						known[w] = true
+					}
 				}
 			}
 			if allKnown(msg[r.from:r.to], known) {

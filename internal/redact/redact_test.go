@@ -186,7 +186,10 @@ func TestForClientIsNoOracle(t *testing.T) {
 		for _, c := range []byte(guess) {
 			fmt.Fprintf(&every, `\u%04x`, c)
 		}
-		for _, esc := range []string{one, every.String()} {
+		// Inside a tool call's arguments, escaped twice: Detour sends the
+		// arguments on as JSON, so the upstream decodes them twice.
+		twice := `{\"a\":\"` + strings.ReplaceAll(one, `\`, `\\`) + `\"}`
+		for _, esc := range []string{one, every.String(), twice} {
 			if got := s.ForClient(msg, []byte(`{"messages":[{"role":"`+esc+`"}]}`)); got != msg {
 				t.Errorf("guess %q sent as %q: the client's own text changed: %q", guess, esc, got)
 			}
