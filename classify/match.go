@@ -317,7 +317,7 @@ slow:
 // matchAt reports whether p matches t at i and where the match ends.
 func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	end, ok := prefixAt(t, i, p.a)
-	if !ok {
+	if !ok || inURL(t, i) {
 		return 0, false
 	}
 	if p.slash && (!afterSlash(t, i) || end < len(t) && t[end] == '/') {
@@ -418,4 +418,32 @@ func afterSlash(t []byte, i int) bool {
 		}
 	}
 	return true
+}
+
+// maxURLBack bounds how far back inURL looks for the start of a URL.
+const maxURLBack = 512
+
+// inURL reports whether t[i] lies inside a URL: a run of bytes with no
+// blank, quote or bracket that starts with http:// or https://. A link's
+// path ("https://console.groq.com/settings/billing/plans") is an address
+// to visit, not a statement about the account or the request.
+func inURL(t []byte, i int) bool {
+	s := i
+	for s > 0 && i-s < maxURLBack && !urlBound(t[s-1]) {
+		s--
+	}
+	if _, ok := prefixAt(t, s, "https://"); ok {
+		return true
+	}
+	_, ok := prefixAt(t, s, "http://")
+	return ok
+}
+
+// urlBound reports whether c ends a URL in text.
+func urlBound(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '`', '(', '<', '[':
+		return true
+	}
+	return false
 }

@@ -71,4 +71,5 @@ var timeoutPhrases = newPhraseSet([]phrase{
 	{a: "request timeout", class: Timeout},
 	{a: "timeout occurred", class: Timeout},
 	{a: "deadline expired", class: Timeout},
+	{a: "timeout after", class: Timeout}, // the server's own timer: "Decode wall clock timeout after 600s"
 })
