@@ -97,8 +97,8 @@ func TestArguments(t *testing.T) {
 func TestParseNamesAMemberOfTheWrongType(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"tools":[{"type":"function","function":{"name":5}}]}`: "chat: tools.function.name: want a string, got number",
-		`{"max_tokens":"ten"}`:                                  "chat: max_tokens: want an integer, got string",
-		`{"messages":{"role":"user"}}`:                          "chat: messages: want an array, got object",
+		`{"max_tokens":"ten"}`:         "chat: max_tokens: want an integer, got string",
+		`{"messages":{"role":"user"}}`: "chat: messages: want an array, got object",
 	} {
 		_, err := Parse(&provider.Request{Body: []byte(body)})
 		if err == nil || err.Error() != want {
