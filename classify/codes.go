@@ -122,7 +122,8 @@ func init() {
 		"iam_permission_denied": strongCode(Forbidden), "user_project_denied": strongCode(Forbidden),
 		"location_policy_violated": strongCode(Forbidden), "billing_disabled": strongCode(Quota),
 		"rate_limit_exceeded": weakCode(RateLimited), "ratelimitexceeded": weakCode(RateLimited),
-		"resource_exhausted": weakCode(RateLimited),
+		"resource_exhausted":       weakCode(RateLimited),
+		"model_capacity_exhausted": strongCode(ServerError), // the provider's capacity for the model, even as a 429
 	}
 	codeTables[srcStatus] = map[string]codeRule{
 		"unauthenticated": strongCode(Auth), "permission_denied": weakCode(Forbidden), "failed_precondition": weakCode(Forbidden),

@@ -117,3 +117,21 @@ func TestRoundElevenRules(t *testing.T) {
 		{"timeout after in a 400", 400, nil, `{"error":{"message":"max_tokens must be at most 10, timeout after 5s"}}`, false, "bad_request", ""},
 	})
 }
+
+// TestRoundTwelveRules: the twelfth round's rules: a request's bytes over
+// the endpoint's size cap are overflow, and the provider's capacity for a
+// model ("No capacity available", MODEL_CAPACITY_EXHAUSTED) is its own
+// failure even as a 429.
+func TestRoundTwelveRules(t *testing.T) {
+	run(t, []tc{
+		{"referenced files too large", 400, nil, `{"error":{"code":400,"message":"The request's total referenced files bytes are too large to be read","status":"INVALID_ARGUMENT"}}`, false, "overflow", "phrase:bytes…too large"},
+		{"aws body cap", 400, nil, `{"message":"1 validation error detected: Value at 'body' failed to satisfy constraint: Member must have length less than or equal to 25000000"}`, false, "overflow", "phrase:at 'body'…length less than"},
+		{"capacity reason", 429, nil, `{"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"MODEL_CAPACITY_EXHAUSTED","domain":"cloudcode-pa.googleapis.com"}]}}`, false, "server_error", "gemini:reason=MODEL_CAPACITY_EXHAUSTED"},
+		{"capacity words", 429, nil, `{"error":{"code":429,"message":"No capacity available for model m on the server","status":"RESOURCE_EXHAUSTED"}}`, false, "server_error", "phrase:no capacity available"},
+		// Must not catch: another constraint on the body, a value too
+		// large that is not bytes, a 429 whose own code says rate limit.
+		{"aws body missing", 400, nil, `{"message":"1 validation error detected: Value at 'body' failed to satisfy constraint: Member must not be null"}`, false, "bad_request", ""},
+		{"max_tokens too large", 400, nil, `{"error":{"message":"max_tokens is too large: 900000"}}`, false, "bad_request", ""},
+		{"rate limit code", 429, nil, `{"error":{"code":429,"message":"No capacity available for your requests","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED"}]}}`, false, "rate_limited", ""},
+	})
+}

@@ -32,6 +32,12 @@ var requestPhrases = []phrase{
 	// An endpoint that takes no batch at all ("does not support batch
 	// embeddings"): its cap is one input per request.
 	{a: "support batch", class: Overflow},
+	// A request's bytes over the endpoint's size cap ("total referenced
+	// files bytes are too large to be read"; AWS: "Value at 'body' failed
+	// to satisfy constraint: Member must have length less than or equal to
+	// 25000000", the API's cap on the whole payload).
+	{a: "bytes", b: "too large", gap: 12, class: Overflow},
+	{a: "at 'body'", b: "length less than", gap: 60, class: Overflow},
 
 	// context_length: the prompt exceeds the window.
 	{a: "context_length_exceeded", class: ContextLength},
@@ -206,6 +212,7 @@ var requestPhrases = []phrase{
 	{a: "at maximum capacity", class: ServerError},
 	{a: "at full capacity", class: ServerError},
 	{a: "over capacity", class: ServerError},
+	{a: "no capacity available", class: ServerError}, // "No capacity available for model X on the server"
 	{a: "under maintenance", class: ServerError},
 	{a: "down for maintenance", class: ServerError},
 	{a: "undergoing maintenance", class: ServerError},
