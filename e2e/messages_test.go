@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -468,6 +469,26 @@ func TestMessagesCountTokensNeverCools(t *testing.T) {
 	}
 	if fs["openai"].Calls() != 0 {
 		t.Errorf("the Anthropic target cooled because of count_tokens: %d calls went to openai", fs["openai"].Calls())
+	}
+}
+
+// A count whose upstream never answers (its timeout expires after the
+// request was sent) is still free: not billable, no cost to learn.
+func TestMessagesCountTokensTimeoutIsNotBilled(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": script(upstreamtest.Step{Delay: 2 * time.Second, Body: `{"input_tokens":3}`}),
+		"openai":    script(),
+	})
+	cfg := strings.Replace(messagesCfg, `api_key: `+secret+`}`, `api_key: `+secret+`, timeout: 200ms}`, 1)
+	g := start(t, cfg, fs)
+	r := g.raw(t, http.MethodPost, "/v1/messages/count_tokens", `{"model":"deep","messages":[{"role":"user","content":"sixteen bytes.."}]}`,
+		"x-api-key", "client-key-1")
+	r.wantStatus(t, http.StatusOK) // the estimate
+	d := g.recs.wait(t, 1)
+	for _, a := range d.Attempts {
+		if a.Billable || a.CostUnknown {
+			t.Errorf("a count that timed out was billed: %+v", a)
+		}
 	}
 }
 

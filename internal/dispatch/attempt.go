@@ -261,6 +261,9 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 // finish records the attempt, reports it to health, pages and counts it.
 func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration) {
 	w.upstream += total
+	if w.call.advisory() {
+		o.billable = false // counting tokens is free, however the count ended
+	}
 	if o.billable {
 		w.billable++
 	}
