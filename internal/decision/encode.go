@@ -184,6 +184,17 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 		b = append(b, `,"message":`...)
 		b = appendString(b, a.Message)
 	}
+	if c := a.Continuation; c != nil {
+		b = append(b, `,"continuation":{"n":`...)
+		b = strconv.AppendInt(b, int64(c.N), 10)
+		b = append(b, `,"mode":`...)
+		b = appendString(b, c.Mode)
+		b = append(b, `,"offset_chars":`...)
+		b = strconv.AppendInt(b, int64(c.OffsetChars), 10)
+		b = append(b, `,"cut_class":`...)
+		b = appendString(b, c.CutClass)
+		b = append(b, '}')
+	}
 	return append(b, '}'), true
 }
 
@@ -197,6 +208,9 @@ func appendUsage(b []byte, u *Usage) []byte {
 	if u.CachedTokens != 0 {
 		b = append(b, `,"cached_tokens":`...)
 		b = strconv.AppendInt(b, int64(u.CachedTokens), 10)
+	}
+	if u.Incomplete {
+		b = append(b, `,"incomplete":true`...)
 	}
 	return append(b, '}')
 }

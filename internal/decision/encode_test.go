@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -48,7 +49,15 @@ func randUsage(r *rand.Rand) *Usage {
 	if r.IntN(2) == 0 {
 		return nil
 	}
-	return &Usage{PromptTokens: r.IntN(1e6) - 10, CompletionTokens: r.IntN(1e4), TotalTokens: r.IntN(1e6), CachedTokens: r.IntN(3) * r.IntN(1e5)}
+	return &Usage{PromptTokens: r.IntN(1e6) - 10, CompletionTokens: r.IntN(1e4), TotalTokens: r.IntN(1e6), CachedTokens: r.IntN(3) * r.IntN(1e5),
+		Incomplete: r.IntN(3) == 0}
+}
+
+func randContinuation(r *rand.Rand) *Continuation {
+	if r.IntN(2) == 0 {
+		return nil
+	}
+	return &Continuation{N: r.IntN(4), Mode: randString(r), OffsetChars: r.IntN(3) * r.IntN(1e5), CutClass: randString(r)}
 }
 
 func randDecision(r *rand.Rand) *Decision {
@@ -65,7 +74,8 @@ func randDecision(r *rand.Rand) *Decision {
 			Class: randString(r), Evidence: randString(r), Action: Action(randString(r)), Counted: r.IntN(2) == 0,
 			Billable: r.IntN(2) == 0, Probe: r.IntN(2) == 0, MS: randFloat(r), TTFBMS: randFloat(r),
 			RetryAfterMS: int64(r.IntN(3) * r.IntN(1e6)), Malformed: r.IntN(3) * r.IntN(10), Usage: randUsage(r),
-			CostUSD: randUSD(r), CostUnknown: r.IntN(2) == 0, StartMS: randFloat(r), Message: randString(r)}
+			CostUSD: randUSD(r), CostUnknown: r.IntN(2) == 0, StartMS: randFloat(r), Message: randString(r),
+			Continuation: randContinuation(r)}
 	}
 	if n := r.IntN(3); n > 0 || r.IntN(2) == 0 {
 		d.Skipped = make([]Skip, n)
@@ -101,8 +111,21 @@ func checkAppendJSON(t *testing.T, d *Decision) {
 // whatever a record holds (docs/behaviour.md#decision-record).
 func TestAppendJSONIsMarshal(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
+	set := map[string]bool{}
 	for range 5000 {
-		checkAppendJSON(t, randDecision(r))
+		d := randDecision(r)
+		checkAppendJSON(t, d)
+		markSet(reflect.ValueOf(d), set)
+	}
+	// The records compared must fill every field the record has: a field
+	// the generator never sets is a field the encoder is never held to.
+	for _, typ := range []reflect.Type{reflect.TypeFor[Decision](), reflect.TypeFor[Attempt](), reflect.TypeFor[Usage](),
+		reflect.TypeFor[Continuation](), reflect.TypeFor[Skip](), reflect.TypeFor[Transition]()} {
+		for f := range typ.Fields() {
+			if tag := f.Tag.Get("json"); tag != "-" && !set[typ.Name()+"."+f.Name] {
+				t.Errorf("no random record sets %s.%s: the encoder is not compared on it", typ.Name(), f.Name)
+			}
+		}
 	}
 	checkAppendJSON(t, &Decision{})
 	// What it leaves to json.Marshal.
@@ -185,5 +208,27 @@ func BenchmarkAppendJSONTypical(b *testing.B) {
 	var buf []byte
 	for b.Loop() {
 		buf, _ = appendJSON(buf[:0], d)
+	}
+}
+
+// markSet records, as "Type.Field", every struct field that is not its
+// zero value somewhere in v.
+func markSet(v reflect.Value, set map[string]bool) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			markSet(v.Elem(), set)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			markSet(v.Index(i), set)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if !v.Field(i).IsZero() {
+				set[v.Type().Name()+"."+v.Type().Field(i).Name] = true
+			}
+			markSet(v.Field(i), set)
+		}
 	}
 }
