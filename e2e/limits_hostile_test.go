@@ -59,6 +59,29 @@ func TestHugeReportedUsageExhaustsTheBudget(t *testing.T) {
 	}
 }
 
+// A negative input count (or one that wraps when Anthropic's three input
+// counts are added) took back what the output cost: every request was
+// admitted and `detour usage` went negative. A count below zero now counts
+// as nothing, so the output alone spends the budget.
+func TestNegativeReportedUsageTakesNothingBack(t *testing.T) {
+	neg := upstreamtest.Step{Body: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o",` +
+		`"choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}],` +
+		`"usage":{"prompt_tokens":-100000000,"completion_tokens":1000000,"total_tokens":1000000}}`}
+	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(neg, neg, neg)})
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	g := startClock(t, strings.Replace(hugeUsageCfg, "rate: {tokens_per_minute: 100000}", "rate: {tokens_per_minute: 100000000}", 1), fs, clk)
+	g.post(t, "deep", "", "Authorization", "Bearer key-team-b").wantStatus(t, 200) // $10 of output against $1 a day
+	d := g.recs.wait(t, 1)
+	if d.CostUSD == nil || *d.CostUSD < 10 || d.Usage == nil || d.Usage.PromptTokens != 0 || d.Usage.CachedTokens != 0 {
+		t.Errorf("record: cost %v usage %+v, want the output's $10 and no negative count", d.CostUSD, d.Usage)
+	}
+	clk.Set(time.Date(2026, 12, 1, 10, 0, 5, 0, time.UTC))
+	g.post(t, "deep", "", "Authorization", "Bearer key-team-b").wantStatus(t, 429)
+	if n := fs["openai"].Calls(); n != 1 {
+		t.Errorf("upstream calls %d, want 1", n)
+	}
+}
+
 // Gemini reports no token counts for embeddings: at a priced target the
 // record must say its cost is unknown (docs/config.md: "never a silent
 // zero"), not $0 from the zeros Detour writes in the client's usage.

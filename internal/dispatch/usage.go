@@ -140,8 +140,9 @@ func parseUsage(raw []byte) *provider.Usage {
 // all gets an Estimate of its input for client limits.
 func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 	if u := o.usage; u != nil {
-		a.Usage = &decision.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
-			TotalTokens: u.TotalTokens, CachedTokens: min(max(u.Cached(), 0), u.PromptTokens), Incomplete: cutStream(o)}
+		prompt := count(u.PromptTokens)
+		a.Usage = &decision.Usage{PromptTokens: prompt, CompletionTokens: count(u.CompletionTokens),
+			TotalTokens: count(u.TotalTokens), CachedTokens: min(count(u.Cached()), prompt), Incomplete: cutStream(o)}
 	}
 	p := t.Price
 	if o.billable && a.Usage == nil && sent != nil {
@@ -163,6 +164,15 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		a.CostUSD = &c
 	}
 }
+
+// maxCount is where a reported token count stops: 2^53, past every cap
+// (docs/config.md, client_keys), where a float64 still holds every integer.
+const maxCount = 1 << 53
+
+// count is an upstream's token count as Detour records it: a negative count
+// (which would take back what the output cost) is nothing, a huge one stops
+// at maxCount.
+func count(n int) int { return min(max(n, 0), maxCount) }
 
 // cost is the price of u in USD: uncached input, cached input (at the
 // input price when the target names no cached_input price), output.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/provider"
 )
 
 func TestIncludeUsage(t *testing.T) {
@@ -75,5 +76,42 @@ func TestTotals(t *testing.T) {
 	totals(rec, false)
 	if b, _ := json.Marshal(rec); rec.CostUSD != nil || strings.Contains(string(b), "cost_usd") {
 		t.Errorf("no price, no cost: %s", b)
+	}
+}
+
+// An upstream's usage is its word, but no number in it takes spend away
+// or wraps (docs/config.md, client_keys): a negative count counts as
+// nothing, a huge one stops at the ceiling, and the cost is never below
+// what the output alone is worth.
+func TestAccountHostileUsage(t *testing.T) {
+	p := &config.Price{Input: 1, Output: 10}
+	for _, c := range []struct {
+		name string
+		u    provider.Usage
+		min  float64 // the cost is at least this
+	}{
+		{"negative prompt", provider.Usage{PromptTokens: -100_000_000, CompletionTokens: 1_000_000, TotalTokens: 1_000_000}, 10},
+		{"negative everything", provider.Usage{PromptTokens: -5, CompletionTokens: -5, TotalTokens: -10}, 0},
+		{"negative cached", provider.Usage{PromptTokens: 1_000_000, CompletionTokens: 0, TotalTokens: 1_000_000,
+			PromptTokensDetails: &provider.TokenDetails{CachedTokens: -9_000_000}}, 1},
+		{"huge", provider.Usage{PromptTokens: 9_000_000_000_000_000_000, CompletionTokens: 9_000_000_000_000_000_000, TotalTokens: -1}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := c.u
+			var a decision.Attempt
+			account(&a, &config.Target{Price: p}, &outcome{usage: &u, ok: true}, nil)
+			g := a.Usage
+			for _, n := range []int{g.PromptTokens, g.CompletionTokens, g.TotalTokens, g.CachedTokens} {
+				if n < 0 || n > 1<<53 {
+					t.Errorf("a count out of [0, 2^53]: %+v", *g)
+				}
+			}
+			if g.CachedTokens > g.PromptTokens {
+				t.Errorf("cached past the prompt: %+v", *g)
+			}
+			if a.CostUSD == nil || float64(*a.CostUSD) < c.min {
+				t.Errorf("cost %v, want at least %v", a.CostUSD, c.min)
+			}
+		})
 	}
 }

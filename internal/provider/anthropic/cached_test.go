@@ -24,3 +24,25 @@ func TestCachedTokens(t *testing.T) {
 		t.Errorf("usage %+v (details %+v)", c.Usage, c.Usage.PromptTokensDetails)
 	}
 }
+
+// Input counts an upstream reports past reason neither wrap the prompt's
+// sum to a negative count nor take from it.
+func TestPromptTokensSaturate(t *testing.T) {
+	for _, u := range []string{
+		`{"input_tokens":9000000000000000000,"cache_creation_input_tokens":9000000000000000000,"output_tokens":1}`,
+		`{"input_tokens":-100000000,"cache_read_input_tokens":5,"output_tokens":1}`,
+	} {
+		body := `{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":` + u + `}`
+		out, err := Adapter{}.Response([]byte(body), provider.Endpoint{Model: "m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c struct{ Usage provider.Usage }
+		if err := json.Unmarshal(out, &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Usage.PromptTokens < 0 || c.Usage.TotalTokens < 0 {
+			t.Errorf("%s: usage %+v", u, c.Usage)
+		}
+	}
+}

@@ -102,7 +102,7 @@ func (Adapter) NativeAnswer(api string, body []byte) (*provider.Usage, error) {
 	}
 	p := a.Usage.prompt()
 	return &provider.Usage{PromptTokens: p, CompletionTokens: a.Usage.OutputTokens,
-		TotalTokens: p + a.Usage.OutputTokens, PromptTokensDetails: a.Usage.cached()}, nil
+		TotalTokens: p + a.Usage.output(), PromptTokensDetails: a.Usage.cached()}, nil
 }
 
 // NativeStream reads a Messages event stream as the translated Stream does

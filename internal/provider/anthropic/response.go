@@ -44,8 +44,15 @@ type usage struct {
 // prompt counts every input token, cached or not, as OpenAI's prompt_tokens
 // does.
 func (u *usage) prompt() int {
-	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+	n := 0
+	for _, v := range [...]int{u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens} {
+		n += min(max(v, 0), 1<<53) // three of at most 2^53 cannot wrap
+	}
+	return n
 }
+
+// output is the output count, bounded as prompt's terms are.
+func (u *usage) output() int { return min(max(u.OutputTokens, 0), 1<<53) }
 
 // cached is the cache reads as OpenAI's prompt_tokens_details (nil when none).
 func (u *usage) cached() *provider.TokenDetails {
@@ -122,7 +129,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	if a.Usage != nil {
 		p := a.Usage.prompt()
 		c.Usage = &provider.Usage{PromptTokens: p, CompletionTokens: a.Usage.OutputTokens,
-			TotalTokens: p + a.Usage.OutputTokens, PromptTokensDetails: a.Usage.cached()}
+			TotalTokens: p + a.Usage.output(), PromptTokensDetails: a.Usage.cached()}
 	}
 	return chat.Marshal(c), nil
 }

@@ -214,5 +214,5 @@ func (s *stream) chunk(d chat.Delta, finish *string, u *provider.Usage) []byte {
 func (s *stream) total() *provider.Usage {
 	p := s.usage.prompt()
 	return &provider.Usage{PromptTokens: p, CompletionTokens: s.usage.OutputTokens,
-		TotalTokens: p + s.usage.OutputTokens, PromptTokensDetails: s.usage.cached()}
+		TotalTokens: p + s.usage.output(), PromptTokensDetails: s.usage.cached()}
 }
