@@ -125,20 +125,9 @@ func unescapeAt(b []byte, i int) (rune, int) {
 	case '"', '\\', '/':
 		return rune(b[i+1]), 2
 	case 'u':
-		r, ok := hex4(b, i+2)
-		if !ok {
-			return '\\', 1
+		if r, w, ok := escapedRune(b, i, `\`); ok {
+			return r, w
 		}
-		if r >= 0xD800 && r < 0xDC00 { // a surrogate pair
-			if lo, ok := hex4(b, i+8); ok && i+7 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' && lo >= 0xDC00 && lo < 0xE000 {
-				return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12
-			}
-			return utf8.RuneError, 6
-		}
-		if r >= 0xDC00 && r < 0xE000 {
-			return utf8.RuneError, 6
-		}
-		return r, 6
 	}
 	return '\\', 1
 }
@@ -174,24 +163,35 @@ func unescapeDeepAt(b []byte, i int) (rune, int) {
 			return rune(b[j+1]), 4
 		}
 	case 'u':
-		r, ok := hex4(b, j+1)
-		if !ok {
-			break
+		if r, w, ok := escapedRune(b, i, `\\`); ok {
+			return r, w
 		}
-		if r >= 0xD800 && r < 0xDC00 { // a surrogate pair, both halves escaped twice
-			if j+11 < len(b) && b[j+5] == '\\' && b[j+6] == '\\' && b[j+7] == 'u' {
-				if lo, ok := hex4(b, j+8); ok && lo >= 0xDC00 && lo < 0xE000 {
-					return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 14
-				}
-			}
-			return utf8.RuneError, 7
-		}
-		if r >= 0xDC00 && r < 0xE000 {
-			return utf8.RuneError, 7
-		}
-		return r, 7
 	}
 	return '\\', 2
+}
+
+// escapedRune reads the \uXXXX escape at b[i] whose backslash is written
+// as lead (once, or escaped itself one level down): the rune, a surrogate
+// pair (both halves written alike) joined and a lone surrogate U+FFFD, and
+// the bytes it took; ok is false when its four hex digits are not there.
+func escapedRune(b []byte, i int, lead string) (r rune, width int, ok bool) {
+	n := len(lead) + 1 // the lead and the 'u'
+	if r, ok = hex4(b, i+n); !ok {
+		return 0, 0, false
+	}
+	w := n + 4
+	switch {
+	case r >= 0xD800 && r < 0xDC00:
+		if k := i + w; k+n <= len(b) && string(b[k:k+len(lead)]) == lead && b[k+len(lead)] == 'u' {
+			if lo, ok := hex4(b, k+n); ok && lo >= 0xDC00 && lo < 0xE000 {
+				return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 2 * w, true
+			}
+		}
+		return utf8.RuneError, w, true
+	case r >= 0xDC00 && r < 0xE000:
+		return utf8.RuneError, w, true
+	}
+	return r, w, true
 }
 
 func hex4(b []byte, i int) (rune, bool) {
