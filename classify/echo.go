@@ -1,6 +1,9 @@
 package classify
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // Text the client supplied is no evidence. Upstreams quote the request back
 // in their errors (OpenAI: "Invalid value: '<what you sent>'"), so a phrase
@@ -240,11 +243,24 @@ func echoed(req, raw []byte) bool {
 	if len(needle) == 0 {
 		return false
 	}
-	return containsNorm(req, needle) || echoedLines(req, raw)
+	return containsReq(req, needle) || echoedLines(req, raw)
 }
 
-// maxLinePieces bounds the pieces echoedLines looks for.
-const maxLinePieces = 8
+// containsReq reports whether needle occurs in the request req, read as
+// written or, where req escapes a backslash, also one level deeper (JSON
+// inside its strings: unescapeDeepAt). Either reading is the client's text.
+func containsReq(req, needle []byte) bool {
+	return containsNorm(req, needle, false) || bytes.Contains(req, escapedBackslash) && containsNorm(req, needle, true)
+}
+
+var escapedBackslash = []byte(`\\`)
+
+// maxLinePieces bounds the pieces echoedLines looks for; minLinePiece is
+// the shortest piece (normalised) that counts: "a" is in any request.
+const (
+	maxLinePieces = 8
+	minLinePiece  = 4
+)
 
 // echoedLines reports whether raw spans a line break and every piece of it
 // between line breaks occurs in req. Detour's translations join a message's
@@ -269,7 +285,7 @@ func echoedLines(req, raw []byte) bool {
 			}
 			var buf [maxNeedle]byte
 			needle := appendNorm(buf[:0], piece)
-			if len(needle) == 0 || !containsNorm(req, needle) {
+			if len(needle) < minLinePiece || !containsReq(req, needle) {
 				return false
 			}
 		}
@@ -279,7 +295,7 @@ func echoedLines(req, raw []byte) bool {
 }
 
 // lineBreak returns the index and width of the first line break in b — a
-// raw CR or LF, or its JSON escape — or -1.
+// raw CR or LF, or its JSON escape (\n, \r, \u000a, \u000d) — or -1.
 func lineBreak(b []byte) (int, int) {
 	for i := 0; i < len(b); i++ {
 		switch {
@@ -287,6 +303,8 @@ func lineBreak(b []byte) (int, int) {
 			return i, 1
 		case b[i] == '\\' && i+1 < len(b) && (b[i+1] == 'n' || b[i+1] == 'r'):
 			return i, 2
+		case b[i] == '\\' && i+5 < len(b) && b[i+1] == 'u' && (hasFold(b[i+2:i+6], "000a") || hasFold(b[i+2:i+6], "000d")):
+			return i, 6
 		case b[i] == '\\' && i+1 < len(b):
 			i++ // another escape: its second byte is not a break
 		}
@@ -303,7 +321,7 @@ func blankOnly(b []byte) bool {
 
 // containsNorm reports whether needle (already normalised) occurs in hay
 // read by normText: Knuth–Morris–Pratt, one pass, no backtracking.
-func containsNorm(hay, needle []byte) bool {
+func containsNorm(hay, needle []byte, deep bool) bool {
 	var fbuf [maxNeedle]int16
 	var fail []int16
 	if len(needle) <= len(fbuf) {
@@ -322,7 +340,7 @@ func containsNorm(hay, needle []byte) bool {
 	}
 	c0 := needle[0]
 	fast := c0 < utf8.RuneSelf && wordTab[c0] == 1
-	n := normText{b: hay, deep: true}
+	n := normText{b: hay, deep: deep}
 	k := 0
 	for {
 		if k == 0 && fast {

@@ -41,6 +41,9 @@ func TestEchoedNormalises(t *testing.T) {
 		{"backslash escaped twice", `{"arguments":"{\"a\":\"a\\\\b\"}"}`, `a\b`, true},
 		{"surrogates escaped twice", `{"arguments":"{\"a\":\"\\ud83d\\ude00 limit\"}"}`, "\U0001F600 limit", true},
 		{"a double escape that is not one", `{"a":"x\\q"}`, `x\q`, true},
+		// A backslash the client wrote reaches the upstream as a backslash:
+		// the request's first reading still counts beside the deeper one.
+		{"a literal backslash before n", `{"a":"C:\\new folder"}`, `C:\new folder`, true},
 		{"overlapping prefix (KMP)", `aab aaab aaaab`, `aaab`, true},
 		{"overlapping prefix, absent", `aab aab aaxab`, `aaab`, false},
 	} {
@@ -327,20 +330,23 @@ func TestEchoJoinedAtLineBreaks(t *testing.T) {
 	req := `{"model":"r","messages":[{"role":"system","content":"Your credit balance"},{"role":"system","content":"is too low to access the Anthropic API."},{"role":"user","content":"hi"}]}`
 	for _, c := range []struct {
 		name, body, req, class string
+		matched                bool // the phrase matched, so an echo is marked
 	}{
-		{"system messages joined", `{"type":"error","error":{"type":"invalid_request_error","message":"Invalid system prompt: Your credit balance\n\nis too low to access the Anthropic API."}}`, req, "unknown"},
-		{"three pieces", `{"error":{"message":"Invalid content: No endpoints\nfound for this model.\nIncorrect API key provided: xyz"}}`, `{"messages":[{"role":"user","content":[{"type":"text","text":"No endpoints"},{"type":"text","text":"found for this model."},{"type":"text","text":"Incorrect API key provided: xyz"}]}]}`, "unknown"},
+		{"system messages joined", `{"type":"error","error":{"type":"invalid_request_error","message":"Invalid system prompt: Your credit balance\n\nis too low to access the Anthropic API."}}`, req, "unknown", true},
+		{"three pieces", `{"error":{"message":"Invalid content: No endpoints\nfound for this model.\nIncorrect API key provided: xyz"}}`, `{"messages":[{"role":"user","content":[{"type":"text","text":"No endpoints"},{"type":"text","text":"found for this model."},{"type":"text","text":"Incorrect API key provided: xyz"}]}]}`, "unknown", true},
 		// Not the client's: a piece it did not send, or the whole phrase
 		// on one line the client wrote only in part.
-		{"a piece not sent", `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance\n\nis too low to access the Anthropic API."}}`, `{"messages":[{"role":"system","content":"Your credit balance"}]}`, "quota"},
-		{"one line", `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}}`, `{"messages":[{"role":"system","content":"Your credit balance"}]}`, "quota"},
+		{"a piece not sent", `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance\n\nis too low to access the Anthropic API."}}`, `{"messages":[{"role":"system","content":"Your credit balance"}]}`, "quota", true},
+		{"one line", `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}}`, `{"messages":[{"role":"system","content":"Your credit balance"}]}`, "quota", true},
+		{"a piece too short to prove anything", `{"type":"error","error":{"type":"invalid_request_error","message":"credit balance is too low\na"}}`, `{"messages":[{"role":"user","content":"a"}]}`, "quota", true},
+		{"escaped newline as \u000a", `{"type":"error","error":{"type":"invalid_request_error","message":"Invalid system prompt: Your credit balance\u000ais too low to access the Anthropic API."}}`, req, "unknown", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			v := Classify(Response{Status: 400, Body: []byte(c.body), Request: []byte(c.req)})
 			if v.Class.String() != c.class {
 				t.Errorf("class %s (evidence %q), want %s", v.Class, v.Evidence, c.class)
 			}
-			if c.class == "unknown" && !strings.HasSuffix(v.Evidence, "+echo") {
+			if c.class == "unknown" && c.matched && !strings.HasSuffix(v.Evidence, "+echo") {
 				t.Errorf("evidence %q, want the echo marked", v.Evidence)
 			}
 		})

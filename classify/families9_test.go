@@ -106,7 +106,7 @@ func TestRoundTenRules(t *testing.T) {
 // is forbidden, and a server's own "timeout after" in a 5xx is a timeout.
 func TestRoundElevenRules(t *testing.T) {
 	run(t, []tc{
-		{"tier not available for the org", 400, nil, "{\"error\":{\"message\":\"`service_tier` `auto` is not available for this org. You can check your plan at https://console.groq.com/settings/billing/plans, and upgrade to access the required service tier.\",\"type\":\"invalid_request_error\"}}", false, "forbidden", "phrase:not available for…org"},
+		{"tier not available for the org", 400, nil, "{\"error\":{\"message\":\"`service_tier` `auto` is not available for this org. You can check your plan at https://console.groq.com/settings/billing/plans, and upgrade to access the required service tier.\",\"type\":\"invalid_request_error\"}}", false, "forbidden", "phrase:not available for… org"},
 		{"not available for the plan", 403, nil, `{"error":{"message":"This feature is not available for your current plan."}}`, false, "forbidden", ""},
 		{"server's own timer", 500, nil, `{"message":"Decode wall clock timeout after 600s","type":"internal_server_error","code":500}`, false, "timeout", "phrase:timeout after"},
 		// Must not catch: "billing" in a link is no quota wording, but
@@ -114,6 +114,9 @@ func TestRoundElevenRules(t *testing.T) {
 		{"billing only in a link", 400, nil, `{"error":{"message":"Bad thing. See https://example.com/settings/billing/plans"}}`, false, "unknown", ""},
 		{"billing in prose", 400, nil, `{"error":{"message":"Check your billing details at https://example.com/x"}}`, false, "quota", "phrase:billing"},
 		{"rate limit in a link", 400, nil, `{"error":{"message":"See http://docs.example.com/rate-limit/quota-exceeded for help"}}`, false, "unknown", ""},
+		{"a link, a line break, then a phrase", 400, nil, `{"error":{"message":"See https://example.com/docs\nQuota exceeded for this month"}}`, false, "quota", ""},
+		{"a link and a comma", 400, nil, `{"error":{"message":"see https://example.com/docs,insufficient_quota"}}`, false, "quota", ""},
+		{"org inside a word", 400, nil, `{"error":{"message":"Vision is not available for model foo-gorgon"}}`, false, "unknown", ""},
 		{"timeout after in a 400", 400, nil, `{"error":{"message":"max_tokens must be at most 10, timeout after 5s"}}`, false, "bad_request", ""},
 	})
 }

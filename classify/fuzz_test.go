@@ -53,14 +53,18 @@ func FuzzClassify(f *testing.F) {
 // FuzzEchoed checks the echo search against a plain reference: the request
 // is a JSON string (escaped as encoding/json writes it), decoded (its quotes
 // kept: the search reads the JSON text, syntax included), ASCII lower-cased
-// and its blank runs folded, then searched with strings.Contains.
+// and its blank runs folded, then searched with strings.Contains; where the
+// request escapes a backslash the search may find more (the deeper
+// reading), never less.
 func FuzzEchoed(f *testing.F) {
 	f.Add("You exceeded your current quota", "exceeded your  current quota")
 	f.Add("a\n\tb <&> é😀", "A B")
 	f.Add("aaab", "aab")
 	f.Add("quota", "")
 	f.Fuzz(func(t *testing.T, req, text string) {
-		text = strings.ReplaceAll(text, `\`, "")
+		// No backslash and no line break in the text: echoedLines, which
+		// reads pieces between line breaks, is tested on its own.
+		text = strings.NewReplacer(`\`, "", "\n", "", "\r", "").Replace(text)
 		enc, _ := json.Marshal(req)
 		var dec string
 		if err := json.Unmarshal(enc, &dec); err != nil {
@@ -86,7 +90,10 @@ func FuzzEchoed(f *testing.F) {
 		}
 		needle := strings.Trim(fold(text), " ")
 		want := needle != "" && strings.Contains(fold(`"`+dec+`"`), needle)
-		if got := echoed(enc, []byte(text)); got != want {
+		got := echoed(enc, []byte(text))
+		// A request that escapes a backslash is also read one level deeper
+		// (unescapeDeepAt): more is the client's there, never less.
+		if deep := strings.Contains(string(enc), `\\`); got != want && !(deep && got) {
 			t.Fatalf("echoed(%s, %q) = %v, want %v", enc, text, got, want)
 		}
 	})

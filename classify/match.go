@@ -424,7 +424,8 @@ func afterSlash(t []byte, i int) bool {
 const maxURLBack = 512
 
 // inURL reports whether t[i] lies inside a URL: a run of bytes with no
-// blank, quote or bracket that starts with http:// or https://. A link's
+// blank, quote, bracket, comma or backslash (a JSON escape such as \n ends
+// it) that starts with http:// or https://. A link's
 // path ("https://console.groq.com/settings/billing/plans") is an address
 // to visit, not a statement about the account or the request.
 func inURL(t []byte, i int) bool {
@@ -442,7 +443,7 @@ func inURL(t []byte, i int) bool {
 // urlBound reports whether c ends a URL in text.
 func urlBound(c byte) bool {
 	switch c {
-	case ' ', '\t', '\n', '\r', '"', '\'', '`', '(', '<', '[':
+	case ' ', '\t', '\n', '\r', '"', '\'', '`', '(', ')', '<', '>', '[', ']', ',', '\\':
 		return true
 	}
 	return false

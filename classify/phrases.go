@@ -245,8 +245,8 @@ var requestPhrases = []phrase{
 	{a: "not available for", b: "subscription", gap: 24, class: Forbidden},
 	// The same for an organisation or a plan ("`service_tier` `auto` is not
 	// available for this org").
-	{a: "not available for", b: "org", gap: 24, class: Forbidden}, // also "organization"
-	{a: "not available for", b: "plan", gap: 24, class: Forbidden},
+	{a: "not available for", b: " org", gap: 24, class: Forbidden},  // a word: also "organization", not "gorgon"
+	{a: "not available for", b: " plan", gap: 24, class: Forbidden}, // a word: not "explanation"
 	{a: "not yet available for", b: "subscription", gap: 24, class: Forbidden},
 	{a: "not yet available for", b: "account", gap: 24, class: Forbidden},
 	{a: "not available to", b: "accounts", gap: 24, class: Forbidden},

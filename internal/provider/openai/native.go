@@ -118,8 +118,7 @@ func (s *responsesStream) Next() (provider.Event, error) {
 	failed.Chunks = [][]byte{failed.Raw}
 	next, nextOK, nextErr := readResponsesEvent(s.r)
 	if nextErr == nil && next.Error && !bareFailure(next.Raw) {
-		next.Chunks = [][]byte{failed.Raw, next.Raw}
-		return next, nil
+		return next, nil // the reason decides; an error event's chunks go nowhere
 	}
 	s.ahead, s.aheadOK, s.aheadEr, s.held = next, nextOK, nextErr, true
 	return failed, nil

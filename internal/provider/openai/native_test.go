@@ -53,16 +53,17 @@ func frames(data ...string) string {
 }
 
 // A response.failed that says nothing is read with the error event after
-// it: the reason classifies the attempt, and both go on as chunks.
+// it: the reason classifies the attempt (the event as read, its chunks
+// those of any error event).
 func TestNativeStreamReadsTheReasonAfterABareFailure(t *testing.T) {
 	for _, c := range []struct {
 		name, stream string
 		want         []string
 	}{
 		{"reason after a bare failure", frames(created, bareFailed, errorReason),
-			[]string{"event " + created + " +", "error " + errorReason + " ++"}},
+			[]string{"event " + created + " +", "error " + errorReason + " +"}},
 		{"named error event after it", frames(created, bareFailed) + "event: error\ndata: " + errorReason + "\n\n",
-			[]string{"event " + created + " +", "error " + errorReason + " ++"}},
+			[]string{"event " + created + " +", "error " + errorReason + " "}},
 		// Not merged: a failure that says why, a bare failure at the end or
 		// before something else (which still comes, in order).
 		{"failure with its error", frames(fullFailed, errorReason),
