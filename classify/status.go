@@ -67,6 +67,16 @@ func statusVerdict(st int) Verdict {
 	return Verdict{Failed: true, Class: statusClass[st], Evidence: statusEvidence[st]}
 }
 
+// StatusClass is the class status gives an answer whose body says nothing
+// more (the table above): unknown for a 2xx, a status outside 100-599, and
+// a 4xx such as 400 that proves nothing by itself.
+func StatusClass(status int) Class {
+	if status >= 200 && status < 300 {
+		return Unknown
+	}
+	return defaultClass(status)
+}
+
 // defaultClass is the class a status gives when the body says nothing;
 // ok is false for 2xx and out-of-range statuses.
 func defaultClass(st int) Class {

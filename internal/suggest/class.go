@@ -73,25 +73,12 @@ func (t Text) words() string {
 	return b.String()
 }
 
-// statusClass is the class a status usually means.
+// statusClass is the class a status usually means: the classifier's own
+// default (classify.StatusClass), and bad_request where that is unknown (a
+// 4xx such as 400, which an operator's rule is written to settle).
 func statusClass(status int) classify.Class {
-	switch {
-	case status == 401:
-		return classify.Auth
-	case status == 402:
-		return classify.Quota
-	case status == 403:
-		return classify.Forbidden
-	case status == 404 || status == 410:
-		return classify.Unavailable
-	case status == 408:
-		return classify.Timeout
-	case status == 413:
-		return classify.Overflow
-	case status == 429:
-		return classify.RateLimited
-	case status >= 500:
-		return classify.ServerError
+	if c := classify.StatusClass(status); c != classify.Unknown {
+		return c
 	}
 	return classify.BadRequest
 }

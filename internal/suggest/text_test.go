@@ -75,6 +75,10 @@ func TestClass(t *testing.T) {
 		{400, "Request 12 rejected for 'o3'", classify.BadRequest, ""},
 		{404, "Nothing here", classify.Unavailable, ""},
 		{503, "Come back later", classify.ServerError, ""},
+		// The status's class is the classifier's own default.
+		{504, "Upstream gone quiet", classify.Timeout, ""},
+		{451, "Not here", classify.Forbidden, ""},
+		{410, "Gone", classify.Unavailable, ""},
 		{400, "Invalid value: 'credit'", classify.BadRequest, "invalid"}, // a quoted value is not the upstream's word
 	} {
 		got, kw := Parse(c.msg).Class(c.status)
