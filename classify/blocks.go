@@ -77,7 +77,7 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	s.readBody(body)
 	f := &s.f
 	if f.hasError {
-		return errorIn2xx(h, body, f, stream, req, model)
+		return decodedError(h, body, f, stream, req, model)
 	}
 	if br := f.blockReason; len(br) > 0 && !eq(br, "BLOCK_REASON_UNSPECIFIED") {
 		ev, ok := blockReasons[string(br)]
@@ -102,6 +102,20 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 		return Verdict{Failed: true, Class: Unknown, Evidence: toolFailures[i].openai}
 	}
 	return Verdict{}
+}
+
+// decodedError classifies the error in a 2xx body with its text decoded
+// (unescape.go), f being the facts of body as it came.
+func decodedError(h http.Header, body []byte, f *facts, stream bool, req []byte, model string) Verdict {
+	d, buf := decoded(body)
+	if buf == nil {
+		return errorIn2xx(h, body, f, stream, req, model)
+	}
+	var s scanner
+	s.readBody(d)
+	v := errorIn2xx(h, d, &s.f, stream, req, model)
+	textBufs.Put(buf)
+	return v
 }
 
 // errorIn2xx classifies an error carried by a 2xx body or an SSE error event,

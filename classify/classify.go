@@ -79,9 +79,35 @@ func (c *Classifier) Classify(r Response) Verdict {
 	if len(body) > MaxBody {
 		body = body[:MaxBody]
 	}
+	if r.Status >= 200 && r.Status < 300 && (c == nil || !c.readsText()) {
+		return builtin(r.Status, r.Header, body, r.Stream, r.Request, r.Model)
+	}
+	// An error's text is read with its escaped characters decoded
+	// (unescape.go); a 2xx only where it carries an error (success), or
+	// for a rule that reads its text, so a normal answer pays nothing.
+	body, buf := decoded(body)
+	v := c.classifyText(&r, body)
+	if buf != nil {
+		textBufs.Put(buf)
+	}
+	return v
+}
+
+// readsText reports whether a rule matches a body's text.
+func (c *Classifier) readsText() bool {
+	for i := range c.Rules {
+		if c.Rules[i].Match != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// classifyText classifies r, whose body cut to MaxBody and decoded is body.
+func (c *Classifier) classifyText(r *Response, body []byte) Verdict {
 	if c != nil {
 		for i := range c.Rules {
-			if c.Rules[i].matches(&r, body) {
+			if c.Rules[i].matches(r, body) {
 				v := Verdict{Failed: true, Class: c.Rules[i].Class, Evidence: ruleEvidence(i + 1)}
 				if v.Class == RateLimited {
 					v.RetryAfter = ParseRetryAfter(r.Header, now())

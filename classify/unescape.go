@@ -1,0 +1,93 @@
+package classify
+
+import (
+	"bytes"
+	"sync"
+	"unicode/utf8"
+)
+
+// Many servers write every character outside ASCII as a JSON escape:
+// Python's json.dumps does by default, so a relay or a self-hosted server
+// written in Python sends Zhipu's "余额不足" as "\u4f59\u989d\u4e0d\u8db3",
+// and Bedrock's "isn’t supported" arrives as "isn\u2019t supported". The
+// phrases are taught as text, so the classifier reads such a body with those
+// escapes decoded (docs/design.md, "Escaped text"). Only escapes of text are
+// decoded: a quote, a backslash and control characters stay escaped, so a
+// JSON body stays JSON with the same structure, and every offset the scan
+// takes is into the decoded copy.
+
+// textBufs hold decoded copies for the length of one classification, so the
+// classifier still allocates nothing (a body is at most MaxBody bytes, and
+// its decoded copy no longer). Nothing of a copy outlives the call: every
+// verdict's evidence is a fixed string.
+var textBufs = sync.Pool{New: func() any { return new([MaxBody]byte) }}
+
+// decoded returns body with its escaped text decoded (unescapeText) and the
+// buffer to hand back to textBufs once the copy is no longer read (nil when
+// body held nothing to decode).
+func decoded(body []byte) ([]byte, *[MaxBody]byte) {
+	if bytes.Index(body, []byte(`\u`)) < 0 || len(body) > MaxBody {
+		return body, nil
+	}
+	buf := textBufs.Get().(*[MaxBody]byte)
+	d := unescapeText(buf[:0], body)
+	if len(d) == len(body) {
+		textBufs.Put(buf)
+		return body, nil
+	}
+	return d, buf
+}
+
+// unescapeText appends to dst body with each JSON escape \uXXXX (a surrogate
+// pair joined) that stands for a printable character decoded to UTF-8, and
+// returns it; body itself when it holds none. An escaped backslash's "u"
+// (`\\u4f59`) is text, not an escape. The result is never longer than body.
+func unescapeText(dst, body []byte) []byte {
+	i := bytes.Index(body, []byte(`\u`))
+	if i < 0 {
+		return body
+	}
+	// Start at the first backslash of the run before the candidate: an even
+	// run of backslashes before it makes it text.
+	for i > 0 && body[i-1] == '\\' {
+		i--
+	}
+	out := dst
+	copied := 0 // body[:copied] is in out
+	for i < len(body) {
+		j := bytes.IndexByte(body[i:], '\\')
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+1 < len(body) && body[i+1] == 'u' {
+			if r, w, ok := escapedRune(body, i, `\`); ok && textRune(r) {
+				out = append(out, body[copied:i]...)
+				out = utf8.AppendRune(out, r)
+				i += w
+				copied = i
+				continue
+			}
+		}
+		i += 2 // any other escape (or an escaped backslash) is kept as is
+	}
+	if copied == 0 {
+		return body
+	}
+	return append(out, body[copied:]...)
+}
+
+// textRune reports whether r may stand in a JSON string unescaped without
+// changing what it means: printable, neither a quote nor a backslash, and
+// not the U+FFFD of a lone surrogate (which stays escaped).
+func textRune(r rune) bool {
+	switch {
+	case r < 0x20, r == '"', r == '\\', r == 0x7f:
+		return false
+	case r >= 0x80 && r < 0xa0: // C1 controls
+		return false
+	case r == utf8.RuneError:
+		return false
+	}
+	return true
+}
