@@ -30,8 +30,11 @@ import (
 // OpenAI-shaped finish_reason a relay passes through) with no content and no
 // tool call is unknown, as a provider's tool_use_failed is: neither the
 // client's input nor the provider's outage, and another attempt or target
-// may do better. An empty answer with any other finish is the adapters' to
-// judge.
+// may do better. So is an image model's NO_IMAGE ("expected to generate an
+// image, but none was generated"): its own output failed. A Gemini candidate
+// that stopped for an unspecified reason (OTHER) with no content is an
+// answer that cannot be used: server_error. An empty answer with any other
+// finish is the adapters' to judge.
 
 var geminiBlocks = map[string]string{}
 
@@ -97,6 +100,14 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	}
 	if i := toolFailure(f.finishReason); i >= 0 && !f.geminiParts {
 		return Verdict{Failed: true, Class: Unknown, Evidence: toolFailures[i].gemini}
+	}
+	if !f.geminiParts {
+		switch {
+		case eq(f.finishReason, "NO_IMAGE"):
+			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=NO_IMAGE"}
+		case eq(f.finishReason, "OTHER"):
+			return Verdict{Failed: true, Class: ServerError, Evidence: "gemini:finishReason=OTHER"}
+		}
 	}
 	if i := toolFailure(f.oaiFinish); i >= 0 && !f.oaiContent {
 		return Verdict{Failed: true, Class: Unknown, Evidence: toolFailures[i].openai}

@@ -138,3 +138,29 @@ func TestRoundTwelveRules(t *testing.T) {
 		{"rate limit code", 429, nil, `{"error":{"code":429,"message":"No capacity available for your requests","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED"}]}}`, false, "rate_limited", ""},
 	})
 }
+
+// TestRoundThirteenRules: the rules of the corpus's thirteenth round (README
+// there), each case failing before its rule, and the near-misses each must
+// not catch.
+func TestRoundThirteenRules(t *testing.T) {
+	run(t, []tc{
+		{"assistant messages at the end", 400, nil, `{"error":{"code":400,"message":"Cannot have 2 or more assistant messages at the end of the list.","type":"invalid_request_error"}}`, false, "bad_request", "phrase:messages at the end"},
+		{"cannot have two system messages", 400, nil, `{"error":{"message":"You cannot have more than one system messages in a conversation"}}`, false, "bad_request", "phrase:cannot have…messages"},
+		{"not allowed to be", 400, nil, `{"code":"InvalidParameter","message":"Tool names are not allowed to be [search]","request_id":"x"}`, false, "bad_request", "phrase:not allowed to be"},
+		{"parameter is illegal", 400, nil, `{"error":{"code":"1214","message":"The messages parameter is illegal. Please check the documentation."}}`, false, "bad_request", "phrase:parameter is illegal"},
+		{"参数非法", 400, nil, `{"error":{"code":"1214","message":"messages 参数非法。请检查文档。"}}`, false, "bad_request", "phrase:参数非法"},
+		{"参数非法, escaped", 400, nil, `{"error":{"code":"1214","message":"messages \u53c2\u6570\u975e\u6cd5\u3002"}}`, false, "bad_request", "phrase:参数非法"},
+		{"cannot fetch the url", 400, nil, `{"error":{"code":400,"message":"Cannot fetch content from the provided URL. Please ensure the URL is valid and accessible.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:cannot fetch…url"},
+		{"no image", 200, nil, `{"candidates":[{"content":{},"finishReason":"NO_IMAGE","index":0}]}`, false, "unknown", "gemini:finishReason=NO_IMAGE"},
+		{"other, empty", 200, nil, `{"candidates":[{"finishReason":"OTHER","index":0}],"usageMetadata":{"promptTokenCount":171}}`, false, "server_error", "gemini:finishReason=OTHER"},
+		{"other, empty, first stream event", 200, nil, "data: {\"candidates\":[{\"content\":{\"role\":\"model\"},\"finishReason\":\"OTHER\"}]}\n\n", true, "server_error", "gemini:finishReason=OTHER"},
+		// Must not catch: a rate window spoken of in messages, an
+		// operation the account may not do, a fetch failure in a 5xx,
+		// an answer that came with its finish OTHER, a prompt block OTHER.
+		{"messages per minute", 429, nil, `{"error":{"message":"You cannot have more than 100 messages per minute"}}`, false, "rate_limited", ""},
+		{"operation not allowed", 400, map[string]string{"X-Amzn-Errortype": "ValidationException"}, `{"message":"Operation not allowed"}`, false, "forbidden", ""},
+		{"fetch in a 5xx", 500, nil, `{"error":{"message":"Could not fetch the URL: connection reset"}}`, false, "server_error", ""},
+		{"other with text", 200, nil, `{"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"finishReason":"OTHER"}]}`, false, "ok", ""},
+		{"prompt blocked other", 200, nil, `{"promptFeedback":{"blockReason":"OTHER"}}`, false, "refusal", "gemini:blockReason=OTHER"},
+	})
+}

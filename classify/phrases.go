@@ -295,6 +295,13 @@ var requestPhrases = []phrase{
 	// client sent, before the capability gaps' "does not support".
 	{a: "successive", b: "messages", gap: 32, class: BadRequest, badInput: true},
 	{a: "consecutive", b: "messages", gap: 32, class: BadRequest, badInput: true},
+	// Too many of one role where the list ends ("Cannot have 2 or more
+	// assistant messages at the end of the list"): the order again.
+	{a: "messages at the end", class: BadRequest, badInput: true},
+	{a: "cannot have", b: "messages", gap: 32, class: BadRequest, badInput: true},
+	// A value a named part may not take ("Tool names are not allowed to be
+	// [search]"), before the access wording's "not allowed".
+	{a: "not allowed to be", class: BadRequest, badInput: true},
 	// An instruction to change a named part of the request and send it
 	// again ("… which is not supported. Update the mimeType and try
 	// again"): what the client must fix, not what the target lacks.
@@ -401,6 +408,19 @@ var requestPhrases = []phrase{
 	{a: "unexpected value", class: BadRequest, badInput: true}, // "Unexpected value(s) `x` for the `anthropic-beta` header"
 	{a: "is a reserved", class: BadRequest, badInput: true},    // "x is a reserved keyword", "… a reserved tool name"
 	{a: "may not be", class: BadRequest, badInput: true},       // "… may not be used in the system prompt", "Thinking may not be enabled when …"
+	// A named request member declared invalid ("The messages parameter is
+	// illegal"; Zhipu: "messages 参数非法", parameter illegal).
+	{a: "parameter is illegal", class: BadRequest, badInput: true},
+	{a: "parameter is invalid", class: BadRequest, badInput: true},
+	{a: "参数非法", class: BadRequest, badInput: true},
+	{a: "参数不合法", class: BadRequest, badInput: true},
+	{a: "参数错误", class: BadRequest, badInput: true},
+	// A URL the client gave that the upstream could not fetch ("Cannot
+	// fetch content from the provided URL … robots.txt"): the input, in a
+	// 4xx (a 5xx's fetch failure stays the server's).
+	{a: "cannot fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
+	{a: "could not fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
+	{a: "unable to fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
 
 	// The request is at fault but nothing is named ("Invalid arguments
 	// passed to the model", "Request contains an invalid argument."): not a
