@@ -92,11 +92,22 @@ type Usage struct {
 	// PromptTokensDetails says how many of PromptTokens were read from the
 	// provider's prompt cache; nil when the upstream did not say.
 	PromptTokensDetails *TokenDetails `json:"prompt_tokens_details,omitempty"`
+	// CompletionTokensDetails says how many of CompletionTokens were the
+	// model's reasoning, where a translated answer's upstream counts them
+	// apart (Gemini's thoughtsTokenCount); nil when it did not say. An
+	// OpenAI-dialect answer's own details reach the client as it sent them.
+	CompletionTokensDetails *OutputDetails `json:"completion_tokens_details,omitempty"`
 }
 
 // TokenDetails is OpenAI's prompt_tokens_details.
 type TokenDetails struct {
 	CachedTokens int `json:"cached_tokens"`
+}
+
+// OutputDetails is OpenAI's completion_tokens_details, as far as Detour
+// reports it.
+type OutputDetails struct {
+	ReasoningTokens int `json:"reasoning_tokens"`
 }
 
 // Cached is the number of cached input tokens u reports (0 when none).

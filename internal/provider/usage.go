@@ -25,7 +25,10 @@ func ParseUsage(raw []byte) (*Usage, error) {
 	return u, nil
 }
 
-var usageNames = []string{"prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details"}
+var usageNames = []string{"prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details", "completion_tokens_details"}
+
+// detailMembers are the members read in each of usageNames' details.
+var detailMembers = [2][]string{cachedNames, reasoningNames}
 
 // scanUsage reads raw, or reports false when it leaves raw to json.Unmarshal.
 func scanUsage(raw []byte) (*Usage, bool) {
@@ -37,7 +40,7 @@ func scanUsage(raw []byte) (*Usage, bool) {
 		return nil, false
 	}
 	u := new(Usage)
-	var seen [4]bool
+	var seen [5]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := PlainName(k, usageNames)
 		if !sure {
@@ -50,12 +53,18 @@ func scanUsage(raw []byte) (*Usage, bool) {
 			return nil, false
 		}
 		seen[i] = true
-		if i == 3 { // prompt_tokens_details
-			d, ok := scanDetails(v)
+		if i >= 3 { // the details
+			n, null, ok := scanDetail(v, detailMembers[i-3])
 			if !ok {
 				return nil, false
 			}
-			u.PromptTokensDetails = d
+			switch {
+			case null:
+			case i == 3:
+				u.PromptTokensDetails = &TokenDetails{CachedTokens: n}
+			default:
+				u.CompletionTokensDetails = &OutputDetails{ReasoningTokens: n}
+			}
 			continue
 		}
 		if string(v) == "null" {
@@ -77,40 +86,43 @@ func scanUsage(raw []byte) (*Usage, bool) {
 	return u, true
 }
 
-var detailNames = []string{"cached_tokens"}
+var (
+	cachedNames    = []string{"cached_tokens"}
+	reasoningNames = []string{"reasoning_tokens"}
+)
 
-func scanDetails(v []byte) (*TokenDetails, bool) {
+// scanDetail reads a details object v whose one member read is names[0]:
+// its value (0 when null or absent) and whether v is null; ok is false when
+// v is left to encoding/json.
+func scanDetail(v []byte, names []string) (n int, null, ok bool) {
 	if string(v) == "null" {
-		return nil, true
+		return 0, true, true
 	}
 	obj, ok := rawjson.ScanObject(v)
 	if !ok {
-		return nil, false
+		return 0, false, false
 	}
-	d := new(TokenDetails)
 	seen := false
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
-		i, sure := PlainName(k, detailNames)
+		i, sure := PlainName(k, names)
 		if !sure {
-			return nil, false
+			return 0, false, false
 		}
 		if i < 0 {
 			continue
 		}
 		if seen {
-			return nil, false
+			return 0, false, false
 		}
 		seen = true
 		if string(v) == "null" {
 			continue
 		}
-		n, ok := PlainInt(v)
-		if !ok {
-			return nil, false
+		if n, ok = PlainInt(v); !ok {
+			return 0, false, false
 		}
-		d.CachedTokens = n
 	}
-	return d, true
+	return n, false, true
 }
 
 // PlainName returns the index in names of the JSON string k (a member's key

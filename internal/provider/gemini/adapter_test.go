@@ -239,3 +239,36 @@ func TestToolCallIDsDifferAcrossAnswers(t *testing.T) {
 		t.Errorf("tool call ids %q and %q", ia, ib)
 	}
 }
+
+// TestThoughtsAreReasoningTokens: Gemini counts a thinking model's thoughts
+// apart (usageMetadata.thoughtsTokenCount, billed as output); the canonical
+// usage counts them in completion_tokens and says how many were reasoning
+// (completion_tokens_details.reasoning_tokens), as OpenAI does, whole and
+// streamed; an answer without thoughts says nothing of reasoning.
+func TestThoughtsAreReasoningTokens(t *testing.T) {
+	// The usageMetadata members of https://ai.google.dev/api/generate-content#UsageMetadata.
+	const usage = `"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":1,"thoughtsTokenCount":120,"totalTokenCount":131}`
+	out, err := Adapter{}.Response([]byte(`{"candidates":[{"content":{"role":"model","parts":[{"text":"4"}]},"finishReason":"STOP","index":0}],`+usage+`}`), testEP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"usage":{"prompt_tokens":10,"completion_tokens":121,"total_tokens":131,"completion_tokens_details":{"reasoning_tokens":120}}`
+	if !bytes.Contains(out, []byte(want)) {
+		t.Errorf("whole: got %s\nwant %s", out, want)
+	}
+	s := Adapter{}.Stream(strings.NewReader(`data: {"candidates":[{"content":{"role":"model","parts":[{"text":"4"}]},"finishReason":"STOP","index":0}],`+usage+"}\n\n"), testEP)
+	evs := adaptertest.Events(t, s)
+	var u *provider.Usage
+	for _, ev := range evs {
+		if ev.Usage != nil {
+			u = ev.Usage
+		}
+	}
+	if u == nil || u.CompletionTokens != 121 || u.CompletionTokensDetails == nil || u.CompletionTokensDetails.ReasoningTokens != 120 {
+		t.Errorf("stream: usage %+v", u)
+	}
+	out, err = Adapter{}.Response([]byte(`{"candidates":[{"content":{"parts":[{"text":"4"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":1,"totalTokenCount":11}}`), testEP)
+	if err != nil || bytes.Contains(out, []byte("reasoning_tokens")) {
+		t.Errorf("no thoughts: %s, %v", out, err)
+	}
+}

@@ -65,6 +65,9 @@ func (u *usageMetadata) usage() *provider.Usage {
 	if u.CachedContentTokenCount > 0 {
 		out.PromptTokensDetails = &provider.TokenDetails{CachedTokens: u.CachedContentTokenCount}
 	}
+	if u.ThoughtsTokenCount > 0 { // billed as output, and said to be reasoning
+		out.CompletionTokensDetails = &provider.OutputDetails{ReasoningTokens: u.ThoughtsTokenCount}
+	}
 	return out
 }
 
