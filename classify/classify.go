@@ -192,12 +192,14 @@ func builtin(st int, h http.Header, body []byte, stream bool, req []byte, model 
 	switch {
 	case st >= 200 && st < 300:
 		return success(h, body, stream, req, model)
-	case st >= 500 && st < 600:
-		return serverHint(serverAnswer(st, h, body, req, model), st, h)
-	case st < 400 || st >= 500:
+	case st < 400 || st >= 600:
 		return statusVerdict(st)
+	case !statusFixed[st] && statusClass[st] != Timeout:
+		if v, ok := relayedAnswer(st, h, body, req, model); ok { // inner.go
+			return v
+		}
 	}
-	return serverHint(clientAnswer(st, h, body, req, model), st, h)
+	return envelope(st, h, body, req, model)
 }
 
 // serverHint gives a server_error verdict the wait its answer's standard

@@ -23,6 +23,8 @@ func FuzzClassify(f *testing.F) {
 	f.Add(400, []byte(`{"error":{"message":"Invalid value: 'insufficient funds'","param":"messages[0].role"}}`), false,
 		[]byte(`{"messages":[{"role":"\u0069nsufficient\nfunds"}]}`))
 	f.Add(500, []byte(`{"error":{"message":"prompt is too long: 'prompt is too long'"}}`), false, []byte(`\ud83d\u`))
+	f.Add(400, []byte(`{"error":{"message":"Provider returned error","metadata":{"raw":"{\"error\":{\"code\":\"insufficient_quota\"}} tail"}}}`), false, []byte(nil))
+	f.Add(500, []byte(`{"detail":"litellm.APIError: XException - Error code: 429 - {\"error\":{\"message\":\"\\u00e9\"}}"}`), false, []byte(`{\"error\"`))
 	garbage := bytes.Repeat([]byte(`credit balance is too low"}}]`), 300)
 	f.Fuzz(func(t *testing.T, status int, body []byte, stream bool, req []byte) {
 		orig, origReq := bytes.Clone(body), bytes.Clone(req)

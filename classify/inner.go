@@ -1,0 +1,194 @@
+package classify
+
+import (
+	"bytes"
+	"net/http"
+	"unicode/utf8"
+)
+
+// A relay that fails because its upstream failed often quotes the
+// upstream's whole answer as text in an envelope of its own: OpenRouter in
+// error.metadata.raw ({"error":{"message":"Provider returned error",
+// "metadata":{"raw":"{\"error\":…}"}}}), LiteLLM after its exception names
+// ("litellm.BadRequestError: AnthropicException - {\"type\":\"error\",…}"),
+// an SDK-based proxy after "Error code: 429 - ". Inside a string, the
+// upstream's codes, types, params and details are no longer structure, and
+// the relay's own words ("Provider returned error") say nothing. So a text
+// that is such a quoted answer is read as the answer itself (docs/design.md,
+// "Quoted answers"): the quoted JSON object, with the relay's status (or the
+// one the lead names), decides, unless all it yields is that status's
+// default, when the relay's envelope is read as before.
+//
+// Only a text that is the quoted object whole, or that opens with a relay's
+// lead (an exception's name and its separator, or "Error code: N - ")
+// followed by it, is read so; a quote inside a sentence ("Invalid value:
+// '{…}'", what the client sent) is not, and neither is a quoted object the
+// client's request holds (echo.go). A quoted answer is read once: one
+// quoted inside it is not read again.
+
+// quotedAnswer returns the upstream answer quoted whole in one of f's texts,
+// decoded into a buffer from textBufs (to be handed back), and the status
+// its lead names (0 for none); nil when no text is one.
+func quotedAnswer(f *facts, req []byte) ([]byte, int, *[MaxBody]byte) {
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		k := bytes.IndexByte(t, '{')
+		if k < 0 {
+			continue
+		}
+		st, ok := quoteLead(t[:k])
+		if !ok || (len(req) > 0 && echoed(req, t[k:])) {
+			continue
+		}
+		buf := textBufs.Get().(*[MaxBody]byte)
+		d, ok := unescapeString(buf[:0], t[k:])
+		// A JSON object's first member is a quoted name (Python's repr,
+		// {'error': …}, is not JSON); the rest is the scanner's to read.
+		if e := objectEnd(d); ok && e > 0 && firstKey(d[1:e]) {
+			return d[:e], st, buf
+		}
+		textBufs.Put(buf)
+	}
+	return nil, 0, nil
+}
+
+// quoteLead reports whether lead may come before a quoted answer: nothing,
+// blanks, an exception's name and its separator, or "Error code: N - " after
+// one; st is the N a lead names (0 for none).
+func quoteLead(lead []byte) (st int, ok bool) {
+	lead = bytes.TrimLeft(lead, " ")
+	if len(lead) == 0 {
+		return 0, true
+	}
+	const p = "error code: "
+	if k := indexFold(lead, p); k >= 0 {
+		d := lead[k+len(p):]
+		if len(d) != 6 || !digit(d[0]) || !digit(d[1]) || !digit(d[2]) || string(d[3:]) != " - " || !relayPrefix(lead[:k]) {
+			return 0, false
+		}
+		return int(d[0]-'0')*100 + int(d[1]-'0')*10 + int(d[2]-'0'), true
+	}
+	return 0, relayPrefix(lead)
+}
+
+// firstKey reports whether b opens, after blanks, with a quoted name.
+func firstKey(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return len(b) > 0 && b[0] == '"'
+}
+
+// objectEnd returns the length of the JSON object d opens with (what
+// follows it is the relay's: LiteLLM adds "Received Model Group=…"), 0 when
+// it does not close.
+func objectEnd(d []byte) int {
+	depth, in := 0, false
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		switch {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case in:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// unescapeString appends to dst the JSON string content raw (without its
+// quotes) decoded; false when raw holds a broken escape or an unescaped
+// quote, or decodes to more than dst can hold.
+func unescapeString(dst, raw []byte) ([]byte, bool) {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c == '"' {
+			return nil, false
+		}
+		if c != '\\' {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		if i+1 >= len(raw) {
+			return nil, false
+		}
+		switch e := raw[i+1]; e {
+		case '"', '\\', '/':
+			dst = append(dst, e)
+		case 'n':
+			dst = append(dst, '\n')
+		case 't':
+			dst = append(dst, '\t')
+		case 'r':
+			dst = append(dst, '\r')
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'u':
+			r, w, ok := escapedRune(raw, i, `\`)
+			if !ok {
+				return nil, false
+			}
+			dst = utf8.AppendRune(dst, r)
+			i += w
+			continue
+		default:
+			return nil, false
+		}
+		i += 2
+	}
+	return dst, true
+}
+
+// relayedAnswer classifies the upstream answer a relay's error body quotes
+// whole (quotedAnswer), under the relay's status st or the one its lead
+// names; ok is false when the body quotes none, or when the quoted answer
+// yields only its status's default.
+func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdict, bool) {
+	if !bytes.Contains(body, []byte(`\"`)) { // no quoted JSON at all: the common case
+		return Verdict{}, false
+	}
+	var s scanner
+	s.readBody(body)
+	if !s.f.parsed {
+		return Verdict{}, false
+	}
+	inner, ist, buf := quotedAnswer(&s.f, req)
+	if inner == nil {
+		return Verdict{}, false
+	}
+	defer textBufs.Put(buf)
+	if ist < 400 || ist > 599 {
+		ist = st
+	}
+	v := envelope(ist, h, inner, req, model)
+	if !v.Failed || v.Evidence == statusEvidence[ist] {
+		return Verdict{}, false
+	}
+	// A request field named in the quoted answer (a param, a leading
+	// path) is a relayed one, which the envelope's reading already weighs
+	// against a capability gap (decide.go): "image_url is only supported
+	// by certain models" relayed with its param, or "messages.0.content.1.
+	// image: This model does not support image input", stays a gap.
+	if v.Class == BadRequest && (v.Evidence == "openai:param" || v.Evidence == "message:field-path") {
+		if o := envelope(st, h, body, req, model); o.Class == Unknown && o.Evidence != statusEvidence[st] {
+			return o, true
+		}
+	}
+	return v, true
+}
+
+// envelope classifies a relay's error body as its own envelope reads.
+func envelope(st int, h http.Header, body, req []byte, model string) Verdict {
+	if st >= 500 {
+		return serverHint(serverAnswer(st, h, body, req, model), st, h)
+	}
+	return serverHint(clientAnswer(st, h, body, req, model), st, h)
+}
