@@ -102,47 +102,24 @@ func objectEnd(d []byte) int {
 }
 
 // unescapeString appends to dst the JSON string content raw (without its
-// quotes) decoded; false when raw holds a broken escape or an unescaped
-// quote, or decodes to more than dst can hold.
+// quotes) decoded (unescapeAt); false when raw holds a broken escape or an
+// unescaped quote.
 func unescapeString(dst, raw []byte) ([]byte, bool) {
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c == '"' {
+		switch c := raw[i]; c {
+		case '"':
 			return nil, false
-		}
-		if c != '\\' {
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		if i+1 >= len(raw) {
-			return nil, false
-		}
-		switch e := raw[i+1]; e {
-		case '"', '\\', '/':
-			dst = append(dst, e)
-		case 'n':
-			dst = append(dst, '\n')
-		case 't':
-			dst = append(dst, '\t')
-		case 'r':
-			dst = append(dst, '\r')
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'u':
-			r, w, ok := escapedRune(raw, i, `\`)
-			if !ok {
+		case '\\':
+			r, w := unescapeAt(raw, i)
+			if w == 1 {
 				return nil, false
 			}
 			dst = utf8.AppendRune(dst, r)
 			i += w
-			continue
 		default:
-			return nil, false
+			dst = append(dst, c)
+			i++
 		}
-		i += 2
 	}
 	return dst, true
 }
