@@ -13,7 +13,8 @@ import (
 // "Echoed text").
 //
 // Both sides are compared as normText reads them: ASCII case folded, JSON
-// escapes decoded (\u0071uota is quota; surrogate pairs joined), every run
+// escapes decoded (\u0071uota is quota; surrogate pairs joined), a byte that
+// is not UTF-8 read as U+FFFD, every run
 // of blanks — spaces, tabs, newlines (and backspace, form feed), raw or
 // escaped — one space. The request's side is also read one level deeper
 // where it escapes a backslash (JSON inside its strings, which the upstream
@@ -50,6 +51,17 @@ func (n *normText) next() int {
 			return -1
 		}
 		c := n.b[n.i]
+		if c >= utf8.RuneSelf {
+			// A byte that is not UTF-8 reads as U+FFFD, as an upstream
+			// that decodes the client's text and quotes it back writes
+			// it (both sides alike).
+			r, w := utf8.DecodeRune(n.b[n.i:])
+			n.i += w
+			n.blank = false
+			n.np = utf8.EncodeRune(n.pend[:], r)
+			n.pi = 1
+			return int(n.pend[0])
+		}
 		if c != '\\' {
 			n.i++
 			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\b' || c == '\f' {
@@ -347,8 +359,9 @@ func containsNorm(hay, needle []byte, deep bool) bool {
 			n.skip(c0)
 		}
 		var c int
-		// Inline the common byte: nothing pending, no escape, no blank.
-		if i := n.i; n.pi >= n.np && i < len(hay) && hay[i] > ' ' && hay[i] != '\\' {
+		// Inline the common byte: nothing pending, no escape, no blank,
+		// ASCII.
+		if i := n.i; n.pi >= n.np && i < len(hay) && hay[i] > ' ' && hay[i] != '\\' && hay[i] < utf8.RuneSelf {
 			n.i, n.blank, c = i+1, false, int(lowerTab[hay[i]])
 		} else if c = n.next(); c < 0 {
 			return false

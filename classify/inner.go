@@ -26,10 +26,12 @@ import (
 // client's request holds (echo.go). A quoted answer is read once: one
 // quoted inside it is not read again.
 
-// quotedAnswer returns the upstream answer quoted whole in one of f's texts,
-// decoded into a buffer from textBufs (to be handed back), and the status
-// its lead names (0 for none); nil when no text is one.
-func quotedAnswer(f *facts, req []byte) ([]byte, int, *[MaxBody]byte) {
+// quotedAnswer returns the first upstream answer quoted whole in one of
+// f's texts, decoded into a buffer from textBufs (to be handed back), the
+// lead before it as written, and the status the lead names (0 for none);
+// nil when no text is one. Only the first is returned: one classification
+// reads at most one quoted answer.
+func quotedAnswer(f *facts) (obj, lead []byte, st int, buf *[MaxBody]byte) {
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
 		k := bytes.IndexByte(t, '{')
@@ -37,7 +39,7 @@ func quotedAnswer(f *facts, req []byte) ([]byte, int, *[MaxBody]byte) {
 			continue
 		}
 		st, ok := quoteLead(t[:k])
-		if !ok || (len(req) > 0 && echoed(req, t[k:])) {
+		if !ok {
 			continue
 		}
 		buf := textBufs.Get().(*[MaxBody]byte)
@@ -45,11 +47,11 @@ func quotedAnswer(f *facts, req []byte) ([]byte, int, *[MaxBody]byte) {
 		// A JSON object's first member is a quoted name (Python's repr,
 		// {'error': …}, is not JSON); the rest is the scanner's to read.
 		if e := objectEnd(d); ok && e > 0 && firstKey(d[1:e]) {
-			return d[:e], st, buf
+			return d[:e], t[:k], st, buf
 		}
 		textBufs.Put(buf)
 	}
-	return nil, 0, nil
+	return nil, nil, 0, nil
 }
 
 // quoteLead reports whether lead may come before a quoted answer: nothing,
@@ -134,10 +136,13 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	}
 	var s scanner
 	s.readBody(body)
-	if !s.f.parsed {
+	// An envelope that names a request field (a param) is the upstream's
+	// own field error about the client's input, not a relay's: what it
+	// quotes is what the client sent.
+	if !s.f.parsed || len(paramValue(s.f.param)) > 0 {
 		return Verdict{}, false
 	}
-	inner, ist, buf := quotedAnswer(&s.f, req)
+	inner, lead, ist, buf := quotedAnswer(&s.f)
 	if inner == nil {
 		return Verdict{}, false
 	}
@@ -147,6 +152,12 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	}
 	v := envelope(ist, h, inner, req, model)
 	if !v.Failed || v.Evidence == statusEvidence[ist] {
+		return Verdict{}, false
+	}
+	// The client's own text is no quoted answer: neither an object whose
+	// opening the request holds nor a lead it holds (two echo checks, made
+	// only for a verdict that would be used).
+	if len(req) > 0 && (echoed(req, inner[:min(len(inner), quotedProbe)]) || (len(bytes.TrimSpace(lead)) > 0 && echoed(req, bytes.TrimSpace(lead)))) {
 		return Verdict{}, false
 	}
 	// A request field named in the quoted answer (a param, a leading
@@ -161,6 +172,11 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	}
 	return v, true
 }
+
+// quotedProbe is how much of a quoted answer's opening is looked for in the
+// client's request: enough to hold a code a client would write, short
+// enough to be compared without allocating (maxNeedle).
+const quotedProbe = 128
 
 // envelope classifies a relay's error body as its own envelope reads.
 func envelope(st int, h http.Header, body, req []byte, model string) Verdict {

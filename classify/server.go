@@ -141,22 +141,30 @@ func (ts *textScan) relayedStatus() int {
 }
 
 // relayPrefix reports whether what precedes a relayed status is nothing or
-// an exception's name and its separator.
+// a chain of exceptions' names, each with its separator, from the text's
+// start ("litellm.BadRequestError: AnthropicException - "): a name inside a
+// sentence ("Invalid value: 'XError: ") is the sentence's, which may quote
+// the client.
 func relayPrefix(before []byte) bool {
-	if len(before) == 0 {
-		return true
-	}
-	for _, sep := range [...]string{" - ", ": "} {
-		if w, ok := bytes.CutSuffix(before, []byte(sep)); ok {
-			i := len(w)
-			for i > 0 && (wordTab[w[i-1]] == 1 || w[i-1] == '.' || w[i-1] == '_') {
-				i--
-			}
-			name := w[i:]
-			return hasSuffixFoldB(name, "exception") || hasSuffixFoldB(name, "error")
+	for len(before) > 0 {
+		i := 0
+		for i < len(before) && (wordTab[before[i]] == 1 || before[i] == '.' || before[i] == '_') {
+			i++
 		}
+		name, rest := before[:i], before[i:]
+		sep := 0
+		switch {
+		case bytes.HasPrefix(rest, []byte(" - ")):
+			sep = 3
+		case bytes.HasPrefix(rest, []byte(": ")):
+			sep = 2
+		}
+		if i == 0 || sep == 0 || !(hasSuffixFoldB(name, "exception") || hasSuffixFoldB(name, "error")) {
+			return false
+		}
+		before = rest[sep:]
 	}
-	return false
+	return true
 }
 
 // hasSuffixFoldB reports whether b ends with the lower-case ASCII s, case
