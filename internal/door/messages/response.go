@@ -75,8 +75,10 @@ type Message struct {
 // Answer translates a canonical chat.completion body into an Anthropic
 // Message body. model is what the client asked for, used when the body
 // names none. Only the first choice is read (the door never asks for n>1).
-// An error means the body is not a usable completion (no choices, or a
-// tool call whose arguments are not a JSON object).
+// An error means the body is not a usable completion: no choices, or a
+// tool call whose arguments are not a JSON object in an answer that was
+// not cut at its length limit (one that was keeps the call's whole members:
+// cutArguments).
 func Answer(body []byte, model string) ([]byte, error) {
 	var c completion
 	if err := json.Unmarshal(body, &c); err != nil {
@@ -105,7 +107,13 @@ func Answer(body []byte, model string) ([]byte, error) {
 	}
 	for i, tc := range msg.ToolCalls {
 		input, err := chat.Arguments(tc.Function.Arguments)
-		if err != nil {
+		switch {
+		case err == nil:
+		case ch.FinishReason == chat.FinishLength:
+			// Cut at the length limit inside the call: the incomplete
+			// block stays, as Anthropic's does (cut.go).
+			input = cutArguments(tc.Function.Arguments)
+		default:
 			return nil, fmt.Errorf("messages: tool_calls.%d: %w", i, err)
 		}
 		id := tc.ID
