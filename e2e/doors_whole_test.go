@@ -9,9 +9,12 @@ import (
 )
 
 // An upstream's 2xx answer that a door cannot translate back into its
-// client's API is the same failure on every door (docs/behaviour.md, API:
-// "on failure also X-Detour-Class"): a 502 in the door's own envelope,
-// with X-Detour-Class server_error and the decision's other headers.
+// client's API is the same failure on every door (docs/behaviour.md,
+// "Classes" and API: "on failure also X-Detour-Class"): the attempt fails
+// as unknown (evidence answer:untranslatable), and with nothing else to
+// try the client gets a 502 in the door's own envelope, with
+// X-Detour-Class unknown and the decision's other headers, and the record
+// says the same (it once said ok beside the client's 502).
 func TestDoorsUntranslatableAnswer(t *testing.T) {
 	// A completion without choices: Chat Completions relays it as is, the
 	// Messages and Responses doors have nothing to answer with.
@@ -44,7 +47,7 @@ func TestDoorsUntranslatableAnswer(t *testing.T) {
 				var e struct{ Error struct{ Type string } }
 				_ = json.Unmarshal(b, &e)
 				return e.Error.Type
-			}, "server_error"},
+			}, "upstream_error"},
 	} {
 		t.Run(tc.door, func(t *testing.T) {
 			r := g.raw(t, http.MethodPost, tc.path, tc.body, tc.headers...)
@@ -52,14 +55,19 @@ func TestDoorsUntranslatableAnswer(t *testing.T) {
 			if got := tc.errType(r.Body); got != tc.want {
 				t.Errorf("error type %q, want %q in the door's envelope: %s", got, tc.want, r.Body)
 			}
-			for k, v := range map[string]string{"X-Detour-Class": "server_error", "X-Detour-Route": "gpt",
+			for k, v := range map[string]string{"X-Detour-Class": "unknown", "X-Detour-Route": "gpt",
 				"X-Detour-Target": "gpt", "X-Detour-Provider": "openai", "X-Detour-Attempts": "1"} {
 				if got := r.Header.Get(k); got != v {
 					t.Errorf("%s = %q, want %q", k, got, v)
 				}
 			}
 			if r.Header.Get("X-Detour-Decision") == "" {
-				t.Error("no X-Detour-Decision")
+				t.Fatal("no X-Detour-Decision")
+			}
+			d := g.recs.byID(t, r.Header.Get("X-Detour-Decision"))
+			if d.Outcome != "error" || d.Status != http.StatusBadGateway || d.Class != "unknown" ||
+				d.Attempts[0].Evidence != "answer:untranslatable" {
+				t.Errorf("record: outcome %q status %d class %q attempts %+v", d.Outcome, d.Status, d.Class, d.Attempts)
 			}
 			r.wantDate(t)
 		})

@@ -254,6 +254,9 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			w.streamWhole(e, out, o)
 			return
 		}
+		if out, err = w.whole(out, o); err != nil {
+			return
+		}
 		o.ok, o.body, o.usage = true, out, usage
 	}
 }
@@ -317,7 +320,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
-		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" {
+		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" && o.verdict.Evidence != evUntranslatable {
 			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
 		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()

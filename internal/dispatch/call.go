@@ -48,6 +48,15 @@ type Call struct {
 	// get Body, the canonical translation; a nil Body means the request
 	// cannot be translated, and they fail as "translate".
 	Native *Native
+	// Whole, when set, turns a whole (not streamed) canonical answer into
+	// the door's own at the attempt that got it, so that an answer the door
+	// cannot express (a tool call whose arguments are not JSON, at the
+	// Messages door) fails that attempt rather than reaching the client as
+	// a 502 after a record that says ok: class unknown, evidence
+	// "answer:untranslatable", billable (it ran), and the walk moves on
+	// (docs/behaviour.md, "Classes"). Result.Body is then its output. A
+	// native answer is not given to it.
+	Whole func(canonical []byte) ([]byte, error)
 
 	req  *provider.Request // the request the adapters read, built once
 	echo []byte            // evidence(true), built once
@@ -148,8 +157,8 @@ type Commit struct {
 type Result struct {
 	Decision *decision.Decision
 	// Body is the canonical chat.completion of a successful non-stream
-	// request, or, when Native is set, the upstream's answer in the Call's
-	// Native API, as it came.
+	// request (what the Call's Whole made of it, when set), or, when Native
+	// is set, the upstream's answer in the Call's Native API, as it came.
 	Body []byte
 	// Native says Body is in the Call's Native API.
 	Native bool

@@ -7,6 +7,25 @@ import (
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
+// evUntranslatable is the evidence of a whole answer the call's door could
+// not express (Call.Whole): the model's output, not the upstream's words.
+const evUntranslatable = "answer:untranslatable"
+
+// whole is a whole canonical answer in the call's door's own words
+// (Call.Whole; out itself without one). When the door cannot express it,
+// o fails as unknown, and the walk moves on.
+func (w *walk) whole(out []byte, o *outcome) ([]byte, error) {
+	if w.call.Whole == nil {
+		return out, nil
+	}
+	b, err := w.call.Whole(out)
+	if err != nil {
+		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: evUntranslatable},
+			"the upstream's answer could not be translated: "+err.Error())
+	}
+	return b, err
+}
+
 // streamWhole sends a whole answer to a client that asked for a stream.
 func (w *walk) streamWhole(e *endpointRT, body []byte, o *outcome) {
 	chunks, usage, err := chat.WholeChunks(body)

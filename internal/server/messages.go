@@ -103,12 +103,11 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		out.inputTokens = tr.InputTokens // estimated by the same decode as the translation
 		call.Out = out
 	}
-	s.do(w, r, messagesFront, in, call, func(res *dispatch.Result) ([]byte, error) {
-		if res.Native { // an Anthropic target answered in its own words
-			return res.Body, nil
-		}
-		return messages.Answer(res.Body, call.Model)
-	})
+	// A whole answer is translated at its attempt, so one the door cannot
+	// express fails over (dispatch.Call.Whole); an Anthropic target's
+	// answer comes in its own words.
+	call.Whole = func(b []byte) ([]byte, error) { return messages.Answer(b, call.Model) }
+	s.do(w, r, messagesFront, in, call, func(res *dispatch.Result) ([]byte, error) { return res.Body, nil })
 }
 
 // countTokens answers POST /v1/messages/count_tokens: exactly, from the

@@ -50,12 +50,11 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	if call.Stream {
 		call.Out = newResponsesOutput(w, call.ID, call.Model, responses.NewStream(echo, a.model, created))
 	}
-	s.do(w, r, d, a, call, func(res *dispatch.Result) ([]byte, error) {
-		if res.Native { // a responses: true target answered in its own words
-			return res.Body, nil
-		}
-		return responses.FromCompletion(res.Body, echo, created)
-	})
+	// A whole answer is translated at its attempt, so one the door cannot
+	// express fails over (dispatch.Call.Whole); a responses: true target's
+	// answer comes in its own words.
+	call.Whole = func(b []byte) ([]byte, error) { return responses.FromCompletion(b, echo, created) }
+	s.do(w, r, d, a, call, func(res *dispatch.Result) ([]byte, error) { return res.Body, nil })
 }
 
 // responsesOutput is the dispatch.Output of a /v1/responses stream: the
