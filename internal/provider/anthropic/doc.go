@@ -10,7 +10,8 @@
 // become tool_result blocks in one user turn; tools, tool_choice
 // (required→any, a named function→tool) and parallel_tool_calls=false
 // (disable_parallel_tool_use) are carried over; stop becomes
-// stop_sequences and user becomes metadata.user_id.
+// stop_sequences (but a stop string of whitespace alone, which Anthropic
+// refuses) and user becomes metadata.user_id.
 //
 // Defaults and deliberate losses:
 //   - max_tokens is required by Anthropic: max_completion_tokens, else

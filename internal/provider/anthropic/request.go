@@ -117,7 +117,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	out := messagesRequest{
 		Model:         model,
 		MaxTokens:     DefaultMaxTokens,
-		StopSequences: cr.Stop,
+		StopSequences: stopSequences(cr.Stop),
 		Stream:        cr.Stream,
 	}
 	if n, ok := cr.Limit(); ok {
@@ -177,6 +177,21 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		return nil, err
 	}
 	return json.Marshal(out)
+}
+
+// stopSequences is the client's stop strings but those of whitespace alone
+// ("\n" for a one-line answer, as OpenAI takes), which Anthropic refuses
+// ("each stop sequence must contain non-whitespace"; docs/doors.md, "Chat
+// Completions to Claude and Gemini targets"): the answer may then run past
+// such a string.
+func stopSequences(stop []string) []string {
+	var out []string
+	for _, s := range stop {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // messages splits the conversation into the system prompt and the turns.

@@ -1,0 +1,90 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Requests OpenAI takes that Claude and Gemini targets must get in a form
+// their vendor takes (docs/doors.md, "Chat Completions to Claude and Gemini
+// targets"), through the official OpenAI Go SDK, against fakes that refuse
+// what each vendor refuses (vendor_rules_test.go).
+
+const edgesCfg = `
+providers:
+  - {name: anthropic, dialect: anthropic, base_url: "{anthropic}", api_key: ` + secret + `}
+  - {name: gemini, dialect: gemini, base_url: "{gemini}", api_key: ` + secret + `}
+  - {name: openai, dialect: openai, base_url: "{openai}", api_key: ` + secret + `}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+  - {name: gem, model: gemini-2.5-flash, providers: [gemini]}
+  - {name: gpt, model: gpt-4o-mini, providers: [openai]}
+`
+
+// geminiText is a generateContent answer saying text.
+func geminiText(text string) string {
+	b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
+		"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": text}}}}},
+		"usageMetadata": map[string]any{"promptTokenCount": 5, "candidatesTokenCount": 2, "totalTokenCount": 7}, "modelVersion": "gemini-2.5-flash"})
+	return string(b)
+}
+
+// strictFakes are the three vendors, each answering text when it takes the
+// request.
+func strictFakes(t *testing.T, text string) map[string]*upstreamtest.Server {
+	return fakes(t, map[string]upstreamtest.Script{
+		"anthropic": strictAnthropic(anthropicMessage("claude-sonnet-4-5", text)),
+		"gemini":    strictGemini(geminiText(text)),
+		"openai":    strictOpenAI(upstreamtest.ChatJSON("gpt-4o-mini", text)),
+	})
+}
+
+func openaiSDK(g *gateway) openai.Client {
+	return openai.NewClient(option.WithBaseURL(g.URL+"/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0))
+}
+
+// lastBody is the last request body fake got, decoded.
+func lastBody(t *testing.T, fake *upstreamtest.Server) map[string]any {
+	t.Helper()
+	rs := fake.Requests()
+	if len(rs) == 0 {
+		t.Fatal("the upstream got no request")
+	}
+	var m map[string]any
+	if err := json.Unmarshal(rs[len(rs)-1].Body, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// stop: ["\n"] (a one-line answer) is taken by OpenAI and refused by
+// Anthropic ("each stop sequence must contain non-whitespace"): a Claude
+// target gets the other stop strings only.
+func TestChatWhitespaceStopToClaude(t *testing.T) {
+	fs := strictFakes(t, "one line")
+	g := start(t, edgesCfg, fs)
+	c := openaiSDK(g)
+	res, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: "claude",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("one line please")},
+		Stop:     openai.ChatCompletionNewParamsStopUnion{OfStringArray: []string{"\n", "END", " "}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Choices[0].Message.Content != "one line" {
+		t.Errorf("answer %q", res.Choices[0].Message.Content)
+	}
+	var stop []string
+	for _, s := range lastBody(t, fs["anthropic"])["stop_sequences"].([]any) {
+		stop = append(stop, s.(string))
+	}
+	if !slices.Equal(stop, []string{"END"}) {
+		t.Errorf("stop_sequences %q, want [END]", stop)
+	}
+}
