@@ -26,6 +26,8 @@ targets:
   - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
   - {name: gem, model: gemini-2.5-flash, providers: [gemini]}
   - {name: gpt, model: gpt-4o-mini, providers: [openai]}
+routes:
+  - {name: judge, targets: [claude, gpt]}
 `
 
 // geminiText is a generateContent answer saying text.
@@ -88,3 +90,70 @@ func TestChatWhitespaceStopToClaude(t *testing.T) {
 		t.Errorf("stop_sequences %q, want [END]", stop)
 	}
 }
+
+// A conversation of one system message (an LLM-as-judge or one-shot
+// prompt), or a system message and an empty user text, is valid at OpenAI;
+// Claude and Gemini targets get the instructions as their one user turn.
+// Before, they got "messages": null / "contents": null, which both refuse.
+func TestChatSystemOnlyToClaudeAndGemini(t *testing.T) {
+	fs := strictFakes(t, "Waves fold on the shore")
+	g := start(t, edgesCfg, fs)
+	c := openaiSDK(g)
+	for _, target := range []string{"claude", "gem"} {
+		for name, msgs := range map[string][]openai.ChatCompletionMessageParamUnion{
+			"system alone":        {openai.SystemMessage("Write a haiku about the sea.")},
+			"developer alone":     {openai.DeveloperMessage("Write a haiku about the sea.")},
+			"and empty user text": {openai.SystemMessage("Write a haiku about the sea."), openai.UserMessage("")},
+		} {
+			res, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: target, Messages: msgs})
+			if err != nil {
+				t.Errorf("%s, %s: %v", target, name, err)
+				continue
+			}
+			if res.Choices[0].Message.Content != "Waves fold on the shore" {
+				t.Errorf("%s, %s: answer %q", target, name, res.Choices[0].Message.Content)
+			}
+		}
+	}
+	sent := lastBody(t, fs["anthropic"])
+	if _, ok := sent["system"]; ok || js(sent["messages"]) != `[{"content":[{"text":"Write a haiku about the sea.","type":"text"}],"role":"user"}]` {
+		t.Errorf("claude got %s", js(sent))
+	}
+	sent = lastBody(t, fs["gemini"])
+	if _, ok := sent["systemInstruction"]; ok || js(sent["contents"]) != `[{"parts":[{"text":"Write a haiku about the sea."}],"role":"user"}]` {
+		t.Errorf("gemini got %s", js(sent))
+	}
+
+	// The same through the Responses door: a developer item alone.
+	for _, target := range []string{"claude", "gem"} {
+		r := g.raw(t, "POST", "/v1/responses", `{"model":"`+target+`","input":[{"role":"developer","content":"Write a haiku about the sea."}]}`)
+		if r.Status != 200 {
+			t.Errorf("responses, %s: %d %s", target, r.Status, r.Body)
+		}
+	}
+}
+
+// A conversation with no text at all (one empty user message, valid at
+// OpenAI) is nothing Claude takes: its attempt fails as unknown with
+// evidence translate, nothing is sent, and the route moves on to a target
+// that takes it.
+func TestChatEmptyUserTextMovesOn(t *testing.T) {
+	fs := strictFakes(t, "Hello")
+	g := start(t, edgesCfg, fs)
+	c := openaiSDK(g)
+	res, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: "judge",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Choices[0].Message.Content != "Hello" {
+		t.Errorf("answer %q", res.Choices[0].Message.Content)
+	}
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "claude/anthropic unknown next_target", "gpt/openai ok done")
+	if d.Attempts[0].Evidence != "translate" || fs["anthropic"].Calls() != 0 {
+		t.Errorf("claude attempt %+v, %d calls", d.Attempts[0], fs["anthropic"].Calls())
+	}
+}
+
+func js(v any) string { b, _ := json.Marshal(v); return string(b) }

@@ -14,6 +14,11 @@
 // refuses) and user becomes metadata.user_id.
 //
 // Defaults and deliberate losses:
+//   - text that is empty or whitespace alone is left out (Anthropic
+//     refuses such text blocks); a conversation left with no turn sends
+//     its system text as the one user turn instead of "system" (Anthropic
+//     wants a message), and one with no text at all is a translation error
+//     (docs/doors.md, "Chat Completions to Claude and Gemini targets").
 //   - max_tokens is required by Anthropic: max_completion_tokens, else
 //     max_tokens, else DefaultMaxTokens (4096).
 //   - temperature is clamped to Anthropic's range [0, 1] (OpenAI allows up to

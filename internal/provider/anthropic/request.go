@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -235,11 +236,24 @@ func messages(in []chat.Message) (system string, out []message, err error) {
 		}
 		out = append(out, message{Role: role, Content: blocks})
 	}
-	return strings.Join(sys, "\n\n"), out, nil
+	system = strings.Join(sys, "\n\n")
+	if len(out) == 0 {
+		// Anthropic wants at least one message; OpenAI takes a conversation
+		// of system messages alone (an LLM-as-judge or one-shot prompt),
+		// and one whose only user text is empty. The instructions are then
+		// the one user turn, sent once (docs/doors.md, "Chat Completions to
+		// Claude and Gemini targets"); with none either, there is nothing
+		// Anthropic takes, and another target may take the request.
+		if system == "" {
+			return "", nil, errors.New("anthropic: the conversation has no text to send (Anthropic refuses empty messages)")
+		}
+		return "", []message{{Role: "user", Content: []block{{Type: "text", Text: system}}}}, nil
+	}
+	return system, out, nil
 }
 
-// contentBlocks translates text and image parts; empty text is dropped
-// (Anthropic rejects empty text blocks).
+// contentBlocks translates text and image parts; text that is empty or
+// whitespace alone is dropped (Anthropic refuses such text blocks).
 func contentBlocks(m *chat.Message) ([]block, error) {
 	parts, err := m.Parts()
 	if err != nil {
@@ -249,7 +263,7 @@ func contentBlocks(m *chat.Message) ([]block, error) {
 	for _, p := range parts {
 		switch p.Type {
 		case "text":
-			if p.Text != "" {
+			if strings.TrimSpace(p.Text) != "" {
 				out = append(out, block{Type: "text", Text: p.Text})
 			}
 		case "image_url":

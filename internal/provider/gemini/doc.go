@@ -4,7 +4,11 @@
 //
 // Requests: system and developer messages become systemInstruction parts;
 // user turns stay "user", assistant turns become "model"; consecutive turns of
-// one role are merged (Gemini wants them alternating). Text parts stay text;
+// one role are merged (Gemini wants them alternating). Empty text parts are
+// left out; a conversation left with no turn sends its system parts as the
+// one user content instead (Gemini wants a content), and one with nothing
+// at all is a translation error (docs/doors.md, "Chat Completions to Claude
+// and Gemini targets"). Text parts stay text;
 // image data: URLs become inlineData, other image URLs fileData (mimeType
 // guessed from the extension, else image/jpeg). Assistant tool_calls become
 // functionCall parts; "tool" messages become functionResponse parts in one

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -248,6 +249,18 @@ func contents(msgs []chat.Message) (*content, []content, error) {
 			continue
 		}
 		out = append(out, content{Role: role, Parts: parts})
+	}
+	if len(out) == 0 {
+		// Gemini wants at least one content; OpenAI takes a conversation
+		// of system messages alone (an LLM-as-judge or one-shot prompt),
+		// and one whose only user text is empty. The instructions are then
+		// the one user content, sent once (docs/doors.md, "Chat Completions
+		// to Claude and Gemini targets"); with none either, there is
+		// nothing Gemini takes, and another target may take the request.
+		if sys == nil {
+			return nil, nil, errors.New("gemini: the conversation has no content to send (Gemini refuses empty contents)")
+		}
+		return nil, []content{{Role: "user", Parts: sys.Parts}}, nil
 	}
 	return sys, out, nil
 }
