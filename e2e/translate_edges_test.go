@@ -8,6 +8,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
@@ -157,3 +158,41 @@ func TestChatEmptyUserTextMovesOn(t *testing.T) {
 }
 
 func js(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// The Responses API takes tool_choice and parallel_tool_calls with no tool
+// to call (the Agents SDK sends tools: []; Codex's web_search is dropped
+// for translated targets); Chat Completions refuses both without tools,
+// and Gemini a function calling config without declarations. Every
+// translated target gets neither; the response still echoes them.
+func TestResponsesToolChoiceWithoutTools(t *testing.T) {
+	fs := strictFakes(t, "hi there")
+	g := start(t, edgesCfg, fs)
+	c := openaiSDK(g)
+	for _, target := range []string{"gpt", "claude", "gem"} {
+		for name, opt := range map[string]option.RequestOption{
+			"tools []":         option.WithJSONSet("tools", []any{}),
+			"web_search alone": option.WithJSONSet("tools", []any{map[string]any{"type": "web_search"}}),
+		} {
+			r, err := c.Responses.New(context.Background(), responses.ResponseNewParams{Model: target,
+				Input:             responses.ResponseNewParamsInputUnion{OfString: openai.String("hi")},
+				ToolChoice:        responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: openai.Opt(responses.ToolChoiceOptionsAuto)},
+				ParallelToolCalls: openai.Bool(false)}, opt)
+			if err != nil {
+				t.Errorf("%s, %s: %v", target, name, err)
+				continue
+			}
+			if r.OutputText() != "hi there" || r.ToolChoice.OfToolChoiceMode != "auto" || r.ParallelToolCalls {
+				t.Errorf("%s, %s: %s", target, name, r.RawJSON())
+			}
+		}
+	}
+	// The chat door's own Claude and Gemini targets likewise.
+	for _, target := range []string{"claude", "gem"} {
+		_, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: target,
+			Messages:   []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
+			ToolChoice: openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("required")}})
+		if err != nil {
+			t.Errorf("chat, %s: %v", target, err)
+		}
+	}
+}

@@ -160,6 +160,13 @@ func Translate(body []byte) (*Request, error) {
 	if out.ToolChoice, err = translateToolChoice(w.ToolChoice); err != nil {
 		return nil, err
 	}
+	if len(out.Tools) == 0 {
+		// No tool left to call (tools: [], or only web_search, dropped):
+		// Chat Completions refuses tool_choice and parallel_tool_calls
+		// without tools, where the Responses API takes them
+		// (docs/doors.md, "Request"). The response still echoes them.
+		out.ToolChoice, out.ParallelToolCalls = nil, nil
+	}
 	if out.ReasoningEffort, err = reasoningEffort(w.Reasoning); err != nil {
 		return nil, err
 	}

@@ -71,10 +71,12 @@ var translateCases = []struct {
 		`{"model":"gpt-4o-2024-08-06","messages":[{"role":"system","content":"Extract the event information."},{"role":"user","content":"Alice and Bob are going to a science fair on Friday."}],"response_format":{"type":"json_schema","json_schema":{"name":"calendar_event","schema":{"type":"object","properties":{"name":{"type":"string"},"date":{"type":"string"},"participants":{"type":"array","items":{"type":"string"}}},"required":["name","date","participants"],"additionalProperties":false},"strict":true}}}`,
 	},
 	{
-		// https://platform.openai.com/docs/guides/reasoning (reasoning effort)
+		// https://platform.openai.com/docs/guides/reasoning (reasoning effort);
+		// parallel_tool_calls without tools is not sent (Chat Completions
+		// refuses it).
 		"reasoning effort and sampling",
 		`{"model":"o4-mini","reasoning":{"effort":"medium","summary":"auto"},"input":[{"role":"developer","content":[{"type":"input_text","text":"Answer briefly."},{"type":"input_text","text":"Use bash."}]},{"role":"user","content":"Write a bash script that transposes a matrix."}],"max_output_tokens":300,"temperature":0.2,"top_p":0.9,"parallel_tool_calls":false,"user":"user-1234","metadata":{"team":"a"},"store":false,"stream":true}`,
-		`{"model":"o4-mini","messages":[{"role":"developer","content":"Answer briefly.\nUse bash."},{"role":"user","content":"Write a bash script that transposes a matrix."}],"reasoning_effort":"medium","max_completion_tokens":300,"temperature":0.2,"top_p":0.9,"parallel_tool_calls":false,"user":"user-1234","stream":true,"stream_options":{"include_usage":true}}`,
+		`{"model":"o4-mini","messages":[{"role":"developer","content":"Answer briefly.\nUse bash."},{"role":"user","content":"Write a bash script that transposes a matrix."}],"reasoning_effort":"medium","max_completion_tokens":300,"temperature":0.2,"top_p":0.9,"user":"user-1234","stream":true,"stream_options":{"include_usage":true}}`,
 	},
 	{
 		// An assistant turn replayed with its output_text, then a named

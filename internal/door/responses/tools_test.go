@@ -125,3 +125,35 @@ func TestWebSearchIsDropped(t *testing.T) {
 		t.Errorf("chat: %s", r.Chat)
 	}
 }
+
+// Without a tool left to call (tools: [], as the Agents SDK sends, or only
+// web_search, which is dropped), tool_choice and parallel_tool_calls are
+// not sent: Chat Completions refuses both without tools, where the
+// Responses API takes them (docs/doors.md, "Request"). The response object
+// still echoes them.
+func TestToolChoiceWithoutTools(t *testing.T) {
+	for _, tools := range []string{`[]`, `[{"type":"web_search"}]`, `null`} {
+		in := `{"model":"m","input":"hi","tools":` + tools + `,"tool_choice":"auto","parallel_tool_calls":false}`
+		r, err := Translate([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", tools, err)
+		}
+		m := chatOf(t, r)
+		for _, k := range []string{"tools", "tool_choice", "parallel_tool_calls"} {
+			if _, ok := m[k]; ok {
+				t.Errorf("tools %s: chat carries %s: %s", tools, k, r.Chat)
+			}
+		}
+		if string(r.Echo.ToolChoice) != `"auto"` || r.Echo.ParallelToolCalls == nil || *r.Echo.ParallelToolCalls {
+			t.Errorf("tools %s: echo %s %v", tools, r.Echo.ToolChoice, r.Echo.ParallelToolCalls)
+		}
+	}
+	// With a function tool both still go.
+	r, err := Translate([]byte(`{"model":"m","input":"hi","tools":[{"type":"web_search"},{"type":"function","name":"f"}],"tool_choice":"required","parallel_tool_calls":false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := chatOf(t, r); m["tool_choice"] != "required" || m["parallel_tool_calls"] != false {
+		t.Errorf("chat: %s", r.Chat)
+	}
+}

@@ -8,8 +8,8 @@
 // become text and image blocks (data: URLs as base64 sources, other URLs as
 // url sources); assistant tool_calls become tool_use blocks; "tool" messages
 // become tool_result blocks in one user turn; tools, tool_choice
-// (required→any, a named function→tool) and parallel_tool_calls=false
-// (disable_parallel_tool_use) are carried over; stop becomes
+// (required→any, a named function→tool; not sent without tools) and
+// parallel_tool_calls=false (disable_parallel_tool_use) are carried over; stop becomes
 // stop_sequences (but a stop string of whitespace alone, which Anthropic
 // refuses) and user becomes metadata.user_id.
 //

@@ -177,6 +177,11 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if err := structured(cr.ResponseFormat, tc.Mode, &out); err != nil {
 		return nil, err
 	}
+	if len(out.Tools) == 0 {
+		// A choice among no tools says nothing (docs/doors.md, "Chat
+		// Completions to Claude and Gemini targets").
+		out.ToolChoice = nil
+	}
 	return json.Marshal(out)
 }
 

@@ -16,7 +16,8 @@
 // their response the tool's JSON object if it sent one, else
 // {"content": <text or JSON value>}. tools become functionDeclarations,
 // tool_choice becomes toolConfig.functionCallingConfig (auto→AUTO,
-// none→NONE, required→ANY, a named function→ANY + allowedFunctionNames),
+// none→NONE, required→ANY, a named function→ANY + allowedFunctionNames;
+// not sent without function declarations, which Gemini refuses),
 // and sampling settings go to generationConfig (temperature, topP,
 // maxOutputTokens from max_completion_tokens or max_tokens, stopSequences,
 // candidateCount from n, presencePenalty, frequencyPenalty, seed).

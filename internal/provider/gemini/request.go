@@ -166,7 +166,10 @@ func Translate(req *provider.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tc.Mode != "" {
+	// Gemini refuses a function calling config without function
+	// declarations (docs/doors.md, "Chat Completions to Claude and Gemini
+	// targets"): a choice among no tools is not sent.
+	if tc.Mode != "" && len(decls) > 0 {
 		out.ToolConfig = &toolConfig{}
 		fc := &out.ToolConfig.FunctionCallingConfig
 		switch tc.Mode {
