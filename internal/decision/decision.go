@@ -106,6 +106,21 @@ type Attempt struct {
 	// Continuation is set on an attempt that continued a stream cut after
 	// its commit point (a route's on_stream_cut: continue); nil otherwise.
 	Continuation *Continuation `json:"continuation,omitempty"`
+	// Batches is set on an embeddings attempt sent in several upstream
+	// calls (docs/doors.md, "Embeddings"); nil otherwise.
+	Batches *Batches `json:"batches,omitempty"`
+}
+
+// Batches describes an embeddings attempt sent as several upstream calls,
+// because its endpoint takes fewer inputs per call than the request holds
+// (Gemini: 100).
+type Batches struct {
+	// Of is how many calls the request takes at the endpoint.
+	Of int `json:"of"`
+	// Answered counts the calls that came back with their vectors, in
+	// order: each ran and is billed by the upstream, whatever became of
+	// the attempt.
+	Answered int `json:"answered"`
 }
 
 // Estimate is what client limits count for an attempt of unknown usage:

@@ -195,6 +195,13 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 		b = appendString(b, c.CutClass)
 		b = append(b, '}')
 	}
+	if c := a.Batches; c != nil {
+		b = append(b, `,"batches":{"of":`...)
+		b = strconv.AppendInt(b, int64(c.Of), 10)
+		b = append(b, `,"answered":`...)
+		b = strconv.AppendInt(b, int64(c.Answered), 10)
+		b = append(b, '}')
+	}
 	return append(b, '}'), true
 }
 

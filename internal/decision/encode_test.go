@@ -60,6 +60,13 @@ func randContinuation(r *rand.Rand) *Continuation {
 	return &Continuation{N: r.IntN(4), Mode: randString(r), OffsetChars: r.IntN(3) * r.IntN(1e5), CutClass: randString(r)}
 }
 
+func randBatches(r *rand.Rand) *Batches {
+	if r.IntN(2) == 0 {
+		return nil
+	}
+	return &Batches{Of: r.IntN(30), Answered: r.IntN(30)}
+}
+
 func randDecision(r *rand.Rand) *Decision {
 	zones := []*time.Location{time.UTC, time.FixedZone("x", 5*3600+30*60), time.FixedZone("y", -8*3600), time.FixedZone("s", 3600+17)}
 	d := &Decision{ID: randString(r), Time: time.Unix(r.Int64N(1<<34), r.Int64N(1e9)*int64(r.IntN(2))).In(zones[r.IntN(len(zones))]),
@@ -75,7 +82,7 @@ func randDecision(r *rand.Rand) *Decision {
 			Billable: r.IntN(2) == 0, Probe: r.IntN(2) == 0, MS: randFloat(r), TTFBMS: randFloat(r),
 			RetryAfterMS: int64(r.IntN(3) * r.IntN(1e6)), Malformed: r.IntN(3) * r.IntN(10), Usage: randUsage(r),
 			CostUSD: randUSD(r), CostUnknown: r.IntN(2) == 0, StartMS: randFloat(r), Message: randString(r),
-			Continuation: randContinuation(r)}
+			Continuation: randContinuation(r), Batches: randBatches(r)}
 	}
 	if n := r.IntN(3); n > 0 || r.IntN(2) == 0 {
 		d.Skipped = make([]Skip, n)
@@ -120,7 +127,7 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 	// The records compared must fill every field the record has: a field
 	// the generator never sets is a field the encoder is never held to.
 	for _, typ := range []reflect.Type{reflect.TypeFor[Decision](), reflect.TypeFor[Attempt](), reflect.TypeFor[Usage](),
-		reflect.TypeFor[Continuation](), reflect.TypeFor[Skip](), reflect.TypeFor[Transition]()} {
+		reflect.TypeFor[Continuation](), reflect.TypeFor[Batches](), reflect.TypeFor[Skip](), reflect.TypeFor[Transition]()} {
 		for f := range typ.Fields() {
 			if tag := f.Tag.Get("json"); tag != "-" && !set[typ.Name()+"."+f.Name] {
 				t.Errorf("no random record sets %s.%s: the encoder is not compared on it", typ.Name(), f.Name)

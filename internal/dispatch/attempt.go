@@ -54,6 +54,11 @@ type outcome struct {
 	// failure_threshold-th in a row, or a failed probe's): the walk retries
 	// there only when it has nowhere else to go (again).
 	tripped bool
+	// batches is set on an embeddings attempt sent in several calls, and
+	// input then holds the texts of the calls that ran, for a client's
+	// limits (embedbatch.go).
+	batches *decision.Batches
+	input   []byte
 }
 
 func (o *outcome) failWith(v classify.Verdict, msg string) {
@@ -83,6 +88,9 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 
 // upstreamCall is the caller that speaks HTTP to the endpoint's provider.
 func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
+	if o := w.batched(ctx, e); o != nil { // embeddings in several calls (embedbatch.go)
+		return o
+	}
 	start := time.Now()
 	// The attempt runs under the client's context, not the route's
 	// deadline: the watchdog applies the deadline until the commit point.
@@ -272,10 +280,12 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	}
 	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status,
 		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb),
-		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.start) - total)}
+		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.start) - total), Batches: o.batches}
 	var sent []byte // read only for an estimate a client's limits count
 	switch {
 	case !w.call.Metered:
+	case o.batches != nil: // only the calls that ran (embedbatch.go)
+		sent = o.input
 	case o.native: // the client's own body went: a passthrough may have no translation at all
 		sent = w.call.sent()
 	default:

@@ -152,6 +152,9 @@ type embedCall struct {
 	built  bool // req is set, for dims
 	dims   int
 	req    provider.Request
+	// part is the batch being sent while a batched attempt makes its
+	// calls (embedbatch.go): the request its answer is decoded for.
+	part *provider.Request
 }
 
 // CheckEmbeddings checks c's Body, an OpenAI embeddings body, the way the
@@ -177,6 +180,9 @@ func (c *Call) embeddings() *embedCall {
 // call's one parse of the body.
 func (w *walk) embeddingsFor(e *endpointRT) *provider.Request {
 	c := w.call.embeddings()
+	if c.part != nil {
+		return c.part
+	}
 	n := e.target.cfg.Dimensions
 	if n <= 0 || c.named {
 		n = 0 // the client's own request

@@ -26,6 +26,16 @@ type Embedder interface {
 	EmbeddingsResponse(req *Request, body []byte, ep Endpoint) ([]byte, error)
 }
 
+// EmbeddingsBatcher is implemented by an Embedder whose upstream takes at
+// most MaxEmbeddingsInputs inputs in one call (Gemini's batchEmbedContents:
+// 100). A larger request is sent as several calls of at most that many
+// inputs, each a Request whose Embeddings holds its part of the texts (with
+// First set), and their answers are joined (JoinEmbeddings; docs/doors.md,
+// "Embeddings").
+type EmbeddingsBatcher interface {
+	MaxEmbeddingsInputs() int
+}
+
 // Embeddings is an OpenAI embeddings request as the translating adapters
 // read it.
 type Embeddings struct {
@@ -38,6 +48,10 @@ type Embeddings struct {
 	Dimensions int
 	// Base64 is set for "encoding_format": "base64".
 	Base64 bool
+	// First is the index of Texts[0] among the client's inputs: 0, unless
+	// this is one batch of a request sent in several calls
+	// (EmbeddingsBatcher), whose answer then numbers its vectors from First.
+	First int
 }
 
 // ParseEmbeddings decodes an OpenAI embeddings body: "input" a string, a
@@ -149,4 +163,30 @@ func Base64Floats(values []float64) json.RawMessage {
 	}
 	b, _ := json.Marshal(base64.StdEncoding.EncodeToString(raw))
 	return b
+}
+
+// JoinEmbeddings joins the answers to the batches of one request, each an
+// EmbeddingList as an Embedder's EmbeddingsResponse wrote it (its indices
+// already counted from its batch's First), into one list in batch order:
+// the model of the first, the usage summed.
+func JoinEmbeddings(lists [][]byte) ([]byte, error) {
+	var out EmbeddingList
+	for i, b := range lists {
+		var l EmbeddingList
+		if err := json.Unmarshal(b, &l); err != nil {
+			return nil, fmt.Errorf("embeddings: batch %d: %w", i, err)
+		}
+		if i == 0 {
+			out.Object, out.Model, out.Data = l.Object, l.Model, make([]EmbeddingData, 0, len(l.Data)*len(lists))
+		}
+		out.Data = append(out.Data, l.Data...)
+		out.Usage.PromptTokens += l.Usage.PromptTokens
+		out.Usage.TotalTokens += l.Usage.TotalTokens
+	}
+	for i := range out.Data {
+		if out.Data[i].Index != i {
+			return nil, fmt.Errorf("embeddings: vector %d is numbered %d", i, out.Data[i].Index)
+		}
+	}
+	return json.Marshal(out)
 }

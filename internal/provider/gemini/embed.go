@@ -13,7 +13,20 @@ import (
 	"github.com/detour-llm/detour/internal/provider"
 )
 
-var _ provider.Embedder = Adapter{}
+var (
+	_ provider.Embedder          = Adapter{}
+	_ provider.EmbeddingsBatcher = Adapter{}
+)
+
+// MaxEmbedBatch is the most texts batchEmbedContents takes in one call
+// (Gemini answers more with 400 "BatchEmbedContentsRequest.requests: at
+// most 100 requests can be in one batch"). OpenAI takes up to 2048 inputs:
+// dispatch sends a larger request in several calls (docs/doors.md,
+// "Embeddings").
+const MaxEmbedBatch = 100
+
+// MaxEmbeddingsInputs is MaxEmbedBatch (provider.EmbeddingsBatcher).
+func (Adapter) MaxEmbeddingsInputs() int { return MaxEmbedBatch }
 
 // ErrEmbedTokens refuses token-array input: Gemini embeds text only.
 var ErrEmbedTokens = errors.New("gemini: embeddings input as token arrays is not supported; send strings")
@@ -42,7 +55,7 @@ func TranslateEmbeddings(e *provider.Embeddings, model string) ([]byte, error) {
 	out := embedRequest{Requests: make([]embedOne, len(e.Texts))}
 	for i, t := range e.Texts {
 		if t == "" {
-			return nil, fmt.Errorf("gemini: embeddings input %d is empty", i)
+			return nil, fmt.Errorf("gemini: embeddings input %d is empty", e.First+i) // the client's index, in a batch too
 		}
 		out.Requests[i] = embedOne{Model: name, Content: content{Parts: []part{{Text: t}}}, OutputDimensionality: e.Dimensions}
 	}
@@ -78,7 +91,8 @@ func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, r
 // after ep.Model. Gemini reports no token counts, so usage is zero. When the
 // client asked for encoding_format base64, each vector is encoded as OpenAI
 // does: little-endian float32 values, base64 (standard alphabet, padded).
-// An answer whose count differs from the inputs' is an error.
+// An answer whose count differs from the inputs' is an error. The vectors
+// are numbered from the request's First (one batch of a larger request).
 func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, ep provider.Endpoint) ([]byte, error) {
 	e, err := provider.EmbeddingsOf(req)
 	if err != nil {
@@ -110,7 +124,7 @@ func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, ep provide
 			}
 			v = provider.Base64Floats(values)
 		}
-		out.Data[i] = provider.EmbeddingData{Object: "embedding", Index: i, Embedding: v}
+		out.Data[i] = provider.EmbeddingData{Object: "embedding", Index: e.First + i, Embedding: v}
 	}
 	return json.Marshal(out)
 }

@@ -224,3 +224,45 @@ func TestEmbeddingsReadTheCallersParse(t *testing.T) {
 		t.Fatalf("the answer's two vectors for the parse's two inputs: %v", err)
 	}
 }
+
+// A batch of a larger request (provider.EmbeddingsBatcher) numbers its
+// vectors from its First, in base64 too, so the joined list counts every
+// input once, in order.
+func TestEmbeddingsBatchIndices(t *testing.T) {
+	if (Adapter{}).MaxEmbeddingsInputs() != 100 {
+		t.Fatal("Gemini's batchEmbedContents takes at most 100 requests per call")
+	}
+	var lists [][]byte
+	for _, first := range []int{0, 2} {
+		for _, b64 := range []bool{false, true} {
+			req := &provider.Request{Embeddings: &provider.Embeddings{Texts: []string{"a", "b"}, First: first, Base64: b64}}
+			out, err := Adapter{}.EmbeddingsResponse(req, []byte(embedAnswer), provider.Endpoint{Model: "m"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var list provider.EmbeddingList
+			if err := json.Unmarshal(out, &list); err != nil {
+				t.Fatal(err)
+			}
+			if list.Data[0].Index != first || list.Data[1].Index != first+1 {
+				t.Errorf("first %d base64 %v: indices %d, %d", first, b64, list.Data[0].Index, list.Data[1].Index)
+			}
+			if !b64 {
+				lists = append(lists, out)
+			}
+		}
+	}
+	joined, err := provider.JoinEmbeddings(lists)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all openai.CreateEmbeddingResponse
+	if err := json.Unmarshal(joined, &all); err != nil || len(all.Data) != 4 || all.Model != "m" {
+		t.Fatalf("%v: %s", err, joined)
+	}
+	for i, d := range all.Data {
+		if d.Index != int64(i) || d.Embedding[0] != []float64{0.0123, 1}[i%2] {
+			t.Errorf("joined %d: %+v", i, d)
+		}
+	}
+}

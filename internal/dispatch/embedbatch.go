@@ -1,0 +1,174 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptrace"
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/provider"
+)
+
+// Embeddings in batches (docs/doors.md, "Embeddings"). An OpenAI
+// embeddings request may hold 2048 inputs; an endpoint whose adapter takes
+// fewer in one call (provider.EmbeddingsBatcher: Gemini's
+// batchEmbedContents takes 100) gets the request as several calls, one
+// after another, within one attempt, and the vectors are joined in input
+// order. Each call is one upstream request with the provider's own
+// timeouts; the route's deadline covers them all. The attempt is one in
+// the record (Attempt.Batches says how many calls it took and how many
+// answered), one report to health and one against max_attempts.
+//
+// A call that fails ends the attempt there: its status, class, evidence
+// and message are the attempt's, and the walk goes on as that class says.
+// Each call is billable by the rules of a whole attempt
+// (docs/behaviour.md#budgets), and the attempt is billable when any call
+// was: the calls answered before the failure ran and are billed by the
+// upstream, so the attempt counts against max_billable_attempts, its cost
+// is unknown at a priced target (Gemini counts no tokens for embeddings),
+// and a client's limits count the input of those calls. Their vectors are
+// not handed to another target: an answer never mixes two models' vectors.
+
+// batched makes the attempt at e when e takes the call's embeddings in
+// several calls, and returns nil when it takes them in one (upstreamCall
+// then makes it).
+func (w *walk) batched(ctx context.Context, e *endpointRT) *outcome {
+	if w.call.Op != OpEmbeddings {
+		return nil
+	}
+	parts := w.embedBatches(e)
+	if parts == nil {
+		return nil
+	}
+	return w.batchedCall(ctx, e, parts)
+}
+
+// embedBatches splits the embeddings request for e into the requests e's
+// adapter takes in one call; nil when it takes the request whole (or the
+// request is one it refuses anyway: the attempt then says why).
+func (w *walk) embedBatches(e *endpointRT) []provider.Request {
+	b, ok := e.prov.adapter.(provider.EmbeddingsBatcher)
+	if !ok {
+		return nil
+	}
+	n := b.MaxEmbeddingsInputs()
+	emb, err := provider.EmbeddingsOf(w.embeddingsFor(e))
+	if err != nil || emb.Tokens || n <= 0 || len(emb.Texts) <= n {
+		return nil
+	}
+	parts := make([]provider.Request, 0, (len(emb.Texts)+n-1)/n)
+	for i := 0; i < len(emb.Texts); i += n {
+		p := *emb
+		p.Texts, p.First = emb.Texts[i:min(i+n, len(emb.Texts))], i
+		parts = append(parts, provider.Request{Embeddings: &p})
+	}
+	return parts
+}
+
+// batchedCall is upstreamCall for an embeddings request sent to e as
+// parts, one call each.
+func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.Request) *outcome {
+	start := time.Now()
+	actx, cancel := context.WithCancel(w.base)
+	defer cancel()
+	o, wd := &outcome{batches: &decision.Batches{Of: len(parts)}}, &watchdog{cancel: cancel}
+	wd.watchDeadline(ctx)
+	defer wd.release()
+	// Every call is built before the first is sent: an input the dialect
+	// cannot express (an empty text) sends none.
+	em := e.prov.adapter.(provider.Embedder) // embedBatches found a Batcher; only Embedders serve embeddings
+	reqs := make([]*http.Request, len(parts))
+	for i := range parts {
+		hreq, err := em.NewEmbeddingsRequest(actx, e.ep, &parts[i])
+		if err != nil {
+			o.status = http.StatusBadRequest
+			o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: "translate"}, "Detour could not translate the request for "+e.key.Provider+": "+err.Error())
+			return o
+		}
+		for k, v := range e.prov.cfg.Headers {
+			hreq.Header.Set(k, v)
+		}
+		reqs[i] = hreq
+	}
+	lists := make([][]byte, 0, len(parts))
+	usage := true // every call reported usage
+	billed := 0   // calls that ran: those answered, and a failed one that may have run
+	for i, hreq := range reqs {
+		o.status, o.billable, o.ok, o.body, o.usage = 0, false, false, nil, nil
+		o.sent.Store(false)
+		w.call.emb.part = &parts[i] // what decoding its answer reads (embeddingsFor)
+		w.batchCall(e, hreq, wd, o, start, i == 0)
+		w.call.emb.part = nil
+		if o.billable {
+			billed++
+		}
+		if !o.ok {
+			break
+		}
+		lists = append(lists, o.body)
+		usage = usage && o.usage != nil
+	}
+	o.batches.Answered = len(lists)
+	o.billable = billed > 0
+	if w.call.Metered && billed > 0 {
+		o.input = inputOf(parts[:billed])
+	}
+	if !o.ok {
+		o.body, o.usage = nil, nil
+		return o
+	}
+	joined, err := provider.JoinEmbeddings(lists)
+	if err != nil {
+		o.ok = false
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
+		return o
+	}
+	o.body, o.usage = joined, nil
+	if usage {
+		o.usage = usageOf(joined)
+	}
+	return o
+}
+
+// batchCall makes one call of a batched attempt, as upstreamCall makes a
+// whole attempt's: o is the attempt's outcome, cleared for the call.
+func (w *walk) batchCall(e *endpointRT, hreq *http.Request, wd *watchdog, o *outcome, start time.Time, first bool) {
+	trace := &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
+		if i.Err == nil { // a write that failed never reached the upstream whole
+			o.sent.Store(true)
+		}
+	}}
+	gctx, turn := e.prov.gate.hook(hreq.Context(), trace)
+	hreq = hreq.WithContext(httptrace.WithClientTrace(gctx, trace))
+	wd.arm(PhaseHeaders, e.prov.cfg.Timeout)
+	resp, err := turn.do(e.prov.client, hreq)
+	if err != nil {
+		w.transportFailure(o, err, wd.expired())
+		return
+	}
+	if first {
+		o.ttfb = time.Since(start)
+	}
+	e.prov.gate.saw(resp.ProtoMajor)
+	o.status = resp.StatusCode
+	if resp.StatusCode < 100 || resp.StatusCode > 599 {
+		resp.Body.Close()
+		o.outOfRange(resp.StatusCode)
+		return
+	}
+	w.plain(e, resp, wd, o)
+}
+
+// inputOf is the texts of parts as JSON, which a client's limits estimate
+// the input of (estimate.go).
+func inputOf(parts []provider.Request) []byte {
+	var texts []string
+	for _, p := range parts {
+		texts = append(texts, p.Embeddings.Texts...)
+	}
+	b, _ := json.Marshal(texts)
+	return b
+}
