@@ -323,3 +323,39 @@ func TestEmbeddingsGeminiBatchesTranslatedFirst(t *testing.T) {
 		t.Errorf("gemini got %d calls", n)
 	}
 }
+
+// A call that fails with a class the same endpoint is tried again for (a
+// server error, retried once) is where the retry starts: the calls
+// answered before it are not sent, nor billed, twice. The vectors are
+// the same model's, from the same endpoint.
+func TestEmbeddingsGeminiRetryResumes(t *testing.T) {
+	overloaded := upstreamtest.Step{Status: 503, Body: `{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}`}
+	gem := &geminiEmbedder{fail: failCall(2, overloaded)}
+	g, fs := startBatches(t, batchCfg, gem)
+	res, err := sdkAs(g, "key-open").Embeddings.New(context.Background(), embedTexts("gem-first", 250))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(gem.batchSizes()); got != "[100 100 100 50]" {
+		t.Errorf("calls sent: %s, want [100 100 100 50] (the retry starts at the failed batch)", got)
+	}
+	if len(res.Data) != 250 {
+		t.Fatalf("got %d embeddings", len(res.Data))
+	}
+	for i, e := range res.Data {
+		if int(e.Index) != i || e.Embedding[0] != float64(i) {
+			t.Fatalf("embedding %d: index %d vector %v", i, e.Index, e.Embedding)
+		}
+	}
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "gem/gemini server_error retry", "gem/gemini ok done")
+	if a := attemptJSON(t, d, 0); !strings.Contains(a, `"batches":{"of":3,"answered":1}`) || !strings.Contains(a, `"billable":true`) {
+		t.Errorf("first attempt: %s", a)
+	}
+	if a := attemptJSON(t, d, 1); !strings.Contains(a, `"batches":{"of":3,"reused":1,"answered":2}`) {
+		t.Errorf("retry: %s", a)
+	}
+	if fs["openai"].Calls() != 0 {
+		t.Error("openai called")
+	}
+}

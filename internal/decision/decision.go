@@ -117,9 +117,13 @@ type Attempt struct {
 type Batches struct {
 	// Of is how many calls the request takes at the endpoint.
 	Of int `json:"of"`
-	// Answered counts the calls that came back with their vectors, in
-	// order: each ran and is billed by the upstream, whatever became of
-	// the attempt.
+	// Reused counts the calls an earlier attempt at the same endpoint
+	// answered, whose vectors this one used instead of asking again (a
+	// retry starts at the call that failed).
+	Reused int `json:"reused,omitempty"`
+	// Answered counts the calls this attempt made that came back with
+	// their vectors, in order: each ran and is billed by the upstream,
+	// whatever became of the attempt.
 	Answered int `json:"answered"`
 }
 

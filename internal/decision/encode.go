@@ -198,6 +198,10 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 	if c := a.Batches; c != nil {
 		b = append(b, `,"batches":{"of":`...)
 		b = strconv.AppendInt(b, int64(c.Of), 10)
+		if c.Reused != 0 {
+			b = append(b, `,"reused":`...)
+			b = strconv.AppendInt(b, int64(c.Reused), 10)
+		}
 		b = append(b, `,"answered":`...)
 		b = strconv.AppendInt(b, int64(c.Answered), 10)
 		b = append(b, '}')

@@ -64,7 +64,7 @@ func randBatches(r *rand.Rand) *Batches {
 	if r.IntN(2) == 0 {
 		return nil
 	}
-	return &Batches{Of: r.IntN(30), Answered: r.IntN(30)}
+	return &Batches{Of: r.IntN(30), Reused: r.IntN(3) * r.IntN(30), Answered: r.IntN(30)}
 }
 
 func randDecision(r *rand.Rand) *Decision {

@@ -155,6 +155,9 @@ type embedCall struct {
 	// part is the batch being sent while a batched attempt makes its
 	// calls (embedbatch.go): the request its answer is decoded for.
 	part *provider.Request
+	// kept is what a batched attempt that failed had answered, for a
+	// retry at the same endpoint to go on from (embedbatch.go).
+	kept keptBatches
 }
 
 // CheckEmbeddings checks c's Body, an OpenAI embeddings body, the way the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/provider"
 )
 
@@ -29,8 +30,21 @@ import (
 // was: the calls answered before the failure ran and are billed by the
 // upstream, so the attempt counts against max_billable_attempts, its cost
 // is unknown at a priced target (Gemini counts no tokens for embeddings),
-// and a client's limits count the input of those calls. Their vectors are
-// not handed to another target: an answer never mixes two models' vectors.
+// and a client's limits count the input of those calls. A retry at the
+// same endpoint (a server error, a short rate limit) starts at the call
+// that failed and uses the vectors answered before it (Batches.Reused):
+// they are not asked for, nor billed, twice. Another endpoint starts
+// afresh: an answer never mixes the vectors of two endpoints, which may
+// be two models.
+
+// keptBatches is what the last batched attempt at an endpoint had answered
+// when it failed: the lists of its first calls, and whether each reported
+// usage.
+type keptBatches struct {
+	key   health.Key
+	lists [][]byte
+	usage bool
+}
 
 // batched makes the attempt at e when e takes the call's embeddings in
 // several calls, and returns nil when it takes them in one (upstreamCall
@@ -69,19 +83,25 @@ func (w *walk) embedBatches(e *endpointRT) []provider.Request {
 }
 
 // batchedCall is upstreamCall for an embeddings request sent to e as
-// parts, one call each.
+// parts, one call each, from the first call an earlier attempt at e did not
+// answer.
 func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.Request) *outcome {
 	start := time.Now()
 	actx, cancel := context.WithCancel(w.base)
 	defer cancel()
-	o, wd := &outcome{batches: &decision.Batches{Of: len(parts)}}, &watchdog{cancel: cancel}
+	kept := &w.call.emb.kept
+	if kept.key != e.key { // another endpoint's vectors are no use here
+		*kept = keptBatches{key: e.key, usage: true}
+	}
+	from := len(kept.lists)
+	o, wd := &outcome{batches: &decision.Batches{Of: len(parts), Reused: from}}, &watchdog{cancel: cancel}
 	wd.watchDeadline(ctx)
 	defer wd.release()
 	// Every call is built before the first is sent: an input the dialect
 	// cannot express (an empty text) sends none.
 	em := e.prov.adapter.(provider.Embedder) // embedBatches found a Batcher; only Embedders serve embeddings
 	reqs := make([]*http.Request, len(parts))
-	for i := range parts {
+	for i := from; i < len(parts); i++ {
 		hreq, err := em.NewEmbeddingsRequest(actx, e.ep, &parts[i])
 		if err != nil {
 			o.status = http.StatusBadRequest
@@ -93,14 +113,13 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 		}
 		reqs[i] = hreq
 	}
-	lists := make([][]byte, 0, len(parts))
-	usage := true // every call reported usage
-	billed := 0   // calls that ran: those answered, and a failed one that may have run
-	for i, hreq := range reqs {
+	lists, usage := kept.lists, kept.usage
+	billed := 0 // calls that ran: those answered, and a failed one that may have run
+	for i := from; i < len(parts); i++ {
 		o.status, o.billable, o.ok, o.body, o.usage = 0, false, false, nil, nil
 		o.sent.Store(false)
 		w.call.emb.part = &parts[i] // what decoding its answer reads (embeddingsFor)
-		w.batchCall(e, hreq, wd, o, start, i == 0)
+		w.batchCall(e, reqs[i], wd, o, start, i == from)
 		w.call.emb.part = nil
 		if o.billable {
 			billed++
@@ -111,15 +130,17 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 		lists = append(lists, o.body)
 		usage = usage && o.usage != nil
 	}
-	o.batches.Answered = len(lists)
+	o.batches.Answered = len(lists) - from
 	o.billable = billed > 0
 	if w.call.Metered && billed > 0 {
-		o.input = inputOf(parts[:billed])
+		o.input = inputOf(parts[from : from+billed])
 	}
 	if !o.ok {
+		kept.lists, kept.usage = lists, usage // for a retry here to go on from
 		o.body, o.usage = nil, nil
 		return o
 	}
+	*kept = keptBatches{}
 	joined, err := provider.JoinEmbeddings(lists)
 	if err != nil {
 		o.ok = false
