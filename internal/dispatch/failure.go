@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/detour-llm/detour/classify"
 )
@@ -21,6 +22,10 @@ type Failure struct {
 	// Code, when set, is the error code the client is told instead of the
 	// class name (e.g. "shutdown", which no upstream said).
 	Code string
+	// RetryAfter, when positive, is how long the client should wait before
+	// it asks again: set for a rate_limited or server_error failure whose
+	// wait is known (retryafter.go); the front sends it as Retry-After.
+	RetryAfter time.Duration
 }
 
 // shutdownFailure is what a request still in flight at the end of the

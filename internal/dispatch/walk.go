@@ -121,6 +121,9 @@ func (w *walk) conclude(res *Result) *Result {
 		// Not the client's doing: it is still there and gets an answer.
 		res.Canceled, res.Failure = false, shutdownFailure()
 	}
+	if f := res.Failure; f != nil && !res.Committed && !shutdown {
+		f.RetryAfter = w.retryAfter(f, time.Now()) // retryafter.go
+	}
 	switch {
 	case shutdown:
 		rec.Outcome, rec.Status = decision.OutcomeShutdown, http.StatusServiceUnavailable

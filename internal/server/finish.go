@@ -106,6 +106,9 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 	detourHeaders(w.Header(), a)
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
 	if f := res.Failure; f != nil {
+		if f.RetryAfter > 0 {
+			w.Header().Set("Retry-After", retryAfterSeconds(f.RetryAfter))
+		}
 		writeEnvelope(w, f.Status, d.failure(f))
 		return
 	}
@@ -119,4 +122,10 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 	h := w.Header()
 	h["Content-Type"], h["Content-Length"] = vals[0:1:1], vals[1:2:2]
 	w.Write(b)
+}
+
+// retryAfterSeconds is a wait as Retry-After says it: whole seconds,
+// rounded up, so a client never comes back before the wait is over.
+func retryAfterSeconds(d time.Duration) string {
+	return strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10)
 }

@@ -1,0 +1,135 @@
+package dispatch
+
+import (
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/health"
+)
+
+// When to come back (docs/behaviour.md#api, "When nothing answers"). A
+// request that ends with a rate limit or a provider's overload whose
+// answer named its wait tells the client when to ask again (the front
+// writes it as Retry-After), so an SDK waits that long instead of retrying
+// on its own short backoff into the same limit. The wait is the soonest
+// moment any endpoint the request tried, or had left to try when a budget
+// stopped it, may serve it again, read from the decision record:
+//
+//   - an endpoint whose last attempt was a rate_limited or server_error
+//     answer naming its wait (Retry-After, retry-after-ms, a retry time the
+//     classifier read in the body, such as Gemini's RetryInfo; never one
+//     the client's own text could have put there): the end of that attempt
+//     plus the wait, at most health.max_cooldown — by then Detour tries the
+//     endpoint again itself, whatever the upstream said;
+//   - an endpoint whose last attempt failed otherwise in a way that may
+//     pass at any moment (a timeout, a server error or rate limit naming no
+//     wait, an unplaced answer), or that the budget left untried and is
+//     not cooling: now — a retry may be served at once, so no wait is sent;
+//   - an untried endpoint that is cooling: the end of its cooldown;
+//   - an endpoint that cannot serve this request soon whatever the wait
+//     (the request is at fault there, the account is spent or rejected,
+//     the model gone, the access denied, a translation refused): left out.
+//
+// The walk's order is why the soonest and not the last failure's wait: the
+// client's next request walks the route again, and any endpoint that may
+// serve it then may answer it.
+
+// retryAfter is how long the client should wait before it asks again, for
+// a request that ended (now) with f, not committed: 0 for none.
+func (w *walk) retryAfter(f *Failure, now time.Time) time.Duration {
+	if f.Class != classify.RateLimited && f.Class != classify.ServerError {
+		return 0
+	}
+	type ready struct {
+		k    health.Key
+		at   time.Time
+		none bool // this endpoint will not serve the request soon
+	}
+	var eps []ready
+	set := func(r ready) {
+		for i := range eps {
+			if eps[i].k == r.k {
+				eps[i] = r // the later attempt at it knows better
+				return
+			}
+		}
+		eps = append(eps, r)
+	}
+	maxCool := w.d.opt.Config.Health.MaxCooldown
+	for i := range w.rec.Attempts {
+		a := &w.rec.Attempts[i]
+		c, err := classify.ParseClass(a.Class)
+		if err != nil { // a success or a canceled attempt: not how this request ended
+			continue
+		}
+		r := ready{k: health.Key{Target: a.Target, Provider: a.Provider}, at: now}
+		switch wait, soon := waitOf(c, a); {
+		case !soon:
+			r.none = true
+		case wait > 0:
+			end := w.start.Add(time.Duration((a.StartMS + a.MS) * float64(time.Millisecond)))
+			if maxCool > 0 {
+				wait = min(wait, maxCool)
+			}
+			r.at = end.Add(wait)
+		}
+		set(r)
+	}
+	if w.stopped != stopNone {
+		budget := w.reason(w.stopped)
+		for _, s := range w.rec.Skipped {
+			k := health.Key{Target: s.Target, Provider: s.Provider}
+			if s.Reason != budget || w.attempted(k) {
+				continue
+			}
+			r := ready{k: k, at: now}
+			if st := w.status.of(k); st.Phase == health.Cooling && st.Until.After(now) {
+				r.at = st.Until
+			}
+			set(r)
+		}
+	}
+	var soonest time.Time
+	for _, r := range eps {
+		if !r.none && (soonest.IsZero() || r.at.Before(soonest)) {
+			soonest = r.at
+		}
+	}
+	if soonest.IsZero() {
+		return 0
+	}
+	return max(soonest.Sub(now), 0)
+}
+
+// attempted reports whether the record holds an attempt at k.
+func (w *walk) attempted(k health.Key) bool {
+	for i := range w.rec.Attempts {
+		if a := &w.rec.Attempts[i]; a.Target == k.Target && a.Provider == k.Provider {
+			return true
+		}
+	}
+	return false
+}
+
+// waitOf says what an attempt a that failed with class c tells of when its
+// endpoint may serve the request again: after wait (0: at any moment), or,
+// when soon is false, not soon whatever the wait.
+func waitOf(c classify.Class, a *decision.Attempt) (wait time.Duration, soon bool) {
+	switch c {
+	case classify.RateLimited, classify.ServerError:
+		// The classifier gives these a wait only from the answer's own
+		// headers or, for a rate limit, a body hint the client did not
+		// write (docs/behaviour.md, "Echo rule").
+		return time.Duration(a.RetryAfterMS) * time.Millisecond, true
+	case classify.Timeout:
+		return 0, true
+	case classify.Unknown:
+		return 0, a.Evidence != "translate" // a request this dialect cannot express never will be
+	case classify.Quota, classify.Auth, classify.Unavailable, classify.Forbidden:
+		return 0, false // the account or the endpoint, for longer than a retry waits
+	case classify.Overflow, classify.ContextLength, classify.Refusal, classify.BadRequest:
+		return 0, false // this request, at this endpoint, whenever it comes back
+	}
+	return 0, false
+}
