@@ -11,7 +11,8 @@
 // (required→any, a named function→tool; not sent without tools) and
 // parallel_tool_calls=false (disable_parallel_tool_use) are carried over; stop becomes
 // stop_sequences (but a stop string of whitespace alone, which Anthropic
-// refuses) and user becomes metadata.user_id.
+// refuses) and user becomes metadata.user_id. n above 1 and logprobs are a
+// translation error: Claude answers one choice and no log-probabilities.
 //
 // Defaults and deliberate losses:
 //   - text that is empty or whitespace alone is left out (Anthropic

@@ -115,6 +115,15 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Claude answers one choice and no log-probabilities: asked for more,
+	// the answer would lack them without saying so, so the request goes
+	// to a target that has them (docs/doors.md).
+	if cr.N != nil && *cr.N > 1 {
+		return nil, fmt.Errorf("anthropic: n is %d; Claude answers one choice", *cr.N)
+	}
+	if cr.WantsLogprobs() {
+		return nil, errors.New("anthropic: logprobs: Claude returns no log-probabilities")
+	}
 	out := messagesRequest{
 		Model:         model,
 		MaxTokens:     DefaultMaxTokens,

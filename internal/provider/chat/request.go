@@ -27,6 +27,8 @@ type Request struct {
 	FrequencyPenalty    *float64        `json:"frequency_penalty"`
 	Seed                *int64          `json:"seed"`
 	N                   *int            `json:"n"`
+	Logprobs            *bool           `json:"logprobs"`
+	TopLogprobs         *int            `json:"top_logprobs"`
 	Stop                Stop            `json:"stop"`
 	User                string          `json:"user"`
 	ResponseFormat      *ResponseFormat `json:"response_format"`
@@ -287,4 +289,10 @@ func jsonType(k reflect.Kind) string {
 		return "an integer"
 	}
 	return "another type"
+}
+
+// WantsLogprobs reports whether the request asks for the tokens'
+// log-probabilities (logprobs true, or a top_logprobs count above 0).
+func (r *Request) WantsLogprobs() bool {
+	return (r.Logprobs != nil && *r.Logprobs) || (r.TopLogprobs != nil && *r.TopLogprobs > 0)
 }

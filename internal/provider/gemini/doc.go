@@ -8,7 +8,8 @@
 // left out; a conversation left with no turn sends its system parts as the
 // one user content instead (Gemini wants a content), and one with nothing
 // at all is a translation error (docs/doors.md, "Chat Completions to Claude
-// and Gemini targets"). Text parts stay text;
+// and Gemini targets"), as is a request for logprobs (Gemini's are not
+// translated back). Text parts stay text;
 // image data: URLs become inlineData, other image URLs fileData (mimeType
 // guessed from the extension, else image/jpeg). Assistant tool_calls become
 // functionCall parts; "tool" messages become functionResponse parts in one

@@ -144,6 +144,12 @@ func Translate(req *provider.Request) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The answer's log-probabilities are not translated back: asked for,
+	// they would be missing without a word, so the request goes to a
+	// target that has them (docs/doors.md).
+	if cr.WantsLogprobs() {
+		return nil, errors.New("gemini: logprobs: Detour does not translate Gemini's log-probabilities")
+	}
 	var out generateRequest
 	if out.SystemInstruction, out.Contents, err = contents(cr.Messages); err != nil {
 		return nil, err
