@@ -262,10 +262,11 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			w.streamWhole(e, out, o)
 			return
 		}
+		o.usage = usage // it ran: what it used counts, whether or not the door can say it
 		if out, err = w.whole(out, o); err != nil {
 			return
 		}
-		o.ok, o.body, o.usage = true, out, usage
+		o.ok, o.body = true, out
 	}
 }
 
