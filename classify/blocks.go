@@ -31,10 +31,11 @@ import (
 // tool call is unknown, as a provider's tool_use_failed is: neither the
 // client's input nor the provider's outage, and another attempt or target
 // may do better. So is an image model's NO_IMAGE ("expected to generate an
-// image, but none was generated"): its own output failed. A Gemini candidate
-// that stopped for an unspecified reason (OTHER) with no content is an
-// answer that cannot be used: server_error. An empty answer with any other
-// finish is the adapters' to judge.
+// image, but none was generated"): its own output failed. So is a Gemini
+// candidate that stopped for an unspecified reason (OTHER) with no content:
+// an answer that cannot be used, but which prompts end so depends on the
+// prompt (as RECITATION does), so it moves on and cools nothing. An empty
+// answer with any other finish is the adapters' to judge.
 
 var geminiBlocks = map[string]string{}
 
@@ -106,7 +107,7 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 		case eq(f.finishReason, "NO_IMAGE"):
 			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=NO_IMAGE"}
 		case eq(f.finishReason, "OTHER"):
-			return Verdict{Failed: true, Class: ServerError, Evidence: "gemini:finishReason=OTHER"}
+			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=OTHER"}
 		}
 	}
 	if i := toolFailure(f.oaiFinish); i >= 0 && !f.oaiContent {

@@ -152,8 +152,8 @@ func TestRoundThirteenRules(t *testing.T) {
 		{"参数非法, escaped", 400, nil, `{"error":{"code":"1214","message":"messages \u53c2\u6570\u975e\u6cd5\u3002"}}`, false, "bad_request", "phrase:参数非法"},
 		{"cannot fetch the url", 400, nil, `{"error":{"code":400,"message":"Cannot fetch content from the provided URL. Please ensure the URL is valid and accessible.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:cannot fetch…url"},
 		{"no image", 200, nil, `{"candidates":[{"content":{},"finishReason":"NO_IMAGE","index":0}]}`, false, "unknown", "gemini:finishReason=NO_IMAGE"},
-		{"other, empty", 200, nil, `{"candidates":[{"finishReason":"OTHER","index":0}],"usageMetadata":{"promptTokenCount":171}}`, false, "server_error", "gemini:finishReason=OTHER"},
-		{"other, empty, first stream event", 200, nil, "data: {\"candidates\":[{\"content\":{\"role\":\"model\"},\"finishReason\":\"OTHER\"}]}\n\n", true, "server_error", "gemini:finishReason=OTHER"},
+		{"other, empty", 200, nil, `{"candidates":[{"finishReason":"OTHER","index":0}],"usageMetadata":{"promptTokenCount":171}}`, false, "unknown", "gemini:finishReason=OTHER"},
+		{"other, empty, first stream event", 200, nil, "data: {\"candidates\":[{\"content\":{\"role\":\"model\"},\"finishReason\":\"OTHER\"}]}\n\n", true, "unknown", "gemini:finishReason=OTHER"},
 		// Must not catch: a rate window spoken of in messages, an
 		// operation the account may not do, a fetch failure in a 5xx,
 		// an answer that came with its finish OTHER, a prompt block OTHER.
