@@ -115,6 +115,10 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 	}
 	lists, usage := kept.lists, kept.usage
 	billed := 0 // calls that ran: those answered, and a failed one that may have run
+	held := 0   // bytes of the answers held, bounded as one whole answer is (maxAnswer)
+	for _, l := range lists {
+		held += len(l)
+	}
 	for i := from; i < len(parts); i++ {
 		o.status, o.billable, o.ok, o.body, o.usage = 0, false, false, nil, nil
 		o.sent.Store(false)
@@ -125,6 +129,11 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 			billed++
 		}
 		if !o.ok {
+			break
+		}
+		if held += len(o.body); held > maxAnswer {
+			o.ok = false
+			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "answer:too large"}, "the upstream answers exceed 64 MiB together")
 			break
 		}
 		lists = append(lists, o.body)

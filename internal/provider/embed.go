@@ -54,6 +54,12 @@ type Embeddings struct {
 	First int
 }
 
+// MaxEmbeddingsInputs is the most inputs one embeddings request may hold,
+// as OpenAI's API takes ("any array must be 2048 dimensions or less"): a
+// target that takes fewer per call gets them in several (docs/doors.md,
+// "Embeddings").
+const MaxEmbeddingsInputs = 2048
+
 // ParseEmbeddings decodes an OpenAI embeddings body: "input" a string, a
 // list of strings, a token array or a list of token arrays; "dimensions" a
 // positive integer; "encoding_format" "float" or "base64".
@@ -92,6 +98,9 @@ func ParseEmbeddings(body []byte) (*Embeddings, error) {
 	var many []json.RawMessage
 	if err := json.Unmarshal(in, &many); err != nil || len(many) == 0 {
 		return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
+	}
+	if len(many) > MaxEmbeddingsInputs {
+		return nil, fmt.Errorf("embeddings: input: %d items; at most %d per request", len(many), MaxEmbeddingsInputs)
 	}
 	for _, m := range many {
 		m = bytes.TrimSpace(m)
