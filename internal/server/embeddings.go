@@ -31,5 +31,5 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 	if !s.begin(w, r, d, a, call) {
 		return
 	}
-	s.do(w, r, d, a, call, func(res *dispatch.Result) ([]byte, error) { return res.Body, nil })
+	s.do(w, r, d, a, call)
 }

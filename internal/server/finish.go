@@ -7,6 +7,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/limit"
 )
 
 // attemptHeaders applies X-Detour-Max-Attempts and
@@ -60,7 +61,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 // delay it — except that with decisions: {sync: always} the record is on
 // disk first. The end of a stream's body waits for the record (net/http
 // ends a chunked body when the handler returns).
-func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call, body func(*dispatch.Result) ([]byte, error)) {
+func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) {
 	disp := a.st.Dispatcher
 	held, _ := call.Out.(endHolder)
 	if held != nil && call.Metered {
@@ -76,7 +77,7 @@ func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted,
 		held.release()
 	}
 	if !res.Committed && !res.Canceled {
-		finishWhole(w, d, call, res, func() ([]byte, error) { return body(res) })
+		finishWhole(w, d, call, res)
 		// With its length set, the answer is whole once flushed: the
 		// client has it before the record below.
 		_ = http.NewResponseController(w).Flush()
@@ -96,9 +97,9 @@ type endHolder interface {
 // finishWhole writes the answer of a request that was not streamed to the
 // client (or whose stream never committed), in d's envelope: the
 // X-Detour-* headers, then the failure's envelope with its real status, or
-// body from ok. An answer ok cannot translate for the client is a 502
-// server_error.
-func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispatch.Result, ok func() ([]byte, error)) {
+// the answer's body, already in the door's words (an answer the door cannot
+// express failed its attempt in dispatch: Call.Whole).
+func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispatch.Result) {
 	a := answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts}
 	if res.Failure != nil {
 		a.class = res.Failure.Class.String()
@@ -107,25 +108,14 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
 	if f := res.Failure; f != nil {
 		if f.RetryAfter > 0 {
-			w.Header().Set("Retry-After", retryAfterSeconds(f.RetryAfter))
+			w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(f.RetryAfter), 10)) // rounded up: never back too soon
 		}
 		writeEnvelope(w, f.Status, d.failure(f))
 		return
 	}
-	b, err := ok()
-	if err != nil {
-		w.Header().Set("X-Detour-Class", "server_error")
-		d.fail(w, http.StatusBadGateway, "server_error", "the upstream's answer could not be translated: "+err.Error())
-		return
-	}
+	b := res.Body
 	vals := []string{"application/json", strconv.Itoa(len(b))} // one allocation for both
 	h := w.Header()
 	h["Content-Type"], h["Content-Length"] = vals[0:1:1], vals[1:2:2]
 	w.Write(b)
-}
-
-// retryAfterSeconds is a wait as Retry-After says it: whole seconds,
-// rounded up, so a client never comes back before the wait is over.
-func retryAfterSeconds(d time.Duration) string {
-	return strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10)
 }

@@ -107,7 +107,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	// express fails over (dispatch.Call.Whole); an Anthropic target's
 	// answer comes in its own words.
 	call.Whole = func(b []byte) ([]byte, error) { return messages.Answer(b, call.Model) }
-	s.do(w, r, messagesFront, in, call, func(res *dispatch.Result) ([]byte, error) { return res.Body, nil })
+	s.do(w, r, messagesFront, in, call)
 }
 
 // countTokens answers POST /v1/messages/count_tokens: exactly, from the

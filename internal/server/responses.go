@@ -54,7 +54,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	// express fails over (dispatch.Call.Whole); a responses: true target's
 	// answer comes in its own words.
 	call.Whole = func(b []byte) ([]byte, error) { return responses.FromCompletion(b, echo, created) }
-	s.do(w, r, d, a, call, func(res *dispatch.Result) ([]byte, error) { return res.Body, nil })
+	s.do(w, r, d, a, call)
 }
 
 // responsesOutput is the dispatch.Output of a /v1/responses stream: the

@@ -171,7 +171,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if call.Stream {
 		call.Out = newSSEOutput(w, call.ID, call.Model)
 	}
-	s.do(w, r, d, a, call, func(res *dispatch.Result) ([]byte, error) { return res.Body, nil })
+	s.do(w, r, d, a, call)
 }
 
 // checkMessages returns why a Chat Completions body's "messages" is
