@@ -7,6 +7,12 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
+// costlyBadArgs is a whole answer whose tool call's arguments are not JSON
+// (nothing the Messages door can express), reporting 50,000 output tokens.
+var costlyBadArgs = upstreamtest.Step{Body: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,` +
+	`"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"write","arguments":"{\"path\": a.txt}"}}]},` +
+	`"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":10,"completion_tokens":50000,"total_tokens":50010}}`}
+
 // TestUntranslatableAnswerKeepsUsage: an untranslatable whole answer (Call.Whole fails) ran and its
 // upstream reported its usage: the attempt records that usage, not a
 // cost_unknown, so the reported output tokens count against the
@@ -21,10 +27,7 @@ targets:
 routes:
   - {name: one, targets: [gpt]}
 `
-	bad := upstreamtest.Step{Body: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,` +
-		`"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"write","arguments":"{\"path\": a.txt}"}}]},` +
-		`"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":10,"completion_tokens":50000,"total_tokens":50010}}`}
-	fs := fakes(t, map[string]upstreamtest.Script{"first": script(bad)})
+	fs := fakes(t, map[string]upstreamtest.Script{"first": script(costlyBadArgs)})
 	g := start(t, cfg, fs)
 	r := g.raw(t, "POST", "/v1/messages", `{"model":"one","max_tokens":60000,"messages":[{"role":"user","content":"hi"}]}`,
 		"Authorization", "Bearer client-key-1", "anthropic-version", "2023-06-01")
@@ -49,10 +52,7 @@ targets:
 routes:
   - {name: one, targets: [gpt]}
 `
-	bad := upstreamtest.Step{Body: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,` +
-		`"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"write","arguments":"{\"path\": a.txt}"}}]},` +
-		`"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":10,"completion_tokens":50000,"total_tokens":50010}}`}
-	fs := fakes(t, map[string]upstreamtest.Script{"first": script(bad, bad)})
+	fs := fakes(t, map[string]upstreamtest.Script{"first": script(costlyBadArgs, costlyBadArgs)})
 	g := start(t, cfg, fs)
 	body := `{"model":"one","max_tokens":60000,"messages":[{"role":"user","content":"hi"}]}`
 	r := g.raw(t, "POST", "/v1/messages", body, "Authorization", "Bearer key-tight", "anthropic-version", "2023-06-01")

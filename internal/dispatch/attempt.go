@@ -149,6 +149,12 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 // frame (docs/benchmarks.md, "Round 6").
 func (w *walk) upstreamRequest(ctx context.Context, e *endpointRT, o *outcome) *http.Request {
 	hreq, err := w.newRequest(ctx, e, o)
+	return withHeaders(e, hreq, err, o)
+}
+
+// withHeaders is the request hreq made for e, with the provider's headers,
+// or nil when its dialect could not express it (err; o says why).
+func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http.Request {
 	if err != nil {
 		o.status = http.StatusBadRequest
 		// This dialect cannot express the request (an audio or file part for

@@ -103,15 +103,9 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 	reqs := make([]*http.Request, len(parts))
 	for i := from; i < len(parts); i++ {
 		hreq, err := em.NewEmbeddingsRequest(actx, e.ep, &parts[i])
-		if err != nil {
-			o.status = http.StatusBadRequest
-			o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: "translate"}, "Detour could not translate the request for "+e.key.Provider+": "+err.Error())
+		if reqs[i] = withHeaders(e, hreq, err, o); reqs[i] == nil {
 			return o
 		}
-		for k, v := range e.prov.cfg.Headers {
-			hreq.Header.Set(k, v)
-		}
-		reqs[i] = hreq
 	}
 	lists, usage := kept.lists, kept.usage
 	billed := 0 // calls that ran: those answered, and a failed one that may have run
