@@ -42,7 +42,7 @@ func quotedAnswer(f *facts) (obj, lead []byte, st int, buf *[MaxBody]byte) {
 		if !ok {
 			continue
 		}
-		buf := textBufs.Get().(*[MaxBody]byte)
+		buf := textBufs.Get()
 		d, ok := unescapeString(buf[:0], t[k:])
 		// A JSON object's first member is a quoted name (Python's repr,
 		// {'error': …}, is not JSON); the rest is the scanner's to read.

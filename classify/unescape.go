@@ -2,7 +2,6 @@ package classify
 
 import (
 	"bytes"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -17,10 +16,37 @@ import (
 // takes is into the decoded copy.
 
 // textBufs hold decoded copies for the length of one classification, so the
-// classifier still allocates nothing (a body is at most MaxBody bytes, and
-// its decoded copy no longer). Nothing of a copy outlives the call: every
-// verdict's evidence is a fixed string.
-var textBufs = sync.Pool{New: func() any { return new([MaxBody]byte) }}
+// classifier still allocates nothing once warm (a body is at most MaxBody
+// bytes, and its decoded copy no longer). Nothing of a copy outlives the
+// call: every verdict's evidence is a fixed string. A free list, not a
+// sync.Pool: a pool may drop what it is given (the race detector makes it
+// do so at random), and the list keeps at most bufFree buffers.
+var textBufs = make(bufList, bufFree)
+
+// bufFree bounds the buffers kept between classifications: as many as
+// classify at once, up to 64 (256 KiB).
+const bufFree = 64
+
+// bufList is a free list of decoding buffers.
+type bufList chan *[MaxBody]byte
+
+// Get returns a kept buffer, or a new one.
+func (l bufList) Get() *[MaxBody]byte {
+	select {
+	case b := <-l:
+		return b
+	default:
+		return new([MaxBody]byte)
+	}
+}
+
+// Put keeps b for a later Get, unless the list is full.
+func (l bufList) Put(b *[MaxBody]byte) {
+	select {
+	case l <- b:
+	default:
+	}
+}
 
 // decoded returns body with its escaped text decoded (unescapeText) and the
 // buffer to hand back to textBufs once the copy is no longer read (nil when
@@ -29,7 +55,7 @@ func decoded(body []byte) ([]byte, *[MaxBody]byte) {
 	if bytes.Index(body, []byte(`\u`)) < 0 || len(body) > MaxBody {
 		return body, nil
 	}
-	buf := textBufs.Get().(*[MaxBody]byte)
+	buf := textBufs.Get()
 	d := unescapeText(buf[:0], body)
 	if len(d) == len(body) {
 		textBufs.Put(buf)
