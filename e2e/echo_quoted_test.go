@@ -8,19 +8,6 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// echoPairCfg is route r: target a at provider p (the one that echoes),
-// then b at q.
-const echoPairCfg = `
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: r, targets: [a, b]}
-`
-
 // TestQuotedAnswerInEchoedRole: a client-written role "XError: {<an error object>}" that
 // OpenAI quotes back honestly ("Invalid value: '…'. Supported values are: …")
 // is not read as a relayed upstream answer (classify/inner.go): the attempt
@@ -36,7 +23,7 @@ func TestQuotedAnswerInEchoedRole(t *testing.T) {
 				"p": echoRole("model-a", false, false),
 				"q": script(ok("model-b", "q")),
 			})
-			g := start(t, echoPairCfg, fs)
+			g := start(t, twoTargets, fs)
 			role, _ := json.Marshal(tc.role)
 			resp := g.raw(t, http.MethodPost, "/v1/chat/completions",
 				`{"model":"r","messages":[{"role":`+string(role)+`,"content":"hi"}]}`)
@@ -97,7 +84,7 @@ func TestInvalidUTF8EchoIsNoEvidence(t *testing.T) {
 		"p": echoFirst,
 		"q": script(ok("model-b", "q")),
 	})
-	g := start(t, echoPairCfg, fs)
+	g := start(t, twoTargets, fs)
 	resp := g.raw(t, http.MethodPost, "/v1/chat/completions", "{\"model\":\"r\",\"messages\":[{\"role\":\"user\",\"content\":\"out of \xff quota\"}]}")
 	d := g.recs.wait(t, 1)
 	t.Logf("client got %d", resp.Status)

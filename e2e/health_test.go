@@ -140,7 +140,7 @@ func TestClientCancellation(t *testing.T) {
 		"p": script(upstreamtest.Step{Delay: 30 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}), // until the client leaves
 		"q": script(ok("model-b", "b")),
 	})
-	g := start(t, oneEachPQ, fs)
+	g := start(t, twoTargets, fs)
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, g.URL+"/v1/chat/completions",
 		strings.NewReader(`{"model":"r","messages":[{"role":"user","content":"hi"}]}`))
@@ -180,7 +180,7 @@ func TestClientCancellation(t *testing.T) {
 
 func TestHealthEndpoint(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(corpus(t, "openai-model-not-found-404")), "q": script(ok("model-b", "b"))})
-	g := start(t, strings.Replace(oneEachPQ, "{name: r, targets: [a, b]}", "{name: r, targets: [a, b], fallback_on: [unavailable]}", 1), fs)
+	g := start(t, strings.Replace(twoTargets, "{name: r, targets: [a, b]}", "{name: r, targets: [a, b], fallback_on: [unavailable]}", 1), fs)
 	raw := g.raw(t, http.MethodGet, "/v1/health", "")
 	raw.wantStatus(t, 200)
 	for _, key := range []string{`"target"`, `"provider"`, `"model"`, `"state"`, `"failures"`, `"last_class"`, `"cooldown_until"`, `"latency_ms"`, `"accounts"`} {
@@ -213,15 +213,3 @@ func TestHealthEndpoint(t *testing.T) {
 		}
 	}
 }
-
-// oneEachPQ: target a through p, target b through q, route r = [a, b].
-const oneEachPQ = `
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: r, targets: [a, b]}
-`
