@@ -80,7 +80,7 @@ func (c *Classifier) Classify(r Response) Verdict {
 		body = body[:MaxBody]
 	}
 	if r.Status >= 200 && r.Status < 300 && (c == nil || !c.readsText()) {
-		return builtin(r.Status, r.Header, body, r.Stream, r.Request, r.Model)
+		return c.classifyText(&r, body) // as it came: no rule reads its text
 	}
 	// An error's text is read with its escaped characters decoded
 	// (unescape.go); a 2xx only where it carries an error (success), or
@@ -103,7 +103,8 @@ func (c *Classifier) readsText() bool {
 	return false
 }
 
-// classifyText classifies r, whose body cut to MaxBody and decoded is body.
+// classifyText classifies r, whose body is body: cut to MaxBody, and
+// decoded where its text is read.
 func (c *Classifier) classifyText(r *Response, body []byte) Verdict {
 	if c != nil {
 		for i := range c.Rules {

@@ -139,3 +139,17 @@ func FuzzUnescapeText(f *testing.F) {
 		}
 	})
 }
+
+// TestStatusRuleOn2xx: an operator rule that names a 2xx status and no
+// match decides every such answer, as docs/config.md says (keys left out
+// match anything); reading a 2xx's text decoded only for rules that match
+// text must not skip it.
+func TestStatusRuleOn2xx(t *testing.T) {
+	c := &Classifier{Rules: []Rule{{Status: []int{200}, Provider: "odd", Class: Refusal}}}
+	if v := c.Classify(Response{Status: 200, Provider: "odd", Body: []byte(`{"choices":[{"message":{"content":"hi"},"finish_reason":"stop"}]}`)}); v.Evidence != "rule:1" || v.Class != Refusal {
+		t.Errorf("got %s (%s), want refusal (rule:1)", v.Class, v.Evidence)
+	}
+	if v := c.Classify(Response{Status: 200, Provider: "other", Body: []byte(`{"choices":[]}`)}); v.Failed {
+		t.Errorf("another provider's 200: %s (%s)", v.Class, v.Evidence)
+	}
+}
