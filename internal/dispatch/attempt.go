@@ -126,13 +126,7 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 		return o
 	}
 	o.ttfb = time.Since(start)
-	e.prov.gate.saw(resp.ProtoMajor)
-	o.status = resp.StatusCode
-	if resp.StatusCode < 100 || resp.StatusCode > 599 {
-		// No HTTP server may send it (net/http passes any three digits
-		// through); it is a broken upstream, never a status for the client.
-		resp.Body.Close()
-		o.outOfRange(resp.StatusCode)
+	if !received(e, resp, o) {
 		return o
 	}
 	if w.call.Stream && resp.StatusCode/100 == 2 && isEventStream(resp.Header) {
@@ -167,6 +161,21 @@ func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http
 		hreq.Header.Set(k, v)
 	}
 	return hreq
+}
+
+// received files the answer resp to o (its status; the protocol it came
+// in, for the provider's gate) and reports whether it is one: a status no
+// HTTP server may send (net/http passes any three digits through) is a
+// broken upstream, never a status for the client.
+func received(e *endpointRT, resp *http.Response, o *outcome) bool {
+	e.prov.gate.saw(resp.ProtoMajor)
+	o.status = resp.StatusCode
+	if resp.StatusCode < 100 || resp.StatusCode > 599 {
+		resp.Body.Close()
+		o.outOfRange(resp.StatusCode)
+		return false
+	}
+	return true
 }
 
 // outOfRange fails an attempt whose answer's status no HTTP server sends.

@@ -176,14 +176,9 @@ func (w *walk) batchCall(e *endpointRT, hreq *http.Request, wd *watchdog, o *out
 	if first {
 		o.ttfb = time.Since(start)
 	}
-	e.prov.gate.saw(resp.ProtoMajor)
-	o.status = resp.StatusCode
-	if resp.StatusCode < 100 || resp.StatusCode > 599 {
-		resp.Body.Close()
-		o.outOfRange(resp.StatusCode)
-		return
+	if received(e, resp, o) {
+		w.plain(e, resp, wd, o)
 	}
-	w.plain(e, resp, wd, o)
 }
 
 // inputOf is the texts of parts as JSON, which a client's limits estimate
