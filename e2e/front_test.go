@@ -271,7 +271,7 @@ func TestCORSForAListedOrigin(t *testing.T) {
 		if got := r.Header.Get("Access-Control-Allow-Origin"); got != origin {
 			t.Errorf("%s: Access-Control-Allow-Origin %q, want %q", tc.body, got, origin)
 		}
-		if got := r.Header.Get("Access-Control-Expose-Headers"); !strings.Contains(got, "X-Detour-Decision") || !strings.Contains(got, "X-Detour-Class") {
+		if got := r.Header.Get("Access-Control-Expose-Headers"); !strings.Contains(got, "X-Detour-Decision") || !strings.Contains(got, "X-Detour-Class") || !strings.Contains(got, "X-Should-Retry") {
 			t.Errorf("Access-Control-Expose-Headers %q", got)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -64,6 +65,18 @@ func wantRetryAfter(t *testing.T, r reply, status int, want string) {
 	t.Helper()
 	if r.Status != status || r.Header.Get("Retry-After") != want || len(r.Header.Values("Retry-After")) > 1 {
 		t.Errorf("got %d, Retry-After %q; want %d, Retry-After %q (%s)", r.Status, r.Header.Values("Retry-After"), status, want, r.Body)
+	}
+	// The exact wait, which the SDKs prefer, rounds up to the same seconds.
+	ms := r.Header.Get("Retry-After-Ms")
+	if want == "" {
+		if ms != "" {
+			t.Errorf("Retry-After-Ms %q without a Retry-After", ms)
+		}
+		return
+	}
+	n, err := strconv.ParseInt(ms, 10, 64)
+	if secs, _ := strconv.ParseInt(want, 10, 64); err != nil || n <= 0 || (n+999)/1000 != secs {
+		t.Errorf("Retry-After-Ms %q, want milliseconds rounding up to %s s", ms, want)
 	}
 }
 

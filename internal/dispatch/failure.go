@@ -26,6 +26,10 @@ type Failure struct {
 	// it asks again: set for a rate_limited or server_error failure whose
 	// wait is known (retryafter.go); the front sends it as Retry-After.
 	RetryAfter time.Duration
+	// NoRetry: the client is told not to retry the request (x-should-retry:
+	// false): no endpoint will serve it soon, it is at fault itself, or a
+	// retry would pay again past its billable budget (retryafter.go).
+	NoRetry bool
 }
 
 // shutdownFailure is what a request still in flight at the end of the

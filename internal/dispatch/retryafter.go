@@ -6,6 +6,7 @@ import (
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/policy"
 )
 
 // When to come back (docs/behaviour.md#api, "When nothing answers"). A
@@ -34,13 +35,20 @@ import (
 // The walk's order is why the soonest and not the last failure's wait: the
 // client's next request walks the route again, and any endpoint that may
 // serve it then may answer it.
+//
+// Whether to retry (docs/behaviour.md#api). The SDKs built by Stainless
+// (openai-go and the OpenAI SDKs, the Anthropic SDKs) retry a 408, 409,
+// 429 or 5xx on their own, twice by default, unless the answer says
+// x-should-retry: false. Detour has already retried and failed over as
+// the route allows, so it says so when another try cannot help soon or
+// would pay again: when no endpoint left above will serve the request soon,
+// when the request itself is at fault (policy.Rule.Faulty), and when its
+// billable budget is spent (a retry is a new request, with a new budget).
 
-// retryAfter is how long the client should wait before it asks again, for
-// a request that ended (now) with f, not committed: 0 for none.
-func (w *walk) retryAfter(f *Failure, now time.Time) time.Duration {
-	if f.Class != classify.RateLimited && f.Class != classify.ServerError {
-		return 0
-	}
+// comeBack is when the client may ask again for a request that ended
+// (now) with f, not committed: after wait (0: at once), or never, when no
+// endpoint the request tried or had left to try will serve it soon.
+func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 	type ready struct {
 		k    health.Key
 		at   time.Time
@@ -97,9 +105,21 @@ func (w *walk) retryAfter(f *Failure, now time.Time) time.Duration {
 		}
 	}
 	if soonest.IsZero() {
-		return 0
+		return 0, len(eps) > 0
 	}
-	return max(soonest.Sub(now), 0)
+	return max(soonest.Sub(now), 0), false
+}
+
+// advise sets what f tells the client of asking again (docs/behaviour.md#api,
+// "When to come back" and "Whether to retry"): RetryAfter for a rate limit
+// or an overload whose wait is known, and NoRetry when a retry cannot help
+// soon or would pay again.
+func (w *walk) advise(f *Failure, now time.Time) {
+	wait, never := w.comeBack(now)
+	if f.Class == classify.RateLimited || f.Class == classify.ServerError {
+		f.RetryAfter = wait
+	}
+	f.NoRetry = never || policy.For(f.Class).Faulty || w.stopped == stopMaxBillable
 }
 
 // attempted reports whether the record holds an attempt at k.
@@ -116,20 +136,16 @@ func (w *walk) attempted(k health.Key) bool {
 // endpoint may serve the request again: after wait (0: at any moment), or,
 // when soon is false, not soon whatever the wait.
 func waitOf(c classify.Class, a *decision.Attempt) (wait time.Duration, soon bool) {
-	switch c {
-	case classify.RateLimited, classify.ServerError:
+	switch {
+	case policy.For(c).Lasting:
+		return 0, false // the account, the endpoint or this request, for longer than a retry waits
+	case c == classify.RateLimited, c == classify.ServerError:
 		// The classifier gives these a wait only from the answer's own
 		// headers or, for a rate limit, a body hint the client did not
 		// write (docs/behaviour.md, "Echo rule").
 		return time.Duration(a.RetryAfterMS) * time.Millisecond, true
-	case classify.Timeout:
-		return 0, true
-	case classify.Unknown:
+	case c == classify.Unknown:
 		return 0, a.Evidence != "translate" // a request this dialect cannot express never will be
-	case classify.Quota, classify.Auth, classify.Unavailable, classify.Forbidden:
-		return 0, false // the account or the endpoint, for longer than a retry waits
-	case classify.Overflow, classify.ContextLength, classify.Refusal, classify.BadRequest:
-		return 0, false // this request, at this endpoint, whenever it comes back
 	}
-	return 0, false
+	return 0, true // a timeout: it may pass at any moment
 }

@@ -122,7 +122,7 @@ func (w *walk) conclude(res *Result) *Result {
 		res.Canceled, res.Failure = false, shutdownFailure()
 	}
 	if f := res.Failure; f != nil && !res.Committed && !shutdown {
-		f.RetryAfter = w.retryAfter(f, time.Now()) // retryafter.go
+		w.advise(f, time.Now()) // retryafter.go
 	}
 	switch {
 	case shutdown:

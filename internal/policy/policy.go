@@ -56,6 +56,17 @@ type Rule struct {
 	NextEndpoint bool
 	// Page: the operator is alerted (webhook).
 	Page bool
+	// Lasting: the endpoint will not serve the same request again within a
+	// client's retry, whatever the wait (a spent or rejected account, a
+	// model gone, access denied, or a request it refuses as it is). A
+	// client told a request failed is told not to retry it when every
+	// endpoint it tried failed that way (docs/behaviour.md#api, "Whether
+	// to retry").
+	Lasting bool
+	// Faulty: the request itself is at fault (bad input, too long, refused
+	// content): sent again unchanged it fails again, so the client is told
+	// not to retry it whatever else the walk met.
+	Faulty bool
 }
 
 // For returns the rule of class c (docs/behaviour.md#rules).
@@ -66,23 +77,23 @@ func For(c classify.Class) Rule {
 	case classify.RateLimited:
 		return Rule{Cool: CoolRetryAfter, Retry: RetryAfterWait, NextEndpoint: true}
 	case classify.Quota:
-		return Rule{Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true}
+		return Rule{Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true, Lasting: true}
 	case classify.ServerError:
 		return Rule{Counted: true, Cool: CoolThreshold, Retry: RetryOnce, NextEndpoint: true}
 	case classify.Unavailable:
-		return Rule{Counted: true, Cool: CoolUnavailable, NextEndpoint: true}
+		return Rule{Counted: true, Cool: CoolUnavailable, NextEndpoint: true, Lasting: true}
 	case classify.Auth:
-		return Rule{Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true}
+		return Rule{Counted: true, Cool: CoolAccount, NextEndpoint: true, Page: true, Lasting: true}
 	case classify.Forbidden:
-		return Rule{Counted: true, Cool: CoolThreshold}
+		return Rule{Counted: true, Cool: CoolThreshold, Lasting: true}
 	case classify.Overflow:
-		return Rule{NextEndpoint: true}
+		return Rule{NextEndpoint: true, Lasting: true} // too large here; another endpoint may take it
 	case classify.ContextLength:
-		return Rule{}
+		return Rule{Lasting: true, Faulty: true}
 	case classify.Refusal:
-		return Rule{}
+		return Rule{Lasting: true, Faulty: true}
 	case classify.BadRequest:
-		return Rule{}
+		return Rule{Lasting: true, Faulty: true}
 	case classify.Unknown:
 		return Rule{NextEndpoint: true}
 	}

@@ -16,32 +16,36 @@ func TestTableMatchesSpec(t *testing.T) {
 		counted, nextEP       bool
 		nextOrdered, nextFast bool
 		page                  bool
+		lasting, faulty       bool // docs/behaviour.md#api, "Whether to retry"
 	}
 	want := map[classify.Class]row{
-		classify.Timeout:       {false, true, true, true, true, false},
-		classify.RateLimited:   {false, false, true, true, true, false},
-		classify.Quota:         {false, true, true, true, true, true},
-		classify.ServerError:   {false, true, true, true, true, false},
-		classify.Unavailable:   {false, true, true, false, true, false},
-		classify.Auth:          {false, true, true, false, false, true},
-		classify.Forbidden:     {false, true, false, false, false, false},
-		classify.Overflow:      {true, false, true, true, true, false},
-		classify.ContextLength: {true, false, false, true, true, false},
-		classify.Refusal:       {true, false, false, false, false, false},
-		classify.BadRequest:    {true, false, false, false, false, false},
-		classify.Unknown:       {true, false, true, true, true, false},
+		classify.Timeout:       {false, true, true, true, true, false, false, false},
+		classify.RateLimited:   {false, false, true, true, true, false, false, false},
+		classify.Quota:         {false, true, true, true, true, true, true, false},
+		classify.ServerError:   {false, true, true, true, true, false, false, false},
+		classify.Unavailable:   {false, true, true, false, true, false, true, false},
+		classify.Auth:          {false, true, true, false, false, true, true, false},
+		classify.Forbidden:     {false, true, false, false, false, false, true, false},
+		classify.Overflow:      {true, false, true, true, true, false, true, false},
+		classify.ContextLength: {true, false, false, true, true, false, true, true},
+		classify.Refusal:       {true, false, false, false, false, false, true, true},
+		classify.BadRequest:    {true, false, false, false, false, false, true, true},
+		classify.Unknown:       {true, false, true, true, true, false, false, false},
 	}
 	if len(want) != len(classify.Classes()) {
 		t.Fatalf("table covers %d classes, the set has %d", len(want), len(classify.Classes()))
 	}
 	for _, c := range classify.Classes() {
 		r, w := For(c), want[c]
-		got := row{w.request, r.Counted, r.NextEndpoint, DefaultNextTarget(route.Ordered, c), DefaultNextTarget(route.Fastest, c), r.Page}
+		got := row{w.request, r.Counted, r.NextEndpoint, DefaultNextTarget(route.Ordered, c), DefaultNextTarget(route.Fastest, c), r.Page, r.Lasting, r.Faulty}
 		if got != w {
 			t.Errorf("%s: got %+v, want %+v", c, got, w)
 		}
 		if DefaultNextTarget(route.Pool, c) != w.nextFast {
 			t.Errorf("%s: pool next-target differs from fastest", c)
+		}
+		if r.Faulty && !r.Lasting {
+			t.Errorf("%s: a request at fault is not served again anywhere soon, here included", c)
 		}
 		if w.request {
 			if r.Cool != CoolNone || r.Counted {

@@ -109,6 +109,11 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 	if f := res.Failure; f != nil {
 		if f.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(f.RetryAfter), 10)) // rounded up: never back too soon
+			// The SDKs prefer the exact wait when there is one.
+			w.Header().Set("Retry-After-Ms", strconv.FormatInt((f.RetryAfter+time.Millisecond-1).Milliseconds(), 10)) // rounded up
+		}
+		if f.NoRetry {
+			w.Header().Set("X-Should-Retry", "false")
 		}
 		writeEnvelope(w, f.Status, d.failure(f))
 		return

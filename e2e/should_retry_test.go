@@ -1,0 +1,113 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// The official SDKs retry a 408, 409, 429 or 5xx twice on their own unless
+// the answer says x-should-retry: false. Detour has already retried and
+// failed over as the route allows; where another try cannot help soon or
+// would pay again, it says so, and the SDK at its default settings sends
+// the request once (docs/behaviour.md#api, "Whether to retry").
+
+// counted is an http.Client that counts the requests the SDK sends.
+func counted(n *atomic.Int32) *http.Client {
+	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		n.Add(1)
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A budgeted request that paid for a timeout is not sent again by the SDK:
+// its retry would be a new request with a new budget, and pay twice.
+func TestSDKDoesNotRetryAPaidBudget(t *testing.T) {
+	t.Parallel() // a second of upstream silence
+	silent := upstreamtest.Step{Delay: 10 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(silent), "q": script(ok("model-b", "b")), "s": script(ok("model-c", "c"))})
+	g := start(t, threeCfg("{name: r, targets: [a, b], max_billable_attempts: 1}"), fs)
+	var sent atomic.Int32
+	c := openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("unused"), option.WithHTTPClient(counted(&sent)))
+	_, err := c.Chat.Completions.New(context.Background(), hello("r"))
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusGatewayTimeout {
+		t.Fatalf("err %v, want the 504", err)
+	}
+	if v := apiErr.Response.Header.Get("X-Should-Retry"); v != "false" {
+		t.Errorf("X-Should-Retry %q", v)
+	}
+	if n := sent.Load(); n != 1 || fs["p"].Calls() != 1 {
+		t.Errorf("the SDK sent %d requests, the upstream was called %d times; want 1 and 1 (it pays for each)", n, fs["p"].Calls())
+	}
+}
+
+// A request at fault fails the same way again, even when the upstream said
+// so with a 500 (llama-server's over-long prompt).
+func TestSDKDoesNotRetryARequestAtFault(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(corpus(t, "llamacpp-context-size-has-been-exceeded-500")),
+		"q": script(ok("model-b", "b")), "s": script(ok("model-c", "c"))})
+	g := start(t, threeCfg("{name: r, targets: [a]}"), fs)
+	var sent atomic.Int32
+	c := openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("unused"), option.WithHTTPClient(counted(&sent)))
+	_, err := c.Chat.Completions.New(context.Background(), hello("r"))
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || apiErr.Code != "context_length" {
+		t.Fatalf("err %v, want the upstream's 500 as context_length", err)
+	}
+	if n := sent.Load(); n != 1 {
+		t.Errorf("the SDK sent %d requests, want 1", n)
+	}
+}
+
+// Every account spent: the Anthropic SDK, through the Messages door to an
+// OpenAI target whose quota answer is a 429, gives up at once.
+func TestSDKDoesNotRetryWhenNothingWillServeSoon(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(corpus(t, "openai-insufficient-quota-429")),
+		"q": script(corpus(t, "openai-insufficient-quota-429")), "s": script(ok("model-c", "c"))})
+	g := start(t, threeCfg("{name: r, targets: [a, b]}"), fs)
+	var sent atomic.Int32
+	c := anthropic.NewClient(aoption.WithBaseURL(g.URL+"/"), aoption.WithAPIKey("unused"), aoption.WithHTTPClient(counted(&sent)))
+	_, err := c.Messages.New(context.Background(), askClaude("r", "hi"))
+	var apiErr *anthropic.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("err %v, want the quota's 429", err)
+	}
+	if n := sent.Load(); n != 1 {
+		t.Errorf("the SDK sent %d requests, want 1", n)
+	}
+	wantSteps(t, g.recs.wait(t, 1), "a/p quota next_target", "b/q quota stop")
+}
+
+// Where another endpoint may serve soon, the SDK keeps its own retry: an
+// endpoint that timed out may answer the next request.
+func TestSDKRetriesWhenAnEndpointMayServe(t *testing.T) {
+	t.Parallel() // a second of upstream silence
+	silent := upstreamtest.Step{Delay: 10 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(silent, ok("model-a", "served")),
+		"q": script(corpus(t, "openai-insufficient-quota-429")), "s": script(ok("model-c", "c"))})
+	g := start(t, threeCfg("{name: r, targets: [a, b]}"), fs)
+	var sent atomic.Int32
+	c := openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("unused"), option.WithHTTPClient(counted(&sent)), option.WithMaxRetries(1))
+	res, err := c.Chat.Completions.New(context.Background(), hello("r"))
+	if err != nil {
+		t.Fatalf("openai-go with one retry: %v", err)
+	}
+	if res.Choices[0].Message.Content != "served" || sent.Load() != 2 {
+		t.Errorf("answer %q after %d requests, want a's answer to the SDK's retry", res.Choices[0].Message.Content, sent.Load())
+	}
+}

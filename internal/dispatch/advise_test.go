@@ -1,0 +1,66 @@
+package dispatch
+
+import (
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/health"
+)
+
+// TestWalkAdvisesNoRetry: a failed request tells the client not to retry it
+// (x-should-retry: false) exactly when no endpoint it tried or had left will
+// serve it soon, when the request is at fault, or when its billable budget
+// is spent; otherwise the SDK's own retry is left to it
+// (docs/behaviour.md#api, "Whether to retry").
+func TestWalkAdvisesNoRetry(t *testing.T) {
+	by := func(m map[string]answer) func(health.Key, int) answer {
+		return func(k health.Key, _ int) answer {
+			if a, ok := m[k.Provider]; ok {
+				return a
+			}
+			return okAnswer
+		}
+	}
+	limited := answer{class: classify.RateLimited, retryAfter: 5 * time.Second}
+	for _, c := range []struct {
+		name    string
+		route   string
+		script  map[string]answer
+		class   classify.Class
+		noRetry bool
+	}{
+		{"every account spent", "{name: r, targets: [a]}",
+			map[string]answer{"p1": fail(classify.Quota), "p2": fail(classify.Quota)}, classify.Quota, true},
+		{"one account spent, another endpoint timed out", "{name: r, targets: [a]}",
+			map[string]answer{"p1": fail(classify.Timeout), "p2": fail(classify.Quota)}, classify.Quota, false},
+		{"a key rejected and a model gone", "{name: r, targets: [a]}",
+			map[string]answer{"p1": fail(classify.Auth), "p2": fail(classify.Unavailable)}, classify.Unavailable, true},
+		{"a bad request", "{name: r, targets: [one]}",
+			map[string]answer{"p1": fail(classify.BadRequest)}, classify.BadRequest, true},
+		{"a bad request after timeouts elsewhere", "{name: r, targets: [a, b]}",
+			map[string]answer{"p1": fail(classify.Timeout), "p2": fail(classify.Timeout), "q": fail(classify.Refusal)}, classify.Refusal, true},
+		{"too large here, timed out there", "{name: r, targets: [one, b]}",
+			map[string]answer{"p1": fail(classify.Overflow), "q": fail(classify.Timeout)}, classify.Timeout, false},
+		{"server errors", "{name: r, targets: [one, b]}",
+			map[string]answer{"p1": fail(classify.ServerError), "q": fail(classify.ServerError)}, classify.ServerError, false},
+		{"rate limits naming a wait", "{name: r, targets: [one, b]}",
+			map[string]answer{"p1": limited, "q": limited}, classify.RateLimited, false},
+		{"billable budget spent", "{name: r, targets: [one, b], max_billable_attempts: 1}",
+			map[string]answer{"p1": fail(classify.Timeout)}, classify.Timeout, true},
+		{"attempt budget spent", "{name: r, targets: [one, b], max_attempts: 1}",
+			map[string]answer{"p1": fail(classify.Timeout)}, classify.Timeout, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, "  - "+c.route+"\n", by(c.script))
+			res, _ := h.do(t, "r", 0, 0)
+			f := res.Failure
+			if f == nil || f.Class != c.class {
+				t.Fatalf("failure %+v, want class %s", f, c.class)
+			}
+			if f.NoRetry != c.noRetry {
+				t.Errorf("NoRetry %v, want %v", f.NoRetry, c.noRetry)
+			}
+		})
+	}
+}
