@@ -96,6 +96,11 @@ func init() {
 		"invalid_image": badInput, "invalid_image_format": badInput, "image_parse_error": badInput,
 		"unprocessableentityerror":  badInput,
 		"invalid_encrypted_content": badInput, // an encrypted item the client sent back that this endpoint cannot verify
+		// The request's parameters declared invalid, in the vendors' own
+		// spellings (StepFun's type request_params_invalid): bad input by
+		// its code, as invalid_value is, where the status says nothing else.
+		"request_params_invalid": badInput, "invalid_request_params": badInput,
+		"invalid_params": badInput, "params_invalid": badInput,
 	}
 	codeTables[srcCode] = openaiCodes
 	codeTables[srcType] = openaiCodes

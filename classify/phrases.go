@@ -394,8 +394,12 @@ var requestPhrases = []phrase{
 	{a: "is too short", class: BadRequest, badInput: true}, // JSON Schema: "[] is too short - 'messages'"
 	{a: "empty", b: "parameter", gap: 12, class: BadRequest, badInput: true},
 	{a: "invalid '", class: BadRequest, badInput: true},
-	{a: "invalid `", class: BadRequest, badInput: true},                    // "Invalid `signature` in `thinking` block"
-	{a: "missing", b: "field", gap: 20, class: BadRequest, badInput: true}, // "Missing json field response_format.type"
+	{a: "invalid `", class: BadRequest, badInput: true}, // "Invalid `signature` in `thinking` block"
+	// A field the request lacks, named ("Missing json field
+	// response_format.type"; DeepSeek: "Missing `reasoning_content` field in
+	// the assistant message at message index 112"): room for a quoted field
+	// name between the two words.
+	{a: "missing", b: "field", gap: 40, class: BadRequest, badInput: true},
 	{a: "is blank", class: BadRequest, badInput: true},
 	{a: "invalid max_tokens", class: BadRequest, badInput: true},
 	{a: "expects", class: BadRequest, badInput: true},

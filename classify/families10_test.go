@@ -1,0 +1,29 @@
+package classify
+
+import "testing"
+
+// The fourteenth round (testdata/corpus/README.md): a field the request
+// lacks named with a quoted name between "missing" and "field", and the
+// vendors' codes that declare the request's parameters invalid. Each table
+// names what a rule covers and, after it, what it must not catch.
+
+// TestRoundFourteenRules: each positive case failed before its rule.
+func TestRoundFourteenRules(t *testing.T) {
+	run(t, []tc{
+		// A missing field named in backquotes, longer than the old gap.
+		{"missing quoted field", 400, nil, `{"error":{"message":"Missing ` + "`reasoning_content`" + ` field in the assistant message at message index 112.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`, false, "bad_request", "phrase:missing…field"},
+		{"missing dotted field", 400, nil, `{"error":{"message":"Missing the stream_options.include_usage field"}}`, false, "bad_request", "phrase:missing…field"},
+		// The request's parameters declared invalid by a code.
+		{"type request_params_invalid", 400, nil, `{"error":{"message":"Unrecognized chat message.","type":"request_params_invalid"}}`, false, "bad_request", "type:request_params_invalid"},
+		{"code invalid_params", 400, nil, `{"error":{"message":"bad request","code":"invalid_params"}}`, false, "bad_request", "code:invalid_params"},
+		// Must not catch: "missing" and "field" in clauses too far apart,
+		// a missing field in a 5xx (the server's own), the code beside a
+		// capability gap's wording (the phrase decides), the code in a 429
+		// or a 5xx (their status decides).
+		{"missing far from field", 400, nil, `{"error":{"message":"Something is missing from this conversation history, please retry or ask support about the field"}}`, false, "unknown", ""},
+		{"missing field in a 500", 500, nil, `{"error":{"message":"Missing ` + "`reasoning_content`" + ` field in the upstream answer"}}`, false, "server_error", ""},
+		{"params code beside a capability gap", 400, nil, `{"error":{"message":"model x does not support tools","type":"request_params_invalid"}}`, false, "unknown", ""},
+		{"params code in a 429", 429, nil, `{"error":{"message":"Too many requests","type":"request_params_invalid"}}`, false, "rate_limited", ""},
+		{"params code in a 503", 503, nil, `{"error":{"message":"busy","code":"invalid_params"}}`, false, "server_error", ""},
+	})
+}
