@@ -27,3 +27,18 @@ func TestRoundFourteenRules(t *testing.T) {
 		{"params code in a 503", 503, nil, `{"error":{"message":"busy","code":"invalid_params"}}`, false, "server_error", ""},
 	})
 }
+
+// TestAllowanceSpentInChinese: an allowance (额度, 配额) insufficient or used
+// up is quota under a 403 as under a 400 or 429, as 余额不足 already was;
+// one-api/new-api write "用户额度不足, 剩余额度: ¥0.000000" and
+// "该令牌额度已用尽" (a token's allowance) with a 403. Each failed before.
+func TestAllowanceSpentInChinese(t *testing.T) {
+	run(t, []tc{
+		{"user allowance", 403, nil, `{"error":{"message":"用户额度不足, 剩余额度: ¥0.000000","type":"new_api_error"}}`, false, "quota", "phrase:额度不足"},
+		{"token allowance used up", 403, nil, `{"error":{"message":"该令牌额度已用尽","type":"one_api_error"}}`, false, "quota", "phrase:额度已用尽"},
+		{"quota insufficient", 429, nil, `{"error":{"message":"配额不足"}}`, false, "quota", "phrase:配额不足"},
+		{"free allowance used", 400, nil, `{"error":{"message":"免费额度已用完，请开通付费"}}`, false, "quota", "phrase:额度已用完"},
+		// Must not catch: a rate limit's window (频率) or a 5xx's own words.
+		{"request frequency", 429, nil, `{"error":{"message":"请求频率超限，请稍后再试"}}`, false, "rate_limited", ""},
+	})
+}

@@ -154,5 +154,11 @@ var accountPhrases = []phrase{
 	{a: "欠费", class: Quota},   // in arrears
 	{a: "账户余额", class: Quota}, // account balance
 	{a: "请充值", class: Quota},  // please recharge
-
+	// An allowance (额度, 配额) insufficient or used up: one-api/new-api's
+	// "用户额度不足, 剩余额度: ¥0.00" and "该令牌额度已用尽" (a 403), a
+	// provider's "免费额度已用完".
+	{a: "额度不足", class: Quota},
+	{a: "配额不足", class: Quota},
+	{a: "额度已用尽", class: Quota},
+	{a: "额度已用完", class: Quota},
 }
