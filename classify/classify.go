@@ -227,7 +227,7 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 		return withRetry(statusVerdict(st), h, nil, req)
 	}
 	var s scanner
-	s.readBody(body)
+	s.readAnswer(body)
 	if v, ok := relayedByModel(h, body, &s.f, req, model); ok {
 		return v
 	}

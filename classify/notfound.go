@@ -69,7 +69,7 @@ func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeSca
 	switch {
 	case ts.model != "" && ts.clientNamed():
 		return true, notFoundEvidence
-	case ts.f != nil && ts.f.parsed && ts.namesResource() && refersToResource(ts.req):
+	case ts.f != nil && ts.f.parsed && !ts.f.plain && ts.namesResource() && refersToResource(ts.req):
 		// A provider's own error envelope about a stored thing, not a
 		// plain page nor a bare "Not Found" (a wrong base_url's 404 stays
 		// the endpoint's).

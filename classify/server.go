@@ -39,8 +39,8 @@ import (
 // client sent (Response.Request) is no evidence here either, so no client can
 // turn a provider's 500 into its own request's fault.
 
-// htmlScan bounds the timeout-wording search in a non-JSON 5xx body (an
-// HTML or text page names its error in its head).
+// htmlScan bounds the timeout-wording search in a 5xx page (an HTML page
+// names its error in its head).
 const htmlScan = 1 << 10
 
 // serverAnswer classifies a 5xx answer.
@@ -48,23 +48,25 @@ func serverAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 	if statusClass[st] == Timeout || len(body) == 0 {
 		return Verdict{Failed: true, Class: statusClass[st], Evidence: statusEvidence[st]}
 	}
-	if t := trimLeft(body); len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+	var s scanner
+	s.readAnswer(body)
+	if !s.f.parsed {
 		return fiveXX(st, statusEvidence[st], h, body[:min(len(body), htmlScan)], nil, req, model)
 	}
-	var s scanner
-	s.readBody(body)
 	return fiveXX(st, statusEvidence[st], h, body, &s.f, req, model)
 }
 
 // fiveXX classifies a 5xx status (or an error body whose numeric code is
-// one, evidence ev) by what its body says; f is nil for a body that is not
-// JSON, whose text is then searched for timeout wording only.
+// one, evidence ev) by what its body says; f is nil for a page (HTML) or
+// another body neither JSON nor plain text, whose text is then searched for
+// timeout wording only. A plain-text body is read as a JSON one's message
+// (readAnswer).
 func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte, model string) Verdict {
 	if statusClass[st] == Timeout {
 		return Verdict{Failed: true, Class: Timeout, Evidence: ev}
 	}
 	if f != nil && !f.parsed {
-		return Verdict{Failed: true, Class: ServerError, Evidence: ev} // JSON that says nothing readable
+		return Verdict{Failed: true, Class: ServerError, Evidence: ev} // an error event or body that says nothing readable
 	}
 	ts := textScan{f: f, body: bodyText(f, body), req: req}
 	if f != nil {

@@ -54,6 +54,21 @@ func (s *scanner) readBody(b []byte) {
 	}
 }
 
+// readAnswer is readBody for an error answer (a 4xx or 5xx): a body in
+// plain text, read as neither JSON nor an event stream, and no markup page
+// (a Python repr, "{'error': …}", is text too), is its
+// server's message, read as a JSON envelope's message is (a proxy's or a
+// Go server's http.Error, a Python server's str(e)): its words, a field
+// path it opens with, a retry hint, a relayed status. A page ('<') stays
+// raw text, searched for phrases only.
+func (s *scanner) readAnswer(b []byte) {
+	s.readBody(b)
+	if t := trimLeft(b); !s.f.parsed && len(t) > 0 && t[0] != '<' && !isSSE(t) {
+		s.f.addText(t)
+		s.f.parsed, s.f.plain = true, true
+	}
+}
+
 func isSSE(t []byte) bool {
 	return bytes.HasPrefix(t, []byte("event:")) || bytes.HasPrefix(t, []byte("data:")) ||
 		bytes.HasPrefix(t, []byte(":")) || bytes.HasPrefix(t, []byte("id:")) || errorLine(t)
