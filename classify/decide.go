@@ -200,7 +200,7 @@ func structureProof(f *facts) string {
 		return "detail:loc"
 	case f.fieldErrors:
 		return "zod:_errors"
-	case f.nTexts > 0 && (fieldPathPrefix(f.texts[0]) || rootedFieldPath(f.texts[0])):
+	case f.nTexts > 0 && (fieldPathPrefix(f.texts[0]) || rootedFieldPath(f.texts[0]) || labelledFieldPath(f.texts[0])):
 		return "message:field-path"
 	case f.nTexts > 0 && bodyLoc(f.texts[0]):
 		return "message:loc"
@@ -208,6 +208,15 @@ func structureProof(f *facts) string {
 		return "message:field-path"
 	}
 	return ""
+}
+
+// labelledFieldPath reports a message that opens with a field path after a
+// relay's labels ("upstream error: '$.input' is invalid", relayLabel). It is
+// relayed, so, like a path inside the message, it does not outweigh a
+// capability gap the message states (refine).
+func labelledFieldPath(t []byte) bool {
+	k := relayLabel(t)
+	return k > 0 && fieldPathPrefix(t[k:])
 }
 
 // relayedFieldPath reports a request-rooted, indexed field path followed by

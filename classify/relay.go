@@ -1,6 +1,9 @@
 package classify
 
-import "net/http"
+import (
+	"bytes"
+	"net/http"
+)
 
 // Relays that print their upstream's status in words of their own, beside
 // the SDKs' "Error code: 429 - {…}" (server.go):
@@ -19,11 +22,17 @@ import "net/http"
 
 // sdkStatusLead returns the 4xx status a message opens with in the Node
 // SDK's form, 0 for none or where the client sent that text.
+// The message may open with a relay's labels (relayLabel) before it.
 func (ts *textScan) sdkStatusLead(t []byte) int {
-	if len(t) < 6 || t[0] != '4' || !digit(t[1]) || !digit(t[2]) || t[3] != ' ' || t[4] < 'A' || t[4] > 'Z' {
+	k := 0
+	if len(t) < 6 || t[0] != '4' {
+		k = relayLabel(t)
+	}
+	d := t[k:]
+	if len(d) < 6 || d[0] != '4' || !digit(d[1]) || !digit(d[2]) || d[3] != ' ' || d[4] < 'A' || d[4] > 'Z' {
 		return 0
 	}
-	e := 5
+	e := k + 5
 	for e < len(t) && wordTab[t[e]] == 1 {
 		e++
 	}
@@ -31,7 +40,7 @@ func (ts *textScan) sdkStatusLead(t []byte) int {
 		ts.echo = true
 		return 0
 	}
-	return int(t[0]-'0')*100 + int(t[1]-'0')*10 + int(t[2]-'0')
+	return int(d[0]-'0')*100 + int(d[1]-'0')*10 + int(d[2]-'0')
 }
 
 func digit(c byte) bool { return c >= '0' && c <= '9' }
@@ -40,12 +49,14 @@ func digit(c byte) bool { return c >= '0' && c <= '9' }
 var modelRelayLeads = [...]string{"received client error (", "received server error ("}
 
 // modelRelayedStatus returns the 4xx or 5xx status a message opens with as
-// "Received client error (N)" or "Received server error (N)", 0 for none.
+// "Received client error (N)" or "Received server error (N)", a relay's
+// labels aside (relayLabel), 0 for none.
 func (ts *textScan) modelRelayedStatus() int {
 	for i := 0; i < ts.texts(); i++ {
 		t := ts.text(i)
+		k := relayLabel(t)
 		for _, lead := range modelRelayLeads {
-			e, ok := prefixAt(t, 0, lead)
+			e, ok := prefixAt(t, k, lead)
 			if !ok || e+4 > len(t) || t[e] < '4' || t[e] > '5' || !digit(t[e+1]) || !digit(t[e+2]) || t[e+3] != ')' {
 				continue
 			}
@@ -73,4 +84,97 @@ func relayedByModel(h http.Header, body []byte, f *facts, req []byte, model stri
 		return withRetry(echoMark(decide(statusClass[rs], relayedEvidence[rs], h, body, f, req, model), ts.echo), h, f, req), true
 	}
 	return Verdict{}, false
+}
+
+// maxLabels bounds the relay labels read before a message.
+const maxLabels = 6
+
+// relayLabel returns the length of the labels a relay (or a chain of them)
+// puts before the message it passes on, 0 for none. A label is
+//
+//   - a bracketed tag and a blank: "[groq] ", "[RID: 42] ";
+//   - one or more exceptions' names (a name ending in Error or Exception),
+//     after at most one plain word, and a separator ": " or " - ":
+//     "litellm.APIError: ", "AzureException RateLimitError - ", "openai
+//     error: " (Portkey), "upstream error: ", "Upstream error from
+//     Alibaba: " (a name after "from" too);
+//   - OpenRouter's "Provider returned error: ".
+//
+// A sentence is none ("Tool call error: " has two plain words): what
+// follows a sentence's colon may be text the server quotes.
+func relayLabel(t []byte) int {
+	i := 0
+	for n := 0; n < maxLabels && i < len(t); n++ {
+		e := oneLabel(t[i:])
+		if e == 0 {
+			break
+		}
+		i += e
+	}
+	return i
+}
+
+// oneLabel returns the length of the relay label t opens with, 0 for none.
+func oneLabel(t []byte) int {
+	if t[0] == '[' {
+		k := bytes.IndexByte(t[:min(len(t), 50)], ']')
+		if k < 2 || bytes.IndexByte(t[1:k], '\n') >= 0 || bytes.IndexByte(t[1:k], '[') >= 0 {
+			return 0
+		}
+		e := k + 1
+		for e < len(t) && t[e] == ' ' {
+			e++
+		}
+		if e == k+1 {
+			return 0
+		}
+		return e
+	}
+	i := 0
+	if e, ok := prefixAt(t, 0, "provider returned error"); ok {
+		i = e
+	} else {
+		i = labelWord(t, 0)
+		names := 0
+		if i > 0 && exceptionName(t[:i]) {
+			names++
+		}
+		for i > 0 && i < len(t) && t[i] == ' ' {
+			e := labelWord(t, i+1)
+			if e == i+1 || !exceptionName(t[i+1:e]) {
+				break
+			}
+			names++
+			i = e
+		}
+		if names == 0 {
+			return 0
+		}
+		if e, ok := prefixAt(t, i, " from "); ok && t[i] == ' ' && t[e-1] == ' ' {
+			if w := labelWord(t, e); w > e {
+				i = w
+			}
+		}
+	}
+	switch {
+	case bytes.HasPrefix(t[i:], []byte(": ")):
+		return i + 2
+	case bytes.HasPrefix(t[i:], []byte(" - ")):
+		return i + 3
+	}
+	return 0
+}
+
+// labelWord returns the end of the name that starts at t[i] (letters,
+// digits, '.', '_', '-'), i for none.
+func labelWord(t []byte, i int) int {
+	for i < len(t) && (wordTab[t[i]] == 1 || t[i] == '.' || t[i] == '_' || t[i] == '-') {
+		i++
+	}
+	return i
+}
+
+// exceptionName reports a name ending in Error or Exception, case aside.
+func exceptionName(w []byte) bool {
+	return hasSuffixFoldB(w, "error") || hasSuffixFoldB(w, "exception")
 }

@@ -1,7 +1,6 @@
 package classify
 
 import (
-	"bytes"
 	"net/http"
 	"strconv"
 )
@@ -143,30 +142,12 @@ func (ts *textScan) relayedStatus() int {
 }
 
 // relayPrefix reports whether what precedes a relayed status is nothing or
-// a chain of exceptions' names, each with its separator, from the text's
-// start ("litellm.BadRequestError: AnthropicException - "): a name inside a
-// sentence ("Invalid value: 'XError: ") is the sentence's, which may quote
-// the client.
+// a relay's labels from the text's start (relayLabel: "litellm.
+// BadRequestError: AnthropicException - ", "[groq] upstream error: "): a
+// name inside a sentence ("Invalid value: 'XError: ") is the sentence's,
+// which may quote the client.
 func relayPrefix(before []byte) bool {
-	for len(before) > 0 {
-		i := 0
-		for i < len(before) && (wordTab[before[i]] == 1 || before[i] == '.' || before[i] == '_') {
-			i++
-		}
-		name, rest := before[:i], before[i:]
-		sep := 0
-		switch {
-		case bytes.HasPrefix(rest, []byte(" - ")):
-			sep = 3
-		case bytes.HasPrefix(rest, []byte(": ")):
-			sep = 2
-		}
-		if i == 0 || sep == 0 || !(hasSuffixFoldB(name, "exception") || hasSuffixFoldB(name, "error")) {
-			return false
-		}
-		before = rest[sep:]
-	}
-	return true
+	return relayLabel(before) == len(before)
 }
 
 // hasSuffixFoldB reports whether b ends with the lower-case ASCII s, case
