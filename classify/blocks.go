@@ -149,6 +149,14 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	case st >= 400 && statusFixed[st]:
 		return withRetry(Verdict{Failed: true, Class: statusClass[st], Evidence: codeStatusEvidence[st]}, h, f, req)
 	case st >= 400:
+		// Read as the same answer sent with that status is: a model's
+		// status it relays (SageMaker), an upstream answer it quotes.
+		if v, ok := relayedAnswer(st, h, body, req, model); ok {
+			return v
+		}
+		if v, ok := relayedByModel(h, body, f, req, model); ok {
+			return v
+		}
 		return withRetry(decide(statusClass[st], codeStatusEvidence[st], h, body, f, req, model), h, f, req)
 	}
 	if f.codeInBody != "" {
