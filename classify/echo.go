@@ -14,7 +14,8 @@ import (
 //
 // Both sides are compared as normText reads them: ASCII case folded, JSON
 // escapes decoded (\u0071uota is quota; surrogate pairs joined), a byte that
-// is not UTF-8 read as U+FFFD, every run
+// is not UTF-8 read as U+FFFD, a typographic single quote (’) as an
+// apostrophe, as phrases read it, every run
 // of blanks — spaces, tabs, newlines (and backspace, form feed), raw or
 // escaped — one space. The request's side is also read one level deeper
 // where it escapes a backslash (JSON inside its strings, which the upstream
@@ -58,6 +59,9 @@ func (n *normText) next() int {
 			r, w := utf8.DecodeRune(n.b[n.i:])
 			n.i += w
 			n.blank = false
+			if r == '\u2018' || r == '\u2019' {
+				return '\'' // as phrases read it (typoQuote)
+			}
 			n.np = utf8.EncodeRune(n.pend[:], r)
 			n.pi = 1
 			return int(n.pend[0])
@@ -91,6 +95,9 @@ func (n *normText) next() int {
 			return int(lowerTab[byte(r)])
 		}
 		n.blank = false
+		if r == '\u2018' || r == '\u2019' {
+			return '\'' // as phrases read it (typoQuote)
+		}
 		n.np = utf8.EncodeRune(n.pend[:], r)
 		n.pi = 1
 		return int(n.pend[0])

@@ -172,12 +172,28 @@ func prefixAt(t []byte, i int, p string) (int, bool) {
 			}
 			continue
 		}
+		if j < len(t) && p[k] == '\'' && t[j] == 0xE2 {
+			if w := typoQuote(t, j); w > 0 {
+				j += w
+				continue
+			}
+		}
 		if j >= len(t) || lowerTab[t[j]] != p[k] {
 			return 0, false
 		}
 		j++
 	}
 	return j, true
+}
+
+// typoQuote returns 3 where t[i] starts a typographic single quote, U+2018
+// or U+2019 (’, the apostrophe of typeset text: "doesn’t support"), which
+// phrases read as an apostrophe; 0 otherwise.
+func typoQuote(t []byte, i int) int {
+	if i+2 < len(t) && t[i] == 0xE2 && t[i+1] == 0x80 && (t[i+2] == 0x98 || t[i+2] == 0x99) {
+		return 3
+	}
+	return 0
 }
 
 // indexFold returns the index of p in t (case-insensitive, blanks tolerant),
@@ -281,13 +297,14 @@ type classMask uint16
 func (m classMask) has(c Class) bool { return m&(1<<c) != 0 }
 
 // window returns the next 8 bytes of t from i, lowered, with each run of
-// blanks (escaped ones too) folded to one space: the phrase filter's view.
+// blanks (escaped ones too) folded to one space and a typographic single
+// quote to an apostrophe (typoQuote): the phrase filter's view.
 func window(t []byte, i int) (uint64, int) {
 	if i+9 <= len(t) { // fast path: no blank runs, no escapes in reach
 		var w uint64
 		for j := 0; j < 8; j++ {
 			c := t[i+j]
-			if c < ' ' || c == '\\' || (c == ' ' && (t[i+j+1] <= ' ' || t[i+j+1] == '\\')) {
+			if c < ' ' || c == '\\' || c == 0xE2 || (c == ' ' && (t[i+j+1] <= ' ' || t[i+j+1] == '\\')) {
 				goto slow
 			}
 			w |= uint64(lowerTab[c]) << (8 * j)
@@ -306,6 +323,11 @@ slow:
 				i += b
 			}
 			w |= uint64(' ') << (8 * j)
+			continue
+		}
+		if q := typoQuote(t, i); q > 0 {
+			w |= uint64('\'') << (8 * j)
+			i += q
 			continue
 		}
 		w |= uint64(lowerTab[t[i]]) << (8 * j)
