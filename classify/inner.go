@@ -38,7 +38,7 @@ func quotedAnswer(f *facts) (obj, lead []byte, st int, buf *[MaxBody]byte) {
 		if k < 0 {
 			continue
 		}
-		st, ok := quoteLead(t[:k])
+		st, ok := quoteLead(t[min(wholeQuoted(t), k):k])
 		if !ok {
 			continue
 		}

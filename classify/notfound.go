@@ -237,6 +237,11 @@ func hasFold[T, U ~string | ~[]byte](t T, sub U) bool {
 // where to go on; next is -1 when there is none.
 func nextName(t []byte, from int) (s, e, next int) {
 	after := -1 // the end of the last escape: a name may start there
+	if from == 0 {
+		// A text quoted whole is its words, not one name.
+		from = wholeQuoted(t)
+		after = from
+	}
 	for i := from; i < len(t); {
 		c := t[i]
 		switch {

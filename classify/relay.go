@@ -101,9 +101,10 @@ const maxLabels = 6
 //   - OpenRouter's "Provider returned error: ".
 //
 // A sentence is none ("Tool call error: " has two plain words): what
-// follows a sentence's colon may be text the server quotes.
+// follows a sentence's colon may be text the server quotes. The opening
+// quote of a text quoted whole (wholeQuoted) comes before them.
 func relayLabel(t []byte) int {
-	i := 0
+	i := wholeQuoted(t)
 	for n := 0; n < maxLabels && i < len(t); n++ {
 		e := oneLabel(t[i:])
 		if e == 0 {
@@ -177,4 +178,21 @@ func labelWord(t []byte, i int) int {
 // exceptionName reports a name ending in Error or Exception, case aside.
 func exceptionName(w []byte) bool {
 	return hasSuffixFoldB(w, "error") || hasSuffixFoldB(w, "exception")
+}
+
+// wholeQuoted returns the length of the opening quote of a text quoted
+// whole, as a relay that encodes a message string twice writes it
+// ("\"Invalid token\"", the quotes escaped inside a JSON string, bare in a
+// plain-text body), 0 for a text that is not.
+func wholeQuoted(t []byte) int {
+	e := len(t)
+	for e > 0 && (t[e-1] == ' ' || t[e-1] == '\n' || t[e-1] == '\r') {
+		e--
+	}
+	for _, q := range [...]string{`\"`, `"`} {
+		if e >= 2*len(q)+1 && string(t[:len(q)]) == q && string(t[e-len(q):e]) == q && (len(q) == 2 || t[e-2] != '\\') {
+			return len(q)
+		}
+	}
+	return 0
 }

@@ -129,7 +129,7 @@ func (ts *textScan) relayedStatus() int {
 		}
 		d := t[k+len(p):]
 		if len(d) < 7 || d[0] != '4' || d[1] < '0' || d[1] > '9' || d[2] < '0' || d[2] > '9' || d[3] != ' ' || d[4] != '-' || d[5] != ' ' ||
-			(d[6] != '{' && d[6] != '[') || !relayPrefix(t[:k]) {
+			(d[6] != '{' && d[6] != '[') || !relayPrefix(t[wholeQuoted(t):k]) {
 			continue
 		}
 		if len(ts.req) > 0 && echoed(ts.req, t[k:k+len(p)+6]) {
