@@ -64,6 +64,8 @@ func FuzzEchoed(f *testing.F) {
 	f.Add("a\n\tb <&> é😀", "A B")
 	f.Add("aaab", "aab")
 	f.Add("quota", "")
+	f.Add("doesn’t", "DOESN'T")
+	f.Add("doesn't", "doesn‘t")
 	f.Fuzz(func(t *testing.T, req, text string) {
 		// No backslash and no line break in the text: echoedLines, which
 		// reads pieces between line breaks, is tested on its own.
@@ -75,10 +77,14 @@ func FuzzEchoed(f *testing.F) {
 		}
 		fold := func(s string) string {
 			// A byte that is not UTF-8 reads as U+FFFD (as json.Marshal
-			// writes the request's).
+			// writes the request's); a typographic single quote as an
+			// apostrophe.
 			var v strings.Builder
 			for len(s) > 0 {
 				r, w := utf8.DecodeRuneInString(s)
+				if r == '\u2018' || r == '\u2019' {
+					r = '\''
+				}
 				v.WriteRune(r)
 				s = s[w:]
 			}
