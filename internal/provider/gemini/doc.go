@@ -45,7 +45,10 @@
 // modelVersion to model. A body with no candidates, or whose every candidate
 // was blocked without content, is an error, never an empty success; the
 // gateway's classifier reads the block reason. In streams such chunks set
-// Event.Error. Gemini streams end without [DONE]: the chunk carrying the last
+// Event.Error. A streamed chunk's text, each of its function calls and its
+// finish reason go out in chat chunks of their own, as OpenAI streams them
+// (a client's accumulator tells a finished text or call by the chunk after
+// it). Gemini streams end without [DONE]: the chunk carrying the last
 // finishReason sets Done and the reader then returns io.EOF.
 //
 // Embeddings (embed.go, provider.Embedder): an OpenAI embeddings body

@@ -74,33 +74,34 @@ func (s *stream) Next() (provider.Event, error) {
 			st = &cst{}
 			s.cands[idx] = st
 		}
-		var d chat.Delta
+		// As OpenAI streams them: the text, each function call and the
+		// finish reason in chunks of their own (openai-go's
+		// ChatCompletionAccumulator reports a content or tool call as
+		// finished only when a later chunk no longer continues it).
+		n := len(cs)
 		if text, ok := cand.text(); ok {
-			d.Content = &text
+			cs = append(cs, s.chunk(idx, chat.Delta{Content: &text}, nil))
 		}
 		for _, tc := range cand.calls(&s.calls, s.callPrefix) {
-			d.ToolCalls = append(d.ToolCalls, chat.ToolCallDelta{Index: st.calls, ID: tc.ID, Type: "function",
-				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}})
+			cs = append(cs, s.chunk(idx, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: st.calls, ID: tc.ID, Type: "function",
+				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}}}}, nil))
 			st.calls++
 		}
-		var finish *string
 		if cand.FinishReason != "" {
 			fr := finishReason(cand.FinishReason, st.calls > 0)
-			if fr == chat.FinishContentFilter && !s.content && d.Content == nil && d.ToolCalls == nil {
+			if fr == chat.FinishContentFilter && !s.content && len(cs) == n {
 				// Blocked before anything was said: an error for the
 				// classifier, not an empty answer.
 				out.Error = true
 				return out, nil
 			}
-			finish = &fr
+			cs = append(cs, s.chunk(idx, chat.Delta{}, &fr))
 			st.finished = true
 		}
-		if d.Content == nil && d.ToolCalls == nil && finish == nil {
-			continue
+		if len(cs) > n {
+			out.Content = true
+			s.content = true
 		}
-		cs = append(cs, s.chunk(idx, d, finish))
-		out.Content = true
-		s.content = true
 	}
 	// Gemini has no end marker: the answer ends when every candidate has
 	// its finishReason.
