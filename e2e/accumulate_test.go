@@ -155,6 +155,7 @@ type chatCase struct {
 	calls                 []accCall
 	finish, model         string
 	usage                 [3]int64 // prompt, completion, total
+	reasoning             int64    // of the completion tokens
 }
 
 func chatCases(t *testing.T) []chatCase {
@@ -178,10 +179,16 @@ func chatCases(t *testing.T) []chatCase {
 		{name: "gemini tool", target: "gem", dialect: "gemini", events: []string{geminiTemperatureCall},
 			calls:  []accCall{{"call_*", "get_current_temperature", `{"location":"London"}`}},
 			finish: "tool_calls", model: "gemini-2.0-flash", usage: [3]int64{58, 8, 66}},
+		// Firebase vertexai-sdk-test-data
+		// streaming-success-thinking-function-call-thought-summary-signature.txt:
+		// two thought-only events, then the call.
+		{name: "gemini thinking tool", target: "gem", dialect: "gemini", events: sseBlocks(string(testdata(t, "gemini", "stream/function_call_thinking.sse"))),
+			calls:  []accCall{{"call_*", "now", `{}`}},
+			finish: "tool_calls", model: "gemini-2.5-flash", usage: [3]int64{38, 174, 212}, reasoning: 168},
 		{name: "gemini two tools", target: "gem", dialect: "gemini", events: []string{geminiTwoCalls},
 			calls: []accCall{{"call_*", "fetchWeather", `{"param":{"state":"MA","city":"Boston","date":"2024-10-17"}}`},
 				{"call_*", "completelyDifferentFunction", `{"param":{"state":"MA","city":"Boston","date":"2024-10-17"}}`}},
-			finish: "tool_calls", model: "gemini-2.5-flash", usage: [3]int64{212, 178, 390}},
+			finish: "tool_calls", model: "gemini-2.5-flash", usage: [3]int64{212, 178, 390}, reasoning: 139},
 	}
 }
 
@@ -255,8 +262,10 @@ func TestAccChatCompletionAccumulator(t *testing.T) {
 					}
 				}
 			}
-			if u := acc.Usage; u.PromptTokens != tc.usage[0] || u.CompletionTokens != tc.usage[1] || u.TotalTokens != tc.usage[2] {
-				t.Errorf("usage %d/%d/%d, want %v", u.PromptTokens, u.CompletionTokens, u.TotalTokens, tc.usage)
+			if u := acc.Usage; u.PromptTokens != tc.usage[0] || u.CompletionTokens != tc.usage[1] || u.TotalTokens != tc.usage[2] ||
+				u.CompletionTokensDetails.ReasoningTokens != tc.reasoning {
+				t.Errorf("usage %d/%d/%d reasoning %d, want %v %d", u.PromptTokens, u.CompletionTokens, u.TotalTokens,
+					u.CompletionTokensDetails.ReasoningTokens, tc.usage, tc.reasoning)
 			}
 			checkUpstream(t, fs, tc.dialect, true)
 			wantSteps(t, g.recs.wait(t, 1), tc.target+"/"+tc.dialect+" ok done")
@@ -297,6 +306,9 @@ func TestAccMessagesAccumulate(t *testing.T) {
 		{name: "gemini tool", target: "gem", dialect: "gemini", events: []string{geminiTemperatureCall},
 			calls: []accCall{{"call_*", "get_current_temperature", `{"location":"London"}`}},
 			stop:  anthropic.StopReasonToolUse, model: "gemini-2.0-flash", input: 58, output: 8},
+		{name: "gemini thinking tool", target: "gem", dialect: "gemini", events: sseBlocks(string(testdata(t, "gemini", "stream/function_call_thinking.sse"))),
+			calls: []accCall{{"call_*", "now", `{}`}},
+			stop:  anthropic.StopReasonToolUse, model: "gemini-2.5-flash", input: 38, output: 174},
 		{name: "gemini two tools", target: "gem", dialect: "gemini", events: []string{geminiTwoCalls},
 			calls: []accCall{{"call_*", "fetchWeather", `{"param":{"state":"MA","city":"Boston","date":"2024-10-17"}}`},
 				{"call_*", "completelyDifferentFunction", `{"param":{"state":"MA","city":"Boston","date":"2024-10-17"}}`}},
@@ -410,9 +422,16 @@ func TestAccResponsesEvents(t *testing.T) {
 			}
 			items := map[int64]*item{}
 			var respID string
+			var racc responses.ResponseAccumulator
 			for s.Next() {
 				ev := s.Current()
 				raw = append(raw, ev.RawJSON())
+				var sev responses.ResponsesServerEventUnion
+				if err := json.Unmarshal([]byte(ev.RawJSON()), &sev); err != nil {
+					t.Errorf("%s: %v", ev.Type, err)
+				} else if err := racc.AddEvent(sev); err != nil {
+					t.Errorf("the SDK's ResponseAccumulator refused %s: %v", ev.RawJSON(), err)
+				}
 				if ev.SequenceNumber != seq+1 {
 					t.Errorf("sequence_number %d after %d: %s", ev.SequenceNumber, seq, ev.RawJSON())
 				}
@@ -502,6 +521,9 @@ func TestAccResponsesEvents(t *testing.T) {
 					t.Errorf("output %d never done", i)
 				}
 			}
+			if rr, err := racc.ReconstructedResponse(); err != nil || rr.OutputText() != tc.content || len(rr.Output) != len(completed.Output) {
+				t.Errorf("ResponseAccumulator: %v, %+v", err, rr)
+			}
 			r := completed
 			if r.ID != respID || r.Status != "completed" || r.Model != tc.model || r.OutputText() != tc.content {
 				t.Errorf("completed: id %q status %q model %q text %q", r.ID, r.Status, r.Model, r.OutputText())
@@ -524,8 +546,10 @@ func TestAccResponsesEvents(t *testing.T) {
 					t.Errorf("function call %d: %q %q %q %q", i, c.CallID, c.Name, c.Arguments, c.Status)
 				}
 			}
-			if u := r.Usage; u.InputTokens != tc.usage[0] || u.OutputTokens != tc.usage[1] || u.TotalTokens != tc.usage[2] {
-				t.Errorf("usage %d/%d/%d, want %v", u.InputTokens, u.OutputTokens, u.TotalTokens, tc.usage)
+			if u := r.Usage; u.InputTokens != tc.usage[0] || u.OutputTokens != tc.usage[1] || u.TotalTokens != tc.usage[2] ||
+				u.OutputTokensDetails.ReasoningTokens != tc.reasoning {
+				t.Errorf("usage %d/%d/%d reasoning %d, want %v %d", u.InputTokens, u.OutputTokens, u.TotalTokens,
+					u.OutputTokensDetails.ReasoningTokens, tc.usage, tc.reasoning)
 			}
 			wantSteps(t, g.recs.wait(t, 1), tc.target+"/"+tc.dialect+" ok done")
 		})
