@@ -47,6 +47,19 @@ func accFakes(t *testing.T, dialect string, answer upstreamtest.Step) map[string
 	return fakes(t, s)
 }
 
+// toolOnly drops a Messages stream's text block (index 0) and renumbers
+// its tool_use block (index 1) to 0.
+func toolOnly(events []string) []string {
+	var out []string
+	for _, e := range events {
+		if strings.Contains(e, `"index":0`) {
+			continue
+		}
+		out = append(out, strings.ReplaceAll(e, `"index":1`, `"index":0`))
+	}
+	return out
+}
+
 // anthropicTwoTools is a Messages stream of two parallel tool_use blocks
 // after a text block: the event sequence and shapes of anthropic-sdk-python
 // tests/lib/streaming/fixtures/tool_use_response.txt (the adapter's
@@ -168,6 +181,11 @@ func chatCases(t *testing.T) []chatCase {
 		{name: "anthropic tool", target: "claude", dialect: "anthropic", events: sseBlocks(string(testdata(t, "anthropic", "stream/tool_use.sse"))),
 			content: "I'll check the current weather in Paris for you.", calls: []accCall{{"toolu_01NRLabsLyVHZPKxbKvkfSMn", "get_weather", `{"location": "Paris"}`}},
 			finish: "tool_calls", model: "claude-sonnet-4-20250514", usage: [3]int64{377, 65, 442}},
+		// The same stream with its text block removed and the tool_use
+		// block at index 0: Claude answering with a tool call alone.
+		{name: "anthropic tool only", target: "claude", dialect: "anthropic", events: toolOnly(sseBlocks(string(testdata(t, "anthropic", "stream/tool_use.sse")))),
+			calls:  []accCall{{"toolu_01NRLabsLyVHZPKxbKvkfSMn", "get_weather", `{"location": "Paris"}`}},
+			finish: "tool_calls", model: "claude-sonnet-4-20250514", usage: [3]int64{377, 65, 442}},
 		{name: "anthropic two tools", target: "claude", dialect: "anthropic", events: anthropicTwoTools,
 			content: "I'll check both cities.", calls: []accCall{{"toolu_01TwoToolsParis000000001", "get_weather", `{"location":"Paris"}`},
 				{"toolu_01TwoToolsTokyo000000001", "get_weather", `{"location":"Tokyo","unit":"celsius"}`}},
@@ -212,7 +230,7 @@ func TestAccChatCompletionAccumulator(t *testing.T) {
 				if !acc.AddChunk(ch) {
 					t.Errorf("the accumulator rejected chunk %d: %s", len(raw), ch.RawJSON())
 				}
-				if c, ok := acc.JustFinishedContent(); ok && c != "" {
+				if c, ok := acc.JustFinishedContent(); ok {
 					contents = append(contents, c)
 				}
 				if tc, ok := acc.JustFinishedToolCall(); ok {
@@ -236,6 +254,9 @@ func TestAccChatCompletionAccumulator(t *testing.T) {
 			}
 			if tc.content != "" && (len(contents) != 1 || contents[0] != tc.content) {
 				t.Errorf("JustFinishedContent reported %q, want %q once", contents, tc.content)
+			}
+			if tc.content == "" && len(contents) > 0 { // a tool call alone finishes no content
+				t.Errorf("JustFinishedContent reported %q for an answer without text", contents)
 			}
 			if len(ch.Message.ToolCalls) != len(tc.calls) {
 				t.Fatalf("tool calls: %+v", ch.Message.ToolCalls)

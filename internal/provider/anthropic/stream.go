@@ -201,9 +201,6 @@ func (s *stream) chunk(d chat.Delta, finish *string, u *provider.Usage) []byte {
 		d.Role = "assistant"
 		s.roleOut = true
 	}
-	if d.Content == nil && d.ToolCalls == nil && finish == nil && d.Role != "" {
-		d.Content = chat.Ptr("")
-	}
 	if s.id == "" {
 		s.id = chat.NewID()
 	}
