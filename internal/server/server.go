@@ -70,10 +70,10 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 	}
 	notFound := func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Anthropic-Version") != "" { // an Anthropic SDK: its envelope
-			anthropicError(w, http.StatusNotFound, "unknown path "+r.URL.Path)
+			anthropicError(w, http.StatusNotFound, notFoundMessage(r.URL.Path))
 			return
 		}
-		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found", "unknown path "+r.URL.Path)
+		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found", notFoundMessage(r.URL.Path))
 	}
 	s.mux.HandleFunc("/", notFound)
 	s.admin.HandleFunc("/", notFound)

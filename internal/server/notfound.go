@@ -1,0 +1,23 @@
+package server
+
+import "strings"
+
+// doorPaths are the paths clients call (docs/doors.md).
+var doorPaths = []string{"/v1/chat/completions", "/v1/responses", "/v1/embeddings", "/v1/models",
+	"/v1/messages", "/v1/messages/count_tokens"}
+
+// notFoundMessage is the 404's message for path: it names the door the
+// client most likely meant when its base URL lacks the /v1 the OpenAI SDKs
+// expect in it, or repeats the /v1 the Anthropic SDKs add themselves.
+func notFoundMessage(path string) string {
+	msg := "unknown path " + path
+	for _, p := range doorPaths {
+		switch {
+		case "/v1"+path == p:
+			return msg + "; did you mean " + p + "? (an OpenAI client's base URL ends in /v1: http://HOST:PORT/v1)"
+		case strings.HasPrefix(path, "/v1/v1/") && path[len("/v1"):] == p:
+			return msg + "; did you mean " + p + "? (the base URL ends in /v1 and the client adds /v1 itself: an Anthropic client's base URL is http://HOST:PORT)"
+		}
+	}
+	return msg
+}
