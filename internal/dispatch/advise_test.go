@@ -48,6 +48,14 @@ func TestWalkAdvisesNoRetry(t *testing.T) {
 			map[string]answer{"p1": limited, "q": limited}, classify.RateLimited, false},
 		{"billable budget spent", "{name: r, targets: [one, b], max_billable_attempts: 1}",
 			map[string]answer{"p1": fail(classify.Timeout)}, classify.Timeout, true},
+		// The budget spent by the walk's very last attempt: nothing was
+		// left to stop, and the SDK's retry would still pay again.
+		{"billable budget spent by the last attempt", "{name: r, targets: [one], max_billable_attempts: 1}",
+			map[string]answer{"p1": fail(classify.Timeout)}, classify.Timeout, true},
+		{"billable budget spent at the last target", "{name: r, targets: [one, b], max_billable_attempts: 2}",
+			map[string]answer{"p1": fail(classify.Timeout), "q": fail(classify.Timeout)}, classify.Timeout, true},
+		{"billable budget not spent", "{name: r, targets: [one, b], max_billable_attempts: 3}",
+			map[string]answer{"p1": fail(classify.Timeout), "q": fail(classify.Timeout)}, classify.Timeout, false},
 		{"attempt budget spent", "{name: r, targets: [one, b], max_attempts: 1}",
 			map[string]answer{"p1": fail(classify.Timeout)}, classify.Timeout, false},
 	} {

@@ -43,7 +43,8 @@ import (
 // the route allows, so it says so when another try cannot help soon or
 // would pay again: when no endpoint left above will serve the request soon,
 // when the request itself is at fault (policy.Rule.Faulty), and when its
-// billable budget is spent (a retry is a new request, with a new budget).
+// billable budget is spent (a retry is a new request, with a new budget),
+// by a budget stop or by the walk's last attempt alike.
 
 // comeBack is when the client may ask again for a request that ended
 // (now) with f, not committed: after wait (0: at once), or never, when no
@@ -119,8 +120,13 @@ func (w *walk) advise(f *Failure, now time.Time) {
 	if f.Class == classify.RateLimited || f.Class == classify.ServerError {
 		f.RetryAfter = wait
 	}
-	f.NoRetry = never || policy.For(f.Class).Faulty || w.stopped == stopMaxBillable
+	f.NoRetry = never || policy.For(f.Class).Faulty || w.spent()
 }
+
+// spent reports whether the request's max_billable_attempts is spent,
+// whether the budget stopped the walk or its last attempt spent it as the
+// walk ran out of endpoints: either way another request would pay again.
+func (w *walk) spent() bool { return w.maxBill > 0 && w.billable >= w.maxBill }
 
 // attempted reports whether the record holds an attempt at k.
 func (w *walk) attempted(k health.Key) bool {

@@ -225,7 +225,7 @@ func (w *walk) budget(ctx context.Context) stop {
 	if n := len(w.rec.Attempts); n >= w.maxAtt {
 		return stopMaxAttempts
 	}
-	if w.maxBill > 0 && w.billable >= w.maxBill {
+	if w.spent() {
 		return stopMaxBillable
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
