@@ -51,3 +51,37 @@ func TestPaySDKDoesNotRetryABudgetSpentByTheLastAttempt(t *testing.T) {
 		})
 	}
 }
+
+// An error event before a stream's first content makes an attempt that is
+// not billable (docs/behaviour.md#budgets), and an attempt that was not
+// billable costs 0 (docs/config.md, "Usage and cost"), even where the
+// upstream's message_start had already counted the prompt: the record must
+// not say billable: false beside a cost, nor the client's budget pay for it.
+func TestPayNotBillableCostsNothing(t *testing.T) {
+	msgStart := sseBlocks(string(testdata(t, "anthropic", "stream/basic.sse")))[0]
+	overloaded := corpus(t, "anthropic-sse-overloaded-error-midstream")
+	overloaded.Events = append([]string{msgStart}, overloaded.Events...)
+	fs := fakes(t, map[string]upstreamtest.Script{"anthropic": script(overloaded), "q": script(okStream("model-b", "Hel", "lo"))})
+	g := start(t, `
+providers:
+  - {name: anthropic, dialect: anthropic, base_url: "{anthropic}", api_key: `+secret+`}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic], price: {input: 3, output: 15}}
+  - {name: b, model: model-b, providers: [q], price: {input: 1, output: 1}}
+routes:
+  - {name: c, targets: [claude, b], fallback_on: [server_error]}
+`, fs)
+	r := g.post(t, "c", stream)
+	r.wantStatus(t, 200)
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "claude/anthropic server_error retry", "claude/anthropic server_error next_target", "b/q ok done")
+	for _, a := range d.Attempts[:2] {
+		if a.Billable {
+			t.Errorf("attempt %s/%s billable, want not (an error event before content)", a.Target, a.Provider)
+		}
+		if a.CostUnknown || !a.CostUSD.Known() || *a.CostUSD != 0 {
+			t.Errorf("attempt %s/%s, not billable, costs %v (unknown %v), want 0", a.Target, a.Provider, a.CostUSD, a.CostUnknown)
+		}
+	}
+}

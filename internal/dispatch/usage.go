@@ -154,14 +154,18 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 	}
 	switch {
 	case p == nil:
+	case !o.billable:
+		// Not billable costs nothing, whatever count the upstream had sent
+		// before it failed (an Anthropic stream's message_start, then an
+		// error event before any content): the record must not say
+		// billable: false beside a cost, nor a client's budget pay it.
+		c := decision.USD(0)
+		a.CostUSD = &c
 	case a.Usage != nil:
 		c := decision.USD(cost(p, a.Usage))
 		a.CostUSD = &c
-	case o.billable:
-		a.CostUSD, a.CostUnknown = decision.Unknown(), true
 	default:
-		c := decision.USD(0)
-		a.CostUSD = &c
+		a.CostUSD, a.CostUnknown = decision.Unknown(), true
 	}
 }
 

@@ -99,7 +99,7 @@ func TestAccountHostileUsage(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			u := c.u
 			var a decision.Attempt
-			account(&a, &config.Target{Price: p}, &outcome{usage: &u, ok: true}, nil)
+			account(&a, &config.Target{Price: p}, &outcome{usage: &u, ok: true, billable: true}, nil)
 			g := a.Usage
 			for _, n := range []int{g.PromptTokens, g.CompletionTokens, g.TotalTokens, g.CachedTokens} {
 				if n < 0 || n > 1<<53 {
