@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -83,5 +84,36 @@ routes:
 		if a.CostUnknown || !a.CostUSD.Known() || *a.CostUSD != 0 {
 			t.Errorf("attempt %s/%s, not billable, costs %v (unknown %v), want 0", a.Target, a.Provider, a.CostUSD, a.CostUnknown)
 		}
+	}
+}
+
+// A gateway in front of the provider that stopped waiting for it (504, or
+// Cloudflare's 524 after 100 s) had handed it the request whole: the model
+// may have run and be billed, as when Detour's own timeout fires after
+// sending. Under a budget of one billable attempt the next vendor is never
+// called, and the SDK is told not to send it again.
+func TestPayGatewayTimeoutIsBillable(t *testing.T) {
+	for _, status := range []int{504, 524} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			gw := upstreamtest.Step{Status: status, Body: "<html><head><title>" + strconv.Itoa(status) + ": A timeout occurred</title></head></html>"}
+			fs := fakes(t, map[string]upstreamtest.Script{"p": script(gw), "q": script(ok("model-b", "b")), "s": script(ok("model-c", "c"))})
+			g := start(t, threeCfg("{name: r, targets: [a, b], max_billable_attempts: 1}"), fs)
+			var sent atomic.Int32
+			c := openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("unused"), option.WithHTTPClient(counted(&sent)))
+			_, err := c.Chat.Completions.New(context.Background(), hello("r"))
+			var apiErr *openai.Error
+			if !errors.As(err, &apiErr) || apiErr.StatusCode != status {
+				t.Fatalf("err %v, want the upstream's %d", err, status)
+			}
+			d := g.recs.wait(t, 1)
+			wantSteps(t, d, "a/p timeout stop")
+			if !d.Attempts[0].Billable {
+				t.Errorf("a gateway's timeout after the request was sent is billable: %+v", d.Attempts[0])
+			}
+			wantSkip(t, d, "b/q", "max_billable_attempts 1")
+			if n := sent.Load(); n != 1 || fs["p"].Calls() != 1 || fs["q"].Calls() != 0 {
+				t.Errorf("the SDK sent %d requests, a was called %d times, b %d; want 1, 1 and 0", n, fs["p"].Calls(), fs["q"].Calls())
+			}
+		})
 	}
 }

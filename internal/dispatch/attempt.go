@@ -257,6 +257,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}
 		}
 		o.failWith(v, classify.Message(body))
+		o.billable = o.sent.Load() && gatewayTimeout(resp.StatusCode)
 		return
 	}
 	switch {
@@ -283,6 +284,14 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		}
 		o.ok, o.body = true, out
 	}
+}
+
+// gatewayTimeout reports whether status is a gateway's timeout waiting for
+// its origin (504; Cloudflare's 524): the gateway had handed it the request
+// whole, so it may have run it and charge for it, as it may when Detour's
+// own timeout fires after sending (docs/behaviour.md#budgets).
+func gatewayTimeout(status int) bool {
+	return status == http.StatusGatewayTimeout || status == 524
 }
 
 // finish records the attempt, reports it to health, pages and counts it.
