@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/http/httptrace"
@@ -119,6 +120,7 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	if hreq == nil {
 		return o
 	}
+	sendOnce(hreq, o)
 	wd.arm(PhaseHeaders, e.prov.cfg.Timeout)
 	resp, err := turn.do(e.prov.client, hreq)
 	if err != nil {
@@ -161,6 +163,33 @@ func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http
 		hreq.Header.Set(k, v)
 	}
 	return hreq
+}
+
+// errSentWhole is what the transport meets when it would send a request
+// again after it was written whole (sendOnce).
+var errSentWhole = errors.New("the upstream failed the request after it was written whole; " +
+	"it may have run, so it is not sent again unseen")
+
+// sendOnce keeps net/http from sending hreq again on its own once it was
+// written whole (o.sent): its HTTP/2 transport re-sends a request it can
+// rewind after the upstream resets the stream with PROTOCOL_ERROR (or
+// REFUSED_STREAM, or a GOAWAY that left it out), without limit across
+// connections, and each send may have run and be billed inside one attempt
+// that counts once against max_billable_attempts. The attempt fails instead
+// (billable: it was sent), and the walk decides what follows, by its class
+// and budget. A request not yet written whole is rewound as before (a dial
+// gate's start over, a connection that failed before the write).
+func sendOnce(hreq *http.Request, o *outcome) {
+	rewind := hreq.GetBody
+	if rewind == nil {
+		return
+	}
+	hreq.GetBody = func() (io.ReadCloser, error) {
+		if o.sent.Load() {
+			return nil, errSentWhole
+		}
+		return rewind()
+	}
 }
 
 // received files the answer resp to o (its status; the protocol it came
