@@ -161,3 +161,39 @@ func TestInflightList(t *testing.T) {
 		}
 	}
 }
+
+// The end of the grace period ends a request whose attempt was sent, and so
+// may have run: with its max_billable_attempts spent, the 503 tells the SDK
+// not to send it again (to another replica, where it would pay again);
+// with budget left, or none, the SDK keeps its own retry
+// (docs/behaviour.md#api, "Whether to retry").
+func TestShutdownOfASpentBudgetAdvisesNoRetry(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		maxBillable int
+		noRetry     bool
+	}{{"spent", 1, true}, {"left", 2, false}, {"none", 0, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			stop, shut := context.WithCancel(context.Background())
+			defer shut()
+			h, started := waitingHarness(t, stop)
+			h.d.call = func(_ context.Context, w *walk, _ *endpointRT) *outcome {
+				started <- struct{}{}
+				<-w.base.Done()
+				o := &outcome{}
+				w.gone(o)
+				o.billable = true // it was sent
+				return o
+			}
+			done := make(chan *Result)
+			go func() { done <- h.d.Run(context.Background(), testCall("a", 0, c.maxBillable)) }()
+			<-started
+			shut()
+			res := <-done
+			wantShutdown(t, res)
+			if res.Failure != nil && res.Failure.NoRetry != c.noRetry {
+				t.Errorf("NoRetry %v, want %v", res.Failure.NoRetry, c.noRetry)
+			}
+		})
+	}
+}

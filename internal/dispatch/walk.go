@@ -120,6 +120,9 @@ func (w *walk) conclude(res *Result) *Result {
 	if shutdown && !res.Committed {
 		// Not the client's doing: it is still there and gets an answer.
 		res.Canceled, res.Failure = false, shutdownFailure()
+		// Its attempt may have been sent: with the billable budget spent,
+		// another replica's try would pay again (retryafter.go, advise).
+		res.Failure.NoRetry = w.spent()
 	}
 	if f := res.Failure; f != nil && !res.Committed && !shutdown {
 		w.advise(f, time.Now()) // retryafter.go
