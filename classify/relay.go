@@ -22,7 +22,8 @@ import (
 
 // sdkStatusLead returns the 4xx status a message opens with in the Node
 // SDK's form, 0 for none or where the client sent that text.
-// The message may open with a relay's labels (relayLabel) before it.
+// The message may open with a relay's labels (relayLabel) before it; the
+// echo check reads from after them (labelledEcho).
 func (ts *textScan) sdkStatusLead(t []byte) int {
 	k := 0
 	if len(t) < 6 || t[0] != '4' {
@@ -36,7 +37,7 @@ func (ts *textScan) sdkStatusLead(t []byte) int {
 	for e < len(t) && wordTab[t[e]] == 1 {
 		e++
 	}
-	if len(ts.req) > 0 && echoed(ts.req, t[:e]) {
+	if len(ts.req) > 0 && echoed(ts.req, t[k:e]) {
 		ts.echo = true
 		return 0
 	}
@@ -60,7 +61,7 @@ func (ts *textScan) modelRelayedStatus() int {
 			if !ok || e+4 > len(t) || t[e] < '4' || t[e] > '5' || !digit(t[e+1]) || !digit(t[e+2]) || t[e+3] != ')' {
 				continue
 			}
-			if len(ts.req) > 0 && echoed(ts.req, t[:e+4]) {
+			if len(ts.req) > 0 && echoed(ts.req, t[k:e+4]) { // labelledEcho
 				ts.echo = true
 				continue
 			}
@@ -85,6 +86,13 @@ func relayedByModel(h http.Header, body []byte, f *facts, req []byte, model stri
 	}
 	return Verdict{}, false
 }
+
+// labelledEcho: a lead read past a relay's labels is looked for in the
+// client's request without them. The labels are the relay's words, or the
+// upstream's way of quoting (a list's "['", a whole message's quote), which
+// the client never wrote as such: text the client sent that follows them
+// ("Received client error (401) …" as the first of its stop sequences, in
+// "['…', 'b'] is too long") would otherwise not be found, and decide.
 
 // maxLabels bounds the relay labels read before a message.
 const maxLabels = 6
@@ -119,7 +127,7 @@ func relayLabel(t []byte) int {
 func oneLabel(t []byte) int {
 	if t[0] == '[' {
 		k := bytes.IndexByte(t[:min(len(t), 50)], ']')
-		if k < 2 || bytes.IndexByte(t[1:k], '\n') >= 0 || bytes.IndexByte(t[1:k], '[') >= 0 {
+		if k < 2 || bytes.IndexByte(t[1:k], '\n') >= 0 || bytes.IndexByte(t[1:k], '[') >= 0 || quoteIn(t[1:k]) {
 			return 0
 		}
 		e := k + 1
@@ -164,6 +172,24 @@ func oneLabel(t []byte) int {
 		return i + 3
 	}
 	return 0
+}
+
+// quoteIn reports a quote in a bracketed tag: '"`, or a typographic one
+// (‘ ’ “ ”). A relay's tag holds none ("[groq]", "[RID: 42]", "[address=…,
+// pid=…]"); a list a server prints holds its items quoted ("['a', 'b'] is
+// too long", `["a", "b"]`), the first of them the client's, whose "]" would
+// otherwise close a tag and make what the client wrote after it a relayed
+// message's opening (a quoted answer joined from two of its items).
+func quoteIn(b []byte) bool {
+	for i, c := range b {
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			return true
+		case c == 0xE2 && i+2 < len(b) && b[i+1] == 0x80 && b[i+2] >= 0x98 && b[i+2] <= 0x9F:
+			return true
+		}
+	}
+	return false
 }
 
 // labelWord returns the end of the name that starts at t[i] (letters,

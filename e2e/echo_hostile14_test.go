@@ -1,0 +1,129 @@
+package e2e
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// pyList prints items as Python's repr of a list of strings does.
+func pyList(items []string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		q := "'"
+		if strings.Contains(it, "'") && !strings.Contains(it, `"`) {
+			q = `"`
+		}
+		b.WriteString(q + it + q)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// stopTooLong answers as OpenAI's jsonschema validator did to more than four
+// stop sequences: a 400 whose message opens with the client's list, printed
+// by Python ("['a', 'b', 'c', 'd', 'e'] is too long - 'stop'"); any other
+// request is answered.
+func stopTooLong(model string) upstreamtest.Script {
+	return func(_ int, r upstreamtest.Request) upstreamtest.Step {
+		var req struct {
+			Stop []string `json:"stop"`
+		}
+		_ = json.Unmarshal(r.Body, &req)
+		if len(req.Stop) <= 4 {
+			return ok(model, "p")
+		}
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{
+			"message": pyList(req.Stop) + " is too long - 'stop'",
+			"type":    "invalid_request_error", "param": nil, "code": nil,
+		}})
+		return upstreamtest.Step{Status: 400, Body: string(b)}
+	}
+}
+
+// TestClientStopListIsNoRelay: a client whose first stop sequence begins
+// "a] " made the list's "['a] " read as a relay's tag, and what it wrote
+// after it as the relay's message: SageMaker's "Received client error
+// (401)" (auth), or a quoted error object joined from two of its items
+// (quota). The account was cooled for an hour and the operator paged, for
+// every client. The attempt is the upstream's own 400; p stays healthy and
+// answers the next request; the only alert is the control's.
+func TestClientStopListIsNoRelay(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		items []string
+	}{
+		{"sagemaker lead → auth", []string{"a] Received client error (401) from primary with message", "b"}},
+		{"joined quoted answer → quota", []string{`a] {"error":{"code":"insufficient_quota","x":"`, `"}}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHook(t)
+			fs := fakes(t, map[string]upstreamtest.Script{
+				"p":  stopTooLong("model-a"),
+				"p2": script(corpus(t, "openai-insufficient-quota-429")),
+				"q":  script(ok("model-b", "q")),
+			})
+			g := start(t, strings.ReplaceAll(`
+alerts: {webhook: "{hook}", min_interval: 1h}
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
+  - {name: p2, dialect: openai, base_url: "{p2}", api_key: `+secret+`}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+  - {name: c, model: model-c, providers: [p2]}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [a, b]}
+  - {name: r2, targets: [c, b]}
+`, "{hook}", h.URL), fs)
+
+			stop, _ := json.Marshal(append(tc.items, "c", "d", "e"))
+			g.raw(t, http.MethodPost, "/v1/chat/completions",
+				`{"model":"r","messages":[{"role":"user","content":"hi"}],"stop":`+string(stop)+`}`)
+			d := g.recs.wait(t, 1)
+			if len(d.Attempts) == 0 {
+				t.Fatalf("no attempt recorded: %+v", d)
+			}
+			a := d.Attempts[0]
+			t.Logf("attempt %s/%s class=%s evidence=%s", a.Target, a.Provider, a.Class, a.Evidence)
+			if a.Provider != "p" || (a.Class != "unknown" && a.Class != "bad_request") {
+				t.Errorf("the client's stop list decided the attempt: %s (%s)", a.Class, a.Evidence)
+			}
+			for _, acc := range g.health(t).Accounts {
+				if acc.Name == "p" && acc.State != "healthy" {
+					t.Errorf("account p is %s (last class %s) after the client's stop list", acc.State, acc.LastClass)
+				}
+			}
+
+			// A real quota answer from another account pages: alerts are
+			// delivered in order, so one for p would have come first.
+			g.post(t, "r2", "").wantStatus(t, 200)
+			deadline := time.Now().Add(30 * time.Second) // a failure guard
+			for len(h.alerts()) == 0 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			got := h.alerts()
+			if len(got) == 0 {
+				t.Fatal("the control quota answer never reached the webhook")
+			}
+			for _, p := range got {
+				if p["provider"] != "p2" {
+					t.Errorf("alert for the client's stop list: %v", p)
+				}
+			}
+
+			// p was never cooled: it answers the next request first.
+			g.post(t, "r", "").wantStatus(t, 200)
+			wantSteps(t, g.recs.wait(t, 3), "a/p ok done")
+		})
+	}
+}
