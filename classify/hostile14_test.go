@@ -97,3 +97,39 @@ func TestLabelledLeadEchoedPastTheLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoPartPhraseHeadedByClientItem: a two-part phrase whose first part
+// lies in a value of the client's the upstream quotes, and whose second is
+// the upstream's own word after it ("Tool 'no model' is not loaded": "no
+// model … loaded"), is no evidence (joinedFromClient): the client chose the
+// head that makes the upstream's words a phrase. A 5xx read so was
+// unavailable, the endpoint retired for a day; plain-text 5xx bodies, now
+// read as messages, widened the reach. The upstream's own head stays
+// evidence, its second part met inside a name it quotes or not.
+func TestTwoPartPhraseHeadedByClientItem(t *testing.T) {
+	req := `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"no model"}}],"tool_choice":{"type":"function","function":{"name":"no model"}}}`
+	for _, c := range []struct {
+		name   string
+		status int
+		body   string
+		req    string
+		want   Class
+	}{
+		{"plain text 5xx", 500, "Tool 'no model' is not loaded", req, ServerError},
+		{"json 5xx", 500, `{"error":{"message":"Tool 'no model' is not loaded"}}`, req, ServerError},
+		{"fastapi 5xx", 503, `{"detail":"Tool 'no model' is not loaded"}`, req, ServerError},
+		// The upstream's own words.
+		{"no request", 500, "Tool 'no model' is not loaded", "", Unavailable},
+		{"tabbyapi", 503, "No models are currently loaded.", req, Unavailable},
+		{"head the upstream's, tail inside a quoted name", 404, "{\"error\":{\"message\":\"The model `a model that does not exist` does not exist.\"}}",
+			`{"model":"a model that does not exist","messages":[{"role":"user","content":"hi"}]}`, Unavailable},
+	} {
+		r := Response{Status: c.status, Body: []byte(c.body), Model: "m"}
+		if c.req != "" {
+			r.Request = []byte(c.req)
+		}
+		if v := Classify(r); v.Class != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Class, v.Evidence, c.want)
+		}
+	}
+}

@@ -9,15 +9,22 @@ import "bytes"
 // the request ("'model': 'x', … 'content': 'not found'"). Each part is then
 // the client's when the upstream presents it as one of the client's items —
 // inside quotes, or as an item of a comma-separated list after a colon — and
-// that item is a whole string or member name of the request. A phrase whose
-// two parts are both the client's is no evidence (docs/behaviour.md, "Echo
+// that item is a whole string or member name of the request. A phrase with
+// a part the client's is no evidence (docs/behaviour.md, "Echo
 // rule"). A part in the upstream's own prose ("The model `x` does not
 // exist") is the upstream's, so the word "model", a member of every
 // request, does not void a real answer.
 
-// joinedFromClient reports whether both parts of the two-part phrase p,
-// matched in t at h, are items of the client's request, or its first part
-// begins an identifier the client sent.
+// joinedFromClient reports whether the first part of the two-part phrase
+// p, matched in t at h, is an item of the client's request (so, where both
+// are, the phrase is joined from two of them), or begins an identifier the
+// client sent. The first part is enough: the upstream's words after the
+// client's quoted value ("Tool 'no model' is not loaded") make no phrase of
+// their own, the client's head chosen to complete it (found by a hostile
+// review: an unavailable 5xx, the endpoint retired for a day). A second part
+// alone inside the client's item is not: the upstream's own head ("The
+// model `x` does not exist") states the phrase, and its second part is
+// first met inside the name it quotes.
 func (ts *textScan) joinedFromClient(t []byte, h hit, p *phrase) bool {
 	aEnd, ok := prefixAt(t, h.start, p.a)
 	if !ok {
@@ -27,7 +34,7 @@ func (ts *textScan) joinedFromClient(t []byte, h hit, p *phrase) bool {
 	if j < 0 {
 		return false
 	}
-	return ts.clientItem(t, h.start, aEnd) && ts.clientItem(t, aEnd+j, h.end) || ts.clientID(t, h.start, aEnd)
+	return ts.clientItem(t, h.start, aEnd) || ts.clientID(t, h.start, aEnd)
 }
 
 // clientID reports whether t[ps:pe] is the head of a longer identifier

@@ -127,3 +127,48 @@ routes:
 		})
 	}
 }
+
+// TestClientToolNameIsNoUnloadedModel: a self-hosted server answers a tool
+// it does not know with a plain-text 500 that quotes the client's tool name
+// ("Tool 'no model' is not loaded", a Python server's str(e)). The client's
+// name heads the two-part phrase "no model … loaded" (nothing loaded:
+// unavailable, the endpoint retired for a day, for every client); it is the
+// client's text, and the attempt is the server's 500.
+func TestClientToolNameIsNoUnloadedModel(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"p": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+			var req struct {
+				ToolChoice struct {
+					Function struct {
+						Name string `json:"name"`
+					} `json:"function"`
+				} `json:"tool_choice"`
+			}
+			_ = json.Unmarshal(r.Body, &req)
+			if n := req.ToolChoice.Function.Name; n != "" {
+				return upstreamtest.Step{Status: 500, Body: "Tool '" + n + "' is not loaded"}
+			}
+			return ok("model-a", "p")
+		},
+		"q": script(ok("model-b", "q")),
+	})
+	g := start(t, twoTargets, fs)
+	g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"r","messages":[{"role":"user","content":"hi"}],`+
+		`"tools":[{"type":"function","function":{"name":"no model","parameters":{"type":"object"}}}],`+
+		`"tool_choice":{"type":"function","function":{"name":"no model"}}}`)
+	d := g.recs.wait(t, 1)
+	if len(d.Attempts) == 0 {
+		t.Fatalf("no attempt recorded: %+v", d)
+	}
+	a := d.Attempts[0]
+	t.Logf("attempt %s/%s class=%s evidence=%s", a.Target, a.Provider, a.Class, a.Evidence)
+	if a.Provider != "p" || a.Class != "server_error" {
+		t.Errorf("the client's tool name decided the attempt: %s (%s), want server_error", a.Class, a.Evidence)
+	}
+	for _, e := range g.health(t).Endpoints {
+		t.Logf("endpoint %s/%s state=%s last=%s until=%v", e.Target, e.Provider, e.State, e.LastClass, e.CooldownUntil)
+		if e.Provider == "p" && (e.LastClass == "unavailable" || e.CooldownUntil != nil && time.Until(*e.CooldownUntil) > time.Hour) {
+			t.Errorf("endpoint a/p retired by the client's tool name: %s (last %s) until %v", e.State, e.LastClass, e.CooldownUntil)
+		}
+	}
+}
