@@ -117,3 +117,42 @@ func TestPayGatewayTimeoutIsBillable(t *testing.T) {
 		})
 	}
 }
+
+// A 2xx that carried a failure but reported the tokens it counted (a
+// Gemini candidate that ended OTHER with no content, a relay's
+// MALFORMED_FUNCTION_CALL) was counted by its upstream, which may charge
+// for it: under a budget of one billable attempt it is that attempt, and
+// the next vendor is not called to pay again.
+func TestPayFailed2xxThatCountedIsBillable(t *testing.T) {
+	for _, c := range []struct {
+		name, dialect, body string
+		prompt              int
+	}{
+		{"gemini OTHER", "gemini", "gemini-candidate-finish-other-no-content-200", 171},
+		{"relayed MALFORMED_FUNCTION_CALL", "openai", "antigravity-gemini-malformed-function-call-finish-200", 419},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fs := fakes(t, map[string]upstreamtest.Script{"p": script(upstreamtest.Step{Body: corpusBody(t, c.body)}), "q": script(ok("model-b", "b"))})
+			g := start(t, `
+providers:
+  - {name: p, dialect: `+c.dialect+`, base_url: "{p}", api_key: `+secret+`}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
+targets:
+  - {name: a, model: model-a, providers: [p], price: {input: 1, output: 2}}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [a, b], max_billable_attempts: 1}
+`, fs)
+			g.post(t, "r", "")
+			d := g.recs.wait(t, 1)
+			wantSteps(t, d, "a/p unknown stop")
+			a := d.Attempts[0]
+			if !a.Billable || a.Usage == nil || a.Usage.PromptTokens != c.prompt || a.CostUSD == nil {
+				t.Errorf("attempt %+v (usage %+v), want billable with its %d prompt tokens and a cost", a, a.Usage, c.prompt)
+			}
+			if fs["q"].Calls() != 0 {
+				t.Error("the next vendor was called past the billable cap")
+			}
+		})
+	}
+}

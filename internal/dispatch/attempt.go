@@ -292,6 +292,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	switch {
 	case v.Failed:
 		o.failWith(v, classify.Message(body))
+		w.countedFailure(e, body, o)
 	case o.native:
 		w.nativeAnswer(e, body, o)
 	default:
@@ -313,6 +314,22 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		}
 		o.ok, o.body = true, out
 	}
+}
+
+// countedFailure makes a 2xx that carried a failure (a block, a malformed
+// call, an error) billable when its upstream reported tokens used: it
+// counted them, so it may charge for them (docs/behaviour.md#budgets), and
+// what it counted is recorded. An answer whose usage cannot be read is
+// left as it was.
+func (w *walk) countedFailure(e *endpointRT, body []byte, o *outcome) {
+	if w.call.Op == OpEmbeddings {
+		return
+	}
+	_, u, err := w.decodeWhole(e, body)
+	if err != nil || u == nil || u.PromptTokens+u.CompletionTokens <= 0 {
+		return
+	}
+	o.billable, o.usage = true, u
 }
 
 // gatewayTimeout reports whether status is a gateway's timeout waiting for
