@@ -71,20 +71,7 @@ func TestClientStopListIsNoRelay(t *testing.T) {
 				"p2": script(corpus(t, "openai-insufficient-quota-429")),
 				"q":  script(ok("model-b", "q")),
 			})
-			g := start(t, strings.ReplaceAll(`
-alerts: {webhook: "{hook}", min_interval: 1h}
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
-  - {name: p2, dialect: openai, base_url: "{p2}", api_key: `+secret+`}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-  - {name: c, model: model-c, providers: [p2]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: r, targets: [a, b]}
-  - {name: r2, targets: [c, b]}
-`, "{hook}", h.URL), fs)
+			g := startEcho(t, h.URL, fs)
 
 			stop, _ := json.Marshal(append(tc.items, "c", "d", "e"))
 			g.raw(t, http.MethodPost, "/v1/chat/completions",

@@ -122,20 +122,7 @@ func TestEchoedClientTextIsNoEvidence(t *testing.T) {
 				"p2": script(corpus(t, "openai-insufficient-quota-429")),
 				"q":  script(ok("model-b", "q")),
 			})
-			g := start(t, strings.ReplaceAll(`
-alerts: {webhook: "{hook}", min_interval: 1h}
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
-  - {name: p2, dialect: openai, base_url: "{p2}", api_key: `+secret+`}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-  - {name: c, model: model-c, providers: [p2]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: r, targets: [a, b]}
-  - {name: r2, targets: [c, b]}
-`, "{hook}", h.URL), fs)
+			g := startEcho(t, h.URL, fs)
 
 			extra := ``
 			if stream {
@@ -232,4 +219,25 @@ targets:
 			t.Errorf("account p is %s (last class %s) after an echoed header", acc.State, acc.LastClass)
 		}
 	}
+}
+
+// startEcho serves route r (target a through p, then b through q) and r2
+// (c through p2, a real quota, then b), with alerts to hook: what an echo
+// test needs to see a provider cooled or the operator paged.
+func startEcho(t *testing.T, hook string, fs map[string]*upstreamtest.Server) *gateway {
+	t.Helper()
+	return start(t, strings.ReplaceAll(`
+alerts: {webhook: "{hook}", min_interval: 1h}
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
+  - {name: p2, dialect: openai, base_url: "{p2}", api_key: `+secret+`}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+  - {name: c, model: model-c, providers: [p2]}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [a, b]}
+  - {name: r2, targets: [c, b]}
+`, "{hook}", hook), fs)
 }
