@@ -90,18 +90,29 @@ type Usage struct {
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
 	// PromptTokensDetails says how many of PromptTokens were read from the
-	// provider's prompt cache; nil when the upstream did not say.
+	// provider's prompt cache, and how many written to it; nil when the
+	// upstream did not say.
 	PromptTokensDetails *TokenDetails `json:"prompt_tokens_details,omitempty"`
 	// CompletionTokensDetails says how many of CompletionTokens were the
 	// model's reasoning, where a translated answer's upstream counts them
 	// apart (Gemini's thoughtsTokenCount); nil when it did not say. An
 	// OpenAI-dialect answer's own details reach the client as it sent them.
 	CompletionTokensDetails *OutputDetails `json:"completion_tokens_details,omitempty"`
+	// CacheCreationInputTokens is LiteLLM's name, beside OpenAI's members,
+	// for the part of PromptTokens written to the prompt cache
+	// (https://litellm.vercel.app/docs/completion/prompt_caching); read, never
+	// written by Detour.
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens,omitempty"`
 }
 
 // TokenDetails is OpenAI's prompt_tokens_details.
 type TokenDetails struct {
 	CachedTokens int `json:"cached_tokens"`
+	// CacheWriteTokens is the part of the prompt written to the prompt
+	// cache, which Anthropic bills above plain input: OpenRouter's name
+	// (https://openrouter.ai/docs/use-cases/usage-accounting), and what a
+	// translated Claude answer says for its cache_creation_input_tokens.
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 // OutputDetails is OpenAI's completion_tokens_details, as far as Detour
@@ -116,6 +127,20 @@ func (u *Usage) Cached() int {
 		return 0
 	}
 	return u.PromptTokensDetails.CachedTokens
+}
+
+// CacheWrite is the number of input tokens u reports written to the prompt
+// cache (0 when none), under either name relays give it: the larger, as
+// both count the same tokens.
+func (u *Usage) CacheWrite() int {
+	if u == nil {
+		return 0
+	}
+	n := u.CacheCreationInputTokens
+	if d := u.PromptTokensDetails; d != nil {
+		n = max(n, d.CacheWriteTokens)
+	}
+	return n
 }
 
 // NextEvent reads the next upstream SSE event into the parts every dialect

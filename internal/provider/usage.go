@@ -25,7 +25,11 @@ func ParseUsage(raw []byte) (*Usage, error) {
 	return u, nil
 }
 
-var usageNames = []string{"prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details", "completion_tokens_details"}
+var usageNames = []string{"prompt_tokens", "completion_tokens", "total_tokens", "cache_creation_input_tokens",
+	"prompt_tokens_details", "completion_tokens_details"}
+
+// firstDetail is the index in usageNames of the first details object.
+const firstDetail = 4
 
 // detailMembers are the members read in each of usageNames' details.
 var detailMembers = [2][]string{cachedNames, reasoningNames}
@@ -40,7 +44,7 @@ func scanUsage(raw []byte) (*Usage, bool) {
 		return nil, false
 	}
 	u := new(Usage)
-	var seen [5]bool
+	var seen [6]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := PlainName(k, usageNames)
 		if !sure {
@@ -53,17 +57,17 @@ func scanUsage(raw []byte) (*Usage, bool) {
 			return nil, false
 		}
 		seen[i] = true
-		if i >= 3 { // the details
-			n, null, ok := scanDetail(v, detailMembers[i-3])
+		if i >= firstDetail {
+			n, null, ok := scanDetail(v, detailMembers[i-firstDetail])
 			if !ok {
 				return nil, false
 			}
 			switch {
 			case null:
-			case i == 3:
-				u.PromptTokensDetails = &TokenDetails{CachedTokens: n}
+			case i == firstDetail:
+				u.PromptTokensDetails = &TokenDetails{CachedTokens: n[0], CacheWriteTokens: n[1]}
 			default:
-				u.CompletionTokensDetails = &OutputDetails{ReasoningTokens: n}
+				u.CompletionTokensDetails = &OutputDetails{ReasoningTokens: n[0]}
 			}
 			continue
 		}
@@ -81,45 +85,47 @@ func scanUsage(raw []byte) (*Usage, bool) {
 			u.CompletionTokens = n
 		case 2:
 			u.TotalTokens = n
+		case 3:
+			u.CacheCreationInputTokens = n
 		}
 	}
 	return u, true
 }
 
 var (
-	cachedNames    = []string{"cached_tokens"}
+	cachedNames    = []string{"cached_tokens", "cache_write_tokens"}
 	reasoningNames = []string{"reasoning_tokens"}
 )
 
-// scanDetail reads a details object v whose one member read is names[0]:
-// its value (0 when null or absent) and whether v is null; ok is false when
-// v is left to encoding/json.
-func scanDetail(v []byte, names []string) (n int, null, ok bool) {
+// scanDetail reads a details object v whose members read are names (at
+// most 2): their values (0 when null or absent) and whether v is null; ok
+// is false when v is left to encoding/json.
+func scanDetail(v []byte, names []string) (n [2]int, null, ok bool) {
 	if string(v) == "null" {
-		return 0, true, true
+		return n, true, true
 	}
 	obj, ok := rawjson.ScanObject(v)
 	if !ok {
-		return 0, false, false
+		return n, false, false
 	}
-	seen := false
+	var seen [2]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := PlainName(k, names)
 		if !sure {
-			return 0, false, false
+			return n, false, false
 		}
 		if i < 0 {
 			continue
 		}
-		if seen {
-			return 0, false, false
+		if seen[i] {
+			return n, false, false
 		}
-		seen = true
+		seen[i] = true
 		if string(v) == "null" {
 			continue
 		}
-		if n, ok = PlainInt(v); !ok {
-			return 0, false, false
+		if n[i], ok = PlainInt(v); !ok {
+			return n, false, false
 		}
 	}
 	return n, false, true

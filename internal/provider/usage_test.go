@@ -9,6 +9,11 @@ import (
 var usageCases = []string{
 	`{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}`,
 	`{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7,"prompt_tokens_details":{"cached_tokens":2,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":1}}`,
+	// OpenRouter's cache writes (https://openrouter.ai/docs/use-cases/usage-accounting)
+	// and LiteLLM's (https://litellm.vercel.app/docs/completion/prompt_caching).
+	`{"completion_tokens":2,"completion_tokens_details":{"reasoning_tokens":0},"cost":0.95,"cost_details":{"upstream_inference_cost":19},"prompt_tokens":194,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":100,"audio_tokens":0},"total_tokens":196}`,
+	`{"prompt_tokens":2006,"completion_tokens":300,"total_tokens":2306,"prompt_tokens_details":{"cached_tokens":1920},"completion_tokens_details":{"reasoning_tokens":0},"cache_creation_input_tokens":0}`,
+	`{"prompt_tokens":30,"cache_creation_input_tokens":20,"prompt_tokens_details":{"cache_write_tokens":null}}`,
 	`{"prompt_tokens":null,"prompt_tokens_details":null}`,
 	`{"prompt_tokens_details":{"cached_tokens":null}}`,
 	`{"total_tokens":-5}`,
@@ -25,6 +30,10 @@ var usageCases = []string{
 	`{"prompt_tokens_details":[1]}`,
 	`{"prompt_tokens_details":{"CACHED_TOKENS":1}}`,
 	`{"prompt_tokens_details":{"cached_tokens":1,"cached_tokens":2}}`,
+	`{"prompt_tokens_details":{"cache_write_tokens":1,"cache_write_tokens":2}}`,
+	`{"prompt_tokens_details":{"Cache_Write_Tokens":1}}`,
+	`{"cache_creation_input_tokens":1,"cache_creation_input_tokens":2}`,
+	`{"cache_creation_input_tokens":"1"}`,
 	`[1]`,
 	`"x"`,
 	`7`,
@@ -60,5 +69,22 @@ func checkUsage(t *testing.T, c string) {
 	got, err := ParseUsage([]byte(c))
 	if (err != nil) != (wantErr != nil) || !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseUsage(%s) = %+v, %v; json.Unmarshal: %+v, %v", c, got, err, want, wantErr)
+	}
+}
+
+// Cache writes are read under either name a relay gives them: OpenRouter's
+// prompt_tokens_details.cache_write_tokens, LiteLLM's top-level
+// cache_creation_input_tokens.
+func TestCacheWrite(t *testing.T) {
+	for raw, want := range map[string]int{
+		`{"prompt_tokens":194,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":100,"audio_tokens":0}}`: 100,
+		`{"prompt_tokens":2006,"prompt_tokens_details":{"cached_tokens":1920},"cache_creation_input_tokens":86}`:      86,
+		`{"prompt_tokens":3,"prompt_tokens_details":{"cached_tokens":2}}`:                                             0,
+		`null`: 0,
+	} {
+		u, err := ParseUsage([]byte(raw))
+		if err != nil || u.CacheWrite() != want {
+			t.Errorf("%s: CacheWrite() = %d, %v; want %d", raw, u.CacheWrite(), err, want)
+		}
 	}
 }

@@ -61,8 +61,8 @@ var (
 	toolCallNames = []string{"index", "id", "type", "function"}
 	functionNames = []string{"name", "arguments"}
 	usageNames    = []string{"prompt_tokens", "completion_tokens", "total_tokens",
-		"prompt_tokens_details", "completion_tokens_details"}
-	cachedNames    = []string{"cached_tokens"}
+		"prompt_tokens_details", "completion_tokens_details", "cache_creation_input_tokens"}
+	cachedNames    = []string{"cached_tokens", "cache_write_tokens"}
 	reasoningNames = []string{"reasoning_tokens"}
 )
 
@@ -190,9 +190,15 @@ func ReadUsage(v []byte) (*Usage, bool) {
 			if !isNull(v) {
 				u.PromptTokensDetails = new(provider.TokenDetails)
 			}
-			sure = isNull(v) || oneInt(v, cachedNames, &u.PromptTokensDetails.CachedTokens)
+			if d := u.PromptTokensDetails; d != nil {
+				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens)
+			} else {
+				sure = true
+			}
 		case 4:
-			sure = isNull(v) || oneInt(v, reasoningNames, &u.CompletionTokensDetails.ReasoningTokens)
+			sure = isNull(v) || ints(v, reasoningNames, &u.CompletionTokensDetails.ReasoningTokens)
+		case 5:
+			sure = SetInt(&u.CacheCreationInputTokens, v)
 		}
 		if !sure {
 			return nil, false
@@ -204,11 +210,12 @@ func ReadUsage(v []byte) (*Usage, bool) {
 	return u, true
 }
 
-// oneInt reads the object v, whose one member names[0] is an int, into *dst.
-func oneInt(v []byte, names []string, dst *int) bool {
+// ints reads the object v, whose members names are ints, into dst (one
+// for each name).
+func ints(v []byte, names []string, dst ...*int) bool {
 	m := MembersOf(v, names)
-	for _, v, ok := m.Next(); ok; _, v, ok = m.Next() {
-		if !SetInt(dst, v) {
+	for i, v, ok := m.Next(); ok; i, v, ok = m.Next() {
+		if !SetInt(dst[i], v) {
 			return false
 		}
 	}

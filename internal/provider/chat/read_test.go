@@ -19,6 +19,11 @@ var readCases = []string{
 	`{"prompt_tokens_details":{"cached_tokens":null},"completion_tokens_details":{}}`,
 	`{"prompt_tokens":1,"prompt_tokens":2}`, `{"PROMPT_TOKENS":1}`, `{"prompt_tokens":"1"}`,
 	`{"completion_tokens_details":{"reasoning_tokens":1e2}}`, `{"prompt_tokens_details":[]}`, `7`, `"x"`,
+	// Cache writes, as OpenRouter and LiteLLM name them.
+	`{"prompt_tokens":194,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":100,"audio_tokens":0},"total_tokens":196}`,
+	`{"prompt_tokens":2006,"prompt_tokens_details":{"cached_tokens":1920},"cache_creation_input_tokens":86}`,
+	`{"prompt_tokens_details":{"cache_write_tokens":1,"cache_write_tokens":2}}`, `{"cache_creation_input_tokens":null}`,
+	`{"prompt_tokens_details":{"cache_write_tokens":"1"}}`, `{"Cache_Creation_Input_Tokens":1}`,
 }
 
 // TestReadersReadAsUnmarshal: ReadToolCalls and ReadUsage read as
