@@ -46,10 +46,12 @@ type Budget struct {
 }
 
 // Price is a target's price in USD per million tokens. CachedInput nil
-// means cached input costs the Input price.
+// means cached input costs the Input price; CacheWrite nil, that input
+// written to the prompt cache does (docs/config.md, "Usage and cost").
 type Price struct {
 	Input, Output float64
 	CachedInput   *float64
+	CacheWrite    *float64
 }
 
 // Limited reports whether k has a rate or a budget.
@@ -155,7 +157,7 @@ func (f fields) setUSD(key string, dst *float64, allowZero bool) {
 
 // decodePrice decodes a target's price.
 func (d *decoder) decodePrice(n *yaml.Node) *Price {
-	g, ok := d.mapping(n, "target price", "input", "output", "cached_input")
+	g, ok := d.mapping(n, "target price", "input", "output", "cached_input", "cache_write")
 	if !ok {
 		return nil
 	}
@@ -163,12 +165,19 @@ func (d *decoder) decodePrice(n *yaml.Node) *Price {
 	p := &Price{}
 	g.setUSD("input", &p.Input, true)
 	g.setUSD("output", &p.Output, true)
-	if _, ok := g.vals["cached_input"]; ok {
-		var c float64
-		g.setUSD("cached_input", &c, true)
-		p.CachedInput = &c
-	}
+	p.CachedInput = g.optionalUSD("cached_input")
+	p.CacheWrite = g.optionalUSD("cache_write")
 	return p
+}
+
+// optionalUSD is the price key, ≥ 0, or nil when it is not there.
+func (f fields) optionalUSD(key string) *float64 {
+	if _, ok := f.vals[key]; !ok {
+		return nil
+	}
+	var c float64
+	f.setUSD(key, &c, true)
+	return &c
 }
 
 // validateClients checks client names are unique, literal keys are not

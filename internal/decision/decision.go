@@ -161,6 +161,10 @@ type Usage struct {
 	// CachedTokens is the part of PromptTokens read from the provider's
 	// prompt cache.
 	CachedTokens int `json:"cached_tokens,omitempty"`
+	// CacheWriteTokens is the part of PromptTokens written to the
+	// provider's prompt cache, which Anthropic bills above plain input
+	// (docs/config.md, "Usage and cost").
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	// Incomplete marks counts known to be a lower bound: a stream was cut
 	// after its commit point, so an upstream's count is partial or missing
 	// (docs/behaviour.md#decision-record). Absent when false.
@@ -173,6 +177,7 @@ func (u *Usage) Add(v Usage) {
 	u.CompletionTokens += v.CompletionTokens
 	u.TotalTokens += v.TotalTokens
 	u.CachedTokens += v.CachedTokens
+	u.CacheWriteTokens += v.CacheWriteTokens
 	u.Incomplete = u.Incomplete || v.Incomplete
 }
 

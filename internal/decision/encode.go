@@ -220,6 +220,10 @@ func appendUsage(b []byte, u *Usage) []byte {
 		b = append(b, `,"cached_tokens":`...)
 		b = strconv.AppendInt(b, int64(u.CachedTokens), 10)
 	}
+	if u.CacheWriteTokens != 0 {
+		b = append(b, `,"cache_write_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.CacheWriteTokens), 10)
+	}
 	if u.Incomplete {
 		b = append(b, `,"incomplete":true`...)
 	}

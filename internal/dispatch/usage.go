@@ -140,9 +140,13 @@ func parseUsage(raw []byte) *provider.Usage {
 // all gets an Estimate of its input for client limits.
 func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 	if u := o.usage; u != nil {
+		// The cache's reads and writes are parts of the prompt: together
+		// never more than it.
 		prompt := count(u.PromptTokens)
+		cached := min(count(u.Cached()), prompt)
 		a.Usage = &decision.Usage{PromptTokens: prompt, CompletionTokens: count(u.CompletionTokens),
-			TotalTokens: count(u.TotalTokens), CachedTokens: min(count(u.Cached()), prompt), Incomplete: cutStream(o)}
+			TotalTokens: count(u.TotalTokens), CachedTokens: cached,
+			CacheWriteTokens: min(count(u.CacheWrite()), prompt-cached), Incomplete: cutStream(o)}
 	}
 	p := t.Price
 	if o.billable && a.Usage == nil && sent != nil {
@@ -178,15 +182,22 @@ const maxCount = 1 << 53
 // at maxCount.
 func count(n int) int { return min(max(n, 0), maxCount) }
 
-// cost is the price of u in USD: uncached input, cached input (at the
-// input price when the target names no cached_input price), output.
+// cost is the price of u in USD (docs/config.md, "Usage and cost"):
+// uncached input, cached input and input written to the cache (each at the
+// input price when the target names no cached_input or cache_write price),
+// output.
 func cost(p *config.Price, u *decision.Usage) float64 {
-	cachedPrice := p.Input
+	cachedPrice, writePrice := p.Input, p.Input
 	if p.CachedInput != nil {
 		cachedPrice = *p.CachedInput
 	}
-	in := max(u.PromptTokens-u.CachedTokens, 0)
-	return (float64(in)*p.Input + float64(u.CachedTokens)*cachedPrice + float64(max(u.CompletionTokens, 0))*p.Output) / 1e6
+	if p.CacheWrite != nil {
+		writePrice = *p.CacheWrite
+	}
+	cached, written := max(u.CachedTokens, 0), max(u.CacheWriteTokens, 0)
+	in := max(u.PromptTokens-cached-written, 0)
+	return (float64(in)*p.Input + float64(cached)*cachedPrice + float64(written)*writePrice +
+		float64(max(u.CompletionTokens, 0))*p.Output) / 1e6
 }
 
 // cutStream reports whether o is a stream cut after its commit point: part of

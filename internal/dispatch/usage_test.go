@@ -55,15 +55,59 @@ func TestCost(t *testing.T) {
 	}
 }
 
+// Input written to the prompt cache costs cache_write (Anthropic bills it
+// at 1.25x input for the 5-minute cache, 2x for the 1-hour one:
+// https://platform.claude.com/docs/en/about-claude/pricing), the input
+// price when the target names none; uncached input is what is neither
+// read nor written. An upstream's counts past reason (written past the
+// prompt, negative) neither take from the cost nor add to it beyond the
+// prompt they are part of.
+func TestCostOfCacheWrites(t *testing.T) {
+	cached, write := 0.30, 3.75
+	p := &config.Price{Input: 3, Output: 15, CachedInput: &cached, CacheWrite: &write}
+	cost := func(u provider.Usage) float64 {
+		var a decision.Attempt
+		account(&a, &config.Target{Price: p}, &outcome{usage: &u, ok: true, billable: true}, nil)
+		return float64(*a.CostUSD)
+	}
+	details := func(read, written int) *provider.TokenDetails {
+		return &provider.TokenDetails{CachedTokens: read, CacheWriteTokens: written}
+	}
+	for _, c := range []struct {
+		name string
+		u    provider.Usage
+		want float64
+	}{
+		{"writes", provider.Usage{PromptTokens: 1_000_000, CompletionTokens: 100_000, PromptTokensDetails: details(400_000, 500_000)},
+			0.1*3 + 0.4*0.30 + 0.5*3.75 + 0.1*15},
+		{"LiteLLM's name", provider.Usage{PromptTokens: 1_000_000, CacheCreationInputTokens: 500_000}, 0.5*3 + 0.5*3.75},
+		{"written past the prompt", provider.Usage{PromptTokens: 1_000_000, PromptTokensDetails: details(0, 9_000_000)}, 1 * 3.75},
+		{"read and written past the prompt", provider.Usage{PromptTokens: 1_000_000, PromptTokensDetails: details(600_000, 600_000)},
+			0.6*0.30 + 0.4*3.75},
+		{"negative writes", provider.Usage{PromptTokens: 1_000_000, PromptTokensDetails: details(0, -9_000_000)}, 1 * 3},
+		{"huge writes", provider.Usage{PromptTokens: 1_000_000, PromptTokensDetails: details(0, 9_000_000_000_000_000_000)}, 1 * 3.75},
+	} {
+		if got := cost(c.u); !near(got, c.want) {
+			t.Errorf("%s: cost %v, want %v", c.name, got, c.want)
+		}
+	}
+	p.CacheWrite = nil // written input at the input price: what a config without cache_write costs
+	if got, want := cost(provider.Usage{PromptTokens: 1_000_000, PromptTokensDetails: details(0, 500_000)}), 1.0*3; !near(got, want) {
+		t.Errorf("cost without a cache_write price %v, want %v", got, want)
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
 func TestTotals(t *testing.T) {
 	one, two := decision.USD(0.5), decision.USD(0.25)
 	rec := &decision.Decision{Attempts: []decision.Attempt{
 		{Usage: &decision.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}, CostUSD: &one},
-		{Usage: &decision.Usage{PromptTokens: 10, CompletionTokens: 20, TotalTokens: 30, CachedTokens: 5}, CostUSD: &two},
+		{Usage: &decision.Usage{PromptTokens: 10, CompletionTokens: 20, TotalTokens: 30, CachedTokens: 5, CacheWriteTokens: 4}, CostUSD: &two},
 		{}, // not priced
 	}}
 	totals(rec, false)
-	if rec.Usage == nil || *rec.Usage != (decision.Usage{PromptTokens: 11, CompletionTokens: 22, TotalTokens: 33, CachedTokens: 5}) ||
+	if rec.Usage == nil || *rec.Usage != (decision.Usage{PromptTokens: 11, CompletionTokens: 22, TotalTokens: 33, CachedTokens: 5, CacheWriteTokens: 4}) ||
 		!rec.CostUSD.Known() || float64(*rec.CostUSD) != 0.75 || rec.CostUnknown {
 		t.Errorf("totals: %+v %v", rec.Usage, rec.CostUSD)
 	}
@@ -95,19 +139,23 @@ func TestAccountHostileUsage(t *testing.T) {
 		{"negative cached", provider.Usage{PromptTokens: 1_000_000, CompletionTokens: 0, TotalTokens: 1_000_000,
 			PromptTokensDetails: &provider.TokenDetails{CachedTokens: -9_000_000}}, 1},
 		{"huge", provider.Usage{PromptTokens: 9_000_000_000_000_000_000, CompletionTokens: 9_000_000_000_000_000_000, TotalTokens: -1}, 1},
+		{"negative written", provider.Usage{PromptTokens: 1_000_000, TotalTokens: 1_000_000,
+			PromptTokensDetails: &provider.TokenDetails{CacheWriteTokens: -9_000_000}}, 1},
+		{"written past the prompt", provider.Usage{PromptTokens: 1_000_000, CacheCreationInputTokens: 9_000_000_000_000_000_000,
+			PromptTokensDetails: &provider.TokenDetails{CachedTokens: 400_000}}, 0.4*1 + 0.6*1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := c.u
 			var a decision.Attempt
 			account(&a, &config.Target{Price: p}, &outcome{usage: &u, ok: true, billable: true}, nil)
 			g := a.Usage
-			for _, n := range []int{g.PromptTokens, g.CompletionTokens, g.TotalTokens, g.CachedTokens} {
+			for _, n := range []int{g.PromptTokens, g.CompletionTokens, g.TotalTokens, g.CachedTokens, g.CacheWriteTokens} {
 				if n < 0 || n > 1<<53 {
 					t.Errorf("a count out of [0, 2^53]: %+v", *g)
 				}
 			}
-			if g.CachedTokens > g.PromptTokens {
-				t.Errorf("cached past the prompt: %+v", *g)
+			if g.CachedTokens+g.CacheWriteTokens > g.PromptTokens {
+				t.Errorf("cached or written past the prompt: %+v", *g)
 			}
 			if a.CostUSD == nil || float64(*a.CostUSD) < c.min {
 				t.Errorf("cost %v, want at least %v", a.CostUSD, c.min)
