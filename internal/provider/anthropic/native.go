@@ -100,9 +100,7 @@ func (Adapter) NativeAnswer(api string, body []byte) (*provider.Usage, error) {
 	if a.Usage == nil {
 		return nil, nil
 	}
-	p := a.Usage.prompt()
-	return &provider.Usage{PromptTokens: p, CompletionTokens: a.Usage.OutputTokens,
-		TotalTokens: p + a.Usage.output(), PromptTokensDetails: a.Usage.cached()}, nil
+	return a.Usage.openai(), nil
 }
 
 // NativeStream reads a Messages event stream as the translated Stream does

@@ -54,12 +54,24 @@ func (u *usage) prompt() int {
 // output is the output count, bounded as prompt's terms are.
 func (u *usage) output() int { return min(max(u.OutputTokens, 0), 1<<53) }
 
-// cached is the cache reads as OpenAI's prompt_tokens_details (nil when none).
-func (u *usage) cached() *provider.TokenDetails {
-	if u.CacheReadInputTokens <= 0 {
+// details is the cache reads and writes as OpenAI's prompt_tokens_details,
+// the writes named as OpenRouter names them (cache_write_tokens); nil when
+// neither. Writes are billed above plain input
+// (https://platform.claude.com/docs/en/about-claude/pricing), so they are
+// counted apart (docs/config.md, "Usage and cost").
+func (u *usage) details() *provider.TokenDetails {
+	if u.CacheReadInputTokens <= 0 && u.CacheCreationInputTokens <= 0 {
 		return nil
 	}
-	return &provider.TokenDetails{CachedTokens: u.CacheReadInputTokens}
+	return &provider.TokenDetails{CachedTokens: max(u.CacheReadInputTokens, 0),
+		CacheWriteTokens: max(u.CacheCreationInputTokens, 0)}
+}
+
+// openai is u in OpenAI's terms.
+func (u *usage) openai() *provider.Usage {
+	p := u.prompt()
+	return &provider.Usage{PromptTokens: p, CompletionTokens: u.OutputTokens,
+		TotalTokens: p + u.output(), PromptTokensDetails: u.details()}
 }
 
 // Response translates a Messages answer into a chat.completion. An error
@@ -127,9 +139,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 		c.Model = ep.Model
 	}
 	if a.Usage != nil {
-		p := a.Usage.prompt()
-		c.Usage = &provider.Usage{PromptTokens: p, CompletionTokens: a.Usage.OutputTokens,
-			TotalTokens: p + a.Usage.output(), PromptTokensDetails: a.Usage.cached()}
+		c.Usage = a.Usage.openai()
 	}
 	return chat.Marshal(c), nil
 }

@@ -208,8 +208,4 @@ func (s *stream) chunk(d chat.Delta, finish *string, u *provider.Usage) []byte {
 		Model: s.model, Choices: []chat.ChunkChoice{{Delta: d, FinishReason: finish}}, Usage: u})
 }
 
-func (s *stream) total() *provider.Usage {
-	p := s.usage.prompt()
-	return &provider.Usage{PromptTokens: p, CompletionTokens: s.usage.OutputTokens,
-		TotalTokens: p + s.usage.output(), PromptTokensDetails: s.usage.cached()}
-}
+func (s *stream) total() *provider.Usage { return s.usage.openai() }
