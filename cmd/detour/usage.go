@@ -27,19 +27,21 @@ import (
 // target or provider, the moves away from it. COST_USD sums the known
 // costs ("-" where no attempt had a price); UNKNOWN counts billable attempts
 // whose cost is unknown, so a bill with unknowns is a lower bound, never a
-// silent zero.
+// silent zero. INPUT is the input neither read from the prompt cache
+// (CACHED) nor written to it (CACHE_WRITE); each is in COST_USD at its own
+// price.
 
 const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h]`
 
 // usageRow is one line of the table.
 type usageRow struct {
-	key                   string
-	requests              int
-	input, cached, output int
-	cost                  float64
-	priced                bool // an attempt had a price (a cost, known or not); else COST_USD is "-"
-	unknown, failovers    int
-	requestIDs            map[string]bool // by target/provider: the requests seen
+	key                            string
+	requests                       int
+	input, cached, written, output int
+	cost                           float64
+	priced                         bool // an attempt had a price (a cost, known or not); else COST_USD is "-"
+	unknown, failovers             int
+	requestIDs                     map[string]bool // by target/provider: the requests seen
 }
 
 func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -176,8 +178,10 @@ func sumUsage(in io.Reader, by string, from time.Time) ([]*usageRow, int, error)
 func addAttempt(r *usageRow, a *decision.Attempt) {
 	if u := a.Usage; u != nil {
 		cached := min(max(u.CachedTokens, 0), u.PromptTokens)
-		r.input += u.PromptTokens - cached
+		written := max(min(u.CacheWriteTokens, u.PromptTokens-cached), 0)
+		r.input += u.PromptTokens - cached - written
 		r.cached += cached
+		r.written += written
 		r.output += u.CompletionTokens
 	}
 	switch {
@@ -196,7 +200,7 @@ func failover(action decision.Action) bool {
 
 func printUsage(w io.Writer, by string, rows []*usageRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tREQUESTS\tINPUT\tCACHED\tOUTPUT\tCOST_USD\tUNKNOWN\tFAILOVERS\t\n", upper(by))
+	fmt.Fprintf(tw, "%s\tREQUESTS\tINPUT\tCACHED\tCACHE_WRITE\tOUTPUT\tCOST_USD\tUNKNOWN\tFAILOVERS\t\n", upper(by))
 	var total usageRow
 	total.key = "TOTAL"
 	for _, r := range rows {
@@ -204,6 +208,7 @@ func printUsage(w io.Writer, by string, rows []*usageRow) {
 		total.requests += r.requests
 		total.input += r.input
 		total.cached += r.cached
+		total.written += r.written
 		total.output += r.output
 		total.cost += r.cost
 		total.priced = total.priced || r.priced
@@ -226,7 +231,7 @@ func writeRow(w io.Writer, r *usageRow) {
 	if r.priced {
 		cost = strconv.FormatFloat(r.cost, 'f', 6, 64)
 	}
-	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t\n", r.key, req, r.input, r.cached, r.output, cost, r.unknown, r.failovers)
+	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t\n", r.key, req, r.input, r.cached, r.written, r.output, cost, r.unknown, r.failovers)
 }
 
 func upper(s string) string {

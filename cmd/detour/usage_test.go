@@ -71,25 +71,25 @@ func TestUsageByClient(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, errOut)
 	}
 	wantTable(t, out,
-		"CLIENT REQUESTS INPUT CACHED OUTPUT COST_USD UNKNOWN FAILOVERS",
-		"team-a 2 610 400 205 0.004005 1 1",
-		"ci 1 100 0 50 0.000045 0 0",
-		"TOTAL 3 710 400 255 0.004050 1 1")
+		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
+		"team-a 2 610 400 0 205 0.004005 1 1",
+		"ci 1 100 0 0 50 0.000045 0 0",
+		"TOTAL 3 710 400 0 255 0.004050 1 1")
 	out, _, _ = runUsageT(t, "-f", p, "--since", "24h")
 	wantTable(t, out,
-		"CLIENT REQUESTS INPUT CACHED OUTPUT COST_USD UNKNOWN FAILOVERS",
-		"team-a 2 610 400 205 0.004005 1 1",
-		"TOTAL 2 610 400 205 0.004005 1 1")
+		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
+		"team-a 2 610 400 0 205 0.004005 1 1",
+		"TOTAL 2 610 400 0 205 0.004005 1 1")
 }
 
 func TestUsageByTargetAndDay(t *testing.T) {
 	p := usageLog(t)
 	out, _, _ := runUsageT(t, "-f", p, "--by", "target")
 	wantTable(t, out,
-		"TARGET REQUESTS INPUT CACHED OUTPUT COST_USD UNKNOWN FAILOVERS",
-		"gpt 2 600 400 200 0.004000 1 1",
-		"mini 2 110 0 55 0.000050 0 0",
-		"TOTAL - 710 400 255 0.004050 1 1")
+		"TARGET REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
+		"gpt 2 600 400 0 200 0.004000 1 1",
+		"mini 2 110 0 0 55 0.000050 0 0",
+		"TOTAL - 710 400 0 255 0.004050 1 1")
 	out, _, _ = runUsageT(t, "-f", p, "--by", "day")
 	rows := fields(out)
 	if len(rows) != 4 || rows[1][1] != "1" || rows[2][1] != "2" || rows[1][0] >= rows[2][0] {
@@ -125,8 +125,29 @@ func TestUsageUnpricedIsNotZero(t *testing.T) {
 	}
 	out, _, _ := runUsageT(t, "-f", p)
 	wantTable(t, out,
-		"CLIENT REQUESTS INPUT CACHED OUTPUT COST_USD UNKNOWN FAILOVERS",
-		"ci 1 10 0 5 0.000000 0 0",
-		"team-a 1 10 0 5 - 0 0",
-		"TOTAL 2 20 0 10 0.000000 0 0")
+		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
+		"ci 1 10 0 0 5 0.000000 0 0",
+		"team-a 1 10 0 0 5 - 0 0",
+		"TOTAL 2 20 0 0 10 0.000000 0 0")
+}
+
+// Input written to the prompt cache has its own column, out of INPUT, as
+// the record prices it apart (docs/config.md, "Usage and cost"); a count
+// past the prompt is shown no larger than the prompt.
+func TestUsageCacheWrites(t *testing.T) {
+	recent := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339Nano)
+	lines := `{"id":"w1","time":"` + recent + `","route":"claude","client":"coder","outcome":"ok","attempts":[` +
+		`{"target":"claude","provider":"anthropic","action":"done","billable":true,"usage":{"prompt_tokens":188107,"completion_tokens":393,"total_tokens":188500,"cache_write_tokens":188086},"cost_usd":1.1854675}]}
+{"id":"w2","time":"` + recent + `","route":"claude","client":"coder","outcome":"ok","attempts":[` +
+		`{"target":"claude","provider":"anthropic","action":"done","billable":true,"usage":{"prompt_tokens":100,"completion_tokens":1,"total_tokens":101,"cached_tokens":60,"cache_write_tokens":900},"cost_usd":0.0005325}]}
+`
+	p := filepath.Join(t.TempDir(), "decisions.jsonl")
+	if err := os.WriteFile(p, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := runUsageT(t, "-f", p)
+	wantTable(t, out,
+		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
+		"coder 2 21 60 188126 394 1.186000 0 0",
+		"TOTAL 2 21 60 188126 394 1.186000 0 0")
 }
