@@ -31,12 +31,15 @@ type answerChoice struct {
 }
 
 // Usage is Anthropic's usage object. InputTokens excludes the tokens read
-// from the prompt cache, which CacheReadInputTokens counts (OpenAI's
-// prompt_tokens includes them).
+// from the prompt cache, which CacheReadInputTokens counts, and those
+// written to it, which CacheCreationInputTokens counts (OpenAI's
+// prompt_tokens includes both); the writes are said when an upstream
+// reported some (a relay of Claude: docs/config.md, "Usage and cost").
 type Usage struct {
-	InputTokens          int `json:"input_tokens"`
-	OutputTokens         int `json:"output_tokens"`
-	CacheReadInputTokens int `json:"cache_read_input_tokens"`
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens,omitempty"`
 }
 
 // anthropicUsage is canonical usage u in Anthropic's terms.
@@ -44,9 +47,9 @@ func anthropicUsage(u *chat.Usage) Usage {
 	if u == nil {
 		return Usage{}
 	}
-	cached := u.Cached()
-	return Usage{InputTokens: max(u.PromptTokens-cached, 0), OutputTokens: u.CompletionTokens,
-		CacheReadInputTokens: cached}
+	cached, written := u.Cached(), max(u.CacheWrite(), 0)
+	return Usage{InputTokens: max(u.PromptTokens-cached-written, 0), OutputTokens: u.CompletionTokens,
+		CacheReadInputTokens: cached, CacheCreationInputTokens: written}
 }
 
 // Block is one content block of an answer.

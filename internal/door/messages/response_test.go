@@ -31,6 +31,18 @@ func TestAnswer(t *testing.T) {
 			"content":[{"type":"tool_use","id":"call_abc123","name":"get_current_weather","input":{"location":"Boston, MA"}}],
 			"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":18,"output_tokens":17,"cache_read_input_tokens":64}}`,
 	}, {
+		// OpenRouter's usage with a cache write
+		// (https://openrouter.ai/docs/use-cases/usage-accounting): the
+		// written tokens are Anthropic's cache_creation_input_tokens, out
+		// of input_tokens.
+		name: "relayed cache write",
+		in: `{"id":"gen-1","object":"chat.completion","created":1,"model":"anthropic/claude-opus-4.5",
+			"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],
+			"usage":{"completion_tokens":2,"completion_tokens_details":{"reasoning_tokens":0},"cost":0.95,"cost_details":{"upstream_inference_cost":19},"prompt_tokens":194,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":100,"audio_tokens":0},"total_tokens":196}}`,
+		want: `{"id":"gen-1","type":"message","role":"assistant","model":"anthropic/claude-opus-4.5",
+			"content":[{"type":"text","text":"hi"}],
+			"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":94,"output_tokens":2,"cache_read_input_tokens":0,"cache_creation_input_tokens":100}}`,
+	}, {
 		// DeepSeek reasoning model answer (reasoning_content,
 		// https://api-docs.deepseek.com/guides/reasoning_model), cut by
 		// length; no id or model in the body.
