@@ -148,6 +148,8 @@ func (f fields) setUSD(key string, dst *float64, allowZero bool) {
 	switch {
 	case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
 		f.d.errorf(v.node, "%s must be a number of US dollars, not %s", f.label(key), v.show())
+	case x < 0 && allowZero:
+		f.d.errorf(v.node, "%s must not be negative, not %s", f.label(key), v.show())
 	case x < 0 || x == 0 && !allowZero:
 		f.d.errorf(v.node, "%s must be greater than zero, not %s", f.label(key), v.show())
 	default:

@@ -85,9 +85,9 @@ func TestClientKeyErrors(t *testing.T) {
 		{"price without output", "providers: [{name: p, dialect: openai, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: 1}}]\n",
 			[]wantErr{{2, `target price is missing required key "output"`}}},
 		{"negative price", "providers: [{name: p, dialect: openai, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: -1, output: 1}}]\n",
-			[]wantErr{{2, "target price input must be greater than zero"}}},
+			[]wantErr{{2, `target price input must not be negative, not "-1"`}}},
 		{"negative cache_write", "providers: [{name: p, dialect: anthropic, base_url: \"https://x.test\"}]\ntargets:\n  - {name: t, model: m, providers: [p],\n     price: {input: 3, output: 15, cache_write: -3.75}}\n",
-			[]wantErr{{4, `target price cache_write must be greater than zero, not "-3.75"`}}},
+			[]wantErr{{4, `target price cache_write must not be negative, not "-3.75"`}}},
 		{"cache_write not a number", "providers: [{name: p, dialect: anthropic, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: 3, output: 15, cache_write: 1.25x}}]\n",
 			[]wantErr{{2, `target price cache_write must be a number of US dollars, not "1.25x"`}}},
 	}
