@@ -138,7 +138,7 @@ func Tour(base string) string {
 		"\n# A retired free model (404 No endpoints found) cools for 24h; the pool moves on. A pool takes turns:\n# when a request starts at the working model, the next one meets the 404.\n" + c("free", "") +
 		"\n# A flapping endpoint, down for the first 20s of every minute since the demo started: it cools\n# after 3 failures in a row, then is probed back.\n" + c("flaky", "") +
 		"\n# A content-policy refusal is not replayed at another vendor.\n" + c("safe", "") +
-		"\n# A strict budget: the first call timed out after it was sent, so no second vendor is paid.\n" + c("strict", "") +
+		"\n# A strict budget: the first call timed out after it was sent, so no second vendor is paid,\n# and x-should-retry: false tells the SDK not to send it again.\n" + c("strict", "") +
 		"\n# Health, models and metrics:\n" +
 		"  curl -s " + base + "/v1/health\n  curl -s " + base + "/v1/models\n  curl -s " + base + "/metrics | grep detour_\n\n" +
 		"Watch it in a browser (health, the decisions as they happen, unknown answers): " + base + "/ui\n\n" +
