@@ -101,7 +101,7 @@ func capRetry(d time.Duration) time.Duration {
 // ("13s"), else "try again in 17.359s" / "try again in 9m38.016s" / "try
 // again in 2 seconds" or "retry after 86400 seconds" wording. A wording the
 // client's request req holds is the client's text, not the provider's hint
-// (docs/behaviour.md, "Client text is never evidence"): it is passed over.
+// (docs/behaviour.md, "Echo rule"): it is passed over.
 func bodyRetryAfter(f *facts, req []byte) time.Duration {
 	if len(f.retryDelay) > 0 {
 		return capRetry(durationBytes(f.retryDelay))

@@ -12,9 +12,9 @@ import (
 // Detour's translations join a request's system messages, or a message's
 // text parts, at line breaks. An upstream that quotes the joined text back
 // then holds a phrase the client sent in two pieces; it is still the
-// client's text, and no evidence (docs/behaviour.md, "Client text is never
-// evidence"): the client cannot cool the account or page by splitting
-// "credit balance is too low" over two strings.
+// client's text, and no evidence (docs/behaviour.md, "Echo rule"): the
+// client cannot cool the account or page by splitting "credit balance is
+// too low" over two strings.
 
 // echoSystem answers 400 quoting the system prompt it got, as an Anthropic
 // endpoint that rejects one would; echoFirst quotes the first message's

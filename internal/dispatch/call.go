@@ -88,9 +88,9 @@ func (c *Call) sent() []byte {
 }
 
 // evidence is what the classifier reads an answer's echoes against
-// (classify.Response.Request; docs/behaviour.md, "Client text is never
-// evidence"): everything the client chose that an upstream may quote back —
-// its body and, for a native call, the header values Detour forwards
+// (classify.Response.Request; docs/behaviour.md, "Echo rule"): everything
+// the client chose that an upstream may quote back — its body and, for a
+// native call, the header values Detour forwards
 // (Anthropic quotes an unknown anthropic-beta value in its 400). An error
 // answer is read against both, joined once per call; a success against
 // the body alone, without a copy.

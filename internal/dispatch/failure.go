@@ -24,7 +24,8 @@ type Failure struct {
 	Code string
 	// RetryAfter, when positive, is how long the client should wait before
 	// it asks again: set for a rate_limited or server_error failure whose
-	// wait is known (retryafter.go); the front sends it as Retry-After.
+	// wait is known (retryafter.go); the front sends it as Retry-After and
+	// Retry-After-Ms.
 	RetryAfter time.Duration
 	// NoRetry: the client is told not to retry the request (x-should-retry:
 	// false): no endpoint will serve it soon, it is at fault itself, or a

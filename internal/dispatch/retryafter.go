@@ -9,7 +9,7 @@ import (
 	"github.com/detour-llm/detour/internal/policy"
 )
 
-// When to come back (docs/behaviour.md#api, "When nothing answers"). A
+// When to come back (docs/behaviour.md#api, "When to come back"). A
 // request that ends with a rate limit or a provider's overload whose
 // answer named its wait tells the client when to ask again (the front
 // writes it as Retry-After), so an SDK waits that long instead of retrying
@@ -47,7 +47,7 @@ import (
 // by a budget stop or by the walk's last attempt alike.
 
 // comeBack is when the client may ask again for a request that ended
-// (now) with f, not committed: after wait (0: at once), or never, when no
+// (now), not committed: after wait (0: at once), or never, when no
 // endpoint the request tried or had left to try will serve it soon.
 func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 	type ready struct {

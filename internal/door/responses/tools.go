@@ -8,7 +8,7 @@ import (
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
-// Tools for translated targets (docs/doors.md, "Tools and Codex"). Chat
+// Tools for translated targets (docs/doors.md, "OpenAI Responses", Request). Chat
 // Completions has flat function tools only, so:
 //   - function tools translate as they are;
 //   - namespace tools ({"type":"namespace","name":ns,"tools":[…]}, as Codex
