@@ -117,6 +117,13 @@ func TestCacheWriteCostsItsPremium(t *testing.T) {
 	if got := clientCost(t, g, "claude", "anthropic"); !near(got, docCost) {
 		t.Errorf("coder's spend $%v, want $%v", got, docCost)
 	}
+	// The token metric counts the write apart from plain input, as the cost does.
+	for kind, want := range map[string]string{"input": "21", "cache_write_input": "188086", "output": "393"} {
+		series := `detour_tokens_total{client="coder",kind="` + kind + `",provider="anthropic",route="claude",target="claude"}`
+		if got := metricValue(t, g, series); got != want {
+			t.Errorf("%s = %q, want %s", series, got, want)
+		}
+	}
 	r = g.post(t, "claude", "", "Authorization", "Bearer key-coder")
 	if r.Status != 429 || !strings.Contains(string(r.Body), "client_budget_exceeded") {
 		t.Errorf("after $%.2f of a $1 day: %d %s", docCost, r.Status, r.Body)

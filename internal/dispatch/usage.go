@@ -246,7 +246,7 @@ func totals(rec *decision.Decision, partial bool) {
 func (w *walk) meter(e *endpointRT, a *decision.Attempt) {
 	m := w.d.opt.Metrics
 	if u := a.Usage; u != nil {
-		m.Usage(w.call.Client, w.r.name, e.key.Target, e.key.Provider, u.PromptTokens-u.CachedTokens, u.CachedTokens, u.CompletionTokens)
+		m.Usage(w.call.Client, w.r.name, e.key.Target, e.key.Provider, max(u.PromptTokens-u.CachedTokens-u.CacheWriteTokens, 0), u.CachedTokens, u.CacheWriteTokens, u.CompletionTokens)
 	}
 	if a.CostUSD != nil || a.CostUnknown {
 		var usd float64

@@ -104,7 +104,7 @@ type tokenCounter struct{ prometheus.Counter }
 
 // tokenKinds are the values of detour_tokens_total's kind label, in the
 // order of tokensSeries.kinds.
-var tokenKinds = [...]string{"input", "cached_input", "output"}
+var tokenKinds = [...]string{"input", "cached_input", "cache_write_input", "output"}
 
 func (m *Metrics) tokensSeries(client, route, target, provider string) *tokensSeries {
 	h := m.hot.Load()

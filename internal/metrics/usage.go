@@ -20,7 +20,7 @@ func (m *Metrics) registerUsage() {
 	by := []string{"client", "route", "target", "provider"}
 	m.usage.tokens = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_tokens_total",
-		Help: "Tokens the upstreams reported, by client key name (none without client keys), route, target, provider and kind (input: uncached input; cached_input; output).",
+		Help: "Tokens the upstreams reported, by client key name (none without client keys), route, target, provider and kind (input: input neither read from nor written to the prompt cache; cached_input; cache_write_input: input written to the cache; output).",
 	}, append(by, "kind"))
 	m.usage.cost = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_cost_usd_total",
@@ -37,17 +37,18 @@ func (m *Metrics) registerUsage() {
 	m.reg.MustRegister(m.usage.tokens, m.usage.cost, m.usage.costUnknown, m.usage.refused)
 }
 
-// Usage records one attempt's tokens: uncached input, cached input and
-// output.
-func (m *Metrics) Usage(client, route, target, provider string, input, cachedInput, output int) {
+// Usage records one attempt's tokens: input neither read from nor written
+// to the prompt cache, cached input, input written to the cache, and output
+// (the kinds docs/config.md prices apart).
+func (m *Metrics) Usage(client, route, target, provider string, input, cachedInput, cacheWrite, output int) {
 	if m == nil {
 		return
 	}
-	if input <= 0 && cachedInput <= 0 && output <= 0 {
+	if input <= 0 && cachedInput <= 0 && cacheWrite <= 0 && output <= 0 {
 		return
 	}
 	s := m.tokensSeries(client, route, target, provider) // hot.go
-	for i, n := range [len(tokenKinds)]int{input, cachedInput, output} {
+	for i, n := range [len(tokenKinds)]int{input, cachedInput, cacheWrite, output} {
 		if n > 0 {
 			s.add(m, i, n)
 		}

@@ -8,7 +8,7 @@ func TestUsageSeries(t *testing.T) {
 	m := New()
 	m.Retain(Served{Routes: []string{"r"}, Targets: []string{"t"}, Providers: []string{"p"},
 		Endpoints: []Endpoint{{"t", "p"}}, Clients: []string{"team-a", "ci"}})
-	m.Usage("team-a", "r", "t", "p", 600, 400, 200)
+	m.Usage("team-a", "r", "t", "p", 600, 400, 300, 200)
 	m.Cost("team-a", "r", "t", "p", 0.004, true)
 	m.Cost("team-a", "r", "t", "p", 0, false)
 	m.Refused("ci", "usd_per_day")
@@ -20,6 +20,7 @@ func TestUsageSeries(t *testing.T) {
 	}{
 		{"detour_tokens_total", []string{"client=team-a", "route=r", "target=t", "provider=p", "kind=input"}, 600},
 		{"detour_tokens_total", []string{"client=team-a", "route=r", "target=t", "provider=p", "kind=cached_input"}, 400},
+		{"detour_tokens_total", []string{"client=team-a", "route=r", "target=t", "provider=p", "kind=cache_write_input"}, 300},
 		{"detour_tokens_total", []string{"client=team-a", "route=r", "target=t", "provider=p", "kind=output"}, 200},
 		{"detour_cost_usd_total", []string{"client=team-a", "route=r", "target=t", "provider=p"}, 0.004},
 		{"detour_cost_unknown_total", []string{"client=team-a", "route=r", "target=t", "provider=p"}, 1},
@@ -49,9 +50,9 @@ func TestUsageSeriesRemembered(t *testing.T) {
 	m.Retain(Served{Routes: []string{"r"}, Targets: []string{"t"}, Providers: []string{"p"},
 		Endpoints: []Endpoint{{"t", "p"}}, Clients: []string{"team-a", "ci"}})
 	for range 3 {
-		m.Usage("ci", "r", "t", "p", 5, 0, 2)
+		m.Usage("ci", "r", "t", "p", 5, 0, 0, 2)
 	}
-	m.Usage("ci", "r", "t", "p", 0, 0, 0)
+	m.Usage("ci", "r", "t", "p", 0, 0, 0, 0)
 	f := scrape(t, m)
 	if v := counter(t, f, "detour_tokens_total", "client=ci", "route=r", "target=t", "provider=p", "kind=input"); v != 15 {
 		t.Errorf("input = %v, want 15", v)
@@ -64,7 +65,7 @@ func TestUsageSeriesRemembered(t *testing.T) {
 	}
 	m.Retain(Served{Routes: []string{"r"}, Targets: []string{"t"}, Providers: []string{"p"},
 		Endpoints: []Endpoint{{"t", "p"}}, Clients: []string{"team-a"}})
-	m.Usage("ci", "r", "t", "p", 5, 0, 2)
+	m.Usage("ci", "r", "t", "p", 5, 0, 0, 2)
 	f = scrape(t, m)
 	if series(f, "detour_tokens_total", "client=ci", "route=r", "target=t", "provider=p", "kind=input") != nil {
 		t.Error("a removed client's tokens are counted under its name after the reload")
@@ -79,6 +80,6 @@ func BenchmarkUsage(b *testing.B) {
 		Endpoints: []Endpoint{{"t", "p"}}, Clients: []string{"team-a"}})
 	b.ReportAllocs()
 	for b.Loop() {
-		m.Usage("team-a", "r", "t", "p", 600, 0, 200)
+		m.Usage("team-a", "r", "t", "p", 600, 0, 0, 200)
 	}
 }
