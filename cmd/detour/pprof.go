@@ -5,7 +5,7 @@ package main
 // A binary built with `-tags pprof` serves net/http/pprof on the loopback
 // address in DETOUR_PPROF (e.g. 127.0.0.1:6060), for profiling a real
 // `detour serve` (bench/cmd/overhead -pprof). Release builds have no such
-// listener: the tag is for benchmarks only (docs/benchmarks.md#overhead).
+// listener: the tag is for benchmarks only (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead).
 
 import (
 	"fmt"

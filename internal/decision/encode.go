@@ -9,7 +9,7 @@ import (
 
 // appendJSON appends d as json.Marshal writes it, field for field, without
 // reflection: the writer encodes every request's record
-// (docs/benchmarks.md#overhead). It reports false, having appended
+// (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead). It reports false, having appended
 // nothing usable, for a value json.Marshal would refuse or write through a
 // path this does not imitate (a NaN or infinite float, a year outside
 // 0–9999); the caller then uses json.Marshal. TestAppendJSONIsMarshal and

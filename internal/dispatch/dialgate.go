@@ -14,7 +14,7 @@ import (
 )
 
 // dialGate keeps a burst of requests to one provider from opening one TLS
-// connection each (docs/benchmarks.md#streams).
+// connection each (docs/benchmarks.md#memory-with-1000-concurrent-streams).
 //
 // net/http dials a new connection for every request that finds none with
 // room. Over HTTP/2 one connection carries a hundred streams or more, but

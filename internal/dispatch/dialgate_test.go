@@ -117,7 +117,7 @@ func burst(t *testing.T, d *Dispatcher, u *countingTLS, n int) {
 }
 
 // A cold burst to an HTTP/2 upstream opens about as many connections as the
-// server's stream limit requires, not one per request (docs/benchmarks.md#streams).
+// server's stream limit requires, not one per request (docs/benchmarks.md#memory-with-1000-concurrent-streams).
 func TestDialGateColdBurstOverHTTP2(t *testing.T) {
 	const n, perConn = 300, 100
 	u := newCountingTLS(t, true, perConn, 0)

@@ -214,7 +214,7 @@ const maxResponseHeader = 1 << 20
 
 // upstreamBuffer sizes each upstream connection's read and write buffers
 // (net/http's default is 4 KiB each). A connection keeps both for its whole
-// life, so every open stream holds them (docs/benchmarks.md#overhead). 2 KiB
+// life, so every open stream holds them (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead). 2 KiB
 // holds a request's headers and a small body in one write, and a
 // provider's response headers in one read; a larger body or answer is
 // copied past the buffer, not through it.

@@ -10,7 +10,7 @@ import (
 // hot remembers the series Request and Attempt resolved, by the names they
 // were given, so that the next request on the same route or endpoint skips
 // the name guards and the registry's label hashing (both on every
-// request's path; docs/benchmarks.md#overhead). Retain starts a new one
+// request's path; docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead). Retain starts a new one
 // after it has deleted series, so that no remembered series outlives a
 // reload: a call that resolved a series before the deletion stores it in
 // the old cache, never in the new one.

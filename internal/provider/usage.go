@@ -12,7 +12,7 @@ import (
 // into a *Usage would: nil for null, an error for what json.Unmarshal
 // refuses. raw must be valid JSON (a member of a body already checked).
 // The plain shape every provider sends is read by a scan, without
-// reflection (docs/benchmarks.md#overhead); any other shape is left to
+// reflection (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead); any other shape is left to
 // json.Unmarshal.
 func ParseUsage(raw []byte) (*Usage, error) {
 	if u, ok := scanUsage(raw); ok {

@@ -4,7 +4,7 @@
 // with one member added first, every other byte as sent (WithFirst). The
 // request and stream paths use it to touch the few members they need in
 // bodies and events that are otherwise relayed as they came
-// (docs/benchmarks.md#overhead). Those functions check no validity:
+// (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead). Those functions check no validity:
 // callers pass JSON already checked. Check is the check, json.Valid's
 // verdict exactly, and reads chosen top-level members in the same pass, so
 // an upstream's answer is read once (docs/benchmarks.md, "Round 5").

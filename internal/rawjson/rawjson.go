@@ -22,7 +22,7 @@ func Member(b []byte, key string) []byte {
 
 // Scan walks the members of one JSON object, or the elements of one JSON
 // array, without decoding them: a stream reader uses it to read the few
-// members it needs from every event (docs/benchmarks.md#overhead). The
+// members it needs from every event (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead). The
 // value it walks must be valid JSON (json.Valid); on anything else it stops
 // early. The zero value walks nothing.
 type Scan struct {

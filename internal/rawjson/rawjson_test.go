@@ -22,7 +22,7 @@ func TestMember(t *testing.T) {
 }
 
 // TestMemberDoesNotAllocate: reading one member of an upstream's answer is
-// on every request's path (docs/benchmarks.md#overhead).
+// on every request's path (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead).
 func TestMemberDoesNotAllocate(t *testing.T) {
 	body := []byte(`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0}],"usage":{"total_tokens":7}}`)
 	if n := testing.AllocsPerRun(100, func() { Member(body, "usage") }); n != 0 {

@@ -19,7 +19,7 @@ func (d *discard) Flush()                      {}
 // BenchmarkPassthroughFrames writes one passthrough stream of 20 upstream
 // events to the client through each door's Output: what the front does
 // per event (read its name, frame it) when a target answers in the door's
-// own API (docs/benchmarks.md#overhead).
+// own API (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead).
 func BenchmarkPassthroughFrames(b *testing.B) {
 	for _, door := range []struct {
 		name  string

@@ -31,7 +31,7 @@ const DefaultMaxLine = 1 << 20
 // readBuffer is the Reader's own buffer. An upstream's events are a few
 // hundred bytes and its body is already buffered by net/http, so 1 KiB
 // suffices; a longer line is gathered in pieces. Every open stream holds one
-// (docs/benchmarks.md#overhead).
+// (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead).
 const readBuffer = 1 << 10
 
 // Reader reads events from a text/event-stream. The zero value is not usable;
@@ -163,7 +163,7 @@ func trimEOL(b []byte) []byte {
 // Data of several lines (an upstream may spread an event over data lines,
 // which Reader joins with newlines) gets a "data: " on each. The event goes
 // to w in one Write, from a pooled buffer: a stream writes one per chunk
-// (docs/benchmarks.md#overhead).
+// (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead).
 func WriteData(w io.Writer, data []byte) error {
 	bp := framePool.Get().(*[]byte)
 	buf := AppendEvent((*bp)[:0], nil, data)

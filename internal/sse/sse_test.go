@@ -206,7 +206,7 @@ func FuzzReader(f *testing.F) {
 }
 
 // TestWriteDataReusesItsBuffer: a stream writes one event per chunk; the
-// frame is not allocated per event (docs/benchmarks.md#overhead).
+// frame is not allocated per event (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead).
 func TestWriteDataReusesItsBuffer(t *testing.T) {
 	if testutil.Race {
 		t.Skip("the race detector drops pooled items at random")

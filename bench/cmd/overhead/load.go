@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// Targets (issue 9, docs/benchmarks.md#overhead).
+// Targets (issue 9, docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead).
 const (
 	targetP50Gap = 50 * time.Microsecond  // Detour's added p50 − the plain proxy's
 	targetP99Gap = 300 * time.Microsecond // Detour's added p99 − the plain proxy's

@@ -24,7 +24,7 @@ type choiceFacts struct {
 
 // read fills f from data, reusing f.choices. Every event of a stream goes
 // through it, so the common shape is read by scan, without reflection or
-// allocation (docs/benchmarks.md#overhead); any shape scan is not sure of
+// allocation (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead); any shape scan is not sure of
 // goes to decode, the json.Unmarshal reading that defines the behaviour.
 func (f *facts) read(data []byte) {
 	choices := f.choices[:0]

@@ -77,7 +77,7 @@ func FuzzChunkScan(f *testing.F) {
 }
 
 // TestChunkScanDoesNotAllocate: a content chunk is read without an
-// allocation (docs/benchmarks.md#overhead).
+// allocation (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead).
 func TestChunkScanDoesNotAllocate(t *testing.T) {
 	if testutil.Race {
 		t.Skip("the race detector allocates")
