@@ -111,3 +111,32 @@ func TestSDKRetriesWhenAnEndpointMayServe(t *testing.T) {
 		t.Errorf("answer %q after %d requests, want a's answer to the SDK's retry", res.Choices[0].Message.Content, sent.Load())
 	}
 }
+
+// A wait past the retry horizon (a minute): anthropic-sdk-go sleeps for
+// whatever Retry-After says before its retry, and the Python and
+// TypeScript SDKs ignore so long a wait and come back at once into the
+// same limit. The answer keeps its Retry-After and says not to retry.
+func TestSDKDoesNotWaitOutALongRetryAfter(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"an": script(corpus(t, "anthropic-rate-limit-pretty", "retry-after", "120"))})
+	g := start(t, `
+providers:
+  - {name: an, dialect: anthropic, base_url: "{an}", api_key: `+secret+`}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [an]}
+`, fs)
+	var sent atomic.Int32
+	c := anthropic.NewClient(aoption.WithBaseURL(g.URL+"/"), aoption.WithAPIKey("unused"), aoption.WithHTTPClient(counted(&sent)))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // far below the 120 s the SDK would sleep
+	defer cancel()
+	_, err := c.Messages.New(ctx, askClaude("claude", "hi"))
+	var apiErr *anthropic.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("err %v, want the 429 at once", err)
+	}
+	if h := apiErr.Response.Header; h.Get("Retry-After") != "120" || h.Get("X-Should-Retry") != "false" {
+		t.Errorf("Retry-After %q, X-Should-Retry %q", h.Get("Retry-After"), h.Get("X-Should-Retry"))
+	}
+	if n := sent.Load(); n != 1 {
+		t.Errorf("the SDK sent %d requests, want 1", n)
+	}
+}

@@ -225,6 +225,7 @@ func TestClientKeyRateLimit(t *testing.T) {
 	_, err := c.Chat.Completions.New(context.Background(), hello("deep"))
 	var apiErr *openai.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 429 || apiErr.Response.Header.Get("Retry-After") != "40" ||
+		apiErr.Response.Header.Get("X-Should-Retry") != "" || // 40 s: the SDK's retry may be served
 		!strings.Contains(apiErr.Message, "requests_per_minute") || apiErr.Code != "client_rate_limit_exceeded" {
 		t.Fatalf("3rd request in the minute: %v", err)
 	}
@@ -258,6 +259,7 @@ func TestClientKeyDailyBudget(t *testing.T) {
 		if _, err := c.Chat.Completions.New(context.Background(), hello("cheap")); err != nil {
 			var apiErr *openai.Error
 			if !errors.As(err, &apiErr) || apiErr.StatusCode != 429 || apiErr.Response.Header.Get("Retry-After") != "21600" ||
+				apiErr.Response.Header.Get("X-Should-Retry") != "false" || // six hours: not a retry's wait
 				apiErr.Code != "client_budget_exceeded" || !strings.Contains(apiErr.Message, "usd_per_day") {
 				t.Fatalf("request %d: %v", n+1, err)
 			}

@@ -41,10 +41,23 @@ import (
 // 429 or 5xx on their own, twice by default, unless the answer says
 // x-should-retry: false. Detour has already retried and failed over as
 // the route allows, so it says so when another try cannot help soon or
-// would pay again: when no endpoint left above will serve the request soon,
+// would pay again: when no endpoint left above will serve the request soon
+// (within RetryHorizon: a longer wait the SDKs either sleep through
+// or ignore for a short backoff into the same limit),
 // when the request itself is at fault (policy.Rule.Faulty), and when its
 // billable budget is spent (a retry is a new request, with a new budget),
 // by a budget stop or by the walk's last attempt alike.
+
+// RetryHorizon is the longest wait after which a client's own retry of a
+// refused or failed request is still worth it (docs/behaviour.md#api,
+// "Whether to retry"). The official SDKs differ past it: Anthropic's and
+// OpenAI's Python and TypeScript SDKs ignore a longer Retry-After and retry
+// on their own short backoff, into the same limit; openai-go gives up past
+// two minutes; anthropic-sdk-go sleeps however long it is told. An answer
+// whose wait is longer says x-should-retry: false (Failure.NoRetry; the
+// front's own refusals too), and keeps its Retry-After for whoever
+// schedules the next try.
+const RetryHorizon = time.Minute
 
 // comeBack is when the client may ask again for a request that ended
 // (now), not committed: after wait (0: at once), or never, when no
@@ -120,7 +133,7 @@ func (w *walk) advise(f *Failure, now time.Time) {
 	if f.Class == classify.RateLimited || f.Class == classify.ServerError {
 		f.RetryAfter = wait
 	}
-	f.NoRetry = never || policy.For(f.Class).Faulty || w.spent()
+	f.NoRetry = never || wait > RetryHorizon || policy.For(f.Class).Faulty || w.spent()
 }
 
 // spent reports whether the request's max_billable_attempts is spent,

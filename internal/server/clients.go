@@ -11,6 +11,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/limit"
 )
 
@@ -128,6 +129,9 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, a *admi
 	}
 	s.metrics.Refused(client.Name, ref.Limit)
 	w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(ref.RetryAfter), 10))
+	if ref.RetryAfter > dispatch.RetryHorizon { // a day's or a month's budget: not a retry's wait
+		w.Header().Set("X-Should-Retry", "false")
+	}
 	code := "client_rate_limit_exceeded"
 	if strings.HasPrefix(ref.Limit, "usd_") {
 		code = "client_budget_exceeded"
