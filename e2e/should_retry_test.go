@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -138,5 +139,9 @@ targets:
 	}
 	if n := sent.Load(); n != 1 {
 		t.Errorf("the SDK sent %d requests, want 1", n)
+	}
+	// The SDK's error names the decision id, which leads to the record.
+	if id := apiErr.Response.Header.Get("X-Detour-Decision"); id == "" || apiErr.RequestID != id || !strings.Contains(err.Error(), "(Request-ID: "+id+")") {
+		t.Errorf("the SDK's error %q does not name decision %q", err, id)
 	}
 }

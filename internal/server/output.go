@@ -22,19 +22,24 @@ type answer struct {
 	class            string // set on a failure only
 }
 
-// detourHeaders sets every X-Detour-* header of a response, and its Date
-// (httpDate): the one place they are set, for streams (at the commit point)
+// detourHeaders sets every X-Detour-* header of a response, the decision id
+// again as X-Request-Id and Request-Id, and its Date (httpDate): the one place they are set, for streams (at the commit point)
 // and whole answers alike.
 // The values share one allocation (each a slice of its own, capped, so an
 // Add to one never reaches the next); the names are canonical as written.
 func detourHeaders(h http.Header, a answer) {
-	vals := make([]string, 0, 7)
+	vals := make([]string, 0, 9)
 	set := func(name, v string) {
 		vals = append(vals, v)
 		h[name] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
 	set("Date", httpDate())
 	set("X-Detour-Decision", a.id)
+	// The same id under the names the SDKs show in their errors
+	// (anthropic-sdk-go's "(Request-ID: …)", the OpenAI SDKs' request_id):
+	// a user's error message leads the operator to the decision record.
+	set("X-Request-Id", a.id)
+	set("Request-Id", a.id)
 	set("X-Detour-Route", a.route)
 	if a.target != "" {
 		set("X-Detour-Target", a.target)

@@ -215,7 +215,8 @@ func TestSSEOutputGoneClient(t *testing.T) {
 func TestDetourHeadersWholeAnswer(t *testing.T) {
 	h := http.Header{}
 	detourHeaders(h, answer{id: "d", route: "r", attempts: 0, class: "timeout"})
-	for k, v := range map[string]string{"X-Detour-Decision": "d", "X-Detour-Route": "r", "X-Detour-Attempts": "0", "X-Detour-Class": "timeout"} {
+	for k, v := range map[string]string{"X-Detour-Decision": "d", "X-Detour-Route": "r", "X-Detour-Attempts": "0", "X-Detour-Class": "timeout",
+		"X-Request-Id": "d", "Request-Id": "d"} {
 		if got := h.Values(k); len(got) != 1 || got[0] != v {
 			t.Errorf("%s = %q, want [%q]", k, got, v)
 		}
@@ -235,7 +236,8 @@ func TestDetourHeadersAreIndependent(t *testing.T) {
 	h.Set("X-Detour-Class", "server_error")
 	h.Values("X-Detour-Route")[0] = "r2"
 	want := map[string][]string{"X-Detour-Decision": {"d", "extra"}, "X-Detour-Route": {"r2"}, "X-Detour-Target": {"t", "extra"},
-		"X-Detour-Provider": {"p"}, "X-Detour-Attempts": {"2"}, "X-Detour-Class": {"server_error"}, "Date": h.Values("Date")}
+		"X-Detour-Provider": {"p"}, "X-Detour-Attempts": {"2"}, "X-Detour-Class": {"server_error"}, "Date": h.Values("Date"),
+		"X-Request-Id": {"d"}, "Request-Id": {"d"}}
 	h.Add("Date", "extra")
 	h.Values("Date")[0] = "changed"
 	other := http.Header{}
