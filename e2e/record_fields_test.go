@@ -64,3 +64,29 @@ routes:
 		t.Errorf("client = %q, want %q", d.Client, want)
 	}
 }
+
+// Each attempt's record keeps the id its upstream gave the answer, failed or
+// served, so an operator can open a ticket with the vendor; the client sees
+// Detour's decision id under the same names instead.
+func TestRecordKeepsTheUpstreamRequestID(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"p": script(upstreamtest.Step{Status: 500, Body: `{"error":{"message":"The server had an error","type":"server_error"}}`,
+			Header: map[string]string{"x-request-id": "req_first500"}}),
+		"q": script(upstreamtest.Step{Body: upstreamtest.ChatJSON("model-b", "b"), Header: map[string]string{"x-request-id": "req_served"}}),
+		"s": script(ok("model-c", "c")),
+	})
+	g := start(t, threeCfg("{name: r, targets: [a, b]}"), fs)
+	r := g.post(t, "r", "")
+	r.wantStatus(t, 200)
+	d := g.recs.wait(t, 1)
+	var ids []string
+	for _, a := range d.Attempts {
+		ids = append(ids, a.UpstreamRequestID)
+	}
+	if strings.Join(ids, " ") != "req_first500 req_first500 req_served" { // a's 500 is retried once
+		t.Errorf("upstream request ids %q", ids)
+	}
+	if r.Header.Get("X-Request-Id") != d.ID || r.Header.Get("Request-Id") != d.ID {
+		t.Errorf("the client's request id headers %q %q, want the decision id %q", r.Header.Get("X-Request-Id"), r.Header.Get("Request-Id"), d.ID)
+	}
+}

@@ -68,10 +68,14 @@ type Attempt struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
 	// Status is the upstream HTTP status, 0 when none arrived.
-	Status   int    `json:"status"`
-	Class    string `json:"class,omitempty"`
-	Evidence string `json:"evidence,omitempty"`
-	Action   Action `json:"action"`
+	Status int `json:"status"`
+	// UpstreamRequestID is the id the upstream gave its answer (x-request-id,
+	// request-id, …), for a ticket with the vendor; absent when it gave none
+	// or one that is not a plain token (docs/behaviour.md#decision-record).
+	UpstreamRequestID string `json:"upstream_request_id,omitempty"`
+	Class             string `json:"class,omitempty"`
+	Evidence          string `json:"evidence,omitempty"`
+	Action            Action `json:"action"`
 	// Counted: the attempt counted against the endpoint's or account's health.
 	Counted bool `json:"counted"`
 	// Billable: the upstream may have run (and charged for) the attempt.

@@ -133,6 +133,10 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 	b = appendString(b, a.Model)
 	b = append(b, `,"status":`...)
 	b = strconv.AppendInt(b, int64(a.Status), 10)
+	if a.UpstreamRequestID != "" {
+		b = append(b, `,"upstream_request_id":`...)
+		b = appendString(b, a.UpstreamRequestID)
+	}
 	if a.Class != "" {
 		b = append(b, `,"class":`...)
 		b = appendString(b, a.Class)

@@ -77,7 +77,7 @@ func randDecision(r *rand.Rand) *Decision {
 		d.Attempts = make([]Attempt, n)
 	}
 	for i := range d.Attempts {
-		d.Attempts[i] = Attempt{Target: randString(r), Provider: randString(r), Model: randString(r), Status: r.IntN(600),
+		d.Attempts[i] = Attempt{Target: randString(r), Provider: randString(r), Model: randString(r), Status: r.IntN(600), UpstreamRequestID: randString(r),
 			Class: randString(r), Evidence: randString(r), Action: Action(randString(r)), Counted: r.IntN(2) == 0,
 			Billable: r.IntN(2) == 0, Probe: r.IntN(2) == 0, MS: randFloat(r), TTFBMS: randFloat(r),
 			RetryAfterMS: int64(r.IntN(3) * r.IntN(1e6)), Malformed: r.IntN(3) * r.IntN(10), Usage: randUsage(r),

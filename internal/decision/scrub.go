@@ -3,7 +3,7 @@ package decision
 import "context"
 
 // Scrubbed returns a Sink that hands s every decision with its free text
-// (each attempt's evidence and upstream message, each skip's reason) passed through scrub, so a
+// (each attempt's evidence, upstream message and upstream request id, each skip's reason) passed through scrub, so a
 // record never carries a secret even if an evidence string one day quotes
 // an upstream. Other fields are configured names, classes and numbers. A
 // record that needs no change is passed on as it is; one that does is
@@ -35,6 +35,12 @@ func (x scrubbed) WriteContext(ctx context.Context, d *Decision) {
 				out = clone(d)
 			}
 			out.Attempts[i].Message = m
+		}
+		if id := x.scrub(a.UpstreamRequestID); id != a.UpstreamRequestID {
+			if out == d {
+				out = clone(d)
+			}
+			out.Attempts[i].UpstreamRequestID = id
 		}
 	}
 	for i := range d.Skipped {

@@ -16,7 +16,7 @@ func (k *keep) Write(d *Decision) { k.got = append(k.got, d) }
 func TestScrubbedSink(t *testing.T) {
 	k := &keep{}
 	s := Scrubbed(k, func(s string) string { return strings.ReplaceAll(s, "SECRET", "[redacted]") })
-	d := &Decision{ID: "a", Attempts: []Attempt{{Evidence: "status:401"}, {Evidence: "echo SECRET"}, {Class: "unknown", Message: "key SECRET rejected"}},
+	d := &Decision{ID: "a", Attempts: []Attempt{{Evidence: "status:401"}, {Evidence: "echo SECRET"}, {Class: "unknown", Message: "key SECRET rejected"}, {UpstreamRequestID: "req-SECRET"}},
 		Skipped: []Skip{{Reason: "cooling until SECRET"}}, Transitions: []Transition{}}
 	s.Write(d)
 	clean := &Decision{ID: "b", Attempts: []Attempt{}, Transitions: []Transition{}}
@@ -26,7 +26,7 @@ func TestScrubbedSink(t *testing.T) {
 	}
 	b, _ := json.Marshal(k.got[0])
 	if strings.Contains(string(b), "SECRET") || !strings.Contains(string(b), `"evidence":"echo [redacted]"`) ||
-		!strings.Contains(string(b), `"message":"key [redacted] rejected"`) {
+		!strings.Contains(string(b), `"message":"key [redacted] rejected"`) || !strings.Contains(string(b), `"upstream_request_id":"req-[redacted]"`) {
 		t.Errorf("record: %s", b)
 	}
 	if d.Attempts[1].Evidence != "echo SECRET" || d.Skipped[0].Reason != "cooling until SECRET" {

@@ -43,6 +43,8 @@ type outcome struct {
 	usage     *provider.Usage
 	malformed int
 	native    bool // the client's own body was sent (native.go)
+	// upstreamID is the id the upstream gave its answer (upstreamid.go).
+	upstreamID string
 	// row is the route's table row for the failure's class, looked up
 	// once when the attempt is recorded (see finish); every later routing
 	// decision about this outcome reads it.
@@ -199,6 +201,7 @@ func sendOnce(hreq *http.Request, o *outcome) {
 func received(e *endpointRT, resp *http.Response, o *outcome) bool {
 	e.prov.gate.saw(resp.ProtoMajor)
 	o.status = resp.StatusCode
+	o.upstreamID = upstreamRequestID(resp.Header)
 	if resp.StatusCode < 100 || resp.StatusCode > 599 {
 		resp.Body.Close()
 		o.outOfRange(resp.StatusCode)
@@ -349,7 +352,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	if o.billable {
 		w.billable++
 	}
-	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status,
+	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status, UpstreamRequestID: o.upstreamID,
 		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb),
 		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.start) - total), Batches: o.batches}
 	var sent []byte // read only for an estimate a client's limits count
