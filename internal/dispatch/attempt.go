@@ -322,14 +322,15 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 // countedFailure makes a 2xx that carried a failure (a block, a malformed
 // call, an error) billable when its upstream reported tokens used: it
 // counted them, so it may charge for them (docs/behaviour.md#budgets), and
-// what it counted is recorded. An answer whose usage cannot be read is
+// what it counted is recorded. An answer whose usage cannot be read, or
+// counts nothing (each count read as account does: negative as 0), is
 // left as it was.
 func (w *walk) countedFailure(e *endpointRT, body []byte, o *outcome) {
 	if w.call.Op == OpEmbeddings {
 		return
 	}
 	_, u, err := w.decodeWhole(e, body)
-	if err != nil || u == nil || u.PromptTokens+u.CompletionTokens <= 0 {
+	if err != nil || u == nil || count(u.PromptTokens)+count(u.CompletionTokens) == 0 { // bounded: a sum of huge counts does not wrap
 		return
 	}
 	o.billable, o.usage = true, u
