@@ -48,7 +48,12 @@ func anthropicUsage(u *chat.Usage) Usage {
 		return Usage{}
 	}
 	cached, written := u.Cached(), max(u.CacheWrite(), 0)
-	return Usage{InputTokens: max(u.PromptTokens-cached-written, 0), OutputTokens: u.CompletionTokens,
+	// What the prompt holds beyond the cache's reads and writes, each taken
+	// within [0, prompt]: an upstream's counts past reason never wrap it.
+	in := max(u.PromptTokens, 0)
+	in -= min(max(cached, 0), in)
+	in -= min(written, in)
+	return Usage{InputTokens: in, OutputTokens: u.CompletionTokens,
 		CacheReadInputTokens: cached, CacheCreationInputTokens: written}
 }
 
