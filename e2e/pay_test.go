@@ -127,9 +127,12 @@ func TestPayFailed2xxThatCountedIsBillable(t *testing.T) {
 	for _, c := range []struct {
 		name, dialect, body string
 		prompt              int
+		class               string
 	}{
-		{"gemini OTHER", "gemini", "gemini-candidate-finish-other-no-content-200", 171},
-		{"relayed MALFORMED_FUNCTION_CALL", "openai", "antigravity-gemini-malformed-function-call-finish-200", 419},
+		{"gemini OTHER", "gemini", "gemini-candidate-finish-other-no-content-200", 171, "unknown"},
+		{"relayed MALFORMED_FUNCTION_CALL", "openai", "antigravity-gemini-malformed-function-call-finish-200", 419, "unknown"},
+		// A blocked prompt the adapter will not translate still reports its count.
+		{"gemini prompt blocked", "gemini", "gemini-prompt-feedback-prohibited-content-200", 12559, "refusal"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fs := fakes(t, map[string]upstreamtest.Script{"p": script(upstreamtest.Step{Body: corpusBody(t, c.body)}), "q": script(ok("model-b", "b"))})
@@ -145,7 +148,7 @@ routes:
 `, fs)
 			g.post(t, "r", "")
 			d := g.recs.wait(t, 1)
-			wantSteps(t, d, "a/p unknown stop")
+			wantSteps(t, d, "a/p "+c.class+" stop")
 			a := d.Attempts[0]
 			if !a.Billable || a.Usage == nil || a.Usage.PromptTokens != c.prompt || a.CostUSD == nil {
 				t.Errorf("attempt %+v (usage %+v), want billable with its %d prompt tokens and a cost", a, a.Usage, c.prompt)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/http/httptrace"
@@ -167,33 +166,6 @@ func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http
 	return hreq
 }
 
-// errSentWhole is what the transport meets when it would send a request
-// again after it was written whole (sendOnce).
-var errSentWhole = errors.New("the upstream failed the request after it was written whole; " +
-	"it may have run, so it is not sent again unseen")
-
-// sendOnce keeps net/http from sending hreq again on its own once it was
-// written whole (o.sent): its HTTP/2 transport re-sends a request it can
-// rewind after the upstream resets the stream with PROTOCOL_ERROR (or
-// REFUSED_STREAM, or a GOAWAY that left it out), without limit across
-// connections, and each send may have run and be billed inside one attempt
-// that counts once against max_billable_attempts. The attempt fails instead
-// (billable: it was sent), and the walk decides what follows, by its class
-// and budget. A request not yet written whole is rewound as before (a dial
-// gate's start over, a connection that failed before the write).
-func sendOnce(hreq *http.Request, o *outcome) {
-	rewind := hreq.GetBody
-	if rewind == nil {
-		return
-	}
-	hreq.GetBody = func() (io.ReadCloser, error) {
-		if o.sent.Load() {
-			return nil, errSentWhole
-		}
-		return rewind()
-	}
-}
-
 // received files the answer resp to o (its status; the protocol it came
 // in, for the provider's gate) and reports whether it is one: a status no
 // HTTP server may send (net/http passes any three digits through) is a
@@ -317,31 +289,6 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		}
 		o.ok, o.body = true, out
 	}
-}
-
-// countedFailure makes a 2xx that carried a failure (a block, a malformed
-// call, an error) billable when its upstream reported tokens used: it
-// counted them, so it may charge for them (docs/behaviour.md#budgets), and
-// what it counted is recorded. An answer whose usage cannot be read, or
-// counts nothing (each count read as account does: negative as 0), is
-// left as it was.
-func (w *walk) countedFailure(e *endpointRT, body []byte, o *outcome) {
-	if w.call.Op == OpEmbeddings {
-		return
-	}
-	_, u, err := w.decodeWhole(e, body)
-	if err != nil || u == nil || count(u.PromptTokens)+count(u.CompletionTokens) == 0 { // bounded: a sum of huge counts does not wrap
-		return
-	}
-	o.billable, o.usage = true, u
-}
-
-// gatewayTimeout reports whether status is a gateway's timeout waiting for
-// its origin (504; Cloudflare's 524): the gateway had handed it the request
-// whole, so it may have run it and charge for it, as it may when Detour's
-// own timeout fires after sending (docs/behaviour.md#budgets).
-func gatewayTimeout(status int) bool {
-	return status == http.StatusGatewayTimeout || status == 524
 }
 
 // finish records the attempt, reports it to health, pages and counts it.

@@ -195,3 +195,17 @@ func finishReason(r string, called bool) string {
 		return chat.FinishStop
 	}
 }
+
+// FailedUsage is the usage an answer reports that Response will not
+// translate (a prompt block, a candidate ended with no content), so the
+// gateway can tell whether the model counted tokens for it; nil when it
+// does not parse or reports none.
+func (Adapter) FailedUsage(body []byte) *provider.Usage {
+	var a struct {
+		UsageMetadata *usageMetadata `json:"usageMetadata"`
+	}
+	if json.Unmarshal(body, &a) != nil || a.UsageMetadata == nil {
+		return nil
+	}
+	return a.UsageMetadata.usage()
+}
