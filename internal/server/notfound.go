@@ -13,6 +13,8 @@ func notFoundMessage(path string) string {
 	msg := "unknown path " + path
 	for _, p := range doorPaths {
 		switch {
+		case "/v1"+path == p && strings.HasPrefix(p, "/v1/messages"):
+			return msg + "; did you mean " + p + "? (Detour serves it under /v1, as Anthropic does)"
 		case "/v1"+path == p:
 			return msg + "; did you mean " + p + "? (an OpenAI client's base URL ends in /v1: http://HOST:PORT/v1)"
 		case strings.HasPrefix(path, "/v1/v1/") && path[len("/v1"):] == p:
