@@ -160,23 +160,7 @@ func TestEchoedClientTextIsNoEvidence(t *testing.T) {
 				}
 			}
 
-			// A real quota answer from another account pages: the webhook
-			// works, and alerts are delivered in order, so an alert for p
-			// would have arrived before this one.
-			g.post(t, "r2", extra).wantStatus(t, 200)
-			deadline := time.Now().Add(30 * time.Second) // a failure guard
-			for len(h.alerts()) == 0 && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			got := h.alerts()
-			if len(got) == 0 {
-				t.Fatal("the control quota answer never reached the webhook")
-			}
-			for _, p := range got {
-				if p["provider"] != "p2" {
-					t.Errorf("alert for an echo: %v", p)
-				}
-			}
+			wantOnlyControlAlert(t, g, h, extra, "an echo")
 
 			// The account of p was never cooled: it answers the next request first.
 			g.post(t, "r", extra).wantStatus(t, 200)
@@ -240,4 +224,26 @@ routes:
   - {name: r, targets: [a, b]}
   - {name: r2, targets: [c, b]}
 `, "{hook}", hook), fs)
+}
+
+// wantOnlyControlAlert sends route r2 a real quota answer (account p2) and
+// requires that it is the only alert the webhook got: the webhook works,
+// and alerts are delivered in order, so one for p, caused by what the
+// test sent before (what), would have arrived first.
+func wantOnlyControlAlert(t *testing.T, g *gateway, h *hook, extra, what string) {
+	t.Helper()
+	g.post(t, "r2", extra).wantStatus(t, 200)
+	deadline := time.Now().Add(30 * time.Second) // a failure guard
+	for len(h.alerts()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	got := h.alerts()
+	if len(got) == 0 {
+		t.Fatal("the control quota answer never reached the webhook")
+	}
+	for _, p := range got {
+		if p["provider"] != "p2" {
+			t.Errorf("alert for %s: %v", what, p)
+		}
+	}
 }
