@@ -18,7 +18,9 @@ import (
 //     text), no content came back, and another vendor may answer; it
 //     describes the request, so it never cools the endpoint;
 //   - OpenAI choices[].finish_reason content_filter with no content and no
-//     tool call;
+//     tool call, and a Responses API answer (or response.incomplete event)
+//     whose incomplete_details.reason is content_filter, with no output text
+//     and no function call;
 //   - Anthropic stop_reason "refusal" (the answer was stopped by the safety
 //     classifiers; partial text is not the answer).
 //
@@ -95,6 +97,9 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	}
 	if eq(f.oaiFinish, "content_filter") && !f.oaiContent {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "openai:finish_reason=content_filter"}
+	}
+	if f.respFilter && !f.respContent {
+		return Verdict{Failed: true, Class: Refusal, Evidence: "openai:incomplete_details.reason=content_filter"}
 	}
 	if eq(f.stopReason, "refusal") {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "anthropic:stop_reason=refusal"}

@@ -52,7 +52,11 @@ type facts struct {
 
 	oaiFinish  []byte // OpenAI choices[].finish_reason (first)
 	oaiContent bool   // some choice carries content or a tool call
-	stopReason []byte // Anthropic stop_reason (top level or delta)
+	// respFilter: a Responses API answer is incomplete for content_filter
+	// (incomplete_details.reason, whole or in a response.incomplete event);
+	// respContent: its output carries text or a function call.
+	respFilter, respContent bool
+	stopReason              []byte // Anthropic stop_reason (top level or delta)
 }
 
 func (f *facts) addText(b []byte) {

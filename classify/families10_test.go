@@ -42,3 +42,22 @@ func TestAllowanceSpentInChinese(t *testing.T) {
 		{"request frequency", 429, nil, `{"error":{"message":"请求频率超限，请稍后再试"}}`, false, "rate_limited", ""},
 	})
 }
+
+// TestResponsesContentFilter: a Responses API answer that stopped for
+// content_filter with nothing in its output is a refusal, whole or as the
+// stream's response.incomplete event, as a chat answer's finish_reason
+// content_filter with no content is (OpenAI's API reference, the Response
+// object: incomplete_details.reason is max_output_tokens or
+// content_filter). Each failed before: the answer read as a success.
+func TestResponsesContentFilter(t *testing.T) {
+	run(t, []tc{
+		{"whole, empty output", 200, nil, `{"id":"resp_1","object":"response","status":"incomplete","incomplete_details":{"reason":"content_filter"},"output":[]}`, false, "refusal", "openai:incomplete_details.reason=content_filter"},
+		{"stream event", 200, nil, "event: response.incomplete\ndata: {\"type\":\"response.incomplete\",\"sequence_number\":3,\"response\":{\"id\":\"resp_1\",\"object\":\"response\",\"status\":\"incomplete\",\"incomplete_details\":{\"reason\":\"content_filter\"},\"output\":[]}}\n\n", true, "refusal", "openai:incomplete_details.reason=content_filter"},
+		// Must not catch: output that carries text or a call (a partial
+		// answer, as for chat), another reason, a filter reason elsewhere.
+		{"partial text", 200, nil, `{"object":"response","status":"incomplete","incomplete_details":{"reason":"content_filter"},"output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Once upon"}]}]}`, false, "ok", ""},
+		{"a function call", 200, nil, `{"object":"response","status":"incomplete","incomplete_details":{"reason":"content_filter"},"output":[{"type":"function_call","call_id":"call_1","name":"f","arguments":"{}"}]}`, false, "ok", ""},
+		{"max_output_tokens", 200, nil, `{"object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[]}`, false, "ok", ""},
+		{"reason in metadata", 200, nil, `{"object":"response","status":"completed","metadata":{"reason":"content_filter"},"output":[]}`, false, "ok", ""},
+	})
+}

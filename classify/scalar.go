@@ -97,6 +97,16 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.addText(v)
 			}
 			return
+		case "incomplete_details": // Responses API: {"status":"incomplete","incomplete_details":{"reason":"content_filter"}}
+			if eq(last, "reason") && eq(v, "content_filter") {
+				f.respFilter = true
+			}
+			return
+		case "output": // Responses API: output[].type "function_call" is an answer
+			if eq(last, "type") && eq(v, "function_call") {
+				f.respContent = true
+			}
+			return
 		case "header": // iFlytek Spark: {"header":{"code":11200,"message":"…","sid":"…"}}
 			switch string(last) {
 			case "code":
@@ -190,6 +200,13 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.addText(v)
 		}
 	case "response": // Responses API: {"type":"response.failed","response":{"error":{…}}}
+		switch {
+		case d == 3 && eq(k1, "incomplete_details") && eq(last, "reason") && eq(v, "content_filter"):
+			f.respFilter = true // {"type":"response.incomplete","response":{"incomplete_details":{…}}}
+		case eq(k1, "output") && (d == 3 && eq(last, "type") && eq(v, "function_call") ||
+			d == 4 && eq(s.key(2), "content") && eq(last, "text") && str && len(v) > 0):
+			f.respContent = true
+		}
 		if d == 3 && eq(k1, "error") {
 			switch string(last) {
 			case "message":
@@ -199,6 +216,10 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			case "type":
 				f.errType = v
 			}
+		}
+	case "output": // Responses API: output[].content[].text
+		if d == 3 && eq(k1, "content") && eq(last, "text") && str && len(v) > 0 {
+			f.respContent = true
 		}
 	case "candidates":
 		if d >= 4 && eq(k1, "content") && eq(s.key(2), "parts") {

@@ -145,3 +145,38 @@ func TestResponsesPassthroughReasonAfterBareFailed(t *testing.T) {
 		t.Error("a refusal was replayed at another vendor")
 	}
 }
+
+// A Responses answer that stopped for content_filter with nothing in its
+// output (incomplete_details.reason, OpenAI's API reference) is a refusal,
+// whole or as the stream's response.incomplete: recorded as one, answered
+// to the client, never replayed at the other vendor — not a success.
+func TestResponsesPassthroughIncompleteContentFilter(t *testing.T) {
+	whole := `{"id":"resp_up","object":"response","created_at":1767225600,"status":"incomplete","model":"gpt-5-mini","output":[],"incomplete_details":{"reason":"content_filter"},"error":null,"usage":{"input_tokens":12,"output_tokens":0,"total_tokens":12}}`
+	events := []string{
+		`event: response.created` + "\n" + `data: {"type":"response.created","sequence_number":0,"response":{"id":"resp_up","object":"response","created_at":1767225600,"status":"in_progress","model":"gpt-5-mini","output":[]}}`,
+		`event: response.incomplete` + "\n" + `data: {"type":"response.incomplete","sequence_number":1,"response":` + whole + `}`,
+	}
+	for _, c := range []struct {
+		name, body string
+		step       upstreamtest.Step
+	}{
+		{"whole", `{"model":"agent","input":"hi"}`, upstreamtest.Step{Body: whole}},
+		{"stream", `{"model":"agent","input":"hi","stream":true}`, upstreamtest.Step{Events: events}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fs := fakes(t, map[string]upstreamtest.Script{
+				"openai":    script(c.step),
+				"anthropic": script(upstreamtest.Step{Body: upstreamOf(t, "anthropic", "response/hello.json")}),
+			})
+			g := start(t, responsesNativeCfg, fs)
+			r := g.raw(t, "POST", "/v1/responses", c.body)
+			if cl := r.Header.Get("X-Detour-Class"); cl != "refusal" {
+				t.Errorf("X-Detour-Class %q, want refusal: %d %s", cl, r.Status, r.Body)
+			}
+			wantSteps(t, g.recs.wait(t, 1), "gpt/openai refusal stop")
+			if fs["anthropic"].Calls() != 0 {
+				t.Error("a refusal was replayed at another vendor")
+			}
+		})
+	}
+}
