@@ -32,8 +32,12 @@ import (
 // OpenAI-shaped finish_reason a relay passes through) with no content and no
 // tool call is unknown, as a provider's tool_use_failed is: neither the
 // client's input nor the provider's outage, and another attempt or target
-// may do better. So is an image model's NO_IMAGE ("expected to generate an
-// image, but none was generated"): its own output failed. So is a Gemini
+// may do better; so is TOO_MANY_TOOL_CALLS. So is an image model's NO_IMAGE
+// ("expected to generate an image, but none was generated") or IMAGE_OTHER,
+// and Gemini's MALFORMED_RESPONSE: its own output failed. So are LANGUAGE
+// (a language this model does not serve) and MISSING_THOUGHT_SIGNATURE (a
+// conversation this model wants its own signatures in): this endpoint's
+// limits, which another vendor may not have. So is a Gemini
 // candidate that stopped for an unspecified reason (OTHER) with no content:
 // an answer that cannot be used, but which prompts end so depends on the
 // prompt (as RECITATION does), so it moves on and cools nothing. An empty
@@ -48,6 +52,7 @@ var blockReasons = map[string]string{}
 var toolFailures = [...]struct{ reason, gemini, openai string }{
 	{"MALFORMED_FUNCTION_CALL", "gemini:finishReason=MALFORMED_FUNCTION_CALL", "openai:finish_reason=MALFORMED_FUNCTION_CALL"},
 	{"UNEXPECTED_TOOL_CALL", "gemini:finishReason=UNEXPECTED_TOOL_CALL", "openai:finish_reason=UNEXPECTED_TOOL_CALL"},
+	{"TOO_MANY_TOOL_CALLS", "gemini:finishReason=TOO_MANY_TOOL_CALLS", "openai:finish_reason=TOO_MANY_TOOL_CALLS"},
 }
 
 // toolFailure returns the index in toolFailures of the finish r names (case
@@ -113,6 +118,14 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=NO_IMAGE"}
 		case eq(f.finishReason, "OTHER"):
 			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=OTHER"}
+		case eq(f.finishReason, "IMAGE_OTHER"):
+			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=IMAGE_OTHER"}
+		case eq(f.finishReason, "LANGUAGE"):
+			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=LANGUAGE"}
+		case eq(f.finishReason, "MALFORMED_RESPONSE"):
+			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=MALFORMED_RESPONSE"}
+		case eq(f.finishReason, "MISSING_THOUGHT_SIGNATURE"):
+			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=MISSING_THOUGHT_SIGNATURE"}
 		}
 	}
 	if i := toolFailure(f.oaiFinish); i >= 0 && !f.oaiContent {

@@ -61,3 +61,21 @@ func TestResponsesContentFilter(t *testing.T) {
 		{"reason in metadata", 200, nil, `{"object":"response","status":"completed","metadata":{"reason":"content_filter"},"output":[]}`, false, "ok", ""},
 	})
 }
+
+// TestGeminiFinishesWithNoContent: the rest of Gemini's FinishReason enum
+// (the GenAI SDKs' FinishReason: LANGUAGE, IMAGE_OTHER, TOO_MANY_TOOL_CALLS,
+// MALFORMED_RESPONSE, MISSING_THOUGHT_SIGNATURE), ending a candidate with no
+// content, is an answer that cannot be used and that another vendor may
+// give: unknown (moves on, cools nothing), as OTHER and NO_IMAGE are. Each
+// read as a success before (an empty "stop" answer). With content, the
+// answer stands.
+func TestGeminiFinishesWithNoContent(t *testing.T) {
+	var cases []tc
+	for _, r := range []string{"LANGUAGE", "IMAGE_OTHER", "TOO_MANY_TOOL_CALLS", "MALFORMED_RESPONSE", "MISSING_THOUGHT_SIGNATURE"} {
+		cases = append(cases,
+			tc{r, 200, nil, `{"candidates":[{"finishReason":"` + r + `","index":0}],"usageMetadata":{"promptTokenCount":9,"totalTokenCount":9}}`, false, "unknown", "gemini:finishReason=" + r},
+			tc{r + " with content", 200, nil, `{"candidates":[{"content":{"role":"model","parts":[{"text":"Hello"}]},"finishReason":"` + r + `","index":0}]}`, false, "ok", ""})
+	}
+	cases = append(cases, tc{"relayed TOO_MANY_TOOL_CALLS", 200, nil, `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"TOO_MANY_TOOL_CALLS"}]}`, false, "unknown", "openai:finish_reason=TOO_MANY_TOOL_CALLS"})
+	run(t, cases)
+}
