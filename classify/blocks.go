@@ -131,6 +131,12 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	if i := toolFailure(f.oaiFinish); i >= 0 && !f.oaiContent {
 		return Verdict{Failed: true, Class: Unknown, Evidence: toolFailures[i].openai}
 	}
+	if eq(f.oaiFinish, "error") && !f.oaiContent {
+		// OpenRouter's normalised finish_reason "error" with nothing
+		// generated and no error member saying more: no answer, and no
+		// proof of whose fault; the walk moves on.
+		return Verdict{Failed: true, Class: Unknown, Evidence: "openai:finish_reason=error"}
+	}
 	return Verdict{}
 }
 

@@ -79,3 +79,16 @@ func TestGeminiFinishesWithNoContent(t *testing.T) {
 	cases = append(cases, tc{"relayed TOO_MANY_TOOL_CALLS", 200, nil, `{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"TOO_MANY_TOOL_CALLS"}]}`, false, "unknown", "openai:finish_reason=TOO_MANY_TOOL_CALLS"})
 	run(t, cases)
 }
+
+// TestFinishReasonErrorWithNothing: OpenRouter normalises a generation that
+// failed to finish_reason "error" (its API reference lists stop, length,
+// tool_calls, content_filter and error). With nothing generated and no
+// error member it is no answer: unknown, where it read as an empty success.
+// With content it is a partial answer, which stands; with an error member
+// that member decides (an in-band error, server_error in the corpus).
+func TestFinishReasonErrorWithNothing(t *testing.T) {
+	run(t, []tc{
+		{"empty, error", 200, nil, `{"id":"gen-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"error"}],"usage":{"prompt_tokens":10,"completion_tokens":0,"total_tokens":10}}`, false, "unknown", "openai:finish_reason=error"},
+		{"text, error", 200, nil, `{"id":"gen-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Partial"},"finish_reason":"error"}]}`, false, "ok", ""},
+	})
+}
