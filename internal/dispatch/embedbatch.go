@@ -114,7 +114,7 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 		held += len(l)
 	}
 	for i := from; i < len(parts); i++ {
-		o.status, o.billable, o.ok, o.body, o.usage = 0, false, false, nil, nil
+		o.status, o.upstreamID, o.billable, o.ok, o.body, o.usage = 0, "", false, false, nil, nil
 		o.sent.Store(false)
 		w.call.emb.part = &parts[i] // what decoding its answer reads (embeddingsFor)
 		w.batchCall(e, reqs[i], wd, o, start, i == from)
