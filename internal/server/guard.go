@@ -29,7 +29,7 @@ import (
 const corsAllowHeaders = "Authorization, Content-Type, X-Detour-Max-Attempts, X-Detour-Max-Billable-Attempts"
 
 // corsExposeHeaders are the response headers a listed origin's page may read.
-const corsExposeHeaders = "X-Detour-Decision, X-Detour-Route, X-Detour-Target, X-Detour-Provider, X-Detour-Attempts, X-Detour-Class, Retry-After, Retry-After-Ms, X-Should-Retry"
+const corsExposeHeaders = "X-Detour-Decision, X-Detour-Route, X-Detour-Target, X-Detour-Provider, X-Detour-Attempts, X-Detour-Class, X-Request-Id, Request-Id, Retry-After, Retry-After-Ms, X-Should-Retry"
 
 // guard applies the front's browser and Host checks; it reports whether the
 // request may go on (otherwise the answer is written).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -56,10 +57,10 @@ type usageMetadata struct {
 }
 
 func (u *usageMetadata) usage() *provider.Usage {
-	c := u.CandidatesTokenCount + u.ThoughtsTokenCount
+	c := addCounts(u.CandidatesTokenCount, u.ThoughtsTokenCount)
 	t := u.TotalTokenCount
 	if t == 0 {
-		t = u.PromptTokenCount + c
+		t = addCounts(u.PromptTokenCount, c)
 	}
 	out := &provider.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: c, TotalTokens: t}
 	if u.CachedContentTokenCount > 0 {
@@ -208,4 +209,15 @@ func (Adapter) FailedUsage(body []byte) *provider.Usage {
 		return nil
 	}
 	return a.UsageMetadata.usage()
+}
+
+// addCounts adds two reported counts, each negative one as 0, saturating
+// at math.MaxInt: an upstream's absurd counts never wrap to a negative sum
+// that would read as nothing used.
+func addCounts(a, b int) int {
+	a, b = max(a, 0), max(b, 0)
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
