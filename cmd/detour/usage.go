@@ -177,9 +177,8 @@ func sumUsage(in io.Reader, by string, from time.Time) ([]*usageRow, int, error)
 // addAttempt adds one attempt's tokens and cost to r.
 func addAttempt(r *usageRow, a *decision.Attempt) {
 	if u := a.Usage; u != nil {
-		cached := min(max(u.CachedTokens, 0), u.PromptTokens)
-		written := max(min(u.CacheWriteTokens, u.PromptTokens-cached), 0)
-		r.input += u.PromptTokens - cached - written
+		in, cached, written := u.Input()
+		r.input += in
 		r.cached += cached
 		r.written += written
 		r.output += u.CompletionTokens

@@ -175,6 +175,18 @@ type Usage struct {
 	Incomplete bool `json:"incomplete,omitempty"`
 }
 
+// Input splits the prompt into the input neither read from nor written to
+// the provider's cache, the part read from it and the part written to it
+// (docs/config.md, "Usage and cost"), each within [0, PromptTokens] and
+// together never more: the recorder bounds what it files, but a log read
+// back may hold any counts.
+func (u *Usage) Input() (plain, cached, written int) {
+	prompt := max(u.PromptTokens, 0)
+	cached = min(max(u.CachedTokens, 0), prompt)
+	written = min(max(u.CacheWriteTokens, 0), prompt-cached)
+	return prompt - cached - written, cached, written
+}
+
 // Add adds v to u; the sum is incomplete when either is.
 func (u *Usage) Add(v Usage) {
 	u.PromptTokens += v.PromptTokens

@@ -194,8 +194,7 @@ func cost(p *config.Price, u *decision.Usage) float64 {
 	if p.CacheWrite != nil {
 		writePrice = *p.CacheWrite
 	}
-	cached, written := max(u.CachedTokens, 0), max(u.CacheWriteTokens, 0)
-	in := max(u.PromptTokens-cached-written, 0)
+	in, cached, written := u.Input()
 	return (float64(in)*p.Input + float64(cached)*cachedPrice + float64(written)*writePrice +
 		float64(max(u.CompletionTokens, 0))*p.Output) / 1e6
 }
@@ -246,7 +245,8 @@ func totals(rec *decision.Decision, partial bool) {
 func (w *walk) meter(e *endpointRT, a *decision.Attempt) {
 	m := w.d.opt.Metrics
 	if u := a.Usage; u != nil {
-		m.Usage(w.call.Client, w.r.name, e.key.Target, e.key.Provider, max(u.PromptTokens-u.CachedTokens-u.CacheWriteTokens, 0), u.CachedTokens, u.CacheWriteTokens, u.CompletionTokens)
+		in, cached, written := u.Input()
+		m.Usage(w.call.Client, w.r.name, e.key.Target, e.key.Provider, in, cached, written, u.CompletionTokens)
 	}
 	if a.CostUSD != nil || a.CostUnknown {
 		var usd float64
