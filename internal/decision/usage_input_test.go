@@ -7,7 +7,7 @@ import "testing"
 // below zero.
 func TestUsageInput(t *testing.T) {
 	for _, c := range []struct {
-		u                       Usage
+		u                      Usage
 		plain, cached, written int
 	}{
 		{Usage{PromptTokens: 100, CachedTokens: 30, CacheWriteTokens: 20}, 50, 30, 20},
