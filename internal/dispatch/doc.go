@@ -5,7 +5,7 @@
 // stop), reports outcomes to health, pages the operator, and records every
 // attempt and skip in the decision record.
 //
-// The walk (walk.go, target.go) makes every routing decision from the
+// The walk (walk.go, target.go, order.go) makes every routing decision from the
 // route's policy.Table, one row lookup per attempt outcome; an attempt is a
 // caller (one upstream call, one outcome), which unit tests replace with a
 // fake that makes no HTTP call.

@@ -1,0 +1,104 @@
+package dispatch
+
+import (
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/route"
+)
+
+// statusView is a request's view of its route's health: sts[i] is the
+// status of keys[i] (the route's keys, a handful). A pair of slices rather
+// than a map, because the walk holds it for a stream's whole life and a map
+// of even one entry takes a 1 KiB group (docs/benchmarks.md, round 3). A key
+// listed twice has the same status at both places, and cooled changes both.
+type statusView struct {
+	keys []health.Key
+	sts  []health.Status
+}
+
+// of returns k's status; the zero Status (healthy) for a key not in view.
+func (v statusView) of(k health.Key) health.Status {
+	for i := range v.keys {
+		if v.keys[i] == k && i < len(v.sts) {
+			return v.sts[i]
+		}
+	}
+	return health.Status{}
+}
+
+// waiting reports whether an endpoint should go last: it is cooling, or
+// another request holds its one probe.
+func waiting(st health.Status) bool {
+	return st.Phase == health.Cooling || st.ProbeHeld
+}
+
+// sinkWaiting stably moves the targets whose every endpoint now waits
+// (cooling, or its probe held elsewhere) after the others, in place.
+func sinkWaiting(ts []*targetRT, status statusView) {
+	usable := func(t *targetRT) bool {
+		for _, e := range t.endpoints {
+			if !waiting(status.of(e.key)) {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]*targetRT, 0, len(ts))
+	for _, t := range ts {
+		if usable(t) {
+			out = append(out, t)
+		}
+	}
+	for _, t := range ts {
+		if !usable(t) {
+			out = append(out, t)
+		}
+	}
+	copy(ts, out)
+}
+
+// clientLeft ends the walk for a client that went away between attempts.
+func (w *walk) clientLeft() *Result {
+	if n := len(w.rec.Attempts); n > 0 {
+		w.rec.Attempts[n-1].Action = decision.ActionStop
+	}
+	res := &Result{Canceled: true}
+	if w.lastEP != nil {
+		res.Target, res.Provider = w.lastEP.key.Target, w.lastEP.key.Provider
+	}
+	return res
+}
+
+// orderTargets orders targets by strategy s; a target is cooling when every
+// endpoint is.
+func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
+	if len(ts) <= 1 {
+		return ts
+	}
+	cs := make([]route.Candidate, len(ts))
+	for i, t := range ts {
+		c := route.Candidate{Cooling: true, InFlight: t.inflight.Load()}
+		for _, e := range t.endpoints {
+			st := w.status.of(e.key)
+			if !waiting(st) {
+				c.Cooling = false
+			} else if c.Until.IsZero() || st.Until.Before(c.Until) {
+				c.Until = st.Until
+			}
+			if st.Measured && (!c.Measured || st.Latency < c.Latency) {
+				c.Measured, c.Latency = true, st.Latency
+			}
+		}
+		cs[i] = c
+	}
+	var rot uint64
+	if s == route.Pool {
+		rot = w.d.rr.Add(1)
+	}
+	idx := route.Order(s, cs, rot)
+	out := make([]*targetRT, len(idx))
+	for i, j := range idx {
+		out[i] = ts[j]
+	}
+	return out
+}
