@@ -92,3 +92,18 @@ func TestFinishReasonErrorWithNothing(t *testing.T) {
 		{"text, error", 200, nil, `{"id":"gen-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Partial"},"finish_reason":"error"}]}`, false, "ok", ""},
 	})
 }
+
+// TestRoundFifteenRules: the rules of corpus round 15 (classify/testdata/
+// corpus/README.md, "Fifteenth round"), each positive case failing before
+// its rule, with the near-misses each must not catch.
+func TestRoundFifteenRules(t *testing.T) {
+	run(t, []tc{
+		// A server that does not serve this API at all, in a 5xx as in a
+		// 4xx (llama-server without --embeddings answers 501).
+		{"server without embeddings, 501", 501, nil, `{"error":{"code":501,"message":"This server does not support embeddings. Start it with ` + "`--embeddings`" + `","type":"not_supported_error"}}`, false, "unavailable", "phrase:does not support embedding"},
+		{"model without the chat API, 500", 500, nil, `{"error":{"message":"The model does not support Chat Completions API"}}`, false, "unavailable", "phrase:model does not support…api"},
+		// Must not catch: a feature the model lacks stays a capability gap.
+		{"model without tools, 500", 500, nil, `{"error":{"message":"this model does not support tools"}}`, false, "unknown", "phrase:does not support"},
+		{"server without images, 501", 501, nil, `{"error":{"code":501,"message":"image input is not supported - hint: if this is unexpected, you may need to provide the mmproj","type":"not_supported_error"}}`, false, "unknown", "phrase:is not supported"},
+	})
+}

@@ -52,6 +52,14 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "ratio not set", class: Unavailable},
 	{a: "价格未配置", class: Unavailable},
 	{a: "倍率未配置", class: Unavailable},
+	// An API this server or model does not serve at all (llama-server
+	// started without --embeddings answers a 501 "This server does not
+	// support embeddings"): every request of the kind fails here, as
+	// gonePhrases has it for a 4xx.
+	{a: "model does not support", b: "api", gap: 24, class: Unavailable},
+	{a: "does not support chat", class: Unavailable},
+	{a: "does not support generate", class: Unavailable},
+	{a: "does not support embedding", class: Unavailable},
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.
