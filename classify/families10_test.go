@@ -105,5 +105,33 @@ func TestRoundFifteenRules(t *testing.T) {
 		// Must not catch: a feature the model lacks stays a capability gap.
 		{"model without tools, 500", 500, nil, `{"error":{"message":"this model does not support tools"}}`, false, "unknown", "phrase:does not support"},
 		{"server without images, 501", 501, nil, `{"error":{"code":501,"message":"image input is not supported - hint: if this is unexpected, you may need to provide the mmproj","type":"not_supported_error"}}`, false, "unknown", "phrase:is not supported"},
+
+		// The model Detour sent is malformed or not among the names the
+		// endpoint serves: the operator's configured model, never the
+		// client's (Detour sets "model" itself).
+		{"model name format", 400, nil, `{"error":{"code":400,"message":"* GenerateContentRequest.model: unexpected model name format\n","status":"INVALID_ARGUMENT"}}`, false, "unavailable", "phrase:model name format"},
+		{"model names are", 400, nil, `{"error":{"message":"The supported API model names are deepseek-v4-pro or deepseek-v4-flash, but you passed bad model.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`, false, "unavailable", "phrase:model names are"},
+		// A message role the upstream does not take: the conversation the
+		// client sent.
+		{"valid role", 400, nil, `{"error":{"code":400,"message":"Please use a valid role: user, model.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:valid role"},
+		// Must not catch: a field path to another model (a tool's), the
+		// IAM wording of a role, a 5xx.
+		{"tool's model field", 400, nil, `{"error":{"message":"tools[0].model: Input should be a valid string"}}`, false, "bad_request", "message:field-path"},
+		{"IAM role", 403, nil, `{"error":{"code":403,"message":"The caller does not have permission","status":"PERMISSION_DENIED"}}`, false, "forbidden", "phrase:does not have permission"},
+
+		// What a 410 says is gone is read, as a 404's is: a feature of the
+		// request (xAI's retired Live Search, sent as search_parameters) is
+		// no reason to cool the endpoint for every other request.
+		{"410 feature deprecated", 410, nil, `{"error":"Live search is deprecated. Please switch to the Agent Tools API: https://docs.x.ai/docs/guides/tools/overview"}`, false, "unknown", "phrase:is deprecated"},
+		{"400 parameter no longer supported", 400, nil, `{"error":{"message":"The functions parameter is no longer supported."}}`, false, "unknown", "phrase:no longer supported"},
+		// Must not catch: a model, an endpoint or an API version that is
+		// gone, or a 410 that names nothing.
+		{"410 model end of life", 410, nil, `{"type":"about:blank","title":"Gone","status":410,"detail":"The model 'qwen/qwen3-coder-480b-a35b-instruct' has reached its end of life on 2026-06-11T00:00:00Z and is no longer available."}`, false, "unavailable", "status:410"},
+		{"410 bare", 410, nil, ``, false, "unavailable", "status:410"},
+		{"410 gone page", 410, nil, `Gone`, false, "unavailable", "status:410"},
+		{"endpoint no longer supported", 404, nil, `{"error":{"message":"This endpoint is no longer supported."}}`, false, "unavailable", "phrase:no longer supported"},
+		{"api version no longer supported", 400, nil, `{"error":{"code":"UnsupportedApiVersion","message":"The API version 2023-03-15-preview is no longer supported."}}`, false, "unavailable", "phrase:no longer supported"},
+		{"model deprecated 410", 410, nil, `{"error":{"message":"The model grok-beta is deprecated. Please use grok-3."}}`, false, "unavailable", "status:410"},
+		{"model no longer available 404", 404, nil, `{"error":{"code":404,"message":"This model models/gemini-2.0-flash is no longer available. Please update your code to use a newer model.","status":"NOT_FOUND"}}`, false, "unavailable", "phrase:model…no longer"},
 	})
 }

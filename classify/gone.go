@@ -85,3 +85,96 @@ func preposition(w []byte) bool {
 	}
 	return false
 }
+
+// goneNouns are the words naming what an endpoint serves: a model, the
+// endpoint or API itself, a version of it, a deployment. "X is no longer
+// supported" is about the endpoint only when X is one of them.
+var goneNouns = [...]string{"model", "models", "endpoint", "endpoints", "api", "apis", "version",
+	"service", "deployment", "engine", "route", "path", "url"}
+
+// maxSubjectBack bounds how far back goneSubject reads for the subject.
+const maxSubjectBack = 160
+
+// goneSubject reports whether what the sentence ending at t[i] says is
+// gone ("… is no longer supported", "… is deprecated") is the endpoint's:
+// the words before it in the sentence name a model, an endpoint, an API
+// or a version (goneNouns), or there are none ("No longer supported."). A
+// sentence that names something else ("Live search is deprecated", xAI's
+// 410 to a request carrying search_parameters; "The functions parameter is
+// no longer supported") says a feature of the request is gone: the
+// request moves on, and nothing cools for everyone (docs/behaviour.md,
+// "A gone model is the model, not a feature of it").
+func goneSubject(t []byte, i int) bool {
+	s := i
+	for s > 0 && i-s < maxSubjectBack {
+		c := t[s-1]
+		if c == '.' || c == '!' || c == '?' || c == '\n' || c == ';' ||
+			c == ':' && s < len(t) && (t[s] == ' ' || t[s] == '\t') { // a label ("Error: …"), not a time (00:00)
+			break
+		}
+		if c == 'n' && s > 1 && t[s-2] == '\\' { // an escaped newline
+			s--
+			break
+		}
+		s--
+	}
+	named := false
+	for j := s; j < i; {
+		for j < i && wordTab[t[j]] == 0 {
+			j++
+		}
+		k := j
+		for k < i && wordTab[t[k]] == 1 {
+			k++
+		}
+		if k == j {
+			break
+		}
+		named = true
+		for _, n := range goneNouns {
+			if eqFold(t[j:k], n) {
+				return true
+			}
+		}
+		j = k
+	}
+	return !named
+}
+
+// featurePhrases are gonePhrases' wordings of a feature of the request that
+// is gone, read in a 410, whose status alone otherwise decides: xAI answers
+// 410 to a request that carries its retired Live Search.
+var featurePhrases = newPhraseSet(func() (l []phrase) {
+	for _, p := range gonePhrases {
+		if p.feature {
+			l = append(l, p)
+		}
+	}
+	return l
+}())
+
+// fixedVerdict is the verdict of a status whose body the rules do not read
+// (statusFixed), given as st with evidence ev, for an answer whose facts are
+// f (nil when not read): the status's class, but for a 410 whose message
+// says a feature of the request is what is gone (featurePhrases), which is
+// unknown: the request moves on and nothing cools.
+func fixedVerdict(st int, ev string, f *facts, body, req []byte) Verdict {
+	if st == 410 && f != nil && f.parsed {
+		ts := textScan{f: f, body: bodyText(f, body), req: req}
+		if i := ts.pick(featurePhrases, 0); i < len(featurePhrases.list) {
+			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: featurePhrases.list[i].evidence}, ts.echo)
+		}
+	}
+	return Verdict{Failed: true, Class: statusClass[st], Evidence: ev}
+}
+
+// fixedAnswer is fixedVerdict for a 4xx answer sent with a fixed status:
+// only a 410's body is read.
+func fixedAnswer(st int, body, req []byte) Verdict {
+	if st != 410 || len(body) == 0 {
+		return statusVerdict(st)
+	}
+	var s scanner
+	s.readAnswer(body)
+	return fixedVerdict(st, statusEvidence[st], &s.f, body, req)
+}

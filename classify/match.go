@@ -58,6 +58,8 @@ type phrase struct {
 	noModel  bool // the gap between the parts does not speak of a model
 	noAcct   bool // the gap does not speak of the account (a key, a token, payment, billing, a plan)
 	scoped   bool // gone wording whose gap may hold what the client named: the not-found scope applies (notfound.go)
+	goneNoun bool // gone wording about what the sentence names before it: a model, an endpoint, an API (gone.go)
+	feature  bool // gone wording about anything else the sentence names: a feature of the request (gone.go)
 	evidence string
 }
 
@@ -349,6 +351,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 		return 0, false
 	}
 	if p.param && !snakeFieldBefore(t, i) {
+		return 0, false
+	}
+	if (p.goneNoun || p.feature) && goneSubject(t, i) != p.goneNoun {
 		return 0, false
 	}
 	if p.b == "" {

@@ -289,6 +289,7 @@ var requestPhrases = []phrase{
 	{a: "must start with", class: BadRequest, badInput: true},
 	{a: "must end with", class: BadRequest, badInput: true},
 	{a: "unexpected role", class: BadRequest, badInput: true},
+	{a: "valid role", class: BadRequest, badInput: true}, // Gemini: "Please use a valid role: user, model."
 	{a: "turn", b: "immediately after", gap: 12, class: BadRequest, badInput: true},
 	// Two messages of one role in a row ("does not support successive user
 	// or assistant messages", "consecutive user messages"): the order the

@@ -13,8 +13,19 @@ var gonePhrases = []phrase{
 	{a: "model_not_available", class: Unavailable},
 	{a: "model_decommissioned", class: Unavailable},
 	{a: "decommissioned", class: Unavailable},
-	{a: "no longer supported", class: Unavailable},
-	{a: "no longer available", class: Unavailable},
+	// Something "no longer supported" or "deprecated" is the endpoint's
+	// only where the sentence names a model, the endpoint or its API
+	// (goneSubject); a feature of the request that is gone ("Live search
+	// is deprecated") is a capability the next target may still have.
+	{a: "model", b: "no longer", gap: 80, class: Unavailable, subject: true},
+	{a: "no longer supported", class: Unavailable, goneNoun: true},
+	{a: "no longer available", class: Unavailable, goneNoun: true},
+	{a: "is deprecated", class: Unavailable, goneNoun: true},
+	{a: "has been deprecated", class: Unavailable, goneNoun: true},
+	{a: "no longer supported", class: Unknown, feature: true},
+	{a: "no longer available", class: Unknown, feature: true},
+	{a: "is deprecated", class: Unknown, feature: true},
+	{a: "has been deprecated", class: Unknown, feature: true},
 	{a: "model", b: "not found", gap: 80, class: Unavailable},
 	{a: "model", b: "does not exist", gap: 80, class: Unavailable},
 	{a: "model", b: "deprecated", gap: 80, class: Unavailable},
@@ -36,6 +47,8 @@ var gonePhrases = []phrase{
 	{a: "模型不存在", class: Unavailable},        // model does not exist
 	{a: "model identifier is invalid", class: Unavailable},
 	{a: "model name is invalid", class: Unavailable}, // "… or the model name is invalid" (Google's Code Assist)
+	{a: "model name format", class: Unavailable},     // Gemini: "* GenerateContentRequest.model: unexpected model name format"
+	{a: "model names are", class: Unavailable},       // DeepSeek: "The supported API model names are A or B, but you passed C.
 	{a: "model id is invalid", class: Unavailable},
 	{a: "unknown model", class: Unavailable},
 	{a: "invalid model", class: Unavailable},

@@ -9,7 +9,8 @@ import "strconv"
 //	401                 auth
 //	402                 quota
 //	403                 forbidden  (body may say auth, quota, refusal, unavailable…)
-//	404, 410            unavailable (a wrong URL is as gone for us as a retired model)
+//	404, 410            unavailable (a wrong URL is as gone for us as a retired model;
+//	                    the body may say what the client sent, or, in a 410, a feature of it, is what is gone)
 //	405, 407            bad_request
 //	408                 timeout
 //	413                 overflow   (body may say context_length)
@@ -49,7 +50,7 @@ func init() {
 	set(Quota, true, 402)
 	set(Forbidden, false, 403, 451)
 	set(Unavailable, false, 404)
-	set(Unavailable, true, 410)
+	set(Unavailable, true, 410) // but for a feature of the request gone (featureGone)
 	set(BadRequest, true, 405, 407)
 	set(Timeout, true, 408, 504, 524)
 	set(Overflow, false, 413)
