@@ -286,6 +286,28 @@ func TestMessage(t *testing.T) {
 	}
 }
 
+// TestAnswerMessage: an error answer's plain-text body is its server's
+// message (the client's error envelope carries it), as JSON messages are;
+// a page, an event stream and an empty body carry none, and Message, for
+// 2xx bodies, keeps plain text out.
+func TestAnswerMessage(t *testing.T) {
+	for body, want := range map[string]string{
+		"upstream request timeout":                                   "upstream request timeout",
+		"  no healthy upstream\n":                                    "no healthy upstream",
+		`{"error":{"message":"Overloaded"}}`:                         "Overloaded",
+		"<html><head><title>504 Gateway Time-out</title></head>":     "",
+		"event: error\ndata: {\"error\":{\"message\":\"boom\"}}\n\n": "boom",
+		``: "",
+	} {
+		if got := AnswerMessage([]byte(body)); got != want {
+			t.Errorf("AnswerMessage(%q) = %q, want %q", body, got, want)
+		}
+	}
+	if got := Message([]byte("upstream request timeout")); got != "" {
+		t.Errorf("Message of plain text = %q, want none", got)
+	}
+}
+
 type timeoutErr struct{}
 
 func (timeoutErr) Error() string   { return "i/o timeout" }

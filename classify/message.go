@@ -11,12 +11,24 @@ import (
 // string (Ollama), detail, or the data of an SSE error event. It returns ""
 // when the body carries none. JSON escapes are decoded; a message cut at 4 KiB
 // is returned as far as it goes.
-func Message(body []byte) string {
+func Message(body []byte) string { return message(body, false) }
+
+// AnswerMessage is Message for an error answer (a 4xx or 5xx): a body in
+// plain text, neither JSON, an event stream nor an HTML page, is its
+// server's message ("upstream request timeout", Envoy's "no healthy
+// upstream"), as the classifier reads it.
+func AnswerMessage(body []byte) string { return message(body, true) }
+
+func message(body []byte, answer bool) string {
 	if len(body) > MaxBody {
 		body = body[:MaxBody]
 	}
 	var s scanner
-	s.readBody(body)
+	if answer {
+		s.readAnswer(body)
+	} else {
+		s.readBody(body)
+	}
 	f := &s.f
 	if f.nTexts == 0 {
 		return ""

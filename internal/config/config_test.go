@@ -55,8 +55,8 @@ func TestReferenceExample(t *testing.T) {
 		Retry: Retry{MaxWait: 3 * time.Second},
 		Log:   Log{Format: "text", Level: "info"},
 		Rules: []classify.Rule{
-			{Dialect: classify.Anthropic, Status: []int{400}, Match: regexp.MustCompile("usage limits"), Class: classify.Quota},
-			{Provider: "openrouter", Status: []int{403, 404}, Match: regexp.MustCompile("(?i)data policy"), Class: classify.Forbidden},
+			{Dialect: classify.OpenAI, Status: []int{400}, Match: regexp.MustCompile("with this model"), Class: classify.Unknown},
+			{Provider: "gemini", Status: []int{400, 403}, Match: regexp.MustCompile("(?i)location is not supported"), Class: classify.Unavailable},
 		},
 		Providers: []Provider{
 			{Name: "anthropic", Dialect: classify.Anthropic, BaseURL: "https://api.anthropic.com", APIKey: "anthropic-key",

@@ -260,7 +260,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}
 		}
-		o.failWith(v, classify.Message(body))
+		o.failWith(v, classify.AnswerMessage(body))
 		o.billable = o.sent.Load() && gatewayTimeout(resp.StatusCode)
 		return
 	}
