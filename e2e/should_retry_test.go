@@ -113,6 +113,28 @@ func TestSDKRetriesWhenAnEndpointMayServe(t *testing.T) {
 	}
 }
 
+// An ordered route stops at a server with no model loaded (TabbyAPI's 503,
+// unavailable: the endpoint cools at once) and does not move on by itself.
+// The SDK's own retry of that 503 skips what just cooled and reaches the
+// next target, so the answer does not tell it to stop, and openai-go at
+// its default settings gets an answer from its second request.
+func TestSDKRetryReachesTheTargetAStopLeft(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"p": script(corpus(t, "tabbyapi-no-models-currently-loaded-503")),
+		"q": script(ok("model-b", "served")), "s": script(ok("model-c", "c"))})
+	g := start(t, threeCfg("{name: r, targets: [a, b]}"), fs)
+	var sent atomic.Int32
+	c := openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("unused"), option.WithHTTPClient(counted(&sent)))
+	res, err := c.Chat.Completions.New(context.Background(), hello("r"))
+	if err != nil {
+		t.Fatalf("openai-go at its default settings: %v", err)
+	}
+	if res.Choices[0].Message.Content != "served" || sent.Load() != 2 || fs["p"].Calls() != 1 {
+		t.Errorf("answer %q after %d requests, a/p called %d times; want b's answer to the SDK's retry, a/p once",
+			res.Choices[0].Message.Content, sent.Load(), fs["p"].Calls())
+	}
+	wantSteps(t, g.recs.wait(t, 1), "a/p unavailable stop")
+}
+
 // A wait past the retry horizon (a minute): anthropic-sdk-go sleeps for
 // whatever Retry-After says before its retry, and the Python and
 // TypeScript SDKs ignore so long a wait and come back at once into the

@@ -58,6 +58,20 @@ func TestWalkAdvisesNoRetry(t *testing.T) {
 			map[string]answer{"p1": fail(classify.Timeout), "q": fail(classify.Timeout)}, classify.Timeout, false},
 		{"attempt budget spent", "{name: r, targets: [one, b], max_attempts: 1}",
 			map[string]answer{"p1": fail(classify.Timeout)}, classify.Timeout, false},
+		// An ordered route stops at a gone model or a rejected key, which
+		// this request cooled: the client's next request skips it and
+		// reaches the next target at once, so a retry helps.
+		{"a model gone where the route stops, a target left", "{name: r, targets: [one, b]}",
+			map[string]answer{"p1": fail(classify.Unavailable)}, classify.Unavailable, false},
+		{"a key rejected where the route stops, a target left", "{name: r, targets: [one, b]}",
+			map[string]answer{"p1": fail(classify.Auth)}, classify.Auth, false},
+		// Access denied cools only after failure_threshold in a row: the
+		// next request meets the same endpoint first and stops there again.
+		{"access denied where the route stops, a target left", "{name: r, targets: [one, b]}",
+			map[string]answer{"p1": fail(classify.Forbidden)}, classify.Forbidden, true},
+		// The target left shares the rejected key's account: cooled too.
+		{"a key rejected, the target left on the same account", "{name: r, targets: [one, c]}",
+			map[string]answer{"p1": fail(classify.Auth)}, classify.Auth, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, "  - "+c.route+"\n", by(c.script))

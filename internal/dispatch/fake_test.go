@@ -117,7 +117,9 @@ func newHarness(t testing.TB, routes string, script func(health.Key, int) answer
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{f: &fake{script: script}, now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	// health's clock starts at the wall clock's: the walk reads cooldowns
+	// against time.Now() when it advises the client (retryafter.go).
+	h := &harness{f: &fake{script: script}, now: time.Now()}
 	var keys []health.Key
 	for _, tg := range cfg.Targets {
 		for _, p := range tg.Providers {

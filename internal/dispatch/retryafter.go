@@ -28,6 +28,10 @@ import (
 //     wait, an unplaced answer), or that the budget left untried and is
 //     not cooling: now — a retry may be served at once, so no wait is sent;
 //   - an untried endpoint that is cooling: the end of its cooldown;
+//   - an endpoint of a target the route's rules did not move on to, once
+//     the endpoint the walk stopped at is cooling (an ordered route stops
+//     at a gone model or a rejected key, which cool at once): as one a
+//     budget left, since the next request skips what stopped this one;
 //   - an endpoint that cannot serve this request soon whatever the wait
 //     (the request is at fault there, the account is spent or rejected,
 //     the model gone, the access denied, a translation refused): left out.
@@ -63,11 +67,6 @@ const RetryHorizon = time.Minute
 // (now), not committed: after wait (0: at once), or never, when no
 // endpoint the request tried or had left to try will serve it soon.
 func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
-	type ready struct {
-		k    health.Key
-		at   time.Time
-		none bool // this endpoint will not serve the request soon
-	}
 	var eps []ready
 	set := func(r ready) {
 		for i := range eps {
@@ -105,11 +104,21 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 			if s.Reason != budget || w.attempted(k) {
 				continue
 			}
-			r := ready{k: k, at: now}
-			if st := w.status.of(k); st.Phase == health.Cooling && st.Until.After(now) {
-				r.at = st.Until
+			set(w.untried(k, now))
+		}
+	}
+	// Targets the rules did not move on to (an ordered route stops at a
+	// gone model or a rejected key): once this request cooled the endpoint
+	// it stopped at, the client's next request skips it and reaches them.
+	if w.lastEP != nil && w.status.of(w.lastEP.key).Phase == health.Cooling {
+		for _, list := range w.unwalked {
+			for _, t := range list {
+				for _, e := range t.endpoints {
+					if !w.attempted(e.key) {
+						set(w.untried(e.key, now))
+					}
+				}
 			}
-			set(r)
 		}
 	}
 	var soonest time.Time
@@ -122,6 +131,23 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 		return 0, len(eps) > 0
 	}
 	return max(soonest.Sub(now), 0), false
+}
+
+// ready is when an endpoint may serve a request again (comeBack).
+type ready struct {
+	k    health.Key
+	at   time.Time
+	none bool // this endpoint will not serve the request soon
+}
+
+// untried is when endpoint k, which the request did not try, may serve it:
+// now, or the end of its cooldown.
+func (w *walk) untried(k health.Key, now time.Time) ready {
+	r := ready{k: k, at: now}
+	if st := w.status.of(k); st.Phase == health.Cooling && st.Until.After(now) {
+		r.at = st.Until
+	}
+	return r
 }
 
 // advise sets what f tells the client of asking again (docs/behaviour.md#api,

@@ -33,6 +33,9 @@ type walk struct {
 	last    *outcome
 	lastEP  *endpointRT
 	stopped stop // why the walk stopped early (a budget), if it did
+	// unwalked are the targets the route's rules did not move on to when
+	// the walk ended without a budget stop (retryafter.go, comeBack).
+	unwalked [][]*targetRT
 	// partial: a stream was cut after its commit point, so the request's
 	// usage is a lower bound (usage.incomplete in the record).
 	partial bool
@@ -326,7 +329,9 @@ func (w *walk) skipWaiting() {
 // fail ends the walk with the last attempt's answer and records why the
 // endpoints in the lists were not tried.
 func (w *walk) fail(rest ...[]*targetRT) *Result {
-	if w.stopped != stopNone {
+	if w.stopped == stopNone {
+		w.unwalked = rest
+	} else {
 		for _, list := range rest {
 			for _, t := range list {
 				for _, e := range t.endpoints {
