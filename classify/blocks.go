@@ -171,7 +171,7 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	case st >= 500:
 		return fiveXX(st, codeStatusEvidence[st], h, body, f, req, model)
 	case st >= 400 && statusFixed[st]:
-		return withRetry(fixedVerdict(st, codeStatusEvidence[st], f, body, req), h, f, req)
+		return withRetry(fixedVerdict(st, codeStatusEvidence[st], f, body, req, model), h, f, req)
 	case st >= 400:
 		// Read as the same answer sent with that status is: a model's
 		// status it relays (SageMaker), an upstream answer it quotes.

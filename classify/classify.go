@@ -224,7 +224,7 @@ func serverHint(v Verdict, st int, h http.Header) Verdict {
 // holds no facts.
 func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict {
 	if statusFixed[st] || (len(body) == 0 && len(h["X-Amzn-Errortype"]) == 0) {
-		return withRetry(fixedAnswer(st, body, req), h, nil, req)
+		return withRetry(fixedAnswer(st, body, req, model), h, nil, req)
 	}
 	var s scanner
 	s.readAnswer(body)

@@ -135,3 +135,31 @@ func TestRoundFifteenRules(t *testing.T) {
 		{"model no longer available 404", 404, nil, `{"error":{"code":404,"message":"This model models/gemini-2.0-flash is no longer available. Please update your code to use a newer model.","status":"NOT_FOUND"}}`, false, "unavailable", "phrase:model…no longer"},
 	})
 }
+
+// TestGoneNamesTheModel: "X is deprecated", "X is no longer supported"
+// where X is the model Detour sent is the endpoint's model gone, however
+// the sentence words it, not a feature of the request: without the model
+// it read as a feature, and a retired model never cooled.
+func TestGoneNamesTheModel(t *testing.T) {
+	for _, c := range []struct {
+		status      int
+		body, model string
+		class       Class
+		evidence    string
+	}{
+		{404, `{"error":{"message":"grok-beta is deprecated. Please use grok-3."}}`, "grok-beta", Unavailable, "phrase:is deprecated"},
+		{400, `{"error":{"message":"grok-beta is deprecated. Please use grok-3."}}`, "grok-beta", Unavailable, "phrase:is deprecated"},
+		{400, `{"error":{"message":"claude-2.0 is no longer supported"}}`, "claude-2.0", Unavailable, "phrase:no longer supported"},
+		{410, `{"error":"grok-beta is deprecated. Please use grok-3."}`, "grok-beta", Unavailable, "status:410"},
+		// Must not catch: a feature, beside the model elsewhere or not at all.
+		{410, `{"error":"Live search is deprecated. Please switch to the Agent Tools API"}`, "grok-4", Unknown, "phrase:is deprecated"},
+		{400, `{"error":{"message":"For grok-4: live search is deprecated."}}`, "grok-4", Unknown, "phrase:is deprecated"},
+		{400, `{"error":{"message":"The functions parameter is no longer supported."}}`, "gpt-4o", Unknown, "phrase:no longer supported"},
+	} {
+		v := Classify(Response{Status: c.status, Body: []byte(c.body), Dialect: OpenAI, Model: c.model,
+			Request: []byte(`{"model":"` + c.model + `","messages":[{"role":"user","content":"hi"}]}`)})
+		if v.Class != c.class || v.Evidence != c.evidence {
+			t.Errorf("%d %s (model %s): %s (%s), want %s (%s)", c.status, c.body, c.model, v.Class, v.Evidence, c.class, c.evidence)
+		}
+	}
+}

@@ -105,19 +105,7 @@ const maxSubjectBack = 160
 // request moves on, and nothing cools for everyone (docs/behaviour.md,
 // "A gone model is the model, not a feature of it").
 func goneSubject(t []byte, i int) bool {
-	s := i
-	for s > 0 && i-s < maxSubjectBack {
-		c := t[s-1]
-		if c == '.' || c == '!' || c == '?' || c == '\n' || c == ';' ||
-			c == ':' && s < len(t) && (t[s] == ' ' || t[s] == '\t') { // a label ("Error: …"), not a time (00:00)
-			break
-		}
-		if c == 'n' && s > 1 && t[s-2] == '\\' { // an escaped newline
-			s--
-			break
-		}
-		s--
-	}
+	s := sentenceStart(t, i)
 	named := false
 	for j := s; j < i; {
 		for j < i && wordTab[t[j]] == 0 {
@@ -141,6 +129,45 @@ func goneSubject(t []byte, i int) bool {
 	return !named
 }
 
+// sentenceStart returns where the sentence holding t[i] starts, at most
+// maxSubjectBack bytes back: after a full stop or a label's colon followed
+// by a blank (not a version's 2.0, a time's 00:00), a question or
+// exclamation mark, a semicolon or a newline (escaped too).
+func sentenceStart(t []byte, i int) int {
+	s := i
+	for s > 0 && i-s < maxSubjectBack {
+		c := t[s-1]
+		blank := s < len(t) && (t[s] == ' ' || t[s] == '\t')
+		if c == '!' || c == '?' || c == '\n' || c == ';' || (c == '.' || c == ':') && blank {
+			break
+		}
+		if c == 'n' && s > 1 && t[s-2] == '\\' { // an escaped newline
+			s--
+			break
+		}
+		s--
+	}
+	return s
+}
+
+// namesModelBefore reports whether the sentence before t[i] names the
+// model Detour sent ("grok-beta is deprecated"): what is gone is the
+// endpoint's model, however the sentence words it.
+func (ts *textScan) namesModelBefore(t []byte, i int) bool {
+	return len(ts.model) >= 2 && indexFold(t[sentenceStart(t, i):i], ts.model) >= 0
+}
+
+// gone returns the index in s of the endpoint's reading (goneNoun) of the
+// feature phrase at idx, the same words; n when there is none.
+func gone(s *phraseSet, idx int) int {
+	for i := range s.list {
+		if p := &s.list[i]; p.goneNoun && p.a == s.list[idx].a && p.b == s.list[idx].b {
+			return i
+		}
+	}
+	return len(s.list)
+}
+
 // featurePhrases are gonePhrases' wordings of a feature of the request that
 // is gone, read in a 410, whose status alone otherwise decides: xAI answers
 // 410 to a request that carries its retired Live Search.
@@ -158,9 +185,9 @@ var featurePhrases = newPhraseSet(func() (l []phrase) {
 // f (nil when not read): the status's class, but for a 410 whose message
 // says a feature of the request is what is gone (featurePhrases), which is
 // unknown: the request moves on and nothing cools.
-func fixedVerdict(st int, ev string, f *facts, body, req []byte) Verdict {
+func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) Verdict {
 	if st == 410 && f != nil && f.parsed {
-		ts := textScan{f: f, body: bodyText(f, body), req: req}
+		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 		if i := ts.pick(featurePhrases, 0); i < len(featurePhrases.list) {
 			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: featurePhrases.list[i].evidence}, ts.echo)
 		}
@@ -170,11 +197,11 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte) Verdict {
 
 // fixedAnswer is fixedVerdict for a 4xx answer sent with a fixed status:
 // only a 410's body is read.
-func fixedAnswer(st int, body, req []byte) Verdict {
+func fixedAnswer(st int, body, req []byte, model string) Verdict {
 	if st != 410 || len(body) == 0 {
 		return statusVerdict(st)
 	}
 	var s scanner
 	s.readAnswer(body)
-	return fixedVerdict(st, statusEvidence[st], &s.f, body, req)
+	return fixedVerdict(st, statusEvidence[st], &s.f, body, req, model)
 }

@@ -47,9 +47,18 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 		if best.idx == n {
 			return n
 		}
+		next := best.idx + 1
+		if s.list[best.idx].feature && ts.namesModelBefore(ts.text(in), best.start) {
+			// Not a feature of the request: the model Detour sent is
+			// gone, in the same words (gone.go).
+			if best.idx = gone(s, best.idx); best.idx == n {
+				lo = next
+				continue
+			}
+		}
 		if skip.has(s.list[best.idx].class) {
 			ts.field = true
-			lo = best.idx + 1
+			lo = next
 			continue
 		}
 		if len(ts.req) == 0 || ts.counts(s, best, in) {
@@ -59,7 +68,7 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 		if ts.checks >= maxEchoChecks {
 			return n
 		}
-		lo = best.idx + 1
+		lo = next
 	}
 }
 

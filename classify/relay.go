@@ -80,7 +80,7 @@ func relayedByModel(h http.Header, body []byte, f *facts, req []byte, model stri
 	case rs >= 500:
 		return echoMark(fiveXX(rs, relayedEvidence[rs], h, body, f, req, model), ts.echo), true
 	case rs >= 400 && statusFixed[rs]:
-		return withRetry(echoMark(fixedVerdict(rs, relayedEvidence[rs], f, body, req), ts.echo), h, f, req), true
+		return withRetry(echoMark(fixedVerdict(rs, relayedEvidence[rs], f, body, req, model), ts.echo), h, f, req), true
 	case rs >= 400:
 		return withRetry(echoMark(decide(statusClass[rs], relayedEvidence[rs], h, body, f, req, model), ts.echo), h, f, req), true
 	}

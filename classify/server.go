@@ -82,7 +82,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 			// A proxy's 5xx that quotes its upstream's 4xx ("Error code: 429 -
 			// {…}"): the upstream's answer, read as if it had come itself.
 			if statusFixed[rs] {
-				return withRetry(echoMark(fixedVerdict(rs, relayedEvidence[rs], f, body, req), ts.echo), h, f, req)
+				return withRetry(echoMark(fixedVerdict(rs, relayedEvidence[rs], f, body, req, model), ts.echo), h, f, req)
 			}
 			v := decide(statusClass[rs], relayedEvidence[rs], h, body, f, req, model)
 			return withRetry(echoMark(v, ts.echo), h, f, req)
