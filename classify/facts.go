@@ -152,9 +152,12 @@ func quotaPeriod(f *facts, id []byte) {
 }
 
 // paramValue is a param member's value as a field name, nil where it names
-// none: LiteLLM prints an absent param as the string "None".
+// none: LiteLLM prints an absent param as the string "None", and a value
+// with a blank is prose, not a field or a path (Groq's param "tool
+// calling" beside "`tool calling` is not supported with this model", a
+// feature the model lacks).
 func paramValue(v []byte) []byte {
-	if len(v) == 0 || eq(v, "None") {
+	if len(v) == 0 || eq(v, "None") || bytes.IndexByte(v, ' ') >= 0 {
 		return nil
 	}
 	return v

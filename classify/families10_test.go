@@ -163,3 +163,30 @@ func TestGoneNamesTheModel(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundSixteenRules: the rules of corpus round 16 (classify/testdata/
+// corpus/README.md, "Sixteenth round"), each positive case failing before
+// its rule, with the near-misses each must not catch.
+func TestRoundSixteenRules(t *testing.T) {
+	run(t, []tc{
+		// A gone model offered as one cause among others the request may
+		// hold ("… or your request did not allow prompt caching") proves
+		// nothing about the model: one client's cache points cooled Bedrock
+		// for a day.
+		{"unsupported model or the request", 400, nil, `{"message":"You invoked an unsupported model or your request did not allow prompt caching. See the documentation for more information."}`, false, "unknown", "status:400"},
+		{"unsupported model alone", 400, nil, `{"message":"Unsupported model gpt-5-foo, please use models API"}`, false, "unavailable", "phrase:unsupported model"},
+		{"model does not exist or no access", 404, nil, `{"error":{"message":"The model gpt-x does not exist or you do not have access to it.","code":"model_not_found"}}`, false, "unavailable", "code:model_not_found"},
+		// Fetching the client's file timed out: its URL, not the
+		// endpoint's timer (a slow image host would cool the endpoint).
+		{"download timed out", 400, nil, `{"error":{"message":"<400> InternalError.Algo.InvalidParameter: Download multimodal file timed out","type":"invalid_request_error","param":null,"code":"invalid_parameter_error"}}`, false, "unknown", "phrase:download…timed out"},
+		{"timed out fetching", 400, nil, `{"error":{"message":"Timed out while fetching the image URL"}}`, false, "unknown", "phrase:timed out…fetch"},
+		{"timed out alone", 400, nil, `{"error":{"message":"The request timed out"}}`, false, "timeout", "phrase:timed out"},
+		// A feature not enabled for the organisation: access not granted.
+		{"not enabled for the organization", 400, nil, `{"error":{"message":"vision is not enabled for this organization","code":""}}`, false, "forbidden", "phrase:not enabled for… org"},
+		{"not enabled for the account", 400, nil, `{"error":{"message":"Web search is not enabled for your account"}}`, false, "forbidden", "phrase:not enabled for…account"},
+		// A remote MCP server the request declared: the client's connector.
+		{"mcp server token", 400, nil, `{"type":"invalid_request_error","message":"Invalid authorization token for MCP server 'notion'. Please check your token and try again."}`, false, "bad_request", "phrase:mcp server"},
+		{"mcp server timed out", 400, nil, `{"error":{"message":"MCP server 'docs' timed out after 30s"}}`, false, "bad_request", "phrase:mcp server"},
+		{"not enabled for a model", 400, nil, `{"error":{"code":400,"message":"Function calling is not enabled for models/gemini-2.0-flash-thinking-exp","status":"INVALID_ARGUMENT"}}`, false, "unknown", ""},
+	})
+}

@@ -205,3 +205,26 @@ func fixedAnswer(st int, body, req []byte, model string) Verdict {
 	s.readAnswer(body)
 	return fixedVerdict(st, statusEvidence[st], &s.f, body, req, model)
 }
+
+// requestCauses are the words that offer the request as another cause of
+// what a gone-model phrase said.
+var requestCauses = [...]string{"or your request", "or the request", "or this request"}
+
+// orTheRequest reports whether the sentence that goes on at t[end] offers
+// the request as another cause ("You invoked an unsupported model or your
+// request did not allow prompt caching", Bedrock's answer to a request
+// with cache points): the model is then not proven gone, and reading it so
+// would let one client's request cool the endpoint for a day.
+func orTheRequest(t []byte, end int) bool {
+	e := end
+	for e < len(t) && e-end < maxSubjectBack && t[e] != '!' && t[e] != '?' && t[e] != ';' && t[e] != '\n' &&
+		!(t[e] == '.' && (e+1 == len(t) || t[e+1] == ' ')) {
+		e++
+	}
+	for _, w := range requestCauses {
+		if indexFold(t[end:e], w) >= 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -181,6 +181,18 @@ var requestPhrases = []phrase{
 
 	// timeout, rate_limited, server_error wording (for bodies in 2xx and
 	// ambiguous 4xx).
+	// A remote MCP server the request declared (Anthropic's mcp_servers,
+	// OpenAI's mcp tools): "Invalid authorization token for MCP server
+	// 'notion'", its timeouts and failures are the client's connector,
+	// never the endpoint's key or timer.
+	{a: "mcp server", class: BadRequest, badInput: true},
+	// Fetching what the client's request points to timed out ("Download
+	// multimodal file timed out", "Timed out while fetching the image
+	// URL"): its URL is slow, not the endpoint's timer.
+	{a: "download", b: "timed out", gap: 40, class: Unknown},
+	{a: "fetch", b: "timed out", gap: 40, class: Unknown},
+	{a: "timed out", b: "download", gap: 24, class: Unknown},
+	{a: "timed out", b: "fetch", gap: 24, class: Unknown},
 	{a: "timed out", class: Timeout},
 	{a: "deadline exceeded", class: Timeout},
 	{a: "deadline_exceeded", class: Timeout},
@@ -247,6 +259,14 @@ var requestPhrases = []phrase{
 	// available for this org").
 	{a: "not available for", b: " org", gap: 24, class: Forbidden},  // a word: also "organization", not "gorgon"
 	{a: "not available for", b: " plan", gap: 24, class: Forbidden}, // a word: not "explanation"
+	// A feature not switched on for the organisation, the account or its
+	// plan ("vision is not enabled for this organization"); not one a
+	// model or an API version lacks (below).
+	{a: "not enabled for", b: " org", gap: 24, class: Forbidden},
+	{a: "not enabled for", b: "account", gap: 24, class: Forbidden},
+	{a: "not enabled for", b: "subscription", gap: 24, class: Forbidden},
+	{a: "not enabled for", b: " plan", gap: 24, class: Forbidden},
+	{a: "not enabled for", b: " project", gap: 24, class: Forbidden},
 	{a: "not yet available for", b: "subscription", gap: 24, class: Forbidden},
 	{a: "not yet available for", b: "account", gap: 24, class: Forbidden},
 	{a: "not available to", b: "accounts", gap: 24, class: Forbidden},

@@ -56,6 +56,12 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 				continue
 			}
 		}
+		if s.list[best.idx].class == Unavailable && orTheRequest(ts.text(in), best.end) {
+			// "an unsupported model or your request did not allow …": the
+			// model is one cause offered among the request's (gone.go).
+			lo = next
+			continue
+		}
 		if skip.has(s.list[best.idx].class) {
 			ts.field = true
 			lo = next
