@@ -13,7 +13,8 @@ import (
 //   - Gemini promptFeedback.blockReason (any value but BLOCK_REASON_UNSPECIFIED);
 //   - Gemini candidates[].finishReason SAFETY, PROHIBITED_CONTENT, BLOCKLIST,
 //     SPII, RECITATION, IMAGE_SAFETY, IMAGE_PROHIBITED_CONTENT,
-//     IMAGE_RECITATION with no content parts. RECITATION is a refusal: the
+//     IMAGE_RECITATION, MODEL_ARMOR (Vertex's Model Armor template) with
+//     no content parts. RECITATION is a refusal: the
 //     vendor's policy machinery withheld the answer (it would recite protected
 //     text), no content came back, and another vendor may answer; it
 //     describes the request, so it never cools the endpoint;
@@ -30,7 +31,8 @@ import (
 // No answer at all: a finish that says the model's own tool call failed
 // (Gemini's MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL, also as an
 // OpenAI-shaped finish_reason a relay passes through) with no content and no
-// tool call is unknown, as a provider's tool_use_failed is: neither the
+// tool call is unknown (UNEXPECTED_TOOL_CALL even beside its call, to a
+// function the request never declared), as a provider's tool_use_failed is: neither the
 // client's input nor the provider's outage, and another attempt or target
 // may do better; so is TOO_MANY_TOOL_CALLS. So is an image model's NO_IMAGE
 // ("expected to generate an image, but none was generated") or IMAGE_OTHER,
@@ -55,6 +57,12 @@ var toolFailures = [...]struct{ reason, gemini, openai string }{
 	{"TOO_MANY_TOOL_CALLS", "gemini:finishReason=TOO_MANY_TOOL_CALLS", "openai:finish_reason=TOO_MANY_TOOL_CALLS"},
 }
 
+// unexpectedToolCall is UNEXPECTED_TOOL_CALL's index in toolFailures: a
+// call to a function the request did not declare (or with no tools at
+// all), a failure even with that call in the answer, which the client
+// cannot run.
+const unexpectedToolCall = 1
+
 // toolFailure returns the index in toolFailures of the finish r names (case
 // aside), -1 for none.
 func toolFailure(r []byte) int {
@@ -68,7 +76,7 @@ func toolFailure(r []byte) int {
 
 func init() {
 	for _, r := range []string{"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "RECITATION",
-		"IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION"} {
+		"IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "MODEL_ARMOR"} {
 		geminiBlocks[r] = "gemini:finishReason=" + r
 	}
 	for _, r := range []string{"SAFETY", "OTHER", "BLOCKLIST", "PROHIBITED_CONTENT", "IMAGE_SAFETY"} {
@@ -109,7 +117,7 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	if eq(f.stopReason, "refusal") {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "anthropic:stop_reason=refusal"}
 	}
-	if i := toolFailure(f.finishReason); i >= 0 && !f.geminiParts {
+	if i := toolFailure(f.finishReason); i >= 0 && (!f.geminiParts || i == unexpectedToolCall) {
 		return Verdict{Failed: true, Class: Unknown, Evidence: toolFailures[i].gemini}
 	}
 	if !f.geminiParts {

@@ -187,6 +187,25 @@ func TestRoundSixteenRules(t *testing.T) {
 		// A remote MCP server the request declared: the client's connector.
 		{"mcp server token", 400, nil, `{"type":"invalid_request_error","message":"Invalid authorization token for MCP server 'notion'. Please check your token and try again."}`, false, "bad_request", "phrase:mcp server"},
 		{"mcp server timed out", 400, nil, `{"error":{"message":"MCP server 'docs' timed out after 30s"}}`, false, "bad_request", "phrase:mcp server"},
+		// A key rejected in other words, as a 403.
+		{"check the api-key you provided", 403, nil, `{"error":"please check the api-key you provided"}`, false, "auth", "phrase:check the api-key you provided"},
+		{"api key lacks the model", 403, nil, `{"error":"The API key you provided does not have access to model x"}`, false, "forbidden", ""},
+		// The provider's moderation relayed inside a 5xx, in a 200's choice.
+		{"relayed moderation in a 502", 200, nil, `{"choices":[{"index":0,"message":{"role":"assistant","content":"Canada is"},"finish_reason":null,"error":{"code":502,"message":"Upstream error from Alibaba: <400> InternalError.Algo.DataInspectionFailed: Output data may contain inappropriate content.","metadata":{"error_type":"provider_unavailable"}}}]}`, false, "refusal", "phrase:datainspectionfailed"},
+		{"relayed outage in a 502", 200, nil, `{"choices":[{"index":0,"message":{"role":"assistant","content":"Canada is"},"finish_reason":null,"error":{"code":502,"message":"Upstream error from Alibaba: connection reset","metadata":{"error_type":"provider_unavailable"}}}]}`, false, "server_error", ""},
+		{"content filter service down", 503, nil, `{"error":{"message":"The content filter service is unavailable, try again later"}}`, false, "server_error", ""},
+		// Vertex's Model Armor withheld the answer; a call to a function
+		// the request never declared.
+		{"model armor finish", 200, nil, `{"candidates":[{"finishReason":"MODEL_ARMOR","finishMessage":"The response violated Responsible AI Safety settings (Hate Speech, Harassment, Dangerous) filters."}]}`, false, "refusal", "gemini:finishReason=MODEL_ARMOR"},
+		{"model armor beside text", 200, nil, `{"candidates":[{"content":{"role":"model","parts":[{"text":"Hello"}]},"finishReason":"MODEL_ARMOR"}]}`, false, "ok", ""},
+		{"unexpected tool call beside its call", 200, nil, `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"list_files","args":{}}}]},"finishReason":"UNEXPECTED_TOOL_CALL","finishMessage":"Unexpected tool call: Model tried to call an undeclared function: list_files"}]}`, false, "unknown", "gemini:finishReason=UNEXPECTED_TOOL_CALL"},
+		{"declared call", 200, nil, `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_file","args":{}}}]},"finishReason":"STOP"}]}`, false, "ok", ""},
 		{"not enabled for a model", 400, nil, `{"error":{"code":400,"message":"Function calling is not enabled for models/gemini-2.0-flash-thinking-exp","status":"INVALID_ARGUMENT"}}`, false, "unknown", ""},
 	})
+}
+
+func TestUnexpectedToolCallIndex(t *testing.T) {
+	if r := toolFailures[unexpectedToolCall].reason; r != "UNEXPECTED_TOOL_CALL" {
+		t.Fatalf("toolFailures[unexpectedToolCall] is %s", r)
+	}
 }

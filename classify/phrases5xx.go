@@ -35,6 +35,14 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "credit balance is too low", class: Quota},
 	{a: "余额不足", class: Quota},
 	{a: "欠费", class: Quota},
+	// The provider's moderation stopped the output, relayed inside a 5xx
+	// (OpenRouter's 502 "Upstream error from Alibaba: <400>
+	// InternalError.Algo.DataInspectionFailed: Output data may contain
+	// inappropriate content."): a refusal, never replayed. Only the
+	// unambiguous words: "content filter" alone may name a service down.
+	{a: "datainspectionfailed", class: Refusal},
+	{a: "data_inspection_failed", class: Refusal},
+	{a: "inappropriate content", class: Refusal},
 	// A per-request limit of the server's own configuration.
 	{a: "physical batch size", class: Overflow},
 	{a: "max payload size", class: Overflow}, // KoboldCpp: "Payload is too big. Max payload size is 32MB."

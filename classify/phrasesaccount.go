@@ -8,6 +8,12 @@ var accountPhrases = []phrase{
 	{a: "invalid x-api-key", class: Auth},
 	{a: "invalid api key", class: Auth},
 	{a: "invalid api-key", class: Auth},
+	// "please check the api-key you provided" (Baseten, as a 403): the key
+	// sent is the one at fault.
+	{a: "check the api key you provided", class: Auth},
+	{a: "check the api-key you provided", class: Auth},
+	{a: "api key you provided is invalid", class: Auth},
+	{a: "api-key you provided is invalid", class: Auth},
 	{a: "api key not valid", class: Auth},
 	{a: "api key is invalid", class: Auth},
 	{a: "api key is not valid", class: Auth}, // before the bad-input "is not valid"
