@@ -186,7 +186,23 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 	k := buf[:len(v)]
 	r, ok := codeTables[src][string(k)]
 	if !ok {
+		if src != srcAmzHeader && insufficientFunds(k) {
+			return strongCode(Quota), sourcePrefix[src] + insufficientEvidence, true
+		}
 		return codeRule{}, "", false
 	}
 	return r, codeEvidence[src][string(k)], true
+}
+
+// insufficientEvidence names the code family insufficientFunds reads.
+const insufficientEvidence = "insufficient*(credit|balance|funds)"
+
+// insufficientFunds reports a code k (lower case) that says the account's
+// credits, balance or funds are insufficient in a spelling no table lists
+// (Google's ErrorInfo reason INSUFFICIENT_G1_CREDITS_BALANCE behind a
+// generic RESOURCE_EXHAUSTED 429): the account cannot pay, quota.
+func insufficientFunds(k []byte) bool {
+	s := string(k)
+	return strings.Contains(s, "insufficient") &&
+		(strings.Contains(s, "credit") || strings.Contains(s, "balance") || strings.Contains(s, "fund"))
 }

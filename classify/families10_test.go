@@ -209,3 +209,21 @@ func TestUnexpectedToolCallIndex(t *testing.T) {
 		t.Fatalf("toolFailures[unexpectedToolCall] is %s", r)
 	}
 }
+
+// TestRoundSeventeenRules: the rules of corpus round 17 (classify/testdata/
+// corpus/README.md, "Seventeenth round"), each positive case failing before
+// its rule, with the near-misses each must not catch.
+func TestRoundSeventeenRules(t *testing.T) {
+	run(t, []tc{
+		// A code that says the credits or the balance are insufficient, in
+		// a spelling no table lists, behind Google's generic 429.
+		{"insufficient credits reason", 429, nil, `{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INSUFFICIENT_G1_CREDITS_BALANCE","metadata":{"error_number":"2008"}}]}}`, false, "quota", "gemini:reason=insufficient*(credit|balance|funds)"},
+		{"insufficient account balance code", 400, nil, `{"error":{"message":"request failed","code":"INSUFFICIENT_ACCOUNT_BALANCE"}}`, false, "quota", "code:insufficient*(credit|balance|funds)"},
+		// A spend cap set on the key.
+		{"key limit exceeded", 403, nil, `{"error":{"message":"Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys","code":403}}`, false, "quota", "phrase:key limit exceeded"},
+		// Must not catch: a throttle's reason, a per-minute limit, capacity.
+		{"rate limit reason", 429, nil, `{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED"}]}}`, false, "rate_limited", ""},
+		{"insufficient capacity code", 429, nil, `{"error":{"message":"try later","code":"insufficient_capacity"}}`, false, "rate_limited", ""},
+		{"rate limit exceeded", 403, nil, `{"error":{"message":"Rate limit exceeded: 20 requests per minute"}}`, false, "rate_limited", ""},
+	})
+}
