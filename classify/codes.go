@@ -1,6 +1,9 @@
 package classify
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Machine-readable codes, per source. A strong code decides before any
 // phrase; a weak one (a generic family such as rate_limit_error or
@@ -187,22 +190,27 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 	r, ok := codeTables[src][string(k)]
 	if !ok {
 		if src != srcAmzHeader && insufficientFunds(k) {
-			return strongCode(Quota), sourcePrefix[src] + insufficientEvidence, true
+			return strongCode(Quota), insufficientEv[src], true
 		}
 		return codeRule{}, "", false
 	}
 	return r, codeEvidence[src][string(k)], true
 }
 
-// insufficientEvidence names the code family insufficientFunds reads.
-const insufficientEvidence = "insufficient*(credit|balance|funds)"
+// insufficientEv is the evidence of a code insufficientFunds reads, per
+// source.
+var insufficientEv = func() (ev [numSources]string) {
+	for src := range ev {
+		ev[src] = sourcePrefix[src] + "insufficient*(credit|balance|funds)"
+	}
+	return ev
+}()
 
 // insufficientFunds reports a code k (lower case) that says the account's
 // credits, balance or funds are insufficient in a spelling no table lists
 // (Google's ErrorInfo reason INSUFFICIENT_G1_CREDITS_BALANCE behind a
 // generic RESOURCE_EXHAUSTED 429): the account cannot pay, quota.
 func insufficientFunds(k []byte) bool {
-	s := string(k)
-	return strings.Contains(s, "insufficient") &&
-		(strings.Contains(s, "credit") || strings.Contains(s, "balance") || strings.Contains(s, "fund"))
+	return bytes.Contains(k, []byte("insufficient")) &&
+		(bytes.Contains(k, []byte("credit")) || bytes.Contains(k, []byte("balance")) || bytes.Contains(k, []byte("fund")))
 }
