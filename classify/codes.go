@@ -76,6 +76,7 @@ func init() {
 		"data_inspection_failed": strongCode(Refusal), "datainspectionfailed": strongCode(Refusal),
 		"sensitive_words_detected":             strongCode(Refusal),   // one-api's forks: the relay's keyword filter
 		"modelnotopen":                         strongCode(Forbidden), // Volcengine Ark: a model the account has not activated
+		"model_terms_required":                 strongCode(Forbidden), // Groq: the org admin has not accepted the model's terms
 		"unsupported_country_region_territory": strongCode(Forbidden), "permission_error": weakCode(Forbidden),
 		"permissiondenied": weakCode(Forbidden), "permission_denied": weakCode(Forbidden), "forbidden": weakCode(Forbidden),
 		// transient

@@ -221,9 +221,42 @@ func TestRoundSeventeenRules(t *testing.T) {
 		{"insufficient account balance code", 400, nil, `{"error":{"message":"request failed","code":"INSUFFICIENT_ACCOUNT_BALANCE"}}`, false, "quota", "code:insufficient*(credit|balance|funds)"},
 		// A spend cap set on the key.
 		{"key limit exceeded", 403, nil, `{"error":{"message":"Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys","code":403}}`, false, "quota", "phrase:key limit exceeded"},
+		// Terms an admin must accept before the account may use the model.
+		{"model terms required", 400, nil, `{"error":{"message":"The model ` + "`playai-tts`" + ` requires terms acceptance. Please have the org admin accept the terms at https://console.groq.com/playground?model=playai-tts","type":"invalid_request_error","code":"model_terms_required"}}`, false, "forbidden", "code:model_terms_required"},
+		{"accept the terms", 403, nil, `{"error":{"message":"You must accept the terms of service for this model before using it"}}`, false, "forbidden", ""},
+		// The model serves another API only.
+		{"model only supported in another API", 404, nil, `{ "error": { "message": "This model is only supported in v1/responses and not in v1/chat/completions.", "type": "invalid_request_error", "param": "model", "code": null } }`, false, "unavailable", "phrase:model is only supported in"},
+		{"a feature only supported in another API", 400, nil, `{"error":{"message":"logprobs is only supported in v1/chat/completions."}}`, false, "unknown", ""},
+		// A deprecation whose message points to another model is the model's.
+		{"deprecated, switch to a different model", 404, nil, `{"error":{"code":404,"message":"Gemini 1.0 Pro Vision has been deprecated on July 12, 2024. Consider switching to different model, for example gemini-1.5-flash.","status":"NOT_FOUND"}}`, false, "unavailable", "phrase:has been deprecated"},
+		{"deprecated, switch to another API", 410, nil, `{"error":"Live search is deprecated. Please switch to the Agent Tools API"}`, false, "unknown", "phrase:is deprecated"},
 		// Must not catch: a throttle's reason, a per-minute limit, capacity.
 		{"rate limit reason", 429, nil, `{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"RATE_LIMIT_EXCEEDED"}]}}`, false, "rate_limited", ""},
 		{"insufficient capacity code", 429, nil, `{"error":{"message":"try later","code":"insufficient_capacity"}}`, false, "rate_limited", ""},
 		{"rate limit exceeded", 403, nil, `{"error":{"message":"Rate limit exceeded: 20 requests per minute"}}`, false, "rate_limited", ""},
 	})
+}
+
+// TestStoredThingMayNotExist: a 403 that says the caller may not access a
+// stored thing the request refers to "or it may not exist" (Gemini's File
+// behind fileData.fileUri) is the client's reference, not access the
+// endpoint lacks: counted as forbidden, a client sending a bogus file could
+// cool the endpoint. The endpoint's own permission answers stay forbidden.
+func TestStoredThingMayNotExist(t *testing.T) {
+	req := []byte(`{"contents":[{"parts":[{"fileData":{"fileUri":"xxxx"}}]}]}`)
+	for _, c := range []struct {
+		body  string
+		req   []byte
+		class Class
+	}{
+		{`{"error":{"code":403,"message":"You do not have permission to access the File xxxx or it may not exist.","status":"PERMISSION_DENIED"}}`, req, BadRequest},
+		{`{"error":{"code":403,"message":"You do not have permission to access the File xxxx or it may not exist.","status":"PERMISSION_DENIED"}}`, []byte(`{"contents":[{"parts":[{"text":"hi"}]}]}`), Forbidden},
+		{`{"error":{"code":403,"message":"The caller does not have permission","status":"PERMISSION_DENIED"}}`, req, Forbidden},
+		{`{"error":{"code":403,"message":"Permission denied on resource project my-project.","status":"PERMISSION_DENIED"}}`, req, Forbidden},
+	} {
+		v := Classify(Response{Status: 403, Body: []byte(c.body), Dialect: Gemini, Model: "gemini-2.0-flash-exp", Request: c.req})
+		if v.Class != c.class {
+			t.Errorf("%s with %s: %s (%s), want %s", c.body, c.req, v.Class, v.Evidence, c.class)
+		}
+	}
 }

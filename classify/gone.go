@@ -157,6 +157,23 @@ func (ts *textScan) namesModelBefore(t []byte, i int) bool {
 	return len(ts.model) >= 2 && indexFold(t[sentenceStart(t, i):i], ts.model) >= 0
 }
 
+// otherModels are the words of a message that sends the caller to another
+// model.
+var otherModels = [...]string{"different model", "another model", "other model", "newer model", "new model", "latest model"}
+
+// anotherModel reports whether t sends the caller to another model
+// ("Gemini 1.0 Pro Vision has been deprecated … Consider switching to
+// different model, for example gemini-1.5-flash"): what is gone is the
+// model, named by a display name no rule can match.
+func anotherModel(t []byte) bool {
+	for _, w := range otherModels {
+		if indexFold(t, w) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // gone returns the index in s of the endpoint's reading (goneNoun) of the
 // feature phrase at idx, the same words; n when there is none.
 func gone(s *phraseSet, idx int) int {

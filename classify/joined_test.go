@@ -58,7 +58,8 @@ func TestPhraseWordAtTheHeadOfAnIdentifier(t *testing.T) {
 		status     int
 		body, want string
 	}{
-		{403, `{"error":{"code":403,"message":"You do not have permission to access the File model-report or it may not exist.","status":"PERMISSION_DENIED"}}`, "forbidden"},
+		// The client's own reference to a stored file (TestStoredThingMayNotExist).
+		{403, `{"error":{"code":403,"message":"You do not have permission to access the File model-report or it may not exist.","status":"PERMISSION_DENIED"}}`, "bad_request"},
 		{404, `{"error":{"code":404,"message":"File model-report not found.","status":"NOT_FOUND"}}`, "bad_request"},
 		// Gemini's own gone model still reads as one.
 		{404, `{"error":{"code":404,"message":"models/gemini-1.0-pro is not found for API version v1beta, or is not supported for generateContent.","status":"NOT_FOUND"}}`, "unavailable"},

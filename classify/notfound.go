@@ -63,6 +63,13 @@ func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeSca
 	case v.Class == Unavailable && scoped:
 	case v.Class == Unavailable && cs.weak == Unavailable && v.Evidence == cs.weakEv:
 	case v.Class == Unknown && def == Unknown && v.Evidence == defEv && ts.saysNotFound():
+	case v.Class == Forbidden && ts.saysMayNotExist():
+		// "You do not have permission to access the File x or it may
+		// not exist": a stored thing the request refers to, below.
+		if ts.namesResource() && refersToResource(ts.req) {
+			return true, notFoundResourceEvidence
+		}
+		return false, ""
 	default:
 		return false, ""
 	}
@@ -155,6 +162,21 @@ func escapedAt(b []byte, i int) bool {
 // notFoundWords are the wordings of a not-found answer sent with a status
 // that does not say so itself.
 var notFoundWords = [...]string{"not found", "no such", "does not exist", "doesn't exist", "could not be found", "could not find"}
+
+// mayNotExistWords are the words of an access denial that allows the
+// thing asked for may not exist at all.
+var mayNotExistWords = [...]string{"may not exist", "might not exist", "does not exist or", "not found (or permission denied)"}
+
+func (ts *textScan) saysMayNotExist() bool {
+	for i := 0; i < ts.texts(); i++ {
+		for _, w := range mayNotExistWords {
+			if containsFold(ts.text(i), w) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func (ts *textScan) saysNotFound() bool {
 	for i := 0; i < ts.texts(); i++ {

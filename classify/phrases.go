@@ -272,6 +272,11 @@ var requestPhrases = []phrase{
 	{a: "not available to", b: "accounts", gap: 24, class: Forbidden},
 	{a: "only available for", b: "accounts", gap: 24, class: Forbidden},
 	{a: "only available to", b: "accounts", gap: 24, class: Forbidden},
+	// Terms an administrator must accept before the account may use the
+	// model ("requires terms acceptance. Please have the org admin accept
+	// the terms"): access not granted yet.
+	{a: "requires terms acceptance", class: Forbidden},
+	{a: "accept the terms", class: Forbidden},
 	// A local server that answers only callers on its own host (its guard
 	// against DNS rebinding): the Host Detour sends is not granted.
 	{a: "invalid host header", class: Forbidden},

@@ -48,7 +48,7 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			return n
 		}
 		next := best.idx + 1
-		if s.list[best.idx].feature && ts.namesModelBefore(ts.text(in), best.start) {
+		if s.list[best.idx].feature && (ts.namesModelBefore(ts.text(in), best.start) || anotherModel(ts.text(in))) {
 			// Not a feature of the request: the model Detour sent is
 			// gone, in the same words (gone.go).
 			if best.idx = gone(s, best.idx); best.idx == n {
