@@ -151,7 +151,13 @@ func TestGoneNamesTheModel(t *testing.T) {
 		{400, `{"error":{"message":"grok-beta is deprecated. Please use grok-3."}}`, "grok-beta", Unavailable, "phrase:is deprecated"},
 		{400, `{"error":{"message":"claude-2.0 is no longer supported"}}`, "claude-2.0", Unavailable, "phrase:no longer supported"},
 		{410, `{"error":"grok-beta is deprecated. Please use grok-3."}`, "grok-beta", Unavailable, "status:410"},
-		// Must not catch: a feature, beside the model elsewhere or not at all.
+		// A display name with its version: a model, whatever was sent.
+		{404, `{"error":{"code":404,"message":"Gemini 1.0 Pro Vision has been deprecated on July 12, 2024.","status":"NOT_FOUND"}}`, "", Unavailable, "phrase:has been deprecated"},
+		{410, `{"error":"Claude 2 is no longer supported."}`, "", Unavailable, "status:410"},
+		// Must not catch: a feature, beside the model elsewhere or not at all;
+		// a dated beta or a field's index.
+		{400, `{"error":{"message":"` + "`web-search-2025-03-05`" + ` is deprecated."}}`, "claude-x", Unknown, "phrase:is deprecated"},
+		{410, `{"error":"tools[0].search_parameters is deprecated"}`, "grok-4", Unknown, "phrase:is deprecated"},
 		{410, `{"error":"Live search is deprecated. Please switch to the Agent Tools API"}`, "grok-4", Unknown, "phrase:is deprecated"},
 		{400, `{"error":{"message":"For grok-4: live search is deprecated."}}`, "grok-4", Unknown, "phrase:is deprecated"},
 		{400, `{"error":{"message":"The functions parameter is no longer supported."}}`, "gpt-4o", Unknown, "phrase:no longer supported"},

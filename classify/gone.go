@@ -106,9 +106,12 @@ const maxSubjectBack = 160
 // "A gone model is the model, not a feature of it").
 func goneSubject(t []byte, i int) bool {
 	s := sentenceStart(t, i)
-	named := false
+	named, quoted := false, false
 	for j := s; j < i; {
 		for j < i && wordTab[t[j]] == 0 {
+			if isQuote(t, j) {
+				quoted = !quoted
+			}
 			j++
 		}
 		k := j
@@ -124,9 +127,41 @@ func goneSubject(t []byte, i int) bool {
 				return true
 			}
 		}
+		if !quoted && versionWord(t, j, k) {
+			return true
+		}
 		j = k
 	}
 	return !named
+}
+
+// versionWord reports whether t[j:k], a word of a sentence's subject, is
+// a number outside any identifier: a model's display name carries its
+// version ("Gemini 1.0 Pro Vision", "Claude 2"), which a feature's name
+// ("Live search", "The functions parameter") does not. A number joined to
+// a field's name (tools[0], max_tokens_2) or quoted (`web-search-2025-03-05`,
+// a beta the client named) is not one.
+func versionWord(t []byte, j, k int) bool {
+	for _, c := range t[j:k] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	joined := func(c byte) bool { return c == '_' || c == '[' || c == ']' }
+	return !(j > 0 && joined(t[j-1]) || k < len(t) && joined(t[k]))
+}
+
+// isQuote reports whether t[j] opens or closes a quoted span: a backquote,
+// a double quote, or a single quote not between two letters (an apostrophe,
+// "model's", is not one).
+func isQuote(t []byte, j int) bool {
+	switch t[j] {
+	case '`', '"':
+		return true
+	case '\'':
+		return !(j > 0 && wordTab[t[j-1]] == 1 && j+1 < len(t) && wordTab[t[j+1]] == 1)
+	}
+	return false
 }
 
 // sentenceStart returns where the sentence holding t[i] starts, at most
