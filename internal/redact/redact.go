@@ -115,6 +115,9 @@ func (s *Scrubber) scrub(msg string, sent []byte, client bool) string {
 	}
 	addrs := shapeEdits(msg, lower, &eds)
 	addrEdits(msg, addrs, tied, client, &eds)
+	if client {
+		internalEdits(msg, lower, &eds)
+	}
 	return eds.apply(msg)
 }
 

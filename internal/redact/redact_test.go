@@ -252,3 +252,25 @@ func TestPatternsMatchTheReplacements(t *testing.T) {
 		}
 	}
 }
+
+// TestForClientHidesInternalURLs: a relay's own error text names its
+// upstream by URL; a client reads no internal host or port, while a public
+// link a provider gives (its console) stays, and operators keep everything.
+func TestForClientHidesInternalURLs(t *testing.T) {
+	s := New(Rules{})
+	for msg, want := range map[string]string{
+		`Post "http://10.20.30.40:8000/v1/chat/completions": dial tcp 10.20.30.40:8000: connect: connection refused`: `Post "http://[address]/v1/chat/completions": dial tcp [address]: connect: connection refused`,
+		`upstream http://vllm:8000/v1 failed`:                  `upstream http://[address]/v1 failed`,
+		`see https://[fd00::1]:443/x`:                          `see https://[address]/x`,
+		`GET https://llm.svc.cluster.local/health: 503`:        `GET https://[address]/health: 503`,
+		`Upgrade at https://console.groq.com/settings/billing`: `Upgrade at https://console.groq.com/settings/billing`,
+	} {
+		if got := s.ForClient(msg, nil); got != want {
+			t.Errorf("ForClient(%q) = %q, want %q", msg, got, want)
+		}
+	}
+	const op = `upstream http://vllm:8000/v1 failed`
+	if got := s.String(op); got != op {
+		t.Errorf("String(%q) = %q: operators keep the address", op, got)
+	}
+}
