@@ -1,5 +1,7 @@
 package classify
 
+import "bytes"
+
 // A "not supported" about a model says it is gone only where the model
 // itself is what is unsupported ("Model X is not currently supported",
 // "Unsupported model X"). Where a feature of it is ("This model does not
@@ -108,14 +110,14 @@ func goneSubject(t []byte, i int) bool {
 	s := sentenceStart(t, i)
 	named, quoted := false, false
 	for j := s; j < i; {
-		for j < i && wordTab[t[j]] == 0 {
+		for j < i && !accountWordByte(t[j]) {
 			if isQuote(t, j) {
 				quoted = !quoted
 			}
 			j++
 		}
 		k := j
-		for k < i && wordTab[t[k]] == 1 {
+		for k < i && accountWordByte(t[k]) { // a field's snake_case name is one word: service_tier is no service
 			k++
 		}
 		if k == j {
@@ -176,8 +178,7 @@ func sentenceStart(t []byte, i int) int {
 		if c == '!' || c == '?' || c == '\n' || c == ';' || (c == '.' || c == ':') && blank {
 			break
 		}
-		if c == 'n' && s > 1 && t[s-2] == '\\' { // an escaped newline
-			s--
+		if c == 'n' && s > 1 && t[s-2] == '\\' { // an escaped newline: the sentence starts after it
 			break
 		}
 		s--
@@ -189,7 +190,67 @@ func sentenceStart(t []byte, i int) int {
 // model Detour sent ("grok-beta is deprecated"): what is gone is the
 // endpoint's model, however the sentence words it.
 func (ts *textScan) namesModelBefore(t []byte, i int) bool {
-	return len(ts.model) >= 2 && indexFold(t[sentenceStart(t, i):i], ts.model) >= 0
+	if len(ts.model) < 2 {
+		return false
+	}
+	subj := t[sentenceStart(t, i):i]
+	for at := 0; at < len(subj); {
+		k := indexFold(subj[at:], ts.model)
+		if k < 0 {
+			return false
+		}
+		k += at
+		end := k + len(ts.model)
+		// The whole name, not a piece of another one ("o3" in a client's
+		// tool "o3-helper").
+		if (k == 0 || !idByte(subj[k-1])) && (end == len(subj) || !idByte(subj[end]) ||
+			subj[end] == '.' && (end+1 == len(subj) || !idByte(subj[end+1]))) {
+			return true
+		}
+		at = k + 1
+	}
+	return false
+}
+
+// subjectEchoed reports whether the sentence before t[i] names something
+// the client sent (a quoted span, or a name holding a digit, '-', '_' or
+// '.', found in the request): "Invalid 'tools[0].name': 'o3-helper' is
+// deprecated" speaks of the client's tool, not of the endpoint, whatever
+// words it uses (docs/behaviour.md, "Echo rule").
+func (ts *textScan) subjectEchoed(t []byte, i int) bool {
+	if len(ts.req) == 0 {
+		return false
+	}
+	subj := t[sentenceStart(t, i):i]
+	for j := 0; j < len(subj); {
+		if subj[j] == '`' || subj[j] == '"' || subj[j] == '\'' {
+			q := subj[j]
+			e := j + 1
+			for e < len(subj) && subj[e] != q {
+				e++
+			}
+			if e < len(subj) && e-j-1 >= 3 && echoed(ts.req, subj[j+1:e]) {
+				return true
+			}
+			j = e + 1
+			continue
+		}
+		if !idByte(subj[j]) {
+			j++
+			continue
+		}
+		e := j
+		named := false
+		for e < len(subj) && idByte(subj[e]) {
+			named = named || wordTab[subj[e]] == 1 && (subj[e] < 'a' || subj[e] > 'z') && (subj[e] < 'A' || subj[e] > 'Z') || subj[e] == '-' || subj[e] == '_'
+			e++
+		}
+		if named && e-j >= 3 && !eqFold(subj[j:e], ts.model) && echoed(ts.req, subj[j:e]) {
+			return true
+		}
+		j = e
+	}
+	return false
 }
 
 // otherModels are the words of a message that sends the caller to another
@@ -223,14 +284,7 @@ func gone(s *phraseSet, idx int) int {
 // featurePhrases are gonePhrases' wordings of a feature of the request that
 // is gone, read in a 410, whose status alone otherwise decides: xAI answers
 // 410 to a request that carries its retired Live Search.
-var featurePhrases = newPhraseSet(func() (l []phrase) {
-	for _, p := range gonePhrases {
-		if p.feature {
-			l = append(l, p)
-		}
-	}
-	return l
-}())
+var featurePhrases = newPhraseSet(featureGonePhrases)
 
 // fixedVerdict is the verdict of a status whose body the rules do not read
 // (statusFixed), given as st with evidence ev, for an answer whose facts are
@@ -276,6 +330,27 @@ func orTheRequest(t []byte, end int) bool {
 	for _, w := range requestCauses {
 		if indexFold(t[end:e], w) >= 0 {
 			return true
+		}
+	}
+	return false
+}
+
+// namesRequestField reports whether t names a request field with an index
+// or a member after it ("Invalid 'tools[0].name': 'o3' is deprecated"):
+// what follows speaks of that field's value, the client's, even where it
+// spells the model Detour sent.
+func namesRequestField(t []byte) bool {
+	for _, root := range requestRoots {
+		for at := 0; ; {
+			i := bytes.Index(t[at:], []byte(root))
+			if i < 0 {
+				break
+			}
+			e := at + i + len(root)
+			if e < len(t) && (t[e] == '[' || t[e] == '.') && (at+i == 0 || !idByte(t[at+i-1])) {
+				return true
+			}
+			at = e
 		}
 	}
 	return false

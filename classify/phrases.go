@@ -11,7 +11,17 @@ package classify
 // (save "is missing a", a named lack, which outranks the provider-load asides).
 //
 // Phrases are lower case; a space matches any run of blanks.
-var mainPhrases = newPhraseSet(joinPhrases(accountPhrases, gonePhrases, requestPhrases))
+var mainPhrases = newPhraseSet(joinPhrases(connectorPhrases, accountPhrases, gonePhrases, requestPhrases, featureGonePhrases))
+
+// connectorPhrases name what the client connected the request to, ranked
+// before the account wording: a remote MCP server the request declared
+// (Anthropic's mcp_servers, OpenAI's mcp tools). "Invalid API key for MCP
+// server 'notion'", its timeouts and failures are the client's connector,
+// never the endpoint's key or timer; the client runs that server and
+// writes what it answers, which no echo check can see.
+var connectorPhrases = []phrase{
+	{a: "mcp server", class: BadRequest},
+}
 
 // requestPhrases: the request at this endpoint (batch caps, the window,
 // content policy, size), then the transient and access wording, then bad
@@ -181,11 +191,6 @@ var requestPhrases = []phrase{
 
 	// timeout, rate_limited, server_error wording (for bodies in 2xx and
 	// ambiguous 4xx).
-	// A remote MCP server the request declared (Anthropic's mcp_servers,
-	// OpenAI's mcp tools): "Invalid authorization token for MCP server
-	// 'notion'", its timeouts and failures are the client's connector,
-	// never the endpoint's key or timer.
-	{a: "mcp server", class: BadRequest, badInput: true},
 	// Fetching what the client's request points to timed out ("Download
 	// multimodal file timed out", "Timed out while fetching the image
 	// URL"): its URL is slow, not the endpoint's timer.

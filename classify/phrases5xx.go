@@ -9,6 +9,7 @@ package classify
 // context length"; vLLM "too long to fit into the model"), and TGI validates
 // input before it runs anything ("Input validation error: …").
 var fiveXXPhrases = newPhraseSet([]phrase{
+	{a: "mcp server", class: BadRequest}, // the client's connector (connectorPhrases), in a 5xx too
 	{a: "context_length_exceeded", class: ContextLength},
 	{a: "maximum context length", class: ContextLength},
 	{a: "exceeds the available context size", class: ContextLength},

@@ -16,16 +16,13 @@ var gonePhrases = []phrase{
 	// Something "no longer supported" or "deprecated" is the endpoint's
 	// only where the sentence names a model, the endpoint or its API
 	// (goneSubject); a feature of the request that is gone ("Live search
-	// is deprecated") is a capability the next target may still have.
+	// is deprecated") is a capability the next target may still have
+	// (featureGonePhrases, ranked last).
 	{a: "model", b: "no longer", gap: 80, class: Unavailable, subject: true},
 	{a: "no longer supported", class: Unavailable, goneNoun: true},
 	{a: "no longer available", class: Unavailable, goneNoun: true},
 	{a: "is deprecated", class: Unavailable, goneNoun: true},
 	{a: "has been deprecated", class: Unavailable, goneNoun: true},
-	{a: "no longer supported", class: Unknown, feature: true},
-	{a: "no longer available", class: Unknown, feature: true},
-	{a: "is deprecated", class: Unknown, feature: true},
-	{a: "has been deprecated", class: Unknown, feature: true},
 	{a: "model", b: "not found", gap: 80, class: Unavailable},
 	{a: "model", b: "does not exist", gap: 80, class: Unavailable},
 	{a: "model", b: "deprecated", gap: 80, class: Unavailable},
@@ -100,4 +97,16 @@ var gonePhrases = []phrase{
 	{a: "does not support chat", class: Unavailable},
 	{a: "does not support generate", class: Unavailable},
 	{a: "does not support embedding", class: Unavailable},
+}
+
+// featureGonePhrases are the same words about a feature of the request
+// (goneSubject finds no model, endpoint or API before them): a capability
+// the next target may still have, unknown. Ranked after every other phrase,
+// so a named field ("Invalid 'tools[0].name': … is deprecated") still proves
+// bad input.
+var featureGonePhrases = []phrase{
+	{a: "no longer supported", class: Unknown, feature: true},
+	{a: "no longer available", class: Unknown, feature: true},
+	{a: "is deprecated", class: Unknown, feature: true},
+	{a: "has been deprecated", class: Unknown, feature: true},
 }

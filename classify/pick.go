@@ -48,13 +48,21 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			return n
 		}
 		next := best.idx + 1
-		if s.list[best.idx].feature && (ts.namesModelBefore(ts.text(in), best.start) || anotherModel(ts.text(in))) {
+		if t := ts.text(in); s.list[best.idx].feature && !namesRequestField(t[:sentenceStart(t, best.start)]) &&
+			(ts.namesModelBefore(t, best.start) || anotherModel(t)) {
 			// Not a feature of the request: the model Detour sent is
 			// gone, in the same words (gone.go).
 			if best.idx = gone(s, best.idx); best.idx == n {
 				lo = next
 				continue
 			}
+		}
+		if p := &s.list[best.idx]; p.goneNoun && ts.subjectEchoed(ts.text(in), best.start) {
+			// What the sentence says is gone is something the client
+			// named: no evidence about the endpoint (gone.go).
+			ts.echo = true
+			lo = next
+			continue
 		}
 		if s.list[best.idx].class == Unavailable && orTheRequest(ts.text(in), best.end) {
 			// "an unsupported model or your request did not allow …": the

@@ -111,12 +111,10 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 	// gone model or a rejected key): once this request cooled the endpoint
 	// it stopped at, the client's next request skips it and reaches them.
 	if w.lastEP != nil && w.status.of(w.lastEP.key).Phase == health.Cooling {
-		for _, list := range w.unwalked {
-			for _, t := range list {
-				for _, e := range t.endpoints {
-					if !w.attempted(e.key) {
-						set(w.untried(e.key, now))
-					}
+		for _, t := range w.unwalked {
+			for _, e := range t.endpoints {
+				if !w.attempted(e.key) {
+					set(w.untried(e.key, now))
 				}
 			}
 		}

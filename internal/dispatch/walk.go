@@ -33,9 +33,10 @@ type walk struct {
 	last    *outcome
 	lastEP  *endpointRT
 	stopped stop // why the walk stopped early (a budget), if it did
-	// unwalked are the targets the route's rules did not move on to when
-	// the walk ended without a budget stop (retryafter.go, comeBack).
-	unwalked [][]*targetRT
+	// unwalked are the route's own targets after the one where its rules
+	// stopped the walk (retryafter.go, comeBack); not its tail, which only
+	// the classes in tail_on reach.
+	unwalked []*targetRT
 	// partial: a stream was cut after its commit point, so the request's
 	// usage is a lower bound (usage.incomplete in the record).
 	partial bool
@@ -225,6 +226,9 @@ func (w *walk) move(ctx context.Context, p *walkPos, row *policy.Row) *Result {
 			return nil
 		}
 	}
+	if !inTail {
+		w.unwalked = list[ti+1:]
+	}
 	return w.fail(rest...)
 }
 
@@ -329,9 +333,7 @@ func (w *walk) skipWaiting() {
 // fail ends the walk with the last attempt's answer and records why the
 // endpoints in the lists were not tried.
 func (w *walk) fail(rest ...[]*targetRT) *Result {
-	if w.stopped == stopNone {
-		w.unwalked = rest
-	} else {
+	if w.stopped != stopNone {
 		for _, list := range rest {
 			for _, t := range list {
 				for _, e := range t.endpoints {

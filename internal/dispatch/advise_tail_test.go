@@ -7,15 +7,13 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 )
 
-// TestR17TailAuthDoesNotReachIsNoReason: comeBack counts every list fail
-// was given as "targets the rules did not move on to", the route's tail
-// included. But auth does not reach a tail whose tail_on does not list it, and a
-// cooling endpoint is tried last, never skipped: a route whose only target
-// answered with a rejected key meets that target again on the client's
-// retry, and stops there again. The answer still drops x-should-retry:
-// false, so the SDK retries twice into the same rejected key. On 7121971
-// NoRetry was true.
-func TestR17TailAuthDoesNotReachIsNoReason(t *testing.T) {
+// TestTailAuthDoesNotReachIsNoReason: the targets the rules did not move on
+// to count for x-should-retry, the route's tail not among them: auth does
+// not reach a tail whose tail_on does not list it, and a cooling endpoint
+// is tried last, never skipped, so a route whose only target answered with
+// a rejected key meets it again on the client's retry and stops there
+// again. The answer says not to retry (it did not, when the tail counted).
+func TestTailAuthDoesNotReachIsNoReason(t *testing.T) {
 	script := func(k health.Key, _ int) answer {
 		if k.Provider == "p1" {
 			return fail(classify.Auth)
