@@ -266,3 +266,19 @@ func TestStoredThingMayNotExist(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundEighteenRules: the rules of corpus round 18 (classify/testdata/
+// corpus/README.md, "Eighteenth round"), each positive case failing before
+// its rule, with the near-misses each must not catch.
+func TestRoundEighteenRules(t *testing.T) {
+	run(t, []tc{
+		// A gateway's guardrail block, its words under an error.message object.
+		{"guardrail policy", 400, nil, `{"error":{"message":{"error":"Violated guardrail policy","bedrock_guardrail_response":{"action":"GUARDRAIL_INTERVENED"}},"type":"None","param":"None","code":"400"}}`, false, "refusal", "phrase:violated guardrail"},
+		{"moderation policy", 400, nil, `{"error":{"message":{"error":"Violated OpenAI moderation policy","moderation_result":{"flagged":true}},"type":"None","param":"None","code":"400"}}`, false, "refusal", "phrase:violated…moderation policy"},
+		{"content safety policy", 400, nil, `{"error":{"message":"Violated content safety policy"}}`, false, "refusal", "phrase:violated content…policy"},
+		// Must not catch: a gateway's own limit worded as a policy, a
+		// guardrail service that failed.
+		{"rate limit policy", 429, nil, `{"error":{"message":"Violated rate limit policy: 10 requests per minute"}}`, false, "rate_limited", ""},
+		{"guardrail api down", 500, nil, `{"error":{"message":"Guardrail API failed: connection refused"}}`, false, "server_error", ""},
+	})
+}

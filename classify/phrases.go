@@ -110,6 +110,12 @@ var requestPhrases = []phrase{
 	// Portkey's "guardrail checks … failed", Databricks' "blocked by input
 	// guardrail"), and the classifiers' own names for what they caught.
 	{a: "guardrail failed", class: Refusal},
+	// A gateway's guardrail that blocked the request or the answer
+	// (LiteLLM's "Violated guardrail policy", "Violated OpenAI moderation
+	// policy", "Violated content safety policy", whichever guardrail ran).
+	{a: "violated guardrail", class: Refusal},
+	{a: "violated", b: "moderation policy", gap: 16, class: Refusal},
+	{a: "violated content", b: "policy", gap: 16, class: Refusal},
 	{a: "guardrail checks", b: "failed", gap: 40, class: Refusal},
 	{a: "blocked by", b: "guardrail", gap: 24, class: Refusal},
 	{a: "prompt injection", class: Refusal},

@@ -196,6 +196,11 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			}
 		case eq(k1, "innererror") && d == 3 && eq(last, "code"):
 			f.innerCode = v
+		case eq(k1, "message") && d == 3 && eq(last, "error") && str:
+			// An error.message that is an object with its own error string
+			// (LiteLLM's guardrail block: {"error":{"message":{"error":
+			// "Violated guardrail policy", "bedrock_guardrail_response":…}}}).
+			f.addText(v)
 		case eq(k1, "metadata") && d == 3 && eq(last, "raw") && str:
 			f.addText(v)
 		}
