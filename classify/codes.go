@@ -52,7 +52,8 @@ func init() {
 		"invalid_api_key": strongCode(Auth), "incorrect_api_key": strongCode(Auth), "invalid_authentication": strongCode(Auth),
 		"authentication_error": strongCode(Auth), "unauthorized": strongCode(Auth), "account_deactivated": strongCode(Auth),
 		"invalid_key": strongCode(Auth), "expired_api_key": strongCode(Auth),
-		"expired_key": strongCode(Auth), "key_expired": strongCode(Auth), "api_key_expired": strongCode(Auth), // LiteLLM's expired virtual key (type expired_key), even as a 400
+		"authenticationtypedisabled": strongCode(Auth),                                                                       // Azure: key-based authentication is switched off for the resource: the key cannot work there
+		"expired_key":                strongCode(Auth), "key_expired": strongCode(Auth), "api_key_expired": strongCode(Auth), // LiteLLM's expired virtual key (type expired_key), even as a 400
 		// quota
 		"insufficient_quota": strongCode(Quota), "billing_hard_limit_reached": strongCode(Quota), "billing_not_active": strongCode(Quota),
 		"billing_error": strongCode(Quota), "insufficient_balance": strongCode(Quota), "insufficient_credits": strongCode(Quota),

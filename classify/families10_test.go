@@ -276,6 +276,10 @@ func TestRoundEighteenRules(t *testing.T) {
 		{"guardrail policy", 400, nil, `{"error":{"message":{"error":"Violated guardrail policy","bedrock_guardrail_response":{"action":"GUARDRAIL_INTERVENED"}},"type":"None","param":"None","code":"400"}}`, false, "refusal", "phrase:violated guardrail"},
 		{"moderation policy", 400, nil, `{"error":{"message":{"error":"Violated OpenAI moderation policy","moderation_result":{"flagged":true}},"type":"None","param":"None","code":"400"}}`, false, "refusal", "phrase:violated…moderation policy"},
 		{"content safety policy", 400, nil, `{"error":{"message":"Violated content safety policy"}}`, false, "refusal", "phrase:violated content…policy"},
+		// A credential the resource rejects, in other words, as a 403.
+		{"authentication error", 403, nil, `{"success":false,"errors":[{"code":10000,"message":"Authentication error"}]}`, false, "auth", "phrase:authentication error"},
+		{"key authentication disabled", 403, nil, `{"error": {"code": "AuthenticationTypeDisabled", "message": "Key based authentication is disabled for this resource."}}`, false, "auth", "code:authenticationtypedisabled"},
+		{"mcp authentication error", 400, nil, `{"error":{"message":"Authentication error for MCP server 'notion'"}}`, false, "bad_request", "phrase:mcp server"},
 		// Must not catch: a gateway's own limit worded as a policy, a
 		// guardrail service that failed.
 		{"rate limit policy", 429, nil, `{"error":{"message":"Violated rate limit policy: 10 requests per minute"}}`, false, "rate_limited", ""},

@@ -52,6 +52,8 @@ var accountPhrases = []phrase{
 	{a: "missing authentication", class: Auth},
 	{a: "unregistered callers", class: Auth},
 	{a: "authentication failed", class: Auth},
+	{a: "authentication error", class: Auth},       // Cloudflare's 10000 "Authentication error", as a 403
+	{a: "authentication is disabled", class: Auth}, // Azure: "Key based authentication is disabled for this resource"
 	{a: "authorization failed", class: Auth},
 	{a: "organization has been disabled", class: Auth},
 	{a: "organization has been restricted", class: Auth},
