@@ -280,6 +280,12 @@ func TestRoundEighteenRules(t *testing.T) {
 		{"authentication error", 403, nil, `{"success":false,"errors":[{"code":10000,"message":"Authentication error"}]}`, false, "auth", "phrase:authentication error"},
 		{"key authentication disabled", 403, nil, `{"error": {"code": "AuthenticationTypeDisabled", "message": "Key based authentication is disabled for this resource."}}`, false, "auth", "code:authenticationtypedisabled"},
 		{"mcp authentication error", 400, nil, `{"error":{"message":"Authentication error for MCP server 'notion'"}}`, false, "bad_request", "phrase:mcp server"},
+		// The endpoint's size and batch caps.
+		{"total text bytes", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"too many total text bytes: 17929476 > 16000000"}}`, false, "overflow", "phrase:too many…bytes"},
+		{"batch size larger than", 400, nil, `{"error":{"message":"<400> InternalError.Algo.InvalidParameter: batch size is invalid, it should not be larger than 10.: input.contents","type":"invalid_request_error","param":null,"code":"InvalidParameter"}}`, false, "overflow", "phrase:batch size…larger than"},
+		{"expected maxLength actual", 400, nil, `{"message":"Malformed input request: #/inputText: expected maxLength: 50000, actual: 52611, please reformat your input and try again."}`, false, "overflow", "phrase:expected maxlength…actual"},
+		{"batch size of the wrong type", 400, nil, `{"error":{"message":"batch_size must be a positive integer"}}`, false, "bad_request", ""},
+		{"schema maxLength without a count", 400, nil, `{"message":"Malformed input request: #: extraneous key [maxLength] is not permitted"}`, false, "bad_request", ""},
 		// Must not catch: a gateway's own limit worded as a policy, a
 		// guardrail service that failed.
 		{"rate limit policy", 429, nil, `{"error":{"message":"Violated rate limit policy: 10 requests per minute"}}`, false, "rate_limited", ""},

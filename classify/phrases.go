@@ -33,6 +33,11 @@ var requestPhrases = []phrase{
 	// deployment takes 1 input, another 2048), not the model's window.
 	{a: "tokens", b: "batch", gap: 16, class: Overflow}, // "tokens in batch", "tokens per submitted batch"
 	{a: "in one batch", class: Overflow},
+	// A batch size capped ("batch size is invalid, it should not be larger
+	// than 10", DashScope's embeddings): the cap, before the bad-input words.
+	{a: "batch size", b: "larger than", gap: 40, class: Overflow},
+	{a: "batch size", b: "at most", gap: 24, class: Overflow},
+	{a: "batch size", b: "exceeds", gap: 24, class: Overflow},
 	{a: "too many inputs", class: Overflow},
 	{a: "max number of inputs", class: Overflow},
 	// A count of a batch's texts or inputs capped ("total number of texts
@@ -47,6 +52,13 @@ var requestPhrases = []phrase{
 	// to satisfy constraint: Member must have length less than or equal to
 	// 25000000", the API's cap on the whole payload).
 	{a: "bytes", b: "too large", gap: 12, class: Overflow},
+	// "too many total text bytes: 17929476 > 16000000" (Anthropic): the
+	// request's size cap, not its window.
+	{a: "too many", b: "bytes", gap: 16, class: Overflow},
+	// A length checked against its cap, with both counts ("expected
+	// maxLength: 50000, actual: 52611", Bedrock's schema check): the
+	// endpoint's size cap, above the "malformed" the same answer opens with.
+	{a: "expected maxlength", b: "actual", gap: 24, class: Overflow},
 	{a: "at 'body'", b: "length less than", gap: 60, class: Overflow},
 
 	// context_length: the prompt exceeds the window.
