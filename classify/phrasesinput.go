@@ -1,0 +1,183 @@
+package classify
+
+// inputPhrases say the client's input is at fault (bad_request, where the
+// body names it) or that the model lacks what the request asks for (a
+// capability gap, unknown); they rank after requestPhrases and before
+// featureGonePhrases (phrases.go, mainPhrases).
+var inputPhrases = []phrase{
+	// bad_request: the body names the bad input. First the parameter and
+	// conversation-order families, which outrank the capability gaps below
+	// ("Unsupported parameter: 'x' is not supported with this model").
+	{a: "unsupported parameter", class: BadRequest, badInput: true},
+	{a: "unsupported value", class: BadRequest, badInput: true},
+	{a: "unsupported argument", class: BadRequest, badInput: true},
+	{a: "parameter not supported", class: BadRequest, badInput: true},
+	{a: "argument not supported", class: BadRequest, badInput: true},
+	{a: "not support parameter", class: BadRequest, badInput: true},
+	{a: "not support", b: "parameter", gap: 24, class: BadRequest, badInput: true}, // "does not support the effort parameter"
+	{a: "doesn't support", b: "parameter", gap: 24, class: BadRequest, badInput: true},
+	{a: "temperature", class: BadRequest, badInput: true},
+	{a: "frequency penalty", class: BadRequest, badInput: true},
+	{a: "frequency_penalty", class: BadRequest, badInput: true},
+	{a: "presence penalty", class: BadRequest, badInput: true},
+	{a: "presence_penalty", class: BadRequest, badInput: true},
+	{a: "top_p", class: BadRequest, badInput: true},
+	{a: "max_tokens", class: BadRequest, badInput: true},
+	{a: "maximum tokens", class: BadRequest, badInput: true},
+	// A feature this API version does not offer ("Function calling mode
+	// `ANY` is not enabled for api version v1beta"): a capability gap of the
+	// endpoint, before the bad-input "api version" below.
+	{a: "not enabled for", b: "version", gap: 12, class: Unknown},
+	{a: "api version", class: BadRequest, badInput: true},
+	{a: "api-version", class: BadRequest, badInput: true},
+	{a: "mime type", class: BadRequest, badInput: true},
+	{a: "invalid provider", class: BadRequest, badInput: true},
+	{a: "must alternate", class: BadRequest, badInput: true},
+	{a: "交替出现", class: BadRequest, badInput: true}, // (roles) must appear alternately
+	{a: "alternating", class: BadRequest, badInput: true},
+	{a: "must start with", class: BadRequest, badInput: true},
+	{a: "must end with", class: BadRequest, badInput: true},
+	{a: "unexpected role", class: BadRequest, badInput: true},
+	{a: "valid role", class: BadRequest, badInput: true}, // Gemini: "Please use a valid role: user, model."
+	{a: "turn", b: "immediately after", gap: 12, class: BadRequest, badInput: true},
+	// Two messages of one role in a row ("does not support successive user
+	// or assistant messages", "consecutive user messages"): the order the
+	// client sent, before the capability gaps' "does not support".
+	{a: "successive", b: "messages", gap: 32, class: BadRequest, badInput: true},
+	{a: "consecutive", b: "messages", gap: 32, class: BadRequest, badInput: true},
+	// Too many of one role where the list ends ("Cannot have 2 or more
+	// assistant messages at the end of the list"): the order again.
+	{a: "messages at the end", class: BadRequest, badInput: true},
+	{a: "cannot have", b: "messages", gap: 32, class: BadRequest, badInput: true},
+	// A value a named part may not take ("Tool names are not allowed to be
+	// [search]"), before the access wording's "not allowed".
+	{a: "not allowed to be", class: BadRequest, badInput: true},
+	// An instruction to change a named part of the request and send it
+	// again ("… which is not supported. Update the mimeType and try
+	// again"): what the client must fix, not what the target lacks.
+	{a: "update the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
+	{a: "change the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
+	{a: "modify the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
+	{a: "correct the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
+	// A request field, named as such (snake_case), that the request's other
+	// choices exclude ("response_format is not supported with RAG"); a
+	// feature in prose ("Image input is not supported with this model")
+	// stays a capability gap below.
+	{a: "is not supported with", class: BadRequest, badInput: true, param: true},
+
+	// unknown: a capability this model or server lacks (tools, images,
+	// grammars). The request is well formed and another target may serve
+	// it: not proof of bad input, and nothing to cool.
+	{a: "is not supported", class: Unknown},
+	{a: "are not supported", class: Unknown},
+	{a: "does not support", class: Unknown},
+	{a: "doesn't support", class: Unknown},
+	{a: "schema not supported", class: Unknown},  // a valid schema this server cannot compile ("JSON Schema not supported: …")
+	{a: "missing data required", class: Unknown}, // "… required for image input"
+	// "Only 'text' content type is supported": what the server takes, so
+	// what it lacks; about models ("only these models are supported") it
+	// is no gap.
+	{a: "only", b: "supported", gap: 40, class: Unknown, noModel: true},
+
+	{a: "not valid json", class: BadRequest, badInput: true},
+	{a: "invalid json", class: BadRequest, badInput: true},
+	{a: "could not parse", class: BadRequest, badInput: true},
+	{a: "failed to parse", class: BadRequest, badInput: true},
+	{a: "malformed", class: BadRequest, badInput: true},
+	{a: "unrecognized request argument", class: BadRequest, badInput: true},
+	{a: "unknown parameter", class: BadRequest, badInput: true},
+	{a: "unknown name", class: BadRequest, badInput: true},
+	{a: "extra inputs are not permitted", class: BadRequest, badInput: true},
+	{a: "additional properties", class: BadRequest, badInput: true},
+	{a: "invalid value", class: BadRequest, badInput: true},
+	{a: "invalid type", class: BadRequest, badInput: true},
+	{a: "invalid schema", class: BadRequest, badInput: true},
+	{a: "schema", class: BadRequest, badInput: true},
+	{a: "tool_calls", class: BadRequest, badInput: true},
+	{a: "tool_call_id", class: BadRequest, badInput: true},
+	{a: "tool_use", class: BadRequest, badInput: true},
+	{a: "tool_result", class: BadRequest, badInput: true},
+	// A tool's result as other vendors name it (Bedrock Converse's
+	// toolResult blocks), and the pairing of calls and results in the
+	// conversation the client sent (Mistral: "Not the same number of
+	// function calls and responses"; Gemini: "the number of function
+	// response parts is equal to the number of function call parts").
+	// Results and responses are only ever the client's; a tool call may be
+	// the model's own ("Model produced invalid sequence as part of
+	// ToolUse"), so "tooluse" alone proves nothing.
+	{a: "toolresult", class: BadRequest, badInput: true},
+	{a: "function calls", b: "responses", gap: 8, class: BadRequest, badInput: true},
+	{a: "function response", class: BadRequest, badInput: true},
+	{a: "no tool output found", class: BadRequest, badInput: true}, // Responses: "No tool output found for function call …"
+	// Settings that exclude each other ("You can only set only one of
+	// thinking budget and thinking level").
+	{a: "only one of", class: BadRequest, badInput: true},
+	{a: "is required", class: BadRequest, badInput: true},
+	{a: "field required", class: BadRequest, badInput: true},
+	{a: "missing required", class: BadRequest, badInput: true},
+	{a: "missing", b: "required parameter", gap: 32, class: BadRequest, badInput: true}, // "missing one or multiple required parameters"
+	{a: "is not specified", class: BadRequest, badInput: true},
+	{a: "must be", class: BadRequest, badInput: true},
+	{a: "must not be", class: BadRequest, badInput: true},
+	{a: "cannot be empty", class: BadRequest, badInput: true},
+	{a: "must have", class: BadRequest, badInput: true},
+	{a: "roles must alternate", class: BadRequest, badInput: true},
+	{a: "validation error", class: BadRequest, badInput: true},
+	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
+	{a: "expected last role", class: BadRequest, badInput: true},
+	{a: "expected one of", class: BadRequest, badInput: true},
+	{a: "failed to deserialize", class: BadRequest, badInput: true},
+	{a: "valid range", class: BadRequest, badInput: true},
+	// A value's allowed range, as "should" ("field MaxTokens invalid,
+	// should be in [1, 384000]", "should be between 0 and 2"): the "must
+	// be in" of vendors that write "should". Not "should be included", and
+	// not pydantic's comparisons ("Input should be greater than 0"), which,
+	// like its "should be a valid …", prove bad input only with a location
+	// in the request body (fieldpath.go).
+	{a: "should be in", word: true, class: BadRequest, badInput: true},
+	{a: "should be between", class: BadRequest, badInput: true},
+	{a: "should be within", class: BadRequest, badInput: true},
+	{a: "out of range", class: BadRequest, badInput: true},
+	{a: "invalid message", class: BadRequest, badInput: true},
+	{a: "is not valid", class: BadRequest, badInput: true},
+	{a: "not of type", class: BadRequest, badInput: true},
+	{a: "is too short", class: BadRequest, badInput: true}, // JSON Schema: "[] is too short - 'messages'"
+	{a: "empty", b: "parameter", gap: 12, class: BadRequest, badInput: true},
+	{a: "invalid '", class: BadRequest, badInput: true},
+	{a: "invalid `", class: BadRequest, badInput: true}, // "Invalid `signature` in `thinking` block"
+	// A field the request lacks, named ("Missing json field
+	// response_format.type"; DeepSeek: "Missing `reasoning_content` field in
+	// the assistant message at message index 112"): room for a quoted field
+	// name between the two words.
+	{a: "missing", b: "field", gap: 40, class: BadRequest, badInput: true},
+	{a: "is blank", class: BadRequest, badInput: true},
+	{a: "invalid max_tokens", class: BadRequest, badInput: true},
+	{a: "expects", class: BadRequest, badInput: true},
+	{a: "must contain", class: BadRequest, badInput: true},
+	{a: "at most", class: BadRequest, badInput: true},
+	{a: "maximum of", class: BadRequest, badInput: true}, // "A maximum of 4 blocks with cache_control may be provided"
+	{a: "please provide", class: BadRequest, badInput: true},
+	{a: "invalid", b: "type", gap: 10, class: BadRequest, badInput: true}, // "invalid input type", "invalid content type"
+	{a: "element predicate failed", class: BadRequest, badInput: true},
+	{a: "unexpected value", class: BadRequest, badInput: true}, // "Unexpected value(s) `x` for the `anthropic-beta` header"
+	{a: "is a reserved", class: BadRequest, badInput: true},    // "x is a reserved keyword", "… a reserved tool name"
+	{a: "may not be", class: BadRequest, badInput: true},       // "… may not be used in the system prompt", "Thinking may not be enabled when …"
+	// A named request member declared invalid ("The messages parameter is
+	// illegal"; Zhipu: "messages 参数非法", parameter illegal).
+	{a: "parameter is illegal", class: BadRequest, badInput: true},
+	{a: "parameter is invalid", class: BadRequest, badInput: true},
+	{a: "参数非法", class: BadRequest, badInput: true},
+	{a: "参数不合法", class: BadRequest, badInput: true},
+	{a: "参数错误", class: BadRequest, badInput: true},
+	// A URL the client gave that the upstream could not fetch ("Cannot
+	// fetch content from the provided URL … robots.txt"): the input, in a
+	// 4xx (a 5xx's fetch failure stays the server's).
+	{a: "cannot fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
+	{a: "could not fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
+	{a: "unable to fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
+
+	// The request is at fault but nothing is named ("Invalid arguments
+	// passed to the model", "Request contains an invalid argument."): not a
+	// provider failure, not proven bad input. Last, so any named field wins.
+	{a: "invalid argument", class: Unknown, vague: true},
+}
