@@ -209,10 +209,18 @@ var insufficientEv = func() (ev [numSources]string) {
 }()
 
 // insufficientFunds reports a code k (lower case) that says the account's
-// credits, balance or funds are insufficient in a spelling no table lists
+// credits, balance or funds (the code's last word) are insufficient, in a
+// spelling no table lists
 // (Google's ErrorInfo reason INSUFFICIENT_G1_CREDITS_BALANCE behind a
 // generic RESOURCE_EXHAUSTED 429): the account cannot pay, quota.
 func insufficientFunds(k []byte) bool {
-	return bytes.Contains(k, []byte("insufficient")) &&
-		(bytes.Contains(k, []byte("credit")) || bytes.Contains(k, []byte("balance")) || bytes.Contains(k, []byte("fund")))
+	if !bytes.Contains(k, []byte("insufficient")) {
+		return false
+	}
+	for _, w := range [...]string{"credit", "credits", "balance", "funds", "fund"} {
+		if bytes.HasSuffix(k, []byte(w)) {
+			return true // what is insufficient ends the code: not a load balancer's capacity
+		}
+	}
+	return false
 }

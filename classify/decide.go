@@ -80,6 +80,13 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if len(f.param) > 0 && string(f.param) != "model" {
 		skip |= 1 << Unavailable
 	}
+	// A request that carries a credential of its own for someone else (a
+	// data source's key, a remote connector's token): credential wording
+	// may be about that one, which the client controls (notfound.go,
+	// carriesCredential). A provider's own codes still decide.
+	if carriesCredential(req) {
+		skip |= 1 << Auth
+	}
 	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 	n := len(mainPhrases.list)
 	best := ts.pick(mainPhrases, skip)
@@ -98,7 +105,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 			p := &mainPhrases.list[best]
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}
-		if cs.strong == Unavailable && ts.modelNamed() {
+		if (cs.strong == Unavailable || cs.strong == Forbidden) && ts.modelNamed() {
 			return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}, ts.echo)
 		}
 		return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
@@ -116,7 +123,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	scoped := best < n && mainPhrases.list[best].scoped && v.Evidence == mainPhrases.list[best].evidence
 	if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {
 		v = Verdict{Failed: true, Class: BadRequest, Evidence: ev}
-	} else if v.Class == Unavailable && ts.modelNamed() {
+	} else if (v.Class == Unavailable || v.Class == Forbidden) && ts.modelNamed() {
 		v = Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}
 	}
 	if ts.echo {

@@ -275,7 +275,7 @@ func TestRoundEighteenRules(t *testing.T) {
 		// A gateway's guardrail block, its words under an error.message object.
 		{"guardrail policy", 400, nil, `{"error":{"message":{"error":"Violated guardrail policy","bedrock_guardrail_response":{"action":"GUARDRAIL_INTERVENED"}},"type":"None","param":"None","code":"400"}}`, false, "refusal", "phrase:violated guardrail"},
 		{"moderation policy", 400, nil, `{"error":{"message":{"error":"Violated OpenAI moderation policy","moderation_result":{"flagged":true}},"type":"None","param":"None","code":"400"}}`, false, "refusal", "phrase:violated…moderation policy"},
-		{"content safety policy", 400, nil, `{"error":{"message":"Violated content safety policy"}}`, false, "refusal", "phrase:violated content…policy"},
+		{"content safety policy", 400, nil, `{"error":{"message":"Violated content safety policy"}}`, false, "refusal", "phrase:violated content safety"},
 		// A credential the resource rejects, in other words, as a 403.
 		{"authentication error", 403, nil, `{"success":false,"errors":[{"code":10000,"message":"Authentication error"}]}`, false, "auth", "phrase:authentication error"},
 		{"key authentication disabled", 403, nil, `{"error": {"code": "AuthenticationTypeDisabled", "message": "Key based authentication is disabled for this resource."}}`, false, "auth", "code:authenticationtypedisabled"},
@@ -283,9 +283,13 @@ func TestRoundEighteenRules(t *testing.T) {
 		// The endpoint's size and batch caps.
 		{"total text bytes", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"too many total text bytes: 17929476 > 16000000"}}`, false, "overflow", "phrase:too many…bytes"},
 		{"batch size larger than", 400, nil, `{"error":{"message":"<400> InternalError.Algo.InvalidParameter: batch size is invalid, it should not be larger than 10.: input.contents","type":"invalid_request_error","param":null,"code":"InvalidParameter"}}`, false, "overflow", "phrase:batch size…larger than"},
-		{"expected maxLength actual", 400, nil, `{"message":"Malformed input request: #/inputText: expected maxLength: 50000, actual: 52611, please reformat your input and try again."}`, false, "overflow", "phrase:expected maxlength…actual"},
 		{"batch size of the wrong type", 400, nil, `{"error":{"message":"batch_size must be a positive integer"}}`, false, "bad_request", ""},
-		{"schema maxLength without a count", 400, nil, `{"message":"Malformed input request: #: extraneous key [maxLength] is not permitted"}`, false, "bad_request", ""},
+		// A tool the request names that its own tools do not hold.
+		{"tool not found in available tools", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"Tool reference 'lookup_documents' not found in available tools"}}`, false, "bad_request", "phrase:not found in available tools"},
+		{"model not found", 404, nil, `{"type":"error","error":{"type":"not_found_error","message":"model: claude-x"}}`, false, "unavailable", ""},
+		// A gateway's keyword guardrail.
+		{"content blocked", 400, nil, `{"error":{"message":"Content blocked: keyword 'durian' detected","type":"None","param":"None","code":"400"}}`, false, "refusal", "phrase:content blocked"},
+		{"key blocked", 403, nil, `{"error":{"message":"Your API key has been blocked"}}`, false, "auth", ""},
 		// Must not catch: a gateway's own limit worded as a policy, a
 		// guardrail service that failed.
 		{"rate limit policy", 429, nil, `{"error":{"message":"Violated rate limit policy: 10 requests per minute"}}`, false, "rate_limited", ""},

@@ -111,7 +111,10 @@ func goneSubject(t []byte, i int) bool {
 	named, quoted := false, false
 	for j := s; j < i; {
 		for j < i && !accountWordByte(t[j]) {
-			if isQuote(t, j) {
+			if isQuote(t, j) && (quoted || closes(t, j, i)) {
+				// A quote that closes nowhere before the match opens
+				// the whole message (a relay's 'Gemini 1.0 … has been
+				// deprecated'), not a name.
 				quoted = !quoted
 			}
 			j++
@@ -151,6 +154,17 @@ func versionWord(t []byte, j, k int) bool {
 	}
 	joined := func(c byte) bool { return c == '_' || c == '[' || c == ']' }
 	return !(j > 0 && joined(t[j-1]) || k < len(t) && joined(t[k]))
+}
+
+// closes reports whether the quote at t[j] is closed by the same quote
+// before t[i].
+func closes(t []byte, j, i int) bool {
+	for k := j + 1; k < i; k++ {
+		if t[k] == t[j] && isQuote(t, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // isQuote reports whether t[j] opens or closes a quoted span: a backquote,
@@ -249,23 +263,6 @@ func (ts *textScan) subjectEchoed(t []byte, i int) bool {
 			return true
 		}
 		j = e
-	}
-	return false
-}
-
-// otherModels are the words of a message that sends the caller to another
-// model.
-var otherModels = [...]string{"different model", "another model", "other model", "newer model", "new model", "latest model"}
-
-// anotherModel reports whether t sends the caller to another model
-// ("Gemini 1.0 Pro Vision has been deprecated … Consider switching to
-// different model, for example gemini-1.5-flash"): what is gone is the
-// model, named by a display name no rule can match.
-func anotherModel(t []byte) bool {
-	for _, w := range otherModels {
-		if indexFold(t, w) >= 0 {
-			return true
-		}
 	}
 	return false
 }

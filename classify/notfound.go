@@ -112,6 +112,17 @@ var resourceKeys = [...]string{
 	`"cached_content"`, `"cachedContent"`, `"skill_id"`, `"assistant_id"`, `"thread_id"`,
 }
 
+// credentialKeys are the request members that carry a credential the
+// client supplied for a third party: a data source's authentication (Azure
+// On Your Data), a remote MCP server's authorization_token, a connector.
+var credentialKeys = [...]string{`"data_sources"`, `"authentication"`, `"authorization_token"`, `"mcp_servers"`, `"connectors"`}
+
+// carriesCredential reports whether the request has a member named in
+// credentialKeys (as refersToResource reads member names).
+func carriesCredential(req []byte) bool {
+	return len(req) > 0 && hasMember(req, credentialKeys[:])
+}
+
 // refersToResource reports whether the request, valid JSON, has a member
 // named in resourceKeys (a quoted key followed by a colon; inside a JSON
 // string a quote is escaped, so only a member name can match). Only the
@@ -142,6 +153,32 @@ func refersToResource(req []byte) bool {
 			// the same name with an object is a JSON schema's property
 			// (a tool's parameters), which names nothing stored.
 			if j < len(req) && (req[j] == '"' || strings.HasSuffix(k, `_ids"`) && req[j] == '[') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasMember reports whether req has a member named one of keys (each a
+// quoted name): the name, unescaped, followed by a colon.
+func hasMember(req []byte, keys []string) bool {
+	for _, k := range keys {
+		for at := 0; ; {
+			i := bytes.Index(req[at:], []byte(k))
+			if i < 0 {
+				break
+			}
+			i += at
+			at = i + len(k)
+			if escapedAt(req, i) {
+				continue
+			}
+			j := at
+			for j < len(req) && (req[j] == ' ' || req[j] == '\t' || req[j] == '\n' || req[j] == '\r') {
+				j++
+			}
+			if j < len(req) && req[j] == ':' {
 				return true
 			}
 		}

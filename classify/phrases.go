@@ -54,11 +54,7 @@ var requestPhrases = []phrase{
 	{a: "bytes", b: "too large", gap: 12, class: Overflow},
 	// "too many total text bytes: 17929476 > 16000000" (Anthropic): the
 	// request's size cap, not its window.
-	{a: "too many", b: "bytes", gap: 16, class: Overflow},
-	// A length checked against its cap, with both counts ("expected
-	// maxLength: 50000, actual: 52611", Bedrock's schema check): the
-	// endpoint's size cap, above the "malformed" the same answer opens with.
-	{a: "expected maxlength", b: "actual", gap: 24, class: Overflow},
+	{a: "too many", b: "bytes", gap: 16, class: Overflow, notRate: true}, // not a throttle's "bytes in the last minute"
 	{a: "at 'body'", b: "length less than", gap: 60, class: Overflow},
 
 	// context_length: the prompt exceeds the window.
@@ -122,12 +118,14 @@ var requestPhrases = []phrase{
 	// Portkey's "guardrail checks … failed", Databricks' "blocked by input
 	// guardrail"), and the classifiers' own names for what they caught.
 	{a: "guardrail failed", class: Refusal},
+	{a: "content blocked", class: Refusal}, // LiteLLM's keyword guardrail: "Content blocked: keyword 'x' detected"
 	// A gateway's guardrail that blocked the request or the answer
 	// (LiteLLM's "Violated guardrail policy", "Violated OpenAI moderation
 	// policy", "Violated content safety policy", whichever guardrail ran).
 	{a: "violated guardrail", class: Refusal},
 	{a: "violated", b: "moderation policy", gap: 16, class: Refusal},
-	{a: "violated content", b: "policy", gap: 16, class: Refusal},
+	{a: "violated content safety", class: Refusal},
+	{a: "violated content policy", class: Refusal},
 	{a: "guardrail checks", b: "failed", gap: 40, class: Refusal},
 	{a: "blocked by", b: "guardrail", gap: 24, class: Refusal},
 	{a: "prompt injection", class: Refusal},
@@ -180,6 +178,9 @@ var requestPhrases = []phrase{
 
 	// quota, weak: wording also used for short-term limits.
 	{a: "exceeded your current quota", class: Quota, weak: true},
+	// A spend cap set on the key (OpenRouter's "Key limit exceeded (total
+	// limit)"); a key's throttle names its period first ("(60/minute)").
+	{a: "key limit exceeded", class: Quota, weak: true},
 	{a: "billing", class: Quota, weak: true},
 	{a: "quota exceeded", class: Quota, weak: true},
 	// A long period after a slash ("1000 API calls / month"); weak, so that

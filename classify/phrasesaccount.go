@@ -128,7 +128,6 @@ var accountPhrases = []phrase{
 	{a: "monthly quota", class: Quota},
 	{a: "daily limit", class: Quota},
 	{a: "monthly limit", class: Quota},
-	{a: "key limit exceeded", class: Quota}, // a spend cap set on the key: OpenRouter's "Key limit exceeded (total limit)"
 	{a: "tokens per day", class: Quota},
 	{a: "requests per day", class: Quota},
 	{a: "per day", class: Quota},

@@ -93,7 +93,7 @@ var gonePhrases = []phrase{
 	// feature the model lacks ("does not support tools") is requestPhrases'
 	// capability gap, unknown.
 	{a: "model does not support", b: "api", gap: 24, class: Unavailable},
-	{a: "model is only supported in", class: Unavailable}, // "This model is only supported in v1/responses and not in v1/chat/completions"
+	{a: "model is only supported in", class: Unavailable, subject: true}, // "This model is only supported in v1/responses and not in v1/chat/completions"
 	{a: "does not support chat", class: Unavailable},
 	{a: "does not support generate", class: Unavailable},
 	{a: "does not support embedding", class: Unavailable},

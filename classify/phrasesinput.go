@@ -5,6 +5,12 @@ package classify
 // capability gap, unknown); they rank after requestPhrases and before
 // featureGonePhrases (phrases.go, mainPhrases).
 var inputPhrases = []phrase{
+	// Something the request refers to that its own lists do not hold
+	// ("Tool reference 'lookup_documents' not found in available tools",
+	// "Tool choice 'x' not found in 'tools' parameter"): the request
+	// contradicts itself.
+	{a: "not found in available tools", class: BadRequest, badInput: true},
+	{a: "not found in", b: "tools", gap: 12, class: BadRequest, badInput: true},
 	// bad_request: the body names the bad input. First the parameter and
 	// conversation-order families, which outrank the capability gaps below
 	// ("Unsupported parameter: 'x' is not supported with this model").

@@ -49,7 +49,7 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 		}
 		next := best.idx + 1
 		if t := ts.text(in); s.list[best.idx].feature && !namesRequestField(t[:sentenceStart(t, best.start)]) &&
-			(ts.namesModelBefore(t, best.start) || anotherModel(t)) {
+			ts.namesModelBefore(t, best.start) {
 			// Not a feature of the request: the model Detour sent is
 			// gone, in the same words (gone.go).
 			if best.idx = gone(s, best.idx); best.idx == n {

@@ -5,12 +5,11 @@ import (
 	"testing"
 )
 
-// Review 18: failing proofs against the rules of rounds 17 and 18
-// (c8162eb..HEAD and the round-17 rules the brief lists). Each case states
-// the verdict it must not reach (account-scoped or endpoint-cooling) or the
-// one it should reach.
+// A hostile review of the rules of corpus rounds 17 and 18: each test
+// failed before its fix. Each case states the verdict it must not reach
+// (account-scoped or endpoint-cooling) or the one it should reach.
 
-type r18 struct {
+type hostileCase struct {
 	name   string
 	status int
 	header http.Header
@@ -21,7 +20,7 @@ type r18 struct {
 	notAny []Class
 }
 
-func runR18(t *testing.T, cases []r18) {
+func runHostile(t *testing.T, cases []hostileCase) {
 	t.Helper()
 	for _, c := range cases {
 		v := Classify(Response{Status: c.status, Header: c.header, Body: []byte(c.body), Request: []byte(c.req), Model: c.model})
@@ -39,15 +38,15 @@ func runR18(t *testing.T, cases []r18) {
 	}
 }
 
-// TestR18PerKeyThrottleIsNotQuota: "key limit exceeded" (phrasesaccount.go,
+// TestPerKeyThrottleIsNotQuota: "key limit exceeded" (phrasesaccount.go,
 // meant for OpenRouter's spend cap "Key limit exceeded (total limit)") is
 // read anywhere, with no period or scope: a per-minute throttle of an API
 // key, worded "API key limit exceeded (60/minute)" (Django REST framework's
 // Throttled, a common front of self-hosted gateways) becomes quota at a
 // 429: the account cools for account_cooldown and the operator is paged,
 // for a limit that refills in a minute.
-func TestR18PerKeyThrottleIsNotQuota(t *testing.T) {
-	runR18(t, []r18{
+func TestPerKeyThrottleIsNotQuota(t *testing.T) {
+	runHostile(t, []hostileCase{
 		{name: "drf per-minute key throttle", status: 429, header: http.Header{"Retry-After": {"12"}},
 			body: `{"detail":"API key limit exceeded (60/minute). Expected available in 12 seconds."}`,
 			req:  `{"model":"m","messages":[{"role":"user","content":"hi"}]}`, model: "m", want: RateLimited},
@@ -57,7 +56,7 @@ func TestR18PerKeyThrottleIsNotQuota(t *testing.T) {
 	})
 }
 
-// TestR18FeatureOnlySupportedInIsNotGoneModel: "model is only supported
+// TestFeatureOnlySupportedInIsNotGoneModel: "model is only supported
 // in" (phrasesgone.go) has no subject check, unlike its siblings ("model …
 // not supported", subject: true): a feature the request asks for that the
 // model serves only through another API ("Audio output for this model is
@@ -65,8 +64,8 @@ func TestR18PerKeyThrottleIsNotQuota(t *testing.T) {
 // client that asks for the feature cools the endpoint for
 // unavailable_cooldown, for everyone (docs/behaviour.md, "A gone model is
 // the model, not a feature of it").
-func TestR18FeatureOnlySupportedInIsNotGoneModel(t *testing.T) {
-	runR18(t, []r18{
+func TestFeatureOnlySupportedInIsNotGoneModel(t *testing.T) {
+	runHostile(t, []hostileCase{
 		{name: "audio output for this model", status: 400,
 			body: `{"error":{"message":"Audio output for this model is only supported in v1/responses.","type":"invalid_request_error"}}`,
 			req:  `{"model":"gpt-4o","modalities":["text","audio"],"messages":[{"role":"user","content":"hi"}]}`, model: "gpt-4o",
@@ -78,19 +77,19 @@ func TestR18FeatureOnlySupportedInIsNotGoneModel(t *testing.T) {
 	})
 }
 
-// TestR18AnotherModelWordsAreNotEchoChecked: anotherModel (gone.go) reads
-// the whole text for "another/different/other/newer/new/latest model" with
+// TestAnotherModelWordsAreNotEchoChecked: anotherModel (gone.go, since
+// removed) read the whole text for "another/different/other/newer/new/latest model" with
 // no echo check, so a client string the upstream quotes anywhere in the
 // same message turns a feature deprecation (which alone reads unknown)
 // into the model gone: unavailable, the endpoint cools at once. The
 // deciding words are the client's: the echo rule is broken.
-func TestR18AnotherModelWordsAreNotEchoChecked(t *testing.T) {
+func TestAnotherModelWordsAreNotEchoChecked(t *testing.T) {
 	req := `{"model":"grok-4","user":"pick another model","search_parameters":{"mode":"on"},"messages":[{"role":"user","content":"hi"}]}`
 	base := Classify(Response{Status: 400, Body: []byte(`{"error":{"message":"Live search is deprecated."}}`), Request: []byte(req), Model: "grok-4"})
 	if base.Class != Unknown {
 		t.Fatalf("baseline: got %s (%s), want unknown", base.Class, base.Evidence)
 	}
-	runR18(t, []r18{
+	runHostile(t, []hostileCase{
 		{name: "client's user string echoed after the deprecation", status: 400,
 			body: `{"error":{"message":"Live search is deprecated. Invalid user: 'pick another model'"}}`,
 			req:  req, model: "grok-4", want: Unknown},
@@ -101,15 +100,15 @@ func TestR18AnotherModelWordsAreNotEchoChecked(t *testing.T) {
 	})
 }
 
-// TestR18FeatureDeprecationBesideModelAdvice: the provider's own advice to
+// TestFeatureDeprecationBesideModelAdvice: the provider's own advice to
 // pick another model, beside a deprecation whose subject is a feature of
 // the request ("The functions parameter is deprecated … or a newer model",
 // "Live search is deprecated. Please use a different model for this
 // feature"), makes the feature's deprecation the model's: every request
 // that uses the feature cools the endpoint. anotherModel is read from the
 // whole text, not from the sentence whose subject it would name.
-func TestR18FeatureDeprecationBesideModelAdvice(t *testing.T) {
-	runR18(t, []r18{
+func TestFeatureDeprecationBesideModelAdvice(t *testing.T) {
+	runHostile(t, []hostileCase{
 		{name: "functions parameter, or a newer model", status: 400,
 			body: `{"error":{"message":"The functions parameter is deprecated. Use tools instead, or a newer model."}}`,
 			req:  `{"model":"gpt-4","functions":[{"name":"f","parameters":{}}],"messages":[{"role":"user","content":"hi"}]}`, model: "gpt-4",
@@ -121,16 +120,16 @@ func TestR18FeatureDeprecationBesideModelAdvice(t *testing.T) {
 	})
 }
 
-// TestR18TermsForAClientNamedModel: model_terms_required and "requires
+// TestTermsForAClientNamedModel: model_terms_required and "requires
 // terms acceptance" decide forbidden even when the model whose terms are
 // missing is one the client named in a nested member (Groq's
 // compound_custom.models), not the model Detour sent. The same answer
 // worded as model_not_found is the client's (clientmodel.go); forbidden
 // stops the walk and, sent failure_threshold times in a row, cools the
 // endpoint for everyone.
-func TestR18TermsForAClientNamedModel(t *testing.T) {
+func TestTermsForAClientNamedModel(t *testing.T) {
 	req := `{"model":"groq/compound","messages":[{"role":"user","content":"hi"}],"compound_custom":{"models":{"answering_model":"playai-tts"}}}`
-	runR18(t, []r18{
+	runHostile(t, []hostileCase{
 		{name: "strong code, nested model", status: 400,
 			body: "{\"error\":{\"message\":\"The model `playai-tts` requires terms acceptance. Please have the org admin accept the terms at https://console.groq.com/playground?model=playai-tts\",\"type\":\"invalid_request_error\",\"code\":\"model_terms_required\"}}",
 			req:  req, model: "groq/compound", want: BadRequest},
@@ -140,16 +139,16 @@ func TestR18TermsForAClientNamedModel(t *testing.T) {
 	})
 }
 
-// TestR18ClientCredentialWordingIsNotAuth: "authentication error" and
+// TestClientCredentialWordingIsNotAuth: "authentication error" and
 // "authentication is disabled" (phrasesaccount.go, round 18) are read as
 // Detour's credential whatever credential the answer speaks of. Only the
 // words "mcp server" protect a credential the client supplied; a request
 // that carries its own credential for a data source (Azure On Your Data's
 // data_sources[].parameters.authentication) or a remote connector worded
 // otherwise pages the operator and cools the whole account, at will.
-func TestR18ClientCredentialWordingIsNotAuth(t *testing.T) {
+func TestClientCredentialWordingIsNotAuth(t *testing.T) {
 	oyd := `{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"data_sources":[{"type":"azure_search","parameters":{"endpoint":"https://s.search.windows.net","index_name":"i","authentication":{"type":"api_key","key":"bad"}}}]}`
-	runR18(t, []r18{
+	runHostile(t, []hostileCase{
 		{name: "data source search key rejected", status: 400,
 			body: `{"error":{"requestid":"r1","code":400,"message":"Invalid AzureCognitiveSearch configuration detected: Authentication error: the api key provided for the search service was rejected."}}`,
 			req:  oyd, model: "gpt-4o", notAny: []Class{Auth, Quota}},
@@ -163,7 +162,7 @@ func TestR18ClientCredentialWordingIsNotAuth(t *testing.T) {
 	})
 }
 
-// TestR18RoundEighteenOverreach: the round-18 overflow and refusal pairs
+// TestRoundEighteenOverreach: the round-18 overflow and refusal pairs
 // have no anchor and outrank what decided before (lower severity: nothing
 // account-scoped, but the walk and the client's answer change).
 //   - "too many … bytes" takes a 429 per-minute byte throttle: overflow
@@ -179,9 +178,9 @@ func TestR18ClientCredentialWordingIsNotAuth(t *testing.T) {
 //   - insufficientFunds is a substring test: a capacity code that names a
 //     load balancer ("InsufficientLoadBalancerCapacity") is quota in a 503,
 //     paging the operator and cooling the account.
-func TestR18RoundEighteenOverreach(t *testing.T) {
+func TestRoundEighteenOverreach(t *testing.T) {
 	req := `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
-	runR18(t, []r18{
+	runHostile(t, []hostileCase{
 		{name: "bytes per minute throttle", status: 429, header: http.Header{"Retry-After": {"30"}},
 			body: `{"error":{"message":"Too many input bytes in the last minute; retry after 30s"}}`, req: req, model: "m", want: RateLimited},
 		{name: "schema maxLength of a tool name", status: 400,
