@@ -125,7 +125,8 @@ func init() {
 	}
 	codeTables[srcReason] = map[string]codeRule{
 		"api_key_invalid": strongCode(Auth), "api_key_expired": strongCode(Auth), "access_token_expired": strongCode(Auth),
-		"access_token_type_unsupported": strongCode(Auth), "consumer_suspended": strongCode(Auth), "account_state_invalid": strongCode(Auth),
+		"access_token_type_unsupported": strongCode(Auth), "access_token_scope_insufficient": strongCode(Auth),
+		"consumer_invalid": strongCode(Forbidden), "consumer_suspended": strongCode(Auth), "account_state_invalid": strongCode(Auth),
 		"service_disabled": strongCode(Forbidden), "api_key_service_blocked": strongCode(Forbidden),
 		"api_key_http_referrer_blocked": strongCode(Forbidden), "api_key_ip_address_blocked": strongCode(Forbidden),
 		"api_key_android_app_blocked": strongCode(Forbidden), "api_key_ios_app_blocked": strongCode(Forbidden),

@@ -296,3 +296,28 @@ func TestRoundEighteenRules(t *testing.T) {
 		{"guardrail api down", 500, nil, `{"error":{"message":"Guardrail API failed: connection refused"}}`, false, "server_error", ""},
 	})
 }
+
+// TestRoundTwentyRules: the rules of corpus round 20 (classify/testdata/
+// corpus/README.md, "Twentieth round"), each positive case failing before
+// its rule, with the near-misses each must not catch.
+func TestRoundTwentyRules(t *testing.T) {
+	run(t, []tc{
+		// A proxy's connection to its upstream that timed out, in a 5xx.
+		{"envoy connection timeout", 503, nil, `upstream connect error or disconnect/reset before headers. reset reason: connection timeout`, false, "timeout", "phrase:connection timeout"},
+		{"envoy connection termination", 503, nil, `upstream connect error or disconnect/reset before headers. reset reason: connection termination`, false, "server_error", ""},
+		// A timeout fetching what the request points to, worded as a noun.
+		{"timeout while downloading", 400, nil, `{"error":{"message":"Timeout while downloading https://example.com/cat.png","type":"invalid_request_error"}}`, false, "unknown", "phrase:timeout…download"},
+		// The endpoint's caps on a list and on a schema's complexity.
+		{"at most N can be specified", 400, nil, `{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations: [FIELD_INVALID] At most 512 function declarations can be specified.","status":"INVALID_ARGUMENT"}}`, false, "overflow", "phrase:at most…can be specified"},
+		{"too many states", 400, nil, `{"error":{"code":400,"message":"The specified schema produces a constraint that has too many states for serving. Typical causes of this error are schemas with lots of text.","status":"INVALID_ARGUMENT"}}`, false, "overflow", "phrase:too many states"},
+		{"at most characters on a field", 400, nil, `{"error":{"message":"tools[0].function.name: must be at most 64 characters"}}`, false, "bad_request", ""},
+		// Settings of the request that exclude each other or lack a partner.
+		{"should not be set", 400, nil, `{"error":{"code":400,"message":"Tool config, tools and system instruction should not be set in the request when using cached content.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:should not be set in the request"},
+		{"is set without", 400, nil, `{"error":{"code":400,"message":"function_calling_config is set without function_declarations.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:is set without"},
+		{"capability gap stays", 400, nil, `{"error":{"code":400,"message":"Function calling is not enabled for models/gemini-2.0-flash-thinking-exp","status":"INVALID_ARGUMENT"}}`, false, "unknown", ""},
+		// No free allowance at all, and a credential whose scope is short.
+		{"no free quota tier", 429, nil, `{"error":{"code":429,"message":"Gemini 3 Pro Preview doesn't have a free quota tier. Please use Gemini 2.5 Pro instead.","status":"RESOURCE_EXHAUSTED"}}`, false, "quota", "phrase:free quota tier"},
+		{"free tier per minute", 429, nil, `{"error":{"code":429,"message":"Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 10","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}]}]}}`, false, "rate_limited", ""},
+		{"token scope insufficient", 403, nil, `{"error":{"code":403,"message":"Request had insufficient authentication scopes.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT"}]}}`, false, "auth", "gemini:reason=ACCESS_TOKEN_SCOPE_INSUFFICIENT"},
+	})
+}

@@ -160,6 +160,12 @@ var requestPhrases = []phrase{
 	{a: "at most", b: "video", gap: 12, class: Overflow},
 	{a: "at most", b: "audio", gap: 12, class: Overflow},
 	{a: "pdf pages", class: Overflow},
+	// A count of anything the request lists over this endpoint's cap ("At
+	// most 512 function declarations can be specified"), and a schema past
+	// what it can serve ("a constraint that has too many states for
+	// serving"): the endpoint's limits, not the client's bad input.
+	{a: "at most", b: "can be specified", gap: 40, class: Overflow},
+	{a: "too many states", class: Overflow},
 
 	// rate_limited by its period: beats the generic quota wording below.
 	{a: "per minute", class: RateLimited},
@@ -181,6 +187,9 @@ var requestPhrases = []phrase{
 	// A spend cap set on the key (OpenRouter's "Key limit exceeded (total
 	// limit)"); a key's throttle names its period first ("(60/minute)").
 	{a: "key limit exceeded", class: Quota, weak: true},
+	// A model offered with no free allowance at all ("doesn't have a free
+	// quota tier"): nothing to wait for on this account.
+	{a: "free quota tier", class: Quota},
 	{a: "billing", class: Quota, weak: true},
 	{a: "quota exceeded", class: Quota, weak: true},
 	// A long period after a slash ("1000 API calls / month"); weak, so that
@@ -207,6 +216,14 @@ var requestPhrases = []phrase{
 	// below ("may lead to degraded … performance"), and like all bad input
 	// decides only where the status says nothing else.
 	{a: "is missing a", class: BadRequest, badInput: true},
+	// Settings of the request that exclude each other or lack their
+	// partner ("tools … should not be set in the request when using cached
+	// content", "CachedContent can not be used with GenerateContent request
+	// setting system_instruction", "function_calling_config is set without
+	// function_declarations").
+	{a: "should not be set in the request", class: BadRequest, badInput: true},
+	{a: "can not be used with", b: "request", gap: 40, class: BadRequest, badInput: true},
+	{a: "is set without", class: BadRequest, badInput: true},
 
 	// timeout, rate_limited, server_error wording (for bodies in 2xx and
 	// ambiguous 4xx).
@@ -217,6 +234,9 @@ var requestPhrases = []phrase{
 	{a: "fetch", b: "timed out", gap: 40, class: Unknown},
 	{a: "timed out", b: "download", gap: 24, class: Unknown},
 	{a: "timed out", b: "fetch", gap: 24, class: Unknown},
+	{a: "timeout", b: "download", gap: 24, class: Unknown}, // "Timeout while downloading {url}" (OpenAI, beside code invalid_value)
+	{a: "timeout", b: "fetch", gap: 24, class: Unknown},
+	{a: "download", b: "timeout", gap: 40, class: Unknown},
 	{a: "timed out", class: Timeout},
 	{a: "deadline exceeded", class: Timeout},
 	{a: "deadline_exceeded", class: Timeout},

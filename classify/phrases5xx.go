@@ -88,5 +88,7 @@ var timeoutPhrases = newPhraseSet([]phrase{
 	{a: "request timeout", class: Timeout},
 	{a: "timeout occurred", class: Timeout},
 	{a: "deadline expired", class: Timeout},
-	{a: "timeout after", class: Timeout}, // the server's own timer: "Decode wall clock timeout after 600s"
+	{a: "timeout after", class: Timeout},      // the server's own timer: "Decode wall clock timeout after 600s"
+	{a: "connection timeout", class: Timeout}, // Envoy: "reset reason: connection timeout", its upstream unreached in time (as a 522)
+	{a: "connect timeout", class: Timeout},
 })
