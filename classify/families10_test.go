@@ -315,6 +315,14 @@ func TestRoundTwentyRules(t *testing.T) {
 		{"should not be set", 400, nil, `{"error":{"code":400,"message":"Tool config, tools and system instruction should not be set in the request when using cached content.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:should not be set in the request"},
 		{"is set without", 400, nil, `{"error":{"code":400,"message":"function_calling_config is set without function_declarations.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:is set without"},
 		{"capability gap stays", 400, nil, `{"error":{"code":400,"message":"Function calling is not enabled for models/gemini-2.0-flash-thinking-exp","status":"INVALID_ARGUMENT"}}`, false, "unknown", ""},
+		// What a self-hosted server lacks: a chat template (every chat
+		// request fails there), a parameter or a combination (in a 500), a
+		// vision add-on (in a 200).
+		{"must provide a chat template", 400, nil, `{"object":"error","message":"As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one.","type":"BadRequestError","param":null,"code":400}`, false, "unavailable", "phrase:must provide a chat template"},
+		{"unsupported param in a 500", 500, nil, `{"code":500,"message":"Unsupported param: tools","type":"server_error"}`, false, "unknown", "phrase:unsupported param"},
+		{"cannot use with in a 500", 500, nil, `{"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}}`, false, "unknown", "phrase:cannot use…with"},
+		{"add-on not loaded in a 200", 200, nil, `{"error":{"message":"Error in iterating prediction stream: ValueError: Vision add-on is not loaded, but images were provided for processing"}}`, false, "unknown", "phrase:add-on is not loaded"},
+		{"a 500 that names no request part", 500, nil, `{"error":{"message":"CUDA out of memory"}}`, false, "server_error", ""},
 		// No free allowance at all, and a credential whose scope is short.
 		{"no free quota tier", 429, nil, `{"error":{"code":429,"message":"Gemini 3 Pro Preview doesn't have a free quota tier. Please use Gemini 2.5 Pro instead.","status":"RESOURCE_EXHAUSTED"}}`, false, "quota", "phrase:free quota tier"},
 		{"free tier per minute", 429, nil, `{"error":{"code":429,"message":"Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 10","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}]}]}}`, false, "rate_limited", ""},

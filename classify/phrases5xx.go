@@ -74,6 +74,8 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// request moves on and nothing cools.
 	{a: "is not supported", class: Unknown},
 	{a: "does not support", class: Unknown},
+	{a: "unsupported param", class: Unknown},              // llama-server: "Unsupported param: tools", as a 500
+	{a: "cannot use", b: "with", gap: 24, class: Unknown}, // llama-server: "Cannot use tools with stream"
 	{a: "requires", b: "flag", gap: 16, class: Unknown},
 	{a: "image", b: "unknown format", gap: 12, class: Unknown},
 })

@@ -72,6 +72,7 @@ var gonePhrases = []phrase{
 	{a: "template error", b: "not found", gap: 16, class: Unavailable},
 	{a: "chat template", b: "not found", gap: 16, class: Unavailable},
 	{a: "no chat template", class: Unavailable},
+	{a: "must provide a chat template", class: Unavailable}, // vLLM: "default chat template is no longer allowed, so you must provide a chat template"
 	// A relay whose operator set no price for the model (one-api's forks:
 	// "Model x ratio or price not set", 倍率或价格未配置): it does not serve
 	// that model until configured, even as a 500.

@@ -5,6 +5,10 @@ package classify
 // capability gap, unknown); they rank after requestPhrases and before
 // featureGonePhrases (phrases.go, mainPhrases).
 var inputPhrases = []phrase{
+	// A part of the server the request needs and it has not loaded ("Vision
+	// add-on is not loaded, but images were provided", LM Studio inside a
+	// 200): a capability of this endpoint, not an outage.
+	{a: "add-on is not loaded", class: Unknown},
 	// Something the request refers to that its own lists do not hold
 	// ("Tool reference 'lookup_documents' not found in available tools",
 	// "Tool choice 'x' not found in 'tools' parameter"): the request
