@@ -323,6 +323,9 @@ func TestRoundTwentyRules(t *testing.T) {
 		{"cannot use with in a 500", 500, nil, `{"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}}`, false, "unknown", "phrase:cannot use…with"},
 		{"add-on not loaded in a 200", 200, nil, `{"error":{"message":"Error in iterating prediction stream: ValueError: Vision add-on is not loaded, but images were provided for processing"}}`, false, "unknown", "phrase:add-on is not loaded"},
 		{"a 500 that names no request part", 500, nil, `{"error":{"message":"CUDA out of memory"}}`, false, "server_error", ""},
+		// The model Detour sent is not one this relay knows.
+		{"incorrect model id", 400, nil, `{"error":{"message":"Incorrect model ID. Please request to view the model page or you do not have permission to use this model","type":"Aihubmix_api_error"}}`, false, "unavailable", "phrase:incorrect model id"},
+		{"incorrect model id of a tool's model", 400, nil, `{"error":{"message":"Incorrect model ID","param":"tools[0].model"}}`, false, "bad_request", ""},
 		// No free allowance at all, and a credential whose scope is short.
 		{"no free quota tier", 429, nil, `{"error":{"code":429,"message":"Gemini 3 Pro Preview doesn't have a free quota tier. Please use Gemini 2.5 Pro instead.","status":"RESOURCE_EXHAUSTED"}}`, false, "quota", "phrase:free quota tier"},
 		{"free tier per minute", 429, nil, `{"error":{"code":429,"message":"Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 10","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}]}]}}`, false, "rate_limited", ""},

@@ -47,6 +47,7 @@ var gonePhrases = []phrase{
 	{a: "model name format", class: Unavailable},     // Gemini: "* GenerateContentRequest.model: unexpected model name format"
 	{a: "model names are", class: Unavailable},       // DeepSeek: "The supported API model names are A or B, but you passed C.
 	{a: "model id is invalid", class: Unavailable},
+	{a: "incorrect model id", class: Unavailable}, // AIHubMix: "Incorrect model ID. Please request to view the model page …"
 	{a: "unknown model", class: Unavailable},
 	{a: "invalid model", class: Unavailable},
 	{a: "no such model", class: Unavailable},
