@@ -62,6 +62,7 @@ func init() {
 		"arrearage": strongCode(Quota), "allocationquota.freetieronly": strongCode(Quota),
 		"insufficient_user_quota": strongCode(Quota), // one-api and its forks (new-api, relays): the relay account's quota is spent
 		"usage_limit_reached":     strongCode(Quota), // a plan's usage window spent (the Codex backend), even as 429 or in a stream
+		"setlimitexceeded":        strongCode(Quota), // Volcengine Ark: the inference limit the owner set ("Safe Experience Mode") reached, the service paused
 		// unavailable
 		"model_not_found": strongCode(Unavailable), "unknown_model": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
 		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),

@@ -162,3 +162,12 @@ func paramValue(v []byte) []byte {
 	}
 	return v
 }
+
+// proseParam reads a param that is prose, not a field name (MiMo's
+// {"message":"Param Incorrect","param":"Not supported model bad model"}),
+// as one of the answer's texts: the words are the upstream's.
+func proseParam(f *facts, v []byte, str bool) {
+	if str && bytes.IndexByte(v, ' ') >= 0 {
+		f.addText(v)
+	}
+}

@@ -326,6 +326,11 @@ func TestRoundTwentyRules(t *testing.T) {
 		// The model Detour sent is not one this relay knows.
 		{"incorrect model id", 400, nil, `{"error":{"message":"Incorrect model ID. Please request to view the model page or you do not have permission to use this model","type":"Aihubmix_api_error"}}`, false, "unavailable", "phrase:incorrect model id"},
 		{"incorrect model id of a tool's model", 400, nil, `{"error":{"message":"Incorrect model ID","param":"tools[0].model"}}`, false, "bad_request", ""},
+		// Prose in a param is the upstream's words; a cap the owner set.
+		{"prose param names the model", 400, nil, `{"error":{"code":"400","message":"Param Incorrect","param":"Not supported model bad model","type":"invalid_request_error"}}`, false, "unavailable", "phrase:not supported model"},
+		{"not supported model for a feature", 400, nil, `{"error":{"message":"Not supported model for this feature: logprobs"}}`, false, "unknown", ""},
+		{"set limit exceeded", 429, nil, `{"code":"SetLimitExceeded","message":"Your account has reached the set inference limit for the doubao model, and the model service has been paused.","type":"TooManyRequests"}`, false, "quota", "code:setlimitexceeded"},
+		{"endpoint rpm exceeded", 429, nil, `{"error":{"code":"RateLimitExceeded.EndpointRPMExceeded","message":"The request rate exceeds the RPM limit","type":"TooManyRequests"}}`, false, "rate_limited", ""},
 		// No free allowance at all, and a credential whose scope is short.
 		{"no free quota tier", 429, nil, `{"error":{"code":429,"message":"Gemini 3 Pro Preview doesn't have a free quota tier. Please use Gemini 2.5 Pro instead.","status":"RESOURCE_EXHAUSTED"}}`, false, "quota", "phrase:free quota tier"},
 		{"free tier per minute", 429, nil, `{"error":{"code":429,"message":"Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 10","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}]}]}}`, false, "rate_limited", ""},

@@ -82,7 +82,8 @@ var gonePhrases = []phrase{
 	{a: "价格未配置", class: Unavailable}, // price not configured
 	{a: "倍率未配置", class: Unavailable}, // ratio not configured
 	{a: "could not route", class: Unavailable},
-	{a: "unsupported model", class: Unavailable, subject: true}, // a gateway that does not route it: "Unsupported model X, please use models API"
+	{a: "unsupported model", class: Unavailable, subject: true},   // a gateway that does not route it: "Unsupported model X, please use models API"
+	{a: "not supported model", class: Unavailable, subject: true}, // MiMo: "Not supported model X"
 	{a: "doesn't support the model", class: Unavailable},
 	{a: "does not support the model", class: Unavailable},
 	// A relay with nothing serving the model ("No available channels for model

@@ -58,6 +58,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.amzType = v
 		case "param":
 			f.param = paramValue(v)
+			proseParam(f, v, str)
 		case "stop_reason":
 			f.stopReason = v
 		default:
@@ -137,6 +138,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				}
 			case "param":
 				f.param = paramValue(v)
+				proseParam(f, v, str)
 			}
 			return
 		}
