@@ -1,0 +1,164 @@
+package classify_test
+
+import (
+	"testing"
+
+	"github.com/detour-llm/detour/classify"
+)
+
+// A hostile review of round 20 (git diff 2031315..b34e33c -- classify).
+// Each test fails at b34e33c and states the verdict the answer must reach,
+// or the account- or endpoint-scoped verdicts it must not reach.
+
+type review20Case struct {
+	name   string
+	status int
+	body   string
+	req    string
+	want   classify.Class // checked unless notAny is set
+	notAny []classify.Class
+}
+
+func runReview20(t *testing.T, cases []review20Case) {
+	t.Helper()
+	for _, c := range cases {
+		var req []byte
+		if c.req != "" {
+			req = []byte(c.req)
+		}
+		v := classify.Classify(classify.Response{Status: c.status, Body: []byte(c.body), Request: req, Model: "served-model"})
+		if len(c.notAny) > 0 {
+			for _, bad := range c.notAny {
+				if v.Class == bad {
+					t.Errorf("%s: got %s (%s), must not be %s", c.name, v.Class, v.Evidence, bad)
+				}
+			}
+			continue
+		}
+		if v.Class != c.want {
+			t.Errorf("%s: got %s (%s), want %s", c.name, v.Class, v.Evidence, c.want)
+		}
+	}
+}
+
+// vLLM takes a per-request `chat_template` (older versions always; newer
+// ones with --trust-request-chat-template) and answers a jinja2
+// TemplateError as a 400 whose message is f"{e} {e.__cause__}" (the
+// trailing " None" of the corpus's vllm-* cases). raise_exception() with a
+// concatenation writes a phrase no piece of the request holds, so the echo
+// rule cannot see it: the client pages the operator and cools the whole
+// account (quota), or cools the endpoint for unavailable_cooldown. At
+// 2031315 both answers were unknown.
+func TestReview20TemplateRaiseBuildsNewPhrases(t *testing.T) {
+	fqtReq := `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat_template":"{{ raise_exception('free quota ' ~ 'tier') }}"}`
+	tmplReq := `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat_template":"{{ raise_exception('must provide a ' ~ 'chat template') }}"}`
+	runReview20(t, []review20Case{
+		{name: "vllm flat, free quota tier", status: 400,
+			body: `{"object":"error","message":"free quota tier None","type":"BadRequestError","param":null,"code":400}`,
+			req:  fqtReq, notAny: []classify.Class{classify.Quota, classify.Auth}},
+		{name: "vllm envelope, free quota tier", status: 400,
+			body: `{"error":{"message":"free quota tier None","type":"BadRequestError","param":null,"code":400}}`,
+			req:  fqtReq, notAny: []classify.Class{classify.Quota, classify.Auth}},
+		{name: "vllm flat, must provide a chat template", status: 400,
+			body: `{"object":"error","message":"must provide a chat template None","type":"BadRequestError","param":null,"code":400}`,
+			req:  tmplReq, notAny: []classify.Class{classify.Unavailable}},
+	})
+}
+
+// "free quota tier" is a strong quota phrase ranked above "rate limit":
+// a free tier's throttle that says so, with a rate-limit type and code and
+// a 30 s RetryInfo, pages the operator and cools the whole account. At
+// 2031315 all three were rate_limited.
+func TestReview20FreeQuotaTierThrottle(t *testing.T) {
+	runReview20(t, []review20Case{
+		{name: "openai envelope, rate_limit_exceeded", status: 429,
+			body: `{"error":{"message":"Rate limit exceeded on the free quota tier. Please try again in 20s.","type":"rate_limit_error","param":null,"code":"rate_limit_exceeded"}}`,
+			want: classify.RateLimited},
+		{name: "google envelope, rate limit words", status: 429,
+			body: `{"error":{"code":429,"message":"Rate limit exceeded on the free quota tier.","status":"RESOURCE_EXHAUSTED"}}`,
+			want: classify.RateLimited},
+		{name: "google envelope, RetryInfo 30s", status: 429,
+			body: `{"error":{"code":429,"message":"Free quota tier limit reached. Please retry in 30s.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"30s"}]}}`,
+			want: classify.RateLimited},
+	})
+}
+
+// "X doesn't have a free quota tier. Please use Y instead" is about one
+// model on this key's plan (the answer itself names another model the same
+// key can use): reading it as quota cools the whole provider account, every
+// other model on it, and pages. It is a model not offered to this kind of
+// account (behaviour.md: "A service not offered to a kind of account … is
+// forbidden"), an endpoint's matter.
+func TestReview20NoFreeTierForOneModelIsNotAccountWide(t *testing.T) {
+	runReview20(t, []review20Case{
+		{name: "gemini preview without a free tier", status: 429,
+			body:   `{"error":{"code":429,"message":"Gemini 2.5 Pro Preview doesn't have a free quota tier. Please use Gemini 2.5 Pro Experimental (models/gemini-2.5-pro-exp-03-25) instead. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.","status":"RESOURCE_EXHAUSTED"}}`,
+			notAny: []classify.Class{classify.Quota, classify.Auth}},
+	})
+}
+
+// An upstream that names the file it could not download by its decoded
+// URL path ("Timeout while downloading 20250503_162129.jpg." in the
+// corpus) quotes the client's text in a form the echo rule does not
+// compare: %20 and + in the request, blanks in the answer. The new quota
+// phrase also outranks the new "timeout … download" exception. At 2031315:
+// unknown.
+func TestReview20URLDecodedFilenameEcho(t *testing.T) {
+	runReview20(t, []review20Case{
+		{name: "percent-encoded", status: 400,
+			body:   `{"error":{"message":"Timeout while downloading free quota tier.jpg.","type":"invalid_request_error","param":null,"code":"invalid_image_url"}}`,
+			req:    `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example/free%20quota%20tier.jpg"}}]}]}`,
+			notAny: []classify.Class{classify.Quota, classify.Auth}},
+		{name: "plus-encoded", status: 400,
+			body:   `{"error":{"message":"Error while downloading free quota tier.jpg.","type":"invalid_request_error","param":null,"code":"invalid_image_url"}}`,
+			req:    `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example/free+quota+tier.jpg"}}]}]}`,
+			notAny: []classify.Class{classify.Quota, classify.Auth}},
+	})
+}
+
+// A connect timeout to the client's own image host, inside a 5xx, is now
+// timeout (counted against the endpoint) by the new "connect timeout" /
+// "connection timeout" phrases: the "download … timeout" exception is a
+// request phrase that the 5xx timeout phrases outrank, and its 40-byte gap
+// does not span a URL. behaviour.md ("What the request points to"): the
+// client's slow host is unknown. (At 2031315 these were server_error, also
+// counted; the new rule keeps the hole a client can use to count failures
+// against an endpoint with a black-holed URL.)
+func TestReview20ConnectTimeoutToClientHost(t *testing.T) {
+	req := `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example.com/cat.png"}}]}]}`
+	runReview20(t, []review20Case{
+		{name: "undici ConnectTimeoutError", status: 500,
+			body: `{"error":{"message":"Failed to download https://slow.example.com/cat.png: fetch failed: ConnectTimeoutError: Connect Timeout Error (attempted address: slow.example.com:443, timeout: 10000ms)","type":"server_error","param":null,"code":null}}`,
+			req:  req, want: classify.Unknown},
+		{name: "short download wording", status: 500,
+			body: `{"error":{"message":"Failed to download image: connection timeout","type":"server_error","param":null,"code":null}}`,
+			req:  req, want: classify.Unknown},
+	})
+}
+
+// "cannot use … with" (gap 24, in any 5xx) reads a crashed worker's 5xx as
+// a capability gap: unknown cools nothing and is not counted, so a dead
+// endpoint stays first in line. At 2031315: server_error.
+func TestReview20CannotUseWithInOutage(t *testing.T) {
+	runReview20(t, []review20Case{
+		{name: "worker crash", status: 503,
+			body: `{"error":{"message":"Worker cannot use GPU 0: crashed with CUDA error 700 (an illegal memory access was encountered)","type":"server_error","param":null,"code":null}}`,
+			want: classify.ServerError},
+		{name: "oom kill", status: 500,
+			body: `{"error":"Model runner cannot use more memory; killed with signal 9 (OOM)"}`,
+			want: classify.ServerError},
+	})
+}
+
+// "at most … can be specified" (gap 40) crosses a sentence end and outranks
+// the bad-input evidence of an answer that is about the client's own
+// malformed input (a bad tool name, with its param and code): overflow
+// moves the same bad request on to every target and tells the client to
+// retry. At 2031315: bad_request.
+func TestReview20AtMostCanBeSpecifiedAcrossSentences(t *testing.T) {
+	runReview20(t, []review20Case{
+		{name: "tool name charset", status: 400,
+			body: `{"error":{"message":"Invalid 'tools[0].function.name': at most 64 chars. Only a-z, 0-9, _ and - can be specified.","type":"invalid_request_error","param":"tools[0].function.name","code":"invalid_value"}}`,
+			want: classify.BadRequest},
+	})
+}
