@@ -320,7 +320,7 @@ func TestRoundTwentyRules(t *testing.T) {
 		// vision add-on (in a 200).
 		{"must provide a chat template", 400, nil, `{"object":"error","message":"As of transformers v4.44, default chat template is no longer allowed, so you must provide a chat template if the tokenizer does not define one.","type":"BadRequestError","param":null,"code":400}`, false, "unavailable", "phrase:must provide a chat template"},
 		{"unsupported param in a 500", 500, nil, `{"code":500,"message":"Unsupported param: tools","type":"server_error"}`, false, "unknown", "phrase:unsupported param"},
-		{"cannot use with in a 500", 500, nil, `{"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}}`, false, "unknown", "phrase:cannot use…with"},
+		{"cannot use tools in a 500", 500, nil, `{"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}}`, false, "unknown", "phrase:cannot use tools"},
 		{"add-on not loaded in a 200", 200, nil, `{"error":{"message":"Error in iterating prediction stream: ValueError: Vision add-on is not loaded, but images were provided for processing"}}`, false, "unknown", "phrase:add-on is not loaded"},
 		{"a 500 that names no request part", 500, nil, `{"error":{"message":"CUDA out of memory"}}`, false, "server_error", ""},
 		// The model Detour sent is not one this relay knows.
@@ -332,7 +332,7 @@ func TestRoundTwentyRules(t *testing.T) {
 		{"set limit exceeded", 429, nil, `{"code":"SetLimitExceeded","message":"Your account has reached the set inference limit for the doubao model, and the model service has been paused.","type":"TooManyRequests"}`, false, "quota", "code:setlimitexceeded"},
 		{"endpoint rpm exceeded", 429, nil, `{"error":{"code":"RateLimitExceeded.EndpointRPMExceeded","message":"The request rate exceeds the RPM limit","type":"TooManyRequests"}}`, false, "rate_limited", ""},
 		// No free allowance at all, and a credential whose scope is short.
-		{"no free quota tier", 429, nil, `{"error":{"code":429,"message":"Gemini 3 Pro Preview doesn't have a free quota tier. Please use Gemini 2.5 Pro instead.","status":"RESOURCE_EXHAUSTED"}}`, false, "quota", "phrase:free quota tier"},
+		{"no free quota tier", 429, nil, `{"error":{"code":429,"message":"Gemini 3 Pro Preview doesn't have a free quota tier. Please use Gemini 2.5 Pro instead.","status":"RESOURCE_EXHAUSTED"}}`, false, "forbidden", "phrase:have a free quota tier"},
 		{"free tier per minute", 429, nil, `{"error":{"code":429,"message":"Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 10","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerMinutePerProjectPerModel-FreeTier"}]}]}}`, false, "rate_limited", ""},
 		{"token scope insufficient", 403, nil, `{"error":{"code":403,"message":"Request had insufficient authentication scopes.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT"}]}}`, false, "auth", "gemini:reason=ACCESS_TOKEN_SCOPE_INSUFFICIENT"},
 	})

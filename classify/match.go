@@ -59,6 +59,7 @@ type phrase struct {
 	noAcct   bool // the gap does not speak of the account (a key, a token, payment, billing, a plan)
 	scoped   bool // gone wording whose gap may hold what the client named: the not-found scope applies (notfound.go)
 	goneNoun bool // gone wording about what the sentence names before it: a model, an endpoint, an API (gone.go)
+	clause   bool // both parts in one sentence: no full stop between them
 	feature  bool // gone wording about anything else the sentence names: a feature of the request (gone.go)
 	evidence string
 }
@@ -378,6 +379,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 		return 0, false
 	}
 	if p.subject && featureBetween(t[end:end+j]) {
+		return 0, false
+	}
+	if p.clause && sentenceEnds(t[end:end+j]) {
 		return 0, false
 	}
 	if p.noModel && containsFold(t[end:end+j], "model") {

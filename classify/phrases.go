@@ -164,7 +164,7 @@ var requestPhrases = []phrase{
 	// most 512 function declarations can be specified"), and a schema past
 	// what it can serve ("a constraint that has too many states for
 	// serving"): the endpoint's limits, not the client's bad input.
-	{a: "at most", b: "can be specified", gap: 40, class: Overflow},
+	{a: "at most", b: "can be specified", gap: 40, class: Overflow, clause: true},
 	{a: "too many states", class: Overflow},
 
 	// rate_limited by its period: beats the generic quota wording below.
@@ -187,9 +187,6 @@ var requestPhrases = []phrase{
 	// A spend cap set on the key (OpenRouter's "Key limit exceeded (total
 	// limit)"); a key's throttle names its period first ("(60/minute)").
 	{a: "key limit exceeded", class: Quota, weak: true},
-	// A model offered with no free allowance at all ("doesn't have a free
-	// quota tier"): nothing to wait for on this account.
-	{a: "free quota tier", class: Quota},
 	{a: "billing", class: Quota, weak: true},
 	{a: "quota exceeded", class: Quota, weak: true},
 	// A long period after a slash ("1000 API calls / month"); weak, so that
@@ -244,6 +241,12 @@ var requestPhrases = []phrase{
 	{a: "rate limit", class: RateLimited},
 	{a: "rate_limit", class: RateLimited},
 	{a: "too many requests", class: RateLimited},
+	// A model this account's tier is not offered ("Gemini 2.5 Pro Preview
+	// doesn't have a free quota tier. Please use …"): access this endpoint
+	// lacks, not the account's money (other models on the key still serve),
+	// and after the rate wording, so a free tier's throttle stays one.
+	{a: "have a free quota tier", class: Forbidden},
+	{a: "no free quota tier", class: Forbidden},
 	{a: "throttl", class: RateLimited},
 	{a: "overloaded", class: ServerError},
 	{a: "internal server error", class: ServerError},

@@ -74,8 +74,15 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// request moves on and nothing cools.
 	{a: "is not supported", class: Unknown},
 	{a: "does not support", class: Unknown},
-	{a: "unsupported param", class: Unknown},              // llama-server: "Unsupported param: tools", as a 500
-	{a: "cannot use", b: "with", gap: 24, class: Unknown}, // llama-server: "Cannot use tools with stream"
+	{a: "unsupported param", class: Unknown}, // llama-server: "Unsupported param: tools", as a 500
+	{a: "cannot use tools", class: Unknown},  // llama-server: "Cannot use tools with stream"
+	// Fetching what the request points to timed out, a URL between ("Failed
+	// to download https://…: ConnectTimeoutError"): the client's slow host,
+	// before the server's own timeout wording below.
+	{a: "download", b: "timeout", gap: 120, class: Unknown},
+	{a: "download", b: "timed out", gap: 120, class: Unknown},
+	{a: "fetch", b: "timeout", gap: 120, class: Unknown},
+	{a: "fetch", b: "timed out", gap: 120, class: Unknown},
 	{a: "requires", b: "flag", gap: 16, class: Unknown},
 	{a: "image", b: "unknown format", gap: 12, class: Unknown},
 })

@@ -15,7 +15,26 @@ type textScan struct {
 	checks int    // echo checks made
 	echo   bool   // some phrase was discarded as echoed
 	field  bool   // some phrase was discarded as a named field's content
+	tmpl   int8   // whether the request carries its own template: 0 not read yet, 1 no, 2 yes
 }
+
+// templated reports whether the client's request carries a template the
+// upstream renders (vLLM's chat_template, "{{ raise_exception('…') }}"):
+// then any words of the answer may be the client's, computed rather than
+// echoed, so no phrase is evidence and the codes and the status decide.
+func (ts *textScan) templated() bool {
+	if ts.tmpl == 0 {
+		ts.tmpl = 1
+		if len(ts.req) > 0 && hasMember(ts.req, templateKeys[:]) {
+			ts.tmpl = 2
+		}
+	}
+	return ts.tmpl == 2
+}
+
+// templateKeys are the request members that hold a template the upstream
+// renders.
+var templateKeys = [...]string{`"chat_template"`}
 
 func (ts *textScan) texts() int {
 	if ts.f == nil || !ts.f.parsed {
@@ -37,6 +56,10 @@ func (ts *textScan) text(i int) []byte {
 // request (noted in echo). It returns len(s.list) for none.
 func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 	n := len(s.list)
+	if ts.templated() {
+		ts.echo = true
+		return n
+	}
 	for lo := 0; ; {
 		best, in := hit{idx: n}, 0
 		for i := 0; i < ts.texts(); i++ {

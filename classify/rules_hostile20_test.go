@@ -6,8 +6,8 @@ import (
 	"github.com/detour-llm/detour/classify"
 )
 
-// A hostile review of round 20 (git diff 2031315..b34e33c -- classify).
-// Each test fails at b34e33c and states the verdict the answer must reach,
+// A hostile review of the rules of corpus rounds 19 and 20: each test
+// failed before its fix and states the verdict the answer must reach,
 // or the account- or endpoint-scoped verdicts it must not reach.
 
 type review20Case struct {
@@ -47,9 +47,8 @@ func runReview20(t *testing.T, cases []review20Case) {
 // trailing " None" of the corpus's vllm-* cases). raise_exception() with a
 // concatenation writes a phrase no piece of the request holds, so the echo
 // rule cannot see it: the client pages the operator and cools the whole
-// account (quota), or cools the endpoint for unavailable_cooldown. At
-// 2031315 both answers were unknown.
-func TestReview20TemplateRaiseBuildsNewPhrases(t *testing.T) {
+// account (quota), or cools the endpoint for unavailable_cooldown.
+func TestTemplateRaiseBuildsNewPhrases(t *testing.T) {
 	fqtReq := `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat_template":"{{ raise_exception('free quota ' ~ 'tier') }}"}`
 	tmplReq := `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat_template":"{{ raise_exception('must provide a ' ~ 'chat template') }}"}`
 	runReview20(t, []review20Case{
@@ -67,9 +66,8 @@ func TestReview20TemplateRaiseBuildsNewPhrases(t *testing.T) {
 
 // "free quota tier" is a strong quota phrase ranked above "rate limit":
 // a free tier's throttle that says so, with a rate-limit type and code and
-// a 30 s RetryInfo, pages the operator and cools the whole account. At
-// 2031315 all three were rate_limited.
-func TestReview20FreeQuotaTierThrottle(t *testing.T) {
+// a 30 s RetryInfo, pages the operator and cools the whole account.
+func TestFreeQuotaTierThrottle(t *testing.T) {
 	runReview20(t, []review20Case{
 		{name: "openai envelope, rate_limit_exceeded", status: 429,
 			body: `{"error":{"message":"Rate limit exceeded on the free quota tier. Please try again in 20s.","type":"rate_limit_error","param":null,"code":"rate_limit_exceeded"}}`,
@@ -89,7 +87,7 @@ func TestReview20FreeQuotaTierThrottle(t *testing.T) {
 // other model on it, and pages. It is a model not offered to this kind of
 // account (behaviour.md: "A service not offered to a kind of account … is
 // forbidden"), an endpoint's matter.
-func TestReview20NoFreeTierForOneModelIsNotAccountWide(t *testing.T) {
+func TestNoFreeTierForOneModelIsNotAccountWide(t *testing.T) {
 	runReview20(t, []review20Case{
 		{name: "gemini preview without a free tier", status: 429,
 			body:   `{"error":{"code":429,"message":"Gemini 2.5 Pro Preview doesn't have a free quota tier. Please use Gemini 2.5 Pro Experimental (models/gemini-2.5-pro-exp-03-25) instead. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.","status":"RESOURCE_EXHAUSTED"}}`,
@@ -101,9 +99,9 @@ func TestReview20NoFreeTierForOneModelIsNotAccountWide(t *testing.T) {
 // URL path ("Timeout while downloading 20250503_162129.jpg." in the
 // corpus) quotes the client's text in a form the echo rule does not
 // compare: %20 and + in the request, blanks in the answer. The new quota
-// phrase also outranks the new "timeout … download" exception. At 2031315:
+// phrase also outranks the new "timeout … download" exception. Before:
 // unknown.
-func TestReview20URLDecodedFilenameEcho(t *testing.T) {
+func TestURLDecodedFilenameEcho(t *testing.T) {
 	runReview20(t, []review20Case{
 		{name: "percent-encoded", status: 400,
 			body:   `{"error":{"message":"Timeout while downloading free quota tier.jpg.","type":"invalid_request_error","param":null,"code":"invalid_image_url"}}`,
@@ -121,10 +119,8 @@ func TestReview20URLDecodedFilenameEcho(t *testing.T) {
 // "connection timeout" phrases: the "download … timeout" exception is a
 // request phrase that the 5xx timeout phrases outrank, and its 40-byte gap
 // does not span a URL. behaviour.md ("What the request points to"): the
-// client's slow host is unknown. (At 2031315 these were server_error, also
-// counted; the new rule keeps the hole a client can use to count failures
-// against an endpoint with a black-holed URL.)
-func TestReview20ConnectTimeoutToClientHost(t *testing.T) {
+// client's slow host is unknown.
+func TestConnectTimeoutToClientHost(t *testing.T) {
 	req := `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example.com/cat.png"}}]}]}`
 	runReview20(t, []review20Case{
 		{name: "undici ConnectTimeoutError", status: 500,
@@ -138,8 +134,8 @@ func TestReview20ConnectTimeoutToClientHost(t *testing.T) {
 
 // "cannot use … with" (gap 24, in any 5xx) reads a crashed worker's 5xx as
 // a capability gap: unknown cools nothing and is not counted, so a dead
-// endpoint stays first in line. At 2031315: server_error.
-func TestReview20CannotUseWithInOutage(t *testing.T) {
+// endpoint stays first in line. Before: server_error.
+func TestCannotUseWithInOutage(t *testing.T) {
 	runReview20(t, []review20Case{
 		{name: "worker crash", status: 503,
 			body: `{"error":{"message":"Worker cannot use GPU 0: crashed with CUDA error 700 (an illegal memory access was encountered)","type":"server_error","param":null,"code":null}}`,
@@ -154,8 +150,8 @@ func TestReview20CannotUseWithInOutage(t *testing.T) {
 // the bad-input evidence of an answer that is about the client's own
 // malformed input (a bad tool name, with its param and code): overflow
 // moves the same bad request on to every target and tells the client to
-// retry. At 2031315: bad_request.
-func TestReview20AtMostCanBeSpecifiedAcrossSentences(t *testing.T) {
+// retry. Before: bad_request.
+func TestAtMostCanBeSpecifiedAcrossSentences(t *testing.T) {
 	runReview20(t, []review20Case{
 		{name: "tool name charset", status: 400,
 			body: `{"error":{"message":"Invalid 'tools[0].function.name': at most 64 chars. Only a-z, 0-9, _ and - can be specified.","type":"invalid_request_error","param":"tools[0].function.name","code":"invalid_value"}}`,
