@@ -131,28 +131,15 @@ func carriesCredential(req []byte) bool {
 func refersToResource(req []byte) bool {
 	for _, k := range resourceKeys {
 		for at := 0; ; {
-			i := bytes.Index(req[at:], []byte(k))
-			if i < 0 {
+			j, next := memberValue(req, k, at)
+			if next < 0 {
 				break
 			}
-			i += at
-			at = i + len(k)
-			if escapedAt(req, i) {
-				continue
-			}
-			j := at
-			for j < len(req) && (req[j] == ' ' || req[j] == '\t' || req[j] == '\n' || req[j] == '\r') {
-				j++
-			}
-			if j >= len(req) || req[j] != ':' {
-				continue
-			}
-			for j++; j < len(req) && (req[j] == ' ' || req[j] == '\t' || req[j] == '\n' || req[j] == '\r'); j++ {
-			}
+			at = next
 			// An id is a string (a list of them for the *_ids members):
 			// the same name with an object is a JSON schema's property
 			// (a tool's parameters), which names nothing stored.
-			if j < len(req) && (req[j] == '"' || strings.HasSuffix(k, `_ids"`) && req[j] == '[') {
+			if j >= 0 && j < len(req) && (req[j] == '"' || strings.HasSuffix(k, `_ids"`) && req[j] == '[') {
 				return true
 			}
 		}
@@ -160,27 +147,40 @@ func refersToResource(req []byte) bool {
 	return false
 }
 
+// memberValue looks for the member name k (quoted) in req from at: j is
+// where the value of the first occurrence that is a member (unescaped,
+// followed by a colon) starts, -1 where that occurrence is no member;
+// next is where to look on, -1 when k occurs no more.
+func memberValue(req []byte, k string, at int) (j, next int) {
+	i := bytes.Index(req[at:], []byte(k))
+	if i < 0 {
+		return -1, -1
+	}
+	i += at
+	next = i + len(k)
+	if escapedAt(req, i) {
+		return -1, next
+	}
+	j = skipBlanks(req, next)
+	if j >= len(req) || req[j] != ':' {
+		return -1, next
+	}
+	return skipBlanks(req, j+1), next
+}
+
 // hasMember reports whether req has a member named one of keys (each a
 // quoted name): the name, unescaped, followed by a colon.
 func hasMember(req []byte, keys []string) bool {
 	for _, k := range keys {
 		for at := 0; ; {
-			i := bytes.Index(req[at:], []byte(k))
-			if i < 0 {
+			j, next := memberValue(req, k, at)
+			if next < 0 {
 				break
 			}
-			i += at
-			at = i + len(k)
-			if escapedAt(req, i) {
-				continue
-			}
-			j := at
-			for j < len(req) && (req[j] == ' ' || req[j] == '\t' || req[j] == '\n' || req[j] == '\r') {
-				j++
-			}
-			if j < len(req) && req[j] == ':' {
+			if j >= 0 {
 				return true
 			}
+			at = next
 		}
 	}
 	return false

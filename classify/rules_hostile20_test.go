@@ -1,44 +1,23 @@
-package classify_test
+package classify
 
 import (
 	"testing"
-
-	"github.com/detour-llm/detour/classify"
 )
 
 // A hostile review of the rules of corpus rounds 19 and 20: each test
 // failed before its fix and states the verdict the answer must reach,
 // or the account- or endpoint-scoped verdicts it must not reach.
 
-type review20Case struct {
-	name   string
-	status int
-	body   string
-	req    string
-	want   classify.Class // checked unless notAny is set
-	notAny []classify.Class
-}
-
-func runReview20(t *testing.T, cases []review20Case) {
+// runReview20 is runHostile (rules_hostile_test.go) with the model Detour
+// sent set where a case names none.
+func runReview20(t *testing.T, cases []hostileCase) {
 	t.Helper()
-	for _, c := range cases {
-		var req []byte
-		if c.req != "" {
-			req = []byte(c.req)
-		}
-		v := classify.Classify(classify.Response{Status: c.status, Body: []byte(c.body), Request: req, Model: "served-model"})
-		if len(c.notAny) > 0 {
-			for _, bad := range c.notAny {
-				if v.Class == bad {
-					t.Errorf("%s: got %s (%s), must not be %s", c.name, v.Class, v.Evidence, bad)
-				}
-			}
-			continue
-		}
-		if v.Class != c.want {
-			t.Errorf("%s: got %s (%s), want %s", c.name, v.Class, v.Evidence, c.want)
+	for i := range cases {
+		if cases[i].model == "" {
+			cases[i].model = "served-model"
 		}
 	}
+	runHostile(t, cases)
 }
 
 // vLLM takes a per-request `chat_template` (older versions always; newer
@@ -51,16 +30,16 @@ func runReview20(t *testing.T, cases []review20Case) {
 func TestTemplateRaiseBuildsNewPhrases(t *testing.T) {
 	fqtReq := `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat_template":"{{ raise_exception('free quota ' ~ 'tier') }}"}`
 	tmplReq := `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat_template":"{{ raise_exception('must provide a ' ~ 'chat template') }}"}`
-	runReview20(t, []review20Case{
+	runReview20(t, []hostileCase{
 		{name: "vllm flat, free quota tier", status: 400,
 			body: `{"object":"error","message":"free quota tier None","type":"BadRequestError","param":null,"code":400}`,
-			req:  fqtReq, notAny: []classify.Class{classify.Quota, classify.Auth}},
+			req:  fqtReq, notAny: []Class{Quota, Auth}},
 		{name: "vllm envelope, free quota tier", status: 400,
 			body: `{"error":{"message":"free quota tier None","type":"BadRequestError","param":null,"code":400}}`,
-			req:  fqtReq, notAny: []classify.Class{classify.Quota, classify.Auth}},
+			req:  fqtReq, notAny: []Class{Quota, Auth}},
 		{name: "vllm flat, must provide a chat template", status: 400,
 			body: `{"object":"error","message":"must provide a chat template None","type":"BadRequestError","param":null,"code":400}`,
-			req:  tmplReq, notAny: []classify.Class{classify.Unavailable}},
+			req:  tmplReq, notAny: []Class{Unavailable}},
 	})
 }
 
@@ -68,16 +47,16 @@ func TestTemplateRaiseBuildsNewPhrases(t *testing.T) {
 // a free tier's throttle that says so, with a rate-limit type and code and
 // a 30 s RetryInfo, pages the operator and cools the whole account.
 func TestFreeQuotaTierThrottle(t *testing.T) {
-	runReview20(t, []review20Case{
+	runReview20(t, []hostileCase{
 		{name: "openai envelope, rate_limit_exceeded", status: 429,
 			body: `{"error":{"message":"Rate limit exceeded on the free quota tier. Please try again in 20s.","type":"rate_limit_error","param":null,"code":"rate_limit_exceeded"}}`,
-			want: classify.RateLimited},
+			want: RateLimited},
 		{name: "google envelope, rate limit words", status: 429,
 			body: `{"error":{"code":429,"message":"Rate limit exceeded on the free quota tier.","status":"RESOURCE_EXHAUSTED"}}`,
-			want: classify.RateLimited},
+			want: RateLimited},
 		{name: "google envelope, RetryInfo 30s", status: 429,
 			body: `{"error":{"code":429,"message":"Free quota tier limit reached. Please retry in 30s.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"30s"}]}}`,
-			want: classify.RateLimited},
+			want: RateLimited},
 	})
 }
 
@@ -88,10 +67,10 @@ func TestFreeQuotaTierThrottle(t *testing.T) {
 // account (behaviour.md: "A service not offered to a kind of account … is
 // forbidden"), an endpoint's matter.
 func TestNoFreeTierForOneModelIsNotAccountWide(t *testing.T) {
-	runReview20(t, []review20Case{
+	runReview20(t, []hostileCase{
 		{name: "gemini preview without a free tier", status: 429,
 			body:   `{"error":{"code":429,"message":"Gemini 2.5 Pro Preview doesn't have a free quota tier. Please use Gemini 2.5 Pro Experimental (models/gemini-2.5-pro-exp-03-25) instead. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.","status":"RESOURCE_EXHAUSTED"}}`,
-			notAny: []classify.Class{classify.Quota, classify.Auth}},
+			notAny: []Class{Quota, Auth}},
 	})
 }
 
@@ -102,15 +81,15 @@ func TestNoFreeTierForOneModelIsNotAccountWide(t *testing.T) {
 // phrase also outranks the new "timeout … download" exception. Before:
 // unknown.
 func TestURLDecodedFilenameEcho(t *testing.T) {
-	runReview20(t, []review20Case{
+	runReview20(t, []hostileCase{
 		{name: "percent-encoded", status: 400,
 			body:   `{"error":{"message":"Timeout while downloading free quota tier.jpg.","type":"invalid_request_error","param":null,"code":"invalid_image_url"}}`,
 			req:    `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example/free%20quota%20tier.jpg"}}]}]}`,
-			notAny: []classify.Class{classify.Quota, classify.Auth}},
+			notAny: []Class{Quota, Auth}},
 		{name: "plus-encoded", status: 400,
 			body:   `{"error":{"message":"Error while downloading free quota tier.jpg.","type":"invalid_request_error","param":null,"code":"invalid_image_url"}}`,
 			req:    `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example/free+quota+tier.jpg"}}]}]}`,
-			notAny: []classify.Class{classify.Quota, classify.Auth}},
+			notAny: []Class{Quota, Auth}},
 	})
 }
 
@@ -122,13 +101,13 @@ func TestURLDecodedFilenameEcho(t *testing.T) {
 // client's slow host is unknown.
 func TestConnectTimeoutToClientHost(t *testing.T) {
 	req := `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example.com/cat.png"}}]}]}`
-	runReview20(t, []review20Case{
+	runReview20(t, []hostileCase{
 		{name: "undici ConnectTimeoutError", status: 500,
 			body: `{"error":{"message":"Failed to download https://slow.example.com/cat.png: fetch failed: ConnectTimeoutError: Connect Timeout Error (attempted address: slow.example.com:443, timeout: 10000ms)","type":"server_error","param":null,"code":null}}`,
-			req:  req, want: classify.Unknown},
+			req:  req, want: Unknown},
 		{name: "short download wording", status: 500,
 			body: `{"error":{"message":"Failed to download image: connection timeout","type":"server_error","param":null,"code":null}}`,
-			req:  req, want: classify.Unknown},
+			req:  req, want: Unknown},
 	})
 }
 
@@ -136,13 +115,13 @@ func TestConnectTimeoutToClientHost(t *testing.T) {
 // a capability gap: unknown cools nothing and is not counted, so a dead
 // endpoint stays first in line. Before: server_error.
 func TestCannotUseWithInOutage(t *testing.T) {
-	runReview20(t, []review20Case{
+	runReview20(t, []hostileCase{
 		{name: "worker crash", status: 503,
 			body: `{"error":{"message":"Worker cannot use GPU 0: crashed with CUDA error 700 (an illegal memory access was encountered)","type":"server_error","param":null,"code":null}}`,
-			want: classify.ServerError},
+			want: ServerError},
 		{name: "oom kill", status: 500,
 			body: `{"error":"Model runner cannot use more memory; killed with signal 9 (OOM)"}`,
-			want: classify.ServerError},
+			want: ServerError},
 	})
 }
 
@@ -152,9 +131,9 @@ func TestCannotUseWithInOutage(t *testing.T) {
 // moves the same bad request on to every target and tells the client to
 // retry. Before: bad_request.
 func TestAtMostCanBeSpecifiedAcrossSentences(t *testing.T) {
-	runReview20(t, []review20Case{
+	runReview20(t, []hostileCase{
 		{name: "tool name charset", status: 400,
 			body: `{"error":{"message":"Invalid 'tools[0].function.name': at most 64 chars. Only a-z, 0-9, _ and - can be specified.","type":"invalid_request_error","param":"tools[0].function.name","code":"invalid_value"}}`,
-			want: classify.BadRequest},
+			want: BadRequest},
 	})
 }
