@@ -262,7 +262,32 @@ func echoed(req, raw []byte) bool {
 	if len(needle) == 0 {
 		return false
 	}
-	return containsReq(req, needle) || echoedLines(req, raw)
+	return containsReq(req, needle) || echoedLines(req, raw) || echoedInURL(req, needle)
+}
+
+// echoedInURL reports whether needle, holding blanks, is in the request
+// with its blanks URL-encoded (%20 or +): an upstream that fetched the
+// client's URL quotes the file's name decoded ("Timeout while downloading
+// insufficient balance.jpg" for …/insufficient%20balance.jpg).
+func echoedInURL(req, needle []byte) bool {
+	if bytes.IndexByte(needle, ' ') < 0 {
+		return false
+	}
+	var buf [3 * maxNeedle]byte
+	for _, enc := range [...]string{"%20", "+"} {
+		b := buf[:0]
+		for _, c := range needle {
+			if c == ' ' {
+				b = append(b, enc...)
+			} else {
+				b = append(b, c)
+			}
+		}
+		if containsReq(req, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // containsReq reports whether needle occurs in the request req, read as

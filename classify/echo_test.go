@@ -68,6 +68,9 @@ func phraseText(p phrase) string {
 	if p.b == "" {
 		return p.a
 	}
+	if p.clientThing {
+		return p.a + " image " + p.b
+	}
 	return p.a + " " + p.b
 }
 

@@ -42,6 +42,23 @@ func featureBetween(gap []byte) bool {
 	return containsFold(gap, "support") || containsFold(gap, ": ") || sentenceEnds(gap)
 }
 
+// clauseEnds reports whether t holds the end of a sentence or a clause: a
+// full stop followed by a blank, '!', '?', ';', or a line break (raw or
+// escaped).
+func clauseEnds(t []byte) bool {
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '!', '?', ';', '\n':
+			return true
+		case '\\':
+			if i+1 < len(t) && t[i+1] == 'n' {
+				return true
+			}
+		}
+	}
+	return sentenceEnds(t)
+}
+
 // sentenceEnds reports a full stop followed by a blank in t; an ellipsis
 // ("Model ... is not supported", where a name was elided) ends nothing.
 func sentenceEnds(t []byte) bool {
@@ -91,8 +108,7 @@ func preposition(w []byte) bool {
 // goneNouns are the words naming what an endpoint serves: a model, the
 // endpoint or API itself, a version of it, a deployment. "X is no longer
 // supported" is about the endpoint only when X is one of them.
-var goneNouns = [...]string{"model", "models", "endpoint", "endpoints", "api", "apis", "version",
-	"service", "deployment", "engine", "route", "path", "url"}
+var goneNouns = [...]string{"model", "models", "endpoint", "endpoints", "api", "apis", "version", "deployment"}
 
 // maxSubjectBack bounds how far back goneSubject reads for the subject.
 const maxSubjectBack = 160
@@ -143,9 +159,10 @@ func goneSubject(t []byte, i int) bool {
 // versionWord reports whether t[j:k], a word of a sentence's subject, is
 // a number outside any identifier: a model's display name carries its
 // version ("Gemini 1.0 Pro Vision", "Claude 2"), which a feature's name
-// ("Live search", "The functions parameter") does not. A number joined to
-// a field's name (tools[0], max_tokens_2) or quoted (`web-search-2025-03-05`,
-// a beta the client named) is not one.
+// ("Live search", "The functions parameter", "Web search 2") does not: the
+// number must follow a capitalised name. A number in a field's index
+// (tools[0]) or quoted (`web-search-2025-03-05`, a beta the client named)
+// is not one.
 func versionWord(t []byte, j, k int) bool {
 	for _, c := range t[j:k] {
 		if c < '0' || c > '9' {
@@ -153,7 +170,24 @@ func versionWord(t []byte, j, k int) bool {
 		}
 	}
 	joined := func(c byte) bool { return c == '_' || c == '[' || c == ']' }
-	return !(j > 0 && joined(t[j-1]) || k < len(t) && joined(t[k]))
+	if j > 0 && joined(t[j-1]) || k < len(t) && joined(t[k]) {
+		return false
+	}
+	// A name's version is dotted, or follows the name, which is
+	// capitalised ("Gemini 1.0", "Claude 2", "GPT-4"); "Web search 2"
+	// names a feature.
+	if k+1 < len(t) && t[k] == '.' && t[k+1] >= '0' && t[k+1] <= '9' {
+		return true // a dotted version: "1.0", "2.5", in any letter case
+	}
+	p := j
+	for p > 0 && (t[p-1] == ' ' || t[p-1] == '-') {
+		p--
+	}
+	s := p
+	for s > 0 && wordTab[t[s-1]] == 1 {
+		s--
+	}
+	return s < p && t[s] >= 'A' && t[s] <= 'Z'
 }
 
 // closes reports whether the quote at t[j] is closed by the same quote
@@ -348,6 +382,23 @@ func namesRequestField(t []byte) bool {
 				return true
 			}
 			at = e
+		}
+	}
+	return false
+}
+
+// clientThings are the words for what a client's request points to and an
+// upstream fetches: a URL, an image, a file.
+var clientThings = [...]string{"http", "image", "file", "url", "audio", "video", "document", "media", "attachment"}
+
+// namesClientThing reports whether t names something the client's request
+// points to (clientThings): a fetch of it that timed out is the client's
+// host, not the server's own timer ("failed to fetch model weights:
+// timeout" names none).
+func namesClientThing(t []byte) bool {
+	for _, w := range clientThings {
+		if containsFold(t, w) {
+			return true
 		}
 	}
 	return false

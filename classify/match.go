@@ -44,24 +44,25 @@ func tables() (lower, word [256]byte) {
 
 // phrase is one taught sentence fragment and the class it decides.
 type phrase struct {
-	a, b     string // b, when set, must follow a within gap bytes
-	gap      int
-	class    Class
-	weak     bool // a weak quota phrase: a per-minute period overrides it
-	badInput bool // evidence of bad input: only where the default is unknown
-	notRate  bool // ignored on a rate-limited answer ("too many tokens" from a throttle)
-	vague    bool // an unknown-class phrase that names nothing: a code still decides
-	word     bool // must end where the word does: an abbreviation (TPD), not a word's start
-	slash    bool // a unit after a slash ("1000 calls / month"), blanks allowed between
-	subject  bool // the model itself is what is unsupported, not a feature of it (gone.go)
-	param    bool // the word before names a request field in snake_case (fieldpath.go)
-	noModel  bool // the gap between the parts does not speak of a model
-	noAcct   bool // the gap does not speak of the account (a key, a token, payment, billing, a plan)
-	scoped   bool // gone wording whose gap may hold what the client named: the not-found scope applies (notfound.go)
-	goneNoun bool // gone wording about what the sentence names before it: a model, an endpoint, an API (gone.go)
-	clause   bool // both parts in one sentence: no full stop between them
-	feature  bool // gone wording about anything else the sentence names: a feature of the request (gone.go)
-	evidence string
+	a, b        string // b, when set, must follow a within gap bytes
+	gap         int
+	class       Class
+	weak        bool // a weak quota phrase: a per-minute period overrides it
+	badInput    bool // evidence of bad input: only where the default is unknown
+	notRate     bool // ignored on a rate-limited answer ("too many tokens" from a throttle)
+	vague       bool // an unknown-class phrase that names nothing: a code still decides
+	word        bool // must end where the word does: an abbreviation (TPD), not a word's start
+	slash       bool // a unit after a slash ("1000 calls / month"), blanks allowed between
+	subject     bool // the model itself is what is unsupported, not a feature of it (gone.go)
+	param       bool // the word before names a request field in snake_case (fieldpath.go)
+	noModel     bool // the gap between the parts does not speak of a model
+	noAcct      bool // the gap does not speak of the account (a key, a token, payment, billing, a plan)
+	scoped      bool // gone wording whose gap may hold what the client named: the not-found scope applies (notfound.go)
+	goneNoun    bool // gone wording about what the sentence names before it: a model, an endpoint, an API (gone.go)
+	clause      bool // both parts in one sentence: no full stop, ';' or line break between them
+	clientThing bool // between the two parts, a URL or a medium the client sent ("Failed to download https://…: … timeout", "download image: connection timeout")
+	feature     bool // gone wording about anything else the sentence names: a feature of the request (gone.go)
+	evidence    string
 }
 
 // phraseSet indexes phrases by a hash of their first three bytes (blanks
@@ -381,7 +382,10 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	if p.subject && featureBetween(t[end:end+j]) {
 		return 0, false
 	}
-	if p.clause && sentenceEnds(t[end:end+j]) {
+	if p.clause && clauseEnds(t[end:end+j]) {
+		return 0, false
+	}
+	if p.clientThing && !namesClientThing(t[end:end+j]) {
 		return 0, false
 	}
 	if p.noModel && containsFold(t[end:end+j], "model") {

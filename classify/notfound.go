@@ -112,15 +112,59 @@ var resourceKeys = [...]string{
 	`"cached_content"`, `"cachedContent"`, `"skill_id"`, `"assistant_id"`, `"thread_id"`,
 }
 
-// credentialKeys are the request members that carry a credential the
-// client supplied for a third party: a data source's authentication (Azure
-// On Your Data), a remote MCP server's authorization_token, a connector.
-var credentialKeys = [...]string{`"data_sources"`, `"authentication"`, `"authorization_token"`, `"mcp_servers"`, `"connectors"`}
+// credentialKeys are the request's top-level members that carry
+// credentials the client supplied for a third party: Azure On Your Data's
+// data_sources (a search service's key under parameters.authentication),
+// Anthropic's mcp_servers (an authorization_token each), connectors.
+var credentialKeys = [...]string{"data_sources", "mcp_servers", "connectors"}
 
-// carriesCredential reports whether the request has a member named in
-// credentialKeys (as refersToResource reads member names).
+// carriesCredential reports whether the request has a top-level member
+// named in credentialKeys. A member deeper (a tool schema's property named
+// "authentication") is not one: only the request's own members say what
+// it carries.
 func carriesCredential(req []byte) bool {
-	return len(req) > 0 && hasMember(req, credentialKeys[:])
+	return topMember(req, credentialKeys[:])
+}
+
+// topMember reports whether req, a JSON object, has a top-level member
+// named one of keys (unescaped names only).
+func topMember(req []byte, keys []string) bool {
+	depth, inStr, key := 0, false, -1
+	for i := 0; i < len(req); i++ {
+		c := req[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+				if key >= 0 {
+					j := skipBlanks(req, i+1)
+					if j < len(req) && req[j] == ':' {
+						for _, k := range keys {
+							if string(req[key:i]) == k {
+								return true
+							}
+						}
+					}
+					key = -1
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+			if depth == 1 {
+				key = i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
 }
 
 // refersToResource reports whether the request, valid JSON, has a member
@@ -166,24 +210,6 @@ func memberValue(req []byte, k string, at int) (j, next int) {
 		return -1, next
 	}
 	return skipBlanks(req, j+1), next
-}
-
-// hasMember reports whether req has a member named one of keys (each a
-// quoted name): the name, unescaped, followed by a colon.
-func hasMember(req []byte, keys []string) bool {
-	for _, k := range keys {
-		for at := 0; ; {
-			j, next := memberValue(req, k, at)
-			if next < 0 {
-				break
-			}
-			if j >= 0 {
-				return true
-			}
-			at = next
-		}
-	}
-	return false
 }
 
 // escapedAt reports whether the quote at b[i] is escaped (an odd run of

@@ -79,10 +79,10 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// Fetching what the request points to timed out, a URL between ("Failed
 	// to download https://…: ConnectTimeoutError"): the client's slow host,
 	// before the server's own timeout wording below.
-	{a: "download", b: "timeout", gap: 120, class: Unknown},
-	{a: "download", b: "timed out", gap: 120, class: Unknown},
-	{a: "fetch", b: "timeout", gap: 120, class: Unknown},
-	{a: "fetch", b: "timed out", gap: 120, class: Unknown},
+	{a: "download", b: "timeout", gap: 120, class: Unknown, clientThing: true},
+	{a: "download", b: "timed out", gap: 120, class: Unknown, clientThing: true},
+	{a: "fetch", b: "timeout", gap: 120, class: Unknown, clientThing: true},
+	{a: "fetch", b: "timed out", gap: 120, class: Unknown, clientThing: true},
 	{a: "requires", b: "flag", gap: 16, class: Unknown},
 	{a: "image", b: "unknown format", gap: 12, class: Unknown},
 })

@@ -25,16 +25,16 @@ type textScan struct {
 func (ts *textScan) templated() bool {
 	if ts.tmpl == 0 {
 		ts.tmpl = 1
-		if len(ts.req) > 0 && hasMember(ts.req, templateKeys[:]) {
+		if topMember(ts.req, templateKeys[:]) {
 			ts.tmpl = 2
 		}
 	}
 	return ts.tmpl == 2
 }
 
-// templateKeys are the request members that hold a template the upstream
-// renders.
-var templateKeys = [...]string{`"chat_template"`}
+// templateKeys are the request's top-level members that hold a template
+// the upstream renders.
+var templateKeys = [...]string{"chat_template"}
 
 func (ts *textScan) texts() int {
 	if ts.f == nil || !ts.f.parsed {

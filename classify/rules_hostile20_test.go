@@ -28,14 +28,14 @@ func runReview20(t *testing.T, cases []hostileCase) {
 // rule cannot see it: the client pages the operator and cools the whole
 // account (quota), or cools the endpoint for unavailable_cooldown.
 func TestTemplateRaiseBuildsNewPhrases(t *testing.T) {
-	fqtReq := `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat_template":"{{ raise_exception('free quota ' ~ 'tier') }}"}`
+	fqtReq := `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat_template":"{{ raise_exception('credit balance is ' ~ 'too low') }}"}`
 	tmplReq := `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat_template":"{{ raise_exception('must provide a ' ~ 'chat template') }}"}`
 	runReview20(t, []hostileCase{
-		{name: "vllm flat, free quota tier", status: 400,
-			body: `{"object":"error","message":"free quota tier None","type":"BadRequestError","param":null,"code":400}`,
+		{name: "vllm flat, credit balance", status: 400,
+			body: `{"object":"error","message":"credit balance is too low None","type":"BadRequestError","param":null,"code":400}`,
 			req:  fqtReq, notAny: []Class{Quota, Auth}},
-		{name: "vllm envelope, free quota tier", status: 400,
-			body: `{"error":{"message":"free quota tier None","type":"BadRequestError","param":null,"code":400}}`,
+		{name: "vllm envelope, credit balance", status: 400,
+			body: `{"error":{"message":"credit balance is too low None","type":"BadRequestError","param":null,"code":400}}`,
 			req:  fqtReq, notAny: []Class{Quota, Auth}},
 		{name: "vllm flat, must provide a chat template", status: 400,
 			body: `{"object":"error","message":"must provide a chat template None","type":"BadRequestError","param":null,"code":400}`,
@@ -43,9 +43,10 @@ func TestTemplateRaiseBuildsNewPhrases(t *testing.T) {
 	})
 }
 
-// "free quota tier" is a strong quota phrase ranked above "rate limit":
-// a free tier's throttle that says so, with a rate-limit type and code and
-// a 30 s RetryInfo, pages the operator and cools the whole account.
+// A free tier's throttle that says "free quota tier", with a rate-limit
+// type and code or a 30 s RetryInfo, stays rate_limited: "no free quota
+// tier" (a model this account's tier is not offered) ranks after the rate
+// wording, and "free quota tier" alone decides nothing.
 func TestFreeQuotaTierThrottle(t *testing.T) {
 	runReview20(t, []hostileCase{
 		{name: "openai envelope, rate_limit_exceeded", status: 429,
@@ -53,6 +54,9 @@ func TestFreeQuotaTierThrottle(t *testing.T) {
 			want: RateLimited},
 		{name: "google envelope, rate limit words", status: 429,
 			body: `{"error":{"code":429,"message":"Rate limit exceeded on the free quota tier.","status":"RESOURCE_EXHAUSTED"}}`,
+			want: RateLimited},
+		{name: "rate wording before no free quota tier", status: 429,
+			body: `{"error":{"code":429,"message":"Rate limit exceeded: this key has no free quota tier left this minute.","status":"RESOURCE_EXHAUSTED"}}`,
 			want: RateLimited},
 		{name: "google envelope, RetryInfo 30s", status: 429,
 			body: `{"error":{"code":429,"message":"Free quota tier limit reached. Please retry in 30s.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"30s"}]}}`,
@@ -76,29 +80,26 @@ func TestNoFreeTierForOneModelIsNotAccountWide(t *testing.T) {
 
 // An upstream that names the file it could not download by its decoded
 // URL path ("Timeout while downloading 20250503_162129.jpg." in the
-// corpus) quotes the client's text in a form the echo rule does not
-// compare: %20 and + in the request, blanks in the answer. The new quota
-// phrase also outranks the new "timeout … download" exception. Before:
-// unknown.
+// corpus) quotes the client's text with its %20 and + decoded to blanks:
+// the echo rule compares both forms (echoedInURL), so a client's file name
+// cannot page the operator.
 func TestURLDecodedFilenameEcho(t *testing.T) {
 	runReview20(t, []hostileCase{
 		{name: "percent-encoded", status: 400,
-			body:   `{"error":{"message":"Timeout while downloading free quota tier.jpg.","type":"invalid_request_error","param":null,"code":"invalid_image_url"}}`,
-			req:    `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example/free%20quota%20tier.jpg"}}]}]}`,
+			body:   `{"error":{"message":"Timeout while downloading insufficient balance.jpg.","type":"invalid_request_error","param":null,"code":"invalid_image_url"}}`,
+			req:    `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example/insufficient%20balance.jpg"}}]}]}`,
 			notAny: []Class{Quota, Auth}},
 		{name: "plus-encoded", status: 400,
-			body:   `{"error":{"message":"Error while downloading free quota tier.jpg.","type":"invalid_request_error","param":null,"code":"invalid_image_url"}}`,
-			req:    `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example/free+quota+tier.jpg"}}]}]}`,
+			body:   `{"error":{"message":"Error while downloading insufficient balance.jpg.","type":"invalid_request_error","param":null,"code":"invalid_image_url"}}`,
+			req:    `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example/insufficient+balance.jpg"}}]}]}`,
 			notAny: []Class{Quota, Auth}},
 	})
 }
 
-// A connect timeout to the client's own image host, inside a 5xx, is now
-// timeout (counted against the endpoint) by the new "connect timeout" /
-// "connection timeout" phrases: the "download … timeout" exception is a
-// request phrase that the 5xx timeout phrases outrank, and its 40-byte gap
-// does not span a URL. behaviour.md ("What the request points to"): the
-// client's slow host is unknown.
+// A connect timeout to the client's own image host, inside a 5xx, is the
+// client's slow host (behaviour.md, "What the request points to"): unknown,
+// not a timeout counted against the endpoint. The fetch wording ranks
+// before the 5xx timeout phrases and spans a URL or names the medium.
 func TestConnectTimeoutToClientHost(t *testing.T) {
 	req := `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://slow.example.com/cat.png"}}]}]}`
 	runReview20(t, []hostileCase{
@@ -111,9 +112,8 @@ func TestConnectTimeoutToClientHost(t *testing.T) {
 	})
 }
 
-// "cannot use … with" (gap 24, in any 5xx) reads a crashed worker's 5xx as
-// a capability gap: unknown cools nothing and is not counted, so a dead
-// endpoint stays first in line. Before: server_error.
+// A crashed worker's 5xx that "cannot use" something stays server_error,
+// counted: only "cannot use tools" is a capability the server lacks.
 func TestCannotUseWithInOutage(t *testing.T) {
 	runReview20(t, []hostileCase{
 		{name: "worker crash", status: 503,
@@ -135,5 +135,19 @@ func TestAtMostCanBeSpecifiedAcrossSentences(t *testing.T) {
 		{name: "tool name charset", status: 400,
 			body: `{"error":{"message":"Invalid 'tools[0].function.name': at most 64 chars. Only a-z, 0-9, _ and - can be specified.","type":"invalid_request_error","param":"tools[0].function.name","code":"invalid_value"}}`,
 			want: BadRequest},
+	})
+}
+
+// TestOnlyTopLevelMembersSayWhatARequestCarries: a tool schema's property
+// named "authentication" or "chat_template" is no credential and no
+// template the upstream renders; only the request's own top-level
+// data_sources and chat_template are.
+func TestOnlyTopLevelMembersSayWhatARequestCarries(t *testing.T) {
+	schema := `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"authentication":{"type":"string"},"chat_template":{"type":"string"}}}}}]}`
+	oyd := `{"model":"m","messages":[{"role":"user","content":"hi"}],"data_sources":[{"type":"azure_search","parameters":{"authentication":{"type":"api_key","key":"k"}}}]}`
+	runReview20(t, []hostileCase{
+		{name: "a schema property is no credential", status: 403, body: `{"error":{"message":"Invalid API key provided"}}`, req: schema, want: Auth},
+		{name: "a schema property is no template", status: 400, body: `{"error":{"message":"Your credit balance is too low to access the API."}}`, req: schema, want: Quota},
+		{name: "a data source's key", status: 403, body: `{"error":{"message":"Invalid API key provided"}}`, req: oyd, notAny: []Class{Auth}},
 	})
 }

@@ -77,13 +77,13 @@ func TestFeatureOnlySupportedInIsNotGoneModel(t *testing.T) {
 	})
 }
 
-// TestAnotherModelWordsAreNotEchoChecked: anotherModel (gone.go, since
-// removed) read the whole text for "another/different/other/newer/new/latest model" with
+// TestClientWordsAboutAnotherModelAreNoEvidence: a reading of "another
+// model" words (since removed) read the whole text for "another/different/other/newer/new/latest model" with
 // no echo check, so a client string the upstream quotes anywhere in the
 // same message turns a feature deprecation (which alone reads unknown)
 // into the model gone: unavailable, the endpoint cools at once. The
 // deciding words are the client's: the echo rule is broken.
-func TestAnotherModelWordsAreNotEchoChecked(t *testing.T) {
+func TestClientWordsAboutAnotherModelAreNoEvidence(t *testing.T) {
 	req := `{"model":"grok-4","user":"pick another model","search_parameters":{"mode":"on"},"messages":[{"role":"user","content":"hi"}]}`
 	base := Classify(Response{Status: 400, Body: []byte(`{"error":{"message":"Live search is deprecated."}}`), Request: []byte(req), Model: "grok-4"})
 	if base.Class != Unknown {
