@@ -47,7 +47,9 @@
 // Bodies are walked by an allocation-free, truncation-tolerant JSON scanner
 // (scan.go); a status-only answer costs tens of nanoseconds and allocates
 // nothing. Transport classifies failures with no HTTP answer; Message
-// extracts the human message for the client's error envelope;
+// extracts the human message of a body and AnswerMessage that of an error
+// answer (a plain-text 4xx or 5xx is its server's message), for the
+// client's error envelope;
 // ParseRetryAfter reads Retry-After, retry-after-ms and x-ratelimit-reset-*.
 //
 // It is public on purpose: any Go program that calls LLM providers can import

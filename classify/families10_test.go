@@ -233,7 +233,8 @@ func TestRoundSeventeenRules(t *testing.T) {
 		// The model serves another API only.
 		{"model only supported in another API", 404, nil, `{ "error": { "message": "This model is only supported in v1/responses and not in v1/chat/completions.", "type": "invalid_request_error", "param": "model", "code": null } }`, false, "unavailable", "phrase:model is only supported in"},
 		{"a feature only supported in another API", 400, nil, `{"error":{"message":"logprobs is only supported in v1/chat/completions."}}`, false, "unknown", ""},
-		// A deprecation whose message points to another model is the model's.
+		// A deprecation whose sentence names the model by a display name with
+		// its version is the model's.
 		{"deprecated, switch to a different model", 404, nil, `{"error":{"code":404,"message":"Gemini 1.0 Pro Vision has been deprecated on July 12, 2024. Consider switching to different model, for example gemini-1.5-flash.","status":"NOT_FOUND"}}`, false, "unavailable", "phrase:has been deprecated"},
 		{"deprecated, switch to another API", 410, nil, `{"error":"Live search is deprecated. Please switch to the Agent Tools API"}`, false, "unknown", "phrase:is deprecated"},
 		// Must not catch: a throttle's reason, a per-minute limit, capacity.
