@@ -2,6 +2,7 @@ package classify
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 )
 
@@ -127,7 +128,8 @@ func carriesCredential(req []byte) bool {
 }
 
 // topMember reports whether req, a JSON object, has a top-level member
-// named one of keys (unescaped names only).
+// named one of keys, its name escaped or not (a parser reads
+// "chat\u005ftemplate" as chat_template).
 func topMember(req []byte, keys []string) bool {
 	depth, inStr, key := 0, false, -1
 	for i := 0; i < len(req); i++ {
@@ -140,12 +142,8 @@ func topMember(req []byte, keys []string) bool {
 				inStr = false
 				if key >= 0 {
 					j := skipBlanks(req, i+1)
-					if j < len(req) && req[j] == ':' {
-						for _, k := range keys {
-							if string(req[key:i]) == k {
-								return true
-							}
-						}
+					if j < len(req) && req[j] == ':' && isKey(req[key:i], keys) {
+						return true
 					}
 					key = -1
 				}
@@ -439,4 +437,22 @@ func quotedName(b []byte) bool {
 		}
 	}
 	return alnum && other
+}
+
+// isKey reports whether the raw JSON string name (its bytes between the
+// quotes) is one of keys once its escapes are decoded.
+func isKey(name []byte, keys []string) bool {
+	if bytes.IndexByte(name, '\\') >= 0 {
+		var dec string
+		if json.Unmarshal(append(append([]byte{'"'}, name...), '"'), &dec) != nil {
+			return false
+		}
+		name = []byte(dec)
+	}
+	for _, k := range keys {
+		if string(name) == k {
+			return true
+		}
+	}
+	return false
 }

@@ -148,6 +148,8 @@ func TestOnlyTopLevelMembersSayWhatARequestCarries(t *testing.T) {
 	runReview20(t, []hostileCase{
 		{name: "a schema property is no credential", status: 403, body: `{"error":{"message":"Invalid API key provided"}}`, req: schema, want: Auth},
 		{name: "a schema property is no template", status: 400, body: `{"error":{"message":"Your credit balance is too low to access the API."}}`, req: schema, want: Quota},
+		{name: "an escaped template member", status: 400, body: `{"error":{"message":"credit balance is too low None"}}`,
+			req: `{"model":"m","messages":[{"role":"user","content":"hi"}],"chat\u005ftemplate":"{{ raise_exception('credit balance is ' ~ 'too low') }}"}`, notAny: []Class{Quota}},
 		{name: "a data source's key", status: 403, body: `{"error":{"message":"Invalid API key provided"}}`, req: oyd, notAny: []Class{Auth}},
 	})
 }
