@@ -1,8 +1,6 @@
 package classify
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 )
 
@@ -113,58 +111,6 @@ var resourceKeys = [...]string{
 	`"cached_content"`, `"cachedContent"`, `"skill_id"`, `"assistant_id"`, `"thread_id"`,
 }
 
-// credentialKeys are the request's top-level members that carry
-// credentials the client supplied for a third party: Azure On Your Data's
-// data_sources (a search service's key under parameters.authentication),
-// Anthropic's mcp_servers (an authorization_token each), connectors.
-var credentialKeys = [...]string{"data_sources", "mcp_servers", "connectors"}
-
-// carriesCredential reports whether the request has a top-level member
-// named in credentialKeys. A member deeper (a tool schema's property named
-// "authentication") is not one: only the request's own members say what
-// it carries.
-func carriesCredential(req []byte) bool {
-	return topMember(req, credentialKeys[:])
-}
-
-// topMember reports whether req, a JSON object, has a top-level member
-// named one of keys, its name escaped or not (a parser reads
-// "chat\u005ftemplate" as chat_template).
-func topMember(req []byte, keys []string) bool {
-	depth, inStr, key := 0, false, -1
-	for i := 0; i < len(req); i++ {
-		c := req[i]
-		if inStr {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inStr = false
-				if key >= 0 {
-					j := skipBlanks(req, i+1)
-					if j < len(req) && req[j] == ':' && isKey(req[key:i], keys) {
-						return true
-					}
-					key = -1
-				}
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = true
-			if depth == 1 {
-				key = i + 1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-		}
-	}
-	return false
-}
-
 // refersToResource reports whether the request, valid JSON, has a member
 // named in resourceKeys (a quoted key followed by a colon; inside a JSON
 // string a quote is escaped, so only a member name can match). Only the
@@ -187,27 +133,6 @@ func refersToResource(req []byte) bool {
 		}
 	}
 	return false
-}
-
-// memberValue looks for the member name k (quoted) in req from at: j is
-// where the value of the first occurrence that is a member (unescaped,
-// followed by a colon) starts, -1 where that occurrence is no member;
-// next is where to look on, -1 when k occurs no more.
-func memberValue(req []byte, k string, at int) (j, next int) {
-	i := bytes.Index(req[at:], []byte(k))
-	if i < 0 {
-		return -1, -1
-	}
-	i += at
-	next = i + len(k)
-	if escapedAt(req, i) {
-		return -1, next
-	}
-	j = skipBlanks(req, next)
-	if j >= len(req) || req[j] != ':' {
-		return -1, next
-	}
-	return skipBlanks(req, j+1), next
 }
 
 // escapedAt reports whether the quote at b[i] is escaped (an odd run of
@@ -437,22 +362,4 @@ func quotedName(b []byte) bool {
 		}
 	}
 	return alnum && other
-}
-
-// isKey reports whether the raw JSON string name (its bytes between the
-// quotes) is one of keys once its escapes are decoded.
-func isKey(name []byte, keys []string) bool {
-	if bytes.IndexByte(name, '\\') >= 0 {
-		var dec string
-		if json.Unmarshal(append(append([]byte{'"'}, name...), '"'), &dec) != nil {
-			return false
-		}
-		name = []byte(dec)
-	}
-	for _, k := range keys {
-		if string(name) == k {
-			return true
-		}
-	}
-	return false
 }
