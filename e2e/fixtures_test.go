@@ -280,6 +280,16 @@ func waitEndpoint(t *testing.T, g *gateway, target, provider, what string, cond 
 }
 
 // twoTargets is route r over target a (provider p) then target b (provider q).
+// oneTarget is route r over target a through provider p alone.
+const oneTarget = `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+routes:
+  - {name: r, targets: [a]}
+`
+
 const twoTargets = `
 providers:
   - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `}

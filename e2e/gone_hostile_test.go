@@ -21,14 +21,7 @@ func TestPlainTextHidesAnInternalAddress(t *testing.T) {
 		"p": script(upstreamtest.Step{Status: 502, Header: map[string]string{"Content-Type": "text/plain; charset=utf-8"},
 			Body: "Post \"http://10.20.30.40:8000/v1/chat/completions\": dial tcp 10.20.30.40:8000: connect: connection refused\n"}),
 	})
-	g := start(t, `
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-routes:
-  - {name: r, targets: [a]}
-`, fs)
+	g := start(t, oneTarget, fs)
 	r := g.post(t, "r", "")
 	if msg := r.errMessage(t); strings.Contains(msg, "10.20.30.40") {
 		t.Errorf("the client reads the relay's internal address: %q", msg)

@@ -15,14 +15,7 @@ func TestPlainTextAnswerReachesTheClient(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"p": script(corpus(t, "openai-upstream-request-timeout-504")),
 	})
-	g := start(t, `
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-routes:
-  - {name: r, targets: [a]}
-`, fs)
+	g := start(t, oneTarget, fs)
 	r := g.post(t, "r", "")
 	r.wantStatus(t, 504)
 	if got := r.errMessage(t); got != "upstream request timeout" {

@@ -96,14 +96,7 @@ routes:
 // a canceled request, not an error, and no retry is recorded.
 func TestClientLeavingDuringRetryBackoff(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(corpus(t, "openai-server-error-500"))})
-	g := startWith(t, `
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-routes:
-  - {name: r, targets: [a]}
-`, fs, 10*time.Second)
+	g := startWith(t, oneTarget, fs, 10*time.Second)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, g.URL+"/v1/chat/completions",
