@@ -2,35 +2,17 @@ package classify
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
-)
 
-// pyList prints items as Python's repr of a list of strings does (the
-// single quote, or the double one for an item holding a single quote).
-func pyList(items []string) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, it := range items {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		q := "'"
-		if strings.Contains(it, "'") && !strings.Contains(it, `"`) {
-			q = `"`
-		}
-		b.WriteString(q + it + q)
-	}
-	b.WriteByte(']')
-	return b.String()
-}
+	"github.com/detour-llm/detour/internal/testutil"
+)
 
 // stopTooLong is OpenAI's jsonschema answer to more than four stop
 // sequences (the legacy wording TestQuotedAnswerFromClientText reads too):
 // the client's list, printed by Python, opens the message.
 func stopTooLong(items []string) (body, req string) {
 	rq, _ := json.Marshal(map[string]any{"model": "gpt-4o", "messages": []any{map[string]any{"role": "user", "content": "hi"}}, "stop": items})
-	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": pyList(items) + " is too long - 'stop'", "type": "invalid_request_error", "param": nil, "code": nil}})
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": testutil.PyList(items) + " is too long - 'stop'", "type": "invalid_request_error", "param": nil, "code": nil}})
 	return string(b), string(rq)
 }
 

@@ -3,30 +3,12 @@ package e2e
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
-
-// pyList prints items as Python's repr of a list of strings does.
-func pyList(items []string) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, it := range items {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		q := "'"
-		if strings.Contains(it, "'") && !strings.Contains(it, `"`) {
-			q = `"`
-		}
-		b.WriteString(q + it + q)
-	}
-	b.WriteByte(']')
-	return b.String()
-}
 
 // stopTooLong answers as OpenAI's jsonschema validator did to more than four
 // stop sequences: a 400 whose message opens with the client's list, printed
@@ -42,7 +24,7 @@ func stopTooLong(model string) upstreamtest.Script {
 			return ok(model, "p")
 		}
 		b, _ := json.Marshal(map[string]any{"error": map[string]any{
-			"message": pyList(req.Stop) + " is too long - 'stop'",
+			"message": testutil.PyList(req.Stop) + " is too long - 'stop'",
 			"type":    "invalid_request_error", "param": nil, "code": nil,
 		}})
 		return upstreamtest.Step{Status: 400, Body: string(b)}
