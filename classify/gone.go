@@ -42,21 +42,28 @@ func featureBetween(gap []byte) bool {
 	return containsFold(gap, "support") || containsFold(gap, ": ") || sentenceEnds(gap)
 }
 
-// clauseEnds reports whether t holds the end of a sentence or a clause: a
-// full stop followed by a blank, '!', '?', ';', or a line break (raw or
-// escaped).
-func clauseEnds(t []byte) bool {
-	for i := 0; i < len(t); i++ {
-		switch t[i] {
-		case '!', '?', ';', '\n':
-			return true
-		case '\\':
-			if i+1 < len(t) && t[i+1] == 'n' {
-				return true
-			}
+// clauseEnds reports whether t holds the end of a sentence or a clause
+// (sentenceEnd).
+func clauseEnds(t []byte) bool { return sentenceEnd(t, 0) < len(t) }
+
+// sentenceEnd returns where the sentence going on at t[i] ends, at most
+// maxSubjectBack bytes on: at a full stop followed by a blank or the end
+// (not a version's 2.0), '!', '?', ';' or a line break, raw or escaped;
+// the mirror of sentenceStart.
+func sentenceEnd(t []byte, i int) int {
+	e := i
+	for e < len(t) && e-i < maxSubjectBack {
+		switch c := t[e]; {
+		case c == '!' || c == '?' || c == ';' || c == '\n':
+			return e
+		case c == '\\' && e+1 < len(t) && t[e+1] == 'n':
+			return e
+		case c == '.' && (e+1 == len(t) || t[e+1] == ' '):
+			return e
 		}
+		e++
 	}
-	return sentenceEnds(t)
+	return e
 }
 
 // sentenceEnds reports a full stop followed by a blank in t; an ellipsis
@@ -271,7 +278,7 @@ func (ts *textScan) subjectEchoed(t []byte, i int) bool {
 	}
 	subj := t[sentenceStart(t, i):i]
 	for j := 0; j < len(subj); {
-		if subj[j] == '`' || subj[j] == '"' || subj[j] == '\'' {
+		if isQuote(subj, j) {
 			q := subj[j]
 			e := j + 1
 			for e < len(subj) && subj[e] != q {
@@ -288,9 +295,10 @@ func (ts *textScan) subjectEchoed(t []byte, i int) bool {
 			continue
 		}
 		e := j
-		named := false
+		named := false // a name, not a word: it holds a digit, '-', '_' or '.'
 		for e < len(subj) && idByte(subj[e]) {
-			named = named || wordTab[subj[e]] == 1 && (subj[e] < 'a' || subj[e] > 'z') && (subj[e] < 'A' || subj[e] > 'Z') || subj[e] == '-' || subj[e] == '_'
+			c := subj[e]
+			named = named || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
 			e++
 		}
 		if named && e-j >= 3 && !eqFold(subj[j:e], ts.model) && echoed(ts.req, subj[j:e]) {
@@ -353,11 +361,7 @@ var requestCauses = [...]string{"or your request", "or the request", "or this re
 // with cache points): the model is then not proven gone, and reading it so
 // would let one client's request cool the endpoint for a day.
 func orTheRequest(t []byte, end int) bool {
-	e := end
-	for e < len(t) && e-end < maxSubjectBack && t[e] != '!' && t[e] != '?' && t[e] != ';' && t[e] != '\n' &&
-		!(t[e] == '.' && (e+1 == len(t) || t[e+1] == ' ')) {
-		e++
-	}
+	e := sentenceEnd(t, end)
 	for _, w := range requestCauses {
 		if indexFold(t[end:e], w) >= 0 {
 			return true
