@@ -196,6 +196,9 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 		if src != srcAmzHeader && insufficientFunds(k) {
 			return strongCode(Quota), insufficientEv[src], true
 		}
+		if src != srcAmzHeader && quotaSpent(k) {
+			return weakCode(Quota), quotaSpentEv[src], true
+		}
 		return codeRule{}, "", false
 	}
 	return r, codeEvidence[src][string(k)], true
@@ -225,4 +228,21 @@ func insufficientFunds(k []byte) bool {
 		}
 	}
 	return false
+}
+
+// quotaSpentEv is the evidence of a code quotaSpent reads, per source.
+var quotaSpentEv = func() (ev [numSources]string) {
+	for src := range ev {
+		ev[src] = sourcePrefix[src] + "*quota_(reached|exhausted)"
+	}
+	return ev
+}()
+
+// quotaSpent reports a code k (lower case) that says a quota is reached or
+// exhausted, in a spelling no table lists (watsonx's token_quota_reached at
+// a 403: the plan's token allowance is spent). The code names no period,
+// so it is weak: the wording of a short one ("Requests per minute limit
+// exceeded") outranks it, as for Cerebras' request_quota_exceeded.
+func quotaSpent(k []byte) bool {
+	return bytes.HasSuffix(k, []byte("quota_reached")) || bytes.HasSuffix(k, []byte("quota_exhausted"))
 }

@@ -169,7 +169,10 @@ func snakeFieldBefore(t []byte, i int) bool {
 // bodyLoc reports a pydantic location printed as a Python tuple rooted at
 // the request body ("Input should be a valid list at ('body', 'messages')",
 // the str() of a FastAPI validation error): the field is named, as in a
-// detail[].loc.
+// detail[].loc. The one-element tuple ('body',) is the body itself, which
+// did not parse as the object expected (Fireworks: "'loc': ('body',), 'msg':
+// 'Input should be a valid dictionary or object to extract fields from'").
 func bodyLoc(t []byte) bool {
-	return bytes.Contains(t, []byte("('body', '")) || bytes.Contains(t, []byte(`(\"body\", \"`))
+	return bytes.Contains(t, []byte("('body', '")) || bytes.Contains(t, []byte(`(\"body\", \"`)) ||
+		bytes.Contains(t, []byte("('body',)")) || bytes.Contains(t, []byte(`(\"body\",)`))
 }

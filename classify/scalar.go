@@ -87,6 +87,11 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			if str && eq(last, "message") {
 				f.addText(v)
 			}
+			// watsonx: {"errors":[{"code":"token_quota_reached","message":"…"}],"status_code":403};
+			// a string code, the first one, read as a top-level code (Cloudflare's are numbers).
+			if str && eq(last, "code") && len(f.topCode) == 0 {
+				f.topCode = v
+			}
 			return
 		case "external_model_message": // Databricks: {"error":"Received error from …","external_model_message":{"error_code":"…","message":"…"}}
 			if str && eq(last, "message") {
