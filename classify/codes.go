@@ -183,7 +183,7 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 			}
 		}
 	}
-	var buf [48]byte
+	var buf [64]byte
 	if len(v) == 0 || len(v) > len(buf) {
 		return codeRule{}, "", false
 	}
@@ -198,6 +198,9 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 		}
 		if src != srcAmzHeader && quotaSpent(k) {
 			return weakCode(Quota), quotaSpentEv[src], true
+		}
+		if src != srcAmzHeader && contentFlagged(k) {
+			return strongCode(Refusal), contentFlaggedEv[src], true
 		}
 		return codeRule{}, "", false
 	}
@@ -245,4 +248,27 @@ var quotaSpentEv = func() (ev [numSources]string) {
 // exceeded") outranks it, as for Cerebras' request_quota_exceeded.
 func quotaSpent(k []byte) bool {
 	return bytes.HasSuffix(k, []byte("quota_reached")) || bytes.HasSuffix(k, []byte("quota_exhausted"))
+}
+
+// contentFlaggedEv is the evidence of a code contentFlagged reads, per source.
+var contentFlaggedEv = func() (ev [numSources]string) {
+	for src := range ev {
+		ev[src] = sourcePrefix[src] + "*(sensitivecontentdetected|riskdetection)*"
+	}
+	return ev
+}()
+
+// contentFlagged reports a code k (lower case) that says the content was
+// found sensitive or risky: Volcengine Ark's SensitiveContentDetected.Violence,
+// InputImageSensitiveContentDetected.PrivacyInformation, OutputTextRiskDetection
+// (a block, as DataInspectionFailed is). Not ContentSecurityDetectionError,
+// the moderation service failing.
+func contentFlagged(k []byte) bool {
+	if bytes.Contains(k, []byte("sensitivecontentdetected")) {
+		return true
+	}
+	if i := bytes.IndexByte(k, '.'); i >= 0 {
+		k = k[:i]
+	}
+	return bytes.HasSuffix(k, []byte("riskdetection"))
 }

@@ -67,9 +67,12 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	cs.scan(h, f)
 	// An account's money or key is never a property of one request field:
 	// where structure names the field, quota or auth wording is that field's
-	// content (docs/design.md, "Structured fields first").
+	// content (docs/design.md, "Structured fields first"). A param that
+	// names nothing the request carries is a category ("param":"quota"),
+	// not a field (namesField).
 	var skip classMask
-	if len(f.param) > 0 || cs.badEv != "" {
+	field := namesField(f, req)
+	if field || cs.badEv != "" {
 		skip = 1<<Quota | 1<<Auth
 	}
 	// Likewise a gone-model wording is about the endpoint only where the
@@ -77,7 +80,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	// field (a tool's own model), it is that field's value. (Access wording
 	// beside a param keeps its class: an account that may not stream a
 	// model, or use a tier, is the account's state.)
-	if len(f.param) > 0 && string(f.param) != "model" {
+	if field && string(f.param) != "model" {
 		skip |= 1 << Unavailable
 	}
 	// A request that carries a credential of its own for someone else (a

@@ -100,3 +100,40 @@ func memberValue(req []byte, k string, at int) (j, next int) {
 	}
 	return skipBlanks(req, j+1), next
 }
+
+// namesField reports whether f's param is a field of the request rather
+// than a category (Cerebras sends "param":"quota" with every quota answer,
+// its daily cap too): a path ('.' or '['), "model" (in the URL for some
+// dialects), a member name req carries at any depth, or any param where no
+// request is known. Only a field's param makes the account wording that
+// field's content (decide.go); a category's does not, though it still
+// counts as structure where nothing else decides. req is the client's
+// body, which a translating door's upstream does not see (its param may
+// name a member only the translation has): structure keeps those.
+func namesField(f *facts, req []byte) bool {
+	p := f.param
+	if len(p) == 0 {
+		return false
+	}
+	return len(req) == 0 || eq(p, "model") || bytes.IndexAny(p, ".[") >= 0 || hasMember(req, p)
+}
+
+// hasMember reports whether req has a member named name (as written, not
+// escaped) at any depth.
+func hasMember(req, name []byte) bool {
+	for at := 0; at < len(req); {
+		i := bytes.Index(req[at:], name)
+		if i < 0 {
+			return false
+		}
+		i += at
+		at = i + len(name)
+		if i == 0 || req[i-1] != '"' || at >= len(req) || req[at] != '"' || escapedAt(req, i-1) {
+			continue
+		}
+		if j := skipBlanks(req, at+1); j < len(req) && req[j] == ':' {
+			return true
+		}
+	}
+	return false
+}

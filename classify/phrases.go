@@ -56,6 +56,9 @@ var requestPhrases = []phrase{
 	// request's size cap, not its window.
 	{a: "too many", b: "bytes", gap: 16, class: Overflow, notRate: true}, // not a throttle's "bytes in the last minute"
 	{a: "at 'body'", b: "length less than", gap: 60, class: Overflow},
+	// A cap on an item's bytes (DashScope: "Exceeded limit on max bytes per
+	// data-uri item : 10485760"); not a throttle's bytes per minute.
+	{a: "max bytes per", class: Overflow, notRate: true},
 
 	// context_length: the prompt exceeds the window.
 	{a: "context_length_exceeded", class: ContextLength},
@@ -241,6 +244,11 @@ var requestPhrases = []phrase{
 	{a: "rate limit", class: RateLimited},
 	{a: "rate_limit", class: RateLimited},
 	{a: "too many requests", class: RateLimited},
+	// Flow control and requests per second (Spark's 11202/11203: "秒级流控超限",
+	// "并发流控超限"; Baidu's 18: "Open api qps request limit reached"); a
+	// day's flow control is quota (accountPhrases, first).
+	{a: "流控", class: RateLimited},
+	{a: "qps", word: true, class: RateLimited},
 	// A model this account's tier is not offered ("Gemini 2.5 Pro Preview
 	// doesn't have a free quota tier. Please use …"): access this endpoint
 	// lacks, not the account's money (other models on the key still serve),
@@ -288,6 +296,7 @@ var requestPhrases = []phrase{
 	{a: "permission denied", class: Forbidden},
 	{a: "does not have permission", class: Forbidden},
 	{a: "not allowed to access", class: Forbidden},
+	{a: "no permission to access", class: Forbidden}, // Baidu's 6: "No permission to access data"
 	{a: "access denied", class: Forbidden},
 	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use
 	// An operation the account may not perform (AWS answers a blocked
@@ -302,6 +311,10 @@ var requestPhrases = []phrase{
 	// long context beta is not yet available for this subscription").
 	{a: "not available for", b: "account", gap: 24, class: Forbidden},
 	{a: "not available for", b: "subscription", gap: 24, class: Forbidden},
+	// Ark, as a 404: "Accessing the model via Model ID is not allowed for
+	// your account"; "not allowed for this model" is a gap.
+	{a: "not allowed for", b: "account", gap: 24, class: Forbidden},
+	{a: "not allowed for", b: " org", gap: 24, class: Forbidden},
 	// The same for an organisation or a plan ("`service_tier` `auto` is not
 	// available for this org").
 	{a: "not available for", b: " org", gap: 24, class: Forbidden},  // a word: also "organization", not "gorgon"

@@ -66,6 +66,19 @@ var accountPhrases = []phrase{
 	{a: "account has been suspended", class: Auth},
 	{a: "not authenticated", class: Auth},        // FastAPI's HTTPBearer: {"detail":"Not authenticated"}
 	{a: "access has been disabled", class: Auth}, // "API access has been disabled for this account"
+	{a: "access was terminated", class: Auth},    // OpenAI's access_terminated: "Your access was terminated due to violation of our policies", as a 429
+	// An account locked, frozen, banned, missing or inactive (Zhipu's 1110-1121,
+	// sent as 429s); "账户已被临时锁定" (locked for a while, a throttle's) is
+	// none of these words.
+	{a: "账户已被锁定", class: Auth},
+	{a: "账号已被锁定", class: Auth},
+	{a: "账户已被冻结", class: Auth},
+	{a: "账号已被冻结", class: Auth},
+	{a: "账户已被封禁", class: Auth},
+	{a: "账号已被封禁", class: Auth},
+	{a: "账户不存在", class: Auth},
+	{a: "账号不存在", class: Auth},
+	{a: "账户", b: "非活动", gap: 12, class: Auth}, // "您的账户当前处于非活动状态"
 	// No credential reached the provider ("Authorization header is missing",
 	// "Missing Authorization header"): the operator's key, even as 403.
 	{a: "authorization header", b: "missing", gap: 12, class: Auth},
@@ -87,6 +100,9 @@ var accountPhrases = []phrase{
 	{a: "has not activated the model", class: Forbidden},
 	{a: "activate the model service", class: Forbidden},
 	{a: "organization must be verified", class: Forbidden},
+	// The account's identity not yet verified (用户未实名，请先进行实名认证, Hunyuan).
+	{a: "未实名", class: Forbidden},
+	{a: "实名认证", class: Forbidden},
 	{a: "location is not supported", class: Forbidden},
 	{a: "not available in your country", class: Forbidden},
 	{a: "not available in your region", class: Forbidden},
@@ -95,6 +111,21 @@ var accountPhrases = []phrase{
 
 	// quota, strong: the account cannot pay or its allowance is spent.
 	{a: "credit balance is too low", class: Quota},
+	{a: "quota is not enough", class: Quota}, // new-api: "token quota is not enough, token remain quota: …"
+	{a: "credit card on file", class: Quota}, // Vercel: "AI Gateway requires a valid credit card on file to service requests"
+	// A free or daily allocation used up (Cloudflare's 4006: "you have used
+	// up your daily free allocation of 10,000 neurons").
+	{a: "daily", b: "allocation", gap: 24, class: Quota},
+	{a: "monthly", b: "allocation", gap: 24, class: Quota},
+	// A limit over all time (Baidu's 19: "Open api total request limit
+	// reached"); its 4, "Open api request limit reached", names no period.
+	{a: "total request limit", class: Quota},
+	// A day's allowance (Zhipu's 1304: "该 API 已达今日调用次数限额", today's
+	// call limit; Spark's 11201: "日流控超限。超过当日最大访问量的限制", the
+	// day's flow control): before the flow-control wording of a short one.
+	{a: "今日", b: "限额", gap: 30, class: Quota},
+	{a: "当日", b: "限制", gap: 30, class: Quota},
+	{a: "日流控", class: Quota},
 	{a: "workspace api usage limits", class: Quota},
 	{a: "api usage limits", class: Quota},
 	{a: "insufficient_quota", class: Quota},
@@ -169,4 +200,17 @@ var accountPhrases = []phrase{
 	{a: "配额不足", class: Quota},
 	{a: "额度已用尽", class: Quota},
 	{a: "额度已用完", class: Quota},
+	// A resource pack or the billing resources used up (Hunyuan:
+	// "免费资源包余量已用尽", "计费资源已耗尽"); a bare 资源不足 (resources short)
+	// is the provider's capacity.
+	{a: "余量已用尽", class: Quota},
+	{a: "资源包", b: "用尽", gap: 12, class: Quota},
+	{a: "计费资源", b: "耗尽", gap: 6, class: Quota},
+	// A service or a model not switched on for the account (Hunyuan:
+	// "服务未开通", "请确认是否已在控制台开通服务"; Zhipu's 1311: "当前订阅套餐暂未开放
+	// glm-4.6权限", the plan does not include it), after the money wording
+	// ("请购买资源包或开通后付费" names a switch to paying).
+	{a: "服务未开通", class: Forbidden},
+	{a: "开通服务", class: Forbidden},
+	{a: "暂未开放", b: "权限", gap: 30, class: Forbidden},
 }

@@ -121,11 +121,18 @@ func bodyRetryAfter(f *facts, req []byte) time.Duration {
 	return 0
 }
 
-// nextRetryHint finds the first "retry after N seconds" or "try again in
-// <duration>" in t: the wait it says (0 when it says none), the matched
+// nextRetryHint finds the first "retry after N seconds", "try again in
+// <duration>" or "wait N seconds" in t: the wait it says (0 when it says none), the matched
 // words and the text after them; span is nil when there is none.
 func nextRetryHint(t []byte) (d time.Duration, span, rest []byte) {
 	a, b := indexFold(t, "retry after "), indexFold(t, "try again in ")
+	// "Please wait 25 seconds before retrying" (GitHub Models), when it
+	// comes first.
+	if c := indexFold(t, "wait "); c >= 0 && (a < 0 || c < a) && (b < 0 || c < b) {
+		d, n := wordsDurationLen(t[c+len("wait "):])
+		end := c + len("wait ") + n
+		return capRetry(d), t[c:end], t[end:]
+	}
 	switch {
 	case a < 0 && b < 0:
 		return 0, nil, nil
