@@ -249,6 +249,7 @@ var requestPhrases = []phrase{
 	// day's flow control is quota (accountPhrases, first).
 	{a: "流控", class: RateLimited},
 	{a: "qps", word: true, class: RateLimited},
+	{a: "超过限额", b: "稍后重试", gap: 12, class: RateLimited}, // Hunyuan: "引擎层请求超过限额；请稍后重试" (over the limit; retry later)
 	// A model this account's tier is not offered ("Gemini 2.5 Pro Preview
 	// doesn't have a free quota tier. Please use …"): access this endpoint
 	// lacks, not the account's money (other models on the key still serve),

@@ -78,7 +78,8 @@ var accountPhrases = []phrase{
 	{a: "账号已被封禁", class: Auth},
 	{a: "账户不存在", class: Auth},
 	{a: "账号不存在", class: Auth},
-	{a: "账户", b: "非活动", gap: 12, class: Auth}, // "您的账户当前处于非活动状态"
+	{a: "账户", b: "非活动", gap: 12, class: Auth},    // "您的账户当前处于非活动状态"
+	{a: "appid", b: "黑名单", gap: 12, class: Auth}, // Spark's 10015: "appid在黑名单中", the app id (the credential) blacklisted
 	// No credential reached the provider ("Authorization header is missing",
 	// "Missing Authorization header"): the operator's key, even as 403.
 	{a: "authorization header", b: "missing", gap: 12, class: Auth},
@@ -93,6 +94,7 @@ var accountPhrases = []phrase{
 	{a: "allow list", class: Forbidden},
 	{a: "whitelist", class: Forbidden},
 	{a: "白名单", class: Forbidden}, // whitelist
+	{a: "黑名单", class: Forbidden}, // blacklist (an IP, a region); the app id's is auth, above
 	{a: "does not have access to model", class: Forbidden},
 	// A model the account has not switched on ("Your account … has not
 	// activated the model X. Please activate the model service", 未开通):

@@ -60,6 +60,13 @@ func TestVocabularyRoundTwentyTwo(t *testing.T) {
 		// Baidu Qianfan 19 and 18 (ai.baidu.com/ai-doc/WENXINWORKSHOP/tlmyncueh).
 		{name: "total request limit", status: 200,
 			body: `{"error_code":19,"error_msg":"Open api total request limit reached"}`, req: chat, model: "m", want: Quota},
+		// Hunyuan's FailedOperation.EngineServerLimitExceeded (tencentcloud-sdk-go
+		// hunyuan/v20230901/errors.go): over a limit, come back later.
+		{name: "over the limit, retry later", status: 400,
+			body: `{"error":{"message":"引擎层请求超过限额；请稍后重试。","code":"FailedOperation.EngineServerLimitExceeded"}}`,
+			req:  chat, model: "m", want: RateLimited},
+		{name: "over the limit, no retry", status: 400,
+			body: `{"error":{"message":"图片大小超过限额"}}`, req: chat, model: "m", notAny: []Class{RateLimited}},
 		{name: "qps request limit", status: 200,
 			body: `{"error_code":18,"error_msg":"Open api qps request limit reached"}`, req: chat, model: "m", want: RateLimited},
 		{name: "the cluster's request limit names no period", status: 200,
@@ -82,6 +89,13 @@ func TestVocabularyRoundTwentyTwo(t *testing.T) {
 		{name: "access terminated", status: 429,
 			body: `{"error":{"message":"Your access was terminated due to violation of our policies, please check your email for more information. If you believe this is in error and would like to appeal, please contact support@openai.com.","type":"access_terminated","param":null,"code":null}}`,
 			req:  chat, model: "m", want: Auth},
+		// A blacklist: of the app id (Spark's 10015: "appid在黑名单中", the
+		// credential) or of anything else (an IP: access not granted).
+		{name: "app id blacklisted", status: 200,
+			body: `{"header":{"code":10015,"message":"appid在黑名单中","sid":"cht000b0c24@dx1916602ea10b808550","status":2}}`,
+			req:  chat, model: "m", want: Auth},
+		{name: "an ip blacklisted", status: 403,
+			body: `{"error":{"message":"您的 IP 在黑名单中"}}`, req: chat, model: "m", want: Forbidden},
 		{name: "a connection terminated is no ban", status: 502,
 			body: `{"error":{"message":"upstream connection was terminated"}}`, req: chat, model: "m", notAny: []Class{Auth}},
 
