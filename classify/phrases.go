@@ -177,6 +177,12 @@ var requestPhrases = []phrase{
 	{a: "per_minute", class: RateLimited},
 	{a: "per-minute", class: RateLimited},
 	{a: "per-second", class: RateLimited},
+	// A count in a window of minutes or seconds ("maximum 100 requests in 1
+	// minutes"; "1分钟内最多请求60次", at most 60 within a minute).
+	{a: "requests in", b: "minute", gap: 8, class: RateLimited},
+	{a: "requests in", b: "second", gap: 8, class: RateLimited},
+	{a: "tokens in", b: "minute", gap: 8, class: RateLimited},
+	{a: "分钟内", class: RateLimited},
 	{a: "tpm)", class: RateLimited},
 	{a: "rpm)", class: RateLimited},
 	{a: "tpm", word: true, class: RateLimited},
@@ -207,6 +213,11 @@ var requestPhrases = []phrase{
 	// extra usage"); "extra usage is required" for a long request is the
 	// overflow phrase above and ranks first.
 	{a: "extra usage", class: Quota, weak: true},
+	// A limit over all time (Baidu's 19: "Open api total request limit
+	// reached"; its 4, "Open api request limit reached", names no period);
+	// new-api's "total request limit: maximum 100 requests in 1 minutes"
+	// names a short one, which ranks first.
+	{a: "total request limit", class: Quota, weak: true},
 	// A plan's usage limit reached ("The usage limit has been reached");
 	// "exceeded your usage limits, try again later" is a throttle's.
 	{a: "usage limit", b: "reached", gap: 24, class: Quota, weak: true},

@@ -55,6 +55,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// server_error.)
 	{a: "no models", b: "loaded", gap: 24, class: Unavailable},
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
+	{a: "no embedding models", b: "loaded", gap: 24, class: Unavailable}, // TabbyAPI: "No embedding models are currently loaded."
 	{a: "no available channel", class: Unavailable},
 	{a: "无可用渠道", class: Unavailable},
 	{a: "price not set", class: Unavailable},

@@ -80,6 +80,13 @@ var accountPhrases = []phrase{
 	{a: "账号不存在", class: Auth},
 	{a: "账户", b: "非活动", gap: 12, class: Auth},    // "您的账户当前处于非活动状态"
 	{a: "appid", b: "黑名单", gap: 12, class: Auth}, // Spark's 10015: "appid在黑名单中", the app id (the credential) blacklisted
+	{a: "用户已被封禁", class: Auth},                   // one-api/new-api: the user behind the key banned
+	// A key the relay holds for the caller, off (Bifrost: "Virtual key is
+	// inactive", "Virtual key has expired", as 403s), and the team it
+	// belongs to gone (LiteLLM: "Team doesn't exist in db", as a 404).
+	{a: "key is inactive", class: Auth},
+	{a: "key has expired", class: Auth},
+	{a: "team doesn't exist", class: Auth},
 	// No credential reached the provider ("Authorization header is missing",
 	// "Missing Authorization header"): the operator's key, even as 403.
 	{a: "authorization header", b: "missing", gap: 12, class: Auth},
@@ -119,9 +126,6 @@ var accountPhrases = []phrase{
 	// up your daily free allocation of 10,000 neurons").
 	{a: "daily", b: "allocation", gap: 24, class: Quota},
 	{a: "monthly", b: "allocation", gap: 24, class: Quota},
-	// A limit over all time (Baidu's 19: "Open api total request limit
-	// reached"); its 4, "Open api request limit reached", names no period.
-	{a: "total request limit", class: Quota},
 	// A day's allowance (Zhipu's 1304: "该 API 已达今日调用次数限额", today's
 	// call limit; Spark's 11201: "日流控超限。超过当日最大访问量的限制", the
 	// day's flow control): before the flow-control wording of a short one.

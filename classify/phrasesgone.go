@@ -90,6 +90,17 @@ var gonePhrases = []phrase{
 	// X in group default", one-api's 当前分组 … 下对于模型 … 无可用渠道).
 	{a: "no available channel", class: Unavailable},
 	{a: "无可用渠道", class: Unavailable},
+	// The relay's channel for it switched off (new-api: "This channel has
+	// been disabled", 该渠道已被禁用, as 403s).
+	{a: "channel has been disabled", class: Unavailable},
+	{a: "渠道已被禁用", class: Unavailable},
+	// A gateway route pinned to one model (Kong: "cannot use own model -
+	// must be: gpt-3.5-turbo"): this endpoint serves no other, before the
+	// bad-input "must be".
+	{a: "cannot use own model", class: Unavailable},
+	// A server that serves no chat until configured (TabbyAPI: "Chat
+	// completions are disabled because a prompt template is not set").
+	{a: "chat completions are disabled", class: Unavailable},
 	// A model that does not serve this API at all, whatever the request holds
 	// ("The model does not support Chat Completions API", Ollama's "\"bert\"
 	// does not support chat"): every request of this kind fails here. A request

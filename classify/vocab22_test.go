@@ -168,6 +168,38 @@ func TestVocabularyRoundTwentyTwo(t *testing.T) {
 			req:  chat, model: "m", want: Overflow},
 		{name: "bytes per minute is a throttle", status: 429,
 			body: `{"error":{"message":"Exceeded limit on max bytes per minute"}}`, req: chat, model: "m", want: RateLimited},
+
+		// Relays and self-hosted servers about their own state (new-api
+		// middleware and i18n, one-api, LiteLLM auth_checks.py, TabbyAPI,
+		// Kong's llm proxy handler, Bifrost's governance plugin).
+		{name: "a total limit with a short window is a throttle", status: 429,
+			body: `{"error":{"message":"You have reached the total request limit: maximum 100 requests in 1 minutes, including failed attempts (request id: 20260324113418110801328YYlLV6rb)","type":"new_api_error","param":"","code":""}}`,
+			req:  chat, model: "m", want: RateLimited},
+		{name: "user banned", status: 403,
+			body: `{"error":{"message":"用户已被封禁 (request id: 2025022119301651234567)","type":"one_api_error"}}`, req: chat, model: "m", want: Auth},
+		{name: "virtual key inactive", status: 403,
+			body: `{"type":"virtual_key_blocked","is_bifrost_error":false,"status_code":403,"error":{"message":"Virtual key is inactive"}}`, req: chat, model: "m", want: Auth},
+		{name: "virtual key expired", status: 403,
+			body: `{"type":"virtual_key_blocked","is_bifrost_error":false,"status_code":403,"error":{"message":"Virtual key has expired"}}`, req: chat, model: "m", want: Auth},
+		{name: "a model not allowed for the key stays forbidden", status: 403,
+			body: `{"type":"model_blocked","is_bifrost_error":false,"status_code":403,"error":{"message":"Model 'gpt-4o' is not allowed for this virtual key"}}`, req: chat, model: "gpt-4o", want: Forbidden},
+		{name: "the key's team is gone", status: 404,
+			body: `{"error":{"message":"{'error': \"Team doesn't exist in db. Team=team-abc. Create team via ` + "`/team/new`" + ` call.\"}","type":"auth_error","param":"None","code":"404"}}`,
+			req:  chat, model: "m", want: Auth},
+		{name: "channel disabled", status: 403,
+			body: `{"error":{"message":"This channel has been disabled (request id: 20260324113418110801328YYlLV6rb)","type":"new_api_error","param":"","code":""}}`, req: chat, model: "m", want: Unavailable},
+		{name: "channel disabled, in Chinese", status: 403,
+			body: `{"error":{"message":"该渠道已被禁用 (request id: 2025022119301651234567)","type":"one_api_error"}}`, req: chat, model: "m", want: Unavailable},
+		{name: "no embedding models loaded", status: 503,
+			body: `{"detail":"No embedding models are currently loaded."}`, req: `{"model":"m","input":"hi"}`, model: "m", want: Unavailable},
+		{name: "a vision projector not loaded is a gap", status: 503,
+			body: `{"detail":"No vision models are loaded for images"}`, req: chat, model: "m", notAny: []Class{Unavailable}},
+		{name: "chat completions disabled", status: 422,
+			body: `{"detail":"Chat completions are disabled because a prompt template is not set."}`, req: chat, model: "m", want: Unavailable},
+		{name: "streaming disabled is a gap", status: 422,
+			body: `{"detail":"Streaming is disabled on this server."}`, req: chat, model: "m", notAny: []Class{Unavailable}},
+		{name: "a route pinned to another model", status: 400,
+			body: `{"error":{"message":"cannot use own model - must be: gpt-3.5-turbo"}}`, req: chat, model: "gpt-4o", want: Unavailable},
 	})
 }
 
