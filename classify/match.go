@@ -52,6 +52,7 @@ type phrase struct {
 	notRate     bool // ignored on a rate-limited answer ("too many tokens" from a throttle)
 	vague       bool // an unknown-class phrase that names nothing: a code still decides
 	word        bool // must end where the word does: an abbreviation (TPD), not a word's start
+	last        bool // must end the sentence (the text, or a full stop, '!', '?', ';', a line break)
 	slash       bool // a unit after a slash ("1000 calls / month"), blanks allowed between
 	subject     bool // the model itself is what is unsupported, not a feature of it (gone.go)
 	param       bool // the word before names a request field in snake_case (fieldpath.go)
@@ -360,6 +361,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	}
 	if p.b == "" {
 		if p.word && end < len(t) && (wordTab[t[end]] == 1 || t[end] == '_') {
+			return 0, false
+		}
+		if p.last && end < len(t) && sentenceEnd(t, end) != end {
 			return 0, false
 		}
 		// A phrase is a word, not the start of an identifier: "billing"

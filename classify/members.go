@@ -119,20 +119,42 @@ func namesField(f *facts, req []byte) bool {
 }
 
 // hasMember reports whether req has a member named name (as written, not
-// escaped) at any depth.
+// escaped) at any depth, a JSON Schema's property names aside: a tool's
+// parameters or a response_format schema with a "quota" property is no
+// member "quota" of the request.
 func hasMember(req, name []byte) bool {
-	for at := 0; at < len(req); {
-		i := bytes.Index(req[at:], name)
-		if i < 0 {
-			return false
-		}
-		i += at
-		at = i + len(name)
-		if i == 0 || req[i-1] != '"' || at >= len(req) || req[at] != '"' || escapedAt(req, i-1) {
+	var props [32]bool // whether the object open at each depth is a schema's "properties"
+	depth, inStr, start := 0, false, 0
+	var key []byte // the member name whose value comes next
+	for i := 0; i < len(req); i++ {
+		c := req[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+				if j := skipBlanks(req, i+1); j < len(req) && req[j] == ':' {
+					key = req[start:i]
+					inProps := depth > 0 && depth <= len(props) && props[depth-1]
+					if !inProps && bytes.Equal(key, name) {
+						return true
+					}
+				}
+			}
 			continue
 		}
-		if j := skipBlanks(req, at+1); j < len(req) && req[j] == ':' {
-			return true
+		switch c {
+		case '"':
+			inStr, start = true, i+1
+		case '{', '[':
+			if depth >= 0 && depth < len(props) {
+				props[depth] = c == '{' && string(key) == "properties"
+			}
+			depth++
+			key = nil
+		case '}', ']':
+			depth--
 		}
 	}
 	return false

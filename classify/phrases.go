@@ -213,11 +213,6 @@ var requestPhrases = []phrase{
 	// extra usage"); "extra usage is required" for a long request is the
 	// overflow phrase above and ranks first.
 	{a: "extra usage", class: Quota, weak: true},
-	// A limit over all time (Baidu's 19: "Open api total request limit
-	// reached"; its 4, "Open api request limit reached", names no period);
-	// new-api's "total request limit: maximum 100 requests in 1 minutes"
-	// names a short one, which ranks first.
-	{a: "total request limit", class: Quota, weak: true},
 	// A plan's usage limit reached ("The usage limit has been reached");
 	// "exceeded your usage limits, try again later" is a throttle's.
 	{a: "usage limit", b: "reached", gap: 24, class: Quota, weak: true},

@@ -70,7 +70,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "does not support chat", class: Unavailable},
 	{a: "does not support generate", class: Unavailable},
 	{a: "does not support embedding", class: Unavailable},
-	{a: "does not support completion", word: true, class: Unavailable},
+	{a: "does not support completion", last: true, class: Unavailable},
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.

@@ -112,13 +112,14 @@ var gonePhrases = []phrase{
 	{a: "does not support generate", class: Unavailable},
 	{a: "does not support embedding", class: Unavailable},
 	// Ollama's current wording for an embedding-only model at the chat
-	// endpoint ("… nomic-embed-text:latest does not support completion"); not
-	// "completions with logprobs".
-	{a: "does not support completion", word: true, class: Unavailable},
+	// endpoint ("… nomic-embed-text:latest does not support completion"),
+	// the noun ending the sentence: not "completions with logprobs", not
+	// "completion-only options".
+	{a: "does not support completion", last: true, class: Unavailable},
 	// A model this service will not load at all (Hugging Face's serverless
 	// API, as a 403: "The model X is too large to be loaded automatically
-	// (16GB > 10GB)"); an image too large is the request's.
-	{a: "model", b: "too large to be loaded", gap: 80, class: Unavailable},
+	// (16GB > 10GB)"); an input "too large to be loaded" is the request's.
+	{a: "too large to be loaded automatically", class: Unavailable},
 }
 
 // featureGonePhrases are the same words about a feature of the request
