@@ -96,6 +96,8 @@ func init() {
 		// bad input
 		"invalid_value": badInput, "invalid_type": badInput, "missing_required_parameter": badInput,
 		"missingparameter": badInput, "missing_parameter": badInput, // Volcengine Ark's MissingParameter, and its snake_case spelling
+		"invalidargumenterror": badInput, "invalidimageurl": badInput, // Ark: InvalidArgumentError.UnknownRole, InvalidImageURL.EmptyURL
+		"outofcontexterror": strongCode(ContextLength), // Ark: "Total tokens of image and text exceed max message tokens."
 		"unknown_parameter": badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
 		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput,
 		"invalid_json": badInput, "string_too_long": badInput, "empty_array": badInput, "array_above_max_length": badInput,
@@ -193,6 +195,14 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 	k := buf[:len(v)]
 	r, ok := codeTables[src][string(k)]
 	if !ok {
+		// A dotted code (Volcengine Ark's MissingParameter.messages,
+		// InvalidArgumentError.UnknownRole): its head, where the table
+		// lists it.
+		if i := bytes.IndexByte(k, '.'); i > 0 {
+			if r, ok := codeTables[src][string(k[:i])]; ok {
+				return r, codeEvidence[src][string(k[:i])], true
+			}
+		}
 		if src != srcAmzHeader && insufficientFunds(k) {
 			return strongCode(Quota), insufficientEv[src], true
 		}

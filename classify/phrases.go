@@ -59,6 +59,8 @@ var requestPhrases = []phrase{
 	// A cap on an item's bytes (DashScope: "Exceeded limit on max bytes per
 	// data-uri item : 10485760"); not a throttle's bytes per minute.
 	{a: "max bytes per", class: Overflow, notRate: true},
+	{a: "file size is too large", class: Overflow}, // DashScope: "Multimodal file size is too large"
+	{a: "too many files", class: Overflow},         // DashScope: "Too many files provided." (a 5xx's "too many open files" is the server's)
 
 	// context_length: the prompt exceeds the window.
 	{a: "context_length_exceeded", class: ContextLength},
@@ -88,6 +90,7 @@ var requestPhrases = []phrase{
 	{a: "reduce the length of the messages", class: ContextLength},
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},
+	{a: "token length exceed", class: ContextLength}, // DashScope: "Total message token length exceed model limit"
 	{a: "max_model_len", class: ContextLength},
 	{a: "maximum model length", class: ContextLength},
 	{a: "max_seq_len", class: ContextLength},
@@ -137,6 +140,7 @@ var requestPhrases = []phrase{
 	// Content withheld "for safety reasons" ("we've limited access to this
 	// content for safety reasons", under a generic invalid_prompt code).
 	{a: "safety reasons", class: Refusal},
+	{a: "infringement", class: Refusal}, // DashScope's IPInfringementSuspect: "suspected of being involved in IP infringement"
 
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},
@@ -197,7 +201,11 @@ var requestPhrases = []phrase{
 	// limit)"); a key's throttle names its period first ("(60/minute)").
 	{a: "key limit exceeded", class: Quota, weak: true},
 	{a: "billing", class: Quota, weak: true},
-	{a: "quota exceeded", class: Quota, weak: true},
+	// At a 429 with nothing else it is the throttle the 429 says
+	// (DashScope's Throttling.AllocationQuota, its per-minute cap: "Allocated
+	// quota exceeded"; Vertex: "Online prediction request quota exceeded …
+	// try again later with backoff").
+	{a: "quota exceeded", class: Quota, weak: true, notRate: true},
 	// A long period after a slash ("1000 API calls / month"); weak, so that
 	// "10 requests per minute … the $20/month plan" stays a rate.
 	{a: "day", slash: true, word: true, class: Quota, weak: true},
@@ -216,6 +224,7 @@ var requestPhrases = []phrase{
 	// A plan's usage limit reached ("The usage limit has been reached");
 	// "exceeded your usage limits, try again later" is a throttle's.
 	{a: "usage limit", b: "reached", gap: 24, class: Quota, weak: true},
+	{a: "usage quota", b: "reset", gap: 80, class: Quota, weak: true}, // Ark: "You have exceeded the weekly usage quota. It will reset at …"
 
 	// What the request lacks, named ("Function call is missing a
 	// thought_signature"): it outranks an aside on the provider's load
@@ -264,6 +273,11 @@ var requestPhrases = []phrase{
 	{a: "no free quota tier", class: Forbidden},
 	{a: "throttl", class: RateLimited},
 	{a: "overloaded", class: ServerError},
+	{a: "server overload", class: ServerError}, // Ark's ServerOverloaded, as a 429: "… due to server overload"
+	// A model still starting, even as a 429 (Bedrock's ModelNotReadyException
+	// "Model is not ready for inference"; a Vertex endpoint scaling from zero).
+	{a: "not ready for inference", class: ServerError},
+	{a: "not yet ready for inference", class: ServerError},
 	{a: "internal server error", class: ServerError},
 	{a: "internal error", class: ServerError},
 	{a: "internalserverexception", class: ServerError}, // AWS's and DJL's type name, inside a relayed message

@@ -97,6 +97,7 @@ var timeoutPhrases = newPhraseSet([]phrase{
 	{a: "gateway timeout", class: Timeout},
 	{a: "upstream request timeout", class: Timeout},
 	{a: "request timeout", class: Timeout},
+	{a: "response timeout", class: Timeout}, // DashScope's RequestTimeOut: "Response timeout!"
 	{a: "timeout occurred", class: Timeout},
 	{a: "deadline expired", class: Timeout},
 	{a: "timeout after", class: Timeout},      // the server's own timer: "Decode wall clock timeout after 600s"

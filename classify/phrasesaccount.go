@@ -67,6 +67,7 @@ var accountPhrases = []phrase{
 	{a: "not authenticated", class: Auth},        // FastAPI's HTTPBearer: {"detail":"Not authenticated"}
 	{a: "access has been disabled", class: Auth}, // "API access has been disabled for this account"
 	{a: "access was terminated", class: Auth},    // OpenAI's access_terminated: "Your access was terminated due to violation of our policies", as a 429
+	{a: "has been denied access", class: Auth},   // Google: "Your project has been denied access. Please contact support." (a project shut out, as CONSUMER_SUSPENDED)
 	// An account locked, frozen, banned, missing or inactive (Zhipu's 1110-1121,
 	// sent as 429s); "账户已被临时锁定" (locked for a while, a throttle's) is
 	// none of these words.
@@ -109,6 +110,14 @@ var accountPhrases = []phrase{
 	{a: "has not activated the model", class: Forbidden},
 	{a: "activate the model service", class: Forbidden},
 	{a: "organization must be verified", class: Forbidden},
+	// An Azure resource blocked for its conduct ("Your resource has been
+	// temporarily blocked because we detected behavior that may violate our
+	// content policy"): every request is refused, not this content.
+	{a: "resource has been temporarily blocked", class: Forbidden},
+	{a: "resource has been blocked", class: Forbidden},
+	// A plan that does not include the model (Ark: "The X model does not
+	// support the coding plan feature", as a 404); not a planning tool.
+	{a: "does not support the", b: " plan ", gap: 16, class: Forbidden},
 	// The account's identity not yet verified (用户未实名，请先进行实名认证, Hunyuan).
 	{a: "未实名", class: Forbidden},
 	{a: "实名认证", class: Forbidden},
@@ -121,6 +130,11 @@ var accountPhrases = []phrase{
 	// quota, strong: the account cannot pay or its allowance is spent.
 	{a: "credit balance is too low", class: Quota},
 	{a: "quota is not enough", class: Quota}, // new-api: "token quota is not enough, token remain quota: …"
+	// A free allowance spent (DashScope: "Free allocated quota exceeded.", at
+	// a 429 whose "Allocated quota exceeded" alone is its per-minute cap;
+	// Ark: "has exhausted its free trial quota").
+	{a: "free", b: "quota exceeded", gap: 12, class: Quota},
+	{a: "free trial quota", class: Quota},
 	{a: "credit card on file", class: Quota}, // Vercel: "AI Gateway requires a valid credit card on file to service requests"
 	// A free or daily allocation used up (Cloudflare's 4006: "you have used
 	// up your daily free allocation of 10,000 neurons").
@@ -219,4 +233,7 @@ var accountPhrases = []phrase{
 	{a: "服务未开通", class: Forbidden},
 	{a: "开通服务", class: Forbidden},
 	{a: "暂未开放", b: "权限", gap: 30, class: Forbidden},
+	// A product not bought (DashScope's CommodityNotPurchased: "Commodity
+	// has not purchased yet.", as a 429), after the money wording.
+	{a: "not purchased", class: Forbidden},
 }

@@ -101,6 +101,8 @@ var gonePhrases = []phrase{
 	// A server that serves no chat until configured (TabbyAPI: "Chat
 	// completions are disabled because a prompt template is not set").
 	{a: "chat completions are disabled", class: Unavailable},
+	// Vertex: "Publisher Model `…` is not servable in region us-central1."
+	{a: "not servable", class: Unavailable},
 	// A model that does not serve this API at all, whatever the request holds
 	// ("The model does not support Chat Completions API", Ollama's "\"bert\"
 	// does not support chat"): every request of this kind fails here. A request

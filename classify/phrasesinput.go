@@ -123,6 +123,10 @@ var inputPhrases = []phrase{
 	// thinking budget and thinking level").
 	{a: "only one of", class: BadRequest, badInput: true},
 	{a: "is required", class: BadRequest, badInput: true},
+	{a: "is a required field", class: BadRequest, badInput: true},                       // DashScope: "The content field is a required field."
+	{a: "required parameter", b: "missing", gap: 24, class: BadRequest, badInput: true}, // DashScope: "Required parameter \"model\" missing from request."
+	{a: "alternate between user and", class: BadRequest, badInput: true},                // Gemini: "multiturn requests alternate between user and model"
+	{a: "does not represent a valid", class: BadRequest, badInput: true},                // OpenAI: "The image data you provided does not represent a valid image."
 	{a: "field required", class: BadRequest, badInput: true},
 	{a: "missing required", class: BadRequest, badInput: true},
 	{a: "missing", b: "required parameter", gap: 32, class: BadRequest, badInput: true}, // "missing one or multiple required parameters"
