@@ -90,12 +90,9 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if carriesCredential(req) {
 		skip |= 1 << Auth
 	}
-	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
+	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model, rate: def == RateLimited}
 	n := len(mainPhrases.list)
 	best := ts.pick(mainPhrases, skip)
-	if best < n && mainPhrases.list[best].notRate && def == RateLimited {
-		best = n // "too many tokens" from a throttle is not about the window
-	}
 	// A gone-model code beside a param naming another field (a tool's own
 	// model) is that field's, as the gone-model wording is (skip above).
 	if cs.strong == Unavailable && skip.has(Unavailable) {

@@ -201,6 +201,12 @@ var requestPhrases = []phrase{
 	// limit)"); a key's throttle names its period first ("(60/minute)").
 	{a: "key limit exceeded", class: Quota, weak: true},
 	{a: "billing", class: Quota, weak: true},
+	// A free allowance spent (DashScope: "Free allocated quota exceeded.", at
+	// a 429 whose "Allocated quota exceeded" alone is its per-minute cap;
+	// Ark: "has exhausted its free trial quota"), after the period wording:
+	// a free tier's per-minute cap says so.
+	{a: "free", b: "quota exceeded", gap: 12, class: Quota, weak: true},
+	{a: "free trial quota", class: Quota, weak: true},
 	// At a 429 with nothing else it is the throttle the 429 says
 	// (DashScope's Throttling.AllocationQuota, its per-minute cap: "Allocated
 	// quota exceeded"; Vertex: "Online prediction request quota exceeded …

@@ -130,11 +130,6 @@ var accountPhrases = []phrase{
 	// quota, strong: the account cannot pay or its allowance is spent.
 	{a: "credit balance is too low", class: Quota},
 	{a: "quota is not enough", class: Quota}, // new-api: "token quota is not enough, token remain quota: …"
-	// A free allowance spent (DashScope: "Free allocated quota exceeded.", at
-	// a 429 whose "Allocated quota exceeded" alone is its per-minute cap;
-	// Ark: "has exhausted its free trial quota").
-	{a: "free", b: "quota exceeded", gap: 12, class: Quota},
-	{a: "free trial quota", class: Quota},
 	{a: "credit card on file", class: Quota}, // Vercel: "AI Gateway requires a valid credit card on file to service requests"
 	// A free or daily allocation used up (Cloudflare's 4006: "you have used
 	// up your daily free allocation of 10,000 neurons").

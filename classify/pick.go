@@ -16,6 +16,7 @@ type textScan struct {
 	echo   bool   // some phrase was discarded as echoed
 	field  bool   // some phrase was discarded as a named field's content
 	tmpl   int8   // whether the request carries its own template: 0 not read yet, 1 no, 2 yes
+	rate   bool   // a rate-limited answer: notRate phrases are passed over, the next one decides
 }
 
 // templated reports whether the client's request carries a template the
@@ -95,6 +96,13 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 		}
 		if skip.has(s.list[best.idx].class) {
 			ts.field = true
+			lo = next
+			continue
+		}
+		if ts.rate && s.list[best.idx].notRate {
+			// "too many tokens" or a bare "quota exceeded" from a throttle
+			// says nothing the 429 does not; what ranks below it still may
+			// ("… It will reset at …").
 			lo = next
 			continue
 		}
