@@ -64,10 +64,10 @@ var accountPhrases = []phrase{
 	{a: "account has been deactivated", class: Auth},
 	{a: "account is disabled", class: Auth},
 	{a: "account has been suspended", class: Auth},
-	{a: "not authenticated", class: Auth},        // FastAPI's HTTPBearer: {"detail":"Not authenticated"}
-	{a: "access has been disabled", class: Auth}, // "API access has been disabled for this account"
-	{a: "access was terminated", class: Auth},    // OpenAI's access_terminated: "Your access was terminated due to violation of our policies", as a 429
-	{a: "has been denied access", class: Auth},   // Google: "Your project has been denied access. Please contact support." (a project shut out, as CONSUMER_SUSPENDED)
+	{a: "not authenticated", class: Auth},              // FastAPI's HTTPBearer: {"detail":"Not authenticated"}
+	{a: "access has been disabled", class: Auth},       // "API access has been disabled for this account"
+	{a: "access was terminated", class: Auth},          // OpenAI's access_terminated: "Your access was terminated due to violation of our policies", as a 429
+	{a: "project has been denied access", class: Auth}, // Google: "Your project has been denied access. Please contact support." (a project shut out, as CONSUMER_SUSPENDED)
 	// An account locked, frozen, banned, missing or inactive (Zhipu's 1110-1121,
 	// sent as 429s); "账户已被临时锁定" (locked for a while, a throttle's) is
 	// none of these words.
@@ -85,8 +85,8 @@ var accountPhrases = []phrase{
 	// A key the relay holds for the caller, off (Bifrost: "Virtual key is
 	// inactive", "Virtual key has expired", as 403s), and the team it
 	// belongs to gone (LiteLLM: "Team doesn't exist in db", as a 404).
-	{a: "key is inactive", class: Auth},
-	{a: "key has expired", class: Auth},
+	{a: "virtual key is inactive", class: Auth},
+	{a: "virtual key has expired", class: Auth},
 	{a: "team doesn't exist", class: Auth},
 	// No credential reached the provider ("Authorization header is missing",
 	// "Missing Authorization header"): the operator's key, even as 403.
