@@ -57,6 +57,23 @@ var toolFailures = [...]struct{ reason, gemini, openai string }{
 	{"TOO_MANY_TOOL_CALLS", "gemini:finishReason=TOO_MANY_TOOL_CALLS", "openai:finish_reason=TOO_MANY_TOOL_CALLS"},
 }
 
+// vendorFinishes are OpenAI-shaped finish reasons other vendors document
+// for an answer that did not happen: DeepSeek's insufficient_system_resource
+// and Zhipu's network_error (the provider's failure), Zhipu's sensitive (a
+// block), Zhipu's model_context_window_exceeded and Mistral's model_length
+// (the window). With content they are an answer cut short, which the
+// adapters judge.
+var vendorFinishes = map[string]struct {
+	class Class
+	ev    string
+}{
+	"insufficient_system_resource":  {ServerError, "openai:finish_reason=insufficient_system_resource"},
+	"network_error":                 {ServerError, "openai:finish_reason=network_error"},
+	"sensitive":                     {Refusal, "openai:finish_reason=sensitive"},
+	"model_context_window_exceeded": {ContextLength, "openai:finish_reason=model_context_window_exceeded"},
+	"model_length":                  {ContextLength, "openai:finish_reason=model_length"},
+}
+
 // unexpectedToolCall is UNEXPECTED_TOOL_CALL's index in toolFailures: a
 // call to a function the request did not declare (or with no tools at
 // all), a failure even with that call in the answer, which the client
@@ -110,6 +127,9 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	}
 	if eq(f.oaiFinish, "content_filter") && !f.oaiContent {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "openai:finish_reason=content_filter"}
+	}
+	if r, ok := vendorFinishes[string(f.oaiFinish)]; ok && !f.oaiContent {
+		return Verdict{Failed: true, Class: r.class, Evidence: r.ev}
 	}
 	if f.respFilter && !f.respContent {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "openai:incomplete_details.reason=content_filter"}
@@ -193,6 +213,11 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	}
 	if f.codeInBody != "" {
 		return withRetry(decide(Unknown, f.codeInBody, h, body, f, req, model), h, f, req)
+	}
+	if f.validation {
+		// The same checks TGI answers with a 422 before a stream starts: as
+		// the 422 says nothing, the words decide.
+		return withRetry(decide(Unknown, "tgi:error_type=validation", h, body, f, req, model), h, f, req)
 	}
 	ev := "body:error"
 	if stream || f.sseError {

@@ -98,7 +98,20 @@ func init() {
 		"missingparameter": badInput, "missing_parameter": badInput, // Volcengine Ark's MissingParameter, and its snake_case spelling
 		"invalidargumenterror": badInput, "invalidimageurl": badInput, // Ark: InvalidArgumentError.UnknownRole, InvalidImageURL.EmptyURL
 		"outofcontexterror": strongCode(ContextLength), // Ark: "Total tokens of image and text exceed max message tokens."
-		"unknown_parameter": badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
+		// OpenAI's ResponseError codes (a Responses response.failed carries
+		// them inside a 200, where bad input would otherwise default to the
+		// provider's failure): the request's image, the provider's policy,
+		// its file search's timer.
+		"invalid_base64_image": strongCode(BadRequest), "invalid_image_url": badInput, // a URL it could not fetch in time is no proof (corpus)
+		"invalid_image_mode": strongCode(BadRequest), "empty_image_file": strongCode(BadRequest),
+		"unsupported_image_media_type": strongCode(BadRequest), "image_file_not_found": strongCode(BadRequest),
+		"image_too_small": strongCode(BadRequest),
+		"image_too_large": strongCode(Overflow), "image_file_too_large": strongCode(Overflow),
+		"image_content_policy_violation": strongCode(Refusal), "bio_policy": strongCode(Refusal),
+		"misalignment_policy_violation": strongCode(Refusal),
+		"vector_store_timeout":          strongCode(Timeout),
+		"failed_to_download_image":      strongCode(Unknown), // the client's host, not the endpoint's
+		"unknown_parameter":             badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
 		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput,
 		"invalid_json": badInput, "string_too_long": badInput, "empty_array": badInput, "array_above_max_length": badInput,
 		"invalid_image": badInput, "invalid_image_format": badInput, "image_parse_error": badInput,

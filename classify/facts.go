@@ -7,7 +7,10 @@ type facts struct {
 	parsed   bool // the body began as JSON and at least one member was read
 	hasError bool // an error object/string, "type":"error" or "object":"error"
 	sseError bool // an SSE `event: error`
-	plain    bool // a plain-text error body, read as its one text (readAnswer)
+	// validation: TGI's stream error of its input checks ("error_type":
+	// "validation"): the request's, not the provider's failure.
+	validation bool
+	plain      bool // a plain-text error body, read as its one text (readAnswer)
 
 	// codeInBody names a vendor envelope that reports errors with any
 	// status, 200 included, and a code in the body (Baidu's non-zero

@@ -90,6 +90,7 @@ var requestPhrases = []phrase{
 	{a: "reduce the length of the messages", class: ContextLength},
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},
+	{a: "token数量超过上限", class: ContextLength},         // Spark's 10907: the history and question over the limit
 	{a: "token length exceed", class: ContextLength}, // DashScope: "Total message token length exceed model limit"
 	{a: "max_model_len", class: ContextLength},
 	{a: "maximum model length", class: ContextLength},
@@ -141,6 +142,8 @@ var requestPhrases = []phrase{
 	// content for safety reasons", under a generic invalid_prompt code).
 	{a: "safety reasons", class: Refusal},
 	{a: "infringement", class: Refusal}, // DashScope's IPInfringementSuspect: "suspected of being involved in IP infringement"
+	{a: "审核不通过", class: Refusal},        // Spark's 10014: the output failed review
+	{a: "违规信息", class: Refusal},         // Spark's 10019: the content tends to violations
 
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},
@@ -231,6 +234,7 @@ var requestPhrases = []phrase{
 	// "exceeded your usage limits, try again later" is a throttle's.
 	{a: "usage limit", b: "reached", gap: 24, class: Quota, weak: true},
 	{a: "usage quota", b: "reset", gap: 80, class: Quota, weak: true}, // Ark: "You have exceeded the weekly usage quota. It will reset at …"
+	{a: "used all your", class: Quota, weak: true},                    // CLOVA Studio: "You have used all your 100000 tokens." (a period named first decides)
 
 	// What the request lacks, named ("Function call is missing a
 	// thought_signature"): it outranks an aside on the provider's load
@@ -269,6 +273,7 @@ var requestPhrases = []phrase{
 	// "并发流控超限"; Baidu's 18: "Open api qps request limit reached"); a
 	// day's flow control is quota (accountPhrases, first).
 	{a: "流控", class: RateLimited},
+	{a: "流量受限", class: RateLimited}, // Spark's 10007: one request at a time per user
 	{a: "qps", word: true, class: RateLimited},
 	{a: "超过限额", b: "稍后重试", gap: 12, class: RateLimited}, // Hunyuan: "引擎层请求超过限额；请稍后重试" (over the limit; retry later)
 	// A model this account's tier is not offered ("Gemini 2.5 Pro Preview
@@ -279,7 +284,13 @@ var requestPhrases = []phrase{
 	{a: "no free quota tier", class: Forbidden},
 	{a: "throttl", class: RateLimited},
 	{a: "overloaded", class: ServerError},
-	{a: "server overload", class: ServerError}, // Ark's ServerOverloaded, as a 429: "… due to server overload"
+	{a: "server overload", class: ServerError},   // Ark's ServerOverloaded, as a 429: "… due to server overload"
+	{a: "load is saturated", class: ServerError}, // new-api: "Current group upstream load is saturated", as a 429
+	// iFlytek Spark's busy, short and broken engines (服务忙, 服务容量不足,
+	// 引擎内部错误), in its status envelope's 200.
+	{a: "服务忙", class: ServerError},
+	{a: "容量不足", class: ServerError},
+	{a: "引擎内部错误", class: ServerError},
 	// A model still starting, even as a 429 (Bedrock's ModelNotReadyException
 	// "Model is not ready for inference"; a Vertex endpoint scaling from zero).
 	{a: "not ready for inference", class: ServerError},

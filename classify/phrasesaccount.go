@@ -39,6 +39,10 @@ var accountPhrases = []phrase{
 	{a: "signature calculated", class: Auth},
 	{a: "calculated signature", class: Auth},
 	{a: "signature we calculated", class: Auth},
+	// Baidu's 110/111: "Access token invalid or no longer valid", "Access
+	// token expired" (the OAuth token Detour holds for the account).
+	{a: "access token invalid", class: Auth},
+	{a: "access token expired", class: Auth},
 	{a: "鉴权失败", class: Auth},   // authentication failed
 	{a: "认证失败", class: Auth},   // authentication failed
 	{a: "签名验证失败", class: Auth}, // signature verification failed
@@ -205,9 +209,16 @@ var accountPhrases = []phrase{
 	{a: "out of", b: "quota", gap: 24, class: Quota},
 	{a: "free tier", b: "exhausted", gap: 40, class: Quota},
 	{a: "余额不足", class: Quota}, // insufficient balance
-	{a: "欠费", class: Quota},   // in arrears
-	{a: "账户余额", class: Quota}, // account balance
-	{a: "请充值", class: Quota},  // please recharge
+	// The same in Japanese (new-api's ja locale): 残高不足, balance short.
+	// (Only ASCII letters are matched without regard to case, so Cyrillic
+	// or Vietnamese wordings are not taught: a case the client or a relay
+	// changed would slip past them.)
+	{a: "残高不足", class: Quota},
+	{a: "残高が不足", class: Quota},
+	{a: "pre-consume quota", class: Quota}, // new-api: "Failed to pre-consume quota, remaining: …, required: …"
+	{a: "欠费", class: Quota},                // in arrears
+	{a: "账户余额", class: Quota},              // account balance
+	{a: "请充值", class: Quota},               // please recharge
 	// An allowance (额度, 配额) insufficient or used up: one-api/new-api's
 	// "用户额度不足, 剩余额度: ¥0.00" and "该令牌额度已用尽" (a 403), a
 	// provider's "免费额度已用完".

@@ -101,6 +101,10 @@ var gonePhrases = []phrase{
 	// A server that serves no chat until configured (TabbyAPI: "Chat
 	// completions are disabled because a prompt template is not set").
 	{a: "chat completions are disabled", class: Unavailable},
+	// The model's URI Detour sends, refused (Yandex: "invalid model_uri",
+	// "Failed to parse model URI"), before the bad-input "failed to parse".
+	{a: "model_uri", class: Unavailable},
+	{a: "model uri", class: Unavailable},
 	// Vertex: "Publisher Model `…` is not servable in region us-central1."
 	{a: "not servable", class: Unavailable},
 	// A model that does not serve this API at all, whatever the request holds

@@ -137,6 +137,7 @@ var inputPhrases = []phrase{
 	{a: "must have", class: BadRequest, badInput: true},
 	{a: "roles must alternate", class: BadRequest, badInput: true},
 	{a: "validation error", class: BadRequest, badInput: true},
+	{a: "input validation error", class: BadRequest, badInput: true}, // TGI's checks of the request, in a 422 or a stream's error
 	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
 	{a: "expected last role", class: BadRequest, badInput: true},
 	{a: "expected one of", class: BadRequest, badInput: true},

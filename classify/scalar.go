@@ -61,6 +61,8 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			proseParam(f, v, str)
 		case "stop_reason":
 			f.stopReason = v
+		case "error_type": // TGI's stream error: {"error":"Input validation error: …","error_type":"validation"}
+			f.validation = f.validation || str && eq(v, "validation")
 		default:
 			if str && len(v) > 0 && payloadKey(k0) {
 				f.payload = true
