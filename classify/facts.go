@@ -54,7 +54,10 @@ type facts struct {
 	geminiParts  bool   // some candidate carries content parts
 
 	oaiFinish  []byte // OpenAI choices[].finish_reason (first)
-	oaiContent bool   // some choice carries content or a tool call
+	oaiContent bool   // some choice carries content (a string, or text in a content array) or a tool call
+	// oaiReasoning: some choice carries reasoning (reasoning_content,
+	// reasoning, a thinking chunk): an answer spent on thinking is still one.
+	oaiReasoning bool
 	// respFilter: a Responses API answer is incomplete for content_filter
 	// (incomplete_details.reason, whole or in a response.incomplete event);
 	// respContent: its output carries text or a function call.

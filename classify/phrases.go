@@ -234,7 +234,6 @@ var requestPhrases = []phrase{
 	// "exceeded your usage limits, try again later" is a throttle's.
 	{a: "usage limit", b: "reached", gap: 24, class: Quota, weak: true},
 	{a: "usage quota", b: "reset", gap: 80, class: Quota, weak: true}, // Ark: "You have exceeded the weekly usage quota. It will reset at …"
-	{a: "used all your", class: Quota, weak: true},                    // CLOVA Studio: "You have used all your 100000 tokens." (a period named first decides)
 
 	// What the request lacks, named ("Function call is missing a
 	// thought_signature"): it outranks an aside on the provider's load
@@ -273,7 +272,6 @@ var requestPhrases = []phrase{
 	// "并发流控超限"; Baidu's 18: "Open api qps request limit reached"); a
 	// day's flow control is quota (accountPhrases, first).
 	{a: "流控", class: RateLimited},
-	{a: "流量受限", class: RateLimited}, // Spark's 10007: one request at a time per user
 	{a: "qps", word: true, class: RateLimited},
 	{a: "超过限额", b: "稍后重试", gap: 12, class: RateLimited}, // Hunyuan: "引擎层请求超过限额；请稍后重试" (over the limit; retry later)
 	// A model this account's tier is not offered ("Gemini 2.5 Pro Preview
@@ -287,9 +285,11 @@ var requestPhrases = []phrase{
 	{a: "server overload", class: ServerError},   // Ark's ServerOverloaded, as a 429: "… due to server overload"
 	{a: "load is saturated", class: ServerError}, // new-api: "Current group upstream load is saturated", as a 429
 	// iFlytek Spark's busy, short and broken engines (服务忙, 服务容量不足,
-	// 引擎内部错误), in its status envelope's 200.
+	// 引擎内部错误), in its status envelope's 200; not a user's own storage
+	// (用户OSS容量不足). Its 10007, 用户流量受限 (one request at a time per
+	// user), is not taught: the client sets the user, so it cools nothing.
 	{a: "服务忙", class: ServerError},
-	{a: "容量不足", class: ServerError},
+	{a: "服务容量不足", class: ServerError},
 	{a: "引擎内部错误", class: ServerError},
 	// A model still starting, even as a 429 (Bedrock's ModelNotReadyException
 	// "Model is not ready for inference"; a Vertex endpoint scaling from zero).

@@ -254,6 +254,15 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.oaiContent = true
 			case eq(s.key(2), "tool_calls") || eq(s.key(2), "function_call"):
 				f.oaiContent = true
+			case d == 3 && (eq(last, "reasoning_content") || eq(last, "reasoning")) && str && len(v) > 0:
+				f.oaiReasoning = true
+			case d >= 4 && eq(s.key(2), "content") && (eq(last, "text") || eq(last, "thinking")) && str && len(v) > 0:
+				// Mistral's content chunks: [{"type":"thinking","thinking":[{"type":"text","text":…}]},{"type":"text","text":…}]
+				if d >= 5 && eq(s.key(3), "thinking") || eq(last, "thinking") {
+					f.oaiReasoning = true
+				} else {
+					f.oaiContent = true
+				}
 			}
 		}
 	}
