@@ -151,6 +151,17 @@ func init() {
 		"rate_limit_exceeded": weakCode(RateLimited), "ratelimitexceeded": weakCode(RateLimited),
 		"resource_exhausted":       weakCode(RateLimited),
 		"model_capacity_exhausted": strongCode(ServerError), // the provider's capacity for the model, even as a 429
+		// The rest of google.api.ErrorReason that settles a class
+		// (googleapis google/api/error_reason.proto): a credential refused as
+		// such, a suspended account, access an organisation's or a location's
+		// policy denies.
+		"gcp_suspended": strongCode(Auth), "credential_type_unsupported": strongCode(Auth), "jwt_token_invalid": strongCode(Auth),
+		"security_policy_violated": strongCode(Forbidden), "user_blocked_by_admin": strongCode(Forbidden),
+		"resource_usage_restriction_violated": strongCode(Forbidden), "org_restriction_violation": strongCode(Forbidden),
+		"org_restriction_header_invalid": strongCode(Forbidden), "service_not_visible": strongCode(Forbidden),
+		"location_tax_policy_violated": strongCode(Forbidden), "location_org_policy_violated": strongCode(Forbidden),
+		"tls_org_policy_violated": strongCode(Forbidden), "tls_cipher_restriction_violated": strongCode(Forbidden),
+		"endpoint_usage_restriction_violated": strongCode(Forbidden), "missing_origin": strongCode(Forbidden),
 	}
 	codeTables[srcStatus] = map[string]codeRule{
 		"unauthenticated": strongCode(Auth), "permission_denied": weakCode(Forbidden), "failed_precondition": weakCode(Forbidden),

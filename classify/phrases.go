@@ -60,7 +60,17 @@ var requestPhrases = []phrase{
 	// data-uri item : 10485760"); not a throttle's bytes per minute.
 	{a: "max bytes per", class: Overflow, notRate: true},
 	{a: "file size is too large", class: Overflow}, // DashScope: "Multimodal file size is too large"
-	{a: "too many files", class: Overflow},         // DashScope: "Too many files provided." (a 5xx's "too many open files" is the server's)
+	// Per-request caps of embeddings servers (TEI: "batch size 64 > maximum
+	// allowed batch size 32"; Vertex: "5 instance(s) is allowed per
+	// prediction"; Jina: "Each input list can contain at most 512 items").
+	{a: "maximum allowed batch size", class: Overflow},
+	{a: "allowed per prediction", class: Overflow},
+	{a: "input list can contain at most", class: Overflow},
+	{a: "too many files", class: Overflow}, // DashScope: "Too many files provided." (a 5xx's "too many open files" is the server's)
+
+	// A client setting measured against the window (vLLM: "truncate_prompt_tokens
+	// value is greater than max_model_len"): the setting, not the prompt.
+	{a: "truncate_prompt_tokens", class: BadRequest, badInput: true},
 
 	// context_length: the prompt exceeds the window.
 	{a: "context_length_exceeded", class: ContextLength},
@@ -90,8 +100,9 @@ var requestPhrases = []phrase{
 	{a: "reduce the length of the messages", class: ContextLength},
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},
-	{a: "token数量超过上限", class: ContextLength},         // Spark's 10907: the history and question over the limit
-	{a: "token length exceed", class: ContextLength}, // DashScope: "Total message token length exceed model limit"
+	{a: "prompt tokens too long", class: ContextLength}, // Baidu's tokens_too_long
+	{a: "token数量超过上限", class: ContextLength},            // Spark's 10907: the history and question over the limit
+	{a: "token length exceed", class: ContextLength},    // DashScope: "Total message token length exceed model limit"
 	{a: "max_model_len", class: ContextLength},
 	{a: "maximum model length", class: ContextLength},
 	{a: "max_seq_len", class: ContextLength},
@@ -261,6 +272,9 @@ var requestPhrases = []phrase{
 	{a: "timeout", b: "download", gap: 24, class: Unknown}, // "Timeout while downloading {url}" (OpenAI, beside code invalid_value)
 	{a: "timeout", b: "fetch", gap: 24, class: Unknown},
 	{a: "download", b: "timeout", gap: 40, class: Unknown},
+	// A relay's queue for the key's own concurrency ("Request timed out
+	// waiting for concurrency slot. Limit: 2 concurrent requests"): a rate.
+	{a: "concurrency slot", class: RateLimited},
 	{a: "timed out", class: Timeout},
 	{a: "deadline exceeded", class: Timeout},
 	{a: "deadline_exceeded", class: Timeout},
@@ -317,6 +331,7 @@ var requestPhrases = []phrase{
 	{a: "at maximum capacity", class: ServerError},
 	{a: "at full capacity", class: ServerError},
 	{a: "over capacity", class: ServerError},
+	{a: "no available instance", class: ServerError}, // Cloud Run: "The request was aborted because there was no available instance." (even as a 429)
 	{a: "no capacity available", class: ServerError}, // "No capacity available for model X on the server"
 	{a: "under maintenance", class: ServerError},
 	{a: "down for maintenance", class: ServerError},

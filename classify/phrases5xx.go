@@ -71,6 +71,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "does not support generate", class: Unavailable},
 	{a: "does not support embedding", class: Unavailable},
 	{a: "does not support completion", last: true, class: Unavailable},
+	{a: "embeddings not supported", class: Unavailable}, // LocalAI: "embeddings not supported by the backend", a 500
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.
@@ -97,7 +98,9 @@ var timeoutPhrases = newPhraseSet([]phrase{
 	{a: "gateway timeout", class: Timeout},
 	{a: "upstream request timeout", class: Timeout},
 	{a: "request timeout", class: Timeout},
-	{a: "response timeout", class: Timeout}, // DashScope's RequestTimeOut: "Response timeout!"
+	{a: "response timeout", class: Timeout},      // DashScope's RequestTimeOut: "Response timeout!"
+	{a: "first byte timeout", class: Timeout},    // Fastly: "Error 503 first byte timeout"
+	{a: "between bytes timeout", class: Timeout}, // Fastly
 	{a: "timeout occurred", class: Timeout},
 	{a: "deadline expired", class: Timeout},
 	{a: "timeout after", class: Timeout},      // the server's own timer: "Decode wall clock timeout after 600s"

@@ -53,6 +53,10 @@ var accountPhrases = []phrase{
 	{a: "no auth credentials found", class: Auth},
 	{a: "didn't provide an api key", class: Auth},
 	{a: "did not provide an api key", class: Auth},
+	// AWS API Gateway's answer for a path or method it does not route (its
+	// most common cause): a base URL this target does not serve, not a key
+	// it checked.
+	{a: "missing authentication token", class: Unavailable},
 	{a: "missing authentication", class: Auth},
 	{a: "unregistered callers", class: Auth},
 	{a: "authentication failed", class: Auth},
@@ -83,7 +87,13 @@ var accountPhrases = []phrase{
 	{a: "账号已被封禁", class: Auth},
 	{a: "账户不存在", class: Auth},
 	{a: "账号不存在", class: Auth},
-	{a: "账户", b: "非活动", gap: 12, class: Auth},    // "您的账户当前处于非活动状态"
+	{a: "账户", b: "非活动", gap: 12, class: Auth}, // "您的账户当前处于非活动状态"
+	// The same in English (Z.ai's 1110-1121, as 429s); not "temporarily
+	// locked", a throttle's.
+	{a: "account is currently inactive", class: Auth},
+	{a: "account does not exist", class: Auth},
+	{a: "account has been locked", class: Auth},
+	{a: "and has been locked", class: Auth},      // "Account has irregular activities and has been locked"
 	{a: "appid", b: "黑名单", gap: 12, class: Auth}, // Spark's 10015: "appid在黑名单中", the app id (the credential) blacklisted
 	{a: "用户已被封禁", class: Auth},                   // one-api/new-api: the user behind the key banned
 	// A key the relay holds for the caller, off (Bifrost: "Virtual key is
@@ -113,6 +123,7 @@ var accountPhrases = []phrase{
 	// the operator can enable it in the console; not a gone model.
 	{a: "has not activated the model", class: Forbidden},
 	{a: "activate the model service", class: Forbidden},
+	{a: "billing country", class: Forbidden}, // Google: "restricted from your billing country": where the account is, before the weak "billing"
 	{a: "organization must be verified", class: Forbidden},
 	// An Azure resource blocked for its conduct ("Your resource has been
 	// temporarily blocked because we detected behavior that may violate our
@@ -194,6 +205,9 @@ var accountPhrases = []phrase{
 	// has expired … renew", 套餐已到期): nothing more until it is renewed,
 	// even sent as a 429.
 	{a: "plan has expired", class: Quota},
+	{a: "package has expired", class: Quota}, // Z.ai's 1309: "Your GLM Coding Plan package has expired and is temporarily unavailable"
+	{a: "周使用限制", class: Quota},               // a weekly use limit reached (claude-relay-service: "已达到周使用限制")
+	{a: "月使用限制", class: Quota},               // a monthly one
 	{a: "subscription has expired", class: Quota},
 	{a: "套餐已到期", class: Quota}, // the plan has expired
 	{a: "套餐已过期", class: Quota}, // the plan has expired

@@ -23,6 +23,7 @@ var gonePhrases = []phrase{
 	{a: "no longer available", class: Unavailable, goneNoun: true},
 	{a: "is deprecated", class: Unavailable, goneNoun: true},
 	{a: "has been deprecated", class: Unavailable, goneNoun: true},
+	{a: "has been taken offline", class: Unavailable, goneNoun: true}, // Z.ai's 1221: "API glm-4v has been taken offline"
 	{a: "model", b: "not found", gap: 80, class: Unavailable},
 	{a: "model", b: "does not exist", gap: 80, class: Unavailable},
 	{a: "model", b: "deprecated", gap: 80, class: Unavailable},
@@ -101,6 +102,12 @@ var gonePhrases = []phrase{
 	// A server that serves no chat until configured (TabbyAPI: "Chat
 	// completions are disabled because a prompt template is not set").
 	{a: "chat completions are disabled", class: Unavailable},
+	// An embeddings endpoint that serves no embeddings (TEI: "Model is not
+	// an embedding model"; llama.cpp started without an OAI pooling type;
+	// LocalAI: "embeddings not supported by the backend").
+	{a: "is not an embedding model", class: Unavailable},
+	{a: "pooling type", b: "not oai compatible", gap: 16, class: Unavailable},
+	{a: "embeddings not supported", class: Unavailable},
 	// The model's URI Detour sends, refused (Yandex: "invalid model_uri",
 	// "Failed to parse model URI"), before the bad-input "failed to parse".
 	{a: "model_uri", class: Unavailable},
@@ -138,4 +145,5 @@ var featureGonePhrases = []phrase{
 	{a: "no longer available", class: Unknown, feature: true},
 	{a: "is deprecated", class: Unknown, feature: true},
 	{a: "has been deprecated", class: Unknown, feature: true},
+	{a: "has been taken offline", class: Unknown, feature: true},
 }

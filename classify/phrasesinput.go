@@ -124,6 +124,7 @@ var inputPhrases = []phrase{
 	{a: "only one of", class: BadRequest, badInput: true},
 	{a: "is required", class: BadRequest, badInput: true},
 	{a: "is a required field", class: BadRequest, badInput: true},                       // DashScope: "The content field is a required field."
+	{a: "parameter not received", class: BadRequest, badInput: true},                    // Z.ai's 1213: "messages parameter not received properly"
 	{a: "required parameter", b: "missing", gap: 24, class: BadRequest, badInput: true}, // DashScope: "Required parameter \"model\" missing from request."
 	{a: "alternate between user and", class: BadRequest, badInput: true},                // Gemini: "multiturn requests alternate between user and model"
 	{a: "does not represent a valid", class: BadRequest, badInput: true},                // OpenAI: "The image data you provided does not represent a valid image."

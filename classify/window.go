@@ -1,5 +1,7 @@
 package classify
 
+import "bytes"
+
 // Windows overrun by one request: a rate-limit message that states the
 // window's limit and what this one request brings (docs/behaviour.md, "How
 // an answer is read") is overflow, not a wait: no retry, however long,
@@ -178,4 +180,37 @@ func number(t []byte) (int64, bool) {
 		}
 	}
 	return n, digits > 0
+}
+
+// zeroAllowance reports a Google quota answer ("Quota exceeded for metric:
+// …") every one of whose "limit: N" is 0: an allowance this model does not
+// have here at all, not one spent.
+func zeroAllowance(f *facts) bool {
+	zero := false
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		if !containsFold(t, "quota exceeded for metric") {
+			continue
+		}
+		for at := 0; ; {
+			j := bytes.Index(t[at:], []byte("limit: "))
+			if j < 0 {
+				break
+			}
+			k := at + j + len("limit: ")
+			e := k
+			for e < len(t) && t[e] >= '0' && t[e] <= '9' {
+				e++
+			}
+			if e == k {
+				at = k
+				continue
+			}
+			if e-k != 1 || t[k] != '0' {
+				return false
+			}
+			zero, at = true, e
+		}
+	}
+	return zero
 }
