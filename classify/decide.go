@@ -3,6 +3,7 @@ package classify
 import (
 	"bytes"
 	"net/http"
+	"strings"
 )
 
 // decide refines a status default with what the body (and the AWS error-type
@@ -55,7 +56,7 @@ import (
 // A verdict reached after an echoed phrase was discarded carries "+echo" in
 // its evidence.
 func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req []byte, model string) Verdict {
-	if zeroAllowance(f) {
+	if zeroAllowance(f, req) {
 		// Every limit it names is 0: this model has no allowance on this
 		// project or tier at all ("Quota exceeded for metric: …free_tier_requests,
 		// limit: 0, model: gemini-2.5-pro"), as "no free quota tier" says in
@@ -266,6 +267,14 @@ type codeScan struct {
 // scan tries every code of h and f in source order.
 func (cs *codeScan) scan(h http.Header, f *facts) {
 	if vs := h["X-Amzn-Errortype"]; len(vs) > 0 {
+		if len(h["X-Amz-Apigw-Id"]) > 0 && strings.HasPrefix(vs[0], "MissingAuthenticationToken") {
+			// AWS API Gateway's answer for a path or method it does not
+			// route, its most common cause: the door the client chose
+			// (/v1/embeddings where only chat is routed), never a key it
+			// checked. Not auth; the walk moves on and nothing cools.
+			cs.strong, cs.strongEv = Unknown, "apigateway:MissingAuthenticationToken"
+			return
+		}
 		cs.try(srcAmzHeader, []byte(vs[0]))
 	}
 	cs.try(srcAmzHeader, f.amzType)

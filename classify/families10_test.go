@@ -100,8 +100,8 @@ func TestRoundFifteenRules(t *testing.T) {
 	run(t, []tc{
 		// A server that does not serve this API at all, in a 5xx as in a
 		// 4xx (llama-server without --embeddings answers 501).
-		{"server without embeddings, 501", 501, nil, `{"error":{"code":501,"message":"This server does not support embeddings. Start it with ` + "`--embeddings`" + `","type":"not_supported_error"}}`, false, "unavailable", "phrase:does not support embedding"},
-		{"model without the chat API, 500", 500, nil, `{"error":{"message":"The model does not support Chat Completions API"}}`, false, "unavailable", "phrase:model does not support…api"},
+		{"server without embeddings, 501", 501, nil, `{"error":{"code":501,"message":"This server does not support embeddings. Start it with ` + "`--embeddings`" + `","type":"not_supported_error"}}`, false, "unknown", "phrase:does not support embedding"},
+		{"model without the chat API, 500", 500, nil, `{"error":{"message":"The model does not support Chat Completions API"}}`, false, "unknown", "phrase:model does not support…api"},
 		// Must not catch: a feature the model lacks stays a capability gap.
 		{"model without tools, 500", 500, nil, `{"error":{"message":"this model does not support tools"}}`, false, "unknown", "phrase:does not support"},
 		{"server without images, 501", 501, nil, `{"error":{"code":501,"message":"image input is not supported - hint: if this is unexpected, you may need to provide the mmproj","type":"not_supported_error"}}`, false, "unknown", "phrase:is not supported"},
@@ -231,7 +231,7 @@ func TestRoundSeventeenRules(t *testing.T) {
 		{"model terms required", 400, nil, `{"error":{"message":"The model ` + "`playai-tts`" + ` requires terms acceptance. Please have the org admin accept the terms at https://console.groq.com/playground?model=playai-tts","type":"invalid_request_error","code":"model_terms_required"}}`, false, "forbidden", "code:model_terms_required"},
 		{"accept the terms", 403, nil, `{"error":{"message":"You must accept the terms of service for this model before using it"}}`, false, "forbidden", ""},
 		// The model serves another API only.
-		{"model only supported in another API", 404, nil, `{ "error": { "message": "This model is only supported in v1/responses and not in v1/chat/completions.", "type": "invalid_request_error", "param": "model", "code": null } }`, false, "unavailable", "phrase:model is only supported in"},
+		{"model only supported in another API", 404, nil, `{ "error": { "message": "This model is only supported in v1/responses and not in v1/chat/completions.", "type": "invalid_request_error", "param": "model", "code": null } }`, false, "unknown", "phrase:model is only supported in"},
 		{"a feature only supported in another API", 400, nil, `{"error":{"message":"logprobs is only supported in v1/chat/completions."}}`, false, "unknown", ""},
 		// A deprecation whose sentence names the model by a display name with
 		// its version is the model's.

@@ -11,9 +11,9 @@ import (
 // gap (unknown); a gateway that does not route the model says so.
 func TestServedModelFamilies(t *testing.T) {
 	run(t, []tc{
-		{"does not support chat completions api", 400, nil, `{"object":"error","message":"The model does not support Embeddings API","type":"BadRequestError","param":null,"code":400}`, false, "unavailable", "phrase:model does not support…api"},
-		{"does not support chat", 400, nil, `{"error":"\"nomic-embed-text\" does not support chat"}`, false, "unavailable", "phrase:does not support chat"},
-		{"does not support generate", 400, nil, `{"error":"\"bert\" does not support generate"}`, false, "unavailable", "phrase:does not support generate"},
+		{"does not support chat completions api", 400, nil, `{"object":"error","message":"The model does not support Embeddings API","type":"BadRequestError","param":null,"code":400}`, false, "unknown", "phrase:model does not support…api"},
+		{"does not support chat", 400, nil, `{"error":"\"nomic-embed-text\" does not support chat"}`, false, "unknown", "phrase:does not support chat"},
+		{"does not support generate", 400, nil, `{"error":"\"bert\" does not support generate"}`, false, "unknown", "phrase:does not support generate"},
 		{"a request feature stays unknown", 400, nil, `{"error":"\"llama3\" does not support tools"}`, false, "unknown", "phrase:does not support"},
 		{"a parameter stays bad input", 400, nil, `{"error":{"message":"This model does not support the seed parameter in the Chat API."}}`, false, "bad_request", "phrase:not support…parameter"},
 		{"models not currently supported", 400, nil, `{"error":"embedding models are not currently supported"}`, false, "unavailable", "phrase:model…not currently supported"},

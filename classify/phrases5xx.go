@@ -55,7 +55,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// server_error.)
 	{a: "no models", b: "loaded", gap: 24, class: Unavailable},
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
-	{a: "no embedding models", b: "loaded", gap: 24, class: Unavailable}, // TabbyAPI: "No embedding models are currently loaded."
+	{a: "no embedding models", b: "loaded", gap: 24, class: Unknown}, // TabbyAPI: "No embedding models are currently loaded." (a door's API, as above)
 	{a: "no available channel", class: Unavailable},
 	{a: "无可用渠道", class: Unavailable},
 	{a: "price not set", class: Unavailable},
@@ -66,12 +66,12 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// started without --embeddings answers a 501 "This server does not
 	// support embeddings"): every request of the kind fails here, as
 	// gonePhrases has it for a 4xx.
-	{a: "model does not support", b: "api", gap: 24, class: Unavailable},
-	{a: "does not support chat", class: Unavailable},
-	{a: "does not support generate", class: Unavailable},
-	{a: "does not support embedding", class: Unavailable},
-	{a: "does not support completion", last: true, class: Unavailable},
-	{a: "embeddings not supported", class: Unavailable}, // LocalAI: "embeddings not supported by the backend", a 500
+	{a: "model does not support", b: "api", gap: 24, class: Unknown},
+	{a: "does not support chat", class: Unknown},
+	{a: "does not support generate", class: Unknown},
+	{a: "does not support embedding", class: Unknown},
+	{a: "does not support completion", last: true, class: Unknown},
+	{a: "embeddings not supported", class: Unknown}, // LocalAI: "embeddings not supported by the backend", a 500
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.

@@ -53,10 +53,6 @@ var accountPhrases = []phrase{
 	{a: "no auth credentials found", class: Auth},
 	{a: "didn't provide an api key", class: Auth},
 	{a: "did not provide an api key", class: Auth},
-	// AWS API Gateway's answer for a path or method it does not route (its
-	// most common cause): a base URL this target does not serve, not a key
-	// it checked.
-	{a: "missing authentication token", class: Unavailable},
 	{a: "missing authentication", class: Auth},
 	{a: "unregistered callers", class: Auth},
 	{a: "authentication failed", class: Auth},
@@ -76,6 +72,12 @@ var accountPhrases = []phrase{
 	{a: "access has been disabled", class: Auth},       // "API access has been disabled for this account"
 	{a: "access was terminated", class: Auth},          // OpenAI's access_terminated: "Your access was terminated due to violation of our policies", as a 429
 	{a: "project has been denied access", class: Auth}, // Google: "Your project has been denied access. Please contact support." (a project shut out, as CONSUMER_SUSPENDED)
+	// An end user the client named (its user id) locked for violations
+	// (Z.ai: "Terminal user has violation, account has been locked",
+	// 终端用户存在违规行为，账号已被锁定): that user's requests are refused, the
+	// account is not; a refusal, which cools nothing and is not replayed.
+	{a: "terminal user", b: "violation", gap: 12, class: Refusal},
+	{a: "终端用户", b: "违规", gap: 12, class: Refusal},
 	// An account locked, frozen, banned, missing or inactive (Zhipu's 1110-1121,
 	// sent as 429s); "账户已被临时锁定" (locked for a while, a throttle's) is
 	// none of these words.
@@ -206,8 +208,6 @@ var accountPhrases = []phrase{
 	// even sent as a 429.
 	{a: "plan has expired", class: Quota},
 	{a: "package has expired", class: Quota}, // Z.ai's 1309: "Your GLM Coding Plan package has expired and is temporarily unavailable"
-	{a: "周使用限制", class: Quota},               // a weekly use limit reached (claude-relay-service: "已达到周使用限制")
-	{a: "月使用限制", class: Quota},               // a monthly one
 	{a: "subscription has expired", class: Quota},
 	{a: "套餐已到期", class: Quota}, // the plan has expired
 	{a: "套餐已过期", class: Quota}, // the plan has expired

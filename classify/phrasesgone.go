@@ -101,13 +101,13 @@ var gonePhrases = []phrase{
 	{a: "cannot use own model", class: Unavailable},
 	// A server that serves no chat until configured (TabbyAPI: "Chat
 	// completions are disabled because a prompt template is not set").
-	{a: "chat completions are disabled", class: Unavailable},
+	{a: "chat completions are disabled", class: Unknown},
 	// An embeddings endpoint that serves no embeddings (TEI: "Model is not
 	// an embedding model"; llama.cpp started without an OAI pooling type;
 	// LocalAI: "embeddings not supported by the backend").
-	{a: "is not an embedding model", class: Unavailable},
-	{a: "pooling type", b: "not oai compatible", gap: 16, class: Unavailable},
-	{a: "embeddings not supported", class: Unavailable},
+	{a: "is not an embedding model", class: Unknown},
+	{a: "pooling type", b: "not oai compatible", gap: 16, class: Unknown},
+	{a: "embeddings not supported", class: Unknown},
 	// The model's URI Detour sends, refused (Yandex: "invalid model_uri",
 	// "Failed to parse model URI"), before the bad-input "failed to parse".
 	{a: "model_uri", class: Unavailable},
@@ -116,19 +116,22 @@ var gonePhrases = []phrase{
 	{a: "not servable", class: Unavailable},
 	// A model that does not serve this API at all, whatever the request holds
 	// ("The model does not support Chat Completions API", Ollama's "\"bert\"
-	// does not support chat"): every request of this kind fails here. A request
-	// feature the model lacks ("does not support tools") is requestPhrases'
-	// capability gap, unknown.
-	{a: "model does not support", b: "api", gap: 24, class: Unavailable},
-	{a: "model is only supported in", class: Unavailable, subject: true}, // "This model is only supported in v1/responses and not in v1/chat/completions"
-	{a: "does not support chat", class: Unavailable},
-	{a: "does not support generate", class: Unavailable},
-	{a: "does not support embedding", class: Unavailable},
+	// does not support chat"): every request of this kind fails here, but the
+	// kind is the door the client chose, and an endpoint's health is kept for
+	// all its doors: as unavailable, one embeddings request to a chat route
+	// would cool the endpoint for every chat client. A missing API is this
+	// endpoint's capability for this door, unknown: the walk moves on and
+	// nothing cools (docs/behaviour.md).
+	{a: "model does not support", b: "api", gap: 24, class: Unknown},
+	{a: "model is only supported in", class: Unknown, subject: true}, // "This model is only supported in v1/responses and not in v1/chat/completions"
+	{a: "does not support chat", class: Unknown},
+	{a: "does not support generate", class: Unknown},
+	{a: "does not support embedding", class: Unknown},
 	// Ollama's current wording for an embedding-only model at the chat
 	// endpoint ("… nomic-embed-text:latest does not support completion"),
 	// the noun ending the sentence: not "completions with logprobs", not
 	// "completion-only options".
-	{a: "does not support completion", last: true, class: Unavailable},
+	{a: "does not support completion", last: true, class: Unknown},
 	// A model this service will not load at all (Hugging Face's serverless
 	// API, as a 403: "The model X is too large to be loaded automatically
 	// (16GB > 10GB)"); an input "too large to be loaded" is the request's.

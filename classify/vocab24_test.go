@@ -36,8 +36,8 @@ func TestVocabularyRoundTwentyFour(t *testing.T) {
 		{name: "a feature taken offline is a gap", status: 400, body: zai("1221", "Web search has been taken offline"), req: chat, model: "m", notAny: []Class{Unavailable}},
 		{name: "parameter not received", status: 400, body: zai("1213", "messages parameter not received properly"), req: chat, model: "m", want: BadRequest},
 		// claude-relay-service: a weekly cap, a queue for the key's concurrency.
-		{name: "weekly use limit", status: 403,
-			body: `{"error":"opus_weekly_limit","message":"此专属账号的Opus模型已达到周使用限制，请尝试切换其他模型后再试。"}`, req: chat, model: "m", want: Quota},
+		// (A weekly cap on one model, "此专属账号的Opus模型已达到周使用限制", is the
+		// endpoint's, not the account's: classify/review24_test.go.)
 		{name: "waiting for a concurrency slot", status: 429,
 			body: `{"error":"Queue timeout","message":"Request timed out waiting for concurrency slot. Limit: 2 concurrent requests, maxQueue: 10, Queue timeout: 60s, waited: 60012ms"}`, req: chat, model: "m", want: RateLimited},
 
@@ -57,9 +57,9 @@ func TestVocabularyRoundTwentyFour(t *testing.T) {
 
 		// Embeddings servers.
 		{name: "tei batch over its cap", status: 422, body: `{"error":"batch size 64 > maximum allowed batch size 32","error_type":"Validation"}`, req: embed, model: "m", want: Overflow},
-		{name: "not an embedding model", status: 424, body: `{"error":"Backend error: Model is not an embedding model","error_type":"Backend"}`, req: embed, model: "m", want: Unavailable},
-		{name: "llama.cpp pooling", status: 400, body: `{"error":{"code":400,"message":"Pooling type 'none' is not OAI compatible. Please use a different pooling type","type":"invalid_request_error"}}`, req: embed, model: "m", want: Unavailable},
-		{name: "localai backend without embeddings", status: 500, body: `{"error":{"code":500,"message":"embeddings not supported by the backend","type":""}}`, req: embed, model: "m", want: Unavailable},
+		{name: "not an embedding model", status: 424, body: `{"error":"Backend error: Model is not an embedding model","error_type":"Backend"}`, req: embed, model: "m", want: Unknown},
+		{name: "llama.cpp pooling", status: 400, body: `{"error":{"code":400,"message":"Pooling type 'none' is not OAI compatible. Please use a different pooling type","type":"invalid_request_error"}}`, req: embed, model: "m", want: Unknown},
+		{name: "localai backend without embeddings", status: 500, body: `{"error":{"code":500,"message":"embeddings not supported by the backend","type":""}}`, req: embed, model: "m", want: Unknown},
 		{name: "vertex instances per prediction", status: 400, body: google(400, "INVALID_ARGUMENT", "5 instance(s) is allowed per prediction. Actual: 6", ""), req: embed, model: "m", want: Overflow},
 		{name: "jina input list cap", status: 400,
 			body: `{"detail":"[RID: ec422fa8b74c3c20b493406ac1388555] Validation error: 'body -> jina-embeddings-v4' Each input list can contain at most 512 items.. Field errors: : Invalid value"}`, req: embed, model: "m", want: Overflow},
@@ -72,8 +72,12 @@ func TestVocabularyRoundTwentyFour(t *testing.T) {
 			body: "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<html>\n<head>\n<title>503 first byte timeout</title>\n</head>\n<body>\n<h1>Error 503 first byte timeout</h1>\n<p>first byte timeout</p>\n</body></html>", req: chat, model: "m", want: Timeout},
 		{name: "cloud run no instance at a 429", status: 429, header: http.Header{"Content-Type": {"text/plain"}},
 			body: "The request was aborted because there was no available instance.\nAdditional troubleshooting documentation can be found at: https://cloud.google.com/run/docs/troubleshooting#abort-request\n", req: chat, model: "m", want: ServerError},
-		{name: "api gateway missing authentication token", status: 403, header: http.Header{"Content-Type": {"application/json"}},
-			body: `{"message":"Missing Authentication Token"}`, req: chat, model: "m", want: Unavailable},
+		{name: "api gateway missing authentication token", status: 403,
+			header: http.Header{"Content-Type": {"application/json"}, "X-Amzn-Errortype": {"MissingAuthenticationTokenException"}, "X-Amz-Apigw-Id": {"EqnnQEEe4osFe-A="}},
+			body:   `{"message":"Missing Authentication Token"}`, req: chat, model: "m", want: Unknown},
+		{name: "the same exception from an AWS service stays auth", status: 403,
+			header: http.Header{"X-Amzn-Errortype": {"MissingAuthenticationTokenException"}},
+			body:   `{"message":"Missing Authentication Token"}`, req: chat, model: "m", want: Auth},
 		{name: "missing authentication header stays auth", status: 401,
 			body: `{"message":"Missing authentication header"}`, req: chat, model: "m", want: Auth},
 	})

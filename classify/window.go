@@ -182,14 +182,20 @@ func number(t []byte) (int64, bool) {
 	return n, digits > 0
 }
 
-// zeroAllowance reports a Google quota answer ("Quota exceeded for metric:
-// …") every one of whose "limit: N" is 0: an allowance this model does not
-// have here at all, not one spent.
-func zeroAllowance(f *facts) bool {
+// zeroAllowance reports a Google quota answer (status RESOURCE_EXHAUSTED,
+// "Quota exceeded for metric: …") every one of whose "limit: N" is 0: an
+// allowance this model does not have here at all, not one spent. Text the
+// client sent is no evidence (an Anthropic 400 quotes an unknown beta
+// header's value back).
+func zeroAllowance(f *facts, req []byte) bool {
+	if !eq(f.errStatus, "RESOURCE_EXHAUSTED") {
+		return false
+	}
 	zero := false
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
-		if !containsFold(t, "quota exceeded for metric") {
+		k := indexFold(t, "quota exceeded for metric")
+		if k < 0 || len(req) > 0 && echoed(req, t[k:k+len("quota exceeded for metric")]) {
 			continue
 		}
 		for at := 0; ; {
