@@ -80,6 +80,12 @@ var inputPhrases = []phrase{
 	// it: not proof of bad input, and nothing to cool.
 	{a: "is not supported", class: Unknown},
 	{a: "are not supported", class: Unknown},
+	// A schema one grammar engine cannot take (llama.cpp: "JSON schema
+	// conversion failed"; vLLM: "contains features not supported by
+	// xgrammar"; Cerebras: "Unsupported JSON schema fields"): another may.
+	{a: "json schema conversion failed", class: Unknown},
+	{a: "unsupported json schema", class: Unknown},
+	{a: "features not supported by", class: Unknown},
 	{a: "does not support", class: Unknown},
 	{a: "doesn't support", class: Unknown},
 	{a: "schema not supported", class: Unknown},  // a valid schema this server cannot compile ("JSON Schema not supported: …")
@@ -125,6 +131,8 @@ var inputPhrases = []phrase{
 	{a: "is required", class: BadRequest, badInput: true},
 	{a: "is a required field", class: BadRequest, badInput: true},                       // DashScope: "The content field is a required field."
 	{a: "parameter not received", class: BadRequest, badInput: true},                    // Z.ai's 1213: "messages parameter not received properly"
+	{a: "has not been passed in", class: BadRequest, badInput: true},                    // vLLM: "Tool 'get_weather' has not been passed in `tools`."
+	{a: "not a valid json string", class: BadRequest, badInput: true},                   // xAI: "The arguments to a tool_call … are not a valid JSON string"
 	{a: "required parameter", b: "missing", gap: 24, class: BadRequest, badInput: true}, // DashScope: "Required parameter \"model\" missing from request."
 	{a: "alternate between user and", class: BadRequest, badInput: true},                // Gemini: "multiturn requests alternate between user and model"
 	{a: "does not represent a valid", class: BadRequest, badInput: true},                // OpenAI: "The image data you provided does not represent a valid image."
