@@ -56,13 +56,6 @@ import (
 // A verdict reached after an echoed phrase was discarded carries "+echo" in
 // its evidence.
 func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req []byte, model string) Verdict {
-	if zeroAllowance(f, req) {
-		// Every limit it names is 0: this model has no allowance on this
-		// project or tier at all ("Quota exceeded for metric: …free_tier_requests,
-		// limit: 0, model: gemini-2.5-pro"), as "no free quota tier" says in
-		// words. Other models on the key still serve: not the account's quota.
-		return Verdict{Failed: true, Class: Forbidden, Evidence: "quota:limit=0"}
-	}
 	if f.perDay {
 		return Verdict{Failed: true, Class: Quota, Evidence: "gemini:quotaId=PerDay"}
 	}

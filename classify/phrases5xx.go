@@ -49,15 +49,12 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "max payload size", class: Overflow}, // KoboldCpp: "Payload is too big. Max payload size is 32MB."
 	{a: "input validation error", class: BadRequest},
 	// A self-hosted server's 500 for the client's request (llama.cpp's checks
-	// and chat-template exceptions, SGLang's message order, LocalAI's relayed
-	// gRPC InvalidArgument): the request's, which must not count against
-	// the endpoint. (A request that carries its own chat_template makes no
+	// and message-order checks, SGLang's message order, LocalAI's own
+	// checks): the request's, which must not count against the endpoint. (A request that carries its own chat_template makes no
 	// phrase evidence: pick.go.)
-	{a: "raise_exception", class: BadRequest},
 	{a: "roles must alternate", class: BadRequest},
 	{a: "no previous assistant message with a tool call", class: BadRequest},
 	{a: "cannot use both json_schema and grammar", class: BadRequest},
-	{a: "code = invalidargument", class: BadRequest},
 	{a: "invalid value for '", class: BadRequest},
 	{a: "invalid response_format", class: BadRequest},
 	// What the request points to or asks of the grammar engine, failing:
@@ -66,6 +63,13 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "failed to download image", class: Unknown},
 	{a: "cannot identify image file", class: Unknown},
 	{a: "json schema conversion failed", class: Unknown},
+	// Any other exception a chat template raised ("Only user, system and
+	// assistant roles are supported!", "System role not supported"): what
+	// this model's template takes, which another target's may; after the
+	// wordings above that say the request is malformed. (A gRPC "code =
+	// InvalidArgument" a relay prints says nothing of its own: LocalAI
+	// wraps its backend's load failures in it too.)
+	{a: "raise_exception", class: Unknown},
 	// Nothing here serves the model: no model loaded (TabbyAPI's "No models are
 	// currently loaded."), or a relay without a channel for it. Not the
 	// server failing under load: the endpoint cools as a gone model does. (An

@@ -1,7 +1,5 @@
 package classify
 
-import "bytes"
-
 // Windows overrun by one request: a rate-limit message that states the
 // window's limit and what this one request brings (docs/behaviour.md, "How
 // an answer is read") is overflow, not a wait: no retry, however long,
@@ -180,43 +178,4 @@ func number(t []byte) (int64, bool) {
 		}
 	}
 	return n, digits > 0
-}
-
-// zeroAllowance reports a Google quota answer (status RESOURCE_EXHAUSTED,
-// "Quota exceeded for metric: …") every one of whose "limit: N" is 0: an
-// allowance this model does not have here at all, not one spent. Text the
-// client sent is no evidence (an Anthropic 400 quotes an unknown beta
-// header's value back).
-func zeroAllowance(f *facts, req []byte) bool {
-	if !eq(f.errStatus, "RESOURCE_EXHAUSTED") {
-		return false
-	}
-	zero := false
-	for i := 0; i < f.nTexts; i++ {
-		t := f.texts[i]
-		k := indexFold(t, "quota exceeded for metric")
-		if k < 0 || len(req) > 0 && echoed(req, t[k:k+len("quota exceeded for metric")]) {
-			continue
-		}
-		for at := 0; ; {
-			j := bytes.Index(t[at:], []byte("limit: "))
-			if j < 0 {
-				break
-			}
-			k := at + j + len("limit: ")
-			e := k
-			for e < len(t) && t[e] >= '0' && t[e] <= '9' {
-				e++
-			}
-			if e == k {
-				at = k
-				continue
-			}
-			if e-k != 1 || t[k] != '0' {
-				return false
-			}
-			zero, at = true, e
-		}
-	}
-	return zero
 }
