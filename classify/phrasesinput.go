@@ -5,6 +5,20 @@ package classify
 // capability gap, unknown); they rank after requestPhrases and before
 // featureGonePhrases (phrases.go, mainPhrases).
 var inputPhrases = []phrase{
+	// A schema one grammar engine cannot take (llama.cpp: "JSON schema
+	// conversion failed"; vLLM: "contains features not supported by
+	// xgrammar"; Cerebras: "Unsupported JSON schema fields"): another may. First: their detail ("Pattern must start with
+	// '^'") is the engine's limit, not bad input.
+	{a: "json schema conversion failed", class: Unknown},
+	{a: "unsupported json schema", class: Unknown},
+	{a: "features not supported by", class: Unknown},
+	// A JSON Schema keyword Gemini's schema does not have ("Invalid JSON
+	// payload received. Unknown name \"additional_properties\" at
+	// 'generation_config.response_schema'", "Unknown name \"const\" at
+	// 'tools[0].function_declarations[5].parameters…'"): a schema another
+	// vendor takes, a gap; not an unknown name elsewhere (a part's "role").
+	{a: "unknown name", b: "response_schema", gap: 80, class: Unknown},
+	{a: "unknown name", b: "function_declarations", gap: 80, class: Unknown},
 	// A part of the server the request needs and it has not loaded ("Vision
 	// add-on is not loaded, but images were provided", LM Studio inside a
 	// 200): a capability of this endpoint, not an outage.
@@ -80,12 +94,6 @@ var inputPhrases = []phrase{
 	// it: not proof of bad input, and nothing to cool.
 	{a: "is not supported", class: Unknown},
 	{a: "are not supported", class: Unknown},
-	// A schema one grammar engine cannot take (llama.cpp: "JSON schema
-	// conversion failed"; vLLM: "contains features not supported by
-	// xgrammar"; Cerebras: "Unsupported JSON schema fields"): another may.
-	{a: "json schema conversion failed", class: Unknown},
-	{a: "unsupported json schema", class: Unknown},
-	{a: "features not supported by", class: Unknown},
 	{a: "does not support", class: Unknown},
 	{a: "doesn't support", class: Unknown},
 	{a: "schema not supported", class: Unknown},  // a valid schema this server cannot compile ("JSON Schema not supported: …")
