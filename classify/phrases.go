@@ -152,9 +152,10 @@ var requestPhrases = []phrase{
 	// Content withheld "for safety reasons" ("we've limited access to this
 	// content for safety reasons", under a generic invalid_prompt code).
 	{a: "safety reasons", class: Refusal},
-	{a: "infringement", class: Refusal}, // DashScope's IPInfringementSuspect: "suspected of being involved in IP infringement"
-	{a: "审核不通过", class: Refusal},        // Spark's 10014: the output failed review
-	{a: "违规信息", class: Refusal},         // Spark's 10019: the content tends to violations
+	{a: "infringement", class: Refusal},                // DashScope's IPInfringementSuspect: "suspected of being involved in IP infringement"
+	{a: "failed content safety check", class: Refusal}, // Azure API Management's content-safety policy: "Request failed content safety check."
+	{a: "审核不通过", class: Refusal},                       // Spark's 10014: the output failed review
+	{a: "违规信息", class: Refusal},                        // Spark's 10019: the content tends to violations
 
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},
@@ -225,6 +226,7 @@ var requestPhrases = []phrase{
 	// (DashScope's Throttling.AllocationQuota, its per-minute cap: "Allocated
 	// quota exceeded"; Vertex: "Online prediction request quota exceeded …
 	// try again later with backoff").
+	{a: "quota is exceeded", class: Quota, weak: true, notRate: true}, // Azure API Management's token quota policy: "Token quota is exceeded. Try again in 21 minutes …"
 	{a: "quota exceeded", class: Quota, weak: true, notRate: true},
 	// A long period after a slash ("1000 API calls / month"); weak, so that
 	// "10 requests per minute … the $20/month plan" stays a rate.
@@ -332,6 +334,10 @@ var requestPhrases = []phrase{
 	{a: "at full capacity", class: ServerError},
 	{a: "over capacity", class: ServerError},
 	{a: "no available instance", class: ServerError}, // Cloud Run: "The request was aborted because there was no available instance." (even as a 429)
+	// Workers AI's 3040, as a 429: "No more data centers to forward the
+	// request to", "Capacity temporarily exceeded": its fleet, not a rate.
+	{a: "no more data centers", class: ServerError},
+	{a: "capacity temporarily exceeded", class: ServerError},
 	{a: "no capacity available", class: ServerError}, // "No capacity available for model X on the server"
 	{a: "under maintenance", class: ServerError},
 	{a: "down for maintenance", class: ServerError},
@@ -349,7 +355,8 @@ var requestPhrases = []phrase{
 	{a: "permission denied", class: Forbidden},
 	{a: "does not have permission", class: Forbidden},
 	{a: "not allowed to access", class: Forbidden},
-	{a: "no permission to access", class: Forbidden}, // Baidu's 6: "No permission to access data"
+	{a: "no permission to access", class: Forbidden},  // Baidu's 6: "No permission to access data"
+	{a: "not authorized to invoke", class: Forbidden}, // Bedrock: "Your AWS account is not authorized to invoke this API operation"
 	{a: "access denied", class: Forbidden},
 	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use
 	// An operation the account may not perform (AWS answers a blocked

@@ -36,6 +36,10 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "credit balance is too low", class: Quota},
 	{a: "余额不足", class: Quota},
 	{a: "欠费", class: Quota},
+	// Access the account was not granted, relayed in a 5xx (LiteLLM's 500
+	// around Bedrock's "Model access is denied due to … AWS Marketplace
+	// actions"): the account's, never the server failing.
+	{a: "model access is denied", class: Forbidden},
 	// The provider's moderation stopped the output, relayed inside a 5xx
 	// (OpenRouter's 502 "Upstream error from Alibaba: <400>
 	// InternalError.Algo.DataInspectionFailed: Output data may contain

@@ -72,6 +72,7 @@ var accountPhrases = []phrase{
 	{a: "access has been disabled", class: Auth},       // "API access has been disabled for this account"
 	{a: "access was terminated", class: Auth},          // OpenAI's access_terminated: "Your access was terminated due to violation of our policies", as a 429
 	{a: "project has been denied access", class: Auth}, // Google: "Your project has been denied access. Please contact support." (a project shut out, as CONSUMER_SUSPENDED)
+	{a: "does not match resource tenant", class: Auth}, // Entra ID: "Token tenant … does not match resource tenant." (Detour's token, from another tenant)
 	// An end user the client named (its user id) locked for violations
 	// (Z.ai: "Terminal user has violation, account has been locked",
 	// 终端用户存在违规行为，账号已被锁定): that user's requests are refused, the
@@ -125,6 +126,8 @@ var accountPhrases = []phrase{
 	// the operator can enable it in the console; not a gone model.
 	{a: "has not activated the model", class: Forbidden},
 	{a: "activate the model service", class: Forbidden},
+	{a: "unavailable for account", class: Forbidden}, // Workers AI's 3023: "Service unavailable for account" (the account blocked), before "service unavailable"
+	{a: "unavailable for your account", class: Forbidden},
 	{a: "billing country", class: Forbidden}, // Google: "restricted from your billing country": where the account is, before the weak "billing"
 	{a: "organization must be verified", class: Forbidden},
 	// An Azure resource blocked for its conduct ("Your resource has been
@@ -147,6 +150,7 @@ var accountPhrases = []phrase{
 	// quota, strong: the account cannot pay or its allowance is spent.
 	{a: "credit balance is too low", class: Quota},
 	{a: "quota is not enough", class: Quota}, // new-api: "token quota is not enough, token remain quota: …"
+	{a: "payment instrument", class: Quota},  // Bedrock: "Model access is denied due to INVALID_PAYMENT_INSTRUMENT: A valid payment instrument must be provided."
 	{a: "credit card on file", class: Quota}, // Vercel: "AI Gateway requires a valid credit card on file to service requests"
 	// A free or daily allocation used up (Cloudflare's 4006: "you have used
 	// up your daily free allocation of 10,000 neurons").

@@ -6,6 +6,11 @@ var gonePhrases = []phrase{
 	// unavailable: the model or endpoint is gone.
 	// A model with no endpoint for a capability the request asks for (tools,
 	// images) is not gone: nothing cools, the request moves on.
+	// Azure API Management with no operation for the path ("Unable to match
+	// incoming request to an operation."): the door the client chose, as AWS
+	// API Gateway's unrouted path is (decide.go).
+	{a: "unable to match incoming request to an operation", class: Unknown},
+	{a: "no endpoints found that can handle", class: Unknown}, // OpenRouter: "… that can handle the requested parameters"
 	{a: "no endpoints found that support", class: Unknown},
 	{a: "no endpoints found", class: Unavailable},
 	{a: "is not a valid model id", class: Unavailable},

@@ -143,6 +143,7 @@ var inputPhrases = []phrase{
 	{a: "not a valid json string", class: BadRequest, badInput: true},                   // xAI: "The arguments to a tool_call … are not a valid JSON string"
 	{a: "required parameter", b: "missing", gap: 24, class: BadRequest, badInput: true}, // DashScope: "Required parameter \"model\" missing from request."
 	{a: "alternate between user and", class: BadRequest, badInput: true},                // Gemini: "multiturn requests alternate between user and model"
+	{a: "should alternate with", class: BadRequest, badInput: true},                     // Perplexity: "user or tool message(s) should alternate with assistant message(s)"
 	{a: "does not represent a valid", class: BadRequest, badInput: true},                // OpenAI: "The image data you provided does not represent a valid image."
 	{a: "field required", class: BadRequest, badInput: true},
 	{a: "missing required", class: BadRequest, badInput: true},
