@@ -85,11 +85,11 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		skip |= 1 << Unavailable
 	}
 	// A request that carries a credential of its own for someone else (a
-	// data source's key, a remote connector's token): credential wording
-	// may be about that one, which the client controls (notfound.go,
-	// carriesCredential). A provider's own codes still decide.
+	// data source's key, a remote connector's token): credential and access
+	// wording may be about that one, which the client controls (notfound.go,
+	// carriesCredential). A provider's own codes and the status still decide.
 	if carriesCredential(req) {
-		skip |= 1 << Auth
+		skip |= 1<<Auth | 1<<Forbidden // "Access denied due to invalid subscription key" of the client's search service
 	}
 	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model, rate: def == RateLimited}
 	n := len(mainPhrases.list)

@@ -39,6 +39,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// Access the account was not granted, relayed in a 5xx (LiteLLM's 500
 	// around Bedrock's "Model access is denied due to … AWS Marketplace
 	// actions"): the account's, never the server failing.
+	{a: "payment instrument", class: Quota}, // the same denial "due to INVALID_PAYMENT_INSTRUMENT": the account cannot pay
 	{a: "model access is denied", class: Forbidden},
 	// The provider's moderation stopped the output, relayed inside a 5xx
 	// (OpenRouter's 502 "Upstream error from Alibaba: <400>

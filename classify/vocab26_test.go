@@ -41,5 +41,11 @@ func TestVocabularyRoundTwentySix(t *testing.T) {
 			body: `{"message":"Your AWS account is not authorized to invoke this API operation"}`, req: chat, model: "m", want: Forbidden},
 		{name: "model access denied in a relay's 500", status: 500,
 			body: `{"error":{"message":"litellm.APIConnectionError: BedrockException - {\"message\":\"Model access is denied due to IAM user or service role is not authorized to perform the required AWS Marketplace actions (aws-marketplace:ViewSubscriptions, aws-marketplace:Subscribe) to enable access to this model.\"}"}}`, req: chat, model: "m", want: Forbidden},
+		// A request that carries its own credential for a third party (Azure
+		// On Your Data's search key): access wording may be that service's,
+		// which the client controls; the status decides.
+		{name: "the client's search key denied", status: 400,
+			body: `{"error":{"code":"400","message":"Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription."}}`,
+			req:  `{"model":"m","messages":[],"data_sources":[{"type":"azure_search","parameters":{"authentication":{"type":"api_key","key":"x"}}}]}`, model: "m", notAny: []Class{Forbidden, Auth}},
 	})
 }
