@@ -128,8 +128,10 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	if eq(f.oaiFinish, "content_filter") && !f.oaiContent {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "openai:finish_reason=content_filter"}
 	}
-	if r, ok := vendorFinishes[string(f.oaiFinish)]; ok && !f.oaiContent && !f.oaiReasoning {
-		return Verdict{Failed: true, Class: r.class, Evidence: r.ev}
+	if !f.oaiContent && !f.oaiReasoning && len(f.oaiFinish) > 0 { // an answer with content never looks
+		if r, ok := vendorFinishes[string(f.oaiFinish)]; ok {
+			return Verdict{Failed: true, Class: r.class, Evidence: r.ev}
+		}
 	}
 	if f.respFilter && !f.respContent {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "openai:incomplete_details.reason=content_filter"}

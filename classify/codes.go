@@ -227,13 +227,14 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 				return r, codeEvidence[src][string(k[:i])], true
 			}
 		}
-		if src != srcAmzHeader && insufficientFunds(k) {
+		// Families by the code's shape, in no AWS exception name.
+		switch {
+		case src == srcAmzHeader:
+		case insufficientFunds(k):
 			return strongCode(Quota), insufficientEv[src], true
-		}
-		if src != srcAmzHeader && quotaSpent(k) {
+		case quotaSpent(k):
 			return weakCode(Quota), quotaSpentEv[src], true
-		}
-		if src != srcAmzHeader && contentFlagged(k) {
+		case contentFlagged(k):
 			return strongCode(Refusal), contentFlaggedEv[src], true
 		}
 		return codeRule{}, "", false
@@ -241,14 +242,20 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 	return r, codeEvidence[src][string(k)], true
 }
 
-// insufficientEv is the evidence of a code insufficientFunds reads, per
-// source.
-var insufficientEv = func() (ev [numSources]string) {
+// The evidence of the code families below, per source.
+var (
+	insufficientEv   = familyEv("insufficient*(credit|balance|funds)")
+	quotaSpentEv     = familyEv("*quota_(reached|exhausted)")
+	contentFlaggedEv = familyEv("*(sensitivecontentdetected|riskdetection)*")
+)
+
+// familyEv is a code family's evidence in each source's spelling.
+func familyEv(shape string) (ev [numSources]string) {
 	for src := range ev {
-		ev[src] = sourcePrefix[src] + "insufficient*(credit|balance|funds)"
+		ev[src] = sourcePrefix[src] + shape
 	}
 	return ev
-}()
+}
 
 // insufficientFunds reports a code k (lower case) that says the account's
 // credits, balance or funds (the code's last word) are insufficient, in a
@@ -267,14 +274,6 @@ func insufficientFunds(k []byte) bool {
 	return false
 }
 
-// quotaSpentEv is the evidence of a code quotaSpent reads, per source.
-var quotaSpentEv = func() (ev [numSources]string) {
-	for src := range ev {
-		ev[src] = sourcePrefix[src] + "*quota_(reached|exhausted)"
-	}
-	return ev
-}()
-
 // quotaSpent reports a code k (lower case) that says a quota is reached or
 // exhausted, in a spelling no table lists (watsonx's token_quota_reached at
 // a 403: the plan's token allowance is spent). The code names no period,
@@ -283,14 +282,6 @@ var quotaSpentEv = func() (ev [numSources]string) {
 func quotaSpent(k []byte) bool {
 	return bytes.HasSuffix(k, []byte("quota_reached")) || bytes.HasSuffix(k, []byte("quota_exhausted"))
 }
-
-// contentFlaggedEv is the evidence of a code contentFlagged reads, per source.
-var contentFlaggedEv = func() (ev [numSources]string) {
-	for src := range ev {
-		ev[src] = sourcePrefix[src] + "*(sensitivecontentdetected|riskdetection)*"
-	}
-	return ev
-}()
 
 // contentFlagged reports a code k (lower case) that says the content was
 // found sensitive or risky: Volcengine Ark's SensitiveContentDetected.Violence,
