@@ -28,38 +28,7 @@ func carriesCredential(req []byte) bool {
 // named one of keys, its name escaped or not (a parser reads
 // "chat\u005ftemplate" as chat_template).
 func topMember(req []byte, keys []string) bool {
-	depth, inStr, key := 0, false, -1
-	for i := 0; i < len(req); i++ {
-		c := req[i]
-		if inStr {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inStr = false
-				if key >= 0 {
-					j := skipBlanks(req, i+1)
-					if j < len(req) && req[j] == ':' && isKey(req[key:i], keys) {
-						return true
-					}
-					key = -1
-				}
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = true
-			if depth == 1 {
-				key = i + 1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-		}
-	}
-	return false
+	return members(req, func(s, e, depth int, _ bool) bool { return depth == 1 && isKey(req[s:e], keys) })
 }
 
 // isKey reports whether the raw JSON string name (its bytes between the
@@ -123,9 +92,20 @@ func namesField(f *facts, req []byte) bool {
 // parameters or a response_format schema with a "quota" property is no
 // member "quota" of the request.
 func hasMember(req, name []byte) bool {
+	return members(req, func(s, e, _ int, props bool) bool { return !props && bytes.Equal(req[s:e], name) })
+}
+
+// members calls fn with each member name in req (as the offsets of its raw
+// bytes between the quotes), the depth of the object holding it (1: the
+// top level) and whether that object is a JSON Schema's "properties"; it
+// stops, and reports true, when fn does. fn gets offsets, not a slice, so
+// that req does not escape through it: the walk runs on error answers and
+// allocates nothing. Brackets are counted as they come: broken JSON is
+// walked, never trusted.
+func members(req []byte, fn func(s, e, depth int, props bool) bool) bool {
 	var props [32]bool // whether the object open at each depth is a schema's "properties"
 	depth, inStr, start := 0, false, 0
-	var key []byte // the member name whose value comes next
+	ks, ke := 0, 0 // the member name whose value comes next
 	for i := 0; i < len(req); i++ {
 		c := req[i]
 		if inStr {
@@ -135,9 +115,8 @@ func hasMember(req, name []byte) bool {
 			case '"':
 				inStr = false
 				if j := skipBlanks(req, i+1); j < len(req) && req[j] == ':' {
-					key = req[start:i]
-					inProps := depth > 0 && depth <= len(props) && props[depth-1]
-					if !inProps && bytes.Equal(key, name) {
+					ks, ke = start, i
+					if fn(ks, ke, depth, depth > 0 && depth <= len(props) && props[depth-1]) {
 						return true
 					}
 				}
@@ -149,10 +128,10 @@ func hasMember(req, name []byte) bool {
 			inStr, start = true, i+1
 		case '{', '[':
 			if depth >= 0 && depth < len(props) {
-				props[depth] = c == '{' && string(key) == "properties"
+				props[depth] = c == '{' && string(req[ks:ke]) == "properties"
 			}
 			depth++
-			key = nil
+			ks, ke = 0, 0
 		case '}', ']':
 			depth--
 		}
