@@ -18,12 +18,13 @@ type hostileCase struct {
 	model  string
 	want   Class // 0 with notAny set: only the classes in notAny are wrong
 	notAny []Class
+	stream bool // body is one SSE event of a stream
 }
 
 func runHostile(t *testing.T, cases []hostileCase) {
 	t.Helper()
 	for _, c := range cases {
-		v := Classify(Response{Status: c.status, Header: c.header, Body: []byte(c.body), Request: []byte(c.req), Model: c.model})
+		v := Classify(Response{Status: c.status, Header: c.header, Body: []byte(c.body), Request: []byte(c.req), Model: c.model, Stream: c.stream})
 		if len(c.notAny) > 0 {
 			for _, bad := range c.notAny {
 				if v.Class == bad {
@@ -32,8 +33,8 @@ func runHostile(t *testing.T, cases []hostileCase) {
 			}
 			continue
 		}
-		if v.Class != c.want {
-			t.Errorf("%s: got %s (%s), want %s", c.name, v.Class, v.Evidence, c.want)
+		if !v.Failed || v.Class != c.want {
+			t.Errorf("%s: got failed=%v %s (%s), want %s", c.name, v.Failed, v.Class, v.Evidence, c.want)
 		}
 	}
 }

@@ -20,19 +20,6 @@ func TestVocabularyInside2xx(t *testing.T) {
 	spark := func(code, msg string) string {
 		return `{"header":{"code":` + code + `,"message":"` + msg + `","sid":"cht000b0c24@dx1916602ea10b808550","status":2}}`
 	}
-	runStream := func(cases []hostileCase) {
-		t.Helper()
-		for _, c := range cases {
-			v := Classify(Response{Status: c.status, Body: []byte(c.body), Request: []byte(c.req), Model: c.model, Stream: true})
-			got := Class(0)
-			if v.Failed {
-				got = v.Class
-			}
-			if !v.Failed || got != c.want {
-				t.Errorf("%s: failed %v, %s (%s); want %s", c.name, v.Failed, v.Class, v.Evidence, c.want)
-			}
-		}
-	}
 	runHostile(t, []hostileCase{
 		// Finish reasons with nothing generated.
 		{name: "deepseek insufficient system resource", status: 200, body: choice("insufficient_system_resource", ""), req: chat, model: "m", want: ServerError},
@@ -60,24 +47,24 @@ func TestVocabularyInside2xx(t *testing.T) {
 		{name: "an mcp server's token stays the client's", status: 200,
 			body: `{"error":{"message":"Access token expired for MCP server 'notion'"}}`, req: chat, model: "m", want: BadRequest},
 	})
-	runStream([]hostileCase{
+	runHostile(t, []hostileCase{
 		// OpenAI's ResponseError codes in a response.failed.
-		{name: "vector store timeout", status: 200, body: failed("vector_store_timeout"), want: Timeout},
-		{name: "image content policy", status: 200, body: failed("image_content_policy_violation"), want: Refusal},
-		{name: "misalignment policy", status: 200, body: failed("misalignment_policy_violation"), want: Refusal},
-		{name: "invalid base64 image", status: 200, body: failed("invalid_base64_image"), want: BadRequest},
-		{name: "empty image file", status: 200, body: failed("empty_image_file"), want: BadRequest},
-		{name: "unsupported image media type", status: 200, body: failed("unsupported_image_media_type"), want: BadRequest},
-		{name: "image too large", status: 200, body: failed("image_too_large"), want: Overflow},
-		{name: "failed to download image", status: 200, body: failed("failed_to_download_image"), want: Unknown},
-		{name: "server error stays", status: 200, body: failed("server_error"), want: ServerError},
+		{name: "vector store timeout", status: 200, stream: true, body: failed("vector_store_timeout"), want: Timeout},
+		{name: "image content policy", status: 200, stream: true, body: failed("image_content_policy_violation"), want: Refusal},
+		{name: "misalignment policy", status: 200, stream: true, body: failed("misalignment_policy_violation"), want: Refusal},
+		{name: "invalid base64 image", status: 200, stream: true, body: failed("invalid_base64_image"), want: BadRequest},
+		{name: "empty image file", status: 200, stream: true, body: failed("empty_image_file"), want: BadRequest},
+		{name: "unsupported image media type", status: 200, stream: true, body: failed("unsupported_image_media_type"), want: BadRequest},
+		{name: "image too large", status: 200, stream: true, body: failed("image_too_large"), want: Overflow},
+		{name: "failed to download image", status: 200, stream: true, body: failed("failed_to_download_image"), want: Unknown},
+		{name: "server error stays", status: 200, stream: true, body: failed("server_error"), want: ServerError},
 		// TGI's stream errors of its input validation: the client's input,
 		// as the same words at a 422 are.
-		{name: "tgi validation in a stream", status: 200,
+		{name: "tgi validation in a stream", status: 200, stream: true,
 			body: "data:{\"error\": \"Input validation error: `top_p` must be > 0.0 and < 1.0\", \"error_type\": \"validation\"}\n\n", want: BadRequest},
-		{name: "tgi validation of a size", status: 200,
+		{name: "tgi validation of a size", status: 200, stream: true,
 			body: "data:{\"error\": \"Input validation error: `stop` supports up to 4 stop sequences. Given: 6\", \"error_type\": \"validation\"}\n\n", want: BadRequest},
-		{name: "tgi generation error stays the server's", status: 200,
+		{name: "tgi generation error stays the server's", status: 200, stream: true,
 			body: "data:{\"error\": \"Request failed during generation: Server error: CUDA out of memory\", \"error_type\": \"generation\"}\n\n", want: ServerError},
 	})
 }

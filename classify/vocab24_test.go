@@ -2,6 +2,7 @@ package classify
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 )
 
@@ -18,7 +19,7 @@ func TestVocabularyRoundTwentyFour(t *testing.T) {
 		return `{"type":"error","error":{"type":"` + typ + `","message":"` + msg + `"}}`
 	}
 	google := func(code int, status, msg, reason string) string {
-		b := `{"error":{"code":` + itoa(code) + `,"message":"` + msg + `","status":"` + status + `"`
+		b := `{"error":{"code":` + strconv.Itoa(code) + `,"message":"` + msg + `","status":"` + status + `"`
 		if reason != "" {
 			b += `,"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"` + reason + `","domain":"googleapis.com"}]`
 		}
@@ -81,17 +82,4 @@ func TestVocabularyRoundTwentyFour(t *testing.T) {
 		{name: "missing authentication header stays auth", status: 401,
 			body: `{"message":"Missing authentication header"}`, req: chat, model: "m", want: Auth},
 	})
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [8]byte
-	i := len(b)
-	for ; n > 0; n /= 10 {
-		i--
-		b[i] = byte('0' + n%10)
-	}
-	return string(b[i:])
 }
