@@ -11,7 +11,7 @@ import "testing"
 func TestRoundFourteenRules(t *testing.T) {
 	run(t, []tc{
 		// A missing field named in backquotes, longer than the old gap.
-		{"missing quoted field", 400, nil, `{"error":{"message":"Missing ` + "`reasoning_content`" + ` field in the assistant message at message index 112.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`, false, "bad_request", "phrase:missing…field"},
+		{"missing quoted field", 400, nil, `{"error":{"message":"Missing ` + "`reasoning_content`" + ` field in the assistant message at message index 112.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`, false, "bad_request", "phrase:missing `"},
 		{"missing dotted field", 400, nil, `{"error":{"message":"Missing the stream_options.include_usage field"}}`, false, "bad_request", "phrase:missing…field"},
 		// The request's parameters declared invalid by a code.
 		{"type request_params_invalid", 400, nil, `{"error":{"message":"Unrecognized chat message.","type":"request_params_invalid"}}`, false, "bad_request", "type:request_params_invalid"},

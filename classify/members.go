@@ -13,8 +13,11 @@ import (
 // credentialKeys are the request's top-level members that carry
 // credentials the client supplied for a third party: Azure On Your Data's
 // data_sources (a search service's key under parameters.authentication),
-// Anthropic's mcp_servers (an authorization_token each), connectors.
-var credentialKeys = [...]string{"data_sources", "mcp_servers", "connectors"}
+// Anthropic's mcp_servers (an authorization_token each), connectors; and
+// the client's own key for the provider where a gateway in front takes
+// one (TensorZero's dynamic "credentials", LiteLLM's client-side
+// "api_key"): a key the client sent failing is the client's.
+var credentialKeys = [...]string{"data_sources", "mcp_servers", "connectors", "credentials", "api_key"}
 
 // carriesCredential reports whether the request has a top-level member
 // named in credentialKeys. A member deeper (a tool schema's property named

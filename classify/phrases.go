@@ -80,6 +80,7 @@ var requestPhrases = []phrase{
 	{a: "context size", class: ContextLength},
 	{a: "context limit", class: ContextLength},
 	{a: "input length", class: ContextLength},
+	{a: "tokens in request", b: "more than", gap: 16, class: ContextLength}, // Z.ai's 1210: "tokens in request more than max tokens allowed"
 	{a: "model token limit", class: ContextLength},
 	{a: "inputs", b: "tokens", gap: 32, class: ContextLength}, // TGI: "`inputs` must have less than 4096 tokens"
 	{a: "prompt is too long", class: ContextLength},
@@ -154,8 +155,15 @@ var requestPhrases = []phrase{
 	{a: "safety reasons", class: Refusal},
 	{a: "infringement", class: Refusal},                // DashScope's IPInfringementSuspect: "suspected of being involved in IP infringement"
 	{a: "failed content safety check", class: Refusal}, // Azure API Management's content-safety policy: "Request failed content safety check."
-	{a: "审核不通过", class: Refusal},                       // Spark's 10014: the output failed review
-	{a: "违规信息", class: Refusal},                        // Spark's 10019: the content tends to violations
+	// A gateway's guardrail on the prompt or the answer (Cloudflare AI
+	// Gateway's 2016/2017: "Prompt blocked due to security configurations";
+	// APISIX's ai-prompt-guard: "Request doesn't match allow patterns").
+	// A bare "Request blocked." names no policy and stays unknown.
+	{a: "prompt blocked", class: Refusal},
+	{a: "response blocked", class: Refusal},
+	{a: "match allow pattern", class: Refusal},
+	{a: "审核不通过", class: Refusal}, // Spark's 10014: the output failed review
+	{a: "违规信息", class: Refusal},  // Spark's 10019: the content tends to violations
 
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},
@@ -188,6 +196,10 @@ var requestPhrases = []phrase{
 	// serving"): the endpoint's limits, not the client's bad input.
 	{a: "at most", b: "can be specified", gap: 40, class: Overflow, clause: true},
 	{a: "too many states", class: Overflow},
+	// An embeddings batch over this endpoint's cap (Vertex: "it included too
+	// many instances. Reduce the number of instances and try again"),
+	// before the bad-input "update the … and try again".
+	{a: "too many instances", class: Overflow},
 
 	// rate_limited by its period: beats the generic quota wording below.
 	{a: "per minute", class: RateLimited},
@@ -246,6 +258,7 @@ var requestPhrases = []phrase{
 	// A plan's usage limit reached ("The usage limit has been reached");
 	// "exceeded your usage limits, try again later" is a throttle's.
 	{a: "usage limit", b: "reached", gap: 24, class: Quota, weak: true},
+	{a: "usage limit exceeded", class: Quota, weak: true},             // Portkey: "Portkey API Key Usage Limit Exceeded", a 412
 	{a: "usage quota", b: "reset", gap: 80, class: Quota, weak: true}, // Ark: "You have exceeded the weekly usage quota. It will reset at …"
 
 	// What the request lacks, named ("Function call is missing a
@@ -281,6 +294,11 @@ var requestPhrases = []phrase{
 	{a: "deadline exceeded", class: Timeout},
 	{a: "deadline_exceeded", class: Timeout},
 	{a: "deadline expired", class: Timeout},
+	// A request member missing, named in backticks ("Missing `max_tokens`
+	// for request subject to rate limiting rules", TensorZero): the
+	// request's, before the words "rate limit" it explains itself with; at
+	// a 429 the status still decides, as for all bad input.
+	{a: "missing `", class: BadRequest, badInput: true},
 	{a: "rate limit", class: RateLimited},
 	{a: "rate_limit", class: RateLimited},
 	{a: "too many requests", class: RateLimited},

@@ -62,6 +62,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "cannot use both json_schema and grammar", class: BadRequest},
 	{a: "invalid value for '", class: BadRequest},
 	{a: "invalid response_format", class: BadRequest},
+	{a: "arguments must be valid json", class: BadRequest}, // SGLang: "Internal server error: Assistant tool call function.arguments must be valid JSON."
 	// What the request points to or asks of the grammar engine, failing:
 	// the client's image, a schema this engine cannot take (another may).
 	{a: "failed to load image", class: Unknown},
@@ -84,6 +85,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
 	{a: "no embedding models", b: "loaded", gap: 24, class: Unknown}, // TabbyAPI: "No embedding models are currently loaded." (a door's API, as above)
 	{a: "no available channel", class: Unavailable},
+	{a: "unknown model:", class: Unavailable}, // a gateway in front (TensorZero: "Unknown model: x", a 500); not "unknown model type"
 	{a: "无可用渠道", class: Unavailable},
 	{a: "price not set", class: Unavailable},
 	{a: "ratio not set", class: Unavailable},

@@ -21,6 +21,9 @@ var accountPhrases = []phrase{
 	{a: "api key has expired", class: Auth},
 	{a: "api key was revoked", class: Auth},
 	{a: "api key has been revoked", class: Auth},
+	// A gateway in front that holds no key for its upstream (TensorZero: "API
+	// key missing for provider openai: Environment variable … is missing").
+	{a: "api key missing", class: Auth},
 	{a: "security token included in the request is invalid", class: Auth},
 	{a: "security token included in the request is expired", class: Auth},
 	{a: "request signature we calculated does not match", class: Auth},
@@ -138,6 +141,13 @@ var accountPhrases = []phrase{
 	// A plan that does not include the model (Ark: "The X model does not
 	// support the coding plan feature", as a 404); not a planning tool.
 	{a: "does not support the", b: " plan ", gap: 16, class: Forbidden},
+	// A model the account's plan does not include (Nous Portal: "Model
+	// 'gpt-5' is not available on the Free Tier. Upgrade …", as a 404):
+	// before the gone wording "model … is not available".
+	{a: "not available", b: "free tier", gap: 12, class: Forbidden},
+	{a: "not available", b: "free plan", gap: 12, class: Forbidden},
+	{a: "not available", b: "your plan", gap: 12, class: Forbidden},
+	{a: "not available", b: "current plan", gap: 16, class: Forbidden},
 	// The account's identity not yet verified (用户未实名，请先进行实名认证, Hunyuan).
 	{a: "未实名", class: Forbidden},
 	{a: "实名认证", class: Forbidden},
@@ -149,6 +159,7 @@ var accountPhrases = []phrase{
 
 	// quota, strong: the account cannot pay or its allowance is spent.
 	{a: "credit balance is too low", class: Quota},
+	{a: "balance is too low", class: Quota},  // Nous Portal: "Your account balance is too low to use paid models", as a 404
 	{a: "quota is not enough", class: Quota}, // new-api: "token quota is not enough, token remain quota: …"
 	{a: "payment instrument", class: Quota},  // Bedrock: "Model access is denied due to INVALID_PAYMENT_INSTRUMENT: A valid payment instrument must be provided."
 	{a: "credit card on file", class: Quota}, // Vercel: "AI Gateway requires a valid credit card on file to service requests"
@@ -186,6 +197,14 @@ var accountPhrases = []phrase{
 	{a: "budget has been exceeded", class: Quota},
 	{a: "exceeded budget", class: Quota}, // "Exceeded budget for provider openai"
 	{a: "crossed budget", class: Quota},  // LiteLLM's provider budget: "No deployments available - crossed budget"
+	// A gateway's spend budget for a period, however short (MLflow AI
+	// Gateway's 429 "Budget limit exceeded. Limit: $5.00 USD per 1 hour").
+	{a: "budget limit exceeded", class: Quota},
+	{a: "budget limit reached", class: Quota},
+	// A gateway's token allowance for the consumer, spent (Higress ai-quota:
+	// "Request denied by ai quota check, No quota left", as a 403).
+	{a: "no quota left", class: Quota},
+	{a: "no quota remaining", class: Quota},
 	{a: "billing hard limit", class: Quota},
 	{a: "billing_hard_limit_reached", class: Quota},
 	{a: "billing_not_active", class: Quota},

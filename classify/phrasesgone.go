@@ -34,6 +34,10 @@ var gonePhrases = []phrase{
 	{a: "model", b: "deprecated", gap: 80, class: Unavailable},
 	{a: "model", b: "retired", gap: 80, class: Unavailable},
 	{a: "model", b: "is not available", gap: 80, class: Unavailable},
+	// MLC: 'The requested model "X" is not served.'; "… is not served as an
+	// embedding model" is the API the client chose (below).
+	{a: "is not served as", class: Unknown},
+	{a: "model", b: "is not served", gap: 80, class: Unavailable},
 	{a: "model", b: "not supported", gap: 60, class: Unavailable, subject: true},
 	{a: "model", b: "not currently supported", gap: 60, class: Unavailable, subject: true},
 	{a: "model", b: "isn't supported", gap: 80, class: Unavailable, subject: true},
@@ -79,6 +83,16 @@ var gonePhrases = []phrase{
 	{a: "template error", b: "not found", gap: 16, class: Unavailable},
 	{a: "chat template", b: "not found", gap: 16, class: Unavailable},
 	{a: "no chat template", class: Unavailable},
+	// A self-hosted server whose model or engine is not up (Cortex: "Model
+	// is not loaded yet: X", "Engine is not loaded yet"; LM Studio: "Failed
+	// to load model \"x\". Error: Error loading model."; Lemonade: "All loaded
+	// models of type llm are pinned. Unload a model first.", a 409), as a 4xx:
+	// the endpoint's state, which comes back by itself or by its operator,
+	// as a model still loading does in a 5xx.
+	{a: "is not loaded yet", class: ServerError},
+	{a: "failed to load model", class: ServerError},
+	{a: "error loading model", class: ServerError},
+	{a: "unload a model", class: ServerError},
 	{a: "must provide a chat template", class: Unavailable}, // vLLM: "default chat template is no longer allowed, so you must provide a chat template"
 	// A relay whose operator set no price for the model (one-api's forks:
 	// "Model x ratio or price not set", 倍率或价格未配置): it does not serve
@@ -107,6 +121,10 @@ var gonePhrases = []phrase{
 	// A server that serves no chat until configured (TabbyAPI: "Chat
 	// completions are disabled because a prompt template is not set").
 	{a: "chat completions are disabled", class: Unknown},
+	// A setting of the request this endpoint cannot honour (OpenRouter, Nous
+	// Portal: "Reasoning is mandatory for this endpoint and cannot be
+	// disabled"), even after a generic "This request is not valid".
+	{a: "mandatory for this endpoint", class: Unknown},
 	// An embeddings endpoint that serves no embeddings (TEI: "Model is not
 	// an embedding model"; llama.cpp started without an OAI pooling type;
 	// LocalAI: "embeddings not supported by the backend").

@@ -146,6 +146,9 @@ var inputPhrases = []phrase{
 	{a: "should alternate with", class: BadRequest, badInput: true},                     // Perplexity: "user or tool message(s) should alternate with assistant message(s)"
 	{a: "does not represent a valid", class: BadRequest, badInput: true},                // OpenAI: "The image data you provided does not represent a valid image."
 	{a: "field required", class: BadRequest, badInput: true},
+	{a: "is a required property", class: BadRequest, badInput: true},    // JSON Schema validators (KServe): "'input' is a required property"
+	{a: "mutually exclusive", class: BadRequest, badInput: true},        // mistral.rs: "Request `grammar` and `response_format` were both provided but are mutually exclusive."
+	{a: "system prompt at position", class: BadRequest, badInput: true}, // MLC: "System prompt at position 2 in the message list is invalid."
 	{a: "missing required", class: BadRequest, badInput: true},
 	{a: "missing", b: "required parameter", gap: 32, class: BadRequest, badInput: true}, // "missing one or multiple required parameters"
 	{a: "is not specified", class: BadRequest, badInput: true},

@@ -122,10 +122,16 @@ func bodyRetryAfter(f *facts, req []byte) time.Duration {
 }
 
 // nextRetryHint finds the first "retry after N seconds", "try again in
-// <duration>" or "wait N seconds" in t: the wait it says (0 when it says none), the matched
+// <duration>", "resets in <duration>" or "wait N seconds" in t: the wait it says (0 when it says none), the matched
 // words and the text after them; span is nil when there is none.
 func nextRetryHint(t []byte) (d time.Duration, span, rest []byte) {
 	a, b := indexFold(t, "retry after "), indexFold(t, "try again in ")
+	lead := len("try again in ")
+	// "The limit resets in 7d" (a plan's window, Cline's): read as "try
+	// again in", where it comes first.
+	if r := indexFold(t, "resets in "); r >= 0 && (b < 0 || r < b) {
+		b, lead = r, len("resets in ")
+	}
 	// "Please wait 25 seconds before retrying" (GitHub Models), when it
 	// comes first.
 	if c := indexFold(t, "wait "); c >= 0 && (a < 0 || c < a) && (b < 0 || c < b) {
@@ -149,20 +155,20 @@ func nextRetryHint(t []byte) (d time.Duration, span, rest []byte) {
 		}
 		return d, t[a:end], t[end:]
 	}
-	s := t[b+len("try again in "):]
+	s := t[b+lead:]
 	k := 0
-	for k < len(s) && (s[k] == '.' || (s[k] >= '0' && s[k] <= '9') || s[k] == 'h' || s[k] == 'm' || s[k] == 's') {
+	for k < len(s) && (s[k] == '.' || (s[k] >= '0' && s[k] <= '9') || s[k] == 'd' || s[k] == 'h' || s[k] == 'm' || s[k] == 's') {
 		k++
 	}
 	for k > 0 && s[k-1] == '.' {
 		k--
 	}
-	end := b + len("try again in ") + k
+	end := b + lead + k
 	if d = durationBytes(s[:k]); d > 0 {
 		return capRetry(d), t[b:end], t[end:]
 	}
 	if d, n := wordsDurationLen(s); d > 0 { // "Try again in 2 seconds." (Azure API Management, LiteLLM)
-		end = b + len("try again in ") + n
+		end = b + lead + n
 		return d, t[b:end], t[end:]
 	}
 	return 0, t[b:end], t[end:]
@@ -190,7 +196,7 @@ func wordsDurationLen(t []byte) (time.Duration, int) {
 }
 
 // durationBytes parses a Go-style duration ("13s", "9m38.016s", "20ms",
-// "1.5s") without allocating; 0 when b is not one.
+// "1.5s", and "7d" for days) without allocating; 0 when b is not one.
 func durationBytes(b []byte) time.Duration {
 	var total float64
 	for len(b) > 0 {
@@ -216,6 +222,8 @@ func durationBytes(b []byte) time.Duration {
 				unit = float64(time.Nanosecond)
 			}
 			b = b[2:]
+		case len(b) >= 1 && b[0] == 'd': // a day ("resets in 7d"); not Go's syntax
+			unit, b = float64(24*time.Hour), b[1:]
 		case len(b) >= 1 && b[0] == 'h':
 			unit, b = float64(time.Hour), b[1:]
 		case len(b) >= 1 && b[0] == 'm':

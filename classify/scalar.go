@@ -19,7 +19,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		case "error":
 			f.hasError = true
 			f.addText(v)
-		case "message", "Message", "detail", "error_message", "error_msg": // AWS writes {"Message":"…"} in places
+		case "message", "Message", "detail", "error_message", "error_msg", "errorMessage": // AWS writes {"Message":"…"} in places, a Lambda function {"errorMessage":"…","errorType":"…"}; a proxy built on one adds "errorCode"
 			if str {
 				f.addText(v)
 				f.topText = f.topText || len(v) > 0
@@ -52,7 +52,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			if eq(v, "error") {
 				f.hasError = true
 			}
-		case "code":
+		case "code", "errorCode":
 			s.code(&f.topCode, v, str)
 		case "__type":
 			f.amzType = v

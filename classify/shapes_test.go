@@ -107,7 +107,8 @@ func TestPhraseShapes(t *testing.T) {
 		// input, and a named parameter outranks the gap.
 		{"capability gap", 422, nil, `{"error":"Input validation error: grammar is not supported","error_type":"validation"}`, false, "unknown", "phrase:is not supported"},
 		{"capability gap in a 2xx error", 200, nil, `{"error":"this model is missing data required for image input"}`, false, "unknown", "phrase:missing data required"},
-		{"capability gap with param", 400, nil, `{"error":{"message":"The image format is not supported.","param":"image_url"}}`, false, "bad_request", "openai:param"},
+		{"capability gap with param", 400, nil, `{"error":{"message":"The image format is not supported.","param":"image_url"}}`, false, "unknown", "phrase:is not supported"},
+		{"wrong value with param", 400, nil, `{"error":{"message":"The image format is invalid.","param":"image_url"}}`, false, "bad_request", "openai:param"},
 		{"unsupported parameter outranks the gap", 400, nil, `{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model."}}`, false, "bad_request", "phrase:unsupported parameter"},
 	})
 }
