@@ -231,6 +231,28 @@ func metaVariants(mc metaCase) []variant {
 		add("case", "lower", st, openaiEnvelope(strings.ToLower(m)), false)
 		add("case", "first upper", st, openaiEnvelope(firstUpper(m)), false)
 	}
+	// Names: what an answer says of one request id or one model it says of
+	// another; no rule may key on a particular name.
+	// An id the client sent is renamed in its request too.
+	rename := func(s string) string {
+		return idToken.ReplaceAllStringFunc(s, func(id string) string {
+			if mc.c.Model != "" && strings.Contains(id, mc.c.Model) {
+				return id
+			}
+			return rotateID(id)
+		})
+	}
+	if t := rename(m); t != m {
+		r := mc.with(st, openaiEnvelope(t), false)
+		r.Request = []byte(rename(string(r.Request)))
+		vs = append(vs, variant{"names", "request id", r})
+	}
+	if mdl := mc.c.Model; len(mdl) >= 3 && strings.Contains(m, mdl) {
+		r := mc.with(st, openaiEnvelope(strings.ReplaceAll(m, mdl, "acme-lm-2")), false)
+		r.Model = "acme-lm-2"
+		r.Request = []byte(strings.ReplaceAll(string(r.Request), mdl, "acme-lm-2"))
+		vs = append(vs, variant{"names", "model", r})
+	}
 	// The status carried in the body under an HTTP 200, as OpenRouter does
 	// ({"error":{"code":402,…}}: the code stands for the status,
 	// blocks.go, errorIn2xx). A vendor's own {status, msg} envelope is read
@@ -243,6 +265,32 @@ func metaVariants(mc metaCase) []variant {
 		}
 	}
 	return vs
+}
+
+// idToken is an identifier as answers print them (request ids, trace ids,
+// organisation ids): 16 or more letters, digits, '-' and '_', with a digit
+// and a letter among them.
+var idToken = regexp.MustCompile(`[A-Za-z0-9_-]{16,}`)
+
+// rotateID is id with every letter and digit moved one on (z to a, 9 to
+// 0): another id of the same shape. A token of letters alone, or digits
+// alone, is a word or a number, left as it is.
+func rotateID(id string) string {
+	if !strings.ContainsAny(id, "0123456789") || strings.IndexFunc(id, unicode.IsLetter) < 0 {
+		return id
+	}
+	b := []byte(id)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = 'a' + (c-'a'+1)%26
+		case c >= 'A' && c <= 'Z':
+			b[i] = 'A' + (c-'A'+1)%26
+		case c >= '0' && c <= '9':
+			b[i] = '0' + (c-'0'+1)%10
+		}
+	}
+	return string(b)
 }
 
 // relayedGap is the one difference a relay's decoration may make on
@@ -258,7 +306,8 @@ func relayedGap(want, got Verdict) bool {
 
 // TestCorpusMetamorphic: every corpus answer whose message decides its class
 // keeps that class when the message is put in another envelope, decorated
-// by a relay, or written in another case, and when its status travels in
+// by a relay, written in another case or with other ids and model names in
+// it (renamed in the request too), and when its status travels in
 // the body of a 200 (metaVariants says which transforms each axis makes,
 // and which it leaves out because they change the meaning).
 func TestCorpusMetamorphic(t *testing.T) {
