@@ -85,7 +85,8 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
 	{a: "no embedding models", b: "loaded", gap: 24, class: Unknown}, // TabbyAPI: "No embedding models are currently loaded." (a door's API, as above)
 	{a: "no available channel", class: Unavailable},
-	{a: "unknown model:", class: Unavailable}, // a gateway in front (TensorZero: "Unknown model: x", a 500); not "unknown model type"
+	{a: "unknown model:", class: Unavailable},                      // a gateway in front (TensorZero: "Unknown model: x", a 500); not "unknown model type"
+	{a: "model", b: "does not exist", gap: 80, class: Unavailable}, // LocalAI's 500: "llama: model does not exist gpt: model does not exist …"
 	{a: "无可用渠道", class: Unavailable},
 	{a: "price not set", class: Unavailable},
 	{a: "ratio not set", class: Unavailable},

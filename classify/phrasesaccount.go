@@ -45,6 +45,7 @@ var accountPhrases = []phrase{
 	// Baidu's 110/111: "Access token invalid or no longer valid", "Access
 	// token expired" (the OAuth token Detour holds for the account).
 	{a: "access token invalid", class: Auth},
+	{a: "iam certification failed", class: Auth}, // Baidu's error_code 14: the AK/SK signature rejected
 	{a: "access token expired", class: Auth},
 	{a: "鉴权失败", class: Auth},   // authentication failed
 	{a: "认证失败", class: Auth},   // authentication failed

@@ -22,9 +22,11 @@ import (
 //     "insufficient balance" and its siblings) is quota: MiniMax sends its
 //     balance error as a 500;
 //   - a body that says nothing is served here (no model loaded, a relay with
-//     no channel for the model) is unavailable: TabbyAPI and one-api send
-//     these as 503, and read as server_error they would be retried and
-//     counted like a fault;
+//     no channel for the model, a model that does not exist) is
+//     unavailable: TabbyAPI and one-api send these as 503, LocalAI as 500,
+//     and read as server_error they would be retried and counted like a
+//     fault; where the model is one the client named in another member (a
+//     tool's), it is the client's, bad_request;
 //   - a timeout code (DEADLINE_EXCEEDED, timeout_error, ModelTimeoutException)
 //     or timeout wording is timeout;
 //   - anything else, including every weak hint (a param alone, bad-input
@@ -67,7 +69,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 	if f != nil && !f.parsed {
 		return Verdict{Failed: true, Class: ServerError, Evidence: ev} // an error event or body that says nothing readable
 	}
-	ts := textScan{f: f, body: bodyText(f, body), req: req}
+	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 	if f != nil {
 		var cs codeScan
 		cs.allowBad = true
@@ -92,6 +94,11 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		}
 		if i := ts.pick(fiveXXPhrases, 0); i < len(fiveXXPhrases.list) {
 			p := &fiveXXPhrases.list[i]
+			if p.class == Unavailable && ts.modelNamed() {
+				// A model the client named elsewhere than the top-level model
+				// (a tool's), gone: the client's, as in a 4xx (clientmodel.go).
+				return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}, ts.echo)
+			}
 			return echoMark(Verdict{Failed: true, Class: p.class, Evidence: p.evidence}, ts.echo)
 		}
 	}

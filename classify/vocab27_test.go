@@ -61,6 +61,14 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		// A param of "model" names what Detour wrote, not the client's input.
 		{name: "model not supported for this request", status: 400, body: `{"error":{"message":"Model is not supported for this request.","type":"invalid_request_error","param":"model","code":"model_not_supported"}}`, req: chat, model: "m", notAny: []Class{BadRequest}},
 
+		// Chat applications' issues (hunt 28z): LocalAI with no such model, as
+		// a 500; Baidu's IAM signature rejected.
+		{name: "model does not exist in a 500", status: 500, body: `{"error":{"code":500,"message":"llama: model does not exist gpt: model does not exist gpt2: model does not exist stableLM: model does not exist","type":""}}`,
+			req: `{"model":"ggml-gpt4all-j.bin","messages":[]}`, model: "ggml-gpt4all-j.bin", want: Unavailable},
+		{name: "a tool's model gone in a 500 is the client's", status: 500, body: `{"error":{"message":"model 'ghost-embedder' does not exist"}}`,
+			req: `{"model":"m","messages":[],"tools":[{"type":"file_search","embedding_model":"ghost-embedder"}]}`, model: "m", want: BadRequest},
+		{name: "iam certification failed", status: 200, body: `{"error_code":14,"error_msg":"IAM Certification failed"}`, req: chat, model: "m", want: Auth},
+
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
 		{name: "too many instances", status: 400, body: `{"error":{"code":400,"message":"Unable to submit request because it included too many instances. Reduce the number of instances and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings: Unable to submit request because it has a batchSize value of 251 but the supported range is from 1 (inclusive) to 251 (exclusive). Update the value and try again.","status":"INVALID_ARGUMENT"}}`,
 			req: `{"model":"m","input":["a"]}`, model: "m", want: Overflow},
