@@ -63,7 +63,7 @@ func TestOpenAIStyle(t *testing.T) {
 		{"throttle too many tokens", 429, map[string]string{"X-Amzn-Errortype": "ThrottlingException"}, `{"message":"Too many tokens, please wait."}`, false, "rate_limited", "bedrock:throttlingexception"},
 		// A client's own identifiers never read as money or gone models: no
 		// client can cool an account by naming a tool check_billing.
-		{"client tool named billing", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"tool_choice.name: Tool 'check_billing' not found in provided tools"}}`, false, "bad_request", "phrase:not found in…tools"},
+		{"client tool named billing", 400, nil, `{"type":"error","error":{"type":"invalid_request_error","message":"tool_choice.name: Tool 'check_billing' not found in provided tools"}}`, false, "bad_request", "phrase:not found in…tool"},
 		{"client schema named per_day", 400, nil, `{"error":{"message":"Invalid schema for response_format 'per_day_report': bad","type":"invalid_request_error","param":"response_format","code":null}}`, false, "bad_request", "phrase:invalid schema"},
 		{"gemini long schema path", 400, nil, `{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[billing_address].items: missing field.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:missing…field"},
 		{"gemini long schema path, no phrase", 400, nil, `{"error":{"code":400,"message":"* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties[billing_address].items: unexpected token.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "message:field-path"},

@@ -80,7 +80,7 @@ var requestPhrases = []phrase{
 	{a: "context size", class: ContextLength},
 	{a: "context limit", class: ContextLength},
 	{a: "input length", class: ContextLength},
-	{a: "tokens in request", b: "more than", gap: 16, class: ContextLength}, // Z.ai's 1210: "tokens in request more than max tokens allowed"
+	{a: "tokens in request", b: "more", gap: 16, class: ContextLength}, // Z.ai's 1210: "tokens in request more than max tokens allowed"
 	{a: "model token limit", class: ContextLength},
 	{a: "inputs", b: "tokens", gap: 32, class: ContextLength}, // TGI: "`inputs` must have less than 4096 tokens"
 	{a: "prompt is too long", class: ContextLength},
@@ -101,9 +101,11 @@ var requestPhrases = []phrase{
 	{a: "reduce the length of the messages", class: ContextLength},
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},
-	{a: "prompt tokens too long", class: ContextLength}, // Baidu's tokens_too_long
-	{a: "token数量超过上限", class: ContextLength},            // Spark's 10907: the history and question over the limit
-	{a: "token length exceed", class: ContextLength},    // DashScope: "Total message token length exceed model limit"
+	{a: "prompt tokens too long", class: ContextLength},        // Baidu's tokens_too_long
+	{a: "token数量超过上限", class: ContextLength},                   // Spark's 10907: the history and question over the limit
+	{a: "token length exceed", class: ContextLength},           // DashScope: "Total message token length exceed model limit"
+	{a: "token length too long", class: ContextLength},         // Moonshot: "Input token length too long"
+	{a: "model_context_window_exceeded", class: ContextLength}, // the window finish, relayed in words ("provider error: finish_reason=model_context_window_exceeded")
 	{a: "max_model_len", class: ContextLength},
 	{a: "maximum model length", class: ContextLength},
 	{a: "max_seq_len", class: ContextLength},
@@ -128,11 +130,15 @@ var requestPhrases = []phrase{
 	{a: "flagged", class: Refusal},
 	{a: "usage guidelines", class: Refusal},
 	{a: "inappropriate content", class: Refusal},
-	{a: "content", b: "risk", gap: 10, class: Refusal}, // "Content Exists Risk"
-	{a: "敏感内容", class: Refusal},                        // sensitive content (not 大小写敏感, case-sensitive)
-	{a: "敏感词", class: Refusal},                         // sensitive words
-	{a: "contains sensitive words", class: Refusal},    // new-api's keyword filter: "input contains sensitive words: […]"
-	{a: "内容审核", class: Refusal},                        // content moderation
+	{a: "inappropriate", b: "content", gap: 12, class: Refusal}, // OCI: "Inappropriate output content detected in output blocklist"
+	{a: "may contain sensitive", class: Refusal},                // Huawei MaaS 81011: "Input text May contain sensitive information", a 403
+	{a: "sensitive chat", class: Refusal},                       // UCloud ModelVerse: "Sensitive chat messages"
+	{a: "content was filtered", class: Refusal},                 // Tencent TokenHub's 451: "content was filtered by safety policy"
+	{a: "content", b: "risk", gap: 10, class: Refusal},          // "Content Exists Risk"
+	{a: "敏感内容", class: Refusal},                                 // sensitive content (not 大小写敏感, case-sensitive)
+	{a: "敏感词", class: Refusal},                                  // sensitive words
+	{a: "contains sensitive words", class: Refusal},             // new-api's keyword filter: "input contains sensitive words: […]"
+	{a: "内容审核", class: Refusal},                                 // content moderation
 	// A gateway's guardrail blocking this content (LiteLLM's guardrails,
 	// Portkey's "guardrail checks … failed", Databricks' "blocked by input
 	// guardrail"), and the classifiers' own names for what they caught.
@@ -200,6 +206,12 @@ var requestPhrases = []phrase{
 	// many instances. Reduce the number of instances and try again"),
 	// before the bad-input "update the … and try again".
 	{a: "too many instances", class: Overflow},
+	// A body or its messages over this endpoint's size cap (Huawei MaaS
+	// 81113, as a 429: "Invalid request body, exceeds the maximum size";
+	// Kimi Code: "total message size N exceeds limit M"): the same body
+	// fails here however long the wait. Not a queue over its size.
+	{a: "request body", b: "exceeds", gap: 12, class: Overflow},
+	{a: "message size", b: "exceeds", gap: 24, class: Overflow},
 
 	// rate_limited by its period: beats the generic quota wording below.
 	{a: "per minute", class: RateLimited},
@@ -249,6 +261,7 @@ var requestPhrases = []phrase{
 	// A plan's usage limit that resets at a stated time or needs an
 	// upgrade; "usage limits, try again later" alone is a throttle.
 	{a: "usage limit", b: "reset", gap: 80, class: Quota, weak: true},
+	{a: "usage limit", b: "refreshed", gap: 80, class: Quota, weak: true}, // Kimi Code: "… usage limit for this period. Your quota will be refreshed in the next period."
 	{a: "usage limit", b: "upgrade", gap: 40, class: Quota, weak: true},
 	{a: "使用上限", b: "重置", gap: 80, class: Quota, weak: true}, // usage cap … reset
 	// Paid overage beyond a plan ("out of extra usage", "draw from your
@@ -266,6 +279,7 @@ var requestPhrases = []phrase{
 	// below ("may lead to degraded … performance"), and like all bad input
 	// decides only where the status says nothing else.
 	{a: "is missing a", class: BadRequest, badInput: true},
+	{a: "is missing in", class: BadRequest, badInput: true}, // Kimi: "reasoning_content is missing in assistant tool call message at index 3"
 	// Settings of the request that exclude each other or lack their
 	// partner ("tools … should not be set in the request when using cached
 	// content", "CachedContent can not be used with GenerateContent request
@@ -373,7 +387,8 @@ var requestPhrases = []phrase{
 	{a: "permission denied", class: Forbidden},
 	{a: "does not have permission", class: Forbidden},
 	{a: "not allowed to access", class: Forbidden},
-	{a: "no permission to access", class: Forbidden},  // Baidu's 6: "No permission to access data"
+	{a: "no permission to access", class: Forbidden},
+	{a: "no permission to use", class: Forbidden},     // UCloud ModelVerse: "No permission to use the model"  // Baidu's 6: "No permission to access data"
 	{a: "not authorized to invoke", class: Forbidden}, // Bedrock: "Your AWS account is not authorized to invoke this API operation"
 	{a: "access denied", class: Forbidden},
 	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use

@@ -24,6 +24,7 @@ var accountPhrases = []phrase{
 	// A gateway in front that holds no key for its upstream (TensorZero: "API
 	// key missing for provider openai: Environment variable … is missing").
 	{a: "api key missing", class: Auth},
+	{a: "api key is missing", class: Auth},
 	{a: "security token included in the request is invalid", class: Auth},
 	{a: "security token included in the request is expired", class: Auth},
 	{a: "request signature we calculated does not match", class: Auth},
@@ -227,6 +228,7 @@ var accountPhrases = []phrase{
 	{a: "tpd", word: true, class: Quota}, // "organization TPD rate limit"
 	{a: "rpd", word: true, class: Quota},
 	{a: "daily", b: "limit", gap: 24, class: Quota}, // "daily request limit reached"
+	{a: "daily", b: "quota", gap: 24, class: Quota}, // Baidu AI Search: "Daily request quota per user … exceeded"
 	// A paid plan or subscription that has run out ("Your GLM Coding Plan
 	// has expired … renew", 套餐已到期): nothing more until it is renewed,
 	// even sent as a 429.

@@ -28,7 +28,7 @@ var inputPhrases = []phrase{
 	// "Tool choice 'x' not found in 'tools' parameter"): the request
 	// contradicts itself.
 	{a: "not found in available tools", class: BadRequest, badInput: true},
-	{a: "not found in", b: "tools", gap: 12, class: BadRequest, badInput: true},
+	{a: "not found in", b: "tool", gap: 12, class: BadRequest, badInput: true}, // also "not found in 'toolCalls' of previous message" (OCI)
 	// bad_request: the body names the bad input. First the parameter and
 	// conversation-order families, which outrank the capability gaps below
 	// ("Unsupported parameter: 'x' is not supported with this model").

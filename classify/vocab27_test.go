@@ -69,6 +69,27 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 			req: `{"model":"m","messages":[],"tools":[{"type":"file_search","embedding_model":"ghost-embedder"}]}`, model: "m", want: BadRequest},
 		{name: "iam certification failed", status: 200, body: `{"error_code":14,"error_msg":"IAM Certification failed"}`, req: chat, model: "m", want: Auth},
 
+		// Clouds' endpoints (hunt 28aa): Huawei MaaS, Kimi and Kimi Code,
+		// Qianfan, Baidu AI Search, UCloud ModelVerse, Oracle OCI, Tencent
+		// TokenHub, a relay.
+		{name: "may contain sensitive information", status: 403, body: `{"error":{"code":"ModelArts.81011","message":"Input text May contain sensitive information"},"error_code":"ModelArts.81011","error_msg":"Input text May contain sensitive information"}`, req: chat, model: "m", want: Refusal},
+		{name: "sensitive chat messages", status: 400, body: `{"error":{"message":"Sensitive chat messages","type":"invalid_request_error","code":"invalid_messages"}}`, req: chat, model: "m", want: Refusal},
+		{name: "inappropriate output content", status: 400, body: `{"code":"400","message":"Inappropriate output content detected in output blocklist"}`, req: chat, model: "m", want: Refusal},
+		{name: "content filtered by safety policy at 451", status: 451, body: `{"error":{"type":"content_filter_error","code":"451001","message":"content was filtered by safety policy","source":"gateway","request_id":"req-0001"}}`, req: chat, model: "m", want: Refusal},
+		{name: "request body over its maximum size at a 429", status: 429, body: `{"error_code":"ModelArts.81113","error_msg":"Invalid request body, exceeds the maximum size , messages max size is: 5000."}`, req: chat, model: "m", want: Overflow},
+		{name: "a queue over its maximum size is no request's", status: 429, body: oai("Request queue exceeds the maximum size, please retry later."), req: chat, model: "m", notAny: []Class{Overflow}},
+		{name: "total message size exceeds limit", status: 400, body: oai("total message size 5943865 exceeds limit 2097152"), req: chat, model: "m", want: Overflow},
+		{name: "usage limit refreshed next period", status: 429, body: oai("You've reached your usage limit for this period. Your quota will be refreshed in the next period."), req: chat, model: "m", want: Quota},
+		{name: "daily request quota exceeded", status: 429, body: `{"error":{"message":"Daily request quota per user for AI Search exceeded","code":"QUOTA_USER_DAILY_REQUEST"}}`, req: chat, model: "m", want: Quota},
+		{name: "daily free quota exceeded", status: 429, body: `{"error":{"message":"Daily free quota per user for AI Search exceeded","code":"QUOTA_USER_DAILY_FREE"}}`, req: chat, model: "m", want: Quota},
+		{name: "a per-minute quota stays a throttle", status: 429, body: oai("Request quota per minute exceeded, please retry later."), req: chat, model: "m", want: RateLimited},
+		{name: "input token length too long", status: 400, body: `{"error":{"message":"Input token length too long","type":"invalid_request_error"}}`, req: chat, model: "m", want: ContextLength},
+		{name: "a window finish relayed in words", status: 400, body: oai("The request is invalid: provider error: finish_reason=model_context_window_exceeded. Please check the request body, required fields, and request format."), req: chat, model: "m", want: ContextLength},
+		{name: "reasoning content missing in a message", status: 400, body: oai("thinking is enabled but reasoning_content is missing in assistant tool call message at index 3"), req: chat, model: "m", want: BadRequest},
+		{name: "an api key missing in the header is detour's", status: 400, body: oai("API key is missing in the request header"), req: chat, model: "m", want: Auth},
+		{name: "a tool call id not found in the tool calls", status: 400, body: `{"code":"400","message":"Invalid parameter: 'toolCallId' of 'call_0sByUt0BQRSUo1fh3n-vrQ' not found in 'toolCalls' of previous message."}`, req: chat, model: "m", want: BadRequest},
+		{name: "no permission to use the model", status: 400, body: `{"error":{"message":"No permission to use the model","type":"invalid_request_error","code":"invalid_model"}}`, req: chat, model: "m", want: Forbidden},
+
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
 		{name: "too many instances", status: 400, body: `{"error":{"code":400,"message":"Unable to submit request because it included too many instances. Reduce the number of instances and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings: Unable to submit request because it has a batchSize value of 251 but the supported range is from 1 (inclusive) to 251 (exclusive). Update the value and try again.","status":"INVALID_ARGUMENT"}}`,
 			req: `{"model":"m","input":["a"]}`, model: "m", want: Overflow},
