@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -246,7 +247,7 @@ func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 	}
 	v.RetryAfter = ParseRetryAfter(h, now())
 	if v.RetryAfter == 0 && f != nil {
-		v.RetryAfter = bodyRetryAfter(f, req)
+		v.RetryAfter = bodyRetryAfter(f, req, !shortPeriod(v.Evidence))
 	}
 	if v.RetryAfter >= longWait {
 		// Told to come back in an hour or more: not a short-term limit but
@@ -254,6 +255,20 @@ func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 		return Verdict{Failed: true, Class: Quota, Evidence: "retry-after>=1h"}
 	}
 	return v
+}
+
+// shortPeriod reports evidence that named a window of minutes or seconds
+// ("phrase:per minute", "phrase:rpm", "quota-metric:per_minute", 分钟,
+// 流控): a limit that "resets in" some other time in the same answer is
+// another window's (a week's cap beside the minute's throttle), not this
+// one's wait.
+func shortPeriod(ev string) bool {
+	for _, w := range [...]string{"minute", "second", "per min", "rpm", "tpm", "qps", "分钟", "流控"} {
+		if strings.Contains(ev, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // longWait is the Retry-After from which a rate limit is a spent allowance.

@@ -271,8 +271,8 @@ var requestPhrases = []phrase{
 	// A plan's usage limit reached ("The usage limit has been reached");
 	// "exceeded your usage limits, try again later" is a throttle's.
 	{a: "usage limit", b: "reached", gap: 24, class: Quota, weak: true},
-	{a: "usage limit exceeded", class: Quota, weak: true},             // Portkey: "Portkey API Key Usage Limit Exceeded", a 412
-	{a: "usage quota", b: "reset", gap: 80, class: Quota, weak: true}, // Ark: "You have exceeded the weekly usage quota. It will reset at …"
+	{a: "usage limit exceeded", class: Quota, weak: true, notRate: true}, // Portkey: "Portkey API Key Usage Limit Exceeded", a 412; at a 429, a throttle's words ("AI usage limit exceeded. Please try again in a moment")
+	{a: "usage quota", b: "reset", gap: 80, class: Quota, weak: true},    // Ark: "You have exceeded the weekly usage quota. It will reset at …"
 
 	// What the request lacks, named ("Function call is missing a
 	// thought_signature"): it outranks an aside on the provider's load

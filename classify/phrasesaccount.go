@@ -22,7 +22,10 @@ var accountPhrases = []phrase{
 	{a: "api key was revoked", class: Auth},
 	{a: "api key has been revoked", class: Auth},
 	// A gateway in front that holds no key for its upstream (TensorZero: "API
-	// key missing for provider openai: Environment variable … is missing").
+	// key missing for provider openai: Environment variable … is missing");
+	// not one it expected the client to send ("… Dynamic api key `x` is
+	// missing": the request left out its credentials).
+	{a: "dynamic api key", class: Unknown},
 	{a: "api key missing", class: Auth},
 	{a: "api key is missing", class: Auth},
 	{a: "security token included in the request is invalid", class: Auth},
@@ -114,6 +117,7 @@ var accountPhrases = []phrase{
 	// "Missing Authorization header"): the operator's key, even as 403.
 	{a: "authorization header", b: "missing", gap: 12, class: Auth},
 	{a: "missing", b: "authorization header", gap: 12, class: Auth},
+	{a: "missing `authorization`", class: Auth}, // before the bad-input "missing `" (a member the request left out)
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},

@@ -99,16 +99,19 @@ func capRetry(d time.Duration) time.Duration {
 
 // bodyRetryAfter reads a hint from the body: Gemini RetryInfo.retryDelay
 // ("13s"), else "try again in 17.359s" / "try again in 9m38.016s" / "try
-// again in 2 seconds" or "retry after 86400 seconds" wording. A wording the
-// client's request req holds is the client's text, not the provider's hint
-// (docs/behaviour.md, "Echo rule"): it is passed over.
-func bodyRetryAfter(f *facts, req []byte) time.Duration {
+// again in 2 seconds" or "retry after 86400 seconds" wording, and, with
+// resets, "resets in 7d" (a plan's window; not where the verdict came from
+// a minute's or a second's wording, which another window's reset beside it
+// would overrule). A wording the client's request req holds is the
+// client's text, not the provider's hint (docs/behaviour.md, "Echo rule"):
+// it is passed over.
+func bodyRetryAfter(f *facts, req []byte, resets bool) time.Duration {
 	if len(f.retryDelay) > 0 {
 		return capRetry(durationBytes(f.retryDelay))
 	}
 	for i := 0; i < f.nTexts; i++ {
 		for t := f.texts[i]; len(t) > 0; {
-			d, span, rest := nextRetryHint(t)
+			d, span, rest := nextRetryHint(t, resets)
 			if span == nil {
 				break
 			}
@@ -122,14 +125,15 @@ func bodyRetryAfter(f *facts, req []byte) time.Duration {
 }
 
 // nextRetryHint finds the first "retry after N seconds", "try again in
-// <duration>", "resets in <duration>" or "wait N seconds" in t: the wait it says (0 when it says none), the matched
-// words and the text after them; span is nil when there is none.
-func nextRetryHint(t []byte) (d time.Duration, span, rest []byte) {
+// <duration>", "resets in <duration>" (with resets) or "wait N seconds" in
+// t: the wait it says (0 when it says none), the matched words and the text
+// after them; span is nil when there is none.
+func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 	a, b := indexFold(t, "retry after "), indexFold(t, "try again in ")
 	lead := len("try again in ")
 	// "The limit resets in 7d" (a plan's window, Cline's): read as "try
 	// again in", where it comes first.
-	if r := indexFold(t, "resets in "); r >= 0 && (b < 0 || r < b) {
+	if r := indexFold(t, "resets in "); resets && r >= 0 && (b < 0 || r < b) {
 		b, lead = r, len("resets in ")
 	}
 	// "Please wait 25 seconds before retrying" (GitHub Models), when it
