@@ -2,14 +2,15 @@ package classify
 
 import "testing"
 
-// TestVocabularyRoundTwentySeven: three hunts of real messages, labelled
+// TestVocabularyRoundTwentySeven: five hunts of real messages, labelled
 // from their meaning before the classifier ran (docs/behaviour.md, "More
 // signals, by class"): what coding agents' error handlers quote of the
 // providers they meet (Cline, hermes-agent, the Vercel AI SDK's fixtures),
 // self-hosted servers not met before (SGLang, text-generation-webui, MLC,
-// mistral.rs, KServe, Lemonade, Cortex, LM Studio, Aphrodite), and gateways
+// mistral.rs, KServe, Lemonade, Cortex, LM Studio, Aphrodite), gateways
 // speaking of their own state (Portkey, Higress, APISIX, TensorZero,
-// Cloudflare AI Gateway, GitHub Models, MLflow). Each positive failed
+// Cloudflare AI Gateway, GitHub Models, MLflow), chat applications' issues
+// and clouds' endpoints (Huawei MaaS, Kimi, Qianfan, UCloud, OCI, TokenHub). Each positive failed
 // before its rule; the near-misses beside them must not move.
 func TestVocabularyRoundTwentySeven(t *testing.T) {
 	chat := `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
