@@ -124,13 +124,19 @@ func bodyRetryAfter(f *facts, req []byte, resets bool) time.Duration {
 	return 0
 }
 
-// nextRetryHint finds the first "retry after N seconds", "try again in
-// <duration>", "resets in <duration>" (with resets) or "wait N seconds" in
+// nextRetryHint finds the first "retry after N <unit>", "try again in
+// <duration>", "retry in <duration>", "resets in <duration>" (with
+// resets) or "wait N seconds" in
 // t: the wait it says (0 when it says none), the matched words and the text
 // after them; span is nil when there is none.
 func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 	a, b := indexFold(t, "retry after "), indexFold(t, "try again in ")
 	lead := len("try again in ")
+	// "Please retry in 31.44s." (Gemini's quota message, whose RetryInfo a
+	// relay may drop): read as "try again in", where it comes first.
+	if r := indexFold(t, "retry in "); r >= 0 && (b < 0 || r < b) {
+		b, lead = r, len("retry in ")
+	}
 	// "The limit resets in 7d" (a plan's window, Cline's): read as "try
 	// again in", where it comes first.
 	if r := indexFold(t, "resets in "); resets && r >= 0 && (b < 0 || r < b) {
@@ -153,6 +159,10 @@ func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 			k++
 		}
 		end := a + len("retry after ") + k
+		if w, n := wordsDurationLen(s); w > 0 { // "Retry after 2 hours."
+			end = a + len("retry after ") + n
+			return capRetry(w), t[a:end], t[end:]
+		}
 		if n, ok := number(s); ok && containsFold(s[k:min(len(s), k+9)], " second") {
 			d = capRetry(seconds(float64(n)))
 			end += len(" second")
@@ -178,7 +188,8 @@ func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 	return 0, t[b:end], t[end:]
 }
 
-// wordsDurationLen reads "N second(s)" or "N minute(s)" at the start of t
+// wordsDurationLen reads "N second(s)", "N minute(s)", "N hour(s)" or "N
+// day(s)" at the start of t
 // and how many bytes it took; 0 for anything else.
 func wordsDurationLen(t []byte) (time.Duration, int) {
 	n, ok := number(t)
@@ -195,6 +206,10 @@ func wordsDurationLen(t []byte) (time.Duration, int) {
 		return seconds(float64(n)), k + len(" second")
 	case indexFold(unit, " minute") == 0:
 		return seconds(float64(n) * 60), k + len(" minute")
+	case indexFold(unit, " hour") == 0:
+		return seconds(float64(n) * 3600), k + len(" hour")
+	case indexFold(unit, " day") == 0:
+		return seconds(float64(n) * 86400), k + len(" day")
 	}
 	return 0, 0
 }
