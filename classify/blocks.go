@@ -197,11 +197,20 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	if st < 400 || st > 599 {
 		st = 0
 	}
+	evs := &codeStatusEvidence
+	if st == 0 {
+		// A server that prints its status before its message, inside an
+		// error event ("400: Invalid value: Response with id … not found",
+		// Llama Stack's stream): the answer it would have sent with it.
+		if s := colonStatusLead(f, req); s > 0 {
+			st, evs = s, &relayedEvidence
+		}
+	}
 	switch {
 	case st >= 500:
-		return fiveXX(st, codeStatusEvidence[st], h, body, f, req, model)
+		return fiveXX(st, evs[st], h, body, f, req, model)
 	case st >= 400 && statusFixed[st]:
-		return withRetry(fixedVerdict(st, codeStatusEvidence[st], f, body, req, model), h, f, req)
+		return withRetry(fixedVerdict(st, evs[st], f, body, req, model), h, f, req)
 	case st >= 400:
 		// Read as the same answer sent with that status is: a model's
 		// status it relays (SageMaker), an upstream answer it quotes.
@@ -211,7 +220,7 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 		if v, ok := relayedByModel(h, body, f, req, model); ok {
 			return v
 		}
-		return withRetry(decide(statusClass[st], codeStatusEvidence[st], h, body, f, req, model), h, f, req)
+		return withRetry(decide(statusClass[st], evs[st], h, body, f, req, model), h, f, req)
 	}
 	if f.codeInBody != "" {
 		return withRetry(decide(Unknown, f.codeInBody, h, body, f, req, model), h, f, req)

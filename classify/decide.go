@@ -106,6 +106,12 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 			p := &mainPhrases.list[best]
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}
+		// A model "not found" at this API only ("The requested model 'x'
+		// is not supported with the Responses API", code model_not_found):
+		// the door the client chose, not a gone model (docs/behaviour.md).
+		if cs.strong == Unavailable && best < n && mainPhrases.list[best].door {
+			return Verdict{Failed: true, Class: Unknown, Evidence: mainPhrases.list[best].evidence}
+		}
 		if (cs.strong == Unavailable || cs.strong == Forbidden) && ts.modelNamed() {
 			return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}, ts.echo)
 		}

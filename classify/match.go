@@ -63,6 +63,7 @@ type phrase struct {
 	clause      bool // both parts in one sentence: no full stop, ';' or line break between them
 	clientThing bool // between the two parts, a URL or a medium the client sent ("Failed to download https://…: … timeout", "download image: connection timeout")
 	feature     bool // gone wording about anything else the sentence names: a feature of the request (gone.go)
+	door        bool // an API this endpoint does not serve (the door the client chose): outranks a gone-model code
 	evidence    string
 }
 

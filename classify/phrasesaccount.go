@@ -151,6 +151,7 @@ var accountPhrases = []phrase{
 	// 'gpt-5' is not available on the Free Tier. Upgrade …", as a 404):
 	// before the gone wording "model … is not available".
 	{a: "not available", b: "free tier", gap: 12, class: Forbidden},
+	{a: "not supported when using", b: "account", gap: 40, class: Forbidden}, // the Codex backend: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
 	{a: "not available", b: "free plan", gap: 12, class: Forbidden},
 	{a: "not available", b: "your plan", gap: 12, class: Forbidden},
 	{a: "not available", b: "current plan", gap: 16, class: Forbidden},

@@ -10,6 +10,21 @@ var gonePhrases = []phrase{
 	// incoming request to an operation."): the door the client chose, as AWS
 	// API Gateway's unrouted path is (decide.go).
 	{a: "unable to match incoming request to an operation", class: Unknown},
+	// An API this endpoint or its model does not serve, named before the
+	// gone-model wording it also holds ("The requested model 'x' is not
+	// supported with the Responses API.", OpenAI, beside code
+	// model_not_found); an API switched on only from a version of the
+	// endpoint's ("Azure OpenAI Responses API is enabled only for
+	// api-version 2025-03-01-preview and later"), before the bad-input
+	// "api-version". More below, with the gone wording they resemble.
+	{a: "not supported with the", b: " api", gap: 24, class: Unknown, door: true},
+	{a: "api is enabled only for", class: Unknown, door: true},
+	// A mode this endpoint insists on (the Codex backend's "Store must be
+	// set to false", "Stream must be set to true"): the client's request is
+	// valid elsewhere. Before the bad-input "must be"; not "logprobs must
+	// be set to true if top_logprobs is set", the request at odds with itself.
+	{a: "store must be set to", class: Unknown},
+	{a: "stream must be set to", class: Unknown},
 	{a: "no endpoints found that can handle", class: Unknown}, // OpenRouter: "… that can handle the requested parameters"
 	{a: "no endpoints found that support", class: Unknown},
 	{a: "no endpoints found", class: Unavailable},
@@ -145,11 +160,11 @@ var gonePhrases = []phrase{
 	// would cool the endpoint for every chat client. A missing API is this
 	// endpoint's capability for this door, unknown: the walk moves on and
 	// nothing cools (docs/behaviour.md).
-	{a: "model does not support", b: "api", gap: 24, class: Unknown},
-	{a: "model is only supported in", class: Unknown, subject: true}, // "This model is only supported in v1/responses and not in v1/chat/completions"
-	{a: "does not support chat", class: Unknown},
-	{a: "does not support generate", class: Unknown},
-	{a: "does not support embedding", class: Unknown},
+	{a: "model does not support", b: "api", gap: 24, class: Unknown, door: true},
+	{a: "model is only supported in", class: Unknown, subject: true, door: true}, // "This model is only supported in v1/responses and not in v1/chat/completions"
+	{a: "does not support chat", class: Unknown, door: true},
+	{a: "does not support generate", class: Unknown, door: true},
+	{a: "does not support embedding", class: Unknown, door: true},
 	// Ollama's current wording for an embedding-only model at the chat
 	// endpoint ("… nomic-embed-text:latest does not support completion"),
 	// the noun ending the sentence: not "completions with logprobs", not

@@ -46,6 +46,27 @@ func (ts *textScan) sdkStatusLead(t []byte) int {
 
 func digit(c byte) bool { return c >= '0' && c <= '9' }
 
+// colonStatusLead returns the 4xx or 5xx status f's first message opens
+// with as "NNN: " and a letter ("400: Invalid value: …"), 0 for none or
+// where the client's request holds those words.
+func colonStatusLead(f *facts, req []byte) int {
+	if f.nTexts == 0 {
+		return 0
+	}
+	t := f.texts[0]
+	if len(t) < 6 || t[0] < '4' || t[0] > '5' || !digit(t[1]) || !digit(t[2]) || t[3] != ':' || t[4] != ' ' || wordTab[t[5]] == 0 || digit(t[5]) {
+		return 0
+	}
+	e := 6
+	for e < len(t) && wordTab[t[e]] == 1 {
+		e++
+	}
+	if len(req) > 0 && echoed(req, t[:e]) {
+		return 0
+	}
+	return int(t[0]-'0')*100 + int(t[1]-'0')*10 + int(t[2]-'0')
+}
+
 // modelRelayLeads open a SageMaker ModelError message.
 var modelRelayLeads = [...]string{"received client error (", "received server error ("}
 

@@ -133,6 +133,10 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			switch string(last) {
 			case "message":
 				f.addText(v)
+			case "detail": // Llama Stack: {"error":{"detail":"…"}}
+				if str {
+					f.addText(v)
+				}
 			case "type":
 				f.errType = v
 			case "code":

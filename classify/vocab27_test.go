@@ -91,6 +91,31 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "a tool call id not found in the tool calls", status: 400, body: `{"code":"400","message":"Invalid parameter: 'toolCallId' of 'call_0sByUt0BQRSUo1fh3n-vrQ' not found in 'toolCalls' of previous message."}`, req: chat, model: "m", want: BadRequest},
 		{name: "no permission to use the model", status: 400, body: `{"error":{"message":"No permission to use the model","type":"invalid_request_error","code":"invalid_model"}}`, req: chat, model: "m", want: Forbidden},
 
+		// The Responses API as other servers serve it (hunt 29ad): Llama
+		// Stack's {"error":{"detail":…}}, the Codex backend's modes and
+		// accounts, a model not served at this API, Azure's api-version gate.
+		{name: "llama stack: the client's previous response not found", status: 400, body: `{"error":{"detail":"Invalid value: Response with id resp_0a1b2c3d-4e5f not found"}}`,
+			req: `{"model":"m1","input":"hi","previous_response_id":"resp_0a1b2c3d-4e5f"}`, model: "m1", want: BadRequest},
+		{name: "llama stack: mutually exclusive parameters", status: 400, body: `{"error":{"detail":"Invalid value: Mutually exclusive parameters: 'previous_response_id' and 'conversation'. Ensure you are only providing one of these parameters."}}`,
+			req: `{"model":"m1","input":"hi","previous_response_id":"r","conversation":"c"}`, model: "m1", want: BadRequest},
+		{name: "llama stack: the client's vector store not found", status: 404, body: `{"error":{"detail":"Vector Store 'vs_abc123' not found. Use 'client.vector_dbs.list()' to list available Vector Stores."}}`,
+			req: `{"model":"m1","input":"hi","tools":[{"type":"file_search","vector_store_ids":["vs_abc123"]}]}`, model: "m1", want: BadRequest},
+		{name: "llama stack: the model not served", status: 400, body: `{"error":{"detail":"Invalid value: 'gpt-9' model is not supported. Supported models are: llama3.2:3b, llama3.1:8b"}}`,
+			req: `{"model":"gpt-9","input":"hi"}`, model: "gpt-9", want: Unavailable},
+		{name: "store must be set to false", status: 400, body: `{"detail":"Store must be set to false"}`, req: `{"model":"m1","input":"hi"}`, model: "m1", want: Unknown},
+		{name: "stream must be set to true", status: 400, body: `{"detail":"Stream must be set to true"}`, req: `{"model":"m1","input":"hi"}`, model: "m1", want: Unknown},
+		{name: "logprobs must be set to true stays the client's", status: 400, body: `{"error":{"message":"logprobs must be set to true if top_logprobs is set.","type":"invalid_request_error","param":"top_logprobs","code":null}}`,
+			req: `{"model":"m1","messages":[],"top_logprobs":2}`, model: "m1", want: BadRequest},
+		{name: "a model not for this kind of account", status: 400, body: `{"detail":"The 'gpt-5' model is not supported when using Codex with a ChatGPT account."}`, req: `{"model":"gpt-5","input":"hi"}`, model: "gpt-5", want: Forbidden},
+		{name: "encrypted content not issued to this caller", status: 400, body: "{\"error\":{\"message\":\"reasoning `encrypted_content` was not issued to this caller\",\"type\":\"invalid_request_error\"}}", req: `{"model":"m1","input":[]}`, model: "m1", want: BadRequest},
+		{name: "a model not served at the responses api", status: 400, body: `{"error":{"message":"The requested model 'gpt-4o-search-preview' is not supported with the Responses API.","type":"invalid_request_error","param":"model","code":"model_not_found"}}`,
+			req: `{"model":"gpt-4o-search-preview","input":"hi"}`, model: "gpt-4o-search-preview", want: Unknown},
+		{name: "a model that does not exist stays gone", status: 404, body: `{"error":{"message":"The model 'gpt-9' does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`,
+			req: `{"model":"gpt-9","input":"hi"}`, model: "gpt-9", want: Unavailable},
+		{name: "azure responses api gated by api-version", status: 400, body: `{"error":{"code":"BadRequest","message":"Azure OpenAI Responses API is enabled only for api-version 2025-03-01-preview and later"}}`, req: `{"model":"m1","input":"hi"}`, model: "m1", want: Unknown},
+		{name: "a stream error relaying the client's missing response", status: 200, stream: true, body: "data: {\"error\":{\"message\":\"400: Invalid value: Response with id resp_0a1b2c3d-4e5f not found\"}}\n\n",
+			req: `{"model":"m1","input":"hi","stream":true,"previous_response_id":"resp_0a1b2c3d-4e5f"}`, model: "m1", notAny: []Class{ServerError, Unavailable}},
+
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
 		{name: "too many instances", status: 400, body: `{"error":{"code":400,"message":"Unable to submit request because it included too many instances. Reduce the number of instances and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings: Unable to submit request because it has a batchSize value of 251 but the supported range is from 1 (inclusive) to 251 (exclusive). Update the value and try again.","status":"INVALID_ARGUMENT"}}`,
 			req: `{"model":"m","input":["a"]}`, model: "m", want: Overflow},
