@@ -363,8 +363,17 @@ var requestCauses = [...]string{"or your request", "or the request", "or this re
 func orTheRequest(t []byte, end int) bool {
 	e := sentenceEnd(t, end)
 	for _, w := range requestCauses {
-		if indexFold(t[end:e], w) >= 0 {
-			return true
+		for at := end; at < e; {
+			i := indexFold(t[at:e], w)
+			if i < 0 {
+				break
+			}
+			// "or" a word of its own: "for the requested model" offers
+			// no other cause.
+			if at+i == 0 || wordTab[t[at+i-1]] == 0 {
+				return true
+			}
+			at += i + 1
 		}
 	}
 	return false

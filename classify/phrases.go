@@ -122,6 +122,10 @@ var requestPhrases = []phrase{
 	{a: "content_policy_violation", class: Refusal},
 	{a: "content policy", class: Refusal},
 	{a: "responsibleaipolicyviolation", class: Refusal},
+	// A plan's fair-usage terms (Z.ai's 1313 at a 429: "does not comply with
+	// the Fair Usage Policy, and your request frequency has been limited"):
+	// no content policy; the status says what it is.
+	{a: "fair usage policy", class: Unknown, vague: true},
 	{a: "usage policies", class: Refusal},
 	{a: "usage policy", class: Refusal},
 	{a: "safety system", class: Refusal},

@@ -121,6 +121,9 @@ var gonePhrases = []phrase{
 	{a: "not supported model", class: Unavailable, subject: true}, // MiMo: "Not supported model X"
 	{a: "doesn't support the model", class: Unavailable},
 	{a: "does not support the model", class: Unavailable},
+	{a: "does not support model", class: Unavailable}, // a gateway: "Provider openai does not support model claude-3-5-sonnet" (not "Model x does not support streaming")
+	{a: "no provider available", class: Unavailable},  // a gateway with nothing serving the model: "No provider available for the requested model"
+	{a: "with a provider prefix", class: Unavailable}, // the endpoint's model name, not routable as configured: "Model x must be requested with a provider prefix", before the bad-input "must be"
 	// A relay with nothing serving the model ("No available channels for model
 	// X in group default", one-api's 当前分组 … 下对于模型 … 无可用渠道).
 	{a: "no available channel", class: Unavailable},
