@@ -197,12 +197,15 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	if st < 400 || st > 599 {
 		st = 0
 	}
-	evs := &codeStatusEvidence
+	evs, echoLead := &codeStatusEvidence, false
 	if st == 0 {
 		// A server that prints its status before its message, inside an
 		// error event ("400: Invalid value: Response with id … not found",
 		// Llama Stack's stream): the answer it would have sent with it.
-		if s := colonStatusLead(f, req); s > 0 {
+		// Where the client's request holds that message, the event is the
+		// client's text: it cools nothing (unknown), whatever it says.
+		var s int
+		if s, echoLead = colonStatusLead(f, req); s > 0 {
 			st, evs = s, &relayedEvidence
 		}
 	}
@@ -230,9 +233,12 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 		// the 422 says nothing, the words decide.
 		return withRetry(decide(Unknown, "tgi:error_type=validation", h, body, f, req, model), h, f, req)
 	}
-	ev := "body:error"
+	ev, def := "body:error", ServerError
 	if stream || f.sseError {
 		ev = "stream:error"
 	}
-	return withRetry(decide(ServerError, ev, h, body, f, req, model), h, f, req)
+	if echoLead {
+		ev, def = ev+"+echo", Unknown
+	}
+	return withRetry(decide(def, ev, h, body, f, req, model), h, f, req)
 }

@@ -247,7 +247,14 @@ func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 	}
 	v.RetryAfter = ParseRetryAfter(h, now())
 	if v.RetryAfter == 0 && f != nil {
-		v.RetryAfter = bodyRetryAfter(f, req, !shortPeriod(v.Evidence))
+		short := shortPeriod(v.Evidence)
+		v.RetryAfter = bodyRetryAfter(f, req, !short)
+		if short && v.RetryAfter >= longWait {
+			// A minute's or a second's window decided the answer; an hour
+			// or more named beside it ("… retry in 1 hour or upgrade") is
+			// another window's, or advice: the throttle keeps its class.
+			v.RetryAfter = 0
+		}
 	}
 	if v.RetryAfter >= longWait {
 		// Told to come back in an hour or more: not a short-term limit but

@@ -248,18 +248,22 @@ func (ts *textScan) namesModelBefore(t []byte, i int) bool {
 	if len(ts.model) < 2 {
 		return false
 	}
-	subj := t[sentenceStart(t, i):i]
-	for at := 0; at < len(subj); {
-		k := indexFold(subj[at:], ts.model)
+	return hasName(t[sentenceStart(t, i):i], ts.model)
+}
+
+// hasName reports whether t holds the model name m whole, not as a piece
+// of another name ("o3" in a client's tool "o3-helper"); a full stop may
+// follow it.
+func hasName(t []byte, m string) bool {
+	for at := 0; at < len(t); {
+		k := indexFold(t[at:], m)
 		if k < 0 {
 			return false
 		}
 		k += at
-		end := k + len(ts.model)
-		// The whole name, not a piece of another one ("o3" in a client's
-		// tool "o3-helper").
-		if (k == 0 || !idByte(subj[k-1])) && (end == len(subj) || !idByte(subj[end]) ||
-			subj[end] == '.' && (end+1 == len(subj) || !idByte(subj[end+1]))) {
+		end := k + len(m)
+		if (k == 0 || !idByte(t[k-1])) && (end == len(t) || !idByte(t[end]) ||
+			t[end] == '.' && (end+1 == len(t) || !idByte(t[end+1]))) {
 			return true
 		}
 		at = k + 1

@@ -64,6 +64,7 @@ type phrase struct {
 	clientThing bool // between the two parts, a URL or a medium the client sent ("Failed to download https://…: … timeout", "download image: connection timeout")
 	feature     bool // gone wording about anything else the sentence names: a feature of the request (gone.go)
 	door        bool // an API this endpoint does not serve (the door the client chose): outranks a gone-model code
+	ourModel    bool // the text must name the model Detour sent (where it is known): not a tool's or a feature's (pick.go)
 	evidence    string
 }
 

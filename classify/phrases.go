@@ -276,7 +276,9 @@ var requestPhrases = []phrase{
 	// "exceeded your usage limits, try again later" is a throttle's.
 	{a: "usage limit", b: "reached", gap: 24, class: Quota, weak: true},
 	{a: "usage limit exceeded", class: Quota, weak: true, notRate: true}, // Portkey: "Portkey API Key Usage Limit Exceeded", a 412; at a 429, a throttle's words ("AI usage limit exceeded. Please try again in a moment")
-	{a: "usage quota", b: "reset", gap: 80, class: Quota, weak: true},    // Ark: "You have exceeded the weekly usage quota. It will reset at …"
+	{a: "usage quota", b: "reset", gap: 80, class: Quota, weak: true},
+	{a: "week quota", class: Quota, weak: true},   // Qwen's token plan: "Your token-plan 1-week quota has been exhausted", a 429
+	{a: "weekly quota", class: Quota, weak: true}, // Ark: "You have exceeded the weekly usage quota. It will reset at …"
 
 	// What the request lacks, named ("Function call is missing a
 	// thought_signature"): it outranks an aside on the provider's load
@@ -391,8 +393,8 @@ var requestPhrases = []phrase{
 	{a: "permission denied", class: Forbidden},
 	{a: "does not have permission", class: Forbidden},
 	{a: "not allowed to access", class: Forbidden},
-	{a: "no permission to access", class: Forbidden},
-	{a: "no permission to use", class: Forbidden},     // UCloud ModelVerse: "No permission to use the model"  // Baidu's 6: "No permission to access data"
+	{a: "no permission to access", class: Forbidden},  // Baidu's 6: "No permission to access data"
+	{a: "no permission to use", class: Forbidden},     // UCloud ModelVerse: "No permission to use the model"
 	{a: "not authorized to invoke", class: Forbidden}, // Bedrock: "Your AWS account is not authorized to invoke this API operation"
 	{a: "access denied", class: Forbidden},
 	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use

@@ -151,17 +151,17 @@ var accountPhrases = []phrase{
 	// 'gpt-5' is not available on the Free Tier. Upgrade …", as a 404):
 	// before the gone wording "model … is not available".
 	{a: "not available", b: "free tier", gap: 12, class: Forbidden},
-	{a: "not supported when using", b: "account", gap: 40, class: Forbidden},
+	{a: "not supported when using", b: "account", gap: 40, class: Forbidden, ourModel: true},
 	// A plan or a key that does not cover the model or the use (Z.ai's 1311
 	// "Your current subscription plan does not yet include access to
 	// GLM-5", 1315 "This API Key is limited to enterprise coding package
 	// scenarios", both as 429s); not a key "limited to 50 requests per
 	// minute". A relay's key without the model ("Model not allowed. The
 	// requested model 'x' is not in the allowed list").
-	{a: "does not yet include access", class: Forbidden},
-	{a: "does not include access to", class: Forbidden},
+	{a: "does not yet include access", class: Forbidden, ourModel: true},
+	{a: "does not include access to", class: Forbidden, ourModel: true},
 	{a: "limited to", b: "scenarios", gap: 40, class: Forbidden},
-	{a: "model not allowed", class: Forbidden},
+	{a: "model not allowed", class: Forbidden, ourModel: true},
 	// A gateway in front without a key of its own for the provider ("No API
 	// key set for provider: anthropic", LLM Gateway).
 	{a: "no api key set", class: Auth}, // the Codex backend: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
@@ -247,8 +247,6 @@ var accountPhrases = []phrase{
 	{a: "rpd", word: true, class: Quota},
 	{a: "daily", b: "limit", gap: 24, class: Quota}, // "daily request limit reached"
 	{a: "daily", b: "quota", gap: 24, class: Quota}, // Baidu AI Search: "Daily request quota per user … exceeded"
-	{a: "week quota", class: Quota},                 // Qwen's token plan: "Your token-plan 1-week quota has been exhausted", a 429
-	{a: "weekly quota", class: Quota},
 	// A paid plan or subscription that has run out ("Your GLM Coding Plan
 	// has expired … renew", 套餐已到期): nothing more until it is renewed,
 	// even sent as a 429.

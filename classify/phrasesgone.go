@@ -17,14 +17,19 @@ var gonePhrases = []phrase{
 	// endpoint's ("Azure OpenAI Responses API is enabled only for
 	// api-version 2025-03-01-preview and later"), before the bad-input
 	// "api-version". More below, with the gone wording they resemble.
-	{a: "not supported with the", b: " api", gap: 24, class: Unknown, door: true},
+	{a: "not supported with the responses api", class: Unknown, door: true},
+	{a: "not supported with the chat completions api", class: Unknown, door: true},
+	{a: "not supported with the completions api", class: Unknown, door: true},
+	{a: "not supported with the embeddings api", class: Unknown, door: true},
+	{a: "not supported with the assistants api", class: Unknown, door: true},
+	{a: "not supported with the batch api", class: Unknown, door: true},
 	{a: "api is enabled only for", class: Unknown, door: true},
 	// A mode this endpoint insists on (the Codex backend's "Store must be
 	// set to false", "Stream must be set to true"): the client's request is
 	// valid elsewhere. Before the bad-input "must be"; not "logprobs must
 	// be set to true if top_logprobs is set", the request at odds with itself.
-	{a: "store must be set to", class: Unknown},
-	{a: "stream must be set to", class: Unknown},
+	{a: "store must be set to false", class: Unknown, last: true},
+	{a: "stream must be set to true", class: Unknown, last: true},
 	{a: "no endpoints found that can handle", class: Unknown}, // OpenRouter: "… that can handle the requested parameters"
 	{a: "no endpoints found that support", class: Unknown},
 	{a: "no endpoints found", class: Unavailable},
@@ -121,8 +126,16 @@ var gonePhrases = []phrase{
 	{a: "not supported model", class: Unavailable, subject: true}, // MiMo: "Not supported model X"
 	{a: "doesn't support the model", class: Unavailable},
 	{a: "does not support the model", class: Unavailable},
-	{a: "does not support model", class: Unavailable}, // a gateway: "Provider openai does not support model claude-3-5-sonnet" (not "Model x does not support streaming")
-	{a: "no provider available", class: Unavailable},  // a gateway with nothing serving the model: "No provider available for the requested model"
+	// A gateway: "Provider openai does not support model claude-3-5-sonnet"
+	// (the model Detour sent; not "Model x does not support streaming",
+	// nor a tool that does not support it, nor an API: the door's).
+	{a: "api does not support model", class: Unknown, door: true},
+	{a: "provider", b: "does not support model", gap: 40, class: Unavailable, ourModel: true},
+	// A gateway with nothing serving the model ("No provider available for
+	// the requested model"); not one for what the request asks ("… that
+	// supports tool calling").
+	{a: "no provider available that", class: Unknown},
+	{a: "no provider available", class: Unavailable},
 	{a: "with a provider prefix", class: Unavailable}, // the endpoint's model name, not routable as configured: "Model x must be requested with a provider prefix", before the bad-input "must be"
 	// A relay with nothing serving the model ("No available channels for model
 	// X in group default", one-api's 当前分组 … 下对于模型 … 无可用渠道).

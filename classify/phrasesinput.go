@@ -146,9 +146,12 @@ var inputPhrases = []phrase{
 	{a: "should alternate with", class: BadRequest, badInput: true},                     // Perplexity: "user or tool message(s) should alternate with assistant message(s)"
 	{a: "does not represent a valid", class: BadRequest, badInput: true},                // OpenAI: "The image data you provided does not represent a valid image."
 	{a: "field required", class: BadRequest, badInput: true},
-	{a: "is a required property", class: BadRequest, badInput: true},
-	{a: "not issued to this caller", class: BadRequest, badInput: true},
-	{a: "at message index", class: BadRequest, badInput: true},          // DeepSeek: "Missing thinking block in the assistant message at message index 11" // a replayed reasoning item: "reasoning `encrypted_content` was not issued to this caller"    // JSON Schema validators (KServe): "'input' is a required property"
+	{a: "is a required property", class: BadRequest, badInput: true}, // JSON Schema validators (KServe): "'input' is a required property"
+	// A reasoning item issued to another account ("reasoning
+	// `encrypted_content` was not issued to this caller"): a walk across
+	// accounts causes it too, and the issuing endpoint may still serve it.
+	{a: "not issued to this caller", class: Unknown},
+	{a: "at message index", class: BadRequest, badInput: true},          // DeepSeek: "Missing thinking block in the assistant message at message index 11"
 	{a: "mutually exclusive", class: BadRequest, badInput: true},        // mistral.rs: "Request `grammar` and `response_format` were both provided but are mutually exclusive."
 	{a: "system prompt at position", class: BadRequest, badInput: true}, // MLC: "System prompt at position 2 in the message list is invalid."
 	{a: "missing required", class: BadRequest, badInput: true},

@@ -94,6 +94,13 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			lo = next
 			continue
 		}
+		if s.list[best.idx].ourModel && len(ts.model) >= 2 && !hasName(ts.text(in), ts.model) {
+			// Said of something other than the model Detour sent ("Tool
+			// model not allowed: dall-e-2", "Your plan does not include
+			// access to web search"): a feature's, no evidence here.
+			lo = next
+			continue
+		}
 		if skip.has(s.list[best.idx].class) {
 			ts.field = true
 			lo = next

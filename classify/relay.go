@@ -47,24 +47,22 @@ func (ts *textScan) sdkStatusLead(t []byte) int {
 func digit(c byte) bool { return c >= '0' && c <= '9' }
 
 // colonStatusLead returns the 4xx or 5xx status f's first message opens
-// with as "NNN: " and a letter ("400: Invalid value: …"), 0 for none or
-// where the client's request holds those words.
-func colonStatusLead(f *facts, req []byte) int {
+// with as "NNN: " and a letter ("400: Invalid value: …"), 0 for none;
+// echo reports a lead the client's request holds with the words after it
+// (its first 48 bytes): the client's own text, which says nothing of the
+// upstream.
+func colonStatusLead(f *facts, req []byte) (status int, echo bool) {
 	if f.nTexts == 0 {
-		return 0
+		return 0, false
 	}
 	t := f.texts[0]
 	if len(t) < 6 || t[0] < '4' || t[0] > '5' || !digit(t[1]) || !digit(t[2]) || t[3] != ':' || t[4] != ' ' || wordTab[t[5]] == 0 || digit(t[5]) {
-		return 0
+		return 0, false
 	}
-	e := 6
-	for e < len(t) && wordTab[t[e]] == 1 {
-		e++
+	if len(req) > 0 && echoed(req, t[:min(len(t), 48)]) {
+		return 0, true
 	}
-	if len(req) > 0 && echoed(req, t[:e]) {
-		return 0
-	}
-	return int(t[0]-'0')*100 + int(t[1]-'0')*10 + int(t[2]-'0')
+	return int(t[0]-'0')*100 + int(t[1]-'0')*10 + int(t[2]-'0'), false
 }
 
 // modelRelayLeads open a SageMaker ModelError message.

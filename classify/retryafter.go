@@ -144,7 +144,7 @@ func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 	}
 	// "Please wait 25 seconds before retrying" (GitHub Models), when it
 	// comes first.
-	if c := indexFold(t, "wait "); c >= 0 && (a < 0 || c < a) && (b < 0 || c < b) {
+	if c := wordIndexFold(t, "wait "); c >= 0 && (a < 0 || c < a) && (b < 0 || c < b) {
 		d, n := wordsDurationLen(t[c+len("wait "):])
 		end := c + len("wait ") + n
 		return capRetry(d), t[c:end], t[end:]
@@ -186,6 +186,22 @@ func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 		return d, t[b:end], t[end:]
 	}
 	return 0, t[b:end], t[end:]
+}
+
+// wordIndexFold is indexFold for p starting a word: "wait " is not the end
+// of "await ".
+func wordIndexFold(t []byte, p string) int {
+	for at := 0; at < len(t); {
+		i := indexFold(t[at:], p)
+		if i < 0 {
+			return -1
+		}
+		if at+i == 0 || wordTab[t[at+i-1]] == 0 {
+			return at + i
+		}
+		at += i + 1
+	}
+	return -1
 }
 
 // wordsDurationLen reads "N second(s)", "N minute(s)", "N hour(s)" or "N

@@ -107,7 +107,9 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "logprobs must be set to true stays the client's", status: 400, body: `{"error":{"message":"logprobs must be set to true if top_logprobs is set.","type":"invalid_request_error","param":"top_logprobs","code":null}}`,
 			req: `{"model":"m1","messages":[],"top_logprobs":2}`, model: "m1", want: BadRequest},
 		{name: "a model not for this kind of account", status: 400, body: `{"detail":"The 'gpt-5' model is not supported when using Codex with a ChatGPT account."}`, req: `{"model":"gpt-5","input":"hi"}`, model: "gpt-5", want: Forbidden},
-		{name: "encrypted content not issued to this caller", status: 400, body: "{\"error\":{\"message\":\"reasoning `encrypted_content` was not issued to this caller\",\"type\":\"invalid_request_error\"}}", req: `{"model":"m1","input":[]}`, model: "m1", want: BadRequest},
+		// A reasoning item replayed at another account: a walk across
+		// accounts causes it too (review27b), so it cools nothing and moves on.
+		{name: "encrypted content not issued to this caller", status: 400, body: "{\"error\":{\"message\":\"reasoning `encrypted_content` was not issued to this caller\",\"type\":\"invalid_request_error\"}}", req: `{"model":"m1","input":[]}`, model: "m1", want: Unknown},
 		{name: "a model not served at the responses api", status: 400, body: `{"error":{"message":"The requested model 'gpt-4o-search-preview' is not supported with the Responses API.","type":"invalid_request_error","param":"model","code":"model_not_found"}}`,
 			req: `{"model":"gpt-4o-search-preview","input":"hi"}`, model: "gpt-4o-search-preview", want: Unknown},
 		{name: "a model that does not exist stays gone", status: 404, body: `{"error":{"message":"The model 'gpt-9' does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`,
@@ -115,6 +117,8 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "azure responses api gated by api-version", status: 400, body: `{"error":{"code":"BadRequest","message":"Azure OpenAI Responses API is enabled only for api-version 2025-03-01-preview and later"}}`, req: `{"model":"m1","input":"hi"}`, model: "m1", want: Unknown},
 		{name: "a stream error relaying the client's missing response", status: 200, stream: true, body: "data: {\"error\":{\"message\":\"400: Invalid value: Response with id resp_0a1b2c3d-4e5f not found\"}}\n\n",
 			req: `{"model":"m1","input":"hi","stream":true,"previous_response_id":"resp_0a1b2c3d-4e5f"}`, model: "m1", notAny: []Class{ServerError, Unavailable}},
+		{name: "a stream error the client wrote whole cools nothing", status: 200, stream: true, body: "data: {\"error\":{\"message\":\"500: Internal error: the upstream worker crashed while loading\"}}\n\n",
+			req: `{"model":"m1","input":"my server printed: 500: Internal error: the upstream worker crashed while loading. why?","stream":true}`, model: "m1", want: Unknown},
 
 		// Vendors' Anthropic-compatible endpoints and the relays in front
 		// of Claude Code (hunt 29ac), in the Anthropic envelope.
