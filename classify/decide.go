@@ -101,8 +101,10 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	}
 	if cs.strongEv != "" {
 		// A model "not found" for a project that lacks access to it is
-		// access not granted, not a gone model.
-		if cs.strong == Unavailable && best < n && mainPhrases.list[best].class == Forbidden {
+		// access not granted, not a gone model; a relay that stamps every
+		// 404 model_not_found ("No active credentials for provider: x")
+		// says what failed in its words.
+		if cs.strong == Unavailable && best < n && (mainPhrases.list[best].class == Forbidden || mainPhrases.list[best].class == Auth) {
 			p := &mainPhrases.list[best]
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}

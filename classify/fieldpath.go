@@ -46,6 +46,9 @@ func fieldPathPrefix(t []byte) bool {
 	if t[i] != ':' {
 		return false
 	}
+	if !hasLower(t[:i]) {
+		return false // a status or code name in capitals ("RESOURCE_EXHAUSTED: …", "INVALID_ARGUMENT: …"), not a field
+	}
 	if dotted {
 		seg := t[last:i]
 		if last > 0 && len(seg) > 0 && seg[0] >= 'A' && seg[0] <= 'Z' {
@@ -57,6 +60,16 @@ func fieldPathPrefix(t []byte) bool {
 	case "messages", "model", "system", "tools", "temperature", "metadata", "stream",
 		"thinking", "contents", "prompt", "input", "stop", "n":
 		return true
+	}
+	return false
+}
+
+// hasLower reports whether t holds a lower-case ASCII letter.
+func hasLower(t []byte) bool {
+	for _, c := range t {
+		if c >= 'a' && c <= 'z' {
+			return true
+		}
 	}
 	return false
 }

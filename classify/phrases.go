@@ -264,6 +264,11 @@ var requestPhrases = []phrase{
 	{a: "months", slash: true, word: true, class: Quota, weak: true},
 	// A plan's usage limit that resets at a stated time or needs an
 	// upgrade; "usage limits, try again later" alone is a throttle.
+	// A free allowance that resets every hour ("You reached free usage limit
+	// (reset hourly)", Hugging Face's 429): a throttle's window, before the
+	// weak "usage limit … reset".
+	{a: "reset hourly", class: RateLimited},
+	{a: "resets hourly", class: RateLimited},
 	{a: "usage limit", b: "reset", gap: 80, class: Quota, weak: true},
 	{a: "usage limit", b: "refreshed", gap: 80, class: Quota, weak: true}, // Kimi Code: "… usage limit for this period. Your quota will be refreshed in the next period."
 	{a: "usage limit", b: "upgrade", gap: 40, class: Quota, weak: true},

@@ -162,6 +162,24 @@ var accountPhrases = []phrase{
 	{a: "does not include access to", class: Forbidden, ourModel: true},
 	{a: "limited to", b: "scenarios", gap: 40, class: Forbidden},
 	{a: "model not allowed", class: Forbidden, ourModel: true},
+	// A plan that serves the model nowhere ("no endpoints available for
+	// this model under your current plan and policies", GitHub Copilot), a
+	// model behind a higher plan ("Model requires a Pro subscription",
+	// Hugging Face's router, as a 400).
+	{a: "under your current plan", class: Forbidden},
+	{a: "model requires a", b: "subscription", gap: 16, class: Forbidden},
+	// A host's workspace switched off ("modal-http: workspace ac-… is
+	// disabled", Modal, as a 404): every request of the account fails.
+	{a: "workspace", b: "is disabled", gap: 40, class: Auth},
+	// A relay whose own credentials for its upstream have died (community
+	// proxies in front of subscriptions: "Failed to refresh Codex token.
+	// Please re-authenticate.", "Token revoked - re-authentication
+	// required", "No active credentials for provider: x").
+	{a: "re-authenticate", class: Auth},
+	{a: "re-authentication required", class: Auth},
+	{a: "no refresh token", class: Auth},
+	{a: "failed to refresh", b: "token", gap: 24, class: Auth},
+	{a: "no active credentials for", class: Auth},
 	// A gateway in front without a key of its own for the provider ("No API
 	// key set for provider: anthropic", LLM Gateway).
 	{a: "no api key set", class: Auth}, // the Codex backend: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
@@ -230,6 +248,7 @@ var accountPhrases = []phrase{
 	{a: "billing_not_active", class: Quota},
 	{a: "daily quota", class: Quota},
 	{a: "daily rate limit", class: Quota},
+	{a: "weekly rate limit", class: Quota}, // GitHub Copilot: "you've exceeded your weekly rate limit" (code user_weekly_rate_limited), as a 429
 	{a: "daily token limit", class: Quota},
 	{a: "monthly quota", class: Quota},
 	{a: "daily limit", class: Quota},

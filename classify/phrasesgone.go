@@ -24,6 +24,7 @@ var gonePhrases = []phrase{
 	{a: "not supported with the assistants api", class: Unknown, door: true},
 	{a: "not supported with the batch api", class: Unknown, door: true},
 	{a: "api is enabled only for", class: Unknown, door: true},
+	{a: "must only be called if model has it", class: Unknown, door: true}, // Baseten: "`chat_completions` must only be called if model has it." (a 404)
 	// A mode this endpoint insists on (the Codex backend's "Store must be
 	// set to false", "Stream must be set to true"): the client's request is
 	// valid elsewhere. Before the bad-input "must be"; not "logprobs must
@@ -136,7 +137,8 @@ var gonePhrases = []phrase{
 	// supports tool calling").
 	{a: "no provider available that", class: Unknown},
 	{a: "no provider available", class: Unavailable},
-	{a: "with a provider prefix", class: Unavailable}, // the endpoint's model name, not routable as configured: "Model x must be requested with a provider prefix", before the bad-input "must be"
+	{a: "provider prefix", class: Unavailable}, // the endpoint's model name, not routable as configured: "Model x must be requested with a provider prefix", "must include a provider prefix"; before the bad-input "must be"
+	{a: "no model found for", class: Unavailable},
 	// A relay with nothing serving the model ("No available channels for model
 	// X in group default", one-api's 当前分组 … 下对于模型 … 无可用渠道).
 	{a: "no available channel", class: Unavailable},

@@ -61,6 +61,14 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			proseParam(f, v, str)
 		case "stop_reason":
 			f.stopReason = v
+		case "reason": // a flat envelope's code (Novita: {"code":403,"reason":"INVALID_API_KEY","message":"…"}), in capitals only
+			// Not a bad-input one: Novita sends INVALID_REQUEST_BODY for a
+			// capability the model lacks too (corpus).
+			if str && len(f.topCode) == 0 && len(v) > 2 && !hasLower(v) {
+				if r, _, ok := lookupCode(srcCode, v); ok && !r.badInput {
+					f.topCode = v
+				}
+			}
 		case "error_type": // TGI's stream error: {"error":"Input validation error: …","error_type":"validation"}
 			f.validation = f.validation || str && eq(v, "validation")
 		default:
