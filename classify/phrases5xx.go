@@ -15,6 +15,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "re-authenticate", class: Auth},
 	{a: "re-authentication required", class: Auth},
 	{a: "no refresh token", class: Auth},
+	{a: "account banned", class: Auth},
 	{a: "failed to refresh", b: "token", gap: 24, class: Auth},
 	{a: "context_length_exceeded", class: ContextLength},
 	{a: "maximum context length", class: ContextLength},

@@ -178,6 +178,7 @@ var accountPhrases = []phrase{
 	{a: "re-authenticate", class: Auth},
 	{a: "re-authentication required", class: Auth},
 	{a: "no refresh token", class: Auth},
+	{a: "account banned", class: Auth},
 	{a: "failed to refresh", b: "token", gap: 24, class: Auth},
 	{a: "no active credentials for", class: Auth},
 	// A gateway in front without a key of its own for the provider ("No API
