@@ -166,11 +166,8 @@ var accountPhrases = []phrase{
 	// this model under your current plan and policies", GitHub Copilot), a
 	// model behind a higher plan ("Model requires a Pro subscription",
 	// Hugging Face's router, as a 400).
-	{a: "under your current plan", class: Forbidden},
+	{a: "no endpoints available", b: "under your current plan", gap: 40, class: Forbidden},
 	{a: "model requires a", b: "subscription", gap: 16, class: Forbidden},
-	// A host's workspace switched off ("modal-http: workspace ac-… is
-	// disabled", Modal, as a 404): every request of the account fails.
-	{a: "workspace", b: "is disabled", gap: 40, class: Auth},
 	// A relay whose own credentials for its upstream have died (community
 	// proxies in front of subscriptions: "Failed to refresh Codex token.
 	// Please re-authenticate.", "Token revoked - re-authentication

@@ -151,7 +151,11 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "provider prefix in a 500", status: 500, body: `{"error":{"message":"[API Service] Auto-routing failed: Model name must include a provider prefix (e.g., 'provider:model'). Received: 'claude-sonnet-4-5'","type":"server_error","code":"server_error"}}`, req: `{"model":"claude-sonnet-4-5","messages":[]}`, model: "claude-sonnet-4-5", want: Unavailable},
 		{name: "no active credentials beside a stock not-found code", status: 404, body: `{"error":{"message":"No active credentials for provider: antigravity","type":"invalid_request_error","code":"model_not_found"}}`, req: chat, model: "m", want: Auth},
 		{name: "an api the deployment lacks", status: 404, body: "{\"error\":\"`chat_completions` must only be called if model has it.\"}", req: chat, model: "m", want: Unknown},
-		{name: "a disabled workspace", status: 404, body: `modal-http: workspace ac-YoJ8uBRBXSUGhSYKvm4AdC is disabled`, req: chat, model: "m", want: Auth},
+		// Modal's "workspace ac-… is disabled" (a 404) is not taught: "…
+		// in this workspace is disabled" also says a feature is off, and
+		// as auth it would page. It stays the 404's unavailable.
+		{name: "a feature disabled in a workspace does not page", status: 400, body: oai("Web search in this workspace is disabled by your admin."), req: chat, model: "m", notAny: []Class{Auth, Quota}},
+		{name: "a rate limit under a plan stays a throttle", status: 429, body: oai("You have exceeded the rate limit under your current plan (60 requests per minute)."), req: chat, model: "m", want: RateLimited},
 		{name: "a free usage limit reset hourly is a throttle", status: 429, body: `{"error":"Rate limit reached. You reached free usage limit (reset hourly). Please subscribe to a plan at https://huggingface.co/pricing to use the API at this rate"}`, req: chat, model: "m", want: RateLimited},
 		{name: "model requires a pro subscription", status: 400, body: `{"error":"Model requires a Pro subscription; check out hf.co/pricing to learn more. Make sure to include your HF token in your query."}`, req: chat, model: "m", want: Forbidden},
 		{name: "no model found for in a 503", status: 503, body: `{"message":"no model found for deepseek-ai/DeepSeek-R1","object":"error","Type":"APITimeoutError","code":400}`, req: `{"model":"deepseek-ai/DeepSeek-R1","messages":[]}`, model: "deepseek-ai/DeepSeek-R1", want: Unavailable},
