@@ -170,6 +170,12 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		capability = false
 	}
 	// A bad-input code naming its field proves bad input in any status.
+	if eq(f.param, "model") && cs.weak == BadRequest {
+		// A bad-input code about "model" is about the model Detour wrote,
+		// never the client's input ("This model requires that either input
+		// content or output modality contain audio", invalid_value).
+		cs.weak, cs.weakEv, cs.badEv = Unknown, "", ""
+	}
 	if cs.badEv != "" && len(f.param) > 0 {
 		return Verdict{Failed: true, Class: BadRequest, Evidence: cs.badEv}
 	}
@@ -208,7 +214,7 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 // structureProof names the structural evidence of bad input in f, "" for none.
 func structureProof(f *facts) string {
 	switch {
-	case len(f.param) > 0:
+	case len(f.param) > 0 && !eq(f.param, "model"): // "model" is what Detour wrote, never the client's input
 		return "openai:param"
 	case f.fieldViolations:
 		return "gemini:fieldViolations"

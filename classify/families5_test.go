@@ -91,7 +91,7 @@ func TestParameterNotSupportedWith(t *testing.T) {
 	run(t, []tc{
 		{"response_format with RAG", 400, nil, `{"message": "invalid request: response_format is not supported with RAG."}`, false, "bad_request", "phrase:is not supported with"},
 		{"quoted param", 400, nil, `{"error":{"message":"'top_logprobs' is not supported with stream=true"}}`, false, "bad_request", "phrase:is not supported with"},
-		{"a feature in prose stays a gap", 400, nil, `{"error":{"message":"Image input is not supported with this model"}}`, false, "unknown", "phrase:is not supported"},
+		{"a feature in prose stays a gap", 400, nil, `{"error":{"message":"Image input is not supported with this model"}}`, false, "unknown", "phrase:is not supported with this model"},
 		{"a bare field stays a gap", 400, nil, `{"error":{"code":null,"message":"'stream' is not supported","param":null,"type":"invalid_request_error"}}`, false, "unknown", "phrase:is not supported"},
 	})
 }

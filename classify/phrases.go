@@ -186,6 +186,7 @@ var requestPhrases = []phrase{
 	// Per-request media limits of this endpoint: size, dimensions, count.
 	{a: "image dimensions", class: Overflow},
 	{a: "image exceeds", class: Overflow},
+	{a: "image size exceeds", class: Overflow}, // "Image size exceeds the limit." (beside code invalid_image)
 	{a: "max allowed size", class: Overflow},
 	{a: "maximum allowed size", class: Overflow},
 	{a: "too much media", class: Overflow},
@@ -397,6 +398,10 @@ var requestPhrases = []phrase{
 	// forbidden, weak.
 	{a: "permission denied", class: Forbidden},
 	{a: "does not have permission", class: Forbidden},
+	// A feature this model does not give ("You are not allowed to request
+	// logprobs from this model", a 403): the next target may; not "not
+	// allowed to sample from this model", access to the model itself.
+	{a: "not allowed to request", b: "from this model", gap: 24, class: Unknown},
 	{a: "not allowed to access", class: Forbidden},
 	{a: "no permission to access", class: Forbidden},  // Baidu's 6: "No permission to access data"
 	{a: "no permission to use", class: Forbidden},     // UCloud ModelVerse: "No permission to use the model"

@@ -87,6 +87,7 @@ var inputPhrases = []phrase{
 	// choices exclude ("response_format is not supported with RAG"); a
 	// feature in prose ("Image input is not supported with this model")
 	// stays a capability gap below.
+	{a: "is not supported with this model", class: Unknown}, // "'response_format' of type 'json_schema' is not supported with this model": a capability of other models
 	{a: "is not supported with", class: BadRequest, badInput: true, param: true},
 
 	// unknown: a capability this model or server lacks (tools, images,
@@ -151,7 +152,18 @@ var inputPhrases = []phrase{
 	// `encrypted_content` was not issued to this caller"): a walk across
 	// accounts causes it too, and the issuing endpoint may still serve it.
 	{a: "not issued to this caller", class: Unknown},
-	{a: "at message index", class: BadRequest, badInput: true},          // DeepSeek: "Missing thinking block in the assistant message at message index 11"
+	{a: "at message index", class: BadRequest, badInput: true}, // DeepSeek: "Missing thinking block in the assistant message at message index 11"
+	// Members of the request at odds with each other (OpenAI: "The
+	// 'metadata' parameter is only allowed when 'store' is enabled"; vLLM:
+	// "Stream options can only be defined when `stream=True`", "The tool
+	// specified in `tool_choice` does not match any of the specified
+	// `tools`", "You can only use one kind of guided decoding"); an image
+	// the client must fix ("Please make sure your image is valid").
+	{a: "is only allowed when", class: BadRequest, badInput: true},
+	{a: "can only be defined when", class: BadRequest, badInput: true},
+	{a: "does not match any of the specified", class: BadRequest, badInput: true},
+	{a: "only use one kind of", class: BadRequest, badInput: true},
+	{a: "make sure your image is valid", class: BadRequest, badInput: true},
 	{a: "mutually exclusive", class: BadRequest, badInput: true},        // mistral.rs: "Request `grammar` and `response_format` were both provided but are mutually exclusive."
 	{a: "system prompt at position", class: BadRequest, badInput: true}, // MLC: "System prompt at position 2 in the message list is invalid."
 	{a: "missing required", class: BadRequest, badInput: true},
