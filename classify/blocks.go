@@ -115,7 +115,7 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	if f.hasError {
 		return decodedError(h, body, f, stream, req, model)
 	}
-	if br := f.blockReason; len(br) > 0 && !eq(br, "BLOCK_REASON_UNSPECIFIED") {
+	if br := f.blockReason; len(br) > 0 && !eq(br, "BLOCK_REASON_UNSPECIFIED") && !eq(br, "BLOCKED_REASON_UNSPECIFIED") { // both spellings of the default
 		ev, ok := blockReasons[string(br)]
 		if !ok {
 			ev = "gemini:blockReason"
@@ -148,6 +148,8 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=NO_IMAGE"}
 		case eq(f.finishReason, "OTHER"):
 			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=OTHER"}
+		case eq(f.finishReason, "FINISH_REASON_UNSPECIFIED"): // nothing generated and no reason given, as OTHER
+			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=FINISH_REASON_UNSPECIFIED"}
 		case eq(f.finishReason, "IMAGE_OTHER"):
 			return Verdict{Failed: true, Class: Unknown, Evidence: "gemini:finishReason=IMAGE_OTHER"}
 		case eq(f.finishReason, "LANGUAGE"):

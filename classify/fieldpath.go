@@ -27,6 +27,18 @@ func fieldPathPrefix(t []byte) bool {
 	dotted := false
 	for i < len(t) && i < 256 { // Gemini's schema paths run long
 		c := t[i]
+		if c == '[' {
+			// An index or a quoted key ("properties[\"endpoints\"]",
+			// escaped as the raw text has it), up to its bracket.
+			k := i + 1
+			for k < len(t) && k-i < 80 && t[k] != ']' && t[k] != ' ' {
+				k++
+			}
+			if k < len(t) && t[k] == ']' {
+				dotted, i = true, k+1
+				continue
+			}
+		}
 		if c == '_' || c == '.' || c == '[' || c == ']' {
 			dotted = true
 			if c == '.' {

@@ -31,8 +31,23 @@ func modelIsSubject(t []byte, i, end int) bool {
 		j++
 	}
 	_, forWhat := prefixAt(t, j, "for ")
-	return !(j > end && forWhat)
+	if j > end && forWhat {
+		return false
+	}
+	// "Requests ending with a model turn are not supported": "model"
+	// names a kind of turn, message or output, not the model.
+	if j > end {
+		for _, n := range modelNouns {
+			if e, ok := prefixAt(t, j, n); ok && (e == len(t) || wordTab[t[e]] == 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
+
+// modelNouns follow "model" where it qualifies another noun.
+var modelNouns = [...]string{"turn", "turns", "role", "message", "messages", "response", "responses", "output", "outputs", "part", "parts", "content"}
 
 // featureBetween reports whether the gap between "model" and "not
 // supported" speaks of support, lists something (a colon and a blank: a

@@ -176,6 +176,7 @@ var accountPhrases = []phrase{
 	{a: "re-authentication required", class: Auth},
 	{a: "no refresh token", class: Auth},
 	{a: "account banned", class: Auth},
+	{a: "disabled in this account", class: Auth}, // Google: "Gemini has been disabled in this account for violation of Terms of Service", a 403
 	{a: "failed to refresh", b: "token", gap: 24, class: Auth},
 	{a: "no active credentials for", class: Auth},
 	// A gateway in front without a key of its own for the provider ("No API

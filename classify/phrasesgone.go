@@ -158,6 +158,10 @@ var gonePhrases = []phrase{
 	// Portal: "Reasoning is mandatory for this endpoint and cannot be
 	// disabled"), even after a generic "This request is not valid".
 	{a: "mandatory for this endpoint", class: Unknown},
+	// A file the request points to that is still being processed (Gemini:
+	// "The File x is not in an ACTIVE state and usage is not allowed.", a
+	// FAILED_PRECONDITION): the client's, for a while; nothing to cool.
+	{a: "file", b: "not in an active state", gap: 40, class: Unknown},
 	// An embeddings endpoint that serves no embeddings (TEI: "Model is not
 	// an embedding model"; llama.cpp started without an OAI pooling type;
 	// LocalAI: "embeddings not supported by the backend").

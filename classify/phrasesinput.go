@@ -89,6 +89,13 @@ var inputPhrases = []phrase{
 	// stays a capability gap below.
 	{a: "is not supported with this model", class: Unknown}, // "'response_format' of type 'json_schema' is not supported with this model": a capability of other models
 	{a: "is not supported with", class: BadRequest, badInput: true, param: true},
+	// Settings or parts of the request that exclude each other, before the
+	// capability wording below (Gemini: "thinking_budget and thinking_level
+	// are not supported together", "… at least one function_call part
+	// which can not be mixed with function_response parts").
+	{a: "are not supported together", class: BadRequest, badInput: true},
+	{a: "can not be mixed with", class: BadRequest, badInput: true},
+	{a: "cannot be mixed with", class: BadRequest, badInput: true},
 
 	// unknown: a capability this model or server lacks (tools, images,
 	// grammars). The request is well formed and another target may serve
