@@ -20,11 +20,14 @@ import (
 var credentialKeys = [...]string{"data_sources", "mcp_servers", "connectors", "credentials", "api_key"}
 
 // carriesCredential reports whether the request has a top-level member
-// named in credentialKeys. A member deeper (a tool schema's property named
-// "authentication") is not one: only the request's own members say what
-// it carries.
+// named in credentialKeys, or an "authorization" (or "authorization_token")
+// member at any depth: the token a tool or a connector takes (OpenAI's MCP
+// and connector tools carry tools[].authorization), whose failure ("Please
+// re-authenticate your Google Drive connection") is the client's. A member
+// deeper of another name (a search key's "authentication" object) is not
+// one, nor is a property of a tool's JSON schema.
 func carriesCredential(req []byte) bool {
-	return topMember(req, credentialKeys[:])
+	return topMember(req, credentialKeys[:]) || hasMember(req, []byte("authorization")) || hasMember(req, []byte("authorization_token"))
 }
 
 // topMember reports whether req, a JSON object, has a top-level member

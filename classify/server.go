@@ -92,7 +92,13 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		if v, ok := timeoutCode(h, f); ok {
 			return v
 		}
-		if i := ts.pick(fiveXXPhrases, 0); i < len(fiveXXPhrases.list) {
+		// A request carrying a credential of its own (a connector's token):
+		// credential and access wording may be about that one (decide.go).
+		var skip classMask
+		if carriesCredential(req) {
+			skip = 1<<Auth | 1<<Forbidden
+		}
+		if i := ts.pick(fiveXXPhrases, skip); i < len(fiveXXPhrases.list) {
 			p := &fiveXXPhrases.list[i]
 			if p.class == Unavailable && ts.modelNamed() {
 				// A model the client named elsewhere than the top-level model
