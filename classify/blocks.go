@@ -235,6 +235,14 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 		// the 422 says nothing, the words decide.
 		return withRetry(decide(Unknown, "tgi:error_type=validation", h, body, f, req, model), h, f, req)
 	}
+	// An error event whose type says the request was refused as invalid
+	// (Anthropic's invalid_request_error mid-stream, as relays send it once
+	// the stream has begun): read as the 400 it stands for, so its words
+	// decide and nothing else; a type that says nothing more stays the
+	// server's.
+	if eq(f.errType, "invalid_request_error") && !echoLead {
+		return withRetry(decide(Unknown, "type:invalid_request_error", h, body, f, req, model), h, f, req)
+	}
 	ev, def := "body:error", ServerError
 	if stream || f.sseError {
 		ev = "stream:error"

@@ -113,6 +113,7 @@ var requestPhrases = []phrase{
 	// or equal to 4096, the maximum output for this model") is the client's
 	// max_tokens, not the prompt's size: below every window wording above.
 	{a: "maximum output", class: BadRequest, badInput: true},
+	{a: "split into more batches", class: Overflow}, // Mistral's embeddings: "Too many tokens overall, split into more batches." (a batch's cap, not a window)
 	{a: "too many tokens", class: ContextLength, notRate: true},
 
 	// refusal: content policy or safety.
@@ -178,6 +179,7 @@ var requestPhrases = []phrase{
 	// overflow: this request is too large for this endpoint.
 	{a: "request too large", class: Overflow},
 	{a: "extra usage is required", class: Overflow},
+	{a: "usage credits are required for long context", class: Overflow}, // the same, newer: "Usage credits are required for long context requests" (a 429)
 	{a: "request entity too large", class: Overflow},
 	{a: "payload too large", class: Overflow},
 	{a: "request_too_large", class: Overflow},
@@ -354,6 +356,7 @@ var requestPhrases = []phrase{
 	// A model still starting, even as a 429 (Bedrock's ModelNotReadyException
 	// "Model is not ready for inference"; a Vertex endpoint scaling from zero).
 	{a: "not ready for inference", class: ServerError},
+	{a: "not ready for serving", class: ServerError}, // Cohere: "finetuned model with name x is not ready for serving"
 	{a: "not yet ready for inference", class: ServerError},
 	{a: "internal server error", class: ServerError},
 	{a: "internal error", class: ServerError},

@@ -151,6 +151,7 @@ var accountPhrases = []phrase{
 	// 'gpt-5' is not available on the Free Tier. Upgrade …", as a 404):
 	// before the gone wording "model … is not available".
 	{a: "not available", b: "free tier", gap: 12, class: Forbidden},
+	{a: "not available", b: "subscription tier", gap: 16, class: Forbidden}, // Mistral's 1910 tier_not_allowed: "This model is not available in your subscription tier"
 	{a: "not supported when using", b: "account", gap: 40, class: Forbidden, ourModel: true},
 	// A plan or a key that does not cover the model or the use (Z.ai's 1311
 	// "Your current subscription plan does not yet include access to

@@ -11,6 +11,13 @@ var inputPhrases = []phrase{
 	// '^'") is the engine's limit, not bad input.
 	{a: "json schema conversion failed", class: Unknown},
 	{a: "unsupported json schema", class: Unknown},
+	// The grammar compiler's own limits (Anthropic's structured outputs:
+	// "The compiled grammar is too large …", "Schemas contains too many
+	// optional parameters (41), which would make grammar compilation
+	// inefficient"): another vendor serves the same schemas.
+	{a: "compiled grammar is too large", class: Unknown},
+	{a: "grammar compilation", class: Unknown},
+	{a: "schemas contains too many", class: Unknown},
 	{a: "features not supported by", class: Unknown},
 	// A JSON Schema keyword Gemini's schema does not have ("Invalid JSON
 	// payload received. Unknown name \"additional_properties\" at
@@ -159,7 +166,11 @@ var inputPhrases = []phrase{
 	// `encrypted_content` was not issued to this caller"): a walk across
 	// accounts causes it too, and the issuing endpoint may still serve it.
 	{a: "not issued to this caller", class: Unknown},
-	{a: "at message index", class: BadRequest, badInput: true}, // DeepSeek: "Missing thinking block in the assistant message at message index 11"
+	{a: "at message index", class: BadRequest, badInput: true},        // DeepSeek: "Missing thinking block in the assistant message at message index 11"
+	{a: "must not come after", class: BadRequest, badInput: true},     // Anthropic: "a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block"
+	{a: "empty string at index", class: BadRequest, badInput: true},   // Cohere: "inputs contains an element that is the empty string at index 0"
+	{a: "duplicate tool", class: BadRequest, badInput: true},          // Cohere: "cannot have duplicate tool ids"
+	{a: "not found in properties", class: BadRequest, badInput: true}, // Cohere: "required field name not found in properties" (the client's JSON Schema)
 	// Members of the request at odds with each other (OpenAI: "The
 	// 'metadata' parameter is only allowed when 'store' is enabled"; vLLM:
 	// "Stream options can only be defined when `stream=True`", "The tool
