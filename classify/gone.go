@@ -266,22 +266,16 @@ func (ts *textScan) namesModelBefore(t []byte, i int) bool {
 	return hasName(t[sentenceStart(t, i):i], ts.model)
 }
 
-// hasName reports whether t holds the model name m whole, not as a piece
-// of another name ("o3" in a client's tool "o3-helper"); a full stop may
-// follow it.
+// hasName reports whether t holds the model name m whole, ASCII case aside
+// ("DeepSeek-R1" as "deepseek-r1"), not as a piece of another name ("o3" in
+// a client's tool "o3-helper"); a full stop may follow it.
 func hasName(t []byte, m string) bool {
-	for at := 0; at < len(t); {
-		k := indexFold(t[at:], m)
-		if k < 0 {
-			return false
-		}
-		k += at
+	for k := 0; k+len(m) <= len(t); k++ {
 		end := k + len(m)
-		if (k == 0 || !idByte(t[k-1])) && (end == len(t) || !idByte(t[end]) ||
+		if eqFold(t[k:end], m) && (k == 0 || !idByte(t[k-1])) && (end == len(t) || !idByte(t[end]) ||
 			t[end] == '.' && (end+1 == len(t) || !idByte(t[end+1]))) {
 			return true
 		}
-		at = k + 1
 	}
 	return false
 }

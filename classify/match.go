@@ -65,6 +65,7 @@ type phrase struct {
 	feature     bool // gone wording about anything else the sentence names: a feature of the request (gone.go)
 	door        bool // an API this endpoint does not serve (the door the client chose): outranks a gone-model code
 	ourModel    bool // the text must name the model Detour sent (where it is known): not a tool's or a feature's (pick.go)
+	notClient   bool // no evidence where the text names a URL the client's request holds: a credential of the client's resource (pick.go)
 	evidence    string
 }
 

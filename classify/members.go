@@ -20,14 +20,33 @@ import (
 var credentialKeys = [...]string{"data_sources", "mcp_servers", "connectors", "credentials", "api_key"}
 
 // carriesCredential reports whether the request has a top-level member
-// named in credentialKeys, or an "authorization" (or "authorization_token")
-// member at any depth: the token a tool or a connector takes (OpenAI's MCP
-// and connector tools carry tools[].authorization), whose failure ("Please
-// re-authenticate your Google Drive connection") is the client's. A member
+// named in credentialKeys, or a member named in deepCredentialKeys at any
+// depth: the token a tool or a connector takes (OpenAI's MCP and connector
+// tools carry tools[].authorization or headers.Authorization), whose
+// failure ("Please re-authenticate your Google Drive connection") is the
+// client's. A member
 // deeper of another name (a search key's "authentication" object) is not
 // one, nor is a property of a tool's JSON schema.
 func carriesCredential(req []byte) bool {
-	return topMember(req, credentialKeys[:]) || hasMember(req, []byte("authorization")) || hasMember(req, []byte("authorization_token"))
+	return topMember(req, credentialKeys[:]) ||
+		members(req, func(s, e, _ int, props bool) bool { return !props && foldKey(req[s:e], deepCredentialKeys[:]) })
+}
+
+// deepCredentialKeys are member names that carry a credential at any depth
+// (a remote MCP tool's "headers": {"Authorization": "Bearer …"}, a
+// connector's "authorization"), matched without regard to case.
+var deepCredentialKeys = [...]string{"authorization", "authorization_token", "headers", "extra_headers", "api-key", "x-api-key"}
+
+// foldKey reports whether the raw member name is one of keys, ASCII case
+// aside (escaped names are not decoded: a credential's member is written
+// plainly).
+func foldKey(name []byte, keys []string) bool {
+	for _, k := range keys {
+		if eqFold(name, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // topMember reports whether req, a JSON object, has a top-level member

@@ -12,11 +12,11 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "mcp server", class: BadRequest}, // the client's connector (connectorPhrases), in a 5xx too
 	// A relay whose own credentials for its upstream have died, as its 500
 	// (accountPhrases has them for a 4xx): the operator must sign in again.
-	{a: "re-authenticate", class: Auth},
-	{a: "re-authentication required", class: Auth},
-	{a: "no refresh token", class: Auth},
+	{a: "re-authenticate", class: Auth, notClient: true},
+	{a: "re-authentication required", class: Auth, notClient: true},
+	{a: "no refresh token", class: Auth, notClient: true},
 	{a: "account banned", class: Auth},
-	{a: "failed to refresh", b: "token", gap: 24, class: Auth},
+	{a: "failed to refresh", b: "token", gap: 24, class: Auth, notClient: true},
 	{a: "context_length_exceeded", class: ContextLength},
 	{a: "maximum context length", class: ContextLength},
 	{a: "exceeds the available context size", class: ContextLength},
@@ -93,8 +93,8 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "no embedding models", b: "loaded", gap: 24, class: Unknown}, // TabbyAPI: "No embedding models are currently loaded." (a door's API, as above)
 	{a: "no available channel", class: Unavailable},
 	{a: "unknown model:", class: Unavailable},                      // a gateway in front (TensorZero: "Unknown model: x", a 500); not "unknown model type"
-	{a: "no model found for", class: Unavailable},                  // Targon's 503: "no model found for deepseek-ai/DeepSeek-R1"
-	{a: "provider prefix", class: Unavailable},                     // the endpoint's model as configured: "Model name must include a provider prefix"
+	{a: "no model found for", class: Unavailable, ourModel: true},  // Targon's 503: "no model found for deepseek-ai/DeepSeek-R1"
+	{a: "provider prefix", class: Unavailable, ourModel: true},     // the endpoint's model as configured: "Model name must include a provider prefix"
 	{a: "model", b: "does not exist", gap: 80, class: Unavailable}, // LocalAI's 500: "llama: model does not exist gpt: model does not exist …"
 	{a: "无可用渠道", class: Unavailable},
 	{a: "price not set", class: Unavailable},

@@ -173,12 +173,12 @@ var accountPhrases = []phrase{
 	// proxies in front of subscriptions: "Failed to refresh Codex token.
 	// Please re-authenticate.", "Token revoked - re-authentication
 	// required", "No active credentials for provider: x").
-	{a: "re-authenticate", class: Auth},
-	{a: "re-authentication required", class: Auth},
-	{a: "no refresh token", class: Auth},
-	{a: "account banned", class: Auth},
-	{a: "disabled in this account", class: Auth}, // Google: "Gemini has been disabled in this account for violation of Terms of Service", a 403
-	{a: "failed to refresh", b: "token", gap: 24, class: Auth},
+	{a: "re-authenticate", class: Auth, notClient: true},
+	{a: "re-authentication required", class: Auth, notClient: true},
+	{a: "no refresh token", class: Auth, notClient: true},
+
+	{a: "disabled in this account for violation", class: Auth}, // Google: "Gemini has been disabled in this account for violation of Terms of Service", a 403 (not a feature "disabled in this account")
+	{a: "failed to refresh", b: "token", gap: 24, class: Auth, notClient: true},
 	{a: "no active credentials for", class: Auth},
 	// A gateway in front without a key of its own for the provider ("No API
 	// key set for provider: anthropic", LLM Gateway).

@@ -137,8 +137,8 @@ var gonePhrases = []phrase{
 	// supports tool calling").
 	{a: "no provider available that", class: Unknown},
 	{a: "no provider available", class: Unavailable},
-	{a: "provider prefix", class: Unavailable}, // the endpoint's model name, not routable as configured: "Model x must be requested with a provider prefix", "must include a provider prefix"; before the bad-input "must be"
-	{a: "no model found for", class: Unavailable},
+	{a: "provider prefix", class: Unavailable, ourModel: true}, // the endpoint's model name, not routable as configured: "Model x must be requested with a provider prefix", "must include a provider prefix"; before the bad-input "must be"
+	{a: "no model found for", class: Unavailable, ourModel: true},
 	// A relay with nothing serving the model ("No available channels for model
 	// X in group default", one-api's 当前分组 … 下对于模型 … 无可用渠道).
 	{a: "no available channel", class: Unavailable},

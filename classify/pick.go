@@ -101,6 +101,13 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			lo = next
 			continue
 		}
+		if s.list[best.idx].notClient && len(ts.req) > 0 && namesClientURL(ts.text(in), ts.req) {
+			// "Failed to download file from https://…: 401 Unauthorized.
+			// Please re-authenticate.": the client's resource asks it.
+			ts.echo = true
+			lo = next
+			continue
+		}
 		if skip.has(s.list[best.idx].class) {
 			ts.field = true
 			lo = next
@@ -148,6 +155,36 @@ func (ts *textScan) counts(s *phraseSet, h hit, in int) bool {
 	}
 	return false
 }
+
+// namesClientURL reports whether t holds an http(s) URL that req holds too.
+func namesClientURL(t, req []byte) bool {
+	for at := 0; at < len(t); {
+		i := indexFold(t[at:], "http")
+		if i < 0 {
+			return false
+		}
+		s := at + i
+		e := s
+		for e < len(t) && t[e] > ' ' && t[e] != '"' && t[e] != '\'' && t[e] != '\\' && t[e] != ')' {
+			e++
+		}
+		if u := t[s:e]; (hasPrefixFold(u, "https://") || hasPrefixFold(u, "http://")) && echoed(req, trimURL(u)) {
+			return true
+		}
+		at = e + 1
+	}
+	return false
+}
+
+// trimURL drops the punctuation a sentence puts after a URL.
+func trimURL(u []byte) []byte {
+	for len(u) > 0 && (u[len(u)-1] == '.' || u[len(u)-1] == ',' || u[len(u)-1] == ':' || u[len(u)-1] == ';') {
+		u = u[:len(u)-1]
+	}
+	return u
+}
+
+func hasPrefixFold(t []byte, p string) bool { return len(t) >= len(p) && eqFold(t[:len(p)], p) }
 
 // bodyText is body as textScan reads it when f holds no texts of its own
 // (nil or unparsed): cut by quotedCut, as facts' texts are.

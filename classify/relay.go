@@ -60,7 +60,9 @@ func colonStatusLead(f *facts, req []byte) (status int, echo bool) {
 		return 0, false
 	}
 	if len(req) > 0 && echoed(req, t[:min(len(t), 48)]) {
-		return 0, true
+		// A 4xx the client wrote says nothing of the upstream; a 5xx lead
+		// it wrote changes nothing either: the event stays the server's.
+		return 0, t[0] == '4'
 	}
 	return int(t[0]-'0')*100 + int(t[1]-'0')*10 + int(t[2]-'0'), false
 }

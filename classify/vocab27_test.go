@@ -117,8 +117,8 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "azure responses api gated by api-version", status: 400, body: `{"error":{"code":"BadRequest","message":"Azure OpenAI Responses API is enabled only for api-version 2025-03-01-preview and later"}}`, req: `{"model":"m1","input":"hi"}`, model: "m1", want: Unknown},
 		{name: "a stream error relaying the client's missing response", status: 200, stream: true, body: "data: {\"error\":{\"message\":\"400: Invalid value: Response with id resp_0a1b2c3d-4e5f not found\"}}\n\n",
 			req: `{"model":"m1","input":"hi","stream":true,"previous_response_id":"resp_0a1b2c3d-4e5f"}`, model: "m1", notAny: []Class{ServerError, Unavailable}},
-		{name: "a stream error the client wrote whole cools nothing", status: 200, stream: true, body: "data: {\"error\":{\"message\":\"500: Internal error: the upstream worker crashed while loading\"}}\n\n",
-			req: `{"model":"m1","input":"my server printed: 500: Internal error: the upstream worker crashed while loading. why?","stream":true}`, model: "m1", want: Unknown},
+		{name: "a stream error the client wrote whole cools nothing", status: 200, stream: true, body: "data: {\"error\":{\"message\":\"400: Invalid value: the upstream worker crashed while loading\"}}\n\n",
+			req: `{"model":"m1","input":"my server printed: 400: Invalid value: the upstream worker crashed while loading. why?","stream":true}`, model: "m1", want: Unknown},
 
 		// Vendors' Anthropic-compatible endpoints and the relays in front
 		// of Claude Code (hunt 29ac), in the Anthropic envelope.
