@@ -69,7 +69,7 @@ func fieldPathPrefix(t []byte) bool {
 		return !bytes.HasSuffix(seg, []byte("Error")) && !bytes.HasSuffix(seg, []byte("Exception"))
 	}
 	switch string(t[:i]) {
-	case "messages", "model", "system", "tools", "temperature", "metadata", "stream",
+	case "messages", "system", "tools", "temperature", "metadata", "stream",
 		"thinking", "contents", "prompt", "input", "stop", "n":
 		return true
 	}

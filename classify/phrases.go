@@ -219,6 +219,12 @@ var requestPhrases = []phrase{
 	// fails here however long the wait. Not a queue over its size.
 	{a: "request body", b: "exceeds", gap: 12, class: Overflow},
 	{a: "message size", b: "exceeds", gap: 24, class: Overflow},
+	// Vertex's online prediction: "The request size (1857939 bytes) exceeds
+	// 1.500MB limit." (a FAILED_PRECONDITION); a gRPC message over its cap
+	// ("grpc: received message larger than max (10485832 vs. 4194304)", a
+	// RESOURCE_EXHAUSTED 429): the same body fails however long the wait.
+	{a: "request size", b: "exceeds", gap: 24, class: Overflow},
+	{a: "message larger than max", class: Overflow},
 
 	// rate_limited by its period: beats the generic quota wording below.
 	{a: "per minute", class: RateLimited},

@@ -174,6 +174,10 @@ var gonePhrases = []phrase{
 	{a: "model uri", class: Unavailable},
 	// Vertex: "Publisher Model `…` is not servable in region us-central1."
 	{a: "not servable", class: Unavailable},
+	// A Vertex endpoint with nothing deployed ("Endpoint projects/…/endpoints/N
+	// doesn't have traffic_split.", a FAILED_PRECONDITION).
+	{a: "doesn't have traffic_split", class: Unavailable},
+	{a: "has no deployed model", class: Unavailable},
 	// A model that does not serve this API at all, whatever the request holds
 	// ("The model does not support Chat Completions API", Ollama's "\"bert\"
 	// does not support chat"): every request of this kind fails here, but the
