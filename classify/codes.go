@@ -66,8 +66,12 @@ func init() {
 		// unavailable
 		"model_not_found": strongCode(Unavailable), "unknown_model": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
 		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),
-		"unavailable_model":  strongCode(Unavailable), // GitHub Models: "Unavailable model: gpt-5"
-		"deploymentnotfound": strongCode(Unavailable), "deployment_not_found": strongCode(Unavailable),
+		"unavailable_model": strongCode(Unavailable), // GitHub Models: "Unavailable model: gpt-5"
+		// Azure AI Model Inference: a parameter this model does not take ("One of the
+		// parameters contain invalid values.", for JSON mode on a model without it):
+		// a capability, before the generic "invalid values".
+		"parameter_not_supported": strongCode(Unknown),
+		"deploymentnotfound":      strongCode(Unavailable), "deployment_not_found": strongCode(Unavailable),
 		"model_is_deactivated": strongCode(Unavailable), "dedicated_endpoint_not_running": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
 		"not_found": weakCode(Unavailable), "operationnotsupported": strongCode(Unavailable),
 		// context, refusal, forbidden

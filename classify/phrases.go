@@ -155,6 +155,7 @@ var requestPhrases = []phrase{
 	{a: "violated guardrail", class: Refusal},
 	{a: "violated", b: "moderation policy", gap: 16, class: Refusal},
 	{a: "violated content safety", class: Refusal},
+	{a: "violates", b: "content safety", gap: 24, class: Refusal}, // Azure AI Foundry's model server: "request input violates azure ai content safety setting."
 	{a: "violated content policy", class: Refusal},
 	{a: "guardrail checks", b: "failed", gap: 40, class: Refusal},
 	{a: "blocked by", b: "guardrail", gap: 24, class: Refusal},

@@ -217,6 +217,11 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		// bad input through the pydantic phrase; not taught (hunt 33ao).
 		{name: "a nested model path stays a field", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"messages.1.model: Extra inputs are not permitted"}}`, req: `{"model":"claude-x","messages":[]}`, model: "claude-x", want: BadRequest},
 
+		// Azure AI Foundry's models-as-a-service (hunt 33am).
+		{name: "input violates content safety", status: 400, body: `{"error":{"status":400,"code":"Bad Request","message":"request input violates azure ai content safety setting."}}`, req: chat, model: "Meta-Llama-3.1-8B-Instruct", want: Refusal},
+		{name: "first message from the system or user, a 500", status: 500, body: `{"error":{"status":500,"code":"Internal Server Error","message":"An error occurred during the request processing: The first message should be from the system or the user."}}`, req: chat, model: "Meta-Llama-3.1-8B-Instruct", want: BadRequest},
+		{name: "parameter_not_supported", status: 422, body: `{"status":422,"code":"parameter_not_supported","detail":{"loc":["body","response_format"],"input":"json_object"},"message":"One of the parameters contain invalid values."}`, req: `{"model":"m","messages":[],"response_format":{"type":"json_object"}}`, model: "Meta-Llama-3.1-8B-Instruct", want: Unknown},
+
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
 		{name: "too many instances", status: 400, body: `{"error":{"code":400,"message":"Unable to submit request because it included too many instances. Reduce the number of instances and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings: Unable to submit request because it has a batchSize value of 251 but the supported range is from 1 (inclusive) to 251 (exclusive). Update the value and try again.","status":"INVALID_ARGUMENT"}}`,
 			req: `{"model":"m","input":["a"]}`, model: "m", want: Overflow},
