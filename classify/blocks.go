@@ -238,10 +238,14 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	// An error event whose type says the request was refused as invalid
 	// (Anthropic's invalid_request_error mid-stream, as relays send it once
 	// the stream has begun): read as the 400 it stands for, so its words
-	// decide and nothing else; a type that says nothing more stays the
-	// server's.
+	// decide where they prove something; where they prove nothing the
+	// event stays the server's.
 	if eq(f.errType, "invalid_request_error") && !echoLead {
-		return withRetry(decide(Unknown, "type:invalid_request_error", h, body, f, req, model), h, f, req)
+		if v := decide(Unknown, "type:invalid_request_error", h, body, f, req, model); v.Evidence != "type:invalid_request_error" {
+			return withRetry(v, h, f, req)
+		}
+		// Words that prove nothing ("Upstream request failed", a relay's
+		// own failure stamped with the type): the server's, as before.
 	}
 	ev, def := "body:error", ServerError
 	if stream || f.sseError {

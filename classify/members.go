@@ -120,6 +120,17 @@ func hasMember(req, name []byte) bool {
 	return members(req, func(s, e, _ int, props bool) bool { return !props && bytes.Equal(req[s:e], name) })
 }
 
+// schemaNames reports a JSON Schema member whose object's keys are names
+// the schema gives, not members of the request: "properties", "$defs",
+// "definitions", "patternProperties".
+func schemaNames(k []byte) bool {
+	switch string(k) {
+	case "properties", "$defs", "definitions", "patternProperties":
+		return true
+	}
+	return false
+}
+
 // members calls fn with each member name in req (as the offsets of its raw
 // bytes between the quotes), the depth of the object holding it (1: the
 // top level) and whether that object is a JSON Schema's "properties"; it
@@ -153,7 +164,7 @@ func members(req []byte, fn func(s, e, depth int, props bool) bool) bool {
 			inStr, start = true, i+1
 		case '{', '[':
 			if depth >= 0 && depth < len(props) {
-				props[depth] = c == '{' && string(req[ks:ke]) == "properties"
+				props[depth] = c == '{' && schemaNames(req[ks:ke])
 			}
 			depth++
 			ks, ke = 0, 0

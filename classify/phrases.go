@@ -224,7 +224,7 @@ var requestPhrases = []phrase{
 	// 1.500MB limit." (a FAILED_PRECONDITION); a gRPC message over its cap
 	// ("grpc: received message larger than max (10485832 vs. 4194304)", a
 	// RESOURCE_EXHAUSTED 429): the same body fails however long the wait.
-	{a: "request size", b: "exceeds", gap: 24, class: Overflow},
+	{a: "request size", b: "exceeds", gap: 24, class: Overflow, notRate: true},
 	{a: "message larger than max", class: Overflow},
 
 	// rate_limited by its period: beats the generic quota wording below.
@@ -363,7 +363,7 @@ var requestPhrases = []phrase{
 	// A model still starting, even as a 429 (Bedrock's ModelNotReadyException
 	// "Model is not ready for inference"; a Vertex endpoint scaling from zero).
 	{a: "not ready for inference", class: ServerError},
-	{a: "not ready for serving", class: ServerError}, // Cohere: "finetuned model with name x is not ready for serving"
+	{a: "not ready for serving", class: Unavailable}, // Cohere: "finetuned model with name x is not ready for serving" (training for hours, or failed)
 	{a: "not yet ready for inference", class: ServerError},
 	{a: "internal server error", class: ServerError},
 	{a: "internal error", class: ServerError},

@@ -166,9 +166,9 @@ var inputPhrases = []phrase{
 	// `encrypted_content` was not issued to this caller"): a walk across
 	// accounts causes it too, and the issuing endpoint may still serve it.
 	{a: "not issued to this caller", class: Unknown},
-	{a: "at message index", class: BadRequest, badInput: true},    // DeepSeek: "Missing thinking block in the assistant message at message index 11"
-	{a: "must not come after", class: BadRequest, badInput: true}, // Anthropic: "a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block"
-	{a: "first message should be from", class: BadRequest, badInput: true},
+	{a: "at message index", class: BadRequest, badInput: true},        // DeepSeek: "Missing thinking block in the assistant message at message index 11"
+	{a: "cache_control block must not come after", class: Unknown},    // Anthropic's TTL order ("a ttl='1h' cache_control block must not come after a ttl='5m' …"): a relay in front may have added the other breakpoint
+	{a: "first message should be from", class: Unknown},               // what this model's template takes (OpenAI takes an assistant first)
 	{a: "empty string at index", class: BadRequest, badInput: true},   // Cohere: "inputs contains an element that is the empty string at index 0"
 	{a: "duplicate tool", class: BadRequest, badInput: true},          // Cohere: "cannot have duplicate tool ids"
 	{a: "not found in properties", class: BadRequest, badInput: true}, // Cohere: "required field name not found in properties" (the client's JSON Schema)

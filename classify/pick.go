@@ -1,5 +1,7 @@
 package classify
 
+import "bytes"
+
 // maxEchoChecks bounds the echo checks of one classification (each reads the
 // whole request once). Past it, a phrase found counts as echoed: the answer
 // falls back on codes, structure and its status, never on the client's text.
@@ -168,10 +170,27 @@ func namesClientURL(t, req []byte) bool {
 		for e < len(t) && t[e] > ' ' && t[e] != '"' && t[e] != '\'' && t[e] != '\\' && t[e] != ')' {
 			e++
 		}
-		if u := t[s:e]; (hasPrefixFold(u, "https://") || hasPrefixFold(u, "http://")) && echoed(req, trimURL(u)) {
+		if u := trimURL(t[s:e]); (hasPrefixFold(u, "https://") || hasPrefixFold(u, "http://")) && wholeValue(req, u) {
 			return true
 		}
 		at = e + 1
+	}
+	return false
+}
+
+// wholeValue reports whether req holds v as a whole JSON string value
+// ("url":"https://…"), not inside prose.
+func wholeValue(req, v []byte) bool {
+	for at := 0; at < len(req); {
+		i := bytes.Index(req[at:], v)
+		if i < 0 {
+			return false
+		}
+		s, e := at+i, at+i+len(v)
+		if s > 0 && req[s-1] == '"' && e < len(req) && req[e] == '"' {
+			return true
+		}
+		at = s + 1
 	}
 	return false
 }

@@ -192,7 +192,9 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "an unspecified block reason blocks nothing", status: 200, body: `{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"},"finishReason":"STOP"}],"promptFeedback":{"blockReason":"BLOCKED_REASON_UNSPECIFIED"}}`, req: `{"contents":[]}`, model: "gemini-2.5-pro", notAny: []Class{Refusal}},
 
 		// Anthropic's own Messages API (hunt 32ak).
-		{name: "cache_control ttl order", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block"}}`, req: chat, model: "claude-x", want: BadRequest},
+		// A relay in front may have added the other breakpoint (review27d):
+		// unknown, the walk moves on.
+		{name: "cache_control ttl order", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block"}}`, req: chat, model: "claude-x", want: Unknown},
 		{name: "compiled grammar too large", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"The compiled grammar is too large, which would cause performance issues. Simplify your tool schemas or reduce the number of strict tools."}}`, req: chat, model: "claude-x", want: Unknown},
 		{name: "schemas with too many optional parameters", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"Schemas contains too many optional parameters (41), which would make grammar compilation inefficient. Reduce the number of optional parameters in your tool schemas (limit: 24)."}}`, req: chat, model: "claude-x", want: Unknown},
 		{name: "an invalid json schema stays the client's", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"tools.0.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12"}}`, req: chat, model: "claude-x", want: BadRequest},
@@ -206,7 +208,7 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "empty string at index", status: 400, body: `{"message":"invalid request: inputs contains an element that is the empty string at index 0","id":"5f3c2a1e-0000-4000-8000-000000000000"}`, req: `{"model":"m","input":[""]}`, model: "m", want: BadRequest},
 		{name: "duplicate tool ids", status: 400, body: `{"message":"cannot have duplicate tool ids","id":"5f3c2a1e-0000-4000-8000-000000000000"}`, req: chat, model: "m", want: BadRequest},
 		{name: "a required field not found in properties", status: 400, body: `{"message":"required field name not found in properties","id":"5f3c2a1e-0000-4000-8000-000000000000"}`, req: chat, model: "m", want: BadRequest},
-		{name: "not ready for serving", status: 400, body: `{"message":"finetuned model with name xyz is not ready for serving","id":"5f3c2a1e-0000-4000-8000-000000000000"}`, req: `{"model":"xyz","messages":[]}`, model: "xyz", want: ServerError},
+		{name: "not ready for serving", status: 400, body: `{"message":"finetuned model with name xyz is not ready for serving","id":"5f3c2a1e-0000-4000-8000-000000000000"}`, req: `{"model":"xyz","messages":[]}`, model: "xyz", want: Unavailable},
 
 		// Vertex AI Model Garden (hunt 33ao).
 		{name: "an endpoint without traffic split", status: 400, body: `{"error":{"code":400,"message":"Endpoint projects/p/locations/us-central1/endpoints/519294943752093696 doesn't have traffic_split.","status":"FAILED_PRECONDITION"}}`, req: `{"contents":[]}`, model: "m", want: Unavailable},
@@ -219,7 +221,9 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 
 		// Azure AI Foundry's models-as-a-service (hunt 33am).
 		{name: "input violates content safety", status: 400, body: `{"error":{"status":400,"code":"Bad Request","message":"request input violates azure ai content safety setting."}}`, req: chat, model: "Meta-Llama-3.1-8B-Instruct", want: Refusal},
-		{name: "first message from the system or user, a 500", status: 500, body: `{"error":{"status":500,"code":"Internal Server Error","message":"An error occurred during the request processing: The first message should be from the system or the user."}}`, req: chat, model: "Meta-Llama-3.1-8B-Instruct", want: BadRequest},
+		// What this model's template takes, or the server's own rewriting
+		// (review27d): unknown, never the client's stop.
+		{name: "first message from the system or user, a 500", status: 500, body: `{"error":{"status":500,"code":"Internal Server Error","message":"An error occurred during the request processing: The first message should be from the system or the user."}}`, req: chat, model: "Meta-Llama-3.1-8B-Instruct", want: Unknown},
 		{name: "parameter_not_supported", status: 422, body: `{"status":422,"code":"parameter_not_supported","detail":{"loc":["body","response_format"],"input":"json_object"},"message":"One of the parameters contain invalid values."}`, req: `{"model":"m","messages":[],"response_format":{"type":"json_object"}}`, model: "Meta-Llama-3.1-8B-Instruct", want: Unknown},
 
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
