@@ -107,7 +107,7 @@ func (ts *textScan) namesResource() bool {
 // about it that says nothing of the model.
 var resourceKeys = [...]string{
 	`"file_id"`, `"file_ids"`, `"fileUri"`, `"file_uri"`, `"container"`, `"container_id"`,
-	`"vector_store_ids"`, `"vector_store_id"`, `"previous_response_id"`, `"conversation"`,
+	`"vector_store_ids"`, `"vector_store_id"`, `"previous_response_id"`, `"conversation"`, `"conversation_id"`,
 	`"cached_content"`, `"cachedContent"`, `"skill_id"`, `"assistant_id"`, `"thread_id"`,
 }
 

@@ -21,6 +21,10 @@ var mainPhrases = newPhraseSet(joinPhrases(connectorPhrases, accountPhrases, gon
 // writes what it answers, which no echo check can see.
 var connectorPhrases = []phrase{
 	{a: "mcp server", class: BadRequest},
+	// Cohere's connectors the request declared ("connectors failed with
+	// continue on failure disabled: connector xyz failed with message
+	// 'failed to get auth token …'"): the client's, never the account's.
+	{a: "connectors failed", class: BadRequest},
 }
 
 // requestPhrases: the request at this endpoint (batch caps, the window,
@@ -226,6 +230,7 @@ var requestPhrases = []phrase{
 	// RESOURCE_EXHAUSTED 429): the same body fails however long the wait.
 	{a: "request size", b: "exceeds", gap: 24, class: Overflow, notRate: true},
 	{a: "message larger than max", class: Overflow},
+	{a: "number of urls", class: Overflow}, // Gemini's URL context: "Number of urls to lookup exceeds the limit (21 > 20)"
 
 	// rate_limited by its period: beats the generic quota wording below.
 	{a: "per minute", class: RateLimited},

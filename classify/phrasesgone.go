@@ -25,6 +25,8 @@ var gonePhrases = []phrase{
 	{a: "not supported with the batch api", class: Unknown, door: true},
 	{a: "api is enabled only for", class: Unknown, door: true},
 	{a: "must only be called if model has it", class: Unknown, door: true}, // Baseten: "`chat_completions` must only be called if model has it." (a 404)
+	{a: "don't support text generation", class: Unknown, door: true},       // LoRAX: "Embedding models don't support text generation" (a 422 validation error)
+	{a: "do not support text generation", class: Unknown, door: true},
 	// A mode this endpoint insists on (the Codex backend's "Store must be
 	// set to false", "Stream must be set to true"): the client's request is
 	// valid elsewhere. Before the bad-input "must be"; not "logprobs must
