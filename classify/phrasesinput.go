@@ -240,6 +240,7 @@ var inputPhrases = []phrase{
 	// A named request member declared invalid ("The messages parameter is
 	// illegal"; Zhipu: "messages 参数非法", parameter illegal).
 	{a: "parameter is illegal", class: BadRequest, badInput: true},
+	{a: "in request are illegal", class: BadRequest, badInput: true}, // SiliconFlow's 20015: "\"messages\" in request are illegal."
 	{a: "parameter is invalid", class: BadRequest, badInput: true},
 	{a: "参数非法", class: BadRequest, badInput: true},
 	{a: "参数不合法", class: BadRequest, badInput: true},

@@ -235,6 +235,12 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "the client's connector failed", status: 400, body: `{"message":"connectors failed with continue on failure disabled: connector xyz failed with message 'failed to get auth token: user is not authenticated for connector xyz'","id":"b3f9c1d2-0000-4000-8000-000000000000"}`, req: `{"model":"command-r-plus","message":"hi","connectors":[{"id":"xyz","continue_on_failure":false}]}`, model: "command-r-plus", want: BadRequest},
 		{name: "a document without its text field", status: 400, body: `{"message":"document does not have a 'snippet' or a 'text' field that can be used for chunking and reranking","id":"b3f9c1d2-0000-4000-8000-000000000000"}`, req: chat, model: "m", want: BadRequest},
 
+		// Agent frameworks' issue threads (hunt 34au).
+		{name: "messages in request are illegal", status: 400, body: `{"code":20015,"message":"\"messages\" in request are illegal.","data":null}`, req: chat, model: "m", want: BadRequest},
+		{name: "azure invalid payload with a pointer", status: 400, body: `{"error":{"code":"invalid_payload","message":"Invalid payload","details":[{"message":"Value is 'array' but should be 'string'","param":"/input"},{"message":"Value is 'null' but should be 'string'","param":"/input/2/status"}]}}`, req: `{"model":"m","input":[]}`, model: "m", want: BadRequest},
+		{name: "a pointer at the model proves nothing", status: 400, body: `{"error":{"code":"invalid_payload","message":"Invalid payload","details":[{"message":"Value is 'null' but should be 'string'","param":"/model"}]}}`, req: `{"model":"m","input":[]}`, model: "m", notAny: []Class{BadRequest}},
+		{name: "mistral's message order type", status: 400, body: `{"object":"error","message":"Unexpected tool call id pR1CHbWdz in tool results","type":"invalid_request_message_order","param":null,"code":"3230"}`, req: chat, model: "m", want: BadRequest},
+
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
 		{name: "too many instances", status: 400, body: `{"error":{"code":400,"message":"Unable to submit request because it included too many instances. Reduce the number of instances and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings: Unable to submit request because it has a batchSize value of 251 but the supported range is from 1 (inclusive) to 251 (exclusive). Update the value and try again.","status":"INVALID_ARGUMENT"}}`,
 			req: `{"model":"m","input":["a"]}`, model: "m", want: Overflow},
