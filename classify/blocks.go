@@ -3,6 +3,7 @@ package classify
 import (
 	"bytes"
 	"net/http"
+	"strings"
 )
 
 // A 2xx is a success unless its body shows an error or a block. Telling a
@@ -241,7 +242,7 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	// decide where they prove something; where they prove nothing the
 	// event stays the server's.
 	if eq(f.errType, "invalid_request_error") && !echoLead {
-		if v := decide(Unknown, "type:invalid_request_error", h, body, f, req, model); v.Evidence != "type:invalid_request_error" {
+		if v := decide(Unknown, "type:invalid_request_error", h, body, f, req, model); !strings.HasPrefix(v.Evidence, "type:invalid_request_error") {
 			return withRetry(v, h, f, req)
 		}
 		// Words that prove nothing ("Upstream request failed", a relay's

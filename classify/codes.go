@@ -70,9 +70,8 @@ func init() {
 		// Azure AI Model Inference: a parameter this model does not take ("One of the
 		// parameters contain invalid values.", for JSON mode on a model without it):
 		// a capability, before the generic "invalid values".
-		"parameter_not_supported":       strongCode(Unknown),
-		"invalid_request_message_order": badInput, // Mistral's type (3230): "Unexpected tool call id … in tool results"
-		"deploymentnotfound":            strongCode(Unavailable), "deployment_not_found": strongCode(Unavailable),
+		"parameter_not_supported": strongCode(Unknown),
+		"deploymentnotfound":      strongCode(Unavailable), "deployment_not_found": strongCode(Unavailable),
 		"model_is_deactivated": strongCode(Unavailable), "dedicated_endpoint_not_running": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
 		"not_found": weakCode(Unavailable), "operationnotsupported": strongCode(Unavailable),
 		// context, refusal, forbidden

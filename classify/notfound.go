@@ -107,7 +107,7 @@ func (ts *textScan) namesResource() bool {
 // about it that says nothing of the model.
 var resourceKeys = [...]string{
 	`"file_id"`, `"file_ids"`, `"fileUri"`, `"file_uri"`, `"container"`, `"container_id"`,
-	`"vector_store_ids"`, `"vector_store_id"`, `"previous_response_id"`, `"conversation"`, `"conversation_id"`,
+	`"vector_store_ids"`, `"vector_store_id"`, `"previous_response_id"`, `"conversation"`,
 	`"cached_content"`, `"cachedContent"`, `"skill_id"`, `"assistant_id"`, `"thread_id"`,
 }
 
@@ -132,8 +132,14 @@ func refersToResource(req []byte) bool {
 			}
 		}
 	}
-	return false
+	// Cohere's conversation_id, at the top level only (an app's
+	// metadata.conversation_id names nothing stored at the provider).
+	return topMember(req, topResourceKeys[:])
 }
+
+// topResourceKeys name something stored at the provider only as the
+// request's own top-level members.
+var topResourceKeys = [...]string{"conversation_id"}
 
 // escapedAt reports whether the quote at b[i] is escaped (an odd run of
 // backslashes before it).

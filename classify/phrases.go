@@ -230,7 +230,7 @@ var requestPhrases = []phrase{
 	// RESOURCE_EXHAUSTED 429): the same body fails however long the wait.
 	{a: "request size", b: "exceeds", gap: 24, class: Overflow, notRate: true},
 	{a: "message larger than max", class: Overflow},
-	{a: "number of urls", class: Overflow}, // Gemini's URL context: "Number of urls to lookup exceeds the limit (21 > 20)"
+	{a: "number of urls", b: "exceeds", gap: 24, class: Overflow, notRate: true}, // Gemini's URL context: "Number of urls to lookup exceeds the limit (21 > 20)"
 
 	// rate_limited by its period: beats the generic quota wording below.
 	{a: "per minute", class: RateLimited},

@@ -10,6 +10,7 @@ package classify
 // input before it runs anything ("Input validation error: …").
 var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "mcp server", class: BadRequest}, // the client's connector (connectorPhrases), in a 5xx too
+	{a: "connectors failed", class: BadRequest},
 	// A relay whose own credentials for its upstream have died, as its 500
 	// (accountPhrases has them for a 4xx): the operator must sign in again.
 	{a: "re-authenticate", class: Auth, notClient: true},

@@ -166,15 +166,15 @@ var inputPhrases = []phrase{
 	// `encrypted_content` was not issued to this caller"): a walk across
 	// accounts causes it too, and the issuing endpoint may still serve it.
 	{a: "not issued to this caller", class: Unknown},
-	{a: "at message index", class: BadRequest, badInput: true},                    // DeepSeek: "Missing thinking block in the assistant message at message index 11"
-	{a: "cache_control block must not come after", class: Unknown},                // Anthropic's TTL order ("a ttl='1h' cache_control block must not come after a ttl='5m' …"): a relay in front may have added the other breakpoint
-	{a: "first message should be from", class: Unknown},                           // what this model's template takes (OpenAI takes an assistant first)
-	{a: "empty string at index", class: BadRequest, badInput: true},               // Cohere: "inputs contains an element that is the empty string at index 0"
-	{a: "cached content model does not match", class: BadRequest, badInput: true}, // Gemini: "Cached content model does not match the model in the request."
-	{a: "invalid cachedcontent name", class: BadRequest, badInput: true},          // Gemini: "Invalid CachedContent name: 1234567890."
-	{a: "document does not have a", class: BadRequest, badInput: true},            // Cohere: "document does not have a 'snippet' or a 'text' field …"
-	{a: "duplicate tool", class: BadRequest, badInput: true},                      // Cohere: "cannot have duplicate tool ids"
-	{a: "not found in properties", class: BadRequest, badInput: true},             // Cohere: "required field name not found in properties" (the client's JSON Schema)
+	{a: "at message index", class: BadRequest, badInput: true},           // DeepSeek: "Missing thinking block in the assistant message at message index 11"
+	{a: "cache_control block must not come after", class: Unknown},       // Anthropic's TTL order ("a ttl='1h' cache_control block must not come after a ttl='5m' …"): a relay in front may have added the other breakpoint
+	{a: "first message should be from", class: Unknown},                  // what this model's template takes (OpenAI takes an assistant first)
+	{a: "empty string at index", class: BadRequest, badInput: true},      // Cohere: "inputs contains an element that is the empty string at index 0"
+	{a: "cached content model does not match", class: Unknown},           // Gemini: "Cached content model does not match the model in the request." (a route's targets may serve other models: the walk's doing too)
+	{a: "invalid cachedcontent name", class: BadRequest, badInput: true}, // Gemini: "Invalid CachedContent name: 1234567890."
+	{a: "document does not have a", class: BadRequest, badInput: true},   // Cohere: "document does not have a 'snippet' or a 'text' field …"
+	{a: "duplicate tool", class: BadRequest, badInput: true},             // Cohere: "cannot have duplicate tool ids"
+	{a: "not found in properties", class: BadRequest, badInput: true},    // Cohere: "required field name not found in properties" (the client's JSON Schema)
 	// Members of the request at odds with each other (OpenAI: "The
 	// 'metadata' parameter is only allowed when 'store' is enabled"; vLLM:
 	// "Stream options can only be defined when `stream=True`", "The tool
@@ -199,7 +199,7 @@ var inputPhrases = []phrase{
 	{a: "validation error", class: BadRequest, badInput: true},
 	{a: "input validation error", class: BadRequest, badInput: true}, // TGI's checks of the request, in a 422 or a stream's error
 	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
-	{a: "expected last role", class: BadRequest, badInput: true},
+	{a: "expected last role", class: Unknown}, // Mistral: "Expected last role User or Tool (or Assistant with prefix True) … but got assistant": an assistant prefill others take
 	{a: "expected one of", class: BadRequest, badInput: true},
 	{a: "failed to deserialize", class: BadRequest, badInput: true},
 	{a: "valid range", class: BadRequest, badInput: true},
@@ -240,7 +240,6 @@ var inputPhrases = []phrase{
 	// A named request member declared invalid ("The messages parameter is
 	// illegal"; Zhipu: "messages 参数非法", parameter illegal).
 	{a: "parameter is illegal", class: BadRequest, badInput: true},
-	{a: "in request are illegal", class: BadRequest, badInput: true}, // SiliconFlow's 20015: "\"messages\" in request are illegal."
 	{a: "parameter is invalid", class: BadRequest, badInput: true},
 	{a: "参数非法", class: BadRequest, badInput: true},
 	{a: "参数不合法", class: BadRequest, badInput: true},

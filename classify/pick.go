@@ -1,7 +1,5 @@
 package classify
 
-import "bytes"
-
 // maxEchoChecks bounds the echo checks of one classification (each reads the
 // whole request once). Past it, a phrase found counts as echoed: the answer
 // falls back on codes, structure and its status, never on the client's text.
@@ -178,21 +176,49 @@ func namesClientURL(t, req []byte) bool {
 	return false
 }
 
-// wholeValue reports whether req holds v as a whole JSON string value
-// ("url":"https://…"), not inside prose.
+// wholeValue reports whether req holds the URL v as a JSON string value
+// ("url":"https://…"), not inside prose: v starts the value and ends it, or
+// ends where its query, its fragment or a trailing slash begins; the value
+// may be written with JSON escapes ("\/", "\u0026").
 func wholeValue(req, v []byte) bool {
-	for at := 0; at < len(req); {
-		i := bytes.Index(req[at:], v)
-		if i < 0 {
-			return false
+	for p := 1; p < len(req); p++ {
+		if req[p-1] != '"' || (p >= 2 && req[p-2] == '\\') {
+			continue
 		}
-		s, e := at+i, at+i+len(v)
-		if s > 0 && req[s-1] == '"' && e < len(req) && req[e] == '"' {
-			return true
+		if e, ok := urlAt(req, p, v); ok && e < len(req) {
+			switch c := req[e]; {
+			case c == '"' || c == '?' || c == '#' || c == '\\' && e+1 < len(req) && req[e+1] == 'u':
+				return true
+			case c == '/' && e+1 < len(req) && req[e+1] == '"':
+				return true
+			case c == '\\' && e+2 < len(req) && req[e+1] == '/' && req[e+2] == '"':
+				return true
+			}
 		}
-		at = s + 1
 	}
 	return false
+}
+
+// urlAt matches v (trailing slash aside) against req from p, where req may
+// escape '/' as "\/" and '&' as "\u0026"; it returns where the match ends.
+func urlAt(req []byte, p int, v []byte) (int, bool) {
+	if len(v) > 0 && v[len(v)-1] == '/' {
+		v = v[:len(v)-1]
+	}
+	i := p
+	for _, c := range v {
+		switch {
+		case i < len(req) && req[i] == c:
+			i++
+		case c == '/' && i+1 < len(req) && req[i] == '\\' && req[i+1] == '/':
+			i += 2
+		case c == '&' && i+5 < len(req) && string(req[i:i+6]) == "\\u0026":
+			i += 6
+		default:
+			return 0, false
+		}
+	}
+	return i, true
 }
 
 // trimURL drops the punctuation a sentence puts after a URL.

@@ -211,10 +211,6 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				quotaPeriod(f, v)
 			case d == 3 && eq(last, "retryDelay"):
 				f.retryDelay = v
-			case d == 3 && eq(last, "param") && str && len(f.param) == 0 && len(v) > 1 && v[0] == '/' && !eq(v, "/model"):
-				// Azure's invalid_payload: details[].param a JSON Pointer
-				// into the request ("/input/2/status"), the field it names.
-				f.param = v
 			}
 			if d >= 4 && eq(s.key(2), "fieldViolations") {
 				f.fieldViolations = true
