@@ -1,5 +1,7 @@
 package classify
 
+import "bytes"
+
 // maxEchoChecks bounds the echo checks of one classification (each reads the
 // whole request once). Past it, a phrase found counts as echoed: the answer
 // falls back on codes, structure and its status, never on the client's text.
@@ -157,8 +159,11 @@ func (ts *textScan) counts(s *phraseSet, h hit, in int) bool {
 }
 
 // namesClientURL reports whether t holds an http(s) URL that req holds too.
+// Only the first maxURLs URLs are looked for: each search reads the whole
+// request, and the answer's text is the upstream's, hostile until proven.
 func namesClientURL(t, req []byte) bool {
-	for at := 0; at < len(t); {
+	n := 0
+	for at := 0; at < len(t) && n < maxURLs; {
 		i := indexFold(t[at:], "http")
 		if i < 0 {
 			return false
@@ -168,8 +173,10 @@ func namesClientURL(t, req []byte) bool {
 		for e < len(t) && t[e] > ' ' && t[e] != '"' && t[e] != '\'' && t[e] != '\\' && t[e] != ')' {
 			e++
 		}
-		if u := trimURL(t[s:e]); (hasPrefixFold(u, "https://") || hasPrefixFold(u, "http://")) && wholeValue(req, u) {
-			return true
+		if u := trimURL(t[s:e]); hasPrefixFold(u, "https://") || hasPrefixFold(u, "http://") {
+			if n++; wholeValue(req, u) {
+				return true
+			}
 		}
 		at = e + 1
 	}
@@ -181,8 +188,17 @@ func namesClientURL(t, req []byte) bool {
 // ends where its query, its fragment or a trailing slash begins; the value
 // may be written with JSON escapes ("\/", "\u0026").
 func wholeValue(req, v []byte) bool {
-	for p := 1; p < len(req); p++ {
-		if req[p-1] != '"' || (p >= 2 && req[p-2] == '\\') {
+	// Candidates are where the scheme and host's first bytes appear right
+	// after a quote (found with bytes.Index, not byte by byte).
+	lead := v[:min(len(v), len("https:"))]
+	for at := 0; at < len(req); {
+		i := bytes.Index(req[at:], lead)
+		if i < 0 {
+			return false
+		}
+		p := at + i
+		at = p + 1
+		if p == 0 || req[p-1] != '"' || (p >= 2 && req[p-2] == '\\') {
 			continue
 		}
 		if e, ok := urlAt(req, p, v); ok && e < len(req) {
@@ -220,6 +236,9 @@ func urlAt(req []byte, p int, v []byte) (int, bool) {
 	}
 	return i, true
 }
+
+// maxURLs bounds the URLs of one answer looked for in the request.
+const maxURLs = 4
 
 // trimURL drops the punctuation a sentence puts after a URL.
 func trimURL(u []byte) []byte {
