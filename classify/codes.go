@@ -232,6 +232,13 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 				return r, codeEvidence[src][string(k[:i])], true
 			}
 		}
+		// A listed code with "_error" added (Sarvam's
+		// insufficient_quota_error, invalid_api_key_error): its stem.
+		if stem, ok := bytes.CutSuffix(k, []byte("_error")); ok && len(stem) > 0 {
+			if r, ok := codeTables[src][string(stem)]; ok {
+				return r, codeEvidence[src][string(stem)], true
+			}
+		}
 		// Families by the code's shape, in no AWS exception name.
 		switch {
 		case src == srcAmzHeader:

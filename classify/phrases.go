@@ -193,7 +193,9 @@ var requestPhrases = []phrase{
 	// Per-request media limits of this endpoint: size, dimensions, count.
 	{a: "image dimensions", class: Overflow},
 	{a: "image exceeds", class: Overflow},
-	{a: "image size exceeds", class: Overflow}, // "Image size exceeds the limit." (beside code invalid_image)
+	{a: "image size exceeds", class: Overflow},  // "Image size exceeds the limit." (beside code invalid_image)
+	{a: "invalid image size", class: Overflow},  // CLOVA Studio: "Invalid image size" (this endpoint's media limits)
+	{a: "invalid image ratio", class: Overflow}, // CLOVA Studio: "Invalid image ratio"
 	{a: "max allowed size", class: Overflow},
 	{a: "maximum allowed size", class: Overflow},
 	{a: "too much media", class: Overflow},

@@ -170,6 +170,8 @@ var inputPhrases = []phrase{
 	{a: "cache_control block must not come after", class: Unknown},       // Anthropic's TTL order ("a ttl='1h' cache_control block must not come after a ttl='5m' …"): a relay in front may have added the other breakpoint
 	{a: "first message should be from", class: Unknown},                  // what this model's template takes (OpenAI takes an assistant first)
 	{a: "empty string at index", class: BadRequest, badInput: true},      // Cohere: "inputs contains an element that is the empty string at index 0"
+	{a: "invalid image file", class: BadRequest, badInput: true},         // CLOVA Studio: "Invalid image file"
+	{a: "invalid image url", class: BadRequest, badInput: true},          // CLOVA Studio: "Invalid image url"
 	{a: "cached content model does not match", class: Unknown},           // Gemini: "Cached content model does not match the model in the request." (a route's targets may serve other models: the walk's doing too)
 	{a: "invalid cachedcontent name", class: BadRequest, badInput: true}, // Gemini: "Invalid CachedContent name: 1234567890."
 	{a: "document does not have a", class: BadRequest, badInput: true},   // Cohere: "document does not have a 'snippet' or a 'text' field …"

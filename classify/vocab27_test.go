@@ -248,6 +248,13 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		// Mistral's type is sent for an assistant prefill too (review27e).
 		{name: "mistral's message order type", status: 400, body: `{"object":"error","message":"Unexpected tool call id pR1CHbWdz in tool results","type":"invalid_request_message_order","param":null,"code":"3230"}`, req: chat, model: "m", want: Unknown},
 
+		// Neo-clouds and regional vendors (hunt 35aw).
+		{name: "a spent quota code with _error", status: 429, body: `{"error":{"message":"","code":"insufficient_quota_error"}}`, req: chat, model: "m", want: Quota},
+		{name: "an api key code with _error, as a 403", status: 403, body: `{"error":{"message":"","code":"invalid_api_key_error"}}`, req: chat, model: "m", want: Auth},
+		{name: "a bare invalid_request_error type proves nothing", status: 400, body: `{"error":{"message":"","type":"invalid_request_error"}}`, req: chat, model: "m", want: Unknown},
+		{name: "invalid image ratio", status: 400, body: `{"error":{"message":"Invalid image ratio","code":"40063"}}`, req: chat, model: "m", want: Overflow},
+		{name: "invalid image file", status: 400, body: `{"error":{"message":"Invalid image file","code":"40063"}}`, req: chat, model: "m", want: BadRequest},
+
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
 		{name: "too many instances", status: 400, body: `{"error":{"code":400,"message":"Unable to submit request because it included too many instances. Reduce the number of instances and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings: Unable to submit request because it has a batchSize value of 251 but the supported range is from 1 (inclusive) to 251 (exclusive). Update the value and try again.","status":"INVALID_ARGUMENT"}}`,
 			req: `{"model":"m","input":["a"]}`, model: "m", want: Overflow},
