@@ -32,6 +32,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "maximum input length", class: ContextLength}, // "exceeds maximum input length 8192"
 	{a: "prompt is too long", class: ContextLength},
 	{a: "context window is full", class: ContextLength},
+	{a: "context shift is disabled", class: ContextLength}, // llama.cpp: the prompt past n_ctx with context shift off (a 500; Ollama relays it)
 	// The account cannot pay, whatever status carried it (MiniMax sends
 	// "insufficient balance (1008)" as a 500): quota, by the lead's decision
 	// recorded in docs/design.md.
@@ -72,6 +73,11 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "invalid value for '", class: BadRequest},
 	{a: "invalid response_format", class: BadRequest},
 	{a: "arguments must be valid json", class: BadRequest}, // SGLang: "Internal server error: Assistant tool call function.arguments must be valid JSON."
+	{a: "messages' is required", class: BadRequest},        // llama.cpp's /v1/messages, a 500: "'messages' is required"
+	// The model's own tool call broken ("llama-server returned invalid tool
+	// call arguments for \"get_weather\"", Ollama's 500): like
+	// tool_use_failed, what this generation did, not the server failing.
+	{a: "returned invalid tool call arguments", class: Unknown},
 	// What the request points to or asks of the grammar engine, failing:
 	// the client's image, a schema this engine cannot take (another may).
 	{a: "failed to load image", class: Unknown},

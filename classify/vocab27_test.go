@@ -255,6 +255,14 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "invalid image ratio", status: 400, body: `{"error":{"message":"Invalid image ratio","code":"40063"}}`, req: chat, model: "m", want: Overflow},
 		{name: "invalid image file", status: 400, body: `{"error":{"message":"Invalid image file","code":"40063"}}`, req: chat, model: "m", want: BadRequest},
 
+		// Ollama's and llama.cpp's newest servers (hunt 35ax).
+		{name: "context shift is disabled", status: 500, body: `{"error":{"code":500,"message":"context shift is disabled","type":"server_error"}}`, req: chat, model: "m", want: ContextLength},
+		{name: "context shift relayed by ollama", status: 500, body: `{"error":"llama-server chat error: map[code:500 message:context shift is disabled type:server_error]"}`, req: chat, model: "m", want: ContextLength},
+		{name: "the model's own tool call arguments broken", status: 500, body: `{"error":"llama-server returned invalid tool call arguments for "get_weather": unexpected end of JSON input"}`, req: chat, model: "m", want: Unknown},
+		{name: "the client's tool call arguments", status: 400, body: `{"error":{"message":"invalid tool call arguments","type":"invalid_request_error","param":null,"code":null}}`, req: chat, model: "m", want: BadRequest},
+		{name: "top_logprobs requires logprobs", status: 400, body: `{"error":{"code":400,"message":"top_logprobs requires logprobs to be set to true","type":"invalid_request_error"}}`, req: chat, model: "m", want: BadRequest},
+		{name: "messages is required in a 500", status: 500, body: `{"error":{"code":500,"message":"'messages' is required","type":"server_error"}}`, req: `{"model":"m","system":"x"}`, model: "m", want: BadRequest},
+
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
 		{name: "too many instances", status: 400, body: `{"error":{"code":400,"message":"Unable to submit request because it included too many instances. Reduce the number of instances and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings: Unable to submit request because it has a batchSize value of 251 but the supported range is from 1 (inclusive) to 251 (exclusive). Update the value and try again.","status":"INVALID_ARGUMENT"}}`,
 			req: `{"model":"m","input":["a"]}`, model: "m", want: Overflow},
