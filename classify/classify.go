@@ -270,7 +270,7 @@ func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 // another window's (a week's cap beside the minute's throttle), not this
 // one's wait.
 func shortPeriod(ev string) bool {
-	for _, w := range [...]string{"minute", "second", "per min", "rpm", "tpm", "qps", "分钟", "流控"} {
+	for _, w := range [...]string{"minute", "second", "per min", "rpm", "rps", "tpm", "qps", "分钟", "流控"} {
 		if strings.Contains(ev, w) {
 			return true
 		}

@@ -233,9 +233,13 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 			}
 		}
 		// A listed code with "_error" added (Sarvam's
-		// insufficient_quota_error, invalid_api_key_error): its stem.
+		// insufficient_quota_error, invalid_api_key_error): its stem, as a
+		// weak code only, so the words decide first (SenseNova's 429 "rpm
+		// exhausted" comes as quota_exceeded_error), and never a refusal
+		// (Azure's content_filter_error is the filter down).
 		if stem, ok := bytes.CutSuffix(k, []byte("_error")); ok && len(stem) > 0 {
-			if r, ok := codeTables[src][string(stem)]; ok {
+			if r, ok := codeTables[src][string(stem)]; ok && r.class != Refusal {
+				r.strong = false
 				return r, codeEvidence[src][string(stem)], true
 			}
 		}

@@ -109,7 +109,6 @@ var requestPhrases = []phrase{
 	{a: "token数量超过上限", class: ContextLength},                   // Spark's 10907: the history and question over the limit
 	{a: "token length exceed", class: ContextLength},           // DashScope: "Total message token length exceed model limit"
 	{a: "token length too long", class: ContextLength},         // Moonshot: "Input token length too long"
-	{a: "context shift is disabled", class: ContextLength},     // llama.cpp
 	{a: "model_context_window_exceeded", class: ContextLength}, // the window finish, relayed in words ("provider error: finish_reason=model_context_window_exceeded")
 	{a: "max_model_len", class: ContextLength},
 	{a: "maximum model length", class: ContextLength},
@@ -252,6 +251,7 @@ var requestPhrases = []phrase{
 	{a: "rpm)", class: RateLimited},
 	{a: "tpm", word: true, class: RateLimited},
 	{a: "rpm", word: true, class: RateLimited},
+	{a: "rps", word: true, class: RateLimited}, // SenseNova's 429: "rps exhausted"
 	{a: "minute", slash: true, word: true, class: RateLimited},
 	{a: "minutes", slash: true, word: true, class: RateLimited},
 	{a: "second", slash: true, word: true, class: RateLimited},

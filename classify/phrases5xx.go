@@ -32,7 +32,6 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "maximum input length", class: ContextLength}, // "exceeds maximum input length 8192"
 	{a: "prompt is too long", class: ContextLength},
 	{a: "context window is full", class: ContextLength},
-	{a: "context shift is disabled", class: ContextLength}, // llama.cpp: the prompt past n_ctx with context shift off (a 500; Ollama relays it)
 	// The account cannot pay, whatever status carried it (MiniMax sends
 	// "insufficient balance (1008)" as a 500): quota, by the lead's decision
 	// recorded in docs/design.md.

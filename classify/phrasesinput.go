@@ -166,20 +166,20 @@ var inputPhrases = []phrase{
 	// `encrypted_content` was not issued to this caller"): a walk across
 	// accounts causes it too, and the issuing endpoint may still serve it.
 	{a: "not issued to this caller", class: Unknown},
-	{a: "at message index", class: BadRequest, badInput: true},            // DeepSeek: "Missing thinking block in the assistant message at message index 11"
-	{a: "cache_control block must not come after", class: Unknown},        // Anthropic's TTL order ("a ttl='1h' cache_control block must not come after a ttl='5m' …"): a relay in front may have added the other breakpoint
-	{a: "first message should be from", class: Unknown},                   // what this model's template takes (OpenAI takes an assistant first)
-	{a: "empty string at index", class: BadRequest, badInput: true},       // Cohere: "inputs contains an element that is the empty string at index 0"
-	{a: "invalid image file", class: BadRequest, badInput: true},          // CLOVA Studio: "Invalid image file"
-	{a: "returned invalid tool call arguments", class: Unknown},           // the model's own call (Ollama), before the client's
-	{a: "invalid tool call arguments", class: BadRequest, badInput: true}, // Ollama's /v1: the client's history holds arguments that are not JSON
-	{a: "to be set to true", class: BadRequest, badInput: true},           // llama.cpp: "top_logprobs requires logprobs to be set to true"
-	{a: "invalid image url", class: BadRequest, badInput: true},           // CLOVA Studio: "Invalid image url"
-	{a: "cached content model does not match", class: Unknown},            // Gemini: "Cached content model does not match the model in the request." (a route's targets may serve other models: the walk's doing too)
-	{a: "invalid cachedcontent name", class: BadRequest, badInput: true},  // Gemini: "Invalid CachedContent name: 1234567890."
-	{a: "document does not have a", class: BadRequest, badInput: true},    // Cohere: "document does not have a 'snippet' or a 'text' field …"
-	{a: "duplicate tool", class: BadRequest, badInput: true},              // Cohere: "cannot have duplicate tool ids"
-	{a: "not found in properties", class: BadRequest, badInput: true},     // Cohere: "required field name not found in properties" (the client's JSON Schema)
+	{a: "at message index", class: BadRequest, badInput: true},           // DeepSeek: "Missing thinking block in the assistant message at message index 11"
+	{a: "cache_control block must not come after", class: Unknown},       // Anthropic's TTL order ("a ttl='1h' cache_control block must not come after a ttl='5m' …"): a relay in front may have added the other breakpoint
+	{a: "first message should be from", class: Unknown},                  // what this model's template takes (OpenAI takes an assistant first)
+	{a: "empty string at index", class: BadRequest, badInput: true},      // Cohere: "inputs contains an element that is the empty string at index 0"
+	{a: "invalid image file", class: BadRequest, badInput: true},         // CLOVA Studio: "Invalid image file"
+	{a: "returned invalid tool call arguments", class: Unknown},          // the model's own call (Ollama), before the client's
+	{a: "invalid tool call arguments", class: Unknown},                   // Ollama's /v1 re-parses the history's arguments as an object, stricter than OpenAI (review27f)
+	{a: "logprobs to be set to true", class: BadRequest, badInput: true}, // llama.cpp: "top_logprobs requires logprobs to be set to true"
+	{a: "invalid image url", class: BadRequest, badInput: true},          // CLOVA Studio: "Invalid image url"
+	{a: "cached content model does not match", class: Unknown},           // Gemini: "Cached content model does not match the model in the request." (a route's targets may serve other models: the walk's doing too)
+	{a: "invalid cachedcontent name", class: BadRequest, badInput: true}, // Gemini: "Invalid CachedContent name: 1234567890."
+	{a: "document does not have a", class: BadRequest, badInput: true},   // Cohere: "document does not have a 'snippet' or a 'text' field …"
+	{a: "duplicate tool", class: BadRequest, badInput: true},             // Cohere: "cannot have duplicate tool ids"
+	{a: "not found in properties", class: BadRequest, badInput: true},    // Cohere: "required field name not found in properties" (the client's JSON Schema)
 	// Members of the request at odds with each other (OpenAI: "The
 	// 'metadata' parameter is only allowed when 'store' is enabled"; vLLM:
 	// "Stream options can only be defined when `stream=True`", "The tool

@@ -170,7 +170,7 @@ func namesClientURL(t, req []byte) bool {
 		}
 		s := at + i
 		e := s
-		for e < len(t) && t[e] > ' ' && t[e] != '"' && t[e] != '\'' && t[e] != '\\' && t[e] != ')' {
+		for e < len(t) && t[e] > ' ' && t[e] != '"' && t[e] != '\'' && t[e] != '\\' && t[e] != ')' && t[e] != '`' && t[e] != '<' && t[e] != '>' && t[e] != ']' {
 			e++
 		}
 		if u := trimURL(t[s:e]); hasPrefixFold(u, "https://") || hasPrefixFold(u, "http://") {
@@ -190,7 +190,7 @@ func namesClientURL(t, req []byte) bool {
 func wholeValue(req, v []byte) bool {
 	// Candidates are where the scheme and host's first bytes appear right
 	// after a quote (found with bytes.Index, not byte by byte).
-	lead := v[:min(len(v), len("https:"))]
+	lead := v[:min(len(v), len("http"))]
 	for at := 0; at < len(req); {
 		i := bytes.Index(req[at:], lead)
 		if i < 0 {
@@ -215,21 +215,26 @@ func wholeValue(req, v []byte) bool {
 	return false
 }
 
-// urlAt matches v (trailing slash aside) against req from p, where req may
-// escape '/' as "\/" and '&' as "\u0026"; it returns where the match ends.
+// urlAt matches v (trailing slash aside) against req from p, ASCII case
+// aside (a fetcher lowercases the host), where req may escape '/' as "\/"
+// and '&' as "\u0026" and v may percent-encode a byte req holds raw ("%20"
+// for a space, "%E5%9B%BE" for 图); it returns where the match ends.
 func urlAt(req []byte, p int, v []byte) (int, bool) {
 	if len(v) > 0 && v[len(v)-1] == '/' {
 		v = v[:len(v)-1]
 	}
 	i := p
-	for _, c := range v {
+	for j := 0; j < len(v); {
+		c := v[j]
 		switch {
-		case i < len(req) && req[i] == c:
-			i++
+		case i < len(req) && lowerTab[req[i]] == lowerTab[c]:
+			i, j = i+1, j+1
+		case c == '%' && j+2 < len(v) && i < len(req) && hexByte(v[j+1], v[j+2]) == int(req[i]):
+			i, j = i+1, j+3
 		case c == '/' && i+1 < len(req) && req[i] == '\\' && req[i+1] == '/':
-			i += 2
+			i, j = i+2, j+1
 		case c == '&' && i+5 < len(req) && string(req[i:i+6]) == "\\u0026":
-			i += 6
+			i, j = i+6, j+1
 		default:
 			return 0, false
 		}
@@ -237,8 +242,26 @@ func urlAt(req []byte, p int, v []byte) (int, bool) {
 	return i, true
 }
 
+// hexByte is the byte two hex digits write, -1 where they are not hex.
+func hexByte(a, b byte) int {
+	h := func(c byte) int {
+		switch {
+		case c >= '0' && c <= '9':
+			return int(c - '0')
+		case lowerTab[c] >= 'a' && lowerTab[c] <= 'f':
+			return int(lowerTab[c]-'a') + 10
+		}
+		return -1
+	}
+	x, y := h(a), h(b)
+	if x < 0 || y < 0 {
+		return -1
+	}
+	return x<<4 | y
+}
+
 // maxURLs bounds the URLs of one answer looked for in the request.
-const maxURLs = 4
+const maxURLs = 8
 
 // trimURL drops the punctuation a sentence puts after a URL.
 func trimURL(u []byte) []byte {

@@ -256,10 +256,14 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "invalid image file", status: 400, body: `{"error":{"message":"Invalid image file","code":"40063"}}`, req: chat, model: "m", want: BadRequest},
 
 		// Ollama's and llama.cpp's newest servers (hunt 35ax).
-		{name: "context shift is disabled", status: 500, body: `{"error":{"code":500,"message":"context shift is disabled","type":"server_error"}}`, req: chat, model: "m", want: ContextLength},
-		{name: "context shift relayed by ollama", status: 500, body: `{"error":"llama-server chat error: map[code:500 message:context shift is disabled type:server_error]"}`, req: chat, model: "m", want: ContextLength},
+		// llama.cpp's "context shift is disabled" is also its own slot and
+		// cache bug's answer (ggml-org/llama.cpp#16983, review27f): not
+		// taught, it stays the server's.
+		{name: "context shift is disabled stays the server's", status: 500, body: `{"error":{"code":500,"message":"context shift is disabled","type":"server_error"}}`, req: chat, model: "m", want: ServerError},
 		{name: "the model's own tool call arguments broken", status: 500, body: `{"error":"llama-server returned invalid tool call arguments for "get_weather": unexpected end of JSON input"}`, req: chat, model: "m", want: Unknown},
-		{name: "the client's tool call arguments", status: 400, body: `{"error":{"message":"invalid tool call arguments","type":"invalid_request_error","param":null,"code":null}}`, req: chat, model: "m", want: BadRequest},
+		// Ollama re-parses the history's arguments stricter than OpenAI
+		// (review27f): a gap, it moves on.
+		{name: "the client's tool call arguments", status: 400, body: `{"error":{"message":"invalid tool call arguments","type":"invalid_request_error","param":null,"code":null}}`, req: chat, model: "m", want: Unknown},
 		{name: "top_logprobs requires logprobs", status: 400, body: `{"error":{"code":400,"message":"top_logprobs requires logprobs to be set to true","type":"invalid_request_error"}}`, req: chat, model: "m", want: BadRequest},
 		{name: "messages is required in a 500", status: 500, body: `{"error":{"code":500,"message":"'messages' is required","type":"server_error"}}`, req: `{"model":"m","system":"x"}`, model: "m", want: BadRequest},
 
