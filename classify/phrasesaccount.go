@@ -193,6 +193,7 @@ var accountPhrases = []phrase{
 	{a: "not available in your country", class: Forbidden},
 	{a: "not available in your region", class: Forbidden},
 	{a: "country, region, or territory not supported", class: Forbidden},
+	{a: "unsupported countries", class: Forbidden}, // Bedrock's Anthropic models: "not allowed from unsupported countries, regions, or territories"
 	{a: "unsupported_country_region_territory", class: Forbidden},
 
 	// quota, strong: the account cannot pay or its allowance is spent.

@@ -141,6 +141,7 @@ var gonePhrases = []phrase{
 	{a: "no provider available", class: Unavailable},
 	{a: "provider prefix", class: Unavailable, ourModel: true}, // the endpoint's model name, not routable as configured: "Model x must be requested with a provider prefix", "must include a provider prefix"; before the bad-input "must be"
 	{a: "no model found for", class: Unavailable, ourModel: true},
+	{a: "non-serverless model", class: Unavailable, ourModel: true}, // Together: "Unable to access non-serverless model x … create and start a new dedicated endpoint"
 	// A relay with nothing serving the model ("No available channels for model
 	// X in group default", one-api's 当前分组 … 下对于模型 … 无可用渠道).
 	{a: "no available channel", class: Unavailable},

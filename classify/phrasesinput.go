@@ -244,6 +244,9 @@ var inputPhrases = []phrase{
 	{a: "may not be", class: BadRequest, badInput: true},       // "… may not be used in the system prompt", "Thinking may not be enabled when …"
 	// A named request member declared invalid ("The messages parameter is
 	// illegal"; Zhipu: "messages 参数非法", parameter illegal).
+	// "The parameter is invalid. Please check again." (SiliconFlow's 20015)
+	// names no parameter: no proof, unlike "The messages parameter is invalid".
+	{a: "the parameter is invalid", class: Unknown, vague: true},
 	{a: "parameter is illegal", class: BadRequest, badInput: true},
 	{a: "parameter is invalid", class: BadRequest, badInput: true},
 	{a: "参数非法", class: BadRequest, badInput: true},

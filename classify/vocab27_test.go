@@ -267,6 +267,12 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "top_logprobs requires logprobs", status: 400, body: `{"error":{"code":400,"message":"top_logprobs requires logprobs to be set to true","type":"invalid_request_error"}}`, req: chat, model: "m", want: BadRequest},
 		{name: "messages is required in a 500", status: 500, body: `{"error":{"code":500,"message":"'messages' is required","type":"server_error"}}`, req: `{"model":"m","system":"x"}`, model: "m", want: BadRequest},
 
+		// A random sample of issue threads (hunts 36bi, 36bj).
+		{name: "from unsupported countries", status: 400, body: `{"message":"Access to Anthropic models is not allowed from unsupported countries, regions, or territories. Please refer to https://www.anthropic.com/supported-countries for more information."}`, req: chat, model: "m", want: Forbidden},
+		{name: "a parameter that names none", status: 400, body: `{"code":20015,"message":"The parameter is invalid. Please check again.","data":null}`, req: chat, model: "m", want: Unknown},
+		{name: "a named parameter invalid stays the client's", status: 400, body: `{"error":{"code":"1214","message":"The messages parameter is invalid. Please check the documentation."}}`, req: chat, model: "m", want: BadRequest},
+		{name: "a non-serverless model", status: 400, body: `{"status":"failure","message":"together-ai error: Unable to access non-serverless model MiniMaxAI/MiniMax-M2.5. Please visit https://api.together.ai/models/MiniMaxAI/MiniMax-M2.5 to create and start a new dedicated endpoint for the model."}`, req: `{"model":"MiniMaxAI/MiniMax-M2.5","messages":[]}`, model: "MiniMaxAI/MiniMax-M2.5", want: Unavailable},
+
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
 		{name: "too many instances", status: 400, body: `{"error":{"code":400,"message":"Unable to submit request because it included too many instances. Reduce the number of instances and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings: Unable to submit request because it has a batchSize value of 251 but the supported range is from 1 (inclusive) to 251 (exclusive). Update the value and try again.","status":"INVALID_ARGUMENT"}}`,
 			req: `{"model":"m","input":["a"]}`, model: "m", want: Overflow},
