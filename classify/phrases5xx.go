@@ -99,6 +99,9 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
 	{a: "no embedding models", b: "loaded", gap: 24, class: Unknown}, // TabbyAPI: "No embedding models are currently loaded." (a door's API, as above)
 	{a: "no available channel", class: Unavailable},
+	{a: "no valid channel", class: Unavailable},
+	{a: "no_valid_channel_error", class: Unavailable},
+	{a: "failed to get config for provider", class: Unavailable},
 	{a: "unknown model:", class: Unavailable},                      // a gateway in front (TensorZero: "Unknown model: x", a 500); not "unknown model type"
 	{a: "no model found for", class: Unavailable, ourModel: true},  // Targon's 503: "no model found for deepseek-ai/DeepSeek-R1"
 	{a: "provider prefix", class: Unavailable, ourModel: true},     // the endpoint's model as configured: "Model name must include a provider prefix"

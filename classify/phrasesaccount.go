@@ -182,7 +182,8 @@ var accountPhrases = []phrase{
 	{a: "no active credentials for", class: Auth},
 	// A gateway in front without a key of its own for the provider ("No API
 	// key set for provider: anthropic", LLM Gateway).
-	{a: "no api key set", class: Auth}, // the Codex backend: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
+	{a: "no api key set", class: Auth},         // the Codex backend: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
+	{a: "couldn't find a secret", class: Auth}, // Continue's hub proxy: "We couldn't find a secret with the name \"MISTRAL_API_KEY\""
 	{a: "not available", b: "free plan", gap: 12, class: Forbidden},
 	{a: "not available", b: "your plan", gap: 12, class: Forbidden},
 	{a: "not available", b: "current plan", gap: 16, class: Forbidden},

@@ -25,6 +25,7 @@ var gonePhrases = []phrase{
 	{a: "not supported with the batch api", class: Unknown, door: true},
 	{a: "api is enabled only for", class: Unknown, door: true},
 	{a: "must only be called if model has it", class: Unknown, door: true}, // Baseten: "`chat_completions` must only be called if model has it." (a 404)
+	{a: "not supported in the v1/", class: Unknown, door: true},            // OpenAI: "This is a chat model and not supported in the v1/completions endpoint."
 	{a: "don't support text generation", class: Unknown, door: true},       // LoRAX: "Embedding models don't support text generation" (a 422 validation error)
 	{a: "do not support text generation", class: Unknown, door: true},
 	// A mode this endpoint insists on (the Codex backend's "Store must be
@@ -145,6 +146,9 @@ var gonePhrases = []phrase{
 	// A relay with nothing serving the model ("No available channels for model
 	// X in group default", one-api's 当前分组 … 下对于模型 … 无可用渠道).
 	{a: "no available channel", class: Unavailable},
+	{a: "no valid channel", class: Unavailable}, // new-api: "no_valid_channel_error", as a 500 too
+	{a: "no_valid_channel_error", class: Unavailable},
+	{a: "failed to get config for provider", class: Unavailable}, // Bifrost: "failed to get config for provider anthropic: not found"
 	{a: "无可用渠道", class: Unavailable},
 	// The relay's channel for it switched off (new-api: "This channel has
 	// been disabled", 该渠道已被禁用, as 403s).

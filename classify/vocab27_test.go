@@ -273,6 +273,11 @@ func TestVocabularyRoundTwentySeven(t *testing.T) {
 		{name: "a named parameter invalid stays the client's", status: 400, body: `{"error":{"code":"1214","message":"The messages parameter is invalid. Please check the documentation."}}`, req: chat, model: "m", want: BadRequest},
 		{name: "a non-serverless model", status: 400, body: `{"status":"failure","message":"together-ai error: Unable to access non-serverless model MiniMaxAI/MiniMax-M2.5. Please visit https://api.together.ai/models/MiniMaxAI/MiniMax-M2.5 to create and start a new dedicated endpoint for the model."}`, req: `{"model":"MiniMaxAI/MiniMax-M2.5","messages":[]}`, model: "MiniMaxAI/MiniMax-M2.5", want: Unavailable},
 
+		{name: "a gateway without a provider's config", status: 400, body: `{"error":{"message":"failed to get config for provider anthropic: not found"}}`, req: chat, model: "m", want: Unavailable},
+		{name: "a chat model at the completions endpoint", status: 404, body: `{"error":{"message":"This is a chat model and not supported in the v1/completions endpoint. Did you mean to use v1/chat/completions?","type":"invalid_request_error","param":"model","code":null}}`, req: chat, model: "gpt-4o", want: Unknown},
+		{name: "a gateway's secret missing", status: 404, body: `{"error":{"message":"We couldn't find a secret with the name \"MISTRAL_API_KEY\". To add this secret, create a personal secret."}}`, req: chat, model: "m", want: Auth},
+		{name: "no valid channel in a 500", status: 500, body: `{"error":{"message":"no_valid_channel_error (tid: 2026042803152273999503507393078)","type":""},"type":"error"}`, req: chat, model: "m", want: Unavailable},
+
 		// Sizes: an embeddings batch over the endpoint's cap (Vertex).
 		{name: "too many instances", status: 400, body: `{"error":{"code":400,"message":"Unable to submit request because it included too many instances. Reduce the number of instances and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings: Unable to submit request because it has a batchSize value of 251 but the supported range is from 1 (inclusive) to 251 (exclusive). Update the value and try again.","status":"INVALID_ARGUMENT"}}`,
 			req: `{"model":"m","input":["a"]}`, model: "m", want: Overflow},
