@@ -169,14 +169,14 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		// error in a 2xx) from deciding; a 429 or a 403 still says more.
 		capability = false
 	}
-	// A bad-input code naming its field proves bad input in any status.
-	if eq(f.param, "model") && cs.weak == BadRequest {
-		// A bad-input code about "model" is about the model Detour wrote,
-		// never the client's input ("This model requires that either input
-		// content or output modality contain audio", invalid_value).
+	// A bad-input code naming its field proves bad input in any status; a
+	// bad-input code about "model" is about the model Detour wrote ("This
+	// model requires that either input content or output modality contain
+	// audio", invalid_value): no proof at all.
+	if len(f.param) > 0 && !clientParam(f) && cs.weak == BadRequest {
 		cs.weak, cs.weakEv, cs.badEv = Unknown, "", ""
 	}
-	if cs.badEv != "" && len(f.param) > 0 {
+	if cs.badEv != "" && clientParam(f) {
 		return Verdict{Failed: true, Class: BadRequest, Evidence: cs.badEv}
 	}
 	if ts.echo || ts.field {
@@ -211,10 +211,16 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 	return Verdict{Failed: true, Class: def, Evidence: defEv}
 }
 
+// clientParam reports a param that may name the client's input: any but
+// "model", the member Detour writes itself (the endpoint's model), which
+// proves nothing of the client's request, nor does a bad-input code beside
+// it (docs/behaviour.md, "bad_request needs proof").
+func clientParam(f *facts) bool { return len(f.param) > 0 && !eq(f.param, "model") }
+
 // structureProof names the structural evidence of bad input in f, "" for none.
 func structureProof(f *facts) string {
 	switch {
-	case len(f.param) > 0 && !eq(f.param, "model"): // "model" is what Detour wrote, never the client's input
+	case clientParam(f):
 		return "openai:param"
 	case f.fieldViolations:
 		return "gemini:fieldViolations"

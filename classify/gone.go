@@ -270,7 +270,14 @@ func (ts *textScan) namesModelBefore(t []byte, i int) bool {
 // ("DeepSeek-R1" as "deepseek-r1"), not as a piece of another name ("o3" in
 // a client's tool "o3-helper"); a full stop may follow it.
 func hasName(t []byte, m string) bool {
+	if len(m) == 0 {
+		return false
+	}
+	c0 := lowerTab[m[0]]
 	for k := 0; k+len(m) <= len(t); k++ {
+		if lowerTab[t[k]] != c0 {
+			continue
+		}
 		end := k + len(m)
 		if eqFold(t[k:end], m) && (k == 0 || !idByte(t[k-1])) && (end == len(t) || !idByte(t[end]) ||
 			t[end] == '.' && (end+1 == len(t) || !idByte(t[end+1]))) {

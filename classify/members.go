@@ -133,7 +133,8 @@ func schemaNames(k []byte) bool {
 
 // members calls fn with each member name in req (as the offsets of its raw
 // bytes between the quotes), the depth of the object holding it (1: the
-// top level) and whether that object is a JSON Schema's "properties"; it
+// top level) and whether that object holds a JSON Schema's names
+// (schemaNames: "properties", "$defs", …; tracked 32 levels deep); it
 // stops, and reports true, when fn does. fn gets offsets, not a slice, so
 // that req does not escape through it: the walk runs on error answers and
 // allocates nothing. Brackets are counted as they come: broken JSON is

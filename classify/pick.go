@@ -19,6 +19,7 @@ type textScan struct {
 	field  bool   // some phrase was discarded as a named field's content
 	tmpl   int8   // whether the request carries its own template: 0 not read yet, 1 no, 2 yes
 	rate   bool   // a rate-limited answer: notRate phrases are passed over, the next one decides
+	url    int8   // whether the texts name a URL the client sent: 0 not read yet, 1 no, 2 yes
 }
 
 // templated reports whether the client's request carries a template the
@@ -103,7 +104,7 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			lo = next
 			continue
 		}
-		if s.list[best.idx].notClient && len(ts.req) > 0 && namesClientURL(ts.text(in), ts.req) {
+		if s.list[best.idx].notClient && ts.clientURL() {
 			// "Failed to download file from https://…: 401 Unauthorized.
 			// Please re-authenticate.": the client's resource asks it.
 			ts.echo = true
@@ -158,6 +159,21 @@ func (ts *textScan) counts(s *phraseSet, h hit, in int) bool {
 	return false
 }
 
+// clientURL reports whether the answer's texts name a URL the client's
+// request holds, read once per classification however many phrases ask.
+func (ts *textScan) clientURL() bool {
+	if ts.url == 0 {
+		ts.url = 1
+		for i := 0; i < ts.texts() && len(ts.req) > 0; i++ {
+			if namesClientURL(ts.text(i), ts.req) {
+				ts.url = 2
+				break
+			}
+		}
+	}
+	return ts.url == 2
+}
+
 // namesClientURL reports whether t holds an http(s) URL that req holds too.
 // Only the first maxURLs URLs are looked for: each search reads the whole
 // request, and the answer's text is the upstream's, hostile until proven.
@@ -188,11 +204,10 @@ func namesClientURL(t, req []byte) bool {
 // ends where its query, its fragment or a trailing slash begins; the value
 // may be written with JSON escapes ("\/", "\u0026").
 func wholeValue(req, v []byte) bool {
-	// Candidates are where the scheme and host's first bytes appear right
-	// after a quote (found with bytes.Index, not byte by byte).
-	lead := v[:min(len(v), len("http"))]
+	// Candidates are where "http" opens a string value (found with
+	// bytes.Index, not byte by byte); urlAt compares the rest, case aside.
 	for at := 0; at < len(req); {
-		i := bytes.Index(req[at:], lead)
+		i := bytes.Index(req[at:], []byte("http"))
 		if i < 0 {
 			return false
 		}

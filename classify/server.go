@@ -77,7 +77,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		switch {
 		case cs.strongEv != "" && (cs.strong == ContextLength || cs.strong == Refusal || cs.strong == Quota):
 			return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
-		case cs.badEv != "" && len(f.param) > 0 && !eq(f.param, "model"):
+		case cs.badEv != "" && clientParam(f):
 			return Verdict{Failed: true, Class: BadRequest, Evidence: cs.badEv}
 		}
 		if rs := ts.relayedStatus(); rs > 0 {
