@@ -47,11 +47,14 @@ type Budget struct {
 
 // Price is a target's price in USD per million tokens. CachedInput nil
 // means cached input costs the Input price; CacheWrite nil, that input
-// written to the prompt cache does (docs/config.md, "Usage and cost").
+// written to the prompt cache does; CacheWrite1h nil, that input written to
+// Anthropic's 1-hour cache costs what CacheWrite says (docs/config.md,
+// "Usage and cost").
 type Price struct {
 	Input, Output float64
 	CachedInput   *float64
 	CacheWrite    *float64
+	CacheWrite1h  *float64
 }
 
 // Limited reports whether k has a rate or a budget.
@@ -159,7 +162,7 @@ func (f fields) setUSD(key string, dst *float64, allowZero bool) {
 
 // decodePrice decodes a target's price.
 func (d *decoder) decodePrice(n *yaml.Node) *Price {
-	g, ok := d.mapping(n, "target price", "input", "output", "cached_input", "cache_write")
+	g, ok := d.mapping(n, "target price", "input", "output", "cached_input", "cache_write", "cache_write_1h")
 	if !ok {
 		return nil
 	}
@@ -169,6 +172,7 @@ func (d *decoder) decodePrice(n *yaml.Node) *Price {
 	g.setUSD("output", &p.Output, true)
 	p.CachedInput = g.optionalUSD("cached_input")
 	p.CacheWrite = g.optionalUSD("cache_write")
+	p.CacheWrite1h = g.optionalUSD("cache_write_1h")
 	return p
 }
 

@@ -10,7 +10,7 @@ func TestClientKeyObjects(t *testing.T) {
 	sum := sha256.Sum256([]byte("ci-secret"))
 	yaml := `providers: [{name: p, dialect: openai, base_url: "https://x.test"}]
 targets:
-  - {name: t1, model: m, providers: [p], price: {input: 3.00, output: 15, cached_input: 0.30, cache_write: 3.75}}
+  - {name: t1, model: m, providers: [p], price: {input: 3.00, output: 15, cached_input: 0.30, cache_write: 3.75, cache_write_1h: 6}}
   - {name: t2, model: m, providers: [p], price: {input: 1, output: 2}}
   - {name: t3, model: m, providers: [p]}
 routes:
@@ -55,10 +55,10 @@ client_keys:
 	}
 	p1, p2 := cfg.Targets[0].Price, cfg.Targets[1].Price
 	if p1 == nil || p1.Input != 3 || p1.Output != 15 || p1.CachedInput == nil || *p1.CachedInput != 0.3 ||
-		p1.CacheWrite == nil || *p1.CacheWrite != 3.75 {
+		p1.CacheWrite == nil || *p1.CacheWrite != 3.75 || p1.CacheWrite1h == nil || *p1.CacheWrite1h != 6 {
 		t.Errorf("t1 price: %+v", p1)
 	}
-	if p2 == nil || p2.CachedInput != nil || p2.CacheWrite != nil || cfg.Targets[2].Price != nil {
+	if p2 == nil || p2.CachedInput != nil || p2.CacheWrite != nil || p2.CacheWrite1h != nil || cfg.Targets[2].Price != nil {
 		t.Errorf("t2/t3 price: %+v %+v", p2, cfg.Targets[2].Price)
 	}
 }
@@ -90,6 +90,10 @@ func TestClientKeyErrors(t *testing.T) {
 			[]wantErr{{4, `target price cache_write must not be negative, not "-3.75"`}}},
 		{"cache_write not a number", "providers: [{name: p, dialect: anthropic, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: 3, output: 15, cache_write: 1.25x}}]\n",
 			[]wantErr{{2, `target price cache_write must be a number of US dollars, not "1.25x"`}}},
+		{"negative cache_write_1h", "providers: [{name: p, dialect: anthropic, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: 3, output: 15, cache_write_1h: -6}}]\n",
+			[]wantErr{{2, `target price cache_write_1h must not be negative, not "-6"`}}},
+		{"cache_write_1h not a number", "providers: [{name: p, dialect: anthropic, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: 3, output: 15, cache_write_1h: 2x}}]\n",
+			[]wantErr{{2, `target price cache_write_1h must be a number of US dollars, not "2x"`}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

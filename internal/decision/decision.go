@@ -169,6 +169,10 @@ type Usage struct {
 	// provider's prompt cache, which Anthropic bills above plain input
 	// (docs/config.md, "Usage and cost").
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	// CacheWrite1hTokens is the part of CacheWriteTokens written to
+	// Anthropic's 1-hour cache, billed above the 5-minute cache's writes
+	// (docs/config.md, "Usage and cost").
+	CacheWrite1hTokens int `json:"cache_write_1h_tokens,omitempty"`
 	// Incomplete marks counts known to be a lower bound: a stream was cut
 	// after its commit point, so an upstream's count is partial or missing
 	// (docs/behaviour.md#decision-record). Absent when false.
@@ -187,6 +191,13 @@ func (u *Usage) Input() (plain, cached, written int) {
 	return prompt - cached - written, cached, written
 }
 
+// Written1h is the part of Input's written input that went to the 1-hour
+// cache, within [0, written].
+func (u *Usage) Written1h() int {
+	_, _, written := u.Input()
+	return min(max(u.CacheWrite1hTokens, 0), written)
+}
+
 // Add adds v to u; the sum is incomplete when either is.
 func (u *Usage) Add(v Usage) {
 	u.PromptTokens += v.PromptTokens
@@ -194,6 +205,7 @@ func (u *Usage) Add(v Usage) {
 	u.TotalTokens += v.TotalTokens
 	u.CachedTokens += v.CachedTokens
 	u.CacheWriteTokens += v.CacheWriteTokens
+	u.CacheWrite1hTokens += v.CacheWrite1hTokens
 	u.Incomplete = u.Incomplete || v.Incomplete
 }
 

@@ -228,6 +228,10 @@ func appendUsage(b []byte, u *Usage) []byte {
 		b = append(b, `,"cache_write_tokens":`...)
 		b = strconv.AppendInt(b, int64(u.CacheWriteTokens), 10)
 	}
+	if u.CacheWrite1hTokens != 0 {
+		b = append(b, `,"cache_write_1h_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.CacheWrite1hTokens), 10)
+	}
 	if u.Incomplete {
 		b = append(b, `,"incomplete":true`...)
 	}

@@ -22,3 +22,22 @@ func TestUsageInput(t *testing.T) {
 		}
 	}
 }
+
+// The 1-hour cache's writes are a part of the written input, never more:
+// a log read back may say anything.
+func TestUsageWritten1h(t *testing.T) {
+	for _, c := range []struct {
+		u    Usage
+		want int
+	}{
+		{Usage{PromptTokens: 100, CacheWriteTokens: 40, CacheWrite1hTokens: 30}, 30},
+		{Usage{PromptTokens: 100, CacheWriteTokens: 40, CacheWrite1hTokens: 90}, 40},
+		{Usage{PromptTokens: 100, CachedTokens: 80, CacheWriteTokens: 50, CacheWrite1hTokens: 50}, 20},
+		{Usage{PromptTokens: 100, CacheWriteTokens: 40, CacheWrite1hTokens: -3}, 0},
+		{Usage{PromptTokens: 100, CacheWrite1hTokens: 10}, 0},
+	} {
+		if got := c.u.Written1h(); got != c.want {
+			t.Errorf("%+v: %d, want %d", c.u, got, c.want)
+		}
+	}
+}

@@ -144,9 +144,10 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		// never more than it.
 		prompt := count(u.PromptTokens)
 		cached := min(count(u.Cached()), prompt)
+		written := min(count(u.CacheWrite()), prompt-cached)
 		a.Usage = &decision.Usage{PromptTokens: prompt, CompletionTokens: count(u.CompletionTokens),
-			TotalTokens: count(u.TotalTokens), CachedTokens: cached,
-			CacheWriteTokens: min(count(u.CacheWrite()), prompt-cached), Incomplete: cutStream(o)}
+			TotalTokens: count(u.TotalTokens), CachedTokens: cached, CacheWriteTokens: written,
+			CacheWrite1hTokens: min(count(u.CacheWrite1h()), written), Incomplete: cutStream(o)}
 	}
 	p := t.Price
 	if o.billable && a.Usage == nil && sent != nil {
@@ -183,9 +184,10 @@ const maxCount = 1 << 53
 func count(n int) int { return min(max(n, 0), maxCount) }
 
 // cost is the price of u in USD (docs/config.md, "Usage and cost"):
-// uncached input, cached input and input written to the cache (each at the
-// input price when the target names no cached_input or cache_write price),
-// output.
+// uncached input, cached input, input written to the cache and the part of
+// it written to the 1-hour cache (each at the input price when the target
+// names no cached_input or cache_write price; the 1-hour writes at the
+// cache_write price when it names no cache_write_1h), output.
 func cost(p *config.Price, u *decision.Usage) float64 {
 	cachedPrice, writePrice := p.Input, p.Input
 	if p.CachedInput != nil {
@@ -194,9 +196,14 @@ func cost(p *config.Price, u *decision.Usage) float64 {
 	if p.CacheWrite != nil {
 		writePrice = *p.CacheWrite
 	}
+	write1hPrice := writePrice
+	if p.CacheWrite1h != nil {
+		write1hPrice = *p.CacheWrite1h
+	}
 	in, cached, written := u.Input()
-	return (float64(in)*p.Input + float64(cached)*cachedPrice + float64(written)*writePrice +
-		float64(max(u.CompletionTokens, 0))*p.Output) / 1e6
+	hour := u.Written1h()
+	return (float64(in)*p.Input + float64(cached)*cachedPrice + float64(written-hour)*writePrice +
+		float64(hour)*write1hPrice + float64(max(u.CompletionTokens, 0))*p.Output) / 1e6
 }
 
 // cutStream reports whether o is a stream cut after its commit point: part of

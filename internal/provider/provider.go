@@ -113,6 +113,11 @@ type TokenDetails struct {
 	// (https://openrouter.ai/docs/use-cases/usage-accounting), and what a
 	// translated Claude answer says for its cache_creation_input_tokens.
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	// CacheWrite1hTokens is the part of CacheWriteTokens written to
+	// Anthropic's 1-hour cache, billed above the 5-minute cache's writes
+	// (docs/config.md, "Usage and cost"): Detour's own name, in a translated
+	// Claude answer that reported it (its usage.cache_creation).
+	CacheWrite1hTokens int `json:"cache_write_1h_tokens,omitempty"`
 }
 
 // OutputDetails is OpenAI's completion_tokens_details, as far as Detour
@@ -141,6 +146,15 @@ func (u *Usage) CacheWrite() int {
 		n = max(n, d.CacheWriteTokens)
 	}
 	return n
+}
+
+// CacheWrite1h is the part of CacheWrite written to Anthropic's 1-hour
+// cache (0 when none, never more than CacheWrite).
+func (u *Usage) CacheWrite1h() int {
+	if u == nil || u.PromptTokensDetails == nil {
+		return 0
+	}
+	return min(max(u.PromptTokensDetails.CacheWrite1hTokens, 0), max(u.CacheWrite(), 0))
 }
 
 // NextEvent reads the next upstream SSE event into the parts every dialect

@@ -65,7 +65,7 @@ func scanUsage(raw []byte) (*Usage, bool) {
 			switch {
 			case null:
 			case i == firstDetail:
-				u.PromptTokensDetails = &TokenDetails{CachedTokens: n[0], CacheWriteTokens: n[1]}
+				u.PromptTokensDetails = &TokenDetails{CachedTokens: n[0], CacheWriteTokens: n[1], CacheWrite1hTokens: n[2]}
 			default:
 				u.CompletionTokensDetails = &OutputDetails{ReasoningTokens: n[0]}
 			}
@@ -93,14 +93,14 @@ func scanUsage(raw []byte) (*Usage, bool) {
 }
 
 var (
-	cachedNames    = []string{"cached_tokens", "cache_write_tokens"}
+	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_write_1h_tokens"}
 	reasoningNames = []string{"reasoning_tokens"}
 )
 
 // scanDetail reads a details object v whose members read are names (at
-// most 2): their values (0 when null or absent) and whether v is null; ok
+// most 3): their values (0 when null or absent) and whether v is null; ok
 // is false when v is left to encoding/json.
-func scanDetail(v []byte, names []string) (n [2]int, null, ok bool) {
+func scanDetail(v []byte, names []string) (n [3]int, null, ok bool) {
 	if string(v) == "null" {
 		return n, true, true
 	}
@@ -108,7 +108,7 @@ func scanDetail(v []byte, names []string) (n [2]int, null, ok bool) {
 	if !ok {
 		return n, false, false
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := PlainName(k, names)
 		if !sure {

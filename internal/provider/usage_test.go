@@ -14,6 +14,8 @@ var usageCases = []string{
 	`{"completion_tokens":2,"completion_tokens_details":{"reasoning_tokens":0},"cost":0.95,"cost_details":{"upstream_inference_cost":19},"prompt_tokens":194,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":100,"audio_tokens":0},"total_tokens":196}`,
 	`{"prompt_tokens":2006,"completion_tokens":300,"total_tokens":2306,"prompt_tokens_details":{"cached_tokens":1920},"completion_tokens_details":{"reasoning_tokens":0},"cache_creation_input_tokens":0}`,
 	`{"prompt_tokens":30,"cache_creation_input_tokens":20,"prompt_tokens_details":{"cache_write_tokens":null}}`,
+	// A translated Claude answer's 1-hour cache writes (Detour's name).
+	`{"prompt_tokens":1021,"completion_tokens":393,"total_tokens":1414,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":1000,"cache_write_1h_tokens":750}}`,
 	`{"prompt_tokens":null,"prompt_tokens_details":null}`,
 	`{"prompt_tokens_details":{"cached_tokens":null}}`,
 	`{"total_tokens":-5}`,
@@ -32,6 +34,7 @@ var usageCases = []string{
 	`{"prompt_tokens_details":{"cached_tokens":1,"cached_tokens":2}}`,
 	`{"prompt_tokens_details":{"cache_write_tokens":1,"cache_write_tokens":2}}`,
 	`{"prompt_tokens_details":{"Cache_Write_Tokens":1}}`,
+	`{"prompt_tokens_details":{"cache_write_1h_tokens":1,"cache_write_1h_tokens":2}}`,
 	`{"cache_creation_input_tokens":1,"cache_creation_input_tokens":2}`,
 	`{"cache_creation_input_tokens":"1"}`,
 	`[1]`,

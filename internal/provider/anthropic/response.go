@@ -39,6 +39,17 @@ type usage struct {
 	OutputTokens             int `json:"output_tokens"`
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	// CacheCreation splits CacheCreationInputTokens by the cache's
+	// lifetime; nil when the answer does not say.
+	CacheCreation *cacheCreation `json:"cache_creation"`
+}
+
+// cacheCreation is the part of usage.cache_creation Detour reads: the
+// writes to the 1-hour cache, billed at twice the input price where the
+// 5-minute cache's are 1.25 times it
+// (https://platform.claude.com/docs/en/about-claude/pricing).
+type cacheCreation struct {
+	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
 }
 
 // prompt counts every input token, cached or not, as OpenAI's prompt_tokens
@@ -55,16 +66,20 @@ func (u *usage) prompt() int {
 func (u *usage) output() int { return min(max(u.OutputTokens, 0), 1<<53) }
 
 // details is the cache reads and writes as OpenAI's prompt_tokens_details,
-// the writes named as OpenRouter names them (cache_write_tokens); nil when
-// neither. Writes are billed above plain input
+// the writes named as OpenRouter names them (cache_write_tokens), the 1-hour
+// cache's part of them as cache_write_1h_tokens; nil when neither. Writes are billed above plain input
 // (https://platform.claude.com/docs/en/about-claude/pricing), so they are
 // counted apart (docs/config.md, "Usage and cost").
 func (u *usage) details() *provider.TokenDetails {
 	if u.CacheReadInputTokens <= 0 && u.CacheCreationInputTokens <= 0 {
 		return nil
 	}
-	return &provider.TokenDetails{CachedTokens: max(u.CacheReadInputTokens, 0),
+	d := &provider.TokenDetails{CachedTokens: max(u.CacheReadInputTokens, 0),
 		CacheWriteTokens: max(u.CacheCreationInputTokens, 0)}
+	if c := u.CacheCreation; c != nil {
+		d.CacheWrite1hTokens = min(max(c.Ephemeral1h, 0), d.CacheWriteTokens)
+	}
+	return d
 }
 
 // openai is u in OpenAI's terms.

@@ -148,6 +148,9 @@ func (s *stream) Next() (provider.Event, error) {
 				s.usage.InputTokens = u.InputTokens
 				s.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
 				s.usage.CacheReadInputTokens = u.CacheReadInputTokens
+				if u.CacheCreation != nil {
+					s.usage.CacheCreation = u.CacheCreation
+				}
 			}
 			out.Usage = s.total()
 		}

@@ -62,7 +62,7 @@ var (
 	functionNames = []string{"name", "arguments"}
 	usageNames    = []string{"prompt_tokens", "completion_tokens", "total_tokens",
 		"prompt_tokens_details", "completion_tokens_details", "cache_creation_input_tokens"}
-	cachedNames    = []string{"cached_tokens", "cache_write_tokens"}
+	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_write_1h_tokens"}
 	reasoningNames = []string{"reasoning_tokens"}
 )
 
@@ -191,7 +191,7 @@ func ReadUsage(v []byte) (*Usage, bool) {
 				u.PromptTokensDetails = new(provider.TokenDetails)
 			}
 			if d := u.PromptTokensDetails; d != nil {
-				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens)
+				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens, &d.CacheWrite1hTokens)
 			} else {
 				sure = true
 			}
