@@ -426,6 +426,14 @@ var requestPhrases = []phrase{
 	{a: "not authorized to invoke", class: Forbidden}, // Bedrock: "Your AWS account is not authorized to invoke this API operation"
 	{a: "access denied", class: Forbidden},
 	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use
+	// A tier, plan or key that serves only its vendor's own app ("OpenCode's
+	// free tier can only be used in OpenCode"): the same scoping, worded
+	// for the thing scoped; not "tool_choice can only be used with tools".
+	{a: "tier can only be used", class: Forbidden},
+	{a: "plan can only be used", class: Forbidden},
+	{a: "subscription can only be used", class: Forbidden},
+	{a: "credential can only be used", class: Forbidden},
+	{a: "credentials can only be used", class: Forbidden},
 	// An operation the account may not perform (AWS answers a blocked
 	// account with "Operation not allowed" in a ValidationException).
 	{a: "operation not allowed", class: Forbidden},

@@ -59,6 +59,13 @@ var inputPhrases = []phrase{
 	// `ANY` is not enabled for api version v1beta"): a capability gap of the
 	// endpoint, before the bad-input "api version" below.
 	{a: "not enabled for", b: "version", gap: 12, class: Unknown},
+	// A feature or model switched on only from a later version than the
+	// endpoint's ("response_format value as json_schema is enabled only for
+	// api versions 2024-08-01-preview and later", "Model o1 is enabled only
+	// for api versions …"): Azure's api-version is the endpoint's
+	// configuration, never the client's; another target serves it.
+	{a: "enabled only for api version", class: Unknown},
+	{a: "enabled only for api-version", class: Unknown},
 	{a: "api version", class: BadRequest, badInput: true},
 	{a: "api-version", class: BadRequest, badInput: true},
 	{a: "mime type", class: BadRequest, badInput: true},
@@ -169,6 +176,13 @@ var inputPhrases = []phrase{
 	{a: "at message index", class: BadRequest, badInput: true},           // DeepSeek: "Missing thinking block in the assistant message at message index 11"
 	{a: "cache_control block must not come after", class: Unknown},       // Anthropic's TTL order ("a ttl='1h' cache_control block must not come after a ttl='5m' …"): a relay in front may have added the other breakpoint
 	{a: "first message should be from", class: Unknown},                  // what this model's template takes (OpenAI takes an assistant first)
+	// The same template limit in DeepSeek's words, first or last ("The first
+	// message (except the system message) of deepseek-reasoner must be a user
+	// message, but an assistant message detected.", "The last message of
+	// deepseek-reasoner must be a user message, or an assistant message with
+	// prefix mode on"): OpenAI takes an assistant turn at either end. Before
+	// the bad-input "must be".
+	{a: "must be a user message", class: Unknown},
 	{a: "empty string at index", class: BadRequest, badInput: true},      // Cohere: "inputs contains an element that is the empty string at index 0"
 	{a: "invalid image file", class: BadRequest, badInput: true},         // CLOVA Studio: "Invalid image file"
 	{a: "returned invalid tool call arguments", class: Unknown},          // the model's own call (Ollama), before the client's
