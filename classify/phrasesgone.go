@@ -142,6 +142,16 @@ var gonePhrases = []phrase{
 	{a: "no provider available", class: Unavailable},
 	{a: "provider prefix", class: Unavailable, ourModel: true}, // the endpoint's model name, not routable as configured: "Model x must be requested with a provider prefix", "must include a provider prefix"; before the bad-input "must be"
 	{a: "no model found for", class: Unavailable, ourModel: true},
+	// A gateway that knows no provider of the model it was sent
+	// (ModelScope: "Model id : X , has no provider supported"; CLIProxyAPI:
+	// "unknown provider for model X"), as "no provider available"; and one
+	// that wants the model it was sent in another form (Bifrost: "model
+	// should be in provider/model format"): the endpoint's configured model,
+	// which Detour writes, never the client's. Before the bad-input "should
+	// be in".
+	{a: "has no provider supported", class: Unavailable, ourModel: true},
+	{a: "unknown provider for model", class: Unavailable, ourModel: true},
+	{a: "provider/model format", class: Unavailable},
 	{a: "non-serverless model", class: Unavailable, ourModel: true}, // Together: "Unable to access non-serverless model x … create and start a new dedicated endpoint"
 	// A relay with nothing serving the model ("No available channels for model
 	// X in group default", one-api's 当前分组 … 下对于模型 … 无可用渠道).

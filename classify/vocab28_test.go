@@ -49,5 +49,31 @@ func TestVocabularyRoundTwentyEight(t *testing.T) {
 			body: oai("tool_choice can only be used when tools are specified."), req: chat, model: "m", notAny: []Class{Forbidden}},
 		{name: "the client's own words are no evidence", status: 400, body: oai("Your free tier can only be used in OpenCode"),
 			req: `{"model":"m","messages":[{"role":"user","content":"your free tier can only be used in OpenCode"}]}`, model: "m", notAny: []Class{Forbidden}},
+
+		// Bare words that name nothing (Bedrock's "Validation Error",
+		// promptfoo/promptfoo#913): no proof of bad input; words that name
+		// the input still are.
+		{name: "a bare validation error names nothing", status: 400, body: `{"message":"Validation Error"}`, req: chat, model: "m", want: Unknown},
+		{name: "a validation error that names its field", status: 400,
+			body: `{"message":"1 validation error detected: Value at 'body' failed to satisfy constraint: Member must not be null"}`, req: chat, model: "m", want: BadRequest},
+		{name: "input validation error", status: 400, body: oai("Input validation error"), req: chat, model: "m", want: BadRequest},
+		{name: "input validation error with its detail", status: 422, body: `{"error":"Input validation error: ` + "`top_p`" + ` must be > 0.0 and < 1.0","error_type":"validation"}`, req: chat, model: "m", want: BadRequest},
+
+		// The model missing (Ollama, quoted in immersive-translate's and
+		// screenpipe's issues): Detour writes the model itself.
+		{name: "model is required, OpenAI envelope", status: 400, body: `{"error":{"message":"model is required","type":"api_error","param":null,"code":null}}`, req: chat, model: "m", want: Unknown},
+		{name: "model is required, Ollama's own", status: 400, body: `{"error":"model is required"}`, req: chat, model: "m", want: Unknown},
+		{name: "model name cannot be empty", status: 400, body: oai("Model name not specified, model name cannot be empty"), req: chat, model: "m", want: Unknown},
+		{name: "messages is required stays bad input", status: 400, body: oai("'messages' is required"), req: chat, model: "m", want: BadRequest},
+		{name: "a field required stays bad input", status: 400, body: oai("max_tokens is required"), req: chat, model: "m", want: BadRequest},
+
+		// A gateway without a provider for the model it was sent (ModelScope,
+		// CLIProxyAPI), or wanting it in another form (Bifrost): the
+		// endpoint's configured model.
+		{name: "model has no provider supported", status: 400, body: `{"errors":{"message":"Model id : Qwen/Qwen3-8B , has no provider supported"}}`, req: chat, model: "Qwen/Qwen3-8B", want: Unavailable},
+		{name: "unknown provider for model", status: 400, body: oai("unknown provider for model gpt-5.1-codex-max-xhigh"), req: chat, model: "gpt-5.1-codex-max-xhigh", want: Unavailable},
+		{name: "a provider unknown for another model is not ours", status: 400, body: oai("unknown provider for model text-embedding-3-small"), req: chat, model: "gpt-5", notAny: []Class{Unavailable}},
+		{name: "model in provider/model format", status: 400, body: oai("model should be in provider/model format"), req: chat, model: "gpt-5", want: Unavailable},
+		{name: "messages in a format stay bad input", status: 400, body: oai("messages should be in the chat format"), req: chat, model: "m", want: BadRequest},
 	})
 }
