@@ -185,9 +185,9 @@ var inputPhrases = []phrase{
 	// `encrypted_content` was not issued to this caller"): a walk across
 	// accounts causes it too, and the issuing endpoint may still serve it.
 	{a: "not issued to this caller", class: Unknown},
-	{a: "at message index", class: BadRequest, badInput: true},           // DeepSeek: "Missing thinking block in the assistant message at message index 11"
-	{a: "cache_control block must not come after", class: Unknown},       // Anthropic's TTL order ("a ttl='1h' cache_control block must not come after a ttl='5m' …"): a relay in front may have added the other breakpoint
-	{a: "first message should be from", class: Unknown},                  // what this model's template takes (OpenAI takes an assistant first)
+	{a: "at message index", class: BadRequest, badInput: true},     // DeepSeek: "Missing thinking block in the assistant message at message index 11"
+	{a: "cache_control block must not come after", class: Unknown}, // Anthropic's TTL order ("a ttl='1h' cache_control block must not come after a ttl='5m' …"): a relay in front may have added the other breakpoint
+	{a: "first message should be from", class: Unknown},            // what this model's template takes (OpenAI takes an assistant first)
 	// The same template limit in DeepSeek's words, first or last ("The first
 	// message (except the system message) of deepseek-reasoner must be a user
 	// message, but an assistant message detected.", "The last message of
