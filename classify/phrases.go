@@ -429,7 +429,7 @@ var requestPhrases = []phrase{
 	// A tier, plan or key that serves only its vendor's own app ("OpenCode's
 	// free tier can only be used in OpenCode"): the same scoping, worded
 	// for the thing scoped; not "tool_choice can only be used with tools".
-	{a: "tier can only be used", class: Forbidden},
+	{a: "free tier can only be used", class: Forbidden}, // not "the priority tier can only be used with …", a tier the client asked for (review28)
 	{a: "plan can only be used", class: Forbidden},
 	{a: "subscription can only be used", class: Forbidden},
 	{a: "credential can only be used", class: Forbidden},

@@ -61,9 +61,14 @@ var inputPhrases = []phrase{
 	{a: "not enabled for", b: "version", gap: 12, class: Unknown},
 	// A feature or model switched on only from a later version than the
 	// endpoint's ("response_format value as json_schema is enabled only for
-	// api versions 2024-08-01-preview and later", "Model o1 is enabled only
-	// for api versions …"): Azure's api-version is the endpoint's
-	// configuration, never the client's; another target serves it.
+	// api versions 2024-08-01-preview and later"): Azure's api-version is
+	// the endpoint's configuration, never the client's; another target
+	// serves it.
+	// Said of the model, it is the deployment's for good: the endpoint's
+	// base_url names a deployment its api-version never serves, so it
+	// cools (review28).
+	{a: "model", b: "is enabled only for api version", gap: 40, class: Unavailable, clause: true},
+	{a: "model", b: "is enabled only for api-version", gap: 40, class: Unavailable, clause: true},
 	{a: "enabled only for api version", class: Unknown},
 	{a: "enabled only for api-version", class: Unknown},
 	{a: "api version", class: BadRequest, badInput: true},

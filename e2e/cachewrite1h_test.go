@@ -73,12 +73,12 @@ func TestHourCacheWriteCostsItsPremium(t *testing.T) {
 
 	r := g.post(t, "hour", "", admin...)
 	r.wantStatus(t, 200)
-	if !strings.Contains(string(r.Body), `"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":1000,"cache_write_1h_tokens":750}`) {
+	if !strings.Contains(string(r.Body), `"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":1000,"cache_creation_token_details":{"ephemeral_5m_input_tokens":250,"ephemeral_1h_input_tokens":750}}`) {
 		t.Errorf("client's usage: %s", r.Body)
 	}
 	r = g.post(t, "hour", `,"stream":true,"stream_options":{"include_usage":true}`, admin...)
 	r.wantStatus(t, 200)
-	if !strings.Contains(string(r.Body), `"cache_write_1h_tokens":750`) {
+	if !strings.Contains(string(r.Body), `"ephemeral_1h_input_tokens":750`) {
 		t.Errorf("client's stream: %s", r.Body)
 	}
 	g.raw(t, "POST", "/v1/messages", messages, append(admin, "anthropic-version", "2023-06-01")...).wantStatus(t, 200)

@@ -113,11 +113,19 @@ type TokenDetails struct {
 	// (https://openrouter.ai/docs/use-cases/usage-accounting), and what a
 	// translated Claude answer says for its cache_creation_input_tokens.
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
-	// CacheWrite1hTokens is the part of CacheWriteTokens written to
-	// Anthropic's 1-hour cache, billed above the 5-minute cache's writes
-	// (docs/config.md, "Usage and cost"): Detour's own name, in a translated
-	// Claude answer that reported it (its usage.cache_creation).
-	CacheWrite1hTokens int `json:"cache_write_1h_tokens,omitempty"`
+	// CacheCreation splits the writes by the cache's lifetime, as LiteLLM
+	// names it for a relayed Claude answer, and as a translated Claude
+	// answer says it (its usage.cache_creation); nil when unknown. Anthropic
+	// bills 1-hour writes above 5-minute ones (docs/config.md, "Usage and
+	// cost").
+	CacheCreation *CacheCreation `json:"cache_creation_token_details,omitempty"`
+}
+
+// CacheCreation is LiteLLM's cache_creation_token_details: the writes to
+// Anthropic's 5-minute and 1-hour caches.
+type CacheCreation struct {
+	Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
 }
 
 // OutputDetails is OpenAI's completion_tokens_details, as far as Detour
@@ -151,10 +159,10 @@ func (u *Usage) CacheWrite() int {
 // CacheWrite1h is the part of CacheWrite written to Anthropic's 1-hour
 // cache (0 when none, never more than CacheWrite).
 func (u *Usage) CacheWrite1h() int {
-	if u == nil || u.PromptTokensDetails == nil {
+	if u == nil || u.PromptTokensDetails == nil || u.PromptTokensDetails.CacheCreation == nil {
 		return 0
 	}
-	return min(max(u.PromptTokensDetails.CacheWrite1hTokens, 0), max(u.CacheWrite(), 0))
+	return min(max(u.PromptTokensDetails.CacheCreation.Ephemeral1h, 0), max(u.CacheWrite(), 0))
 }
 
 // NextEvent reads the next upstream SSE event into the parts every dialect

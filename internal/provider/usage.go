@@ -65,7 +65,7 @@ func scanUsage(raw []byte) (*Usage, bool) {
 			switch {
 			case null:
 			case i == firstDetail:
-				u.PromptTokensDetails = &TokenDetails{CachedTokens: n[0], CacheWriteTokens: n[1], CacheWrite1hTokens: n[2]}
+				u.PromptTokensDetails = &TokenDetails{CachedTokens: n[0], CacheWriteTokens: n[1]}
 			default:
 				u.CompletionTokensDetails = &OutputDetails{ReasoningTokens: n[0]}
 			}
@@ -93,14 +93,17 @@ func scanUsage(raw []byte) (*Usage, bool) {
 }
 
 var (
-	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_write_1h_tokens"}
+	// cachedNames' last, LiteLLM's split of the writes, is an object: a
+	// prompt_tokens_details that has one is left to encoding/json.
+	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_creation_token_details"}
 	reasoningNames = []string{"reasoning_tokens"}
 )
 
 // scanDetail reads a details object v whose members read are names (at
-// most 3): their values (0 when null or absent) and whether v is null; ok
-// is false when v is left to encoding/json.
-func scanDetail(v []byte, names []string) (n [3]int, null, ok bool) {
+// most 2 ints, then at most one object, which only null keeps in the scan):
+// their values (0 when null or absent) and whether v is null; ok is false
+// when v is left to encoding/json.
+func scanDetail(v []byte, names []string) (n [2]int, null, ok bool) {
 	if string(v) == "null" {
 		return n, true, true
 	}
@@ -123,6 +126,9 @@ func scanDetail(v []byte, names []string) (n [3]int, null, ok bool) {
 		seen[i] = true
 		if string(v) == "null" {
 			continue
+		}
+		if i == len(n) { // an object
+			return n, false, false
 		}
 		if n[i], ok = PlainInt(v); !ok {
 			return n, false, false

@@ -14,8 +14,13 @@ var usageCases = []string{
 	`{"completion_tokens":2,"completion_tokens_details":{"reasoning_tokens":0},"cost":0.95,"cost_details":{"upstream_inference_cost":19},"prompt_tokens":194,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":100,"audio_tokens":0},"total_tokens":196}`,
 	`{"prompt_tokens":2006,"completion_tokens":300,"total_tokens":2306,"prompt_tokens_details":{"cached_tokens":1920},"completion_tokens_details":{"reasoning_tokens":0},"cache_creation_input_tokens":0}`,
 	`{"prompt_tokens":30,"cache_creation_input_tokens":20,"prompt_tokens_details":{"cache_write_tokens":null}}`,
-	// A translated Claude answer's 1-hour cache writes (Detour's name).
-	`{"prompt_tokens":1021,"completion_tokens":393,"total_tokens":1414,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":1000,"cache_write_1h_tokens":750}}`,
+	// The writes split by the cache's lifetime, as LiteLLM reports a
+	// relayed Claude answer's (BerriAI/litellm,
+	// tests/integration/translation/chat_completions/bases/azure_ai.py) and
+	// a translated one says it: left to encoding/json.
+	`{"prompt_tokens":1021,"completion_tokens":393,"total_tokens":1414,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":1000,"cache_creation_token_details":{"ephemeral_5m_input_tokens":250,"ephemeral_1h_input_tokens":750}}}`,
+	`{"prompt_tokens_details":{"cached_tokens":1,"cache_creation_token_details":null}}`,
+	`{"prompt_tokens_details":{"cache_creation_token_details":7}}`,
 	`{"prompt_tokens":null,"prompt_tokens_details":null}`,
 	`{"prompt_tokens_details":{"cached_tokens":null}}`,
 	`{"total_tokens":-5}`,
@@ -34,7 +39,7 @@ var usageCases = []string{
 	`{"prompt_tokens_details":{"cached_tokens":1,"cached_tokens":2}}`,
 	`{"prompt_tokens_details":{"cache_write_tokens":1,"cache_write_tokens":2}}`,
 	`{"prompt_tokens_details":{"Cache_Write_Tokens":1}}`,
-	`{"prompt_tokens_details":{"cache_write_1h_tokens":1,"cache_write_1h_tokens":2}}`,
+	`{"prompt_tokens_details":{"cache_creation_token_details":null,"cache_creation_token_details":{"ephemeral_1h_input_tokens":2}}}`,
 	`{"cache_creation_input_tokens":1,"cache_creation_input_tokens":2}`,
 	`{"cache_creation_input_tokens":"1"}`,
 	`[1]`,

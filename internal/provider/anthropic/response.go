@@ -10,6 +10,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // now stamps "created"; tests replace it.
@@ -40,16 +41,23 @@ type usage struct {
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	// CacheCreation splits CacheCreationInputTokens by the cache's
-	// lifetime; nil when the answer does not say.
-	CacheCreation *cacheCreation `json:"cache_creation"`
+	// lifetime; nil when the answer does not say. Kept raw and read
+	// leniently (hour): a shape Detour cannot read fails nothing, it only
+	// leaves the split unknown.
+	CacheCreation json.RawMessage `json:"cache_creation"`
 }
 
-// cacheCreation is the part of usage.cache_creation Detour reads: the
-// writes to the 1-hour cache, billed at twice the input price where the
-// 5-minute cache's are 1.25 times it
-// (https://platform.claude.com/docs/en/about-claude/pricing).
-type cacheCreation struct {
-	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
+// hour is the part of the writes that went to the 1-hour cache, billed at
+// twice the input price where the 5-minute cache's writes are 1.25 times
+// it (https://platform.claude.com/docs/en/about-claude/pricing), read from
+// cache_creation.ephemeral_1h_input_tokens; ok is false when the answer
+// gives no split Detour can read.
+func (u *usage) hour() (n int, ok bool) {
+	if len(u.CacheCreation) == 0 {
+		return 0, false
+	}
+	n, ok = provider.PlainInt(rawjson.Member(u.CacheCreation, "ephemeral_1h_input_tokens"))
+	return min(max(n, 0), max(u.CacheCreationInputTokens, 0)), ok
 }
 
 // prompt counts every input token, cached or not, as OpenAI's prompt_tokens
@@ -66,8 +74,9 @@ func (u *usage) prompt() int {
 func (u *usage) output() int { return min(max(u.OutputTokens, 0), 1<<53) }
 
 // details is the cache reads and writes as OpenAI's prompt_tokens_details,
-// the writes named as OpenRouter names them (cache_write_tokens), the 1-hour
-// cache's part of them as cache_write_1h_tokens; nil when neither. Writes are billed above plain input
+// the writes named as OpenRouter names them (cache_write_tokens), split by
+// the cache's lifetime as LiteLLM names it (cache_creation_token_details)
+// when the answer says; nil when neither. Writes are billed above plain input
 // (https://platform.claude.com/docs/en/about-claude/pricing), so they are
 // counted apart (docs/config.md, "Usage and cost").
 func (u *usage) details() *provider.TokenDetails {
@@ -76,8 +85,8 @@ func (u *usage) details() *provider.TokenDetails {
 	}
 	d := &provider.TokenDetails{CachedTokens: max(u.CacheReadInputTokens, 0),
 		CacheWriteTokens: max(u.CacheCreationInputTokens, 0)}
-	if c := u.CacheCreation; c != nil {
-		d.CacheWrite1hTokens = min(max(c.Ephemeral1h, 0), d.CacheWriteTokens)
+	if h, ok := u.hour(); ok && d.CacheWriteTokens > 0 {
+		d.CacheCreation = &provider.CacheCreation{Ephemeral5m: d.CacheWriteTokens - h, Ephemeral1h: h}
 	}
 	return d
 }

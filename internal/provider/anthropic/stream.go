@@ -148,7 +148,7 @@ func (s *stream) Next() (provider.Event, error) {
 				s.usage.InputTokens = u.InputTokens
 				s.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
 				s.usage.CacheReadInputTokens = u.CacheReadInputTokens
-				if u.CacheCreation != nil {
+				if len(u.CacheCreation) > 0 {
 					s.usage.CacheCreation = u.CacheCreation
 				}
 			}

@@ -62,7 +62,9 @@ var (
 	functionNames = []string{"name", "arguments"}
 	usageNames    = []string{"prompt_tokens", "completion_tokens", "total_tokens",
 		"prompt_tokens_details", "completion_tokens_details", "cache_creation_input_tokens"}
-	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_write_1h_tokens"}
+	// cachedNames' last, LiteLLM's split of the writes, is an object: a
+	// chunk whose details have one is left to encoding/json.
+	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_creation_token_details"}
 	reasoningNames = []string{"reasoning_tokens"}
 )
 
@@ -191,7 +193,7 @@ func ReadUsage(v []byte) (*Usage, bool) {
 				u.PromptTokensDetails = new(provider.TokenDetails)
 			}
 			if d := u.PromptTokensDetails; d != nil {
-				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens, &d.CacheWrite1hTokens)
+				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens)
 			} else {
 				sure = true
 			}
@@ -211,10 +213,17 @@ func ReadUsage(v []byte) (*Usage, bool) {
 }
 
 // ints reads the object v, whose members names are ints, into dst (one
-// for each name).
+// for each name but the last, when names has one more: an object, which
+// only null keeps in the scan).
 func ints(v []byte, names []string, dst ...*int) bool {
 	m := MembersOf(v, names)
 	for i, v, ok := m.Next(); ok; i, v, ok = m.Next() {
+		if i == len(dst) {
+			if !isNull(v) {
+				return false
+			}
+			continue
+		}
 		if !SetInt(dst[i], v) {
 			return false
 		}
