@@ -136,6 +136,8 @@ var requestPhrases = []phrase{
 	{a: "safety system", class: Refusal},
 	{a: "safety settings", class: Refusal},
 	{a: "prohibited content", class: Refusal},
+	{a: "contains text that is not allowed", class: Refusal},    // a relay's moderation (VoAPI, a 403: "Your submission contains text that is not allowed")
+	{a: "contains content that is not allowed", class: Refusal}, // not "contains parameters that are not allowed"
 	{a: "flagged", class: Refusal},
 	{a: "usage guidelines", class: Refusal},
 	{a: "inappropriate content", class: Refusal},
