@@ -76,7 +76,8 @@ var inputPhrases = []phrase{
 	{a: "mime type", class: BadRequest, badInput: true},
 	{a: "invalid provider", class: BadRequest, badInput: true},
 	{a: "must alternate", class: BadRequest, badInput: true},
-	{a: "交替出现", class: BadRequest, badInput: true}, // (roles) must appear alternately
+	{a: "交替出现", class: BadRequest, badInput: true},               // (roles) must appear alternately
+	{a: "appear alternately", class: BadRequest, badInput: true}, // DashScope: "User and assistant need to appear alternately in the message"
 	{a: "alternating", class: BadRequest, badInput: true},
 	{a: "must start with", class: BadRequest, badInput: true},
 	{a: "must end with", class: BadRequest, badInput: true},
@@ -200,6 +201,8 @@ var inputPhrases = []phrase{
 	// prefix mode on"): OpenAI takes an assistant turn at either end. Before
 	// the bad-input "must be".
 	{a: "must be a user message", class: Unknown},
+	{a: "last message must be from", class: Unknown},                     // LightRAG's Ollama-compatible API: "Last message must be from user role" (the query it answers)
+	{a: "first message must be from", class: Unknown},                    // the template's first turn, as "should be from" above
 	{a: "empty string at index", class: BadRequest, badInput: true},      // Cohere: "inputs contains an element that is the empty string at index 0"
 	{a: "invalid image file", class: BadRequest, badInput: true},         // CLOVA Studio: "Invalid image file"
 	{a: "returned invalid tool call arguments", class: Unknown},          // the model's own call (Ollama), before the client's

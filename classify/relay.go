@@ -12,7 +12,11 @@ import (
 //     Unable to access model x."); a proxy built on it that rethrows the
 //     error as its own 5xx sends that message whole. Read where a message
 //     opens with a 4xx status, a blank and a capital (the upstream's own
-//     sentence): "400 workers crashed" is prose, no status;
+//     sentence): "400 workers crashed" is prose, no status. FastAPI prints
+//     its HTTPException as "<status>: <detail>", and a server that catches
+//     every exception and raises a 500 with that text ({"detail":"400: No
+//     messages provided"}, LightRAG's Ollama-compatible API) relays its own
+//     4xx the same way: read alike, with the colon;
 //   - SageMaker's ModelError (424) relays its model container's answer as
 //     "Received client error (400) from primary with message \"…\"" or
 //     "Received server error (500) from model …": read as that status,
@@ -30,10 +34,14 @@ func (ts *textScan) sdkStatusLead(t []byte) int {
 		k = relayLabel(t)
 	}
 	d := t[k:]
-	if len(d) < 6 || d[0] != '4' || !digit(d[1]) || !digit(d[2]) || d[3] != ' ' || d[4] < 'A' || d[4] > 'Z' {
+	w := 4 // where the upstream's sentence starts
+	if len(d) > 5 && d[3] == ':' {
+		w = 5 // "400: No messages provided"
+	}
+	if len(d) < w+2 || d[0] != '4' || !digit(d[1]) || !digit(d[2]) || d[w-1] != ' ' || (w == 5 && d[3] != ':') || d[w] < 'A' || d[w] > 'Z' {
 		return 0
 	}
-	e := k + 5
+	e := k + w + 1
 	for e < len(t) && wordTab[t[e]] == 1 {
 		e++
 	}

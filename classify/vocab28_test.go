@@ -92,5 +92,21 @@ func TestVocabularyRoundTwentyEight(t *testing.T) {
 			body: oai("Your submission contains text that is not allowed"), req: chat, model: "m", want: Refusal},
 		{name: "parameters that are not allowed are not a refusal", status: 400,
 			body: oai("Your request contains parameters that are not allowed: foo"), req: chat, model: "m", notAny: []Class{Refusal}},
+
+		// A server that catches every exception and raises a 500 with
+		// FastAPI's print of its own 4xx ("400: …", LightRAG's
+		// lightrag/api/routers/ollama_api.py): that 4xx, its words deciding.
+		{name: "a relayed 400 with a colon: bad JSON", status: 500, body: `{"detail":"400: Invalid JSON in request body"}`, req: chat, model: "m", want: BadRequest},
+		{name: "a relayed 400 with a colon that proves nothing", status: 500, body: `{"detail":"400: No messages provided"}`, req: chat, model: "m", want: Unknown},
+		{name: "the server's template, relayed", status: 500, body: `{"detail":"400: Last message must be from user role"}`, req: chat, model: "m", want: Unknown},
+		{name: "a 500 with a colon lead stays the server's", status: 500, body: `{"detail":"500: Internal error"}`, req: chat, model: "m", want: ServerError},
+		{name: "a colon lead in lower case is prose", status: 500, body: `{"detail":"400: no messages"}`, req: chat, model: "m", want: ServerError},
+		{name: "a relayed lead the client wrote is no evidence", status: 500, body: `{"detail":"400: Invalid JSON in request body"}`,
+			req: `{"model":"m","messages":[{"role":"user","content":"400: Invalid JSON in request body"}]}`, model: "m", want: ServerError},
+
+		// Turn order in DashScope's English (DB-GPT's issues), the twin of
+		// its 交替出现.
+		{name: "user and assistant need to appear alternately", status: 400,
+			body: `{"code":"InvalidParameter","message":"User and assistant need to appear alternately in the message","request_id":"r"}`, req: chat, model: "m", want: BadRequest},
 	})
 }
