@@ -136,6 +136,7 @@ var requestPhrases = []phrase{
 	{a: "safety system", class: Refusal},
 	{a: "safety settings", class: Refusal},
 	{a: "prohibited content", class: Refusal},
+	{a: "pii detected", class: Refusal},                         // a gateway's guardrail (vLLM production-stack's router: "PII detected in request"); not "PII detection service unavailable"
 	{a: "contains text that is not allowed", class: Refusal},    // a relay's moderation (VoAPI, a 403: "Your submission contains text that is not allowed")
 	{a: "contains content that is not allowed", class: Refusal}, // not "contains parameters that are not allowed"
 	{a: "flagged", class: Refusal},
@@ -274,6 +275,10 @@ var requestPhrases = []phrase{
 	// (DashScope's Throttling.AllocationQuota, its per-minute cap: "Allocated
 	// quota exceeded"; Vertex: "Online prediction request quota exceeded …
 	// try again later with backoff").
+	// Credit is money, even at a 429 (LiveKit's gateway: "LLM token credit
+	// quota exceeded, category: MaxGatewayCredits"); its per-minute caps say
+	// "token/min rate limit exceeded".
+	{a: "credit quota", class: Quota, weak: true},
 	{a: "quota is exceeded", class: Quota, weak: true, notRate: true}, // Azure API Management's token quota policy: "Token quota is exceeded. Try again in 21 minutes …"
 	{a: "quota exceeded", class: Quota, weak: true, notRate: true},
 	// A long period after a slash ("1000 API calls / month"); weak, so that

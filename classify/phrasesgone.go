@@ -114,6 +114,7 @@ var gonePhrases = []phrase{
 	// the endpoint's state, which comes back by itself or by its operator,
 	// as a model still loading does in a 5xx.
 	{a: "is not loaded yet", class: ServerError},
+	{a: "has no active replicas", class: ServerError}, // Xinference: "Model has no active replicas, uid: x" (a 400): nothing running it now
 	{a: "failed to load model", class: ServerError},
 	{a: "error loading model", class: ServerError},
 	{a: "unload a model", class: ServerError},

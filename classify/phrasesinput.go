@@ -135,7 +135,24 @@ var inputPhrases = []phrase{
 	{a: "invalid json", class: BadRequest, badInput: true},
 	{a: "could not parse", class: BadRequest, badInput: true},
 	{a: "failed to parse", class: BadRequest, badInput: true},
+	// Google's front end's own page ("Your client has issued a malformed or
+	// illegal request. That's all we know."): the HTTP request, never the
+	// client's JSON, which that front end does not read.
+	{a: "client has issued a malformed", class: Unknown, vague: true},
 	{a: "malformed", class: BadRequest, badInput: true},
+	// Data the request carried that does not decode (Ollama: "invalid
+	// base64 image data: illegal base64 data at input byte 4"). Not Go's
+	// "json: cannot unmarshal … into Go struct field": an older server says
+	// it of content parts OpenAI takes (the corpus's Ollama answers).
+	{a: "illegal base64 data", class: BadRequest, badInput: true},
+	{a: "invalid base64", class: BadRequest, badInput: true},
+	{a: "failed to read base64", class: BadRequest, badInput: true}, // tabbyAPI: "Failed to read base64 image input."
+	{a: "failed to decode base64", class: BadRequest, badInput: true},
+	// A choice among tools the request does not declare (xAI: "A tool_choice
+	// was set on the request but no tools were specified."): at odds with
+	// itself.
+	{a: "no tools were specified", class: BadRequest, badInput: true},
+	{a: "no tools were provided", class: BadRequest, badInput: true},
 	{a: "unrecognized request argument", class: BadRequest, badInput: true},
 	{a: "unknown parameter", class: BadRequest, badInput: true},
 	{a: "unknown name", class: BadRequest, badInput: true},

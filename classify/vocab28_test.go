@@ -108,5 +108,30 @@ func TestVocabularyRoundTwentyEight(t *testing.T) {
 		// its 交替出现.
 		{name: "user and assistant need to appear alternately", status: 400,
 			body: `{"code":"InvalidParameter","message":"User and assistant need to appear alternately in the message","request_id":"r"}`, req: chat, model: "m", want: BadRequest},
+
+		// Voice agents' gateways and clients (livekit/agents' tests, xAI via
+		// pipecat-ai/pipecat's issues, Google's front end).
+		{name: "credit quota exceeded at a 429", status: 429,
+			body: `{"type":"inference_quota_exceeded","error":"LLM token credit quota exceeded, category: MaxGatewayCredits, remaining_limit: 0","quota_type":"llm"}`, req: chat, model: "m", want: Quota},
+		{name: "a token-per-minute cap of the same gateway stays a throttle", status: 429,
+			body: `{"type":"inference_quota_exceeded","error":"LLM token/min rate limit exceeded, category: MaxConcurrentGatewayLLMTpm, remaining_limit: 0"}`, req: chat, model: "m", want: RateLimited},
+		{name: "tool_choice without tools", status: 400,
+			body: `{"code":"Client specified an invalid argument","error":"Invalid request content: A tool_choice was set on the request but no tools were specified."}`, req: chat, model: "m", want: BadRequest},
+		{name: "Google's front end page names no input", status: 400,
+			body: "<!DOCTYPE html>\n<html lang=en>\n  <title>Error 400 (Bad Request)!!1</title>\n  <p><b>400.</b> <ins>That\u2019s an error.</ins>\n  <p>Your client has issued a malformed or illegal request.  <ins>That\u2019s all we know.</ins>\n",
+			req:  chat, model: "m", want: Unknown},
+		{name: "malformed input stays bad input", status: 400, body: `{"message":"Malformed input request: #: required key [messages] not found, please reformat your input and try again."}`, req: chat, model: "m", want: BadRequest},
+
+		// Data that does not decode (Ollama's server, behind ollama-js and
+		// ollama-python).
+		{name: "illegal base64 data", status: 400, body: `{"type":"error","error":{"type":"invalid_request_error","message":"invalid base64 image data: illegal base64 data at input byte 4"}}`, req: chat, model: "m", want: BadRequest},
+		{name: "base64 images only is a gap", status: 400, body: oai("Only base64 images are supported"), req: chat, model: "m", notAny: []Class{BadRequest}},
+
+		// Self-hosted servers' own words (tabbyAPI, Xinference, vLLM's
+		// production-stack router), from their source.
+		{name: "failed to read base64 image input", status: 400, body: `{"detail":"Failed to read base64 image input."}`, req: chat, model: "m", want: BadRequest},
+		{name: "no active replicas is the server's state", status: 400, body: `{"detail":"Model has no active replicas, uid: qwen2.5-instruct"}`, req: chat, model: "qwen2.5-instruct", want: ServerError},
+		{name: "PII detected is a guardrail's refusal", status: 400, body: `{"error":{"message":"PII detected in request","type":"pii_detected","code":400}}`, req: chat, model: "m", want: Refusal},
+		{name: "a PII service down is no refusal", status: 400, body: oai("PII detection service unavailable"), req: chat, model: "m", notAny: []Class{Refusal}},
 	})
 }
