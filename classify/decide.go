@@ -91,7 +91,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if carriesCredential(req) {
 		skip |= 1<<Auth | 1<<Forbidden // "Access denied due to invalid subscription key" of the client's search service
 	}
-	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model, rate: def == RateLimited}
+	ts := textScan{f: f, body: bodyText(f, body), raw: body, req: req, model: model, rate: def == RateLimited}
 	n := len(mainPhrases.list)
 	best := ts.pick(mainPhrases, skip)
 	// A gone-model code beside a param naming another field (a tool's own

@@ -66,6 +66,8 @@ type phrase struct {
 	door        bool // an API this endpoint does not serve (the door the client chose): outranks a gone-model code
 	ourModel    bool // the text must name the model Detour sent (where it is known): not a tool's or a feature's (pick.go)
 	notClient   bool // no evidence where the text names a URL the client's request holds: a credential of the client's resource (pick.go)
+	bareModel   bool // the top-level model only: not after a field path's '.' or ']' ("session.model is required", pick.go)
+	noDetails   bool // only where the body holds no list of details beside it ("details", "errors", "issues"; pick.go)
 	evidence    string
 }
 

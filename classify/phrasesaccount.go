@@ -163,14 +163,6 @@ var accountPhrases = []phrase{
 	{a: "does not include access to", class: Forbidden, ourModel: true},
 	{a: "limited to", b: "scenarios", gap: 40, class: Forbidden},
 	{a: "model not allowed", class: Forbidden, ourModel: true},
-	// The same with the model's name before it (Sourcegraph's Cody
-	// Gateway: `model "anthropic/claude-2" is not allowed, allowed: [...]`;
-	// "Model "x" is not allowed for this API key's group"): only where the
-	// text names the model Detour sent; not "… is not allowed to" do
-	// something, a feature of it.
-	{a: "is not allowed, allowed", class: Forbidden, ourModel: true},
-	{a: "is not allowed for this api key", class: Forbidden, ourModel: true},
-	{a: "is not allowed for this key", class: Forbidden, ourModel: true},
 	// A plan that serves the model nowhere ("no endpoints available for
 	// this model under your current plan and policies", GitHub Copilot), a
 	// model behind a higher plan ("Model requires a Pro subscription",

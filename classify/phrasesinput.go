@@ -185,14 +185,15 @@ var inputPhrases = []phrase{
 	// "Model name not specified, model name cannot be empty"): Detour writes
 	// the model itself, so the words prove nothing of the client's input (an
 	// endpoint's model the server cannot read, or a body it could not parse);
-	// a code still decides. Before "is required" and "cannot be empty".
-	{a: "model is required", class: Unknown, vague: true},
-	{a: "model name is required", class: Unknown, vague: true},
-	{a: "model field is required", class: Unknown, vague: true},
-	{a: "model is missing", class: Unknown, vague: true},
-	{a: "model name not specified", class: Unknown, vague: true},
-	{a: "model name cannot be empty", class: Unknown, vague: true},
-	{a: "model cannot be empty", class: Unknown, vague: true},
+	// a code still decides. Before "is required" and "cannot be empty"; not
+	// a sub-object's model ("session.model is required", review28b).
+	{a: "model is required", class: Unknown, vague: true, bareModel: true},
+	{a: "model name is required", class: Unknown, vague: true, bareModel: true},
+	{a: "model field is required", class: Unknown, vague: true, bareModel: true},
+	{a: "model is missing", class: Unknown, vague: true, bareModel: true},
+	{a: "model name not specified", class: Unknown, vague: true, bareModel: true},
+	{a: "model name cannot be empty", class: Unknown, vague: true, bareModel: true},
+	{a: "model cannot be empty", class: Unknown, vague: true, bareModel: true},
 	{a: "is required", class: BadRequest, badInput: true},
 	{a: "is a required field", class: BadRequest, badInput: true},                       // DashScope: "The content field is a required field."
 	{a: "parameter not received", class: BadRequest, badInput: true},                    // Z.ai's 1213: "messages parameter not received properly"
@@ -256,8 +257,10 @@ var inputPhrases = []phrase{
 	// The bare words, ending the sentence (Bedrock's {"message":"Validation
 	// Error"}, for a body a client library built wrong and for a model's own
 	// failures alike), name nothing; "1 validation error detected: …" goes on
-	// to name it, and "Input validation error" names the input (above).
-	{a: "validation error", class: Unknown, vague: true, last: true},
+	// to name it, "Input validation error" names the input (above), and a
+	// list of details beside the words (Zod's {"error":"Validation error",
+	// "details":[…]}) names it too (review28b).
+	{a: "validation error", class: Unknown, vague: true, last: true, noDetails: true},
 	{a: "validation error", class: BadRequest, badInput: true},
 	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
 	{a: "expected last role", class: Unknown}, // Mistral: "Expected last role User or Tool (or Assistant with prefix True) … but got assistant": an assistant prefill others take

@@ -13,6 +13,7 @@ type textScan struct {
 	f      *facts // nil or unparsed: body is the one text
 	body   []byte // the one text when f is nil or unparsed: cut by bodyText
 	req    []byte // the client's request body
+	raw    []byte // the whole answer body (noDetails); nil reads as none
 	model  string // the model Detour sent; "" for unknown
 	checks int    // echo checks made
 	echo   bool   // some phrase was discarded as echoed
@@ -101,6 +102,19 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			// Said of something other than the model Detour sent ("Tool
 			// model not allowed: dall-e-2", "Your plan does not include
 			// access to web search"): a feature's, no evidence here.
+			lo = next
+			continue
+		}
+		if t := ts.text(in); s.list[best.idx].bareModel && best.start > 0 && (t[best.start-1] == '.' || t[best.start-1] == ']') {
+			// A sub-object's model ("session.model is required"): the
+			// client's field, not the member Detour writes.
+			lo = next
+			continue
+		}
+		if s.list[best.idx].noDetails && len(ts.raw) > 0 &&
+			members(ts.raw, func(s, e, _ int, _ bool) bool { return isKey(ts.raw[s:e], detailKeys) }) {
+			// "Validation error" heading its details (Zod's {"error":
+			// "Validation error", "details": […]}): they name the input.
 			lo = next
 			continue
 		}
@@ -296,3 +310,6 @@ func bodyText(f *facts, body []byte) []byte {
 	}
 	return quotedCut(body)
 }
+
+// detailKeys name the members a validation answer lists its failures in.
+var detailKeys = []string{"details", "errors", "issues", "fields", "subErrors"}

@@ -76,17 +76,6 @@ func TestVocabularyRoundTwentyEight(t *testing.T) {
 		{name: "model in provider/model format", status: 400, body: oai("model should be in provider/model format"), req: chat, model: "gpt-5", want: Unavailable},
 		{name: "messages in a format stay bad input", status: 400, body: oai("messages should be in the chat format"), req: chat, model: "m", want: BadRequest},
 
-		// A relay's key without the model, its name between the words
-		// (Sourcegraph's Cody Gateway, quoted in sourcegraph/cody's issues).
-		{name: "model is not allowed, allowed list", status: 400,
-			body: oai(`model \"anthropic/claude-2\" is not allowed, allowed: [anthropic/claude-3-haiku]`), req: chat, model: "anthropic/claude-2", want: Forbidden},
-		{name: "model is not allowed for this key's group", status: 400,
-			body: oai(`Model \"gpt-5\" is not allowed for this API key's group`), req: chat, model: "gpt-5", want: Forbidden},
-		{name: "another model not allowed is not ours", status: 400,
-			body: oai(`image-only model \"dall-e-2\" is not allowed, use gpt-image-1`), req: chat, model: "gpt-5", notAny: []Class{Forbidden}},
-		{name: "a model not allowed to do something is a feature", status: 400,
-			body: oai(`model gpt-5 is not allowed to use the web_search tool`), req: chat, model: "gpt-5", notAny: []Class{Forbidden}},
-
 		// A relay's moderation (VoAPI, quoted in AstrBotDevs/AstrBot's issues).
 		{name: "submission contains text that is not allowed", status: 403,
 			body: oai("Your submission contains text that is not allowed"), req: chat, model: "m", want: Refusal},
