@@ -98,7 +98,7 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			lo = next
 			continue
 		}
-		if s.list[best.idx].ourModel && len(ts.model) >= 2 && !hasName(ts.text(in), ts.model) {
+		if s.list[best.idx].ourModel && len(ts.model) >= 2 && !hasName(ownWords(ts.text(in)), ts.model) {
 			// Said of something other than the model Detour sent ("Tool
 			// model not allowed: dall-e-2", "Your plan does not include
 			// access to web search"): a feature's, no evidence here.
@@ -313,3 +313,18 @@ func bodyText(f *facts, body []byte) []byte {
 
 // detailKeys name the members a validation answer lists its failures in.
 var detailKeys = []string{"details", "errors", "issues", "fields", "subErrors"}
+
+// litellmSuffix opens what LiteLLM adds to every error it relays
+// ("… Received Model Group=gpt-4o\nAvailable Model Group Fallbacks=None"):
+// the model it was sent, which is Detour's whatever the error is about.
+const litellmSuffix = "received model group="
+
+// ownWords is t without a relay's suffix naming the model it was sent: the
+// upstream's own words, where a phrase scoped to the model must find it
+// (review28b).
+func ownWords(t []byte) []byte {
+	if k := indexFold(t, litellmSuffix); k >= 0 {
+		return t[:k]
+	}
+	return t
+}

@@ -87,3 +87,23 @@ func TestReview28bValidationErrorWithDetails(t *testing.T) {
 			req:  chat, model: "gpt-4o", want: BadRequest},
 	})
 }
+
+// TestReview28bRelaySuffixNamesNoModel: LiteLLM adds "Received Model
+// Group=<the model it was sent>" to every error it relays, so a phrase
+// scoped to the model Detour sent (ourModel) found that name in every
+// LiteLLM-relayed error, whatever the error was about: "Tool model not
+// allowed: dall-e-2" read as forbidden (the endpoint cools for a client's
+// tool). The scope is read in the upstream's own words.
+func TestReview28bRelaySuffixNamesNoModel(t *testing.T) {
+	chat := `{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}`
+	litellm := func(msg string) string {
+		return `{"error":{"message":"litellm.BadRequestError: OpenAIException - ` + msg +
+			` Received Model Group=gpt-4o\nAvailable Model Group Fallbacks=None","type":null,"param":null,"code":"400"}}`
+	}
+	runHostile(t, []hostileCase{
+		{name: "a tool's model not allowed, relayed by LiteLLM", status: 400, body: litellm("Tool model not allowed: dall-e-2"),
+			req: chat, model: "gpt-4o", notAny: []Class{Forbidden}},
+		{name: "our model not allowed, relayed by LiteLLM", status: 400, body: litellm("Model not allowed: gpt-4o is not in your plan."),
+			req: chat, model: "gpt-4o", want: Forbidden},
+	})
+}
