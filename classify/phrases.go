@@ -324,6 +324,7 @@ var requestPhrases = []phrase{
 	{a: "should not be set in the request", class: BadRequest, badInput: true},
 	{a: "can not be used with", b: "request", gap: 40, class: BadRequest, badInput: true},
 	{a: "is set without", class: BadRequest, badInput: true},
+	{a: "should only be specified", class: BadRequest, badInput: true}, // Gemini, relayed: "`allowed_function_names` should only be specified for ANY mode."
 
 	// timeout, rate_limited, server_error wording (for bodies in 2xx and
 	// ambiguous 4xx).

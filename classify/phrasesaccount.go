@@ -199,10 +199,11 @@ var accountPhrases = []phrase{
 
 	// quota, strong: the account cannot pay or its allowance is spent.
 	{a: "credit balance is too low", class: Quota},
-	{a: "balance is too low", class: Quota},  // Nous Portal: "Your account balance is too low to use paid models", as a 404
-	{a: "quota is not enough", class: Quota}, // new-api: "token quota is not enough, token remain quota: …"
-	{a: "payment instrument", class: Quota},  // Bedrock: "Model access is denied due to INVALID_PAYMENT_INSTRUMENT: A valid payment instrument must be provided."
-	{a: "credit card on file", class: Quota}, // Vercel: "AI Gateway requires a valid credit card on file to service requests"
+	{a: "balance is too low", class: Quota},            // Nous Portal: "Your account balance is too low to use paid models", as a 404
+	{a: "quota is not enough", class: Quota},           // new-api: "token quota is not enough, token remain quota: …"
+	{a: "have enough quota", class: Quota, weak: true}, // CoAI (chatnio): "You don't have enough quota to use this model. please buy or subscribe …"
+	{a: "payment instrument", class: Quota},            // Bedrock: "Model access is denied due to INVALID_PAYMENT_INSTRUMENT: A valid payment instrument must be provided."
+	{a: "credit card on file", class: Quota},           // Vercel: "AI Gateway requires a valid credit card on file to service requests"
 	// A free or daily allocation used up (Cloudflare's 4006: "you have used
 	// up your daily free allocation of 10,000 neurons").
 	{a: "daily", b: "allocation", gap: 24, class: Quota},

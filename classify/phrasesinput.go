@@ -265,6 +265,11 @@ var inputPhrases = []phrase{
 	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
 	{a: "expected last role", class: Unknown}, // Mistral: "Expected last role User or Tool (or Assistant with prefix True) … but got assistant": an assistant prefill others take
 	{a: "expected one of", class: BadRequest, badInput: true},
+	// A feature DeepSeek has switched off, inside its deserializer's wording
+	// ("response_format.type `json_schema` is unavailable now", "This
+	// response_format type is unavailable now"): a gap another target
+	// fills, before "failed to deserialize".
+	{a: "is unavailable now", class: Unknown},
 	{a: "failed to deserialize", class: BadRequest, badInput: true},
 	{a: "valid range", class: BadRequest, badInput: true},
 	// A value's allowed range, as "should" ("field MaxTokens invalid,

@@ -122,5 +122,21 @@ func TestVocabularyRoundTwentyEight(t *testing.T) {
 		{name: "no active replicas is the server's state", status: 400, body: `{"detail":"Model has no active replicas, uid: qwen2.5-instruct"}`, req: chat, model: "qwen2.5-instruct", want: ServerError},
 		{name: "PII detected is a guardrail's refusal", status: 400, body: `{"error":{"message":"PII detected in request","type":"pii_detected","code":400}}`, req: chat, model: "m", want: Refusal},
 		{name: "a PII service down is no refusal", status: 400, body: oai("PII detection service unavailable"), req: chat, model: "m", notAny: []Class{Refusal}},
+
+		// Browser clients, SQL agents and relays (chathub, WrenAI, one-hub and
+		// CoAI's issues).
+		{name: "model_not_allowed code beside an invalid model", status: 403,
+			body: `{"error":{"type":"permission_error","message":"Invalid model","code":"model_not_allowed"}}`, req: chat, model: "m", want: Forbidden},
+		{name: "an invalid model without the code stays gone", status: 400, body: oai("Invalid model 'gpt-9'"), req: chat, model: "gpt-9", want: Unavailable},
+		{name: "a response_format type unavailable now is a gap", status: 400,
+			body: typed("Failed to deserialize the JSON body into the target type: response_format: response_format.type `json_schema` is unavailable now at line 1 column 37554", "invalid_request_error"),
+			req:  chat, model: "deepseek-chat", want: Unknown},
+		{name: "an unknown variant stays bad input", status: 400,
+			body: typed("Failed to deserialize the JSON body into the target type: messages[0].role: unknown variant `system`, expected `user` or `assistant` at line 1 column 29", "invalid_request_error"),
+			req:  chat, model: "m", want: BadRequest},
+		{name: "a member that should only be specified in a mode", status: 400,
+			body: oai("Provider API error: `allowed_function_names` should only be specified for ANY mode."), req: chat, model: "m", want: BadRequest},
+		{name: "not enough quota to use this model", status: 403,
+			body: `{"status":false,"error":"You don't have enough quota to use this model. please [buy](/buy) or [subscribe](/subscribe) to get more."}`, req: chat, model: "m", want: Quota},
 	})
 }
