@@ -98,7 +98,7 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			lo = next
 			continue
 		}
-		if s.list[best.idx].ourModel && len(ts.model) >= 2 && !hasName(ownWords(ts.text(in)), ts.model) {
+		if p := &s.list[best.idx]; p.ourModel && len(ts.model) >= 2 && !hasName(scope(ts.text(in), p.class), ts.model) {
 			// Said of something other than the model Detour sent ("Tool
 			// model not allowed: dall-e-2", "Your plan does not include
 			// access to web search"): a feature's, no evidence here.
@@ -314,17 +314,34 @@ func bodyText(f *facts, body []byte) []byte {
 // detailKeys name the members a validation answer lists its failures in.
 var detailKeys = []string{"details", "errors", "issues", "fields", "subErrors"}
 
-// litellmSuffix opens what LiteLLM adds to every error it relays
-// ("… Received Model Group=gpt-4o\nAvailable Model Group Fallbacks=None"):
-// the model it was sent, which is Detour's whatever the error is about.
-const litellmSuffix = "received model group="
+// litellmSuffixes open what LiteLLM's router adds to the errors it relays
+// ("… Received Model Group=gpt-4o\nAvailable Model Group Fallbacks=None",
+// and before it, where fallbacks exist for other groups only, "No fallback
+// model group found for original model_group=gpt-4o. Fallbacks=[…]"): the
+// model it was sent, which is Detour's whatever the error is about.
+var litellmSuffixes = [...]string{"received model group=", "no fallback model group found for"}
 
 // ownWords is t without a relay's suffix naming the model it was sent: the
-// upstream's own words, where a phrase scoped to the model must find it
-// (review28b).
+// upstream's own words (review28b, review28c).
 func ownWords(t []byte) []byte {
-	if k := indexFold(t, litellmSuffix); k >= 0 {
-		return t[:k]
+	for _, p := range litellmSuffixes {
+		if k := indexFold(t, p); k >= 0 {
+			t = t[:k]
+		}
 	}
 	return t
+}
+
+// scope is where a phrase of class c scoped to the model Detour sent must
+// find it: the upstream's own words, but for a gone model, which may be
+// found by the suffix too. Behind LiteLLM the model Detour sends is a
+// group's alias, and the upstream names the deployment's model
+// ("non-serverless model Qwen/…"); a tool's model the client named is
+// read as the client's before this (modelNamed), so the alias's link is
+// the one left (review28c).
+func scope(t []byte, c Class) []byte {
+	if c == Unavailable {
+		return t
+	}
+	return ownWords(t)
 }
