@@ -43,29 +43,13 @@ const (
 	flatCost = (21*5 + 1000*6.25 + 393*25) / 1e6         // 1-hour writes at cache_write
 )
 
-func hourAnswer() upstreamtest.Step {
-	return upstreamtest.Step{Body: `{"id":"msg_01","type":"message","role":"assistant","model":"claude-opus-4-5",` +
-		`"content":[{"type":"text","text":"Pride"}],"stop_reason":"end_turn","stop_sequence":null,"usage":` + hourUsage + `}`}
-}
-
-func hourStream() upstreamtest.Step {
-	start := strings.Replace(hourUsage, `"output_tokens":393`, `"output_tokens":1`, 1)
-	return upstreamtest.Step{Events: []string{
-		"event: message_start\ndata: " + `{"type":"message_start","message":{"id":"msg_01","type":"message","role":"assistant","content":[],"model":"claude-opus-4-5","stop_reason":null,"stop_sequence":null,"usage":` + start + `}}`,
-		"event: content_block_start\ndata: " + `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
-		"event: content_block_delta\ndata: " + `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Pride"}}`,
-		"event: content_block_stop\ndata: " + `{"type":"content_block_stop","index":0}`,
-		"event: message_delta\ndata: " + `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":393}}`,
-		"event: message_stop\ndata: " + `{"type":"message_stop"}`,
-	}}
-}
-
 // Every way a Claude answer reaches a client — translated whole or
 // streamed at /v1/chat/completions, passed through whole or streamed at
 // /v1/messages — records the 1-hour writes apart and prices them at
 // cache_write_1h; a target without that key prices them at cache_write.
 func TestHourCacheWriteCostsItsPremium(t *testing.T) {
-	steps := []upstreamtest.Step{hourAnswer(), hourStream(), hourAnswer(), hourStream(), hourAnswer()}
+	whole, streamed := claudeAnswerWith(hourUsage), claudeStreamWith(hourUsage)
+	steps := []upstreamtest.Step{whole, streamed, whole, streamed, whole}
 	fs := fakes(t, map[string]upstreamtest.Script{"anthropic": script(steps...)})
 	g := startClock(t, hourCfg, fs, testutil.NewClock(time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)))
 	admin := []string{"Authorization", "Bearer key-admin"}

@@ -44,15 +44,21 @@ const docUsage = `{"cache_creation_input_tokens":188086,"cache_read_input_tokens
 // written tokens made it $0.95036.
 const docCost = (21*5 + 188086*6.25 + 393*25) / 1e6 // $1.1854675
 
-func claudeAnswer() upstreamtest.Step {
+func claudeAnswer() upstreamtest.Step { return claudeAnswerWith(docUsage) }
+
+// claudeAnswerWith is Anthropic's answer with usage u.
+func claudeAnswerWith(u string) upstreamtest.Step {
 	return upstreamtest.Step{Body: `{"id":"msg_01","type":"message","role":"assistant","model":"claude-opus-4-5",` +
-		`"content":[{"type":"text","text":"Pride"}],"stop_reason":"end_turn","stop_sequence":null,"usage":` + docUsage + `}`}
+		`"content":[{"type":"text","text":"Pride"}],"stop_reason":"end_turn","stop_sequence":null,"usage":` + u + `}`}
 }
 
 // claudeStream reports docUsage as Anthropic's streams do: the input counts
 // in message_start, the final output count in message_delta.
-func claudeStream() upstreamtest.Step {
-	start := strings.Replace(docUsage, `"output_tokens":393`, `"output_tokens":1`, 1)
+func claudeStream() upstreamtest.Step { return claudeStreamWith(docUsage) }
+
+// claudeStreamWith streams usage u so: u's output_tokens is 393.
+func claudeStreamWith(u string) upstreamtest.Step {
+	start := strings.Replace(u, `"output_tokens":393`, `"output_tokens":1`, 1)
 	return upstreamtest.Step{Events: []string{
 		"event: message_start\ndata: " + `{"type":"message_start","message":{"id":"msg_01","type":"message","role":"assistant","content":[],"model":"claude-opus-4-5","stop_reason":null,"stop_sequence":null,"usage":` + start + `}}`,
 		"event: content_block_start\ndata: " + `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
