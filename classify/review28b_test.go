@@ -15,26 +15,22 @@ import "testing"
 // failure_threshold: one client's request shuts the endpoint for everyone.
 func TestReview28bOurModelAnywhere(t *testing.T) {
 	chat := `{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}`
-	litellm := func(msg string) string {
-		return `{"error":{"message":"litellm.BadRequestError: OpenAIException - ` + msg +
-			` Received Model Group=gpt-4o\nAvailable Model Group Fallbacks=None","type":null,"param":null,"code":"400"}}`
-	}
 	runHostile(t, []hostileCase{
 		// A gateway's per-key scoping of a request parameter (`Forbidden:
 		// query parameter "${name}" is not allowed for this key`), relayed
 		// by LiteLLM: the parameter is the client's.
 		{name: "a parameter not allowed for this key, relayed by LiteLLM", status: 400,
-			body: litellm(`Forbidden: query parameter \"include\" is not allowed for this key.`),
+			body: litellmRelayed(`Forbidden: query parameter \"include\" is not allowed for this key.`),
 			req:  chat, model: "gpt-4o", notAny: []Class{Forbidden}},
 		// A feature the key lacks ("Image generation is not allowed for this
 		// API key", a sub2api-style relay's): a feature's, not the model's.
 		{name: "a feature not allowed for this API key, relayed by LiteLLM", status: 400,
-			body: litellm(`Image generation is not allowed for this API key.`),
+			body: litellmRelayed(`Image generation is not allowed for this API key.`),
 			req:  chat, model: "gpt-4o", notAny: []Class{Forbidden}},
 		// The common validation idiom ("file type %s is not allowed,
 		// allowed types: %v"): the client's upload.
 		{name: "a file type not allowed, allowed types, relayed by LiteLLM", status: 400,
-			body: litellm(`File type image/bmp is not allowed, allowed types: image/png, image/jpeg.`),
+			body: litellmRelayed(`File type image/bmp is not allowed, allowed types: image/png, image/jpeg.`),
 			req:  chat, model: "gpt-4o", notAny: []Class{Forbidden}},
 		// Cody Gateway's own form: the model refused is another; the model
 		// Detour sent is named only in the list of those allowed.
@@ -96,14 +92,17 @@ func TestReview28bValidationErrorWithDetails(t *testing.T) {
 // tool). The scope is read in the upstream's own words.
 func TestReview28bRelaySuffixNamesNoModel(t *testing.T) {
 	chat := `{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}`
-	litellm := func(msg string) string {
-		return `{"error":{"message":"litellm.BadRequestError: OpenAIException - ` + msg +
-			` Received Model Group=gpt-4o\nAvailable Model Group Fallbacks=None","type":null,"param":null,"code":"400"}}`
-	}
 	runHostile(t, []hostileCase{
-		{name: "a tool's model not allowed, relayed by LiteLLM", status: 400, body: litellm("Tool model not allowed: dall-e-2"),
+		{name: "a tool's model not allowed, relayed by LiteLLM", status: 400, body: litellmRelayed("Tool model not allowed: dall-e-2"),
 			req: chat, model: "gpt-4o", notAny: []Class{Forbidden}},
-		{name: "our model not allowed, relayed by LiteLLM", status: 400, body: litellm("Model not allowed: gpt-4o is not in your plan."),
+		{name: "our model not allowed, relayed by LiteLLM", status: 400, body: litellmRelayed("Model not allowed: gpt-4o is not in your plan."),
 			req: chat, model: "gpt-4o", want: Forbidden},
 	})
+}
+
+// litellmRelayed is msg as LiteLLM relays an upstream's 400 for the model
+// group gpt-4o.
+func litellmRelayed(msg string) string {
+	return `{"error":{"message":"litellm.BadRequestError: OpenAIException - ` + msg +
+		` Received Model Group=gpt-4o\nAvailable Model Group Fallbacks=None","type":null,"param":null,"code":"400"}}`
 }
