@@ -40,6 +40,16 @@ type Usage struct {
 	OutputTokens             int `json:"output_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens,omitempty"`
+	// CacheCreation splits the writes by the cache's lifetime, where the
+	// upstream did (LiteLLM's cache_creation_token_details, relaying
+	// Claude): Anthropic's own member.
+	CacheCreation *CacheCreation `json:"cache_creation,omitempty"`
+}
+
+// CacheCreation is Anthropic's usage.cache_creation.
+type CacheCreation struct {
+	Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
 }
 
 // anthropicUsage is canonical usage u in Anthropic's terms.
@@ -53,8 +63,13 @@ func anthropicUsage(u *chat.Usage) Usage {
 	in := max(u.PromptTokens, 0)
 	in -= min(max(cached, 0), in)
 	in -= min(written, in)
-	return Usage{InputTokens: in, OutputTokens: u.CompletionTokens,
+	out := Usage{InputTokens: in, OutputTokens: u.CompletionTokens,
 		CacheReadInputTokens: cached, CacheCreationInputTokens: written}
+	if d := u.PromptTokensDetails; d != nil && d.CacheCreation != nil && written > 0 {
+		hour := u.CacheWrite1h() // within [0, written]
+		out.CacheCreation = &CacheCreation{Ephemeral5m: written - hour, Ephemeral1h: hour}
+	}
+	return out
 }
 
 // Block is one content block of an answer.

@@ -43,6 +43,18 @@ func TestAnswer(t *testing.T) {
 			"content":[{"type":"text","text":"hi"}],
 			"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":94,"output_tokens":2,"cache_read_input_tokens":0,"cache_creation_input_tokens":100}}`,
 	}, {
+		// LiteLLM's usage of a relayed Claude answer, its writes split by
+		// the cache's lifetime (BerriAI/litellm,
+		// tests/integration/translation/chat_completions/bases/azure_ai.py):
+		// Anthropic's own cache_creation for a Messages client.
+		name: "relayed cache write, split",
+		in: `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"claude-opus-4-5",
+			"choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],
+			"usage":{"prompt_tokens":1021,"completion_tokens":393,"total_tokens":1414,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":1000,"cache_creation_token_details":{"ephemeral_5m_input_tokens":250,"ephemeral_1h_input_tokens":750}},"cache_creation_input_tokens":1000}}`,
+		want: `{"id":"chatcmpl-1","type":"message","role":"assistant","model":"claude-opus-4-5",
+			"content":[{"type":"text","text":"hi"}],
+			"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":21,"output_tokens":393,"cache_read_input_tokens":0,"cache_creation_input_tokens":1000,"cache_creation":{"ephemeral_5m_input_tokens":250,"ephemeral_1h_input_tokens":750}}}`,
+	}, {
 		// DeepSeek reasoning model answer (reasoning_content,
 		// https://api-docs.deepseek.com/guides/reasoning_model), cut by
 		// length; no id or model in the body.
