@@ -279,6 +279,8 @@ var accountPhrases = []phrase{
 	{a: "套餐已过期", class: Quota}, // the plan has expired
 	// An account in arrears, a balance to top up, credits never bought.
 	{a: "overdue", class: Quota},
+	{a: "payment is past due", class: Quota},        // Ollama Cloud, a 403: "your subscription payment is past due. update your payment method …"
+	{a: "update your payment method", class: Quota}, // the same notice, worded as what to do
 	{a: "arrears", class: Quota},
 	{a: "balance is insufficient", class: Quota},
 	{a: "top up", class: Quota},

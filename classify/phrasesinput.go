@@ -248,6 +248,11 @@ var inputPhrases = []phrase{
 	{a: "missing required", class: BadRequest, badInput: true},
 	{a: "missing", b: "required parameter", gap: 32, class: BadRequest, badInput: true}, // "missing one or multiple required parameters"
 	{a: "is not specified", class: BadRequest, badInput: true},
+	// A mode this endpoint serves only streamed (DashScope: "parameter.
+	// enable_thinking must be set to false for non-streaming calls", its
+	// 非流式调用 twin): the client need not have sent the member at all;
+	// before the bad-input "must be".
+	{a: "for non-streaming calls", class: Unknown},
 	{a: "must be", class: BadRequest, badInput: true},
 	{a: "must not be", class: BadRequest, badInput: true},
 	{a: "cannot be empty", class: BadRequest, badInput: true},
@@ -265,6 +270,16 @@ var inputPhrases = []phrase{
 	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
 	{a: "expected last role", class: Unknown}, // Mistral: "Expected last role User or Tool (or Assistant with prefix True) … but got assistant": an assistant prefill others take
 	{a: "expected one of", class: BadRequest, badInput: true},
+	// A content part this model does not take, in a deserializer's words
+	// (DeepSeek: "messages[25]: unknown variant `image_url`, expected
+	// `text`"): a model without image or audio input, a gap a vision
+	// model fills — as "does not support image input" is. Not a role's
+	// variant (`developer`), which names the request's value as wrong.
+	{a: "unknown variant `image_url`", class: Unknown},
+	{a: "unknown variant `input_audio`", class: Unknown},
+	{a: "unknown variant `input_image`", class: Unknown},
+	{a: "unknown variant `video_url`", class: Unknown},
+	{a: "unknown variant `file`", class: Unknown},
 	// A feature DeepSeek has switched off, inside its deserializer's wording
 	// ("response_format.type `json_schema` is unavailable now", "This
 	// response_format type is unavailable now"): a gap another target

@@ -138,5 +138,19 @@ func TestVocabularyRoundTwentyEight(t *testing.T) {
 			body: oai("Provider API error: `allowed_function_names` should only be specified for ANY mode."), req: chat, model: "m", want: BadRequest},
 		{name: "not enough quota to use this model", status: 403,
 			body: `{"status":false,"error":"You don't have enough quota to use this model. please [buy](/buy) or [subscribe](/subscribe) to get more."}`, req: chat, model: "m", want: Quota},
+
+		// Model vendors' threads (DeepSeek, Ollama Cloud, DashScope).
+		{name: "an image part a text model does not take", status: 400,
+			body: typed("Failed to deserialize the JSON body into the target type: messages[25]: unknown variant `image_url`, expected `text` at line 1 column 94434", "invalid_request_error"),
+			req:  chat, model: "deepseek-chat", want: Unknown},
+		{name: "a role's unknown variant stays bad input", status: 400,
+			body: typed("Failed to deserialize the JSON body into the target type: messages[1].role: unknown variant `developer`, expected one of `system`, `user`, `assistant`, `tool` at line 1 column 51036", "invalid_request_error"),
+			req:  chat, model: "deepseek-chat", want: BadRequest},
+		{name: "subscription payment past due", status: 403,
+			body: `{"error":"your subscription payment is past due. update your payment method at https://ollama.com/settings"}`, req: chat, model: "m", want: Quota},
+		{name: "thinking only when streamed", status: 400,
+			body: `{"error":{"code":"invalid_parameter_error","message":"parameter.enable_thinking must be set to false for non-streaming calls","param":null,"type":"invalid_request_error"}}`,
+			req:  chat, model: "qwen3-32b", want: Unknown},
+		{name: "logprobs at odds with top_logprobs stays bad input", status: 400, body: oai("logprobs must be set to true if top_logprobs is set"), req: chat, model: "m", want: BadRequest},
 	})
 }
