@@ -113,6 +113,7 @@ var requestPhrases = []phrase{
 	{a: "max_model_len", class: ContextLength},
 	{a: "maximum model length", class: ContextLength},
 	{a: "max_seq_len", class: ContextLength},
+	{a: "longer than the specified maximum sequence length", class: ContextLength}, // watsonx: "Token sequence length is longer than the specified maximum sequence length for this model (1336 > 512)"
 	// "too many tokens" about the output cap ("max tokens must be less than
 	// or equal to 4096, the maximum output for this model") is the client's
 	// max_tokens, not the prompt's size: below every window wording above.
@@ -367,8 +368,9 @@ var requestPhrases = []phrase{
 	{a: "no free quota tier", class: Forbidden},
 	{a: "throttl", class: RateLimited},
 	{a: "overloaded", class: ServerError},
-	{a: "server overload", class: ServerError},   // Ark's ServerOverloaded, as a 429: "… due to server overload"
-	{a: "load is saturated", class: ServerError}, // new-api: "Current group upstream load is saturated", as a 429
+	{a: "temporarily out of capacity", class: ServerError}, // Vertex, a 429 RESOURCE_EXHAUSTED: "the service is temporarily out of capacity"
+	{a: "server overload", class: ServerError},             // Ark's ServerOverloaded, as a 429: "… due to server overload"
+	{a: "load is saturated", class: ServerError},           // new-api: "Current group upstream load is saturated", as a 429
 	// iFlytek Spark's busy, short and broken engines (服务忙, 服务容量不足,
 	// 引擎内部错误), in its status envelope's 200; not a user's own storage
 	// (用户OSS容量不足). Its 10007, 用户流量受限 (one request at a time per

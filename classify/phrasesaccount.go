@@ -66,6 +66,10 @@ var accountPhrases = []phrase{
 	{a: "authentication failed", class: Auth},
 	{a: "authentication error", class: Auth},       // Cloudflare's 10000 "Authentication error", as a 403
 	{a: "authentication is disabled", class: Auth}, // Azure: "Key based authentication is disabled for this resource"
+	// OCI's one 404 for a missing IAM policy and a missing model alike
+	// ("Authorization failed or requested resource not found."): never a bad
+	// key, so not auth; the endpoint's, as its 404 says.
+	{a: "authorization failed or requested resource not found", class: Unavailable},
 	{a: "authorization failed", class: Auth},
 	{a: "organization has been disabled", class: Auth},
 	{a: "organization has been restricted", class: Auth},
@@ -118,6 +122,7 @@ var accountPhrases = []phrase{
 	{a: "authorization header", b: "missing", gap: 12, class: Auth},
 	{a: "missing", b: "authorization header", gap: 12, class: Auth},
 	{a: "missing `authorization`", class: Auth}, // before the bad-input "missing `" (a member the request left out)
+	{a: "no authorization header", class: Auth}, // Azure: "No authorization header present" (the key Detour sends, or none configured)
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},

@@ -34,7 +34,8 @@ var gonePhrases = []phrase{
 	// be set to true if top_logprobs is set", the request at odds with itself.
 	{a: "store must be set to false", class: Unknown, last: true},
 	{a: "stream must be set to true", class: Unknown, last: true},
-	{a: "no endpoints found that can handle", class: Unknown}, // OpenRouter: "… that can handle the requested parameters"
+	{a: "model you requested is unavailable in", class: Unavailable}, // Snowflake Cortex: "… unavailable in your region. To access it, enable cross region inference" (the endpoint's region)
+	{a: "no endpoints found that can handle", class: Unknown},        // OpenRouter: "… that can handle the requested parameters"
 	{a: "no endpoints found that support", class: Unknown},
 	{a: "no endpoints found", class: Unavailable},
 	{a: "is not a valid model id", class: Unavailable},

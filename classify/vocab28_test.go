@@ -152,5 +152,18 @@ func TestVocabularyRoundTwentyEight(t *testing.T) {
 			body: `{"error":{"code":"invalid_parameter_error","message":"parameter.enable_thinking must be set to false for non-streaming calls","param":null,"type":"invalid_request_error"}}`,
 			req:  chat, model: "qwen3-32b", want: Unknown},
 		{name: "logprobs at odds with top_logprobs stays bad input", status: 400, body: oai("logprobs must be set to true if top_logprobs is set"), req: chat, model: "m", want: BadRequest},
+
+		// Clouds' own answers (OCI, Snowflake Cortex, Vertex, Azure,
+		// watsonx), as their SDKs' issue threads quote them.
+		{name: "OCI's one 404 for a policy or a model", status: 404, body: `{"code":"404","message":"Authorization failed or requested resource not found."}`, req: chat, model: "m", want: Unavailable},
+		{name: "an authorization failure with a key stays auth", status: 401, body: oai("Authorization failed: invalid API key"), req: chat, model: "m", want: Auth},
+		{name: "a model unavailable in this region", status: 400,
+			body: `{"message":"The model you requested is unavailable in your region. To access it, enable cross region inference with AWS_US, ANY_REGION."}`, req: chat, model: "claude-3-5-sonnet", want: Unavailable},
+		{name: "a service temporarily out of capacity at a 429", status: 429,
+			body: `{"error":{"code":429,"message":"Unable to submit request because the service is temporarily out of capacity. Try again later.","status":"RESOURCE_EXHAUSTED"}}`, req: chat, model: "m", want: ServerError},
+		{name: "no authorization header present", status: 400, body: oai("No authorization header present"), req: chat, model: "m", want: Auth},
+		{name: "a sequence longer than the model's maximum", status: 400,
+			body: `{"errors":[{"code":"invalid_input_argument","message":"Invalid input argument for Model 'ibm/slate-125m-english-rtrvr': Token sequence length is longer than the specified maximum sequence length for this model (1336 > 512)."}]}`,
+			req:  chat, model: "ibm/slate-125m-english-rtrvr", want: ContextLength},
 	})
 }
