@@ -84,7 +84,6 @@ func init() {
 		"sensitive_words_detected":             strongCode(Refusal),   // one-api's forks: the relay's keyword filter
 		"modelnotopen":                         strongCode(Forbidden), // Volcengine Ark: a model the account has not activated
 		"model_terms_required":                 strongCode(Forbidden), // Groq: the org admin has not accepted the model's terms
-		"model_not_allowed":                    strongCode(Forbidden), // a key or plan without the model ({"type":"permission_error","message":"Invalid model","code":"model_not_allowed"}, claude.ai via chathub)
 		"unsupported_country_region_territory": strongCode(Forbidden), "permission_error": weakCode(Forbidden),
 		"permissiondenied": weakCode(Forbidden), "permission_denied": weakCode(Forbidden), "forbidden": weakCode(Forbidden),
 		// transient

@@ -283,8 +283,10 @@ var inputPhrases = []phrase{
 	// A feature DeepSeek has switched off, inside its deserializer's wording
 	// ("response_format.type `json_schema` is unavailable now", "This
 	// response_format type is unavailable now"): a gap another target
-	// fills, before "failed to deserialize".
-	{a: "is unavailable now", class: Unknown},
+	// fills, before "failed to deserialize". Only said of response_format:
+	// "… is unavailable now, please try again" is an outage's idiom
+	// (review28d).
+	{a: "response_format", b: "unavailable", gap: 40, class: Unknown},
 	{a: "failed to deserialize", class: BadRequest, badInput: true},
 	{a: "valid range", class: BadRequest, badInput: true},
 	// A value's allowed range, as "should" ("field MaxTokens invalid,

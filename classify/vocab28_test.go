@@ -125,8 +125,6 @@ func TestVocabularyRoundTwentyEight(t *testing.T) {
 
 		// Browser clients, SQL agents and relays (chathub, WrenAI, one-hub and
 		// CoAI's issues).
-		{name: "model_not_allowed code beside an invalid model", status: 403,
-			body: `{"error":{"type":"permission_error","message":"Invalid model","code":"model_not_allowed"}}`, req: chat, model: "m", want: Forbidden},
 		{name: "an invalid model without the code stays gone", status: 400, body: oai("Invalid model 'gpt-9'"), req: chat, model: "gpt-9", want: Unavailable},
 		{name: "a response_format type unavailable now is a gap", status: 400,
 			body: typed("Failed to deserialize the JSON body into the target type: response_format: response_format.type `json_schema` is unavailable now at line 1 column 37554", "invalid_request_error"),

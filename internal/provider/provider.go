@@ -113,6 +113,9 @@ type TokenDetails struct {
 	// (https://openrouter.ai/docs/use-cases/usage-accounting), and what a
 	// translated Claude answer says for its cache_creation_input_tokens.
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	// CacheCreationTokens is LiteLLM's name for the same writes, inside
+	// prompt_tokens_details; read, never written by Detour.
+	CacheCreationTokens int `json:"cache_creation_tokens,omitempty"`
 	// CacheCreation splits the writes by the cache's lifetime, as LiteLLM
 	// names it for a relayed Claude answer, and as a translated Claude
 	// answer says it (its usage.cache_creation); nil when unknown. Anthropic
@@ -143,15 +146,15 @@ func (u *Usage) Cached() int {
 }
 
 // CacheWrite is the number of input tokens u reports written to the prompt
-// cache (0 when none), under either name relays give it: the larger, as
-// both count the same tokens.
+// cache (0 when none), under any name relays give it: the largest, as all
+// count the same tokens.
 func (u *Usage) CacheWrite() int {
 	if u == nil {
 		return 0
 	}
 	n := u.CacheCreationInputTokens
 	if d := u.PromptTokensDetails; d != nil {
-		n = max(n, d.CacheWriteTokens)
+		n = max(n, d.CacheWriteTokens, d.CacheCreationTokens)
 	}
 	return n
 }

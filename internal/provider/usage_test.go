@@ -20,6 +20,11 @@ var usageCases = []string{
 	// a translated one says it: left to encoding/json.
 	`{"prompt_tokens":1021,"completion_tokens":393,"total_tokens":1414,"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":1000,"cache_creation_token_details":{"ephemeral_5m_input_tokens":250,"ephemeral_1h_input_tokens":750}}}`,
 	`{"prompt_tokens_details":{"cached_tokens":1,"cache_creation_token_details":null}}`,
+	// LiteLLM's name for the writes' total inside the details (a
+	// LiteLLM-compatible proxy's cache-billing fixture, review 28d).
+	`{"prompt_tokens":200,"completion_tokens":50,"total_tokens":250,"prompt_tokens_details":{"cached_tokens":80,"cache_creation_tokens":30}}`,
+	`{"prompt_tokens_details":{"cache_creation_tokens":30,"cache_creation_token_details":{"ephemeral_5m_input_tokens":10,"ephemeral_1h_input_tokens":20}}}`,
+	`{"prompt_tokens_details":{"cache_creation_tokens":1,"cache_creation_tokens":2}}`,
 	`{"prompt_tokens_details":{"cache_creation_token_details":7}}`,
 	`{"prompt_tokens":null,"prompt_tokens_details":null}`,
 	`{"prompt_tokens_details":{"cached_tokens":null}}`,
