@@ -113,7 +113,7 @@ var requestPhrases = []phrase{
 	{a: "max_model_len", class: ContextLength},
 	{a: "maximum model length", class: ContextLength},
 	{a: "max_seq_len", class: ContextLength},
-	{a: "longer than the specified maximum sequence length", class: ContextLength}, // watsonx: "Token sequence length is longer than the specified maximum sequence length for this model (1336 > 512)"
+	{a: "token sequence length is longer than the specified maximum", class: ContextLength}, // watsonx: "Token sequence length is longer than the specified maximum sequence length for this model (1336 > 512)"
 	// "too many tokens" about the output cap ("max tokens must be less than
 	// or equal to 4096, the maximum output for this model") is the client's
 	// max_tokens, not the prompt's size: below every window wording above.

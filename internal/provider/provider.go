@@ -114,14 +114,33 @@ type TokenDetails struct {
 	// translated Claude answer says for its cache_creation_input_tokens.
 	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	// CacheCreationTokens is LiteLLM's name for the same writes, inside
-	// prompt_tokens_details; read, never written by Detour.
-	CacheCreationTokens int `json:"cache_creation_tokens,omitempty"`
+	// prompt_tokens_details, read leniently (Count): a value that is not a
+	// whole number leaves it 0 and loses nothing else of the usage. Detour
+	// writes it only where it passes the upstream's usage on (a spliced
+	// stream).
+	CacheCreationTokens Count `json:"cache_creation_tokens,omitempty"`
 	// CacheCreation splits the writes by the cache's lifetime, as LiteLLM
 	// names it for a relayed Claude answer, and as a translated Claude
 	// answer says it (its usage.cache_creation); nil when unknown. Anthropic
 	// bills 1-hour writes above 5-minute ones (docs/config.md, "Usage and
 	// cost").
 	CacheCreation *CacheCreation `json:"cache_creation_token_details,omitempty"`
+}
+
+// Count is a token count an upstream reports beside the ones Detour
+// needs, read leniently: a value that is not a whole number of at most 18
+// digits (30.0, "30", 1e30, an object) leaves it 0 rather than failing the
+// usage it sits in (review28e).
+type Count int
+
+// UnmarshalJSON reads b as a whole number, else 0; it never fails.
+func (c *Count) UnmarshalJSON(b []byte) error {
+	n, ok := PlainInt(b)
+	if !ok {
+		n = 0
+	}
+	*c = Count(n)
+	return nil
 }
 
 // CacheCreation is LiteLLM's cache_creation_token_details: the writes to
@@ -154,7 +173,7 @@ func (u *Usage) CacheWrite() int {
 	}
 	n := u.CacheCreationInputTokens
 	if d := u.PromptTokensDetails; d != nil {
-		n = max(n, d.CacheWriteTokens, d.CacheCreationTokens)
+		n = max(n, d.CacheWriteTokens, int(d.CacheCreationTokens))
 	}
 	return n
 }

@@ -65,7 +65,7 @@ func scanUsage(raw []byte) (*Usage, bool) {
 			switch {
 			case null:
 			case i == firstDetail:
-				u.PromptTokensDetails = &TokenDetails{CachedTokens: n[0], CacheWriteTokens: n[1], CacheCreationTokens: n[2]}
+				u.PromptTokensDetails = &TokenDetails{CachedTokens: n[0], CacheWriteTokens: n[1], CacheCreationTokens: Count(n[2])}
 			default:
 				u.CompletionTokensDetails = &OutputDetails{ReasoningTokens: n[0]}
 			}

@@ -193,7 +193,7 @@ func ReadUsage(v []byte) (*Usage, bool) {
 				u.PromptTokensDetails = new(provider.TokenDetails)
 			}
 			if d := u.PromptTokensDetails; d != nil {
-				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens, &d.CacheCreationTokens)
+				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens, (*int)(&d.CacheCreationTokens))
 			} else {
 				sure = true
 			}

@@ -27,6 +27,7 @@ var readCases = []string{
 	`{"prompt_tokens_details":{"cached_tokens":0,"cache_write_tokens":1000,"cache_creation_token_details":{"ephemeral_5m_input_tokens":250,"ephemeral_1h_input_tokens":750}}}`,
 	`{"prompt_tokens_details":{"cache_creation_token_details":null}}`, `{"prompt_tokens_details":{"cache_creation_token_details":"1"}}`,
 	`{"prompt_tokens_details":{"cached_tokens":80,"cache_creation_tokens":30}}`, `{"prompt_tokens_details":{"cache_creation_tokens":"30"}}`,
+	`{"prompt_tokens_details":{"cache_creation_tokens":30.0}}`, `{"prompt_tokens_details":{"cache_creation_tokens":1e30}}`,
 }
 
 // TestReadersReadAsUnmarshal: ReadToolCalls and ReadUsage read as

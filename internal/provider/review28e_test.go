@@ -1,0 +1,16 @@
+package provider
+
+import "testing"
+
+func TestReview28eOddCacheCreationTokensKeepsTheUsage(t *testing.T) {
+	for _, raw := range []string{
+		`{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cached_tokens":0,"cache_creation_tokens":30.0}}`,
+		`{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cache_creation_tokens":"30"}}`,
+		`{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cache_creation_tokens":1e30}}`,
+	} {
+		u, err := ParseUsage([]byte(raw))
+		if err != nil || u == nil || u.PromptTokens != 100 || u.CompletionTokens != 50 {
+			t.Errorf("%s: got %+v, %v; want the prompt and completion counts kept", raw, u, err)
+		}
+	}
+}
