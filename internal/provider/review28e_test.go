@@ -2,6 +2,9 @@ package provider
 
 import "testing"
 
+// An odd value in LiteLLM's cache_creation_tokens (a float, a string, a
+// number past int64) leaves the writes' total unknown, never the whole usage:
+// a lost usage under-charges a client's budget (review 28e).
 func TestReview28eOddCacheCreationTokensKeepsTheUsage(t *testing.T) {
 	for _, raw := range []string{
 		`{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cached_tokens":0,"cache_creation_tokens":30.0}}`,

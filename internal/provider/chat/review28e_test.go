@@ -2,6 +2,7 @@ package chat
 
 import "testing"
 
+// The same in a stream's usage chunk: the chunk still reads (review 28e).
 func TestReview28eOddCacheCreationTokensInAChunk(t *testing.T) {
 	chunk := `{"id":"c","model":"m","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cached_tokens":0,"cache_creation_tokens":30.0}}}`
 	var c StreamChunk
