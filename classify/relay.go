@@ -38,7 +38,7 @@ func (ts *textScan) sdkStatusLead(t []byte) int {
 	if len(d) > 5 && d[3] == ':' {
 		w = 5 // "400: No messages provided"
 	}
-	if len(d) < w+2 || d[0] != '4' || !digit(d[1]) || !digit(d[2]) || d[w-1] != ' ' || (w == 5 && d[3] != ':') || d[w] < 'A' || d[w] > 'Z' {
+	if len(d) < w+2 || d[0] != '4' || !digit(d[1]) || !digit(d[2]) || d[w-1] != ' ' || d[w] < 'A' || d[w] > 'Z' {
 		return 0
 	}
 	e := k + w + 1
