@@ -95,6 +95,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// server failing under load: the endpoint cools as a gone model does. (An
 	// engine asleep or a model still loading comes back by itself: those stay
 	// server_error.)
+	{a: "is no longer compatible with your version", class: Unavailable}, // Ollama: "'llama3.2-vision' is no longer compatible with your version of Ollama … run 'ollama pull …'" (a 500)
 	{a: "no models", b: "loaded", gap: 24, class: Unavailable},
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
 	{a: "no embedding models", b: "loaded", gap: 24, class: Unknown}, // TabbyAPI: "No embedding models are currently loaded." (a door's API, as above)

@@ -121,8 +121,10 @@ var accountPhrases = []phrase{
 	// "Missing Authorization header"): the operator's key, even as 403.
 	{a: "authorization header", b: "missing", gap: 12, class: Auth},
 	{a: "missing", b: "authorization header", gap: 12, class: Auth},
-	{a: "missing `authorization`", class: Auth}, // before the bad-input "missing `" (a member the request left out)
-	{a: "no authorization header", class: Auth}, // Azure: "No authorization header present" (the key Detour sends, or none configured)
+	{a: "missing `authorization`", class: Auth},        // before the bad-input "missing `" (a member the request left out)
+	{a: "no authorization header", class: Auth},        // Azure: "No authorization header present" (the key Detour sends, or none configured)
+	{a: "required header: authorization", class: Auth}, // "Missing required header: Authorization": the key Detour sends, before the adapter's "missing required header"
+	{a: "required header: x-api-key", class: Auth},
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},

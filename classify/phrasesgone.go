@@ -35,6 +35,7 @@ var gonePhrases = []phrase{
 	{a: "store must be set to false", class: Unknown, last: true},
 	{a: "stream must be set to true", class: Unknown, last: true},
 	{a: "model you requested is unavailable in", class: Unavailable}, // Snowflake Cortex: "… unavailable in your region. To access it, enable cross region inference" (the endpoint's region)
+	{a: "cannot run this remote model", class: Unavailable},          // Ollama: "this server cannot run this remote model" (a cloud model on a server without it)
 	{a: "no endpoints found that can handle", class: Unknown},        // OpenRouter: "… that can handle the requested parameters"
 	{a: "no endpoints found that support", class: Unknown},
 	{a: "no endpoints found", class: Unavailable},

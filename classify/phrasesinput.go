@@ -245,6 +245,12 @@ var inputPhrases = []phrase{
 	{a: "make sure your image is valid", class: BadRequest, badInput: true},
 	{a: "mutually exclusive", class: BadRequest, badInput: true},        // mistral.rs: "Request `grammar` and `response_format` were both provided but are mutually exclusive."
 	{a: "system prompt at position", class: BadRequest, badInput: true}, // MLC: "System prompt at position 2 in the message list is invalid."
+	// A header the adapter writes ("Missing required header:
+	// anthropic-version", LMDeploy's /v1/messages), not the client's input;
+	// and the model member by another name ("Missing 'model' field",
+	// GPUStack), which Detour writes itself (as "model is required").
+	{a: "missing required header", class: Unknown, vague: true},
+	{a: "missing 'model' field", class: Unknown, vague: true},
 	{a: "missing required", class: BadRequest, badInput: true},
 	{a: "missing", b: "required parameter", gap: 32, class: BadRequest, badInput: true}, // "missing one or multiple required parameters"
 	{a: "is not specified", class: BadRequest, badInput: true},

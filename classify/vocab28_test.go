@@ -166,5 +166,18 @@ func TestVocabularyRoundTwentyEight(t *testing.T) {
 		{name: "a sequence longer than the model's maximum", status: 400,
 			body: `{"errors":[{"code":"invalid_input_argument","message":"Invalid input argument for Model 'ibm/slate-125m-english-rtrvr': Token sequence length is longer than the specified maximum sequence length for this model (1336 > 512)."}]}`,
 			req:  chat, model: "ibm/slate-125m-english-rtrvr", want: ContextLength},
+
+		// From the held-out hunts' misses (GPUStack, LMDeploy, Ollama's
+		// server source): the members and headers Detour writes, a model
+		// this server cannot run.
+		{name: "missing 'model' field", status: 400, body: `{"error":"Missing 'model' field"}`, req: chat, model: "m", want: Unknown},
+		{name: "a missing messages field stays bad input", status: 400, body: `{"error":"Missing 'messages' field"}`, req: chat, model: "m", want: BadRequest},
+		{name: "a header the adapter writes", status: 400, body: oai("Missing required header: anthropic-version"), req: chat, model: "m", want: Unknown},
+		{name: "the key's header missing is auth", status: 400, body: oai("Missing required header: Authorization"), req: chat, model: "m", want: Auth},
+		{name: "a missing parameter stays bad input", status: 400, body: oai("Missing required parameter: 'messages'."), req: chat, model: "m", want: BadRequest},
+		{name: "a remote model this server cannot run", status: 400, body: `{"error":"this server cannot run this remote model"}`, req: chat, model: "gpt-oss:120b-cloud", want: Unavailable},
+		{name: "a model no longer compatible with the server", status: 500,
+			body: `{"error":"'llama3.2-vision' is no longer compatible with your version of Ollama and has been replaced by a newer version. To re-download, run 'ollama pull llama3.2-vision'"}`,
+			req:  chat, model: "llama3.2-vision", want: Unavailable},
 	})
 }
