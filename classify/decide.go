@@ -201,7 +201,7 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		// weakest structure: a capability gap that names its path ("…
 		// errors: messages.0.content.1.image: This model does not support
 		// image input") is still a gap, which the next target may not have.
-		if ev := structureProof(f); ev != "" && !(capability && (ev == "openai:param" || ev == "message:field-path" && !fieldPathPrefix(f.texts[0]))) {
+		if ev := structureProof(f); ev != "" && !(capability && !vague && (ev == "openai:param" || ev == "message:field-path" && !fieldPathPrefix(f.texts[0]))) {
 			return Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 		}
 	}

@@ -121,10 +121,14 @@ var accountPhrases = []phrase{
 	// "Missing Authorization header"): the operator's key, even as 403.
 	{a: "authorization header", b: "missing", gap: 12, class: Auth},
 	{a: "missing", b: "authorization header", gap: 12, class: Auth},
-	{a: "missing `authorization`", class: Auth},        // before the bad-input "missing `" (a member the request left out)
-	{a: "no authorization header", class: Auth},        // Azure: "No authorization header present" (the key Detour sends, or none configured)
-	{a: "required header: authorization", class: Auth}, // "Missing required header: Authorization": the key Detour sends, before the adapter's "missing required header"
-	{a: "required header: x-api-key", class: Auth},
+	{a: "missing `authorization`", class: Auth}, // before the bad-input "missing `" (a member the request left out)
+	{a: "no authorization header", class: Auth}, // Azure: "No authorization header present" (the key Detour sends, or none configured)
+	// "Missing required header: Authorization" (or "… header parameter:
+	// x-api-key"): the key Detour sends, before the adapter's "missing
+	// required header"; not where the text names a URL the client sent (its
+	// resource's header, review28f).
+	{a: "required header", b: "authorization", gap: 16, class: Auth, notClient: true},
+	{a: "required header", b: "x-api-key", gap: 16, class: Auth, notClient: true},
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},

@@ -60,7 +60,7 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("anthropic-version", Version)
 	for _, k := range forwarded {
-		if vs := req.Header.Values(k); len(vs) > 0 {
+		if vs := req.Header.Values(k); len(vs) > 0 && !(len(vs) == 1 && vs[0] == "") {
 			hr.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
 		}
 	}
