@@ -11,7 +11,7 @@ package classify
 // (save "is missing a", a named lack, which outranks the provider-load asides).
 //
 // Phrases are lower case; a space matches any run of blanks.
-var mainPhrases = newPhraseSet(joinPhrases(connectorPhrases, accountPhrases, gonePhrases, requestPhrases, inputPhrases, featureGonePhrases))
+var mainPhrases = newPhraseSet(joinPhrases(connectorPhrases, accountPhrases, gonePhrases, requestPhrases, statePhrases, inputPhrases, featureGonePhrases))
 
 // connectorPhrases name what the client connected the request to, ranked
 // before the account wording: a remote MCP server the request declared
@@ -28,8 +28,9 @@ var connectorPhrases = []phrase{
 }
 
 // requestPhrases: the request at this endpoint (batch caps, the window,
-// content policy, size), then the transient and access wording; bad input
-// and the capability gaps follow (inputPhrases, phrasesinput.go).
+// content policy, size, money, settings at odds); the transient and access
+// wording follows (statePhrases, phrasesstate.go), then bad input and the
+// capability gaps (inputPhrases, phrasesinput.go).
 var requestPhrases = []phrase{
 	// overflow, before the window: a batch over this endpoint's per-request
 	// cap (tokens or items per batch, inputs per request), even where the
@@ -326,165 +327,6 @@ var requestPhrases = []phrase{
 	{a: "can not be used with", b: "request", gap: 40, class: BadRequest, badInput: true},
 	{a: "is set without", class: BadRequest, badInput: true},
 	{a: "should only be specified", class: BadRequest, badInput: true}, // Gemini, relayed: "`allowed_function_names` should only be specified for ANY mode."
-
-	// timeout, rate_limited, server_error wording (for bodies in 2xx and
-	// ambiguous 4xx).
-	// Fetching what the client's request points to timed out ("Download
-	// multimodal file timed out", "Timed out while fetching the image
-	// URL"): its URL is slow, not the endpoint's timer.
-	{a: "download", b: "timed out", gap: 40, class: Unknown},
-	{a: "fetch", b: "timed out", gap: 40, class: Unknown},
-	{a: "timed out", b: "download", gap: 24, class: Unknown},
-	{a: "timed out", b: "fetch", gap: 24, class: Unknown},
-	{a: "timeout", b: "download", gap: 24, class: Unknown}, // "Timeout while downloading {url}" (OpenAI, beside code invalid_value)
-	{a: "timeout", b: "fetch", gap: 24, class: Unknown},
-	{a: "download", b: "timeout", gap: 40, class: Unknown},
-	// A relay's queue for the key's own concurrency ("Request timed out
-	// waiting for concurrency slot. Limit: 2 concurrent requests"): a rate.
-	{a: "concurrency slot", class: RateLimited},
-	{a: "timed out", class: Timeout},
-	{a: "deadline exceeded", class: Timeout},
-	{a: "deadline_exceeded", class: Timeout},
-	{a: "deadline expired", class: Timeout},
-	// A request member missing, named in backticks ("Missing `max_tokens`
-	// for request subject to rate limiting rules", TensorZero): the
-	// request's, before the words "rate limit" it explains itself with; at
-	// a 429 the status still decides, as for all bad input.
-	{a: "missing `", class: BadRequest, badInput: true},
-	{a: "rate limit", class: RateLimited},
-	{a: "rate_limit", class: RateLimited},
-	{a: "too many requests", class: RateLimited},
-	// Flow control and requests per second (Spark's 11202/11203: "秒级流控超限",
-	// "并发流控超限"; Baidu's 18: "Open api qps request limit reached"); a
-	// day's flow control is quota (accountPhrases, first).
-	{a: "流控", class: RateLimited},
-	{a: "qps", word: true, class: RateLimited},
-	{a: "超过限额", b: "稍后重试", gap: 12, class: RateLimited}, // Hunyuan: "引擎层请求超过限额；请稍后重试" (over the limit; retry later)
-	// A model this account's tier is not offered ("Gemini 2.5 Pro Preview
-	// doesn't have a free quota tier. Please use …"): access this endpoint
-	// lacks, not the account's money (other models on the key still serve),
-	// and after the rate wording, so a free tier's throttle stays one.
-	{a: "have a free quota tier", class: Forbidden},
-	{a: "no free quota tier", class: Forbidden},
-	{a: "throttl", class: RateLimited},
-	{a: "overloaded", class: ServerError},
-	{a: "temporarily out of capacity", class: ServerError}, // Vertex, a 429 RESOURCE_EXHAUSTED: "the service is temporarily out of capacity"
-	{a: "server overload", class: ServerError},             // Ark's ServerOverloaded, as a 429: "… due to server overload"
-	{a: "load is saturated", class: ServerError},           // new-api: "Current group upstream load is saturated", as a 429
-	// iFlytek Spark's busy, short and broken engines (服务忙, 服务容量不足,
-	// 引擎内部错误), in its status envelope's 200; not a user's own storage
-	// (用户OSS容量不足). Its 10007, 用户流量受限 (one request at a time per
-	// user), is not taught: the client sets the user, so it cools nothing.
-	{a: "服务忙", class: ServerError},
-	{a: "服务容量不足", class: ServerError},
-	{a: "引擎内部错误", class: ServerError},
-	// A model still starting, even as a 429 (Bedrock's ModelNotReadyException
-	// "Model is not ready for inference"; a Vertex endpoint scaling from zero).
-	{a: "not ready for inference", class: ServerError},
-	{a: "not ready for serving", class: Unavailable}, // Cohere: "finetuned model with name x is not ready for serving" (training for hours, or failed)
-	{a: "not yet ready for inference", class: ServerError},
-	{a: "internal server error", class: ServerError},
-	{a: "internal error", class: ServerError},
-	{a: "internalserverexception", class: ServerError}, // AWS's and DJL's type name, inside a relayed message
-	{a: "service unavailable", class: ServerError},
-	{a: "temporarily unavailable", class: ServerError},
-	{a: "degraded", class: ServerError},
-	{a: "during generation", class: ServerError},
-	{a: "while running the model", class: ServerError},
-	// A busy or saturated server ("Model busy, retry later"); after the rate
-	// wording, so "rate limit … busy" stays a rate.
-	{a: "busy", word: true, class: ServerError},
-	{a: "访问量过大", class: ServerError}, // too much traffic (on the model)
-	{a: "负载已饱和", class: ServerError}, // load is saturated
-	{a: "负载过高", class: ServerError},  // load too high
-	{a: "繁忙", class: ServerError},    // busy
-	// The provider's own fleet full, a model in maintenance, traffic on the
-	// service: its load, which passes by itself, even as a 429. A tier's or
-	// an account's capacity ("Service tier capacity exceeded", "exhausted
-	// your capacity") is not worded so.
-	{a: "at maximum capacity", class: ServerError},
-	{a: "at full capacity", class: ServerError},
-	{a: "over capacity", class: ServerError},
-	{a: "no available instance", class: ServerError}, // Cloud Run: "The request was aborted because there was no available instance." (even as a 429)
-	// Workers AI's 3040, as a 429: "No more data centers to forward the
-	// request to", "Capacity temporarily exceeded": its fleet, not a rate.
-	{a: "no more data centers", class: ServerError},
-	{a: "capacity temporarily exceeded", class: ServerError},
-	{a: "no capacity available", class: ServerError}, // "No capacity available for model X on the server"
-	{a: "under maintenance", class: ServerError},
-	{a: "down for maintenance", class: ServerError},
-	{a: "undergoing maintenance", class: ServerError},
-	{a: "high traffic", class: ServerError},
-	// A gateway that got no answer from its upstream ("Failed to get
-	// response from provider"), whatever status it chose to send: the
-	// upstream failed, not the client.
-	{a: "failed to get response from", class: ServerError},
-	{a: "failed to get a response from", class: ServerError},
-	{a: "no response from upstream", class: ServerError},
-	{a: "upstream connect error", class: ServerError},
-
-	// forbidden, weak.
-	{a: "permission denied", class: Forbidden},
-	{a: "does not have permission", class: Forbidden},
-	// A feature this model does not give ("You are not allowed to request
-	// logprobs from this model", a 403): the next target may; not "not
-	// allowed to sample from this model", access to the model itself.
-	{a: "not allowed to request", b: "from this model", gap: 24, class: Unknown},
-	{a: "not allowed to access", class: Forbidden},
-	{a: "no permission to access", class: Forbidden},  // Baidu's 6: "No permission to access data"
-	{a: "no permission to use", class: Forbidden},     // UCloud ModelVerse: "No permission to use the model"
-	{a: "not authorized to invoke", class: Forbidden}, // Bedrock: "Your AWS account is not authorized to invoke this API operation"
-	{a: "access denied", class: Forbidden},
-	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use
-	// A tier, plan or key that serves only its vendor's own app ("OpenCode's
-	// free tier can only be used in OpenCode"): the same scoping, worded
-	// for the thing scoped; not "tool_choice can only be used with tools".
-	{a: "free tier can only be used", class: Forbidden}, // not "the priority tier can only be used with …", a tier the client asked for (review28)
-	{a: "plan can only be used", class: Forbidden},
-	{a: "subscription can only be used", class: Forbidden},
-	{a: "credential can only be used", class: Forbidden},
-	{a: "credentials can only be used", class: Forbidden},
-	// An operation the account may not perform (AWS answers a blocked
-	// account with "Operation not allowed" in a ValidationException).
-	{a: "operation not allowed", class: Forbidden},
-	{a: "operation is not allowed", class: Forbidden},
-	// A service not offered to this kind of account ("isn't available for
-	// personal accounts"); "available for paid accounts" alone advertises.
-	{a: "not available for", b: "accounts", gap: 24, class: Forbidden},
-	{a: "isn't available for", b: "accounts", gap: 24, class: Forbidden},
-	// A feature not (yet) granted to this account or its subscription ("The
-	// long context beta is not yet available for this subscription").
-	{a: "not available for", b: "account", gap: 24, class: Forbidden},
-	{a: "not available for", b: "subscription", gap: 24, class: Forbidden},
-	// Ark, as a 404: "Accessing the model via Model ID is not allowed for
-	// your account"; "not allowed for this model" is a gap.
-	{a: "not allowed for", b: "account", gap: 24, class: Forbidden},
-	{a: "not allowed for", b: " org", gap: 24, class: Forbidden},
-	// The same for an organisation or a plan ("`service_tier` `auto` is not
-	// available for this org").
-	{a: "not available for", b: " org", gap: 24, class: Forbidden},  // a word: also "organization", not "gorgon"
-	{a: "not available for", b: " plan", gap: 24, class: Forbidden}, // a word: not "explanation"
-	// A feature not switched on for the organisation, the account or its
-	// plan ("vision is not enabled for this organization"); not one a
-	// model or an API version lacks (below).
-	{a: "not enabled for", b: " org", gap: 24, class: Forbidden},
-	{a: "not enabled for", b: "account", gap: 24, class: Forbidden},
-	{a: "not enabled for", b: "subscription", gap: 24, class: Forbidden},
-	{a: "not enabled for", b: " plan", gap: 24, class: Forbidden},
-	{a: "not enabled for", b: " project", gap: 24, class: Forbidden},
-	{a: "not yet available for", b: "subscription", gap: 24, class: Forbidden},
-	{a: "not yet available for", b: "account", gap: 24, class: Forbidden},
-	{a: "not available to", b: "accounts", gap: 24, class: Forbidden},
-	{a: "only available for", b: "accounts", gap: 24, class: Forbidden},
-	{a: "only available to", b: "accounts", gap: 24, class: Forbidden},
-	// Terms an administrator must accept before the account may use the
-	// model ("requires terms acceptance. Please have the org admin accept
-	// the terms"): access not granted yet.
-	{a: "requires terms acceptance", class: Forbidden},
-	{a: "accept the terms", class: Forbidden},
-	// A local server that answers only callers on its own host (its guard
-	// against DNS rebinding): the Host Detour sends is not granted.
-	{a: "invalid host header", class: Forbidden},
 }
 
 // joinPhrases concatenates phrase groups in priority order.

@@ -2,7 +2,7 @@ package classify
 
 // inputPhrases say the client's input is at fault (bad_request, where the
 // body names it) or that the model lacks what the request asks for (a
-// capability gap, unknown); they rank after requestPhrases and before
+// capability gap, unknown); they rank after statePhrases (phrasesstate.go) and before
 // featureGonePhrases (phrases.go, mainPhrases).
 var inputPhrases = []phrase{
 	// A schema one grammar engine cannot take (llama.cpp: "JSON schema
