@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -143,11 +144,34 @@ func (c *Count) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// CacheCreation is LiteLLM's cache_creation_token_details: the writes to
-// Anthropic's 5-minute and 1-hour caches.
+// CacheCreation is LiteLLM's cache_creation_token_details, in the words of
+// Anthropic's usage.cache_creation: the writes to the 5-minute and 1-hour
+// caches.
 type CacheCreation struct {
 	Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
 	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
+}
+
+// ParseCacheCreation reads a split of the cache writes, raw, leniently: nil
+// where its 1-hour count is not a whole number (a string, an array, 750.0),
+// which leaves the split unknown and nothing else of the usage lost.
+func ParseCacheCreation(raw []byte) *CacheCreation {
+	h, ok := PlainInt(rawjson.Member(raw, "ephemeral_1h_input_tokens"))
+	if !ok {
+		return nil
+	}
+	f, _ := PlainInt(rawjson.Member(raw, "ephemeral_5m_input_tokens"))
+	return &CacheCreation{Ephemeral5m: f, Ephemeral1h: h}
+}
+
+// UnmarshalJSON reads c as ParseCacheCreation does; it never fails (a split
+// it cannot read is none: 0 to the 1-hour cache).
+func (c *CacheCreation) UnmarshalJSON(b []byte) error {
+	*c = CacheCreation{}
+	if p := ParseCacheCreation(b); p != nil {
+		*c = *p
+	}
+	return nil
 }
 
 // OutputDetails is OpenAI's completion_tokens_details, as far as Detour

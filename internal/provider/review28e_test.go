@@ -10,6 +10,9 @@ func TestReview28eOddCacheCreationTokensKeepsTheUsage(t *testing.T) {
 		`{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cached_tokens":0,"cache_creation_tokens":30.0}}`,
 		`{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cache_creation_tokens":"30"}}`,
 		`{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cache_creation_tokens":1e30}}`,
+		// The split, as odd: the same holds (it was read strictly).
+		`{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cache_creation_token_details":"x"}}`,
+		`{"prompt_tokens":100,"completion_tokens":50,"total_tokens":150,"prompt_tokens_details":{"cache_creation_token_details":{"ephemeral_1h_input_tokens":750.0}}}`,
 	} {
 		u, err := ParseUsage([]byte(raw))
 		if err != nil || u == nil || u.PromptTokens != 100 || u.CompletionTokens != 50 {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
-	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // now stamps "created"; tests replace it.
@@ -40,24 +39,13 @@ type usage struct {
 	OutputTokens             int `json:"output_tokens"`
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
-	// CacheCreation splits CacheCreationInputTokens by the cache's
-	// lifetime; nil when the answer does not say. Kept raw and read
-	// leniently (hour): a shape Detour cannot read fails nothing, it only
-	// leaves the split unknown.
+	// CacheCreation splits CacheCreationInputTokens by the cache's lifetime
+	// (the 1-hour writes are billed at twice the input price, the 5-minute
+	// ones at 1.25 times it: https://platform.claude.com/docs/en/about-claude/pricing);
+	// nil when the answer does not say. Kept raw and read leniently
+	// (provider.ParseCacheCreation): a shape Detour cannot read fails
+	// nothing, it only leaves the split unknown.
 	CacheCreation json.RawMessage `json:"cache_creation"`
-}
-
-// hour is the part of the writes that went to the 1-hour cache, billed at
-// twice the input price where the 5-minute cache's writes are 1.25 times
-// it (https://platform.claude.com/docs/en/about-claude/pricing), read from
-// cache_creation.ephemeral_1h_input_tokens; ok is false when the answer
-// gives no split Detour can read.
-func (u *usage) hour() (n int, ok bool) {
-	if len(u.CacheCreation) == 0 {
-		return 0, false
-	}
-	n, ok = provider.PlainInt(rawjson.Member(u.CacheCreation, "ephemeral_1h_input_tokens"))
-	return min(max(n, 0), max(u.CacheCreationInputTokens, 0)), ok
 }
 
 // prompt counts every input token, cached or not, as OpenAI's prompt_tokens
@@ -85,7 +73,8 @@ func (u *usage) details() *provider.TokenDetails {
 	}
 	d := &provider.TokenDetails{CachedTokens: max(u.CacheReadInputTokens, 0),
 		CacheWriteTokens: max(u.CacheCreationInputTokens, 0)}
-	if h, ok := u.hour(); ok && d.CacheWriteTokens > 0 {
+	if c := provider.ParseCacheCreation(u.CacheCreation); c != nil && d.CacheWriteTokens > 0 {
+		h := min(max(c.Ephemeral1h, 0), d.CacheWriteTokens)
 		d.CacheCreation = &provider.CacheCreation{Ephemeral5m: d.CacheWriteTokens - h, Ephemeral1h: h}
 	}
 	return d
