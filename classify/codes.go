@@ -57,7 +57,8 @@ func init() {
 		// quota
 		"insufficient_quota": strongCode(Quota), "billing_hard_limit_reached": strongCode(Quota), "billing_not_active": strongCode(Quota),
 		"billing_error": strongCode(Quota), "insufficient_balance": strongCode(Quota), "insufficient_credits": strongCode(Quota),
-		"payment_required": strongCode(Quota), "credit_balance_exhausted": strongCode(Quota), "quota_exceeded": strongCode(Quota), "credits_exhausted": strongCode(Quota),
+		"payment_required": strongCode(Quota), "credit_balance_exhausted": strongCode(Quota), "credits_exhausted": strongCode(Quota),
+		"quota_exceeded":  weakCode(Quota), // LocalAI's type for every window of its per-user quotas, a minute's too: the period decides (period.go)
 		"budget_exceeded": strongCode(Quota), "account_overdue": strongCode(Quota), "accountoverdueerror": strongCode(Quota),
 		"arrearage": strongCode(Quota), "allocationquota.freetieronly": strongCode(Quota),
 		"insufficient_user_quota": strongCode(Quota), // one-api and its forks (new-api, relays): the relay account's quota is spent

@@ -1,7 +1,6 @@
 package classify
 
 import (
-	"bytes"
 	"net/http"
 	"strings"
 )
@@ -18,7 +17,9 @@ import (
 //  3. The period of a Google quota metric named in the message
 //     (…googleapis.com/…_per_minute_…), read like a quotaId, where the
 //     answer speaks of quota or rate at all; a metric that names no day or
-//     month period is a short one.
+//     month period is a short one; likewise a window named in the words
+//     ("60/60 requests in 1m window": under an hour rate_limited, a day or
+//     more quota).
 //  4. Phrases in the human texts (the whole body when it is not JSON), by
 //     the priority of mainPhrases, skipping any whose matched text the
 //     client sent (echoed) and, where structure says the answer is about
@@ -126,6 +127,11 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		}
 		if short {
 			return Verdict{Failed: true, Class: RateLimited, Evidence: "quota-metric:per_minute"}
+		}
+		if long, short = ts.windowPeriod(); long {
+			return Verdict{Failed: true, Class: Quota, Evidence: "window:day-or-more"}
+		} else if short {
+			return Verdict{Failed: true, Class: RateLimited, Evidence: "window:minutes-or-seconds"}
 		}
 	}
 	v := ts.refine(def, defEv, best, &cs)
@@ -332,44 +338,6 @@ var overflowRank = func() int {
 	}
 	return len(mainPhrases.list)
 }()
-
-// metricPeriod reads the period of a Google quota metric named in a message
-// ("Quota exceeded for aiplatform.googleapis.com/generate_content_requests_
-// per_minute_per_project_per_base_model"): long for a day or longer, short
-// for a minute or a second, neither when it names none or the client sent
-// the name.
-func (ts *textScan) metricPeriod() (long, short bool) {
-	if ts.f == nil || !ts.f.parsed {
-		return false, false
-	}
-	for i := 0; i < ts.f.nTexts; i++ {
-		t := ts.f.texts[i]
-		k := indexFold(t, "googleapis.com/")
-		if k < 0 {
-			continue
-		}
-		m := t[k+len("googleapis.com/"):]
-		j := 0
-		for j < len(m) && (wordTab[m[j]] == 1 && m[j] < 0x80 || m[j] == '_' || m[j] == '.' || m[j] == '-') {
-			j++
-		}
-		m = m[:j]
-		if len(ts.req) > 0 && echoed(ts.req, m) {
-			ts.echo = true
-			continue
-		}
-		switch {
-		case containsFold(m, "per_day"), containsFold(m, "per_month"):
-			return true, false
-		case bytes.IndexByte(m, '_') >= 0: // a metric name, not a path (v1beta) or a type (google.rpc.Help)
-			// Google's quota metrics name a long period when they have one
-			// (…_per_day); one that names none (online_prediction_requests_
-			// per_base_model) or a minute or second refills within minutes.
-			return false, true
-		}
-	}
-	return false, false
-}
 
 // namesRateLimit reports whether a weak code's evidence names a rate limit
 // itself (rate_limit_error, rate_limit_exceeded, too_many_requests,
