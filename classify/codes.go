@@ -253,6 +253,8 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 			return weakCode(Quota), quotaSpentEv[src], true
 		case contentFlagged(k):
 			return strongCode(Refusal), contentFlaggedEv[src], true
+		case outOfRange(k):
+			return badInput, outOfRangeEv[src], true
 		}
 		return codeRule{}, "", false
 	}
@@ -264,6 +266,7 @@ var (
 	insufficientEv   = familyEv("insufficient*(credit|balance|funds)")
 	quotaSpentEv     = familyEv("*quota_(reached|exhausted)")
 	contentFlaggedEv = familyEv("*(sensitivecontentdetected|riskdetection)*")
+	outOfRangeEv     = familyEv("*_(above|below)_(max|min)_*")
 )
 
 // familyEv is a code family's evidence in each source's spelling.
@@ -313,4 +316,17 @@ func contentFlagged(k []byte) bool {
 		k = k[:i]
 	}
 	return bytes.HasSuffix(k, []byte("riskdetection"))
+}
+
+// outOfRange reports a validation code k (lower case) that says a value is
+// above its maximum or below its minimum (SambaNova's
+// integer_above_max_value, decimal_below_min_value, string_below_min_length,
+// as Pydantic names them): bad input by its code, as invalid_value is.
+func outOfRange(k []byte) bool {
+	for _, w := range [...]string{"_above_max_", "_below_min_"} {
+		if i := bytes.Index(k, []byte(w)); i > 0 && i+len(w) < len(k) {
+			return true
+		}
+	}
+	return false
 }

@@ -106,7 +106,11 @@ var requestPhrases = []phrase{
 	{a: "reduce the length of the messages", class: ContextLength},
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},
-	{a: "prompt tokens too long", class: ContextLength},        // Baidu's tokens_too_long
+	{a: "prompt tokens too long", class: ContextLength}, // Baidu's tokens_too_long
+	{a: "max input characters", class: ContextLength},   // Qianfan v2's characters_too_long: "the max input characters is N"
+	{a: "prompt 超长", class: ContextLength},              // Zhipu's 1261: "Prompt 超长" (the prompt is too long)
+	{a: "prompt超长", class: ContextLength},
+	{a: "提示词超长", class: ContextLength},
 	{a: "token数量超过上限", class: ContextLength},                   // Spark's 10907: the history and question over the limit
 	{a: "token length exceed", class: ContextLength},           // DashScope: "Total message token length exceed model limit"
 	{a: "token length too long", class: ContextLength},         // Moonshot: "Input token length too long"
@@ -148,6 +152,7 @@ var requestPhrases = []phrase{
 	{a: "may contain sensitive", class: Refusal},                // Huawei MaaS 81011: "Input text May contain sensitive information", a 403
 	{a: "sensitive chat", class: Refusal},                       // UCloud ModelVerse: "Sensitive chat messages"
 	{a: "content was filtered", class: Refusal},                 // Tencent TokenHub's 451: "content was filtered by safety policy"
+	{a: "filtered due to safety", class: Refusal},               // SAP's orchestration: "Input Filter: Prompt filtered due to safety violations. Please modify the prompt and try again."
 	{a: "content", b: "risk", gap: 10, class: Refusal},          // "Content Exists Risk"
 	{a: "敏感内容", class: Refusal},                                 // sensitive content (not 大小写敏感, case-sensitive)
 	{a: "敏感词", class: Refusal},                                  // sensitive words

@@ -36,6 +36,10 @@ var accountPhrases = []phrase{
 	{a: "invalid apikey", class: Auth},
 	{a: "apikey is invalid", class: Auth},
 	{a: "apikey not valid", class: Auth},
+	{a: "apikey has expired", class: Auth}, // Baichuan's 10102, in its {"code","msg"} envelope
+	{a: "apikey expired", class: Auth},
+	{a: "api_key has expired", class: Auth},
+	{a: "api-key has expired", class: Auth},
 	{a: "key has been blocked", class: Auth},
 	{a: "ak has been blocked", class: Auth},
 	{a: "key is blocked", class: Auth},
@@ -288,6 +292,11 @@ var accountPhrases = []phrase{
 	{a: "subscription has expired", class: Quota},
 	{a: "套餐已到期", class: Quota}, // the plan has expired
 	{a: "套餐已过期", class: Quota}, // the plan has expired
+	{a: "套餐已失效", class: Quota}, // the plan has lapsed (Zhipu's 1314: "您的企业套餐已失效，请联系企业管理员。", a 429)
+	// A spending cap reached, of any period (Zhipu's 1318 and 1321: "已达子账号
+	// 月消费上限" / "企业级月消费上限 … 无法使用超额按量付费", as 429s): the
+	// account may not spend more, not a throttle.
+	{a: "消费上限", class: Quota},
 	// An account in arrears, a balance to top up, credits never bought.
 	{a: "overdue", class: Quota},
 	{a: "payment is past due", class: Quota},        // Ollama Cloud, a 403: "your subscription payment is past due. update your payment method …"

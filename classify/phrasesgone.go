@@ -98,6 +98,13 @@ var gonePhrases = []phrase{
 	{a: "no allowed providers are available", class: Unavailable},
 	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
 	{a: "no route for", class: Unavailable},
+	// A gateway that holds no key serving the model it was sent (Bifrost:
+	// "no keys found that support model: MiniMax-M3", a 400), or serves a
+	// list the model is not on (SAP's orchestration: "Model name must be
+	// one of dict_keys([…])"): the endpoint's model, not a tool's.
+	{a: "no keys found that support model", class: Unavailable, ourModel: true},
+	{a: "model name must be one of", class: Unavailable, bareModel: true},
+	{a: "model must be one of", class: Unavailable, bareModel: true},
 	// A server that has no such endpoint or method (LM Studio: "Unexpected
 	// endpoint or method. (POST /chat/completions)"), even in a 200: a
 	// base URL this target does not serve.

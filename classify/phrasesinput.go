@@ -181,6 +181,12 @@ var inputPhrases = []phrase{
 	// Settings that exclude each other ("You can only set only one of
 	// thinking budget and thinking level").
 	{a: "only one of", class: BadRequest, badInput: true},
+	{a: "cannot specify both", class: BadRequest, badInput: true}, // Cohere: "cannot specify both message and tool_results in multistep mode"
+	{a: "can't specify both", class: BadRequest, badInput: true},
+	// What the client's names may hold (Cohere: "tool names can only contain
+	// certain characters (A-Za-z0-9_) and can't begin with a digit").
+	{a: "names can only contain", class: BadRequest, badInput: true},
+	{a: "name can only contain", class: BadRequest, badInput: true},
 	// The model missing or empty (Ollama: "model is required"; new-api:
 	// "Model name not specified, model name cannot be empty"): Detour writes
 	// the model itself, so the words prove nothing of the client's input (an
@@ -190,6 +196,7 @@ var inputPhrases = []phrase{
 	{a: "model is required", class: Unknown, vague: true, bareModel: true},
 	{a: "model name is required", class: Unknown, vague: true, bareModel: true},
 	{a: "model field is required", class: Unknown, vague: true, bareModel: true},
+	{a: "model parameter is required", class: Unknown, vague: true, bareModel: true}, // Cohere: "a model parameter is required for this endpoint."
 	{a: "model is missing", class: Unknown, vague: true, bareModel: true},
 	{a: "model name not specified", class: Unknown, vague: true, bareModel: true},
 	{a: "model name cannot be empty", class: Unknown, vague: true, bareModel: true},
