@@ -37,6 +37,11 @@ var accountPhrases = []phrase{
 	{a: "apikey is invalid", class: Auth},
 	{a: "apikey not valid", class: Auth},
 	{a: "apikey has expired", class: Auth}, // Baichuan's 10102, in its {"code","msg"} envelope
+	// What the key Detour holds needs beside it ("anthropic-workspace-id is
+	// required when authenticating with an identity-linked API key"): the
+	// credential as configured cannot work; not a credential of the
+	// client's resource (an MCP server's URL it sent).
+	{a: "required when authenticating with", class: Auth, notClient: true},
 	{a: "apikey expired", class: Auth},
 	{a: "api_key has expired", class: Auth},
 	{a: "api-key has expired", class: Auth},
@@ -297,6 +302,7 @@ var accountPhrases = []phrase{
 	// 月消费上限" / "企业级月消费上限 … 无法使用超额按量付费", as 429s): the
 	// account may not spend more, not a throttle.
 	{a: "消费上限", class: Quota},
+	{a: "enable overages", class: Quota}, // Gemini Code Assist's 429: "Individual quota reached. Contact your administrator to enable overages"
 	// An account in arrears, a balance to top up, credits never bought.
 	{a: "overdue", class: Quota},
 	{a: "payment is past due", class: Quota},        // Ollama Cloud, a 403: "your subscription payment is past due. update your payment method …"

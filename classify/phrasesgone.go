@@ -49,6 +49,13 @@ var gonePhrases = []phrase{
 	// (goneSubject); a feature of the request that is gone ("Live search
 	// is deprecated") is a capability the next target may still have
 	// (featureGonePhrases, ranked last).
+	// A parameter this model no longer takes ("`temperature` is deprecated
+	// for this model.", Claude Opus 4.7, direct or relayed by Bedrock as
+	// "The model returned the following errors: …"): a capability other
+	// models still have, before the gone wording and the parameter names.
+	{a: "is deprecated for this model", class: Unknown},
+	{a: "is deprecated on this model", class: Unknown},
+	{a: "is deprecated with this model", class: Unknown},
 	{a: "model", b: "no longer", gap: 80, class: Unavailable, subject: true},
 	{a: "no longer supported", class: Unavailable, goneNoun: true},
 	{a: "no longer available", class: Unavailable, goneNoun: true},

@@ -71,6 +71,33 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 		{name: "a tool's model must be one of", status: 400, body: oai("tools[0].model must be one of ['a', 'b']"), req: chat, model: "m", notAny: []Class{Unavailable}},
 		{name: "a role must be one of stays bad input", status: 400, body: oai("role must be one of ['system', 'user', 'assistant']"), req: chat, model: "m", want: BadRequest},
 
+		// Second wave, the big vendors' newest wording. A parameter Claude
+		// Opus 4.7 no longer takes (TestPlanIt/testplanit#220; Bedrock's
+		// relay of it, cline/cline#10572): other models take it, so the
+		// walk may move on and nothing cools.
+		{name: "anthropic temperature deprecated for this model", status: 400,
+			body: `{"type":"error","error":{"type":"invalid_request_error","message":"` + "`temperature`" + ` is deprecated for this model."},"request_id":"req_011"}`,
+			req:  chat, model: "claude-opus-4-7", want: Unknown},
+		{name: "bedrock relays temperature deprecated", status: 400,
+			body: `{"message":"The model returned the following errors: ` + "`temperature`" + ` is deprecated for this model."}`,
+			req:  chat, model: "claude-opus-4-7", want: Unknown},
+		{name: "a deprecated model stays gone", status: 400,
+			body: `{"message":"The model returned the following errors: The model is deprecated."}`, req: chat, model: "m", want: Unavailable},
+		{name: "a model deprecated by name stays gone", status: 404, body: oai("The model gpt-4-0314 has been deprecated"), req: chat, model: "gpt-4-0314", want: Unavailable},
+		// Anthropic's identity-linked keys (cloudflare/cloudflare-os#402,
+		// langgenius/dify-official-plugins#3784): what the key Detour holds
+		// needs, which no client can fix.
+		{name: "anthropic workspace id required for the key", status: 400,
+			body: `{"type":"error","error":{"type":"invalid_request_error","message":"anthropic-workspace-id is required when authenticating with an identity-linked API key; send the id of the workspace this request acts in."}}`,
+			req:  chat, model: "m", want: Auth},
+		{name: "a client's MCP server's credential is no evidence", status: 400,
+			body: oai("a bearer token is required when authenticating with https://mcp.example.com/sse"),
+			req:  `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"mcp","server_url":"https://mcp.example.com/sse"}]}`, model: "m", notAny: []Class{Auth}},
+		// Gemini Code Assist (google-gemini/gemini-cli#27761).
+		{name: "gemini code assist overages", status: 429,
+			body: `{"error":{"code":429,"message":"Individual quota reached. Contact your administrator to enable overages","status":"RESOURCE_EXHAUSTED"}}`,
+			req:  chat, model: "gemini-2.5-pro", want: Quota},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
