@@ -266,7 +266,7 @@ var (
 	insufficientEv   = familyEv("insufficient*(credit|balance|funds)")
 	quotaSpentEv     = familyEv("*quota_(reached|exhausted)")
 	contentFlaggedEv = familyEv("*(sensitivecontentdetected|riskdetection)*")
-	outOfRangeEv     = familyEv("*_(above|below)_(max|min)_*")
+	outOfRangeEv     = familyEv("*_(above|below)_(max|min)_(value|length|items|…)")
 )
 
 // familyEv is a code family's evidence in each source's spelling.
@@ -324,8 +324,13 @@ func contentFlagged(k []byte) bool {
 // as Pydantic names them): bad input by its code, as invalid_value is.
 func outOfRange(k []byte) bool {
 	for _, w := range [...]string{"_above_max_", "_below_min_"} {
-		if i := bytes.Index(k, []byte(w)); i > 0 && i+len(w) < len(k) {
-			return true
+		i := bytes.Index(k, []byte(w))
+		if i <= 0 {
+			continue
+		}
+		switch string(k[i+len(w):]) {
+		case "value", "length", "items", "digits", "decimal_places":
+			return true // Pydantic's suffixes: a value's own bound, not a usage cap (usage_above_max_quota)
 		}
 	}
 	return false

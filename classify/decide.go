@@ -128,10 +128,15 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		if short {
 			return Verdict{Failed: true, Class: RateLimited, Evidence: "quota-metric:per_minute"}
 		}
-		if long, short = ts.windowPeriod(); long {
-			return Verdict{Failed: true, Class: Quota, Evidence: "window:day-or-more"}
-		} else if short {
-			return Verdict{Failed: true, Class: RateLimited, Evidence: "window:minutes-or-seconds"}
+		// A window decides between a throttle and a spent allowance only:
+		// not over stronger words (a balance too low, a bad key), nor
+		// where one request is over the window's whole limit (overflow).
+		if best == n || mainPhrases.list[best].class == RateLimited || mainPhrases.list[best].weak {
+			if long, short = ts.windowPeriod(); long {
+				return Verdict{Failed: true, Class: Quota, Evidence: "window:day-or-more"}
+			} else if short && !ts.requestOverLimit() {
+				return Verdict{Failed: true, Class: RateLimited, Evidence: "window:minutes-or-seconds"}
+			}
 		}
 	}
 	v := ts.refine(def, defEv, best, &cs)

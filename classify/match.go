@@ -68,6 +68,7 @@ type phrase struct {
 	notClient   bool // no evidence where the text names a URL the client's request holds: a credential of the client's resource (pick.go)
 	bareModel   bool // the top-level model only: not after a field path's '.' or ']' ("session.model is required", pick.go)
 	noDetails   bool // only where the body holds no list of details beside it ("details", "errors", "issues"; pick.go)
+	opens       bool // opens its sentence or clause: no word before it ("Model must be one of", not "Embedding model must be one of"; pick.go)
 	evidence    string
 }
 

@@ -68,9 +68,18 @@ func (ts *textScan) windowPeriod() (long, short bool) {
 			if d <= 0 {
 				continue
 			}
-			if len(ts.req) > 0 && echoed(ts.req, t[s:off]) {
-				ts.echo = true
-				continue
+			if len(ts.req) > 0 {
+				// The words before the window too ("60/60 requests in 1m
+				// window"): a prompt's "1m window" is not the count.
+				if ts.checks >= maxEchoChecks {
+					ts.echo = true
+					return false, false
+				}
+				ts.checks++
+				if echoed(ts.req, t[max(0, s-windowLead):off]) {
+					ts.echo = true
+					continue
+				}
 			}
 			switch {
 			case d >= 24*time.Hour:
@@ -82,6 +91,14 @@ func (ts *textScan) windowPeriod() (long, short bool) {
 	}
 	return false, false
 }
+
+// windowLead is how much of what precedes a window's duration its echo
+// check reads with it.
+const windowLead = 24
+
+// longest is the duration any longer one reads as: far past a day, and far
+// from time.Duration's overflow.
+const longest = 100 * 365 * 24 * time.Hour
 
 // durationBefore reads the duration that ends at t[e] (exclusive): Go's
 // compact form ("1m", "30s", "1m0s", "1h30m", "7d") or a number and a
@@ -114,10 +131,10 @@ func durationBefore(t []byte, e int) (int, time.Duration) {
 	count := 0
 	for _, c := range t[n : s-1] {
 		if count = count*10 + int(c-'0'); count > 1<<20 {
-			return 0, 0
+			return n, longest
 		}
 	}
-	return n, time.Duration(count) * unit
+	return n, min(time.Duration(count)*unit, longest)
 }
 
 // compactDuration reads Go's Duration.String and its kin with days and
@@ -161,9 +178,14 @@ func compactDuration(tok []byte) time.Duration {
 			if c < '0' || c > '9' {
 				return 0
 			}
-			v = v*10 + time.Duration(c-'0')
+			v = v*10 + time.Duration(c-'0') // at most nine digits (above)
 		}
-		d += v * unit
+		if v > longest/unit {
+			v = longest / unit
+		}
+		if d += v * unit; d > longest {
+			d = longest
+		}
 		if len(frac) > 0 && frac[0] >= '0' && frac[0] <= '9' {
 			d += time.Duration(frac[0]-'0') * unit / 10
 		}

@@ -301,6 +301,8 @@ var accountPhrases = []phrase{
 	// A spending cap reached, of any period (Zhipu's 1318 and 1321: "已达子账号
 	// 月消费上限" / "企业级月消费上限 … 无法使用超额按量付费", as 429s): the
 	// account may not spend more, not a throttle.
+	{a: "单次消费上限", class: Overflow}, // a per-request spending cap: this request too costly here, not the account spent
+	{a: "单笔消费上限", class: Overflow},
 	{a: "消费上限", class: Quota},
 	{a: "enable overages", class: Quota}, // Gemini Code Assist's 429: "Individual quota reached. Contact your administrator to enable overages"
 	// An account in arrears, a balance to top up, credits never bought.

@@ -110,8 +110,8 @@ var gonePhrases = []phrase{
 	// list the model is not on (SAP's orchestration: "Model name must be
 	// one of dict_keys([…])"): the endpoint's model, not a tool's.
 	{a: "no keys found that support model", class: Unavailable, ourModel: true},
-	{a: "model name must be one of", class: Unavailable, bareModel: true},
-	{a: "model must be one of", class: Unavailable, bareModel: true},
+	{a: "model name must be one of", class: Unavailable, bareModel: true, opens: true},
+	{a: "model must be one of", class: Unavailable, bareModel: true, opens: true},
 	// A server that has no such endpoint or method (LM Studio: "Unexpected
 	// endpoint or method. (POST /chat/completions)"), even in a 200: a
 	// base URL this target does not serve.

@@ -185,6 +185,7 @@ var inputPhrases = []phrase{
 	{a: "can't specify both", class: BadRequest, badInput: true},
 	// What the client's names may hold (Cohere: "tool names can only contain
 	// certain characters (A-Za-z0-9_) and can't begin with a digit").
+	{a: "model name can only contain", class: Unknown, vague: true, bareModel: true}, // the id Detour writes (a provider's own naming rule)
 	{a: "names can only contain", class: BadRequest, badInput: true},
 	{a: "name can only contain", class: BadRequest, badInput: true},
 	// The model missing or empty (Ollama: "model is required"; new-api:

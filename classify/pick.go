@@ -109,6 +109,12 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			lo = next
 			continue
 		}
+		if t := ts.text(in); s.list[best.idx].opens && !opensClause(t, best.start) {
+			// "Embedding model must be one of …": a qualified noun, another
+			// member's model, not the one Detour writes.
+			lo = next
+			continue
+		}
 		if s.list[best.idx].noDetails && len(ts.raw) > 0 &&
 			members(ts.raw, func(s, e, _ int, _ bool) bool { return isKey(ts.raw[s:e], detailKeys) }) {
 			// "Validation error" heading its details (Zod's {"error":
@@ -228,4 +234,16 @@ func scope(t []byte, c Class) []byte {
 		return t
 	}
 	return ownWords(t)
+}
+
+// opensClause reports whether no word stands between the start of the
+// sentence or clause holding t[i] and t[i]: only blanks, digits and
+// punctuation ("400 - Embedding Module: Model name must be one of").
+func opensClause(t []byte, i int) bool {
+	for _, c := range t[sentenceStart(t, i):i] {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

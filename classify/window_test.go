@@ -42,7 +42,7 @@ func TestWindowPeriod(t *testing.T) {
 			body: local("Token quota exceeded for model qwen3-8b: 500000/500000 tokens in 1d window"), req: chat, model: "m", want: Quota},
 		{name: "a window the client wrote", status: 429,
 			body: local("Request quota exceeded for all models: 60/60 requests in 1m window"),
-			req:  `{"model":"m","messages":[{"role":"user","content":"why do I get 60/60 requests in 1m window"}]}`, model: "m", want: Quota},
+			req:  `{"model":"m","messages":[{"role":"user","content":"why do I get Request quota exceeded for all models: 60/60 requests in 1m window"}]}`, model: "m", want: Quota},
 		{name: "copilot's quota_exceeded at 402 stays quota", status: 402,
 			body: `{"error":{"message":"You have no quota","code":"quota_exceeded"}}`, req: chat, model: "m", want: Quota},
 		{name: "a bare quota_exceeded at 429 stays quota", status: 429,
