@@ -167,6 +167,12 @@ var requestPhrases = []phrase{
 	// (LiteLLM's "Violated guardrail policy", "Violated OpenAI moderation
 	// policy", "Violated content safety policy", whichever guardrail ran).
 	{a: "violated guardrail", class: Refusal},
+	// LiteLLM's guardrails in their vendors' words: "Violated Lasso
+	// guardrail policy", "Request blocked by Onyx Guard. Violations: Prompt
+	// Defense.", "Blocked PII entity detected: US_SSN by Guardrail: …".
+	{a: "violated", b: "guardrail", gap: 24, class: Refusal, clause: true},
+	{a: "blocked by", b: "violations", gap: 40, class: Refusal},
+	{a: "pii entity detected", class: Refusal},
 	{a: "violated", b: "moderation policy", gap: 16, class: Refusal},
 	{a: "violated content safety", class: Refusal},
 	{a: "violates", b: "content safety", gap: 24, class: Refusal}, // Azure AI Foundry's model server: "request input violates azure ai content safety setting."
@@ -241,6 +247,7 @@ var requestPhrases = []phrase{
 	// ("grpc: received message larger than max (10485832 vs. 4194304)", a
 	// RESOURCE_EXHAUSTED 429): the same body fails however long the wait.
 	{a: "request size", b: "exceeds", gap: 24, class: Overflow, notRate: true},
+	{a: "request size is too large", class: Overflow, notRate: true}, // LiteLLM\'s max_request_size_mb: "Request size is too large. Request size is N MB. Max size is M MB"
 	{a: "message larger than max", class: Overflow},
 	{a: "number of urls", b: "exceeds", gap: 24, class: Overflow, notRate: true}, // Gemini's URL context: "Number of urls to lookup exceeds the limit (21 > 20)"
 

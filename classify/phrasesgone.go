@@ -92,6 +92,13 @@ var gonePhrases = []phrase{
 	{a: "model id is invalid", class: Unavailable},
 	{a: "incorrect model id", class: Unavailable}, // AIHubMix: "Incorrect model ID. Please request to view the model page …"
 	{a: "unknown model", class: Unavailable},
+	// A key's or a team's model access list (LiteLLM: "Invalid model for
+	// key", "Invalid model for team x: y. Valid models for team are: […]",
+	// the latter even in a 500): access not granted, not a gone model.
+	{a: "invalid model for key", class: Forbidden},
+	{a: "invalid model for team", class: Forbidden},
+	{a: "invalid model for user", class: Forbidden},
+	{a: "invalid model for org", class: Forbidden},
 	{a: "invalid model", class: Unavailable},
 	{a: "no such model", class: Unavailable},
 	{a: "deployment", b: "does not exist", gap: 40, class: Unavailable},

@@ -98,6 +98,26 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 			body: `{"error":{"code":429,"message":"Individual quota reached. Contact your administrator to enable overages","status":"RESOURCE_EXHAUSTED"}}`,
 			req:  chat, model: "gemini-2.5-pro", want: Quota},
 
+		// LiteLLM's own words (BerriAI/litellm-docs: proxy/model_access_groups.md,
+		// proxy/model_access.md, enterprise.md, the guardrail pages): a key's
+		// or a team's model list is access, not a gone model, even in a 500;
+		// its guardrails in their vendors' words are refusals; its request
+		// size cap is this request too big.
+		{name: "litellm invalid model for key", status: 400, body: `{"error":{"message":"Invalid model for key","type":"None","param":"None","code":400}}`, req: chat, model: "m", want: Forbidden},
+		{name: "litellm invalid model for team in a 500", status: 500,
+			body: `{"error":{"message":"Invalid model for team litellm-dev: BEDROCK_GROUP.  Valid models for team are: ['azure-gpt-3.5']\n\n\nTraceback (most recent call last):\n  File \"/app/litellm/proxy/utils.py\", line 1296, in _is_valid_team_configs\n    raise Exception(\nException: Invalid model for team litellm-dev: BEDROCK_GROUP.","type":"None","param":"None","code":500}}`,
+			req:  chat, model: "BEDROCK_GROUP", want: Forbidden},
+		{name: "an invalid model name stays gone", status: 400, body: oai("Invalid model name passed in model=gpt-9"), req: chat, model: "gpt-9", want: Unavailable},
+		{name: "litellm lasso guardrail", status: 400, body: oai("Violated Lasso guardrail policy"), req: chat, model: "m", want: Refusal},
+		{name: "litellm onyx guard", status: 400, body: oai("Request blocked by Onyx Guard. Violations: Prompt Defense."), req: chat, model: "m", want: Refusal},
+		{name: "litellm prompt security file", status: 400, body: oai("File blocked by Prompt Security. Violations: embedded_malware, steganography"), req: chat, model: "m", want: Refusal},
+		{name: "litellm presidio block", status: 400, body: oai("Blocked PII entity detected: US_SSN by Guardrail: presidio-block-guard."), req: chat, model: "m", want: Refusal},
+		{name: "a guardrail service down is no refusal", status: 500, body: oai("Guardrail service unavailable: connection refused"), req: chat, model: "m", notAny: []Class{Refusal}},
+		{name: "blocked by cors is no refusal", status: 400, body: oai("Request blocked by CORS policy. No 'Access-Control-Allow-Origin' header"), req: chat, model: "m", notAny: []Class{Refusal}},
+		{name: "litellm request size", status: 400,
+			body: `{"error":{"message":"Request size is too large. Request size is 12.5 MB. Max size is 10 MB","type":"bad_request_error","param":"content-length","code":400}}`,
+			req:  chat, model: "m", want: Overflow},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
