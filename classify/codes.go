@@ -126,6 +126,13 @@ func init() {
 		// The request's parameters declared invalid, in the vendors' own
 		// spellings (StepFun's type request_params_invalid): bad input by
 		// its code, as invalid_value is, where the status says nothing else.
+		// A prompt not accepted, in words that say why or not: OpenAI's for a
+		// prompt flagged under its usage policy ("Invalid prompt: your
+		// prompt was flagged …"), OpenRouter's Responses API for any request
+		// that fails validation. The code alone proves neither, but names
+		// the request, never a provider failure: a stream's response.failed
+		// with it and a generic message is no server error.
+		"invalid_prompt":         weakCode(Unknown),
 		"request_params_invalid": badInput, "invalid_request_params": badInput,
 		"invalid_params": badInput, "params_invalid": badInput,
 	}

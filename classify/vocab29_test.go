@@ -118,6 +118,18 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 			body: `{"error":{"message":"Request size is too large. Request size is 12.5 MB. Max size is 10 MB","type":"bad_request_error","param":"content-length","code":400}}`,
 			req:  chat, model: "m", want: Overflow},
 
+		// A Responses stream failed with invalid_prompt and a generic message
+		// (a relay's, opencode issue #43187): the request's, never the
+		// provider failing; OpenAI's flagged-prompt wording stays a refusal;
+		// OpenRouter's Responses API sends the code for any validation
+		// failure (openrouter.ai/docs/api/reference/responses/error-handling).
+		{name: "responses failed invalid_prompt, generic", status: 200, stream: true,
+			body: `{"type":"response.failed","sequence_number":3,"response":{"id":"resp_1","object":"response","status":"failed","error":{"code":"invalid_prompt","message":"Invalid Responses API request"},"output":[]}}`,
+			req:  chat, model: "m", want: Unknown},
+		{name: "invalid_prompt flagged stays a refusal", status: 400,
+			body: `{"error":{"message":"Invalid prompt: your prompt was flagged as potentially violating our usage policy. Please try again with a different prompt.","type":"invalid_request_error","param":null,"code":"invalid_prompt"}}`,
+			req:  chat, model: "m", want: Refusal},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
