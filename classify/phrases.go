@@ -72,6 +72,10 @@ var requestPhrases = []phrase{
 	{a: "allowed per prediction", class: Overflow},
 	{a: "input list can contain at most", class: Overflow},
 	{a: "too many files", class: Overflow}, // DashScope: "Too many files provided." (a 5xx's "too many open files" is the server's)
+	// The engine's per-step token budget, a deployment setting, not the
+	// model's window (TensorRT-LLM's trtllm-serve: "The sum of prompt length
+	// (50857.0), query length (0) should not exceed max_num_tokens (32768)").
+	{a: "exceed max_num_tokens", class: Overflow},
 
 	// A client setting measured against the window (vLLM: "truncate_prompt_tokens
 	// value is greater than max_model_len"): the setting, not the prompt.

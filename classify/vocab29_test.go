@@ -130,6 +130,15 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 			body: `{"error":{"message":"Invalid prompt: your prompt was flagged as potentially violating our usage policy. Please try again with a different prompt.","type":"invalid_request_error","param":null,"code":"invalid_prompt"}}`,
 			req:  chat, model: "m", want: Refusal},
 
+		// Self-hosted servers: Xinference's model not launched (a 500:
+		// xorbitsai/inference), TensorRT-LLM's engine token budget
+		// (NVIDIA/TensorRT-LLM trtllm-serve).
+		{name: "xinference model not launched", status: 500, body: `{"detail":"Model qwen3 has not been launched yet"}`, req: chat, model: "qwen3", want: Unavailable},
+		{name: "xinference model launching stays a server error", status: 500, body: `{"detail":"Model qwen3 is launching, not yet ready for inference"}`, req: chat, model: "qwen3", want: ServerError},
+		{name: "trtllm max_num_tokens", status: 400,
+			body: `{"object":"error","message":"The sum of prompt length (50857.0), query length (0) should not exceed max_num_tokens (32768)","type":"BadRequestError","param":null,"code":400}`,
+			req:  chat, model: "m", want: Overflow},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
