@@ -191,6 +191,36 @@ func snakeFieldBefore(t []byte, i int) bool {
 	return under && s < e && t[s] >= 'a' && t[s] <= 'z'
 }
 
+// quotedFieldBefore reports whether a request member's name, in quotes or
+// backticks, stands just before t[i] ("`temperature` is deprecated …",
+// "'top_k' is …"): a lower-case identifier, dots and underscores allowed;
+// not a version or a model id ('2023-03-15-preview', `gpt-4o`).
+func quotedFieldBefore(t []byte, i int) bool {
+	e := i
+	for e > 0 && (t[e-1] == ' ' || t[e-1] == '\t') {
+		e--
+	}
+	if e < 3 {
+		return false
+	}
+	q := t[e-1]
+	if q != '\'' && q != '`' && q != '"' {
+		return false
+	}
+	s := e - 1
+	for s > 0 && e-1-s <= 64 {
+		c := t[s-1]
+		if c == q {
+			break
+		}
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.') {
+			return false
+		}
+		s--
+	}
+	return s > 0 && t[s-1] == q && s < e-1 && t[s] >= 'a' && t[s] <= 'z'
+}
+
 // bodyLoc reports a pydantic location printed as a Python tuple rooted at
 // the request body ("Input should be a valid list at ('body', 'messages')",
 // the str() of a FastAPI validation error): the field is named, as in a

@@ -68,6 +68,7 @@ type phrase struct {
 	notClient   bool // no evidence where the text names a URL the client's request holds: a credential of the client's resource (pick.go)
 	bareModel   bool // the top-level model only: not after a field path's '.' or ']' ("session.model is required", pick.go)
 	noDetails   bool // only where the body holds no list of details beside it ("details", "errors", "issues"; pick.go)
+	quoted      bool // a member named in quotes or backticks stands before it ("`temperature` is deprecated …"; fieldpath.go)
 	opens       bool // opens its sentence or clause: no word before it ("Model must be one of", not "Embedding model must be one of"; pick.go)
 	evidence    string
 }
@@ -360,6 +361,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 		return 0, false
 	}
 	if p.param && !snakeFieldBefore(t, i) {
+		return 0, false
+	}
+	if p.quoted && !quotedFieldBefore(t, i) {
 		return 0, false
 	}
 	if (p.goneNoun || p.feature) && goneSubject(t, i) != p.goneNoun {

@@ -173,16 +173,19 @@ var requestPhrases = []phrase{
 	{a: "violated guardrail", class: Refusal},
 	// LiteLLM's guardrails in their vendors' words: "Violated Lasso
 	// guardrail policy", "Request blocked by Onyx Guard. Violations: Prompt
-	// Defense.", "Blocked PII entity detected: US_SSN by Guardrail: …".
-	{a: "violated", b: "guardrail", gap: 24, class: Refusal, clause: true},
-	{a: "blocked by", b: "violations", gap: 40, class: Refusal},
-	{a: "pii entity detected", class: Refusal},
+	// Defense.", "File blocked by Prompt Security. Violations: …", "Blocked
+	// PII entity detected: US_SSN by Guardrail: …". Not a WAF's or CORS's
+	// block, nor a guardrail service's own throttle (review 29b).
+	{a: "violated", b: "guardrail", gap: 24, class: Refusal, clause: true, notRate: true},
+	{a: "blocked by prompt security", class: Refusal},
+	{a: "blocked pii entity", class: Refusal},
 	{a: "violated", b: "moderation policy", gap: 16, class: Refusal},
 	{a: "violated content safety", class: Refusal},
 	{a: "violates", b: "content safety", gap: 24, class: Refusal}, // Azure AI Foundry's model server: "request input violates azure ai content safety setting."
 	{a: "violated content policy", class: Refusal},
 	{a: "guardrail checks", b: "failed", gap: 40, class: Refusal},
 	{a: "blocked by", b: "guardrail", gap: 24, class: Refusal},
+	{a: "blocked by", b: "guard", gap: 24, class: Refusal, notRate: true}, // "Request blocked by Onyx Guard" (LiteLLM's Onyx guardrail)
 	{a: "prompt injection", class: Refusal},
 	{a: "prompt_injection", class: Refusal}, // the same, as a label: "Violations: prompt_injection"
 	{a: "jailbreak", class: Refusal},

@@ -49,8 +49,8 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// actions"): the account's, never the server failing.
 	{a: "payment instrument", class: Quota}, // the same denial "due to INVALID_PAYMENT_INSTRUMENT": the account cannot pay
 	{a: "model access is denied", class: Forbidden},
-	{a: "invalid model for team", class: Forbidden}, // LiteLLM's team access list, raised as a 500 with its traceback
-	{a: "invalid model for key", class: Forbidden},
+	{a: "invalid model for team", class: Forbidden, word: true}, // LiteLLM's team access list, raised as a 500 with its traceback
+	{a: "invalid model for key", class: Forbidden, word: true},
 	// The provider's moderation stopped the output, relayed inside a 5xx
 	// (OpenRouter's 502 "Upstream error from Alibaba: <400>
 	// InternalError.Algo.DataInspectionFailed: Output data may contain

@@ -39,9 +39,10 @@ var accountPhrases = []phrase{
 	{a: "apikey has expired", class: Auth}, // Baichuan's 10102, in its {"code","msg"} envelope
 	// What the key Detour holds needs beside it ("anthropic-workspace-id is
 	// required when authenticating with an identity-linked API key"): the
-	// credential as configured cannot work; not a credential of the
-	// client's resource (an MCP server's URL it sent).
-	{a: "required when authenticating with", class: Auth, notClient: true},
+	// credential as configured cannot work. Only the key's own words: what
+	// a client's connector, OAuth flow or prompt needs "when authenticating
+	// with" it is the client's (review 29b).
+	{a: "when authenticating with an identity-linked", class: Auth, notClient: true},
 	{a: "apikey expired", class: Auth},
 	{a: "api_key has expired", class: Auth},
 	{a: "api-key has expired", class: Auth},
@@ -304,7 +305,6 @@ var accountPhrases = []phrase{
 	{a: "单次消费上限", class: Overflow}, // a per-request spending cap: this request too costly here, not the account spent
 	{a: "单笔消费上限", class: Overflow},
 	{a: "消费上限", class: Quota},
-	{a: "enable overages", class: Quota}, // Gemini Code Assist's 429: "Individual quota reached. Contact your administrator to enable overages"
 	// An account in arrears, a balance to top up, credits never bought.
 	{a: "overdue", class: Quota},
 	{a: "payment is past due", class: Quota},        // Ollama Cloud, a 403: "your subscription payment is past due. update your payment method …"

@@ -53,9 +53,11 @@ var gonePhrases = []phrase{
 	// for this model.", Claude Opus 4.7, direct or relayed by Bedrock as
 	// "The model returned the following errors: …"): a capability other
 	// models still have, before the gone wording and the parameter names.
-	{a: "is deprecated for this model", class: Unknown},
-	{a: "is deprecated on this model", class: Unknown},
-	{a: "is deprecated with this model", class: Unknown},
+	// Only of a member named in quotes, the sentence ending at "model": not
+	// the endpoint's api-version, nor "… for this model family" (review 29b).
+	{a: "is deprecated for this model", class: Unknown, last: true, quoted: true},
+	{a: "is deprecated on this model", class: Unknown, last: true, quoted: true},
+	{a: "is deprecated with this model", class: Unknown, last: true, quoted: true},
 	{a: "model", b: "no longer", gap: 80, class: Unavailable, subject: true},
 	{a: "no longer supported", class: Unavailable, goneNoun: true},
 	{a: "no longer available", class: Unavailable, goneNoun: true},
@@ -95,10 +97,8 @@ var gonePhrases = []phrase{
 	// A key's or a team's model access list (LiteLLM: "Invalid model for
 	// key", "Invalid model for team x: y. Valid models for team are: […]",
 	// the latter even in a 500): access not granted, not a gone model.
-	{a: "invalid model for key", class: Forbidden},
-	{a: "invalid model for team", class: Forbidden},
-	{a: "invalid model for user", class: Forbidden},
-	{a: "invalid model for org", class: Forbidden},
+	{a: "invalid model for key", class: Forbidden, word: true},
+	{a: "invalid model for team", class: Forbidden, word: true},
 	{a: "invalid model", class: Unavailable},
 	{a: "no such model", class: Unavailable},
 	{a: "deployment", b: "does not exist", gap: 40, class: Unavailable},

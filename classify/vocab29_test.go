@@ -93,10 +93,9 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 		{name: "a client's MCP server's credential is no evidence", status: 400,
 			body: oai("a bearer token is required when authenticating with https://mcp.example.com/sse"),
 			req:  `{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"mcp","server_url":"https://mcp.example.com/sse"}]}`, model: "m", notAny: []Class{Auth}},
-		// Gemini Code Assist (google-gemini/gemini-cli#27761).
-		{name: "gemini code assist overages", status: 429,
-			body: `{"error":{"code":429,"message":"Individual quota reached. Contact your administrator to enable overages","status":"RESOURCE_EXHAUSTED"}}`,
-			req:  chat, model: "gemini-2.5-pro", want: Quota},
+		// Gemini Code Assist's "Individual quota reached. Contact your
+		// administrator to enable overages" (google-gemini/gemini-cli#27761)
+		// is a five-hour window: its reset decides (review 29b), not taught.
 
 		// LiteLLM's own words (BerriAI/litellm-docs: proxy/model_access_groups.md,
 		// proxy/model_access.md, enterprise.md, the guardrail pages): a key's
