@@ -329,6 +329,7 @@ var inputPhrases = []phrase{
 	{a: "invalid max_tokens", class: BadRequest, badInput: true},
 	{a: "expects", class: BadRequest, badInput: true},
 	{a: "must contain", class: BadRequest, badInput: true},
+	{a: "must include at least one", class: BadRequest, badInput: true}, // Vertex: "it must include at least one parts field"
 	{a: "at most", class: BadRequest, badInput: true},
 	{a: "maximum of", class: BadRequest, badInput: true}, // "A maximum of 4 blocks with cache_control may be provided"
 	{a: "please provide", class: BadRequest, badInput: true},

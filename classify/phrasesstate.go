@@ -46,6 +46,16 @@ var statePhrases = []phrase{
 	{a: "no free quota tier", class: Forbidden},
 	{a: "throttl", class: RateLimited},
 	{a: "overloaded", class: ServerError},
+	// AWS's own words for a failure on its side, which Bedrock sends with
+	// ModelStreamErrorException at a 424 ("The system encountered an
+	// unexpected error during processing. Try your request again.", "An
+	// error occurred while streaming the response. Retry your request."),
+	// and a project's service agents still being set up (Vertex's 400
+	// FAILED_PRECONDITION: "Service agents are being provisioned … please
+	// try again in a few minutes"): the provider's, passing.
+	{a: "encountered an unexpected error during processing", class: ServerError},
+	{a: "error occurred while streaming the response", class: ServerError},
+	{a: "service agents are being provisioned", class: ServerError},
 	{a: "temporarily out of capacity", class: ServerError}, // Vertex, a 429 RESOURCE_EXHAUSTED: "the service is temporarily out of capacity"
 	{a: "server overload", class: ServerError},             // Ark's ServerOverloaded, as a 429: "… due to server overload"
 	{a: "load is saturated", class: ServerError},           // new-api: "Current group upstream load is saturated", as a 429

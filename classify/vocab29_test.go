@@ -138,6 +138,24 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 			body: `{"object":"error","message":"The sum of prompt length (50857.0), query length (0) should not exceed max_num_tokens (32768)","type":"BadRequestError","param":null,"code":400}`,
 			req:  chat, model: "m", want: Overflow},
 
+		// Hyperscalers: Bedrock's ModelStreamErrorException at a 424 in AWS's
+		// own failure words (hydro-project/infinity#124; botocore's
+		// ModelStreamErrorException reference), Vertex's service agents
+		// still provisioning (GoogleCloudPlatform/generative-ai#1308), a
+		// request with no parts (cloudwego/eino#383).
+		{name: "bedrock 424 unexpected error during processing", status: 424,
+			header: map[string][]string{"X-Amzn-Errortype": {"ModelStreamErrorException"}},
+			body:   `{"message":"The system encountered an unexpected error during processing. Try your request again."}`, req: chat, model: "m", want: ServerError},
+		{name: "bedrock 424 error while streaming", status: 424,
+			header: map[string][]string{"X-Amzn-Errortype": {"ModelStreamErrorException"}},
+			body:   `{"message":"An error occurred while streaming the response. Retry your request."}`, req: chat, model: "m", want: ServerError},
+		{name: "vertex service agents provisioning", status: 400,
+			body: `{"error":{"code":400,"message":"Service agents are being provisioned (https://cloud.google.com/vertex-ai/docs/general/access-control#service-agents). Service agents are needed to read the Cloud Storage file provided. So please try again in a few minutes.","status":"FAILED_PRECONDITION"}}`,
+			req:  chat, model: "gemini-2.0-flash", want: ServerError},
+		{name: "vertex at least one parts field", status: 400,
+			body: `{"error":{"code":400,"message":"Unable to submit request because it must include at least one parts field, which describes the prompt input.","status":"INVALID_ARGUMENT"}}`,
+			req:  chat, model: "gemini-2.0-flash", want: BadRequest},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
