@@ -58,7 +58,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status := fs.Int("status", 200, "HTTP status of the answer")
 	provider := fs.String("provider", "", "provider name, for rules narrowed by provider")
 	stream := fs.Bool("stream", false, "the body arrived inside an SSE stream")
-	jsonl := fs.Bool("jsonl", false, "read JSON lines {status, body, headers, dialect, stream} on stdin")
+	jsonl := fs.Bool("jsonl", false, "read JSON lines {status, body, headers, dialect, stream, provider, request, model} on stdin")
 	suggest := fs.Bool("suggest", false, "read a decision log (or, with --jsonl, answers) and suggest classify.rules for its unknowns")
 	var headers headerFlags
 	fs.Var(&headers, "header", "response header `K:V` (repeatable)")
@@ -151,7 +151,7 @@ func parseDialect(d string) (classify.Dialect, error) {
 type lineInput struct {
 	Status   *int              `json:"status"`
 	Body     json.RawMessage   `json:"body"`
-	Headers  map[string]string `json:"headers"`
+	Headers  map[string]headerValues `json:"headers"`
 	Dialect  string            `json:"dialect"`
 	Provider string            `json:"provider"`
 	Stream   bool              `json:"stream"`
@@ -160,6 +160,27 @@ type lineInput struct {
 	// (docs/behaviour.md, "Not found: whose?").
 	Request *string `json:"request"`
 	Model   string  `json:"model"`
+}
+
+// headerValues is a header's value on a --jsonl line: a string, or a list
+// of strings as Go's http.Header writes it (a header may repeat).
+type headerValues []string
+
+func (h *headerValues) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '[' {
+		var vs []string
+		if err := json.Unmarshal(b, &vs); err != nil {
+			return errors.New("headers: want a JSON string or a list of strings")
+		}
+		*h = vs
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return errors.New("headers: want a JSON string or a list of strings")
+	}
+	*h = headerValues{s}
+	return nil
 }
 
 func classifyLines(c *classify.Classifier, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -242,8 +263,10 @@ func parseAnswer(line []byte) (classify.Response, error) {
 		body = in.Body
 	}
 	hdr := http.Header{}
-	for k, v := range in.Headers {
-		hdr.Set(k, v)
+	for k, vs := range in.Headers {
+		for _, v := range vs {
+			hdr.Add(k, v)
+		}
 	}
 	r := classify.Response{Status: status, Header: hdr, Body: body, Dialect: d,
 		Provider: in.Provider, Stream: in.Stream, Model: in.Model}

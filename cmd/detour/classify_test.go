@@ -159,3 +159,37 @@ func TestClassifyJSONLRequestAndModel(t *testing.T) {
 		t.Errorf("a request that is not a string: %s, want an error naming it", lines[2])
 	}
 }
+
+// TestClassifyJSONLHeaderLists: a header's value may be given as Go's
+// http.Header writes it, a list (a header may repeat), as well as a
+// string; a list of anything but strings is a clear error.
+func TestClassifyJSONLHeaderLists(t *testing.T) {
+	in := strings.Join([]string{
+		`{"status":429,"headers":{"Retry-After":["60"]}}`,
+		`{"status":429,"headers":{"Retry-After":"60"}}`,
+		`{"status":400,"headers":{"X-Amzn-Errortype":["ValidationException"]},"body":"{\"message\":\"Malformed input request\"}"}`,
+		`{"status":429,"headers":{"Retry-After":[60]}}`,
+	}, "\n") + "\n"
+	code, out, _ := runC(t, in, "--jsonl")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (one bad line)", code)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	want := []string{
+		`{"class":"rate_limited","evidence":"status:429","retry_after_ms":60000}`,
+		`{"class":"rate_limited","evidence":"status:429","retry_after_ms":60000}`,
+		`{"class":"`,
+		`{"error":"line 4: headers: `,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out)
+	}
+	for i := range want {
+		if !strings.HasPrefix(lines[i], want[i]) {
+			t.Errorf("line %d: %s, want prefix %s", i+1, lines[i], want[i])
+		}
+	}
+	if strings.Contains(lines[2], `"status:400"`) {
+		t.Errorf("the listed AWS error type was not read: %s", lines[2])
+	}
+}
