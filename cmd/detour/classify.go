@@ -149,12 +149,12 @@ func parseDialect(d string) (classify.Dialect, error) {
 // lineInput is one --jsonl input line. Body is the raw body as a JSON
 // string; a JSON object or array there is taken as the body's text itself.
 type lineInput struct {
-	Status   *int              `json:"status"`
-	Body     json.RawMessage   `json:"body"`
+	Status   *int                    `json:"status"`
+	Body     json.RawMessage         `json:"body"`
 	Headers  map[string]headerValues `json:"headers"`
-	Dialect  string            `json:"dialect"`
-	Provider string            `json:"provider"`
-	Stream   bool              `json:"stream"`
+	Dialect  string                  `json:"dialect"`
+	Provider string                  `json:"provider"`
+	Stream   bool                    `json:"stream"`
 	// Request (the client's request body, as a JSON string) and Model (the
 	// model sent upstream) decide whose a not-found answer is
 	// (docs/behaviour.md, "Not found: whose?").
