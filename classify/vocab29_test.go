@@ -156,6 +156,16 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 			body: `{"error":{"code":400,"message":"Unable to submit request because it must include at least one parts field, which describes the prompt input.","status":"INVALID_ARGUMENT"}}`,
 			req:  chat, model: "gemini-2.0-flash", want: BadRequest},
 
+		// new-api's ja and ko locales (QuantumNous/new-api i18n/locales):
+		// quota short or spent, as 403s.
+		{name: "new-api ja user quota short", status: 403, body: oai("ユーザークォータが不足しています。残りクォータ: ＄0.012000"), req: chat, model: "m", want: Quota},
+		{name: "new-api ja token quota used up", status: 403, body: oai("このトークンのクォータは使い果たされました TokenStatusExhausted[sk-abc***xyz]"), req: chat, model: "m", want: Quota},
+		{name: "new-api ja pre-consume failed", status: 403, body: oai("クォータの事前消費に失敗しました。残りクォータ: ＄0.012000、必要クォータ: ＄0.769410"), req: chat, model: "m", want: Quota},
+		{name: "new-api ko quota short", status: 403, body: oai("할당량이 부족합니다."), req: chat, model: "m", want: Quota},
+		{name: "new-api ko token quota spent", status: 403, body: oai("이 토큰의 할당량이 소진되었습니다. TokenStatusExhausted[sk-abc***xyz]"), req: chat, model: "m", want: Quota},
+		{name: "ko quota short, echoed", status: 400, body: oai("할당량이 부족합니다."),
+			req: `{"model":"m","messages":[{"role":"user","content":"할당량이 부족합니다. 무슨 뜻인가요?"}]}`, model: "m", notAny: []Class{Quota}},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
