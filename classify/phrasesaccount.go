@@ -201,6 +201,7 @@ var accountPhrases = []phrase{
 	{a: "disabled in this account for violation", class: Auth}, // Google: "Gemini has been disabled in this account for violation of Terms of Service", a 403 (not a feature "disabled in this account")
 	{a: "failed to refresh", b: "token", gap: 24, class: Auth, notClient: true},
 	{a: "no active credentials for", class: Auth},
+	{a: "no credentials for", b: "provider", gap: 16, class: Auth, notClient: true}, // OmniRoute: "No credentials for embedding provider: gemini"
 	// A gateway in front without a key of its own for the provider ("No API
 	// key set for provider: anthropic", LLM Gateway).
 	{a: "no api key set", class: Auth},         // the Codex backend: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."

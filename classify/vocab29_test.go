@@ -166,6 +166,16 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 		{name: "ko quota short, echoed", status: 400, body: oai("할당량이 부족합니다."),
 			req: `{"model":"m","messages":[{"role":"user","content":"할당량이 부족합니다. 무슨 뜻인가요?"}]}`, model: "m", notAny: []Class{Quota}},
 
+		// A gateway with no credentials of its own for the provider
+		// (OmniRoute's embeddings; "No active credentials for provider: x"
+		// is taught already), unless the request brings its own.
+		{name: "no credentials for embedding provider", status: 400,
+			body: `{"error":{"message":"No credentials for embedding provider: gemini","type":"invalid_request_error","code":"bad_request"}}`,
+			req:  `{"model":"gemini/text-embedding-004","input":["hi"]}`, model: "gemini/text-embedding-004", want: Auth},
+		{name: "no credentials for a provider the client keys itself", status: 400,
+			body: `{"error":{"message":"No credentials for provider: gemini","type":"invalid_request_error"}}`,
+			req:  `{"model":"m","input":["hi"],"credentials":{"gemini_api_key":"x"}}`, model: "m", notAny: []Class{Auth}},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
