@@ -68,6 +68,7 @@ func init() {
 		"model_not_found": strongCode(Unavailable), "unknown_model": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
 		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),
 		"unavailable_model": strongCode(Unavailable), // GitHub Models: "Unavailable model: gpt-5"
+		"invalidendpoint":   strongCode(Unavailable), // Volcengine Ark's InvalidEndpoint.ClosedEndpoint: "The request targeted an endpoint that is currently closed or temporarily unavailable" (its owner closed it)
 		// Azure AI Model Inference: a parameter this model does not take ("One of the
 		// parameters contain invalid values.", for JSON mode on a model without it):
 		// a capability, before the generic "invalid values".

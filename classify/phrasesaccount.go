@@ -37,6 +37,13 @@ var accountPhrases = []phrase{
 	{a: "apikey is invalid", class: Auth},
 	{a: "apikey not valid", class: Auth},
 	{a: "apikey has expired", class: Auth}, // Baichuan's 10102, in its {"code","msg"} envelope
+	// A key whose owner has left the key's organization: the key is dead,
+	// whatever the 403 or permission_error says (OpenAI: "You do not have
+	// access to the organization tied to the API key."; Anthropic: "Account
+	// is no longer a member of the organization associated with this
+	// token."), not an organization without access to one model.
+	{a: "organization tied to the api key", class: Auth},
+	{a: "no longer a member of the organization", class: Auth},
 	// What the key Detour holds needs beside it ("anthropic-workspace-id is
 	// required when authenticating with an identity-linked API key"): the
 	// credential as configured cannot work. Only the key's own words: what
@@ -313,6 +320,7 @@ var accountPhrases = []phrase{
 	{a: "arrears", class: Quota},
 	{a: "balance is insufficient", class: Quota},
 	{a: "top up", class: Quota},
+	{a: "top_up", class: Quota, word: true}, // fal.ai, a 403: "User is locked. Reason: TOP_UP."
 	{a: "have any credits", class: Quota},
 	{a: "over budget", class: Quota},
 	// A key's allowance for a period, spent ("Out of call volume quota. Quota

@@ -40,6 +40,14 @@ var gonePhrases = []phrase{
 	{a: "no endpoints found that support", class: Unknown},
 	{a: "no endpoints found", class: Unavailable},
 	{a: "is not a valid model id", class: Unavailable},
+	// The model Detour sent, named and refused (ngrok's AI Gateway:
+	// "`fast-chat` isn't a valid model."); not a tool's model.
+	{a: "isn't a valid model", class: Unavailable, ourModel: true},
+	{a: "is not a valid model", class: Unavailable, ourModel: true},
+	// llama-swap, which routes by the model member: "could not find
+	// suitable inference handler for x", "could not find real modelID for x".
+	{a: "could not find suitable inference handler for", class: Unavailable, ourModel: true},
+	{a: "could not find real modelid for", class: Unavailable, ourModel: true},
 	{a: "model_not_found", class: Unavailable},
 	{a: "model_not_available", class: Unavailable},
 	{a: "model_decommissioned", class: Unavailable},

@@ -119,7 +119,12 @@ var statePhrases = []phrase{
 	// allowed to sample from this model", access to the model itself.
 	{a: "not allowed to request", b: "from this model", gap: 24, class: Unknown},
 	{a: "not allowed to access", class: Forbidden},
-	{a: "no permission to access", class: Forbidden},  // Baidu's 6: "No permission to access data"
+	{a: "no permission to access", class: Forbidden},
+	// The account must be verified first (Anthropic's 400: "Identity
+	// verification is required to continue."): not the request's member,
+	// before the bad-input "is required".
+	{a: "identity verification is required", class: Forbidden},
+	{a: "verify your identity", class: Forbidden},     // Baidu's 6: "No permission to access data"
 	{a: "no permission to use", class: Forbidden},     // UCloud ModelVerse: "No permission to use the model"
 	{a: "not authorized to invoke", class: Forbidden}, // Bedrock: "Your AWS account is not authorized to invoke this API operation"
 	{a: "access denied", class: Forbidden},

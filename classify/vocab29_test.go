@@ -176,6 +176,43 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 			body: `{"error":{"message":"No credentials for provider: gemini","type":"invalid_request_error"}}`,
 			req:  `{"model":"m","input":["hi"],"credentials":{"gemini_api_key":"x"}}`, model: "m", notAny: []Class{Auth}},
 
+		// Gone models. A display name that is a part of the model Detour
+		// sent is the endpoint's, though the client's route carries the same
+		// name (Antigravity via sub2api, Wei-Shaw/sub2api#6452): it was read
+		// as the client's own text, and the retired model cooled nothing.
+		{name: "a display name of the model Detour sent", status: 400,
+			body: `{"error":{"code":400,"message":"Gemini 3.5 Flash is no longer available. Please switch to Gemini 3.7 Flash in the latest version of Antigravity","status":"INVALID_ARGUMENT"}}`,
+			req:  `{"model":"gemini-3.5-flash","messages":[{"role":"user","content":"hi"}]}`, model: "gemini-3.5-flash", want: Unavailable},
+		{name: "a tool's model the client named stays the client's", status: 400,
+			body: oai("claude-3.5-sonnet is no longer available."),
+			req:  `{"model":"gemini-3.5-flash","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"agent","model":"claude-3.5-sonnet"}]}`, model: "gemini-3.5-flash", notAny: []Class{Unavailable}},
+		{name: "ark closed endpoint", status: 400,
+			body: `{"error":{"code":"InvalidEndpoint.ClosedEndpoint","message":"The request targeted an endpoint that is currently closed or temporarily unavailable. Request id: 0217","param":"","type":"BadRequest"}}`,
+			req:  chat, model: "ep-20250101", want: Unavailable},
+		{name: "dial deprecated deployment in a 500", status: 500,
+			body: `{"error":{"message":"The model associated with the deployment is deprecated and no longer available for use.","type":"runtime_error","code":"500"}}`,
+			req:  chat, model: "gpt-4-0613", want: Unavailable},
+		{name: "llama-swap no handler", status: 400, body: "could not find suitable inference handler for qwen-coder-next", req: chat, model: "qwen-coder-next", want: Unavailable},
+		{name: "llama-swap no real model id", status: 400, body: "could not find real modelID for whisper-large", req: chat, model: "whisper-large", want: Unavailable},
+		{name: "a valid model named, ours", status: 400, body: oai("`fast-chat` isn't a valid model."), req: chat, model: "fast-chat", want: Unavailable},
+		{name: "a valid model named, not ours", status: 400, body: oai("`dall-e-2` is not a valid model for the image tool"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
+
+		// Account states (details and sources in the round's notes): a key
+		// whose owner left its organization is dead (auth), an account to
+		// verify first is access not granted, a lock for want of a top-up is
+		// money.
+		{name: "openai organization tied to the key", status: 403, body: oai("You do not have access to the organization tied to the API key."), req: chat, model: "m", want: Auth},
+		{name: "anthropic no longer a member", status: 403,
+			body: `{"type":"error","error":{"type":"permission_error","message":"Account is no longer a member of the organization associated with this token."}}`,
+			req:  chat, model: "m", want: Auth},
+		{name: "an organization without a model stays forbidden", status: 403, body: oai("Your organization does not have access to this model."), req: chat, model: "m", want: Forbidden},
+		{name: "anthropic identity verification", status: 400,
+			body: `{"type":"error","error":{"type":"invalid_request_error","message":"Identity verification is required to continue."}}`,
+			req:  chat, model: "m", want: Forbidden},
+		{name: "a verification code field stays bad input", status: 400, body: oai("verification_code is required"), req: chat, model: "m", want: BadRequest},
+		{name: "fal locked for a top-up", status: 403, body: `{"detail":"User is locked. Reason: TOP_UP."}`, req: chat, model: "m", want: Quota},
+		{name: "top_p is no top-up", status: 400, body: oai("top_p must be between 0 and 1"), req: chat, model: "m", want: BadRequest},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
