@@ -321,10 +321,11 @@ func (ts *textScan) subjectEchoed(t []byte, i int) bool {
 			named = named || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
 			e++
 		}
-		// A part of the model Detour sent is the endpoint's name, however
-		// the client's request holds it too ("Gemini 3.5 Flash is no longer
-		// available" for gemini-3.5-flash, the route named after it).
-		if named && e-j >= 3 && !hasFold(ts.model, subj[j:e]) && echoed(ts.req, subj[j:e]) {
+		// The request's top-level model is the route, which may be named
+		// after the model Detour sent: a name found only there is the
+		// endpoint's ("Gemini 3.5 Flash is no longer available" for
+		// gemini-3.5-flash), one found anywhere else the client's.
+		if named && e-j >= 3 && !eqFold(subj[j:e], ts.model) && echoedBesideModel(ts.req, subj[j:e]) {
 			return true
 		}
 		j = e

@@ -175,3 +175,34 @@ func members(req []byte, fn func(s, e, depth int, props bool) bool) bool {
 	}
 	return false
 }
+
+// echoedBesideModel reports whether raw is echoed from req outside the value
+// of its top-level "model" member (the route the client asked for, which
+// Detour replaces): in the members before it or after it.
+func echoedBesideModel(req, raw []byte) bool {
+	vs, ve := -1, -1
+	members(req, func(s, e, depth int, _ bool) bool {
+		if depth != 1 || string(req[s:e]) != "model" {
+			return false
+		}
+		j := skipBlanks(req, skipBlanks(req, e+1)+1)
+		if j >= len(req) || req[j] != '"' {
+			return true
+		}
+		for k := j + 1; k < len(req); k++ {
+			if req[k] == '\\' {
+				k++
+				continue
+			}
+			if req[k] == '"' {
+				vs, ve = j, k+1
+				break
+			}
+		}
+		return true
+	})
+	if vs < 0 {
+		return echoed(req, raw)
+	}
+	return echoed(req[:vs], raw) || echoed(req[ve:], raw)
+}

@@ -108,9 +108,9 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "unknown model:", class: Unavailable},                     // a gateway in front (TensorZero: "Unknown model: x", a 500); not "unknown model type"
 	{a: "no model found for", class: Unavailable, ourModel: true}, // Targon's 503: "no model found for deepseek-ai/DeepSeek-R1"
 	{a: "has not been launched", class: Unavailable, ourModel: true},
-	{a: "deprecated and no longer available", class: Unavailable},  // EPAM AI DIAL's 500: "The model associated with the deployment is deprecated and no longer available for use." // Xinference's 500: "Model qwen3 has not been launched yet" (not "is launching")
-	{a: "provider prefix", class: Unavailable, ourModel: true},     // the endpoint's model as configured: "Model name must include a provider prefix"
-	{a: "model", b: "does not exist", gap: 80, class: Unavailable}, // LocalAI's 500: "llama: model does not exist gpt: model does not exist …"
+	{a: "deprecated and no longer available", class: Unavailable, goneNoun: true}, // EPAM AI DIAL's 500: "The model associated with the deployment is deprecated and no longer available for use." // Xinference's 500: "Model qwen3 has not been launched yet" (not "is launching")
+	{a: "provider prefix", class: Unavailable, ourModel: true},                    // the endpoint's model as configured: "Model name must include a provider prefix"
+	{a: "model", b: "does not exist", gap: 80, class: Unavailable},                // LocalAI's 500: "llama: model does not exist gpt: model does not exist …"
 	{a: "无可用渠道", class: Unavailable},
 	{a: "price not set", class: Unavailable},
 	{a: "ratio not set", class: Unavailable},

@@ -208,7 +208,7 @@ var accountPhrases = []phrase{
 	{a: "disabled in this account for violation", class: Auth}, // Google: "Gemini has been disabled in this account for violation of Terms of Service", a 403 (not a feature "disabled in this account")
 	{a: "failed to refresh", b: "token", gap: 24, class: Auth, notClient: true},
 	{a: "no active credentials for", class: Auth},
-	{a: "no credentials for", b: "provider", gap: 16, class: Auth, notClient: true}, // OmniRoute: "No credentials for embedding provider: gemini"
+	{a: "no credentials for embedding provider", class: Auth, notClient: true}, // OmniRoute's embeddings: "No credentials for embedding provider: gemini" (not a provider the client picks, review 29c)
 	// A gateway in front without a key of its own for the provider ("No API
 	// key set for provider: anthropic", LLM Gateway).
 	{a: "no api key set", class: Auth},         // the Codex backend: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
@@ -337,14 +337,17 @@ var accountPhrases = []phrase{
 	// Quota short or used up in Japanese and Korean (new-api's ja and ko
 	// locales, at a 403: "ユーザークォータが不足しています", "このトークンのクォータは使い
 	// 果たされました", "할당량이 부족합니다", "이 토큰의 할당량이 소진되었습니다"), and a
-	// balance short in Korean (잔액 부족): scripts without case.
-	{a: "クォータ", b: "不足", gap: 12, class: Quota},
-	{a: "クォータ", b: "使い果た", gap: 12, class: Quota},
-	{a: "クォータの事前消費", class: Quota}, // pre-consuming quota failed: "クォータの事前消費に失敗しました。残りクォータ: …"
-	{a: "할당량", b: "부족", gap: 9, class: Quota},
-	{a: "할당량", b: "소진", gap: 9, class: Quota},
-	{a: "잔액이 부족", class: Quota},
-	{a: "잔액 부족", class: Quota},
+	// balance short in Korean (잔액 부족): scripts without case. Weak and
+	// passed over at a 429, as the bare "quota exceeded" is: the words also
+	// name a per-minute quota (분당 요청 할당량), so the status, the period
+	// and the wait decide there (review 29c).
+	{a: "クォータ", b: "不足", gap: 12, class: Quota, weak: true, notRate: true},
+	{a: "クォータ", b: "使い果た", gap: 12, class: Quota, weak: true, notRate: true},
+	{a: "クォータの事前消費", class: Quota, weak: true, notRate: true}, // pre-consuming quota failed: "クォータの事前消費に失敗しました。残りクォータ: …"
+	{a: "할당량", b: "부족", gap: 9, class: Quota, weak: true, notRate: true},
+	{a: "할당량", b: "소진", gap: 9, class: Quota, weak: true, notRate: true},
+	{a: "잔액이 부족", class: Quota, weak: true, notRate: true},
+	{a: "잔액 부족", class: Quota, weak: true, notRate: true},
 	{a: "pre-consume quota", class: Quota}, // new-api: "Failed to pre-consume quota, remaining: …, required: …"
 	{a: "欠费", class: Quota},                // in arrears
 	{a: "账户余额", class: Quota},              // account balance

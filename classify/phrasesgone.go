@@ -42,8 +42,8 @@ var gonePhrases = []phrase{
 	{a: "is not a valid model id", class: Unavailable},
 	// The model Detour sent, named and refused (ngrok's AI Gateway:
 	// "`fast-chat` isn't a valid model."); not a tool's model.
-	{a: "isn't a valid model", class: Unavailable, ourModel: true},
-	{a: "is not a valid model", class: Unavailable, ourModel: true},
+	{a: "isn't a valid model.", class: Unavailable, ourModel: true}, // the sentence ends there: not "… for batch requests" (review 29c)
+	{a: "is not a valid model.", class: Unavailable, ourModel: true},
 	// llama-swap, which routes by the model member: "could not find
 	// suitable inference handler for x", "could not find real modelID for x".
 	{a: "could not find suitable inference handler for", class: Unavailable, ourModel: true},

@@ -355,6 +355,16 @@ var inputPhrases = []phrase{
 	{a: "could not fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
 	{a: "unable to fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
 
+	// AWS's own words for a failure on its side, which Bedrock sends with
+	// ModelStreamErrorException at a 424 ("The system encountered an
+	// unexpected error during processing. Try your request again.", "An
+	// error occurred while streaming the response. Retry your request."):
+	// the provider's, but only where nothing names the request's fault
+	// (a preamble before the reason: below every input phrase), and not
+	// in a 429, whose status decides (review 29c).
+	{a: "encountered an unexpected error during processing", class: ServerError, notRate: true},
+	{a: "error occurred while streaming the response", class: ServerError, notRate: true},
+
 	// The request is at fault but nothing is named ("Invalid arguments
 	// passed to the model", "Request contains an invalid argument."): not a
 	// provider failure, not proven bad input. Last, so any named field wins.

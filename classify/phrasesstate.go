@@ -46,15 +46,9 @@ var statePhrases = []phrase{
 	{a: "no free quota tier", class: Forbidden},
 	{a: "throttl", class: RateLimited},
 	{a: "overloaded", class: ServerError},
-	// AWS's own words for a failure on its side, which Bedrock sends with
-	// ModelStreamErrorException at a 424 ("The system encountered an
-	// unexpected error during processing. Try your request again.", "An
-	// error occurred while streaming the response. Retry your request."),
-	// and a project's service agents still being set up (Vertex's 400
+	// A project's service agents still being set up (Vertex's 400
 	// FAILED_PRECONDITION: "Service agents are being provisioned … please
 	// try again in a few minutes"): the provider's, passing.
-	{a: "encountered an unexpected error during processing", class: ServerError},
-	{a: "error occurred while streaming the response", class: ServerError},
 	{a: "service agents are being provisioned", class: ServerError},
 	{a: "temporarily out of capacity", class: ServerError}, // Vertex, a 429 RESOURCE_EXHAUSTED: "the service is temporarily out of capacity"
 	{a: "server overload", class: ServerError},             // Ark's ServerOverloaded, as a 429: "… due to server overload"
@@ -122,11 +116,11 @@ var statePhrases = []phrase{
 	{a: "no permission to access", class: Forbidden},
 	// The account must be verified first (Anthropic's 400: "Identity
 	// verification is required to continue."): not the request's member,
-	// before the bad-input "is required".
+	// before the bad-input "is required". (Not "verify your identity": a
+	// page the upstream fetched for the client may say it, review 29c.)
 	{a: "identity verification is required", class: Forbidden},
-	{a: "verify your identity", class: Forbidden},     // Baidu's 6: "No permission to access data"
-	{a: "no permission to use", class: Forbidden},     // UCloud ModelVerse: "No permission to use the model"
-	{a: "not authorized to invoke", class: Forbidden}, // Bedrock: "Your AWS account is not authorized to invoke this API operation"
+	{a: "no permission to use", class: Forbidden},                  // UCloud ModelVerse: "No permission to use the model"
+	{a: "not authorized to invoke", class: Forbidden},              // Bedrock: "Your AWS account is not authorized to invoke this API operation"
 	{a: "access denied", class: Forbidden},
 	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use
 	// A tier, plan or key that serves only its vendor's own app ("OpenCode's
