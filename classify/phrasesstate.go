@@ -119,8 +119,8 @@ var statePhrases = []phrase{
 	// before the bad-input "is required". (Not "verify your identity": a
 	// page the upstream fetched for the client may say it, review 29c.)
 	{a: "identity verification is required", class: Forbidden},
-	{a: "no permission to use", class: Forbidden},                  // UCloud ModelVerse: "No permission to use the model"
-	{a: "not authorized to invoke", class: Forbidden},              // Bedrock: "Your AWS account is not authorized to invoke this API operation"
+	{a: "no permission to use", class: Forbidden},     // UCloud ModelVerse: "No permission to use the model"
+	{a: "not authorized to invoke", class: Forbidden}, // Bedrock: "Your AWS account is not authorized to invoke this API operation"
 	{a: "access denied", class: Forbidden},
 	{a: "only authorized for use", class: Forbidden}, // a valid credential scoped to another client or use
 	// A tier, plan or key that serves only its vendor's own app ("OpenCode's
