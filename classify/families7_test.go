@@ -85,7 +85,8 @@ func TestMiniMaxBaseResp(t *testing.T) {
 		{"1039 token limit in a 200", 200, nil, `{"id":"x","choices":null,"object":"chat.completion","base_resp":{"status_code":1039,"status_msg":"token limit"}}`, false, "rate_limited", "minimax:base_resp=1039"},
 		{"1004 not authorized", 200, nil, `{"base_resp":{"status_code":1004,"status_msg":"token not match group"}}`, false, "auth", "minimax:base_resp=1004"},
 		{"2013 invalid params", 200, nil, `{"base_resp":{"status_code":2013,"status_msg":"glyph definition format error"}}`, false, "bad_request", "minimax:base_resp=2013"},
-		{"1026 input sensitive", 200, nil, `{"base_resp":{"status_code":1026,"status_msg":"input new_sensitive"}}`, false, "refusal", "minimax:base_resp=1026"},
+		{"1026 input sensitive", 200, nil, `{"base_resp":{"status_code":1026,"status_msg":"input new_sensitive"}}`, false, "refusal", "phrase:new_sensitive"}, // its words decide first (round 29)
+		{"1026 with no words", 200, nil, `{"base_resp":{"status_code":1026,"status_msg":""}}`, false, "refusal", "minimax:base_resp=1026"},
 		{"1002 with its words", 200, nil, `{"base_resp":{"status_code":1002,"status_msg":"rate limit"}}`, false, "rate_limited", "phrase:rate limit"},
 		// Must not catch: a success code, a code the table leaves out, a
 		// phrase that says more, the same number elsewhere.

@@ -72,6 +72,34 @@ var requestPhrases = []phrase{
 	{a: "allowed per prediction", class: Overflow},
 	{a: "input list can contain at most", class: Overflow},
 	{a: "too many files", class: Overflow}, // DashScope: "Too many files provided." (a 5xx's "too many open files" is the server's)
+	// How many images, documents or videos one request may carry, a cap of
+	// this endpoint that a bigger one may not have: Azure's "Exceeded
+	// maximum number of images (50) allowed in the request.", Bedrock's
+	// "You can't include more than 5 documents in a request.", Meta's "…
+	// exceeding the maximum of 50 allowed per request", vLLM's
+	// --limit-mm-per-prompt, Vertex's "20 video files but the model only
+	// supports up to 10", new-api's "too many images in the message",
+	// CLOVA Studio's "Image limit exceeded" (not a day's image allowance
+	// at a 429).
+	{a: "maximum number of images", class: Overflow},
+	{a: "maximum number of documents", class: Overflow},
+	{a: "maximum number of files", class: Overflow},
+	{a: "documents in a request", class: Overflow},
+	{a: "images in a request", class: Overflow},
+	{a: "allowed per request", class: Overflow, notRate: true},
+	{a: "limit-mm-per-prompt", class: Overflow},
+	{a: "files but the model only supports up to", class: Overflow},
+	{a: "too many images", class: Overflow, notRate: true},
+	{a: "image count", b: "exceeds", gap: 8, class: Overflow, notRate: true},
+	{a: "image limit exceeded", class: Overflow, notRate: true},
+	{a: "can contain only one image", class: Overflow},
+	// The request's bytes over this endpoint's cap in other words (ngrok:
+	// "Request body is too long. Max …"; Kong's request-size-limiting, a
+	// 417: "Request size limit exceeded"; Vertex: "… which exceeds max
+	// allowed file size of 31457280").
+	{a: "request body is too long", class: Overflow, notRate: true},
+	{a: "request size limit exceeded", class: Overflow, notRate: true},
+	{a: "max allowed file size", class: Overflow},
 	// The engine's per-step token budget, a deployment setting, not the
 	// model's window (TensorRT-LLM's trtllm-serve: "The sum of prompt length
 	// (50857.0), query length (0) should not exceed max_num_tokens (32768)").
@@ -150,6 +178,16 @@ var requestPhrases = []phrase{
 	{a: "contains text that is not allowed", class: Refusal},    // a relay's moderation (VoAPI, a 403: "Your submission contains text that is not allowed")
 	{a: "contains content that is not allowed", class: Refusal}, // not "contains parameters that are not allowed"
 	{a: "flagged", class: Refusal},
+	// MiniMax's 1026 and 1027 as its OpenAI- and Anthropic-compatible
+	// endpoints word them, at any status, in a stream too: "input
+	// new_sensitive (1026)", "output new_sensitive (1027)".
+	{a: "new_sensitive", class: Refusal},
+	// A gateway's prompt guard (Kong: "Request was filtered by Lakera
+	// Guard", "Request was filtered by GCP Model Armor", its ai-prompt-guard's
+	// "prompt pattern is blocked."); not a firewall's or CORS's filter.
+	{a: "was filtered by", b: "guard", gap: 16, class: Refusal, notRate: true},
+	{a: "filtered by gcp model armor", class: Refusal},
+	{a: "prompt pattern is blocked", class: Refusal},
 	{a: "usage guidelines", class: Refusal},
 	{a: "inappropriate content", class: Refusal},
 	{a: "inappropriate", b: "content", gap: 12, class: Refusal}, // OCI: "Inappropriate output content detected in output blocklist"

@@ -57,11 +57,13 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// inappropriate content."): a refusal, never replayed. Only the
 	// unambiguous words: "content filter" alone may name a service down.
 	{a: "datainspectionfailed", class: Refusal},
+	{a: "new_sensitive", class: Refusal}, // MiniMax's 1026/1027 relayed in a 500: "input new_sensitive, messages[13]'s content[2] image is sensitive"
 	{a: "data_inspection_failed", class: Refusal},
 	{a: "inappropriate content", class: Refusal},
 	// A per-request limit of the server's own configuration.
 	{a: "physical batch size", class: Overflow},
 	{a: "max payload size", class: Overflow}, // KoboldCpp: "Payload is too big. Max payload size is 32MB."
+	{a: "too many images", class: Overflow},  // new-api's own cap, a 500: "too many images in the message, max allowed is 16"
 	{a: "input validation error", class: BadRequest},
 	// A self-hosted server's 500 for the client's request (llama.cpp's checks
 	// and message-order checks, SGLang's message order, LocalAI's own
@@ -160,4 +162,9 @@ var timeoutPhrases = newPhraseSet([]phrase{
 	{a: "timeout after", class: Timeout},      // the server's own timer: "Decode wall clock timeout after 600s"
 	{a: "connection timeout", class: Timeout}, // Envoy: "reset reason: connection timeout", its upstream unreached in time (as a 522)
 	{a: "connect timeout", class: Timeout},
+	// Go's transport timers in a relay's 500 ("do request failed: Post
+	// \"https://api.moonshot.cn/…\": net/http: TLS handshake timeout",
+	// "dial tcp …: i/o timeout"): its upstream not reached in time.
+	{a: "handshake timeout", class: Timeout},
+	{a: "i/o timeout", class: Timeout},
 })

@@ -72,6 +72,10 @@ var gonePhrases = []phrase{
 	{a: "is deprecated", class: Unavailable, goneNoun: true},
 	{a: "has been deprecated", class: Unavailable, goneNoun: true},
 	{a: "has been taken offline", class: Unavailable, goneNoun: true}, // Z.ai's 1221: "API glm-4v has been taken offline"
+	// The model member missing, not a model gone (Kong: "model parameter not
+	// found in request, nor in gateway configuration"): Detour writes it,
+	// as "model is required".
+	{a: "model parameter not found in request", class: Unknown, vague: true},
 	{a: "model", b: "not found", gap: 80, class: Unavailable},
 	{a: "model", b: "does not exist", gap: 80, class: Unavailable},
 	{a: "model", b: "deprecated", gap: 80, class: Unavailable},

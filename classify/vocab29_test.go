@@ -213,6 +213,50 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 		{name: "fal locked for a top-up", status: 403, body: `{"detail":"User is locked. Reason: TOP_UP."}`, req: chat, model: "m", want: Quota},
 		{name: "top_p is no top-up", status: 400, body: oai("top_p must be between 0 and 1"), req: chat, model: "m", want: BadRequest},
 
+		// The last wave. A request carrying more media than this endpoint
+		// takes (Azure/azure-rest-api-specs#46145, aws-samples/generative-
+		// ai-use-cases#1685, google-gemini/gemini-cli#27724,
+		// CommandCodeAI/desktop#64, hiyouga/LlamaFactory#7886,
+		// QuantumNous/new-api#1233, CLOVA Studio's 40003): a bigger one may.
+		{name: "azure max images", status: 400,
+			body: `{"error":{"message":"Exceeded maximum number of images (50) allowed in the request.","type":"invalid_request_error","param":"input","code":null}}`,
+			req:  chat, model: "gpt-5", want: Overflow},
+		{name: "bedrock five documents", status: 400, header: map[string][]string{"X-Amzn-Errortype": {"ValidationException"}},
+			body: `{"message":"You can't include more than 5 documents in a request."}`, req: chat, model: "m", want: Overflow},
+		{name: "vertex video files", status: 400,
+			body: `{"error":{"code":400,"message":"Unable to submit request because it has 20 video files but the model only supports up to 10. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini","status":"INVALID_ARGUMENT"}}`,
+			req:  chat, model: "gemini-2.5-pro", want: Overflow},
+		{name: "images allowed per request", status: 400, body: oai("request contains 54 images, exceeding the maximum of 50 allowed per request"), req: chat, model: "m", want: Overflow},
+		{name: "vllm limit-mm-per-prompt", status: 400,
+			body: `{"object":"error","message":"You set or defaulted to image=4 in --limit-mm-per-prompt, but passed 10 image items in the same prompt.","type":"BadRequestError","param":null,"code":400}`,
+			req:  chat, model: "m", want: Overflow},
+		{name: "new-api too many images in a 500", status: 500, body: oai("too many images in the message, max allowed is 16"), req: chat, model: "m", notAny: []Class{ServerError}},
+		{name: "a day's image allowance at a 429 stays a throttle", status: 429, body: oai("Image limit exceeded for today"), req: chat, model: "m", notAny: []Class{Overflow}},
+		{name: "ngrok body too long", status: 400, body: oai("Request body is too long. Max 10MB."), req: chat, model: "m", want: Overflow},
+		{name: "kong request size limit, a 417", status: 417, body: `{"message":"Request size limit exceeded"}`, req: chat, model: "m", want: Overflow},
+		{name: "vertex max allowed file size", status: 400,
+			body: `{"error":{"code":400,"message":"The file size of ` + "`gs://data/abc/image.png`" + ` is 47688287, which exceeds max allowed file size of 31457280 for ` + "`image/png`" + ` files.","status":"INVALID_ARGUMENT"}}`,
+			req:  chat, model: "m", want: Overflow},
+		// MiniMax's 1026/1027 through its compatible endpoints
+		// (esengine/DeepSeek-Reasonix#6818, MiniMax-AI/MiniMax-M3#11,
+		// hermes-agent's stream).
+		{name: "minimax input sensitive at 422", status: 422, body: oai("input new_sensitive (1026)"), req: chat, model: "MiniMax-M3", want: Refusal},
+		{name: "minimax image sensitive in a 500", status: 500,
+			body: oai("input new_sensitive, messages[13]'s content[2] image is sensitive, please check your input (1026)"), req: chat, model: "MiniMax-M3", want: Refusal},
+		{name: "minimax output sensitive in a stream", status: 200, stream: true, body: `{"error":{"message":"output new_sensitive (1027)","type":"api_error"}}`, req: chat, model: "MiniMax-M3", want: Refusal},
+		// Kong's prompt guards (Kong/kong ai-lakera-guard, ai-gcp-model-armor,
+		// ai-prompt-guard); Kong's model member missing is no gone model.
+		{name: "kong lakera guard", status: 403, body: `{"error":{"message":"Request was filtered by Lakera Guard"}}`, req: chat, model: "m", want: Refusal},
+		{name: "kong model armor", status: 400, body: `{"error":{"message":"Request was filtered by GCP Model Armor"}}`, req: chat, model: "m", want: Refusal},
+		{name: "kong prompt guard", status: 400, body: `{"error":{"message":"prompt pattern is blocked."}}`, req: chat, model: "m", want: Refusal},
+		{name: "filtered by a firewall is no refusal", status: 403, body: oai("Request was filtered by the web application firewall"), req: chat, model: "m", notAny: []Class{Refusal}},
+		{name: "kong model parameter not found", status: 400, body: `{"error":{"message":"model parameter not found in request, nor in gateway configuration"}}`, req: chat, model: "m", want: Unknown},
+		// Go's transport timers in a relay's 500.
+		{name: "relay tls handshake timeout", status: 500,
+			body: `{"error":{"message":"do request failed: Post \"https://api.moonshot.cn/v1/chat/completions\": net/http: TLS handshake timeout","type":"do_request_failed"}}`,
+			req:  chat, model: "moonshot-v1-8k", want: Timeout},
+		{name: "relay eof stays a server error", status: 500, body: `{"error":{"message":"do request failed: unexpected EOF","type":"do_request_failed"}}`, req: chat, model: "m", want: ServerError},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
