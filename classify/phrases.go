@@ -78,21 +78,18 @@ var requestPhrases = []phrase{
 	// "You can't include more than 5 documents in a request.", Meta's "…
 	// exceeding the maximum of 50 allowed per request", vLLM's
 	// --limit-mm-per-prompt, Vertex's "20 video files but the model only
-	// supports up to 10", new-api's "too many images in the message",
-	// CLOVA Studio's "Image limit exceeded" (not a day's image allowance
-	// at a 429).
-	{a: "maximum number of images", class: Overflow},
-	{a: "maximum number of documents", class: Overflow},
-	{a: "maximum number of files", class: Overflow},
-	{a: "documents in a request", class: Overflow},
-	{a: "images in a request", class: Overflow},
-	{a: "allowed per request", class: Overflow, notRate: true},
-	{a: "limit-mm-per-prompt", class: Overflow},
-	{a: "files but the model only supports up to", class: Overflow},
-	{a: "too many images", class: Overflow, notRate: true},
+	// supports up to 10", new-api's "too many images in the message"
+	// ("too many images", below). Passed over at a 429, where a throttle
+	// counting media says the same (review 29d).
+	{a: "maximum number of images", b: "request", gap: 24, class: Overflow, notRate: true}, // "… (50) allowed in the request"; not "… for this month"
+	{a: "maximum number of documents", b: "request", gap: 24, class: Overflow, notRate: true},
+	{a: "maximum number of files", b: "request", gap: 24, class: Overflow, notRate: true},
+	{a: "documents in a request", class: Overflow, notRate: true},
+	{a: "images in a request", class: Overflow, notRate: true},
+	{a: "limit-mm-per-prompt", class: Overflow, notRate: true},
+	{a: "files but the model only supports up to", class: Overflow, notRate: true},
 	{a: "image count", b: "exceeds", gap: 8, class: Overflow, notRate: true},
-	{a: "image limit exceeded", class: Overflow, notRate: true},
-	{a: "can contain only one image", class: Overflow},
+	{a: "can contain only one image", class: Overflow, notRate: true},
 	// The request's bytes over this endpoint's cap in other words (ngrok:
 	// "Request body is too long. Max …"; Kong's request-size-limiting, a
 	// 417: "Request size limit exceeded"; Vertex: "… which exceeds max
@@ -260,10 +257,10 @@ var requestPhrases = []phrase{
 	{a: "max allowed size", class: Overflow},
 	{a: "maximum allowed size", class: Overflow},
 	{a: "too much media", class: Overflow},
-	{a: "too many images", class: Overflow},
-	{a: "more than one image", class: Overflow}, // "only supports one image while more than one image requested"
-	{a: "image per", class: Overflow},
-	{a: "images per", class: Overflow},
+	{a: "too many images", class: Overflow, notRate: true},
+	{a: "more than one image", class: Overflow},      // "only supports one image while more than one image requested"
+	{a: "image per", class: Overflow, notRate: true}, // not "images per minute" at a 429 (review 29d)
+	{a: "images per", class: Overflow, notRate: true},
 	// A count of media over this endpoint's per-request cap ("At most 1
 	// image(s) may be provided in one request"); a size ("each image must
 	// be at most 20MB") names no count before the medium.

@@ -109,6 +109,13 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		}
 	}
 	if i := ts.pick(timeoutPhrases, 0); i < len(timeoutPhrases.list) {
+		if ts.clientURL() {
+			// A relay that fetched a URL the client sent (an image) and
+			// timed out ("Get \"https://…\": net/http: TLS handshake
+			// timeout"): the client's slow host, not the endpoint
+			// (review 29d).
+			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: timeoutPhrases.list[i].evidence + "+client-url"}, ts.echo)
+		}
 		return echoMark(Verdict{Failed: true, Class: Timeout, Evidence: timeoutPhrases.list[i].evidence}, ts.echo)
 	}
 	return echoMark(Verdict{Failed: true, Class: ServerError, Evidence: ev}, ts.echo)
