@@ -31,6 +31,10 @@ var accountPhrases = []phrase{
 	{a: "security token included in the request is invalid", class: Auth},
 	{a: "security token included in the request is expired", class: Auth},
 	{a: "request signature we calculated does not match", class: Auth},
+	// AWS's clock skew, in the body alone ("Signature expired: 20250130T203827Z
+	// is now earlier than 20250130T204340Z (… - 5 min.)", a 403 without its
+	// x-amzn-ErrorType): the signing of the credential, not access.
+	{a: "is now earlier than", class: Auth, notClient: true},
 	// The API key written as one word (apiKey, APIKEY), as many vendors
 	// spell their parameter, and a key or access key (AK) blocked for good.
 	{a: "invalid apikey", class: Auth},
@@ -320,7 +324,8 @@ var accountPhrases = []phrase{
 	{a: "arrears", class: Quota},
 	{a: "balance is insufficient", class: Quota},
 	{a: "top up", class: Quota},
-	{a: "top_up", class: Quota, word: true}, // fal.ai, a 403: "User is locked. Reason: TOP_UP."
+	{a: "out of", b: "credits", gap: 24, class: Quota}, // GitHub Copilot's 429: "You've run out of your included AI credits for the month."
+	{a: "top_up", class: Quota, word: true},            // fal.ai, a 403: "User is locked. Reason: TOP_UP."
 	{a: "have any credits", class: Quota},
 	{a: "over budget", class: Quota},
 	// A key's allowance for a period, spent ("Out of call volume quota. Quota

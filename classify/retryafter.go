@@ -125,8 +125,8 @@ func bodyRetryAfter(f *facts, req []byte, resets bool) time.Duration {
 }
 
 // nextRetryHint finds the first "retry after N <unit>", "try again in
-// <duration>", "retry in <duration>", "resets in <duration>" (with
-// resets) or "wait N seconds" in
+// <duration>", "retry in <duration>", "resets in <duration>" or "to reset
+// in <duration>" (with resets) or "wait N seconds" in
 // t: the wait it says (0 when it says none), the matched words and the text
 // after them; span is nil when there is none.
 func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
@@ -141,6 +141,11 @@ func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 	// again in", where it comes first.
 	if r := indexFold(t, "resets in "); resets && r >= 0 && (b < 0 || r < b) {
 		b, lead = r, len("resets in ")
+	}
+	// "… wait for your limit to reset in 23 hours" (GitHub Copilot's 429):
+	// the same, in the infinitive.
+	if r := indexFold(t, "to reset in "); resets && r >= 0 && (b < 0 || r < b) {
+		b, lead = r, len("to reset in ")
 	}
 	// "Please wait 25 seconds before retrying" (GitHub Models), when it
 	// comes first.

@@ -260,6 +260,20 @@ func TestVocabularyRoundTwentyNine(t *testing.T) {
 			req:  chat, model: "moonshot-v1-8k", want: Timeout},
 		{name: "relay eof stays a server error", status: 500, body: `{"error":{"message":"do request failed: unexpected EOF","type":"do_request_failed"}}`, req: chat, model: "m", want: ServerError},
 
+		// Throttle or allowance, and credentials (the two last hunts).
+		// GitHub Copilot's limits: a reset a day away is an allowance, ten
+		// minutes away a throttle; a month's credits run out are money.
+		{name: "copilot limit to reset in 23 hours", status: 429,
+			body: oai("You've hit the rate limit for this model. Please switch models or wait for your limit to reset in 23 hours."), req: chat, model: "m", want: Quota},
+		{name: "copilot limit to reset in 10 minutes", status: 429,
+			body: oai("You've hit the rate limit for this model. Please switch models or wait for your limit to reset in 10 minutes."), req: chat, model: "m", want: RateLimited},
+		{name: "copilot out of included credits", status: 429,
+			body: oai("You've run out of your included AI credits for the month. Manage budget: https://github.com/settings/billing"), req: chat, model: "m", want: Quota},
+		{name: "out of context is no credits", status: 400, body: oai("Ran out of context window: reduce the prompt"), req: chat, model: "m", notAny: []Class{Quota}},
+		// AWS's clock skew in the body alone (anthropic-sdk-go#122).
+		{name: "bedrock signature expired, body only", status: 403,
+			body: `{"message":"Signature expired: 20250130T203827Z is now earlier than 20250130T204340Z (20250130T204840Z - 5 min.)"}`, req: chat, model: "m", want: Auth},
+
 		// Bifrost's key selection (maximhq/bifrost core/bifrost.go).
 		{name: "bifrost no keys for the model", status: 400, body: oai("no keys found that support model: MiniMax-M3"), req: chat, model: "MiniMax-M3", want: Unavailable},
 		{name: "no keys for another model", status: 400, body: oai("no keys found that support model: dall-e-3"), req: chat, model: "gpt-4o", notAny: []Class{Unavailable}},
