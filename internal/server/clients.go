@@ -141,7 +141,8 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, a *admi
 }
 
 // spend records what the request used against client's limits: each
-// attempt's tokens and cost as its upstream reported them, where known, an
+// billable attempt's tokens and cost as its upstream reported them (an
+// attempt the provider does not charge for spends nothing), where known, an
 // attempt reporting less than nothing counting as nothing (it must not take
 // back what another attempt spent); a billable attempt whose upstream never
 // said counts its Estimate (its input), so a client cannot spend for free by
@@ -153,6 +154,13 @@ func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.D
 	var tokens int
 	var usd float64
 	for _, a := range rec.Attempts { // what is known, even when some is not
+		if !a.Billable {
+			// An attempt the provider does not charge for (an overload before
+			// the first content, a refusal before the request was sent)
+			// spends none of the client's minute or budget, whatever usage it
+			// reported (docs/config.md, "rate.tokens_per_minute").
+			continue
+		}
 		e := a.Estimate
 		switch u := a.Usage; {
 		case u != nil:

@@ -24,8 +24,8 @@ func TestSpendIgnoresNegativeUsage(t *testing.T) {
 	honest, hostile := decision.USD(1), decision.USD(-1)
 	rec := &decision.Decision{
 		Attempts: []decision.Attempt{
-			{Usage: &decision.Usage{PromptTokens: 900, CompletionTokens: 200, TotalTokens: 1100}, CostUSD: &honest},
-			{Usage: &decision.Usage{PromptTokens: -5000, CompletionTokens: 0, TotalTokens: -5000}, CostUSD: &hostile},
+			{Billable: true, Usage: &decision.Usage{PromptTokens: 900, CompletionTokens: 200, TotalTokens: 1100}, CostUSD: &honest},
+			{Billable: true, Usage: &decision.Usage{PromptTokens: -5000, CompletionTokens: 0, TotalTokens: -5000}, CostUSD: &hostile},
 		},
 		Usage: &decision.Usage{PromptTokens: -4100, CompletionTokens: 200, TotalTokens: -3900},
 	}
