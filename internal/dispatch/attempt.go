@@ -179,6 +179,16 @@ func received(e *endpointRT, resp *http.Response, o *outcome) bool {
 		o.outOfRange(resp.StatusCode)
 		return false
 	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		// No request of Detour's asks to switch protocols, and net/http
+		// hands the raw connection over as the body of a 101, whose reads
+		// no timeout or cancellation can end: closed unread (closing it
+		// closes the connection).
+		resp.Body.Close()
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "status:101"},
+			"the upstream switched protocols (HTTP 101), which no request asked for")
+		return false
+	}
 	return true
 }
 

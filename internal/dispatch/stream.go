@@ -71,6 +71,9 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 				ev.Chunks = nil // asked for by the gateway, not the client
 			}
 		}
+		if ev.Reopened {
+			o.finished = false
+		}
 		if ev.Finished {
 			o.finished = true
 		}

@@ -78,8 +78,12 @@ type Event struct {
 	// Gemini finishReason on every candidate). A stream whose body ends
 	// before any Finished or Done event was cut, not completed.
 	Finished bool
-	// Malformed is set when the event could not be parsed; it is skipped and
-	// recorded, never sent.
+	// Reopened is set on an event that opens a part of the answer after an
+	// event was Finished (an OpenAI choice that starts after the others
+	// finished): the answer is incomplete again until a later Finished.
+	Reopened bool
+	// Malformed is set when the event could not be parsed, or opens more
+	// parts than chat.MaxParts; it is skipped and recorded, never sent.
 	Malformed bool
 	// Usage is the token usage when this event reported it.
 	Usage *Usage

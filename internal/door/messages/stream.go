@@ -190,6 +190,9 @@ func (e *Encoder) closeBlock(out []byte) []byte {
 // block's index, which Anthropic's SDK accumulators append by.
 func (e *Encoder) tool(out []byte, tc *chat.ToolCallDelta) []byte {
 	blk, seen := e.tools[tc.Index]
+	if !seen && len(e.tools) >= chat.MaxParts {
+		return out // more tool calls than any answer makes: dropped
+	}
 	if !seen {
 		out = e.closeBlock(out)
 		if e.tools == nil {

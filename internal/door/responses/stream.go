@@ -286,6 +286,9 @@ func (s *Stream) refusal(t string) {
 
 func (s *Stream) toolCall(index int, id, name, args string) {
 	c := s.calls[index]
+	if c == nil && len(s.calls) >= chat.MaxParts {
+		return // more tool calls than any answer makes: dropped
+	}
 	if c == nil {
 		s.closeMessage()
 		ns, n := s.echo.clientName(name)

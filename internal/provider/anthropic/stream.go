@@ -22,7 +22,8 @@ type stream struct {
 	created int64
 	roleOut bool // a chunk carrying role "assistant" has been sent
 	usage   usage
-	// tools maps a content block index to its tool_calls index.
+	// tools maps a content block index to its tool_calls index (at most
+	// chat.MaxParts of them).
 	tools map[int]int
 	// answer is the answer tool's block (structured.go): its input is the
 	// content. answered: one has started; later ones are dropped.
@@ -109,6 +110,10 @@ func (s *stream) Next() (provider.Event, error) {
 			}
 			if s.tools == nil {
 				s.tools = make(map[int]int)
+			}
+			if _, seen := s.tools[e.Index]; !seen && len(s.tools) >= chat.MaxParts {
+				out.Malformed = true // more tool calls than any answer makes
+				return out, nil
 			}
 			i := len(s.tools)
 			s.tools[e.Index] = i

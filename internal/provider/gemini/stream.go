@@ -25,7 +25,7 @@ type stream struct {
 	content    bool // any content has been sent
 	calls      int  // function calls so far, for call_<prefix><n> ids
 	callPrefix string
-	cands      map[int]*cst // per candidate index
+	cands      map[int]*cst // per candidate index, at most chat.MaxParts
 }
 
 // cst is one candidate's stream state.
@@ -70,6 +70,10 @@ func (s *stream) Next() (provider.Event, error) {
 		cand := &a.Candidates[pos]
 		idx := cand.index(pos)
 		st := s.cands[idx]
+		if st == nil && len(s.cands) >= chat.MaxParts {
+			out.Malformed = true // more candidates than any request asks for
+			return out, nil
+		}
 		if st == nil {
 			st = &cst{}
 			s.cands[idx] = st

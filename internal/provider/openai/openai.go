@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/chat"
 	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
@@ -94,9 +95,12 @@ func (Adapter) Stream(body io.Reader, _ provider.Endpoint) provider.Stream {
 type stream struct {
 	r *sse.Reader
 	// open and finished count the choices seen and those that had a
-	// finish_reason: the answer is complete when every choice finished.
+	// finish_reason: the answer is complete when every choice finished;
+	// complete is what the last event said of it. At most chat.MaxParts
+	// choices are kept: an upstream picks the indices.
 	open     map[int]bool
 	finished int
+	complete bool
 	facts    facts     // the current event's, reused
 	one      [1][]byte // backs Event.Chunks
 }
@@ -145,6 +149,12 @@ func (s *stream) Next() (provider.Event, error) {
 		out.Error = true
 		return out, nil
 	}
+	for _, ch := range f.choices {
+		if _, seen := s.open[ch.index]; !seen && len(s.open) >= chat.MaxParts {
+			out.Malformed = true // more choices than any request asks for
+			return out, nil
+		}
+	}
 	out.Usage = f.usage
 	for _, ch := range f.choices {
 		if ch.content {
@@ -158,9 +168,15 @@ func (s *stream) Next() (provider.Event, error) {
 			s.open[ch.index] = ch.finish
 			if ch.finish {
 				s.finished++
-				out.Finished = s.finished == len(s.open)
 			}
 		}
+	}
+	// A choice may open after the others finished (they finish one by
+	// one): the answer is then incomplete again, and a body that ends
+	// there was cut.
+	if complete := len(s.open) > 0 && s.finished == len(s.open); complete != s.complete {
+		out.Finished, out.Reopened = complete, !complete
+		s.complete = complete
 	}
 	out.Chunks = s.one[:0:1]
 	out.Chunks = append(out.Chunks, data)
