@@ -99,7 +99,9 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 			v.s = ""
 		}
 		k.Key = v.s
-		if h, ok := g.str("key_sha256", false); ok {
+		// A key pasted here in place of its hash is a secret: its value is
+		// never quoted in an error.
+		if h, ok := g.str("key_sha256", true); ok {
 			b, err := hex.DecodeString(strings.ToLower(h.s))
 			if err != nil || len(b) != 32 {
 				d.errorf(h.node, "client key key_sha256 must be 64 hex digits (the SHA-256 of the key), not %s", h.show())

@@ -91,7 +91,9 @@ func (d *decoder) decodeProvider(n *yaml.Node) (Provider, ref) {
 	if v, ok := g.str("dialect", false); ok {
 		p.Dialect, _ = d.dialect(v, "provider dialect")
 	}
-	if v, ok := g.str("base_url", false); ok && d.token(v, "provider base_url") && d.checkHTTPURL(v, "provider base_url") {
+	// A base_url may hold a secret (https://user:password@host, a key in
+	// its path): its value is never quoted in an error (docs/security.md).
+	if v, ok := g.str("base_url", true); ok && d.token(v, "provider base_url") && d.checkHTTPURL(v, "provider base_url") {
 		u, _ := url.Parse(v.s)
 		if u.RawQuery != "" || u.Fragment != "" {
 			d.errorf(v.node, "provider base_url must not carry a query or fragment")
@@ -126,6 +128,12 @@ func (d *decoder) headers(n *yaml.Node) map[string]string {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, vn := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || !validHeaderName(k.Value) {
+			if name, _, glued := strings.Cut(k.Value, ":"); glued {
+				// "x-api-key:sk-…" is a name and its (secret) value run
+				// together: the value is not quoted.
+				d.errorf(k, "provider headers: %q is not a valid header name: is a space missing after %q?", name+":…", name+":")
+				continue
+			}
 			d.errorf(k, "provider headers: %q is not a valid header name", k.Value)
 			continue
 		}

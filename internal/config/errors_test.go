@@ -120,7 +120,7 @@ targets: [{name: t, model: m, providers: [p]}]
 		{"base_url not a URL", `providers:
   - {name: p, dialect: openai, base_url: api.openai.com}
 targets: [{name: t, model: m, providers: [p]}]
-`, []wantErr{{2, `provider base_url must be an http:// or https:// URL with a host, not "api.openai.com"`}}},
+`, []wantErr{{2, `provider base_url must be an http:// or https:// URL with a host: it has no scheme (value not shown)`}}},
 		{"base_url with query", `providers:
   - {name: p, dialect: openai, base_url: "https://x.test/v1?key=1"}
 targets: [{name: t, model: m, providers: [p]}]
@@ -170,7 +170,7 @@ targets: [{name: t, model: m, providers: [p]}]
 		{"empty decisions path", base + "decisions: {path: \"\"}\n",
 			[]wantErr{{5, `decisions path must not be empty`}}},
 		{"bad webhook", base + "alerts: {webhook: \"ftp://x\"}\n",
-			[]wantErr{{5, `alerts webhook must be an http:// or https:// URL with a host, not (value not shown)`}}},
+			[]wantErr{{5, `alerts webhook must be an http:// or https:// URL with a host: its scheme is "ftp" (value not shown)`}}},
 		{"bad log format and level", base + "log: {format: xml, level: trace}\n",
 			[]wantErr{{5, `log format must be one of text, json`}, {5, `log level must be one of debug, info, warn, error`}}},
 		{"bad listen", base + "listen: localhost\n",

@@ -184,15 +184,30 @@ func (d *decoder) decodeAlerts(n *yaml.Node, a *Alerts) {
 	g.setDuration("min_interval", &a.MinInterval, true)
 }
 
-// checkHTTPURL checks that v is an absolute http(s) URL with a host.
+// checkHTTPURL checks that v is an absolute http(s) URL with a host. The
+// error never quotes the value (a URL may hold a secret: credentials
+// before its host, a key in its path or a webhook's token), only what is
+// wrong with it and, where that is the fault, its scheme.
 func (d *decoder) checkHTTPURL(v value, what string) bool {
 	u, err := url.Parse(v.s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		d.errorf(v.node, "%s must be an http:// or https:// URL with a host, not %s", what, v.show())
-		return false
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return true
 	}
-	return true
+	why := "it does not parse"
+	switch scheme, _, found := strings.Cut(v.s, "://"); {
+	case !found:
+		why = "it has no scheme"
+	case scheme != "http" && scheme != "https" && schemeRe.MatchString(scheme):
+		why = "its scheme is " + strconv.Quote(scheme)
+	case err == nil && u.Host == "":
+		why = "it has no host"
+	}
+	d.errorf(v.node, "%s must be an http:// or https:// URL with a host: %s (value not shown)", what, why)
+	return false
 }
+
+// schemeRe is a URL scheme short enough to be one, not a value mistyped.
+var schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,15}$`)
 
 func (d *decoder) decodeHealth(n *yaml.Node, h *Health) {
 	g, ok := d.mapping(n, "health", "failure_threshold", "cooldown", "max_cooldown",
