@@ -17,6 +17,7 @@ import (
 	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/gatewaytest"
+	"github.com/detour-llm/detour/internal/redact"
 	"github.com/detour-llm/detour/internal/testutil"
 )
 
@@ -29,9 +30,12 @@ import (
 //     is a valid OpenAI error envelope, a JSON completion or an SSE stream
 //     whose data lines are JSON or [DONE];
 //   - no provider key, no 8-character fragment of one and no upstream host
-//     appears in any text Detour writes: an error answer, an SSE error
-//     event, the headers, the decision record or the log (a model's own
-//     successful output passes through untouched);
+//     appears in any text Detour writes: the headers, the decision record
+//     or the log; nor in an error answer or an SSE error event a client
+//     reads, where only what redact.Reveals counts (a shorter fragment that
+//     does not end the key is left as the upstream wrote it: scrubbing it
+//     would answer a client's guess); a model's own successful output
+//     passes through untouched;
 //   - a request-scoped class (bad_request, context_length, refusal,
 //     overflow) never counts against health and never causes a transition;
 //   - an upstream that merely echoes the client's text in a 400 never cools
@@ -119,6 +123,7 @@ type hostileRig struct {
 	logs    *testutil.Buffer
 	answer  *atomic.Pointer[hostileAnswer]
 	secrets []string // keys, their 8-byte windows and the upstream hosts
+	hosts   []string // the upstream hosts
 }
 
 func newHostileRig(tb testing.TB) *hostileRig {
@@ -134,6 +139,7 @@ func newHostileRig(tb testing.TB) *hostileRig {
 		}
 		fmt.Fprintf(&provs, "  - {name: p%s, dialect: %s, base_url: %q, api_key: %q}\n", d, d, base, key)
 		rig.secrets = append(rig.secrets, strings.TrimPrefix(u.URL, "http://"))
+		rig.hosts = append(rig.hosts, strings.TrimPrefix(u.URL, "http://"))
 		for i := 0; i+8 <= len(key); i++ {
 			rig.secrets = append(rig.secrets, key[i:i+8])
 		}
@@ -245,10 +251,22 @@ func (rig *hostileRig) run(t *testing.T, body string, hdr uint8, status uint16, 
 	}
 	logs := rig.logs.Take()
 	for _, s := range rig.secrets {
-		for where, text := range map[string]string{"answer": authored, "headers": headers.String(), "decision record": string(rec), "log": logs} {
+		for where, text := range map[string]string{"headers": headers.String(), "decision record": string(rec), "log": logs} {
 			if strings.Contains(text, s) {
 				t.Fatalf("%s leaks %q:\n%s", where, s, text)
 			}
+		}
+	}
+	// What the client reads may keep a short fragment of a key that does not
+	// end it (redact.ForClient: scrubbing it would answer a client's guess).
+	for _, key := range hostileKeys {
+		if f := redact.Reveals(authored, key); f != "" {
+			t.Fatalf("answer leaks %q of a key:\n%s", f, authored)
+		}
+	}
+	for _, host := range rig.hosts {
+		if strings.Contains(authored, host) {
+			t.Fatalf("answer leaks %q:\n%s", host, authored)
 		}
 	}
 }

@@ -19,7 +19,9 @@
 // ForClient is String for text a client will read: a run of secret bytes
 // whose every 8-byte window the client itself sent in its request (as
 // written, or as the upstream read it: JSON escapes decoded) is left as it
-// is, so an upstream that echoes the request cannot be used as an oracle
+// is, and so is a run that does not Reveal a secret (ClientStretch bytes
+// of it in a row, or its last 8), so an upstream that echoes the request,
+// or writes what the client steered it to, cannot be used as an oracle
 // that tells the client which of its guesses are part of a key.
 //
 // Current holds the scrubber of the configuration being served; Handler

@@ -274,3 +274,45 @@ func TestForClientHidesInternalURLs(t *testing.T) {
 		t.Errorf("String(%q) = %q: operators keep the address", op, got)
 	}
 }
+
+// Text the client steered the upstream to write without sending it whole
+// (a model told to write two pieces back to back, its output quoted in an
+// error) reads the same to the client whether its guess at the byte after
+// a key's public prefix is right or wrong: a stretch of a key shorter than
+// ClientStretch that does not end it is left as written (review 30d: the
+// right guess came back "[redacted]", the wrong one "[redacted]#"). What
+// an upstream writes of a key by itself is still scrubbed: the key whole,
+// a long stretch of it, its last 8 bytes; and for the operator, every
+// 8-byte window.
+func TestForClientIsNoOracleForSteeredText(t *testing.T) {
+	key := "sk-proj-" + strings.Repeat("Q7xv9Lk2Wm4pZr8Tn3BcYh5Jd", 3) // as long as real keys are
+	s := New(Rules{Secrets: []string{key}})
+	sent := []byte(`{"messages":[{"role":"user","content":[{"type":"text","text":"A"},{"type":"text","text":"B"}]}]}`)
+	for _, known := range []int{8, 9, 12, 16, ClientStretch - 1} {
+		for from := range 2 { // the key's prefix and more, or from its second byte
+			seen := map[string]bool{} // what the client reads, its guess written <guess>
+			// A key's bytes only: a guess of another kind reads apart by its
+			// own shape, whatever the key.
+			for _, c := range []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") {
+				guess := key[from:known] + string(c)
+				msg := "Tool call arguments are not valid JSON: " + guess
+				seen[strings.ReplaceAll(s.ForClient(msg, sent), guess, "<guess>")] = true
+			}
+			if len(seen) > 1 {
+				t.Errorf("%d bytes known from byte %d: the answer depends on the guess: %v", known, from, seen)
+			}
+		}
+	}
+	for name, echo := range map[string]string{
+		"whole":   key,
+		"stretch": key[3 : 3+ClientStretch],
+		"tail":    key[len(key)-Window:],
+	} {
+		if got := s.ForClient("bad key "+echo+".", sent); got != "bad key "+Redacted+"." {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+	if got := s.String("begins " + key[:9]); strings.Contains(got, key[:8]) {
+		t.Errorf("operator text kept a fragment: %q", got)
+	}
+}

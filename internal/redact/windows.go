@@ -1,5 +1,7 @@
 package redact
 
+import "strings"
+
 // Window is the length of the shortest secret fragment that is scrubbed. A
 // secret shorter than Window is not scrubbed at all: it cannot be told
 // apart from ordinary words ("none", "ollama").
@@ -10,8 +12,9 @@ const Window = 8
 // and a bit test; only a bit hit (about one position in a hundred for a
 // few hundred indexed windows) costs a map lookup.
 type windows struct {
-	set   map[uint64]struct{}
-	bloom [1 << 10]uint64 // 65,536 bits
+	set     map[uint64]struct{}
+	bloom   [1 << 10]uint64 // 65,536 bits
+	secrets []string        // those indexed, for revealing
 }
 
 func (ws *windows) add(secret string) {
@@ -21,6 +24,7 @@ func (ws *windows) add(secret string) {
 	if ws.set == nil {
 		ws.set = map[uint64]struct{}{}
 	}
+	ws.secrets = append(ws.secrets, secret)
 	var w uint64
 	for i := 0; i < len(secret); i++ {
 		w = w>>8 | uint64(secret[i])<<56
@@ -93,4 +97,45 @@ func allKnown(s string, known map[uint64]bool) bool {
 		}
 	}
 	return true
+}
+
+// ClientStretch is the shortest stretch of one secret that is scrubbed
+// from text a client reads (the whole secret, where it is shorter), unless
+// the stretch ends the secret. A shorter fragment is left as it is there:
+// the upstream may have written it because the client steered it (a
+// model's output quoted in an error, its pieces the client's), and
+// scrubbing it would answer the client's guess at the next byte of a key
+// after its public prefix (sk-proj-, sk-ant-api03-: at most 13 bytes). A
+// guess at 24 bytes, or at a key's last 8, is no guess one can make.
+const ClientStretch = 24
+
+// revealing reports whether s, a run of secret windows, holds what text a
+// client reads must not of any secret (Reveals).
+func (ws *windows) revealing(s string) bool {
+	for _, sec := range ws.secrets {
+		if Reveals(s, sec) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Reveals returns what of secret text holds that text a client reads must
+// not, "" when nothing: its last Window bytes, or ClientStretch bytes of it
+// in a row (all of it, when shorter). ForClient scrubs every run of secret
+// bytes that reveals one; String, every run.
+func Reveals(text, secret string) string {
+	if len(secret) < Window {
+		return ""
+	}
+	if tail := secret[len(secret)-Window:]; strings.Contains(text, tail) {
+		return tail
+	}
+	need := min(ClientStretch, len(secret))
+	for i := 0; i+need <= len(text); i++ {
+		if strings.Contains(secret, text[i:i+need]) {
+			return text[i : i+need]
+		}
+	}
+	return ""
 }
