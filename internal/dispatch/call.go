@@ -1,6 +1,8 @@
 package dispatch
 
 import (
+	"errors"
+
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/provider"
 )
@@ -134,6 +136,10 @@ func (c *Call) request() *provider.Request {
 // front's write timeout; dispatch then ends the attempt as canceled. A
 // method must not hold the call longer than that timeout: the upstream's
 // idle clock is paused while it runs.
+//
+// Chunk returns ErrTooLarge when the Output cannot hold more of the answer
+// (a door that repeats the whole answer at its end); any other error says
+// the client is gone.
 type Output interface {
 	Commit(Commit) error
 	Chunk(chunk []byte) error
@@ -141,6 +147,11 @@ type Output interface {
 	End() error
 	Fail(*Failure) error
 }
+
+// ErrTooLarge is what an Output's Chunk returns when it cannot hold more of
+// the answer: the attempt fails (server_error, evidence "answer:too large",
+// as a whole answer past 64 MiB does) and the client gets the error event.
+var ErrTooLarge = errors.New("dispatch: the answer is too large for the client's API")
 
 // Commit describes the attempt whose stream is being committed.
 type Commit struct {

@@ -186,8 +186,7 @@ func (c *continuation) write(w *walk, o *outcome, b []byte) bool {
 	if b == nil {
 		return true
 	}
-	if w.call.Out.Chunk(b) != nil {
-		w.clientFailed(o)
+	if !w.sent(o, w.call.Out.Chunk(b)) {
 		return false
 	}
 	if c.cutting {

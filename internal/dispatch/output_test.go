@@ -22,6 +22,7 @@ type client struct {
 	calls     []string
 	chunks    int
 	failAt    int
+	fullAt    int // Chunk says the answer is too large (dispatch.ErrTooLarge) at this chunk
 	flushes   int
 	failFlush bool // every Flush fails, as for a client that left
 }
@@ -35,6 +36,9 @@ func (c *client) Chunk(b []byte) error {
 	c.chunks++
 	if c.chunks == c.failAt {
 		return errors.New("client gone")
+	}
+	if c.chunks == c.fullAt {
+		return dispatch.ErrTooLarge
 	}
 	if !json.Valid(b) {
 		c.calls = append(c.calls, "invalid chunk "+string(b))
@@ -152,6 +156,26 @@ func TestOutputErrorCancelsTheAttempt(t *testing.T) {
 	}
 	if ub.Calls() != 0 {
 		t.Errorf("the next target was called %d times after the client left", ub.Calls())
+	}
+}
+
+// An Output that cannot hold more of the answer (the Responses door past
+// 64 MiB) fails the attempt as an answer too large: the client gets the
+// error event, the record says server_error with its evidence, and the
+// attempt is billable (review 30b: the door grew its memory for as long
+// as the upstream streamed).
+func TestOutputFullFailsTheAttempt(t *testing.T) {
+	d, _, _ := dispatcher(t, upstreamtest.Steps(upstreamtest.Step{Events: upstreamtest.ChatStream("ma", "x", "y")}),
+		upstreamtest.Steps(upstreamtest.Step{Events: upstreamtest.ChatStream("mb", "z")}))
+	c := &client{fullAt: 2}
+	res := d.Do(context.Background(), streamCall(c))
+	if got, want := strings.Join(c.calls, ","), "commit a/pa 1,chunk,fail server_error"; got != want {
+		t.Errorf("Output saw %s\nwant %s", got, want)
+	}
+	rec := res.Decision
+	if res.Canceled || rec.Outcome != decision.OutcomeError || len(rec.Attempts) != 1 ||
+		!rec.Attempts[0].Billable || rec.Attempts[0].Evidence != "answer:too large" {
+		t.Errorf("result %+v; record: outcome %s, attempts %+v", res, rec.Outcome, rec.Attempts)
 	}
 }
 

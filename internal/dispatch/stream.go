@@ -207,11 +207,25 @@ func (w *walk) write(o *outcome, chunk []byte) bool {
 	if w.cont != nil && !o.native { // a native event is relayed as it came
 		return w.cont.write(w, o, chunk)
 	}
-	if w.call.Out.Chunk(chunk) != nil {
+	return w.sent(o, w.call.Out.Chunk(chunk))
+}
+
+// sent files what the Output's Chunk said: nil, the chunk is written; an
+// answer too large for it to hold (ErrTooLarge) fails the attempt, the
+// client told with the error event; any other error, the client is gone.
+func (w *walk) sent(o *outcome, err error) bool {
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, ErrTooLarge):
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "answer:too large"},
+			"the upstream answer is larger than the client's API lets the gateway hold (64 MiB)")
+		o.billable = true // the stream began: the upstream has run it
+		w.streamError(o)
+	default:
 		w.clientFailed(o)
-		return false
 	}
-	return true
+	return false
 }
 
 // end tells the client's Output the stream ended normally.

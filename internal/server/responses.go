@@ -2,12 +2,13 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/detour-llm/detour/internal/sse"
+	"errors"
 	"net/http"
 	"time"
 
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/responses"
+	"github.com/detour-llm/detour/internal/sse"
 )
 
 // POST /v1/responses: OpenAI's Responses API, stateless (docs/doors.md,
@@ -109,6 +110,9 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 		return err
 	}
 	b, err := o.enc.Chunk(chunk)
+	if errors.Is(err, responses.ErrTooLarge) {
+		return dispatch.ErrTooLarge
+	}
 	if err != nil || len(b) == 0 {
 		return nil
 	}

@@ -1,7 +1,9 @@
 package responses
 
 import (
+	"errors"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
@@ -21,5 +23,22 @@ func TestToolCallsOpenedAreBounded(t *testing.T) {
 	}
 	if n := len(s.calls); n != chat.MaxParts {
 		t.Errorf("%d function_call items opened, want %d", n, chat.MaxParts)
+	}
+}
+
+// The answer a Stream keeps to repeat in its done events is bounded: past
+// MaxHeld, Chunk says ErrTooLarge rather than hold more (review 30b).
+func TestHeldAnswerIsBounded(t *testing.T) {
+	s := NewStream(nil, "m", 1)
+	piece := strings.Repeat("x", 1<<20)
+	c := []byte(`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"` + piece + `"}}]}`)
+	for i := range MaxHeld>>20 + 1 {
+		_, err := s.Chunk(c)
+		if i < MaxHeld>>20 && err != nil {
+			t.Fatalf("chunk %d: %v", i, err)
+		}
+		if i == MaxHeld>>20 && !errors.Is(err, ErrTooLarge) {
+			t.Fatalf("past %d MiB: %v, want ErrTooLarge", MaxHeld>>20, err)
+		}
 	}
 }

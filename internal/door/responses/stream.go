@@ -44,7 +44,17 @@ type Stream struct {
 	finish string
 	usage  *chat.Usage
 	chunk  chat.StreamChunk // the chunk Chunk reads, kept so its id is copied once a stream
+	held   int              // bytes of text, refusal and arguments kept for the done events
 }
+
+// MaxHeld bounds the answer a Stream keeps to repeat in its done events and
+// response.completed, as a whole answer is bounded (64 MiB): past it Chunk
+// returns ErrTooLarge, and the stream is failed rather than the gateway's
+// memory grown for as long as an upstream streams.
+const MaxHeld = 64 << 20
+
+// ErrTooLarge is Chunk's error once the answer held passes MaxHeld.
+var ErrTooLarge = errors.New("responses: the answer passed 64 MiB")
 
 type openMessage struct {
 	index int
@@ -136,6 +146,17 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	s.buf = s.buf[:0]
+	for i := range c.Choices {
+		if ch := &c.Choices[i]; ch.Index == 0 {
+			s.held += len(deref(ch.Delta.Content)) + len(deref(ch.Delta.Refusal))
+			for _, tc := range ch.Delta.ToolCalls {
+				s.held += len(tc.Function.Arguments)
+			}
+		}
+	}
+	if s.held > MaxHeld {
+		return nil, ErrTooLarge
+	}
 	if c.Model != "" && !s.started {
 		s.resp.Model = c.Model
 	}
@@ -392,4 +413,11 @@ func (s *Stream) closeCalls() {
 		s.done(c.index, rawJSON(c.item))
 	}
 	s.calls, s.order = nil, nil
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
