@@ -112,11 +112,32 @@ func quotedCut(t []byte) []byte {
 			continue
 		}
 		e := k + len(l)
+		if r, d := messagesDump(t, e); d > 0 {
+			t = t[r:d] // the reason alone: the lead is llama.cpp's frame
+			continue
+		}
 		if c := bytes.IndexByte(t[e:min(len(t), e+80)], ':'); c >= 0 {
 			t = t[:e+c+1]
 		}
 	}
 	return t
+}
+
+// messagesDump returns the bounds of the reason in llama.cpp's "Failed to
+// parse messages: <reason>; messages = <dump>", the lead ending at t[e]:
+// the reason is the server's own words about the request (a content part
+// type it does not take), to be read alone; the dump is the client's. d is
+// 0 when t is not so written.
+func messagesDump(t []byte, e int) (r, d int) {
+	const lead, dump = " messages: ", "; messages = "
+	r, ok := prefixAt(t, e, lead)
+	if !ok {
+		return 0, 0
+	}
+	if d := bytes.Index(t[r:], []byte(dump)); d > 0 {
+		return r, r + d
+	}
+	return 0, 0
 }
 
 // nonZero reports a code that is set: not empty, null, false, or all zeros.

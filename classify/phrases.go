@@ -86,6 +86,7 @@ var requestPhrases = []phrase{
 	{a: "maximum number of files", b: "request", gap: 24, class: Overflow, notRate: true},
 	{a: "documents in a request", class: Overflow, notRate: true},
 	{a: "images in a request", class: Overflow, notRate: true},
+	{a: "use fewer than", b: "images", gap: 12, class: Overflow, notRate: true}, // Gemini: "Please use fewer than 3600 images in your request to models/…"
 	{a: "limit-mm-per-prompt", class: Overflow, notRate: true},
 	{a: "files but the model only supports up to", class: Overflow, notRate: true},
 	{a: "image count", b: "exceeds", gap: 8, class: Overflow, notRate: true},

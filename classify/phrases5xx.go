@@ -135,6 +135,10 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "does not support", class: Unknown},
 	{a: "unsupported param", class: Unknown}, // llama-server: "Unsupported param: tools", as a 500
 	{a: "cannot use tools", class: Unknown},  // llama-server: "Cannot use tools with stream"
+	// llama-server: "Failed to parse messages: Unsupported content part
+	// type: \"image_url\"; messages = …", a 500 (a text-only model; its
+	// reason is read without the dump, facts.go messagesDump).
+	{a: "unsupported content part type", class: Unknown},
 	// Fetching what the request points to timed out, a URL between ("Failed
 	// to download https://…: ConnectTimeoutError"): the client's slow host,
 	// before the server's own timeout wording below.

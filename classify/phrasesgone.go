@@ -24,6 +24,10 @@ var gonePhrases = []phrase{
 	{a: "not supported with the assistants api", class: Unknown, door: true},
 	{a: "not supported with the batch api", class: Unknown, door: true},
 	{a: "api is enabled only for", class: Unknown, door: true},
+	// Azure's "Azure OpenAI Responses API is not enabled in this region"
+	// (a 404, code NotFound): that API, not the endpoint's others (its chat
+	// serves), as above; not Google's "… API has not been used in project".
+	{a: "api is not enabled in this region", class: Unknown, door: true},
 	{a: "must only be called if model has it", class: Unknown, door: true}, // Baseten: "`chat_completions` must only be called if model has it." (a 404)
 	{a: "not supported in the v1/", class: Unknown, door: true},            // OpenAI: "This is a chat model and not supported in the v1/completions endpoint."
 	{a: "don't support text generation", class: Unknown, door: true},       // LoRAX: "Embedding models don't support text generation" (a 422 validation error)

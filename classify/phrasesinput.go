@@ -294,6 +294,9 @@ var inputPhrases = []phrase{
 	{a: "unknown variant `input_image`", class: Unknown},
 	{a: "unknown variant `video_url`", class: Unknown},
 	{a: "unknown variant `file`", class: Unknown},
+	// llama.cpp's words for the same ("Failed to parse messages: Unsupported
+	// content part type: \"image_url\"", a 500): a text-only model.
+	{a: "unsupported content part type", class: Unknown},
 	// A feature DeepSeek has switched off, inside its deserializer's wording
 	// ("response_format.type `json_schema` is unavailable now", "This
 	// response_format type is unavailable now"): a gap another target
