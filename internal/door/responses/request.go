@@ -126,6 +126,10 @@ func Translate(body []byte) (*Request, error) {
 	if err := refuseState(&w); err != nil {
 		return nil, err
 	}
+	if isSet(w.Metadata) && bytes.TrimSpace(w.Metadata)[0] != '{' {
+		// Echoed as is in the response, where the SDKs read a map.
+		return nil, invalid("metadata", "metadata: want an object")
+	}
 	out := chatRequest{
 		Model:               w.Model,
 		ParallelToolCalls:   w.ParallelToolCalls,

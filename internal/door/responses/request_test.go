@@ -151,6 +151,9 @@ func TestTranslateRefuses(t *testing.T) {
 		{"not json", `{"model":`, "", "invalid_value", "request body"},
 		{"bad tool choice", `{` + base + `,"tool_choice":"sometimes"}`, "tool_choice", "invalid_value", "sometimes"},
 		{"unknown format", `{` + base + `,"text":{"format":{"type":"grammar"}}}`, "text.format", "unsupported_parameter", "grammar"},
+		// Echoed in the response, where the SDKs read a map (review 30a).
+		{"metadata not an object", `{` + base + `,"metadata":5}`, "metadata", "invalid_value", "object"},
+		{"metadata a list", `{` + base + `,"metadata":["a"]}`, "metadata", "invalid_value", "object"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
