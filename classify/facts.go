@@ -124,20 +124,22 @@ func quotedCut(t []byte) []byte {
 }
 
 // messagesDump returns the bounds of the reason in llama.cpp's "Failed to
-// parse messages: <reason>; messages = <dump>", the lead ending at t[e]:
-// the reason is the server's own words about the request (a content part
-// type it does not take), to be read alone; the dump is the client's. d is
-// 0 when t is not so written.
+// parse messages: <reason>", the lead ending at t[e], which older servers
+// follow with "; messages = <dump>": the reason is the server's own words
+// about the request (a content part type it does not take), to be read
+// alone; the dump is the client's. What fails to parse there is the
+// client's messages, never the model's output. d is 0 when t is not so
+// written.
 func messagesDump(t []byte, e int) (r, d int) {
 	const lead, dump = " messages: ", "; messages = "
 	r, ok := prefixAt(t, e, lead)
-	if !ok {
+	if !ok || r == len(t) {
 		return 0, 0
 	}
 	if d := bytes.Index(t[r:], []byte(dump)); d > 0 {
 		return r, r + d
 	}
-	return 0, 0
+	return r, len(t)
 }
 
 // nonZero reports a code that is set: not empty, null, false, or all zeros.

@@ -80,6 +80,7 @@ var gonePhrases = []phrase{
 	// found in request, nor in gateway configuration"): Detour writes it,
 	// as "model is required".
 	{a: "model parameter not found in request", class: Unknown, vague: true},
+	{a: "model not found in request", class: Unknown, vague: true}, // llm-d's scheduler: "model not found in request body"
 	{a: "model", b: "not found", gap: 80, class: Unavailable},
 	{a: "model", b: "does not exist", gap: 80, class: Unavailable},
 	{a: "model", b: "deprecated", gap: 80, class: Unavailable},

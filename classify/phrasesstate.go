@@ -53,6 +53,15 @@ var statePhrases = []phrase{
 	{a: "temporarily out of capacity", class: ServerError}, // Vertex, a 429 RESOURCE_EXHAUSTED: "the service is temporarily out of capacity"
 	{a: "server overload", class: ServerError},             // Ark's ServerOverloaded, as a 429: "… due to server overload"
 	{a: "load is saturated", class: ServerError},           // new-api: "Current group upstream load is saturated", as a 429
+	// A serving stack shedding load from its own admission queue, as a 429
+	// (llm-d's scheduler: "system saturated, sheddable request dropped",
+	// "request rejected pre-queue: queue at capacity"; SGLang's gateway,
+	// code scheduler_queue_full: "request queue is full for this priority
+	// class"): the server's load, not the caller's rate; not a caller's
+	// own queue ("your queue").
+	{a: "system saturated", class: ServerError},
+	{a: "queue at capacity", class: ServerError},
+	{a: "request queue is full", class: ServerError},
 	// iFlytek Spark's busy, short and broken engines (服务忙, 服务容量不足,
 	// 引擎内部错误), in its status envelope's 200; not a user's own storage
 	// (用户OSS容量不足). Its 10007, 用户流量受限 (one request at a time per
@@ -169,6 +178,7 @@ var statePhrases = []phrase{
 	// the terms"): access not granted yet.
 	{a: "requires terms acceptance", class: Forbidden},
 	{a: "accept the terms", class: Forbidden},
+	{a: "not agreed to", b: "terms", gap: 40, class: Forbidden}, // Workers AI's 5016: "User has not agreed to Llama3.2 model terms"
 	// A local server that answers only callers on its own host (its guard
 	// against DNS rebinding): the Host Detour sends is not granted.
 	{a: "invalid host header", class: Forbidden},

@@ -2,8 +2,9 @@ package classify
 
 import "testing"
 
-// TestVocabularyRoundThirty: three held-out hunts (multimodal inputs,
-// reasoning and thinking, state and caching), each message labelled from
+// TestVocabularyRoundThirty: five held-out hunts (multimodal inputs,
+// reasoning and thinking, state and caching, inference providers of 2026,
+// serving stacks in clusters), each message labelled from
 // its meaning before the classifier ran (corpus README, "Vocabulary round
 // thirty"). Each positive failed before its rule; the near-misses beside
 // them must not move.
@@ -42,6 +43,20 @@ func TestVocabularyRoundThirty(t *testing.T) {
 		{name: "azure responses api not in this region", status: 404,
 			body: `{"error":{"code":"NotFound","message":"Azure OpenAI Responses API is not enabled in this region. Please check https://aka.ms/aoai/responsesapi/availability"}}`,
 			req:  `{"model":"gpt-5.4","input":"hi"}`, model: "gpt-5.4", want: Unknown},
+		// Serving stacks in clusters (their source): llm-d's scheduler
+		// (llm-d/llm-d-inference-scheduler) and SGLang's model gateway
+		// shedding load from their own queues as 429s; llm-d's missing model
+		// member; Workers AI's 5016 (developers.cloudflare.com, errors).
+		{name: "llm-d saturated", status: 429, body: "inference error: ResourceExhausted - system saturated, sheddable request dropped", req: chat, model: "m", want: ServerError},
+		{name: "llm-d queue at capacity", status: 429, body: "inference error: ResourceExhausted - request rejected pre-queue: queue at capacity", req: chat, model: "m", want: ServerError},
+		{name: "sglang gateway queue full", status: 429,
+			body: `{"error":{"type":"Too Many Requests","code":"scheduler_queue_full","message":"request queue is full for this priority class","param":null}}`,
+			req:  chat, model: "m", want: ServerError},
+		{name: "rate wording beside a queue stays a rate", status: 429, body: `{"error":{"message":"Rate limit exceeded: request queue is full"}}`, req: chat, model: "m", want: RateLimited},
+		{name: "llm-d model member missing", status: 400, body: "inference error: BadRequest - model not found in request body", req: chat, model: "m", want: Unknown},
+		{name: "a model not found in a list stays gone", status: 400, body: `{"error":{"message":"Model not found in the model list"}}`, req: chat, model: "m", want: Unavailable},
+		{name: "workers ai model terms", status: 400, body: `{"errors":[{"message":"User has not agreed to Llama3.2 model terms","code":5016}],"success":false}`,
+			req: chat, model: "@cf/meta/llama-3.2-11b-vision-instruct", want: Forbidden},
 		{name: "a google api not enabled for the project stays the account's", status: 403,
 			body: `{"error":{"code":403,"message":"Generative Language API has not been used in project 123 before or it is disabled.","status":"PERMISSION_DENIED"}}`,
 			req:  chat, model: "gemini-2.5-pro", notAny: []Class{Unknown}},
