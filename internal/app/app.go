@@ -53,6 +53,13 @@ const (
 	DefaultReadTimeout       = 60 * time.Second
 )
 
+// MaxHeaderBytes bounds a request's headers (net/http's default is 1 MiB):
+// they are read before any key is checked and held while a client trickles
+// them, so one anonymous connection could hold a MiB for the header
+// timeout (review 30f). The SDKs and CLIs send under 4 KiB; nginx takes
+// 32 KiB by default.
+const MaxHeaderBytes = 64 << 10
+
 // App is one running Detour process.
 type App struct {
 	Server  *server.Server
@@ -219,6 +226,7 @@ func (a *App) Reload(cfg *config.Config) error {
 		return err
 	}
 	a.use(sc, rules)
+	forgetChanged(st.Health, old, cfg)
 	// What the reload removed leaves /metrics.
 	a.Metrics.Retain(served(st))
 	prev := a.Server.Swap(st)
@@ -255,6 +263,7 @@ func (a *App) serve(ctx context.Context, ln net.Listener, grace time.Duration, h
 		ReadHeaderTimeout: cmp.Or(a.opt.ReadHeaderTimeout, DefaultReadHeaderTimeout),
 		ReadTimeout:       cmp.Or(a.opt.ReadTimeout, DefaultReadTimeout), // a slow client upload cannot hold a connection forever
 		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)

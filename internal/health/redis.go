@@ -193,10 +193,16 @@ func (s *RedisStore) mget(ctx context.Context, keys []string) ([]any, error) {
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return nil, err
 	}
+	// The pipeline reports only its first error, and a key that is absent
+	// is one (redis.Nil): each command's own error is read, so a node that
+	// did not answer is an outage, never an absent key read as healthy.
 	vals := make([]any, len(keys))
 	for i, cmd := range cmds {
-		if v, err := cmd.Result(); err == nil {
+		switch v, err := cmd.Result(); {
+		case err == nil:
 			vals[i] = v
+		case !errors.Is(err, redis.Nil):
+			return nil, err
 		}
 	}
 	return vals, nil

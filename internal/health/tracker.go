@@ -366,3 +366,19 @@ func transitions(tr []Transition, sc Scope, name string, before, after *Record, 
 	}
 	return tr
 }
+
+// Forget clears what is known of endpoint k — its failures, its cooldown, a
+// model found gone — as if it had never been asked. A reload that changes
+// what the endpoint is (its target's model, its provider's URL) calls it:
+// the old model's "gone" must not keep the corrected one from being tried
+// for a day (docs/config.md, "Reload").
+func (t *Tracker) Forget(ctx context.Context, k Key) {
+	_, _, _ = t.store.Update(ctx, t.names(k).ep, func(r *Record) { *r = Record{} })
+}
+
+// ForgetAccount clears provider's account record, as Forget an endpoint's:
+// a reload that changes its key calls it, so a rejected key's cooldown does
+// not outlive the key.
+func (t *Tracker) ForgetAccount(ctx context.Context, provider string) {
+	_, _, _ = t.store.Update(ctx, acctKey(provider), func(r *Record) { *r = Record{} })
+}

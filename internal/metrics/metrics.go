@@ -39,6 +39,10 @@ type Metrics struct {
 	routes, targets, providers names
 	usage                      usage               // usage.go
 	hot                        atomic.Pointer[hot] // hot.go
+	// endpoints, once set by Retain, are the configured (target, provider)
+	// pairs: a state for another pair (an attempt in flight on a pair a
+	// reload took apart) is not recorded.
+	endpoints atomic.Pointer[map[Endpoint]bool]
 }
 
 // New returns a Metrics with every collector registered on a fresh registry,
@@ -168,6 +172,9 @@ func (m *Metrics) Failover(route, action, class string) {
 func (m *Metrics) EndpointState(target, provider, state string) {
 	if m == nil || !m.targets.configured(target) || !m.providers.configured(provider) {
 		return // removed by a reload: its series stay gone
+	}
+	if eps := m.endpoints.Load(); eps != nil && !(*eps)[Endpoint{target, provider}] {
+		return // the pair a reload took apart: its series stay gone too
 	}
 	setState(m.endpointState, state, m.targets.of(target), m.providers.of(provider))
 }

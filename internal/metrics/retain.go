@@ -56,6 +56,7 @@ func (m *Metrics) Retain(s Served) {
 	for _, e := range s.Endpoints {
 		keep[e] = true
 	}
+	m.endpoints.Store(&keep)
 	for _, t := range targets {
 		for _, p := range providers {
 			if !keep[Endpoint{t, p}] {

@@ -106,15 +106,12 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, a *admi
 	if client == nil {
 		return false
 	}
-	if n := client.MaxConcurrent; n > 0 {
-		if !s.slots.take(client.Name, n) {
-			s.metrics.Refused(client.Name, "max_concurrent")
-			w.Header().Set("Retry-After", "1")
-			d.fail(w, http.StatusTooManyRequests, "client_concurrency_limit_exceeded",
-				fmt.Sprintf("client key %q has %d requests in progress, its max_concurrent %d; retry when one ends", client.Name, n, n))
+	if a.slot == "" { // admit took it, unless the request came another way
+		slot, ok := s.takeSlot(w, d, client)
+		if !ok {
 			return true
 		}
-		a.slot = client.Name
+		a.slot = slot
 	}
 	if a.st.Limits == nil {
 		return false
@@ -176,4 +173,29 @@ func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.D
 		}
 	}
 	st.Limits.Spend(context.WithoutCancel(r.Context()), client, tokens, usd)
+}
+
+// takeSlot holds one of client's max_concurrent slots, returning its name
+// ("" for a client without the limit), or answers 429 and returns false
+// when all are held.
+func (s *Server) takeSlot(w http.ResponseWriter, d door, client *config.ClientKey) (string, bool) {
+	if client == nil || client.MaxConcurrent <= 0 {
+		return "", true
+	}
+	n := client.MaxConcurrent
+	if !s.slots.take(client.Name, n) {
+		s.metrics.Refused(client.Name, "max_concurrent")
+		w.Header().Set("Retry-After", "1")
+		d.fail(w, http.StatusTooManyRequests, "client_concurrency_limit_exceeded",
+			fmt.Sprintf("client key %q has %d requests in progress, its max_concurrent %d; retry when one ends", client.Name, n, n))
+		return "", false
+	}
+	return client.Name, true
+}
+
+// giveSlot gives back a slot takeSlot held ("" holds none).
+func (s *Server) giveSlot(slot string) {
+	if slot != "" {
+		s.slots.give(slot)
+	}
 }

@@ -67,9 +67,17 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
 		return nil
 	}
+	// The key's max_concurrent slot is taken before its body is read: a key
+	// stalling uploads holds at most its slots' share of the in-flight body
+	// allowance, never all of it (review 30f).
+	slot, ok := s.takeSlot(w, d, client)
+	if !ok {
+		return nil
+	}
 	body, held, fail := s.readBody(r, st.Config)
 	if fail != nil {
 		s.bodies.give(held)
+		s.giveSlot(slot)
 		code := "invalid_request"
 		switch fail.status {
 		case http.StatusServiceUnavailable:
@@ -83,6 +91,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	}
 	refuse := func(status int, code, msg string) *admitted {
 		s.bodies.give(held)
+		s.giveSlot(slot)
 		d.fail(w, status, code, msg)
 		return nil
 	}
@@ -107,7 +116,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 		return refuse(http.StatusBadRequest, "invalid_request",
 			fmt.Sprintf("no target of %q serves %s: its providers' dialects have no such API", model, r.URL.Path))
 	}
-	a := &admitted{st: st, client: client, body: body, held: held, model: model, head: hd}
+	a := &admitted{st: st, client: client, body: body, held: held, model: model, head: hd, slot: slot}
 	switch string(hd.stream) {
 	case "", "null", "false":
 	case "true":

@@ -1,0 +1,52 @@
+package app
+
+import (
+	"context"
+	"maps"
+	"time"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/health"
+)
+
+// forgetChanged clears the health of what a reload changed under a name it
+// kept (docs/config.md, "Reload"): an endpoint whose target now asks for
+// another model, or whose provider now has another URL or dialect, starts
+// healthy — a model found gone, or a URL that failed, was the old one's —
+// and so does an account whose key or headers changed (a rejected key's
+// cooldown was the old key's). Everything else keeps its state.
+func forgetChanged(tr *health.Tracker, old, cfg *config.Config) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	oldProv := make(map[string]*config.Provider, len(old.Providers))
+	for i := range old.Providers {
+		oldProv[old.Providers[i].Name] = &old.Providers[i]
+	}
+	moved, rekeyed := map[string]bool{}, map[string]bool{}
+	for i := range cfg.Providers {
+		p := &cfg.Providers[i]
+		o, ok := oldProv[p.Name]
+		if !ok {
+			continue
+		}
+		moved[p.Name] = o.BaseURL != p.BaseURL || o.Dialect != p.Dialect
+		rekeyed[p.Name] = o.APIKey != p.APIKey || !maps.Equal(o.Headers, p.Headers)
+	}
+	oldModel := make(map[string]string, len(old.Targets))
+	for _, t := range old.Targets {
+		oldModel[t.Name] = t.Model
+	}
+	for _, t := range cfg.Targets {
+		m, kept := oldModel[t.Name]
+		for _, p := range t.Providers {
+			if kept && (m != t.Model || moved[p]) {
+				tr.Forget(ctx, health.Key{Target: t.Name, Provider: p})
+			}
+		}
+	}
+	for name, changed := range rekeyed {
+		if changed {
+			tr.ForgetAccount(ctx, name)
+		}
+	}
+}
