@@ -150,9 +150,20 @@ func (s *Scrubber) secretRuns(msg string, sent []byte, client bool) string {
 					}
 				}
 			}
-			if allKnown(msg[r.from:r.to], known) || !s.secrets.revealing(msg[r.from:r.to]) {
-				continue
+			// Only the stretches of one secret that reveal it, each on its
+			// own: a run joins the windows of every secret, and scrubbed
+			// whole it would take in a guessed byte beside a secret the
+			// client knows (its own key) only when the guess is right.
+			for _, x := range s.secrets.revealed(msg[r.from:r.to]) {
+				x.from, x.to = x.from+r.from, x.to+r.from
+				if x.from < last || allKnown(msg[x.from:x.to], known) {
+					continue
+				}
+				b.WriteString(msg[last:x.from])
+				b.WriteString(Redacted)
+				last = x.to
 			}
+			continue
 		}
 		b.WriteString(msg[last:r.from])
 		b.WriteString(Redacted)

@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Window is the length of the shortest secret fragment that is scrubbed. A
 // secret shorter than Window is not scrubbed at all: it cannot be told
@@ -109,15 +112,35 @@ func allKnown(s string, known map[uint64]bool) bool {
 // guess at 24 bytes, or at a key's last 8, is no guess one can make.
 const ClientStretch = 24
 
-// revealing reports whether s, a run of secret windows, holds what text a
-// client reads must not of any secret (Reveals).
-func (ws *windows) revealing(s string) bool {
+// revealed returns the stretches of s, a run of secret windows, that a
+// client may not read (Reveals), merged and in order: each ClientStretch
+// bytes of one secret in a row (all of a shorter one), and each of a
+// secret's last Window bytes. A byte beside such a stretch is not taken
+// in unless it is of the same secret, in its place.
+func (ws *windows) revealed(s string) []span {
+	var out []span
 	for _, sec := range ws.secrets {
-		if Reveals(s, sec) != "" {
-			return true
+		need := min(ClientStretch, len(sec))
+		tail := sec[len(sec)-Window:]
+		for i := 0; i < len(s); i++ {
+			if i+need <= len(s) && strings.Contains(sec, s[i:i+need]) {
+				out = append(out, span{i, i + need})
+			}
+			if strings.HasPrefix(s[i:], tail) {
+				out = append(out, span{i, i + Window})
+			}
 		}
 	}
-	return false
+	slices.SortFunc(out, func(a, b span) int { return a.from - b.from })
+	merged := out[:0]
+	for _, x := range out {
+		if n := len(merged); n > 0 && x.from <= merged[n-1].to {
+			merged[n-1].to = max(merged[n-1].to, x.to)
+			continue
+		}
+		merged = append(merged, x)
+	}
+	return merged
 }
 
 // Reveals returns what of secret text holds that text a client reads must
