@@ -83,11 +83,20 @@ type Event struct {
 	// finished): the answer is incomplete again until a later Finished.
 	Reopened bool
 	// Malformed is set when the event could not be parsed, or opens more
-	// parts than chat.MaxParts; it is skipped and recorded, never sent.
+	// parts than MaxParts; it is skipped and recorded, never sent.
 	Malformed bool
 	// Usage is the token usage when this event reported it.
 	Usage *Usage
 }
+
+// MaxParts bounds the parts one streamed answer may open, each kind on
+// its own: its choices (Gemini's candidates) and its tool calls. The
+// adapters and the doors keep a little state for each part, and an
+// upstream picks their indices, so without a bound one endless stream
+// whose every chunk names a new index would grow the gateway's memory for
+// as long as it runs. OpenAI takes at most 128 choices (n) a request; a
+// part past the bound is dropped (docs/security.md, "Bounded memory").
+const MaxParts = 1024
 
 // Usage is token accounting in OpenAI's terms.
 type Usage struct {

@@ -23,7 +23,7 @@ type stream struct {
 	roleOut bool // a chunk carrying role "assistant" has been sent
 	usage   usage
 	// tools maps a content block index to its tool_calls index (at most
-	// chat.MaxParts of them).
+	// provider.MaxParts of them).
 	tools map[int]int
 	// answer is the answer tool's block (structured.go): its input is the
 	// content. answered: one has started; later ones are dropped.
@@ -111,7 +111,7 @@ func (s *stream) Next() (provider.Event, error) {
 			if s.tools == nil {
 				s.tools = make(map[int]int)
 			}
-			if _, seen := s.tools[e.Index]; !seen && len(s.tools) >= chat.MaxParts {
+			if _, seen := s.tools[e.Index]; !seen && len(s.tools) >= provider.MaxParts {
 				out.Malformed = true // more tool calls than any answer makes
 				return out, nil
 			}

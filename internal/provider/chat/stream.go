@@ -5,17 +5,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
 
-// MaxParts bounds the parts one streamed answer may open, each kind on
-// its own: its choices (Gemini's candidates) and its tool calls. The
-// adapters and the doors keep a little state for each part, and an
-// upstream picks their indices, so without a bound one endless stream
-// whose every chunk names a new index would grow the gateway's memory for
-// as long as it runs. OpenAI takes at most 128 choices (n) a request; a
-// part past the bound is dropped (docs/security.md, "Bounded memory").
-const MaxParts = 1024
+// MaxParts is provider.MaxParts, for the doors, which translate chunks
+// without the adapters' package.
+const MaxParts = provider.MaxParts
 
 // StreamChunk is what the doors that translate a stream
 // (internal/door/messages, internal/door/responses) read of a canonical

@@ -25,7 +25,7 @@ type stream struct {
 	content    bool // any content has been sent
 	calls      int  // function calls so far, for call_<prefix><n> ids
 	callPrefix string
-	cands      map[int]*cst // per candidate index, at most chat.MaxParts
+	cands      map[int]*cst // per candidate index, at most provider.MaxParts
 }
 
 // cst is one candidate's stream state.
@@ -70,7 +70,7 @@ func (s *stream) Next() (provider.Event, error) {
 		cand := &a.Candidates[pos]
 		idx := cand.index(pos)
 		st := s.cands[idx]
-		if st == nil && len(s.cands) >= chat.MaxParts {
+		if st == nil && len(s.cands) >= provider.MaxParts {
 			out.Malformed = true // more candidates than any request asks for
 			return out, nil
 		}

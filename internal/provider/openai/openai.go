@@ -9,7 +9,6 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
-	"github.com/detour-llm/detour/internal/provider/chat"
 	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
@@ -96,7 +95,7 @@ type stream struct {
 	r *sse.Reader
 	// open and finished count the choices seen and those that had a
 	// finish_reason: the answer is complete when every choice finished;
-	// complete is what the last event said of it. At most chat.MaxParts
+	// complete is what the last event said of it. At most provider.MaxParts
 	// choices are kept: an upstream picks the indices.
 	open     map[int]bool
 	finished int
@@ -150,7 +149,7 @@ func (s *stream) Next() (provider.Event, error) {
 		return out, nil
 	}
 	for _, ch := range f.choices {
-		if _, seen := s.open[ch.index]; !seen && len(s.open) >= chat.MaxParts {
+		if _, seen := s.open[ch.index]; !seen && len(s.open) >= provider.MaxParts {
 			out.Malformed = true // more choices than any request asks for
 			return out, nil
 		}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
-	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
 // drain reads st to its end and counts the malformed events.
@@ -29,18 +28,18 @@ func drain(t *testing.T, st provider.Stream) (events []provider.Event, malformed
 }
 
 // An upstream picks the choice indices: a stream whose every chunk opens a
-// new one keeps at most chat.MaxParts of them, the rest skipped as
+// new one keeps at most provider.MaxParts of them, the rest skipped as
 // malformed (review 30b: two million such chunks held 71 MB before).
 func TestChoicesOpenedAreBounded(t *testing.T) {
 	const extra = 300
 	var b strings.Builder
-	for i := range chat.MaxParts + extra {
+	for i := range provider.MaxParts + extra {
 		b.WriteString(`data: {"object":"chat.completion.chunk","choices":[{"index":` + strconv.Itoa(i) + `,"delta":{"content":"x"}}]}` + "\n\n")
 	}
 	st := Adapter{}.Stream(strings.NewReader(b.String()), provider.Endpoint{})
 	_, malformed := drain(t, st)
-	if n := len(st.(*stream).open); n > chat.MaxParts {
-		t.Errorf("%d choices kept, want at most %d", n, chat.MaxParts)
+	if n := len(st.(*stream).open); n > provider.MaxParts {
+		t.Errorf("%d choices kept, want at most %d", n, provider.MaxParts)
 	}
 	if malformed != extra {
 		t.Errorf("%d chunks skipped as malformed, want the %d past the bound", malformed, extra)
