@@ -11,7 +11,7 @@ import (
 
 // Review 30e. docs/security.md "No oracle" (review 30d): a client steering a
 // model to write "<public prefix><guess>" reads the same whether the guess
-// is right or wrong, because a run of a key's bytes shorter than 24 that
+// is right or wrong, because a run of a key's bytes shorter than 24 (now 32) that
 // does not end the key is left as written. But the scrubber merges adjacent
 // windows of ANY secret into one run and scrubs the run whole when it
 // reveals any secret — and the client knows one secret whole: its own

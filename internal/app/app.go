@@ -226,7 +226,7 @@ func (a *App) Reload(cfg *config.Config) error {
 		return err
 	}
 	a.use(sc, rules)
-	forgetChanged(st.Health, old, cfg)
+	forgetChanged(a.Server.Current().Health, st.Health, old, cfg)
 	// What the reload removed leaves /metrics.
 	a.Metrics.Retain(served(st))
 	prev := a.Server.Swap(st)

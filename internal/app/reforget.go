@@ -10,12 +10,15 @@ import (
 )
 
 // forgetChanged clears the health of what a reload changed under a name it
-// kept (docs/config.md, "Reload"): an endpoint whose target now asks for
-// another model, or whose provider now has another URL or dialect, starts
-// healthy — a model found gone, or a URL that failed, was the old one's —
-// and so does an account whose key or headers changed (a rejected key's
-// cooldown was the old key's). Everything else keeps its state.
-func forgetChanged(tr *health.Tracker, old, cfg *config.Config) {
+// kept (docs/scale.md, "SIGHUP: reloading"): an endpoint whose target now
+// asks for another model, or whose provider now has another URL or
+// dialect, starts healthy — a model found gone, or a URL that failed, was
+// the old one's — and so does an account whose key or headers changed (a
+// rejected key's cooldown was the old key's). Everything else keeps its
+// state. prev, the tracker of the configuration being replaced, stops
+// recording those endpoints first, so an attempt still in flight there
+// (the old model, the old key) cannot cool what the new one is.
+func forgetChanged(prev, tr *health.Tracker, old, cfg *config.Config) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	oldProv := make(map[string]*config.Provider, len(old.Providers))
@@ -25,24 +28,38 @@ func forgetChanged(tr *health.Tracker, old, cfg *config.Config) {
 	moved, rekeyed := map[string]bool{}, map[string]bool{}
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
-		o, ok := oldProv[p.Name]
-		if !ok {
-			continue
+		if o, ok := oldProv[p.Name]; ok {
+			moved[p.Name] = o.BaseURL != p.BaseURL || o.Dialect != p.Dialect
+			rekeyed[p.Name] = o.APIKey != p.APIKey || !maps.Equal(o.Headers, p.Headers)
 		}
-		moved[p.Name] = o.BaseURL != p.BaseURL || o.Dialect != p.Dialect
-		rekeyed[p.Name] = o.APIKey != p.APIKey || !maps.Equal(o.Headers, p.Headers)
 	}
 	oldModel := make(map[string]string, len(old.Targets))
 	for _, t := range old.Targets {
 		oldModel[t.Name] = t.Model
 	}
+	var retire, forget []health.Key
+	for _, t := range old.Targets {
+		for _, p := range t.Providers {
+			if rekeyed[p] {
+				retire = append(retire, health.Key{Target: t.Name, Provider: p})
+			}
+		}
+	}
 	for _, t := range cfg.Targets {
 		m, kept := oldModel[t.Name]
 		for _, p := range t.Providers {
 			if kept && (m != t.Model || moved[p]) {
-				tr.Forget(ctx, health.Key{Target: t.Name, Provider: p})
+				k := health.Key{Target: t.Name, Provider: p}
+				forget = append(forget, k)
+				retire = append(retire, k)
 			}
 		}
+	}
+	if prev != nil {
+		prev.Retire(retire)
+	}
+	for _, k := range forget {
+		tr.Forget(ctx, k)
 	}
 	for name, changed := range rekeyed {
 		if changed {

@@ -43,6 +43,7 @@ type RedisStore struct {
 
 	jmu     sync.Mutex
 	journal map[string]struct{} // keys whose cooldown began or grew while Redis was unreachable
+	resets  map[string]struct{} // keys Reset while Redis was unreachable
 	tokens  map[string]string   // Once key → the token of the claim this store holds
 }
 
@@ -58,7 +59,7 @@ func NewRedis(client redis.UniversalClient, prefix string, logger *slog.Logger) 
 		logger = slog.Default()
 	}
 	return &RedisStore{client: client, prefix: prefix, log: logger, local: NewMemory(), now: time.Now,
-		opTimeout: DefaultTimeout, journal: make(map[string]struct{}), tokens: make(map[string]string)}
+		opTimeout: DefaultTimeout, journal: make(map[string]struct{}), resets: make(map[string]struct{}), tokens: make(map[string]string)}
 }
 
 // SetClock replaces the clock used for key expiry, the retry back-off and

@@ -36,7 +36,53 @@ func (s *RedisStore) localUpdate(ctx context.Context, key string, fn func(*Recor
 func (s *RedisStore) journaled() bool {
 	s.jmu.Lock()
 	defer s.jmu.Unlock()
-	return len(s.journal) > 0
+	return len(s.journal) > 0 || len(s.resets) > 0
+}
+
+// Reset clears the record at key for every replica (Resetter). While Redis
+// cannot be used it clears the local mirror and journals the reset, which
+// is written back before the cooldowns learned since: a reload's clean
+// slate (Tracker.Forget) outlives an outage instead of being read back
+// from Redis when it returns.
+func (s *RedisStore) Reset(ctx context.Context, key string) {
+	if s.try(ctx) {
+		_, _, err := s.tx(ctx, key, func(r *Record) { *r = Record{} })
+		if errors.Is(err, errConflict) || s.done(err) {
+			s.local.put(key, Record{})
+			if err == nil {
+				return
+			}
+		}
+	}
+	s.local.put(key, Record{})
+	s.jmu.Lock()
+	s.resets[key] = struct{}{}
+	delete(s.journal, key) // a cooldown journaled before the reset is the old one's
+	s.jmu.Unlock()
+}
+
+// writeResets writes the journaled resets to Redis, each taken off the
+// journal once written.
+func (s *RedisStore) writeResets(ctx context.Context) (written int, err error) {
+	s.jmu.Lock()
+	keys := make([]string, 0, len(s.resets))
+	for k := range s.resets {
+		keys = append(keys, k)
+	}
+	s.jmu.Unlock()
+	for _, key := range keys {
+		if _, _, err := s.tx(ctx, key, func(r *Record) { *r = Record{} }); err != nil {
+			if errors.Is(err, errConflict) {
+				continue
+			}
+			return written, err
+		}
+		s.jmu.Lock()
+		delete(s.resets, key)
+		s.jmu.Unlock()
+		written++
+	}
+	return written, nil
 }
 
 // Journaled lists the keys waiting to be written back to Redis (for
@@ -65,6 +111,11 @@ func (s *RedisStore) reconcile(ctx context.Context) error {
 			s.log.Info("health: wrote back to redis what was learned while it was unreachable", "prefix", s.prefix, "records", written)
 		}
 	}()
+	n, err := s.writeResets(ctx)
+	written += n
+	if err != nil {
+		return err
+	}
 	for range reconcilePasses {
 		s.jmu.Lock()
 		keys := make([]string, 0, len(s.journal))

@@ -3,6 +3,7 @@ package health
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,6 +19,7 @@ type Tracker struct {
 	idx      map[Key]names // precomputed store keys of the configured endpoints
 	eps      []Key         // configured endpoints, in order (Snapshot)
 	accounts []string      // their providers, first-seen order (Snapshot)
+	retired  atomic.Pointer[map[Key]bool]
 }
 
 type names struct {
@@ -211,6 +213,9 @@ func (t *Tracker) lease(ctx context.Context, sc Scope, key, name string, now, un
 // Report records the outcome of one attempt on endpoint k and returns the
 // phase changes it caused (or first observed).
 func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
+	if rt := t.retired.Load(); rt != nil && (*rt)[k] {
+		return nil // a reload changed what k is: this tracker's attempt was the old one's
+	}
 	now := t.now()
 	n := t.names(k)
 	var tr []Transition
@@ -373,12 +378,38 @@ func transitions(tr []Transition, sc Scope, name string, before, after *Record, 
 // the old model's "gone" must not keep the corrected one from being tried
 // for a day (docs/config.md, "Reload").
 func (t *Tracker) Forget(ctx context.Context, k Key) {
-	_, _, _ = t.store.Update(ctx, t.names(k).ep, func(r *Record) { *r = Record{} })
+	t.reset(ctx, t.names(k).ep)
 }
 
 // ForgetAccount clears provider's account record, as Forget an endpoint's:
 // a reload that changes its key calls it, so a rejected key's cooldown does
 // not outlive the key.
 func (t *Tracker) ForgetAccount(ctx context.Context, provider string) {
-	_, _, _ = t.store.Update(ctx, acctKey(provider), func(r *Record) { *r = Record{} })
+	t.reset(ctx, acctKey(provider))
+}
+
+// Resetter is a Store that clears a record for good even while it cannot
+// share it (RedisStore journals the reset for when Redis answers again).
+type Resetter interface {
+	Reset(ctx context.Context, key string)
+}
+
+func (t *Tracker) reset(ctx context.Context, key string) {
+	if r, ok := t.store.(Resetter); ok {
+		r.Reset(ctx, key)
+		return
+	}
+	_, _, _ = t.store.Update(ctx, key, func(r *Record) { *r = Record{} })
+}
+
+// Retire makes Report a no-op for keys on this Tracker from now on. A
+// reload that changed what they are (Forget: another model, URL or key)
+// retires them on the tracker of the configuration it replaced, so an
+// attempt still in flight there cannot cool, or count against, the new one.
+func (t *Tracker) Retire(keys []Key) {
+	m := make(map[Key]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	t.retired.Store(&m)
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // Review 30e. docs/security.md "No oracle": in what a client reads, a run of
-// a key's bytes is scrubbed only when it holds 24 bytes of one key in a row
+// a key's bytes is scrubbed only when it holds 24 (now 32) bytes of one key in a row
 // or the key's last 8, so that a client steering an upstream to write
 // "<public prefix><guess>" reads the same whether the guess is right or
 // wrong. But runs are merged across secrets (adjacent windows of any secret

@@ -108,9 +108,10 @@ func allKnown(s string, known map[uint64]bool) bool {
 // the upstream may have written it because the client steered it (a
 // model's output quoted in an error, its pieces the client's), and
 // scrubbing it would answer the client's guess at the next byte of a key
-// after its public prefix (sk-proj-, sk-ant-api03-: at most 13 bytes). A
-// guess at 24 bytes, or at a key's last 8, is no guess one can make.
-const ClientStretch = 24
+// after its public prefix (sk-proj-, sk-ant-api03-: at most 13 bytes;
+// Bedrock's long-term API keys, 23: "ABSKQmVkcm9ja0FQSUtleS1"). A guess at
+// 9 bytes or more at once, or at a key's last 8, is no guess one can make.
+const ClientStretch = 32
 
 // revealed returns the stretches of s, a run of secret windows, that a
 // client may not read (Reveals), merged and in order: each ClientStretch

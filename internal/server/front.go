@@ -32,6 +32,10 @@ type door struct {
 	// failure is the envelope of a request no attempt answered (f), in
 	// the door's shape.
 	failure func(f *dispatch.Failure) []byte
+	// advisory: the door's answer may be Detour's own estimate, which is
+	// never refused (count_tokens), so no max_concurrent slot is taken
+	// before its body; an upstream call takes one (refused).
+	advisory bool
 }
 
 // admitted is a request that passed the front: its state, client key,
@@ -70,9 +74,11 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	// The key's max_concurrent slot is taken before its body is read: a key
 	// stalling uploads holds at most its slots' share of the in-flight body
 	// allowance, never all of it (review 30f).
-	slot, ok := s.takeSlot(w, d, client)
-	if !ok {
-		return nil
+	slot := ""
+	if !d.advisory {
+		if slot, ok = s.takeSlot(w, d, client); !ok {
+			return nil
+		}
 	}
 	body, held, fail := s.readBody(r, st.Config)
 	if fail != nil {

@@ -58,6 +58,10 @@ var messagesFront = door{op: dispatch.OpChat, members: messagesMembers, client: 
 	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) },
 	failure: func(f *dispatch.Failure) []byte { return messages.ClassEnvelope(f.Class, f.Status, f.Message) }}
 
+// countTokensFront is the Messages front of count_tokens, whose estimate
+// is never refused (docs/doors.md).
+var countTokensFront = func() door { d := messagesFront; d.advisory = true; return d }()
+
 // native is the client's request for a target that serves the Messages
 // API as is (api: messages or count_tokens), with the client headers it
 // forwards (dispatch.NativeHeader).
@@ -116,7 +120,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 // or when that count fails, with messages.Estimate. Only an exact count
 // carries X-Detour-* headers.
 func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
-	in := s.admit(w, r, messagesFront)
+	in := s.admit(w, r, countTokensFront)
 	if in == nil {
 		return
 	}
