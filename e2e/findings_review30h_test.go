@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -70,23 +69,7 @@ func TestLongPublicPrefixIsNoKeyOracle(t *testing.T) {
 		{"long-term", "ABSKQmVkcm9ja0FQSUtleS1hYjEyLWF0LTEyMzQ1Njc4OTAxMjpXa3F6N0xtUDJ2UjhOeFQ1c0I5aEY0Z0QwWQ==", 23},
 	} {
 		t.Run(k.name, func(t *testing.T) {
-			join := func(_ int, r upstreamtest.Request) upstreamtest.Step {
-				var req struct {
-					Messages []struct {
-						Content []struct {
-							Text string `json:"text"`
-						} `json:"content"`
-					} `json:"messages"`
-				}
-				_ = json.Unmarshal(r.Body, &req)
-				out := ""
-				for _, p := range req.Messages[0].Content {
-					out += p.Text
-				}
-				m, _ := json.Marshal("Tool call arguments are not valid JSON: " + out)
-				return upstreamtest.Step{Status: 500, Body: `{"error":{"code":500,"message":` + string(m) + `,"type":"server_error"}}`}
-			}
-			fs := fakes(t, map[string]upstreamtest.Script{"brk": join})
+			fs := fakes(t, map[string]upstreamtest.Script{"brk": joiningUpstream})
 			g := start(t, `
 client_keys: [`+clientKey+`]
 providers:

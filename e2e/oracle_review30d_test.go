@@ -9,6 +9,28 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
+// joiningUpstream plays a model and the server that quotes it: its
+// "output" is the first message's text parts joined (what a model told
+// "write A then B, nothing else" writes), quoted in a 500 (an invented
+// wording for a fake: "Tool call arguments are not valid JSON: <output>";
+// llama.cpp's own lead is cut by Detour). The oracle tests steer it.
+func joiningUpstream(_ int, r upstreamtest.Request) upstreamtest.Step {
+	var req struct {
+		Messages []struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	_ = json.Unmarshal(r.Body, &req)
+	out := ""
+	for _, p := range req.Messages[0].Content {
+		out += p.Text
+	}
+	m, _ := json.Marshal("Tool call arguments are not valid JSON: " + out)
+	return upstreamtest.Step{Status: 500, Body: `{"error":{"code":500,"message":` + string(m) + `,"type":"server_error"}}`}
+}
+
 // docs/security.md ("Operator secrets", "No oracle"): a client must not be
 // able to test whether a string it chose is part of a provider key. The
 // scrubber leaves text alone only when every 8-byte window of it occurs in
@@ -23,28 +45,9 @@ import (
 // per request for the next character (sk-proj- and sk-ant-api03- give the
 // first window away), the key falls out one character per request.
 //
-// The fake plays the model and the server: its "output" is the user's text
-// parts joined (what a model told "write A then B, nothing else" writes),
-// quoted in a 500 (INVENTED wording: "Tool call arguments are not valid JSON:
-// <output>"; llama.cpp's own lead is cut by Detour).
+// The fake is joiningUpstream.
 func TestModelOutputIsNoKeyOracle(t *testing.T) {
-	join := func(_ int, r upstreamtest.Request) upstreamtest.Step {
-		var req struct {
-			Messages []struct {
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"messages"`
-		}
-		_ = json.Unmarshal(r.Body, &req)
-		out := ""
-		for _, p := range req.Messages[0].Content {
-			out += p.Text
-		}
-		m, _ := json.Marshal("Tool call arguments are not valid JSON: " + out)
-		return upstreamtest.Step{Status: 500, Body: `{"error":{"code":500,"message":` + string(m) + `,"type":"server_error"}}`}
-	}
-	fs := fakes(t, map[string]upstreamtest.Script{"oai": join})
+	fs := fakes(t, map[string]upstreamtest.Script{"oai": joiningUpstream})
 	g := start(t, `
 providers:
   - {name: oai, dialect: openai, base_url: "{oai}", api_key: `+openaiKey+`}

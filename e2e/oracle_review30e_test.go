@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -21,23 +20,7 @@ import (
 // reads "[redacted]", wrong "<guess>[redacted]". One byte per 64 guesses,
 // the provider key falls out.
 func TestOwnClientKeyAfterAGuessIsNoKeyOracle(t *testing.T) {
-	join := func(_ int, r upstreamtest.Request) upstreamtest.Step {
-		var req struct {
-			Messages []struct {
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"messages"`
-		}
-		_ = json.Unmarshal(r.Body, &req)
-		out := ""
-		for _, p := range req.Messages[0].Content {
-			out += p.Text
-		}
-		m, _ := json.Marshal("Tool call arguments are not valid JSON: " + out)
-		return upstreamtest.Step{Status: 500, Body: `{"error":{"code":500,"message":` + string(m) + `,"type":"server_error"}}`}
-	}
-	fs := fakes(t, map[string]upstreamtest.Script{"oai": join})
+	fs := fakes(t, map[string]upstreamtest.Script{"oai": joiningUpstream})
 	g := start(t, `
 client_keys: [`+clientKey+`]
 providers:
