@@ -75,6 +75,10 @@ type App struct {
 	alerts  *alert.Notifier
 	mu      sync.Mutex // serializes Reload
 	cfg     *config.Config
+	// gen counts the configurations built (state); retired is what each
+	// reload changed, for the trackers of earlier ones (reforget.go).
+	gen     uint64
+	retired health.Retirements
 	// scrub is the scrubber of the configuration being served; rules are
 	// what it removes (see scrubFor).
 	scrub redact.Current
@@ -166,6 +170,8 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	}
 	tr := health.New(a.store, health.Settings{FailureThreshold: cfg.Health.FailureThreshold,
 		Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
+	a.gen++
+	tr.Generation(&a.retired, a.gen)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
 		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff,
 		ScrubForClient: sc.ForClient, Stop: a.stop, RecordFirst: a.writer != nil && a.writer.Synced()})
@@ -226,7 +232,7 @@ func (a *App) Reload(cfg *config.Config) error {
 		return err
 	}
 	a.use(sc, rules)
-	forgetChanged(a.Server.Current().Health, st.Health, old, cfg)
+	forgetChanged(&a.retired, a.gen, st.Health, old, cfg)
 	// What the reload removed leaves /metrics.
 	a.Metrics.Retain(served(st))
 	prev := a.Server.Swap(st)

@@ -15,10 +15,11 @@ import (
 // dialect, starts healthy — a model found gone, or a URL that failed, was
 // the old one's — and so does an account whose key or headers changed (a
 // rejected key's cooldown was the old key's). Everything else keeps its
-// state. prev, the tracker of the configuration being replaced, stops
-// recording those endpoints first, so an attempt still in flight there
-// (the old model, the old key) cannot cool what the new one is.
-func forgetChanged(prev, tr *health.Tracker, old, cfg *config.Config) {
+// state. The trackers of every earlier configuration stop recording those
+// endpoints first (ret, gen: the new configuration's generation), so an
+// attempt still in flight there (the old model, the old key) cannot cool
+// what the new one is.
+func forgetChanged(ret *health.Retirements, gen uint64, tr *health.Tracker, old, cfg *config.Config) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	oldProv := make(map[string]*config.Provider, len(old.Providers))
@@ -55,9 +56,7 @@ func forgetChanged(prev, tr *health.Tracker, old, cfg *config.Config) {
 			}
 		}
 	}
-	if prev != nil {
-		prev.Retire(retire)
-	}
+	ret.Retire(retire, gen)
 	for _, k := range forget {
 		tr.Forget(ctx, k)
 	}

@@ -115,7 +115,17 @@ func (s *RedisStore) try(ctx context.Context) bool {
 	s.mu.Lock()
 	s.reconciling = false
 	s.mu.Unlock()
-	return s.done(err)
+	ok := s.done(err)
+	if ok && s.journaled() {
+		// Journaled after the last pass, while this store still counted as
+		// down (a reset, a cooldown): written now, not at the next outage
+		// (review 30i). What arrives after this point sees Redis up and
+		// writes itself (localUpdate, Reset).
+		if err := s.reconcile(ctx); err != nil {
+			s.done(err)
+		}
+	}
+	return ok
 }
 
 // done records the outcome of one Redis operation; it reports whether the

@@ -59,6 +59,14 @@ func (s *RedisStore) Reset(ctx context.Context, key string) {
 	s.resets[key] = struct{}{}
 	delete(s.journal, key) // a cooldown journaled before the reset is the old one's
 	s.jmu.Unlock()
+	if !s.down.Load() {
+		// Redis answered meanwhile (a write-back that had already written
+		// the resets ended, or a transaction lost its races): write it now
+		// rather than leave it for the next outage (review 30i).
+		if _, err := s.writeResets(ctx); err != nil && !errors.Is(err, errConflict) {
+			s.done(err)
+		}
+	}
 }
 
 // writeResets writes the journaled resets to Redis, each taken off the
@@ -111,12 +119,14 @@ func (s *RedisStore) reconcile(ctx context.Context) error {
 			s.log.Info("health: wrote back to redis what was learned while it was unreachable", "prefix", s.prefix, "records", written)
 		}
 	}()
-	n, err := s.writeResets(ctx)
-	written += n
-	if err != nil {
-		return err
-	}
 	for range reconcilePasses {
+		// Resets first, each pass: one journaled while a pass ran is the
+		// next pass's, before the cooldowns learned since.
+		n, err := s.writeResets(ctx)
+		written += n
+		if err != nil {
+			return err
+		}
 		s.jmu.Lock()
 		keys := make([]string, 0, len(s.journal))
 		for k := range s.journal {
@@ -124,7 +134,10 @@ func (s *RedisStore) reconcile(ctx context.Context) error {
 		}
 		s.jmu.Unlock()
 		if len(keys) == 0 {
-			return nil
+			if !s.journaled() {
+				return nil
+			}
+			continue
 		}
 		for _, key := range keys {
 			ok, err := s.writeBack(ctx, key)

@@ -3,7 +3,7 @@ package health
 import (
 	"context"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 )
 
@@ -19,7 +19,10 @@ type Tracker struct {
 	idx      map[Key]names // precomputed store keys of the configured endpoints
 	eps      []Key         // configured endpoints, in order (Snapshot)
 	accounts []string      // their providers, first-seen order (Snapshot)
-	retired  atomic.Pointer[map[Key]bool]
+	// ret and gen: the reloads that retired endpoints (Retirements), and
+	// the generation of this tracker's configuration.
+	ret *Retirements
+	gen uint64
 }
 
 type names struct {
@@ -213,8 +216,8 @@ func (t *Tracker) lease(ctx context.Context, sc Scope, key, name string, now, un
 // Report records the outcome of one attempt on endpoint k and returns the
 // phase changes it caused (or first observed).
 func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
-	if rt := t.retired.Load(); rt != nil && (*rt)[k] {
-		return nil // a reload changed what k is: this tracker's attempt was the old one's
+	if t.ret.retired(k, t.gen) {
+		return nil // a later reload changed what k is: this attempt was the old one's
 	}
 	now := t.now()
 	n := t.names(k)
@@ -402,14 +405,41 @@ func (t *Tracker) reset(ctx context.Context, key string) {
 	_, _, _ = t.store.Update(ctx, key, func(r *Record) { *r = Record{} })
 }
 
-// Retire makes Report a no-op for keys on this Tracker from now on. A
-// reload that changed what they are (Forget: another model, URL or key)
-// retires them on the tracker of the configuration it replaced, so an
-// attempt still in flight there cannot cool, or count against, the new one.
-func (t *Tracker) Retire(keys []Key) {
-	m := make(map[Key]bool, len(keys))
-	for _, k := range keys {
-		m[k] = true
+// Retirements records, for the trackers of successive configurations,
+// which endpoints each reload changed (Forget: another model, URL or key).
+// A tracker of an earlier generation then records nothing for them, so an
+// attempt still in flight there — however many reloads ago it started —
+// cannot cool, or count against, what the endpoint is now. Safe for
+// concurrent use; the zero value is ready, and a nil one retires nothing.
+type Retirements struct {
+	mu sync.RWMutex
+	at map[Key]uint64 // the generation that last changed each key
+}
+
+// Retire records that the configuration of generation gen changed keys.
+func (r *Retirements) Retire(keys []Key, gen uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.at == nil {
+		r.at = make(map[Key]uint64)
 	}
-	t.retired.Store(&m)
+	for _, k := range keys {
+		r.at[k] = gen
+	}
+}
+
+func (r *Retirements) retired(k Key, gen uint64) bool {
+	if r == nil {
+		return false
+	}
+	r.mu.RLock()
+	at, ok := r.at[k]
+	r.mu.RUnlock()
+	return ok && at > gen
+}
+
+// Generation makes t the tracker of generation gen, whose reports r may
+// retire (a reload calls it on each new configuration's tracker).
+func (t *Tracker) Generation(r *Retirements, gen uint64) {
+	t.ret, t.gen = r, gen
 }
