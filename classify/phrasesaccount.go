@@ -324,8 +324,9 @@ var accountPhrases = []phrase{
 	{a: "arrears", class: Quota},
 	{a: "balance is insufficient", class: Quota},
 	{a: "top up", class: Quota},
-	{a: "out of", b: "credits", gap: 24, class: Quota}, // GitHub Copilot's 429: "You've run out of your included AI credits for the month."
-	{a: "top_up", class: Quota, word: true},            // fal.ai, a 403: "User is locked. Reason: TOP_UP."
+	{a: "out of", b: "credits", gap: 24, class: Quota},    // GitHub Copilot's 429: "You've run out of your included AI credits for the month."
+	{a: "exhausted", b: "credits", gap: 16, class: Quota}, // FriendliAI's 403: "You've exhausted all your credits…"; not "retries exhausted"
+	{a: "top_up", class: Quota, word: true},               // fal.ai, a 403: "User is locked. Reason: TOP_UP."
 	{a: "have any credits", class: Quota},
 	{a: "over budget", class: Quota},
 	// A key's allowance for a period, spent ("Out of call volume quota. Quota

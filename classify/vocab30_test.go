@@ -57,6 +57,9 @@ func TestVocabularyRoundThirty(t *testing.T) {
 		{name: "a model not found in a list stays gone", status: 400, body: `{"error":{"message":"Model not found in the model list"}}`, req: chat, model: "m", want: Unavailable},
 		{name: "workers ai model terms", status: 400, body: `{"errors":[{"message":"User has not agreed to Llama3.2 model terms","code":5016}],"success":false}`,
 			req: chat, model: "@cf/meta/llama-3.2-11b-vision-instruct", want: Forbidden},
+		// FriendliAI (OmniRoute's provider notes): credits spent, as a 403.
+		{name: "friendli credits exhausted", status: 403, body: `{"detail":"You have exhausted all your credits"}`, req: chat, model: "m", want: Quota},
+		{name: "retries exhausted are no credits", status: 403, body: `{"detail":"All retries exhausted for this request"}`, req: chat, model: "m", notAny: []Class{Quota}},
 		{name: "a google api not enabled for the project stays the account's", status: 403,
 			body: `{"error":{"code":403,"message":"Generative Language API has not been used in project 123 before or it is disabled.","status":"PERMISSION_DENIED"}}`,
 			req:  chat, model: "gemini-2.5-pro", notAny: []Class{Unknown}},
