@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -109,13 +110,22 @@ targets:
 // unavailable_cooldown (24h) without ever being asked. On a busy gateway
 // some request is always in flight at a reload.
 func TestReloadedModelIsNotCooledByAnOldAttemptInFlight(t *testing.T) {
+	// Review 30i: the same with a reload between (a routine SIGHUP that
+	// changed nothing): the first fix retired only the configuration just
+	// replaced, and an attempt two configurations old still cooled a/p.
+	for _, noops := range []int{0, 1} {
+		t.Run(fmt.Sprintf("%d reloads between", noops), func(t *testing.T) { reloadedModelInFlight(t, noops) })
+	}
+}
+
+func reloadedModelInFlight(t *testing.T, noops int) {
 	release := make(chan struct{})
 	gone := `{"error":{"message":"The model ` + "`model-a`" + ` does not exist or you do not have access to it.",` +
 		`"type":"invalid_request_error","param":null,"code":"model_not_found"}}`
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"p": func(_ int, r upstreamtest.Request) upstreamtest.Step {
 			if strings.Contains(string(r.Body), `"model-a"`) {
-				<-release // the old model's answer comes after the reload
+				<-release // the old model's answer comes after the reloads
 				return upstreamtest.Step{Status: 404, Body: gone}
 			}
 			return ok("model-a2", "fixed")
@@ -127,14 +137,20 @@ func TestReloadedModelIsNotCooledByAnOldAttemptInFlight(t *testing.T) {
 	go func() { done <- g.post(t, "r", "") }()
 	waitCalls(t, fs["p"], 1)
 
-	fixed := strings.NewReplacer("{p}", fs["p"].URL, "{q}", fs["q"].URL, "model: model-a,", "model: model-a2,").Replace(twoTargets)
+	urls := strings.NewReplacer("{p}", fs["p"].URL, "{q}", fs["q"].URL)
+	for range noops {
+		if err := g.app.Reload(gatewaytest.Config(t, urls.Replace(twoTargets))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fixed := strings.Replace(urls.Replace(twoTargets), "model: model-a,", "model: model-a2,", 1)
 	if err := g.app.Reload(gatewaytest.Config(t, fixed)); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
 	<-done
 	d := g.recs.wait(t, 1)
-	t.Logf("in flight across the reload: steps %v, transitions %+v", steps(d), d.Transitions)
+	t.Logf("in flight across the reloads: steps %v, transitions %+v", steps(d), d.Transitions)
 
 	calls := fs["p"].Calls()
 	g.post(t, "r", "")

@@ -1,0 +1,79 @@
+package health
+
+import (
+	"context"
+	"sync"
+)
+
+// What a reload changed under a name it kept (docs/scale.md, "SIGHUP:
+// reloading"): Forget clears it, and Retirements keep the trackers of
+// earlier configurations from recording it again.
+
+// Forget clears what is known of endpoint k — its failures, its cooldown, a
+// model found gone — as if it had never been asked. A reload that changes
+// what the endpoint is (its target's model, its provider's URL) calls it:
+// the old model's "gone" must not keep the corrected one from being tried
+// for a day (docs/config.md, "Reload").
+func (t *Tracker) Forget(ctx context.Context, k Key) {
+	t.reset(ctx, t.names(k).ep)
+}
+
+// ForgetAccount clears provider's account record, as Forget an endpoint's:
+// a reload that changes its key calls it, so a rejected key's cooldown does
+// not outlive the key.
+func (t *Tracker) ForgetAccount(ctx context.Context, provider string) {
+	t.reset(ctx, acctKey(provider))
+}
+
+// Resetter is a Store that clears a record for good even while it cannot
+// share it (RedisStore journals the reset for when Redis answers again).
+type Resetter interface {
+	Reset(ctx context.Context, key string)
+}
+
+func (t *Tracker) reset(ctx context.Context, key string) {
+	if r, ok := t.store.(Resetter); ok {
+		r.Reset(ctx, key)
+		return
+	}
+	_, _, _ = t.store.Update(ctx, key, func(r *Record) { *r = Record{} })
+}
+
+// Retirements records, for the trackers of successive configurations,
+// which endpoints each reload changed (Forget: another model, URL or key).
+// A tracker of an earlier generation then records nothing for them, so an
+// attempt still in flight there — however many reloads ago it started —
+// cannot cool, or count against, what the endpoint is now. Safe for
+// concurrent use; the zero value is ready, and a nil one retires nothing.
+type Retirements struct {
+	mu sync.RWMutex
+	at map[Key]uint64 // the generation that last changed each key
+}
+
+// Retire records that the configuration of generation gen changed keys.
+func (r *Retirements) Retire(keys []Key, gen uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.at == nil {
+		r.at = make(map[Key]uint64)
+	}
+	for _, k := range keys {
+		r.at[k] = gen
+	}
+}
+
+func (r *Retirements) retired(k Key, gen uint64) bool {
+	if r == nil {
+		return false
+	}
+	r.mu.RLock()
+	at, ok := r.at[k]
+	r.mu.RUnlock()
+	return ok && at > gen
+}
+
+// Generation makes t the tracker of generation gen, whose reports r may
+// retire (a reload calls it on each new configuration's tracker).
+func (t *Tracker) Generation(r *Retirements, gen uint64) {
+	t.ret, t.gen = r, gen
+}
