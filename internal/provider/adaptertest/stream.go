@@ -35,6 +35,7 @@ type eventRecord struct {
 	Content   bool              `json:"content,omitempty"`
 	Done      bool              `json:"done,omitempty"`
 	Finished  bool              `json:"finished,omitempty"`
+	Reopened  bool              `json:"reopened,omitempty"`
 	Error     bool              `json:"error,omitempty"`
 	Malformed bool              `json:"malformed,omitempty"`
 	Usage     *provider.Usage   `json:"usage,omitempty"`
@@ -46,7 +47,7 @@ func Record(t testing.TB, s provider.Stream) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	for _, ev := range Events(t, s) {
-		r := eventRecord{Content: ev.Content, Done: ev.Done, Finished: ev.Finished, Error: ev.Error, Malformed: ev.Malformed, Usage: ev.Usage}
+		r := eventRecord{Content: ev.Content, Done: ev.Done, Finished: ev.Finished, Reopened: ev.Reopened, Error: ev.Error, Malformed: ev.Malformed, Usage: ev.Usage}
 		for _, c := range ev.Chunks {
 			r.Chunks = append(r.Chunks, json.RawMessage(c))
 		}

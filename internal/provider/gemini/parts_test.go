@@ -1,12 +1,12 @@
 package gemini
 
 import (
-	"io"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/adaptertest"
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
@@ -21,14 +21,7 @@ func TestCandidatesOpenedAreBounded(t *testing.T) {
 	}
 	st := Adapter{}.Stream(strings.NewReader(b.String()), provider.Endpoint{Model: "g"})
 	malformed := 0
-	for {
-		ev, err := st.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range adaptertest.Events(t, st) {
 		if ev.Malformed {
 			malformed++
 		}

@@ -1,30 +1,23 @@
 package openai
 
 import (
-	"io"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/adaptertest"
 )
 
-// drain reads st to its end and counts the malformed events.
-func drain(t *testing.T, st provider.Stream) (events []provider.Event, malformed int) {
-	t.Helper()
-	for {
-		ev, err := st.Next()
-		if err == io.EOF {
-			return events, malformed
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+// malformed counts the events of evs skipped as malformed.
+func malformed(evs []provider.Event) int {
+	n := 0
+	for _, ev := range evs {
 		if ev.Malformed {
-			malformed++
+			n++
 		}
-		events = append(events, ev)
 	}
+	return n
 }
 
 // An upstream picks the choice indices: a stream whose every chunk opens a
@@ -37,12 +30,12 @@ func TestChoicesOpenedAreBounded(t *testing.T) {
 		b.WriteString(`data: {"object":"chat.completion.chunk","choices":[{"index":` + strconv.Itoa(i) + `,"delta":{"content":"x"}}]}` + "\n\n")
 	}
 	st := Adapter{}.Stream(strings.NewReader(b.String()), provider.Endpoint{})
-	_, malformed := drain(t, st)
+	skipped := malformed(adaptertest.Events(t, st))
 	if n := len(st.(*stream).open); n > provider.MaxParts {
 		t.Errorf("%d choices kept, want at most %d", n, provider.MaxParts)
 	}
-	if malformed != extra {
-		t.Errorf("%d chunks skipped as malformed, want the %d past the bound", malformed, extra)
+	if skipped != extra {
+		t.Errorf("%d chunks skipped as malformed, want the %d past the bound", skipped, extra)
 	}
 }
 
@@ -55,7 +48,7 @@ func TestChoiceOpenedAfterTheOthersFinishedReopens(t *testing.T) {
 		head + `{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n" +
 		head + `{"index":1,"delta":{"content":"B"},"finish_reason":null}]}` + "\n\n" +
 		head + `{"index":1,"delta":{},"finish_reason":"stop"}]}` + "\n\n"
-	evs, _ := drain(t, Adapter{}.Stream(strings.NewReader(body), provider.Endpoint{}))
+	evs := adaptertest.Events(t, Adapter{}.Stream(strings.NewReader(body), provider.Endpoint{}))
 	var got []string
 	for _, ev := range evs {
 		got = append(got, strconv.FormatBool(ev.Finished)+"/"+strconv.FormatBool(ev.Reopened))
