@@ -2,7 +2,9 @@ package health
 
 import (
 	"context"
+	"maps"
 	"sync"
+	"sync/atomic"
 )
 
 // What a reload changed under a name it kept (docs/scale.md, "SIGHUP:
@@ -46,29 +48,38 @@ func (t *Tracker) reset(ctx context.Context, key string) {
 // cannot cool, or count against, what the endpoint is now. Safe for
 // concurrent use; the zero value is ready, and a nil one retires nothing.
 type Retirements struct {
-	mu sync.RWMutex
-	at map[Key]uint64 // the generation that last changed each key
+	mu sync.Mutex                     // serializes Retire
+	at atomic.Pointer[map[Key]uint64] // the generation that last changed each key; copied on write
 }
 
 // Retire records that the configuration of generation gen changed keys.
+// Reloads are rare and every report reads the map: it is copied on write,
+// so Report takes no lock.
 func (r *Retirements) Retire(keys []Key, gen uint64) {
+	if len(keys) == 0 {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.at == nil {
-		r.at = make(map[Key]uint64)
+	m := make(map[Key]uint64)
+	if old := r.at.Load(); old != nil {
+		maps.Copy(m, *old)
 	}
 	for _, k := range keys {
-		r.at[k] = gen
+		m[k] = gen
 	}
+	r.at.Store(&m)
 }
 
 func (r *Retirements) retired(k Key, gen uint64) bool {
 	if r == nil {
 		return false
 	}
-	r.mu.RLock()
-	at, ok := r.at[k]
-	r.mu.RUnlock()
+	m := r.at.Load()
+	if m == nil {
+		return false
+	}
+	at, ok := (*m)[k]
 	return ok && at > gen
 }
 

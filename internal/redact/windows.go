@@ -17,7 +17,7 @@ const Window = 8
 type windows struct {
 	set     map[uint64]struct{}
 	bloom   [1 << 10]uint64 // 65,536 bits
-	secrets []string        // those indexed, for revealing
+	secrets []string        // those indexed, for revealed
 }
 
 func (ws *windows) add(secret string) {
