@@ -46,3 +46,33 @@ func TestForgetDuringARedisOutageOutlivesTheOutage(t *testing.T) {
 		t.Errorf("after Redis came back, the account whose key a reload rotated reads %s (class %q)", st.Phase, st.LastClass)
 	}
 }
+
+// With Redis answering, Forget clears the record for every replica at once
+// (another store over the same Redis reads it healthy), and nothing is
+// left journaled to replay at a later outage; an endpoint not forgotten
+// keeps its cooldown.
+func TestForgetWithRedisUpClearsItForEveryReplica(t *testing.T) {
+	srv := redistest.Start(t)
+	c := newClock()
+	one := New(newStore(t, RedisConfig{URL: srv.URL()}, "fup:", c.Now, nil), Settings{}, all3, c.Now)
+	s2 := newStore(t, RedisConfig{URL: srv.URL()}, "fup:", c.Now, nil)
+	two := New(s2, Settings{}, all3, c.Now)
+	one.Report(ctx, epA, Report{Class: "unavailable", Count: true, Cool: ScopeEndpoint, CoolFor: 24 * time.Hour})
+	one.Report(ctx, epC, Report{Class: "unavailable", Count: true, Cool: ScopeEndpoint, CoolFor: 24 * time.Hour})
+	if st := view1(two, epA); st.Phase != Cooling {
+		t.Fatalf("before: the other replica reads %+v, want cooling", st)
+	}
+	two.Forget(ctx, epA)
+	if st := view1(one, epA); st.Phase != Healthy {
+		t.Errorf("after Forget on the other replica: %+v, want healthy", st)
+	}
+	if st := view1(one, epC); st.Phase != Cooling {
+		t.Errorf("an endpoint not forgotten: %+v, want still cooling", st)
+	}
+	s2.jmu.Lock()
+	left := len(s2.resets)
+	s2.jmu.Unlock()
+	if left != 0 {
+		t.Errorf("%d reset(s) left journaled with Redis up", left)
+	}
+}

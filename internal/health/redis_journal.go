@@ -45,24 +45,15 @@ func (s *RedisStore) journaled() bool {
 // slate (Tracker.Forget) outlives an outage instead of being read back
 // from Redis when it returns.
 func (s *RedisStore) Reset(ctx context.Context, key string) {
-	if s.try(ctx) {
-		_, _, err := s.tx(ctx, key, func(r *Record) { *r = Record{} })
-		if errors.Is(err, errConflict) || s.done(err) {
-			s.local.put(key, Record{})
-			if err == nil {
-				return
-			}
-		}
-	}
 	s.local.put(key, Record{})
 	s.jmu.Lock()
 	s.resets[key] = struct{}{}
 	delete(s.journal, key) // a cooldown journaled before the reset is the old one's
 	s.jmu.Unlock()
-	if !s.down.Load() {
-		// Redis answered meanwhile (a write-back that had already written
-		// the resets ended, or a transaction lost its races): write it now
-		// rather than leave it for the next outage (review 30i).
+	// With Redis answering (or caught up by try just now) it is written at
+	// once; otherwise by the write-back when Redis returns, or by the pass
+	// of a write-back running now (review 30i).
+	if s.try(ctx) {
 		if _, err := s.writeResets(ctx); err != nil && !errors.Is(err, errConflict) {
 			s.done(err)
 		}
