@@ -136,7 +136,8 @@ func (s *Stream) ID() string { return s.resp.ID }
 var ErrEnded = errors.New("responses: stream already ended")
 
 // Chunk translates one canonical chunk into zero or more frames. A chunk
-// that is not valid JSON is an error and changes nothing.
+// that is not valid JSON is an error and changes nothing; ErrTooLarge says
+// the answer held passed MaxHeld, and the stream is to end with Fail.
 func (s *Stream) Chunk(data []byte) ([]byte, error) {
 	if s.ended {
 		return nil, ErrEnded
@@ -146,17 +147,6 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	s.buf = s.buf[:0]
-	for i := range c.Choices {
-		if ch := &c.Choices[i]; ch.Index == 0 {
-			s.held += len(deref(ch.Delta.Content)) + len(deref(ch.Delta.Refusal))
-			for _, tc := range ch.Delta.ToolCalls {
-				s.held += len(tc.Function.Arguments)
-			}
-		}
-	}
-	if s.held > MaxHeld {
-		return nil, ErrTooLarge
-	}
 	if c.Model != "" && !s.started {
 		s.resp.Model = c.Model
 	}
@@ -182,6 +172,9 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			s.finish = *ch.FinishReason
 		}
+	}
+	if s.held > MaxHeld {
+		return nil, ErrTooLarge
 	}
 	return s.out(), nil
 }
@@ -286,6 +279,7 @@ func (s *Stream) text(t string) {
 		m.text = s.openPart(m, false)
 	}
 	m.text.b.WriteString(t)
+	s.held += len(t)
 	s.event("response.output_text.delta", textDelta{m.item.ID, m.index, m.text.index, t, []any{}})
 }
 
@@ -297,6 +291,7 @@ func (s *Stream) refusal(t string) {
 		m.refusal = s.openPart(m, true)
 	}
 	m.refusal.b.WriteString(t)
+	s.held += len(t)
 	s.event("response.refusal.delta", struct {
 		ItemID       string `json:"item_id"`
 		OutputIndex  int    `json:"output_index"`
@@ -328,6 +323,7 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 		return
 	}
 	c.args.WriteString(args)
+	s.held += len(args)
 	s.event("response.function_call_arguments.delta", struct {
 		ItemID      string `json:"item_id"`
 		OutputIndex int    `json:"output_index"`
@@ -413,11 +409,4 @@ func (s *Stream) closeCalls() {
 		s.done(c.index, rawJSON(c.item))
 	}
 	s.calls, s.order = nil, nil
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
