@@ -95,9 +95,9 @@ func (s *Scrubber) String(msg string) string { return s.scrub(msg, nil, false) }
 // String, but a run of secret bytes whose every 8-byte window occurs in
 // sent, as written or with its JSON escapes decoded (once, or twice for JSON
 // inside its strings), is left as it is (the client wrote it; scrubbing it
-// would tell the client which of its strings are part of a key), so is a
-// run shorter than ClientStretch bytes of any one secret that does not end
-// it (the client may have steered the upstream to write it), and every
+// would tell the client which of its strings are part of a key); of any
+// other run only the stretches that reveal a secret are scrubbed (Reveals:
+// the client may have steered the upstream to write the rest), and every
 // network address in a Go network error is replaced, by its provider or by
 // "[address]".
 func (s *Scrubber) ForClient(msg string, sent []byte) string { return s.scrub(msg, sent, true) }

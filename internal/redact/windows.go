@@ -145,21 +145,16 @@ func (ws *windows) revealed(s string) []span {
 }
 
 // Reveals returns what of secret text holds that text a client reads must
-// not, "" when nothing: its last Window bytes, or ClientStretch bytes of it
-// in a row (all of it, when shorter). ForClient scrubs every run of secret
-// bytes that reveals one; String, every run.
+// not, "" when nothing: the first stretch revealed would scrub — ClientStretch
+// bytes of it in a row (all of it, when shorter), or its last Window bytes.
+// It is the rule ForClient applies, for callers that check what left.
 func Reveals(text, secret string) string {
 	if len(secret) < Window {
 		return ""
 	}
-	if tail := secret[len(secret)-Window:]; strings.Contains(text, tail) {
-		return tail
-	}
-	need := min(ClientStretch, len(secret))
-	for i := 0; i+need <= len(text); i++ {
-		if strings.Contains(secret, text[i:i+need]) {
-			return text[i : i+need]
-		}
+	ws := windows{secrets: []string{secret}}
+	if sp := ws.revealed(text); len(sp) > 0 {
+		return text[sp[0].from:sp[0].to]
 	}
 	return ""
 }
