@@ -22,21 +22,13 @@ import (
 func forgetChanged(ret *health.Retirements, gen uint64, tr *health.Tracker, old, cfg *config.Config) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	oldProv := make(map[string]*config.Provider, len(old.Providers))
-	for i := range old.Providers {
-		oldProv[old.Providers[i].Name] = &old.Providers[i]
-	}
 	moved, rekeyed := map[string]bool{}, map[string]bool{}
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
-		if o, ok := oldProv[p.Name]; ok {
+		if o, ok := old.Provider(p.Name); ok {
 			moved[p.Name] = o.BaseURL != p.BaseURL || o.Dialect != p.Dialect
 			rekeyed[p.Name] = o.APIKey != p.APIKey || !maps.Equal(o.Headers, p.Headers)
 		}
-	}
-	oldModel := make(map[string]string, len(old.Targets))
-	for _, t := range old.Targets {
-		oldModel[t.Name] = t.Model
 	}
 	var retire, forget []health.Key
 	for _, t := range old.Targets {
@@ -47,9 +39,9 @@ func forgetChanged(ret *health.Retirements, gen uint64, tr *health.Tracker, old,
 		}
 	}
 	for _, t := range cfg.Targets {
-		m, kept := oldModel[t.Name]
+		o, kept := old.Target(t.Name)
 		for _, p := range t.Providers {
-			if kept && (m != t.Model || moved[p]) {
+			if kept && (o.Model != t.Model || moved[p]) {
 				k := health.Key{Target: t.Name, Provider: p}
 				forget = append(forget, k)
 				retire = append(retire, k)
