@@ -35,7 +35,7 @@ const corsExposeHeaders = "X-Detour-Decision, X-Detour-Route, X-Detour-Target, X
 // request may go on (otherwise the answer is written).
 func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 	if !hostAllowed(cfg, r) {
-		writeError(w, http.StatusForbidden, "invalid_request_error", "host_not_allowed",
+		refuse(w, http.StatusForbidden, "invalid_request_error", "host_not_allowed",
 			"this gateway does not answer to Host "+quoteHeader(r.Host)+" (a guard against DNS rebinding): use localhost or an IP address, or list the name in allowed_hosts")
 		return false
 	}
@@ -45,14 +45,14 @@ func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
-			writeError(w, http.StatusForbidden, "invalid_request_error", "cross_site_request",
+			refuse(w, http.StatusForbidden, "invalid_request_error", "cross_site_request",
 				"requests made by web pages of another site are refused; list the page's origin in cors.allowed_origins to allow it")
 			return false
 		}
 		return true
 	}
 	if !originAllowed(cfg, origin) {
-		writeError(w, http.StatusForbidden, "invalid_request_error", "origin_not_allowed",
+		refuse(w, http.StatusForbidden, "invalid_request_error", "origin_not_allowed",
 			"requests from web pages at origin "+quoteHeader(origin)+" are refused; list it in cors.allowed_origins to allow it")
 		return false
 	}
@@ -73,6 +73,25 @@ func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 	}
 	h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
 	return true
+}
+
+// refusalPolicy lets a refusal's JSON be nothing but data: no script, no
+// frame, no fetch (docs/security.md, the browser's part).
+const refusalPolicy = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+// refuse writes a refusal of the front (a foreign Host, a cross-site page,
+// a missing admin key), which is often the first answer a browser gets:
+// it carries the headers the console's own answers carry (docs/console.md,
+// Security), so no page can frame it, sniff it into markup or learn where
+// it was asked from.
+func refuse(w http.ResponseWriter, status int, typ, code, msg string) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", refusalPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	writeError(w, status, typ, code, msg)
 }
 
 // originAllowed compares origin, as a browser serializes it, with the list.

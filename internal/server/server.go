@@ -113,7 +113,7 @@ func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if keys := s.state.Load().Config.AdminKeys; len(keys) > 0 && !bearerMatches(r, keys) && !basicMatches(r, keys) {
 			w.Header().Set("WWW-Authenticate", `Basic realm="detour operator", charset="UTF-8"`)
-			writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_admin_key",
+			refuse(w, http.StatusUnauthorized, "authentication_error", "invalid_admin_key",
 				"missing or invalid admin key: send Authorization: Bearer <one of admin_keys>, or Basic credentials whose password is one")
 			return
 		}
