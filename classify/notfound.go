@@ -62,6 +62,9 @@ func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeSca
 	case v.Class == Unavailable && scoped:
 	case v.Class == Unavailable && cs.weak == Unavailable && v.Evidence == cs.weakEv:
 	case v.Class == Unknown && def == Unknown && v.Evidence == defEv && ts.saysNotFound():
+	case v.Class == Unknown && def == Unknown && cs.weak == Unknown && v.Evidence == cs.weakEv && cs.weakEv != "" && ts.saysNotFound():
+		// A code that says only "unknown" (Bedrock's ValidationException)
+		// about a thing that does not exist: as silent as the status.
 	case v.Class == Forbidden && ts.saysMayNotExist():
 		// "You do not have permission to access the File x or it may
 		// not exist": a stored thing the request refers to, below.
@@ -86,7 +89,7 @@ func (ts *textScan) clientScoped(v Verdict, def Class, defEv string, cs *codeSca
 
 // resourceWords are the words a not-found answer about something stored at
 // the provider uses for it.
-var resourceWords = [...]string{"file", "container", "vector", "conversation", "response", "cache", "skill", "assistant", "thread", "batch", "object"}
+var resourceWords = [...]string{"file", "container", "vector", "conversation", "response", "cache", "skill", "assistant", "thread", "batch", "object", "guardrail"}
 
 // namesResource reports whether one of the answer's texts speaks of a
 // stored thing (resourceWords).
@@ -109,6 +112,7 @@ var resourceKeys = [...]string{
 	`"file_id"`, `"file_ids"`, `"fileUri"`, `"file_uri"`, `"container"`, `"container_id"`,
 	`"vector_store_ids"`, `"vector_store_id"`, `"previous_response_id"`, `"conversation"`,
 	`"cached_content"`, `"cachedContent"`, `"skill_id"`, `"assistant_id"`, `"thread_id"`,
+	`"guardrailIdentifier"`, // Bedrock's guardrailConfig: a guardrail the client chose
 }
 
 // refersToResource reports whether the request, valid JSON, has a member
@@ -153,7 +157,9 @@ func escapedAt(b []byte, i int) bool {
 
 // notFoundWords are the wordings of a not-found answer sent with a status
 // that does not say so itself.
-var notFoundWords = [...]string{"not found", "no such", "does not exist", "doesn't exist", "could not be found", "could not find"}
+// A stored thing that expired ("Container is expired.": a code
+// interpreter's container idle for 20 minutes) is as gone as one never made.
+var notFoundWords = [...]string{"not found", "no such", "does not exist", "doesn't exist", "could not be found", "could not find", "is expired", "has expired"}
 
 // mayNotExistWords are the words of an access denial that allows the
 // thing asked for may not exist at all.

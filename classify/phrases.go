@@ -96,6 +96,12 @@ var requestPhrases = []phrase{
 	// 417: "Request size limit exceeded"; Vertex: "… which exceeds max
 	// allowed file size of 31457280").
 	{a: "request body is too long", class: Overflow, notRate: true},
+	// A list of the request over this endpoint's length cap (OpenAI:
+	// "Invalid 'tools': array too long. Expected an array with maximum
+	// length 128, but got an array with length 217 instead."): another
+	// vendor takes more tools, stop sequences or messages; a string too
+	// long stays the client's bad input.
+	{a: "array too long", b: "maximum length", gap: 40, class: Overflow, notRate: true},
 	{a: "request size limit exceeded", class: Overflow, notRate: true},
 	{a: "max allowed file size", class: Overflow},
 	// The engine's per-step token budget, a deployment setting, not the

@@ -120,6 +120,13 @@ var gonePhrases = []phrase{
 	{a: "no such model", class: Unavailable},
 	{a: "deployment", b: "does not exist", gap: 40, class: Unavailable},
 	{a: "deployment not found", class: Unavailable},
+	// Bedrock's model served only through an inference profile or
+	// provisioned throughput ("The provided model doesn't support on-demand
+	// throughput.", "Invocation of model ID x with on-demand throughput isn't
+	// supported"): the endpoint's model id can serve no request, whatever
+	// it asks.
+	{a: "support on-demand throughput", class: Unavailable},
+	{a: "with on-demand throughput", class: Unavailable},
 	// "Endpoint x of account n not found." (SageMaker); an endpoint the
 	// client named ("MCP server endpoint 'https://…' not found") is the
 	// client's, as with a bare 404 (notfound.go).

@@ -120,6 +120,11 @@ var inputPhrases = []phrase{
 	// unknown: a capability this model or server lacks (tools, images,
 	// grammars). The request is well formed and another target may serve
 	// it: not proof of bad input, and nothing to cool.
+	// What a model (family) alone takes ("Deep research models only support
+	// the 'web_search_preview', 'code_interpreter', 'mcp', and 'file_search'
+	// tools"): other models take the rest, a gap even beside a param.
+	{a: "models only support", class: Unknown},
+	{a: "model only supports", class: Unknown},
 	{a: "is not supported", class: Unknown},
 	{a: "are not supported", class: Unknown},
 	{a: "does not support", class: Unknown},
@@ -134,6 +139,7 @@ var inputPhrases = []phrase{
 	{a: "not valid json", class: BadRequest, badInput: true},
 	{a: "invalid json", class: BadRequest, badInput: true},
 	{a: "could not parse", class: BadRequest, badInput: true},
+	{a: "failed to parse generated", class: Unknown}, // TGI's tool grammar: "Tool error: Failed to parse generated text: …" (the model's output, not the client's)
 	{a: "failed to parse", class: BadRequest, badInput: true},
 	// Google's front end's own page ("Your client has issued a malformed or
 	// illegal request. That's all we know."): the HTTP request, never the
@@ -155,6 +161,8 @@ var inputPhrases = []phrase{
 	{a: "no tools were provided", class: BadRequest, badInput: true},
 	{a: "unrecognized request argument", class: BadRequest, badInput: true},
 	{a: "unknown parameter", class: BadRequest, badInput: true},
+	{a: "unknown field", class: BadRequest, badInput: true},        // Cohere: "unknown field: parameter 'x' is not a valid field"
+	{a: "is not a valid field", class: BadRequest, badInput: true}, // (the corpus's line: a member the API does not have is the client's)
 	{a: "unknown name", class: BadRequest, badInput: true},
 	{a: "extra inputs are not permitted", class: BadRequest, badInput: true},
 	{a: "additional properties", class: BadRequest, badInput: true},
@@ -203,6 +211,7 @@ var inputPhrases = []phrase{
 	{a: "model name cannot be empty", class: Unknown, vague: true, bareModel: true},
 	{a: "model cannot be empty", class: Unknown, vague: true, bareModel: true},
 	{a: "is required", class: BadRequest, badInput: true},
+	{a: "has to be defined", class: BadRequest, badInput: true},                         // Mistral: "Tool call id has to be defined."
 	{a: "is a required field", class: BadRequest, badInput: true},                       // DashScope: "The content field is a required field."
 	{a: "parameter not received", class: BadRequest, badInput: true},                    // Z.ai's 1213: "messages parameter not received properly"
 	{a: "has not been passed in", class: BadRequest, badInput: true},                    // vLLM: "Tool 'get_weather' has not been passed in `tools`."
@@ -282,7 +291,8 @@ var inputPhrases = []phrase{
 	{a: "validation error", class: Unknown, vague: true, last: true, noDetails: true},
 	{a: "validation error", class: BadRequest, badInput: true},
 	{a: "failed to satisfy constraint", class: BadRequest, badInput: true},
-	{a: "expected last role", class: Unknown}, // Mistral: "Expected last role User or Tool (or Assistant with prefix True) … but got assistant": an assistant prefill others take
+	{a: "format of the value at", class: BadRequest, badInput: true}, // Bedrock: "The format of the value at toolConfig.tools.0.toolSpec.inputSchema.json is invalid."
+	{a: "expected last role", class: Unknown},                        // Mistral: "Expected last role User or Tool (or Assistant with prefix True) … but got assistant": an assistant prefill others take
 	{a: "expected one of", class: BadRequest, badInput: true},
 	// A content part this model does not take, in a deserializer's words
 	// (DeepSeek: "messages[25]: unknown variant `image_url`, expected
@@ -290,6 +300,11 @@ var inputPhrases = []phrase{
 	// model fills — as "does not support image input" is. Not a role's
 	// variant (`developer`), which names the request's value as wrong.
 	{a: "unknown variant `image_url`", class: Unknown},
+	// A tool's or a part's type one vendor's API does not have (xAI:
+	// "tools[55].type: unknown variant `x_search`, expected `function` or
+	// `live_search`"): types beside `function` and `text` are each vendor's
+	// own, so another target may serve it; an unknown role stays bad input.
+	{a: "type: unknown variant", class: Unknown},
 	{a: "unknown variant `input_audio`", class: Unknown},
 	{a: "unknown variant `input_image`", class: Unknown},
 	{a: "unknown variant `video_url`", class: Unknown},
