@@ -237,7 +237,8 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 }
 
 // withRetry fills RetryAfter for a rate_limited verdict: from the headers,
-// else from the body (Gemini RetryInfo, "try again in 17.3s"), never from
+// else from the body (Gemini RetryInfo, "try again in 17.3s"), which also
+// wins over a reset the headers only guess at (headerWait), never from
 // wording the client's request req holds (an echoed "try again in 900m"
 // would make the verdict quota: the account cooled, the operator paged).
 // (A server_error's wait is the headers' alone: serverHint.)
@@ -245,18 +246,22 @@ func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 	if !v.Failed || v.Class != RateLimited {
 		return v
 	}
-	v.RetryAfter = ParseRetryAfter(h, now())
-	if v.RetryAfter == 0 && f != nil {
+	wait, guess := headerWait(h, now())
+	if (wait == 0 || guess) && f != nil {
 		short := shortPeriod(v.Evidence)
-		v.RetryAfter = bodyRetryAfter(f, req, !short)
-		if short && v.RetryAfter >= longWait {
+		b := bodyRetryAfter(f, req, !short)
+		if short && b >= longWait {
 			// A minute's or a second's window decided the answer; an hour
 			// or more named beside it ("… retry in 1 hour or upgrade") is
 			// another window's, or advice: the throttle keeps its class.
-			v.RetryAfter = 0
+			b = 0
+		}
+		if b > 0 {
+			wait, guess = b, false
 		}
 	}
-	if v.RetryAfter >= longWait {
+	v.RetryAfter = wait
+	if wait >= longWait && !guess {
 		// Told to come back in an hour or more: not a short-term limit but
 		// an allowance spent (Azure's "retry after 86400 seconds").
 		return Verdict{Failed: true, Class: Quota, Evidence: "retry-after>=1h"}

@@ -20,23 +20,38 @@ const maxRetryAfter = 24 * time.Hour
 // Retry-After (seconds or an HTTP date, relative to now), then OpenAI-style
 // x-ratelimit-reset-requests / x-ratelimit-reset-tokens durations ("1s",
 // "6m0s", "20ms"): the one whose x-ratelimit-remaining-* is 0, else the
-// longer. The result is capped at 24h.
+// shorter (headerWait). The result is capped at 24h.
 func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
+	d, _ := headerWait(h, now)
+	return d
+}
+
+// headerWait is ParseRetryAfter's wait, and whether it is only a guess: a
+// reset of x-ratelimit-reset-* whose window is not exhausted (neither
+// x-ratelimit-remaining-* is 0). A reset is the time until a window is
+// whole again, sent with every answer; where no window says it is spent,
+// the sooner reset is when one has room, and nothing says the answer asks
+// for more: a day's window refilling over 1h12m beside a minute's throttle
+// is no hour-long wait (review 32e). A guess never makes a 429 quota
+// (withRetry), and a wait the body names wins over it.
+func headerWait(h http.Header, now time.Time) (d time.Duration, guess bool) {
 	if len(h) == 0 {
-		return 0
+		return 0, false
 	}
 	if d := explicitRetryAfter(h, now); d > 0 {
-		return d
+		return d, false
 	}
 	req := resetDuration(h.Get("X-Ratelimit-Reset-Requests"))
 	tok := resetDuration(h.Get("X-Ratelimit-Reset-Tokens"))
 	switch {
 	case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Requests")) == "0" && req > 0:
-		return capRetry(req)
+		return capRetry(req), false
 	case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Tokens")) == "0" && tok > 0:
-		return capRetry(tok)
+		return capRetry(tok), false
+	case req > 0 && tok > 0:
+		return capRetry(min(req, tok)), true
 	}
-	return capRetry(max(req, tok))
+	return capRetry(max(req, tok)), true
 }
 
 // explicitRetryAfter is the wait the standard headers name, 0 for none:

@@ -347,7 +347,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			w.tell(e.key, health.Report{Release: true})
 		}
 	case o.ok:
-		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb})
+		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Took: total})
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but
 		// nobody's fault: no count, no cooldown, no page; a probe learned

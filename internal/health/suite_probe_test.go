@@ -197,3 +197,47 @@ func testProbeRelease(t *testing.T, tr *Tracker, c *clock) {
 		t.Fatal("the released probe was not granted again")
 	}
 }
+
+// A cooling endpoint is still tried when nothing else serves: a success
+// whose attempt began after the cooldown did closes it (review 32e), one
+// begun before it (a stream started earlier) does not, nor a success that
+// says nothing of when it began. The same for the account.
+func testServedWhileCooling(t *testing.T, tr *Tracker, c *clock) {
+	tr.Report(ctx, epA, Report{Class: "unavailable", Count: true, Cool: ScopeEndpoint, CoolFor: 24 * time.Hour})
+	c.Advance(time.Minute)
+	tr.Report(ctx, epA, Report{OK: true, Took: 2 * time.Minute}) // began before the 404
+	wantPhase(t, tr, epA, Cooling)
+	tr.Report(ctx, epA, Report{OK: true})
+	wantPhase(t, tr, epA, Cooling)
+	wantTr(t, tr.Report(ctx, epA, Report{OK: true, Took: 30 * time.Second}),
+		Transition{ScopeEndpoint, "claude/anthropic", Cooling, Healthy, "", time.Time{}})
+	wantPhase(t, tr, epA, Healthy)
+
+	tr.Report(ctx, epB, Report{Class: "quota", Count: true, Cool: ScopeAccount, CoolFor: time.Hour})
+	c.Advance(time.Minute)
+	tr.Report(ctx, epA, Report{OK: true, Took: 2 * time.Minute})
+	wantPhase(t, tr, epA, Cooling) // the account's
+	tr.Report(ctx, epA, Report{OK: true, Took: 10 * time.Second})
+	wantPhase(t, tr, epA, Healthy)
+	wantPhase(t, tr, epB, Healthy) // the account was all that held it
+}
+
+// A probe that fails with the upstream's own wait again (Retry-After) is
+// cooled for that wait, not twice the last one: the request that waited
+// out the first hint and met the same answer is told the same (review 32e).
+func testHintedProbeNoDouble(t *testing.T, tr *Tracker, c *clock) {
+	tr.Report(ctx, epA, Report{Class: "rate_limited", Cool: ScopeEndpoint, CoolFor: 2 * time.Second, Hinted: true})
+	c.Advance(2 * time.Second)
+	wantPhase(t, tr, epA, Probing)
+	tr.Report(ctx, epA, Report{Class: "rate_limited", Cool: ScopeEndpoint, CoolFor: 2 * time.Second, Hinted: true})
+	if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(c.Now().Add(2 * time.Second)) {
+		t.Fatalf("until %v, want now+2s", st.Until)
+	}
+	// A configured cooldown still doubles on a failed probe.
+	tr.Report(ctx, epC, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: 4 * time.Second})
+	c.Advance(4 * time.Second)
+	tr.Report(ctx, epC, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: 4 * time.Second})
+	if st := wantPhase(t, tr, epC, Cooling); !st.Until.Equal(c.Now().Add(8 * time.Second)) {
+		t.Fatalf("configured: until %v, want now+8s (doubled)", st.Until)
+	}
+}

@@ -45,6 +45,8 @@ func runSuite(t *testing.T, newStore storeFactory) {
 		{"account probe", testAccountProbe},
 		{"held probe shows in view", testProbeHeldView},
 		{"inconclusive probe releases its slot", testProbeRelease},
+		{"success begun while cooling closes", testServedWhileCooling},
+		{"hinted probe failure does not double", testHintedProbeNoDouble},
 		{"latency ewma", testLatency},
 		{"transitions edge triggered", testEdgeTriggered},
 		{"snapshot json", testSnapshotJSON},

@@ -237,15 +237,15 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		// A success through the account closes the account's probe. Look
 		// first: most successes find the account healthy and write nothing.
 		if m, ok := t.store.(*Memory); ok {
-			if acct := m.get(n.acct); acct.PhaseAt(now) != Probing {
+			if acct := m.get(n.acct); !servedSince(&acct, acct.PhaseAt(now), r, now) {
 				return tr
 			}
-		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || recs[0].PhaseAt(now) != Probing {
+		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || !servedSince(&recs[0], recs[0].PhaseAt(now), r, now) {
 			return tr
 		}
 		fn = func(rec *Record) {
 			rec.Announced = rec.PhaseAt(now)
-			if rec.Announced == Probing {
+			if servedSince(rec, rec.Announced, r, now) {
 				closeRecord(rec)
 			}
 		}
@@ -262,7 +262,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 			if r.Class != "" {
 				rec.LastClass = r.Class
 			}
-			t.cool(rec, t.coolFor(r), now)
+			t.cool(rec, t.coolFor(r), now, !r.Hinted)
 			rec.Announced = rec.PhaseAt(now)
 		}
 	default:
@@ -281,7 +281,7 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 	rec.Announced = phase
 	if r.OK {
 		rec.Failures = 0
-		if phase == Probing {
+		if servedSince(rec, phase, r, now) {
 			closeRecord(rec)
 		}
 		if r.Latency > 0 {
@@ -309,7 +309,7 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 		}
 	}
 	if base > 0 {
-		t.cool(rec, base, now)
+		t.cool(rec, base, now, !r.Hinted)
 	} else if r.Release {
 		rec.ProbeUntil = time.Time{}
 	}
@@ -326,12 +326,15 @@ func (t *Tracker) coolFor(r Report) time.Duration {
 }
 
 // cool starts (or extends) a cooldown of at least base. A failure while
-// probing doubles the last cooldown, up to max(MaxCooldown, base). A running
-// longer cooldown is never shortened.
-func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time) {
+// probing doubles the last cooldown, up to max(MaxCooldown, base), unless
+// double is false: base is the upstream's own wait (Retry-After), and a
+// request that waited out the first and met the same answer again is told
+// the same, not twice it (review 32e). A running longer cooldown is never
+// shortened.
+func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time, double bool) {
 	d := base
 	phase := rec.PhaseAt(now)
-	if phase == Probing {
+	if phase == Probing && double {
 		d = max(base, min(2*rec.LastCooldown, max(t.s.MaxCooldown, base)))
 	}
 	if until := now.Add(d); until.After(rec.CoolUntil) {
@@ -343,6 +346,23 @@ func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time) {
 		rec.LastCooldown = d
 	}
 	rec.ProbeUntil = time.Time{}
+}
+
+// servedSince reports whether a success r closes rec, in phase at now: a
+// probing record, or a cooling one whose cooldown began before the attempt
+// did (Report.Took). A cooling endpoint is still tried when nothing else
+// serves; its success is the evidence the cooldown was wrong, or is over
+// (review 32e: one 404 "No endpoints found" kept a serving endpoint last
+// for a day). The cooldown's start is CoolUntil − LastCooldown, the latest
+// start of one that is not extended by a shorter one.
+func servedSince(rec *Record, phase Phase, r Report, now time.Time) bool {
+	switch phase {
+	case Probing:
+		return true
+	case Cooling:
+		return r.Took > 0 && !now.Add(-r.Took).Before(rec.CoolUntil.Add(-rec.LastCooldown))
+	}
+	return false
 }
 
 func closeRecord(rec *Record) {
