@@ -75,7 +75,12 @@ func init() {
 		"parameter_not_supported": strongCode(Unknown),
 		"deploymentnotfound":      strongCode(Unavailable), "deployment_not_found": strongCode(Unavailable),
 		"model_is_deactivated": strongCode(Unavailable), "dedicated_endpoint_not_running": strongCode(Unavailable), "not_found_error": weakCode(Unavailable), "notfounderror": weakCode(Unavailable),
-		"not_found": weakCode(Unavailable), "operationnotsupported": strongCode(Unavailable),
+		"not_found": weakCode(Unavailable),
+		// Azure OpenAI: "The embeddings operation does not work with the
+		// specified model, gpt-4." (and chatCompletion, completion): an API
+		// this deployment does not serve, the door the client chose, not a
+		// gone model (docs/behaviour.md): nothing cools, the walk moves on.
+		"operationnotsupported": strongCode(Unknown),
 		// context, refusal, forbidden
 		"context_length_exceeded": strongCode(ContextLength), "exceed_context_size_error": strongCode(ContextLength),
 		"string_above_max_length":          strongCode(Overflow),

@@ -177,6 +177,11 @@ var requestPhrases = []phrase{
 	{a: "usage policy", class: Refusal},
 	{a: "safety system", class: Refusal},
 	{a: "safety settings", class: Refusal},
+	{a: "safety filter", class: Refusal}, // Vertex Imagen: "Your current safety filter threshold prohibited one or more words in this prompt."
+	// Vertex: "The response is blocked, as it may violate our policies." (an
+	// account's suspension for a violation is ranked before, as access).
+	{a: "violate our polic", class: Refusal},
+	{a: "violates our polic", class: Refusal},
 	{a: "prohibited content", class: Refusal},
 	{a: "pii detected", class: Refusal},                         // a gateway's guardrail (vLLM production-stack's router: "PII detected in request"); not "PII detection service unavailable"
 	{a: "contains text that is not allowed", class: Refusal},    // a relay's moderation (VoAPI, a 403: "Your submission contains text that is not allowed")
@@ -263,6 +268,7 @@ var requestPhrases = []phrase{
 	{a: "invalid image ratio", class: Overflow}, // CLOVA Studio: "Invalid image ratio"
 	{a: "max allowed size", class: Overflow},
 	{a: "maximum allowed size", class: Overflow},
+	{a: "largest allowed size", class: Overflow}, // Jina: "\"input\" length 2049 is larger than the largest allowed size 2048"
 	{a: "too much media", class: Overflow},
 	{a: "too many images", class: Overflow, notRate: true},
 	{a: "more than one image", class: Overflow},      // "only supports one image while more than one image requested"

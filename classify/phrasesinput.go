@@ -236,9 +236,10 @@ var inputPhrases = []phrase{
 	// prefix mode on"): OpenAI takes an assistant turn at either end. Before
 	// the bad-input "must be".
 	{a: "must be a user message", class: Unknown},
-	{a: "last message must be from", class: Unknown},                     // LightRAG's Ollama-compatible API: "Last message must be from user role" (the query it answers)
-	{a: "first message must be from", class: Unknown},                    // the template's first turn, as "should be from" above
-	{a: "empty string at index", class: BadRequest, badInput: true},      // Cohere: "inputs contains an element that is the empty string at index 0"
+	{a: "last message must be from", class: Unknown},  // LightRAG's Ollama-compatible API: "Last message must be from user role" (the query it answers)
+	{a: "first message must be from", class: Unknown}, // the template's first turn, as "should be from" above
+	{a: "empty string at index", class: BadRequest, badInput: true},
+	{a: "contains an empty part", class: BadRequest, badInput: true},     // Gemini: "EmbedContentRequest.content contains an empty Part."      // Cohere: "inputs contains an element that is the empty string at index 0"
 	{a: "invalid image file", class: BadRequest, badInput: true},         // CLOVA Studio: "Invalid image file"
 	{a: "returned invalid tool call arguments", class: Unknown},          // the model's own call (Ollama), before the client's
 	{a: "invalid tool call arguments", class: Unknown},                   // Ollama's /v1 re-parses the history's arguments as an object, stricter than OpenAI (review27f)
