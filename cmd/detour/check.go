@@ -18,6 +18,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if fs.Parse(args) != nil {
 		return 2
 	}
+	if fs.NArg() > 0 {
+		return strayArgument(stderr, "check", fs.Arg(0), "-c")
+	}
 	cfg, err := config.Load(*path)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -153,4 +156,16 @@ func stateLine(s config.State) string {
 		return fmt.Sprintf("%s, master %q, %d sentinels", s.Form(), s.Sentinel.Master, len(s.Sentinel.Addrs))
 	}
 	return s.Form()
+}
+
+// strayArgument refuses an argument a command takes no place for: `detour
+// check bad.yaml` checked ./detour.yaml and said ok (review 32f). flag
+// names the flag that takes a file, if any.
+func strayArgument(stderr io.Writer, cmd, arg, flag string) int {
+	if flag != "" {
+		fmt.Fprintf(stderr, "detour %s: unexpected argument %q (the file is given with %s FILE)\n", cmd, arg, flag)
+	} else {
+		fmt.Fprintf(stderr, "detour %s: unexpected argument %q\n", cmd, arg)
+	}
+	return 2
 }

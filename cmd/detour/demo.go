@@ -22,6 +22,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	if fs.Parse(args) != nil {
 		return 2
 	}
+	if fs.NArg() > 0 {
+		return strayArgument(stderr, "demo", fs.Arg(0), "")
+	}
 	hup := make(chan os.Signal, 1) // the demo has nothing to reload: SIGHUP is ignored
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)

@@ -27,6 +27,9 @@ func runServe(args []string, stderr io.Writer) int {
 	if fs.Parse(args) != nil {
 		return 2
 	}
+	if fs.NArg() > 0 {
+		return strayArgument(stderr, "serve", fs.Arg(0), "-c")
+	}
 	// Catch SIGHUP from the start: its default action would end the process.
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)

@@ -188,20 +188,26 @@ func (f fields) optionalUSD(key string) *float64 {
 	return &c
 }
 
-// validateClients checks client names are unique, literal keys are not
-// repeated, no key is also an admin key, and every route a key names
-// exists; it expands each key's routes to every name it may call.
+// validateClients checks client names are unique, no key is repeated
+// (compared by their SHA-256: a key written once as key and once as
+// key_sha256 is one key, and the first entry would shadow the second's
+// routes and limits), no key is also an admin key, and every route a key
+// names exists; it expands each key's routes to every name it may call.
 func (d *decoder) validateClients(cfg *Config, r *raw) {
 	names := map[string]*yaml.Node{}
-	keys := map[string]string{}
+	keys := map[[32]byte]string{}
 	for i, rc := range r.clients {
 		d.unique(names, rc.name, "client key")
 		k := &cfg.Clients[i]
+		sum, has := k.SHA256, k.HasSHA256
 		if k.Key != "" {
-			if prev, dup := keys[k.Key]; dup {
-				d.errorf(rc.name.node, "client key %s has the same key as %q (value not shown)", rc.name.v.show(), prev)
+			sum, has = sha256.Sum256([]byte(k.Key)), true
+		}
+		if has {
+			if prev, dup := keys[sum]; dup {
+				d.errorf(rc.name.node, "client key %s has the same key as %q (value not shown): the first entry would take every request with it", rc.name.v.show(), prev)
 			}
-			keys[k.Key] = k.Name
+			keys[sum] = k.Name
 		}
 		for _, a := range cfg.AdminKeys { // client keys must not open the operator endpoints
 			if sum := sha256.Sum256([]byte(a)); a == k.Key || k.HasSHA256 && sum == k.SHA256 {

@@ -82,7 +82,7 @@ func (d *decoder) parse(data []byte) (*yaml.Node, bool) {
 		if errors.Is(err, io.EOF) {
 			return &yaml.Node{Kind: yaml.MappingNode, Line: 1, Column: 1}, true
 		}
-		d.syntaxError(err, bytes.Count(data, []byte("\n"))+1)
+		d.syntaxError(err, data)
 		return nil, false
 	}
 	var extra yaml.Node
@@ -90,7 +90,7 @@ func (d *decoder) parse(data []byte) (*yaml.Node, bool) {
 		d.errorf(&extra, "a second YAML document: the file must hold exactly one")
 		return nil, false
 	} else if !errors.Is(err, io.EOF) {
-		d.syntaxError(err, bytes.Count(data, []byte("\n"))+1)
+		d.syntaxError(err, data)
 		return nil, false
 	}
 	root := &doc
@@ -103,7 +103,8 @@ func (d *decoder) parse(data []byte) (*yaml.Node, bool) {
 	return root, true
 }
 
-func (d *decoder) syntaxError(err error, lines int) {
+func (d *decoder) syntaxError(err error, data []byte) {
+	lines := bytes.Count(data, []byte("\n")) + 1
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
@@ -122,7 +123,34 @@ func (d *decoder) syntaxError(err error, lines int) {
 	if !strings.Contains(msg, "anchor") && !strings.Contains(msg, "alias") && !strings.Contains(msg, "depth") {
 		e.Line = 1
 	}
+	if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
+		e.Line = aliasLine(data, m[1]) // a mistyped alias: where it is written (review 32f)
+	}
 	d.errs = append(d.errs, e)
+}
+
+var unknownAnchor = regexp.MustCompile(`^unknown anchor '([^']*)' referenced$`)
+
+// aliasLine is the line of the first alias "*name" in data, written where
+// an alias may stand (after a blank, a flow indicator or a "-", and ended
+// by one), 0 for none.
+func aliasLine(data []byte, name string) int {
+	pat := []byte("*" + name)
+	for off := 0; ; {
+		k := bytes.Index(data[off:], pat)
+		if k < 0 {
+			return 0
+		}
+		k += off
+		off = k + 1
+		if k > 0 && !bytes.ContainsRune([]byte(" \t\n[{,:-"), rune(data[k-1])) {
+			continue
+		}
+		if e := k + len(pat); e < len(data) && !bytes.ContainsRune([]byte(" \t\r\n]},"), rune(data[e])) {
+			continue
+		}
+		return bytes.Count(data[:k], []byte("\n")) + 1
+	}
 }
 
 func deref(n *yaml.Node) *yaml.Node {
@@ -178,13 +206,8 @@ func (d *decoder) mapping(n *yaml.Node, what string, known ...string) (f fields,
 			continue
 		}
 		if !contains(known, k.Value) {
-			if name, _, glued := strings.Cut(k.Value, ":"); glued {
-				// "api_key:sk-…" is a key and its (secret) value run together:
-				// never echo what follows the colon.
-				d.errorf(k, "unknown key %q in %s: is a space missing after %q? (known keys: %s)", name+":…", what, name+":", strings.Join(known, ", "))
-			} else {
-				d.errorf(k, "unknown key %q in %s (known keys: %s)", k.Value, what, strings.Join(known, ", "))
-			}
+			name, hint := unknownName(k.Value)
+			d.errorf(k, "unknown key %s in %s%s (known keys: %s)", name, what, hint, strings.Join(known, ", "))
 			continue
 		}
 		if prev, dup := f.keys[k.Value]; dup {
@@ -361,4 +384,31 @@ func (f fields) label(key string) string {
 		return key
 	}
 	return f.what + " " + key
+}
+
+// maxShownName is the longest unknown key or header name an error quotes
+// whole: Detour's keys are shorter, an API key pasted as a key longer.
+const maxShownName = 32
+
+// unknownName is how an error names an unknown key or header name, and a
+// hint, never the secret that may be run into it: a key and its value
+// written together ("api_key:sk-…", "api_key sk-…", "api_key=sk-…",
+// "Authorization Bearer sk-…", pasted from a shell line or an .env file)
+// is named up to the blank, '=' or ':' that joins them; a long run of
+// characters (a key pasted alone) is not quoted at all (reviews 30d, 32f).
+func unknownName(s string) (name, hint string) {
+	if i := strings.IndexAny(s, ": =\t"); i >= 0 {
+		head, sep := s[:i], s[i:i+1]
+		if len(head) > maxShownName {
+			return fmt.Sprintf("of %d characters (not shown)", len(s)), ""
+		}
+		if sep == ":" {
+			return strconv.Quote(head + ":…"), fmt.Sprintf(": is a space missing after %q?", head+":")
+		}
+		return strconv.Quote(head + sep + "…"), fmt.Sprintf(": a name and a value run together? (write %q)", head+": …")
+	}
+	if len(s) > maxShownName {
+		return fmt.Sprintf("of %d characters (not shown)", len(s)), ""
+	}
+	return strconv.Quote(s), ""
 }

@@ -128,13 +128,10 @@ func (d *decoder) headers(n *yaml.Node) map[string]string {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, vn := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || !validHeaderName(k.Value) {
-			if name, _, glued := strings.Cut(k.Value, ":"); glued {
-				// "x-api-key:sk-…" is a name and its (secret) value run
-				// together: the value is not quoted.
-				d.errorf(k, "provider headers: %q is not a valid header name: is a space missing after %q?", name+":…", name+":")
-				continue
-			}
-			d.errorf(k, "provider headers: %q is not a valid header name", k.Value)
+			// "x-api-key:sk-…", "Authorization Bearer sk-…": a name and its
+			// (secret) value run together; the value is never quoted.
+			name, hint := unknownName(k.Value)
+			d.errorf(k, "provider headers: %s is not a valid header name%s", name, hint)
 			continue
 		}
 		if line, dup := lower[strings.ToLower(k.Value)]; dup {

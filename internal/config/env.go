@@ -10,7 +10,8 @@ import (
 // whether any part of the result came from the environment (or a default
 // written inside "${…}"), so callers can avoid echoing it.
 //
-// "${VAR:-default}" uses default when VAR is unset or empty, as in the shell.
+// "${VAR:-default}" uses default when VAR is unset or empty, as in the shell;
+// the default may name other variables ("${NEW:-${OLD}}"), expanded alike.
 // An unset "${VAR}" is an error. Errors never contain s itself.
 func expand(s string, lookup func(string) (string, bool)) (out string, fromEnv bool, err error) {
 	if !strings.Contains(s, "$") {
@@ -33,7 +34,7 @@ func expand(s string, lookup func(string) (string, bool)) (out string, fromEnv b
 			b.WriteByte(c)
 			continue
 		}
-		end := strings.IndexByte(s[i+2:], '}')
+		end := closingBrace(s[i+2:])
 		if end < 0 {
 			return "", false, fmt.Errorf(`unterminated "${" (write "$$" for a literal "$")`)
 		}
@@ -45,7 +46,12 @@ func expand(s string, lookup func(string) (string, bool)) (out string, fromEnv b
 		v, ok := lookup(name)
 		switch {
 		case hasDef && (!ok || v == ""):
-			v = def
+			// The default may itself name a variable ("${NEW_KEY:-${OLD_KEY}}",
+			// the shell's and Compose's fallback): expanded in its turn, never
+			// kept as the literal text "${OLD_KEY}" (review 32f).
+			if v, _, err = expand(def, lookup); err != nil {
+				return "", false, err
+			}
 		case !ok:
 			return "", false, fmt.Errorf("environment variable %q is not set", name)
 		}
@@ -54,6 +60,26 @@ func expand(s string, lookup func(string) (string, bool)) (out string, fromEnv b
 		i += 2 + end
 	}
 	return b.String(), fromEnv, nil
+}
+
+// closingBrace is the index in s of the "}" that closes a "${" just
+// before s, past any "${…}" nested in a default; -1 for none.
+func closingBrace(s string) int {
+	depth := 1
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '$' && i+1 < len(s) && s[i+1] == '$':
+			i++
+		case s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
+			depth++
+			i++
+		case s[i] == '}':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func validVarName(s string) bool {

@@ -193,7 +193,7 @@ targets: [{name: t, model: m, providers: [p]}]
       Host: evil.test
       Bad Name: x
 targets: [{name: t, model: m, providers: [p]}]
-`, []wantErr{{6, `provider headers: "Host" is set by Detour`}, {7, `provider headers: "Bad Name" is not a valid header name`}}},
+`, []wantErr{{6, `provider headers: "Host" is set by Detour`}, {7, `provider headers: "Bad …" is not a valid header name: a name and a value run together? (write "Bad: …")`}}},
 		{"unset variable", base + "listen: ${NOPE}\n",
 			[]wantErr{{5, `: listen: environment variable "NOPE" is not set`}}},
 		{"unterminated variable", base + "listen: ${NOPE\n",
