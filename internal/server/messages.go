@@ -76,7 +76,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.end(in) // the body is kept for failover until the request ends
 	st := in.st
-	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, in.body)}
+	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, messages.DropUnsigned(in.body))}
 	tr, err := messages.Translate(in.body)
 	if err != nil {
 		// What only an Anthropic target can serve still goes to the route:
@@ -131,7 +131,7 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		call := &dispatch.Call{Model: in.model, API: "messages", MaxAttempts: 1, ID: decision.NewID(),
-			Native: native(r, dispatch.APICountTokens, in.body)}
+			Native: native(r, dispatch.APICountTokens, messages.DropUnsigned(in.body))}
 		call.Native.Untranslated = "count_tokens is counted by Anthropic targets only"
 		if in.client != nil {
 			call.Client = in.client.Name

@@ -142,6 +142,8 @@ func Answer(body []byte, model string) ([]byte, error) {
 		id := tc.ID
 		if id == "" {
 			id = NewToolID()
+		} else {
+			id = chat.AnthropicToolID(id) // the client hands it back, maybe to Claude itself
 		}
 		m.Content = append(m.Content, Block{Type: "tool_use", ID: id, Name: tc.Function.Name, Input: input})
 	}

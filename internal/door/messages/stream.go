@@ -201,6 +201,8 @@ func (e *Encoder) tool(out []byte, tc *chat.ToolCallDelta) []byte {
 		id := tc.ID
 		if id == "" {
 			id = NewToolID()
+		} else {
+			id = chat.AnthropicToolID(id) // the client hands it back, maybe to Claude itself
 		}
 		b, _ := json.Marshal(Block{Type: "tool_use", ID: id, Name: tc.Function.Name, Input: json.RawMessage("{}")})
 		out = e.openBlock(out, kindTool, string(b))

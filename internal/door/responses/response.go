@@ -237,8 +237,12 @@ func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 	}
 	for _, tc := range ch.Message.ToolCalls {
 		ns, name := e.clientName(tc.Function.Name)
+		id := tc.ID
+		if id == "" {
+			id = NewCallID()
+		}
 		r.Output = append(r.Output, &CallItem{ID: itemID("fc_"), Type: "function_call", Status: "completed",
-			Arguments: tc.Function.Arguments, CallID: tc.ID, Name: name, Namespace: ns})
+			Arguments: tc.Function.Arguments, CallID: id, Name: name, Namespace: ns})
 	}
 	r.finish(ch.FinishReason)
 	r.Usage = responsesUsage(c.Usage)
@@ -247,6 +251,12 @@ func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 
 // NewID returns "resp_" and 32 random hex digits.
 func NewID() string { return itemID("resp_") }
+
+// NewCallID is a call_id for a tool call the upstream gave none: the
+// client matches each function_call_output to its call by it, and sends
+// it back (a function_call_output without one is refused), so two calls
+// must never share "" (review 32d).
+func NewCallID() string { return itemID("call_") }
 
 func itemID(prefix string) string {
 	var b [16]byte

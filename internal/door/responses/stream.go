@@ -188,8 +188,12 @@ func (s *Stream) End() []byte {
 	}
 	s.buf = s.buf[:0]
 	s.start()
-	s.closeMessage()
+	// Calls still open came before an open message (a call closes the
+	// message before it), so they close first: output_item.done in output
+	// order, as a client that builds its history from them expects (review
+	// 32d: text, a call, then more text closed as 0, 2, 1).
 	s.closeCalls()
+	s.closeMessage()
 	s.resp.finish(s.finish)
 	s.resp.Usage = responsesUsage(s.usage)
 	kind := "response.completed"
@@ -308,6 +312,9 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 	if c == nil {
 		s.closeMessage()
 		ns, n := s.echo.clientName(name)
+		if id == "" {
+			id = NewCallID() // an upstream that gave none (LM Studio, Ollama, SGLang's later calls)
+		}
 		c = &openCall{index: len(s.resp.Output), item: &CallItem{
 			ID: itemID("fc_"), Type: "function_call", Status: "in_progress", CallID: id, Name: n, Namespace: ns,
 		}}

@@ -309,7 +309,7 @@ func assistantBlocks(m *chat.Message) ([]block, error) {
 		if err != nil {
 			return nil, fmt.Errorf("anthropic: tool call %q: %w", tc.ID, err)
 		}
-		out = append(out, block{Type: "tool_use", ID: tc.ID, Name: tc.Function.Name, Input: input})
+		out = append(out, block{Type: "tool_use", ID: chat.AnthropicToolID(tc.ID), Name: tc.Function.Name, Input: input})
 	}
 	return out, nil
 }
@@ -319,7 +319,7 @@ func toolResult(m *chat.Message) ([]block, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := block{Type: "tool_result", ToolUseID: m.ToolCallID}
+	res := block{Type: "tool_result", ToolUseID: chat.AnthropicToolID(m.ToolCallID)}
 	texts := make([]string, 0, len(inner))
 	for _, b := range inner {
 		if b.Type != "text" {

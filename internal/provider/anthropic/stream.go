@@ -25,6 +25,9 @@ type stream struct {
 	// tools maps a content block index to its tool_calls index (at most
 	// provider.MaxParts of them).
 	tools map[int]int
+	// argued holds the calls (by index of s.tools' values) that sent a
+	// piece of their arguments.
+	argued map[int]bool
 	// answer is the answer tool's block (structured.go): its input is the
 	// content. answered: one has started; later ones are dropped.
 	answer   answerState
@@ -142,6 +145,10 @@ func (s *stream) Next() (provider.Event, error) {
 			}
 			i, ok := s.tools[e.Index]
 			if ok && d.PartialJSON != "" {
+				if s.argued == nil {
+					s.argued = make(map[int]bool)
+				}
+				s.argued[i] = true
 				s.emit(&out, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: i,
 					Function: chat.FunctionCallDelta{Arguments: d.PartialJSON}}}})
 			}
@@ -182,6 +189,17 @@ func (s *stream) Next() (provider.Event, error) {
 	case "content_block_stop":
 		if s.answer.on && s.answer.index == e.Index {
 			s.answerEnd(&out)
+		} else if i, ok := s.tools[e.Index]; ok && !s.argued[i] {
+			// A call of a tool without parameters: Anthropic's stream
+			// sends its input as one empty piece, its whole answer as {}.
+			// An OpenAI client parses the arguments it accumulated: "{}"
+			// as unstreamed, never "" (review 32d).
+			if s.argued == nil {
+				s.argued = make(map[int]bool)
+			}
+			s.argued[i] = true
+			s.emit(&out, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: i,
+				Function: chat.FunctionCallDelta{Arguments: "{}"}}}})
 		}
 	case "message_stop":
 		out.Done = true
