@@ -241,6 +241,9 @@ var featurePhrases = newPhraseSet(featureGonePhrases)
 // says a feature of the request is what is gone (featurePhrases), which is
 // unknown: the request moves on and nothing cools.
 func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) Verdict {
+	if st == 402 && f != nil && affordable(f, req) {
+		return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:can only afford"}
+	}
 	if st == 410 && f != nil && f.parsed {
 		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 		if i := ts.pick(featurePhrases, 0); i < len(featurePhrases.list) {
@@ -251,9 +254,9 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 }
 
 // fixedAnswer is fixedVerdict for a 4xx answer sent with a fixed status:
-// only a 410's body is read.
+// only a 410's and a 402's body is read.
 func fixedAnswer(st int, body, req []byte, model string) Verdict {
-	if st != 410 || len(body) == 0 {
+	if st != 410 && st != 402 || len(body) == 0 {
 		return statusVerdict(st)
 	}
 	var s scanner
@@ -323,6 +326,35 @@ func namesClientThing(t []byte) bool {
 		if containsFold(t, w) {
 			return true
 		}
+	}
+	return false
+}
+
+// affordable finds, in a 402's texts, what the account can still pay for
+// this request ("This request requires more credits, or fewer max_tokens.
+// You requested up to 1000000 tokens, but can only afford 10114",
+// OpenRouter): a number above 0 after "can only afford", which the
+// client's request does not hold. That answer is about this request's
+// size, not an account that cannot pay: a smaller request is served, so
+// it is overflow — it moves on and cools nothing — where quota would let
+// one client's max_tokens cool the account and page the operator (review
+// 32g). "can only afford 0" stays quota.
+func affordable(f *facts, req []byte) bool {
+	const lead = "can only afford "
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		k := indexFold(t, lead)
+		if k < 0 {
+			continue
+		}
+		e := k + len(lead)
+		for e < len(t) && (t[e] >= '0' && t[e] <= '9' || t[e] == ',' || t[e] == '.') {
+			e++
+		}
+		if !bytes.ContainsAny(t[k+len(lead):e], "123456789") || echoed(req, t[k:e]) {
+			continue
+		}
+		return true
 	}
 	return false
 }

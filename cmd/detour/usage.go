@@ -190,6 +190,9 @@ func addAttempt(r *usageRow, a *decision.Attempt) {
 	case a.CostUSD != nil:
 		r.cost += float64(*a.CostUSD)
 		r.priced = true
+		if a.Usage != nil && a.Usage.Incomplete {
+			r.unknown++ // a cut stream's partial count: its cost is a lower bound
+		}
 	}
 }
 

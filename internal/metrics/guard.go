@@ -43,16 +43,17 @@ func (v vocab) of(s string) string {
 
 var (
 	outcomes = newVocab("ok", "error", "canceled", "shutdown")
-	// classes: the twelve classes and "ok" for a successful attempt.
-	classes = newVocab(append(classify.ClassNames(), "ok")...)
+	// classes: the twelve classes, "ok" for a successful attempt and
+	// "canceled" for one the client left, as records and the console say.
+	classes = newVocab(append(classify.ClassNames(), "ok", "canceled")...)
 	actions = newVocab("next_endpoint", "next_target", "tail", "retry")
 	states  = []string{"healthy", "cooling", "probing"}
 )
 
 // names guards one configured-name label (route, target, provider): values
-// keep their spelling if they look like a configured name (short, printable
-// ASCII without spaces or quotes) and fewer than maxNames distinct values have
-// been seen; everything else becomes "other". Configured names are few, so
+// keep their spelling if they are configured, or look like a configured name
+// (short, printable ASCII without spaces or quotes), and fewer than maxNames
+// distinct values have been seen; everything else becomes "other". Configured names are few, so
 // the cap only bites when a caller passes something it should not.
 type names struct {
 	mu   sync.RWMutex
@@ -78,7 +79,11 @@ func (n *names) of(s string) string {
 	if ok {
 		return s
 	}
-	if !nameShape(s) {
+	// A configured name is kept whatever its shape (Prometheus takes any
+	// UTF-8): two endpoints named 通义 and 智谱 folded into one "other"
+	// series showed a cooling endpoint as healthy (review 32g). The shape
+	// guard is for values no configuration holds.
+	if !configured && !nameShape(s) {
 		return labelOther
 	}
 	n.mu.Lock()

@@ -61,7 +61,7 @@ func New() *Metrics {
 	}, []string{"route"})
 	m.attempts = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_attempts_total",
-		Help: "Upstream attempts by target, provider and class (ok on success, else one of the twelve failure classes).",
+		Help: "Upstream attempts by target, provider and class (ok on success, canceled when the client left, else one of the twelve failure classes).",
 	}, []string{"target", "provider", "class"})
 	m.ttfb = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "detour_upstream_ttfb_seconds",

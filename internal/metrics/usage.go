@@ -28,7 +28,7 @@ func (m *Metrics) registerUsage() {
 	}, by)
 	m.usage.costUnknown = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_cost_unknown_total",
-		Help: "Billable attempts at a priced target whose usage is unknown (a cut stream, a timeout), by client, route, target and provider.",
+		Help: "Billable attempts at a priced target whose cost is not known in full, by client, route, target and provider: no usage (a timeout, a client that left), or a cut stream's partial count, whose lower-bound cost detour_cost_usd_total holds.",
 	}, by)
 	m.usage.refused = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_limit_refusals_total",
@@ -55,17 +55,18 @@ func (m *Metrics) Usage(client, route, target, provider string, input, cachedInp
 	}
 }
 
-// Cost records one priced attempt's cost in USD, or, when !known, that a
-// billable attempt's cost is unknown.
+// Cost records one priced attempt's cost in USD and, when !known, that it
+// is not known in full (usd is then 0, or a cut stream's lower bound).
 func (m *Metrics) Cost(client, route, target, provider string, usd float64, known bool) {
 	if m == nil {
 		return
 	}
 	client, route = m.usage.clients.of(client), m.routes.of(route)
 	target, provider = m.targets.of(target), m.providers.of(provider)
-	if known {
+	if known || usd > 0 {
 		m.usage.cost.WithLabelValues(client, route, target, provider).Add(max(usd, 0))
-	} else {
+	}
+	if !known {
 		m.usage.costUnknown.WithLabelValues(client, route, target, provider).Inc()
 	}
 }

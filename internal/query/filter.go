@@ -35,7 +35,7 @@ func Classes() []string {
 
 // Outcomes lists the request outcomes.
 func Outcomes() []string {
-	return []string{decision.OutcomeOK, decision.OutcomeError, decision.OutcomeCanceled}
+	return []string{decision.OutcomeOK, decision.OutcomeError, decision.OutcomeCanceled, decision.OutcomeShutdown}
 }
 
 // Filter selects records. The zero value selects every record; each field
