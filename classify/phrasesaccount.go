@@ -21,6 +21,16 @@ var accountPhrases = []phrase{
 	{a: "api key has expired", class: Auth},
 	{a: "api key was revoked", class: Auth},
 	{a: "api key has been revoked", class: Auth},
+	// An OAuth or access token of the account's, revoked (Anthropic, a 403
+	// permission_error: "OAuth token has been revoked. Please obtain a new
+	// token."): the credential is dead, not a permission it lacks.
+	{a: "token has been revoked", class: Auth, notClient: true},
+	{a: "token was revoked", class: Auth, notClient: true},
+	// A credential of the wrong kind for this API (GitHub Copilot: "bad
+	// request: Personal Access Tokens are not supported for this endpoint"):
+	// no request made with it can succeed; before the gap's "are not
+	// supported".
+	{a: "access tokens are not supported", class: Auth},
 	// A gateway in front that holds no key for its upstream (TensorZero: "API
 	// key missing for provider openai: Environment variable … is missing");
 	// not one it expected the client to send ("… Dynamic api key `x` is

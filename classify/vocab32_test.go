@@ -2,8 +2,9 @@ package classify
 
 import "testing"
 
-// TestVocabularyRoundThirtyTwo: three held-out hunts (plan and usage
-// windows; refusals and safety filters; embeddings and rerank), each
+// TestVocabularyRoundThirtyTwo: five held-out hunts (plan and usage
+// windows; refusals and safety filters; embeddings and rerank; capacity and
+// overload; credentials and account states), each
 // message labelled from its meaning before the classifier ran (corpus
 // README, "Vocabulary round thirty-two"). Each positive failed before its
 // rule; the near-misses beside them must not move.
@@ -45,5 +46,20 @@ func TestVocabularyRoundThirtyTwo(t *testing.T) {
 		{name: "azure embeddings operation not supported", status: 400,
 			body: `{"error": {"code": "OperationNotSupported", "message": "The embeddings operation does not work with the specified model, gpt-4. Please choose different model and try again. You can learn more about which models can be used with each operation here: https://go.microsoft.com/fwlink/?linkid=2197993."}}`,
 			req:  embed, model: "gpt-4", want: Unknown},
+
+		// Credentials (anthropics/claude-code#5210; copilot-extensions/
+		// blackbeard-extension#6): a revoked OAuth token is a dead
+		// credential, not a permission; a token of the wrong kind for the
+		// API can never work. Both the account's, for the operator.
+		{name: "anthropic oauth token revoked", status: 403,
+			body: `{"type": "error", "error": {"type": "permission_error", "message": "OAuth token has been revoked. Please obtain a new token."}}`,
+			want: Auth},
+		{name: "copilot personal access tokens not supported", status: 400,
+			body: "bad request: Personal Access Tokens are not supported for this endpoint",
+			want: Auth},
+		// Near-miss (constructed): a feature not supported stays a gap.
+		{name: "tools not supported stays a gap", status: 400,
+			body: `{"error":{"message":"Tools are not supported for this endpoint"}}`,
+			req:  `{"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f"}}]}`, model: "m", notAny: []Class{Auth, Quota, Unavailable}},
 	})
 }
