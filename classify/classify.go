@@ -236,9 +236,9 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 	return withRetry(v, h, &s.f, req)
 }
 
-// withRetry fills RetryAfter for a rate_limited verdict: from the headers,
-// else from the body (Gemini RetryInfo, "try again in 17.3s"), which also
-// wins over a reset the headers only guess at (headerWait), never from
+// withRetry fills RetryAfter for a rate_limited verdict: from the headers
+// (headerWait), else from the body (Gemini RetryInfo, "try again in
+// 17.3s"), never from
 // wording the client's request req holds (an echoed "try again in 900m"
 // would make the verdict quota: the account cooled, the operator paged).
 // (A server_error's wait is the headers' alone: serverHint.)
@@ -246,22 +246,18 @@ func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 	if !v.Failed || v.Class != RateLimited {
 		return v
 	}
-	wait, guess := headerWait(h, now())
-	if (wait == 0 || guess) && f != nil {
+	v.RetryAfter = headerWait(h, now())
+	if v.RetryAfter == 0 && f != nil {
 		short := shortPeriod(v.Evidence)
-		b := bodyRetryAfter(f, req, !short)
-		if short && b >= longWait {
+		v.RetryAfter = bodyRetryAfter(f, req, !short)
+		if short && v.RetryAfter >= longWait {
 			// A minute's or a second's window decided the answer; an hour
 			// or more named beside it ("… retry in 1 hour or upgrade") is
 			// another window's, or advice: the throttle keeps its class.
-			b = 0
-		}
-		if b > 0 {
-			wait, guess = b, false
+			v.RetryAfter = 0
 		}
 	}
-	v.RetryAfter = wait
-	if wait >= longWait && !guess {
+	if v.RetryAfter >= longWait {
 		// Told to come back in an hour or more: not a short-term limit but
 		// an allowance spent (Azure's "retry after 86400 seconds").
 		return Verdict{Failed: true, Class: Quota, Evidence: "retry-after>=1h"}

@@ -184,7 +184,7 @@ func TestRetryAfter(t *testing.T) {
 		{map[string]string{"Retry-After": now.Add(90 * time.Second).Format(http.TimeFormat)}, 90 * time.Second},
 		{map[string]string{"Retry-After": now.Add(-time.Hour).Format(http.TimeFormat)}, 0},
 		{map[string]string{"retry-after-ms": "250", "Retry-After": "7"}, 250 * time.Millisecond},
-		{map[string]string{"x-ratelimit-reset-requests": "6m0s", "x-ratelimit-reset-tokens": "20ms"}, 20 * time.Millisecond}, // no window spent: the sooner room
+		{map[string]string{"x-ratelimit-reset-requests": "6m0s", "x-ratelimit-reset-tokens": "20ms"}, 0}, // no window spent: neither reset is a wait
 		{map[string]string{"x-ratelimit-reset-requests": "6m0s", "x-ratelimit-reset-tokens": "20ms", "x-ratelimit-remaining-tokens": "0"}, 20 * time.Millisecond},
 		{map[string]string{"Retry-After": "junk"}, 0},
 		{map[string]string{"Retry-After": "99999999"}, 24 * time.Hour},

@@ -241,8 +241,10 @@ var featurePhrases = newPhraseSet(featureGonePhrases)
 // says a feature of the request is what is gone (featurePhrases), which is
 // unknown: the request moves on and nothing cools.
 func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) Verdict {
-	if st == 402 && f != nil && affordable(f, req) {
-		return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:can only afford"}
+	if st == 402 && f != nil {
+		if ev := affordable(f, req); ev != "" {
+			return Verdict{Failed: true, Class: Overflow, Evidence: ev}
+		}
 	}
 	if st == 410 && f != nil && f.parsed {
 		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
@@ -331,30 +333,40 @@ func namesClientThing(t []byte) bool {
 }
 
 // affordable finds, in a 402's texts, what the account can still pay for
-// this request ("This request requires more credits, or fewer max_tokens.
-// You requested up to 1000000 tokens, but can only afford 10114",
-// OpenRouter): a number above 0 after "can only afford", which the
-// client's request does not hold. That answer is about this request's
-// size, not an account that cannot pay: a smaller request is served, so
-// it is overflow — it moves on and cools nothing — where quota would let
-// one client's max_tokens cool the account and page the operator (review
-// 32g). "can only afford 0" stays quota.
-func affordable(f *facts, req []byte) bool {
-	const lead = "can only afford "
+// this request, a number above 0 that the client's request does not hold:
+// "This request requires more credits, or fewer max_tokens. You requested
+// up to 1000000 tokens, but can only afford 10114", or "Prompt tokens
+// limit exceeded: 64128 > 6964" (OpenRouter). That answer is about this
+// request's size, not an account that cannot pay: a smaller request is
+// served, so it is overflow — it moves on and cools nothing — where quota
+// would let one client's max_tokens or prompt cool the account and page
+// the operator (review 32g). "can only afford 0" stays quota.
+// It returns the verdict's evidence, "" for none.
+func affordable(f *facts, req []byte) string {
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
-		k := indexFold(t, lead)
-		if k < 0 {
-			continue
+		for _, lead := range [...]string{"can only afford ", "prompt tokens limit exceeded: "} {
+			k := indexFold(t, lead)
+			if k < 0 {
+				continue
+			}
+			e := k + len(lead)
+			if lead[0] == 'p' { // "N > M": M is what it can afford
+				e = skipNumber(t, e)
+				if !bytes.HasPrefix(t[e:], []byte(" > ")) {
+					continue
+				}
+				e += len(" > ")
+			}
+			s := e
+			e = skipNumber(t, e)
+			if bytes.ContainsAny(t[s:e], "123456789") && !echoed(req, t[k:e]) {
+				if lead[0] == 'p' {
+					return "phrase:prompt tokens limit exceeded"
+				}
+				return "phrase:can only afford"
+			}
 		}
-		e := k + len(lead)
-		for e < len(t) && (t[e] >= '0' && t[e] <= '9' || t[e] == ',' || t[e] == '.') {
-			e++
-		}
-		if !bytes.ContainsAny(t[k+len(lead):e], "123456789") || echoed(req, t[k:e]) {
-			continue
-		}
-		return true
 	}
-	return false
+	return ""
 }

@@ -8,9 +8,9 @@ import (
 
 // Review 32e: x-ratelimit-reset-* ride on every OpenAI-style answer and
 // tell when a window is whole again, not how long to wait. Where neither
-// x-ratelimit-remaining-* is 0 they are a guess: the body's own wait wins,
-// and no guess makes a 429 quota (the account cooled for account_cooldown,
-// the operator paged).
+// x-ratelimit-remaining-* is 0 they are no wait at all: the body's own wait,
+// else the configured cooldown, decides, and none makes a 429 quota (the
+// account cooled for account_cooldown, the operator paged).
 func TestResetOfAWindowNotSpentIsOnlyAGuess(t *testing.T) {
 	day := http.Header{
 		"X-Ratelimit-Limit-Requests":     {"200"},
@@ -35,8 +35,20 @@ func TestResetOfAWindowNotSpentIsOnlyAGuess(t *testing.T) {
 		"X-Ratelimit-Reset-Tokens":       {"3h"},
 	}
 	v = Classify(Response{Status: 429, Header: long, Body: []byte(`{"error":{"message":"Too many requests","type":"requests","code":"rate_limit_exceeded"}}`)})
-	if v.Class != RateLimited || v.RetryAfter != 3*time.Hour {
-		t.Errorf("long resets, no window spent: %s %v (%s), want rate_limited 3h", v.Class, v.RetryAfter, v.Evidence)
+	if v.Class != RateLimited || v.RetryAfter != 0 {
+		t.Errorf("long resets, no window spent: %s %v (%s), want rate_limited with no wait (the configured cooldown)", v.Class, v.RetryAfter, v.Evidence)
+	}
+	// Nor is a requests window's few milliseconds a tokens throttle's wait
+	// (review 32h): the endpoint would cool for 120ms.
+	tpmOnly := http.Header{
+		"X-Ratelimit-Remaining-Requests": {"499"},
+		"X-Ratelimit-Reset-Requests":     {"120ms"},
+		"X-Ratelimit-Remaining-Tokens":   {"200"},
+		"X-Ratelimit-Reset-Tokens":       {"59s"},
+	}
+	v = Classify(Response{Status: 429, Header: tpmOnly, Body: []byte(`{"error":{"message":"Rate limit reached on tokens per min (TPM)","type":"tokens","code":"rate_limit_exceeded"}}`)})
+	if v.Class != RateLimited || v.RetryAfter != 0 {
+		t.Errorf("TPM 429 beside a requests window's 120ms: %s %v (%s), want rate_limited with no wait", v.Class, v.RetryAfter, v.Evidence)
 	}
 
 	// A window that says it is spent is believed: a day's requests gone

@@ -19,39 +19,38 @@ const maxRetryAfter = 24 * time.Hour
 // they give no usable hint. In order: retry-after-ms (milliseconds),
 // Retry-After (seconds or an HTTP date, relative to now), then OpenAI-style
 // x-ratelimit-reset-requests / x-ratelimit-reset-tokens durations ("1s",
-// "6m0s", "20ms"): the one whose x-ratelimit-remaining-* is 0, else the
-// shorter (headerWait). The result is capped at 24h.
+// "6m0s", "20ms"): the reset of the window whose x-ratelimit-remaining-* is
+// 0, none where no window says it is spent (headerWait). The result is
+// capped at 24h.
 func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
-	d, _ := headerWait(h, now)
-	return d
+	return headerWait(h, now)
 }
 
-// headerWait is ParseRetryAfter's wait, and whether it is only a guess: a
-// reset of x-ratelimit-reset-* whose window is not exhausted (neither
-// x-ratelimit-remaining-* is 0). A reset is the time until a window is
-// whole again, sent with every answer; where no window says it is spent,
-// the sooner reset is when one has room, and nothing says the answer asks
-// for more: a day's window refilling over 1h12m beside a minute's throttle
-// is no hour-long wait (review 32e). A guess never makes a 429 quota
-// (withRetry), and a wait the body names wins over it.
-func headerWait(h http.Header, now time.Time) (d time.Duration, guess bool) {
+// headerWait is ParseRetryAfter. A reset of x-ratelimit-reset-* is the time
+// until a window is whole again, sent with every answer: it is a wait only
+// for a window that says it is spent (its remaining is 0). Where none does,
+// neither reset is this answer's: a day's window refilling over 1h12m
+// beside a minute's throttle is no hour-long wait (review 32e), nor is a
+// requests window's 120ms beside a tokens-per-minute throttle a 120ms one
+// (review 32h); the body's wait, else the configured cooldown, decides.
+func headerWait(h http.Header, now time.Time) time.Duration {
 	if len(h) == 0 {
-		return 0, false
+		return 0
 	}
 	if d := explicitRetryAfter(h, now); d > 0 {
-		return d, false
+		return d
 	}
-	req := resetDuration(h.Get("X-Ratelimit-Reset-Requests"))
-	tok := resetDuration(h.Get("X-Ratelimit-Reset-Tokens"))
-	switch {
-	case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Requests")) == "0" && req > 0:
-		return capRetry(req), false
-	case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Tokens")) == "0" && tok > 0:
-		return capRetry(tok), false
-	case req > 0 && tok > 0:
-		return capRetry(min(req, tok)), true
+	if strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Requests")) == "0" {
+		if d := resetDuration(h.Get("X-Ratelimit-Reset-Requests")); d > 0 {
+			return capRetry(d)
+		}
 	}
-	return capRetry(max(req, tok)), true
+	if strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Tokens")) == "0" {
+		if d := resetDuration(h.Get("X-Ratelimit-Reset-Tokens")); d > 0 {
+			return capRetry(d)
+		}
+	}
+	return 0
 }
 
 // explicitRetryAfter is the wait the standard headers name, 0 for none:

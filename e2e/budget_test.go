@@ -129,7 +129,7 @@ func TestLastAttemptsRealAnswer(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"p": script(corpus(t, "openai-server-error-500")),
 		"q": script(corpus(t, "openai-insufficient-quota-429")),
-		"s": script(corpus(t, "openrouter-requires-more-credits-402")),
+		"s": script(corpus(t, "openrouter-insufficient-credits-never-purchased-402")),
 	})
 	g := start(t, threeCfg("{name: r, targets: [a, b, c]}"), fs)
 	r := g.post(t, "r", "")
@@ -137,7 +137,7 @@ func TestLastAttemptsRealAnswer(t *testing.T) {
 	if c := r.Header.Get("X-Detour-Class"); c != "quota" {
 		t.Errorf("X-Detour-Class %q", c)
 	}
-	if msg := r.errMessage(t); !strings.Contains(msg, "This request requires more credits") {
+	if msg := r.errMessage(t); !strings.Contains(msg, "This account never purchased credits") {
 		t.Errorf("message %q is not the last upstream's", msg)
 	}
 	e := r.json(t)["error"].(map[string]any)

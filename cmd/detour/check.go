@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -160,12 +161,36 @@ func stateLine(s config.State) string {
 
 // strayArgument refuses an argument a command takes no place for: `detour
 // check bad.yaml` checked ./detour.yaml and said ok (review 32f). flag
-// names the flag that takes a file, if any.
+// names the flag that takes a file, if any. The argument is named only
+// where it cannot be a secret (shownArg).
 func strayArgument(stderr io.Writer, cmd, arg, flag string) int {
 	if flag != "" {
-		fmt.Fprintf(stderr, "detour %s: unexpected argument %q (the file is given with %s FILE)\n", cmd, arg, flag)
+		fmt.Fprintf(stderr, "detour %s: unexpected argument %s (the file is given with %s FILE)\n", cmd, shownArg(arg), flag)
 	} else {
-		fmt.Fprintf(stderr, "detour %s: unexpected argument %q\n", cmd, arg)
+		fmt.Fprintf(stderr, "detour %s: unexpected argument %s\n", cmd, shownArg(arg))
 	}
 	return 2
+}
+
+// shownArg names a stray command-line argument in an error: a file name
+// (.yaml, .yml, .json, .jsonl) or a plain word as written; a NAME=value
+// (an environment assignment in a container's args) up to its '='; else
+// only its length — it may be a key, and stderr goes to the logs (review
+// 32h).
+func shownArg(a string) string {
+	if i := strings.IndexByte(a, '='); i >= 0 {
+		if config.PlainName(a[:i]) {
+			return strconv.Quote(a[:i] + "=…")
+		}
+	} else {
+		for _, ext := range [...]string{".yaml", ".yml", ".json", ".jsonl"} {
+			if strings.HasSuffix(a, ext) {
+				return strconv.Quote(a)
+			}
+		}
+		if config.PlainName(a) {
+			return strconv.Quote(a)
+		}
+	}
+	return fmt.Sprintf("of %d characters (not shown)", len(a))
 }

@@ -50,8 +50,7 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "detour decisions: unexpected argument %q (the file is given with -f)\n", fs.Arg(0))
-		return 2
+		return strayArgument(stderr, "decisions", fs.Arg(0), "-f")
 	}
 	if err := f.Check(); err != nil {
 		fmt.Fprintln(stderr, "detour decisions:", err)

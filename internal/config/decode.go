@@ -386,29 +386,48 @@ func (f fields) label(key string) string {
 	return f.what + " " + key
 }
 
-// maxShownName is the longest unknown key or header name an error quotes
-// whole: Detour's keys are shorter, an API key pasted as a key longer.
-const maxShownName = 32
+// PlainName reports whether s may be quoted in an error as it is: a word of
+// at most 24 bytes with at most two digits, as Detour's own keys are
+// (max_inflight_body_bytes, cache_write_1h). Anything else may be a secret
+// pasted where a name goes — an Azure or Mistral key is 32 characters of
+// hex or base62 (review 32h) — and is not quoted.
+func PlainName(s string) bool {
+	if s == "" || len(s) > 24 {
+		return false
+	}
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c <= ' ' || c >= 0x7f || c == '"' || c == '\\':
+			return false
+		}
+	}
+	return digits <= 2
+}
 
 // unknownName is how an error names an unknown key or header name, and a
 // hint, never the secret that may be run into it: a key and its value
 // written together ("api_key:sk-…", "api_key sk-…", "api_key=sk-…",
 // "Authorization Bearer sk-…", pasted from a shell line or an .env file)
-// is named up to the blank, '=' or ':' that joins them; a long run of
-// characters (a key pasted alone) is not quoted at all (reviews 30d, 32f).
+// is named up to the blank, '=' or ':' that joins them; anything that is
+// not a plain name (a key pasted alone) is not quoted at all (reviews 30d,
+// 32f, 32h).
 func unknownName(s string) (name, hint string) {
+	hidden := fmt.Sprintf("of %d characters (not shown)", len(s))
 	if i := strings.IndexAny(s, ": =\t"); i >= 0 {
 		head, sep := s[:i], s[i:i+1]
-		if len(head) > maxShownName {
-			return fmt.Sprintf("of %d characters (not shown)", len(s)), ""
+		if !PlainName(head) {
+			return hidden, ""
 		}
 		if sep == ":" {
 			return strconv.Quote(head + ":…"), fmt.Sprintf(": is a space missing after %q?", head+":")
 		}
 		return strconv.Quote(head + sep + "…"), fmt.Sprintf(": a name and a value run together? (write %q)", head+": …")
 	}
-	if len(s) > maxShownName {
-		return fmt.Sprintf("of %d characters (not shown)", len(s)), ""
+	if !PlainName(s) {
+		return hidden, ""
 	}
 	return strconv.Quote(s), ""
 }

@@ -29,8 +29,9 @@
 //     failure while probing cools again for twice the last cooldown, up to
 //     max(MaxCooldown, the base asked for), so a 24h cooldown for a retired
 //     model is never cut to MaxCooldown; a hinted one cools for the new
-//     hint, not twice the last. A success whose attempt began after a
-//     running cooldown did (Report.Took) closes it too. Failures that neither count nor
+//     hint, not twice the last. A success whose attempt began after an
+//     endpoint's running cooldown did (Report.Took) closes it too; an
+//     account closes only from probing. Failures that neither count nor
 //     cool (request-describing classes) leave the record as it is: no client
 //     can cool or close an endpoint by sending bad requests.
 //   - TryProbe takes a lease (ProbeUntil) through one atomic Store.Update, so

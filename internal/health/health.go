@@ -123,8 +123,8 @@ func (s Settings) withDefaults() Settings {
 // Health does not know what classes mean.
 type Report struct {
 	// OK is a success: it resets the failure count and closes a probing
-	// endpoint (and a probing account behind it), or a cooling one the
-	// attempt began after (Took).
+	// endpoint (and a probing account behind it), or a cooling endpoint
+	// the attempt began after (Took).
 	OK bool
 	// Class is recorded as last_class. "" (e.g. on success) keeps the
 	// previous failure's class.
@@ -143,10 +143,10 @@ type Report struct {
 	// Latency is the time to first byte of a success (0 = not measured).
 	Latency time.Duration
 	// Took is how long the attempt ran, from its start to this report. A
-	// success whose attempt began after a running cooldown did closes it
-	// (the endpoint serves: the verdict was wrong or no longer holds); one
-	// that began before it (a stream started earlier) closes nothing. 0
-	// closes only a probing record.
+	// success whose attempt began after the endpoint's running cooldown
+	// did closes it (the endpoint serves: the verdict was wrong or no
+	// longer holds); one that began before it (a stream started earlier)
+	// closes nothing. 0 closes only a probing record.
 	Took time.Duration
 	// Release gives back the probe slot this attempt held when its outcome
 	// says nothing about the endpoint (the request's own fault, or the

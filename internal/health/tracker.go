@@ -237,15 +237,19 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		// A success through the account closes the account's probe. Look
 		// first: most successes find the account healthy and write nothing.
 		if m, ok := t.store.(*Memory); ok {
-			if acct := m.get(n.acct); !servedSince(&acct, acct.PhaseAt(now), r, now) {
+			if acct := m.get(n.acct); acct.PhaseAt(now) != Probing {
 				return tr
 			}
-		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || !servedSince(&recs[0], recs[0].PhaseAt(now), r, now) {
+		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || recs[0].PhaseAt(now) != Probing {
 			return tr
 		}
+		// Only a probing account closes on a success: a cooling one may be
+		// cooling for one model's spent allowance (a per-model daily cap
+		// is quota), which another model's success says nothing about
+		// (review 32h).
 		fn = func(rec *Record) {
 			rec.Announced = rec.PhaseAt(now)
-			if servedSince(rec, rec.Announced, r, now) {
+			if rec.Announced == Probing {
 				closeRecord(rec)
 			}
 		}
@@ -348,9 +352,10 @@ func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time, double bo
 	rec.ProbeUntil = time.Time{}
 }
 
-// servedSince reports whether a success r closes rec, in phase at now: a
-// probing record, or a cooling one whose cooldown began before the attempt
-// did (Report.Took). A cooling endpoint is still tried when nothing else
+// servedSince reports whether a success r closes the endpoint record rec,
+// in phase at now: a probing record, or a cooling one whose cooldown began
+// before the attempt did (Report.Took). (An account closes only from
+// probing: Report.) A cooling endpoint is still tried when nothing else
 // serves; its success is the evidence the cooldown was wrong, or is over
 // (review 32e: one 404 "No endpoints found" kept a serving endpoint last
 // for a day). The cooldown's start is CoolUntil − LastCooldown, the latest
