@@ -34,19 +34,23 @@ func namesClientURL(t, req []byte) bool {
 // wholeValue reports whether req holds the URL v as a JSON string value
 // ("url":"https://…"), not inside prose: v starts the value and ends it, or
 // ends where its query, its fragment or a trailing slash begins; the value
-// may be written with JSON escapes ("\/", "\u0026").
+// may be written with JSON escapes ("\/", "\u0026", "\u0068ttps") or
+// percent-encode a byte the answer quotes decoded ("%31", as Python's
+// requests prints a URL), as the upstream decodes both before it fetches
+// and quotes it (review 32a).
 func wholeValue(req, v []byte) bool {
-	// Candidates are where "http" opens a string value (found with
-	// bytes.Index, not byte by byte); urlAt compares the rest, case aside.
+	// Candidates are where a string opens (found with bytes.IndexByte,
+	// not byte by byte); urlAt compares the rest, case aside, and fails at
+	// once where it does not read "http".
 	for at := 0; at < len(req); {
-		i := bytes.Index(req[at:], []byte("http"))
+		i := bytes.IndexByte(req[at:], '"')
 		if i < 0 {
 			return false
 		}
-		p := at + i
-		at = p + 1
-		if p == 0 || req[p-1] != '"' || (p >= 2 && req[p-2] == '\\') {
-			continue
+		p := at + i + 1
+		at = p
+		if p >= 2 && req[p-2] == '\\' {
+			continue // an escaped quote inside a string
 		}
 		if e, ok := urlAt(req, p, v); ok && e < len(req) {
 			switch c := req[e]; {
@@ -63,9 +67,9 @@ func wholeValue(req, v []byte) bool {
 }
 
 // urlAt matches v (trailing slash aside) against req from p, ASCII case
-// aside (a fetcher lowercases the host), where req may escape '/' as "\/"
-// and '&' as "\u0026" and v may percent-encode a byte req holds raw ("%20"
-// for a space, "%E5%9B%BE" for 图); it returns where the match ends.
+// aside (a fetcher lowercases the host), reading each byte of req as JSON
+// and a URL decode it (reqByte) and each "%XX" of v as the byte it writes
+// ("%20" for a space, "%E5%9B%BE" for 图); it returns where the match ends.
 func urlAt(req []byte, p int, v []byte) (int, bool) {
 	if len(v) > 0 && v[len(v)-1] == '/' {
 		v = v[:len(v)-1]
@@ -73,20 +77,50 @@ func urlAt(req []byte, p int, v []byte) (int, bool) {
 	i := p
 	for j := 0; j < len(v); {
 		c := v[j]
-		switch {
-		case i < len(req) && lowerTab[req[i]] == lowerTab[c]:
+		if i < len(req) && lowerTab[req[i]] == lowerTab[c] {
 			i, j = i+1, j+1
-		case c == '%' && j+2 < len(v) && i < len(req) && hexByte(v[j+1], v[j+2]) == int(req[i]):
-			i, j = i+1, j+3
-		case c == '/' && i+1 < len(req) && req[i] == '\\' && req[i+1] == '/':
-			i, j = i+2, j+1
-		case c == '&' && i+5 < len(req) && string(req[i:i+6]) == "\\u0026":
-			i, j = i+6, j+1
+			continue
+		}
+		b, n := reqByte(req, i)
+		switch {
+		case n == 0:
+			return 0, false
+		case lowerTab[b] == lowerTab[c]:
+			i, j = i+n, j+1
+		case c == '%' && j+2 < len(v) && hexByte(v[j+1], v[j+2]) == int(b):
+			i, j = i+n, j+3
 		default:
 			return 0, false
 		}
 	}
 	return i, true
+}
+
+// reqByte reads one byte of a JSON string of the request at req[i] as the
+// upstream decodes it: an escape ("\/", "\u" of an ASCII byte) or a URL's
+// "%XX", else the byte itself; n is the bytes it took, 0 at the end.
+func reqByte(req []byte, i int) (b byte, n int) {
+	if i >= len(req) {
+		return 0, 0
+	}
+	switch req[i] {
+	case '\\':
+		if i+1 < len(req) && req[i+1] == '/' {
+			return '/', 2
+		}
+		if i+5 < len(req) && req[i+1] == 'u' && hexByte(req[i+2], req[i+3]) == 0 {
+			if h := hexByte(req[i+4], req[i+5]); h >= 0 && h < 0x80 {
+				return byte(h), 6
+			}
+		}
+	case '%':
+		if i+2 < len(req) {
+			if h := hexByte(req[i+1], req[i+2]); h >= 0 {
+				return byte(h), 3
+			}
+		}
+	}
+	return req[i], 1
 }
 
 // hexByte is the byte two hex digits write, -1 where they are not hex.

@@ -32,7 +32,10 @@ type normText struct {
 	b []byte
 	// deep also reads an escaped backslash's escape (the request's side:
 	// unescapeDeepAt).
-	deep  bool
+	deep bool
+	// pct also reads a URL's encoding: "%XX" of an ASCII byte as that
+	// byte, '+' as a blank (the request's side: echoedInURL).
+	pct   bool
 	i     int
 	pend  [utf8.UTFMax]byte // the rest of a decoded multi-byte rune
 	np    int
@@ -65,6 +68,16 @@ func (n *normText) next() int {
 			n.np = utf8.EncodeRune(n.pend[:], r)
 			n.pi = 1
 			return int(n.pend[0])
+		}
+		if n.pct && (c == '%' || c == '+') {
+			if c == '+' {
+				c = ' '
+			} else if n.i+2 < len(n.b) {
+				if h := hexByte(n.b[n.i+1], n.b[n.i+2]); h > 0 && h < utf8.RuneSelf {
+					n.i += 2
+					c = byte(h)
+				}
+			}
 		}
 		if c != '\\' {
 			n.i++
@@ -116,7 +129,7 @@ func (n *normText) skip(c byte) {
 	}
 	i := n.i
 	for i < len(n.b) {
-		if b := n.b[i]; b == c || b == up || b == '\\' {
+		if b := n.b[i]; b == c || b == up || b == '\\' || n.pct && b == '%' {
 			break
 		}
 		i++
@@ -265,36 +278,23 @@ func echoed(req, raw []byte) bool {
 	return containsReq(req, needle) || echoedLines(req, raw) || echoedInURL(req, needle)
 }
 
-// echoedInURL reports whether needle, holding blanks, is in the request
-// with its blanks URL-encoded (%20 or +): an upstream that fetched the
-// client's URL quotes the file's name decoded ("Timeout while downloading
-// insufficient balance.jpg" for …/insufficient%20balance.jpg).
+// echoedInURL reports whether needle is in the request with the request
+// read as a URL is decoded ("%XX" of an ASCII byte, '+' a blank): an
+// upstream that fetched the client's URL quotes the file's name decoded
+// ("Timeout while downloading insufficient balance.jpg" for
+// …/insufficient%20balanc%65.jpg, review 32a).
 func echoedInURL(req, needle []byte) bool {
-	if bytes.IndexByte(needle, ' ') < 0 {
+	if bytes.IndexByte(req, '%') < 0 && bytes.IndexByte(req, '+') < 0 {
 		return false
 	}
-	var buf [3 * maxNeedle]byte
-	for _, enc := range [...]string{"%20", "+"} {
-		b := buf[:0]
-		for _, c := range needle {
-			if c == ' ' {
-				b = append(b, enc...)
-			} else {
-				b = append(b, c)
-			}
-		}
-		if containsReq(req, b) {
-			return true
-		}
-	}
-	return false
+	return containsNorm(req, needle, false, true)
 }
 
 // containsReq reports whether needle occurs in the request req, read as
 // written or, where req escapes a backslash, also one level deeper (JSON
 // inside its strings: unescapeDeepAt). Either reading is the client's text.
 func containsReq(req, needle []byte) bool {
-	return containsNorm(req, needle, false) || bytes.Contains(req, escapedBackslash) && containsNorm(req, needle, true)
+	return containsNorm(req, needle, false, false) || bytes.Contains(req, escapedBackslash) && containsNorm(req, needle, true, false)
 }
 
 var escapedBackslash = []byte(`\\`)
@@ -365,7 +365,7 @@ func blankOnly(b []byte) bool {
 
 // containsNorm reports whether needle (already normalised) occurs in hay
 // read by normText: Knuth–Morris–Pratt, one pass, no backtracking.
-func containsNorm(hay, needle []byte, deep bool) bool {
+func containsNorm(hay, needle []byte, deep, pct bool) bool {
 	var fbuf [maxNeedle]int16
 	var fail []int16
 	if len(needle) <= len(fbuf) {
@@ -384,7 +384,7 @@ func containsNorm(hay, needle []byte, deep bool) bool {
 	}
 	c0 := needle[0]
 	fast := c0 < utf8.RuneSelf && wordTab[c0] == 1
-	n := normText{b: hay, deep: deep}
+	n := normText{b: hay, deep: deep, pct: pct}
 	k := 0
 	for {
 		if k == 0 && fast {
@@ -393,7 +393,7 @@ func containsNorm(hay, needle []byte, deep bool) bool {
 		var c int
 		// Inline the common byte: nothing pending, no escape, no blank,
 		// ASCII.
-		if i := n.i; n.pi >= n.np && i < len(hay) && hay[i] > ' ' && hay[i] != '\\' && hay[i] < utf8.RuneSelf {
+		if i := n.i; n.pi >= n.np && i < len(hay) && hay[i] > ' ' && hay[i] != '\\' && hay[i] < utf8.RuneSelf && !(pct && (hay[i] == '%' || hay[i] == '+')) {
 			n.i, n.blank, c = i+1, false, int(lowerTab[hay[i]])
 		} else if c = n.next(); c < 0 {
 			return false

@@ -273,7 +273,10 @@ var accountPhrases = []phrase{
 	{a: "credits exhausted", class: Quota},
 	{a: "credit limit", class: Quota},
 	{a: "can only afford", class: Quota},
-	{a: "payment required", class: Quota},
+	// A status's reason phrase: no evidence beside a URL the client sent
+	// ("Failed to download https://img…: 402 Payment Required": the
+	// client's host, review 32a).
+	{a: "payment required", class: Quota, notClient: true},
 	{a: "spend limit", class: Quota},
 	{a: "spending limit", class: Quota},
 	{a: "spend cap", class: Quota},

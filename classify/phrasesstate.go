@@ -31,7 +31,7 @@ var statePhrases = []phrase{
 	{a: "missing `", class: BadRequest, badInput: true},
 	{a: "rate limit", class: RateLimited},
 	{a: "rate_limit", class: RateLimited},
-	{a: "too many requests", class: RateLimited},
+	{a: "too many requests", class: RateLimited, notClient: true}, // not the client's host's 429 (review 32a)
 	// Flow control and requests per second (Spark's 11202/11203: "秒级流控超限",
 	// "并发流控超限"; Baidu's 18: "Open api qps request limit reached"); a
 	// day's flow control is quota (accountPhrases, first).

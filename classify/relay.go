@@ -22,7 +22,9 @@ import (
 //     "Received server error (500) from model …": read as that status,
 //     where the message opens with it.
 //
-// Either lead is no evidence where the client's request holds it (echo.go).
+// Either lead is no evidence where the client's request holds it (echo.go),
+// nor where the message names a URL the client's request holds: the status
+// of the client's resource, not the provider's (review 32a).
 
 // sdkStatusLead returns the 4xx status a message opens with in the Node
 // SDK's form, 0 for none or where the client sent that text.
@@ -45,7 +47,11 @@ func (ts *textScan) sdkStatusLead(t []byte) int {
 	for e < len(t) && wordTab[t[e]] == 1 {
 		e++
 	}
-	if len(ts.req) > 0 && echoed(ts.req, t[k:e]) {
+	if len(ts.req) > 0 && (echoed(ts.req, t[k:e]) || namesClientURL(t, ts.req)) {
+		// The client's text, or the status of a resource the client named
+		// (Python requests' "401 Client Error: Unauthorized for url:
+		// https://img…", a server that fetched the client's image):
+		// nothing the provider said (review 32a).
 		ts.echo = true
 		return 0
 	}
@@ -67,8 +73,9 @@ func colonStatusLead(f *facts, req []byte) (status int, echo bool) {
 	if len(t) < 6 || t[0] < '4' || t[0] > '5' || !digit(t[1]) || !digit(t[2]) || t[3] != ':' || t[4] != ' ' || wordTab[t[5]] == 0 || digit(t[5]) {
 		return 0, false
 	}
-	if len(req) > 0 && echoed(req, t[:min(len(t), 48)]) {
-		// A 4xx the client wrote says nothing of the upstream; a 5xx lead
+	if len(req) > 0 && (echoed(req, t[:min(len(t), 48)]) || namesClientURL(t, req)) {
+		// A 4xx the client wrote, or one a resource the client named
+		// answered (review 32a), says nothing of the upstream; a 5xx lead
 		// it wrote changes nothing either: the event stays the server's.
 		return 0, t[0] == '4'
 	}
@@ -90,7 +97,7 @@ func (ts *textScan) modelRelayedStatus() int {
 			if !ok || e+4 > len(t) || t[e] < '4' || t[e] > '5' || !digit(t[e+1]) || !digit(t[e+2]) || t[e+3] != ')' {
 				continue
 			}
-			if len(ts.req) > 0 && echoed(ts.req, t[k:e+4]) { // labelledEcho
+			if len(ts.req) > 0 && (echoed(ts.req, t[k:e+4]) || namesClientURL(t, ts.req)) { // labelledEcho; a client's resource (review 32a)
 				ts.echo = true
 				continue
 			}

@@ -246,6 +246,22 @@ func (o *outcome) expired(phase Phase, msg string) {
 	o.failWith(classify.Verdict{Class: classify.Timeout, Evidence: "timeout:" + string(phase)}, msg)
 }
 
+// classify classifies r against what the client chose (Call.evidence): an
+// error answer against its body and forwarded header values, a 2xx against
+// the body alone — but a 2xx that fails after all (an error object in a
+// 200, a relay's) is read again against the header values too, as the same
+// answer sent as a 400 is: a client's anthropic-beta value quoted back
+// must not be evidence (review 32a).
+func (w *walk) classify(r classify.Response, errorAnswer bool) classify.Verdict {
+	r.Request = w.call.evidence(errorAnswer)
+	v := w.d.cls.Classify(r)
+	if v.Failed && !errorAnswer && w.call.echoHeaders() {
+		r.Request = w.call.evidence(true)
+		v = w.d.cls.Classify(r)
+	}
+	return v
+}
+
 // plain reads a whole (non-stream) answer.
 func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
@@ -264,8 +280,8 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		o.billable = true
 		return
 	}
-	v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Request: w.call.evidence(resp.StatusCode/100 != 2), Model: e.ep.Model})
+	v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
+		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Model: e.ep.Model}, resp.StatusCode/100 != 2)
 	if resp.StatusCode/100 != 2 {
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}

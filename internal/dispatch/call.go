@@ -112,6 +112,9 @@ func (c *Call) evidence(errorAnswer bool) []byte {
 	return c.echo
 }
 
+// echoHeaders reports forwarded header values an upstream may quote.
+func (c *Call) echoHeaders() bool { return c.Native != nil && len(c.Native.Header) > 0 }
+
 // request is c as the adapters read it.
 func (c *Call) request() *provider.Request {
 	if c.req == nil {

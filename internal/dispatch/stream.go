@@ -119,8 +119,8 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 // frame, and the classifier reads the first events from deeper still
 // (docs/benchmarks.md, "Round 6").
 func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr bool, o *outcome) bool {
-	v := w.d.cls.Classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: raw,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Request: w.call.evidence(isErr), Model: e.ep.Model})
+	v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: raw,
+		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Stream: true, Model: e.ep.Model}, isErr)
 	if isErr && !v.Failed {
 		v = classify.Verdict{Failed: true, Class: classify.Unknown, Evidence: "stream:error event"}
 	}
