@@ -242,7 +242,7 @@ var featurePhrases = newPhraseSet(featureGonePhrases)
 // unknown: the request moves on and nothing cools.
 func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) Verdict {
 	if st == 402 && f != nil {
-		if ev := affordable(f, req); ev != "" {
+		if ev := affordable(f); ev != "" {
 			return Verdict{Failed: true, Class: Overflow, Evidence: ev}
 		}
 	}
@@ -333,16 +333,20 @@ func namesClientThing(t []byte) bool {
 }
 
 // affordable finds, in a 402's texts, what the account can still pay for
-// this request, a number above 0 that the client's request does not hold:
+// this request, a count of tokens an ordinary request fits in (usefulCount):
 // "This request requires more credits, or fewer max_tokens. You requested
 // up to 1000000 tokens, but can only afford 10114", or "Prompt tokens
 // limit exceeded: 64128 > 6964" (OpenRouter). That answer is about this
 // request's size, not an account that cannot pay: a smaller request is
 // served, so it is overflow — it moves on and cools nothing — where quota
 // would let one client's max_tokens or prompt cool the account and page
-// the operator (review 32g). "can only afford 0" stays quota.
+// the operator (review 32g). "can only afford 0", or 222 (nothing an
+// ordinary request fits in), stays quota: the account is as good as
+// empty. The client's text is not checked: a 402 quotes no prompt, and a
+// client that pasted the same error could only push the verdict toward
+// the class that cools (review 32i).
 // It returns the verdict's evidence, "" for none.
-func affordable(f *facts, req []byte) string {
+func affordable(f *facts) string {
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
 		for _, lead := range [...]string{"can only afford ", "prompt tokens limit exceeded: "} {
@@ -360,7 +364,7 @@ func affordable(f *facts, req []byte) string {
 			}
 			s := e
 			e = skipNumber(t, e)
-			if bytes.ContainsAny(t[s:e], "123456789") && !echoed(req, t[k:e]) {
+			if usefulCount(t[s:e]) {
 				if lead[0] == 'p' {
 					return "phrase:prompt tokens limit exceeded"
 				}
@@ -369,4 +373,25 @@ func affordable(f *facts, req []byte) string {
 		}
 	}
 	return ""
+}
+
+// minUseful is the fewest tokens an account must still afford for a 402
+// to be about one request's size rather than an empty account.
+const minUseful = 1024
+
+// usefulCount reports whether n, digits with thousands commas or a
+// fraction, is at least minUseful.
+func usefulCount(n []byte) bool {
+	v := 0
+	for _, c := range n {
+		switch {
+		case c >= '0' && c <= '9':
+			if v = v*10 + int(c-'0'); v >= minUseful {
+				return true
+			}
+		case c == '.':
+			return false
+		}
+	}
+	return false
 }

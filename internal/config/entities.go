@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -18,14 +19,16 @@ func (f fields) name(key string) (ref, bool) {
 		return ref{}, false
 	}
 	if !validName(v.s) {
-		f.d.errorf(v.node, "%s must be non-empty without spaces or control characters, not %s", f.label(key), v.show())
+		f.d.errorf(v.node, "%s must be non-empty without spaces or control characters (UTF-8), not %s", f.label(key), v.show())
 		return ref{}, false
 	}
 	return ref{name: v.s, node: v.node, v: v}, true
 }
 
 func validName(s string) bool {
-	return s != "" && strings.IndexFunc(s, func(r rune) bool {
+	// Valid UTF-8 too: a name from the environment in another encoding
+	// (Latin-1 "café") labels metrics, which refuse it (review 32i).
+	return s != "" && utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || unicode.IsControl(r)
 	}) < 0
 }
@@ -44,7 +47,7 @@ func (f fields) names(key, emptyErr string) []ref {
 			continue
 		}
 		if !validName(v.s) {
-			f.d.errorf(v.node, "%s entry must be a name without spaces, not %s", f.label(key), v.show())
+			f.d.errorf(v.node, "%s entry must be a name in UTF-8 without spaces, not %s", f.label(key), v.show())
 			continue
 		}
 		out = append(out, ref{name: v.s, node: v.node, v: v})

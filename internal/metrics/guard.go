@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"sync"
+	"unicode/utf8"
 
 	"github.com/detour-llm/detour/classify"
 )
@@ -83,8 +84,8 @@ func (n *names) of(s string) string {
 	// UTF-8): two endpoints named 通义 and 智谱 folded into one "other"
 	// series showed a cooling endpoint as healthy (review 32g). The shape
 	// guard is for values no configuration holds.
-	if !configured && !nameShape(s) {
-		return labelOther
+	if !configured && !nameShape(s) || !utf8.ValidString(s) {
+		return labelOther // a label value that is not UTF-8 panics Prometheus
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()

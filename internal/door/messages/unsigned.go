@@ -7,18 +7,24 @@ import (
 
 // DropUnsigned removes, from the assistant turns of a Messages request
 // body, every thinking block whose signature is empty or missing, and a
-// turn left with no content; body is returned as it is when it has none.
+// turn left with no content; body is returned as it is when it has no
+// empty signature.
 //
 // Only this door writes such blocks: the reasoning of another vendor's
 // model, shown as thinking (Answer, Encoder), which the client's SDK hands
 // back with the turn. Anthropic refuses a thinking block it did not sign
 // ("Invalid `signature` in `thinking` block", a 400), so passed through as
 // the client wrote it, one turn answered elsewhere would fail every later
-// turn at Claude for as long as Claude answers first (review 32d). Read
-// before a request goes to a target that serves the Messages API as is
-// (docs/doors.md, "Answers").
+// turn at Claude for as long as Claude answers first (review 32d). Where
+// the request turns thinking on and the last assistant turn lost the
+// thinking it opened with, the request's thinking is turned off too:
+// Anthropic wants that turn to open with a signed thinking block while a
+// tool loop runs, and says to disable thinking otherwise (review 32i).
+// Read before a request goes to a target that serves the Messages API as
+// is (docs/doors.md, "Answers"). What is kept is written back as it was,
+// not re-escaped.
 func DropUnsigned(body []byte) []byte {
-	if !bytes.Contains(body, []byte(`"thinking"`)) {
+	if !bytes.Contains(body, []byte(`"signature":""`)) && !bytes.Contains(body, []byte(`"signature": ""`)) {
 		return body
 	}
 	var top map[string]json.RawMessage
@@ -29,7 +35,7 @@ func DropUnsigned(body []byte) []byte {
 	if json.Unmarshal(top["messages"], &msgs) != nil {
 		return body
 	}
-	changed := false
+	changed, brokeLast := false, false
 	kept := msgs[:0]
 	for _, m := range msgs {
 		var blocks []json.RawMessage
@@ -39,11 +45,7 @@ func DropUnsigned(body []byte) []byte {
 		}
 		out := blocks[:0]
 		for _, b := range blocks {
-			var head struct {
-				Type      string  `json:"type"`
-				Signature *string `json:"signature"`
-			}
-			if json.Unmarshal(b, &head) == nil && head.Type == "thinking" && (head.Signature == nil || *head.Signature == "") {
+			if unsignedThinking(b) {
 				changed = true
 				continue
 			}
@@ -52,21 +54,64 @@ func DropUnsigned(body []byte) []byte {
 		if len(out) == 0 {
 			continue // a turn of foreign reasoning only: nothing of it is Claude's
 		}
+		if fromAssistant(m) {
+			brokeLast = len(out) != len(blocks) && !thinkingBlock(out[0])
+		}
 		if len(out) != len(blocks) {
-			m["content"], _ = json.Marshal(out)
+			m["content"] = encodeRaw(out)
 		}
 		kept = append(kept, m)
 	}
 	if !changed {
 		return body
 	}
-	var err error
-	if top["messages"], err = json.Marshal(kept); err != nil {
+	if top["messages"] = encodeRaw(kept); top["messages"] == nil {
 		return body
 	}
-	b, err := json.Marshal(top)
-	if err != nil {
-		return body
+	if brokeLast && thinkingOn(top["thinking"]) {
+		delete(top, "thinking")
 	}
-	return b
+	if b := encodeRaw(top); b != nil {
+		return b
+	}
+	return body
+}
+
+func unsignedThinking(b json.RawMessage) bool {
+	var head struct {
+		Type      string  `json:"type"`
+		Signature *string `json:"signature"`
+	}
+	return json.Unmarshal(b, &head) == nil && head.Type == "thinking" && (head.Signature == nil || *head.Signature == "")
+}
+
+func thinkingBlock(b json.RawMessage) bool {
+	var head struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(b, &head) == nil && (head.Type == "thinking" || head.Type == "redacted_thinking")
+}
+
+func fromAssistant(m map[string]json.RawMessage) bool {
+	var role string
+	return json.Unmarshal(m["role"], &role) == nil && role == "assistant"
+}
+
+func thinkingOn(t json.RawMessage) bool {
+	var th struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(t, &th) == nil && (th.Type == "enabled" || th.Type == "adaptive")
+}
+
+// encodeRaw is v as JSON, with <, > and & as written (json.Marshal would
+// escape each in six bytes: a body of markup grown six times, review 32i).
+func encodeRaw(v any) json.RawMessage {
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetEscapeHTML(false)
+	if e.Encode(v) != nil {
+		return nil
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }

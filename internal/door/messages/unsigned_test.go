@@ -2,6 +2,7 @@ package messages
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -41,5 +42,36 @@ func TestDropUnsigned(t *testing.T) {
 	signed := `{"model":"claude", "messages":[{"role":"assistant","content":[{"type":"thinking","thinking":"x","signature":"s"}]}]}`
 	if out := DropUnsigned([]byte(signed)); string(out) != signed {
 		t.Errorf("rewrote a body with nothing to drop: %s", out)
+	}
+}
+
+// A tool loop answered elsewhere with reasoning, then back at Claude with
+// thinking on: the last assistant turn loses the thinking it opened with,
+// and Anthropic then wants thinking off (review 32i). Markup is written as
+// it came, not re-escaped.
+func TestDropUnsignedToolLoop(t *testing.T) {
+	in := `{"model":"claude","max_tokens":2048,"thinking":{"type":"enabled","budget_tokens":1024},"messages":[
+{"role":"user","content":"weather <b>&</b> time?"},
+{"role":"assistant","content":[{"type":"thinking","thinking":"call the tool","signature":""},{"type":"tool_use","id":"call_00_abc","name":"get_weather","input":{}}]},
+{"role":"user","content":[{"type":"tool_result","tool_use_id":"call_00_abc","content":"sunny"}]}]}`
+	out := DropUnsigned([]byte(in))
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, on := got["thinking"]; on {
+		t.Errorf("thinking left on after the last assistant turn lost its opening thinking: %s", out)
+	}
+	if !strings.Contains(string(out), `weather <b>&</b> time?`) {
+		t.Errorf("markup re-escaped: %s", out)
+	}
+	// Claude's own signed turn last: thinking stays on.
+	signed := strings.Replace(in, `{"type":"thinking","thinking":"call the tool","signature":""},`, `{"type":"thinking","thinking":"mine","signature":"EqQB"},`, 1)
+	signed = strings.Replace(signed, `{"role":"user","content":"weather <b>&</b> time?"},`, `{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"thinking","thinking":"x","signature":""},{"type":"text","text":"hello"}]},{"role":"user","content":"weather?"},`, 1)
+	if err := json.Unmarshal(DropUnsigned([]byte(signed)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, on := got["thinking"]; !on {
+		t.Errorf("thinking turned off though the last assistant turn is Claude's own, signed")
 	}
 }

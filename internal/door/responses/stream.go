@@ -188,12 +188,12 @@ func (s *Stream) End() []byte {
 	}
 	s.buf = s.buf[:0]
 	s.start()
-	// Calls still open came before an open message (a call closes the
-	// message before it), so they close first: output_item.done in output
-	// order, as a client that builds its history from them expects (review
-	// 32d: text, a call, then more text closed as 0, 2, 1).
-	s.closeCalls()
-	s.closeMessage()
+	// Every open item closes in output order: calls opened before an open
+	// message first, then it, then the calls after it — as a client that
+	// builds its history from output_item.done expects (reviews 32d, 32i:
+	// text, call, text closed as 0, 2, 1; call, text, call as 1, 0, 2).
+	s.closeMessageInOrder()
+	s.closeCalls(len(s.resp.Output))
 	s.resp.finish(s.finish)
 	s.resp.Usage = responsesUsage(s.usage)
 	kind := "response.completed"
@@ -310,7 +310,7 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 		return // more tool calls than any answer makes: dropped
 	}
 	if c == nil {
-		s.closeMessage()
+		s.closeMessageInOrder()
 		ns, n := s.echo.clientName(name)
 		if id == "" {
 			id = NewCallID() // an upstream that gave none (LM Studio, Ollama, SGLang's later calls)
@@ -336,6 +336,15 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 		OutputIndex int    `json:"output_index"`
 		Delta       string `json:"delta"`
 	}{c.item.ID, c.index, args})
+}
+
+// closeMessageInOrder closes the open message, and first the calls opened
+// before it, which come before it in the output.
+func (s *Stream) closeMessageInOrder() {
+	if m := s.msg; m != nil {
+		s.closeCalls(m.index)
+		s.closeMessage()
+	}
 }
 
 func (s *Stream) closeMessage() {
@@ -404,9 +413,16 @@ func (s *Stream) done(index int, item json.RawMessage) {
 	s.eventJSON("response.output_item.done", s.body)
 }
 
-func (s *Stream) closeCalls() {
+// closeCalls closes the open calls whose output index is below before, in
+// the order they opened (their output order); the others stay open.
+func (s *Stream) closeCalls(before int) {
+	kept := s.order[:0]
 	for _, i := range s.order {
 		c := s.calls[i]
+		if c.index >= before {
+			kept = append(kept, i)
+			continue
+		}
 		c.item.Status, c.item.Arguments = "completed", c.args.String()
 		s.event("response.function_call_arguments.done", struct {
 			ItemID      string `json:"item_id"`
@@ -414,6 +430,10 @@ func (s *Stream) closeCalls() {
 			Arguments   string `json:"arguments"`
 		}{c.item.ID, c.index, c.item.Arguments})
 		s.done(c.index, rawJSON(c.item))
+		delete(s.calls, i)
 	}
-	s.calls, s.order = nil, nil
+	s.order = kept
+	if len(kept) == 0 {
+		s.calls, s.order = nil, nil
+	}
 }
