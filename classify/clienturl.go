@@ -39,32 +39,66 @@ func namesClientURL(t, req []byte) bool {
 // requests prints a URL), as the upstream decodes both before it fetches
 // and quotes it (review 32a).
 func wholeValue(req, v []byte) bool {
-	// Candidates are where a string opens (found with bytes.IndexByte,
-	// not byte by byte); urlAt compares the rest, case aside, and fails at
-	// once where it does not read "http".
-	for at := 0; at < len(req); {
-		i := bytes.IndexByte(req[at:], '"')
-		if i < 0 {
-			return false
-		}
-		p := at + i + 1
-		at = p
-		if p >= 2 && req[p-2] == '\\' {
-			continue // an escaped quote inside a string
-		}
-		if e, ok := urlAt(req, p, v); ok && e < len(req) {
-			switch c := req[e]; {
-			case c == '"' || c == '?' || c == '#' || c == '\\' && e+1 < len(req) && req[e+1] == 'u':
-				return true
-			case c == '/' && e+1 < len(req) && req[e+1] == '"':
-				return true
-			case c == '\\' && e+2 < len(req) && req[e+1] == '/' && req[e+2] == '"':
+	// Candidates are where a string opens with "http", or with an escape
+	// ("\u0068ttps", "%68ttp"), each found with bytes.Index; urlAt compares
+	// the rest within that one string (review 32j: a match may not run
+	// across strings, nor start at every quote).
+	for _, open := range [...]string{`"http`, `"HTTP`, `"\u`, `"%`} {
+		for at := 0; at < len(req); {
+			i := bytes.Index(req[at:], []byte(open))
+			if i < 0 {
+				break
+			}
+			p := at + i + 1
+			at = p
+			if p >= 2 && req[p-2] == '\\' {
+				continue // an escaped quote inside a string
+			}
+			if e, ok := urlAt(req, p, v); ok && urlEnds(req, e) {
 				return true
 			}
 		}
 	}
 	return false
 }
+
+// urlEnds reports whether the string value of req that a URL matched up to
+// e ends there: at its closing quote, after a trailing slash, or where a
+// query or a fragment begins that runs to the closing quote as a URL's
+// does (no blank, no escaped character outside ASCII: "…/completions? why
+// does it return 401" is prose after a URL, not the URL, review 32j).
+func urlEnds(req []byte, e int) bool {
+	b, n := reqByte(req, e)
+	switch {
+	case e < len(req) && req[e] == '"':
+		return true
+	case n > 0 && b == '/':
+		return e+n < len(req) && req[e+n] == '"'
+	case n > 0 && (b == '?' || b == '#' || b == '&'):
+		return urlTail(req, e+n)
+	}
+	return false
+}
+
+// urlTail reports whether req from i to the closing quote of its string is
+// what a URL's query or fragment holds: no blank, no escaped character
+// outside ASCII, at most maxURLTail bytes.
+func urlTail(req []byte, i int) bool {
+	for end := min(len(req), i+maxURLTail); i < end; {
+		if req[i] == '"' {
+			return true
+		}
+		b, n := reqByte(req, i)
+		if b <= ' ' || req[i] == '\\' && n == 1 {
+			return false // a blank, or an escape reqByte does not decode (non-ASCII)
+		}
+		i += n
+	}
+	return false
+}
+
+// maxURLTail bounds the query or fragment urlTail reads.
+const maxURLTail = 8 << 10
 
 // urlAt matches v (trailing slash aside) against req from p, ASCII case
 // aside (a fetcher lowercases the host), reading each byte of req as JSON
@@ -83,8 +117,8 @@ func urlAt(req []byte, p int, v []byte) (int, bool) {
 		}
 		b, n := reqByte(req, i)
 		switch {
-		case n == 0:
-			return 0, false
+		case n == 0 || req[i] == '"':
+			return 0, false // the string ends: a match never runs into the next one (review 32j)
 		case lowerTab[b] == lowerTab[c]:
 			i, j = i+n, j+1
 		case c == '%' && j+2 < len(v) && hexByte(v[j+1], v[j+2]) == int(b):

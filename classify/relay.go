@@ -47,7 +47,7 @@ func (ts *textScan) sdkStatusLead(t []byte) int {
 	for e < len(t) && wordTab[t[e]] == 1 {
 		e++
 	}
-	if len(ts.req) > 0 && (echoed(ts.req, t[k:e]) || namesClientURL(t, ts.req)) {
+	if len(ts.req) > 0 && (echoed(ts.req, t[k:e]) || ts.clientURL()) {
 		// The client's text, or the status of a resource the client named
 		// (Python requests' "401 Client Error: Unauthorized for url:
 		// https://img…", a server that fetched the client's image):
@@ -97,7 +97,7 @@ func (ts *textScan) modelRelayedStatus() int {
 			if !ok || e+4 > len(t) || t[e] < '4' || t[e] > '5' || !digit(t[e+1]) || !digit(t[e+2]) || t[e+3] != ')' {
 				continue
 			}
-			if len(ts.req) > 0 && (echoed(ts.req, t[k:e+4]) || namesClientURL(t, ts.req)) { // labelledEcho; a client's resource (review 32a)
+			if len(ts.req) > 0 && (echoed(ts.req, t[k:e+4]) || ts.clientURL()) { // labelledEcho; a client's resource (review 32a)
 				ts.echo = true
 				continue
 			}

@@ -173,24 +173,60 @@ func strayArgument(stderr io.Writer, cmd, arg, flag string) int {
 }
 
 // shownArg names a stray command-line argument in an error: a file name
-// (.yaml, .yml, .json, .jsonl) or a plain word as written; a NAME=value
-// (an environment assignment in a container's args) up to its '='; else
-// only its length — it may be a key, and stderr goes to the logs (review
-// 32h).
+// (.yaml, .yml, .json, .jsonl, of path characters) or a plain word as
+// written; an environment assignment (NAME=value, NAME in one case, as a
+// container's args may carry one) up to its '='; else only its length — it
+// may be a key, and stderr goes to the logs (reviews 32h, 32j).
 func shownArg(a string) string {
 	if i := strings.IndexByte(a, '='); i >= 0 {
-		if config.PlainName(a[:i]) {
+		if envName(a[:i]) && strings.Trim(a[i+1:], "=") != "" {
 			return strconv.Quote(a[:i] + "=…")
 		}
-	} else {
-		for _, ext := range [...]string{".yaml", ".yml", ".json", ".jsonl"} {
-			if strings.HasSuffix(a, ext) {
-				return strconv.Quote(a)
-			}
-		}
-		if config.PlainName(a) {
-			return strconv.Quote(a)
-		}
+	} else if config.PlainName(a) || fileName(a) {
+		return strconv.Quote(a)
 	}
 	return fmt.Sprintf("of %d characters (not shown)", len(a))
+}
+
+// envName reports an environment variable's name: letters, digits and '_',
+// not starting with a digit, all upper case or all lower case (a base64
+// key before its '=' padding is mixed).
+func envName(s string) bool {
+	if s == "" || len(s) > 64 || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	upper, lower := false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return !(upper && lower)
+}
+
+// fileName reports a configuration or log file's name: one of their
+// extensions, and only the characters of a path.
+func fileName(a string) bool {
+	ext := false
+	for _, e := range [...]string{".yaml", ".yml", ".json", ".jsonl"} {
+		ext = ext || strings.HasSuffix(a, e)
+	}
+	if !ext {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		switch c := a[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == '/', c == '.', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
 }

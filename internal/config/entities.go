@@ -133,7 +133,7 @@ func (d *decoder) headers(n *yaml.Node) map[string]string {
 		if k.Kind != yaml.ScalarNode || !validHeaderName(k.Value) {
 			// "x-api-key:sk-…", "Authorization Bearer sk-…": a name and its
 			// (secret) value run together; the value is never quoted.
-			name, hint := unknownName(k.Value)
+			name, hint := unknownName(k.Value, true)
 			d.errorf(k, "provider headers: %s is not a valid header name%s", name, hint)
 			continue
 		}
