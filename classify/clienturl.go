@@ -43,7 +43,7 @@ func wholeValue(req, v []byte) bool {
 	// ("\u0068ttps", "%68ttp"), each found with bytes.Index; urlAt compares
 	// the rest within that one string (review 32j: a match may not run
 	// across strings, nor start at every quote).
-	for _, open := range [...]string{`"http`, `"HTTP`, `"\u`, `"%`} {
+	for _, open := range [...]string{`"h`, `"H`, `"\u`, `"%`} { // any case of the scheme (review 32k)
 		for at := 0; at < len(req); {
 			i := bytes.Index(req[at:], []byte(open))
 			if i < 0 {
@@ -81,18 +81,27 @@ func urlEnds(req []byte, e int) bool {
 }
 
 // urlTail reports whether req from i to the closing quote of its string is
-// what a URL's query or fragment holds: no blank, no escaped character
-// outside ASCII, at most maxURLTail bytes.
+// what a URL's query or fragment holds: no blank, written or escaped
+// ("%20" in a query is a URL's own, and so is an escaped character beyond
+// ASCII, "caf\u00e9": review 32k), at most maxURLTail bytes.
 func urlTail(req []byte, i int) bool {
-	for end := min(len(req), i+maxURLTail); i < end; {
-		if req[i] == '"' {
+	for end := min(len(req), i+maxURLTail); i < end; i++ {
+		switch c := req[i]; {
+		case c == '"':
 			return true
+		case c <= ' ':
+			return false
+		case c == '\\' && i+1 < len(req):
+			switch req[i+1] {
+			case 'n', 't', 'r', 'b', 'f':
+				return false
+			case 'u':
+				if i+5 < len(req) && hexByte(req[i+2], req[i+3]) == 0 && hexByte(req[i+4], req[i+5]) <= ' ' {
+					return false // \u0020 and the controls
+				}
+			}
+			i++ // the escaped byte is not the string's end
 		}
-		b, n := reqByte(req, i)
-		if b <= ' ' || req[i] == '\\' && n == 1 {
-			return false // a blank, or an escape reqByte does not decode (non-ASCII)
-		}
-		i += n
 	}
 	return false
 }

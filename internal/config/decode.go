@@ -389,7 +389,8 @@ func (f fields) label(key string) string {
 // PlainName reports whether s may be quoted in an error as it is: a word
 // shaped like Detour's own keys (max_inflight_body_bytes, cache_write_1h):
 // lower-case letters, digits, '_' and '-', at most 24 bytes, at most two
-// digits. Anything else may be a secret pasted where a name goes — an
+// digits; or a camelCase typo of one (baseURL, apiKey): letters alone, at
+// most 16. Anything else may be a secret pasted where a name goes — an
 // Azure or Mistral key is 32 characters of hex or base62, `openssl rand
 // -base64 18` makes 24 of mixed case (reviews 32h, 32j) — and is not
 // quoted.
@@ -397,15 +398,25 @@ func PlainName(s string) bool {
 	if s == "" || len(s) > 24 {
 		return false
 	}
-	digits := 0
+	digits, upper, other := 0, false, false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c >= '0' && c <= '9':
 			digits++
-		case c >= 'a' && c <= 'z', c == '_', c == '-':
+			other = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z':
+		case c == '_', c == '-':
+			other = true
 		default:
 			return false
 		}
+	}
+	if upper {
+		// A camelCase typo (baseURL, apiKey, Name) is letters alone and
+		// short; a mixed-case key has digits or runs longer (review 32k).
+		return !other && len(s) <= 16
 	}
 	return digits <= 2
 }

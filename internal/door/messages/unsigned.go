@@ -16,15 +16,17 @@ import (
 // ("Invalid `signature` in `thinking` block", a 400), so passed through as
 // the client wrote it, one turn answered elsewhere would fail every later
 // turn at Claude for as long as Claude answers first (review 32d). Where
-// the request turns thinking on and the last assistant turn lost the
-// thinking it opened with, the request's thinking is turned off too:
-// Anthropic wants that turn to open with a signed thinking block while a
-// tool loop runs, and says to disable thinking otherwise (review 32i).
+// the request turns thinking on while a tool loop runs (it ends in tool
+// results) and the assistant turn that opened the loop no longer opens
+// with a thinking block, the request's thinking is turned off too:
+// Anthropic wants that turn to open with a signed one, and says to disable
+// thinking otherwise (reviews 32i, 32k: the loop's opener, not its last
+// turn, which a second step at Claude answers signed).
 // Read before a request goes to a target that serves the Messages API as
 // is (docs/doors.md, "Answers"). What is kept is written back as it was,
 // not re-escaped.
 func DropUnsigned(body []byte) []byte {
-	if !bytes.Contains(body, []byte(`"signature":""`)) && !bytes.Contains(body, []byte(`"signature": ""`)) {
+	if !mayHoldUnsigned(body) {
 		return body
 	}
 	var top map[string]json.RawMessage
@@ -35,7 +37,7 @@ func DropUnsigned(body []byte) []byte {
 	if json.Unmarshal(top["messages"], &msgs) != nil {
 		return body
 	}
-	changed, brokeLast := false, false
+	changed := false
 	kept := msgs[:0]
 	for _, m := range msgs {
 		var blocks []json.RawMessage
@@ -54,9 +56,6 @@ func DropUnsigned(body []byte) []byte {
 		if len(out) == 0 {
 			continue // a turn of foreign reasoning only: nothing of it is Claude's
 		}
-		if fromAssistant(m) {
-			brokeLast = len(out) != len(blocks) && !thinkingBlock(out[0])
-		}
 		if len(out) != len(blocks) {
 			m["content"] = encodeRaw(out)
 		}
@@ -68,7 +67,7 @@ func DropUnsigned(body []byte) []byte {
 	if top["messages"] = encodeRaw(kept); top["messages"] == nil {
 		return body
 	}
-	if brokeLast && thinkingOn(top["thinking"]) {
+	if thinkingOn(top["thinking"]) && loopOpensBare(kept) {
 		delete(top, "thinking")
 	}
 	if b := encodeRaw(top); b != nil {
@@ -83,6 +82,91 @@ func unsignedThinking(b json.RawMessage) bool {
 		Signature *string `json:"signature"`
 	}
 	return json.Unmarshal(b, &head) == nil && head.Type == "thinking" && (head.Signature == nil || *head.Signature == "")
+}
+
+// mayHoldUnsigned reports, by a scan of the bytes, whether body may hold a
+// thinking block with an empty or missing signature: a "signature" whose
+// value is "" (blanks allowed around the colon), or more blocks of type
+// "thinking" than "signature" members. Most bodies hold neither and are
+// never parsed (review 32i).
+func mayHoldUnsigned(body []byte) bool {
+	nType, nSig := 0, 0
+	for at := 0; ; {
+		i := bytes.IndexByte(body[at:], '"')
+		if i < 0 {
+			return nType > nSig
+		}
+		at += i
+		switch {
+		case bytes.HasPrefix(body[at:], []byte(`"signature"`)):
+			nSig++
+			at += len(`"signature"`)
+			if v, ok := afterColon(body, at); ok && bytes.HasPrefix(body[v:], []byte(`""`)) {
+				return true
+			}
+		case bytes.HasPrefix(body[at:], []byte(`"type"`)):
+			at += len(`"type"`)
+			if v, ok := afterColon(body, at); ok && bytes.HasPrefix(body[v:], []byte(`"thinking"`)) {
+				nType++
+			}
+		default:
+			at++
+		}
+	}
+}
+
+// afterColon is where the value after the ':' at or after i (blanks
+// aside) begins.
+func afterColon(b []byte, i int) (int, bool) {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	if i >= len(b) || b[i] != ':' {
+		return 0, false
+	}
+	for i++; i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'); i++ {
+	}
+	return i, true
+}
+
+// loopOpensBare reports whether msgs end in a turn of tool results (a tool
+// loop runs) and the assistant turn that opened the loop — the first after
+// the last user turn that is not tool results alone — does not open with a
+// thinking block.
+func loopOpensBare(msgs []map[string]json.RawMessage) bool {
+	if len(msgs) == 0 || fromAssistant(msgs[len(msgs)-1]) || !toolResults(msgs[len(msgs)-1]) {
+		return false
+	}
+	start := 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if !fromAssistant(msgs[i]) && !toolResults(msgs[i]) {
+			start = i + 1
+			break
+		}
+	}
+	for _, m := range msgs[start:] {
+		if fromAssistant(m) {
+			var blocks []json.RawMessage
+			return json.Unmarshal(m["content"], &blocks) != nil || len(blocks) == 0 || !thinkingBlock(blocks[0])
+		}
+	}
+	return false
+}
+
+// toolResults reports a user turn made of tool_result blocks alone.
+func toolResults(m map[string]json.RawMessage) bool {
+	var blocks []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(m["content"], &blocks) != nil || len(blocks) == 0 {
+		return false
+	}
+	for _, b := range blocks {
+		if b.Type != "tool_result" {
+			return false
+		}
+	}
+	return true
 }
 
 func thinkingBlock(b json.RawMessage) bool {

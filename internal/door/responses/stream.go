@@ -41,6 +41,7 @@ type Stream struct {
 	msg    *openMessage      // the open message item, nil when none
 	calls  map[int]*openCall // open function_call items by chunk index
 	order  []int             // open call indexes in opening order
+	closed map[int]bool      // chunk indexes of calls closed before the end
 	finish string
 	usage  *chat.Usage
 	chunk  chat.StreamChunk // the chunk Chunk reads, kept so its id is copied once a stream
@@ -305,6 +306,13 @@ func (s *Stream) refusal(t string) {
 }
 
 func (s *Stream) toolCall(index int, id, name, args string) {
+	if s.closed[index] {
+		// A piece of a call already closed, in output order, before a
+		// later message (upstreams that interleave calls): its item was
+		// sent whole; a piece now must not open a nameless call of its
+		// own (review 32k). Dropped.
+		return
+	}
 	c := s.calls[index]
 	if c == nil && len(s.calls) >= chat.MaxParts {
 		return // more tool calls than any answer makes: dropped
@@ -431,6 +439,10 @@ func (s *Stream) closeCalls(before int) {
 		}{c.item.ID, c.index, c.item.Arguments})
 		s.done(c.index, rawJSON(c.item))
 		delete(s.calls, i)
+		if s.closed == nil {
+			s.closed = make(map[int]bool)
+		}
+		s.closed[i] = true
 	}
 	s.order = kept
 	if len(kept) == 0 {
