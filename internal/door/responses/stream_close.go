@@ -1,0 +1,110 @@
+package responses
+
+import "encoding/json"
+
+// Closing a Stream's items: each closes once, in output order, with its
+// .done events (docs/doors.md, "Stream").
+
+// closeMessageInOrder closes the open message, and first the calls opened
+// before it, which come before it in the output.
+func (s *Stream) closeMessageInOrder() {
+	if m := s.msg; m != nil {
+		s.closeCalls(m.index)
+		s.closeMessage()
+	}
+}
+
+func (s *Stream) closeMessage() {
+	m := s.msg
+	if m == nil {
+		return
+	}
+	s.msg = nil
+	m.item.Status = "completed"
+	parts := m.content()
+	for _, p := range m.parts {
+		if p.refusal {
+			s.event("response.refusal.done", struct {
+				ItemID       string `json:"item_id"`
+				OutputIndex  int    `json:"output_index"`
+				ContentIndex int    `json:"content_index"`
+				Refusal      string `json:"refusal"`
+			}{m.item.ID, m.index, p.index, p.b.String()})
+		} else {
+			s.event("response.output_text.done", struct {
+				ItemID       string `json:"item_id"`
+				OutputIndex  int    `json:"output_index"`
+				ContentIndex int    `json:"content_index"`
+				Text         string `json:"text"`
+				Logprobs     []any  `json:"logprobs"`
+			}{m.item.ID, m.index, p.index, p.b.String(), []any{}})
+		}
+		s.partEvent("response.content_part.done", m, p.index, parts[p.index])
+	}
+	s.done(m.index, messageJSON(m.item, parts))
+}
+
+// partEvent sends content_part.added or .done for the part at index of
+// m, part as JSON: the bytes of partEvent, encoded by hand so that no
+// encoding nests more than the part's own levels.
+func (s *Stream) partEvent(kind string, m *openMessage, index int, part json.RawMessage) {
+	b := append(s.body[:0], `{"item_id":`...)
+	b, _ = appendJSONString(b, m.item.ID)
+	b = append(b, `,"output_index":`...)
+	b = appendInt(b, m.index)
+	b = append(b, `,"content_index":`...)
+	b = appendInt(b, index)
+	b = append(b, `,"part":`...)
+	s.body = append(append(b, part...), '}')
+	s.eventJSON(kind, s.body)
+}
+
+// responseEvent sends an event whose one member is the response as it
+// stands (response.created, …, response.completed): the bytes of
+// struct{Response *Response}, a level of encoding fewer.
+func (s *Stream) responseEvent(kind string) {
+	b := append(s.body[:0], `{"response":`...)
+	s.body = append(append(b, rawJSON(s.resp)...), '}')
+	s.eventJSON(kind, s.body)
+}
+
+// done sends output_item.done for the final item at index, item as JSON,
+// and keeps it so in the response: encoded once, and shallow to encode
+// again in response.completed.
+func (s *Stream) done(index int, item json.RawMessage) {
+	s.resp.Output[index] = item
+	b := append(s.body[:0], `{"output_index":`...)
+	b = appendInt(b, index)
+	b = append(b, `,"item":`...)
+	s.body = append(append(b, item...), '}')
+	s.eventJSON("response.output_item.done", s.body)
+}
+
+// closeCalls closes the open calls whose output index is below before, in
+// the order they opened (their output order); the others stay open.
+func (s *Stream) closeCalls(before int) {
+	kept := s.order[:0]
+	for _, i := range s.order {
+		c := s.calls[i]
+		if c.index >= before {
+			kept = append(kept, i)
+			continue
+		}
+		c.item.Status, c.item.Arguments = "completed", c.args.String()
+		s.event("response.function_call_arguments.done", struct {
+			ItemID      string `json:"item_id"`
+			OutputIndex int    `json:"output_index"`
+			Arguments   string `json:"arguments"`
+		}{c.item.ID, c.index, c.item.Arguments})
+		s.done(c.index, rawJSON(c.item))
+		delete(s.calls, i)
+		if s.closed == nil {
+			s.closed = make(map[int]bool)
+		}
+		s.closed[i] = true
+	}
+	s.order = kept
+	if len(kept) == 0 {
+		s.calls, s.order = nil, nil
+	}
+}
