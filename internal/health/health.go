@@ -194,6 +194,9 @@ type Record struct {
 	Failures int `json:"failures,omitempty"`
 	// CoolUntil is when the current or last cooldown ends.
 	CoolUntil time.Time `json:"cool_until,omitzero"`
+	// CoolFrom is when the last failure that cooled the record came: a
+	// success whose attempt began before it closes nothing.
+	CoolFrom time.Time `json:"cool_from,omitzero"`
 	// LastCooldown is the length of the last cooldown, the base for doubling.
 	// Non-zero means the record is open: it cooled and no success closed it.
 	LastCooldown time.Duration `json:"last_cooldown,omitempty"`

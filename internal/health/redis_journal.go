@@ -174,6 +174,9 @@ func mergeCooldown(r, mine *Record, now time.Time) {
 		return
 	}
 	r.CoolUntil = mine.CoolUntil
+	if mine.CoolFrom.After(r.CoolFrom) {
+		r.CoolFrom = mine.CoolFrom
+	}
 	r.LastCooldown = max(r.LastCooldown, mine.LastCooldown)
 	r.ProbeUntil = time.Time{}
 	r.Failures = max(r.Failures, mine.Failures)

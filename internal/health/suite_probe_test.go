@@ -242,3 +242,18 @@ func testHintedProbeNoDouble(t *testing.T, tr *Tracker, c *clock) {
 		t.Fatalf("configured: until %v, want now+8s (doubled)", st.Until)
 	}
 }
+
+// A cooldown extended by a later failure dates from that failure: a
+// success begun before it, though after the cooldown first began, closes
+// nothing (review 32h: a 429 near the end of a 60 s cooldown, then a
+// stream begun 25 s before the 429 ending well).
+func testServedAfterExtension(t *testing.T, tr *Tracker, c *clock) {
+	tr.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: 60 * time.Second})
+	c.Advance(45 * time.Second)
+	tr.Report(ctx, epA, Report{Class: "rate_limited", Cool: ScopeEndpoint, CoolFor: 30 * time.Second})
+	c.Advance(5 * time.Second)
+	tr.Report(ctx, epA, Report{OK: true, Took: 30 * time.Second}) // began 25 s before the 429
+	wantPhase(t, tr, epA, Cooling)
+	tr.Report(ctx, epA, Report{OK: true, Took: 4 * time.Second}) // began after it
+	wantPhase(t, tr, epA, Healthy)
+}

@@ -47,6 +47,7 @@ func runSuite(t *testing.T, newStore storeFactory) {
 		{"inconclusive probe releases its slot", testProbeRelease},
 		{"success begun while cooling closes", testServedWhileCooling},
 		{"hinted probe failure does not double", testHintedProbeNoDouble},
+		{"success before an extending failure closes nothing", testServedAfterExtension},
 		{"latency ewma", testLatency},
 		{"transitions edge triggered", testEdgeTriggered},
 		{"snapshot json", testSnapshotJSON},

@@ -349,6 +349,7 @@ func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time, double bo
 	} else {
 		rec.LastCooldown = d
 	}
+	rec.CoolFrom = now
 	rec.ProbeUntil = time.Time{}
 }
 
@@ -358,20 +359,26 @@ func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time, double bo
 // probing: Report.) A cooling endpoint is still tried when nothing else
 // serves; its success is the evidence the cooldown was wrong, or is over
 // (review 32e: one 404 "No endpoints found" kept a serving endpoint last
-// for a day). The cooldown's start is CoolUntil − LastCooldown, the latest
-// start of one that is not extended by a shorter one.
+// for a day). The cooldown's start is the last failure that cooled it
+// (CoolFrom: a success begun before a failure that extended a running
+// cooldown closes nothing, review 32h), or, in a record written before
+// CoolFrom was kept, CoolUntil − LastCooldown.
 func servedSince(rec *Record, phase Phase, r Report, now time.Time) bool {
 	switch phase {
 	case Probing:
 		return true
 	case Cooling:
-		return r.Took > 0 && !now.Add(-r.Took).Before(rec.CoolUntil.Add(-rec.LastCooldown))
+		from := rec.CoolFrom
+		if from.IsZero() {
+			from = rec.CoolUntil.Add(-rec.LastCooldown)
+		}
+		return r.Took > 0 && !now.Add(-r.Took).Before(from)
 	}
 	return false
 }
 
 func closeRecord(rec *Record) {
-	rec.CoolUntil = time.Time{}
+	rec.CoolUntil, rec.CoolFrom = time.Time{}, time.Time{}
 	rec.LastCooldown = 0
 	rec.ProbeUntil = time.Time{}
 }
