@@ -237,7 +237,7 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 }
 
 // withRetry fills RetryAfter for a rate_limited verdict: from the headers
-// (headerWait), else from the body (Gemini RetryInfo, "try again in
+// (ParseRetryAfter), else from the body (Gemini RetryInfo, "try again in
 // 17.3s"), never from
 // wording the client's request req holds (an echoed "try again in 900m"
 // would make the verdict quota: the account cooled, the operator paged).
@@ -246,7 +246,7 @@ func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 	if !v.Failed || v.Class != RateLimited {
 		return v
 	}
-	v.RetryAfter = headerWait(h, now())
+	v.RetryAfter = ParseRetryAfter(h, now())
 	if v.RetryAfter == 0 && f != nil {
 		short := shortPeriod(v.Evidence)
 		v.RetryAfter = bodyRetryAfter(f, req, !short)

@@ -349,30 +349,35 @@ func namesClientThing(t []byte) bool {
 func affordable(f *facts) string {
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
-		for _, lead := range [...]string{"can only afford ", "prompt tokens limit exceeded: "} {
-			k := indexFold(t, lead)
+		for _, a := range affordLeads {
+			k := indexFold(t, a.lead)
 			if k < 0 {
 				continue
 			}
-			e := k + len(lead)
-			if lead[0] == 'p' { // "N > M": M is what it can afford
+			e := k + len(a.lead)
+			if a.over { // "N > M": M is what it can afford
 				e = skipNumber(t, e)
 				if !bytes.HasPrefix(t[e:], []byte(" > ")) {
 					continue
 				}
 				e += len(" > ")
 			}
-			s := e
-			e = skipNumber(t, e)
-			if usefulCount(t[s:e]) {
-				if lead[0] == 'p' {
-					return "phrase:prompt tokens limit exceeded"
-				}
-				return "phrase:can only afford"
+			if usefulCount(t[e:skipNumber(t, e)]) {
+				return a.evidence
 			}
 		}
 	}
 	return ""
+}
+
+// affordLeads are the words before what a 402 says the account can still
+// afford; over: a count and " > " come first.
+var affordLeads = [...]struct {
+	lead, evidence string
+	over           bool
+}{
+	{"can only afford ", "phrase:can only afford", false},
+	{"prompt tokens limit exceeded: ", "phrase:prompt tokens limit exceeded", true},
 }
 
 // minUseful is the fewest tokens an account must still afford for a 402

@@ -20,20 +20,15 @@ const maxRetryAfter = 24 * time.Hour
 // Retry-After (seconds or an HTTP date, relative to now), then OpenAI-style
 // x-ratelimit-reset-requests / x-ratelimit-reset-tokens durations ("1s",
 // "6m0s", "20ms"): the reset of the window whose x-ratelimit-remaining-* is
-// 0, none where no window says it is spent (headerWait). The result is
-// capped at 24h.
+// 0, none where no window says it is spent. The result is capped at 24h.
+//
+// A reset is the time until a window is whole again, sent with every
+// answer: it is a wait only for a window that says it is spent. Where none
+// does, neither reset is this answer's: a day's window refilling over
+// 1h12m beside a minute's throttle is no hour-long wait (review 32e), nor
+// is a requests window's 120ms beside a tokens-per-minute throttle a 120ms
+// one (review 32h); the body's wait, else the configured cooldown, decides.
 func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
-	return headerWait(h, now)
-}
-
-// headerWait is ParseRetryAfter. A reset of x-ratelimit-reset-* is the time
-// until a window is whole again, sent with every answer: it is a wait only
-// for a window that says it is spent (its remaining is 0). Where none does,
-// neither reset is this answer's: a day's window refilling over 1h12m
-// beside a minute's throttle is no hour-long wait (review 32e), nor is a
-// requests window's 120ms beside a tokens-per-minute throttle a 120ms one
-// (review 32h); the body's wait, else the configured cooldown, decides.
-func headerWait(h http.Header, now time.Time) time.Duration {
 	if len(h) == 0 {
 		return 0
 	}

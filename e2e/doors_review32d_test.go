@@ -285,6 +285,13 @@ routes:
 	p := say("agent", "weather in Paris?")
 	p.Tools = []responses.ToolUnionParam{{OfFunction: &responses.FunctionToolParam{Name: "get_weather", Strict: openai.Bool(false),
 		Parameters: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}}}}
+	wantDoneInOutputOrder(t, g, p)
+}
+
+// wantDoneInOutputOrder streams p through g's Responses door with openai-go
+// and wants every response.output_item.done in output order.
+func wantDoneInOutputOrder(t *testing.T, g *gateway, p responses.ResponseNewParams) {
+	t.Helper()
 	st := sdk(g).Responses.NewStreaming(context.Background(), p)
 	var done []int64
 	var final []string

@@ -48,29 +48,7 @@ routes:
 	p := say("agent", "weather in Paris and Rome?")
 	p.Tools = []responses.ToolUnionParam{{OfFunction: &responses.FunctionToolParam{Name: "get_weather", Strict: openai.Bool(false),
 		Parameters: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}}}}
-	st := sdk(g).Responses.NewStreaming(context.Background(), p)
-	var done []int64
-	var final []string
-	for st.Next() {
-		e := st.Current()
-		switch e.Type {
-		case "response.output_item.done":
-			done = append(done, e.OutputIndex)
-		case "response.completed":
-			for _, it := range e.Response.Output {
-				final = append(final, it.Type)
-			}
-		}
-	}
-	if err := st.Err(); err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i < len(done); i++ {
-		if done[i] < done[i-1] {
-			t.Errorf("output_item.done came for output_index %v (response.completed's output: %v): not in output order", done, final)
-			break
-		}
-	}
+	wantDoneInOutputOrder(t, g, p)
 }
 
 // The scenario 03ae21c was for, in a tool loop: extended thinking on, Claude

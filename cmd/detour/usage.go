@@ -183,15 +183,13 @@ func addAttempt(r *usageRow, a *decision.Attempt) {
 		r.written += written
 		r.output += u.CompletionTokens
 	}
-	switch {
-	case a.CostUnknown:
-		r.unknown++
+	if a.CostUnknown || a.CostUSD != nil {
 		r.priced = true
-	case a.CostUSD != nil:
-		r.cost += float64(*a.CostUSD)
-		r.priced = true
-		if a.Usage != nil && a.Usage.Incomplete {
-			r.unknown++ // a cut stream's partial count: its cost is a lower bound
+		if a.CostUSD.Known() {
+			r.cost += float64(*a.CostUSD) // a cut stream's lower bound too
+		}
+		if !a.CostInFull() {
+			r.unknown++
 		}
 	}
 }

@@ -102,3 +102,62 @@ func unknownName(s string, header bool) (name, hint string) {
 	}
 	return strconv.Quote(s), ""
 }
+
+// ShownArg names a stray command-line argument in an error: a file name
+// (.yaml, .yml, .json, .jsonl, of path characters) or a plain word as
+// written; an environment assignment (NAME=value, NAME in one case, as a
+// container's args may carry one) up to its '='; else only its length — it
+// may be a key, and stderr goes to the logs (reviews 32h, 32j).
+func ShownArg(a string) string {
+	if i := strings.IndexByte(a, '='); i >= 0 {
+		if envName(a[:i]) && strings.Trim(a[i+1:], "=") != "" {
+			return strconv.Quote(a[:i] + "=…")
+		}
+	} else if PlainName(a) || fileName(a) {
+		return strconv.Quote(a)
+	}
+	return fmt.Sprintf("of %d characters (not shown)", len(a))
+}
+
+// envName reports an environment variable's name: letters, digits and '_',
+// not starting with a digit, all upper case or all lower case (a base64
+// key before its '=' padding is mixed).
+func envName(s string) bool {
+	if s == "" || len(s) > 64 || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	upper, lower := false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= '0' && c <= '9', c == '_':
+		default:
+			return false
+		}
+	}
+	return !(upper && lower)
+}
+
+// fileName reports a configuration or log file's name: one of their
+// extensions, and only the characters of a path.
+func fileName(a string) bool {
+	ext := false
+	for _, e := range [...]string{".yaml", ".yml", ".json", ".jsonl"} {
+		ext = ext || strings.HasSuffix(a, e)
+	}
+	if !ext {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		switch c := a[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == '/', c == '.', c == '_', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -115,6 +115,14 @@ type Attempt struct {
 	Batches *Batches `json:"batches,omitempty"`
 }
 
+// CostInFull reports whether a's cost, if priced, is known in full: not
+// unknown, and not the lower bound of a cut stream's partial count
+// (usage.incomplete), which /metrics and `detour usage` count as unknown
+// beside the cost they add (docs/config.md, "Usage and cost").
+func (a *Attempt) CostInFull() bool {
+	return !a.CostUnknown && (a.Usage == nil || !a.Usage.Incomplete)
+}
+
 // Batches describes an embeddings attempt sent as several upstream calls,
 // because its endpoint takes fewer inputs per call than the request holds
 // (Gemini: 100).

@@ -260,9 +260,6 @@ func (w *walk) meter(e *endpointRT, a *decision.Attempt) {
 		if a.CostUSD.Known() {
 			usd = float64(*a.CostUSD)
 		}
-		// A cut stream's cost is its partial count's, a lower bound: it
-		// adds to the cost, and counts as not known in full (review 32g).
-		full := !a.CostUnknown && (a.Usage == nil || !a.Usage.Incomplete)
-		m.Cost(w.call.Client, w.r.name, e.key.Target, e.key.Provider, usd, full)
+		m.Cost(w.call.Client, w.r.name, e.key.Target, e.key.Provider, usd, a.CostInFull())
 	}
 }
