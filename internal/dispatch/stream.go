@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"time"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/sse"
@@ -29,7 +28,7 @@ const (
 // the stream with the Output's Fail (for the client: an error event and no [DONE]).
 func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
-	body := &flushingBody{ReadCloser: resp.Body, out: w.call.Out, wd: wd, idle: e.prov.cfg.IdleTimeout}
+	body := &flushingBody{ReadCloser: resp.Body, out: w.call.Out, wd: wd}
 	resp.Body = body
 	defer func() {
 		if body.flush(o) != nil {
@@ -43,10 +42,18 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 	// first-token timeout runs from the headers; after it the idle timeout
 	// runs while waiting for the next event and is paused while the client
 	// is written to, so a slow reader is never filed as a stalled upstream.
-	wd.arm("first_token", e.prov.cfg.FirstTokenTimeout)
+	// The idle clock restarts only after an event with content: events
+	// that carry none (Anthropic's pings, empty chunks) are no progress,
+	// and an upstream that hung mid-answer but keeps sending them must
+	// not hold the client's stream open for ever (review 33a); the waits
+	// they punctuate add up (watchdog.resume).
+	wd.arm(PhaseFirstToken, e.prov.cfg.FirstTokenTimeout)
+	progress := true
 	for {
-		if o.committed {
-			wd.arm("idle", e.prov.cfg.IdleTimeout)
+		if o.committed && progress {
+			wd.arm(PhaseIdle, e.prov.cfg.IdleTimeout)
+		} else if o.committed {
+			wd.resume(PhaseIdle)
 		}
 		ev, err := st.Next()
 		if body.clientErr != nil {
@@ -60,6 +67,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		if o.committed {
 			wd.pause()
 		}
+		progress = ev.Content || ev.Done
 		if ev.Malformed {
 			o.malformed++
 			continue
@@ -81,7 +89,14 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			return
 		}
 		if !o.committed {
-			if !ev.Content && !ev.Done {
+			if ev.Done && !ev.Content {
+				// An end marker before any content (a relay that failed
+				// before the model said anything) is no answer, however
+				// cleanly it ends: nothing is committed (review 33a).
+				w.streamEnd(o, io.EOF, "")
+				return
+			}
+			if !ev.Content {
 				for _, c := range ev.Chunks {
 					heldBytes += len(c)
 					held = append(held, append([]byte(nil), c...))
@@ -270,12 +285,11 @@ func (w *walk) errorEvent(f *Failure) {
 // is about to read the upstream again: then they are flushed, so events
 // that arrived together leave in one write, and none waits while the
 // upstream is quiet (docs/design.md, "Streams"). The upstream's idle clock
-// is paused while the client is written to and starts again after.
+// is paused while the client is written to and resumes after.
 type flushingBody struct {
 	io.ReadCloser
 	out       Output
 	wd        *watchdog
-	idle      time.Duration
 	pending   bool  // chunks were written since the last flush
 	clientErr error // the flush failed: the client is gone or stalled
 }
@@ -290,7 +304,7 @@ func (b *flushingBody) Read(p []byte) (int, error) {
 			b.clientErr = err
 			return 0, errClientGone
 		}
-		b.wd.arm(PhaseIdle, b.idle)
+		b.wd.resume(PhaseIdle)
 	}
 	return b.ReadCloser.Read(p)
 }

@@ -29,7 +29,10 @@ type watchdog struct {
 	// passes, while a deadline is watched; phase is "" while paused.
 	phase    Phase
 	phaseEnd time.Time
-	maxDur   *time.Timer // max_stream_duration, from the commit point
+	// left is what remained of the phase's time when the clock was last
+	// paused: resume times the phase for that long.
+	left   time.Duration
+	maxDur *time.Timer // max_stream_duration, from the commit point
 }
 
 // Phase names what an attempt was waiting for when a clock ran out; the
@@ -124,6 +127,22 @@ func (wd *watchdog) expire(phase Phase) {
 func (wd *watchdog) arm(phase Phase, d time.Duration) {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
+	wd.armLocked(phase, d)
+}
+
+// resume times phase again for what was left of its time when the clock
+// was paused, so that waits which brought no progress add up (a stream's
+// keep-alives do not restart its idle clock). Time already spent is spent:
+// a clock paused at its end fires at once.
+func (wd *watchdog) resume(phase Phase) {
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	wd.armLocked(phase, max(wd.left, 0))
+}
+
+// armLocked is arm with wd.mu held.
+func (wd *watchdog) armLocked(phase Phase, d time.Duration) {
+	wd.left = d
 	if wd.deadline.IsZero() {
 		wd.timing = phase
 		wd.reset(d)
@@ -171,12 +190,19 @@ func (wd *watchdog) lifted() bool {
 func (wd *watchdog) pause() {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
+	now := time.Now()
 	if wd.deadline.IsZero() {
+		if !wd.due.IsZero() {
+			wd.left = wd.due.Sub(now)
+		}
 		wd.stop()
 		return
 	}
+	if wd.phase != "" {
+		wd.left = wd.phaseEnd.Sub(now)
+	}
 	wd.phase = ""
-	wd.schedule(time.Now())
+	wd.schedule(now)
 }
 
 // release stops every clock for good, at the end of the attempt.

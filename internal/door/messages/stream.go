@@ -47,7 +47,8 @@ type Encoder struct {
 	next           int // index of the next content block
 	open           int // index of the open block, when kind != kindNone
 	kind           int
-	tools          map[int]int // chunk tool_calls index → block index
+	calls          chat.Calls // the answer's tool calls, told apart
+	tools          []int      // block index of each call
 	finish         string
 	stopRaw        json.RawMessage
 	calledTools    bool
@@ -187,17 +188,15 @@ func (e *Encoder) closeBlock(out []byte) []byte {
 // tool opens a tool_use block for a tool call's first piece and sends its
 // argument pieces as input_json_delta. A piece for a call whose block was
 // closed (upstreams that interleave parallel calls) still names that
-// block's index, which Anthropic's SDK accumulators append by.
+// block's index, which Anthropic's SDK accumulators append by. Parallel
+// calls an upstream sent at one index are told apart (chat.Calls).
 func (e *Encoder) tool(out []byte, tc *chat.ToolCallDelta) []byte {
-	blk, seen := e.tools[tc.Index]
-	if !seen && len(e.tools) >= chat.MaxParts {
+	call, opens, ok := e.calls.Of(tc)
+	if !ok {
 		return out // more tool calls than any answer makes: dropped
 	}
-	if !seen {
+	if opens {
 		out = e.closeBlock(out)
-		if e.tools == nil {
-			e.tools = make(map[int]int)
-		}
 		id := tc.ID
 		if id == "" {
 			id = NewToolID()
@@ -206,10 +205,10 @@ func (e *Encoder) tool(out []byte, tc *chat.ToolCallDelta) []byte {
 		}
 		b, _ := json.Marshal(Block{Type: "tool_use", ID: id, Name: tc.Function.Name, Input: json.RawMessage("{}")})
 		out = e.openBlock(out, kindTool, string(b))
-		blk = e.open
-		e.tools[tc.Index] = blk
+		e.tools = append(e.tools, e.open)
 		e.calledTools = true
 	}
+	blk := e.tools[call]
 	if tc.Function.Arguments == "" {
 		return out
 	}

@@ -39,9 +39,10 @@ type Stream struct {
 	body    []byte // an event's members, built by hand
 
 	msg    *openMessage      // the open message item, nil when none
-	calls  map[int]*openCall // open function_call items by chunk index
-	order  []int             // open call indexes in opening order
-	closed map[int]bool      // chunk indexes of calls closed before the end
+	apart  chat.Calls        // the answer's tool calls, told apart
+	calls  map[int]*openCall // open function_call items by call (apart's numbering)
+	order  []int             // open calls in opening order
+	closed map[int]bool      // calls closed before the end
 	finish string
 	usage  *chat.Usage
 	chunk  chat.StreamChunk // the chunk Chunk reads, kept so its id is copied once a stream
@@ -167,8 +168,13 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 		if d.Refusal != nil && *d.Refusal != "" {
 			s.refusal(*d.Refusal)
 		}
-		for _, tc := range d.ToolCalls {
-			s.toolCall(tc.Index, tc.ID, tc.Function.Name, tc.Function.Arguments)
+		for i := range d.ToolCalls {
+			// Parallel calls an upstream sent at one index are told
+			// apart: each call has an index of its own from here on.
+			tc := &d.ToolCalls[i]
+			if call, _, ok := s.apart.Of(tc); ok {
+				s.toolCall(call, tc.ID, tc.Function.Name, tc.Function.Arguments)
+			}
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			s.finish = *ch.FinishReason

@@ -71,6 +71,9 @@ var answerMembers = []string{"choices", "usage"}
 func (Adapter) ResponseUsage(body []byte, _ provider.Endpoint) (out, usage []byte, err error) {
 	var m [2][]byte
 	if rawjson.Check(body, answerMembers, m[:]) && len(m[0]) > 0 && m[0][0] == '[' {
+		if emptyArray(m[0]) {
+			return nil, nil, errNoChoice
+		}
 		return body, m[1], nil
 	}
 	var probe struct {
@@ -82,7 +85,26 @@ func (Adapter) ResponseUsage(body []byte, _ provider.Endpoint) (out, usage []byt
 	if len(probe.Choices) == 0 || probe.Choices[0] != '[' {
 		return nil, nil, errors.New("openai: response has no choices array")
 	}
+	if emptyArray(probe.Choices) {
+		return nil, nil, errNoChoice
+	}
 	return body, rawjson.Member(body, "usage"), nil
+}
+
+// errNoChoice is a chat completion whose choices array is empty: no
+// answer, which a client reading choices[0] cannot use (review 33a).
+var errNoChoice = errors.New("openai: response has no choice")
+
+// emptyArray reports whether the JSON array raw holds no element.
+func emptyArray(raw []byte) bool {
+	for _, c := range raw[1:] {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return c == ']'
+		}
+	}
+	return false
 }
 
 // Stream passes chunks through as they come, marking content, errors, usage

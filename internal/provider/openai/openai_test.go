@@ -68,7 +68,10 @@ func TestNewRequestPassesThroughAllButModel(t *testing.T) {
 }
 
 func TestResponseRejectsWhatIsNotACompletion(t *testing.T) {
-	for _, body := range []string{`not json`, `{"id":"x"}`, `{"choices":null}`, `{"choices":{}}`} {
+	// An empty choices array is no answer either: a client reads choices[0]
+	// (review 33a).
+	for _, body := range []string{`not json`, `{"id":"x"}`, `{"choices":null}`, `{"choices":{}}`,
+		`{"choices":[]}`, `{"choices":[ ],"usage":{"total_tokens":7}}`, `{"Choices":[]}`} {
 		if _, err := (Adapter{}).Response([]byte(body), provider.Endpoint{}); err == nil {
 			t.Errorf("%s: accepted", body)
 		}
@@ -86,12 +89,12 @@ func TestResponseRejectsWhatIsNotACompletion(t *testing.T) {
 // accepts), and nil when there is none.
 func TestResponseUsage(t *testing.T) {
 	for _, c := range []struct{ body, usage string }{
-		{`{"choices":[],"usage":{"total_tokens":7}}`, `{"total_tokens":7}`},
+		{`{"choices":[{}],"usage":{"total_tokens":7}}`, `{"total_tokens":7}`},
 		{`{"usage":{"total_tokens":1},"choices":[{}],"usage":{"total_tokens":2}}`, `{"total_tokens":2}`},
-		{`{"choices":[],"Usage":{"total_tokens":7}}`, ``},
-		{`{"choices":[]}`, ``},
-		{`{"Choices":[],"usage":{"total_tokens":3}}`, `{"total_tokens":3}`},
-		{` {"choices" : [ ] , "usage" : null } `, `null`},
+		{`{"choices":[{}],"Usage":{"total_tokens":7}}`, ``},
+		{`{"choices":[{}]}`, ``},
+		{`{"Choices":[{}],"usage":{"total_tokens":3}}`, `{"total_tokens":3}`},
+		{` {"choices" : [ {} ] , "usage" : null } `, `null`},
 	} {
 		out, usage, err := Adapter{}.ResponseUsage([]byte(c.body), provider.Endpoint{})
 		if err != nil || string(out) != c.body || string(usage) != c.usage || (usage == nil) != (c.usage == "") {
