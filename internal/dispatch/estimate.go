@@ -7,7 +7,10 @@ package dispatch
 // bytesPerToken, and imageTokens for each inline image or
 // file — a data: URL, or a long base64 string (Anthropic's and Gemini's
 // inline data) — which a byte count would make hundreds of times what the
-// provider bills.
+// provider bills; and as much for each image or file the request names by
+// reference (a URL or a file id, reference): the provider fetches it and
+// bills it as it bills inline data, which the bytes of its name would
+// make a hundredth of (review 33b).
 const (
 	bytesPerToken = 4
 	// imageTokens is the ceiling of one image at the providers Detour
@@ -22,6 +25,7 @@ const (
 // inputEstimate is the estimated input tokens of a request body.
 func inputEstimate(body []byte) int {
 	text, inline := 0, 0
+	var key []byte // the member name a string value follows
 	for i := 0; i < len(body); i++ {
 		if body[i] != '"' {
 			continue
@@ -38,11 +42,20 @@ func inputEstimate(body []byte) int {
 			end++
 		}
 		s := body[i+1 : min(end, len(body))]
+		next := end + 1
+		for next < len(body) && (body[next] == ' ' || body[next] == '\t' || body[next] == '\n' || body[next] == '\r') {
+			next++
+		}
 		switch {
-		case isDataURL(s), b64 && len(s) >= minInline:
+		case next < len(body) && body[next] == ':': // a member's name
+			text += len(s)
+			key = s
+		case isDataURL(s), b64 && len(s) >= minInline, reference(key):
 			inline++
+			key = nil
 		default:
 			text += len(s)
+			key = nil
 		}
 		i = end
 	}
@@ -62,6 +75,19 @@ func isDataURL(s []byte) bool {
 		if s[i] == ',' {
 			return i >= 12 && string(s[i-7:i]) == ";base64"
 		}
+	}
+	return false
+}
+
+// reference reports whether a string under the member key names an image
+// or a file the provider fetches: OpenAI's image_url (a URL, or an object
+// whose url it is) and file_id, the Responses API's file_url, Anthropic's
+// {"type":"url","url":…} and {"type":"file","file_id":…} sources, Gemini's
+// fileData.fileUri.
+func reference(key []byte) bool {
+	switch string(key) {
+	case "url", "image_url", "file_url", "file_id", "fileUri", "file_uri":
+		return true
 	}
 	return false
 }

@@ -28,6 +28,14 @@ func TestInputEstimate(t *testing.T) {
 		{"short base64-like word is text", `{"k":"QUJD"}`, (1 + 4 + 3) / 4},
 		// An escape is never base64: the string is text, counted as sent (7 bytes before the A's).
 		{"escapes stay text", `{"k":"a\"b\\c` + strings.Repeat("A", 2000) + `"}`, (1 + 7 + 2000 + 3) / 4},
+		// An image or file named by reference is fetched and billed as inline data (review 33b);
+		// the member names still count as text, the reference does not.
+		{"image by URL (OpenAI image_url object)", `{"image_url":{"url":"https://x.example/a.jpg"}}`, (9+3+3)/4 + imageTokens},
+		{"image by URL (Responses input_image)", `{"image_url" : "https://x.example/a.jpg"}`, (9+3)/4 + imageTokens},
+		{"file by id (OpenAI, Anthropic)", `{"file":{"file_id":"file-abc"}}`, (4+7+3)/4 + imageTokens},
+		{"Gemini fileData", `{"fileData":{"mimeType":"application/pdf","fileUri":"gs://b/d.pdf"}}`, (8+8+15+7+3)/4 + imageTokens},
+		{"a value after a reference is text", `{"url":"https://x.example/a.jpg","alt":"cat"}`, (3+3+3+3)/4 + imageTokens},
+		{"a name is not a reference", `{"url":{"type":"x"}}`, (3+4+1+3)/4},
 	} {
 		if got := inputEstimate([]byte(c.body)); got != c.want {
 			t.Errorf("%s: %d tokens, want %d", c.name, got, c.want)

@@ -137,7 +137,11 @@ func parseUsage(raw []byte) *provider.Usage {
 // estimate. The usage of a stream cut after its commit point is
 // what its upstream had counted when it reported (an Anthropic stream
 // reports at its start): incomplete. A billable attempt with no usage at
-// all gets an Estimate of its input for client limits.
+// all, or only an incomplete one, gets an Estimate of its input for client
+// limits. Tokens an upstream counts in total_tokens beyond prompt and
+// completion are output: xAI and Gemini's OpenAI-compatible endpoint
+// report reasoning beside completion_tokens, not in it, and bill it as
+// output (review 33b; docs/config.md, "Usage and cost").
 func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 	if u := o.usage; u != nil {
 		// The cache's reads and writes are parts of the prompt: together
@@ -145,12 +149,13 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		prompt := count(u.PromptTokens)
 		cached := min(count(u.Cached()), prompt)
 		written := min(count(u.CacheWrite()), prompt-cached)
-		a.Usage = &decision.Usage{PromptTokens: prompt, CompletionTokens: count(u.CompletionTokens),
-			TotalTokens: count(u.TotalTokens), CachedTokens: cached, CacheWriteTokens: written,
+		total := count(u.TotalTokens)
+		a.Usage = &decision.Usage{PromptTokens: prompt, CompletionTokens: max(count(u.CompletionTokens), total-prompt),
+			TotalTokens: total, CachedTokens: cached, CacheWriteTokens: written,
 			CacheWrite1hTokens: min(count(u.CacheWrite1h()), written), Incomplete: cutStream(o)}
 	}
 	p := t.Price
-	if o.billable && a.Usage == nil && sent != nil {
+	if o.billable && (a.Usage == nil || a.Usage.Incomplete) && sent != nil {
 		e := &decision.Estimate{InputTokens: inputEstimate(sent)}
 		if p != nil {
 			e.USD = float64(e.InputTokens) * p.Input / 1e6

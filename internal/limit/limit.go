@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/detour-llm/detour/internal/config"
@@ -76,6 +77,12 @@ type Refusal struct {
 type Limiter struct {
 	c   Counter
 	now func() time.Time
+	// carry is, per key name, the part of a micro-dollar spent but not yet
+	// counted: spend is counted in whole micro-dollars, and a request that
+	// cost less (a short embedding) must still move its budget (review
+	// 33b). At most a micro-dollar per key is lost on a restart.
+	mu    sync.Mutex
+	carry map[string]float64
 }
 
 // New returns a Limiter over c; now nil means time.Now.
@@ -170,7 +177,10 @@ func (l *Limiter) Spend(ctx context.Context, k *config.ClientKey, tokens int, us
 	}
 	keys, _ := windows(k.Name, l.now())
 	cs := caps(k)
-	micro := saturate(math.Round(usd * microUSD))
+	var micro int64
+	if cs[USDPerDay] > 0 || cs[USDPerMonth] > 0 {
+		micro = l.micro(k.Name, usd)
+	}
 	deltas := []int64{0, 0, 0, 0}
 	if cs[TokensPerMinute] > 0 {
 		deltas[TokensPerMinute] = min(int64(max(tokens, 0)), Ceiling)
@@ -182,4 +192,20 @@ func (l *Limiter) Spend(ctx context.Context, k *config.ClientKey, tokens int, us
 		deltas[USDPerMonth] = micro
 	}
 	l.c.Add(ctx, keys, deltas)
+}
+
+// micro is usd in whole micro-dollars with what name's earlier spends left
+// over, keeping the new remainder for the next.
+func (l *Limiter) micro(name string, usd float64) int64 {
+	if !(usd > 0) || usd*microUSD >= Ceiling {
+		return saturate(usd * microUSD)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	whole, frac := math.Modf(usd*microUSD + l.carry[name])
+	if l.carry == nil {
+		l.carry = make(map[string]float64)
+	}
+	l.carry[name] = frac
+	return saturate(whole)
 }

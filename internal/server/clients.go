@@ -137,13 +137,34 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, a *admi
 	return true
 }
 
+// spender is the state and the key whose limits a's request spends
+// against when it ends: the key of that name in the configuration served
+// now, so that a budget or rate a reload added or changed counts the
+// requests already in flight (review 33b: a budget added to stop a
+// runaway key's spending must count its long streams); the key it was
+// admitted under when a reload has removed it since.
+func (s *Server) spender(a *admitted) (*State, *config.ClientKey) {
+	cur := s.state.Load()
+	if cur == a.st || cur == nil || a.client == nil {
+		return a.st, a.client
+	}
+	for i := range cur.Config.Clients {
+		if k := &cur.Config.Clients[i]; k.Name == a.client.Name {
+			return cur, k
+		}
+	}
+	return a.st, a.client
+}
+
 // spend records what the request used against client's limits: each
 // billable attempt's tokens and cost as its upstream reported them (an
 // attempt the provider does not charge for spends nothing), where known, an
 // attempt reporting less than nothing counting as nothing (it must not take
 // back what another attempt spent); a billable attempt whose upstream never
-// said counts its Estimate (its input), so a client cannot spend for free by
-// leaving a stream before its count arrives.
+// said, or said only part (a stream cut or left after its first count),
+// counts at least its Estimate (its input), so a client cannot spend for
+// free by leaving a stream before its count arrives, nor after a count of
+// 0 (review 33b: servers that learn the input only at the end).
 func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.Decision) {
 	if st.Limits == nil || client == nil || rec == nil {
 		return
@@ -158,19 +179,18 @@ func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.D
 			// reported (docs/config.md, "rate.tokens_per_minute").
 			continue
 		}
-		e := a.Estimate
-		switch u := a.Usage; {
-		case u != nil:
-			tokens += min(max(u.TotalTokens, u.PromptTokens+u.CompletionTokens, 0), limit.Ceiling)
-		case e != nil:
-			tokens += min(max(e.InputTokens, 0), limit.Ceiling)
+		t, d := 0, 0.0
+		if u := a.Usage; u != nil {
+			t = max(u.TotalTokens, u.PromptTokens+u.CompletionTokens, 0)
 		}
-		switch {
-		case a.CostUSD.Known() && *a.CostUSD > 0:
-			usd += float64(*a.CostUSD)
-		case a.CostUnknown && e != nil && e.USD > 0:
-			usd += e.USD
+		if a.CostUSD.Known() && *a.CostUSD > 0 {
+			d = float64(*a.CostUSD)
 		}
+		if e := a.Estimate; e != nil { // usage unknown or partial
+			t, d = max(t, e.InputTokens), max(d, e.USD)
+		}
+		tokens += min(t, limit.Ceiling)
+		usd += d
 	}
 	st.Limits.Spend(context.WithoutCancel(r.Context()), client, tokens, usd)
 }

@@ -72,7 +72,8 @@ func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted,
 	if first {
 		disp.Record(r.Context(), res)
 	}
-	spend(r, a.st, a.client, res.Decision)
+	st, client := s.spender(a)
+	spend(r, st, client, res.Decision)
 	if held != nil {
 		held.release()
 	}
