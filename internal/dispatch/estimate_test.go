@@ -35,7 +35,7 @@ func TestInputEstimate(t *testing.T) {
 		{"file by id (OpenAI, Anthropic)", `{"file":{"file_id":"file-abc"}}`, (4+7+3)/4 + imageTokens},
 		{"Gemini fileData", `{"fileData":{"mimeType":"application/pdf","fileUri":"gs://b/d.pdf"}}`, (8+8+15+7+3)/4 + imageTokens},
 		{"a value after a reference is text", `{"url":"https://x.example/a.jpg","alt":"cat"}`, (3+3+3+3)/4 + imageTokens},
-		{"a name is not a reference", `{"url":{"type":"x"}}`, (3+4+1+3)/4},
+		{"a name is not a reference", `{"url":{"type":"x"}}`, (3 + 4 + 1 + 3) / 4},
 	} {
 		if got := inputEstimate([]byte(c.body)); got != c.want {
 			t.Errorf("%s: %d tokens, want %d", c.name, got, c.want)
