@@ -16,9 +16,12 @@ import (
 // X-Detour-Class unknown and the decision's other headers, and the record
 // says the same (it once said ok beside the client's 502).
 func TestDoorsUntranslatableAnswer(t *testing.T) {
-	// A completion without choices: Chat Completions relays it as is, the
-	// Messages and Responses doors have nothing to answer with.
-	const answer = `{"id":"chatcmpl-x","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[]}`
+	// A choice whose content is an object and whose tool call's arguments
+	// are not JSON: Chat Completions relays it as is, the Messages door
+	// cannot express the call's input nor the Responses door the content.
+	// (A completion with no choice at all is a server_error on every door:
+	// untranslatable_test.go.)
+	const answer = `{"id":"chatcmpl-x","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":{"not":"text"},"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{not json"}}]},"finish_reason":"tool_calls"}]}`
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"openai":    func(int, upstreamtest.Request) upstreamtest.Step { return upstreamtest.Step{Body: answer} },
 		"anthropic": script(),
