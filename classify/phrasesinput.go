@@ -160,6 +160,17 @@ var inputPhrases = []phrase{
 	{a: "no tools were specified", class: BadRequest, badInput: true},
 	{a: "no tools were provided", class: BadRequest, badInput: true},
 	{a: "unrecognized request argument", class: BadRequest, badInput: true},
+	// A strict server that refuses a member it does not take, naming it
+	// (Crusoe: "Request blocked: parameter 'reasoning' is not allowed", a
+	// 403): the request's member, never the account's access, so it
+	// decides over the 403 as well; the looser "parameter 'x' is not
+	// allowed" only where the status leaves it open.
+	{a: "request blocked: parameter", class: BadRequest},
+	{a: "parameter", b: "is not allowed", gap: 40, class: BadRequest, badInput: true},
+	// A thought signature the request carries back that the model cannot
+	// read (Gemini's INVALID_ARGUMENT "Corrupted thought signature."): the
+	// client's history, like a missing one ("is missing a").
+	{a: "corrupted thought signature", class: BadRequest, badInput: true},
 	{a: "unknown parameter", class: BadRequest, badInput: true},
 	{a: "unknown field", class: BadRequest, badInput: true},        // Cohere: "unknown field: parameter 'x' is not a valid field"
 	{a: "is not a valid field", class: BadRequest, badInput: true}, // (the corpus's line: a member the API does not have is the client's)

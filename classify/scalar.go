@@ -24,6 +24,11 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.addText(v)
 				f.topText = f.topText || len(v) > 0
 			}
+		case "errors": // a list of bare sentences (Crusoe: {"errors":["Request blocked: parameter 'reasoning' is not allowed"]})
+			if str {
+				f.hasError = true
+				f.addText(v)
+			}
 		case "msg", "errmsg": // a vendor status envelope's message: read only with its status (statusEnvelope)
 			if str {
 				f.topMsg = v
