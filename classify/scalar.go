@@ -25,8 +25,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.topText = f.topText || len(v) > 0
 			}
 		case "errors": // a list of bare sentences (Crusoe: {"errors":["Request blocked: parameter 'reasoning' is not allowed"]})
-			if str {
-				f.hasError = true
+			if str { // read, but not taken for an error by itself: a 2xx is not failed by it
 				f.addText(v)
 			}
 		case "msg", "errmsg": // a vendor status envelope's message: read only with its status (statusEnvelope)
