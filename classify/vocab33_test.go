@@ -43,4 +43,10 @@ func TestVocabularyRoundThirtyThree(t *testing.T) {
 		{name: "request blocked without a parameter stays forbidden", status: 403,
 			body: `{"errors":["Request blocked"]}`, req: chat, model: "m", want: Forbidden},
 	})
+	// A completion that also carries such a list is still an answer: the
+	// list is read as text, never taken for an error by itself.
+	ok := `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"errors":["Your account has been suspended."]}`
+	if v := Classify(Response{Status: 200, Body: []byte(ok), Request: []byte(chat), Model: "m"}); v.Failed {
+		t.Errorf("a 2xx completion beside an errors list: %s (%s), want an answer", v.Class, v.Evidence)
+	}
 }
