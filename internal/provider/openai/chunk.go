@@ -20,6 +20,7 @@ type choiceFacts struct {
 	index   int
 	content bool // content of any kind, or a finish_reason
 	finish  bool // a non-empty finish_reason
+	error   bool // a non-null "error" member, or finish_reason "error"
 }
 
 // read fills f from data, reusing f.choices. Every event of a stream goes
@@ -43,7 +44,7 @@ func (f *facts) decode(data []byte) {
 		f.malformed = true
 		return
 	}
-	f.error = len(c.Error) > 0 && !bytes.Equal(c.Error, []byte("null"))
+	f.error = notNull(c.Error)
 	f.usage = c.Usage
 	for _, ch := range c.Choices {
 		d := ch.Delta
@@ -51,9 +52,19 @@ func (f *facts) decode(data []byte) {
 		content := nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) || nonEmpty(d.Reasoning) ||
 			present(d.ReasoningDetails) || present(d.ToolCalls) || present(d.FunctionCall) ||
 			present(d.Audio) || present(d.Images) || finish
-		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish})
+		failed := notNull(ch.Error) || ch.FinishReason != nil && *ch.FinishReason == finishError
+		f.error = f.error || failed
+		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish, error: failed})
 	}
 }
+
+// finishError is the finish_reason of a choice that failed mid-stream
+// (OpenRouter: the error object beside it or in the choice, docs/behaviour.md,
+// "Streams").
+const finishError = "error"
+
+// notNull reports whether a raw member is present and not null.
+func notNull(m json.RawMessage) bool { return len(m) > 0 && !bytes.Equal(m, []byte("null")) }
 
 // Member names scan reads, per level. A key that matches one of its level's
 // names only in another letter case, that has an escape or a non-ASCII
@@ -62,7 +73,7 @@ func (f *facts) decode(data []byte) {
 // duplicate wins, which scan does not imitate.
 var (
 	topNames    = []string{"error", "choices", "usage"}
-	choiceNames = []string{"index", "delta", "finish_reason"}
+	choiceNames = []string{"index", "delta", "finish_reason", "error"}
 	// deltaNames: the first four are strings (*string in chunk), the rest
 	// raw values (json.RawMessage).
 	deltaNames = []string{"content", "refusal", "reasoning_content", "reasoning",
@@ -110,6 +121,7 @@ func (f *facts) scan(data []byte) bool {
 				if !sure {
 					return false
 				}
+				f.error = f.error || c.error
 				f.choices = append(f.choices, c)
 			}
 		case 2: // usage
@@ -129,7 +141,7 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 	if !ok {
 		return c, false
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := provider.PlainName(k, choiceNames)
 		if !sure {
@@ -165,10 +177,16 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 			switch v[0] {
 			case 'n':
 			case '"':
-				c.finish = len(v) > 2 // any character, escaped or not, makes it non-empty
+				if bytes.IndexByte(v, '\\') >= 0 {
+					return c, false // an escaped reason: decode reads what it says
+				}
+				c.finish = len(v) > 2
+				c.error = c.error || string(v) == `"`+finishError+`"`
 			default:
 				return c, false
 			}
+		case 3: // error
+			c.error = c.error || string(v) != "null"
 		}
 	}
 	c.content = c.content || c.finish

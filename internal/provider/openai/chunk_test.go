@@ -27,6 +27,14 @@ var chunkCases = []string{
 	`{"choices":[{"index":0,"finish_reason":"s"},{"index":1,"delta":{"content":"b"}}]}`,
 	`{"choices":[{"index":0,"delta":{"content":"a"}}],"error":{}}`,
 	`{"choices":[{"index":-3,"delta":null,"finish_reason":""}]}`,
+	// A choice that failed (OpenRouter): its own error object, or
+	// finish_reason "error"; a null error is none.
+	`{"id":"gen-1","choices":[{"index":0,"delta":{"content":""},"finish_reason":"error","error":{"code":502,"message":"Upstream error from provider"}}]}`,
+	`{"choices":[{"index":0,"delta":{"content":"a"},"error":{"message":"x"}}]}`,
+	`{"choices":[{"index":0,"delta":{"content":"a"},"error":null}]}`,
+	`{"choices":[{"index":0,"finish_reason":"error"}]}`,
+	`{"choices":[{"index":0,"finish_reason":"\u0065rror"}]}`,
+	`{"choices":[{"index":0,"finish_reason":"errors"}]}`,
 	// Left to decode, or malformed.
 	`{"Choices":[{"index":0,"delta":{"content":"a"}}]}`,
 	`{"choices":[{"INDEX":2,"delta":{"Content":"a"}}]}`,
@@ -110,4 +118,26 @@ func norm(f facts) facts {
 		f.choices = nil
 	}
 	return f
+}
+
+// TestChunkChoiceError: a choice that failed makes the chunk an error (the
+// stream fails over, or is cut), read alike by the scan and by decode; a
+// null error member and another finish reason do not (review 33c).
+func TestChunkChoiceError(t *testing.T) {
+	for c, want := range map[string]bool{
+		`{"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error","error":{"code":502,"message":"Upstream error"}}]}`: true,
+		`{"choices":[{"index":0,"delta":{"content":"a"},"error":{"message":"x"}}]}`:                                                true,
+		`{"choices":[{"index":0,"finish_reason":"error"}]}`:                                                                        true,
+		`{"choices":[{"index":0,"finish_reason":"\u0065rror"}]}`:                                                                   true,
+		`{"choices":[{"index":0,"delta":{"content":"a"},"error":null}]}`:                                                           false,
+		`{"choices":[{"index":0,"finish_reason":"stop"}]}`:                                                                         false,
+	} {
+		var f facts
+		if f.read([]byte(c)); f.error != want {
+			t.Errorf("%s: error %v, want %v", c, f.error, want)
+		}
+		if d := decoded([]byte(c)); d.error != want {
+			t.Errorf("%s: decode says error %v, want %v", c, d.error, want)
+		}
+	}
 }

@@ -146,6 +146,9 @@ type chunk struct {
 			Images json.RawMessage `json:"images"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
+		// Error is a choice's own error object (OpenRouter's in-band
+		// failure of one choice, with finish_reason "error").
+		Error json.RawMessage `json:"error"`
 	} `json:"choices"`
 	Usage *provider.Usage `json:"usage"`
 }
