@@ -10,14 +10,14 @@ import (
 
 // rulesFor is what the scrubber of cfg removes (see docs/design.md,
 // "Operator secrets"): every provider key, every client key, the value of
-// every provider header whose name says it carries a credential, the
-// password of the Redis URL; and each provider's base URL.
+// every provider header but those known to carry no secret (publicHeader),
+// the password of the Redis URL; and each provider's base URL.
 func rulesFor(cfg *config.Config) redact.Rules {
 	var r redact.Rules
 	for _, p := range cfg.Providers {
 		r.Secrets = append(r.Secrets, p.APIKey)
 		for k, v := range p.Headers {
-			if credentialHeader(k) {
+			if !publicHeader(k) {
 				r.Secrets = append(r.Secrets, v)
 			}
 		}
@@ -39,11 +39,20 @@ func rulesFor(cfg *config.Config) redact.Rules {
 	return r
 }
 
-// credentialHeader: a header of this name carries a credential.
-func credentialHeader(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"auth", "key", "token", "secret", "cookie", "session", "password", "signature"} {
-		if strings.Contains(n, w) {
+// publicHeaders are the provider headers known to carry no secret: an
+// app's attribution (OpenRouter's HTTP-Referer and X-Title), the client's
+// name, an API version or beta, an organisation or project id. Any other
+// header's value is scrubbed, whatever its name: a gateway's key may come
+// under any name (X-Custom-Gateway), and a name's words were once all that
+// decided (review 33c). Scrubbing a value that was no secret costs a word
+// in a message; missing one leaks a key.
+var publicHeaders = []string{"HTTP-Referer", "Referer", "X-Title", "User-Agent",
+	"anthropic-version", "anthropic-beta", "OpenAI-Organization", "OpenAI-Project", "OpenAI-Beta"}
+
+// publicHeader reports whether a header of this name carries no secret.
+func publicHeader(name string) bool {
+	for _, h := range publicHeaders {
+		if strings.EqualFold(name, h) {
 			return true
 		}
 	}
