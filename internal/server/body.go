@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sync/atomic"
 
@@ -107,8 +108,19 @@ func (s *Server) readBody(r *http.Request, cfg *config.Config) (body []byte, hel
 		}
 		if err != nil {
 			s.bodies.give(held)
-			return nil, 0, &bodyFailure{http.StatusBadRequest, "could not read the request body: " + err.Error()}
+			return nil, 0, readFailure(err)
 		}
 	}
 	return buf, held, nil
+}
+
+// readFailure is the answer to a body whose read failed: 408 when it did
+// not arrive within the server's read timeout, else 400. The wording is
+// fixed: the error's own text names the socket's addresses.
+func readFailure(err error) *bodyFailure {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &bodyFailure{http.StatusRequestTimeout, "the request body did not arrive in time"}
+	}
+	return &bodyFailure{http.StatusBadRequest, "could not read the request body: the connection failed while it was sent"}
 }

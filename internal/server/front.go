@@ -57,13 +57,20 @@ type admitted struct {
 func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted {
 	st := s.state.Load()
 	if r.Method != http.MethodPost {
+		closeAfter(w)
 		w.Header().Set("Allow", http.MethodPost)
 		d.fail(w, http.StatusMethodNotAllowed, "method_not_allowed", "use POST for "+r.URL.Path)
 		return nil
 	}
 	client, ok := d.client(st.Config, r)
 	if !ok {
+		closeAfter(w)
 		d.fail(w, http.StatusUnauthorized, "invalid_api_key", "missing or invalid client key: "+d.keyHint)
+		return nil
+	}
+	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		d.fail(w, http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"the body must not be encoded: Detour reads Content-Encoding: identity only, not "+quoteHeader(ce))
 		return nil
 	}
 	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
@@ -91,6 +98,9 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 			code = "inflight_body_limit"
 		case http.StatusRequestEntityTooLarge:
 			code = "request_too_large"
+		case http.StatusRequestTimeout:
+			code = "request_timeout"
+			closeAfter(w) // the connection's read deadline has passed
 		}
 		d.fail(w, fail.status, code, fail.msg)
 		return nil

@@ -35,6 +35,7 @@ const corsExposeHeaders = "X-Detour-Decision, X-Detour-Route, X-Detour-Target, X
 // request may go on (otherwise the answer is written).
 func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 	if !hostAllowed(cfg, r) {
+		closeAfter(w)
 		refuse(w, http.StatusForbidden, "invalid_request_error", "host_not_allowed",
 			"this gateway does not answer to Host "+quoteHeader(r.Host)+" (a guard against DNS rebinding): use localhost or an IP address, or list the name in allowed_hosts")
 		return false
@@ -45,6 +46,7 @@ func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+			closeAfter(w)
 			refuse(w, http.StatusForbidden, "invalid_request_error", "cross_site_request",
 				"requests made by web pages of another site are refused; list the page's origin in cors.allowed_origins to allow it")
 			return false
@@ -52,6 +54,7 @@ func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if !originAllowed(cfg, origin) {
+		closeAfter(w)
 		refuse(w, http.StatusForbidden, "invalid_request_error", "origin_not_allowed",
 			"requests from web pages at origin "+quoteHeader(origin)+" are refused; list it in cors.allowed_origins to allow it")
 		return false
@@ -191,3 +194,9 @@ func quoteHeader(v string) string {
 		return r
 	}, v) + `"`
 }
+
+// closeAfter makes the answer being written the connection's last. A
+// refusal made before a client key is known (a guard's 403, a 401, a 405,
+// an unknown path) closes the connection, so a client without a key cannot
+// keep idle connections open for the idle timeout (docs/security.md).
+func closeAfter(w http.ResponseWriter) { w.Header().Set("Connection", "close") }

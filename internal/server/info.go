@@ -15,12 +15,14 @@ import (
 // not call, or that Detour does not know, is OpenAI's 404 model_not_found.
 func (s *Server) models(w http.ResponseWriter, r *http.Request, id string) {
 	if r.Method != http.MethodGet {
+		closeAfter(w)
 		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use GET for /v1/models")
 		return
 	}
 	st := s.state.Load()
 	client, ok := clientOf(st.Config, r)
 	if !ok {
+		closeAfter(w)
 		writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_api_key", "missing or invalid client key: send Authorization: Bearer <key>")
 		return
 	}

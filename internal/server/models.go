@@ -18,6 +18,7 @@ func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodGet {
+		closeAfter(w)
 		w.Header().Set("Allow", http.MethodGet)
 		anthropicError(w, http.StatusMethodNotAllowed, "use GET for /v1/models")
 		return
@@ -25,6 +26,7 @@ func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
 	st := s.state.Load()
 	client, ok := anthropicClient(st.Config, r)
 	if !ok {
+		closeAfter(w)
 		anthropicError(w, http.StatusUnauthorized, "missing or invalid client key: send x-api-key: <key> or Authorization: Bearer <key>")
 		return
 	}

@@ -69,6 +69,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
 		}))
 	}
 	notFound := func(w http.ResponseWriter, r *http.Request) {
+		closeAfter(w)
 		if r.Header.Get("Anthropic-Version") != "" { // an Anthropic SDK: its envelope
 			anthropicError(w, http.StatusNotFound, notFoundMessage(r.URL.Path))
 			return
@@ -90,6 +91,7 @@ func (s *Server) Current() *State { return s.state.Load() }
 // ServeHTTP implements http.Handler: the front's guards (guard.go), then
 // the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = &deadlineWriter{ResponseWriter: w}
 	if guard(s.state.Load().Config, w, r) {
 		s.mux.ServeHTTP(w, r)
 	}
@@ -99,6 +101,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // /v1/health (when admin_listen is set), behind the same guards.
 func (s *Server) Admin() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w = &deadlineWriter{ResponseWriter: w}
 		if guard(s.state.Load().Config, w, r) {
 			s.admin.ServeHTTP(w, r)
 		}
@@ -112,6 +115,7 @@ func (s *Server) Admin() http.Handler {
 func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if keys := s.state.Load().Config.AdminKeys; len(keys) > 0 && !bearerMatches(r, keys) && !basicMatches(r, keys) {
+			closeAfter(w)
 			w.Header().Set("WWW-Authenticate", `Basic realm="detour operator", charset="UTF-8"`)
 			refuse(w, http.StatusUnauthorized, "authentication_error", "invalid_admin_key",
 				"missing or invalid admin key: send Authorization: Bearer <one of admin_keys>, or Basic credentials whose password is one")
