@@ -31,7 +31,9 @@ var allowed = map[string][]string{
 	// Scrubs secrets from text leaving the process; knows nothing of config.
 	"internal/redact": {},
 	// Health does not know what classes mean: the caller tells it.
-	"internal/health": {},
+	"internal/health": {"internal/redisfail"},
+	// Tells an unreachable Redis from an error reply: nothing of ours.
+	"internal/redisfail": {},
 	// Config decodes into plain data; it knows classes and dialects, and
 	// resolves each route's policy.Table once at load.
 	"internal/config": {"classify", "internal/policy", "internal/route"},
@@ -57,7 +59,7 @@ var allowed = map[string][]string{
 		"internal/policy", "internal/provider", "internal/provider/anthropic", "internal/provider/gemini",
 		"internal/provider/chat", "internal/provider/openai", "internal/rawjson", "internal/route", "internal/splice", "internal/sse"},
 	// Client limits count in memory or Redis; they read client keys only.
-	"internal/limit": {"internal/config"},
+	"internal/limit": {"internal/config", "internal/redisfail"},
 	// The HTTP front talks to dispatch, never to adapters or policy directly,
 	// and not to provider either (docs/design.md, "Who owns the client"): it
 	// sees canonical JSON and dispatch's facts, and writes them for its

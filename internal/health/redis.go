@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/detour-llm/detour/internal/redisfail"
 )
 
 const (
@@ -129,8 +131,14 @@ func (s *RedisStore) try(ctx context.Context) bool {
 }
 
 // done records the outcome of one Redis operation; it reports whether the
-// result can be used (false: fall back to the local mirror).
+// result can be used (false: fall back to the local mirror). Only an
+// unreachable Redis (redisfail.Outage) stops the sharing; an error reply
+// about one command serves that operation locally and is logged.
 func (s *RedisStore) done(err error) bool {
+	if err != nil && !redisfail.Outage(err) {
+		s.log.Warn("health: redis refused a command; served locally this once", "prefix", s.prefix, "err", err)
+		return false
+	}
 	if err == nil {
 		if s.down.Load() {
 			s.mu.Lock()
@@ -189,8 +197,8 @@ func (s *RedisStore) mget(ctx context.Context, keys []string) ([]any, error) {
 	}
 	if len(keys) == 1 { // one key: no pipeline needed
 		v, err := s.client.Get(ctx, keys[0]).Result()
-		if errors.Is(err, redis.Nil) {
-			return []any{nil}, nil
+		if errors.Is(err, redis.Nil) || err != nil && !redisfail.Outage(err) {
+			return []any{nil}, nil // absent, or foreign: a fresh record
 		}
 		return []any{v}, err
 	}
@@ -201,7 +209,7 @@ func (s *RedisStore) mget(ctx context.Context, keys []string) ([]any, error) {
 		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, redis.Nil) {
+	if redisfail.Outage(err) {
 		return nil, err
 	}
 	// The pipeline reports only its first error, and a key that is absent
@@ -212,7 +220,10 @@ func (s *RedisStore) mget(ctx context.Context, keys []string) ([]any, error) {
 		switch v, err := cmd.Result(); {
 		case err == nil:
 			vals[i] = v
-		case !errors.Is(err, redis.Nil):
+		case errors.Is(err, redis.Nil), !redisfail.Outage(err):
+			// Absent, or foreign (WRONGTYPE): a fresh record, as MGET
+			// reads a key that holds no string.
+		default:
 			return nil, err
 		}
 	}
@@ -252,7 +263,10 @@ func (s *RedisStore) tx(ctx context.Context, key string, fn func(*Record)) (befo
 		lastErr = s.client.Watch(c, func(tx *redis.Tx) error {
 			raw, err := tx.Get(c, full).Result()
 			switch {
-			case errors.Is(err, redis.Nil):
+			case errors.Is(err, redis.Nil), err != nil && !redisfail.Outage(err):
+				// Absent, or foreign (another type: WRONGTYPE): a fresh
+				// record, which the SET below overwrites whatever it held
+				// (docs/scale.md, "Redis").
 				before = Record{}
 			case err != nil:
 				return err

@@ -106,6 +106,7 @@ func TestRedisTopologies(t *testing.T) {
 			t.Run("probe race", func(t *testing.T) { testRedisProbeRace(t, rc) })
 			t.Run("once", func(t *testing.T) { testRedisOnce(t, rc) })
 			t.Run("release", func(t *testing.T) { testRedisRelease(t, rc) })
+			t.Run("foreign", func(t *testing.T) { testRedisForeign(t, rc) })
 		})
 	}
 }

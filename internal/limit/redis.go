@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/detour-llm/detour/internal/redisfail"
 )
 
 // Redis is a Counter shared by every replica through Redis: one Lua script
@@ -86,16 +88,31 @@ func (r *Redis) SetTimeout(d time.Duration) {
 	}
 }
 
+// counterLua reads a counter: count(k) is its value, 0 when absent or
+// foreign — anything Detour did not write, a word, a float, another type
+// (a GET on which fails) — and a foreign one is deleted first, so what the
+// script writes next starts from 0 (docs/scale.md, "Redis"). A script that
+// failed on one once put every client on local counting for good.
+const counterLua = `
+local function count(k)
+  local v = redis.pcall("GET", k)
+  if type(v) == "string" and string.match(v, "^%-?%d+$") then return tonumber(v) end
+  if v then redis.call("DEL", k) end
+  return 0
+end
+`
+
 // admitScript: KEYS are the counters, ARGV[1..n] their caps, ARGV[n+1] the
 // TTL of KEYS[1] in ms. It returns the 0-based index of the first counter
 // at or over its cap, or -1 after counting one request in KEYS[1].
-var admitScript = redis.NewScript(`
+var admitScript = redis.NewScript(counterLua + `
 local n = #KEYS
 for i = 1, n do
   local cap = tonumber(ARGV[i])
-  if cap > 0 and tonumber(redis.call("GET", KEYS[i]) or "0") >= cap then return i - 1 end
+  if cap > 0 and count(KEYS[i]) >= cap then return i - 1 end
 end
 if tonumber(ARGV[1]) > 0 then
+  count(KEYS[1])
   redis.call("INCR", KEYS[1])
   redis.call("PEXPIRE", KEYS[1], ARGV[n + 1])
 end
@@ -105,12 +122,12 @@ return -1`)
 // ms. A counter saturates at Ceiling (exact as a Lua number); the delta goes
 // to INCRBY as the decimal Detour sent, since Redis writes a Lua number
 // of 1e17 or more as "1e+17", which INCRBY refuses.
-var addScript = redis.NewScript(`
+var addScript = redis.NewScript(counterLua + `
 local ceiling = ` + strconv.FormatInt(Ceiling, 10) + `
 for i = 1, #KEYS do
   local d = tonumber(ARGV[2 * i - 1])
   if d ~= 0 then
-    if (tonumber(redis.call("GET", KEYS[i]) or "0") or 0) + d >= ceiling then
+    if count(KEYS[i]) + d >= ceiling then
       redis.call("SET", KEYS[i], "` + strconv.FormatInt(Ceiling, 10) + `")
     else
       redis.call("INCRBY", KEYS[i], ARGV[2 * i - 1])
@@ -127,12 +144,12 @@ return 0`)
 // Ceiling). A marker holds what its share has added so far; only the
 // rest of the total is added (saturating at Ceiling, as in addScript),
 // and the marker then lives as long as the counter's window.
-var flushScript = redis.NewScript(`
+var flushScript = redis.NewScript(counterLua + `
 local ceiling = ` + strconv.FormatInt(Ceiling, 10) + `
 for i = 2, #KEYS do
-  local d = tonumber(ARGV[i]) - (tonumber(redis.call("GET", KEYS[i]) or "0") or 0)
+  local d = tonumber(ARGV[i]) - count(KEYS[i])
   if d > 0 then
-    if (tonumber(redis.call("GET", KEYS[1]) or "0") or 0) + d >= ceiling then
+    if count(KEYS[1]) + d >= ceiling then
       redis.call("SET", KEYS[1], "` + strconv.FormatInt(Ceiling, 10) + `")
     else
       redis.call("INCRBY", KEYS[1], string.format("%.0f", d))
@@ -159,10 +176,17 @@ func (r *Redis) try() bool {
 	return true
 }
 
-// done records an operation's outcome; it reports whether it reached Redis.
+// done records an operation's outcome; it reports whether it reached Redis
+// and succeeded. Only an unreachable Redis (redisfail.Outage) puts the
+// limiter on local counting; an error reply about one command serves that
+// request locally and is logged, and Redis stays shared for the others.
 func (r *Redis) done(err error) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if err != nil && !redisfail.Outage(err) {
+		r.log.Warn("limits: redis refused a command; counted locally this once", "prefix", r.prefix, "err", err)
+		return false
+	}
 	if err == nil {
 		if r.down.Load() {
 			r.down.Store(false)
@@ -326,6 +350,12 @@ func (r *Redis) flush(ctx context.Context) bool {
 			for _, sh := range pend[names[i]].shares {
 				landed = append(landed, r.prefix+names[i]+":flush:"+sh.id)
 			}
+			continue
+		}
+		if !redisfail.Outage(err) {
+			// Redis answered and refused this add: sent again, it would
+			// be refused again, and keep every later flush waiting.
+			r.log.Warn("limits: redis refused a counter's pending spend; dropped", "prefix", r.prefix, "counter", names[i], "err", err)
 			continue
 		}
 		failed = cmp.Or(failed, err)

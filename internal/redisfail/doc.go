@@ -1,0 +1,6 @@
+// Package redisfail tells an unreachable Redis from one that answered with
+// an error: the shared-state stores (internal/health, internal/limit) fall
+// back to local state only for the first, so a key holding something
+// Detour did not write never turns into an outage for every client
+// (docs/scale.md, "Redis").
+package redisfail
