@@ -168,8 +168,13 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 			keys = append(keys, health.Key{Target: t.Name, Provider: p})
 		}
 	}
-	tr := health.New(a.store, health.Settings{FailureThreshold: cfg.Health.FailureThreshold,
-		Cooldown: cfg.Health.Cooldown, MaxCooldown: cfg.Health.MaxCooldown}, keys, nil)
+	h := cfg.Health
+	tr := health.New(a.store, health.Settings{FailureThreshold: h.FailureThreshold,
+		Cooldown: h.Cooldown, MaxCooldown: h.MaxCooldown,
+		// No cooldown this configuration starts is longer: a record read
+		// with a longer one (an earlier configuration's, a skewed
+		// replica's) is bounded by it (docs/behaviour.md, "Health").
+		Longest: max(h.Cooldown, h.MaxCooldown, h.UnavailableCooldown, h.AccountCooldown)}, keys, nil)
 	a.gen++
 	tr.Generation(&a.retired, a.gen)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},

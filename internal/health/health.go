@@ -100,6 +100,10 @@ type Settings struct {
 	// ProbeLease is how long one probe holds the half-open slot before another
 	// request (or replica) may probe. 0 means 30s.
 	ProbeLease time.Duration
+	// Longest bounds every cooldown a record read from the store can hold
+	// (sanity.go): the longest this configuration can start. 0 means no
+	// bound beyond the record's own.
+	Longest time.Duration
 }
 
 func (s Settings) withDefaults() Settings {

@@ -20,6 +20,8 @@ const (
 	// keepFor is how long a key outlives its last cooldown or lease, so
 	// latency and counts survive a quiet night but nothing stale lingers.
 	keepFor = 24 * time.Hour
+	// keepLongest is the most of a cooldown's rest a key's expiry covers.
+	keepLongest = 400 * 24 * time.Hour
 	// retryEvery bounds how often a down Redis is tried again.
 	retryEvery = time.Second
 	// txRetries bounds optimistic retries of one Update under contention.
@@ -296,17 +298,16 @@ func (s *RedisStore) tx(ctx context.Context, key string, fn func(*Record)) (befo
 	return before, after, errConflict
 }
 
-// ttl is the expiry of a record: keepFor past its last cooldown or lease.
+// ttl is the expiry of a record: keepFor past its last cooldown or lease,
+// whose rest counts for at most keepLongest (a sum past that overflowed
+// into a key with no expiry at all; the tracker bounds a cooldown by the
+// longest configured long before that).
 func (s *RedisStore) ttl(r *Record) time.Duration {
-	d := keepFor
 	end := r.CoolUntil
 	if r.ProbeUntil.After(end) {
 		end = r.ProbeUntil
 	}
-	if left := end.Sub(s.now()); left > 0 {
-		d += left
-	}
-	return d
+	return keepFor + min(max(end.Sub(s.now()), 0), keepLongest)
 }
 
 // Claim is SET NX PX in Redis, with a token of this claim as the value: true

@@ -105,7 +105,13 @@ func (t *Tracker) View(ctx context.Context, keys []Key) []Status {
 	}
 	now := t.now()
 	for i := range out {
-		out[i] = combine(&recs[2*i], &recs[2*i+1], now)
+		ep, acct := &recs[2*i], &recs[2*i+1]
+		if t.insane(ep, now) || t.insane(acct, now) {
+			n := t.names(keys[i])
+			t.bound(ctx, ep, n.ep, now)
+			t.bound(ctx, acct, n.acct, now)
+		}
+		out[i] = combine(ep, acct, now)
 	}
 	return out
 }
@@ -161,6 +167,8 @@ func (t *Tracker) TryProbe(ctx context.Context, k Key) (ok bool, tr []Transition
 	if err != nil || len(recs) != 2 {
 		return true, nil
 	}
+	t.bound(ctx, &recs[0], n.ep, now)
+	t.bound(ctx, &recs[1], n.acct, now)
 	pe, pa := recs[0].PhaseAt(now), recs[1].PhaseAt(now)
 	if pe == Cooling || pa == Cooling {
 		return false, nil
@@ -195,6 +203,7 @@ func (t *Tracker) lease(ctx context.Context, sc Scope, key, name string, now, un
 	var won bool
 	before, after, err := t.store.Update(ctx, key, func(r *Record) {
 		won = false
+		t.sane(r, now)
 		switch r.PhaseAt(now) {
 		case Healthy: // closed meanwhile: nothing to probe
 			won = true
@@ -237,10 +246,10 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		// A success through the account closes the account's probe. Look
 		// first: most successes find the account healthy and write nothing.
 		if m, ok := t.store.(*Memory); ok {
-			if acct := m.get(n.acct); acct.PhaseAt(now) != Probing {
+			if acct := m.get(n.acct); t.bound(ctx, &acct, n.acct, now).PhaseAt(now) != Probing {
 				return tr
 			}
-		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || recs[0].PhaseAt(now) != Probing {
+		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || t.bound(ctx, &recs[0], n.acct, now).PhaseAt(now) != Probing {
 			return tr
 		}
 		// Only a probing account closes on a success: a cooling one may be
@@ -248,6 +257,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		// is quota), which another model's success says nothing about
 		// (review 32h).
 		fn = func(rec *Record) {
+			t.sane(rec, now)
 			rec.Announced = rec.PhaseAt(now)
 			if rec.Announced == Probing {
 				closeRecord(rec)
@@ -255,6 +265,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		}
 	case r.Release && r.Cool != ScopeAccount:
 		fn = func(rec *Record) {
+			t.sane(rec, now)
 			rec.Announced = rec.PhaseAt(now)
 			if rec.Announced == Probing {
 				rec.ProbeUntil = time.Time{}
@@ -262,6 +273,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		}
 	case r.Cool == ScopeAccount && r.CoolFor > 0:
 		fn = func(rec *Record) {
+			t.sane(rec, now)
 			rec.Announced = rec.PhaseAt(now)
 			if r.Class != "" {
 				rec.LastClass = r.Class
@@ -281,6 +293,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 
 // applyEndpoint is the endpoint's state machine for one outcome.
 func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
+	t.sane(rec, now)
 	phase := rec.PhaseAt(now)
 	rec.Announced = phase
 	if r.OK {

@@ -1,0 +1,70 @@
+package health
+
+import (
+	"context"
+	"time"
+)
+
+// Records are shared by replicas whose clocks differ, survive reloads that
+// shorten cooldowns, and sit in a store anyone with its password can write.
+// Every record a Tracker reads is bounded by its own clock and settings
+// before it decides anything (docs/behaviour.md, "Health"), and a record
+// found out of bounds is written back bounded, so the bound is anchored
+// once instead of sliding with every read.
+
+// sane bounds r at now: no cooldown longer than Longest, none ending later
+// than its length from now or starting after now, no probe lease ending
+// later than ProbeLease from now, no negative count or latency. It reports
+// whether it changed anything.
+func (t *Tracker) sane(r *Record, now time.Time) bool {
+	if !t.insane(r, now) {
+		return false
+	}
+	if r.LastCooldown < 0 {
+		r.LastCooldown = 0
+	}
+	if t.s.Longest > 0 && r.LastCooldown > t.s.Longest {
+		r.LastCooldown = t.s.Longest
+	}
+	if end := now.Add(r.LastCooldown); r.CoolUntil.After(end) {
+		r.CoolUntil = end
+	}
+	if r.CoolFrom.After(now) {
+		r.CoolFrom = now
+	}
+	if end := now.Add(t.s.ProbeLease); r.ProbeUntil.After(end) {
+		r.ProbeUntil = end
+	}
+	if r.Failures < 0 {
+		r.Failures = 0
+	}
+	if r.Samples <= 0 || r.LatencyEWMA < 0 {
+		r.Samples, r.LatencyEWMA = 0, 0
+	}
+	return true
+}
+
+// insane reports whether sane would change r: the hot path's check, a few
+// comparisons.
+func (t *Tracker) insane(r *Record, now time.Time) bool {
+	if r.Failures < 0 || r.Samples < 0 || r.LatencyEWMA < 0 || (r.Samples == 0 && r.LatencyEWMA != 0) {
+		return true
+	}
+	if r.LastCooldown == 0 && r.CoolUntil.IsZero() && r.CoolFrom.IsZero() && r.ProbeUntil.IsZero() {
+		return false // never cooled, or closed: most records
+	}
+	return r.LastCooldown < 0 || (t.s.Longest > 0 && r.LastCooldown > t.s.Longest) ||
+		r.CoolUntil.After(now.Add(r.LastCooldown)) || r.CoolFrom.After(now) ||
+		r.ProbeUntil.After(now.Add(t.s.ProbeLease))
+}
+
+// bound bounds r, a copy of the record at key read at now, and writes the
+// bounded record back when r was out of bounds (rare: the common path is
+// insane's few comparisons). A store error leaves it for the next read.
+// It returns r.
+func (t *Tracker) bound(ctx context.Context, r *Record, key string, now time.Time) *Record {
+	if t.sane(r, now) {
+		_, _, _ = t.store.Update(ctx, key, func(r *Record) { t.sane(r, now) })
+	}
+	return r
+}
