@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/detour-llm/detour/internal/gatewaytest"
 	"github.com/detour-llm/detour/internal/upstreamtest"
@@ -150,5 +151,37 @@ func TestReloadThatRotatesAKeyTriesTheNewKey(t *testing.T) {
 	d := g.recs.wait(t, 3)
 	if fs["p"].Calls() == calls || len(d.Attempts) == 0 || d.Attempts[len(d.Attempts)-1].Target != "a" {
 		t.Errorf("the rotated key was never tried: steps %v, skipped %v", steps(d), skipped(d))
+	}
+}
+
+// Review 33d. A reload that shortens unavailable_cooldown shortens the
+// cooldowns already running (docs/behaviour.md, "Health": no record reads
+// a cooldown longer than the configuration can start): a model found gone
+// under 24h, with the operator's new hour, is tried again within the hour.
+func TestReloadThatShortensACooldownShortensTheRunningOne(t *testing.T) {
+	gone := `{"error":{"message":"The model ` + "`model-a`" + ` does not exist or you do not have access to it.",` +
+		`"type":"invalid_request_error","param":null,"code":"model_not_found"}}`
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"p": script(upstreamtest.Step{Status: 404, Body: gone}),
+		"q": script(ok("model-b", "b")),
+	})
+	g := start(t, twoTargets, fs)
+	g.post(t, "r", "")
+	g.recs.wait(t, 1)
+	waitState(t, g, "a", "p", "cooling")
+
+	hour := strings.NewReplacer("{p}", fs["p"].URL, "{q}", fs["q"].URL).Replace("health: {unavailable_cooldown: 1h}\n" + twoTargets)
+	if err := g.app.Reload(gatewaytest.Config(t, hour)); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range g.health(t).Endpoints {
+		if e.Target == "a" && e.Provider == "p" {
+			if e.State != "cooling" || e.CooldownUntil == nil {
+				t.Fatalf("a/p after the reload: %+v", e)
+			}
+			if left := time.Until(*e.CooldownUntil); left > time.Hour {
+				t.Errorf("a/p cools %v more after a reload to unavailable_cooldown: 1h", left.Round(time.Minute))
+			}
+		}
 	}
 }
