@@ -175,6 +175,7 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 		// with a longer one (an earlier configuration's, a skewed
 		// replica's) is bounded by it (docs/behaviour.md, "Health").
 		Longest: max(h.Cooldown, h.MaxCooldown, h.UnavailableCooldown, h.AccountCooldown)}, keys, nil)
+	tr.Define(definitions(cfg))
 	a.gen++
 	tr.Generation(&a.retired, a.gen)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/detour-llm/detour/internal/config"
@@ -57,4 +58,30 @@ func forgetChanged(ret *health.Retirements, gen uint64, tr *health.Tracker, old,
 			tr.ForgetAccount(ctx, name)
 		}
 	}
+}
+
+// definitions are what each endpoint and account of cfg is, for
+// health.Tracker.Define: the same facts whose change makes a reload forget
+// (forgetChanged) — an endpoint's model, URL and dialect; an account's key
+// and headers, as a one-way digest — so replicas of two configurations
+// over one Redis (a rolling deploy) do not read each other's verdicts
+// (docs/scale.md, "Rolling deploys").
+func definitions(cfg *config.Config) (endpoints map[health.Key]string, accounts map[string]string) {
+	endpoints, accounts = map[health.Key]string{}, map[string]string{}
+	for i := range cfg.Providers {
+		p := &cfg.Providers[i]
+		parts := []string{"account", p.Name, p.APIKey}
+		for _, h := range slices.Sorted(maps.Keys(p.Headers)) {
+			parts = append(parts, h, p.Headers[h])
+		}
+		accounts[p.Name] = health.Digest(parts...)
+	}
+	for _, t := range cfg.Targets {
+		for _, name := range t.Providers {
+			if p, ok := cfg.Provider(name); ok {
+				endpoints[health.Key{Target: t.Name, Provider: name}] = health.Digest("endpoint", t.Model, p.BaseURL, string(p.Dialect))
+			}
+		}
+	}
+	return endpoints, accounts
 }

@@ -36,6 +36,12 @@
 //     can cool or close an endpoint by sending bad requests.
 //   - TryProbe takes a lease (ProbeUntil) through one atomic Store.Update, so
 //     exactly one request wins per lease, across replicas on a shared store.
+//   - Every record read is bounded by the reader's clock and the longest
+//     configured cooldown, and written back bounded when it was not
+//     (sanity.go): replicas share records, not clocks.
+//   - A record carries what it is about (Define, a digest); one about
+//     another definition of the same name (a rolling deploy's old model or
+//     key) reads as empty (define.go).
 //   - Each record keeps the last phase announced; every Update compares it
 //     with the phase before and after, so a change is reported once, by the
 //     call that made or first observed it, even across replicas.

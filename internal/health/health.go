@@ -212,6 +212,11 @@ type Record struct {
 	Announced   Phase         `json:"announced,omitempty"`
 	LatencyEWMA time.Duration `json:"latency_ewma,omitempty"`
 	Samples     int64         `json:"samples,omitempty"`
+	// Def is what the record is about (Tracker.Define): a digest of the
+	// endpoint's model, URL and dialect, or of the account's credentials.
+	// A tracker defined otherwise reads the record as empty. "" (a record
+	// written before definitions, or by an undefined tracker) matches any.
+	Def string `json:"def,omitempty"`
 }
 
 // PhaseAt is the record's own phase at now.

@@ -68,3 +68,10 @@ func (t *Tracker) bound(ctx context.Context, r *Record, key string, now time.Tim
 	}
 	return r
 }
+
+// peek is the phase at now of r, a copy of the record at key read for a
+// decision, once it is def's and bounded.
+func (t *Tracker) peek(ctx context.Context, r *Record, key, def string, now time.Time) Phase {
+	own(r, def)
+	return t.bound(ctx, r, key, now).PhaseAt(now)
+}

@@ -58,7 +58,7 @@ func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, acc
 	}
 	accounts = make([]AccountHealth, len(t.accounts))
 	for i, a := range t.accounts {
-		p := t.bound(ctx, &recs[i], keys[i], now).PhaseAt(now)
+		p := t.peek(ctx, &recs[i], keys[i], t.acctDefs[a], now)
 		ah := AccountHealth{Name: a, State: p.String(), LastClass: recs[i].LastClass}
 		if p == Cooling {
 			u := recs[i].CoolUntil

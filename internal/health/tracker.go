@@ -22,11 +22,14 @@ type Tracker struct {
 	// the generation of this tracker's configuration.
 	ret *Retirements
 	gen uint64
+	// acctDefs: what each account is (Define), for Snapshot.
+	acctDefs map[string]string
 }
 
 type names struct {
-	ep, acct string // store keys
-	name     string // "target/provider"
+	ep, acct       string // store keys
+	name           string // "target/provider"
+	epDef, acctDef string // what each is (Define); "" matches any
 }
 
 // namesOf lays out an endpoint's store keys. Both start with the provider
@@ -106,6 +109,11 @@ func (t *Tracker) View(ctx context.Context, keys []Key) []Status {
 	now := t.now()
 	for i := range out {
 		ep, acct := &recs[2*i], &recs[2*i+1]
+		if ep.Def != "" || acct.Def != "" {
+			n := t.names(keys[i])
+			own(ep, n.epDef)
+			own(acct, n.acctDef)
+		}
 		if t.insane(ep, now) || t.insane(acct, now) {
 			n := t.names(keys[i])
 			t.bound(ctx, ep, n.ep, now)
@@ -167,6 +175,8 @@ func (t *Tracker) TryProbe(ctx context.Context, k Key) (ok bool, tr []Transition
 	if err != nil || len(recs) != 2 {
 		return true, nil
 	}
+	own(&recs[0], n.epDef)
+	own(&recs[1], n.acctDef)
 	t.bound(ctx, &recs[0], n.ep, now)
 	t.bound(ctx, &recs[1], n.acct, now)
 	pe, pa := recs[0].PhaseAt(now), recs[1].PhaseAt(now)
@@ -175,14 +185,14 @@ func (t *Tracker) TryProbe(ctx context.Context, k Key) (ok bool, tr []Transition
 	}
 	lease := now.Add(t.s.ProbeLease)
 	if pa == Probing {
-		won, trs := t.lease(ctx, ScopeAccount, n.acct, k.Provider, now, lease)
+		won, trs := t.lease(ctx, ScopeAccount, n.acct, n.acctDef, k.Provider, now, lease)
 		tr = append(tr, trs...)
 		if !won {
 			return false, tr
 		}
 	}
 	if pe == Probing {
-		won, trs := t.lease(ctx, ScopeEndpoint, n.ep, n.name, now, lease)
+		won, trs := t.lease(ctx, ScopeEndpoint, n.ep, n.epDef, n.name, now, lease)
 		tr = append(tr, trs...)
 		if !won {
 			if pa == Probing { // give back the account's slot we just took
@@ -199,10 +209,11 @@ func (t *Tracker) TryProbe(ctx context.Context, k Key) (ok bool, tr []Transition
 }
 
 // lease takes the probe slot of one record if it is free.
-func (t *Tracker) lease(ctx context.Context, sc Scope, key, name string, now, until time.Time) (bool, []Transition) {
+func (t *Tracker) lease(ctx context.Context, sc Scope, key, def, name string, now, until time.Time) (bool, []Transition) {
 	var won bool
 	before, after, err := t.store.Update(ctx, key, func(r *Record) {
 		won = false
+		adopt(r, def)
 		t.sane(r, now)
 		switch r.PhaseAt(now) {
 		case Healthy: // closed meanwhile: nothing to probe
@@ -233,9 +244,9 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 	var before, after Record
 	var err error
 	if m, ok := t.store.(*Memory); ok { // its own closure: this one stays on the stack
-		before, after, err = m.Update(ctx, n.ep, func(rec *Record) { t.applyEndpoint(rec, r, now) })
+		before, after, err = m.Update(ctx, n.ep, func(rec *Record) { adopt(rec, n.epDef); t.applyEndpoint(rec, r, now) })
 	} else {
-		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) { t.applyEndpoint(rec, r, now) })
+		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) { adopt(rec, n.epDef); t.applyEndpoint(rec, r, now) })
 	}
 	if err == nil {
 		tr = transitions(tr, ScopeEndpoint, n.name, &before, &after, now, r.Class)
@@ -246,10 +257,10 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		// A success through the account closes the account's probe. Look
 		// first: most successes find the account healthy and write nothing.
 		if m, ok := t.store.(*Memory); ok {
-			if acct := m.get(n.acct); t.bound(ctx, &acct, n.acct, now).PhaseAt(now) != Probing {
+			if acct := m.get(n.acct); t.peek(ctx, &acct, n.acct, n.acctDef, now) != Probing {
 				return tr
 			}
-		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || t.bound(ctx, &recs[0], n.acct, now).PhaseAt(now) != Probing {
+		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || t.peek(ctx, &recs[0], n.acct, n.acctDef, now) != Probing {
 			return tr
 		}
 		// Only a probing account closes on a success: a cooling one may be
@@ -257,6 +268,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		// is quota), which another model's success says nothing about
 		// (review 32h).
 		fn = func(rec *Record) {
+			adopt(rec, n.acctDef)
 			t.sane(rec, now)
 			rec.Announced = rec.PhaseAt(now)
 			if rec.Announced == Probing {
@@ -265,6 +277,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		}
 	case r.Release && r.Cool != ScopeAccount:
 		fn = func(rec *Record) {
+			adopt(rec, n.acctDef)
 			t.sane(rec, now)
 			rec.Announced = rec.PhaseAt(now)
 			if rec.Announced == Probing {
@@ -273,6 +286,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		}
 	case r.Cool == ScopeAccount && r.CoolFor > 0:
 		fn = func(rec *Record) {
+			adopt(rec, n.acctDef)
 			t.sane(rec, now)
 			rec.Announced = rec.PhaseAt(now)
 			if r.Class != "" {

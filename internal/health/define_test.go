@@ -1,0 +1,68 @@
+package health
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Define (review 33d): a record about another definition of the same name
+// reads as empty and is overwritten; one written before definitions (no
+// Def) is honoured, so a rolling upgrade keeps what the fleet learned.
+func TestDefinedTrackersDoNotShareOtherDefinitionsVerdicts(t *testing.T) {
+	store := NewMemory()
+	c := newClock()
+	oldDef, newDef := Digest("endpoint", "model-a"), Digest("endpoint", "model-a2")
+	old := New(store, Settings{}, all3, c.Now)
+	old.Define(map[Key]string{epA: oldDef}, map[string]string{"anthropic": Digest("account", "key-1")})
+	next := New(store, Settings{}, all3, c.Now)
+	next.Define(map[Key]string{epA: newDef}, map[string]string{"anthropic": Digest("account", "key-2")})
+
+	old.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: 24 * time.Hour})
+	old.Report(ctx, epB, Report{Class: "auth", Cool: ScopeAccount, CoolFor: time.Hour})
+	if st := view1(old, epA); st.Phase != Cooling {
+		t.Fatalf("the writer does not see its own cooldown: %+v", st)
+	}
+	for _, k := range []Key{epA, epB} {
+		if st := view1(next, k); st.Phase != Healthy {
+			t.Errorf("%v: another definition's verdict reads %s (%s)", k, st.Phase, st.LastClass)
+		}
+		if ok, _ := next.TryProbe(ctx, k); !ok {
+			t.Errorf("%v: no probe for another definition's cooldown", k)
+		}
+	}
+	if _, accts := next.Snapshot(ctx); accts[0].State != "healthy" {
+		t.Errorf("/v1/health shows the other key's account: %+v", accts[0])
+	}
+	// The next write is the new definition's; the old one reads it as empty.
+	next.Report(ctx, epA, fail("server_error"))
+	if r := store.get(namesOf(epA).ep); r.Def != newDef || r.LastClass != "server_error" || r.LastCooldown != 0 {
+		t.Errorf("after the new definition's report the record is %+v", r)
+	}
+	if st := view1(old, epA); st.Failures != 0 || st.LastClass == "server_error" {
+		t.Errorf("the old definition reads the new one's record: %+v", st)
+	}
+}
+
+func TestRecordWithoutDefinitionIsHonoured(t *testing.T) {
+	store := NewMemory()
+	c := newClock()
+	legacy := New(store, Settings{}, all3, c.Now) // a replica of a version without definitions
+	legacy.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: time.Hour})
+	next := New(store, Settings{}, all3, c.Now)
+	next.Define(map[Key]string{epA: Digest("endpoint", "model-a")}, nil)
+	if st := view1(next, epA); st.Phase != Cooling {
+		t.Errorf("a record written before definitions reads %s: the fleet forgot what it learned across the upgrade", st.Phase)
+	}
+}
+
+func TestDigestHidesItsParts(t *testing.T) {
+	const key = "sk-live-0123456789abcdef0123456789abcdef"
+	d := Digest("account", "openai", key)
+	if strings.Contains(d, key) || strings.Contains(d, key[len(key)-8:]) || len(d) != 16 {
+		t.Errorf("digest %q", d)
+	}
+	if Digest("a", "bc") == Digest("ab", "c") {
+		t.Error("parts are not delimited")
+	}
+}
