@@ -76,8 +76,19 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.end(in) // the body is kept for failover until the request ends
 	st := in.st
-	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, messages.DropUnsigned(in.body))}
-	tr, err := messages.Translate(in.body)
+	var (
+		tr  messages.Translated
+		err error
+		nat []byte
+	)
+	if !s.translate(w, messagesFront, in, func() int {
+		nat = messages.DropUnsigned(in.body)
+		tr, err = messages.Translate(in.body)
+		return len(tr.Body) + copied(nat, in.body)
+	}) {
+		return
+	}
+	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, nat)}
 	if err != nil {
 		// What only an Anthropic target can serve still goes to the route:
 		// its Anthropic targets get the body as sent, the others fail as
@@ -130,8 +141,12 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 		if s.refused(w, r, messagesFront, in) {
 			return
 		}
+		var nat []byte
+		if !s.translate(w, countTokensFront, in, func() int { nat = messages.DropUnsigned(in.body); return copied(nat, in.body) }) {
+			return
+		}
 		call := &dispatch.Call{Model: in.model, API: "messages", MaxAttempts: 1, ID: decision.NewID(),
-			Native: native(r, dispatch.APICountTokens, messages.DropUnsigned(in.body))}
+			Native: native(r, dispatch.APICountTokens, nat)}
 		call.Native.Untranslated = "count_tokens is counted by Anthropic targets only"
 		if in.client != nil {
 			call.Client = in.client.Name
@@ -147,11 +162,26 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	n, err := messages.Estimate(in.body)
+	var (
+		n   int
+		err error
+	)
+	if !s.translate(w, countTokensFront, in, func() int { n, err = messages.Estimate(in.body); return 0 }) {
+		return
+	}
 	if err != nil {
 		anthropicError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(messages.CountTokensBody(n))
+}
+
+// copied is len(b) when b is a copy of body (DropUnsigned dropped
+// something), else 0: the bytes a request holds beside its body.
+func copied(b, body []byte) int {
+	if len(b) > 0 && len(body) > 0 && &b[0] != &body[0] {
+		return len(b)
+	}
+	return 0
 }

@@ -28,7 +28,20 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: "responses",
 		Native: &dispatch.Native{API: "responses", Body: a.body}}
 	echo := &responses.Echo{}
-	if req, err := responses.Translate(a.body); err == nil {
+	var (
+		req *responses.Request
+		err error
+	)
+	if !s.translate(w, d, a, func() int {
+		req, err = responses.Translate(a.body)
+		if err != nil {
+			return 0
+		}
+		return len(req.Chat)
+	}) {
+		return
+	}
+	if err == nil {
 		call.Body, echo = req.Chat, &req.Echo
 	} else {
 		e, ok := err.(*responses.Error)

@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Review 33e. The Messages and Responses doors translate a body into chat
+// by decoding it whole. For a body of many small blocks that costs dozens
+// of times the body (measured: up to 49× in total allocation for 1 MiB of
+// one-letter input items), none of it counted in max_inflight_body_bytes:
+// a handful of such requests, each well inside the allowance, took hundreds
+// of MiB. The translation now reserves its measured cost from the allowance
+// (docs/config.md, "max_inflight_body_bytes"): past it the request is 503
+// with Retry-After, like a body that does not fit; a request alone may go
+// past it, so every body the gateway accepts can be served.
+
+const allowanceCfg = "max_body_bytes: 1048576\nmax_inflight_body_bytes: 4194304\n" + `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+`
+
+// tinyBlocks is a door request of about n bytes made of one-letter blocks.
+func tinyBlocks(door string, n int) string {
+	if door == "/v1/messages" {
+		unit := `{"type":"text","text":"a"},`
+		return `{"model":"a","max_tokens":16,"messages":[{"role":"user","content":[` +
+			strings.TrimSuffix(strings.Repeat(unit, n/len(unit)), ",") + `]}]}`
+	}
+	unit := `{"role":"user","content":"a"},`
+	return `{"model":"a","input":[` + strings.TrimSuffix(strings.Repeat(unit, n/len(unit)), ",") + `]}`
+}
+
+func TestDoorTranslationIsCountedInTheBodyAllowance(t *testing.T) {
+	for _, door := range []string{"/v1/messages", "/v1/responses"} {
+		t.Run(strings.TrimPrefix(door, "/v1/"), func(t *testing.T) {
+			release := make(chan struct{})
+			fs := fakes(t, map[string]upstreamtest.Script{
+				"p": func(n int, _ upstreamtest.Request) upstreamtest.Step {
+					if n == 1 {
+						<-release // the first request holds its body in flight
+					}
+					return ok("model-a", "a")
+				},
+			})
+			g := start(t, allowanceCfg, fs)
+			first := make(chan reply, 1)
+			big := `{"model":"a","messages":[{"role":"user","content":"` + strings.Repeat("x", 900<<10) + `"}]}`
+			go func() {
+				first <- g.send(t, http.MethodPost, "/v1/chat/completions", big, "Content-Type", "application/json")
+			}()
+			waitCalls(t, fs["p"], 1)
+
+			// 300 KiB of one-letter blocks: its body fits beside the first
+			// request's 900 KiB, its translation (~20 MiB) does not.
+			body := tinyBlocks(door, 300<<10)
+			r := g.send(t, http.MethodPost, door, body, "Content-Type", "application/json", "X-Api-Key", "k")
+			if r.Status != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" {
+				t.Errorf("a translation far past the allowance beside another request: status %d (Retry-After %q), want 503 with Retry-After: %.200s",
+					r.Status, r.Header.Get("Retry-After"), r.Body)
+			}
+			if !strings.Contains(string(r.Body), "max_inflight_body_bytes") {
+				t.Errorf("the refusal does not name the setting: %.300s", r.Body)
+			}
+			close(release)
+			if f := <-first; f.Status != http.StatusOK {
+				t.Fatalf("the first request: %d %.200s", f.Status, f.Body)
+			}
+
+			// Alone, the same request is served: an accepted body always can be.
+			r = g.send(t, http.MethodPost, door, body, "Content-Type", "application/json", "X-Api-Key", "k")
+			if r.Status != http.StatusOK {
+				t.Errorf("alone: status %d: %.300s", r.Status, r.Body)
+			}
+		})
+	}
+}

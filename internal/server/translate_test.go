@@ -1,0 +1,105 @@
+package server
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/door/messages"
+	"github.com/detour-llm/detour/internal/door/responses"
+)
+
+// costShapes are door bodies of about n bytes in the shapes that cost the
+// most to translate per byte (many one-letter blocks, items, tools) and the
+// least (one long text), for each door.
+func costShapes(n int) map[string]func() []byte {
+	rep := func(unit string) string {
+		return strings.TrimSuffix(strings.Repeat(unit+",", n/(len(unit)+1)), ",")
+	}
+	msg := func(s string) func() []byte {
+		return func() []byte { return []byte(`{"model":"m","max_tokens":10,` + s + `}`) }
+	}
+	rsp := func(s string) func() []byte { return func() []byte { return []byte(`{"model":"m",` + s + `}`) } }
+	return map[string]func() []byte{
+		"messages/long text":     msg(`"messages":[{"role":"user","content":"` + strings.Repeat("a", n) + `"}]`),
+		"messages/tiny blocks":   msg(`"messages":[{"role":"user","content":[` + rep(`{"type":"text","text":"a"}`) + `]}]`),
+		"messages/tiny turns":    msg(`"messages":[` + rep(`{"role":"user","content":"a"},{"role":"assistant","content":"b"}`) + `,{"role":"user","content":"a"}]`),
+		"messages/tool input":    msg(`"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":[` + rep(`1`) + `]}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}]`),
+		"messages/tools":         msg(`"tools":[` + rep(`{"name":"f","input_schema":{"type":"object"}}`) + `],"messages":[{"role":"user","content":"x"}]`),
+		"messages/tool results":  msg(`"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[` + rep(`{"type":"text","text":"a"}`) + `]}]}]`),
+		"messages/thinking":      msg(`"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[` + rep(`{"type":"thinking","thinking":"a"}`) + `,{"type":"text","text":"b"}]},{"role":"user","content":"y"}]`),
+		"responses/long text":    rsp(`"input":"` + strings.Repeat("a", n) + `"`),
+		"responses/tiny items":   rsp(`"input":[` + rep(`{"role":"user","content":"a"}`) + `]`),
+		"responses/tiny parts":   rsp(`"input":[{"role":"user","content":[` + rep(`{"type":"input_text","text":"a"}`) + `]}]`),
+		"responses/calls":        rsp(`"input":[` + rep(`{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"o"}`) + `]`),
+		"responses/nested items": rsp(`"input":[{"role":"user","content":[{"type":"input_text","text":"a"}]}` + strings.Repeat(`,{"role":"user","content":[{"type":"input_text","text":"a"}]}`, n/62) + `]`),
+	}
+}
+
+// translateAs runs what the door of a shape runs on its body.
+func translateAs(name string, b []byte) {
+	if strings.HasPrefix(name, "messages/") {
+		messages.DropUnsigned(b)
+		messages.Translate(b)
+		return
+	}
+	responses.Translate(b)
+}
+
+// The allowance a door reserves bounds what its translation allocates, for
+// every shape (review 33e): a translation that grew past translationCost
+// would again hold memory the allowance does not count.
+func TestTranslationCostBoundsTheTranslation(t *testing.T) {
+	for name, mk := range costShapes(1 << 20) {
+		b := mk()
+		var before, after runtime.MemStats
+		runtime.GC() // twice: sync.Pool keeps a victim cache across one,
+		runtime.GC() // and encoding/json's pooled buffers start cold, as at worst
+		runtime.ReadMemStats(&before)
+		translateAs(name, b)
+		runtime.ReadMemStats(&after)
+		used, cost := int64(after.TotalAlloc-before.TotalAlloc), translationCost(b)
+		t.Logf("%-22s body %7d allocated %5.1f× reserved %5.1f×", name, len(b), float64(used)/float64(len(b)), float64(cost)/float64(len(b)))
+		if used > cost {
+			t.Errorf("%s: translating %d bytes allocated %d, the reservation is %d (%d structures): raise costPerByte or costPerStructure",
+				name, len(b), used, cost, structures(b))
+		}
+	}
+}
+
+func TestStructuresSkipsStrings(t *testing.T) {
+	for in, want := range map[string]int{
+		`{}`:                       1,
+		`[{},[]]`:                  3,
+		`{"a":"{[\"{"}`:            1,
+		`{"a":"\\","b":[1]}`:       2,
+		`"no [structure] {here}"`:  0,
+		`{"t":"\"[\\\"{"}`:         1,
+		`[{"a":"x"},{"b":"\\\\"}]`: 3,
+	} {
+		if got := structures([]byte(in)); got != want {
+			t.Errorf("structures(%s) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+// BenchmarkTranslationCost reports, per shape, what a translation
+// allocates per body byte (alloc-x) beside what the door reserves for it
+// (reserved-x): go test ./internal/server -run x -bench TranslationCost.
+func BenchmarkTranslationCost(b *testing.B) {
+	for name, mk := range costShapes(256 << 10) {
+		body := mk()
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				translateAs(name, body)
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(body)), "alloc-x")
+			b.ReportMetric(float64(translationCost(body))/float64(len(body)), "reserved-x")
+		})
+	}
+}
