@@ -80,3 +80,69 @@ func TestDoorTranslationIsCountedInTheBodyAllowance(t *testing.T) {
 		})
 	}
 }
+
+// The same holds for the translation into a provider's dialect, made at
+// each attempt: a chat body of one-letter turns cost 54× its size on its
+// way to an Anthropic target, none of it counted. An attempt whose
+// translation does not fit beside the others is not made (nothing sent,
+// nothing cooled): the walk moves on to a target that needs none, and a
+// route with nothing else answers 503 naming the allowance.
+func TestDialectTranslationIsCountedInTheBodyAllowance(t *testing.T) {
+	release := make(chan struct{})
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"hold": func(n int, _ upstreamtest.Request) upstreamtest.Step {
+			if n == 1 {
+				<-release
+			}
+			return ok("model-h", "h")
+		},
+		"anthropic": func(int, upstreamtest.Request) upstreamtest.Step { return claudeAnswer() },
+		"q":         func(int, upstreamtest.Request) upstreamtest.Step { return ok("model-b", "b") },
+	})
+	cfg := "max_body_bytes: 1048576\nmax_inflight_body_bytes: 4194304\n" + `
+providers:
+  - {name: hold, dialect: openai, base_url: "{hold}", api_key: ` + secret + `}
+  - {name: anthropic, dialect: anthropic, base_url: "{anthropic}", api_key: ` + secret + `}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
+targets:
+  - {name: h, model: model-h, providers: [hold]}
+  - {name: claude, model: claude-x, providers: [anthropic]}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [claude, b]}
+`
+	g := start(t, cfg, fs)
+	first := make(chan reply, 1)
+	big := `{"model":"h","messages":[{"role":"user","content":"` + strings.Repeat("x", 900<<10) + `"}]}`
+	go func() {
+		first <- g.send(t, http.MethodPost, "/v1/chat/completions", big, "Content-Type", "application/json")
+	}()
+	waitCalls(t, fs["hold"], 1)
+
+	unit := `{"role":"user","content":"a"},`
+	body := func(model string) string {
+		return `{"model":"` + model + `","messages":[` + strings.TrimSuffix(strings.Repeat(unit, (300<<10)/len(unit)), ",") + `]}`
+	}
+	r := g.send(t, http.MethodPost, "/v1/chat/completions", body("r"), "Content-Type", "application/json")
+	if r.Status != http.StatusOK || r.Header.Get("X-Detour-Target") != "b" {
+		t.Errorf("route [claude, b] beside a held request: status %d, target %q, want 200 from b: %.200s", r.Status, r.Header.Get("X-Detour-Target"), r.Body)
+	}
+	if n := fs["anthropic"].Calls(); n != 0 {
+		t.Errorf("the translation past the allowance was sent anyway (%d calls)", n)
+	}
+	r = g.send(t, http.MethodPost, "/v1/chat/completions", body("claude"), "Content-Type", "application/json")
+	if r.Status != http.StatusServiceUnavailable || !strings.Contains(string(r.Body), "max_inflight_body_bytes") {
+		t.Errorf("target claude alone beside a held request: status %d, want 503 naming max_inflight_body_bytes: %.300s", r.Status, r.Body)
+	}
+	if e, _ := g.health(t).Endpoint("claude", "anthropic"); e.State != "healthy" || e.Failures != 0 {
+		t.Errorf("the gateway's own allowance counted against the endpoint: %+v", e)
+	}
+	close(release)
+	if f := <-first; f.Status != http.StatusOK {
+		t.Fatalf("the first request: %d %.200s", f.Status, f.Body)
+	}
+	r = g.send(t, http.MethodPost, "/v1/chat/completions", body("claude"), "Content-Type", "application/json")
+	if r.Status != http.StatusOK {
+		t.Errorf("alone: status %d: %.300s", r.Status, r.Body)
+	}
+}

@@ -152,6 +152,13 @@ func (w *walk) upstreamRequest(ctx context.Context, e *endpointRT, o *outcome) *
 // withHeaders is the request hreq made for e, with the provider's headers,
 // or nil when its dialect could not express it (err; o says why).
 func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http.Request {
+	if errors.Is(err, errAllowance) {
+		// The gateway's own memory, not the request or the provider: an
+		// unknown that moves on and cools nothing, answered 503.
+		o.status = http.StatusServiceUnavailable
+		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: evAllowance}, "Detour did not call "+e.key.Provider+": "+err.Error())
+		return nil
+	}
 	if err != nil {
 		o.status = http.StatusBadRequest
 		// This dialect cannot express the request (an audio or file part for
@@ -378,7 +385,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
-		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" && o.verdict.Evidence != evUntranslatable {
+		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" && o.verdict.Evidence != evUntranslatable && o.verdict.Evidence != evAllowance {
 			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
 		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/detour-llm/detour/classify"
@@ -60,8 +61,24 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 	if w.call.Body == nil && w.call.Native != nil {
 		return nil, untranslated(w.call.Native.Untranslated)
 	}
+	if e.prov.cfg.Dialect != classify.OpenAI && w.call.Hold != nil {
+		// A translation into another dialect decodes the body whole: its
+		// cost is taken from the front's allowance while it runs (cost.go).
+		n := TranslationCost(w.call.Body)
+		if !w.call.Hold(n) {
+			return nil, errAllowance
+		}
+		defer w.call.Release(n)
+	}
 	return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
 }
+
+// errAllowance is an attempt not made because its translation does not fit
+// in the front's request-body allowance beside the other requests.
+var errAllowance = errors.New("translating the request for this provider needs more memory than the gateway may hold for request bodies at once beside the others (max_inflight_body_bytes); retry in a moment")
+
+// evAllowance is the evidence of an attempt errAllowance kept from being made.
+const evAllowance = "allowance"
 
 type untranslated string
 

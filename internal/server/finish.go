@@ -46,6 +46,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 		return false
 	}
 	call.ID = decision.NewID()
+	s.hold(call, a)
 	return true
 }
 

@@ -3,48 +3,16 @@ package server
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/detour-llm/detour/internal/dispatch"
 )
 
 // The Messages and Responses doors translate a body into chat by decoding
-// it whole, which costs many times the body while it runs: up to about 9
-// bytes per body byte (one long text, a long array of numbers), and about
-// 1.6 KiB per object or array for a body of many small blocks (measured as
-// total allocation, with the race detector's overhead and encoding/json's
-// pooled buffers cold: TestTranslationCostBoundsTheTranslation,
-// BenchmarkTranslationCost; docs/config.md, max_inflight_body_bytes). That
-// memory is taken from the same allowance as the bodies, for as long as the
-// translation runs; the translated body the request keeps for failover
-// stays counted until the request ends.
-
-// Per body byte and per object or array, what a translation may cost.
-const (
-	costPerByte      = 10
-	costPerStructure = 1792
-)
-
-// translationCost is what translating body may cost: costPerByte for each
-// byte and costPerStructure for each object or array outside strings.
-func translationCost(body []byte) int64 {
-	return costPerByte*int64(len(body)) + costPerStructure*int64(structures(body))
-}
-
-// structures counts the objects and arrays of a JSON text (the opening
-// brackets outside strings), in one pass.
-func structures(b []byte) int {
-	n, in := 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && (c == '{' || c == '['):
-			n++
-		}
-	}
-	return n
-}
+// it whole; while that runs its cost (dispatch.TranslationCost) is taken
+// from the request-body allowance, and the translated body the request
+// keeps for failover stays counted until the request ends. An attempt's
+// translation into a provider's dialect is taken the same way, through
+// dispatch.Call.Hold (hold).
 
 // reserve takes n bytes of the allowance for a's request: within
 // max_inflight_body_bytes, or past it when a's request is the only one
@@ -92,7 +60,7 @@ func translationBusy(w http.ResponseWriter, d door, a *admitted) {
 // from it until it ends. false: the reservation was refused and the client
 // answered.
 func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func() (kept int)) bool {
-	cost := translationCost(a.body)
+	cost := dispatch.TranslationCost(a.body)
 	if !s.reserve(a, cost) {
 		translationBusy(w, d, a)
 		return false
@@ -101,4 +69,11 @@ func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func()
 	s.unreserve(a, cost)
 	s.keep(a, int64(kept))
 	return true
+}
+
+// hold lets call's attempts take their translations from the allowance,
+// as a's (reserve; docs/config.md, max_inflight_body_bytes).
+func (s *Server) hold(call *dispatch.Call, a *admitted) {
+	call.Hold = func(n int64) bool { return s.reserve(a, n) }
+	call.Release = func(n int64) { s.unreserve(a, n) }
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/messages"
 	"github.com/detour-llm/detour/internal/door/responses"
 )
@@ -58,27 +59,11 @@ func TestTranslationCostBoundsTheTranslation(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		translateAs(name, b)
 		runtime.ReadMemStats(&after)
-		used, cost := int64(after.TotalAlloc-before.TotalAlloc), translationCost(b)
+		used, cost := int64(after.TotalAlloc-before.TotalAlloc), dispatch.TranslationCost(b)
 		t.Logf("%-22s body %7d allocated %5.1f× reserved %5.1f×", name, len(b), float64(used)/float64(len(b)), float64(cost)/float64(len(b)))
 		if used > cost {
-			t.Errorf("%s: translating %d bytes allocated %d, the reservation is %d (%d structures): raise costPerByte or costPerStructure",
-				name, len(b), used, cost, structures(b))
-		}
-	}
-}
-
-func TestStructuresSkipsStrings(t *testing.T) {
-	for in, want := range map[string]int{
-		`{}`:                       1,
-		`[{},[]]`:                  3,
-		`{"a":"{[\"{"}`:            1,
-		`{"a":"\\","b":[1]}`:       2,
-		`"no [structure] {here}"`:  0,
-		`{"t":"\"[\\\"{"}`:         1,
-		`[{"a":"x"},{"b":"\\\\"}]`: 3,
-	} {
-		if got := structures([]byte(in)); got != want {
-			t.Errorf("structures(%s) = %d, want %d", in, got, want)
+			t.Errorf("%s: translating %d bytes allocated %d, the reservation is %d: raise dispatch's costPerByte or costPerStructure",
+				name, len(b), used, cost)
 		}
 	}
 }
@@ -99,7 +84,7 @@ func BenchmarkTranslationCost(b *testing.B) {
 			}
 			runtime.ReadMemStats(&after)
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(body)), "alloc-x")
-			b.ReportMetric(float64(translationCost(body))/float64(len(body)), "reserved-x")
+			b.ReportMetric(float64(dispatch.TranslationCost(body))/float64(len(body)), "reserved-x")
 		})
 	}
 }
