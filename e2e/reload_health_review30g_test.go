@@ -12,6 +12,21 @@ import (
 
 // Review 30g (reloads and shared state).
 
+// rotatedKey is provider p's new key; onlyRotatedKey, p's upstream, rejects
+// any other (401 invalid_api_key) and answers model-a with it.
+const rotatedKey = "sk-rotated-0123456789abcdef"
+
+func onlyRotatedKey(_ int, r upstreamtest.Request) upstreamtest.Step {
+	if r.Header.Get("Authorization") != "Bearer "+rotatedKey {
+		return upstreamtest.Step{Status: 401, Body: `{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}}`}
+	}
+	return ok("model-a", "a")
+}
+
+// modelAGone is OpenAI's answer for a model that does not exist (model-a).
+const modelAGone = `{"error":{"message":"The model ` + "`model-a`" + ` does not exist or you do not have access to it.",` +
+	`"type":"invalid_request_error","param":null,"code":"model_not_found"}}`
+
 // A reload that moves a target to another provider (both still configured)
 // drops the old endpoint's series (metrics.Retain: "A target and a provider
 // both still configured may no longer meet"); docs/security.md: "a reload
@@ -23,8 +38,7 @@ import (
 // that gauge again, so it reads "cooling" until the next reload.
 func TestReloadInFlightCoolingDoesNotResurrectRemovedEndpointState(t *testing.T) {
 	release := make(chan struct{})
-	gone := `{"error":{"message":"The model ` + "`model-a`" + ` does not exist or you do not have access to it.",` +
-		`"type":"invalid_request_error","param":null,"code":"model_not_found"}}`
+	gone := modelAGone
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"p": func(n int, _ upstreamtest.Request) upstreamtest.Step {
 			if n == 1 {
@@ -82,8 +96,7 @@ routes:
 // (Judgement call: docs/scale.md says a reload keeps health state; it does
 // not say a cooldown outlives the model that earned it.)
 func TestReloadThatChangesAGoneModelTriesTheNewModel(t *testing.T) {
-	gone := `{"error":{"message":"The model ` + "`model-a`" + ` does not exist or you do not have access to it.",` +
-		`"type":"invalid_request_error","param":null,"code":"model_not_found"}}`
+	gone := modelAGone
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"p": func(_ int, r upstreamtest.Request) upstreamtest.Step {
 			if strings.Contains(string(r.Body), `"model-a"`) {
@@ -117,14 +130,9 @@ func TestReloadThatChangesAGoneModelTriesTheNewModel(t *testing.T) {
 // new key is tried at once, not after the old one's hour. A reload that
 // changes nothing of the provider keeps its cooldown.
 func TestReloadThatRotatesAKeyTriesTheNewKey(t *testing.T) {
-	const newKey = "sk-rotated-0123456789abcdef"
+	const newKey = rotatedKey
 	fs := fakes(t, map[string]upstreamtest.Script{
-		"p": func(_ int, r upstreamtest.Request) upstreamtest.Step {
-			if r.Header.Get("Authorization") != "Bearer "+newKey {
-				return upstreamtest.Step{Status: 401, Body: `{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}}`}
-			}
-			return ok("model-a", "a")
-		},
+		"p": onlyRotatedKey,
 		"q": script(ok("model-b", "b"), ok("model-b", "b"), ok("model-b", "b")),
 	})
 	g := start(t, twoTargets, fs)
@@ -159,8 +167,7 @@ func TestReloadThatRotatesAKeyTriesTheNewKey(t *testing.T) {
 // a cooldown longer than the configuration can start): a model found gone
 // under 24h, with the operator's new hour, is tried again within the hour.
 func TestReloadThatShortensACooldownShortensTheRunningOne(t *testing.T) {
-	gone := `{"error":{"message":"The model ` + "`model-a`" + ` does not exist or you do not have access to it.",` +
-		`"type":"invalid_request_error","param":null,"code":"model_not_found"}}`
+	gone := modelAGone
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"p": script(upstreamtest.Step{Status: 404, Body: gone}),
 		"q": script(ok("model-b", "b")),

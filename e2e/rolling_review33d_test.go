@@ -19,8 +19,7 @@ import (
 // about something else as empty.
 
 func TestRollingDeployNewModelIgnoresOldModelsVerdict(t *testing.T) {
-	gone := `{"error":{"message":"The model ` + "`model-a`" + ` does not exist or you do not have access to it.",` +
-		`"type":"invalid_request_error","param":null,"code":"model_not_found"}}`
+	gone := modelAGone
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"p": func(_ int, r upstreamtest.Request) upstreamtest.Step {
 			if strings.Contains(string(r.Body), `"model-a"`) {
@@ -49,14 +48,9 @@ func TestRollingDeployNewModelIgnoresOldModelsVerdict(t *testing.T) {
 }
 
 func TestRollingDeployRotatedKeyIgnoresOldKeysVerdict(t *testing.T) {
-	const newKey = "sk-rotated-0123456789abcdef"
+	const newKey = rotatedKey
 	fs := fakes(t, map[string]upstreamtest.Script{
-		"p": func(_ int, r upstreamtest.Request) upstreamtest.Step {
-			if r.Header.Get("Authorization") != "Bearer "+newKey {
-				return upstreamtest.Step{Status: 401, Body: `{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}}`}
-			}
-			return ok("model-a", "a")
-		},
+		"p": onlyRotatedKey,
 		"q": script(ok("model-b", "b"), ok("model-b", "b")),
 	})
 	state := "state: {store: redis, url: \"" + redistest.Start(t).URL() + "\"}\n"

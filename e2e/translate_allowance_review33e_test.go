@@ -25,6 +25,44 @@ targets:
   - {name: a, model: model-a, providers: [p]}
 `
 
+// holder keeps one request of 900 KiB in flight, its body held in the
+// allowance, until finish: its upstream's first call waits.
+type holder struct {
+	model   string
+	release chan struct{}
+	first   chan reply
+}
+
+func newHolder(model string) *holder {
+	return &holder{model: model, release: make(chan struct{}), first: make(chan reply, 1)}
+}
+
+// script is the holding upstream's.
+func (h *holder) script(n int, _ upstreamtest.Request) upstreamtest.Step {
+	if n == 1 {
+		<-h.release
+	}
+	return ok(h.model, "held")
+}
+
+// hold sends the request for route to g and waits until up has it.
+func (h *holder) hold(t *testing.T, g *gateway, up *upstreamtest.Server, route string) {
+	big := `{"model":"` + route + `","messages":[{"role":"user","content":"` + strings.Repeat("x", 900<<10) + `"}]}`
+	go func() {
+		h.first <- g.send(t, http.MethodPost, "/v1/chat/completions", big, "Content-Type", "application/json")
+	}()
+	waitCalls(t, up, 1)
+}
+
+// finish lets the held request end, and checks it was served.
+func (h *holder) finish(t *testing.T) {
+	t.Helper()
+	close(h.release)
+	if f := <-h.first; f.Status != http.StatusOK {
+		t.Fatalf("the held request: %d %.200s", f.Status, f.Body)
+	}
+}
+
 // tinyBlocks is a door request of about n bytes made of one-letter blocks.
 func tinyBlocks(door string, n int) string {
 	if door == "/v1/messages" {
@@ -39,22 +77,10 @@ func tinyBlocks(door string, n int) string {
 func TestDoorTranslationIsCountedInTheBodyAllowance(t *testing.T) {
 	for _, door := range []string{"/v1/messages", "/v1/responses"} {
 		t.Run(strings.TrimPrefix(door, "/v1/"), func(t *testing.T) {
-			release := make(chan struct{})
-			fs := fakes(t, map[string]upstreamtest.Script{
-				"p": func(n int, _ upstreamtest.Request) upstreamtest.Step {
-					if n == 1 {
-						<-release // the first request holds its body in flight
-					}
-					return ok("model-a", "a")
-				},
-			})
+			h := newHolder("model-a")
+			fs := fakes(t, map[string]upstreamtest.Script{"p": h.script})
 			g := start(t, allowanceCfg, fs)
-			first := make(chan reply, 1)
-			big := `{"model":"a","messages":[{"role":"user","content":"` + strings.Repeat("x", 900<<10) + `"}]}`
-			go func() {
-				first <- g.send(t, http.MethodPost, "/v1/chat/completions", big, "Content-Type", "application/json")
-			}()
-			waitCalls(t, fs["p"], 1)
+			h.hold(t, g, fs["p"], "a")
 
 			// 300 KiB of one-letter blocks: its body fits beside the first
 			// request's 900 KiB, its translation (~20 MiB) does not.
@@ -67,10 +93,7 @@ func TestDoorTranslationIsCountedInTheBodyAllowance(t *testing.T) {
 			if !strings.Contains(string(r.Body), "max_inflight_body_bytes") {
 				t.Errorf("the refusal does not name the setting: %.300s", r.Body)
 			}
-			close(release)
-			if f := <-first; f.Status != http.StatusOK {
-				t.Fatalf("the first request: %d %.200s", f.Status, f.Body)
-			}
+			h.finish(t)
 
 			// Alone, the same request is served: an accepted body always can be.
 			r = g.send(t, http.MethodPost, door, body, "Content-Type", "application/json", "X-Api-Key", "k")
@@ -88,14 +111,9 @@ func TestDoorTranslationIsCountedInTheBodyAllowance(t *testing.T) {
 // nothing cooled): the walk moves on to a target that needs none, and a
 // route with nothing else answers 503 naming the allowance.
 func TestDialectTranslationIsCountedInTheBodyAllowance(t *testing.T) {
-	release := make(chan struct{})
+	h := newHolder("model-h")
 	fs := fakes(t, map[string]upstreamtest.Script{
-		"hold": func(n int, _ upstreamtest.Request) upstreamtest.Step {
-			if n == 1 {
-				<-release
-			}
-			return ok("model-h", "h")
-		},
+		"hold":      h.script,
 		"anthropic": func(int, upstreamtest.Request) upstreamtest.Step { return claudeAnswer() },
 		"q":         func(int, upstreamtest.Request) upstreamtest.Step { return ok("model-b", "b") },
 	})
@@ -112,12 +130,7 @@ routes:
   - {name: r, targets: [claude, b]}
 `
 	g := start(t, cfg, fs)
-	first := make(chan reply, 1)
-	big := `{"model":"h","messages":[{"role":"user","content":"` + strings.Repeat("x", 900<<10) + `"}]}`
-	go func() {
-		first <- g.send(t, http.MethodPost, "/v1/chat/completions", big, "Content-Type", "application/json")
-	}()
-	waitCalls(t, fs["hold"], 1)
+	h.hold(t, g, fs["hold"], "h")
 
 	unit := `{"role":"user","content":"a"},`
 	body := func(model string) string {
@@ -137,10 +150,7 @@ routes:
 	if e, _ := g.health(t).Endpoint("claude", "anthropic"); e.State != "healthy" || e.Failures != 0 {
 		t.Errorf("the gateway's own allowance counted against the endpoint: %+v", e)
 	}
-	close(release)
-	if f := <-first; f.Status != http.StatusOK {
-		t.Fatalf("the first request: %d %.200s", f.Status, f.Body)
-	}
+	h.finish(t)
 	r = g.send(t, http.MethodPost, "/v1/chat/completions", body("claude"), "Content-Type", "application/json")
 	if r.Status != http.StatusOK {
 		t.Errorf("alone: status %d: %.300s", r.Status, r.Body)
