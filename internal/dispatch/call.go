@@ -59,15 +59,13 @@ type Call struct {
 	// (docs/behaviour.md, "Classes"). Result.Body is then its output. A
 	// native answer is not given to it.
 	Whole func(canonical []byte) ([]byte, error)
-	// Hold, when set, takes n bytes of the front's request-body allowance
-	// for a translation an attempt is about to make into a provider's
-	// dialect (TranslationCost of Body) and reports whether it could;
-	// Release gives them back once the translation is made. An attempt
-	// refused is not made: nothing is sent or cooled, and the walk moves
+	// Allowance, when set, is the front's request-body allowance, from
+	// which an attempt takes the cost of a translation into a provider's
+	// dialect (TranslationCost of Body) while it is made. An attempt it
+	// refuses is not made: nothing is sent or cooled, and the walk moves
 	// on (evidence "allowance"; docs/config.md, max_inflight_body_bytes).
 	// nil holds nothing.
-	Hold    func(n int64) bool
-	Release func(n int64)
+	Allowance Allowance
 
 	req  *provider.Request // the request the adapters read, built once
 	echo []byte            // evidence(true), built once
@@ -197,4 +195,12 @@ type Result struct {
 	Target, Provider string
 	// Attempts is the number of attempts made.
 	Attempts int
+}
+
+// Allowance is memory an attempt takes for a while (Call.Allowance).
+type Allowance interface {
+	// Hold takes n bytes and reports whether it could.
+	Hold(n int64) bool
+	// Release gives back n bytes Hold took.
+	Release(n int64)
 }

@@ -9,7 +9,7 @@ package dispatch
 // pooled buffers cold: TestTranslationCostBoundsTheTranslation here and in
 // internal/server; docs/config.md, max_inflight_body_bytes). The front
 // counts that memory in its request-body allowance while it is used
-// (Call.Hold).
+// (Call.Allowance).
 
 // Per body byte and per object or array, what a translation may cost.
 const (

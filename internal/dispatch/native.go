@@ -61,14 +61,14 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 	if w.call.Body == nil && w.call.Native != nil {
 		return nil, untranslated(w.call.Native.Untranslated)
 	}
-	if e.prov.cfg.Dialect != classify.OpenAI && w.call.Hold != nil {
+	if al := w.call.Allowance; al != nil && e.prov.cfg.Dialect != classify.OpenAI {
 		// A translation into another dialect decodes the body whole: its
 		// cost is taken from the front's allowance while it runs (cost.go).
 		n := TranslationCost(w.call.Body)
-		if !w.call.Hold(n) {
+		if !al.Hold(n) {
 			return nil, errAllowance
 		}
-		defer w.call.Release(n)
+		defer al.Release(n)
 	}
 	return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
 }

@@ -46,7 +46,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 		return false
 	}
 	call.ID = decision.NewID()
-	s.hold(call, a)
+	call.Allowance = a
 	return true
 }
 

@@ -49,6 +49,7 @@ type admitted struct {
 	held   int64
 	head   head   // what the front's one pass over the body found
 	slot   string // the client whose max_concurrent slot the request holds, if any
+	srv    *Server
 }
 
 // admit runs the front for d. On failure it has answered the client and
@@ -132,7 +133,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 		return refuse(http.StatusBadRequest, "invalid_request",
 			fmt.Sprintf("no target of %q serves %s: its providers' dialects have no such API", model, r.URL.Path))
 	}
-	a := &admitted{st: st, client: client, body: body, held: held, model: model, head: hd, slot: slot}
+	a := &admitted{st: st, client: client, body: body, held: held, model: model, head: hd, slot: slot, srv: s}
 	switch string(hd.stream) {
 	case "", "null", "false":
 	case "true":

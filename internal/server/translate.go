@@ -12,7 +12,7 @@ import (
 // from the request-body allowance, and the translated body the request
 // keeps for failover stays counted until the request ends. An attempt's
 // translation into a provider's dialect is taken the same way, through
-// dispatch.Call.Hold (hold).
+// dispatch.Call.Allowance (the admitted request).
 
 // reserve takes n bytes of the allowance for a's request: within
 // max_inflight_body_bytes, or past it when a's request is the only one
@@ -71,9 +71,7 @@ func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func()
 	return true
 }
 
-// hold lets call's attempts take their translations from the allowance,
-// as a's (reserve; docs/config.md, max_inflight_body_bytes).
-func (s *Server) hold(call *dispatch.Call, a *admitted) {
-	call.Hold = func(n int64) bool { return s.reserve(a, n) }
-	call.Release = func(n int64) { s.unreserve(a, n) }
-}
+// Hold and Release make a request's admission the dispatch.Allowance its
+// attempts take their translations from, as its door's (reserve).
+func (a *admitted) Hold(n int64) bool { return a.srv.reserve(a, n) }
+func (a *admitted) Release(n int64)   { a.srv.unreserve(a, n) }
