@@ -61,6 +61,9 @@ type outcome struct {
 	// limits (embedbatch.go).
 	batches *decision.Batches
 	input   []byte
+	// held is the allowance the attempt's translated body takes while
+	// the attempt runs (newRequest); upstreamCall gives it back.
+	held int64
 }
 
 func (o *outcome) failWith(v classify.Verdict, msg string) {
@@ -118,6 +121,9 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	}
 	gctx, turn := e.prov.gate.hook(actx, trace)
 	hreq := w.upstreamRequest(httptrace.WithClientTrace(gctx, trace), e, o)
+	if o.held > 0 {
+		defer w.call.Allowance.Release(o.held)
+	}
 	if hreq == nil {
 		return o
 	}

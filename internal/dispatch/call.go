@@ -197,10 +197,14 @@ type Result struct {
 	Attempts int
 }
 
-// Allowance is memory an attempt takes for a while (Call.Allowance).
+// Allowance is memory an attempt takes for a while (Call.Allowance): a
+// translation's cost while it runs, then the translated body while the
+// attempt sends it.
 type Allowance interface {
 	// Hold takes n bytes and reports whether it could.
 	Hold(n int64) bool
-	// Release gives back n bytes Hold took.
+	// Settle ends the hold of n bytes, keeping kept bytes counted.
+	Settle(n, kept int64)
+	// Release gives back n kept bytes.
 	Release(n int64)
 }

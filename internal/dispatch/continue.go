@@ -129,6 +129,12 @@ func (c *continuation) begin(e *endpointRT) {
 	}
 }
 
+// prefilling reports whether the next request is a continuation by
+// prefill, which decodes the body to build (request).
+func (c *continuation) prefilling() bool {
+	return c != nil && c.cutting && c.mode == splice.ByPrefill
+}
+
 // request is the request to send to e: r, or for a continuation by prefill
 // r with the delivered text as a trailing assistant message and the
 // client's completion-token cap lowered by the tokens already delivered

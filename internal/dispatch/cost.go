@@ -2,14 +2,15 @@ package dispatch
 
 // Translating a request decodes it whole, which costs many times the body
 // while it runs — the Messages and Responses doors into chat, and each
-// attempt from chat into an Anthropic or Gemini request: up to about 9
+// attempt from chat into an Anthropic or Gemini request, and a
+// continuation by prefill (splice.Prefill, once more): up to about 9
 // bytes per body byte (one long text, a long array of numbers), and about
 // 1.6 KiB per object or array for a body of many small blocks (measured as
 // total allocation, with the race detector's overhead and encoding/json's
 // pooled buffers cold: TestTranslationCostBoundsTheTranslation here and in
 // internal/server; docs/config.md, max_inflight_body_bytes). The front
-// counts that memory in its request-body allowance while it is used
-// (Call.Allowance).
+// counts that memory in its request-body allowance while it is used, and
+// the body the attempt sends while the attempt runs (Call.Allowance).
 
 // Per body byte and per object or array, what a translation may cost.
 const (

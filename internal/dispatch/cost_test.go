@@ -5,9 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/anthropic"
 	"github.com/detour-llm/detour/internal/provider/gemini"
+	"github.com/detour-llm/detour/internal/splice"
 )
 
 func TestStructuresSkipsStrings(t *testing.T) {
@@ -39,20 +41,38 @@ func TestTranslationCostBoundsTheTranslation(t *testing.T) {
 		"tools":      `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[` + rep(`{"type":"function","function":{"name":"f","parameters":{}}}`) + `]}`,
 		"tool calls": `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + rep(`{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}`) + `]}]}`,
 	}
-	dialects := map[string]func(b []byte){
-		"anthropic": func(b []byte) { anthropic.Translate(&provider.Request{Body: b}, "x") },
-		"gemini":    func(b []byte) { gemini.Translate(&provider.Request{Body: b}) },
+	// A continuation by prefill decodes the body too (continue.go): alone
+	// at an openai-dialect target, before the translation at the others,
+	// which then hold two costs (newRequest).
+	prefill := func(b []byte, d classify.Dialect) []byte {
+		out, _, err := splice.Prefill(b, "delivered so far", d)
+		if err == nil {
+			out, err = splice.LowerCap(out, 3)
+		}
+		if err != nil {
+			return b // no prefill (a body ending in a tool call): replay, which decodes nothing
+		}
+		return out
+	}
+	dialects := map[string]struct {
+		translate func(b []byte)
+		decodes   int64
+	}{
+		"anthropic":         {func(b []byte) { anthropic.Translate(&provider.Request{Body: b}, "x") }, 1},
+		"gemini":            {func(b []byte) { gemini.Translate(&provider.Request{Body: b}) }, 1},
+		"openai+prefill":    {func(b []byte) { prefill(b, classify.OpenAI) }, 1},
+		"anthropic+prefill": {func(b []byte) { anthropic.Translate(&provider.Request{Body: prefill(b, classify.Anthropic)}, "x") }, 2},
 	}
 	for name, body := range shapes {
-		for d, translate := range dialects {
+		for d, dl := range dialects {
 			b := []byte(body)
 			var before, after runtime.MemStats
 			runtime.GC() // twice: sync.Pool keeps a victim cache across one,
 			runtime.GC() // and encoding/json's pooled buffers start cold, as at worst
 			runtime.ReadMemStats(&before)
-			translate(b)
+			dl.translate(b)
 			runtime.ReadMemStats(&after)
-			used, cost := int64(after.TotalAlloc-before.TotalAlloc), TranslationCost(b)
+			used, cost := int64(after.TotalAlloc-before.TotalAlloc), dl.decodes*TranslationCost(b)
 			t.Logf("%-9s %-10s allocated %5.1f× reserved %5.1f×", d, name, float64(used)/float64(len(b)), float64(cost)/float64(len(b)))
 			if used > cost {
 				t.Errorf("%s, %s: translating %d bytes allocated %d, the reservation is %d: raise costPerByte or costPerStructure", d, name, len(b), used, cost)

@@ -61,16 +61,31 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 	if w.call.Body == nil && w.call.Native != nil {
 		return nil, untranslated(w.call.Native.Untranslated)
 	}
-	if al := w.call.Allowance; al != nil && e.prov.cfg.Dialect != classify.OpenAI {
-		// A translation into another dialect decodes the body whole: its
-		// cost is taken from the front's allowance while it runs (cost.go).
-		n := TranslationCost(w.call.Body)
-		if !al.Hold(n) {
-			return nil, errAllowance
-		}
-		defer al.Release(n)
+	// A translation into another dialect, and a continuation by prefill,
+	// decode the body whole: their cost is taken from the front's
+	// allowance while they run, and the body they make while the attempt
+	// sends it (cost.go).
+	decodes := 0
+	if e.prov.cfg.Dialect != classify.OpenAI {
+		decodes++
 	}
-	return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
+	if w.cont.prefilling() {
+		decodes++
+	}
+	al := w.call.Allowance
+	if al == nil || decodes == 0 {
+		return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
+	}
+	cost := int64(decodes) * TranslationCost(w.call.Body)
+	if !al.Hold(cost) {
+		return nil, errAllowance
+	}
+	hreq, err := e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
+	if err == nil && hreq.ContentLength > 0 {
+		o.held = hreq.ContentLength
+	}
+	al.Settle(cost, o.held)
+	return hreq, err
 }
 
 // errAllowance is an attempt not made because its translation does not fit

@@ -73,44 +73,35 @@ var includeUsageTrue = []byte(`{"include_usage":true}`)
 // whether the client had already set it. The body is valid JSON, as every
 // Call's Body is: it has passed the front's strict reading (a JSON object
 // without repeated members, checked whole), or it is a door's translation,
-// which encoding/json wrote; so it is not checked again here.
+// which encoding/json wrote; so it is not checked again here. Nothing is
+// decoded (a long conversation is large, and decoding it costs several
+// times its size): the member is found and spliced where it lies, every
+// other byte as sent.
 func includeUsage(body []byte) ([]byte, bool) {
-	// The common case, without decoding the body (every stream's; a long
-	// conversation is large): no stream_options member. Add it first, the
-	// rest as sent.
-	so := rawjson.Member(body, "stream_options")
-	if so == nil {
-		return rawjson.WithFirst(body, "stream_options", includeUsageTrue), false
-	}
-	// Already true, as the doors' translations set it: nothing to decode.
-	// (encoding/json's decoder would take ~2.5 KiB of the handler's stack
-	// here; docs/benchmarks.md, "Round 6: the doors".)
-	if string(rawjson.Member(so, "include_usage")) == "true" {
-		return body, true
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) != nil {
-		return body, false
-	}
-	raw := m["stream_options"]
-	var opts map[string]json.RawMessage
-	if json.Unmarshal(raw, &opts) != nil {
-		return body, false // not an object: the upstream judges it
-	}
-	if string(opts["include_usage"]) == "true" {
-		return body, true
-	}
-	if opts == nil { // "stream_options": null
-		opts = map[string]json.RawMessage{}
-	}
-	opts["include_usage"] = json.RawMessage("true")
-	m["stream_options"], _ = json.Marshal(opts)
-	out, err := json.Marshal(m)
+	start, end, err := rawjson.MemberSpan(body, "stream_options")
 	if err != nil {
 		return body, false
 	}
-	return out, false
+	if start < 0 { // the common case: add it first
+		return rawjson.WithFirst(body, "stream_options", includeUsageTrue), false
+	}
+	opts := body[start:end]
+	switch is, ie, err := rawjson.MemberSpan(opts, "include_usage"); {
+	case string(opts) == "null":
+		opts = includeUsageTrue
+	case err != nil:
+		return body, false // not an object: the upstream judges it
+	case is < 0:
+		opts = rawjson.WithFirst(opts, "include_usage", jsonTrue)
+	case string(opts[is:ie]) == "true":
+		return body, true
+	default:
+		opts = rawjson.Replace(opts, is, ie, jsonTrue)
+	}
+	return rawjson.Replace(body, start, end, opts), false
 }
+
+var jsonTrue = []byte("true")
 
 // usageOf reads the usage of a whole OpenAI chat.completion (nil when none).
 // The body is an adapter's Response: valid JSON, so only its "usage"

@@ -17,15 +17,18 @@ func TestIncludeUsage(t *testing.T) {
 	}{
 		{`{"model":"m","stream":true}`, `{"stream_options":{"include_usage":true},"model":"m","stream":true}`, false},
 		{` { }`, ` {"stream_options":{"include_usage":true} }`, false},
-		{`{"stream_options":null,"model":"m"}`, `{"model":"m","stream_options":{"include_usage":true}}`, false},
+		{`{"stream_options":null,"model":"m"}`, `{"stream_options":{"include_usage":true},"model":"m"}`, false},
+		{`{"model":"m","stream_options":{"x":1}}`, `{"model":"m","stream_options":{"include_usage":true,"x":1}}`, false},
+		{`{"stream_options":{ "include_usage" : false },"messages":[]}`, `{"stream_options":{ "include_usage" : true },"messages":[]}`, false},
 		{`{"stream_options":{"include_usage":false,"x":1}}`, `{"stream_options":{"include_usage":true,"x":1}}`, false},
 		{`{"model":"m","stream_options":{"include_usage":true}}`, `{"model":"m","stream_options":{"include_usage":true}}`, true},
 		{`{"stream_options":"odd"}`, `{"stream_options":"odd"}`, false},
-		// Already true (found without decoding) only as encoding/json
-		// reads it: the last of repeated members.
+		// Repeated members (which the front refuses; doors never write
+		// them) are read as encoding/json reads them, the last one wins,
+		// and that one is set.
 		{`{"stream_options":{"include_usage":false},"stream_options":{"include_usage":true}}`, `{"stream_options":{"include_usage":false},"stream_options":{"include_usage":true}}`, true},
-		{`{"stream_options":{"include_usage":true,"include_usage":false}}`, `{"stream_options":{"include_usage":true}}`, false},
-		{`{"stream_options":{"include_usage":true},"stream_options":null}`, `{"stream_options":{"include_usage":true}}`, false},
+		{`{"stream_options":{"include_usage":true,"include_usage":false}}`, `{"stream_options":{"include_usage":true,"include_usage":true}}`, false},
+		{`{"stream_options":{"include_usage":true},"stream_options":null}`, `{"stream_options":{"include_usage":true},"stream_options":{"include_usage":true}}`, false},
 		// The member is found with its name's escapes decoded, at the top
 		// level only.
 		{`{"stream_\u006fptions":{"include_usage":true}}`, `{"stream_\u006fptions":{"include_usage":true}}`, true},

@@ -352,6 +352,11 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
 	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
+	if o.verdict.Evidence == evAllowance {
+		// The gateway's own memory was full: as the front answers a body
+		// that does not fit, with its code and a second's wait.
+		f.Code, f.RetryAfter = "inflight_body_limit", time.Second
+	}
 	if f.Status < 400 || f.Status > 599 { // no HTTP answer, a 2xx that carried a failure, a redirect, or no HTTP status at all
 		f.Status = statusFor(f.Class)
 	}

@@ -23,10 +23,7 @@ func (r *Request) WithModel(model string) ([]byte, error) {
 	if start < 0 { // no "model": add it first
 		return rawjson.WithFirst(r.Body, "model", m), nil
 	}
-	out := make([]byte, 0, len(r.Body)-(end-start)+len(m))
-	out = append(out, r.Body[:start]...)
-	out = append(out, m...)
-	return append(out, r.Body[end:]...), nil
+	return rawjson.Replace(r.Body, start, end, m), nil
 }
 
 // quote is json.Marshal(model) without its allocations for the common

@@ -239,3 +239,12 @@ func WithFirst(obj []byte, key string, value []byte) []byte {
 	}
 	return append(out, obj[i:]...)
 }
+
+// Replace returns b with b[start:end] replaced by v, in a new slice (a
+// member's value MemberSpan found, say).
+func Replace(b []byte, start, end int, v []byte) []byte {
+	out := make([]byte, 0, len(b)-(end-start)+len(v))
+	out = append(out, b[:start]...)
+	out = append(out, v...)
+	return append(out, b[end:]...)
+}

@@ -22,8 +22,13 @@ import (
 // — by its declared Content-Length, or as it is read — is answered 503
 // with Retry-After at once: nothing waits for room.
 
-// inflight counts request-body bytes held. The zero value holds none.
-type inflight struct{ held atomic.Int64 }
+// inflight counts request-body bytes held, and which request, if any,
+// holds the one overdraft a translation may take past the allowance
+// (translate.go). The zero value holds none.
+type inflight struct {
+	held atomic.Int64
+	over atomic.Pointer[admitted]
+}
 
 // take reserves n bytes if that keeps the total within limit.
 func (f *inflight) take(n, limit int64) bool {

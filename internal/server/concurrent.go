@@ -40,6 +40,11 @@ func (s *slots) give(name string) {
 // once the request has ended (a stream's when it ended).
 func (s *Server) end(a *admitted) {
 	s.bodies.give(a.held)
+	a.held = 0
+	if a.over > 0 { // a translation that never returned (a panic)
+		a.over = 0
+		s.bodies.over.CompareAndSwap(a, nil)
+	}
 	if a.slot != "" {
 		s.slots.give(a.slot)
 		a.slot = ""

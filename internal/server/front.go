@@ -47,6 +47,7 @@ type admitted struct {
 	model  string
 	stream bool
 	held   int64
+	over   int64  // the overdraft its translation holds now (translate.go), apart from held
 	head   head   // what the front's one pass over the body found
 	slot   string // the client whose max_concurrent slot the request holds, if any
 	srv    *Server

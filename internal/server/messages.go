@@ -77,32 +77,36 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	defer s.end(in) // the body is kept for failover until the request ends
 	st := in.st
 	var (
-		tr  messages.Translated
-		err error
-		nat []byte
+		tr      messages.Translated
+		err, ce error
+		nat     []byte
 	)
 	if !s.translate(w, messagesFront, in, func() int {
 		nat = messages.DropUnsigned(in.body)
 		tr, err = messages.Translate(in.body)
+		// What only an Anthropic target can serve still goes to the route:
+		// its Anthropic targets get the body as sent, the others fail as
+		// "translate" and are passed over. A request the door finds
+		// malformed is refused, unless the route begins with an Anthropic
+		// target, which then judges the details itself; but a body that is
+		// not a Messages request at all (messages.Check, a decode of its
+		// own, counted here too) is refused whatever the route, before any
+		// upstream call.
+		var de *messages.Error
+		if errors.As(err, &de) && (de.Unsupported || st.Dispatcher.ServesNative(in.model, dispatch.APIMessages)) {
+			if e := messages.Check(in.body); e != nil { // a *messages.Error: nil must stay a nil error
+				ce = e
+			}
+		} else if err != nil {
+			ce = err
+		}
 		return len(tr.Body) + copied(nat, in.body)
 	}) {
 		return
 	}
 	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, nat)}
 	if err != nil {
-		// What only an Anthropic target can serve still goes to the route:
-		// its Anthropic targets get the body as sent, the others fail as
-		// "translate" and are passed over. A request the door finds
-		// malformed is refused here, unless the route begins with an
-		// Anthropic target, which then judges the details itself; but a
-		// body that is not a Messages request at all (messages.Check) is
-		// refused whatever the route, before any upstream call.
-		var de *messages.Error
-		if !errors.As(err, &de) || !de.Unsupported && !st.Dispatcher.ServesNative(in.model, dispatch.APIMessages) {
-			anthropicError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		if ce := messages.Check(in.body); ce != nil {
+		if ce != nil {
 			anthropicError(w, http.StatusBadRequest, ce.Error())
 			return
 		}

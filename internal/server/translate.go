@@ -12,38 +12,48 @@ import (
 // from the request-body allowance, and the translated body the request
 // keeps for failover stays counted until the request ends. An attempt's
 // translation into a provider's dialect is taken the same way, through
-// dispatch.Call.Allowance (the admitted request).
+// dispatch.Call.Allowance (the admitted request), and its translated body
+// stays counted until the attempt ends.
+//
+// A translation that does not fit beside the others may still run when no
+// other request is past the allowance at that moment: one request at a
+// time may overdraw it, by what its translation reserves (docs/config.md,
+// max_inflight_body_bytes). The overdraft is counted apart, so it refuses
+// no other request, and given back when that translation ends. Without it
+// a body whose translation costs more than the room the others leave
+// (any Messages body above a tenth of the allowance beside one small
+// request) would be refused for as long as traffic lasts.
 
 // reserve takes n bytes of the allowance for a's request: within
-// max_inflight_body_bytes, or past it when a's request is the only one
-// holding any (every body the front accepts can be served; the
-// configuration check keeps the allowance at least one body). false means
+// max_inflight_body_bytes, or as the one overdraft when no other request
+// holds it. A request has at most one reservation at a time (its door's
+// translation, then each attempt's, one after the other). false means
 // neither: the caller answers with busy.
 func (s *Server) reserve(a *admitted, n int64) bool {
-	limit := a.st.Config.MaxInflightBodyBytes
-	for {
-		h := s.bodies.held.Load()
-		if h+n > limit && h != a.held {
-			return false
-		}
-		if s.bodies.held.CompareAndSwap(h, h+n) {
-			a.held += n
-			return true
-		}
+	if s.bodies.take(n, a.st.Config.MaxInflightBodyBytes) {
+		a.held += n
+		return true
 	}
+	if s.bodies.over.CompareAndSwap(nil, a) {
+		a.over = n
+		return true
+	}
+	return false
 }
 
-// unreserve gives back n bytes reserve took for a's request.
-func (s *Server) unreserve(a *admitted, n int64) {
-	s.bodies.give(n)
-	a.held -= n
-}
-
-// keep counts n more bytes that a's request holds until it ends (its
-// translated body), within the reservation its translation just gave back.
-func (s *Server) keep(a *admitted, n int64) {
-	s.bodies.held.Add(n)
-	a.held += n
+// settle ends a reservation of n bytes, keeping kept of them counted until
+// the request (or the caller) gives them back: the translated body. An
+// overdraft is given back whole and kept is counted within the allowance
+// without a check, as the body it replaces in memory was already counted
+// (kept is at most a few times the client's body, far less than n).
+func (s *Server) settle(a *admitted, n, kept int64) {
+	if a.over > 0 {
+		a.over = 0
+		s.bodies.over.CompareAndSwap(a, nil)
+		n = 0
+	}
+	s.bodies.held.Add(kept - n) // one step: no other request can take the room between
+	a.held += kept - n
 }
 
 // translationBusy answers a request whose translation does not fit, in the
@@ -55,23 +65,23 @@ func translationBusy(w http.ResponseWriter, d door, a *admitted) {
 		a.st.Config.MaxInflightBodyBytes, retryAfter))
 }
 
-// translate runs fn, a door's translation of a's body, within a
-// reservation of its cost, and keeps kept(), the bytes the request holds
-// from it until it ends. false: the reservation was refused and the client
-// answered.
+// translate runs fn, a door's translation of a's body (and any decoding
+// that goes with it), within a reservation of its cost, and keeps kept(),
+// the bytes the request holds from it until it ends. false: the
+// reservation was refused and the client answered.
 func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func() (kept int)) bool {
 	cost := dispatch.TranslationCost(a.body)
 	if !s.reserve(a, cost) {
 		translationBusy(w, d, a)
 		return false
 	}
-	kept := fn()
-	s.unreserve(a, cost)
-	s.keep(a, int64(kept))
+	s.settle(a, cost, int64(fn()))
 	return true
 }
 
-// Hold and Release make a request's admission the dispatch.Allowance its
-// attempts take their translations from, as its door's (reserve).
-func (a *admitted) Hold(n int64) bool { return a.srv.reserve(a, n) }
-func (a *admitted) Release(n int64)   { a.srv.unreserve(a, n) }
+// Hold, Settle and Release make a request's admission the
+// dispatch.Allowance its attempts take their translations from, as its
+// door's (reserve).
+func (a *admitted) Hold(n int64) bool    { return a.srv.reserve(a, n) }
+func (a *admitted) Settle(n, kept int64) { a.srv.settle(a, n, kept) }
+func (a *admitted) Release(n int64)      { a.srv.bodies.give(n); a.held -= n }

@@ -21,27 +21,37 @@ func costShapes(n int) map[string]func() []byte {
 		return func() []byte { return []byte(`{"model":"m","max_tokens":10,` + s + `}`) }
 	}
 	rsp := func(s string) func() []byte { return func() []byte { return []byte(`{"model":"m",` + s + `}`) } }
+	const document = `{"type":"document","source":{"type":"text","media_type":"text/plain","data":"x"}}`
 	return map[string]func() []byte{
-		"messages/long text":     msg(`"messages":[{"role":"user","content":"` + strings.Repeat("a", n) + `"}]`),
-		"messages/tiny blocks":   msg(`"messages":[{"role":"user","content":[` + rep(`{"type":"text","text":"a"}`) + `]}]`),
-		"messages/tiny turns":    msg(`"messages":[` + rep(`{"role":"user","content":"a"},{"role":"assistant","content":"b"}`) + `,{"role":"user","content":"a"}]`),
-		"messages/tool input":    msg(`"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":[` + rep(`1`) + `]}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}]`),
-		"messages/tools":         msg(`"tools":[` + rep(`{"name":"f","input_schema":{"type":"object"}}`) + `],"messages":[{"role":"user","content":"x"}]`),
-		"messages/tool results":  msg(`"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[` + rep(`{"type":"text","text":"a"}`) + `]}]}]`),
-		"messages/thinking":      msg(`"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[` + rep(`{"type":"thinking","thinking":"a"}`) + `,{"type":"text","text":"b"}]},{"role":"user","content":"y"}]`),
-		"responses/long text":    rsp(`"input":"` + strings.Repeat("a", n) + `"`),
-		"responses/tiny items":   rsp(`"input":[` + rep(`{"role":"user","content":"a"}`) + `]`),
-		"responses/tiny parts":   rsp(`"input":[{"role":"user","content":[` + rep(`{"type":"input_text","text":"a"}`) + `]}]`),
-		"responses/calls":        rsp(`"input":[` + rep(`{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"o"}`) + `]`),
-		"responses/nested items": rsp(`"input":[{"role":"user","content":[{"type":"input_text","text":"a"}]}` + strings.Repeat(`,{"role":"user","content":[{"type":"input_text","text":"a"}]}`, n/62) + `]`),
+		"messages/long text":    msg(`"messages":[{"role":"user","content":"` + strings.Repeat("a", n) + `"}]`),
+		"messages/tiny blocks":  msg(`"messages":[{"role":"user","content":[` + rep(`{"type":"text","text":"a"}`) + `]}]`),
+		"messages/tiny turns":   msg(`"messages":[` + rep(`{"role":"user","content":"a"},{"role":"assistant","content":"b"}`) + `,{"role":"user","content":"a"}]`),
+		"messages/tool input":   msg(`"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{"a":[` + rep(`1`) + `]}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}]`),
+		"messages/tools":        msg(`"tools":[` + rep(`{"name":"f","input_schema":{"type":"object"}}`) + `],"messages":[{"role":"user","content":"x"}]`),
+		"messages/tool results": msg(`"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[` + rep(`{"type":"text","text":"a"}`) + `]}]}]`),
+		"messages/thinking":     msg(`"messages":[{"role":"user","content":"x"},{"role":"assistant","content":[` + rep(`{"type":"thinking","thinking":"a"}`) + `,{"type":"text","text":"b"}]},{"role":"user","content":"y"}]`),
+		// Only an Anthropic target can serve a document block: the door
+		// translates as far as it, then checks the whole body (review 35a).
+		"messages/turns, then a document": msg(`"messages":[` + rep(`{"role":"user","content":"a"},{"role":"assistant","content":"b"}`) + `,{"role":"user","content":[` + document + `]}]`),
+		"messages/parts, then a document": msg(`"messages":[` + rep(`{"role":"user","content":[]}`) + `,{"role":"user","content":[` + document + `]}]`),
+		"responses/long text":             rsp(`"input":"` + strings.Repeat("a", n) + `"`),
+		"responses/tiny items":            rsp(`"input":[` + rep(`{"role":"user","content":"a"}`) + `]`),
+		"responses/tiny parts":            rsp(`"input":[{"role":"user","content":[` + rep(`{"type":"input_text","text":"a"}`) + `]}]`),
+		"responses/calls":                 rsp(`"input":[` + rep(`{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"o"}`) + `]`),
+		"responses/nested items":          rsp(`"input":[{"role":"user","content":[{"type":"input_text","text":"a"}]}` + strings.Repeat(`,{"role":"user","content":[{"type":"input_text","text":"a"}]}`, n/62) + `]`),
 	}
 }
 
-// translateAs runs what the door of a shape runs on its body.
+// translateAs runs what the door of a shape runs on its body within the
+// reservation: for Messages the translation and, for a request only an
+// Anthropic target can serve, the check that it is a Messages request at
+// all (messages.go).
 func translateAs(name string, b []byte) {
 	if strings.HasPrefix(name, "messages/") {
 		messages.DropUnsigned(b)
-		messages.Translate(b)
+		if _, err := messages.Translate(b); err != nil {
+			messages.Check(b)
+		}
 		return
 	}
 	responses.Translate(b)
