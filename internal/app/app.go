@@ -169,12 +169,12 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 		}
 	}
 	h := cfg.Health
+	// No cooldown this configuration starts is longer: a record read with
+	// a longer one (an earlier configuration's) is bounded by it
+	// (docs/behaviour.md, "Health").
+	longest := max(h.Cooldown, h.MaxCooldown, h.UnavailableCooldown, h.AccountCooldown)
 	tr := health.New(a.store, health.Settings{FailureThreshold: h.FailureThreshold,
-		Cooldown: h.Cooldown, MaxCooldown: h.MaxCooldown,
-		// No cooldown this configuration starts is longer: a record read
-		// with a longer one (an earlier configuration's, a skewed
-		// replica's) is bounded by it (docs/behaviour.md, "Health").
-		Longest: max(h.Cooldown, h.MaxCooldown, h.UnavailableCooldown, h.AccountCooldown)}, keys, nil)
+		Cooldown: h.Cooldown, MaxCooldown: h.MaxCooldown, Longest: longest}, keys, nil)
 	tr.Define(definitions(cfg))
 	a.gen++
 	tr.Generation(&a.retired, a.gen)
@@ -184,6 +184,7 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	if err != nil {
 		return nil, err
 	}
+	a.retired.Serve(longest) // this configuration is served from here on
 	return &server.State{Config: cfg, Dispatcher: d, Health: tr, Limits: a.limits}, nil
 }
 

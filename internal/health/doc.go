@@ -36,9 +36,10 @@
 //     can cool or close an endpoint by sending bad requests.
 //   - TryProbe takes a lease (ProbeUntil) through one atomic Store.Update, so
 //     exactly one request wins per lease, across replicas on a shared store.
-//   - Every record read is bounded by the reader's clock and the longest
-//     configured cooldown, and written back bounded when it was not
-//     (sanity.go): replicas share records, not clocks.
+//   - Replicas over Redis read Redis's clock (clock.go). Every record read
+//     is bounded by the longest cooldown the served configuration can
+//     start and, on that shared clock only, by now; it is written back
+//     bounded when it was not (sanity.go).
 //   - A record carries what it is about (Define, a digest); one about
 //     another definition of the same name (a rolling deploy's old model or
 //     key) reads as empty (define.go).

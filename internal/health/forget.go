@@ -5,6 +5,7 @@ import (
 	"maps"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // What a reload changed under a name it kept (docs/scale.md, "SIGHUP:
@@ -47,10 +48,20 @@ func (t *Tracker) reset(ctx context.Context, key string) {
 // attempt still in flight there — however many reloads ago it started —
 // cannot cool, or count against, what the endpoint is now. Safe for
 // concurrent use; the zero value is ready, and a nil one retires nothing.
+//
+// It also keeps the longest cooldown the configuration being served can
+// start (Settings.Longest), which bounds every tracker's reads: an earlier
+// configuration's tracker, still serving a request in flight, must not cut
+// a cooldown the newer one started to its own shorter bound (review 35b).
 type Retirements struct {
-	mu sync.Mutex                     // serializes Retire
-	at atomic.Pointer[map[Key]uint64] // the generation that last changed each key; copied on write
+	mu      sync.Mutex                     // serializes Retire
+	at      atomic.Pointer[map[Key]uint64] // the generation that last changed each key; copied on write
+	longest atomic.Int64                   // the served configuration's Settings.Longest; 0: none set
 }
+
+// Serve records that the configuration being served now starts no cooldown
+// longer than longest.
+func (r *Retirements) Serve(longest time.Duration) { r.longest.Store(int64(longest)) }
 
 // Retire records that the configuration of generation gen changed keys.
 // Reloads are rare and every report reads the map: it is copied on write,
@@ -81,6 +92,17 @@ func (r *Retirements) retired(k Key, gen uint64) bool {
 	}
 	at, ok := (*m)[k]
 	return ok && at > gen
+}
+
+// longest is the bound of a record's cooldown: the served configuration's
+// when a reload has set one, else t's own.
+func (t *Tracker) longest() time.Duration {
+	if t.ret != nil {
+		if l := t.ret.longest.Load(); l != 0 {
+			return time.Duration(l)
+		}
+	}
+	return t.s.Longest
 }
 
 // Generation makes t the tracker of generation gen, whose reports r may

@@ -39,6 +39,7 @@ type RedisStore struct {
 	local     *Memory
 	now       func() time.Time
 	opTimeout time.Duration
+	clock     redisClock // Redis's clock (clock.go)
 
 	down        atomic.Bool // fast path: false while Redis answers
 	mu          sync.Mutex  // guards retryAt, reconciling and the transitions of down
@@ -62,18 +63,25 @@ func NewRedis(client redis.UniversalClient, prefix string, logger *slog.Logger) 
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &RedisStore{client: client, prefix: prefix, log: logger, local: NewMemory(), now: time.Now,
+	s := &RedisStore{client: client, prefix: prefix, log: logger, local: NewMemory(), now: time.Now,
 		opTimeout: DefaultTimeout, journal: make(map[string]struct{}), resets: make(map[string]struct{}), tokens: make(map[string]string)}
+	s.clock.measure.Store(true) // measured at the first Now
+	return s
 }
 
-// SetClock replaces the clock used for key expiry, the retry back-off and
-// the local fallback (nil = time.Now). Call it before the store is used.
+// SetClock replaces the local clock used for key expiry, the retry
+// back-off and the local fallback (nil = time.Now), and takes it for the
+// shared one: Now is now and nothing is measured, until SyncClock. Call it
+// before the store is used.
 func (s *RedisStore) SetClock(now func() time.Time) {
 	if now == nil {
 		now = time.Now
 	}
 	s.now = now
 	s.local.SetClock(now)
+	s.clock.measure.Store(false)
+	s.clock.offset.Store(0)
+	s.clock.shared.Store(true)
 }
 
 // SetTimeout bounds each Redis operation, whatever the caller's context
@@ -307,7 +315,7 @@ func (s *RedisStore) ttl(r *Record) time.Duration {
 	if r.ProbeUntil.After(end) {
 		end = r.ProbeUntil
 	}
-	return keepFor + min(max(end.Sub(s.now()), 0), keepLongest)
+	return keepFor + min(max(end.Sub(s.Now()), 0), keepLongest)
 }
 
 // Claim is SET NX PX in Redis, with a token of this claim as the value: true

@@ -152,7 +152,7 @@ func (s *RedisStore) reconcile(ctx context.Context) error {
 // the journaled cooldown.
 func (s *RedisStore) writeBack(ctx context.Context, key string) (ok bool, err error) {
 	mine := s.local.get(key)
-	now := s.now()
+	now := s.Now()
 	_, after, err := s.tx(ctx, key, func(r *Record) { mergeCooldown(r, &mine, now) })
 	if err != nil {
 		return false, err
@@ -172,6 +172,12 @@ func (s *RedisStore) writeBack(ctx context.Context, key string) (ok bool, err er
 func mergeCooldown(r, mine *Record, now time.Time) {
 	if !mine.CoolUntil.After(now) || !mine.CoolUntil.After(r.CoolUntil) {
 		return
+	}
+	if r.Def != "" && mine.Def != "" && r.Def != mine.Def {
+		return // Redis's record is about something else now (a rolling deploy's other side): mine is not about it
+	}
+	if mine.Def != "" {
+		r.Def = mine.Def // a record written back to an empty Redis keeps what it is about (define.go)
 	}
 	r.CoolUntil = mine.CoolUntil
 	if mine.CoolFrom.After(r.CoolFrom) {

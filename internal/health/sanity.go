@@ -5,17 +5,26 @@ import (
 	"time"
 )
 
-// Records are shared by replicas whose clocks differ, survive reloads that
-// shorten cooldowns, and sit in a store anyone with its password can write.
-// Every record a Tracker reads is bounded by its own clock and settings
-// before it decides anything (docs/behaviour.md, "Health"), and a record
-// found out of bounds is written back bounded, so the bound is anchored
-// once instead of sliding with every read.
+// Records are shared by replicas, survive reloads that shorten cooldowns,
+// and sit in a store anyone with its password can write. Every record a
+// Tracker reads is bounded before it decides anything (docs/behaviour.md,
+// "Bounded by the reader"), and a record found out of bounds is written
+// back bounded, so the bound is anchored once instead of sliding with
+// every read:
+//   - no cooldown longer than the longest the served configuration can
+//     start (Retirements.Serve; every generation's tracker reads the newest
+//     one, so a tracker still serving an older configuration cannot cut a
+//     longer cooldown the newer one started);
+//   - on the shared clock only (clock.go): no cooldown ending later than
+//     its length from now or starting after now, no probe lease ending
+//     later than ProbeLease from now, each past clockSlack. A replica whose
+//     clock is its own (Redis's not yet measured) cannot tell a writer
+//     ahead from itself behind, and bounding by it would cut every other
+//     replica's cooldowns and leases short (review 35b): it takes records
+//     as written;
+//   - no negative count or latency.
 
-// sane bounds r at now: no cooldown longer than Longest, none ending later
-// than its length from now or starting after now, no probe lease ending
-// later than ProbeLease from now, no negative count or latency. It reports
-// whether it changed anything.
+// sane bounds r at now and reports whether it changed anything.
 func (t *Tracker) sane(r *Record, now time.Time) bool {
 	if !t.insane(r, now) {
 		return false
@@ -23,17 +32,21 @@ func (t *Tracker) sane(r *Record, now time.Time) bool {
 	if r.LastCooldown < 0 {
 		r.LastCooldown = 0
 	}
-	if t.s.Longest > 0 && r.LastCooldown > t.s.Longest {
-		r.LastCooldown = t.s.Longest
+	if l := t.longest(); l > 0 && r.LastCooldown > l {
+		// Clock-free: the cooldown ends its excess earlier.
+		r.CoolUntil = r.CoolUntil.Add(l - r.LastCooldown)
+		r.LastCooldown = l
 	}
-	if end := now.Add(r.LastCooldown); r.CoolUntil.After(end) {
-		r.CoolUntil = end
-	}
-	if r.CoolFrom.After(now) {
-		r.CoolFrom = now
-	}
-	if end := now.Add(t.s.ProbeLease); r.ProbeUntil.After(end) {
-		r.ProbeUntil = end
+	if t.sharedClock() {
+		if end := now.Add(r.LastCooldown); r.CoolUntil.After(end.Add(clockSlack)) {
+			r.CoolUntil = end
+		}
+		if r.CoolFrom.After(now.Add(clockSlack)) {
+			r.CoolFrom = now
+		}
+		if end := now.Add(t.s.ProbeLease); r.ProbeUntil.After(end.Add(clockSlack)) {
+			r.ProbeUntil = end
+		}
 	}
 	if r.Failures < 0 {
 		r.Failures = 0
@@ -53,9 +66,11 @@ func (t *Tracker) insane(r *Record, now time.Time) bool {
 	if r.LastCooldown == 0 && r.CoolUntil.IsZero() && r.CoolFrom.IsZero() && r.ProbeUntil.IsZero() {
 		return false // never cooled, or closed: most records
 	}
-	return r.LastCooldown < 0 || (t.s.Longest > 0 && r.LastCooldown > t.s.Longest) ||
-		r.CoolUntil.After(now.Add(r.LastCooldown)) || r.CoolFrom.After(now) ||
-		r.ProbeUntil.After(now.Add(t.s.ProbeLease))
+	if l := t.longest(); r.LastCooldown < 0 || (l > 0 && r.LastCooldown > l) {
+		return true
+	}
+	return t.sharedClock() && (r.CoolUntil.After(now.Add(r.LastCooldown+clockSlack)) ||
+		r.CoolFrom.After(now.Add(clockSlack)) || r.ProbeUntil.After(now.Add(t.s.ProbeLease+clockSlack)))
 }
 
 // bound bounds r, a copy of the record at key read at now, and writes the

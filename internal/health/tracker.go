@@ -53,10 +53,11 @@ var tagEscaper = strings.NewReplacer("%", "%25", "{", "%7B", "}", "%7D")
 
 // New returns a Tracker over store. endpoints are the configured endpoints
 // (Snapshot lists them and their accounts; other keys work too). now nil
-// means time.Now.
+// means the store's clock: Redis's for a RedisStore (clock.go), else
+// time.Now.
 func New(store Store, s Settings, endpoints []Key, now func() time.Time) *Tracker {
 	if now == nil {
-		now = time.Now
+		now = clockOf(store) // clock.go
 	}
 	t := &Tracker{store: store, s: s.withDefaults(), now: now, idx: make(map[Key]names, len(endpoints))}
 	seen := make(map[string]bool)
