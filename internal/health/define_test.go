@@ -66,3 +66,24 @@ func TestDigestHidesItsParts(t *testing.T) {
 		t.Error("parts are not delimited")
 	}
 }
+
+// A write over another definition's record is that definition's first:
+// no transition out of the other's phase is announced (review 35b: during a
+// rolling deploy every write that flipped the record between the two
+// definitions logged a cooling→healthy, and moved the state metrics).
+func TestAnotherDefinitionsPhaseIsNoTransition(t *testing.T) {
+	store := NewMemory()
+	c := newClock()
+	old := New(store, Settings{}, all3, c.Now)
+	old.Define(map[Key]string{epA: Digest("endpoint", "model-a")}, map[string]string{"anthropic": Digest("account", "key-1")})
+	next := New(store, Settings{}, all3, c.Now)
+	next.Define(map[Key]string{epA: Digest("endpoint", "model-a2")}, map[string]string{"anthropic": Digest("account", "key-2")})
+	old.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: 24 * time.Hour})
+	old.Report(ctx, epA, Report{Class: "auth", Cool: ScopeAccount, CoolFor: time.Hour})
+	if tr := next.Report(ctx, epA, Report{OK: true, Took: time.Second}); len(tr) != 0 {
+		t.Errorf("the new definition's success announced %+v", tr)
+	}
+	if tr := next.Report(ctx, epA, Report{Class: "quota", Cool: ScopeAccount, CoolFor: time.Hour}); len(tr) != 1 || tr[0].From != Healthy {
+		t.Errorf("the new definition's own cooldown announced %+v, want one transition from healthy", tr)
+	}
+}

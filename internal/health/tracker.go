@@ -230,6 +230,7 @@ func (t *Tracker) lease(ctx context.Context, sc Scope, key, def, name string, no
 	if err != nil {
 		return true, nil
 	}
+	own(&before, def) // a record about something else was nothing to this definition
 	return won, transitions(nil, sc, name, &before, &after, now, "")
 }
 
@@ -250,6 +251,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) { adopt(rec, n.epDef); t.applyEndpoint(rec, r, now) })
 	}
 	if err == nil {
+		own(&before, n.epDef) // a record about something else was nothing to this definition
 		tr = transitions(tr, ScopeEndpoint, n.name, &before, &after, now, r.Class)
 	}
 	var fn func(*Record)
@@ -301,6 +303,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 	}
 	before, after, err = t.store.Update(ctx, n.acct, fn)
 	if err == nil {
+		own(&before, n.acctDef)
 		tr = transitions(tr, ScopeAccount, k.Provider, &before, &after, now, r.Class)
 	}
 	return tr
