@@ -126,9 +126,16 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		rs := health.NewRedis(a.rdb, "detour:", a.log)
 		rs.SetTimeout(cfg.State.Timeout)
 		a.store, a.claimer = rs, rs
-		lr := limit.NewRedis(a.rdb, "detour:", a.log, opt.Clock)
+		// Client keys' windows and budgets count by Redis's clock too, so
+		// replicas whose clocks differ fill the same minute (docs/scale.md,
+		// "One clock").
+		clock := opt.Clock
+		if clock == nil {
+			clock = rs.Now
+		}
+		lr := limit.NewRedis(a.rdb, "detour:", a.log, clock)
 		lr.SetTimeout(cfg.State.Timeout)
-		a.limits = limit.New(lr, opt.Clock)
+		a.limits = limit.New(lr, clock)
 	default:
 		m := health.NewMemory()
 		a.store, a.claimer = m, m
