@@ -55,18 +55,8 @@ func TestAllowanceReturnsToZeroAfterABurst(t *testing.T) {
 		return upstreamtest.Step{Body: upstreamtest.ChatJSON("m", "ok"), Delay: time.Duration(c%3) * time.Millisecond}
 	})
 	t.Cleanup(oai.Close)
-	url, a := gatewaytest.Start(t, gatewaytest.Config(t, `
-max_body_bytes: 1048576
-max_inflight_body_bytes: 4194304
-providers:
-  - {name: an, dialect: anthropic, base_url: "`+anth.URL+`", api_key: sk-test}
-  - {name: p, dialect: openai, base_url: "`+oai.URL+`", api_key: sk-test}
-targets:
-  - {name: claude, model: claude-x, providers: [an]}
-  - {name: a, model: m, providers: [p]}
-routes:
-  - {name: r, targets: [claude, a]}
-`), app.Options{Decisions: decision.Discard})
+	cfg := strings.NewReplacer("{an}", anth.URL, "{p}", oai.URL).Replace(overdraftCfg) // allowance_test.go
+	url, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{Decisions: decision.Discard})
 
 	unit := `{"role":"user","content":"a"},`
 	turns := func(k int) string { return strings.TrimSuffix(strings.Repeat(unit, k), ",") }
@@ -75,7 +65,7 @@ routes:
 	}
 	type req struct{ path, body string }
 	mk := func(i int) req {
-		model := []string{"r", "claude", "a"}[i%3]
+		model := []string{"r", "claude", "b"}[i%3]
 		stream := []string{"false", "true"}[(i/3)%2]
 		size := []int{1, 50, 2000, 20000}[(i/6)%4]
 		switch (i / 24) % 5 {
