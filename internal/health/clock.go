@@ -2,8 +2,11 @@ package health
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Replicas over one Redis compare the times each of them wrote: a cooldown's
@@ -34,6 +37,7 @@ type redisClock struct {
 	shared  atomic.Bool  // measured (or given by SetClock)
 	measure atomic.Bool  // keep measuring (NewRedis, SyncClock)
 	busy    atomic.Bool  // a measurement is under way
+	refused atomic.Bool  // a refusal of TIME was logged
 }
 
 // Now is the time on Redis's clock as this process reads it: the local
@@ -70,6 +74,12 @@ func (s *RedisStore) measureClock(ctx context.Context) error {
 	t1 := s.now()
 	if err != nil {
 		s.clock.next.Store(t1.Add(retryEvery).UnixNano())
+		var reply redis.Error
+		if errors.As(err, &reply) && s.clock.refused.CompareAndSwap(false, true) {
+			// An answer, not a down Redis (the store logs that): an ACL
+			// without TIME (NOPERM), a proxy that does not pass it. Said once.
+			s.log.Warn("health: redis refused TIME; records are taken as written, not bounded by a shared clock (docs/scale.md, \"One clock\")", "prefix", s.prefix, "err", err)
+		}
 		return err
 	}
 	s.clock.offset.Store(int64(at.Sub(t0.Add(t1.Sub(t0) / 2))))

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"log/slog"
 	"testing"
 	"time"
 
@@ -153,5 +154,35 @@ func TestJournalWriteBackKeepsTheDefinition(t *testing.T) {
 	}
 	if st := view1(old, epA); st.Phase != Cooling {
 		t.Errorf("the old model's own replica lost its verdict: %s", st.Phase)
+	}
+}
+
+// A Redis whose ACL refuses TIME leaves the clock unshared, says so once,
+// and the store still shares records.
+func TestARefusedTimeLeavesTheClockUnshared(t *testing.T) {
+	srv := redistest.Start(t)
+	admin := newClient(t, RedisConfig{URL: srv.URL()})
+	if err := admin.Do(ctx, "ACL", "SETUSER", "notime", "on", ">pw", "~*", "&*", "+@all", "-time").Err(); err != nil {
+		t.Fatal(err)
+	}
+	var log logBuf
+	s := NewRedis(newClient(t, RedisConfig{URL: srv.URL(), Username: "notime", Password: "pw", Timeout: testTimeout}),
+		uniquePrefix("notime"), slog.New(slog.NewTextHandler(&log, nil))) // the production clock: measured
+	for range 2 {
+		if err := s.SyncClock(ctx); err == nil {
+			t.Fatal("TIME answered through an ACL that refuses it")
+		}
+	}
+	if s.ClockShared() {
+		t.Error("a clock Redis would not tell counts as shared")
+	}
+	if log.Count("refused TIME") != 1 {
+		t.Errorf("want the refusal logged once:\n%s", log.String())
+	}
+	tr := New(s, Settings{}, all3, nil)
+	tr.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: time.Hour})
+	other := NewRedis(admin, s.prefix, nil) // another replica, whose TIME is answered
+	if st := view1(New(other, Settings{}, all3, nil), epA); st.Phase != Cooling || !s.Shared() {
+		t.Errorf("records are not shared without TIME: %+v", st)
 	}
 }
