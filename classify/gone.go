@@ -335,8 +335,9 @@ func namesClientThing(t []byte) bool {
 // affordable finds, in a 402's texts, what the account can still pay for
 // this request, a count of tokens an ordinary request fits in (usefulCount):
 // "This request requires more credits, or fewer max_tokens. You requested
-// up to 1000000 tokens, but can only afford 10114", or "Prompt tokens
-// limit exceeded: 64128 > 6964" (OpenRouter). That answer is about this
+// up to 1000000 tokens, but can only afford 10114", "Prompt tokens
+// limit exceeded: 64128 > 6964", or "128000 token capacity required, 19484
+// available" (OpenRouter). That answer is about this
 // request's size, not an account that cannot pay: a smaller request is
 // served, so it is overflow — it moves on and cools nothing — where quota
 // would let one client's max_tokens or prompt cool the account and page
@@ -378,6 +379,9 @@ var affordLeads = [...]struct {
 }{
 	{"can only afford ", "phrase:can only afford", false},
 	{"prompt tokens limit exceeded: ", "phrase:prompt tokens limit exceeded", true},
+	// "More credits are required to run this request. 128000 token
+	// capacity required, 19484 available." (OpenRouter, a key's limit)
+	{"token capacity required, ", "phrase:token capacity required", false},
 }
 
 // minUseful is the fewest tokens an account must still afford for a 402

@@ -228,6 +228,11 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.addText(v)
 		case eq(k1, "metadata") && d == 3 && eq(last, "raw") && str:
 			f.addText(v)
+		case eq(k1, "error") && d == 3 && eq(last, "message") && str:
+			// An upstream's envelope wrapped whole in a relay's "error"
+			// ({"error":{"error":{"message":"More credits are required…",
+			// "code":402},"code":402}}).
+			f.addText(v)
 		}
 	case "response": // Responses API: {"type":"response.failed","response":{"error":{…}}}
 		switch {
