@@ -268,7 +268,7 @@ func TestBatchSlowClientDoesNotFireIdle(t *testing.T) {
 	}
 	yaml := `
 providers:
-  - {name: pa, dialect: openai, base_url: "{a}", api_key: sk-a, idle_timeout: 200ms}
+  - {name: pa, dialect: openai, base_url: "{a}", api_key: sk-a, idle_timeout: 500ms}
 targets:
   - {name: ta, model: ma, providers: [pa]}
 routes:
@@ -282,7 +282,10 @@ routes:
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	time.Sleep(1500 * time.Millisecond) // the client stalls
+	// The client stalls three times the idle timeout (which leaves the
+	// in-process upstream room for a pause of its own under -race on a
+	// busy machine: at 200ms it ran out once, mid-suite).
+	time.Sleep(1500 * time.Millisecond)
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
