@@ -139,11 +139,15 @@ type ready struct {
 }
 
 // untried is when endpoint k, which the request did not try, may serve it:
-// now, or the end of its cooldown.
+// now, or the end of its cooldown. The cooldown's end is on health's clock
+// (Redis's, over Redis: internal/health/clock.go), now on this process's:
+// what is left of it is measured on health's.
 func (w *walk) untried(k health.Key, now time.Time) ready {
 	r := ready{k: k, at: now}
-	if st := w.status.of(k); st.Phase == health.Cooling && st.Until.After(now) {
-		r.at = st.Until
+	if st := w.status.of(k); st.Phase == health.Cooling {
+		if left := st.Until.Sub(w.d.opt.Health.Now()); left > 0 {
+			r.at = now.Add(left)
+		}
 	}
 	return r
 }

@@ -97,6 +97,10 @@ func clockOf(store Store) func() time.Time {
 	return time.Now
 }
 
+// Now is t's clock: the one the times in its records and Status are on
+// (Redis's over a RedisStore; compare them with this, not time.Now).
+func (t *Tracker) Now() time.Time { return t.now() }
+
 // sharedClock reports whether t's clock is the one every writer of its
 // store reads: a Memory store's (one process), or a RedisStore's once
 // measured. A Tracker given a clock of its own (tests) over a Memory store

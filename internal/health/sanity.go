@@ -33,8 +33,12 @@ func (t *Tracker) sane(r *Record, now time.Time) bool {
 		r.LastCooldown = 0
 	}
 	if l := t.longest(); l > 0 && r.LastCooldown > l {
-		// Clock-free: the cooldown ends its excess earlier.
-		r.CoolUntil = r.CoolUntil.Add(l - r.LastCooldown)
+		// Clock-free: the cooldown ends its excess earlier (a record with
+		// no end keeps none: shifted, it would fall before year 0, which
+		// no JSON encoder writes, and never be repaired).
+		if !r.CoolUntil.IsZero() {
+			r.CoolUntil = r.CoolUntil.Add(l - r.LastCooldown)
+		}
 		r.LastCooldown = l
 	}
 	if t.sharedClock() {
