@@ -139,6 +139,9 @@ var requestPhrases = []phrase{
 	// to 1048576".
 	{a: "input token count", b: "supports up to", gap: 60, class: ContextLength, notRate: true},
 	{a: "prompt token count", b: "exceeds", gap: 60, class: ContextLength, notRate: true},
+	// IBM's: "input tokens (35000) plus prefix length (0) must be < 4096",
+	// the prompt compared with the window.
+	{a: "input tokens", b: "must be <", gap: 48, class: ContextLength, notRate: true},
 	{a: "reduce the length of the messages", class: ContextLength},
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},

@@ -211,6 +211,11 @@ var accountPhrases = []phrase{
 	// Hugging Face's router, as a 400).
 	{a: "no endpoints available", b: "under your current plan", gap: 40, class: Forbidden},
 	{a: "model requires a", b: "subscription", gap: 16, class: Forbidden},
+	// A seat the account lacks (Gemini Code Assist: "You must be a named
+	// user on your organization's Gemini Code Assist Standard edition
+	// subscription … request an entitlement", also relayed inside a 429).
+	{a: "named user on", b: "subscription", gap: 64, class: Forbidden},
+	{a: "request an entitlement", class: Forbidden},
 	// A relay whose own credentials for its upstream have died (community
 	// proxies in front of subscriptions: "Failed to refresh Codex token.
 	// Please re-authenticate.", "Token revoked - re-authentication

@@ -107,7 +107,12 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.topCode = v
 			}
 			return
-		case "external_model_message": // Databricks: {"error":"Received error from …","external_model_message":{"error_code":"…","message":"…"}}
+		case "extensions": // IBM's: {"status_code":400,"error":"Bad Request","message":"Invalid argument or out of range","extensions":{"code":"INVALID_INPUT","reason":"…"}}, the detail in its reason
+			if str && eq(last, "reason") {
+				f.addText(v)
+			}
+			return
+		case "external_model_message", "external_model_error": // Databricks: {"error":"Received error from …","external_model_message":{"error_code":"…","message":"…"}}, or {"external_model_provider":"…","external_model_error":{…}}
 			if str && eq(last, "message") {
 				f.addText(v)
 			}
