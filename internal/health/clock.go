@@ -29,38 +29,89 @@ const (
 	clockSlack = 2 * time.Second
 )
 
-// redisClock is the offset of Redis's clock from the local one. The zero
-// value is the local clock, not shared.
+// redisClock is Redis's clock as this process reads it: the last
+// measurement of Redis's TIME, carried forward by the local clock's
+// monotonic reading, so that a step of the host's wall clock (NTP
+// correcting a host that ran an hour ahead) moves nothing. The zero value
+// has measured nothing: Now is the local clock, not shared.
 type redisClock struct {
-	offset  atomic.Int64 // Redis's time minus the local time, ns
-	next    atomic.Int64 // local unix ns of the next measurement
-	shared  atomic.Bool  // measured (or given by SetClock)
-	measure atomic.Bool  // keep measuring (NewRedis, SyncClock)
-	busy    atomic.Bool  // a measurement is under way
-	refused atomic.Bool  // a refusal of TIME was logged
+	at      atomic.Pointer[clockReading] // the last measurement; nil: none
+	due     atomic.Pointer[time.Time]    // the next measurement is due (local clock); nil: at once
+	given   atomic.Bool                  // SetClock: the local clock is the shared one, nothing measured
+	measure atomic.Bool                  // keep measuring (NewRedis, SyncClock)
+	busy    atomic.Bool                  // a measurement is under way
+	refused atomic.Bool                  // a refusal of TIME was logged
 }
 
-// Now is the time on Redis's clock as this process reads it: the local
-// clock plus the last measured offset (the local clock until the first
-// measurement). A measurement that is due runs in the background.
+// clockReading is one measurement: Redis's TIME and the local clock at the
+// middle of the round trip (with its monotonic reading, where it has one).
+type clockReading struct {
+	redis, local time.Time
+	stepped      atomic.Bool // a step was seen since: a measurement was called for (once)
+}
+
+// since is how long ago, on the monotonic clock where both readings carry
+// it, the measurement was made at local; stepped reports that the wall clock
+// has since moved apart from it by more than clockSlack (a step, a resumed
+// suspend) or back before it: the measurement no longer says where Redis's
+// clock is until it is made again.
+func (r *clockReading) since(local time.Time) (elapsed time.Duration, stepped bool) {
+	elapsed = local.Sub(r.local)
+	wall := time.Duration(local.UnixNano() - r.local.UnixNano())
+	drift := wall - elapsed
+	return elapsed, elapsed < 0 || drift > clockSlack || drift < -clockSlack
+}
+
+// Now is the time on Redis's clock as this process reads it: the last
+// measurement carried forward by the time elapsed since (the local clock
+// until the first measurement). A measurement that is due, or one the
+// wall clock's step calls for, runs in the background.
 func (s *RedisStore) Now() time.Time {
 	local := s.now()
 	c := &s.clock
-	if c.measure.Load() && local.UnixNano() >= c.next.Load() && c.busy.CompareAndSwap(false, true) {
+	r := c.at.Load()
+	var elapsed time.Duration
+	stepped := false
+	if r != nil {
+		elapsed, stepped = r.since(local)
+		if stepped && r.stepped.CompareAndSwap(false, true) {
+			c.due.Store(nil) // measure again at once; a failure retries as usual
+		}
+	}
+	if c.measure.Load() && c.isDue(local) && c.busy.CompareAndSwap(false, true) {
 		go func() {
 			defer c.busy.Store(false)
 			_ = s.measureClock(context.Background())
 		}()
 	}
-	return local.Add(time.Duration(c.offset.Load()))
+	if r == nil {
+		return local
+	}
+	return r.redis.Add(elapsed)
+}
+
+func (c *redisClock) isDue(local time.Time) bool {
+	due := c.due.Load()
+	return due == nil || !local.Before(*due)
 }
 
 // ClockShared reports whether Now is Redis's clock: measured at least once
-// (a failed measurement later keeps the last offset).
-func (s *RedisStore) ClockShared() bool { return s.clock.shared.Load() }
+// (a failed measurement later keeps the last one), and the host's wall
+// clock not stepped since (until the measurement that step calls for).
+func (s *RedisStore) ClockShared() bool {
+	if s.clock.given.Load() {
+		return true
+	}
+	r := s.clock.at.Load()
+	if r == nil {
+		return false
+	}
+	_, stepped := r.since(s.now())
+	return !stepped
+}
 
-// SyncClock measures the offset to Redis's clock now, and from then on once
-// every clockEvery (Now starts each measurement in the background).
+// SyncClock measures Redis's clock now, and from then on once every
+// clockEvery (Now starts each measurement in the background).
 func (s *RedisStore) SyncClock(ctx context.Context) error {
 	s.clock.measure.Store(true)
 	return s.measureClock(ctx)
@@ -73,7 +124,7 @@ func (s *RedisStore) measureClock(ctx context.Context) error {
 	at, err := s.client.Time(ctx).Result()
 	t1 := s.now()
 	if err != nil {
-		s.clock.next.Store(t1.Add(retryEvery).UnixNano())
+		s.clock.due.Store(ptr(t1.Add(retryEvery)))
 		var reply redis.Error
 		if errors.As(err, &reply) && s.clock.refused.CompareAndSwap(false, true) {
 			// An answer, not a down Redis (the store logs that): an ACL
@@ -82,11 +133,12 @@ func (s *RedisStore) measureClock(ctx context.Context) error {
 		}
 		return err
 	}
-	s.clock.offset.Store(int64(at.Sub(t0.Add(t1.Sub(t0) / 2))))
-	s.clock.shared.Store(true)
-	s.clock.next.Store(t1.Add(clockEvery).UnixNano())
+	s.clock.at.Store(&clockReading{redis: at, local: t0.Add(t1.Sub(t0) / 2)})
+	s.clock.due.Store(ptr(t1.Add(clockEvery)))
 	return nil
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // clockOf is the clock a Tracker over store reads when given none: Redis's
 // for a RedisStore, else the local one.

@@ -80,8 +80,8 @@ func (s *RedisStore) SetClock(now func() time.Time) {
 	s.now = now
 	s.local.SetClock(now)
 	s.clock.measure.Store(false)
-	s.clock.offset.Store(0)
-	s.clock.shared.Store(true)
+	s.clock.at.Store(nil)
+	s.clock.given.Store(true)
 }
 
 // SetTimeout bounds each Redis operation, whatever the caller's context
