@@ -43,14 +43,14 @@ var allowed = map[string][]string{
 	"internal/provider/chat":      {"internal/provider", "internal/rawjson"},
 	"internal/provider/openai":    {"internal/provider", "internal/rawjson", "internal/sse"},
 	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/rawjson", "internal/sse"},
-	"internal/provider/gemini":    {"internal/provider", "internal/provider/chat", "internal/sse"},
+	"internal/provider/gemini":    {"internal/provider", "internal/provider/chat", "internal/rawjson", "internal/sse"},
 	// Client doors: pure translation between a client API and the canonical
 	// chat shapes, plus the door's error envelope (the class names it).
 	"internal/door/messages":  {"classify", "internal/provider/chat", "internal/rawjson"},
 	"internal/door/responses": {"internal/provider/chat", "internal/rawjson"},
 	// Mid-stream continuation blocks: canonical chunk JSON, the usage type
 	// and dialect names; no HTTP, no dispatch.
-	"internal/splice": {"classify", "internal/provider"},
+	"internal/splice": {"classify", "internal/provider", "internal/rawjson"},
 	// Test helper for the adapter packages' tests: the adapter interface only.
 	"internal/provider/adaptertest": {"internal/provider"},
 	// Dispatch is the one place routing, health, policy and adapters meet;

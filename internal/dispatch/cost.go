@@ -1,5 +1,7 @@
 package dispatch
 
+import "unicode/utf8"
+
 // Translating a request decodes it whole, which costs many times the body
 // while it runs — the Messages and Responses doors into chat, and each
 // attempt from chat into an Anthropic or Gemini request, and a
@@ -12,32 +14,47 @@ package dispatch
 // counts that memory in its request-body allowance while it is used, and
 // the body the attempt sends while the attempt runs (Call.Allowance).
 
-// Per body byte and per object or array, what a translation may cost.
+// Per body byte, per object or array, and per byte that encoding/json
+// writes longer than it came (below), what a translation may cost.
 const (
 	costPerByte      = 10
 	costPerStructure = 1792
+	costPerGrowing   = 16
 )
 
 // TranslationCost is what translating body may cost: costPerByte for each
-// byte and costPerStructure for each object or array outside strings.
+// byte, costPerStructure for each object or array outside strings, and
+// costPerGrowing more for each byte of a string that encoding/json writes
+// longer than it came: a byte that is not UTF-8 (it becomes U+FFFD, three
+// bytes) and U+2028 and U+2029 (always escaped, six bytes for three).
+// Markup ('<', '>', '&') is not among them: translations write it as it
+// came (rawjson.Marshal, review 36a).
 func TranslationCost(body []byte) int64 {
-	return costPerByte*int64(len(body)) + costPerStructure*int64(structures(body))
+	n, grow := scanCost(body)
+	return costPerByte*int64(len(body)) + costPerStructure*int64(n) + costPerGrowing*int64(grow)
 }
 
-// structures counts the objects and arrays of a JSON text (the opening
-// brackets outside strings), in one pass.
-func structures(b []byte) int {
-	n, in := 0, false
+// scanCost counts, in one pass, the objects and arrays of a JSON text (the
+// opening brackets outside strings) and the bytes inside its strings that
+// encoding/json writes longer than they came.
+func scanCost(b []byte) (structures, growing int) {
+	in := false
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		switch {
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				growing += size
+			}
+			i += size - 1
 		case in && c == '\\':
 			i++
 		case c == '"':
 			in = !in
 		case !in && (c == '{' || c == '['):
-			n++
+			structures++
 		}
 	}
-	return n
+	return structures, growing
 }

@@ -12,18 +12,23 @@ import (
 	"github.com/detour-llm/detour/internal/splice"
 )
 
-func TestStructuresSkipsStrings(t *testing.T) {
-	for in, want := range map[string]int{
-		`{}`:                       1,
-		`[{},[]]`:                  3,
-		`{"a":"{[\"{"}`:            1,
-		`{"a":"\\","b":[1]}`:       2,
-		`"no [structure] {here}"`:  0,
-		`{"t":"\"[\\\"{"}`:         1,
-		`[{"a":"x"},{"b":"\\\\"}]`: 3,
+func TestScanCostSkipsStringsAndCountsWhatGrows(t *testing.T) {
+	for in, want := range map[string][2]int{
+		`{}`:                       {1, 0},
+		`[{},[]]`:                  {3, 0},
+		`{"a":"{[\"{"}`:            {1, 0},
+		`{"a":"\\","b":[1]}`:       {2, 0},
+		`"no [structure] {here}"`:  {0, 0},
+		`{"t":"\"[\\\"{"}`:         {1, 0},
+		`[{"a":"x"},{"b":"\\\\"}]`: {3, 0},
+		// Bytes that grow: not UTF-8, U+2028, U+2029; valid UTF-8 does not.
+		`{"a":"` + "\xff\xfe" + `"}`:          {1, 2},
+		`{"a":"` + "\u2028x\u2029" + `"}`:     {1, 6},
+		`{"a":"` + "héllo 世界 🙂" + `","b":[]}`: {2, 0},
+		`{"a":"` + "\xe4\xb8" + `{"}`:         {1, 2}, // a cut sequence, then a bracket inside the string
 	} {
-		if got := structures([]byte(in)); got != want {
-			t.Errorf("structures(%s) = %d, want %d", in, got, want)
+		if s, g := scanCost([]byte(in)); s != want[0] || g != want[1] {
+			t.Errorf("scanCost(%q) = %d, %d, want %d, %d", in, s, g, want[0], want[1])
 		}
 	}
 }
@@ -38,8 +43,15 @@ func TestTranslationCostBoundsTheTranslation(t *testing.T) {
 		"tiny turns": `{"model":"m","messages":[` + rep(`{"role":"user","content":"a"}`) + `]}`,
 		"tiny parts": `{"model":"m","messages":[{"role":"user","content":[` + rep(`{"type":"text","text":"a"}`) + `]}]}`,
 		"long text":  `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("a", n) + `"}]}`,
-		"tools":      `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[` + rep(`{"type":"function","function":{"name":"f","parameters":{}}}`) + `]}`,
-		"tool calls": `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + rep(`{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}`) + `]}]}`,
+		// Text encoding/json writes longer than it came: markup (review
+		// 36a: '<' was six bytes until translations stopped escaping
+		// HTML), U+2028 (always escaped), bytes that are not UTF-8 (each
+		// becomes U+FFFD).
+		"markup":          `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("<b>&</b>", n/8) + `"}]}`,
+		"line separators": `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("\u2028", n/3) + `"}]}`,
+		"not utf-8":       `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("\xff", n) + `"}]}`,
+		"tools":           `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[` + rep(`{"type":"function","function":{"name":"f","parameters":{}}}`) + `]}`,
+		"tool calls":      `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + rep(`{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}`) + `]}]}`,
 	}
 	// A continuation by prefill decodes the body too (continue.go): alone
 	// at an openai-dialect target, before the translation at the others,

@@ -2,7 +2,6 @@ package dispatch
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptrace"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Embeddings in batches (docs/doors.md, "Embeddings"). An OpenAI
@@ -189,6 +189,6 @@ func inputOf(parts []provider.Request) []byte {
 	for _, p := range parts {
 		texts = append(texts, p.Embeddings.Texts...)
 	}
-	b, _ := json.Marshal(texts)
+	b, _ := rawjson.Marshal(texts)
 	return b
 }

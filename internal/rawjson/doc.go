@@ -5,7 +5,8 @@
 // request and stream paths use it to touch the few members they need in
 // bodies and events that are otherwise relayed as they came
 // (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead). Those functions check no validity:
-// callers pass JSON already checked. Check is the check, json.Valid's
+// callers pass JSON already checked. Marshal encodes as json.Marshal does,
+// without its HTML escaping. Check is the check, json.Valid's
 // verdict exactly, and reads chosen top-level members in the same pass, so
 // an upstream's answer is read once (docs/benchmarks.md, "Round 5").
 // String decodes one JSON string as encoding/json does, without reflection

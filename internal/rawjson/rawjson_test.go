@@ -1,6 +1,7 @@
 package rawjson
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -86,5 +87,23 @@ func TestWithFirst(t *testing.T) {
 		if got := string(WithFirst([]byte(c.in), "k", []byte(`[1]`))); got != c.want {
 			t.Errorf("WithFirst(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+func TestMarshalWritesMarkupAsIs(t *testing.T) {
+	v := map[string]any{"content": "<b>&</b>\u2028\n\"", "n": 1}
+	got, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"content":"<b>&</b>\u2028\n\"","n":1}`; string(got) != want {
+		t.Errorf("Marshal = %s, want %s", got, want)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(got, &back); err != nil || back["content"] != v["content"] {
+		t.Errorf("round trip: %v %v", back, err)
+	}
+	if _, err := Marshal(func() {}); err == nil {
+		t.Error("Marshal of a func: no error")
 	}
 }

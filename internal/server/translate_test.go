@@ -35,10 +35,15 @@ func costShapes(n int) map[string]func() []byte {
 		"messages/turns, then a document": msg(`"messages":[` + rep(`{"role":"user","content":"a"},{"role":"assistant","content":"b"}`) + `,{"role":"user","content":[` + document + `]}]`),
 		"messages/parts, then a document": msg(`"messages":[` + rep(`{"role":"user","content":[]}`) + `,{"role":"user","content":[` + document + `]}]`),
 		"responses/long text":             rsp(`"input":"` + strings.Repeat("a", n) + `"`),
-		"responses/tiny items":            rsp(`"input":[` + rep(`{"role":"user","content":"a"}`) + `]`),
-		"responses/tiny parts":            rsp(`"input":[{"role":"user","content":[` + rep(`{"type":"input_text","text":"a"}`) + `]}]`),
-		"responses/calls":                 rsp(`"input":[` + rep(`{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"o"}`) + `]`),
-		"responses/nested items":          rsp(`"input":[{"role":"user","content":[{"type":"input_text","text":"a"}]}` + strings.Repeat(`,{"role":"user","content":[{"type":"input_text","text":"a"}]}`, n/62) + `]`),
+		// Text encoding/json writes longer than it came (review 36a).
+		"messages/markup":          msg(`"messages":[{"role":"user","content":"` + strings.Repeat("<b>&</b>", n/8) + `"}]`),
+		"messages/line separators": msg(`"messages":[{"role":"user","content":"` + strings.Repeat("\u2028", n/3) + `"}]`),
+		"messages/not utf-8":       msg(`"messages":[{"role":"user","content":"` + strings.Repeat("\xff", n) + `"}]`),
+		"responses/markup":         rsp(`"input":"` + strings.Repeat("<b>&</b>", n/8) + `"`),
+		"responses/tiny items":     rsp(`"input":[` + rep(`{"role":"user","content":"a"}`) + `]`),
+		"responses/tiny parts":     rsp(`"input":[{"role":"user","content":[` + rep(`{"type":"input_text","text":"a"}`) + `]}]`),
+		"responses/calls":          rsp(`"input":[` + rep(`{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"o"}`) + `]`),
+		"responses/nested items":   rsp(`"input":[{"role":"user","content":[{"type":"input_text","text":"a"}]}` + strings.Repeat(`,{"role":"user","content":[{"type":"input_text","text":"a"}]}`, n/62) + `]`),
 	}
 }
 

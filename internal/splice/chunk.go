@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // chunk is one chat.completion.chunk decoded far enough to read and rewrite
@@ -81,7 +82,7 @@ func (c *chunk) setContent(i int, s string) {
 	if c.deltas[i] == nil {
 		c.deltas[i] = map[string]json.RawMessage{}
 	}
-	c.deltas[i]["content"], _ = json.Marshal(s)
+	c.deltas[i]["content"], _ = rawjson.Marshal(s)
 	c.dirty = true
 }
 
@@ -150,7 +151,7 @@ func (c *chunk) encode(orig []byte) []byte {
 // mustMarshal encodes maps of raw JSON values read by encoding/json; they
 // always encode.
 func mustMarshal(v any) json.RawMessage {
-	b, err := json.Marshal(v)
+	b, err := rawjson.Marshal(v)
 	if err != nil {
 		panic("splice: " + err.Error())
 	}

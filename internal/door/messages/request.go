@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Error is a Messages request the door cannot translate. The server answers
@@ -182,7 +183,7 @@ func Translate(body []byte) (Translated, error) {
 	if err != nil {
 		return t, err
 	}
-	t.Body, err = json.Marshal(out)
+	t.Body, err = rawjson.Marshal(out)
 	return t, err
 }
 

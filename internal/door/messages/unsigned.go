@@ -3,6 +3,8 @@ package messages
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // DropUnsigned removes, from the assistant turns of a Messages request
@@ -191,11 +193,9 @@ func thinkingOn(t json.RawMessage) bool {
 // encodeRaw is v as JSON, with <, > and & as written (json.Marshal would
 // escape each in six bytes: a body of markup grown six times, review 32i).
 func encodeRaw(v any) json.RawMessage {
-	var buf bytes.Buffer
-	e := json.NewEncoder(&buf)
-	e.SetEscapeHTML(false)
-	if e.Encode(v) != nil {
+	b, err := rawjson.Marshal(v)
+	if err != nil {
 		return nil
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return b
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // item is one entry of "input": a message (type "message" or no type), a
@@ -159,7 +160,7 @@ func message(param string, it item) (chat.Message, error) {
 	if len(out) == 1 && out[0].Type == "text" {
 		return chat.Message{Role: "user", Content: jsonString(out[0].Text)}, nil
 	}
-	b, _ := json.Marshal(out)
+	b, _ := rawjson.Marshal(out)
 	return chat.Message{Role: "user", Content: b}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Request is a translated /v1/responses request.
@@ -177,7 +178,7 @@ func Translate(body []byte) (*Request, error) {
 	if out.ResponseFormat, err = responseFormat(w.Text); err != nil {
 		return nil, err
 	}
-	chatBody, err := json.Marshal(out)
+	chatBody, err := rawjson.Marshal(out)
 	if err != nil {
 		return nil, invalid("", "request: %v", err)
 	}
@@ -330,7 +331,7 @@ func nonNull(m json.RawMessage) json.RawMessage {
 }
 
 func jsonString(s string) json.RawMessage {
-	b, _ := json.Marshal(s)
+	b, _ := rawjson.Marshal(s)
 	return b
 }
 

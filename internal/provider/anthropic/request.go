@@ -11,6 +11,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Version is the anthropic-version header sent with every request.
@@ -191,7 +192,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		// Completions to Claude and Gemini targets").
 		out.ToolChoice = nil
 	}
-	return json.Marshal(out)
+	return rawjson.Marshal(out)
 }
 
 // stopSequences is the client's stop strings but those of whitespace alone

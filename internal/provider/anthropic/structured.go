@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/detour-llm/detour/internal/sse"
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
+	"github.com/detour-llm/detour/internal/sse"
 )
 
 // AnswerTool and ValueTool are the reserved names of the answer tool that
@@ -69,7 +70,7 @@ func structured(rf *chat.ResponseFormat, mode string, out *messagesRequest) erro
 	}
 	t := tool{Name: AnswerTool, Description: answerDescription, InputSchema: schema}
 	if string(top.Type) != `"object"` {
-		wrapped, err := json.Marshal(map[string]any{"type": "object",
+		wrapped, err := rawjson.Marshal(map[string]any{"type": "object",
 			"properties": map[string]json.RawMessage{"value": schema}, "required": []string{"value"}})
 		if err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 var (
@@ -59,7 +60,7 @@ func TranslateEmbeddings(e *provider.Embeddings, model string) ([]byte, error) {
 		}
 		out.Requests[i] = embedOne{Model: name, Content: content{Parts: []part{{Text: t}}}, OutputDimensionality: e.Dimensions}
 	}
-	return json.Marshal(out)
+	return rawjson.Marshal(out)
 }
 
 // NewEmbeddingsRequest POSTs the translated body to
@@ -126,7 +127,7 @@ func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, ep provide
 		}
 		out.Data[i] = provider.EmbeddingData{Object: "embedding", Index: e.First + i, Embedding: v}
 	}
-	return json.Marshal(out)
+	return rawjson.Marshal(out)
 }
 
 // numberArray reports whether v, already known to be valid JSON, is a

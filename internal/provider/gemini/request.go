@@ -13,6 +13,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // SkipSignature is the thoughtSignature Gemini documents for function calls
@@ -209,7 +210,7 @@ func Translate(req *provider.Request) ([]byte, error) {
 	if !g.empty() {
 		out.GenerationConfig = &g
 	}
-	return json.Marshal(out)
+	return rawjson.Marshal(out)
 }
 
 // contents splits the conversation into the system instruction and turns.
@@ -362,9 +363,9 @@ func responsePart(m *chat.Message, names map[string]string) ([]part, error) {
 	case strings.HasPrefix(t, "{") && json.Valid([]byte(t)):
 		resp = json.RawMessage(t)
 	case t != "" && json.Valid([]byte(t)) && (t[0] == '[' || t[0] == '"'):
-		resp, _ = json.Marshal(map[string]json.RawMessage{"content": json.RawMessage(t)})
+		resp, _ = rawjson.Marshal(map[string]json.RawMessage{"content": json.RawMessage(t)})
 	default:
-		resp, _ = json.Marshal(map[string]string{"content": text})
+		resp, _ = rawjson.Marshal(map[string]string{"content": text})
 	}
 	return []part{{FunctionResponse: &functionResponse{Name: name, Response: resp}}}, nil
 }
