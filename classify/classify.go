@@ -233,6 +233,9 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 		return v
 	}
 	v := decide(defaultClass(st), statusEvidence[st], h, body, &s.f, req, model)
+	if r, ok := relayKey(v.Class, &s.f); ok && v.Failed {
+		v = r
+	}
 	return withRetry(v, h, &s.f, req)
 }
 

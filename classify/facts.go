@@ -49,6 +49,11 @@ type facts struct {
 	detailLoc         bool   // a FastAPI/pydantic detail[].loc naming the field
 	fieldErrors       bool   // a Zod {"<field>":{"_errors":[…]}} naming the field
 
+	// A relay's answer carrying its upstream's (OpenRouter: error.metadata
+	// {raw, provider_name, is_byok}); ownKey: is_byok false, the relay
+	// called its upstream with its own key, not one of the operator's.
+	relayRaw, relayOwnKey bool
+
 	blockReason  []byte // Gemini promptFeedback.blockReason
 	finishReason []byte // Gemini candidates[].finishReason (first)
 	geminiParts  bool   // some candidate carries content parts

@@ -246,6 +246,11 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 			return Verdict{Failed: true, Class: Overflow, Evidence: ev}
 		}
 	}
+	if (st == 401 || st == 402) && f != nil {
+		if v, ok := relayKey(statusClass[st], f); ok {
+			return v
+		}
+	}
 	if st == 410 && f != nil && f.parsed {
 		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 		if i := ts.pick(featurePhrases, 0); i < len(featurePhrases.list) {
@@ -255,10 +260,24 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 	return Verdict{Failed: true, Class: statusClass[st], Evidence: ev}
 }
 
+// relayKey is the verdict for an account's class (quota, auth) that a
+// relay's answer says is about the relay's own key at its upstream
+// (OpenRouter's metadata.is_byok false beside the upstream's raw body: its
+// DeepSeek key out of balance while the operator's OpenRouter account can
+// pay): the relay's failure at this model, server_error, which cools the
+// endpoint, not the operator's account, and pages no one. ok false: c
+// stands.
+func relayKey(c Class, f *facts) (Verdict, bool) {
+	if (c == Quota || c == Auth) && f.relayRaw && f.relayOwnKey {
+		return Verdict{Failed: true, Class: ServerError, Evidence: "body:metadata.is_byok=false"}, true
+	}
+	return Verdict{}, false
+}
+
 // fixedAnswer is fixedVerdict for a 4xx answer sent with a fixed status:
-// only a 410's and a 402's body is read.
+// only a 410's, a 402's and a 401's body is read.
 func fixedAnswer(st int, body, req []byte, model string) Verdict {
-	if st != 410 && st != 402 || len(body) == 0 {
+	if st != 410 && st != 402 && st != 401 || len(body) == 0 {
 		return statusVerdict(st)
 	}
 	var s scanner

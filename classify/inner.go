@@ -160,6 +160,11 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	if len(req) > 0 && (echoed(req, inner[:min(len(inner), quotedProbe)]) || (len(bytes.TrimSpace(lead)) > 0 && echoed(req, bytes.TrimSpace(lead)))) {
 		return Verdict{}, false
 	}
+	// An account's answer about the relay's own key at its upstream is the
+	// relay's failure, not the operator's account (relayKey).
+	if r, ok := relayKey(v.Class, &s.f); ok {
+		return r, true
+	}
 	// A request field named in the quoted answer (a param, a leading
 	// path) is a relayed one, which the envelope's reading already weighs
 	// against a capability gap (decide.go): "image_url is only supported

@@ -233,6 +233,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.addText(v)
 		case eq(k1, "metadata") && d == 3 && eq(last, "raw") && str:
 			f.addText(v)
+			f.relayRaw = true
+		case eq(k1, "metadata") && d == 3 && eq(last, "is_byok") && !str && eq(v, "false"):
+			f.relayOwnKey = true
 		case eq(k1, "error") && d == 3 && eq(last, "message") && str:
 			// An upstream's envelope wrapped whole in a relay's "error"
 			// ({"error":{"error":{"message":"More credits are required…",

@@ -27,6 +27,32 @@ func TestVocabularyRoundThirtySix(t *testing.T) {
 		{name: "Code Assist named user entitlement inside a relay's 429", status: 429,
 			body: `{"error":{"message":"All 2 attempts failed. Last error: HTTP 403 Forbidden: {\n  \"error\": {\n    \"code\": 403,\n    \"message\": \"You must be a named user on your organization's\\nGemini Code Assist Standard edition subscription to use this service. Please contact your\\nadministrator to request an entitlement to Gemini Code Assist Standard edition.\",\n    \"status\": \"PERMISSION_DENIED\"\n  }\n}\n","type":"overloaded_error"},"type":"error"}`,
 			req:  chat, model: "m", want: Forbidden},
+		// OpenRouter relaying DeepSeek's "Insufficient Balance" on its own
+		// DeepSeek key (is_byok false; OpenRouter Discord, via
+		// doublepost.link; the caller's balance was 71.73): the relay's
+		// failure at this model, not the operator's account.
+		{name: "OpenRouter 402 relaying its own key's empty balance", status: 402,
+			body: `{"error":{"message":"Provider returned error","code":402,"metadata":{"raw":"{\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\",\"param\":null,\"code\":\"invalid_request_error\"}}","provider_name":"DeepSeek","is_byok":false}},"user_id":"user_2tDvfUkvnoIfWZAr7gBcidgH8cj"}`,
+			req:  chat, model: "m", want: ServerError},
+		// Near-misses (constructed) of the relay's key: the operator's own
+		// key (is_byok true) is the operator's account; OpenRouter's own
+		// credits (no upstream body) are too; the same rule at a 401 and
+		// at a 400 whose text says quota.
+		{name: "OpenRouter 402 relaying the operator's own key (BYOK)", status: 402,
+			body: `{"error":{"message":"Provider returned error","code":402,"metadata":{"raw":"{\"error\":{\"message\":\"Insufficient Balance\"}}","provider_name":"DeepSeek","is_byok":true}}}`,
+			req:  chat, model: "m", want: Quota},
+		{name: "OpenRouter 402 of the operator's own credits", status: 402,
+			body: `{"error":{"message":"Insufficient credits. Add more using https://openrouter.ai/credits","code":402}}`, req: chat, model: "m", want: Quota},
+		{name: "OpenRouter 401 relaying its own key's rejection", status: 401,
+			body: `{"error":{"message":"Provider returned error","code":401,"metadata":{"raw":"{\"error\":{\"message\":\"Invalid API key\"}}","provider_name":"X","is_byok":false}}}`,
+			req:  chat, model: "m", want: ServerError},
+		{name: "OpenRouter 401 relaying the operator's own key", status: 401,
+			body: `{"error":{"message":"Provider returned error","code":401,"metadata":{"raw":"{\"error\":{\"message\":\"Invalid API key\"}}","provider_name":"X","is_byok":true}}}`,
+			req:  chat, model: "m", want: Auth},
+		{name: "OpenRouter 400 relaying its own key's arrears", status: 400,
+			body: `{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":"{\"error\":{\"message\":\"Arrearage: your account is in arrears\"}}","provider_name":"Alibaba","is_byok":false}}}`,
+			req:  chat, model: "m", want: ServerError},
+		{name: "a bare 401 stays auth", status: 401, body: `{"error":{"message":"No auth credentials found","code":401}}`, req: chat, model: "m", want: Auth},
 		// Near-misses (constructed): a request field that bounds input
 		// tokens is the client's parameter; a throttle counting input
 		// tokens stays a throttle; the same Databricks envelope relaying a
