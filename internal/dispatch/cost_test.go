@@ -27,8 +27,8 @@ func TestScanCostSkipsStringsAndCountsWhatGrows(t *testing.T) {
 		`{"a":"` + "héllo 世界 🙂" + `","b":[]}`: {2, 0},
 		`{"a":"` + "\xe4\xb8" + `{"}`:         {1, 2}, // a cut sequence, then a bracket inside the string
 	} {
-		if s, g := scanCost([]byte(in)); s != want[0] || g != want[1] {
-			t.Errorf("scanCost(%q) = %d, %d, want %d, %d", in, s, g, want[0], want[1])
+		if c := scanCost([]byte(in)); c.structures != want[0] || c.growing != want[1] {
+			t.Errorf("scanCost(%q) = %d, %d, want %d, %d", in, c.structures, c.growing, want[0], want[1])
 		}
 	}
 }

@@ -91,13 +91,26 @@ func (w *walk) unserved(e *endpointRT) bool {
 }
 
 // embedRequest builds the upstream request of one embeddings attempt at e
-// (newRequest calls it for OpEmbeddings).
-func (w *walk) embedRequest(ctx context.Context, e *endpointRT) (*http.Request, error) {
+// (newRequest calls it for OpEmbeddings): a translation, for a dialect
+// other than OpenAI's, within a reservation of its cost (embedCost).
+func (w *walk) embedRequest(ctx context.Context, e *endpointRT, o *outcome) (*http.Request, error) {
 	em, ok := e.prov.adapter.(provider.Embedder)
 	if !ok { // unserved skips such endpoints; never reached
 		return nil, errors.New("dialect " + string(e.prov.cfg.Dialect) + " serves no embeddings")
 	}
-	return em.NewEmbeddingsRequest(ctx, e.ep, w.embeddingsFor(e))
+	return w.translated(o, w.embedCost(e), func() (*http.Request, error) {
+		return em.NewEmbeddingsRequest(ctx, e.ep, w.embeddingsFor(e))
+	})
+}
+
+// embedCost is what building an embeddings attempt's calls at e may cost:
+// nothing counted apart for an OpenAI-dialect endpoint (the client's body,
+// as for chat), EmbeddingsCost for one that translates it.
+func (w *walk) embedCost(e *endpointRT) int64 {
+	if e.prov.cfg.Dialect == classify.OpenAI {
+		return 0
+	}
+	return EmbeddingsCost(w.call.Body)
 }
 
 // decode turns a 2xx upstream body from e into the canonical answer: a
@@ -164,8 +177,19 @@ type embedCall struct {
 // adapters will read it: "input" a string, a list of strings or token
 // arrays; "dimensions" a positive integer; "encoding_format" float or
 // base64. The error, when there is one, is for the client (a 400). The
-// body is parsed once per call: the adapters read this parse.
-func (c *Call) CheckEmbeddings() error { return c.embeddings().err }
+// body is parsed once per call: the adapters read this parse, which the
+// call holds until it ends: held is about its size in bytes (its texts).
+// Parsing may cost EmbeddingsCost(c.Body) while it runs.
+func (c *Call) CheckEmbeddings() (held int, err error) {
+	e := c.embeddings()
+	if e.err != nil {
+		return 0, e.err
+	}
+	for _, t := range e.parsed.Texts {
+		held += len(t) + 16 // a string's header
+	}
+	return held, nil
+}
 
 func (c *Call) embeddings() *embedCall {
 	if e := &c.emb; !e.read {

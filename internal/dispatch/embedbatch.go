@@ -99,13 +99,13 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 	defer wd.release()
 	// Every call is built before the first is sent: an input the dialect
 	// cannot express (an empty text) sends none.
-	em := e.prov.adapter.(provider.Embedder) // embedBatches found a Batcher; only Embedders serve embeddings
 	reqs := make([]*http.Request, len(parts))
-	for i := from; i < len(parts); i++ {
-		hreq, err := em.NewEmbeddingsRequest(actx, e.ep, &parts[i])
-		if reqs[i] = withHeaders(e, hreq, err, o); reqs[i] == nil {
-			return o
-		}
+	counted, ok := w.buildCalls(actx, e, parts, from, reqs, o)
+	if counted > 0 {
+		defer w.call.Allowance.Release(counted)
+	}
+	if !ok {
+		return o
 	}
 	lists, usage := kept.lists, kept.usage
 	billed := 0 // calls that ran: those answered, and a failed one that may have run
@@ -180,6 +180,39 @@ func (w *walk) batchCall(e *endpointRT, hreq *http.Request, wd *watchdog, o *out
 	if received(e, resp, o) {
 		w.plain(e, resp, wd, o)
 	}
+}
+
+// buildCalls makes the calls of parts[from:] into reqs, for a dialect that
+// translates them within a reservation of their cost from the front's
+// allowance (embedCost); held is what then stays counted until they end,
+// their bodies, for the caller to give back. ok is false when a call could
+// not be made (o says why; nothing is held).
+func (w *walk) buildCalls(ctx context.Context, e *endpointRT, parts []provider.Request, from int, reqs []*http.Request, o *outcome) (held int64, ok bool) {
+	em := e.prov.adapter.(provider.Embedder) // embedBatches found a Batcher; only Embedders serve embeddings
+	al, cost := w.call.Allowance, w.embedCost(e)
+	if al == nil {
+		cost = 0
+	}
+	if cost > 0 && !al.Hold(cost) {
+		withHeaders(e, nil, errAllowance, o)
+		return 0, false
+	}
+	ok = true
+	for i := from; i < len(parts) && ok; i++ {
+		hreq, err := em.NewEmbeddingsRequest(ctx, e.ep, &parts[i])
+		if reqs[i] = withHeaders(e, hreq, err, o); reqs[i] == nil {
+			ok = false
+		} else {
+			held += max(hreq.ContentLength, 0)
+		}
+	}
+	if cost == 0 || !ok {
+		held = 0
+	}
+	if cost > 0 {
+		al.Settle(cost, held)
+	}
+	return held, ok
 }
 
 // inputOf is the texts of parts as JSON, which a client's limits estimate

@@ -51,7 +51,7 @@ func (w *walk) nativeAt(e *endpointRT) provider.Native {
 // e serves its API (o.native is then set), else the canonical translation.
 func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http.Request, error) {
 	if w.call.Op == OpEmbeddings {
-		return w.embedRequest(ctx, e) // embed.go
+		return w.embedRequest(ctx, e, o) // embed.go
 	}
 	if n := w.nativeAt(e); n != nil {
 		o.native = true
@@ -72,15 +72,28 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 	if w.cont.prefilling() {
 		decodes++
 	}
-	al := w.call.Allowance
-	if al == nil || decodes == 0 {
-		return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
+	var cost int64
+	if decodes > 0 {
+		cost = int64(decodes) * TranslationCost(w.call.Body)
 	}
-	cost := int64(decodes) * TranslationCost(w.call.Body)
+	return w.translated(o, cost, func() (*http.Request, error) {
+		return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
+	})
+}
+
+// translated makes an attempt's request with build within a reservation
+// of cost from the front's allowance (none when cost is 0 or the call has
+// no allowance), and keeps the body it makes counted while the attempt
+// runs (o.held, which upstreamCall gives back).
+func (w *walk) translated(o *outcome, cost int64, build func() (*http.Request, error)) (*http.Request, error) {
+	al := w.call.Allowance
+	if al == nil || cost == 0 {
+		return build()
+	}
 	if !al.Hold(cost) {
 		return nil, errAllowance
 	}
-	hreq, err := e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
+	hreq, err := build()
 	if err == nil && hreq.ContentLength > 0 {
 		o.held = hreq.ContentLength
 	}

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Embedder is implemented by adapters that serve OpenAI embeddings requests
@@ -90,34 +92,41 @@ func ParseEmbeddings(body []byte) (*Embeddings, error) {
 	if len(in) == 0 || bytes.Equal(in, []byte("null")) {
 		return nil, errors.New("embeddings: input is required")
 	}
-	var one string
-	if json.Unmarshal(in, &one) == nil {
+	if in[0] == '"' {
+		one, ok := rawjson.String(in)
+		if !ok {
+			return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
+		}
 		out.Texts = []string{one}
 		return &out, nil
 	}
-	var many []json.RawMessage
-	if err := json.Unmarshal(in, &many); err != nil || len(many) == 0 {
+	// The list is walked in place, each element read as it comes, and
+	// refused at its (MaxEmbeddingsInputs+1)th: decoding it into a slice of
+	// raw values first cost 24 bytes per element (a token array of one-digit
+	// numbers, twelve times its size) before any count was made.
+	sc, ok := rawjson.ScanArray(in)
+	if !ok {
 		return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
 	}
-	if len(many) > MaxEmbeddingsInputs {
-		return nil, fmt.Errorf("embeddings: input: %d items; at most %d per request", len(many), MaxEmbeddingsInputs)
-	}
-	for _, m := range many {
-		m = bytes.TrimSpace(m)
-		if len(m) > 0 && m[0] == '"' {
-			var s string
-			if err := json.Unmarshal(m, &s); err != nil {
-				return nil, fmt.Errorf("embeddings: input: %w", err)
+	n := 0
+	for _, m, ok := sc.Next(); ok; _, m, ok = sc.Next() {
+		if n++; n > MaxEmbeddingsInputs {
+			return nil, fmt.Errorf("embeddings: input: more than %d items; at most %d per request", MaxEmbeddingsInputs, MaxEmbeddingsInputs)
+		}
+		switch {
+		case m[0] == '"':
+			t, ok := rawjson.String(m)
+			if !ok {
+				return nil, errors.New("embeddings: input: a text is not a JSON string")
 			}
-			out.Texts = append(out.Texts, s)
-			continue
-		}
-		var n json.Number
-		var tokens []int
-		if json.Unmarshal(m, &n) == nil || json.Unmarshal(m, &tokens) == nil {
+			out.Texts = append(out.Texts, t)
+		case isNumber(m) || tokenArray(m):
 			out.Tokens = true
-			continue
+		default:
+			return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
 		}
+	}
+	if n == 0 {
 		return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
 	}
 	if out.Tokens && len(out.Texts) > 0 {
@@ -127,6 +136,33 @@ func ParseEmbeddings(body []byte) (*Embeddings, error) {
 		out.Texts = nil
 	}
 	return &out, nil
+}
+
+// isNumber reports whether v, a JSON value, is a number.
+func isNumber(v []byte) bool { return v[0] == '-' || v[0] >= '0' && v[0] <= '9' }
+
+// tokenArray reports whether v, a JSON value, is a list of whole numbers
+// an int holds (a token array), as json.Unmarshal into []int accepts it.
+func tokenArray(v []byte) bool {
+	sc, ok := rawjson.ScanArray(v)
+	if !ok {
+		return false
+	}
+	for _, t, ok := sc.Next(); ok; _, t, ok = sc.Next() {
+		d := t
+		if d[0] == '-' {
+			d = d[1:]
+		}
+		if len(d) == 0 || len(d) > 18 {
+			return false
+		}
+		for _, c := range d {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // EmbeddingsOf is req's embeddings request: req.Embeddings, or Body parsed

@@ -24,7 +24,14 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	call := &dispatch.Call{Model: a.model, Body: a.body, API: "embeddings", Op: dispatch.OpEmbeddings}
-	if err := call.CheckEmbeddings(); err != nil { // the one parse of the body, which the adapters read
+	// The one parse of the body, which the adapters read, within a
+	// reservation of its cost; its texts stay counted until the request
+	// ends (translate.go).
+	var err error
+	if !s.reserveFor(w, d, a, dispatch.EmbeddingsCost(a.body), func() (held int) { held, err = call.CheckEmbeddings(); return held }) {
+		return
+	}
+	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", err.Error())
 		return
 	}

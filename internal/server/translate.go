@@ -70,7 +70,12 @@ func translationBusy(w http.ResponseWriter, d door, a *admitted) {
 // the bytes the request holds from it until it ends. false: the
 // reservation was refused and the client answered.
 func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func() (kept int)) bool {
-	cost := dispatch.TranslationCost(a.body)
+	return s.reserveFor(w, d, a, dispatch.TranslationCost(a.body), fn)
+}
+
+// reserveFor is translate for work whose cost is cost (an embeddings
+// body's parse: dispatch.EmbeddingsCost).
+func (s *Server) reserveFor(w http.ResponseWriter, d door, a *admitted, cost int64, fn func() (kept int)) bool {
 	if !s.reserve(a, cost) {
 		translationBusy(w, d, a)
 		return false
