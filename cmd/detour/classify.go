@@ -133,7 +133,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "detour classify:", err)
 		return 1
 	}
-	v := c.Classify(classify.Response{Status: *status, Header: hdr, Body: body,
+	v := classifyAnswer(c, classify.Response{Status: *status, Header: hdr, Body: body,
 		Dialect: classify.Dialect(*dialect), Provider: *provider, Stream: *stream})
 	return writeJSON(stdout, stderr, toJSON(v, *status))
 }
@@ -219,7 +219,7 @@ func classifyLine(c *classify.Classifier, line []byte) (verdictJSON, error) {
 	if err != nil {
 		return verdictJSON{}, err
 	}
-	return toJSON(c.Classify(r), r.Status), nil
+	return toJSON(classifyAnswer(c, r), r.Status), nil
 }
 
 // parseAnswer reads one --jsonl input line as an upstream answer.

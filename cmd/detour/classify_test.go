@@ -193,3 +193,33 @@ func TestClassifyJSONLHeaderLists(t *testing.T) {
 		t.Errorf("the listed AWS error type was not read: %s", lines[2])
 	}
 }
+
+// A stream given whole is read event by event, as the gateway reads it: an
+// error event after more than MaxBody bytes of content decides (it read as
+// a success when only the first 4 KiB were read: hunt 36e's llama.cpp
+// stream), a stream whose events all succeed is a success, and an `event:
+// error` whose data proves nothing is unknown.
+func TestClassifyStreamGivenWholeReadsEveryEvent(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 200; i++ {
+		b.WriteString(`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"1"},"finish_reason":null}]}` + "\n\n")
+	}
+	content := b.String()
+	cases := []struct{ name, body, want string }{
+		{"error after 20 KiB of content", content + `data: {"error":{"code":500,"message":"Context size has been exceeded.","type":"server_error"}}` + "\n\n", `"class":"context_length"`},
+		{"all content", content + "data: [DONE]\n\n", `"class":"ok"`},
+		{"an error event saying nothing", content + "event: error\ndata: {}\n\n", `"class":"unknown","evidence":"stream:error event"`},
+		{"comments, then an error", ": OPENROUTER PROCESSING\n\n" + content + `data: {"error":{"message":"Overloaded","code":529}}` + "\n\n", `"class":"server_error"`},
+	}
+	for _, c := range cases {
+		code, out, _ := runC(t, c.body, "--stream")
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%s: %d %q, want %s", c.name, code, out, c.want)
+		}
+		line, _ := json.Marshal(map[string]any{"status": 200, "stream": true, "body": c.body})
+		code, out, _ = runC(t, string(line)+"\n", "--jsonl")
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%s, --jsonl: %d %q, want %s", c.name, code, out, c.want)
+		}
+	}
+}

@@ -81,23 +81,48 @@ func TestAllowanceReturnsToZeroAfterABurst(t *testing.T) {
 			return req{"/v1/messages", `{"model":"` + model + `","max_tokens":8,"messages":[{"role":"user","content":[{"type":"bogus"}]}]}`}
 		}
 	}
+	statuses := burst(url, 600, 24, func(i int) (string, string, time.Duration) {
+		q := mk(i)
+		var cut time.Duration
+		if rand.Intn(6) == 0 {
+			cut = time.Duration(1+rand.Intn(3000)) * time.Microsecond
+		}
+		return q.path, q.body, cut
+	})
+	t.Logf("statuses %v", statuses)
+	deadline := time.Now().Add(5 * time.Second)
+	for a.Server.BodiesHeld() != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if h := a.Server.BodiesHeld(); h != 0 {
+		t.Fatalf("after the burst the allowance holds %d bytes, want 0", h)
+	}
+	if a.Server.Overdrawn() {
+		t.Fatal("after the burst a request still holds the overdraft")
+	}
+}
+
+// burst sends n requests, conc at a time, each mk(i): a path, a JSON body,
+// and, when not zero, how long after it is sent the client leaves. It
+// returns how many got each status.
+func burst(url string, n, conc int, mk func(i int) (path, body string, cut time.Duration)) map[int]int {
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 24)
+	sem := make(chan struct{}, conc)
 	statuses := map[int]int{}
 	var mu sync.Mutex
-	for i := 0; i < 600; i++ {
+	for i := 0; i < n; i++ {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			q := mk(i)
+			path, body, cut := mk(i)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			if rand.Intn(6) == 0 {
-				time.AfterFunc(time.Duration(rand.Intn(3000))*time.Microsecond, cancel)
+			if cut > 0 {
+				time.AfterFunc(cut, cancel)
 			}
-			hr, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+q.path, strings.NewReader(q.body))
+			hr, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+path, strings.NewReader(body))
 			hr.Header.Set("Content-Type", "application/json")
 			resp, err := http.DefaultClient.Do(hr)
 			if err != nil {
@@ -111,15 +136,5 @@ func TestAllowanceReturnsToZeroAfterABurst(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	t.Logf("statuses %v", statuses)
-	deadline := time.Now().Add(5 * time.Second)
-	for a.Server.BodiesHeld() != 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if h := a.Server.BodiesHeld(); h != 0 {
-		t.Fatalf("after the burst the allowance holds %d bytes, want 0", h)
-	}
-	if a.Server.Overdrawn() {
-		t.Fatal("after the burst a request still holds the overdraft")
-	}
+	return statuses
 }

@@ -120,43 +120,24 @@ func TestEmbeddingsAllowanceReturnsToZeroAfterABurst(t *testing.T) {
 	cfg := strings.NewReplacer("{gem}", gem.URL, "{p}", p.URL).Replace(embedAllowanceCfg)
 	url, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{Decisions: decision.Discard})
 
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 16)
-	statuses := map[int]int{}
-	var mu sync.Mutex
-	for i := 0; i < 300; i++ {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var body string
-			switch i % 4 {
-			case 0:
-				body = embeddingsBody(1+i%250, 1+i%700)
-			case 1:
-				body = embeddingsBody(2048, 3)
-			case 2:
-				body = `{"model":"vectors","input":["a",""]}` // Gemini cannot take an empty text
-			default:
-				body = fmt.Sprintf(`{"model":"vectors","input":"%s"}`, strings.Repeat("<b>", 1+i*100))
-			}
-			c := &http.Client{}
-			if i%7 == 0 {
-				c.Timeout = time.Duration(1+i%5) * time.Millisecond
-			}
-			resp, err := c.Post(url+"/v1/embeddings", "application/json", strings.NewReader(body))
-			if err != nil {
-				return
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			mu.Lock()
-			statuses[resp.StatusCode]++
-			mu.Unlock()
-		}(i)
-	}
-	wg.Wait()
+	statuses := burst(url, 300, 16, func(i int) (string, string, time.Duration) {
+		var body string
+		switch i % 4 {
+		case 0:
+			body = embeddingsBody(1+i%250, 1+i%700)
+		case 1:
+			body = embeddingsBody(2048, 3)
+		case 2:
+			body = `{"model":"vectors","input":["a",""]}` // Gemini cannot take an empty text
+		default:
+			body = fmt.Sprintf(`{"model":"vectors","input":"%s"}`, strings.Repeat("<b>", 1+i*100))
+		}
+		var cut time.Duration
+		if i%7 == 0 {
+			cut = time.Duration(1+i%5) * time.Millisecond
+		}
+		return "/v1/embeddings", body, cut
+	})
 	t.Logf("statuses %v", statuses)
 	if !drained(a.Server) {
 		t.Fatalf("after the burst the allowance holds %d bytes (overdrawn: %v), want 0", a.Server.BodiesHeld(), a.Server.Overdrawn())
