@@ -24,7 +24,7 @@ import (
 const (
 	costPerByte      = 10
 	costPerStructure = 1792
-	costPerGrowing   = 16
+	costPerGrowing   = 24
 	costPerElement   = 384
 )
 
