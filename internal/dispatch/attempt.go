@@ -165,6 +165,13 @@ func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http
 		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: evAllowance}, "Detour did not call "+e.key.Provider+": "+err.Error())
 		return nil
 	}
+	if errors.Is(err, errTooCostly) {
+		// The request's shape, never this provider's fault: unknown moves
+		// on and cools nothing, answered 413 (no retry makes it fit).
+		o.status = http.StatusRequestEntityTooLarge
+		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: evTooCostly}, "Detour did not call "+e.key.Provider+": "+err.Error())
+		return nil
+	}
 	if err != nil {
 		o.status = http.StatusBadRequest
 		// This dialect cannot express the request (an audio or file part for
@@ -391,7 +398,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
-		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" && o.verdict.Evidence != evUntranslatable && o.verdict.Evidence != evAllowance {
+		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" && o.verdict.Evidence != evUntranslatable && o.verdict.Evidence != evAllowance && o.verdict.Evidence != evTooCostly {
 			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
 		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()

@@ -201,6 +201,9 @@ type Result struct {
 // translation's cost while it runs, then the translated body while the
 // attempt sends it.
 type Allowance interface {
+	// Cap is the most one hold may take (MaxTranslationCost): a
+	// translation that would cost more is never made.
+	Cap() int64
 	// Hold takes n bytes and reports whether it could.
 	Hold(n int64) bool
 	// Settle ends the hold of n bytes, keeping kept bytes counted.

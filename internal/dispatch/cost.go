@@ -40,6 +40,20 @@ func TranslationCost(body []byte) int64 {
 	return costPerByte*int64(len(body)) + costPerStructure*int64(c.structures) + costPerGrowing*int64(c.growing)
 }
 
+// MaxTranslationCost is the most one translation may reserve, given the
+// largest body accepted and the allowance (max_body_bytes,
+// max_inflight_body_bytes): 40 bytes per byte of the largest body, or the
+// whole allowance if that is more. Every body of an ordinary shape up to
+// the largest size fits, twice over (a continuation's decoding, then the
+// translation); one that would cost more — a body made mostly of the
+// tiniest blocks, or of list elements that are not objects — is refused
+// rather than translated, so that the one translation the allowance lets
+// run past it (its overdraft) is bounded too (docs/config.md,
+// max_inflight_body_bytes).
+func MaxTranslationCost(maxBody, allowance int64) int64 {
+	return max(allowance, 4*costPerByte*maxBody)
+}
+
 // EmbeddingsCost is what reading an embeddings body may cost (its parse,
 // Call.CheckEmbeddings), and again what building the calls of an attempt
 // at a dialect that translates it (Gemini's batchEmbedContents, every call
@@ -58,16 +72,39 @@ func EmbeddingsCost(body []byte) int64 {
 
 // costScan is what one pass over a JSON text counts.
 type costScan struct {
-	structures int // objects and arrays (opening brackets outside strings)
+	// structures are the objects and arrays (opening brackets outside
+	// strings), and every other element of a list shallow enough to be one
+	// the translators decode into a list of objects (typedDepth): a null,
+	// a number or a string there still costs encoding/json a whole
+	// zero-valued element (review 36b: a body of "messages":[0,0,…]
+	// allocated 278 times its size against 10 reserved).
+	structures int
 	elements   int // values of the body's members and of the lists they hold (depth 2 at most): an embeddings body's inputs
 	growing    int // bytes inside strings encoding/json writes longer than they came
 }
 
+// typedDepth is the deepest list the translators decode into a list of
+// objects: a tool result's content blocks, messages[].content[].content[]
+// (depth 6, the body's object being 1). Deeper lists are inside values
+// they keep raw (a tool's arguments, its schema).
+const typedDepth = 6
+
 func scanCost(b []byte) costScan {
 	var c costScan
-	in, depth := false, 0
+	var arrays uint64 // bit d: the container at depth d (≤ 63) is a list
+	in, depth, element := false, 0, false
 	for i := 0; i < len(b); i++ {
 		ch := b[i]
+		if element && !in { // the first byte of a value in a shallow list
+			switch ch {
+			case ' ', '\t', '\n', '\r':
+				continue
+			case '{', '[', ']': // a structure, counted below; or the list's end
+			default:
+				c.structures++
+			}
+			element = false
+		}
 		switch {
 		case ch >= utf8.RuneSelf:
 			r, size := utf8.DecodeRune(b[i:])
@@ -85,10 +122,20 @@ func scanCost(b []byte) costScan {
 			if depth++; depth <= 2 {
 				c.elements++ // the first value in it
 			}
+			if depth < 64 {
+				arrays &^= 1 << depth
+				if ch == '[' {
+					arrays |= 1 << depth
+					element = depth <= typedDepth
+				}
+			}
 		case ch == '}' || ch == ']':
 			depth--
-		case ch == ',' && depth <= 2:
-			c.elements++
+		case ch == ',':
+			if depth <= 2 {
+				c.elements++
+			}
+			element = depth <= typedDepth && depth > 0 && arrays&(1<<depth) != 0
 		}
 	}
 	return c

@@ -17,10 +17,15 @@ func TestScanCostSkipsStringsAndCountsWhatGrows(t *testing.T) {
 		`{}`:                       {1, 0},
 		`[{},[]]`:                  {3, 0},
 		`{"a":"{[\"{"}`:            {1, 0},
-		`{"a":"\\","b":[1]}`:       {2, 0},
+		`{"a":"\\","b":[1]}`:       {3, 0}, // the list's number costs an element, as a structure
 		`"no [structure] {here}"`:  {0, 0},
 		`{"t":"\"[\\\"{"}`:         {1, 0},
 		`[{"a":"x"},{"b":"\\\\"}]`: {3, 0},
+		// A shallow list's elements that are no structure count as one
+		// (review 36b); a deep list's do not (a tool's arguments, kept raw).
+		`{"messages":[0, null ,"a",{}],"stop":[]}`: {7, 0},
+		`{"a":[{"b":[{"c":[{"d":[1,2]}]}]}]}`:      {8, 0},
+		`[1,[2,"x"]]`:                              {5, 0},
 		// Bytes that grow: not UTF-8, U+2028, U+2029; valid UTF-8 does not.
 		`{"a":"` + "\xff\xfe" + `"}`:          {1, 2},
 		`{"a":"` + "\u2028x\u2029" + `"}`:     {1, 6},

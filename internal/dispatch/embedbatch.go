@@ -193,6 +193,10 @@ func (w *walk) buildCalls(ctx context.Context, e *endpointRT, parts []provider.R
 	if al == nil {
 		cost = 0
 	}
+	if cost > 0 && cost > al.Cap() {
+		withHeaders(e, nil, errTooCostly, o)
+		return 0, false
+	}
 	if cost > 0 && !al.Hold(cost) {
 		withHeaders(e, nil, errAllowance, o)
 		return 0, false

@@ -90,6 +90,9 @@ func (w *walk) translated(o *outcome, cost int64, build func() (*http.Request, e
 	if al == nil || cost == 0 {
 		return build()
 	}
+	if cost > al.Cap() {
+		return nil, errTooCostly
+	}
 	if !al.Hold(cost) {
 		return nil, errAllowance
 	}
@@ -107,6 +110,15 @@ var errAllowance = errors.New("translating the request for this provider needs m
 
 // evAllowance is the evidence of an attempt errAllowance kept from being made.
 const evAllowance = "allowance"
+
+// errTooCostly is an attempt not made because translating the request for
+// its provider would cost more than any one translation may
+// (MaxTranslationCost): it never will be, at this provider or another
+// that translates; one that takes the client's body may still serve it.
+var errTooCostly = errors.New("translating the request for this provider would need more memory than one request may use (40 times max_body_bytes, or max_inflight_body_bytes if larger): a body made mostly of tiny blocks or of list elements that are not objects")
+
+// evTooCostly is the evidence of an attempt errTooCostly kept from being made.
+const evTooCostly = "translation-cost"
 
 type untranslated string
 

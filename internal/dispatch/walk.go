@@ -357,6 +357,9 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 		// that does not fit, with its code and a second's wait.
 		f.Code, f.RetryAfter = "inflight_body_limit", time.Second
 	}
+	if o.verdict.Evidence == evTooCostly {
+		f.Code = "translation_too_costly"
+	}
 	if f.Status < 400 || f.Status > 599 { // no HTTP answer, a 2xx that carried a failure, a redirect, or no HTTP status at all
 		f.Status = statusFor(f.Class)
 	}

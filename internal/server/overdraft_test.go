@@ -12,7 +12,7 @@ import (
 // translation ends, or when the request does.
 func TestOneRequestAtATimeOverdrawsTheAllowance(t *testing.T) {
 	s := &Server{}
-	st := &State{Config: &config.Config{MaxInflightBodyBytes: 1000}}
+	st := &State{Config: &config.Config{MaxBodyBytes: 1000, MaxInflightBodyBytes: 1000}} // one translation may cost up to 40,000
 	a, b, c := &admitted{st: st, srv: s}, &admitted{st: st, srv: s}, &admitted{st: st, srv: s}
 	if !s.bodies.take(600, 1000) { // b's body, read by the front
 		t.Fatal("b's body does not fit")

@@ -30,6 +30,9 @@ import (
 // translation, then each attempt's, one after the other). false means
 // neither: the caller answers with busy.
 func (s *Server) reserve(a *admitted, n int64) bool {
+	if n > a.Cap() {
+		return false
+	}
 	if s.bodies.take(n, a.st.Config.MaxInflightBodyBytes) {
 		a.held += n
 		return true
@@ -76,6 +79,12 @@ func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func()
 // reserveFor is translate for work whose cost is cost (an embeddings
 // body's parse: dispatch.EmbeddingsCost).
 func (s *Server) reserveFor(w http.ResponseWriter, d door, a *admitted, cost int64, fn func() (kept int)) bool {
+	if cost > a.Cap() {
+		d.fail(w, http.StatusRequestEntityTooLarge, "translation_too_costly", fmt.Sprintf(
+			"translating this request would need %d bytes of memory, more than one request may use (%d: 40 times max_body_bytes, or max_inflight_body_bytes if larger); a body made mostly of tiny blocks, or of list elements that are not objects, costs far more than its size",
+			cost, a.Cap()))
+		return false
+	}
 	if !s.reserve(a, cost) {
 		translationBusy(w, d, a)
 		return false
@@ -87,6 +96,9 @@ func (s *Server) reserveFor(w http.ResponseWriter, d door, a *admitted, cost int
 // Hold, Settle and Release make a request's admission the
 // dispatch.Allowance its attempts take their translations from, as its
 // door's (reserve).
-func (a *admitted) Hold(n int64) bool    { return a.srv.reserve(a, n) }
+func (a *admitted) Hold(n int64) bool { return a.srv.reserve(a, n) }
+func (a *admitted) Cap() int64 {
+	return dispatch.MaxTranslationCost(a.st.Config.MaxBodyBytes, a.st.Config.MaxInflightBodyBytes)
+}
 func (a *admitted) Settle(n, kept int64) { a.srv.settle(a, n, kept) }
 func (a *admitted) Release(n int64)      { a.srv.bodies.give(n); a.held -= n }

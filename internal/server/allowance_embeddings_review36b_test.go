@@ -1,0 +1,67 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/app"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/gatewaytest"
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Review 36b. The burst of TestEmbeddingsAllowanceReturnsToZeroAfterABurst
+// under an allowance so tight that the parse's reservation and each
+// attempt's buildCalls are refused or take the overdraft, with retries at
+// the same Gemini endpoint reusing kept batches (a 503 mid-request) and
+// failover: the allowance ends at zero.
+func TestReview36bEmbeddingsTightAllowanceBurstDrains(t *testing.T) {
+	gem := upstreamtest.New(func(n int, r upstreamtest.Request) upstreamtest.Step {
+		if n%3 == 1 {
+			return upstreamtest.Step{Status: 503, Body: `{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}`}
+		}
+		st := geminiVectors(r)
+		st.Delay = time.Duration(n%4) * time.Millisecond
+		return st
+	})
+	t.Cleanup(gem.Close)
+	p := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
+		return upstreamtest.Step{Body: `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1]}],"model":"m","usage":{"prompt_tokens":1,"total_tokens":1}}`}
+	})
+	t.Cleanup(p.Close)
+	cfg := `
+max_body_bytes: 262144
+max_inflight_body_bytes: 1048576
+providers:
+  - {name: gem, dialect: gemini, base_url: "{gem}", api_key: sk-test}
+  - {name: p, dialect: openai, base_url: "{p}", api_key: sk-test}
+targets:
+  - {name: g, model: gemini-embedding-001, providers: [gem]}
+  - {name: o, model: text-embedding-3-small, providers: [p]}
+routes:
+  - {name: vectors, targets: [g, o]}
+`
+	cfg = strings.NewReplacer("{gem}", gem.URL, "{p}", p.URL).Replace(cfg)
+	url, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{Decisions: decision.Discard})
+	statuses := burst(url, 200, 12, func(i int) (string, string, time.Duration) {
+		var body string
+		switch i % 3 {
+		case 0:
+			body = embeddingsBody(250, 200) // three Gemini calls
+		case 1:
+			body = embeddingsBody(2048, 1)
+		default:
+			body = embeddingsBody(120, 1500)
+		}
+		var cut time.Duration
+		if i%5 == 0 {
+			cut = time.Duration(1+i%7) * time.Millisecond
+		}
+		return "/v1/embeddings", body, cut
+	})
+	t.Logf("statuses %v", statuses)
+	if !drained(a.Server) {
+		t.Fatalf("after the burst the allowance holds %d bytes (overdrawn: %v), want 0", a.Server.BodiesHeld(), a.Server.Overdrawn())
+	}
+}
