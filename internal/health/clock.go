@@ -67,9 +67,9 @@ func (r *clockReading) since(local time.Time) (elapsed time.Duration, stepped bo
 // until the first measurement). A measurement that is due, or one the
 // wall clock's step calls for, runs in the background.
 func (s *RedisStore) Now() time.Time {
-	local := s.now()
 	c := &s.clock
-	r := c.at.Load()
+	r := c.at.Load() // before the clock: a measurement landing between is then no step back (review 36b)
+	local := s.now()
 	var elapsed time.Duration
 	stepped := false
 	if r != nil {
@@ -113,6 +113,7 @@ func (s *RedisStore) ClockShared() bool {
 // SyncClock measures Redis's clock now, and from then on once every
 // clockEvery (Now starts each measurement in the background).
 func (s *RedisStore) SyncClock(ctx context.Context) error {
+	s.clock.given.Store(false) // SetClock's local clock is shared no longer
 	s.clock.measure.Store(true)
 	return s.measureClock(ctx)
 }
