@@ -141,6 +141,10 @@ func ParseEmbeddings(body []byte) (*Embeddings, error) {
 // isNumber reports whether v, a JSON value, is a number.
 func isNumber(v []byte) bool { return v[0] == '-' || v[0] >= '0' && v[0] <= '9' }
 
+// maxInt and minIntDigits are the digits of the largest int and of the
+// smallest without its sign.
+const maxInt, minIntDigits = "9223372036854775807", "9223372036854775808"
+
 // tokenArray reports whether v, a JSON value, is a list of whole numbers
 // an int holds (a token array), as json.Unmarshal into []int accepts it.
 func tokenArray(v []byte) bool {
@@ -153,13 +157,16 @@ func tokenArray(v []byte) bool {
 		if d[0] == '-' {
 			d = d[1:]
 		}
-		if len(d) == 0 || len(d) > 18 {
+		if len(d) == 0 || len(d) > len(maxInt) {
 			return false
 		}
 		for _, c := range d {
 			if c < '0' || c > '9' {
 				return false
 			}
+		}
+		if len(d) == len(maxInt) && string(d) > maxInt && !(t[0] == '-' && string(d) == minIntDigits) {
+			return false
 		}
 	}
 	return true
