@@ -26,6 +26,7 @@ const (
 	costPerStructure = 1792
 	costPerGrowing   = 24
 	costPerElement   = 384
+	costPerMember    = 384
 )
 
 // TranslationCost is what translating body may cost: costPerByte for each
@@ -37,7 +38,7 @@ const (
 // came (rawjson.Marshal, review 36a).
 func TranslationCost(body []byte) int64 {
 	c := scanCost(body)
-	return costPerByte*int64(len(body)) + costPerStructure*int64(c.structures) + costPerGrowing*int64(c.growing)
+	return costPerByte*int64(len(body)) + costPerStructure*int64(c.structures) + costPerGrowing*int64(c.growing) + costPerMember*int64(c.members)
 }
 
 // MaxTranslationCost is the most one translation may reserve, given the
@@ -51,8 +52,14 @@ func TranslationCost(body []byte) int64 {
 // run past it (its overdraft) is bounded too (docs/config.md,
 // max_inflight_body_bytes).
 func MaxTranslationCost(maxBody, allowance int64) int64 {
-	return max(allowance, 4*costPerByte*maxBody)
+	return max(allowance, maxCostPerByte*maxBody)
 }
+
+// maxCostPerByte is MaxTranslationCost's multiple of the largest body:
+// real agent sessions cost up to about 52 bytes per byte at the Messages
+// door and 40 as chat (Claude Code's tool loop grown to the largest body,
+// review 36c), twice that for a continuation by prefill.
+const maxCostPerByte = 128
 
 // EmbeddingsCost is what reading an embeddings body may cost (its parse,
 // Call.CheckEmbeddings), and again what building the calls of an attempt
@@ -80,7 +87,13 @@ type costScan struct {
 	// allocated 278 times its size against 10 reserved).
 	structures int
 	elements   int // values of the body's members and of the lists they hold (depth 2 at most): an embeddings body's inputs
-	growing    int // bytes inside strings encoding/json writes longer than they came
+	// members are the members of the body's object and of the objects of
+	// its lists (depth 3 at most): a message's, which a continuation by
+	// prefill and the Messages door's unsigned-thinking check decode into
+	// maps, an entry each (review 36c: a message of a million members
+	// allocated 38 times its size against 10 reserved).
+	members int
+	growing int // bytes inside strings encoding/json writes longer than they came
 }
 
 // typedDepth is the deepest list the translators decode into a list of
@@ -131,6 +144,10 @@ func scanCost(b []byte) costScan {
 			}
 		case ch == '}' || ch == ']':
 			depth--
+		case ch == ':':
+			if depth <= 3 {
+				c.members++
+			}
 		case ch == ',':
 			if depth <= 2 {
 				c.elements++

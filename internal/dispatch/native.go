@@ -115,7 +115,7 @@ const evAllowance = "allowance"
 // its provider would cost more than any one translation may
 // (MaxTranslationCost): it never will be, at this provider or another
 // that translates; one that takes the client's body may still serve it.
-var errTooCostly = errors.New("translating the request for this provider would need more memory than one request may use (40 times max_body_bytes, or max_inflight_body_bytes if larger): a body made mostly of tiny blocks or of list elements that are not objects")
+var errTooCostly = errors.New("translating the request for this provider would need more memory than one request may use (128 times max_body_bytes, or max_inflight_body_bytes if larger): a body made mostly of tiny blocks or of list elements that are not objects")
 
 // evTooCostly is the evidence of an attempt errTooCostly kept from being made.
 const evTooCostly = "translation-cost"

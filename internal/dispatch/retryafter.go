@@ -192,7 +192,9 @@ func waitOf(c classify.Class, a *decision.Attempt) (wait time.Duration, soon boo
 		// write (docs/behaviour.md, "Echo rule").
 		return time.Duration(a.RetryAfterMS) * time.Millisecond, true
 	case c == classify.Unknown:
-		return 0, a.Evidence != "translate" // a request this dialect cannot express never will be
+		// A request this dialect cannot express, or whose translation costs
+		// more than any may, never will be.
+		return 0, a.Evidence != "translate" && a.Evidence != evTooCostly
 	}
 	return 0, true // a timeout: it may pass at any moment
 }

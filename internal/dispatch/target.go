@@ -103,7 +103,12 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		w.cont.begin(e)
 		o := w.attempt(ctx, e, probe)
 		w.cont.note(w)
-		w.last, w.lastEP = o, e
+		if w.last == nil || o.verdict.Evidence != evTooCostly {
+			// An attempt skipped as too costly is no one's answer: an
+			// earlier failure (a 503 with its Retry-After) stays the one
+			// the client is told (review 36c).
+			w.last, w.lastEP = o, e
+		}
 		switch {
 		case o.canceled:
 			return &Result{Canceled: true, Committed: o.committed, Target: e.key.Target, Provider: e.key.Provider}, o

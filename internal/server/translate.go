@@ -81,7 +81,7 @@ func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func()
 func (s *Server) reserveFor(w http.ResponseWriter, d door, a *admitted, cost int64, fn func() (kept int)) bool {
 	if cost > a.Cap() {
 		d.fail(w, http.StatusRequestEntityTooLarge, "translation_too_costly", fmt.Sprintf(
-			"translating this request would need %d bytes of memory, more than one request may use (%d: 40 times max_body_bytes, or max_inflight_body_bytes if larger); a body made mostly of tiny blocks, or of list elements that are not objects, costs far more than its size",
+			"translating this request would need %d bytes of memory, more than one request may use (%d: 128 times max_body_bytes, or max_inflight_body_bytes if larger); a body made mostly of tiny blocks, or of list elements that are not objects, costs far more than its size",
 			cost, a.Cap()))
 		return false
 	}
