@@ -129,6 +129,13 @@ func (c *continuation) begin(e *endpointRT) {
 	}
 }
 
+// toReplay makes the next request a continuation by replay, not by
+// prefill (its decoding would take the translation past what any may
+// cost: newRequest).
+func (c *continuation) toReplay() {
+	c.mode, c.replay = splice.ByReplay, splice.NewReplay(c.cut.Text)
+}
+
 // prefilling reports whether the next request is a continuation by
 // prefill, which decodes the body to build (request).
 func (c *continuation) prefilling() bool {

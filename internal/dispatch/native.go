@@ -74,7 +74,15 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 	}
 	var cost int64
 	if decodes > 0 {
-		cost = int64(decodes) * TranslationCost(w.call.Body)
+		one := TranslationCost(w.call.Body)
+		// A prefill's decoding that would take the attempt past what any
+		// translation may cost continues by replay instead, which decodes
+		// nothing more (review 36d).
+		if al := w.call.Allowance; al != nil && w.cont.prefilling() && int64(decodes)*one > al.Cap() {
+			w.cont.toReplay()
+			decodes--
+		}
+		cost = int64(decodes) * one
 	}
 	return w.translated(o, cost, func() (*http.Request, error) {
 		return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))

@@ -110,7 +110,7 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 	// Targets the rules did not move on to (an ordered route stops at a
 	// gone model or a rejected key): once this request cooled the endpoint
 	// it stopped at, the client's next request skips it and reaches them.
-	if w.lastEP != nil && w.status.of(w.lastEP.key).Phase == health.Cooling {
+	if w.stopEP != nil && w.status.of(w.stopEP.key).Phase == health.Cooling {
 		for _, t := range w.unwalked {
 			for _, e := range t.endpoints {
 				if !w.attempted(e.key) {

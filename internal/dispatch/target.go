@@ -103,6 +103,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		w.cont.begin(e)
 		o := w.attempt(ctx, e, probe)
 		w.cont.note(w)
+		w.stopEP = e
 		if w.last == nil || o.verdict.Evidence != evTooCostly {
 			// An attempt skipped as too costly is no one's answer: an
 			// earlier failure (a 503 with its Retry-After) stays the one

@@ -30,9 +30,10 @@ type walk struct {
 	// handful, so a slice, not a map (a map's first entry allocates a
 	// whole group, held for a stream's life).
 	tried   []health.Key
-	last    *outcome
-	lastEP  *endpointRT
-	stopped stop // why the walk stopped early (a budget), if it did
+	last    *outcome    // the failure the client is told of (not an attempt skipped as too costly)
+	lastEP  *endpointRT // whose it is
+	stopEP  *endpointRT // the endpoint of the latest attempt, where an ordered walk stopped
+	stopped stop        // why the walk stopped early (a budget), if it did
 	// unwalked are the route's own targets after the one where its rules
 	// stopped the walk (retryafter.go, comeBack); not its tail, which only
 	// the classes in tail_on reach.

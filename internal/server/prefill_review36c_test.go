@@ -21,6 +21,25 @@ import (
 // ends with the cut. A Codex session grown to 90% of max_body_bytes is 34×
 // in chat (realclients_review36c_test.go): past the cap twice over.
 func TestReview36cAPrefillPastTheCapFallsBackToReplay(t *testing.T) {
+	turn := `{"role":"user","content":"` + strings.Repeat("a", 60) + `"},{"role":"assistant","content":"` + strings.Repeat("b", 60) + `"},`
+	continuedAtAnthropic(t, `{"model":"r","stream":true,"messages":[`+strings.Repeat(turn, 1000_000/len(turn))+`{"role":"user","content":"go on"}]}`)
+}
+
+// Review 36d. A body whose translation fits the cap (128 × max_body_bytes)
+// but not twice — tiny text parts, about 76 bytes a byte — continues by
+// replay at the Anthropic target, which decodes once; it was skipped as
+// too costly, and the client's stream ended with the cut.
+func TestReview36dAPrefillPastTheCapContinuesByReplay(t *testing.T) {
+	part := `{"type":"text","text":"a"},`
+	body := `{"model":"r","stream":true,"messages":[{"role":"user","content":[` + strings.TrimSuffix(strings.Repeat(part, 1000_000/len(part)), ",") + `]}]}`
+	continuedAtAnthropic(t, body)
+}
+
+// continuedAtAnthropic streams body on a route whose OpenAI target cuts
+// the stream after its first part and whose Anthropic target continues it;
+// the client must read the whole answer.
+func continuedAtAnthropic(t *testing.T, body string) {
+	t.Helper()
 	evs := upstreamtest.ChatStream("m", "first ", "second")
 	oai := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
 		return upstreamtest.Step{Events: evs[:2], Cut: true} // role, "first ", then the connection drops
@@ -52,8 +71,6 @@ routes:
 `)
 	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{})
 
-	turn := `{"role":"user","content":"` + strings.Repeat("a", 60) + `"},{"role":"assistant","content":"` + strings.Repeat("b", 60) + `"},`
-	body := `{"model":"r","stream":true,"messages":[` + strings.Repeat(turn, 1000_000/len(turn)) + `{"role":"user","content":"go on"}]}`
 	req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
