@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -55,8 +56,17 @@ func TestTranslationCostBoundsTheTranslation(t *testing.T) {
 		"markup":          `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("<b>&</b>", n/8) + `"}]}`,
 		"line separators": `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("\u2028", n/3) + `"}]}`,
 		"not utf-8":       `{"model":"m","messages":[{"role":"user","content":"` + strings.Repeat("\xff", n) + `"}]}`,
-		"tools":           `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[` + rep(`{"type":"function","function":{"name":"f","parameters":{}}}`) + `]}`,
-		"tool calls":      `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + rep(`{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}`) + `]}]}`,
+		// A shallow list's elements that are no objects still cost the
+		// decoder a whole element each (review 36b); a message's members
+		// cost a map entry each where it is decoded into a map (a
+		// continuation by prefill: review 36c).
+		"null turns":   `{"model":"m","messages":[` + rep(`null`) + `,{"role":"user","content":"a"}]}`,
+		"number turns": `{"model":"m","messages":[` + rep(`0`) + `,{"role":"user","content":"a"}]}`,
+		"null tools":   `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[` + rep(`null`) + `]}`,
+		"number calls": `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + rep(`0`) + `]}]}`,
+		"wide turn":    `{"model":"m","messages":[{"role":"user","content":"a",` + wideMembers(n) + `}]}`,
+		"tools":        `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[` + rep(`{"type":"function","function":{"name":"f","parameters":{}}}`) + `]}`,
+		"tool calls":   `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + rep(`{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}`) + `]}]}`,
 	}
 	// A continuation by prefill decodes the body too (continue.go): alone
 	// at an openai-dialect target, before the translation at the others,
@@ -96,4 +106,13 @@ func TestTranslationCostBoundsTheTranslation(t *testing.T) {
 			}
 		}
 	}
+}
+
+// wideMembers is about n bytes of members "k0":0,"k1":0,… for one object.
+func wideMembers(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, `"k%d":0,`, i)
+	}
+	return strings.TrimSuffix(b.String(), ",")
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -40,10 +41,20 @@ func costShapes(n int) map[string]func() []byte {
 		"messages/line separators": msg(`"messages":[{"role":"user","content":"` + strings.Repeat("\u2028", n/3) + `"}]`),
 		"messages/not utf-8":       msg(`"messages":[{"role":"user","content":"` + strings.Repeat("\xff", n) + `"}]`),
 		"responses/markup":         rsp(`"input":"` + strings.Repeat("<b>&</b>", n/8) + `"`),
-		"responses/tiny items":     rsp(`"input":[` + rep(`{"role":"user","content":"a"}`) + `]`),
-		"responses/tiny parts":     rsp(`"input":[{"role":"user","content":[` + rep(`{"type":"input_text","text":"a"}`) + `]}]`),
-		"responses/calls":          rsp(`"input":[` + rep(`{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"o"}`) + `]`),
-		"responses/nested items":   rsp(`"input":[{"role":"user","content":[{"type":"input_text","text":"a"}]}` + strings.Repeat(`,{"role":"user","content":[{"type":"input_text","text":"a"}]}`, n/62) + `]`),
+		// A shallow list's elements that are no objects (review 36b); a
+		// message of many members, which the unsigned-thinking check
+		// decodes into a map (review 36c).
+		"messages/null turns":                   msg(`"messages":[` + rep(`null`) + `,{"role":"user","content":"a"}]`),
+		"messages/number turns":                 msg(`"messages":[` + rep(`0`) + `,{"role":"user","content":"a"}]`),
+		"messages/null blocks":                  msg(`"messages":[{"role":"user","content":[` + rep(`null`) + `,{"type":"text","text":"a"}]}]`),
+		"messages/null tools":                   msg(`"tools":[` + rep(`null`) + `],"messages":[{"role":"user","content":"x"}]`),
+		"responses/null items":                  rsp(`"input":[` + rep(`null`) + `,{"role":"user","content":"a"}]`),
+		"responses/number items":                rsp(`"input":[` + rep(`0`) + `,{"role":"user","content":"a"}]`),
+		"messages/wide turn, unsigned thinking": msg(`"messages":[{"role":"user","content":"a"},{"role":"assistant","content":[{"type":"thinking","thinking":"a","signature":""},{"type":"text","text":"b"}]},{"role":"user","content":"c",` + wideMembers(n) + `}]`),
+		"responses/tiny items":                  rsp(`"input":[` + rep(`{"role":"user","content":"a"}`) + `]`),
+		"responses/tiny parts":                  rsp(`"input":[{"role":"user","content":[` + rep(`{"type":"input_text","text":"a"}`) + `]}]`),
+		"responses/calls":                       rsp(`"input":[` + rep(`{"type":"function_call","call_id":"c","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"o"}`) + `]`),
+		"responses/nested items":                rsp(`"input":[{"role":"user","content":[{"type":"input_text","text":"a"}]}` + strings.Repeat(`,{"role":"user","content":[{"type":"input_text","text":"a"}]}`, n/62) + `]`),
 	}
 }
 
@@ -102,4 +113,13 @@ func BenchmarkTranslationCost(b *testing.B) {
 			b.ReportMetric(float64(dispatch.TranslationCost(body))/float64(len(body)), "reserved-x")
 		})
 	}
+}
+
+// wideMembers is about n bytes of members "k0":0,"k1":0,… for one object.
+func wideMembers(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, `"k%d":0,`, i)
+	}
+	return strings.TrimSuffix(b.String(), ",")
 }
