@@ -55,7 +55,7 @@ func TestAllowanceReturnsToZeroAfterABurst(t *testing.T) {
 		return upstreamtest.Step{Body: upstreamtest.ChatJSON("m", "ok"), Delay: time.Duration(c%3) * time.Millisecond}
 	})
 	t.Cleanup(oai.Close)
-	cfg := strings.NewReplacer("{an}", anth.URL, "{p}", oai.URL).Replace(overdraftCfg) // allowance_test.go
+	cfg := overdraftConfig(anth, oai, "[claude, b]") // allowance_test.go
 	url, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{Decisions: decision.Discard})
 
 	unit := `{"role":"user","content":"a"},`

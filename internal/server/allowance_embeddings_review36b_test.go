@@ -27,22 +27,11 @@ func TestReview36bEmbeddingsTightAllowanceBurstDrains(t *testing.T) {
 	})
 	t.Cleanup(gem.Close)
 	p := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
-		return upstreamtest.Step{Body: `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1]}],"model":"m","usage":{"prompt_tokens":1,"total_tokens":1}}`}
+		return upstreamtest.Step{Body: openAIVector}
 	})
 	t.Cleanup(p.Close)
-	cfg := `
-max_body_bytes: 262144
-max_inflight_body_bytes: 1048576
-providers:
-  - {name: gem, dialect: gemini, base_url: "{gem}", api_key: sk-test}
-  - {name: p, dialect: openai, base_url: "{p}", api_key: sk-test}
-targets:
-  - {name: g, model: gemini-embedding-001, providers: [gem]}
-  - {name: o, model: text-embedding-3-small, providers: [p]}
-routes:
-  - {name: vectors, targets: [g, o]}
-`
-	cfg = strings.NewReplacer("{gem}", gem.URL, "{p}", p.URL).Replace(cfg)
+	cfg := strings.NewReplacer("{gem}", gem.URL, "{p}", p.URL, // embedAllowanceCfg, a quarter the size
+		"max_body_bytes: 1048576", "max_body_bytes: 262144", "max_inflight_body_bytes: 8388608", "max_inflight_body_bytes: 1048576").Replace(embedAllowanceCfg)
 	url, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{Decisions: decision.Discard})
 	statuses := burst(url, 200, 12, func(i int) (string, string, time.Duration) {
 		var body string

@@ -29,6 +29,9 @@ routes:
   - {name: vectors, targets: [g, o]}
 `
 
+// openAIVector is an OpenAI embeddings answer of one vector.
+const openAIVector = `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1]}],"model":"m","usage":{"prompt_tokens":1,"total_tokens":1}}`
+
 // geminiVectors answers a batchEmbedContents call with one vector a text.
 func geminiVectors(r upstreamtest.Request) upstreamtest.Step {
 	var req struct {
@@ -114,7 +117,7 @@ func TestEmbeddingsAllowanceReturnsToZeroAfterABurst(t *testing.T) {
 	})
 	t.Cleanup(gem.Close)
 	p := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
-		return upstreamtest.Step{Body: `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1]}],"model":"m","usage":{"prompt_tokens":1,"total_tokens":1}}`}
+		return upstreamtest.Step{Body: openAIVector}
 	})
 	t.Cleanup(p.Close)
 	cfg := strings.NewReplacer("{gem}", gem.URL, "{p}", p.URL).Replace(embedAllowanceCfg)

@@ -31,8 +31,20 @@ targets:
   - {name: claude, model: claude-x, providers: [an]}
   - {name: b, model: model-b, providers: [p]}
 routes:
-  - {name: r, targets: [claude, b]}
+  - {name: r, targets: {targets}}
 `
+
+// overdraftConfig is overdraftCfg over the Anthropic upstream an and the
+// OpenAI one p, its route r walking targets ("[claude, b]", with any route
+// option after it).
+func overdraftConfig(an, p *upstreamtest.Server, targets string) string {
+	return strings.NewReplacer("{an}", an.URL, "{p}", p.URL, "{targets}", targets).Replace(overdraftCfg)
+}
+
+// tooCostly is a list of 150,000 numbers (300 KB): translated, each
+// reserves a structure's 1,792 bytes, 269 MB in all, past the cap of a
+// gateway whose max_body_bytes is 1 MiB (128 MiB).
+var tooCostly = strings.TrimSuffix(strings.Repeat("0,", 150_000), ",")
 
 // overdraftGateway starts a gateway over an Anthropic and an OpenAI
 // upstream that both answer.
@@ -44,8 +56,7 @@ func overdraftGateway(t *testing.T) (url string, a *app.App, an, p *upstreamtest
 	t.Cleanup(an.Close)
 	t.Cleanup(p.Close)
 	recs = gatewaytest.NewRecords()
-	cfg := strings.NewReplacer("{an}", an.URL, "{p}", p.URL).Replace(overdraftCfg)
-	url, a = gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{Decisions: recs})
+	url, a = gatewaytest.Start(t, gatewaytest.Config(t, overdraftConfig(an, p, "[claude, b]")), app.Options{Decisions: recs})
 	return url, a, an, p, recs
 }
 
@@ -156,8 +167,7 @@ func TestAttemptTranslatedBodyIsCountedWhileTheAttemptRuns(t *testing.T) {
 		return upstreamtest.Step{Body: claudeJSON()}
 	})
 	t.Cleanup(an.Close)
-	cfg := strings.NewReplacer("{an}", an.URL, "{p}", an.URL).Replace(overdraftCfg)
-	url, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{})
+	url, a := gatewaytest.Start(t, gatewaytest.Config(t, overdraftConfig(an, an, "[claude, b]")), app.Options{})
 	body := `{"model":"claude","messages":[{"role":"user","content":"` + strings.Repeat("x", 64<<10) + `"}]}`
 	done := make(chan int, 1)
 	go func() {

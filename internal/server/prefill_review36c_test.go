@@ -57,18 +57,7 @@ func continuedAtAnthropic(t *testing.T, body string) {
 	})
 	t.Cleanup(oai.Close)
 	t.Cleanup(anth.Close)
-	cfg := strings.NewReplacer("{an}", anth.URL, "{p}", oai.URL).Replace(`
-max_body_bytes: 1048576
-max_inflight_body_bytes: 4194304
-providers:
-  - {name: an, dialect: anthropic, base_url: "{an}", api_key: sk-test}
-  - {name: p, dialect: openai, base_url: "{p}", api_key: sk-test}
-targets:
-  - {name: b, model: model-b, providers: [p]}
-  - {name: claude, model: claude-x, providers: [an]}
-routes:
-  - {name: r, targets: [b, claude], on_stream_cut: continue}
-`)
+	cfg := overdraftConfig(anth, oai, "[b, claude], on_stream_cut: continue")
 	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{})
 
 	req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions", strings.NewReader(body))

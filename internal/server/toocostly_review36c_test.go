@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/app"
@@ -23,21 +22,9 @@ func TestReview36cATooCostlySkipDoesNotMaskARetryableFailure(t *testing.T) {
 	an := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step { return upstreamtest.Step{Body: claudeJSON()} })
 	t.Cleanup(p.Close)
 	t.Cleanup(an.Close)
-	cfg := strings.NewReplacer("{an}", an.URL, "{p}", p.URL).Replace(`
-max_body_bytes: 1048576
-max_inflight_body_bytes: 4194304
-providers:
-  - {name: an, dialect: anthropic, base_url: "{an}", api_key: sk-test}
-  - {name: p, dialect: openai, base_url: "{p}", api_key: sk-test}
-targets:
-  - {name: b, model: model-b, providers: [p]}
-  - {name: claude, model: claude-x, providers: [an]}
-routes:
-  - {name: r, targets: [b, claude]}
-`)
+	cfg := overdraftConfig(an, p, "[b, claude]")
 	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{})
-	zeros := strings.TrimSuffix(strings.Repeat("0,", 150_000), ",")
-	chat := `{"model":"r","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + zeros + `]}]}`
+	chat := `{"model":"r","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + tooCostly + `]}]}`
 	resp, body := post(t, url, "/v1/chat/completions", chat)
 	if resp.StatusCode == 413 || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("first target 503 Retry-After: 2, second skipped as too costly: client got %d Retry-After %q %.300s; want the first target's 503 and its Retry-After",

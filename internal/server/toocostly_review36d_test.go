@@ -47,8 +47,7 @@ routes:
   - {name: r, targets: [b, claude, c], fallback_on: [rate_limited, server_error, timeout]}
 `)
 	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{})
-	zeros := strings.TrimSuffix(strings.Repeat("0,", 150_000), ",")
-	chat := `{"model":"r","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + zeros + `]}]}`
+	chat := `{"model":"r","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + tooCostly + `]}]}`
 	for i := 1; i <= 2; i++ {
 		resp, body := post(t, url, "/v1/chat/completions", chat)
 		t.Logf("request %d: %d Retry-After %q x-should-retry %q %.200s; upstream calls p %d an %d q %d",
@@ -75,22 +74,10 @@ func TestReview36dTooCostlyWalkGivesTheAllowanceBack(t *testing.T) {
 	})
 	t.Cleanup(p.Close)
 	t.Cleanup(an.Close)
-	cfg := strings.NewReplacer("{an}", an.URL, "{p}", p.URL).Replace(`
-max_body_bytes: 1048576
-max_inflight_body_bytes: 4194304
-providers:
-  - {name: an, dialect: anthropic, base_url: "{an}", api_key: sk-test}
-  - {name: p, dialect: openai, base_url: "{p}", api_key: sk-test}
-targets:
-  - {name: b, model: model-b, providers: [p]}
-  - {name: claude, model: claude-x, providers: [an]}
-routes:
-  - {name: r, targets: [claude, b]}
-`)
+	cfg := overdraftConfig(an, p, "[claude, b]")
 	url, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{})
-	zeros := strings.TrimSuffix(strings.Repeat("0,", 150_000), ",")
 	for _, chat := range []string{
-		`{"model":"r","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + zeros + `]}]}`,
+		`{"model":"r","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + tooCostly + `]}]}`,
 		`{"model":"r","messages":[{"role":"user","content":"` + strings.Repeat("x", 200_000) + `"}]}`,
 	} {
 		resp, _ := post(t, url, "/v1/chat/completions", chat)

@@ -26,8 +26,7 @@ func TestATranslationPastTheCapIsNeverMade(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	zeros := strings.TrimSuffix(strings.Repeat("0,", 150_000), ",") // 300 KB: 150,000 elements × 1,792 B reserved
-	st, body := post("/v1/messages", `{"model":"claude","max_tokens":8,"messages":[`+zeros+`]}`)
+	st, body := post("/v1/messages", `{"model":"claude","max_tokens":8,"messages":[`+tooCostly+`]}`)
 	if st != http.StatusRequestEntityTooLarge || !strings.Contains(body, `"type":"request_too_large"`) || !strings.Contains(body, "translating this request would need") {
 		t.Errorf("a Messages body of 150,000 numbers: %d %.300s, want 413 request_too_large (Anthropic's envelope)", st, body)
 	}
@@ -35,7 +34,7 @@ func TestATranslationPastTheCapIsNeverMade(t *testing.T) {
 	// takes the client's body as it is (and answers; its input is its own
 	// to judge).
 	calls := an.Calls()
-	chat := `{"model":"r","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + zeros + `]}]}`
+	chat := `{"model":"r","messages":[{"role":"user","content":"a"},{"role":"assistant","content":null,"tool_calls":[` + tooCostly + `]}]}`
 	if st, body := post("/v1/chat/completions", chat); st != http.StatusOK {
 		t.Errorf("a chat body of 150,000 numbers on a route with an OpenAI target: %d %.300s", st, body)
 	}
