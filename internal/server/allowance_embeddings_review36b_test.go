@@ -4,11 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/detour-llm/detour/internal/app"
-	"github.com/detour-llm/detour/internal/decision"
-	"github.com/detour-llm/detour/internal/gatewaytest"
-	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // Review 36b. The burst of TestEmbeddingsAllowanceReturnsToZeroAfterABurst
@@ -17,22 +12,10 @@ import (
 // the same Gemini endpoint reusing kept batches (a 503 mid-request) and
 // failover: the allowance ends at zero.
 func TestReview36bEmbeddingsTightAllowanceBurstDrains(t *testing.T) {
-	gem := upstreamtest.New(func(n int, r upstreamtest.Request) upstreamtest.Step {
-		if n%3 == 1 {
-			return upstreamtest.Step{Status: 503, Body: `{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}`}
-		}
-		st := geminiVectors(r)
-		st.Delay = time.Duration(n%4) * time.Millisecond
-		return st
-	})
-	t.Cleanup(gem.Close)
-	p := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
-		return upstreamtest.Step{Body: openAIVector}
-	})
-	t.Cleanup(p.Close)
-	cfg := strings.NewReplacer("{gem}", gem.URL, "{p}", p.URL, // embedAllowanceCfg, a quarter the size
-		"max_body_bytes: 1048576", "max_body_bytes: 262144", "max_inflight_body_bytes: 8388608", "max_inflight_body_bytes: 1048576").Replace(embedAllowanceCfg)
-	url, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{Decisions: decision.Discard})
+	// Gemini fails one call in three (503) and delays the others up to
+	// 3 ms; embedAllowanceCfg a quarter the size.
+	url, a := embedBurstGateway(t, 3, 4, strings.NewReplacer(
+		"max_body_bytes: 1048576", "max_body_bytes: 262144", "max_inflight_body_bytes: 8388608", "max_inflight_body_bytes: 1048576"))
 	statuses := burst(url, 200, 12, func(i int) (string, string, time.Duration) {
 		var body string
 		switch i % 3 {

@@ -107,21 +107,7 @@ func TestEmbeddingsTextsAndGeminiCallsAreCounted(t *testing.T) {
 // failover to an OpenAI endpoint, malformed inputs, clients that leave —
 // leaves the allowance at exactly zero.
 func TestEmbeddingsAllowanceReturnsToZeroAfterABurst(t *testing.T) {
-	gem := upstreamtest.New(func(n int, r upstreamtest.Request) upstreamtest.Step {
-		if n%4 == 3 {
-			return upstreamtest.Step{Status: 503, Body: `{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}`}
-		}
-		st := geminiVectors(r)
-		st.Delay = time.Duration(n%3) * time.Millisecond
-		return st
-	})
-	t.Cleanup(gem.Close)
-	p := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
-		return upstreamtest.Step{Body: openAIVector}
-	})
-	t.Cleanup(p.Close)
-	cfg := strings.NewReplacer("{gem}", gem.URL, "{p}", p.URL).Replace(embedAllowanceCfg)
-	url, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{Decisions: decision.Discard})
+	url, a := embedBurstGateway(t, 4, 3, strings.NewReplacer())
 
 	statuses := burst(url, 300, 16, func(i int) (string, string, time.Duration) {
 		var body string
@@ -145,4 +131,23 @@ func TestEmbeddingsAllowanceReturnsToZeroAfterABurst(t *testing.T) {
 	if !drained(a.Server) {
 		t.Fatalf("after the burst the allowance holds %d bytes (overdrawn: %v), want 0", a.Server.BodiesHeld(), a.Server.Overdrawn())
 	}
+}
+
+// embedBurstGateway starts a gateway of embedAllowanceCfg (edited by edit)
+// over a Gemini fake that answers every failEvery-th call 503 and delays
+// the others up to delays-1 ms, and an OpenAI fake that always answers.
+func embedBurstGateway(t *testing.T, failEvery, delays int, edit *strings.Replacer) (string, *app.App) {
+	gem := upstreamtest.New(func(n int, r upstreamtest.Request) upstreamtest.Step {
+		if n%failEvery == failEvery-1 {
+			return upstreamtest.Step{Status: 503, Body: `{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}`}
+		}
+		st := geminiVectors(r)
+		st.Delay = time.Duration(n%delays) * time.Millisecond
+		return st
+	})
+	t.Cleanup(gem.Close)
+	p := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step { return upstreamtest.Step{Body: openAIVector} })
+	t.Cleanup(p.Close)
+	cfg := strings.NewReplacer("{gem}", gem.URL, "{p}", p.URL).Replace(edit.Replace(embedAllowanceCfg))
+	return gatewaytest.Start(t, gatewaytest.Config(t, cfg), app.Options{Decisions: decision.Discard})
 }
