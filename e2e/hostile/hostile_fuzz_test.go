@@ -336,6 +336,12 @@ func checkRecord(t *testing.T, d *decision.Decision, echo bool) {
 		}
 	}
 	for _, tr := range d.Transitions {
+		// A cooldown ending is time's doing, announced by whichever request
+		// next touches the record (an earlier iteration's server_error
+		// ending while this one runs): no request made it.
+		if tr.From == "cooling" && tr.To == "probing" && !requestScoped[tr.Class] {
+			continue
+		}
 		if requestScoped[tr.Class] || echo {
 			t.Fatalf("transition %+v caused by a request (echo=%v)", tr, echo)
 		}
