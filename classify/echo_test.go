@@ -147,7 +147,11 @@ func TestEchoedPhrasesAreNoEvidence(t *testing.T) {
 				if how == "upper case, other blanks" {
 					// The client wrote it differently; the upstream quotes
 					// what it decoded.
-					echo = strings.ReplaceAll(strings.ToUpper(text), " ", " \n\t ")
+					blanks := " \n\t "
+					if p.clause { // a line break ends the clause the phrase must stay in
+						blanks = " \t  "
+					}
+					echo = strings.ReplaceAll(strings.ToUpper(text), " ", blanks)
 				}
 				req := requestWith(echo, how)
 				// 4xx in OpenAI's current wording: the field is named, so

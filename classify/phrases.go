@@ -142,6 +142,9 @@ var requestPhrases = []phrase{
 	// IBM's: "input tokens (35000) plus prefix length (0) must be < 4096",
 	// the prompt compared with the window.
 	{a: "input tokens", b: "must be <", gap: 48, class: ContextLength, notRate: true},
+	// Yandex's: "number of input tokens must be no more than 32768, got
+	// 59830" (round 37).
+	{a: "input tokens", b: "must be no more than", gap: 48, class: ContextLength, notRate: true},
 	{a: "reduce the length of the messages", class: ContextLength},
 	{a: "reduce the length of the prompt", class: ContextLength},
 	{a: "too many input tokens", class: ContextLength},

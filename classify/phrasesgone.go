@@ -161,6 +161,9 @@ var gonePhrases = []phrase{
 	// the endpoint's state, which comes back by itself or by its operator,
 	// as a model still loading does in a 5xx.
 	{a: "is not loaded yet", class: ServerError},
+	// MLServer under KServe scaling from zero: "Model sklearn-iris is not
+	// ready yet." (a 400); the model, not a file the client uploaded.
+	{a: "model", b: "is not ready yet", gap: 80, clause: true, class: ServerError},
 	{a: "has no active replicas", class: ServerError}, // Xinference: "Model has no active replicas, uid: x" (a 400): nothing running it now
 	{a: "failed to load model", class: ServerError},
 	{a: "error loading model", class: ServerError},
