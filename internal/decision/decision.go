@@ -141,11 +141,13 @@ type Batches struct {
 
 // Estimate is what client limits count for an attempt of unknown usage:
 // its input, estimated from the size of the request (docs/config.md,
-// client_keys), and that input at the target's input price (0 without a
-// price).
+// client_keys); its output, at least one token for each event with content
+// the stream relayed to the client; and those at the target's prices (0
+// without a price).
 type Estimate struct {
-	InputTokens int
-	USD         float64
+	InputTokens  int
+	OutputTokens int
+	USD          float64
 }
 
 // Continuation describes how an attempt continued a cut stream

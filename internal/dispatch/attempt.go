@@ -41,6 +41,10 @@ type outcome struct {
 	body      []byte
 	usage     *provider.Usage
 	malformed int
+	// delivered counts the stream's events with content relayed to the
+	// client: a lower bound of the output tokens it was served, which a
+	// client limit counts when the upstream never reported its usage.
+	delivered int
 	native    bool // the client's own body was sent (native.go)
 	// upstreamID is the id the upstream gave its answer (upstreamid.go).
 	upstreamID string

@@ -128,8 +128,8 @@ func parseUsage(raw []byte) *provider.Usage {
 // estimate. The usage of a stream cut after its commit point is
 // what its upstream had counted when it reported (an Anthropic stream
 // reports at its start): incomplete. A billable attempt with no usage at
-// all, or only an incomplete one, gets an Estimate of its input for client
-// limits. Tokens an upstream counts in total_tokens beyond prompt and
+// all, or only an incomplete one, gets an Estimate of its input and of the
+// output the client was served (o.delivered) for client limits. Tokens an upstream counts in total_tokens beyond prompt and
 // completion are output: xAI and Gemini's OpenAI-compatible endpoint
 // report reasoning beside completion_tokens, not in it, and bill it as
 // output (review 33b; docs/config.md, "Usage and cost").
@@ -147,9 +147,16 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 	}
 	p := t.Price
 	if o.billable && (a.Usage == nil || a.Usage.Incomplete) && sent != nil {
-		e := &decision.Estimate{InputTokens: inputEstimate(sent)}
+		// What the client was served counts too: a stream left or cut
+		// before its count arrived was generated, and billed, all the same
+		// (review 37a: a key left each stream after 400 chunks and paid
+		// for its prompt only).
+		e := &decision.Estimate{InputTokens: inputEstimate(sent), OutputTokens: o.delivered}
+		if u := a.Usage; u != nil {
+			e.OutputTokens = max(e.OutputTokens, u.CompletionTokens)
+		}
 		if p != nil {
-			e.USD = float64(e.InputTokens) * p.Input / 1e6
+			e.USD = (float64(e.InputTokens)*p.Input + float64(e.OutputTokens)*p.Output) / 1e6
 		}
 		a.Estimate = e
 	}

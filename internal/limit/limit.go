@@ -83,6 +83,16 @@ type Limiter struct {
 	// 33b). At most a micro-dollar per key is lost on a restart.
 	mu    sync.Mutex
 	carry map[string]float64
+	// refused is, per key name, its last refusal by Admit (a held), until
+	// that limit's window turns: Refused answers from it without a counter.
+	refused sync.Map
+}
+
+// held is a key's refusal remembered until its window turns.
+type held struct {
+	limit int       // index into Names
+	cap   int64     // the cap the key was over
+	until time.Time // the window's end (UTC)
 }
 
 // New returns a Limiter over c; now nil means time.Now.
@@ -145,13 +155,43 @@ func (l *Limiter) Admit(ctx context.Context, k *config.ClientKey) *Refusal {
 	if i < 0 {
 		return nil
 	}
-	wait := ends[i].Sub(now.UTC())
+	l.refused.Store(k.Name, held{limit: i, cap: cs[i], until: ends[i]})
+	return refusal(k.Name, i, cs[i], ends[i].Sub(now.UTC()))
+}
+
+// Refused is k's last refusal by Admit on this Limiter while that limit's
+// window has not turned and its cap is unchanged (a reload may raise it),
+// with RetryAfter counted from now; nil otherwise (a nil Limiter refuses
+// nothing). It reads no counter and
+// counts nothing: within a window a counter only grows, so Admit would
+// refuse k again. The front asks before it reads a request's body, so a key
+// its limits have cut off holds none of the in-flight body allowance
+// (docs/config.md, client_keys).
+func (l *Limiter) Refused(k *config.ClientKey) *Refusal {
+	if l == nil || k == nil || !k.Limited() {
+		return nil
+	}
+	v, ok := l.refused.Load(k.Name)
+	if !ok {
+		return nil
+	}
+	h := v.(held)
+	now := l.now().UTC()
+	if !now.Before(h.until) || caps(k)[h.limit] != h.cap {
+		return nil
+	}
+	return refusal(k.Name, h.limit, h.cap, h.until.Sub(now))
+}
+
+// refusal is the Refusal of key name over limit i (cap c), wait before its
+// window turns.
+func refusal(name string, i int, c int64, wait time.Duration) *Refusal {
 	r := &Refusal{Limit: Names[i], RetryAfter: wait}
 	switch i {
 	case RequestsPerMinute, TokensPerMinute:
-		r.Message = fmt.Sprintf("client key %q is over its %s limit (%d); retry after %s", k.Name, Names[i], cs[i], seconds(wait))
+		r.Message = fmt.Sprintf("client key %q is over its %s limit (%d); retry after %s", name, Names[i], c, seconds(wait))
 	default:
-		r.Message = fmt.Sprintf("client key %q has spent its %s budget ($%g); it resets in %s", k.Name, Names[i], float64(cs[i])/microUSD, seconds(wait))
+		r.Message = fmt.Sprintf("client key %q has spent its %s budget ($%g); it resets in %s", name, Names[i], float64(c)/microUSD, seconds(wait))
 	}
 	return r
 }

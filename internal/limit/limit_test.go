@@ -235,3 +235,36 @@ func TestHugeBudgetIsStillACap(t *testing.T) {
 		t.Fatalf("after twice a 1e17 tokens_per_minute: %+v", r)
 	}
 }
+
+// TestRefusedIsRememberedUntilTheWindowTurns: a key Admit refused is
+// refused again, reading no counter, with the wait left in its window; not
+// once the window turns, nor once a reload raised the cap it was over.
+func TestRefusedIsRememberedUntilTheWindowTurns(t *testing.T) {
+	clk := newClock(at("2026-12-01T10:00:15Z"))
+	l := New(NewMemory(clk.Now), clk.Now)
+	k := key(config.ClientKey{Name: "team-a", Rate: config.Rate{RequestsPerMinute: 1}})
+	var nilLimiter *Limiter
+	if nilLimiter.Refused(k) != nil || l.Refused(k) != nil || l.Refused(nil) != nil {
+		t.Fatal("refused before any refusal")
+	}
+	if l.Admit(context.Background(), k) != nil || l.Refused(k) != nil {
+		t.Fatal("the first request was refused, or remembered as refused")
+	}
+	r := l.Admit(context.Background(), k)
+	if r == nil {
+		t.Fatal("the second request in the minute was admitted")
+	}
+	clk.Advance(15 * time.Second)
+	got := l.Refused(k)
+	if got == nil || got.Limit != r.Limit || got.RetryAfter != 30*time.Second || !strings.Contains(got.Message, "retry after 30s") {
+		t.Fatalf("remembered refusal 15 s later: %+v, want %s with 30 s left", got, r.Limit)
+	}
+	raised := key(config.ClientKey{Name: "team-a", Rate: config.Rate{RequestsPerMinute: 5}})
+	if got := l.Refused(raised); got != nil {
+		t.Fatalf("refused under a raised cap: %+v", got)
+	}
+	clk.Advance(30 * time.Second)
+	if got := l.Refused(k); got != nil {
+		t.Fatalf("refused once the minute turned: %+v", got)
+	}
+}

@@ -99,7 +99,8 @@ func (s *Scrubber) String(msg string) string { return s.scrub(msg, nil, false) }
 // other run only the stretches that reveal a secret are scrubbed (Reveals:
 // the client may have steered the upstream to write the rest), and every
 // network address in a Go network error is replaced, by its provider or by
-// "[address]".
+// "[address]", as are internal hosts in URLs (internalEdits) and the
+// operator's account ids and usage (accountEdits).
 func (s *Scrubber) ForClient(msg string, sent []byte) string { return s.scrub(msg, sent, true) }
 
 func (s *Scrubber) scrub(msg string, sent []byte, client bool) string {
@@ -119,6 +120,7 @@ func (s *Scrubber) scrub(msg string, sent []byte, client bool) string {
 	addrEdits(msg, addrs, tied, client, &eds)
 	if client {
 		internalEdits(msg, lower, &eds)
+		accountEdits(msg, lower, &eds)
 	}
 	return eds.apply(msg)
 }

@@ -316,3 +316,24 @@ func TestForClientIsNoOracleForSteeredText(t *testing.T) {
 		t.Errorf("operator text kept a fragment: %q", got)
 	}
 }
+
+// TestForClientHidesTheAccount: an upstream's rate-limit message tells a
+// client which organization serves it and the whole organization's usage;
+// the client reads neither, but keeps the limit, what it requested and the
+// wait. Operators read it whole; words that only look alike stay.
+func TestForClientHidesTheAccount(t *testing.T) {
+	s := New(Rules{})
+	msg := "Rate limit reached for gpt-4o in organization org-Q7mZ2kXv9LpR3sT8aBcDeFgH on tokens per min (TPM): Limit 30000, Used 29874, Requested 512. Please try again in 772ms. Project proj_A1b2C3d4E5f6G7h8I9j0K1l2."
+	want := "Rate limit reached for gpt-4o in organization [organization] on tokens per min (TPM): Limit 30000, Used [usage], Requested 512. Please try again in 772ms. Project [project]."
+	if got := s.ForClient(msg, nil); got != want {
+		t.Errorf("ForClient:\n got %s\nwant %s", got, want)
+	}
+	if got := s.String(msg); got != msg {
+		t.Errorf("String changed the operator's copy: %s", got)
+	}
+	for _, same := range []string{"an org-wide limit", "you used 3 of 5", "Limit reached, used 4", "my-org-Q7mZ2kXv9LpR3sT8aBcDe"} {
+		if got := s.ForClient(same, nil); got != same {
+			t.Errorf("ForClient(%q) = %q", same, got)
+		}
+	}
+}

@@ -124,6 +124,12 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, a *admi
 		s.slots.give(a.slot)
 		a.slot = ""
 	}
+	s.refuseLimited(w, d, client, ref)
+	return true
+}
+
+// refuseLimited answers 429 for client's limit ref, in d's envelope.
+func (s *Server) refuseLimited(w http.ResponseWriter, d door, client *config.ClientKey, ref *limit.Refusal) {
 	s.metrics.Refused(client.Name, ref.Limit)
 	w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(ref.RetryAfter), 10))
 	if ref.RetryAfter > dispatch.RetryHorizon { // a day's or a month's budget: not a retry's wait
@@ -134,7 +140,6 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, a *admi
 		code = "client_budget_exceeded"
 	}
 	d.fail(w, http.StatusTooManyRequests, code, ref.Message)
-	return true
 }
 
 // spender is the state and the key whose limits a's request spends
@@ -187,7 +192,7 @@ func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.D
 			d = float64(*a.CostUSD)
 		}
 		if e := a.Estimate; e != nil { // usage unknown or partial
-			t, d = max(t, e.InputTokens), max(d, e.USD)
+			t, d = max(t, e.InputTokens+e.OutputTokens), max(d, e.USD)
 		}
 		tokens += min(t, limit.Ceiling)
 		usd += d

@@ -82,9 +82,15 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	}
 	// The key's max_concurrent slot is taken before its body is read: a key
 	// stalling uploads holds at most its slots' share of the in-flight body
-	// allowance, never all of it (review 30f).
+	// allowance, never all of it (review 30f). A key its rate or budget has
+	// cut off (refused earlier in the same window) holds none (review 37a).
 	slot := ""
 	if !d.advisory {
+		if ref := st.Limits.Refused(client); ref != nil {
+			closeAfter(w) // its body is not read
+			s.refuseLimited(w, d, client, ref)
+			return nil
+		}
 		if slot, ok = s.takeSlot(w, d, client); !ok {
 			return nil
 		}

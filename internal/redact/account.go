@@ -1,0 +1,59 @@
+package redact
+
+import "strings"
+
+// accountEdits replaces, in text for a client, what an upstream's message
+// says about the operator's account rather than the client's request: an
+// OpenAI organization or project id (org-…, proj_…) with "[organization]"
+// or "[project]", and the account's usage in a rate-limit message ("Limit
+// 30000, Used 29874, Requested 512": the Used figure) with "[usage]". A
+// client of a shared gateway would otherwise read which account serves it
+// and, by polling, every other key's traffic (review 37a). The limit and
+// what the client itself requested stay: they explain the refusal.
+func accountEdits(msg, lower string, eds *edits) {
+	for _, id := range [...]struct{ prefix, with string }{{"org-", "[organization]"}, {"proj_", "[project]"}} {
+		for at := 0; ; {
+			i := strings.Index(lower[at:], id.prefix)
+			if i < 0 {
+				break
+			}
+			from := at + i
+			to := from + len(id.prefix)
+			for to < len(msg) && alnum(msg[to]) {
+				to++
+			}
+			if (from == 0 || !keyByte(msg[from-1])) && to-from-len(id.prefix) >= minAccountID {
+				eds.add(from, to, id.with)
+			}
+			at = to
+		}
+	}
+	for at := 0; ; {
+		i := strings.Index(lower[at:], ", used ")
+		if i < 0 {
+			break
+		}
+		from := at + i + len(", used ")
+		to := from
+		for to < len(msg) && digit(msg[to]) {
+			to++
+		}
+		if to > from && limitBefore(lower[:at+i]) {
+			eds.add(from, to, "[usage]")
+		}
+		at = max(to, from)
+	}
+}
+
+// minAccountID is the shortest id after its prefix that is one (OpenAI's
+// are 24 characters); "org-wide" is a word.
+const minAccountID = 12
+
+// limitBefore reports whether s ends with "limit" and a number.
+func limitBefore(s string) bool {
+	end := len(s)
+	for end > 0 && digit(s[end-1]) {
+		end--
+	}
+	return end < len(s) && strings.HasSuffix(s[:end], "limit ")
+}
