@@ -67,7 +67,12 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		if o.committed {
 			wd.pause()
 		}
-		progress = ev.Content || ev.Done
+		progress = ev.Content || ev.Done || ev.Progress
+		if ev.Progress && !o.committed {
+			// Written, not yet sent (a value gathered whole): the model has
+			// begun, so the first-token clock starts again from here.
+			wd.arm(PhaseFirstToken, e.prov.cfg.FirstTokenTimeout)
+		}
 		if ev.Malformed {
 			o.malformed++
 			continue
@@ -113,6 +118,9 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 				return
 			}
 			held = nil
+		}
+		if ev.Content {
+			o.delivered++
 		}
 		for _, c := range ev.Chunks {
 			if !w.write(o, c) {

@@ -70,6 +70,11 @@ type Event struct {
 	// finish_reason. Events without content are held back before the commit
 	// point so an error that follows them can still fail over.
 	Content bool
+	// Progress is set when the upstream is writing the answer though
+	// nothing of it is sent yet (a structured value gathered whole until
+	// its block ends): no content, but it restarts the running timeout,
+	// first-token or idle (docs/behaviour.md#streams).
+	Progress bool
 	// Done is set when the upstream signalled a normal end of the stream.
 	Done bool
 	// Finished is set on the event that completes the answer in the

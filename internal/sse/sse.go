@@ -25,8 +25,12 @@ var ErrLineTooLong = errors.New("sse: line too long")
 var ErrEventTooLarge = errors.New("sse: event too large")
 
 // DefaultMaxLine bounds one line, and one event's data, of an upstream
-// stream (1 MiB).
-const DefaultMaxLine = 1 << 20
+// stream (16 MiB): an image or a fetched document streamed whole in one
+// event (OpenRouter's image deltas, the Responses API's image_generation,
+// Claude's web_fetch results) is megabytes of base64 (review 37b: 1 MiB cut
+// such answers), and a hostile stream is still bounded. A buffer grown past
+// keepBuffer is given back after its event.
+const DefaultMaxLine = 16 << 20
 
 // readBuffer is the Reader's own buffer. An upstream's events are a few
 // hundred bytes and its body is already buffered by net/http, so 1 KiB
@@ -43,11 +47,14 @@ type Reader struct {
 	data    []byte
 	hasData bool
 	line    []byte
-	// rest is what follows a bare CR in the last line read: the lines
-	// still to return before reading on (hasRest).
-	rest    []byte
-	hasRest bool
+	// skipLF: the last line ended in \r, so a \n right after it ends
+	// nothing more.
+	skipLF bool
 }
+
+// keepBuffer is the largest line or data buffer a Reader keeps between
+// events; a larger one (an image streamed whole) is given back.
+const keepBuffer = 64 << 10
 
 // NewReader returns a Reader over r whose lines, and whose events' data, may
 // be at most maxLine bytes (0 means DefaultMaxLine).
@@ -62,6 +69,9 @@ func NewReader(r io.Reader, maxLine int) *Reader {
 // final event not followed by a blank line is still returned first. The
 // returned Data is valid until the next call.
 func (r *Reader) Next() (Event, error) {
+	if cap(r.data) > keepBuffer {
+		r.data = nil
+	}
 	r.name = r.name[:0]
 	r.data = r.data[:0]
 	r.hasData = false
@@ -117,46 +127,53 @@ func (r *Reader) event() Event {
 // \r, which ends a line too in the SSE format. A reader that ended lines
 // at \n only would take "data: a\rdata: [DONE]" for one data line while a
 // client's parser reads two: what Detour classified and what the client
-// saw would part.
+// saw would part. A line ending in \r is returned at once, without
+// waiting for the byte after it (a \n then is the same terminator, and
+// skipped when it comes): an upstream that ends its lines with bare CRs has
+// its events read as they arrive (review 37b).
 func (r *Reader) readLine() ([]byte, error) {
-	if r.hasRest {
-		return r.splitCR(r.rest), nil
+	if cap(r.line) > keepBuffer {
+		r.line = nil // one large line does not stay held for the stream's life
 	}
 	r.line = r.line[:0]
 	for {
-		frag, err := r.br.ReadSlice('\n')
-		r.line = append(r.line, frag...)
-		// The limit bounds the line without its terminator (\n or \r\n).
-		if n := len(r.line); n > r.maxLine+2 || (n > r.maxLine && len(trimEOL(r.line)) > r.maxLine) {
+		if r.skipLF {
+			if b, err := r.br.Peek(1); err == nil && b[0] == '\n' {
+				r.br.Discard(1)
+			}
+			r.skipLF = false
+		}
+		n := r.br.Buffered()
+		if n == 0 {
+			if _, err := r.br.Peek(1); err != nil {
+				if err == io.EOF && len(r.line) > 0 {
+					return r.line, nil
+				}
+				return nil, err
+			}
+			n = r.br.Buffered()
+		}
+		b, _ := r.br.Peek(n)
+		end := bytes.IndexByte(b, '\n')
+		if end < 0 {
+			end = len(b)
+		}
+		if cr := bytes.IndexByte(b[:end], '\r'); cr >= 0 {
+			end = cr
+		}
+		// The limit bounds the line without its terminator.
+		if len(r.line)+end > r.maxLine {
 			return nil, ErrLineTooLong
 		}
-		if err == bufio.ErrBufferFull {
+		r.line = append(r.line, b[:end]...)
+		if end == len(b) {
+			r.br.Discard(end)
 			continue
 		}
-		if err != nil {
-			if err == io.EOF && len(r.line) > 0 {
-				return r.splitCR(trimEOL(r.line)), nil
-			}
-			return nil, err
-		}
-		return r.splitCR(trimEOL(r.line)), nil
+		r.skipLF = b[end] == '\r'
+		r.br.Discard(end + 1)
+		return r.line, nil
 	}
-}
-
-// splitCR returns line up to its first bare CR and keeps the rest for the
-// next readLine.
-func (r *Reader) splitCR(line []byte) []byte {
-	if i := bytes.IndexByte(line, '\r'); i >= 0 {
-		r.rest, r.hasRest = line[i+1:], true
-		return line[:i]
-	}
-	r.rest, r.hasRest = nil, false
-	return line
-}
-
-func trimEOL(b []byte) []byte {
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	return bytes.TrimSuffix(b, []byte("\r"))
 }
 
 // WriteData writes one `data:` event (no name) and its terminating blank line.

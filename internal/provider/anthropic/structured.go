@@ -131,6 +131,7 @@ func (s *stream) answerDelta(out *provider.Event, partial string) error {
 			return sse.ErrEventTooLarge
 		}
 		s.answer.buf = append(s.answer.buf, partial...)
+		out.Progress = true // the value is being written (review 37b)
 		return nil
 	}
 	if partial != "" {

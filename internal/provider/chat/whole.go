@@ -19,12 +19,15 @@ type wholeAnswer struct {
 	Choices []struct {
 		Index   int `json:"index"`
 		Message struct {
-			Role      string            `json:"role"`
-			Content   *string           `json:"content"`
-			Refusal   *string           `json:"refusal,omitempty"`
-			ToolCalls []json.RawMessage `json:"tool_calls,omitempty"`
+			Role             string            `json:"role"`
+			Content          *string           `json:"content"`
+			Refusal          *string           `json:"refusal,omitempty"`
+			ReasoningContent *string           `json:"reasoning_content,omitempty"`
+			Reasoning        *string           `json:"reasoning,omitempty"`
+			ToolCalls        []json.RawMessage `json:"tool_calls,omitempty"`
 		} `json:"message"`
-		FinishReason *string `json:"finish_reason"`
+		FinishReason *string         `json:"finish_reason"`
+		StopReason   json.RawMessage `json:"stop_reason,omitempty"`
 	} `json:"choices"`
 }
 
@@ -39,22 +42,27 @@ type rawChunk struct {
 }
 
 type rawChunkChoice struct {
-	Index        int      `json:"index"`
-	Delta        rawDelta `json:"delta"`
-	FinishReason *string  `json:"finish_reason"`
+	Index        int             `json:"index"`
+	Delta        rawDelta        `json:"delta"`
+	FinishReason *string         `json:"finish_reason"`
+	StopReason   json.RawMessage `json:"stop_reason,omitempty"` // vLLM's matched stop string
 }
 
 type rawDelta struct {
-	Role      string            `json:"role,omitempty"`
-	Content   *string           `json:"content,omitempty"`
-	Refusal   *string           `json:"refusal,omitempty"`
-	ToolCalls []json.RawMessage `json:"tool_calls,omitempty"`
+	Role             string            `json:"role,omitempty"`
+	ReasoningContent *string           `json:"reasoning_content,omitempty"`
+	Reasoning        *string           `json:"reasoning,omitempty"`
+	Content          *string           `json:"content,omitempty"`
+	Refusal          *string           `json:"refusal,omitempty"`
+	ToolCalls        []json.RawMessage `json:"tool_calls,omitempty"`
 }
 
 // WholeChunks turns a whole chat.completion into the chat.completion.chunk
-// bodies a stream of it would have carried: per choice its content (tool
-// calls indexed), then its finish reason; then the usage, when the answer
-// had it (the last chunk; usage is then also returned decoded).
+// bodies a stream of it would have carried: per choice its reasoning
+// (reasoning_content or reasoning, as the upstream named it) and content
+// (tool calls indexed), then its finish reason (and vLLM's stop_reason);
+// then the usage, when the answer had it (the last chunk; usage is then
+// also returned decoded).
 func WholeChunks(body []byte) ([][]byte, *provider.Usage, error) {
 	var c wholeAnswer
 	if err := json.Unmarshal(body, &c); err != nil {
@@ -66,7 +74,8 @@ func WholeChunks(body []byte) ([][]byte, *provider.Usage, error) {
 		out = append(out, Marshal(ch))
 	}
 	for _, ch := range c.Choices {
-		d := rawDelta{Role: "assistant", Content: ch.Message.Content, Refusal: ch.Message.Refusal}
+		d := rawDelta{Role: "assistant", Content: ch.Message.Content, Refusal: ch.Message.Refusal,
+			ReasoningContent: ch.Message.ReasoningContent, Reasoning: ch.Message.Reasoning}
 		for i, tc := range ch.Message.ToolCalls {
 			var m map[string]json.RawMessage
 			if json.Unmarshal(tc, &m) == nil {
@@ -76,7 +85,7 @@ func WholeChunks(body []byte) ([][]byte, *provider.Usage, error) {
 			d.ToolCalls = append(d.ToolCalls, tc)
 		}
 		add(rawChunk{Choices: []rawChunkChoice{{Index: ch.Index, Delta: d}}})
-		add(rawChunk{Choices: []rawChunkChoice{{Index: ch.Index, FinishReason: ch.FinishReason}}})
+		add(rawChunk{Choices: []rawChunkChoice{{Index: ch.Index, FinishReason: ch.FinishReason, StopReason: ch.StopReason}}})
 	}
 	var usage *provider.Usage
 	if len(c.Usage) > 0 && string(c.Usage) != "null" {

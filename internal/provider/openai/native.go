@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/sse"
@@ -140,18 +141,33 @@ func readResponsesEvent(r *sse.Reader) (out provider.Event, ok bool, err error) 
 		Response *struct {
 			Usage *responsesUsage `json:"usage"`
 		} `json:"response"`
+		Item *struct {
+			Type string `json:"type"`
+		} `json:"item"`
 	}
 	if json.Unmarshal(out.Raw, &e) != nil {
 		out.Malformed = true
 		return out, true, nil
 	}
 	out.Chunks = [][]byte{out.Raw}
+	// Every delta is what the client reads: text, a refusal, a call's
+	// arguments or a custom tool's input (Codex's apply_patch), reasoning
+	// text or its summary, audio, a hosted tool's code (review 37b: only
+	// four kinds were, so a patch streamed for 300 events before any text
+	// tripped the held-back cap, and one streamed past idle_timeout was
+	// cut). docs/doors.md, "Passthrough".
+	if strings.HasPrefix(e.Type, "response.") && strings.HasSuffix(e.Type, ".delta") {
+		out.Content = true
+	}
 	switch e.Type {
 	case "error", "response.failed":
 		out.Error = true
-	case "response.output_text.delta", "response.refusal.delta", "response.function_call_arguments.delta",
-		"response.reasoning_summary_text.delta":
+	case "response.image_generation_call.partial_image":
 		out.Content = true
+	case "response.output_item.done":
+		// An item the client renders, whole (a generated image, a hosted
+		// tool's call); a reasoning item is no answer yet.
+		out.Content = e.Item != nil && e.Item.Type != "reasoning"
 	case "response.completed", "response.incomplete":
 		if e.Response != nil {
 			out.Usage = e.Response.Usage.usage()

@@ -166,8 +166,16 @@ func (s *stream) Next() (provider.Event, error) {
 	f := &s.facts
 	f.read(data)
 	if f.malformed {
-		out.Malformed = true
-		return out, nil
+		flat, ok := flatListContent(data)
+		if !ok {
+			out.Malformed = true
+			return out, nil
+		}
+		if f.read(flat); f.malformed {
+			out.Malformed = true
+			return out, nil
+		}
+		data = flat
 	}
 	if f.error {
 		out.Error = true
