@@ -29,9 +29,12 @@ type outcome struct {
 	committed bool // stream bytes reached the client
 	finished  bool // the stream said the answer is complete (provider.Event.Finished)
 	status    int
-	verdict   classify.Verdict
-	message   string
-	billable  bool
+	// meant is the status an error inside a 2xx stands for (inbandStatus),
+	// told to the client in place of status; 0 when none.
+	meant    int
+	verdict  classify.Verdict
+	message  string
+	billable bool
 	// ownLimit: the request's own time limit (the route's deadline,
 	// max_stream_duration) ended the attempt. It is nobody's fault: it
 	// counts against no endpoint and cools nothing.
@@ -317,6 +320,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	switch {
 	case v.Failed:
 		o.failWith(v, classify.Message(body))
+		o.meant = inbandStatus(body)
 		w.countedFailure(e, body, o)
 	case o.native:
 		w.nativeAnswer(e, body, o)

@@ -151,6 +151,7 @@ func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr
 		return false
 	}
 	o.failWith(v, classify.Message(raw))
+	o.meant = inbandStatus(raw)
 	if o.committed {
 		o.billable = true
 		w.streamError(o)
@@ -271,6 +272,9 @@ func (w *walk) clientFailed(o *outcome) {
 // streamError ends a committed stream with the failure of o.
 func (w *walk) streamError(o *outcome) {
 	f := Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
+	if o.meant != 0 {
+		f.Status = o.meant
+	}
 	if f.Message == "" {
 		f.Message = "the upstream stream failed: " + o.verdict.Class.String() + " (" + o.verdict.Evidence + ")"
 	}

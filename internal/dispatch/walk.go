@@ -363,6 +363,9 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 	}
 	if f.Status < 400 || f.Status > 599 { // no HTTP answer, a 2xx that carried a failure, a redirect, or no HTTP status at all
 		f.Status = statusFor(f.Class)
+		if o.meant != 0 {
+			f.Status = o.meant // what the error inside the 2xx said it was
+		}
 	}
 	if f.Message == "" {
 		f.Message = fmt.Sprintf("upstream %s answered %s (%s)", w.lastEP.key, f.Class, o.verdict.Evidence)
