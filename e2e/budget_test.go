@@ -141,7 +141,7 @@ func TestLastAttemptsRealAnswer(t *testing.T) {
 		t.Errorf("message %q is not the last upstream's", msg)
 	}
 	e := r.json(t)["error"].(map[string]any)
-	if e["type"] != "insufficient_quota" || e["code"] != "quota" {
+	if e["type"] != "insufficient_quota" || e["code"] != "insufficient_quota" {
 		t.Errorf("envelope %v", e)
 	}
 	if r.Header.Get("X-Detour-Attempts") != "4" || r.Header.Get("X-Detour-Target") != "c" {

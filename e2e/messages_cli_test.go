@@ -14,8 +14,9 @@ import (
 )
 
 // A stream that breaks after the commit point ends with Anthropic's error
-// event: the SDK reports an *anthropic.Error typed by the class (a
-// server_error on a 200 stream is api_error), after the text it read.
+// event: the SDK reports an *anthropic.Error typed as the upstream's error
+// said (an overloaded_error streamed after a 200 stays overloaded_error, as
+// Anthropic sends it: review 37c), after the text it read.
 func TestMessagesSDKStreamBreaksAfterCommit(t *testing.T) {
 	events := anthropicEvents("claude-sonnet-4-5", "partial")
 	broken := append(events[:4:4], "event: error\ndata: "+`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
@@ -30,7 +31,7 @@ func TestMessagesSDKStreamBreaksAfterCommit(t *testing.T) {
 		_ = m.Accumulate(st.Current())
 	}
 	var apiErr *anthropic.Error
-	if err := st.Err(); !errors.As(err, &apiErr) || string(apiErr.Type()) != "api_error" {
+	if err := st.Err(); !errors.As(err, &apiErr) || string(apiErr.Type()) != "overloaded_error" {
 		t.Fatalf("stream error %v, want an *anthropic.Error", err)
 	}
 	if claudeText(&m) != "partial" || fs["openai"].Calls() != 0 {

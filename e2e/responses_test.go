@@ -267,7 +267,7 @@ func TestResponsesUpstreamFailure(t *testing.T) {
 	g := start(t, responsesCfg, fs)
 	_, err := sdk(g).Responses.New(context.Background(), say("gpt", "hi"))
 	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 429 || apiErr.Code != "rate_limited" || apiErr.Type != "rate_limit_error" {
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 429 || apiErr.Code != "rate_limit_exceeded" || apiErr.Type != "rate_limit_error" {
 		t.Errorf("rate limited: %v", err)
 	}
 	if h := apiErr.Response.Header.Get("X-Detour-Class"); h != "rate_limited" {

@@ -380,7 +380,7 @@ func TestSDKDialectsAnthropicStreamRefusal(t *testing.T) {
 	switch {
 	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest:
 		// Refused before anything was sent: the real answer, as an HTTP error.
-		if apiErr.Type != "content_policy_violation" || apiErr.Code != "refusal" {
+		if apiErr.Type != "content_policy_violation" || apiErr.Code != "content_filter" {
 			t.Errorf("error type %q code %q: %s", apiErr.Type, apiErr.Code, apiErr.RawJSON())
 		}
 		if h := apiErr.Response.Header; h.Get("X-Detour-Class") != "refusal" || h.Get("X-Detour-Provider") != "anthropic" {

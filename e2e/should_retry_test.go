@@ -67,7 +67,7 @@ func TestSDKDoesNotRetryARequestAtFault(t *testing.T) {
 	c := openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("unused"), option.WithHTTPClient(counted(&sent)))
 	_, err := c.Chat.Completions.New(context.Background(), hello("r"))
 	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || apiErr.Code != "context_length" {
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || apiErr.Code != "context_length_exceeded" {
 		t.Fatalf("err %v, want the upstream's 500 as context_length", err)
 	}
 	if n := sent.Load(); n != 1 {

@@ -40,12 +40,39 @@ func shutdownFailure() *Failure {
 		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it"}
 }
 
-// ErrorCode is the code the client is told: Code, or the class name.
+// ErrorCode is the code an OpenAI-shaped envelope tells the client: Code,
+// else OpenAI's own code for the class where OpenAI has one (clients act on
+// those: Codex compacts its history on context_length_exceeded and stops on
+// insufficient_quota, SDK users and frameworks branch on them; review 37c),
+// else the class name. Each such code names one class, so the class can
+// still be read from it (docs/behaviour.md#api).
 func (f *Failure) ErrorCode() string {
 	if f.Code != "" {
 		return f.Code
 	}
-	return f.Class.String()
+	return OpenAICode(f.Class)
+}
+
+// OpenAICode is the OpenAI error code for class c, or c's name where OpenAI
+// has none.
+func OpenAICode(c classify.Class) string {
+	switch c {
+	case classify.ContextLength:
+		return "context_length_exceeded"
+	case classify.Quota:
+		return "insufficient_quota"
+	case classify.RateLimited:
+		return "rate_limit_exceeded"
+	case classify.Auth:
+		return "invalid_api_key"
+	case classify.Unavailable:
+		return "model_not_found"
+	case classify.Refusal:
+		return "content_filter"
+	case classify.Timeout, classify.ServerError, classify.Forbidden, classify.Overflow, classify.BadRequest, classify.Unknown:
+		return c.String()
+	}
+	return c.String()
 }
 
 // statusFor is the status to report when an attempt got no HTTP answer, a

@@ -110,7 +110,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 			anthropicError(w, http.StatusBadRequest, ce.Error())
 			return
 		}
-		call.Native.Untranslated = "Detour cannot translate this request: " + err.Error()
+		call.Native.Untranslated = err.Error()
 	} else {
 		call.Body = tr.Body
 	}

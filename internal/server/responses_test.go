@@ -48,7 +48,7 @@ func TestResponsesOutputTranslated(t *testing.T) {
 		t.Errorf("headers: %v", h)
 	}
 	for _, want := range []string{"event: response.created\n", "event: response.output_text.delta\n",
-		"event: response.failed\n", `"code":"rate_limited"`, `"message":"slow down"`} {
+		"event: response.failed\n", `"code":"rate_limit_exceeded"`, `"message":"slow down"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("body lacks %q:\n%s", want, body)
 		}

@@ -20,7 +20,7 @@ func TestAnswerCutInToolCall(t *testing.T) {
 	want := func(input string) string {
 		return `{"id":"c","type":"message","role":"assistant","model":"m",
 			"content":[{"type":"text","text":"Writing."},{"type":"tool_use","id":"call_1","name":"write","input":` + input + `}],
-			"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":16,"cache_read_input_tokens":0}}`
+			"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":16,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}`
 	}
 	for _, tc := range []struct{ name, args, input string }{
 		{"in a string", `"{\"path\":\"a.txt\",\"content\":\"hello wor"`, `{"path":"a.txt"}`},

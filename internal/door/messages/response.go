@@ -39,7 +39,7 @@ type Usage struct {
 	InputTokens              int `json:"input_tokens"`
 	OutputTokens             int `json:"output_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
-	CacheCreationInputTokens int `json:"cache_creation_input_tokens,omitempty"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"` // always, as Anthropic sends it (0 when none)
 	// CacheCreation splits the writes by the cache's lifetime, where the
 	// upstream did (LiteLLM's cache_creation_token_details, relaying
 	// Claude): Anthropic's own member.

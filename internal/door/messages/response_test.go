@@ -18,7 +18,7 @@ func TestAnswer(t *testing.T) {
 			"usage":{"prompt_tokens":9,"completion_tokens":12,"total_tokens":21}}`,
 		want: `{"id":"chatcmpl-123","type":"message","role":"assistant","model":"gpt-4o-mini",
 			"content":[{"type":"text","text":"\n\nHello there, how may I assist you today?"}],
-			"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":9,"output_tokens":12,"cache_read_input_tokens":0}}`,
+			"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":9,"output_tokens":12,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}`,
 	}, {
 		// Same reference, "Functions" example response: content null,
 		// arguments a JSON string with newlines.
@@ -29,7 +29,7 @@ func TestAnswer(t *testing.T) {
 			"usage":{"prompt_tokens":82,"completion_tokens":17,"total_tokens":99,"prompt_tokens_details":{"cached_tokens":64}}}`,
 		want: `{"id":"chatcmpl-abc123","type":"message","role":"assistant","model":"gpt-4o-mini",
 			"content":[{"type":"tool_use","id":"call_abc123","name":"get_current_weather","input":{"location":"Boston, MA"}}],
-			"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":18,"output_tokens":17,"cache_read_input_tokens":64}}`,
+			"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":18,"output_tokens":17,"cache_read_input_tokens":64,"cache_creation_input_tokens":0}}`,
 	}, {
 		// OpenRouter's usage with a cache write
 		// (https://openrouter.ai/docs/use-cases/usage-accounting): the
@@ -62,19 +62,19 @@ func TestAnswer(t *testing.T) {
 		in:   `{"choices":[{"index":0,"message":{"role":"assistant","reasoning_content":"Let me think.","content":"9.11 < 9.8"},"finish_reason":"length"}]}`,
 		want: `{"id":"*","type":"message","role":"assistant","model":"route",
 			"content":[{"type":"thinking","thinking":"Let me think.","signature":""},{"type":"text","text":"9.11 < 9.8"}],
-			"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0}}`,
+			"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}`,
 	}, {
 		// The canonical form of Anthropic's own stop_sequence answer (the
 		// anthropic adapter maps it to "stop") and vLLM's named stop string.
 		name: "stop sequence",
 		in:   `{"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"a"},"finish_reason":"stop","stop_reason":"###"}]}`,
 		want: `{"id":"x","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"a"}],
-			"stop_reason":"stop_sequence","stop_sequence":"###","usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0}}`,
+			"stop_reason":"stop_sequence","stop_sequence":"###","usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}`,
 	}, {
 		name: "refusal",
 		in:   `{"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"content_filter"}]}`,
 		want: `{"id":"x","type":"message","role":"assistant","model":"m","content":[],
-			"stop_reason":"refusal","stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0}}`,
+			"stop_reason":"refusal","stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}`,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Answer([]byte(tc.in), "route")

@@ -123,7 +123,7 @@ func TestStreamOpenAIChunks(t *testing.T) {
 		cs = append(cs, []byte(c))
 	}
 	want := `event: message_start
-data: {"type":"message_start","message":{"id":"chatcmpl-1","type":"message","role":"assistant","model":"gpt-4o","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0}}}
+data: {"type":"message_start","message":{"id":"chatcmpl-1","type":"message","role":"assistant","model":"gpt-4o","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}}
 
 event: content_block_start
 data: {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}
@@ -156,7 +156,7 @@ event: content_block_stop
 data: {"type":"content_block_stop","index":2}
 
 event: message_delta
-data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":12,"output_tokens":9,"cache_read_input_tokens":8}}
+data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"input_tokens":12,"output_tokens":9,"cache_read_input_tokens":8,"cache_creation_input_tokens":0}}
 
 event: message_stop
 data: {"type":"message_stop"}
