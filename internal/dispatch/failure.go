@@ -44,8 +44,7 @@ func shutdownFailure() *Failure {
 // else OpenAI's own code for the class where OpenAI has one (clients act on
 // those: Codex compacts its history on context_length_exceeded and stops on
 // insufficient_quota, SDK users and frameworks branch on them; review 37c),
-// else the class name. Each such code names one class, so the class can
-// still be read from it (docs/behaviour.md#api).
+// else the class name (docs/behaviour.md#api).
 func (f *Failure) ErrorCode() string {
 	if f.Code != "" {
 		return f.Code
@@ -63,12 +62,14 @@ func OpenAICode(c classify.Class) string {
 		return "insufficient_quota"
 	case classify.RateLimited:
 		return "rate_limit_exceeded"
-	case classify.Auth:
-		return "invalid_api_key"
 	case classify.Unavailable:
 		return "model_not_found"
 	case classify.Refusal:
 		return "content_filter"
+	case classify.Auth:
+		// Not invalid_api_key: that is the client's own key refused at the
+		// front; here the operator's provider key was (review 37d).
+		return c.String()
 	case classify.Timeout, classify.ServerError, classify.Forbidden, classify.Overflow, classify.BadRequest, classify.Unknown:
 		return c.String()
 	}

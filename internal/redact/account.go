@@ -4,14 +4,15 @@ import "strings"
 
 // accountEdits replaces, in text for a client, what an upstream's message
 // says about the operator's account rather than the client's request: an
-// OpenAI organization or project id (org-…, proj_…) with "[organization]"
-// or "[project]", and the account's usage in a rate-limit message ("Limit
+// organization or project id (OpenAI's org-… and proj_…, Groq's org_…, a
+// UUID just after "organization", as Anthropic names one) with
+// "[organization]" or "[project]", and the account's usage in a rate-limit message ("Limit
 // 30000, Used 29874, Requested 512": the Used figure) with "[usage]". A
 // client of a shared gateway would otherwise read which account serves it
 // and, by polling, every other key's traffic (review 37a). The limit and
 // what the client itself requested stay: they explain the refusal.
 func accountEdits(msg, lower string, eds *edits) {
-	for _, id := range [...]struct{ prefix, with string }{{"org-", "[organization]"}, {"proj_", "[project]"}} {
+	for _, id := range [...]struct{ prefix, with string }{{"org-", "[organization]"}, {"org_", "[organization]"}, {"proj_", "[project]"}} {
 		for at := 0; ; {
 			i := strings.Index(lower[at:], id.prefix)
 			if i < 0 {
@@ -26,6 +27,21 @@ func accountEdits(msg, lower string, eds *edits) {
 				eds.add(from, to, id.with)
 			}
 			at = to
+		}
+	}
+	// Anthropic names the organization by a UUID: "the rate limit for your
+	// organization (a22cf6e6-a940-4fff-8c4c-1580816ac7be) of …".
+	for at := 0; ; {
+		i := strings.Index(lower[at:], "organi") // organization, organisation
+		if i < 0 {
+			break
+		}
+		at += i + len("organi")
+		for j := at; j < len(msg) && j < at+orgUUIDWithin; j++ {
+			if isUUID(lower[j:]) && (j == 0 || !keyByte(msg[j-1])) {
+				eds.add(j, j+uuidLen, "[organization]")
+				break
+			}
 		}
 	}
 	for at := 0; ; {
@@ -56,4 +72,33 @@ func limitBefore(s string) bool {
 		end--
 	}
 	return end < len(s) && strings.HasSuffix(s[:end], "limit ")
+}
+
+// orgUUIDWithin is how far after "organi…" a UUID is the organization's;
+// uuidLen is a UUID's length in its usual form.
+const (
+	orgUUIDWithin = 24
+	uuidLen       = 36
+)
+
+// isUUID reports whether s starts with a UUID (lower-case hex, 8-4-4-4-12)
+// that a key byte does not continue.
+func isUUID(s string) bool {
+	if len(s) < uuidLen {
+		return false
+	}
+	for i := 0; i < uuidLen; i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !digit(c) && (c < 'a' || c > 'f') {
+				return false
+			}
+		}
+	}
+	return len(s) == uuidLen || !keyByte(s[uuidLen])
 }

@@ -331,6 +331,17 @@ func TestForClientHidesTheAccount(t *testing.T) {
 	if got := s.String(msg); got != msg {
 		t.Errorf("String changed the operator's copy: %s", got)
 	}
+	for msg, want := range map[string]string{
+		// Groq (openinterpreter#408) and Anthropic's wordings.
+		"Rate limit reached for model `llama-3.3-70b-versatile` in organization `org_01hs26sgxde6dva0eke39336sv` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Used 3513, Requested 3166.": "Rate limit reached for model `llama-3.3-70b-versatile` in organization `[organization]` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Used [usage], Requested 3166.",
+		"This request would exceed the rate limit for your organization (a22cf6e6-a940-4fff-8c4c-1580816ac7be) of 1,000,000 input tokens per minute.":                                                         "This request would exceed the rate limit for your organization ([organization]) of 1,000,000 input tokens per minute.",
+		// A UUID far from the word, or of something else, stays.
+		"request a22cf6e6-a940-4fff-8c4c-1580816ac7be failed": "request a22cf6e6-a940-4fff-8c4c-1580816ac7be failed",
+	} {
+		if got := s.ForClient(msg, nil); got != want {
+			t.Errorf("ForClient:\n got %s\nwant %s", got, want)
+		}
+	}
 	for _, same := range []string{"an org-wide limit", "you used 3 of 5", "Limit reached, used 4", "my-org-Q7mZ2kXv9LpR3sT8aBcDe"} {
 		if got := s.ForClient(same, nil); got != same {
 			t.Errorf("ForClient(%q) = %q", same, got)

@@ -72,10 +72,20 @@ func drained(s *server.Server) bool {
 
 func post(t *testing.T, url, path, body string) (*http.Response, string) {
 	t.Helper()
+	return postWith(t, url, path, body, "X-Api-Key", "k")
+}
+
+// postWith posts body to url+path as JSON with the headers (name, value
+// pairs) and returns the response and its whole body.
+func postWith(t *testing.T, url, path, body string, hdr ...string) (*http.Response, string) {
+	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, url+path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Api-Key", "k")
-	resp, err := http.DefaultClient.Do(req)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	c := &http.Client{Timeout: time.Minute}
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

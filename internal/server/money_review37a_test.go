@@ -42,22 +42,12 @@ func r37aGatewayOf(t *testing.T, yaml string, ups map[string]*upstreamtest.Serve
 	return url, a, recs
 }
 
-// r37aPost sends body to path with the headers (name, value pairs) and
+// r37aPost posts body to path with the headers (name, value pairs) and
 // returns the status and body.
-func r37aPost(t *testing.T, url, path, body string, headers ...string) (int, http.Header, string) {
+func r37aPost(t *testing.T, url, path, body string, headers ...string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url+path, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, string(b)
+	resp, b := postWith(t, url, path, body, headers...)
+	return resp.StatusCode, b
 }
 
 // r37aChunk is one OpenAI chat.completion.chunk carrying text.
@@ -127,7 +117,7 @@ targets:
 	a := d.Attempts[0]
 	t.Logf("record: outcome %s billable %v usage %+v estimate %+v cost_unknown %v", d.Outcome, a.Billable, a.Usage, a.Estimate, a.CostUnknown)
 
-	status, _, body := r37aPost(t, url, "/v1/chat/completions", `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`,
+	status, body := r37aPost(t, url, "/v1/chat/completions", `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`,
 		"Authorization", "Bearer key-team-a")
 	if status != http.StatusTooManyRequests {
 		t.Errorf("after being served %d chunks (>= %d output tokens, >= $%.4f) on a 300 tokens/minute, $0.002/day key: status %d, want 429 (%s)",
@@ -163,10 +153,10 @@ targets:
 	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	url, a, _ := r37aGateway(t, cfg, up, clk)
 	chat := `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`
-	if status, _, body := r37aPost(t, url, "/v1/chat/completions", chat, "Authorization", "Bearer key-limited"); status != 200 {
+	if status, body := r37aPost(t, url, "/v1/chat/completions", chat, "Authorization", "Bearer key-limited"); status != 200 {
 		t.Fatalf("first request of the limited key: %d %s", status, body)
 	}
-	if status, _, _ := r37aPost(t, url, "/v1/chat/completions", chat, "Authorization", "Bearer key-limited"); status != 429 {
+	if status, _ := r37aPost(t, url, "/v1/chat/completions", chat, "Authorization", "Bearer key-limited"); status != 429 {
 		t.Fatalf("second request in the minute: %d, want 429", status)
 	}
 	// Now over its rate, the key opens four uploads of 1 MiB and sends all
@@ -197,14 +187,14 @@ targets:
 	if held := a.Server.BodiesHeld(); held != 0 {
 		t.Errorf("the over-limit key's refused uploads hold %d bytes of the allowance, want 0", held)
 	}
-	status, _, body := r37aPost(t, url, "/v1/chat/completions", chat, "Authorization", "Bearer key-other")
+	status, body := r37aPost(t, url, "/v1/chat/completions", chat, "Authorization", "Bearer key-other")
 	if status != 200 {
 		t.Errorf("another key's request while the over-limit key's refused uploads are held: %d %s, want 200 "+
 			"(a key over its rate should be refused before its body is held)", status, strings.TrimSpace(body))
 	}
 	// The window turns: the key is admitted again.
 	clk.Advance(time.Minute)
-	if status, _, body := r37aPost(t, url, "/v1/chat/completions", chat, "Authorization", "Bearer key-limited"); status != 200 {
+	if status, body := r37aPost(t, url, "/v1/chat/completions", chat, "Authorization", "Bearer key-limited"); status != 200 {
 		t.Errorf("the limited key after its minute turned: %d %s, want 200", status, body)
 	}
 }
@@ -230,7 +220,7 @@ targets:
   - {name: gpt, model: m, providers: [p]}
 `
 	url, _, _ := r37aGateway(t, cfg, up, nil)
-	status, _, body := r37aPost(t, url, "/v1/chat/completions", `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`,
+	status, body := r37aPost(t, url, "/v1/chat/completions", `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`,
 		"Authorization", "Bearer key-team-a")
 	t.Logf("client got %d %s", status, strings.TrimSpace(body))
 	if strings.Contains(body, "org-Q7mZ2kXv9LpR3sT8") || strings.Contains(body, "Used 29874") {
@@ -273,17 +263,17 @@ routes:
 `
 	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
 	url, _, _ := r37aGatewayOf(t, cfg, map[string]*upstreamtest.Server{"p": slow, "q": next, "an": an}, clk)
-	status, _, body := r37aPost(t, url, "/v1/chat/completions", `{"model":"strict","messages":[{"role":"user","content":"hi"}]}`,
+	status, body := r37aPost(t, url, "/v1/chat/completions", `{"model":"strict","messages":[{"role":"user","content":"hi"}]}`,
 		"Authorization", "Bearer key-team-a", "X-Detour-Max-Billable-Attempts", "5")
 	if next.Calls() != 0 {
 		t.Errorf("a request header raised max_billable_attempts: the second vendor was called after a billable timeout (%d %s)", status, body)
 	}
-	if status, _, body := r37aPost(t, url, "/v1/messages", `{"model":"claude","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
+	if status, body := r37aPost(t, url, "/v1/messages", `{"model":"claude","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
 		"X-Api-Key", "key-team-a"); status != 200 {
 		t.Fatalf("messages: %d %s", status, body)
 	}
 	before := an.Calls()
-	status, _, body = r37aPost(t, url, "/v1/messages/count_tokens", `{"model":"claude","messages":[{"role":"user","content":"hi"}]}`,
+	status, body = r37aPost(t, url, "/v1/messages/count_tokens", `{"model":"claude","messages":[{"role":"user","content":"hi"}]}`,
 		"X-Api-Key", "key-team-a")
 	if an.Calls() != before {
 		t.Errorf("an over-rate key's exact count_tokens reached the upstream: %d %s", status, body)

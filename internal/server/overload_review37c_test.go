@@ -38,16 +38,16 @@ routes:
 	chat := `{"model":"r","stream":true,"messages":[{"role":"user","content":"hi"}]}`
 
 	// Before the commit point: the status and the type say overloaded.
-	resp, body := r37bPost(t, url, "/v1/messages", messages)
+	resp, body := postWith(t, url, "/v1/messages", messages)
 	if resp.StatusCode != 529 || !strings.Contains(body, `"type":"overloaded_error"`) {
 		t.Errorf("/v1/messages, overload before content: %d %s; want 529 overloaded_error", resp.StatusCode, body)
 	}
-	if resp, body := r37bPost(t, url, "/v1/chat/completions", chat); resp.StatusCode != 529 {
+	if resp, body := postWith(t, url, "/v1/chat/completions", chat); resp.StatusCode != 529 {
 		t.Errorf("/v1/chat/completions, overload before content: %d %s; want 529", resp.StatusCode, body)
 	}
 	// After it: the error event's type says overloaded.
 	early.Store(false)
-	resp, body = r37bPost(t, url, "/v1/messages", messages)
+	resp, body = postWith(t, url, "/v1/messages", messages)
 	if resp.StatusCode != 200 || !strings.Contains(body, "event: error") || !strings.Contains(body, `"type":"overloaded_error"`) {
 		t.Errorf("/v1/messages, overload after content: %d %s; want an overloaded_error event", resp.StatusCode, tail(body, 400))
 	}

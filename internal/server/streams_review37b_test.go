@@ -26,24 +26,6 @@ func r37bGateway(t *testing.T, yaml string, h http.HandlerFunc) (string, *gatewa
 	return url, recs
 }
 
-// r37bPost posts body to url+path and returns the response and its whole body.
-func r37bPost(t *testing.T, url, path, body string, hdr ...string) (*http.Response, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url+path, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	c := &http.Client{Timeout: 60 * time.Second}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
-}
-
 func r37bSSE(w http.ResponseWriter, events ...string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	for _, e := range events {
@@ -98,7 +80,7 @@ targets:
 			chunk(`{}`, "stop"),
 			"data: [DONE]\n\n")
 	})
-	resp, body := r37bPost(t, url, "/v1/chat/completions", `{"model":"a","stream":true,"messages":[{"role":"user","content":"draw a cat"}]}`)
+	resp, body := postWith(t, url, "/v1/chat/completions", `{"model":"a","stream":true,"messages":[{"role":"user","content":"draw a cat"}]}`)
 	d := recs.Wait(t, 1)
 	if !strings.Contains(body, img) || !strings.HasSuffix(body, "data: [DONE]\n\n") || d.Outcome != "ok" {
 		at := d.Attempts[len(d.Attempts)-1]
@@ -131,7 +113,7 @@ targets:
 			ev("response.output_item.done", `{"type":"response.output_item.done","sequence_number":3,"output_index":0,"item":`+item+`}`),
 			ev("response.completed", `{"type":"response.completed","sequence_number":4,"response":{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-5","output":[`+item+`],"usage":{"input_tokens":10,"output_tokens":1500,"total_tokens":1510}}}`))
 	})
-	resp, body := r37bPost(t, url, "/v1/responses", `{"model":"a","stream":true,"input":"draw a cat","tools":[{"type":"image_generation"}]}`)
+	resp, body := postWith(t, url, "/v1/responses", `{"model":"a","stream":true,"input":"draw a cat","tools":[{"type":"image_generation"}]}`)
 	d := recs.Wait(t, 1)
 	if resp.StatusCode != 200 || !strings.Contains(body, b64) || d.Outcome != "ok" {
 		at := d.Attempts[len(d.Attempts)-1]
@@ -183,7 +165,7 @@ providers:
 targets:
   - {name: a, model: gpt-5, providers: [p]}
 `, func(w http.ResponseWriter, r *http.Request) { r37bSSE(w, evs...) })
-			resp, body := r37bPost(t, url, "/v1/responses", `{"model":"a","stream":true,"input":"patch it","tools":[{"type":"custom","name":"apply_patch"}]}`)
+			resp, body := postWith(t, url, "/v1/responses", `{"model":"a","stream":true,"input":"patch it","tools":[{"type":"custom","name":"apply_patch"}]}`)
 			d := recs.Wait(t, 1)
 			if resp.StatusCode != 200 || !strings.Contains(body, "x299 ") || d.Outcome != "ok" {
 				at := d.Attempts[len(d.Attempts)-1]
@@ -239,7 +221,7 @@ targets:
 		t.Run(c.tool, func(t *testing.T) {
 			url, recs := r37bGateway(t, cfg, slow(c.tool))
 			body := `{"model":"a","stream":true,"messages":[{"role":"user","content":"count"}],"response_format":{"type":"json_schema","json_schema":{"name":"n","schema":` + c.schema + `}}}`
-			resp, got := r37bPost(t, url, "/v1/chat/completions", body)
+			resp, got := postWith(t, url, "/v1/chat/completions", body)
 			d := recs.Wait(t, 1)
 			if d.Outcome != "ok" || !strings.Contains(got, "11]") {
 				at := d.Attempts[len(d.Attempts)-1]
@@ -280,7 +262,7 @@ targets:
 			ev("message_stop", `{"type":"message_stop"}`))
 	})
 	body := `{"model":"a","max_tokens":1024,"stream":true,"messages":[{"role":"user","content":"summarise https://example.com/paper.pdf"}],"tools":[{"type":"web_fetch_20250910","name":"web_fetch","max_uses":1}]}`
-	resp, got := r37bPost(t, url, "/v1/messages", body, "anthropic-version", "2023-06-01", "anthropic-beta", "web-fetch-2025-09-10")
+	resp, got := postWith(t, url, "/v1/messages", body, "anthropic-version", "2023-06-01", "anthropic-beta", "web-fetch-2025-09-10")
 	d := recs.Wait(t, 1)
 	if d.Outcome != "ok" || !strings.Contains(got, "The paper says.") {
 		at := d.Attempts[len(d.Attempts)-1]
@@ -308,7 +290,7 @@ targets:
 	})
 	for _, stream := range []bool{false, true} {
 		body := fmt.Sprintf(`{"model":"a","max_tokens":100,"stream":%v,"messages":[{"role":"user","content":"6*7?"}]}`, stream)
-		_, got := r37bPost(t, url, "/v1/messages", body, "anthropic-version", "2023-06-01")
+		_, got := postWith(t, url, "/v1/messages", body, "anthropic-version", "2023-06-01")
 		if !strings.Contains(got, "6 times 7") {
 			t.Errorf("/v1/messages, stream %v, an upstream's whole answer with reasoning: the thinking is lost: %.600s", stream, got)
 		}
@@ -340,7 +322,7 @@ targets:
 		write(ev("response.output_item.done", `{"type":"response.output_item.done","sequence_number":18,"output_index":1,"item":{"id":"ctc_1","type":"custom_tool_call","status":"completed","call_id":"call_1","name":"apply_patch","input":"…"}}`))
 		write(ev("response.completed", `{"type":"response.completed","sequence_number":19,"response":{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-5-codex","output":[],"usage":{"input_tokens":10,"output_tokens":400,"total_tokens":410}}}`))
 	})
-	resp, got := r37bPost(t, url, "/v1/responses", `{"model":"a","stream":true,"input":"patch it","tools":[{"type":"custom","name":"apply_patch"}]}`)
+	resp, got := postWith(t, url, "/v1/responses", `{"model":"a","stream":true,"input":"patch it","tools":[{"type":"custom","name":"apply_patch"}]}`)
 	d := recs.Wait(t, 1)
 	if d.Outcome != "ok" {
 		at := d.Attempts[len(d.Attempts)-1]
@@ -378,7 +360,7 @@ targets:
 		write(chunk(`{}`, `"stop"`))
 		write("data: [DONE]\n\n")
 	})
-	resp, got := r37bPost(t, url, "/v1/chat/completions", `{"model":"a","stream":true,"messages":[{"role":"user","content":"6*7?"}]}`)
+	resp, got := postWith(t, url, "/v1/chat/completions", `{"model":"a","stream":true,"messages":[{"role":"user","content":"6*7?"}]}`)
 	d := recs.Wait(t, 1)
 	if d.Outcome != "ok" {
 		at := d.Attempts[len(d.Attempts)-1]
@@ -415,7 +397,7 @@ targets:
 			w.(http.Flusher).Flush()
 		}
 	})
-	_, got := r37bPost(t, url, "/v1/chat/completions", `{"model":"a","stream":true,"messages":[{"role":"user","content":"hi"}]}`)
+	_, got := postWith(t, url, "/v1/chat/completions", `{"model":"a","stream":true,"messages":[{"role":"user","content":"hi"}]}`)
 	d := recs.Wait(t, 1)
 	at := d.Attempts[0]
 	if !strings.Contains(got, "héllo wörld") || !strings.Contains(got, "event: error\ndata: {\"error\":") || strings.Contains(got, "[DONE]") ||

@@ -131,7 +131,10 @@ func (s *stream) answerDelta(out *provider.Event, partial string) error {
 			return sse.ErrEventTooLarge
 		}
 		s.answer.buf = append(s.answer.buf, partial...)
-		out.Progress = true // the value is being written (review 37b)
+		// The value is being written (review 37b); an empty piece writes
+		// nothing, and an upstream sending them forever must still time
+		// out (review 37d).
+		out.Progress = partial != ""
 		return nil
 	}
 	if partial != "" {

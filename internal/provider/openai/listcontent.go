@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Mistral's reasoning models (Magistral) stream a delta whose content is a
@@ -70,19 +70,26 @@ func flatListContent(data []byte) ([]byte, bool) {
 		}
 		delete(delta, "content")
 		if text.Len() > 0 {
-			delta["content"] = chat.Marshal(text.String())
+			delta["content"] = encode(text.String())
 		}
 		if thought.Len() > 0 {
 			var had string
 			_ = json.Unmarshal(delta["reasoning_content"], &had)
-			delta["reasoning_content"] = chat.Marshal(had + thought.String())
+			delta["reasoning_content"] = encode(had + thought.String())
 		}
-		ch["delta"] = chat.Marshal(delta)
+		ch["delta"] = encode(delta)
 		done = true
 	}
 	if !done {
 		return nil, false
 	}
-	chunk["choices"] = chat.Marshal(choices)
-	return chat.Marshal(chunk), true
+	chunk["choices"] = encode(choices)
+	return encode(chunk), true
+}
+
+// encode is rawjson.Marshal of a value decoded a moment ago, which always
+// encodes (nil if it did not, which the caller's decoding then refuses).
+func encode(v any) json.RawMessage {
+	b, _ := rawjson.Marshal(v)
+	return b
 }
