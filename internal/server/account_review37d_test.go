@@ -41,15 +41,7 @@ func TestReview37dAccountScrubberHidesGroqAndAnthropicOrgIDs(t *testing.T) {
 				return upstreamtest.Step{Status: 429, Header: map[string]string{"Retry-After": "7"}, Body: c.body}
 			})
 			t.Cleanup(up.Close)
-			cfg := `
-client_keys:
-  - {name: team-a, key: key-team-a}
-providers:
-  - {name: p, dialect: ` + c.dialect + `, base_url: "{up}", api_key: sk-test-provider-key}
-targets:
-  - {name: m, model: m, providers: [p]}
-`
-			url, _, _ := r37aGateway(t, cfg, up, nil)
+			url, _, _ := r37aGateway(t, teamAConfig(c.dialect), up, nil)
 			resp, body := postWith(t, url, "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`,
 				"Authorization", "Bearer key-team-a")
 			t.Logf("client got %d %s", resp.StatusCode, strings.TrimSpace(body))
@@ -75,15 +67,7 @@ func TestReview37dUpstreamAuthFailureIsNotTheClientsOwnBadKey(t *testing.T) {
 		return upstreamtest.Step{Status: 401, Body: `{"error":{"message":"Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`}
 	})
 	t.Cleanup(up.Close)
-	cfg := `
-client_keys:
-  - {name: team-a, key: key-team-a}
-providers:
-  - {name: p, dialect: openai, base_url: "{up}", api_key: sk-test-provider-key}
-targets:
-  - {name: m, model: m, providers: [p]}
-`
-	url, _, _ := r37aGateway(t, cfg, up, nil)
+	url, _, _ := r37aGateway(t, teamAConfig("openai"), up, nil)
 	chat := `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
 	type env struct {
 		Error struct{ Type, Code string } `json:"error"`

@@ -42,6 +42,19 @@ func r37aGatewayOf(t *testing.T, yaml string, ups map[string]*upstreamtest.Serve
 	return url, a, recs
 }
 
+// teamAConfig is one client key, team-a (key-team-a), and one target m
+// at a provider of dialect whose base URL is "{up}".
+func teamAConfig(dialect string) string {
+	return `
+client_keys:
+  - {name: team-a, key: key-team-a}
+providers:
+  - {name: p, dialect: ` + dialect + `, base_url: "{up}", api_key: sk-test-provider-key}
+targets:
+  - {name: m, model: m, providers: [p]}
+`
+}
+
 // r37aPost posts body to path with the headers (name, value pairs) and
 // returns the status and body.
 func r37aPost(t *testing.T, url, path, body string, headers ...string) (int, string) {
@@ -211,16 +224,8 @@ func TestReview37aUpstreamRateLimitShowsTheOperatorsOrgAndUsage(t *testing.T) {
 				`Limit 30000, Used 29874, Requested 512. Please try again in 772ms.","type":"tokens","param":null,"code":"rate_limit_exceeded"}}`}
 	})
 	t.Cleanup(up.Close)
-	cfg := `
-client_keys:
-  - {name: team-a, key: key-team-a}
-providers:
-  - {name: p, dialect: openai, base_url: "{up}", api_key: sk-test-provider-key}
-targets:
-  - {name: gpt, model: m, providers: [p]}
-`
-	url, _, _ := r37aGateway(t, cfg, up, nil)
-	status, body := r37aPost(t, url, "/v1/chat/completions", `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`,
+	url, _, _ := r37aGateway(t, teamAConfig("openai"), up, nil)
+	status, body := r37aPost(t, url, "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`,
 		"Authorization", "Bearer key-team-a")
 	t.Logf("client got %d %s", status, strings.TrimSpace(body))
 	if strings.Contains(body, "org-Q7mZ2kXv9LpR3sT8") || strings.Contains(body, "Used 29874") {
