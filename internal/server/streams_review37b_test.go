@@ -405,3 +405,38 @@ targets:
 		t.Errorf("byte-split Claude stream with an error after content: class %s billable %v; body %s", at.Class, at.Billable, got)
 	}
 }
+
+// Review 37b. A Gemini image model (gemini-2.5-flash-image) answers with
+// an inlineData part, often with no text at all. The adapter read text and
+// function calls only: the picture was dropped and the client got an empty
+// answer, finish_reason "stop", recorded as a success and billed. The
+// image now reaches a chat client as OpenRouter carries one
+// (message.images, delta.images: an image_url with a data: URL), whole and
+// streamed alike.
+func TestReview37bGeminiImageAnswerIsNotAnEmptySuccess(t *testing.T) {
+	b64 := fakePNG(20_000)
+	cand := `{"content":{"role":"model","parts":[{"inlineData":{"mimeType":"image/png","data":"` + b64 + `"}}]},"finishReason":"STOP","index":0}`
+	answer := `{"candidates":[` + cand + `],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":1290,"totalTokenCount":1295},"modelVersion":"gemini-2.5-flash-image"}`
+	url, recs := r37bGateway(t, `
+providers:
+  - {name: g, dialect: gemini, base_url: "{a}", api_key: sk-test}
+targets:
+  - {name: a, model: gemini-2.5-flash-image, providers: [g]}
+`, func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "streamGenerateContent") {
+			r37bSSE(w, "data: "+answer+"\r\n\r\n")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, answer)
+	})
+	for i, stream := range []bool{false, true} {
+		body := fmt.Sprintf(`{"model":"a","stream":%v,"messages":[{"role":"user","content":"draw a cat"}]}`, stream)
+		resp, got := postWith(t, url, "/v1/chat/completions", body)
+		d := recs.Wait(t, i+1)
+		if !strings.Contains(got, `"images":[{"type":"image_url","image_url":{"url":"data:image/png;base64,`+b64[:100]) || d.Outcome != "ok" {
+			t.Errorf("stream %v: an image-only Gemini answer reached the client as %d with no image (%.250s), recorded %s, billable %v",
+				stream, resp.StatusCode, got, d.Outcome, d.Attempts[0].Billable)
+		}
+	}
+}

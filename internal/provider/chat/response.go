@@ -31,6 +31,10 @@ type ResponseMessage struct {
 	Role      string     `json:"role"`
 	Content   *string    `json:"content"`
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// Images are the images the model made, each an image_url Part with a
+	// data: URL, where OpenRouter's chat answers carry them (chat has no
+	// member of its own for them): a Gemini image model's inlineData.
+	Images []Part `json:"images,omitempty"`
 }
 
 // Chunk is an OpenAI chat.completion.chunk body.
@@ -56,6 +60,7 @@ type Delta struct {
 	Role      string          `json:"role,omitempty"`
 	Content   *string         `json:"content,omitempty"`
 	ToolCalls []ToolCallDelta `json:"tool_calls,omitempty"`
+	Images    []Part          `json:"images,omitempty"` // as ResponseMessage.Images
 }
 
 // ToolCallDelta is a streamed piece of a tool call: the first piece carries

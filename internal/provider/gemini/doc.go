@@ -38,7 +38,9 @@
 //     replayed function call without one.
 //
 // Answers: text parts are concatenated (thought parts dropped), functionCall
-// parts become tool_calls with ids "call_<n>", finishReason maps to
+// parts become tool_calls with ids "call_<n>", image inlineData parts
+// become the message's (or delta's) images as OpenRouter carries them (an
+// image_url part with a data: URL; chat has no member of its own), finishReason maps to
 // finish_reason (STOP→stop, MAX_TOKENS→length, safety-like reasons→
 // content_filter, tool_calls whenever a function was called), usageMetadata
 // to usage (thoughts count as completion tokens, as OpenAI counts reasoning),

@@ -107,6 +107,21 @@ func (c *candidate) text() (string, bool) {
 	return b.String(), found
 }
 
+// images returns the candidate's images (inlineData parts of an image/*
+// type, thoughts left out) as data: URLs.
+func (c *candidate) images() []chat.Part {
+	if c.Content == nil {
+		return nil
+	}
+	var out []chat.Part
+	for _, p := range c.Content.Parts {
+		if b := p.InlineData; b != nil && !p.Thought && strings.HasPrefix(b.MimeType, "image/") && b.Data != "" {
+			out = append(out, chat.Part{Type: "image_url", ImageURL: &chat.ImageURL{URL: "data:" + b.MimeType + ";base64," + b.Data}})
+		}
+	}
+	return out
+}
+
 // calls returns the candidate's function calls, numbering ids from *n.
 func (c *candidate) calls(n *int, prefix string) []chat.ToolCall {
 	if c.Content == nil {
@@ -162,12 +177,12 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 		cand := &a.Candidates[pos]
 		text, hasText := cand.text()
 		tcs := cand.calls(&calls, prefix)
-		msg := chat.ResponseMessage{Role: "assistant", ToolCalls: tcs}
+		msg := chat.ResponseMessage{Role: "assistant", ToolCalls: tcs, Images: cand.images()}
 		if hasText || len(tcs) == 0 {
 			msg.Content = &text
 		}
 		fr := finishReason(cand.FinishReason, len(tcs) > 0)
-		if fr == chat.FinishContentFilter && !hasText && len(tcs) == 0 {
+		if fr == chat.FinishContentFilter && !hasText && len(tcs) == 0 && len(msg.Images) == 0 {
 			blocked++
 		}
 		c.Choices = append(c.Choices, chat.Choice{Index: cand.index(pos), Message: msg, FinishReason: fr})

@@ -86,6 +86,9 @@ func (s *stream) Next() (provider.Event, error) {
 		if text, ok := cand.text(); ok {
 			cs = append(cs, s.chunk(idx, chat.Delta{Content: &text}, nil))
 		}
+		if imgs := cand.images(); len(imgs) > 0 {
+			cs = append(cs, s.chunk(idx, chat.Delta{Images: imgs}, nil))
+		}
 		for _, tc := range cand.calls(&s.calls, s.callPrefix) {
 			cs = append(cs, s.chunk(idx, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: st.calls, ID: tc.ID, Type: "function",
 				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}}}}, nil))
