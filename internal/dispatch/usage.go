@@ -129,8 +129,8 @@ func parseUsage(raw []byte) *provider.Usage {
 // what its upstream had counted when it reported (an Anthropic stream
 // reports at its start): incomplete. A billable attempt with no usage at
 // all, or only an incomplete one, gets an Estimate of its input and of the
-// output the client was served (o.delivered) for client limits. Tokens an upstream counts in total_tokens beyond prompt and
-// completion are output: xAI and Gemini's OpenAI-compatible endpoint
+// output the client was served (o.delivered) for client limits. Tokens an
+// upstream counts in total_tokens beyond prompt and completion are output: xAI and Gemini's OpenAI-compatible endpoint
 // report reasoning beside completion_tokens, not in it, and bill it as
 // output (review 33b; docs/config.md, "Usage and cost").
 func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {

@@ -162,11 +162,10 @@ func (l *Limiter) Admit(ctx context.Context, k *config.ClientKey) *Refusal {
 // Refused is k's last refusal by Admit on this Limiter while that limit's
 // window has not turned and its cap is unchanged (a reload may raise it),
 // with RetryAfter counted from now; nil otherwise (a nil Limiter refuses
-// nothing). It reads no counter and
-// counts nothing: within a window a counter only grows, so Admit would
-// refuse k again. The front asks before it reads a request's body, so a key
-// its limits have cut off holds none of the in-flight body allowance
-// (docs/config.md, client_keys).
+// nothing). It reads no counter and counts nothing: within a window a
+// counter only grows, so Admit would refuse k again. The front asks before
+// it reads a request's body, so a key its limits have cut off holds none of
+// the in-flight body allowance (docs/config.md, client_keys).
 func (l *Limiter) Refused(k *config.ClientKey) *Refusal {
 	if l == nil || k == nil || !k.Limited() {
 		return nil
