@@ -20,7 +20,7 @@ type Failure struct {
 	// happened when there was none.
 	Message string
 	// Code, when set, is the error code the client is told instead of the
-	// class name (e.g. "shutdown", which no upstream said).
+	// one its class gives (e.g. "shutdown", which no upstream said).
 	Code string
 	// RetryAfter, when positive, is how long the client should wait before
 	// it asks again: set for a rate_limited or server_error failure whose
@@ -38,42 +38,6 @@ type Failure struct {
 func shutdownFailure() *Failure {
 	return &Failure{Status: http.StatusServiceUnavailable, Class: classify.ServerError, Code: "shutdown",
 		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it"}
-}
-
-// ErrorCode is the code an OpenAI-shaped envelope tells the client: Code,
-// else OpenAI's own code for the class where OpenAI has one (clients act on
-// those: Codex compacts its history on context_length_exceeded and stops on
-// insufficient_quota, SDK users and frameworks branch on them; review 37c),
-// else the class name (docs/behaviour.md#api).
-func (f *Failure) ErrorCode() string {
-	if f.Code != "" {
-		return f.Code
-	}
-	return OpenAICode(f.Class)
-}
-
-// OpenAICode is the OpenAI error code for class c, or c's name where OpenAI
-// has none.
-func OpenAICode(c classify.Class) string {
-	switch c {
-	case classify.ContextLength:
-		return "context_length_exceeded"
-	case classify.Quota:
-		return "insufficient_quota"
-	case classify.RateLimited:
-		return "rate_limit_exceeded"
-	case classify.Unavailable:
-		return "model_not_found"
-	case classify.Refusal:
-		return "content_filter"
-	case classify.Auth:
-		// Not invalid_api_key: that is the client's own key refused at the
-		// front; here the operator's provider key was (review 37d).
-		return c.String()
-	case classify.Timeout, classify.ServerError, classify.Forbidden, classify.Overflow, classify.BadRequest, classify.Unknown:
-		return c.String()
-	}
-	return c.String()
 }
 
 // statusFor is the status to report when an attempt got no HTTP answer, a

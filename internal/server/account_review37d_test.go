@@ -52,7 +52,7 @@ func TestReview37dAccountScrubberHidesGroqAndAnthropicOrgIDs(t *testing.T) {
 	}
 }
 
-// Review 37d. OpenAICode gives the auth class OpenAI's "invalid_api_key"
+// Review 37d. The envelope code (errorCode) gave the auth class OpenAI's "invalid_api_key"
 // and the unavailable class "model_not_found" — the very codes (and, for
 // auth, the very status and type) the front uses for the client's OWN
 // mistakes: a wrong Detour key (front.go: 401 authentication_error

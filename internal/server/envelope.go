@@ -26,10 +26,40 @@ func envelope(kind, code, msg string) []byte {
 	return b
 }
 
-// failureEnvelope is the envelope of a failed request: the class's type,
-// and the class (or the failure's own code) as "code".
+// failureEnvelope is the envelope of a failed request: the class's type
+// and errorCode.
 func failureEnvelope(f *dispatch.Failure) []byte {
-	return envelope(errorType(f.Class), f.ErrorCode(), f.Message)
+	return envelope(errorType(f.Class), errorCode(f), f.Message)
+}
+
+// errorCode is the code an OpenAI-shaped envelope tells the client: the
+// failure's own Code, else OpenAI's code for the class where OpenAI has one
+// (clients act on those: Codex compacts its history on
+// context_length_exceeded and stops on insufficient_quota; review 37c),
+// else the class name (docs/behaviour.md#api).
+func errorCode(f *dispatch.Failure) string {
+	if f.Code != "" {
+		return f.Code
+	}
+	switch f.Class {
+	case classify.ContextLength:
+		return "context_length_exceeded"
+	case classify.Quota:
+		return "insufficient_quota"
+	case classify.RateLimited:
+		return "rate_limit_exceeded"
+	case classify.Unavailable:
+		return "model_not_found"
+	case classify.Refusal:
+		return "content_filter"
+	case classify.Auth:
+		// Not invalid_api_key: that is the client's own key refused at the
+		// front; here the operator's provider key was (review 37d).
+		return f.Class.String()
+	case classify.Timeout, classify.ServerError, classify.Forbidden, classify.Overflow, classify.BadRequest, classify.Unknown:
+		return f.Class.String()
+	}
+	return f.Class.String()
 }
 
 // writeError writes the gateway's own error in the OpenAI envelope.

@@ -70,17 +70,13 @@ func r37aChunk(text string) string {
 	return string(b)
 }
 
-// A client that reads a long stream and leaves before its upstream's usage
-// arrives spends only the estimate of its input (docs/config.md,
-// client_keys: "its output is not counted"). So the output the client was
-// served — here 400 chunks of text, at least 400 tokens, at $10 per
-// million — is counted against neither its tokens_per_minute nor its
-// budget: a key limited to 300 tokens a minute and $0.002 a day is
-// admitted again at once, after being served more than either allows. The
-// gateway knows how much it delivered (a continuation counts it, one token
-// per chunk that delivered text, as a lower bound); the limits do not use
-// it.
-func TestReview37aLeftStreamSpendsNoneOfTheOutputItWasServed(t *testing.T) {
+// Review 37a: a client that read a long stream and left before its
+// upstream's usage arrived spent only the estimate of its input. The output
+// it was served — here 400 chunks of text, at least 400 tokens, at $10 per
+// million — now counts against its tokens_per_minute and its budget (one
+// token per content event, a lower bound): a key limited to 300 tokens a
+// minute and $0.002 a day is refused next (docs/config.md, client_keys).
+func TestReview37aLeftStreamSpendsTheOutputItWasServed(t *testing.T) {
 	const chunks = 400
 	up := upstreamtest.New(func(n int, _ upstreamtest.Request) upstreamtest.Step {
 		if n > 1 {
@@ -138,16 +134,13 @@ targets:
 	}
 }
 
-// A key over its rate (or its spent budget) is refused only after the
-// front has read its whole body (admit, then begin's refused): the body
-// is held in the gateway-wide max_inflight_body_bytes while it arrives.
-// So a key the operator's limits have already cut off can still trickle
-// uploads that fill the allowance, and every other key gets 503
-// inflight_body_limit until the read timeout ends them (60 s). Only
-// max_concurrent is checked before the body (review 30f); rate and budget
-// could be checked there too (the check needs only the key), so a refused
-// key holds nothing.
-func TestReview37aOverLimitKeyStillFillsTheBodyAllowance(t *testing.T) {
+// Review 37a: a key over its rate (or its spent budget) was refused only
+// after the front had read its whole body, held in the gateway-wide
+// max_inflight_body_bytes while it arrived, so a key its limits had cut off
+// could trickle uploads that filled the allowance (every other key got 503
+// until the read timeout). Once refused, a key is now refused before its
+// body is read until its window turns (limit.Limiter.Refused).
+func TestReview37aOverLimitKeyHoldsNoneOfTheBodyAllowance(t *testing.T) {
 	up := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
 		return upstreamtest.Step{Body: upstreamtest.ChatJSON("m", "y")}
 	})
@@ -212,12 +205,12 @@ targets:
 	}
 }
 
-// An upstream's own error message reaches the client on purpose, scrubbed
-// of keys and addresses only. OpenAI's 429 names the operator's
-// organisation id and what the whole organisation — every client key
-// behind the gateway — has used of its per-minute window: any key that
-// meets one learns the operator's org id and the other keys' traffic.
-func TestReview37aUpstreamRateLimitShowsTheOperatorsOrgAndUsage(t *testing.T) {
+// Review 37a: an upstream's own error message reaches the client on
+// purpose, and was scrubbed of keys and addresses only. OpenAI's 429 names
+// the operator's organisation id and what the whole organisation — every
+// client key behind the gateway — has used of its per-minute window; the
+// client's copy now hides both (redact, accountEdits).
+func TestReview37aUpstreamRateLimitHidesTheOperatorsOrgAndUsage(t *testing.T) {
 	up := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
 		return upstreamtest.Step{Status: 429, Header: map[string]string{"Retry-After": "20"},
 			Body: `{"error":{"message":"Rate limit reached for gpt-4o in organization org-Q7mZ2kXv9LpR3sT8 on tokens per min (TPM): ` +

@@ -155,7 +155,7 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 	if o.sse.state != 1 {
 		return errNotCommitted
 	}
-	b := o.enc.Fail(f.ErrorCode(), f.Message)
+	b := o.enc.Fail(errorCode(f), f.Message)
 	if o.native {
 		// The upstream's own events went out as they came: the encoder
 		// saw none, so it writes a lone error event.
@@ -183,6 +183,6 @@ func nativeError(f *dispatch.Failure, seq int) []byte {
 		Code    string  `json:"code"`
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
-	}{"error", seq, f.ErrorCode(), f.Message, nil})
+	}{"error", seq, errorCode(f), f.Message, nil})
 	return sse.AppendEvent(nil, errorEvent, b)
 }

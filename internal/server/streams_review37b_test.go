@@ -180,13 +180,12 @@ targets:
 // Claude as the forced tool detour_json_value, whose streamed input the
 // adapter gathers and sends whole at content_block_stop
 // (anthropic/structured.go: answerDelta). The gathered pieces are not
-// content, so the first_token_timeout runs over the whole value: a value
-// that takes longer to write than first_token_timeout (30 s by default;
-// 400 ms here, with a piece every 100 ms for 1.2 s) fails as the
-// upstream's timeout, counted and billable, and is asked again elsewhere.
-// The same answer with an object schema (detour_json_answer) streams
-// piece by piece and succeeds.
-func TestReview37bGatheredJSONValueRunsOutTheFirstTokenClock(t *testing.T) {
+// content, so the first_token_timeout ran over the whole value: a value
+// that took longer to write than first_token_timeout (400 ms here, a piece
+// every 100 ms for 1.2 s) failed as the upstream's counted timeout. Each
+// non-empty piece now restarts the clock (provider.Event.Progress), as an
+// object schema's (detour_json_answer) pieces, sent as they come, do.
+func TestReview37bGatheredJSONValueRestartsTheFirstTokenClock(t *testing.T) {
 	ev := func(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
 	slow := func(tool string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
