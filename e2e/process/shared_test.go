@@ -143,6 +143,14 @@ routes:
 	poll(t, 30*time.Second, "B to see grok/openrouter probing after its cooldown", func() bool {
 		return b.endpoint("grok", "openrouter").State == "probing"
 	})
+	// A reads the shared clock by its own measurement, which may trail B's
+	// by the round trip it was taken in (milliseconds; more on a loaded
+	// machine): its one request below is the probe only once A sees the
+	// cooldown over too: a request A sends while it still reads cooling goes
+	// to gpt (a loaded CI run's probe never reached the endpoint).
+	poll(t, 30*time.Second, "A to see grok/openrouter probing too", func() bool {
+		return a.endpoint("grok", "openrouter").State == "probing"
+	})
 	probe := make(chan reply, 1)
 	go func() {
 		resp, err := client.Post(a.URL+"/v1/chat/completions", "application/json",
