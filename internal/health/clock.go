@@ -121,8 +121,13 @@ func (s *RedisStore) SyncClock(ctx context.Context) error {
 func (s *RedisStore) measureClock(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.opTimeout)
 	defer cancel()
+	c, err := s.clockNode(ctx)
+	if err != nil {
+		s.clock.due.Store(ptr(s.now().Add(retryEvery)))
+		return err
+	}
 	t0 := s.now()
-	at, err := s.client.Time(ctx).Result()
+	at, err := c.Time(ctx).Result()
 	t1 := s.now()
 	if err != nil {
 		s.clock.due.Store(ptr(t1.Add(retryEvery)))
@@ -137,6 +142,22 @@ func (s *RedisStore) measureClock(ctx context.Context) error {
 	s.clock.at.Store(&clockReading{redis: at, local: t0.Add(t1.Sub(t0) / 2)})
 	s.clock.due.Store(ptr(t1.Add(clockEvery)))
 	return nil
+}
+
+// clockKey is the key, under the store's prefix, whose master a Redis
+// Cluster's clock is read from. TIME names no key, so a cluster client sends
+// it to any node; replicas would read different masters' clocks, and one
+// replica a different one at each measurement.
+const clockKey = "clock"
+
+// clockNode is the node whose TIME is the shared clock: on a Cluster the
+// master of the prefix's clock key (the same one for every replica with
+// this prefix; the client's slot map, no round trip), else the client.
+func (s *RedisStore) clockNode(ctx context.Context) (redis.Cmdable, error) {
+	if cc, ok := s.client.(*redis.ClusterClient); ok {
+		return cc.MasterForKey(ctx, s.prefix+clockKey)
+	}
+	return s.client, nil
 }
 
 func ptr[T any](v T) *T { return &v }
