@@ -31,6 +31,47 @@ type Native struct {
 	// no canonical translation; a target that does not serve API fails
 	// with it (class unknown, evidence "translate"), and the walk moves on.
 	Untranslated string
+	// Translate, when set and the Call's Body is nil, makes the canonical
+	// translation at the first attempt at a target that needs it, once
+	// (its error becomes Untranslated): a door whose route begins with a
+	// target serving API leaves it to the walk, so a request that target
+	// answers is never translated (docs/doors.md, "How the door is
+	// wired"). It runs within a reservation of TranslationCost(Body) from
+	// the Call's Allowance, and the body it makes stays counted until the
+	// request ends, as a door's translation does.
+	Translate func() ([]byte, error)
+}
+
+// translateLate makes the call's canonical body with Native.Translate when
+// a door left it to the walk (see Native.Translate). An attempt the
+// allowance refuses is not made (errAllowance, errTooCostly) and a later
+// attempt tries again; a translation's error stands for every later one.
+func (w *walk) translateLate() error {
+	n := w.call.Native
+	if w.call.Body != nil || n == nil || n.Translate == nil {
+		return nil
+	}
+	var cost int64
+	al := w.call.Allowance
+	if al != nil {
+		cost = TranslationCost(n.Body)
+		if cost > al.Cap() {
+			return errTooCostly
+		}
+		if !al.Hold(cost) {
+			return errAllowance
+		}
+	}
+	body, err := n.Translate()
+	n.Translate = nil
+	if err != nil {
+		body, n.Untranslated = nil, err.Error()
+	}
+	w.call.Body = body
+	if al != nil {
+		al.Settle(cost, int64(len(body))) // kept until the request ends
+	}
+	return nil
 }
 
 // NativeHeader is the part of the client's headers h a Native request
@@ -57,6 +98,9 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 		o.native = true
 		c := w.call.Native
 		return n.NativeRequest(ctx, e.ep, &provider.NativeRequest{API: c.API, Body: c.Body, Header: c.Header, Stream: w.call.Stream})
+	}
+	if err := w.translateLate(); err != nil {
+		return nil, err
 	}
 	if w.call.Body == nil && w.call.Native != nil {
 		return nil, untranslated(w.call.Native.Untranslated)

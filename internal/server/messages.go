@@ -76,6 +76,10 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.end(in) // the body is kept for failover until the request ends
 	st := in.st
+	if st.Dispatcher.ServesNative(in.model, dispatch.APIMessages) {
+		s.messagesNativeFirst(w, r, in)
+		return
+	}
 	var (
 		tr      messages.Translated
 		err, ce error
@@ -86,14 +90,14 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		tr, err = messages.Translate(in.body)
 		// What only an Anthropic target can serve still goes to the route:
 		// its Anthropic targets get the body as sent, the others fail as
-		// "translate" and are passed over. A request the door finds
-		// malformed is refused, unless the route begins with an Anthropic
-		// target, which then judges the details itself; but a body that is
-		// not a Messages request at all (messages.Check, a decode of its
-		// own, counted here too) is refused whatever the route, before any
-		// upstream call.
+		// "translate" and are passed over. Any other request the door
+		// finds malformed is refused (a route that begins with an
+		// Anthropic target is served by messagesNativeFirst); but a body
+		// that is not a Messages request at all (messages.Check, a decode
+		// of its own, counted here too) is refused whatever the route,
+		// before any upstream call.
 		var de *messages.Error
-		if errors.As(err, &de) && (de.Unsupported || st.Dispatcher.ServesNative(in.model, dispatch.APIMessages)) {
+		if errors.As(err, &de) && de.Unsupported {
 			if e := messages.Check(in.body); e != nil { // a *messages.Error: nil must stay a nil error
 				ce = e
 			}
@@ -122,9 +126,52 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		out.inputTokens = tr.InputTokens // estimated by the same decode as the translation
 		call.Out = out
 	}
-	// A whole answer is translated at its attempt, so one the door cannot
-	// express fails over (dispatch.Call.Whole); an Anthropic target's
-	// answer comes in its own words.
+	s.messagesDo(w, r, in, call)
+}
+
+// messagesNativeFirst serves a Messages request whose route begins with a
+// target that serves the Messages API as is: that target judges the
+// request's details itself, so the door refuses only a body that is not a
+// Messages request at all (messages.CheckScanned, a scan of a body the
+// front already checked), and leaves the translation other targets need to
+// the walk (dispatch.Native.Translate): a request the first target answers
+// is never translated. Translating a coding agent's 160 KB request cost
+// ~7 ms of CPU (docs/benchmarks.md, "Large requests").
+func (s *Server) messagesNativeFirst(w http.ResponseWriter, r *http.Request, in *admitted) {
+	nat := in.body
+	if messages.MayHoldUnsigned(in.body) && !s.translate(w, messagesFront, in, func() int {
+		nat = messages.DropUnsigned(in.body)
+		return copied(nat, in.body)
+	}) {
+		return
+	}
+	if e := messages.CheckScanned(in.body); e != nil {
+		anthropicError(w, http.StatusBadRequest, e.Error())
+		return
+	}
+	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, nat)}
+	if !s.begin(w, r, messagesFront, in, call) {
+		return
+	}
+	var out *messagesOutput
+	if call.Stream {
+		out = newMessagesOutput(w, call.ID, call.Model)
+		call.Out = out
+	}
+	call.Native.Translate = func() ([]byte, error) {
+		tr, err := messages.Translate(in.body)
+		if out != nil {
+			out.inputTokens = tr.InputTokens // for a translated stream's message_start
+		}
+		return tr.Body, err
+	}
+	s.messagesDo(w, r, in, call)
+}
+
+// messagesDo runs a Messages call. A whole answer is translated at its
+// attempt, so one the door cannot express fails over (dispatch.Call.Whole);
+// an Anthropic target's answer comes in its own words.
+func (s *Server) messagesDo(w http.ResponseWriter, r *http.Request, in *admitted, call *dispatch.Call) {
 	call.Whole = func(b []byte) ([]byte, error) { return messages.Answer(b, call.Model) }
 	s.do(w, r, messagesFront, in, call)
 }

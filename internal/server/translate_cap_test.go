@@ -26,7 +26,9 @@ func TestATranslationPastTheCapIsNeverMade(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	st, body := post("/v1/messages", `{"model":"claude","max_tokens":8,"messages":[`+tooCostly+`]}`)
+	// The Messages door translates up front for a route that begins with
+	// a target needing the translation (b, OpenAI).
+	st, body := post("/v1/messages", `{"model":"b","max_tokens":8,"messages":[{"role":"user","content":[`+tooCostly+`]}]}`)
 	if st != http.StatusRequestEntityTooLarge || !strings.Contains(body, `"type":"request_too_large"`) || !strings.Contains(body, "translating this request would need") {
 		t.Errorf("a Messages body of 150,000 numbers: %d %.300s, want 413 request_too_large (Anthropic's envelope)", st, body)
 	}

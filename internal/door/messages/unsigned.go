@@ -28,7 +28,7 @@ import (
 // is (docs/doors.md, "Answers"). What is kept is written back as it was,
 // not re-escaped.
 func DropUnsigned(body []byte) []byte {
-	if !mayHoldUnsigned(body) {
+	if !MayHoldUnsigned(body) {
 		return body
 	}
 	var top map[string]json.RawMessage
@@ -86,12 +86,13 @@ func unsignedThinking(b json.RawMessage) bool {
 	return json.Unmarshal(b, &head) == nil && head.Type == "thinking" && (head.Signature == nil || *head.Signature == "")
 }
 
-// mayHoldUnsigned reports, by a scan of the bytes, whether body may hold a
+// MayHoldUnsigned reports, by a scan of the bytes, whether body may hold a
 // thinking block with an empty or missing signature: a "signature" whose
 // value is "" (blanks allowed around the colon), or more blocks of type
 // "thinking" than "signature" members. Most bodies hold neither and are
-// never parsed (review 32i).
-func mayHoldUnsigned(body []byte) bool {
+// never parsed (review 32i): DropUnsigned decodes only a body for which it
+// is true.
+func MayHoldUnsigned(body []byte) bool {
 	nType, nSig := 0, 0
 	for at := 0; ; {
 		i := bytes.IndexByte(body[at:], '"')
