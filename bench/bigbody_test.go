@@ -105,3 +105,11 @@ func BenchmarkMessagesTranslatedBig(b *testing.B) {
 	e := messagesSetup(b, "openai", upstreamtest.Step{Body: answer})
 	run(b, client(1), e.gateway, agentBody("claude", true, false), messageOK)
 }
+
+// BenchmarkGatewayBigToAnthropic: an agent's chat request through the chat
+// door to an Anthropic target (translated both ways).
+func BenchmarkGatewayBigToAnthropic(b *testing.B) {
+	e := messagesSetup(b, "anthropic", upstreamtest.Step{Body: anthropicAnswer})
+	url := strings.TrimSuffix(e.gateway, "/v1/messages") + "/v1/chat/completions"
+	run(b, client(1), url, agentBody("claude", false, false), plainOK)
+}

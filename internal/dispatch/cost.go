@@ -107,6 +107,18 @@ func scanCost(b []byte) costScan {
 	var arrays uint64 // bit d: the container at depth d (≤ 63) is a list
 	in, depth, element := false, 0, false
 	for i := 0; i < len(b); i++ {
+		if in {
+			// Inside a string only a quote, a backslash and a byte
+			// beyond ASCII matter: skip the others in a tight loop (most
+			// of an agent's request is text; docs/benchmarks.md, "Large
+			// requests").
+			for i < len(b) && b[i] < utf8.RuneSelf && b[i] != '"' && b[i] != '\\' {
+				i++
+			}
+			if i == len(b) {
+				break
+			}
+		}
 		ch := b[i]
 		if element && !in { // the first byte of a value in a shallow list
 			switch ch {
@@ -135,7 +147,7 @@ func scanCost(b []byte) costScan {
 			if depth++; depth <= 2 {
 				c.elements++ // the first value in it
 			}
-			if depth < 64 {
+			if depth > 0 && depth < 64 { // depth ≤ 0: a body that closes more than it opened (never one the front checked)
 				arrays &^= 1 << depth
 				if ch == '[' {
 					arrays |= 1 << depth

@@ -51,8 +51,13 @@ func unquote(in []byte) (string, bool) {
 			return "", false
 		}
 		if c != '\\' {
-			b.WriteByte(c)
-			i++
+			// A run of plain bytes is written at once.
+			j := i + 1
+			for j < len(in) && in[j] >= ' ' && in[j] < utf8.RuneSelf && in[j] != '"' && in[j] != '\\' {
+				j++
+			}
+			b.Write(in[i:j])
+			i = j
 			continue
 		}
 		if i+1 >= len(in) {

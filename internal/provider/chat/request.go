@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/detour-llm/detour/internal/rawjson"
+
 	"github.com/detour-llm/detour/internal/provider"
 )
 
@@ -168,9 +170,14 @@ func (m *Message) Parts() ([]Part, error) {
 		return nil, nil
 	}
 	if c[0] == '"' {
-		var s string
-		if err := json.Unmarshal(c, &s); err != nil {
-			return nil, err
+		// A string read as json.Unmarshal reads it, without its second
+		// pass over the bytes: tool results are most of an agent's
+		// request (docs/benchmarks.md, "Large requests").
+		s, ok := rawjson.String(c)
+		if !ok {
+			if err := json.Unmarshal(c, &s); err != nil {
+				return nil, err
+			}
 		}
 		return []Part{{Type: "text", Text: s}}, nil
 	}
