@@ -15,7 +15,8 @@ import (
 //   - Gemini candidates[].finishReason SAFETY, PROHIBITED_CONTENT, BLOCKLIST,
 //     SPII, RECITATION, IMAGE_SAFETY, IMAGE_PROHIBITED_CONTENT,
 //     IMAGE_RECITATION, MODEL_ARMOR (Vertex's Model Armor template) with
-//     no content parts. RECITATION is a refusal: the
+//     no content parts (a thought, or a part with only an empty text and a
+//     thoughtSignature, is none: facts.endPart). RECITATION is a refusal: the
 //     vendor's policy machinery withheld the answer (it would recite protected
 //     text), no content came back, and another vendor may answer; it
 //     describes the request, so it never cools the endpoint;

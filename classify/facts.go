@@ -56,7 +56,12 @@ type facts struct {
 
 	blockReason  []byte // Gemini promptFeedback.blockReason
 	finishReason []byte // Gemini candidates[].finishReason (first)
-	geminiParts  bool   // some candidate carries content parts
+	// geminiParts: some candidate carries a part the client gets. A
+	// thought, or a part with nothing but an empty text and the turn's
+	// thoughtSignature (Gemini 3), is none: a blocked or failed candidate
+	// beside one is still a candidate with no content.
+	geminiParts bool
+	part        geminiPart // the candidates[].content.parts[] object being read
 
 	oaiFinish  []byte // OpenAI choices[].finish_reason (first)
 	oaiContent bool   // some choice carries content (a string, or text in a content array) or a tool call
@@ -68,6 +73,20 @@ type facts struct {
 	// respContent: its output carries text or a function call.
 	respFilter, respContent bool
 	stopReason              []byte // Anthropic stop_reason (top level or delta)
+}
+
+// geminiPart is what one Gemini content part showed so far: a non-empty
+// text, "thought": true, any member but text, thought and
+// thoughtSignature.
+type geminiPart struct{ open, text, thought, other bool }
+
+// endPart files the part being read: content unless it was a thought or
+// held nothing but an empty text and a signature.
+func (f *facts) endPart() {
+	if p := &f.part; p.open && (p.other || p.text && !p.thought) {
+		f.geminiParts = true
+	}
+	f.part = geminiPart{}
 }
 
 func (f *facts) addText(b []byte) {

@@ -266,7 +266,16 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		}
 	case "candidates":
 		if d >= 4 && eq(k1, "content") && eq(s.key(2), "parts") {
-			f.geminiParts = true
+			p := &f.part
+			switch k := s.key(3); {
+			case d == 4 && eq(k, "text"):
+				p.text = p.text || str && len(v) > 0
+			case d == 4 && eq(k, "thought"):
+				p.thought = p.thought || !str && eq(v, "true")
+			case eq(k, "thoughtSignature"):
+			default: // a function call, an image, code, …: what the client gets
+				p.other = true
+			}
 		}
 	case "choices":
 		if d == 3 && eq(k1, "error") {

@@ -47,6 +47,7 @@ func (s *scanner) scanJSON(b []byte) {
 			break
 		}
 	}
+	s.f.endPart() // the last part read (a body cut at MaxBody ends inside it)
 	s.f.parsed = s.f.parsed || s.found
 	if s.f.codeInBody == "body:error_code" && len(s.f.workerText) > 0 {
 		// FastChat's worker envelope {"text","error_code"}: with a code, its
@@ -251,6 +252,15 @@ func (s *scanner) container(d int, c byte) {
 			s.f.fieldViolations = true
 		case "loc":
 			s.f.detailLoc = true
+		}
+	}
+	if d >= 3 && eq(s.path[0], "candidates") && eq(s.path[1], "content") && eq(s.path[2], "parts") {
+		switch {
+		case d == 3 && c == '{': // a Gemini content part begins
+			s.f.endPart()
+			s.f.part.open = true
+		case d >= 4 && !eq(s.path[3], "thought") && !eq(s.path[3], "thoughtSignature"):
+			s.f.part.other = true // an object or list inside a part: a function call, an image, …
 		}
 	}
 	if d == 2 && eq(s.path[0], "choices") && eq(s.path[1], "error") {

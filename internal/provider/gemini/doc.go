@@ -41,14 +41,19 @@
 // parts become tool_calls with ids "call_<n>", image inlineData parts
 // become the message's (or delta's) images as OpenRouter carries them (an
 // image_url part with a data: URL; chat has no member of its own), finishReason maps to
-// finish_reason (STOP→stop, MAX_TOKENS→length, safety-like reasons→
+// finish_reason (STOP→stop, MAX_TOKENS→length, a filter's reason — SAFETY,
+// RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII, IMAGE_SAFETY,
+// IMAGE_PROHIBITED_CONTENT, IMAGE_RECITATION, MODEL_ARMOR — →
 // content_filter, tool_calls whenever a function was called), usageMetadata
-// to usage (thoughts count as completion tokens, as OpenAI counts reasoning),
-// modelVersion to model. A body with no candidates, or whose every candidate
-// was blocked without content, is an error, never an empty success; the
-// gateway's classifier reads the block reason. In streams such chunks set
-// Event.Error. A streamed chunk's text, each of its function calls and its
-// finish reason go out in chat chunks of their own, as OpenAI streams them
+// to usage (thoughts count as completion tokens, as OpenAI counts reasoning;
+// toolUsePromptTokenCount, the results of Gemini's own tools, as prompt
+// tokens beside promptTokenCount), modelVersion to model. A body with no
+// candidates, or whose every candidate was blocked without content, is an
+// error, never an empty success; the gateway's classifier reads the block
+// reason (a block reason of BLOCK_REASON_UNSPECIFIED, the enum's default,
+// blocks nothing). In streams such chunks set Event.Error. A streamed
+// chunk's text, each of its function calls and its finish reason go out in
+// chat chunks of their own, as OpenAI streams them
 // (a client's accumulator tells a finished text or call by the chunk after
 // it). Gemini streams end without [DONE]: the chunk carrying the last
 // finishReason sets Done and the reader then returns io.EOF.

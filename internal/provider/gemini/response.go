@@ -54,15 +54,22 @@ type usageMetadata struct {
 	TotalTokenCount      int `json:"totalTokenCount"`
 	// CachedContentTokenCount is the part of the prompt read from the cache.
 	CachedContentTokenCount int `json:"cachedContentTokenCount"`
+	// ToolUsePromptTokenCount counts the results of the tools Gemini ran
+	// itself (search grounding, URL context, code execution), given to the
+	// model as input: beside the prompt's count, inside the total.
+	ToolUsePromptTokenCount int `json:"toolUsePromptTokenCount"`
 }
 
+// usage is the answer's usage in OpenAI's terms: the prompt's tokens and
+// the tools' results are input, the candidates' and the thoughts' output.
 func (u *usageMetadata) usage() *provider.Usage {
+	p := addCounts(u.PromptTokenCount, u.ToolUsePromptTokenCount)
 	c := addCounts(u.CandidatesTokenCount, u.ThoughtsTokenCount)
 	t := u.TotalTokenCount
 	if t == 0 {
-		t = addCounts(u.PromptTokenCount, c)
+		t = addCounts(p, c)
 	}
-	out := &provider.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: c, TotalTokens: t}
+	out := &provider.Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: t}
 	if u.CachedContentTokenCount > 0 {
 		out.PromptTokensDetails = &provider.TokenDetails{CachedTokens: u.CachedContentTokenCount}
 	}
@@ -76,11 +83,19 @@ func (a *answer) isError() bool {
 	return len(a.Error) > 0 && !bytes.Equal(a.Error, []byte("null"))
 }
 
+// blocked is the prompt's block reason, "" when it was not blocked: the
+// enum's default (BLOCK_REASON_UNSPECIFIED, which go-genai spells
+// BLOCKED_REASON_UNSPECIFIED) blocks nothing, as the classifier reads it.
 func (a *answer) blocked() string {
-	if a.PromptFeedback != nil {
-		return a.PromptFeedback.BlockReason
+	if a.PromptFeedback == nil {
+		return ""
 	}
-	return ""
+	switch r := a.PromptFeedback.BlockReason; r {
+	case "BLOCK_REASON_UNSPECIFIED", "BLOCKED_REASON_UNSPECIFIED":
+		return ""
+	default:
+		return r
+	}
 }
 
 // index is the candidate's own index, else its position.
@@ -205,7 +220,8 @@ func finishReason(r string, called bool) string {
 	switch r {
 	case "MAX_TOKENS":
 		return chat.FinishLength
-	case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY":
+	case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY",
+		"IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "MODEL_ARMOR": // a filter cut the answer
 		return chat.FinishContentFilter
 	default: // STOP, OTHER, MALFORMED_FUNCTION_CALL, FINISH_REASON_UNSPECIFIED…
 		return chat.FinishStop
