@@ -327,6 +327,15 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	default:
 		out, usage, err := w.decodeWhole(e, body)
 		o.billable = true
+		var na *provider.NoAnswer
+		if errors.As(err, &na) {
+			if w.noAnswer(e, resp, body, na, o) {
+				return
+			}
+			if na.Answer != nil {
+				out, usage, err = na.Answer, usageOf(na.Answer), nil
+			}
+		}
 		if err != nil {
 			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
 			return
@@ -343,6 +352,24 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		}
 		o.ok, o.body = true, out
 	}
+}
+
+// noAnswer classifies the digest of a 2xx answer its adapter found holds
+// nothing for the client (provider.NoAnswer) in the answer's place: the
+// classifier read only the answer's first classify.MaxBody bytes, and its
+// outcome may lie past them. A digest that fails decides the attempt as the
+// answer would have (true); one that does not leaves the attempt to the
+// answer the adapter made, or, when it made none, to the decode failure.
+func (w *walk) noAnswer(e *endpointRT, resp *http.Response, body []byte, na *provider.NoAnswer, o *outcome) bool {
+	v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: na.Digest,
+		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Model: e.ep.Model}, false)
+	if !v.Failed {
+		return false
+	}
+	o.failWith(v, classify.Message(body))
+	o.billable = false // as any failed 2xx: billable when it reports usage (countedFailure)
+	w.countedFailure(e, body, o)
+	return true
 }
 
 // finish records the attempt, reports it to health, pages and counts it.

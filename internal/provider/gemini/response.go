@@ -176,7 +176,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	}
 	if len(a.Candidates) == 0 {
 		if r := a.blocked(); r != "" {
-			return nil, fmt.Errorf("gemini: prompt blocked (%s)", r)
+			return nil, a.noAnswer(fmt.Sprintf("gemini: prompt blocked (%s)", r), nil)
 		}
 		return nil, errors.New("gemini: answer has no candidates")
 	}
@@ -187,7 +187,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	if c.Model == "" {
 		c.Model = ep.Model
 	}
-	calls, blocked, prefix := 0, 0, newCallPrefix()
+	calls, blocked, empty, prefix := 0, 0, 0, newCallPrefix()
 	for pos := range a.Candidates {
 		cand := &a.Candidates[pos]
 		text, hasText := cand.text()
@@ -197,18 +197,53 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 			msg.Content = &text
 		}
 		fr := finishReason(cand.FinishReason, len(tcs) > 0)
-		if fr == chat.FinishContentFilter && !hasText && len(tcs) == 0 && len(msg.Images) == 0 {
-			blocked++
+		if !hasText && len(tcs) == 0 && len(msg.Images) == 0 {
+			switch {
+			case fr == chat.FinishContentFilter:
+				blocked++
+			case cand.FinishReason != "" && cand.FinishReason != "STOP" && cand.FinishReason != "MAX_TOKENS":
+				empty++ // ended without content, and not as a normal stop
+			}
 		}
 		c.Choices = append(c.Choices, chat.Choice{Index: cand.index(pos), Message: msg, FinishReason: fr})
 	}
 	if blocked == len(a.Candidates) {
-		return nil, fmt.Errorf("gemini: every candidate was blocked without content (%s)", a.Candidates[0].FinishReason)
+		return nil, a.noAnswer(fmt.Sprintf("gemini: every candidate was blocked without content (%s)", a.Candidates[0].FinishReason), nil)
 	}
 	if a.UsageMetadata != nil {
 		c.Usage = a.UsageMetadata.usage()
 	}
-	return chat.Marshal(c), nil
+	out := chat.Marshal(c)
+	if blocked+empty == len(a.Candidates) {
+		return nil, a.noAnswer(fmt.Sprintf("gemini: no candidate has content (%s)", a.Candidates[0].FinishReason), out)
+	}
+	return out, nil
+}
+
+// maxDigested bounds the candidates a digest lists (a digest must stay
+// well within classify.MaxBody).
+const maxDigested = 16
+
+// noAnswer is the provider.NoAnswer for a, whose digest is its prompt
+// feedback and each candidate's index and finishReason, as sent.
+func (a *answer) noAnswer(msg string, answer []byte) *provider.NoAnswer {
+	type digestCandidate struct {
+		FinishReason string `json:"finishReason,omitempty"`
+		Index        *int   `json:"index,omitempty"`
+	}
+	var d struct {
+		PromptFeedback *struct {
+			BlockReason string `json:"blockReason"`
+		} `json:"promptFeedback,omitempty"`
+		Candidates []digestCandidate `json:"candidates,omitempty"`
+	}
+	d.PromptFeedback = a.PromptFeedback
+	for i := range a.Candidates[:min(len(a.Candidates), maxDigested)] {
+		c := &a.Candidates[i]
+		d.Candidates = append(d.Candidates, digestCandidate{FinishReason: c.FinishReason, Index: c.Index})
+	}
+	b, _ := json.Marshal(d)
+	return &provider.NoAnswer{Msg: msg, Digest: b, Answer: answer}
 }
 
 // finishReason maps Gemini's finishReason; any function call makes it
