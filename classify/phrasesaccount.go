@@ -154,6 +154,12 @@ var accountPhrases = []phrase{
 	{a: "missing", b: "authorization header", gap: 12, class: Auth},
 	{a: "missing `authorization`", class: Auth}, // before the bad-input "missing `" (a member the request left out)
 	{a: "no authorization header", class: Auth}, // Azure: "No authorization header present" (the key Detour sends, or none configured)
+	// A credential header the provider cannot read at all (Gemini's
+	// OpenAI-compatible endpoint: "Invalid Authorization header.", a 400):
+	// Detour writes that header from the operator's key, so the key is
+	// empty or malformed. Not a token the client declared for a tool (an
+	// MCP server's "authorization token").
+	{a: "invalid authorization header", class: Auth, notClient: true},
 	// "Missing required header: Authorization" (or "… header parameter:
 	// x-api-key"): the key Detour sends, before the adapter's "missing
 	// required header"; not where the text names a URL the client sent (its

@@ -99,6 +99,15 @@ var inputPhrases = []phrase{
 	// An instruction to change a named part of the request and send it
 	// again ("… which is not supported. Update the mimeType and try
 	// again"): what the client must fix, not what the target lacks.
+	// More candidates (OpenAI's n) than this model serves (Vertex:
+	// "candidateCount must be 1 but the entered value was 3. Update the
+	// candidateCount value and try again"; Gemini: "Multiple candidates is
+	// not enabled for this model"): a capability other targets have, before
+	// the bad-input "update the … and try again". A range the client
+	// exceeded ("candidateCount must be between 1 and 8") stays its input.
+	{a: "candidatecount must be 1 but", class: Unknown},
+	{a: "candidate_count must be 1 but", class: Unknown},
+	{a: "multiple candidates", b: "not enabled", gap: 12, class: Unknown},
 	{a: "update the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
 	{a: "change the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},
 	{a: "modify the", b: "and try again", gap: 40, class: BadRequest, badInput: true, noAcct: true},

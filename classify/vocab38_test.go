@@ -1,0 +1,38 @@
+package classify
+
+import "testing"
+
+// TestVocabularyRoundThirtyEight: a held-out hunt of Google's model APIs
+// (hunt 38a: the Gemini API, Vertex AI, the OpenAI-compatible endpoint),
+// each answer labelled from its meaning before the classifier ran (corpus
+// README, "Vocabulary round thirty-eight"). The positives failed before
+// their rules; the near-misses beside them must not move.
+func TestVocabularyRoundThirtyEight(t *testing.T) {
+	chat := `{"model":"m","n":3,"messages":[{"role":"user","content":"hi"}]}`
+	runHostile(t, []hostileCase{
+		// Vertex AI Gemini given candidateCount 3 (genkit-ai/genkit#546):
+		// the model serves one candidate; another target serves n > 1.
+		{name: "Vertex candidateCount must be 1", status: 400,
+			body: `{"error":{"code":400,"message":"Unable to submit request because candidateCount must be 1 but the entered value was 3. Update the candidateCount value and try again.","status":"INVALID_ARGUMENT"}}`,
+			req:  chat, model: "m", want: Unknown},
+		// Gemini's OpenAI-compatible endpoint with an unusable bearer
+		// (ychoi-kr/llm-api-prog#1): the header Detour writes from the
+		// operator's key.
+		{name: "Gemini OpenAI-compatible Invalid Authorization header", status: 400,
+			body: "[{\n  \"error\": {\n    \"code\": 400,\n    \"message\": \"Invalid Authorization header.\",\n    \"status\": \"INVALID_ARGUMENT\"\n  }\n}\n]",
+			req:  chat, model: "m", want: Auth},
+		// Near-misses (constructed): a range of candidates the client
+		// exceeded is its input; an MCP server's token the client declared
+		// is not the operator's key; the client's own text quoted back is
+		// no evidence.
+		{name: "candidateCount must be between 1 and 8", status: 400,
+			body: `{"error":{"code":400,"message":"candidateCount must be between 1 and 8. Update the candidateCount value and try again.","status":"INVALID_ARGUMENT"}}`,
+			req:  chat, model: "m", want: BadRequest},
+		{name: "an MCP server's authorization token", status: 400,
+			body: `{"type":"error","error":{"type":"invalid_request_error","message":"Invalid authorization token for MCP server 'docs'"}}`,
+			req:  chat, model: "m", want: BadRequest},
+		{name: "the client's own text says invalid authorization header", status: 400,
+			body: `{"error":{"message":"Invalid value: 'Invalid Authorization header.'"}}`,
+			req:  `{"model":"m","messages":[{"role":"user","content":"Invalid Authorization header."}]}`, model: "m", want: BadRequest},
+	})
+}
