@@ -326,6 +326,12 @@ func content(field string, raw json.RawMessage) (blocks []inBlock, s string, err
 		return nil, "", invalid(field, "Field required")
 	}
 	if raw[0] == '"' {
+		// Read as json.Unmarshal reads it, without its second pass: tool
+		// results are most of an agent's request (docs/benchmarks.md,
+		// "Large requests").
+		if s, ok := rawjson.String(raw); ok {
+			return nil, s, nil
+		}
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, "", decodeError(field, err)
 		}
