@@ -10,16 +10,33 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
 
+// MaxFileBytes is the largest configuration file Load reads (4 MiB, about
+// 30,000 client keys): parsing takes some 70 bytes of memory per byte of
+// YAML, and a reload parses in the process serving traffic, so a mistaken
+// path (a log, a disk image, /dev/zero) must not be read whole (review 38c).
+const MaxFileBytes = 4 << 20
+
 // Load reads and parses the configuration file at path, reading "${VAR}"
-// from the process environment.
+// from the process environment. A file larger than MaxFileBytes is refused
+// unparsed.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, Errors{&Error{File: path, Msg: fmt.Sprintf(
+			"larger than %d MiB, the most a configuration file may be: is this the right file?", MaxFileBytes>>20)}}
 	}
 	return Parse(path, data, os.LookupEnv)
 }
@@ -113,7 +130,11 @@ func (d *decoder) syntaxError(err error, data []byte) {
 		if contains(parserErrors, m[2]) {
 			line = min(line+1, lines)
 		}
-		d.errs = append(d.errs, &Error{File: d.file, Line: line, Msg: "YAML syntax: " + m[2]})
+		msg := "YAML syntax: " + m[2]
+		if m[2] == "found character that cannot start any token" && tabIndented(data, line) {
+			msg += " (a tab: YAML indents with spaces only)"
+		}
+		d.errs = append(d.errs, &Error{File: d.file, Line: line, Msg: msg})
 		return
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
@@ -125,8 +146,79 @@ func (d *decoder) syntaxError(err error, data []byte) {
 	}
 	if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
 		e.Line = aliasLine(data, m[1]) // a mistyped alias: where it is written (review 32f)
+		e.Msg = unknownAnchorMsg(m[1])
+	}
+	if contains(readerErrors, msg) {
+		// The reader's errors carry no mark at all: find the byte.
+		e.Line, e.Msg = badByte(data)
 	}
 	d.errs = append(d.errs, e)
+}
+
+// tabIndented reports whether line (1-based) of data is indented with a tab.
+func tabIndented(data []byte, line int) bool {
+	lines := bytes.Split(data, []byte("\n"))
+	if line < 1 || line > len(lines) {
+		return false
+	}
+	l := lines[line-1]
+	indent := l[:len(l)-len(bytes.TrimLeft(l, " \t"))]
+	return bytes.IndexByte(indent, '\t') >= 0
+}
+
+// unknownAnchorMsg reports an alias naming no anchor. Unquoted, a value
+// that begins with '*' is an alias: a password or key that does is read as
+// one, so the name is quoted only when it is a plain name (review 38c).
+func unknownAnchorMsg(name string) string {
+	const quote = "a value that begins with '*' must be quoted"
+	if PlainName(name) {
+		return fmt.Sprintf("YAML syntax: unknown anchor %q referenced by *%s (%s)", name, name, quote)
+	}
+	return fmt.Sprintf("YAML syntax: a value begins with '*', which makes it an alias, and no anchor has its name "+
+		"(of %d characters, not shown): %s", len(name), quote)
+}
+
+// readerErrors are the messages of yaml's reader: a byte that is not UTF-8,
+// or a character YAML does not allow.
+var readerErrors = []string{
+	"invalid leading UTF-8 octet", "invalid trailing UTF-8 octet", "incomplete UTF-8 octet sequence",
+	"invalid length of a UTF-8 sequence", "invalid Unicode character", "control characters are not allowed",
+}
+
+// badByte finds the first byte of data yaml's reader refuses (not UTF-8,
+// or a character outside YAML's printable set) and says where and what it
+// is, never the text around it (it may be a key). A file yaml read as
+// UTF-16 (its byte order mark) is not searched: the error stays at line 1.
+func badByte(data []byte) (line int, msg string) {
+	if bytes.HasPrefix(data, []byte{0xfe, 0xff}) || bytes.HasPrefix(data, []byte{0xff, 0xfe}) {
+		return 1, "YAML syntax: the file is UTF-16 with a character it may not hold: save it as UTF-8"
+	}
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		bad := r == utf8.RuneError && size <= 1
+		if !bad && yamlPrintable(r) {
+			i += size
+			continue
+		}
+		line := bytes.Count(data[:i], []byte("\n")) + 1
+		col := utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i]) + 1
+		if bad {
+			return line, fmt.Sprintf("YAML syntax: a byte that is not UTF-8 (0x%02X) at column %d: the file must be UTF-8 text", data[i], col)
+		}
+		return line, fmt.Sprintf("YAML syntax: a control character (U+%04X) at column %d is not allowed", r, col)
+	}
+	return 1, "YAML syntax: a byte that is not UTF-8 text"
+}
+
+// yamlPrintable reports whether YAML allows r in a file (its c-printable set).
+func yamlPrintable(r rune) bool {
+	switch {
+	case r == 0x09, r == 0x0A, r == 0x0D, r >= 0x20 && r <= 0x7E, r == 0x85:
+	case r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
+	default:
+		return false
+	}
+	return true
 }
 
 var unknownAnchor = regexp.MustCompile(`^unknown anchor '([^']*)' referenced$`)
@@ -153,11 +245,22 @@ func aliasLine(data []byte, name string) int {
 	}
 }
 
+// deref is the node an alias stands for, placed where the alias is
+// written: an error about it names the setting the alias feeds, at its
+// line. The anchored node's Anchor stays set, so its value is never echoed
+// (scalar): an anchor on a key, aliased into another setting, is still the
+// key (review 38c).
 func deref(n *yaml.Node) *yaml.Node {
+	at := n
 	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
-	return n
+	if n == at || n == nil {
+		return n
+	}
+	c := *n
+	c.Line, c.Column = at.Line, at.Column
+	return &c
 }
 
 func isNull(n *yaml.Node) bool {
@@ -276,7 +379,9 @@ func (d *decoder) scalar(n *yaml.Node, what string, secret bool) (value, bool) {
 		d.errorf(n, "%s: %v", what, err)
 		return value{}, false
 	}
-	return value{s: s, node: n, secret: secret || fromEnv}, true
+	// An anchored value may be aliased anywhere, a key field included: it
+	// is never echoed either (review 38c).
+	return value{s: s, node: n, secret: secret || fromEnv || n.Anchor != ""}, true
 }
 
 // str returns key's value, if written and valid.

@@ -53,6 +53,12 @@ func expand(s string, lookup func(string) (string, bool)) (out string, fromEnv b
 				return "", false, err
 			}
 		case !ok:
+			if !shownVar(name) {
+				// A key pasted between "${" and "}" is a valid name too
+				// (Mistral's and Azure's are letters and digits): named
+				// only by its length (review 38c).
+				return "", false, fmt.Errorf("environment variable of %d characters (not shown: a key written where a variable's name goes?) is not set", len(name))
+			}
 			return "", false, fmt.Errorf("environment variable %q is not set", name)
 		}
 		b.WriteString(v)
@@ -95,4 +101,18 @@ func validVarName(s string) bool {
 		}
 	}
 	return true
+}
+
+// shownVar reports whether an unset variable's name may be quoted in an
+// error: a name as people write them (OPENAI_API_KEY, db_password), in one
+// case, with at most four digits. A name of mixed case or many digits may be
+// a key pasted in its place.
+func shownVar(name string) bool {
+	digits := 0
+	for i := 0; i < len(name); i++ {
+		if name[i] >= '0' && name[i] <= '9' {
+			digits++
+		}
+	}
+	return envName(name) && digits <= 4
 }

@@ -264,9 +264,18 @@ func (d *Dispatcher) Known(model string) bool {
 func (d *Dispatcher) Names() []string { return d.names }
 
 // Close releases idle upstream connections. Requests in flight finish (and
-// still end when Options.Stop is done).
+// still end when Options.Stop is done); the connections they used are
+// released when the last of them ends. Before, each went back to the pool
+// of a Dispatcher nobody would use again and stayed open there, with its
+// two goroutines, for IdleConnTimeout: a reload storm under traffic piled
+// them up (review 38c).
 func (d *Dispatcher) Close() {
-	d.inflight.close()
+	d.inflight.close(d.closeIdle)
+	d.closeIdle()
+}
+
+// closeIdle closes the idle connections of every provider's pool.
+func (d *Dispatcher) closeIdle() {
 	seen := map[*http.Client]bool{}
 	for _, r := range d.routes {
 		for _, t := range append(append([]*targetRT{}, r.targets...), r.tail...) {

@@ -19,6 +19,10 @@ type inflight struct {
 	watch  func() bool // stops the AfterFunc on Stop; nil while none is registered
 	fired  bool        // Stop is done: every request, present and future, ends
 	closed bool
+	// drained runs when a request of a closed Dispatcher ends and none is
+	// left: the connections those requests used went back to their pools
+	// after Close had emptied them.
+	drained func()
 }
 
 // member is one request's place in the list; the walk holds it.
@@ -51,13 +55,13 @@ func (s *inflight) join(stop context.Context, m *member) {
 // add (Stop was done already).
 func (s *inflight) leave(m *member) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	switch {
 	case m.prev != nil:
 		m.prev.next = m.next
 	case s.head == m:
 		s.head = m.next
 	default:
+		s.mu.Unlock()
 		return // not in the list
 	}
 	if m.next != nil {
@@ -65,14 +69,24 @@ func (s *inflight) leave(m *member) {
 	}
 	m.prev, m.next = nil, nil
 	s.unwatchIfDone()
+	var drained func()
+	if s.closed && s.head == nil {
+		drained = s.drained
+	}
+	s.mu.Unlock()
+	if drained != nil {
+		drained()
+	}
 }
 
 // close marks the Dispatcher closed: once its last request has ended, Stop
-// is no longer watched for it.
-func (s *inflight) close() {
+// is no longer watched for it, and drained runs (again each time a request
+// that came late ends).
+func (s *inflight) close(drained func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+	s.drained = drained
 	s.unwatchIfDone()
 }
 
