@@ -113,3 +113,38 @@ func BenchmarkGatewayBigToAnthropic(b *testing.B) {
 	url := strings.TrimSuffix(e.gateway, "/v1/messages") + "/v1/chat/completions"
 	run(b, client(1), url, agentBody("claude", false, false), plainOK)
 }
+
+// agentResponsesBody is a coding agent's ~160 KB request in the Responses
+// API's shape (Codex's): instructions, function tools and the whole
+// conversation as input items.
+func agentResponsesBody(model string) string {
+	input := []any{map[string]any{"type": "message", "role": "user", "content": []any{
+		map[string]any{"type": "input_text", "text": "Fix the failing test in parser_test.go"}}}}
+	result := strings.Repeat("func parse(s string) (Node, error) { return parseExpr(s, 0) }\n", 65)
+	for i := range 30 {
+		id := fmt.Sprintf("call_%024d", i)
+		input = append(input,
+			map[string]any{"type": "function_call", "call_id": id, "name": "read_file", "arguments": fmt.Sprintf(`{"path":"internal/parser/file%d.go"}`, i)},
+			map[string]any{"type": "function_call_output", "call_id": id, "output": result})
+	}
+	tools := make([]any, 20)
+	for i := range tools {
+		tools[i] = map[string]any{"type": "function", "name": fmt.Sprintf("tool_%d", i),
+			"description": strings.Repeat("Reads or changes files in the workspace and reports what it did. ", 12),
+			"parameters": map[string]any{"type": "object", "required": []string{"path"}, "properties": map[string]any{
+				"path": map[string]any{"type": "string", "description": "The file's path, relative to the repository."}}}}
+	}
+	b, err := json.Marshal(map[string]any{"model": model, "store": false, "stream": false,
+		"instructions": strings.Repeat("You are a coding agent working in a Go repository. Keep changes small and tested. ", 90),
+		"tools": tools, "input": input})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// BenchmarkGatewayResponsesBig: an agent's Responses request through
+// /v1/responses to an OpenAI chat target (translated both ways).
+func BenchmarkGatewayResponsesBig(b *testing.B) {
+	run(b, client(1), doorSetup(b, upstreamtest.Step{Body: answer}, "/v1/responses"), agentResponsesBody("gpt"), responseOK)
+}

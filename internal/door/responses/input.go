@@ -1,6 +1,7 @@
 package responses
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -45,8 +46,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 	if !isSet(raw) {
 		return nil, invalid("input", "input is required")
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := stringOf(raw); ok {
 		return []chat.Message{{Role: "user", Content: jsonString(s)}}, nil
 	}
 	var items []item
@@ -114,8 +114,7 @@ func message(param string, it item) (chat.Message, error) {
 	default:
 		return chat.Message{}, invalid(param+".role", "%s: unknown role %q", param, it.Role)
 	}
-	var s string
-	if json.Unmarshal(it.Content, &s) == nil {
+	if s, ok := stringOf(it.Content); ok {
 		return chat.Message{Role: it.Role, Content: jsonString(s)}, nil
 	}
 	var parts []inPart
@@ -170,8 +169,7 @@ func toolOutput(param string, raw json.RawMessage) (string, error) {
 	if !isSet(raw) {
 		return "", nil
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := stringOf(raw); ok {
 		return s, nil
 	}
 	var parts []inPart
@@ -186,4 +184,21 @@ func toolOutput(param string, raw json.RawMessage) (string, error) {
 		texts = append(texts, p.Text)
 	}
 	return joinText(texts), nil
+}
+
+// stringOf reads raw as json.Unmarshal reads it into a string — a JSON
+// string decoded, null as "" — and false for anything else, without the
+// second pass over the bytes encoding/json makes (and without validating
+// a list or an object before failing on it): an agent's tool outputs are
+// most of its request (docs/benchmarks.md, "Large requests"). raw is valid
+// JSON (the front's strict scan).
+func stringOf(raw []byte) (string, bool) {
+	v := bytes.TrimSpace(raw)
+	if string(v) == "null" {
+		return "", true
+	}
+	if len(v) == 0 || v[0] != '"' {
+		return "", false
+	}
+	return rawjson.String(v)
 }
