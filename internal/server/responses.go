@@ -27,6 +27,10 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	defer s.end(a) // the body is kept for failover until the request ends
 	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: "responses",
 		Native: &dispatch.Native{API: "responses", Body: a.body}}
+	if a.st.Dispatcher.ServesNative(a.model, "responses") {
+		s.responsesNativeFirst(w, r, d, a, call)
+		return
+	}
 	echo := &responses.Echo{}
 	var (
 		req *responses.Request
@@ -48,14 +52,11 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			e = &responses.Error{Code: "invalid_value", Message: err.Error()}
 		}
-		// A request the translation refuses may still go as sent to a
-		// route whose first target serves Responses natively; what needs
-		// stored state, or is malformed, is refused whatever the target.
-		if e.Stateful || e.Code != "unsupported_parameter" || !a.st.Dispatcher.ServesNative(a.model, "responses") {
-			writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, e.Message, e.Param))
-			return
-		}
-		call.Native.Untranslated = e.Message
+		// The route's first target needs the translation (a route that
+		// begins with a target serving Responses as is goes to
+		// responsesNativeFirst): what it refuses is refused.
+		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, e.Message, e.Param))
+		return
 	}
 	if !s.begin(w, r, d, a, call) {
 		return
@@ -67,6 +68,45 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	// A whole answer is translated at its attempt, so one the door cannot
 	// express fails over (dispatch.Call.Whole); a responses: true target's
 	// answer comes in its own words.
+	call.Whole = func(b []byte) ([]byte, error) { return responses.FromCompletion(b, echo, created) }
+	s.do(w, r, d, a, call)
+}
+
+// responsesNativeFirst serves a Responses request whose route begins with
+// a target that serves the Responses API as is (responses: true): that
+// target judges the request itself, so the door refuses only what needs
+// stored state (responses.Stateful, a scan of the top level) and leaves the
+// translation other targets need to the walk (dispatch.Native.Translate),
+// which makes it, and the echo a translated answer repeats, only when it
+// reaches one. A request the first target answers is never translated:
+// Codex's 160 KB requests cost the door ~7 ms each (docs/benchmarks.md,
+// "Large requests").
+func (s *Server) responsesNativeFirst(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) {
+	if e := responses.Stateful(a.body); e != nil {
+		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, e.Message, e.Param))
+		return
+	}
+	if !s.begin(w, r, d, a, call) {
+		return
+	}
+	created := time.Now().Unix()
+	var out *responsesOutput
+	if call.Stream {
+		out = newResponsesOutput(w, call.ID, call.Model, nil) // its encoder comes with the translation
+		call.Out = out
+	}
+	echo := &responses.Echo{}
+	call.Native.Translate = func() ([]byte, error) {
+		req, err := responses.Translate(a.body)
+		if err != nil {
+			return nil, err
+		}
+		*echo = req.Echo
+		if out != nil {
+			out.enc = responses.NewStream(echo, a.model, created)
+		}
+		return req.Chat, nil
+	}
 	call.Whole = func(b []byte) ([]byte, error) { return responses.FromCompletion(b, echo, created) }
 	s.do(w, r, d, a, call)
 }
@@ -122,6 +162,9 @@ func (o *responsesOutput) Chunk(chunk []byte) error {
 		o.buf = keepFrame(o.buf)
 		return err
 	}
+	if o.enc == nil {
+		return nil // no translation was made, so no translated chunk can come
+	}
 	b, err := o.enc.Chunk(chunk)
 	if errors.Is(err, responses.ErrTooLarge) {
 		return dispatch.ErrTooLarge
@@ -137,7 +180,7 @@ func (o *responsesOutput) End() error {
 	if err := o.sse.open(); err != nil {
 		return err
 	}
-	if o.native { // the upstream's response.completed was the last chunk
+	if o.native || o.enc == nil { // the upstream's response.completed was the last chunk
 		return o.sse.finish(nil)
 	}
 	return o.sse.finish(o.enc.End())
@@ -155,13 +198,12 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 	if o.sse.state != 1 {
 		return errNotCommitted
 	}
-	b := o.enc.Fail(errorCode(f), f.Message)
-	if o.native {
+	if o.native || o.enc == nil {
 		// The upstream's own events went out as they came: the encoder
 		// saw none, so it writes a lone error event.
-		b = nativeError(f, o.next)
+		return o.sse.fail(nativeError(f, o.next))
 	}
-	return o.sse.fail(b)
+	return o.sse.fail(o.enc.Fail(errorCode(f), f.Message))
 }
 
 // responsesEnds are the events that end a Responses stream normally.

@@ -90,13 +90,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			// Dropped: encrypted or summarised reasoning only its own
 			// vendor can read back.
 		case "item_reference":
-			e := stateful(param, "\"item_reference\"")
-			// The Vercel AI SDK's OpenAI provider (its default model
-			// factory) sends one for each earlier answer it got from a
-			// Responses API unless told not to store them (docs/doors.md,
-			// "JavaScript clients").
-			e.Message += "; with the Vercel AI SDK, pass providerOptions: { openai: { store: false } } (or use openai.chat(model)) so it sends earlier answers whole"
-			return nil, e
+			return nil, itemReferenceError(param)
 		default:
 			return nil, unsupported(param+".type", "input item type %q is not supported: Detour's /v1/responses translates messages, function_call and function_call_output items", it.Type)
 		}
@@ -201,4 +195,14 @@ func stringOf(raw []byte) (string, bool) {
 		return "", false
 	}
 	return rawjson.String(v)
+}
+
+// itemReferenceError refuses the item_reference input item at param. The
+// Vercel AI SDK's OpenAI provider (its default model factory) sends one for
+// each earlier answer it got from a Responses API unless told not to store
+// them (docs/doors.md, "JavaScript clients").
+func itemReferenceError(param string) *Error {
+	e := stateful(param, "\"item_reference\"")
+	e.Message += "; with the Vercel AI SDK, pass providerOptions: { openai: { store: false } } (or use openai.chat(model)) so it sends earlier answers whole"
+	return e
 }

@@ -203,8 +203,76 @@ func Translate(body []byte) (*Request, error) {
 	}, nil
 }
 
+// Stateful refuses, as Translate does, a body with a member that needs
+// Detour to keep responses ("store": true, "previous_response_id",
+// "conversation", "background": true, a stored "prompt"), reading only
+// those members, by one scan of the body's top level: the door calls it
+// instead of Translate for a route whose first target serves the Responses
+// API as is, which judges everything else itself (docs/doors.md, "OpenAI
+// Responses"). body is valid JSON in which no top-level name differs from
+// these only by case (the front's strict scan); a member of another type
+// than the API's is left to the upstream.
+func Stateful(body []byte) *Error {
+	var w wireRequest
+	top, _ := rawjson.ScanObject(body)
+	for k, v, ok := top.Next(); ok; k, v, ok = top.Next() {
+		switch {
+		case rawjson.KeyIs(k, "store"):
+			w.Store = boolOf(v)
+		case rawjson.KeyIs(k, "previous_response_id"):
+			if s, ok := rawjson.String(bytes.TrimSpace(v)); ok {
+				w.PreviousResponseID = &s
+			}
+		case rawjson.KeyIs(k, "conversation"):
+			w.Conversation = v
+		case rawjson.KeyIs(k, "background"):
+			w.Background = boolOf(v)
+		case rawjson.KeyIs(k, "prompt"):
+			w.Prompt = v
+		case rawjson.KeyIs(k, "input"):
+			w.Input = v
+		}
+	}
+	if e := refuseState(&w); e != nil {
+		return e
+	}
+	return itemReference(w.Input)
+}
+
+// itemReference refuses an item_reference among the input items, as
+// translateInput does; only an input that holds the word is read.
+func itemReference(input []byte) *Error {
+	if !bytes.Contains(input, []byte("item_reference")) {
+		return nil
+	}
+	items, _ := rawjson.ScanArray(input)
+	for i := 0; ; i++ {
+		_, it, ok := items.Next()
+		if !ok {
+			return nil
+		}
+		obj, _ := rawjson.ScanObject(it)
+		for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
+			if rawjson.KeyIs(k, "type") && string(bytes.TrimSpace(v)) == `"item_reference"` {
+				return itemReferenceError(fmt.Sprintf("input[%d]", i))
+			}
+		}
+	}
+}
+
+// boolOf is the JSON literal v as a *bool; nil for anything else.
+func boolOf(v []byte) *bool {
+	switch string(bytes.TrimSpace(v)) {
+	case "true":
+		return &[]bool{true}[0]
+	case "false":
+		return new(bool)
+	}
+	return nil
+}
+
 // refuseState refuses every member that needs Detour to keep responses.
-func refuseState(w *wireRequest) error {
+func refuseState(w *wireRequest) *Error {
 	switch {
 	case w.Store != nil && *w.Store:
 		return stateful("store", "\"store\": true")
