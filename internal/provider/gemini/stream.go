@@ -23,6 +23,7 @@ type stream struct {
 	created    int64
 	roleOut    bool // a chunk carrying role "assistant" has been sent
 	content    bool // any content has been sent
+	said       bool // a text, an image or a call has been sent (a finish alone says nothing)
 	calls      int  // function calls so far, for call_<prefix><n> ids
 	callPrefix string
 	cands      map[int]*cst // per candidate index, at most provider.MaxParts
@@ -94,14 +95,19 @@ func (s *stream) Next() (provider.Event, error) {
 				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}}}}, nil))
 			st.calls++
 		}
+		if len(cs) > n {
+			s.said = true // a text, an image or a call, before any finish
+		}
 		if cand.FinishReason != "" {
 			fr := finishReason(cand.FinishReason, st.calls > 0)
 			if fr == chat.FinishContentFilter && !s.content && len(cs) == n {
 				// Blocked before anything was said: an error for the
 				// classifier, not an empty answer.
 				out.Error = true
+				s.digestLong(&out, &a)
 				return out, nil
 			}
+
 			cs = append(cs, s.chunk(idx, chat.Delta{}, &fr))
 			st.finished = true
 		}
@@ -109,6 +115,12 @@ func (s *stream) Next() (provider.Event, error) {
 			out.Content = true
 			s.content = true
 		}
+	}
+	if !s.said && a.endsUnsaid() {
+		// Ended before anything was said, not as a normal stop: the
+		// classifier judges the chunk (OTHER, a malformed call…), so a
+		// long one by its digest.
+		s.digestLong(&out, &a)
 	}
 	// Gemini has no end marker: the answer ends when every candidate has
 	// its finishReason.
@@ -145,4 +157,29 @@ func (s *stream) chunk(idx int, d chat.Delta, finish *string) chat.Chunk {
 	}
 	return chat.Chunk{ID: s.id, Object: "chat.completion.chunk", Created: s.created,
 		Model: s.model, Choices: []chat.ChunkChoice{{Index: idx, Delta: d, FinishReason: finish}}}
+}
+
+// classifierReads is how much of an event the classifier reads
+// (classify.MaxBody).
+const classifierReads = 4 << 10
+
+// digestLong gives the classifier the digest of a chunk that holds nothing
+// for the client in place of the chunk itself when the chunk is longer than
+// what the classifier reads: a Gemini 3 thoughtSignature of several KB may
+// push its finishReason past it (provider.NoAnswer).
+func (s *stream) digestLong(out *provider.Event, a *answer) {
+	if len(out.Raw) > classifierReads {
+		out.Raw = a.noAnswer("", nil).Digest
+	}
+}
+
+// endsUnsaid reports whether a candidate of a ends for a reason other than
+// a normal stop.
+func (a *answer) endsUnsaid() bool {
+	for i := range a.Candidates {
+		if r := a.Candidates[i].FinishReason; r != "" && r != "STOP" && r != "MAX_TOKENS" {
+			return true
+		}
+	}
+	return false
 }
