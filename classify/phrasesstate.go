@@ -24,6 +24,10 @@ var statePhrases = []phrase{
 	{a: "deadline exceeded", class: Timeout},
 	{a: "deadline_exceeded", class: Timeout},
 	{a: "deadline expired", class: Timeout},
+	// The model gave no first token in the provider's own time (Fireworks,
+	// as a 429: "Request didn't generate first token before the given
+	// deadline"): a timeout, whatever the status.
+	{a: "first token", b: "deadline", gap: 24, clause: true, class: Timeout},
 	// A request member missing, named in backticks ("Missing `max_tokens`
 	// for request subject to rate limiting rules", TensorZero): the
 	// request's, before the words "rate limit" it explains itself with; at
@@ -102,6 +106,7 @@ var statePhrases = []phrase{
 	{a: "no more data centers", class: ServerError},
 	{a: "capacity temporarily exceeded", class: ServerError},
 	{a: "no capacity available", class: ServerError}, // "No capacity available for model X on the server"
+	{a: "not enough capacity available", class: ServerError}, // Mistral's backend_out_of_capacity, as a 429: "Not enough capacity available for this request, please retry later."
 	{a: "under maintenance", class: ServerError},
 	{a: "down for maintenance", class: ServerError},
 	{a: "undergoing maintenance", class: ServerError},

@@ -36,3 +36,31 @@ func TestVocabularyRoundThirtyEight(t *testing.T) {
 			req:  `{"model":"m","messages":[{"role":"user","content":"Invalid Authorization header."}]}`, model: "m", want: BadRequest},
 	})
 }
+
+// TestVocabularyRoundThirtyEightProviders: hunt 38b (independent
+// OpenAI-compatible providers), labelled before the classifier ran.
+func TestVocabularyRoundThirtyEightProviders(t *testing.T) {
+	chat := `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
+	runHostile(t, []hostileCase{
+		// Mistral's own fleet out of capacity, as a 429: its load, which
+		// passes by itself, not the account's rate.
+		{name: "Mistral backend_out_of_capacity", status: 429,
+			body: `{"message":"Not enough capacity available for this request, please retry later.","type":"backend_out_of_capacity","code":"3505"}`,
+			req:  chat, model: "m", want: ServerError},
+		// Fireworks: the model gave no first token in its time, as a 429.
+		{name: "Fireworks first token before the given deadline", status: 429,
+			body: `{"error":{"message":"Request didn't generate first token before the given deadline"}}`, req: chat, model: "m", want: Timeout},
+		// Near-misses (constructed): a tier's capacity is the account's
+		// rate; a deadline the client set is not the first token's; a
+		// client's text quoted back is no evidence.
+		{name: "Mistral service tier capacity exceeded", status: 429,
+			body: `{"message":"Service tier capacity exceeded for this model.","type":"service_tier_capacity_exceeded","code":"3505"}`,
+			req:  chat, model: "m", want: RateLimited},
+		{name: "a deadline member the client sent", status: 400,
+			body: `{"error":{"message":"Invalid value for 'deadline': must be a positive number of seconds","type":"invalid_request_error","param":"deadline"}}`,
+			req:  chat, model: "m", want: BadRequest},
+		{name: "the client's text about a first token and a deadline", status: 400,
+			body: `{"error":{"message":"Invalid value: 'first token before the deadline'"}}`,
+			req:  `{"model":"m","messages":[{"role":"user","content":"first token before the deadline"}]}`, model: "m", want: BadRequest},
+	})
+}
