@@ -105,7 +105,7 @@ var statePhrases = []phrase{
 	// request to", "Capacity temporarily exceeded": its fleet, not a rate.
 	{a: "no more data centers", class: ServerError},
 	{a: "capacity temporarily exceeded", class: ServerError},
-	{a: "no capacity available", class: ServerError}, // "No capacity available for model X on the server"
+	{a: "no capacity available", class: ServerError},         // "No capacity available for model X on the server"
 	{a: "not enough capacity available", class: ServerError}, // Mistral's backend_out_of_capacity, as a 429: "Not enough capacity available for this request, please retry later."
 	{a: "under maintenance", class: ServerError},
 	{a: "down for maintenance", class: ServerError},
