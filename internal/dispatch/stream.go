@@ -80,9 +80,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		if ev.Usage != nil {
 			o.usage = ev.Usage
 			w.cont.report(ev.Usage)
-			if w.strip(e, &ev) {
-				ev.Chunks = nil // asked for by the gateway, not the client
-			}
+			w.stripUsage(e, &ev) // asked for by the gateway, not the client
 		}
 		if ev.Reopened {
 			o.finished = false

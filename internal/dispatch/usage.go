@@ -1,8 +1,6 @@
 package dispatch
 
 import (
-	"encoding/json"
-
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
@@ -49,21 +47,33 @@ func (w *walk) requestFor(e *endpointRT) *provider.Request {
 // askedUsage reports whether the client asked for the usage chunk itself.
 func (w *walk) askedUsage() bool { return w.usage().asked }
 
-// strip reports whether a stream chunk from e must be kept from the client:
-// the usage-only chunk (no choices) the gateway asked for, not the client.
-func (w *walk) strip(e *endpointRT, ev *provider.Event) bool {
-	if ev.Usage == nil || ev.Content || !w.call.Stream || e.prov.cfg.Dialect != classify.OpenAI || w.nativeAt(e) != nil || w.askedUsage() {
+// stripUsage drops, from an event of e's stream, the usage-only chunks (no
+// choices) the gateway asked for and the client did not: an openai-dialect
+// upstream's, sent because the gateway asked for usage, and the ones the
+// translating adapters send after the finish, as OpenAI does when asked. A
+// passthrough's events are the client's own API and stay as they came.
+func (w *walk) stripUsage(e *endpointRT, ev *provider.Event) {
+	if !w.call.Stream || w.nativeAt(e) != nil || w.askedUsage() {
+		return
+	}
+	kept := ev.Chunks[:0]
+	for _, c := range ev.Chunks {
+		if !usageOnly(c) {
+			kept = append(kept, c)
+		}
+	}
+	ev.Chunks = kept
+}
+
+// usageOnly reports whether chunk has an empty "choices" list (and so
+// carries nothing but its usage).
+func usageOnly(chunk []byte) bool {
+	choices, ok := rawjson.ScanArray(rawjson.Member(chunk, "choices"))
+	if !ok {
 		return false
 	}
-	for _, c := range ev.Chunks {
-		var probe struct {
-			Choices []json.RawMessage `json:"choices"`
-		}
-		if json.Unmarshal(c, &probe) != nil || len(probe.Choices) > 0 {
-			return false
-		}
-	}
-	return true
+	_, _, more := choices.Next()
+	return !more
 }
 
 // includeUsageTrue is the stream_options includeUsage adds.

@@ -199,7 +199,10 @@ func TestReview38aGeminiToolUsePromptTokensAreInput(t *testing.T) {
 	answer := `{"candidates":[{"content":{"parts":[{"text":"ok"}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":1000,"candidatesTokenCount":10,"thoughtsTokenCount":100,"cachedContentTokenCount":800,"toolUsePromptTokenCount":50,"totalTokenCount":1160}}`
 	for _, stream := range []bool{false, true} {
 		url, recs, _ := r38aGateway(t, answer)
-		_, body := postWith(t, url, "/v1/chat/completions", r38aBody(r38aDoors[0].body, stream))
+		// A streaming client asks for the usage chunk (OpenAI's
+		// stream_options.include_usage); one that does not gets none.
+		req := strings.Replace(r38aBody(r38aDoors[0].body, stream), `"stream":true,`, `"stream":true,"stream_options":{"include_usage":true},`, 1)
+		_, body := postWith(t, url, "/v1/chat/completions", req)
 		d := recs.Wait(t, 1)
 		u := d.Attempts[0].Usage
 		// 1050 input, 800 of them cached; 110 output (10 + 100 thoughts).

@@ -91,7 +91,7 @@ func (s *stream) Next() (provider.Event, error) {
 		}
 		// Held back by the gateway: the role alone is not content.
 		if !s.raw {
-			out.Chunks = [][]byte{s.chunk(chat.Delta{}, nil, nil)}
+			out.Chunks = [][]byte{s.chunk(chat.Delta{}, nil)}
 		}
 	case "content_block_start":
 		b := e.ContentBlock
@@ -180,7 +180,12 @@ func (s *stream) Next() (provider.Event, error) {
 				if s.answered && len(s.tools) == 0 && fr == chat.FinishToolCalls {
 					fr = chat.FinishStop // the answer tool's call is the answer
 				}
-				out.Chunks = append(out.Chunks, s.chunk(chat.Delta{}, &fr, out.Usage))
+				out.Chunks = append(out.Chunks, s.chunk(chat.Delta{}, &fr))
+				if out.Usage != nil {
+					// In a chunk of its own, after the finish, as
+					// OpenAI's include_usage sends it.
+					out.Chunks = append(out.Chunks, chat.Marshal(chat.UsageChunk(s.id, s.created, s.model, out.Usage)))
+				}
 			}
 			out.Content = true
 			// The answer is complete; message_stop only closes the stream.
@@ -215,14 +220,14 @@ func (s *stream) text(out *provider.Event, t string) {
 // emit appends one content chunk to out.
 func (s *stream) emit(out *provider.Event, d chat.Delta) {
 	if !s.raw {
-		out.Chunks = append(out.Chunks, s.chunk(d, nil, nil))
+		out.Chunks = append(out.Chunks, s.chunk(d, nil))
 	}
 	out.Content = true
 }
 
 // chunk encodes one chat.completion.chunk; the first one sent carries the
 // role.
-func (s *stream) chunk(d chat.Delta, finish *string, u *provider.Usage) []byte {
+func (s *stream) chunk(d chat.Delta, finish *string) []byte {
 	if !s.roleOut {
 		d.Role = "assistant"
 		s.roleOut = true
@@ -231,7 +236,7 @@ func (s *stream) chunk(d chat.Delta, finish *string, u *provider.Usage) []byte {
 		s.id = chat.NewID()
 	}
 	return chat.Marshal(chat.Chunk{ID: s.id, Object: "chat.completion.chunk", Created: s.created,
-		Model: s.model, Choices: []chat.ChunkChoice{{Delta: d, FinishReason: finish}}, Usage: u})
+		Model: s.model, Choices: []chat.ChunkChoice{{Delta: d, FinishReason: finish}}})
 }
 
 func (s *stream) total() *provider.Usage { return s.usage.openai() }

@@ -72,7 +72,7 @@ func TestStructuredStreamEventByEvent(t *testing.T) {
 	if got[7].Content || len(got[7].Chunks) != 0 {
 		t.Fatalf("block stop: %+v", got[7])
 	}
-	if !got[8].Finished || len(got[8].Chunks) != 1 {
+	if !got[8].Finished || len(got[8].Chunks) != 2 { // the finish, then the usage in a chunk of its own
 		t.Fatalf("message_delta: %+v", got[8])
 	}
 	if _, calls, fin := chunkOf(t, got[8].Chunks[0]); fin == nil || *fin != "stop" || calls != 0 {

@@ -47,6 +47,15 @@ type Chunk struct {
 	Usage   *provider.Usage `json:"usage,omitempty"`
 }
 
+// UsageChunk is the chunk OpenAI sends last when a stream's request asks
+// for usage (stream_options.include_usage): no choices (an empty list,
+// never null), and the usage of the whole answer. The adapters that
+// translate a stream send it after the finish; dispatch keeps it from a
+// client that did not ask.
+func UsageChunk(id string, created int64, model string, u *provider.Usage) Chunk {
+	return Chunk{ID: id, Object: "chat.completion.chunk", Created: created, Model: model, Choices: []ChunkChoice{}, Usage: u}
+}
+
 // ChunkChoice is one choice of a Chunk. FinishReason is null until the last
 // chunk of that choice.
 type ChunkChoice struct {

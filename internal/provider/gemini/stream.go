@@ -126,9 +126,10 @@ func (s *stream) Next() (provider.Event, error) {
 	// its finishReason.
 	out.Done = len(s.cands) > 0 && s.allFinished()
 	out.Finished = out.Done
-	if out.Done && len(cs) > 0 {
-		// The last chunk carries the usage, as OpenAI's include_usage does.
-		cs[len(cs)-1].Usage = out.Usage
+	if out.Done && len(cs) > 0 && out.Usage != nil {
+		// The usage in a chunk of its own, after the finish, as OpenAI's
+		// include_usage sends it.
+		cs = append(cs, chat.UsageChunk(s.id, s.created, s.model, out.Usage))
 	}
 	for i := range cs {
 		out.Chunks = append(out.Chunks, chat.Marshal(&cs[i]))
