@@ -136,7 +136,7 @@ func agentResponsesBody(model string) string {
 	}
 	b, err := json.Marshal(map[string]any{"model": model, "store": false, "stream": false,
 		"instructions": strings.Repeat("You are a coding agent working in a Go repository. Keep changes small and tested. ", 90),
-		"tools": tools, "input": input})
+		"tools":        tools, "input": input})
 	if err != nil {
 		panic(err)
 	}
