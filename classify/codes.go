@@ -121,9 +121,13 @@ func init() {
 		"image_too_large": strongCode(Overflow), "image_file_too_large": strongCode(Overflow),
 		"image_content_policy_violation": strongCode(Refusal), "bio_policy": strongCode(Refusal),
 		"misalignment_policy_violation": strongCode(Refusal),
-		"vector_store_timeout":          strongCode(Timeout),
-		"failed_to_download_image":      strongCode(Unknown), // the client's host, not the endpoint's
-		"unknown_parameter":             badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
+		// OpenAI limiting one end user (the safety_identifier the client
+		// sent) for suspected cybersecurity misuse, in a Responses stream's
+		// error event: the request's, never replayed elsewhere.
+		"cyber_policy_violation": strongCode(Refusal), "cyber_policy": strongCode(Refusal),
+		"vector_store_timeout":     strongCode(Timeout),
+		"failed_to_download_image": strongCode(Unknown), // the client's host, not the endpoint's
+		"unknown_parameter":        badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
 		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput,
 		"invalid_json": badInput, "string_too_long": badInput, "empty_array": badInput, "array_above_max_length": badInput,
 		"invalid_image": badInput, "invalid_image_format": badInput, "image_parse_error": badInput,

@@ -71,6 +71,12 @@ var inputPhrases = []phrase{
 	{a: "model", b: "is enabled only for api-version", gap: 40, class: Unavailable, clause: true},
 	{a: "enabled only for api version", class: Unknown},
 	{a: "enabled only for api-version", class: Unknown},
+	// The api-version query parameter refused as such (Azure's /openai/v1
+	// path: "api-version query parameter is not allowed when using /v1
+	// path"): Detour writes the URL from the endpoint's configuration, so
+	// every request to it fails so until the operator mends it; another
+	// target serves it. Other words of an api version stay below.
+	{a: "api-version query parameter", class: Unavailable},
 	{a: "api version", class: BadRequest, badInput: true},
 	{a: "api-version", class: BadRequest, badInput: true},
 	{a: "mime type", class: BadRequest, badInput: true},

@@ -64,3 +64,31 @@ func TestVocabularyRoundThirtyEightProviders(t *testing.T) {
 			req:  `{"model":"m","messages":[{"role":"user","content":"first token before the deadline"}]}`, model: "m", want: BadRequest},
 	})
 }
+
+// TestVocabularyRoundThirtyEightOpenAI: hunt 38c (OpenAI and Azure OpenAI,
+// 2025–2026), labelled before the classifier ran.
+func TestVocabularyRoundThirtyEightOpenAI(t *testing.T) {
+	chat := `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
+	runHostile(t, []hostileCase{
+		// OpenAI limiting one end user (the safety_identifier the client
+		// sent) for suspected cybersecurity misuse, in a Responses stream
+		// (openai/codex issues): the request's refusal, never replayed at
+		// another vendor to get around it, nothing cooled.
+		{name: "cyber_policy_violation stream error event", status: 200, stream: true,
+			body: `{"type":"error","sequence_number":2,"error":{"type":"invalid_request","code":"cyber_policy_violation","message":"This user's access to gpt-5.3-codex has been temporarily limited for potentially suspicious activity related to cybersecurity. Learn more about our safety mitigations: https://platform.openai.com/docs/guides/safety-checks/cybersecurity","param":"safety_identifier"}}`,
+			req:  chat, model: "m", want: Refusal},
+		// Azure's /openai/v1 path given the api-version Detour writes from
+		// the endpoint's configuration (pydantic/pydantic-ai#5066).
+		{name: "Azure v1 path api-version query parameter not allowed", status: 400,
+			body: `{"error":{"code":"BadRequest","message":"api-version query parameter is not allowed when using /v1 path"}}`,
+			req:  chat, model: "m", want: Unavailable},
+		// Near-misses (constructed): an api version the answer calls invalid
+		// stays as round 28 placed it; a client's text quoted back is no
+		// evidence.
+		{name: "an invalid api version", status: 400,
+			body: `{"error":{"code":"BadRequest","message":"Invalid API version: 2024-13-01."}}`, req: chat, model: "m", want: BadRequest},
+		{name: "the client's text names the api-version query parameter", status: 400,
+			body: `{"error":{"message":"Invalid value: 'api-version query parameter is not allowed'"}}`,
+			req:  `{"model":"m","messages":[{"role":"user","content":"api-version query parameter is not allowed"}]}`, model: "m", want: BadRequest},
+	})
+}
