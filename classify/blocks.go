@@ -239,11 +239,16 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	}
 	// An error event whose type says the request was refused as invalid
 	// (Anthropic's invalid_request_error mid-stream, as relays send it once
-	// the stream has begun): read as the 400 it stands for, so its words
+	// the stream has begun; OpenAI's Responses stream names the type
+	// invalid_request): read as the 400 it stands for, so its words
 	// decide where they prove something; where they prove nothing the
 	// event stays the server's.
-	if eq(f.errType, "invalid_request_error") && !echoLead {
-		if v := decide(Unknown, "type:invalid_request_error", h, body, f, req, model); !strings.HasPrefix(v.Evidence, "type:invalid_request_error") {
+	if (eq(f.errType, "invalid_request_error") || eq(f.errType, "invalid_request")) && !echoLead {
+		ty := "type:invalid_request_error"
+		if eq(f.errType, "invalid_request") {
+			ty = "type:invalid_request"
+		}
+		if v := decide(Unknown, ty, h, body, f, req, model); !strings.HasPrefix(v.Evidence, ty) {
 			return withRetry(v, h, f, req)
 		}
 		// Words that prove nothing ("Upstream request failed", a relay's

@@ -82,6 +82,16 @@ func TestVocabularyRoundThirtyEightOpenAI(t *testing.T) {
 		{name: "Azure v1 path api-version query parameter not allowed", status: 400,
 			body: `{"error":{"code":"BadRequest","message":"api-version query parameter is not allowed when using /v1 path"}}`,
 			req:  chat, model: "m", want: Unavailable},
+		// The same event type naming a member the client sent (the shape of
+		// the Codex events the hunt found, constructed): the request's, as
+		// the invalid_request_error event is; words that prove nothing stay
+		// the server's.
+		{name: "invalid_request stream event naming a member", status: 200, stream: true,
+			body: `{"type":"error","sequence_number":3,"error":{"type":"invalid_request","code":"invalid_value","message":"Invalid value: 'fast'. Supported values are: 'low', 'medium' and 'high'.","param":"reasoning.effort"}}`,
+			req:  chat, model: "m", want: BadRequest},
+		{name: "invalid_request stream event that proves nothing", status: 200, stream: true,
+			body: `{"type":"error","sequence_number":3,"error":{"type":"invalid_request","code":null,"message":"Upstream request failed","param":null}}`,
+			req:  chat, model: "m", want: ServerError},
 		// Near-misses (constructed): an api version the answer calls invalid
 		// stays as round 28 placed it; a client's text quoted back is no
 		// evidence.
