@@ -216,6 +216,7 @@ var inputPhrases = []phrase{
 	// thinking budget and thinking level").
 	{a: "only one of", class: BadRequest, badInput: true},
 	{a: "cannot specify both", class: BadRequest, badInput: true}, // Cohere: "cannot specify both message and tool_results in multistep mode"
+	{a: "cannot have both", class: BadRequest, badInput: true},    // Anthropic, relayed: "Tool 'x' cannot have both defer_loading=true and cache_control set"
 	{a: "can't specify both", class: BadRequest, badInput: true},
 	// What the client's names may hold (Cohere: "tool names can only contain
 	// certain characters (A-Za-z0-9_) and can't begin with a digit").

@@ -105,3 +105,22 @@ func TestVocabularyRoundThirtyEightOpenAI(t *testing.T) {
 			req:  `{"model":"m","messages":[{"role":"user","content":"api-version query parameter is not allowed"}]}`, model: "m", want: BadRequest},
 	})
 }
+
+// TestVocabularyRoundThirtyEightAnthropic: hunt 38d (Anthropic, 2025–2026),
+// labelled before the classifier ran.
+func TestVocabularyRoundThirtyEightAnthropic(t *testing.T) {
+	msgs := `{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}`
+	runHostile(t, []hostileCase{
+		// Claude Code's deferred MCP tools through a relay
+		// (diegosouzapw/OmniRoute#215): two members of one tool the client
+		// declared that exclude each other, as "cannot specify both".
+		{name: "a tool cannot have both defer_loading and cache_control", status: 400,
+			body: `{"error":{"message":"Tool 'mcp__playwright__browser_navigate' cannot have both defer_loading=true and cache_control set. Tools with defer_loading cannot use prompt caching.","type":"invalid_request_error","code":"bad_request"}}`,
+			req:  msgs, model: "m", want: BadRequest},
+		// Near-miss (constructed): the client's own text quoted back is no
+		// evidence of anything but its bad input.
+		{name: "the client's text says cannot have both", status: 400,
+			body: `{"error":{"message":"Invalid value: 'cannot have both'","type":"invalid_request_error"}}`,
+			req:  `{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"cannot have both"}]}`, model: "m", want: BadRequest},
+	})
+}
