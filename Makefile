@@ -29,8 +29,12 @@ lint:
 	$(GO) vet ./...
 	$(GO) tool exhaustive -typeonly 'classify\.Class$$' ./...
 
+# The stack guards (a stream's handler stays on an 8 KiB stack: 1,000 open
+# streams' memory, docs/benchmarks.md "Round 6") skip themselves under the
+# race detector, which doubles the stack guard; they run once more without it.
 unit:
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run 'StackStays8KiB' ./internal/server
 
 # The inner loop, about a minute with a warm cache: every package's tests
 # without -race and with -short (the slowest end-to-end tests skip
