@@ -181,7 +181,7 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	// (docs/behaviour.md, "Health").
 	longest := max(h.Cooldown, h.MaxCooldown, h.UnavailableCooldown, h.AccountCooldown)
 	tr := health.New(a.store, health.Settings{FailureThreshold: h.FailureThreshold,
-		Cooldown: h.Cooldown, MaxCooldown: h.MaxCooldown, Longest: longest}, keys, nil)
+		Cooldown: h.Cooldown, MaxCooldown: h.MaxCooldown, Longest: longest, RemeasureAfter: h.RemeasureAfter}, keys, nil)
 	tr.Define(definitions(cfg))
 	a.gen++
 	tr.Generation(&a.retired, a.gen)

@@ -18,6 +18,7 @@ const (
 	DefaultCooldown            = 10 * time.Second
 	DefaultMaxCooldown         = 5 * time.Minute
 	DefaultUnavailableCooldown = 24 * time.Hour
+	DefaultRemeasureAfter      = 5 * time.Minute
 	DefaultAccountCooldown     = time.Hour
 	DefaultRetryMaxWait        = 3 * time.Second
 	DefaultConnectTimeout      = 5 * time.Second
@@ -112,6 +113,9 @@ type Health struct {
 	UnavailableCooldown time.Duration
 	// AccountCooldown is the cooldown of a provider account after quota or auth.
 	AccountCooldown time.Duration
+	// RemeasureAfter is the age past which a latency sample is taken again
+	// (a fastest route sends one request to that target).
+	RemeasureAfter time.Duration
 }
 
 // Retry configures retries on the same endpoint.
@@ -243,6 +247,7 @@ func defaults(file string) *Config {
 			MaxCooldown:         DefaultMaxCooldown,
 			UnavailableCooldown: DefaultUnavailableCooldown,
 			AccountCooldown:     DefaultAccountCooldown,
+			RemeasureAfter:      DefaultRemeasureAfter,
 		},
 		Retry: Retry{MaxWait: DefaultRetryMaxWait},
 		Log:   Log{Format: "text", Level: "info"},

@@ -51,7 +51,7 @@ func TestReferenceExample(t *testing.T) {
 		Decisions:    Decisions{Path: "decisions.jsonl", Sync: SyncNever},
 		Alerts:       Alerts{Webhook: "http://127.0.0.1:9000/hook", MinInterval: time.Hour},
 		Health: Health{FailureThreshold: 3, Cooldown: 10 * time.Second, MaxCooldown: 5 * time.Minute,
-			UnavailableCooldown: 24 * time.Hour, AccountCooldown: time.Hour},
+			UnavailableCooldown: 24 * time.Hour, AccountCooldown: time.Hour, RemeasureAfter: 5 * time.Minute},
 		Retry: Retry{MaxWait: 3 * time.Second},
 		Log:   Log{Format: "text", Level: "info"},
 		Rules: []classify.Rule{

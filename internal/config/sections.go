@@ -211,7 +211,7 @@ var schemeRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,15}$`)
 
 func (d *decoder) decodeHealth(n *yaml.Node, h *Health) {
 	g, ok := d.mapping(n, "health", "failure_threshold", "cooldown", "max_cooldown",
-		"unavailable_cooldown", "account_cooldown")
+		"unavailable_cooldown", "account_cooldown", "remeasure_after")
 	if !ok {
 		return
 	}
@@ -220,6 +220,7 @@ func (d *decoder) decodeHealth(n *yaml.Node, h *Health) {
 	g.setDuration("max_cooldown", &h.MaxCooldown, false)
 	g.setDuration("unavailable_cooldown", &h.UnavailableCooldown, false)
 	g.setDuration("account_cooldown", &h.AccountCooldown, false)
+	g.setDuration("remeasure_after", &h.RemeasureAfter, false)
 	if h.MaxCooldown < h.Cooldown {
 		d.errorf(keyOr(g, "max_cooldown"), "health max_cooldown (%s) is shorter than cooldown (%s)", h.MaxCooldown, h.Cooldown)
 	}

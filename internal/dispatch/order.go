@@ -1,6 +1,8 @@
 package dispatch
 
 import (
+	"context"
+
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/route"
@@ -70,8 +72,9 @@ func (w *walk) clientLeft() *Result {
 }
 
 // orderTargets orders targets by strategy s; a target is cooling when every
-// endpoint is.
-func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
+// endpoint is. Under fastest, a target measured long ago is measured again
+// (remeasure).
+func (w *walk) orderTargets(ctx context.Context, ts []*targetRT, s route.Strategy) []*targetRT {
 	if len(ts) <= 1 {
 		return ts
 	}
@@ -92,8 +95,11 @@ func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
 		cs[i] = c
 	}
 	var rot uint64
-	if s == route.Pool {
+	switch s {
+	case route.Pool:
 		rot = w.d.rr.Add(1)
+	case route.Fastest:
+		w.remeasure(ctx, ts, cs)
 	}
 	idx := route.Order(s, cs, rot)
 	out := make([]*targetRT, len(idx))
@@ -101,4 +107,53 @@ func (w *walk) orderTargets(ts []*targetRT, s route.Strategy) []*targetRT {
 		out[i] = ts[j]
 	}
 	return out
+}
+
+// remeasure picks at most one usable target whose latency samples are all
+// stale (older than health.remeasure_after) while another usable target's
+// is fresh, and whose measuring it wins (Tracker.ClaimMeasure: one request
+// per endpoint and interval, across replicas): that target orders as never
+// measured, so this request measures it again. Without it a target measured
+// slow once (a brownout, one client's long answer) was never tried again
+// while another served, and the route never learned that it recovered
+// (review 38b). When no target's sample is fresh (a quiet route) the old
+// samples order the route as they are: the one that serves is measured.
+func (w *walk) remeasure(ctx context.Context, ts []*targetRT, cs []route.Candidate) {
+	var stale [][]health.Key // per target: its stale endpoints, when it has no fresh one
+	busy := false
+	for i, t := range ts {
+		var st []health.Key
+		fresh := false
+		for _, e := range t.endpoints {
+			s := w.status.of(e.key)
+			switch {
+			case !s.Measured:
+			case s.Stale:
+				st = append(st, e.key)
+			default:
+				fresh = true
+			}
+		}
+		if cs[i].Cooling {
+			st = nil
+		} else if fresh {
+			busy, st = true, nil
+		}
+		stale = append(stale, st)
+	}
+	if !busy {
+		return
+	}
+	for i, keys := range stale {
+		won := false
+		for _, k := range keys {
+			if w.d.opt.Health.ClaimMeasure(ctx, k) {
+				won = true
+			}
+		}
+		if won {
+			cs[i].Measured = false
+			return
+		}
+	}
 }

@@ -185,8 +185,8 @@ func (w *walk) run(ctx context.Context) *Result {
 // order reads the route's health and sets p at the start of the walk.
 func (w *walk) order(ctx context.Context, p *walkPos) {
 	w.status = statusView{keys: w.r.keys, sts: w.d.opt.Health.View(ctx, w.r.keys)}
-	p.list = w.served(w.orderTargets(w.r.targets, w.r.strategy))
-	p.tail = w.served(w.orderTargets(w.r.tail, route.Ordered))
+	p.list = w.served(w.orderTargets(ctx, w.r.targets, w.r.strategy))
+	p.tail = w.served(w.orderTargets(ctx, w.r.tail, route.Ordered))
 }
 
 // walkPos is where the walk is: list[ti] is the target tried last; inTail

@@ -104,6 +104,11 @@ type Settings struct {
 	// (sanity.go): the longest this configuration can start. 0 means no
 	// bound beyond the record's own.
 	Longest time.Duration
+	// RemeasureAfter is the age past which an endpoint's latency sample is
+	// stale: a fastest route sends one request to measure it again
+	// (ClaimMeasure), and the next sample replaces the old one instead of
+	// being smoothed into it. 0 means 5m.
+	RemeasureAfter time.Duration
 }
 
 func (s Settings) withDefaults() Settings {
@@ -118,6 +123,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.ProbeLease <= 0 {
 		s.ProbeLease = 30 * time.Second
+	}
+	if s.RemeasureAfter <= 0 {
+		s.RemeasureAfter = 5 * time.Minute
 	}
 	return s
 }
@@ -185,6 +193,9 @@ type Status struct {
 	// Measured is true once a latency sample exists; Latency is its EWMA.
 	Measured bool
 	Latency  time.Duration
+	// Stale is set when the newest sample is older than RemeasureAfter and
+	// no request is measuring it again: ClaimMeasure may win.
+	Stale bool
 	// Failures is the endpoint's count of counted failures in a row.
 	Failures int
 	// LastClass is the class behind the current phase (the account's when
@@ -212,6 +223,15 @@ type Record struct {
 	Announced   Phase         `json:"announced,omitempty"`
 	LatencyEWMA time.Duration `json:"latency_ewma,omitempty"`
 	Samples     int64         `json:"samples,omitempty"`
+	// SampledAt is when the newest latency sample came (zero in a record
+	// written before it was kept: stale). MeasureUntil is the end of the
+	// lease of the request sent to measure a stale sample again
+	// (ClaimMeasure): until then no other request is. Both in Unix
+	// nanoseconds, not time.Time: View reads a route's records on the
+	// handler's stack, and 48 bytes more a record grew every stream's
+	// handler stack past 8 KiB (TestStreamHandlerStackStays8KiB).
+	SampledAt    int64 `json:"sampled_at_ns,omitempty"`
+	MeasureUntil int64 `json:"measure_until_ns,omitempty"`
 	// Def is what the record is about (Tracker.Define): a digest of the
 	// endpoint's model, URL and dialect, or of the account's credentials.
 	// A tracker defined otherwise reads the record as empty. "" (a record

@@ -22,6 +22,8 @@ import (
 //     ahead from itself behind, and bounding by it would cut every other
 //     replica's cooldowns and leases short (review 35b): it takes records
 //     as written;
+//   - on the shared clock only, likewise: no latency sample taken after
+//     now, no measuring lease ending later than RemeasureAfter from now;
 //   - no negative count or latency.
 
 // sane bounds r at now and reports whether it changed anything.
@@ -51,6 +53,12 @@ func (t *Tracker) sane(r *Record, now time.Time) bool {
 		if end := now.Add(t.s.ProbeLease); r.ProbeUntil.After(end.Add(clockSlack)) {
 			r.ProbeUntil = end
 		}
+		if r.SampledAt > now.Add(clockSlack).UnixNano() {
+			r.SampledAt = now.UnixNano()
+		}
+		if end := now.Add(t.s.RemeasureAfter); r.MeasureUntil > end.Add(clockSlack).UnixNano() {
+			r.MeasureUntil = end.UnixNano()
+		}
 	}
 	if r.Failures < 0 {
 		r.Failures = 0
@@ -66,6 +74,13 @@ func (t *Tracker) sane(r *Record, now time.Time) bool {
 func (t *Tracker) insane(r *Record, now time.Time) bool {
 	if r.Failures < 0 || r.Samples < 0 || r.LatencyEWMA < 0 || (r.Samples == 0 && r.LatencyEWMA != 0) {
 		return true
+	}
+	if r.MeasureUntil != 0 || r.Samples > 0 {
+		// A sample's time, or a measuring lease, written ahead of the
+		// shared clock would hold off measuring again for as long.
+		if t.sharedClock() && (r.SampledAt > now.Add(clockSlack).UnixNano() || r.MeasureUntil > now.Add(t.s.RemeasureAfter+clockSlack).UnixNano()) {
+			return true
+		}
 	}
 	if r.LastCooldown == 0 && r.CoolUntil.IsZero() && r.CoolFrom.IsZero() && r.ProbeUntil.IsZero() {
 		return false // never cooled, or closed: most records

@@ -121,8 +121,38 @@ func (t *Tracker) View(ctx context.Context, keys []Key) []Status {
 			t.bound(ctx, acct, n.acct, now)
 		}
 		out[i] = combine(ep, acct, now)
+		out[i].Stale = t.stale(ep, now)
 	}
 	return out
+}
+
+// stale reports whether rec's latency sample is older than RemeasureAfter
+// with no request measuring it again.
+func (t *Tracker) stale(rec *Record, now time.Time) bool {
+	ns := now.UnixNano()
+	return rec.Samples > 0 && ns-rec.SampledAt > int64(t.s.RemeasureAfter) && ns >= rec.MeasureUntil
+}
+
+// ClaimMeasure takes the one right to measure endpoint k's stale latency
+// sample again: true for exactly one caller (across replicas, with a
+// shared store) per RemeasureAfter while the sample stays stale. The
+// caller sends its request there first; if that request brings no sample
+// (it failed, the client left), the old one is measured again after
+// another RemeasureAfter. On a store error: false (the order stays).
+func (t *Tracker) ClaimMeasure(ctx context.Context, k Key) bool {
+	now := t.now()
+	n := t.names(k)
+	var won bool
+	_, _, err := t.store.Update(ctx, n.ep, func(r *Record) {
+		won = false
+		adopt(r, n.epDef)
+		t.sane(r, now)
+		if t.stale(r, now) {
+			r.MeasureUntil = now.Add(t.s.RemeasureAfter).UnixNano()
+			won = true
+		}
+	})
+	return err == nil && won
 }
 
 // viewOnStack is the most endpoints View reads from the memory store
@@ -320,12 +350,16 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 			closeRecord(rec)
 		}
 		if r.Latency > 0 {
-			if rec.Samples == 0 {
+			// A sample older than RemeasureAfter says little of the
+			// endpoint now (it may have been a brownout, or one client's
+			// long answer): the new one replaces it.
+			if rec.Samples == 0 || now.UnixNano()-rec.SampledAt > int64(t.s.RemeasureAfter) {
 				rec.LatencyEWMA = r.Latency
 			} else {
 				rec.LatencyEWMA = time.Duration(ewmaAlpha*float64(r.Latency) + (1-ewmaAlpha)*float64(rec.LatencyEWMA))
 			}
 			rec.Samples++
+			rec.SampledAt = now.UnixNano()
 		}
 		rec.Announced = rec.PhaseAt(now)
 		return

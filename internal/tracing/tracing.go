@@ -133,8 +133,9 @@ func (t *Tracer) WriteContext(ctx context.Context, d *decision.Decision) {
 			answered = &d.Attempts[i]
 		}
 	}
+	op := operation(d)
 	attrs := []attribute.KeyValue{
-		attribute.String("gen_ai.operation.name", "chat"),
+		attribute.String("gen_ai.operation.name", op),
 		attribute.String("gen_ai.request.model", d.Route),
 		attribute.Int("http.response.status_code", d.Status),
 		attribute.String("detour.decision.id", d.ID),
@@ -158,13 +159,13 @@ func (t *Tracer) WriteContext(ctx context.Context, d *decision.Decision) {
 	} else if d.Outcome == decision.OutcomeCanceled {
 		attrs = append(attrs, attribute.String("error.type", "canceled"))
 	}
-	ctx, root := t.tr.Start(ctx, "chat "+d.Route, trace.WithSpanKind(trace.SpanKindServer),
+	ctx, root := t.tr.Start(ctx, op+" "+d.Route, trace.WithSpanKind(trace.SpanKindServer),
 		trace.WithTimestamp(start), trace.WithAttributes(attrs...))
 	if d.Outcome == decision.OutcomeError {
 		root.SetStatus(codes.Error, "no attempt answered: "+d.Class)
 	}
 	for _, a := range d.Attempts {
-		t.attempt(ctx, start, a)
+		t.attempt(ctx, op, start, a)
 	}
 	for _, s := range d.Skipped {
 		root.AddEvent("detour.skipped", trace.WithTimestamp(end), trace.WithAttributes(
@@ -181,7 +182,7 @@ func (t *Tracer) WriteContext(ctx context.Context, d *decision.Decision) {
 }
 
 // attempt exports one attempt as a client span of the request's span.
-func (t *Tracer) attempt(ctx context.Context, reqStart time.Time, a decision.Attempt) {
+func (t *Tracer) attempt(ctx context.Context, op string, reqStart time.Time, a decision.Attempt) {
 	class := a.Class
 	switch {
 	case class != "":
@@ -192,7 +193,7 @@ func (t *Tracer) attempt(ctx context.Context, reqStart time.Time, a decision.Att
 	}
 	start := reqStart.Add(ms(a.StartMS))
 	attrs := []attribute.KeyValue{
-		attribute.String("gen_ai.operation.name", "chat"),
+		attribute.String("gen_ai.operation.name", op),
 		attribute.String("gen_ai.request.model", a.Model),
 		attribute.String("detour.target", a.Target),
 		attribute.String("detour.provider", a.Provider),
@@ -223,12 +224,23 @@ func (t *Tracer) attempt(ctx context.Context, reqStart time.Time, a decision.Att
 		attrs = append(attrs, attribute.String("error.type", class))
 	}
 	attrs = append(attrs, usage(a.Usage)...)
-	_, sp := t.tr.Start(ctx, "chat "+a.Model, trace.WithSpanKind(trace.SpanKindClient),
+	_, sp := t.tr.Start(ctx, op+" "+a.Model, trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithTimestamp(start), trace.WithAttributes(attrs...))
 	if class != "ok" {
 		sp.SetStatus(codes.Error, class+" ("+a.Evidence+")")
 	}
 	sp.End(trace.WithTimestamp(start.Add(ms(a.MS))))
+}
+
+// operation is the request's gen_ai.operation.name, in the GenAI
+// conventions' well-known values: "embeddings" for the embeddings door,
+// "chat" for the chat, Messages and Responses doors (a count_tokens call
+// comes in by the Messages door).
+func operation(d *decision.Decision) string {
+	if d.API == "embeddings" {
+		return "embeddings"
+	}
+	return "chat"
 }
 
 // providerName is gen_ai.provider.name: the API the provider speaks, in the
