@@ -45,7 +45,12 @@ func (w *walk) requestFor(e *endpointRT) *provider.Request {
 }
 
 // askedUsage reports whether the client asked for the usage chunk itself.
-func (w *walk) askedUsage() bool { return w.usage().asked }
+// A door's call (Native set) always does: its translation asks for usage
+// and its Output reads the usage chunk into its own usage. It is answered
+// without the translation, which a door may leave to the walk
+// (Native.Translate): a native whole answer turned into a stream comes
+// before any (review 38d).
+func (w *walk) askedUsage() bool { return w.call.Native != nil || w.usage().asked }
 
 // stripUsage drops, from an event of e's stream, the usage-only chunks (no
 // choices) the gateway asked for and the client did not: an openai-dialect

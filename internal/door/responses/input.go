@@ -22,6 +22,7 @@ type item struct {
 	Output    json.RawMessage `json:"output"`
 	Namespace string          `json:"namespace"`
 	Tools     json.RawMessage `json:"tools"`
+	ID        json.RawMessage `json:"id"` // read only for an item_reference written without its type
 }
 
 // inPart is one content part of an input message or a tool output.
@@ -58,6 +59,9 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 		param := fmt.Sprintf("input[%d]", i)
 		switch it.Type {
 		case "", "message":
+			if it.Type == "" && it.Role == "" && isSet(it.ID) {
+				return nil, itemReferenceError(param) // OpenAI's schema lets a reference leave out its type
+			}
 			m, err := message(param, it)
 			if err != nil {
 				return nil, err

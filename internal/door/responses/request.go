@@ -240,24 +240,44 @@ func Stateful(body []byte) *Error {
 }
 
 // itemReference refuses an item_reference among the input items, as
-// translateInput does; only an input that holds the word is read.
+// translateInput does, however it is written: its type escaped (the
+// upstream decodes it) or left out, which OpenAI's schema allows for a
+// reference (an "id" with no "type" and no "role"; review 38d).
 func itemReference(input []byte) *Error {
-	if !bytes.Contains(input, []byte("item_reference")) {
-		return nil
-	}
-	items, _ := rawjson.ScanArray(input)
-	for i := 0; ; i++ {
-		_, it, ok := items.Next()
-		if !ok {
+	items, ok := rawjson.ScanArray(input)
+	for i := 0; ok; i++ {
+		_, it, more := items.Next()
+		if !more {
 			return nil
 		}
-		obj, _ := rawjson.ScanObject(it)
-		for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
-			if rawjson.KeyIs(k, "type") && string(bytes.TrimSpace(v)) == `"item_reference"` {
-				return itemReferenceError(fmt.Sprintf("input[%d]", i))
-			}
+		if isReference(it) {
+			return itemReferenceError(fmt.Sprintf("input[%d]", i))
 		}
 	}
+	return nil
+}
+
+// isReference reports whether the input item it refers to a stored item.
+func isReference(it []byte) bool {
+	obj, ok := rawjson.ScanObject(it)
+	if !ok {
+		return false
+	}
+	var typ, role, id []byte
+	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
+		switch {
+		case rawjson.KeyIs(k, "type"):
+			typ = v
+		case rawjson.KeyIs(k, "role"):
+			role = v
+		case rawjson.KeyIs(k, "id"):
+			id = v
+		}
+	}
+	if t, ok := rawjson.String(typ); ok {
+		return t == "item_reference"
+	}
+	return !isSet(typ) && !isSet(role) && isSet(id)
 }
 
 // boolOf is the JSON literal v as a *bool; nil for anything else.
