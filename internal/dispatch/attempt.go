@@ -319,23 +319,25 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	}
 	switch {
 	case v.Failed:
-		o.failWith(v, classify.Message(body))
-		o.meant = inbandStatus(body)
-		w.countedFailure(e, body, o)
+		w.failed2xx(e, body, v, o)
 	case o.native:
 		w.nativeAnswer(e, body, o)
 	default:
 		out, usage, err := w.decodeWhole(e, body)
-		o.billable = true
-		var na *provider.NoAnswer
-		if errors.As(err, &na) {
-			if w.noAnswer(e, resp, body, na, o) {
+		if na := (*provider.NoAnswer)(nil); errors.As(err, &na) {
+			// The classifier read the answer's first classify.MaxBody
+			// bytes; what holds nothing for the client is judged by its
+			// digest, its outcome perhaps past them.
+			if v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: na.Digest,
+				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Model: e.ep.Model}, false); v.Failed {
+				w.failed2xx(e, body, v, o)
 				return
 			}
-			if na.Answer != nil {
+			if na.Answer != nil { // not a failure after all: the answer the adapter made
 				out, usage, err = na.Answer, usageOf(na.Answer), nil
 			}
 		}
+		o.billable = true
 		if err != nil {
 			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
 			return
@@ -354,22 +356,12 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	}
 }
 
-// noAnswer classifies the digest of a 2xx answer its adapter found holds
-// nothing for the client (provider.NoAnswer) in the answer's place: the
-// classifier read only the answer's first classify.MaxBody bytes, and its
-// outcome may lie past them. A digest that fails decides the attempt as the
-// answer would have (true); one that does not leaves the attempt to the
-// answer the adapter made, or, when it made none, to the decode failure.
-func (w *walk) noAnswer(e *endpointRT, resp *http.Response, body []byte, na *provider.NoAnswer, o *outcome) bool {
-	v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: na.Digest,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Model: e.ep.Model}, false)
-	if !v.Failed {
-		return false
-	}
+// failed2xx fails the attempt on a 2xx answer v says failed: billable
+// when the answer reports usage (countedFailure).
+func (w *walk) failed2xx(e *endpointRT, body []byte, v classify.Verdict, o *outcome) {
 	o.failWith(v, classify.Message(body))
-	o.billable = false // as any failed 2xx: billable when it reports usage (countedFailure)
+	o.meant = inbandStatus(body)
 	w.countedFailure(e, body, o)
-	return true
 }
 
 // finish records the attempt, reports it to health, pages and counts it.

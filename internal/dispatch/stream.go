@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -88,7 +89,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		if ev.Finished {
 			o.finished = true
 		}
-		if (ev.Error || !o.committed) && w.eventFailed(e, resp, ev.Raw, ev.Error, o) {
+		if (ev.Error || !o.committed) && w.eventFailed(e, resp, classified(&ev), ev.Error, o) {
 			return
 		}
 		if !o.committed {
@@ -155,6 +156,15 @@ func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr
 		w.streamError(o)
 	}
 	return true
+}
+
+// classified is what of ev the classifier reads: its digest in place of an
+// event longer than it reads (provider.Event.Digest), else the event.
+func classified(ev *provider.Event) []byte {
+	if ev.Digest != nil && len(ev.Raw) > classify.MaxBody {
+		return ev.Digest
+	}
+	return ev.Raw
 }
 
 // heldCap fails the attempt that held back too much.

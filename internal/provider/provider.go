@@ -92,6 +92,11 @@ type Event struct {
 	Malformed bool
 	// Usage is the token usage when this event reported it.
 	Usage *Usage
+	// Digest, when set, is the event's outcome in the dialect's own shape
+	// (as NoAnswer's): an event that holds nothing for the client and ends
+	// the answer so. The caller classifies it in Raw's place when Raw is
+	// longer than the classifier reads, its outcome perhaps past that.
+	Digest []byte
 }
 
 // MaxParts bounds the parts one streamed answer may open, each kind on

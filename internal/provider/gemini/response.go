@@ -201,7 +201,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 			switch {
 			case fr == chat.FinishContentFilter:
 				blocked++
-			case cand.FinishReason != "" && cand.FinishReason != "STOP" && cand.FinishReason != "MAX_TOKENS":
+			case cand.FinishReason != "" && !normalStop(cand.FinishReason):
 				empty++ // ended without content, and not as a normal stop
 			}
 		}

@@ -104,7 +104,7 @@ func (s *stream) Next() (provider.Event, error) {
 				// Blocked before anything was said: an error for the
 				// classifier, not an empty answer.
 				out.Error = true
-				s.digestLong(&out, &a)
+				out.Digest = a.noAnswer("", nil).Digest
 				return out, nil
 			}
 
@@ -118,9 +118,9 @@ func (s *stream) Next() (provider.Event, error) {
 	}
 	if !s.said && a.endsUnsaid() {
 		// Ended before anything was said, not as a normal stop: the
-		// classifier judges the chunk (OTHER, a malformed call…), so a
-		// long one by its digest.
-		s.digestLong(&out, &a)
+		// classifier judges the chunk (OTHER, a malformed call…), a long
+		// one by its digest.
+		out.Digest = a.noAnswer("", nil).Digest
 	}
 	// Gemini has no end marker: the answer ends when every candidate has
 	// its finishReason.
@@ -160,27 +160,17 @@ func (s *stream) chunk(idx int, d chat.Delta, finish *string) chat.Chunk {
 		Model: s.model, Choices: []chat.ChunkChoice{{Index: idx, Delta: d, FinishReason: finish}}}
 }
 
-// classifierReads is how much of an event the classifier reads
-// (classify.MaxBody).
-const classifierReads = 4 << 10
-
-// digestLong gives the classifier the digest of a chunk that holds nothing
-// for the client in place of the chunk itself when the chunk is longer than
-// what the classifier reads: a Gemini 3 thoughtSignature of several KB may
-// push its finishReason past it (provider.NoAnswer).
-func (s *stream) digestLong(out *provider.Event, a *answer) {
-	if len(out.Raw) > classifierReads {
-		out.Raw = a.noAnswer("", nil).Digest
-	}
-}
-
 // endsUnsaid reports whether a candidate of a ends for a reason other than
 // a normal stop.
 func (a *answer) endsUnsaid() bool {
 	for i := range a.Candidates {
-		if r := a.Candidates[i].FinishReason; r != "" && r != "STOP" && r != "MAX_TOKENS" {
+		if r := a.Candidates[i].FinishReason; r != "" && !normalStop(r) {
 			return true
 		}
 	}
 	return false
 }
+
+// normalStop reports whether a candidate's finishReason ends it as an
+// answer does (the model stopped, or reached its token limit).
+func normalStop(r string) bool { return r == "STOP" || r == "MAX_TOKENS" }
