@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -217,12 +219,20 @@ func Translate(req *provider.Request) ([]byte, error) {
 func contents(msgs []chat.Message) (*content, []content, error) {
 	var sys *content
 	var out []content
-	names := make(map[string]string) // tool_call_id → function name
+	names := make(map[string]callRef) // tool_call_id → its call
+	// order holds the call positions of the function responses that make
+	// up the last content so far (nil once it holds anything else):
+	// Gemini pairs a turn's responses with its calls by name and position,
+	// so a client that answered two calls to one function out of order
+	// would have its results swapped. OpenAI and Anthropic pair by id, and
+	// order here changes nothing for them (docs/doors.md).
+	var order []int
 	for i := range msgs {
 		m := &msgs[i]
 		var role string
 		var parts []part
 		var err error
+		at := -1
 		switch m.Role {
 		case "system", "developer":
 			t, err := m.Text("\n")
@@ -244,7 +254,7 @@ func contents(msgs []chat.Message) (*content, []content, error) {
 			parts, err = modelParts(m, names)
 		case "tool", "function":
 			role = "user"
-			parts, err = responsePart(m, names)
+			parts, at, err = responsePart(m, names)
 		default:
 			return nil, nil, fmt.Errorf("gemini: unknown message role %q", m.Role)
 		}
@@ -255,10 +265,21 @@ func contents(msgs []chat.Message) (*content, []content, error) {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].Role == role {
-			out[n-1].Parts = append(out[n-1].Parts, parts...)
+			last := &out[n-1]
+			if at >= 0 && len(order) == len(last.Parts) {
+				j := sort.SearchInts(order, at+1) // after the calls before it, and its equals
+				last.Parts = slices.Insert(last.Parts, j, parts...)
+				order = slices.Insert(order, j, at)
+			} else {
+				last.Parts = append(last.Parts, parts...)
+			}
 			continue
 		}
 		out = append(out, content{Role: role, Parts: parts})
+		order = nil
+		if at >= 0 {
+			order = []int{at}
+		}
 	}
 	if len(out) == 0 {
 		// Gemini wants at least one content; OpenAI takes a conversation
@@ -325,7 +346,14 @@ func imageType(u string) string {
 	return "image/jpeg"
 }
 
-func modelParts(m *chat.Message, names map[string]string) ([]part, error) {
+// callRef is what a tool message's tool_call_id names: the function, and
+// the call's position among its assistant message's calls.
+type callRef struct {
+	name string
+	at   int
+}
+
+func modelParts(m *chat.Message, names map[string]callRef) ([]part, error) {
 	out, err := userParts(m)
 	if err != nil {
 		return nil, err
@@ -335,7 +363,7 @@ func modelParts(m *chat.Message, names map[string]string) ([]part, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gemini: tool call %q: %w", tc.ID, err)
 		}
-		names[tc.ID] = tc.Function.Name
+		names[tc.ID] = callRef{name: tc.Function.Name, at: i}
 		p := part{FunctionCall: &functionCall{Name: tc.Function.Name, Args: args}}
 		if i == 0 {
 			p.ThoughtSignature = SkipSignature
@@ -345,17 +373,20 @@ func modelParts(m *chat.Message, names map[string]string) ([]part, error) {
 	return out, nil
 }
 
-func responsePart(m *chat.Message, names map[string]string) ([]part, error) {
-	name, ok := names[m.ToolCallID]
+// responsePart translates a tool message; at is its call's position, -1
+// when the message names a function but no call of the history.
+func responsePart(m *chat.Message, names map[string]callRef) (_ []part, at int, _ error) {
+	ref, ok := names[m.ToolCallID]
 	if !ok {
-		name = m.Name
+		ref = callRef{name: m.Name, at: -1}
 	}
+	name := ref.name
 	if name == "" {
-		return nil, fmt.Errorf("gemini: tool message answers unknown tool_call_id %q", m.ToolCallID)
+		return nil, -1, fmt.Errorf("gemini: tool message answers unknown tool_call_id %q", m.ToolCallID)
 	}
 	text, err := m.Text("\n")
 	if err != nil {
-		return nil, err
+		return nil, -1, err
 	}
 	resp := json.RawMessage(nil)
 	t := strings.TrimSpace(text)
@@ -367,5 +398,5 @@ func responsePart(m *chat.Message, names map[string]string) ([]part, error) {
 	default:
 		resp, _ = rawjson.Marshal(map[string]string{"content": text})
 	}
-	return []part{{FunctionResponse: &functionResponse{Name: name, Response: resp}}}, nil
+	return []part{{FunctionResponse: &functionResponse{Name: name, Response: resp}}}, ref.at, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -137,8 +138,27 @@ func (c *candidate) images() []chat.Part {
 	return out
 }
 
-// calls returns the candidate's function calls, numbering ids from *n.
-func (c *candidate) calls(n *int, prefix string) []chat.ToolCall {
+// callIDs gives one answer's function calls their ids: the id Gemini
+// sent, unless it is missing or repeats one already given in this answer
+// (two calls with one id would reach the client as one, and Anthropic
+// refuses such a history after a failover); then "call_<prefix><n>".
+type callIDs struct {
+	n      int    // calls so far
+	prefix string // newCallPrefix's
+	given  []string
+}
+
+func (c *callIDs) next(id string) string {
+	c.n++
+	if id == "" || slices.Contains(c.given, id) || len(c.given) >= provider.MaxParts {
+		return "call_" + c.prefix + strconv.Itoa(c.n-1)
+	}
+	c.given = append(c.given, id)
+	return id
+}
+
+// calls returns the candidate's function calls, their ids from ids.
+func (c *candidate) calls(ids *callIDs) []chat.ToolCall {
 	if c.Content == nil {
 		return nil
 	}
@@ -152,13 +172,8 @@ func (c *candidate) calls(n *int, prefix string) []chat.ToolCall {
 		if json.Compact(&buf, p.FunctionCall.Args) == nil && buf.String() != "null" {
 			args = buf.String()
 		}
-		id := p.FunctionCall.ID
-		if id == "" {
-			id = "call_" + prefix + strconv.Itoa(*n)
-		}
-		out = append(out, chat.ToolCall{ID: id, Type: "function",
+		out = append(out, chat.ToolCall{ID: ids.next(p.FunctionCall.ID), Type: "function",
 			Function: chat.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}})
-		*n++
 	}
 	return out
 }
@@ -187,11 +202,11 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	if c.Model == "" {
 		c.Model = ep.Model
 	}
-	calls, blocked, empty, prefix := 0, 0, 0, newCallPrefix()
+	ids, blocked, empty := callIDs{prefix: newCallPrefix()}, 0, 0
 	for pos := range a.Candidates {
 		cand := &a.Candidates[pos]
 		text, hasText := cand.text()
-		tcs := cand.calls(&calls, prefix)
+		tcs := cand.calls(&ids)
 		msg := chat.ResponseMessage{Role: "assistant", ToolCalls: tcs, Images: cand.images()}
 		if hasText || len(tcs) == 0 {
 			msg.Content = &text

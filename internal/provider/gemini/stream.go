@@ -13,20 +13,19 @@ import (
 // Stream translates a streamGenerateContent?alt=sse body into
 // chat.completion.chunk events.
 func (Adapter) Stream(body io.Reader, ep provider.Endpoint) provider.Stream {
-	return &stream{r: sse.NewReader(body, 0), model: ep.Model, created: now().Unix(), callPrefix: newCallPrefix()}
+	return &stream{r: sse.NewReader(body, 0), model: ep.Model, created: now().Unix(), ids: callIDs{prefix: newCallPrefix()}}
 }
 
 type stream struct {
-	r          *sse.Reader
-	id         string
-	model      string
-	created    int64
-	roleOut    bool // a chunk carrying role "assistant" has been sent
-	content    bool // any content has been sent
-	said       bool // a text, an image or a call has been sent (a finish alone says nothing)
-	calls      int  // function calls so far, for call_<prefix><n> ids
-	callPrefix string
-	cands      map[int]*cst // per candidate index, at most provider.MaxParts
+	r       *sse.Reader
+	id      string
+	model   string
+	created int64
+	roleOut bool // a chunk carrying role "assistant" has been sent
+	content bool // any content has been sent
+	said    bool // a text, an image or a call has been sent (a finish alone says nothing)
+	ids     callIDs
+	cands   map[int]*cst // per candidate index, at most provider.MaxParts
 }
 
 // cst is one candidate's stream state.
@@ -90,7 +89,7 @@ func (s *stream) Next() (provider.Event, error) {
 		if imgs := cand.images(); len(imgs) > 0 {
 			cs = append(cs, s.chunk(idx, chat.Delta{Images: imgs}, nil))
 		}
-		for _, tc := range cand.calls(&s.calls, s.callPrefix) {
+		for _, tc := range cand.calls(&s.ids) {
 			cs = append(cs, s.chunk(idx, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: st.calls, ID: tc.ID, Type: "function",
 				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}}}}, nil))
 			st.calls++
