@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/dispatch"
@@ -22,8 +23,40 @@ func envelope(kind, code, msg string) []byte {
 	}
 	b, _ := json.Marshal(struct {
 		Error body `json:"error"`
-	}{body{Message: msg, Type: kind, Code: code}})
+	}{body{Message: clientMessage(msg), Type: kind, Code: code}})
 	return b
+}
+
+// maxMessage bounds the message of an error the gateway writes to a
+// client, its own or an upstream's. Refusals quote what the client sent
+// (a model no route has, a role, a number no field can hold), and a value
+// of invalid UTF-8 is quoted three times its size: a refused 2 MiB body
+// was answered with 6 MiB, built and held after its bytes were given back
+// to the body allowance, for as long as the client took to read it (up to
+// the 30 s write timeout), so a few clients that never read took the
+// gateway's memory far past max_inflight_body_bytes (review 39e). No
+// message a client needs is a fraction of this long.
+const maxMessage = 16 << 10
+
+// clientMessage is msg cut to about maxMessage bytes, for a client.
+func clientMessage(msg string) string { return cut(msg, maxMessage) }
+
+// cut is s cut to about n bytes: its first three quarters and its last
+// quarter, at the start of a rune, joined by an ellipsis (what a message
+// says after the value it quotes, such as the field a number was for, is
+// kept).
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head, tail := n*3/4, len(s)-n/4
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + "…" + s[tail:]
 }
 
 // failureEnvelope is the envelope of a failed request: the class's type

@@ -134,7 +134,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	allowed := st.Config.Allowed(client)
 	if !st.Dispatcher.Known(model) || allowed != nil && !allowed[model] {
 		return refuse(http.StatusNotFound, "model_not_found",
-			fmt.Sprintf("unknown model %q; known: %s", model, strings.Join(visible(st.Dispatcher.Names(), allowed), ", ")))
+			fmt.Sprintf("unknown model %q; known: %s", cut(model, maxModelQuote), strings.Join(visible(st.Dispatcher.Names(), allowed), ", ")))
 	}
 	if !st.Dispatcher.Serves(model, d.op) {
 		return refuse(http.StatusBadRequest, "invalid_request",
@@ -150,6 +150,10 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	}
 	return a
 }
+
+// maxModelQuote is as much of an unknown model's name as its 404 quotes:
+// the name is the client's, up to a whole body long.
+const maxModelQuote = 256
 
 // openAIDoor is the front of the OpenAI-shaped doors (chat, responses,
 // embeddings): Bearer keys, the OpenAI envelope; members as in door.

@@ -38,7 +38,7 @@ func (s *Server) messagesDoor() {
 // anthropicError writes the gateway's own error in Anthropic's envelope,
 // typed by its status.
 func anthropicError(w http.ResponseWriter, status int, msg string) {
-	writeEnvelope(w, status, messages.Envelope(messages.TypeForStatus(status), msg))
+	writeEnvelope(w, status, messages.Envelope(messages.TypeForStatus(status), clientMessage(msg)))
 }
 
 // anthropicClient finds the client key r presents as Anthropic's SDKs
@@ -56,7 +56,9 @@ func anthropicClient(cfg *config.Config, r *http.Request) (*config.ClientKey, bo
 var messagesFront = door{op: dispatch.OpChat, members: messagesMembers, client: anthropicClient,
 	keyHint: "send x-api-key: <key> or Authorization: Bearer <key>",
 	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) },
-	failure: func(f *dispatch.Failure) []byte { return messages.ClassEnvelope(f.Class, f.Status, f.Message) }}
+	failure: func(f *dispatch.Failure) []byte {
+		return messages.ClassEnvelope(f.Class, f.Status, clientMessage(f.Message))
+	}}
 
 // countTokensFront is the Messages front of count_tokens, whose estimate
 // is never refused (docs/doors.md).

@@ -55,7 +55,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		// The route's first target needs the translation (a route that
 		// begins with a target serving Responses as is goes to
 		// responsesNativeFirst): what it refuses is refused.
-		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, e.Message, e.Param))
+		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, clientMessage(e.Message), clientMessage(e.Param)))
 		return
 	}
 	if !s.begin(w, r, d, a, call) {
@@ -83,7 +83,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 // "Large requests").
 func (s *Server) responsesNativeFirst(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) {
 	if e := responses.Stateful(a.body); e != nil {
-		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, e.Message, e.Param))
+		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, clientMessage(e.Message), clientMessage(e.Param)))
 		return
 	}
 	if !s.begin(w, r, d, a, call) {

@@ -92,6 +92,7 @@ func (s *Server) Current() *State { return s.state.Load() }
 // the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = &deadlineWriter{ResponseWriter: w}
+	closeAfterChunked(w, r)
 	if guard(s.state.Load().Config, w, r) {
 		s.mux.ServeHTTP(w, r)
 	}
@@ -102,10 +103,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) Admin() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w = &deadlineWriter{ResponseWriter: w}
+		closeAfterChunked(w, r)
 		if guard(s.state.Load().Config, w, r) {
 			s.admin.ServeHTTP(w, r)
 		}
 	})
+}
+
+// closeAfterChunked makes the answer to an HTTP/1.x request whose body
+// came chunked the connection's last. Such a request may also have carried
+// a Content-Length, which net/http drops unseen: a proxy in front that
+// framed it by that length reads a different request boundary than ours,
+// and what it sent after our last chunk would be served as a request it
+// never passed on (request smuggling). RFC 9112 §6.1 asks a server to
+// close after such a message; net/http does not (docs/security.md).
+func closeAfterChunked(w http.ResponseWriter, r *http.Request) {
+	if r.ProtoMajor == 1 && len(r.TransferEncoding) > 0 {
+		closeAfter(w)
+	}
 }
 
 // adminOnly requires one of admin_keys, when any are configured: as a
