@@ -25,7 +25,8 @@ import (
 // A top-level name that differs from one of them only by case is refused.
 var readMembers = []string{"model", "stream", "messages", "tools", "tool_choice", "parallel_tool_calls",
 	"max_tokens", "max_completion_tokens", "temperature", "top_p", "presence_penalty", "frequency_penalty",
-	"seed", "n", "logprobs", "top_logprobs", "stop", "user", "response_format", "stream_options"}
+	"seed", "n", "logprobs", "top_logprobs", "stop", "user", "response_format", "stream_options",
+	"functions", "modalities", "web_search_options"}
 
 // foldedMembers maps each read member's case-folded name to the name.
 var foldedMembers = func() map[string]string {

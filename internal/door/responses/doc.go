@@ -9,7 +9,8 @@
 // server answers with 400. Function tools translate; namespace tools are
 // flattened and their calls mapped back, additional_tools items lifted,
 // web_search dropped (tools.go); custom and other built-in tools (file
-// search, computer use, code interpreter, MCP, ...) are refused.
+// search, computer use, code interpreter, MCP, ...) are refused, and so is
+// include "message.output_text.logprobs" (a translated answer has none).
 // docs/doors.md lists every field kept, dropped or refused.
 //
 // The four parts:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
@@ -97,6 +98,7 @@ type wireRequest struct {
 	Conversation       json.RawMessage `json:"conversation"`
 	Background         *bool           `json:"background"`
 	Prompt             json.RawMessage `json:"prompt"`
+	Include            []string        `json:"include"`
 }
 
 // chatRequest is the canonical body sent to the adapters
@@ -117,6 +119,10 @@ type chatRequest struct {
 	StreamOptions       *chat.StreamOptions `json:"stream_options,omitempty"`
 }
 
+// logprobsInclude is the include value asking for the answer's tokens'
+// log-probabilities (top_logprobs alone returns none).
+const logprobsInclude = "message.output_text.logprobs"
+
 // Translate turns a /v1/responses body into canonical chat JSON. A refused
 // or malformed request is an *Error.
 func Translate(body []byte) (*Request, error) {
@@ -126,6 +132,11 @@ func Translate(body []byte) (*Request, error) {
 	}
 	if err := refuseState(&w); err != nil {
 		return nil, err
+	}
+	if slices.Contains(w.Include, logprobsInclude) {
+		// Dropped, the answer's output_text would carry "logprobs": []
+		// as OpenAI's does when none were asked for (docs/doors.md).
+		return nil, unsupported("include", "include %q: a translated answer carries no log-probabilities (Detour does not translate them back); only a target that serves the Responses API itself (responses: true) can answer it", logprobsInclude)
 	}
 	if isSet(w.Metadata) && bytes.TrimSpace(w.Metadata)[0] != '{' {
 		// Echoed as is in the response, where the SDKs read a map.

@@ -12,7 +12,10 @@
 // parallel_tool_calls=false (disable_parallel_tool_use) are carried over; stop becomes
 // stop_sequences (but a stop string of whitespace alone, which Anthropic
 // refuses) and user becomes metadata.user_id. n above 1 and logprobs are a
-// translation error: Claude answers one choice and no log-probabilities.
+// translation error: Claude answers one choice and no log-probabilities; so
+// is what chat.Request.Unanswerable names (a tool that is not a function,
+// the deprecated functions, audio output, web_search_options), which Claude
+// would answer with text that does not say what it lacks.
 //
 // Defaults and deliberate losses:
 //   - text that is empty or whitespace alone is left out (Anthropic
@@ -25,8 +28,10 @@
 //   - temperature is clamped to Anthropic's range [0, 1] (OpenAI allows up to
 //     2): a request that works at one vendor should not be a bad_request at
 //     the next.
-//   - n, presence/frequency penalties, seed and logprobs have no Messages
-//     equivalent and are dropped.
+//   - presence/frequency penalties, seed, reasoning_effort, logit_bias and
+//     the members that steer price, speed or storage (service_tier, store,
+//     prediction, metadata…) have no Messages equivalent and are dropped
+//     (docs/doors.md, "Chat Completions to Claude and Gemini targets").
 //   - response_format json_schema and json_object become a forced answer
 //     tool (structured.go; docs/doors.md, "Structured output on Claude
 //     targets"): AnswerTool with the client's schema as input_schema, or

@@ -125,6 +125,9 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if cr.WantsLogprobs() {
 		return nil, errors.New("anthropic: logprobs: Claude returns no log-probabilities")
 	}
+	if err := cr.Unanswerable(); err != nil {
+		return nil, err
+	}
 	out := messagesRequest{
 		Model:         model,
 		MaxTokens:     DefaultMaxTokens,
@@ -148,10 +151,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if out.System, out.Messages, err = messages(cr.Messages); err != nil {
 		return nil, err
 	}
-	for _, t := range cr.Tools {
-		if t.Type != "function" && t.Type != "" {
-			continue
-		}
+	for _, t := range cr.Tools { // function tools alone (Unanswerable)
 		if reserved(t.Function.Name) {
 			return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", t.Function.Name)
 		}

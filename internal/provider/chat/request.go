@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -35,6 +36,12 @@ type Request struct {
 	User                string          `json:"user"`
 	ResponseFormat      *ResponseFormat `json:"response_format"`
 	Stream              bool            `json:"stream"`
+
+	// Members that ask for an answer the translations cannot give
+	// (Unanswerable reads them).
+	Functions        []json.RawMessage `json:"functions"`
+	Modalities       []string          `json:"modalities"`
+	WebSearchOptions json.RawMessage   `json:"web_search_options"`
 }
 
 // Message is one entry of "messages". Content is kept raw: it is a string,
@@ -302,4 +309,39 @@ func jsonType(k reflect.Kind) string {
 // log-probabilities (logprobs true, or a top_logprobs count above 0).
 func (r *Request) WantsLogprobs() bool {
 	return (r.Logprobs != nil && *r.Logprobs) || (r.TopLogprobs != nil && *r.TopLogprobs > 0)
+}
+
+// Unanswerable names the first member of the request that asks for
+// something a translated answer (Claude's, Gemini's) would lack without a
+// word, so that the request goes to a target that has it instead
+// (docs/doors.md, "Chat Completions to Claude and Gemini targets"), or nil:
+// a tool that is not a function (a "custom" tool with free-form input, a
+// vendor's server tool), the deprecated "functions" (whose answer is a
+// message's function_call, which the translations do not write), audio
+// output ("modalities" with "audio"), and web search
+// ("web_search_options"). Dropped, each of them gave the client a prose
+// answer to a request for a call, a text to a request for audio, an
+// answer from the model's memory to a request to search.
+func (r *Request) Unanswerable() error {
+	for i, t := range r.Tools {
+		if t.Type != "function" && t.Type != "" {
+			return fmt.Errorf("chat: tools[%d]: a %q tool does not translate (only function tools do)", i, t.Type)
+		}
+	}
+	if len(r.Functions) > 0 {
+		return errors.New("chat: functions: the deprecated functions (and function_call) do not translate; send tools (and tool_choice)")
+	}
+	if slices.Contains(r.Modalities, "audio") {
+		return errors.New("chat: modalities: audio output does not translate")
+	}
+	if isSet(r.WebSearchOptions) {
+		return errors.New("chat: web_search_options: web search does not translate")
+	}
+	return nil
+}
+
+// isSet reports whether a member is present and not null.
+func isSet(m json.RawMessage) bool {
+	m = bytes.TrimSpace(m)
+	return len(m) > 0 && !bytes.Equal(m, []byte("null"))
 }

@@ -9,7 +9,9 @@
 // one user content instead (Gemini wants a content), and one with nothing
 // at all is a translation error (docs/doors.md, "Chat Completions to Claude
 // and Gemini targets"), as is a request for logprobs (Gemini's are not
-// translated back). Text parts stay text;
+// translated back) and one that chat.Request.Unanswerable refuses (a tool
+// that is not a function, the deprecated functions, audio output,
+// web_search_options). Text parts stay text;
 // image data: URLs become inlineData, other image URLs fileData (mimeType
 // guessed from the extension, else image/jpeg). Assistant tool_calls become
 // functionCall parts; "tool" messages become functionResponse parts in one

@@ -153,15 +153,15 @@ func Translate(req *provider.Request) ([]byte, error) {
 	if cr.WantsLogprobs() {
 		return nil, errors.New("gemini: logprobs: Detour does not translate Gemini's log-probabilities")
 	}
+	if err := cr.Unanswerable(); err != nil {
+		return nil, err
+	}
 	var out generateRequest
 	if out.SystemInstruction, out.Contents, err = contents(cr.Messages); err != nil {
 		return nil, err
 	}
 	var decls []functionDecl
-	for _, t := range cr.Tools {
-		if t.Type != "function" && t.Type != "" {
-			continue
-		}
+	for _, t := range cr.Tools { // function tools alone (Unanswerable)
 		d := functionDecl{Name: t.Function.Name, Description: t.Function.Description}
 		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && !bytes.Equal(p, []byte("null")) {
 			d.ParametersJSONSchema = p
