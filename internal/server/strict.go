@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // The gateway reads a chat request once, and must read it the way every
@@ -353,6 +355,8 @@ func (s *scanner) top(h *head, k keyRef, at int, v []byte) bool {
 	case "messages":
 		h.messages = v
 		return true
+	case "stream_options":
+		return s.streamOptions(v)
 	}
 	if len(t) > maxFoldedKey {
 		return true
@@ -363,6 +367,37 @@ func (s *scanner) top(h *head, k keyRef, at int, v []byte) bool {
 		return false
 	}
 	return true
+}
+
+// foldedIncludeUsage is "include_usage" case-folded.
+var foldedIncludeUsage = string(appendFold(nil, []byte("include_usage")))
+
+// streamOptions checks the members of stream_options (v, valid JSON) as top
+// checks the top level's: dispatch reads "include_usage" by its exact name
+// to decide whether the upstream is asked for usage, and a Go upstream
+// (Ollama) reads the last member whose name folds to it, so
+// {"include_usage":true,"INCLUDE_USAGE":false} was a stream billed from an
+// estimate (review 39e).
+func (s *scanner) streamOptions(v []byte) bool {
+	sc, ok := rawjson.ScanObject(v)
+	if !ok {
+		return true
+	}
+	for {
+		k, _, ok := sc.Next()
+		if !ok {
+			return true
+		}
+		name := k[1 : len(k)-1]
+		if hasByte(name, '\\') || !utf8.Valid(name) {
+			name = appendUnquoted(nil, name)
+		}
+		if len(name) <= maxFoldedKey && string(name) != "include_usage" && string(appendFold(s.fold[:0], name)) == foldedIncludeUsage {
+			s.err = &bodyError{fmt.Sprintf("member %s of stream_options differs from \"include_usage\" only by case: JSON readers disagree on whether it is \"include_usage\", so spell it exactly",
+				quoteName(name))}
+			return false
+		}
+	}
 }
 
 // quoteName quotes a member name for a message, cut to 64 bytes.

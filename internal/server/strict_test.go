@@ -87,6 +87,14 @@ func reference(body []byte) (h head, ok bool) {
 			stack[len(stack)-1].key = true
 		}
 	}
+	var opts map[string]json.RawMessage
+	if json.Unmarshal(top["stream_options"], &opts) == nil {
+		for name := range opts {
+			if name != "include_usage" && bytes.EqualFold([]byte(name), []byte("include_usage")) {
+				return h, false
+			}
+		}
+	}
 	return head{model: top["model"], stream: top["stream"], messages: top["messages"]}, true
 }
 
@@ -110,6 +118,12 @@ func TestScan(t *testing.T) {
 		{`{"\u017ftream":true}`, false},
 		{`{"TOP_P":1}`, false},
 		{`{"x":1,"X":2}`, true},
+		{`{"stream_options":{"include_usage":true,"INCLUDE_USAGE":false}}`, false},
+		{`{"stream_options":{"Include_Usage":false}}`, false},
+		{`{"stream_options":{"\u0069nclude_usage":true}}`, true},
+		{`{"stream_options":{"include_usage":true,"include_obfuscation":false}}`, true},
+		{`{"stream_options":null}`, true},
+		{`{"other":{"INCLUDE_USAGE":false}}`, true},
 		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"o":14,"p":15,"q":16,"r":17,"a":18}`, false},
 		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"o":14,"p":15,"q":16,"r":17,"s":18}`, true},
 		{`[]`, false},
