@@ -311,7 +311,8 @@ func TestContinueRefusedCases(t *testing.T) {
 
 // Usage for the whole answer: a client that asked for usage gets one usage
 // chunk, summing what each upstream reported — the cut Anthropic primary's
-// input and first output token (message_start), the replay's completion.
+// input and first output token (message_start), the replay's prompt and
+// completion.
 func TestContinueUsageForTheWholeAnswer(t *testing.T) {
 	primaryEvents := anthropicStream(answer60[:40])
 	primaryEvents[0] = strings.Replace(primaryEvents[0], `"input_tokens":5`, `"input_tokens":11`, 1)
@@ -345,9 +346,10 @@ routes:
 	if s.Err() != nil || content != whole60 {
 		t.Fatalf("client assembled %q (error %v)", content, s.Err())
 	}
-	// The replay reports 5 prompt and 20 completion tokens (20 chunks).
-	if len(usage) != 1 || usage[0].PromptTokens != 11 || usage[0].CompletionTokens != 1+20 || usage[0].TotalTokens != 32 {
-		t.Errorf("usage chunks %+v, want one: 11 prompt, 21 completion, 32 total", usage)
+	// The replay reports 5 prompt and 20 completion tokens (20 chunks); each
+	// upstream billed its prompt, as the record says (review 39g).
+	if len(usage) != 1 || usage[0].PromptTokens != 11+5 || usage[0].CompletionTokens != 1+20 || usage[0].TotalTokens != 37 {
+		t.Errorf("usage chunks %+v, want one: 16 prompt, 21 completion, 37 total", usage)
 	}
 	wantCont(t, g.recs.wait(t, 1).Attempts[1], "replay", len(strings.Join(answer60[:40], "")), "server_error")
 }

@@ -2,12 +2,14 @@ package dispatch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/splice"
 )
 
@@ -251,6 +253,11 @@ func (w *walk) continueCut(o *outcome) bool {
 		return false
 	}
 	cut := c.seam.Cut()
+	if cut.Reason == "" && manyChoices(w.call.Body) {
+		// The Seam knows the choices it has seen; a cut may come before
+		// the second choice's first chunk (review 39g).
+		cut.Reason = "more than one choice (n > 1)"
+	}
 	c.cutting, c.open, c.attempted, c.resumed = true, true, false, false
 	c.cut, c.cutClass = cut, o.verdict.Class
 	remaining := time.Duration(1)
@@ -276,6 +283,14 @@ func (w *walk) continueCut(o *outcome) bool {
 	}
 	c.ctx, c.cancel = context.WithTimeout(w.base, d)
 	return true
+}
+
+// manyChoices reports whether the canonical chat request body asks for
+// more than one choice (n > 1). The front refuses a repeated member and one
+// named n only by case folding, so the exact member is the one upstreams read.
+func manyChoices(body []byte) bool {
+	var n float64
+	return json.Unmarshal(rawjson.Member(body, "n"), &n) == nil && n > 1
 }
 
 // refusedPrefill reports whether o is a continuation by prefill that its

@@ -184,9 +184,13 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 		if o.committed && w.shuttingDown() {
 			w.errorEvent(shutdownFailure())
 		}
-	case err == io.EOF && o.committed && o.finished:
+	case o.committed && o.finished:
 		// The answer said it was finished but the end marker never came:
-		// finish promptly for the client.
+		// finish promptly for the client, however the connection ended —
+		// closed, cut or stalled. Only the usage or the end marker was
+		// lost, not the answer (review 39g: a cut between OpenAI's finish
+		// chunk and its usage chunk ended a whole answer with an error
+		// event, counted against the upstream).
 		o.ok = w.end(o)
 	case err == io.EOF && o.committed:
 		// Neither a finish reason nor an end marker: the answer was cut,

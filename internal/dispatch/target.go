@@ -36,7 +36,7 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 			w.stopRest(s, queue[i:])
 			return nil, row
 		}
-		probe, later := w.probeTurn(ctx, e, deferred)
+		probe, later := w.probeTurn(w.limit(ctx), e, deferred) // a continuation's deadline restarts at the cut
 		if later {
 			// Another request (or replica) holds the one probe: try the
 			// others first, and this one last rather than never.

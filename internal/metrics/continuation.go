@@ -13,7 +13,7 @@ var (
 func (m *Metrics) registerContinuations() {
 	m.continuations = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_continuations_total",
-		Help: "Cuts of committed streams on routes with on_stream_cut: continue, by route, mode (prefill|replay; none when no continuation was attempted) and outcome: ok (a continuation resumed the stream), diverged (a replay did not reproduce the delivered text), refused (a target refused a prefill; the continuation falls back to replay), budget (max_continuations, max_attempts, max_billable_attempts, the deadline or max_stream_duration forbade it), unsplicable (cut inside a tool call, n > 1, a non-text delta), native (a stream relayed as the upstream's own events), failed (no endpoint or target left resumed it), canceled (the client left).",
+		Help: "Cuts of committed streams on routes with on_stream_cut: continue, by route, mode (prefill|replay; none when no continuation was attempted) and outcome: ok (a continuation resumed the stream), diverged (a replay did not reproduce the delivered text), refused (a target refused a prefill; the continuation falls back to replay), budget (max_continuations, max_attempts, max_billable_attempts, the deadline or max_stream_duration forbade it), unsplicable (cut inside a tool call, n > 1, a non-text delta or logprobs), native (a stream relayed as the upstream's own events), failed (no endpoint or target left resumed it), canceled (the client left).",
 	}, []string{"route", "mode", "outcome"})
 	m.reg.MustRegister(m.continuations)
 }

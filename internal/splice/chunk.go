@@ -93,6 +93,26 @@ func (c *chunk) has(i int, key string) bool {
 	return ok && !blank(raw)
 }
 
+// logprobs reports whether choice i carries log probabilities: a
+// logprobs object with a member that is not blank ({"content":null} and
+// null say nothing).
+func (c *chunk) logprobs(i int) bool {
+	raw, ok := c.choices[i]["logprobs"]
+	if !ok || blank(raw) {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return true // not OpenAI's object: still something a continuation would lose
+	}
+	for _, v := range m {
+		if !blank(v) {
+			return true
+		}
+	}
+	return false
+}
+
 // finished reports whether choice i carries a finish_reason.
 func (c *chunk) finished(i int) bool {
 	raw, ok := c.choices[i]["finish_reason"]

@@ -24,8 +24,10 @@ import (
 //
 // It records the text delivered for choice 0. Requests for several choices
 // (a choice index other than 0), tool-call deltas and other non-text delta
-// members (refusal, reasoning_content, audio, …) are passed through but make
-// the stream one that Cut refuses to continue.
+// members (refusal, reasoning_content, audio, …) and a choice's log
+// probabilities (a replay's boundary chunk carries the reproduced tokens'
+// too; a target may send none) are passed through but make the stream one
+// that Cut refuses to continue.
 type Seam struct {
 	head    bool            // the first chunk has been seen
 	id      json.RawMessage // the first chunk's id, created, model (nil = absent)
@@ -38,6 +40,7 @@ type Seam struct {
 	tool     bool            // a tool-call delta was delivered
 	toolOpen bool            // … and no finish reason followed it
 	other    string          // a non-text delta member that was delivered
+	logprobs bool            // a choice's log probabilities were delivered
 	multi    bool            // a choice index other than 0 was seen
 	finished bool            // choice 0 delivered its finish reason
 
@@ -82,6 +85,9 @@ func (s *Seam) Chunk(b []byte) ([]byte, error) {
 		}
 		if c.index(i) != 0 {
 			s.multi = true
+		}
+		if c.logprobs(i) {
+			s.logprobs = true
 		}
 		for k, v := range c.deltas[i] {
 			switch {
@@ -170,33 +176,49 @@ func (s *Seam) Report(u *provider.Usage) {
 	s.usage[s.upstream] = &c
 }
 
-// Usage is the usage of the whole answer so far: the prompt tokens (and
-// cached-token details) of the first upstream that reported usage, the
-// completion tokens of every upstream that reported, and their sum as the
-// total. These are the tokens the upstreams billed, so a replay's completion
-// tokens include the text it reproduced and a prefill continuation's prompt
-// includes the prefill. complete is true only for a stream that had no
+// Usage is the usage of the whole answer so far: the sums of what every
+// upstream reported — prompt tokens (with their cache details), completion
+// tokens and the total of the two. These are the tokens the upstreams
+// billed, as the decision record sums them: each continuation sends the
+// prompt again (a prefill continuation's includes the prefill), and a
+// replay's completion tokens include the text it reproduced (review 39g:
+// the prompt of the first upstream alone told the client less than the
+// record billed). complete is true only for a stream that had no
 // continuation and whose upstream reported usage: a cut upstream's usage is
 // never known in full (it usually reports none), so after a cut the counts
 // are a lower bound. The zero Seam reports zero usage, not complete.
 func (s *Seam) Usage() (u provider.Usage, complete bool) {
 	complete = s.upstream == 0 && len(s.usage) == 1 && s.usage[0] != nil
-	first := true
 	for _, x := range s.usage {
 		if x == nil {
 			continue
 		}
-		if first {
-			u.PromptTokens, first = x.PromptTokens, false
-			if x.PromptTokensDetails != nil {
-				d := *x.PromptTokensDetails
-				u.PromptTokensDetails = &d
-			}
-		}
+		u.PromptTokens += x.PromptTokens
 		u.CompletionTokens += x.CompletionTokens
+		u.CacheCreationInputTokens += x.CacheCreationInputTokens
+		if d := x.PromptTokensDetails; d != nil {
+			if u.PromptTokensDetails == nil {
+				u.PromptTokensDetails = &provider.TokenDetails{}
+			}
+			addDetails(u.PromptTokensDetails, d)
+		}
 	}
 	u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	return u, complete
+}
+
+// addDetails adds the prompt details d to sum.
+func addDetails(sum, d *provider.TokenDetails) {
+	sum.CachedTokens += d.CachedTokens
+	sum.CacheWriteTokens += d.CacheWriteTokens
+	sum.CacheCreationTokens += d.CacheCreationTokens
+	if c := d.CacheCreation; c != nil {
+		if sum.CacheCreation == nil {
+			sum.CacheCreation = &provider.CacheCreation{}
+		}
+		sum.CacheCreation.Ephemeral5m += c.Ephemeral5m
+		sum.CacheCreation.Ephemeral1h += c.Ephemeral1h
+	}
 }
 
 // Text is the content of choice 0 delivered so far.
@@ -270,6 +292,8 @@ func (s *Seam) Cut() Cut {
 		c.Reason = "tool calls were delivered"
 	case s.other != "":
 		c.Reason = "a " + s.other + " delta was delivered"
+	case s.logprobs:
+		c.Reason = "log probabilities were delivered"
 	}
 	return c
 }

@@ -174,13 +174,14 @@ func TestSeamUsage(t *testing.T) {
 			c.read(t, out)
 		}
 		u, complete := s.Usage()
-		want := provider.Usage{PromptTokens: 10, CompletionTokens: 8, TotalTokens: 18, PromptTokensDetails: &provider.TokenDetails{CachedTokens: 4}}
+		// Each upstream billed its prompt: the sums, as the record's (review 39g).
+		want := provider.Usage{PromptTokens: 24, CompletionTokens: 8, TotalTokens: 32, PromptTokensDetails: &provider.TokenDetails{CachedTokens: 8}}
 		if complete || u.PromptTokens != want.PromptTokens || u.CompletionTokens != want.CompletionTokens ||
-			u.TotalTokens != want.TotalTokens || u.Cached() != 4 {
+			u.TotalTokens != want.TotalTokens || u.Cached() != 8 {
 			t.Errorf("Usage = %+v, %v; want %+v, false (the cut upstream's count is partial)", u, complete, want)
 		}
 		last := string(c.usage[len(c.usage)-1])
-		if !strings.Contains(last, `"prompt_tokens":10`) || !strings.Contains(last, `"completion_tokens":8`) || !strings.Contains(last, `"total_tokens":18`) {
+		if !strings.Contains(last, `"prompt_tokens":24`) || !strings.Contains(last, `"completion_tokens":8`) || !strings.Contains(last, `"total_tokens":32`) {
 			t.Errorf("client's last usage = %s, want the total", last)
 		}
 	})
@@ -207,8 +208,8 @@ func TestSeamUsage(t *testing.T) {
 		if _, err := s.Chunk(usageChunk("B", 25, 7)); err != nil {
 			t.Fatal(err)
 		}
-		if u, complete := s.Usage(); complete || u.PromptTokens != 20 || u.CompletionTokens != 8 || u.TotalTokens != 28 {
-			t.Errorf("Usage = %+v, %v; want 20 + (1+7), incomplete", u, complete)
+		if u, complete := s.Usage(); complete || u.PromptTokens != 45 || u.CompletionTokens != 8 || u.TotalTokens != 53 {
+			t.Errorf("Usage = %+v, %v; want (20+25) + (1+7), incomplete", u, complete)
 		}
 	})
 	t.Run("none reported", func(t *testing.T) {
