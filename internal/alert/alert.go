@@ -34,7 +34,7 @@ type failedMetrics interface {
 // (no webhook) but still de-duplicates, counts and logs.
 type Config struct {
 	Webhook     string        // "" disables sending (alerts are still counted and logged)
-	MinInterval time.Duration // 0 means 1h
+	MinInterval time.Duration // 0 means 1h; a negative value sends every verdict (alerts.min_interval: 0)
 	Claimer     Claimer       // nil means a process-local LocalClaimer
 	Client      *http.Client  // nil means a client with a 10s timeout that follows no redirects
 	Logger      *slog.Logger  // nil means slog.Default()
@@ -87,7 +87,7 @@ type tally struct {
 
 // New starts a Notifier and its background goroutine; Close stops it.
 func New(c Config) *Notifier {
-	if c.MinInterval <= 0 {
+	if c.MinInterval == 0 {
 		c.MinInterval = DefaultMinInterval
 	}
 	if c.Claimer == nil {

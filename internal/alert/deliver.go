@@ -50,8 +50,13 @@ const minReattempt = time.Second
 func claimKey(ev event) string { return "alert:" + ev.provider + ":" + ev.class }
 
 // claim asks the Claimer for the right to alert about ev's provider and class
-// for MinInterval.
+// for MinInterval. With no interval (negative) every verdict is its own
+// alert and nothing is claimed: a claim of no length is no claim (Redis's
+// SET NX with none would hold for ever).
 func (n *Notifier) claim(ev event) bool {
+	if n.cfg.MinInterval < 0 {
+		return true
+	}
 	ctx, cancel := context.WithTimeout(n.ctx, claimTimeout)
 	defer cancel()
 	return n.cfg.Claimer.Claim(ctx, claimKey(ev), n.cfg.MinInterval)
@@ -62,6 +67,9 @@ func (n *Notifier) claim(ev event) bool {
 // once per interval, never zero times. It runs even while the Notifier is
 // being aborted.
 func (n *Notifier) release(ev event) {
+	if n.cfg.MinInterval < 0 {
+		return // nothing was claimed
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(n.ctx), claimTimeout)
 	defer cancel()
 	n.cfg.Claimer.Release(ctx, claimKey(ev))

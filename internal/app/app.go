@@ -153,7 +153,11 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.Close(context.Background())
 		return nil, err
 	}
-	a.alerts = alert.New(alert.Config{Webhook: cfg.Alerts.Webhook, MinInterval: cfg.Alerts.MinInterval,
+	every := cfg.Alerts.MinInterval
+	if every == 0 { // docs/config.md: 0 sends every one (the notifier's zero is its default hour)
+		every = -1
+	}
+	a.alerts = alert.New(alert.Config{Webhook: cfg.Alerts.Webhook, MinInterval: every,
 		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics, Scrub: a.scrub.String})
 	st, err := a.state(cfg, sc)
 	if err != nil {

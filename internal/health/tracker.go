@@ -306,6 +306,10 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 			rec.Announced = rec.PhaseAt(now)
 			if rec.Announced == Probing {
 				closeRecord(rec)
+				// This update announces the close (probing→healthy):
+				// left at probing, the next update of the account
+				// announced it again (review 39h).
+				rec.Announced = rec.PhaseAt(now)
 			}
 		}
 	case r.Release && r.Cool != ScopeAccount:
