@@ -183,6 +183,7 @@
     tail: '→ guarded tail',
     stop: '■ stop: the client got this answer',
   };
+  const streamBegunStop = '■ stop: the stream had begun — the client kept the text sent before this failure, then got an SSE error event';
 
   function pathList(d) {
     return el('ol', { class: 'path' }, d.attempts.map((a) => el('li', { class: 'after-' + safeClass(a.action) },
@@ -300,6 +301,9 @@
 
     function renderDecision(d) {
       const total = Math.max(d.ms, 0.001);
+      // A stream answered 2xx that did not end ok had begun: its client kept
+      // the text before the failure, then got an SSE error event.
+      const begun = d.stream && d.status >= 200 && d.status < 300 && d.outcome !== 'ok';
       const meta = el('dl', { class: 'meta' },
         el('dt', null, 'Route'), el('dd', null, d.route + ' (' + d.strategy + (d.stream ? ', stream' : '') + ')'),
         el('dt', null, 'Outcome'), el('dd', null, el('span', { class: 'outcome o-' + safeClass(d.outcome) }, d.outcome), ' · HTTP ' + d.status, d.class ? ' · ' : '', d.class ? badge(d.class) : ''),
@@ -331,7 +335,8 @@
             el('div', { class: 'track', 'aria-hidden': 'true' }, bar),
             el('span', null, 'started +' + fmtMS(start) + ', took ' + fmtMS(a.ms) + (a.ttfb_ms ? ', first byte ' + fmtMS(a.ttfb_ms) : ''))),
           flags.length ? el('div', { class: 'flags' }, flags.join(' · ')) : null,
-          el('div', { class: 'action a-' + safeClass(a.action) }, actionText[a.action] || a.action));
+          el('div', { class: 'action a-' + safeClass(a.action) },
+            a.action === 'stop' && begun ? streamBegunStop : actionText[a.action] || a.action));
       }));
       const out = [
         el('div', { class: 'detail-head' }, el('h2', { id: 'detail-h', tabindex: '-1' }, 'Request ', el('code', null, d.id)), closeButton()),
