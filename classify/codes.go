@@ -110,6 +110,10 @@ func init() {
 		"missingparameter": badInput, "missing_parameter": badInput, // Volcengine Ark's MissingParameter, and its snake_case spelling
 		"invalidargumenterror": badInput, "invalidimageurl": badInput, // Ark: InvalidArgumentError.UnknownRole, InvalidImageURL.EmptyURL
 		"outofcontexterror": strongCode(ContextLength), // Ark: "Total tokens of image and text exceed max message tokens."
+		// Jina's embeddings API, in its FastAPI detail object: "Input text
+		// exceeds the model's maximum of 8194 tokens. Use 'truncate: true' …"
+		// (one text over the model's window; a batch's cap is another code).
+		"input_token_limit_exceeded": strongCode(ContextLength),
 		// OpenAI's ResponseError codes (a Responses response.failed carries
 		// them inside a 200, where bad input would otherwise default to the
 		// provider's failure): the request's image, the provider's policy,

@@ -46,7 +46,9 @@ func (ts *textScan) metricPeriod() (long, short bool) {
 // windowPeriod reads the window a limit is counted over where a message
 // names it as "<N requests|tokens> in <duration> window" (LocalAI's per-user
 // quota rules, "60/60 requests in 1m window"; Go rate limiters, "100
-// requests in 1m0s window"): long for a day or more,
+// requests in 1m0s window") or as "per <duration>" in a limiter's seconds
+// form (GitHub Models: "Rate limit of 50 per 86400s exceeded for
+// UserByModelByDay", "… of 10 per 60s …"): long for a day or more,
 // short under an hour, neither for an hour's or hours' window (a plan's
 // five-hour window and an hourly reset mean different things), for none,
 // or where the client sent the words. Units are read in lower case only,
@@ -68,28 +70,74 @@ func (ts *textScan) windowPeriod() (long, short bool) {
 			if d <= 0 {
 				continue
 			}
-			if len(ts.req) > 0 {
-				// The words before the window too ("60/60 requests in 1m
-				// window"): a prompt's "1m window" is not the count.
-				if ts.checks >= maxEchoChecks {
-					ts.echo = true
-					return false, false
-				}
-				ts.checks++
-				if echoed(ts.req, t[max(0, s-windowLead):off]) {
-					ts.echo = true
-					continue
-				}
+			long, short, stop := ts.windowLength(t, s, off, d)
+			if long || short || stop {
+				return long, short
 			}
-			switch {
-			case d >= 24*time.Hour:
-				return true, false
-			case d < time.Hour:
-				return false, true
+		}
+		for off := 0; ; {
+			k := indexFold(t[off:], "per ")
+			if k < 0 {
+				break
+			}
+			k += off
+			off = k + len("per ")
+			if k > 0 && wordTab[t[k-1]] == 1 {
+				continue // "upper 60s", not a period
+			}
+			e, d := secondsAfter(t, off)
+			if d <= 0 {
+				continue
+			}
+			long, short, stop := ts.windowLength(t, k, e, d)
+			if long || short || stop {
+				return long, short
 			}
 		}
 	}
 	return false, false
+}
+
+// windowLength files a window of length d read in t[s:e]: long for a day
+// or more, short under an hour; stop where the echo checks ran out (the
+// window is then no evidence at all). A window whose words, with what
+// precedes them, the client sent is skipped.
+func (ts *textScan) windowLength(t []byte, s, e int, d time.Duration) (long, short, stop bool) {
+	if len(ts.req) > 0 {
+		// The words before the window too ("60/60 requests in 1m
+		// window"): a prompt's "1m window" is not the count.
+		if ts.checks >= maxEchoChecks {
+			ts.echo = true
+			return false, false, true
+		}
+		ts.checks++
+		if echoed(ts.req, t[max(0, s-windowLead):e]) {
+			ts.echo = true
+			return false, false, false
+		}
+	}
+	switch {
+	case d >= 24*time.Hour:
+		return true, false, false
+	case d < time.Hour:
+		return false, true, false
+	}
+	return false, false, false
+}
+
+// secondsAfter reads the duration that starts at t[s] in a limiter's
+// seconds form, Go's compact form ending in seconds ("60s", "86400s",
+// "1m0s", "24h0m0s"), up to the word's end: where it ends and its length, 0
+// for none. "per 1m tokens" (a million) and "per 1k" are no durations.
+func secondsAfter(t []byte, s int) (int, time.Duration) {
+	e := s
+	for e < len(t) && (t[e] >= 'a' && t[e] <= 'z' || t[e] >= '0' && t[e] <= '9' || t[e] == '.') {
+		e++
+	}
+	if e == s || t[s] < '0' || t[s] > '9' || t[e-1] != 's' || (e < len(t) && wordTab[t[e]] == 1) {
+		return 0, 0
+	}
+	return e, durationBytes(t[s:e])
 }
 
 // windowLead is how much of what precedes a window's duration its echo

@@ -139,6 +139,12 @@ var requestPhrases = []phrase{
 	// to 1048576".
 	{a: "input token count", b: "supports up to", gap: 60, class: ContextLength, notRate: true},
 	{a: "prompt token count", b: "exceeds", gap: 60, class: ContextLength, notRate: true},
+	// One text of an embeddings request over the model's window (Jina:
+	// "Input text exceeds the model's maximum of 8194 tokens. Use 'truncate:
+	// true' …"), before the bad-input "maximum of"; a batch's token cap
+	// ("tokens per submitted batch") is the overflow above, a length in
+	// characters names no tokens, and a throttle's wording stays its own.
+	{a: "input text exceeds", b: "tokens", gap: 48, class: ContextLength, notRate: true, clause: true},
 	// IBM's: "input tokens (35000) plus prefix length (0) must be < 4096",
 	// the prompt compared with the window.
 	{a: "input tokens", b: "must be <", gap: 48, class: ContextLength, notRate: true},

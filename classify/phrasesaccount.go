@@ -97,6 +97,10 @@ var accountPhrases = []phrase{
 	{a: "authentication failed", class: Auth},
 	{a: "authentication error", class: Auth},       // Cloudflare's 10000 "Authentication error", as a 403
 	{a: "authentication is disabled", class: Auth}, // Azure: "Key based authentication is disabled for this resource"
+	// Cloudflare's 10001 for a bad or revoked API token, as a 400: "Unable
+	// to authenticate request" (its numeric codes are not read). Not "unable
+	// to authenticate with" a server the client's connector names.
+	{a: "unable to authenticate request", class: Auth, notClient: true},
 	// OCI's one 404 for a missing IAM policy and a missing model alike
 	// ("Authorization failed or requested resource not found."): never a bad
 	// key, so not auth; the endpoint's, as its 404 says.

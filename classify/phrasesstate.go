@@ -126,6 +126,10 @@ var statePhrases = []phrase{
 	// logprobs from this model", a 403): the next target may; not "not
 	// allowed to sample from this model", access to the model itself.
 	{a: "not allowed to request", b: "from this model", gap: 24, class: Unknown},
+	// The same for an operation this model does not serve ("You are not
+	// allowed to generate embeddings from this model", a 403 for a chat
+	// model on /v1/embeddings): the door the client chose, not access.
+	{a: "not allowed to generate", b: "from this model", gap: 24, class: Unknown},
 	{a: "not allowed to access", class: Forbidden},
 	{a: "no permission to access", class: Forbidden},
 	// The account must be verified first (Anthropic's 400: "Identity

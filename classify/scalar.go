@@ -121,6 +121,16 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			if str && (eq(last, "error") || eq(last, "message") || eq(last, "msg")) {
 				f.addText(v)
 			}
+			// A code beside the detail object's message (Jina: {"detail":
+			// {"message":"Input text exceeds …","code":"INPUT_TOKEN_LIMIT_EXCEEDED"}}),
+			// read as the answer's code where it has none at the top, and
+			// only one the tables settle that is no bad-input one (words
+			// and structure prove bad input, as for a flat envelope's reason).
+			if str && eq(last, "code") && len(f.topCode) == 0 {
+				if r, _, ok := lookupCode(srcCode, v); ok && !r.badInput {
+					f.topCode = v
+				}
+			}
 			return
 		case "incomplete_details": // Responses API: {"status":"incomplete","incomplete_details":{"reason":"content_filter"}}
 			if eq(last, "reason") && eq(v, "content_filter") {
