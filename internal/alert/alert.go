@@ -34,7 +34,7 @@ type failedMetrics interface {
 // (no webhook) but still de-duplicates, counts and logs.
 type Config struct {
 	Webhook     string        // "" disables sending (alerts are still counted and logged)
-	MinInterval time.Duration // 0 means 1h; a negative value sends every verdict (alerts.min_interval: 0)
+	MinInterval time.Duration // 0 means 1h; a negative value sends every verdict (alerts.min_interval: 0), maxDeliveries at once
 	Claimer     Claimer       // nil means a process-local LocalClaimer
 	Client      *http.Client  // nil means a client with a 10s timeout that follows no redirects
 	Logger      *slog.Logger  // nil means slog.Default()
@@ -70,6 +70,8 @@ type Notifier struct {
 	once     sync.Once
 	delivery sync.WaitGroup
 
+	slots chan struct{} // with no interval: one per alert being delivered (maxDeliveries)
+
 	mu      sync.Mutex
 	pending map[string]*tally // "provider\x00class" -> verdicts since the last alert
 }
@@ -83,6 +85,7 @@ type event struct {
 type tally struct {
 	firstSeen time.Time
 	count     int
+	evidence  string // the last verdict's (an alert sent with no interval for verdicts held back)
 }
 
 // New starts a Notifier and its background goroutine; Close stops it.
@@ -123,6 +126,7 @@ func New(c Config) *Notifier {
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
 		pending: make(map[string]*tally),
+		slots:   make(chan struct{}, maxDeliveries),
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	go n.run()
@@ -224,10 +228,13 @@ func (n *Notifier) handle(ev event) {
 		n.pending[key] = t
 	}
 	t.count++
+	t.evidence = ev.evidence
+	every := n.cfg.MinInterval < 0
+	won := every && n.slot() // under mu: a delivery ending reads pending under it too
 	n.mu.Unlock()
 
 	claimedAt := n.cfg.Now()
-	if !n.claim(ev) {
+	if !won && (every || !n.claim(ev)) {
 		n.log.Debug("alert suppressed", "provider", ev.provider, "class", ev.class, "evidence", ev.evidence)
 		n.alerted(ev.provider, ev.class, false)
 		return
@@ -238,6 +245,9 @@ func (n *Notifier) handle(ev event) {
 	n.mu.Unlock()
 	p := newPayload(ev, *t, n.cfg.Now())
 	if n.cfg.Webhook == "" {
+		if every {
+			<-n.slots // nothing to deliver
+		}
 		n.log.Warn("alert (no webhook configured)", "provider", p.Provider, "class", p.Class,
 			"evidence", p.Evidence, "count", p.Count, "first_seen", p.FirstSeen)
 		n.alerted(ev.provider, ev.class, false)

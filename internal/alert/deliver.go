@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -49,14 +50,46 @@ const minReattempt = time.Second
 // claimKey is the Claimer key of a provider and class.
 func claimKey(ev event) string { return "alert:" + ev.provider + ":" + ev.class }
 
-// claim asks the Claimer for the right to alert about ev's provider and class
-// for MinInterval. With no interval (negative) every verdict is its own
-// alert and nothing is claimed: a claim of no length is no claim (Redis's
-// SET NX with none would hold for ever).
-func (n *Notifier) claim(ev event) bool {
-	if n.cfg.MinInterval < 0 {
+// maxDeliveries bounds the alerts being delivered at once with no interval.
+// Each delivery holds a goroutine and a connection to the webhook through
+// its retries (a minute and more when the webhook is slow), and a provider
+// that answers every request with a quota verdict meets thousands a minute:
+// one delivery per verdict opened as many connections (review 39i).
+const maxDeliveries = 16
+
+// slot takes one of maxDeliveries, or reports that all are taken: with no
+// interval (negative) nothing is claimed — a claim of no length is no claim
+// (Redis's SET NX with none would hold for ever) — and every verdict is its
+// own alert while a slot is free. A verdict met when none is stays pending
+// and goes in the next alert for its provider and class, which the delivery
+// that frees a slot sends at once (next). The caller holds n.mu.
+func (n *Notifier) slot() bool {
+	select {
+	case n.slots <- struct{}{}:
 		return true
+	default:
+		return false
 	}
+}
+
+// next is, with no interval, what a delivery that ended sends next: the
+// verdicts of a provider and class held back meanwhile (its key), or none,
+// and then its slot is freed (under n.mu, so a verdict is either seen here
+// or finds a slot free).
+func (n *Notifier) next() (string, *tally) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for key, t := range n.pending {
+		delete(n.pending, key)
+		return key, t
+	}
+	<-n.slots
+	return "", nil
+}
+
+// claim asks the Claimer for the right to alert about ev's provider and class
+// for MinInterval (never called with no interval: slot).
+func (n *Notifier) claim(ev event) bool {
 	ctx, cancel := context.WithTimeout(n.ctx, claimTimeout)
 	defer cancel()
 	return n.cfg.Claimer.Claim(ctx, claimKey(ev), n.cfg.MinInterval)
@@ -68,7 +101,8 @@ func (n *Notifier) claim(ev event) bool {
 // being aborted.
 func (n *Notifier) release(ev event) {
 	if n.cfg.MinInterval < 0 {
-		return // nothing was claimed
+		<-n.slots // nothing was claimed: free the delivery's slot
+		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(n.ctx), claimTimeout)
 	defer cancel()
@@ -90,7 +124,17 @@ func (n *Notifier) send(ev event, t tally, p Payload, claimedAt time.Time) {
 			n.log.Warn("alert sent", "provider", p.Provider, "class", p.Class,
 				"evidence", p.Evidence, "count", p.Count, "first_seen", p.FirstSeen)
 			n.alerted(ev.provider, ev.class, true)
-			return
+			if n.cfg.MinInterval >= 0 {
+				return
+			}
+			k, pt := n.next()
+			if pt == nil {
+				return
+			}
+			key, t, ev.evidence = k, *pt, pt.evidence
+			ev.provider, ev.class, _ = strings.Cut(k, "\x00")
+			p = newPayload(ev, t, n.cfg.Now())
+			continue
 		}
 		n.log.Error("alert not delivered; its claim is released so it can be sent again", "provider", p.Provider, "class", p.Class,
 			"evidence", p.Evidence, "count", p.Count, "error", err)

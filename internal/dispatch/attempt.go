@@ -28,7 +28,11 @@ type outcome struct {
 	canceled  bool // the client went away
 	committed bool // stream bytes reached the client
 	finished  bool // the stream said the answer is complete (provider.Event.Finished)
-	status    int
+	// wentOn: content came after the stream said it was finished (a
+	// server that puts finish_reason on every chunk): its finish proves
+	// nothing, and a cut is a cut (streamEnd).
+	wentOn bool
+	status int
 	// meant is the status an error inside a 2xx stands for (inbandStatus),
 	// told to the client in place of status; 0 when none.
 	meant    int

@@ -88,6 +88,8 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		}
 		if ev.Finished {
 			o.finished = true
+		} else if ev.Content && o.finished {
+			o.wentOn = true
 		}
 		if (ev.Error || !o.committed) && w.eventFailed(e, resp, classified(&ev), ev.Error, o) {
 			return
@@ -184,13 +186,16 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 		if o.committed && w.shuttingDown() {
 			w.errorEvent(shutdownFailure())
 		}
-	case o.committed && o.finished:
+	case o.committed && o.finished && (err == io.EOF || !o.wentOn):
 		// The answer said it was finished but the end marker never came:
 		// finish promptly for the client, however the connection ended —
 		// closed, cut or stalled. Only the usage or the end marker was
 		// lost, not the answer (review 39g: a cut between OpenAI's finish
 		// chunk and its usage chunk ended a whole answer with an error
-		// event, counted against the upstream).
+		// event, counted against the upstream). Not when the answer went
+		// on after its finish reason (some OpenAI-compatible servers send
+		// one on every chunk): then only a clean end finishes it, and a
+		// cut or a stall is one (review 39i).
 		o.ok = w.end(o)
 	case err == io.EOF && o.committed:
 		// Neither a finish reason nor an end marker: the answer was cut,

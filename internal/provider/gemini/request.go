@@ -251,7 +251,15 @@ func contents(msgs []chat.Message) (*content, []content, error) {
 			parts, err = userParts(m)
 		case "assistant":
 			role = "model"
-			parts, err = modelParts(m, names)
+			base := 0 // calls already in the model content this message joins
+			if n := len(out); n > 0 && out[n-1].Role == role {
+				for _, p := range out[n-1].Parts {
+					if p.FunctionCall != nil {
+						base++
+					}
+				}
+			}
+			parts, err = modelParts(m, names, base)
 		case "tool", "function":
 			role = "user"
 			parts, at, err = responsePart(m, names)
@@ -347,13 +355,16 @@ func imageType(u string) string {
 }
 
 // callRef is what a tool message's tool_call_id names: the function, and
-// the call's position among its assistant message's calls.
+// the call's position among the calls of its model content (consecutive
+// assistant messages join one content: review 39i).
 type callRef struct {
 	name string
 	at   int
 }
 
-func modelParts(m *chat.Message, names map[string]callRef) ([]part, error) {
+// modelParts translates an assistant message whose calls follow base calls
+// of the content it joins.
+func modelParts(m *chat.Message, names map[string]callRef, base int) ([]part, error) {
 	out, err := userParts(m)
 	if err != nil {
 		return nil, err
@@ -363,7 +374,7 @@ func modelParts(m *chat.Message, names map[string]callRef) ([]part, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gemini: tool call %q: %w", tc.ID, err)
 		}
-		names[tc.ID] = callRef{name: tc.Function.Name, at: i}
+		names[tc.ID] = callRef{name: tc.Function.Name, at: base + i}
 		p := part{FunctionCall: &functionCall{Name: tc.Function.Name, Args: args}}
 		if i == 0 {
 			p.ThoughtSignature = SkipSignature
