@@ -18,7 +18,7 @@ func TestTranslateClaudeCodeShapes(t *testing.T) {
 		"context_management":{"edits":[{"type":"clear_thinking_20251015","keep":"all"}]},
 		"messages":[{"role":"user","content":"hi"},
 			{"role":"system","content":[{"type":"text","text":"# Environment","cache_control":{"type":"ephemeral"}}]},
-			{"role":"assistant","content":"hello"},{"role":"user","content":"go on"}]}`
+			{"role":"assistant","content":"hello"}]}`
 	tr, err := Translate([]byte(body))
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func TestTranslateClaudeCodeShapes(t *testing.T) {
 	if err := json.Unmarshal(tr.Body, &out); err != nil {
 		t.Fatal(err)
 	}
-	want := [][2]string{{"system", "You are Claude Code."}, {"user", "hi"}, {"system", "# Environment"}, {"assistant", "hello"}, {"user", "go on"}}
+	want := [][2]string{{"system", "You are Claude Code."}, {"user", "hi"}, {"system", "# Environment"}, {"assistant", "hello"}}
 	if len(out.Messages) != len(want) {
 		t.Fatalf("messages %s", tr.Body)
 	}

@@ -27,8 +27,9 @@
 //	messages                   kept; roles user and assistant, and system
 //	                           (a mid-conversation system message, in place)
 //	  a last assistant turn
-//	  with text (a prefill)    refused (Claude writes on from it; other
-//	                           vendors answer a new turn; request.go)
+//	  with text                kept as the last assistant message (Claude
+//	                           writes on from it; other vendors answer a
+//	                           new turn: docs/doors.md)
 //	  text blocks              kept (citations, cache_control dropped)
 //	  image (base64, url)      kept as image_url (base64 as a data: URL);
 //	                           source type file refused

@@ -246,29 +246,10 @@ func translate(in *inRequest) (*outRequest, error) {
 		}
 		out.Messages = append(out.Messages, ms...)
 	}
-	if err := prefill(in, out); err != nil {
-		return nil, err
-	}
 	if err := tools(in, out); err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-// prefill refuses a conversation that ends with an assistant turn of text
-// (a prefill): Claude writes on from that text and answers only the rest,
-// where OpenAI and Gemini answer a new turn, which the client would append
-// to its prefill ("{" followed by a whole JSON object). Only an Anthropic
-// target serves it (docs/doors.md).
-func prefill(in *inRequest, out *outRequest) error {
-	last := out.Messages[len(out.Messages)-1]
-	if in.Messages[len(in.Messages)-1].Role != "assistant" || last.Role != "assistant" || len(last.ToolCalls) > 0 {
-		return nil
-	}
-	if s, _ := last.Content.(string); strings.TrimSpace(s) == "" {
-		return nil
-	}
-	return unsupported(fmt.Sprintf("messages.%d", len(in.Messages)-1), "a final assistant turn (a prefill, which Claude continues and other vendors answer with a new turn)")
 }
 
 // present reports whether a member holds something other than null.

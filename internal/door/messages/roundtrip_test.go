@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -33,11 +32,6 @@ func TestRoundTrip(t *testing.T) {
 				t.Skip("an answer tool of Detour's own")
 			}
 			tr, err := Translate(f.Want)
-			if e, ok := err.(*Error); ok && e.Unsupported && strings.Contains(e.Message, "prefill") {
-				// A final assistant turn: only an Anthropic target, which
-				// gets the body as sent, serves it (review 39d).
-				t.Skip("a prefill")
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
