@@ -248,3 +248,10 @@ func Replace(b []byte, start, end int, v []byte) []byte {
 	out = append(out, v...)
 	return append(out, b[end:]...)
 }
+
+// Set reports whether a raw member holds a value: present (not empty nor
+// white space) and not null.
+func Set(v []byte) bool {
+	v = bytes.TrimSpace(v)
+	return len(v) > 0 && !bytes.Equal(v, []byte("null"))
+}

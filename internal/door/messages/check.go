@@ -57,7 +57,7 @@ func CheckScanned(body []byte) *Error {
 		}
 	}
 	switch name, isString := rawjson.String(bytes.TrimSpace(model)); {
-	case !present(model):
+	case !rawjson.Set(model):
 		return invalid("model", "Field required")
 	case !isString:
 		return invalid("model", "want a string")
@@ -136,7 +136,7 @@ func kindOf(v []byte) string {
 // checkMaxTokens requires a JSON number that is a whole number ≥ 1.
 func checkMaxTokens(raw json.RawMessage) *Error {
 	raw = bytes.TrimSpace(raw)
-	if !present(raw) {
+	if !rawjson.Set(raw) {
 		return invalid("max_tokens", "Field required")
 	}
 	if c := raw[0]; c != '-' && (c < '0' || c > '9') {
@@ -158,7 +158,7 @@ func checkMaxTokens(raw json.RawMessage) *Error {
 // user, assistant or system and a string or list content.
 func checkMessages(raw json.RawMessage) *Error {
 	raw = bytes.TrimSpace(raw)
-	if !present(raw) {
+	if !rawjson.Set(raw) {
 		return invalid("messages", "Field required")
 	}
 	if raw[0] != '[' {
@@ -188,7 +188,7 @@ func checkMessages(raw json.RawMessage) *Error {
 			}
 		}
 		switch r, isString := rawjson.String(role); {
-		case !present(role):
+		case !rawjson.Set(role):
 			return invalid(field+".role", "Field required")
 		case !isString:
 			return invalid(field+".role", "want a string, got %s", jsonKindOf(role))
@@ -197,7 +197,7 @@ func checkMessages(raw json.RawMessage) *Error {
 		}
 		c := bytes.TrimSpace(content)
 		switch {
-		case !present(c):
+		case !rawjson.Set(c):
 			return invalid(field+".content", "Field required")
 		case c[0] != '"' && c[0] != '[':
 			return invalid(field+".content", "want a string or a list of content blocks, got %s", jsonKindOf(c))

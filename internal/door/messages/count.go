@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // ImageTokens is what Estimate counts for one image: Anthropic's documented
@@ -31,7 +33,7 @@ func Estimate(body []byte) (int, error) {
 // estimate is Estimate of a request already decoded.
 func estimate(in *inRequest) (int, error) {
 	n, images := 0, 0
-	if present(in.System) {
+	if rawjson.Set(in.System) {
 		s, err := system(in.System)
 		if err != nil {
 			return 0, err
@@ -74,7 +76,7 @@ func countBlocks(blocks []inBlock, depth int) (n, images int, err error) {
 				n += len(*b.Thinking)
 			}
 		case "tool_result":
-			if depth > 0 || !present(b.Content) {
+			if depth > 0 || !rawjson.Set(b.Content) {
 				continue
 			}
 			inner, s, err := content("tool_result.content", b.Content)

@@ -3,6 +3,8 @@ package messages
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // outFormat is the canonical response_format the door writes for
@@ -33,13 +35,13 @@ const formatName = "output"
 // an object schema, or the format under both names, is malformed.
 func responseFormat(in *inRequest) (*outFormat, error) {
 	raw, field := in.OutputFormat, "output_format"
-	if in.OutputConfig != nil && present(in.OutputConfig.Format) {
-		if present(raw) {
+	if in.OutputConfig != nil && rawjson.Set(in.OutputConfig.Format) {
+		if rawjson.Set(raw) {
 			return nil, invalid("output_format", "give the format once: output_config.format (output_format is its older name)")
 		}
 		raw, field = in.OutputConfig.Format, "output_config.format"
 	}
-	if !present(raw) {
+	if !rawjson.Set(raw) {
 		return nil, nil
 	}
 	var f struct {
@@ -52,7 +54,7 @@ func responseFormat(in *inRequest) (*outFormat, error) {
 	if f.Type != "json_schema" {
 		return nil, unsupported(field+".type", "structured output of type %q", f.Type)
 	}
-	if s := bytes.TrimSpace(f.Schema); !present(s) || s[0] != '{' {
+	if s := bytes.TrimSpace(f.Schema); !rawjson.Set(s) || s[0] != '{' {
 		return nil, invalid(field+".schema", "want a JSON Schema object")
 	}
 	return &outFormat{Type: "json_schema", JSONSchema: outJSONSchema{Name: formatName, Schema: f.Schema}}, nil

@@ -208,7 +208,7 @@ func translate(in *inRequest) (*outRequest, error) {
 		v    json.RawMessage
 	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"thread", in.Thread},
 		{"compaction", in.Compaction}} {
-		if present(f.v) {
+		if rawjson.Set(f.v) {
 			return nil, unsupported(f.name, "%s", f.name)
 		}
 	}
@@ -252,12 +252,6 @@ func translate(in *inRequest) (*outRequest, error) {
 	return out, nil
 }
 
-// present reports whether a member holds something other than null.
-func present(v json.RawMessage) bool {
-	v = bytes.TrimSpace(v)
-	return len(v) > 0 && !bytes.Equal(v, []byte("null"))
-}
-
 // decodeError turns a json error into an *Error naming the field.
 func decodeError(prefix string, err error) *Error {
 	var te *json.UnmarshalTypeError
@@ -296,7 +290,7 @@ func jsonKind(k string) string {
 // system reads "system": a string or a list of text blocks (cache_control
 // and citations dropped), joined by newlines.
 func system(raw json.RawMessage) (string, error) {
-	if !present(raw) {
+	if !rawjson.Set(raw) {
 		return "", nil
 	}
 	blocks, s, err := content("system", raw)
@@ -322,7 +316,7 @@ func system(raw json.RawMessage) (string, error) {
 // content decodes a string-or-blocks member: blocks is nil for a string.
 func content(field string, raw json.RawMessage) (blocks []inBlock, s string, err error) {
 	raw = bytes.TrimSpace(raw)
-	if !present(raw) {
+	if !rawjson.Set(raw) {
 		return nil, "", invalid(field, "Field required")
 	}
 	if raw[0] == '"' {

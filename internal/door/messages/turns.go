@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // message translates messages[i] into one or more canonical messages.
@@ -16,7 +17,7 @@ func message(i int, m *inMessage) ([]outMessage, error) {
 		// A mid-conversation system message (Claude Code sends one after
 		// the first user turn): a system message at the same place. Like
 		// every message it has content (as Check says).
-		if !present(m.Content) {
+		if !rawjson.Set(m.Content) {
 			return nil, invalid(field+".content", "Field required")
 		}
 		s, err := system(m.Content)
@@ -136,7 +137,7 @@ func toolResult(field string, b *inBlock) (outMessage, []chat.Part, error) {
 	}
 	var texts []string
 	var images []chat.Part
-	if present(b.Content) {
+	if rawjson.Set(b.Content) {
 		blocks, s, err := content(field+".content", b.Content)
 		if err != nil {
 			return outMessage{}, nil, err
@@ -225,7 +226,7 @@ func toolUse(field string, b *inBlock) (chat.ToolCall, error) {
 		return chat.ToolCall{}, invalid(field+".name", "Field required")
 	}
 	args := "{}"
-	if present(b.Input) {
+	if rawjson.Set(b.Input) {
 		in := bytes.TrimSpace(b.Input)
 		if in[0] != '{' {
 			return chat.ToolCall{}, invalid(field+".input", "want an object")
@@ -250,7 +251,7 @@ func tools(in *inRequest, out *outRequest) error {
 			return invalid(f+".name", "Field required")
 		}
 		schema := bytes.TrimSpace(t.InputSchema)
-		if !present(schema) {
+		if !rawjson.Set(schema) {
 			return invalid(f+".input_schema", "Field required")
 		}
 		if schema[0] != '{' {

@@ -44,7 +44,7 @@ type inPart struct {
 // An additional_tools item's tools join ts (tools.go); a function_call
 // carrying a namespace names the flattened function.
 func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
-	if !isSet(raw) {
+	if !rawjson.Set(raw) {
 		return nil, invalid("input", "input is required")
 	}
 	if s, ok := stringOf(raw); ok {
@@ -59,7 +59,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 		param := fmt.Sprintf("input[%d]", i)
 		switch it.Type {
 		case "", "message":
-			if it.Type == "" && it.Role == "" && isSet(it.ID) {
+			if it.Type == "" && it.Role == "" && rawjson.Set(it.ID) {
 				return nil, itemReferenceError(param) // OpenAI's schema lets a reference leave out its type
 			}
 			m, err := message(param, it)
@@ -164,7 +164,7 @@ func message(param string, it item) (chat.Message, error) {
 // toolOutput reads a function_call_output's output: a string, or a list of
 // input_text parts (joined).
 func toolOutput(param string, raw json.RawMessage) (string, error) {
-	if !isSet(raw) {
+	if !rawjson.Set(raw) {
 		return "", nil
 	}
 	if s, ok := stringOf(raw); ok {

@@ -138,7 +138,7 @@ func Translate(body []byte) (*Request, error) {
 		// as OpenAI's does when none were asked for (docs/doors.md).
 		return nil, unsupported("include", "include %q: a translated answer carries no log-probabilities (Detour does not translate them back); only a target that serves the Responses API itself (responses: true) can answer it", logprobsInclude)
 	}
-	if isSet(w.Metadata) && bytes.TrimSpace(w.Metadata)[0] != '{' {
+	if rawjson.Set(w.Metadata) && bytes.TrimSpace(w.Metadata)[0] != '{' {
 		// Echoed as is in the response, where the SDKs read a map.
 		return nil, invalid("metadata", "metadata: want an object")
 	}
@@ -156,7 +156,7 @@ func Translate(body []byte) (*Request, error) {
 		// response.completed event carries it.
 		out.StreamOptions = &chat.StreamOptions{IncludeUsage: true}
 	}
-	if isSet(w.Instructions) {
+	if rawjson.Set(w.Instructions) {
 		var s string
 		if err := json.Unmarshal(w.Instructions, &s); err != nil {
 			return nil, invalid("instructions", "instructions: want a string")
@@ -288,7 +288,7 @@ func isReference(it []byte) bool {
 	if t, ok := rawjson.String(typ); ok {
 		return t == "item_reference"
 	}
-	return !isSet(typ) && !isSet(role) && isSet(id)
+	return !rawjson.Set(typ) && !rawjson.Set(role) && rawjson.Set(id)
 }
 
 // boolOf is the JSON literal v as a *bool; nil for anything else.
@@ -309,11 +309,11 @@ func refuseState(w *wireRequest) *Error {
 		return stateful("store", "\"store\": true")
 	case w.PreviousResponseID != nil && *w.PreviousResponseID != "":
 		return stateful("previous_response_id", "\"previous_response_id\"")
-	case isSet(w.Conversation):
+	case rawjson.Set(w.Conversation):
 		return stateful("conversation", "\"conversation\"")
 	case w.Background != nil && *w.Background:
 		return stateful("background", "\"background\": true")
-	case isSet(w.Prompt):
+	case rawjson.Set(w.Prompt):
 		return stateful("prompt", "a stored \"prompt\"")
 	}
 	return nil
@@ -322,7 +322,7 @@ func refuseState(w *wireRequest) *Error {
 // translateToolChoice maps "auto" | "none" | "required" |
 // {"type":"function","name":…} to chat's tool_choice.
 func translateToolChoice(raw json.RawMessage) (json.RawMessage, error) {
-	if !isSet(raw) {
+	if !rawjson.Set(raw) {
 		return nil, nil
 	}
 	var s string
@@ -354,7 +354,7 @@ func translateToolChoice(raw json.RawMessage) (json.RawMessage, error) {
 // reasoning_effort, which OpenAI targets honour and the Anthropic and Gemini
 // adapters ignore. reasoning.summary is dropped.
 func reasoningEffort(raw json.RawMessage) (string, error) {
-	if !isSet(raw) {
+	if !rawjson.Set(raw) {
 		return "", nil
 	}
 	var r struct {
@@ -373,7 +373,7 @@ func reasoningEffort(raw json.RawMessage) (string, error) {
 // json_object → json_object, json_schema {name, schema, strict,
 // description} → json_schema {json_schema: {...}}.
 func responseFormat(raw json.RawMessage) (json.RawMessage, error) {
-	if !isSet(raw) {
+	if !rawjson.Set(raw) {
 		return nil, nil
 	}
 	var t struct {
@@ -397,7 +397,7 @@ func responseFormat(raw json.RawMessage) (json.RawMessage, error) {
 	case "json_object":
 		return json.RawMessage(`{"type":"json_object"}`), nil
 	case "json_schema":
-		if f.Name == "" || !isSet(f.Schema) {
+		if f.Name == "" || !rawjson.Set(f.Schema) {
 			return nil, invalid("text.format", "text.format: json_schema needs a name and a schema")
 		}
 		type schema struct {
@@ -416,14 +416,8 @@ func responseFormat(raw json.RawMessage) (json.RawMessage, error) {
 	}
 }
 
-// isSet reports whether a member is present and not null.
-func isSet(m json.RawMessage) bool {
-	m = bytes.TrimSpace(m)
-	return len(m) > 0 && !bytes.Equal(m, []byte("null"))
-}
-
 func nonNull(m json.RawMessage) json.RawMessage {
-	if !isSet(m) {
+	if !rawjson.Set(m) {
 		return nil
 	}
 	return m

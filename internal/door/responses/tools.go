@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Tools for translated targets (docs/doors.md, "OpenAI Responses", Request). Chat
@@ -64,7 +65,7 @@ type toolSet struct {
 
 // add translates the tools in raw (a JSON list), found at param.
 func (ts *toolSet) add(raw json.RawMessage, param string) error {
-	if !isSet(raw) {
+	if !rawjson.Set(raw) {
 		return nil
 	}
 	var list []json.RawMessage

@@ -334,14 +334,8 @@ func (r *Request) Unanswerable() error {
 	if slices.Contains(r.Modalities, "audio") {
 		return errors.New("chat: modalities: audio output does not translate")
 	}
-	if isSet(r.WebSearchOptions) {
+	if rawjson.Set(r.WebSearchOptions) {
 		return errors.New("chat: web_search_options: web search does not translate")
 	}
 	return nil
-}
-
-// isSet reports whether a member is present and not null.
-func isSet(m json.RawMessage) bool {
-	m = bytes.TrimSpace(m)
-	return len(m) > 0 && !bytes.Equal(m, []byte("null"))
 }
