@@ -77,11 +77,27 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.end(in) // the body is kept for failover until the request ends
-	st := in.st
-	if st.Dispatcher.ServesNative(in.model, dispatch.APIMessages) {
-		s.messagesNativeFirst(w, r, in)
-		return
+	// The call is made ready in a function of its own, whose frame is gone
+	// before the call runs: a relayed stream stays parked under this one
+	// (TestDoorStreamHandlerStackStays8KiB; docs/benchmarks.md, "Round 6").
+	var call *dispatch.Call
+	if in.st.Dispatcher.ServesNative(in.model, dispatch.APIMessages) {
+		call = s.messagesNativeFirst(w, r, in)
+	} else {
+		call = s.messagesTranslated(w, r, in)
 	}
+	if call != nil {
+		// A whole answer is translated at its attempt, so one the door
+		// cannot express fails over (dispatch.Call.Whole); an Anthropic
+		// target's answer comes in its own words.
+		call.Whole = func(b []byte) ([]byte, error) { return messages.Answer(b, call.Model) }
+		s.do(w, r, messagesFront, in, call)
+	}
+}
+
+// messagesTranslated makes ready a Messages request whose route begins
+// with a target that needs it translated, or answers it and returns nil.
+func (s *Server) messagesTranslated(w http.ResponseWriter, r *http.Request, in *admitted) *dispatch.Call {
 	var (
 		tr      messages.Translated
 		err, ce error
@@ -108,52 +124,53 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		}
 		return len(tr.Body) + copied(nat, in.body)
 	}) {
-		return
+		return nil
 	}
 	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, nat)}
 	if err != nil {
 		if ce != nil {
 			anthropicError(w, http.StatusBadRequest, ce.Error())
-			return
+			return nil
 		}
 		call.Native.Untranslated = err.Error()
 	} else {
 		call.Body = tr.Body
 	}
 	if !s.begin(w, r, messagesFront, in, call) {
-		return
+		return nil
 	}
 	if call.Stream {
 		out := newMessagesOutput(w, call.ID, call.Model)
 		out.inputTokens = tr.InputTokens // estimated by the same decode as the translation
 		call.Out = out
 	}
-	s.messagesDo(w, r, in, call)
+	return call
 }
 
-// messagesNativeFirst serves a Messages request whose route begins with a
+// messagesNativeFirst makes ready a Messages request whose route begins with a
 // target that serves the Messages API as is: that target judges the
 // request's details itself, so the door refuses only a body that is not a
 // Messages request at all (messages.CheckScanned, a scan of a body the
 // front already checked), and leaves the translation other targets need to
 // the walk (dispatch.Native.Translate): a request the first target answers
 // is never translated. Translating a coding agent's 160 KB request cost
-// ~7 ms of CPU (docs/benchmarks.md, "Large requests").
-func (s *Server) messagesNativeFirst(w http.ResponseWriter, r *http.Request, in *admitted) {
+// ~7 ms of CPU (docs/benchmarks.md, "Large requests"). It returns nil when
+// it answered the client itself.
+func (s *Server) messagesNativeFirst(w http.ResponseWriter, r *http.Request, in *admitted) *dispatch.Call {
 	nat := in.body
 	if messages.MayHoldUnsigned(in.body) && !s.translate(w, messagesFront, in, func() int {
 		nat = messages.DropUnsigned(in.body)
 		return copied(nat, in.body)
 	}) {
-		return
+		return nil
 	}
 	if e := messages.CheckScanned(in.body); e != nil {
 		anthropicError(w, http.StatusBadRequest, e.Error())
-		return
+		return nil
 	}
 	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, nat)}
 	if !s.begin(w, r, messagesFront, in, call) {
-		return
+		return nil
 	}
 	var out *messagesOutput
 	if call.Stream {
@@ -167,15 +184,7 @@ func (s *Server) messagesNativeFirst(w http.ResponseWriter, r *http.Request, in 
 		}
 		return tr.Body, err
 	}
-	s.messagesDo(w, r, in, call)
-}
-
-// messagesDo runs a Messages call. A whole answer is translated at its
-// attempt, so one the door cannot express fails over (dispatch.Call.Whole);
-// an Anthropic target's answer comes in its own words.
-func (s *Server) messagesDo(w http.ResponseWriter, r *http.Request, in *admitted, call *dispatch.Call) {
-	call.Whole = func(b []byte) ([]byte, error) { return messages.Answer(b, call.Model) }
-	s.do(w, r, messagesFront, in, call)
+	return call
 }
 
 // countTokens answers POST /v1/messages/count_tokens: exactly, from the

@@ -25,12 +25,26 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.end(a) // the body is kept for failover until the request ends
+	// The call is made ready in a function of its own, whose frame is gone
+	// before the call runs: a relayed stream stays parked under this one
+	// (TestDoorStreamHandlerStackStays8KiB; docs/benchmarks.md, "Round 6").
 	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: "responses",
 		Native: &dispatch.Native{API: "responses", Body: a.body}}
+	var ready bool
 	if a.st.Dispatcher.ServesNative(a.model, "responses") {
-		s.responsesNativeFirst(w, r, d, a, call)
-		return
+		ready = s.responsesNativeFirst(w, r, d, a, call)
+	} else {
+		ready = s.responsesTranslated(w, r, d, a, call)
 	}
+	if ready {
+		s.do(w, r, d, a, call)
+	}
+}
+
+// responsesTranslated makes call ready for a route that begins with a
+// target that needs the request translated, or answers the client and
+// returns false.
+func (s *Server) responsesTranslated(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) bool {
 	echo := &responses.Echo{}
 	var (
 		req *responses.Request
@@ -43,7 +57,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		}
 		return len(req.Chat)
 	}) {
-		return
+		return false
 	}
 	if err == nil {
 		call.Body, echo = req.Chat, &req.Echo
@@ -56,10 +70,10 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		// begins with a target serving Responses as is goes to
 		// responsesNativeFirst): what it refuses is refused.
 		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, clientMessage(e.Message), clientMessage(e.Param)))
-		return
+		return false
 	}
 	if !s.begin(w, r, d, a, call) {
-		return
+		return false
 	}
 	created := time.Now().Unix()
 	if call.Stream {
@@ -69,10 +83,10 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	// express fails over (dispatch.Call.Whole); a responses: true target's
 	// answer comes in its own words.
 	call.Whole = func(b []byte) ([]byte, error) { return responses.FromCompletion(b, echo, created) }
-	s.do(w, r, d, a, call)
+	return true
 }
 
-// responsesNativeFirst serves a Responses request whose route begins with
+// responsesNativeFirst makes call ready for a Responses request whose route begins with
 // a target that serves the Responses API as is (responses: true): that
 // target judges the request itself, so the door refuses only what needs
 // stored state (responses.Stateful, a scan of the top level) and leaves the
@@ -80,14 +94,14 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 // which makes it, and the echo a translated answer repeats, only when it
 // reaches one. A request the first target answers is never translated:
 // Codex's 160 KB requests cost the door ~7 ms each (docs/benchmarks.md,
-// "Large requests").
-func (s *Server) responsesNativeFirst(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) {
+// "Large requests"). It returns false when it answered the client itself.
+func (s *Server) responsesNativeFirst(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) bool {
 	if e := responses.Stateful(a.body); e != nil {
 		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, clientMessage(e.Message), clientMessage(e.Param)))
-		return
+		return false
 	}
 	if !s.begin(w, r, d, a, call) {
-		return
+		return false
 	}
 	created := time.Now().Unix()
 	var out *responsesOutput
@@ -108,7 +122,7 @@ func (s *Server) responsesNativeFirst(w http.ResponseWriter, r *http.Request, d 
 		return req.Chat, nil
 	}
 	call.Whole = func(b []byte) ([]byte, error) { return responses.FromCompletion(b, echo, created) }
-	s.do(w, r, d, a, call)
+	return true
 }
 
 // responsesOutput is the dispatch.Output of a /v1/responses stream: the
