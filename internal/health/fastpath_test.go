@@ -13,9 +13,9 @@ type asStore struct{ Store }
 
 // The memory store is read in place (View, a success's Report); what a
 // Tracker says is the same as through the Store interface: every status,
-// every transition, for routes of up to and past viewOnStack endpoints.
+// every transition, for routes of up to and past viewPooled endpoints.
 func TestMemoryFastPathSaysWhatTheStoreSays(t *testing.T) {
-	for _, n := range []int{1, 3, viewOnStack, viewOnStack + 1, 20} {
+	for _, n := range []int{1, 3, viewPooled, viewPooled + 1, 20} {
 		keys := make([]Key, n)
 		for i := range keys {
 			keys[i] = Key{fmt.Sprintf("t%d", i), fmt.Sprintf("p%d", i%3)}

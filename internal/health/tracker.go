@@ -3,6 +3,7 @@ package health
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -91,9 +92,13 @@ func (t *Tracker) View(ctx context.Context, keys []Key) []Status {
 		return out
 	}
 	var recs []Record
-	if m, ok := t.store.(*Memory); ok && len(keys) <= viewOnStack {
-		// The one-replica store, read in place: no key or record slices.
-		var rb [2 * viewOnStack]Record
+	if m, ok := t.store.(*Memory); ok && len(keys) <= viewPooled {
+		// The one-replica store, read in place: no key slice, and records
+		// from a pool. Not an array on the stack: 3 KiB there would take
+		// a request's handler goroutine past 8 KiB of stack, which a
+		// relayed stream keeps for its life (docs/benchmarks.md, "Round 6").
+		rb := viewScratch.Get().(*[2 * viewPooled]Record)
+		defer viewScratch.Put(rb)
 		recs = rb[:2*len(keys)]
 		m.loadWith(len(keys), func(i int) (string, string) { n := t.names(keys[i]); return n.ep, n.acct }, recs)
 	} else {
@@ -155,9 +160,13 @@ func (t *Tracker) ClaimMeasure(ctx context.Context, k Key) bool {
 	return err == nil && won
 }
 
-// viewOnStack is the most endpoints View reads from the memory store
+// viewPooled is the most endpoints View reads from the memory store
 // without allocating its keys and records (a route has a handful).
-const viewOnStack = 8
+const viewPooled = 8
+
+// viewScratch holds View's records for the memory store; loadWith
+// overwrites every one it hands out.
+var viewScratch = sync.Pool{New: func() any { return new([2 * viewPooled]Record) }}
 
 // combine is the effective status of an endpoint record and its account's.
 func combine(ep, acct *Record, now time.Time) Status {
@@ -270,9 +279,18 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 	if t.ret.retired(k, t.gen) {
 		return nil // a later reload changed what k is: this attempt was the old one's
 	}
+	// Two functions, one after the other: one frame holding both parts'
+	// records and closures took a request's handler goroutine past 8 KiB
+	// of stack, which a relayed stream keeps for its life
+	// (docs/benchmarks.md, "Round 6").
 	now := t.now()
 	n := t.names(k)
-	var tr []Transition
+	tr := t.reportEndpoint(ctx, &n, r, now)
+	return t.reportAccount(ctx, k.Provider, &n, r, now, tr)
+}
+
+// reportEndpoint is Report's part for the endpoint itself.
+func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now time.Time) []Transition {
 	var before, after Record
 	var err error
 	if m, ok := t.store.(*Memory); ok { // its own closure: this one stays on the stack
@@ -280,10 +298,16 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 	} else {
 		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) { adopt(rec, n.epDef); t.applyEndpoint(rec, r, now) })
 	}
-	if err == nil {
-		own(&before, n.epDef) // a record about something else was nothing to this definition
-		tr = transitions(tr, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+	if err != nil {
+		return nil
 	}
+	own(&before, n.epDef) // a record about something else was nothing to this definition
+	return transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+}
+
+// reportAccount is Report's part for the endpoint's account: tr, the
+// endpoint's transitions, with the account's appended.
+func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, r Report, now time.Time, tr []Transition) []Transition {
 	var fn func(*Record)
 	switch {
 	case r.OK:
@@ -335,10 +359,10 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 	default:
 		return tr
 	}
-	before, after, err = t.store.Update(ctx, n.acct, fn)
+	before, after, err := t.store.Update(ctx, n.acct, fn)
 	if err == nil {
 		own(&before, n.acctDef)
-		tr = transitions(tr, ScopeAccount, k.Provider, &before, &after, now, r.Class)
+		tr = transitions(tr, ScopeAccount, provider, &before, &after, now, r.Class)
 	}
 	return tr
 }
