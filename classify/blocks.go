@@ -111,7 +111,8 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	if len(body) == 0 {
 		return Verdict{}
 	}
-	var s scanner
+	s := scanners.Get()
+	defer putScanner(s)
 	s.readBody(body)
 	f := &s.f
 	if f.hasError {
@@ -172,6 +173,19 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 		return Verdict{Failed: true, Class: Unknown, Evidence: "openai:finish_reason=error"}
 	}
 	return Verdict{}
+}
+
+// scanners keep success's scanners: every stream's first events and every
+// whole answer are read by success, on the request's goroutine, and its
+// kilobyte on the stack took a relayed stream's goroutine past 8 KiB of
+// stack, which it keeps for the stream's life (docs/benchmarks.md,
+// "Round 6").
+var scanners = make(freeList[scanner], bufFree)
+
+// putScanner hands s back, holding no body.
+func putScanner(s *scanner) {
+	*s = scanner{}
+	scanners.Put(s)
 }
 
 // decodedError classifies the error in a 2xx body with its text decoded

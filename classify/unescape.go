@@ -21,27 +21,28 @@ import (
 // call: every verdict's evidence is a fixed string. A free list, not a
 // sync.Pool: a pool may drop what it is given (the race detector makes it
 // do so at random), and the list keeps at most bufFree buffers.
-var textBufs = make(bufList, bufFree)
+var textBufs = make(freeList[[MaxBody]byte], bufFree)
 
 // bufFree bounds the buffers kept between classifications: as many as
 // classify at once, up to 64 (256 KiB).
 const bufFree = 64
 
-// bufList is a free list of decoding buffers.
-type bufList chan *[MaxBody]byte
+// freeList is a free list of buffers: decoding buffers, and scanners
+// (success).
+type freeList[T any] chan *T
 
 // Get returns a kept buffer, or a new one.
-func (l bufList) Get() *[MaxBody]byte {
+func (l freeList[T]) Get() *T {
 	select {
 	case b := <-l:
 		return b
 	default:
-		return new([MaxBody]byte)
+		return new(T)
 	}
 }
 
 // Put keeps b for a later Get, unless the list is full.
-func (l bufList) Put(b *[MaxBody]byte) {
+func (l freeList[T]) Put(b *T) {
 	select {
 	case l <- b:
 	default:
