@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"net"
 	"sort"
 	"strings"
 
@@ -13,6 +14,9 @@ import (
 // what limits it has (never the key), and warns where a budget cannot see
 // spend: a target it may reach that has no price.
 func printClients(w io.Writer, cfg *config.Config) {
+	for _, msg := range openListener(cfg) {
+		fmt.Fprintf(w, "warning: %s\n", msg)
+	}
 	if len(cfg.Clients) == 0 {
 		fmt.Fprintf(w, "client keys: none (no client authentication)\n\n")
 		return
@@ -88,4 +92,40 @@ func openOperatorEndpoints(cfg *config.Config) string {
 	}
 	return "no admin_keys: /metrics, /v1/health and the /ui console are open " + where +
 		" (each client's name, traffic and spend, and upstream error messages); set admin_keys to close them"
+}
+
+// openListener says, when listen reaches beyond this machine, what is left
+// open there: with no client_keys anyone who reaches the port spends the
+// providers' keys, and with no allowed_hosts a DNS-rebinding page can
+// reach it under its own name (docs/security.md, "Browsers cannot drive
+// the gateway"). Nothing on loopback.
+func openListener(cfg *config.Config) []string {
+	if loopback(cfg.Listen) {
+		return nil
+	}
+	var out []string
+	if len(cfg.Clients) == 0 {
+		out = append(out, fmt.Sprintf("listen %s reaches beyond this machine and no client_keys are set: "+
+			"anyone who reaches the port can spend the providers' keys; set client_keys", cfg.Listen))
+	}
+	if len(cfg.AllowedHosts) == 0 {
+		out = append(out, fmt.Sprintf("listen %s reaches beyond this machine and no allowed_hosts are set: "+
+			"a request under any host name is answered; list the names clients use in allowed_hosts", cfg.Listen))
+	}
+	return out
+}
+
+// loopback reports whether addr (host:port) listens on loopback only: a
+// loopback address, localhost or a *.localhost name. An empty host, an
+// unspecified address, another address or any other name reaches beyond.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
 }

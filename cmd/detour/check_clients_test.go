@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,5 +76,52 @@ targets: [{name: t1, model: m, providers: [p]}]
 	}
 	if strings.Contains(out.String(), "admin_keys") {
 		t.Errorf("a warning with admin_keys set:\n%s", out.String())
+	}
+}
+
+// An operator who opens the listener beyond loopback without client keys
+// lets anyone who reaches the port spend the providers' keys; without
+// allowed_hosts, a DNS-rebinding page can drive it too (docs/security.md).
+// `detour check` says so, and says nothing on loopback.
+func TestCheckWarnsOfAnOpenListener(t *testing.T) {
+	const rest = `providers: [{name: p, dialect: openai, base_url: "https://x.test"}]
+targets: [{name: t1, model: m, providers: [p]}]
+`
+	const spend = "warning: listen %s reaches beyond this machine and no client_keys are set"
+	const hosts = "warning: listen %s reaches beyond this machine and no allowed_hosts are set"
+	for _, c := range []struct {
+		head        string
+		listen      string
+		spend, host bool
+	}{
+		{"", "127.0.0.1:8080", false, false}, // the default
+		{`listen: "localhost:9000"` + "\n", "localhost:9000", false, false},
+		{`listen: "[::1]:9000"` + "\n", "[::1]:9000", false, false},
+		{`listen: "0.0.0.0:8080"` + "\n", "0.0.0.0:8080", true, true},
+		{`listen: ":8080"` + "\n", ":8080", true, true},
+		{`listen: "[::]:8080"` + "\n", "[::]:8080", true, true},
+		{`listen: "10.1.2.3:8080"` + "\n", "10.1.2.3:8080", true, true},
+		{`listen: "gw.internal:8080"` + "\n", "gw.internal:8080", true, true},
+		{`listen: "0.0.0.0:8080"` + "\nallowed_hosts: [gw.internal]\n", "0.0.0.0:8080", true, false},
+		{`listen: "0.0.0.0:8080"` + "\nadmin_keys: [\"admin-secret-Qx81\"]\nclient_keys: [{name: a, key: \"client-secret-Zr55\"}]\n", "0.0.0.0:8080", false, true},
+	} {
+		p := filepath.Join(t.TempDir(), "detour.yaml")
+		if err := os.WriteFile(p, []byte(c.head+rest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if code := run([]string{"check", "-c", p}, nil, &out, &errb); code != 0 {
+			t.Fatalf("%q: exit %d: %s", c.head, code, errb.String())
+		}
+		s := out.String()
+		if got := strings.Contains(s, fmt.Sprintf(spend, c.listen)); got != c.spend {
+			t.Errorf("%q: client keys warning %v, want %v:\n%s", c.head, got, c.spend, s)
+		}
+		if got := strings.Contains(s, fmt.Sprintf(hosts, c.listen)); got != c.host {
+			t.Errorf("%q: allowed_hosts warning %v, want %v:\n%s", c.head, got, c.host, s)
+		}
+		if strings.Contains(s, "secret") {
+			t.Errorf("a key reached the output:\n%s", s)
+		}
 	}
 }

@@ -49,6 +49,9 @@ func runServe(args []string, stderr io.Writer) int {
 	if msg := openOperatorEndpoints(cfg); msg != "" {
 		log.Warn(msg)
 	}
+	for _, msg := range openListener(cfg) {
+		log.Warn(msg)
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		log.Error("cannot listen", "addr", cfg.Listen, "err", err)
