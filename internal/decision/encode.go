@@ -4,7 +4,8 @@ import (
 	"math"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // appendJSON appends d as json.Marshal writes it, field for field, without
@@ -20,26 +21,26 @@ func appendJSON(b []byte, d *Decision) ([]byte, bool) {
 		return b, false
 	}
 	b = append(b, `{"id":`...)
-	b = appendString(b, d.ID)
+	b = rawjson.AppendString(b, d.ID)
 	b = append(b, `,"time":"`...)
 	b = d.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","route":`...)
-	b = appendString(b, d.Route)
+	b = rawjson.AppendString(b, d.Route)
 	b = append(b, `,"strategy":`...)
-	b = appendString(b, d.Strategy)
+	b = rawjson.AppendString(b, d.Strategy)
 	if d.API != "" {
 		b = append(b, `,"api":`...)
-		b = appendString(b, d.API)
+		b = rawjson.AppendString(b, d.API)
 	}
 	b = append(b, `,"stream":`...)
 	b = strconv.AppendBool(b, d.Stream)
 	b = append(b, `,"outcome":`...)
-	b = appendString(b, d.Outcome)
+	b = rawjson.AppendString(b, d.Outcome)
 	b = append(b, `,"status":`...)
 	b = strconv.AppendInt(b, int64(d.Status), 10)
 	if d.Class != "" {
 		b = append(b, `,"class":`...)
-		b = appendString(b, d.Class)
+		b = rawjson.AppendString(b, d.Class)
 	}
 	b = append(b, `,"ms":`...)
 	b = appendFloat(b, d.MS)
@@ -66,11 +67,11 @@ func appendJSON(b []byte, d *Decision) ([]byte, bool) {
 				b = append(b, ',')
 			}
 			b = append(b, `{"target":`...)
-			b = appendString(b, s.Target)
+			b = rawjson.AppendString(b, s.Target)
 			b = append(b, `,"provider":`...)
-			b = appendString(b, s.Provider)
+			b = rawjson.AppendString(b, s.Provider)
 			b = append(b, `,"reason":`...)
-			b = appendString(b, s.Reason)
+			b = rawjson.AppendString(b, s.Reason)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -85,16 +86,16 @@ func appendJSON(b []byte, d *Decision) ([]byte, bool) {
 				b = append(b, ',')
 			}
 			b = append(b, `{"scope":`...)
-			b = appendString(b, t.Scope)
+			b = rawjson.AppendString(b, t.Scope)
 			b = append(b, `,"name":`...)
-			b = appendString(b, t.Name)
+			b = rawjson.AppendString(b, t.Name)
 			b = append(b, `,"from":`...)
-			b = appendString(b, t.From)
+			b = rawjson.AppendString(b, t.From)
 			b = append(b, `,"to":`...)
-			b = appendString(b, t.To)
+			b = rawjson.AppendString(b, t.To)
 			if t.Class != "" {
 				b = append(b, `,"class":`...)
-				b = appendString(b, t.Class)
+				b = rawjson.AppendString(b, t.Class)
 			}
 			b = append(b, '}')
 		}
@@ -102,7 +103,7 @@ func appendJSON(b []byte, d *Decision) ([]byte, bool) {
 	}
 	if d.Client != "" {
 		b = append(b, `,"client":`...)
-		b = appendString(b, d.Client)
+		b = rawjson.AppendString(b, d.Client)
 	}
 	if d.Usage != nil {
 		b = append(b, `,"usage":`...)
@@ -126,27 +127,27 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 		return b, false
 	}
 	b = append(b, `{"target":`...)
-	b = appendString(b, a.Target)
+	b = rawjson.AppendString(b, a.Target)
 	b = append(b, `,"provider":`...)
-	b = appendString(b, a.Provider)
+	b = rawjson.AppendString(b, a.Provider)
 	b = append(b, `,"model":`...)
-	b = appendString(b, a.Model)
+	b = rawjson.AppendString(b, a.Model)
 	b = append(b, `,"status":`...)
 	b = strconv.AppendInt(b, int64(a.Status), 10)
 	if a.UpstreamRequestID != "" {
 		b = append(b, `,"upstream_request_id":`...)
-		b = appendString(b, a.UpstreamRequestID)
+		b = rawjson.AppendString(b, a.UpstreamRequestID)
 	}
 	if a.Class != "" {
 		b = append(b, `,"class":`...)
-		b = appendString(b, a.Class)
+		b = rawjson.AppendString(b, a.Class)
 	}
 	if a.Evidence != "" {
 		b = append(b, `,"evidence":`...)
-		b = appendString(b, a.Evidence)
+		b = rawjson.AppendString(b, a.Evidence)
 	}
 	b = append(b, `,"action":`...)
-	b = appendString(b, string(a.Action))
+	b = rawjson.AppendString(b, string(a.Action))
 	b = append(b, `,"counted":`...)
 	b = strconv.AppendBool(b, a.Counted)
 	b = append(b, `,"billable":`...)
@@ -186,17 +187,17 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 	b = appendFloat(b, a.StartMS)
 	if a.Message != "" {
 		b = append(b, `,"message":`...)
-		b = appendString(b, a.Message)
+		b = rawjson.AppendString(b, a.Message)
 	}
 	if c := a.Continuation; c != nil {
 		b = append(b, `,"continuation":{"n":`...)
 		b = strconv.AppendInt(b, int64(c.N), 10)
 		b = append(b, `,"mode":`...)
-		b = appendString(b, c.Mode)
+		b = rawjson.AppendString(b, c.Mode)
 		b = append(b, `,"offset_chars":`...)
 		b = strconv.AppendInt(b, int64(c.OffsetChars), 10)
 		b = append(b, `,"cut_class":`...)
-		b = appendString(b, c.CutClass)
+		b = rawjson.AppendString(b, c.CutClass)
 		b = append(b, '}')
 	}
 	if c := a.Batches; c != nil {
@@ -300,58 +301,3 @@ func appendThousandths(b []byte, k int64) []byte {
 	return b
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string as encoding/json does with its
-// default HTML escaping: <, > and & as \u003c, \u003e, \u0026; U+2028 and
-// U+2029 escaped; invalid UTF-8 as U+FFFD.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
