@@ -300,4 +300,3 @@ func appendThousandths(b []byte, k int64) []byte {
 	}
 	return b
 }
-
