@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Kinds of content block the encoder opens.
@@ -227,8 +228,7 @@ func (e *Encoder) deltaAt(out []byte, index int, typ, key, text string) []byte {
 	out = append(out, "\",\""...)
 	out = append(out, key...)
 	out = append(out, "\":"...)
-	s, _ := json.Marshal(text)
-	out = append(out, s...)
+	out = rawjson.AppendString(out, text) // as json.Marshal writes it, without its reflection
 	return append(out, "}}\n\n"...)
 }
 

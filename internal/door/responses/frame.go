@@ -1,6 +1,10 @@
 package responses
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/detour-llm/detour/internal/rawjson"
+)
 
 // Event payloads and SSE framing for Stream. Each payload is an event's
 // members other than "type" and "sequence_number", which event adds.
@@ -10,12 +14,50 @@ type itemEvent struct {
 	Item        any `json:"item"`
 }
 
-type textDelta struct {
-	ItemID       string `json:"item_id"`
-	OutputIndex  int    `json:"output_index"`
-	ContentIndex int    `json:"content_index"`
-	Delta        string `json:"delta"`
-	Logprobs     []any  `json:"logprobs"`
+// deltaEvent sends a delta event (output_text, refusal,
+// function_call_arguments) with its members written by hand, as json.Marshal
+// writes them: one a chunk, on the relay's stack, where encoding/json's
+// reflection took a frame a level (docs/benchmarks.md, "Round 22").
+// contentIndex < 0 leaves content_index out; logprobs adds "logprobs":[].
+func (s *Stream) deltaEvent(kind, itemID string, outputIndex, contentIndex int, delta string, logprobs bool) {
+	b := append(s.body[:0], `{"item_id":`...)
+	b = rawjson.AppendString(b, itemID)
+	b = append(b, `,"output_index":`...)
+	b = appendInt(b, outputIndex)
+	if contentIndex >= 0 {
+		b = append(b, `,"content_index":`...)
+		b = appendInt(b, contentIndex)
+	}
+	b = append(b, `,"delta":`...)
+	b = rawjson.AppendString(b, delta)
+	if logprobs {
+		b = append(b, `,"logprobs":[]`...)
+	}
+	s.body = append(b, '}')
+	s.eventJSON(kind, s.body)
+}
+
+// messageAdded sends output_item.added for m's item, just opened (no
+// content yet), written by hand as json.Marshal writes itemEvent: it comes
+// at the first text, on the relay's stack (deltaEvent).
+func (s *Stream) messageAdded(m *openMessage) {
+	it := m.item
+	if len(it.Content) > 0 {
+		s.event("response.output_item.added", itemEvent{m.index, it})
+		return
+	}
+	b := append(s.body[:0], `{"output_index":`...)
+	b = appendInt(b, m.index)
+	b = append(b, `,"item":{"id":`...)
+	b = rawjson.AppendString(b, it.ID)
+	b = append(b, `,"type":`...)
+	b = rawjson.AppendString(b, it.Type)
+	b = append(b, `,"status":`...)
+	b = rawjson.AppendString(b, it.Status)
+	b = append(b, `,"role":`...)
+	b = rawjson.AppendString(b, it.Role)
+	s.body = append(b, `,"content":[]}}`...)
+	s.eventJSON("response.output_item.added", s.body)
 }
 
 // event appends one frame: the payload's members plus "type" and
@@ -34,7 +76,7 @@ func (s *Stream) eventJSON(kind string, body []byte) {
 	s.buf = append(s.buf, "event: "...)
 	s.buf = append(s.buf, kind...)
 	s.buf = append(s.buf, "\ndata: {\"type\":"...)
-	s.buf, _ = appendJSONString(s.buf, kind)
+	s.buf = rawjson.AppendString(s.buf, kind)
 	s.buf = append(s.buf, ",\"sequence_number\":"...)
 	s.buf = appendInt(s.buf, s.seq)
 	if len(body) > 2 {
@@ -51,11 +93,6 @@ func (s *Stream) out() []byte {
 		return nil
 	}
 	return append([]byte(nil), s.buf...)
-}
-
-func appendJSONString(b []byte, v string) ([]byte, error) {
-	q, err := json.Marshal(v)
-	return append(b, q...), err
 }
 
 func appendInt(b []byte, n int) []byte {

@@ -271,7 +271,7 @@ func (s *Stream) message() *openMessage {
 		}}
 		s.resp.Output = append(s.resp.Output, m.item)
 		s.msg = m
-		s.event("response.output_item.added", itemEvent{m.index, m.item})
+		s.messageAdded(m)
 	}
 	return s.msg
 }
@@ -291,7 +291,7 @@ func (s *Stream) text(t string) {
 	}
 	m.text.b.WriteString(t)
 	s.held += len(t)
-	s.event("response.output_text.delta", textDelta{m.item.ID, m.index, m.text.index, t, []any{}})
+	s.deltaEvent("response.output_text.delta", m.item.ID, m.index, m.text.index, t, true)
 }
 
 // refusal streams a chat refusal delta as response.refusal.delta into the
@@ -303,12 +303,7 @@ func (s *Stream) refusal(t string) {
 	}
 	m.refusal.b.WriteString(t)
 	s.held += len(t)
-	s.event("response.refusal.delta", struct {
-		ItemID       string `json:"item_id"`
-		OutputIndex  int    `json:"output_index"`
-		ContentIndex int    `json:"content_index"`
-		Delta        string `json:"delta"`
-	}{m.item.ID, m.index, m.refusal.index, t})
+	s.deltaEvent("response.refusal.delta", m.item.ID, m.index, m.refusal.index, t, false)
 }
 
 func (s *Stream) toolCall(index int, id, name, args string) {
@@ -345,9 +340,5 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 	}
 	c.args.WriteString(args)
 	s.held += len(args)
-	s.event("response.function_call_arguments.delta", struct {
-		ItemID      string `json:"item_id"`
-		OutputIndex int    `json:"output_index"`
-		Delta       string `json:"delta"`
-	}{c.item.ID, c.index, args})
+	s.deltaEvent("response.function_call_arguments.delta", c.item.ID, c.index, -1, args, false)
 }

@@ -1,6 +1,10 @@
 package responses
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/detour-llm/detour/internal/rawjson"
+)
 
 // Closing a Stream's items: each closes once, in output order, with its
 // .done events (docs/doors.md, "Stream").
@@ -49,7 +53,7 @@ func (s *Stream) closeMessage() {
 // encoding nests more than the part's own levels.
 func (s *Stream) partEvent(kind string, m *openMessage, index int, part json.RawMessage) {
 	b := append(s.body[:0], `{"item_id":`...)
-	b, _ = appendJSONString(b, m.item.ID)
+	b = rawjson.AppendString(b, m.item.ID)
 	b = append(b, `,"output_index":`...)
 	b = appendInt(b, m.index)
 	b = append(b, `,"content_index":`...)
