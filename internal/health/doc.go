@@ -66,6 +66,11 @@
 // Redis answers again, the replica that finds it due for a retry first
 // writes the journal back (one transaction per key, under the never-shorten
 // rule: a cooldown in Redis that ends later wins), then resumes sharing.
+// A read that finds a key absent from Redis while the mirror holds a
+// cooldown still running there writes it back under the same rule: Redis
+// lost it (restarted empty, evicted it), since a key outlives its cooldown
+// by a day. A transaction go-redis's cluster client could not run (a slot
+// being moved) counts as an outage.
 //
 // # Store keys
 //

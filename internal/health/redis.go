@@ -190,13 +190,41 @@ func (s *RedisStore) Load(ctx context.Context, keys []string) ([]Record, error) 
 		return s.local.Load(ctx, keys)
 	}
 	out := make([]Record, len(keys))
+	var now time.Time
 	for i, v := range vals {
 		if str, ok := v.(string); ok {
 			out[i] = decode(str)
+		} else if mine := s.local.get(keys[i]); !mine.CoolUntil.IsZero() {
+			// Absent from Redis, yet this replica knows a cooldown there:
+			// a key outlives its cooldown by a day, so Redis lost it (a
+			// restart without persistence, a failover that lagged, an
+			// eviction). Written back, never shortening, as the journal
+			// is; taken for empty, the whole fleet forgot it (review 40d).
+			if now.IsZero() {
+				now = s.Now()
+			}
+			if mine.CoolUntil.After(now) {
+				out[i] = s.restore(ctx, keys[i], mine)
+				continue
+			}
 		}
 		s.local.put(keys[i], out[i])
 	}
 	return out, nil
+}
+
+// restore writes mine, this replica's record at key with a running
+// cooldown, back to a Redis that lost it (Load), and returns the record
+// Redis then holds (mine, while it cannot be written).
+func (s *RedisStore) restore(ctx context.Context, key string, mine Record) Record {
+	if _, err := s.writeBack(ctx, key); err != nil {
+		if !errors.Is(err, errConflict) {
+			s.done(err)
+		}
+		return mine
+	}
+	s.log.Info("health: redis had lost a running cooldown this replica knows; wrote it back", "prefix", s.prefix, "key", key)
+	return s.local.get(key)
 }
 
 // mget reads keys in one round trip: MGET, or pipelined GETs on a cluster,
@@ -243,6 +271,12 @@ func (s *RedisStore) mget(ctx context.Context, keys []string) ([]any, error) {
 // errConflict ends a transaction attempt that lost a race.
 var errConflict = errors.New("health: redis update conflict")
 
+// errSlotMoving is a transaction on a Redis Cluster that did not run: its
+// key's slot is being moved between masters. Not an error reply, so it
+// counts as an outage (redisfail.Outage): served locally, journaled, and
+// written back once Redis serves the key again.
+var errSlotMoving = errors.New("health: redis cluster slot being moved; the transaction did not run")
+
 // Update runs fn in a WATCH/MULTI transaction, retried on conflict, and
 // mirrors the result locally. It never fails: with Redis unreachable (or
 // contention beyond txRetries) it updates the local mirror instead, and
@@ -270,7 +304,9 @@ func (s *RedisStore) tx(ctx context.Context, key string, fn func(*Record)) (befo
 	defer cancel()
 	var lastErr error
 	for range txRetries {
+		ran := false
 		lastErr = s.client.Watch(c, func(tx *redis.Tx) error {
+			ran = true
 			raw, err := tx.Get(c, full).Result()
 			switch {
 			case errors.Is(err, redis.Nil), err != nil && !redisfail.Outage(err):
@@ -298,6 +334,15 @@ func (s *RedisStore) tx(ctx context.Context, key string, fn func(*Record)) (befo
 			})
 			return err
 		}, full)
+		if lastErr == nil && !ran {
+			// go-redis's cluster WATCH gave up following the redirects of
+			// a slot being moved (ASK to the new master, which answers
+			// MOVED back without ASKING) and said nothing: the transaction
+			// never ran. Taken for a write, the verdict was lost unseen
+			// (review 40d); a slot on the move is a Redis that cannot
+			// serve this key now, as TRYAGAIN says of other commands.
+			return before, after, errSlotMoving
+		}
 		if !errors.Is(lastErr, redis.TxFailedErr) {
 			return before, after, lastErr
 		}

@@ -1,0 +1,48 @@
+package health
+
+import (
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/redistest"
+)
+
+// A Redis kept without persistence (the usual cache deployment, a pod
+// rescheduled, an OOM kill) comes back empty. The fleet relies on what it
+// learned staying learned: a model found gone is skipped for the day, a
+// rejected account cools, on every replica. As first built a restart
+// erased every running cooldown without a log line (go-redis reconnects
+// before the next command, so no outage is seen): each replica read the
+// empty Redis over its own copy, and every gone model and capped account
+// was tried again by the whole fleet.
+func TestReview40dARedisRestartedEmptyKeepsTheFleetsCooldowns(t *testing.T) {
+	srv := redistest.Start(t)
+	c := newClock()
+	a := New(newRedisStore(t, srv, "rs:", c.Now, nil), Settings{}, all3, c.Now)
+	b := New(newRedisStore(t, srv, "rs:", c.Now, nil), Settings{}, all3, c.Now)
+	a.Report(ctx, epA, Report{Class: "unavailable", Count: true, Cool: ScopeEndpoint, CoolFor: 24 * time.Hour})
+	a.Report(ctx, epC, Report{Class: "auth", Cool: ScopeAccount, CoolFor: time.Hour})
+	b.Report(ctx, epB, Report{OK: true, Latency: time.Millisecond})
+	if st := b.View(ctx, all3); st[0].Phase != Cooling || st[2].Phase != Cooling {
+		t.Fatalf("before the restart b sees %+v", st)
+	}
+
+	srv.Kill()
+	srv.Start(t) // empty
+	c.Advance(time.Minute)
+	for name, tr := range map[string]*Tracker{"a (learned it)": a, "b (read it)": b} {
+		if st := tr.View(ctx, all3); st[0].Phase != Cooling || st[0].LastClass != "unavailable" || st[2].Phase != Cooling {
+			t.Errorf("after Redis restarted empty, replica %s sees %+v, want the gone model and the rejected account cooling", name, st)
+		}
+	}
+	// A replica started after the restart learns it from Redis.
+	fresh := New(newRedisStore(t, srv, "rs:", c.Now, nil), Settings{}, all3, c.Now)
+	if st := fresh.View(ctx, all3); st[0].Phase != Cooling || st[2].Phase != Cooling || st[1].Phase != Healthy {
+		t.Errorf("a replica started after the restart sees %+v, want the cooldowns written back", st)
+	}
+	// What had ended is not brought back.
+	c.Advance(24 * time.Hour)
+	if st := view1(fresh, epA); st.Phase == Cooling {
+		t.Errorf("a day later the gone model still cools: %+v", st)
+	}
+}
