@@ -37,7 +37,9 @@
 //	  tool_result              kept as a "tool" message before the turn's other
 //	                           blocks; text joined by newlines; is_error becomes
 //	                           the prefix "Error: "; its images move to the
-//	                           user message that follows
+//	                           user message that follows; a tool_reference
+//	                           (a tool search's answer) is a line naming the
+//	                           tool as loaded
 //	  thinking, redacted_…     dropped (only Anthropic models read them back)
 //	  document, search_result,
 //	  server tool blocks…      refused

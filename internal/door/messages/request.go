@@ -114,6 +114,7 @@ type inBlock struct {
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
 	Thinking  *string         `json:"thinking"`
+	ToolName  string          `json:"tool_name"` // a tool_reference block's
 }
 
 type inSource struct {

@@ -160,6 +160,16 @@ func toolResult(field string, b *inBlock) (outMessage, []chat.Part, error) {
 					return outMessage{}, nil, err
 				}
 				images = append(images, p)
+			case "tool_reference":
+				// A tool search's result (Claude Code's ToolSearch): Anthropic
+				// expands it into the named tool's definition. Other vendors
+				// already have every tool in the request among their function
+				// tools (defer_loading is not sent), so the model reads the
+				// name: the tool is loaded and may be called.
+				if ib.ToolName == "" {
+					return outMessage{}, nil, invalid(kf+".tool_name", "Field required")
+				}
+				texts = append(texts, fmt.Sprintf("Tool %s is loaded and can be called.", ib.ToolName))
 			case "":
 				return outMessage{}, nil, invalid(kf+".type", "Field required")
 			default:

@@ -55,8 +55,17 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 		return nil, invalid("input", "input: want a string or a list of items")
 	}
 	out := make([]chat.Message, 0, len(items))
+	// images are the images of the tool outputs just read: chat tool
+	// messages hold text only, so they go in a user message after the
+	// last of those tool messages (a user message between two would part
+	// a tool result from its call).
+	var images []chat.Part
 	for i, it := range items {
 		param := fmt.Sprintf("input[%d]", i)
+		if it.Type != "function_call_output" && len(images) > 0 {
+			out = append(out, imagesMessage(images))
+			images = nil
+		}
 		switch it.Type {
 		case "", "message":
 			if it.Type == "" && it.Role == "" && rawjson.Set(it.ID) {
@@ -81,11 +90,12 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			if it.CallID == "" {
 				return nil, invalid(param, "%s: a function_call_output needs call_id", param)
 			}
-			text, err := toolOutput(param, it.Output)
+			text, imgs, err := toolOutput(param, it.Output)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, chat.Message{Role: "tool", ToolCallID: it.CallID, Content: jsonString(text)})
+			images = append(images, imgs...)
 		case "additional_tools":
 			if err := ts.add(it.Tools, param+".tools"); err != nil {
 				return nil, err
@@ -99,10 +109,19 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			return nil, unsupported(param+".type", "input item type %q is not supported: Detour's /v1/responses translates messages, function_call and function_call_output items", it.Type)
 		}
 	}
+	if len(images) > 0 {
+		out = append(out, imagesMessage(images))
+	}
 	if len(out) == 0 {
 		return nil, invalid("input", "input has no messages")
 	}
 	return out, nil
+}
+
+// imagesMessage is a user message of the images of tool outputs.
+func imagesMessage(images []chat.Part) chat.Message {
+	b, _ := rawjson.Marshal(images)
+	return chat.Message{Role: "user", Content: b}
 }
 
 // message translates one message item.
@@ -142,14 +161,11 @@ func message(param string, it item) (chat.Message, error) {
 		case "input_text", "output_text":
 			out = append(out, chat.Part{Type: "text", Text: p.Text})
 		case "input_image":
-			if p.ImageURL == "" {
-				return chat.Message{}, unsupported(pp, "%s: images by file_id are not supported (Detour stores no files); send image_url as an https or data: URL", pp)
+			img, err := imagePart(pp, p)
+			if err != nil {
+				return chat.Message{}, err
 			}
-			detail := p.Detail
-			if detail == "auto" {
-				detail = ""
-			}
-			out = append(out, chat.Part{Type: "image_url", ImageURL: &chat.ImageURL{URL: p.ImageURL, Detail: detail}})
+			out = append(out, img)
 		default:
 			return chat.Message{}, unsupported(pp, "%s: part type %q is not supported (input_text and input_image only)", pp, p.Type)
 		}
@@ -161,27 +177,50 @@ func message(param string, it item) (chat.Message, error) {
 	return chat.Message{Role: "user", Content: b}, nil
 }
 
+// imagePart translates an input_image part given by URL.
+func imagePart(pp string, p inPart) (chat.Part, error) {
+	if p.ImageURL == "" {
+		return chat.Part{}, unsupported(pp, "%s: images by file_id are not supported (Detour stores no files); send image_url as an https or data: URL", pp)
+	}
+	detail := p.Detail
+	if detail == "auto" {
+		detail = ""
+	}
+	return chat.Part{Type: "image_url", ImageURL: &chat.ImageURL{URL: p.ImageURL, Detail: detail}}, nil
+}
+
 // toolOutput reads a function_call_output's output: a string, or a list of
-// input_text parts (joined).
-func toolOutput(param string, raw json.RawMessage) (string, error) {
+// input_text parts (joined) and input_image parts (returned apart: Codex's
+// view_image answers an image).
+func toolOutput(param string, raw json.RawMessage) (string, []chat.Part, error) {
 	if !rawjson.Set(raw) {
-		return "", nil
+		return "", nil, nil
 	}
 	if s, ok := stringOf(raw); ok {
-		return s, nil
+		return s, nil, nil
 	}
 	var parts []inPart
 	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", invalid(param+".output", "%s: output: want a string or a list of parts", param)
+		return "", nil, invalid(param+".output", "%s: output: want a string or a list of parts", param)
 	}
 	texts := make([]string, 0, len(parts))
+	var images []chat.Part
 	for j, p := range parts {
-		if p.Type != "input_text" && p.Type != "output_text" {
-			return "", unsupported(fmt.Sprintf("%s.output[%d]", param, j), "%s: tool output part type %q is not supported (text only)", param, p.Type)
+		pp := fmt.Sprintf("%s.output[%d]", param, j)
+		switch p.Type {
+		case "input_text", "output_text":
+			texts = append(texts, p.Text)
+		case "input_image":
+			img, err := imagePart(pp, p)
+			if err != nil {
+				return "", nil, err
+			}
+			images = append(images, img)
+		default:
+			return "", nil, unsupported(pp, "%s: tool output part type %q is not supported (input_text and input_image only)", param, p.Type)
 		}
-		texts = append(texts, p.Text)
 	}
-	return joinText(texts), nil
+	return joinText(texts), images, nil
 }
 
 // stringOf reads raw as json.Unmarshal reads it into a string — a JSON

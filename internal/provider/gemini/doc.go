@@ -17,7 +17,8 @@
 // functionCall parts; "tool" messages become functionResponse parts in one
 // user turn, their name looked up by tool_call_id among earlier tool_calls,
 // their response the tool's JSON object if it sent one, else
-// {"content": <text or JSON value>}. tools become functionDeclarations,
+// {"content": <text or JSON value>}; a tool message's images follow its run
+// of functionResponse parts in that turn. tools become functionDeclarations,
 // tool_choice becomes toolConfig.functionCallingConfig (auto→AUTO,
 // none→NONE, required→ANY, a named function→ANY + allowedFunctionNames;
 // not sent without function declarations, which Gemini refuses),

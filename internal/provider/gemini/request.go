@@ -227,8 +227,17 @@ func contents(msgs []chat.Message) (*content, []content, error) {
 	// would have its results swapped. OpenAI and Anthropic pair by id, and
 	// order here changes nothing for them (docs/doors.md).
 	var order []int
+	// images are the images of the tool messages just read: Gemini's
+	// function response holds JSON, so they follow the run of responses
+	// in the same user content (as the Messages door places a
+	// tool_result's images), where the model sees them.
+	var images []part
 	for i := range msgs {
 		m := &msgs[i]
+		if m.Role != "tool" && m.Role != "function" && len(images) > 0 {
+			out[len(out)-1].Parts = append(out[len(out)-1].Parts, images...)
+			images, order = nil, nil
+		}
 		var role string
 		var parts []part
 		var err error
@@ -263,6 +272,11 @@ func contents(msgs []chat.Message) (*content, []content, error) {
 		case "tool", "function":
 			role = "user"
 			parts, at, err = responsePart(m, names)
+			if err == nil {
+				var imgs []part
+				imgs, err = toolImages(m)
+				images = append(images, imgs...)
+			}
 		default:
 			return nil, nil, fmt.Errorf("gemini: unknown message role %q", m.Role)
 		}
@@ -288,6 +302,9 @@ func contents(msgs []chat.Message) (*content, []content, error) {
 		if at >= 0 {
 			order = []int{at}
 		}
+	}
+	if len(images) > 0 {
+		out[len(out)-1].Parts = append(out[len(out)-1].Parts, images...)
 	}
 	if len(out) == 0 {
 		// Gemini wants at least one content; OpenAI takes a conversation
@@ -317,17 +334,46 @@ func userParts(m *chat.Message) ([]part, error) {
 				out = append(out, part{Text: p.Text})
 			}
 		case "image_url":
-			if p.ImageURL == nil || p.ImageURL.URL == "" {
-				return nil, fmt.Errorf("gemini: image_url part without url")
+			ip, err := imagePart(p)
+			if err != nil {
+				return nil, err
 			}
-			u := p.ImageURL.URL
-			if mt, data, ok := chat.DataURL(u); ok {
-				out = append(out, part{InlineData: &blob{MimeType: mt, Data: data}})
-			} else {
-				out = append(out, part{FileData: &fileData{MimeType: imageType(u), FileURI: u}})
-			}
+			out = append(out, ip)
 		default:
 			return nil, fmt.Errorf("gemini: unsupported content part type %q", p.Type)
+		}
+	}
+	return out, nil
+}
+
+// imagePart translates an image_url part: a data: URL inline, another URL
+// as file data.
+func imagePart(p chat.Part) (part, error) {
+	if p.ImageURL == nil || p.ImageURL.URL == "" {
+		return part{}, fmt.Errorf("gemini: image_url part without url")
+	}
+	u := p.ImageURL.URL
+	if mt, data, ok := chat.DataURL(u); ok {
+		return part{InlineData: &blob{MimeType: mt, Data: data}}, nil
+	}
+	return part{FileData: &fileData{MimeType: imageType(u), FileURI: u}}, nil
+}
+
+// toolImages is the images of a tool message (its text is the function
+// response).
+func toolImages(m *chat.Message) ([]part, error) {
+	ps, err := m.Parts()
+	if err != nil {
+		return nil, err
+	}
+	var out []part
+	for _, p := range ps {
+		if p.Type == "image_url" {
+			ip, err := imagePart(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ip)
 		}
 	}
 	return out, nil
