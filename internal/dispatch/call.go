@@ -33,10 +33,11 @@ type Call struct {
 	ID string
 	// Client names the client key used (see decision.Decision.Client).
 	Client string
-	// Metered: the client key's limits count what the call uses, so a
-	// billable attempt whose upstream never reports usage gets an
-	// Estimate of its input (docs/config.md, client_keys); otherwise none
-	// is made (it would read the request for nothing).
+	// Metered: a client key's limits may count what the call uses (the
+	// front sets it for every keyed request: a reload may add limits while
+	// it runs), so a billable attempt whose upstream never reports usage
+	// gets an Estimate of its input (docs/config.md, client_keys);
+	// otherwise none is made (it would read the request for nothing).
 	Metered bool
 	// API names the client API (door) the request came through, for the
 	// decision record: "chat" when empty (see decision.Decision.API).

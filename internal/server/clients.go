@@ -202,21 +202,32 @@ func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.D
 
 // takeSlot holds one of client's max_concurrent slots, returning its name
 // ("" for a client without the limit), or answers 429 and returns false
-// when all are held.
+// when all are held. On an advisory door (count_tokens) the slots are a
+// pool of their own, as many again (countSlot): the key's requests in
+// progress never refuse an estimate, but its uploads still hold at most
+// their share of the body allowance.
 func (s *Server) takeSlot(w http.ResponseWriter, d door, client *config.ClientKey) (string, bool) {
 	if client == nil || client.MaxConcurrent <= 0 {
 		return "", true
 	}
 	n := client.MaxConcurrent
-	if !s.slots.take(client.Name, n) {
+	name, what := client.Name, "requests"
+	if d.advisory {
+		name, what = name+countSlot, "count_tokens requests"
+	}
+	if !s.slots.take(name, n) {
 		s.metrics.Refused(client.Name, "max_concurrent")
 		w.Header().Set("Retry-After", "1")
 		d.fail(w, http.StatusTooManyRequests, "client_concurrency_limit_exceeded",
-			fmt.Sprintf("client key %q has %d requests in progress, its max_concurrent %d; retry when one ends", client.Name, n, n))
+			fmt.Sprintf("client key %q has %d %s in progress, its max_concurrent %d; retry when one ends", client.Name, n, what, n))
 		return "", false
 	}
-	return client.Name, true
+	return name, true
 }
+
+// countSlot names, after a client's name, the pool of its count_tokens
+// slots (a name holds no space).
+const countSlot = " count_tokens"
 
 // giveSlot gives back a slot takeSlot held ("" holds none).
 func (s *Server) giveSlot(slot string) {

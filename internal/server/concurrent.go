@@ -49,4 +49,8 @@ func (s *Server) end(a *admitted) {
 		s.slots.give(a.slot)
 		a.slot = ""
 	}
+	if a.aside != "" {
+		s.slots.give(a.aside)
+		a.aside = ""
+	}
 }

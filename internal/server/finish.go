@@ -40,7 +40,10 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 	}
 	if a.client != nil {
 		call.Client = a.client.Name
-		call.Metered = a.st.Limits != nil && a.client.Limited()
+		// Every keyed request is metered, limited or not: a reload may give
+		// its key a rate or budget while it runs, which counts it when it
+		// ends (spender), a stream it left included (review 40a).
+		call.Metered = a.st.Limits != nil
 	}
 	if s.refused(w, r, d, a) {
 		return false
@@ -65,7 +68,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) {
 	disp := a.st.Dispatcher
 	held, _ := call.Out.(endHolder)
-	if held != nil && call.Metered {
+	if held != nil && call.Metered && a.client.Limited() { // a key without limits waits for nothing
 		held.holdEnd()
 	}
 	res := disp.Run(r.Context(), call)

@@ -32,9 +32,10 @@ type door struct {
 	// failure is the envelope of a request no attempt answered (f), in
 	// the door's shape.
 	failure func(f *dispatch.Failure) []byte
-	// advisory: the door's answer may be Detour's own estimate, which is
-	// never refused (count_tokens), so no max_concurrent slot is taken
-	// before its body; an upstream call takes one (refused).
+	// advisory: the door's answer may be Detour's own estimate
+	// (count_tokens), which the key's requests in progress never refuse:
+	// its max_concurrent slot before its body is one of a pool of its own
+	// (takeSlot); an upstream call also takes one of the key's (refused).
 	advisory bool
 }
 
@@ -50,6 +51,7 @@ type admitted struct {
 	over   int64  // the overdraft its translation holds now (translate.go), apart from held
 	head   head   // what the front's one pass over the body found
 	slot   string // the client whose max_concurrent slot the request holds, if any
+	aside  string // the count_tokens slot it holds (countSlot), if any
 	srv    *Server
 }
 
@@ -84,16 +86,18 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	// stalling uploads holds at most its slots' share of the in-flight body
 	// allowance, never all of it (review 30f). A key its rate or budget has
 	// cut off (refused earlier in the same window) holds none (review 37a).
-	slot := ""
-	if !d.advisory {
-		if ref := st.Limits.Refused(client); ref != nil {
-			closeAfter(w) // its body is not read
-			s.refuseLimited(w, d, client, ref)
-			return nil
-		}
-		if slot, ok = s.takeSlot(w, d, client); !ok {
-			return nil
-		}
+	// count_tokens too, whose estimate a key's requests in progress never
+	// refuse: its slots are a pool of their own (review 40a: a key with
+	// max_concurrent: 1, or one cut off, stalled count_tokens uploads and
+	// held the whole allowance).
+	if ref := st.Limits.Refused(client); ref != nil {
+		closeAfter(w) // its body is not read
+		s.refuseLimited(w, d, client, ref)
+		return nil
+	}
+	slot, ok := s.takeSlot(w, d, client)
+	if !ok {
+		return nil
 	}
 	body, held, fail := s.readBody(r, st.Config)
 	if fail != nil {
@@ -141,6 +145,9 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 			fmt.Sprintf("no target of %q serves %s: its providers' dialects have no such API", model, r.URL.Path))
 	}
 	a := &admitted{st: st, client: client, body: body, held: held, model: model, head: hd, slot: slot, srv: s}
+	if d.advisory { // a count_tokens slot: an exact count still takes the key's own (refused)
+		a.slot, a.aside = "", slot
+	}
 	switch string(hd.stream) {
 	case "", "null", "false":
 	case "true":
