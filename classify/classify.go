@@ -118,7 +118,15 @@ func (c *Classifier) classifyText(r *Response, body []byte) Verdict {
 			}
 		}
 	}
-	return builtin(r.Status, r.Header, body, r.Stream, r.Request, r.Model)
+	v := builtin(r.Status, r.Header, body, r.Stream, r.Request, r.Model)
+	if v.Failed && v.Class == BadRequest && r.Dialect == Anthropic && systemRoleRefused(body) {
+		// A message of role system inside messages: Anthropic's Messages
+		// API takes it (Claude Code 2.1.154 and later send one), so a
+		// server that emulates the API and refuses it lacks what the API
+		// has; the request moves on to a target that serves it (role.go).
+		return Verdict{Failed: true, Class: Unknown, Evidence: "anthropic:messages[].role=system"}
+	}
+	return v
 }
 
 func (ru *Rule) matches(r *Response, body []byte) bool {

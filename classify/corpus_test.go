@@ -46,7 +46,8 @@ func init() {
 		modelscope vercel aihubmix iflow kronk mimo runpod koboldcpp tabbyapi lmdeploy infinity bedrockgw kong
 		chutes arcee hyperbolic upstage sagemaker jina wandb
 		fastchat triton mlxlm textgenwebui gpt4all envoyaigw cfaigateway helicone antigravity aimlapi rayserve apisix tensorzero
-		gigachat sensenova huaweicloud mixedbread yandex lemonade baseten gpustack ccr fcc snowflake crusoe kserve omniroute`) {
+		gigachat sensenova huaweicloud mixedbread yandex lemonade baseten gpustack ccr fcc snowflake crusoe kserve omniroute
+		opengateway agentrouter`) {
 		corpusProviders[p] = true
 	}
 }

@@ -139,6 +139,12 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 			}
 		}
 	}
+	if def == Unknown && best == n && !skip.has(Auth) && ts.bareWord("unauthorized") {
+		return Verdict{Failed: true, Class: Auth, Evidence: "message:unauthorized"}
+	}
+	if def == Unknown && (best == n || mainPhrases.list[best].badInput || mainPhrases.list[best].class == Unknown) && toolTypeVariant(f) {
+		return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tools[].type:variant"}, ts.echo)
+	}
 	v := ts.refine(def, defEv, best, &cs)
 	scoped := best < n && mainPhrases.list[best].scoped && v.Evidence == mainPhrases.list[best].evidence
 	if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {
@@ -353,6 +359,112 @@ func namesRateLimit(ev string) bool {
 		if hasFold(ev, w) {
 			return true
 		}
+	}
+	return false
+}
+
+// toolTypeVariant reports a schema's refusal of a tool's type, a tag its
+// union does not have ("Invalid discriminator value. Expected 'function' |
+// 'mcp'" with param "tools.6.type", LM Studio's Responses API given Codex's
+// other tool types): the types beside function are each vendor's own, so
+// another target may serve it — the gap xAI words as "tools[55].type:
+// unknown variant `x_search`" (phrasesinput.go). The path is the param, or
+// opens a text ("tools.6.type: Invalid discriminator value"). Any other
+// member's tag (a message's role, a content part's type) stays bad input.
+func toolTypeVariant(f *facts) bool {
+	path := toolTypeLen(f.param) == len(f.param) && len(f.param) > 0
+	said := false
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		if !containsFold(t, "discriminator") && !containsFold(t, "unknown variant") {
+			continue
+		}
+		said = true
+		if k := toolTypeLen(t); k > 0 && k < len(t) && t[k] == ':' {
+			path = true
+		}
+	}
+	return said && path
+}
+
+// toolTypeLen is the length of the path tools[N].type or tools.N.type at
+// the start of p, 0 where p does not open with one.
+func toolTypeLen(p []byte) int {
+	const root, leaf = "tools", ".type"
+	if len(p) < len(root) || string(p[:len(root)]) != root {
+		return 0
+	}
+	i := len(root)
+	if i >= len(p) || p[i] != '.' && p[i] != '[' {
+		return 0
+	}
+	open := p[i] == '['
+	i++
+	j := i
+	for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	if open {
+		if j >= len(p) || p[j] != ']' {
+			return 0
+		}
+		j++
+	}
+	if len(p)-j < len(leaf) || string(p[j:j+len(leaf)]) != leaf {
+		return 0
+	}
+	return j + len(leaf)
+}
+
+// bareWord reports whether some text of the answer is the word w and
+// nothing else, as a relay passes it on: after its labels (relayLabel:
+// "[groq] ", "litellm.APIError: ", an opening quote) and before what it
+// appends (one-api's "(request id: …)", LiteLLM's "Received Model
+// Group=…"), blanks, quotes and a full stop aside. Cloudflare AI Gateway
+// answers a rejected gateway token with {"code":2009,"message":
+// "Unauthorized"} as a 400: the status's reason phrase as the whole
+// message is the credential Detour sends (auth), where a sentence holding
+// the word ("Unauthorized to access MCP server 'docs'", "Failed to fetch
+// https://…: 401 Unauthorized") may be about anything the client named.
+// Words the client's request holds are no evidence (echo.go).
+func (ts *textScan) bareWord(w string) bool {
+	for i := 0; i < ts.texts(); i++ {
+		t := ts.text(i)
+		t = ownWords(t[relayLabel(t):])
+		if k := indexFold(t, "(request id:"); k >= 0 {
+			t = t[:k]
+		}
+		s, e := 0, len(t)
+		for s < e && bareTrim(t[s]) {
+			s++
+		}
+		for e > s {
+			switch {
+			case bareTrim(t[e-1]):
+				e--
+				continue
+			case e-s >= 2 && t[e-2] == '\\' && (t[e-1] == 'n' || t[e-1] == 'r' || t[e-1] == 't'):
+				e -= 2 // an escaped line break
+				continue
+			}
+			break
+		}
+		if e-s == len(w) && indexFold(t[s:e], w) == 0 && (len(ts.req) == 0 || !echoed(ts.req, t[s:e])) {
+			return true
+		}
+	}
+	return false
+}
+
+// bareTrim reports a byte a relay may leave around a bare word: blanks,
+// quotes, a full stop.
+func bareTrim(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '.', '\\':
+		return true
 	}
 	return false
 }

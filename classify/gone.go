@@ -245,6 +245,9 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 		if ev := affordable(f); ev != "" {
 			return Verdict{Failed: true, Class: Overflow, Evidence: ev}
 		}
+		if v, ok := budgetAnswer(f, body); ok {
+			return v
+		}
 	}
 	if (st == 401 || st == 402) && f != nil {
 		if v, ok := relayKey(statusClass[st], f); ok {
@@ -401,6 +404,41 @@ var affordLeads = [...]struct {
 	// "More credits are required to run this request. 128000 token
 	// capacity required, 19484 available." (OpenRouter, a key's limit)
 	{"token capacity required, ", "phrase:token capacity required", false},
+}
+
+// budgetAnswer reads OpenRouter's in-flight spending budget in a 402: the
+// running and recently settled requests hold a share of a balance that is
+// still positive. "This request would exceed your available credits given
+// your current in-flight requests. Retry after in-flight requests settle"
+// (reason in_flight_budget_exhausted, sent with a Retry-After) passes in
+// seconds, with no request still running: rate_limited, so a burst of
+// concurrent requests cools the endpoint for the wait it names instead of
+// the account for account_cooldown, paging the operator. "This request's
+// maximum cost exceeds your available credits. Add credits, or lower
+// max_tokens or prompt size." (weight_exceeds_budget) is this one
+// request's size against the whole budget: a smaller request is served, so
+// overflow, as an affordable count is (affordable). Near an empty balance
+// the same words come back for every request, and there only the next
+// answers ("Insufficient credits", "can only afford 0") cool the account
+// (docs/behaviour.md). The client's text is not checked, as for affordable:
+// a 402 quotes no prompt. ok false: the status decides.
+func budgetAnswer(f *facts, body []byte) (Verdict, bool) {
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		if containsFold(t, "given your current in-flight requests") {
+			return Verdict{Failed: true, Class: RateLimited, Evidence: "phrase:in-flight requests"}, true
+		}
+		if containsFold(t, "maximum cost exceeds your available credits") {
+			return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:maximum cost exceeds your available credits"}, true
+		}
+	}
+	switch {
+	case bytes.Contains(body, []byte(`"in_flight_budget_exhausted"`)):
+		return Verdict{Failed: true, Class: RateLimited, Evidence: "body:in_flight_budget_exhausted"}, true
+	case bytes.Contains(body, []byte(`"weight_exceeds_budget"`)):
+		return Verdict{Failed: true, Class: Overflow, Evidence: "body:weight_exceeds_budget"}, true
+	}
+	return Verdict{}, false
 }
 
 // minUseful is the fewest tokens an account must still afford for a 402

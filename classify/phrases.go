@@ -102,6 +102,10 @@ var requestPhrases = []phrase{
 	// vendor takes more tools, stop sequences or messages; a string too
 	// long stays the client's bad input.
 	{a: "array too long", b: "maximum length", gap: 40, class: Overflow, notRate: true},
+	// The same cap in Kimi's words ("a max of 128 tools can be
+	// supported"): before the bad-input "maximum of".
+	{a: "max of", b: "tools", gap: 12, clause: true, class: Overflow, notRate: true},
+	{a: "maximum of", b: "tools", gap: 12, clause: true, class: Overflow, notRate: true},
 	{a: "request size limit exceeded", class: Overflow, notRate: true},
 	{a: "max allowed file size", class: Overflow},
 	// The engine's per-step token budget, a deployment setting, not the

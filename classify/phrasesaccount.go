@@ -238,6 +238,12 @@ var accountPhrases = []phrase{
 	{a: "failed to refresh", b: "token", gap: 24, class: Auth, notClient: true},
 	{a: "no active credentials for", class: Auth},
 	{a: "no credentials for embedding provider", class: Auth, notClient: true}, // OmniRoute's embeddings: "No credentials for embedding provider: gemini" (not a provider the client picks, review 29c)
+	// A gateway asked for a stored provider key (BYOK) it does not hold
+	// (Cloudflare AI Gateway's 2040: "Provider 'google-ai-studio' has no
+	// BYOK credential named 'x'. Configured aliases: …", as a 400): the
+	// alias is the operator's configuration, the key the operator's; no
+	// client can mend it.
+	{a: "no byok credential", class: Auth, notClient: true},
 	// A gateway in front without a key of its own for the provider ("No API
 	// key set for provider: anthropic", LLM Gateway).
 	{a: "no api key set", class: Auth},         // the Codex backend: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."

@@ -191,6 +191,11 @@ var gonePhrases = []phrase{
 	// supports tool calling").
 	{a: "no provider available that", class: Unknown},
 	{a: "no provider available", class: Unavailable},
+	// The same in Helicone's AI Gateway's word order ("No available
+	// providers for the requested models. Check provider names …", a
+	// plain-text 400), and its feature exception as above.
+	{a: "no available provider", b: "that support", gap: 48, clause: true, class: Unknown},
+	{a: "no available providers for", b: "model", gap: 24, clause: true, class: Unavailable},
 	{a: "provider prefix", class: Unavailable, ourModel: true}, // the endpoint's model name, not routable as configured: "Model x must be requested with a provider prefix", "must include a provider prefix"; before the bad-input "must be"
 	{a: "no model found for", class: Unavailable, ourModel: true},
 	// A gateway that knows no provider of the model it was sent

@@ -90,6 +90,10 @@ var inputPhrases = []phrase{
 	{a: "unexpected role", class: BadRequest, badInput: true},
 	{a: "valid role", class: BadRequest, badInput: true}, // Gemini: "Please use a valid role: user, model."
 	{a: "turn", b: "immediately after", gap: 12, class: BadRequest, badInput: true},
+	// A tool's result not right after its call (MiniMax's 2013: "invalid
+	// params, tool call result does not follow tool call"): the order the
+	// client sent.
+	{a: "does not follow tool call", class: BadRequest, badInput: true},
 	// Two messages of one role in a row ("does not support successive user
 	// or assistant messages", "consecutive user messages"): the order the
 	// client sent, before the capability gaps' "does not support".

@@ -134,8 +134,9 @@ func bodyRetryAfter(f *facts, req []byte, resets bool) time.Duration {
 }
 
 // nextRetryHint finds the first "retry after N <unit>", "try again in
-// <duration>", "retry in <duration>", "resets in <duration>" or "to reset
-// in <duration>" (with resets) or "wait N seconds" in
+// <duration>", "retry in <duration>", "resets in <duration>", "to reset
+// in <duration>" or "reset after <duration>" (with resets) or "wait N
+// seconds" in
 // t: the wait it says (0 when it says none), the matched words and the text
 // after them; span is nil when there is none.
 func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
@@ -155,6 +156,12 @@ func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 	// the same, in the infinitive.
 	if r := indexFold(t, "to reset in "); resets && r >= 0 && (b < 0 || r < b) {
 		b, lead = r, len("to reset in ")
+	}
+	// "All kiro accounts have exhausted their quota (reset after 140h 21m
+	// 10s)" (OmniRoute), "Your quota will reset after 2h1m1s" (Code
+	// Assist, relayed without its details): the same, in other words.
+	if r := indexFold(t, "reset after "); resets && r >= 0 && (b < 0 || r < b) {
+		b, lead = r, len("reset after ")
 	}
 	// "Please wait 25 seconds before retrying" (GitHub Models), when it
 	// comes first.
@@ -184,13 +191,7 @@ func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 		return d, t[a:end], t[end:]
 	}
 	s := t[b+lead:]
-	k := 0
-	for k < len(s) && (s[k] == '.' || (s[k] >= '0' && s[k] <= '9') || s[k] == 'd' || s[k] == 'h' || s[k] == 'm' || s[k] == 's') {
-		k++
-	}
-	for k > 0 && s[k-1] == '.' {
-		k--
-	}
+	k := durationLen(s)
 	end := b + lead + k
 	if d = durationBytes(s[:k]); d > 0 {
 		return capRetry(d), t[b:end], t[end:]
@@ -200,6 +201,52 @@ func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 		return d, t[b:end], t[end:]
 	}
 	return 0, t[b:end], t[end:]
+}
+
+// durationLen is how many bytes of s, from its start, a duration in
+// durationBytes' form takes: its digits, points and units, the groups one
+// blank apart ("140h 21m 10s"), a full stop after it left out.
+func durationLen(s []byte) int {
+	k := 0
+	for {
+		for k < len(s) && durationByte(s[k]) {
+			k++
+		}
+		if g := unitGroup(s, k+1); k > 0 && k < len(s) && s[k] == ' ' && g > k+1 {
+			k = g
+			continue
+		}
+		break
+	}
+	for k > 0 && s[k-1] == '.' {
+		k--
+	}
+	return k
+}
+
+func durationByte(c byte) bool {
+	return c == '.' || (c >= '0' && c <= '9') || c == 'd' || c == 'h' || c == 'm' || c == 's'
+}
+
+// unitGroup returns the end of one duration group at s[i] (digits, then
+// one unit of durationBytes, ending its word: "21m", "10s", "20ms"), i
+// where there is none ("3 times", "5min").
+func unitGroup(s []byte, i int) int {
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return i
+	}
+	u := j
+	for u < len(s) && durationByte(s[u]) && (s[u] < '0' || s[u] > '9') && s[u] != '.' {
+		u++
+	}
+	if u == j || u-j > 2 || u < len(s) && wordTab[s[u]] == 1 {
+		return i
+	}
+	return u
 }
 
 // wordIndexFold is indexFold for p starting a word: "wait " is not the end
@@ -245,10 +292,14 @@ func wordsDurationLen(t []byte) (time.Duration, int) {
 }
 
 // durationBytes parses a Go-style duration ("13s", "9m38.016s", "20ms",
-// "1.5s", and "7d" for days) without allocating; 0 when b is not one.
+// "1.5s", "7d" for days, and groups one blank apart, "140h 21m 10s")
+// without allocating; 0 when b is not one.
 func durationBytes(b []byte) time.Duration {
 	var total float64
-	for len(b) > 0 {
+	for first := true; len(b) > 0; first = false {
+		if b[0] == ' ' && !first && len(b) > 1 && b[1] != ' ' { // "140h 21m 10s": groups one blank apart
+			b = b[1:]
+		}
 		i := 0
 		for i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '.') {
 			i++
