@@ -262,6 +262,13 @@ func appendNorm(dst, raw []byte) []byte {
 	return dst
 }
 
+// Echoed reports whether text occurs in the client's request req as the
+// echo rule compares them (case, blanks and JSON escapes aside; whole, in
+// pieces joined at line breaks, or URL-decoded): text the client supplied,
+// which is no evidence. Dispatch asks it of the upstream's words health
+// keeps for a cooldown. Empty text is never echoed.
+func Echoed(req []byte, text string) bool { return echoed(req, []byte(text)) }
+
 // echoed reports whether the text raw (as matched in an upstream body)
 // occurs in the client's request req, as normText compares them, whole or
 // in pieces joined at line breaks (echoedLines). Empty text is never

@@ -191,7 +191,7 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	tr.Generation(&a.retired, a.gen)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
 		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff,
-		ScrubForClient: sc.ForClient, Stop: a.stop, RecordFirst: a.writer != nil && a.writer.Synced()})
+		ScrubForClient: sc.ForClient, ScrubForHealth: healthScrubber(sc), Stop: a.stop, RecordFirst: a.writer != nil && a.writer.Synced()})
 	if err != nil {
 		return nil, err
 	}
@@ -340,4 +340,12 @@ type redisLogger struct{ log *slog.Logger }
 
 func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
 	l.log.DebugContext(ctx, fmt.Sprintf(format, v...))
+}
+
+// healthScrubber scrubs the upstream's words GET /v1/health shows for a
+// cooldown: every fragment of a key, as for the operator (String), and the
+// addresses and account ids, as for a client (ForClient): anyone who
+// reaches the gateway may read them.
+func healthScrubber(sc *redact.Scrubber) func(string) string {
+	return func(msg string) string { return sc.ForClient(sc.String(msg), nil) }
 }

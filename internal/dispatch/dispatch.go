@@ -46,6 +46,11 @@ type Options struct {
 	// it; sent is the client's request body (see redact.Scrubber.ForClient).
 	// Nil leaves messages as they are.
 	ScrubForClient func(msg string, sent []byte) string
+	// ScrubForHealth removes secrets from the upstream's words health
+	// keeps for a cooldown (GET /v1/health, which anyone who reaches the
+	// gateway may read): every fragment of a key, every address, the
+	// operator's account ids. Nil: health keeps no words.
+	ScrubForHealth func(msg string) string
 	// Stop, when done, ends every request in flight: the shutdown grace
 	// period is over. A committed stream ends with its Output's Fail, any other
 	// request a 503 Failure; the record's outcome is "shutdown". nil: never.

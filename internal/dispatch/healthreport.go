@@ -1,8 +1,11 @@
 package dispatch
 
 import (
+	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/policy"
@@ -23,11 +26,97 @@ func (w *walk) report(rule policy.Row, o *outcome) health.Report {
 		r.Hinted = o.verdict.RetryAfter > 0
 	case policy.CoolUnavailable:
 		r.Cool, r.CoolFor = health.ScopeEndpoint, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
+		r.Words = w.words(o)
 	case policy.CoolAccount:
 		r.Cool, r.CoolFor = health.ScopeAccount, w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
+		r.Words = w.words(o)
 	case policy.CoolNone:
 	}
 	return r
+}
+
+// words gives health, for a cooldown a human must end (a retired model,
+// a spent quota, a rejected key), the upstream's own words for it
+// (causeWords), made only if health asks: when the cooldown's cause
+// starts, not at every failure while it runs. nil without a scrubber for
+// them (Options.ScrubForHealth).
+func (w *walk) words(o *outcome) func() string {
+	scrub := w.d.opt.ScrubForHealth
+	if scrub == nil || o.message == "" {
+		return nil
+	}
+	msg, call := o.message, w.call
+	return func() string { return causeWords(msg, call.evidence(true), scrub) }
+}
+
+// maxWords bounds the upstream's words health keeps for a cooldown, in
+// bytes; longWord is the shortest word masked alone when the client's
+// request holds it, echoRun the fewest words in a row masked when it
+// holds them.
+const (
+	maxWords = 160
+	longWord = 12
+	echoRun  = 3
+)
+
+// edgePunct is punctuation an upstream puts around the words it quotes
+// ("Last input: <words>."), trimmed from a run before it is looked for.
+const edgePunct = ".,;:!?()[]{}<>"
+
+// causeWords is what /v1/health shows of the upstream's message msg for a
+// cooldown: anyone who can reach /v1/health may read it, and text a client
+// supplied is never evidence (docs/security.md). So every quoted value is
+// masked ("…": that is where upstreams quote the request back), and so is
+// every run of echoRun words or more, and every word of longWord bytes or
+// more, that req (the client's request, as the echo rule reads it) holds;
+// blanks fold to one space; scrub removes keys, addresses and the
+// operator's account ids; and at most maxWords bytes are kept, cut
+// between words ("…" ends what was cut). "" when nothing is left.
+func causeWords(msg string, req []byte, scrub func(string) string) string {
+	words := strings.Fields(decision.MaskQuoted(msg))
+	size := 0
+	for i, wd := range words { // what could be kept, and a word more
+		if size += len(wd) + 1; size > maxWords+longWord {
+			words = words[:i+1]
+			break
+		}
+	}
+	echo := make([]bool, len(words))
+	for i, wd := range words {
+		if len(wd) >= longWord && classify.Echoed(req, strings.Trim(wd, edgePunct)) {
+			echo[i] = true
+		}
+		if i+echoRun <= len(words) && classify.Echoed(req, strings.Trim(strings.Join(words[i:i+echoRun], " "), edgePunct)) {
+			for j := i; j < i+echoRun; j++ {
+				echo[j] = true
+			}
+		}
+	}
+	var b strings.Builder
+	for i, wd := range words {
+		if echo[i] {
+			if i > 0 && echo[i-1] {
+				continue // one mark for the run
+			}
+			wd = decision.Masked
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(wd)
+	}
+	s := strings.TrimSpace(scrub(b.String()))
+	if len(s) <= maxWords {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:maxWords-len(decision.Masked)+1], ' ')
+	if cut <= 0 { // one long word: cut at a character
+		cut = maxWords - len(decision.Masked)
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimSpace(s[:cut]) + decision.Masked
 }
 
 // tell reports an attempt's outcome at endpoint k to health, and whether

@@ -13,7 +13,8 @@
 // table, turns each outcome into a Report: count it toward the failure
 // threshold, cool the endpoint or the whole account at once and for how
 // long, or succeed with a latency. Class names are carried only as labels
-// (last_class, transitions).
+// (last_class, transitions, and the cooldown's own: CoolClass, with the
+// upstream's words a Report may give for it, Report.Words).
 //
 // # Rules
 //
@@ -43,6 +44,11 @@
 //   - A record carries what it is about (Define, a digest); one about
 //     another definition of the same name (a rolling deploy's old model or
 //     key) reads as empty (define.go).
+//   - A cooldown keeps the class that started it, or last made it end
+//     later (Record.CoolClass): a failure that does neither leaves it, so a
+//     timeout at an endpoint cooling a day for a retired model does not
+//     rename the day. Its words (Report.Words) are asked for once, when
+//     the cause starts, outside the store's lock (explain).
 //   - Each record keeps the last phase announced; every Update compares it
 //     with the phase before and after, so a change is reported once, by the
 //     call that made or first observed it, even across replicas.

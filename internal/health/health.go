@@ -138,8 +138,9 @@ type Report struct {
 	// endpoint (and a probing account behind it), or a cooling endpoint
 	// the attempt began after (Took).
 	OK bool
-	// Class is recorded as last_class. "" (e.g. on success) keeps the
-	// previous failure's class.
+	// Class is recorded as last_class, and as the cooldown's class when
+	// this report starts a cooldown or makes the running one end later.
+	// "" (e.g. on success) keeps the previous failure's class.
 	Class string
 	// Count marks a failure that counts toward FailureThreshold (endpoint).
 	Count bool
@@ -165,6 +166,13 @@ type Report struct {
 	// client left), so the next request may probe at once instead of
 	// waiting out the lease.
 	Release bool
+	// Words, when set, gives the upstream's own words for Class, already
+	// made safe for anyone to read (no key, nothing the client sent, a
+	// few hundred bytes at most). Tracker calls it only when this report
+	// starts the cause (Record.CoolClass) of the cooldown of Cool, its
+	// scope, and then once, outside the store's lock: the caller may
+	// defer costly work to it.
+	Words func() string
 }
 
 // Transition is a real phase change of one record, reported once (edge
@@ -201,6 +209,11 @@ type Status struct {
 	// LastClass is the class behind the current phase (the account's when
 	// the account is what holds the endpoint back), else the endpoint's last.
 	LastClass string
+	// CoolClass is the class that started the cooldown holding the
+	// endpoint back (the record whose cooldown ends last, its own or its
+	// account's; while probing, the probing one's), and CoolWords the
+	// upstream's own words for it (Report.Words). Both "" while healthy.
+	CoolClass, CoolWords string
 }
 
 // Record is the stored state of one endpoint or account. Stores persist it
@@ -217,7 +230,16 @@ type Record struct {
 	LastCooldown time.Duration `json:"last_cooldown,omitempty"`
 	// ProbeUntil is the end of the probe lease held by one request.
 	ProbeUntil time.Time `json:"probe_until,omitzero"`
-	LastClass  string    `json:"last_class,omitempty"`
+	// LastClass is the class of the last failure, whatever it was.
+	LastClass string `json:"last_class,omitempty"`
+	// CoolClass is the class of the failure that started the current (or,
+	// while probing, the last) cooldown, or last made it end later: a
+	// failure that neither starts nor lengthens it leaves it (a timeout
+	// does not rename a retired model's day). CoolWords is the upstream's
+	// own words for it (Report.Words), "" when none were given. A close
+	// clears both.
+	CoolClass string `json:"cool_class,omitempty"`
+	CoolWords string `json:"cool_words,omitempty"`
 	// Announced is the last phase a transition was reported for, so each
 	// change is reported once across replicas.
 	Announced   Phase         `json:"announced,omitempty"`

@@ -189,6 +189,8 @@ func mergeCooldown(r, mine *Record, now time.Time) {
 	if mine.LastClass != "" {
 		r.LastClass = mine.LastClass
 	}
+	// Mine now ends the cooldown, so its cause is the cooldown's.
+	r.CoolClass, r.CoolWords = mine.CoolClass, mine.CoolWords
 	// This replica announced the change when it learned it; the others must
 	// not announce it again.
 	r.Announced = Cooling

@@ -16,6 +16,12 @@ type EndpointHealth struct {
 	LastClass     string     `json:"last_class"`
 	CooldownUntil *time.Time `json:"cooldown_until"` // null unless cooling
 	LatencyMS     *float64   `json:"latency_ms"`     // null until measured
+	// CoolingClass is the class that started the cooldown holding the
+	// endpoint back (its own or its account's; while probing, the one it
+	// recovers from), CoolingMessage the upstream's own words for it
+	// (quota, auth and unavailable only). Both "" while healthy.
+	CoolingClass   string `json:"cooling_class"`
+	CoolingMessage string `json:"cooling_message"`
 }
 
 // AccountHealth is one provider account in GET /v1/health.
@@ -24,6 +30,9 @@ type AccountHealth struct {
 	State         string     `json:"state"`
 	LastClass     string     `json:"last_class"`
 	CooldownUntil *time.Time `json:"cooldown_until"` // null unless cooling
+	// CoolingClass and CoolingMessage: as EndpointHealth's, the account's own.
+	CoolingClass   string `json:"cooling_class"`
+	CoolingMessage string `json:"cooling_message"`
 }
 
 // Snapshot lists the configured endpoints (effective state) and their
@@ -37,6 +46,7 @@ func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, acc
 		e := EndpointHealth{
 			Target: k.Target, Provider: k.Provider, State: st[i].Phase.String(),
 			Failures: st[i].Failures, LastClass: st[i].LastClass,
+			CoolingClass: st[i].CoolClass, CoolingMessage: st[i].CoolWords,
 		}
 		if st[i].Phase == Cooling {
 			u := st[i].Until
@@ -60,6 +70,9 @@ func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, acc
 	for i, a := range t.accounts {
 		p := t.peek(ctx, &recs[i], keys[i], t.acctDefs[a], now)
 		ah := AccountHealth{Name: a, State: p.String(), LastClass: recs[i].LastClass}
+		if p != Healthy {
+			ah.CoolingClass, ah.CoolingMessage = causeOf(&recs[i]), recs[i].CoolWords
+		}
 		if p == Cooling {
 			u := recs[i].CoolUntil
 			ah.CooldownUntil = &u

@@ -278,12 +278,12 @@ func testSnapshotJSON(t *testing.T, tr *Tracker, c *clock) {
 	}
 	until := c.Now().Add(time.Hour).Format(time.RFC3339)
 	want := `{"accounts":[` +
-		`{"name":"anthropic","state":"healthy","last_class":"","cooldown_until":null},` +
-		`{"name":"openai","state":"cooling","last_class":"quota","cooldown_until":"` + until + `"}],` +
+		`{"name":"anthropic","state":"healthy","last_class":"","cooldown_until":null,"cooling_class":"","cooling_message":""},` +
+		`{"name":"openai","state":"cooling","last_class":"quota","cooldown_until":"` + until + `","cooling_class":"quota","cooling_message":""}],` +
 		`"endpoints":[` +
-		`{"target":"claude","provider":"anthropic","state":"healthy","failures":0,"last_class":"","cooldown_until":null,"latency_ms":250},` +
-		`{"target":"haiku","provider":"anthropic","state":"healthy","failures":0,"last_class":"","cooldown_until":null,"latency_ms":null},` +
-		`{"target":"gpt","provider":"openai","state":"cooling","failures":1,"last_class":"quota","cooldown_until":"` + until + `","latency_ms":null}]}`
+		`{"target":"claude","provider":"anthropic","state":"healthy","failures":0,"last_class":"","cooldown_until":null,"latency_ms":250,"cooling_class":"","cooling_message":""},` +
+		`{"target":"haiku","provider":"anthropic","state":"healthy","failures":0,"last_class":"","cooldown_until":null,"latency_ms":null,"cooling_class":"","cooling_message":""},` +
+		`{"target":"gpt","provider":"openai","state":"cooling","failures":1,"last_class":"quota","cooldown_until":"` + until + `","latency_ms":null,"cooling_class":"quota","cooling_message":""}]}`
 	if got := normalizeTimes(t, b); got != want {
 		t.Fatalf("snapshot\n got %s\nwant %s", got, want)
 	}

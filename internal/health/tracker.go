@@ -200,6 +200,16 @@ func combine(ep, acct *Record, now time.Time) Status {
 	if pa != Healthy && (pe == Healthy || (pa == Cooling && pe != Cooling)) && acct.LastClass != "" {
 		st.LastClass = acct.LastClass
 	}
+	if st.Phase != Healthy {
+		// The cause is the record that holds the endpoint back longest:
+		// a cooling one over a probing one, of two cooling the one whose
+		// cooldown ends last, of two probing the endpoint's own.
+		src := ep
+		if pa == Cooling && (pe != Cooling || acct.CoolUntil.After(ep.CoolUntil)) || pa == Probing && pe == Healthy {
+			src = acct
+		}
+		st.CoolClass, st.CoolWords = causeOf(src), src.CoolWords
+	}
 	return st
 }
 
@@ -302,7 +312,39 @@ func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now ti
 		return nil
 	}
 	own(&before, n.epDef) // a record about something else was nothing to this definition
+	if r.Words != nil && r.Cool == ScopeEndpoint {
+		t.explain(ctx, n.ep, n.epDef, &before, &after, &r, now)
+	}
 	return transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+}
+
+// explain writes the upstream's words (Report.Words) into the record at
+// key when the update from before to after started its cooldown's cause:
+// it cools now for r's class, and did not for that class before. Words
+// runs here, outside the store's lock and transaction, since it may take
+// time (it reads the client's request), and only then: once per cause,
+// not once per failure while a cooldown runs. The words are written only
+// while the record still cools for that class without words.
+//
+//go:noinline
+func (t *Tracker) explain(ctx context.Context, key, def string, before, after *Record, r *Report, now time.Time) {
+	if after.PhaseAt(now) != Cooling || after.CoolClass != r.Class || after.CoolWords != "" ||
+		before.PhaseAt(now) == Cooling && before.CoolClass == after.CoolClass {
+		return
+	}
+	w := r.Words()
+	if w == "" {
+		return
+	}
+	class := r.Class
+	_, _, _ = t.store.Update(ctx, key, func(rec *Record) {
+		if def != "" && rec.Def != "" && rec.Def != def {
+			return // about something else now (define.go)
+		}
+		if rec.PhaseAt(now) == Cooling && rec.CoolClass == class && rec.CoolWords == "" {
+			rec.CoolWords = w
+		}
+	})
 }
 
 // reportAccount is Report's part for the endpoint's account: tr, the
@@ -353,7 +395,7 @@ func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, 
 			if r.Class != "" {
 				rec.LastClass = r.Class
 			}
-			t.cool(rec, t.coolFor(r), now, !r.Hinted)
+			t.cool(rec, t.coolFor(r), now, !r.Hinted, r.Class)
 			rec.Announced = rec.PhaseAt(now)
 		}
 	default:
@@ -362,6 +404,9 @@ func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, 
 	before, after, err := t.store.Update(ctx, n.acct, fn)
 	if err == nil {
 		own(&before, n.acctDef)
+		if r.Words != nil && r.Cool == ScopeAccount {
+			t.explain(ctx, n.acct, n.acctDef, &before, &after, &r, now)
+		}
 		tr = transitions(tr, ScopeAccount, provider, &before, &after, now, r.Class)
 	}
 	return tr
@@ -406,7 +451,7 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 		}
 	}
 	if base > 0 {
-		t.cool(rec, base, now, !r.Hinted)
+		t.cool(rec, base, now, !r.Hinted, r.Class)
 	} else if r.Release {
 		rec.ProbeUntil = time.Time{}
 	}
@@ -427,8 +472,10 @@ func (t *Tracker) coolFor(r Report) time.Duration {
 // double is false: base is the upstream's own wait (Retry-After), and a
 // request that waited out the first and met the same answer again is told
 // the same, not twice it (review 32e). A running longer cooldown is never
-// shortened.
-func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time, double bool) {
+// shortened. class is the cooldown's cause (Record.CoolClass) when it
+// starts the cooldown, or makes a running one end later and is another
+// class; a failure that leaves the end where it was leaves the cause.
+func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time, double bool, class string) {
 	d := base
 	phase := rec.PhaseAt(now)
 	if phase == Probing && double {
@@ -436,6 +483,9 @@ func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time, double bo
 	}
 	if until := now.Add(d); until.After(rec.CoolUntil) {
 		rec.CoolUntil = until
+		if phase != Cooling || rec.CoolClass != class {
+			rec.CoolClass, rec.CoolWords = class, ""
+		}
 	}
 	if phase == Cooling {
 		rec.LastCooldown = max(rec.LastCooldown, d)
@@ -474,21 +524,22 @@ func closeRecord(rec *Record) {
 	rec.CoolUntil, rec.CoolFrom = time.Time{}, time.Time{}
 	rec.LastCooldown = 0
 	rec.ProbeUntil = time.Time{}
+	rec.CoolClass, rec.CoolWords = "", ""
 }
 
 // transitions appends the phase changes between two versions of a record:
 // first the change time made (from the last announced phase to the phase at
 // now, e.g. cooling→probing, with the class of the cooldown), then the change
-// the update made (with class, or the record's class when class is "" and
-// the record did not close).
+// the update made (with class, or the record's cooldown's class when class
+// is "" and the record did not close).
 func transitions(tr []Transition, sc Scope, name string, before, after *Record, now time.Time, class string) []Transition {
 	mid := before.PhaseAt(now)
 	if before.Announced != mid {
-		tr = append(tr, Transition{Scope: sc, Name: name, From: before.Announced, To: mid, Class: before.LastClass})
+		tr = append(tr, Transition{Scope: sc, Name: name, From: before.Announced, To: mid, Class: causeOf(before)})
 	}
 	if to := after.PhaseAt(now); to != mid {
 		if class == "" && to != Healthy {
-			class = after.LastClass
+			class = causeOf(after)
 		}
 		t := Transition{Scope: sc, Name: name, From: mid, To: to, Class: class}
 		if to == Cooling {
@@ -497,4 +548,13 @@ func transitions(tr []Transition, sc Scope, name string, before, after *Record, 
 		tr = append(tr, t)
 	}
 	return tr
+}
+
+// causeOf is the class a record's phase is about: its cooldown's, or its
+// last failure's in a record written before the cooldown's was kept.
+func causeOf(r *Record) string {
+	if r.CoolClass != "" {
+		return r.CoolClass
+	}
+	return r.LastClass
 }

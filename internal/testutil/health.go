@@ -22,6 +22,10 @@ type HealthEndpoint struct {
 	LastClass     string     `json:"last_class"`
 	CooldownUntil *time.Time `json:"cooldown_until"`
 	LatencyMS     *float64   `json:"latency_ms"`
+	// CoolingClass is the class that started the cooldown holding the
+	// endpoint back, CoolingMessage the upstream's words for it.
+	CoolingClass   string `json:"cooling_class"`
+	CoolingMessage string `json:"cooling_message"`
 }
 
 // HealthAccount is one provider account in Health.
@@ -30,6 +34,9 @@ type HealthAccount struct {
 	State         string     `json:"state"`
 	LastClass     string     `json:"last_class"`
 	CooldownUntil *time.Time `json:"cooldown_until"`
+	// As HealthEndpoint's, the account's own.
+	CoolingClass   string `json:"cooling_class"`
+	CoolingMessage string `json:"cooling_message"`
 }
 
 // Endpoint returns the entry of target/provider, and whether there is one.

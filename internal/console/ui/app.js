@@ -136,6 +136,15 @@
       f.status ? ' (HTTP ' + f.status + ')' : '', ' ', el('span', { class: 'muted' }, timeAgo(f.at)));
   }
 
+  // coolingCell says why a record cools (or, probing, what it recovers
+  // from): the class that started the cooldown and the upstream's own
+  // words for it, which a later failure of another class does not replace.
+  function coolingCell(x) {
+    if (!x.cooling_class) return '—';
+    return el('span', { class: 'cause' }, badge(x.cooling_class),
+      x.cooling_message ? [' ', el('q', { class: 'said' }, x.cooling_message)] : null);
+  }
+
   // Health.
   async function loadMeta() {
     const m = await get('meta');
@@ -161,6 +170,7 @@
         cell('Model', el('code', null, e.model)),
         cell('State', stateBadge(e.state)),
         cell('Cooldown left', e.cooldown_until ? timeUntil(e.cooldown_until) : '—'),
+        cell('Cooling for', coolingCell(e)),
         cell('Failures in a row', String(e.failures)),
         cell('Last class', e.last_class ? badge(e.last_class) : '—'),
         cell('Last failure seen here', failureCell(e.last_failure)),
@@ -169,6 +179,7 @@
         cell('Provider', el('strong', null, a.name)),
         cell('State', stateBadge(a.state)),
         cell('Cooldown left', a.cooldown_until ? timeUntil(a.cooldown_until) : '—'),
+        cell('Cooling for', coolingCell(a)),
         cell('Last class', a.last_class ? badge(a.last_class) : '—'),
         cell('Last failure seen here', failureCell(a.last_failure)))));
     }, 1000);
