@@ -20,6 +20,7 @@ import (
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/inprogress"
 	"github.com/detour-llm/detour/internal/limit"
 	"github.com/detour-llm/detour/internal/metrics"
 	"github.com/detour-llm/detour/internal/redact"
@@ -165,7 +166,11 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		return nil, err
 	}
 	a.Metrics.Retain(served(st))
-	a.Server = server.New(st, a.Metrics, a.log)
+	var progress *inprogress.Set
+	if a.Console != nil {
+		progress = a.Console.InProgress()
+	}
+	a.Server = server.New(st, a.Metrics, a.log, progress)
 	a.mount()
 	return a, nil
 }

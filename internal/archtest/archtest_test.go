@@ -28,6 +28,8 @@ var allowed = map[string][]string{
 	"internal/upstreamtest": {},
 	"internal/metrics":      {"classify"},
 	"internal/alert":        {},
+	// The requests being served now, for the console: nothing of ours.
+	"internal/inprogress": {},
 	// Scrubs secrets from text leaving the process; knows nothing of config.
 	"internal/redact": {},
 	// Health does not know what classes mean: the caller tells it.
@@ -65,13 +67,13 @@ var allowed = map[string][]string{
 	// sees canonical JSON and dispatch's facts, and writes them for its
 	// client (the class for the envelope's type, sse for the framing).
 	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/messages", "internal/door/responses", "internal/health",
-		"internal/limit", "internal/metrics", "internal/rawjson", "internal/sse"},
+		"internal/inprogress", "internal/limit", "internal/metrics", "internal/rawjson", "internal/sse"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
-		"internal/health", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/console", "internal/tracing"},
+		"internal/health", "internal/inprogress", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/console", "internal/tracing"},
 	// The console reads records, health and the configuration; it never
 	// serves requests (no server, no dispatch).
-	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/policy", "internal/query", "internal/suggest"},
+	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/inprogress", "internal/policy", "internal/query", "internal/suggest"},
 	// A rule suggested for unknown answers, the console's and the CLI's
 	// alike: read from recorded messages (scrubbed by redact).
 	"internal/suggest": {"classify", "internal/decision", "internal/redact"},

@@ -13,6 +13,9 @@
 // ui/app.js, never as markup, under a Content-Security-Policy that allows
 // only the console's own script and style and enforces Trusted Types.
 //
-// It imports classify, config, decision, health, policy and query; never
-// the server or dispatch.
+// It also owns the set of requests being served now (InProgress), which
+// the server fills and the Decisions page lists as "In progress".
+//
+// It imports classify, config, decision, health, inprogress, policy, query
+// and suggest; never the server or dispatch.
 package console

@@ -67,6 +67,7 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET "+Prefix+"api/decisions/{id}", c.apiDecision)
 	mux.HandleFunc("GET "+Prefix+"api/classes", c.apiClasses)
 	mux.HandleFunc("GET "+Prefix+"api/unknowns", c.apiUnknowns)
+	mux.HandleFunc("GET "+Prefix+"api/inprogress", c.apiInProgress)
 	mux.HandleFunc(Prefix, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")

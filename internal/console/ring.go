@@ -9,6 +9,7 @@ import (
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/inprogress"
 	"github.com/detour-llm/detour/internal/policy"
 	"github.com/detour-llm/detour/internal/query"
 	"github.com/detour-llm/detour/internal/suggest"
@@ -40,7 +41,14 @@ type Console struct {
 	lastEP  map[health.Key]failure
 	lastAcc map[string]failure
 	unknown *groups
+
+	progress inprogress.Set // the requests being served now (InProgress)
 }
+
+// InProgress is the set of requests being served now that the Decisions
+// page lists ("In progress"): the server adds each request to it while it
+// runs (server.New).
+func (c *Console) InProgress() *inprogress.Set { return &c.progress }
 
 // entry is one record in the ring with its sequence number.
 type entry struct {

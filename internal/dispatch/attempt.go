@@ -95,6 +95,9 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 		w.d.opt.Metrics.Failover(w.r.name, string(prev.Action), prev.Class)
 	}
 	w.markTried(e.key)
+	if f := w.call.OnAttempt; f != nil {
+		f(len(w.rec.Attempts)+1, e.key.Target, e.key.Provider)
+	}
 	e.target.inflight.Add(1)
 	o := w.d.call(ctx, w, e)
 	e.target.inflight.Add(-1)

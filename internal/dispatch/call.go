@@ -33,6 +33,10 @@ type Call struct {
 	ID string
 	// Client names the client key used (see decision.Decision.Client).
 	Client string
+	// OnAttempt, when set, is told each attempt as it begins: its number
+	// in the request (from 1), its target and provider (the console's "In
+	// progress", internal/inprogress). It must return at once.
+	OnAttempt func(n int, target, provider string)
 	// Metered: a client key's limits may count what the call uses (the
 	// front sets it for every keyed request: a reload may add limits while
 	// it runs), so a billable attempt whose upstream never reports usage

@@ -43,7 +43,7 @@ func TestSpendIgnoresNegativeUsage(t *testing.T) {
 // took: a rate-limited key is not locked out once its minute turns.
 func TestRateRefusalGivesBackTheSlot(t *testing.T) {
 	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
-	s := New(&State{Config: &config.Config{}, Limits: limit.New(limit.NewMemory(clk.Now), clk.Now)}, nil, nil)
+	s := New(&State{Config: &config.Config{}, Limits: limit.New(limit.NewMemory(clk.Now), clk.Now)}, nil, nil, nil)
 	k := &config.ClientKey{Name: "ci", MaxConcurrent: 1, Rate: config.Rate{RequestsPerMinute: 1}}
 	ask := func() (int, string) {
 		a := &admitted{st: s.state.Load(), client: k}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/inprogress"
 	"github.com/detour-llm/detour/internal/limit"
 )
 
@@ -71,6 +72,9 @@ func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted,
 	if held != nil && call.Metered && a.client.Limited() { // a key without limits waits for nothing
 		held.holdEnd()
 	}
+	if s.progress != nil {
+		defer s.progress.Add(s.inProgress(call))()
+	}
 	res := disp.Run(r.Context(), call)
 	first := disp.RecordFirst() // decisions: {sync: always} promises a record for every answer
 	if first {
@@ -128,4 +132,19 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 	h := w.Header()
 	h["Content-Type"], h["Content-Length"] = vals[0:1:1], vals[1:2:2]
 	w.Write(b)
+}
+
+// inProgress is call as the console lists it while it runs, and has call
+// tell it each attempt it makes.
+func (s *Server) inProgress(call *dispatch.Call) *inprogress.Request {
+	api := call.API
+	switch {
+	case call.Native != nil && call.Native.API == dispatch.APICountTokens:
+		api = "count_tokens"
+	case api == "":
+		api = "chat"
+	}
+	req := &inprogress.Request{ID: call.ID, API: api, Route: call.Model, Client: call.Client, Stream: call.Stream, Started: time.Now()}
+	call.OnAttempt = req.Attempt
+	return req
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/health"
+	"github.com/detour-llm/detour/internal/inprogress"
 	"github.com/detour-llm/detour/internal/limit"
 	"github.com/detour-llm/detour/internal/metrics"
 )
@@ -35,16 +36,21 @@ type Server struct {
 	mux     *http.ServeMux // the client API, and the operator endpoints unless apart
 	admin   *http.ServeMux // the operator endpoints on their own listener
 	ops     *http.ServeMux // where operator endpoints go: mux, or admin with admin_listen
+	// progress keeps the requests being served now, for the console; nil
+	// keeps none.
+	progress *inprogress.Set
 }
 
-// New returns a Server for st. m and log may be nil. When st's
-// configuration sets admin_listen, /metrics and /v1/health are served only
-// by Admin; that choice is the process's, kept across Swap.
-func New(st *State, m *metrics.Metrics, log *slog.Logger) *Server {
+// New returns a Server for st. m, log and progress may be nil; progress
+// keeps every request from its start to its end (the console's "In
+// progress"). When st's configuration sets admin_listen, /metrics and
+// /v1/health are served only by Admin; that choice is the process's, kept
+// across Swap.
+func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.Set) *Server {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{metrics: m, log: log, mux: http.NewServeMux(), admin: http.NewServeMux()}
+	s := &Server{metrics: m, log: log, mux: http.NewServeMux(), admin: http.NewServeMux(), progress: progress}
 	s.state.Store(st)
 	s.mux.HandleFunc("/v1/chat/completions", s.chat)
 	s.mux.HandleFunc("/v1/models", s.modelsFor)

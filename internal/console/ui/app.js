@@ -279,6 +279,28 @@
       first = false;
     }
 
+    // The requests in progress: replaced whole at each poll (a few at most
+    // in the usual case; the gateway lists at most 200, oldest first).
+    function since(iso, now) {
+      return fmtSpan((Date.parse(now) - Date.parse(iso)) / 1000);
+    }
+    function progressRow(p, now) {
+      const a = p.attempt;
+      return el('tr', { 'data-id': p.id },
+        cell('Started', el('time', { datetime: p.started, title: new Date(p.started).toLocaleString() }, clock(p.started))),
+        cell('Running for', since(p.started, now)),
+        cell('Route', p.route),
+        cell('API', p.api + (p.stream ? ' · stream' : '')),
+        cell('Attempt now', a ? el('span', null, '#' + a.n + ' ', el('span', { class: 'where' }, a.target + '/' + a.provider), ' for ' + since(a.started, now)) : 'not sent yet'),
+        cell('Client', p.client || '—'));
+    }
+    poll(async () => {
+      const j = await get('inprogress');
+      replaceBody($('#inprogress'), j.requests.map((p) => progressRow(p, j.now)));
+      $('#inprogress-count').textContent = j.total ? '(' + j.total + (j.total > j.requests.length ? ', the oldest ' + j.requests.length + ' shown' : '') + ')' : '';
+      $('#inprogress-empty').hidden = j.total > 0;
+    }, 1000);
+
     const detail = $('#detail');
     async function show(id, push) {
       if (push) history.pushState({ id }, '', linkFor(id));
