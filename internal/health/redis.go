@@ -44,7 +44,8 @@ type RedisStore struct {
 	down        atomic.Bool // fast path: false while Redis answers
 	mu          sync.Mutex  // guards retryAt, reconciling and the transitions of down
 	retryAt     time.Time
-	reconciling bool // one caller is writing the journal back
+	reconciling bool      // one caller is writing the journal back
+	downSince   time.Time // when Redis last stopped answering (while down)
 
 	jmu     sync.Mutex
 	journal map[string]struct{} // keys whose cooldown began or grew while Redis was unreachable
@@ -97,6 +98,20 @@ func (s *RedisStore) SetTimeout(d time.Duration) {
 
 // Shared reports whether the last operation reached Redis.
 func (s *RedisStore) Shared() bool { return !s.down.Load() }
+
+// localSince is when Redis stopped answering, while it does not; zero
+// while it does (Tracker.Sharing).
+func (s *RedisStore) localSince() time.Time {
+	if !s.down.Load() {
+		return time.Time{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.down.Load() {
+		return time.Time{}
+	}
+	return s.downSince
+}
 
 // try says whether to talk to Redis now: always while it answers; once per
 // retryEvery while it is down. The caller that finds Redis due for a retry
@@ -164,6 +179,7 @@ func (s *RedisStore) done(err error) bool {
 	s.retryAt = s.now().Add(retryEvery)
 	if !s.down.Load() {
 		s.down.Store(true)
+		s.downSince = s.now()
 		s.log.Warn("health: redis unreachable, serving from local state until it is back", "prefix", s.prefix, "err", err)
 	}
 	s.mu.Unlock()

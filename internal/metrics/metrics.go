@@ -32,6 +32,7 @@ type Metrics struct {
 	failovers     *prometheus.CounterVec   // route, action, class
 	endpointState *prometheus.GaugeVec     // target, provider, state
 	accountState  *prometheus.GaugeVec     // provider, state
+	stateShared   *prometheus.GaugeVec     // store
 	overhead      prometheus.Histogram
 	alerts        *prometheus.CounterVec // provider, class, result
 	continuations *prometheus.CounterVec // route, mode, outcome (continuation.go)
@@ -85,6 +86,10 @@ func New() *Metrics {
 		Name: "detour_account_state",
 		Help: "1 for the current health state of each provider account (healthy|cooling|probing), 0 for the others.",
 	}, []string{"provider", "state"})
+	m.stateShared = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "detour_state_shared",
+		Help: "1 while this replica reads and writes the health every replica shares (store redis, answering); 0 with store memory, or while Redis does not answer and the replica serves from its own state.",
+	}, []string{"store"})
 	m.overhead = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name:    "detour_overhead_seconds",
 		Help:    "The gateway's own time per request: total time minus time spent waiting on upstreams.",
@@ -99,7 +104,7 @@ func New() *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.requestDur, m.attempts, m.ttfb, m.upstreamDur,
-		m.failovers, m.endpointState, m.accountState, m.overhead, m.alerts,
+		m.failovers, m.endpointState, m.accountState, m.stateShared, m.overhead, m.alerts,
 	)
 	m.registerUsage()
 	m.registerContinuations()
@@ -186,6 +191,19 @@ func (m *Metrics) AccountState(provider, state string) {
 		return
 	}
 	setState(m.accountState, state, m.providers.of(provider))
+}
+
+// StateShared sets whether this replica's health is the state every
+// replica shares (health.Tracker.Sharing): store is "memory" or "redis".
+func (m *Metrics) StateShared(store string, shared bool) {
+	if m == nil {
+		return
+	}
+	v := 0.0
+	if shared {
+		v = 1
+	}
+	m.stateShared.WithLabelValues(store).Set(v)
 }
 
 // setState sets the one-hot state gauges of the object named by labels (the

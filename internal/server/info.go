@@ -64,6 +64,16 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, eps, accts := s.snapshot(r.Context())
+	sh := st.Health.Sharing()
+	type sharing struct {
+		Store      string     `json:"store"`
+		Shared     bool       `json:"shared"`
+		LocalSince *time.Time `json:"local_since"` // null unless Redis does not answer
+	}
+	state := sharing{Store: sh.Store, Shared: sh.Shared}
+	if !sh.LocalSince.IsZero() {
+		state.LocalSince = &sh.LocalSince
+	}
 	type endpoint struct {
 		Target        string     `json:"target"`
 		Provider      string     `json:"provider"`
@@ -89,7 +99,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	if accts == nil {
 		accts = []health.AccountHealth{}
 	}
-	writeJSON(w, map[string]any{"status": "serving", "endpoints": out, "accounts": accts})
+	writeJSON(w, map[string]any{"status": "serving", "state": state, "endpoints": out, "accounts": accts})
 }
 
 // snapshot reads every endpoint's and account's health and brings the state
@@ -97,6 +107,8 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 func (s *Server) snapshot(ctx context.Context) (*State, []health.EndpointHealth, []health.AccountHealth) {
 	st := s.state.Load()
 	eps, accts := st.Health.Snapshot(ctx)
+	sh := st.Health.Sharing()
+	s.metrics.StateShared(sh.Store, sh.Shared)
 	for _, e := range eps {
 		s.metrics.EndpointState(e.Target, e.Provider, e.State)
 	}
