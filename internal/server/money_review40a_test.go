@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/gatewaytest"
 	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
@@ -19,23 +17,6 @@ import (
 
 // Review 40a: what a hostile client can do to money and limits, against a
 // whole gateway on loopback and fake upstreams on loopback.
-
-// r40aGateway serves yaml, "{up}" replaced by up's URL, with the limits'
-// clock on clk and a decision sink.
-func r40aGateway(t *testing.T, yaml string, up *upstreamtest.Server, clk *testutil.Clock) (string, *app.App, *gatewaytest.Records) {
-	t.Helper()
-	recs := gatewaytest.NewRecords()
-	opt := app.Options{Decisions: recs, Backoff: func() time.Duration { return 5 * time.Millisecond }, Clock: clk.Now}
-	url, a := gatewaytest.Start(t, gatewaytest.Config(t, strings.ReplaceAll(yaml, "{up}", up.URL)), opt)
-	return url, a, recs
-}
-
-// r40aChunk is one OpenAI chat.completion.chunk carrying text.
-func r40aChunk(text string) string {
-	b, _ := json.Marshal(map[string]any{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
-		"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": text}, "finish_reason": nil}}})
-	return string(b)
-}
 
 // r40aOpen posts a streamed chat request as key and returns the response,
 // its body not read.
@@ -72,13 +53,6 @@ func r40aReadChunks(t *testing.T, resp *http.Response, n int) {
 	}
 }
 
-// r40aPost posts body to path as key and returns the status and body.
-func r40aPost(t *testing.T, url, path, key, body string) (int, string) {
-	t.Helper()
-	resp, b := postWith(t, url, path, body, "Authorization", "Bearer "+key)
-	return resp.StatusCode, b
-}
-
 // An operator who adds a rate or budget to a key by a reload relies on it
 // counting the requests already in flight (docs/config.md, client_keys: "a
 // budget or rate a reload adds counts the requests already in flight"),
@@ -94,7 +68,7 @@ func TestReview40aLeftStreamCountsAgainstALimitAReloadAdded(t *testing.T) {
 		}
 		evs := []string{`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`}
 		for i := 0; i < chunks; i++ {
-			evs = append(evs, r40aChunk(fmt.Sprintf("word%03d ", i)))
+			evs = append(evs, r37aChunk(fmt.Sprintf("word%03d ", i)))
 		}
 		return upstreamtest.Step{Events: evs, Stall: true} // still writing when the client leaves
 	})
@@ -108,7 +82,7 @@ targets:
   - {name: gpt, model: m, providers: [p], price: {input: 1.00, output: 10.00}}
 `
 	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
-	url, a, recs := r40aGateway(t, before, up, clk)
+	url, a, recs := r37aGateway(t, before, up, clk)
 
 	resp := r40aOpen(t, url, "key-team-a", `{"model":"gpt","stream":true,"messages":[{"role":"user","content":"write 400 words"}]}`)
 	r40aReadChunks(t, resp, chunks)
@@ -122,7 +96,7 @@ targets:
 	at := d.Attempts[0]
 	t.Logf("record: outcome %s billable %v usage %+v estimate %+v", d.Outcome, at.Billable, at.Usage, at.Estimate)
 
-	status, body := r40aPost(t, url, "/v1/chat/completions", "key-team-a", `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`)
+	status, body := r37aPost(t, url, "/v1/chat/completions", `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`, "Authorization", "Bearer "+"key-team-a")
 	if status != http.StatusTooManyRequests {
 		t.Errorf("after a left stream that served %d chunks (>= %d tokens, >= $%.4f), under a reload's 300 tokens/minute and $0.002/day: status %d, want 429 (%s)",
 			chunks, chunks, chunks*10.0/1e6, status, strings.TrimSpace(body))
@@ -160,10 +134,10 @@ targets:
   - {name: gpt, model: m, providers: [p]}
 `
 			clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
-			url, _, _ := r40aGateway(t, cfg, up, clk)
+			url, _, _ := r37aGateway(t, cfg, up, clk)
 			if strings.Contains(tc.limits, "rate") { // its one request of the minute, then a refusal
-				r40aPost(t, url, "/v1/chat/completions", tc.key, `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`)
-				if st, b := r40aPost(t, url, "/v1/chat/completions", tc.key, `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`); st != http.StatusTooManyRequests {
+				r37aPost(t, url, "/v1/chat/completions", `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`, "Authorization", "Bearer "+tc.key)
+				if st, b := r37aPost(t, url, "/v1/chat/completions", `{"model":"gpt","messages":[{"role":"user","content":"hi"}]}`, "Authorization", "Bearer "+tc.key); st != http.StatusTooManyRequests {
 					t.Fatalf("second request in the minute: %d %s", st, b)
 				}
 			}
@@ -179,7 +153,7 @@ targets:
 					addr, tc.key, len(body), body[:600<<10])
 			}
 			time.Sleep(700 * time.Millisecond) // the server has read what they sent
-			st, b := r40aPost(t, url, "/v1/chat/completions", "key-other", `{"model":"gpt","messages":[{"role":"user","content":"`+strings.Repeat("b", 900<<10)+`"}]}`)
+			st, b := r37aPost(t, url, "/v1/chat/completions", `{"model":"gpt","messages":[{"role":"user","content":"`+strings.Repeat("b", 900<<10)+`"}]}`, "Authorization", "Bearer "+"key-other")
 			if st != http.StatusOK {
 				t.Errorf("another key's request while key %q (%s) stalls three count_tokens uploads: status %d, want 200: %.200s", tc.key, tc.limits, st, b)
 			}
