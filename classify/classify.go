@@ -119,7 +119,7 @@ func (c *Classifier) classifyText(r *Response, body []byte) Verdict {
 		}
 	}
 	v := builtin(r.Status, r.Header, body, r.Stream, r.Request, r.Model)
-	if v.Failed && v.Class == BadRequest && r.Dialect == Anthropic && systemRoleRefused(body) {
+	if v.Failed && v.Class == BadRequest && r.Dialect == Anthropic && systemRoleRefused(body, r.Request) {
 		// A message of role system inside messages: Anthropic's Messages
 		// API takes it (Claude Code 2.1.154 and later send one), so a
 		// server that emulates the API and refuses it lacks what the API

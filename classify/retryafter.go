@@ -205,14 +205,16 @@ func nextRetryHint(t []byte, resets bool) (d time.Duration, span, rest []byte) {
 
 // durationLen is how many bytes of s, from its start, a duration in
 // durationBytes' form takes: its digits, points and units, the groups one
-// blank apart ("140h 21m 10s"), a full stop after it left out.
+// blank apart ("140h 21m 10s"), a full stop after it left out. A group
+// after a full stop opens the next sentence ("try again in 20s. 5m …"),
+// not this duration (review 40h).
 func durationLen(s []byte) int {
 	k := 0
 	for {
 		for k < len(s) && durationByte(s[k]) {
 			k++
 		}
-		if g := unitGroup(s, k+1); k > 0 && k < len(s) && s[k] == ' ' && g > k+1 {
+		if g := unitGroup(s, k+1); k > 0 && s[k-1] != '.' && k < len(s) && s[k] == ' ' && g > k+1 {
 			k = g
 			continue
 		}

@@ -23,8 +23,10 @@ var roleValueLeads = [...]string{"input", "variant", "value"}
 // the rejected value — the first one a lead introduces (roleValueLeads),
 // or, after "message role:", the word itself (MiniMax's "invalid message
 // role: system"). A value listed as expected ("expected one of `system`,
-// `user`") is not the rejected one: the first value decides.
-func systemRoleRefused(body []byte) bool {
+// `user`") is not the rejected one: the first value decides. A refusal
+// whose words, from the role to the value, the client's request req holds
+// is the client's text quoted back (echo.go): no evidence (review 40h).
+func systemRoleRefused(body, req []byte) bool {
 	for at := 0; at < len(body); {
 		i := indexFold(body[at:], "role")
 		if i < 0 {
@@ -41,18 +43,29 @@ func systemRoleRefused(body []byte) bool {
 			continue // not a message's role (a JSON "message" key is no path)
 		}
 		reach := body[e:min(len(body), e+200)]
+		var v []byte
 		if words {
 			// "invalid message role: system (2013)"
-			if v := colonValue(reach); v != nil {
-				return eqFold(v, "system")
-			}
+			v = colonValue(reach)
 		}
-		if v := leadValue(reach); v != nil {
-			return eqFold(v, "system")
+		if v == nil {
+			v = leadValue(reach)
+		}
+		if v == nil {
+			continue
+		}
+		if !eqFold(v, "system") {
+			return false
+		}
+		if len(req) == 0 || !echoed(req, body[s:e+endIn(reach, v)]) {
+			return true
 		}
 	}
 	return false
 }
+
+// endIn is where v, a slice of t, ends in t.
+func endIn(t, v []byte) int { return cap(t) - cap(v) + len(v) }
 
 // leadValue is the first value a roleValueLeads word introduces in t: the
 // word after it, past a key's quote and colon (input) or blanks (variant,

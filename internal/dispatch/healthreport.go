@@ -3,6 +3,7 @@ package dispatch
 import (
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/detour-llm/detour/classify"
@@ -60,8 +61,47 @@ const (
 )
 
 // edgePunct is punctuation an upstream puts around the words it quotes
-// ("Last input: <words>."), trimmed from a run before it is looked for.
+// ("Last input: <words>."), trimmed from a run before it is looked for;
+// so is every opening, closing and quotation mark Unicode knows (isEdge).
 const edgePunct = ".,;:!?()[]{}<>"
+
+// isEdge reports a character trimmed from the ends of a word or run
+// before the echo check: edgePunct, and brackets and quotation marks of
+// any script (“…”, «…», 「…」, （…）), which stuck to the client's words
+// hid them from it (review 40h).
+func isEdge(r rune) bool {
+	return strings.ContainsRune(edgePunct, r) || unicode.In(r, unicode.Ps, unicode.Pe, unicode.Pi, unicode.Pf)
+}
+
+// typoQuotes pairs the quotation marks beside ASCII's that an upstream
+// may quote a value between, opening to closing: their values are masked
+// as decision.MaskQuoted masks those between ASCII quotes (review 40h: a
+// value in “…” kept the client's text, and text without blanks, Chinese
+// or Japanese, is one word the echo check reads only whole).
+var typoQuotes = map[rune]rune{'“': '”', '„': '“', '‘': '’', '«': '»', '‹': '›', '「': '」', '『': '』'}
+
+// maskTypoQuoted masks the values between typoQuotes in s as "…"; a value
+// never closed is masked to the end.
+func maskTypoQuoted(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(s[i : i+n])
+		i += n
+		cl, ok := typoQuotes[r]
+		if !ok {
+			continue
+		}
+		b.WriteString(decision.Masked)
+		j := strings.IndexRune(s[i:], cl)
+		if j < 0 {
+			return b.String()
+		}
+		b.WriteRune(cl)
+		i += j + utf8.RuneLen(cl)
+	}
+	return b.String()
+}
 
 // causeWords is what /v1/health shows of the upstream's message msg for a
 // cooldown: anyone who can reach /v1/health may read it, and text a client
@@ -73,7 +113,7 @@ const edgePunct = ".,;:!?()[]{}<>"
 // operator's account ids; and at most maxWords bytes are kept, cut
 // between words ("…" ends what was cut). "" when nothing is left.
 func causeWords(msg string, req []byte, scrub func(string) string) string {
-	words := strings.Fields(decision.MaskQuoted(msg))
+	words := strings.Fields(maskTypoQuoted(decision.MaskQuoted(msg)))
 	size := 0
 	for i, wd := range words { // what could be kept, and a word more
 		if size += len(wd) + 1; size > maxWords+longWord {
@@ -83,10 +123,10 @@ func causeWords(msg string, req []byte, scrub func(string) string) string {
 	}
 	echo := make([]bool, len(words))
 	for i, wd := range words {
-		if len(wd) >= longWord && classify.Echoed(req, strings.Trim(wd, edgePunct)) {
+		if len(wd) >= longWord && classify.Echoed(req, strings.TrimFunc(wd, isEdge)) {
 			echo[i] = true
 		}
-		if i+echoRun <= len(words) && classify.Echoed(req, strings.Trim(strings.Join(words[i:i+echoRun], " "), edgePunct)) {
+		if i+echoRun <= len(words) && classify.Echoed(req, strings.TrimFunc(strings.Join(words[i:i+echoRun], " "), isEdge)) {
 			for j := i; j < i+echoRun; j++ {
 				echo[j] = true
 			}
