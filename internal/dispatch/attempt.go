@@ -32,6 +32,13 @@ type outcome struct {
 	// server that puts finish_reason on every chunk): its finish proves
 	// nothing, and a cut is a cut (streamEnd).
 	wentOn bool
+	// choices is how many choices the stream had finished when it last
+	// said it was finished (provider.Event.Choices; 0 stands for one).
+	choices int
+	// late is the verdict of an error event that came after the answer
+	// was complete (stream.go, erredAfterFinish): the attempt is a
+	// success, and the event its evidence.
+	late   classify.Verdict
 	status int
 	// meant is the status an error inside a 2xx stands for (inbandStatus),
 	// told to the client in place of status; 0 when none.
@@ -416,6 +423,8 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		if probe { // the client left: the probe learned nothing, give the slot back
 			w.tell(e.key, health.Report{Release: true})
 		}
+	case o.ok && o.late.Failed:
+		w.lateError(e, o, &a, total)
 	case o.ok:
 		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Took: total})
 	case o.ownLimit:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"time"
 
 	"github.com/detour-llm/detour/classify"
@@ -288,9 +289,19 @@ func (w *walk) continueCut(o *outcome) bool {
 // manyChoices reports whether the canonical chat request body asks for
 // more than one choice (n > 1). The front refuses a repeated member and one
 // named n only by case folding, so the exact member is the one upstreams read.
-func manyChoices(body []byte) bool {
+func manyChoices(body []byte) bool { return choicesAsked(body) > 1 }
+
+// choicesAsked is the number of choices the canonical chat request body
+// asks for: its n, 1 when it has none (or one no upstream reads as more).
+func choicesAsked(body []byte) int {
 	var n float64
-	return json.Unmarshal(rawjson.Member(body, "n"), &n) == nil && n > 1
+	if json.Unmarshal(rawjson.Member(body, "n"), &n) != nil || n <= 1 {
+		return 1
+	}
+	if n > provider.MaxParts {
+		return provider.MaxParts + 1
+	}
+	return int(math.Ceil(n))
 }
 
 // refusedPrefill reports whether o is a continuation by prefill that its

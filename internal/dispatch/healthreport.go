@@ -209,3 +209,29 @@ func (w *walk) cooled(k health.Key, tr health.Transition) {
 		}
 	}
 }
+
+// lateError files a success whose upstream sent an error event after the
+// answer was complete (stream.go, erredAfterFinish): the attempt keeps the
+// event's class and evidence in its evidence, and stays a success — no
+// class, not counted. Health hears of the event only as far as its class
+// says something of the account or the endpoint beyond this request, by
+// cooling at once: rate_limited (for its wait), unavailable, quota and auth
+// (the account, paged). A class that counts toward failure_threshold
+// (server_error, timeout, forbidden) counts failed requests, and this one
+// did not fail: health hears of a success.
+func (w *walk) lateError(e *endpointRT, o *outcome, a *decision.Attempt, took time.Duration) {
+	v := o.late
+	a.Evidence = "stream:error after finish (" + v.Class.String() + ": " + v.Evidence + ")"
+	row := w.r.table.Row(v.Class)
+	switch row.Cool {
+	case policy.CoolRetryAfter, policy.CoolUnavailable, policy.CoolAccount:
+		rep := w.report(row, &outcome{verdict: v})
+		rep.Count = false
+		w.tell(e.key, rep)
+		if row.Page && w.d.opt.Alerts != nil {
+			w.d.opt.Alerts.Notify(e.key.Provider, v.Class.String(), a.Evidence)
+		}
+	case policy.CoolThreshold, policy.CoolNone:
+		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Took: took})
+	}
+}

@@ -87,7 +87,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			o.finished = false
 		}
 		if ev.Finished {
-			o.finished = true
+			o.finished, o.choices = true, ev.Choices
 		} else if ev.Content && o.finished {
 			o.wentOn = true
 		}
@@ -151,6 +151,9 @@ func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr
 	if !v.Failed {
 		return false
 	}
+	if isErr && o.finished && w.erredAfterFinish(v, o) {
+		return true
+	}
 	o.failWith(v, classify.Message(raw))
 	o.meant = inbandStatus(raw)
 	if o.committed {
@@ -158,6 +161,35 @@ func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr
 		w.streamError(o)
 	}
 	return true
+}
+
+// erredAfterFinish ends, as finished, a committed stream whose answer was
+// complete when the upstream sent an error event, of verdict v: every
+// choice asked for had finished and nothing came after (an OpenRouter
+// chunk with an error after the finish chunk, Anthropic's event: error
+// between message_delta and message_stop). Only what follows the answer
+// was lost, its usage or its end marker, as on a cut there (streamEnd).
+// The client gets the answer with its door's normal end; the verdict is
+// kept as the attempt's evidence (finish, lateError). False, and nothing
+// done, when the answer was not complete, or when the event withdraws it
+// on policy grounds (refusal: "Output blocked by content filtering
+// policy"): the event fails the attempt as any other.
+func (w *walk) erredAfterFinish(v classify.Verdict, o *outcome) bool {
+	if !o.committed || o.wentOn || v.Class == classify.Refusal || !w.allChoices(o) {
+		return false
+	}
+	o.late = v
+	o.billable = true
+	o.ok = w.end(o)
+	return true
+}
+
+// allChoices reports whether the stream finished as many choices as the
+// request asked for (n, 1 when absent). Read only where a stream that
+// said it was finished ends without its end marker, or with an error.
+func (w *walk) allChoices(o *outcome) bool {
+	n := choicesAsked(w.call.Body)
+	return n <= 1 || o.choices >= n
 }
 
 // classified is what of ev the classifier reads: its digest in place of an
@@ -186,7 +218,7 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 		if o.committed && w.shuttingDown() {
 			w.errorEvent(shutdownFailure())
 		}
-	case o.committed && o.finished && (err == io.EOF || !o.wentOn):
+	case o.committed && o.finished && (err == io.EOF || !o.wentOn) && w.allChoices(o):
 		// The answer said it was finished but the end marker never came:
 		// finish promptly for the client, however the connection ended —
 		// closed, cut or stalled. Only the usage or the end marker was
@@ -195,7 +227,9 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 		// event, counted against the upstream). Not when the answer went
 		// on after its finish reason (some OpenAI-compatible servers send
 		// one on every chunk): then only a clean end finishes it, and a
-		// cut or a stall is one (review 39i).
+		// cut or a stall is one (review 39i). Nor when the request asked
+		// for n choices and fewer finished: the others never came (review
+		// 40e).
 		o.ok = w.end(o)
 	case err == io.EOF && o.committed:
 		// Neither a finish reason nor an end marker: the answer was cut,

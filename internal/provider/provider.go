@@ -67,7 +67,8 @@ type Event struct {
 	// send to the client, each one SSE data line.
 	Chunks [][]byte
 	// Content is set when a chunk carries content: text, a tool call, or a
-	// finish_reason. Events without content are held back before the commit
+	// finish_reason (not one said again, alone, for a choice that had
+	// finished). Events without content are held back before the commit
 	// point so an error that follows them can still fail over.
 	Content bool
 	// Progress is set when the upstream is writing the answer though
@@ -83,6 +84,13 @@ type Event struct {
 	// Gemini finishReason on every candidate). A stream whose body ends
 	// before any Finished or Done event was cut, not completed.
 	Finished bool
+	// Choices is, on a Finished event, how many choices the answer
+	// finished (an OpenAI-dialect stream's); 0 stands for one. A request
+	// for n choices is finished only by n of them (docs/behaviour.md,
+	// "Streams"): an upstream that streams its choices one after the other
+	// and is cut before the second began had finished every choice it
+	// opened.
+	Choices int
 	// Reopened is set on an event that opens a part of the answer after an
 	// event was Finished (an OpenAI choice that starts after the others
 	// finished): the answer is incomplete again until a later Finished.

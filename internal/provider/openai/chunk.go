@@ -18,7 +18,7 @@ type facts struct {
 
 type choiceFacts struct {
 	index   int
-	content bool // content of any kind, or a finish_reason
+	content bool // content of any kind in the delta (a finish_reason aside)
 	finish  bool // a non-empty finish_reason
 	error   bool // a non-null "error" member, or finish_reason "error"
 }
@@ -51,7 +51,7 @@ func (f *facts) decode(data []byte) {
 		finish := ch.FinishReason != nil && *ch.FinishReason != ""
 		content := nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) || nonEmpty(d.Reasoning) ||
 			present(d.ReasoningDetails) || present(d.ToolCalls) || present(d.FunctionCall) ||
-			present(d.Audio) || present(d.Images) || finish
+			present(d.Audio) || present(d.Images)
 		failed := notNull(ch.Error) || ch.FinishReason != nil && *ch.FinishReason == finishError
 		f.error = f.error || failed
 		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish, error: failed})
@@ -189,7 +189,6 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 			c.error = c.error || string(v) != "null"
 		}
 	}
-	c.content = c.content || c.finish
 	return c, true
 }
 

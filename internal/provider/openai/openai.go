@@ -178,7 +178,9 @@ func (s *stream) Next() (provider.Event, error) {
 		data = flat
 	}
 	if f.error {
-		out.Error = true
+		// The usage beside an error is the upstream's count of what it ran
+		// (OpenRouter's error chunk after a finish carries the answer's).
+		out.Error, out.Usage = true, f.usage
 		return out, nil
 	}
 	for _, ch := range f.choices {
@@ -188,27 +190,40 @@ func (s *stream) Next() (provider.Event, error) {
 		}
 	}
 	out.Usage = f.usage
+	more := false // this event finished a choice
 	for _, ch := range f.choices {
-		if ch.content {
+		was, seen := s.open[ch.index]
+		// A finish reason is content, but not one said again, alone, for
+		// a choice that had finished (OpenRouter repeats finish_reason
+		// "length" on an empty chunk): it adds nothing to the answer, which
+		// did not go on after its finish (review 40e).
+		if ch.content || ch.finish && !was {
 			out.Content = true
 		}
 		if s.open == nil {
 			s.open = make(map[int]bool)
 		}
-		was, seen := s.open[ch.index]
 		if !seen || ch.finish && !was {
 			s.open[ch.index] = ch.finish
 			if ch.finish {
 				s.finished++
+				more = true
 			}
 		}
 	}
 	// A choice may open after the others finished (they finish one by
 	// one): the answer is then incomplete again, and a body that ends
 	// there was cut.
+	// A choice that opens and finishes in one event keeps the answer
+	// complete, with one more choice: Finished again, for its count.
 	if complete := len(s.open) > 0 && s.finished == len(s.open); complete != s.complete {
 		out.Finished, out.Reopened = complete, !complete
 		s.complete = complete
+	} else if complete && more {
+		out.Finished = true
+	}
+	if out.Finished {
+		out.Choices = s.finished
 	}
 	out.Chunks = s.one[:0:1]
 	out.Chunks = append(out.Chunks, data)
