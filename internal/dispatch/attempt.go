@@ -415,13 +415,13 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			o.row = w.r.table.Row(o.verdict.Class)
 		}
 		if probe {
-			w.tell(e.key, health.Report{Release: true})
+			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
 		}
 	case o.canceled:
 		class = "canceled"
 		a.Action = decision.ActionStop
 		if probe { // the client left: the probe learned nothing, give the slot back
-			w.tell(e.key, health.Report{Release: true})
+			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
 		}
 	case o.ok && o.late.Failed:
 		w.lateError(e, o, &a, total)
@@ -435,7 +435,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		class = o.verdict.Class.String()
 		a.Class = class
 		if probe {
-			w.tell(e.key, health.Report{Release: true})
+			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
 		}
 	default:
 		c := o.verdict.Class
@@ -460,6 +460,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		// A probe that ends in the request's own fault says nothing about
 		// the endpoint: the next request may probe it.
 		rep.Release = probe && !rule.Counted && rule.Cool == policy.CoolNone
+		if rep.Release {
+			rep.Lease = w.leaseOf(e.key)
+		}
 		o.tripped = w.tell(e.key, rep) && rule.Cool == policy.CoolThreshold
 		if rule.Page && w.d.opt.Alerts != nil {
 			w.d.opt.Alerts.Notify(e.key.Provider, class, o.verdict.Evidence)

@@ -90,8 +90,11 @@ func (w *walk) probeTurn(ctx context.Context, e *endpointRT, deferred []*endpoin
 	if st.Phase != health.Probing || st.ProbeHeld || slices.Contains(deferred, e) {
 		return false, false
 	}
-	ok, tr := w.d.opt.Health.TryProbe(ctx, e.key)
+	ok, lease, tr := w.d.opt.Health.TryProbeLease(ctx, e.key)
 	w.transitions(e.key, tr)
+	if ok && !lease.IsZero() {
+		w.leases = append(w.leases, probeLease{e.key, lease})
+	}
 	return ok, !ok
 }
 

@@ -29,7 +29,10 @@ type walk struct {
 	// tried lists the endpoints attempted or skipped, each once: a
 	// handful, so a slice, not a map (a map's first entry allocates a
 	// whole group, held for a stream's life).
-	tried   []health.Key
+	tried []health.Key
+	// leases are the probe leases this walk took (probeTurn), given back
+	// by name (leaseOf): rare, and a handful at most.
+	leases  []probeLease
 	last    *outcome    // the failure the client is told of (not an attempt skipped as too costly)
 	lastEP  *endpointRT // whose it is
 	stopEP  *endpointRT // the endpoint of the latest attempt, where an ordered walk stopped
@@ -59,6 +62,23 @@ type walk struct {
 	// elsewhere).
 	pos  walkPos
 	rest []*endpointRT
+}
+
+// probeLease is the probe lease a walk took at an endpoint.
+type probeLease struct {
+	k  health.Key
+	at time.Time
+}
+
+// leaseOf is the probe lease the walk took at k (zero: none), which a
+// report that gives the slot back names (health.Report.Lease).
+func (w *walk) leaseOf(k health.Key) time.Time {
+	for i := len(w.leases) - 1; i >= 0; i-- {
+		if w.leases[i].k == k {
+			return w.leases[i].at
+		}
+	}
+	return time.Time{}
 }
 
 // Do serves one call and files its decision record: Run, then Record.

@@ -166,6 +166,9 @@ type Report struct {
 	// client left), so the next request may probe at once instead of
 	// waiting out the lease.
 	Release bool
+	// Lease, with Release, is the probe lease TryProbeLease took: only a
+	// slot that still holds it is given back (zero: whatever holds it).
+	Lease time.Time
 	// Words, when set, gives the upstream's own words for Class, already
 	// made safe for anyone to read (no key, nothing the client sent, a
 	// few hundred bytes at most). Tracker calls it only when this report

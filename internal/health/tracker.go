@@ -219,11 +219,20 @@ func combine(ep, acct *Record, now time.Time) Status {
 // means another request or replica holds it, or a cooldown is still
 // running. A healthy endpoint needs no probe: true. On a store error: true.
 func (t *Tracker) TryProbe(ctx context.Context, k Key) (ok bool, tr []Transition) {
+	ok, _, tr = t.TryProbeLease(ctx, k)
+	return ok, tr
+}
+
+// TryProbeLease is TryProbe that also returns the lease taken (zero when
+// none was: the endpoint and its account were not probing). A Report that
+// gives the slot back (Release) names it as Lease, so it frees only its
+// own: another request may hold the slot by then, once this lease ran out.
+func (t *Tracker) TryProbeLease(ctx context.Context, k Key) (ok bool, lease time.Time, tr []Transition) {
 	now := t.now()
 	n := t.names(k)
 	recs, err := t.store.Load(ctx, []string{n.ep, n.acct})
 	if err != nil || len(recs) != 2 {
-		return true, nil
+		return true, time.Time{}, nil
 	}
 	own(&recs[0], n.epDef)
 	own(&recs[1], n.acctDef)
@@ -231,14 +240,14 @@ func (t *Tracker) TryProbe(ctx context.Context, k Key) (ok bool, tr []Transition
 	t.bound(ctx, &recs[1], n.acct, now)
 	pe, pa := recs[0].PhaseAt(now), recs[1].PhaseAt(now)
 	if pe == Cooling || pa == Cooling {
-		return false, nil
+		return false, time.Time{}, nil
 	}
-	lease := now.Add(t.s.ProbeLease)
+	lease = now.Add(t.s.ProbeLease)
 	if pa == Probing {
 		won, trs := t.lease(ctx, ScopeAccount, n.acct, n.acctDef, k.Provider, now, lease)
 		tr = append(tr, trs...)
 		if !won {
-			return false, tr
+			return false, time.Time{}, tr
 		}
 	}
 	if pe == Probing {
@@ -252,10 +261,13 @@ func (t *Tracker) TryProbe(ctx context.Context, k Key) (ok bool, tr []Transition
 					}
 				})
 			}
-			return false, tr
+			return false, time.Time{}, tr
 		}
 	}
-	return true, tr
+	if pe != Probing && pa != Probing {
+		lease = time.Time{} // nothing taken
+	}
+	return true, lease, tr
 }
 
 // lease takes the probe slot of one record if it is free.
@@ -384,7 +396,7 @@ func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, 
 			t.sane(rec, now)
 			rec.Announced = rec.PhaseAt(now)
 			if rec.Announced == Probing {
-				rec.ProbeUntil = time.Time{}
+				release(rec, r.Lease)
 			}
 		}
 	case r.Cool == ScopeAccount && r.CoolFor > 0:
@@ -453,7 +465,7 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 	if base > 0 {
 		t.cool(rec, base, now, !r.Hinted, r.Class)
 	} else if r.Release {
-		rec.ProbeUntil = time.Time{}
+		release(rec, r.Lease)
 	}
 	rec.Announced = rec.PhaseAt(now)
 }
@@ -548,6 +560,14 @@ func transitions(tr []Transition, sc Scope, name string, before, after *Record, 
 		tr = append(tr, t)
 	}
 	return tr
+}
+
+// release gives back rec's probe slot if it holds lease (any lease when
+// lease is zero): a lease that ran out may have been taken over since.
+func release(rec *Record, lease time.Time) {
+	if lease.IsZero() || rec.ProbeUntil.Equal(lease) {
+		rec.ProbeUntil = time.Time{}
+	}
 }
 
 // causeOf is the class a record's phase is about: its cooldown's, or its
