@@ -38,7 +38,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request, id string) {
 		Targets  []string `json:"detour_targets,omitempty"`
 		Model    string   `json:"detour_model,omitempty"`
 	}
-	var data []model
+	data := []model{} // a key that may call nothing gets [], never null
 	catalogue(st.Config, allowed, func(rt *config.Route) {
 		data = append(data, model{ID: rt.Name, Object: "model", OwnedBy: "detour", Kind: "route", Strategy: rt.Strategy.String(), Targets: rt.Targets})
 	}, func(t *config.Target) {
