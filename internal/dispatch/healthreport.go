@@ -60,6 +60,70 @@ const (
 	echoRun  = 3
 )
 
+// unspacedRun is the fewest characters in a row of a script written
+// without blanks (Chinese, Japanese, Thai …) masked inside a word when the
+// client's request holds them: about two words, as echoRun allows two.
+const unspacedRun = 4
+
+// unspaced reports a character of a script written without blanks
+// between its words, where one "word" between blanks is a whole phrase:
+// the upstream's own words and the client's text it quotes, together.
+func unspaced(r rune) bool {
+	return r == 'ー' || r == '々' || unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana,
+		unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+}
+
+// maskUnspaced masks in wd, as "…" once a run, every run of unspacedRun
+// characters or more of an unspaced script that req holds (review 40h left
+// such text shown unless quoted or echoed whole). It reads req once per
+// window of unspacedRun characters, and only for a cooldown's start.
+func maskUnspaced(wd string, req []byte) string {
+	rs := []rune(wd)
+	n := 0
+	for _, r := range rs {
+		if unspaced(r) {
+			n++
+		}
+	}
+	if n < unspacedRun {
+		return wd
+	}
+	mask := make([]bool, len(rs))
+	hit := false
+	for i := 0; i+unspacedRun <= len(rs); i++ {
+		win := rs[i : i+unspacedRun]
+		if !allUnspaced(win) || !classify.Echoed(req, string(win)) {
+			continue
+		}
+		hit = true
+		for j := range win {
+			mask[i+j] = true
+		}
+	}
+	if !hit {
+		return wd
+	}
+	var b strings.Builder
+	for i, r := range rs {
+		switch {
+		case !mask[i]:
+			b.WriteRune(r)
+		case i == 0 || !mask[i-1]:
+			b.WriteString(decision.Masked)
+		}
+	}
+	return b.String()
+}
+
+func allUnspaced(rs []rune) bool {
+	for _, r := range rs {
+		if !unspaced(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // edgePunct is punctuation an upstream puts around the words it quotes
 // ("Last input: <words>."), trimmed from a run before it is looked for;
 // so is every opening, closing and quotation mark Unicode knows (isEdge).
@@ -108,8 +172,9 @@ func maskTypoQuoted(s string) string {
 // supplied is never evidence (docs/security.md). So every quoted value is
 // masked ("…": that is where upstreams quote the request back), and so is
 // every run of echoRun words or more, and every word of longWord bytes or
-// more, that req (the client's request, as the echo rule reads it) holds;
-// blanks fold to one space; scrub removes keys, addresses and the
+// more, that req (the client's request, as the echo rule reads it) holds,
+// and inside a word every run of unspacedRun characters or more of a
+// script written without blanks that req holds (maskUnspaced); blanks fold to one space; scrub removes keys, addresses and the
 // operator's account ids; and at most maxWords bytes are kept, cut
 // between words ("…" ends what was cut). "" when nothing is left.
 func causeWords(msg string, req []byte, scrub func(string) string) string {
@@ -139,6 +204,8 @@ func causeWords(msg string, req []byte, scrub func(string) string) string {
 				continue // one mark for the run
 			}
 			wd = decision.Masked
+		} else {
+			wd = maskUnspaced(wd, req)
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
