@@ -63,8 +63,7 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use GET for /v1/health")
 		return
 	}
-	st, eps, accts := s.snapshot(r.Context())
-	sh := st.Health.Sharing()
+	st, sh, eps, accts := s.snapshot(r.Context())
 	type sharing struct {
 		Store      string     `json:"store"`
 		Shared     bool       `json:"shared"`
@@ -102,9 +101,10 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]any{"status": "serving", "state": state, "endpoints": out, "accounts": accts})
 }
 
-// snapshot reads every endpoint's and account's health and brings the state
-// gauges up to date with it.
-func (s *Server) snapshot(ctx context.Context) (*State, []health.EndpointHealth, []health.AccountHealth) {
+// snapshot reads every endpoint's and account's health and where it comes
+// from, and brings the state gauges up to date with them: /v1/health and
+// the gauges tell one reading.
+func (s *Server) snapshot(ctx context.Context) (*State, health.Sharing, []health.EndpointHealth, []health.AccountHealth) {
 	st := s.state.Load()
 	eps, accts := st.Health.Snapshot(ctx)
 	sh := st.Health.Sharing()
@@ -115,7 +115,7 @@ func (s *Server) snapshot(ctx context.Context) (*State, []health.EndpointHealth,
 	for _, a := range accts {
 		s.metrics.AccountState(a.Name, a.State)
 	}
-	return st, eps, accts
+	return st, sh, eps, accts
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
