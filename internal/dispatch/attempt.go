@@ -275,6 +275,21 @@ func (w *walk) gone(o *outcome) {
 	}
 }
 
+// evLengthy ends the evidence of a timeout that counted against nobody
+// because it was the request's own length (lengthy).
+const evLengthy = " (a long whole answer: the endpoint answered others meanwhile)"
+
+// lengthy reports whether a failure of class c after took at e is the
+// request's own length rather than the endpoint's: a whole (non-stream)
+// answer's headers come once the model has written all of it, so one
+// that outlives `timeout` while e answered another request since the
+// attempt began is the length the client asked for — counted, it would let
+// a client's long answers cool the endpoint for everyone. A stream is
+// timed to its first content, which no answer's length reaches.
+func (w *walk) lengthy(e *endpointRT, c classify.Class, took time.Duration) bool {
+	return c == classify.Timeout && !w.call.Stream && e.answered.Load() > time.Now().Add(-took).UnixNano()
+}
+
 // expired files a timeout of phase; msg describes an upstream timeout. The
 // request's own limits say so instead, and count against nobody.
 func (o *outcome) expired(phase Phase, msg string) {
@@ -424,8 +439,10 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
 		}
 	case o.ok && o.late.Failed:
+		e.answered.Store(time.Now().UnixNano())
 		w.lateError(e, o, &a, total)
 	case o.ok:
+		e.answered.Store(time.Now().UnixNano())
 		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Took: total})
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but
@@ -449,6 +466,10 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		rule := o.row
 		a.Counted = rule.Counted
 		rep := w.report(rule, o)
+		if rep.Count && w.lengthy(e, c, total) {
+			rep.Count, a.Counted = false, false
+			a.Evidence += evLengthy
+		}
 		if rule.Cool == policy.CoolThreshold {
 			// A wait the upstream named cools the endpoint at once, but
 			// not before the walk knows whether this request waits it out
@@ -459,7 +480,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		}
 		// A probe that ends in the request's own fault says nothing about
 		// the endpoint: the next request may probe it.
-		rep.Release = probe && !rule.Counted && rule.Cool == policy.CoolNone
+		rep.Release = probe && (!rule.Counted && rule.Cool == policy.CoolNone || a.Counted != rule.Counted)
 		if rep.Release {
 			rep.Lease = w.leaseOf(e.key)
 		}

@@ -90,6 +90,10 @@ type endpointRT struct {
 	prov   *providerRT
 	target *targetRT
 	ep     provider.Endpoint
+	// answered is when this replica last heard a success from the
+	// endpoint (Unix nanoseconds): a whole answer that timed out while
+	// others were answered is the request's own length (lengthy).
+	answered atomic.Int64
 }
 
 type targetRT struct {
