@@ -232,6 +232,12 @@ func TestReview40gRooCodeToolLoop(t *testing.T) {
 				t.Errorf("%s got %s, want %q in it", c.upstream, up, want)
 			}
 		}
+		// Roo marks its prompt for Claude's cache: Claude gets the three
+		// marks (system, and each of the last two user turns), or every
+		// turn pays the whole prompt again.
+		if n := strings.Count(up, `"cache_control":{"type":"ephemeral"}`); c.upstream == "anthropic" && n != 3 {
+			t.Errorf("Claude got %d cache breakpoints, want Roo's 3: %s", n, up)
+		}
 	}
 }
 

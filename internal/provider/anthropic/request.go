@@ -51,8 +51,10 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 
 // messagesRequest is the Messages API request body.
 type messagesRequest struct {
-	Model         string      `json:"model"`
-	System        string      `json:"system,omitempty"`
+	Model string `json:"model"`
+	// System is a string, or one text block a system message when a
+	// client marked a prompt-cache breakpoint in them (systemOf).
+	System        any         `json:"system,omitempty"`
 	Messages      []message   `json:"messages"`
 	MaxTokens     int         `json:"max_tokens"`
 	Temperature   *float64    `json:"temperature,omitempty"`
@@ -81,6 +83,8 @@ type block struct {
 	// Content is a tool_result's content: a string, or blocks when the
 	// result holds more than text.
 	Content any `json:"content,omitempty"`
+	// CacheControl is the client's prompt-cache breakpoint (cache.go).
+	CacheControl *chat.CacheControl `json:"cache_control,omitempty"`
 }
 
 type imageSource struct {
@@ -148,9 +152,12 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if cr.User != "" {
 		out.Metadata = &metadata{UserID: cr.User}
 	}
-	if out.System, out.Messages, err = messages(cr.Messages); err != nil {
+	var system []block
+	if system, out.Messages, err = messages(cr.Messages); err != nil {
 		return nil, err
 	}
+	out.System = systemOf(system)
+	limitBreakpoints(&out, system)
 	for _, t := range cr.Tools { // function tools alone (Unanswerable)
 		if reserved(t.Function.Name) {
 			return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", t.Function.Name)
@@ -210,21 +217,22 @@ func stopSequences(stop []string) []string {
 	return out
 }
 
-// messages splits the conversation into the system prompt and the turns.
-func messages(in []chat.Message) (system string, out []message, err error) {
-	var sys []string
+// messages splits the conversation into the system prompt, a text block a
+// system message (its parts joined by newlines, with the last cache
+// breakpoint among them), and the turns.
+func messages(in []chat.Message) (system []block, out []message, err error) {
 	for i := range in {
 		m := &in[i]
 		var role string
 		var blocks []block
 		switch m.Role {
 		case "system", "developer":
-			t, err := m.Text("\n")
+			b, err := systemBlock(m)
 			if err != nil {
-				return "", nil, err
+				return nil, nil, err
 			}
-			if t != "" {
-				sys = append(sys, t)
+			if b.Text != "" {
+				system = append(system, b)
 			}
 			continue
 		case "user":
@@ -237,10 +245,10 @@ func messages(in []chat.Message) (system string, out []message, err error) {
 			role = "user"
 			blocks, err = toolResult(m)
 		default:
-			return "", nil, fmt.Errorf("anthropic: unknown message role %q", m.Role)
+			return nil, nil, fmt.Errorf("anthropic: unknown message role %q", m.Role)
 		}
 		if err != nil {
-			return "", nil, err
+			return nil, nil, err
 		}
 		if len(blocks) == 0 {
 			continue
@@ -251,7 +259,6 @@ func messages(in []chat.Message) (system string, out []message, err error) {
 		}
 		out = append(out, message{Role: role, Content: blocks})
 	}
-	system = strings.Join(sys, "\n\n")
 	if len(out) == 0 {
 		// Anthropic wants at least one message; OpenAI takes a conversation
 		// of system messages alone (an LLM-as-judge or one-shot prompt),
@@ -259,10 +266,11 @@ func messages(in []chat.Message) (system string, out []message, err error) {
 		// the one user turn, sent once (docs/doors.md, "Chat Completions to
 		// Claude and Gemini targets"); with none either, there is nothing
 		// Anthropic takes, and another target may take the request.
-		if system == "" {
-			return "", nil, errors.New("anthropic: the conversation has no text to send (Anthropic refuses empty messages)")
+		text := systemText(system)
+		if text == "" {
+			return nil, nil, errors.New("anthropic: the conversation has no text to send (Anthropic refuses empty messages)")
 		}
-		return "", []message{{Role: "user", Content: []block{{Type: "text", Text: system}}}}, nil
+		return nil, []message{{Role: "user", Content: []block{{Type: "text", Text: text}}}}, nil
 	}
 	return system, out, nil
 }
@@ -279,13 +287,13 @@ func contentBlocks(m *chat.Message) ([]block, error) {
 		switch p.Type {
 		case "text":
 			if strings.TrimSpace(p.Text) != "" {
-				out = append(out, block{Type: "text", Text: p.Text})
+				out = append(out, block{Type: "text", Text: p.Text, CacheControl: breakpoint(p.CacheControl)})
 			}
 		case "image_url":
 			if p.ImageURL == nil || p.ImageURL.URL == "" {
 				return nil, fmt.Errorf("anthropic: image_url part without url")
 			}
-			out = append(out, block{Type: "image", Source: imageFrom(p.ImageURL.URL)})
+			out = append(out, block{Type: "image", Source: imageFrom(p.ImageURL.URL), CacheControl: breakpoint(p.CacheControl)})
 		default:
 			return nil, fmt.Errorf("anthropic: unsupported content part type %q", p.Type)
 		}
@@ -321,6 +329,11 @@ func toolResult(m *chat.Message) ([]block, error) {
 		return nil, err
 	}
 	res := block{Type: "tool_result", ToolUseID: chat.AnthropicToolID(m.ToolCallID)}
+	for i := range inner { // the result's breakpoint is the block's own
+		if inner[i].CacheControl != nil {
+			res.CacheControl, inner[i].CacheControl = inner[i].CacheControl, nil
+		}
+	}
 	texts := make([]string, 0, len(inner))
 	for _, b := range inner {
 		if b.Type != "text" {

@@ -62,6 +62,17 @@ type Part struct {
 	Type     string    `json:"type"`
 	Text     string    `json:"text,omitempty"`
 	ImageURL *ImageURL `json:"image_url,omitempty"`
+	// CacheControl is a prompt-cache breakpoint a client put on the part
+	// (OpenRouter's and LiteLLM's convention for Claude, which Roo Code,
+	// Aider, Cline and Open WebUI send): only a Claude translation reads it.
+	CacheControl *CacheControl `json:"cache_control,omitempty"`
+}
+
+// CacheControl is a part's prompt-cache breakpoint, as Anthropic takes it:
+// Type "ephemeral", TTL "5m", "1h" or "" (Anthropic's default, 5m).
+type CacheControl struct {
+	Type string `json:"type"`
+	TTL  string `json:"ttl,omitempty"`
 }
 
 // ImageURL is a part's image: an https URL or a data: URL.
