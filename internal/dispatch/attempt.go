@@ -60,6 +60,7 @@ type outcome struct {
 	// client limit counts when the upstream never reported its usage.
 	delivered int
 	native    bool // the client's own body was sent (native.go)
+	streamed  bool // the upstream answered a stream (stream.go): ttfb is not its whole generation
 	// upstreamID is the id the upstream gave its answer (upstreamid.go).
 	upstreamID string
 	// row is the route's table row for the failure's class, looked up
@@ -443,7 +444,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		w.lateError(e, o, &a, total)
 	case o.ok:
 		e.answered.Store(time.Now().UnixNano())
-		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Took: total})
+		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: total})
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but
 		// nobody's fault: no count, no cooldown, no page; a probe learned

@@ -299,6 +299,6 @@ func (w *walk) lateError(e *endpointRT, o *outcome, a *decision.Attempt, took ti
 			w.d.opt.Alerts.Notify(e.key.Provider, v.Class.String(), a.Evidence)
 		}
 	case policy.CoolThreshold, policy.CoolNone:
-		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Took: took})
+		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: took})
 	}
 }

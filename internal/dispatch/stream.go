@@ -28,6 +28,7 @@ const (
 // over; the first content commits the response; after that a failure ends
 // the stream with the Output's Fail (for the client: an error event and no [DONE]).
 func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
+	o.streamed = true
 	defer resp.Body.Close()
 	body := &flushingBody{ReadCloser: resp.Body, out: w.call.Out, wd: wd}
 	resp.Body = body

@@ -153,6 +153,12 @@ type Report struct {
 	// the operator allows. Configured cooldowns (a 24h unavailable_cooldown)
 	// are never capped.
 	Hinted bool
+	// Whole marks Latency as a whole (non-stream) answer's: its first byte
+	// comes once the model has written all of it, so the client's prompt
+	// and max_tokens decide it. It measures the endpoint only while no
+	// stream's sample is recent (Record.WholeOnly). It sits in Hinted's
+	// padding: Report, passed by value, keeps its size.
+	Whole bool
 	// Latency is the time to first byte of a success (0 = not measured).
 	Latency time.Duration
 	// Took is how long the attempt ran, from its start to this report. A
@@ -245,7 +251,10 @@ type Record struct {
 	CoolWords string `json:"cool_words,omitempty"`
 	// Announced is the last phase a transition was reported for, so each
 	// change is reported once across replicas.
-	Announced   Phase         `json:"announced,omitempty"`
+	Announced Phase `json:"announced,omitempty"`
+	// WholeOnly: the latency sample is whole answers' alone (Report.Whole);
+	// the next stream's sample replaces it.
+	WholeOnly   bool          `json:"whole_only,omitempty"`
 	LatencyEWMA time.Duration `json:"latency_ewma,omitempty"`
 	Samples     int64         `json:"samples,omitempty"`
 	// SampledAt is when the newest latency sample came (zero in a record

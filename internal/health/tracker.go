@@ -435,16 +435,7 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 			closeRecord(rec)
 		}
 		if r.Latency > 0 {
-			// A sample older than RemeasureAfter says little of the
-			// endpoint now (it may have been a brownout, or one client's
-			// long answer): the new one replaces it.
-			if rec.Samples == 0 || now.UnixNano()-rec.SampledAt > int64(t.s.RemeasureAfter) {
-				rec.LatencyEWMA = r.Latency
-			} else {
-				rec.LatencyEWMA = time.Duration(ewmaAlpha*float64(r.Latency) + (1-ewmaAlpha)*float64(rec.LatencyEWMA))
-			}
-			rec.Samples++
-			rec.SampledAt = now.UnixNano()
+			sample(rec, r, now, t.s.RemeasureAfter)
 		}
 		rec.Announced = rec.PhaseAt(now)
 		return
@@ -468,6 +459,27 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 		release(rec, r.Lease)
 	}
 	rec.Announced = rec.PhaseAt(now)
+}
+
+// sample feeds success r's latency into rec's. A sample older than
+// remeasure says little of the endpoint now (it may have been a brownout,
+// or one client's long answer), and whole answers' say little beside a
+// stream's (their first byte is their whole generation): the new one
+// replaces such a sample. A whole answer's is dropped while a stream's is
+// recent, so one client's long answers do not rank the endpoint.
+func sample(rec *Record, r Report, now time.Time, remeasure time.Duration) {
+	stale := rec.Samples == 0 || now.UnixNano()-rec.SampledAt > int64(remeasure)
+	switch {
+	case r.Whole && !stale && !rec.WholeOnly:
+		return
+	case stale || rec.WholeOnly && !r.Whole:
+		rec.LatencyEWMA = r.Latency
+	default:
+		rec.LatencyEWMA = time.Duration(ewmaAlpha*float64(r.Latency) + (1-ewmaAlpha)*float64(rec.LatencyEWMA))
+	}
+	rec.WholeOnly = r.Whole
+	rec.Samples++
+	rec.SampledAt = now.UnixNano()
 }
 
 // coolFor is how long r asks to cool: an upstream's hint is capped at
