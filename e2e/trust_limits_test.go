@@ -15,7 +15,11 @@ import (
 // must fail over, naming the bound, long before first_token_timeout.
 
 // flood serves an event stream that writes head once and then unit over and
-// over until the client leaves. It counts its calls.
+// over until the client leaves. It counts its calls. Alone, a flood reaches
+// its bound in a fraction of a second; first_token_timeout is 30 s, since
+// reading a mebibyte took 8.9 s in a loaded make test (the parallel e2e
+// tests and review helpers on two cores) and a 5 s timeout named itself
+// instead of the bound.
 type flood struct {
 	*httptest.Server
 	calls chan struct{}
@@ -47,7 +51,7 @@ func startFlood(t *testing.T, head, unit string) *flood {
 
 const floodCfg = `
 providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `, first_token_timeout: 5s}
+  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + `, first_token_timeout: 30s}
   - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
 targets:
   - {name: a, model: model-a, providers: [p]}
