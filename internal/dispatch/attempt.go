@@ -319,6 +319,23 @@ func (w *walk) classify(r classify.Response, errorAnswer bool) classify.Verdict 
 	return v
 }
 
+// evBodyCut ends the evidence of an error answer whose body was cut short
+// or stalled (errorAnswerCut).
+const evBodyCut = " (its body cut short)"
+
+// errorAnswerCut reports whether a failed read of the body of an answer of
+// status is judged as the answer itself, from its status, headers and the
+// part of the body that came: an error answer (not 2xx) whose body the
+// upstream cut or stalled past its timeout. Its status and headers already
+// say what it is (a 429 and its Retry-After, a 401); filed as a broken
+// connection instead, a rate limit was retried at once and billed, and an
+// invalid key counted as a server error and paged nobody (review 41c). Not
+// when the client left or the route's deadline passed: those end the
+// attempt as before.
+func (w *walk) errorAnswerCut(status int, expired Phase) bool {
+	return status/100 != 2 && !errors.Is(w.base.Err(), context.Canceled) && expired != PhaseDeadline
+}
+
 // plain reads a whole (non-stream) answer.
 func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
@@ -328,7 +345,8 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	}
 	wd.arm(PhaseBody, e.prov.cfg.Timeout)
 	body, err := readAtMost(resp.Body, limit+1, resp.ContentLength)
-	if err != nil {
+	cut := err != nil && w.errorAnswerCut(resp.StatusCode, wd.expired())
+	if err != nil && !cut {
 		w.transportFailure(o, err, wd.expired())
 		return
 	}
@@ -342,6 +360,9 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	if resp.StatusCode/100 != 2 {
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}
+		}
+		if cut {
+			v.Evidence += evBodyCut
 		}
 		o.failWith(v, classify.AnswerMessage(body))
 		o.billable = o.sent.Load() && gatewayTimeout(resp.StatusCode)
