@@ -60,10 +60,15 @@ const (
 	echoRun  = 3
 )
 
-// unspacedRun is the fewest characters in a row of a script written
-// without blanks (Chinese, Japanese, Thai …) masked inside a word when the
-// client's request holds them: about two words, as echoRun allows two.
-const unspacedRun = 4
+// unspacedRun is the fewest bytes in a row masked inside a word of a
+// script written without blanks (Chinese, Japanese, Thai …) when the
+// client's request holds them: four characters of those scripts, about
+// two words, as echoRun allows two. It counts bytes, not characters of
+// those scripts alone, so that what the client wrote between them — a
+// zero-width space, a halfwidth voiced mark, a combining mark, Latin
+// letters glued to the upstream's Chinese — never splits its text into
+// runs too short to be looked for (review 41h).
+const unspacedRun = longWord
 
 // unspaced reports a character of a script written without blanks
 // between its words, where one "word" between blanks is a whole phrase:
@@ -73,55 +78,71 @@ func unspaced(r rune) bool {
 		unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
 }
 
-// maskUnspaced masks in wd, as "…" once a run, every run of unspacedRun
-// characters or more of an unspaced script that req holds (review 40h left
-// such text shown unless quoted or echoed whole). It reads req once per
-// window of unspacedRun characters, and only for a cooldown's start.
+// maskUnspaced masks in wd, a word that holds a character of an unspaced
+// script, as "…" once a run, every run of unspacedRun bytes or more
+// (from a character to a character) that req holds (review 40h left such
+// text shown unless quoted or echoed whole). It reads req once per
+// character, so it reads only the first maxWords+longWord bytes, what
+// /v1/health could show: the rest of a longer word (an upstream's error in
+// Chinese is one word, up to the 4 KiB the classifier reads) is cut, "…"
+// (review 41h: a 4 KiB word and a large request held the request that met
+// the answer for seconds).
 func maskUnspaced(wd string, req []byte) string {
-	rs := []rune(wd)
-	n := 0
-	for _, r := range rs {
-		if unspaced(r) {
-			n++
-		}
-	}
-	if n < unspacedRun {
+	if len(wd) < unspacedRun || !strings.ContainsFunc(wd, unspaced) {
 		return wd
 	}
-	mask := make([]bool, len(rs))
+	tail := ""
+	if len(wd) > maxWords+longWord {
+		wd, tail = wd[:cutWord(wd, maxWords+longWord)], decision.Masked
+	}
+	mask := make([]bool, len(wd))
 	hit := false
-	for i := 0; i+unspacedRun <= len(rs); i++ {
-		win := rs[i : i+unspacedRun]
-		if !allUnspaced(win) || !classify.Echoed(req, string(win)) {
-			continue
+	for i := 0; i+unspacedRun <= len(wd); {
+		j := i + unspacedRun
+		for j < len(wd) && !utf8.RuneStart(wd[j]) {
+			j++
 		}
-		hit = true
-		for j := range win {
-			mask[i+j] = true
+		if classify.Echoed(req, wd[i:j]) {
+			hit = true
+			for k := i; k < j; k++ {
+				mask[k] = true
+			}
 		}
+		_, n := utf8.DecodeRuneInString(wd[i:])
+		i += n
 	}
 	if !hit {
-		return wd
+		return wd + tail
 	}
 	var b strings.Builder
-	for i, r := range rs {
+	for i := 0; i < len(wd); i++ {
 		switch {
 		case !mask[i]:
-			b.WriteRune(r)
+			b.WriteByte(wd[i])
 		case i == 0 || !mask[i-1]:
 			b.WriteString(decision.Masked)
 		}
 	}
+	b.WriteString(tail)
 	return b.String()
 }
 
-func allUnspaced(rs []rune) bool {
-	for _, r := range rs {
-		if !unspaced(r) {
-			return false
-		}
+// cutWord is where a word longer than n bytes is cut: at a character at
+// most n bytes in, and not after fewer than 8 ASCII bytes in a row (a
+// key's fragment shorter than the scrubber's window, redact.Window, would
+// be left; one of 8 or more is scrubbed).
+func cutWord(wd string, n int) int {
+	for n > 0 && !utf8.RuneStart(wd[n]) {
+		n--
 	}
-	return true
+	k := n
+	for k > 0 && n-k < 8 && wd[k-1] > ' ' && wd[k-1] < utf8.RuneSelf {
+		k--
+	}
+	if n-k < 8 {
+		return k
+	}
+	return n
 }
 
 // edgePunct is punctuation an upstream puts around the words it quotes
@@ -173,8 +194,9 @@ func maskTypoQuoted(s string) string {
 // masked ("…": that is where upstreams quote the request back), and so is
 // every run of echoRun words or more, and every word of longWord bytes or
 // more, that req (the client's request, as the echo rule reads it) holds,
-// and inside a word every run of unspacedRun characters or more of a
-// script written without blanks that req holds (maskUnspaced); blanks fold to one space; scrub removes keys, addresses and the
+// and inside a word of a script written without blanks every run of
+// unspacedRun bytes or more that req holds (maskUnspaced); blanks fold to
+// one space; scrub removes keys, addresses and the
 // operator's account ids; and at most maxWords bytes are kept, cut
 // between words ("…" ends what was cut). "" when nothing is left.
 func causeWords(msg string, req []byte, scrub func(string) string) string {

@@ -231,7 +231,7 @@ func messages(in []chat.Message) (system []block, out []message, err error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			if b.Text != "" {
+			if strings.TrimSpace(b.Text) != "" { // Anthropic refuses a block of blanks (review 41h)
 				system = append(system, b)
 			}
 			continue

@@ -75,6 +75,27 @@ type CacheControl struct {
 	TTL  string `json:"ttl,omitempty"`
 }
 
+// UnmarshalJSON reads a mark in another shape (a ttl in seconds, a bare
+// string, a list) as no mark: Type "", which no translation sends. Before
+// marks were read such a request was served, its mark dropped; a mark must
+// not now refuse it (review 41h).
+func (c *CacheControl) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Type, TTL json.RawMessage
+	}
+	*c = CacheControl{}
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	if json.Unmarshal(v.Type, &c.Type) != nil {
+		c.Type = ""
+	}
+	if json.Unmarshal(v.TTL, &c.TTL) != nil {
+		c.TTL = ""
+	}
+	return nil
+}
+
 // ImageURL is a part's image: an https URL or a data: URL.
 type ImageURL struct {
 	URL    string `json:"url"`
