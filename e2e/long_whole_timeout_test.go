@@ -18,8 +18,9 @@ const longAsk = `,"max_tokens":32000`
 // all of it, so a client that asks for answers longer than the provider's
 // `timeout` makes its own requests time out. Nothing a client sends may
 // cool a provider for everyone: while the endpoint answers other requests,
-// such a timeout walks on but counts against nobody. Alone on the
-// endpoint, it still counts (a provider that hangs every request must cool).
+// such a timeout walks on but counts against nobody (one answer excuses
+// one timeout). Alone on the endpoint, it still counts (a provider that
+// hangs every request must cool).
 func TestLongWholeAnswerTimeoutCoolsNothingWhileOthersAreServed(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"oai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
 		if bytes.Contains(r.Body, []byte(`"max_tokens":32000`)) {
@@ -39,7 +40,7 @@ targets:
 		return e.State, e.Failures
 	}
 
-	// Two long answers at once, and another client served meanwhile.
+	// Two long answers at once, and other clients served meanwhile.
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Add(1)
@@ -47,12 +48,13 @@ targets:
 	}
 	time.Sleep(150 * time.Millisecond)
 	g.post(t, "t", "").wantStatus(t, 200)
+	g.post(t, "t", "").wantStatus(t, 200)
 	wg.Wait()
 	if state, failures := endpoint(); state != "healthy" || failures != 0 {
 		t.Fatalf("after two long answers while others were served: %s with %d failures; want healthy, 0", state, failures)
 	}
 	timeouts := 0
-	for i := 1; i <= 3; i++ {
+	for i := 1; i <= 4; i++ {
 		for _, a := range g.recs.wait(t, i).Attempts {
 			if a.Class != "timeout" {
 				continue

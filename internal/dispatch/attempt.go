@@ -61,6 +61,9 @@ type outcome struct {
 	delivered int
 	native    bool // the client's own body was sent (native.go)
 	streamed  bool // the upstream answered a stream (stream.go): ttfb is not its whole generation
+	// answers0 and excused0 are the endpoint's counts when a whole
+	// answer's attempt began (lengthy).
+	answers0, excused0 int64
 	// upstreamID is the id the upstream gave its answer (upstreamid.go).
 	upstreamID string
 	// row is the route's table row for the failure's class, looked up
@@ -131,6 +134,9 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 		trace httptrace.ClientTrace
 	}{}
 	o, wd, trace := &st.o, &st.wd, &st.trace
+	if !w.call.Stream {
+		o.answers0, o.excused0 = e.answers.Load(), e.excused.Load()
+	}
 	wd.cancel = cancel
 	wd.watchDeadline(ctx)
 	defer wd.release()
@@ -280,15 +286,28 @@ func (w *walk) gone(o *outcome) {
 // because it was the request's own length (lengthy).
 const evLengthy = " (a long whole answer: the endpoint answered others meanwhile)"
 
-// lengthy reports whether a failure of class c after took at e is the
-// request's own length rather than the endpoint's: a whole (non-stream)
-// answer's headers come once the model has written all of it, so one
-// that outlives `timeout` while e answered another request since the
-// attempt began is the length the client asked for — counted, it would let
-// a client's long answers cool the endpoint for everyone. A stream is
-// timed to its first content, which no answer's length reaches.
-func (w *walk) lengthy(e *endpointRT, c classify.Class, took time.Duration) bool {
-	return c == classify.Timeout && !w.call.Stream && e.answered.Load() > time.Now().Add(-took).UnixNano()
+// lengthy reports whether failure o of class c at e is the request's own
+// length rather than the endpoint's: a whole (non-stream) answer's headers
+// come once the model has written all of it, so one that outlives
+// `timeout` while e answered another request is the length the client
+// asked for — counted, it would let a client's long answers cool the
+// endpoint for everyone. One answer since the attempt began excuses one
+// such timeout, so an endpoint that hangs most whole answers but answers a
+// monitor's ping still cools (review 41h). A stream is timed to its first
+// content, which no answer's length reaches.
+func (w *walk) lengthy(e *endpointRT, o *outcome, c classify.Class) bool {
+	if c != classify.Timeout || w.call.Stream {
+		return false
+	}
+	for {
+		ex := e.excused.Load()
+		if e.answers.Load()-o.answers0 <= ex-o.excused0 {
+			return false
+		}
+		if e.excused.CompareAndSwap(ex, ex+1) {
+			return true
+		}
+	}
 }
 
 // expired files a timeout of phase; msg describes an upstream timeout. The
@@ -461,10 +480,10 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
 		}
 	case o.ok && o.late.Failed:
-		e.answered.Store(time.Now().UnixNano())
+		e.answers.Add(1)
 		w.lateError(e, o, &a, total)
 	case o.ok:
-		e.answered.Store(time.Now().UnixNano())
+		e.answers.Add(1)
 		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: total})
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but
@@ -488,7 +507,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		rule := o.row
 		a.Counted = rule.Counted
 		rep := w.report(rule, o)
-		if rep.Count && w.lengthy(e, c, total) {
+		if rep.Count && w.lengthy(e, o, c) {
 			rep.Count, a.Counted = false, false
 			a.Evidence += evLengthy
 		}

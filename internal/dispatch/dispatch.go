@@ -90,10 +90,10 @@ type endpointRT struct {
 	prov   *providerRT
 	target *targetRT
 	ep     provider.Endpoint
-	// answered is when this replica last heard a success from the
-	// endpoint (Unix nanoseconds): a whole answer that timed out while
-	// others were answered is the request's own length (lengthy).
-	answered atomic.Int64
+	// answers counts the successes this replica heard from the endpoint,
+	// excused the whole answers' timeouts they excused (lengthy): one
+	// answer excuses one timeout of an attempt that spans it.
+	answers, excused atomic.Int64
 }
 
 type targetRT struct {
