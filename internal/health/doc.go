@@ -59,8 +59,12 @@
 // read-modify-write of one key with a Go function). The state machine lives
 // in Tracker, not in the stores: the rules are written once, tested once
 // against every store by one shared suite, and a store only has to be atomic.
-// Memory is a map under a lock; RedisStore runs the same function inside a
-// WATCH/MULTI optimistic transaction (retried on conflict), stores JSON
+// Memory is a map under a lock; RedisStore runs the same function on the
+// value it last read or wrote of the key and sends the result in one
+// compare-and-set script (casScript: written only while Redis still holds
+// that value, else Redis's value comes back and the function runs again on
+// it), so an update is one round trip; a success's report reads the
+// endpoint's account in the same script (UpdateAlong). It stores JSON
 // under a prefix with an expiry on every key, mirrors every successful
 // operation into a local Memory, and falls back to that mirror when Redis is
 // unreachable (logged once, retried at most once a second, "resumed sharing"
@@ -70,20 +74,20 @@
 // While Redis is down each replica decides alone (its own probe slot, its
 // own cooldowns), and journals the keys whose cooldown began or grew. When
 // Redis answers again, the replica that finds it due for a retry first
-// writes the journal back (one transaction per key, under the never-shorten
+// writes the journal back (one update per key, under the never-shorten
 // rule: a cooldown in Redis that ends later wins), then resumes sharing.
 // A read that finds a key absent from Redis while the mirror holds a
 // cooldown still running there writes it back under the same rule: Redis
 // lost it (restarted empty, evicted it), since a key outlives its cooldown
-// by a day. A transaction go-redis's cluster client could not run (a slot
-// being moved) counts as an outage.
+// by a day. A script that meets TRYAGAIN (a success's report, whose two
+// keys a slot being moved has split between masters) counts as an outage.
 //
 // # Store keys
 //
 // An endpoint's record is "{provider}:ep:target", its account's
 // "{provider}:acct": the provider (with "{", "}" and "%" escaped) is a
 // Redis Cluster hash tag, so an endpoint and its account share a slot, and
-// every command the stores send touches one key. On a cluster, Load
+// every command the stores send touches the keys of one slot. On a cluster, Load
 // pipelines GETs instead of one MGET, since a View spans providers.
 // NewRedisClient builds the go-redis universal client for one server, a
 // cluster or a Sentinel-managed primary.

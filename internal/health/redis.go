@@ -51,6 +51,9 @@ type RedisStore struct {
 	journal map[string]struct{} // keys whose cooldown began or grew while Redis was unreachable
 	resets  map[string]struct{} // keys Reset while Redis was unreachable
 	tokens  map[string]string   // Once key → the token of the claim this store holds
+
+	smu  sync.Mutex
+	seen map[string]seenValue // key → its value in Redis as last read or written (tx)
 }
 
 var (
@@ -65,7 +68,8 @@ func NewRedis(client redis.UniversalClient, prefix string, logger *slog.Logger) 
 		logger = slog.Default()
 	}
 	s := &RedisStore{client: client, prefix: prefix, log: logger, local: NewMemory(), now: time.Now,
-		opTimeout: DefaultTimeout, journal: make(map[string]struct{}), resets: make(map[string]struct{}), tokens: make(map[string]string)}
+		opTimeout: DefaultTimeout, journal: make(map[string]struct{}), resets: make(map[string]struct{}), tokens: make(map[string]string),
+		seen: make(map[string]seenValue)}
 	s.clock.measure.Store(true) // measured at the first Now
 	return s
 }
@@ -208,25 +212,34 @@ func (s *RedisStore) Load(ctx context.Context, keys []string) ([]Record, error) 
 	out := make([]Record, len(keys))
 	var now time.Time
 	for i, v := range vals {
-		if str, ok := v.(string); ok {
-			out[i] = decode(str)
-		} else if mine := s.local.get(keys[i]); !mine.CoolUntil.IsZero() {
-			// Absent from Redis, yet this replica knows a cooldown there:
-			// a key outlives its cooldown by a day, so Redis lost it (a
-			// restart without persistence, a failover that lagged, an
-			// eviction). Written back, never shortening, as the journal
-			// is; taken for empty, the whole fleet forgot it (review 40d).
-			if now.IsZero() {
-				now = s.Now()
-			}
-			if mine.CoolUntil.After(now) {
-				out[i] = s.restore(ctx, keys[i], mine)
-				continue
-			}
-		}
-		s.local.put(keys[i], out[i])
+		out[i] = s.absorb(ctx, keys[i], v, &now)
 	}
 	return out, nil
+}
+
+// absorb is the record at key from v, its value as Redis gave it (a string,
+// or nil for an absent or foreign key), mirrored locally; *now is the
+// shared clock's now, read once when first needed.
+func (s *RedisStore) absorb(ctx context.Context, key string, v any, now *time.Time) Record {
+	s.saw(key, v)
+	var rec Record
+	if str, ok := v.(string); ok {
+		rec = decode(str)
+	} else if mine := s.local.get(key); !mine.CoolUntil.IsZero() {
+		// Absent from Redis, yet this replica knows a cooldown there:
+		// a key outlives its cooldown by a day, so Redis lost it (a
+		// restart without persistence, a failover that lagged, an
+		// eviction). Written back, never shortening, as the journal
+		// is; taken for empty, the whole fleet forgot it (review 40d).
+		if now.IsZero() {
+			*now = s.Now()
+		}
+		if mine.CoolUntil.After(*now) {
+			return s.restore(ctx, key, mine)
+		}
+	}
+	s.local.put(key, rec)
+	return rec
 }
 
 // restore writes mine, this replica's record at key with a running
@@ -287,21 +300,16 @@ func (s *RedisStore) mget(ctx context.Context, keys []string) ([]any, error) {
 // errConflict ends a transaction attempt that lost a race.
 var errConflict = errors.New("health: redis update conflict")
 
-// errSlotMoving is a transaction on a Redis Cluster that did not run: its
-// key's slot is being moved between masters. Not an error reply, so it
-// counts as an outage (redisfail.Outage): served locally, journaled, and
-// written back once Redis serves the key again.
-var errSlotMoving = errors.New("health: redis cluster slot being moved; the transaction did not run")
-
-// Update runs fn in a WATCH/MULTI transaction, retried on conflict, and
-// mirrors the result locally. It never fails: with Redis unreachable (or
-// contention beyond txRetries) it updates the local mirror instead, and
-// journals a cooldown that began or grew so it is written back later.
+// Update runs fn as one atomic compare-and-set (casScript), retried on
+// conflict, and mirrors the result locally. It never fails: with Redis
+// unreachable (or contention beyond txRetries) it updates the local mirror
+// instead, and journals a cooldown that began or grew so it is written back
+// later.
 func (s *RedisStore) Update(ctx context.Context, key string, fn func(*Record)) (before, after Record, err error) {
 	if !s.try(ctx) {
 		return s.localUpdate(ctx, key, fn)
 	}
-	before, after, err = s.tx(ctx, key, fn)
+	before, after, _, err = s.tx(ctx, key, "", fn)
 	if errors.Is(err, errConflict) {
 		return s.local.Update(ctx, key, fn) // Redis answers; contention is not an outage
 	}
@@ -312,59 +320,140 @@ func (s *RedisStore) Update(ctx context.Context, key string, fn func(*Record)) (
 	return before, after, nil
 }
 
-// tx is one optimistic transaction on key in Redis, retried on conflict
-// (errConflict when it kept losing).
-func (s *RedisStore) tx(ctx context.Context, key string, fn func(*Record)) (before, after Record, err error) {
+// UpdateAlong is Update that also reads the record at along, a key of the
+// same hash tag (an endpoint's account), in the same round trip, as Load
+// reads it; ok is false when it could not be read with the update (Redis
+// unreachable, contention): the caller then Loads it. A success's report
+// reads its account this way, so it costs one round trip, not two.
+func (s *RedisStore) UpdateAlong(ctx context.Context, key, along string, fn func(*Record)) (before, after, other Record, ok bool) {
+	if !s.try(ctx) {
+		before, after, _ = s.localUpdate(ctx, key, fn)
+		return before, after, Record{}, false
+	}
+	before, after, v, err := s.tx(ctx, key, along, fn)
+	if errors.Is(err, errConflict) {
+		before, after, _ = s.local.Update(ctx, key, fn)
+		return before, after, Record{}, false
+	}
+	if !s.done(err) {
+		before, after, _ = s.localUpdate(ctx, key, fn)
+		return before, after, Record{}, false
+	}
+	s.local.put(key, after)
+	var now time.Time
+	return before, after, s.absorb(ctx, along, v, &now), true
+}
+
+// casScript is one update of a record: KEYS[1] the record, KEYS[2] (when
+// given) a record of the same hash tag read alongside. ARGV[1] is "1" when
+// the caller last saw KEYS[1] hold ARGV[2], "0" when it saw it absent;
+// ARGV[3] the new value ("": nothing to write, the caller only checks what
+// it saw is current), ARGV[4] its expiry in ms. While KEYS[1] holds what
+// the caller saw, the new value is written and the reply is {1, nil,
+// other}; otherwise nothing is written and the reply is {0, current,
+// other}, for the caller to decide again on the current value. A value
+// that is not a string (a foreign key of another type, which GET refuses)
+// reads as absent, and the SET overwrites it (docs/scale.md, "Redis"). One
+// round trip where WATCH, GET and MULTI/SET/EXEC took three, and none of
+// them on a record the caller saw current: the store keeps the last value
+// it read or wrote of each key (seen).
+var casScript = redis.NewScript(`
+local function get(k)
+  local v = redis.pcall("GET", k)
+  if type(v) ~= "string" then return false end
+  return v
+end
+local cur = get(KEYS[1])
+local other = false
+if #KEYS > 1 then other = get(KEYS[2]) end
+local saw = false
+if ARGV[1] == "1" then saw = ARGV[2] end
+if cur ~= saw then return {0, cur, other} end
+if ARGV[3] ~= "" then redis.call("SET", KEYS[1], ARGV[3], "PX", ARGV[4]) end
+return {1, false, other}`)
+
+// seenValue is the last value this store read or wrote of a key.
+type seenValue struct {
+	raw     string
+	present bool
+}
+
+// maxSeen bounds the values kept: past it they are forgotten, and the next
+// update of each key costs a round trip more.
+const maxSeen = 4096
+
+// saw notes v, a value read from Redis (a string, or nil for an absent or
+// foreign key), as the current one of key.
+func (s *RedisStore) saw(key string, v any) {
+	str, ok := v.(string)
+	s.smu.Lock()
+	if len(s.seen) >= maxSeen {
+		clear(s.seen)
+	}
+	s.seen[key] = seenValue{raw: str, present: ok}
+	s.smu.Unlock()
+}
+
+// tx is one atomic update of key in Redis by fn, retried on conflict
+// (errConflict when it kept losing), starting from the value this store saw
+// last; with along, the value of that key too (nil when absent or foreign).
+func (s *RedisStore) tx(ctx context.Context, key, along string, fn func(*Record)) (before, after Record, other any, err error) {
 	full := s.prefix + key
+	keys := []string{full}
+	if along != "" {
+		keys = append(keys, s.prefix+along)
+	}
 	c, cancel := s.opCtx(ctx)
 	defer cancel()
-	var lastErr error
-	for range txRetries {
-		ran := false
-		lastErr = s.client.Watch(c, func(tx *redis.Tx) error {
-			ran = true
-			raw, err := tx.Get(c, full).Result()
+	s.smu.Lock()
+	cur := s.seen[key]
+	s.smu.Unlock()
+	for i := range txRetries {
+		before = Record{}
+		if cur.present {
+			// What is not a record reads as a fresh one, which the write
+			// overwrites (docs/scale.md, "Redis").
+			before = decode(cur.raw)
+		}
+		after = before
+		fn(&after)
+		var data []byte
+		if after != before {
+			if data, err = json.Marshal(&after); err != nil {
+				return before, after, nil, err
+			}
+		}
+		present := "0"
+		if cur.present {
+			present = "1"
+		}
+		reply, err := casScript.Run(c, s.client, keys, present, cur.raw, data, strconv.FormatInt(max(s.ttl(&after).Milliseconds(), 1), 10)).Slice()
+		if err != nil {
+			return before, after, nil, err
+		}
+		if len(reply) < 3 {
+			return before, after, nil, errors.New("health: redis update: unexpected reply")
+		}
+		other = reply[2]
+		if won, _ := reply[0].(int64); won == 1 {
 			switch {
-			case errors.Is(err, redis.Nil), err != nil && !redisfail.Outage(err):
-				// Absent, or foreign (another type: WRONGTYPE): a fresh
-				// record, which the SET below overwrites whatever it held
-				// (docs/scale.md, "Redis").
-				before = Record{}
-			case err != nil:
-				return err
+			case data != nil:
+				s.saw(key, string(data))
+			case cur.present:
+				s.saw(key, cur.raw)
 			default:
-				before = decode(raw)
+				s.saw(key, nil)
 			}
-			after = before
-			fn(&after)
-			if after == before {
-				return nil // nothing to write: UNWATCH on return
-			}
-			data, err := json.Marshal(&after)
-			if err != nil {
-				return err
-			}
-			_, err = tx.TxPipelined(c, func(p redis.Pipeliner) error {
-				p.Set(c, full, data, s.ttl(&after))
-				return nil
-			})
-			return err
-		}, full)
-		if lastErr == nil && !ran {
-			// go-redis's cluster WATCH gave up following the redirects of
-			// a slot being moved (ASK to the new master, which answers
-			// MOVED back without ASKING) and said nothing: the transaction
-			// never ran. Taken for a write, the verdict was lost unseen
-			// (review 40d); a slot on the move is a Redis that cannot
-			// serve this key now, as TRYAGAIN says of other commands.
-			return before, after, errSlotMoving
+			return before, after, other, nil
 		}
-		if !errors.Is(lastErr, redis.TxFailedErr) {
-			return before, after, lastErr
-		}
-		time.Sleep(time.Duration(rand.Int64N(int64(200 * time.Microsecond)))) // de-synchronize contenders
+		s.saw(key, reply[1])
+		str, ok := reply[1].(string)
+		cur = seenValue{raw: str, present: ok}
+		// De-synchronize contenders: those that lost to one write all
+		// hold its value, and sent again at once only one of them wins.
+		time.Sleep(time.Duration(rand.Int64N(int64(min(100*time.Microsecond<<min(i, 10), 10*time.Millisecond)))))
 	}
-	return before, after, errConflict
+	return before, after, nil, errConflict
 }
 
 // ttl is the expiry of a record: keepFor past its last cooldown or lease,

@@ -70,7 +70,7 @@ func (s *RedisStore) writeResets(ctx context.Context) (written int, err error) {
 	}
 	s.jmu.Unlock()
 	for _, key := range keys {
-		if _, _, err := s.tx(ctx, key, func(r *Record) { *r = Record{} }); err != nil {
+		if _, _, _, err := s.tx(ctx, key, "", func(r *Record) { *r = Record{} }); err != nil {
 			if errors.Is(err, errConflict) {
 				continue
 			}
@@ -153,7 +153,7 @@ func (s *RedisStore) reconcile(ctx context.Context) error {
 func (s *RedisStore) writeBack(ctx context.Context, key string) (ok bool, err error) {
 	mine := s.local.get(key)
 	now := s.Now()
-	_, after, err := s.tx(ctx, key, func(r *Record) { mergeCooldown(r, &mine, now) })
+	_, after, _, err := s.tx(ctx, key, "", func(r *Record) { mergeCooldown(r, &mine, now) })
 	if err != nil {
 		return false, err
 	}

@@ -307,8 +307,32 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 	// (docs/benchmarks.md, "Round 6").
 	now := t.now()
 	n := t.names(k)
+	if a, ok := t.store.(alongUpdater); ok && r.OK {
+		return t.reportAlong(ctx, a, k.Provider, &n, r, now)
+	}
 	tr := t.reportEndpoint(ctx, &n, r, now)
-	return t.reportAccount(ctx, k.Provider, &n, r, now, tr)
+	return t.reportAccount(ctx, k.Provider, &n, r, now, tr, nil)
+}
+
+// alongUpdater is a store that reads a second record, of the same hash tag,
+// in the round trip of an update (RedisStore.UpdateAlong).
+type alongUpdater interface {
+	UpdateAlong(ctx context.Context, key, along string, fn func(*Record)) (before, after, other Record, ok bool)
+}
+
+// reportAlong is Report of a success on a store that reads the account
+// with the endpoint's update: one round trip where the update and then
+// the account's read took two.
+//
+//go:noinline
+func (t *Tracker) reportAlong(ctx context.Context, a alongUpdater, provider string, n *names, r Report, now time.Time) []Transition {
+	before, after, acct, ok := a.UpdateAlong(ctx, n.ep, n.acct, func(rec *Record) { adopt(rec, n.epDef); t.applyEndpoint(rec, r, now) })
+	own(&before, n.epDef) // a record about something else was nothing to this definition
+	tr := transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+	if !ok {
+		return t.reportAccount(ctx, provider, n, r, now, tr, nil)
+	}
+	return t.reportAccount(ctx, provider, n, r, now, tr, &acct)
 }
 
 // reportEndpoint is Report's part for the endpoint itself.
@@ -360,8 +384,10 @@ func (t *Tracker) explain(ctx context.Context, key, def string, before, after *R
 }
 
 // reportAccount is Report's part for the endpoint's account: tr, the
-// endpoint's transitions, with the account's appended.
-func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, r Report, now time.Time, tr []Transition) []Transition {
+// endpoint's transitions, with the account's appended. read, when not nil,
+// is the account's record as the store read it with the endpoint's update
+// (reportAlong): a success then reads it no more.
+func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, r Report, now time.Time, tr []Transition, read *Record) []Transition {
 	var fn func(*Record)
 	switch {
 	case r.OK:
@@ -369,6 +395,10 @@ func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, 
 		// first: most successes find the account healthy and write nothing.
 		if m, ok := t.store.(*Memory); ok {
 			if acct := m.get(n.acct); t.peek(ctx, &acct, n.acct, n.acctDef, now) != Probing {
+				return tr
+			}
+		} else if read != nil {
+			if t.peek(ctx, read, n.acct, n.acctDef, now) != Probing {
 				return tr
 			}
 		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || t.peek(ctx, &recs[0], n.acct, n.acctDef, now) != Probing {
