@@ -106,8 +106,8 @@ func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome 
 		w.d.opt.Metrics.Failover(w.r.name, string(prev.Action), prev.Class)
 	}
 	w.markTried(e.key)
-	if f := w.call.OnAttempt; f != nil {
-		f(len(w.rec.Attempts)+1, e.key.Target, e.key.Provider)
+	if p := w.call.Progress; p != nil {
+		p.Attempt(len(w.rec.Attempts)+1, e.key.Target, e.key.Provider, start)
 	}
 	e.target.inflight.Add(1)
 	o := w.d.call(ctx, w, e)

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"errors"
+	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/provider"
@@ -33,10 +34,9 @@ type Call struct {
 	ID string
 	// Client names the client key used (see decision.Decision.Client).
 	Client string
-	// OnAttempt, when set, is told each attempt as it begins: its number
-	// in the request (from 1), its target and provider (the console's "In
-	// progress", internal/inprogress). It must return at once.
-	OnAttempt func(n int, target, provider string)
+	// Progress, when set, is told each attempt as it begins (the
+	// console's "In progress", internal/inprogress).
+	Progress Progress
 	// Metered: a client key's limits may count what the call uses (the
 	// front sets it for every keyed request: a reload may add limits while
 	// it runs), so a billable attempt whose upstream never reports usage
@@ -75,6 +75,14 @@ type Call struct {
 	req  *provider.Request // the request the adapters read, built once
 	echo []byte            // evidence(true), built once
 	emb  embedCall         // an embeddings call's parse and request, built once (embed.go)
+}
+
+// Progress is told each attempt as it begins: its number in the request
+// (from 1), its target and provider, and when it began. Attempt must
+// return at once. An interface, not a func: a method value would be one
+// more allocation a request (docs/benchmarks.md, "Round 23").
+type Progress interface {
+	Attempt(n int, target, provider string, at time.Time)
 }
 
 // api is the door's name for the record ("chat" by default).

@@ -61,6 +61,9 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 // endpointQueue appends t's endpoints to queue in the order target tries
 // them: the cooling ones last.
 func (w *walk) endpointQueue(t *targetRT, queue []*endpointRT) []*endpointRT {
+	if len(t.endpoints) < 2 { // nothing to order: no candidates to build, no order to allocate
+		return append(queue, t.endpoints...)
+	}
 	cs := make([]route.Candidate, len(t.endpoints))
 	for i, e := range t.endpoints {
 		st := w.status.of(e.key)

@@ -7,15 +7,21 @@ import (
 )
 
 // Set is the requests in progress on this replica. The zero value is ready
-// to use; a nil *Set keeps nothing (Add returns a Request that records
-// nothing). Safe for concurrent use.
+// to use; a nil *Set keeps nothing. Safe for concurrent use.
+//
+// The requests are kept in a list through the Requests themselves: adding
+// and removing one allocates nothing and hashes nothing, which every
+// request pays (docs/benchmarks.md, "Round 23"); only List, which the
+// console calls, walks them.
 type Set struct {
-	mu sync.Mutex
-	m  map[*Request]struct{}
+	mu   sync.Mutex
+	head *Request // the newest added; then older ones through next
+	n    int
 }
 
 // Request is one request in progress. Its fixed fields are set before Add
 // and never change; the attempt changes as dispatch moves on (Attempt).
+// A Request is in at most one Set at a time.
 type Request struct {
 	ID      string    // the decision record's id
 	API     string    // the door: chat, messages, responses, embeddings, count_tokens
@@ -23,6 +29,10 @@ type Request struct {
 	Client  string    // the client key's name; "" without client keys
 	Stream  bool      // the client asked for a stream
 	Started time.Time // when the front admitted it
+
+	// prev, next and in are its place in the Set, guarded by the Set's mu.
+	prev, next *Request
+	in         bool
 
 	mu      sync.Mutex
 	attempt Attempt
@@ -49,33 +59,54 @@ type View struct {
 	Attempt *Attempt `json:"attempt"`
 }
 
-// Add records r as in progress until the returned function is called (it
-// may be called more than once). A nil Set records nothing.
-func (s *Set) Add(r *Request) (done func()) {
+// Add records r as in progress until Remove(r). A nil Set records
+// nothing; adding r again while it is in is harmless.
+func (s *Set) Add(r *Request) {
 	if s == nil {
-		return func() {}
+		return
 	}
 	s.mu.Lock()
-	if s.m == nil {
-		s.m = make(map[*Request]struct{})
+	if !r.in {
+		r.in, r.prev, r.next = true, nil, s.head
+		if s.head != nil {
+			s.head.prev = r
+		}
+		s.head = r
+		s.n++
 	}
-	s.m[r] = struct{}{}
 	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		delete(s.m, r)
-		s.mu.Unlock()
+}
+
+// Remove ends r's time in progress. It may be called more than once, and
+// for an r never added; a nil Set does nothing.
+func (s *Set) Remove(r *Request) {
+	if s == nil {
+		return
 	}
+	s.mu.Lock()
+	if r.in {
+		if r.prev != nil {
+			r.prev.next = r.next
+		} else {
+			s.head = r.next
+		}
+		if r.next != nil {
+			r.next.prev = r.prev
+		}
+		r.in, r.prev, r.next = false, nil, nil
+		s.n--
+	}
+	s.mu.Unlock()
 }
 
 // Attempt records that r is now making its n-th attempt, at target through
-// provider. Safe on a nil Request.
-func (r *Request) Attempt(n int, target, provider string) {
+// provider, begun at at. Safe on a nil Request.
+func (r *Request) Attempt(n int, target, provider string, at time.Time) {
 	if r == nil {
 		return
 	}
 	r.mu.Lock()
-	r.attempt = Attempt{N: n, Target: target, Provider: provider, Started: time.Now()}
+	r.attempt = Attempt{N: n, Target: target, Provider: provider, Started: at}
 	r.mu.Unlock()
 }
 
@@ -86,8 +117,8 @@ func (s *Set) List(max int) (views []View, total int) {
 		return nil, 0
 	}
 	s.mu.Lock()
-	reqs := make([]*Request, 0, len(s.m))
-	for r := range s.m {
+	reqs := make([]*Request, 0, s.n)
+	for r := s.head; r != nil; r = r.next {
 		reqs = append(reqs, r)
 	}
 	s.mu.Unlock()

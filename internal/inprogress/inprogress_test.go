@@ -14,13 +14,16 @@ func TestSetListsWhatIsInProgress(t *testing.T) {
 	a := &Request{ID: "b", API: "chat", Route: "deep", Client: "team-a", Stream: true, Started: t0.Add(time.Second)}
 	b := &Request{ID: "a", API: "messages", Route: "cheap", Started: t0}
 	c := &Request{ID: "c", API: "responses", Route: "deep", Started: t0.Add(time.Second)}
-	doneA, doneB, doneC := s.Add(a), s.Add(b), s.Add(c)
-	a.Attempt(2, "gpt", "openrouter")
+	s.Add(a)
+	s.Add(b)
+	s.Add(c)
+	s.Add(c) // twice is harmless
+	a.Attempt(2, "gpt", "openrouter", t0.Add(2*time.Second))
 	views, total := s.List(10)
 	if total != 3 || len(views) != 3 || views[0].ID != "a" || views[1].ID != "b" || views[2].ID != "c" {
 		t.Fatalf("got %d %+v, want a, b, c (oldest first, ties by id)", total, views)
 	}
-	if at := views[1].Attempt; at == nil || at.N != 2 || at.Target != "gpt" || at.Provider != "openrouter" || at.Started.IsZero() {
+	if at := views[1].Attempt; at == nil || at.N != 2 || at.Target != "gpt" || at.Provider != "openrouter" || !at.Started.Equal(t0.Add(2*time.Second)) {
 		t.Errorf("b's attempt %+v", at)
 	}
 	if views[0].Attempt != nil {
@@ -29,13 +32,13 @@ func TestSetListsWhatIsInProgress(t *testing.T) {
 	if views, total := s.List(2); total != 3 || len(views) != 2 {
 		t.Errorf("List(2): %d of %d", len(views), total)
 	}
-	doneA()
-	doneA() // twice is harmless
-	doneB()
+	s.Remove(a)
+	s.Remove(a) // twice is harmless
+	s.Remove(b)
 	if views, total := s.List(10); total != 1 || views[0].ID != "c" {
 		t.Errorf("after two ended: %d %+v", total, views)
 	}
-	doneC()
+	s.Remove(c)
 	if _, total := s.List(10); total != 0 {
 		t.Errorf("%d left", total)
 	}
@@ -45,9 +48,10 @@ func TestSetListsWhatIsInProgress(t *testing.T) {
 // built without a console passes nil.
 func TestNilSetKeepsNothing(t *testing.T) {
 	var s *Set
-	s.Add(&Request{ID: "x"})()
+	s.Add(&Request{ID: "x"})
+	s.Remove(&Request{ID: "x"})
 	var r *Request
-	r.Attempt(1, "t", "p")
+	r.Attempt(1, "t", "p", time.Now())
 	if v, n := s.List(5); v != nil || n != 0 {
 		t.Fatal(v, n)
 	}
@@ -63,10 +67,10 @@ func TestSetIsSafeForConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			for j := range 200 {
 				r := &Request{ID: string(rune('a' + i)), Started: time.Now()}
-				done := s.Add(r)
-				r.Attempt(j+1, "t", "p")
+				s.Add(r)
+				r.Attempt(j+1, "t", "p", time.Now())
 				s.List(3)
-				done()
+				s.Remove(r)
 			}
 		}()
 	}

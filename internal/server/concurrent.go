@@ -37,8 +37,10 @@ func (s *slots) give(name string) {
 }
 
 // end gives back what a's request held — its body's bytes and its slot —
-// once the request has ended (a stream's when it ended).
+// once the request has ended (a stream's when it ended), and takes it off
+// the console's "In progress".
 func (s *Server) end(a *admitted) {
+	s.progress.Remove(&a.progress) // no longer in progress (do added it, if it ran)
 	s.bodies.give(a.held)
 	a.held = 0
 	if a.over > 0 { // a translation that never returned (a panic)

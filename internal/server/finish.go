@@ -72,8 +72,8 @@ func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted,
 	if held != nil && call.Metered && a.client.Limited() { // a key without limits waits for nothing
 		held.holdEnd()
 	}
-	if s.progress != nil {
-		defer s.progress.Add(s.inProgress(call))()
+	if s.progress != nil { // until the request ends (s.end): no defer in this frame, which a stream keeps
+		s.progress.Add(s.inProgress(a, call))
 	}
 	res := disp.Run(r.Context(), call)
 	first := disp.RecordFirst() // decisions: {sync: always} promises a record for every answer
@@ -114,7 +114,7 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 		a.class = res.Failure.Class.String()
 	}
 	detourHeaders(w.Header(), a)
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(clientWriteTimeout))
+	writeDeadline(w)
 	if f := res.Failure; f != nil {
 		if f.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(f.RetryAfter), 10)) // rounded up: never back too soon
@@ -134,9 +134,9 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 	w.Write(b)
 }
 
-// inProgress is call as the console lists it while it runs, and has call
-// tell it each attempt it makes.
-func (s *Server) inProgress(call *dispatch.Call) *inprogress.Request {
+// inProgress is call as the console lists it while it runs (kept in a),
+// and has call tell it each attempt it makes.
+func (s *Server) inProgress(a *admitted, call *dispatch.Call) *inprogress.Request {
 	api := call.API
 	switch {
 	case call.Native != nil && call.Native.API == dispatch.APICountTokens:
@@ -144,7 +144,8 @@ func (s *Server) inProgress(call *dispatch.Call) *inprogress.Request {
 	case api == "":
 		api = "chat"
 	}
-	req := &inprogress.Request{ID: call.ID, API: api, Route: call.Model, Client: call.Client, Stream: call.Stream, Started: time.Now()}
-	call.OnAttempt = req.Attempt
+	req := &a.progress
+	req.ID, req.API, req.Route, req.Client, req.Stream, req.Started = call.ID, api, call.Model, call.Client, call.Stream, time.Now()
+	call.Progress = req
 	return req
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/inprogress"
 )
 
 // The front every door shares (docs/behaviour.md#api): method, client key,
@@ -53,6 +54,9 @@ type admitted struct {
 	slot   string // the client whose max_concurrent slot the request holds, if any
 	aside  string // the count_tokens slot it holds (countSlot), if any
 	srv    *Server
+	// progress is the request as the console lists it while it runs
+	// (Server.inProgress): kept here, not allocated apart.
+	progress inprogress.Request
 }
 
 // admit runs the front for d. On failure it has answered the client and

@@ -52,7 +52,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 	}
 	s := &Server{metrics: m, log: log, mux: http.NewServeMux(), admin: http.NewServeMux(), progress: progress}
 	s.state.Store(st)
-	s.mux.HandleFunc("/v1/chat/completions", s.chat)
+	s.mux.HandleFunc(chatPath, s.chat)
 	s.mux.HandleFunc("/v1/models", s.modelsFor)
 	s.mux.HandleFunc("/v1/models/", s.modelsFor)
 	s.messagesDoor()
@@ -100,8 +100,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = &deadlineWriter{ResponseWriter: w}
 	closeAfterChunked(w, r)
 	if guard(s.state.Load().Config, w, r) {
+		if isChatPath(r) { // what the mux would choose, without its cleaning and matching
+			r.Pattern = chatPath
+			s.chat(w, r)
+			return
+		}
 		s.mux.ServeHTTP(w, r)
 	}
+}
+
+// chatPath is the Chat Completions door's path, and its pattern in the mux.
+const chatPath = "/v1/chat/completions"
+
+// isChatPath reports whether r's path is chatPath exactly, written plainly
+// (no escape, nothing the mux would clean or redirect): the mux would
+// serve it with s.chat, the most frequent request, which ServeHTTP calls
+// directly (docs/benchmarks.md, "Round 23"). Any other spelling goes
+// through the mux as before. CONNECT, which the mux matches by its
+// authority, never takes this way.
+func isChatPath(r *http.Request) bool {
+	return r.URL.Path == chatPath && r.URL.RawPath == "" && r.Method != http.MethodConnect
 }
 
 // Admin is the handler of the admin_listen listener: /metrics and

@@ -34,8 +34,11 @@ func callgrindArgs(out string) []string {
 
 // footprint starts the fake, then the plain proxy and detour under
 // callgrind, warms both, counts n paced requests through each and prints
-// what one request touched.
-func (r *runner) footprint(bin string, n int) error {
+// what one request touched. With keep set, callgrind's dumps are copied
+// there as plain.cg and detour.cg (callgrind_annotate reads them; the
+// binaries' functions are named, so `callgrind_annotate detour.cg` lists
+// them by instructions, to divide by n).
+func (r *runner) footprint(bin string, n int, keep string) error {
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		return fmt.Errorf("-mode footprint needs valgrind (apt-get install valgrind): %v", err)
 	}
@@ -87,6 +90,11 @@ func (r *runner) footprint(bin string, n int) error {
 		if len(dumps) == 0 {
 			return fmt.Errorf("callgrind wrote no dump for %s", p.name)
 		}
+		if keep != "" {
+			if err := copyFile(dumps[0], filepath.Join(keep, p.name+".cg")); err != nil {
+				return err
+			}
+		}
 		f, err := os.Open(dumps[0])
 		if err != nil {
 			return err
@@ -100,6 +108,18 @@ func (r *runner) footprint(bin string, n int) error {
 	}
 	printFootprint(feet[0], feet[1])
 	return nil
+}
+
+// copyFile copies the file at from to to, creating to's directory.
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
 }
 
 // hasSymbols reports whether the ELF file at path has a symbol table.

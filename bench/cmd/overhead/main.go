@@ -44,6 +44,7 @@ func main() {
 	kind := flag.String("upstream", upH2TLS, "the fake upstream: h2tls (TLS with HTTP/2, as the hosted providers are reached) or h1 (plain HTTP/1.1, as a self-hosted server on http)")
 	mode := flag.String("mode", "latency", "latency (p50/p99 at -rate, throughput at -conns), streams (RSS with -streams open) or footprint (the code one request runs in each proxy, counted by valgrind's callgrind)")
 	requests := flag.Int("requests", 300, "footprint: requests counted through each proxy")
+	keep := flag.String("keep", "", "footprint: copy callgrind's dumps (plain.cg, detour.cg) into this directory, for callgrind_annotate")
 	bin := flag.String("detour", "", "a built detour binary (default: ./cmd/detour built as the Dockerfile builds it, into a temporary directory)")
 	rate := flag.Int("rate", 500, "latency: requests per second, open loop")
 	dur := flag.Duration("dur", 2*time.Second, "length of one path's share of a round")
@@ -122,7 +123,7 @@ func main() {
 	case "streams":
 		err = r.streams(*bin, *streams, *every, *ramp, *floor)
 	case "footprint":
-		err = r.footprint(*bin, *requests)
+		err = r.footprint(*bin, *requests, *keep)
 	default:
 		err = fmt.Errorf("unknown -mode %q", *mode)
 	}
