@@ -63,11 +63,13 @@ func TestTranslateKeepsOpaqueUserAndModestLimit(t *testing.T) {
 	}
 }
 
-// A system message whose content is not text is named at its own place.
+// A system message whose content is not text is named at its own place,
+// as a block type Anthropic judges (review 41d: a system message also
+// holds tool changes, and may hold more block types later).
 func TestTranslateSystemMessageError(t *testing.T) {
 	_, err := Translate([]byte(`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"},{"role":"system","content":[{"type":"image"}]}]}`))
 	e, ok := err.(*Error)
-	if !ok || e.Field != "messages.1.content.0" {
-		t.Errorf("err = %v, want one naming messages.1.content.0", err)
+	if !ok || e.Field != "messages.1.content.0.type" || !e.Unsupported {
+		t.Errorf("err = %v, want one naming messages.1.content.0.type, for an Anthropic target to judge", err)
 	}
 }

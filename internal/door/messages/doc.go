@@ -41,6 +41,15 @@
 //	                           (a tool search's answer) is a line naming the
 //	                           tool as loaded
 //	  thinking, redacted_…     dropped (only Anthropic models read them back)
+//	  fallback (assistant)     dropped (Anthropic ignores it too)
+//	  a system message's
+//	    text, mid_conv_system  its text
+//	    tool_addition, _removal applied in order to tools: the target gets
+//	                           the tools in effect at the end (midsystem.go);
+//	                           MCP references refused
+//	    clear_at               next_user_message: left out once a user
+//	                           message without tool results follows; refused
+//	                           when only tool results follow
 //	  document, search_result,
 //	  server tool blocks…      refused
 //	system (string or blocks)  kept as one system message, blocks joined by

@@ -100,6 +100,8 @@ type inOutputConfig struct {
 type inMessage struct {
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"`
+	// ClearAt limits a system message to its turn (midsystem.go).
+	ClearAt json.RawMessage `json:"clear_at"`
 }
 
 // inBlock is any content block; only the members of its type are read.
@@ -115,6 +117,7 @@ type inBlock struct {
 	IsError   bool            `json:"is_error"`
 	Thinking  *string         `json:"thinking"`
 	ToolName  string          `json:"tool_name"` // a tool_reference block's
+	Tool      json.RawMessage `json:"tool"`      // a tool_addition or tool_removal block's
 }
 
 type inSource struct {
@@ -240,14 +243,15 @@ func translate(in *inRequest) (*outRequest, error) {
 	if sys != "" {
 		out.Messages = append(out.Messages, outMessage{Role: "system", Content: sys})
 	}
+	var changes []toolChange // mid-conversation tool changes (midsystem.go)
 	for i := range in.Messages {
-		ms, err := message(i, &in.Messages[i])
+		ms, err := message(in.Messages, i, &changes)
 		if err != nil {
 			return nil, err
 		}
 		out.Messages = append(out.Messages, ms...)
 	}
-	if err := tools(in, out); err != nil {
+	if err := tools(in, out, changes); err != nil {
 		return nil, err
 	}
 	return out, nil

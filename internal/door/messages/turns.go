@@ -10,21 +10,28 @@ import (
 	"github.com/detour-llm/detour/internal/rawjson"
 )
 
-// message translates messages[i] into one or more canonical messages.
-func message(i int, m *inMessage) ([]outMessage, error) {
+// message translates msgs[i] into one or more canonical messages; a
+// system message's tool changes are appended to changes.
+func message(msgs []inMessage, i int, changes *[]toolChange) ([]outMessage, error) {
+	m := &msgs[i]
 	field := fmt.Sprintf("messages.%d", i)
 	if m.Role == "system" {
 		// A mid-conversation system message (Claude Code sends one after
-		// the first user turn): a system message at the same place. Like
-		// every message it has content (as Check says).
+		// the first user turn): a system message at the same place, and
+		// its tool changes (midsystem.go). Like every message it has
+		// content (as Check says).
 		if !rawjson.Set(m.Content) {
 			return nil, invalid(field+".content", "Field required")
 		}
-		s, err := system(m.Content)
+		s, err := systemMessage(field, m, changes)
 		if err != nil {
-			return nil, relabel(err, "system", field+".content")
+			return nil, err
 		}
-		if s == "" {
+		cleared, err := clearedAt(field, msgs, i)
+		if err != nil {
+			return nil, err
+		}
+		if s == "" || cleared {
 			return nil, nil
 		}
 		return []outMessage{{Role: "system", Content: s}}, nil
@@ -207,6 +214,9 @@ func assistant(field string, blocks []inBlock) ([]outMessage, error) {
 			calls = append(calls, tc)
 		case "thinking", "redacted_thinking":
 			// Only Anthropic models read their own thinking back.
+		case "fallback":
+			// A model fallback's marker in an earlier answer, which
+			// Anthropic accepts and ignores when sent back.
 		case "image", "tool_result":
 			return nil, invalid(bf+".type", "%q blocks belong to user messages", b.Type)
 		case "":
@@ -250,25 +260,44 @@ func toolUse(field string, b *inBlock) (chat.ToolCall, error) {
 	return chat.ToolCall{ID: b.ID, Type: "function", Function: chat.FunctionCall{Name: b.Name, Arguments: args}}, nil
 }
 
-// tools translates tools and tool_choice.
-func tools(in *inRequest, out *outRequest) error {
-	for i, t := range in.Tools {
-		f := fmt.Sprintf("tools.%d", i)
-		if t.Type != "" && t.Type != "custom" {
-			return unsupported(f+".type", "server tool %q", t.Type)
+// customTool translates one custom tool definition (a tools entry, or a
+// tool_addition's definition) into a function tool.
+func customTool(f string, t *inTool) (chat.Tool, error) {
+	if t.Type != "" && t.Type != "custom" {
+		return chat.Tool{}, unsupported(f+".type", "server tool %q", t.Type)
+	}
+	if t.Name == "" {
+		return chat.Tool{}, invalid(f+".name", "Field required")
+	}
+	schema := bytes.TrimSpace(t.InputSchema)
+	if !rawjson.Set(schema) {
+		return chat.Tool{}, invalid(f+".input_schema", "Field required")
+	}
+	if schema[0] != '{' {
+		return chat.Tool{}, invalid(f+".input_schema", "want an object")
+	}
+	return chat.Tool{Type: "function",
+		Function: chat.Function{Name: t.Name, Description: t.Description, Parameters: json.RawMessage(schema)}}, nil
+}
+
+// tools translates tools, the conversation's tool changes, and
+// tool_choice.
+func tools(in *inRequest, out *outRequest, changes []toolChange) error {
+	for i := range in.Tools {
+		t, err := customTool(fmt.Sprintf("tools.%d", i), &in.Tools[i])
+		if err != nil {
+			return err
 		}
-		if t.Name == "" {
-			return invalid(f+".name", "Field required")
+		out.Tools = append(out.Tools, t)
+	}
+	if len(changes) > 0 {
+		defined := make(map[string]chat.Tool, len(out.Tools))
+		for _, t := range out.Tools {
+			defined[t.Function.Name] = t
 		}
-		schema := bytes.TrimSpace(t.InputSchema)
-		if !rawjson.Set(schema) {
-			return invalid(f+".input_schema", "Field required")
+		if err := applyToolChanges(out, defined, changes); err != nil {
+			return err
 		}
-		if schema[0] != '{' {
-			return invalid(f+".input_schema", "want an object")
-		}
-		out.Tools = append(out.Tools, chat.Tool{Type: "function",
-			Function: chat.Function{Name: t.Name, Description: t.Description, Parameters: json.RawMessage(schema)}})
 	}
 	tc := in.ToolChoice
 	if tc == nil || len(out.Tools) == 0 {

@@ -99,6 +99,9 @@ type wireRequest struct {
 	Background         *bool           `json:"background"`
 	Prompt             json.RawMessage `json:"prompt"`
 	Include            []string        `json:"include"`
+	// Moderation asks OpenAI to score or block flagged input and output:
+	// no translated target does either, so it is refused (docs/doors.md).
+	Moderation json.RawMessage `json:"moderation"`
 }
 
 // chatRequest is the canonical body sent to the adapters
@@ -137,6 +140,9 @@ func Translate(body []byte) (*Request, error) {
 		// Dropped, the answer's output_text would carry "logprobs": []
 		// as OpenAI's does when none were asked for (docs/doors.md).
 		return nil, unsupported("include", "include %q: a translated answer carries no log-probabilities (Detour does not translate them back); only a target that serves the Responses API itself (responses: true) can answer it", logprobsInclude)
+	}
+	if rawjson.Set(w.Moderation) {
+		return nil, unsupported("moderation", "moderation is not supported: no translated target scores or blocks flagged input and output; only a target that serves the Responses API itself (responses: true) can answer it")
 	}
 	if rawjson.Set(w.Metadata) && bytes.TrimSpace(w.Metadata)[0] != '{' {
 		// Echoed as is in the response, where the SDKs read a map.
