@@ -373,7 +373,7 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 		if p.word && end < len(t) && (wordTab[t[end]] == 1 || t[end] == '_') {
 			return 0, false
 		}
-		if p.last && end < len(t) && sentenceEnd(t, end) != end {
+		if p.last && end < len(t) && sentenceEnd(t, end) != end && !relayTail(t[end:]) {
 			return 0, false
 		}
 		// A phrase is a word, not the start of an identifier: "billing"
@@ -410,4 +410,38 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	}
 	e, _ := prefixAt(t, end+j, p.b)
 	return e, true
+}
+
+// relayTail reports whether t, what follows a phrase that must end its
+// sentence, is only what relays add after a message: blanks, quotes, a
+// full stop, a line break (raw or escaped), one-api's "(request id: …)"
+// or LiteLLM's model-group suffix (ownWords). The words still end the
+// upstream's sentence.
+func relayTail(t []byte) bool {
+	i := 0
+	for i < len(t) {
+		if t[i] == '\\' && i+1 < len(t) && (t[i+1] == 'n' || t[i+1] == 'r' || t[i+1] == 't') {
+			i += 2
+			continue
+		}
+		if !bareTrim(t[i]) {
+			break
+		}
+		i++
+	}
+	r := t[i:]
+	if len(r) == 0 || prefixFold(r, "(request id:") {
+		return true
+	}
+	for _, p := range litellmSuffixes {
+		if prefixFold(r, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixFold reports whether t opens with p, ASCII case folded.
+func prefixFold(t []byte, p string) bool {
+	return len(t) >= len(p) && indexFold(t[:len(p)], p) == 0
 }

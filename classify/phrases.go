@@ -282,6 +282,11 @@ var requestPhrases = []phrase{
 	{a: "image size exceeds", class: Overflow},  // "Image size exceeds the limit." (beside code invalid_image)
 	{a: "invalid image size", class: Overflow},  // CLOVA Studio: "Invalid image size" (this endpoint's media limits)
 	{a: "invalid image ratio", class: Overflow}, // CLOVA Studio: "Invalid image ratio"
+	// An image that needs more patches (the vision encoder's tiles) than
+	// the model takes (OpenAI: "The image you provided requires 53800
+	// patches after processing, exceeding the limit of 30000", beside code
+	// invalid_value): its size, for this model; another may take it.
+	{a: "patches", b: "exceed", gap: 24, class: Overflow, clause: true, notRate: true},
 	{a: "max allowed size", class: Overflow},
 	{a: "maximum allowed size", class: Overflow},
 	{a: "largest allowed size", class: Overflow}, // Jina: "\"input\" length 2049 is larger than the largest allowed size 2048"

@@ -64,6 +64,16 @@ var accountPhrases = []phrase{
 	// a client's connector, OAuth flow or prompt needs "when authenticating
 	// with" it is the client's (review 29b).
 	{a: "when authenticating with an identity-linked", class: Auth, notClient: true},
+	// The same header, other words: "This API key is not scoped to a
+	// workspace, so this request must include the anthropic-workspace-id
+	// header …", and a configured id that is wrong ("anthropic-workspace-id
+	// header must be a valid workspace ID"). No client request carries it.
+	{a: "anthropic-workspace-id header", class: Auth, notClient: true},
+	// A token without the scope to call this provider's models at all
+	// (Hugging Face's router: "This authentication method does not have
+	// sufficient permissions to call Inference Providers on behalf of user
+	// …"), as Google's ACCESS_TOKEN_SCOPE_INSUFFICIENT: not one gated model.
+	{a: "authentication method does not have sufficient permissions", class: Auth},
 	{a: "apikey expired", class: Auth},
 	{a: "api_key has expired", class: Auth},
 	{a: "api-key has expired", class: Auth},
@@ -120,6 +130,11 @@ var accountPhrases = []phrase{
 	{a: "access was terminated", class: Auth},          // OpenAI's access_terminated: "Your access was terminated due to violation of our policies", as a 429
 	{a: "project has been denied access", class: Auth}, // Google: "Your project has been denied access. Please contact support." (a project shut out, as CONSUMER_SUSPENDED)
 	{a: "does not match resource tenant", class: Auth}, // Entra ID: "Token tenant … does not match resource tenant." (Detour's token, from another tenant)
+	// Kimi Code's ban: "Access terminated. Review our Community Guidelines
+	// … or contact support". The words open the message: its type
+	// access_terminated_error also comes with a coding-agent whitelist
+	// (forbidden) and a weekly cap (quota), which say other words.
+	{a: "access terminated", class: Auth, opens: true},
 	// An end user the client named (its user id) locked for violations
 	// (Z.ai: "Terminal user has violation, account has been locked",
 	// 终端用户存在违规行为，账号已被锁定): that user's requests are refused, the

@@ -1,5 +1,7 @@
 package classify
 
+import "bytes"
+
 // maxEchoChecks bounds the echo checks of one classification (each reads the
 // whole request once). Past it, a phrase found counts as echoed: the answer
 // falls back on codes, structure and its status, never on the client's text.
@@ -115,8 +117,7 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			lo = next
 			continue
 		}
-		if s.list[best.idx].noDetails && len(ts.raw) > 0 &&
-			members(ts.raw, func(s, e, _ int, _ bool) bool { return isKey(ts.raw[s:e], detailKeys) }) {
+		if s.list[best.idx].noDetails && len(ts.raw) > 0 && detailsBeside(ts.raw, ts.text(in)) {
 			// "Validation error" heading its details (Zod's {"error":
 			// "Validation error", "details": […]}): they name the input.
 			lo = next
@@ -204,6 +205,29 @@ func bodyText(f *facts, body []byte) []byte {
 // detailKeys name the members a validation answer lists its failures in.
 var detailKeys = []string{"details", "errors", "issues", "fields", "subErrors"}
 
+// detailsBeside reports whether raw holds a list of details (detailKeys)
+// beside the text t: one that does not hold t itself. A list holding the
+// message is the answer's envelope ({"errors":[{"message":"Validation
+// Error"}]}, as Cloudflare and GraphQL-style servers write), not details
+// naming the input.
+func detailsBeside(raw, t []byte) bool {
+	return members(raw, func(s, e, _ int, _ bool) bool {
+		if !isKey(raw[s:e], detailKeys) {
+			return false
+		}
+		j := skipBlanks(raw, e+1)
+		if j >= len(raw) || raw[j] != ':' {
+			return true
+		}
+		j = skipBlanks(raw, j+1)
+		if j >= len(raw) || raw[j] != '[' && raw[j] != '{' {
+			return true // a details string ("details":"Invalid max_tokens value")
+		}
+		n := objectEnd(raw[j:])
+		return n == 0 || len(t) == 0 || !bytes.Contains(raw[j:j+n], t)
+	})
+}
+
 // litellmSuffixes open what LiteLLM's router adds to the errors it relays
 // ("… Received Model Group=gpt-4o\nAvailable Model Group Fallbacks=None",
 // and before it, where fallbacks exist for other groups only, "No fallback
@@ -238,9 +262,14 @@ func scope(t []byte, c Class) []byte {
 
 // opensClause reports whether no word stands between the start of the
 // sentence or clause holding t[i] and t[i]: only blanks, digits and
-// punctuation ("400 - Embedding Module: Model name must be one of").
+// punctuation ("400 - Embedding Module: Model name must be one of"),
+// or a relay's label (relayLabel: "[groq] ", "OpenAIException - ").
 func opensClause(t []byte, i int) bool {
-	for _, c := range t[sentenceStart(t, i):i] {
+	s := sentenceStart(t, i)
+	if l := relayLabel(t); s < l && l <= i {
+		s = l
+	}
+	for _, c := range t[s:i] {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 {
 			return false
 		}
