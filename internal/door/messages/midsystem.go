@@ -125,26 +125,31 @@ func readToolChange(field string, b *inBlock) (toolChange, error) {
 // (in tools, or by value in an earlier change) or withdraws one offered; a
 // definition adds a tool. A change Anthropic would judge otherwise (a
 // reference to no tool offered or defined, a definition of a name already
-// offered) is its to judge.
+// offered) is its to judge, as are tools of one name given twice. The
+// offered tools are found by name in a map, not by a walk of the list at
+// each change: 20,000 changes of 20,000 tools took 2 s (review 41i).
 func applyToolChanges(out *outRequest, defined map[string]chat.Tool, changes []toolChange) error {
-	offered := func(name string) int {
-		for i := range out.Tools {
-			if out.Tools[i].Function.Name == name {
-				return i
-			}
+	all := out.Tools                           // offered, and withdrawn (gone), in the order offered
+	gone := make([]bool, len(all), len(all)+1) // withdrawn
+	at := make(map[string]int, len(all))       // name → its place in all, while offered
+	for i := range all {
+		name := all[i].Function.Name
+		if _, dup := at[name]; dup {
+			return unsupported(fmt.Sprintf("tools.%d.name", i), "tools of one name, %q, given twice", name)
 		}
-		return -1
+		at[name] = i
 	}
 	for _, c := range changes {
-		at := offered(c.name)
+		i, offered := at[c.name]
 		switch {
 		case c.remove:
-			if at < 0 {
+			if !offered {
 				return unsupported(c.field+".tool", "a tool_removal of %q, which is not offered at that point", c.name)
 			}
-			out.Tools = append(out.Tools[:at], out.Tools[at+1:]...)
+			gone[i] = true
+			delete(at, c.name)
 		case c.def != nil:
-			if at >= 0 {
+			if offered {
 				return unsupported(c.field+".tool", "a tool_addition defining %q, which is already offered", c.name)
 			}
 			t, err := functionTool(c.field+".tool.definition", c.def)
@@ -152,13 +157,21 @@ func applyToolChanges(out *outRequest, defined map[string]chat.Tool, changes []t
 				return err
 			}
 			defined[c.name] = t
-			out.Tools = append(out.Tools, t)
-		case at < 0:
+			at[c.name] = len(all)
+			all, gone = append(all, t), append(gone, false)
+		case !offered:
 			t, ok := defined[c.name]
 			if !ok {
 				return unsupported(c.field+".tool", "a tool_addition of %q, which the request does not define", c.name)
 			}
-			out.Tools = append(out.Tools, t)
+			at[c.name] = len(all)
+			all, gone = append(all, t), append(gone, false)
+		}
+	}
+	out.Tools = all[:0]
+	for i := range all {
+		if !gone[i] {
+			out.Tools = append(out.Tools, all[i])
 		}
 	}
 	return nil
@@ -180,8 +193,10 @@ func functionTool(field string, raw json.RawMessage) (chat.Tool, error) {
 // follows; it does not say whether a user message of tool results (a turn
 // still running) counts. So: no user message after it, kept; a user
 // message without tool results after it (someone wrote), cleared; only tool
-// results after it, Anthropic's to judge.
-func clearedAt(field string, msgs []inMessage, i int) (bool, error) {
+// results after it, Anthropic's to judge. last is where the conversation's
+// last user messages are, read once for all its system messages (a scan
+// after each took a 515 KiB body of them 24 s: review 41i).
+func clearedAt(field string, msgs []inMessage, i int, last *lastUsers) (bool, error) {
 	raw := msgs[i].ClearAt
 	if !rawjson.Set(raw) {
 		return false, nil
@@ -193,20 +208,39 @@ func clearedAt(field string, msgs []inMessage, i int) (bool, error) {
 	if v != clearAtNextUser {
 		return false, unsupported(field+".clear_at", "clear_at %s", raw)
 	}
-	results := false
-	for j := i + 1; j < len(msgs); j++ {
-		if msgs[j].Role != "user" {
-			continue
-		}
-		if !holdsToolResult(msgs[j].Content) {
-			return true, nil
-		}
-		results = true
-	}
-	if results {
+	last.read(msgs)
+	switch {
+	case last.plain > i:
+		return true, nil
+	case last.results > i:
 		return false, unsupported(field+".clear_at", "clear_at %q on a system message followed by tool results only (whether they clear it is Anthropic's to judge)", v)
 	}
 	return false, nil
+}
+
+// lastUsers is the index of the conversation's last user message without
+// tool results (plain) and with them (results), -1 when there is none.
+type lastUsers struct {
+	done           bool
+	plain, results int
+}
+
+// read finds them, once, from the end of msgs.
+func (l *lastUsers) read(msgs []inMessage) {
+	if l.done {
+		return
+	}
+	l.done, l.plain, l.results = true, -1, -1
+	for j := len(msgs) - 1; j >= 0 && (l.plain < 0 || l.results < 0); j-- {
+		if msgs[j].Role != "user" {
+			continue
+		}
+		if holdsToolResult(msgs[j].Content) {
+			l.results = max(l.results, j)
+		} else {
+			l.plain = max(l.plain, j)
+		}
+	}
 }
 
 // holdsToolResult reports whether a user message's content has a

@@ -244,8 +244,9 @@ func translate(in *inRequest) (*outRequest, error) {
 		out.Messages = append(out.Messages, outMessage{Role: "system", Content: sys})
 	}
 	var changes []toolChange // mid-conversation tool changes (midsystem.go)
+	var last lastUsers
 	for i := range in.Messages {
-		ms, err := message(in.Messages, i, &changes)
+		ms, err := message(in.Messages, i, &changes, &last)
 		if err != nil {
 			return nil, err
 		}

@@ -11,8 +11,8 @@ import (
 )
 
 // message translates msgs[i] into one or more canonical messages; a
-// system message's tool changes are appended to changes.
-func message(msgs []inMessage, i int, changes *[]toolChange) ([]outMessage, error) {
+// system message's tool changes are appended to changes (last: clearedAt).
+func message(msgs []inMessage, i int, changes *[]toolChange, last *lastUsers) ([]outMessage, error) {
 	m := &msgs[i]
 	field := fmt.Sprintf("messages.%d", i)
 	if m.Role == "system" {
@@ -27,7 +27,7 @@ func message(msgs []inMessage, i int, changes *[]toolChange) ([]outMessage, erro
 		if err != nil {
 			return nil, err
 		}
-		cleared, err := clearedAt(field, msgs, i)
+		cleared, err := clearedAt(field, msgs, i, last)
 		if err != nil {
 			return nil, err
 		}
