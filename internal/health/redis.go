@@ -54,6 +54,9 @@ type RedisStore struct {
 
 	smu  sync.Mutex
 	seen map[string]seenValue // key → its value in Redis as last read or written (tx)
+	// noScripts: the Redis user may not run scripts (NOPERM): updates are
+	// WATCH/MULTI transactions from then on (redis_watch.go).
+	noScripts atomic.Bool
 }
 
 var (
@@ -340,6 +343,9 @@ func (s *RedisStore) UpdateAlong(ctx context.Context, key, along string, fn func
 		return before, after, Record{}, false
 	}
 	s.local.put(key, after)
+	if s.noScripts.Load() { // a transaction read nothing alongside
+		return before, after, Record{}, false
+	}
 	var now time.Time
 	return before, after, s.absorb(ctx, along, v, &now), true
 }
@@ -405,6 +411,10 @@ func (s *RedisStore) tx(ctx context.Context, key, along string, fn func(*Record)
 	}
 	c, cancel := s.opCtx(ctx)
 	defer cancel()
+	if s.noScripts.Load() {
+		before, after, err = s.watchTx(c, key, fn)
+		return before, after, nil, err
+	}
 	s.smu.Lock()
 	cur := s.seen[key]
 	s.smu.Unlock()
@@ -428,6 +438,11 @@ func (s *RedisStore) tx(ctx context.Context, key, along string, fn func(*Record)
 			present = "1"
 		}
 		reply, err := casScript.Run(c, s.client, keys, present, cur.raw, data, strconv.FormatInt(max(s.ttl(&after).Milliseconds(), 1), 10)).Slice()
+		if noPerm(err) {
+			s.refuseScripts(err)
+			before, after, err = s.watchTx(c, key, fn)
+			return before, after, nil, err
+		}
 		if err != nil {
 			return before, after, nil, err
 		}
