@@ -24,14 +24,14 @@ const longAsk = `,"max_tokens":32000`
 func TestLongWholeAnswerTimeoutCoolsNothingWhileOthersAreServed(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"oai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
 		if bytes.Contains(r.Body, []byte(`"max_tokens":32000`)) {
-			return upstreamtest.Step{Delay: 2 * time.Second, Body: upstreamtest.ChatJSON("gpt-4o", "a very long essay")}
+			return upstreamtest.Step{Delay: 3 * time.Second, Body: upstreamtest.ChatJSON("gpt-4o", "a very long essay")}
 		}
 		return upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-4o", "Hello.")}
 	}})
 	g := start(t, `
 health: {failure_threshold: 2, cooldown: 1m}
 providers:
-  - {name: oai, dialect: openai, base_url: "{oai}", api_key: sk-test-long-0001, timeout: 400ms}
+  - {name: oai, dialect: openai, base_url: "{oai}", api_key: sk-test-long-0001, timeout: 1s}
 targets:
   - {name: t, model: gpt-4o, providers: [oai]}
 `, fs)
@@ -40,7 +40,8 @@ targets:
 		return e.State, e.Failures
 	}
 
-	// Two long answers at once, and other clients served meanwhile.
+	// Two long answers at once, and other clients served meanwhile (well
+	// inside the long answers' 1 s timeout, however busy the machine).
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Add(1)
