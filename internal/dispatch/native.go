@@ -219,10 +219,28 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 // it to decide how to answer count_tokens.
 func (d *Dispatcher) ServesNative(model, api string) bool {
 	r := d.routes[model]
-	if r == nil || len(r.targets) == 0 {
+	return r != nil && len(r.targets) > 0 && r.targets[0].servesNative(api)
+}
+
+// NativeOnRoute reports whether any target of the route model names has an
+// endpoint that serves api natively: a request only such a target can
+// serve then goes to the route, and the targets before it are passed over
+// (evidence "translate"), instead of being refused at the door.
+func (d *Dispatcher) NativeOnRoute(model, api string) bool {
+	r := d.routes[model]
+	if r == nil {
 		return false
 	}
-	for _, e := range r.targets[0].endpoints {
+	for _, t := range r.targets {
+		if t.servesNative(api) {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *targetRT) servesNative(api string) bool {
+	for _, e := range t.endpoints {
 		if provider.NativeOf(e.prov.adapter, api) != nil {
 			return true
 		}

@@ -31,8 +31,8 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: "responses",
 		Native: &dispatch.Native{API: "responses", Body: a.body}}
 	var ready bool
-	if a.st.Dispatcher.ServesNative(a.model, "responses") {
-		ready = s.responsesNativeFirst(w, r, d, a, call)
+	if a.st.Dispatcher.NativeOnRoute(a.model, "responses") {
+		ready = s.responsesNative(w, r, d, a, call)
 	} else {
 		ready = s.responsesTranslated(w, r, d, a, call)
 	}
@@ -41,9 +41,8 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// responsesTranslated makes call ready for a route that begins with a
-// target that needs the request translated, or answers the client and
-// returns false.
+// responsesTranslated makes call ready for a route none of whose targets
+// serves the Responses API as is, or answers the client and returns false.
 func (s *Server) responsesTranslated(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) bool {
 	echo := &responses.Echo{}
 	var (
@@ -66,9 +65,9 @@ func (s *Server) responsesTranslated(w http.ResponseWriter, r *http.Request, d d
 		if !ok {
 			e = &responses.Error{Code: "invalid_value", Message: err.Error()}
 		}
-		// The route's first target needs the translation (a route that
-		// begins with a target serving Responses as is goes to
-		// responsesNativeFirst): what it refuses is refused.
+		// Every target of the route needs the translation (a route with a
+		// target serving Responses as is goes to responsesNative): what
+		// it refuses is refused.
 		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, clientMessage(e.Message), clientMessage(e.Param)))
 		return false
 	}
@@ -86,16 +85,19 @@ func (s *Server) responsesTranslated(w http.ResponseWriter, r *http.Request, d d
 	return true
 }
 
-// responsesNativeFirst makes call ready for a Responses request whose route begins with
+// responsesNative makes call ready for a Responses request whose route has
 // a target that serves the Responses API as is (responses: true): that
 // target judges the request itself, so the door refuses only what needs
 // stored state (responses.Stateful, a scan of the top level) and leaves the
 // translation other targets need to the walk (dispatch.Native.Translate),
 // which makes it, and the echo a translated answer repeats, only when it
-// reaches one. A request the first target answers is never translated:
-// Codex's 160 KB requests cost the door ~7 ms each (docs/benchmarks.md,
-// "Large requests"). It returns false when it answered the client itself.
-func (s *Server) responsesNativeFirst(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) bool {
+// reaches one. A request the translation refuses (a hosted or custom tool,
+// say) passes over the targets that need it, as "translate", to the one
+// that serves it as sent. A request a first such target answers is never
+// translated: Codex's 160 KB requests cost the door ~7 ms each
+// (docs/benchmarks.md, "Large requests"). It returns false when it
+// answered the client itself.
+func (s *Server) responsesNative(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) bool {
 	if e := responses.Stateful(a.body); e != nil {
 		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, clientMessage(e.Message), clientMessage(e.Param)))
 		return false
