@@ -19,7 +19,8 @@ const ImageTokens = 1600
 // estimate, not a tokenizer: one token per 4 bytes (rounded up) of the
 // text the model reads — system text, text and thinking blocks, tool_use
 // inputs, tool_result texts, and each tool's name, description and
-// input_schema — plus ImageTokens per image. It over-counts code and
+// input_schema (in tools, or defined by value in a system message's
+// tool_addition) — plus ImageTokens per image. It over-counts code and
 // under-counts some non-Latin scripts; it counts nothing for message
 // framing. max_tokens is not required, as count_tokens does not take it.
 func Estimate(body []byte) (int, error) {
@@ -71,6 +72,8 @@ func countBlocks(blocks []inBlock, depth int) (n, images int, err error) {
 			images++
 		case "tool_use":
 			n += len(b.Input)
+		case "tool_addition":
+			n += definedToolBytes(b.Tool)
 		case "thinking":
 			if b.Thinking != nil {
 				n += len(*b.Thinking)
@@ -92,6 +95,23 @@ func countBlocks(blocks []inBlock, depth int) (n, images int, err error) {
 		}
 	}
 	return n, images, nil
+}
+
+// definedToolBytes is what a tool_addition's definition by value adds to
+// the estimate, as a tool in tools does: its name, description and
+// input_schema. A reference adds nothing (the tool it names is in tools,
+// counted there), nor does a block the estimate cannot read: the door's
+// translation judges it.
+func definedToolBytes(raw json.RawMessage) int {
+	var t inToolTarget
+	if !rawjson.Set(raw) || json.Unmarshal(raw, &t) != nil || t.Type != "tool_definition" {
+		return 0
+	}
+	var def inTool
+	if json.Unmarshal(t.Definition, &def) != nil {
+		return 0
+	}
+	return len(def.Name) + len(def.Description) + len(def.InputSchema)
 }
 
 // CountTokensBody is the count_tokens answer: {"input_tokens":n}.

@@ -1,6 +1,9 @@
 package messages
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestEstimate checks the documented arithmetic: ceil(bytes/4) of the text
 // the model reads, ImageTokens per image; no max_tokens needed.
@@ -46,5 +49,32 @@ func TestTranslateEstimatesStreams(t *testing.T) {
 	}
 	if tr, _ := Translate([]byte(body + `}`)); tr.InputTokens != 0 {
 		t.Errorf("no stream: InputTokens %d, want 0", tr.InputTokens)
+	}
+}
+
+// Claude Code defines tools mid-conversation (a system message's
+// tool_addition); count_tokens at a target that is not Anthropic counts
+// them as it counts tools in tools, so a client that sizes its context by
+// the count does not overrun it. Before, they counted nothing.
+func TestEstimateCountsToolsAddedMidConversation(t *testing.T) {
+	base := `{"model":"m","messages":[{"role":"user","content":"hi"},{"role":"system","content":[%s]},{"role":"user","content":"go"}]}`
+	def := `{"type":"tool_addition","tool":{"type":"tool_definition","definition":{"name":"read_file","description":"Reads a file from the workspace and returns its text.","input_schema":{"type":"object","properties":{"path":{"type":"string"}}}}}}`
+	ref := `{"type":"tool_addition","tool":{"type":"tool_reference","name":"read_file"}}`
+	without, err := Estimate([]byte(strings.Replace(base, "%s", `{"type":"text","text":"x"}`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := Estimate([]byte(strings.Replace(base, "%s", `{"type":"text","text":"x"},`+def, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "hi" + "x" + "go" = 5 bytes → 2; with name 9 + description 53 +
+	// input_schema 57 bytes, 124 bytes → 31.
+	if without != 2 || with != 31 {
+		t.Errorf("estimates %d without and %d with a tool defined mid-conversation, want 2 and 31", without, with)
+	}
+	byRef, err := Estimate([]byte(strings.Replace(base, "%s", `{"type":"text","text":"x"},`+ref, 1)))
+	if err != nil || byRef != without {
+		t.Errorf("a reference to a tool added %d tokens (%v): the tool it names is counted in tools", byRef-without, err)
 	}
 }
