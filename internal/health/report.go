@@ -1,0 +1,168 @@
+package health
+
+// Report: an attempt's outcome applied to its endpoint's record and its
+// provider account's, in the store, with the transitions it caused.
+
+import (
+	"context"
+	"time"
+)
+
+// Report records the outcome of one attempt on endpoint k and returns the
+// phase changes it caused (or first observed).
+func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
+	if t.ret.retired(k, t.gen) {
+		return nil // a later reload changed what k is: this attempt was the old one's
+	}
+	// Two functions, one after the other: one frame holding both parts'
+	// records and closures took a request's handler goroutine past 8 KiB
+	// of stack, which a relayed stream keeps for its life
+	// (docs/benchmarks.md, "Round 6").
+	now := t.now()
+	n := t.names(k)
+	if a, ok := t.store.(alongUpdater); ok && r.OK {
+		return t.reportAlong(ctx, a, k.Provider, &n, r, now)
+	}
+	tr := t.reportEndpoint(ctx, &n, r, now)
+	return t.reportAccount(ctx, k.Provider, &n, r, now, tr, nil)
+}
+
+// alongUpdater is a store that reads a second record, of the same hash tag,
+// in the round trip of an update (RedisStore.UpdateAlong).
+type alongUpdater interface {
+	UpdateAlong(ctx context.Context, key, along string, fn func(*Record)) (before, after, other Record, ok bool)
+}
+
+// reportAlong is Report of a success on a store that reads the account
+// with the endpoint's update: one round trip where the update and then
+// the account's read took two.
+//
+//go:noinline
+func (t *Tracker) reportAlong(ctx context.Context, a alongUpdater, provider string, n *names, r Report, now time.Time) []Transition {
+	before, after, acct, ok := a.UpdateAlong(ctx, n.ep, n.acct, func(rec *Record) { adopt(rec, n.epDef); t.applyEndpoint(rec, r, now) })
+	own(&before, n.epDef) // a record about something else was nothing to this definition
+	tr := transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+	if !ok {
+		return t.reportAccount(ctx, provider, n, r, now, tr, nil)
+	}
+	return t.reportAccount(ctx, provider, n, r, now, tr, &acct)
+}
+
+// reportEndpoint is Report's part for the endpoint itself.
+func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now time.Time) []Transition {
+	var before, after Record
+	var err error
+	if m, ok := t.store.(*Memory); ok { // its own closure: this one stays on the stack
+		before, after, err = m.Update(ctx, n.ep, func(rec *Record) { adopt(rec, n.epDef); t.applyEndpoint(rec, r, now) })
+	} else {
+		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) { adopt(rec, n.epDef); t.applyEndpoint(rec, r, now) })
+	}
+	if err != nil {
+		return nil
+	}
+	own(&before, n.epDef) // a record about something else was nothing to this definition
+	if r.Words != nil && r.Cool == ScopeEndpoint {
+		t.explain(ctx, n.ep, n.epDef, &before, &after, &r, now)
+	}
+	return transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+}
+
+// explain writes the upstream's words (Report.Words) into the record at
+// key when the update from before to after started its cooldown's cause:
+// it cools now for r's class, and did not for that class before. Words
+// runs here, outside the store's lock and transaction, since it may take
+// time (it reads the client's request), and only then: once per cause,
+// not once per failure while a cooldown runs. The words are written only
+// while the record still cools for that class without words.
+//
+//go:noinline
+func (t *Tracker) explain(ctx context.Context, key, def string, before, after *Record, r *Report, now time.Time) {
+	if after.PhaseAt(now) != Cooling || after.CoolClass != r.Class || after.CoolWords != "" ||
+		before.PhaseAt(now) == Cooling && before.CoolClass == after.CoolClass {
+		return
+	}
+	w := r.Words()
+	if w == "" {
+		return
+	}
+	class := r.Class
+	_, _, _ = t.store.Update(ctx, key, func(rec *Record) {
+		if def != "" && rec.Def != "" && rec.Def != def {
+			return // about something else now (define.go)
+		}
+		if rec.PhaseAt(now) == Cooling && rec.CoolClass == class && rec.CoolWords == "" {
+			rec.CoolWords = w
+		}
+	})
+}
+
+// reportAccount is Report's part for the endpoint's account: tr, the
+// endpoint's transitions, with the account's appended. read, when not nil,
+// is the account's record as the store read it with the endpoint's update
+// (reportAlong): a success then reads it no more.
+func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, r Report, now time.Time, tr []Transition, read *Record) []Transition {
+	var fn func(*Record)
+	switch {
+	case r.OK:
+		// A success through the account closes the account's probe. Look
+		// first: most successes find the account healthy and write nothing.
+		if m, ok := t.store.(*Memory); ok {
+			if acct := m.get(n.acct); t.peek(ctx, &acct, n.acct, n.acctDef, now) != Probing {
+				return tr
+			}
+		} else if read != nil {
+			if t.peek(ctx, read, n.acct, n.acctDef, now) != Probing {
+				return tr
+			}
+		} else if recs, err := t.store.Load(ctx, []string{n.acct}); err != nil || len(recs) != 1 || t.peek(ctx, &recs[0], n.acct, n.acctDef, now) != Probing {
+			return tr
+		}
+		// Only a probing account closes on a success: a cooling one may be
+		// cooling for one model's spent allowance (a per-model daily cap
+		// is quota), which another model's success says nothing about
+		// (review 32h).
+		fn = func(rec *Record) {
+			adopt(rec, n.acctDef)
+			t.sane(rec, now)
+			rec.Announced = rec.PhaseAt(now)
+			if rec.Announced == Probing {
+				closeRecord(rec)
+				// This update announces the close (probing→healthy):
+				// left at probing, the next update of the account
+				// announced it again (review 39h).
+				rec.Announced = rec.PhaseAt(now)
+			}
+		}
+	case r.Release && r.Cool != ScopeAccount:
+		fn = func(rec *Record) {
+			adopt(rec, n.acctDef)
+			t.sane(rec, now)
+			rec.Announced = rec.PhaseAt(now)
+			if rec.Announced == Probing {
+				release(rec, r.Lease)
+			}
+		}
+	case r.Cool == ScopeAccount && r.CoolFor > 0:
+		fn = func(rec *Record) {
+			adopt(rec, n.acctDef)
+			t.sane(rec, now)
+			rec.Announced = rec.PhaseAt(now)
+			if r.Class != "" {
+				rec.LastClass = r.Class
+			}
+			t.cool(rec, t.coolFor(r), now, !r.Hinted, r.Class)
+			rec.Announced = rec.PhaseAt(now)
+		}
+	default:
+		return tr
+	}
+	before, after, err := t.store.Update(ctx, n.acct, fn)
+	if err == nil {
+		own(&before, n.acctDef)
+		if r.Words != nil && r.Cool == ScopeAccount {
+			t.explain(ctx, n.acct, n.acctDef, &before, &after, &r, now)
+		}
+		tr = transitions(tr, ScopeAccount, provider, &before, &after, now, r.Class)
+	}
+	return tr
+}
