@@ -45,6 +45,8 @@ type facts struct {
 
 	perDay, perMinute bool   // Gemini QuotaFailure quotaId periods
 	retryDelay        []byte // Gemini RetryInfo.retryDelay
+	retryMember       []byte // a numeric retry_after / retryAfter / retry_after_seconds (retryMember)
+	retryKey          []byte // which of those names it had
 	fieldViolations   bool   // Gemini BadRequest.fieldViolations
 	detailLoc         bool   // a FastAPI/pydantic detail[].loc naming the field
 	fieldErrors       bool   // a Zod {"<field>":{"_errors":[…]}} naming the field

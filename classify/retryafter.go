@@ -107,7 +107,7 @@ func capRetry(d time.Duration) time.Duration {
 }
 
 // bodyRetryAfter reads a hint from the body: Gemini RetryInfo.retryDelay
-// ("13s"), else "try again in 17.359s" / "try again in 9m38.016s" / "try
+// ("13s"), else a retry_after member's seconds (retryMember), else "try again in 17.359s" / "try again in 9m38.016s" / "try
 // again in 2 seconds" or "retry after 86400 seconds" wording, and, with
 // resets, "resets in 7d" (a plan's window; not where the verdict came from
 // a minute's or a second's wording, which another window's reset beside it
@@ -117,6 +117,9 @@ func capRetry(d time.Duration) time.Duration {
 func bodyRetryAfter(f *facts, req []byte, resets bool) time.Duration {
 	if len(f.retryDelay) > 0 {
 		return capRetry(durationBytes(f.retryDelay))
+	}
+	if secs, ok := number(f.retryMember); ok && secs > 0 && !echoed(req, f.retryKey) {
+		return capRetry(seconds(float64(secs))) // whole seconds; a fraction is dropped
 	}
 	for i := 0; i < f.nTexts; i++ {
 		for t := f.texts[i]; len(t) > 0; {

@@ -13,6 +13,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		return
 	}
 	k0, last := s.path[0], s.key(d-1)
+	if !str && d <= 2 && f.retryMember == nil && retryMember(k0, last, d) {
+		f.retryMember, f.retryKey = v, last
+	}
 	switch d {
 	case 1:
 		switch string(k0) {
@@ -338,4 +341,18 @@ func payloadKey(k []byte) bool {
 		return true
 	}
 	return false
+}
+
+// retryMember reports a member that names a wait in seconds as a number of
+// the upstream's own: retry_after, retryAfter or retry_after_seconds at the
+// top (Replicate, claude-relay-service), or one level into "error" or
+// "details" (Mixedbread). Deeper, or as a string, a value may be the
+// client's JSON quoted back (a validation error's "input"), never a wait;
+// and where the client's request holds the name, so may the answer
+// (bodyRetryAfter passes it over).
+func retryMember(k0, last []byte, d int) bool {
+	if d == 2 && !eq(k0, "error") && !eq(k0, "details") {
+		return false
+	}
+	return eq(last, "retry_after") || eq(last, "retryAfter") || eq(last, "retry_after_seconds")
 }
