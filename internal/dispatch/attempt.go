@@ -310,6 +310,17 @@ func (w *walk) lengthy(e *endpointRT, o *outcome, c classify.Class) bool {
 	}
 }
 
+// unsent reports an attempt Detour never sent: the dialect cannot express
+// the request ("translate"), or its translation does not fit the
+// allowance now or ever (evAllowance, evTooCostly).
+func (o *outcome) unsent() bool {
+	switch o.verdict.Evidence {
+	case "translate", evAllowance, evTooCostly:
+		return true
+	}
+	return false
+}
+
 // expired files a timeout of phase; msg describes an upstream timeout. The
 // request's own limits say so instead, and count against nobody.
 func (o *outcome) expired(phase Phase, msg string) {
@@ -499,7 +510,10 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
-		if c == classify.Unknown && o.status != 0 && o.verdict.Evidence != "translate" && o.verdict.Evidence != evUntranslatable && o.verdict.Evidence != evAllowance && o.verdict.Evidence != evTooCostly {
+		if o.unsent() {
+			w.unsent++ // no upstream call: no attempt of the budget (walk.budget)
+		}
+		if c == classify.Unknown && o.status != 0 && !o.unsent() && o.verdict.Evidence != evUntranslatable {
 			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
 		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()

@@ -234,7 +234,7 @@ func (w *walk) retryWait(o *outcome) (time.Duration, bool) {
 // budget returns why no further attempt may be made, or stopNone.
 func (w *walk) budget(ctx context.Context) stop {
 	ctx = w.limit(ctx)
-	if n := len(w.rec.Attempts); n >= w.maxAtt {
+	if n := len(w.rec.Attempts) - w.unsent; n >= w.maxAtt {
 		return stopMaxAttempts
 	}
 	if w.spent() {

@@ -68,3 +68,40 @@ routes:
 		t.Errorf("a custom tool on a chat-only route: %d %.300s", resp.StatusCode, body)
 	}
 }
+
+// An attempt Detour never sent (a target whose dialect cannot express the
+// request) costs the upstreams nothing, so it spends none of the route's
+// max_attempts: a route of one attempt still reaches the target that
+// serves the request as sent (docs/behaviour.md, "Budgets"). Before, the
+// pass over the chat target was the one attempt, and the client got a 400.
+func TestAnUnsentAttemptSpendsNoAttemptBudget(t *testing.T) {
+	answer := `{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-5","output":[{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"patched","annotations":[]}]}],"usage":{"input_tokens":3,"output_tokens":1,"total_tokens":4}}`
+	nat := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Body: answer}))
+	chat := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-4o", "from c")}))
+	t.Cleanup(nat.Close)
+	t.Cleanup(chat.Close)
+	recs := gatewaytest.NewRecords()
+	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, `
+providers:
+  - {name: c, dialect: openai, base_url: "`+chat.URL+`", api_key: sk-c}
+  - {name: n, dialect: openai, base_url: "`+nat.URL+`", api_key: sk-n, responses: true}
+targets:
+  - {name: ct, model: gpt-4o, providers: [c]}
+  - {name: nt, model: gpt-5, providers: [n]}
+routes:
+  - {name: r, targets: [ct, nt], max_attempts: 1}
+`), app.Options{Decisions: recs})
+	custom := `{"model":"r","input":"fix it","tools":[{"type":"custom","name":"apply_patch","format":{"type":"grammar","syntax":"lark","definition":"start: /.+/"}}]}`
+	resp, body := post(t, url, "/v1/responses", custom)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "patched") || nat.Calls() != 1 || chat.Calls() != 0 {
+		t.Fatalf("max_attempts 1, a custom tool, [chat, native]: %d %.300s (calls native %d, chat %d)", resp.StatusCode, body, nat.Calls(), chat.Calls())
+	}
+	if d := recs.Wait(t, 1); len(d.Attempts) != 2 || d.Attempts[0].Evidence != "translate" || d.Attempts[1].Status != 200 {
+		t.Errorf("record: %+v", d.Attempts)
+	}
+	// A request the chat target can serve is its one attempt.
+	resp, body = post(t, url, "/v1/responses", `{"model":"r","input":"hi"}`)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "from c") || chat.Calls() != 1 || nat.Calls() != 1 {
+		t.Errorf("a plain request: %d %.300s", resp.StatusCode, body)
+	}
+}
