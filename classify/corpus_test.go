@@ -47,7 +47,7 @@ func init() {
 		chutes arcee hyperbolic upstage sagemaker jina wandb
 		fastchat triton mlxlm textgenwebui gpt4all envoyaigw cfaigateway helicone antigravity aimlapi rayserve apisix tensorzero
 		gigachat sensenova huaweicloud mixedbread yandex lemonade baseten gpustack ccr fcc snowflake crusoe kserve omniroute
-		opengateway agentrouter fastdeploy`) {
+		opengateway agentrouter fastdeploy tokenwork ungate geminibalance droidproxy clauderelayservice`) {
 		corpusProviders[p] = true
 	}
 }

@@ -235,11 +235,70 @@ func gone(s *phraseSet, idx int) int {
 // 410 to a request that carries its retired Live Search.
 var featurePhrases = newPhraseSet(featureGonePhrases)
 
+// modelErrorPhrases read a 401 whose error object's type is ModelError
+// (OpenCode Zen and Go: {"type":"error","error":{"type":"ModelError",
+// "message":…}}), the status OpenCode sends for every model error: the key
+// was accepted, and what failed is the model asked for. The API-format
+// wording comes first ("Model X is not supported for format oa-compat": the
+// model is served, on another of its APIs, the door's), then the gone
+// model ("Model X is not supported", a free variant whose promotion has
+// ended). Any other wording keeps the 401's auth: the type alone is no
+// proof, and a key really refused must still cool the account.
+var modelErrorPhrases = newPhraseSet([]phrase{
+	{a: "not supported for format", class: Unknown, evidence: "type:ModelError+phrase:not supported for format"},
+	{a: "model", b: "not supported", gap: 60, class: Unavailable, subject: true, evidence: "type:ModelError+phrase:model…not supported"},
+	{a: "free promotion has ended", class: Unavailable, evidence: "type:ModelError+phrase:free promotion has ended"},
+})
+
+// modelError reads a 401 whose error type is ModelError by its words
+// (modelErrorPhrases), as sent or quoted whole by a relay in front (LiteLLM's
+// "OpenAIException - {…}", OpenRouter's metadata.raw: inner.go), which
+// keeps the 401; ok is false where neither says the model is gone or
+// served on another API.
+func modelError(f *facts, body, req []byte, model string) (Verdict, bool) {
+	if !eq(f.errType, "ModelError") {
+		// A relay's quoted answer, read as relayedAnswer reads one: not
+		// where the envelope names a request field, nor where the client's
+		// request holds the object or its lead.
+		if !bytes.Contains(body, []byte(`\"`)) || len(paramValue(f.param)) > 0 {
+			return Verdict{}, false
+		}
+		inner, lead, _, buf := quotedAnswer(f)
+		if inner == nil {
+			return Verdict{}, false
+		}
+		defer textBufs.Put(buf)
+		if len(req) > 0 && (echoed(req, inner[:min(len(inner), quotedProbe)]) || (len(bytes.TrimSpace(lead)) > 0 && echoed(req, bytes.TrimSpace(lead)))) {
+			return Verdict{}, false
+		}
+		var s scanner
+		s.readAnswer(inner)
+		if !s.f.parsed || !eq(s.f.errType, "ModelError") {
+			return Verdict{}, false
+		}
+		return modelErrorWords(&s.f, inner, req, model)
+	}
+	return modelErrorWords(f, body, req, model)
+}
+
+// modelErrorWords picks modelErrorPhrases in the answer whose facts are f.
+func modelErrorWords(f *facts, body, req []byte, model string) (Verdict, bool) {
+	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
+	if i := ts.pick(modelErrorPhrases, 0); i < len(modelErrorPhrases.list) {
+		p := &modelErrorPhrases.list[i]
+		return echoMark(Verdict{Failed: true, Class: p.class, Evidence: p.evidence}, ts.echo), true
+	}
+	return Verdict{}, false
+}
+
 // fixedVerdict is the verdict of a status whose body the rules do not read
 // (statusFixed), given as st with evidence ev, for an answer whose facts are
 // f (nil when not read): the status's class, but for a 410 whose message
 // says a feature of the request is what is gone (featurePhrases), which is
-// unknown: the request moves on and nothing cools.
+// unknown: the request moves on and nothing cools, and for a 401 whose
+// error type is ModelError and whose words say the model is gone or served
+// on another API (modelErrorPhrases). A relay's own key (relayKey) is read
+// first.
 func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) Verdict {
 	if st == 402 && f != nil {
 		if ev := affordable(f); ev != "" {
@@ -251,6 +310,11 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 	}
 	if (st == 401 || st == 402) && f != nil {
 		if v, ok := relayKey(statusClass[st], f); ok {
+			return v
+		}
+	}
+	if st == 401 && f != nil && f.parsed {
+		if v, ok := modelError(f, body, req, model); ok {
 			return v
 		}
 	}

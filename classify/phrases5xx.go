@@ -77,6 +77,16 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "invalid response_format", class: BadRequest},
 	{a: "arguments must be valid json", class: BadRequest}, // SGLang: "Internal server error: Assistant tool call function.arguments must be valid JSON."
 	{a: "messages' is required", class: BadRequest},        // llama.cpp's /v1/messages, a 500: "'messages' is required"
+	// Data the client sent that does not decode (llama-server's 500
+	// "Invalid base64 value" to an image_url given as a bare string): only
+	// that whole sentence, or a decode failure that names the client's
+	// image. Base64 the server decodes for itself ("Invalid base64 value
+	// for `KEY`", Go's bare "illegal base64 data at input byte 0" from a
+	// relay's stored credential) is its own failure: server_error.
+	{a: "invalid base64 value", class: BadRequest, last: true},
+	{a: "invalid base64 image", class: BadRequest},        // "invalid base64 image data: illegal base64 data at input byte 4"
+	{a: "failed to read base64 image", class: BadRequest}, // TabbyAPI: "Failed to read base64 image input."
+	{a: "failed to decode base64 image", class: BadRequest},
 	// The model's own tool call broken ("llama-server returned invalid tool
 	// call arguments for \"get_weather\"", Ollama's 500): like
 	// tool_use_failed, what this generation did, not the server failing.

@@ -94,6 +94,10 @@ var inputPhrases = []phrase{
 	// params, tool call result does not follow tool call"): the order the
 	// client sent.
 	{a: "does not follow tool call", class: BadRequest, badInput: true},
+	// A tool result whose call is not in the history (MiniMax's 2013:
+	// "invalid params, tool result's tool id(call_function_…) not found"):
+	// the turns the client sent, whatever weak code stands beside it.
+	{a: "tool result's tool id", b: "not found", gap: 64, clause: true, class: BadRequest, badInput: true},
 	// Two messages of one role in a row ("does not support successive user
 	// or assistant messages", "consecutive user messages"): the order the
 	// client sent, before the capability gaps' "does not support".
