@@ -47,7 +47,8 @@ func init() {
 		chutes arcee hyperbolic upstage sagemaker jina wandb
 		fastchat triton mlxlm textgenwebui gpt4all envoyaigw cfaigateway helicone antigravity aimlapi rayserve apisix tensorzero
 		gigachat sensenova huaweicloud mixedbread yandex lemonade baseten gpustack ccr fcc snowflake crusoe kserve omniroute
-		opengateway agentrouter fastdeploy tokenwork ungate geminibalance droidproxy clauderelayservice`) {
+		opengateway agentrouter fastdeploy tokenwork ungate geminibalance droidproxy clauderelayservice
+		cliproxyapi aiclient2api dario qwen kiro autoclaw antigravityproxy`) {
 		corpusProviders[p] = true
 	}
 }

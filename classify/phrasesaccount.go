@@ -40,6 +40,11 @@ var accountPhrases = []phrase{
 	{a: "api key is missing", class: Auth},
 	{a: "security token included in the request is invalid", class: Auth},
 	{a: "security token included in the request is expired", class: Auth},
+	// The same AWS sentence for the services signed in with an SSO or OAuth
+	// token instead (CodeWhisperer, behind Kiro, as a 403: "The bearer token
+	// included in the request is invalid."): the login the operator holds
+	// is dead, not a permission it lacks.
+	{a: "bearer token included in the request is invalid", class: Auth},
 	{a: "request signature we calculated does not match", class: Auth},
 	// AWS's clock skew, in the body alone ("Signature expired: 20250130T203827Z
 	// is now earlier than 20250130T204340Z (… - 5 min.)", a 403 without its

@@ -149,6 +149,15 @@ var statePhrases = []phrase{
 	{a: "subscription can only be used", class: Forbidden},
 	{a: "credential can only be used", class: Forbidden},
 	{a: "credentials can only be used", class: Forbidden},
+	// A relay that serves only its vendor's own client ("Please use in
+	// Codex. Third-party clients are not supported"): the caller is the
+	// one not admitted, not a feature of the request; before the
+	// capability gap's "are not supported". Only where clients are the
+	// subject ("tools are not supported", "streaming is not supported for
+	// this client" stay gaps).
+	{a: "clients are not supported", class: Forbidden},
+	{a: "third-party client is not supported", class: Forbidden},
+	{a: "third party client is not supported", class: Forbidden},
 	// An operation the account may not perform (AWS answers a blocked
 	// account with "Operation not allowed" in a ValidationException).
 	{a: "operation not allowed", class: Forbidden},
