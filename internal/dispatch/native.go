@@ -222,18 +222,21 @@ func (d *Dispatcher) ServesNative(model, api string) bool {
 	return r != nil && len(r.targets) > 0 && r.targets[0].servesNative(api)
 }
 
-// NativeOnRoute reports whether any target of the route model names has an
-// endpoint that serves api natively: a request only such a target can
-// serve then goes to the route, and the targets before it are passed over
-// (evidence "translate"), instead of being refused at the door.
+// NativeOnRoute reports whether any target of the route model names, its
+// guarded tail's included, has an endpoint that serves api natively: a
+// request only such a target can serve then goes to the route, and the
+// targets before it are passed over (evidence "translate"), instead of
+// being refused at the door.
 func (d *Dispatcher) NativeOnRoute(model, api string) bool {
 	r := d.routes[model]
 	if r == nil {
 		return false
 	}
-	for _, t := range r.targets {
-		if t.servesNative(api) {
-			return true
+	for _, list := range [2][]*targetRT{r.targets, r.tail} {
+		for _, t := range list {
+			if t.servesNative(api) {
+				return true
+			}
 		}
 	}
 	return false

@@ -126,7 +126,10 @@ func TestNativeFailoverTranslates(t *testing.T) {
 }
 
 // A request without a translation fails as "translate" at a target that
-// does not serve its API, and the walk moves on.
+// does not serve its API, and the walk moves on. That pass-over is no
+// one's answer: the client is told the failure of the target that took
+// the request (an overloaded Anthropic, which its SDK retries), not a 400
+// for a translation it never needed (review 43f).
 func TestNativeUntranslatedSkipsTranslatedTargets(t *testing.T) {
 	overloaded := upstreamtest.Step{Status: 529, Body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}
 	d, _, ub := nativeDispatcher(t, upstreamtest.Steps(overloaded, overloaded),
@@ -134,8 +137,11 @@ func TestNativeUntranslatedSkipsTranslatedTargets(t *testing.T) {
 	call := nativeCall(false, nil)
 	call.Body, call.Native.Untranslated = nil, "context_management is not translated"
 	res := d.Do(context.Background(), call)
-	if res.Failure == nil || ub.Calls() != 0 || !strings.Contains(res.Failure.Message, "context_management") {
+	if res.Failure == nil || ub.Calls() != 0 || res.Failure.Status != 529 || res.Failure.Class != classify.ServerError {
 		t.Fatalf("result %+v (openai calls %d)", res.Failure, ub.Calls())
+	}
+	if as := res.Decision.Attempts; len(as) == 0 || as[len(as)-1].Evidence != "translate" || as[len(as)-1].Target != "b" {
+		t.Errorf("attempts %+v: want the pass-over at the openai target last", as)
 	}
 	if !d.ServesNative("r", provider.APIMessages) || d.ServesNative("b", provider.APIMessages) || d.ServesNative("r", provider.APIResponses) {
 		t.Error("ServesNative")

@@ -110,10 +110,12 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		o := w.attempt(ctx, e, probe)
 		w.cont.note(w)
 		w.stopEP = e
-		if w.last == nil || o.verdict.Evidence != evTooCostly {
-			// An attempt skipped as too costly is no one's answer: an
-			// earlier failure (a 503 with its Retry-After) stays the one
-			// the client is told (review 36c).
+		if w.last == nil || o.verdict.Evidence != evTooCostly && o.verdict.Evidence != "translate" {
+			// An attempt skipped as too costly, or at a target whose
+			// dialect cannot express the request, is no one's answer: an
+			// earlier failure (a 503 with its Retry-After, a rate limit at
+			// the responses: true target before it) stays the one the
+			// client is told (reviews 36c, 43f).
 			w.last, w.lastEP = o, e
 		}
 		switch {

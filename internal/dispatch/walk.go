@@ -33,7 +33,7 @@ type walk struct {
 	// leases are the probe leases this walk took (probeTurn), given back
 	// by name (leaseOf): rare, and a handful at most.
 	leases  []probeLease
-	last    *outcome    // the failure the client is told of (not an attempt skipped as too costly)
+	last    *outcome    // the failure the client is told of (not an attempt skipped as too costly or untranslatable, after another)
 	lastEP  *endpointRT // whose it is
 	stopEP  *endpointRT // the endpoint of the latest attempt, where an ordered walk stopped
 	stopped stop        // why the walk stopped early (a budget), if it did
