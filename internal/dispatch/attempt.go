@@ -78,6 +78,10 @@ type outcome struct {
 	// failure_threshold-th in a row, or a failed probe's): the walk retries
 	// there only when it has nowhere else to go (again).
 	tripped bool
+	// settled: the upstream answered in full, in a way the walk cannot
+	// relay (a whole answer to a stream request it cannot stream), and
+	// would answer the same, billed again: no retry at this endpoint.
+	settled bool
 	// batches is set on an embeddings attempt sent in several calls, and
 	// input then holds the texts of the calls that ran, for a client's
 	// limits (embedbatch.go).

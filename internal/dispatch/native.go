@@ -204,6 +204,9 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 	if w.call.Stream {
 		out, err := e.prov.adapter.Response(body, e.ep)
 		if err != nil {
+			// It ran and billed what it used; asked again, it would answer
+			// the same (a server that ignores "stream"): the walk moves on.
+			o.usage, o.settled = usage, true
 			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream answered a stream request with a whole body it could not be relayed as: "+err.Error())
 			return
 		}

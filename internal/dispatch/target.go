@@ -158,18 +158,18 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 }
 
 // again says whether the failure o is tried again on the same endpoint, and
-// after how long: its class allows it (retryWait), it is the first try and
-// not a probe (a failed probe is not retried: the endpoint has just cooled
-// again, and it takes one probe request, not two), it did not cool the
-// endpoint while the walk has somewhere else to go (the
-// failure_threshold-th failure in a row: one more there would push the
-// cooldown out; with nowhere else, the retry is the request's last chance,
-// and health never denies service), the budget allows
-// another attempt (else the walk stops: w.stopped), and the route's
-// deadline is further off than the wait.
+// after how long: its class allows it (retryWait), the upstream did not
+// settle it (outcome.settled), it is the first try and not a probe (a
+// failed probe is not retried: the endpoint has just cooled again, and it
+// takes one probe request, not two), it did not cool the endpoint while
+// the walk has somewhere else to go (the failure_threshold-th failure in a
+// row: one more there would push the cooldown out; with nowhere else, the
+// retry is the request's last chance, and health never denies service),
+// the budget allows another attempt (else the walk stops: w.stopped), and
+// the route's deadline is further off than the wait.
 func (w *walk) again(ctx context.Context, o *outcome, retried, probe bool) (time.Duration, bool) {
 	wait, ok := w.retryWait(o)
-	if retried || !ok || probe || o.tripped && w.elsewhere(o.row) {
+	if retried || !ok || probe || o.settled || o.tripped && w.elsewhere(o.row) {
 		return 0, false
 	}
 	if s := w.budget(ctx); s != stopNone {
