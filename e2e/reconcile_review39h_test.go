@@ -748,18 +748,34 @@ routes:
 		wantClass[k[i:]] += v
 	}
 	r39hCompare(t, "console classes", wantClass, gotClass)
-	var ch struct {
-		Endpoints []struct {
-			Target, Provider, State string
-			Failures                int
-		}
-		Accounts []struct{ Name, State string }
+	// The console's health is /v1/health's, read later: a cooldown that ran
+	// out between the two reads (cooling turns probing by time alone) makes
+	// such a pair be read again, back to back; a disagreement that stays is
+	// a finding (as for the state gauges above).
+	type endpointView struct {
+		Target, Provider, State string
+		Failures                int
 	}
-	_ = json.Unmarshal([]byte(consoleHealth), &ch)
-	for i, e := range ch.Endpoints {
-		if i >= len(h.Endpoints) || h.Endpoints[i].State != e.State || h.Endpoints[i].Failures != e.Failures {
-			t.Errorf("console endpoint %+v, /v1/health %+v", e, h.Endpoints[i])
+	var views []string
+	for try, health, console := 0, healthJSON, consoleHealth; try < 3; try++ {
+		if try > 0 {
+			health, console = scrape("/v1/health"), scrape("/ui/api/health")
 		}
+		var hv, cv struct{ Endpoints []endpointView }
+		_ = json.Unmarshal([]byte(health), &hv)
+		_ = json.Unmarshal([]byte(console), &cv)
+		views = views[:0]
+		for i, e := range cv.Endpoints {
+			if i >= len(hv.Endpoints) || hv.Endpoints[i] != e {
+				views = append(views, fmt.Sprintf("console endpoint %+v, /v1/health %+v", e, hv.Endpoints[min(i, len(hv.Endpoints)-1)]))
+			}
+		}
+		if len(views) == 0 {
+			break
+		}
+	}
+	for _, v := range views {
+		t.Error(v)
 	}
 	var cu struct {
 		Groups []struct{ Count int }
