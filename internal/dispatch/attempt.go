@@ -138,9 +138,7 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 		trace httptrace.ClientTrace
 	}{}
 	o, wd, trace := &st.o, &st.wd, &st.trace
-	if !w.call.Stream {
-		o.answers0, o.excused0 = e.answers.Load(), e.excused.Load()
-	}
+	o.answers0, o.excused0 = e.answers.Load(), e.excused.Load()
 	wd.cancel = cancel
 	wd.watchDeadline(ctx)
 	defer wd.release()
@@ -286,21 +284,40 @@ func (w *walk) gone(o *outcome) {
 	}
 }
 
-// evLengthy ends the evidence of a timeout that counted against nobody
-// because it was the request's own length (lengthy).
-const evLengthy = " (a long whole answer: the endpoint answered others meanwhile)"
+// evFirstToken is the evidence of a stream's first-token timeout.
+const evFirstToken = "timeout:" + string(PhaseFirstToken)
+
+// served counts a request e served (endpointRT.answers, which excuses
+// lengthy timeouts): a whole answer when it is in, a stream at its first
+// content (commit), so each once.
+func served(e *endpointRT, o *outcome) {
+	if !o.streamed {
+		e.answers.Add(1)
+	}
+}
+
+// evLengthy and evThinking end the evidence of a timeout that counted
+// against nobody because it was the request's own length (lengthy).
+const (
+	evLengthy  = " (a long whole answer: the endpoint answered others meanwhile)"
+	evThinking = " (a long wait for the first token: the endpoint served others meanwhile)"
+)
 
 // lengthy reports whether failure o of class c at e is the request's own
 // length rather than the endpoint's: a whole (non-stream) answer's headers
-// come once the model has written all of it, so one that outlives
-// `timeout` while e answered another request is the length the client
-// asked for — counted, it would let a client's long answers cool the
-// endpoint for everyone. One answer since the attempt began excuses one
-// such timeout, so an endpoint that hangs most whole answers but answers a
-// monitor's ping still cools (review 41h). A stream is timed to its first
-// content, which no answer's length reaches.
+// come once the model has written all of it, and a reasoning model that
+// streams none of its thinking sends its first token once it has thought,
+// so a whole answer that outlives `timeout`, or a stream its
+// `first_token_timeout`, while e served another request is the length or
+// the thought the client asked for — counted, it would let a client's long
+// answers or hard prompts cool the endpoint for everyone. One request
+// served since the attempt began (a whole answer, or a stream's first
+// content: endpointRT.answers) excuses one such timeout, so an endpoint
+// that hangs most requests but answers a monitor's ping still cools
+// (review 41h). A stream's other timeouts (its headers, a gap after its
+// first content) are the endpoint's.
 func (w *walk) lengthy(e *endpointRT, o *outcome, c classify.Class) bool {
-	if c != classify.Timeout || w.call.Stream {
+	if c != classify.Timeout || w.call.Stream && o.verdict.Evidence != evFirstToken {
 		return false
 	}
 	for {
@@ -495,10 +512,10 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
 		}
 	case o.ok && o.late.Failed:
-		e.answers.Add(1)
+		served(e, o)
 		w.lateError(e, o, &a, total)
 	case o.ok:
-		e.answers.Add(1)
+		served(e, o)
 		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: total})
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but
@@ -528,6 +545,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		if rep.Count && w.lengthy(e, o, c) {
 			rep.Count, a.Counted = false, false
 			a.Evidence += evLengthy
+			if w.call.Stream {
+				a.Evidence = o.verdict.Evidence + evThinking
+			}
 		}
 		if rule.Cool == policy.CoolThreshold {
 			// A wait the upstream named cools the endpoint at once, but

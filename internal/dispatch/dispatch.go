@@ -90,9 +90,10 @@ type endpointRT struct {
 	prov   *providerRT
 	target *targetRT
 	ep     provider.Endpoint
-	// answers counts the successes this replica heard from the endpoint,
-	// excused the whole answers' timeouts they excused (lengthy): one
-	// answer excuses one timeout of an attempt that spans it.
+	// answers counts the requests this replica had served by the endpoint
+	// (a whole answer, or a stream's first content: served), excused the
+	// timeouts they excused (lengthy): one request served excuses one
+	// timeout of an attempt that spans it.
 	answers, excused atomic.Int64
 }
 

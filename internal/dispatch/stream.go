@@ -263,6 +263,9 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 // commit hands the stream to the client's Output, then the held-back events.
 func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
 	o.committed = true
+	if o.streamed {
+		e.answers.Add(1) // served: its first content (served, lengthy)
+	}
 	if w.cont.first() { // a continuation's client has the stream already
 		if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1, Native: o.native}); err != nil {
 			w.clientFailed(o)
