@@ -490,6 +490,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	}
 	account(&a, e.target.cfg, o, sent)
 	w.partial = w.partial || cutStream(o)
+	if o.unsent() {
+		w.unsent++ // no upstream call: no attempt of the budget (walk.budget), a count's included
+	}
 	class := "ok"
 	switch {
 	case w.call.advisory():
@@ -531,9 +534,6 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
-		if o.unsent() {
-			w.unsent++ // no upstream call: no attempt of the budget (walk.budget)
-		}
 		if c == classify.Unknown && o.status != 0 && !o.unsent() && o.verdict.Evidence != evUntranslatable {
 			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
 		}
@@ -567,6 +567,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		if rule.Page && w.d.opt.Alerts != nil {
 			w.d.opt.Alerts.Notify(e.key.Provider, class, o.verdict.Evidence)
 		}
+	}
+	if o.settled {
+		w.settled = append(w.settled, len(w.rec.Attempts))
 	}
 	w.rec.Attempts = append(w.rec.Attempts, a)
 	w.d.opt.Metrics.Attempt(e.key.Target, e.key.Provider, class, o.ttfb, total)

@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"slices"
 	"time"
 
 	"github.com/detour-llm/detour/classify"
@@ -34,7 +35,8 @@ import (
 //     budget left, since the next request skips what stopped this one;
 //   - an endpoint that cannot serve this request soon whatever the wait
 //     (the request is at fault there, the account is spent or rejected,
-//     the model gone, the access denied, a translation refused): left out.
+//     the model gone, the access denied, a translation refused, an answer
+//     it cannot relay and would give again: outcome.settled): left out.
 //
 // The walk's order is why the soonest and not the last failure's wait: the
 // client's next request walks the route again, and any endpoint that may
@@ -86,7 +88,7 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 		}
 		r := ready{k: health.Key{Target: a.Target, Provider: a.Provider}, at: now}
 		switch wait, soon := waitOf(c, a); {
-		case !soon:
+		case !soon, slices.Contains(w.settled, i): // a settled failure answers the same again, billed
 			r.none = true
 		case wait > 0:
 			end := w.start.Add(time.Duration((a.StartMS + a.MS) * float64(time.Millisecond)))

@@ -38,6 +38,7 @@ type walk struct {
 	stopEP  *endpointRT // the endpoint of the latest attempt, where an ordered walk stopped
 	stopped stop        // why the walk stopped early (a budget), if it did
 	unsent  int         // attempts never sent (outcome.unsent): max_attempts does not count them
+	settled []int       // indices in rec.Attempts of settled failures (outcome.settled): no retry helps there (comeBack)
 	// unwalked are the route's own targets after the one where its rules
 	// stopped the walk (retryafter.go, comeBack); not its tail, which only
 	// the classes in tail_on reach.
