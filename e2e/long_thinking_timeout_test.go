@@ -116,3 +116,44 @@ routes:
 		t.Fatalf("an endpoint that began none of four clients' streams and one ping: %s with %d failures; want cooling", e.State, e.Failures)
 	}
 }
+
+// An endpoint whose streams never begin while its whole answers work (a
+// broken streaming path) still cools: a whole answer proves nothing of its
+// streams, so only another stream's first content excuses a stream's
+// first-token timeout (review 43g).
+func TestWholeAnswersDoNotExcuseHungStreams(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"oai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+			if r.Streamed() {
+				return upstreamtest.Step{EventDelay: 2 * time.Second, Events: upstreamtest.ChatStream("o3", "late")}
+			}
+			return upstreamtest.Step{Body: upstreamtest.ChatJSON("o3", "whole")}
+		},
+		"alt": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+			return upstreamtest.Step{Events: upstreamtest.ChatStream("o3", "Hello.")}
+		},
+	})
+	g := start(t, `
+health: {failure_threshold: 2, cooldown: 1m}
+providers:
+  - {name: oai, dialect: openai, base_url: "{oai}", api_key: sk-test-hung-0003, first_token_timeout: 400ms}
+  - {name: alt, dialect: openai, base_url: "{alt}", api_key: sk-test-hung-0004}
+targets:
+  - {name: t, model: o3, providers: [oai]}
+  - {name: u, model: o3, providers: [alt]}
+routes:
+  - {name: r, strategy: ordered, targets: [t, u]}
+`, fs)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() { defer wg.Done(); g.post(t, "r", `,"stream":true`).wantStatus(t, 200) }()
+	}
+	time.Sleep(150 * time.Millisecond)
+	g.post(t, "t", "").wantStatus(t, 200)
+	g.post(t, "t", "").wantStatus(t, 200)
+	wg.Wait()
+	if e, _ := g.health(t).Endpoint("t", "oai"); e.State != "cooling" {
+		t.Fatalf("an endpoint whose two streams hung while it gave two whole answers: %s with %d failures; want cooling", e.State, e.Failures)
+	}
+}

@@ -61,8 +61,8 @@ type outcome struct {
 	delivered int
 	native    bool // the client's own body was sent (native.go)
 	streamed  bool // the upstream answered a stream (stream.go): ttfb is not its whole generation
-	// answers0 and excused0 are the endpoint's counts when a whole
-	// answer's attempt began (lengthy).
+	// answers0 and excused0 are the endpoint's counts the attempt's
+	// timeout would be excused against when it began (lengthy, counts).
 	answers0, excused0 int64
 	// upstreamID is the id the upstream gave its answer (upstreamid.go).
 	upstreamID string
@@ -138,7 +138,8 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 		trace httptrace.ClientTrace
 	}{}
 	o, wd, trace := &st.o, &st.wd, &st.trace
-	o.answers0, o.excused0 = e.answers.Load(), e.excused.Load()
+	served, excused := e.counts(w.call.Stream)
+	o.answers0, o.excused0 = served.Load(), excused.Load()
 	wd.cancel = cancel
 	wd.watchDeadline(ctx)
 	defer wd.release()
@@ -287,13 +288,15 @@ func (w *walk) gone(o *outcome) {
 // evFirstToken is the evidence of a stream's first-token timeout.
 const evFirstToken = "timeout:" + string(PhaseFirstToken)
 
-// served counts a request e served (endpointRT.answers, which excuses
-// lengthy timeouts): a whole answer when it is in, a stream at its first
-// content (commit), so each once.
-func served(e *endpointRT, o *outcome) {
-	if !o.streamed {
-		e.answers.Add(1)
+// counts are the counters a timeout of a stream attempt (stream) or of a
+// whole one is excused against (lengthy): a whole answer's by the
+// endpoint's successes, a stream's first token by its streams' first
+// contents — a whole answer proves nothing of its streams.
+func (e *endpointRT) counts(stream bool) (served, excused *atomic.Int64) {
+	if stream {
+		return &e.firsts, &e.firstsExcused
 	}
+	return &e.answers, &e.excused
 }
 
 // evLengthy and evThinking end the evidence of a timeout that counted
@@ -310,22 +313,24 @@ const (
 // so a whole answer that outlives `timeout`, or a stream its
 // `first_token_timeout`, while e served another request is the length or
 // the thought the client asked for — counted, it would let a client's long
-// answers or hard prompts cool the endpoint for everyone. One request
-// served since the attempt began (a whole answer, or a stream's first
-// content: endpointRT.answers) excuses one such timeout, so an endpoint
-// that hangs most requests but answers a monitor's ping still cools
-// (review 41h). A stream's other timeouts (its headers, a gap after its
+// answers or hard prompts cool the endpoint for everyone. One success
+// since a whole answer's attempt began, or one stream's first content
+// since a stream's began (endpointRT.counts), excuses one such timeout, so
+// an endpoint that hangs most requests but answers a monitor's ping still
+// cools (review 41h), and one whose streams hang while its whole answers
+// work cools too (review 43g). A stream's other timeouts (its headers, a gap after its
 // first content) are the endpoint's.
 func (w *walk) lengthy(e *endpointRT, o *outcome, c classify.Class) bool {
 	if c != classify.Timeout || w.call.Stream && o.verdict.Evidence != evFirstToken {
 		return false
 	}
+	served, excused := e.counts(w.call.Stream)
 	for {
-		ex := e.excused.Load()
-		if e.answers.Load()-o.answers0 <= ex-o.excused0 {
+		ex := excused.Load()
+		if served.Load()-o.answers0 <= ex-o.excused0 {
 			return false
 		}
-		if e.excused.CompareAndSwap(ex, ex+1) {
+		if excused.CompareAndSwap(ex, ex+1) {
 			return true
 		}
 	}
@@ -515,10 +520,10 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
 		}
 	case o.ok && o.late.Failed:
-		served(e, o)
+		e.answers.Add(1)
 		w.lateError(e, o, &a, total)
 	case o.ok:
-		served(e, o)
+		e.answers.Add(1)
 		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: total})
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but

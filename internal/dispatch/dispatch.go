@@ -90,11 +90,13 @@ type endpointRT struct {
 	prov   *providerRT
 	target *targetRT
 	ep     provider.Endpoint
-	// answers counts the requests this replica had served by the endpoint
-	// (a whole answer, or a stream's first content: served), excused the
-	// timeouts they excused (lengthy): one request served excuses one
-	// timeout of an attempt that spans it.
-	answers, excused atomic.Int64
+	// answers counts the successes this replica heard from the endpoint,
+	// excused the whole answers' timeouts they excused; firsts counts its
+	// streams that reached their first content, firstExcused the streams'
+	// first-token timeouts they excused (lengthy): one excuses one timeout
+	// of an attempt that spans it.
+	answers, excused      atomic.Int64
+	firsts, firstsExcused atomic.Int64
 }
 
 type targetRT struct {

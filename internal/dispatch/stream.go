@@ -264,7 +264,7 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
 	o.committed = true
 	if o.streamed {
-		e.answers.Add(1) // served: its first content (served, lengthy)
+		e.firsts.Add(1) // its first content (endpointRT.counts, lengthy)
 	}
 	if w.cont.first() { // a continuation's client has the stream already
 		if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1, Native: o.native}); err != nil {
