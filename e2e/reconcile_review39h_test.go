@@ -766,8 +766,11 @@ routes:
 		_ = json.Unmarshal([]byte(console), &cv)
 		views = views[:0]
 		for i, e := range cv.Endpoints {
-			if i >= len(hv.Endpoints) || hv.Endpoints[i] != e {
-				views = append(views, fmt.Sprintf("console endpoint %+v, /v1/health %+v", e, hv.Endpoints[min(i, len(hv.Endpoints)-1)]))
+			switch {
+			case i >= len(hv.Endpoints):
+				views = append(views, fmt.Sprintf("console endpoint %+v, not in /v1/health", e))
+			case hv.Endpoints[i] != e:
+				views = append(views, fmt.Sprintf("console endpoint %+v, /v1/health %+v", e, hv.Endpoints[i]))
 			}
 		}
 		if len(views) == 0 {
