@@ -166,7 +166,7 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 	if best > overflowRank && rateish && ts.requestOverLimit() {
 		return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:requested>limit"}
 	}
-	capability, vague := false, false
+	capability, vague, ofPath := false, false, false
 	if best < n {
 		p := &mainPhrases.list[best]
 		switch {
@@ -176,7 +176,7 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 			// the upstream's Retry-After is kept (docs/behaviour.md).
 			return Verdict{Failed: true, Class: RateLimited, Evidence: cs.weakEv}
 		case p.class == Unknown:
-			capability, vague = true, p.vague
+			capability, vague, ofPath = true, p.vague, p.ofPath
 		case !p.badInput || def == Unknown:
 			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
 		}
@@ -217,8 +217,10 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		// A field path met inside the message, not at its start, is the
 		// weakest structure: a capability gap that names its path ("…
 		// errors: messages.0.content.1.image: This model does not support
-		// image input") is still a gap, which the next target may not have.
-		if ev := structureProof(f); ev != "" && !(capability && !vague && (ev == "openai:param" || ev == "message:field-path" && !fieldPathPrefix(f.texts[0]))) {
+		// image input") is still a gap, which the next target may not have;
+		// so is one that opens the message where the words say the gap is
+		// in what the path names (ofPath: Gemini's schema subset).
+		if ev := structureProof(f); ev != "" && !(capability && !vague && (ev == "openai:param" || ev == "message:field-path" && (ofPath || !fieldPathPrefix(f.texts[0])))) {
 			return Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 		}
 	}

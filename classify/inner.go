@@ -38,12 +38,16 @@ func quotedAnswer(f *facts) (obj, lead []byte, st int, buf *[MaxBody]byte) {
 		if k < 0 {
 			continue
 		}
-		st, ok := quoteLead(t[min(wholeQuoted(t), k):k])
+		lead, asBytes := bytesLead(t[min(wholeQuoted(t), k):k])
+		st, ok := quoteLead(lead)
 		if !ok {
 			continue
 		}
 		buf := textBufs.Get()
 		d, ok := unescapeString(buf[:0], t[k:])
+		if ok && asBytes {
+			d = bytesUnquote(d)
+		}
 		// A JSON object's first member is a quoted name (Python's repr,
 		// {'error': …}, is not JSON); the rest is the scanner's to read.
 		if e := objectEnd(d); ok && e > 0 && firstKey(d[1:e]) {
@@ -71,6 +75,53 @@ func quoteLead(lead []byte) (st int, ok bool) {
 		return int(d[0]-'0')*100 + int(d[1]-'0')*10 + int(d[2]-'0'), true
 	}
 	return 0, relayPrefix(lead)
+}
+
+// bytesLead reports a lead that ends in "b'" after a blank (or is it): the
+// opening of a Python bytes value, the form LiteLLM quotes an upstream's raw
+// answer in ("Vertex_ai_betaException BadRequestError - b'{\n  \"error\":
+// …}\n'"); it returns the lead without it. Only "b'": a JSON object holds a
+// double quote, so Python never writes it in b"…".
+func bytesLead(lead []byte) ([]byte, bool) {
+	n := len(lead)
+	if n >= 2 && lead[n-2] == 'b' && lead[n-1] == '\'' && (n == 2 || lead[n-3] == ' ') {
+		return lead[:n-2], true
+	}
+	return lead, false
+}
+
+// bytesUnquote decodes, in place, the escapes of a Python bytes value's
+// text (\\ \' \" \n \r \t \xNN) up to the quote that closes it: what
+// the value holds, the upstream's answer as it was sent.
+func bytesUnquote(d []byte) []byte {
+	w := 0
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c == '\'' {
+			break
+		}
+		if c == '\\' && i+1 < len(d) {
+			switch d[i+1] {
+			case '\\', '\'', '"':
+				c, i = d[i+1], i+1
+			case 'n':
+				c, i = '\n', i+1
+			case 'r':
+				c, i = '\r', i+1
+			case 't':
+				c, i = '\t', i+1
+			case 'x':
+				if i+3 < len(d) {
+					if h := hexByte(d[i+2], d[i+3]); h >= 0 {
+						c, i = byte(h), i+3
+					}
+				}
+			}
+		}
+		d[w] = c
+		w++
+	}
+	return d[:w]
 }
 
 // firstKey reports whether b opens, after blanks, with a quoted name.

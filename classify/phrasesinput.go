@@ -26,6 +26,16 @@ var inputPhrases = []phrase{
 	// vendor takes, a gap; not an unknown name elsewhere (a part's "role").
 	{a: "unknown name", b: "response_schema", gap: 80, class: Unknown},
 	{a: "unknown name", b: "function_declarations", gap: 80, class: Unknown},
+	// The same subset said after the schema member's path ("* Generate
+	// ContentRequest.tools[0].function_declarations[14].parameters.
+	// properties[x].enum: only allowed for STRING type", "….format: only
+	// 'enum' and 'date-time' are supported for STRING type"): JSON Schema
+	// allows both and other vendors take the same tools, so the path the
+	// message opens with proves no bad input here (ofPath). Other words
+	// after such a path ("items: missing field", "enum[1]: cannot be
+	// empty") are bad input everywhere and stay so.
+	{a: "only allowed for string type", class: Unknown, ofPath: true},
+	{a: "are supported for string type", class: Unknown, ofPath: true},
 	// A part of the server the request needs and it has not loaded ("Vision
 	// add-on is not loaded, but images were provided", LM Studio inside a
 	// 200): a capability of this endpoint, not an outage.
