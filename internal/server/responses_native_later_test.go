@@ -10,6 +10,32 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
+// custom is a Codex request with a custom tool (free-form input under a
+// grammar), which only a responses: true target can serve.
+const custom = `{"model":"r","input":"fix it","tools":[{"type":"custom","name":"apply_patch","format":{"type":"grammar","syntax":"lark","definition":"start: /.+/"}}]}`
+
+// chatThenNative starts a gateway with a chat target (ct, provider c) and
+// a responses: true one (nt, provider n), and the routes given (YAML list
+// items under routes:).
+func chatThenNative(t *testing.T, routes string) (url string, nat, chat *upstreamtest.Server, recs *gatewaytest.Records) {
+	t.Helper()
+	answer := `{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-5","output":[{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"patched","annotations":[]}]}],"usage":{"input_tokens":3,"output_tokens":1,"total_tokens":4}}`
+	nat = upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Body: answer}))
+	chat = upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-4o", "from c")}))
+	t.Cleanup(nat.Close)
+	t.Cleanup(chat.Close)
+	recs = gatewaytest.NewRecords()
+	url, _ = gatewaytest.Start(t, gatewaytest.Config(t, `
+providers:
+  - {name: c, dialect: openai, base_url: "`+chat.URL+`", api_key: sk-c}
+  - {name: n, dialect: openai, base_url: "`+nat.URL+`", api_key: sk-n, responses: true}
+targets:
+  - {name: ct, model: gpt-4o, providers: [c]}
+  - {name: nt, model: gpt-5, providers: [n]}
+routes:`+routes), app.Options{Decisions: recs})
+	return url, nat, chat, recs
+}
+
 // An operator whose route puts a chat target before a responses: true one
 // relies on a request only the second can serve (Codex's custom tools, a
 // hosted tool) reaching it, as it would were the targets the other way
@@ -18,25 +44,10 @@ import (
 // translated up front for the first target and refused the request with a
 // 400, though the route could serve it.
 func TestResponsesNativeLaterServesWhatOnlyItCan(t *testing.T) {
-	answer := `{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-5","output":[{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"patched","annotations":[]}]}],"usage":{"input_tokens":3,"output_tokens":1,"total_tokens":4}}`
-	nat := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Body: answer}))
-	chat := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-4o", "from c")}))
-	t.Cleanup(nat.Close)
-	t.Cleanup(chat.Close)
-	recs := gatewaytest.NewRecords()
-	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, `
-providers:
-  - {name: c, dialect: openai, base_url: "`+chat.URL+`", api_key: sk-c}
-  - {name: n, dialect: openai, base_url: "`+nat.URL+`", api_key: sk-n, responses: true}
-targets:
-  - {name: ct, model: gpt-4o, providers: [c]}
-  - {name: nt, model: gpt-5, providers: [n]}
-routes:
+	url, nat, chat, recs := chatThenNative(t, `
   - {name: r, targets: [ct, nt]}
   - {name: only-chat, targets: [ct]}
-`), app.Options{Decisions: recs})
-
-	custom := `{"model":"r","input":"fix it","tools":[{"type":"custom","name":"apply_patch","format":{"type":"grammar","syntax":"lark","definition":"start: /.+/"}}]}`
+`)
 	resp, body := post(t, url, "/v1/responses", custom)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "patched") || nat.Calls() != 1 || chat.Calls() != 0 {
 		t.Fatalf("a custom tool on a route with a responses: true target second: %d %.300s (calls native %d, chat %d)", resp.StatusCode, body, nat.Calls(), chat.Calls())
@@ -75,23 +86,9 @@ routes:
 // serves the request as sent (docs/behaviour.md, "Budgets"). Before, the
 // pass over the chat target was the one attempt, and the client got a 400.
 func TestAnUnsentAttemptSpendsNoAttemptBudget(t *testing.T) {
-	answer := `{"id":"resp_1","object":"response","created_at":1,"status":"completed","model":"gpt-5","output":[{"type":"message","id":"msg_1","status":"completed","role":"assistant","content":[{"type":"output_text","text":"patched","annotations":[]}]}],"usage":{"input_tokens":3,"output_tokens":1,"total_tokens":4}}`
-	nat := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Body: answer}))
-	chat := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-4o", "from c")}))
-	t.Cleanup(nat.Close)
-	t.Cleanup(chat.Close)
-	recs := gatewaytest.NewRecords()
-	url, _ := gatewaytest.Start(t, gatewaytest.Config(t, `
-providers:
-  - {name: c, dialect: openai, base_url: "`+chat.URL+`", api_key: sk-c}
-  - {name: n, dialect: openai, base_url: "`+nat.URL+`", api_key: sk-n, responses: true}
-targets:
-  - {name: ct, model: gpt-4o, providers: [c]}
-  - {name: nt, model: gpt-5, providers: [n]}
-routes:
+	url, nat, chat, recs := chatThenNative(t, `
   - {name: r, targets: [ct, nt], max_attempts: 1}
-`), app.Options{Decisions: recs})
-	custom := `{"model":"r","input":"fix it","tools":[{"type":"custom","name":"apply_patch","format":{"type":"grammar","syntax":"lark","definition":"start: /.+/"}}]}`
+`)
 	resp, body := post(t, url, "/v1/responses", custom)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "patched") || nat.Calls() != 1 || chat.Calls() != 0 {
 		t.Fatalf("max_attempts 1, a custom tool, [chat, native]: %d %.300s (calls native %d, chat %d)", resp.StatusCode, body, nat.Calls(), chat.Calls())
