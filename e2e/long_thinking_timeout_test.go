@@ -82,28 +82,12 @@ targets:
 // stream it did begin (a monitor's) excuses one of their timeouts, not
 // all of them (as for whole answers, review 41h).
 func TestStreamsHungBeforeTheirFirstTokenStillCool(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"oai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
-			if bytes.Contains(r.Body, []byte(`"max_tokens":1`)) { // the monitor's ping
-				return upstreamtest.Step{Events: upstreamtest.ChatStream("o3", "pong")}
-			}
-			return upstreamtest.Step{EventDelay: 2 * time.Second, Events: upstreamtest.ChatStream("o3", "late")}
-		},
-		"alt": func(_ int, r upstreamtest.Request) upstreamtest.Step {
-			return upstreamtest.Step{Events: upstreamtest.ChatStream("o3", "Hello.")}
-		},
+	g := hungStreams(t, func(r upstreamtest.Request) upstreamtest.Step {
+		if bytes.Contains(r.Body, []byte(`"max_tokens":1`)) { // the monitor's ping
+			return upstreamtest.Step{Events: upstreamtest.ChatStream("o3", "pong")}
+		}
+		return upstreamtest.Step{EventDelay: 2 * time.Second, Events: upstreamtest.ChatStream("o3", "late")}
 	})
-	g := start(t, `
-health: {failure_threshold: 2, cooldown: 1m}
-providers:
-  - {name: oai, dialect: openai, base_url: "{oai}", api_key: sk-test-hung-0001, first_token_timeout: 400ms}
-  - {name: alt, dialect: openai, base_url: "{alt}", api_key: sk-test-hung-0002}
-targets:
-  - {name: t, model: o3, providers: [oai]}
-  - {name: u, model: o3, providers: [alt]}
-routes:
-  - {name: r, strategy: ordered, targets: [t, u]}
-`, fs)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)
@@ -122,28 +106,12 @@ routes:
 // streams, so only another stream's first content excuses a stream's
 // first-token timeout (review 43g).
 func TestWholeAnswersDoNotExcuseHungStreams(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"oai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
-			if r.Streamed() {
-				return upstreamtest.Step{EventDelay: 2 * time.Second, Events: upstreamtest.ChatStream("o3", "late")}
-			}
-			return upstreamtest.Step{Body: upstreamtest.ChatJSON("o3", "whole")}
-		},
-		"alt": func(_ int, r upstreamtest.Request) upstreamtest.Step {
-			return upstreamtest.Step{Events: upstreamtest.ChatStream("o3", "Hello.")}
-		},
+	g := hungStreams(t, func(r upstreamtest.Request) upstreamtest.Step {
+		if r.Streamed() {
+			return upstreamtest.Step{EventDelay: 2 * time.Second, Events: upstreamtest.ChatStream("o3", "late")}
+		}
+		return upstreamtest.Step{Body: upstreamtest.ChatJSON("o3", "whole")}
 	})
-	g := start(t, `
-health: {failure_threshold: 2, cooldown: 1m}
-providers:
-  - {name: oai, dialect: openai, base_url: "{oai}", api_key: sk-test-hung-0003, first_token_timeout: 400ms}
-  - {name: alt, dialect: openai, base_url: "{alt}", api_key: sk-test-hung-0004}
-targets:
-  - {name: t, model: o3, providers: [oai]}
-  - {name: u, model: o3, providers: [alt]}
-routes:
-  - {name: r, strategy: ordered, targets: [t, u]}
-`, fs)
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Add(1)
@@ -156,4 +124,28 @@ routes:
 	if e, _ := g.health(t).Endpoint("t", "oai"); e.State != "cooling" {
 		t.Fatalf("an endpoint whose two streams hung while it gave two whole answers: %s with %d failures; want cooling", e.State, e.Failures)
 	}
+}
+
+// hungStreams starts a gateway whose route r tries t (provider oai, which
+// answers as oai says, first_token_timeout 400ms) then u (provider alt,
+// which streams at once); two timeouts in a row cool an endpoint for a
+// minute.
+func hungStreams(t *testing.T, oai func(upstreamtest.Request) upstreamtest.Step) *gateway {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"oai": func(_ int, r upstreamtest.Request) upstreamtest.Step { return oai(r) },
+		"alt": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+			return upstreamtest.Step{Events: upstreamtest.ChatStream("o3", "Hello.")}
+		},
+	})
+	return start(t, `
+health: {failure_threshold: 2, cooldown: 1m}
+providers:
+  - {name: oai, dialect: openai, base_url: "{oai}", api_key: sk-test-hung-0001, first_token_timeout: 400ms}
+  - {name: alt, dialect: openai, base_url: "{alt}", api_key: sk-test-hung-0002}
+targets:
+  - {name: t, model: o3, providers: [oai]}
+  - {name: u, model: o3, providers: [alt]}
+routes:
+  - {name: r, strategy: ordered, targets: [t, u]}
+`, fs)
 }
