@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
 )
@@ -219,8 +220,9 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		// errors: messages.0.content.1.image: This model does not support
 		// image input") is still a gap, which the next target may not have;
 		// so is one that opens the message where the words say the gap is
-		// in what the path names (ofPath: Gemini's schema subset).
-		if ev := structureProof(f); ev != "" && !(capability && !vague && (ev == "openai:param" || ev == "message:field-path" && (ofPath || !fieldPathPrefix(f.texts[0])))) {
+		// in what the path names (ofPath: Gemini's schema subset), where
+		// every line says so (ofPathLines).
+		if ev := structureProof(f); ev != "" && !(capability && !vague && (ev == "openai:param" || ev == "message:field-path" && (ofPath && ofPathLines(f.texts[0]) || !fieldPathPrefix(f.texts[0])))) {
 			return Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 		}
 	}
@@ -228,6 +230,36 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		return Verdict{Failed: true, Class: Unknown, Evidence: mainPhrases.list[best].evidence}
 	}
 	return Verdict{Failed: true, Class: def, Evidence: defEv}
+}
+
+// ofPathLines reports whether every line of the message t that opens with
+// a field path holds an ofPath phrase: Gemini lists each member it refuses
+// on a line of its own, and one listed beside the schema subset for words
+// of its own ("* GenerateContentRequest.contents[1].parts: contents.parts
+// must not be empty") is bad input that no other target serves either
+// (review 43h). A line a relay adds ("Received Model Group=…") is no path.
+func ofPathLines(t []byte) bool {
+	for len(t) > 0 {
+		i, w := lineBreak(t)
+		if i < 0 {
+			i, w = len(t), 0
+		}
+		if line := bytes.TrimLeft(t[:i], " \t"); fieldPathPrefix(line) && !ofPathLine(line) {
+			return false
+		}
+		t = t[i+w:]
+	}
+	return true
+}
+
+// ofPathLine reports whether line holds one of the ofPath phrases.
+func ofPathLine(line []byte) bool {
+	for i := range inputPhrases {
+		if p := &inputPhrases[i]; p.ofPath && containsFold(line, p.a) {
+			return true
+		}
+	}
+	return false
 }
 
 // clientParam reports a param that may name the client's input: any but

@@ -263,12 +263,12 @@ func modelError(f *facts, body, req []byte, model string) (Verdict, bool) {
 		if !bytes.Contains(body, []byte(`\"`)) || len(paramValue(f.param)) > 0 {
 			return Verdict{}, false
 		}
-		inner, lead, _, buf := quotedAnswer(f)
+		inner, lead, raw, _, buf := quotedAnswer(f)
 		if inner == nil {
 			return Verdict{}, false
 		}
 		defer textBufs.Put(buf)
-		if len(req) > 0 && (echoed(req, inner[:min(len(inner), quotedProbe)]) || (len(bytes.TrimSpace(lead)) > 0 && echoed(req, bytes.TrimSpace(lead)))) {
+		if quotedEchoed(req, inner, lead, raw) {
 			return Verdict{}, false
 		}
 		var s scanner

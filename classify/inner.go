@@ -28,10 +28,11 @@ import (
 
 // quotedAnswer returns the first upstream answer quoted whole in one of
 // f's texts, decoded into a buffer from textBufs (to be handed back), the
-// lead before it as written, and the status the lead names (0 for none);
-// nil when no text is one. Only the first is returned: one classification
-// reads at most one quoted answer.
-func quotedAnswer(f *facts) (obj, lead []byte, st int, buf *[MaxBody]byte) {
+// lead before it as written, the object as the text holds it where a bytes
+// value's escapes were decoded from it (nil otherwise: quotedEchoed), and
+// the status the lead names (0 for none); nil when no text is one. Only the
+// first is returned: one classification reads at most one quoted answer.
+func quotedAnswer(f *facts) (obj, lead, raw []byte, st int, buf *[MaxBody]byte) {
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
 		k := bytes.IndexByte(t, '{')
@@ -51,11 +52,28 @@ func quotedAnswer(f *facts) (obj, lead []byte, st int, buf *[MaxBody]byte) {
 		// A JSON object's first member is a quoted name (Python's repr,
 		// {'error': …}, is not JSON); the rest is the scanner's to read.
 		if e := objectEnd(d); ok && e > 0 && firstKey(d[1:e]) {
-			return d[:e], t[:k], st, buf
+			if asBytes {
+				return d[:e], t[:k], t[k:], st, buf
+			}
+			return d[:e], t[:k], nil, st, buf
 		}
 		textBufs.Put(buf)
 	}
-	return nil, nil, 0, nil
+	return nil, nil, nil, 0, nil
+}
+
+// quotedEchoed reports whether a quoted answer is the client's own text:
+// its opening (decoded, or as written where a bytes value's escapes were
+// decoded: a client's "\'" is no longer in the request once read as "'")
+// or its lead is in the request.
+func quotedEchoed(req, inner, lead, raw []byte) bool {
+	if len(req) == 0 {
+		return false
+	}
+	lead = bytes.TrimSpace(lead)
+	return echoed(req, inner[:min(len(inner), quotedProbe)]) ||
+		len(raw) > 0 && echoed(req, raw[:min(len(raw), quotedProbe)]) ||
+		len(lead) > 0 && echoed(req, lead)
 }
 
 // quoteLead reports whether lead may come before a quoted answer: nothing,
@@ -193,7 +211,7 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	if !s.f.parsed || len(paramValue(s.f.param)) > 0 {
 		return Verdict{}, false
 	}
-	inner, lead, ist, buf := quotedAnswer(&s.f)
+	inner, lead, raw, ist, buf := quotedAnswer(&s.f)
 	if inner == nil {
 		return Verdict{}, false
 	}
@@ -208,7 +226,7 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	// The client's own text is no quoted answer: neither an object whose
 	// opening the request holds nor a lead it holds (two echo checks, made
 	// only for a verdict that would be used).
-	if len(req) > 0 && (echoed(req, inner[:min(len(inner), quotedProbe)]) || (len(bytes.TrimSpace(lead)) > 0 && echoed(req, bytes.TrimSpace(lead)))) {
+	if quotedEchoed(req, inner, lead, raw) {
 		return Verdict{}, false
 	}
 	// An account's answer about the relay's own key at its upstream is the
