@@ -39,7 +39,7 @@ func quotedAnswer(f *facts) (obj, lead, raw []byte, st int, buf *[MaxBody]byte) 
 		if k < 0 {
 			continue
 		}
-		lead, asBytes := bytesLead(t[min(wholeQuoted(t), k):k])
+		lead, asBytes := bytesLead(arrayOpen(t[min(wholeQuoted(t), k):k]))
 		st, ok := quoteLead(lead)
 		if !ok {
 			continue
@@ -92,7 +92,75 @@ func quoteLead(lead []byte) (st int, ok bool) {
 		}
 		return int(d[0]-'0')*100 + int(d[1]-'0')*10 + int(d[2]-'0'), true
 	}
-	return 0, relayPrefix(lead)
+	if !relayPrefix(lead) {
+		return 0, false
+	}
+	return namedStatus(lead), true
+}
+
+// sdkErrorStatus maps the OpenAI SDKs' exception names, which LiteLLM and
+// other SDK-based relays name an upstream's failure by, to the status
+// each stands for (the SDKs' documented mapping: 400 BadRequestError, 401
+// AuthenticationError, 403 PermissionDeniedError, 404 NotFoundError, 422
+// UnprocessableEntityError, 429 RateLimitError; LiteLLM's own
+// ContextWindowExceededError and ContentPolicyViolationError are 400s).
+var sdkErrorStatus = map[string]int{
+	"badrequesterror": 400, "authenticationerror": 401, "permissiondeniederror": 403,
+	"notfounderror": 404, "unprocessableentityerror": 422, "ratelimiterror": 429,
+	"contextwindowexceedederror": 400, "contentpolicyviolationerror": 400,
+}
+
+// namedStatus returns the status the last exception name of a relay's lead
+// stands for (sdkErrorStatus), 0 for none: the name just before the quoted
+// answer is the relay's name for it ("litellm.ServiceUnavailableError:
+// litellm.MidStreamFallbackError: litellm.BadRequestError:
+// Vertex_ai_betaException BadRequestError - b'{…}'": a 400, whatever
+// status the relay chose to send).
+func namedStatus(lead []byte) int {
+	lead = bytes.TrimRight(lead, " ")
+	lead = bytes.TrimRight(lead, ":-")
+	lead = bytes.TrimRight(lead, " ")
+	k := len(lead)
+	for k > 0 && (wordTab[lead[k-1]] == 1 || lead[k-1] == '_') {
+		k--
+	}
+	w := lead[k:]
+	if len(w) == 0 || len(w) > 32 {
+		return 0
+	}
+	var b [32]byte
+	for i, c := range w {
+		b[i] = lowerTab[c]
+	}
+	return sdkErrorStatus[string(b[:len(w)])]
+}
+
+// arrayOpen returns lead without the bracket (and the blanks after it)
+// that opens a JSON array before the quoted object: Gemini streams its
+// errors as an array of one answer ([{"error": …}]), which a relay quotes
+// as it came. Only the first object is read.
+func arrayOpen(lead []byte) []byte {
+	l := trimBlanks(lead)
+	if n := len(l); n > 0 && l[n-1] == '[' {
+		return l[:n-1]
+	}
+	return lead
+}
+
+// trimBlanks trims the blanks that end t, as written or escaped once or
+// twice in the JSON text it is (`\n`, `\\n`: a bytes value's newline).
+func trimBlanks(t []byte) []byte {
+	for {
+		n := len(t)
+		switch {
+		case n > 0 && (t[n-1] == ' ' || t[n-1] == '\n' || t[n-1] == '\r' || t[n-1] == '\t'):
+			t = t[:n-1]
+		case n > 1 && t[n-2] == '\\' && (t[n-1] == 'n' || t[n-1] == 'r' || t[n-1] == 't'):
+			t = bytes.TrimRight(t[:n-2], "\\")
+		default:
+			return t
+		}
+	}
 }
 
 // bytesLead reports a lead that ends in "b'" after a blank (or is it): the
@@ -216,11 +284,16 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 		return Verdict{}, false
 	}
 	defer textBufs.Put(buf)
+	// A 4xx the lead names under the relay's 5xx is the upstream's
+	// answer, which the relay's status hides: its status alone decides
+	// when its words say nothing more (relayed:N), as a 5xx relay's
+	// envelope would only say server_error.
+	named := ist >= 400 && ist < 500 && st >= 500
 	if ist < 400 || ist > 599 {
 		ist = st
 	}
 	v := envelope(ist, h, inner, req, model)
-	if !v.Failed || v.Evidence == statusEvidence[ist] {
+	if !v.Failed || v.Evidence == statusEvidence[ist] && !named {
 		return Verdict{}, false
 	}
 	// The client's own text is no quoted answer: neither an object whose
@@ -234,12 +307,18 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	if r, ok := relayKey(v.Class, &s.f); ok {
 		return r, true
 	}
+	if v.Evidence == statusEvidence[ist] {
+		v.Evidence = relayedEvidence[ist]
+	}
 	// A request field named in the quoted answer (a param, a leading
 	// path) is a relayed one, which the envelope's reading already weighs
 	// against a capability gap (decide.go): "image_url is only supported
 	// by certain models" relayed with its param, or "messages.0.content.1.
 	// image: This model does not support image input", stays a gap.
 	if v.Class == BadRequest && (v.Evidence == "openai:param" || v.Evidence == "message:field-path") {
+		if named {
+			st = ist // the relay's envelope read at the status it names
+		}
 		if o := envelope(st, h, body, req, model); o.Class == Unknown && o.Evidence != statusEvidence[st] {
 			return o, true
 		}

@@ -80,8 +80,8 @@ func litellmBytes(lead, upstream string, status int) string {
 // keeps a throttle rate_limited instead of cooling the account as quota,
 // and words Python escaped (\xNN for UTF-8) are read. A quote that is no
 // relay's (inside a sentence, the client's own text, a Python dict) is not
-// read, and a relay's 5xx that quotes an answer proving only its status's
-// default stays the relay's server_error (no broader rule).
+// read; a relay's 5xx quoting the answer of a 4xx its exception name
+// names is read at that 4xx (round 44, vocab44_test.go).
 func TestVocabularyRoundFortyThreeCLiteLLMBytesForm(t *testing.T) {
 	perMinute := corpusBody(t, "gemini-resource-exhausted-per-minute-tokens")
 	arrears := corpusBody(t, "zhipu-1113-account-in-arrears-recharge-429-cn")
@@ -113,7 +113,9 @@ func TestVocabularyRoundFortyThreeCLiteLLMBytesForm(t *testing.T) {
 		{name: "the client's own bytes-form text quoted back", status: 429, body: own, req: string(ownReq), want: RateLimited},
 		{name: "a Python dict in bytes form", status: 429,
 			body: litellmBytes(lead, `{'error': {'code': 429, 'message': 'You exceeded your current quota, please check your plan and billing details.', 'status': 'RESOURCE_EXHAUSTED', 'details': [{'@type': 'type.googleapis.com/google.rpc.QuotaFailure', 'violations': [{'quotaId': 'GenerateContentInputTokensPerModelPerMinute-FreeTier'}]}]}}`, 429), want: Quota},
-		{name: "hunt 43f #15: a 503 quoting a 400 that proves only its status", status: 503, body: hunt15, want: ServerError},
+		// Round 44: the quoted answer is read at the 400 its exception
+		// name stands for (namedStatus), not at the relay's 503.
+		{name: "hunt 43f #15: a 503 quoting a 400, read at the 400 its name says", status: 503, body: hunt15, want: BadRequest},
 	})
 }
 

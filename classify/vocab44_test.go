@@ -1,0 +1,79 @@
+package classify
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// sdkNames are the OpenAI SDKs' exception names LiteLLM names an
+// upstream's 4xx by (sdkErrorStatus), by status.
+var sdkNames = map[int]string{400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError",
+	404: "NotFoundError", 422: "UnprocessableEntityError", 429: "RateLimitError"}
+
+// TestVocabularyRoundFortyFourNamedStatus: hunt 43f #15. A user relies on
+// a relay's 5xx that quotes an upstream's 4xx under the SDK exception name
+// of that 4xx (LiteLLM's mid-stream fallback: "litellm.ServiceUnavailableError:
+// litellm.MidStreamFallbackError: litellm.BadRequestError: …Exception
+// BadRequestError - {…}", sent as a 503) being read as that 4xx: a client's
+// bad tool schema must not count as the relay's server_error (which cools
+// it for everyone). Every real 4xx JSON answer of the corpus whose status
+// has such a name gets, so quoted under a 503 or a 500, the verdict it gets
+// quoted under the relay's matching 4xx.
+func TestVocabularyRoundFortyFourNamedStatus(t *testing.T) {
+	wrap := func(lead, inner string, status int) string {
+		m, _ := json.Marshal(lead + inner)
+		return fmt.Sprintf(`{"error":{"message":%s,"type":null,"param":null,"code":"%d"}}`, m, status)
+	}
+	n := 0
+	for name, c := range loadCorpus(t) {
+		sdk, ok := sdkNames[c.Status]
+		if !ok || c.Stream || c.Miss != "" || len(c.Headers) > 0 || !json.Valid([]byte(c.Body)) || c.Provider == "openrouter" || c.Provider == "litellm" {
+			continue
+		}
+		// A JSON string is no answer quoted whole, and what follows "failed
+		// to parse" is cut before it is read (facts.go, quotedCut): the
+		// client may have written it.
+		if b := strings.TrimSpace(c.Body); b[0] != '{' && b[0] != '[' || strings.Contains(strings.ToLower(b), "failed to parse") {
+			continue
+		}
+		lead := "litellm." + sdk + ": UpstreamException " + sdk + " - "
+		r := c.response()
+		r.Body = []byte(wrap(lead, c.Body, c.Status))
+		want := Classify(r)
+		for _, st := range []int{500, 503} {
+			r.Status = st
+			r.Body = []byte(wrap("litellm.ServiceUnavailableError: litellm.MidStreamFallbackError: "+lead, c.Body, st))
+			if got := Classify(r); got.Class != want.Class || got.Failed != want.Failed {
+				t.Errorf("%s quoted as %s under a %d: %s (%s); under its own %d, %s (%s)", name, sdk, st, got.Class, got.Evidence, c.Status, want.Class, want.Evidence)
+			}
+		}
+		n++
+	}
+	if n < 400 {
+		t.Fatalf("only %d corpus answers quoted", n)
+	}
+}
+
+// TestVocabularyRoundFortyFourNamedStatusNearMisses: the name that counts
+// is the last one before the quoted answer, and only the SDKs' 4xx names;
+// the client's own text is no relay's.
+func TestVocabularyRoundFortyFourNamedStatusNearMisses(t *testing.T) {
+	invalid := corpusBody(t, "anthropic-400-tools-tool-names-must-be-unique")
+	m := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	lead := "litellm.ServiceUnavailableError: litellm.MidStreamFallbackError: litellm.BadRequestError: AnthropicException BadRequestError - "
+	req, _ := json.Marshal(map[string]any{"model": "m", "messages": []map[string]string{{"role": "user", "content": "Explain: " + lead + invalid}}})
+	runHostile(t, []hostileCase{
+		{name: "a 4xx name before the quoted answer", status: 503, want: BadRequest,
+			body: `{"error":{"message":` + m(lead+invalid) + `,"code":503}}`},
+		{name: "only a 5xx name before it", status: 503, want: ServerError,
+			body: `{"error":{"message":` + m("litellm.ServiceUnavailableError: AnthropicException ServiceUnavailableError - "+invalid) + `,"code":503}}`},
+		{name: "a 4xx name earlier, a 5xx name last", status: 503, want: ServerError,
+			body: `{"error":{"message":` + m("litellm.BadRequestError: litellm.ServiceUnavailableError: AnthropicException - "+invalid) + `,"code":503}}`},
+		{name: "a name that is no SDK's", status: 503, want: ServerError,
+			body: `{"error":{"message":` + m("litellm.ServiceUnavailableError: AnthropicException BadError - "+invalid) + `,"code":503}}`},
+		{name: "the client's own text quoted back", status: 503, want: ServerError, req: string(req),
+			body: `{"error":{"message":` + m(lead+invalid) + `,"code":503}}`},
+	})
+}
