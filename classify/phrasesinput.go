@@ -284,17 +284,18 @@ var inputPhrases = []phrase{
 	{a: "last message must be from", class: Unknown},  // LightRAG's Ollama-compatible API: "Last message must be from user role" (the query it answers)
 	{a: "first message must be from", class: Unknown}, // the template's first turn, as "should be from" above
 	{a: "empty string at index", class: BadRequest, badInput: true},
-	{a: "contains an empty part", class: BadRequest, badInput: true},     // Gemini: "EmbedContentRequest.content contains an empty Part."      // Cohere: "inputs contains an element that is the empty string at index 0"
-	{a: "invalid image file", class: BadRequest, badInput: true},         // CLOVA Studio: "Invalid image file"
-	{a: "returned invalid tool call arguments", class: Unknown},          // the model's own call (Ollama), before the client's
-	{a: "invalid tool call arguments", class: Unknown},                   // Ollama's /v1 re-parses the history's arguments as an object, stricter than OpenAI (review27f)
-	{a: "logprobs to be set to true", class: BadRequest, badInput: true}, // llama.cpp: "top_logprobs requires logprobs to be set to true"
-	{a: "invalid image url", class: BadRequest, badInput: true},          // CLOVA Studio: "Invalid image url"
-	{a: "cached content model does not match", class: Unknown},           // Gemini: "Cached content model does not match the model in the request." (a route's targets may serve other models: the walk's doing too)
-	{a: "invalid cachedcontent name", class: BadRequest, badInput: true}, // Gemini: "Invalid CachedContent name: 1234567890."
-	{a: "document does not have a", class: BadRequest, badInput: true},   // Cohere: "document does not have a 'snippet' or a 'text' field …"
-	{a: "duplicate tool", class: BadRequest, badInput: true},             // Cohere: "cannot have duplicate tool ids"
-	{a: "not found in properties", class: BadRequest, badInput: true},    // Cohere: "required field name not found in properties" (the client's JSON Schema)
+	{a: "contains an empty part", class: BadRequest, badInput: true},             // Gemini: "EmbedContentRequest.content contains an empty Part."      // Cohere: "inputs contains an element that is the empty string at index 0"
+	{a: "invalid image file", class: BadRequest, badInput: true},                 // CLOVA Studio: "Invalid image file"
+	{a: "returned invalid tool call arguments", class: Unknown},                  // the model's own call (Ollama), before the client's
+	{a: "invalid tool call arguments", class: Unknown},                           // Ollama's /v1 re-parses the history's arguments as an object, stricter than OpenAI (review27f)
+	{a: "logprobs to be set to true", class: BadRequest, badInput: true},         // llama.cpp: "top_logprobs requires logprobs to be set to true"
+	{a: "invalid image url", class: BadRequest, badInput: true},                  // CLOVA Studio: "Invalid image url"
+	{a: "image does not match the specified", class: BadRequest, badInput: true}, // Bedrock Converse: "The provided image does not match the specified image format." (the client's label for its bytes)
+	{a: "cached content model does not match", class: Unknown},                   // Gemini: "Cached content model does not match the model in the request." (a route's targets may serve other models: the walk's doing too)
+	{a: "invalid cachedcontent name", class: BadRequest, badInput: true},         // Gemini: "Invalid CachedContent name: 1234567890."
+	{a: "document does not have a", class: BadRequest, badInput: true},           // Cohere: "document does not have a 'snippet' or a 'text' field …"
+	{a: "duplicate tool", class: BadRequest, badInput: true},                     // Cohere: "cannot have duplicate tool ids"
+	{a: "not found in properties", class: BadRequest, badInput: true},            // Cohere: "required field name not found in properties" (the client's JSON Schema)
 	// Members of the request at odds with each other (OpenAI: "The
 	// 'metadata' parameter is only allowed when 'store' is enabled"; vLLM:
 	// "Stream options can only be defined when `stream=True`", "The tool
