@@ -214,6 +214,14 @@ var inputPhrases = []phrase{
 	{a: "invalid type", class: BadRequest, badInput: true},
 	{a: "invalid schema", class: BadRequest, badInput: true},
 	{a: "schema", class: BadRequest, badInput: true},
+	// A content block of the Messages API an Anthropic-compatible server
+	// does not take, in a deserializer's words (DeepSeek's /anthropic:
+	// "messages[66].content: unknown variant `image`, expected one of
+	// `text`, `tool_use`, `tool_result`, `thinking`"): a gap Anthropic
+	// fills, as the OpenAI parts below are; before "tool_use", which the
+	// list of variants it expected names.
+	{a: "unknown variant `image`", class: Unknown},
+	{a: "unknown variant `document`", class: Unknown},
 	{a: "tool_calls", class: BadRequest, badInput: true},
 	{a: "tool_call_id", class: BadRequest, badInput: true},
 	{a: "tool_use", class: BadRequest, badInput: true},
