@@ -222,6 +222,12 @@ var inputPhrases = []phrase{
 	// list of variants it expected names.
 	{a: "unknown variant `image`", class: Unknown},
 	{a: "unknown variant `document`", class: Unknown},
+	{a: "unknown variant `search_result`", class: Unknown},
+	{a: "unknown variant `thinking`", class: Unknown},
+	{a: "unknown variant `redacted_thinking`", class: Unknown},
+	{a: "unknown variant `tool_use`", class: Unknown},
+	{a: "unknown variant `tool_result`", class: Unknown},
+	{a: "unknown variant `server_tool_use`", class: Unknown},
 	{a: "tool_calls", class: BadRequest, badInput: true},
 	{a: "tool_call_id", class: BadRequest, badInput: true},
 	{a: "tool_use", class: BadRequest, badInput: true},

@@ -77,3 +77,31 @@ func TestVocabularyRoundFortyFourNamedStatusNearMisses(t *testing.T) {
 			body: `{"error":{"message":` + m(lead+invalid) + `,"code":503}}`},
 	})
 }
+
+// TestVocabularyRoundFortyFourUnknownBlock: hunt 44b. A user of an
+// Anthropic-compatible endpoint that lacks one of the Messages API's
+// content blocks relies on the walk moving on to a target that has it
+// (unknown), though serde's list of the variants it expected names
+// blocks the bad-input phrases know; a role it does not know, or a value
+// of a member, stays the client's.
+func TestVocabularyRoundFortyFourUnknownBlock(t *testing.T) {
+	serde := func(detail string) string {
+		return `{"error":{"message":"Failed to deserialize the JSON body into the target type: ` + detail + ` at line 1 column 971","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`
+	}
+	runHostile(t, []hostileCase{
+		{name: "image block", status: 400, want: Unknown,
+			body: serde("messages[66].content: unknown variant `image`, expected one of `text`, `tool_use`, `tool_result`, `thinking`")},
+		{name: "document block", status: 400, want: Unknown,
+			body: serde("messages[3].content: unknown variant `document`, expected one of `text`, `image`, `tool_use`, `tool_result`")},
+		{name: "redacted thinking block", status: 400, want: Unknown,
+			body: serde("messages[5].content: unknown variant `redacted_thinking`, expected one of `text`, `tool_use`, `tool_result`, `thinking`")},
+		{name: "tool result block on a server without tools", status: 400, want: Unknown,
+			body: serde("messages[2].content: unknown variant `tool_result`, expected `text` or `image`")},
+		{name: "a role", status: 400, want: BadRequest,
+			body: serde("messages[0].role: unknown variant `developer`, expected one of `system`, `user`, `assistant`, `tool`")},
+		{name: "a member's value", status: 400, want: BadRequest,
+			body: serde("reasoning_effort: unknown variant `none`, expected one of `high`, `low`, `medium`")},
+		{name: "a longer variant name", status: 400, want: BadRequest,
+			body: serde("messages[1].content: unknown variant `images`, expected one of `text`, `tool_use`")},
+	})
+}
