@@ -210,6 +210,20 @@ var inputPhrases = []phrase{
 	{a: "unknown name", class: BadRequest, badInput: true},
 	{a: "extra inputs are not permitted", class: BadRequest, badInput: true},
 	{a: "additional properties", class: BadRequest, badInput: true},
+	// A content part type of the Chat Completions API an OpenAI-compatible
+	// server does not take, in OpenAI's validator words (portal.qwen.ai:
+	// "Invalid value: file. Supported values are: 'text','image_url',
+	// 'video_url' and 'video'."): a gap another target fills, as the
+	// deserializer's "unknown variant `file`" is. OpenAI's own refusal of a
+	// part where its API never takes it carries the code invalid_value
+	// beside its path, which still decides (a bad-input code outranks a
+	// gap).
+	{a: "invalid value: file.", class: Unknown},
+	{a: "invalid value: 'file'.", class: Unknown},
+	{a: "invalid value: input_audio.", class: Unknown},
+	{a: "invalid value: 'input_audio'.", class: Unknown},
+	{a: "invalid value: image_url.", class: Unknown},
+	{a: "invalid value: 'image_url'.", class: Unknown},
 	{a: "invalid value", class: BadRequest, badInput: true},
 	{a: "invalid type", class: BadRequest, badInput: true},
 	{a: "invalid schema", class: BadRequest, badInput: true},

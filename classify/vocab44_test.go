@@ -105,3 +105,24 @@ func TestVocabularyRoundFortyFourUnknownBlock(t *testing.T) {
 			body: serde("messages[1].content: unknown variant `images`, expected one of `text`, `tool_use`")},
 	})
 }
+
+// TestVocabularyRoundFortyFourPartTypeInvalidValue: hunt 43g #0. A user of
+// an OpenAI-compatible endpoint that lacks one of Chat Completions' content
+// part types relies on the walk moving on (unknown) when the server says
+// so in OpenAI's validator words without OpenAI's code; with the code
+// invalid_value beside a path (OpenAI's own answer) the client's request
+// is at fault and the walk stops.
+func TestVocabularyRoundFortyFourPartTypeInvalidValue(t *testing.T) {
+	runHostile(t, []hostileCase{
+		{name: "unquoted, no code", status: 400, want: Unknown,
+			body: `{"error":{"message":"Invalid value: file. Supported values are: 'text','image_url','video_url' and 'video'."}}`},
+		{name: "quoted, no code", status: 400, want: Unknown,
+			body: `{"error":{"message":"Invalid value: 'input_audio'. Supported values are: 'text' and 'image_url'.","type":"invalid_request_error"}}`},
+		{name: "OpenAI's code beside the path", status: 400, want: BadRequest,
+			body: `{"error":{"message":"Invalid value: 'file'. Supported values are: 'text', 'refusal', 'image_url', and 'input_audio'.","type":"invalid_request_error","param":"messages[0].content[1]","code":"invalid_value"}}`},
+		{name: "another member's value", status: 400, want: BadRequest,
+			body: `{"error":{"message":"Invalid value: 'other'. Supported values are: 'search', 'open_page', and 'find_in_page'.","type":"invalid_request_error"}}`},
+		{name: "a longer word", status: 400, want: BadRequest,
+			body: `{"error":{"message":"Invalid value: files. Supported values are: 'text'."}}`},
+	})
+}
