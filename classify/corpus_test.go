@@ -48,7 +48,8 @@ func init() {
 		fastchat triton mlxlm textgenwebui gpt4all envoyaigw cfaigateway helicone antigravity aimlapi rayserve apisix tensorzero
 		gigachat sensenova huaweicloud mixedbread yandex lemonade baseten gpustack ccr fcc snowflake crusoe kserve omniroute
 		opengateway agentrouter fastdeploy tokenwork ungate geminibalance droidproxy clauderelayservice
-		cliproxyapi aiclient2api dario qwen kiro autoclaw antigravityproxy oci`) {
+		cliproxyapi aiclient2api dario qwen kiro autoclaw antigravityproxy oci
+		ionos kluster friendli nebius reka ai21`) {
 		corpusProviders[p] = true
 	}
 }
