@@ -228,12 +228,26 @@ var inputPhrases = []phrase{
 	{a: "invalid type", class: BadRequest, badInput: true},
 	{a: "invalid schema", class: BadRequest, badInput: true},
 	{a: "schema", class: BadRequest, badInput: true},
-	// A content block of the Messages API an Anthropic-compatible server
-	// does not take, in a deserializer's words (DeepSeek's /anthropic:
-	// "messages[66].content: unknown variant `image`, expected one of
-	// `text`, `tool_use`, `tool_result`, `thinking`"): a gap Anthropic
-	// fills, as the OpenAI parts below are; before "tool_use", which the
-	// list of variants it expected names.
+	// A content part or block this server does not take, in a
+	// deserializer's words: a Chat Completions part (DeepSeek:
+	// "messages[25]: unknown variant `image_url`, expected `text`", a model
+	// without image or audio input that a vision model fills, as "does not
+	// support image input" is) or a Messages block an Anthropic-compatible
+	// server lacks (DeepSeek's /anthropic: "messages[66].content: unknown
+	// variant `image`, expected one of `text`, `tool_use`, …"); and a
+	// tool's or part's type one vendor's API does not have (xAI:
+	// "tools[55].type: unknown variant `x_search`, expected `function` or
+	// `live_search`": types beside `function` and `text` are each vendor's
+	// own). A gap another target fills. All before the bad-input words the
+	// list of variants it expected may hold ("tool_use", "expected one
+	// of"). Not a role's variant (`developer`), which names the request's
+	// value as wrong.
+	{a: "type: unknown variant", class: Unknown},
+	{a: "unknown variant `image_url`", class: Unknown},
+	{a: "unknown variant `input_audio`", class: Unknown},
+	{a: "unknown variant `input_image`", class: Unknown},
+	{a: "unknown variant `video_url`", class: Unknown},
+	{a: "unknown variant `file`", class: Unknown},
 	{a: "unknown variant `image`", class: Unknown},
 	{a: "unknown variant `document`", class: Unknown},
 	{a: "unknown variant `search_result`", class: Unknown},
@@ -369,22 +383,8 @@ var inputPhrases = []phrase{
 	{a: "format of the value at", class: BadRequest, badInput: true}, // Bedrock: "The format of the value at toolConfig.tools.0.toolSpec.inputSchema.json is invalid."
 	{a: "expected last role", class: Unknown},                        // Mistral: "Expected last role User or Tool (or Assistant with prefix True) … but got assistant": an assistant prefill others take
 	{a: "expected one of", class: BadRequest, badInput: true},
-	// A content part this model does not take, in a deserializer's words
-	// (DeepSeek: "messages[25]: unknown variant `image_url`, expected
-	// `text`"): a model without image or audio input, a gap a vision
-	// model fills — as "does not support image input" is. Not a role's
-	// variant (`developer`), which names the request's value as wrong.
-	{a: "unknown variant `image_url`", class: Unknown},
-	// A tool's or a part's type one vendor's API does not have (xAI:
-	// "tools[55].type: unknown variant `x_search`, expected `function` or
-	// `live_search`"): types beside `function` and `text` are each vendor's
-	// own, so another target may serve it; an unknown role stays bad input.
-	{a: "type: unknown variant", class: Unknown},
-	{a: "unknown variant `input_audio`", class: Unknown},
-	{a: "unknown variant `input_image`", class: Unknown},
-	{a: "unknown variant `video_url`", class: Unknown},
-	{a: "unknown variant `file`", class: Unknown},
-	// llama.cpp's words for the same ("Failed to parse messages: Unsupported
+	// llama.cpp's words for a content part it does not take (the deserializer's
+	// "unknown variant" above; "Failed to parse messages: Unsupported
 	// content part type: \"image_url\"", a 500): a text-only model.
 	{a: "unsupported content part type", class: Unknown},
 	// A feature DeepSeek has switched off, inside its deserializer's wording

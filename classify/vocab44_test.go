@@ -97,6 +97,8 @@ func TestVocabularyRoundFortyFourUnknownBlock(t *testing.T) {
 			body: serde("messages[5].content: unknown variant `redacted_thinking`, expected one of `text`, `tool_use`, `tool_result`, `thinking`")},
 		{name: "tool result block on a server without tools", status: 400, want: Unknown,
 			body: serde("messages[2].content: unknown variant `tool_result`, expected `text` or `image`")},
+		{name: "an OpenAI part, the list saying 'expected one of'", status: 400, want: Unknown,
+			body: serde("messages[1].content[0]: unknown variant `image_url`, expected one of `text`, `input_text`")},
 		{name: "a role", status: 400, want: BadRequest,
 			body: serde("messages[0].role: unknown variant `developer`, expected one of `system`, `user`, `assistant`, `tool`")},
 		{name: "a member's value", status: 400, want: BadRequest,
