@@ -65,20 +65,32 @@ func afterSlash(t []byte, i int) bool {
 const maxURLBack = 512
 
 // inURL reports whether t[i] lies inside a URL: a run of bytes with no
-// blank, quote, bracket, comma or backslash (a JSON escape such as \n ends
-// it) that starts with http:// or https://. A link's
-// path ("https://console.groq.com/settings/billing/plans") is an address
-// to visit, not a statement about the account or the request.
+// blank, quote, bracket, comma or backslash that starts with http:// or
+// https://. A link's path ("https://console.groq.com/settings/billing/plans")
+// is an address to visit, not a statement about the account or the
+// request. JSON's escapes are read as what they stand for: `\/` (PHP's
+// json_encode writes every slash so) is a slash inside the link, and a
+// link right after an escaped break (`\n`, `\r`, `\t`) starts after it.
 func inURL(t []byte, i int) bool {
 	s := i
-	for s > 0 && i-s < maxURLBack && !urlBound(t[s-1]) {
+	for s > 0 && i-s < maxURLBack {
+		if c := t[s-1]; c == '\\' && t[s] == '/' {
+			s--
+			continue
+		} else if urlBound(c) {
+			break
+		}
 		s--
 	}
-	if _, ok := prefixAt(t, s, "https://"); ok {
-		return true
+	if s > 0 && t[s-1] == '\\' && (t[s] == 'n' || t[s] == 'r' || t[s] == 't') {
+		s++
 	}
-	_, ok := prefixAt(t, s, "http://")
-	return ok
+	for _, scheme := range [...]string{"https://", "http://", `https:\/\/`, `http:\/\/`} {
+		if _, ok := prefixAt(t, s, scheme); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // urlBound reports whether c ends a URL in text.
