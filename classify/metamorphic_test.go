@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -215,6 +216,18 @@ func metaVariants(mc metaCase) []variant {
 	for _, d := range relayDecorations {
 		add("decoration", d.name, st, openaiEnvelope(d.pre+m+d.post), false)
 	}
+	// Escapes: the same JSON as other encoders write it — PHP's json_encode
+	// escapes every slash, Python's json.dumps every character beyond
+	// ASCII, Go's encoding/json <, > and & — is the same answer (left out
+	// where escaping pushes it past the 4 KiB the classifier reads).
+	for _, e := range [...]struct {
+		name string
+		f    func(string) string
+	}{{"slashes", func(s string) string { return strings.ReplaceAll(s, "/", `\/`) }}, {"ascii", asciiJSON}, {"html", htmlJSON}} {
+		if env := openaiEnvelope(m); e.f(env) != env && len(e.f(env)) <= MaxBody {
+			add("escape", e.name, st, e.f(env), false)
+		}
+	}
 	// Typeset text: an apostrophe inside a word written as ’ (U+2019).
 	if t := apostrophe.ReplaceAllString(m, "$1\u2019$2"); t != m {
 		add("typeset", "apostrophe", st, openaiEnvelope(t), false)
@@ -265,6 +278,31 @@ func metaVariants(mc metaCase) []variant {
 		}
 	}
 	return vs
+}
+
+// asciiJSON is JSON text s with every character beyond ASCII written as
+// a \u escape (a pair of them beyond the BMP), as Python's json.dumps
+// writes it by default.
+func asciiJSON(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// htmlJSON is JSON text s with <, > and & written as \u escapes, as Go's
+// encoding/json writes them by default (outside strings JSON has none).
+func htmlJSON(s string) string {
+	return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`).Replace(s)
 }
 
 // idToken is an identifier as answers print them (request ids, trace ids,

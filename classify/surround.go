@@ -68,29 +68,22 @@ const maxURLBack = 512
 // blank, quote, bracket, comma or backslash that starts with http:// or
 // https://. A link's path ("https://console.groq.com/settings/billing/plans")
 // is an address to visit, not a statement about the account or the
-// request. JSON's escapes are read as what they stand for: `\/` (PHP's
-// json_encode writes every slash so) is a slash inside the link, and a
-// link right after an escaped break (`\n`, `\r`, `\t`) starts after it.
+// request. A link right after a JSON escape of a line break or a tab
+// (`\n`, `\r`, `\t`) starts after it; escaped slashes (`https:\/\/…`)
+// are decoded before the scan (unescapeText).
 func inURL(t []byte, i int) bool {
 	s := i
-	for s > 0 && i-s < maxURLBack {
-		if c := t[s-1]; c == '\\' && t[s] == '/' {
-			s--
-			continue
-		} else if urlBound(c) {
-			break
-		}
+	for s > 0 && i-s < maxURLBack && !urlBound(t[s-1]) {
 		s--
 	}
 	if s > 0 && t[s-1] == '\\' && (t[s] == 'n' || t[s] == 'r' || t[s] == 't') {
 		s++
 	}
-	for _, scheme := range [...]string{"https://", "http://", `https:\/\/`, `http:\/\/`} {
-		if _, ok := prefixAt(t, s, scheme); ok {
-			return true
-		}
+	if _, ok := prefixAt(t, s, "https://"); ok {
+		return true
 	}
-	return false
+	_, ok := prefixAt(t, s, "http://")
+	return ok
 }
 
 // urlBound reports whether c ends a URL in text.

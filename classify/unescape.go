@@ -53,7 +53,7 @@ func (l freeList[T]) Put(b *T) {
 // buffer to hand back to textBufs once the copy is no longer read (nil when
 // body held nothing to decode).
 func decoded(body []byte) ([]byte, *[MaxBody]byte) {
-	if bytes.Index(body, []byte(`\u`)) < 0 || len(body) > MaxBody {
+	if firstEscape(body) < 0 || len(body) > MaxBody {
 		return body, nil
 	}
 	buf := textBufs.Get()
@@ -67,10 +67,12 @@ func decoded(body []byte) ([]byte, *[MaxBody]byte) {
 
 // unescapeText appends to dst body with each JSON escape \uXXXX (a surrogate
 // pair joined) that stands for a printable character decoded to UTF-8, and
-// returns it; body itself when it holds none. An escaped backslash's "u"
-// (`\\u4f59`) is text, not an escape. The result is never longer than body.
+// each escaped slash `\/` (PHP's json_encode writes every slash so: a link
+// "https:\/\/…", a path "v1\/chat\/completions") as a slash, and returns it;
+// body itself when it holds none. An escaped backslash's "u" (`\\u4f59`) is
+// text, not an escape. The result is never longer than body.
 func unescapeText(dst, body []byte) []byte {
-	i := bytes.Index(body, []byte(`\u`))
+	i := firstEscape(body)
 	if i < 0 {
 		return body
 	}
@@ -87,6 +89,13 @@ func unescapeText(dst, body []byte) []byte {
 			break
 		}
 		i += j
+		if i+1 < len(body) && body[i+1] == '/' {
+			out = append(out, body[copied:i]...)
+			out = append(out, '/')
+			i += 2
+			copied = i
+			continue
+		}
 		if i+1 < len(body) && body[i+1] == 'u' {
 			if r, w, ok := escapedRune(body, i, `\`); ok && textRune(r) {
 				out = append(out, body[copied:i]...)
@@ -102,6 +111,15 @@ func unescapeText(dst, body []byte) []byte {
 		return body
 	}
 	return append(out, body[copied:]...)
+}
+
+// firstEscape is the index of the first `\u` or `\/` in body, -1 for none.
+func firstEscape(body []byte) int {
+	u, s := bytes.Index(body, []byte(`\u`)), bytes.Index(body, []byte(`\/`))
+	if u < 0 || s >= 0 && s < u {
+		return s
+	}
+	return u
 }
 
 // textRune reports whether r may stand in a JSON string unescaped without

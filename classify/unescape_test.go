@@ -102,6 +102,9 @@ func TestUnescapeText(t *testing.T) {
 		{`x\\\\u4f59`, `x\\\\u4f59`},                                        // two escaped backslashes
 		{`\u4f5`, `\u4f5`},                                                  // cut short
 		{`\u4f5g`, `\u4f5g`},                                                // not hex
+		{`https:\/\/x.ai\/billing`, `https://x.ai/billing`},                 // PHP's escaped slashes
+		{`a\\/b`, `a\\/b`},                                                  // an escaped backslash, then a slash
+		{`\/\u4f59`, `/余`},
 		{`ab\`, `ab\`},
 		{`no escapes at all`, `no escapes at all`},
 	} {
@@ -119,6 +122,7 @@ func FuzzUnescapeText(f *testing.F) {
 	f.Add([]byte(`{"error":{"message":"\u4f59\u989d\u4e0d\u8db3","code":"1113"}}`))
 	f.Add([]byte(`["\ud83d\ude00","\\u4f59","\u0022\u005c\u000a","\udc00\ud800"]`))
 	f.Add([]byte(`{"a\u00e9":"\\\u00e9\\\\u00e9"}`))
+	f.Add([]byte(`{"url":"https:\/\/x.ai\/billing","p":"\\\/"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got := unescapeText(nil, b)
 		if len(got) > len(b) {
