@@ -260,7 +260,7 @@ func modelError(f *facts, body, req []byte, model string) (Verdict, bool) {
 		// A relay's quoted answer, read as relayedAnswer reads one: not
 		// where the envelope names a request field, nor where the client's
 		// request holds the object or its lead.
-		if !bytes.Contains(body, []byte(`\"`)) || len(paramValue(f.param)) > 0 {
+		if !mayQuote(body) || len(paramValue(f.param)) > 0 {
 			return Verdict{}, false
 		}
 		inner, lead, raw, _, buf := quotedAnswer(f)

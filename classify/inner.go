@@ -49,8 +49,21 @@ func quotedAnswer(f *facts) (obj, lead, raw []byte, st int, buf *[MaxBody]byte) 
 		if ok && asBytes {
 			d = bytesUnquote(d)
 		}
-		// A JSON object's first member is a quoted name (Python's repr,
-		// {'error': …}, is not JSON); the rest is the scanner's to read.
+		// A Python dict's repr ({'error': …}) is read as the JSON it was
+		// decoded from (repr.go); the object as written is kept for the
+		// echo check, as a bytes value's is.
+		if ok && !asBytes && len(d) > 1 && d[1] == '\'' {
+			jbuf := textBufs.Get()
+			j, _, isRepr := reprJSON(jbuf[:0], d)
+			textBufs.Put(buf)
+			if isRepr {
+				return j, t[:k], t[k:], st, jbuf
+			}
+			textBufs.Put(jbuf)
+			continue
+		}
+		// A JSON object's first member is a quoted name; the rest is the
+		// scanner's to read.
 		if e := objectEnd(d); ok && e > 0 && firstKey(d[1:e]) {
 			if asBytes {
 				return d[:e], t[:k], t[k:], st, buf
@@ -60,6 +73,12 @@ func quotedAnswer(f *facts) (obj, lead, raw []byte, st int, buf *[MaxBody]byte) 
 		textBufs.Put(buf)
 	}
 	return nil, nil, nil, 0, nil
+}
+
+// mayQuote reports whether body may hold a quoted answer: an escaped quote
+// (JSON quoted in a string) or a Python dict's opening ({'error': …}).
+func mayQuote(body []byte) bool {
+	return bytes.Contains(body, []byte(`\"`)) || bytes.Contains(body, []byte(`{'`))
 }
 
 // quotedEchoed reports whether a quoted answer is the client's own text:
@@ -268,7 +287,7 @@ func unescapeString(dst, raw []byte) ([]byte, bool) {
 // names; ok is false when the body quotes none, or when the quoted answer
 // yields only its status's default.
 func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdict, bool) {
-	if !bytes.Contains(body, []byte(`\"`)) { // no quoted JSON at all: the common case
+	if !mayQuote(body) { // the common case
 		return Verdict{}, false
 	}
 	var s scanner

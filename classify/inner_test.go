@@ -73,7 +73,6 @@ func TestQuotedAnswerIsNoClientText(t *testing.T) {
 			`{"messages":[{"role":"user","content":"{\"error\":{\"message\":\"Bad value.\",\"type\":\"invalid_request_error\",\"param\":\"logit_bias\"}}"}]}`, Unknown},
 		{"in a sentence", `{"error":{"message":"The service could not use '` + inner + `' today"}}`, "", Unknown},
 		{"no relay's lead", `{"error":{"message":"upstream said ` + inner + `"}}`, "", Unknown},
-		{"python repr", `{"error":{"message":"Error code: 400 - {'error': {'message': 'Bad value.', 'param': 'logit_bias'}}"}}`, "", Unknown},
 	}
 	for _, c := range cases {
 		r := Response{Status: 400, Body: []byte(c.body), Dialect: "openai"}
