@@ -92,7 +92,34 @@ func quotedEchoed(req, inner, lead, raw []byte) bool {
 	lead = bytes.TrimSpace(lead)
 	return echoed(req, inner[:min(len(inner), quotedProbe)]) ||
 		len(raw) > 0 && echoed(req, raw[:min(len(raw), quotedProbe)]) ||
-		len(lead) > 0 && echoed(req, lead)
+		len(lead) > 0 && echoed(req, lead) ||
+		squeezedEchoed(req, inner[:min(len(inner), quotedProbe)])
+}
+
+// squeezedEchoed reports whether the opening of a quoted object occurs in
+// the request when both are read without blanks, quotes and backslashes,
+// ASCII case folded: an upstream that parsed the client's JSON (a tool's
+// schema, metadata) and printed it again — compact or spaced, as JSON or
+// as a Python repr — quotes the client as surely as one that copies its
+// bytes. It allocates a squeezed copy of the request; it runs only for a
+// quoted answer whose verdict would be used.
+func squeezedEchoed(req, probe []byte) bool {
+	var nb [quotedProbe]byte
+	needle := squeeze(nb[:0], probe)
+	return len(needle) > 0 && bytes.Contains(squeeze(make([]byte, 0, len(req)), req), needle)
+}
+
+// squeeze appends b to dst without blanks, quotes and backslashes, ASCII
+// letters in lower case.
+func squeeze(dst, b []byte) []byte {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r', '"', '\'', '\\':
+		default:
+			dst = append(dst, lowerTab[c])
+		}
+	}
+	return dst
 }
 
 // quoteLead reports whether lead may come before a quoted answer: nothing,
