@@ -218,12 +218,13 @@ func metaVariants(mc metaCase) []variant {
 	}
 	// Escapes: the same JSON as other encoders write it — PHP's json_encode
 	// escapes every slash, Python's json.dumps every character beyond
-	// ASCII, Go's encoding/json <, > and & — is the same answer (left out
-	// where escaping pushes it past the 4 KiB the classifier reads).
+	// ASCII, Go's encoding/json <, > and &, Java's Gson those and = and ' —
+	// is the same answer (left out where escaping pushes it past the 4 KiB
+	// the classifier reads).
 	for _, e := range [...]struct {
 		name string
 		f    func(string) string
-	}{{"slashes", func(s string) string { return strings.ReplaceAll(s, "/", `\/`) }}, {"ascii", asciiJSON}, {"html", htmlJSON}} {
+	}{{"slashes", func(s string) string { return strings.ReplaceAll(s, "/", `\/`) }}, {"ascii", asciiJSON}, {"html", htmlJSON}, {"gson", gsonJSON}} {
 		if env := openaiEnvelope(m); e.f(env) != env && len(e.f(env)) <= MaxBody {
 			add("escape", e.name, st, e.f(env), false)
 		}
@@ -303,6 +304,12 @@ func asciiJSON(s string) string {
 // encoding/json writes them by default (outside strings JSON has none).
 func htmlJSON(s string) string {
 	return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`).Replace(s)
+}
+
+// gsonJSON is JSON text s as Java's Gson writes it by default: <, >, &, =
+// and ' as \u escapes.
+func gsonJSON(s string) string {
+	return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "=", `\u003d`, "'", `\u0027`).Replace(s)
 }
 
 // idToken is an identifier as answers print them (request ids, trace ids,
