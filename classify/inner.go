@@ -101,21 +101,57 @@ func quotedEchoed(req, inner, lead, raw []byte) bool {
 // ASCII case folded: an upstream that parsed the client's JSON (a tool's
 // schema, metadata) and printed it again — compact or spaced, as JSON or
 // as a Python repr — quotes the client as surely as one that copies its
-// bytes. It allocates a squeezed copy of the request; it runs only for a
-// quoted answer whose verdict would be used.
+// bytes. One pass over the request (Knuth–Morris–Pratt over its squeezed
+// bytes), nothing allocated.
 func squeezedEchoed(req, probe []byte) bool {
 	var nb [quotedProbe]byte
 	needle := squeeze(nb[:0], probe)
-	return len(needle) > 0 && bytes.Contains(squeeze(make([]byte, 0, len(req)), req), needle)
+	if len(needle) == 0 {
+		return false
+	}
+	var fail [quotedProbe]int
+	for i, k := 1, 0; i < len(needle); i++ {
+		for k > 0 && needle[i] != needle[k] {
+			k = fail[k-1]
+		}
+		if needle[i] == needle[k] {
+			k++
+		}
+		fail[i] = k
+	}
+	k := 0
+	for _, c := range req {
+		if squeezed(c) {
+			continue
+		}
+		c = lowerTab[c]
+		for k > 0 && c != needle[k] {
+			k = fail[k-1]
+		}
+		if c == needle[k] {
+			if k++; k == len(needle) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
-// squeeze appends b to dst without blanks, quotes and backslashes, ASCII
-// letters in lower case.
+// squeezed reports whether squeezedEchoed leaves c out: a blank, a quote
+// or a backslash.
+func squeezed(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '\\':
+		return true
+	}
+	return false
+}
+
+// squeeze appends b to dst without what squeezed leaves out, ASCII letters
+// in lower case.
 func squeeze(dst, b []byte) []byte {
 	for _, c := range b {
-		switch c {
-		case ' ', '\t', '\n', '\r', '"', '\'', '\\':
-		default:
+		if !squeezed(c) {
 			dst = append(dst, lowerTab[c])
 		}
 	}

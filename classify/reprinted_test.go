@@ -1,6 +1,9 @@
 package classify
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // An upstream that parsed the client's JSON (a tool's schema, metadata) and
 // printed it again, spaced or compact, as JSON or as a Python repr, after
@@ -41,4 +44,19 @@ func TestReprintedClientJSONIsNoQuotedAnswer(t *testing.T) {
 	if v := Classify(Response{Status: 500, Body: []byte(printed["repr, sdk lead"]), Request: []byte(req), Model: "m"}); v.Class != Quota {
 		t.Errorf("the relay's own answer: %s (%s), want quota", v.Class, v.Evidence)
 	}
+}
+
+// FuzzSqueezedEchoed: the one-pass search finds what squeezing both and
+// searching finds.
+func FuzzSqueezedEchoed(f *testing.F) {
+	f.Add([]byte(`{"a": {"b": "aab"}}`), []byte(`{'a':{'b':'aab'}}`))
+	f.Add([]byte(`aaab aaab aaaab`), []byte(`aaaab`))
+	f.Fuzz(func(t *testing.T, req, probe []byte) {
+		probe = probe[:min(len(probe), quotedProbe)]
+		n := squeeze(nil, probe)
+		want := len(n) > 0 && bytes.Contains(squeeze(nil, req), n)
+		if got := squeezedEchoed(req, probe); got != want {
+			t.Fatalf("squeezedEchoed(%q, %q) = %t, want %t", req, probe, got, want)
+		}
+	})
 }
