@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -68,6 +69,9 @@ type Classifier struct {
 	Rules []Rule
 }
 
+// byteOrderMark is the UTF-8 byte order mark.
+var byteOrderMark = []byte("\xef\xbb\xbf")
+
 // Classify classifies r with the built-in rules alone.
 func Classify(r Response) Verdict {
 	return (*Classifier)(nil).Classify(r)
@@ -80,6 +84,10 @@ func (c *Classifier) Classify(r Response) Verdict {
 	if len(body) > MaxBody {
 		body = body[:MaxBody]
 	}
+	// A UTF-8 byte order mark before the answer (.NET's and some Java
+	// servers' writers add one) is no part of it: as text, it hid a JSON
+	// body's whole structure.
+	body = bytes.TrimPrefix(body, byteOrderMark)
 	if r.Status >= 200 && r.Status < 300 && (c == nil || !c.readsText()) {
 		return c.classifyText(&r, body) // as it came: no rule reads its text
 	}

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -23,6 +24,7 @@ func message(body []byte, answer bool) string {
 	if len(body) > MaxBody {
 		body = body[:MaxBody]
 	}
+	body = bytes.TrimPrefix(body, byteOrderMark)
 	var s scanner
 	if answer {
 		s.readAnswer(body)

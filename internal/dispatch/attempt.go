@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,9 @@ import (
 
 // maxAnswer bounds a non-stream upstream answer held in memory.
 const maxAnswer = 64 << 20
+
+// byteOrderMark is the UTF-8 byte order mark.
+var byteOrderMark = []byte("\xef\xbb\xbf")
 
 // outcome is what one attempt came to.
 type outcome struct {
@@ -339,6 +343,10 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	}
 	wd.arm(PhaseBody, e.prov.cfg.Timeout)
 	body, err := readAtMost(resp.Body, limit+1, resp.ContentLength)
+	// A UTF-8 byte order mark before the answer (.NET's and some Java
+	// servers' writers add one) is no part of it: the adapters, the
+	// classifier and the client read the JSON after it.
+	body = bytes.TrimPrefix(body, byteOrderMark)
 	cut := err != nil && w.errorAnswerCut(resp.StatusCode, wd.expired())
 	if err != nil && !cut {
 		w.transportFailure(o, err, wd.expired())

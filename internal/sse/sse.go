@@ -50,7 +50,13 @@ type Reader struct {
 	// skipLF: the last line ended in \r, so a \n right after it ends
 	// nothing more.
 	skipLF bool
+	// begun: the stream's first bytes were looked at for a byte order mark.
+	begun bool
 }
+
+// bom is the UTF-8 byte order mark the event-stream format ignores at the
+// start of a stream (.NET's and some Java servers' writers add one).
+const bom = "\xef\xbb\xbf"
 
 // keepBuffer is the largest line or data buffer a Reader keeps between
 // events; a larger one (an image streamed whole) is given back.
@@ -136,6 +142,12 @@ func (r *Reader) readLine() ([]byte, error) {
 		r.line = nil // one large line does not stay held for the stream's life
 	}
 	r.line = r.line[:0]
+	if !r.begun {
+		r.begun = true
+		if b, err := r.br.Peek(len(bom)); err == nil && string(b) == bom {
+			r.br.Discard(len(bom))
+		}
+	}
 	for {
 		if r.skipLF {
 			if b, err := r.br.Peek(1); err == nil && b[0] == '\n' {
