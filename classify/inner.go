@@ -45,7 +45,12 @@ func quotedAnswer(f *facts) (obj, lead, raw []byte, st int, buf *[MaxBody]byte) 
 			continue
 		}
 		buf := textBufs.Get()
-		d, ok := unescapeString(buf[:0], t[k:])
+		// A JSON string's text is decoded; a plain-text body's is the
+		// object as written ("Error code: 429 - {…}" as a server's str(e)).
+		d, ok := append(buf[:0], t[k:]...), true
+		if !f.plain {
+			d, ok = unescapeString(buf[:0], t[k:])
+		}
 		if ok && asBytes {
 			d = bytesUnquote(d)
 		}
@@ -76,9 +81,14 @@ func quotedAnswer(f *facts) (obj, lead, raw []byte, st int, buf *[MaxBody]byte) 
 }
 
 // mayQuote reports whether body may hold a quoted answer: an escaped quote
-// (JSON quoted in a string) or a Python dict's opening ({'error': …}).
+// (JSON quoted in a string), a Python dict's opening ({'error': …}), or an
+// object inside a body in plain text.
 func mayQuote(body []byte) bool {
-	return bytes.Contains(body, []byte(`\"`)) || bytes.Contains(body, []byte(`{'`))
+	if bytes.Contains(body, []byte(`\"`)) || bytes.Contains(body, []byte(`{'`)) {
+		return true
+	}
+	t := trimLeft(body)
+	return len(t) > 0 && t[0] != '{' && t[0] != '[' && t[0] != '<' && bytes.IndexByte(t, '{') > 0
 }
 
 // quotedEchoed reports whether a quoted answer is the client's own text:
@@ -354,7 +364,7 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 		return Verdict{}, false
 	}
 	var s scanner
-	s.readBody(body)
+	s.readAnswer(body)
 	// An envelope that names a request field (a param) is the upstream's
 	// own field error about the client's input, not a relay's: what it
 	// quotes is what the client sent.

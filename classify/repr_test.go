@@ -171,6 +171,37 @@ func TestCorpusReadsReprAnswers(t *testing.T) {
 	}
 }
 
+// TestCorpusReadsQuotedAnswersInPlainText: a server that answers its
+// exception's text as a plain-text body (a Python server's str(e): "Error
+// code: 429 - {…}") quotes its upstream's answer as JSON or as a repr;
+// every JSON error answer of the corpus quoted so gets the verdict it gets
+// as written. Before, 101 of 2,048 changed: a plain text's object was read
+// for words only.
+func TestCorpusReadsQuotedAnswersInPlainText(t *testing.T) {
+	n := 0
+	for name, c := range loadCorpus(t) {
+		if c.Stream || c.Status < 400 || c.Miss != "" || len(c.Headers) > 0 || !strings.HasPrefix(c.Body, "{") ||
+			!json.Valid([]byte(c.Body)) || c.Provider == "openrouter" || c.Provider == "litellm" {
+			continue
+		}
+		want := Classify(c.response())
+		rep, _ := pyRepr([]byte(c.Body))
+		var compact bytes.Buffer
+		json.Compact(&compact, []byte(c.Body))
+		for form, q := range map[string]string{"JSON": compact.String(), "repr": rep} {
+			r := c.response()
+			r.Body = []byte("Error code: " + strconv.Itoa(c.Status) + " - " + q)
+			n++
+			if got := Classify(r); got.Class != want.Class && !relayedGap(want, got) {
+				t.Errorf("%s as %s in plain text: %s (%s); as written, %s (%s)", name, form, got.Class, got.Evidence, want.Class, want.Evidence)
+			}
+		}
+	}
+	if n < 1800 {
+		t.Fatalf("only %d answers quoted", n)
+	}
+}
+
 // TestReprIsNoClientText: a repr is read under the same conditions as a
 // quoted JSON answer: not where the client's request holds it, not inside
 // a sentence, and not when it is no dict Python prints.
@@ -188,6 +219,9 @@ func TestReprIsNoClientText(t *testing.T) {
 		{"not closed", lead + `{'error': {'message': 'Bad value.', 'param': 'logit_bias'"}}`, "", Unknown},
 		{"not a literal", lead + `{'error': {'message': 'Bad value.', 'param': logit_bias}}"}}`, "", Unknown},
 		{"too deep", lead + strings.Repeat(`{'a': `, 40) + `'x'` + strings.Repeat(`}`, 40) + `"}}`, "", Unknown},
+		{"plain text", `Error code: 400 - ` + inner, "", BadRequest},
+		{"plain text, the client's own", `Error code: 400 - ` + inner, `{"messages":[{"role":"user","content":"` + inner + `"}]}`, Unknown},
+		{"plain text, in a sentence", `The service could not use ` + inner + ` today`, "", Unknown},
 	}
 	for _, c := range cases {
 		r := Response{Status: 400, Body: []byte(c.body), Dialect: "openai"}
