@@ -259,7 +259,11 @@ func (s *phraseSet) find(t []byte, from, lo, limit int) hit {
 			continue
 		}
 		if i+2 < n {
-			k := key3(lowerTab[c], normTab[t[i+1]], normTab[t[i+2]])
+			c3 := normTab[t[i+2]]
+			if c3 == '\\' && i+3 < n && (t[i+3] == 'n' || t[i+3] == 't' || t[i+3] == 'r') {
+				c3 = ' ' // an escaped blank after a two-letter word ("no\nlonger")
+			}
+			k := key3(lowerTab[c], normTab[t[i+1]], c3)
 			if s.used[k/64]&(1<<(k%64)) == 0 {
 				goto next
 			}
