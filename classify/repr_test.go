@@ -138,6 +138,13 @@ func TestReprJSONReadsWhatPythonPrints(t *testing.T) {
 	}
 }
 
+// quotable reports whether a relay may quote c whole: a JSON object that
+// is an error answer, with no headers and not itself a relay's.
+func quotable(c corpusCase) bool {
+	return !c.Stream && c.Status >= 400 && c.Miss == "" && len(c.Headers) == 0 && strings.HasPrefix(c.Body, "{") &&
+		json.Valid([]byte(c.Body)) && c.Provider != "openrouter" && c.Provider != "litellm"
+}
+
 // TestCorpusReadsReprAnswers: every JSON error answer of the corpus, as a
 // Python relay prints it ("litellm.BadRequestError: OpenAIException - Error
 // code: 400 - {'error': {…}}"), gets the verdict it gets as written (but
@@ -147,8 +154,7 @@ func TestReprJSONReadsWhatPythonPrints(t *testing.T) {
 func TestCorpusReadsReprAnswers(t *testing.T) {
 	n := 0
 	for name, c := range loadCorpus(t) {
-		if c.Stream || c.Status < 400 || c.Miss != "" || len(c.Headers) > 0 || !strings.HasPrefix(c.Body, "{") ||
-			!json.Valid([]byte(c.Body)) || c.Provider == "openrouter" || c.Provider == "litellm" {
+		if !quotable(c) {
 			continue
 		}
 		rep, ok := pyRepr([]byte(c.Body))
@@ -180,8 +186,7 @@ func TestCorpusReadsReprAnswers(t *testing.T) {
 func TestCorpusReadsQuotedAnswersInPlainText(t *testing.T) {
 	n := 0
 	for name, c := range loadCorpus(t) {
-		if c.Stream || c.Status < 400 || c.Miss != "" || len(c.Headers) > 0 || !strings.HasPrefix(c.Body, "{") ||
-			!json.Valid([]byte(c.Body)) || c.Provider == "openrouter" || c.Provider == "litellm" {
+		if !quotable(c) {
 			continue
 		}
 		want := Classify(c.response())
