@@ -199,6 +199,12 @@ func metaVariants(mc metaCase) []variant {
 	if !twoXX {
 		add("envelope", "rfc7807", st, fmt.Sprintf(`{"type":"about:blank","title":%s,"status":%d,"detail":%s}`, jsonText(http.StatusText(st)), st, jsonText(m)), false)
 		add("envelope", "errors[]", st, `{"errors":[{"message":`+jsonText(m)+`}]}`, false)
+		// JSON:API's error object (jsonapi.org, "Error Objects": the
+		// explanation in detail) and Apigee's fault (Google Cloud's API
+		// gateway in front of an enterprise's endpoints: the explanation
+		// in faultstring, the policy's code in detail.errorcode).
+		add("envelope", "json:api", st, fmt.Sprintf(`{"errors":[{"status":"%d","detail":%s}]}`, st, jsonText(m)), false)
+		add("envelope", "apigee fault", st, `{"fault":{"faultstring":`+jsonText(m)+`,"detail":{"errorcode":"steps.javascript.ScriptError"}}}`, false)
 		// A message that is itself a JSON document (a relay's quoted answer)
 		// is a JSON body when sent alone, not plain text: left out.
 		if !json.Valid([]byte(m)) {

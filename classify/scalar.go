@@ -100,14 +100,20 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				}
 			}
 			return
-		case "errors": // Cloudflare: {"success":false,"errors":[{"code":7003,"message":"…"}]}
-			if str && eq(last, "message") {
+		case "errors": // Cloudflare: {"success":false,"errors":[{"code":7003,"message":"…"}]}; JSON:API's error objects: {"errors":[{"status":"429","title":"…","detail":"…"}]}, the explanation in detail
+			if str && (eq(last, "message") || eq(last, "detail")) {
 				f.addText(v)
 			}
 			// watsonx: {"errors":[{"code":"token_quota_reached","message":"…"}],"status_code":403};
 			// a string code, the first one, read as a top-level code (Cloudflare's are numbers).
 			if str && eq(last, "code") && len(f.topCode) == 0 {
 				f.topCode = v
+			}
+			return
+		case "fault": // Apigee's (Google Cloud's API gateway in front of an enterprise's endpoints): {"fault":{"faultstring":"…","detail":{"errorcode":"policies.ratelimit.QuotaViolation"}}}
+			if str && eq(last, "faultstring") {
+				f.hasError = true
+				f.addText(v)
 			}
 			return
 		case "extensions": // IBM's: {"status_code":400,"error":"Bad Request","message":"Invalid argument or out of range","extensions":{"code":"INVALID_INPUT","reason":"…"}}, the detail in its reason
