@@ -243,6 +243,9 @@ func metaVariants(mc metaCase) []variant {
 	if strings.Contains(m, ". ") {
 		add("typeset", "line breaks", st, openaiEnvelope(strings.ReplaceAll(m, ". ", ".\n")), false)
 	}
+	// Blanks: a message whose every blank is two ("Quota limit  exceeded",
+	// as some gateways write) says the same.
+	add("typeset", "two blanks", st, openaiEnvelope(strings.ReplaceAll(m, " ", "  ")), false)
 	// Case: words mean the same in lower case or with only their first
 	// letter capitalised; not a message opening with a status and a
 	// capital (statusLead), nor one opening with a field path, whose

@@ -49,20 +49,44 @@ func (l freeList[T]) Put(b *T) {
 	}
 }
 
-// decoded returns body with its escaped text decoded (unescapeText) and the
-// buffer to hand back to textBufs once the copy is no longer read (nil when
-// body held nothing to decode).
+// decoded returns body with its escaped text decoded (unescapeText) and
+// each run of spaces folded to one (foldSpaces), and the buffer to hand
+// back to textBufs once the copy is no longer read (nil when body held
+// nothing to decode or fold).
 func decoded(body []byte) ([]byte, *[MaxBody]byte) {
-	if firstEscape(body) < 0 || len(body) > MaxBody {
+	esc, runs := firstEscape(body) >= 0, bytes.Contains(body, []byte("  "))
+	if !esc && !runs || len(body) > MaxBody {
 		return body, nil
 	}
 	buf := textBufs.Get()
-	d := unescapeText(buf[:0], body)
+	d := body
+	if esc {
+		d = unescapeText(buf[:0], body)
+	}
+	if runs {
+		d = foldSpaces(buf[:0], d) // in place where d is buf's already
+	}
 	if len(d) == len(body) {
 		textBufs.Put(buf)
 		return body, nil
 	}
 	return d, buf
+}
+
+// foldSpaces appends b to dst with each run of spaces written as one: a
+// message that says "Quota limit  exceeded" or "retry after  60 seconds"
+// says what it says with one blank, and the readers of counts and waits
+// expect one. Between JSON's tokens a blank means nothing; inside a string
+// the copy is only read, never sent on. dst may be b[:0].
+func foldSpaces(dst, b []byte) []byte {
+	prev := byte(0)
+	for _, c := range b {
+		if c != ' ' || prev != ' ' {
+			dst = append(dst, c)
+		}
+		prev = c
+	}
+	return dst
 }
 
 // unescapeText appends to dst body with each JSON escape \uXXXX (a surrogate
