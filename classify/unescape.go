@@ -54,7 +54,9 @@ func (l freeList[T]) Put(b *T) {
 // back to textBufs once the copy is no longer read (nil when body held
 // nothing to decode or fold).
 func decoded(body []byte) ([]byte, *[MaxBody]byte) {
-	esc, runs := firstEscape(body) >= 0, bytes.Contains(body, []byte("  "))
+	// A markup page is searched for phrases only, as written: its
+	// indentation is folded for nothing.
+	esc, runs := firstEscape(body) >= 0, !markup(body) && bytes.Contains(body, []byte("  "))
 	if !esc && !runs || len(body) > MaxBody {
 		return body, nil
 	}
@@ -73,20 +75,29 @@ func decoded(body []byte) ([]byte, *[MaxBody]byte) {
 	return d, buf
 }
 
+// markup reports whether body is a markup page (it opens with '<').
+func markup(body []byte) bool {
+	t := trimLeft(body)
+	return len(t) > 0 && t[0] == '<'
+}
+
 // foldSpaces appends b to dst with each run of spaces written as one: a
 // message that says "Quota limit  exceeded" or "retry after  60 seconds"
 // says what it says with one blank, and the readers of counts and waits
 // expect one. Between JSON's tokens a blank means nothing; inside a string
 // the copy is only read, never sent on. dst may be b[:0].
 func foldSpaces(dst, b []byte) []byte {
-	prev := byte(0)
-	for _, c := range b {
-		if c != ' ' || prev != ' ' {
-			dst = append(dst, c)
+	for {
+		i := bytes.Index(b, []byte("  "))
+		if i < 0 {
+			return append(dst, b...) // a copy moves forward only: in place is safe
 		}
-		prev = c
+		dst = append(dst, b[:i+1]...)
+		b = b[i+1:]
+		for len(b) > 0 && b[0] == ' ' {
+			b = b[1:]
+		}
 	}
-	return dst
 }
 
 // unescapeText appends to dst body with each JSON escape \uXXXX (a surrogate
