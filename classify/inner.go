@@ -106,68 +106,6 @@ func quotedEchoed(req, inner, lead, raw []byte) bool {
 		squeezedEchoed(req, inner[:min(len(inner), quotedProbe)])
 }
 
-// squeezedEchoed reports whether the opening of a quoted object occurs in
-// the request when both are read without blanks, quotes and backslashes,
-// ASCII case folded: an upstream that parsed the client's JSON (a tool's
-// schema, metadata) and printed it again — compact or spaced, as JSON or
-// as a Python repr — quotes the client as surely as one that copies its
-// bytes. One pass over the request (Knuth–Morris–Pratt over its squeezed
-// bytes), nothing allocated.
-func squeezedEchoed(req, probe []byte) bool {
-	var nb [quotedProbe]byte
-	needle := squeeze(nb[:0], probe)
-	if len(needle) == 0 {
-		return false
-	}
-	var fail [quotedProbe]int
-	for i, k := 1, 0; i < len(needle); i++ {
-		for k > 0 && needle[i] != needle[k] {
-			k = fail[k-1]
-		}
-		if needle[i] == needle[k] {
-			k++
-		}
-		fail[i] = k
-	}
-	k := 0
-	for _, c := range req {
-		if squeezed(c) {
-			continue
-		}
-		c = lowerTab[c]
-		for k > 0 && c != needle[k] {
-			k = fail[k-1]
-		}
-		if c == needle[k] {
-			if k++; k == len(needle) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// squeezed reports whether squeezedEchoed leaves c out: a blank, a quote
-// or a backslash.
-func squeezed(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '"', '\'', '\\':
-		return true
-	}
-	return false
-}
-
-// squeeze appends b to dst without what squeezed leaves out, ASCII letters
-// in lower case.
-func squeeze(dst, b []byte) []byte {
-	for _, c := range b {
-		if !squeezed(c) {
-			dst = append(dst, lowerTab[c])
-		}
-	}
-	return dst
-}
-
 // quoteLead reports whether lead may come before a quoted answer: nothing,
 // blanks, an exception's name and its separator, or "Error code: N - " after
 // one; st is the N a lead names (0 for none).
@@ -389,9 +327,11 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 		return Verdict{}, false
 	}
 	// The client's own text is no quoted answer: neither an object whose
-	// opening the request holds nor a lead it holds (two echo checks, made
-	// only for a verdict that would be used).
-	if quotedEchoed(req, inner, lead, raw) {
+	// opening the request holds, nor a lead it holds, nor one whose
+	// deciding code is a member of the request's own JSON, printed back
+	// in another order (echo checks made only for a verdict that would be
+	// used: reprint.go).
+	if quotedEchoed(req, inner, lead, raw) || memberEchoed(req, v.Evidence) {
 		return Verdict{}, false
 	}
 	// An account's answer about the relay's own key at its upstream is the
