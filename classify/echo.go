@@ -55,66 +55,65 @@ func (n *normText) next() int {
 			return -1
 		}
 		c := n.b[n.i]
-		if c >= utf8.RuneSelf {
+		var r rune
+		switch {
+		case c >= utf8.RuneSelf:
 			// A byte that is not UTF-8 reads as U+FFFD, as an upstream
 			// that decodes the client's text and quotes it back writes
 			// it (both sides alike).
-			r, w := utf8.DecodeRune(n.b[n.i:])
+			var w int
+			r, w = utf8.DecodeRune(n.b[n.i:])
 			n.i += w
-			n.blank = false
-			if r == '\u2018' || r == '\u2019' {
-				return '\'' // as phrases read it (typoQuote)
-			}
-			n.np = utf8.EncodeRune(n.pend[:], r)
-			n.pi = 1
-			return int(n.pend[0])
-		}
-		if n.pct && (c == '%' || c == '+') {
-			if c == '+' {
-				c = ' '
-			} else if n.i+2 < len(n.b) {
-				if h := hexByte(n.b[n.i+1], n.b[n.i+2]); h > 0 && h < utf8.RuneSelf {
-					n.i += 2
-					c = byte(h)
-				}
-			}
-		}
-		if c != '\\' {
+		case n.pct && c == '+':
 			n.i++
-			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\b' || c == '\f' {
-				if n.blank {
-					continue
-				}
-				n.blank = true
-				return ' '
+			r = ' '
+		case n.pct && c == '%':
+			var w int
+			if r, w = pctRune(n.b, n.i); w == 0 {
+				r, w = '%', 1
 			}
-			n.blank = false
-			return int(lowerTab[c])
-		}
-		r, w := unescapeAt(n.b, n.i)
-		if n.deep && r == '\\' && w == 2 {
-			r, w = unescapeDeepAt(n.b, n.i)
-		}
-		n.i += w
-		switch {
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\b' || r == '\f':
-			if n.blank {
-				continue
+			n.i += w
+		case c == '\\':
+			var w int
+			r, w = unescapeAt(n.b, n.i)
+			if n.deep && r == '\\' && w == 2 {
+				r, w = unescapeDeepAt(n.b, n.i)
 			}
-			n.blank = true
-			return ' '
-		case r < utf8.RuneSelf:
-			n.blank = false
-			return int(lowerTab[byte(r)])
+			n.i += w
+		default:
+			n.i++
+			r = rune(c)
 		}
-		n.blank = false
-		if r == '\u2018' || r == '\u2019' {
-			return '\'' // as phrases read it (typoQuote)
+		if b, ok := n.emit(r); ok {
+			return b
 		}
-		n.np = utf8.EncodeRune(n.pend[:], r)
-		n.pi = 1
-		return int(n.pend[0])
 	}
+}
+
+// emit returns the first byte r reads as (its rest pending), ok false
+// where it reads as nothing: a blank after a blank, or a character a
+// server drops (foldRune).
+func (n *normText) emit(r rune) (int, bool) {
+	if r >= utf8.RuneSelf {
+		if r = foldRune(r); r < 0 {
+			return 0, false
+		}
+	}
+	switch {
+	case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\b' || r == '\f':
+		if n.blank {
+			return 0, false
+		}
+		n.blank = true
+		return ' ', true
+	case r < utf8.RuneSelf:
+		n.blank = false
+		return int(lowerTab[byte(r)]), true
+	}
+	n.blank = false
+	n.np = utf8.EncodeRune(n.pend[:], r)
+	n.pi = 1
+	return int(n.pend[0]), true
 }
 
 // skip advances, while nothing is pending, past raw bytes that can neither
@@ -129,7 +128,7 @@ func (n *normText) skip(c byte) {
 	}
 	i := n.i
 	for i < len(n.b) {
-		if b := n.b[i]; b == c || b == up || b == '\\' || n.pct && b == '%' {
+		if b := n.b[i]; b == c || b == up || b == '\\' || n.pct && b == '%' || foldLead(b) {
 			break
 		}
 		i++
@@ -313,17 +312,24 @@ const (
 	minLinePiece  = 4
 )
 
-// echoedLines reports whether raw spans a line break and every piece of it
-// between line breaks occurs in req. Detour's translations join a message's
-// text parts, or a request's system messages, with "\n" or "\n\n" (the
-// Anthropic and Gemini adapters, the Messages and Responses doors), and an
-// upstream that quotes the joined text back then holds a phrase the client
-// sent only in pieces, in two of its strings ("Your credit balance" and "is
-// too low to access …"): it is the client's text all the same.
+// echoedLines reports whether raw spans a line break or a cut and every
+// piece of it between them occurs in req. Detour's translations join a
+// message's text parts, or a request's system messages, with "\n" or
+// "\n\n" (the Anthropic and Gemini adapters, the Messages and Responses
+// doors), and an upstream that quotes the joined text back then holds a
+// phrase the client sent only in pieces, in two of its strings ("Your
+// credit balance" and "is too low to access …"): it is the client's text
+// all the same. So is a phrase a server's cut of a long value assembled:
+// pydantic quotes a value of more than 50 characters as its head and tail
+// around "..." (input_value='…daily...limit…'), which may join words the
+// client wrote apart.
 func echoedLines(req, raw []byte) bool {
 	n := 0
 	for len(raw) > 0 {
 		i, w := lineBreak(raw)
+		if j, v := cutMark(raw); j >= 0 && (i < 0 || j < i) {
+			i, w = j, v
+		}
 		if i < 0 {
 			if n == 0 {
 				return false // no line break: the whole text was looked for
@@ -343,6 +349,28 @@ func echoedLines(req, raw []byte) bool {
 		raw = raw[i+w:]
 	}
 	return n > 1
+}
+
+// cutMark returns the index and width of the first mark of a cut in b —
+// "..." or an ellipsis, raw or escaped (\u2026) — or -1.
+func cutMark(b []byte) (int, int) {
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '.' && i+2 < len(b) && b[i+1] == '.' && b[i+2] == '.':
+			w := 3
+			for i+w < len(b) && b[i+w] == '.' {
+				w++
+			}
+			return i, w
+		case b[i] == 0xE2 && i+2 < len(b) && b[i+1] == 0x80 && b[i+2] == 0xA6:
+			return i, 3
+		case b[i] == '\\' && i+5 < len(b) && b[i+1] == 'u' && hasFold(b[i+2:i+6], "2026"):
+			return i, 6
+		case b[i] == '\\' && i+1 < len(b):
+			i++
+		}
+	}
+	return -1, 0
 }
 
 // lineBreak returns the index and width of the first line break in b — a

@@ -72,7 +72,8 @@ func FuzzEchoed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, req, text string) {
 		// No backslash and no line break in the text: echoedLines, which
 		// reads pieces between line breaks, is tested on its own.
-		text = strings.NewReplacer(`\`, "", "\n", "", "\r", "").Replace(text)
+		// Nor a cut ("...", an ellipsis), read the same way.
+		text = strings.NewReplacer(`\`, "", "\n", "", "\r", "", "...", "", "\u2026", "").Replace(text)
 		enc, _ := json.Marshal(req)
 		var dec string
 		if err := json.Unmarshal(enc, &dec); err != nil {
@@ -80,16 +81,19 @@ func FuzzEchoed(f *testing.F) {
 		}
 		fold := func(s string) string {
 			// A byte that is not UTF-8 reads as U+FFFD (as json.Marshal
-			// writes the request's); a typographic single quote as an
-			// apostrophe.
+			// writes the request's); a non-ASCII character as foldRune
+			// maps it (a typographic single quote an apostrophe, a
+			// Unicode blank a blank, …: TestEchoedThroughServerMappings).
 			var v strings.Builder
 			for len(s) > 0 {
 				r, w := utf8.DecodeRuneInString(s)
-				if r == '\u2018' || r == '\u2019' {
-					r = '\''
+				s = s[w:]
+				if r >= utf8.RuneSelf {
+					if r = foldRune(r); r == dropRune {
+						continue
+					}
 				}
 				v.WriteRune(r)
-				s = s[w:]
 			}
 			s = v.String()
 			var b strings.Builder
@@ -132,9 +136,23 @@ func urlDecoded(s string) string {
 		case c == '+':
 			b.WriteByte(' ')
 		case c == '%' && i+2 < len(s):
-			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil && v < utf8.RuneSelf {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil && v > 0 && v < utf8.RuneSelf {
 				b.WriteByte(byte(v))
 				i += 2
+				continue
+			}
+			// The UTF-8 sequence of one rune, each byte a "%XX".
+			var seq []byte
+			for j := i; len(seq) < utf8.UTFMax && j+2 < len(s) && s[j] == '%'; j += 3 {
+				v, err := strconv.ParseUint(s[j+1:j+3], 16, 8)
+				if err != nil || v < utf8.RuneSelf {
+					break
+				}
+				seq = append(seq, byte(v))
+			}
+			if r, w := utf8.DecodeRune(seq); r != utf8.RuneError && w > 1 {
+				b.Write(seq[:w])
+				i += 3*w - 1
 				continue
 			}
 			b.WriteByte(c)

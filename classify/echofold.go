@@ -1,0 +1,83 @@
+package classify
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// A server that quotes the client back may first pass its text through
+// Unicode's own mappings, which turn some non-ASCII characters into the
+// ASCII a phrase is written in: Python's and Go's case mappings (ſ upper
+// cased is S, the Kelvin sign lower cased is k), NFKC (fullwidth ｌｏｗ is
+// low), a split on any white space (str.split, strings.Fields: a
+// non-breaking space is a blank), a strip of invisible format characters,
+// and a URL's percent-encoded UTF-8 decoded (vLLM's file:// paths). The
+// echo check reads both sides through the same mappings, so the client's
+// text stays the client's whichever of them the server applied
+// (docs/design.md, "Echoed text"; hostile review 45b).
+
+// dropRune is foldRune's answer for a character read as nothing.
+const dropRune = -1
+
+// foldRune returns what the non-ASCII rune r reads as in the echo check:
+// a typographic single quote an apostrophe (as phrases read it), a
+// fullwidth ASCII form its ASCII, the few letters whose case mapping is
+// ASCII that ASCII letter, any Unicode blank a space, an invisible format
+// character dropRune, anything else itself.
+func foldRune(r rune) rune {
+	switch {
+	case r == '\u2018' || r == '\u2019':
+		return '\'' // typoQuote
+	case r >= 0xFF01 && r <= 0xFF5E:
+		return r - 0xFEE0 // fullwidth ASCII (NFKC)
+	case r == '\u017F': // ſ
+		return 's'
+	case r == '\u0131' || r == '\u0130': // ı, İ
+		return 'i'
+	case r == '\u212A': // the Kelvin sign
+		return 'k'
+	case r == 0xAD || r >= 0x200B && r <= 0x200F || r >= 0x2060 && r <= 0x2064 || r == 0xFEFF:
+		return dropRune // soft hyphen, zero-width and direction marks, word joiner, BOM
+	case unicode.IsSpace(r):
+		return ' '
+	}
+	return r
+}
+
+// foldLead reports whether b may open a rune foldRune reads as an ASCII
+// letter or digit (skip must stop there): ſ, ı, İ, the Kelvin sign, a
+// fullwidth form.
+func foldLead(b byte) bool { return b == 0xC4 || b == 0xC5 || b == 0xE2 || b == 0xEF }
+
+// pctRune reads the run of "%XX" triplets at b[i] as a URL's decoder
+// does: one ASCII byte, or the UTF-8 sequence of one rune (width 0 when
+// it is neither: the '%' is then itself).
+func pctRune(b []byte, i int) (r rune, width int) {
+	var seq [utf8.UTFMax]byte
+	n := 0
+	for n < len(seq) && i+3*n+2 < len(b) && b[i+3*n] == '%' {
+		h := hexByte(b[i+3*n+1], b[i+3*n+2])
+		if h < 0 || n > 0 && h < 0x80 {
+			break
+		}
+		seq[n] = byte(h)
+		n++
+		if h < 0x80 {
+			break
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	if seq[0] < utf8.RuneSelf {
+		if seq[0] == 0 {
+			return 0, 0 // "%00" as before: not decoded
+		}
+		return rune(seq[0]), 3
+	}
+	r, w := utf8.DecodeRune(seq[:n])
+	if r == utf8.RuneError {
+		return 0, 0
+	}
+	return r, 3 * w
+}
