@@ -157,3 +157,48 @@ routes:
 		}
 	}
 }
+
+// The bound is the answer's size as sent: a byte order mark in front (which
+// the adapters do not read) does not let an answer just past 64 MiB through
+// cut (review 45b: it read as a broken answer, "decode", instead of
+// "answer:too large").
+func TestAnswerJustPastTheBoundWithByteOrderMark(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow (two 64 MiB answers under -race); make test runs it")
+	}
+	t.Parallel()
+	const bound = 64 << 20
+	over := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		head := "\uFEFF" + `{"choices":[`
+		_, _ = io.WriteString(w, head)
+		rest := bound + 1 - len(head)
+		buf := []byte(strings.Repeat(" ", 64<<10))
+		for rest > 0 {
+			n := min(rest, len(buf))
+			if _, err := w.Write(buf[:n]); err != nil {
+				return
+			}
+			rest -= n
+		}
+	}))
+	t.Cleanup(over.Close)
+	q := upstreamtest.New(upstreamtest.Steps(ok("model-b", "from b")))
+	t.Cleanup(q.Close)
+	g := start(t, `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [a, b]}
+`, map[string]*upstreamtest.Server{"p": {Server: over}, "q": q})
+	g.post(t, "r", "").wantStatus(t, 200)
+	d := g.recs.wait(t, 1)
+	if ev := d.Attempts[0].Evidence; ev != "answer:too large" {
+		t.Errorf("evidence %q, want answer:too large", ev)
+	}
+}

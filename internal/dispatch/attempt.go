@@ -343,6 +343,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	}
 	wd.arm(PhaseBody, e.prov.cfg.Timeout)
 	body, err := readAtMost(resp.Body, limit+1, resp.ContentLength)
+	tooLarge := int64(len(body)) > limit // as sent, the mark below included
 	// A UTF-8 byte order mark before the answer (.NET's and some Java
 	// servers' writers add one) is no part of it: the adapters, the
 	// classifier and the client read the JSON after it.
@@ -352,7 +353,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		w.transportFailure(o, err, wd.expired())
 		return
 	}
-	if int64(len(body)) > limit && resp.StatusCode/100 == 2 {
+	if tooLarge && resp.StatusCode/100 == 2 {
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "answer:too large"}, "the upstream answer exceeds 64 MiB")
 		o.billable = true
 		return
