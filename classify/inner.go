@@ -318,6 +318,14 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	// answer, which the relay's status hides: its status alone decides
 	// when its words say nothing more (relayed:N), as a 5xx relay's
 	// envelope would only say server_error.
+	// Unless the quoted answer gives itself a 5xx (a numeric error.code:
+	// Google's is its HTTP status): its own word outweighs the relay's name
+	// for it. Not an error type: Anthropic-shaped relays type a 401 or a
+	// 429 api_error or overloaded_error (corpus dario-401-…,
+	// zhipu-429-1313-…), and Ollama's OpenAI-style 404 is an api_error.
+	if own := ownServerStatus(inner); own > 0 && ist >= 400 && ist < 500 {
+		ist = own
+	}
 	named := ist >= 400 && ist < 500 && st >= 500
 	if ist < 400 || ist > 599 {
 		ist = st
@@ -369,4 +377,15 @@ func envelope(st int, h http.Header, body, req []byte, model string) Verdict {
 		return serverHint(serverAnswer(st, h, body, req, model), st, h)
 	}
 	return serverHint(clientAnswer(st, h, body, req, model), st, h)
+}
+
+// ownServerStatus returns the 5xx a quoted answer gives itself as its
+// numeric error.code, 0 for none.
+func ownServerStatus(inner []byte) int {
+	var s scanner
+	s.readAnswer(inner)
+	if s.f.numCode >= 500 && s.f.numCode <= 599 {
+		return s.f.numCode
+	}
+	return 0
 }

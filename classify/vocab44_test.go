@@ -73,6 +73,14 @@ func TestVocabularyRoundFortyFourNamedStatusNearMisses(t *testing.T) {
 			body: `{"error":{"message":` + m("litellm.BadRequestError: litellm.ServiceUnavailableError: AnthropicException - "+invalid) + `,"code":503}}`},
 		{name: "a name that is no SDK's", status: 503, want: ServerError,
 			body: `{"error":{"message":` + m("litellm.ServiceUnavailableError: AnthropicException BadError - "+invalid) + `,"code":503}}`},
+		// The quoted answer's own word that its upstream failed outweighs
+		// the name (review 45a).
+		{name: "a 4xx name over a Google 500", status: 503, want: ServerError,
+			body: `{"error":{"message":` + m(lead+`{"error":{"code":500,"message":"Internal error encountered.","status":"INTERNAL"}}`) + `,"code":503}}`},
+		{name: "a 4xx name over a Google 503", status: 503, want: ServerError,
+			body: `{"error":{"message":` + m(lead+`{"error":{"code":503,"message":"x","status":"UNAVAILABLE"}}`) + `,"code":503}}`},
+		{name: "a 4xx name over a Google 400", status: 503, want: Unknown,
+			body: `{"error":{"message":` + m(lead+`{"error":{"code":400,"message":"x","status":"INVALID_ARGUMENT"}}`) + `,"code":503}}`},
 		{name: "the client's own text quoted back", status: 503, want: ServerError, req: string(req),
 			body: `{"error":{"message":` + m(lead+invalid) + `,"code":503}}`},
 	})
