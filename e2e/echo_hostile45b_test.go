@@ -134,26 +134,7 @@ func doors45b(u string) []door45b {
 // validates would quote. MECHANISM ONLY: no cited server applies these
 // transforms to a role.
 func legacyRoleEcho(model string, transform func(string) string) upstreamtest.Script {
-	return func(_ int, r upstreamtest.Request) upstreamtest.Step {
-		var req struct {
-			Messages []struct {
-				Role string `json:"role"`
-			} `json:"messages"`
-		}
-		_ = json.Unmarshal(r.Body, &req)
-		for i, m := range req.Messages {
-			switch m.Role {
-			case "system", "assistant", "user", "function", "tool", "developer":
-				continue
-			}
-			b, _ := json.Marshal(map[string]any{"error": map[string]any{
-				"message": "'" + transform(m.Role) + "' is not one of ['system', 'assistant', 'user', 'function'] - 'messages." + itoa(i) + ".role'",
-				"type":    "invalid_request_error", "param": nil, "code": nil,
-			}})
-			return upstreamtest.Step{Status: 400, Body: string(b)}
-		}
-		return ok(model, "hi")
-	}
+	return roleEcho(model, false, true, transform)
 }
 
 // fullwidthFold is what NFKC does to the fullwidth forms U+FF01–U+FF5E and

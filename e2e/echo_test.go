@@ -29,6 +29,12 @@ import (
 // not one of ['system', 'assistant', 'user', 'function'] -
 // 'messages.21.role'", param null, code null).
 func echoRole(model string, stream, legacy bool) upstreamtest.Script {
+	return roleEcho(model, stream, legacy, func(s string) string { return s })
+}
+
+// roleEcho is echoRole with the role passed through transform before it is
+// quoted (legacyRoleEcho).
+func roleEcho(model string, stream, legacy bool, transform func(string) string) upstreamtest.Script {
 	return func(_ int, r upstreamtest.Request) upstreamtest.Step {
 		var req struct {
 			Messages []struct {
@@ -42,14 +48,14 @@ func echoRole(model string, stream, legacy bool) upstreamtest.Script {
 				continue
 			}
 			e := map[string]any{
-				"message": "Invalid value: '" + m.Role + "'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.",
+				"message": "Invalid value: '" + transform(m.Role) + "'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.",
 				"type":    "invalid_request_error",
 				"param":   "messages[" + itoa(i) + "].role",
 				"code":    "invalid_value",
 			}
 			if legacy {
 				e = map[string]any{
-					"message": "'" + m.Role + "' is not one of ['system', 'assistant', 'user', 'function'] - 'messages." + itoa(i) + ".role'",
+					"message": "'" + transform(m.Role) + "' is not one of ['system', 'assistant', 'user', 'function'] - 'messages." + itoa(i) + ".role'",
 					"type":    "invalid_request_error", "param": nil, "code": nil,
 				}
 			}
