@@ -95,6 +95,12 @@ func (n *normText) next() int {
 // server drops (foldRune).
 func (n *normText) emit(r rune) (int, bool) {
 	if r >= utf8.RuneSelf {
+		if x := expandRune(r); x != "" {
+			n.blank = false
+			n.np = copy(n.pend[:], x)
+			n.pi = 1
+			return int(n.pend[0]), true
+		}
 		if r = foldRune(r); r < 0 {
 			return 0, false
 		}

@@ -8,7 +8,7 @@ import (
 // A server that quotes the client back may first pass its text through
 // Unicode's own mappings, which turn some non-ASCII characters into the
 // ASCII a phrase is written in: Python's and Go's case mappings (ſ upper
-// cased is S, the Kelvin sign lower cased is k), NFKC (fullwidth ｌｏｗ is
+// cased is S, the Kelvin sign lower cased is k, ß upper cased is SS), NFKC (fullwidth ｌｏｗ is
 // low), a split on any white space (str.split, strings.Fields: a
 // non-breaking space is a blank), a strip of invisible format characters,
 // and a URL's percent-encoded UTF-8 decoded (vLLM's file:// paths). The
@@ -44,10 +44,35 @@ func foldRune(r rune) rune {
 	return r
 }
 
-// foldLead reports whether b may open a rune foldRune reads as an ASCII
-// letter or digit (skip must stop there): ſ, ı, İ, the Kelvin sign, a
-// fullwidth form.
-func foldLead(b byte) bool { return b == 0xC4 || b == 0xC5 || b == 0xE2 || b == 0xEF }
+// expandRune returns the ASCII letters a full case mapping turns r into
+// where they are more than one (Python's str.upper: ß is SS, the ligature
+// ﬃ is FFI), lower-cased; "" for any other rune.
+func expandRune(r rune) string {
+	switch r {
+	case '\u00DF', '\u1E9E': // ß, ẞ
+		return "ss"
+	case '\uFB00':
+		return "ff"
+	case '\uFB01':
+		return "fi"
+	case '\uFB02':
+		return "fl"
+	case '\uFB03':
+		return "ffi"
+	case '\uFB04':
+		return "ffl"
+	case '\uFB05', '\uFB06':
+		return "st"
+	}
+	return ""
+}
+
+// foldLead reports whether b may open a rune foldRune or expandRune reads
+// as ASCII letters or digits (skip must stop there): ß, ſ, ı, İ, ẞ, the
+// Kelvin sign, a ligature, a fullwidth form.
+func foldLead(b byte) bool {
+	return b == 0xC3 || b == 0xC4 || b == 0xC5 || b == 0xE1 || b == 0xE2 || b == 0xEF
+}
 
 // pctRune reads the run of "%XX" triplets at b[i] as a URL's decoder
 // does: one ASCII byte, or the UTF-8 sequence of one rune (width 0 when

@@ -88,6 +88,10 @@ func FuzzEchoed(f *testing.F) {
 			for len(s) > 0 {
 				r, w := utf8.DecodeRuneInString(s)
 				s = s[w:]
+				if x := expandRune(r); x != "" {
+					v.WriteString(x)
+					continue
+				}
 				if r >= utf8.RuneSelf {
 					if r = foldRune(r); r == dropRune {
 						continue
