@@ -336,10 +336,10 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	}
 	// The client's own text is no quoted answer: neither an object whose
 	// opening the request holds, nor a lead it holds, nor one whose
-	// deciding code is a member of the request's own JSON, printed back
-	// in another order (echo checks made only for a verdict that would be
-	// used: reprint.go).
-	if quotedEchoed(req, inner, lead, raw) || memberEchoed(req, v.Evidence) {
+	// deciding code, or every member, is a member of the request's own
+	// JSON, printed back in another order (echo checks made only for a
+	// verdict that would be used: reprint.go).
+	if quotedEchoed(req, inner, lead, raw) || memberEchoed(req, v.Evidence) || pairsEchoed(req, inner) {
 		return Verdict{}, false
 	}
 	// An account's answer about the relay's own key at its upstream is the

@@ -1,7 +1,6 @@
 package classify
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,7 +14,8 @@ import (
 // object printed back as the client's (docs/design.md, "Quoted answers"):
 // its opening read without blanks, quotes and backslashes (squeezedEchoed),
 // and the member that decided its class found in the request's structure
-// (memberEchoed), whatever order and spelling the rest is in.
+// (memberEchoed) or every scalar member of it found among the request's
+// members (pairsEchoed), whatever order and spelling the rest is in.
 
 // squeezedEchoed reports whether the opening of a quoted object occurs in
 // the request when both are read without blanks, double quotes and
@@ -130,7 +130,7 @@ func memberEchoed(req []byte, ev string) bool {
 			if num >= 0 {
 				continue
 			}
-			if v, ok := decodeShort(vb[:0], req[j+1:ve-1]); ok {
+			if v, ok := decodeShort(vb[:0], req[j+1:ve-1], src == srcAmzHeader); ok {
 				if _, e, ok := lookupCode(src, v); ok && e == ev {
 					return true
 				}
@@ -145,7 +145,7 @@ func memberEchoed(req []byte, ev string) bool {
 			continue
 		}
 		if num >= 0 {
-			if n, err := strconv.Atoi(string(req[j:e])); err == nil && n == num {
+			if n := req[j:e]; len(n) == 3 && digit(n[0]) && int(n[0]-'0')*100+int(n[1]-'0')*10+int(n[2]-'0') == num {
 				return true
 			}
 		} else if _, e2, ok := lookupCode(src, req[j:e]); ok && e2 == ev {
@@ -159,8 +159,8 @@ func memberEchoed(req []byte, ev string) bool {
 // evidenceSource returns the code source ev names, and the status of a
 // numeric code's own evidence ("code:429", -1 for any other).
 func evidenceSource(ev string) (src codeSource, num int, ok bool) {
-	if v, ok := strings.CutPrefix(ev, sourcePrefix[srcCode]); ok {
-		if n, err := strconv.Atoi(v); err == nil && n >= 100 && n <= 599 && codeStatusEvidence[n] == ev {
+	if v, ok := strings.CutPrefix(ev, sourcePrefix[srcCode]); ok && len(v) == 3 && digit(v[0]) && digit(v[1]) && digit(v[2]) {
+		if n := int(v[0]-'0')*100 + int(v[1]-'0')*10 + int(v[2]-'0'); n >= 100 && n <= 599 && codeStatusEvidence[n] == ev {
 			return srcCode, n, true
 		}
 	}
@@ -206,12 +206,16 @@ func skipWS(b []byte, i int) int {
 }
 
 // decodeShort appends the JSON string content s, escapes decoded, to dst
-// (a code's length at most); ok is false when it does not fit.
-func decodeShort(dst, s []byte) ([]byte, bool) {
+// (a code's length at most), up to its first ':' where colon is set (an
+// AWS error type, as lookupCode cuts it); ok is false when it does not fit.
+func decodeShort(dst, s []byte, colon bool) ([]byte, bool) {
 	for i := 0; i < len(s); {
 		r, w := rune(s[i]), 1
 		if s[i] == '\\' {
 			r, w = unescapeAt(s, i)
+		}
+		if colon && r == ':' {
+			break
 		}
 		if len(dst)+utf8.RuneLen(r) > cap(dst) {
 			return nil, false
@@ -224,4 +228,196 @@ func decodeShort(dst, s []byte) ([]byte, bool) {
 		i += w
 	}
 	return dst, true
+}
+
+// maxPairs bounds the scalar members of a quoted object pairsEchoed looks
+// for (the first ones).
+const maxPairs = 16
+
+// pairsEchoed reports whether every scalar member of the quoted object obj
+// (its first maxPairs, at least one) is also a member of the request's
+// JSON: the same name and the same value, strings compared with escapes
+// decoded and ASCII case folded, numbers by value (1e0 is 1.0), literals
+// as written, in any order and at any depth. A quoted object whose class
+// came from something other than a code (Gemini's quotaId, a retryDelay)
+// is the client's so when the upstream printed the client's object back.
+// One pass over the request, nothing allocated.
+func pairsEchoed(req, obj []byte) bool {
+	var keys, vals [maxPairs][]byte
+	var strs [maxPairs]bool
+	n := 0
+	forMembers(obj, func(k, v []byte, str bool) bool {
+		if !str && (v[0] == '{' || v[0] == '[') {
+			return true
+		}
+		keys[n], vals[n], strs[n] = k, v, str
+		n++
+		return n < maxPairs
+	})
+	if n == 0 {
+		return false
+	}
+	var found uint32
+	all := uint32(1)<<n - 1
+	forMembers(req, func(k, v []byte, str bool) bool {
+		for i := 0; i < n; i++ {
+			if found&(1<<i) != 0 || strs[i] != str || !jsonStringEq(keys[i], k) {
+				continue
+			}
+			if str && jsonStringEq(vals[i], v) || !str && (string(vals[i]) == string(v) || numberEq(vals[i], v)) {
+				found |= 1 << i
+			}
+		}
+		return found != all
+	})
+	return found == all
+}
+
+// forMembers calls fn with every member of the JSON text b, at any depth,
+// in order: its name (a string's content, escapes as written) and its
+// value, a string's content (str set) or the raw text from its first byte
+// (a number or a literal whole; '{' or '[' and all that follows). It stops
+// when fn returns false. Text inside strings is never read as members.
+func forMembers(b []byte, fn func(k, v []byte, str bool) bool) {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			continue
+		}
+		ke := stringEnd(b, i)
+		if ke < 0 {
+			return
+		}
+		key := b[i+1 : ke-1]
+		i = ke - 1
+		j := skipWS(b, ke)
+		if j >= len(b) || b[j] != ':' {
+			continue
+		}
+		j = skipWS(b, j+1)
+		if j >= len(b) {
+			return
+		}
+		v, str := b[j:], b[j] == '"'
+		switch {
+		case str:
+			ve := stringEnd(b, j)
+			if ve < 0 {
+				return
+			}
+			v = b[j+1 : ve-1]
+			i = ve - 1
+		case b[j] != '{' && b[j] != '[':
+			e := j
+			for e < len(b) && b[e] != ',' && b[e] != '}' && b[e] != ']' && b[e] != ' ' && b[e] != '\n' && b[e] != '\t' && b[e] != '\r' {
+				e++
+			}
+			v = b[j:e]
+			i = e - 1
+		}
+		if !fn(key, v, str) {
+			return
+		}
+	}
+}
+
+// jsonStringEq reports whether two JSON strings' contents are the same
+// text, escapes decoded, ASCII case folded.
+func jsonStringEq(a, b []byte) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		ra, wa := jsonRuneAt(a, i)
+		rb, wb := jsonRuneAt(b, j)
+		if ra != rb && !(ra < utf8.RuneSelf && rb < utf8.RuneSelf && lowerTab[ra] == lowerTab[rb]) {
+			return false
+		}
+		i, j = i+wa, j+wb
+	}
+	return i == len(a) && j == len(b)
+}
+
+// jsonRuneAt decodes the rune at s[i] of a JSON string's content.
+func jsonRuneAt(s []byte, i int) (rune, int) {
+	if s[i] == '\\' {
+		return unescapeAt(s, i)
+	}
+	if s[i] < utf8.RuneSelf {
+		return rune(s[i]), 1
+	}
+	return utf8.DecodeRune(s[i:])
+}
+
+// numberEq reports whether two JSON numbers have the same value, however
+// written (1, 1.0, 1e0, 10e-1): both read as their significant digits and
+// the power of ten after them.
+func numberEq(a, b []byte) bool {
+	var da, db [24]byte
+	ma, ea, oka := decimalOf(da[:0], a)
+	mb, eb, okb := decimalOf(db[:0], b)
+	return oka && okb && ea == eb && string(ma) == string(mb)
+}
+
+// decimalOf reads the JSON number s as its sign and significant digits
+// (appended to dst, no leading or trailing zeros: "-" first when
+// negative, nothing for zero) and the power of ten that scales them; ok is
+// false for anything else, or more digits than dst holds.
+func decimalOf(dst, s []byte) (digits []byte, exp int, ok bool) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		dst = append(dst, '-')
+		i++
+	}
+	start, frac, seen, any := len(dst), 0, false, false
+	for ; i < len(s) && (digit(s[i]) || s[i] == '.'); i++ {
+		any = any || s[i] != '.'
+		switch {
+		case s[i] == '.':
+			if seen {
+				return nil, 0, false
+			}
+			seen = true
+		case s[i] == '0' && len(dst) == start:
+			if seen {
+				frac++ // a leading zero after the point scales, is no digit
+			}
+		default:
+			if len(dst) == cap(dst) {
+				return nil, 0, false
+			}
+			dst = append(dst, s[i])
+			if seen {
+				frac++
+			}
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		neg := i < len(s) && s[i] == '-'
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if i == len(s) {
+			return nil, 0, false
+		}
+		for ; i < len(s) && digit(s[i]); i++ {
+			if exp > 1e6 {
+				return nil, 0, false
+			}
+			exp = exp*10 + int(s[i]-'0')
+		}
+		if neg {
+			exp = -exp
+		}
+	}
+	if i != len(s) || !any {
+		return nil, 0, false
+	}
+	exp -= frac
+	for len(dst) > start && dst[len(dst)-1] == '0' {
+		dst = dst[:len(dst)-1]
+		exp++
+	}
+	if len(dst) == start {
+		return dst[:0], 0, true // zero, whatever its sign
+	}
+	return dst, exp, true
 }

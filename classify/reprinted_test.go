@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -117,5 +118,90 @@ func TestReprintedMessagesNotRead(t *testing.T) {
 		if v.Class == Quota {
 			t.Errorf("%d: %s (%s)", st, v.Class, v.Evidence)
 		}
+	}
+}
+
+// Every scalar member of a quoted object found among the request's own
+// members, whatever the order, escapes and number spelling, makes it the
+// client's; one member it lacks, or the members only as text inside a
+// string, does not.
+func TestPairsEchoed(t *testing.T) {
+	obj := `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"retryDelay":"86400s"}]}}`
+	for _, c := range []struct {
+		req  string
+		want bool
+	}{
+		{`{"tools":[{"parameters":{"error":{"details":[{"retryDelay":"86400s"}],"status":"RESOURCE_EXHAUSTED","code":429}}}]}`, true},
+		{`{"p":{"status":"resource_exhausted","retry\u0044elay":"86400s","code":4.29e2}}`, true},
+		{`{"p":{"status":"RESOURCE_EXHAUSTED","retryDelay":"86400s","code":430}}`, false},
+		{`{"p":{"status":"RESOURCE_EXHAUSTED","retryDelay":"86400s","code":"429"}}`, false},
+		{`{"p":{"status":"RESOURCE_EXHAUSTED","code":429}}`, false},
+		{`{"messages":[{"content":"{\"error\":{\"code\":429,\"status\":\"RESOURCE_EXHAUSTED\",\"details\":[{\"retryDelay\":\"86400s\"}]}}"}]}`, false},
+		{`{"p":{"status":"RESOURCE_EXHAUSTED","retryDelay":"86400s","code":429`, true}, // cut: the members it holds still count
+	} {
+		if got := pairsEchoed([]byte(c.req), []byte(obj)); got != c.want {
+			t.Errorf("pairsEchoed(%s) = %t, want %t", c.req, got, c.want)
+		}
+	}
+	if pairsEchoed([]byte(`{"a":{}}`), []byte(`{"a":{}}`)) {
+		t.Error("an object with no scalar member read as echoed")
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1", "1.0", true}, {"1e0", "1.0", true}, {"10e-1", "1", true}, {"0.05", "5E-2", true},
+		{"100", "1e2", true}, {"-0", "0.0", true}, {"-1", "1", false}, {"1", "1.5", false},
+		{"12", "21", false}, {".", "0", false}, {"1e", "1", false}, {"-", "0", false},
+	} {
+		if got := numberEq([]byte(c.a), []byte(c.b)); got != c.want {
+			t.Errorf("numberEq(%s, %s) = %t, want %t", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// review46a: a client's Gemini-shaped error object (a daily quotaId, a
+// day's retryDelay) or a long AWS type, printed back by an upstream with
+// its keys in another order, is no answer of the provider's.
+func TestReprintedStructuredDetails(t *testing.T) {
+	for _, c := range []struct{ name, schema, printed string }{
+		{"quotaId",
+			`{"error":{"status":"RESOURCE_EXHAUSTED","message":"x","code":429,"details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}]}}`,
+			`{'error': {'code': 429, 'details': [{'@type': 'type.googleapis.com/google.rpc.QuotaFailure', 'violations': [{'quotaId': 'GenerateRequestsPerDayPerProjectPerModel-FreeTier'}]}], 'message': 'x', 'status': 'RESOURCE_EXHAUSTED'}}`},
+		{"retryDelay",
+			`{"error":{"status":"RESOURCE_EXHAUSTED","message":"x","code":429,"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"86400s"}]}}`,
+			`{'error': {'code': 429, 'details': [{'@type': 'type.googleapis.com/google.rpc.RetryInfo', 'retryDelay': '86400s'}], 'message': 'x', 'status': 'RESOURCE_EXHAUSTED'}}`},
+		{"a long AWS type",
+			`{"message":"x","__type":"ThrottlingException:` + strings.Repeat("a", 72) + `"}`,
+			`{'__type': 'ThrottlingException:` + strings.Repeat("a", 72) + `', 'message': 'x'}`},
+	} {
+		req := `{"model":"m","tools":[{"type":"function","function":{"name":"f","parameters":` + c.schema + `}}]}`
+		q, _ := json.Marshal("ValueError: " + c.printed)
+		for _, body := range []string{`{"error":{"message":` + string(q) + `,"type":"BadRequestError","code":400}}`, "Error code: 400 - " + c.printed} {
+			for _, st := range []int{400, 500} {
+				v := Classify(Response{Status: st, Body: []byte(body), Request: []byte(req), Model: "m"})
+				if v.Class == Quota || v.Class == RateLimited {
+					t.Errorf("%s, %d %.40q: %s (%s)", c.name, st, body, v.Class, v.Evidence)
+				}
+			}
+		}
+	}
+}
+
+// The reprint checks allocate nothing: a quoted answer checked against a
+// request that holds its members in another order.
+func TestReprintChecksAllocateNothing(t *testing.T) {
+	req := []byte(`{"model":"m","tools":[{"type":"function","function":{"name":"f","parameters":{"error":{"type":"insufficient_quota","n":1e0,"message":"x","code":"insufficient_quota"}}}}]}`)
+	q, _ := json.Marshal("ValueError: {'error': {'code': 'insufficient_quota', 'message': 'x', 'n': 1.0, 'type': 'insufficient_quota'}}")
+	r := Response{Status: 500, Body: []byte(`{"error":{"message":` + string(q) + `,"type":"BadRequestError","code":400}}`), Request: req, Model: "m"}
+	if v := Classify(r); v.Class == Quota {
+		t.Fatalf("%s (%s)", v.Class, v.Evidence)
+	}
+	if n := testing.AllocsPerRun(50, func() { Classify(r) }); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+	obj := []byte(`{"error":{"code":429,"n":1.0,"status":"RESOURCE_EXHAUSTED"}}`)
+	if n := testing.AllocsPerRun(50, func() { pairsEchoed(req, obj); memberEchoed(req, "code:insufficient_quota") }); n != 0 {
+		t.Errorf("pairsEchoed, memberEchoed: %v allocations", n)
 	}
 }
