@@ -311,6 +311,9 @@ func forMembers(b []byte, fn func(k, v []byte, str bool) bool) {
 			for e < len(b) && b[e] != ',' && b[e] != '}' && b[e] != ']' && b[e] != ' ' && b[e] != '\n' && b[e] != '\t' && b[e] != '\r' {
 				e++
 			}
+			if e == j {
+				continue // no value: not JSON
+			}
 			v = b[j:e]
 			i = e - 1
 		}

@@ -205,3 +205,26 @@ func TestReprintChecksAllocateNothing(t *testing.T) {
 		t.Errorf("pairsEchoed, memberEchoed: %v allocations", n)
 	}
 }
+
+// FuzzReprintChecks: the reprint checks read any bytes, as an upstream or
+// a client may send them, without a panic, and an object is always echoed
+// by a request that is itself.
+func FuzzReprintChecks(f *testing.F) {
+	f.Add([]byte(`{"a": ,"b":1}`), []byte(`{"a":1}`), "code:insufficient_quota")
+	f.Add([]byte(`{"error":{"code":429,"n":1.0}}`), []byte(`{"x":{"n":1e0,"code":429}}`), "code:429")
+	f.Add([]byte(`{"__type":"ThrottlingException:x"}`), []byte(`{"__type":"ThrottlingException:y"}`), "bedrock:throttlingexception")
+	f.Fuzz(func(t *testing.T, obj, req []byte, ev string) {
+		pairsEchoed(req, obj)
+		memberEchoed(req, ev)
+		n := 0
+		forMembers(obj, func(_, v []byte, str bool) bool {
+			if !str && v[0] != '{' && v[0] != '[' {
+				n++
+			}
+			return true
+		})
+		if n > 0 && !pairsEchoed(obj, obj) {
+			t.Fatalf("pairsEchoed(%q, itself) = false", obj)
+		}
+	})
+}
