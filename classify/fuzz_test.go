@@ -29,6 +29,8 @@ func FuzzClassify(f *testing.F) {
 	f.Add(500, []byte(`{"detail":"litellm.APIError: XException - Error code: 429 - {\"error\":{\"message\":\"\\u00e9\"}}"}`), false, []byte(`{\"error\"`))
 	f.Add(429, []byte(`{"error":{"message":"Request quota exceeded for all models: 60/60 requests in 1m0s window","type":"quota_exceeded"}}`), false, []byte(`in 1m window`))
 	f.Add(429, []byte(`{"error":{"message":"5 requests in a 60-second window; 9 tokens in 999999999d window"}}`), false, []byte(nil))
+	f.Add(500, []byte(`{"error":{"message":"ValueError: {'error': {'code': 'insufficient_quota', 'n': 1.0}}","code":400}}`), false, []byte(`{"p":{"error":{"n":1e0,"code":"insufficient_quota"}}}`))
+	f.Add(503, []byte(`{"error":{"message":"litellm.BadRequestError: XException BadRequestError - {\"error\": {\"a\": ,\"code\":500}}"}}`), false, []byte(`{"a":1}`))
 	garbage := bytes.Repeat([]byte(`credit balance is too low"}}]`), 300)
 	f.Fuzz(func(t *testing.T, status int, body []byte, stream bool, req []byte) {
 		orig, origReq := bytes.Clone(body), bytes.Clone(req)
