@@ -339,7 +339,7 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	// deciding code, or every member, is a member of the request's own
 	// JSON, printed back in another order (echo checks made only for a
 	// verdict that would be used: reprint.go).
-	if quotedEchoed(req, inner, lead, raw) || memberEchoed(req, v.Evidence) || pairsEchoed(req, inner) {
+	if quotedEchoed(req, inner, lead, raw) || memberEchoed(req, v.Evidence) && textsEchoed(req, inner) || pairsEchoed(req, inner) {
 		return Verdict{}, false
 	}
 	// An account's answer about the relay's own key at its upstream is the

@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"bytes"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -102,6 +104,12 @@ func memberEchoed(req []byte, ev string) bool {
 	if !ok {
 		return false
 	}
+	return membersHold(req, ev, src, num, false)
+}
+
+// membersHold is memberEchoed's pass over req; inArgs where req is a tool
+// call's arguments, decoded (read one level only).
+func membersHold(req []byte, ev string, src codeSource, num int, inArgs bool) bool {
 	var vb [64]byte
 	for i := 0; i < len(req); i++ {
 		if req[i] != '"' {
@@ -127,6 +135,17 @@ func memberEchoed(req []byte, ev string) bool {
 				return false
 			}
 			i = ve - 1
+			if !inArgs && jsonStringEq(key, []byte("arguments")) {
+				// JSON in a tool call's arguments string, which Detour
+				// sends on as an object (chat.Arguments).
+				buf := textBufs.Get()
+				d, ok := unescapeString(buf[:0], req[j+1:ve-1])
+				hit := ok && membersHold(d, ev, src, num, true)
+				textBufs.Put(buf)
+				if hit {
+					return true
+				}
+			}
 			if num >= 0 {
 				continue
 			}
@@ -264,7 +283,7 @@ func pairsEchoed(req, obj []byte) bool {
 			if found&(1<<i) != 0 || strs[i] != str || !jsonStringEq(keys[i], k) {
 				continue
 			}
-			if str && jsonStringEq(vals[i], v) || !str && (string(vals[i]) == string(v) || numberEq(vals[i], v)) {
+			if str && jsonStringEq(vals[i], v) || !str && (string(vals[i]) == string(v) || numberEq(vals[i], v) || floatEq(vals[i], v)) {
 				found |= 1 << i
 			}
 		}
@@ -278,7 +297,9 @@ func pairsEchoed(req, obj []byte) bool {
 // value, a string's content (str set) or the raw text from its first byte
 // (a number or a literal whole; '{' or '[' and all that follows). It stops
 // when fn returns false. Text inside strings is never read as members.
-func forMembers(b []byte, fn func(k, v []byte, str bool) bool) {
+func forMembers(b []byte, fn func(k, v []byte, str bool) bool) { forMembersIn(b, false, fn) }
+
+func forMembersIn(b []byte, inArgs bool, fn func(k, v []byte, str bool) bool) {
 	for i := 0; i < len(b); i++ {
 		if b[i] != '"' {
 			continue
@@ -320,7 +341,33 @@ func forMembers(b []byte, fn func(k, v []byte, str bool) bool) {
 		if !fn(key, v, str) {
 			return
 		}
+		if str && !inArgs && jsonStringEq(key, []byte("arguments")) {
+			// A tool call's arguments: JSON in a string on the Chat
+			// Completions door, which Detour sends on as an object
+			// (chat.Arguments) and an upstream may print back as one.
+			if !argumentMembers(v, fn) {
+				return
+			}
+		}
 	}
+}
+
+// argumentMembers calls forMembers over the JSON object a tool call's
+// arguments string holds, decoded (one level: arguments inside are not
+// read again); false when fn stopped it.
+func argumentMembers(v []byte, fn func(k, v []byte, str bool) bool) bool {
+	buf := textBufs.Get()
+	defer textBufs.Put(buf)
+	d, ok := unescapeString(buf[:0], v)
+	if !ok || !bytes.HasPrefix(bytes.TrimLeft(d, " \t\r\n"), []byte("{")) {
+		return true
+	}
+	going := true
+	forMembersIn(d, true, func(k, v []byte, str bool) bool {
+		going = fn(k, v, str)
+		return going
+	})
+	return going
 }
 
 // jsonStringEq reports whether two JSON strings' contents are the same
@@ -423,4 +470,55 @@ func decimalOf(dst, s []byte) (digits []byte, exp int, ok bool) {
 		return dst[:0], 0, true // zero, whatever its sign
 	}
 	return dst, exp, true
+}
+
+// floatEq reports whether two JSON numbers read as the same float64: a
+// printer that parsed the client's number prints the float it got, in its
+// shortest form (1.00000000000000001 as 1.0, 9007199254740993 as
+// 9007199254740992 where it reads floats only). Only where one of them
+// has more significant digits than a float64 keeps (15), so numberEq's
+// exact decimals may differ for the same float.
+func floatEq(a, b []byte) bool {
+	if sigDigits(a) <= 15 && sigDigits(b) <= 15 {
+		return false
+	}
+	fa, err := strconv.ParseFloat(string(a), 64)
+	if err != nil {
+		return false
+	}
+	fb, err := strconv.ParseFloat(string(b), 64)
+	return err == nil && fa == fb
+}
+
+// textsEchoed reports whether every text of the quoted object obj (its
+// message: the words the scanner reads) is in the request, or it has
+// none: a client's object printed back holds the client's words, an
+// earlier failure of the same kind in the client's conversation holds
+// other ones (another request id, other numbers).
+func textsEchoed(req, obj []byte) bool {
+	var s scanner
+	s.readAnswer(obj)
+	for i := 0; i < s.f.nTexts; i++ {
+		if t := s.f.texts[i]; len(t) > 0 && !echoed(req, t[:min(len(t), quotedProbe)]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sigDigits counts the digits of a JSON number's mantissa after its
+// leading zeros.
+func sigDigits(b []byte) int {
+	n, lead := 0, true
+	for _, c := range b {
+		switch {
+		case c == 'e' || c == 'E':
+			return n
+		case c == '0' && lead:
+		case digit(c):
+			lead = false
+			n++
+		}
+	}
+	return n
 }
