@@ -53,3 +53,10 @@ func BenchmarkRelayedBigRequest_review46a(b *testing.B) {
 	q, _ := json.Marshal("litellm.RateLimitError: OpenAIException - Error code: 429 - " + benchQuota46a)
 	bench46a(b, req, 500, `{"error":{"message":`+string(q)+`,"type":null,"param":null,"code":"500"}}`, Quota)
 }
+
+func chat46a(msgs ...any) []byte {
+	b, _ := json.Marshal(map[string]any{"model": "gpt-4o", "messages": msgs, "stream": false})
+	return b
+}
+
+func user46a(s string) any { return map[string]any{"role": "user", "content": s} }
