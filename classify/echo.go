@@ -134,7 +134,7 @@ func (n *normText) skip(c byte) {
 	}
 	i := n.i
 	for i < len(n.b) {
-		if b := n.b[i]; b == c || b == up || b == '\\' || n.pct && b == '%' || foldLead(b) {
+		if b := n.b[i]; b == c || b == up || b == '\\' || n.pct && b == '%' || b >= 0xC3 && foldStart(n.b, i) {
 			break
 		}
 		i++

@@ -67,13 +67,6 @@ func expandRune(r rune) string {
 	return ""
 }
 
-// foldLead reports whether b may open a rune foldRune or expandRune reads
-// as ASCII letters or digits (skip must stop there): ß, ſ, ı, İ, ẞ, the
-// Kelvin sign, a ligature, a fullwidth form.
-func foldLead(b byte) bool {
-	return b == 0xC3 || b == 0xC4 || b == 0xC5 || b == 0xE1 || b == 0xE2 || b == 0xEF
-}
-
 // pctRune reads the run of "%XX" triplets at b[i] as a URL's decoder
 // does: one ASCII byte, or the UTF-8 sequence of one rune (width 0 when
 // it is neither: the '%' is then itself).
@@ -105,4 +98,39 @@ func pctRune(b []byte, i int) (r rune, width int) {
 		return 0, 0
 	}
 	return r, 3 * w
+}
+
+// foldStart reports whether b[i] opens a rune foldRune or expandRune reads
+// as ASCII letters or digits (skip must stop there): ß, ſ, ı, İ, ẞ, the
+// Kelvin sign, a ligature, a fullwidth letter or digit; not at any other
+// accented Latin letter or symbol, which share their lead bytes.
+func foldStart(b []byte, i int) bool {
+	if i+1 >= len(b) {
+		return false
+	}
+	switch c := b[i+1]; b[i] {
+	case 0xC3:
+		return c == 0x9F // ß
+	case 0xC4:
+		return c == 0xB0 || c == 0xB1 // İ, ı
+	case 0xC5:
+		return c == 0xBF // ſ
+	case 0xE1:
+		return c == 0xBA && i+2 < len(b) && b[i+2] == 0x9E // ẞ
+	case 0xE2:
+		return c == 0x84 && i+2 < len(b) && b[i+2] == 0xAA // the Kelvin sign
+	case 0xEF:
+		if i+2 >= len(b) {
+			return false
+		}
+		switch d := b[i+2]; c {
+		case 0xAC:
+			return d >= 0x80 && d <= 0x86 // the ligatures ﬀ…ﬆ
+		case 0xBC:
+			return d >= 0x90 && d <= 0x99 || d >= 0xA1 && d <= 0xBA // fullwidth 0-9, A-Z
+		case 0xBD:
+			return d >= 0x81 && d <= 0x9A // fullwidth a-z
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // A server's Unicode mappings, its URL decoding and its cut of a long
@@ -65,6 +66,20 @@ func TestPercentEncodedFileNameIsNoEvidence(t *testing.T) {
 		v := Classify(Response{Status: 400, Body: []byte(body), Request: []byte(req), Model: "m"})
 		if v.Class == Auth || v.Class == Quota || v.Class == Forbidden {
 			t.Errorf("%s: %s (%s)", name, v.Class, v.Evidence)
+		}
+	}
+}
+
+// foldStart stops the skip at every rune the echo check reads as an ASCII
+// letter or digit, and at no other: the skip would otherwise pass the start
+// of a match.
+func TestFoldStartMatchesFolds(t *testing.T) {
+	for r := rune(0x80); r <= 0x2FFFF; r++ {
+		b := utf8.AppendRune(nil, r)
+		f := foldRune(r)
+		want := expandRune(r) != "" || f >= 0 && f < utf8.RuneSelf && wordTab[byte(f)] == 1
+		if got := foldStart(b, 0); got != want {
+			t.Errorf("foldStart(%U %q) = %t, want %t", r, r, got, want)
 		}
 	}
 }
