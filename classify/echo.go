@@ -94,6 +94,14 @@ func (n *normText) next() int {
 // where it reads as nothing: a blank after a blank, or a character a
 // server drops (foldRune).
 func (n *normText) emit(r rune) (int, bool) {
+	if r > 0x3000 && r < 0xFB00 {
+		// CJK and the rest up to the ligatures: nothing there folds
+		// (foldRune, expandRune).
+		n.blank = false
+		n.np = utf8.EncodeRune(n.pend[:], r)
+		n.pi = 1
+		return int(n.pend[0]), true
+	}
 	if r >= utf8.RuneSelf {
 		if x := expandRune(r); x != "" {
 			n.blank = false

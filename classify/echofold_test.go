@@ -83,3 +83,13 @@ func TestFoldStartMatchesFolds(t *testing.T) {
 		}
 	}
 }
+
+// Nothing between U+3000 and the ligatures folds: the echo check reads
+// those runes as themselves without asking (emit's shortcut).
+func TestNothingFoldsBetweenIdeographicSpaceAndLigatures(t *testing.T) {
+	for r := rune(0x3001); r < 0xFB00; r++ {
+		if foldRune(r) != r || expandRune(r) != "" {
+			t.Fatalf("%U folds", r)
+		}
+	}
+}
