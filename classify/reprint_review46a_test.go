@@ -3,7 +3,6 @@ package classify
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
@@ -123,16 +122,9 @@ func TestReprintedToolCallArguments_review46a(t *testing.T) {
 // forbidden, not quota, and the account is never cooled. At 88edcbd it read
 // quota (the squeezed opening differs: the request id is in it).
 func TestRelayedAnswerNotHiddenByEarlierFailure_review46a(t *testing.T) {
-	raw, err := os.ReadFile("testdata/corpus/volcengine-account-overdue-403.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c struct{ Body string }
-	if err := json.Unmarshal(raw, &c); err != nil {
-		t.Fatal(err)
-	}
+	answer := corpusBody(t, "volcengine-account-overdue-403")
 	var compact bytes.Buffer
-	json.Compact(&compact, []byte(c.Body))
+	json.Compact(&compact, []byte(answer))
 	// The earlier failure: the same answer, its two request ids other.
 	earlier := strings.NewReplacer("02175807918128087536ccb70d6c1a12319f6b583ee3463218d67", "0217580791000000000000000000000000000000000000000000a",
 		"20250917031941000049CCD20589BB8F4A", "20250917020000000000000000000000AA").Replace(compact.String())

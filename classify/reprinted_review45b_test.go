@@ -3,7 +3,6 @@ package classify
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
 )
 
@@ -58,17 +57,10 @@ func TestReprintedClientSchemaEvadesSqueezedEcho_review45b(t *testing.T) {
 // of the account) or unknown (400). It reads quota, as it did before the
 // squeezed check.
 func TestRelayedQuotaNotHiddenByReprInHistory_review45b(t *testing.T) {
-	raw, err := os.ReadFile("testdata/corpus/openai-insufficient-quota-429.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c struct{ Body string }
-	if err := json.Unmarshal(raw, &c); err != nil {
-		t.Fatal(err)
-	}
+	answer := corpusBody(t, "openai-insufficient-quota-429")
 	var compact bytes.Buffer
-	json.Compact(&compact, []byte(c.Body))
-	rep, ok := pyRepr([]byte(c.Body))
+	json.Compact(&compact, []byte(answer))
+	rep, ok := pyRepr([]byte(answer))
 	if !ok {
 		t.Fatal("no repr")
 	}

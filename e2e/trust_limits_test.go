@@ -137,16 +137,7 @@ func TestEndlessAnswerFailsOverAtTheBound(t *testing.T) {
 	t.Cleanup(endless.Close)
 	q := upstreamtest.New(upstreamtest.Steps(ok("model-b", "from b")))
 	t.Cleanup(q.Close)
-	g := start(t, `
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`, timeout: 30s}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: r, targets: [a, b]}
-`, map[string]*upstreamtest.Server{"p": {Server: endless}, "q": q})
+	g := start(t, boundCfg(", timeout: 30s"), map[string]*upstreamtest.Server{"p": {Server: endless}, "q": q})
 	r := g.post(t, "r", "")
 	r.wantStatus(t, 200)
 	d := g.recs.wait(t, 1)
@@ -186,19 +177,25 @@ func TestAnswerJustPastTheBoundWithByteOrderMark(t *testing.T) {
 	t.Cleanup(over.Close)
 	q := upstreamtest.New(upstreamtest.Steps(ok("model-b", "from b")))
 	t.Cleanup(q.Close)
-	g := start(t, `
-providers:
-  - {name: p, dialect: openai, base_url: "{p}", api_key: `+secret+`}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: model-a, providers: [p]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: r, targets: [a, b]}
-`, map[string]*upstreamtest.Server{"p": {Server: over}, "q": q})
+	g := start(t, boundCfg(""), map[string]*upstreamtest.Server{"p": {Server: over}, "q": q})
 	g.post(t, "r", "").wantStatus(t, 200)
 	d := g.recs.wait(t, 1)
 	if ev := d.Attempts[0].Evidence; ev != "answer:too large" {
 		t.Errorf("evidence %q, want answer:too large", ev)
 	}
+}
+
+// boundCfg is the route of the answer-bound tests: target a on provider p
+// (with pOpts added to its entry), then target b on q.
+func boundCfg(pOpts string) string {
+	return `
+providers:
+  - {name: p, dialect: openai, base_url: "{p}", api_key: ` + secret + pOpts + `}
+  - {name: q, dialect: openai, base_url: "{q}", api_key: ` + secret + `}
+targets:
+  - {name: a, model: model-a, providers: [p]}
+  - {name: b, model: model-b, providers: [q]}
+routes:
+  - {name: r, targets: [a, b]}
+`
 }
