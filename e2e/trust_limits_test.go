@@ -142,8 +142,11 @@ func TestEndlessAnswerFailsOverAtTheBound(t *testing.T) {
 	r.wantStatus(t, 200)
 	d := g.recs.wait(t, 1)
 	wantSteps(t, d, "a/p server_error retry", "a/p server_error next_target", "b/q ok done")
+	// The bound, not the provider's 30 s timeout, ended each attempt: its
+	// evidence says so (a timeout would be class timeout). No wall-clock
+	// bound: reading 64 MiB under -race on a loaded machine took 22 s.
 	for _, a := range d.Attempts[:2] {
-		if a.Evidence != "answer:too large" || a.MS > 20000 {
+		if a.Evidence != "answer:too large" {
 			t.Errorf("attempt %+v", a)
 		}
 	}
@@ -157,7 +160,6 @@ func TestAnswerJustPastTheBoundWithByteOrderMark(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow (two 64 MiB answers under -race); make test runs it")
 	}
-	t.Parallel()
 	const bound = 64 << 20
 	over := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
