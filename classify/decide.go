@@ -176,6 +176,8 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 			// overload wording, as the words "rate limit" beside it are:
 			// the upstream's Retry-After is kept (docs/behaviour.md).
 			return Verdict{Failed: true, Class: RateLimited, Evidence: cs.weakEv}
+		case p.class == Unknown && p.overParam:
+			return Verdict{Failed: true, Class: Unknown, Evidence: p.evidence}
 		case p.class == Unknown:
 			capability, vague, ofPath = true, p.vague, p.ofPath
 		case !p.badInput || def == Unknown:

@@ -70,7 +70,7 @@ func fieldPathPrefix(t []byte) bool {
 	}
 	switch string(t[:i]) {
 	case "messages", "system", "tools", "temperature", "metadata", "stream",
-		"thinking", "contents", "prompt", "input", "stop", "n":
+		"thinking", "contents", "prompt", "input", "stop", "n", "container":
 		return true
 	}
 	return false

@@ -71,6 +71,7 @@ type phrase struct {
 	quoted      bool // a member named in quotes or backticks stands before it ("`temperature` is deprecated …"; fieldpath.go)
 	opens       bool // opens its sentence or clause: no word before it ("Model must be one of", not "Embedding model must be one of"; pick.go)
 	ofPath      bool // a gap in what the path the message opens with names (Gemini's schema subset): outranks that path (decide.go)
+	overParam   bool // a capability gap worded for a hosted tool: outranks a named param and its bad-input code (decide.go)
 	evidence    string
 }
 

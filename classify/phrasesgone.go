@@ -233,8 +233,10 @@ var gonePhrases = []phrase{
 	{a: "mandatory for this endpoint", class: Unknown},
 	// A file the request points to that is still being processed (Gemini:
 	// "The File x is not in an ACTIVE state and usage is not allowed.", a
-	// FAILED_PRECONDITION): the client's, for a while; nothing to cool.
-	{a: "file", b: "not in an active state", gap: 40, class: Unknown},
+	// FAILED_PRECONDITION): the client's own upload, which only this key's
+	// project holds, so no other endpoint can serve it; the client waits or
+	// uploads again. Nothing to cool.
+	{a: "file", b: "not in an active state", gap: 40, class: BadRequest},
 	// An embeddings endpoint that serves no embeddings (TEI: "Model is not
 	// an embedding model"; llama.cpp started without an OAI pooling type;
 	// LocalAI: "embeddings not supported by the backend").

@@ -140,6 +140,14 @@ var inputPhrases = []phrase{
 	// choices exclude ("response_format is not supported with RAG"); a
 	// feature in prose ("Image input is not supported with this model")
 	// stays a capability gap below.
+	// A hosted tool this model or endpoint lacks, the model named ("Tool
+	// 'image_generation' is not supported with gpt-5.3-codex-spark", "Hosted
+	// tool 'web_search_preview' is not supported with gpt-4.1", GitHub
+	// Copilot's "The requested tool image_generation is not supported."):
+	// other models take it, though the answer names the tools param or an
+	// unsupported_value code (overParam, decide.go).
+	{a: "tool '", b: "is not supported with", gap: 64, clause: true, class: Unknown, overParam: true},
+	{a: "requested tool", b: "is not supported", gap: 64, clause: true, class: Unknown, overParam: true},
 	{a: "is not supported with this model", class: Unknown}, // "'response_format' of type 'json_schema' is not supported with this model": a capability of other models
 	{a: "is not supported with", class: BadRequest, badInput: true, param: true},
 	// Settings or parts of the request that exclude each other, before the
