@@ -147,7 +147,7 @@ var inputPhrases = []phrase{
 	// other models take it, though the answer names the tools param or an
 	// unsupported_value code (overParam, decide.go).
 	{a: "tool '", b: "is not supported with", gap: 64, clause: true, class: Unknown, overParam: true},
-	{a: "requested tool", b: "is not supported", gap: 64, clause: true, class: Unknown, overParam: true},
+	{a: "requested tool ", b: "is not supported", gap: 64, clause: true, class: Unknown, overParam: true},
 	{a: "is not supported with this model", class: Unknown}, // "'response_format' of type 'json_schema' is not supported with this model": a capability of other models
 	{a: "is not supported with", class: BadRequest, badInput: true, param: true},
 	// Settings or parts of the request that exclude each other, before the
