@@ -113,7 +113,7 @@ func TestOpenAIStyle(t *testing.T) {
 		{"azure stream chunk filtered", 200, nil, `{"choices":[{"index":0,"delta":{},"finish_reason":"content_filter","content_filter_results":{"hate":{"filtered":true,"severity":"high"}}}]}`, true, "refusal", "openai:finish_reason=content_filter"},
 		{"mistral unknown_model", 400, nil, `{"object":"error","message":"Invalid model: foo","type":"invalid_request_error","param":"model","code":"unknown_model"}`, false, "unavailable", "code:unknown_model"},
 		{"credit_balance_exhausted", 429, nil, `{"error":{"message":"Your credit balance is exhausted","type":"insufficient_quota","code":"credit_balance_exhausted"}}`, false, "quota", "code:credit_balance_exhausted"},
-		{"bedrock FTU form 404", 404, map[string]string{"X-Amzn-Errortype": "ResourceNotFoundException"}, `{"message":"Model use case details have not been submitted for this account."}`, false, "forbidden", "phrase:use case details have not been submitted"},
+		{"bedrock FTU form 404", 404, map[string]string{"X-Amzn-Errortype": "ResourceNotFoundException"}, `{"message":"Model use case details have not been submitted for this account."}`, false, "unavailable", ""},
 		{"normal success", 200, nil, `{"choices":[{"index":0,"message":{"role":"assistant","content":"an error is fine here","refusal":null},"finish_reason":"stop"}]}`, false, "ok", ""},
 		{"unparseable 2xx left to adapters", 200, nil, `not json at all`, false, "ok", ""},
 		{"empty choices left to adapters", 200, nil, `{"choices":[]}`, false, "ok", ""},

@@ -199,13 +199,14 @@ var statePhrases = []phrase{
 	{a: "not agreed to", b: "terms", gap: 40, class: Forbidden}, // Workers AI's 5016: "User has not agreed to Llama3.2 model terms"
 	// A form the account must submit before a vendor's models serve it
 	// (Bedrock, as a ResourceNotFoundException 404: "Model use case details
-	// have not been submitted for this account"): a gate on this account,
-	// not a gone model, ahead of the not-found code.
-	{a: "use case details have not been submitted", class: Forbidden},
-	// An account setting a model requires (Bedrock's ValidationException:
-	// "data retention mode 'default' is not available for this model" until
-	// the account opts in): nothing in the request can fix it.
-	{a: "data retention mode", b: "not available", gap: 24, clause: true, class: Forbidden},
+	// have not been submitted for this account"), and an account setting a
+	// model requires (Bedrock's ValidationException: "data retention mode
+	// 'default' is not available for this model" until the account opts
+	// in): nothing in the request can fix either, and another account or
+	// vendor serves the same request, so this endpoint cools at once and
+	// the walk moves on (unavailable; forbidden would stop it, review 46c).
+	{a: "use case details have not been submitted", class: Unavailable},
+	{a: "data retention mode", b: "not available", gap: 24, clause: true, class: Unavailable},
 	// A local server that answers only callers on its own host (its guard
 	// against DNS rebinding): the Host Detour sends is not granted.
 	{a: "invalid host header", class: Forbidden},

@@ -85,8 +85,8 @@ func TestVocabularyTablesRoundTwentyTwo(t *testing.T) {
 		// Access: a project Google has shut out, an Azure resource blocked
 		// for conduct, a model not served in this region (Vertex,
 		// FAILED_PRECONDITION). (Bedrock's "Model use case details have not
-		// been submitted" comes as a ResourceNotFoundException but is a gate
-		// on the account: forbidden, vocab46_test.go.)
+		// been submitted" is a gate on this account that another serves past:
+		// unavailable, vocab46_test.go.)
 		{name: "project denied access", status: 403,
 			body: `{"error":{"code":403,"message":"Your project has been denied access. Please contact support.","status":"PERMISSION_DENIED"}}`, req: chat, model: "m", want: Auth},
 		{name: "resource blocked for conduct", status: 403,

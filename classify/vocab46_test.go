@@ -23,14 +23,14 @@ func TestVocabularyRoundFortySix(t *testing.T) {
 		{name: "a container in prose is no path", status: 400, body: ant("The container you asked for could not be started"), req: chat, model: "m", want: Unknown},
 
 		// An account setting that keeps a model from this account
-		// (pydantic-ai#8170): access not granted, whatever the request.
-		{name: "data retention mode not available", status: 400, header: aws, body: `{"message":"data retention mode 'default' is not available for this model"}`, req: chat, model: "m", want: Forbidden},
+		// (pydantic-ai#8170): this endpoint cannot serve it, others can.
+		{name: "data retention mode not available", status: 400, header: aws, body: `{"message":"data retention mode 'default' is not available for this model"}`, req: chat, model: "m", want: Unavailable},
 		{name: "a validation naming a field stays bad input", status: 400, header: aws, body: `{"message":"The model returned the following errors: temperature and top_p cannot both be specified for this model. Please use only one."}`, req: chat, model: "m", want: BadRequest},
 
-		// Anthropic's use-case form on a Bedrock account (obot#6747): a
-		// gate on the account, not a gone model, though it is a 404.
+		// Anthropic's use-case form on a Bedrock account (obot#6747): this
+		// endpoint cools and the walk moves on, by the words, not the code.
 		{name: "use case form not submitted", status: 404, header: http.Header{"X-Amzn-Errortype": {"ResourceNotFoundException"}},
-			body: `{"message":"Model use case details have not been submitted for this account. Fill out the Anthropic use case details form before using the model. If you have already filled out the form, try again in 15 minutes."}`, req: chat, model: "m", want: Forbidden},
+			body: `{"message":"Model use case details have not been submitted for this account. Fill out the Anthropic use case details form before using the model. If you have already filled out the form, try again in 15 minutes."}`, req: chat, model: "m", want: Unavailable},
 		{name: "a model not found stays gone", status: 404, header: http.Header{"X-Amzn-Errortype": {"ResourceNotFoundException"}},
 			body: `{"message":"Could not resolve the foundation model from the provided model identifier."}`, req: chat, model: "m", want: Unavailable},
 
