@@ -377,7 +377,11 @@ routes:
 		t.Errorf("%d records, %d answered with an id, %d left before headers", len(byID), len(withID), leftNoID)
 	}
 	for _, d := range recs {
-		if !withID[d.ID] && d.Outcome != "canceled" {
+		// A whole answer the gateway finished as its client's 150 ms timer
+		// fired is sent but never read (seen once in CI, under load): such a
+		// record took most of that wait (100 ms allows for a slow connect);
+		// any quicker unseen record must be canceled.
+		if !withID[d.ID] && d.Outcome != "canceled" && d.MS < 100 {
 			t.Errorf("record %s (outcome %s) answered no client that saw its id", d.ID, d.Outcome)
 		}
 	}
