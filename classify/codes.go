@@ -96,6 +96,12 @@ func init() {
 		// transient
 		"rate_limit_exceeded": weakCode(RateLimited), "rate_limit_error": weakCode(RateLimited), "ratelimiterror": weakCode(RateLimited),
 		"too_many_requests": weakCode(RateLimited), "slow_down": weakCode(RateLimited),
+		// Apigee's Quota and SpikeArrest policies (fault.detail.errorcode),
+		// which Apigee Edge answers with a 500 by default: a count over the
+		// policy's interval, the proxy's throttle of its callers, nothing
+		// failed. The errorcode names no interval, so a monthly quota is read
+		// as a throttle too (docs/behaviour.md "Where Detour chose").
+		"policies.ratelimit.quotaviolation": strongCode(RateLimited), "policies.ratelimit.spikearrestviolation": strongCode(RateLimited),
 		"server_is_overloaded": weakCode(ServerError), "service_unavailable_error": weakCode(ServerError), "requests": weakCode(RateLimited), "tokens": weakCode(RateLimited),
 		"overloaded_error": weakCode(ServerError), "api_error": weakCode(ServerError), "server_error": weakCode(ServerError),
 		"internal_error": weakCode(ServerError), "internal_server_error": weakCode(ServerError), "service_unavailable": weakCode(ServerError),
@@ -355,4 +361,26 @@ func outOfRange(k []byte) bool {
 		}
 	}
 	return false
+}
+
+// oauthVerdict reads an OAuth 2.0 token endpoint's answer (RFC 6749 §5.2),
+// which a provider that signs in with OAuth (a Claude or Google login, an
+// Entra ID service principal) passes on when its token cannot be renewed:
+// {"error":"invalid_grant","error_description":"Refresh token expired"}.
+// invalid_grant (a refresh token expired, revoked or needing
+// reauthentication), invalid_client and unauthorized_client are the
+// account's credential, which no retry or other request mends: auth, at a
+// 400 or 401 only (def unknown or auth). The other codes of §5.2
+// (invalid_request, invalid_scope, unsupported_grant_type) name the token
+// request Detour's upstream built, not its credential, and keep the status.
+func oauthVerdict(def Class, f *facts) (Verdict, bool) {
+	if !f.oauthDesc || (def != Unknown && def != Auth) {
+		return Verdict{}, false
+	}
+	for _, c := range [...]string{"oauth:invalid_grant", "oauth:invalid_client", "oauth:unauthorized_client"} {
+		if bytes.EqualFold(f.oauthError, []byte(c[len("oauth:"):])) {
+			return Verdict{Failed: true, Class: Auth, Evidence: c}, true
+		}
+	}
+	return Verdict{}, false
 }

@@ -65,6 +65,9 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		return Verdict{Failed: true, Class: RateLimited, Evidence: "gemini:quotaId=PerMinute"}
 	}
 
+	if v, ok := oauthVerdict(def, f); ok {
+		return v
+	}
 	var cs codeScan
 	cs.allowBad = def == Unknown
 	cs.scan(h, f)

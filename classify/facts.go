@@ -40,6 +40,12 @@ type facts struct {
 
 	workerText []byte // a top-level "text": FastChat's worker error message beside its error_code
 
+	// An OAuth 2.0 token endpoint's error (RFC 6749 §5.2:
+	// {"error":"invalid_grant","error_description":"…"}): the top-level
+	// error string, and whether an error_description stood beside it.
+	oauthError []byte
+	oauthDesc  bool
+
 	reasons  [maxReasons][]byte // Gemini ErrorInfo reasons
 	nReasons int
 

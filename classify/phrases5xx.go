@@ -60,6 +60,10 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "new_sensitive", class: Refusal}, // MiniMax's 1026/1027 relayed in a 500: "input new_sensitive, messages[13]'s content[2] image is sensitive"
 	{a: "data_inspection_failed", class: Refusal},
 	{a: "inappropriate content", class: Refusal},
+	// OpenAI's cyber_policy refusal as a relay wraps it in a 5xx or in a
+	// 200 whose error.code is 502 (OpenRouter: "This content was flagged
+	// for possible cybersecurity risk..."): the request's, never replayed.
+	{a: "flagged for possible cybersecurity risk", class: Refusal},
 	// A per-request limit of the server's own configuration.
 	{a: "physical batch size", class: Overflow},
 	{a: "max payload size", class: Overflow}, // KoboldCpp: "Payload is too big. Max payload size is 32MB."

@@ -22,6 +22,11 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		case "error":
 			f.hasError = true
 			f.addText(v)
+			if str {
+				f.oauthError = v
+			}
+		case "error_description": // OAuth 2.0's (RFC 6749 §5.2), beside its error code
+			f.oauthDesc = str
 		case "message", "Message", "detail", "error_message", "error_msg", "errorMessage": // AWS writes {"Message":"…"} in places, a Lambda function {"errorMessage":"…","errorType":"…"}; a proxy built on one adds "errorCode"
 			if str {
 				f.addText(v)
@@ -260,6 +265,10 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			// ({"error":{"error":{"message":"More credits are required…",
 			// "code":402},"code":402}}).
 			f.addText(v)
+		}
+	case "fault": // Apigee: {"fault":{"faultstring":"…","detail":{"errorcode":"policies.ratelimit.QuotaViolation"}}}
+		if d == 3 && eq(k1, "detail") && eq(last, "errorcode") && str && len(f.errCode) == 0 {
+			f.errCode = v
 		}
 	case "response": // Responses API: {"type":"response.failed","response":{"error":{…}}}
 		switch {

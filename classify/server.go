@@ -21,6 +21,11 @@ import (
 //   - a body that proves the account cannot pay (a strong quota code, or
 //     "insufficient balance" and its siblings) is quota: MiniMax sends its
 //     balance error as a 500;
+//   - a strong rate-limit code (Apigee's policies.ratelimit.QuotaViolation
+//     and SpikeArrestViolation, AWS's TooManyRequestsException) is
+//     rate_limited: Apigee Edge answers its own policies with a 500;
+//   - wording that can only be a refusal (OpenAI's "flagged for possible
+//     cybersecurity risk", a provider's moderation) is refusal;
 //   - a body that says nothing is served here (no model loaded, a relay with
 //     no channel for the model, a model that does not exist) is
 //     unavailable: TabbyAPI and one-api send these as 503, LocalAI as 500,
@@ -75,7 +80,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		cs.allowBad = true
 		cs.scan(h, f)
 		switch {
-		case cs.strongEv != "" && (cs.strong == ContextLength || cs.strong == Refusal || cs.strong == Quota):
+		case cs.strongEv != "" && (cs.strong == ContextLength || cs.strong == Refusal || cs.strong == Quota || cs.strong == RateLimited):
 			return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
 		case cs.badEv != "" && clientParam(f):
 			return Verdict{Failed: true, Class: BadRequest, Evidence: cs.badEv}

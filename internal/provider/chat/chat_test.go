@@ -70,6 +70,14 @@ func TestDataURL(t *testing.T) {
 	if !ok || mt != "image/jpeg" {
 		t.Errorf("parameters: got %q %v", mt, ok)
 	}
+	// image/jpg and image/pjpeg are what browsers, pasteboards and many
+	// tools write for JPEG (hermes-agent#55432); Anthropic and Gemini take
+	// only image/jpeg and refuse the others (comic-translate#399).
+	for _, u := range []string{"data:image/jpg;base64,AA==", "data:IMAGE/JPG;base64,AA==", "data:image/pjpeg;base64,AA=="} {
+		if mt, _, ok := DataURL(u); !ok || mt != "image/jpeg" {
+			t.Errorf("%s: got %q %v, want image/jpeg", u, mt, ok)
+		}
+	}
 	for _, u := range []string{"https://x/y.png", "data:text/plain,hello", "data:image/png;base64"} {
 		if _, _, ok := DataURL(u); ok {
 			t.Errorf("%s: want not ok", u)

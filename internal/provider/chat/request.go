@@ -53,6 +53,11 @@ type Message struct {
 	Name       string          `json:"name,omitempty"`
 	ToolCalls  []ToolCall      `json:"tool_calls,omitempty"`
 	ToolCallID string          `json:"tool_call_id,omitempty"`
+	// Refusal is an assistant turn's refusal text, as openai-go's
+	// ToParam and openai-python's model_dump hand back a refused answer
+	// (often with content null). Translations send it as the assistant's
+	// text so the model knows what it said; "" is no refusal.
+	Refusal string `json:"refusal,omitempty"`
 }
 
 // Part is one content part: {"type":"text","text":…} or
@@ -62,6 +67,9 @@ type Part struct {
 	Type     string    `json:"type"`
 	Text     string    `json:"text,omitempty"`
 	ImageURL *ImageURL `json:"image_url,omitempty"`
+	// Refusal is the text of a {"type":"refusal"} part, which only an
+	// assistant turn may hold.
+	Refusal string `json:"refusal,omitempty"`
 	// CacheControl is a prompt-cache breakpoint a client put on the part
 	// (OpenRouter's and LiteLLM's convention for Claude, which Roo Code,
 	// Aider, Cline and Open WebUI send): only a Claude translation reads it.
@@ -300,6 +308,12 @@ func DataURL(u string) (mediaType, data string, ok bool) {
 	}
 	if i := strings.IndexByte(mediaType, ';'); i >= 0 {
 		mediaType = mediaType[:i]
+	}
+	// image/jpg and image/pjpeg are labels browsers, pasteboards and many
+	// tools write for JPEG; Anthropic and Gemini take only image/jpeg and
+	// refuse the request otherwise (docs/doors.md "Images").
+	if strings.EqualFold(mediaType, "image/jpg") || strings.EqualFold(mediaType, "image/pjpeg") {
+		mediaType = "image/jpeg"
 	}
 	return mediaType, data, true
 }
