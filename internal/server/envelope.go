@@ -62,7 +62,14 @@ func cut(s string, n int) string {
 // failureEnvelope is the envelope of a failed request: the class's type
 // and errorCode.
 func failureEnvelope(f *dispatch.Failure) []byte {
-	return envelope(errorType(f.Class), errorCode(f), f.Message)
+	t := errorType(f.Class)
+	if f.Class == classify.Unknown && f.Status >= 400 && f.Status < 500 {
+		// An unknown answered with a 4xx (an upstream's unfamiliar 400, a
+		// request no target's dialect can express): the request's, as
+		// OpenAI types a 400. upstream_error stays for a 5xx or a 2xx.
+		t = "invalid_request_error"
+	}
+	return envelope(t, errorCode(f), f.Message)
 }
 
 // errorCode is the code an OpenAI-shaped envelope tells the client: the
