@@ -61,6 +61,7 @@ func init() {
 		"quota_exceeded":  weakCode(Quota), // LocalAI's type for every window of its per-user quotas, a minute's too: the period decides (period.go)
 		"budget_exceeded": strongCode(Quota), "account_overdue": strongCode(Quota), "accountoverdueerror": strongCode(Quota),
 		"arrearage": strongCode(Quota), "allocationquota.freetieronly": strongCode(Quota),
+		"not_enough_balance": strongCode(Quota), "not_enough_credits": strongCode(Quota), // Novita's flat envelope: {"code":403,"reason":"NOT_ENOUGH_BALANCE","message":"not enough balance"}
 		"insufficient_user_quota": strongCode(Quota), // one-api and its forks (new-api, relays): the relay account's quota is spent
 		"usage_limit_reached":     strongCode(Quota), // a plan's usage window spent (the Codex backend), even as 429 or in a stream
 		"setlimitexceeded":        strongCode(Quota), // Volcengine Ark: the inference limit the owner set ("Safe Experience Mode") reached, the service paused

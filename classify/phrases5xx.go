@@ -39,7 +39,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "insufficient_balance", class: Quota},
 	{a: "insufficient account balance", class: Quota},
 	{a: "balance is insufficient", class: Quota},
-	{a: "insufficient credits", class: Quota},
+	{a: "insufficient credit", class: Quota}, // "insufficient credits", and Upstage's singular: "API key suspended due to insufficient credit"
 	{a: "insufficient funds", class: Quota},
 	{a: "credit balance is too low", class: Quota},
 	{a: "余额不足", class: Quota},

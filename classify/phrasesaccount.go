@@ -305,7 +305,7 @@ var accountPhrases = []phrase{
 	{a: "insufficient balance", class: Quota},
 	{a: "insufficient_balance", class: Quota},
 	{a: "insufficient account balance", class: Quota},
-	{a: "insufficient credits", class: Quota},
+	{a: "insufficient credit", class: Quota}, // "insufficient credits", and Upstage's singular: "API key suspended due to insufficient credit"
 	{a: "insufficient funds", class: Quota},
 	{a: "not enough credits", class: Quota},
 	{a: "requires more credits", class: Quota},

@@ -41,6 +41,15 @@ func TestVocabularyRoundFortySeven(t *testing.T) {
 		{name: "the errorcode as a message's words moves no 500", status: 500, body: `{"error":{"message":"policies.ratelimit.QuotaViolation"}}`, req: chat, model: "m", want: ServerError},
 		{name: "an errorcode deeper than Apigee's is not read", status: 500, body: `{"fault":{"detail":{"x":{"errorcode":"policies.ratelimit.QuotaViolation"}}}}`, req: chat, model: "m", want: ServerError},
 
+		// An empty account sent as a 403 (hunt 47b): Novita's flat
+		// envelope, Upstage's suspended key.
+		{name: "novita not enough balance", status: 403, body: `{"code":403,"reason":"NOT_ENOUGH_BALANCE","message":"not enough balance"}`, req: chat, model: "m", want: Quota},
+		{name: "upstage insufficient credit", status: 403, body: `{"error":{"message":"API key suspended due to insufficient credit. Register your payment method at https://console.upstage.ai/billing to continue.","code":"api_key_is_not_allowed"}}`, req: chat, model: "m", want: Quota},
+		{name: "not enough capacity is no balance", status: 429, body: `{"object":"error","message":"Service tier capacity exceeded for this model.","type":"service_tier_capacity_exceeded","param":null,"code":"3505"}`, req: chat, model: "m", notAny: []Class{Quota}},
+		{name: "a suspended key alone is no balance", status: 403, body: `{"error":{"message":"Permission denied: Consumer 'api_key:x' has been suspended.","status":"PERMISSION_DENIED"}}`, req: chat, model: "m", notAny: []Class{Quota}},
+		{name: "the client's words about credit are no evidence", status: 403, body: `{"error":{"message":"Blocked: why is there insufficient credit on my card"}}`,
+			req: `{"model":"m","messages":[{"role":"user","content":"why is there insufficient credit on my card"}]}`, model: "m", notAny: []Class{Quota}},
+
 		// OpenRouter's 200 with error.code 502 (mini-swe-agent#902).
 		{name: "cybersecurity refusal under a relay's 502", status: 200, body: cyber, req: chat, model: "m", want: Refusal},
 		{name: "cybersecurity refusal as a 502", status: 502, body: cyber, req: chat, model: "m", want: Refusal},
