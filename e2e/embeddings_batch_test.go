@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -136,7 +137,9 @@ func TestEmbeddingsGeminiOver100InBatches(t *testing.T) {
 		t.Fatalf("got %d embeddings, want 250", len(res.Data))
 	}
 	for i, e := range res.Data {
-		if int(e.Index) != i || len(e.Embedding) != 3 || e.Embedding[0] != float64(i) {
+		// The fake's vector of input i is [i, 1, 2], which reaches the
+		// client scaled to unit length: its first two values' ratio is i.
+		if int(e.Index) != i || len(e.Embedding) != 3 || math.Round(e.Embedding[0]/e.Embedding[1]) != float64(i) {
 			t.Fatalf("embedding %d: index %d vector %v: not the vector of input %d", i, e.Index, e.Embedding, i)
 		}
 	}
@@ -343,7 +346,7 @@ func TestEmbeddingsGeminiRetryResumes(t *testing.T) {
 		t.Fatalf("got %d embeddings", len(res.Data))
 	}
 	for i, e := range res.Data {
-		if int(e.Index) != i || e.Embedding[0] != float64(i) {
+		if int(e.Index) != i || math.Round(e.Embedding[0]/e.Embedding[1]) != float64(i) { // [i, 1, 2] at unit length
 			t.Fatalf("embedding %d: index %d vector %v", i, e.Index, e.Embedding)
 		}
 	}

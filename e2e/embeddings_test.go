@@ -70,7 +70,7 @@ func TestEmbeddingsPlain(t *testing.T) {
 func TestEmbeddingsFailoverToGemini(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"openai":    script(corpus(t, "openai-model-overloaded-server-error-503")),
-		"gemini":    script(upstreamtest.Step{Body: `{"embeddings":[{"values":[1,2,3]},{"values":[4,5,6]}]}`}),
+		"gemini":    script(upstreamtest.Step{Body: `{"embeddings":[{"values":[0.6,0.8,0]},{"values":[0,0.6,0.8]}]}`}),
 		"anthropic": script(ok("x", "x")),
 	})
 	g := start(t, embeddingsCfg, fs)
@@ -78,7 +78,7 @@ func TestEmbeddingsFailoverToGemini(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(e.Data) != 2 || e.Data[0].Embedding[0] != 1 || e.Data[1].Embedding[2] != 6 || e.Model != "gemini-embedding-001" {
+	if len(e.Data) != 2 || e.Data[0].Embedding[0] != 0.6 || e.Data[1].Embedding[2] != 0.8 || e.Model != "gemini-embedding-001" {
 		t.Errorf("embeddings: %+v", e)
 	}
 	req := fs["gemini"].Requests()[0]

@@ -6,14 +6,19 @@
 // "system" string, joined by blank lines; user and assistant turns keep their
 // roles, consecutive turns of one role are merged; text and image parts
 // become text and image blocks (data: URLs as base64 sources, other URLs as
-// url sources); assistant tool_calls become tool_use blocks; "tool" messages
-// become tool_result blocks in one user turn; tools, tool_choice
+// url sources); an assistant's refusal (its refusal member, or a refusal
+// part) becomes its text; assistant tool_calls become tool_use blocks;
+// "tool" messages become tool_result blocks in one user turn; tools (a
+// parameters object without "type", {} most often, gets "type":"object",
+// which Anthropic requires), tool_choice
 // (required→any, a named function→tool; not sent without tools) and
 // parallel_tool_calls=false (disable_parallel_tool_use) are carried over; stop becomes
 // stop_sequences (but a stop string of whitespace alone, which Anthropic
-// refuses) and user becomes metadata.user_id. n above 1 and logprobs are a
-// translation error: Claude answers one choice and no log-probabilities; so
-// is what chat.Request.Unanswerable names (a tool that is not a function,
+// refuses) and user becomes metadata.user_id as the hex SHA-256 of it
+// (Anthropic wants an opaque id, and refuses an email address). n above 1
+// and logprobs are a translation error: Claude answers one choice and no
+// log-probabilities; so is an inline image of a type other than JPEG, PNG,
+// GIF or WebP, which Anthropic refuses, and what chat.Request.Unanswerable names (a tool that is not a function,
 // the deprecated functions, audio output, web_search_options), which Claude
 // would answer with text that does not say what it lacks.
 //
@@ -23,6 +28,9 @@
 //     its system text as the one user turn instead of "system" (Anthropic
 //     wants a message), and one with no text at all is a translation error
 //     (docs/doors.md, "Chat Completions to Claude and Gemini targets").
+//   - a conversation ending with an assistant turn (a prefill) has the
+//     trailing whitespace of its final text trimmed, which Anthropic
+//     refuses there.
 //   - max_tokens is required by Anthropic: max_completion_tokens, else
 //     max_tokens, else DefaultMaxTokens (4096).
 //   - temperature is clamped to Anthropic's range [0, 1] (OpenAI allows up to

@@ -3,11 +3,14 @@ package anthropic
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode"
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
@@ -150,7 +153,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		out.TopP = cr.TopP
 	}
 	if cr.User != "" {
-		out.Metadata = &metadata{UserID: cr.User}
+		out.Metadata = &metadata{UserID: userID(cr.User)}
 	}
 	var system []block
 	if system, out.Messages, err = messages(cr.Messages); err != nil {
@@ -162,11 +165,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		if reserved(t.Function.Name) {
 			return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", t.Function.Name)
 		}
-		schema := t.Function.Parameters
-		if len(bytes.TrimSpace(schema)) == 0 || bytes.Equal(bytes.TrimSpace(schema), []byte("null")) {
-			schema = emptySchema
-		}
-		out.Tools = append(out.Tools, tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: schema})
+		out.Tools = append(out.Tools, tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: inputSchema(t.Function.Parameters)})
 	}
 	tc, err := chat.ParseToolChoice(cr.ToolChoice)
 	if err != nil {
@@ -200,6 +199,41 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		out.ToolChoice = nil
 	}
 	return rawjson.Marshal(out)
+}
+
+// userID is metadata.user_id for the client's user: the hex SHA-256 of
+// it. OpenAI's user is any stable end-user id, an email address as often
+// as not; Anthropic's must be "a uuid, hash value, or other opaque
+// identifier" without "name, email address, or phone number", and it
+// answers an email with a 400 (docs/doors.md, "Chat Completions to Claude
+// and Gemini targets"). The hash is as stable per user as the user.
+func userID(user string) string {
+	sum := sha256.Sum256([]byte(user))
+	return hex.EncodeToString(sum[:])
+}
+
+// inputSchema is a function's parameters as Claude's input_schema, which
+// must say "type": none or null is emptySchema, and a JSON object without
+// a "type" member ({} most often: a JSON Schema object to OpenAI, one
+// Anthropic refuses) gets "type":"object". Other schemas go as they came.
+func inputSchema(params json.RawMessage) json.RawMessage {
+	trimmed := bytes.TrimSpace(params)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return emptySchema
+	}
+	sc, ok := rawjson.ScanObject(trimmed)
+	if !ok || !json.Valid(trimmed) {
+		return params
+	}
+	if _, _, some := sc.Next(); !some {
+		return emptySchema
+	}
+	if rawjson.Member(trimmed, "type") != nil {
+		return params
+	}
+	out := make([]byte, 0, len(trimmed)+len(`"type":"object",`))
+	out = append(out, `{"type":"object",`...)
+	return append(out, bytes.TrimSpace(trimmed[1:])...)
 }
 
 // stopSequences is the client's stop strings but those of whitespace alone
@@ -259,6 +293,7 @@ func messages(in []chat.Message) (system []block, out []message, err error) {
 		}
 		out = append(out, message{Role: role, Content: blocks})
 	}
+	out = trimFinal(out)
 	if len(out) == 0 {
 		// Anthropic wants at least one message; OpenAI takes a conversation
 		// of system messages alone (an LLM-as-judge or one-shot prompt),
@@ -275,25 +310,67 @@ func messages(in []chat.Message) (system []block, out []message, err error) {
 	return system, out, nil
 }
 
+// trimFinal trims the trailing whitespace of the conversation's final text
+// when the last turn is the assistant's (a prefill, or an answer a client
+// continues): Anthropic refuses "final assistant content" that ends in
+// whitespace, which OpenAI takes (docs/doors.md, "Chat Completions to
+// Claude and Gemini targets"). A text block left empty is dropped, and a
+// turn left empty with it.
+func trimFinal(out []message) []message {
+	n := len(out)
+	if n == 0 || out[n-1].Role != "assistant" {
+		return out
+	}
+	blocks := out[n-1].Content
+	for len(blocks) > 0 && blocks[len(blocks)-1].Type == "text" {
+		last := &blocks[len(blocks)-1]
+		last.Text = strings.TrimRightFunc(last.Text, unicode.IsSpace)
+		if last.Text != "" {
+			break
+		}
+		blocks = blocks[:len(blocks)-1]
+	}
+	if len(blocks) == 0 {
+		return out[:n-1]
+	}
+	out[n-1].Content = blocks
+	return out
+}
+
 // contentBlocks translates text and image parts; text that is empty or
 // whitespace alone is dropped (Anthropic refuses such text blocks).
 func contentBlocks(m *chat.Message) ([]block, error) {
+	return partBlocks(m, false)
+}
+
+// partBlocks is contentBlocks; in an assistant turn a refusal part is the
+// assistant's text (OpenAI lets an assistant's content be one refusal
+// part), elsewhere it is a part Claude cannot take.
+func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 	parts, err := m.Parts()
 	if err != nil {
 		return nil, err
 	}
 	var out []block
 	for _, p := range parts {
-		switch p.Type {
-		case "text":
-			if strings.TrimSpace(p.Text) != "" {
-				out = append(out, block{Type: "text", Text: p.Text, CacheControl: breakpoint(p.CacheControl)})
+		switch {
+		case p.Type == "text" || assistant && p.Type == "refusal":
+			text := p.Text
+			if p.Type == "refusal" {
+				text = p.Refusal
 			}
-		case "image_url":
+			if strings.TrimSpace(text) != "" {
+				out = append(out, block{Type: "text", Text: text, CacheControl: breakpoint(p.CacheControl)})
+			}
+		case p.Type == "image_url":
 			if p.ImageURL == nil || p.ImageURL.URL == "" {
 				return nil, fmt.Errorf("anthropic: image_url part without url")
 			}
-			out = append(out, block{Type: "image", Source: imageFrom(p.ImageURL.URL), CacheControl: breakpoint(p.CacheControl)})
+			src, err := imageFrom(p.ImageURL.URL)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, block{Type: "image", Source: src, CacheControl: breakpoint(p.CacheControl)})
 		default:
 			return nil, fmt.Errorf("anthropic: unsupported content part type %q", p.Type)
 		}
@@ -301,17 +378,36 @@ func contentBlocks(m *chat.Message) ([]block, error) {
 	return out, nil
 }
 
-func imageFrom(u string) *imageSource {
+// imageMediaTypes are the inline image types Anthropic takes ("Input
+// should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'").
+var imageMediaTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+
+// imageFrom is an image part's source: a data: URL as base64, of a media
+// type Claude takes (another is a translation error, so the request moves
+// on to a target that may take it: docs/doors.md, "Chat Completions to
+// Claude and Gemini targets"); any other URL as a url source, Anthropic's
+// to fetch.
+func imageFrom(u string) (*imageSource, error) {
 	if mt, data, ok := chat.DataURL(u); ok {
-		return &imageSource{Type: "base64", MediaType: mt, Data: data}
+		mt = strings.ToLower(mt)
+		if !imageMediaTypes[mt] {
+			return nil, fmt.Errorf("anthropic: image media type %q: Claude takes image/jpeg, image/png, image/gif or image/webp", mt)
+		}
+		return &imageSource{Type: "base64", MediaType: mt, Data: data}, nil
 	}
-	return &imageSource{Type: "url", URL: u}
+	return &imageSource{Type: "url", URL: u}, nil
 }
 
+// assistantBlocks is an assistant turn: its text (refusal parts as text),
+// then its refusal member as text (what openai-go and openai-python hand
+// back for a refused answer), then its tool calls as tool_use blocks.
 func assistantBlocks(m *chat.Message) ([]block, error) {
-	out, err := contentBlocks(m)
+	out, err := partBlocks(m, true)
 	if err != nil {
 		return nil, err
+	}
+	if strings.TrimSpace(m.Refusal) != "" {
+		out = append(out, block{Type: "text", Text: m.Refusal})
 	}
 	for _, tc := range m.ToolCalls {
 		input, err := chat.Arguments(tc.Function.Arguments)

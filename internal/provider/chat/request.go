@@ -311,7 +311,7 @@ func DataURL(u string) (mediaType, data string, ok bool) {
 	}
 	// image/jpg and image/pjpeg are labels browsers, pasteboards and many
 	// tools write for JPEG; Anthropic and Gemini take only image/jpeg and
-	// refuse the request otherwise (docs/doors.md "Images").
+	// refuse the request otherwise (docs/doors.md, "Chat Completions to Claude and Gemini targets").
 	if strings.EqualFold(mediaType, "image/jpg") || strings.EqualFold(mediaType, "image/pjpeg") {
 		mediaType = "image/jpeg"
 	}

@@ -11,9 +11,13 @@
 // and Gemini targets"), as is a request for logprobs (Gemini's are not
 // translated back) and one that chat.Request.Unanswerable refuses (a tool
 // that is not a function, the deprecated functions, audio output,
-// web_search_options). Text parts stay text;
-// image data: URLs become inlineData, other image URLs fileData (mimeType
-// guessed from the extension, else image/jpeg). Assistant tool_calls become
+// web_search_options). Text parts stay text, and so does an assistant's
+// refusal (its refusal member or a refusal part; a refusal part in another
+// turn is a translation error); image data: URLs become inlineData when
+// their type is one Gemini takes (image/png, image/jpeg, image/webp,
+// image/heic, image/heif; another is a translation error, so the route
+// moves on), other image URLs fileData (mimeType guessed from the
+// extension, else image/jpeg). Assistant tool_calls become
 // functionCall parts; "tool" messages become functionResponse parts in one
 // user turn, their name looked up by tool_call_id among earlier tool_calls,
 // their response the tool's JSON object if it sent one, else
@@ -24,7 +28,9 @@
 // not sent without function declarations, which Gemini refuses),
 // and sampling settings go to generationConfig (temperature, topP,
 // maxOutputTokens from max_completion_tokens or max_tokens, stopSequences,
-// candidateCount from n, presencePenalty, frequencyPenalty, seed).
+// candidateCount from n, seed, and presencePenalty and frequencyPenalty
+// for the gemini-1.5 and gemini-2.0 models alone: later models refuse
+// them, TakesPenalties).
 //
 // Two deliberate choices of field:
 //   - Schemas travel as JSON Schema: function parameters as
@@ -64,9 +70,10 @@
 // Embeddings (embed.go, provider.Embedder): an OpenAI embeddings body
 // becomes :batchEmbedContents, one request per input string with
 // outputDimensionality from dimensions; token-array input is refused; the
-// answer becomes OpenAI's embeddings list, base64-encoded (little-endian
-// float32) when the client asked for it, with zero usage (Gemini reports
-// none). docs/doors.md lists the fields.
+// answer becomes OpenAI's embeddings list, each vector scaled to unit
+// length as OpenAI's are (Gemini's are only at 3072 dimensions; a unit or
+// zero vector travels as sent), base64-encoded (little-endian float32) when
+// the client asked for it, with zero usage (Gemini reports none). docs/doors.md lists the fields.
 //
 // It imports provider, sse and provider/chat (shared OpenAI wire structs),
 // nothing else of ours.

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -89,7 +91,8 @@ func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, r
 
 // EmbeddingsResponse turns a batchEmbedContents answer ({embeddings:
 // [{values: [...]}]}, in input order) into an OpenAI embeddings list named
-// after ep.Model. Gemini reports no token counts, so usage is zero. When the
+// after ep.Model. Gemini reports no token counts, so usage is zero. Each
+// vector is scaled to unit length, as OpenAI's are (toUnit). When the
 // client asked for encoding_format base64, each vector is encoded as OpenAI
 // does: little-endian float32 values, base64 (standard alphabet, padded).
 // An answer whose count differs from the inputs' is an error. The vectors
@@ -115,19 +118,86 @@ func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, ep provide
 		if !numberArray(emb.Values) {
 			return nil, fmt.Errorf("gemini: embedding %d: values is not a non-empty list of numbers", i)
 		}
-		// Floats travel as Gemini wrote them: no float is parsed or
-		// formatted unless the client asked for base64.
+		values, err := parseNumbers(emb.Values)
+		if err != nil {
+			return nil, fmt.Errorf("gemini: embedding %d: %w", i, err)
+		}
+		// OpenAI's vectors are of unit length, which clients rely on (a dot
+		// product for cosine similarity); Gemini's are only at 3072
+		// dimensions, and its guide tells callers to normalize the others
+		// (https://ai.google.dev/gemini-api/docs/embeddings, "Ensuring
+		// quality for smaller dimensions"). A vector already of unit
+		// length travels as Gemini wrote it, unless the client asked for
+		// base64.
+		scaled := toUnit(values)
 		v := []byte(emb.Values)
-		if e.Base64 {
-			var values []float64
-			if err := json.Unmarshal(emb.Values, &values); err != nil {
-				return nil, fmt.Errorf("gemini: embedding %d: %w", i, err)
-			}
+		switch {
+		case e.Base64:
 			v = provider.Base64Floats(values)
+		case scaled:
+			v = floatList(values)
 		}
 		out.Data[i] = provider.EmbeddingData{Object: "embedding", Index: e.First + i, Embedding: v}
 	}
 	return rawjson.Marshal(out)
+}
+
+// parseNumbers reads v, already known to be a JSON array of numbers
+// (numberArray).
+func parseNumbers(v []byte) ([]float64, error) {
+	v = bytes.TrimSpace(v)
+	v = v[1 : len(v)-1]
+	out := make([]float64, 0, bytes.Count(v, []byte(","))+1)
+	for len(v) > 0 {
+		num, rest, _ := bytes.Cut(v, []byte(","))
+		f, err := strconv.ParseFloat(string(bytes.TrimSpace(num)), 64)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+		v = rest
+	}
+	return out, nil
+}
+
+// toUnit scales values in place to unit length and reports whether it
+// changed them: a vector already within 1e-6 of unit length, and a zero
+// vector (which has no direction), are left as they are. The largest
+// magnitude is divided out first, so no square overflows or underflows.
+func toUnit(values []float64) bool {
+	var m float64
+	for _, x := range values {
+		m = max(m, math.Abs(x))
+	}
+	if m == 0 {
+		return false
+	}
+	var s float64
+	for _, x := range values {
+		s += (x / m) * (x / m)
+	}
+	root := math.Sqrt(s)
+	if math.Abs(m*root-1) <= 1e-6 {
+		return false
+	}
+	for i, x := range values {
+		values[i] = x / m / root
+	}
+	return true
+}
+
+// floatList writes values as a JSON list of float32 numbers, the precision
+// Gemini's and OpenAI's vectors have, each in its shortest form.
+func floatList(values []float64) json.RawMessage {
+	b := make([]byte, 0, 12*len(values)+2)
+	b = append(b, '[')
+	for i, x := range values {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(b, float64(float32(x)), 'g', -1, 32)
+	}
+	return append(b, ']')
 }
 
 // numberArray reports whether v, already known to be valid JSON, is a

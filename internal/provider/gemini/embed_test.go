@@ -73,8 +73,9 @@ func TestTranslateEmbeddingsRefuses(t *testing.T) {
 
 // embedAnswer is a batchEmbedContents answer in the documented shape
 // (https://ai.google.dev/api/embeddings#batchembedcontentsresponse), values
-// shortened.
-const embedAnswer = `{"embeddings":[{"values":[0.0123,-0.5,0.25]},{"values":[1,0,-0.0001]}]}`
+// shortened, each vector of unit length as Gemini's 3072-dimension ones
+// are (the adapter scales others to unit length: embed_c47b_test.go).
+const embedAnswer = `{"embeddings":[{"values":[0.6,-0.8,0]},{"values":[1,0,-0.0001]}]}`
 
 // TestEmbeddingsLoopback sends a translated request over real HTTP to a
 // fake Gemini endpoint, checks what arrives, and decodes the translated
@@ -116,7 +117,7 @@ func TestEmbeddingsLoopback(t *testing.T) {
 	if list.Object != "list" || list.Model != "gemini-embedding-001" || len(list.Data) != 2 {
 		t.Fatalf("%s", out)
 	}
-	want := [][]float64{{0.0123, -0.5, 0.25}, {1, 0, -0.0001}}
+	want := [][]float64{{0.6, -0.8, 0}, {1, 0, -0.0001}}
 	for i, d := range list.Data {
 		if d.Index != int64(i) || d.Object != "embedding" || len(d.Embedding) != 3 {
 			t.Fatalf("data %d: %s", i, out)
@@ -149,7 +150,7 @@ func TestEmbeddingsBase64(t *testing.T) {
 	if err != nil || len(raw) != 12 {
 		t.Fatalf("%v, %d bytes", err, len(raw))
 	}
-	for j, want := range []float32{0.0123, -0.5, 0.25} {
+	for j, want := range []float32{0.6, -0.8, 0} {
 		if got := math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:])); got != want {
 			t.Fatalf("value %d = %v, want %v", j, got, want)
 		}
@@ -261,7 +262,7 @@ func TestEmbeddingsBatchIndices(t *testing.T) {
 		t.Fatalf("%v: %s", err, joined)
 	}
 	for i, d := range all.Data {
-		if d.Index != int64(i) || d.Embedding[0] != []float64{0.0123, 1}[i%2] {
+		if d.Index != int64(i) || d.Embedding[0] != []float64{0.6, 1}[i%2] {
 			t.Errorf("joined %d: %+v", i, d)
 		}
 	}

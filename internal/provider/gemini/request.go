@@ -32,7 +32,7 @@ var _ provider.Adapter = Adapter{}
 // NewRequest translates req and POSTs it to generateContent, or to
 // streamGenerateContent?alt=sse when the client streams.
 func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
-	body, err := Translate(req)
+	body, err := TranslateFor(req, ep.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -141,8 +141,17 @@ func (g *generationConfig) empty() bool {
 }
 
 // Translate returns the generateContent request body for the client's
-// request. The model travels in the URL, not the body.
+// request to a model not named: what TranslateFor sends to a model that
+// takes no penalties.
 func Translate(req *provider.Request) ([]byte, error) {
+	return TranslateFor(req, "")
+}
+
+// TranslateFor returns the generateContent request body for the client's
+// request to model (the target's model, "models/" prefix or not), which
+// travels in the URL, not the body. The model decides only whether
+// presence_penalty and frequency_penalty are sent (TakesPenalties).
+func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 	cr, err := chat.Parse(req)
 	if err != nil {
 		return nil, err
@@ -194,7 +203,10 @@ func Translate(req *provider.Request) ([]byte, error) {
 		}
 	}
 	g := generationConfig{Temperature: cr.Temperature, TopP: cr.TopP, StopSequences: cr.Stop,
-		CandidateCount: cr.N, PresencePenalty: cr.PresencePenalty, FrequencyPenalty: cr.FrequencyPenalty, Seed: cr.Seed}
+		CandidateCount: cr.N, Seed: cr.Seed}
+	if TakesPenalties(model) {
+		g.PresencePenalty, g.FrequencyPenalty = cr.PresencePenalty, cr.FrequencyPenalty
+	}
 	if n, ok := cr.Limit(); ok {
 		g.MaxOutputTokens = &n
 	}
@@ -213,6 +225,19 @@ func Translate(req *provider.Request) ([]byte, error) {
 		out.GenerationConfig = &g
 	}
 	return rawjson.Marshal(out)
+}
+
+// TakesPenalties reports whether model is one Gemini takes presencePenalty
+// and frequencyPenalty from: the gemini-1.5 and gemini-2.0 models. Gemini
+// 2.5 and later (and the experimental models) answer a request carrying
+// either with 400 INVALID_ARGUMENT "Penalty is not enabled for
+// models/gemini-2.5-flash" (vercel/ai#8943, BerriAI/litellm#32273,
+// BerriAI/litellm#16907), so they are left out for every other model, as
+// for Claude (docs/doors.md): a penalty is a sampling hint, and leaving it
+// out costs less than a 400 on every request of a chat.
+func TakesPenalties(model string) bool {
+	m := strings.TrimPrefix(strings.ToLower(model), "models/")
+	return strings.HasPrefix(m, "gemini-1.5") || strings.HasPrefix(m, "gemini-2.0")
 }
 
 // contents splits the conversation into the system instruction and turns.
@@ -322,6 +347,13 @@ func contents(msgs []chat.Message) (*content, []content, error) {
 }
 
 func userParts(m *chat.Message) ([]part, error) {
+	return contentParts(m, false)
+}
+
+// contentParts translates a message's content; a refusal part is text in
+// an assistant turn (model), which alone may hold one, and refused in
+// another.
+func contentParts(m *chat.Message, model bool) ([]part, error) {
 	ps, err := m.Parts()
 	if err != nil {
 		return nil, err
@@ -332,6 +364,13 @@ func userParts(m *chat.Message) ([]part, error) {
 		case "text":
 			if p.Text != "" {
 				out = append(out, part{Text: p.Text})
+			}
+		case "refusal":
+			if !model {
+				return nil, fmt.Errorf("gemini: unsupported content part type %q in a %s message", p.Type, m.Role)
+			}
+			if p.Refusal != "" {
+				out = append(out, part{Text: p.Refusal})
 			}
 		case "image_url":
 			ip, err := imagePart(p)
@@ -354,7 +393,19 @@ func imagePart(p chat.Part) (part, error) {
 	}
 	u := p.ImageURL.URL
 	if mt, data, ok := chat.DataURL(u); ok {
-		return part{InlineData: &blob{MimeType: mt, Data: data}}, nil
+		// Gemini answers an inline image of another type with 400
+		// INVALID_ARGUMENT ("MIME type must be image/png, image/jpeg,
+		// image/webp, image/heic, or image/heif"), which ends a route's
+		// walk; OpenAI and Anthropic take a GIF. Not sending it lets the
+		// route move on (docs/doors.md, "Chat Completions to Claude and
+		// Gemini targets").
+		lower := strings.ToLower(mt)
+		switch lower {
+		case "image/png", "image/jpeg", "image/webp", "image/heic", "image/heif":
+		default:
+			return part{}, fmt.Errorf("gemini: image type %q: Gemini takes image/png, image/jpeg, image/webp, image/heic and image/heif", mt)
+		}
+		return part{InlineData: &blob{MimeType: lower, Data: data}}, nil
 	}
 	return part{FileData: &fileData{MimeType: imageType(u), FileURI: u}}, nil
 }
@@ -411,9 +462,16 @@ type callRef struct {
 // modelParts translates an assistant message whose calls follow base calls
 // of the content it joins.
 func modelParts(m *chat.Message, names map[string]callRef, base int) ([]part, error) {
-	out, err := userParts(m)
+	out, err := contentParts(m, true)
 	if err != nil {
 		return nil, err
+	}
+	// A turn that refused, as OpenAI's clients hand it back (openai-go's
+	// ToParam, openai-python's model_dump: often with content null), is
+	// the model's text, so the model knows what it said (docs/doors.md);
+	// a refusal part of the same text already says it.
+	if r := m.Refusal; r != "" && !slices.ContainsFunc(out, func(p part) bool { return p.Text == r }) {
+		out = append(out, part{Text: r})
 	}
 	for i, tc := range m.ToolCalls {
 		args, err := chat.Arguments(tc.Function.Arguments)
