@@ -138,7 +138,7 @@ func (c *Call) echoHeaders() bool { return c.Native != nil && len(c.Native.Heade
 // request is c as the adapters read it.
 func (c *Call) request() *provider.Request {
 	if c.req == nil {
-		c.req = &provider.Request{Body: c.Body, Stream: c.Stream}
+		c.req = &provider.Request{Body: c.Body, Stream: c.Stream, Translated: c.Native != nil}
 	}
 	return c.req
 }

@@ -29,7 +29,7 @@ func (w *walk) usage() *usageRequest {
 		u.done = true
 		body, asked := includeUsage(w.call.Body)
 		u.asked = asked
-		u.req = &provider.Request{Body: body, Stream: w.call.Stream}
+		u.req = &provider.Request{Body: body, Stream: w.call.Stream, Translated: w.call.Native != nil}
 	}
 	return u
 }

@@ -28,6 +28,12 @@ type Request struct {
 	Body []byte
 	// Stream is the client's "stream" flag.
 	Stream bool
+	// Translated: Body is a door's translation of the client's request
+	// (the Messages or Responses door), not a chat body the client wrote.
+	// An adapter may then fit it to its vendor's limits, which the client
+	// did not choose (openai.FitDescriptions); a client's own body (false,
+	// the zero value) travels as sent.
+	Translated bool
 	// Embeddings is Body read as an embeddings request, when the caller
 	// parsed it already (once per call); nil: an adapter that needs it
 	// parses Body (EmbeddingsOf).

@@ -61,7 +61,9 @@
 //	stream                     kept; adds stream_options.include_usage
 //	metadata.user_id           kept as user; dropped when it is a JSON object
 //	                           (Claude Code's device and session ids)
-//	tools (custom)             kept as function tools (input_schema → parameters)
+//	tools (custom)             kept as function tools (input_schema → parameters;
+//	                           a schema without type gains "type":"object", an
+//	                           object schema without properties "properties":{})
 //	tools (server: web_search,
 //	  bash, text_editor…)      refused
 //	tool_choice                auto → auto, any → required, tool → the named

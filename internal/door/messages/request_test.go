@@ -100,7 +100,7 @@ func TestTranslate(t *testing.T) {
 		in: `{"model":"m","max_tokens":5,"tool_choice":{"type":"tool","name":"f","disable_parallel_tool_use":true},
 			"tools":[{"name":"f","input_schema":{"type":"object"}}],"messages":[{"role":"user","content":"x"}]}`,
 		want: `{"model":"m","max_completion_tokens":5,"tool_choice":{"type":"function","function":{"name":"f"}},
-			"parallel_tool_calls":false,"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}],
+			"parallel_tool_calls":false,"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}}],
 			"messages":[{"role":"user","content":"x"}]}`,
 		model: "m",
 	}, {

@@ -59,7 +59,7 @@ func TestRoundTripLosses(t *testing.T) {
 		"messages":[{"role":"user","content":[{"type":"text","text":"What is a quaternion?"}]},
 		{"role":"assistant","content":[{"type":"tool_use","id":"u1","name":"f","input":{}}]},
 		{"role":"user","content":[{"type":"tool_result","tool_use_id":"u1","content":"Error: boom"}]}],
-		"tools":[{"name":"f","input_schema":{"type":"object"}}]}`
+		"tools":[{"name":"f","input_schema":{"type":"object","properties":{}}}]}`
 	tr, err := Translate([]byte(in))
 	if err != nil {
 		t.Fatal(err)

@@ -95,11 +95,14 @@ func (s *Stream) closeCalls(before int) {
 			continue
 		}
 		c.item.Status, c.item.Arguments = "completed", c.args.String()
+		// name as OpenAI sends it: "The name of the function that was
+		// called" (clients read it here, not only from the item).
 		s.event("response.function_call_arguments.done", struct {
 			ItemID      string `json:"item_id"`
+			Name        string `json:"name"`
 			OutputIndex int    `json:"output_index"`
 			Arguments   string `json:"arguments"`
-		}{c.item.ID, c.index, c.item.Arguments})
+		}{c.item.ID, c.item.Name, c.index, c.item.Arguments})
 		s.done(c.index, rawJSON(c.item))
 		delete(s.calls, i)
 		if s.closed == nil {

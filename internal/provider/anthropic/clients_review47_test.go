@@ -51,7 +51,7 @@ func TestUserIDIsAnOpaqueHash(t *testing.T) {
 	const body = `{"model":"m","messages":[{"role":"user","content":"hi"}],"user":%q}`
 	sum := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
 	var seen []string
-	for _, user := range []string{"jane.doe@example.com", "+1 415 555 0100", "13803d75-b4b5-4c3e-b2a2-6f21399b021b", "Jane Doe"} {
+	for _, user := range []string{"jane.doe@example.com", "+1 415 555 0100", "14155550100", "4111-1111-1111-1111", "Jane Doe"} {
 		got := c47aUserID(t, c47aTranslate(t, strings.Replace(body, "%q", `"`+user+`"`, 1)))
 		if got != sum(user) {
 			t.Errorf("user %q: metadata.user_id %q, want the hex SHA-256 of it %q", user, got, sum(user))
@@ -65,6 +65,14 @@ func TestUserIDIsAnOpaqueHash(t *testing.T) {
 			}
 		}
 		seen = append(seen, got)
+	}
+	// An id already opaque by its form (a UUID, a hex digest) is sent as
+	// it is: a Messages client's user_id, translated, stays the one it
+	// gave Anthropic before.
+	for _, user := range []string{"13803d75-b4b5-4c3e-b2a2-6f21399b021b", sum("x")} {
+		if got := c47aUserID(t, c47aTranslate(t, strings.Replace(body, "%q", `"`+user+`"`, 1))); got != user {
+			t.Errorf("opaque user %q: metadata.user_id %q, want it as sent", user, got)
+		}
 	}
 	// No user, no metadata.
 	if got := c47aUserID(t, c47aTranslate(t, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)); got != "" {

@@ -206,8 +206,15 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 // as not; Anthropic's must be "a uuid, hash value, or other opaque
 // identifier" without "name, email address, or phone number", and it
 // answers an email with a 400 (docs/doors.md, "Chat Completions to Claude
-// and Gemini targets"). The hash is as stable per user as the user.
+// and Gemini targets"). The hash is as stable per user as the user. A
+// user that is already opaque by its form (a UUID or a hex digest: hex
+// digits and hyphens alone, 32 or more: longer than any phone or card
+// number) is sent as it is, so an id the client gave
+// Anthropic before (through the Messages door) stays the same.
 func userID(user string) string {
+	if len(user) >= 32 && strings.Trim(user, "0123456789abcdefABCDEF-") == "" {
+		return user
+	}
 	sum := sha256.Sum256([]byte(user))
 	return hex.EncodeToString(sum[:])
 }

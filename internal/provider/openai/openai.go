@@ -31,11 +31,17 @@ type Adapter struct {
 var _ provider.Adapter = Adapter{}
 
 // NewRequest POSTs the client's body to {base_url}/chat/completions with only
-// "model" replaced; every other member reaches the upstream as sent.
+// "model" replaced; every other member reaches the upstream as sent. A
+// door's translation (req.Translated) also has the tool descriptions Chat
+// Completions refuses as too long fitted (FitDescriptions): the client
+// wrote them for an API that takes them.
 func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
 	body, err := req.WithModel(ep.Model)
 	if err != nil {
 		return nil, err
+	}
+	if req.Translated {
+		body = FitDescriptions(body)
 	}
 	// One map of shared values, not three Header.Set calls (each allocates
 	// a slice). The value slices are full (len == cap): an Add by anyone
