@@ -101,7 +101,7 @@ func init() {
 		// which Apigee Edge answers with a 500 by default: a count over the
 		// policy's interval, the proxy's throttle of its callers, nothing
 		// failed. The errorcode names no interval, so a monthly quota is read
-		// as a throttle too (docs/behaviour.md "Where Detour chose").
+		// as a throttle too (docs/behaviour.md, "Where Detour chose").
 		"policies.ratelimit.quotaviolation": strongCode(RateLimited), "policies.ratelimit.spikearrestviolation": strongCode(RateLimited),
 		"server_is_overloaded": weakCode(ServerError), "service_unavailable_error": weakCode(ServerError), "requests": weakCode(RateLimited), "tokens": weakCode(RateLimited),
 		"overloaded_error": weakCode(ServerError), "api_error": weakCode(ServerError), "server_error": weakCode(ServerError),
@@ -371,11 +371,15 @@ func outOfRange(k []byte) bool {
 // invalid_grant (a refresh token expired, revoked or needing
 // reauthentication), invalid_client and unauthorized_client are the
 // account's credential, which no retry or other request mends: auth, at a
-// 400 or 401 only (def unknown or auth). The other codes of §5.2
+// 400 only (the status §5.2 gives; defEv names it, as sent, relayed or in
+// the body; a 401 is auth by its status already). The other codes of §5.2
 // (invalid_request, invalid_scope, unsupported_grant_type) name the token
 // request Detour's upstream built, not its credential, and keep the status.
-func oauthVerdict(def Class, f *facts) (Verdict, bool) {
-	if !f.oauthDesc || (def != Unknown && def != Auth) {
+// A request carrying a credential of its own (a remote MCP server's token,
+// whose OAuth flow answers in the same envelope) makes it no evidence: the
+// expired token may be the client's (carriesCredential).
+func oauthVerdict(defEv string, f *facts, req []byte) (Verdict, bool) {
+	if !f.oauthDesc || !strings.HasSuffix(defEv, ":400") || carriesCredential(req) {
 		return Verdict{}, false
 	}
 	for _, c := range [...]string{"oauth:invalid_grant", "oauth:invalid_client", "oauth:unauthorized_client"} {

@@ -65,7 +65,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		return Verdict{Failed: true, Class: RateLimited, Evidence: "gemini:quotaId=PerMinute"}
 	}
 
-	if v, ok := oauthVerdict(def, f); ok {
+	if v, ok := oauthVerdict(defEv, f, req); ok {
 		return v
 	}
 	var cs codeScan

@@ -80,7 +80,11 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		cs.allowBad = true
 		cs.scan(h, f)
 		switch {
-		case cs.strongEv != "" && (cs.strong == ContextLength || cs.strong == Refusal || cs.strong == Quota || cs.strong == RateLimited):
+		case cs.strongEv != "" && cs.strong == RateLimited:
+			// Its wait kept (Retry-After, a hint in the words), and an hour
+			// or more read as quota, as at a 429.
+			return withRetry(Verdict{Failed: true, Class: RateLimited, Evidence: cs.strongEv}, h, f, req)
+		case cs.strongEv != "" && (cs.strong == ContextLength || cs.strong == Refusal || cs.strong == Quota):
 			return Verdict{Failed: true, Class: cs.strong, Evidence: cs.strongEv}
 		case cs.badEv != "" && clientParam(f):
 			return Verdict{Failed: true, Class: BadRequest, Evidence: cs.badEv}

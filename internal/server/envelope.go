@@ -66,7 +66,8 @@ func failureEnvelope(f *dispatch.Failure) []byte {
 	if f.Class == classify.Unknown && f.Status >= 400 && f.Status < 500 {
 		// An unknown answered with a 4xx (an upstream's unfamiliar 400, a
 		// request no target's dialect can express): the request's, as
-		// OpenAI types a 400. upstream_error stays for a 5xx or a 2xx.
+		// OpenAI types a 400 (a 2xx whose error says 400 is sent as one).
+		// upstream_error stays for an unknown answered with a 5xx.
 		t = "invalid_request_error"
 	}
 	return envelope(t, errorCode(f), f.Message)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -413,7 +414,8 @@ func assistantBlocks(m *chat.Message) ([]block, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(m.Refusal) != "" {
+	// A refusal part of the same text already says it (blanks aside).
+	if r := strings.TrimSpace(m.Refusal); r != "" && !slices.ContainsFunc(out, func(b block) bool { return b.Type == "text" && strings.TrimSpace(b.Text) == r }) {
 		out = append(out, block{Type: "text", Text: m.Refusal})
 	}
 	for _, tc := range m.ToolCalls {

@@ -228,16 +228,17 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 }
 
 // TakesPenalties reports whether model is one Gemini takes presencePenalty
-// and frequencyPenalty from: the gemini-1.5 and gemini-2.0 models. Gemini
-// 2.5 and later (and the experimental models) answer a request carrying
-// either with 400 INVALID_ARGUMENT "Penalty is not enabled for
+// and frequencyPenalty from: the gemini-1.5 and gemini-2.0 models, but
+// 2.0's thinking ones. Gemini 2.5 and later, 2.0 Flash Thinking
+// (PublicAffairs/openai-gemini#40) and the experimental models answer a
+// request carrying either with 400 INVALID_ARGUMENT "Penalty is not enabled for
 // models/gemini-2.5-flash" (vercel/ai#8943, BerriAI/litellm#32273,
 // BerriAI/litellm#16907), so they are left out for every other model, as
 // for Claude (docs/doors.md): a penalty is a sampling hint, and leaving it
 // out costs less than a 400 on every request of a chat.
 func TakesPenalties(model string) bool {
 	m := strings.TrimPrefix(strings.ToLower(model), "models/")
-	return strings.HasPrefix(m, "gemini-1.5") || strings.HasPrefix(m, "gemini-2.0")
+	return (strings.HasPrefix(m, "gemini-1.5") || strings.HasPrefix(m, "gemini-2.0")) && !strings.Contains(m, "thinking")
 }
 
 // contents splits the conversation into the system instruction and turns.
@@ -369,7 +370,7 @@ func contentParts(m *chat.Message, model bool) ([]part, error) {
 			if !model {
 				return nil, fmt.Errorf("gemini: unsupported content part type %q in a %s message", p.Type, m.Role)
 			}
-			if p.Refusal != "" {
+			if strings.TrimSpace(p.Refusal) != "" {
 				out = append(out, part{Text: p.Refusal})
 			}
 		case "image_url":
@@ -470,8 +471,8 @@ func modelParts(m *chat.Message, names map[string]callRef, base int) ([]part, er
 	// ToParam, openai-python's model_dump: often with content null), is
 	// the model's text, so the model knows what it said (docs/doors.md);
 	// a refusal part of the same text already says it.
-	if r := m.Refusal; r != "" && !slices.ContainsFunc(out, func(p part) bool { return p.Text == r }) {
-		out = append(out, part{Text: r})
+	if r := strings.TrimSpace(m.Refusal); r != "" && !slices.ContainsFunc(out, func(p part) bool { return strings.TrimSpace(p.Text) == r }) {
+		out = append(out, part{Text: m.Refusal})
 	}
 	for i, tc := range m.ToolCalls {
 		args, err := chat.Arguments(tc.Function.Arguments)
