@@ -125,6 +125,21 @@ type inSource struct {
 	MediaType string `json:"media_type"`
 	Data      string `json:"data"`
 	URL       string `json:"url"`
+	// str: the source was a JSON string, as a search_result block names
+	// its source (a URL). Only the blocks that read a source object judge
+	// it (image: turns.go); another block's type decides (review 47p: a
+	// search_result was refused as malformed before any target was tried).
+	str bool
+}
+
+// UnmarshalJSON reads a source object, or a string as no object (str).
+func (s *inSource) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		*s = inSource{str: true}
+		return nil
+	}
+	type plain inSource
+	return json.Unmarshal(b, (*plain)(s))
 }
 
 type inTool struct {

@@ -111,6 +111,9 @@ func image(field string, src *inSource) (chat.Part, error) {
 	if src == nil {
 		return chat.Part{}, invalid(field+".source", "Field required")
 	}
+	if src.str {
+		return chat.Part{}, invalid(field+".source", "want an object, got a JSON string")
+	}
 	switch src.Type {
 	case "base64":
 		if src.MediaType == "" {
