@@ -32,6 +32,25 @@
 // for the gemini-1.5 and gemini-2.0 models alone: later models refuse
 // them, TakesPenalties).
 //
+// Structured output beside function tools (structured.go): Gemini
+// 1.5, 2.0 and 2.5 refuse functionDeclarations with responseMimeType
+// application/json (400 "Function calling with a response mime type:
+// 'application/json' is unsupported"), Gemini 3 takes them
+// (TakesSchemaWithTools). So for a model before Gemini 3, a json_schema or
+// json_object response_format beside the client's functions sends neither
+// responseMimeType nor responseJsonSchema; a reserved function,
+// detour_json_answer (parameters: the schema, {"type":"object"} for
+// json_object) or detour_json_value (a schema whose top level is not an
+// object, wrapped in {"value": …}), joins the declarations with mode ANY
+// (with tool_choice none, ANY allowing it alone); tool_choice required or a
+// named function, or a request ending with an assistant turn, gets no
+// answer function. The Anthropic adapter asks Claude the same way. A
+// client function or tool_choice naming a reserved function is a
+// translation error. In answers and streams a call of the reserved
+// function is the message's content (its arguments as compact JSON, or
+// their "value"), text beside it and a second answer dropped; it is no
+// tool call, so finish_reason is stop unless a client function was called.
+//
 // Two deliberate choices of field:
 //   - Schemas travel as JSON Schema: function parameters as
 //     parametersJsonSchema and a json_schema response_format as

@@ -171,6 +171,9 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 	}
 	var decls []functionDecl
 	for _, t := range cr.Tools { // function tools alone (Unanswerable)
+		if reservedName(t.Function.Name) {
+			return nil, fmt.Errorf("gemini: function name %q is reserved for structured answers", t.Function.Name)
+		}
 		d := functionDecl{Name: t.Function.Name, Description: t.Function.Description}
 		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && !bytes.Equal(p, []byte("null")) {
 			d.ParametersJSONSchema = p
@@ -183,6 +186,9 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 	tc, err := chat.ParseToolChoice(cr.ToolChoice)
 	if err != nil {
 		return nil, err
+	}
+	if tc.Mode == "function" && reservedName(tc.Name) {
+		return nil, fmt.Errorf("gemini: function name %q is reserved for structured answers", tc.Name)
 	}
 	// Gemini refuses a function calling config without function
 	// declarations (docs/doors.md, "Chat Completions to Claude and Gemini
@@ -219,6 +225,14 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 			if rf.JSONSchema != nil && len(rf.JSONSchema.Schema) > 0 && string(rf.JSONSchema.Schema) != "null" {
 				g.ResponseJSONSchema = rf.JSONSchema.Schema
 			}
+		}
+	}
+	if len(decls) > 0 && !TakesSchemaWithTools(model) {
+		// Before Gemini 3, function declarations and a JSON mime type
+		// are a 400: the answer travels as a function (structured.go).
+		prefill := len(cr.Messages) > 0 && cr.Messages[len(cr.Messages)-1].Role == "assistant"
+		if err := structuredWithTools(cr.ResponseFormat, tc.Mode, prefill, &out, &g); err != nil {
+			return nil, err
 		}
 	}
 	if !g.empty() {

@@ -164,7 +164,7 @@ func (c *candidate) calls(ids *callIDs) []chat.ToolCall {
 	}
 	var out []chat.ToolCall
 	for _, p := range c.Content.Parts {
-		if p.FunctionCall == nil {
+		if p.FunctionCall == nil || reservedName(p.FunctionCall.Name) { // an answer (structured.go)
 			continue
 		}
 		args := "{}"
@@ -206,6 +206,11 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	for pos := range a.Candidates {
 		cand := &a.Candidates[pos]
 		text, hasText := cand.text()
+		if a, ok := cand.answer(); ok {
+			// The structured answer is the content, alone: text beside
+			// it would not parse.
+			text, hasText = a, true
+		}
 		tcs := cand.calls(&ids)
 		msg := chat.ResponseMessage{Role: "assistant", ToolCalls: tcs, Images: cand.images()}
 		if hasText || len(tcs) == 0 {

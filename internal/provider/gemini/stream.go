@@ -32,6 +32,7 @@ type stream struct {
 type cst struct {
 	calls    int // tool_calls index within this choice
 	finished bool
+	answered bool // an answer function's call was sent as content (structured.go)
 }
 
 func (s *stream) Next() (provider.Event, error) {
@@ -83,8 +84,16 @@ func (s *stream) Next() (provider.Event, error) {
 		// ChatCompletionAccumulator reports a content or tool call as
 		// finished only when a later chunk no longer continues it).
 		n := len(cs)
-		if text, ok := cand.text(); ok {
+		// A call of the answer function is the content, sent whole (Gemini
+		// streams a call in one chunk); text beside it is dropped, as in
+		// the whole answer, and so is a second answer.
+		answer, answered := cand.answer()
+		if text, ok := cand.text(); ok && !answered && !st.answered {
 			cs = append(cs, s.chunk(idx, chat.Delta{Content: &text}, nil))
+		}
+		if answered && !st.answered {
+			st.answered = true
+			cs = append(cs, s.chunk(idx, chat.Delta{Content: &answer}, nil))
 		}
 		if imgs := cand.images(); len(imgs) > 0 {
 			cs = append(cs, s.chunk(idx, chat.Delta{Images: imgs}, nil))
