@@ -158,3 +158,80 @@ func TestClients47bAssistantRefusalToGemini(t *testing.T) {
 		}
 	}
 }
+
+// Function tools beside structured output, as the OpenAI Agents SDK sends
+// every turn of an agent with tools and an output_type (chat: tools and
+// response_format json_schema; Responses: tools and text.format; the
+// Messages door: output_config.format beside a custom tool). Gemini before
+// Gemini 3 refuses functionDeclarations with responseMimeType
+// application/json: 400 "Function calling with a response mime type:
+// 'application/json' is unsupported" (google-gemini/deprecated-generative-
+// ai-swift#195, openai/openai-agents-python#656), which the fake enforces.
+// Through every door the client gets the answer the reserved function
+// carried as its content, finished with stop.
+func TestClients47GeminiToolsBesideStructuredOutput(t *testing.T) {
+	const answer = `{"city":"London","celsius":14}`
+	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(), "anthropic": script(),
+		"gemini": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+			var req struct {
+				Tools []struct {
+					FunctionDeclarations []struct{ Name string } `json:"functionDeclarations"`
+				}
+				GenerationConfig struct {
+					ResponseMimeType string `json:"responseMimeType"`
+				}
+			}
+			_ = json.Unmarshal(r.Body, &req)
+			var names []string
+			for _, tl := range req.Tools {
+				for _, d := range tl.FunctionDeclarations {
+					names = append(names, d.Name)
+				}
+			}
+			if len(names) > 0 && req.GenerationConfig.ResponseMimeType == "application/json" {
+				return upstreamtest.Step{Status: 400, Body: `{"error":{"code":400,"message":"Function calling with a response mime type: 'application/json' is unsupported","status":"INVALID_ARGUMENT"}}`}
+			}
+			if !strings.Contains(strings.Join(names, ","), "detour_json_answer") {
+				return upstreamtest.Step{Status: 500, Body: `{"error":{"code":500,"message":"the fake wanted the answer function beside ` + strings.Join(names, ",") + `","status":"INTERNAL"}}`}
+			}
+			return upstreamtest.Step{Body: `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"detour_json_answer","args":` + answer + `}}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":58,"candidatesTokenCount":8,"totalTokenCount":66},"modelVersion":"gemini-2.5-flash"}`}
+		}})
+	g := start(t, clientsCfg, fs)
+	schema := `{"type":"object","properties":{"city":{"type":"string"},"celsius":{"type":"number"}},"required":["city","celsius"],"additionalProperties":false}`
+	fn := `"name":"get_current_temperature","description":"Get the temperature","parameters":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`
+
+	r := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"via-gem","messages":[{"role":"user","content":"How warm is London?"}],
+	 "tools":[{"type":"function","function":{`+fn+`}}],"response_format":{"type":"json_schema","json_schema":{"name":"final_output","strict":true,"schema":`+schema+`}}}`,
+		"Authorization", "Bearer client-key")
+	var chat struct {
+		Choices []struct {
+			Message struct {
+				Content   string
+				ToolCalls []any `json:"tool_calls"`
+			}
+			FinishReason string `json:"finish_reason"`
+		}
+	}
+	if r.Status != http.StatusOK || json.Unmarshal(r.Body, &chat) != nil || len(chat.Choices) != 1 ||
+		chat.Choices[0].Message.Content != answer || len(chat.Choices[0].Message.ToolCalls) != 0 || chat.Choices[0].FinishReason != "stop" {
+		t.Errorf("chat: %d %s", r.Status, r.Body)
+	}
+
+	r = g.raw(t, http.MethodPost, "/v1/responses", `{"model":"via-gem","input":"How warm is London?",
+	 "tools":[{"type":"function",`+fn+`}],"text":{"format":{"type":"json_schema","name":"final_output","strict":true,"schema":`+schema+`}}}`,
+		"Authorization", "Bearer client-key")
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"output_text"`) || !strings.Contains(string(r.Body), `London`) {
+		t.Errorf("responses: %d %s", r.Status, r.Body)
+	}
+
+	r = g.raw(t, http.MethodPost, "/v1/messages", `{"model":"via-gem","max_tokens":1024,"messages":[{"role":"user","content":"How warm is London?"}],
+	 "tools":[{"name":"get_current_temperature","description":"Get the temperature","input_schema":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}}],
+	 "output_config":{"format":{"type":"json_schema","schema":`+schema+`}}}`, "x-api-key", "client-key", "anthropic-version", "2023-06-01")
+	var msg struct {
+		Content    []struct{ Type, Text string }
+		StopReason string `json:"stop_reason"`
+	}
+	if r.Status != http.StatusOK || json.Unmarshal(r.Body, &msg) != nil || len(msg.Content) != 1 || msg.Content[0].Text != answer || msg.StopReason != "end_turn" {
+		t.Errorf("messages: %d %s", r.Status, r.Body)
+	}
+}
