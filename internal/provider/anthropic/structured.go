@@ -7,7 +7,6 @@ import (
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
-	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -70,8 +69,7 @@ func structured(rf *chat.ResponseFormat, mode string, out *messagesRequest) erro
 	}
 	t := tool{Name: AnswerTool, Description: answerDescription, InputSchema: schema}
 	if string(top.Type) != `"object"` {
-		wrapped, err := rawjson.Marshal(map[string]any{"type": "object",
-			"properties": map[string]json.RawMessage{"value": schema}, "required": []string{"value"}})
+		wrapped, err := chat.ValueSchema(schema)
 		if err != nil {
 			return err
 		}

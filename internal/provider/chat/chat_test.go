@@ -2,6 +2,7 @@ package chat
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -112,5 +113,33 @@ func TestParseNamesAMemberOfTheWrongType(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("%s: error %v, want %q", body, err, want)
 		}
+	}
+}
+
+// A structured answer whose schema's top level is not an object travels
+// as the "value" of one (Claude's answer tool, Gemini's answer function);
+// its "#/$defs/…" references resolve against the wrapper's root, so the
+// wrapper carries its $defs and definitions (review 47b).
+func TestValueSchemaKeepsDefs(t *testing.T) {
+	node := `{"$defs":{"Node":{"type":"object","properties":{"children":{"type":"array","items":{"$ref":"#/$defs/Node"}}}}},"definitions":{"Old":{"type":"string"}},"$ref":"#/$defs/Node"}`
+	w, err := ValueSchema(json.RawMessage(node))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Type       string
+		Properties map[string]json.RawMessage
+		Required   []string
+		Defs       map[string]json.RawMessage `json:"$defs"`
+		Defs2      map[string]json.RawMessage `json:"definitions"`
+	}
+	if err := json.Unmarshal(w, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Type != "object" || string(got.Properties["value"]) != node || len(got.Required) != 1 || got.Defs["Node"] == nil || got.Defs2["Old"] == nil {
+		t.Errorf("wrapper %s", w)
+	}
+	if w, _ := ValueSchema(json.RawMessage(`{"type":"array","items":{"type":"string"}}`)); strings.Contains(string(w), "$defs") {
+		t.Errorf("a schema without $defs got some: %s", w)
 	}
 }

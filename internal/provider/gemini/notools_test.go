@@ -16,7 +16,7 @@ func TestTranslateToolChoiceWithoutTools(t *testing.T) {
 		{`"tool_choice":"auto"`, `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`},
 		{`"tools":[],"tool_choice":"required"`, `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`},
 		{`"tools":[{"type":"function","function":{"name":"f"}}],"tool_choice":"required"`, `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],
-			"tools":[{"functionDeclarations":[{"name":"f"}]}],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`},
+			"tools":[{"functionDeclarations":[{"name":"f","parametersJsonSchema":{"type":"object","properties":{}}}]}],"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}}`},
 	} {
 		out, err := Translate(adaptertest.ClientRequest(t, []byte(`{"model":"m",`+tc.in+`,"messages":[{"role":"user","content":"hi"}]}`)))
 		if err != nil {

@@ -230,9 +230,22 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 	if len(decls) > 0 && !TakesSchemaWithTools(model) {
 		// Before Gemini 3, function declarations and a JSON mime type
 		// are a 400: the answer travels as a function (structured.go).
-		prefill := len(cr.Messages) > 0 && cr.Messages[len(cr.Messages)-1].Role == "assistant"
+		// A prefill is judged on the turns sent: an empty final assistant
+		// message is left out, and is none (review 47b).
+		prefill := len(out.Contents) > 0 && out.Contents[len(out.Contents)-1].Role == "model"
 		if err := structuredWithTools(cr.ResponseFormat, tc.Mode, prefill, &out, &g); err != nil {
 			return nil, err
+		}
+	}
+	if out.ToolConfig != nil && out.ToolConfig.FunctionCallingConfig.Mode == "ANY" {
+		// Gemini refuses mode ANY beside a function declared without an
+		// object schema (400 INVALID_ARGUMENT: googleapis/python-genai#981,
+		// pydantic/pydantic-ai#1990), which AUTO takes: under ANY every
+		// client declaration states one (review 47b).
+		for i := range out.Tools[0].FunctionDeclarations {
+			if d := &out.Tools[0].FunctionDeclarations[i]; !reservedName(d.Name) {
+				d.ParametersJSONSchema = anyParams(d.ParametersJSONSchema)
+			}
 		}
 	}
 	if !g.empty() {
@@ -529,4 +542,24 @@ func responsePart(m *chat.Message, names map[string]callRef) (_ []part, at int, 
 		resp, _ = rawjson.Marshal(map[string]string{"content": text})
 	}
 	return []part{{FunctionResponse: &functionResponse{Name: name, Response: resp}}}, ref.at, nil
+}
+
+// anyParams is a function's parameters as Gemini takes them under mode ANY:
+// none is an empty object schema; an object without "type" gains
+// "type":"object", and an object schema without properties gains
+// "properties":{}. Other schemas go as they came.
+func anyParams(p json.RawMessage) json.RawMessage {
+	if len(p) == 0 {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	if _, ok := rawjson.ScanObject(p); !ok {
+		return p
+	}
+	if rawjson.Member(p, "type") == nil {
+		p = rawjson.WithFirst(p, "type", []byte(`"object"`))
+	}
+	if t, _ := rawjson.String(rawjson.Member(p, "type")); t == "object" && rawjson.Member(p, "properties") == nil {
+		p = rawjson.WithFirst(p, "properties", []byte(`{}`))
+	}
+	return p
 }

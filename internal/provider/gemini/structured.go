@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
-	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // AnswerFunction and ValueFunction are the reserved names of the function
@@ -76,8 +75,7 @@ func structuredWithTools(rf *chat.ResponseFormat, mode string, prefill bool, out
 	}
 	d := functionDecl{Name: AnswerFunction, Description: answerFuncDescription, ParametersJSONSchema: schema}
 	if string(top.Type) != `"object"` {
-		wrapped, err := rawjson.Marshal(map[string]any{"type": "object",
-			"properties": map[string]json.RawMessage{"value": schema}, "required": []string{"value"}})
+		wrapped, err := chat.ValueSchema(schema)
 		if err != nil {
 			return err
 		}
