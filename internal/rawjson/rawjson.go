@@ -240,6 +240,27 @@ func WithFirst(obj []byte, key string, value []byte) []byte {
 	return append(out, obj[i:]...)
 }
 
+// WithLast returns the JSON object obj, which has no member key, with
+// "key": value added as its last member, in a new slice; obj as it came
+// when it is not an object.
+func WithLast(obj []byte, key string, value []byte) []byte {
+	end := bytes.LastIndexByte(obj, '}')
+	if i := skipSpace(obj, 0); i >= len(obj) || obj[i] != '{' || end < i {
+		return obj
+	}
+	body := bytes.TrimSpace(obj[:end])
+	out := make([]byte, 0, len(obj)+len(key)+len(value)+4)
+	out = append(out, body...)
+	if body[len(body)-1] != '{' {
+		out = append(out, ',')
+	}
+	out = append(out, '"')
+	out = append(out, key...)
+	out = append(out, '"', ':')
+	out = append(out, value...)
+	return append(out, '}')
+}
+
 // Replace returns b with b[start:end] replaced by v, in a new slice (a
 // member's value MemberSpan found, say).
 func Replace(b []byte, start, end int, v []byte) []byte {

@@ -90,6 +90,21 @@ func TestWithFirst(t *testing.T) {
 	}
 }
 
+func TestWithLast(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"model":"m"}`, `{"model":"m","k":[1]}`},
+		{` { }`, `{"k":[1]}`},
+		{"{\n\t\"a\": 1 }\n", "{\n\t\"a\": 1,\"k\":[1]}"},
+		{`[1]`, `[1]`}, // not an object: as is
+		{``, ``},
+		{`}{`, `}{`},
+	} {
+		if got := string(WithLast([]byte(c.in), "k", []byte(`[1]`))); got != c.want {
+			t.Errorf("WithLast(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func TestMarshalWritesMarkupAsIs(t *testing.T) {
 	v := map[string]any{"content": "<b>&</b>\u2028\n\"", "n": 1}
 	got, err := Marshal(v)

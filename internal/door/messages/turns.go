@@ -280,40 +280,7 @@ func customTool(f string, t *inTool) (chat.Tool, error) {
 		return chat.Tool{}, invalid(f+".input_schema", "want an object")
 	}
 	return chat.Tool{Type: "function",
-		Function: chat.Function{Name: t.Name, Description: t.Description, Parameters: objectSchema(schema)}}, nil
-}
-
-// objectSchema returns an input_schema as parameters an OpenAI target
-// takes: Anthropic takes {"type":"object"} and, for a tool without
-// arguments, {} too, where OpenAI refuses an object schema without
-// properties ("object schema missing properties") and one without a type.
-// A schema without a type gains "type":"object", an object schema without
-// properties gains "properties":{}; every other byte is kept as sent.
-func objectSchema(schema []byte) json.RawMessage {
-	if rawjson.Member(schema, "type") == nil {
-		schema = rawjson.WithFirst(schema, "type", []byte(`"object"`))
-	}
-	if typ, _ := rawjson.String(rawjson.Member(schema, "type")); typ == "object" && rawjson.Member(schema, "properties") == nil {
-		schema = withLast(schema, "properties", []byte(`{}`))
-	}
-	return json.RawMessage(schema)
-}
-
-// withLast returns the JSON object obj (valid JSON, without a member key)
-// with the member "key": value added last.
-func withLast(obj []byte, key string, value []byte) []byte {
-	end := bytes.LastIndexByte(obj, '}')
-	body := bytes.TrimSpace(obj[:end])
-	out := make([]byte, 0, len(obj)+len(key)+len(value)+4)
-	out = append(out, body...)
-	if body[len(body)-1] != '{' {
-		out = append(out, ',')
-	}
-	out = append(out, '"')
-	out = append(out, key...)
-	out = append(out, '"', ':')
-	out = append(out, value...)
-	return append(out, '}')
+		Function: chat.Function{Name: t.Name, Description: t.Description, Parameters: chat.PropertiesSchema(schema)}}, nil
 }
 
 // tools translates tools, the conversation's tool changes, and

@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -114,9 +113,6 @@ type metadata struct {
 	UserID string `json:"user_id"`
 }
 
-// emptySchema is the input_schema of a function declared without parameters.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // Translate returns the Messages request body for the client's request,
 // asking for model.
 func Translate(req *provider.Request, model string) ([]byte, error) {
@@ -166,7 +162,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		if reserved(t.Function.Name) {
 			return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", t.Function.Name)
 		}
-		out.Tools = append(out.Tools, tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: inputSchema(t.Function.Parameters)})
+		out.Tools = append(out.Tools, tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: chat.ObjectSchema(t.Function.Parameters)})
 	}
 	tc, err := chat.ParseToolChoice(cr.ToolChoice)
 	if err != nil {
@@ -218,30 +214,6 @@ func userID(user string) string {
 	}
 	sum := sha256.Sum256([]byte(user))
 	return hex.EncodeToString(sum[:])
-}
-
-// inputSchema is a function's parameters as Claude's input_schema, which
-// must say "type": none or null is emptySchema, and a JSON object without
-// a "type" member ({} most often: a JSON Schema object to OpenAI, one
-// Anthropic refuses) gets "type":"object". Other schemas go as they came.
-func inputSchema(params json.RawMessage) json.RawMessage {
-	trimmed := bytes.TrimSpace(params)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		return emptySchema
-	}
-	sc, ok := rawjson.ScanObject(trimmed)
-	if !ok || !json.Valid(trimmed) {
-		return params
-	}
-	if _, _, some := sc.Next(); !some {
-		return emptySchema
-	}
-	if rawjson.Member(trimmed, "type") != nil {
-		return params
-	}
-	out := make([]byte, 0, len(trimmed)+len(`"type":"object",`))
-	out = append(out, `{"type":"object",`...)
-	return append(out, bytes.TrimSpace(trimmed[1:])...)
 }
 
 // stopSequences is the client's stop strings but those of whitespace alone

@@ -244,7 +244,7 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 		// client declaration states one (review 47b).
 		for i := range out.Tools[0].FunctionDeclarations {
 			if d := &out.Tools[0].FunctionDeclarations[i]; !reservedName(d.Name) {
-				d.ParametersJSONSchema = anyParams(d.ParametersJSONSchema)
+				d.ParametersJSONSchema = chat.PropertiesSchema(d.ParametersJSONSchema)
 			}
 		}
 	}
@@ -542,24 +542,4 @@ func responsePart(m *chat.Message, names map[string]callRef) (_ []part, at int, 
 		resp, _ = rawjson.Marshal(map[string]string{"content": text})
 	}
 	return []part{{FunctionResponse: &functionResponse{Name: name, Response: resp}}}, ref.at, nil
-}
-
-// anyParams is a function's parameters as Gemini takes them under mode ANY:
-// none is an empty object schema; an object without "type" gains
-// "type":"object", and an object schema without properties gains
-// "properties":{}. Other schemas go as they came.
-func anyParams(p json.RawMessage) json.RawMessage {
-	if len(p) == 0 {
-		return json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	if _, ok := rawjson.ScanObject(p); !ok {
-		return p
-	}
-	if rawjson.Member(p, "type") == nil {
-		p = rawjson.WithFirst(p, "type", []byte(`"object"`))
-	}
-	if t, _ := rawjson.String(rawjson.Member(p, "type")); t == "object" && rawjson.Member(p, "properties") == nil {
-		p = rawjson.WithFirst(p, "properties", []byte(`{}`))
-	}
-	return p
 }

@@ -1,0 +1,48 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/detour-llm/detour/internal/rawjson"
+)
+
+// emptyObject is the schema of a function without parameters.
+var emptyObject = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// ObjectSchema returns a function's parameters (valid JSON: a parsed
+// request's) as a schema that says its type, which Anthropic requires of
+// an input_schema: none, null or {} is {"type":"object","properties":{}};
+// another object without "type" gains "type":"object" (OpenAI reads {} as
+// a JSON Schema object and clients send it: docs/doors.md). Anything else
+// goes as it came.
+func ObjectSchema(p json.RawMessage) json.RawMessage {
+	t := bytes.TrimSpace(p)
+	if len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return emptyObject
+	}
+	sc, ok := rawjson.ScanObject(t)
+	if !ok {
+		return p
+	}
+	if _, _, some := sc.Next(); !some {
+		return emptyObject
+	}
+	if rawjson.Member(t, "type") != nil {
+		return p
+	}
+	return rawjson.WithFirst(t, "type", []byte(`"object"`))
+}
+
+// PropertiesSchema is ObjectSchema with "properties":{} added to an object
+// schema that has none: OpenAI refuses an object schema without properties
+// ("object schema missing properties"), and Gemini a function without them
+// under mode ANY, which Anthropic and MCP servers write for a tool without
+// arguments ({"type":"object"}).
+func PropertiesSchema(p json.RawMessage) json.RawMessage {
+	p = ObjectSchema(p)
+	if t, _ := rawjson.String(rawjson.Member(p, "type")); t == "object" && rawjson.Member(p, "properties") == nil {
+		return rawjson.WithLast(p, "properties", []byte(`{}`))
+	}
+	return p
+}
