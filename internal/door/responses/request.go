@@ -340,11 +340,16 @@ func translateToolChoice(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, invalid("tool_choice", "tool_choice: unknown mode %q", s)
 	}
 	var obj struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
+		Type  string       `json:"type"`
+		Name  string       `json:"name"`
+		Mode  string       `json:"mode"`
+		Tools []choiceTool `json:"tools"`
 	}
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return nil, invalid("tool_choice", "tool_choice: want a string or an object")
+	}
+	if obj.Type == "allowed_tools" {
+		return allowedTools(obj.Mode, obj.Tools)
 	}
 	if obj.Type != "function" {
 		return nil, unsupported("tool_choice", "tool_choice type %q is not supported: Detour's /v1/responses translates function tools only", obj.Type)
@@ -353,6 +358,35 @@ func translateToolChoice(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, invalid("tool_choice", "tool_choice: a function choice needs a name")
 	}
 	b, _ := json.Marshal(map[string]any{"type": "function", "function": map[string]string{"name": obj.Name}})
+	return b, nil
+}
+
+// choiceTool is a tool an allowed_tools choice lists.
+type choiceTool struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+}
+
+// allowedTools maps an allowed_tools choice ({"type":"allowed_tools",
+// "mode":…,"tools":[{"type":"function","name":…}]}) to chat's, whose tools
+// are {"type":"function","function":{"name":…}}; a built-in tool in the
+// list does not translate, as in tools.
+func allowedTools(mode string, tools []choiceTool) (json.RawMessage, error) {
+	if (mode != "auto" && mode != "required") || len(tools) == 0 {
+		return nil, invalid("tool_choice", `tool_choice: an allowed_tools choice needs mode "auto" or "required" and a list of tools`)
+	}
+	list := make([]any, len(tools))
+	for i, t := range tools {
+		if t.Type != "function" {
+			return nil, unsupported("tool_choice", "tool_choice.tools[%d]: a %q tool is not supported: Detour's /v1/responses translates function tools only", i, t.Type)
+		}
+		if t.Name == "" {
+			return nil, invalid("tool_choice", "tool_choice.tools[%d]: a function needs a name", i)
+		}
+		list[i] = map[string]any{"type": "function", "function": map[string]string{"name": t.Name}}
+	}
+	b, _ := json.Marshal(map[string]any{"type": "allowed_tools",
+		"allowed_tools": map[string]any{"mode": mode, "tools": list}})
 	return b, nil
 }
 

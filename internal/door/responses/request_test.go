@@ -65,6 +65,14 @@ var translateCases = []struct {
 		`{"model":"gpt-4.1","messages":[{"role":"user","content":"What's the weather like in Paris today?"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_12345xyz","type":"function","function":{"name":"get_weather","arguments":"{\"latitude\":48.8566,\"longitude\":2.3522}"}}]},{"role":"tool","tool_call_id":"call_12345xyz","content":"15.3"}],"tools":[{"type":"function","function":{"name":"get_weather","description":"Get current temperature for provided coordinates in celsius.","parameters":{"type":"object","properties":{"latitude":{"type":"number"},"longitude":{"type":"number"}},"required":["latitude","longitude"],"additionalProperties":false},"strict":true}}]}`,
 	},
 	{
+		// https://platform.openai.com/docs/guides/function-calling
+		// (allowed tools: a subset of the tools offered, the list kept for
+		// the prompt cache; openai-go responses.ToolChoiceAllowedParam)
+		"allowed tools choice",
+		`{"model":"gpt-5","input":"hi","tools":[{"type":"function","name":"get_weather"},{"type":"function","name":"get_time"}],"tool_choice":{"type":"allowed_tools","mode":"required","tools":[{"type":"function","name":"get_weather"}]}}`,
+		`{"model":"gpt-5","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"get_weather"}},{"type":"function","function":{"name":"get_time"}}],"tool_choice":{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":[{"type":"function","function":{"name":"get_weather"}}]}}}`,
+	},
+	{
 		// https://platform.openai.com/docs/guides/structured-outputs (calendar_event)
 		"json schema",
 		`{"model":"gpt-4o-2024-08-06","input":[{"role":"system","content":"Extract the event information."},{"role":"user","content":"Alice and Bob are going to a science fair on Friday."}],"text":{"format":{"type":"json_schema","name":"calendar_event","schema":{"type":"object","properties":{"name":{"type":"string"},"date":{"type":"string"},"participants":{"type":"array","items":{"type":"string"}}},"required":["name","date","participants"],"additionalProperties":false},"strict":true}}}`,
@@ -143,6 +151,8 @@ func TestTranslateRefuses(t *testing.T) {
 		{"flattened name taken", `{` + base + `,"tools":[{"type":"function","name":"ns__f"},{"type":"namespace","name":"ns","tools":[{"type":"function","name":"f"}]}]}`,
 			"tools[1].tools[0].name", "invalid_value", "twice"},
 		{"built-in tool choice", `{` + base + `,"tool_choice":{"type":"web_search_preview"}}`, "tool_choice", "unsupported_parameter", "function tools only"},
+		{"built-in tool allowed", `{` + base + `,"tool_choice":{"type":"allowed_tools","mode":"auto","tools":[{"type":"function","name":"f"},{"type":"mcp","server_label":"deepwiki"}]}}`, "tool_choice", "unsupported_parameter", "tools[1]"},
+		{"allowed tools without mode", `{` + base + `,"tool_choice":{"type":"allowed_tools","tools":[{"type":"function","name":"f"}]}}`, "tool_choice", "invalid_value", "mode"},
 		{"image by file id", `{"model":"m","input":[{"role":"user","content":[{"type":"input_image","file_id":"file-1"}]}]}`, "input[0].content[0]", "unsupported_parameter", "file_id"},
 		{"input file", `{"model":"m","input":[{"role":"user","content":[{"type":"input_file","file_id":"file-1"}]}]}`, "input[0].content[0]", "unsupported_parameter", "input_file"},
 		{"computer call item", `{"model":"m","input":[{"type":"computer_call_output","call_id":"c"}]}`, "input[0].type", "unsupported_parameter", "computer_call_output"},

@@ -11,7 +11,8 @@
 // "tool" messages become tool_result blocks in one user turn; tools (a
 // parameters object without "type", {} most often, gets "type":"object",
 // which Anthropic requires), tool_choice
-// (required→any, a named function→tool; not sent without tools) and
+// (required→any, a named function→tool, allowed_tools→only the listed
+// tools offered; not sent without tools) and
 // parallel_tool_calls=false (disable_parallel_tool_use) are carried over; stop becomes
 // stop_sequences (but a stop string of whitespace alone, which Anthropic
 // refuses) and user becomes metadata.user_id as the hex SHA-256 of it

@@ -158,15 +158,23 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	}
 	out.System = systemOf(system)
 	limitBreakpoints(&out, system)
+	tc, err := chat.ParseToolChoice(cr.ToolChoice)
+	if err != nil {
+		return nil, err
+	}
 	for _, t := range cr.Tools { // function tools alone (Unanswerable)
 		if reserved(t.Function.Name) {
 			return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", t.Function.Name)
 		}
-		out.Tools = append(out.Tools, tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: chat.ObjectSchema(t.Function.Parameters)})
+		// Claude has no allowed list: the tools an allowed_tools choice
+		// leaves out are not offered (docs/doors.md, "Chat Completions to
+		// Claude and Gemini targets").
+		if tc.Permits(t.Function.Name) {
+			out.Tools = append(out.Tools, tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: chat.ObjectSchema(t.Function.Parameters)})
+		}
 	}
-	tc, err := chat.ParseToolChoice(cr.ToolChoice)
-	if err != nil {
-		return nil, err
+	if tc.Allowed != nil && len(out.Tools) == 0 {
+		return nil, errors.New("anthropic: tool_choice: allowed_tools names none of the request's function tools")
 	}
 	if tc.Mode == "function" && reserved(tc.Name) {
 		return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", tc.Name)

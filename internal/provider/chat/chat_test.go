@@ -2,6 +2,7 @@ package chat
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -49,13 +50,22 @@ func TestParseToolChoice(t *testing.T) {
 	for raw, want := range map[string]ToolChoice{
 		``: {}, `null`: {}, `"auto"`: {Mode: "auto"}, `"none"`: {Mode: "none"}, `"required"`: {Mode: "required"},
 		`{"type":"function","function":{"name":"f"}}`: {Mode: "function", Name: "f"},
+		// The Chat Completions reference's allowed_tools choice (openai-go
+		// ChatCompletionAllowedToolsParam).
+		`{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":[{"type":"function","function":{"name":"get_weather"}},{"type":"function","function":{"name":"get_time"}}]}}`: {Mode: "auto", Allowed: []string{"get_weather", "get_time"}},
+		`{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":[{"type":"function","function":{"name":"f"}}]}}`:                                                          {Mode: "required", Allowed: []string{"f"}},
 	} {
 		got, err := ParseToolChoice(json.RawMessage(raw))
-		if err != nil || got != want {
+		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %+v, %v", raw, got, err)
 		}
 	}
-	for _, raw := range []string{`"any"`, `{"type":"function"}`, `{"type":"allowed_tools"}`, `7`} {
+	for _, raw := range []string{`"any"`, `{"type":"function"}`, `{"type":"allowed_tools"}`, `7`,
+		`{"type":"allowed_tools","allowed_tools":{"mode":"none","tools":[{"type":"function","function":{"name":"f"}}]}}`,
+		`{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":[]}}`,
+		`{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":[{"type":"custom","custom":{"name":"f"}}]}}`,
+		`{"type":"allowed_tools","allowed_tools":{"mode":"auto","tools":[{"type":"function","function":{}}]}}`,
+		`{"type":"custom","custom":{"name":"f"}}`} {
 		if _, err := ParseToolChoice(json.RawMessage(raw)); err == nil {
 			t.Errorf("%s: want an error", raw)
 		}

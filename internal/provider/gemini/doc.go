@@ -24,7 +24,9 @@
 // {"content": <text or JSON value>}; a tool message's images follow its run
 // of functionResponse parts in that turn. tools become functionDeclarations,
 // tool_choice becomes toolConfig.functionCallingConfig (auto→AUTO,
-// none→NONE, required→ANY, a named function→ANY + allowedFunctionNames;
+// none→NONE, required→ANY, a named function→ANY + allowedFunctionNames,
+// allowed_tools: required→ANY + allowedFunctionNames, auto→AUTO with the
+// listed functions alone declared;
 // not sent without function declarations, which Gemini refuses),
 // and sampling settings go to generationConfig (temperature, topP,
 // maxOutputTokens from max_completion_tokens or max_tokens, stopSequences,

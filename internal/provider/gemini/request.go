@@ -169,10 +169,21 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 	if out.SystemInstruction, out.Contents, err = contents(cr.Messages); err != nil {
 		return nil, err
 	}
+	tc, err := chat.ParseToolChoice(cr.ToolChoice)
+	if err != nil {
+		return nil, err
+	}
 	var decls []functionDecl
 	for _, t := range cr.Tools { // function tools alone (Unanswerable)
 		if reservedName(t.Function.Name) {
 			return nil, fmt.Errorf("gemini: function name %q is reserved for structured answers", t.Function.Name)
+		}
+		// An allowed_tools choice in mode auto: Gemini takes
+		// allowedFunctionNames under mode ANY alone, so the functions it
+		// leaves out are not declared (docs/doors.md, "Chat Completions to
+		// Claude and Gemini targets"). In mode required all are declared.
+		if tc.Mode == "auto" && !tc.Permits(t.Function.Name) {
+			continue
 		}
 		d := functionDecl{Name: t.Function.Name, Description: t.Function.Description}
 		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && !bytes.Equal(p, []byte("null")) {
@@ -180,12 +191,11 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 		}
 		decls = append(decls, d)
 	}
+	if tc.Allowed != nil && !slices.ContainsFunc(decls, func(d functionDecl) bool { return tc.Permits(d.Name) }) {
+		return nil, errors.New("gemini: tool_choice: allowed_tools names none of the request's function tools")
+	}
 	if len(decls) > 0 {
 		out.Tools = []toolDecl{{FunctionDeclarations: decls}}
-	}
-	tc, err := chat.ParseToolChoice(cr.ToolChoice)
-	if err != nil {
-		return nil, err
 	}
 	if tc.Mode == "function" && reservedName(tc.Name) {
 		return nil, fmt.Errorf("gemini: function name %q is reserved for structured answers", tc.Name)
@@ -203,6 +213,7 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 			fc.Mode = "NONE"
 		case "required":
 			fc.Mode = "ANY"
+			fc.AllowedFunctionNames = tc.Allowed
 		case "function":
 			fc.Mode = "ANY"
 			fc.AllowedFunctionNames = []string{tc.Name}
