@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// A chat request no target can translate (an input_audio or file part for
-// Claude or Gemini) is the client's request, refused before anything is
-// sent: its 400 says so in OpenAI's envelope with type
+// A chat request no target can translate (an input_audio part for Claude,
+// a file by id for Claude or Gemini: only OpenAI holds it) is the client's
+// request, refused before anything is sent: its 400 says so in OpenAI's envelope with type
 // invalid_request_error, as OpenAI types a 400 and as the Messages and
 // Responses doors already did. Before, the chat door typed it
 // "upstream_error", which a client branching on error.type reads as a
@@ -16,11 +16,11 @@ import (
 func TestChatUntranslatableIsInvalidRequest(t *testing.T) {
 	fs := r40gTextFakes(t)
 	g := start(t, clientsCfg, fs)
-	for _, part := range []string{
-		`{"type":"input_audio","input_audio":{"data":"UklGRiQAAABXQVZF","format":"wav"}}`,
-		`{"type":"file","file":{"filename":"a.pdf","file_data":"data:application/pdf;base64,JVBERi0xLjQK"}}`,
+	for part, routes := range map[string][]string{
+		`{"type":"input_audio","input_audio":{"data":"UklGRiQAAABXQVZF","format":"wav"}}`: {"via-claude"},
+		`{"type":"file","file":{"file_id":"file-6F2ksmvXxt4VdoqmHRw6kL"}}`:                {"via-claude", "via-gem"},
 	} {
-		for _, route := range []string{"via-claude", "via-gem"} {
+		for _, route := range routes {
 			body := `{"model":"` + route + `","messages":[{"role":"user","content":[{"type":"text","text":"What is in this?"},` + part + `]}]}`
 			r := g.raw(t, http.MethodPost, "/v1/chat/completions", body, "Authorization", "Bearer client-key")
 			if r.Status != http.StatusBadRequest {

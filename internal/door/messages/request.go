@@ -118,6 +118,8 @@ type inBlock struct {
 	Thinking  *string         `json:"thinking"`
 	ToolName  string          `json:"tool_name"` // a tool_reference block's
 	Tool      json.RawMessage `json:"tool"`      // a tool_addition or tool_removal block's
+	Title     string          `json:"title"`     // a document block's
+	Citations json.RawMessage `json:"citations"` // a document block's
 }
 
 type inSource struct {

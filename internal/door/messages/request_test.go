@@ -39,6 +39,19 @@ func TestTranslate(t *testing.T) {
 			"unit":{"description":"Unit for the output - one of (celsius, fahrenheit)","type":"string"}},"type":"object"}}}]}`,
 		model: "claude-3-7-sonnet-latest",
 	}, {
+		// PDF support (https://platform.claude.com/docs/en/build-with-claude/pdf-support):
+		// a base64 PDF document block before the question; it becomes
+		// OpenAI's PDF input, a file part (platform.openai.com/docs/guides/pdf-files),
+		// named by the document's title. Citations not asked for.
+		name: "pdf document",
+		in: `{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":[
+			{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"},"title":"draconomicon.pdf","cache_control":{"type":"ephemeral"}},
+			{"type":"text","text":"What are the key findings in this document?"}]}]}`,
+		want: `{"model":"claude-sonnet-4-5","max_completion_tokens":1024,"messages":[{"role":"user","content":[
+			{"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERi0xLjQK","filename":"draconomicon.pdf"}},
+			{"type":"text","text":"What are the key findings in this document?"}]}]}`,
+		model: "claude-sonnet-4-5",
+	}, {
 		// Messages API reference, "Basic request and response" and
 		// streaming (https://platform.claude.com/docs/en/api/messages).
 		name:   "hello streamed",
@@ -183,7 +196,10 @@ func TestTranslateErrors(t *testing.T) {
 			"tool_choice.type", false},
 		{`{"model":"m","max_tokens":5,"tools":[{"type":"web_search_20250305","name":"web_search"}],` + msgs + `}`, "tools.0.type", true},
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"d"}}]}]}`,
-			"messages.0.content.0.type", true},
+			"messages.0.content.0.source", true},
+		// A PDF whose citations are asked for: only Claude cites.
+		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"},"citations":{"enabled":true}}]}]}`,
+			"messages.0.content.0.citations", true},
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"image","source":{"type":"file","file_id":"f"}}]}]}`,
 			"messages.0.content.0.source.type", true},
 		{`{"model":"m","max_tokens":5,"mcp_servers":[{"type":"url","url":"https://x","name":"x"}],` + msgs + `}`, "mcp_servers", true},

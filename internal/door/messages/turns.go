@@ -74,6 +74,12 @@ func user(field string, blocks []inBlock) ([]outMessage, error) {
 				return nil, err
 			}
 			parts = append(parts, p)
+		case "document":
+			p, err := document(bf, b)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, p)
 		case "tool_result":
 			msg, images, err := toolResult(bf, b)
 			if err != nil {
@@ -104,6 +110,29 @@ func partsContent(parts []chat.Part) any {
 		return parts[0].Text
 	}
 	return parts
+}
+
+// document translates a base64 PDF document block to Chat Completions'
+// file part (OpenAI's PDF input, which the Claude and Gemini adapters send
+// as a PDF again: docs/doors.md, "Anthropic Messages"), named by its title.
+// Another source (plain text, a URL, a file, content blocks) or citations
+// asked for, which no other vendor answers, does not translate: Claude
+// serves the block as sent.
+func document(field string, b *inBlock) (chat.Part, error) {
+	src := b.Source
+	if src == nil || src.str || src.Type != "base64" || !strings.EqualFold(src.MediaType, "application/pdf") {
+		return chat.Part{}, unsupported(field+".source", "\"document\" blocks other than a base64 PDF")
+	}
+	if src.Data == "" {
+		return chat.Part{}, invalid(field+".source.data", "Field required")
+	}
+	var c struct {
+		Enabled bool `json:"enabled"`
+	}
+	if rawjson.Set(b.Citations) && json.Unmarshal(b.Citations, &c) == nil && c.Enabled {
+		return chat.Part{}, unsupported(field+".citations", "\"document\" blocks with citations enabled (only Claude cites)")
+	}
+	return chat.Part{Type: "file", File: &chat.File{FileData: "data:application/pdf;base64," + src.Data, Filename: b.Title}}, nil
 }
 
 // image translates an image source: base64 becomes a data: URL, url stays.

@@ -33,6 +33,11 @@ type inPart struct {
 	ImageURL string `json:"image_url"`
 	FileID   string `json:"file_id"`
 	Detail   string `json:"detail"`
+	// FileData and Filename are an input_file's inline content (a data:
+	// URL) and name; FileURL is one by URL.
+	FileData string `json:"file_data"`
+	Filename string `json:"filename"`
+	FileURL  string `json:"file_url"`
 }
 
 // translateInput turns "input" into chat messages. A string is one user
@@ -166,8 +171,17 @@ func message(param string, it item) (chat.Message, error) {
 				return chat.Message{}, err
 			}
 			out = append(out, img)
+		case "input_file":
+			// An inline file (OpenAI's PDF input) is Chat Completions'
+			// file part, which OpenAI takes and the Claude and Gemini
+			// adapters send as a PDF document (docs/doors.md, "OpenAI
+			// Responses").
+			if p.FileData == "" || p.FileID != "" || p.FileURL != "" {
+				return chat.Message{}, unsupported(pp, "%s: input_file by file_id or file_url is not supported (Detour stores and fetches no files); send file_data as a data: URL", pp)
+			}
+			out = append(out, chat.Part{Type: "file", File: &chat.File{FileData: p.FileData, Filename: p.Filename}})
 		default:
-			return chat.Message{}, unsupported(pp, "%s: part type %q is not supported (input_text and input_image only)", pp, p.Type)
+			return chat.Message{}, unsupported(pp, "%s: part type %q is not supported (input_text, input_image and input_file only)", pp, p.Type)
 		}
 	}
 	if len(out) == 1 && out[0].Type == "text" {

@@ -73,6 +73,13 @@ var translateCases = []struct {
 		`{"model":"gpt-5","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"get_weather"}},{"type":"function","function":{"name":"get_time"}}],"tool_choice":{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":[{"type":"function","function":{"name":"get_weather"}}]}}}`,
 	},
 	{
+		// https://platform.openai.com/docs/guides/pdf-files (Base64-encoded
+		// files: an input_file part with filename and a data: URL)
+		"input file",
+		`{"model":"gpt-5","input":[{"role":"user","content":[{"type":"input_file","filename":"draconomicon.pdf","file_data":"data:application/pdf;base64,JVBERi0xLjQK"},{"type":"input_text","text":"What is the first dragon in the book?"}]}]}`,
+		`{"model":"gpt-5","messages":[{"role":"user","content":[{"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERi0xLjQK","filename":"draconomicon.pdf"}},{"type":"text","text":"What is the first dragon in the book?"}]}]}`,
+	},
+	{
 		// https://platform.openai.com/docs/guides/structured-outputs (calendar_event)
 		"json schema",
 		`{"model":"gpt-4o-2024-08-06","input":[{"role":"system","content":"Extract the event information."},{"role":"user","content":"Alice and Bob are going to a science fair on Friday."}],"text":{"format":{"type":"json_schema","name":"calendar_event","schema":{"type":"object","properties":{"name":{"type":"string"},"date":{"type":"string"},"participants":{"type":"array","items":{"type":"string"}}},"required":["name","date","participants"],"additionalProperties":false},"strict":true}}}`,
@@ -155,6 +162,7 @@ func TestTranslateRefuses(t *testing.T) {
 		{"allowed tools without mode", `{` + base + `,"tool_choice":{"type":"allowed_tools","tools":[{"type":"function","name":"f"}]}}`, "tool_choice", "invalid_value", "mode"},
 		{"image by file id", `{"model":"m","input":[{"role":"user","content":[{"type":"input_image","file_id":"file-1"}]}]}`, "input[0].content[0]", "unsupported_parameter", "file_id"},
 		{"input file", `{"model":"m","input":[{"role":"user","content":[{"type":"input_file","file_id":"file-1"}]}]}`, "input[0].content[0]", "unsupported_parameter", "input_file"},
+		{"input file by url", `{"model":"m","input":[{"role":"user","content":[{"type":"input_file","file_url":"https://www.berkshirehathaway.com/letters/2024ltr.pdf"}]}]}`, "input[0].content[0]", "unsupported_parameter", "file_url"},
 		{"computer call item", `{"model":"m","input":[{"type":"computer_call_output","call_id":"c"}]}`, "input[0].type", "unsupported_parameter", "computer_call_output"},
 		{"no input", `{"model":"m"}`, "input", "invalid_value", "required"},
 		{"bad role", `{"model":"m","input":[{"role":"tool","content":"x"}]}`, "input[0].role", "invalid_value", "role"},

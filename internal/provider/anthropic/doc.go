@@ -6,7 +6,8 @@
 // "system" string, joined by blank lines; user and assistant turns keep their
 // roles, consecutive turns of one role are merged; text and image parts
 // become text and image blocks (data: URLs as base64 sources, other URLs as
-// url sources); an assistant's refusal (its refusal member, or a refusal
+// url sources), a file part holding a PDF a base64 document block; an
+// assistant's refusal (its refusal member, or a refusal
 // part) becomes its text; assistant tool_calls become tool_use blocks;
 // "tool" messages become tool_result blocks in one user turn; tools (a
 // parameters object without "type", {} most often, gets "type":"object",

@@ -83,6 +83,8 @@ type block struct {
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
 	ToolUseID string          `json:"tool_use_id,omitempty"`
+	// Title is a document's title: the client's file name.
+	Title string `json:"title,omitempty"`
 	// Content is a tool_result's content: a string, or blocks when the
 	// result holds more than text.
 	Content any `json:"content,omitempty"`
@@ -325,7 +327,7 @@ func trimFinal(out []message) []message {
 	return out
 }
 
-// contentBlocks translates text and image parts; text that is empty or
+// contentBlocks translates text, image and PDF file parts; text that is empty or
 // whitespace alone is dropped (Anthropic refuses such text blocks).
 func contentBlocks(m *chat.Message) ([]block, error) {
 	return partBlocks(m, false)
@@ -359,6 +361,16 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 				return nil, err
 			}
 			out = append(out, block{Type: "image", Source: src, CacheControl: breakpoint(p.CacheControl)})
+		case p.Type == "file" && !assistant:
+			// OpenAI's PDF input is Claude's base64 document block
+			// (docs/doors.md, "Chat Completions to Claude and Gemini
+			// targets"); a file by id is OpenAI's own to read.
+			data, name, ok := p.PDF()
+			if !ok {
+				return nil, errors.New("anthropic: file part: Claude takes an inline PDF (file_data \"data:application/pdf;base64,…\") only")
+			}
+			out = append(out, block{Type: "document", Source: &imageSource{Type: "base64", MediaType: "application/pdf", Data: data},
+				Title: name, CacheControl: breakpoint(p.CacheControl)})
 		default:
 			return nil, fmt.Errorf("anthropic: unsupported content part type %q", p.Type)
 		}

@@ -60,13 +60,17 @@ type Message struct {
 	Refusal string `json:"refusal,omitempty"`
 }
 
-// Part is one content part: {"type":"text","text":…} or
-// {"type":"image_url","image_url":{"url":…}}. Other types are kept by Type
-// only.
+// Part is one content part: {"type":"text","text":…},
+// {"type":"image_url","image_url":{"url":…}},
+// {"type":"file","file":{"file_data":…,"filename":…}} or
+// {"type":"input_audio","input_audio":{"data":…,"format":…}}. Other types
+// are kept by Type only.
 type Part struct {
-	Type     string    `json:"type"`
-	Text     string    `json:"text,omitempty"`
-	ImageURL *ImageURL `json:"image_url,omitempty"`
+	Type       string      `json:"type"`
+	Text       string      `json:"text,omitempty"`
+	ImageURL   *ImageURL   `json:"image_url,omitempty"`
+	File       *File       `json:"file,omitempty"`
+	InputAudio *InputAudio `json:"input_audio,omitempty"`
 	// Refusal is the text of a {"type":"refusal"} part, which only an
 	// assistant turn may hold.
 	Refusal string `json:"refusal,omitempty"`
@@ -74,6 +78,35 @@ type Part struct {
 	// (OpenRouter's and LiteLLM's convention for Claude, which Roo Code,
 	// Aider, Cline and Open WebUI send): only a Claude translation reads it.
 	CacheControl *CacheControl `json:"cache_control,omitempty"`
+}
+
+// File is a file part's file: FileData a data: URL
+// ("data:application/pdf;base64,…", OpenAI's PDF input), or FileID a file
+// uploaded to OpenAI, which only OpenAI can read.
+type File struct {
+	FileData string `json:"file_data,omitempty"`
+	FileID   string `json:"file_id,omitempty"`
+	Filename string `json:"filename,omitempty"`
+}
+
+// PDF returns a file part's PDF as base64, with its name; ok is false for
+// a part that is not an inline PDF (a file_id, another media type).
+func (p Part) PDF() (data, name string, ok bool) {
+	if p.Type != "file" || p.File == nil || p.File.FileID != "" {
+		return "", "", false
+	}
+	mt, data, ok := DataURL(p.File.FileData)
+	if !ok || !strings.EqualFold(mt, "application/pdf") {
+		return "", "", false
+	}
+	return data, p.File.Filename, true
+}
+
+// InputAudio is an input_audio part's audio: base64 Data in Format "wav"
+// or "mp3" (the formats Chat Completions takes).
+type InputAudio struct {
+	Data   string `json:"data"`
+	Format string `json:"format"`
 }
 
 // CacheControl is a part's prompt-cache breakpoint, as Anthropic takes it:

@@ -17,7 +17,9 @@
 // their type is one Gemini takes (image/png, image/jpeg, image/webp,
 // image/heic, image/heif; another is a translation error, so the route
 // moves on), other image URLs fileData (mimeType guessed from the
-// extension, else image/jpeg). Assistant tool_calls become
+// extension, else image/jpeg); a file part holding a PDF and an
+// input_audio part (wav, mp3) become inlineData too. Assistant tool_calls
+// become
 // functionCall parts; "tool" messages become functionResponse parts in one
 // user turn, their name looked up by tool_call_id among earlier tool_calls,
 // their response the tool's JSON object if it sent one, else

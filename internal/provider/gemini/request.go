@@ -417,6 +417,15 @@ func contentParts(m *chat.Message, model bool) ([]part, error) {
 				return nil, err
 			}
 			out = append(out, ip)
+		case "file", "input_audio":
+			if model {
+				return nil, fmt.Errorf("gemini: unsupported content part type %q in a %s message", p.Type, m.Role)
+			}
+			mp, err := mediaPart(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, mp)
 		default:
 			return nil, fmt.Errorf("gemini: unsupported content part type %q", p.Type)
 		}
@@ -447,6 +456,28 @@ func imagePart(p chat.Part) (part, error) {
 		return part{InlineData: &blob{MimeType: lower, Data: data}}, nil
 	}
 	return part{FileData: &fileData{MimeType: imageType(u), FileURI: u}}, nil
+}
+
+// audioTypes are Gemini's MIME types for Chat Completions' input_audio
+// formats.
+var audioTypes = map[string]string{"wav": "audio/wav", "mp3": "audio/mp3"}
+
+// mediaPart translates a file part holding an inline PDF, or an
+// input_audio part, to inline data, as Gemini reads documents and audio
+// (docs/doors.md, "Chat Completions to Claude and Gemini targets").
+func mediaPart(p chat.Part) (part, error) {
+	if p.Type == "input_audio" {
+		a := p.InputAudio
+		if a == nil || a.Data == "" || audioTypes[a.Format] == "" {
+			return part{}, errors.New(`gemini: input_audio part: want data and a format of "wav" or "mp3"`)
+		}
+		return part{InlineData: &blob{MimeType: audioTypes[a.Format], Data: a.Data}}, nil
+	}
+	data, _, ok := p.PDF()
+	if !ok {
+		return part{}, errors.New("gemini: file part: Gemini is sent an inline PDF (file_data \"data:application/pdf;base64,…\") only")
+	}
+	return part{InlineData: &blob{MimeType: "application/pdf", Data: data}}, nil
 }
 
 // toolImages is the images of a tool message (its text is the function

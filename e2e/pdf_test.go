@@ -1,0 +1,61 @@
+package e2e
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// A PDF reaches every vendor in its own shape, through every door: OpenAI's
+// PDF input (a chat file part, a Responses input_file, each a base64 data:
+// URL: platform.openai.com/docs/guides/pdf-files), Claude's base64 document
+// block (platform.claude.com/docs/en/build-with-claude/pdf-support) and
+// Gemini's inline data of type application/pdf
+// (ai.google.dev/gemini-api/docs/document-processing). An OpenAI client's
+// audio reaches Gemini as inline audio (docs/doors.md, "Chat Completions to
+// Claude and Gemini targets"). Before round 48 each was a 400 for every
+// target but the client's own vendor.
+func TestPDFReachesEveryVendor(t *testing.T) {
+	const pdf = "JVBERi0xLjQKJcfsj6IKNSAwIG9iago"
+	fs := r40gTextFakes(t)
+	g := start(t, clientsCfg, fs)
+	doors := []struct{ path, body string }{
+		{"/v1/chat/completions", `{"model":"%s","messages":[{"role":"user","content":[{"type":"file","file":{"filename":"draconomicon.pdf","file_data":"data:application/pdf;base64,` + pdf + `"}},{"type":"text","text":"What is the first dragon in the book?"}]}]}`},
+		{"/v1/responses", `{"model":"%s","input":[{"role":"user","content":[{"type":"input_file","filename":"draconomicon.pdf","file_data":"data:application/pdf;base64,` + pdf + `"},{"type":"input_text","text":"What is the first dragon in the book?"}]}]}`},
+		{"/v1/messages", `{"model":"%s","max_tokens":1024,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"` + pdf + `"},"title":"draconomicon.pdf"},{"type":"text","text":"What is the first dragon in the book?"}]}]}`},
+	}
+	want := map[string][]string{
+		"openai":    {`"type":"file"`, `"file_data":"data:application/pdf;base64,` + pdf + `"`},
+		"anthropic": {`"type":"document"`, `"media_type":"application/pdf"`, `"data":"` + pdf + `"`},
+		"gemini":    {`"mimeType":"application/pdf"`, `"data":"` + pdf + `"`},
+	}
+	for _, d := range doors {
+		for _, rt := range r40gRoutes {
+			before := len(fs[rt.upstream].Requests())
+			r := g.raw(t, http.MethodPost, d.path, strings.Replace(d.body, "%s", rt.route, 1), "Authorization", "Bearer client-key")
+			if r.Status != http.StatusOK {
+				t.Errorf("%s %s: %d %s", d.path, rt.route, r.Status, r.Body)
+				continue
+			}
+			reqs := fs[rt.upstream].Requests()
+			if len(reqs) != before+1 {
+				t.Fatalf("%s %s: %d upstream calls", d.path, rt.route, len(reqs)-before)
+			}
+			body := string(reqs[len(reqs)-1].Body)
+			for _, w := range want[rt.upstream] {
+				if !strings.Contains(body, w) {
+					t.Errorf("%s %s: the upstream's body lacks %s: %.300s", d.path, rt.route, w, body)
+				}
+			}
+		}
+	}
+	audio := `{"model":"via-gem","messages":[{"role":"user","content":[{"type":"text","text":"What is in this recording?"},{"type":"input_audio","input_audio":{"data":"UklGRiQAAABXQVZF","format":"wav"}}]}]}`
+	r := g.raw(t, http.MethodPost, "/v1/chat/completions", audio, "Authorization", "Bearer client-key")
+	if r.Status != http.StatusOK {
+		t.Fatalf("audio to Gemini: %d %s", r.Status, r.Body)
+	}
+	reqs := fs["gemini"].Requests()
+	if b := string(reqs[len(reqs)-1].Body); !strings.Contains(b, `"inlineData":{"mimeType":"audio/wav","data":"UklGRiQAAABXQVZF"}`) {
+		t.Errorf("audio to Gemini: %s", b)
+	}
+}
