@@ -46,9 +46,12 @@ type outcome struct {
 	status int
 	// meant is the status an error inside a 2xx stands for (inbandStatus),
 	// told to the client in place of status; 0 when none.
-	meant    int
-	verdict  classify.Verdict
-	message  string
+	meant   int
+	verdict classify.Verdict
+	message string
+	// code is the failure's own code for the client (Failure.Code), when
+	// the attempt was not made for a reason a door named with one.
+	code     string
 	billable bool
 	// ownLimit: the request's own time limit (the route's deadline,
 	// max_stream_duration) ended the attempt. It is nobody's fault: it
@@ -213,6 +216,10 @@ func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http
 		// Anthropic, say); another target may take it as is. unknown moves
 		// on and cools nothing; the upstream that is asked judges the input.
 		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: "translate"}, "Detour could not translate the request for "+e.key.Provider+": "+err.Error())
+		var coded interface{ ErrorCode() string }
+		if errors.As(err, &coded) {
+			o.code = coded.ErrorCode()
+		}
 		return nil
 	}
 	for k, v := range e.prov.cfg.Headers {

@@ -30,7 +30,9 @@ type Native struct {
 	// Untranslated, when the Call's Body is nil, says why the request has
 	// no canonical translation; a target that does not serve API fails
 	// with it (class unknown, evidence "translate"), and the walk moves on.
-	Untranslated string
+	// An error with an ErrorCode() string method gives the failure its
+	// code (Failure.Code). Nil: no reason given.
+	Untranslated error
 	// Translate, when set and the Call's Body is nil, makes the canonical
 	// translation at the first attempt at a target that needs it, once
 	// (its error becomes Untranslated): a door whose route begins with a
@@ -65,7 +67,7 @@ func (w *walk) translateLate() error {
 	body, err := n.Translate()
 	n.Translate = nil
 	if err != nil {
-		body, n.Untranslated = nil, err.Error()
+		body, n.Untranslated = nil, err
 	}
 	w.call.Body = body
 	if al != nil {
@@ -103,7 +105,10 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 		return nil, err
 	}
 	if w.call.Body == nil && w.call.Native != nil {
-		return nil, untranslated(w.call.Native.Untranslated)
+		if u := w.call.Native.Untranslated; u != nil {
+			return nil, u
+		}
+		return nil, errNoTranslation
 	}
 	// A translation into another dialect, and a continuation by prefill,
 	// decode the body whole: their cost is taken from the front's
@@ -172,14 +177,9 @@ var errTooCostly = errors.New("translating the request for this provider would n
 // evTooCostly is the evidence of an attempt errTooCostly kept from being made.
 const evTooCostly = "translation-cost"
 
-type untranslated string
-
-func (u untranslated) Error() string {
-	if u == "" {
-		return "the request has no translation for this dialect"
-	}
-	return string(u)
-}
+// errNoTranslation is the reason a request without a translation fails
+// at a target that needs one, when its door gave none.
+var errNoTranslation = errors.New("the request has no translation for this dialect")
 
 // streamOf reads e's event stream: native (raw events) when the attempt
 // sent the client's own body.

@@ -3,6 +3,7 @@ package dispatch_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -135,7 +136,7 @@ func TestNativeUntranslatedSkipsTranslatedTargets(t *testing.T) {
 	d, _, ub := nativeDispatcher(t, upstreamtest.Steps(overloaded, overloaded),
 		upstreamtest.Steps(upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-x", "no")}))
 	call := nativeCall(false, nil)
-	call.Body, call.Native.Untranslated = nil, "context_management is not translated"
+	call.Body, call.Native.Untranslated = nil, errors.New("context_management is not translated")
 	res := d.Do(context.Background(), call)
 	if res.Failure == nil || ub.Calls() != 0 || res.Failure.Status != 529 || res.Failure.Class != classify.ServerError {
 		t.Fatalf("result %+v (openai calls %d)", res.Failure, ub.Calls())
@@ -171,7 +172,7 @@ func TestNativeEchoIsNoEvidence(t *testing.T) {
 	echo := upstreamtest.Step{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"` + phrase + `"}}`}
 	d, _, ub := nativeDispatcher(t, upstreamtest.Steps(echo), upstreamtest.Steps(upstreamtest.Step{Body: upstreamtest.ChatJSON("gpt-x", "no")}))
 	call := nativeCall(false, nil)
-	call.Body, call.Native.Untranslated = nil, "context_management is not translated"
+	call.Body, call.Native.Untranslated = nil, errors.New("context_management is not translated")
 	call.Native.Body = []byte(`{"model":"r","max_tokens":10,"context_management":{},"messages":[{"role":"user","content":"` + phrase + `"}]}`)
 	res := d.Do(context.Background(), call)
 	if res.Failure == nil || res.Failure.Class == classify.Quota || ub.Calls() != 0 {

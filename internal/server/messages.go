@@ -57,7 +57,7 @@ var messagesFront = door{op: dispatch.OpChat, members: messagesMembers, client: 
 	keyHint: "send x-api-key: <key> or Authorization: Bearer <key>",
 	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) },
 	failure: func(f *dispatch.Failure) []byte {
-		return messages.ClassEnvelope(f.Class, f.Status, clientMessage(f.Message))
+		return messages.ClassEnvelope(f.Class, f.Status, clientMessage(f.Message), f.Code)
 	}}
 
 // countTokensFront is the Messages front of count_tokens, whose estimate
@@ -132,7 +132,7 @@ func (s *Server) messagesTranslated(w http.ResponseWriter, r *http.Request, in *
 			anthropicError(w, http.StatusBadRequest, ce.Error())
 			return nil
 		}
-		call.Native.Untranslated = err.Error()
+		call.Native.Untranslated = err
 	} else {
 		call.Body = tr.Body
 	}
@@ -209,7 +209,7 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 		}
 		call := &dispatch.Call{Model: in.model, API: "messages", MaxAttempts: 1, ID: decision.NewID(),
 			Native: native(r, dispatch.APICountTokens, nat)}
-		call.Native.Untranslated = "count_tokens is counted by Anthropic targets only"
+		call.Native.Untranslated = errors.New("count_tokens is counted by Anthropic targets only")
 		if in.client != nil {
 			call.Client = in.client.Name
 		}

@@ -101,9 +101,22 @@ type errorBody struct {
 }
 
 type errorDetail struct {
-	Type    string `json:"type"`
-	Message string `json:"message"`
+	Type    string   `json:"type"`
+	Message string   `json:"message"`
+	Details *details `json:"details,omitempty"`
 }
+
+// details is the error's machine-readable part: a code clients act on.
+type details struct {
+	ErrorCode string `json:"error_code"`
+}
+
+// ThreadUnsupported is Anthropic's error code for a request a message
+// thread cannot serve (ThreadUnsupportedRequestErrorDetails): the SDKs'
+// tool runners, whose threads are created to continue unthreaded, send
+// the turn again with the whole conversation and no thread
+// (anthropic-sdk-go betamessagethread.go recoversFrom).
+const ThreadUnsupported = "thread_unsupported_request"
 
 // Envelope is Anthropic's error body:
 // {"type":"error","error":{"type":typ,"message":message}}. The Detour class
@@ -114,14 +127,21 @@ func Envelope(typ, message string) []byte {
 	return b
 }
 
-// ClassEnvelope is Envelope for a failure of class c reported with status.
-func ClassEnvelope(c classify.Class, status int, message string) []byte {
-	return Envelope(ErrorType(c, status), message)
+// ClassEnvelope is Envelope for a failure of class c reported with status;
+// a context-length failure is told in Anthropic's words (contextMessage),
+// and a failure's own code, when it has one, is error.details.error_code.
+func ClassEnvelope(c classify.Class, status int, message, code string) []byte {
+	d := errorDetail{Type: ErrorType(c, status), Message: contextMessage(c, message)}
+	if code != "" {
+		d.Details = &details{ErrorCode: code}
+	}
+	b, _ := json.Marshal(errorBody{Type: "error", Error: d})
+	return b
 }
 
 // ErrorEvent is Anthropic's error event, which ends a stream that broke
 // after its commit point: "event: error" with ClassEnvelope's data.
-func ErrorEvent(c classify.Class, status int, message string) []byte {
-	out := append([]byte("event: error\ndata: "), ClassEnvelope(c, status, message)...)
+func ErrorEvent(c classify.Class, status int, message, code string) []byte {
+	out := append([]byte("event: error\ndata: "), ClassEnvelope(c, status, message, code)...)
 	return append(out, "\n\n"...)
 }

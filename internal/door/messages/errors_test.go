@@ -61,8 +61,36 @@ func TestEnvelope(t *testing.T) {
 	var e struct {
 		Error struct{ Type, Message string }
 	}
-	if err := json.Unmarshal(ClassEnvelope(classify.RateLimited, 429, `say "hi"`), &e); err != nil ||
+	if err := json.Unmarshal(ClassEnvelope(classify.RateLimited, 429, `say "hi"`, ""), &e); err != nil ||
 		e.Error.Type != TypeRateLimit || e.Error.Message != `say "hi"` {
 		t.Errorf("ClassEnvelope: %+v %v", e, err)
+	}
+}
+
+// TestContextLengthInAnthropicsWords: a context-length failure another
+// vendor worded is told as Anthropic words it, with the counts when the
+// vendor gave them (Claude Code compacts on "prompt is too long" alone);
+// Anthropic's own words, and other classes, pass as they came.
+func TestContextLengthInAnthropicsWords(t *testing.T) {
+	for _, c := range []struct {
+		class   classify.Class
+		in, out string
+	}{
+		// vLLM's wording (its serving_engine: "you requested N tokens").
+		{classify.ContextLength, "This model's maximum context length is 32768 tokens. However, you requested 33000 tokens (32000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.",
+			"prompt is too long: 33000 tokens > 32768 maximum (This model's maximum context length is 32768 tokens. However, you requested 33000 tokens (32000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.)"},
+		{classify.ContextLength, "The input token count (1052916) exceeds the maximum number of tokens allowed (1048576).",
+			"prompt is too long: 1052916 tokens > 1048576 maximum (The input token count (1052916) exceeds the maximum number of tokens allowed (1048576).)"},
+		{classify.ContextLength, "Your input exceeds the context window of this model. Please adjust your input and try again.",
+			"prompt is too long (Your input exceeds the context window of this model. Please adjust your input and try again.)"},
+		{classify.ContextLength, "prompt is too long: 209834 tokens > 200000 maximum", "prompt is too long: 209834 tokens > 200000 maximum"},
+		{classify.BadRequest, "This model's maximum context length is 10 tokens. However, you requested 20 tokens", "This model's maximum context length is 10 tokens. However, you requested 20 tokens"},
+	} {
+		var e struct {
+			Error struct{ Message string }
+		}
+		if err := json.Unmarshal(ClassEnvelope(c.class, 400, c.in, ""), &e); err != nil || e.Error.Message != c.out {
+			t.Errorf("%s %q:\n got %q\nwant %q", c.class, c.in, e.Error.Message, c.out)
+		}
 	}
 }

@@ -23,7 +23,14 @@ type Error struct {
 	// target can honour (server tools, documents, MCP servers…): a route
 	// whose target is Anthropic can still pass the body through.
 	Unsupported bool
+	// Code, when set, is an error code Anthropic gives the same refusal
+	// (its envelope's error.details.error_code), which clients act on.
+	Code string
 }
+
+// ErrorCode is the refusal's code (Code), which a failure of the request
+// carries to the client (dispatch.Native.Untranslated).
+func (e *Error) ErrorCode() string { return e.Code }
 
 func (e *Error) Error() string {
 	if e.Field == "" {
@@ -230,7 +237,15 @@ func translate(in *inRequest) (*outRequest, error) {
 	}{{"container", in.Container}, {"mcp_servers", in.MCPServers}, {"thread", in.Thread},
 		{"compaction", in.Compaction}} {
 		if rawjson.Set(f.v) {
-			return nil, unsupported(f.name, "%s", f.name)
+			e := unsupported(f.name, "%s", f.name)
+			if f.name == "thread" {
+				// Anthropic's own code for a request a thread cannot
+				// serve: the SDKs' tool runners then send the whole
+				// conversation without one (docs/doors.md, "Anthropic
+				// Messages").
+				e.Code = ThreadUnsupported
+			}
+			return nil, e
 		}
 	}
 	format, err := responseFormat(in)

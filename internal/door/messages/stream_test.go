@@ -203,7 +203,7 @@ func TestStreamEnds(t *testing.T) {
 	if b, err := e.Chunk([]byte(`not json`)); err == nil || b != nil {
 		t.Error("bad chunk: want an error and nothing written")
 	}
-	fr := parseFrames(t, ErrorEvent(classify.ServerError, StatusOverloaded, "all targets overloaded"))
+	fr := parseFrames(t, ErrorEvent(classify.ServerError, StatusOverloaded, "all targets overloaded", ""))
 	if len(fr) != 1 || fr[0].Event != "error" ||
 		string(fr[0].Data) != `{"type":"error","error":{"type":"overloaded_error","message":"all targets overloaded"}}` {
 		t.Errorf("error frame %s", fr)
