@@ -101,7 +101,7 @@ type Message struct {
 // An error means the body is not a usable completion: no choices, or a
 // tool call whose arguments are not a JSON object in an answer that was
 // not cut at its length limit (one that was keeps the call's whole members:
-// cutArguments).
+// chat.CutArguments).
 func Answer(body []byte, model string) ([]byte, error) {
 	var c completion
 	if err := json.Unmarshal(body, &c); err != nil {
@@ -134,8 +134,8 @@ func Answer(body []byte, model string) ([]byte, error) {
 		case err == nil:
 		case ch.FinishReason == chat.FinishLength:
 			// Cut at the length limit inside the call: the incomplete
-			// block stays, as Anthropic's does (cut.go).
-			input = cutArguments(tc.Function.Arguments)
+			// block stays, as Anthropic's does (chat.CutArguments).
+			input = chat.CutArguments(tc.Function.Arguments)
 		default:
 			return nil, fmt.Errorf("messages: tool_calls.%d: %w", i, err)
 		}

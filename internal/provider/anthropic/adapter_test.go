@@ -78,7 +78,6 @@ func TestTranslateRejects(t *testing.T) {
 	for name, body := range map[string]string{
 		"not json":       `{"messages":`,
 		"bad role":       `{"messages":[{"role":"narrator","content":"x"}]}`,
-		"bad args":       `{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"[1"}}]}]}`,
 		"bad part":       `{"messages":[{"role":"user","content":[{"type":"input_audio"}]}]}`,
 		"bad choice":     `{"messages":[],"tool_choice":"sometimes"}`,
 		"bad stop":       `{"messages":[],"stop":42}`,

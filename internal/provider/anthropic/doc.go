@@ -8,10 +8,12 @@
 // become text and image blocks (data: URLs as base64 sources, other URLs as
 // url sources), a file part holding a PDF a base64 document block; an
 // assistant's refusal (its refusal member, or a refusal
-// part) becomes its text; assistant tool_calls become tool_use blocks;
+// part) becomes its text; assistant tool_calls become tool_use blocks
+// (arguments that are not a JSON object: the members that were whole);
 // "tool" messages become tool_result blocks in one user turn; tools (a
 // parameters object without "type", {} most often, gets "type":"object",
-// which Anthropic requires), tool_choice
+// which Anthropic requires, and a top-level anyOf/oneOf/allOf, which it
+// refuses, is folded into one object schema: rootschema.go), tool_choice
 // (required→any, a named function→tool, allowed_tools→only the listed
 // tools offered; not sent without tools) and
 // parallel_tool_calls=false (disable_parallel_tool_use) are carried over; stop becomes

@@ -172,7 +172,12 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		// leaves out are not offered (docs/doors.md, "Chat Completions to
 		// Claude and Gemini targets").
 		if tc.Permits(t.Function.Name) {
-			out.Tools = append(out.Tools, tool{Name: t.Function.Name, Description: t.Function.Description, InputSchema: chat.ObjectSchema(t.Function.Parameters)})
+			schema, note := foldRoot(chat.ObjectSchema(t.Function.Parameters))
+			desc := t.Function.Description
+			if note != "" {
+				desc = strings.TrimSpace(desc + "\n\n" + note)
+			}
+			out.Tools = append(out.Tools, tool{Name: t.Function.Name, Description: desc, InputSchema: schema})
 		}
 	}
 	if tc.Allowed != nil && len(out.Tools) == 0 {
@@ -411,10 +416,7 @@ func assistantBlocks(m *chat.Message) ([]block, error) {
 		out = append(out, block{Type: "text", Text: m.Refusal})
 	}
 	for _, tc := range m.ToolCalls {
-		input, err := chat.Arguments(tc.Function.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("anthropic: tool call %q: %w", tc.ID, err)
-		}
+		input := chat.HistoryArguments(tc.Function.Arguments)
 		out = append(out, block{Type: "tool_use", ID: chat.AnthropicToolID(tc.ID), Name: tc.Function.Name, Input: input})
 	}
 	return out, nil

@@ -68,7 +68,9 @@ func structured(rf *chat.ResponseFormat, mode string, out *messagesRequest) erro
 		return fmt.Errorf("anthropic: response_format json_schema: schema is not a JSON object: %w", err)
 	}
 	t := tool{Name: AnswerTool, Description: answerDescription, InputSchema: schema}
-	if string(top.Type) != `"object"` {
+	// A top-level combinator, which Anthropic refuses in an input schema
+	// (rootschema.go), goes inside the value, where it is taken.
+	if string(top.Type) != `"object"` || rootCombinator(schema) {
 		wrapped, err := chat.ValueSchema(schema)
 		if err != nil {
 			return err

@@ -90,7 +90,6 @@ func TestTranslateRejects(t *testing.T) {
 	for name, body := range map[string]string{
 		"not json":        `{"messages":`,
 		"bad role":        `{"messages":[{"role":"narrator","content":"x"}]}`,
-		"bad args":        `{"messages":[{"role":"assistant","tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"nope"}}]}]}`,
 		"unknown call id": `{"messages":[{"role":"tool","tool_call_id":"call_9","content":"x"}]}`,
 		"bad part":        `{"messages":[{"role":"user","content":[{"type":"file"}]}]}`,
 		"bad choice":      `{"messages":[],"tool_choice":{"type":"function"}}`,

@@ -544,10 +544,7 @@ func modelParts(m *chat.Message, names map[string]callRef, base int) ([]part, er
 		out = append(out, part{Text: m.Refusal})
 	}
 	for i, tc := range m.ToolCalls {
-		args, err := chat.Arguments(tc.Function.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("gemini: tool call %q: %w", tc.ID, err)
-		}
+		args := chat.HistoryArguments(tc.Function.Arguments)
 		names[tc.ID] = callRef{name: tc.Function.Name, at: base + i}
 		p := part{FunctionCall: &functionCall{Name: tc.Function.Name, Args: args}}
 		if i == 0 {
