@@ -26,8 +26,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: ok (%d providers, %d targets, %d routes, %d classify rules)\n",
-		cfg.File, len(cfg.Providers), len(cfg.Targets), len(cfg.Routes), len(cfg.Rules))
+	fmt.Fprintf(stdout, "%s: ok (%s, %s, %s, %s)\n", cfg.File, count(len(cfg.Providers), "provider"),
+		count(len(cfg.Targets), "target"), count(len(cfg.Routes), "route"), count(len(cfg.Rules), "classify rule"))
+	for _, msg := range configWarnings(cfg) {
+		fmt.Fprintf(stdout, "warning: %s\n", msg)
+	}
 	fmt.Fprintf(stdout, "state: %s\n\n", stateLine(cfg.State))
 	printClients(stdout, cfg)
 	for i := range cfg.Routes {

@@ -125,3 +125,43 @@ targets: [{name: t1, model: m, providers: [p]}]
 		}
 	}
 }
+
+// A valid file that cannot work as meant is still ok, with a warning
+// (operator review 48): a classify rule naming a provider the file does
+// not configure matches nothing (a misspelt name passed in silence), and
+// a hosted API's provider with an empty key (its environment variable not
+// set) answers every request 401 and pages the operator.
+func TestCheckWarnsOfRulesAndKeysThatCannotWork(t *testing.T) {
+	t.Setenv("UNSET_KEY_FOR_TEST", "")
+	p := filepath.Join(t.TempDir(), "detour.yaml")
+	yaml := `providers:
+  - {name: oa, dialect: openai, base_url: "https://api.openai.com/v1", api_key: "${UNSET_KEY_FOR_TEST:-}"}
+  - {name: local, dialect: openai, base_url: "http://127.0.0.1:8000/v1"}
+targets: [{name: t, model: m, providers: [oa, local]}]
+routes: [{name: r, targets: [t]}]
+classify:
+  rules:
+    - {provider: opnai, status: 400, class: quota}
+    - {provider: oa, status: 400, class: quota}
+`
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"check", "-c", p}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{
+		"ok (2 providers, 1 target, 1 route, 2 classify rules)",
+		`warning: classify.rules[1] names provider "opnai", which the file does not configure (providers: oa, local): it matches nothing until one is`,
+		"warning: provider oa has no api_key, and api.openai.com answers every request without one with 401",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "classify.rules[2]") || strings.Contains(s, "provider local has no api_key") {
+		t.Errorf("a warning for a rule or a provider that works:\n%s", s)
+	}
+}

@@ -249,6 +249,12 @@ func (a *App) Reload(cfg *config.Config) error {
 			a.log.Warn("config reload: a change to this key needs a restart; keeping the running value", "key", ch.key)
 		}
 	}
+	// The configuration kept says what runs, so the next reload compares
+	// with it: before (operator review 48) the ignored value became the
+	// reference, a second reload of the same file was silent, and putting
+	// the file back warned.
+	cfg.Listen, cfg.AdminListen, cfg.State, cfg.Decisions = old.Listen, old.AdminListen, old.State, old.Decisions
+	cfg.Alerts, cfg.Log, cfg.Console, cfg.Tracing = old.Alerts, old.Log, old.Console, old.Tracing
 	sc, rules := a.scrubFor(cfg)
 	st, err := a.state(cfg, sc)
 	if err != nil {

@@ -70,7 +70,7 @@ func (s *Server) readBody(r *http.Request, cfg *config.Config) (body []byte, hel
 	limit, declared := cfg.MaxBodyBytes, r.ContentLength
 	// The refusals are worded only when one is made.
 	tooLarge := func() *bodyFailure {
-		return &bodyFailure{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit)}
+		return &bodyFailure{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes, the gateway's max_body_bytes", limit)}
 	}
 	busy := func() *bodyFailure {
 		return &bodyFailure{http.StatusServiceUnavailable, fmt.Sprintf(

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/config"
+)
+
+// vendorHosts are the hosts of hosted APIs that answer every request
+// without a key with 401: a provider there with an empty api_key pages the
+// operator at its first request (operator review 48). A local or private
+// server may need no key, so only these are named.
+var vendorHosts = []string{"api.openai.com", "api.anthropic.com", "generativelanguage.googleapis.com",
+	"openrouter.ai", "api.groq.com", "api.mistral.ai", "api.deepseek.com", "api.x.ai", "api.together.xyz"}
+
+// configWarnings are what `detour check` warns of in a valid file, beyond
+// its listeners: a classify rule naming a provider the file does not
+// configure (it is kept, and matches nothing until one is), and a hosted
+// API's provider without a key.
+func configWarnings(cfg *config.Config) []string {
+	var out []string
+	names := make([]string, len(cfg.Providers))
+	for i := range cfg.Providers {
+		names[i] = cfg.Providers[i].Name
+	}
+	for i, r := range cfg.Rules {
+		if r.Provider != "" && !slices.Contains(names, r.Provider) {
+			out = append(out, fmt.Sprintf("classify.rules[%d] names provider %q, which the file does not configure (providers: %s): it matches nothing until one is",
+				i+1, r.Provider, strings.Join(names, ", ")))
+		}
+	}
+	for i := range cfg.Providers {
+		p := &cfg.Providers[i]
+		if u, err := url.Parse(p.BaseURL); err == nil && p.APIKey == "" && slices.Contains(vendorHosts, strings.ToLower(u.Hostname())) {
+			out = append(out, fmt.Sprintf("provider %s has no api_key, and %s answers every request without one with 401 (is its environment variable set?)", p.Name, u.Hostname()))
+		}
+	}
+	return out
+}
+
+// count is n and noun, plural but for one ("1 provider", "2 providers").
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

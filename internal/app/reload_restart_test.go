@@ -1,0 +1,69 @@
+package app_test
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/app"
+	"github.com/detour-llm/detour/internal/gatewaytest"
+)
+
+// lockedLog is a log the app writes while the test reads it.
+type lockedLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// take returns what was logged since the last take.
+func (l *lockedLog) take() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.buf.String()
+	l.buf.Reset()
+	return s
+}
+
+// A key that needs a restart is compared with what runs, at every reload
+// (docs/deploy.md, "Reloading"): a second reload of a file that still
+// changes it warns again, and a file put back to what runs warns nothing.
+// Before (operator review 48), the value a reload had ignored became the
+// reference, so the second reload was silent and the restore warned.
+func TestRestartKeysComparedWithWhatRuns(t *testing.T) {
+	dir := t.TempDir()
+	cfg := func(decisions string) string {
+		return fmt.Sprintf(`
+decisions: {path: %q}
+providers:
+  - {name: p, dialect: openai, base_url: "http://127.0.0.1:1", api_key: sk-reload-abcdefgh}
+targets:
+  - {name: t, model: m, providers: [p]}
+routes:
+  - {name: r, targets: [t]}
+`, filepath.Join(dir, decisions))
+	}
+	log := &lockedLog{}
+	_, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg("a.jsonl")), app.Options{Logger: slog.New(slog.NewTextHandler(log, nil))})
+	for i, step := range []struct {
+		file string
+		warn bool
+	}{{"b.jsonl", true}, {"b.jsonl", true}, {"a.jsonl", false}, {"a.jsonl", false}} {
+		log.take()
+		if err := a.Reload(gatewaytest.Config(t, cfg(step.file))); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(log.take(), "key=decisions"); got != step.warn {
+			t.Errorf("reload %d (decisions %s, running a.jsonl): warned %v, want %v", i+1, step.file, got, step.warn)
+		}
+	}
+}
