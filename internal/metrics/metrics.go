@@ -38,8 +38,9 @@ type Metrics struct {
 	continuations *prometheus.CounterVec // route, mode, outcome (continuation.go)
 
 	routes, targets, providers names
-	usage                      usage               // usage.go
-	hot                        atomic.Pointer[hot] // hot.go
+	usage                      usage                  // usage.go
+	front                      *prometheus.CounterVec // door, code (front.go)
+	hot                        atomic.Pointer[hot]    // hot.go
 	// endpoints, once set by Retain, are the configured (target, provider)
 	// pairs: a state for another pair (an attempt in flight on a pair a
 	// reload took apart) is not recorded.
@@ -107,6 +108,7 @@ func New() *Metrics {
 		m.failovers, m.endpointState, m.accountState, m.stateShared, m.overhead, m.alerts,
 	)
 	m.registerUsage()
+	m.registerFront()
 	m.registerContinuations()
 	return m
 }

@@ -139,7 +139,7 @@ func (s *Server) refuseLimited(w http.ResponseWriter, d door, client *config.Cli
 	if strings.HasPrefix(ref.Limit, "usd_") {
 		code = "client_budget_exceeded"
 	}
-	d.fail(w, http.StatusTooManyRequests, code, ref.Message)
+	s.refuse(w, d, http.StatusTooManyRequests, code, ref.Message)
 }
 
 // spender is the state and the key whose limits a's request spends
@@ -218,7 +218,7 @@ func (s *Server) takeSlot(w http.ResponseWriter, d door, client *config.ClientKe
 	if !s.slots.take(name, n) {
 		s.metrics.Refused(client.Name, "max_concurrent")
 		w.Header().Set("Retry-After", "1")
-		d.fail(w, http.StatusTooManyRequests, "client_concurrency_limit_exceeded",
+		s.refuse(w, d, http.StatusTooManyRequests, "client_concurrency_limit_exceeded",
 			fmt.Sprintf("client key %q has %d %s in progress, its max_concurrent %d; retry when one ends", client.Name, n, what, n))
 		return "", false
 	}

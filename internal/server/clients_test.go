@@ -48,7 +48,7 @@ func TestRateRefusalGivesBackTheSlot(t *testing.T) {
 	ask := func() (int, string) {
 		a := &admitted{st: s.state.Load(), client: k}
 		w := httptest.NewRecorder()
-		if !s.refused(w, httptest.NewRequest("POST", "/v1/chat/completions", nil), openAIDoor(dispatch.OpChat, nil), a) {
+		if !s.refused(w, httptest.NewRequest("POST", "/v1/chat/completions", nil), openAIDoor("chat", dispatch.OpChat, nil), a) {
 			s.end(a)
 			return 200, ""
 		}

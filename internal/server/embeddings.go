@@ -13,14 +13,14 @@ import (
 // is a 400. Never streamed.
 
 func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
-	d := openAIDoor(dispatch.OpEmbeddings, embeddingsMembers)
+	d := openAIDoor("embeddings", dispatch.OpEmbeddings, embeddingsMembers)
 	a := s.admit(w, r, d)
 	if a == nil {
 		return
 	}
 	defer s.end(a)
 	if a.stream {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", `/v1/embeddings does not stream: leave "stream" out`)
+		s.refuse(w, d, http.StatusBadRequest, "invalid_request", `/v1/embeddings does not stream: leave "stream" out`)
 		return
 	}
 	call := &dispatch.Call{Model: a.model, Body: a.body, API: "embeddings", Op: dispatch.OpEmbeddings}
@@ -32,7 +32,7 @@ func (s *Server) embeddings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", err.Error())
+		s.refuse(w, d, http.StatusBadRequest, "invalid_request", err.Error())
 		return
 	}
 	if !s.begin(w, r, d, a, call) {

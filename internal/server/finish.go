@@ -36,7 +36,7 @@ func attemptHeaders(r *http.Request, call *dispatch.Call) string {
 // in d's envelope, and answered the client.
 func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) bool {
 	if msg := attemptHeaders(r, call); msg != "" {
-		d.fail(w, http.StatusBadRequest, "invalid_request", msg)
+		s.refuse(w, d, http.StatusBadRequest, "invalid_request", msg)
 		return false
 	}
 	if a.client != nil {

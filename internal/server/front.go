@@ -19,7 +19,10 @@ import (
 
 // door describes one client API to the front.
 type door struct {
-	op dispatch.Op
+	// name is the door's label in detour_front_refusals_total (chat,
+	// responses, messages, count_tokens, embeddings).
+	name string
+	op   dispatch.Op
 	// members are the top-level members the door reads, case-folded
 	// (foldMap); nil means Chat Completions' (strict.go).
 	members map[string]string
@@ -67,22 +70,22 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	if r.Method != http.MethodPost {
 		closeAfter(w)
 		w.Header().Set("Allow", http.MethodPost)
-		d.fail(w, http.StatusMethodNotAllowed, "method_not_allowed", "use POST for "+r.URL.Path)
+		s.refuse(w, d, http.StatusMethodNotAllowed, "method_not_allowed", "use POST for "+r.URL.Path)
 		return nil
 	}
 	client, ok := d.client(st.Config, r)
 	if !ok {
 		closeAfter(w)
-		d.fail(w, http.StatusUnauthorized, "invalid_api_key", "missing or invalid client key: "+d.keyHint)
+		s.refuse(w, d, http.StatusUnauthorized, "invalid_api_key", "missing or invalid client key: "+d.keyHint)
 		return nil
 	}
 	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
-		d.fail(w, http.StatusUnsupportedMediaType, "unsupported_media_type",
+		s.refuse(w, d, http.StatusUnsupportedMediaType, "unsupported_media_type",
 			"the body must not be encoded: Detour reads Content-Encoding: identity only, not "+quoteHeader(ce))
 		return nil
 	}
 	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
-		d.fail(w, http.StatusUnsupportedMediaType, "unsupported_media_type",
+		s.refuse(w, d, http.StatusUnsupportedMediaType, "unsupported_media_type",
 			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
 		return nil
 	}
@@ -118,13 +121,13 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 			code = "request_timeout"
 			closeAfter(w) // the connection's read deadline has passed
 		}
-		d.fail(w, fail.status, code, fail.msg)
+		s.refuse(w, d, fail.status, code, fail.msg)
 		return nil
 	}
 	refuse := func(status int, code, msg string) *admitted {
 		s.bodies.give(held)
 		s.giveSlot(slot)
-		d.fail(w, status, code, msg)
+		s.refuse(w, d, status, code, msg)
 		return nil
 	}
 	members := d.members
@@ -167,10 +170,29 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 const maxModelQuote = 256
 
 // openAIDoor is the front of the OpenAI-shaped doors (chat, responses,
-// embeddings): Bearer keys, the OpenAI envelope; members as in door.
-func openAIDoor(op dispatch.Op, members map[string]string) door {
-	return door{op: op, members: members, client: clientOf, keyHint: "send Authorization: Bearer <key>", fail: openAIFail,
+// embeddings): Bearer keys, the OpenAI envelope; name and members as in
+// door.
+func openAIDoor(name string, op dispatch.Op, members map[string]string) door {
+	return door{name: name, op: op, members: members, client: clientOf, keyHint: "send Authorization: Bearer <key>", fail: openAIFail,
 		failure: failureEnvelope}
+}
+
+// refuse answers a request the gateway refuses itself, before routing it,
+// in d's envelope: status, code and msg as d.fail takes them. It is counted
+// (detour_front_refusals_total, by door and code) and logged at debug, so a
+// client failing every request at the front (a retired key, a model name
+// the file does not know) shows on the operator's dashboards, though it
+// leaves no decision record (operator review 48). msg is not logged: it
+// may quote the client.
+func (s *Server) refuse(w http.ResponseWriter, d door, status int, code, msg string) {
+	s.frontRefused(d, status, code)
+	d.fail(w, status, code, msg)
+}
+
+// frontRefused counts and logs a refusal the caller answers itself (refuse).
+func (s *Server) frontRefused(d door, status int, code string) {
+	s.metrics.FrontRefused(d.name, code)
+	s.log.Debug("request refused at the front", "door", d.name, "status", status, "code", code)
 }
 
 // The top-level members the Responses and Embeddings doors read (their

@@ -53,7 +53,7 @@ func anthropicClient(cfg *config.Config, r *http.Request) (*config.ClientKey, bo
 
 // messagesFront is the front of the Messages door: x-api-key or Bearer
 // keys, its own strict members, Anthropic's envelope.
-var messagesFront = door{op: dispatch.OpChat, members: messagesMembers, client: anthropicClient,
+var messagesFront = door{name: "messages", op: dispatch.OpChat, members: messagesMembers, client: anthropicClient,
 	keyHint: "send x-api-key: <key> or Authorization: Bearer <key>",
 	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) },
 	failure: func(f *dispatch.Failure) []byte {
@@ -62,7 +62,7 @@ var messagesFront = door{op: dispatch.OpChat, members: messagesMembers, client: 
 
 // countTokensFront is the Messages front of count_tokens, whose estimate
 // is never refused (docs/doors.md).
-var countTokensFront = func() door { d := messagesFront; d.advisory = true; return d }()
+var countTokensFront = func() door { d := messagesFront; d.name, d.advisory = "count_tokens", true; return d }()
 
 // native is the client's request for a target that serves the Messages
 // API as is (api: messages or count_tokens), with the client headers it
@@ -129,7 +129,7 @@ func (s *Server) messagesTranslated(w http.ResponseWriter, r *http.Request, in *
 	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, nat)}
 	if err != nil {
 		if ce != nil {
-			anthropicError(w, http.StatusBadRequest, ce.Error())
+			s.refuse(w, messagesFront, http.StatusBadRequest, "invalid_request", ce.Error())
 			return nil
 		}
 		call.Native.Untranslated = err
@@ -165,7 +165,7 @@ func (s *Server) messagesNativeFirst(w http.ResponseWriter, r *http.Request, in 
 		return nil
 	}
 	if e := messages.CheckScanned(in.body); e != nil {
-		anthropicError(w, http.StatusBadRequest, e.Error())
+		s.refuse(w, messagesFront, http.StatusBadRequest, "invalid_request", e.Error())
 		return nil
 	}
 	call := &dispatch.Call{Model: in.model, Stream: in.stream, API: "messages", Native: native(r, dispatch.APIMessages, nat)}
@@ -232,7 +232,7 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		anthropicError(w, http.StatusBadRequest, err.Error())
+		s.refuse(w, countTokensFront, http.StatusBadRequest, "invalid_request", err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

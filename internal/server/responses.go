@@ -19,7 +19,7 @@ import (
 // gateway's own, are the OpenAI envelope with the real status.
 
 func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
-	d := openAIDoor(dispatch.OpChat, responsesMembers)
+	d := openAIDoor("responses", dispatch.OpChat, responsesMembers)
 	a := s.admit(w, r, d)
 	if a == nil {
 		return
@@ -68,6 +68,7 @@ func (s *Server) responsesTranslated(w http.ResponseWriter, r *http.Request, d d
 		// Every target of the route needs the translation (a route with a
 		// target serving Responses as is goes to responsesNative): what
 		// it refuses is refused.
+		s.frontRefused(d, http.StatusBadRequest, e.Code)
 		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, clientMessage(e.Message), clientMessage(e.Param)))
 		return false
 	}
@@ -99,6 +100,7 @@ func (s *Server) responsesTranslated(w http.ResponseWriter, r *http.Request, d d
 // answered the client itself.
 func (s *Server) responsesNative(w http.ResponseWriter, r *http.Request, d door, a *admitted, call *dispatch.Call) bool {
 	if e := responses.Stateful(a.body); e != nil {
+		s.frontRefused(d, http.StatusBadRequest, e.Code)
 		writeEnvelope(w, http.StatusBadRequest, responses.Envelope("invalid_request_error", e.Code, clientMessage(e.Message), clientMessage(e.Param)))
 		return false
 	}

@@ -195,7 +195,7 @@ func bearerMatches(r *http.Request, keys []string) bool {
 }
 
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
-	d := openAIDoor(dispatch.OpChat, nil)
+	d := openAIDoor("chat", dispatch.OpChat, nil)
 	a := s.admit(w, r, d)
 	if a == nil {
 		return

@@ -61,9 +61,9 @@ func (s *Server) settle(a *admitted, n, kept int64) {
 
 // translationBusy answers a request whose translation does not fit, in the
 // door's envelope: 503 with Retry-After, like a body that does not.
-func translationBusy(w http.ResponseWriter, d door, a *admitted) {
+func (s *Server) translationBusy(w http.ResponseWriter, d door, a *admitted) {
 	w.Header().Set("Retry-After", retryAfter)
-	d.fail(w, http.StatusServiceUnavailable, "inflight_body_limit", fmt.Sprintf(
+	s.refuse(w, d, http.StatusServiceUnavailable, "inflight_body_limit", fmt.Sprintf(
 		"translating this request needs more memory than the gateway may hold for request bodies at once beside the others (max_inflight_body_bytes, %d bytes); retry after %s s",
 		a.st.Config.MaxInflightBodyBytes, retryAfter))
 }
@@ -80,13 +80,13 @@ func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func()
 // body's parse: dispatch.EmbeddingsCost).
 func (s *Server) reserveFor(w http.ResponseWriter, d door, a *admitted, cost int64, fn func() (kept int)) bool {
 	if cost > a.Cap() {
-		d.fail(w, http.StatusRequestEntityTooLarge, "translation_too_costly", fmt.Sprintf(
+		s.refuse(w, d, http.StatusRequestEntityTooLarge, "translation_too_costly", fmt.Sprintf(
 			"translating this request would need %d bytes of memory, more than one request may use (%d: 128 times max_body_bytes, or max_inflight_body_bytes if larger); a body made mostly of tiny blocks, or of list elements that are not objects, costs far more than its size",
 			cost, a.Cap()))
 		return false
 	}
 	if !s.reserve(a, cost) {
-		translationBusy(w, d, a)
+		s.translationBusy(w, d, a)
 		return false
 	}
 	s.settle(a, cost, int64(fn()))
