@@ -214,6 +214,13 @@ func TestAuth(t *testing.T) {
 		if msg := r.errMessage(t); !strings.Contains(msg, "Incorrect API key provided") {
 			t.Errorf("message %q is not the upstream's", msg)
 		}
+		// The status is the upstream's, but the key it refused is the
+		// gateway's own, never the client's: the message says so first,
+		// or every SDK user concludes their Detour key is wrong (operator
+		// review 48).
+		if msg := r.errMessage(t); !strings.HasPrefix(msg, "provider p1 refused the gateway's own credential for it (not the client's key): ") {
+			t.Errorf("message %q does not say whose key was refused", msg)
+		}
 		wantSteps(t, g.recs.wait(t, 1), "a/p1 auth stop")
 	})
 	t.Run("fallback_on: [auth] moves on", func(t *testing.T) {

@@ -17,7 +17,8 @@ type Failure struct {
 	Status int
 	Class  classify.Class
 	// Message is the upstream's own message, or a description of what
-	// happened when there was none.
+	// happened when there was none; an auth failure's says first that the
+	// credential refused was the gateway's.
 	Message string
 	// Code, when set, is the error code the client is told instead of the
 	// one its class gives (e.g. "shutdown", which no upstream said).

@@ -392,5 +392,12 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 	if f.Message == "" {
 		f.Message = fmt.Sprintf("upstream %s answered %s (%s)", w.lastEP.key, f.Class, o.verdict.Evidence)
 	}
+	if f.Class == classify.Auth {
+		// The key refused is the gateway's, never the client's, though
+		// the status (401, 403) reads as the client's: said first, or an
+		// SDK user concludes their own key is wrong (operator review 48;
+		// docs/behaviour.md#api).
+		f.Message = "provider " + w.lastEP.key.Provider + " refused the gateway's own credential for it (not the client's key): " + f.Message
+	}
 	return &Result{Failure: f, Target: w.lastEP.key.Target, Provider: w.lastEP.key.Provider}
 }
