@@ -338,7 +338,9 @@ func (w *walk) markTried(k health.Key) {
 }
 
 // skipWaiting records, for every endpoint of the route that was not tried,
-// why it waited: the reason a request went elsewhere.
+// why it waited: the reason a request went elsewhere. A cooling endpoint
+// is tried last, never skipped for cooling: the reason says it was not
+// reached (operator review 48: "cooling until …" alone read as a skip).
 func (w *walk) skipWaiting() {
 	for _, k := range w.r.keys {
 		if w.wasTried(k) {
@@ -346,7 +348,7 @@ func (w *walk) skipWaiting() {
 		}
 		switch st := w.status.of(k); {
 		case st.Phase == health.Cooling:
-			w.skipKey(k, "cooling until "+st.Until.UTC().Format(time.RFC3339))
+			w.skipKey(k, "cooling until "+st.Until.UTC().Format(time.RFC3339)+": not reached (a cooling endpoint is tried last)")
 		case st.ProbeHeld:
 			w.skipKey(k, "probe in flight until "+st.Until.UTC().Format(time.RFC3339))
 		}
