@@ -64,6 +64,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 	}
 	s.ops = ops
 	ops.HandleFunc("/v1/health", s.adminOnly(s.health))
+	ops.HandleFunc("/v1/health/reset", s.adminOnly(s.healthReset))
 	if m != nil {
 		h := m.Handler()
 		ops.HandleFunc("/metrics", s.adminOnly(func(w http.ResponseWriter, r *http.Request) {

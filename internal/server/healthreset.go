@@ -1,0 +1,98 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/detour-llm/detour/internal/health"
+)
+
+// maxResetBody bounds POST /v1/health/reset's body: two names.
+const maxResetBody = 4 << 10
+
+// healthReset answers POST /v1/health/reset {"provider":…,"target":…}: an
+// operator who fixed what cooled an account or an endpoint (credits topped
+// up, a key enabled again, a model back) ends its cooldown now, on every
+// replica sharing the state, instead of waiting it out (docs/deploy.md,
+// "Ending a cooldown"; operator review 48: only a restart did, and with
+// Redis not even that). With a target, that endpoint alone starts
+// healthy; without, the provider's account and every endpoint on it. It
+// needs admin_keys: un-cooling a provider is the operator's to do, never
+// a client's, so with no admin key set it is refused.
+func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use POST for /v1/health/reset")
+		return
+	}
+	st := s.state.Load()
+	cfg := st.Config
+	if len(cfg.AdminKeys) == 0 {
+		writeError(w, http.StatusForbidden, "permission_error", "admin_keys_required",
+			"a health reset needs admin_keys in the configuration: it ends cooldowns, which no client may do")
+		return
+	}
+	var in struct {
+		Provider string `json:"provider"`
+		Target   string `json:"target"`
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxResetBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil || dec.Decode(new(json.RawMessage)) != io.EOF {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request",
+			`want a JSON object {"provider": "<name>"} or {"provider": "<name>", "target": "<name>"}`)
+		return
+	}
+	if _, ok := cfg.Provider(in.Provider); !ok {
+		names := make([]string, len(cfg.Providers))
+		for i := range cfg.Providers {
+			names[i] = cfg.Providers[i].Name
+		}
+		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found",
+			fmt.Sprintf("no provider %q in the configuration (providers: %s)", clip(in.Provider), strings.Join(names, ", ")))
+		return
+	}
+	var keys []health.Key
+	for _, t := range cfg.Targets {
+		if (in.Target == "" || t.Name == in.Target) && slices.Contains(t.Providers, in.Provider) {
+			keys = append(keys, health.Key{Target: t.Name, Provider: in.Provider})
+		}
+	}
+	if in.Target != "" && len(keys) == 0 {
+		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found",
+			fmt.Sprintf("no target %q served by provider %s in the configuration", clip(in.Target), in.Provider))
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second)
+	defer cancel()
+	out := struct {
+		Account   *string  `json:"account"`
+		Endpoints []string `json:"endpoints"`
+	}{Endpoints: make([]string, 0, len(keys))}
+	for _, k := range keys {
+		st.Health.Forget(ctx, k)
+		out.Endpoints = append(out.Endpoints, k.Target+"/"+k.Provider)
+	}
+	if in.Target == "" {
+		st.Health.ForgetAccount(ctx, in.Provider)
+		out.Account = &in.Provider
+	}
+	s.log.Info("health reset by an operator", "provider", in.Provider, "target", in.Target, "endpoints", len(keys))
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+// clip is a name a client sent, cut for an error message.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
