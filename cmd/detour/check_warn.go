@@ -34,11 +34,26 @@ func configWarnings(cfg *config.Config) []string {
 	}
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
-		if u, err := url.Parse(p.BaseURL); err == nil && p.APIKey == "" && slices.Contains(vendorHosts, strings.ToLower(u.Hostname())) {
+		if u, err := url.Parse(p.BaseURL); err == nil && p.APIKey == "" && !keyHeader(p.Headers) && slices.Contains(vendorHosts, strings.ToLower(u.Hostname())) {
 			out = append(out, fmt.Sprintf("provider %s has no api_key, and %s answers every request without one with 401 (is its environment variable set?)", p.Name, u.Hostname()))
 		}
 	}
 	return out
+}
+
+// keyHeader reports whether headers carry a credential of their own
+// (Authorization, x-api-key, api-key, x-goog-api-key): a provider's key
+// may be given there instead of api_key (review 48).
+func keyHeader(headers map[string]string) bool {
+	for h, v := range headers {
+		switch strings.ToLower(h) {
+		case "authorization", "x-api-key", "api-key", "x-goog-api-key":
+			if strings.TrimSpace(v) != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // count is n and noun, plural but for one ("1 provider", "2 providers").

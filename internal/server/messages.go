@@ -64,6 +64,11 @@ var messagesFront = door{name: "messages", op: dispatch.OpChat, members: message
 // is never refused (docs/doors.md).
 var countTokensFront = func() door { d := messagesFront; d.name, d.advisory = "count_tokens", true; return d }()
 
+// countTokensExact is the front of an exact count, an upstream call: it
+// takes one of the key's own slots, as a Messages request does (refused),
+// and counts its refusals as count_tokens'.
+var countTokensExact = func() door { d := messagesFront; d.name = "count_tokens"; return d }()
+
 // native is the client's request for a target that serves the Messages
 // API as is (api: messages or count_tokens), with the client headers it
 // forwards (dispatch.NativeHeader).
@@ -200,7 +205,7 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 	defer s.end(in)
 	st := in.st
 	if st.Dispatcher.ServesNative(in.model, dispatch.APICountTokens) {
-		if s.refused(w, r, messagesFront, in) {
+		if s.refused(w, r, countTokensExact, in) {
 			return
 		}
 		var nat []byte

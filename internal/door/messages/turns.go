@@ -132,7 +132,13 @@ func document(field string, b *inBlock) (chat.Part, error) {
 	if rawjson.Set(b.Citations) && json.Unmarshal(b.Citations, &c) == nil && c.Enabled {
 		return chat.Part{}, unsupported(field+".citations", "\"document\" blocks with citations enabled (only Claude cites)")
 	}
-	return chat.Part{Type: "file", File: &chat.File{FileData: "data:application/pdf;base64," + src.Data, Filename: b.Title}}, nil
+	// OpenAI refuses file_data without a filename (openai/openai-agents-python#1513),
+	// and Anthropic's own PDF example has no title (review 48).
+	name := b.Title
+	if strings.TrimSpace(name) == "" {
+		name = "document.pdf"
+	}
+	return chat.Part{Type: "file", File: &chat.File{FileData: "data:application/pdf;base64," + src.Data, Filename: name}}, nil
 }
 
 // image translates an image source: base64 becomes a data: URL, url stays.

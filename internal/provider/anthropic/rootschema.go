@@ -1,7 +1,9 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -31,6 +33,11 @@ func foldRoot(schema json.RawMessage) (json.RawMessage, string) {
 		required []string
 		note     []string
 	)
+	// The root's own properties first, wherever its keys put them (a
+	// serializer that sorts keys writes "anyOf" before "properties"): they
+	// win over a branch's (review 48).
+	props.add(rawjson.Member(schema, "properties"), "")
+	props.fix()
 	for {
 		k, v, more := sc.Next()
 		if !more {
@@ -39,11 +46,10 @@ func foldRoot(schema json.RawMessage) (json.RawMessage, string) {
 		key, _ := rawjson.String(k)
 		switch key {
 		case "properties":
-			props.add(v)
 		case "required":
 			required = appendNames(required, v)
 		case "anyOf", "oneOf", "allOf":
-			branches, forms := foldBranches(v, props)
+			branches, forms := foldBranches(v, props, key)
 			if key == "allOf" {
 				required = append(required, branches...)
 			} else if len(forms) > 0 {
@@ -69,10 +75,10 @@ func foldRoot(schema json.RawMessage) (json.RawMessage, string) {
 	return append(out, '}'), strings.Join(note, " ")
 }
 
-// foldBranches adds the properties of a combinator's branches to props and
-// returns the names the branches require (together) and each branch's
-// form: what it requires, else the properties it names.
-func foldBranches(v []byte, props *propSet) (required, forms []string) {
+// foldBranches adds the properties of a combinator's (kind's) branches to
+// props and returns the names the branches require (together) and each
+// branch's form: what it requires, else the properties it names.
+func foldBranches(v []byte, props *propSet, kind string) (required, forms []string) {
 	as, ok := rawjson.ScanArray(v)
 	if !ok {
 		return nil, nil
@@ -83,14 +89,14 @@ func foldBranches(v []byte, props *propSet) (required, forms []string) {
 			break
 		}
 		p := rawjson.Member(b, "properties")
-		props.add(p)
+		props.add(p, kind)
 		req := appendNames(nil, rawjson.Member(b, "required"))
 		required = append(required, req...)
 		switch {
 		case len(req) > 0:
 			forms = append(forms, strings.Join(req, " and ")+" given")
 		case p != nil:
-			if names := newProps(); names.add(p) && len(names.names) > 0 {
+			if names := newProps(); names.add(p, "") && len(names.names) > 0 {
 				forms = append(forms, "only "+strings.Join(names.names, ", "))
 			}
 		}
@@ -98,17 +104,24 @@ func foldBranches(v []byte, props *propSet) (required, forms []string) {
 	return required, forms
 }
 
-// propSet is an object's properties in order, the first of a name kept.
+// propSet is an object's properties in order. A name the root defines
+// keeps the root's definition (fixed); one that branches define
+// differently keeps every definition, under the combinator they came from
+// (a discriminated union's "kind": "circle" or "square" stays either: review 48).
 type propSet struct {
 	names []string
-	vals  map[string][]byte
+	defs  map[string][][]byte
+	kinds map[string]string
+	fixed map[string]bool
 }
 
-func newProps() *propSet { return &propSet{vals: map[string][]byte{}} }
+func newProps() *propSet {
+	return &propSet{defs: map[string][][]byte{}, kinds: map[string]string{}, fixed: map[string]bool{}}
+}
 
-// add adds the members of the properties object p not yet held, and
-// reports whether p is an object.
-func (s *propSet) add(p []byte) bool {
+// add adds the members of the properties object p, from a branch of kind
+// ("" for the root), and reports whether p is an object.
+func (s *propSet) add(p []byte, kind string) bool {
 	ps, ok := rawjson.ScanObject(p)
 	if !ok {
 		return false
@@ -119,9 +132,23 @@ func (s *propSet) add(p []byte) bool {
 			return true
 		}
 		name, ok := rawjson.String(k)
-		if _, held := s.vals[name]; ok && !held {
-			s.names, s.vals[name] = append(s.names, name), v
+		if !ok || s.fixed[name] {
+			continue
 		}
+		defs, held := s.defs[name]
+		if !held {
+			s.names, s.kinds[name] = append(s.names, name), kind
+		}
+		if !slices.ContainsFunc(defs, func(d []byte) bool { return bytes.Equal(d, v) }) {
+			s.defs[name] = append(defs, v)
+		}
+	}
+}
+
+// fix makes the names held so far the root's: no branch changes them.
+func (s *propSet) fix() {
+	for _, n := range s.names {
+		s.fixed[n] = true
 	}
 }
 
@@ -131,7 +158,18 @@ func (s *propSet) json() []byte {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = append(append(rawjson.AppendString(out, n), ':'), s.vals[n]...)
+		out = append(rawjson.AppendString(out, n), ':')
+		defs := s.defs[n]
+		if len(defs) == 1 {
+			out = append(out, defs[0]...)
+			continue
+		}
+		kind := "anyOf" // a oneOf's alternatives: which one is said in the description
+		if s.kinds[n] == "allOf" {
+			kind = "allOf"
+		}
+		out = append(append(out, `{"`+kind+`":[`...), bytes.Join(defs, []byte(","))...)
+		out = append(out, "]}"...)
 	}
 	return append(out, '}')
 }

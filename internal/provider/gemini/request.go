@@ -213,7 +213,15 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 			fc.Mode = "NONE"
 		case "required":
 			fc.Mode = "ANY"
-			fc.AllowedFunctionNames = tc.Allowed
+			// The declared functions the choice lists, once each: Gemini's
+			// names "should match FunctionDeclaration.name" (review 48).
+			if tc.Allowed != nil {
+				for _, d := range decls {
+					if tc.Permits(d.Name) && !slices.Contains(fc.AllowedFunctionNames, d.Name) {
+						fc.AllowedFunctionNames = append(fc.AllowedFunctionNames, d.Name)
+					}
+				}
+			}
 		case "function":
 			fc.Mode = "ANY"
 			fc.AllowedFunctionNames = []string{tc.Name}
