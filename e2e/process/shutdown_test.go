@@ -83,6 +83,11 @@ targets:
 	if a.r.Status != 503 || json.Unmarshal([]byte(a.r.Body), &env) != nil || env.Error.Code != "shutdown" {
 		t.Errorf("the unanswered request: %d %s", a.r.Status, a.r.Body)
 	}
+	// "retry it", the message says: the SDKs retry a 503 after its
+	// Retry-After (operator review 48: there was none).
+	if ra := a.r.Header.Get("Retry-After"); ra != "1" {
+		t.Errorf("the unanswered request's Retry-After is %q, want 1", ra)
+	}
 	if code := g.wait(); code != 0 {
 		t.Fatalf("exit code %d:\n%s", code, g.stderr.String())
 	}

@@ -35,10 +35,11 @@ type Failure struct {
 }
 
 // shutdownFailure is what a request still in flight at the end of the
-// shutdown grace period is told: try again (elsewhere).
+// shutdown grace period is told: try again (elsewhere), after a second,
+// as its Retry-After says (another replica, or this one restarted).
 func shutdownFailure() *Failure {
 	return &Failure{Status: http.StatusServiceUnavailable, Class: classify.ServerError, Code: "shutdown",
-		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it"}
+		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it", RetryAfter: time.Second}
 }
 
 // statusFor is the status to report when an attempt got no HTTP answer, a
