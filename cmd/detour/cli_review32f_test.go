@@ -82,3 +82,18 @@ func TestCheckNeverQuotesASecretGluedBySpaceOrEquals(t *testing.T) {
 		})
 	}
 }
+
+// `detour version` (and --version) says what the binary is, for a bug
+// report (operator review 48: nothing did): its module version and the
+// Go version it was built with.
+func TestVersionSaysWhatRuns(t *testing.T) {
+	for _, arg := range []string{"version", "--version"} {
+		var out, errb bytes.Buffer
+		if code := run([]string{arg}, nil, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", arg, code, errb.String())
+		}
+		if s := out.String(); !strings.HasPrefix(s, "detour ") || !strings.Contains(s, " go1.") {
+			t.Errorf("%s: %q", arg, s)
+		}
+	}
+}

@@ -7,6 +7,7 @@
 //	                                --suggest: rules for the unknowns of a decision log)
 //	detour decisions [-f FILE] [...] read, filter, summarise or follow a decision log
 //	detour usage -f decisions.jsonl   requests, tokens, cost and failovers by client, route, …
+//	detour version                  the version, commit and Go version of this binary
 package main
 
 import (
@@ -29,6 +30,7 @@ commands:
             [--summary | --follow] [--json]  read a decision log
   usage     -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h]
                                               requests, tokens, cost and failovers from a decision log
+  version                                    the version, commit and Go version of this binary
 `
 
 func main() {
@@ -53,6 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDecisions(args[1:], stdin, stdout, stderr)
 	case "usage":
 		return runUsage(args[1:], stdin, stdout, stderr)
+	case "version", "--version":
+		return runVersion(stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+)
+
+// runVersion prints what this binary is, for a bug report: the module's
+// version (v1.2.3, or "(devel)" when built from a checkout), the commit it
+// was built from and whether the tree had changes, and the Go version.
+func runVersion(stdout io.Writer) int {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		fmt.Fprintln(stdout, "detour: no build information in this binary")
+		return 0
+	}
+	line := "detour " + info.Main.Version
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev != "" {
+		line += " commit " + rev
+		if modified == "true" {
+			line += " (modified)"
+		}
+	}
+	fmt.Fprintln(stdout, line+" "+info.GoVersion)
+	return 0
+}
