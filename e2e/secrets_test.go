@@ -317,7 +317,7 @@ targets:
 	}
 	r := g.post(t, "t", "")
 	r.wantStatus(t, 401)
-	if msg := r.errMessage(t); msg != "bad key [redacted]; the last one was [redacted]" {
+	if msg := r.errMessage(t); !strings.HasSuffix(msg, "(not the client's key): bad key [redacted]; the last one was [redacted]") {
 		t.Errorf("message %q", msg)
 	}
 }

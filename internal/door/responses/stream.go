@@ -43,6 +43,7 @@ type Stream struct {
 	calls  map[int]*openCall // open function_call items by call (apart's numbering)
 	order  []int             // open calls in opening order
 	closed map[int]bool      // calls closed before the end
+	opened int               // function_call items opened, for chat.MaxParts
 	finish string
 	usage  *chat.Usage
 	chunk  chat.StreamChunk // the chunk Chunk reads, kept so its id is copied once a stream
@@ -315,11 +316,16 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 		return
 	}
 	c := s.calls[index]
-	if c == nil && len(s.calls) >= chat.MaxParts {
+	if c == nil && s.opened >= chat.MaxParts {
 		return // more tool calls than any answer makes: dropped
 	}
 	if c == nil {
 		s.closeMessageInOrder()
+		// The calls open before it are done, as OpenAI streams them: one
+		// call's added … done before the next is added. A client that keeps
+		// one current call (LlamaIndex's OpenAIResponses) merged two
+		// parallel calls into one otherwise (review 48c).
+		s.closeCalls(len(s.resp.Output))
 		ns, n := s.echo.clientName(name)
 		if id == "" {
 			id = NewCallID() // an upstream that gave none (LM Studio, Ollama, SGLang's later calls)
@@ -332,6 +338,7 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 		}
 		s.calls[index] = c
 		s.order = append(s.order, index)
+		s.opened++
 		s.resp.Output = append(s.resp.Output, c.item)
 		s.event("response.output_item.added", itemEvent{c.index, c.item})
 	}
