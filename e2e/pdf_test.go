@@ -59,3 +59,42 @@ func TestPDFReachesEveryVendor(t *testing.T) {
 		t.Errorf("audio to Gemini: %s", b)
 	}
 }
+
+// A tool that returned a PDF (the AI SDK's OpenAI and Anthropic providers,
+// pydantic-ai: an input_file in a function_call_output, a document in a
+// tool_result), and a plain-text document (the AI SDK's Anthropic provider
+// sends every text file so), reach every vendor: the tool's PDF follows the
+// tool's result as a user's PDF does, the text document is text. Before
+// (review 48c) each was a 400 at every later turn of the session.
+func TestToolPDFAndTextDocumentReachEveryVendor(t *testing.T) {
+	const pdf = "JVBERi0xLjQKJcfsj6IKNSAwIG9iago"
+	fs := r40gTextFakes(t)
+	g := start(t, clientsCfg, fs)
+	doors := []struct{ path, body string }{
+		{"/v1/responses", `{"model":"%s","input":[{"role":"user","content":"Fetch invoice 7."},{"type":"function_call","call_id":"c1","name":"fetch","arguments":"{}"},
+			{"type":"function_call_output","call_id":"c1","output":[{"type":"input_text","text":"INV-7"},{"type":"input_file","filename":"INV-7.pdf","file_data":"data:application/pdf;base64,` + pdf + `"}]}],
+			"tools":[{"type":"function","name":"fetch","parameters":{"type":"object","properties":{}}}]}`},
+		{"/v1/messages", `{"model":"%s","max_tokens":1024,"messages":[{"role":"user","content":[{"type":"text","text":"Fetch invoice 7."}]},
+			{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"fetch","input":{}}]},
+			{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"INV-7"},{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"` + pdf + `"}}]},
+			 {"type":"document","source":{"type":"text","media_type":"text/plain","data":"Pay by Friday."},"title":"notes.txt"}]}],
+			"tools":[{"name":"fetch","input_schema":{"type":"object","properties":{}}}]}`},
+	}
+	for _, d := range doors {
+		for _, rt := range r40gRoutes {
+			r := g.raw(t, http.MethodPost, d.path, strings.Replace(d.body, "%s", rt.route, 1), "Authorization", "Bearer client-key")
+			if r.Status != http.StatusOK {
+				t.Errorf("%s %s: %d %s", d.path, rt.route, r.Status, r.Body)
+				continue
+			}
+			reqs := fs[rt.upstream].Requests()
+			body := string(reqs[len(reqs)-1].Body)
+			if !strings.Contains(body, pdf) {
+				t.Errorf("%s %s: the tool's PDF was not sent: %.400s", d.path, rt.route, body)
+			}
+			if d.path == "/v1/messages" && !strings.Contains(body, "Pay by Friday.") {
+				t.Errorf("%s %s: the text document was not sent: %.400s", d.path, rt.route, body)
+			}
+		}
+	}
+}

@@ -70,6 +70,10 @@ func countBlocks(blocks []inBlock, depth int) (n, images int, err error) {
 		switch b.Type {
 		case "image":
 			images++
+		case "document": // a plain-text one's text; a PDF's pages are not counted
+			if s := b.Source; s != nil && s.Type == "text" {
+				n += len(s.Data) + len(b.Title)
+			}
 		case "tool_use":
 			n += len(b.Input)
 		case "tool_addition":

@@ -52,6 +52,32 @@ func TestTranslate(t *testing.T) {
 			{"type":"text","text":"What are the key findings in this document?"}]}]}`,
 		model: "claude-sonnet-4-5",
 	}, {
+		// Citations (https://platform.claude.com/docs/en/build-with-claude/citations):
+		// a plain-text document, as the AI SDK's Anthropic provider sends
+		// every text file (review 48c), citations off: its title and text.
+		name: "plain text document",
+		in: `{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":[
+			{"type":"document","source":{"type":"text","media_type":"text/plain","data":"The grass is green. The sky is blue."},"title":"notes.txt"},
+			{"type":"text","text":"What color is the grass?"}]}]}`,
+		want: `{"model":"claude-sonnet-4-5","max_completion_tokens":1024,"messages":[{"role":"user","content":[
+			{"type":"text","text":"notes.txt\n\nThe grass is green. The sky is blue."},
+			{"type":"text","text":"What color is the grass?"}]}]}`,
+		model: "claude-sonnet-4-5",
+	}, {
+		// A tool's PDF (the AI SDK's Anthropic provider puts a tool's
+		// files in its tool_result: review 48c) goes after the tool
+		// message, with the tool's images.
+		name: "pdf in a tool result",
+		in: `{"model":"claude","max_tokens":1024,"messages":[{"role":"user","content":"Fetch the invoice."},
+			{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"fetch","input":{}}]},
+			{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"INV-7"},
+			 {"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"}}]}]}]}`,
+		want: `{"model":"claude","max_completion_tokens":1024,"messages":[{"role":"user","content":"Fetch the invoice."},
+			{"role":"assistant","content":null,"tool_calls":[{"id":"toolu_1","type":"function","function":{"name":"fetch","arguments":"{}"}}]},
+			{"role":"tool","tool_call_id":"toolu_1","content":"INV-7"},
+			{"role":"user","content":[{"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERi0xLjQK","filename":"document.pdf"}}]}]}`,
+		model: "claude",
+	}, {
 		// Messages API reference, "Basic request and response" and
 		// streaming (https://platform.claude.com/docs/en/api/messages).
 		name:   "hello streamed",
@@ -195,7 +221,7 @@ func TestTranslateErrors(t *testing.T) {
 		{`{"model":"m","max_tokens":5,"tools":[{"name":"f","input_schema":{}}],"tool_choice":{"type":"sometimes"},` + msgs + `}`,
 			"tool_choice.type", false},
 		{`{"model":"m","max_tokens":5,"tools":[{"type":"web_search_20250305","name":"web_search"}],` + msgs + `}`, "tools.0.type", true},
-		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"d"}}]}]}`,
+		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"url","url":"https://example.com/a.pdf"}}]}]}`,
 			"messages.0.content.0.source", true},
 		// A PDF whose citations are asked for: only Claude cites.
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK"},"citations":{"enabled":true}}]}]}`,

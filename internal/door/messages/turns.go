@@ -120,17 +120,26 @@ func partsContent(parts []chat.Part) any {
 // serves the block as sent.
 func document(field string, b *inBlock) (chat.Part, error) {
 	src := b.Source
-	if src == nil || src.str || src.Type != "base64" || !strings.EqualFold(src.MediaType, "application/pdf") {
-		return chat.Part{}, unsupported(field+".source", "\"document\" blocks other than a base64 PDF")
-	}
-	if src.Data == "" {
-		return chat.Part{}, invalid(field+".source.data", "Field required")
+	text := src != nil && !src.str && src.Type == "text"
+	if src == nil || src.str || !text && (src.Type != "base64" || !strings.EqualFold(src.MediaType, "application/pdf")) {
+		return chat.Part{}, unsupported(field+".source", "\"document\" blocks other than a base64 PDF or plain text")
 	}
 	var c struct {
 		Enabled bool `json:"enabled"`
 	}
 	if rawjson.Set(b.Citations) && json.Unmarshal(b.Citations, &c) == nil && c.Enabled {
 		return chat.Part{}, unsupported(field+".citations", "\"document\" blocks with citations enabled (only Claude cites)")
+	}
+	if text {
+		// A plain-text document (the AI SDK's Anthropic provider sends
+		// every text file so) is its text, after its title (review 48c).
+		if t := strings.TrimSpace(b.Title); t != "" {
+			return chat.Part{Type: "text", Text: t + "\n\n" + src.Data}, nil
+		}
+		return chat.Part{Type: "text", Text: src.Data}, nil
+	}
+	if src.Data == "" {
+		return chat.Part{}, invalid(field+".source.data", "Field required")
 	}
 	// OpenAI refuses file_data without a filename (openai/openai-agents-python#1513),
 	// and Anthropic's own PDF example has no title (review 48).
@@ -205,6 +214,20 @@ func toolResult(field string, b *inBlock) (outMessage, []chat.Part, error) {
 					return outMessage{}, nil, err
 				}
 				images = append(images, p)
+			case "document":
+				// A tool's PDF goes with its images, to the user message
+				// after the tool messages; a plain-text document is the
+				// result's text (review 48c: the AI SDK and pydantic-ai
+				// put a tool's files there).
+				p, err := document(kf, ib)
+				if err != nil {
+					return outMessage{}, nil, err
+				}
+				if p.Type == "text" {
+					texts = append(texts, p.Text)
+				} else {
+					images = append(images, p)
+				}
 			case "tool_reference":
 				// A tool search's result (Claude Code's ToolSearch): Anthropic
 				// expands it into the named tool's definition. Other vendors

@@ -172,14 +172,11 @@ func message(param string, it item) (chat.Message, error) {
 			}
 			out = append(out, img)
 		case "input_file":
-			// An inline file (OpenAI's PDF input) is Chat Completions'
-			// file part, which OpenAI takes and the Claude and Gemini
-			// adapters send as a PDF document (docs/doors.md, "OpenAI
-			// Responses").
-			if p.FileData == "" || p.FileID != "" || p.FileURL != "" {
-				return chat.Message{}, unsupported(pp, "%s: input_file by file_id or file_url is not supported (Detour stores and fetches no files); send file_data as a data: URL", pp)
+			f, err := filePart(pp, p)
+			if err != nil {
+				return chat.Message{}, err
 			}
-			out = append(out, chat.Part{Type: "file", File: &chat.File{FileData: p.FileData, Filename: p.Filename}})
+			out = append(out, f)
 		default:
 			return chat.Message{}, unsupported(pp, "%s: part type %q is not supported (input_text, input_image and input_file only)", pp, p.Type)
 		}
@@ -189,6 +186,17 @@ func message(param string, it item) (chat.Message, error) {
 	}
 	b, _ := rawjson.Marshal(out)
 	return chat.Message{Role: "user", Content: b}, nil
+}
+
+// filePart translates an input_file part: an inline file (OpenAI's PDF
+// input) is Chat Completions' file part, which OpenAI takes and the Claude
+// and Gemini adapters send as a PDF document (docs/doors.md, "OpenAI
+// Responses"); one by file_id or file_url is not.
+func filePart(pp string, p inPart) (chat.Part, error) {
+	if p.FileData == "" || p.FileID != "" || p.FileURL != "" {
+		return chat.Part{}, unsupported(pp, "%s: input_file by file_id or file_url is not supported (Detour stores and fetches no files); send file_data as a data: URL", pp)
+	}
+	return chat.Part{Type: "file", File: &chat.File{FileData: p.FileData, Filename: p.Filename}}, nil
 }
 
 // imagePart translates an input_image part given by URL.
@@ -230,8 +238,17 @@ func toolOutput(param string, raw json.RawMessage) (string, []chat.Part, error) 
 				return "", nil, err
 			}
 			images = append(images, img)
+		case "input_file":
+			// A tool's file goes with its images, after the run of tool
+			// messages (review 48c: the AI SDK's and pydantic-ai's tools
+			// that return a PDF).
+			f, err := filePart(pp, p)
+			if err != nil {
+				return "", nil, err
+			}
+			images = append(images, f)
 		default:
-			return "", nil, unsupported(pp, "%s: tool output part type %q is not supported (input_text and input_image only)", param, p.Type)
+			return "", nil, unsupported(pp, "%s: tool output part type %q is not supported (input_text, input_image and input_file only)", param, p.Type)
 		}
 	}
 	return joinText(texts), images, nil

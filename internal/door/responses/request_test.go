@@ -80,6 +80,16 @@ var translateCases = []struct {
 		`{"model":"gpt-5","messages":[{"role":"user","content":[{"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERi0xLjQK","filename":"draconomicon.pdf"}},{"type":"text","text":"What is the first dragon in the book?"}]}]}`,
 	},
 	{
+		// A tool that returned a PDF (@ai-sdk/openai's
+		// convertFunctionToolResultOutput, pydantic-ai's
+		// _map_tool_return_output: an input_file in the output; review
+		// 48c): its text is the tool message, its file follows the run of
+		// tool messages, as its images do.
+		"tool output file",
+		`{"model":"gpt-5","input":[{"role":"user","content":"Fetch the invoice."},{"type":"function_call","call_id":"c1","name":"fetch","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":[{"type":"input_text","text":"INV-7"},{"type":"input_file","filename":"INV-7.pdf","file_data":"data:application/pdf;base64,JVBERi0xLjQK"}]}]}`,
+		`{"model":"gpt-5","messages":[{"role":"user","content":"Fetch the invoice."},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"fetch","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"INV-7"},{"role":"user","content":[{"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERi0xLjQK","filename":"INV-7.pdf"}}]}]}`,
+	},
+	{
 		// https://platform.openai.com/docs/guides/structured-outputs (calendar_event)
 		"json schema",
 		`{"model":"gpt-4o-2024-08-06","input":[{"role":"system","content":"Extract the event information."},{"role":"user","content":"Alice and Bob are going to a science fair on Friday."}],"text":{"format":{"type":"json_schema","name":"calendar_event","schema":{"type":"object","properties":{"name":{"type":"string"},"date":{"type":"string"},"participants":{"type":"array","items":{"type":"string"}}},"required":["name","date","participants"],"additionalProperties":false},"strict":true}}}`,
