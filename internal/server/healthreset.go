@@ -38,6 +38,14 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 			"a health reset needs admin_keys in the configuration: it ends cooldowns, which no client may do")
 		return
 	}
+	// JSON only, as every POST (docs/security.md): a web page sends other
+	// types without a preflight, and a browser may add the console's
+	// Basic credentials (review 48b).
+	if ct := r.Header.Get("Content-Type"); !jsonContentType(ct) {
+		writeError(w, http.StatusUnsupportedMediaType, "invalid_request_error", "unsupported_media_type",
+			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
+		return
+	}
 	var in struct {
 		Provider string `json:"provider"`
 		Target   string `json:"target"`

@@ -205,7 +205,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	// The front's one pass over the body found "messages"; the body itself
 	// goes upstream as sent (but for "model").
 	if msg := checkMessages(a.head); msg != "" {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
+		s.refuse(w, d, http.StatusBadRequest, "invalid_request", msg)
 		return
 	}
 	call := &dispatch.Call{Model: a.model, Body: a.body, Stream: a.stream}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -196,7 +197,13 @@ func filePart(pp string, p inPart) (chat.Part, error) {
 	if p.FileData == "" || p.FileID != "" || p.FileURL != "" {
 		return chat.Part{}, unsupported(pp, "%s: input_file by file_id or file_url is not supported (Detour stores and fetches no files); send file_data as a data: URL", pp)
 	}
-	return chat.Part{Type: "file", File: &chat.File{FileData: p.FileData, Filename: p.Filename}}, nil
+	// OpenAI's Chat Completions refuses file_data without a filename
+	// (openai/openai-agents-python#1513): a tool's file may have none.
+	name := p.Filename
+	if strings.TrimSpace(name) == "" {
+		name = "document.pdf"
+	}
+	return chat.Part{Type: "file", File: &chat.File{FileData: p.FileData, Filename: name}}, nil
 }
 
 // imagePart translates an input_image part given by URL.

@@ -321,11 +321,13 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 	}
 	if c == nil {
 		s.closeMessageInOrder()
-		// The calls open before it are done, as OpenAI streams them: one
-		// call's added … done before the next is added. A client that keeps
-		// one current call (LlamaIndex's OpenAIResponses) merged two
-		// parallel calls into one otherwise (review 48c).
-		s.closeCalls(len(s.resp.Output))
+		// The calls open before it that have their arguments are done, as
+		// OpenAI streams them: one call's added … done before the next is
+		// added. A client that keeps one current call (LlamaIndex's
+		// OpenAIResponses) merged two parallel calls into one otherwise
+		// (review 48c). A call without arguments yet stays open: an upstream
+		// may name several calls before it sends their arguments (review 48b).
+		s.closeArgued()
 		ns, n := s.echo.clientName(name)
 		if id == "" {
 			id = NewCallID() // an upstream that gave none (LM Studio, Ollama, SGLang's later calls)

@@ -84,6 +84,18 @@ func (s *Stream) done(index int, item json.RawMessage) {
 	s.eventJSON("response.output_item.done", s.body)
 }
 
+// closeArgued closes the open calls that have arguments, when every open
+// call has: an open call still without them keeps the ones after it open
+// too, so items close in output order.
+func (s *Stream) closeArgued() {
+	for _, i := range s.order {
+		if s.calls[i].args.Len() == 0 {
+			return
+		}
+	}
+	s.closeCalls(len(s.resp.Output))
+}
+
 // closeCalls closes the open calls whose output index is below before, in
 // the order they opened (their output order); the others stay open.
 func (s *Stream) closeCalls(before int) {
