@@ -33,7 +33,11 @@
   const $ = (sel) => document.querySelector(sel);
 
   async function get(path) {
-    const r = await fetch(API + path, { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } });
+    // From location.origin, never relative: a page opened as
+    // http://op:KEY@host/ui/… has credentials in its address, and a
+    // browser refuses fetch() of a URL resolved against it (operator
+    // review 48b); the credentials it cached for the realm still go.
+    const r = await fetch(new URL(API + path, location.origin), { credentials: 'same-origin', cache: 'no-store', headers: { Accept: 'application/json' } });
     if (!r.ok) {
       let msg = r.status + ' ' + r.statusText;
       try { const j = await r.json(); if (j.error) msg = j.error; } catch (e) { /* not JSON */ }
@@ -163,7 +167,7 @@
       const counts = {};
       for (const e of h.endpoints) counts[e.state] = (counts[e.state] || 0) + 1;
       const parts = Object.entries(counts).map(([s, n]) => n + ' ' + s);
-      $('#health-summary').textContent = h.endpoints.length + ' endpoints' + (parts.length ? ': ' + parts.join(', ') : '') + '.';
+      $('#health-summary').textContent = h.endpoints.length + (h.endpoints.length === 1 ? ' endpoint' : ' endpoints') + (parts.length ? ': ' + parts.join(', ') : '') + '.';
       replaceBody($('#endpoints'), h.endpoints.map((e) => el('tr', { class: 'row-' + safeClass(e.state) },
         cell('Target', el('strong', null, e.target)),
         cell('Provider', e.provider),
