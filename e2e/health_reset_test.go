@@ -43,7 +43,7 @@ func TestHealthResetEndsACooldown(t *testing.T) {
 		}
 	}
 	r := g.raw(t, http.MethodPost, "/v1/health/reset", `{"provider":"p1"}`, admin...)
-	if r.Status != 200 || !strings.Contains(string(r.Body), `"account":"p1"`) || !strings.Contains(string(r.Body), `"a/p1"`) {
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"account":"p1"`) || !strings.Contains(string(r.Body), `"a/p1"`) || !strings.Contains(string(r.Body), `"shared":true`) {
 		t.Fatalf("reset: %d %s", r.Status, r.Body)
 	}
 	g.post(t, "r", "").wantStatus(t, 200)

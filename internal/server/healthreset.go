@@ -82,6 +82,13 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 	out := struct {
 		Account   *string  `json:"account"`
 		Endpoints []string `json:"endpoints"`
+		// Shared: every replica sharing the state reads the reset. False
+		// while this replica's Redis does not answer: the reset is this
+		// replica's, written when Redis returns, and a replica that still
+		// remembers the cooldown may write it back first; Warning says to
+		// reset again then (operator review 48b).
+		Shared  bool   `json:"shared"`
+		Warning string `json:"warning,omitempty"`
 	}{Endpoints: make([]string, 0, len(keys))}
 	for _, k := range keys {
 		st.Health.Forget(ctx, k)
@@ -91,7 +98,12 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 		st.Health.ForgetAccount(ctx, in.Provider)
 		out.Account = &in.Provider
 	}
-	s.log.Info("health reset by an operator", "provider", in.Provider, "target", in.Target, "endpoints", len(keys))
+	sh := st.Health.Sharing()
+	out.Shared = sh.Shared || sh.Store != "redis"
+	if !out.Shared {
+		out.Warning = "Redis does not answer: this replica reset its own state, and writes the reset to Redis when it returns; another replica that still remembers the cooldown may write it back, so reset again once /v1/health says shared: true"
+	}
+	s.log.Info("health reset by an operator", "provider", in.Provider, "target", in.Target, "endpoints", len(keys), "shared", out.Shared)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(out)
