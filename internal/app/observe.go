@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"net"
 	"net/http"
+	"os"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/console"
@@ -11,12 +13,23 @@ import (
 	"github.com/detour-llm/detour/internal/tracing"
 )
 
+// replicaName is how the console names this process: the host name and
+// the port it serves on, so two replicas on one host are told apart
+// (operator review 48b: both read "replica vm").
+func replicaName(listen string) string {
+	h, _ := os.Hostname()
+	if _, port, err := net.SplitHostPort(listen); err == nil && port != "" {
+		return h + ":" + port
+	}
+	return h
+}
+
 // observe tees decision records into the console's ring and the tracer, as
 // cfg asks, all of them scrubbed. Both belong to the process: a reload does not change them.
 func (a *App) observe(cfg *config.Config) error {
 	sinks := []decision.Sink{a.dec}
 	if !cfg.Console.Disabled {
-		a.Console = console.New(console.Options{Size: cfg.Console.Ring(), State: a.current})
+		a.Console = console.New(console.Options{Size: cfg.Console.Ring(), State: a.current, Replica: replicaName(cfg.Listen)})
 		sinks = append(sinks, a.Console)
 	}
 	if cfg.Tracing.OTLPEndpoint != "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -64,6 +65,17 @@ routes:
 		}
 		if got := strings.Contains(log.take(), "key=decisions"); got != step.warn {
 			t.Errorf("reload %d (decisions %s, running a.jsonl): warned %v, want %v", i+1, step.file, got, step.warn)
+		}
+	}
+}
+
+// Two replicas on one host are told apart on the console's pages: its
+// name is the host name and the listen port (operator review 48b).
+func TestReplicaNameHoldsThePort(t *testing.T) {
+	h, _ := os.Hostname()
+	for listen, want := range map[string]string{"127.0.0.1:8080": h + ":8080", ":9090": h + ":9090", "": h} {
+		if got := app.ReplicaName(listen); got != want {
+			t.Errorf("%q: %q, want %q", listen, got, want)
 		}
 	}
 }

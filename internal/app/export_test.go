@@ -1,0 +1,4 @@
+package app
+
+// ReplicaName is replicaName, for the tests.
+var ReplicaName = replicaName
