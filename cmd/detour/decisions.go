@@ -158,7 +158,13 @@ func formatRecord(d *decision.Decision) string {
 		b.WriteString("  " + d.Client)
 	}
 	for _, a := range d.Attempts {
-		b.WriteString("  | " + a.Target + "/" + a.Provider + " " + strconv.Itoa(a.Status) + " " + query.AttemptClass(a))
+		b.WriteString("  | ")
+		if c := a.Continuation; c != nil {
+			// A continuation is no failover before the answer: the client
+			// had the first attempt's words already (operator review 48b).
+			b.WriteString("continued by " + c.Mode + " after " + strconv.Itoa(c.OffsetChars) + " chars: ")
+		}
+		b.WriteString(a.Target + "/" + a.Provider + " " + strconv.Itoa(a.Status) + " " + query.AttemptClass(a))
 		if a.Evidence != "" && a.Class != "" {
 			b.WriteString(" (" + a.Evidence + ")")
 		}

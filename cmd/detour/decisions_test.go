@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/detour-llm/detour/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/testutil"
 )
 
 // A log as the gateway writes it: a failover on deep (quota then ok), a
@@ -162,5 +164,18 @@ func TestDecisionsFollow(t *testing.T) {
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("exit %d: %s", code, errb.String())
+	}
+}
+
+// A stream continued after a cut reads as one: the attempt that continued
+// it says how and after how much of the answer the client had, not as a
+// failover before any answer (operator review 48b).
+func TestDecisionLineSaysAContinuation(t *testing.T) {
+	d := &decision.Decision{ID: "d1", Route: "cont", Outcome: "ok", Status: 200, Attempts: []decision.Attempt{
+		{Target: "c", Provider: "oa-c", Status: 200, Class: "server_error", Evidence: "stream:eof-no-finish", Action: "next_target"},
+		{Target: "b", Provider: "oa-b", Status: 200, Action: "done", Continuation: &decision.Continuation{N: 1, Mode: "replay", OffsetChars: 15, CutClass: "server_error"}},
+	}}
+	if line := formatRecord(d); !strings.Contains(line, "| continued by replay after 15 chars: b/oa-b 200") {
+		t.Errorf("%s", line)
 	}
 }

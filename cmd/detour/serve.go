@@ -100,7 +100,7 @@ func serve(a *app.App, ln, admin net.Listener, grace time.Duration, log *slog.Lo
 	}()
 	adminErr := make(chan error, 1)
 	if admin != nil {
-		log.Info("detour serving /metrics and /v1/health", "admin_addr", admin.Addr().String())
+		log.Info("detour serving the operator endpoints (/metrics, /v1/health, /v1/health/reset, /ui)", "admin_addr", admin.Addr().String())
 		go func() {
 			err := a.ServeAdmin(ctx, admin, grace)
 			if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, http.ErrServerClosed) {

@@ -59,7 +59,7 @@ func (d *decoder) decodeFront(f fields, cfg *Config) {
 	}
 	if v, ok := f.str("admin_listen", false); ok && d.checkListen(v, "admin_listen") {
 		if v.s == cfg.Listen {
-			d.errorf(v.node, "admin_listen is the same address as listen (%s): leave it out to serve /metrics and /v1/health on the main listener", v.s)
+			d.errorf(v.node, "admin_listen is the same address as listen (%s): leave it out to serve /metrics, /v1/health, /v1/health/reset and /ui on the main listener", v.s)
 		} else {
 			cfg.AdminListen = v.s
 		}

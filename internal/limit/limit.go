@@ -190,7 +190,14 @@ func refusal(name string, i int, c int64, wait time.Duration) *Refusal {
 	case RequestsPerMinute, TokensPerMinute:
 		r.Message = fmt.Sprintf("client key %q is over its %s limit (%d); retry after %s", name, Names[i], c, seconds(wait))
 	default:
-		r.Message = fmt.Sprintf("client key %q has spent its %s budget ($%g); it resets in %s", name, Names[i], float64(c)/microUSD, seconds(wait))
+		// When, for a person (Retry-After carries the seconds for a
+		// machine): the turn of the UTC day or month (operator review 48b).
+		at := "at 00:00 UTC"
+		if i == USDPerMonth {
+			at = "on the 1st of next month, 00:00 UTC"
+		}
+		r.Message = fmt.Sprintf("client key %q has spent its %s budget ($%g); it resets %s, in %s", name, Names[i], float64(c)/microUSD, at,
+			time.Duration(RetryAfterSeconds(wait))*time.Second)
 	}
 	return r
 }

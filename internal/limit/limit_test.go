@@ -81,7 +81,7 @@ func TestBudgetAndTokens(t *testing.T) {
 		clk.Set(at("2026-12-31T23:01:30Z"))
 		r = l.Admit(ctx, k)
 		if r == nil || r.Limit != "usd_per_day" || r.RetryAfter != 58*time.Minute+30*time.Second ||
-			!strings.Contains(r.Message, "usd_per_day budget ($5)") {
+			!strings.Contains(r.Message, "usd_per_day budget ($5); it resets at 00:00 UTC, in 58m30s") {
 			t.Fatalf("over the day's budget: %+v", r)
 		}
 		// The day turns (and the month): the budget is fresh.
