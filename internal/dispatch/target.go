@@ -131,7 +131,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 			return &Result{Committed: true, Failure: &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message},
 				Target: e.key.Target, Provider: e.key.Provider}, o
 		}
-		if w.refusedPrefill(e, o) { // the same endpoint again, by replay
+		if w.refusedPrefill(e, o) || w.refusedSampling(e, o) { // the same endpoint again: by replay, or without the member
 			if s := w.budget(ctx); s != stopNone {
 				w.stopped = s
 				return nil, o

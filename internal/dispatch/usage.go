@@ -41,7 +41,7 @@ func (w *walk) requestFor(e *endpointRT) *provider.Request {
 	if w.call.Stream && e.prov.cfg.Dialect == classify.OpenAI {
 		r = w.usage().req
 	}
-	return w.cont.request(e, r) // a continuation by prefill sends its own
+	return w.withoutDropped(e, w.cont.request(e, r)) // a continuation by prefill sends its own
 }
 
 // askedUsage reports whether the client asked for the usage chunk itself.

@@ -56,6 +56,9 @@ type walk struct {
 	// cont continues a stream cut after its commit point (continue.go);
 	// nil when the route does not.
 	cont *continuation
+	// dropped are the sampling members an endpoint refused in a door's
+	// translation, left out of what it is sent again (sampling.go).
+	dropped map[health.Key][]string
 	// member is the walk's place among the requests the end of the
 	// shutdown grace period ends (shutdown.go).
 	member member

@@ -276,3 +276,67 @@ func Set(v []byte) bool {
 	v = bytes.TrimSpace(v)
 	return len(v) > 0 && !bytes.Equal(v, []byte("null"))
 }
+
+// Without returns the JSON object obj without its top-level member key
+// (every occurrence), in a new slice, the other bytes as they came; obj as
+// it came when it has no such member or is not a JSON object.
+func Without(obj []byte, key string) []byte {
+	for {
+		ks, ve := memberBounds(obj, key)
+		if ks < 0 {
+			return obj
+		}
+		// The member and one comma beside it: the one after, else the
+		// one before.
+		from, to := ks, ve
+		if j := skipSpace(obj, ve); j < len(obj) && obj[j] == ',' {
+			to = j + 1
+		} else {
+			for k := ks - 1; k >= 0; k-- {
+				if obj[k] == ',' {
+					from = k
+					break
+				}
+				if obj[k] != ' ' && obj[k] != '\t' && obj[k] != '\n' && obj[k] != '\r' {
+					break
+				}
+			}
+		}
+		obj = Replace(obj, from, to, nil)
+	}
+}
+
+// memberBounds is the span of the first top-level member key of obj, from
+// its key's opening quote to its value's end; ks is -1 when there is none.
+func memberBounds(obj []byte, key string) (ks, ve int) {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return -1, 0
+	}
+	for i++; ; {
+		i = skipSpace(obj, i)
+		if i >= len(obj) || obj[i] == '}' {
+			return -1, 0
+		}
+		if obj[i] == ',' {
+			i++
+			continue
+		}
+		s, ke := i, skipValue(obj, i)
+		if ke < 0 {
+			return -1, 0
+		}
+		i = skipSpace(obj, ke)
+		if i >= len(obj) || obj[i] != ':' {
+			return -1, 0
+		}
+		e := skipValue(obj, skipSpace(obj, i+1))
+		if e < 0 {
+			return -1, 0
+		}
+		if keyIs(obj[s:ke], key) {
+			return s, e
+		}
+		i = e
+	}
+}

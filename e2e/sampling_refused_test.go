@@ -1,0 +1,62 @@
+package e2e
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// OpenAI's reasoning models refuse sampling settings by name (gpt-5, the
+// o-series: 400 "Unsupported value: 'temperature' does not support 0.2 with
+// this model. Only the default (1) value is supported.", johny-b/llmcomp#69;
+// "Unsupported parameter: 'stop' is not supported with this model.",
+// huggingface/smolagents#1671). A Messages or Responses client set them for
+// whichever model the route gives it: the door's translation is sent again
+// at once without the refused member, and the client gets the answer
+// (docs/doors.md, "How the door is wired"). Before, the bad_request stopped
+// the walk: an Anthropic SDK user with temperature set could not reach a
+// GPT-5 route at all. A Chat Completions client's own body gets its 400.
+func TestRefusedSamplingIsDroppedForADoorsTranslation(t *testing.T) {
+	refuse := func(body string) upstreamtest.Step { return upstreamtest.Step{Status: 400, Body: body} }
+	temperature := `{"error":{"message":"Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}`
+	stop := `{"error":{"message":"Unsupported parameter: 'stop' is not supported with this model.","type":"invalid_request_error","param":"stop","code":"unsupported_parameter"}}`
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"openai": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+			switch b := string(r.Body); {
+			case strings.Contains(b, `"temperature"`):
+				return refuse(temperature)
+			case strings.Contains(b, `"stop"`):
+				return refuse(stop)
+			}
+			return ok("gpt-5", "Hello.")
+		},
+	})
+	g := start(t, `
+providers:
+  - {name: openai, dialect: openai, base_url: "{openai}", api_key: `+secret+`}
+targets:
+  - {name: gpt, model: gpt-5, providers: [openai]}
+routes:
+  - {name: r, targets: [gpt]}
+`, fs)
+	r := g.raw(t, http.MethodPost, "/v1/messages", `{"model":"r","max_tokens":100,"temperature":0.2,"stop_sequences":["END"],"messages":[{"role":"user","content":"hi"}]}`, "x-api-key", "k")
+	if r.Status != http.StatusOK {
+		t.Fatalf("messages: %d %s", r.Status, r.Body)
+	}
+	reqs := fs["openai"].Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d upstream calls, want 3 (temperature refused, stop refused, answered)", len(reqs))
+	}
+	if last := string(reqs[2].Body); strings.Contains(last, "temperature") || strings.Contains(last, `"stop"`) || !strings.Contains(last, "max_completion_tokens") {
+		t.Errorf("the last request: %s", last)
+	}
+	wantSteps(t, g.recs.wait(t, 1), "gpt/openai bad_request retry", "gpt/openai bad_request retry", "gpt/openai ok done")
+
+	// The client's own Chat Completions body is its own.
+	c := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"r","temperature":0.2,"messages":[{"role":"user","content":"hi"}]}`)
+	if c.Status != http.StatusBadRequest {
+		t.Errorf("chat: %d %s", c.Status, c.Body)
+	}
+}
