@@ -19,7 +19,7 @@ func TestPDFReachesEveryVendor(t *testing.T) {
 	const pdf = "JVBERi0xLjQKJcfsj6IKNSAwIG9iago"
 	fs := r40gTextFakes(t)
 	g := start(t, clientsCfg, fs)
-	doors := []struct{ path, body string }{
+	doors := []doorBody{
 		{"/v1/chat/completions", `{"model":"%s","messages":[{"role":"user","content":[{"type":"file","file":{"filename":"draconomicon.pdf","file_data":"data:application/pdf;base64,` + pdf + `"}},{"type":"text","text":"What is the first dragon in the book?"}]}]}`},
 		{"/v1/responses", `{"model":"%s","input":[{"role":"user","content":[{"type":"input_file","filename":"draconomicon.pdf","file_data":"data:application/pdf;base64,` + pdf + `"},{"type":"input_text","text":"What is the first dragon in the book?"}]}]}`},
 		{"/v1/messages", `{"model":"%s","max_tokens":1024,"messages":[{"role":"user","content":[{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"` + pdf + `"},"title":"draconomicon.pdf"},{"type":"text","text":"What is the first dragon in the book?"}]}]}`},
@@ -29,26 +29,13 @@ func TestPDFReachesEveryVendor(t *testing.T) {
 		"anthropic": {`"type":"document"`, `"media_type":"application/pdf"`, `"data":"` + pdf + `"`},
 		"gemini":    {`"mimeType":"application/pdf"`, `"data":"` + pdf + `"`},
 	}
-	for _, d := range doors {
-		for _, rt := range r40gRoutes {
-			before := len(fs[rt.upstream].Requests())
-			r := g.raw(t, http.MethodPost, d.path, strings.Replace(d.body, "%s", rt.route, 1), "Authorization", "Bearer client-key")
-			if r.Status != http.StatusOK {
-				t.Errorf("%s %s: %d %s", d.path, rt.route, r.Status, r.Body)
-				continue
-			}
-			reqs := fs[rt.upstream].Requests()
-			if len(reqs) != before+1 {
-				t.Fatalf("%s %s: %d upstream calls", d.path, rt.route, len(reqs)-before)
-			}
-			body := string(reqs[len(reqs)-1].Body)
-			for _, w := range want[rt.upstream] {
-				if !strings.Contains(body, w) {
-					t.Errorf("%s %s: the upstream's body lacks %s: %.300s", d.path, rt.route, w, body)
-				}
+	throughEveryRoute(t, g, fs, doors, func(path, route, upstream, sent string) {
+		for _, w := range want[upstream] {
+			if !strings.Contains(sent, w) {
+				t.Errorf("%s %s: the upstream's body lacks %s: %.300s", path, route, w, sent)
 			}
 		}
-	}
+	})
 	audio := `{"model":"via-gem","messages":[{"role":"user","content":[{"type":"text","text":"What is in this recording?"},{"type":"input_audio","input_audio":{"data":"UklGRiQAAABXQVZF","format":"wav"}}]}]}`
 	r := g.raw(t, http.MethodPost, "/v1/chat/completions", audio, "Authorization", "Bearer client-key")
 	if r.Status != http.StatusOK {
@@ -70,7 +57,7 @@ func TestToolPDFAndTextDocumentReachEveryVendor(t *testing.T) {
 	const pdf = "JVBERi0xLjQKJcfsj6IKNSAwIG9iago"
 	fs := r40gTextFakes(t)
 	g := start(t, clientsCfg, fs)
-	doors := []struct{ path, body string }{
+	doors := []doorBody{
 		{"/v1/responses", `{"model":"%s","input":[{"role":"user","content":"Fetch invoice 7."},{"type":"function_call","call_id":"c1","name":"fetch","arguments":"{}"},
 			{"type":"function_call_output","call_id":"c1","output":[{"type":"input_text","text":"INV-7"},{"type":"input_file","filename":"INV-7.pdf","file_data":"data:application/pdf;base64,` + pdf + `"}]}],
 			"tools":[{"type":"function","name":"fetch","parameters":{"type":"object","properties":{}}}]}`},
@@ -80,21 +67,12 @@ func TestToolPDFAndTextDocumentReachEveryVendor(t *testing.T) {
 			 {"type":"document","source":{"type":"text","media_type":"text/plain","data":"Pay by Friday."},"title":"notes.txt"}]}],
 			"tools":[{"name":"fetch","input_schema":{"type":"object","properties":{}}}]}`},
 	}
-	for _, d := range doors {
-		for _, rt := range r40gRoutes {
-			r := g.raw(t, http.MethodPost, d.path, strings.Replace(d.body, "%s", rt.route, 1), "Authorization", "Bearer client-key")
-			if r.Status != http.StatusOK {
-				t.Errorf("%s %s: %d %s", d.path, rt.route, r.Status, r.Body)
-				continue
-			}
-			reqs := fs[rt.upstream].Requests()
-			body := string(reqs[len(reqs)-1].Body)
-			if !strings.Contains(body, pdf) {
-				t.Errorf("%s %s: the tool's PDF was not sent: %.400s", d.path, rt.route, body)
-			}
-			if d.path == "/v1/messages" && !strings.Contains(body, "Pay by Friday.") {
-				t.Errorf("%s %s: the text document was not sent: %.400s", d.path, rt.route, body)
-			}
+	throughEveryRoute(t, g, fs, doors, func(path, route, _, sent string) {
+		if !strings.Contains(sent, pdf) {
+			t.Errorf("%s %s: the tool's PDF was not sent: %.400s", path, route, sent)
 		}
-	}
+		if path == "/v1/messages" && !strings.Contains(sent, "Pay by Friday.") {
+			t.Errorf("%s %s: the text document was not sent: %.400s", path, route, sent)
+		}
+	})
 }

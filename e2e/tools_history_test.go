@@ -47,7 +47,7 @@ func TestMalformedHistoryArgumentsReachEveryVendor(t *testing.T) {
 	const args = `{\"format\": \"%Y-%m-%d %H:%M:%S\"`
 	fs := r40gTextFakes(t)
 	g := start(t, clientsCfg, fs)
-	doors := []struct{ path, body string }{
+	doors := []doorBody{
 		{"/v1/chat/completions", `{"model":"%s","messages":[{"role":"user","content":"What time is it on the server?"},
 			{"role":"assistant","content":null,"tool_calls":[{"id":"call_Yb0","type":"function","function":{"name":"get_server_time","arguments":"` + args + `"}}]},
 			{"role":"tool","tool_call_id":"call_Yb0","content":"An error occurred while running the tool. Please try again."},
@@ -59,18 +59,9 @@ func TestMalformedHistoryArgumentsReachEveryVendor(t *testing.T) {
 			{"role":"user","content":"Try again."}],
 			"tools":[{"type":"function","name":"get_server_time","parameters":{"type":"object","properties":{"format":{"type":"string"}}}}]}`},
 	}
-	for _, d := range doors {
-		for _, rt := range r40gRoutes {
-			r := g.raw(t, http.MethodPost, d.path, strings.Replace(d.body, "%s", rt.route, 1), "Authorization", "Bearer client-key")
-			if r.Status != http.StatusOK {
-				t.Errorf("%s %s: %d %s", d.path, rt.route, r.Status, r.Body)
-				continue
-			}
-			reqs := fs[rt.upstream].Requests()
-			body := string(reqs[len(reqs)-1].Body)
-			if rt.upstream != "openai" && !strings.Contains(body, `{"format":"%Y-%m-%d %H:%M:%S"}`) {
-				t.Errorf("%s %s: the call's whole members were not sent: %.400s", d.path, rt.route, body)
-			}
+	throughEveryRoute(t, g, fs, doors, func(path, route, upstream, sent string) {
+		if upstream != "openai" && !strings.Contains(sent, `{"format":"%Y-%m-%d %H:%M:%S"}`) {
+			t.Errorf("%s %s: the call's whole members were not sent: %.400s", path, route, sent)
 		}
-	}
+	})
 }

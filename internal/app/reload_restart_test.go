@@ -1,39 +1,17 @@
 package app_test
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/gatewaytest"
+	"github.com/detour-llm/detour/internal/testutil"
 )
-
-// lockedLog is a log the app writes while the test reads it.
-type lockedLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-// take returns what was logged since the last take.
-func (l *lockedLog) take() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := l.buf.String()
-	l.buf.Reset()
-	return s
-}
 
 // A key that needs a restart is compared with what runs, at every reload
 // (docs/deploy.md, "Reloading"): a second reload of a file that still
@@ -53,17 +31,17 @@ routes:
   - {name: r, targets: [t]}
 `, filepath.Join(dir, decisions))
 	}
-	log := &lockedLog{}
+	log := &testutil.Buffer{}
 	_, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg("a.jsonl")), app.Options{Logger: slog.New(slog.NewTextHandler(log, nil))})
 	for i, step := range []struct {
 		file string
 		warn bool
 	}{{"b.jsonl", true}, {"b.jsonl", true}, {"a.jsonl", false}, {"a.jsonl", false}} {
-		log.take()
+		log.Take()
 		if err := a.Reload(gatewaytest.Config(t, cfg(step.file))); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(log.take(), "key=decisions"); got != step.warn {
+		if got := strings.Contains(log.Take(), "key=decisions"); got != step.warn {
 			t.Errorf("reload %d (decisions %s, running a.jsonl): warned %v, want %v", i+1, step.file, got, step.warn)
 		}
 	}
