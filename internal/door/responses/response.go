@@ -84,6 +84,9 @@ type Usage struct {
 	InputTokens        int `json:"input_tokens"`
 	InputTokensDetails struct {
 		CachedTokens int `json:"cached_tokens"`
+		// CacheWriteTokens are the input written to the prompt cache
+		// (Claude's cache writes, billed above plain input); 0 when none.
+		CacheWriteTokens int `json:"cache_write_tokens"`
 	} `json:"input_tokens_details"`
 	OutputTokens        int `json:"output_tokens"`
 	OutputTokensDetails struct {
@@ -185,6 +188,7 @@ func responsesUsage(u *chat.Usage) *Usage {
 		out.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	out.InputTokensDetails.CachedTokens = u.Cached()
+	out.InputTokensDetails.CacheWriteTokens = u.CacheWrite()
 	out.OutputTokensDetails.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
 	return out
 }

@@ -161,3 +161,23 @@ func TestFromCompletionRefusal(t *testing.T) {
 		t.Fatalf("%s", body)
 	}
 }
+
+// Prompt-cache writes reach a Responses client as OpenAI's Responses usage
+// says them, input_tokens_details.cache_write_tokens (openai-go's
+// ResponseUsageInputTokensDetails, a required number), as the chat door
+// says a Claude answer's cache_write_tokens: Anthropic bills them above
+// plain input, and cost trackers read the member (review 48d: it was left
+// out, and the writes counted as plain input).
+func TestUsageCarriesCacheWrites(t *testing.T) {
+	body, err := FromCompletion([]byte(`{"model":"claude","choices":[{"message":{"role":"assistant","content":"x"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1050,"completion_tokens":2,"total_tokens":1052,"prompt_tokens_details":{"cached_tokens":900,"cache_write_tokens":50}}}`), nil, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := decodeResponse(t, body)
+	if d := r.Usage.InputTokensDetails; d.CachedTokens != 900 || d.CacheWriteTokens != 50 {
+		t.Errorf("input_tokens_details %+v, want cached 900 and cache writes 50", d)
+	}
+	if !strings.Contains(string(body), `"cache_write_tokens":50`) {
+		t.Errorf("%s", body)
+	}
+}
