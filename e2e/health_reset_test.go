@@ -15,7 +15,8 @@ import (
 // target is tried first again at once, instead of after the hour a quota
 // cools the account for. Operator review 48: only a restart did (with
 // Redis, not even that). Only an admin key may reset; without admin_keys
-// set, nobody may.
+// set, nobody may. With the memory store the reset is this replica's
+// alone, and the answer says so (shared: false, as /v1/health).
 func TestHealthResetEndsACooldown(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"p1": script(corpus(t, "openai-insufficient-quota-429"), ok("model-a", "a again")),
@@ -43,7 +44,7 @@ func TestHealthResetEndsACooldown(t *testing.T) {
 		}
 	}
 	r := g.raw(t, http.MethodPost, "/v1/health/reset", `{"provider":"p1"}`, admin...)
-	if r.Status != 200 || !strings.Contains(string(r.Body), `"account":"p1"`) || !strings.Contains(string(r.Body), `"a/p1"`) || !strings.Contains(string(r.Body), `"shared":true`) {
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"account":"p1"`) || !strings.Contains(string(r.Body), `"a/p1"`) || !strings.Contains(string(r.Body), `"shared":false`) {
 		t.Fatalf("reset: %d %s", r.Status, r.Body)
 	}
 	g.post(t, "r", "").wantStatus(t, 200)

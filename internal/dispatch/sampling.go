@@ -29,13 +29,8 @@ var samplingMembers = []string{"temperature", "top_p", "stop", "presence_penalty
 // is wired"). A Chat Completions client's own body is its own: its 400 is
 // the answer, as before.
 func (w *walk) refusedSampling(e *endpointRT, o *outcome) bool {
-	if w.call.Native == nil || o.native || o.status != http.StatusBadRequest || o.verdict.Class != classify.BadRequest ||
-		e.prov.cfg.Dialect != classify.OpenAI {
-		return false
-	}
-	name := refusedMember(o.message)
-	if name == "" || !slices.Contains(samplingMembers, name) || slices.Contains(w.dropped[e.key], name) ||
-		rawjson.Member(w.call.Body, name) == nil {
+	name := w.samplingRefusal(e, o)
+	if name == "" {
 		return false
 	}
 	if w.dropped == nil {
@@ -43,6 +38,22 @@ func (w *walk) refusedSampling(e *endpointRT, o *outcome) bool {
 	}
 	w.dropped[e.key] = append(w.dropped[e.key], name)
 	return true
+}
+
+// samplingRefusal is the member o refuses that refusedSampling drops and
+// sends e again without, "" for none. finish reads it too: a probe whose
+// request is sent again keeps its slot for the resend (review 48c).
+func (w *walk) samplingRefusal(e *endpointRT, o *outcome) string {
+	if w.call.Native == nil || o.native || o.status != http.StatusBadRequest || o.verdict.Class != classify.BadRequest ||
+		e.prov.cfg.Dialect != classify.OpenAI {
+		return ""
+	}
+	name := refusedMember(o.message)
+	if name == "" || !slices.Contains(samplingMembers, name) || slices.Contains(w.dropped[e.key], name) ||
+		rawjson.Member(w.call.Body, name) == nil {
+		return ""
+	}
+	return name
 }
 
 // refusedMember is the member OpenAI's refusal of one names, in its own

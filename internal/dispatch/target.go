@@ -104,7 +104,9 @@ func (w *walk) probeTurn(ctx context.Context, e *endpointRT, deferred []*endpoin
 // endpoint makes one attempt at e and the same-endpoint retries its class
 // allows. It returns a Result when the request is over, else the failure.
 func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result, *outcome) {
-	for retried := false; ; retried = true {
+	// retried: the class's one same-endpoint retry was spent (again); a
+	// resend by replay or without a refused member spends none (review 48c).
+	for retried := false; ; {
 		ctx := w.limit(ctx)
 		w.cont.begin(e)
 		o := w.attempt(ctx, e, probe)
@@ -131,9 +133,12 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 			return &Result{Committed: true, Failure: &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message},
 				Target: e.key.Target, Provider: e.key.Provider}, o
 		}
-		if w.refusedPrefill(e, o) || w.refusedSampling(e, o) { // the same endpoint again: by replay, or without the member
+		if sampling := w.refusedSampling(e, o); sampling || w.refusedPrefill(e, o) { // the same endpoint again: without the member, or by replay
 			if s := w.budget(ctx); s != stopNone {
 				w.stopped = s
+				if sampling && probe { // finish kept the probe for the resend that is not made
+					w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
+				}
 				return nil, o
 			}
 			w.setAction(decision.ActionRetry)
@@ -154,6 +159,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 			return nil, o
 		}
 		w.upstream += wait
+		retried = true
 	}
 }
 

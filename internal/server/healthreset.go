@@ -82,11 +82,12 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 	out := struct {
 		Account   *string  `json:"account"`
 		Endpoints []string `json:"endpoints"`
-		// Shared: every replica sharing the state reads the reset. False
-		// while this replica's Redis does not answer: the reset is this
-		// replica's, written when Redis returns, and a replica that still
-		// remembers the cooldown may write it back first; Warning says to
-		// reset again then (operator review 48b).
+		// Shared: every replica sharing the state reads the reset, as
+		// /v1/health's state.shared says. False for a memory store (this
+		// replica's alone) and while this replica's Redis does not answer:
+		// the reset is then written when Redis returns, and a replica that
+		// still remembers the cooldown may write it back first; Warning
+		// says to reset again then (operator review 48b).
 		Shared  bool   `json:"shared"`
 		Warning string `json:"warning,omitempty"`
 	}{Endpoints: make([]string, 0, len(keys))}
@@ -99,8 +100,8 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 		out.Account = &in.Provider
 	}
 	sh := st.Health.Sharing()
-	out.Shared = sh.Shared || sh.Store != "redis"
-	if !out.Shared {
+	out.Shared = sh.Shared // as /v1/health says it: false for a memory store, which is this replica's alone
+	if sh.Store == "redis" && !sh.Shared {
 		out.Warning = "Redis does not answer: this replica reset its own state, and writes the reset to Redis when it returns; another replica that still remembers the cooldown may write it back, so reset again once /v1/health says shared: true"
 	}
 	s.log.Info("health reset by an operator", "provider", in.Provider, "target", in.Target, "endpoints", len(keys), "shared", out.Shared)

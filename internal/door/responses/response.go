@@ -188,7 +188,7 @@ func responsesUsage(u *chat.Usage) *Usage {
 		out.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	out.InputTokensDetails.CachedTokens = u.Cached()
-	out.InputTokensDetails.CacheWriteTokens = u.CacheWrite()
+	out.InputTokensDetails.CacheWriteTokens = max(u.CacheWrite(), 0)
 	out.OutputTokensDetails.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
 	return out
 }
