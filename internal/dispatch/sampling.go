@@ -70,6 +70,16 @@ func refusedMember(msg string) string {
 	return ""
 }
 
+// giveBackProbe gives back the probe slot a walk holds at e: one kept for
+// a resend (samplingRefusal) that the budget then did not allow. A
+// function of its own, so endpoint's frame, which a relayed stream stays
+// parked under, does not grow (TestDoorStreamHandlerStackStays8KiB).
+//
+//go:noinline
+func (w *walk) giveBackProbe(e *endpointRT) {
+	w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
+}
+
 // withoutDropped is r without the members e refused (refusedSampling).
 func (w *walk) withoutDropped(e *endpointRT, r *provider.Request) *provider.Request {
 	names := w.dropped[e.key]

@@ -137,7 +137,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 			if s := w.budget(ctx); s != stopNone {
 				w.stopped = s
 				if sampling && probe { // finish kept the probe for the resend that is not made
-					w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
+					w.giveBackProbe(e)
 				}
 				return nil, o
 			}
