@@ -2,31 +2,12 @@ package server_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// r48cDo sends method path with body and headers (name, value pairs) and
-// returns the status and body.
-func r48cDo(t *testing.T, url, method, path, body string, hdr ...string) (int, []byte) {
-	t.Helper()
-	req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := (&http.Client{Timeout: time.Minute}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
-}
 
 // The reset's "shared" (0d521a6: "every replica sharing the state reads
 // the reset") and /v1/health's state.shared name one thing, and
@@ -42,24 +23,24 @@ func TestHealthResetSharedAgreesWithHealth_r48c(t *testing.T) {
 	t.Cleanup(up.Close)
 	url, _, _ := r37aGateway(t, "admin_keys: [adm-r48c-abcdefgh]\n"+teamAConfig("openai"), up, nil)
 	admin := []string{"Authorization", "Bearer adm-r48c-abcdefgh"}
-	st, b := r48cDo(t, url, http.MethodPost, "/v1/health/reset", `{"provider":"p"}`, append(admin, "Content-Type", "application/json")...)
+	st, b := r48bDo(t, url, http.MethodPost, "/v1/health/reset", `{"provider":"p"}`, append(admin, "Content-Type", "application/json")...)
 	if st != http.StatusOK {
 		t.Fatalf("reset: %d %s", st, b)
 	}
 	var reset struct {
 		Shared bool `json:"shared"`
 	}
-	if err := json.Unmarshal(b, &reset); err != nil {
+	if err := json.Unmarshal([]byte(b), &reset); err != nil {
 		t.Fatal(err)
 	}
-	st, hb := r48cDo(t, url, http.MethodGet, "/v1/health", "", admin...)
+	st, hb := r48bDo(t, url, http.MethodGet, "/v1/health", "", admin...)
 	var h struct {
 		State struct {
 			Store  string `json:"store"`
 			Shared bool   `json:"shared"`
 		} `json:"state"`
 	}
-	if err := json.Unmarshal(hb, &h); err != nil || st != http.StatusOK {
+	if err := json.Unmarshal([]byte(hb), &h); err != nil || st != http.StatusOK {
 		t.Fatalf("health: %d %s", st, hb)
 	}
 	if reset.Shared != h.State.Shared {
