@@ -8,7 +8,6 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-
 // The reset's "shared" (0d521a6: "every replica sharing the state reads
 // the reset") and /v1/health's state.shared name one thing, and
 // docs/behaviour.md says the latter is "false with memory": a replica on
