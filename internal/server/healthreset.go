@@ -63,7 +63,7 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 			names[i] = cfg.Providers[i].Name
 		}
 		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found",
-			fmt.Sprintf("no provider %q in the configuration (providers: %s)", clip(in.Provider), strings.Join(names, ", ")))
+			fmt.Sprintf("no provider %q in the configuration (providers: %s)", cut(in.Provider, maxModelQuote), strings.Join(names, ", ")))
 		return
 	}
 	var keys []health.Key
@@ -74,7 +74,7 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.Target != "" && len(keys) == 0 {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found",
-			fmt.Sprintf("no target %q served by provider %s in the configuration", clip(in.Target), in.Provider))
+			fmt.Sprintf("no target %q served by provider %s in the configuration", cut(in.Target, maxModelQuote), in.Provider))
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second)
@@ -108,12 +108,4 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(out)
-}
-
-// clip is a name a client sent, cut for an error message.
-func clip(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
 }
