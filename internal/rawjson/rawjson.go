@@ -91,19 +91,35 @@ var ErrNotObject = errors.New("rawjson: not a JSON object")
 // reads it); start is -1 when there is none. The error says b is not a
 // JSON object.
 func MemberSpan(b []byte, key string) (start, end int, err error) {
+	start = -1
+	err = eachMember(b, func(ks, ke, vs, ve int) bool {
+		if keyIs(b[ks:ke], key) {
+			start, end = vs, ve // the last one wins, as in encoding/json
+		}
+		return true
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	return start, end, nil
+}
+
+// eachMember calls fn with the spans of each top-level member of the JSON
+// object b, its key (quotes included) and its value, in order, until fn
+// returns false. The error says b is not a JSON object.
+func eachMember(b []byte, fn func(ks, ke, vs, ve int) bool) error {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return 0, 0, ErrNotObject
+		return ErrNotObject
 	}
 	i++
-	start = -1
 	for {
 		i = skipSpace(b, i)
 		if i >= len(b) {
-			return 0, 0, ErrNotObject
+			return ErrNotObject
 		}
 		if b[i] == '}' {
-			return start, end, nil
+			return nil
 		}
 		if b[i] == ',' {
 			i++
@@ -111,19 +127,19 @@ func MemberSpan(b []byte, key string) (start, end int, err error) {
 		}
 		ks, ke := i, skipValue(b, i)
 		if ke < 0 {
-			return 0, 0, ErrNotObject
+			return ErrNotObject
 		}
 		i = skipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
-			return 0, 0, ErrNotObject
+			return ErrNotObject
 		}
 		vs := skipSpace(b, i+1)
 		ve := skipValue(b, vs)
 		if ve < 0 {
-			return 0, 0, ErrNotObject
+			return ErrNotObject
 		}
-		if keyIs(b[ks:ke], key) {
-			start, end = vs, ve // the last one wins, as in encoding/json
+		if !fn(ks, ke, vs, ve) {
+			return nil
 		}
 		i = ve
 	}
@@ -309,34 +325,13 @@ func Without(obj []byte, key string) []byte {
 // memberBounds is the span of the first top-level member key of obj, from
 // its key's opening quote to its value's end; ks is -1 when there is none.
 func memberBounds(obj []byte, key string) (ks, ve int) {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return -1, 0
-	}
-	for i++; ; {
-		i = skipSpace(obj, i)
-		if i >= len(obj) || obj[i] == '}' {
-			return -1, 0
+	ks = -1
+	_ = eachMember(obj, func(k, ke, _, e int) bool {
+		if keyIs(obj[k:ke], key) {
+			ks, ve = k, e
+			return false
 		}
-		if obj[i] == ',' {
-			i++
-			continue
-		}
-		s, ke := i, skipValue(obj, i)
-		if ke < 0 {
-			return -1, 0
-		}
-		i = skipSpace(obj, ke)
-		if i >= len(obj) || obj[i] != ':' {
-			return -1, 0
-		}
-		e := skipValue(obj, skipSpace(obj, i+1))
-		if e < 0 {
-			return -1, 0
-		}
-		if keyIs(obj[s:ke], key) {
-			return s, e
-		}
-		i = e
-	}
+		return true
+	})
+	return ks, ve
 }
