@@ -89,24 +89,9 @@ func structured(rf *chat.ResponseFormat, mode string, out *messagesRequest) erro
 	return nil
 }
 
-// answerText is the message content an answer tool's input stands for:
-// the input itself, compacted, or for ValueTool its "value". Input that is
-// not what the tool asked for is passed on as it came.
-func answerText(name string, input []byte) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, input) != nil {
-		return string(input)
-	}
-	if name == ValueTool {
-		var w struct {
-			Value json.RawMessage `json:"value"`
-		}
-		if json.Unmarshal(buf.Bytes(), &w) == nil && len(w.Value) > 0 {
-			return string(w.Value)
-		}
-	}
-	return buf.String()
-}
+// answerText is the message content an answer tool's input stands for
+// (chat.AnswerText): the input, or for ValueTool its "value".
+func answerText(name string, input []byte) string { return chat.AnswerText(input, name == ValueTool) }
 
 // answerState is a stream's answer tool block: AnswerTool's input is sent
 // as content fragment by fragment; ValueTool's is gathered in buf and its

@@ -34,6 +34,27 @@ func ObjectSchema(p json.RawMessage) json.RawMessage {
 	return rawjson.WithFirst(t, "type", []byte(`"object"`))
 }
 
+// AnswerText is the message content a structured answer's function
+// arguments stand for (the answer tool or function that serves
+// response_format at Claude and at Gemini before 3): the arguments,
+// compacted, or, when wrapped (ValueSchema), their "value". Arguments that
+// are not what the function asked for pass as they came.
+func AnswerText(args []byte, wrapped bool) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, args) != nil {
+		return string(args)
+	}
+	if wrapped {
+		var w struct {
+			Value json.RawMessage `json:"value"`
+		}
+		if json.Unmarshal(buf.Bytes(), &w) == nil && len(w.Value) > 0 {
+			return string(w.Value)
+		}
+	}
+	return buf.String()
+}
+
 // PropertiesSchema is ObjectSchema with "properties":{} added to an object
 // schema that has none: OpenAI refuses an object schema without properties
 // ("object schema missing properties"), and Gemini a function without them

@@ -91,28 +91,13 @@ func structuredWithTools(rf *chat.ResponseFormat, mode string, prefill bool, out
 }
 
 // answerText is the message content an answer function's arguments stand
-// for: the arguments, compacted, or for ValueFunction their "value".
-// Arguments that are not what the function asked for pass as they came.
+// for (chat.AnswerText): the arguments, or for ValueFunction their
+// "value"; none, or null, is an empty object.
 func answerText(name string, args []byte) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, args) != nil {
-		if len(bytes.TrimSpace(args)) == 0 { // no args: an empty object
-			return "{}"
-		}
-		return string(args)
-	}
-	if buf.String() == "null" {
+	if t := bytes.TrimSpace(args); len(t) == 0 || bytes.Equal(t, []byte("null")) {
 		return "{}"
 	}
-	if name == ValueFunction {
-		var w struct {
-			Value json.RawMessage `json:"value"`
-		}
-		if json.Unmarshal(buf.Bytes(), &w) == nil && len(w.Value) > 0 {
-			return string(w.Value)
-		}
-	}
-	return buf.String()
+	return chat.AnswerText(args, name == ValueFunction)
 }
 
 // answer returns the text of the candidate's first call of an answer
