@@ -130,8 +130,8 @@ func (c *Class) UnmarshalText(b []byte) error {
 
 // Verdict is the classifier's answer about one upstream response.
 //
-// The zero Verdict means "not a failure": OK is false only when Class and
-// Evidence describe a failure. Evidence names the rule that decided, e.g.
+// The zero Verdict means "not a failure": Class and Evidence describe a
+// failure only when Failed is true. Evidence names the rule that decided, e.g.
 // "status:429", "code:model_not_found", "phrase:credit balance is too low",
 // "gemini:blockReason=SAFETY" or "rule:2" for an operator rule.
 type Verdict struct {
@@ -143,6 +143,14 @@ type Verdict struct {
 	Evidence string
 	// RetryAfter is how long the upstream asked us to wait, 0 when it gave no hint.
 	RetryAfter time.Duration
+	// Param is the top-level request member a bad_request answer names
+	// in its structured param (OpenAI's error.param: "temperature";
+	// "messages" for "messages[2].content"), one of the members of the
+	// client APIs Detour serves (param.go); "" when it names none of them,
+	// or the verdict is another class. The upstream's word, not a fact the
+	// gateway checked: a reader drops or fixes at most the client's own
+	// member by it (docs/doors.md, "How the door is wired").
+	Param string
 }
 
 // Dialect names a provider's wire protocol family.

@@ -252,6 +252,9 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 	if r, ok := relayKey(v.Class, &s.f); ok && v.Failed {
 		v = r
 	}
+	if v.Failed && v.Class == BadRequest {
+		v.Param = requestMember(s.f.param)
+	}
 	return withRetry(v, h, &s.f, req)
 }
 

@@ -60,3 +60,52 @@ routes:
 		t.Errorf("chat: %d %s", c.Status, c.Body)
 	}
 }
+
+// The same resend for the other OpenAI-compatible vendors that refuse a
+// sampling setting, each in its own words (the corpus case it is taken
+// from is named): the refused member is read from the answer's structured
+// param, else from the member named in the message. Before, only OpenAI's
+// own two wordings were read, and these stopped the walk with a 400.
+func TestRefusedSamplingInOtherVendorsWords(t *testing.T) {
+	for _, c := range []struct {
+		name, member, body string
+		class              string // the classifier's reading; both are sent again
+	}{
+		// moonshot-invalid-temperature-only-1-allowed-400 (Mai-with-u/MaiBot#1538).
+		{"moonshot", "temperature", `{"error":{"message":"invalid temperature: only 1 is allowed for this model","type":"invalid_request_error"}}`, "unknown"},
+		// oci-400-xai-argument-not-supported-on-this-model-stop (huggingface/smolagents#1766).
+		{"xai", "stop", `{ "code": "400", "message": "{\"code\":\"Client specified an invalid argument\",\"error\":\"Argument not supported on this model: stop\"}" }`, "bad_request"},
+		// nvidia-top-p-immutable-for-model-400 (Alishahryar1/free-claude-code#1519).
+		{"nvidia", "top_p", "{\"message\":\"Validation: `top_p` is immutable for this model and must be 0.95, got 1\",\"type\":\"Bad Request\",\"code\":400}", "bad_request"},
+		// sambanova-decimal-above-max-value-top-p-400 (SambaNova's error-code reference): in param alone.
+		{"sambanova", "top_p", `{"error":{"message":"Decimal above maximum value. Expected a value between 0 and 1, but got 100 instead.","type":"invalid_request_error","param":"top_p","code":"decimal_above_max_value"}}`, "bad_request"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fs := fakes(t, map[string]upstreamtest.Script{
+				"up": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+					if strings.Contains(string(r.Body), `"`+c.member+`"`) {
+						return upstreamtest.Step{Status: 400, Body: c.body}
+					}
+					return ok("m", "Hello.")
+				},
+			})
+			g := start(t, `
+providers:
+  - {name: up, dialect: openai, base_url: "{up}", api_key: `+secret+`}
+targets:
+  - {name: m, model: m, providers: [up]}
+routes:
+  - {name: r, targets: [m]}
+`, fs)
+			r := g.raw(t, http.MethodPost, "/v1/messages", `{"model":"r","max_tokens":100,"temperature":1,"top_p":1,"stop_sequences":["END"],"messages":[{"role":"user","content":"hi"}]}`, "x-api-key", "k")
+			if r.Status != http.StatusOK {
+				t.Fatalf("messages: %d %s", r.Status, r.Body)
+			}
+			reqs := fs["up"].Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d upstream calls, want 2 (%s refused, answered)", len(reqs), c.member)
+			}
+			wantSteps(t, g.recs.wait(t, 1), "m/up "+c.class+" retry", "m/up ok done")
+		})
+	}
+}

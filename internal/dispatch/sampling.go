@@ -3,7 +3,6 @@ package dispatch
 import (
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/health"
@@ -44,30 +43,49 @@ func (w *walk) refusedSampling(e *endpointRT, o *outcome) bool {
 // sends e again without, "" for none. finish reads it too: a probe whose
 // request is sent again keeps its slot for the resend (review 48c).
 func (w *walk) samplingRefusal(e *endpointRT, o *outcome) string {
-	if w.call.Native == nil || o.native || o.status != http.StatusBadRequest || o.verdict.Class != classify.BadRequest ||
-		e.prov.cfg.Dialect != classify.OpenAI {
+	if w.call.Native == nil || o.native || o.status != http.StatusBadRequest ||
+		o.verdict.Class != classify.BadRequest && o.verdict.Class != classify.Unknown || e.prov.cfg.Dialect != classify.OpenAI {
 		return ""
 	}
-	name := refusedMember(o.message)
-	if name == "" || !slices.Contains(samplingMembers, name) || slices.Contains(w.dropped[e.key], name) ||
-		rawjson.Member(w.call.Body, name) == nil {
-		return ""
-	}
-	return name
+	return refusedMember(o.verdict.Param, o.message, func(name string) bool {
+		return !slices.Contains(w.dropped[e.key], name) && rawjson.Member(w.call.Body, name) != nil
+	})
 }
 
-// refusedMember is the member OpenAI's refusal of one names, in its own
-// words ("Unsupported parameter: 'stop' …", "Unsupported value:
-// 'temperature' …"); "" for any other message.
-func refusedMember(msg string) string {
-	for _, p := range []string{"Unsupported parameter: '", "Unsupported value: '"} {
-		if _, rest, ok := strings.Cut(msg, p); ok {
-			if name, _, ok := strings.Cut(rest, "'"); ok {
-				return name
-			}
+// refusedMember is the sampling member a bad_request refuses, read from
+// its structured param first, else from the first member its message
+// names as a word of its own: vendors word it differently (OpenAI
+// "Unsupported value: 'temperature' …", Moonshot "invalid temperature:
+// only 1 is allowed …", xAI "Argument not supported on this model: stop",
+// NVIDIA "`top_p` is immutable …"; SambaNova names it in param alone).
+// Only a member sent (sent reports one the body carries, not yet
+// dropped) counts; "" for none. A message that names a member by chance
+// costs one resend that fails the same way: dropping only ever removes
+// the client's own setting, at the endpoint that refused.
+func refusedMember(param, msg string, sent func(string) bool) string {
+	if slices.Contains(samplingMembers, param) && sent(param) {
+		return param
+	}
+	for i := 0; i < len(msg); {
+		j := i
+		for j < len(msg) && wordByte(msg[j]) {
+			j++
 		}
+		if j > i {
+			if w := msg[i:j]; slices.Contains(samplingMembers, w) && sent(w) {
+				return w
+			}
+			i = j
+			continue
+		}
+		i++
 	}
 	return ""
+}
+
+// wordByte reports a byte of a member name: a letter, a digit or '_'.
+func wordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // giveBackProbe gives back the probe slot a walk holds at e: one kept for
