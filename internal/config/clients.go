@@ -90,6 +90,9 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 		g.require("name")
 		rc.name, _ = g.name("name")
 		k.Name = rc.name.name
+		if k.Name != "" {
+			g.what = "client key " + rc.name.v.show() // `client key "tpm" key: …`, not "client key key"
+		}
 		v, hasKey := g.str("key", true)
 		if hasKey && (v.s == "" || !d.token(v, "client key key")) {
 			if v.s == "" {

@@ -78,6 +78,8 @@ func TestClientKeyErrors(t *testing.T) {
 		{"duplicate name", base + "client_keys: [{name: a, key: k}, {name: a, key: j}]\n", []wantErr{{5, `duplicate client key name "a"`}}},
 		{"same key twice", base + "client_keys: [{name: a, key: k}, {name: b, key: k}]\n", []wantErr{{5, `client key "b" has the same key as "a"`}}},
 		{"empty env key", base + "client_keys: [{name: a, key: \"${EMPTY}\"}]\n", []wantErr{{5, `key is empty`}}},
+		// Named by its entry, not "client key key:" (operator review 48b).
+		{"unset env key", base + "client_keys: [{name: tpm, key: \"${TPM_KEY}\"}]\n", []wantErr{{5, `client key "tpm" key: environment variable "TPM_KEY" is not set`}}},
 		{"zero rate", base + "client_keys: [{name: a, key: k, rate: {requests_per_minute: 0}}]\n", []wantErr{{5, "requests_per_minute must be at least 1"}}},
 		{"bad budget", base + "client_keys: [{name: a, key: k, budget: {usd_per_day: lots}}]\n", []wantErr{{5, "usd_per_day must be a number of US dollars"}}},
 		{"negative budget", base + "client_keys: [{name: a, key: k, budget: {usd_per_month: -1}}]\n", []wantErr{{5, "usd_per_month must be greater than zero"}}},
