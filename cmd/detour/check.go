@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"text/tabwriter"
 
@@ -31,7 +32,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	for _, msg := range configWarnings(cfg) {
 		fmt.Fprintf(stdout, "warning: %s\n", msg)
 	}
-	fmt.Fprintf(stdout, "state: %s\n\n", stateLine(cfg.State))
+	fmt.Fprintf(stdout, "state: %s\n", stateLine(cfg.State))
+	fmt.Fprintf(stdout, "listen: %s; operator endpoints: %s\n", cfg.Listen, operatorLine(cfg))
+	fmt.Fprintf(stdout, "tracing: %s\n\n", tracingLine(cfg.Tracing))
 	printClients(stdout, cfg)
 	for i := range cfg.Routes {
 		printRoute(stdout, cfg, &cfg.Routes[i])
@@ -55,6 +58,9 @@ func printRoute(w io.Writer, cfg *config.Config, r *config.Route) {
 	streamMax := ""
 	if r.MaxStreamDuration > 0 {
 		streamMax = fmt.Sprintf(", max_stream_duration %s", r.MaxStreamDuration)
+	}
+	if r.OnStreamCut == config.OnCutContinue {
+		streamMax += fmt.Sprintf(", on_stream_cut continue (max_continuations %d)", r.MaxContinuations)
 	}
 	fmt.Fprintf(w, "route %s (%s): max_attempts %d, max_billable_attempts %s, deadline %s%s\n",
 		r.Name, r.Strategy, r.MaxAttempts, bill, r.Deadline, streamMax)
@@ -159,6 +165,36 @@ func stateLine(s config.State) string {
 		return fmt.Sprintf("%s, master %q, %d sentinels", s.Form(), s.Sentinel.Master, len(s.Sentinel.Addrs))
 	}
 	return s.Form()
+}
+
+// operatorLine says where /metrics, /v1/health, its reset and the console
+// are served, and who may read them.
+func operatorLine(cfg *config.Config) string {
+	paths, where := "/metrics, /v1/health, /v1/health/reset, /ui", "on the main listener"
+	if cfg.Console.Disabled {
+		paths = "/metrics, /v1/health, /v1/health/reset (console off)"
+	}
+	if cfg.AdminListen != "" {
+		where = "on admin_listen " + cfg.AdminListen
+	}
+	who := "open to anyone who reaches them (no admin_keys)"
+	if n := len(cfg.AdminKeys); n > 0 {
+		who = "for " + count(n, "admin key")
+	}
+	return paths + " " + where + ", " + who
+}
+
+// tracingLine says whether spans are exported, and where: a collector
+// URL's credentials, if written in it, are not shown.
+func tracingLine(t config.Tracing) string {
+	if t.OTLPEndpoint == "" {
+		return "off (no otlp_endpoint)"
+	}
+	shown := "(an unreadable URL)"
+	if u, err := url.Parse(t.OTLPEndpoint); err == nil {
+		shown = u.Redacted()
+	}
+	return fmt.Sprintf("OTLP/HTTP to %s, service %s", shown, t.Service())
 }
 
 // strayArgument refuses an argument a command takes no place for: `detour

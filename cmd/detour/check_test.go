@@ -77,3 +77,32 @@ func TestCheckNamesTheStateForm(t *testing.T) {
 		t.Errorf("output:\n%s", out.String())
 	}
 }
+
+// check says where the operator endpoints are and who may read them,
+// whether spans are exported (never a collector URL's credentials), and a
+// route's on_stream_cut: what a reviewer of a config wants confirmed
+// (operator review 48b found none of them printed).
+func TestCheckNamesOperatorEndpointsTracingAndContinuation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.yaml")
+	os.WriteFile(path, []byte("listen: 127.0.0.1:8080\nadmin_listen: 127.0.0.1:9090\nadmin_keys: [op-key-one-secret]\n"+
+		"tracing: {otlp_endpoint: \"https://user:pw-hidden@otel.example:4318\", service_name: gw}\n"+
+		"providers:\n  - {name: p, dialect: openai, base_url: http://x}\ntargets:\n  - {name: t, model: m, providers: [p]}\n"+
+		"routes:\n  - {name: r, targets: [t], on_stream_cut: continue}\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := run([]string{"check", "-c", path}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{
+		"listen: 127.0.0.1:8080; operator endpoints: /metrics, /v1/health, /v1/health/reset, /ui on admin_listen 127.0.0.1:9090, for 1 admin key",
+		"tracing: OTLP/HTTP to https://user:xxxxx@otel.example:4318, service gw",
+		"on_stream_cut continue (max_continuations 2)",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no %q in:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "hidden") || strings.Contains(s, "op-key") {
+		t.Errorf("a secret in:\n%s", s)
+	}
+}
