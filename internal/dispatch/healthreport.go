@@ -255,14 +255,15 @@ func causeWords(msg string, req []byte, scrub func(string) string) string {
 // tell reports an attempt's outcome at endpoint k to health, and whether
 // the report cooled k.
 func (w *walk) tell(k health.Key, r health.Report) (cooled bool) {
-	return w.transitions(k, w.d.opt.Health.Report(w.bg, k, r))
+	return w.transitions(k, w.d.opt.Health.Report(w.bg, k, r), &r)
 }
 
 // transitions records health changes in the decision, the log and metrics,
 // and reports whether one of them cooled k. trs came from a call about
 // endpoint k: an endpoint transition is k's, an account transition is k's
-// provider's (health touches nothing else).
-func (w *walk) transitions(k health.Key, trs []health.Transition) (cooled bool) {
+// provider's (health touches nothing else). r is the report that made
+// them, nil for none (a probe's lease).
+func (w *walk) transitions(k health.Key, trs []health.Transition, r *health.Report) (cooled bool) {
 	for _, tr := range trs {
 		if tr.To == health.Cooling {
 			w.cooled(k, tr)
@@ -273,6 +274,9 @@ func (w *walk) transitions(k health.Key, trs []health.Transition) (cooled bool) 
 		args := []any{"scope", tr.Scope.String(), "name", tr.Name, "from", tr.From.String(), "to", tr.To.String(), "class", tr.Class}
 		if !tr.Until.IsZero() {
 			args = append(args, "until", tr.Until.UTC().Format(time.RFC3339))
+		}
+		if why := coolReason(r, tr); why != "" {
+			args = append(args, "reason", why)
 		}
 		w.d.log.Info("health transition", args...)
 		if tr.Scope == health.ScopeAccount {
@@ -327,4 +331,25 @@ func (w *walk) lateError(e *endpointRT, o *outcome, a *decision.Attempt, took ti
 	case policy.CoolThreshold, policy.CoolNone:
 		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: took})
 	}
+}
+
+// coolReason is why an endpoint's transition to cooling began, for its log
+// line (docs/scale.md, "Logs"): its probe failed, the upstream's
+// Retry-After, the class's own endpoint cooldown in the route's table, or
+// failure_threshold counted failures in a row. "" for an account (its
+// class is its reason) and for any other transition.
+func coolReason(r *health.Report, tr health.Transition) string {
+	switch {
+	case r == nil || tr.Scope != health.ScopeEndpoint || tr.To != health.Cooling:
+		return ""
+	case tr.From == health.Probing:
+		return "probe_failed"
+	case r.Cool == health.ScopeEndpoint && r.CoolFor > 0 && r.Hinted:
+		return "retry_after"
+	case r.Cool == health.ScopeEndpoint && r.CoolFor > 0:
+		return "class"
+	case r.Count:
+		return "failure_threshold"
+	}
+	return ""
 }

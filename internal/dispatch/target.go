@@ -94,7 +94,7 @@ func (w *walk) probeTurn(ctx context.Context, e *endpointRT, deferred []*endpoin
 		return false, false
 	}
 	ok, lease, tr := w.d.opt.Health.TryProbeLease(ctx, e.key)
-	w.transitions(e.key, tr)
+	w.transitions(e.key, tr, nil)
 	if ok && !lease.IsZero() {
 		w.leases = append(w.leases, probeLease{e.key, lease})
 	}
