@@ -52,7 +52,30 @@ func systemBlock(m *chat.Message) (block, error) {
 		}
 	}
 	b.Text = strings.Join(texts, "\n")
+	if b.CacheControl == nil {
+		b.CacheControl = breakpoint(m.CacheControl)
+	}
 	return b, nil
+}
+
+// markLast puts a message's (or the request's) breakpoint c on the last of
+// blocks that Anthropic lets carry one (not a thinking block), unless a
+// part already marked it: Anthropic takes marks on blocks only, and the
+// last block ends the prefix the client meant to cache.
+func markLast(blocks []block, c *chat.CacheControl) {
+	bp := breakpoint(c)
+	if bp == nil {
+		return
+	}
+	for i := len(blocks) - 1; i >= 0; i-- {
+		if t := blocks[i].Type; t == "thinking" || t == "redacted_thinking" {
+			continue
+		}
+		if blocks[i].CacheControl == nil {
+			blocks[i].CacheControl = bp
+		}
+		return
+	}
 }
 
 // systemText is the system prompt as one string, its messages joined by a

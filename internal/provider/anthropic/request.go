@@ -158,6 +158,9 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if system, out.Messages, err = messages(cr.Messages); err != nil {
 		return nil, err
 	}
+	if n := len(out.Messages); n > 0 {
+		markLast(out.Messages[n-1].Content, cr.CacheControl) // automatic caching: the prompt up to its last block
+	}
 	out.System = systemOf(system)
 	limitBreakpoints(&out, system)
 	tc, err := chat.ParseToolChoice(cr.ToolChoice)
@@ -282,6 +285,7 @@ func messages(in []chat.Message) (system []block, out []message, err error) {
 		if len(blocks) == 0 {
 			continue
 		}
+		markLast(blocks, m.CacheControl)
 		if n := len(out); n > 0 && out[n-1].Role == role {
 			out[n-1].Content = append(out[n-1].Content, blocks...)
 			continue
@@ -417,7 +421,8 @@ func assistantBlocks(m *chat.Message) ([]block, error) {
 	}
 	for _, tc := range m.ToolCalls {
 		input := chat.HistoryArguments(tc.Function.Arguments)
-		out = append(out, block{Type: "tool_use", ID: chat.AnthropicToolID(tc.ID), Name: tc.Function.Name, Input: input})
+		out = append(out, block{Type: "tool_use", ID: chat.AnthropicToolID(tc.ID), Name: tc.Function.Name, Input: input,
+			CacheControl: breakpoint(tc.CacheControl)})
 	}
 	return out, nil
 }

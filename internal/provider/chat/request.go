@@ -36,6 +36,10 @@ type Request struct {
 	User                string          `json:"user"`
 	ResponseFormat      *ResponseFormat `json:"response_format"`
 	Stream              bool            `json:"stream"`
+	// CacheControl at the root asks Claude to cache the prompt up to its
+	// last block (Anthropic's automatic caching; OpenRouter's and
+	// LiteLLM's chat APIs carry it so).
+	CacheControl *CacheControl `json:"cache_control"`
 
 	// Members that ask for an answer the translations cannot give
 	// (Unanswerable reads them).
@@ -58,6 +62,10 @@ type Message struct {
 	// (often with content null). Translations send it as the assistant's
 	// text so the model knows what it said; "" is no refusal.
 	Refusal string `json:"refusal,omitempty"`
+	// CacheControl is a prompt-cache breakpoint on the whole message
+	// (@ai-sdk/openai-compatible writes a part's provider options there,
+	// as opencode's marks for Claude): it marks the message's last block.
+	CacheControl *CacheControl `json:"cache_control,omitempty"`
 }
 
 // Part is one content part: {"type":"text","text":…},
@@ -148,6 +156,10 @@ type ToolCall struct {
 	ID       string       `json:"id"`
 	Type     string       `json:"type"`
 	Function FunctionCall `json:"function"`
+	// CacheControl is a prompt-cache breakpoint on this call, in an
+	// assistant turn of history (opencode's mark on a turn that ends in a
+	// call); never written in an answer.
+	CacheControl *CacheControl `json:"cache_control,omitempty"`
 }
 
 // FunctionCall names a function and carries its arguments as a JSON string.
