@@ -3,6 +3,7 @@ package dispatch
 import (
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/health"
@@ -49,7 +50,7 @@ func (w *walk) samplingRefusal(e *endpointRT, o *outcome) string {
 	}
 	return refusedMember(o.verdict.Param, o.message, func(name string) bool {
 		return !slices.Contains(w.dropped[e.key], name) && rawjson.Member(w.call.Body, name) != nil
-	})
+	}, func(words string) bool { return classify.Echoed(w.call.sent(), words) })
 }
 
 // refusedMember is the sampling member a bad_request refuses, read from
@@ -59,10 +60,13 @@ func (w *walk) samplingRefusal(e *endpointRT, o *outcome) string {
 // only 1 is allowed …", xAI "Argument not supported on this model: stop",
 // NVIDIA "`top_p` is immutable …"; SambaNova names it in param alone).
 // Only a member sent (sent reports one the body carries, not yet
-// dropped) counts; "" for none. A message that names a member by chance
-// costs one resend that fails the same way: dropping only ever removes
-// the client's own setting, at the endpoint that refused.
-func refusedMember(param, msg string, sent func(string) bool) string {
+// dropped) counts, and only where the words around it are not the
+// client's own quoted back (echoed: a vLLM 400 quoting a client's file
+// name that reads "Unsupported parameter: 'temperature'", hostile 50);
+// "" for none. A message that names a member by chance costs one resend
+// that fails the same way: dropping only ever removes the client's own
+// setting, at the endpoint that refused.
+func refusedMember(param, msg string, sent, echoed func(string) bool) string {
 	if slices.Contains(samplingMembers, param) && sent(param) {
 		return param
 	}
@@ -72,7 +76,7 @@ func refusedMember(param, msg string, sent func(string) bool) string {
 			j++
 		}
 		if j > i {
-			if w := msg[i:j]; slices.Contains(samplingMembers, w) && sent(w) {
+			if w := msg[i:j]; slices.Contains(samplingMembers, w) && sent(w) && !quoted(msg, i, j, echoed) {
 				return w
 			}
 			i = j
@@ -81,6 +85,28 @@ func refusedMember(param, msg string, sent func(string) bool) string {
 		i++
 	}
 	return ""
+}
+
+// quoted reports whether the member msg[i:j] comes with a neighbouring
+// word or two that the client sent too (echoed): on one side at least, an
+// echo runs on into the client's own words, where the upstream's framing
+// sits on the other ("The file path /Unsupported parameter: 'temperature'
+// … must be a subpath"). A side with no word beside the member's proves
+// nothing: the member's name alone is in every request that sets it.
+func quoted(msg string, i, j int, echoed func(string) bool) bool {
+	from, to := i, j
+	for n := 0; n < 2 && from > 0; n++ { // back over two blanks: one word
+		from = strings.LastIndexByte(msg[:from-1], ' ') + 1
+	}
+	for n := 0; n < 2 && to < len(msg); n++ {
+		k := strings.IndexByte(msg[to+1:], ' ')
+		if k < 0 {
+			to = len(msg)
+			break
+		}
+		to += 1 + k
+	}
+	return from < i && echoed(msg[from:j]) || to > j && echoed(msg[i:to])
 }
 
 // wordByte reports a byte of a member name: a letter, a digit or '_'.

@@ -1,6 +1,10 @@
 package dispatch
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/detour-llm/detour/classify"
+)
 
 // refusedMember reads the structured param first, then the first sampling
 // member the message names as a word of its own, and only one the request
@@ -29,8 +33,22 @@ func TestRefusedMember(t *testing.T) {
 		{"not sent", "", "Unsupported parameter: 'seed'", sent("temperature"), ""},
 		{"not a sampling member", "max_tokens", "Unsupported parameter: 'max_tokens'", sent("max_tokens"), ""},
 	} {
-		if got := refusedMember(c.param, c.msg, c.sent); got != c.want {
+		if got := refusedMember(c.param, c.msg, c.sent, func(string) bool { return false }); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// A member named in words the client itself sent (an upstream quoting the
+// client's text back) is no refusal.
+func TestRefusedMemberNotInTheClientsWords(t *testing.T) {
+	req := []byte(`{"messages":[{"content":"file:///Unsupported parameter: 'temperature' is not supported.png"}],"temperature":0.2}`)
+	echoed := func(s string) bool { return classify.Echoed(req, s) }
+	sent := func(string) bool { return true }
+	if got := refusedMember("", "The file path /Unsupported parameter: 'temperature' is not supported.png must be a subpath", sent, echoed); got != "" {
+		t.Errorf("an echo read as a refusal of %q", got)
+	}
+	if got := refusedMember("", "Unsupported value: 'temperature' does not support 0.2 with this model.", sent, echoed); got != "temperature" {
+		t.Errorf("the model's own refusal: %q", got)
 	}
 }

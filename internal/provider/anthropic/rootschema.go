@@ -3,7 +3,6 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -113,10 +112,15 @@ type propSet struct {
 	defs  map[string][][]byte
 	kinds map[string]string
 	fixed map[string]bool
+	// seen holds each name's definitions already in defs (name, NUL,
+	// definition), so a new one is looked up, not compared with every
+	// earlier one: a schema of n branches folds in linear time (hostile
+	// 50: 40,000 branches took 3 s).
+	seen map[string]bool
 }
 
 func newProps() *propSet {
-	return &propSet{defs: map[string][][]byte{}, kinds: map[string]string{}, fixed: map[string]bool{}}
+	return &propSet{defs: map[string][][]byte{}, kinds: map[string]string{}, fixed: map[string]bool{}, seen: map[string]bool{}}
 }
 
 // add adds the members of the properties object p, from a branch of kind
@@ -139,7 +143,8 @@ func (s *propSet) add(p []byte, kind string) bool {
 		if !held {
 			s.names, s.kinds[name] = append(s.names, name), kind
 		}
-		if !slices.ContainsFunc(defs, func(d []byte) bool { return bytes.Equal(d, v) }) {
+		if key := name + "\x00" + string(v); !s.seen[key] {
+			s.seen[key] = true
 			s.defs[name] = append(defs, v)
 		}
 	}

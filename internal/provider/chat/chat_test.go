@@ -56,6 +56,15 @@ func TestParseToolChoice(t *testing.T) {
 		`{"type":"allowed_tools","allowed_tools":{"mode":"required","tools":[{"type":"function","function":{"name":"f"}}]}}`:                                                          {Mode: "required", Allowed: []string{"f"}},
 	} {
 		got, err := ParseToolChoice(json.RawMessage(raw))
+		for _, n := range want.Allowed {
+			if !got.Permits(n) {
+				t.Errorf("%s: does not permit %q", raw, n)
+			}
+		}
+		if got.Permits("unlisted") != (want.Allowed == nil) {
+			t.Errorf("%s: permits an unlisted name: %v", raw, got.Permits("unlisted"))
+		}
+		got.allowed = nil // Allowed's set, checked by Permits above
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %+v, %v", raw, got, err)
 		}

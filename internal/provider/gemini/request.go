@@ -216,8 +216,10 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 			// The declared functions the choice lists, once each: Gemini's
 			// names "should match FunctionDeclaration.name" (review 48).
 			if tc.Allowed != nil {
+				listed := map[string]bool{} // once each, in linear time (hostile 50)
 				for _, d := range decls {
-					if tc.Permits(d.Name) && !slices.Contains(fc.AllowedFunctionNames, d.Name) {
+					if tc.Permits(d.Name) && !listed[d.Name] {
+						listed[d.Name] = true
 						fc.AllowedFunctionNames = append(fc.AllowedFunctionNames, d.Name)
 					}
 				}
