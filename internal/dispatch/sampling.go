@@ -17,8 +17,13 @@ import (
 // parameter: 'stop' is not supported with this model", "Unsupported value:
 // 'temperature' does not support 0.2 with this model. Only the default (1)
 // value is supported."; smolagents#1671, johny-b/llmcomp#69).
+// parallel_tool_calls is one too: the door writes it from Anthropic's
+// disable_parallel_tool_use, and o3 and o4-mini refuse it by name
+// ("Unsupported parameter: 'parallel_tool_calls' is not supported with
+// this model.", evalstate/fast-agent#279): without it the model may call
+// two tools at once, which every Messages client takes.
 var samplingMembers = []string{"temperature", "top_p", "stop", "presence_penalty", "frequency_penalty",
-	"logprobs", "top_logprobs", "seed", "logit_bias"}
+	"logprobs", "top_logprobs", "seed", "logit_bias", "parallel_tool_calls"}
 
 // refusedSampling reports whether o is an openai-dialect endpoint's 400
 // refusing a sampling member of a door's translation (the Messages or

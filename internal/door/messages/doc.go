@@ -50,7 +50,9 @@
 //	    clear_at               next_user_message: left out once a user
 //	                           message without tool results follows; refused
 //	                           when only tool results follow
-//	  document, search_result,
+//	  search_result            its title, source and text, as text
+//	                           (refused with citations enabled)
+//	  other document blocks,
 //	  server tool blocks…      refused
 //	system (string or blocks)  kept as one system message, blocks joined by
 //	                           newlines (cache_control dropped; a block

@@ -141,11 +141,12 @@ type inSource struct {
 	str bool
 }
 
-// UnmarshalJSON reads a source object, or a string as no object (str).
+// UnmarshalJSON reads a source object, or a string as no object (str),
+// kept in URL (a search_result's source names where its passage came from).
 func (s *inSource) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
 		*s = inSource{str: true}
-		return nil
+		return json.Unmarshal(b, &s.URL)
 	}
 	type plain inSource
 	return json.Unmarshal(b, (*plain)(s))

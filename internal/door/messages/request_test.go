@@ -230,13 +230,13 @@ func TestTranslateErrors(t *testing.T) {
 			"messages.0.content.0.source.type", true},
 		{`{"model":"m","max_tokens":5,"mcp_servers":[{"type":"url","url":"https://x","name":"x"}],` + msgs + `}`, "mcp_servers", true},
 		// A search_result block names its source as a URL string
-		// (anthropic-sdk-go's SearchResultBlockParam.Source), at the top
-		// of a turn or in a tool result: only Anthropic serves it, so a
-		// route's Claude target still can, never a 400 about the source.
-		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"search_result","source":"https://docs.example.com/api","title":"API","content":[{"type":"text","text":"t"}]}]}]}`,
-			"messages.0.content.0.type", true},
-		{`{"model":"m","max_tokens":5,"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"search_result","source":"https://docs.example.com/api","title":"API","content":[{"type":"text","text":"t"}]}]}]}]}`,
-			"messages.1.content.0.content.0.type", true},
+		// (anthropic-sdk-go's SearchResultBlockParam.Source): translated
+		// as text since round 50, but with citations enabled only
+		// Anthropic serves it, so a route's Claude target still can.
+		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"search_result","source":"https://docs.example.com/api","title":"API","content":[{"type":"text","text":"t"}],"citations":{"enabled":true}}]}]}`,
+			"messages.0.content.0.citations", true},
+		{`{"model":"m","max_tokens":5,"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"search_result","source":"https://docs.example.com/api","title":"API","content":[{"type":"text","text":"t"}],"citations":{"enabled":true}}]}]}]}`,
+			"messages.1.content.0.content.0.citations", true},
 		// An image's source must still be an object.
 		{`{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"image","source":"https://x/y.png"}]}]}`,
 			"messages.0.content.0.source", false},

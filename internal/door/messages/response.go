@@ -147,7 +147,7 @@ func Answer(body []byte, model string) ([]byte, error) {
 		}
 		m.Content = append(m.Content, Block{Type: "tool_use", ID: id, Name: tc.Function.Name, Input: input})
 	}
-	reason, seq := StopReason(ch.FinishReason, ch.StopReason, len(msg.ToolCalls) > 0)
+	reason, seq := StopReason(ch.FinishReason, ch.StopReason, len(msg.ToolCalls) > 0, msg.refused())
 	m.StopReason = &reason
 	m.StopSequence = seq
 	return json.Marshal(m)
@@ -175,12 +175,17 @@ func (s *said) reasoning() string {
 // the client when not empty.
 func (s *said) texts() [2]*string { return [2]*string{s.Content, s.Refusal} }
 
+// refused reports refusal text: the model declined (OpenAI's structured
+// outputs put it in refusal, not content).
+func (s *said) refused() bool { return s.Refusal != nil && *s.Refusal != "" }
+
 // StopReason maps a finish_reason to Anthropic's stop_reason: stop →
 // end_turn (stop_sequence when the upstream named the stop string it met,
 // as vLLM does in "stop_reason"), length → max_tokens, tool_calls and
 // function_call → tool_use, content_filter → refusal. Anything else (or
-// none) is end_turn, or tool_use when the answer called tools.
-func StopReason(finish string, stopReason json.RawMessage, calledTools bool) (reason string, sequence *string) {
+// none) is end_turn, or tool_use when the answer called tools, or refusal
+// when it carried refusal text.
+func StopReason(finish string, stopReason json.RawMessage, calledTools, refused bool) (reason string, sequence *string) {
 	switch finish {
 	case chat.FinishLength:
 		return "max_tokens", nil
@@ -189,8 +194,14 @@ func StopReason(finish string, stopReason json.RawMessage, calledTools bool) (re
 	case chat.FinishContentFilter:
 		return "refusal", nil
 	}
-	if calledTools {
+	switch {
+	case calledTools:
 		return "tool_use", nil
+	case refused:
+		// OpenAI's refusal text (finish "stop"): a client that reads
+		// only stop_reason (@ai-sdk/anthropic, @langchain/anthropic)
+		// would parse "I'm sorry…" as its structured answer (probe c50b).
+		return "refusal", nil
 	}
 	var s string
 	if len(stopReason) > 0 && stopReason[0] == '"' && json.Unmarshal(stopReason, &s) == nil && s != "" {

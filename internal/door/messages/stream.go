@@ -53,6 +53,7 @@ type Encoder struct {
 	finish         string
 	stopRaw        json.RawMessage
 	calledTools    bool
+	refused        bool // a delta carried refusal text
 	usage          *chat.Usage
 	chunk          chat.StreamChunk // the chunk Chunk reads, kept so its id is copied once a stream
 }
@@ -95,6 +96,7 @@ func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 				out = e.delta(out, "text_delta", "text", *t)
 			}
 		}
+		e.refused = e.refused || d.refused()
 		for _, tc := range ch.Delta.ToolCalls {
 			out = e.tool(out, &tc)
 		}
@@ -118,7 +120,7 @@ func (e *Encoder) End() []byte {
 	}
 	out = e.closeBlock(out)
 	e.ended = true
-	reason, seq := StopReason(e.finish, e.stopRaw, e.calledTools)
+	reason, seq := StopReason(e.finish, e.stopRaw, e.calledTools, e.refused)
 	u := anthropicUsage(e.usage)
 	if e.usage == nil {
 		u.InputTokens = e.InputTokens

@@ -80,6 +80,12 @@ func user(field string, blocks []inBlock) ([]outMessage, error) {
 				return nil, err
 			}
 			parts = append(parts, p)
+		case "search_result":
+			text, err := searchResult(bf, b)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, chat.Part{Type: "text", Text: text})
 		case "tool_result":
 			msg, images, err := toolResult(bf, b)
 			if err != nil {
@@ -148,6 +154,41 @@ func document(field string, b *inBlock) (chat.Part, error) {
 		name = "document.pdf"
 	}
 	return chat.Part{Type: "file", File: &chat.File{FileData: "data:application/pdf;base64," + src.Data, Filename: name}}, nil
+}
+
+// searchResult is a search_result block (a retrieved passage: its title,
+// source and text blocks) as the text another vendor's model reads; with
+// citations enabled, which only Claude answers, it does not translate
+// (probe c50b: before, every such block was refused, and a RAG tool that
+// returned one failed every later turn on a route without Claude).
+func searchResult(field string, b *inBlock) (string, error) {
+	var c struct {
+		Enabled bool `json:"enabled"`
+	}
+	if rawjson.Set(b.Citations) && json.Unmarshal(b.Citations, &c) == nil && c.Enabled {
+		return "", unsupported(field+".citations", "\"search_result\" blocks with citations enabled (only Claude cites)")
+	}
+	var blocks []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	}
+	if err := json.Unmarshal(b.Content, &blocks); err != nil {
+		return "", invalid(field+".content", "want a list of text blocks")
+	}
+	var out []string
+	if t := strings.TrimSpace(b.Title); t != "" {
+		out = append(out, t)
+	}
+	if b.Source != nil && b.Source.str && strings.TrimSpace(b.Source.URL) != "" {
+		out = append(out, "Source: "+strings.TrimSpace(b.Source.URL))
+	}
+	for i, tb := range blocks {
+		if tb.Type != "text" || tb.Text == nil {
+			return "", invalid(fmt.Sprintf("%s.content.%d", field, i), "want a text block")
+		}
+		out = append(out, *tb.Text)
+	}
+	return strings.Join(out, "\n\n"), nil
 }
 
 // image translates an image source: base64 becomes a data: URL, url stays.
@@ -228,6 +269,12 @@ func toolResult(field string, b *inBlock) (outMessage, []chat.Part, error) {
 				} else {
 					images = append(images, p)
 				}
+			case "search_result": // a RAG tool's passages (Anthropic's search-results guide)
+				text, err := searchResult(kf, ib)
+				if err != nil {
+					return outMessage{}, nil, err
+				}
+				texts = append(texts, text)
 			case "tool_reference":
 				// A tool search's result (Claude Code's ToolSearch): Anthropic
 				// expands it into the named tool's definition. Other vendors

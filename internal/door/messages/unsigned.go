@@ -3,6 +3,7 @@ package messages
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/detour-llm/detour/internal/rawjson"
 )
@@ -24,6 +25,11 @@ import (
 // Anthropic wants that turn to open with a signed one, and says to disable
 // thinking otherwise (reviews 32i, 32k: the loop's opener, not its last
 // turn, which a second step at Claude answers signed).
+// A text block of blanks alone in an assistant turn goes too: another
+// vendor's model often opens a tool call with "\n\n", which this door
+// passes on as a text block, and Claude refuses it in history ("text
+// content blocks must contain non-whitespace text", microsoft/vscode#307618):
+// the session was locked out of Claude from that turn on (probe c50b).
 // Read before a request goes to a target that serves the Messages API as
 // is (docs/doors.md, "Answers"). What is kept is written back as it was,
 // not re-escaped.
@@ -47,9 +53,10 @@ func DropUnsigned(body []byte) []byte {
 			kept = append(kept, m)
 			continue
 		}
+		assistant := fromAssistant(m)
 		out := blocks[:0]
 		for _, b := range blocks {
-			if unsignedThinking(b) {
+			if unsignedThinking(b) || assistant && blankText(b) {
 				changed = true
 				continue
 			}
@@ -86,12 +93,21 @@ func unsignedThinking(b json.RawMessage) bool {
 	return json.Unmarshal(b, &head) == nil && head.Type == "thinking" && (head.Signature == nil || *head.Signature == "")
 }
 
+// blankText reports a text block whose text is empty or blanks alone.
+func blankText(b json.RawMessage) bool {
+	var head struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	}
+	return json.Unmarshal(b, &head) == nil && head.Type == "text" && head.Text != nil && strings.TrimSpace(*head.Text) == ""
+}
+
 // MayHoldUnsigned reports, by a scan of the bytes, whether body may hold a
 // thinking block with an empty or missing signature: a "signature" whose
 // value is "" (blanks allowed around the colon), or more blocks of type
-// "thinking" than "signature" members. Most bodies hold neither and are
-// never parsed (review 32i): DropUnsigned decodes only a body for which it
-// is true.
+// "thinking" than "signature" members; or a "text" member of blanks alone
+// (blankText). Most bodies hold none of them and are never parsed (review
+// 32i): DropUnsigned decodes only a body for which it is true.
 func MayHoldUnsigned(body []byte) bool {
 	nType, nSig := 0, 0
 	for at := 0; ; {
@@ -107,6 +123,11 @@ func MayHoldUnsigned(body []byte) bool {
 			if v, ok := afterColon(body, at); ok && bytes.HasPrefix(body[v:], []byte(`""`)) {
 				return true
 			}
+		case bytes.HasPrefix(body[at:], []byte(`"text"`)):
+			at += len(`"text"`)
+			if v, ok := afterColon(body, at); ok && blankString(body[v:]) {
+				return true
+			}
 		case bytes.HasPrefix(body[at:], []byte(`"type"`)):
 			at += len(`"type"`)
 			if v, ok := afterColon(body, at); ok && bytes.HasPrefix(body[v:], []byte(`"thinking"`)) {
@@ -116,6 +137,29 @@ func MayHoldUnsigned(body []byte) bool {
 			at++
 		}
 	}
+}
+
+// blankString reports whether b opens with a JSON string of blanks alone
+// (spaces, or the escapes \n, \r, \t), "" included.
+func blankString(b []byte) bool {
+	if len(b) == 0 || b[0] != '"' {
+		return false
+	}
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			return true
+		case ' ':
+		case '\\':
+			if i+1 >= len(b) || (b[i+1] != 'n' && b[i+1] != 'r' && b[i+1] != 't') {
+				return false
+			}
+			i++
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // afterColon is where the value after the ':' at or after i (blanks

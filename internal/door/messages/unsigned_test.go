@@ -75,3 +75,32 @@ func TestDropUnsignedToolLoop(t *testing.T) {
 		t.Errorf("thinking turned off though the last assistant turn is Claude's own, signed")
 	}
 }
+
+// An assistant turn's text block of blanks alone (another vendor's "\n\n"
+// before a tool call, passed on by this door) is dropped before Claude,
+// which refuses it in history; a user's, and text with a word in it, stay.
+func TestDropUnsignedBlankAssistantText(t *testing.T) {
+	in := `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":" "}]},` +
+		`{"role":"assistant","content":[{"type":"text","text":"\n\n"},{"type":"tool_use","id":"t1","name":"f","input":{}}]},` +
+		`{"role":"assistant","content":[{"type":"text","text":""}]},` +
+		`{"role":"assistant","content":[{"type":"text","text":"\n ok"}]}]}`
+	if !MayHoldUnsigned([]byte(in)) {
+		t.Fatal("the scan does not see the blank text")
+	}
+	var got struct {
+		Messages []struct {
+			Role    string
+			Content []struct{ Type, Text string }
+		}
+	}
+	if err := json.Unmarshal(DropUnsigned([]byte(in)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Messages) != 3 || len(got.Messages[0].Content) != 1 || len(got.Messages[1].Content) != 1 ||
+		got.Messages[1].Content[0].Type != "tool_use" || got.Messages[2].Content[0].Text != "\n ok" {
+		t.Errorf("got %+v", got)
+	}
+	if plain := `{"messages":[{"role":"assistant","content":[{"type":"text","text":"hi \n"}]}]}`; MayHoldUnsigned([]byte(plain)) {
+		t.Errorf("the scan flags text with a word in it")
+	}
+}
