@@ -33,14 +33,15 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 	fs.StringVar(&f.Route, "route", "", "only requests to this route")
 	fs.StringVar(&f.Target, "target", "", "only requests with an attempt at this target")
 	fs.StringVar(&f.Class, "class", "", "only requests that ended with, or had an attempt of, this class (ok and canceled too)")
-	fs.StringVar(&f.Outcome, "outcome", "", "only requests with this outcome: ok, error or canceled")
+	fs.StringVar(&f.Outcome, "outcome", "", "only requests with this outcome: "+strings.Join(query.Outcomes(), ", "))
 	fs.StringVar(&f.Client, "client", "", "only requests of this client key label (key:…)")
+	fs.StringVar(&f.ID, "id", "", "only the request of this decision id (the X-Detour-Decision header)")
 	since := fs.String("since", "", "only requests from this long ago (`15m`, 2h) or since this time (RFC 3339)")
 	summary := fs.Bool("summary", false, "print a route × class table instead of the requests")
 	follow := fs.Bool("follow", false, "keep printing requests as they are appended (Ctrl-C ends)")
 	asJSON := fs.Bool("json", false, "print the selected records as they are in the file (JSON lines)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: detour decisions [-f decisions.jsonl] [--route R] [--target T] [--class C] [--outcome O] [--client K] [--since 15m] [--summary | --follow] [--json]")
+		fmt.Fprintln(stderr, "usage: detour decisions [-f decisions.jsonl] [--route R] [--target T] [--class C] [--outcome O] [--client K] [--id ID] [--since 15m] [--summary | --follow] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -167,6 +168,9 @@ func formatRecord(d *decision.Decision) string {
 		b.WriteString(a.Target + "/" + a.Provider + " " + strconv.Itoa(a.Status) + " " + query.AttemptClass(a))
 		if a.Evidence != "" && a.Class != "" {
 			b.WriteString(" (" + a.Evidence + ")")
+		}
+		if a.Message != "" { // the upstream's words (operator review 50)
+			b.WriteString(" " + strconv.QuoteToGraphic(a.Message))
 		}
 		b.WriteString(" " + string(a.Action))
 	}

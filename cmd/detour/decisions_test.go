@@ -16,7 +16,7 @@ import (
 // A log as the gateway writes it: a failover on deep (quota then ok), a
 // failure on cheap, a canceled request, one older record.
 const decisionLog = `{"id":"old0000000000000","time":"2026-11-29T09:00:00Z","route":"deep","strategy":"ordered","stream":false,"outcome":"ok","status":200,"ms":5,"attempts":[{"target":"gpt","provider":"openai","model":"gpt-4o","status":200,"action":"done","counted":false,"billable":true,"ms":4}],"transitions":[]}
-{"id":"5f0c000000000001","time":"2026-11-30T09:12:03Z","route":"deep","strategy":"ordered","stream":false,"outcome":"ok","status":200,"ms":41.2,"attempts":[{"target":"claude","provider":"anthropic","model":"claude-sonnet-4-5","status":400,"class":"quota","evidence":"phrase:workspace api usage limits","action":"next_target","counted":true,"billable":false,"ms":12.1},{"target":"gpt","provider":"openai","model":"gpt-4o","status":200,"action":"done","counted":false,"billable":true,"ms":28.7}],"transitions":[{"scope":"account","name":"anthropic","from":"healthy","to":"cooling","class":"quota"}]}
+{"id":"5f0c000000000001","time":"2026-11-30T09:12:03Z","route":"deep","strategy":"ordered","stream":false,"outcome":"ok","status":200,"ms":41.2,"attempts":[{"target":"claude","provider":"anthropic","model":"claude-sonnet-4-5","status":400,"class":"quota","evidence":"phrase:workspace api usage limits","message":"You have reached your specified workspace API usage limits. You will regain access on 2026-12-01 at 00:00 UTC.","action":"next_target","counted":true,"billable":false,"ms":12.1},{"target":"gpt","provider":"openai","model":"gpt-4o","status":200,"action":"done","counted":false,"billable":true,"ms":28.7}],"transitions":[{"scope":"account","name":"anthropic","from":"healthy","to":"cooling","class":"quota"}]}
 {"id":"5f0c000000000002","time":"2026-11-30T09:13:00Z","route":"cheap","strategy":"pool","stream":true,"outcome":"error","status":500,"class":"server_error","ms":300,"attempts":[{"target":"flash","provider":"gemini","model":"gemini-2.5-flash","status":500,"class":"server_error","evidence":"status:500","action":"retry","counted":true,"billable":false,"ms":100},{"target":"flash","provider":"gemini","model":"gemini-2.5-flash","status":500,"class":"server_error","evidence":"status:500","action":"stop","counted":true,"billable":false,"ms":100}],"transitions":[]}
 {"id":"5f0c000000000003","time":"2026-11-30T09:14:00Z","route":"deep","strategy":"ordered","stream":true,"outcome":"canceled","status":499,"ms":10,"attempts":[{"target":"gpt","provider":"openai","model":"gpt-4o","status":200,"action":"stop","counted":false,"billable":true,"ms":9}],"transitions":[]}
 `
@@ -58,6 +58,7 @@ func TestDecisionsFilters(t *testing.T) {
 		{[]string{"--class", "quota"}, "1"},
 		{[]string{"--class", "server_error"}, "2"},
 		{[]string{"--outcome", "canceled"}, "3"},
+		{[]string{"--id", "5f0c000000000002"}, "2"},
 		{[]string{"--class", "canceled"}, "3"},
 		{[]string{"--since", "2026-11-30T09:13:00Z"}, "23"},
 		{[]string{"--route", "deep", "--outcome", "ok", "--since", "2026-11-30T00:00:00Z"}, "1"},
@@ -69,7 +70,7 @@ func TestDecisionsFilters(t *testing.T) {
 	}
 	// One line tells the failover: each attempt, its class and evidence, and the move.
 	_, out, _ := runD(t, "", "-f", p, "--class", "quota")
-	want := "2026-11-30T09:12:03.000Z  5f0c000000000001  deep  ok 200  41.2ms  | claude/anthropic 400 quota (phrase:workspace api usage limits) next_target  | gpt/openai 200 ok done  | account anthropic healthy→cooling\n"
+	want := "2026-11-30T09:12:03.000Z  5f0c000000000001  deep  ok 200  41.2ms  | claude/anthropic 400 quota (phrase:workspace api usage limits) \"You have reached your specified workspace API usage limits. You will regain access on 2026-12-01 at 00:00 UTC.\" next_target  | gpt/openai 200 ok done  | account anthropic healthy→cooling\n"
 	if out != want {
 		t.Errorf("line:\n got %q\nwant %q", out, want)
 	}
@@ -177,5 +178,14 @@ func TestDecisionLineSaysAContinuation(t *testing.T) {
 	}}
 	if line := formatRecord(d); !strings.Contains(line, "| continued by replay after 15 chars: b/oa-b 200") {
 		t.Errorf("%s", line)
+	}
+}
+
+// A failed attempt's line carries the upstream's words: why it failed, at
+// a glance (operator review 50).
+func TestDecisionLineSaysTheUpstreamsWords(t *testing.T) {
+	_, out, _ := runD(t, "", "-f", logFile(t, decisionLog), "--class", "quota")
+	if !strings.Contains(out, `(phrase:workspace api usage limits) "You have reached your specified workspace API usage limits.`) {
+		t.Errorf("line: %s", out)
 	}
 }

@@ -37,7 +37,7 @@ type unknownAnswer struct {
 	provider string
 	dialect  classify.Dialect
 	status   int
-	message  string // as decision.UnknownMessage records it
+	message  string // as decision.UpstreamMessage records it
 }
 
 // suggestion is a group of unknown answers with one suggested rule.
@@ -140,7 +140,7 @@ func answerUnknown(c *classify.Classifier, line []byte, out []unknownAnswer) ([]
 		}
 	}
 	return append(out, unknownAnswer{provider: r.Provider, dialect: r.Dialect, status: r.Status,
-		message: decision.UnknownMessage(msg)}), nil
+		message: decision.UpstreamMessage(msg)}), nil
 }
 
 // group builds the suggestions, most frequent first, and counts by status

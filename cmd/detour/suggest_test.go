@@ -117,7 +117,7 @@ func TestSuggestFromDecisionLog(t *testing.T) {
 	for i, s := range suggestSamples {
 		d := decision.Decision{ID: "d" + string(rune('a'+i)), Route: "r", Outcome: "ok", Attempts: []decision.Attempt{
 			{Target: "t", Provider: s.provider, Status: s.status, Class: "unknown", Evidence: "status:400",
-				Action: "next_target", Message: decision.UnknownMessage(classify.Message([]byte(s.body)))},
+				Action: "next_target", Message: decision.UpstreamMessage(classify.Message([]byte(s.body)))},
 			{Target: "t2", Provider: "q", Status: 200, Action: "done"},
 		}}
 		enc.Encode(d)

@@ -45,7 +45,7 @@ const hostile = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2<
 // hostileShown is hostile as the decision record keeps it (quoted values
 // masked: that is where upstreams quote the client's input), still markup
 // if a page rendered it as such.
-var hostileShown = decision.UnknownMessage(hostile)
+var hostileShown = decision.UpstreamMessage(hostile)
 
 const gatewayYAML = `
 providers:

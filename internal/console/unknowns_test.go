@@ -30,7 +30,7 @@ func groupOf(t *testing.T, provider string, status int, msg string) Group {
 	c := New(Options{Size: 10})
 	c.Write(&decision.Decision{ID: decision.NewID(), Time: time.Now(), Route: "r", Outcome: "error",
 		Attempts: []decision.Attempt{{Target: "a", Provider: provider, Status: status, Class: "unknown", Action: "stop",
-			Message: decision.UnknownMessage(msg)}}})
+			Message: decision.UpstreamMessage(msg)}}})
 	gs := c.unknowns()
 	if len(gs) != 1 {
 		t.Fatalf("%q: %d groups", msg, len(gs))

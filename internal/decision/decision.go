@@ -103,9 +103,10 @@ type Attempt struct {
 	// StartMS is when the attempt began, in milliseconds after the request's
 	// Time, so waits between attempts (backoff, Retry-After) can be seen.
 	StartMS float64 `json:"start_ms"`
-	// Message is set only for class unknown: the upstream's own message as
-	// UnknownMessage records it (quoted values masked, ≤ MaxMessage bytes),
-	// so `detour classify --suggest` can turn unknowns into rules.
+	// Message is a failed attempt's upstream message as UpstreamMessage
+	// records it (quoted values masked, ≤ MaxMessage bytes): why it
+	// failed, in the upstream's words; an unknown's is what `detour
+	// classify --suggest` turns into rules. "" when no upstream answered.
 	Message string `json:"message,omitempty"`
 	// Continuation is set on an attempt that continued a stream cut after
 	// its commit point (a route's on_stream_cut: continue); nil otherwise.

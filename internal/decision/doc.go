@@ -6,7 +6,7 @@
 // Records never carry a key or prompt text: they hold only configured names,
 // classes, statuses, evidence strings and timings, and for an unknown
 // attempt the upstream's own message with every quoted value masked
-// (UnknownMessage: upstreams quote the client's input back in quotes);
+// (UpstreamMessage: upstreams quote the client's input back in quotes);
 // Scrubbed passes their free text through the process's scrubber. The
 // Writer makes every write hold whole lines, ends a line a crash cut short
 // before appending, and with Options.Sync fsyncs each record before Write

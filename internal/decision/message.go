@@ -12,12 +12,13 @@ const MaxMessage = 300
 // Masked stands for a quoted value in a recorded message.
 const Masked = "…"
 
-// UnknownMessage is what an unknown attempt records of the upstream's own
-// message, for `detour classify --suggest`: every quoted value masked (that
+// UpstreamMessage is what a failed attempt records of the upstream's own
+// message, for the operator asking why, and for an unknown's `detour
+// classify --suggest`: every quoted value masked (that
 // is where upstreams quote the client's input back: "Invalid value: '…'"),
 // runs of blanks folded to one space, at most MaxMessage bytes (cut at a
 // character boundary).
-func UnknownMessage(msg string) string {
+func UpstreamMessage(msg string) string {
 	msg = strings.Join(strings.Fields(MaskQuoted(msg)), " ")
 	if len(msg) <= MaxMessage {
 		return msg

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-func TestUnknownMessage(t *testing.T) {
+func TestUpstreamMessage(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"Invalid value: 'You exceeded your current quota'. Supported values are: 'system' and 'user'.",
 			"Invalid value: '…'. Supported values are: '…' and '…'."},
@@ -19,11 +19,11 @@ func TestUnknownMessage(t *testing.T) {
 		{"账户已欠费，请充值 'x'", "账户已欠费，请充值 '…'"},
 		{"", ""},
 	} {
-		if got := UnknownMessage(c.in); got != c.want {
-			t.Errorf("UnknownMessage(%q) = %q, want %q", c.in, got, c.want)
+		if got := UpstreamMessage(c.in); got != c.want {
+			t.Errorf("UpstreamMessage(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	long := UnknownMessage(strings.Repeat("é", 400))
+	long := UpstreamMessage(strings.Repeat("é", 400))
 	if len(long) > MaxMessage || !utf8.ValidString(long) || len(long) < MaxMessage-1 {
 		t.Errorf("cut: %d bytes, valid %v", len(long), utf8.ValidString(long))
 	}

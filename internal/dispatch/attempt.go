@@ -493,8 +493,10 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
-		if c == classify.Unknown && o.status != 0 && !o.unsent() && o.verdict.Evidence != evUntranslatable {
-			a.Message = decision.UnknownMessage(o.message) // the upstream's own words, for --suggest
+		if o.status != 0 && !o.unsent() && o.verdict.Evidence != evUntranslatable {
+			// The upstream's own words: why it failed, for the operator
+			// (operator review 50), and an unknown's for --suggest.
+			a.Message = decision.UpstreamMessage(o.message)
 		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
 		o.row = w.r.table.Row(c)

@@ -49,6 +49,9 @@ type Filter struct {
 	Class   string
 	Outcome string
 	Client  string
+	// ID keeps the record of this decision id (the X-Detour-Decision
+	// header a client got).
+	ID string
 	// Since keeps records whose time is not before it.
 	Since time.Time
 }
@@ -70,6 +73,7 @@ func (f Filter) Match(d *decision.Decision) bool {
 	if f.Route != "" && d.Route != f.Route ||
 		f.Outcome != "" && d.Outcome != f.Outcome ||
 		f.Client != "" && d.Client != f.Client ||
+		f.ID != "" && d.ID != f.ID ||
 		!f.Since.IsZero() && d.Time.Before(f.Since) {
 		return false
 	}

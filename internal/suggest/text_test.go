@@ -31,7 +31,7 @@ func TestSuggestRegexpMasks(t *testing.T) {
 		{"key [redacted] refused by [provider up]/v1/chat at [address] now",
 			`{"message":"key sk-live-Aa11Bb22 refused by http:\/\/10.0.0.5:8000\/v1\/chat at [::1]:80 now"}`},
 	} {
-		re := regexp.MustCompile(Parse(decision.UnknownMessage(c.msg)).Regexp())
+		re := regexp.MustCompile(Parse(decision.UpstreamMessage(c.msg)).Regexp())
 		if !re.MatchString(c.body) {
 			t.Errorf("%q: %s does not match %s", c.msg, re, c.body)
 		}
@@ -124,7 +124,7 @@ func FuzzRegexp(f *testing.F) {
 		if !utf8.ValidString(msg) || strings.ContainsRune(msg, utf8.RuneError) || len(msg) > 4*decision.MaxMessage {
 			return // invalid bytes do not survive JSON as they were; records hold 300 bytes
 		}
-		rec := decision.UnknownMessage(msg)
+		rec := decision.UpstreamMessage(msg)
 		text := Parse(rec)
 		match := text.Regexp()
 		if d := text.Display(); strings.ContainsAny(d, "\n\t") {
