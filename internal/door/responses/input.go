@@ -106,9 +106,13 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			if err := ts.add(it.Tools, param+".tools"); err != nil {
 				return nil, err
 			}
-		case "reasoning":
+		case "reasoning", "web_search_call":
 			// Dropped: encrypted or summarised reasoning only its own
-			// vendor can read back.
+			// vendor can read back, and a search OpenAI ran, whose tool
+			// the door drops too (the answer that used it is the
+			// message item after it). Codex, the AI SDK with store
+			// false and the Agents SDK send it back (probe c50c: the
+			// rest of such a session was refused).
 		case "item_reference":
 			return nil, itemReferenceError(param)
 		default:

@@ -36,7 +36,8 @@
 //     trailing whitespace of its final text trimmed, which Anthropic
 //     refuses there.
 //   - max_tokens is required by Anthropic: max_completion_tokens, else
-//     max_tokens, else DefaultMaxTokens (4096).
+//     max_tokens, else the model's own maximum fitted into its context
+//     window (maxtokens.go), at least DefaultMaxTokens (4096).
 //   - temperature is clamped to Anthropic's range [0, 1] (OpenAI allows up to
 //     2): a request that works at one vendor should not be a bad_request at
 //     the next.

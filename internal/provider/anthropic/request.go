@@ -20,8 +20,9 @@ import (
 // Version is the anthropic-version header sent with every request.
 const Version = "2023-06-01"
 
-// DefaultMaxTokens is sent as max_tokens when the client names no limit;
-// Anthropic requires one.
+// DefaultMaxTokens is sent as max_tokens when the client names no limit
+// and the model's own maximum is not known (maxTokensFor); Anthropic
+// requires one, and every Claude model takes it.
 const DefaultMaxTokens = 4096
 
 // Adapter speaks Anthropic's Messages dialect. The zero value is ready.
@@ -136,7 +137,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	}
 	out := messagesRequest{
 		Model:         model,
-		MaxTokens:     DefaultMaxTokens,
+		MaxTokens:     maxTokensFor(model, len(req.Body)),
 		StopSequences: stopSequences(cr.Stop),
 		Stream:        cr.Stream,
 	}

@@ -1,0 +1,65 @@
+package anthropic
+
+import (
+	"regexp"
+	"strconv"
+)
+
+// Claude's own output maxima by model family, for a request that names no
+// limit (Anthropic's models overview): the Claude 4 models write 64,000
+// tokens but Opus 4 and 4.1, which write 32,000; 3.7 Sonnet 64,000; 3.5
+// 8,192; any other (Claude 3, a name not read) DefaultMaxTokens. A later
+// family is taken to write at least what 4.5 does. Anthropic refuses a
+// max_tokens above the model's maximum ("max_tokens: 10000 > 4096, which is
+// the maximum allowed number of output tokens for …"), so the default
+// follows the name. Before round 50 every model got 4096, and Codex, which
+// names no limit, failed every longer answer on a Claude target (probe
+// c50c).
+var claudeFamily = regexp.MustCompile(`claude-(?:(opus|sonnet|haiku)-(\d+)(?:-(\d)(?:\D|$))?|(\d)-(\d)-(sonnet|haiku|opus))`)
+
+// contextWindow is the context window a default is fitted into: Claude's
+// standard 200,000 tokens (the 1M window needs a beta header the
+// translation does not send). Newer models refuse a request whose input
+// and max_tokens together exceed it ("input length and `max_tokens`
+// exceed context limit"), so a long conversation gets less room to answer
+// rather than a 400.
+const contextWindow = 200_000
+
+// maxTokensFor is the max_tokens sent for model when the client names
+// none: the model's own maximum, fitted into the context window beside an
+// input of bodyLen bytes (taken at three bytes a token, more than most
+// text has, so the estimate errs long), never below DefaultMaxTokens.
+func maxTokensFor(model string, bodyLen int) int {
+	most := modelMaxTokens(model)
+	if room := contextWindow - bodyLen/3 - 1024; room < most {
+		most = room
+	}
+	return max(most, DefaultMaxTokens)
+}
+
+// modelMaxTokens is the output maximum of the Claude model named model
+// (a Bedrock or Vertex id too: the family is read where it appears).
+func modelMaxTokens(model string) int {
+	m := claudeFamily.FindStringSubmatch(model)
+	switch {
+	case m == nil:
+		return DefaultMaxTokens
+	case m[1] != "": // claude-opus-4-1, claude-sonnet-4-5-20250929
+		major, _ := strconv.Atoi(m[2])
+		switch {
+		case major < 4:
+			return DefaultMaxTokens
+		case major == 4 && m[1] == "opus" && (m[3] == "" || m[3] == "1"):
+			return 32_000
+		}
+		return 64_000
+	}
+	// claude-3-7-sonnet, claude-3-5-haiku
+	switch major, minor := m[4], m[5]; {
+	case major == "3" && minor == "7":
+		return 64_000
+	case major == "3" && minor == "5":
+		return 8_192
+	}
+	return DefaultMaxTokens
+}

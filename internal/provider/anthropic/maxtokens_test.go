@@ -1,0 +1,36 @@
+package anthropic
+
+import "testing"
+
+// A request naming no limit gets the model's own output maximum, read
+// from its name as Anthropic, Bedrock, Vertex and OpenRouter write it, and
+// fitted beside a long input into the context window.
+func TestMaxTokensFor(t *testing.T) {
+	for model, want := range map[string]int{
+		"claude-sonnet-4-5-20250929":                64000,
+		"claude-sonnet-4-20250514":                  64000,
+		"claude-haiku-4-5":                          64000,
+		"claude-opus-4-5-20251101":                  64000,
+		"claude-opus-4-20250514":                    32000,
+		"claude-opus-4-1-20250805":                  32000,
+		"claude-opus-4@20250514":                    32000,
+		"anthropic.claude-sonnet-4-5-20250929-v1:0": 64000,
+		"anthropic/claude-opus-4.1":                 32000,
+		"claude-3-7-sonnet-20250219":                64000,
+		"claude-3-5-haiku-20241022":                 8192,
+		"claude-3-haiku-20240307":                   4096,
+		"my-claude-proxy-model":                     4096,
+	} {
+		if got := maxTokensFor(model, 1000); got != want {
+			t.Errorf("%s: %d, want %d", model, got, want)
+		}
+	}
+	// 450 KB of conversation (~150,000 tokens at three bytes each) leaves
+	// ~49,000 of the 200,000-token window; a full one, the old default.
+	if got := maxTokensFor("claude-sonnet-4-5", 450_000); got != 200_000-150_000-1024 {
+		t.Errorf("a long conversation: %d", got)
+	}
+	if got := maxTokensFor("claude-sonnet-4-5", 700_000); got != DefaultMaxTokens {
+		t.Errorf("a full window: %d", got)
+	}
+}
