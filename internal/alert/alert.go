@@ -30,6 +30,12 @@ type failedMetrics interface {
 	AlertFailed(provider, class string)
 }
 
+// loggedMetrics counts an alert that was due and, with no webhook, went to
+// the log alone.
+type loggedMetrics interface {
+	AlertLogged(provider, class string)
+}
+
 // Config configures a Notifier. The zero value is usable: it sends nothing
 // (no webhook) but still de-duplicates, counts and logs.
 type Config struct {
@@ -250,7 +256,9 @@ func (n *Notifier) handle(ev event) {
 		}
 		n.log.Warn("alert (no webhook configured)", "provider", p.Provider, "class", p.Class,
 			"evidence", p.Evidence, "count", p.Count, "first_seen", p.FirstSeen)
-		n.alerted(ev.provider, ev.class, false)
+		if l, ok := n.cfg.Metrics.(loggedMetrics); ok {
+			l.AlertLogged(ev.provider, ev.class)
+		}
 		return
 	}
 	n.delivery.Add(1)

@@ -98,7 +98,7 @@ func New() *Metrics {
 	})
 	m.alerts = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_alerts_total",
-		Help: "Operator alerts by provider, class and result (sent|suppressed|failed).",
+		Help: "Operator alerts by provider, class and result: sent (a webhook delivered it), logged (due, no webhook configured: the log alone), suppressed (de-duplicated), failed (not delivered).",
 	}, []string{"provider", "class", "result"})
 
 	m.reg.MustRegister(
@@ -236,7 +236,7 @@ func (m *Metrics) Overhead(d time.Duration) {
 }
 
 // Alert records one alert-worthy verdict: sent when a webhook delivered it,
-// suppressed when de-duplication (or a missing webhook) held it back.
+// suppressed when de-duplication held it back.
 func (m *Metrics) Alert(provider, class string, sent bool) {
 	result := "suppressed"
 	if sent {
@@ -244,6 +244,10 @@ func (m *Metrics) Alert(provider, class string, sent bool) {
 	}
 	m.alert(provider, class, result)
 }
+
+// AlertLogged records an alert that was due and, with no webhook
+// configured, went to the log alone.
+func (m *Metrics) AlertLogged(provider, class string) { m.alert(provider, class, "logged") }
 
 // AlertFailed records an alert that was due but could not be delivered (the
 // webhook kept failing, or the queue was full).
