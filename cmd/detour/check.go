@@ -192,7 +192,10 @@ func tracingLine(t config.Tracing) string {
 	}
 	shown := "(an unreadable URL)"
 	if u, err := url.Parse(t.OTLPEndpoint); err == nil {
-		shown = u.Redacted()
+		if u.User != nil { // a user alone may be the token (review r50): nothing of it is shown
+			u.User = url.User("xxxxx")
+		}
+		shown = u.String()
 	}
 	return fmt.Sprintf("OTLP/HTTP to %s, service %s", shown, t.Service())
 }

@@ -95,14 +95,14 @@ func TestCheckNamesOperatorEndpointsTracingAndContinuation(t *testing.T) {
 	s := out.String()
 	for _, want := range []string{
 		"listen: 127.0.0.1:8080; operator endpoints: /metrics, /v1/health, /v1/health/reset, /ui on admin_listen 127.0.0.1:9090, for 1 admin key",
-		"tracing: OTLP/HTTP to https://user:xxxxx@otel.example:4318, service gw",
+		"tracing: OTLP/HTTP to https://xxxxx@otel.example:4318, service gw",
 		"on_stream_cut continue (max_continuations 2)",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q in:\n%s", want, s)
 		}
 	}
-	if strings.Contains(s, "hidden") || strings.Contains(s, "op-key") {
+	if strings.Contains(s, "hidden") || strings.Contains(s, "op-key") || strings.Contains(s, "user:") {
 		t.Errorf("a secret in:\n%s", s)
 	}
 }

@@ -36,7 +36,7 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 	fs.StringVar(&f.Outcome, "outcome", "", "only requests with this outcome: "+strings.Join(query.Outcomes(), ", "))
 	fs.StringVar(&f.Client, "client", "", "only requests of this client key label (key:…)")
 	fs.StringVar(&f.ID, "id", "", "only the request of this decision id (the X-Detour-Decision header)")
-	since := fs.String("since", "", "only requests from this long ago (`15m`, 2h) or since this time (RFC 3339)")
+	since := fs.String("since", "", "only requests from this long ago (`15m`, 2h), since this time (RFC 3339), or since the UTC day's or month's start (today, month)")
 	summary := fs.Bool("summary", false, "print a route × class table instead of the requests")
 	follow := fs.Bool("follow", false, "keep printing requests as they are appended (Ctrl-C ends)")
 	asJSON := fs.Bool("json", false, "print the selected records as they are in the file (JSON lines)")
@@ -133,7 +133,9 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 	return 0
 }
 
-// parseSince reads --since: a duration back from now, or an RFC 3339 time.
+// parseSince reads --since: a duration back from now, an RFC 3339 time,
+// or "today" or "month": the UTC day's or month's start, the windows a
+// client key's usd_per_day and usd_per_month count in.
 func parseSince(s string, now time.Time) (time.Time, error) {
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
 		return now.Add(-d), nil
@@ -141,7 +143,14 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
-	return time.Time{}, fmt.Errorf("--since %q: want a duration such as 15m or 2h, or a time such as 2026-11-30T09:00:00Z", s)
+	now = now.UTC()
+	switch s {
+	case "today":
+		return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC), nil
+	case "month":
+		return time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC), nil
+	}
+	return time.Time{}, fmt.Errorf("--since %q: want a duration such as 15m or 2h, a time such as 2026-11-30T09:00:00Z, today or month (UTC)", s)
 }
 
 // formatRecord is one request on one line: when, route, outcome, status,

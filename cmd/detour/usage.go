@@ -27,18 +27,20 @@ import (
 // target or provider, the moves away from it. COST_USD sums the known
 // costs ("-" where no attempt had a price); UNKNOWN counts billable attempts
 // whose cost is unknown, so a bill with unknowns is a lower bound, never a
-// silent zero. INPUT is the input neither read from the prompt cache
+// silent zero; EST_USD is what client budgets counted for them beyond
+// COST_USD (their recorded estimate), so a key refused for its budget can
+// be told why. INPUT is the input neither read from the prompt cache
 // (CACHED) nor written to it (CACHE_WRITE); each is in COST_USD at its own
 // price.
 
-const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h]`
+const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h|RFC3339|today|month]`
 
 // usageRow is one line of the table.
 type usageRow struct {
 	key                            string
 	requests                       int
 	input, cached, written, output int
-	cost                           float64
+	cost, estimated                float64
 	priced                         bool // an attempt had a price (a cost, known or not); else COST_USD is "-"
 	unknown, failovers             int
 	requestIDs                     map[string]bool // by target/provider: the requests seen
@@ -49,7 +51,7 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	file := fs.String("f", "", "the decision log (JSON lines; - for stdin)")
 	by := fs.String("by", "client", "group by client, route, target, provider or day (UTC)")
-	since := fs.Duration("since", 0, "only records newer than this (e.g. 24h); 0 = all")
+	since := fs.String("since", "", "only records from this long ago (24h), since this time (RFC 3339), or since the UTC day's or month's start (today, month); all when not given")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -63,9 +65,14 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "detour usage: --by must be client, route, target, provider or day, not %q\n", *by)
 		return 2
 	}
-	if *since < 0 {
-		fmt.Fprintln(stderr, "detour usage: --since must not be negative")
-		return 2
+	var from time.Time
+	if *since != "" {
+		t, err := parseSince(*since, time.Now())
+		if err != nil {
+			fmt.Fprintf(stderr, "detour usage: %v\n", err)
+			return 2
+		}
+		from = t
 	}
 	in := stdin
 	if *file != "-" {
@@ -76,10 +83,6 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer f.Close()
 		in = f
-	}
-	var from time.Time
-	if *since > 0 {
-		from = time.Now().Add(-*since)
 	}
 	rows, bad, err := sumUsage(in, *by, from)
 	if err != nil {
@@ -190,6 +193,13 @@ func addAttempt(r *usageRow, a *decision.Attempt) {
 		}
 		if !a.CostInFull() {
 			r.unknown++
+			if e := a.Estimate; e != nil {
+				known := 0.0
+				if a.CostUSD.Known() {
+					known = float64(*a.CostUSD)
+				}
+				r.estimated += max(float64(e.USD)-known, 0) // what a budget counted beyond the lower bound
+			}
 		}
 	}
 }
@@ -200,7 +210,7 @@ func failover(action decision.Action) bool {
 
 func printUsage(w io.Writer, by string, rows []*usageRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tREQUESTS\tINPUT\tCACHED\tCACHE_WRITE\tOUTPUT\tCOST_USD\tUNKNOWN\tFAILOVERS\t\n", upper(by))
+	fmt.Fprintf(tw, "%s\tREQUESTS\tINPUT\tCACHED\tCACHE_WRITE\tOUTPUT\tCOST_USD\tUNKNOWN\tEST_USD\tFAILOVERS\t\n", upper(by))
 	var total usageRow
 	total.key = "TOTAL"
 	for _, r := range rows {
@@ -211,6 +221,7 @@ func printUsage(w io.Writer, by string, rows []*usageRow) {
 		total.written += r.written
 		total.output += r.output
 		total.cost += r.cost
+		total.estimated += r.estimated
 		total.priced = total.priced || r.priced
 		total.unknown += r.unknown
 		total.failovers += r.failovers
@@ -227,11 +238,11 @@ func writeRow(w io.Writer, r *usageRow) {
 	if r.requests < 0 {
 		req = "-"
 	}
-	cost := "-" // no price configured for anything here: not a cost of 0
+	cost, est := "-", "-" // no price configured for anything here: not a cost of 0
 	if r.priced {
-		cost = strconv.FormatFloat(r.cost, 'f', 6, 64)
+		cost, est = strconv.FormatFloat(r.cost, 'f', 6, 64), strconv.FormatFloat(r.estimated, 'f', 6, 64)
 	}
-	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t\n", r.key, req, r.input, r.cached, r.written, r.output, cost, r.unknown, r.failovers)
+	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%d\t\n", r.key, req, r.input, r.cached, r.written, r.output, cost, r.unknown, est, r.failovers)
 }
 
 func upper(s string) string {

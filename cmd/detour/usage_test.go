@@ -20,7 +20,7 @@ func usageLog(t *testing.T) string {
 			`{"target":"gpt","provider":"openai","action":"done","billable":true,"usage":{"prompt_tokens":1000,"completion_tokens":200,"total_tokens":1200,"cached_tokens":400},"cost_usd":0.004}],` +
 			`"usage":{"prompt_tokens":1000,"completion_tokens":200,"total_tokens":1200,"cached_tokens":400},"cost_usd":0.004}`,
 		`{"id":"a2","time":"` + recent + `","route":"deep","client":"team-a","outcome":"ok","attempts":[` +
-			`{"target":"gpt","provider":"openai","action":"next_target","billable":true,"cost_usd":null,"cost_unknown":true},` +
+			`{"target":"gpt","provider":"openai","action":"next_target","billable":true,"cost_usd":null,"cost_unknown":true,"estimate":{"input_tokens":51000,"output_tokens":6,"usd":0.12756}},` +
 			`{"target":"mini","provider":"backup","action":"done","billable":true,"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15},"cost_usd":0.0000045}],` +
 			`"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15},"cost_usd":null,"cost_unknown":true}`,
 		`{"id":"c1","time":"` + old + `","route":"cheap","client":"ci","outcome":"ok","attempts":[` +
@@ -71,25 +71,25 @@ func TestUsageByClient(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, errOut)
 	}
 	wantTable(t, out,
-		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
-		"team-a 2 610 400 0 205 0.004005 1 1",
-		"ci 1 100 0 0 50 0.000045 0 0",
-		"TOTAL 3 710 400 0 255 0.004050 1 1")
+		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN EST_USD FAILOVERS",
+		"team-a 2 610 400 0 205 0.004005 1 0.127560 1",
+		"ci 1 100 0 0 50 0.000045 0 0.000000 0",
+		"TOTAL 3 710 400 0 255 0.004050 1 0.127560 1")
 	out, _, _ = runUsageT(t, "-f", p, "--since", "24h")
 	wantTable(t, out,
-		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
-		"team-a 2 610 400 0 205 0.004005 1 1",
-		"TOTAL 2 610 400 0 205 0.004005 1 1")
+		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN EST_USD FAILOVERS",
+		"team-a 2 610 400 0 205 0.004005 1 0.127560 1",
+		"TOTAL 2 610 400 0 205 0.004005 1 0.127560 1")
 }
 
 func TestUsageByTargetAndDay(t *testing.T) {
 	p := usageLog(t)
 	out, _, _ := runUsageT(t, "-f", p, "--by", "target")
 	wantTable(t, out,
-		"TARGET REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
-		"gpt 2 600 400 0 200 0.004000 1 1",
-		"mini 2 110 0 0 55 0.000050 0 0",
-		"TOTAL - 710 400 0 255 0.004050 1 1")
+		"TARGET REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN EST_USD FAILOVERS",
+		"gpt 2 600 400 0 200 0.004000 1 0.127560 1",
+		"mini 2 110 0 0 55 0.000050 0 0.000000 0",
+		"TOTAL - 710 400 0 255 0.004050 1 0.127560 1")
 	out, _, _ = runUsageT(t, "-f", p, "--by", "day")
 	rows := fields(out)
 	if len(rows) != 4 || rows[1][1] != "1" || rows[2][1] != "2" || rows[1][0] >= rows[2][0] {
@@ -125,10 +125,10 @@ func TestUsageUnpricedIsNotZero(t *testing.T) {
 	}
 	out, _, _ := runUsageT(t, "-f", p)
 	wantTable(t, out,
-		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
-		"ci 1 10 0 0 5 0.000000 0 0",
-		"team-a 1 10 0 0 5 - 0 0",
-		"TOTAL 2 20 0 0 10 0.000000 0 0")
+		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN EST_USD FAILOVERS",
+		"ci 1 10 0 0 5 0.000000 0 0.000000 0",
+		"team-a 1 10 0 0 5 - 0 - 0",
+		"TOTAL 2 20 0 0 10 0.000000 0 0.000000 0")
 }
 
 // Input written to the prompt cache has its own column, out of INPUT, as
@@ -147,7 +147,20 @@ func TestUsageCacheWrites(t *testing.T) {
 	}
 	out, _, _ := runUsageT(t, "-f", p)
 	wantTable(t, out,
-		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN FAILOVERS",
-		"coder 2 21 60 188126 394 1.186000 0 0",
-		"TOTAL 2 21 60 188126 394 1.186000 0 0")
+		"CLIENT REQUESTS INPUT CACHED CACHE_WRITE OUTPUT COST_USD UNKNOWN EST_USD FAILOVERS",
+		"coder 2 21 60 188126 394 1.186000 0 0.000000 0",
+		"TOTAL 2 21 60 188126 394 1.186000 0 0.000000 0")
+}
+
+// --since takes what decisions' does, and today and month: the windows a
+// client's budget counts in (operator reviews 48b and 50).
+func TestUsageSinceToday(t *testing.T) {
+	p := usageLog(t)
+	out, errOut, code := runUsageT(t, "-f", p, "--since", "month")
+	if code != 0 || !strings.Contains(out, "team-a") {
+		t.Errorf("--since month: %d %q\n%s", code, errOut, out)
+	}
+	if _, errOut, code := runUsageT(t, "-f", p, "--since", "yesterday"); code != 2 || !strings.Contains(errOut, "today or month") {
+		t.Errorf("--since yesterday: %d %q", code, errOut)
+	}
 }

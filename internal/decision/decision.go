@@ -94,11 +94,14 @@ type Attempt struct {
 	// was billable but its usage is unknown (a cut stream, a timeout).
 	CostUSD     *USD `json:"cost_usd,omitempty"`
 	CostUnknown bool `json:"cost_unknown,omitempty"`
-	// Estimate stands in for Usage and CostUSD in client limits only, for
-	// a billable attempt whose upstream never said what it used (a stream
-	// left or cut before its count, a timeout): nil otherwise. Never
-	// recorded: the record keeps cost_unknown.
-	Estimate *Estimate `json:"-"`
+	// Estimate stands in for Usage and CostUSD in client limits, for a
+	// billable attempt whose upstream never said what it used (a stream
+	// left or cut before its count, a timeout): nil otherwise. It is
+	// recorded, so what a budget charged can be read (operator review 50:
+	// a key was refused with every report saying $0), but it is never a
+	// cost: the record keeps cost_unknown, and /metrics and `detour usage`
+	// count it apart (EST_USD).
+	Estimate *Estimate `json:"estimate,omitempty"`
 
 	// StartMS is when the attempt began, in milliseconds after the request's
 	// Time, so waits between attempts (backoff, Retry-After) can be seen.
@@ -146,9 +149,10 @@ type Batches struct {
 // the stream relayed to the client; and those at the target's prices (0
 // without a price).
 type Estimate struct {
-	InputTokens  int
-	OutputTokens int
-	USD          float64
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	// USD is the tokens at the target's price; 0 without one.
+	USD USD `json:"usd,omitempty"`
 }
 
 // Continuation describes how an attempt continued a cut stream

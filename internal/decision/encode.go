@@ -183,6 +183,20 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 	if a.CostUnknown {
 		b = append(b, `,"cost_unknown":true`...)
 	}
+	if e := a.Estimate; e != nil {
+		b = append(b, `,"estimate":{"input_tokens":`...)
+		b = strconv.AppendInt(b, int64(e.InputTokens), 10)
+		b = append(b, `,"output_tokens":`...)
+		b = strconv.AppendInt(b, int64(e.OutputTokens), 10)
+		if e.USD != 0 {
+			b = append(b, `,"usd":`...)
+			var ok bool
+			if b, ok = appendUSD(b, e.USD); !ok {
+				return b, false
+			}
+		}
+		b = append(b, '}')
+	}
 	b = append(b, `,"start_ms":`...)
 	b = appendFloat(b, a.StartMS)
 	if a.Message != "" {

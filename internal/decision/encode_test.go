@@ -60,6 +60,17 @@ func randContinuation(r *rand.Rand) *Continuation {
 	return &Continuation{N: r.IntN(4), Mode: randString(r), OffsetChars: r.IntN(3) * r.IntN(1e5), CutClass: randString(r)}
 }
 
+func randEstimate(r *rand.Rand) *Estimate {
+	if r.IntN(2) == 0 {
+		return nil
+	}
+	e := &Estimate{InputTokens: r.IntN(1e6), OutputTokens: r.IntN(3) * r.IntN(1e4)}
+	if u := randUSD(r); u != nil {
+		e.USD = *u
+	}
+	return e
+}
+
 func randBatches(r *rand.Rand) *Batches {
 	if r.IntN(2) == 0 {
 		return nil
@@ -82,7 +93,7 @@ func randDecision(r *rand.Rand) *Decision {
 			Billable: r.IntN(2) == 0, Probe: r.IntN(2) == 0, MS: randFloat(r), TTFBMS: randFloat(r),
 			RetryAfterMS: int64(r.IntN(3) * r.IntN(1e6)), Malformed: r.IntN(3) * r.IntN(10), Usage: randUsage(r),
 			CostUSD: randUSD(r), CostUnknown: r.IntN(2) == 0, StartMS: randFloat(r), Message: randString(r),
-			Continuation: randContinuation(r), Batches: randBatches(r)}
+			Continuation: randContinuation(r), Batches: randBatches(r), Estimate: randEstimate(r)}
 	}
 	if n := r.IntN(3); n > 0 || r.IntN(2) == 0 {
 		d.Skipped = make([]Skip, n)
@@ -127,7 +138,7 @@ func TestAppendJSONIsMarshal(t *testing.T) {
 	// The records compared must fill every field the record has: a field
 	// the generator never sets is a field the encoder is never held to.
 	for _, typ := range []reflect.Type{reflect.TypeFor[Decision](), reflect.TypeFor[Attempt](), reflect.TypeFor[Usage](),
-		reflect.TypeFor[Continuation](), reflect.TypeFor[Batches](), reflect.TypeFor[Skip](), reflect.TypeFor[Transition]()} {
+		reflect.TypeFor[Continuation](), reflect.TypeFor[Batches](), reflect.TypeFor[Estimate](), reflect.TypeFor[Skip](), reflect.TypeFor[Transition]()} {
 		for f := range typ.Fields() {
 			if tag := f.Tag.Get("json"); tag != "-" && !set[typ.Name()+"."+f.Name] {
 				t.Errorf("no random record sets %s.%s: the encoder is not compared on it", typ.Name(), f.Name)

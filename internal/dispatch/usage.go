@@ -171,7 +171,7 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 			e.OutputTokens = max(e.OutputTokens, u.CompletionTokens)
 		}
 		if p != nil {
-			e.USD = (float64(e.InputTokens)*p.Input + float64(e.OutputTokens)*p.Output) / 1e6
+			e.USD = decision.USD((float64(e.InputTokens)*p.Input + float64(e.OutputTokens)*p.Output) / 1e6)
 		}
 		a.Estimate = e
 	}

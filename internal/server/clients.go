@@ -192,7 +192,7 @@ func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.D
 			d = float64(*a.CostUSD)
 		}
 		if e := a.Estimate; e != nil { // usage unknown or partial
-			t, d = max(t, e.InputTokens+e.OutputTokens), max(d, e.USD)
+			t, d = max(t, e.InputTokens+e.OutputTokens), max(d, float64(e.USD))
 		}
 		tokens += min(t, limit.Ceiling)
 		usd += d
