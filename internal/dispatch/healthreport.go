@@ -91,7 +91,7 @@ func unspaced(r rune) bool {
 // Chinese is one word, up to the 4 KiB the classifier reads) is cut, "…"
 // (review 41h: a 4 KiB word and a large request held the request that met
 // the answer for seconds).
-func maskUnspaced(wd string, req []byte) string {
+func maskUnspaced(wd string, echoed func(string) bool) string {
 	if len(wd) < unspacedRun || !strings.ContainsFunc(wd, unspaced) {
 		return wd
 	}
@@ -106,7 +106,7 @@ func maskUnspaced(wd string, req []byte) string {
 		for j < len(wd) && !utf8.RuneStart(wd[j]) {
 			j++
 		}
-		if echoedIn(req, wd[i:j]) {
+		if echoed(wd[i:j]) {
 			hit = true
 			for k := i; k < j; k++ {
 				mask[k] = true
@@ -204,20 +204,49 @@ func maskTypoQuoted(s string) string {
 // operator's account ids; and at most maxWords bytes are kept, cut
 // between words ("…" ends what was cut). "" when nothing is left.
 func causeWords(msg string, req []byte, scrub func(string) string) string {
+	return maskWords(msg, func(s string) bool { return echoedIn(req, s) }, scrub, maxWords)
+}
+
+// maxRecordChecks bounds the echo checks recordWords makes, each a read of
+// the whole request: a failed attempt's record is written for every
+// failure, not once a cooldown as health's words are.
+const maxRecordChecks = 24
+
+// recordWords is what a failed attempt's decision record keeps of the
+// upstream's message msg (Attempt.Message): causeWords' masking, what the
+// client's request req holds masked, up to decision.MaxMessage bytes,
+// with at most maxRecordChecks reads of req; once they are spent every
+// later check counts as an echo, so the rest is masked, never shown
+// unchecked (review r50: a vLLM 400 quoting a client's file path put the
+// client's words in the record). The record's sink scrubs secrets.
+func recordWords(msg string, req []byte) string {
+	left := maxRecordChecks
+	return maskWords(msg, func(s string) bool {
+		if left == 0 {
+			return true
+		}
+		left--
+		return echoedIn(req, s)
+	}, func(s string) string { return s }, decision.MaxMessage)
+}
+
+// maskWords masks msg as causeWords says, echoed telling what the client
+// sent, and keeps at most limit bytes.
+func maskWords(msg string, echoed func(string) bool, scrub func(string) string, limit int) string {
 	words := strings.Fields(maskTypoQuoted(decision.MaskQuoted(msg)))
 	size := 0
 	for i, wd := range words { // what could be kept, and a word more
-		if size += len(wd) + 1; size > maxWords+longWord {
+		if size += len(wd) + 1; size > limit+longWord {
 			words = words[:i+1]
 			break
 		}
 	}
 	echo := make([]bool, len(words))
 	for i, wd := range words {
-		if len(wd) >= longWord && echoedIn(req, strings.TrimFunc(wd, isEdge)) {
+		if len(wd) >= longWord && echoed(strings.TrimFunc(wd, isEdge)) {
 			echo[i] = true
 		}
-		if i+echoRun <= len(words) && echoedIn(req, strings.TrimFunc(strings.Join(words[i:i+echoRun], " "), isEdge)) {
+		if i+echoRun <= len(words) && echoed(strings.TrimFunc(strings.Join(words[i:i+echoRun], " "), isEdge)) {
 			for j := i; j < i+echoRun; j++ {
 				echo[j] = true
 			}
@@ -231,7 +260,7 @@ func causeWords(msg string, req []byte, scrub func(string) string) string {
 			}
 			wd = decision.Masked
 		} else {
-			wd = maskUnspaced(wd, req)
+			wd = maskUnspaced(wd, echoed)
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
@@ -239,12 +268,12 @@ func causeWords(msg string, req []byte, scrub func(string) string) string {
 		b.WriteString(wd)
 	}
 	s := strings.TrimSpace(scrub(b.String()))
-	if len(s) <= maxWords {
+	if len(s) <= limit {
 		return s
 	}
-	cut := strings.LastIndexByte(s[:maxWords-len(decision.Masked)+1], ' ')
+	cut := strings.LastIndexByte(s[:limit-len(decision.Masked)+1], ' ')
 	if cut <= 0 { // one long word: cut at a character
-		cut = maxWords - len(decision.Masked)
+		cut = limit - len(decision.Masked)
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}

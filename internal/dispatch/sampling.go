@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/health"
@@ -64,12 +65,13 @@ func (w *walk) samplingRefusal(e *endpointRT, o *outcome) string {
 // "Unsupported value: 'temperature' …", Moonshot "invalid temperature:
 // only 1 is allowed …", xAI "Argument not supported on this model: stop",
 // NVIDIA "`top_p` is immutable …"; SambaNova names it in param alone).
-// Only a member sent (sent reports one the body carries, not yet
-// dropped) counts, and only where the words around it are not the
-// client's own quoted back (echoed: a vLLM 400 quoting a client's file
-// name that reads "Unsupported parameter: 'temperature'", hostile 50);
-// "" for none. A message that names a member by chance costs one resend
-// that fails the same way: dropping only ever removes the client's own
+// Only a member sent (sent reports one the body carries, not yet dropped)
+// counts, and only the first the message names: where the words around it
+// are the client's own quoted back (echoed: a vLLM 400 quoting a client's
+// file name), there is none. So at most three echo checks are made, each a
+// read of the request (review r50: a message of hundreds of members cost
+// seconds). A message that names a member by chance costs one resend that
+// fails the same way: dropping only ever removes the client's own
 // setting, at the endpoint that refused.
 func refusedMember(param, msg string, sent, echoed func(string) bool) string {
 	if slices.Contains(samplingMembers, param) && sent(param) {
@@ -80,38 +82,54 @@ func refusedMember(param, msg string, sent, echoed func(string) bool) string {
 		for j < len(msg) && wordByte(msg[j]) {
 			j++
 		}
-		if j > i {
-			if w := msg[i:j]; slices.Contains(samplingMembers, w) && sent(w) && !quoted(msg, i, j, echoed) {
-				return w
-			}
-			i = j
+		if j == i {
+			i++
 			continue
 		}
-		i++
+		if w := msg[i:j]; slices.Contains(samplingMembers, w) && sent(w) {
+			if quoted(msg, i, j, echoed) {
+				return ""
+			}
+			return w
+		}
+		i = j
 	}
 	return ""
 }
 
-// quoted reports whether the member msg[i:j] comes with a neighbouring
-// word or two that the client sent too (echoed): on one side at least, an
-// echo runs on into the client's own words, where the upstream's framing
+// quoted reports whether the member msg[i:j] is the client's text quoted
+// back. Its blank-delimited token, edges trimmed, holding more than the
+// member (a path, a file name: "/home/alice/temperature.png") is judged
+// alone. Otherwise two words on either side are: an echo runs on into the
+// client's own words on one side at least, where the upstream's framing
 // sits on the other ("The file path /Unsupported parameter: 'temperature'
-// … must be a subpath"). A side with no word beside the member's proves
-// nothing: the member's name alone is in every request that sets it.
+// … must be a subpath"). A side with fewer than two words proves nothing:
+// the member's name and one common word beside it may be in any prompt
+// that asks about the setting (review r50).
 func quoted(msg string, i, j int, echoed func(string) bool) bool {
-	from, to := i, j
-	for n := 0; n < 2 && from > 0; n++ { // back over two blanks: one word
+	ti := strings.LastIndexByte(msg[:i], ' ') + 1
+	tj := j + strings.IndexByte(msg[j:]+" ", ' ')
+	if core := strings.TrimFunc(msg[ti:tj], func(r rune) bool { return r < utf8.RuneSelf && !wordByte(byte(r)) }); core != msg[i:j] {
+		return echoed(core)
+	}
+	from, words := ti, 0
+	for ; words < 2 && from > 1; words++ {
 		from = strings.LastIndexByte(msg[:from-1], ' ') + 1
 	}
-	for n := 0; n < 2 && to < len(msg); n++ {
+	if words == 2 && echoed(msg[from:tj]) {
+		return true
+	}
+	to, words := tj, 0
+	for ; words < 2 && to < len(msg); words++ {
 		k := strings.IndexByte(msg[to+1:], ' ')
 		if k < 0 {
 			to = len(msg)
+			words++
 			break
 		}
 		to += 1 + k
 	}
-	return from < i && echoed(msg[from:j]) || to > j && echoed(msg[i:to])
+	return words >= 2 && echoed(msg[ti:to])
 }
 
 // wordByte reports a byte of a member name: a letter, a digit or '_'.

@@ -49,7 +49,7 @@ func modelMaxTokens(model string) int {
 		switch {
 		case major < 4:
 			return DefaultMaxTokens
-		case major == 4 && m[1] == "opus" && (m[3] == "" || m[3] == "1"):
+		case major == 4 && m[1] == "opus" && (m[3] == "" || m[3] == "0" || m[3] == "1"): // claude-opus-4-0 is Opus 4's alias (review r50)
 			return 32_000
 		}
 		return 64_000
