@@ -229,7 +229,7 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 			fc.AllowedFunctionNames = []string{tc.Name}
 		}
 	}
-	g := generationConfig{Temperature: cr.Temperature, TopP: cr.TopP, StopSequences: cr.Stop,
+	g := generationConfig{Temperature: cr.Temperature, TopP: cr.TopP, StopSequences: stopSequences(cr.Stop),
 		CandidateCount: cr.N, Seed: cr.Seed}
 	if TakesPenalties(model) {
 		g.PresencePenalty, g.FrequencyPenalty = cr.PresencePenalty, cr.FrequencyPenalty
@@ -591,4 +591,23 @@ func responsePart(m *chat.Message, names map[string]callRef) (_ []part, at int, 
 		resp, _ = rawjson.Marshal(map[string]string{"content": text})
 	}
 	return []part{{FunctionResponse: &functionResponse{Name: name, Response: resp}}}, ref.at, nil
+}
+
+// maxStops is the most stopSequences Gemini takes: more is a 400 "the
+// number of stop_sequences must not exceed 5" (continuedev/continue#2702).
+const maxStops = 5
+
+// stopSequences is a chat stop list as Gemini takes it: empty strings left
+// out, and the first maxStops kept. Open WebUI and Continue send the list
+// a user typed, often a chat template's markers, and a Gemini-only route
+// was a 400 on every turn (probe c50d); past the fifth, a stop string is
+// not sent, and the answer may run past it.
+func stopSequences(stop []string) []string {
+	var out []string
+	for _, s := range stop {
+		if s != "" && len(out) < maxStops {
+			out = append(out, s)
+		}
+	}
+	return out
 }
