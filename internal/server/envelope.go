@@ -2,8 +2,10 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/detour-llm/detour/classify"
@@ -70,7 +72,24 @@ func failureEnvelope(f *dispatch.Failure) []byte {
 		// upstream_error stays for an unknown answered with a 5xx.
 		t = "invalid_request_error"
 	}
-	return envelope(t, errorCode(f), f.Message)
+	return envelope(t, errorCode(f), openaiMessage(f))
+}
+
+// openaiMessage is the message an OpenAI door tells the client for f: the
+// upstream's words, but a context-length failure another vendor worded its
+// own way is told in OpenAI's words first, with the counts when the
+// vendor gave them (classify.ContextCounts), and the vendor's message
+// after: LangChain's ChatOpenAI recognises a full window by "maximum
+// context length" in the message, not by the code, and its summarising
+// fallback runs only then (probe c50e). docs/behaviour.md, "API".
+func openaiMessage(f *dispatch.Failure) string {
+	if f.Class != classify.ContextLength || strings.Contains(strings.ToLower(f.Message), "maximum context length") {
+		return f.Message
+	}
+	if used, window, ok := classify.ContextCounts(f.Message); ok {
+		return fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. (%s)", window, used, f.Message)
+	}
+	return "The maximum context length was exceeded. (" + f.Message + ")"
 }
 
 // errorCode is the code an OpenAI-shaped envelope tells the client: the

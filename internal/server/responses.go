@@ -221,7 +221,7 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 		// saw none, so it writes a lone error event.
 		return o.sse.fail(nativeError(f, o.next))
 	}
-	return o.sse.fail(o.enc.Fail(errorCode(f), f.Message))
+	return o.sse.fail(o.enc.Fail(errorCode(f), openaiMessage(f)))
 }
 
 // responsesEnds are the events that end a Responses stream normally.
@@ -243,6 +243,6 @@ func nativeError(f *dispatch.Failure, seq int) []byte {
 		Code    string  `json:"code"`
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
-	}{"error", seq, errorCode(f), f.Message, nil})
+	}{"error", seq, errorCode(f), openaiMessage(f), nil})
 	return sse.AppendEvent(nil, errorEvent, b)
 }

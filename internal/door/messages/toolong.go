@@ -1,7 +1,7 @@
 package messages
 
 import (
-	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/detour-llm/detour/classify"
@@ -14,17 +14,6 @@ import (
 // "prompt is too long" and then /prompt is too long[^0-9]*(\d+)\s*tokens?\s*>\s*(\d+)/i).
 const promptTooLong = "prompt is too long"
 
-// Other vendors' wordings of the same failure, each read for the
-// conversation's tokens and the window's: OpenAI's and vLLM's ("This
-// model's maximum context length is 128000 tokens. However, your messages
-// resulted in 130512 tokens", "… you requested 33000 tokens") and Gemini's
-// ("The input token count (1052916) exceeds the maximum number of tokens
-// allowed (1048576)").
-var (
-	openaiWindow = regexp.MustCompile(`(?i)maximum context length is (\d+) tokens.{0,80}?(?:resulted in|requested) (\d+) tokens`)
-	geminiWindow = regexp.MustCompile(`(?i)input token count \(?(\d+)\)? exceeds the maximum number of tokens allowed \(?(\d+)\)?`)
-)
-
 // contextMessage is the message a Messages client is told for a failure of
 // class c: a context-length failure another vendor worded its own way is
 // told in Anthropic's words first, with the counts when the vendor gave
@@ -35,11 +24,8 @@ func contextMessage(c classify.Class, message string) string {
 	if c != classify.ContextLength || strings.Contains(strings.ToLower(message), promptTooLong) {
 		return message
 	}
-	if m := openaiWindow.FindStringSubmatch(message); m != nil {
-		return promptTooLong + ": " + m[2] + " tokens > " + m[1] + " maximum (" + message + ")"
-	}
-	if m := geminiWindow.FindStringSubmatch(message); m != nil {
-		return promptTooLong + ": " + m[1] + " tokens > " + m[2] + " maximum (" + message + ")"
+	if used, window, ok := classify.ContextCounts(message); ok {
+		return promptTooLong + ": " + strconv.Itoa(used) + " tokens > " + strconv.Itoa(window) + " maximum (" + message + ")"
 	}
 	return promptTooLong + " (" + message + ")"
 }
