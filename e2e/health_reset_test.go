@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
@@ -66,5 +67,41 @@ func TestHealthResetEndsACooldown(t *testing.T) {
 	g2 := start(t, oneEach, fakes(t, map[string]upstreamtest.Script{"p1": script(), "q": script()}))
 	if r := g2.raw(t, http.MethodPost, "/v1/health/reset", `{"provider":"p1"}`); r.Status != http.StatusForbidden {
 		t.Errorf("without admin_keys: %d %s", r.Status, r.Body)
+	}
+}
+
+// A reset is the operator saying "I fixed it": when the account fails the
+// same way again, the operator is paged again, not held back by the hour
+// of de-duplication the first page began (operator review 50b: a key
+// rotated by reload, then a reset, both still refused, and nothing paged).
+func TestHealthResetRearmsTheAlert(t *testing.T) {
+	h := newHook(t)
+	quota := corpus(t, "openai-insufficient-quota-429")
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"p1": script(quota, quota, quota),
+		"q":  script(ok("model-b", "b"), ok("model-b", "b"), ok("model-b", "b")),
+	})
+	g := start(t, "admin_keys: [adm-reset-abcdefgh]\nalerts: {webhook: \""+h.URL+"\", min_interval: 1h}\n"+oneEach, fs)
+	waitAlerts := func(n int) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second) // a failure guard
+		for len(h.alerts()) < n && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if got := len(h.alerts()); got != n {
+			t.Fatalf("%d alerts, want %d", got, n)
+		}
+	}
+	g.post(t, "r", "").wantStatus(t, 200) // a/p1 quota: paged once
+	waitAlerts(1)
+	if r := g.raw(t, http.MethodPost, "/v1/health/reset", `{"provider":"p1"}`, "Authorization", "Bearer adm-reset-abcdefgh"); r.Status != 200 {
+		t.Fatalf("reset: %d %s", r.Status, r.Body)
+	}
+	g.post(t, "r", "").wantStatus(t, 200) // still out of credit: paged again
+	waitAlerts(2)
+	g.post(t, "r", "").wantStatus(t, 200) // the account cools: no third request reaches it, no third page
+	time.Sleep(50 * time.Millisecond)
+	if got := len(h.alerts()); got != 2 {
+		t.Errorf("%d alerts after the account cooled again, want 2", got)
 	}
 }

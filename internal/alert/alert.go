@@ -292,3 +292,18 @@ func (n *Notifier) failed(provider, class string) {
 		f.AlertFailed(provider, class)
 	}
 }
+
+// Rearm ends the de-duplication of provider's alerts on every replica:
+// an operator reset its account, or a reload changed its key, so the
+// next verdict against it pages at once instead of up to MinInterval
+// later (operator review 50b: a fix that failed was never paged). What
+// is pending is kept: it goes in that alert. classes are the classes
+// whose alerts are rearmed (the caller's: this package knows none).
+func (n *Notifier) Rearm(ctx context.Context, provider string, classes []string) {
+	if n == nil || n.cfg.MinInterval < 0 {
+		return
+	}
+	for _, c := range classes {
+		n.cfg.Claimer.Forget(ctx, claimKey(event{provider: provider, class: c}))
+	}
+}

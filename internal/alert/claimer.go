@@ -14,6 +14,8 @@ import (
 type Claimer interface {
 	Claim(ctx context.Context, key string, ttl time.Duration) bool
 	Release(ctx context.Context, key string)
+	// Forget ends a grant whoever won it: an operator's reset (Rearm).
+	Forget(ctx context.Context, key string)
 }
 
 // LocalClaimer is a process-local Claimer. The zero value is ready to use.
@@ -55,3 +57,6 @@ func (c *LocalClaimer) Release(_ context.Context, key string) {
 	delete(c.until, key)
 	c.mu.Unlock()
 }
+
+// Forget implements Claimer: in one process, as Release.
+func (c *LocalClaimer) Forget(ctx context.Context, key string) { c.Release(ctx, key) }

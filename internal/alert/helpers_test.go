@@ -139,6 +139,7 @@ func (b *blockingClaimer) Claim(ctx context.Context, _ string, _ time.Duration) 
 }
 
 func (b *blockingClaimer) Release(context.Context, string) {}
+func (b *blockingClaimer) Forget(context.Context, string)  {}
 
 // *metrics.Metrics is what the server passes as Config.Metrics.
 var (

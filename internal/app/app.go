@@ -192,6 +192,9 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	tr := health.New(a.store, health.Settings{FailureThreshold: h.FailureThreshold,
 		Cooldown: h.Cooldown, MaxCooldown: h.MaxCooldown, Longest: longest, RemeasureAfter: h.RemeasureAfter}, keys, nil)
 	tr.Define(definitions(cfg))
+	tr.AccountForgotten = func(ctx context.Context, provider string) { // a reset or a new key: the next failure pages
+		a.alerts.Rearm(ctx, provider, classNames)
+	}
 	a.gen++
 	tr.Generation(&a.retired, a.gen)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
@@ -360,3 +363,13 @@ func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
 func healthScrubber(sc *redact.Scrubber) func(string) string {
 	return func(msg string) string { return sc.ForClient(sc.String(msg), nil) }
 }
+
+// classNames are the twelve classes' names: an account forgotten rearms
+// the alerts of every one of them (alert.Notifier.Rearm).
+var classNames = func() []string {
+	var out []string
+	for _, c := range classify.Classes() {
+		out = append(out, c.String())
+	}
+	return out
+}()

@@ -26,6 +26,9 @@ func (t *Tracker) Forget(ctx context.Context, k Key) {
 // not outlive the key.
 func (t *Tracker) ForgetAccount(ctx context.Context, provider string) {
 	t.reset(ctx, acctKey(provider))
+	if t.AccountForgotten != nil {
+		t.AccountForgotten(ctx, provider)
+	}
 }
 
 // Resetter is a Store that clears a record for good even while it cannot

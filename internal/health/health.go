@@ -300,8 +300,10 @@ type Store interface {
 // Once de-duplicates events (operator alerts): Claim is true for exactly one
 // caller per key per ttl, across replicas when the store is shared. Release
 // gives back a claim the caller won (e.g. an alert that could not be
-// delivered), so the next Claim may win before ttl.
+// delivered), so the next Claim may win before ttl; Forget ends a claim
+// whoever won it (an operator's reset: the next alert is due at once).
 type Once interface {
 	Claim(ctx context.Context, key string, ttl time.Duration) bool
 	Release(ctx context.Context, key string)
+	Forget(ctx context.Context, key string)
 }

@@ -122,3 +122,6 @@ func (m *Memory) Release(_ context.Context, key string) {
 	delete(m.claims, key)
 	m.mu.Unlock()
 }
+
+// Forget ends the claim on key, whoever won it: in one process, as Release.
+func (m *Memory) Forget(ctx context.Context, key string) { m.Release(ctx, key) }

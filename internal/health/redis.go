@@ -529,6 +529,23 @@ func (s *RedisStore) Release(ctx context.Context, key string) {
 	s.done(err)
 }
 
+// Forget ends the claim on key whichever replica won it, so the next Claim
+// (by any replica) wins at once. While Redis is unreachable only the local
+// claim goes; the one in Redis then lapses with its ttl.
+func (s *RedisStore) Forget(ctx context.Context, key string) {
+	s.local.Release(ctx, key)
+	s.jmu.Lock()
+	delete(s.tokens, key)
+	s.jmu.Unlock()
+	if !s.try(ctx) {
+		return
+	}
+	c, cancel := s.opCtx(ctx)
+	err := s.client.Del(c, s.prefix+"once:"+key).Err()
+	cancel()
+	s.done(err)
+}
+
 // decode reads a stored record; a value it cannot read counts as empty.
 func decode(s string) Record {
 	var r Record

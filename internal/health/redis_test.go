@@ -106,6 +106,7 @@ func TestRedisTopologies(t *testing.T) {
 			t.Run("probe race", func(t *testing.T) { testRedisProbeRace(t, rc) })
 			t.Run("once", func(t *testing.T) { testRedisOnce(t, rc) })
 			t.Run("release", func(t *testing.T) { testRedisRelease(t, rc) })
+			t.Run("forget", func(t *testing.T) { testRedisForget(t, rc) })
 			t.Run("foreign", func(t *testing.T) { testRedisForeign(t, rc) })
 		})
 	}
@@ -281,5 +282,21 @@ func testRedisRelease(t *testing.T, rc RedisConfig) {
 	a.Release(ctx, "alert:x:auth")
 	if a.Claim(ctx, "alert:x:auth", time.Hour) {
 		t.Fatal("a released b's claim")
+	}
+}
+
+// testRedisForget: an operator's reset on one replica ends a claim another
+// replica won, so the next alert is due at once anywhere (operator review
+// 50b), where Release would leave another's claim alone.
+func testRedisForget(t *testing.T, rc RedisConfig) {
+	p := uniquePrefix("fgt")
+	a := newStore(t, rc, p, time.Now, nil)
+	b := newStore(t, rc, p, time.Now, nil)
+	if !b.Claim(ctx, "alert:openai:auth", time.Hour) {
+		t.Fatal("b could not claim")
+	}
+	a.Forget(ctx, "alert:openai:auth")
+	if !a.Claim(ctx, "alert:openai:auth", time.Hour) {
+		t.Fatal("a could not claim after it forgot b's claim")
 	}
 }

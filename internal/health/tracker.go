@@ -25,6 +25,11 @@ type Tracker struct {
 	gen uint64
 	// acctDefs: what each account is (Define), for Snapshot.
 	acctDefs map[string]string
+
+	// AccountForgotten, when set, is called after ForgetAccount cleared an
+	// account (an operator's reset, a reload that changed its key): the
+	// app rearms its alerts there. Nil calls nothing.
+	AccountForgotten func(ctx context.Context, provider string)
 }
 
 type names struct {
