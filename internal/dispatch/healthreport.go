@@ -18,7 +18,7 @@ func (w *walk) report(rule policy.Row, o *outcome) health.Report {
 	// Count follows the rule, so the endpoint's failures in /v1/health agree
 	// with the attempt's "counted" (unavailable, quota and auth count and
 	// also cool at once).
-	r := health.Report{Class: o.verdict.Class.String(), Count: rule.Counted}
+	r := health.Report{Class: o.verdict.Class.String(), Count: rule.Counted, Stream: o.streamed}
 	switch rule.Cool {
 	case policy.CoolThreshold:
 	case policy.CoolRetryAfter:

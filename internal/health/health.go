@@ -159,6 +159,12 @@ type Report struct {
 	// stream's sample is recent (Record.WholeOnly). It sits in Hinted's
 	// padding: Report, passed by value, keeps its size.
 	Whole bool
+	// Stream marks a failure as a stream's, after the upstream began
+	// answering one (cut, or no first token in time): a whole answer's
+	// success then proves nothing of it, so it neither resets the count
+	// nor closes the cooldown it began (Record.StreamFails). In the same
+	// padding.
+	Stream bool
 	// Latency is the time to first byte of a success (0 = not measured).
 	Latency time.Duration
 	// Took is how long the attempt ran, from its start to this report. A
@@ -254,7 +260,14 @@ type Record struct {
 	Announced Phase `json:"announced,omitempty"`
 	// WholeOnly: the latency sample is whole answers' alone (Report.Whole);
 	// the next stream's sample replaces it.
-	WholeOnly   bool          `json:"whole_only,omitempty"`
+	WholeOnly bool `json:"whole_only,omitempty"`
+	// StreamFails: a counted failure of the run (Failures), or the one
+	// that began the cooldown, was a stream's (Report.Stream). Until a
+	// stream's success or a probe closes the record, a whole answer's
+	// success resets nothing: an endpoint whose streams fail while its
+	// whole answers work still cools (operator review 50b). In
+	// WholeOnly's padding: a record's size is on every handler's stack.
+	StreamFails bool          `json:"stream_fails,omitempty"`
 	LatencyEWMA time.Duration `json:"latency_ewma,omitempty"`
 	Samples     int64         `json:"samples,omitempty"`
 	// SampledAt is when the newest latency sample came (zero in a record

@@ -33,6 +33,7 @@ func runSuite(t *testing.T, newStore storeFactory) {
 	}{
 		{"threshold", testThreshold},
 		{"success resets count", testSuccessResets},
+		{"whole success leaves stream failures", testWholeLeavesStreamFailures},
 		{"immediate endpoint cool", testImmediateCool},
 		{"account scope covers provider", testAccountScope},
 		{"never shorten", testNeverShorten},
@@ -310,4 +311,36 @@ func normalizeTimes(t *testing.T, b []byte) string {
 	}
 	out, _ := json.Marshal(map[string]any{"endpoints": v.Endpoints, "accounts": v.Accounts})
 	return string(out)
+}
+
+// An endpoint whose streams fail while its whole answers work still cools
+// (docs/behaviour.md, "Health"): a whole answer's success neither resets
+// the streams' failures nor closes the cooldown they began; a stream's
+// success, or a probe's, does (operator review 50b: under mixed traffic
+// every stream failed and /v1/health said healthy).
+func testWholeLeavesStreamFailures(t *testing.T, tr *Tracker, c *clock) {
+	streamFail := Report{Class: "server_error", Count: true, Stream: true}
+	whole := Report{OK: true, Whole: true, Latency: time.Second, Took: time.Second}
+	for i := 1; i <= 2; i++ {
+		tr.Report(ctx, epA, streamFail)
+		tr.Report(ctx, epA, whole)
+		if st := wantPhase(t, tr, epA, Healthy); st.Failures != i {
+			t.Fatalf("after %d stream failures, each followed by a whole answer: %+v", i, st)
+		}
+	}
+	tr.Report(ctx, epA, streamFail) // the third: cools
+	wantPhase(t, tr, epA, Cooling)
+	c.Advance(time.Second)
+	tr.Report(ctx, epA, whole) // begun after the cooldown: still proves nothing of streams
+	wantPhase(t, tr, epA, Cooling)
+	tr.Report(ctx, epA, Report{OK: true, Latency: time.Second, Took: time.Millisecond}) // a stream served
+	if st := wantPhase(t, tr, epA, Healthy); st.Failures != 0 {
+		t.Fatalf("a stream's success: %+v", st)
+	}
+	// Whole answers' own failures are reset by a whole answer, as before.
+	tr.Report(ctx, epA, fail("server_error"))
+	tr.Report(ctx, epA, whole)
+	if st := wantPhase(t, tr, epA, Healthy); st.Failures != 0 {
+		t.Fatalf("a whole failure, then a whole success: %+v", st)
+	}
 }

@@ -13,7 +13,17 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 	phase := rec.PhaseAt(now)
 	rec.Announced = phase
 	if r.OK {
-		rec.Failures = 0
+		if r.Whole && rec.StreamFails && phase != Probing {
+			// A whole answer says nothing of the streams that failed:
+			// the count and a cooldown they began stand (a probe's
+			// success, whatever it was, still closes).
+			if r.Latency > 0 {
+				sample(rec, r, now, t.s.RemeasureAfter)
+			}
+			rec.Announced = rec.PhaseAt(now)
+			return
+		}
+		rec.Failures, rec.StreamFails = 0, false
 		if servedSince(rec, phase, r, now) {
 			closeRecord(rec)
 		}
@@ -32,6 +42,7 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 	}
 	if r.Count {
 		rec.Failures++
+		rec.StreamFails = rec.StreamFails || r.Stream
 		if rec.Failures >= t.s.FailureThreshold || phase == Probing {
 			base = max(base, t.s.Cooldown)
 		}
@@ -132,6 +143,7 @@ func closeRecord(rec *Record) {
 	rec.LastCooldown = 0
 	rec.ProbeUntil = time.Time{}
 	rec.CoolClass, rec.CoolWords = "", ""
+	rec.StreamFails = false
 }
 
 // transitions appends the phase changes between two versions of a record:
