@@ -141,6 +141,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		m := health.NewMemory()
 		a.store, a.claimer = m, m
 		a.limits = limit.New(limit.NewMemory(opt.Clock), opt.Clock)
+		a.restoreBudgets(cfg, a.limits, a.limits.Now())
 	}
 	a.dec = opt.Decisions
 	if a.dec == nil {

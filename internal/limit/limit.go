@@ -255,3 +255,24 @@ func (l *Limiter) micro(name string, usd float64) int64 {
 	l.carry[name] = frac
 	return saturate(whole)
 }
+
+// Restore adds what k spent before this process started, read back from
+// the decision log (app: restoreBudgets), to its day's and month's
+// counters: with state memory a restart would otherwise give every key a
+// fresh budget (operator review 50). day is the part of month spent since
+// the day began (UTC). A key without a budget records nothing.
+func (l *Limiter) Restore(ctx context.Context, k *config.ClientKey, day, month float64) {
+	cs := caps(k)
+	if cs[USDPerDay] <= 0 && cs[USDPerMonth] <= 0 {
+		return
+	}
+	keys, _ := windows(k.Name, l.now())
+	deltas := []int64{0, 0, 0, 0}
+	if cs[USDPerDay] > 0 {
+		deltas[USDPerDay] = saturate(day * microUSD)
+	}
+	if cs[USDPerMonth] > 0 {
+		deltas[USDPerMonth] = saturate(month * microUSD)
+	}
+	l.c.Add(ctx, keys, deltas)
+}

@@ -1,0 +1,158 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"time"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/limit"
+)
+
+// restoreBudgets reads what each budgeted client key spent this UTC month
+// and day back from the decision log at path, and gives it to limits:
+// with state memory the counters live in this process alone, and a
+// restart gave every key a fresh budget (operator review 50). Only the
+// records from the month's start are read: the log is searched for them,
+// not read whole. A log that cannot be read restores nothing (logged).
+// Redis keeps its counters itself: it is never called for state redis.
+func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time.Time) {
+	budgeted := map[string]*config.ClientKey{}
+	for i := range cfg.Clients {
+		if k := &cfg.Clients[i]; k.Budget != (config.Budget{}) {
+			budgeted[k.Name] = k
+		}
+	}
+	if len(budgeted) == 0 || cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
+		return
+	}
+	f, err := os.Open(cfg.Decisions.Path)
+	if err != nil {
+		if !os.IsNotExist(err) {
+			a.log.Warn("client budgets: the decision log could not be read; budgets start from zero", "err", err)
+		}
+		return
+	}
+	defer f.Close()
+	now = now.UTC()
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	spent := spentSince(f, month, day)
+	n := 0
+	for name, s := range spent {
+		if k := budgeted[name]; k != nil {
+			limits.Restore(context.Background(), k, s[0], s[1])
+			n++
+		}
+	}
+	if n > 0 {
+		a.log.Info("client budgets: this month's spend restored from the decision log", "keys", n)
+	}
+}
+
+// spentSince sums, per client, the spend of the records of r from month
+// on (and, of those, from day on): each billable attempt's known cost, or
+// the estimate its budget counted when larger, as the limits count it
+// (server: spend). [0] is the day's, [1] the month's.
+func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
+	start := seekTime(r, month.Add(-24*time.Hour)) // records are appended nearly in time order
+	if _, err := r.Seek(start, io.SeekStart); err != nil {
+		return nil
+	}
+	out := map[string][2]float64{}
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if rec, ok := budgetLine(line); ok && !rec.Time.Before(month) {
+			usd := 0.0
+			for _, a := range rec.Attempts {
+				if !a.Billable {
+					continue
+				}
+				d := 0.0
+				if a.CostUSD.Known() && *a.CostUSD > 0 {
+					d = float64(*a.CostUSD)
+				}
+				if e := a.Estimate; e != nil && e.USD.Known() {
+					d = max(d, float64(e.USD))
+				}
+				usd += d
+			}
+			s := out[rec.Client]
+			if !rec.Time.Before(day) {
+				s[0] += usd
+			}
+			s[1] += usd
+			out[rec.Client] = s
+		}
+		if err != nil {
+			return out
+		}
+	}
+}
+
+// budgetRecord is what spentSince reads of a record.
+type budgetRecord struct {
+	Time     time.Time `json:"time"`
+	Client   string    `json:"client"`
+	Attempts []struct {
+		Billable bool               `json:"billable"`
+		CostUSD  *decision.USD      `json:"cost_usd"`
+		Estimate *decision.Estimate `json:"estimate"`
+	} `json:"attempts"`
+}
+
+// budgetLine decodes one line with a client: a record without one (no
+// client keys) is skipped before it is decoded.
+func budgetLine(line []byte) (budgetRecord, bool) {
+	var rec budgetRecord
+	if !bytes.Contains(line, []byte(`"client":`)) || json.Unmarshal(line, &rec) != nil || rec.Client == "" {
+		return rec, false
+	}
+	return rec, true
+}
+
+// seekTime is an offset of r at or before the first whole line whose
+// record's time is not before t, found by bisection over the file (a line
+// whose time does not read moves the search later).
+func seekTime(r io.ReadSeeker, t time.Time) int64 {
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return 0
+	}
+	lo, hi := int64(0), size
+	for hi-lo > 64<<10 {
+		mid := lo + (hi-lo)/2
+		if lineTimeAfter(r, mid, t) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return lo
+}
+
+// lineTimeAfter reports whether the first whole line after offset off
+// holds a record whose time is not before t.
+func lineTimeAfter(r io.ReadSeeker, off int64, t time.Time) bool {
+	if _, err := r.Seek(off, io.SeekStart); err != nil {
+		return true
+	}
+	br := bufio.NewReaderSize(r, 16<<10)
+	if _, err := br.ReadBytes('\n'); err != nil { // the rest of the line off falls in
+		return true
+	}
+	line, _ := br.ReadBytes('\n')
+	var rec struct {
+		Time time.Time `json:"time"`
+	}
+	if json.Unmarshal(line, &rec) != nil {
+		return false
+	}
+	return !rec.Time.Before(t)
+}
