@@ -48,8 +48,9 @@ func TestEmbeddingsAtMost2048Inputs(t *testing.T) {
 
 // TestEmbeddingsBatchedAnswersBounded: the answers of a batched attempt are
 // held together, and bounded together as one whole answer is (64 MiB): past
-// it the attempt fails as server_error, evidence answer:too large, billable,
-// and the route moves on, instead of holding and relaying any size.
+// it the attempt fails as overflow (the request's size, not the endpoint's
+// fault: nothing cools), evidence answer:too large, billable, and the
+// route moves on, instead of holding and relaying any size.
 func TestEmbeddingsBatchedAnswersBounded(t *testing.T) {
 	var calls atomic.Int64
 	vec := "[" + strings.TrimSuffix(strings.Repeat("0.123456789,", 3000), ",") + "]" // 36 KB a vector
@@ -60,7 +61,7 @@ func TestEmbeddingsBatchedAnswersBounded(t *testing.T) {
 	g.raw(t, "POST", "/v1/embeddings", `{"model":"gem-first","input":`+string(in)+`}`, "Authorization", "Bearer key-open")
 	d := g.recs.wait(t, 1)
 	a := d.Attempts[0]
-	if a.Class != "server_error" || a.Evidence != "answer:too large" || !a.Billable || calls.Load() >= 21 {
+	if a.Class != "overflow" || a.Evidence != "answer:too large" || !a.Billable || a.Counted || calls.Load() >= 21 {
 		t.Errorf("first attempt %s %s billable %v after %d calls", a.Class, a.Evidence, a.Billable, calls.Load())
 	}
 }

@@ -361,8 +361,11 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		return
 	}
 	if tooLarge && resp.StatusCode/100 == 2 {
-		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "answer:too large"}, "the upstream answer exceeds 64 MiB")
-		o.billable = true
+		msg := "the upstream answer exceeds the 64 MiB the gateway holds"
+		if w.call.Op == OpEmbeddings {
+			msg += ": ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs"
+		}
+		answerTooLarge(o, msg)
 		return
 	}
 	v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
@@ -537,4 +540,17 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	w.rec.Attempts = append(w.rec.Attempts, a)
 	w.d.opt.Metrics.Attempt(e.key.Target, e.key.Provider, class, o.ttfb, total)
 	w.meter(e, &a)
+}
+
+// answerTooLarge fails o, an answer the upstream gave in full but larger
+// than the gateway holds (maxAnswer): class overflow, the request's size
+// (2,048 texts at 3,072 dimensions as JSON floats is ~82 MB), not the
+// endpoint's fault, so nothing counts or cools, and a request a client
+// sends cannot cool a provider; billable; and settled: the same endpoint
+// would answer the same, billed again, so it is not asked again and the
+// client is told not to retry (probe c50f: a full embedMany was paid for
+// twenty times over, then again by the SDK's own retries).
+func answerTooLarge(o *outcome, msg string) {
+	o.failWith(classify.Verdict{Class: classify.Overflow, Evidence: "answer:too large"}, msg)
+	o.billable, o.settled = true, true
 }

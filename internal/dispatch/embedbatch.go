@@ -127,7 +127,7 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 		}
 		if held += len(o.body); held > maxAnswer {
 			o.ok = false
-			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "answer:too large"}, "the upstream answers exceed 64 MiB together")
+			answerTooLarge(o, "the upstream's vectors exceed the 64 MiB the gateway holds together: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
 			break
 		}
 		lists = append(lists, o.body)
