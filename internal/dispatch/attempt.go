@@ -500,7 +500,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			// The upstream's own words: why it failed, for the operator
 			// (operator review 50), and an unknown's for --suggest; what
 			// the client sent, masked (recordWords).
-			a.Message = decision.UpstreamMessage(recordWords(o.message, w.call.evidence(true)))
+			a.Message = attemptMessage(c, o.message, w.call.evidence(true))
 		}
 		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
 		o.row = w.r.table.Row(c)

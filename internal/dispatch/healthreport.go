@@ -208,19 +208,37 @@ func causeWords(msg string, req []byte, scrub func(string) string) string {
 }
 
 // maxRecordChecks bounds the echo checks recordWords makes, each a read of
-// the whole request: a failed attempt's record is written for every
-// failure, not once a cooldown as health's words are.
-const maxRecordChecks = 24
+// the whole request, and maxRecordRead the bytes they read together: a
+// failed attempt's record is written for every failure, on the walk's way
+// to the next attempt, not once a cooldown as health's words are (review
+// r50b: 24 reads of an 8 MiB request took a second).
+const (
+	maxRecordChecks = 24
+	maxRecordRead   = 32 << 20
+)
+
+// attemptMessage is a failed attempt's recorded Message. An unknown's is
+// the upstream's as it came, quoted values masked: `detour classify
+// --suggest` makes a rule of it that must match the upstream's body
+// (review r50b: a masked word made the rule match nothing). Any other's
+// has what the client sent masked too (recordWords).
+func attemptMessage(c classify.Class, msg string, req []byte) string {
+	if c == classify.Unknown {
+		return decision.UpstreamMessage(msg)
+	}
+	return decision.UpstreamMessage(recordWords(msg, req))
+}
 
 // recordWords is what a failed attempt's decision record keeps of the
 // upstream's message msg (Attempt.Message): causeWords' masking, what the
 // client's request req holds masked, up to decision.MaxMessage bytes,
-// with at most maxRecordChecks reads of req; once they are spent every
+// with at most maxRecordChecks reads of req (fewer for a large one:
+// maxRecordRead); once they are spent every
 // later check counts as an echo, so the rest is masked, never shown
 // unchecked (review r50: a vLLM 400 quoting a client's file path put the
 // client's words in the record). The record's sink scrubs secrets.
 func recordWords(msg string, req []byte) string {
-	left := maxRecordChecks
+	left := min(maxRecordChecks, maxRecordRead/max(len(req), 1))
 	return maskWords(msg, func(s string) bool {
 		if left == 0 {
 			return true

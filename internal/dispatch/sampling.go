@@ -100,36 +100,33 @@ func refusedMember(param, msg string, sent, echoed func(string) bool) string {
 // quoted reports whether the member msg[i:j] is the client's text quoted
 // back. Its blank-delimited token, edges trimmed, holding more than the
 // member (a path, a file name: "/home/alice/temperature.png") is judged
-// alone. Otherwise two words on either side are: an echo runs on into the
-// client's own words on one side at least, where the upstream's framing
-// sits on the other ("The file path /Unsupported parameter: 'temperature'
-// … must be a subpath"). A side with fewer than two words proves nothing:
-// the member's name and one common word beside it may be in any prompt
-// that asks about the setting (review r50).
+// alone. Otherwise the token with the word before it, and with the word
+// after it, are: an echo runs on into the client's own words on one side
+// at least, where the upstream's framing sits on the other ("The file
+// path /data/red stop sign.jpg must be a subpath"). A prompt that holds
+// the member beside the same word as the refusal does ("what `top_p` is")
+// makes the refusal read as an echo: the client's text is never evidence,
+// so its setting is then kept and the 400 is its answer (reviews r50,
+// r50b). At most three reads of the request.
 func quoted(msg string, i, j int, echoed func(string) bool) bool {
 	ti := strings.LastIndexByte(msg[:i], ' ') + 1
 	tj := j + strings.IndexByte(msg[j:]+" ", ' ')
 	if core := strings.TrimFunc(msg[ti:tj], func(r rune) bool { return r < utf8.RuneSelf && !wordByte(byte(r)) }); core != msg[i:j] {
 		return echoed(core)
 	}
-	from, words := ti, 0
-	for ; words < 2 && from > 1; words++ {
-		from = strings.LastIndexByte(msg[:from-1], ' ') + 1
-	}
-	if words == 2 && echoed(msg[from:tj]) {
-		return true
-	}
-	to, words := tj, 0
-	for ; words < 2 && to < len(msg); words++ {
-		k := strings.IndexByte(msg[to+1:], ' ')
-		if k < 0 {
-			to = len(msg)
-			words++
-			break
+	// A side with no word beside the token proves nothing: the member's
+	// name alone is in every request that sets it.
+	if ti > 1 {
+		if from := strings.LastIndexByte(msg[:ti-1], ' ') + 1; from < ti-1 && echoed(msg[from:tj]) {
+			return true
 		}
-		to += 1 + k
 	}
-	return words >= 2 && echoed(msg[ti:to])
+	if tj < len(msg) {
+		if to := tj + 1 + strings.IndexByte(msg[tj+1:]+" ", ' '); to > tj+1 {
+			return echoed(msg[ti:to])
+		}
+	}
+	return false
 }
 
 // wordByte reports a byte of a member name: a letter, a digit or '_'.

@@ -73,15 +73,19 @@ func TestRefusedMemberScanBounded_r50(t *testing.T) {
 }
 
 // TestRefusedMemberRealRefusalBesideCommonWords_r50: the other way round,
-// a real refusal is missed when the client's prompt holds the member and
-// one short word beside it as the vendor writes them. NVIDIA's "Validation:
-// `top_p` is immutable for this model and must be 0.95, got 1" (the
-// e2e sampling_refused_test.go case) has the forward window "top_p` is",
-// which any prompt asking what `top_p` is holds: the refusal reaches the
-// client as a 400 instead of the resend without top_p.
+// a real refusal whose words beside the member the client's prompt also
+// holds ("what `top_p` is" beside NVIDIA's "`top_p` is immutable …") reads
+// as the client's words quoted back. Review r50 asked for the resend here;
+// review r50b showed a client's file name ("red stop sign.jpg") needs the
+// one-word window that makes this so. The client's text is never evidence:
+// its setting is kept and the 400 is its answer, as before round 48.
 func TestRefusedMemberRealRefusalBesideCommonWords_r50(t *testing.T) {
 	req := []byte(`{"model":"r","top_p":1,"messages":[{"role":"user","content":"In one line: what ` + "`top_p`" + ` is, and how it differs from temperature?"}]}`)
-	if got, _ := scanLike(req, "Validation: `top_p` is immutable for this model and must be 0.95, got 1"); got != "top_p" {
+	if got, _ := scanLike(req, "Validation: `top_p` is immutable for this model and must be 0.95, got 1"); got != "" {
+		t.Errorf("refused member %q: the words beside it are the client's too", got)
+	}
+	other := []byte(`{"model":"r","top_p":1,"messages":[{"role":"user","content":"hello"}]}`)
+	if got, _ := scanLike(other, "Validation: `top_p` is immutable for this model and must be 0.95, got 1"); got != "top_p" {
 		t.Errorf("refused member %q, want top_p", got)
 	}
 }
