@@ -168,20 +168,29 @@ func stateLine(s config.State) string {
 }
 
 // operatorLine says where /metrics, /v1/health, its reset and the console
-// are served, and who may read them.
+// are served, and who may read them. Without admin_keys a reset is refused
+// to everyone (it ends cooldowns, which no client may do): the rest are
+// open (review r50b).
 func operatorLine(cfg *config.Config) string {
-	paths, where := "/metrics, /v1/health, /v1/health/reset, /ui", "on the main listener"
-	if cfg.Console.Disabled {
-		paths = "/metrics, /v1/health, /v1/health/reset (console off)"
+	paths := []string{"/metrics", "/v1/health"}
+	if len(cfg.AdminKeys) > 0 {
+		paths = append(paths, "/v1/health/reset")
 	}
+	if !cfg.Console.Disabled {
+		paths = append(paths, "/ui")
+	}
+	where := "on the main listener"
 	if cfg.AdminListen != "" {
 		where = "on admin_listen " + cfg.AdminListen
 	}
-	who := "open to anyone who reaches them (no admin_keys)"
-	if n := len(cfg.AdminKeys); n > 0 {
-		who = "for " + count(n, "admin key")
+	line := strings.Join(paths, ", ") + " " + where
+	if cfg.Console.Disabled {
+		line += " (console off)"
 	}
-	return paths + " " + where + ", " + who
+	if n := len(cfg.AdminKeys); n > 0 {
+		return line + ", for " + count(n, "admin key")
+	}
+	return line + ", open to anyone who reaches them (no admin_keys; /v1/health/reset refused to all)"
 }
 
 // tracingLine says whether spans are exported, and where: a collector
