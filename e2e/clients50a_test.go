@@ -13,16 +13,6 @@ import (
 // Round 50 (probe c50a, kept): the Chat Completions door as coding agents send it
 // today, to Claude and Gemini targets. Every request names its source.
 
-// c50aLast is the body of the last request fs[name] received.
-func c50aLast(t *testing.T, fs map[string]*upstreamtest.Server, name string) []byte {
-	t.Helper()
-	rs := fs[name].Requests()
-	if len(rs) == 0 {
-		t.Fatalf("%s got no request", name)
-	}
-	return rs[len(rs)-1].Body
-}
-
 // c50aPost sends body to the chat door and wants a 200 whose answer (whole
 // or streamed) carries text.
 func c50aPost(t *testing.T, g *gateway, body string, stream bool) reply {
@@ -91,7 +81,7 @@ func TestC50aOpencodeMessageLevelCacheControl(t *testing.T) {
 					Content []map[string]any `json:"content"`
 				} `json:"messages"`
 			}
-			raw := c50aLast(t, fs, "anthropic")
+			raw := lastRaw(t, fs["anthropic"])
 			if err := json.Unmarshal(raw, &req); err != nil {
 				t.Fatalf("system is not a list of blocks (no mark kept?): %v: %s", err, raw)
 			}
@@ -125,7 +115,7 @@ func TestC50aOpencodeMessageLevelCacheControl(t *testing.T) {
   {"role":"tool","tool_call_id":"call_1","content":"a.go","cache_control":{"type":"ephemeral"}}],
  "tools":[{"type":"function","function":{"name":"bash","parameters":{"type":"object","properties":{"command":{"type":"string"}}}}}]}`
 		c50aPost(t, g, body, false)
-		if raw := c50aLast(t, fs, "anthropic"); strings.Count(string(raw), `"cache_control"`) != 3 {
+		if raw := lastRaw(t, fs["anthropic"]); strings.Count(string(raw), `"cache_control"`) != 3 {
 			t.Errorf("want the system prompt, the tool_use and the tool_result marked: %s", raw)
 		}
 	})
@@ -135,7 +125,7 @@ func TestC50aOpencodeMessageLevelCacheControl(t *testing.T) {
 		g := start(t, clientsCfg, fs)
 		body := `{"model":"via-claude","messages":[{"role":"system","content":[{"type":"text","text":"sys","cache_control":{"type":"ephemeral"}}]},{"role":"user","content":[{"type":"text","text":"hi","cache_control":{"type":"ephemeral"}}]}]}`
 		c50aPost(t, g, body, false)
-		if raw := c50aLast(t, fs, "anthropic"); strings.Count(string(raw), `"cache_control"`) != 2 {
+		if raw := lastRaw(t, fs["anthropic"]); strings.Count(string(raw), `"cache_control"`) != 2 {
 			t.Errorf("part-level marks not both kept: %s", raw)
 		}
 	})
@@ -178,7 +168,7 @@ func TestC50aReasoningHistoryAndToolImage(t *testing.T) {
 				fs := r40gTextFakes(t)
 				g := start(t, clientsCfg, fs)
 				c50aPost(t, g, fmt.Sprintf(c50aOpencodeHistory, rt.route, stream), stream)
-				raw := string(c50aLast(t, fs, rt.upstream))
+				raw := string(lastRaw(t, fs[rt.upstream]))
 				switch rt.upstream {
 				case "anthropic":
 					if strings.Contains(raw, `"thinking"`) {
@@ -233,7 +223,7 @@ func TestC50aNewerMembersToEveryVendor(t *testing.T) {
 				fs := r40gTextFakes(t)
 				g := start(t, clientsCfg, fs)
 				c50aPost(t, g, fmt.Sprintf(c50aMembers, rt.route, stream), stream)
-				raw := string(c50aLast(t, fs, rt.upstream))
+				raw := string(lastRaw(t, fs[rt.upstream]))
 				switch rt.upstream {
 				case "anthropic":
 					var req struct {
@@ -285,8 +275,8 @@ func TestC50aGeminiTwoChoices(t *testing.T) {
 	if len(a.Choices) != 2 || a.Choices[0].Index != 0 || a.Choices[1].Index != 1 || a.Choices[0].Message.Content != "one" || a.Choices[1].Message.Content != "two" {
 		t.Errorf("choices: %s", r.Body)
 	}
-	if !strings.Contains(string(c50aLast(t, fs, "gemini")), `"candidateCount":2`) {
-		t.Errorf("no candidateCount 2: %s", c50aLast(t, fs, "gemini"))
+	if !strings.Contains(string(lastRaw(t, fs["gemini"])), `"candidateCount":2`) {
+		t.Errorf("no candidateCount 2: %s", lastRaw(t, fs["gemini"]))
 	}
 }
 
@@ -309,7 +299,7 @@ func TestC50aRootCacheControlToClaude(t *testing.T) {
 			body := fmt.Sprintf(`{"model":"via-claude","stream":%v,"cache_control":{"type":"ephemeral"},
  "messages":[{"role":"system","content":"You are a coding assistant."},{"role":"user","content":"hi"},{"role":"assistant","content":"hello"},{"role":"user","content":"explain main.go"}]}`, stream)
 			c50aPost(t, g, body, stream)
-			raw := c50aLast(t, fs, "anthropic")
+			raw := lastRaw(t, fs["anthropic"])
 			if !strings.Contains(string(raw), `"cache_control"`) {
 				t.Errorf("Claude got no cache_control (neither top-level nor on a block): %s", raw)
 			}

@@ -178,16 +178,6 @@ func c50bFakes(t *testing.T) map[string]*upstreamtest.Server {
 	})
 }
 
-// c50bLastBody is the last request body an upstream got.
-func c50bLastBody(t *testing.T, s *upstreamtest.Server) string {
-	t.Helper()
-	rs := s.Requests()
-	if len(rs) == 0 {
-		t.Fatalf("upstream got no request")
-	}
-	return string(rs[len(rs)-1].Body)
-}
-
 // An extended-thinking tool loop as an SDK user (and Zed, Goose, Claude
 // Code) sends it: thinking enabled with budget_tokens, the earlier turn's
 // signed thinking and redacted_thinking handed back, interleaved thinking
@@ -237,7 +227,7 @@ func TestC50bThinkingToolLoopStream(t *testing.T) {
 			if m.Usage.OutputTokens == 0 {
 				t.Errorf("usage %+v: no output tokens", m.Usage)
 			}
-			up := c50bLastBody(t, fs[rt.upstream])
+			up := string(lastRaw(t, fs[rt.upstream]))
 			switch rt.upstream {
 			case "openai":
 				if strings.Join(types, ",") != "thinking,text,tool_use" {
@@ -334,7 +324,7 @@ func TestC50bSearchResultWithoutCitations(t *testing.T) {
 				if r.Status != 200 {
 					t.Fatalf("status %d: %s", r.Status, r.Body)
 				}
-				if up := c50bLastBody(t, fs[rt.upstream]); !strings.Contains(up, "API key in the Authorization header") {
+				if up := string(lastRaw(t, fs[rt.upstream])); !strings.Contains(up, "API key in the Authorization header") {
 					t.Errorf("the passage did not reach %s: %.400s", rt.upstream, up)
 				}
 			})
@@ -416,7 +406,7 @@ func TestC50bImageURLStructuredStream(t *testing.T) {
 			if claudeText(&m) != `{"answer":"an ant"}` {
 				t.Errorf("text %q", claudeText(&m))
 			}
-			up := c50bLastBody(t, fs[rt.upstream])
+			up := string(lastRaw(t, fs[rt.upstream]))
 			switch rt.upstream {
 			case "openai":
 				if !strings.Contains(up, `"url":"https://upload.wikimedia.org/`) || !strings.Contains(up, `"response_format"`) {

@@ -14,16 +14,6 @@ import (
 // and workflow tools send it (SillyTavern, Dify, Open WebUI), to Claude
 // and Gemini targets. Every request names its source.
 
-// c50dLast is the body of the last request fs[name] received.
-func c50dLast(t *testing.T, fs map[string]*upstreamtest.Server, name string) []byte {
-	t.Helper()
-	rs := fs[name].Requests()
-	if len(rs) == 0 {
-		t.Fatalf("%s got no request", name)
-	}
-	return rs[len(rs)-1].Body
-}
-
 // c50dSillyTavern is SillyTavern's chat completion request with source
 // "custom" (SillyTavern/SillyTavern public/scripts/openai.js
 // createGenerationParameters: temperature, frequency_penalty,
@@ -69,7 +59,7 @@ func TestC50dSillyTavernCustom(t *testing.T) {
 						t.Fatalf("stream without [DONE]: %s", r.Body)
 					}
 				}
-				sent := string(c50dLast(t, fs, c.upstream))
+				sent := string(lastRaw(t, fs[c.upstream]))
 				switch c.upstream {
 				case "anthropic":
 					var req struct {
@@ -144,7 +134,7 @@ func TestC50dGeminiMoreThanFiveStops(t *testing.T) {
  "stop":["<|im_end|>","<|endoftext|>","</s>","\nUser:","\n\n\n","###"]}`, stream)
 			r := g.raw(t, http.MethodPost, "/v1/chat/completions", body)
 			if r.Status != 200 {
-				t.Fatalf("status %d (Gemini takes at most 5 stop sequences; Detour sent %s): %s", r.Status, c50dLast(t, fs, "gemini"), r.Body)
+				t.Fatalf("status %d (Gemini takes at most 5 stop sequences; Detour sent %s): %s", r.Status, lastRaw(t, fs["gemini"]), r.Body)
 			}
 		})
 	}
@@ -301,7 +291,7 @@ func TestC50dOpenWebUINativeTools(t *testing.T) {
 			}
 			r = g.raw(t, http.MethodPost, "/v1/chat/completions", fmt.Sprintf(c50dOpenWebUITools, c.route, follow.String()))
 			if r.Status != 200 {
-				t.Fatalf("follow-up status %d: %s\nsent: %s", r.Status, r.Body, c50dLast(t, fs, c.upstream))
+				t.Fatalf("follow-up status %d: %s\nsent: %s", r.Status, r.Body, lastRaw(t, fs[c.upstream]))
 			}
 		})
 	}
@@ -333,8 +323,8 @@ func TestC50dSillyTavernMultiSwipeGemini(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("status %d: %s", r.Status, r.Body)
 	}
-	if !strings.Contains(string(c50dLast(t, fs, "gemini")), `"candidateCount":2`) {
-		t.Errorf("candidateCount not sent: %s", c50dLast(t, fs, "gemini"))
+	if !strings.Contains(string(lastRaw(t, fs["gemini"])), `"candidateCount":2`) {
+		t.Errorf("candidateCount not sent: %s", lastRaw(t, fs["gemini"]))
 	}
 	chunks, done := r40gChunks(t, r.Body)
 	if !done {

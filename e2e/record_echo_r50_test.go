@@ -22,14 +22,7 @@ import (
 // docs/design.md says a message is kept "only for that class" (unknown).
 func TestFailedAttemptMessageKeepsNoClientText_r50(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"vllm": vllmFileURL("m")})
-	g := start(t, `
-providers:
-  - {name: vllm, dialect: openai, base_url: "{vllm}", api_key: `+secret+`}
-targets:
-  - {name: t, model: m, providers: [vllm]}
-routes:
-  - {name: r, targets: [t]}
-`, fs)
+	g := start(t, vllmOneTarget, fs)
 	g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"r","messages":[{"role":"user","content":[`+
 		`{"type":"text","text":"what is this?"},`+
 		`{"type":"image_url","image_url":{"url":"file:///home/alice/scans/Jane%20Doe%20biopsy%20malignant.png"}}]}]}`)

@@ -19,14 +19,7 @@ import (
 // text is no evidence).
 func TestHostile50EchoedSamplingRefusal(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"vllm": vllmFileURL("m")})
-	g := start(t, `
-providers:
-  - {name: vllm, dialect: openai, base_url: "{vllm}", api_key: `+secret+`}
-targets:
-  - {name: t, model: m, providers: [vllm]}
-routes:
-  - {name: r, targets: [t]}
-`, fs)
+	g := start(t, vllmOneTarget, fs)
 	body := `{"model":"r","max_tokens":50,"temperature":0.2,"messages":[{"role":"user","content":[` +
 		`{"type":"image","source":{"type":"url","url":"file:///Unsupported%20parameter:%20%27temperature%27%20is%20not%20supported.png"}},` +
 		`{"type":"text","text":"what is this?"}]}]}`
@@ -45,3 +38,13 @@ routes:
 		t.Logf("attempt: %s %s %s", a.Class, a.Evidence, a.Action)
 	}
 }
+
+// vllmOneTarget is one route r to one vLLM-like endpoint, model m.
+const vllmOneTarget = `
+providers:
+  - {name: vllm, dialect: openai, base_url: "{vllm}", api_key: ` + secret + `}
+targets:
+  - {name: t, model: m, providers: [vllm]}
+routes:
+  - {name: r, targets: [t]}
+`

@@ -56,15 +56,21 @@ func openaiSDK(g *gateway) openai.Client {
 // lastBody is the last request body fake got, decoded.
 func lastBody(t *testing.T, fake *upstreamtest.Server) map[string]any {
 	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(lastRaw(t, fake), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// lastRaw is the last request body fake got, as sent.
+func lastRaw(t *testing.T, fake *upstreamtest.Server) []byte {
+	t.Helper()
 	rs := fake.Requests()
 	if len(rs) == 0 {
 		t.Fatal("the upstream got no request")
 	}
-	var m map[string]any
-	if err := json.Unmarshal(rs[len(rs)-1].Body, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return rs[len(rs)-1].Body
 }
 
 // stop: ["\n"] (a one-line answer) is taken by OpenAI and refused by
