@@ -84,6 +84,9 @@ func serve(a *app.App, ln, admin net.Listener, grace time.Duration, log *slog.Lo
 				return
 			case <-hup:
 			}
+			// A decision log moved away (rotated) is opened anew, whatever
+			// the configuration below turns out to be.
+			a.ReopenDecisions()
 			if reload == nil {
 				continue
 			}

@@ -374,3 +374,16 @@ var classNames = func() []string {
 	}
 	return out
 }()
+
+// ReopenDecisions opens the decision log's file again when its path no
+// longer names the file being written: a log rotated by moving it away,
+// then SIGHUP (docs/deploy.md, "Rotating the decision log"). It logs what
+// it did, or why it could not.
+func (a *App) ReopenDecisions() {
+	if a.writer == nil {
+		return
+	}
+	if err := a.writer.Reopen(); err != nil {
+		a.log.Error("decision log: could not open it again; records still go to the file that was moved", "err", err)
+	}
+}

@@ -76,6 +76,12 @@ type Writer struct {
 	dropped      atomic.Int64
 	lastDropWarn atomic.Int64
 	lastSyncWarn time.Time
+	// path is the file Open opened, for Reopen ("" for another output);
+	// reopen carries Reopen's requests to the writer goroutine, which owns
+	// out and closer.
+	path   string
+	opts   Options
+	reopen chan chan error
 }
 
 // Synced reports whether each record is on disk before Write returns
@@ -113,7 +119,63 @@ func Open(path string, o Options) (*Writer, error) {
 			d.Close()
 		}
 	}
-	return NewWriter(f, f, o), nil
+	w := NewWriter(f, f, o)
+	w.path, w.opts = path, o
+	return w, nil
+}
+
+// Reopen opens the log's path again, when it no longer names the file
+// being written (a log rotated by moving it away: logrotate's create
+// mode, then SIGHUP): what is queued goes to the old file first, later
+// records to the new one. A path that still names the same file, or an
+// output that is no file, is left as it is. The writer goroutine does the
+// swap, so no record is split between the two.
+func (s *Writer) Reopen() error {
+	if s.path == "" {
+		return nil
+	}
+	s.mu.RLock()
+	closed := s.closed
+	s.mu.RUnlock()
+	if closed {
+		return nil
+	}
+	done := make(chan error, 1)
+	select {
+	case s.reopen <- done:
+		return <-done
+	case <-s.done:
+		return nil
+	}
+}
+
+// swap is Reopen's work, on the writer goroutine.
+func (s *Writer) swap() error {
+	s.drain()
+	s.flush()
+	cur, ok := s.out.(*os.File)
+	if !ok {
+		return nil
+	}
+	if a, err1 := cur.Stat(); err1 == nil {
+		if b, err2 := os.Stat(s.path); err2 == nil && os.SameFile(a, b) {
+			return nil // not moved: nothing to do
+		}
+	}
+	f, err := os.OpenFile(s.path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := endLine(f); err != nil {
+		f.Close()
+		return err
+	}
+	old := s.closer
+	s.out, s.closer = f, f
+	if old != nil {
+		return old.Close()
+	}
+	return nil
 }
 
 // endLine appends a newline to f unless it is empty or ends with one.
@@ -141,7 +203,7 @@ func NewWriter(w io.Writer, closer io.Closer, o Options) *Writer {
 		o.Logger = slog.Default()
 	}
 	s := &Writer{ch: make(chan queued, queueSize), nudge: make(chan struct{}, 1), quit: make(chan struct{}),
-		done: make(chan struct{}), out: w, closer: closer, sync: o.Sync, log: o.Logger}
+		done: make(chan struct{}), out: w, closer: closer, sync: o.Sync, log: o.Logger, reopen: make(chan chan error)}
 	go s.loop()
 	return s
 }
@@ -214,6 +276,9 @@ func (s *Writer) loop() {
 		case <-tick.C:
 		case <-s.nudge:
 		case <-s.quit:
+		case done := <-s.reopen:
+			done <- s.swap()
+			continue
 		}
 		closed := s.drain()
 		s.flush()
@@ -267,6 +332,8 @@ func (s *Writer) loopSync(tick *time.Ticker) {
 			s.flush()
 		case <-tick.C:
 			s.flush()
+		case done := <-s.reopen:
+			done <- s.swap()
 		}
 	}
 }
