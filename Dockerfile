@@ -9,13 +9,15 @@
 # (listen: ":8080").
 
 FROM golang:1.26-bookworm AS build
+# The commit `detour version` names: docker build --build-arg COMMIT=$(git rev-parse HEAD) .
+ARG COMMIT=""
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 # CGO off: a static binary that needs no libc in the final image.
 RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \
-    CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/detour ./cmd/detour
+    CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags="-s -w -X main.commit=${COMMIT}" -o /out/detour ./cmd/detour
 
 # distroless/static: CA certificates, tzdata and /etc/passwd with nonroot
 # (65532), no shell, no package manager.

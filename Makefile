@@ -13,7 +13,7 @@ FUZZJOBS ?= 2
 .PHONY: build test test-short lint unit fuzz bench-smoke bench demo
 
 build:
-	$(GO) build -o detour ./cmd/detour
+	$(GO) build -ldflags "-X main.commit=$$(git rev-parse HEAD 2>/dev/null)" -o detour ./cmd/detour
 
 demo: build
 	./detour demo

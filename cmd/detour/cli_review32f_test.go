@@ -97,3 +97,16 @@ func TestVersionSaysWhatRuns(t *testing.T) {
 		}
 	}
 }
+
+// A build without VCS stamping (the image's, -buildvcs=false) names the
+// commit -ldflags gave it (operator review 50: the image could not say).
+func TestVersionNamesTheLinkedCommit(t *testing.T) {
+	old := commit
+	commit = "0123456789abcdef"
+	defer func() { commit = old }()
+	var out bytes.Buffer
+	run([]string{"version"}, nil, &out, &out)
+	if !strings.Contains(out.String(), "commit ") {
+		t.Errorf("%q", out.String())
+	}
+}

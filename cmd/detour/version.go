@@ -6,6 +6,11 @@ import (
 	"runtime/debug"
 )
 
+// commit is the commit the binary was built from when the build says it
+// with -ldflags "-X main.commit=…" (the Dockerfile and `make build` do:
+// a build without VCS stamping, as the image's, names none otherwise).
+var commit string
+
 // runVersion prints what this binary is, for a bug report: the module's
 // version (v1.2.3, or "(devel)" when built from a checkout), the commit it
 // was built from and whether the tree had changes, and the Go version.
@@ -24,6 +29,9 @@ func runVersion(stdout io.Writer) int {
 		case "vcs.modified":
 			modified = s.Value
 		}
+	}
+	if rev == "" {
+		rev = commit
 	}
 	if rev != "" {
 		line += " commit " + rev
