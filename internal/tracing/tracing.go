@@ -154,6 +154,7 @@ func (t *Tracer) WriteContext(ctx context.Context, d *decision.Decision) {
 		attrs = append(attrs, t.providerName(answered.Provider)...)
 		attrs = append(attrs, usage(answered.Usage)...)
 	}
+	attrs = append(attrs, cost(d.CostUSD, d.CostUnknown)...)
 	if d.Class != "" {
 		attrs = append(attrs, attribute.String("detour.class", d.Class), attribute.String("error.type", d.Class))
 	} else if d.Outcome == decision.OutcomeCanceled {
@@ -224,6 +225,7 @@ func (t *Tracer) attempt(ctx context.Context, op string, reqStart time.Time, a d
 		attrs = append(attrs, attribute.String("error.type", class))
 	}
 	attrs = append(attrs, usage(a.Usage)...)
+	attrs = append(attrs, cost(a.CostUSD, a.CostUnknown || !a.CostInFull())...)
 	_, sp := t.tr.Start(ctx, op+" "+a.Model, trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithTimestamp(start), trace.WithAttributes(attrs...))
 	if class != "ok" {
@@ -267,6 +269,22 @@ func usage(u *decision.Usage) []attribute.KeyValue {
 	}
 	return []attribute.KeyValue{attribute.Int("gen_ai.usage.input_tokens", u.PromptTokens),
 		attribute.Int("gen_ai.usage.output_tokens", u.CompletionTokens)}
+}
+
+// cost is detour.cost_usd, the record's cost at the target's price
+// (operator review 50: traces carried tokens, not what they cost, which
+// backends that sum spend per team read), and detour.cost_unknown when it
+// is not known in full (a lower bound, or none); nothing at an unpriced
+// target.
+func cost(c *decision.USD, unknown bool) []attribute.KeyValue {
+	var out []attribute.KeyValue
+	if c.Known() {
+		out = append(out, attribute.Float64("detour.cost_usd", float64(*c)))
+	}
+	if unknown && (c != nil) {
+		out = append(out, attribute.Bool("detour.cost_unknown", true))
+	}
+	return out
 }
 
 func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }

@@ -167,3 +167,30 @@ func TestNewRejectsABadEndpoint(t *testing.T) {
 		t.Error("no error")
 	}
 }
+
+// The record's cost goes on the spans (operator review 50: traces carried
+// tokens but not what they cost): known, and a stream cut before its count
+// as unknown; an unpriced target's attempt carries neither.
+func TestSpansCarryTheCost(t *testing.T) {
+	tr, exp := newTest(t)
+	known, unknown := decision.USD(0.0105), decision.Unknown()
+	d := &decision.Decision{ID: "c1", Time: t0, Route: "deep", Outcome: decision.OutcomeOK, Status: 200, MS: 10, CostUSD: &known,
+		Attempts: []decision.Attempt{
+			{Target: "claude", Provider: "anthropic", Model: "m", Action: decision.ActionDone, Billable: true, MS: 5, CostUSD: &known},
+			{Target: "gpt", Provider: "openai", Model: "m", Class: "timeout", Action: decision.ActionNextTarget, Billable: true, MS: 1, CostUSD: unknown, CostUnknown: true},
+			{Target: "local", Provider: "openai", Model: "m", Class: "timeout", Action: decision.ActionStop, MS: 1}}}
+	tr.WriteContext(context.Background(), d)
+	got := map[string]map[string]any{}
+	for _, s := range exp.GetSpans() {
+		got[s.Name+"/"+attrs(s.Attributes)["detour.target"].(string)] = attrs(s.Attributes)
+	}
+	if a := got["chat m/claude"]; a["detour.cost_usd"] != 0.0105 || a["detour.cost_unknown"] != nil {
+		t.Errorf("priced attempt: %v", a)
+	}
+	if a := got["chat m/gpt"]; a["detour.cost_usd"] != nil || a["detour.cost_unknown"] != true {
+		t.Errorf("unknown cost: %v", a)
+	}
+	if a := got["chat m/local"]; a["detour.cost_usd"] != nil || a["detour.cost_unknown"] != nil {
+		t.Errorf("unpriced: %v", a)
+	}
+}
