@@ -138,6 +138,9 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 // client key's usd_per_day and usd_per_month count in.
 func parseSince(s string, now time.Time) (time.Time, error) {
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		if d == 0 {
+			return time.Time{}, nil // 0: every record, as usage's --since 0 meant
+		}
 		return now.Add(-d), nil
 	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {

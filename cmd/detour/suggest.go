@@ -22,7 +22,8 @@ import (
 //	detour classify --suggest --jsonl [-c FILE] [FILE|-] answers {status, body, …}
 //
 // From a decision log it reads every attempt of class unknown and its
-// message (internal/decision records it for unknowns only); from answers it
+// message (the one failed attempts record whose quoted values alone are
+// masked: an unknown's, dispatch.attemptMessage); from answers it
 // classifies each line (with -c, the configuration's rules first) and keeps
 // the unknown ones with classify.Message of their body. Messages are grouped
 // by provider (or dialect), status and normalised text — quoted values,

@@ -99,8 +99,8 @@ type Attempt struct {
 	// left or cut before its count, a timeout): nil otherwise. It is
 	// recorded, so what a budget charged can be read (operator review 50:
 	// a key was refused with every report saying $0), but it is never a
-	// cost: the record keeps cost_unknown, and /metrics and `detour usage`
-	// count it apart (EST_USD).
+	// cost: the record keeps cost_unknown, and `detour usage` counts it
+	// apart (EST_USD).
 	Estimate *Estimate `json:"estimate,omitempty"`
 
 	// StartMS is when the attempt began, in milliseconds after the request's

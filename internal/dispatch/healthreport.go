@@ -91,13 +91,18 @@ func unspaced(r rune) bool {
 // Chinese is one word, up to the 4 KiB the classifier reads) is cut, "…"
 // (review 41h: a 4 KiB word and a large request held the request that met
 // the answer for seconds).
-func maskUnspaced(wd string, echoed func(string) bool) string {
+//
+// coarse reads it once per run of unspacedRun bytes instead of once per
+// character (a record's words, whose reads are few: recordWords): an echo
+// of two runs or more is still found, as one run at least lies whole in
+// it. limit bounds what is read, as maskWords' limit.
+func maskUnspaced(wd string, echoed func(string) bool, coarse bool, limit int) string {
 	if len(wd) < unspacedRun || !strings.ContainsFunc(wd, unspaced) {
 		return wd
 	}
 	tail := ""
-	if len(wd) > maxWords+longWord {
-		wd, tail = wd[:cutWord(wd, maxWords+longWord)], decision.Masked
+	if len(wd) > limit+longWord {
+		wd, tail = wd[:cutWord(wd, limit+longWord)], decision.Masked
 	}
 	mask := make([]bool, len(wd))
 	hit := false
@@ -111,6 +116,10 @@ func maskUnspaced(wd string, echoed func(string) bool) string {
 			for k := i; k < j; k++ {
 				mask[k] = true
 			}
+		}
+		if coarse {
+			i = j
+			continue
 		}
 		_, n := utf8.DecodeRuneInString(wd[i:])
 		i += n
@@ -204,7 +213,7 @@ func maskTypoQuoted(s string) string {
 // operator's account ids; and at most maxWords bytes are kept, cut
 // between words ("…" ends what was cut). "" when nothing is left.
 func causeWords(msg string, req []byte, scrub func(string) string) string {
-	return maskWords(msg, func(s string) bool { return echoedIn(req, s) }, scrub, maxWords)
+	return maskWords(msg, func(s string) bool { return echoedIn(req, s) }, scrub, maxWords, false)
 }
 
 // maxRecordChecks bounds the echo checks recordWords makes, each a read of
@@ -245,12 +254,12 @@ func recordWords(msg string, req []byte) string {
 		}
 		left--
 		return echoedIn(req, s)
-	}, func(s string) string { return s }, decision.MaxMessage)
+	}, func(s string) string { return s }, decision.MaxMessage, true)
 }
 
 // maskWords masks msg as causeWords says, echoed telling what the client
-// sent, and keeps at most limit bytes.
-func maskWords(msg string, echoed func(string) bool, scrub func(string) string, limit int) string {
+// sent, and keeps at most limit bytes; coarse, as maskUnspaced.
+func maskWords(msg string, echoed func(string) bool, scrub func(string) string, limit int, coarse bool) string {
 	words := strings.Fields(maskTypoQuoted(decision.MaskQuoted(msg)))
 	size := 0
 	for i, wd := range words { // what could be kept, and a word more
@@ -278,7 +287,7 @@ func maskWords(msg string, echoed func(string) bool, scrub func(string) string, 
 			}
 			wd = decision.Masked
 		} else {
-			wd = maskUnspaced(wd, echoed)
+			wd = maskUnspaced(wd, echoed, coarse, limit)
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')

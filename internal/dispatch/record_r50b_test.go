@@ -77,3 +77,22 @@ func corpusBody(t *testing.T, raw []byte) []byte {
 	}
 	return []byte(c.Body)
 }
+
+// TestRecordWordsUnspacedNotEchoed_r50b: in a word of a script written
+// without blanks, maskUnspaced makes one check per character, and
+// recordWords' budget of 24 is spent after about 23: every later run
+// counts as echoed and is masked although the client sent none of it.
+// Zhipu's 1301 refusal (classify corpus zhipu-1301-sensitive-content-400)
+// loses its end to a prompt in English, and the record gains a bare "…"
+// that --suggest reads as a literal (finding 2).
+func TestRecordWordsUnspacedNotEchoed_r50b(t *testing.T) {
+	raw, err := os.ReadFile("../../classify/testdata/corpus/zhipu-1301-sensitive-content-400.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := classify.Message(corpusBody(t, raw))
+	req := []byte(`{"model":"glm-4","messages":[{"role":"user","content":"Tell me a story."}]}`)
+	if got := recordWords(msg, req); strings.Contains(got, "…") {
+		t.Errorf("nothing echoed, yet recorded %q for %q", got, msg)
+	}
+}
