@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -94,6 +95,12 @@ func TestHealthResetRearmsTheAlert(t *testing.T) {
 	}
 	g.post(t, "r", "").wantStatus(t, 200) // a/p1 quota: paged once
 	waitAlerts(1)
+	// The page quotes the provider: "quota" alone does not tell a spent
+	// balance from one model's daily allowance (operator review 50b).
+	if a := h.alerts()[0]; !strings.Contains(fmt.Sprint(a["message"]), "You exceeded your current quota") ||
+		!strings.Contains(fmt.Sprint(a["text"]), "You exceeded your current quota") {
+		t.Errorf("the page does not quote the provider: %v", a)
+	}
 	if r := g.raw(t, http.MethodPost, "/v1/health/reset", `{"provider":"p1"}`, "Authorization", "Bearer adm-reset-abcdefgh"); r.Status != 200 {
 		t.Fatalf("reset: %d %s", r.Status, r.Body)
 	}

@@ -83,15 +83,16 @@ type Notifier struct {
 }
 
 type event struct {
-	provider, class, evidence string
-	at                        time.Time
-	synced                    chan struct{} // tests: closed when the worker reaches it
+	provider, class, evidence, said string
+	at                              time.Time
+	synced                          chan struct{} // tests: closed when the worker reaches it
 }
 
 type tally struct {
 	firstSeen time.Time
 	count     int
 	evidence  string // the last verdict's (an alert sent with no interval for verdicts held back)
+	said      string // the last verdict's upstream words that were given
 }
 
 // New starts a Notifier and its background goroutine; Close stops it.
@@ -143,6 +144,14 @@ func New(c Config) *Notifier {
 // when the queue is full (or the Notifier closed) the verdict is dropped
 // with a log line.
 func (n *Notifier) Notify(provider, class, evidence string) {
+	n.NotifySaid(provider, class, evidence, "")
+}
+
+// NotifySaid is Notify with what the upstream said (its message, the
+// client's words already masked): the alert quotes it, since "quota"
+// alone does not tell a spent balance from one free model's daily
+// allowance (operator review 50b). It is scrubbed as the evidence is.
+func (n *Notifier) NotifySaid(provider, class, evidence, said string) {
 	if n == nil {
 		return
 	}
@@ -151,7 +160,7 @@ func (n *Notifier) Notify(provider, class, evidence string) {
 		return
 	}
 	select {
-	case n.queue <- event{provider: provider, class: class, evidence: evidence, at: n.cfg.Now()}:
+	case n.queue <- event{provider: provider, class: class, evidence: evidence, said: said, at: n.cfg.Now()}:
 	default:
 		n.log.Error("alert dropped: queue full", "provider", provider, "class", class)
 		n.failed(provider, class)
@@ -226,6 +235,12 @@ func (n *Notifier) handle(ev event) {
 		ev.evidence = n.cfg.Scrub(ev.evidence)
 	}
 	ev.evidence = Redact(ev.evidence)
+	if ev.said != "" {
+		if n.cfg.Scrub != nil {
+			ev.said = n.cfg.Scrub(ev.said)
+		}
+		ev.said = Redact(ev.said)
+	}
 	key := ev.provider + "\x00" + ev.class
 	n.mu.Lock()
 	t := n.pending[key]
@@ -235,6 +250,9 @@ func (n *Notifier) handle(ev event) {
 	}
 	t.count++
 	t.evidence = ev.evidence
+	if ev.said != "" {
+		t.said = ev.said
+	}
 	every := n.cfg.MinInterval < 0
 	won := every && n.slot() // under mu: a delivery ending reads pending under it too
 	n.mu.Unlock()

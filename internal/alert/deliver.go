@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -23,7 +24,10 @@ type Payload struct {
 	FirstSeen string `json:"first_seen"` // RFC 3339: first verdict since the last alert was sent
 	Count     int    `json:"count"`      // verdicts since the last alert, this replica
 	Time      string `json:"time"`       // RFC 3339: when the alert was raised
-	Text      string `json:"text"`       // one human sentence
+	// Message is what the upstream said, as the decision record keeps it
+	// (the client's words masked, secrets scrubbed); "" when it said nothing.
+	Message string `json:"message,omitempty"`
+	Text    string `json:"text"` // one human sentence
 }
 
 func newPayload(ev event, t tally, now time.Time) Payload {
@@ -34,12 +38,16 @@ func newPayload(ev event, t tally, now time.Time) Payload {
 		FirstSeen: t.firstSeen.UTC().Format(time.RFC3339),
 		Count:     t.count,
 		Time:      now.UTC().Format(time.RFC3339),
+		Message:   t.said,
 	}
 	times := "once"
 	if p.Count != 1 {
 		times = fmt.Sprintf("%d times", p.Count)
 	}
 	p.Text = fmt.Sprintf("Detour: provider %s: %s (%s) — %s since %s", p.Provider, p.Class, p.Evidence, times, p.FirstSeen)
+	if p.Message != "" {
+		p.Text += ": " + strconv.Quote(p.Message)
+	}
 	return p
 }
 

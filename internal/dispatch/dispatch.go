@@ -26,7 +26,9 @@ import (
 
 // Notifier pages the operator (package alert implements it).
 type Notifier interface {
-	Notify(provider, class, evidence string)
+	// NotifySaid pages for provider's class, with the evidence and the
+	// upstream's words (the client's masked; "" for none).
+	NotifySaid(provider, class, evidence, said string)
 }
 
 // Options wire a Dispatcher. Config and Health are required; every other nil

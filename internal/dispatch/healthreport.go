@@ -382,7 +382,7 @@ func (w *walk) lateError(e *endpointRT, o *outcome, a *decision.Attempt, took ti
 		rep.Count = false
 		w.tell(e.key, rep)
 		if row.Page && w.d.opt.Alerts != nil {
-			w.d.opt.Alerts.Notify(e.key.Provider, v.Class.String(), a.Evidence)
+			w.d.opt.Alerts.NotifySaid(e.key.Provider, v.Class.String(), a.Evidence, "")
 		}
 	case policy.CoolThreshold, policy.CoolNone:
 		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: took})
