@@ -3,6 +3,8 @@ package process
 import (
 	"bufio"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -134,5 +136,35 @@ routes:
 	}
 	if !g.running() {
 		t.Fatal("the process exited on a broken config")
+	}
+}
+
+// TestSIGHUPReopensARotatedDecisionLog: a decision log moved away (logrotate's
+// create mode) is opened anew at SIGHUP: records before it are in the moved
+// file, later ones in a new file at the path (operator review 50: every
+// record went on into the moved file).
+func TestSIGHUPReopensARotatedDecisionLog(t *testing.T) {
+	t.Parallel()
+	up := fake(t, ok("gpt-4o"))
+	dec := filepath.Join(t.TempDir(), "decisions.jsonl")
+	g := startOn(t, "R", dec, "always", render(`
+providers:
+  - {name: openai, dialect: openai, base_url: "{up}", api_key: sk-test}
+targets:
+  - {name: gpt, model: gpt-4o, providers: [openai]}
+routes:
+  - {name: first, targets: [gpt]}
+`, map[string]string{"up": up.URL}))
+	before := g.postOK("first").Header.Get("X-Detour-Decision")
+	if err := os.Rename(dec, dec+".1"); err != nil {
+		t.Fatal(err)
+	}
+	g.signal(syscall.SIGHUP)
+	poll(t, 30*time.Second, "a new decision log after SIGHUP", func() bool { _, err := os.Stat(dec); return err == nil })
+	after := g.postOK("first").Header.Get("X-Detour-Decision")
+	old, _ := os.ReadFile(dec + ".1")
+	cur, _ := os.ReadFile(dec)
+	if !strings.Contains(string(old), before) || strings.Contains(string(old), after) || !strings.Contains(string(cur), after) {
+		t.Errorf("moved file %q, new file %q (before %s, after %s)", old, cur, before, after)
 	}
 }
