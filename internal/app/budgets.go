@@ -65,9 +65,9 @@ func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 		return nil
 	}
 	out := map[string][2]float64{}
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, maxLine)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br)
 		if rec, ok := budgetLine(line); ok && !rec.Time.Before(month) {
 			usd := 0.0
 			for _, a := range rec.Attempts {
@@ -143,11 +143,11 @@ func lineTimeAfter(r io.ReadSeeker, off int64, t time.Time) bool {
 	if _, err := r.Seek(off, io.SeekStart); err != nil {
 		return true
 	}
-	br := bufio.NewReaderSize(r, 16<<10)
-	if _, err := br.ReadBytes('\n'); err != nil { // the rest of the line off falls in
+	br := bufio.NewReaderSize(r, maxLine)
+	if _, err := readLine(br); err != nil { // the rest of the line off falls in
 		return true
 	}
-	line, _ := br.ReadBytes('\n')
+	line, _ := readLine(br)
 	var rec struct {
 		Time time.Time `json:"time"`
 	}
@@ -155,4 +155,22 @@ func lineTimeAfter(r io.ReadSeeker, off int64, t time.Time) bool {
 		return false
 	}
 	return !rec.Time.Before(t)
+}
+
+// maxLine bounds a line the budget restore reads: a record is a few KiB,
+// and a log a crash filled with bytes that hold no newline is skipped
+// past, never held whole.
+const maxLine = 1 << 20
+
+// readLine is br's next line, nil for one longer than maxLine (skipped to
+// its end); err as bufio's at the end of the input.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	line, err := br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, err
+	}
+	for err == bufio.ErrBufferFull {
+		_, err = br.ReadSlice('\n')
+	}
+	return nil, err
 }

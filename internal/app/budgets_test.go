@@ -35,3 +35,15 @@ func TestSpentSince(t *testing.T) {
 		t.Errorf("team-b: %v", b)
 	}
 }
+
+// A log a crash filled with bytes that hold no newline is skipped past,
+// not read into memory whole: the records after it still count.
+func TestSpentSinceSkipsAnEndlessLine(t *testing.T) {
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	junk := strings.Repeat("\x00", 3<<20)
+	log := junk + "\n" + fmt.Sprintf(`{"id":"x","time":%q,"client":"team-a","attempts":[{"billable":true,"cost_usd":0.5}]}`+"\n", now.Format(time.RFC3339Nano))
+	got := spentSince(strings.NewReader(log), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC))
+	if got["team-a"] != [2]float64{0.5, 0.5} {
+		t.Errorf("%v", got)
+	}
+}
