@@ -56,9 +56,8 @@ func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time
 }
 
 // spentSince sums, per client, the spend of the records of r from month
-// on (and, of those, from day on): each billable attempt's known cost, or
-// the estimate its budget counted when larger, as the limits count it
-// (server: spend). [0] is the day's, [1] the month's.
+// on (and, of those, from day on): each attempt's BudgetUSD, as the limits
+// counted it. [0] is the day's, [1] the month's.
 func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 	start := seekTime(r, month.Add(-24*time.Hour)) // records are appended nearly in time order
 	if _, err := r.Seek(start, io.SeekStart); err != nil {
@@ -70,18 +69,8 @@ func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 		line, err := readLine(br)
 		if rec, ok := budgetLine(line); ok && !rec.Time.Before(month) {
 			usd := 0.0
-			for _, a := range rec.Attempts {
-				if !a.Billable {
-					continue
-				}
-				d := 0.0
-				if a.CostUSD.Known() && *a.CostUSD > 0 {
-					d = float64(*a.CostUSD)
-				}
-				if e := a.Estimate; e != nil && e.USD.Known() {
-					d = max(d, float64(e.USD))
-				}
-				usd += d
+			for i := range rec.Attempts {
+				usd += rec.Attempts[i].BudgetUSD()
 			}
 			s := out[rec.Client]
 			if !rec.Time.Before(day) {
@@ -98,13 +87,9 @@ func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 
 // budgetRecord is what spentSince reads of a record.
 type budgetRecord struct {
-	Time     time.Time `json:"time"`
-	Client   string    `json:"client"`
-	Attempts []struct {
-		Billable bool               `json:"billable"`
-		CostUSD  *decision.USD      `json:"cost_usd"`
-		Estimate *decision.Estimate `json:"estimate"`
-	} `json:"attempts"`
+	Time     time.Time          `json:"time"`
+	Client   string             `json:"client"`
+	Attempts []decision.Attempt `json:"attempts"`
 }
 
 // budgetLine decodes one line with a client: a record without one (no

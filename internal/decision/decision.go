@@ -119,6 +119,24 @@ type Attempt struct {
 	Batches *Batches `json:"batches,omitempty"`
 }
 
+// BudgetUSD is what a's billing counts against a client's budget: 0 when
+// not billable; else its known cost, or its Estimate's when that is larger
+// (usage unknown or partial). The limits count it so as a request ends,
+// and the budget restore reads it back from the log the same way.
+func (a *Attempt) BudgetUSD() float64 {
+	if !a.Billable {
+		return 0
+	}
+	d := 0.0
+	if a.CostUSD.Known() && *a.CostUSD > 0 {
+		d = float64(*a.CostUSD)
+	}
+	if e := a.Estimate; e != nil && e.USD.Known() {
+		d = max(d, float64(e.USD))
+	}
+	return d
+}
+
 // CostInFull reports whether a's cost, if priced, is known in full: not
 // unknown, and not the lower bound of a cut stream's partial count
 // (usage.incomplete), which /metrics and `detour usage` count as unknown

@@ -184,18 +184,15 @@ func spend(r *http.Request, st *State, client *config.ClientKey, rec *decision.D
 			// reported (docs/config.md, "rate.tokens_per_minute").
 			continue
 		}
-		t, d := 0, 0.0
+		t := 0
 		if u := a.Usage; u != nil {
 			t = max(u.TotalTokens, u.PromptTokens+u.CompletionTokens, 0)
 		}
-		if a.CostUSD.Known() && *a.CostUSD > 0 {
-			d = float64(*a.CostUSD)
-		}
 		if e := a.Estimate; e != nil { // usage unknown or partial
-			t, d = max(t, e.InputTokens+e.OutputTokens), max(d, float64(e.USD))
+			t = max(t, e.InputTokens+e.OutputTokens)
 		}
 		tokens += min(t, limit.Ceiling)
-		usd += d
+		usd += a.BudgetUSD()
 	}
 	st.Limits.Spend(context.WithoutCancel(r.Context()), client, tokens, usd)
 }

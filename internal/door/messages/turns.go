@@ -130,10 +130,7 @@ func document(field string, b *inBlock) (chat.Part, error) {
 	if src == nil || src.str || !text && (src.Type != "base64" || !strings.EqualFold(src.MediaType, "application/pdf")) {
 		return chat.Part{}, unsupported(field+".source", "\"document\" blocks other than a base64 PDF or plain text")
 	}
-	var c struct {
-		Enabled bool `json:"enabled"`
-	}
-	if rawjson.Set(b.Citations) && json.Unmarshal(b.Citations, &c) == nil && c.Enabled {
+	if b.cites() {
 		return chat.Part{}, unsupported(field+".citations", "\"document\" blocks with citations enabled (only Claude cites)")
 	}
 	if text {
@@ -162,10 +159,7 @@ func document(field string, b *inBlock) (chat.Part, error) {
 // (probe c50b: before, every such block was refused, and a RAG tool that
 // returned one failed every later turn on a route without Claude).
 func searchResult(field string, b *inBlock) (string, error) {
-	var c struct {
-		Enabled bool `json:"enabled"`
-	}
-	if rawjson.Set(b.Citations) && json.Unmarshal(b.Citations, &c) == nil && c.Enabled {
+	if b.cites() {
 		return "", unsupported(field+".citations", "\"search_result\" blocks with citations enabled (only Claude cites)")
 	}
 	var blocks []struct {
@@ -429,4 +423,13 @@ func tools(in *inRequest, out *outRequest, changes []toolChange) error {
 		out.ParallelToolCalls = chat.Ptr(false)
 	}
 	return nil
+}
+
+// cites reports a block (a document, a search result) whose citations are
+// enabled: only Claude answers with them.
+func (b *inBlock) cites() bool {
+	var c struct {
+		Enabled bool `json:"enabled"`
+	}
+	return rawjson.Set(b.Citations) && json.Unmarshal(b.Citations, &c) == nil && c.Enabled
 }
