@@ -291,7 +291,7 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 
 // The evidence of the code families below, per source.
 var (
-	insufficientEv   = familyEv("insufficient*(credit|balance|funds)")
+	insufficientEv   = familyEv("insufficient*(credit|balance|funds|quota)")
 	quotaSpentEv     = familyEv("*quota_(reached|exhausted)")
 	contentFlaggedEv = familyEv("*(sensitivecontentdetected|riskdetection)*")
 	outOfRangeEv     = familyEv("*_(above|below)_(max|min)_(value|length|items|…)")
@@ -306,15 +306,16 @@ func familyEv(shape string) (ev [numSources]string) {
 }
 
 // insufficientFunds reports a code k (lower case) that says the account's
-// credits, balance or funds (the code's last word) are insufficient, in a
-// spelling no table lists
-// (Google's ErrorInfo reason INSUFFICIENT_G1_CREDITS_BALANCE behind a
-// generic RESOURCE_EXHAUSTED 429): the account cannot pay, quota.
+// credits, balance, funds or quota (the code's last word) are
+// insufficient, in a spelling no table lists (Google's ErrorInfo reason
+// INSUFFICIENT_G1_CREDITS_BALANCE behind a generic RESOURCE_EXHAUSTED 429;
+// new-api's insufficient_token_quota, a relay key's own quota spent, at a
+// 403): the account cannot pay, quota.
 func insufficientFunds(k []byte) bool {
 	if !bytes.Contains(k, []byte("insufficient")) {
 		return false
 	}
-	for _, w := range [...]string{"credit", "credits", "balance", "funds", "fund"} {
+	for _, w := range [...]string{"credit", "credits", "balance", "funds", "fund", "quota"} {
 		if bytes.HasSuffix(k, []byte(w)) {
 			return true // what is insufficient ends the code: not a load balancer's capacity
 		}

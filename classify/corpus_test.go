@@ -49,7 +49,8 @@ func init() {
 		gigachat sensenova huaweicloud mixedbread yandex lemonade baseten gpustack ccr fcc snowflake crusoe kserve omniroute
 		opengateway agentrouter fastdeploy tokenwork ungate geminibalance droidproxy clauderelayservice
 		cliproxyapi aiclient2api dario qwen kiro autoclaw antigravityproxy oci
-		ionos kluster friendli nebius reka ai21 apigee chatanywhere nlpcloud publicai cline zed ds4 poe bifrost clova zenmux`) {
+		ionos kluster friendli nebius reka ai21 apigee chatanywhere nlpcloud publicai cline zed ds4 poe bifrost clova zenmux
+		infomaniak gmicloud longcat synthetic`) {
 		corpusProviders[p] = true
 	}
 }

@@ -223,8 +223,8 @@ func TestRoundSeventeenRules(t *testing.T) {
 	run(t, []tc{
 		// A code that says the credits or the balance are insufficient, in
 		// a spelling no table lists, behind Google's generic 429.
-		{"insufficient credits reason", 429, nil, `{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INSUFFICIENT_G1_CREDITS_BALANCE","metadata":{"error_number":"2008"}}]}}`, false, "quota", "gemini:reason=insufficient*(credit|balance|funds)"},
-		{"insufficient account balance code", 400, nil, `{"error":{"message":"request failed","code":"INSUFFICIENT_ACCOUNT_BALANCE"}}`, false, "quota", "code:insufficient*(credit|balance|funds)"},
+		{"insufficient credits reason", 429, nil, `{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INSUFFICIENT_G1_CREDITS_BALANCE","metadata":{"error_number":"2008"}}]}}`, false, "quota", "gemini:reason=insufficient*(credit|balance|funds|quota)"},
+		{"insufficient account balance code", 400, nil, `{"error":{"message":"request failed","code":"INSUFFICIENT_ACCOUNT_BALANCE"}}`, false, "quota", "code:insufficient*(credit|balance|funds|quota)"},
 		// A spend cap set on the key.
 		{"key limit exceeded", 403, nil, `{"error":{"message":"Key limit exceeded (total limit). Manage it using https://openrouter.ai/settings/keys","code":403}}`, false, "quota", "phrase:key limit exceeded"},
 		// Terms an admin must accept before the account may use the model.

@@ -317,6 +317,9 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 		if v, ok := modelError(f, body, req, model); ok {
 			return v
 		}
+		if v, ok := spentKey(f, body, req, model); ok {
+			return v
+		}
 	}
 	if st == 410 && f != nil && f.parsed {
 		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
@@ -325,6 +328,44 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 		}
 	}
 	return Verdict{Failed: true, Class: statusClass[st], Evidence: ev}
+}
+
+// spentPhrases say a key's allowance is used up, in the words relays and
+// providers send with a 401: one-api's and new-api's
+// "该令牌额度已用尽 TokenStatusExhausted[sk-abc***xyz]" (a relay key's own
+// quota; "This token quota is exhausted" in its English locale, 該令牌額度已用盡
+// in zh-TW), Huawei MaaS's "The free quota has been used up.". Only the
+// spent forms: a 401 that says a balance is merely low beside a refused
+// key stays auth.
+var spentPhrases = newPhraseSet([]phrase{
+	{a: "tokenstatusexhausted", class: Quota},
+	{a: "额度已用尽", class: Quota},
+	{a: "额度已用完", class: Quota},
+	{a: "額度已用盡", class: Quota},
+	{a: "額度已用完", class: Quota},
+	{a: "quota is exhausted", class: Quota},
+	{a: "quota has been exhausted", class: Quota},
+	{a: "quota has been used up", class: Quota},
+})
+
+// spentKey reads a 401 whose code or words say the key's allowance is
+// spent, not that the key is refused: the key was read and is good, and no
+// rotation mends it, so it is quota (the account cools, the operator is
+// paged for money, not a credential). A quota code (new-api's
+// insufficient_token_quota, OpenAI's insufficient_quota) or a spentPhrases
+// wording the client did not send decides; ok is false otherwise, and the
+// 401 stays auth.
+func spentKey(f *facts, body, req []byte, model string) (Verdict, bool) {
+	var cs codeScan
+	cs.scan(nil, f)
+	if cs.strong == Quota {
+		return Verdict{Failed: true, Class: Quota, Evidence: cs.strongEv}, true
+	}
+	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
+	if i := ts.pick(spentPhrases, 0); i < len(spentPhrases.list) {
+		return Verdict{Failed: true, Class: Quota, Evidence: spentPhrases.list[i].evidence}, true
+	}
+	return Verdict{}, false
 }
 
 // relayKey is the verdict for an account's class (quota, auth) that a

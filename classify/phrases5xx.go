@@ -128,6 +128,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "provider prefix", class: Unavailable, ourModel: true},                    // the endpoint's model as configured: "Model name must include a provider prefix"
 	{a: "model", b: "does not exist", gap: 80, class: Unavailable},                // LocalAI's 500: "llama: model does not exist gpt: model does not exist …"
 	{a: "无可用渠道", class: Unavailable},
+	{a: "無可用管道", class: Unavailable}, // new-api's zh-TW locale: "分組 default 下模型 x 無可用管道（distributor）"
 	{a: "price not set", class: Unavailable},
 	{a: "ratio not set", class: Unavailable},
 	{a: "价格未配置", class: Unavailable},

@@ -178,6 +178,10 @@ var accountPhrases = []phrase{
 	{a: "missing", b: "authorization header", gap: 12, class: Auth},
 	{a: "missing `authorization`", class: Auth}, // before the bad-input "missing `" (a member the request left out)
 	{a: "no authorization header", class: Auth}, // Azure: "No authorization header present" (the key Detour sends, or none configured)
+	// The credential header could not be checked (Huawei ModelArts' 4905:
+	// "Failed to check the authorization request header.", a 400 its
+	// reference gives for a key wrong or absent).
+	{a: "failed to check the authorization", class: Auth, notClient: true},
 	// A credential header the provider cannot read at all (Gemini's
 	// OpenAI-compatible endpoint: "Invalid Authorization header.", a 400):
 	// Detour writes that header from the operator's key, so the key is
@@ -283,8 +287,15 @@ var accountPhrases = []phrase{
 
 	// quota, strong: the account cannot pay or its allowance is spent.
 	{a: "credit balance is too low", class: Quota},
-	{a: "balance is too low", class: Quota},            // Nous Portal: "Your account balance is too low to use paid models", as a 404
-	{a: "quota is not enough", class: Quota},           // new-api: "token quota is not enough, token remain quota: …"
+	{a: "balance is too low", class: Quota},  // Nous Portal: "Your account balance is too low to use paid models", as a 404
+	{a: "quota is not enough", class: Quota}, // new-api: "token quota is not enough, token remain quota: …"
+	// An allowance used up: new-api's "This token quota is exhausted" (a
+	// relay key's own quota, at a 401 or 403), Huawei MaaS's "The free
+	// quota has been used up." (a 401). Weak and passed over at a 429,
+	// where a quota "exhausted" may be a minute's.
+	{a: "quota is exhausted", class: Quota, weak: true, notRate: true},
+	{a: "quota has been exhausted", class: Quota, weak: true, notRate: true},
+	{a: "quota has been used up", class: Quota, weak: true, notRate: true},
 	{a: "have enough quota", class: Quota, weak: true}, // CoAI (chatnio): "You don't have enough quota to use this model. please buy or subscribe …"
 	{a: "payment instrument", class: Quota},            // Bedrock: "Model access is denied due to INVALID_PAYMENT_INSTRUMENT: A valid payment instrument must be provided."
 	{a: "credit card on file", class: Quota},           // Vercel: "AI Gateway requires a valid credit card on file to service requests"
@@ -419,6 +430,11 @@ var accountPhrases = []phrase{
 	{a: "配额不足", class: Quota},
 	{a: "额度已用尽", class: Quota},
 	{a: "额度已用完", class: Quota},
+	// The same in Traditional characters (new-api's zh-TW locale:
+	// "該令牌額度已用盡", "用戶額度不足").
+	{a: "額度不足", class: Quota},
+	{a: "額度已用盡", class: Quota},
+	{a: "額度已用完", class: Quota},
 	// A resource pack or the billing resources used up (Hunyuan:
 	// "免费资源包余量已用尽", "计费资源已耗尽"); a bare 资源不足 (resources short)
 	// is the provider's capacity.

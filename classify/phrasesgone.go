@@ -117,9 +117,18 @@ var gonePhrases = []phrase{
 	{a: "invalid model for key", class: Forbidden, word: true},
 	{a: "invalid model for team", class: Forbidden, word: true},
 	{a: "invalid model", class: Unavailable},
+	// Laravel's wording of a value outside the allowed list, for the model
+	// (Infomaniak: "The selected model is invalid.", the list of the models
+	// this endpoint serves beside it).
+	{a: "selected model is invalid", class: Unavailable},
 	{a: "no such model", class: Unavailable},
 	{a: "deployment", b: "does not exist", gap: 40, class: Unavailable},
 	{a: "deployment not found", class: Unavailable},
+	// The service a deployment was reached through deleted (Huawei
+	// ModelArts' 4203, a 400: "Invalid request because requested service
+	// <id> is unavailable."). Not read at a 5xx nor a 429, where a
+	// service unavailable is load.
+	{a: "requested service", b: "is unavailable", gap: 60, class: Unavailable, notRate: true},
 	// Bedrock's model served only through an inference profile or
 	// provisioned throughput ("The provided model doesn't support on-demand
 	// throughput.", "Invocation of model ID x with on-demand throughput isn't
@@ -216,6 +225,7 @@ var gonePhrases = []phrase{
 	{a: "no_valid_channel_error", class: Unavailable},
 	{a: "failed to get config for provider", class: Unavailable}, // Bifrost: "failed to get config for provider anthropic: not found"
 	{a: "无可用渠道", class: Unavailable},
+	{a: "無可用管道", class: Unavailable}, // the same in new-api's zh-TW locale (管道 for 渠道)
 	// The relay's channel for it switched off (new-api: "This channel has
 	// been disabled", 该渠道已被禁用, as 403s).
 	{a: "channel has been disabled", class: Unavailable},

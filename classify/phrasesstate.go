@@ -91,6 +91,7 @@ var statePhrases = []phrase{
 	{a: "busy", word: true, class: ServerError},
 	{a: "访问量过大", class: ServerError}, // too much traffic (on the model)
 	{a: "负载已饱和", class: ServerError}, // load is saturated
+	{a: "負載已飽和", class: ServerError}, // the same in Traditional characters (new-api's zh-TW locale)
 	{a: "负载过高", class: ServerError},  // load too high
 	{a: "繁忙", class: ServerError},    // busy
 	// The provider's own fleet full, a model in maintenance, traffic on the

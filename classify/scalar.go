@@ -174,7 +174,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			switch string(last) {
 			case "message":
 				f.addText(v)
-			case "detail": // Llama Stack: {"error":{"detail":"…"}}
+			case "detail", "description": // Llama Stack: {"error":{"detail":"…"}}; Infomaniak: {"result":"error","error":{"code":"validation_failed","description":"Validation failed","errors":[…]}}
 				if str {
 					f.addText(v)
 				}
@@ -250,6 +250,12 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			}
 		case eq(k1, "innererror") && d == 3 && eq(last, "code"):
 			f.innerCode = v
+		case eq(k1, "errors") && d == 3 && eq(last, "description") && str:
+			// The items of a validation error (Infomaniak's, as Laravel
+			// words them: {"error":{"description":"Validation failed",
+			// "errors":[{"code":"validation_rule_in","description":"The
+			// selected model is invalid.","context":{"attribute":"model"}}]}}).
+			f.addText(v)
 		case eq(k1, "message") && d == 3 && eq(last, "error") && str:
 			// An error.message that is an object with its own error string
 			// (LiteLLM's guardrail block: {"error":{"message":{"error":
