@@ -18,6 +18,7 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // The deploy/ stack: its compose file, Prometheus and Grafana files, the
@@ -111,11 +112,28 @@ func TestMetricNamesOfAnExpression(t *testing.T) {
 }
 
 // Every metric the dashboard queries exists on a live /metrics once the
-// gateway has served a failover (a quota answer, then a success).
+// gateway has served a failover (a quota answer, then a success at a priced
+// target) and refused a client key's request over its rate.
 func TestDashboardQueriesMetricsThatExist(t *testing.T) {
-	g := startQuotaThenOK(t, "")
-	g.post(t, "deep", "").wantStatus(t, 200)
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"capped": script(corpus(t, "anthropic-workspace-usage-limits")),
+		"up":     script(ok("gpt-4o", "hi")),
+	})
+	g := start(t, `
+client_keys:
+  - {name: ops, key: key-ops, rate: {requests_per_minute: 1}}
+providers:
+  - {name: capped, dialect: anthropic, base_url: "{capped}", api_key: `+secret+`}
+  - {name: up, dialect: openai, base_url: "{up}", api_key: `+secret+`}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [capped]}
+  - {name: gpt, model: gpt-4o, providers: [up], price: {input: 2.5, output: 10}}
+routes:
+  - {name: deep, targets: [claude, gpt]}
+`, fs)
+	g.post(t, "deep", "", "Authorization", "Bearer key-ops").wantStatus(t, 200)
 	g.recs.wait(t, 1)
+	g.post(t, "deep", "", "Authorization", "Bearer key-ops").wantStatus(t, 429)
 	exprs := dashboardExprs(t)
 	if len(exprs) < 10 {
 		t.Fatalf("only %d queries in the dashboard", len(exprs))

@@ -47,6 +47,7 @@ routes:
 		`detour_attempts_total{class="ok",provider="up",target="b"} 1`,
 		`detour_failovers_total{action="next_target",class="unavailable",route="r"} 1`,
 		`detour_requests_total{outcome="ok",route="r",status="2xx"} 1`,
+		`detour_cooldowns_total{class="unavailable",provider="gone",scope="endpoint",target="a"} 1`,
 	} {
 		if !strings.Contains(m, want) {
 			t.Errorf("after a failover: /metrics lacks %s", want)
@@ -75,5 +76,26 @@ func TestFailoverMetricCountsOnlyMovesMade(t *testing.T) {
 	wantSteps(t, g.recs.wait(t, 1), "a/p quota stop")
 	if m := string(g.raw(t, http.MethodGet, "/metrics", "").Body); strings.Contains(m, "detour_failovers_total{") {
 		t.Errorf("a failover was counted though the budget stopped the move")
+	}
+}
+
+// A cooldown says why it began: an account's quota is counted on the
+// account, by class, so an operator can alert on "an account ran out of
+// money" apart from "an endpoint is down".
+func TestMetricsCountCooldownsByScopeAndClass(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"p": script(corpus(t, "openai-insufficient-quota-429")),
+		"q": script(ok("model-b", "hi")),
+	})
+	g := start(t, twoTargets, fs)
+	g.post(t, "r", "").wantStatus(t, 200)
+	g.recs.wait(t, 1)
+	m := string(g.raw(t, http.MethodGet, "/metrics", "").Body)
+	want := `detour_cooldowns_total{class="quota",provider="p",scope="account",target="none"} 1`
+	if !strings.Contains(m, want) {
+		t.Errorf("/metrics lacks %s", want)
+	}
+	if strings.Contains(m, `detour_cooldowns_total{class="quota",provider="p",scope="endpoint"`) {
+		t.Errorf("an account's quota was counted as an endpoint's cooldown too")
 	}
 }

@@ -324,6 +324,7 @@ func (w *walk) transitions(k health.Key, trs []health.Transition, r *health.Repo
 		if tr.To == health.Cooling {
 			w.cooled(k, tr)
 			cooled = true
+			w.d.opt.Metrics.Cooldown(tr.Scope.String(), k.Target, k.Provider, tr.Class)
 		}
 		w.rec.Transitions = append(w.rec.Transitions, decision.Transition{Scope: tr.Scope.String(), Name: tr.Name,
 			From: tr.From.String(), To: tr.To.String(), Class: tr.Class})

@@ -35,6 +35,7 @@ type Metrics struct {
 	stateShared   *prometheus.GaugeVec     // store
 	overhead      prometheus.Histogram
 	alerts        *prometheus.CounterVec // provider, class, result
+	cooldowns     *prometheus.CounterVec // scope, target, provider, class
 	continuations *prometheus.CounterVec // route, mode, outcome (continuation.go)
 
 	routes, targets, providers names
@@ -79,6 +80,10 @@ func New() *Metrics {
 		Name: "detour_failovers_total",
 		Help: "Moves after a failed attempt, by route, action (next_endpoint|next_target|tail|retry) and the class that caused it.",
 	}, []string{"route", "action", "class"})
+	m.cooldowns = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "detour_cooldowns_total",
+		Help: "Cooldowns begun, by scope (endpoint|account), target (none for an account), provider and the class that began it: why detour_endpoint_state or detour_account_state went to cooling.",
+	}, []string{"scope", "target", "provider", "class"})
 	m.endpointState = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "detour_endpoint_state",
 		Help: "1 for the current health state of each endpoint (healthy|cooling|probing), 0 for the others.",
@@ -105,7 +110,7 @@ func New() *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.requestDur, m.attempts, m.ttfb, m.upstreamDur,
-		m.failovers, m.endpointState, m.accountState, m.stateShared, m.overhead, m.alerts,
+		m.failovers, m.cooldowns, m.endpointState, m.accountState, m.stateShared, m.overhead, m.alerts,
 	)
 	m.registerUsage()
 	m.registerFront()
@@ -193,6 +198,25 @@ func (m *Metrics) AccountState(provider, state string) {
 		return
 	}
 	setState(m.accountState, state, m.providers.of(provider))
+}
+
+// Cooldown records a cooldown that began: scope is "endpoint" (of target
+// at provider) or "account" (of provider; target is not recorded), class
+// the verdict that began it.
+func (m *Metrics) Cooldown(scope, target, provider, class string) {
+	if m == nil || !m.providers.configured(provider) {
+		return
+	}
+	t := labelNone
+	if scope == "endpoint" {
+		if !m.targets.configured(target) {
+			return
+		}
+		t = m.targets.of(target)
+	} else {
+		scope = "account"
+	}
+	m.cooldowns.WithLabelValues(scope, t, m.providers.of(provider), classes.of(class)).Inc()
 }
 
 // StateShared sets whether this replica's health is the state every

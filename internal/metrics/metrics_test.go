@@ -365,3 +365,26 @@ func TestAttemptDoesNotAllocate(t *testing.T) {
 		t.Errorf("Attempt allocates %v times per call on known series, want 0", allocs)
 	}
 }
+
+// A cooldown is counted by scope and class; an account's has no target,
+// and a name no configuration serves is not recorded.
+func TestCooldownsCountedByScopeAndClass(t *testing.T) {
+	m := New()
+	m.Retain(Served{Routes: []string{"r"}, Targets: []string{"a"}, Providers: []string{"p"},
+		Endpoints: []Endpoint{{"a", "p"}}})
+	m.Cooldown("endpoint", "a", "p", "server_error")
+	m.Cooldown("endpoint", "a", "p", "server_error")
+	m.Cooldown("account", "a", "p", "quota")
+	m.Cooldown("endpoint", "gone", "p", "server_error")
+	m.Cooldown("account", "", "gone", "quota")
+	f := scrape(t, m)
+	if v := counter(t, f, "detour_cooldowns_total", "scope=endpoint", "target=a", "provider=p", "class=server_error"); v != 2 {
+		t.Errorf("endpoint cooldowns = %v, want 2", v)
+	}
+	if v := counter(t, f, "detour_cooldowns_total", "scope=account", "target=none", "provider=p", "class=quota"); v != 1 {
+		t.Errorf("account cooldowns = %v, want 1", v)
+	}
+	if n := len(f["detour_cooldowns_total"].GetMetric()); n != 2 {
+		t.Errorf("%d cooldown series, want 2 (unconfigured names are not recorded)", n)
+	}
+}

@@ -32,7 +32,7 @@ func (m *Metrics) registerUsage() {
 	}, by)
 	m.usage.refused = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_limit_refusals_total",
-		Help: "Requests refused by a client key's limit, by client and limit (requests_per_minute|tokens_per_minute|usd_per_day|usd_per_month).",
+		Help: "Requests refused by a client key's limit, by client and limit (requests_per_minute|tokens_per_minute|usd_per_day|usd_per_month|max_concurrent).",
 	}, []string{"client", "limit"})
 	m.reg.MustRegister(m.usage.tokens, m.usage.cost, m.usage.costUnknown, m.usage.refused)
 }
