@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,6 +24,9 @@ var vendorHosts = []string{"api.openai.com", "api.anthropic.com", "generativelan
 // API's provider without a key.
 func configWarnings(cfg *config.Config) []string {
 	var out []string
+	if w := decisionsDirWarning(cfg); w != "" {
+		out = append(out, w)
+	}
 	names := make([]string, len(cfg.Providers))
 	for i := range cfg.Providers {
 		names[i] = cfg.Providers[i].Name
@@ -62,4 +67,22 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// decisionsDirWarning says where decisions.path lies in a directory this
+// machine does not have: serve opens the file at start and refuses to start
+// without it (operator review 51: check said ok, and serve then failed).
+// A warning, not an error: the file may be checked on another machine than
+// the one that serves it.
+func decisionsDirWarning(cfg *config.Config) string {
+	p := cfg.Decisions.Path
+	if p == "" || p == "-" {
+		return ""
+	}
+	dir := filepath.Dir(p)
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: decisions.path: the directory %s does not exist here: serve refuses to start where it does not (create it, or change decisions.path)",
+		cfg.File, cfg.Decisions.Line, dir)
 }

@@ -147,7 +147,8 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	if a.dec == nil {
 		w, err := decision.Open(cfg.Decisions.Path, decision.Options{Sync: cfg.Decisions.Sync == config.SyncAlways, Logger: a.log})
 		if err != nil {
-			return nil, fmt.Errorf("decisions.path: %v", err)
+			return nil, &config.Error{File: cfg.File, Line: cfg.Decisions.Line,
+				Msg: fmt.Sprintf("decisions.path: %v (create its directory, or change decisions.path)", err)}
 		}
 		a.writer, a.dec = w, w
 	}

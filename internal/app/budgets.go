@@ -3,10 +3,13 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/detour-llm/detour/internal/config"
@@ -19,7 +22,8 @@ import (
 // with state memory the counters live in this process alone, and a
 // restart gave every key a fresh budget (operator review 50). Only the
 // records from the month's start are read: the log is searched for them,
-// not read whole. A log that cannot be read restores nothing (logged).
+// not read whole; the files rotation moved it to are read too (logFiles).
+// A log that cannot be read restores nothing of its own (logged).
 // Redis keeps its counters itself: it is never called for state redis.
 func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time.Time) {
 	budgeted := map[string]*config.ClientKey{}
@@ -31,18 +35,20 @@ func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time
 	if len(budgeted) == 0 || cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
 		return
 	}
-	f, err := os.Open(cfg.Decisions.Path)
-	if err != nil {
-		if !os.IsNotExist(err) {
-			a.log.Warn("client budgets: the decision log could not be read; budgets start from zero", "err", err)
-		}
-		return
-	}
-	defer f.Close()
 	now = now.UTC()
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	spent := spentSince(f, month, day)
+	spent := map[string][2]float64{}
+	files := 0
+	for _, path := range logFiles(cfg.Decisions.Path, month) {
+		if err := addSpent(spent, path, month, day); err != nil {
+			if !os.IsNotExist(err) {
+				a.log.Warn("client budgets: a decision log could not be read; its spend is not restored", "path", path, "err", err)
+			}
+			continue
+		}
+		files++
+	}
 	n := 0
 	for name, s := range spent {
 		if k := budgeted[name]; k != nil {
@@ -50,30 +56,92 @@ func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time
 			n++
 		}
 	}
-	if n > 0 {
-		a.log.Info("client budgets: this month's spend restored from the decision log", "keys", n)
+	if files > 0 {
+		a.log.Info("client budgets: this month's spend restored from the decision log", "keys", n, "files", files)
 	}
 }
 
+// logFiles are the decision log at path and the files rotation moved it
+// to that may hold records of the month from month on: the files of its
+// directory named path's name and then "." or "-" (logrotate's
+// decisions.jsonl.1, decisions.jsonl.2.gz, decisions.jsonl-20261205),
+// last written at or after month. Operator review 51: after a rotation a
+// restart read the live file alone, and every key had its budget back.
+func logFiles(path string, month time.Time) []string {
+	out := []string{path}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if len(name) <= len(base) || !strings.HasPrefix(name, base) || (name[len(base)] != '.' && name[len(base)] != '-') || !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil && !info.ModTime().Before(month) {
+			out = append(out, filepath.Join(dir, name))
+		}
+	}
+	return out
+}
+
+// addSpent adds to spent what the log file at path (gzip-compressed when
+// its name ends in .gz) says each client spent from month on.
+func addSpent(spent map[string][2]float64, path string, month, day time.Time) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var got map[string][2]float64
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return err
+		}
+		defer zr.Close()
+		got = spentFrom(zr, month, day)
+	} else {
+		got = spentSince(f, month, day)
+	}
+	for name, s := range got {
+		t := spent[name]
+		t[0] += s[0]
+		t[1] += s[1]
+		spent[name] = t
+	}
+	return nil
+}
+
 // spentSince sums, per client, the spend of the records of r from month
-// on (and, of those, from day on): each attempt's BudgetUSD, as the limits
-// counted it. [0] is the day's, [1] the month's.
+// on (and, of those, from day on), found by bisection: see spentFrom.
 func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 	start := seekTime(r, month.Add(-24*time.Hour)) // records are appended nearly in time order
 	if _, err := r.Seek(start, io.SeekStart); err != nil {
 		return nil
 	}
+	return spentFrom(r, month, day)
+}
+
+// spentFrom sums, per client, the spend of the records r reads from month
+// on (and, of those, from day on): each attempt's BudgetUSD, as the limits
+// counted it. [0] is the day's, [1] the month's.
+func spentFrom(r io.Reader, month, day time.Time) map[string][2]float64 {
 	out := map[string][2]float64{}
 	br := bufio.NewReaderSize(r, maxLine)
 	for {
 		line, err := readLine(br)
-		if rec, ok := budgetLine(line); ok && !rec.Time.Before(month) {
+		if rec, ok := budgetLine(line); ok && !rec.end().Before(month) {
 			usd := 0.0
 			for i := range rec.Attempts {
 				usd += rec.Attempts[i].BudgetUSD()
 			}
 			s := out[rec.Client]
-			if !rec.Time.Before(day) {
+			if !rec.end().Before(day) {
 				s[0] += usd
 			}
 			s[1] += usd
@@ -88,8 +156,17 @@ func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 // budgetRecord is what spentSince reads of a record.
 type budgetRecord struct {
 	Time     time.Time          `json:"time"`
+	MS       float64            `json:"ms"`
 	Client   string             `json:"client"`
 	Attempts []decision.Attempt `json:"attempts"`
+}
+
+// end is when the request ended, the instant the limits charged its
+// spend to (limit.Spend runs after the answer): a request begun before
+// midnight and ended after it counts in the new day, after a restart as
+// before it (hostile review 51).
+func (r *budgetRecord) end() time.Time {
+	return r.Time.Add(time.Duration(r.MS * float64(time.Millisecond)))
 }
 
 // budgetLine decodes one line with a client: a record without one (no

@@ -2,7 +2,10 @@ package app
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +48,58 @@ func TestSpentSinceSkipsAnEndlessLine(t *testing.T) {
 	got := spentSince(strings.NewReader(log), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC))
 	if got["team-a"] != [2]float64{0.5, 0.5} {
 		t.Errorf("%v", got)
+	}
+}
+
+// The files rotation moved the log to are read beside it, compressed or
+// not, while a file last written before the month began, and another
+// log's files, are not.
+func TestRotatedLogsAreReadToo(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	month := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	rec := func(at time.Time, usd float64) []byte {
+		return fmt.Appendf(nil, `{"id":"x","time":%q,"client":"team-a","attempts":[{"billable":true,"cost_usd":%g}]}`+"\n", at.Format(time.RFC3339Nano), usd)
+	}
+	write := func(name string, b []byte, mod time.Time) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(rec(now.AddDate(0, 0, -3), 2))
+	zw.Close()
+	write("decisions.jsonl", rec(now.Add(-time.Minute), 1), now)
+	write("decisions.jsonl.1", rec(now.AddDate(0, 0, -1), 4), now.AddDate(0, 0, -1))
+	write("decisions.jsonl.2.gz", gz.Bytes(), now.AddDate(0, 0, -3))
+	write("decisions.jsonl-20261101", rec(now.AddDate(0, -1, 0), 8), now.AddDate(0, -1, 0)) // before the month: not read
+	write("decisions.jsonlx", rec(now, 16), now)                                            // another name
+	write("other.jsonl", rec(now, 32), now)
+	spent := map[string][2]float64{}
+	files := logFiles(filepath.Join(dir, "decisions.jsonl"), month)
+	for _, p := range files {
+		if err := addSpent(spent, p, month, time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+	}
+	if got := spent["team-a"]; got != [2]float64{1, 7} {
+		t.Errorf("team-a: %v from %v, want day 1, month 7 (live 1, .1 4, .2.gz 2)", got, files)
+	}
+}
+
+// A request begun before midnight and ended after it counts in the new
+// day, as the limits charged it when its answer ended.
+func TestSpentCountsARequestWhenItEnded(t *testing.T) {
+	day := time.Date(2026, 12, 5, 0, 0, 0, 0, time.UTC)
+	log := fmt.Sprintf(`{"id":"x","time":%q,"ms":120000,"client":"team-a","attempts":[{"billable":true,"cost_usd":1.19}]}`+"\n",
+		day.Add(-time.Minute).Format(time.RFC3339Nano))
+	got := spentSince(strings.NewReader(log), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), day)
+	if got["team-a"] != [2]float64{1.19, 1.19} {
+		t.Errorf("%v, want the day's 1.19", got["team-a"])
 	}
 }

@@ -86,6 +86,9 @@ type Decisions struct {
 	// Sync is SyncNever (records buffered, written at least every 200ms)
 	// or SyncAlways (each record written and fsynced before its response).
 	Sync string
+	// Line is the line of path in the file (0: not written), for the
+	// errors of opening it.
+	Line int
 }
 
 // The values of decisions.sync.

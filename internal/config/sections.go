@@ -78,7 +78,9 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 	}
 	if f.has("decisions") {
 		if g, ok := d.mapping(f.vals["decisions"], "decisions", "path", "sync"); ok {
-			g.setStr("path", &cfg.Decisions.Path, false)
+			if v, ok := g.setStr("path", &cfg.Decisions.Path, false); ok {
+				cfg.Decisions.Line = v.node.Line
+			}
 			if v, ok := g.str("sync", false); ok && d.oneOf(v, "decisions sync", SyncNever, SyncAlways) {
 				cfg.Decisions.Sync = v.s
 			}
