@@ -18,6 +18,7 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/policy"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // maxAnswer bounds a non-stream upstream answer held in memory.
@@ -89,6 +90,10 @@ type outcome struct {
 	// relay (a whole answer to a stream request it cannot stream), and
 	// would answer the same, billed again: no retry at this endpoint.
 	settled bool
+	// sameModel: every endpoint of the target, serving the same model,
+	// would answer the same (vectorsTooLarge): the walk skips the target's
+	// other endpoints.
+	sameModel bool
 	// batches is set on an embeddings attempt sent in several calls, and
 	// input then holds the texts of the calls that ran, for a client's
 	// limits (embedbatch.go).
@@ -361,11 +366,14 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		return
 	}
 	if tooLarge && resp.StatusCode/100 == 2 {
-		if w.call.Op == OpEmbeddings {
+		switch {
+		case w.call.Op == OpEmbeddings:
 			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
-			return
+		case mayAnswerLarge(w.call.Body):
+			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for fewer choices (n), fewer top_logprobs, or a lower max_completion_tokens")
+		default:
+			answerTooLarge(o, "the upstream answer exceeds 64 MiB")
 		}
-		answerTooLarge(o, "the upstream answer exceeds 64 MiB")
 		return
 	}
 	v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
@@ -550,15 +558,32 @@ func answerTooLarge(o *outcome, msg string) {
 	o.billable = true
 }
 
-// vectorsTooLarge fails o, an embeddings answer the upstream gave in full
-// but larger than the gateway holds: the request's size (2,048 texts at
-// 3,072 dimensions as JSON floats are ~82 MB), not the endpoint's fault,
+// vectorsTooLarge fails o, an answer the upstream gave in full but larger
+// than the gateway holds, to a request that asked for that much: an
+// embeddings request (2,048 texts at 3,072 dimensions as JSON floats are
+// ~82 MB), or a chat request for several choices or log-probabilities
+// (mayAnswerLarge). The size is the request's, not the endpoint's fault,
 // so class overflow (nothing counts or cools: a client's request cannot
 // cool a provider), billable, and settled: the same endpoint would answer
 // the same, billed again, so it is not asked again and the client is told
 // not to retry (probe c50f: a full embedMany was paid for twenty times
-// over, then again by the SDK's own retries).
+// over, then again by the SDK's own retries). Nor is another endpoint of
+// the same target, the same model (sameModel): hostile review 51 found the
+// same answer run and paid at each of a target's providers. Another target
+// (another model, fewer dimensions) may still fit.
 func vectorsTooLarge(o *outcome, msg string) {
 	o.failWith(classify.Verdict{Class: classify.Overflow, Evidence: "answer:too large"}, msg)
-	o.billable, o.settled = true, true
+	o.billable, o.settled, o.sameModel = true, true, true
+}
+
+// mayAnswerLarge reports a chat request whose honest answer can pass the
+// 64 MiB bound: log-probabilities (up to 20 alternatives a token), or
+// several choices. Without either, no working provider's chat answer
+// comes near it, and one that does is a broken upstream's (answerTooLarge).
+func mayAnswerLarge(body []byte) bool {
+	if string(rawjson.Member(body, "logprobs")) == "true" {
+		return true
+	}
+	n, err := strconv.Atoi(string(rawjson.Member(body, "n")))
+	return err == nil && n > 1
 }

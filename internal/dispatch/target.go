@@ -50,7 +50,7 @@ func (w *walk) target(ctx context.Context, t *targetRT) (*Result, policy.Row) {
 			return res, row
 		}
 		row = o.row
-		if w.stopped != stopNone || !row.NextEndpoint || i+1 >= len(queue) {
+		if w.stopped != stopNone || !row.NextEndpoint || o.sameModel || i+1 >= len(queue) {
 			return nil, row
 		}
 		w.setAction(decision.ActionNextEndpoint)
