@@ -44,6 +44,17 @@ type Usage struct {
 	// upstream did (LiteLLM's cache_creation_token_details, relaying
 	// Claude): Anthropic's own member.
 	CacheCreation *CacheCreation `json:"cache_creation,omitempty"`
+	// OutputTokensDetails says how many of OutputTokens were the model's
+	// thinking, where the upstream said (Gemini's thoughtsTokenCount,
+	// OpenAI's reasoning_tokens): Anthropic's member, which both Anthropic
+	// SDKs read (probe 51b: it was never written, and clients counted no
+	// thinking).
+	OutputTokensDetails *OutputTokensDetails `json:"output_tokens_details,omitempty"`
+}
+
+// OutputTokensDetails is Anthropic's usage.output_tokens_details.
+type OutputTokensDetails struct {
+	ThinkingTokens int `json:"thinking_tokens"`
 }
 
 // CacheCreation is Anthropic's usage.cache_creation.
@@ -65,6 +76,9 @@ func anthropicUsage(u *chat.Usage) Usage {
 	in -= min(written, in)
 	out := Usage{InputTokens: in, OutputTokens: u.CompletionTokens,
 		CacheReadInputTokens: cached, CacheCreationInputTokens: written}
+	if r := u.CompletionTokensDetails.ReasoningTokens; r > 0 {
+		out.OutputTokensDetails = &OutputTokensDetails{ThinkingTokens: min(r, max(u.CompletionTokens, 0))}
+	}
 	if d := u.PromptTokensDetails; d != nil && d.CacheCreation != nil && written > 0 {
 		hour := u.CacheWrite1h() // within [0, written]
 		out.CacheCreation = &CacheCreation{Ephemeral5m: written - hour, Ephemeral1h: hour}

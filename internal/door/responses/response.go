@@ -249,6 +249,14 @@ func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 			Arguments: tc.Function.Arguments, CallID: id, Name: name, Namespace: ns})
 	}
 	r.finish(ch.FinishReason)
+	if r.Status == "incomplete" && len(r.Output) > 0 { // the last item was being written when the limit or filter cut it
+		switch it := r.Output[len(r.Output)-1].(type) {
+		case *MessageItem:
+			it.Status = "incomplete"
+		case *CallItem:
+			it.Status = "incomplete"
+		}
+	}
 	r.Usage = responsesUsage(c.Usage)
 	return json.Marshal(r)
 }

@@ -35,8 +35,11 @@ type Stream struct {
 	seq     int
 	started bool
 	ended   bool
-	buf     []byte
-	body    []byte // an event's members, built by hand
+	// cut: the answer ended at the output limit or a content filter, so the
+	// items still open at the end were cut short: they close "incomplete".
+	cut  bool
+	buf  []byte
+	body []byte // an event's members, built by hand
 
 	msg    *openMessage      // the open message item, nil when none
 	apart  chat.Calls        // the answer's tool calls, told apart
@@ -196,6 +199,7 @@ func (s *Stream) End() []byte {
 	}
 	s.buf = s.buf[:0]
 	s.start()
+	s.cut = s.finish == "length" || s.finish == "content_filter"
 	// Every open item closes in output order: calls opened before an open
 	// message first, then it, then the calls after it — as a client that
 	// builds its history from output_item.done expects (reviews 32d, 32i:

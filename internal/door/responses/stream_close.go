@@ -24,7 +24,7 @@ func (s *Stream) closeMessage() {
 		return
 	}
 	s.msg = nil
-	m.item.Status = "completed"
+	m.item.Status = s.closing()
 	parts := m.content()
 	for _, p := range m.parts {
 		if p.refusal {
@@ -46,6 +46,17 @@ func (s *Stream) closeMessage() {
 		s.partEvent("response.content_part.done", m, p.index, parts[p.index])
 	}
 	s.done(m.index, messageJSON(m.item, parts))
+}
+
+// closing is the status an item closes with: "incomplete" for one the
+// output limit or a content filter cut short (still open when the answer
+// ended), as OpenAI marks it (probe 51b: a call cut mid-arguments closed
+// "completed", and clients ran it with broken JSON), else "completed".
+func (s *Stream) closing() string {
+	if s.cut {
+		return "incomplete"
+	}
+	return "completed"
 }
 
 // partEvent sends content_part.added or .done for the part at index of
@@ -106,7 +117,7 @@ func (s *Stream) closeCalls(before int) {
 			kept = append(kept, i)
 			continue
 		}
-		c.item.Status, c.item.Arguments = "completed", c.args.String()
+		c.item.Status, c.item.Arguments = s.closing(), c.args.String()
 		// name as OpenAI sends it: "The name of the function that was
 		// called" (clients read it here, not only from the item).
 		s.event("response.function_call_arguments.done", struct {

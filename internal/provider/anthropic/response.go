@@ -46,6 +46,12 @@ type usage struct {
 	// (provider.ParseCacheCreation): a shape Detour cannot read fails
 	// nothing, it only leaves the split unknown.
 	CacheCreation json.RawMessage `json:"cache_creation"`
+	// OutputTokensDetails counts the output tokens the model spent on its
+	// thinking (Anthropic's usage.output_tokens_details.thinking_tokens,
+	// within output_tokens); nil when the answer does not say.
+	OutputTokensDetails *struct {
+		ThinkingTokens int `json:"thinking_tokens"`
+	} `json:"output_tokens_details"`
 }
 
 // prompt counts every input token, cached or not, as OpenAI's prompt_tokens
@@ -83,8 +89,12 @@ func (u *usage) details() *provider.TokenDetails {
 // openai is u in OpenAI's terms.
 func (u *usage) openai() *provider.Usage {
 	p := u.prompt()
-	return &provider.Usage{PromptTokens: p, CompletionTokens: u.OutputTokens,
+	out := &provider.Usage{PromptTokens: p, CompletionTokens: u.OutputTokens,
 		TotalTokens: p + u.output(), PromptTokensDetails: u.details()}
+	if d := u.OutputTokensDetails; d != nil && d.ThinkingTokens > 0 { // within the output, as reasoning_tokens is
+		out.CompletionTokensDetails = &provider.OutputDetails{ReasoningTokens: min(d.ThinkingTokens, u.output())}
+	}
+	return out
 }
 
 // Response translates a Messages answer into a chat.completion. An error

@@ -156,6 +156,9 @@ func (s *stream) Next() (provider.Event, error) {
 	case "message_delta":
 		if u := e.Usage; u != nil {
 			s.usage.OutputTokens = u.OutputTokens
+			if u.OutputTokensDetails != nil {
+				s.usage.OutputTokensDetails = u.OutputTokensDetails
+			}
 			if u.InputTokens > 0 || u.CacheCreationInputTokens > 0 || u.CacheReadInputTokens > 0 {
 				s.usage.InputTokens = u.InputTokens
 				s.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
