@@ -68,6 +68,9 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if v, ok := oauthVerdict(defEv, f, req); ok {
 		return v
 	}
+	if v, ok := negativeRoom(f, req); ok {
+		return v
+	}
 	var cs codeScan
 	cs.allowBad = def == Unknown
 	cs.scan(h, f)
@@ -506,4 +509,40 @@ func bareTrim(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// roomLead is vLLM's wording (and that of the servers built on it: NVIDIA
+// NIM, SGLang's OpenAI layer) when the output budget it computed is
+// negative: "max_tokens must be at least 1, got -7584.".
+const roomLead = "must be at least 1, got -"
+
+// negativeRoom reads vLLM's answer to a prompt longer than the model's
+// window when the client set no max_tokens: the server takes the window
+// less the prompt as the output budget, which comes out negative, and
+// refuses that (vllm-project/vllm#36789; later versions say "Input length
+// … exceeds model's maximum context length" for the same request). So the
+// prompt does not fit: context_length, which moves to a larger window. A
+// negative count the client's request holds (it sent max_tokens: -5
+// itself) is its own bad input, and ok is false.
+func negativeRoom(f *facts, req []byte) (Verdict, bool) {
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		j := indexFold(t, roomLead)
+		if j < 0 {
+			continue
+		}
+		n := t[j+len(roomLead):]
+		k := 0
+		for k < len(n) && n[k] >= '0' && n[k] <= '9' {
+			k++
+		}
+		if k == 0 {
+			return Verdict{}, false
+		}
+		if len(req) > 0 && bytes.Contains(req, append([]byte{'-'}, n[:k]...)) {
+			return Verdict{}, false
+		}
+		return Verdict{Failed: true, Class: ContextLength, Evidence: "phrase:" + roomLead + "N"}, true
+	}
+	return Verdict{}, false
 }

@@ -318,6 +318,11 @@ var accountPhrases = []phrase{
 	{a: "insufficient account balance", class: Quota},
 	{a: "insufficient credit", class: Quota}, // "insufficient credits", and Upstage's singular: "API key suspended due to insufficient credit"
 	{a: "insufficient funds", class: Quota},
+	{a: "insufficient budget", class: Quota}, // OpenGateLLM's 400: "Insufficient budget." (the key's budget spent)
+	// A relay key's quota spent, in every language one-api and new-api
+	// write it: their marker "TokenStatusExhausted[sk-…]" follows the
+	// localized words.
+	{a: "tokenstatusexhausted", class: Quota},
 	{a: "not enough credits", class: Quota},
 	{a: "requires more credits", class: Quota},
 	{a: "out of credits", class: Quota},

@@ -368,6 +368,9 @@ var inputPhrases = []phrase{
 	{a: "missing required", class: BadRequest, badInput: true},
 	{a: "missing", b: "required parameter", gap: 32, class: BadRequest, badInput: true}, // "missing one or multiple required parameters"
 	{a: "is not specified", class: BadRequest, badInput: true},
+	// A tool schema without what it must hold (Moonshot: "invalid request:
+	// missing 'type' or 'anyOf' key in parameter type").
+	{a: "missing", b: "key in parameter", gap: 40, class: BadRequest, badInput: true},
 	// A mode this endpoint serves only streamed (DashScope: "parameter.
 	// enable_thinking must be set to false for non-streaming calls", its
 	// 非流式调用 twin): the client need not have sent the member at all;

@@ -21,6 +21,9 @@ func TestRoundFiftyOneRules(t *testing.T) {
 		{"a service unavailable at 429 is load", 429, nil, `{"error":{"message":"The requested service is unavailable, retry later"}}`, false, "rate_limited", ""},
 		{"auth header not checked", 400, nil, `{"error_code":"ModelArts.4905","error_msg":"Failed to check the authorization request header. "}`, false, "auth", ""},
 		{"no channel, Traditional", 503, nil, `{"error":{"code":"model_not_found","message":"分組 default 下模型 gpt-5 無可用管道（distributor）","type":"new_api_error"}}`, false, "unavailable", "phrase:無可用管道"},
+		{"vLLM's negative output budget", 400, nil, `{"object":"error","message":"max_tokens must be at least 1, got -7584.","type":"BadRequestError","param":null,"code":400}`, false, "context_length", "phrase:must be at least 1, got -N"},
+		{"a not-found code decides a 5xx whose words say nothing", 503, nil, `{"error":{"code":"model_not_found","message":"Нет доступных каналов для модели gpt-5 (distributor)","type":"new_api_error"}}`, false, "unavailable", "code:model_not_found"},
+		{"insufficient budget", 400, nil, `{"detail":"Insufficient budget."}`, false, "quota", "phrase:insufficient budget"},
 		{"saturated, Traditional", 429, nil, `{"error":{"message":"當前分組上游負載已飽和，請稍後再試","type":"new_api_error"}}`, false, "server_error", "phrase:負載已飽和"},
 	})
 }
@@ -34,6 +37,8 @@ func TestRoundFiftyOneRulesIgnoreEchoes(t *testing.T) {
 	}{
 		{"spent wording echoed at 401", `{"messages":[{"role":"user","content":"该令牌额度已用尽"}]}`,
 			`{"error":{"message":"invalid key for prompt 该令牌额度已用尽"}}`, 401, Auth},
+		{"a negative max_tokens the client sent", `{"model":"m","max_tokens":-5,"messages":[]}`,
+			`{"object":"error","message":"max_tokens must be at least 1, got -5.","type":"BadRequestError","param":null,"code":400}`, 400, BadRequest},
 		{"spent wording echoed at 403", `{"messages":[{"role":"user","content":"This token quota is exhausted"}]}`,
 			`{"error":{"message":"Forbidden: This token quota is exhausted"}}`, 403, Forbidden},
 	} {

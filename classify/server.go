@@ -27,8 +27,9 @@ import (
 //   - wording that can only be a refusal (OpenAI's "flagged for possible
 //     cybersecurity risk", a provider's moderation) is refusal;
 //   - a body that says nothing is served here (no model loaded, a relay with
-//     no channel for the model, a model that does not exist) is
-//     unavailable: TabbyAPI and one-api send these as 503, LocalAI as 500,
+//     no channel for the model, a model that does not exist; or, where the
+//     words say nothing else, a strong not-found code such as
+//     model_not_found) is unavailable: TabbyAPI and one-api send these as 503, LocalAI as 500,
 //     and read as server_error they would be retried and counted like a
 //     fault; where the model is one the client named in another member (a
 //     tool's), it is the client's, bad_request;
@@ -115,6 +116,17 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 				return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}, ts.echo)
 			}
 			return echoMark(Verdict{Failed: true, Class: p.class, Evidence: p.evidence}, ts.echo)
+		}
+		if cs.strongEv != "" && cs.strong == Unavailable {
+			// A strong not-found code with words that say nothing more
+			// (new-api's no-channel 503, code model_not_found, in whatever
+			// language the relay's user chose): unavailable, as the words
+			// would be in English or Chinese; a model the client named
+			// elsewhere, the client's.
+			if ts.modelNamed() {
+				return Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}
+			}
+			return Verdict{Failed: true, Class: Unavailable, Evidence: cs.strongEv}
 		}
 	}
 	if i := ts.pick(timeoutPhrases, 0); i < len(timeoutPhrases.list) {
