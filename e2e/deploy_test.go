@@ -35,6 +35,44 @@ func readDeploy(t *testing.T, name string) []byte {
 	return b
 }
 
+// alertExprs returns the expression of every alerting rule of
+// deploy/alerts.yml, read strictly (a misspelt key fails), each rule named
+// and summarised.
+func alertExprs(t *testing.T) []string {
+	t.Helper()
+	var f struct {
+		Groups []struct {
+			Name  string `yaml:"name"`
+			Rules []struct {
+				Alert       string            `yaml:"alert"`
+				Expr        string            `yaml:"expr"`
+				For         string            `yaml:"for"`
+				Labels      map[string]string `yaml:"labels"`
+				Annotations map[string]string `yaml:"annotations"`
+			} `yaml:"rules"`
+		} `yaml:"groups"`
+	}
+	strictYAML(t, "alerts.yml", readDeploy(t, "alerts.yml"), &f)
+	var exprs []string
+	for _, g := range f.Groups {
+		for _, r := range g.Rules {
+			if r.Alert == "" || r.Expr == "" || r.Annotations["summary"] == "" {
+				t.Errorf("alerts.yml: rule %+v lacks a name, an expression or a summary", r)
+			}
+			if r.For != "" {
+				if _, err := time.ParseDuration(r.For); err != nil {
+					t.Errorf("alerts.yml: %s: for %q: %v", r.Alert, r.For, err)
+				}
+			}
+			exprs = append(exprs, r.Expr)
+		}
+	}
+	if len(exprs) == 0 {
+		t.Fatal("alerts.yml holds no rule")
+	}
+	return exprs
+}
+
 // dashboardExprs returns every PromQL expression of the dashboard.
 func dashboardExprs(t *testing.T) []string {
 	t.Helper()
@@ -111,9 +149,10 @@ func TestMetricNamesOfAnExpression(t *testing.T) {
 	}
 }
 
-// Every metric the dashboard queries exists on a live /metrics once the
-// gateway has served a failover (a quota answer, then a success at a priced
-// target) and refused a client key's request over its rate.
+// Every metric the dashboard and the alerting rules (deploy/alerts.yml)
+// query exists on a live /metrics once the gateway has served a failover (a
+// quota answer, then a success at a priced target) and refused a client
+// key's request over its rate.
 func TestDashboardQueriesMetricsThatExist(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"capped": script(corpus(t, "anthropic-workspace-usage-limits")),
@@ -134,7 +173,7 @@ routes:
 	g.post(t, "deep", "", "Authorization", "Bearer key-ops").wantStatus(t, 200)
 	g.recs.wait(t, 1)
 	g.post(t, "deep", "", "Authorization", "Bearer key-ops").wantStatus(t, 429)
-	exprs := dashboardExprs(t)
+	exprs := append(dashboardExprs(t), alertExprs(t)...)
 	if len(exprs) < 10 {
 		t.Fatalf("only %d queries in the dashboard", len(exprs))
 	}
@@ -307,6 +346,7 @@ func TestComposeStackFitsTogether(t *testing.T) {
 	// Prometheus scrapes exactly the replicas, at the port they listen on.
 	var prom struct {
 		Global        map[string]string `yaml:"global"`
+		RuleFiles     []string          `yaml:"rule_files"`
 		ScrapeConfigs []struct {
 			JobName       string `yaml:"job_name"`
 			MetricsPath   string `yaml:"metrics_path"`
@@ -359,6 +399,10 @@ func TestComposeStackFitsTogether(t *testing.T) {
 	}
 	if !slices.Contains(c.Services["prometheus"].Volumes, "./prometheus.yml:/etc/prometheus/prometheus.yml:ro") {
 		t.Errorf("Prometheus does not read deploy/prometheus.yml: %v", c.Services["prometheus"].Volumes)
+	}
+	// and loads the alerting rules compose mounts.
+	if len(prom.RuleFiles) != 1 || !slices.Contains(c.Services["prometheus"].Volumes, "./alerts.yml:"+prom.RuleFiles[0]+":ro") {
+		t.Errorf("Prometheus loads rules %v, compose mounts %v", prom.RuleFiles, c.Services["prometheus"].Volumes)
 	}
 }
 
