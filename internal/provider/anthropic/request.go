@@ -63,6 +63,7 @@ type messagesRequest struct {
 	MaxTokens     int         `json:"max_tokens"`
 	Temperature   *float64    `json:"temperature,omitempty"`
 	TopP          *float64    `json:"top_p,omitempty"`
+	TopK          int         `json:"top_k,omitempty"`
 	StopSequences []string    `json:"stop_sequences,omitempty"`
 	Stream        bool        `json:"stream,omitempty"`
 	Tools         []tool      `json:"tools,omitempty"`
@@ -151,6 +152,9 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	// temperature is the one clients mean, so top_p goes only alone.
 	if out.Temperature == nil {
 		out.TopP = cr.TopP
+	}
+	if k, ok := cr.TopKValue(); ok {
+		out.TopK = k
 	}
 	if cr.User != "" {
 		out.Metadata = &metadata{UserID: userID(cr.User)}

@@ -26,6 +26,11 @@ type Request struct {
 	MaxCompletionTokens *int            `json:"max_completion_tokens"`
 	Temperature         *float64        `json:"temperature"`
 	TopP                *float64        `json:"top_p"`
+	// TopK is the top_k the OpenAI-compatible servers and relays take
+	// beside top_p (vLLM, OpenRouter, LiteLLM; chat UIs such as Open WebUI
+	// and SillyTavern send it): kept raw, and read by TopKValue, so a
+	// value of another shape is ignored as it was before it was read.
+	TopK json.RawMessage `json:"top_k"`
 	PresencePenalty     *float64        `json:"presence_penalty"`
 	FrequencyPenalty    *float64        `json:"frequency_penalty"`
 	Seed                *int64          `json:"seed"`
@@ -444,6 +449,16 @@ func jsonType(k reflect.Kind) string {
 		return "an integer"
 	}
 	return "another type"
+}
+
+// TopKValue is the request's top_k when it is a whole number of at least 1
+// (40, or 40.0 as some clients write it); ok is false otherwise.
+func (r *Request) TopKValue() (int, bool) {
+	var f float64
+	if len(r.TopK) == 0 || json.Unmarshal(r.TopK, &f) != nil || f < 1 || f > 1<<20 || f != float64(int(f)) {
+		return 0, false
+	}
+	return int(f), true
 }
 
 // WantsLogprobs reports whether the request asks for the tokens'

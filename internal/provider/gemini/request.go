@@ -124,6 +124,7 @@ type toolConfig struct {
 type generationConfig struct {
 	Temperature        *float64        `json:"temperature,omitempty"`
 	TopP               *float64        `json:"topP,omitempty"`
+	TopK               *int            `json:"topK,omitempty"`
 	MaxOutputTokens    *int            `json:"maxOutputTokens,omitempty"`
 	StopSequences      []string        `json:"stopSequences,omitempty"`
 	CandidateCount     *int            `json:"candidateCount,omitempty"`
@@ -135,7 +136,7 @@ type generationConfig struct {
 }
 
 func (g *generationConfig) empty() bool {
-	return g.Temperature == nil && g.TopP == nil && g.MaxOutputTokens == nil && g.StopSequences == nil &&
+	return g.Temperature == nil && g.TopP == nil && g.TopK == nil && g.MaxOutputTokens == nil && g.StopSequences == nil &&
 		g.CandidateCount == nil && g.PresencePenalty == nil && g.FrequencyPenalty == nil && g.Seed == nil &&
 		g.ResponseMimeType == ""
 }
@@ -233,6 +234,9 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 		CandidateCount: cr.N, Seed: cr.Seed}
 	if TakesPenalties(model) {
 		g.PresencePenalty, g.FrequencyPenalty = cr.PresencePenalty, cr.FrequencyPenalty
+	}
+	if k, ok := cr.TopKValue(); ok {
+		g.TopK = &k
 	}
 	if n, ok := cr.Limit(); ok {
 		g.MaxOutputTokens = &n
