@@ -30,17 +30,17 @@ type Request struct {
 	// beside top_p (vLLM, OpenRouter, LiteLLM; chat UIs such as Open WebUI
 	// and SillyTavern send it): kept raw, and read by TopKValue, so a
 	// value of another shape is ignored as it was before it was read.
-	TopK json.RawMessage `json:"top_k"`
-	PresencePenalty     *float64        `json:"presence_penalty"`
-	FrequencyPenalty    *float64        `json:"frequency_penalty"`
-	Seed                *int64          `json:"seed"`
-	N                   *int            `json:"n"`
-	Logprobs            *bool           `json:"logprobs"`
-	TopLogprobs         *int            `json:"top_logprobs"`
-	Stop                Stop            `json:"stop"`
-	User                string          `json:"user"`
-	ResponseFormat      *ResponseFormat `json:"response_format"`
-	Stream              bool            `json:"stream"`
+	TopK             json.RawMessage `json:"top_k"`
+	PresencePenalty  *float64        `json:"presence_penalty"`
+	FrequencyPenalty *float64        `json:"frequency_penalty"`
+	Seed             *int64          `json:"seed"`
+	N                *int            `json:"n"`
+	Logprobs         *bool           `json:"logprobs"`
+	TopLogprobs      *int            `json:"top_logprobs"`
+	Stop             Stop            `json:"stop"`
+	User             string          `json:"user"`
+	ResponseFormat   *ResponseFormat `json:"response_format"`
+	Stream           bool            `json:"stream"`
 	// CacheControl at the root asks Claude to cache the prompt up to its
 	// last block (Anthropic's automatic caching; OpenRouter's and
 	// LiteLLM's chat APIs carry it so).
