@@ -48,7 +48,7 @@ func TestReferenceExample(t *testing.T) {
 		ClientKeys:   []string{"client-key"},
 		MaxBodyBytes: 8 << 20,
 		State:        State{Store: StoreMemory},
-		Decisions:    Decisions{Path: "decisions.jsonl", Sync: SyncNever},
+		Decisions:    Decisions{Path: "decisions.jsonl", Sync: SyncNever, Line: 4},
 		Alerts:       Alerts{Webhook: "http://127.0.0.1:9000/hook", MinInterval: time.Hour},
 		Health: Health{FailureThreshold: 3, Cooldown: 10 * time.Second, MaxCooldown: 5 * time.Minute,
 			UnavailableCooldown: 24 * time.Hour, AccountCooldown: time.Hour, RemeasureAfter: 5 * time.Minute},
