@@ -536,13 +536,36 @@ func negativeRoom(f *facts, req []byte) (Verdict, bool) {
 		for k < len(n) && n[k] >= '0' && n[k] <= '9' {
 			k++
 		}
-		if k == 0 {
-			return Verdict{}, false
-		}
-		if len(req) > 0 && bytes.Contains(req, append([]byte{'-'}, n[:k]...)) {
-			return Verdict{}, false
+		if k == 0 || echoed(req, t[j:j+len(roomLead)+k]) || negativeMember(req, n[:k]) {
+			return Verdict{}, false // the client's words, or its own negative number
 		}
 		return Verdict{Failed: true, Class: ContextLength, Evidence: "phrase:" + roomLead + "N"}, true
 	}
 	return Verdict{}, false
+}
+
+// negativeMember reports whether req holds -digits as the value of a
+// member (":" before it, blanks aside, and no digit or "." after it): a
+// negative number the client sent itself, not one inside its text (the
+// "-12" of a date).
+func negativeMember(req, digits []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(req[off:], digits)
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + 1
+		end := i + len(digits)
+		if i == 0 || req[i-1] != '-' || end < len(req) && (req[end] >= '0' && req[end] <= '9' || req[end] == '.') {
+			continue
+		}
+		p := i - 2
+		for p >= 0 && (req[p] == ' ' || req[p] == '\t' || req[p] == '\n' || req[p] == '\r') {
+			p--
+		}
+		if p >= 0 && req[p] == ':' {
+			return true
+		}
+	}
 }
