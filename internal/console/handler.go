@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/query"
@@ -150,6 +151,15 @@ type endpointView struct {
 	LastFailure *failure `json:"last_failure"`
 }
 
+// sharingView is /v1/health's state: whether this replica's health is the
+// one every replica shares (operator review 51b: during a Redis outage two
+// consoles showed different health, and neither said why).
+type sharingView struct {
+	Store      string     `json:"store"`
+	Shared     bool       `json:"shared"`
+	LocalSince *time.Time `json:"local_since"`
+}
+
 type accountView struct {
 	health.AccountHealth
 	LastFailure *failure `json:"last_failure"`
@@ -158,16 +168,25 @@ type accountView struct {
 func (c *Console) apiHealth(w http.ResponseWriter, r *http.Request) {
 	eps := []endpointView{}
 	accts := []accountView{}
+	var state *sharingView
 	if c.opt.State != nil {
 		cfg, tr := c.opt.State()
 		he, ha := tr.Snapshot(r.Context())
+		sh := tr.Sharing()
+		state = &sharingView{Store: sh.Store, Shared: sh.Shared}
+		if !sh.LocalSince.IsZero() {
+			state.LocalSince = &sh.LocalSince
+		}
 		lastEP, lastAcc := c.lastFailures()
 		for _, e := range he {
 			v := endpointView{EndpointHealth: e}
 			if t, ok := cfg.Target(e.Target); ok {
 				v.Model = t.Model
 			}
-			if f, ok := lastEP[health.Key{Target: e.Target, Provider: e.Provider}]; ok {
+			// A failure of the model a reload replaced is not the new
+			// one's (operator review 51b: a retired model's 404 showed
+			// beside its healthy successor).
+			if f, ok := lastEP[health.Key{Target: e.Target, Provider: e.Provider}]; ok && (f.model == "" || f.model == v.Model) {
 				v.LastFailure = &f
 			}
 			eps = append(eps, v)
@@ -180,7 +199,7 @@ func (c *Console) apiHealth(w http.ResponseWriter, r *http.Request) {
 			accts = append(accts, v)
 		}
 	}
-	writeJSON(w, map[string]any{"now": c.opt.Now().UTC(), "replica": c.replica(), "endpoints": eps, "accounts": accts})
+	writeJSON(w, map[string]any{"now": c.opt.Now().UTC(), "replica": c.replica(), "state": state, "endpoints": eps, "accounts": accts})
 }
 
 // maxList bounds how many records one answer carries.

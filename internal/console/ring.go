@@ -68,6 +68,9 @@ type failure struct {
 	Evidence string    `json:"evidence"`
 	Status   int       `json:"status"`
 	At       time.Time `json:"at"`
+	// model is the model the attempt asked for: an endpoint's failure is
+	// shown only while its target still names that model (apiHealth).
+	model string
 }
 
 // New returns an empty Console.
@@ -105,7 +108,7 @@ func (c *Console) Write(d *decision.Decision) {
 		if a.Class == "" {
 			continue
 		}
-		f := failure{Class: a.Class, Evidence: a.Evidence, Status: a.Status, At: at}
+		f := failure{Class: a.Class, Evidence: a.Evidence, Status: a.Status, At: at, model: a.Model}
 		c.lastEP[health.Key{Target: a.Target, Provider: a.Provider}] = f
 		if cl, err := classify.ParseClass(a.Class); err == nil {
 			if policy.For(cl).Cool == policy.CoolAccount {

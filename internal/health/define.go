@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+	"time"
 )
 
 // Replicas over one store share records by name: an endpoint by
@@ -51,4 +52,18 @@ func adopt(r *Record, def string) {
 		own(r, def)
 		r.Def = def
 	}
+}
+
+// applyOwn applies report r to rec, the endpoint record of definition def,
+// making it def's; but a success leaves a record about something else that
+// is cooling or probing as it is: another definition's verdict (an old
+// replica's retired model during a rolling deploy), which def reads as
+// empty anyway, and which overwritten sent the old replicas back to the
+// retired model at every success of the new ones (operator review 51b).
+func (t *Tracker) applyOwn(rec *Record, def string, r Report, now time.Time) {
+	if r.OK && def != "" && rec.Def != "" && rec.Def != def && rec.PhaseAt(now) != Healthy {
+		return
+	}
+	adopt(rec, def)
+	t.applyEndpoint(rec, r, now)
 }

@@ -44,6 +44,35 @@ func TestDefinedTrackersDoNotShareOtherDefinitionsVerdicts(t *testing.T) {
 	}
 }
 
+// The new definition's success leaves the old one's cooldown as it is: an
+// old replica still asking for the retired model keeps reading its own
+// verdict, and no transition is reported to the new one (operator review
+// 51b: every success of the new replicas sent the old ones back to the
+// retired model).
+func TestSuccessLeavesAnotherDefinitionsCooldown(t *testing.T) {
+	store := NewMemory()
+	c := newClock()
+	old := New(store, Settings{}, all3, c.Now)
+	old.Define(map[Key]string{epA: Digest("endpoint", "model-a")}, nil)
+	next := New(store, Settings{}, all3, c.Now)
+	next.Define(map[Key]string{epA: Digest("endpoint", "model-a2")}, nil)
+	old.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: 24 * time.Hour})
+	if trs := next.Report(ctx, epA, Report{OK: true, Latency: time.Millisecond}); len(trs) != 0 {
+		t.Errorf("the new definition's success reported %+v", trs)
+	}
+	if st := view1(old, epA); st.Phase != Cooling || st.LastClass != "unavailable" {
+		t.Errorf("after the new definition's success the old one reads %+v", st)
+	}
+	if st := view1(next, epA); st.Phase != Healthy {
+		t.Errorf("the new definition reads %+v", st)
+	}
+	// Its failure is its own verdict, and takes the record.
+	next.Report(ctx, epA, Report{Class: "unavailable", Cool: ScopeEndpoint, CoolFor: time.Hour})
+	if st := view1(next, epA); st.Phase != Cooling {
+		t.Errorf("the new definition's own failure reads %+v", st)
+	}
+}
+
 func TestRecordWithoutDefinitionIsHonoured(t *testing.T) {
 	store := NewMemory()
 	c := newClock()

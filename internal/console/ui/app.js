@@ -161,13 +161,20 @@
     let last = '';
     poll(async () => {
       const h = await get('health');
-      const key = JSON.stringify([h.endpoints, h.accounts]);
+      const key = JSON.stringify([h.endpoints, h.accounts, h.state]);
       if (key === last) return;
       last = key;
       const counts = {};
       for (const e of h.endpoints) counts[e.state] = (counts[e.state] || 0) + 1;
       const parts = Object.entries(counts).map(([s, n]) => n + ' ' + s);
-      $('#health-summary').textContent = h.endpoints.length + (h.endpoints.length === 1 ? ' endpoint' : ' endpoints') + (parts.length ? ': ' + parts.join(', ') : '') + '.';
+      let summary = h.endpoints.length + (h.endpoints.length === 1 ? ' endpoint' : ' endpoints') + (parts.length ? ': ' + parts.join(', ') : '') + '.';
+      if (h.state && h.state.store === 'redis' && !h.state.shared) {
+        // Redis does not answer: what this page shows is this replica's own.
+        summary += ' Health is not shared: Redis has not answered' +
+          (h.state.local_since ? ' since ' + clock(h.state.local_since) : '') +
+          ', so this is this replica\'s own view, and another replica may show otherwise.';
+      }
+      $('#health-summary').textContent = summary;
       replaceBody($('#endpoints'), h.endpoints.map((e) => el('tr', { class: 'row-' + safeClass(e.state) },
         cell('Target', el('strong', null, e.target)),
         cell('Provider', e.provider),
