@@ -20,7 +20,8 @@ import (
 // hourCfg prices Claude Opus 4.5 as Anthropic does: $5 input, $6.25
 // 5-minute writes, $10 1-hour writes, $0.50 cache hits, $25 output per
 // million. Target "claude" names no cache_write_1h: its 1-hour writes cost
-// cache_write, as before the key existed.
+// twice its input price, Anthropic's (round 51; before, its cache_write, and
+// a client marking every block "1h" spent a budget at under its cost).
 const hourCfg = `
 client_keys: [key-admin]
 providers:
@@ -39,14 +40,15 @@ const hourUsage = `{"input_tokens":21,"cache_creation_input_tokens":1000,"cache_
 	`"cache_creation":{"ephemeral_5m_input_tokens":250,"ephemeral_1h_input_tokens":750},"output_tokens":393}`
 
 const (
-	hourCost = (21*5 + 250*6.25 + 750*10 + 393*25) / 1e6 // $0.01904
-	flatCost = (21*5 + 1000*6.25 + 393*25) / 1e6         // 1-hour writes at cache_write
+	hourCost = (21*5 + 250*6.25 + 750*10 + 393*25) / 1e6  // $0.01904
+	flatCost = (21*5 + 250*6.25 + 750*2*5 + 393*25) / 1e6 // 1-hour writes at twice the input price, no cache_write_1h named
 )
 
 // Every way a Claude answer reaches a client — translated whole or
 // streamed at /v1/chat/completions, passed through whole or streamed at
 // /v1/messages — records the 1-hour writes apart and prices them at
-// cache_write_1h; a target without that key prices them at cache_write.
+// cache_write_1h; a target without that key prices them at twice its input
+// price (or cache_write, if higher).
 func TestHourCacheWriteCostsItsPremium(t *testing.T) {
 	whole, streamed := claudeAnswerWith(hourUsage), claudeStreamWith(hourUsage)
 	steps := []upstreamtest.Step{whole, streamed, whole, streamed, whole}

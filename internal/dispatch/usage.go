@@ -204,8 +204,11 @@ func count(n int) int { return min(max(n, 0), maxCount) }
 // cost is the price of u in USD (docs/config.md, "Usage and cost"):
 // uncached input, cached input, input written to the cache and the part of
 // it written to the 1-hour cache (each at the input price when the target
-// names no cached_input or cache_write price; the 1-hour writes at the
-// cache_write price when it names no cache_write_1h), output.
+// names no cached_input or cache_write price; the 1-hour writes, when it
+// names no cache_write_1h, at twice the input price, Anthropic's, or the
+// cache_write price if higher: hostile review 51 found a client marking
+// every block "1h" billed at the 5-minute price, under what it cost),
+// output.
 func cost(p *config.Price, u *decision.Usage) float64 {
 	cachedPrice, writePrice := p.Input, p.Input
 	if p.CachedInput != nil {
@@ -214,7 +217,7 @@ func cost(p *config.Price, u *decision.Usage) float64 {
 	if p.CacheWrite != nil {
 		writePrice = *p.CacheWrite
 	}
-	write1hPrice := writePrice
+	write1hPrice := max(writePrice, 2*p.Input)
 	if p.CacheWrite1h != nil {
 		write1hPrice = *p.CacheWrite1h
 	}
