@@ -371,6 +371,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
 		case mayAnswerLarge(w.call.Body):
 			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for fewer choices (n), fewer top_logprobs, or a lower max_completion_tokens")
+			o.delivered = largeOutputFloor(w.call.Body, len(body))
 		default:
 			answerTooLarge(o, "the upstream answer exceeds 64 MiB")
 		}
@@ -574,6 +575,35 @@ func answerTooLarge(o *outcome, msg string) {
 func vectorsTooLarge(o *outcome, msg string) {
 	o.failWith(classify.Verdict{Class: classify.Overflow, Evidence: "answer:too large"}, msg)
 	o.billable, o.settled, o.sameModel = true, true, true
+}
+
+// largeOutputFloor is how many output tokens an answer of size bytes to
+// body (a chat request mayAnswerLarge) holds at least, for the client's
+// limits, as its usage was past the bytes read (review 51a: a client
+// paid the input of a $5.60 answer): a token with 20 log-probability
+// alternatives takes under 2 KiB of JSON, one without under 16 bytes. No
+// more than the output the request allowed (max_completion_tokens or
+// max_tokens, times n), when it set one.
+func largeOutputFloor(body []byte, bytes int) int {
+	per := 16
+	if string(rawjson.Member(body, "logprobs")) == "true" {
+		per = 2048
+	}
+	floor := bytes / per
+	limit := 0
+	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
+		if v, err := strconv.Atoi(string(rawjson.Member(body, k))); err == nil && v > 0 {
+			limit = v
+			break
+		}
+	}
+	if n, err := strconv.Atoi(string(rawjson.Member(body, "n"))); err == nil && n > 1 && limit > 0 {
+		limit *= min(n, 128)
+	}
+	if limit > 0 {
+		floor = min(floor, limit)
+	}
+	return floor
 }
 
 // mayAnswerLarge reports a chat request whose honest answer can pass the
