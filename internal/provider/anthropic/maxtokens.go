@@ -63,3 +63,20 @@ func modelMaxTokens(model string) int {
 	}
 	return DefaultMaxTokens
 }
+
+// fixedSampling reports a Claude model that refuses sampling settings:
+// Opus 4.7 and later answer a request naming temperature, top_p or top_k
+// with a 400 ("`temperature` is deprecated for this model."; Anthropic's
+// "Migrating to Claude Opus 4.7", OpenRouter's Claude 4.7 migration
+// guide). A chat client's settings were chosen for whichever model the
+// route gives it, so they are not sent to one of these (round 51: before,
+// every such request with a temperature, most chat clients', failed there).
+func fixedSampling(model string) bool {
+	m := claudeFamily.FindStringSubmatch(model)
+	if m == nil || m[1] != "opus" {
+		return false
+	}
+	major, _ := strconv.Atoi(m[2])
+	minor, _ := strconv.Atoi(m[3])
+	return major > 4 || major == 4 && minor >= 7
+}

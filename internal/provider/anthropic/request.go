@@ -156,6 +156,9 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if k, ok := cr.TopKValue(); ok {
 		out.TopK = k
 	}
+	if (out.Temperature != nil || out.TopP != nil || out.TopK != 0) && fixedSampling(model) {
+		out.Temperature, out.TopP, out.TopK = nil, nil, 0
+	}
 	if cr.User != "" {
 		out.Metadata = &metadata{UserID: userID(cr.User)}
 	}

@@ -23,3 +23,23 @@ func TestTopKReachesClaude(t *testing.T) {
 		}
 	}
 }
+
+// Opus 4.7 and later refuse temperature, top_p and top_k: none is sent to
+// them (a Bedrock or Vertex id too); earlier models and other families get
+// the client's settings.
+func TestNoSamplingSettingsToModelsThatRefuseThem(t *testing.T) {
+	body := `{"model":"m","messages":[{"role":"user","content":"hi"}],"temperature":0.7,"top_k":40}`
+	for model, want := range map[string]bool{
+		"claude-opus-4-7": false, "claude-opus-4-8-20260801": false, "claude-opus-5": false,
+		"anthropic.claude-opus-4-7-v1:0": false, "claude-opus-4-7@20260416": false,
+		"claude-opus-4-6": true, "claude-opus-4-1": true, "claude-sonnet-4-5": true, "claude-3-7-sonnet-latest": true,
+	} {
+		out, err := Translate(&provider.Request{Body: []byte(body)}, model)
+		if err != nil {
+			t.Fatalf("%s: %v", model, err)
+		}
+		if got := strings.Contains(string(out), `"temperature"`) && strings.Contains(string(out), `"top_k"`); got != want {
+			t.Errorf("%s: sampling settings sent %v, want %v: %s", model, got, want, out)
+		}
+	}
+}
