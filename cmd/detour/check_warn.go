@@ -83,6 +83,8 @@ func decisionsDirWarning(cfg *config.Config) string {
 	if st, err := os.Stat(dir); err == nil && st.IsDir() {
 		return ""
 	}
-	return fmt.Sprintf("%s:%d: decisions.path: the directory %s does not exist here: serve refuses to start where it does not (create it, or change decisions.path)",
-		cfg.File, cfg.Decisions.Line, dir)
+	// The path is not shown: it may have come from the environment, whose
+	// values an error never echoes (docs/config.md).
+	return fmt.Sprintf("%s:%d: decisions.path: its directory does not exist here: serve refuses to start where it does not (create it, or change decisions.path)",
+		cfg.File, cfg.Decisions.Line)
 }

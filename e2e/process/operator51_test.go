@@ -47,9 +47,11 @@ func TestOp51CheckPassesADecisionsPathServeCannotOpen(t *testing.T) {
 	cfg, line := op51Config(t)
 	out, err := exec.Command(detourBin, "check", "-c", cfg).CombinedOutput()
 	want := regexp.MustCompile(regexp.QuoteMeta(cfg) + ":" + strconv.Itoa(line) + ":.*decisions")
-	if err == nil && !want.Match(out) {
-		t.Fatalf("detour check accepted a decisions.path that serve cannot open, with no error or warning at %s:%d; it printed:\n%s",
-			cfg, line, firstLines(string(out), 2))
+	// A warning, not an error: the file may be checked on another machine
+	// than the one that serves it; check still exits 0.
+	if err != nil || !want.Match(out) {
+		t.Fatalf("detour check (err %v) did not warn of a decisions.path that serve cannot open at %s:%d; it printed:\n%s",
+			err, cfg, line, firstLines(string(out), 3))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -147,8 +148,14 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	if a.dec == nil {
 		w, err := decision.Open(cfg.Decisions.Path, decision.Options{Sync: cfg.Decisions.Sync == config.SyncAlways, Logger: a.log})
 		if err != nil {
+			// The path is not shown: it may have come from the
+			// environment, whose values an error never echoes.
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
 			return nil, &config.Error{File: cfg.File, Line: cfg.Decisions.Line,
-				Msg: fmt.Sprintf("decisions.path: %v (create its directory, or change decisions.path)", err)}
+				Msg: fmt.Sprintf("decisions.path: cannot open it: %v (create its directory, or change decisions.path)", err)}
 		}
 		a.writer, a.dec = w, w
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,12 +64,21 @@ func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time
 
 // logFiles are the decision log at path and the files rotation moved it
 // to that may hold records of the month from month on: the files of its
-// directory named path's name and then "." or "-" (logrotate's
-// decisions.jsonl.1, decisions.jsonl.2.gz, decisions.jsonl-20261205),
-// last written at or after month. Operator review 51: after a rotation a
-// restart read the live file alone, and every key had its budget back.
+// directory that logrotate names so — path's name, then "." and a number
+// (decisions.jsonl.1, .2.gz) or "-" and a date's digits (dateext:
+// decisions.jsonl-20261205) — or that an operator's move names so, the
+// number before the extension (decisions.1.jsonl), last written at or
+// after month; each file once, whatever names lead to it (a hard link).
+// Operator review 51: after a rotation a restart read the live file
+// alone, and every key had its budget back; review 51a: a backup copy
+// (decisions.jsonl.bak) or another deployment's log
+// (decisions.jsonl-staging) is no rotation, and was added in.
 func logFiles(path string, month time.Time) []string {
 	out := []string{path}
+	var seen []os.FileInfo
+	if st, err := os.Stat(path); err == nil {
+		seen = append(seen, st)
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -78,15 +88,50 @@ func logFiles(path string, month time.Time) []string {
 		return out
 	}
 	for _, e := range entries {
-		name := e.Name()
-		if len(name) <= len(base) || !strings.HasPrefix(name, base) || (name[len(base)] != '.' && name[len(base)] != '-') || !e.Type().IsRegular() {
+		if !e.Type().IsRegular() || !rotatedName(e.Name(), base) {
 			continue
 		}
-		if info, err := e.Info(); err == nil && !info.ModTime().Before(month) {
-			out = append(out, filepath.Join(dir, name))
+		info, err := e.Info()
+		if err != nil || info.ModTime().Before(month) || slices.ContainsFunc(seen, func(o os.FileInfo) bool { return os.SameFile(o, info) }) {
+			continue
 		}
+		seen = append(seen, info)
+		out = append(out, filepath.Join(dir, e.Name()))
 	}
 	return out
+}
+
+// rotatedName reports a name rotation gives the log named base:
+// base.N or base-DIGITS, or stem.N.ext for base stem.ext, each optionally
+// with .gz.
+func rotatedName(name, base string) bool {
+	name = strings.TrimSuffix(name, ".gz")
+	if rest, ok := strings.CutPrefix(name, base); ok && len(rest) > 1 && (rest[0] == '.' || rest[0] == '-') {
+		return digits(rest[1:])
+	}
+	if ext := filepath.Ext(base); ext != "" {
+		stem := strings.TrimSuffix(base, ext)
+		if mid, ok := strings.CutPrefix(name, stem+"."); ok {
+			if n, ok := strings.CutSuffix(mid, ext); ok {
+				return digits(n)
+			}
+		}
+	}
+	return false
+}
+
+// digits reports a non-empty run of ASCII digits, dashes allowed after
+// the first (a dateext with the hour: 20261205-14).
+func digits(s string) bool {
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // addSpent adds to spent what the log file at path (gzip-compressed when

@@ -103,3 +103,17 @@ func TestSpentCountsARequestWhenItEnded(t *testing.T) {
 		t.Errorf("%v, want the day's 1.19", got["team-a"])
 	}
 }
+
+// The names rotation gives a log, and names that are not rotations.
+func TestRotatedName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"decisions.jsonl.1": true, "decisions.jsonl.12.gz": true, "decisions.jsonl-20261205": true,
+		"decisions.jsonl-20261205-14.gz": true, "decisions.1.jsonl": true, "decisions.2.jsonl.gz": true,
+		"decisions.jsonl": false, "decisions.jsonl.bak": false, "decisions.jsonl-staging": false,
+		"decisions.jsonl.": false, "decisions.old.jsonl": false, "other.jsonl.1": false, "decisions.jsonl.1.zst": false,
+	} {
+		if got := rotatedName(name, "decisions.jsonl"); got != want {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+}
