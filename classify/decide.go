@@ -544,28 +544,30 @@ func negativeRoom(f *facts, req []byte) (Verdict, bool) {
 	return Verdict{}, false
 }
 
-// negativeMember reports whether req holds -digits as the value of a
-// member (":" before it, blanks aside, and no digit or "." after it): a
-// negative number the client sent itself, not one inside its text (the
-// "-12" of a date).
+// negativeMember reports whether req sets an output limit (max_tokens,
+// max_completion_tokens, max_output_tokens, max_new_tokens) to -digits
+// itself: a negative number the client sent, not one inside its text ("-12"
+// of a date, "max_retries": -1 in a config it pasted, whose quotes a
+// request escapes).
 func negativeMember(req, digits []byte) bool {
-	for off := 0; ; {
-		i := bytes.Index(req[off:], digits)
-		if i < 0 {
-			return false
-		}
-		i += off
-		off = i + 1
-		end := i + len(digits)
-		if i == 0 || req[i-1] != '-' || end < len(req) && (req[end] >= '0' && req[end] <= '9' || req[end] == '.') {
-			continue
-		}
-		p := i - 2
-		for p >= 0 && (req[p] == ' ' || req[p] == '\t' || req[p] == '\n' || req[p] == '\r') {
-			p--
-		}
-		if p >= 0 && req[p] == ':' {
-			return true
+	for _, k := range [...]string{`"max_tokens"`, `"max_completion_tokens"`, `"max_output_tokens"`, `"max_new_tokens"`} {
+		for off := 0; ; {
+			i := bytes.Index(req[off:], []byte(k))
+			if i < 0 {
+				break
+			}
+			p := off + i + len(k)
+			off = p
+			for p < len(req) && (req[p] == ' ' || req[p] == '\t' || req[p] == '\n' || req[p] == '\r' || req[p] == ':') {
+				p++
+			}
+			if p < len(req) && req[p] == '-' && bytes.HasPrefix(req[p+1:], digits) {
+				end := p + 1 + len(digits)
+				if end == len(req) || req[end] < '0' || req[end] > '9' {
+					return true
+				}
+			}
 		}
 	}
+	return false
 }

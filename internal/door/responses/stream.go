@@ -35,9 +35,10 @@ type Stream struct {
 	seq     int
 	started bool
 	ended   bool
-	// cut: the answer ended at the output limit or a content filter, so the
-	// items still open at the end were cut short: they close "incomplete".
-	cut  bool
+	// cut is 1 + the output index of the item the output limit or a
+	// content filter cut short (the last one still being written when the
+	// answer ended), which closes "incomplete"; 0 for none.
+	cut  int
 	buf  []byte
 	body []byte // an event's members, built by hand
 
@@ -199,7 +200,9 @@ func (s *Stream) End() []byte {
 	}
 	s.buf = s.buf[:0]
 	s.start()
-	s.cut = s.finish == "length" || s.finish == "content_filter"
+	if s.finish == "length" || s.finish == "content_filter" {
+		s.cut = len(s.resp.Output) // the last item's index, plus 1
+	}
 	// Every open item closes in output order: calls opened before an open
 	// message first, then it, then the calls after it — as a client that
 	// builds its history from output_item.done expects (reviews 32d, 32i:

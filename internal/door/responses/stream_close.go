@@ -24,7 +24,7 @@ func (s *Stream) closeMessage() {
 		return
 	}
 	s.msg = nil
-	m.item.Status = s.closing()
+	m.item.Status = s.closing(m.index)
 	parts := m.content()
 	for _, p := range m.parts {
 		if p.refusal {
@@ -48,12 +48,14 @@ func (s *Stream) closeMessage() {
 	s.done(m.index, messageJSON(m.item, parts))
 }
 
-// closing is the status an item closes with: "incomplete" for one the
-// output limit or a content filter cut short (still open when the answer
-// ended), as OpenAI marks it (probe 51b: a call cut mid-arguments closed
-// "completed", and clients ran it with broken JSON), else "completed".
-func (s *Stream) closing() string {
-	if s.cut {
+// closing is the status the item at index closes with: "incomplete" for
+// the one the output limit or a content filter cut short (the last, still
+// being written when the answer ended), as OpenAI marks it (probe 51b: a
+// call cut mid-arguments closed "completed", and clients ran it with broken
+// JSON), else "completed", an earlier call whose arguments were whole
+// included (review 51a).
+func (s *Stream) closing(index int) string {
+	if s.cut == index+1 {
 		return "incomplete"
 	}
 	return "completed"
@@ -117,7 +119,7 @@ func (s *Stream) closeCalls(before int) {
 			kept = append(kept, i)
 			continue
 		}
-		c.item.Status, c.item.Arguments = s.closing(), c.args.String()
+		c.item.Status, c.item.Arguments = s.closing(c.index), c.args.String()
 		// name as OpenAI sends it: "The name of the function that was
 		// called" (clients read it here, not only from the item).
 		s.event("response.function_call_arguments.done", struct {
