@@ -54,16 +54,13 @@ func adopt(r *Record, def string) {
 	}
 }
 
-// applyOwn applies report r to rec, the endpoint record of definition def,
-// making it def's; but a success leaves a record about something else that
-// is cooling or probing as it is: another definition's verdict (an old
-// replica's retired model during a rolling deploy), which def reads as
-// empty anyway, and which overwritten sent the old replicas back to the
-// retired model at every success of the new ones (operator review 51b).
-func (t *Tracker) applyOwn(rec *Record, def string, r Report, now time.Time) {
-	if r.OK && def != "" && rec.Def != "" && rec.Def != def && rec.PhaseAt(now) != Healthy {
-		return
-	}
-	adopt(rec, def)
-	t.applyEndpoint(rec, r, now)
+// yields reports a success (ok) about to be written over rec, a record
+// about something other than def that is cooling or probing: another
+// definition's verdict (an old replica's retired model during a rolling
+// deploy), which def reads as empty anyway, so the success leaves it as it
+// is. Overwritten, it sent the old replicas back to the retired model at
+// every success of the new ones (operator review 51b). Small enough to
+// inline: it runs inside a stream handler's frame.
+func yields(rec *Record, def string, ok bool, now time.Time) bool {
+	return ok && def != "" && rec.Def != "" && rec.Def != def && rec.PhaseAt(now) != Healthy
 }

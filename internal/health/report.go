@@ -39,7 +39,12 @@ type alongUpdater interface {
 //
 //go:noinline
 func (t *Tracker) reportAlong(ctx context.Context, a alongUpdater, provider string, n *names, r Report, now time.Time) []Transition {
-	before, after, acct, ok := a.UpdateAlong(ctx, n.ep, n.acct, func(rec *Record) { t.applyOwn(rec, n.epDef, r, now) })
+	before, after, acct, ok := a.UpdateAlong(ctx, n.ep, n.acct, func(rec *Record) {
+		if !yields(rec, n.epDef, r.OK, now) {
+			adopt(rec, n.epDef)
+			t.applyEndpoint(rec, r, now)
+		}
+	})
 	own(&before, n.epDef) // a record about something else was nothing to this definition
 	own(&after, n.epDef)  // nor is one a success left as it was (applyOwn)
 	tr := transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
@@ -54,9 +59,19 @@ func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now ti
 	var before, after Record
 	var err error
 	if m, ok := t.store.(*Memory); ok { // its own closure: this one stays on the stack
-		before, after, err = m.Update(ctx, n.ep, func(rec *Record) { t.applyOwn(rec, n.epDef, r, now) })
+		before, after, err = m.Update(ctx, n.ep, func(rec *Record) {
+			if !yields(rec, n.epDef, r.OK, now) {
+				adopt(rec, n.epDef)
+				t.applyEndpoint(rec, r, now)
+			}
+		})
 	} else {
-		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) { t.applyOwn(rec, n.epDef, r, now) })
+		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) {
+			if !yields(rec, n.epDef, r.OK, now) {
+				adopt(rec, n.epDef)
+				t.applyEndpoint(rec, r, now)
+			}
+		})
 	}
 	if err != nil {
 		return nil

@@ -38,7 +38,7 @@ type Stream struct {
 	// cut is 1 + the output index of the item the output limit or a
 	// content filter cut short (the last one still being written when the
 	// answer ended), which closes "incomplete"; 0 for none.
-	cut  int
+	cut  int32
 	buf  []byte
 	body []byte // an event's members, built by hand
 
@@ -201,7 +201,7 @@ func (s *Stream) End() []byte {
 	s.buf = s.buf[:0]
 	s.start()
 	if s.finish == "length" || s.finish == "content_filter" {
-		s.cut = len(s.resp.Output) // the last item's index, plus 1
+		s.cut = int32(len(s.resp.Output)) // the last item's index, plus 1 (items are at most chat.MaxParts)
 	}
 	// Every open item closes in output order: calls opened before an open
 	// message first, then it, then the calls after it — as a client that

@@ -55,7 +55,7 @@ func (s *Stream) closeMessage() {
 // JSON), else "completed", an earlier call whose arguments were whole
 // included (review 51a).
 func (s *Stream) closing(index int) string {
-	if s.cut == index+1 {
+	if int(s.cut) == index+1 {
 		return "incomplete"
 	}
 	return "completed"
