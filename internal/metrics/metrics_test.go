@@ -384,7 +384,14 @@ func TestCooldownsCountedByScopeAndClass(t *testing.T) {
 	if v := counter(t, f, "detour_cooldowns_total", "scope=account", "target=none", "provider=p", "class=quota"); v != 1 {
 		t.Errorf("account cooldowns = %v, want 1", v)
 	}
-	if n := len(f["detour_cooldowns_total"].GetMetric()); n != 2 {
-		t.Errorf("%d cooldown series, want 2 (unconfigured names are not recorded)", n)
+	for _, m := range f["detour_cooldowns_total"].GetMetric() {
+		for _, l := range m.GetLabel() {
+			if v := l.GetValue(); v == "gone" || v == "other" {
+				t.Errorf("a cooldown of an unconfigured name was recorded: %v", m.GetLabel())
+			}
+		}
+	}
+	if v := counter(t, f, "detour_cooldowns_total", "scope=account", "target=none", "provider=p", "class=auth"); v != 0 {
+		t.Errorf("account auth cooldowns = %v, want the series at 0", v)
 	}
 }

@@ -64,6 +64,18 @@ func (m *Metrics) Retain(s Served) {
 			}
 		}
 	}
+	// The series an alert on a first event reads exist at 0 from the start:
+	// created by its first increment, a series is first seen at 1, and
+	// Prometheus' increase() over it reads 0 (review 51a: the first time an
+	// account ran out of money, deploy/alerts.yml paged nobody). An
+	// account's cooldowns and a page's failures, for the classes that cool
+	// an account, per configured provider.
+	for _, p := range s.Providers {
+		for _, c := range [...]string{"quota", "auth"} {
+			m.cooldowns.WithLabelValues("account", labelNone, m.providers.of(p), c)
+			m.alerts.WithLabelValues(m.providers.of(p), c, "failed")
+		}
+	}
 	// Only now, after the deletions and the guards' new sets: see hot.
 	m.hot.Store(new(hot))
 }
