@@ -23,6 +23,7 @@ func TestRoundFiftyOneRules(t *testing.T) {
 		{"no channel, Traditional", 503, nil, `{"error":{"code":"model_not_found","message":"分組 default 下模型 gpt-5 無可用管道（distributor）","type":"new_api_error"}}`, false, "unavailable", "phrase:無可用管道"},
 		{"vLLM's negative output budget", 400, nil, `{"object":"error","message":"max_tokens must be at least 1, got -7584.","type":"BadRequestError","param":null,"code":400}`, false, "context_length", "phrase:must be at least 1, got -N"},
 		{"a not-found code decides a 5xx whose words say nothing", 503, nil, `{"error":{"code":"model_not_found","message":"Нет доступных каналов для модели gpt-5 (distributor)","type":"new_api_error"}}`, false, "unavailable", "code:model_not_found"},
+		{"a not-found code beside timeout words stays a timeout", 503, nil, `{"error":{"code":"model_not_found","message":"upstream request timed out","type":"new_api_error"}}`, false, "timeout", ""},
 		{"insufficient budget", 400, nil, `{"detail":"Insufficient budget."}`, false, "quota", "phrase:insufficient budget"},
 		{"saturated, Traditional", 429, nil, `{"error":{"message":"當前分組上游負載已飽和，請稍後再試","type":"new_api_error"}}`, false, "server_error", "phrase:負載已飽和"},
 	})

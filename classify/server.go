@@ -117,12 +117,12 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 			}
 			return echoMark(Verdict{Failed: true, Class: p.class, Evidence: p.evidence}, ts.echo)
 		}
-		if cs.strongEv != "" && cs.strong == Unavailable {
-			// A strong not-found code with words that say nothing more
-			// (new-api's no-channel 503, code model_not_found, in whatever
-			// language the relay's user chose): unavailable, as the words
-			// would be in English or Chinese; a model the client named
-			// elsewhere, the client's.
+		if cs.strongEv != "" && cs.strong == Unavailable && ts.pick(timeoutPhrases, 0) >= len(timeoutPhrases.list) {
+			// A strong not-found code with words that say nothing more, a
+			// timeout included (new-api's no-channel 503, code
+			// model_not_found, in whatever language the relay's user
+			// chose): unavailable, as the words would be in English or
+			// Chinese; a model the client named elsewhere, the client's.
 			if ts.modelNamed() {
 				return Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}
 			}
