@@ -227,6 +227,11 @@ func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http
 		}
 		return nil
 	}
+	// No compressed answer: the 64 MiB an answer may take is counted as
+	// read, and a few KiB of gzip would otherwise become that much
+	// (hostile review 51b: a 49 KB answer cost 395 MiB of heap). Set
+	// before the provider's headers, which may ask otherwise.
+	hreq.Header.Set("Accept-Encoding", "identity")
 	for k, v := range e.prov.cfg.Headers {
 		hreq.Header.Set(k, v)
 	}

@@ -264,3 +264,15 @@ func NextEvent(r *sse.Reader) (out Event, decode bool, err error) {
 	}
 	return out, len(out.Raw) > 0, nil
 }
+
+// MaxName bounds a name an upstream's stream gives its answer (the model,
+// the message id) that a translation repeats in every chunk it writes: a
+// longer one is not taken (the endpoint's model, the id the stream had,
+// stay), so a few bytes from the upstream cannot become that many in each
+// of thousands of chunks (hostile review 51b: a 900 KiB model name made
+// 177 MiB of chunks of one-letter deltas).
+const MaxName = 256
+
+// Name reports whether s is a name a stream's chunks may repeat: not
+// empty, at most MaxName bytes.
+func Name(s string) bool { return s != "" && len(s) <= MaxName }

@@ -68,14 +68,16 @@ func anthropicUsage(u *chat.Usage) Usage {
 	if u == nil {
 		return Usage{}
 	}
-	cached, written := u.Cached(), max(u.CacheWrite(), 0)
+	cached, written := max(u.Cached(), 0), max(u.CacheWrite(), 0)
 	// What the prompt holds beyond the cache's reads and writes, each taken
 	// within [0, prompt]: an upstream's counts past reason never wrap it.
 	in := max(u.PromptTokens, 0)
 	in -= min(max(cached, 0), in)
 	in -= min(written, in)
-	out := Usage{InputTokens: in, OutputTokens: u.CompletionTokens,
-		CacheReadInputTokens: cached, CacheCreationInputTokens: written}
+	// A count below 0 is an upstream's nonsense, never told to the client
+	// as it came (hostile review 51b).
+	out := Usage{InputTokens: in, OutputTokens: max(u.CompletionTokens, 0),
+		CacheReadInputTokens: min(cached, max(u.PromptTokens, 0)), CacheCreationInputTokens: written}
 	if r := u.CompletionTokensDetails.ReasoningTokens; r > 0 {
 		out.OutputTokensDetails = &OutputTokensDetails{ThinkingTokens: min(r, max(u.CompletionTokens, 0))}
 	}

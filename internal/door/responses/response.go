@@ -183,13 +183,15 @@ func responsesUsage(u *chat.Usage) *Usage {
 	if u == nil {
 		return nil
 	}
-	out := &Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	// A count below 0 is an upstream's nonsense, never told to the client
+	// as it came (hostile review 51b).
+	out := &Usage{InputTokens: max(u.PromptTokens, 0), OutputTokens: max(u.CompletionTokens, 0), TotalTokens: max(u.TotalTokens, 0)}
 	if out.TotalTokens == 0 {
-		out.TotalTokens = u.PromptTokens + u.CompletionTokens
+		out.TotalTokens = out.InputTokens + out.OutputTokens
 	}
-	out.InputTokensDetails.CachedTokens = u.Cached()
+	out.InputTokensDetails.CachedTokens = min(max(u.Cached(), 0), out.InputTokens)
 	out.InputTokensDetails.CacheWriteTokens = max(u.CacheWrite(), 0)
-	out.OutputTokensDetails.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
+	out.OutputTokensDetails.ReasoningTokens = min(max(u.CompletionTokensDetails.ReasoningTokens, 0), out.OutputTokens)
 	return out
 }
 

@@ -78,10 +78,10 @@ func (s *stream) Next() (provider.Event, error) {
 		out.Error = true
 	case "message_start":
 		if m := e.Message; m != nil {
-			if m.ID != "" {
+			if provider.Name(m.ID) {
 				s.id = m.ID
 			}
-			if m.Model != "" {
+			if provider.Name(m.Model) {
 				s.model = m.Model
 			}
 			if m.Usage != nil {

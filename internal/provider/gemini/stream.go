@@ -54,10 +54,10 @@ func (s *stream) Next() (provider.Event, error) {
 		out.Error = true
 		return out, nil
 	}
-	if a.ResponseID != "" && s.id == "" {
+	if provider.Name(a.ResponseID) && s.id == "" {
 		s.id = a.ResponseID
 	}
-	if a.ModelVersion != "" {
+	if provider.Name(a.ModelVersion) {
 		s.model = a.ModelVersion
 	}
 	if a.UsageMetadata != nil {
