@@ -28,7 +28,7 @@ func (w *walk) usage() *usageRequest {
 	if !u.done {
 		u.done = true
 		body, asked := includeUsage(w.call.Body)
-		u.asked = asked
+		u.asked = asked || usageIncluded(w.call.Body)
 		u.req = &provider.Request{Body: body, Stream: w.call.Stream, Translated: w.call.Native != nil}
 	}
 	return u
@@ -79,6 +79,15 @@ func usageOnly(chunk []byte) bool {
 	}
 	_, _, more := choices.Next()
 	return !more
+}
+
+// usageIncluded reports a body asking for usage as OpenRouter's API does,
+// usage: {include: true} (OpenRouter's AI SDK provider sends it with every
+// stream, and no stream_options: probe 51c found its streams ended with no
+// usage through Detour): the usage chunk is kept for it too.
+func usageIncluded(body []byte) bool {
+	u := rawjson.Member(body, "usage")
+	return u != nil && string(rawjson.Member(u, "include")) == "true"
 }
 
 // includeUsageTrue is the stream_options includeUsage adds.
