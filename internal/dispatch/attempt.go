@@ -427,6 +427,14 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			return
 		}
 		o.usage = usage // it ran: what it used counts, whether or not the door can say it
+		if usage == nil && w.call.Op != OpEmbeddings {
+			// No usage read (none sent, or a count that does not read): a
+			// client's limits count the answer's output as at least one
+			// token in four bytes of it, as a stream's are counted by the
+			// events served (hostile review 51b: a whole answer with one
+			// float count was charged its prompt alone).
+			o.delivered = len(out) / 4
+		}
 		if out, err = w.whole(out, o); err != nil {
 			return
 		}

@@ -297,7 +297,7 @@ func (w *walk) sent(o *outcome, err error) bool {
 	case err == nil:
 		return true
 	case errors.Is(err, ErrTooLarge):
-		answerTooLarge(o, "the upstream answer is larger than the client's API lets the gateway hold (64 MiB)") // the stream began: the upstream has run it
+		answerTooLarge(o, "the upstream answer is larger than the client's API lets the gateway hold") // the stream began: the upstream has run it
 		w.streamError(o)
 	default:
 		w.clientFailed(o)

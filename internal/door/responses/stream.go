@@ -51,17 +51,20 @@ type Stream struct {
 	finish string
 	usage  *chat.Usage
 	chunk  chat.StreamChunk // the chunk Chunk reads, kept so its id is copied once a stream
-	held   int              // bytes of text, refusal and arguments kept for the done events
+	held   int              // bytes of text, refusal, arguments, call names and ids kept for the done events
 }
 
 // MaxHeld bounds the answer a Stream keeps to repeat in its done events and
-// response.completed, as a whole answer is bounded (64 MiB): past it Chunk
-// returns ErrTooLarge, and the stream is failed rather than the gateway's
-// memory grown for as long as an upstream streams.
-const MaxHeld = 64 << 20
+// response.completed: past it Chunk returns ErrTooLarge, and the stream is
+// failed rather than the gateway's memory grown for as long as an upstream
+// streams. The closing events say the answer again four times over, so
+// what is held costs many times its size to close (hostile review 51b: a
+// 48 MiB answer took 900 MiB of heap); 16 MiB is some thirty times the
+// longest answer a model writes (128,000 tokens of text are about 0.5 MB).
+const MaxHeld = 16 << 20
 
 // ErrTooLarge is Chunk's error once the answer held passes MaxHeld.
-var ErrTooLarge = errors.New("responses: the answer passed 64 MiB")
+var ErrTooLarge = errors.New("responses: the answer passed 16 MiB")
 
 type openMessage struct {
 	index int
@@ -247,13 +250,20 @@ func (s *Stream) Fail(code, message string) []byte {
 	if !s.started {
 		return s.out()
 	}
-	if m := s.msg; m != nil {
-		m.item.Status = "incomplete"
-		s.resp.Output[m.index] = messageJSON(m.item, m.content())
-	}
-	for _, i := range s.order {
-		c := s.calls[i]
-		c.item.Status, c.item.Arguments = "incomplete", c.args.String()
+	if s.held > MaxHeld {
+		// Past the bound: the output is not said again (the client has
+		// had every item already, and saying it whole is what the bound
+		// is against).
+		s.resp.Output = s.resp.Output[:0]
+	} else {
+		if m := s.msg; m != nil {
+			m.item.Status = "incomplete"
+			s.resp.Output[m.index] = messageJSON(m.item, m.content())
+		}
+		for _, i := range s.order {
+			c := s.calls[i]
+			c.item.Status, c.item.Arguments = "incomplete", c.args.String()
+		}
 	}
 	s.resp.Status = "failed"
 	s.resp.Error = &ResponseError{Code: code, Message: message}
@@ -348,6 +358,10 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 		s.calls[index] = c
 		s.order = append(s.order, index)
 		s.opened++
+		// The name and the id are kept too, and said again at the end:
+		// counted as the arguments are (hostile review 51b: 96 calls named
+		// by 1 MiB each were held past the bound).
+		s.held += len(name) + len(id)
 		s.resp.Output = append(s.resp.Output, c.item)
 		s.event("response.output_item.added", itemEvent{c.index, c.item})
 	}
