@@ -99,6 +99,9 @@ func (s *stream) Next() (provider.Event, error) {
 			cs = append(cs, s.chunk(idx, chat.Delta{Images: imgs}, nil))
 		}
 		for _, tc := range cand.calls(&s.ids) {
+			if st.calls >= provider.MaxParts {
+				break // more calls than any answer makes, as the other dialects' streams stop (hostile review 51b)
+			}
 			cs = append(cs, s.chunk(idx, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: st.calls, ID: tc.ID, Type: "function",
 				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}}}}, nil))
 			st.calls++
