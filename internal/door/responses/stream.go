@@ -3,6 +3,7 @@ package responses
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
@@ -201,7 +202,10 @@ func (s *Stream) End() []byte {
 	if s.ended {
 		return nil
 	}
-	s.buf = s.buf[:0]
+	// The closing events say what is held about four times over (the
+	// done events, the item, response.completed): sized once, the buffer
+	// is not copied again and again as it grows.
+	s.buf = slices.Grow(s.buf[:0], 4*s.held+4096)
 	s.start()
 	if s.finish == "length" || s.finish == "content_filter" {
 		s.cut = int32(len(s.resp.Output)) // the last item's index, plus 1 (items are at most chat.MaxParts)

@@ -35,13 +35,20 @@ func (s *Stream) closeMessage() {
 				Refusal      string `json:"refusal"`
 			}{m.item.ID, m.index, p.index, p.b.String()})
 		} else {
-			s.event("response.output_text.done", struct {
-				ItemID       string `json:"item_id"`
-				OutputIndex  int    `json:"output_index"`
-				ContentIndex int    `json:"content_index"`
-				Text         string `json:"text"`
-				Logprobs     []any  `json:"logprobs"`
-			}{m.item.ID, m.index, p.index, p.b.String(), []any{}})
+			// By hand, as json.Marshal would write the event's struct
+			// {item_id, output_index, content_index, text, logprobs}: the
+			// whole text is escaped once, into the buffer, not copied and
+			// grown on the way (hostile review 51b).
+			b := append(s.body[:0], `{"item_id":`...)
+			b = rawjson.AppendString(b, m.item.ID)
+			b = append(b, `,"output_index":`...)
+			b = appendInt(b, m.index)
+			b = append(b, `,"content_index":`...)
+			b = appendInt(b, p.index)
+			b = append(b, `,"text":`...)
+			b = rawjson.AppendString(b, p.b.String())
+			s.body = append(b, `,"logprobs":[]}`...)
+			s.eventJSON("response.output_text.done", s.body)
 		}
 		s.partEvent("response.content_part.done", m, p.index, parts[p.index])
 	}
