@@ -143,6 +143,10 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "does not support embedding", class: Unknown},
 	{a: "does not support completion", last: true, class: Unknown},
 	{a: "embeddings not supported", class: Unknown}, // LocalAI: "embeddings not supported by the backend", a 500
+	// gRPC's UNIMPLEMENTED from a backend (LocalAI: "rpc error: code =
+	// Unimplemented desc = ", a 500): the operation is not served there,
+	// which another endpoint may serve; not the server failing.
+	{a: "code = unimplemented", class: Unknown},
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.
