@@ -14,31 +14,12 @@ import (
 // provider), each pointed at a Detour whose routes go to Claude, Gemini
 // and OpenAI upstreams on loopback.
 
-// p51cCfg routes via-<kind> to each dialect's target and vec-<kind> to
-// embeddings targets, all at the recorder up.
+// p51cCfg is nodeCfg's gateway with a route to each dialect's target.
 func p51cCfg(up string) string {
-	return strings.ReplaceAll(`
-client_keys: [test]
-providers:
-  - {name: openai, dialect: openai, base_url: "{up}", api_key: `+secret+`}
-  - {name: openai-native, dialect: openai, base_url: "{up}", api_key: `+secret+`, responses: true}
-  - {name: anthropic, dialect: anthropic, base_url: "{up}", api_key: `+secret+`}
-  - {name: gemini, dialect: gemini, base_url: "{up}", api_key: `+secret+`}
-targets:
-  - {name: gpt, model: gpt-4o-mini, providers: [openai]}
-  - {name: gpt-native, model: gpt-4o-mini, providers: [openai-native]}
-  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
-  - {name: gem, model: gemini-2.0-flash, providers: [gemini]}
-  - {name: small, model: text-embedding-3-small, providers: [openai]}
-  - {name: gem-vectors, model: gemini-embedding-001, providers: [gemini]}
-routes:
-  - {name: via-openai, targets: [gpt]}
-  - {name: via-native, targets: [gpt-native]}
+	return nodeCfg("openai", up) + `  - {name: via-openai, targets: [gpt]}
   - {name: via-claude, targets: [claude]}
   - {name: via-gemini, targets: [gem]}
-  - {name: vec-openai, targets: [small]}
-  - {name: vec-gemini, targets: [gem-vectors]}
-`, "{up}", up)
+`
 }
 
 // p51cGateway is the probe's gateway over a clienttest.Recorder (which

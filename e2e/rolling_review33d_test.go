@@ -18,20 +18,26 @@ import (
 // what it is about (docs/scale.md, "Rolling deploys"); a replica reads one
 // about something else as empty.
 
-func TestRollingDeployNewModelIgnoresOldModelsVerdict(t *testing.T) {
-	gone := modelAGone
-	fs := fakes(t, map[string]upstreamtest.Script{
+// rollingModel starts two replicas over one Redis: old names the retired
+// model-a (its upstream answers 404), next its successor model-a2.
+func rollingModel(t *testing.T) (old, next *gateway, fs map[string]*upstreamtest.Server) {
+	t.Helper()
+	fs = fakes(t, map[string]upstreamtest.Script{
 		"p": func(_ int, r upstreamtest.Request) upstreamtest.Step {
 			if strings.Contains(string(r.Body), `"model-a"`) {
-				return upstreamtest.Step{Status: 404, Body: gone}
+				return upstreamtest.Step{Status: 404, Body: modelAGone}
 			}
 			return ok("model-a2", "fixed")
 		},
-		"q": script(ok("model-b", "b"), ok("model-b", "b"), ok("model-b", "b")),
+		"q": func(int, upstreamtest.Request) upstreamtest.Step { return ok("model-b", "b") },
 	})
 	state := "state: {store: redis, url: \"" + redistest.Start(t).URL() + "\"}\n"
 	fixed := strings.Replace(twoTargets, "model: model-a,", "model: model-a2,", 1)
-	old, next := start(t, state+twoTargets, fs), start(t, state+fixed, fs)
+	return start(t, state+twoTargets, fs), start(t, state+fixed, fs), fs
+}
+
+func TestRollingDeployNewModelIgnoresOldModelsVerdict(t *testing.T) {
+	old, next, fs := rollingModel(t)
 
 	old.post(t, "r", "")
 	old.recs.wait(t, 1)
@@ -72,5 +78,30 @@ func TestRollingDeployRotatedKeyIgnoresOldKeysVerdict(t *testing.T) {
 	d := next.recs.wait(t, 1)
 	if fs["p"].Calls() == calls || d.Attempts[len(d.Attempts)-1].Target != "a" {
 		t.Errorf("the rotated key was never tried: steps %v, skipped %v", steps(d), skipped(d))
+	}
+}
+
+// Operator review 51b: the other way round. Every success of the new
+// replica rewrote the shared record as its own, and the old replica read
+// that as healthy, forgot its own 24 h unavailable verdict, sent the
+// retired model again, and its client got the 404 (unavailable does not
+// move to the next target by default).
+func TestRollingReloadNewReplicaSuccessKeepsOldReplicasVerdict(t *testing.T) {
+	old, next, fs := rollingModel(t)
+	old.post(t, "r", "")
+	old.recs.wait(t, 1)
+	waitState(t, old, "a", "p", "cooling")
+
+	next.post(t, "r", "").wantStatus(t, 200) // the new replica's model-a2 answers
+	next.recs.wait(t, 1)
+
+	if e, _ := old.health(t).Endpoint("a", "p"); e.State != "cooling" {
+		t.Errorf("after the new replica's success the old replica shows its retired model-a as %s (failures %d, last class %q): its own 24h unavailable verdict is gone", e.State, e.Failures, e.LastClass)
+	}
+	calls := fs["p"].Calls()
+	rep := old.post(t, "r", "")
+	d := old.recs.wait(t, 2)
+	if fs["p"].Calls() != calls {
+		t.Errorf("the old replica sent the retired model-a again (client got %d): steps %v", rep.Status, steps(d))
 	}
 }
