@@ -15,7 +15,7 @@ import (
 // follows the name. Before round 50 every model got 4096, and Codex, which
 // names no limit, failed every longer answer on a Claude target (probe
 // c50c).
-var claudeFamily = regexp.MustCompile(`claude-(?:(opus|sonnet|haiku)-(\d+)(?:-(\d)(?:\D|$))?|(\d)-(\d)-(sonnet|haiku|opus))`)
+var claudeFamily = regexp.MustCompile(`claude-(?:(opus|sonnet|haiku)-(\d+)(?:[-.](\d)(?:\D|$))?|(\d)-(\d)-(sonnet|haiku|opus))`)
 
 // contextWindow is the context window a default is fitted into: Claude's
 // standard 200,000 tokens (the 1M window needs a beta header the
@@ -38,7 +38,8 @@ func maxTokensFor(model string, bodyLen int) int {
 }
 
 // modelMaxTokens is the output maximum of the Claude model named model
-// (a Bedrock or Vertex id too: the family is read where it appears).
+// (a Bedrock or Vertex id too: the family is read where it appears; a
+// relay's dotted minor version, claude-opus-4.7, as well).
 func modelMaxTokens(model string) int {
 	m := claudeFamily.FindStringSubmatch(model)
 	switch {

@@ -31,7 +31,7 @@ func TestNoSamplingSettingsToModelsThatRefuseThem(t *testing.T) {
 	body := `{"model":"m","messages":[{"role":"user","content":"hi"}],"temperature":0.7,"top_k":40}`
 	for model, want := range map[string]bool{
 		"claude-opus-4-7": false, "claude-opus-4-8-20260801": false, "claude-opus-5": false,
-		"anthropic.claude-opus-4-7-v1:0": false, "claude-opus-4-7@20260416": false,
+		"anthropic.claude-opus-4-7-v1:0": false, "claude-opus-4-7@20260416": false, "anthropic/claude-opus-4.7": false,
 		"claude-opus-4-6": true, "claude-opus-4-1": true, "claude-sonnet-4-5": true, "claude-3-7-sonnet-latest": true,
 	} {
 		out, err := Translate(&provider.Request{Body: []byte(body)}, model)
