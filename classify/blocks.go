@@ -76,6 +76,16 @@ var vendorFinishes = map[string]struct {
 	"model_length":                  {ContextLength, "openai:finish_reason=model_length"},
 }
 
+// stopReasonEv is the evidence of each vendorFinishes reason read as an
+// Anthropic stop_reason.
+var stopReasonEv = func() map[string]string {
+	m := make(map[string]string, len(vendorFinishes))
+	for k := range vendorFinishes {
+		m[k] = "anthropic:stop_reason=" + k
+	}
+	return m
+}()
+
 // unexpectedToolCall is UNEXPECTED_TOOL_CALL's index in toolFailures: a
 // call to a function the request did not declare (or with no tools at
 // all), a failure even with that call in the answer, which the client
@@ -141,6 +151,17 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	}
 	if eq(f.stopReason, "refusal") {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "anthropic:stop_reason=refusal"}
+	}
+	if !f.antContent && f.wholeStop && len(f.stopReason) > 0 {
+		// An Anthropic-shaped whole message with no content whose stop
+		// reason says the answer did not happen (Z.ai's Anthropic-compatible
+		// endpoint: content [], stop_reason model_context_window_exceeded,
+		// a 200, for a conversation past the window), read as the same
+		// finish reason in OpenAI's shape is. With content, an answer cut
+		// short, as Anthropic means it.
+		if r, ok := vendorFinishes[string(f.stopReason)]; ok {
+			return Verdict{Failed: true, Class: r.class, Evidence: stopReasonEv[string(f.stopReason)]}
+		}
 	}
 	if i := toolFailure(f.finishReason); i >= 0 && (!f.geminiParts || i == unexpectedToolCall) {
 		return Verdict{Failed: true, Class: Unknown, Evidence: toolFailures[i].gemini}

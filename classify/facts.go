@@ -69,6 +69,12 @@ type facts struct {
 	// thoughtSignature (Gemini 3), is none: a blocked or failed candidate
 	// beside one is still a candidate with no content.
 	geminiParts bool
+	// antContent: an Anthropic message's top-level content holds a block
+	// (some member of one was read); false for content: [].
+	antContent bool
+	// wholeStop: stopReason is a whole message's (top level), not a
+	// stream's message_delta's, whose content came in earlier events.
+	wholeStop bool
 	part        geminiPart // the candidates[].content.parts[] object being read
 
 	oaiFinish  []byte // OpenAI choices[].finish_reason (first)

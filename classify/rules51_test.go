@@ -25,6 +25,9 @@ func TestRoundFiftyOneRules(t *testing.T) {
 		{"a not-found code decides a 5xx whose words say nothing", 503, nil, `{"error":{"code":"model_not_found","message":"Нет доступных каналов для модели gpt-5 (distributor)","type":"new_api_error"}}`, false, "unavailable", "code:model_not_found"},
 		{"a not-found code beside timeout words stays a timeout", 503, nil, `{"error":{"code":"model_not_found","message":"upstream request timed out","type":"new_api_error"}}`, false, "timeout", ""},
 		{"insufficient budget", 400, nil, `{"detail":"Insufficient budget."}`, false, "quota", "phrase:insufficient budget"},
+		{"an Anthropic message with no content past the window", 200, nil, `{"content":[],"stop_reason":"model_context_window_exceeded","usage":{"input_tokens":0,"output_tokens":0}}`, false, "context_length", "anthropic:stop_reason=model_context_window_exceeded"},
+		{"the same with content is an answer cut short", 200, nil, `{"type":"message","content":[{"type":"text","text":"Hello"}],"stop_reason":"model_context_window_exceeded"}`, false, "ok", ""},
+		{"a stream's message_delta says nothing of the content before it", 200, nil, `{"type":"message_delta","delta":{"stop_reason":"model_context_window_exceeded"},"usage":{"output_tokens":5}}`, true, "ok", ""},
 		{"saturated, Traditional", 429, nil, `{"error":{"message":"當前分組上游負載已飽和，請稍後再試","type":"new_api_error"}}`, false, "server_error", "phrase:負載已飽和"},
 	})
 }

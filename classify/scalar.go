@@ -13,6 +13,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		return
 	}
 	k0, last := s.path[0], s.key(d-1)
+	if d >= 2 && eq(k0, "content") {
+		f.antContent = true // a member of a block of an Anthropic message's content
+	}
 	if !str && d <= 2 && f.retryMember == nil && retryMember(k0, last, d) {
 		f.retryMember, f.retryKey = v, last
 	}
@@ -72,7 +75,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.param = paramValue(v)
 			proseParam(f, v, str)
 		case "stop_reason":
-			f.stopReason = v
+			f.stopReason, f.wholeStop = v, true
 		case "reason": // a flat envelope's code (Novita: {"code":403,"reason":"INVALID_API_KEY","message":"…"}), in capitals only
 			// Not a bad-input one: Novita sends INVALID_REQUEST_BODY for a
 			// capability the model lacks too (corpus).
