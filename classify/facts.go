@@ -75,7 +75,7 @@ type facts struct {
 	// wholeStop: stopReason is a whole message's (top level), not a
 	// stream's message_delta's, whose content came in earlier events.
 	wholeStop bool
-	part        geminiPart // the candidates[].content.parts[] object being read
+	part      geminiPart // the candidates[].content.parts[] object being read
 
 	oaiFinish  []byte // OpenAI choices[].finish_reason (first)
 	oaiContent bool   // some choice carries content (a string, or text in a content array) or a tool call
