@@ -102,8 +102,9 @@ func logFiles(path string, month time.Time) []string {
 }
 
 // rotatedName reports a name rotation gives the log named base:
-// base.N or base-DIGITS, or stem.N.ext for base stem.ext, each optionally
-// with .gz.
+// base.N or base-DIGITS, or, for base stem.ext, stem.N.ext or
+// stem-DIGITS.ext (logrotate's dateext with "extension .jsonl"), each
+// optionally with .gz.
 func rotatedName(name, base string) bool {
 	name = strings.TrimSuffix(name, ".gz")
 	if rest, ok := strings.CutPrefix(name, base); ok && len(rest) > 1 && (rest[0] == '.' || rest[0] == '-') {
@@ -111,9 +112,11 @@ func rotatedName(name, base string) bool {
 	}
 	if ext := filepath.Ext(base); ext != "" {
 		stem := strings.TrimSuffix(base, ext)
-		if mid, ok := strings.CutPrefix(name, stem+"."); ok {
-			if n, ok := strings.CutSuffix(mid, ext); ok {
-				return digits(n)
+		for _, sep := range [...]string{".", "-"} {
+			if mid, ok := strings.CutPrefix(name, stem+sep); ok {
+				if n, ok := strings.CutSuffix(mid, ext); ok && digits(n) {
+					return true
+				}
 			}
 		}
 	}

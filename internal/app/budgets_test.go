@@ -109,6 +109,7 @@ func TestRotatedName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"decisions.jsonl.1": true, "decisions.jsonl.12.gz": true, "decisions.jsonl-20261205": true,
 		"decisions.jsonl-20261205-14.gz": true, "decisions.1.jsonl": true, "decisions.2.jsonl.gz": true,
+		"decisions-20261205.jsonl": true, "decisions-20261204.jsonl.gz": true, "decisions-staging.jsonl": false,
 		"decisions.jsonl": false, "decisions.jsonl.bak": false, "decisions.jsonl-staging": false,
 		"decisions.jsonl.": false, "decisions.old.jsonl": false, "other.jsonl.1": false, "decisions.jsonl.1.zst": false,
 	} {

@@ -18,7 +18,6 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/policy"
 	"github.com/detour-llm/detour/internal/provider"
-	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // maxAnswer bounds a non-stream upstream answer held in memory.
@@ -429,11 +428,10 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		o.usage = usage // it ran: what it used counts, whether or not the door can say it
 		if usage == nil && w.call.Op != OpEmbeddings {
 			// No usage read (none sent, or a count that does not read): a
-			// client's limits count the answer's output as at least one
-			// token in four bytes of it, as a stream's are counted by the
-			// events served (hostile review 51b: a whole answer with one
-			// float count was charged its prompt alone).
-			o.delivered = len(out) / 4
+			// client's limits count the answer's output, as a stream's are
+			// counted by the events served (hostile review 51b: a whole
+			// answer with one float count was charged its prompt alone).
+			o.delivered = answerOutputEstimate(out, w.call.Body)
 		}
 		if out, err = w.whole(out, o); err != nil {
 			return
@@ -588,45 +586,4 @@ func answerTooLarge(o *outcome, msg string) {
 func vectorsTooLarge(o *outcome, msg string) {
 	o.failWith(classify.Verdict{Class: classify.Overflow, Evidence: "answer:too large"}, msg)
 	o.billable, o.settled, o.sameModel = true, true, true
-}
-
-// largeOutputFloor is how many output tokens an answer of size bytes to
-// body (a chat request mayAnswerLarge) holds at least, for the client's
-// limits, as its usage was past the bytes read (review 51a: a client
-// paid the input of a $5.60 answer): a token with 20 log-probability
-// alternatives takes under 2 KiB of JSON, one without under 16 bytes. No
-// more than the output the request allowed (max_completion_tokens or
-// max_tokens, times n), when it set one.
-func largeOutputFloor(body []byte, bytes int) int {
-	per := 16
-	if string(rawjson.Member(body, "logprobs")) == "true" {
-		per = 2048
-	}
-	floor := bytes / per
-	limit := 0
-	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
-		if v, err := strconv.Atoi(string(rawjson.Member(body, k))); err == nil && v > 0 {
-			limit = v
-			break
-		}
-	}
-	if n, err := strconv.Atoi(string(rawjson.Member(body, "n"))); err == nil && n > 1 && limit > 0 {
-		limit *= min(n, 128)
-	}
-	if limit > 0 {
-		floor = min(floor, limit)
-	}
-	return floor
-}
-
-// mayAnswerLarge reports a chat request whose honest answer can pass the
-// 64 MiB bound: log-probabilities (up to 20 alternatives a token), or
-// several choices. Without either, no working provider's chat answer
-// comes near it, and one that does is a broken upstream's (answerTooLarge).
-func mayAnswerLarge(body []byte) bool {
-	if string(rawjson.Member(body, "logprobs")) == "true" {
-		return true
-	}
-	n, err := strconv.Atoi(string(rawjson.Member(body, "n")))
-	return err == nil && n > 1
 }

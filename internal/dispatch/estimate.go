@@ -1,5 +1,12 @@
 package dispatch
 
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/detour-llm/detour/internal/rawjson"
+)
+
 // Client limits count a billable attempt whose upstream never reported its
 // usage by its input, estimated from the request it sent (docs/config.md,
 // client_keys). The estimate reads the request's JSON once: the bytes of
@@ -90,4 +97,90 @@ func reference(key []byte) bool {
 		return true
 	}
 	return false
+}
+
+// largeOutputFloor is how many output tokens an answer of size bytes to
+// body (a chat request mayAnswerLarge) holds at least, for the client's
+// limits, as its usage was past the bytes read (review 51a: a client
+// paid the input of a $5.60 answer): a token with 20 log-probability
+// alternatives takes under 2 KiB of JSON, one without under 16 bytes. No
+// more than the output the request allowed (max_completion_tokens or
+// max_tokens, times n), when it set one.
+func largeOutputFloor(body []byte, bytes int) int {
+	per := 16
+	if string(rawjson.Member(body, "logprobs")) == "true" {
+		per = 2048
+	}
+	return capOutput(bytes/per, body)
+}
+
+// capOutput is n, no more than the output request body allowed
+// (max_completion_tokens or max_tokens, times n), when it set one.
+func capOutput(n int, body []byte) int {
+	limit := 0
+	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
+		if v, err := strconv.Atoi(string(rawjson.Member(body, k))); err == nil && v > 0 {
+			limit = v
+			break
+		}
+	}
+	if c, err := strconv.Atoi(string(rawjson.Member(body, "n"))); err == nil && c > 1 && limit > 0 {
+		limit *= min(c, 128)
+	}
+	if limit > 0 {
+		return min(n, limit)
+	}
+	return n
+}
+
+// answerOutputEstimate is the output tokens of out, a whole
+// chat.completion whose usage did not read: its choices' text, refusals,
+// reasoning and call arguments at four bytes a token (the JSON around
+// them, and log-probabilities, are no output; review 51b: counting the
+// whole answer charged a "hi" some sixty tokens), no more than the output
+// the request body allowed.
+func answerOutputEstimate(out, body []byte) int {
+	var c struct {
+		Choices []struct {
+			Message struct {
+				Content          *string `json:"content"`
+				Refusal          *string `json:"refusal"`
+				ReasoningContent *string `json:"reasoning_content"`
+				ToolCalls        []struct {
+					Function struct {
+						Name      string `json:"name"`
+						Arguments string `json:"arguments"`
+					} `json:"function"`
+				} `json:"tool_calls"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(out, &c) != nil {
+		return capOutput(len(out)/4, body)
+	}
+	n := 0
+	for _, ch := range c.Choices {
+		m := &ch.Message
+		for _, s := range []*string{m.Content, m.Refusal, m.ReasoningContent} {
+			if s != nil {
+				n += len(*s)
+			}
+		}
+		for _, tc := range m.ToolCalls {
+			n += len(tc.Function.Name) + len(tc.Function.Arguments)
+		}
+	}
+	return capOutput((n+3)/4, body)
+}
+
+// mayAnswerLarge reports a chat request whose honest answer can pass the
+// 64 MiB bound: log-probabilities (up to 20 alternatives a token), or
+// several choices. Without either, no working provider's chat answer
+// comes near it, and one that does is a broken upstream's (answerTooLarge).
+func mayAnswerLarge(body []byte) bool {
+	if string(rawjson.Member(body, "logprobs")) == "true" {
+		return true
+	}
+	n, err := strconv.Atoi(string(rawjson.Member(body, "n")))
+	return err == nil && n > 1
 }

@@ -46,7 +46,7 @@ func (t *Tracker) reportAlong(ctx context.Context, a alongUpdater, provider stri
 		}
 	})
 	own(&before, n.epDef) // a record about something else was nothing to this definition
-	own(&after, n.epDef)  // nor is one a success left as it was (applyOwn)
+	own(&after, n.epDef)  // nor is one a success left as it was (yields)
 	tr := transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
 	if !ok {
 		return t.reportAccount(ctx, provider, n, r, now, tr, nil)
@@ -77,7 +77,7 @@ func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now ti
 		return nil
 	}
 	own(&before, n.epDef) // a record about something else was nothing to this definition
-	own(&after, n.epDef)  // nor is one a success left as it was (applyOwn)
+	own(&after, n.epDef)  // nor is one a success left as it was (yields)
 	if r.Words != nil && r.Cool == ScopeEndpoint {
 		t.explain(ctx, n.ep, n.epDef, &before, &after, &r, now)
 	}

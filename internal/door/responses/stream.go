@@ -37,8 +37,11 @@ type Stream struct {
 	started bool
 	ended   bool
 	// cut is 1 + the output index of the item the output limit or a
-	// content filter cut short (the last one still being written when the
-	// answer ended), which closes "incomplete"; 0 for none.
+	// content filter cut short, which closes "incomplete"; 0 for none.
+	// While the stream runs it is minus that of the item that got the last
+	// piece of text or arguments (the one being written), which End makes
+	// the cut one if the answer was cut (review 51b: the last item in the
+	// output is not always the one being written).
 	cut  int32
 	buf  []byte
 	body []byte // an event's members, built by hand
@@ -208,7 +211,9 @@ func (s *Stream) End() []byte {
 	s.buf = slices.Grow(s.buf[:0], 4*s.held+4096)
 	s.start()
 	if s.finish == "length" || s.finish == "content_filter" {
-		s.cut = int32(len(s.resp.Output)) // the last item's index, plus 1 (items are at most chat.MaxParts)
+		s.cut = -s.cut // the item being written (items are at most chat.MaxParts)
+	} else {
+		s.cut = 0
 	}
 	// Every open item closes in output order: calls opened before an open
 	// message first, then it, then the calls after it — as a client that
@@ -313,6 +318,7 @@ func (s *Stream) text(t string) {
 	}
 	m.text.b.WriteString(t)
 	s.held += len(t)
+	s.cut = -int32(m.index + 1)
 	s.deltaEvent("response.output_text.delta", m.item.ID, m.index, m.text.index, t, true)
 }
 
@@ -325,6 +331,7 @@ func (s *Stream) refusal(t string) {
 	}
 	m.refusal.b.WriteString(t)
 	s.held += len(t)
+	s.cut = -int32(m.index + 1)
 	s.deltaEvent("response.refusal.delta", m.item.ID, m.index, m.refusal.index, t, false)
 }
 
@@ -374,5 +381,6 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 	}
 	c.args.WriteString(args)
 	s.held += len(args)
+	s.cut = -int32(c.index + 1)
 	s.deltaEvent("response.function_call_arguments.delta", c.item.ID, c.index, -1, args, false)
 }

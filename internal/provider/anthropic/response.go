@@ -89,7 +89,7 @@ func (u *usage) details() *provider.TokenDetails {
 // openai is u in OpenAI's terms.
 func (u *usage) openai() *provider.Usage {
 	p := u.prompt()
-	out := &provider.Usage{PromptTokens: p, CompletionTokens: u.OutputTokens,
+	out := &provider.Usage{PromptTokens: p, CompletionTokens: u.output(),
 		TotalTokens: p + u.output(), PromptTokensDetails: u.details()}
 	if d := u.OutputTokensDetails; d != nil && d.ThinkingTokens > 0 { // within the output, as reasoning_tokens is
 		out.CompletionTokensDetails = &provider.OutputDetails{ReasoningTokens: min(d.ThinkingTokens, u.output())}

@@ -8,7 +8,7 @@ import (
 )
 
 // Review 51a: b96bbf8 forwards a chat client's top_k to every Claude model.
-// Claude Opus 4.7 and later (Opus 4.8, Sonnet 5, …) refuse top_k, top_p and
+// Claude Opus 4.7 and later (Opus 4.8, Opus 5, …) refuse top_k, top_p and
 // temperature with a 400 ("`top_k` is deprecated for this model.", as
 // classify's own vocab29 case for temperature reads it): Anthropic's
 // "Migrating to Claude Opus 4.7"

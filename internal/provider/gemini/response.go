@@ -67,7 +67,7 @@ func (u *usageMetadata) usage() *provider.Usage {
 	p := addCounts(u.PromptTokenCount, u.ToolUsePromptTokenCount)
 	c := addCounts(u.CandidatesTokenCount, u.ThoughtsTokenCount)
 	t := u.TotalTokenCount
-	if t == 0 {
+	if t <= 0 { // none said, or an upstream's nonsense (review 51b: a negative count reached the client)
 		t = addCounts(p, c)
 	}
 	out := &provider.Usage{PromptTokens: p, CompletionTokens: c, TotalTokens: t}
