@@ -354,11 +354,11 @@ routes:
 }
 
 func TestBadRequestStops(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{"p1": script(corpus(t, "vllm-max-tokens-must-be-at-least-1")), "q": script(ok("model-b", "q"))})
+	fs := fakes(t, map[string]upstreamtest.Script{"p1": script(corpus(t, "openai-tool-role-without-preceding-tool-calls")), "q": script(ok("model-b", "q"))})
 	g := start(t, oneEach, fs)
 	r := g.post(t, "r", "")
 	r.wantStatus(t, 400)
-	if msg := r.errMessage(t); !strings.Contains(msg, "max_tokens must be at least 1") {
+	if msg := r.errMessage(t); !strings.Contains(msg, "must be a response to a preceeding message") {
 		t.Errorf("message %q is not the upstream's", msg)
 	}
 	wantSteps(t, g.recs.wait(t, 1), "a/p1 bad_request stop")

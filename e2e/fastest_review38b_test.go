@@ -106,7 +106,7 @@ func TestReview38bFastestDoesNotKeepAFastFailureFirst(t *testing.T) {
 // and a client that leaves mid-answer neither cool the target nor feed its
 // latency, so the route's order stays what the endpoints' speed says.
 func TestReview38bClientFaultsDoNotSkewFastest(t *testing.T) {
-	bad := corpus(t, "vllm-max-tokens-must-be-at-least-1")
+	bad := corpus(t, "openai-tool-role-without-preceding-tool-calls")
 	fastOK := ok("model-a", "a")
 	slowStall := upstreamtest.Step{Delay: 2 * time.Second, Body: upstreamtest.ChatJSON("model-a", "late")}
 	steady := ok("model-b", "b")
@@ -168,7 +168,7 @@ func TestReview38bBrokenKeyPagesOnceBehindFailover(t *testing.T) {
 				return corpus(t, "azure-content-filter-400-legacy")
 			}
 			if strings.Contains(string(r.Body), `"max_tokens":0`) {
-				return corpus(t, "vllm-max-tokens-must-be-at-least-1")
+				return corpus(t, "openai-tool-role-without-preceding-tool-calls")
 			}
 			return corpus(t, "openai-invalid-api-key-401")
 		},

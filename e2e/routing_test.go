@@ -46,7 +46,7 @@ func TestGuardedTail(t *testing.T) {
 		{"refusal does not reach the tail unless listed", "{name: r, targets: [a], tail: [t], tail_on: [server_error, unknown]}",
 			"azure-content-filter-400-legacy", 400, []string{"a/p refusal stop"}},
 		{"bad_request does not reach the tail unless listed", "{name: r, targets: [a], tail: [t], tail_on: [server_error, unknown]}",
-			"vllm-max-tokens-must-be-at-least-1", 400, []string{"a/p bad_request stop"}},
+			"openai-tool-role-without-preceding-tool-calls", 400, []string{"a/p bad_request stop"}},
 		{"refusal reaches the tail when listed", "{name: r, targets: [a], tail: [t], tail_on: [refusal]}",
 			"azure-content-filter-400-legacy", 200, []string{"a/p refusal tail", "t/x ok done"}},
 		{"the route's own targets come before the tail", "{name: r, targets: [a, b], tail: [t], tail_on: [quota]}",
