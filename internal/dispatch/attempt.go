@@ -375,7 +375,9 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
 		case mayAnswerLarge(w.call.Body):
 			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for fewer choices (n), fewer top_logprobs, or a lower max_completion_tokens")
-			o.delivered = largeOutputFloor(w.call.Body, len(body))
+			if w.call.Metered {
+				o.delivered = largeOutputFloor(w.call.Body, len(body))
+			}
 		default:
 			answerTooLarge(o, "the upstream answer exceeds 64 MiB")
 		}
@@ -426,11 +428,13 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			return
 		}
 		o.usage = usage // it ran: what it used counts, whether or not the door can say it
-		if usage == nil && w.call.Op != OpEmbeddings {
+		if usage == nil && w.call.Metered && w.call.Op != OpEmbeddings {
 			// No usage read (none sent, or a count that does not read): a
 			// client's limits count the answer's output, as a stream's are
 			// counted by the events served (hostile review 51b: a whole
 			// answer with one float count was charged its prompt alone).
+			// Only where a key's limits may read it: the answer is decoded
+			// for it.
 			o.delivered = answerOutputEstimate(out, w.call.Body)
 		}
 		if out, err = w.whole(out, o); err != nil {
