@@ -219,10 +219,26 @@ func TestH51bGzipAnswerOfTinyPartsAmplifiesMemory(t *testing.T) {
 // upstream never reported its usage … counts its input") was written for
 // streams left or cut; a whole answer's output is all there to estimate.
 func TestH51bWholeAnswerWithAFloatCountSpendsNoOutput(t *testing.T) {
+	h51bUnreadUsage(t, "", `,"usage":{"prompt_tokens":9,"completion_tokens":10000.25,"total_tokens":10009.25}`)
+}
+
+// The same whole answer without any usage, to a client that asked for a
+// stream (the gateway sends it the whole answer as one): its output counts
+// as it does for a whole answer sent whole.
+func TestH51bWholeAnswerToAStreamWithoutUsageSpendsItsOutput(t *testing.T) {
+	h51bUnreadUsage(t, `,"stream":true`, "")
+}
+
+// h51bUnreadUsage sends a $0.01-a-day key's request (extra added to its
+// body) to an upstream whose whole answer of ~10,000 tokens carries usage
+// (a member of the answer, or none) the gateway cannot read, and wants the
+// key's next request refused.
+func h51bUnreadUsage(t *testing.T, extra, usage string) {
+	t.Helper()
 	text := strings.Repeat("word ", 8000) // 40,000 characters, ~10,000 tokens
 	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-h51b", "object": "chat.completion", "created": 1764489600, "model": "gpt-4o",
 		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": text}, "finish_reason": "stop"}}})
-	answer := strings.TrimSuffix(string(b), "}") + `,"usage":{"prompt_tokens":9,"completion_tokens":10000.25,"total_tokens":10009.25}}`
+	answer := strings.TrimSuffix(string(b), "}") + usage + "}"
 	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(upstreamtest.Step{Body: answer})})
 	cfg := `
 client_keys:
@@ -235,12 +251,12 @@ routes:
   - {name: deep, targets: [gpt]}
 `
 	g := start(t, cfg, fs)
-	r := g.post(t, "deep", "", "Authorization", "Bearer key-team-b")
+	r := g.post(t, "deep", extra, "Authorization", "Bearer key-team-b")
 	r.wantStatus(t, 200)
 	d := g.recs.wait(t, 1)
 	a := d.Attempts[0]
 	t.Logf("attempt: billable %v usage %+v cost %v unknown %v estimate %+v", a.Billable, a.Usage, a.CostUSD, a.CostUnknown, a.Estimate)
-	r = g.post(t, "deep", "", "Authorization", "Bearer key-team-b")
+	r = g.post(t, "deep", extra, "Authorization", "Bearer key-team-b")
 	if r.Status != 429 {
 		t.Errorf("after a whole answer of ~10,000 output tokens ($0.15) on a $0.01 day budget: status %d, want 429 (the spend counted only the prompt's estimate: %+v)", r.Status, a.Estimate)
 	}

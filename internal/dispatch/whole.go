@@ -34,6 +34,9 @@ func (w *walk) streamWhole(e *endpointRT, body []byte, o *outcome) {
 		return
 	}
 	o.usage = usage
+	if usage == nil && w.call.Metered {
+		o.delivered = answerOutputEstimate(body, w.call.Body) // as for a whole answer sent whole (plain)
+	}
 	if usage != nil && !w.askedUsage() {
 		chunks = chunks[:len(chunks)-1] // the usage chunk: the client did not ask for it
 	}
