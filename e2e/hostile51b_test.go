@@ -240,17 +240,7 @@ func h51bUnreadUsage(t *testing.T, extra, usage string) {
 		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": text}, "finish_reason": "stop"}}})
 	answer := strings.TrimSuffix(string(b), "}") + usage + "}"
 	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(upstreamtest.Step{Body: answer})})
-	cfg := `
-client_keys:
-  - {name: team-b, key: key-team-b, budget: {usd_per_day: 0.01}}
-providers:
-  - {name: openai, dialect: openai, base_url: "{openai}", api_key: ` + secret + `}
-targets:
-  - {name: gpt, model: gpt-4o, providers: [openai], price: {input: 2.50, output: 15.00}}
-routes:
-  - {name: deep, targets: [gpt]}
-`
-	g := start(t, cfg, fs)
+	g := start(t, teamBBudgetCfg, fs)
 	r := g.post(t, "deep", extra, "Authorization", "Bearer key-team-b")
 	r.wantStatus(t, 200)
 	d := g.recs.wait(t, 1)
@@ -508,3 +498,16 @@ func TestH51bGeminiModelVersionRepeatedInEveryChatChunk(t *testing.T) {
 		t.Errorf("the gateway wrote %d MiB for %d KiB from the upstream: the first event's modelVersion is repeated in each later chunk", len(r.Body)>>20, up>>10)
 	}
 }
+
+// teamBBudgetCfg gives key-team-b $0.01 a day at route deep, an OpenAI
+// target priced as gpt-4o.
+const teamBBudgetCfg = `
+client_keys:
+  - {name: team-b, key: key-team-b, budget: {usd_per_day: 0.01}}
+providers:
+  - {name: openai, dialect: openai, base_url: "{openai}", api_key: ` + secret + `}
+targets:
+  - {name: gpt, model: gpt-4o, providers: [openai], price: {input: 2.50, output: 15.00}}
+routes:
+  - {name: deep, targets: [gpt]}
+`

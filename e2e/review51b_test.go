@@ -35,17 +35,7 @@ func TestR51bWholeAnswerEstimateIgnoresMaxTokens(t *testing.T) {
 			"logprobs": map[string]any{"content": content, "refusal": nil}, "finish_reason": "length"}}})
 	answer := strings.TrimSuffix(string(b), "}") + `,"usage":{"prompt_tokens":9,"completion_tokens":8.0,"total_tokens":17.0}}`
 	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(upstreamtest.Step{Body: answer}, upstreamtest.Step{Body: answer})})
-	cfg := `
-client_keys:
-  - {name: team-b, key: key-team-b, budget: {usd_per_day: 0.01}}
-providers:
-  - {name: openai, dialect: openai, base_url: "{openai}", api_key: ` + secret + `}
-targets:
-  - {name: gpt, model: gpt-4o, providers: [openai], price: {input: 2.50, output: 15.00}}
-routes:
-  - {name: deep, targets: [gpt]}
-`
-	g := start(t, cfg, fs)
+	g := start(t, teamBBudgetCfg, fs)
 	extra := `,"logprobs":true,"top_logprobs":20,"max_tokens":8`
 	r := g.post(t, "deep", extra, "Authorization", "Bearer key-team-b")
 	r.wantStatus(t, 200)
