@@ -511,3 +511,12 @@ targets:
 routes:
   - {name: deep, targets: [gpt]}
 `
+
+// The float count of the first test, to a client that asked for a stream:
+// the gateway sends the whole answer as chunks (chat.WholeChunks), and
+// read its usage apart from every other reader, keeping the counts it
+// could decode (the prompt) and dropping the one it could not — so the
+// ~10,000 output tokens were charged as 0. One reader now reads both.
+func TestWholeAnswerToAStreamWithAFloatCountSpendsItsOutput(t *testing.T) {
+	h51bUnreadUsage(t, `,"stream":true`, `,"usage":{"prompt_tokens":9,"completion_tokens":10000.25,"total_tokens":10009.25}`)
+}

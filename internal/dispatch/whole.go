@@ -33,8 +33,8 @@ func (w *walk) streamWhole(e *endpointRT, body []byte, o *outcome) {
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
 		return
 	}
-	o.usage = usage
-	if usage == nil && w.call.Metered {
+	o.usage = parseUsage(usage) // read as a whole answer sent whole is (usageOf)
+	if o.usage == nil && w.call.Metered {
 		o.delivered = answerOutputEstimate(body, w.call.Body) // as for a whole answer sent whole (plain)
 	}
 	if usage != nil && !w.askedUsage() {

@@ -2,8 +2,6 @@ package chat
 
 import (
 	"encoding/json"
-
-	"github.com/detour-llm/detour/internal/provider"
 )
 
 // The shapes below carry tool calls and usage as the upstream sent them
@@ -62,8 +60,8 @@ type rawDelta struct {
 // (reasoning_content or reasoning, as the upstream named it) and content
 // (tool calls indexed), then its finish reason (and vLLM's stop_reason);
 // then the usage, when the answer had it (the last chunk; usage is then
-// also returned decoded).
-func WholeChunks(body []byte) ([][]byte, *provider.Usage, error) {
+// also returned, raw, for the caller's one reader of usage to read).
+func WholeChunks(body []byte) (chunks [][]byte, usage json.RawMessage, err error) {
 	var c wholeAnswer
 	if err := json.Unmarshal(body, &c); err != nil {
 		return nil, nil, err
@@ -87,11 +85,9 @@ func WholeChunks(body []byte) ([][]byte, *provider.Usage, error) {
 		add(rawChunk{Choices: []rawChunkChoice{{Index: ch.Index, Delta: d}}})
 		add(rawChunk{Choices: []rawChunkChoice{{Index: ch.Index, FinishReason: ch.FinishReason, StopReason: ch.StopReason}}})
 	}
-	var usage *provider.Usage
 	if len(c.Usage) > 0 && string(c.Usage) != "null" {
 		add(rawChunk{Choices: []rawChunkChoice{}, Usage: c.Usage})
-		usage = new(provider.Usage)
-		_ = json.Unmarshal(c.Usage, usage)
+		usage = c.Usage
 	}
 	return out, usage, nil
 }

@@ -27,8 +27,8 @@ func TestWholeChunks(t *testing.T) {
 			t.Errorf("chunk %d:\n got %s\nwant %s", i, chunks[i], want[i])
 		}
 	}
-	if usage == nil || usage.PromptTokens != 3 || usage.TotalTokens != 5 {
-		t.Errorf("usage = %+v", usage)
+	if want := `{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5,"extra":true}`; string(usage) != want {
+		t.Errorf("usage = %s, want the answer's own member %s", usage, want)
 	}
 }
 
