@@ -39,12 +39,7 @@ type alongUpdater interface {
 //
 //go:noinline
 func (t *Tracker) reportAlong(ctx context.Context, a alongUpdater, provider string, n *names, r Report, now time.Time) []Transition {
-	before, after, acct, ok := a.UpdateAlong(ctx, n.ep, n.acct, func(rec *Record) {
-		if !yields(rec, n.epDef, r.OK, now) {
-			adopt(rec, n.epDef)
-			t.applyEndpoint(rec, r, now)
-		}
-	})
+	before, after, acct, ok := a.UpdateAlong(ctx, n.ep, n.acct, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) })
 	own(&before, n.epDef) // a record about something else was nothing to this definition
 	own(&after, n.epDef)  // nor is one a success left as it was (yields)
 	tr := transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
@@ -59,19 +54,9 @@ func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now ti
 	var before, after Record
 	var err error
 	if m, ok := t.store.(*Memory); ok { // its own closure: this one stays on the stack
-		before, after, err = m.Update(ctx, n.ep, func(rec *Record) {
-			if !yields(rec, n.epDef, r.OK, now) {
-				adopt(rec, n.epDef)
-				t.applyEndpoint(rec, r, now)
-			}
-		})
+		before, after, err = m.Update(ctx, n.ep, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) })
 	} else {
-		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) {
-			if !yields(rec, n.epDef, r.OK, now) {
-				adopt(rec, n.epDef)
-				t.applyEndpoint(rec, r, now)
-			}
-		})
+		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) })
 	}
 	if err != nil {
 		return nil
@@ -82,6 +67,17 @@ func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now ti
 		t.explain(ctx, n.ep, n.epDef, &before, &after, &r, now)
 	}
 	return transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+}
+
+// updateEndpoint is the endpoint record's update for r: a success leaves a
+// record another definition of the name cools as it is (yields). r is a
+// pointer so that the closures calling it copy no Report on a stream
+// handler's stack (internal/server TestDoorStreamHandlerStackStays8KiB).
+func (t *Tracker) updateEndpoint(rec *Record, def string, r *Report, now time.Time) {
+	if !yields(rec, def, r.OK, now) {
+		adopt(rec, def)
+		t.applyEndpoint(rec, r, now)
+	}
 }
 
 // explain writes the upstream's words (Report.Words) into the record at
@@ -167,7 +163,7 @@ func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, 
 			if r.Class != "" {
 				rec.LastClass = r.Class
 			}
-			t.cool(rec, t.coolFor(r), now, !r.Hinted, r.Class)
+			t.cool(rec, t.coolFor(&r), now, !r.Hinted, r.Class)
 			rec.Announced = rec.PhaseAt(now)
 		}
 	default:

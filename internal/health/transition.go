@@ -8,7 +8,7 @@ package health
 import "time"
 
 // applyEndpoint is the endpoint's state machine for one outcome.
-func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
+func (t *Tracker) applyEndpoint(rec *Record, r *Report, now time.Time) {
 	t.sane(rec, now)
 	phase := rec.PhaseAt(now)
 	rec.Announced = phase
@@ -61,7 +61,7 @@ func (t *Tracker) applyEndpoint(rec *Record, r Report, now time.Time) {
 // stream's (their first byte is their whole generation): the new one
 // replaces such a sample. A whole answer's is dropped while a stream's is
 // recent, so one client's long answers do not rank the endpoint.
-func sample(rec *Record, r Report, now time.Time, remeasure time.Duration) {
+func sample(rec *Record, r *Report, now time.Time, remeasure time.Duration) {
 	stale := rec.Samples == 0 || now.UnixNano()-rec.SampledAt > int64(remeasure)
 	switch {
 	case r.Whole && !stale && !rec.WholeOnly:
@@ -78,7 +78,7 @@ func sample(rec *Record, r Report, now time.Time, remeasure time.Duration) {
 
 // coolFor is how long r asks to cool: an upstream's hint is capped at
 // MaxCooldown.
-func (t *Tracker) coolFor(r Report) time.Duration {
+func (t *Tracker) coolFor(r *Report) time.Duration {
 	if r.Hinted {
 		return min(r.CoolFor, t.s.MaxCooldown)
 	}
@@ -124,7 +124,7 @@ func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time, double bo
 // (CoolFrom: a success begun before a failure that extended a running
 // cooldown closes nothing, review 32h), or, in a record written before
 // CoolFrom was kept, CoolUntil − LastCooldown.
-func servedSince(rec *Record, phase Phase, r Report, now time.Time) bool {
+func servedSince(rec *Record, phase Phase, r *Report, now time.Time) bool {
 	switch phase {
 	case Probing:
 		return true
