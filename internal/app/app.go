@@ -251,7 +251,7 @@ func (a *App) Reload(cfg *config.Config) error {
 		// at once.
 		{"admin_listen", cfg.AdminListen != old.AdminListen},
 		{"state", !cfg.State.Equal(old.State)},
-		{"decisions", cfg.Decisions != old.Decisions},
+		{"decisions", !cfg.Decisions.Equal(old.Decisions)},
 		{"alerts", cfg.Alerts != old.Alerts},
 		{"log", cfg.Log != old.Log},
 		{"console", cfg.Console != old.Console},

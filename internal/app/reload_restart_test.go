@@ -47,6 +47,34 @@ routes:
 	}
 }
 
+// A reload whose file only moved the decisions line (a client key added
+// above it, the commonest edit) changes nothing that needs a restart: the
+// line kept for file:line errors is not part of the setting (operator
+// review 52; before, every such reload warned "key=decisions").
+func TestMovedDecisionsLineIsNoRestartChange(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.jsonl")
+	cfg := func(above string) string {
+		return fmt.Sprintf(`%s
+decisions: {path: %q}
+providers:
+  - {name: p, dialect: openai, base_url: "http://127.0.0.1:1", api_key: sk-reload-abcdefgh}
+targets:
+  - {name: t, model: m, providers: [p]}
+routes:
+  - {name: r, targets: [t]}
+`, above, path)
+	}
+	log := &testutil.Buffer{}
+	_, a := gatewaytest.Start(t, gatewaytest.Config(t, cfg("")), app.Options{Logger: slog.New(slog.NewTextHandler(log, nil))})
+	log.Take()
+	if err := a.Reload(gatewaytest.Config(t, cfg("client_keys:\n  - sk-added-key-0001\n  - sk-added-key-0002"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := log.Take(); strings.Contains(got, "needs a restart") {
+		t.Errorf("a reload that moved the decisions line warned: %s", got)
+	}
+}
+
 // Two replicas on one host are told apart on the console's pages: its
 // name is the host name and the listen port (operator review 48b).
 func TestReplicaNameHoldsThePort(t *testing.T) {

@@ -91,6 +91,12 @@ type Decisions struct {
 	Line int
 }
 
+// Equal reports whether d and o write the same log the same way: where
+// the lines stand in their files is no part of it.
+func (d Decisions) Equal(o Decisions) bool {
+	return d.Path == o.Path && d.Sync == o.Sync
+}
+
 // The values of decisions.sync.
 const (
 	SyncNever  = "never"
