@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -12,8 +13,8 @@ import (
 // client_keys). The estimate reads the request's JSON once: the bytes of
 // its strings (keys too, as sent: the framing the model also reads) at
 // bytesPerToken, and imageTokens for each inline image or
-// file — a data: URL, or a long base64 string (Anthropic's and Gemini's
-// inline data) — which a byte count would make hundreds of times what the
+// file — a data: URL, or a long base64 string under a member that holds
+// inline data (inlineData) — which a byte count would make hundreds of times what the
 // provider bills; and as much for each image or file the request names by
 // reference (a URL or a file id, reference): the provider fetches it and
 // bills it as it bills inline data, which the bytes of its name would
@@ -57,7 +58,7 @@ func inputEstimate(body []byte) int {
 		case next < len(body) && body[next] == ':': // a member's name
 			text += len(s)
 			key = s
-		case isDataURL(s), b64 && len(s) >= minInline, reference(key):
+		case isDataURL(s), b64 && len(s) >= minInline && inlineData(key), reference(key):
 			inline++
 			key = nil
 		default:
@@ -82,6 +83,20 @@ func isDataURL(s []byte) bool {
 		if s[i] == ',' {
 			return i >= 12 && string(s[i-7:i]) == ";base64"
 		}
+	}
+	return false
+}
+
+// inlineData reports whether a string under the member key may be inline
+// bytes: Anthropic's source.data, Gemini's inlineData.data, OpenAI's
+// input_audio.data and file_data. Anywhere else a long run of base64
+// characters is text the client wrote (a payload it asks the model to
+// decode), counted by its bytes: taken for an image, 400,000 characters
+// cost a client that left its stream 1,600 tokens (hostile 52).
+func inlineData(key []byte) bool {
+	switch string(key) {
+	case "data", "file_data":
+		return true
 	}
 	return false
 }
@@ -125,7 +140,11 @@ func capOutput(n int, body []byte) int {
 		}
 	}
 	if c, err := strconv.Atoi(string(rawjson.Member(body, "n"))); err == nil && c > 1 && limit > 0 {
-		limit *= min(c, 128)
+		c = min(c, 128)
+		if limit > math.MaxInt/c {
+			return n // a limit past any count caps nothing (hostile 52: the product wrapped to 4)
+		}
+		limit *= c
 	}
 	if limit > 0 {
 		return min(n, limit)

@@ -26,6 +26,9 @@ func TestInputEstimate(t *testing.T) {
 		{"base64 data (Anthropic, Gemini inline)", `{"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + img + `"}}]}]}`,
 			(8+4+4+7+4+5+6+4+6+10+9+4+3)/4 + imageTokens},
 		{"short base64-like word is text", `{"k":"QUJD"}`, (1 + 4 + 3) / 4},
+		// A message's text is text, whatever its characters (hostile 52).
+		{"long base64 text in a message", `{"content":"` + img + `"}`, (7 + len(img) + 3) / 4},
+		{"OpenAI file_data", `{"file":{"file_data":"` + img + `"}}`, (4+9+3)/4 + imageTokens},
 		// An escape is never base64: the string is text, counted as sent (7 bytes before the A's).
 		{"escapes stay text", `{"k":"a\"b\\c` + strings.Repeat("A", 2000) + `"}`, (1 + 7 + 2000 + 3) / 4},
 		// An image or file named by reference is fetched and billed as inline data (review 33b);

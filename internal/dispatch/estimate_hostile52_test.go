@@ -1,0 +1,29 @@
+package dispatch
+
+import (
+	"strings"
+	"testing"
+)
+
+// Hostile 52: capOutput multiplies the client's own max_tokens by its n
+// with no care for overflow. max_tokens 2^62+1 with n 4 is 2^64+4, which
+// wraps to 4: the whole-answer output estimate of a usage-less answer (and
+// the too-large answer's output floor) is then capped at 4 tokens, whatever
+// the answer held. A client's limit that large allows any output; it must
+// not make the estimate smaller than the same request without it.
+func TestCapOutputOverflowDoesNotShrinkTheEstimate(t *testing.T) {
+	text := strings.Repeat("word ", 40000) // 200,000 bytes of text: 50,000 tokens at 4 bytes a token
+	answer := []byte(`{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"` + text + `"},"finish_reason":"stop"}]}`)
+	plain := []byte(`{"model":"m","n":4,"messages":[{"role":"user","content":"hi"}]}`)
+	huge := []byte(`{"model":"m","n":4,"max_tokens":4611686018427387905,"messages":[{"role":"user","content":"hi"}]}`)
+	want := answerOutputEstimate(answer, plain)
+	got := answerOutputEstimate(answer, huge)
+	if got < want {
+		t.Errorf("output estimate with max_tokens 2^62+1 and n 4: %d tokens, without a limit %d: the product wrapped", got, want)
+	}
+	floorPlain := largeOutputFloor([]byte(`{"logprobs":true,"n":4}`), 64<<20)
+	floorHuge := largeOutputFloor([]byte(`{"logprobs":true,"n":4,"max_tokens":4611686018427387905}`), 64<<20)
+	if floorHuge < floorPlain {
+		t.Errorf("too-large output floor with max_tokens 2^62+1 and n 4: %d tokens, without a limit %d: the product wrapped", floorHuge, floorPlain)
+	}
+}
