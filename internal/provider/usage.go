@@ -9,17 +9,19 @@ import (
 )
 
 // ParseUsage reads an OpenAI usage object, raw, exactly as json.Unmarshal
-// into a *Usage would: nil for null, an error for what json.Unmarshal
-// refuses. raw must be valid JSON (a member of a body already checked).
+// into a *Usage would once its counts are whole (WholeCounts): nil for
+// null, an error for what json.Unmarshal still refuses (a count in a
+// string). raw must be valid JSON (a member of a body already checked).
 // The plain shape every provider sends is read by a scan, without
 // reflection (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead); any other shape is left to
-// json.Unmarshal.
+// json.Unmarshal, with a count that is not a plain integer read as its
+// floor (WholeCounts).
 func ParseUsage(raw []byte) (*Usage, error) {
 	if u, ok := scanUsage(raw); ok {
 		return u, nil
 	}
 	var u *Usage
-	if err := json.Unmarshal(raw, &u); err != nil {
+	if err := json.Unmarshal(WholeCounts(raw), &u); err != nil {
 		return nil, err
 	}
 	return u, nil

@@ -54,6 +54,14 @@ type usage struct {
 	} `json:"output_tokens_details"`
 }
 
+// UnmarshalJSON reads a count that is not a plain integer (3.0, 37.25) as
+// its floor (provider.WholeCounts): one such count failed the whole
+// message or stream event around it (hostile 52).
+func (u *usage) UnmarshalJSON(b []byte) error {
+	type plain usage
+	return json.Unmarshal(provider.WholeCounts(b), (*plain)(u))
+}
+
 // prompt counts every input token, cached or not, as OpenAI's prompt_tokens
 // does.
 func (u *usage) prompt() int {

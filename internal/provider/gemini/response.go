@@ -61,6 +61,14 @@ type usageMetadata struct {
 	ToolUsePromptTokenCount int `json:"toolUsePromptTokenCount"`
 }
 
+// UnmarshalJSON reads a count that is not a plain integer (3.0, 37.25) as
+// its floor (provider.WholeCounts): one such count failed the whole
+// answer or stream event around it (hostile 52).
+func (u *usageMetadata) UnmarshalJSON(b []byte) error {
+	type plain usageMetadata
+	return json.Unmarshal(provider.WholeCounts(b), (*plain)(u))
+}
+
 // usage is the answer's usage in OpenAI's terms: the prompt's tokens and
 // the tools' results are input, the candidates' and the thoughts' output.
 func (u *usageMetadata) usage() *provider.Usage {

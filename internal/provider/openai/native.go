@@ -51,6 +51,14 @@ type responsesUsage struct {
 	} `json:"input_tokens_details"`
 }
 
+// UnmarshalJSON reads a count that is not a plain integer (3.0, 37.25) as
+// its floor (provider.WholeCounts): one such count failed the whole
+// response or stream event around it (hostile 52).
+func (u *responsesUsage) UnmarshalJSON(b []byte) error {
+	type plain responsesUsage
+	return json.Unmarshal(provider.WholeCounts(b), (*plain)(u))
+}
+
 func (u *responsesUsage) usage() *provider.Usage {
 	if u == nil {
 		return nil
