@@ -37,10 +37,41 @@ func configWarnings(cfg *config.Config) []string {
 				i+1, r.Provider, strings.Join(names, ", ")))
 		}
 	}
+	out = append(out, embeddingModelsWarnings(cfg)...)
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
 		if u, err := url.Parse(p.BaseURL); err == nil && p.APIKey == "" && !keyHeader(p.Headers) && slices.Contains(vendorHosts, strings.ToLower(u.Hostname())) {
 			out = append(out, fmt.Sprintf("provider %s has no api_key, and %s answers every request without one with 401 (is its environment variable set?)", p.Name, u.Hostname()))
+		}
+	}
+	return out
+}
+
+// embeddingModelsWarnings names each route whose embeddings targets (those
+// that declare dimensions) are different models: a failover between them
+// answers 200 with vectors from another model's space, which an index built
+// from the first cannot be searched with, at any size (probe 52a). Models
+// are compared by their last path segment, case aside, so one model under a
+// relay's name (openai/text-embedding-3-small) is one model.
+func embeddingModelsWarnings(cfg *config.Config) []string {
+	var out []string
+	for i := range cfg.Routes {
+		r := &cfg.Routes[i]
+		var models, seen []string
+		for _, n := range append(append([]string(nil), r.Targets...), r.Tail...) {
+			t, ok := cfg.Target(n)
+			if !ok || t.Dimensions == 0 {
+				continue
+			}
+			m := strings.ToLower(t.Model[strings.LastIndexByte(t.Model, '/')+1:])
+			if !slices.Contains(seen, m) {
+				seen = append(seen, m)
+				models = append(models, fmt.Sprintf("%s (target %s)", t.Model, t.Name))
+			}
+		}
+		if len(models) > 1 {
+			out = append(out, fmt.Sprintf("route %s fails over between embedding models %s: their vectors are not comparable, even of one size, so an index built from one answers wrongly when queried with another's (docs/doors.md, embeddings); give each model its own route unless that is what you want",
+				r.Name, strings.Join(models, ", ")))
 		}
 	}
 	return out
