@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
 )
 
@@ -40,12 +41,22 @@ func configWarnings(cfg *config.Config) []string {
 	out = append(out, embeddingModelsWarnings(cfg)...)
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
+		if v, ok := dialectVersion[p.Dialect]; ok && strings.HasSuffix(strings.ToLower(p.BaseURL), v) {
+			out = append(out, fmt.Sprintf("provider %s: base_url ends in %s, which the %s dialect adds itself (it would call %s%s/…): give the API root, without %s",
+				p.Name, v, p.Dialect, p.BaseURL, v, v))
+		}
 		if u, err := url.Parse(p.BaseURL); err == nil && p.APIKey == "" && !keyHeader(p.Headers) && slices.Contains(vendorHosts, strings.ToLower(u.Hostname())) {
 			out = append(out, fmt.Sprintf("provider %s has no api_key, and %s answers every request without one with 401 (is its environment variable set?)", p.Name, u.Hostname()))
 		}
 	}
 	return out
 }
+
+// dialectVersion is the version path a dialect's adapter writes after
+// base_url (POST {base_url}/v1/messages, {base_url}/v1beta/models/…): a
+// base_url that already ends in it (copied from a vendor's reference)
+// doubles it (probe 52a).
+var dialectVersion = map[classify.Dialect]string{classify.Anthropic: "/v1", classify.Gemini: "/v1beta"}
 
 // embeddingModelsWarnings names each route whose embeddings targets (those
 // that declare dimensions) are different models: a failover between them

@@ -45,3 +45,30 @@ routes:
 		}
 	}
 }
+
+// Probe 52a: a base_url copied from a vendor's reference with its version
+// path (Google's https://generativelanguage.googleapis.com/v1beta,
+// Anthropic's https://api.anthropic.com/v1) passed check, and every call
+// then went to /v1beta/v1beta/models/… or /v1/v1/messages.
+func TestCheckWarnsOfABaseURLWithTheDialectsVersion(t *testing.T) {
+	for base, warn := range map[string]bool{
+		"{name: g, dialect: gemini, base_url: https://generativelanguage.googleapis.com/v1beta, api_key: k}": true,
+		"{name: g, dialect: gemini, base_url: https://generativelanguage.googleapis.com, api_key: k}":        false,
+		"{name: g, dialect: anthropic, base_url: https://api.anthropic.com/v1, api_key: k}":                  true,
+		"{name: g, dialect: anthropic, base_url: https://api.anthropic.com, api_key: k}":                     false,
+		"{name: g, dialect: openai, base_url: https://api.openai.com/v1, api_key: k}":                        false,
+	} {
+		cfg, err := config.Parse("detour.yaml", []byte("providers:\n  - "+base+"\ntargets:\n  - {name: t, model: m, providers: [g]}\n"),
+			func(string) (string, bool) { return "", false })
+		if err != nil {
+			t.Fatalf("%s: %v", base, err)
+		}
+		warned := false
+		for _, w := range configWarnings(cfg) {
+			warned = warned || strings.Contains(w, "provider g: base_url ends in")
+		}
+		if warned != warn {
+			t.Errorf("%s: warned %v, want %v", base, warned, warn)
+		}
+	}
+}
