@@ -74,14 +74,24 @@ func isBase64(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
 }
 
-// isDataURL reports whether s is a base64 data: URL.
+// isDataURL reports whether s is a base64 data: URL: its data, after the
+// comma, base64 characters only. Prose behind a "data:a;base64," prefix
+// is text the model reads, all of it (hostile 52).
 func isDataURL(s []byte) bool {
 	if len(s) < 5 || string(s[:5]) != "data:" {
 		return false
 	}
 	for i := 5; i < len(s) && i < 128; i++ {
 		if s[i] == ',' {
-			return i >= 12 && string(s[i-7:i]) == ";base64"
+			if i < 12 || string(s[i-7:i]) != ";base64" {
+				return false
+			}
+			for _, c := range s[i+1:] {
+				if !isBase64(c) && c != '\\' { // "\n": base64 wrapped in lines
+					return false
+				}
+			}
+			return true
 		}
 	}
 	return false

@@ -27,3 +27,16 @@ func TestCapOutputOverflowDoesNotShrinkTheEstimate(t *testing.T) {
 		t.Errorf("too-large output floor with max_tokens 2^62+1 and n 4: %d tokens, without a limit %d: the product wrapped", floorHuge, floorPlain)
 	}
 }
+
+// Hostile 52, after ed3cde4: isDataURL read only a string's first bytes
+// ("data:" … ";base64,"), so a message text that begins with
+// "data:a;base64," and goes on in plain prose — which the model reads as
+// text, all of it — was one image, 1,600 tokens, however long. A data:
+// URL is inline bytes only where what follows its comma is base64.
+func TestProseBehindADataPrefixIsText(t *testing.T) {
+	prose := "data:a;base64," + strings.Repeat("Summarise the following report in three lines. ", 8000) // ~400 KB
+	req := []byte(`{"model":"m","stream":true,"messages":[{"role":"user","content":"` + prose + `"}]}`)
+	if got, want := inputEstimate(req), len(prose)/bytesPerToken; got < want {
+		t.Errorf("input estimate of %d bytes of prose behind \"data:a;base64,\": %d tokens, want at least %d", len(prose), got, want)
+	}
+}

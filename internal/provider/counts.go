@@ -1,14 +1,14 @@
 package provider
 
 import (
-	"bytes"
 	"math"
 	"strconv"
 )
 
 // WholeCounts is v, a valid JSON value holding token counts (a usage
 // object), with every number that is not a plain integer written as one:
-// its floor where it is finite and within ±Ceiling, else 0. encoding/json
+// its floor where it is finite and within ±2^53, else 0 (a 20-digit
+// integer too: encoding/json refuses it for an int). encoding/json
 // refuses to put 3.0 or 1e3 in an int, and the answer around the count then
 // failed to decode: a whole answer that ran was retried and paid again, and
 // a stream's last event lost its finish (hostile 52; easyllm's server sent
@@ -48,7 +48,7 @@ const countCeiling = 1 << 53
 
 // appendWhole appends the number n as a plain integer.
 func appendWhole(out, n []byte) []byte {
-	if bytes.IndexAny(n, ".eE") < 0 {
+	if _, ok := PlainInt(n); ok {
 		return append(out, n...)
 	}
 	f, err := strconv.ParseFloat(string(n), 64)
@@ -58,15 +58,23 @@ func appendWhole(out, n []byte) []byte {
 	return strconv.AppendInt(out, int64(math.Floor(f)), 10)
 }
 
-// hasFraction reports whether v holds a number with a fraction or an
-// exponent outside its strings.
+// hasFraction reports whether v holds, outside its strings, a number that
+// is not a plain integer encoding/json puts in an int: one with a
+// fraction or an exponent, or of more than 18 digits.
 func hasFraction(v []byte) bool {
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; {
 		case c == '"':
 			i = stringEnd(v, i) - 1
-		case c == '.' || c == 'e' || c == 'E':
-			return true
+		case c == '-' || c >= '0' && c <= '9':
+			e := i + 1
+			for e < len(v) && numberByte(v[e]) {
+				e++
+			}
+			if _, ok := PlainInt(v[i:e]); !ok {
+				return true
+			}
+			i = e - 1
 		}
 	}
 	return false

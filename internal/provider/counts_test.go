@@ -11,6 +11,7 @@ func TestWholeCounts(t *testing.T) {
 		`{"a":3.0,"b":37.25}`:                        `{"a":3,"b":37}`,
 		`{"a":1e3,"b":2E2,"c":-1.5}`:                 `{"a":1000,"b":200,"c":-2}`,
 		`{"a":1e400,"b":-1e300}`:                     `{"a":0,"b":0}`,
+		`{"a":99999999999999999999,"b":true}`:        `{"a":0,"b":true}`,
 		`{"s":"1.5e3","d":{"n":7.9},"l":[1.1,2]}`:    `{"s":"1.5e3","d":{"n":7},"l":[1,2]}`,
 		`{"s":"a\"1.5","n":2.5}`:                     `{"s":"a\"1.5","n":2}`,
 		`{"output_tokens": 3.0 , "input_tokens":12}`: `{"output_tokens": 3 , "input_tokens":12}`,
@@ -19,7 +20,7 @@ func TestWholeCounts(t *testing.T) {
 			t.Errorf("%s: %s, want %s", in, got, want)
 		}
 	}
-	plain := []byte(`{"a":3,"s":"x.y"}`)
+	plain := []byte(`{"a":3,"s":"x.y","t":true,"f":false,"n":null}`)
 	if got := WholeCounts(plain); &got[0] != &plain[0] {
 		t.Error("a usage of integers was copied")
 	}
