@@ -93,6 +93,10 @@ type outcome struct {
 	// would answer the same (vectorsTooLarge): the walk skips the target's
 	// other endpoints.
 	sameModel bool
+	// heldBack: the stream ended cut or unfinished while the client, by
+	// reading slowly, had held the relay back (watchdog.heldBack): the
+	// upstream may have given up on a reader that did not read.
+	heldBack bool
 	// batches is set on an embeddings attempt sent in several calls, and
 	// input then holds the texts of the calls that ran, for a client's
 	// limits (embedbatch.go).
@@ -531,7 +535,14 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		rule := o.row
 		a.Counted = rule.Counted
 		rep := w.report(rule, o)
-		if rep.Count && w.lengthy(e, o, c) {
+		if rep.Count && o.heldBack {
+			// The client's slowness, not the endpoint's: an upstream that
+			// stops sending to a gateway the client keeps from reading
+			// (nginx's send_timeout) must not let a client cool it for
+			// everyone (hostile 52).
+			rep.Count, a.Counted = false, false
+			a.Evidence += evHeldBack
+		} else if rep.Count && w.lengthy(e, o, c) {
 			rep.Count, a.Counted = false, false
 			a.Evidence += evLengthy
 			if w.call.Stream {

@@ -3,6 +3,10 @@ package dispatch
 import (
 	"strings"
 	"testing"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/provider"
 )
 
 // Hostile 52: capOutput multiplies the client's own max_tokens by its n
@@ -38,5 +42,21 @@ func TestProseBehindADataPrefixIsText(t *testing.T) {
 	req := []byte(`{"model":"m","stream":true,"messages":[{"role":"user","content":"` + prose + `"}]}`)
 	if got, want := inputEstimate(req), len(prose)/bytesPerToken; got < want {
 		t.Errorf("input estimate of %d bytes of prose behind \"data:a;base64,\": %d tokens, want at least %d", len(prose), got, want)
+	}
+}
+
+// Hostile 52: the input a stream's upstream counted before it was cut (an
+// Anthropic stream's message_start counts the whole prompt) is a floor of
+// the estimate: the estimate takes inline data for 1,600 tokens, and a
+// plain-text document under "data" (Anthropic's text source) or a PDF of
+// a hundred pages is billed as far more.
+func TestEstimateKeepsTheUpstreamsInputCount(t *testing.T) {
+	tgt := &config.Target{Price: &config.Price{Input: 2, Output: 8}}
+	u := provider.Usage{PromptTokens: 100_000, CompletionTokens: 1}
+	o := &outcome{billable: true, committed: true, usage: &u, delivered: 3}
+	var a decision.Attempt
+	account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"`+strings.Repeat("QUJD", 1000)+`"}}]}]}`))
+	if e := a.Estimate; e == nil || e.InputTokens != 100_000 || e.OutputTokens != 3 {
+		t.Errorf("estimate %+v, want the upstream's 100000 input tokens and the 3 events served", e)
 	}
 }

@@ -25,6 +25,10 @@ func (e *endpointRT) counts(stream bool) (served, excused *atomic.Int64) {
 	return &e.answers, &e.excused
 }
 
+// evHeldBack ends the evidence of a stream's cut that counted against
+// nobody because the client had held the relay back (outcome.heldBack).
+const evHeldBack = " (the client was reading slowly: not counted against the endpoint)"
+
 // evLengthy and evThinking end the evidence of a timeout that counted
 // against nobody because it was the request's own length (lengthy).
 const (

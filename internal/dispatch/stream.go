@@ -63,6 +63,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			return
 		}
 		if err != nil {
+			o.heldBack = o.committed && wd.heldBack()
 			w.streamEnd(o, err, wd.expired())
 			return
 		}

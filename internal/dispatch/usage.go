@@ -177,6 +177,11 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		// for its prompt only).
 		e := &decision.Estimate{InputTokens: inputEstimate(sent), OutputTokens: o.delivered}
 		if u := a.Usage; u != nil {
+			// What the upstream had counted is a floor: an Anthropic or
+			// Gemini stream counts its whole prompt at its start, which
+			// knows a document or a PDF better than the estimate's 1,600
+			// tokens for inline data (hostile 52).
+			e.InputTokens = max(e.InputTokens, u.PromptTokens)
 			e.OutputTokens = max(e.OutputTokens, u.CompletionTokens)
 		}
 		if p != nil {

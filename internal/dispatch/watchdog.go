@@ -33,6 +33,47 @@ type watchdog struct {
 	// paused: resume times the phase for that long.
 	left   time.Duration
 	maxDur *time.Timer // max_stream_duration, from the commit point
+	// pausedAt is when the clock was paused after the commit point (the
+	// relay writing to the client), zero while it runs; heldFor is how
+	// long the client has held the relay back in its writes (pauses of
+	// at least heldMin) since heldLast, the end of the last, a run
+	// that starts again after heldWindow without one (heldBack).
+	pausedAt, heldLast time.Time
+	heldFor            time.Duration
+}
+
+// A client that reads slowly keeps the relay from reading the upstream,
+// and an upstream's front closes a connection whose reader does not read
+// (nginx's send_timeout, 60 s by default): the cut that follows is the
+// client's. heldBack says so when the relay's writes to the client took
+// heldLimit or more in all, in pauses of heldMin or more (a client that
+// reads keeps each write to microseconds), within heldWindow of the end.
+const (
+	heldMin    = 50 * time.Millisecond
+	heldLimit  = time.Second
+	heldWindow = 2 * time.Minute
+)
+
+// heldBack reports whether the client held the relay back (see heldLimit).
+func (wd *watchdog) heldBack() bool {
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	return wd.heldFor >= heldLimit && time.Since(wd.heldLast) <= heldWindow
+}
+
+// held counts a pause that ended at now, with wd.mu held.
+func (wd *watchdog) held(now time.Time) {
+	if wd.pausedAt.IsZero() {
+		return
+	}
+	if d := now.Sub(wd.pausedAt); d >= heldMin {
+		if now.Sub(wd.heldLast) > heldWindow {
+			wd.heldFor = 0
+		}
+		wd.heldFor += d
+		wd.heldLast = now
+	}
+	wd.pausedAt = time.Time{}
 }
 
 // Phase names what an attempt was waiting for when a clock ran out; the
@@ -81,8 +122,11 @@ func (wd *watchdog) schedule(now time.Time) {
 }
 
 // reset starts or restarts the timer to fire in d, with wd.mu held.
-func (wd *watchdog) reset(d time.Duration) {
-	wd.due = time.Now().Add(d)
+func (wd *watchdog) reset(d time.Duration) { wd.resetAt(time.Now(), d) }
+
+// resetAt is reset at now.
+func (wd *watchdog) resetAt(now time.Time, d time.Duration) {
+	wd.due = now.Add(d)
 	if wd.t == nil {
 		wd.t = time.AfterFunc(d, wd.fire)
 		return
@@ -143,12 +187,13 @@ func (wd *watchdog) resume(phase Phase) {
 // armLocked is arm with wd.mu held.
 func (wd *watchdog) armLocked(phase Phase, d time.Duration) {
 	wd.left = d
+	now := time.Now()
 	if wd.deadline.IsZero() {
+		wd.held(now)
 		wd.timing = phase
-		wd.reset(d)
+		wd.resetAt(now, d)
 		return
 	}
-	now := time.Now()
 	wd.phase, wd.phaseEnd = phase, now.Add(d)
 	wd.schedule(now)
 }
@@ -195,6 +240,7 @@ func (wd *watchdog) pause() {
 		if !wd.due.IsZero() {
 			wd.left = wd.due.Sub(now)
 		}
+		wd.pausedAt = now
 		wd.stop()
 		return
 	}
