@@ -158,6 +158,11 @@ func (w *walk) conclude(res *Result) *Result {
 		w.advise(f, time.Now()) // retryafter.go
 	}
 	switch {
+	case shutdown && res.Committed:
+		// A stream the grace period cut: its client got 200, its words so
+		// far and the shutdown error event (operator review 52: recorded
+		// as a 503 it never got).
+		rec.Outcome, rec.Status = decision.OutcomeShutdown, http.StatusOK
 	case shutdown:
 		rec.Outcome, rec.Status = decision.OutcomeShutdown, http.StatusServiceUnavailable
 	case res.Canceled:
