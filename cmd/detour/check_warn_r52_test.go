@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,6 +71,41 @@ func TestCheckWarnsOfABaseURLWithTheDialectsVersion(t *testing.T) {
 		}
 		if warned != warn {
 			t.Errorf("%s: warned %v, want %v", base, warned, warn)
+		}
+	}
+}
+
+// Operator review 52: `detour classify -c FILE --provider P` classifies as
+// serve does for P's answers, P's dialect read from FILE (a rule narrowed
+// by dialect matched nothing before); a P the file does not configure, or
+// a --dialect P does not speak, is a usage error naming what the file has.
+func TestClassifyTakesTheProvidersDialectFromTheConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "detour.yaml")
+	os.WriteFile(cfg, []byte(`providers:
+  - {name: anthropic, dialect: anthropic, base_url: http://127.0.0.1:9, api_key: sk-ant-test}
+  - {name: openai, dialect: openai, base_url: http://127.0.0.1:9/v1, api_key: sk-test}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+classify:
+  rules:
+    - {dialect: anthropic, status: 400, match: "(?i)credit balance", class: unknown}
+`), 0o644)
+	body := `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."}}`
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"--provider", "anthropic"}, 0, `"rule:1"`},
+		{[]string{"--provider", "openai"}, 0, `"quota"`},
+		{[]string{"--provider", "anthrpic"}, 2, "providers: anthropic, openai"},
+		{[]string{"--provider", "anthropic", "--dialect", "openai"}, 2, "speaks anthropic"},
+	} {
+		var out, errOut strings.Builder
+		code := runClassify(append([]string{"-c", cfg, "--status", "400"}, c.args...), strings.NewReader(body), &out, &errOut)
+		if code != c.code || !strings.Contains(out.String()+errOut.String(), c.out) {
+			t.Errorf("%v: exit %d, %s%s; want exit %d with %s", c.args, code, out.String(), errOut.String(), c.code, c.out)
 		}
 	}
 }

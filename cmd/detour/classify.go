@@ -108,6 +108,16 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 		c.Rules = cfg.Rules
+		if *provider != "" {
+			// The provider's dialect as serve knows it: a rule narrowed by
+			// dialect matches its answers (operator review 52).
+			d, err := providerDialect(cfg, *provider, *dialect)
+			if err != nil {
+				fmt.Fprintln(stderr, "detour classify:", err)
+				return 2
+			}
+			*dialect = d
+		}
 	}
 	if *suggest {
 		in, closeIn, err := openInput(files, stdin)
@@ -220,6 +230,24 @@ func classifyLine(c *classify.Classifier, line []byte) (verdictJSON, error) {
 		return verdictJSON{}, err
 	}
 	return toJSON(classifyAnswer(c, r), r.Status), nil
+}
+
+// providerDialect is the dialect of the provider named in cfg, where
+// --dialect (given, "" when not) agrees with it; an error names the
+// configured providers when cfg has no such provider.
+func providerDialect(cfg *config.Config, name, given string) (string, error) {
+	p, ok := cfg.Provider(name)
+	if !ok {
+		names := make([]string, len(cfg.Providers))
+		for i := range cfg.Providers {
+			names[i] = cfg.Providers[i].Name
+		}
+		return "", fmt.Errorf("--provider %q: %s configures no such provider (providers: %s)", name, cfg.File, strings.Join(names, ", "))
+	}
+	if given != "" && given != string(p.Dialect) {
+		return "", fmt.Errorf("--dialect %s: provider %s speaks %s in %s", given, name, p.Dialect, cfg.File)
+	}
+	return string(p.Dialect), nil
 }
 
 // parseAnswer reads one --jsonl input line as an upstream answer.
