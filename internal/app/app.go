@@ -216,11 +216,27 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	return &server.State{Config: cfg, Dispatcher: d, Health: tr, Limits: a.limits}, nil
 }
 
+// limitNames are the names of k's limits, as metrics label them.
+func limitNames(k *config.ClientKey) []string {
+	var out []string
+	for i, set := range []bool{k.Rate.RequestsPerMinute > 0, k.Rate.TokensPerMinute > 0, k.Budget.USDPerDay > 0, k.Budget.USDPerMonth > 0} {
+		if set {
+			out = append(out, limit.Names[i])
+		}
+	}
+	if k.MaxConcurrent > 0 {
+		out = append(out, "max_concurrent")
+	}
+	return out
+}
+
 // served names what st serves, for metrics.
 func served(st *server.State) metrics.Served {
 	s := metrics.Served{Routes: st.Dispatcher.Names()}
+	s.Limits = map[string][]string{}
 	for _, k := range st.Config.Clients {
 		s.Clients = append(s.Clients, k.Name)
+		s.Limits[k.Name] = limitNames(&k)
 	}
 	for _, p := range st.Config.Providers {
 		s.Providers = append(s.Providers, p.Name)

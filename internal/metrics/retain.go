@@ -12,6 +12,10 @@ type Served struct {
 	Endpoints []Endpoint
 	// Clients are the client keys' names.
 	Clients []string
+	// Limits are, per client key's name, the names of its limits
+	// (requests_per_minute, …, max_concurrent): their refusal series
+	// exist at 0 from the start.
+	Limits map[string][]string
 }
 
 // Endpoint is one target at one provider.
@@ -74,6 +78,13 @@ func (m *Metrics) Retain(s Served) {
 		for _, c := range [...]string{"quota", "auth"} {
 			m.cooldowns.WithLabelValues("account", labelNone, m.providers.of(p), c)
 			m.alerts.WithLabelValues(m.providers.of(p), c, "failed")
+		}
+	}
+	// A client key's refusals, per limit it has (operator review 52: the
+	// first refusal of a key, the only trace of it, was missed).
+	for c, ls := range s.Limits {
+		for _, l := range ls {
+			m.usage.refused.WithLabelValues(m.usage.clients.of(c), limits.of(l))
 		}
 	}
 	// Only now, after the deletions and the guards' new sets: see hot.

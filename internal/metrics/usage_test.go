@@ -83,3 +83,21 @@ func BenchmarkUsage(b *testing.B) {
 		m.Usage("team-a", "r", "t", "p", 600, 0, 0, 200)
 	}
 }
+
+// A client key's refusal series exist at 0 for each limit it has, before
+// any refusal (operator review 52): created by its first refusal, a series
+// is first seen at 1, and increase() over it misses that refusal.
+func TestRefusalSeriesStartAtZero(t *testing.T) {
+	m := New()
+	m.Retain(Served{Clients: []string{"team-a", "free"}, Limits: map[string][]string{"team-a": {"usd_per_day", "max_concurrent"}, "free": nil}})
+	f := scrape(t, m)
+	for _, l := range []string{"usd_per_day", "max_concurrent"} {
+		if series(f, "detour_limit_refusals_total", "client=team-a", "limit="+l) == nil {
+			t.Errorf("no %s refusal series for team-a before its first refusal", l)
+		}
+	}
+	if series(f, "detour_limit_refusals_total", "client=team-a", "limit=requests_per_minute") != nil ||
+		series(f, "detour_limit_refusals_total", "client=free") != nil {
+		t.Error("a series for a limit the key does not have")
+	}
+}
