@@ -57,6 +57,16 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 			`want a JSON object {"provider": "<name>"} or {"provider": "<name>", "target": "<name>"}`)
 		return
 	}
+	if in.Provider == "" {
+		// A provider is required: an account and its endpoints are reset
+		// together, never one target at every provider at once.
+		msg := `a reset names its provider: {"provider": "<name>"} or {"provider": "<name>", "target": "<name>"}`
+		if t, ok := cfg.Target(in.Target); ok {
+			msg += fmt.Sprintf("; target %s is served by %s", t.Name, strings.Join(t.Providers, ", "))
+		}
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", msg)
+		return
+	}
 	if _, ok := cfg.Provider(in.Provider); !ok {
 		names := make([]string, len(cfg.Providers))
 		for i := range cfg.Providers {
@@ -73,8 +83,14 @@ func (s *Server) healthReset(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if in.Target != "" && len(keys) == 0 {
+		var served []string
+		for _, t := range cfg.Targets {
+			if slices.Contains(t.Providers, in.Provider) {
+				served = append(served, t.Name)
+			}
+		}
 		writeError(w, http.StatusNotFound, "invalid_request_error", "not_found",
-			fmt.Sprintf("no target %q served by provider %s in the configuration", cut(in.Target, maxModelQuote), in.Provider))
+			fmt.Sprintf("no target %q served by provider %s in the configuration (its targets: %s)", cut(in.Target, maxModelQuote), in.Provider, strings.Join(served, ", ")))
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second)
