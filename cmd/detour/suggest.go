@@ -118,7 +118,7 @@ func recordUnknowns(line []byte, out []unknownAnswer) ([]unknownAnswer, error) {
 		return out, fmt.Errorf("not a decision record: no attempts")
 	}
 	for _, a := range d.Attempts {
-		if a.Class == classify.Unknown.String() {
+		if suggest.Unplaced(a.Class, a.Evidence) {
 			out = append(out, unknownAnswer{provider: a.Provider, status: a.Status, message: a.Message})
 		}
 	}
@@ -131,7 +131,7 @@ func answerUnknown(c *classify.Classifier, line []byte, out []unknownAnswer) ([]
 	if err != nil {
 		return out, err
 	}
-	if v := c.Classify(r); !v.Failed || v.Class != classify.Unknown {
+	if v := c.Classify(r); !v.Failed || !suggest.Unplaced(v.Class.String(), v.Evidence) {
 		return out, nil
 	}
 	msg := classify.Message(r.Body)

@@ -93,7 +93,7 @@ func (c *Console) Write(d *decision.Decision) {
 	var texts []suggest.Text
 	for i := range d.Attempts {
 		a := &d.Attempts[i]
-		if a.Class == classify.Unknown.String() {
+		if suggest.Unplaced(a.Class, a.Evidence) {
 			texts = append(texts, suggest.Parse(strings.TrimSuffix(a.Message, "…")))
 		}
 	}
@@ -114,7 +114,7 @@ func (c *Console) Write(d *decision.Decision) {
 			if policy.For(cl).Cool == policy.CoolAccount {
 				c.lastAcc[a.Provider] = f
 			}
-			if cl == classify.Unknown {
+			if suggest.Unplaced(a.Class, a.Evidence) {
 				c.unknown.add(*a, texts[0], at)
 				texts = texts[1:]
 			}

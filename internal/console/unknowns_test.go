@@ -173,3 +173,21 @@ func TestGroupsAreBounded(t *testing.T) {
 		t.Errorf("kept %+v, want the three most recently seen", l)
 	}
 }
+
+// An answer the operator's own rule filed as unknown (evidence rule:N) is
+// no group on the page: the rule the page offers would undo the
+// operator's (operator review 52). Beside it, one the classifier could not
+// place is.
+func TestUnknownsLeaveTheOperatorsRuleAlone(t *testing.T) {
+	c := New(Options{Size: 10})
+	c.Write(&decision.Decision{ID: decision.NewID(), Time: time.Now(), Route: "r", Outcome: "error",
+		Attempts: []decision.Attempt{
+			{Target: "a", Provider: "anthropic", Status: 400, Class: "unknown", Evidence: "rule:1", Action: "next_target",
+				Message: decision.UpstreamMessage("Your credit balance is too low to access the Anthropic API.")},
+			{Target: "b", Provider: "odd", Status: 400, Class: "unknown", Evidence: "status:400", Action: "stop",
+				Message: decision.UpstreamMessage("The frobnicator declined")}}})
+	gs := c.unknowns()
+	if len(gs) != 1 || gs[0].Provider != "odd" {
+		t.Errorf("groups %+v, want only the odd provider's", gs)
+	}
+}

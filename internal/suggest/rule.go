@@ -41,3 +41,12 @@ func scalar(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
+
+// Unplaced reports whether an attempt of class and evidence is an answer
+// the classifier could not place: unknown, and not by one of the
+// operator's own rules (evidence "rule:N"), which placed it on purpose (a
+// rule with class unknown, docs/config.md): a rule suggested for it would
+// undo the operator's (operator review 52).
+func Unplaced(class, evidence string) bool {
+	return class == classify.Unknown.String() && !strings.HasPrefix(evidence, "rule:")
+}
