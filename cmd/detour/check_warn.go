@@ -39,6 +39,9 @@ func configWarnings(cfg *config.Config) []string {
 		}
 	}
 	out = append(out, embeddingModelsWarnings(cfg)...)
+	if w := budgetRestartWarning(cfg); w != "" {
+		out = append(out, w)
+	}
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
 		if v, ok := dialectVersion[p.Dialect]; ok && strings.HasSuffix(strings.ToLower(p.BaseURL), v) {
@@ -57,6 +60,28 @@ func configWarnings(cfg *config.Config) []string {
 // base_url that already ends in it (copied from a vendor's reference)
 // doubles it (probe 52a).
 var dialectVersion = map[classify.Dialect]string{classify.Anthropic: "/v1", classify.Gemini: "/v1beta"}
+
+// budgetRestartWarning names the budgeted client keys whose spend a
+// restart forgets: counted in memory (state memory), it is restored only
+// from a decision log in a file (app: restoreBudgets), so with decisions
+// on stdout or off every restart gives every key its budget back
+// (operator review 52).
+func budgetRestartWarning(cfg *config.Config) string {
+	if cfg.State.Store == config.StoreRedis || cfg.Decisions.Path != "" && cfg.Decisions.Path != "-" {
+		return ""
+	}
+	var names []string
+	for i := range cfg.Clients {
+		if b := cfg.Clients[i].Budget; b.USDPerDay > 0 || b.USDPerMonth > 0 {
+			names = append(names, cfg.Clients[i].Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("client keys %s have budgets counted in this process's memory, and decisions are not written to a file to restore them from: every restart gives them their budget back (set decisions.path to a file, or state: redis)",
+		strings.Join(names, ", "))
+}
 
 // embeddingModelsWarnings names each route whose embeddings targets (those
 // that declare dimensions) are different models: a failover between them

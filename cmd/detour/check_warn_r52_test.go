@@ -109,3 +109,34 @@ classify:
 		}
 	}
 }
+
+// Operator review 52: with budgets counted in memory and no decision file
+// to restore them from, every restart gives every key its budget back;
+// check and serve's start say so, naming the keys.
+func TestBudgetRestartWarning(t *testing.T) {
+	for _, c := range []struct {
+		head string
+		warn bool
+	}{
+		{"state: {store: memory}\ndecisions: {path: \"-\"}\n", true},
+		{"state: {store: memory}\n", true},
+		{"state: {store: memory}\ndecisions: {path: /var/log/detour/decisions.jsonl}\n", false},
+		{"state: {store: redis, url: \"redis://127.0.0.1:6379/0\"}\ndecisions: {path: \"-\"}\n", false},
+	} {
+		cfg, err := config.Parse("detour.yaml", []byte(c.head+`client_keys:
+  - {name: team-b, key: sk-r52-team-b-key-0001, budget: {usd_per_day: 2}}
+  - {name: ci, key: sk-r52-ci-key-00000001}
+providers:
+  - {name: openai, dialect: openai, base_url: http://127.0.0.1:9/v1, api_key: sk-test}
+targets:
+  - {name: gpt, model: gpt-4o, providers: [openai], price: {input: 2.5, output: 10}}
+`), func(string) (string, bool) { return "", false })
+		if err != nil {
+			t.Fatalf("%q: %v", c.head, err)
+		}
+		w := budgetRestartWarning(cfg)
+		if (w != "") != c.warn || c.warn && !strings.Contains(w, "client keys team-b have") {
+			t.Errorf("%q: warning %q, want one naming team-b alone: %v", c.head, w, c.warn)
+		}
+	}
+}

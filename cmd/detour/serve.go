@@ -52,6 +52,9 @@ func runServe(args []string, stderr io.Writer) int {
 	for _, msg := range openListener(cfg) {
 		log.Warn(msg)
 	}
+	if msg := budgetRestartWarning(cfg); msg != "" {
+		log.Warn(msg)
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		log.Error("cannot listen", "addr", cfg.Listen, "err", err)
