@@ -259,6 +259,8 @@ type composeFile struct {
 		CapDrop     []string          `yaml:"cap_drop"`
 		SecurityOpt []string          `yaml:"security_opt"`
 	} `yaml:"services"`
+	// Volumes are the named volumes (Redis's data: budgets live there).
+	Volumes map[string]any `yaml:"volumes"`
 }
 
 // strictYAML decodes b into v, refusing keys v does not know.
@@ -285,12 +287,21 @@ func TestComposeStackFitsTogether(t *testing.T) {
 			t.Fatalf("compose.yaml has no service %s", name)
 		}
 	}
+	// Client keys' budgets are counted in Redis alone: a Redis that kept
+	// nothing gave every key its day back when it restarted (operator
+	// review 52).
+	if r := c.Services["redis"]; !strings.Contains(strings.Join(r.Command, " "), "--appendonly yes") || len(r.Volumes) == 0 || !strings.HasSuffix(r.Volumes[0], ":/data") {
+		t.Errorf("the compose Redis keeps nothing across a restart (command %q, volumes %q): the budgets it counts would reset", r.Command, r.Volumes)
+	}
 	for name, s := range c.Services {
 		if s.Image == "" || !strings.Contains(s.Image, ":") || strings.HasSuffix(s.Image, ":latest") {
 			t.Errorf("service %s: image %q is not pinned to a version", name, s.Image)
 		}
 		for _, v := range s.Volumes {
 			src := strings.SplitN(v, ":", 2)[0]
+			if _, named := c.Volumes[src]; named {
+				continue // a named volume, declared below the services
+			}
 			if _, err := os.Stat(filepath.Join(deployDir, src)); err != nil {
 				t.Errorf("service %s mounts %s, which does not exist", name, src)
 			}
