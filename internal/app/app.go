@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -119,6 +120,10 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 			Username: cfg.State.Username, Password: cfg.State.Password, Timeout: cfg.State.Timeout})
 		if err != nil {
 			return nil, fmt.Errorf("state: %v", err)
+		}
+		if cfg.State.URL != "" && clusterNode(rdb, cfg.State.Timeout) {
+			_ = rdb.Close()
+			return nil, errors.New("state.url: the Redis there is a node of a Redis Cluster, which refuses every key another node holds (MOVED): nothing would be shared; list the cluster's nodes under state.cluster instead (docs/scale.md)")
 		}
 		// go-redis logs through its own global logger, in its own format, on
 		// every failed dial; the store logs an outage once. Keep go-redis's
@@ -410,4 +415,19 @@ func (a *App) ReopenDecisions() {
 	if err := a.writer.Reopen(); err != nil {
 		a.log.Error("decision log: could not open it again; records still go to the file that was moved", "err", err)
 	}
+}
+
+// clusterNode reports whether the single Redis rdb answers as a node of a
+// Redis Cluster (INFO cluster: cluster_enabled:1). Given as state.url, it
+// answers MOVED for most keys, each replica then counts health and budgets
+// alone, and /v1/health said shared (operator review 52). A Redis that
+// does not answer now is not one: the store's outage handling takes it.
+func clusterNode(rdb redis.UniversalClient, timeout time.Duration) bool {
+	if timeout <= 0 {
+		timeout = health.DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
+	defer cancel()
+	info, err := rdb.Info(ctx, "cluster").Result()
+	return err == nil && strings.Contains(info, "cluster_enabled:1")
 }
