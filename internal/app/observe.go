@@ -29,7 +29,7 @@ func replicaName(listen string) string {
 func (a *App) observe(cfg *config.Config) error {
 	sinks := []decision.Sink{a.dec}
 	if !cfg.Console.Disabled {
-		a.Console = console.New(console.Options{Size: cfg.Console.Ring(), State: a.current, Replica: replicaName(cfg.Listen)})
+		a.Console = console.New(console.Options{Size: cfg.Console.Ring(), State: a.current, Replica: replicaName(cfg.Listen), Limits: a.limits})
 		sinks = append(sinks, a.Console)
 	}
 	if cfg.Tracing.OTLPEndpoint != "" {

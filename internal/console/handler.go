@@ -29,7 +29,7 @@ const Prefix = "/ui/"
 
 // pages are the console's pages, in menu order.
 var pages = []struct{ Path, Title string }{
-	{"health", "Health"}, {"decisions", "Decisions"}, {"classes", "Classes over time"}, {"unknowns", "Unknowns"},
+	{"health", "Health"}, {"decisions", "Decisions"}, {"classes", "Classes over time"}, {"unknowns", "Unknowns"}, {"keys", "Keys"},
 }
 
 // Handler serves the console under Prefix: the pages, their script and
@@ -69,6 +69,7 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET "+Prefix+"api/classes", c.apiClasses)
 	mux.HandleFunc("GET "+Prefix+"api/unknowns", c.apiUnknowns)
 	mux.HandleFunc("GET "+Prefix+"api/inprogress", c.apiInProgress)
+	mux.HandleFunc("GET "+Prefix+"api/keys", c.apiKeys)
 	mux.HandleFunc(Prefix, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")

@@ -10,6 +10,7 @@ import (
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/inprogress"
+	"github.com/detour-llm/detour/internal/limit"
 	"github.com/detour-llm/detour/internal/policy"
 	"github.com/detour-llm/detour/internal/query"
 	"github.com/detour-llm/detour/internal/suggest"
@@ -27,6 +28,9 @@ type Options struct {
 	Now func() time.Time
 	// Replica names this process on the pages; "" means the host name.
 	Replica string
+	// Limits counts the client keys' limits, for the Keys page; nil shows
+	// every key without its standing.
+	Limits *limit.Limiter
 }
 
 // Console keeps what the pages show and serves them. Create it with New;

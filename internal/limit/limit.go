@@ -26,6 +26,9 @@ type Counter interface {
 	Admit(ctx context.Context, keys []Key, caps []int64) int
 	// Add adds deltas[i] to keys[i] (zero deltas are skipped).
 	Add(ctx context.Context, keys []Key, deltas []int64)
+	// Read returns count(keys[i]) for each key, counting nothing; 0 for a
+	// counter that is absent or whose window ended.
+	Read(ctx context.Context, keys []Key) []int64
 }
 
 // The limits, in the order of the counters.
@@ -275,4 +278,40 @@ func (l *Limiter) Restore(ctx context.Context, k *config.ClientKey, day, month f
 		deltas[USDPerMonth] = saturate(month * microUSD)
 	}
 	l.c.Add(ctx, keys, deltas)
+}
+
+// Standing is where a client key stands against one of its limits.
+type Standing struct {
+	// Limit is one of Names.
+	Limit string `json:"limit"`
+	// Cap and Used are in the limit's unit: requests, tokens or USD.
+	Cap  float64 `json:"cap"`
+	Used float64 `json:"used"`
+	// Resets is when the limit's window turns (UTC).
+	Resets time.Time `json:"resets"`
+}
+
+// Standings returns where k stands against each limit it has, read from
+// the counters (shared ones: every replica's spend), counting nothing;
+// nil for a key without limits. A counter that did not answer reads as
+// this replica's own counts.
+func (l *Limiter) Standings(ctx context.Context, k *config.ClientKey) []Standing {
+	if l == nil || k == nil || !k.Limited() {
+		return nil
+	}
+	keys, ends := windows(k.Name, l.now())
+	cs := caps(k)
+	used := l.c.Read(ctx, keys)
+	var out []Standing
+	for i, c := range cs {
+		if c <= 0 {
+			continue
+		}
+		s := Standing{Limit: Names[i], Cap: float64(c), Used: float64(used[i]), Resets: ends[i]}
+		if i == USDPerDay || i == USDPerMonth {
+			s.Cap, s.Used = s.Cap/microUSD, s.Used/microUSD
+		}
+		out = append(out, s)
+	}
+	return out
 }

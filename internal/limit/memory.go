@@ -95,3 +95,15 @@ func (m *Memory) Add(_ context.Context, keys []Key, deltas []int64) {
 		}
 	}
 }
+
+// Read implements Counter.
+func (m *Memory) Read(_ context.Context, keys []Key) []int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.now()
+	out := make([]int64, len(keys))
+	for i, k := range keys {
+		out[i] = m.get(k.Name, now)
+	}
+	return out
+}

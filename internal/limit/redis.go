@@ -250,6 +250,30 @@ func (r *Redis) Add(ctx context.Context, keys []Key, deltas []int64) {
 	r.mu.Unlock()
 }
 
+// Read implements Counter: one MGET (a client's counters share a hash tag,
+// so a Cluster's one node answers it); a value Detour did not write reads
+// as 0, as counterLua reads it. While Redis is away, the local counts.
+func (r *Redis) Read(ctx context.Context, keys []Key) []int64 {
+	if !r.try() {
+		return r.local.Read(ctx, keys)
+	}
+	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opTimeout)
+	vals, err := r.client.MGet(c, r.full(keys)...).Result()
+	cancel()
+	if !r.done(err) {
+		return r.local.Read(ctx, keys)
+	}
+	out := make([]int64, len(keys))
+	for i, v := range vals {
+		if s, ok := v.(string); ok {
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 {
+				out[i] = min(n, Ceiling)
+			}
+		}
+	}
+	return out
+}
+
 func (r *Redis) add(ctx context.Context, keys []Key, deltas []int64) error {
 	args := make([]any, 0, 2*len(keys))
 	for i, k := range keys {

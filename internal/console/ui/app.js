@@ -540,6 +540,56 @@
     }
   }
 
-  const pages = { health: healthPage, decisions: decisionsPage, classes: classesPage, unknowns: unknownsPage };
+  // Keys.
+  const limitText = {
+    requests_per_minute: 'requests this minute',
+    tokens_per_minute: 'tokens this minute',
+    usd_per_day: 'spend today (UTC)',
+    usd_per_month: 'spend this month (UTC)',
+  };
+  function amount(limit, v) {
+    return limit.startsWith('usd_') ? '$' + (v < 10 ? v.toFixed(4) : v.toFixed(2)) : String(Math.round(v));
+  }
+  function usedCell(l) {
+    const pct = l.cap > 0 ? Math.min(100, (l.used / l.cap) * 100) : 0;
+    const level = pct >= 100 ? 'over' : pct >= 80 ? 'near' : 'fine';
+    return [el('span', { class: 'used used-' + level }, amount(l.limit, l.used)), ' ',
+      el('meter', { min: '0', max: String(l.cap), value: String(Math.min(l.used, l.cap)), high: String(l.cap * 0.8), optimum: '0',
+        'aria-label': limitText[l.limit] + ': ' + Math.round(pct) + '% used' }), ' ',
+      el('span', { class: 'muted' }, Math.round(pct) + '%')];
+  }
+  function keysPage() {
+    loadMeta().catch(() => {});
+    let last = '';
+    poll(async () => {
+      const j = await get('keys');
+      const key = JSON.stringify(j.keys);
+      if (key === last) return;
+      last = key;
+      $('#empty').hidden = j.keys.length > 0;
+      const limited = j.keys.filter((k) => k.limits.length > 0);
+      const near = limited.filter((k) => k.limits.some((l) => l.cap > 0 && l.used >= 0.8 * l.cap));
+      const refused = j.keys.filter((k) => k.refused);
+      $('#keys-summary').textContent = j.keys.length + (j.keys.length === 1 ? ' key' : ' keys') + ', ' + limited.length + ' with limits; ' +
+        near.length + ' at 80% or more of a limit; ' + refused.length + ' refused now.';
+      const rows = [];
+      for (const k of j.keys) {
+        const routes = k.routes.length ? k.routes.join(', ') : 'every route';
+        const ref = k.refused ? [badge('quota', 'refused: ' + k.refused.limit), ' until ', timeUntil(k.refused.until)] : '—';
+        const ls = k.limits.length ? k.limits : [null];
+        ls.forEach((l, i) => rows.push(el('tr', { class: i === 0 ? 'key-first' : 'key-more' },
+          cell('Key', i === 0 ? el('strong', null, k.name) : el('span', { class: 'sr-only' }, k.name)),
+          cell('Routes', i === 0 ? routes : ''),
+          cell('Limit', l ? limitText[l.limit] || l.limit : (k.max_concurrent ? 'only ' + k.max_concurrent + ' at once' : 'no limits')),
+          cell('Used', l ? usedCell(l) : '—'),
+          cell('Of', l ? amount(l.limit, l.cap) : '—'),
+          cell('Resets in', l ? timeUntil(l.resets) : '—'),
+          cell('Refused now', i === 0 ? ref : ''))));
+      }
+      replaceBody($('#keys'), rows);
+    }, 2000);
+  }
+
+  const pages = { health: healthPage, decisions: decisionsPage, classes: classesPage, unknowns: unknownsPage, keys: keysPage };
   if (pages[page]) pages[page]();
 })();

@@ -1,0 +1,60 @@
+package console
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/detour-llm/detour/internal/limit"
+)
+
+// keyView is one client key on the Keys page: its name (never the key),
+// the routes it may call, and where it stands against each limit it has.
+type keyView struct {
+	Name          string           `json:"name"`
+	Routes        []string         `json:"routes"`
+	MaxConcurrent int              `json:"max_concurrent,omitempty"`
+	Limits        []limit.Standing `json:"limits"`
+	// Refused is the limit that refuses the key now, and until when; nil
+	// when none does (as far as this replica has seen).
+	Refused *refusedView `json:"refused"`
+}
+
+type refusedView struct {
+	Limit string    `json:"limit"`
+	Until time.Time `json:"until"`
+}
+
+// keysTimeout bounds the counters' reads of one page refresh: a Redis that
+// does not answer leaves the page with this replica's counts.
+const keysTimeout = 2 * time.Second
+
+// apiKeys lists the configured client keys with their standing
+// (docs/console.md, "Keys"): spend and use in the current windows, read
+// from the counters (with Redis, every replica's), counting nothing.
+func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
+	keys := []keyView{}
+	now := c.opt.Now().UTC()
+	if c.opt.State == nil {
+		writeJSON(w, map[string]any{"now": now, "keys": keys})
+		return
+	}
+	cfg, _ := c.opt.State()
+	ctx, cancel := context.WithTimeout(r.Context(), keysTimeout)
+	defer cancel()
+	for i := range cfg.Clients {
+		k := &cfg.Clients[i]
+		v := keyView{Name: k.Name, Routes: k.Routes, MaxConcurrent: k.MaxConcurrent, Limits: c.opt.Limits.Standings(ctx, k)}
+		if v.Routes == nil {
+			v.Routes = []string{}
+		}
+		if v.Limits == nil {
+			v.Limits = []limit.Standing{}
+		}
+		if ref := c.opt.Limits.Refused(k); ref != nil {
+			v.Refused = &refusedView{Limit: ref.Limit, Until: now.Add(ref.RetryAfter).Truncate(time.Second)}
+		}
+		keys = append(keys, v)
+	}
+	writeJSON(w, map[string]any{"now": now, "keys": keys})
+}
