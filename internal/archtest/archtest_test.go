@@ -71,9 +71,9 @@ var allowed = map[string][]string{
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
 		"internal/health", "internal/inprogress", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/console", "internal/tracing"},
-	// The console reads records, health and the configuration; it never
-	// serves requests (no server, no dispatch).
-	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/inprogress", "internal/policy", "internal/query", "internal/suggest"},
+	// The console reads records, health, the client limits' counters and
+	// the configuration; it never serves requests (no server, no dispatch).
+	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/inprogress", "internal/limit", "internal/policy", "internal/query", "internal/suggest"},
 	// A rule suggested for unknown answers, the console's and the CLI's
 	// alike: read from recorded messages (scrubbed by redact).
 	"internal/suggest": {"classify", "internal/decision", "internal/redact"},
