@@ -185,6 +185,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		progress = a.Console.InProgress()
 	}
 	a.Server = server.New(st, a.Metrics, a.log, progress)
+	a.Metrics.ReadLimits(a.limitUse)
 	a.mount()
 	return a, nil
 }
@@ -219,6 +220,20 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	}
 	a.retired.Serve(longest) // this configuration is served from here on
 	return &server.State{Config: cfg, Dispatcher: d, Health: tr, Limits: a.limits}, nil
+}
+
+// limitUse is every configured client key's use of its limits, for
+// metrics, read from the limits' counters at a scrape.
+func (a *App) limitUse(ctx context.Context) []metrics.LimitUse {
+	cfg := a.Server.Current().Config
+	var out []metrics.LimitUse
+	for i := range cfg.Clients {
+		k := &cfg.Clients[i]
+		for _, s := range a.limits.Standings(ctx, k) {
+			out = append(out, metrics.LimitUse{Client: k.Name, Limit: s.Limit, Used: s.Used, Cap: s.Cap})
+		}
+	}
+	return out
 }
 
 // limitNames are the names of k's limits, as metrics label them.
