@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,5 +139,34 @@ targets:
 		if (w != "") != c.warn || c.warn && !strings.Contains(w, "client keys team-b have") {
 			t.Errorf("%q: warning %q, want one naming team-b alone: %v", c.head, w, c.warn)
 		}
+	}
+}
+
+// Review 52: the --jsonl lines name their provider too, and with -c its
+// dialect is read from the file as for --provider: a rule narrowed by
+// dialect matches them (--suggest --jsonl offered a rule for an answer the
+// operator's rule already filed).
+func TestClassifyJSONLLineTakesItsProvidersDialect(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "detour.yaml")
+	os.WriteFile(cfg, []byte(`providers:
+  - {name: anthropic, dialect: anthropic, base_url: http://127.0.0.1:9, api_key: sk-ant-test}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+classify:
+  rules:
+    - {dialect: anthropic, status: 400, match: "(?i)credit balance", class: unknown}
+`), 0o644)
+	body := `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."}}`
+	b, _ := json.Marshal(body)
+	line := `{"provider":"anthropic","status":400,"body":` + string(b) + "}\n"
+
+	// What serve (and classify --provider) says of this answer.
+	var one, oneErr strings.Builder
+	runClassify([]string{"-c", cfg, "--provider", "anthropic", "--status", "400"}, strings.NewReader(body), &one, &oneErr)
+	var out, errOut strings.Builder
+	code := runClassify([]string{"-c", cfg, "--jsonl"}, strings.NewReader(line), &out, &errOut)
+	if !strings.Contains(out.String(), `"rule:1"`) {
+		t.Errorf("--jsonl line from provider anthropic: exit %d, %s%s; classify --provider anthropic (serve's reading) says %s", code, out.String(), errOut.String(), one.String())
 	}
 }

@@ -101,6 +101,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		hdr.Add(strings.TrimSpace(k), strings.TrimSpace(v))
 	}
 	c := &classify.Classifier{}
+	var dialects map[string]string // with -c, each provider's dialect, for --jsonl lines
 	if *cfgPath != "" {
 		cfg, err := config.Load(*cfgPath)
 		if err != nil {
@@ -108,6 +109,10 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 		c.Rules = cfg.Rules
+		dialects = make(map[string]string, len(cfg.Providers))
+		for _, p := range cfg.Providers {
+			dialects[p.Name] = string(p.Dialect)
+		}
 		if *provider != "" {
 			// The provider's dialect as serve knows it: a rule narrowed by
 			// dialect matches its answers (operator review 52).
@@ -126,10 +131,10 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer closeIn()
-		return runSuggest(c, *jsonl, in, stdout, stderr)
+		return runSuggest(c, dialects, *jsonl, in, stdout, stderr)
 	}
 	if *jsonl {
-		return classifyLines(c, stdin, stdout, stderr)
+		return classifyLines(c, dialects, stdin, stdout, stderr)
 	}
 
 	var body []byte
@@ -193,7 +198,7 @@ func (h *headerValues) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func classifyLines(c *classify.Classifier, stdin io.Reader, stdout, stderr io.Writer) int {
+func classifyLines(c *classify.Classifier, dialects map[string]string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	w := bufio.NewWriter(stdout)
@@ -203,7 +208,7 @@ func classifyLines(c *classify.Classifier, stdin io.Reader, stdout, stderr io.Wr
 	n := 0
 	for sc.Scan() {
 		n++
-		out, err := classifyLine(c, sc.Bytes())
+		out, err := classifyLine(c, dialects, sc.Bytes())
 		if err != nil {
 			out = verdictJSON{Error: fmt.Sprintf("line %d: %v", n, err)}
 			code = 1
@@ -224,8 +229,8 @@ func classifyLines(c *classify.Classifier, stdin io.Reader, stdout, stderr io.Wr
 	return code
 }
 
-func classifyLine(c *classify.Classifier, line []byte) (verdictJSON, error) {
-	r, err := parseAnswer(line)
+func classifyLine(c *classify.Classifier, dialects map[string]string, line []byte) (verdictJSON, error) {
+	r, err := parseAnswer(line, dialects)
 	if err != nil {
 		return verdictJSON{}, err
 	}
@@ -250,8 +255,11 @@ func providerDialect(cfg *config.Config, name, given string) (string, error) {
 	return string(p.Dialect), nil
 }
 
-// parseAnswer reads one --jsonl input line as an upstream answer.
-func parseAnswer(line []byte) (classify.Response, error) {
+// parseAnswer reads one --jsonl input line as an upstream answer; a line
+// naming a provider of dialects (the -c file's) and no dialect takes that
+// provider's, as serve reads its answers (review 52), and one naming
+// another is an error.
+func parseAnswer(line []byte, dialects map[string]string) (classify.Response, error) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return classify.Response{}, errors.New("empty line")
@@ -275,6 +283,12 @@ func parseAnswer(line []byte) (classify.Response, error) {
 	}
 	if status < 100 || status > 999 {
 		return classify.Response{}, fmt.Errorf("status %d out of range", status)
+	}
+	if pd, ok := dialects[in.Provider]; ok && in.Provider != "" {
+		if in.Dialect != "" && in.Dialect != pd {
+			return classify.Response{}, fmt.Errorf("dialect %s: provider %s speaks %s in the configuration", in.Dialect, in.Provider, pd)
+		}
+		in.Dialect = pd
 	}
 	d, err := parseDialect(in.Dialect)
 	if err != nil {

@@ -73,7 +73,7 @@ func openInput(files []string, stdin io.Reader) (io.Reader, func(), error) {
 // runSuggest reads in (a decision log, or answers with jsonl) and prints the
 // suggested rules. Bad lines are reported on stderr by number and make the
 // exit status 1; the rest still count.
-func runSuggest(c *classify.Classifier, jsonl bool, in io.Reader, stdout, stderr io.Writer) int {
+func runSuggest(c *classify.Classifier, dialects map[string]string, jsonl bool, in io.Reader, stdout, stderr io.Writer) int {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	var unknowns []unknownAnswer
@@ -86,7 +86,7 @@ func runSuggest(c *classify.Classifier, jsonl bool, in io.Reader, stdout, stderr
 		}
 		var err error
 		if jsonl {
-			unknowns, err = answerUnknown(c, line, unknowns)
+			unknowns, err = answerUnknown(c, dialects, line, unknowns)
 		} else {
 			unknowns, err = recordUnknowns(line, unknowns)
 		}
@@ -126,8 +126,8 @@ func recordUnknowns(line []byte, out []unknownAnswer) ([]unknownAnswer, error) {
 }
 
 // answerUnknown classifies one answer line and adds it when unknown.
-func answerUnknown(c *classify.Classifier, line []byte, out []unknownAnswer) ([]unknownAnswer, error) {
-	r, err := parseAnswer(line)
+func answerUnknown(c *classify.Classifier, dialects map[string]string, line []byte, out []unknownAnswer) ([]unknownAnswer, error) {
+	r, err := parseAnswer(line, dialects)
 	if err != nil {
 		return out, err
 	}
