@@ -63,7 +63,10 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			return
 		}
 		if err != nil {
-			o.heldBack = o.committed && wd.heldBack()
+			// A cut, or an end without a finish, just after the client held
+			// the relay back; never a stall the watchdog timed (its clock
+			// runs only while the relay waits on the upstream).
+			o.heldBack = o.committed && wd.expired() == "" && (err == io.EOF || !sseLimit(err)) && wd.heldBack()
 			w.streamEnd(o, err, wd.expired())
 			return
 		}
@@ -259,6 +262,12 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 	if o.verdict.Failed && o.committed {
 		w.streamError(o)
 	}
+}
+
+// sseLimit reports whether err is the SSE reader's bound on what the
+// upstream sent, not the connection ending.
+func sseLimit(err error) bool {
+	return errors.Is(err, sse.ErrLineTooLong) || errors.Is(err, sse.ErrEventTooLarge)
 }
 
 // commit hands the stream to the client's Output, then the held-back events.

@@ -34,43 +34,36 @@ type watchdog struct {
 	left   time.Duration
 	maxDur *time.Timer // max_stream_duration, from the commit point
 	// pausedAt is when the clock was paused after the commit point (the
-	// relay writing to the client), zero while it runs; heldFor is how
-	// long the client has held the relay back in its writes (pauses of
-	// at least heldMin) since heldLast, the end of the last, a run
-	// that starts again after heldWindow without one (heldBack).
+	// relay writing to the client), zero while it runs; heldLast is when
+	// the last pause of heldLimit or more ended (heldBack).
 	pausedAt, heldLast time.Time
-	heldFor            time.Duration
 }
 
 // A client that reads slowly keeps the relay from reading the upstream,
 // and an upstream's front closes a connection whose reader does not read
-// (nginx's send_timeout, 60 s by default): the cut that follows is the
-// client's. heldBack says so when the relay's writes to the client took
-// heldLimit or more in all, in pauses of heldMin or more (a client that
-// reads keeps each write to microseconds), within heldWindow of the end.
+// (nginx's send_timeout): the cut that follows is the client's. It comes
+// during such a hold, found when the relay reads again, or right after it
+// once the relay has relayed what was buffered. heldBack says so when one
+// write to the client (one pause) took heldLimit or more and ended within
+// heldRecent of the end: neither many short writes (a reader that is
+// merely not the fastest, large events) nor a hold long before the end
+// (the relay read normally since) excuses the upstream (hostile 52b).
 const (
-	heldMin    = 50 * time.Millisecond
 	heldLimit  = time.Second
-	heldWindow = 2 * time.Minute
+	heldRecent = 2 * time.Second
 )
 
-// heldBack reports whether the client held the relay back (see heldLimit).
+// heldBack reports whether the client held the relay back just before now
+// (see heldLimit).
 func (wd *watchdog) heldBack() bool {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
-	return wd.heldFor >= heldLimit && time.Since(wd.heldLast) <= heldWindow
+	return !wd.heldLast.IsZero() && time.Since(wd.heldLast) <= heldRecent
 }
 
-// held counts a pause that ended at now, with wd.mu held.
+// held notes a pause that ended at now, with wd.mu held.
 func (wd *watchdog) held(now time.Time) {
-	if wd.pausedAt.IsZero() {
-		return
-	}
-	if d := now.Sub(wd.pausedAt); d >= heldMin {
-		if now.Sub(wd.heldLast) > heldWindow {
-			wd.heldFor = 0
-		}
-		wd.heldFor += d
+	if !wd.pausedAt.IsZero() && now.Sub(wd.pausedAt) >= heldLimit {
 		wd.heldLast = now
 	}
 	wd.pausedAt = time.Time{}
