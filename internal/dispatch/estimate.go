@@ -99,13 +99,15 @@ func isDataURL(s []byte) bool {
 
 // inlineData reports whether a string under the member key may be inline
 // bytes: Anthropic's source.data, Gemini's inlineData.data, OpenAI's
-// input_audio.data and file_data. Anywhere else a long run of base64
+// input_audio.data and file_data, and the Responses API's
+// image_generation_call.result, an image a stateless client sends back
+// (review 52). Anywhere else a long run of base64
 // characters is text the client wrote (a payload it asks the model to
 // decode), counted by its bytes: taken for an image, 400,000 characters
 // cost a client that left its stream 1,600 tokens (hostile 52).
 func inlineData(key []byte) bool {
 	switch string(key) {
-	case "data", "file_data":
+	case "data", "file_data", "result":
 		return true
 	}
 	return false

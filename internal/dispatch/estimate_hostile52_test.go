@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -58,5 +59,23 @@ func TestEstimateKeepsTheUpstreamsInputCount(t *testing.T) {
 	account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"`+strings.Repeat("QUJD", 1000)+`"}}]}]}`))
 	if e := a.Estimate; e == nil || e.InputTokens != 100_000 || e.OutputTokens != 3 {
 		t.Errorf("estimate %+v, want the upstream's 100000 input tokens and the 3 events served", e)
+	}
+}
+
+// Review 52: the Responses API's image_generation_call input item carries
+// its image as raw base64 under "result" (OpenAI's ImageGenToolCall.result,
+// "The generated image encoded in base64"): a stateless image-editing loop
+// sends it back, and a client that leaves its stream was charged it by its
+// bytes (~100,000 tokens for a 400 KB image) once inline data was limited
+// to data and file_data.
+func TestImageGenerationResultIsInlineData(t *testing.T) {
+	img := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("\x89PNG\r\n\x1a\n-pixels-", 30000)))
+	body := `{"model":"gpt-5","stream":true,"store":false,"tools":[{"type":"image_generation"}],"input":[` +
+		`{"role":"user","content":"draw a cat"},` +
+		`{"type":"image_generation_call","id":"ig_1","status":"completed","result":"` + img + `"},` +
+		`{"role":"user","content":"now make it blue"}]}`
+	got := inputEstimate([]byte(body))
+	if got > 4*imageTokens {
+		t.Errorf("inputEstimate = %d tokens for one image passed back (%d base64 bytes); one inline image is %d", got, len(img), imageTokens)
 	}
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 )
@@ -40,6 +41,13 @@ func WholeCounts(v []byte) []byte {
 		}
 	}
 	return out
+}
+
+// UnmarshalJSON reads u with its counts whole (WholeCounts): a count of
+// 8.0 in one batch's usage failed the whole embeddings request (review 52).
+func (u *EmbeddingUsage) UnmarshalJSON(b []byte) error {
+	type plain EmbeddingUsage
+	return json.Unmarshal(WholeCounts(b), (*plain)(u))
 }
 
 // countCeiling bounds a count read from a fraction or an exponent: past it

@@ -1,6 +1,9 @@
 package provider
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A count that is not a plain integer is read as its floor; one past any
 // count, or not a number at all, is 0; strings and integers are left as
@@ -23,5 +26,17 @@ func TestWholeCounts(t *testing.T) {
 	plain := []byte(`{"a":3,"s":"x.y","t":true,"f":false,"n":null}`)
 	if got := WholeCounts(plain); &got[0] != &plain[0] {
 		t.Error("a usage of integers was copied")
+	}
+}
+
+// Review 52: a count of 8.0 in one batch's usage failed the whole
+// embeddings request its batches were joined for.
+func TestJoinEmbeddingsReadsAFloatCount(t *testing.T) {
+	out, err := JoinEmbeddings([][]byte{
+		[]byte(`{"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.1]}],"model":"m","usage":{"prompt_tokens":8.0,"total_tokens":8.0}}`),
+		[]byte(`{"object":"list","data":[{"object":"embedding","index":1,"embedding":[0.2]}],"model":"m","usage":{"prompt_tokens":3,"total_tokens":3}}`),
+	})
+	if err != nil || !strings.Contains(string(out), `"prompt_tokens":11`) {
+		t.Errorf("JoinEmbeddings: %s, %v; want the two batches' 11 prompt tokens", out, err)
 	}
 }

@@ -124,3 +124,11 @@ type Usage struct {
 		ReasoningTokens int `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
 }
+
+// UnmarshalJSON reads u with its counts whole (provider.WholeCounts): a
+// chunk whose usage says "completion_tokens": 37.25 failed to read, and a
+// door lost its finish with it (review 52).
+func (u *Usage) UnmarshalJSON(b []byte) error {
+	type plain Usage
+	return json.Unmarshal(provider.WholeCounts(b), (*plain)(u))
+}
