@@ -28,7 +28,8 @@ func runDecisions(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("decisions", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	path := fs.String("f", "decisions.jsonl", "decision log `FILE` (JSON lines); - reads stdin")
+	files := logFiles{paths: []string{"decisions.jsonl"}}
+	fs.Var(&files, "f", "decision log `FILE` (JSON lines, or gzip-compressed); - reads stdin; repeat it to read rotations together, oldest first")
 	var f query.Filter
 	fs.StringVar(&f.Route, "route", "", "only requests to this route")
 	fs.StringVar(&f.Target, "target", "", "only requests with an attempt at this target")
@@ -69,18 +70,21 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 		fmt.Fprintln(stderr, "detour decisions: --summary prints one table; it cannot be combined with --follow or --json")
 		return 2
 	}
-	if *follow && *path == "-" {
-		fmt.Fprintln(stderr, "detour decisions: --follow needs a file (-f), not stdin")
+	if *follow && (len(files.paths) != 1 || files.paths[0] == "-") {
+		fmt.Fprintln(stderr, "detour decisions: --follow needs a file (-f, one), not stdin")
 		return 2
 	}
 
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	var sum query.Summary
+	read, matched := 0, 0
 	visit := func(d *decision.Decision, line []byte) error {
+		read++
 		if !f.Match(d) {
 			return nil
 		}
+		matched++
 		switch {
 		case *summary:
 			sum.Add(d)
@@ -109,14 +113,13 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 	case *follow:
 		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		err = query.Follow(ctx, *path, visit, bad)
-	case *path == "-":
-		err = query.Scan(stdin, visit, bad)
+		err = query.Follow(ctx, files.paths[0], visit, bad)
 	default:
-		var file *os.File
-		if file, err = os.Open(*path); err == nil {
-			err = query.Scan(file, visit, bad)
-			file.Close()
+		var in io.Reader
+		var closeLogs func()
+		if in, closeLogs, err = openLogs(files.paths, stdin); err == nil {
+			err = query.Scan(in, visit, bad)
+			closeLogs()
 		}
 	}
 	if err != nil {
@@ -126,6 +129,13 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 	}
 	if *summary {
 		sum.WriteTable(out)
+	}
+	if f.ID != "" && matched == 0 && !*follow {
+		// Nothing printed reads as nothing wrong (operator review 52b).
+		out.Flush()
+		fmt.Fprintf(stderr, "detour decisions: no record with id %s in %s (%d records read): it may be in a rotated file (give each with -f) or another replica's log\n",
+			f.ID, files.String(), read)
+		return 1
 	}
 	if badLines > 0 {
 		return 1
@@ -181,6 +191,11 @@ func formatRecord(d *decision.Decision) string {
 		if a.Evidence != "" && a.Class != "" {
 			b.WriteString(" (" + a.Evidence + ")")
 		}
+		if a.Billable && a.Class != "" {
+			// A failure the upstream may have run, and bills: a request
+			// with one besides its answer paid twice (operator review 52b).
+			b.WriteString(" billable")
+		}
 		if a.Message != "" { // the upstream's words (operator review 50)
 			b.WriteString(" " + strconv.QuoteToGraphic(a.Message))
 		}
@@ -190,6 +205,9 @@ func formatRecord(d *decision.Decision) string {
 		b.WriteString("  |")
 		for _, t := range d.Transitions {
 			b.WriteString(" " + t.Scope + " " + t.Name + " " + t.From + "→" + t.To)
+			if !t.Until.IsZero() {
+				b.WriteString(" until " + t.Until.UTC().Format(time.RFC3339))
+			}
 		}
 	}
 	return b.String()

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"text/tabwriter"
@@ -49,13 +48,14 @@ type usageRow struct {
 func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	file := fs.String("f", "", "the decision log (JSON lines; - for stdin)")
+	var files logFiles
+	fs.Var(&files, "f", "a decision log `FILE` (JSON lines, or gzip-compressed; - for stdin); repeat it to read rotations together, oldest first")
 	by := fs.String("by", "client", "group by client, route, target, provider or day (UTC)")
 	since := fs.String("since", "", "only records from this long ago (24h), since this time (RFC 3339), or since the UTC day's or month's start (today, month); all when not given")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *file == "" || fs.NArg() > 0 {
+	if len(files.paths) == 0 || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, usageHelp)
 		return 2
 	}
@@ -74,19 +74,15 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		from = t
 	}
-	in := stdin
-	if *file != "-" {
-		f, err := os.Open(*file)
-		if err != nil {
-			fmt.Fprintf(stderr, "detour usage: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		in = f
+	in, closeLogs, err := openLogs(files.paths, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "detour usage: %v\n", err)
+		return 1
 	}
+	defer closeLogs()
 	rows, bad, err := sumUsage(in, *by, from)
 	if err != nil {
-		fmt.Fprintf(stderr, "detour usage: %s: %v\n", *file, err)
+		fmt.Fprintf(stderr, "detour usage: %s: %v\n", files.String(), err)
 		return 1
 	}
 	if bad > 0 {

@@ -256,6 +256,11 @@ type Transition struct {
 	From  string `json:"from"`
 	To    string `json:"to"`
 	Class string `json:"class,omitempty"`
+	// Until is when the cooldown a change to cooling began ends (UTC);
+	// zero for any other change. The change out of cooling is recorded only
+	// by the request that next probes, maybe long after (operator review
+	// 52b: how long a provider cooled was in the process's log alone).
+	Until time.Time `json:"until,omitzero"`
 }
 
 // NewID returns a random 16-hex-digit decision id.

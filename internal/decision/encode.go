@@ -16,8 +16,7 @@ import (
 // 0–9999); the caller then uses json.Marshal. TestAppendJSONIsMarshal and
 // FuzzAppendJSON hold it to json.Marshal's output byte for byte.
 func appendJSON(b []byte, d *Decision) ([]byte, bool) {
-	_, off := d.Time.Zone()
-	if y := d.Time.Year(); y < 0 || y > 9999 || off <= -24*3600 || off >= 24*3600 || !finite(d.MS) {
+	if !marshalable(d.Time) || !finite(d.MS) {
 		return b, false
 	}
 	b = append(b, `{"id":`...)
@@ -96,6 +95,14 @@ func appendJSON(b []byte, d *Decision) ([]byte, bool) {
 			if t.Class != "" {
 				b = append(b, `,"class":`...)
 				b = rawjson.AppendString(b, t.Class)
+			}
+			if !t.Until.IsZero() {
+				if !marshalable(t.Until) {
+					return b, false
+				}
+				b = append(b, `,"until":"`...)
+				b = t.Until.AppendFormat(b, time.RFC3339Nano)
+				b = append(b, '"')
 			}
 			b = append(b, '}')
 		}
@@ -313,4 +320,13 @@ func appendThousandths(b []byte, k int64) []byte {
 		b = append(append(b, '.'), d[:n]...)
 	}
 	return b
+}
+
+// marshalable reports whether json.Marshal writes t as RFC 3339 with
+// nanoseconds, as appendJSON does: a year in 0–9999 and a zone offset
+// within a day.
+func marshalable(t time.Time) bool {
+	_, off := t.Zone()
+	y := t.Year()
+	return y >= 0 && y <= 9999 && off > -24*3600 && off < 24*3600
 }

@@ -106,6 +106,9 @@ func randDecision(r *rand.Rand) *Decision {
 	}
 	for i := range d.Transitions {
 		d.Transitions[i] = Transition{Scope: randString(r), Name: randString(r), From: randString(r), To: randString(r), Class: randString(r)}
+		if r.IntN(2) == 0 {
+			d.Transitions[i].Until = time.Unix(r.Int64N(1<<34), r.Int64N(1e9)).In(time.FixedZone("", (r.IntN(49)-24)*1800))
+		}
 	}
 	return d
 }

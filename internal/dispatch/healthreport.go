@@ -327,7 +327,7 @@ func (w *walk) transitions(k health.Key, trs []health.Transition, r *health.Repo
 			w.d.opt.Metrics.Cooldown(tr.Scope.String(), k.Target, k.Provider, tr.Class)
 		}
 		w.rec.Transitions = append(w.rec.Transitions, decision.Transition{Scope: tr.Scope.String(), Name: tr.Name,
-			From: tr.From.String(), To: tr.To.String(), Class: tr.Class})
+			From: tr.From.String(), To: tr.To.String(), Class: tr.Class, Until: tr.Until.UTC()})
 		args := []any{"scope", tr.Scope.String(), "name", tr.Name, "from", tr.From.String(), "to", tr.To.String(), "class", tr.Class}
 		if !tr.Until.IsZero() {
 			args = append(args, "until", tr.Until.UTC().Format(time.RFC3339))

@@ -139,7 +139,9 @@ func (s *Server) refuseLimited(w http.ResponseWriter, d door, client *config.Cli
 	if strings.HasPrefix(ref.Limit, "usd_") {
 		code = "client_budget_exceeded"
 	}
-	s.refuse(w, d, http.StatusTooManyRequests, code, ref.Message)
+	// Who and which limit (operator review 52b: the line named neither,
+	// and a refusal leaves no decision record).
+	s.refuse(w, d, http.StatusTooManyRequests, code, ref.Message, "client", client.Name, "limit", ref.Limit)
 }
 
 // spender is the state and the key whose limits a's request spends
@@ -216,7 +218,8 @@ func (s *Server) takeSlot(w http.ResponseWriter, d door, client *config.ClientKe
 		s.metrics.Refused(client.Name, "max_concurrent")
 		w.Header().Set("Retry-After", "1")
 		s.refuse(w, d, http.StatusTooManyRequests, "client_concurrency_limit_exceeded",
-			fmt.Sprintf("client key %q has %d %s in progress, its max_concurrent %d; retry when one ends", client.Name, n, what, n))
+			fmt.Sprintf("client key %q has %d %s in progress, its max_concurrent %d; retry when one ends", client.Name, n, what, n),
+			"client", client.Name, "limit", "max_concurrent")
 		return "", false
 	}
 	return name, true

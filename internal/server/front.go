@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -184,15 +186,19 @@ func openAIDoor(name string, op dispatch.Op, members map[string]string) door {
 // the file does not know) shows on the operator's dashboards, though it
 // leaves no decision record (operator review 48). msg is not logged: it
 // may quote the client.
-func (s *Server) refuse(w http.ResponseWriter, d door, status int, code, msg string) {
-	s.frontRefused(d, status, code)
+// attrs are logged with it (a client key's name and limit: never the
+// key).
+func (s *Server) refuse(w http.ResponseWriter, d door, status int, code, msg string, attrs ...any) {
+	s.frontRefused(d, status, code, attrs...)
 	d.fail(w, status, code, msg)
 }
 
 // frontRefused counts and logs a refusal the caller answers itself (refuse).
-func (s *Server) frontRefused(d door, status int, code string) {
+func (s *Server) frontRefused(d door, status int, code string, attrs ...any) {
 	s.metrics.FrontRefused(d.name, code)
-	s.log.Debug("request refused at the front", "door", d.name, "status", status, "code", code)
+	if s.log.Enabled(context.Background(), slog.LevelDebug) {
+		s.log.Debug("request refused at the front", append([]any{"door", d.name, "status", status, "code", code}, attrs...)...)
+	}
 }
 
 // The top-level members the Responses and Embeddings doors read (their

@@ -174,10 +174,13 @@ func (t *Tracer) WriteContext(ctx context.Context, d *decision.Decision) {
 			attribute.String("detour.reason", s.Reason)))
 	}
 	for _, tr := range d.Transitions {
-		root.AddEvent("detour.health_transition", trace.WithTimestamp(end), trace.WithAttributes(
-			attribute.String("detour.scope", tr.Scope), attribute.String("detour.name", tr.Name),
+		attrs := []attribute.KeyValue{attribute.String("detour.scope", tr.Scope), attribute.String("detour.name", tr.Name),
 			attribute.String("detour.from", tr.From), attribute.String("detour.to", tr.To),
-			attribute.String("detour.class", tr.Class)))
+			attribute.String("detour.class", tr.Class)}
+		if !tr.Until.IsZero() {
+			attrs = append(attrs, attribute.String("detour.until", tr.Until.UTC().Format(time.RFC3339)))
+		}
+		root.AddEvent("detour.health_transition", trace.WithTimestamp(end), trace.WithAttributes(attrs...))
 	}
 	root.End(trace.WithTimestamp(end))
 }

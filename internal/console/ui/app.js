@@ -394,7 +394,8 @@
       }
       if (d.transitions && d.transitions.length) {
         out.push(el('h3', null, 'Health changes this request caused'), el('ul', { class: 'transitions' }, d.transitions.map((t) =>
-          el('li', null, t.scope + ' ', el('strong', null, t.name), ': ', stateBadge(t.from), ' → ', stateBadge(t.to), t.class ? [' (', badge(t.class), ')'] : null))));
+          el('li', null, t.scope + ' ', el('strong', null, t.name), ': ', stateBadge(t.from), ' → ', stateBadge(t.to), t.class ? [' (', badge(t.class), ')'] : null,
+            t.until ? [' until ', el('time', { datetime: t.until, title: new Date(t.until).toLocaleString() }, new Date(t.until).toLocaleString())] : null))));
       }
       out.push(el('details', null, el('summary', null, 'The record as JSON'), el('pre', { class: 'json' }, JSON.stringify(d, null, 2))));
       return out;
