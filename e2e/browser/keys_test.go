@@ -13,8 +13,8 @@ import (
 // (operator review 51b: "the console shows no spend per key"): which key
 // spent what today, which is near or over a limit, and which is refused
 // now, until when. team-a spends past its $0.01 day on one answer and is
-// refused; team-b has used both of its two requests this minute; ci has
-// no limits.
+// refused; team-b has used both of its two requests this minute, so its
+// next one this minute is refused; ci has no limits.
 func TestConsoleKeysShowSpendAndRefusals(t *testing.T) {
 	b := newBrowser(t)
 	fakes := map[string]*upstreamtest.Server{
@@ -66,13 +66,14 @@ routes:
 		{"team-b", "Limit", "requests this minute"},
 		{"team-b", "Used", "2"},
 		{"team-b", "Of", "2"},
+		{"team-b", "Refused now", "refused: requests_per_minute"}, // its next request this minute would be
 		{"ci", "Limit", "no limits"},
 	} {
 		if got := col(c.key, c.label); !strings.Contains(got, c.want) {
 			t.Errorf("%s, %s: %q, want %q", c.key, c.label, got, c.want)
 		}
 	}
-	if got := eval[string](t, b, `document.querySelector('#keys-summary').textContent`); !strings.Contains(got, "1 refused now") || !strings.Contains(got, "2 at 80% or more") {
+	if got := eval[string](t, b, `document.querySelector('#keys-summary').textContent`); !strings.Contains(got, "2 refused now") || !strings.Contains(got, "2 at 80% or more") {
 		t.Errorf("summary %q", got)
 	}
 	if html := fetchText(t, g.URL+"/ui/api/keys"); strings.Contains(html, "key-team-a-0001") {

@@ -51,7 +51,17 @@ func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
 		if v.Limits == nil {
 			v.Limits = []limit.Standing{}
 		}
-		if ref := c.opt.Limits.Refused(k); ref != nil {
+		// A limit whose counter is at its cap refuses the key's next
+		// request, whichever replica served the one that reached it
+		// (operator review 52b: the page waited for this replica to
+		// refuse one); else the refusal this replica remembers.
+		for _, l := range v.Limits {
+			if l.Cap > 0 && l.Used >= l.Cap {
+				v.Refused = &refusedView{Limit: l.Limit, Until: l.Resets}
+				break
+			}
+		}
+		if ref := c.opt.Limits.Refused(k); v.Refused == nil && ref != nil {
 			v.Refused = &refusedView{Limit: ref.Limit, Until: now.Add(ref.RetryAfter).Truncate(time.Second)}
 		}
 		keys = append(keys, v)

@@ -552,7 +552,7 @@
     return limit.startsWith('usd_') ? '$' + (v < 10 ? v.toFixed(4) : v.toFixed(2)) : String(Math.round(v));
   }
   function usedCell(l) {
-    const pct = l.cap > 0 ? Math.min(100, (l.used / l.cap) * 100) : 0;
+    const pct = l.cap > 0 ? (l.used / l.cap) * 100 : 0; // past 100 when a request crossed the limit
     const level = pct >= 100 ? 'over' : pct >= 80 ? 'near' : 'fine';
     return [el('span', { class: 'used used-' + level }, amount(l.limit, l.used)), ' ',
       el('meter', { min: '0', max: String(l.cap), value: String(Math.min(l.used, l.cap)), high: String(l.cap * 0.8), optimum: '0',
