@@ -167,6 +167,10 @@ func init() {
 		"mpagreementbeingcreated": weakCode(Forbidden), "incompletesignatureexception": strongCode(Auth),
 		"missingauthenticationtokenexception": strongCode(Auth), "accessdeniedexception": weakCode(Forbidden),
 		"throttlingexception": weakCode(RateLimited), "toomanyrequestsexception": strongCode(RateLimited),
+		// API Gateway's usage-plan quota spent (QUOTA_EXCEEDED; its throttle
+		// is TooManyRequestsException): weak, so words that say a throttle
+		// still decide.
+		"limitexceededexception":        weakCode(Quota),
 		"servicequotaexceededexception": weakCode(RateLimited), "resourcenotfoundexception": strongCode(Unavailable),
 		"modelnotreadyexception": weakCode(ServerError), "modelerrorexception": weakCode(ServerError),
 		"internalserverexception": weakCode(ServerError), "serviceunavailableexception": weakCode(ServerError),

@@ -149,6 +149,13 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if def == Unknown && best == n && !skip.has(Auth) && ts.bareWord("unauthorized") {
 		return Verdict{Failed: true, Class: Auth, Evidence: "message:unauthorized"}
 	}
+	// Amazon API Gateway's usage-plan quota spent (its QUOTA_EXCEEDED
+	// gateway response, a 429 {"message":"Limit Exceeded"}), where its
+	// throttle (THROTTLED) says "Too Many Requests": the words whole, so
+	// "Rate limit exceeded" and a sentence holding them are untouched.
+	if def == RateLimited && best == n && cs.weakEv == "" && !skip.has(Quota) && ts.bareWord("limit exceeded") {
+		return Verdict{Failed: true, Class: Quota, Evidence: "message:Limit Exceeded"}
+	}
 	if def == Unknown && (best == n || mainPhrases.list[best].badInput || mainPhrases.list[best].class == Unknown) && toolTypeVariant(f) {
 		return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tools[].type:variant"}, ts.echo)
 	}
@@ -536,17 +543,38 @@ func negativeRoom(f *facts, req []byte) (Verdict, bool) {
 		for k < len(n) && n[k] >= '0' && n[k] <= '9' {
 			k++
 		}
-		if k == 0 || echoed(req, t[j:j+len(roomLead)+k]) || negativeMember(req, n[:k]) {
-			return Verdict{}, false // the client's words, or its own negative number
+		if k == 0 || !outputLimitBefore(t[:j]) || echoed(req, t[j:j+len(roomLead)+k]) || negativeMember(req, n[:k]) {
+			// Another member's check ("n must be at least 1, got -1", the
+			// client's own bad value: hostile 52), the client's words, or
+			// its own negative number.
+			return Verdict{}, false
 		}
 		return Verdict{Failed: true, Class: ContextLength, Evidence: "phrase:" + roomLead + "N"}, true
 	}
 	return Verdict{}, false
 }
 
+// outputLimits are the members whose negative value is vLLM's computed
+// room: an output limit the client left unset.
+var outputLimits = [...]string{"max_tokens", "max_completion_tokens", "max_output_tokens", "max_new_tokens"}
+
+// outputLimitBefore reports whether before (the text up to roomLead) ends
+// with an output limit's name and a blank: the check is about the output
+// budget, not n, best_of or another member.
+func outputLimitBefore(before []byte) bool {
+	before = bytes.TrimRight(before, " '\"`\\")
+	for _, m := range outputLimits {
+		if hasSuffixFoldB(before, m) {
+			return len(before) == len(m) || wordTab[before[len(before)-len(m)-1]] != 1
+		}
+	}
+	return false
+}
+
 // negativeMember reports whether req sets an output limit (max_tokens,
 // max_completion_tokens, max_output_tokens, max_new_tokens) to -digits
-// itself: a negative number the client sent, not one inside its text ("-12"
+// itself (as a number or a numeric string): a negative number the client
+// sent, not one inside its text ("-12"
 // of a date, "max_retries": -1 in a config it pasted, whose quotes a
 // request escapes).
 func negativeMember(req, digits []byte) bool {
@@ -560,6 +588,9 @@ func negativeMember(req, digits []byte) bool {
 			off = p
 			for p < len(req) && (req[p] == ' ' || req[p] == '\t' || req[p] == '\n' || req[p] == '\r' || req[p] == ':') {
 				p++
+			}
+			if p < len(req) && req[p] == '"' {
+				p++ // "-5" in a string, which vLLM's pydantic reads as the number (hostile 52)
 			}
 			if p < len(req) && req[p] == '-' && bytes.HasPrefix(req[p+1:], digits) {
 				end := p + 1 + len(digits)

@@ -263,7 +263,7 @@ func modelError(f *facts, body, req []byte, model string) (Verdict, bool) {
 		if !mayQuote(body) || len(paramValue(f.param)) > 0 {
 			return Verdict{}, false
 		}
-		inner, lead, raw, _, buf := quotedAnswer(f)
+		inner, lead, raw, _, buf := quotedAnswer(f, 0, nil)
 		if inner == nil {
 			return Verdict{}, false
 		}

@@ -32,7 +32,10 @@ import (
 // value's escapes were decoded from it (nil otherwise: quotedEchoed), and
 // the status the lead names (0 for none); nil when no text is one. Only the
 // first is returned: one classification reads at most one quoted answer.
-func quotedAnswer(f *facts) (obj, lead, raw []byte, st int, buf *[MaxBody]byte) {
+// outer is the status the answer came with: in a 5xx, a 4xx relayed with
+// its reason phrase anywhere in a text also leads one (phraseStatusBody),
+// unless the client's request req holds it.
+func quotedAnswer(f *facts, outer int, req []byte) (obj, lead, raw []byte, st int, buf *[MaxBody]byte) {
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
 		k := bytes.IndexByte(t, '{')
@@ -41,6 +44,13 @@ func quotedAnswer(f *facts) (obj, lead, raw []byte, st int, buf *[MaxBody]byte) 
 		}
 		lead, asBytes := bytesLead(arrayOpen(t[min(wholeQuoted(t), k):k]))
 		st, ok := quoteLead(lead)
+		if !ok && outer >= 500 {
+			// In a 5xx, a 4xx with its reason phrase before the object,
+			// wherever it stands (relay.go, phraseStatusBody); the last.
+			if ps, _, b, _ := phraseStatusBody(t, req); ps > 0 {
+				k, st, ok, asBytes = b, ps, true, false
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -309,11 +319,24 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	if !s.f.parsed || len(paramValue(s.f.param)) > 0 {
 		return Verdict{}, false
 	}
-	inner, lead, raw, ist, buf := quotedAnswer(&s.f)
+	inner, lead, raw, ist, buf := quotedAnswer(&s.f, st, req)
 	if inner == nil {
 		return Verdict{}, false
 	}
 	defer textBufs.Put(buf)
+	// A status the lead names beside a URL the client sent is that
+	// resource's (a relay that fetched the client's image), not the
+	// provider's answer (as sdkStatusLead).
+	if ist > 0 && len(req) > 0 && namesClientURL(lead, req) {
+		return Verdict{}, false
+	}
+	// A 4xx with its reason phrase that the client wrote (relay.go,
+	// phraseStatusBody) leads no quoted answer.
+	if st >= 500 && len(req) > 0 {
+		if i := phraseStatusTail(lead); i >= 0 && echoed(req, lead[i:]) {
+			return Verdict{}, false
+		}
+	}
 	// A 4xx the lead names under the relay's 5xx is the upstream's
 	// answer, which the relay's status hides: its status alone decides
 	// when its words say nothing more (relayed:N), as a 5xx relay's

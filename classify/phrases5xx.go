@@ -123,6 +123,9 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "failed to get config for provider", class: Unavailable},
 	{a: "unknown model:", class: Unavailable},                     // a gateway in front (TensorZero: "Unknown model: x", a 500); not "unknown model type"
 	{a: "no model found for", class: Unavailable, ourModel: true}, // Targon's 503: "no model found for deepseek-ai/DeepSeek-R1"
+	// LiteLLM's router with no deployment for the model (phrasesgone.go).
+	{a: "there are no healthy deployments for this model", class: Unavailable, ourModel: true},
+	{a: "there is no 'model_name' with this string", class: Unavailable, ourModel: true},
 	{a: "has not been launched", class: Unavailable, ourModel: true},
 	{a: "deprecated and no longer available", class: Unavailable, goneNoun: true}, // EPAM AI DIAL's 500: "The model associated with the deployment is deprecated and no longer available for use." // Xinference's 500: "Model qwen3 has not been launched yet" (not "is launching")
 	{a: "provider prefix", class: Unavailable, ourModel: true},                    // the endpoint's model as configured: "Model name must include a provider prefix"

@@ -150,6 +150,14 @@ var gonePhrases = []phrase{
 	// list the model is not on (SAP's orchestration: "Model name must be
 	// one of dict_keys([…])"): the endpoint's model, not a tool's.
 	{a: "no keys found that support model", class: Unavailable, ourModel: true},
+	// LiteLLM's router with no deployment for the model group it was sent
+	// ("You passed in model=x. There are no healthy deployments for this
+	// model.", "There is no 'model_name' with this string", a 400 or a
+	// 500): the endpoint's model. Not "No deployments available for
+	// selected model, Try again in N seconds" (its cooldown, a 429), nor a
+	// pool with no healthy provider (nodes down).
+	{a: "there are no healthy deployments for this model", class: Unavailable, ourModel: true},
+	{a: "there is no 'model_name' with this string", class: Unavailable, ourModel: true},
 	{a: "model name must be one of", class: Unavailable, bareModel: true, opens: true},
 	{a: "model must be one of", class: Unavailable, bareModel: true, opens: true},
 	// A server that has no such endpoint or method (LM Studio: "Unexpected

@@ -258,3 +258,101 @@ func wholeQuoted(t []byte) int {
 	}
 	return 0
 }
+
+// A relay that prints its upstream's status the way HTTP libraries print
+// one, the status and its reason phrase ("400 Bad Request", Rust's
+// StatusCode and Go's resp.Status alike), and then the upstream's body
+// (TensorZero: "All variants failed with errors: <variant>: All model
+// providers failed to infer with errors: <provider>: Error 400 Bad Request
+// from <provider> client: {…}", its older "Invalid status code: 400 Bad
+// Request\nRaw response: {…}"), relays that status wherever it stands in
+// its message: a 4xx with its exact canonical phrase (net/http.StatusText,
+// case aside), a short connector and an object is no prose. Where several
+// are quoted (one per variant), the last decides, as TensorZero's own
+// underlying_status_code does. Read in a 5xx only (server.go, inner.go),
+// and no evidence where the client's request holds it (echo.go).
+
+// phraseStatusBody returns the last 4xx status in t written with its
+// reason phrase and followed by a connector and an object's '{' that the
+// client's request req does not hold: the status, where its digits start
+// and where the '{' is (st 0 for none), and echo, whether one the client
+// wrote was passed over. Passed over, not taken for the end: a client's
+// "401 Unauthorized: {" echoed after the relay's genuine one would
+// otherwise hide it (hostile 52b).
+func phraseStatusBody(t, req []byte) (st, at, brace int, echo bool) {
+	for i := 0; i+4 < len(t); i++ {
+		j := bytes.IndexByte(t[i:], '4')
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+4 >= len(t) || !digit(t[i+1]) || !digit(t[i+2]) || t[i+3] != ' ' || i > 0 && wordTab[t[i-1]] == 1 {
+			continue
+		}
+		code := int(t[i+1]-'0')*10 + int(t[i+2]-'0') + 400
+		reason := http.StatusText(code)
+		p := i + 4
+		if reason == "" || len(t)-p < len(reason) || !eqFold(t[p:p+len(reason)], reason) {
+			continue
+		}
+		b := statusConnector(t, p+len(reason))
+		if b <= 0 || b >= len(t) || t[b] != '{' {
+			continue
+		}
+		if len(req) > 0 && echoed(req, t[i:b]) {
+			echo = true
+			continue
+		}
+		st, at, brace = code, i, b
+	}
+	return st, at, brace, echo
+}
+
+// phraseStatusTail returns where the 4xx, its reason phrase and the
+// connector that end lead begin (phraseStatusBody's, lead ending where
+// the object opens), -1 for none.
+func phraseStatusTail(lead []byte) int {
+	for i := len(lead) - 4; i >= 0; i-- {
+		if lead[i] != '4' || !digit(lead[i+1]) || !digit(lead[i+2]) || lead[i+3] != ' ' || i > 0 && wordTab[lead[i-1]] == 1 {
+			continue
+		}
+		reason := http.StatusText(400 + int(lead[i+1]-'0')*10 + int(lead[i+2]-'0'))
+		p := i + 4
+		if reason != "" && len(lead)-p >= len(reason) && eqFold(lead[p:p+len(reason)], reason) && statusConnector(lead, p+len(reason)) == len(lead) {
+			return i
+		}
+	}
+	return -1
+}
+
+// statusConnector returns where the connector after a status's reason
+// phrase at t[p:] ends, where the object should open: after ": ", " - ",
+// " from <name> client: " or a line break (raw or escaped) and "Raw
+// response: "; 0 for none.
+func statusConnector(t []byte, p int) int {
+	r := t[p:]
+	var n int
+	switch {
+	case bytes.HasPrefix(r, []byte(": ")):
+		n = 2
+	case bytes.HasPrefix(r, []byte(" - ")):
+		n = 3
+	case prefixFold(r, "\nraw response: "):
+		n = len("\nRaw response: ")
+	case len(r) > 2 && r[0] == '\\' && r[1] == 'n' && prefixFold(r[2:], "raw response: "):
+		n = len(`\nRaw response: `)
+	case prefixFold(r, " from "):
+		w := len(" from ")
+		e := w
+		for e < len(r) && e-w < 40 && (wordTab[r[e]] == 1 || r[e] == '-' || r[e] == '.' || r[e] == '_') {
+			e++
+		}
+		if e == w || !prefixFold(r[e:], " client: ") {
+			return 0
+		}
+		n = e + len(" client: ")
+	default:
+		return 0
+	}
+	return p + n
+}

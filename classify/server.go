@@ -179,6 +179,25 @@ func (ts *textScan) relayedStatus() int {
 		}
 		return int(d[0]-'0')*100 + int(d[1]-'0')*10 + int(d[2]-'0')
 	}
+	// A 4xx with its reason phrase before the upstream's body, wherever
+	// it stands (phraseStatusBody: TensorZero's "… Error 400 Bad Request
+	// from vllm client: {…}").
+	for i := 0; i < ts.texts(); i++ {
+		t := ts.text(i)
+		st, _, _, echo := phraseStatusBody(t, ts.req)
+		ts.echo = ts.echo || echo
+		if st == 0 {
+			continue
+		}
+		if len(ts.req) > 0 && ts.clientURL() {
+			// The client's text, or the status of a resource the client
+			// named (a relay that fetched its image): nothing the
+			// provider said (as sdkStatusLead).
+			ts.echo = true
+			continue
+		}
+		return st
+	}
 	return 0
 }
 
