@@ -37,6 +37,18 @@ func maxTokensFor(model string, bodyLen int) int {
 	return max(most, DefaultMaxTokens)
 }
 
+// capToModel is the client's output limit n, no more than the output
+// maximum of model where its family is known: a limit is a ceiling, and
+// one set for the route's first model (GPT-5 writes 128,000 tokens) made
+// Anthropic refuse a fallback to Claude with a 400 ("max_tokens: 100000 >
+// 64000 …"; probe 52b). A name not read keeps n: its maximum is not known.
+func capToModel(model string, n int) int {
+	if claudeFamily.MatchString(model) {
+		return min(n, modelMaxTokens(model))
+	}
+	return n
+}
+
 // modelMaxTokens is the output maximum of the Claude model named model
 // (a Bedrock or Vertex id too: the family is read where it appears; a
 // relay's dotted minor version, claude-opus-4.7, as well).

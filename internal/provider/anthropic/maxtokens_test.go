@@ -34,3 +34,24 @@ func TestMaxTokensFor(t *testing.T) {
 		t.Errorf("a full window: %d", got)
 	}
 }
+
+// A client's limit above the Claude model's own maximum is sent as that
+// maximum (probe 52b: a GPT-5 client's 100,000 made a fallback to Claude a
+// 400); below it, as the client set it; a model whose family is not read
+// keeps the client's.
+func TestCapToModel(t *testing.T) {
+	for _, c := range []struct {
+		model   string
+		n, want int
+	}{
+		{"claude-sonnet-4-5", 100_000, 64_000},
+		{"claude-opus-4-1-20250805", 50_000, 32_000},
+		{"claude-3-5-haiku-latest", 10_000, 8_192},
+		{"claude-sonnet-4-5", 1_000, 1_000},
+		{"my-claude-deployment", 100_000, 100_000},
+	} {
+		if got := capToModel(c.model, c.n); got != c.want {
+			t.Errorf("%s, %d: %d, want %d", c.model, c.n, got, c.want)
+		}
+	}
+}

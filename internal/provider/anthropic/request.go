@@ -143,7 +143,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		Stream:        cr.Stream,
 	}
 	if n, ok := cr.Limit(); ok {
-		out.MaxTokens = n
+		out.MaxTokens = capToModel(model, n)
 	}
 	if t := cr.Temperature; t != nil {
 		out.Temperature = chat.Ptr(min(max(*t, 0), 1))
