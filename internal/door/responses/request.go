@@ -2,6 +2,7 @@ package responses
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -92,6 +93,7 @@ type wireRequest struct {
 	ParallelToolCalls  *bool           `json:"parallel_tool_calls"`
 	Metadata           json.RawMessage `json:"metadata"`
 	User               string          `json:"user"`
+	SafetyIdentifier   string          `json:"safety_identifier"`
 	Stream             bool            `json:"stream"`
 	Store              *bool           `json:"store"`
 	PreviousResponseID *string         `json:"previous_response_id"`
@@ -154,8 +156,13 @@ func Translate(body []byte) (*Request, error) {
 		MaxCompletionTokens: w.MaxOutputTokens,
 		Temperature:         w.Temperature,
 		TopP:                w.TopP,
-		User:                w.User,
-		Stream:              w.Stream,
+		// safety_identifier is OpenAI's successor of user, the id of the
+		// client's end user a vendor attributes abuse to: carried as the
+		// chat API's user, which reaches Claude hashed as metadata.user_id
+		// (probe 52b: it was dropped, and the operator's whole key answered
+		// for one user).
+		User:   cmp.Or(w.SafetyIdentifier, w.User),
+		Stream: w.Stream,
 	}
 	if w.Stream {
 		// Usage arrives in a last chunk only when asked for; the

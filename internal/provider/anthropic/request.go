@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -159,8 +160,8 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if (out.Temperature != nil || out.TopP != nil || out.TopK != 0) && fixedSampling(model) {
 		out.Temperature, out.TopP, out.TopK = nil, nil, 0
 	}
-	if cr.User != "" {
-		out.Metadata = &metadata{UserID: userID(cr.User)}
+	if u := cmp.Or(cr.SafetyIdentifier, cr.User); u != "" {
+		out.Metadata = &metadata{UserID: userID(u)}
 	}
 	var system []block
 	if system, out.Messages, err = messages(cr.Messages); err != nil {

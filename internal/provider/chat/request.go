@@ -39,6 +39,9 @@ type Request struct {
 	TopLogprobs      *int            `json:"top_logprobs"`
 	Stop             Stop            `json:"stop"`
 	User             string          `json:"user"`
+	// SafetyIdentifier is OpenAI's successor of User (the client's end
+	// user, for abuse attribution); a translation prefers it.
+	SafetyIdentifier string          `json:"safety_identifier"`
 	ResponseFormat   *ResponseFormat `json:"response_format"`
 	Stream           bool            `json:"stream"`
 	// CacheControl at the root asks Claude to cache the prompt up to its
