@@ -27,7 +27,8 @@ func TestPDFFilePartIsADocument(t *testing.T) {
 		{"type":"text","text":"What is the first dragon in the book?"}]}]}`))
 	for name, part := range map[string]string{
 		"by id":      `{"role":"user","content":[{"type":"file","file":{"file_id":"file-6F2ksmvXxt4VdoqmHRw6kL"}}]}`,
-		"not a pdf":  `{"role":"user","content":[{"type":"file","file":{"filename":"a.csv","file_data":"data:text/csv;base64,YSxiCg=="}}]}`,
+		"not a pdf":  `{"role":"user","content":[{"type":"file","file":{"filename":"a.zip","file_data":"data:application/zip;base64,UEsDBA=="}}]}`,
+		"not text":   `{"role":"user","content":[{"type":"file","file":{"filename":"a.txt","file_data":"data:text/plain;base64,//79"}}]}`,
 		"no file":    `{"role":"user","content":[{"type":"file"}]}`,
 		"assistant":  `{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERi0xLjQK"}}]}`,
 		"audio":      `{"role":"user","content":[{"type":"input_audio","input_audio":{"data":"UklGRg==","format":"wav"}}]}`,
@@ -37,4 +38,18 @@ func TestPDFFilePartIsADocument(t *testing.T) {
 			t.Errorf("%s: want an error", name)
 		}
 	}
+}
+
+// A text file (OpenAI's Responses API takes Markdown, code, CSV, JSON as
+// input_file) is Claude's plain-text document, its text decoded (probe
+// 52b: only PDFs were taken, and such a request failed over or was a 400).
+func TestTextFilePartIsAPlainTextDocument(t *testing.T) {
+	out, err := Translate(adaptertest.ClientRequest(t, []byte(`{"model":"m","messages":[{"role":"user","content":[`+
+		`{"type":"file","file":{"filename":"a.csv","file_data":"data:text/csv;base64,YSxiCg=="}},{"type":"text","text":"Sum column b."}]}]}`)), "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	adaptertest.SameJSON(t, out, []byte(`{"model":"claude","max_tokens":4096,"messages":[{"role":"user","content":[
+		{"type":"document","source":{"type":"text","media_type":"text/plain","data":"a,b\n"},"title":"a.csv"},
+		{"type":"text","text":"Sum column b."}]}]}`))
 }

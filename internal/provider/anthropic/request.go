@@ -383,9 +383,16 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 			// OpenAI's PDF input is Claude's base64 document block
 			// (docs/doors.md, "Chat Completions to Claude and Gemini
 			// targets"); a file by id is OpenAI's own to read.
+			if text, name, ok := p.TextFile(); ok {
+				// A text file (Markdown, code, JSON) is Claude's plain-text
+				// document (probe 52b: only PDFs were taken).
+				out = append(out, block{Type: "document", Source: &imageSource{Type: "text", MediaType: "text/plain", Data: text},
+					Title: name, CacheControl: breakpoint(p.CacheControl)})
+				continue
+			}
 			data, name, ok := p.PDF()
 			if !ok {
-				return nil, errors.New("anthropic: file part: Claude takes an inline PDF (file_data \"data:application/pdf;base64,…\") only")
+				return nil, errors.New("anthropic: file part: Claude takes an inline PDF or text file (file_data \"data:application/pdf;base64,…\", \"data:text/plain;base64,…\") only")
 			}
 			out = append(out, block{Type: "document", Source: &imageSource{Type: "base64", MediaType: "application/pdf", Data: data},
 				Title: name, CacheControl: breakpoint(p.CacheControl)})

@@ -2,12 +2,14 @@ package chat
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/rawjson"
 
@@ -116,6 +118,39 @@ func (p Part) PDF() (data, name string, ok bool) {
 		return "", "", false
 	}
 	return data, p.File.Filename, true
+}
+
+// TextFile returns a file part's inline text file (a data: URL of a text
+// type, JSON, XML or YAML, as OpenAI's Responses API takes as input_file:
+// plain text, Markdown, code), decoded, with its file name; ok is false
+// for anything else, or data that is not base64 of UTF-8 text.
+func (p Part) TextFile() (text, name string, ok bool) {
+	if p.Type != "file" || p.File == nil || p.File.FileID != "" {
+		return "", "", false
+	}
+	mt, data, ok := DataURL(p.File.FileData)
+	if !ok || !textType(mt) {
+		return "", "", false
+	}
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil || !utf8.Valid(b) {
+		return "", "", false
+	}
+	return string(b), p.File.Filename, true
+}
+
+// textType reports whether the media type mt is text a model reads as
+// such: text/*, and JSON, XML and YAML by their application/ names.
+func textType(mt string) bool {
+	mt = strings.ToLower(strings.TrimSpace(mt))
+	switch {
+	case strings.HasPrefix(mt, "text/"):
+		return true
+	case mt == "application/json", mt == "application/xml", mt == "application/x-yaml", mt == "application/yaml",
+		strings.HasSuffix(mt, "+json"), strings.HasSuffix(mt, "+xml"):
+		return true
+	}
+	return false
 }
 
 // InputAudio is an input_audio part's audio: base64 Data in Format "wav"

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider/adaptertest"
@@ -30,7 +31,8 @@ func TestPDFAndAudioPartsAreInlineData(t *testing.T) {
 		{"text":"Summarise both."}]}]}`))
 	for name, part := range map[string]string{
 		"by id":        `{"role":"user","content":[{"type":"file","file":{"file_id":"file-6F2ksmvXxt4VdoqmHRw6kL"}}]}`,
-		"not a pdf":    `{"role":"user","content":[{"type":"file","file":{"filename":"a.csv","file_data":"data:text/csv;base64,YSxiCg=="}}]}`,
+		"not a pdf":    `{"role":"user","content":[{"type":"file","file":{"filename":"a.zip","file_data":"data:application/zip;base64,UEsDBA=="}}]}`,
+		"not text":     `{"role":"user","content":[{"type":"file","file":{"filename":"a.txt","file_data":"data:text/plain;base64,//79"}}]}`,
 		"audio format": `{"role":"user","content":[{"type":"input_audio","input_audio":{"data":"AAAA","format":"flac"}}]}`,
 		"no audio":     `{"role":"user","content":[{"type":"input_audio"}]}`,
 		"model turn":   `{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERi0xLjQK"}}]}`,
@@ -38,5 +40,18 @@ func TestPDFAndAudioPartsAreInlineData(t *testing.T) {
 		if _, err := Translate(adaptertest.ClientRequest(t, []byte(`{"model":"m","messages":[`+part+`]}`))); err == nil {
 			t.Errorf("%s: want an error", name)
 		}
+	}
+}
+
+// A text file is sent as plain-text inline data, which Gemini reads as
+// text (probe 52b).
+func TestTextFilePartIsPlainText(t *testing.T) {
+	out, err := Translate(adaptertest.ClientRequest(t, []byte(`{"model":"m","messages":[{"role":"user","content":[`+
+		`{"type":"file","file":{"filename":"notes.md","file_data":"data:text/markdown;base64,IyBOb3Rlcwo="}}]}]}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `{"inlineData":{"mimeType":"text/plain","data":"IyBOb3Rlcwo="}}`) {
+		t.Errorf("sent %s", out)
 	}
 }

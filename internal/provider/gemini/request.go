@@ -487,9 +487,16 @@ func mediaPart(p chat.Part) (part, error) {
 		}
 		return part{InlineData: &blob{MimeType: audioTypes[a.Format], Data: a.Data}}, nil
 	}
+	if _, _, ok := p.TextFile(); ok {
+		// A text file goes as plain text, which Gemini reads as text
+		// ("you can also pass non-PDF documents in the same way, but
+		// Gemini will see them as normal text"; probe 52b).
+		_, data, _ := chat.DataURL(p.File.FileData)
+		return part{InlineData: &blob{MimeType: "text/plain", Data: data}}, nil
+	}
 	data, _, ok := p.PDF()
 	if !ok {
-		return part{}, errors.New("gemini: file part: Gemini is sent an inline PDF (file_data \"data:application/pdf;base64,…\") only")
+		return part{}, errors.New("gemini: file part: Gemini is sent an inline PDF or text file (file_data \"data:application/pdf;base64,…\", \"data:text/plain;base64,…\") only")
 	}
 	return part{InlineData: &blob{MimeType: "application/pdf", Data: data}}, nil
 }
