@@ -104,10 +104,23 @@ func init() {
 		// as a throttle too (docs/behaviour.md, "Where Detour chose").
 		"policies.ratelimit.quotaviolation": strongCode(RateLimited), "policies.ratelimit.spikearrestviolation": strongCode(RateLimited),
 		"server_is_overloaded": weakCode(ServerError), "service_unavailable_error": weakCode(ServerError), "requests": weakCode(RateLimited), "tokens": weakCode(RateLimited),
+		// A code that says the provider's servers are overloaded (Volcengine
+		// Ark's ServerOverloaded, also as a 429 with only "The service is
+		// currently unable to handle additional requests."): the provider's
+		// capacity, not the caller's limits, as MODEL_CAPACITY_EXHAUSTED. A
+		// type or code that names a rate limit is another member and keeps
+		// its 429 (decide.go step 4).
+		"serveroverloaded": strongCode(ServerError), "server_overloaded": strongCode(ServerError),
 		"overloaded_error": weakCode(ServerError), "api_error": weakCode(ServerError), "server_error": weakCode(ServerError),
 		"internal_error": weakCode(ServerError), "internal_server_error": weakCode(ServerError), "service_unavailable": weakCode(ServerError),
 		"internalservererror": weakCode(ServerError), "timeout_error": weakCode(Timeout), "timeout": weakCode(Timeout),
 		"request_too_large": weakCode(Overflow), "payload_too_large": weakCode(Overflow), "max_tokens_per_request": weakCode(Overflow),
+		// Amazon CodeWhisperer (Kiro logins): {"message":"Input is too long.",
+		// "reason":"CONTENT_LENGTH_EXCEEDS_THRESHOLD"}, the request's bytes over
+		// the endpoint's payload cap (hit far below a 1M-token model's
+		// window), not the model's window its words would name: another
+		// endpoint serving the same model takes it.
+		"content_length_exceeds_threshold": strongCode(Overflow),
 		// The model's own output failed validation (Groq: a tool call that
 		// does not match its schema): not the client's input, not the
 		// endpoint's failure; another attempt or target may do better.

@@ -50,7 +50,8 @@ func init() {
 		opengateway agentrouter fastdeploy tokenwork ungate geminibalance droidproxy clauderelayservice
 		cliproxyapi aiclient2api dario qwen kiro autoclaw antigravityproxy oci
 		ionos kluster friendli nebius reka ai21 apigee chatanywhere nlpcloud publicai cline zed ds4 poe bifrost clova zenmux
-		infomaniak gmicloud longcat synthetic aidial higress mlxopenaiserver opengatellm apigateway donehub hetzner`) {
+		infomaniak gmicloud longcat synthetic aidial higress mlxopenaiserver opengatellm apigateway donehub hetzner
+		tokenhub factory`) {
 		corpusProviders[p] = true
 	}
 }

@@ -388,6 +388,12 @@ var requestPhrases = []phrase{
 	{a: "usage limit", b: "refreshed", gap: 80, class: Quota, weak: true}, // Kimi Code: "… usage limit for this period. Your quota will be refreshed in the next period."
 	{a: "usage limit", b: "upgrade", gap: 40, class: Quota, weak: true},
 	{a: "使用上限", b: "重置", gap: 80, class: Quota, weak: true}, // usage cap … reset
+	// A usage cap (用量上限) with an upgrade or a purchase for remedy, as
+	// "usage limit … upgrade" (MiniMax's 2067: "当前已达到 Token Plan 用量上限。
+	// 为避免调用中断，请升级 Token Plan 套餐，或购买积分…", as a 429 with type
+	// rate_limit_error). Weak: a minute's period still makes it a throttle.
+	{a: "用量上限", b: "升级", gap: 60, class: Quota, weak: true},
+	{a: "用量上限", b: "购买", gap: 60, class: Quota, weak: true},
 	// Paid overage beyond a plan ("out of extra usage", "draw from your
 	// extra usage"); "extra usage is required" for a long request is the
 	// overflow phrase above and ranks first.

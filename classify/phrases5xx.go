@@ -16,7 +16,14 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "re-authenticate", class: Auth, notClient: true},
 	{a: "re-authentication required", class: Auth, notClient: true},
 	{a: "no refresh token", class: Auth, notClient: true},
+	// An account banned or unknown, whatever status carries it (Kimi Code
+	// sends "unauthenticated: failed_precondition: 因违反用户协议，该账号已被禁用。"
+	// and "unauthenticated: not_found: 未找到该账号，请确认是否注册" as 500s): the
+	// account, never the server's failure.
 	{a: "account banned", class: Auth},
+	{a: "账号已被", b: "禁用", gap: 6, class: Auth},
+	{a: "账户已被", b: "禁用", gap: 6, class: Auth},
+	{a: "未找到该账号", class: Auth},
 	{a: "failed to refresh", b: "token", gap: 24, class: Auth, notClient: true},
 	{a: "context_length_exceeded", class: ContextLength},
 	{a: "maximum context length", class: ContextLength},

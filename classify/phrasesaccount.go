@@ -127,6 +127,12 @@ var accountPhrases = []phrase{
 	{a: "reported as leaked", class: Auth},
 	{a: "organization has been deactivated", class: Auth},
 	{a: "account has been disabled", class: Auth},
+	// The same in Chinese (Kimi Code: "因违反用户协议，该账号已被禁用。", "已被暂时禁用";
+	// "未找到该账号，请确认是否注册", an account that does not exist). In a 5xx too
+	// (fiveXXPhrases).
+	{a: "账号已被", b: "禁用", gap: 6, class: Auth},
+	{a: "账户已被", b: "禁用", gap: 6, class: Auth},
+	{a: "未找到该账号", class: Auth},
 	{a: "account has been deactivated", class: Auth},
 	{a: "account is disabled", class: Auth},
 	{a: "account has been suspended", class: Auth},
@@ -228,7 +234,12 @@ var accountPhrases = []phrase{
 	// before the gone wording "model … is not available".
 	{a: "not available", b: "free tier", gap: 12, class: Forbidden},
 	{a: "not available", b: "subscription tier", gap: 16, class: Forbidden}, // Mistral's 1910 tier_not_allowed: "This model is not available in your subscription tier"
-	{a: "not supported when using", b: "account", gap: 40, class: Forbidden, ourModel: true},
+	// The Codex backend's model gate for a kind of account ("The 'gpt-5.1-codex'
+	// model is not supported when using Codex with a ChatGPT account.", a 400):
+	// this endpoint cannot serve the model, an API-key endpoint of the same
+	// target can, so unavailable and the walk moves on, as Copilot's
+	// integrator gate (round 47); forbidden would stop it (round 52).
+	{a: "not supported when using", b: "account", gap: 40, class: Unavailable, ourModel: true},
 	// A plan or a key that does not cover the model or the use (Z.ai's 1311
 	// "Your current subscription plan does not yet include access to
 	// GLM-5", 1315 "This API Key is limited to enterprise coding package
@@ -270,7 +281,7 @@ var accountPhrases = []phrase{
 	{a: "no byok credential", class: Auth, notClient: true},
 	// A gateway in front without a key of its own for the provider ("No API
 	// key set for provider: anthropic", LLM Gateway).
-	{a: "no api key set", class: Auth},         // the Codex backend: "The 'gpt-5' model is not supported when using Codex with a ChatGPT account."
+	{a: "no api key set", class: Auth},
 	{a: "couldn't find a secret", class: Auth}, // Continue's hub proxy: "We couldn't find a secret with the name \"MISTRAL_API_KEY\""
 	{a: "not available", b: "free plan", gap: 12, class: Forbidden},
 	{a: "not available", b: "your plan", gap: 12, class: Forbidden},
@@ -355,6 +366,17 @@ var accountPhrases = []phrase{
 	{a: "daily quota", class: Quota},
 	{a: "daily rate limit", class: Quota},
 	{a: "weekly rate limit", class: Quota}, // GitHub Copilot: "you've exceeded your weekly rate limit" (code user_weekly_rate_limited), as a 429
+	// A plan's window named in hours before the limit's noun (GitHub
+	// Copilot: "Sorry, you've exceeded your 5 hour session limits. Please
+	// retry after 2733 seconds.", code user_global_rate_limited:pro, a 429;
+	// "5-hour usage limit"): the plan's allowance for the window, whatever
+	// wait the answer names, as Z.ai's, MiniMax's and Ollama Cloud's 5-hour
+	// windows are. Not "concurrent sessions", "requests per hour" or a limit
+	// that "resets hourly": the plan's nouns, not the hours, decide
+	// (windowPeriod gives an hours window no class).
+	{a: "hour session limit", class: Quota},
+	{a: "hours session limit", class: Quota},
+	{a: "hour usage limit", class: Quota},
 	{a: "daily token limit", class: Quota},
 	{a: "monthly quota", class: Quota},
 	{a: "daily limit", class: Quota},

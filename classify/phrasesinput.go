@@ -346,6 +346,10 @@ var inputPhrases = []phrase{
 	{a: "document does not have a", class: BadRequest, badInput: true},           // Cohere: "document does not have a 'snippet' or a 'text' field …"
 	{a: "duplicate tool", class: BadRequest, badInput: true},                     // Cohere: "cannot have duplicate tool ids"
 	{a: "not found in properties", class: BadRequest, badInput: true},            // Cohere: "required field name not found in properties" (the client's JSON Schema)
+	// Two of the client's functions under one name (Kimi Code: "function name
+	// unnamed_function is duplicated", a 400).
+	{a: "duplicate function", class: BadRequest, badInput: true},
+	{a: "function name", b: "is duplicated", gap: 80, class: BadRequest, badInput: true, clause: true},
 	// Members of the request at odds with each other (OpenAI: "The
 	// 'metadata' parameter is only allowed when 'store' is enabled"; vLLM:
 	// "Stream options can only be defined when `stream=True`", "The tool
