@@ -123,6 +123,7 @@ type inBlock struct {
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
 	Thinking  *string         `json:"thinking"`
+	Signature *string         `json:"signature"` // a thinking block's
 	ToolName  string          `json:"tool_name"` // a tool_reference block's
 	Tool      json.RawMessage `json:"tool"`      // a tool_addition or tool_removal block's
 	Title     string          `json:"title"`     // a document block's
@@ -189,6 +190,11 @@ type outMessage struct {
 	Content    any             `json:"content"`
 	ToolCalls  []chat.ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string          `json:"tool_call_id,omitempty"`
+	// ReasoningContent is an assistant turn's reasoning as an
+	// OpenAI-compatible reasoning model wrote it (DeepSeek's and Kimi's
+	// reasoning_content), handed back as the unsigned thinking block this
+	// door showed it as (assistant).
+	ReasoningContent string `json:"reasoning_content,omitempty"`
 }
 
 // Translate reads a Messages request body and returns it in the canonical

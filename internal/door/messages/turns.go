@@ -294,10 +294,17 @@ func toolResult(field string, b *inBlock) (outMessage, []chat.Part, error) {
 }
 
 // assistant translates an assistant turn: text blocks joined into content,
-// tool_use blocks into tool_calls, thinking blocks dropped. A turn left
-// with nothing (only thinking) is dropped.
+// tool_use blocks into tool_calls, an unsigned thinking block (the
+// reasoning_content of an OpenAI-compatible model, which this door shows
+// so: Answer) back into reasoning_content, signed thinking dropped (only
+// Claude reads it, and Claude targets take the client's body as it is). A
+// turn left with nothing (only thinking) is dropped. DeepSeek's and Kimi's
+// thinking modes refuse a tool loop's next step without the reasoning that
+// opened it ("The reasoning_content in the thinking mode must be passed
+// back to the API", a 400): before round 52 every such loop failed at its
+// second step (probe 52c, Claude Code on DeepSeek).
 func assistant(field string, blocks []inBlock) ([]outMessage, error) {
-	var texts []string
+	var texts, reasoning []string
 	var calls []chat.ToolCall
 	for j := range blocks {
 		b := &blocks[j]
@@ -314,7 +321,11 @@ func assistant(field string, blocks []inBlock) ([]outMessage, error) {
 				return nil, err
 			}
 			calls = append(calls, tc)
-		case "thinking", "redacted_thinking":
+		case "thinking":
+			if b.Thinking != nil && (b.Signature == nil || *b.Signature == "") {
+				reasoning = append(reasoning, *b.Thinking)
+			}
+		case "redacted_thinking":
 			// Only Anthropic models read their own thinking back.
 		case "fallback":
 			// A model fallback's marker in an earlier answer, which
@@ -333,7 +344,7 @@ func assistant(field string, blocks []inBlock) ([]outMessage, error) {
 		}
 		return nil, nil
 	}
-	m := outMessage{Role: "assistant", ToolCalls: calls}
+	m := outMessage{Role: "assistant", ToolCalls: calls, ReasoningContent: strings.Join(reasoning, "\n")}
 	if len(texts) > 0 {
 		m.Content = strings.Join(texts, "\n")
 	}
