@@ -77,7 +77,12 @@ func invalid(param, format string, a ...any) *Error {
 }
 
 // statelessMsg names the design every stateful member runs into.
-const statelessMsg = "Detour's /v1/responses is stateless: it stores no responses, so %s is not supported; send the whole conversation in \"input\" (and \"store\": false)"
+// It says why even where a responses: true target could read the stored
+// state: every client key shares that provider's account, so a reference
+// one client holds could read another's conversation (probe 52b: the
+// message blamed only Detour's own storage, which a route to OpenAI alone
+// seemed not to need).
+const statelessMsg = "Detour's /v1/responses is stateless: it stores no responses and passes on no reference to responses a provider stored (every client key shares the provider's account), so %s is not supported; send the whole conversation in \"input\" (and \"store\": false)"
 
 type wireRequest struct {
 	Model              string          `json:"model"`
