@@ -43,10 +43,30 @@ func maxTokensFor(model string, bodyLen int) int {
 // Anthropic refuse a fallback to Claude with a 400 ("max_tokens: 100000 >
 // 64000 …"; probe 52b). A name not read keeps n: its maximum is not known.
 func capToModel(model string, n int) int {
-	if claudeFamily.MatchString(model) {
-		return min(n, modelMaxTokens(model))
+	if most, ok := knownMaxTokens(model); ok {
+		return min(n, most)
 	}
 	return n
+}
+
+// knownMaxTokens is the output maximum of model where Anthropic's models
+// overview states it for that very model: Claude 3 (4,096), 3.5 (8,192),
+// 3.7 Sonnet (64,000), Opus 4 and 4.1 (32,000), the other 4.0 and 4.5
+// models (64,000). A later model may write more (Opus 4.6: 128,000),
+// which modelMaxTokens' floor for a default must not cap (review 52b).
+func knownMaxTokens(model string) (int, bool) {
+	m := claudeFamily.FindStringSubmatch(model)
+	switch {
+	case m == nil:
+		return 0, false
+	case m[1] != "":
+		major, _ := strconv.Atoi(m[2])
+		if major < 4 || major == 4 && (m[3] == "" || m[3] <= "5") {
+			return modelMaxTokens(model), true
+		}
+		return 0, false
+	}
+	return modelMaxTokens(model), true // claude-3-5-sonnet and the like
 }
 
 // modelMaxTokens is the output maximum of the Claude model named model

@@ -48,6 +48,7 @@ func TestCapToModel(t *testing.T) {
 		{"claude-opus-4-1-20250805", 50_000, 32_000},
 		{"claude-3-5-haiku-latest", 10_000, 8_192},
 		{"claude-sonnet-4-5", 1_000, 1_000},
+		{"claude-opus-4-6", 100_000, 100_000}, // writes 128,000: not capped at the default's floor (review 52b)
 		{"my-claude-deployment", 100_000, 100_000},
 	} {
 		if got := capToModel(c.model, c.n); got != c.want {

@@ -140,17 +140,27 @@ func (p Part) TextFile() (text, name string, ok bool) {
 }
 
 // textType reports whether the media type mt is text a model reads as
-// such: text/*, and JSON, XML and YAML by their application/ names.
+// such: text/*, and data and code by their application/ names.
 func textType(mt string) bool {
 	mt = strings.ToLower(strings.TrimSpace(mt))
 	switch {
 	case strings.HasPrefix(mt, "text/"):
 		return true
-	case mt == "application/json", mt == "application/xml", mt == "application/x-yaml", mt == "application/yaml",
-		strings.HasSuffix(mt, "+json"), strings.HasSuffix(mt, "+xml"):
+	case strings.HasSuffix(mt, "+json"), strings.HasSuffix(mt, "+xml"):
 		return true
 	}
-	return false
+	return textApplications[mt]
+}
+
+// textApplications are the application/ types of text files: data, and
+// code as OpenAI lists the files input_file takes as text (.sh
+// application/x-sh, .ts application/typescript) and as clients name them
+// (mime-db's application/javascript; review 52b).
+var textApplications = map[string]bool{
+	"application/json": true, "application/xml": true, "application/x-yaml": true, "application/yaml": true,
+	"application/x-sh": true, "application/typescript": true, "application/javascript": true,
+	"application/x-javascript": true, "application/x-typescript": true, "application/x-python": true,
+	"application/x-python-code": true, "application/sql": true, "application/toml": true, "application/x-tex": true,
 }
 
 // InputAudio is an input_audio part's audio: base64 Data in Format "wav"
