@@ -78,9 +78,10 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	var sum query.Summary
-	read, matched := 0, 0
+	read, matched, seenID := 0, 0, false
 	visit := func(d *decision.Decision, line []byte) error {
 		read++
+		seenID = seenID || f.ID != "" && d.ID == f.ID
 		if !f.Match(d) {
 			return nil
 		}
@@ -102,10 +103,11 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 		return nil
 	}
 	badLines := 0
+	where := "" // the log being read, named on a bad line when there are several
 	bad := func(b *query.BadLine) {
 		badLines++
 		out.Flush()
-		fmt.Fprintln(stderr, "detour decisions:", b)
+		fmt.Fprintln(stderr, "detour decisions:", where+b.Error())
 	}
 
 	var err error
@@ -115,12 +117,12 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 		defer stop()
 		err = query.Follow(ctx, files.paths[0], visit, bad)
 	default:
-		var in io.Reader
-		var closeLogs func()
-		if in, closeLogs, err = openLogs(files.paths, stdin); err == nil {
-			err = query.Scan(in, visit, bad)
-			closeLogs()
-		}
+		err = eachLog(files.paths, stdin, func(name string, in io.Reader) error {
+			if len(files.paths) > 1 {
+				where = name + ": "
+			}
+			return query.Scan(in, visit, bad)
+		})
 	}
 	if err != nil {
 		out.Flush()
@@ -133,8 +135,12 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 	if f.ID != "" && matched == 0 && !*follow {
 		// Nothing printed reads as nothing wrong (operator review 52b).
 		out.Flush()
-		fmt.Fprintf(stderr, "detour decisions: no record with id %s in %s (%d records read): it may be in a rotated file (give each with -f) or another replica's log\n",
-			f.ID, files.String(), read)
+		if seenID {
+			fmt.Fprintf(stderr, "detour decisions: the record with id %s does not match the other filters\n", f.ID)
+		} else {
+			fmt.Fprintf(stderr, "detour decisions: no record with id %s in %s (%d records read): it may be in a rotated file (give each with -f) or another replica's log\n",
+				f.ID, files.String(), read)
+		}
 		return 1
 	}
 	if badLines > 0 {

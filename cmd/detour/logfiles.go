@@ -28,10 +28,41 @@ func (l *logFiles) Set(v string) error {
 	return nil
 }
 
-// openLogs returns the logs at paths as one stream, each read as gzip
-// when it is compressed (logrotate's compress, which serve reads back for
-// budgets too: operator review 52b found `detour usage` summing a .gz
-// rotation as one bad line, exit 0), and a function that closes them.
+// eachLog calls fn with each log at paths in turn ("-" is stdin), read as
+// gzip when it is compressed (logrotate's compress, which serve reads
+// back for budgets too: operator review 52b found `detour usage` summing a
+// .gz rotation as one bad line, exit 0). Each is read apart, so a log cut
+// mid-line loses no record of the next (review 52b), and a bad line is
+// told by its own file's line number.
+func eachLog(paths []string, stdin io.Reader, fn func(name string, r io.Reader) error) error {
+	for _, p := range paths {
+		if err := readLog(p, stdin, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readLog(p string, stdin io.Reader, fn func(name string, r io.Reader) error) error {
+	var r io.Reader = stdin
+	if p != "-" {
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	r, err := maybeGzip(r)
+	if err != nil {
+		return errors.New(p + ": " + err.Error())
+	}
+	return fn(p, r)
+}
+
+// openLogs returns the logs at paths as one stream, read as eachLog reads
+// them, a newline after each (a log cut mid-line runs on into no other),
+// and a function that closes them.
 func openLogs(paths []string, stdin io.Reader) (io.Reader, func(), error) {
 	var readers []io.Reader
 	var closers []io.Closer
@@ -56,7 +87,7 @@ func openLogs(paths []string, stdin io.Reader) (io.Reader, func(), error) {
 			closeAll()
 			return nil, nil, errors.New(p + ": " + err.Error())
 		}
-		readers = append(readers, r)
+		readers = append(readers, r, strings.NewReader("\n"))
 	}
 	return io.MultiReader(readers...), closeAll, nil
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"text/tabwriter"
@@ -42,7 +43,6 @@ type usageRow struct {
 	cost, estimated                float64
 	priced                         bool // an attempt had a price (a cost, known or not); else COST_USD is "-"
 	unknown, failovers             int
-	requestIDs                     map[string]bool // by target/provider: the requests seen
 }
 
 func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -101,7 +101,7 @@ func sumUsage(in io.Reader, by string, from time.Time) ([]*usageRow, int, error)
 		}
 		r := rows[k]
 		if r == nil {
-			r = &usageRow{key: k, requestIDs: map[string]bool{}}
+			r = &usageRow{key: k}
 			rows[k] = r
 		}
 		return r
@@ -124,14 +124,18 @@ func sumUsage(in io.Reader, by string, from time.Time) ([]*usageRow, int, error)
 		}
 		switch by {
 		case "target", "provider":
+			// A request counts once per row its attempts reached: its
+			// attempts are all in its record, so no id is kept past it
+			// (hostile 52c: a month of ids held grew with the log).
+			var counted []*usageRow
 			for _, a := range d.Attempts {
 				k := a.Target
 				if by == "provider" {
 					k = a.Provider
 				}
 				r := row(k)
-				if !r.requestIDs[d.ID] {
-					r.requestIDs[d.ID] = true
+				if !slices.Contains(counted, r) {
+					counted = append(counted, r)
 					r.requests++
 				}
 				addAttempt(r, &a)

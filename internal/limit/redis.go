@@ -252,14 +252,23 @@ func (r *Redis) Add(ctx context.Context, keys []Key, deltas []int64) {
 
 // Read implements Counter: one MGET (a client's counters share a hash tag,
 // so a Cluster's one node answers it); a value Detour did not write reads
-// as 0, as counterLua reads it. While Redis is away, the local counts.
+// as 0, as counterLua reads it. While Redis is away, or once ctx is done,
+// the local counts.
 func (r *Redis) Read(ctx context.Context, keys []Key) []int64 {
 	if !r.try() {
 		return r.local.Read(ctx, keys)
 	}
-	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opTimeout)
+	if ctx.Err() != nil {
+		return r.local.Read(ctx, keys) // the caller's time is up: the rest of its keys read here
+	}
+	// Bounded by the caller's deadline too (a page or a scrape reads every
+	// key under one: review 52b), whose passing is no outage of Redis.
+	c, cancel := context.WithTimeout(ctx, r.opTimeout)
 	vals, err := r.client.MGet(c, r.full(keys)...).Result()
 	cancel()
+	if err != nil && ctx.Err() != nil {
+		return r.local.Read(ctx, keys)
+	}
 	if !r.done(err) {
 		return r.local.Read(ctx, keys)
 	}
