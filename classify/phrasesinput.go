@@ -212,6 +212,23 @@ var inputPhrases = []phrase{
 	// read (Gemini's INVALID_ARGUMENT "Corrupted thought signature."): the
 	// client's history, like a missing one ("is missing a").
 	{a: "corrupted thought signature", class: BadRequest, badInput: true},
+	// The same family in other words: a reasoning item's signature or
+	// encrypted content, which the client replays from an earlier answer,
+	// that this endpoint cannot verify (Bedrock Converse: "The signature in
+	// the reasoningContent block at messages.1.content.0 is invalid"; Bedrock
+	// Mantle's Responses API: "encrypted content missing recognized prefix
+	// (expected `rsn_` or `smry_`)"; Gemini: "Unable to submit request because
+	// thought_signature is invalid."), as OpenAI's invalid_encrypted_content
+	// is. The reasoning noun and the invalidity in one clause: "is invalid"
+	// alone names a model or a key as often (round 52, hunt 52f).
+	{a: "thought_signature", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true},
+	{a: "thought signature", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true},
+	{a: "encrypted_content", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true},
+	{a: "encrypted content", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true},
+	{a: "encrypted content", b: "recognized prefix", gap: 20, class: BadRequest, badInput: true, clause: true},
+	{a: "encrypted content could not be", class: BadRequest, badInput: true}, // OpenAI's reason without its code: "Encrypted content could not be decrypted or parsed."
+	{a: "signature in the reasoningcontent block", b: "invalid", gap: 60, class: BadRequest, badInput: true, clause: true},
+	{a: "signature in the thinking block", b: "invalid", gap: 60, class: BadRequest, badInput: true, clause: true},
 	{a: "unknown parameter", class: BadRequest, badInput: true},
 	{a: "unknown field", class: BadRequest, badInput: true},        // Cohere: "unknown field: parameter 'x' is not a valid field"
 	{a: "is not a valid field", class: BadRequest, badInput: true}, // (the corpus's line: a member the API does not have is the client's)
