@@ -1,9 +1,13 @@
 package dispatch
 
 import (
+	"bytes"
+	"encoding/base64"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
 // Translating a request decodes it whole, which costs many times the body
@@ -140,6 +144,18 @@ func scanCost(b []byte) costScan {
 		case in && ch == '\\':
 			i++
 		case ch == '"':
+			if !in && i+6 < len(b) && string(b[i+1:i+6]) == "data:" {
+				// A text file a translation sends decoded (chat.Part.
+				// TextFile): its text's growing bytes, not its base64's
+				// (hostile 52c: a file of control characters grew 4.5
+				// times in the translation against a base64 that grows
+				// by nothing).
+				if end, grow, ok := textFileGrowth(b, i+1); ok {
+					c.growing += grow
+					i = end
+					continue
+				}
+			}
 			in = !in
 		case in:
 		case ch == '{' || ch == '[':
@@ -168,4 +184,65 @@ func scanCost(b []byte) costScan {
 		}
 	}
 	return c
+}
+
+// textFileGrowth reads the string that starts at b[start] (after its
+// quote) as a data: URL: when it is base64 of a text type (chat.TextType),
+// it returns the index of its closing quote and how many bytes encoding/
+// json writes longer than they came in the decoded text — a control
+// character, a quote, a backslash, U+2028, U+2029, a byte that is not
+// UTF-8 (each counted as one: the cost per growing byte covers the six a
+// control character takes), plus the decoded text itself, which the
+// translation holds beside the body; ok is false for any other string,
+// which is then scanned as text.
+func textFileGrowth(b []byte, start int) (end, grow int, ok bool) {
+	end = bytes.IndexByte(b[start:], '"')
+	if end < 0 {
+		return 0, 0, false
+	}
+	end += start
+	s := b[start:end]
+	comma := bytes.IndexByte(s, ',')
+	if comma < 0 || comma > 128 || bytes.IndexByte(s, '\\') >= 0 {
+		return 0, 0, false
+	}
+	meta := string(s[len("data:"):comma])
+	mt, enc, _ := strings.Cut(meta, ";")
+	if enc != "base64" || !chat.TextType(mt) {
+		return 0, 0, false
+	}
+	dec := base64.NewDecoder(base64.StdEncoding, bytes.NewReader(s[comma+1:]))
+	var buf [4096]byte
+	var carry []byte // a rune cut by a read's end
+	total := 0
+	for {
+		n, err := dec.Read(buf[len(carry):][:len(buf)-len(carry)])
+		copy(buf[:len(carry)], carry)
+		chunk := buf[:len(carry)+n]
+		total += n
+		i := 0
+		for i < len(chunk) {
+			c := chunk[i]
+			if c < utf8.RuneSelf {
+				if c < 0x20 || c == '"' || c == '\\' {
+					grow++
+				}
+				i++
+				continue
+			}
+			if !utf8.FullRune(chunk[i:]) && err == nil {
+				break // the rest of the rune comes with the next read
+			}
+			r, size := utf8.DecodeRune(chunk[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				grow += size
+			}
+			i += size
+		}
+		carry = append(carry[:0], chunk[i:]...)
+		if err != nil {
+			break
+		}
+	}
+	return end, grow + total, true
 }

@@ -1,10 +1,13 @@
 package dispatch
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 
+	"github.com/detour-llm/detour/internal/provider/chat"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
 
@@ -33,7 +36,8 @@ const (
 // inputEstimate is the estimated input tokens of a request body.
 func inputEstimate(body []byte) int {
 	text, inline := 0, 0
-	var key []byte // the member name a string value follows
+	var key []byte    // the member name a string value follows
+	textMime := false // the last media type named is a text one (Gemini's inlineData of a text file)
 	for i := 0; i < len(body); i++ {
 		if body[i] != '"' {
 			continue
@@ -58,8 +62,20 @@ func inputEstimate(body []byte) int {
 		case next < len(body) && body[next] == ':': // a member's name
 			text += len(s)
 			key = s
+		case mediaTypeKey(key):
+			textMime = chat.TextType(string(s))
+			text += len(s)
+			key = nil
+		case isDataURL(s) && textDataURL(s), b64 && len(s) >= minInline && inlineData(key) && textMime:
+			// A text file, which the provider reads as text: its decoded
+			// bytes (hostile 52c: 400 KB of text was one image, 1,600
+			// tokens).
+			text += base64Len(s)
+			textMime = false
+			key = nil
 		case isDataURL(s), b64 && len(s) >= minInline && inlineData(key), reference(key):
 			inline++
+			textMime = false
 			key = nil
 		default:
 			text += len(s)
@@ -95,6 +111,31 @@ func isDataURL(s []byte) bool {
 		}
 	}
 	return false
+}
+
+// mediaTypeKey reports whether key names a media type (Gemini's mimeType,
+// Anthropic's media_type).
+func mediaTypeKey(key []byte) bool {
+	switch string(key) {
+	case "mimeType", "mime_type", "media_type":
+		return true
+	}
+	return false
+}
+
+// textDataURL reports whether the data: URL s is of a text type.
+func textDataURL(s []byte) bool {
+	mt, _, _ := strings.Cut(string(s[len("data:"):min(len(s), 128)]), ";")
+	return chat.TextType(mt)
+}
+
+// base64Len is about how many bytes the base64 after s's last comma (all
+// of s when it has none) decodes to.
+func base64Len(s []byte) int {
+	if i := bytes.LastIndexByte(s, ','); i >= 0 {
+		s = s[i+1:]
+	}
+	return len(s) * 3 / 4
 }
 
 // inlineData reports whether a string under the member key may be inline

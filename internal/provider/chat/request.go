@@ -129,7 +129,7 @@ func (p Part) TextFile() (text, name string, ok bool) {
 		return "", "", false
 	}
 	mt, data, ok := DataURL(p.File.FileData)
-	if !ok || !textType(mt) {
+	if !ok || !TextType(mt) {
 		return "", "", false
 	}
 	b, err := base64.StdEncoding.DecodeString(data)
@@ -139,9 +139,10 @@ func (p Part) TextFile() (text, name string, ok bool) {
 	return string(b), p.File.Filename, true
 }
 
-// textType reports whether the media type mt is text a model reads as
-// such: text/*, and data and code by their application/ names.
-func textType(mt string) bool {
+// TextType reports whether the media type mt is text a model reads as
+// such: text/*, and data and code by their application/ names. A file
+// part of such a type is sent decoded (TextFile).
+func TextType(mt string) bool {
 	mt = strings.ToLower(strings.TrimSpace(mt))
 	switch {
 	case strings.HasPrefix(mt, "text/"):
