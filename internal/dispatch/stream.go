@@ -132,6 +132,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			if !w.write(o, c) {
 				return
 			}
+			wd.wrote(len(c))
 		}
 		body.pending = o.committed
 		if ev.Done {

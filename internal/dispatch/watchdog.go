@@ -37,6 +37,10 @@ type watchdog struct {
 	// relay writing to the client), zero while it runs; heldLast is when
 	// the last pause of heldLimit or more ended (heldBack).
 	pausedAt, heldLast time.Time
+	// pausedBytes is what the relay wrote to the client during the pause
+	// (wrote): a hold is a slow client's only when little went through.
+	// Touched by the relay's goroutine alone.
+	pausedBytes int64
 }
 
 // A client that reads slowly keeps the relay from reading the upstream,
@@ -44,13 +48,18 @@ type watchdog struct {
 // (nginx's send_timeout): the cut that follows is the client's. It comes
 // during such a hold, found when the relay reads again, or right after it
 // once the relay has relayed what was buffered. heldBack says so when one
-// write to the client (one pause) took heldLimit or more and ended within
-// heldRecent of the end: neither many short writes (a reader that is
+// write to the client (one pause) took heldLimit or more, at under
+// heldRate, and ended within heldRecent of the end: neither many short writes (a reader that is
 // merely not the fastest, large events) nor a hold long before the end
 // (the relay read normally since) excuses the upstream (hostile 52b).
 const (
 	heldLimit  = time.Second
 	heldRecent = 2 * time.Second
+	// heldRate is the pace below which a long write is a client that
+	// does not read: one that reads, even over a slow mobile link, takes
+	// a large event at hundreds of KiB a second (hostile 52c: one 12 MiB
+	// event written at 2 MB/s excused the upstream's cut after it).
+	heldRate = 64 << 10 // bytes a second
 )
 
 // heldBack reports whether the client held the relay back just before now
@@ -63,11 +72,15 @@ func (wd *watchdog) heldBack() bool {
 
 // held notes a pause that ended at now, with wd.mu held.
 func (wd *watchdog) held(now time.Time) {
-	if !wd.pausedAt.IsZero() && now.Sub(wd.pausedAt) >= heldLimit {
+	if d := now.Sub(wd.pausedAt); !wd.pausedAt.IsZero() && d >= heldLimit && float64(wd.pausedBytes) < heldRate*d.Seconds() {
 		wd.heldLast = now
 	}
-	wd.pausedAt = time.Time{}
+	wd.pausedAt, wd.pausedBytes = time.Time{}, 0
 }
+
+// wrote counts n bytes the relay wrote to the client while the clock is
+// paused.
+func (wd *watchdog) wrote(n int) { wd.pausedBytes += int64(n) }
 
 // Phase names what an attempt was waiting for when a clock ran out; the
 // decision record's evidence is "timeout:" + the phase. "" is none.

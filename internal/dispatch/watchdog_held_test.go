@@ -42,3 +42,23 @@ func TestHeldBack(t *testing.T) {
 		}
 	}
 }
+
+// A long write that went through at a reader's pace (one 12 MiB event to a
+// client reading 2 MB/s) is no hold (hostile 52c).
+func TestHeldBackNeedsASlowPace(t *testing.T) {
+	for _, c := range []struct {
+		bytes int
+		want  bool
+	}{{12 << 20, false}, {30 << 10, true}} {
+		wd := &watchdog{}
+		now := time.Now()
+		wd.mu.Lock()
+		wd.pausedAt = now.Add(-3 * time.Second)
+		wd.wrote(c.bytes)
+		wd.held(now)
+		wd.mu.Unlock()
+		if got := wd.heldBack(); got != c.want {
+			t.Errorf("%d bytes in a 3 s write: heldBack %v, want %v", c.bytes, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -25,11 +26,24 @@ var (
 		"A client key's limit, in the unit of detour_client_limit_used.", []string{"client", "limit"}, nil)
 )
 
-// limitsCollector reads the limits at each scrape.
+// limitsCollector reads the limits at a scrape, at most once per
+// limitsFresh: scrapes that come together share one read, so a flood of
+// them (any client key may read /metrics without admin_keys) costs Redis
+// one read a key per second, not one per scrape (hostile 52c).
 type limitsCollector struct {
 	m    *Metrics
 	read func(context.Context) []LimitUse
+	mu   *sync.Mutex
+	last *limitsRead
 }
+
+type limitsRead struct {
+	at  time.Time
+	use []LimitUse
+}
+
+// limitsFresh is how long one read of the limits serves scrapes.
+const limitsFresh = time.Second
 
 func (c limitsCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- limitUsedDesc
@@ -37,9 +51,15 @@ func (c limitsCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c limitsCollector) Collect(ch chan<- prometheus.Metric) {
-	ctx, cancel := context.WithTimeout(context.Background(), limitsTimeout)
-	defer cancel()
-	for _, u := range c.read(ctx) {
+	c.mu.Lock()
+	if time.Since(c.last.at) >= limitsFresh {
+		ctx, cancel := context.WithTimeout(context.Background(), limitsTimeout)
+		*c.last = limitsRead{at: time.Now(), use: c.read(ctx)}
+		cancel()
+	}
+	use := c.last.use
+	c.mu.Unlock()
+	for _, u := range use {
 		client, limit := c.m.usage.clients.of(u.Client), limits.of(u.Limit)
 		ch <- prometheus.MustNewConstMetric(limitUsedDesc, prometheus.GaugeValue, u.Used, client, limit)
 		ch <- prometheus.MustNewConstMetric(limitCapDesc, prometheus.GaugeValue, u.Cap, client, limit)
@@ -54,5 +74,5 @@ func (m *Metrics) ReadLimits(read func(context.Context) []LimitUse) {
 	if m == nil {
 		return
 	}
-	m.reg.MustRegister(limitsCollector{m: m, read: read})
+	m.reg.MustRegister(limitsCollector{m: m, read: read, mu: new(sync.Mutex), last: new(limitsRead)})
 }
