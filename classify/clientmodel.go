@@ -41,6 +41,9 @@ func (ts *textScan) modelNamed() bool {
 	if len(ts.req) == 0 || ts.model == "" {
 		return false
 	}
+	if ts.adapterNamed() {
+		return true
+	}
 	named, checks, runs := false, 0, 0
 	var seen [maxNamed][]byte // the names looked for in the request, each once
 	var tried [maxRuns][]byte // the runs of names looked for, each once
@@ -93,6 +96,74 @@ func (ts *textScan) modelNamed() bool {
 		}
 	}
 	return named
+}
+
+// adapterNamed reports whether the answer's texts name, after the word
+// "lora" or "adapter", an adapter the client's request holds as a whole
+// value of a member other than its top-level model (a per-request adapter:
+// Workers AI's lora, SGLang's lora_path), and that is no part of the model
+// Detour sent (Triton's base<sep>adapter names the adapter inside it). The
+// adapter is then what was not found, whatever base model the answer also
+// names: the client's.
+func (ts *textScan) adapterNamed() bool {
+	checks := 0
+	var seen [maxNamed][]byte
+	for i := 0; i < ts.texts(); i++ {
+		t := ts.text(i)
+		for at := 0; ; {
+			s, e, next := nextAdapterName(t, at)
+			if next < 0 {
+				break
+			}
+			at = next
+			name := t[s:e]
+			if hasFold(ts.model, name) || seenName(seen[:checks], name) {
+				continue // inside Detour's model: the endpoint's
+			}
+			if checks == maxNamed {
+				return false
+			}
+			seen[checks] = name
+			checks++
+			if valueElsewhere(ts.req, name, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nextAdapterName finds the next adapter name in t at or after from: the
+// word "lora" or "adapter" (not lora_path, adapters), an optional ':' or
+// '=', blanks, and a quoted span or a bare token, as nextModelName reads a
+// model's. "LoRA adapter 'x'" gives x (the word "adapter" is no name).
+func nextAdapterName(t []byte, from int) (s, e, next int) {
+	for i := from; i+4 <= len(t); i++ {
+		c := lowerTab[t[i]]
+		if c != 'l' && c != 'a' || i > 0 && (inWord[t[i-1]] == 1 || t[i-1] == '-') {
+			continue
+		}
+		end, ok := prefixAt(t, i, "lora")
+		if !ok {
+			if end, ok = prefixAt(t, i, "adapter"); !ok {
+				continue
+			}
+		}
+		if end < len(t) && (inWord[t[end]] == 1 || t[end] == '-') {
+			continue
+		}
+		j := skipBlanks(t, end)
+		if j < len(t) && (t[j] == ':' || t[j] == '=') {
+			j = skipBlanks(t, j+1)
+		}
+		if j == end || j >= len(t) {
+			continue
+		}
+		if s, e, ok := modelToken(t, j); ok && !(e-s == len("adapter") && hasFold(t[s:e], "adapter")) {
+			return s, e, end
+		}
+	}
+	return 0, 0, -1
 }
 
 // maxRuns bounds the runs of names looked for in the request per answer:

@@ -111,6 +111,16 @@ var gonePhrases = []phrase{
 	{a: "model id is invalid", class: Unavailable},
 	{a: "incorrect model id", class: Unavailable}, // AIHubMix: "Incorrect model ID. Please request to view the model page …"
 	{a: "unknown model", class: Unavailable},
+	// An adapter (LoRA) this endpoint does not have (Triton's OpenAI
+	// frontend: "Unknown LoRA: x; for model: base_lora_x", a 400): the
+	// model Detour sends, with that adapter, is not served here, as an
+	// unknown model is not; one the client named in its own request is the
+	// client's (clientmodel.go, adapterNamed). Not a LoRA the endpoint
+	// cannot take ("LoRA is not supported", a rank over its cap).
+	{a: "unknown lora", class: Unavailable},
+	{a: "lora adapter", b: "not found", gap: 80, clause: true, class: Unavailable},
+	{a: "lora adapter", b: "does not exist", gap: 80, clause: true, class: Unavailable},
+	{a: "no adapter found", class: Unavailable},
 	// A key's or a team's model access list (LiteLLM: "Invalid model for
 	// key", "Invalid model for team x: y. Valid models for team are: […]",
 	// the latter even in a 500): access not granted, not a gone model.
