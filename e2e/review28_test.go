@@ -39,7 +39,9 @@ func TestReview28CacheCreationShapeNeverFailsTheAnswer(t *testing.T) {
 	native := append(admin, "anthropic-version", "2023-06-01")
 	messages := `{"model":"hour","max_tokens":1024,"messages":[{"role":"user","content":"x"}]}`
 	streamed := strings.Replace(messages, `"max_tokens"`, `"stream":true,"max_tokens"`, 1)
-	for _, cc := range []string{`"x"`, `[]`, `{"ephemeral_1h_input_tokens":750.0}`, `{"ephemeral_1h_input_tokens":99999999999999999999}`} {
+	// (A count written 750.0 is read as 750 since hostile 52, as every
+	// other count: a split known, not one of these.)
+	for _, cc := range []string{`"x"`, `[]`, `{"ephemeral_1h_input_tokens":99999999999999999999}`} {
 		whole := upstreamtest.Step{Body: `{"id":"msg_01","type":"message","role":"assistant","model":"claude-opus-4-5",` +
 			`"content":[{"type":"text","text":"Pride"}],"stop_reason":"end_turn","stop_sequence":null,"usage":` + usage(cc, 393) + `}`}
 		inStart := stream(usage(cc, 1), `{"output_tokens":393}`)

@@ -190,9 +190,11 @@ type CacheCreation struct {
 }
 
 // ParseCacheCreation reads a split of the cache writes, raw, leniently: nil
-// where its 1-hour count is not a whole number (a string, an array, 750.0),
+// where its 1-hour count is not a number (a string, an array; 750.0 reads
+// as 750, a count past any as 0),
 // which leaves the split unknown and nothing else of the usage lost.
 func ParseCacheCreation(raw []byte) *CacheCreation {
+	raw = WholeCounts(raw) // 750.0 is 750, as every other count is read (hostile 52)
 	h, ok := PlainInt(rawjson.Member(raw, "ephemeral_1h_input_tokens"))
 	if !ok {
 		return nil
