@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // Operator probe 52b. The Keys page (docs/console.md, "Keys": "a key a limit refuses now says
@@ -23,14 +21,7 @@ import (
 // (app.js: Math.min(100, …)), so a key at 111% or 138% of its budget reads as exactly at it.
 func TestConsoleKeysSaysAKeyOverItsBudgetIsRefused_op52b(t *testing.T) {
 	b := newBrowser(t)
-	fakes := map[string]*upstreamtest.Server{
-		"oa": upstreamtest.New(func(_ int, _ upstreamtest.Request) upstreamtest.Step {
-			return upstreamtest.Step{Body: `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"Hello."},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":1000,"total_tokens":2000}}`}
-		}),
-	}
-	for _, f := range fakes {
-		t.Cleanup(f.Close)
-	}
+	fakes := keysUpstream(t)
 	g := startGateway(t, `
 client_keys:
   - {name: team-a, key: key-team-a-0001, budget: {usd_per_day: 0.01}}

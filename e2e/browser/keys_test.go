@@ -17,14 +17,7 @@ import (
 // next one this minute is refused; ci has no limits.
 func TestConsoleKeysShowSpendAndRefusals(t *testing.T) {
 	b := newBrowser(t)
-	fakes := map[string]*upstreamtest.Server{
-		"oa": upstreamtest.New(func(_ int, _ upstreamtest.Request) upstreamtest.Step {
-			return upstreamtest.Step{Body: `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"Hello."},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":1000,"total_tokens":2000}}`}
-		}),
-	}
-	for _, f := range fakes {
-		t.Cleanup(f.Close)
-	}
+	fakes := keysUpstream(t)
 	g := startGateway(t, `
 client_keys:
   - {name: team-a, key: key-team-a-0001, budget: {usd_per_day: 0.01}}
@@ -82,4 +75,19 @@ routes:
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
 	}
+}
+
+// keysUpstream is an OpenAI-compatible upstream whose every answer counts
+// 1,000 input and 1,000 output tokens: $0.0125 at gpt-4o's price.
+func keysUpstream(t *testing.T) map[string]*upstreamtest.Server {
+	t.Helper()
+	fakes := map[string]*upstreamtest.Server{
+		"oa": upstreamtest.New(func(_ int, _ upstreamtest.Request) upstreamtest.Step {
+			return upstreamtest.Step{Body: `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"Hello."},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":1000,"total_tokens":2000}}`}
+		}),
+	}
+	for _, f := range fakes {
+		t.Cleanup(f.Close)
+	}
+	return fakes
 }
