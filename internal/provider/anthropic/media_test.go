@@ -29,6 +29,7 @@ func TestPDFFilePartIsADocument(t *testing.T) {
 		"by id":      `{"role":"user","content":[{"type":"file","file":{"file_id":"file-6F2ksmvXxt4VdoqmHRw6kL"}}]}`,
 		"not a pdf":  `{"role":"user","content":[{"type":"file","file":{"filename":"a.zip","file_data":"data:application/zip;base64,UEsDBA=="}}]}`,
 		"not text":   `{"role":"user","content":[{"type":"file","file":{"filename":"a.txt","file_data":"data:text/plain;base64,//79"}}]}`,
+		"utf-16":     `{"role":"user","content":[{"type":"file","file":{"filename":"a.txt","file_data":"data:text/plain;base64,aABpAA=="}}]}`,
 		"no file":    `{"role":"user","content":[{"type":"file"}]}`,
 		"assistant":  `{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERi0xLjQK"}}]}`,
 		"audio":      `{"role":"user","content":[{"type":"input_audio","input_audio":{"data":"UklGRg==","format":"wav"}}]}`,

@@ -133,7 +133,9 @@ func (p Part) TextFile() (text, name string, ok bool) {
 		return "", "", false
 	}
 	b, err := base64.StdEncoding.DecodeString(data)
-	if err != nil || !utf8.Valid(b) {
+	if err != nil || !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		// Not UTF-8 text: UTF-16 (its ASCII is half NULs, valid UTF-8 all
+		// the same), Latin-1 past ASCII, a binary labelled text (hostile 52c).
 		return "", "", false
 	}
 	return string(b), p.File.Filename, true
