@@ -127,7 +127,11 @@ type inBlock struct {
 	ToolName  string          `json:"tool_name"` // a tool_reference block's
 	Tool      json.RawMessage `json:"tool"`      // a tool_addition or tool_removal block's
 	Title     string          `json:"title"`     // a document block's
-	Citations json.RawMessage `json:"citations"` // a document block's
+	// Citations is a document block's; a pointer, as the rarest member,
+	// so that a block stays no larger than it was before Signature came:
+	// the translation's allocation per tiny block is held to its
+	// reservation (TestTranslationCostBoundsTheTranslation).
+	Citations *json.RawMessage `json:"citations"`
 }
 
 type inSource struct {

@@ -442,5 +442,5 @@ func (b *inBlock) cites() bool {
 	var c struct {
 		Enabled bool `json:"enabled"`
 	}
-	return rawjson.Set(b.Citations) && json.Unmarshal(b.Citations, &c) == nil && c.Enabled
+	return b.Citations != nil && rawjson.Set(*b.Citations) && json.Unmarshal(*b.Citations, &c) == nil && c.Enabled
 }
