@@ -44,20 +44,32 @@ func eachLog(paths []string, stdin io.Reader, fn func(name string, r io.Reader) 
 }
 
 func readLog(p string, stdin io.Reader, fn func(name string, r io.Reader) error) error {
+	r, c, err := openLog(p, stdin)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return fn(p, r)
+}
+
+// openLog opens the log at p ("-" is stdin, closed by nothing), inflated
+// when it is compressed.
+func openLog(p string, stdin io.Reader) (io.Reader, io.Closer, error) {
 	var r io.Reader = stdin
+	var c io.Closer = io.NopCloser(nil)
 	if p != "-" {
 		f, err := os.Open(p)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		defer f.Close()
-		r = f
+		r, c = f, f
 	}
 	r, err := maybeGzip(r)
 	if err != nil {
-		return errors.New(p + ": " + err.Error())
+		c.Close()
+		return nil, nil, errors.New(p + ": " + err.Error())
 	}
-	return fn(p, r)
+	return r, c, nil
 }
 
 // openLogs returns the logs at paths as one stream, read as eachLog reads
@@ -72,21 +84,12 @@ func openLogs(paths []string, stdin io.Reader) (io.Reader, func(), error) {
 		}
 	}
 	for _, p := range paths {
-		var r io.Reader = stdin
-		if p != "-" {
-			f, err := os.Open(p)
-			if err != nil {
-				closeAll()
-				return nil, nil, err
-			}
-			closers = append(closers, f)
-			r = f
-		}
-		r, err := maybeGzip(r)
+		r, c, err := openLog(p, stdin)
 		if err != nil {
 			closeAll()
-			return nil, nil, errors.New(p + ": " + err.Error())
+			return nil, nil, err
 		}
+		closers = append(closers, c)
 		readers = append(readers, r, strings.NewReader("\n"))
 	}
 	return io.MultiReader(readers...), closeAll, nil

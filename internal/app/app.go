@@ -236,27 +236,13 @@ func (a *App) limitUse(ctx context.Context) []metrics.LimitUse {
 	return out
 }
 
-// limitNames are the names of k's limits, as metrics label them.
-func limitNames(k *config.ClientKey) []string {
-	var out []string
-	for i, set := range []bool{k.Rate.RequestsPerMinute > 0, k.Rate.TokensPerMinute > 0, k.Budget.USDPerDay > 0, k.Budget.USDPerMonth > 0} {
-		if set {
-			out = append(out, limit.Names[i])
-		}
-	}
-	if k.MaxConcurrent > 0 {
-		out = append(out, "max_concurrent")
-	}
-	return out
-}
-
 // served names what st serves, for metrics.
 func served(st *server.State) metrics.Served {
 	s := metrics.Served{Routes: st.Dispatcher.Names()}
 	s.Limits = map[string][]string{}
 	for _, k := range st.Config.Clients {
 		s.Clients = append(s.Clients, k.Name)
-		s.Limits[k.Name] = limitNames(&k)
+		s.Limits[k.Name] = limit.LimitNames(&k)
 	}
 	for _, p := range st.Config.Providers {
 		s.Providers = append(s.Providers, p.Name)

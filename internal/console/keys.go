@@ -56,7 +56,7 @@ func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
 		// (operator review 52b: the page waited for this replica to
 		// refuse one); else the refusal this replica remembers.
 		for _, l := range v.Limits {
-			if l.Cap > 0 && l.Used >= l.Cap {
+			if l.Full() {
 				v.Refused = &refusedView{Limit: l.Limit, Until: l.Resets}
 				break
 			}

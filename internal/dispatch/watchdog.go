@@ -49,9 +49,10 @@ type watchdog struct {
 // during such a hold, found when the relay reads again, or right after it
 // once the relay has relayed what was buffered. heldBack says so when one
 // write to the client (one pause) took heldLimit or more, at under
-// heldRate, and ended within heldRecent of the end: neither many short writes (a reader that is
-// merely not the fastest, large events) nor a hold long before the end
-// (the relay read normally since) excuses the upstream (hostile 52b).
+// heldRate, and ended within heldRecent of the end: neither many short
+// writes (a reader that is merely not the fastest, large events) nor a
+// hold long before the end (the relay read normally since) excuses the
+// upstream (hostile 52b).
 const (
 	heldLimit  = time.Second
 	heldRecent = 2 * time.Second

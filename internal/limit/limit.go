@@ -291,6 +291,27 @@ type Standing struct {
 	Resets time.Time `json:"resets"`
 }
 
+// Full reports whether the limit refuses the key's next request: Admit
+// refuses at a count that has reached its cap, whichever replica counted
+// the request that reached it (spend is counted after the request, so a
+// budget may be past its cap).
+func (s Standing) Full() bool { return s.Cap > 0 && s.Used >= s.Cap }
+
+// LimitNames returns the names of k's limits, as metrics label them: those of
+// Names it has, and max_concurrent when it caps its requests in progress.
+func LimitNames(k *config.ClientKey) []string {
+	var out []string
+	for i, c := range caps(k) {
+		if c > 0 {
+			out = append(out, Names[i])
+		}
+	}
+	if k.MaxConcurrent > 0 {
+		out = append(out, "max_concurrent")
+	}
+	return out
+}
+
 // Standings returns where k stands against each limit it has, read from
 // the counters (shared ones: every replica's spend), counting nothing;
 // nil for a key without limits. A counter that did not answer reads as
