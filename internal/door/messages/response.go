@@ -177,15 +177,7 @@ type said chat.Said
 // reasoning is the reasoning text an OpenAI-compatible upstream sent
 // (reasoning_content as DeepSeek and vLLM name it, reasoning as OpenRouter
 // does), "" when none.
-func (s *said) reasoning() string {
-	if s.ReasoningContent != nil && *s.ReasoningContent != "" {
-		return *s.ReasoningContent
-	}
-	if s.Reasoning != nil {
-		return *s.Reasoning
-	}
-	return ""
-}
+func (s *said) reasoning() string { return (*chat.Said)(s).Thinking() }
 
 // texts are the content and the refusal, each a text block (or delta) for
 // the client when not empty.

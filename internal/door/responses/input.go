@@ -44,8 +44,11 @@ type inPart struct {
 // translateInput turns "input" into chat messages. A string is one user
 // message. Consecutive function_call items join one assistant message's
 // tool_calls (following an assistant message when one comes just before);
-// function_call_output items become tool messages. Reasoning items are
-// dropped: they are opaque to every other vendor.
+// function_call_output items become tool messages. A reasoning item's
+// reasoning text (its reasoning_text content, which this door writes for
+// an OpenAI-compatible model's reasoning_content) goes back as the
+// reasoning_content of the assistant turn after it; its summary and
+// encrypted content, which only OpenAI reads, are dropped.
 //
 // An additional_tools item's tools join ts (tools.go); a function_call
 // carrying a namespace names the flattened function.
@@ -66,6 +69,9 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 	// last of those tool messages (a user message between two would part
 	// a tool result from its call).
 	var images []chat.Part
+	// thought is the reasoning text of the reasoning items read since the
+	// last assistant turn, for the next one.
+	var thought []string
 	for i, it := range items {
 		param := fmt.Sprintf("input[%d]", i)
 		if it.Type != "function_call_output" && len(images) > 0 {
@@ -81,6 +87,10 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			if err != nil {
 				return nil, err
 			}
+			if m.Role == "assistant" {
+				m.ReasoningContent = strings.Join(thought, "\n")
+			}
+			thought = nil
 			out = append(out, m)
 		case "function_call":
 			if it.CallID == "" || it.Name == "" {
@@ -88,10 +98,19 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			}
 			call := chat.ToolCall{ID: it.CallID, Type: "function", Function: chat.FunctionCall{Name: flatName(it.Namespace, it.Name), Arguments: it.Arguments}}
 			if n := len(out); n > 0 && out[n-1].Role == "assistant" {
-				out[n-1].ToolCalls = append(out[n-1].ToolCalls, call)
+				last := &out[n-1]
+				last.ToolCalls = append(last.ToolCalls, call)
+				if len(thought) > 0 { // reasoning between the turn's text and its calls
+					if last.ReasoningContent != "" {
+						thought = append([]string{last.ReasoningContent}, thought...)
+					}
+					last.ReasoningContent, thought = strings.Join(thought, "\n"), nil
+				}
 				continue
 			}
-			out = append(out, chat.Message{Role: "assistant", Content: json.RawMessage("null"), ToolCalls: []chat.ToolCall{call}})
+			out = append(out, chat.Message{Role: "assistant", Content: json.RawMessage("null"), ToolCalls: []chat.ToolCall{call},
+				ReasoningContent: strings.Join(thought, "\n")})
+			thought = nil
 		case "function_call_output":
 			if it.CallID == "" {
 				return nil, invalid(param, "%s: a function_call_output needs call_id", param)
@@ -101,18 +120,27 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 				return nil, err
 			}
 			out = append(out, chat.Message{Role: "tool", ToolCallID: it.CallID, Content: jsonString(text)})
+			thought = nil
 			images = append(images, imgs...)
 		case "additional_tools":
 			if err := ts.add(it.Tools, param+".tools"); err != nil {
 				return nil, err
 			}
-		case "reasoning", "web_search_call":
-			// Dropped: encrypted or summarised reasoning only its own
-			// vendor can read back, and a search OpenAI ran, whose tool
-			// the door drops too (the answer that used it is the
-			// message item after it). Codex, the AI SDK with store
-			// false and the Agents SDK send it back (probe c50c: the
-			// rest of such a session was refused).
+		case "reasoning":
+			// Codex, the AI SDK with store false and the Agents SDK send
+			// every reasoning item back (probe c50c: the rest of such a
+			// session was refused). Its reasoning text goes with the
+			// assistant turn after it; the rest is dropped.
+			t, err := reasoningText(param, it.Content)
+			if err != nil {
+				return nil, err
+			}
+			if t != "" {
+				thought = append(thought, t)
+			}
+		case "web_search_call":
+			// Dropped: a search OpenAI ran, whose tool the door drops too
+			// (the answer that used it is the message item after it).
 		case "item_reference":
 			return nil, itemReferenceError(param)
 		default:
@@ -126,6 +154,28 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 		return nil, invalid("input", "input has no messages")
 	}
 	return out, nil
+}
+
+// reasoningText is the text of a reasoning item's content: its
+// reasoning_text parts (and Codex's plain text ones) joined; "" for none.
+func reasoningText(param string, raw json.RawMessage) (string, error) {
+	if !rawjson.Set(raw) {
+		return "", nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", invalid(param+".content", "%s: content: want a list of reasoning_text parts", param)
+	}
+	var texts []string
+	for _, p := range parts {
+		if (p.Type == "reasoning_text" || p.Type == "text") && p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n"), nil
 }
 
 // imagesMessage is a user message of the images of tool outputs.

@@ -118,6 +118,29 @@ type RefusalPart struct {
 	Refusal string `json:"refusal"`
 }
 
+// ReasoningItem is a reasoning output item (openai-go ResponseReasoningItem)
+// holding an OpenAI-compatible model's reasoning text (reasoning_content)
+// as one reasoning_text part, as vLLM's and Ollama's Responses APIs write
+// an open model's reasoning: no summary, no encrypted content. Content is
+// the last member (reasoningJSON splices it in).
+type ReasoningItem struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Summary []any  `json:"summary"`
+	Content []any  `json:"content"`
+}
+
+// ReasoningPart is a reasoning_text content part.
+type ReasoningPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+func newReasoning(status string) *ReasoningItem {
+	return &ReasoningItem{ID: itemID("rs_"), Type: "reasoning", Status: status, Summary: []any{}, Content: []any{}}
+}
+
 // CallItem is a function_call output item (ResponseFunctionToolCall).
 type CallItem struct {
 	ID        string `json:"id"`
@@ -201,8 +224,7 @@ type completion struct {
 	Model   string `json:"model"`
 	Choices []struct {
 		Message struct {
-			Content   *string         `json:"content"`
-			Refusal   *string         `json:"refusal"`
+			chat.Said
 			ToolCalls []chat.ToolCall `json:"tool_calls"`
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
@@ -212,9 +234,10 @@ type completion struct {
 
 // FromCompletion turns a canonical chat.completion body into a Responses
 // `response` object body. Only the first choice is read (Responses has no
-// "n"); its text becomes one message item with one output_text part (a
-// refusal becomes a refusal part), each tool call a function_call item.
-// created is used when the completion has none.
+// "n"); its reasoning text becomes a reasoning item, its text one message
+// item with one output_text part (a refusal becomes a refusal part), each
+// tool call a function_call item. created is used when the completion has
+// none.
 func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 	var c completion
 	if err := json.Unmarshal(body, &c); err != nil {
@@ -231,6 +254,11 @@ func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 	}
 	r := newResponse(NewID(), created, c.Model, e)
 	ch := c.Choices[0]
+	if t := ch.Message.Thinking(); t != "" {
+		it := newReasoning("completed")
+		it.Content = append(it.Content, &ReasoningPart{Type: "reasoning_text", Text: t})
+		r.Output = append(r.Output, it)
+	}
 	var content []any
 	if m := ch.Message; m.Content != nil && *m.Content != "" {
 		content = append(content, newText(*m.Content))
@@ -256,6 +284,8 @@ func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 		case *MessageItem:
 			it.Status = "incomplete"
 		case *CallItem:
+			it.Status = "incomplete"
+		case *ReasoningItem:
 			it.Status = "incomplete"
 		}
 	}

@@ -46,6 +46,7 @@ type Stream struct {
 	buf  []byte
 	body []byte // an event's members, built by hand
 
+	think  *openReasoning    // the open reasoning item, nil when none
 	msg    *openMessage      // the open message item, nil when none
 	apart  chat.Calls        // the answer's tool calls, told apart
 	calls  map[int]*openCall // open function_call items by call (apart's numbering)
@@ -174,6 +175,9 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 			continue
 		}
 		d := &ch.Delta
+		if t := d.Thinking(); t != "" {
+			s.reasoning(t)
+		}
 		if d.Content != nil && *d.Content != "" {
 			s.text(*d.Content)
 		}
@@ -219,6 +223,7 @@ func (s *Stream) End() []byte {
 	// message first, then it, then the calls after it — as a client that
 	// builds its history from output_item.done expects (reviews 32d, 32i:
 	// text, call, text closed as 0, 2, 1; call, text, call as 1, 0, 2).
+	s.closeReasoning()
 	s.closeMessageInOrder()
 	s.closeCalls(len(s.resp.Output))
 	s.resp.finish(s.finish)
@@ -265,6 +270,10 @@ func (s *Stream) Fail(code, message string) []byte {
 		// is against).
 		s.resp.Output = s.resp.Output[:0]
 	} else {
+		if r := s.think; r != nil {
+			r.item.Status = "incomplete"
+			s.resp.Output[r.index] = r.json()
+		}
 		if m := s.msg; m != nil {
 			m.item.Status = "incomplete"
 			s.resp.Output[m.index] = messageJSON(m.item, m.content())
@@ -292,6 +301,7 @@ func (s *Stream) start() {
 
 // message returns the open message item, opening one when none is.
 func (s *Stream) message() *openMessage {
+	s.closeReasoning()
 	if s.msg == nil {
 		m := &openMessage{index: len(s.resp.Output), item: &MessageItem{
 			ID: itemID("msg_"), Type: "message", Status: "in_progress", Role: "assistant", Content: []any{},
@@ -307,7 +317,7 @@ func (s *Stream) message() *openMessage {
 func (s *Stream) openPart(m *openMessage, refusal bool) *openPart {
 	p := &openPart{index: len(m.parts), refusal: refusal}
 	m.parts = append(m.parts, p)
-	s.partEvent("response.content_part.added", m, p.index, rawJSON(p.final()))
+	s.partEvent("response.content_part.added", m.item.ID, m.index, p.index, rawJSON(p.final()))
 	return p
 }
 
@@ -348,6 +358,7 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 		return // more tool calls than any answer makes: dropped
 	}
 	if c == nil {
+		s.closeReasoning()
 		s.closeMessageInOrder()
 		// The calls open before it that have their arguments are done, as
 		// OpenAI streams them: one call's added … done before the next is

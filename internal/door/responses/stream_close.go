@@ -50,7 +50,7 @@ func (s *Stream) closeMessage() {
 			s.body = append(b, `,"logprobs":[]}`...)
 			s.eventJSON("response.output_text.done", s.body)
 		}
-		s.partEvent("response.content_part.done", m, p.index, parts[p.index])
+		s.partEvent("response.content_part.done", m.item.ID, m.index, p.index, parts[p.index])
 	}
 	s.done(m.index, messageJSON(m.item, parts))
 }
@@ -69,13 +69,13 @@ func (s *Stream) closing(index int) string {
 }
 
 // partEvent sends content_part.added or .done for the part at index of
-// m, part as JSON: the bytes of partEvent, encoded by hand so that no
+// the item itemID at outputIndex, part as JSON, encoded by hand so that no
 // encoding nests more than the part's own levels.
-func (s *Stream) partEvent(kind string, m *openMessage, index int, part json.RawMessage) {
+func (s *Stream) partEvent(kind, itemID string, outputIndex, index int, part json.RawMessage) {
 	b := append(s.body[:0], `{"item_id":`...)
-	b = rawjson.AppendString(b, m.item.ID)
+	b = rawjson.AppendString(b, itemID)
 	b = append(b, `,"output_index":`...)
-	b = appendInt(b, m.index)
+	b = appendInt(b, outputIndex)
 	b = append(b, `,"content_index":`...)
 	b = appendInt(b, index)
 	b = append(b, `,"part":`...)

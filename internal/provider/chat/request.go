@@ -76,6 +76,12 @@ type Message struct {
 	// (@ai-sdk/openai-compatible writes a part's provider options there,
 	// as opencode's marks for Claude): it marks the message's last block.
 	CacheControl *CacheControl `json:"cache_control,omitempty"`
+	// ReasoningContent is an assistant turn's reasoning text handed back
+	// to the model that wrote it, as DeepSeek's and Kimi's thinking modes
+	// require in a tool loop (docs/doors.md, "OpenAI Responses"). The
+	// Anthropic and Gemini adapters do not send it (they take only their
+	// own signed thinking back); "" is none.
+	ReasoningContent string `json:"reasoning_content,omitempty"`
 }
 
 // Part is one content part: {"type":"text","text":…},

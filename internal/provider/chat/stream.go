@@ -50,6 +50,18 @@ type Said struct {
 	Reasoning        *string `json:"reasoning"`
 }
 
+// Thinking is the reasoning text s carries: reasoning_content where it is
+// set and not empty, else reasoning; "" when neither.
+func (s *Said) Thinking() string {
+	if s.ReasoningContent != nil && *s.ReasoningContent != "" {
+		return *s.ReasoningContent
+	}
+	if s.Reasoning != nil {
+		return *s.Reasoning
+	}
+	return ""
+}
+
 // ReadStreamChunk reads a canonical chunk into c exactly as json.Unmarshal
 // does into a zero StreamChunk, whatever c held. The shapes adapters and
 // OpenAI-compatible upstreams send are read by a scan (scanStreamChunk),
