@@ -222,7 +222,7 @@ func TestMessagesSDKFailoverToOpenAI(t *testing.T) {
 	}
 	wantSteps(t, g.recs.wait(t, 1), "claude/anthropic server_error retry", "claude/anthropic server_error next_target", "gpt/openai ok done")
 	got := fs["openai"].Requests()[0]
-	if got.Path != "/chat/completions" || !bytes.Contains(got.Body, []byte(`"model":"gpt-4o-mini"`)) || !bytes.Contains(got.Body, []byte(`"max_completion_tokens":256`)) {
+	if got.Path != "/chat/completions" || !bytes.Contains(got.Body, []byte(`"model":"gpt-4o-mini"`)) || !bytes.Contains(got.Body, []byte(`"max_tokens":256`)) { // not a reasoning model: max_tokens, the name every OpenAI-compatible server reads (probe 53a)
 		t.Errorf("the OpenAI target got %s %s", got.Path, got.Body)
 	}
 }

@@ -322,6 +322,25 @@ func Without(obj []byte, key string) []byte {
 	}
 }
 
+// Rename returns the JSON object obj with its first top-level member named
+// from named to instead (to a name JSON writes without escapes), in a new
+// slice, every other byte as it came; obj as it came when it has no such
+// member or is not a JSON object.
+func Rename(obj []byte, from, to string) []byte {
+	ks, ke := -1, -1
+	_ = eachMember(obj, func(k, e, _, _ int) bool {
+		if keyIs(obj[k:e], from) {
+			ks, ke = k, e
+			return false
+		}
+		return true
+	})
+	if ks < 0 {
+		return obj
+	}
+	return Replace(obj, ks, ke, []byte(`"`+to+`"`))
+}
+
 // memberBounds is the span of the first top-level member key of obj, from
 // its key's opening quote to its value's end; ks is -1 when there is none.
 func memberBounds(obj []byte, key string) (ks, ve int) {

@@ -59,7 +59,7 @@ func TestMessagesNativeFirstTranslatesWhenTheWalkMovesOn(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "from b") || !strings.Contains(body, `"type":"message"`) {
 		t.Fatalf("Claude overloaded, b answers: %d %.300s", resp.StatusCode, body)
 	}
-	if got := p.Requests(); len(got) != 1 || !strings.Contains(string(got[0].Body), `"role":"system"`) || !strings.Contains(string(got[0].Body), `"max_completion_tokens":8`) {
+	if got := p.Requests(); len(got) != 1 || !strings.Contains(string(got[0].Body), `"role":"system"`) || !strings.Contains(string(got[0].Body), `"max_tokens":8`) { // a model that is not OpenAI's reasoning one: max_tokens (probe 53a)
 		t.Errorf("b got %d requests (%.300q), want one, translated to chat", len(got), got)
 	}
 	recs.Wait(t, 1)

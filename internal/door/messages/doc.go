@@ -22,7 +22,8 @@
 // provider.Request.WithModel):
 //
 //	model                      kept (the route or target name)
-//	max_tokens                 kept as max_completion_tokens; required, ≥ 1;
+//	max_tokens                 kept as max_completion_tokens (the OpenAI
+//	                           adapter may rename it max_tokens); required, ≥ 1;
 //	                           above MaxOutputTokens left out (clients.go)
 //	messages                   kept; roles user and assistant, and system
 //	                           (a mid-conversation system message, in place)

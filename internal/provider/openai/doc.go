@@ -3,7 +3,8 @@
 // vLLM, Ollama…): requests pass through with only "model" replaced (in a
 // door's translation, not a chat client's own body, a tool description over
 // Chat Completions' 1024 characters is also cut, its full text moved to a
-// system message: describe.go), answers and stream chunks pass through as
+// system message: describe.go; and its output limit is named max_tokens for
+// a server that is not OpenAI's: openai.go), answers and stream chunks pass through as
 // the upstream sent them. Embeddings
 // (embed.go, provider.Embedder) go to {base_url}/embeddings the same way.
 //

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -42,6 +44,9 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	}
 	if req.Translated {
 		body = FitDescriptions(body)
+		if !openAIHost(ep.BaseURL) && !reasoningModel(ep.Model) {
+			body = rawjson.Rename(body, "max_completion_tokens", "max_tokens")
+		}
 	}
 	// One map of shared values, not three Header.Set calls (each allocates
 	// a slice). The value slices are full (len == cap): an Add by anyone
@@ -57,6 +62,38 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 		h["Authorization"] = []string{"Bearer " + ep.APIKey}
 	}
 	return provider.NewPost(ctx, ep.BaseURL, "/chat/completions", body, h)
+}
+
+// A door's translation names the output limit max_completion_tokens,
+// which OpenAI's reasoning models require (they refuse max_tokens: "Use
+// 'max_completion_tokens' instead"). Every other OpenAI-compatible server
+// gets it as max_tokens, the name they all read: DeepSeek ignores
+// max_completion_tokens and answers at its default length (probe 53a,
+// docs/doors.md "The output limit's name"). openAIHost and reasoningModel
+// say where the first name stays: OpenAI's and Azure's own hosts, and an
+// OpenAI reasoning model behind any other (a proxy in front of OpenAI).
+
+// openAIHost reports whether baseURL is OpenAI's own API or Azure
+// OpenAI's.
+func openAIHost(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return h == "api.openai.com" || strings.HasSuffix(h, ".openai.azure.com") || strings.HasSuffix(h, ".cognitiveservices.azure.com") ||
+		strings.HasSuffix(h, ".services.ai.azure.com")
+}
+
+// reasoningModel reports whether model names one of OpenAI's reasoning
+// models (o1, o3, o4-mini, gpt-5…, codex-…), with or without a vendor
+// prefix ("openai/gpt-5").
+func reasoningModel(model string) bool {
+	m := strings.ToLower(model)
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	return len(m) >= 2 && m[0] == 'o' && m[1] >= '1' && m[1] <= '9' || strings.HasPrefix(m, "gpt-5") || strings.HasPrefix(m, "codex-")
 }
 
 // Response checks that a 2xx body is a chat completion and passes it through
