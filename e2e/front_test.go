@@ -319,17 +319,26 @@ func TestBearerSchemeIsCaseInsensitive(t *testing.T) {
 // With admin_keys, /metrics and /v1/health need one (Bearer) on the main
 // listener; the client API is unaffected, and a client key does not open
 // them. Without admin_keys they stay open (TestKeysNeverLeak reads them).
+// A GET of /v1/health with no credentials at all (a load balancer's check)
+// is answered {"status":"serving"} and nothing more (operator review 53:
+// it was a 401, and a balancer took every replica out).
 func TestAdminKeysOnTheMainListener(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(ok("model-a", "a"))})
 	g := start(t, "client_keys: [client-key-1]\nadmin_keys: [admin-key-1]\n"+frontCfg, fs)
 	for _, path := range []string{"/metrics", "/v1/health"} {
 		for auth, want := range map[string]int{"": 401, "Bearer client-key-1": 401, "Bearer admin-key-2": 401, "Bearer admin-key-1": 200, "bearer admin-key-1": 200} {
+			if path == "/v1/health" && auth == "" {
+				want = 200
+			}
 			r := g.send(t, http.MethodGet, path, "", "Authorization", auth)
 			if r.Status != want {
 				t.Errorf("%s with %q: %d, want %d", path, auth, r.Status, want)
 			}
 			if want == 401 {
 				wantEnvelope(t, r, 401, "admin_keys")
+			}
+			if path == "/v1/health" && auth == "" && strings.TrimSpace(string(r.Body)) != `{"status":"serving"}` {
+				t.Errorf("/v1/health without credentials says more than that it serves: %s", r.Body)
 			}
 		}
 	}

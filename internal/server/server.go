@@ -63,7 +63,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 		ops = s.admin
 	}
 	s.ops = ops
-	ops.HandleFunc("/v1/health", s.adminOnly(s.health))
+	ops.HandleFunc("/v1/health", s.liveOrAdmin(s.adminOnly(s.health)))
 	ops.HandleFunc("/v1/health/reset", s.adminOnly(s.healthReset))
 	if m != nil {
 		h := m.Handler()
@@ -159,6 +159,22 @@ func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
 			w.Header().Set("WWW-Authenticate", `Basic realm="detour operator", charset="UTF-8"`)
 			refuse(w, http.StatusUnauthorized, "authentication_error", "invalid_admin_key",
 				"missing or invalid admin key: send Authorization: Bearer <one of admin_keys>, or Basic credentials whose password is one")
+			return
+		}
+		h(w, r)
+	}
+}
+
+// liveOrAdmin answers a GET that carries no credentials at all with
+// {"status":"serving"} alone when admin_keys are set, and passes every
+// other request to h: a load balancer's health check (an AWS target group,
+// HAProxy's httpchk, a Kubernetes probe) sends no header, and with a 401
+// it took every replica out (operator review 53). Nothing the admin keys
+// guard is in that answer; a wrong key is still refused.
+func (s *Server) liveOrAdmin(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && len(s.state.Load().Config.AdminKeys) > 0 && r.Header.Get("Authorization") == "" {
+			writeJSON(w, map[string]string{"status": "serving"})
 			return
 		}
 		h(w, r)
