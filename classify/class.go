@@ -146,7 +146,10 @@ type Verdict struct {
 	// Param is the top-level request member a bad_request answer names
 	// in its structured param (OpenAI's error.param: "temperature";
 	// "messages" for "messages[2].content"), one of the members of the
-	// client APIs Detour serves (param.go); "" when it names none of them,
+	// client APIs Detour serves (param.go); where the answer has no
+	// structured param, the member its words call invalid ("service tier
+	// provided is invalid": service_tier; memberInvalidPhrases, round 53);
+	// "" when it names none of them,
 	// or the verdict is another class. The upstream's word, not a fact the
 	// gateway checked: a reader drops or fixes at most the client's own
 	// member by it (docs/doors.md, "How the door is wired").

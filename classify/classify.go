@@ -254,6 +254,9 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 	}
 	if v.Failed && v.Class == BadRequest {
 		v.Param = requestMember(s.f.param)
+		if v.Param == "" {
+			v.Param = memberInvalid(v.Evidence)
+		}
 	}
 	return withRetry(v, h, &s.f, req)
 }

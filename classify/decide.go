@@ -159,6 +159,9 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if def == Unknown && (best == n || mainPhrases.list[best].badInput || mainPhrases.list[best].class == Unknown) && toolTypeVariant(f) {
 		return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tools[].type:variant"}, ts.echo)
 	}
+	if def == Unknown && (best == n || mainPhrases.list[best].badInput || mainPhrases.list[best].class == Unknown) && datedToolTag(f, req) {
+		return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tools[].type:dated-tag"}, ts.echo)
+	}
 	v := ts.refine(def, defEv, best, &cs)
 	scoped := best < n && mainPhrases.list[best].scoped && v.Evidence == mainPhrases.list[best].evidence
 	if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {
@@ -434,6 +437,94 @@ func toolTypeVariant(f *facts) bool {
 		}
 	}
 	return said && path
+}
+
+// datedToolTag reports Anthropic's schema refusing a dated hosted-tool
+// type at a tool ("tools.0: Input tag 'computer_20250124' found using
+// 'type' does not match any of the expected tags: 'bash_20250124',
+// 'custom', …", Claude on Bedrock and Vertex, whose tools schemas lack tool
+// versions Anthropic's own API serves): a capability of this endpoint, as
+// a tool type's unknown variant is (toolTypeVariant). The text opens with
+// the path tools.N or tools[N] and nothing deeper, and the tag is a
+// versioned tool type, name_YYYYMMDD (a relay's labels before the path
+// aside); a content block's tag, a misspelt
+// "custom" and a tag deeper in a tool stay bad input. A text the client's
+// request holds is no evidence.
+func datedToolTag(f *facts, req []byte) bool {
+	const said, lead = "does not match any of the expected tags", ": input tag '"
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		t = t[relayLabel(t):] // "upstream error: ", "[groq] ", a quote around it all
+		k := toolsIndexLen(t)
+		if k == 0 || len(t) < k+len(lead) || !foldEq(t[k:k+len(lead)], lead) || !containsFold(t, said) {
+			continue
+		}
+		tag := t[k+len(lead):]
+		j := bytes.IndexByte(tag, '\'')
+		if j < 0 || !datedType(tag[:j]) || echoed(req, t) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// foldEq reports whether b is s, ASCII case folded (s in lower case).
+func foldEq(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range b {
+		if lowerTab[b[i]] != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// toolsIndexLen is the length of the path tools.N or tools[N] at the start
+// of p, 0 where p does not open with one.
+func toolsIndexLen(p []byte) int {
+	const root = "tools"
+	if len(p) < len(root)+2 || string(p[:len(root)]) != root || p[len(root)] != '.' && p[len(root)] != '[' {
+		return 0
+	}
+	open := p[len(root)] == '['
+	i := len(root) + 1
+	j := i
+	for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	if open {
+		if j >= len(p) || p[j] != ']' {
+			return 0
+		}
+		j++
+	}
+	return j
+}
+
+// datedType reports a versioned tool type: a lower-case name, '_', and an
+// eight-digit date (web_search_20250305).
+func datedType(t []byte) bool {
+	const date = 8
+	if len(t) < date+2 || t[len(t)-date-1] != '_' {
+		return false
+	}
+	for _, c := range t[len(t)-date:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	for _, c := range t[:len(t)-date-1] {
+		if !(c >= 'a' && c <= 'z' || c == '_') {
+			return false
+		}
+	}
+	return t[0] >= 'a' && t[0] <= 'z'
 }
 
 // toolTypeLen is the length of the path tools[N].type or tools.N.type at

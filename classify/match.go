@@ -72,6 +72,7 @@ type phrase struct {
 	opens       bool // opens its sentence or clause: no word before it ("Model must be one of", not "Embedding model must be one of"; pick.go)
 	ofPath      bool // a gap in what the path the message opens with names (Gemini's schema subset): outranks that path (decide.go)
 	overParam   bool // a capability gap worded for a hosted tool: outranks a named param and its bad-input code (decide.go)
+	prefix      bool // an identifier's head: may run on into the identifier (CUBLAS_STATUS_NOT_SUPPORTED)
 	evidence    string
 }
 
@@ -376,6 +377,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 		return 0, false
 	}
 	if p.b == "" {
+		if p.prefix {
+			return end, true
+		}
 		if p.word && end < len(t) && (wordTab[t[end]] == 1 || t[end] == '_') {
 			return 0, false
 		}

@@ -11,7 +11,7 @@ package classify
 // (save "is missing a", a named lack, which outranks the provider-load asides).
 //
 // Phrases are lower case; a space matches any run of blanks.
-var mainPhrases = newPhraseSet(joinPhrases(connectorPhrases, accountPhrases, gonePhrases, requestPhrases, statePhrases, inputPhrases, featureGonePhrases))
+var mainPhrases = newPhraseSet(joinPhrases(connectorPhrases, accountPhrases, gonePhrases, requestPhrases, statePhrases, inputPhrases, memberInvalidPhrases, featureGonePhrases))
 
 // connectorPhrases name what the client connected the request to, ranked
 // before the account wording: a remote MCP server the request declared

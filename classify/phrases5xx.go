@@ -124,6 +124,14 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "no models", b: "loaded", gap: 24, class: Unavailable},
 	{a: "no model", b: "loaded", gap: 16, class: Unavailable},
 	{a: "no embedding models", b: "loaded", gap: 24, class: Unknown}, // TabbyAPI: "No embedding models are currently loaded." (a door's API, as above)
+	// Infinity 0.0.32 given /rerank for a model it loaded as an embedder
+	// ("InternalServerError: the loaded moded cannot fullyfill `rerank`.
+	// options are {'embed'}", a 500; newer versions say "does not support
+	// `rerank`" in a 400): the operation the door asked for, not the
+	// server failing. Its own spelling, and the plain one; not a bare
+	// "cannot fulfill" (an overloaded server "cannot fulfill the request").
+	{a: "loaded moded cannot fullyfill", class: Unknown},
+	{a: "loaded model cannot fulfill", class: Unknown},
 	{a: "no available channel", class: Unavailable},
 	{a: "no valid channel", class: Unavailable},
 	{a: "no_valid_channel_error", class: Unavailable},

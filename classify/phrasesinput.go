@@ -104,6 +104,20 @@ var inputPhrases = []phrase{
 	// params, tool call result does not follow tool call"): the order the
 	// client sent.
 	{a: "does not follow tool call", class: BadRequest, badInput: true},
+	// A tool message with no assistant tool call before it, in a chat
+	// template's words (SiliconFlow's 20015 around MiniMax-M2's, and the
+	// gpt-oss and Mistral templates': "Message has tool role, but there was
+	// no previous assistant message with a tool call!"): OpenAI's own
+	// history rule, which every vendor enforces; in a 5xx too (phrases5xx.go).
+	{a: "no previous assistant message with a tool call", class: BadRequest, badInput: true},
+	// A prompt-cache marker where the client may not put one (Bedrock's
+	// "Cache point cannot be inserted after reasoning block. Please remove
+	// the invalid cache point and try again."; Anthropic refuses
+	// cache_control on a thinking block too): the client's marker, which
+	// Detour only carries. Not the TTL order of cache_control blocks, which
+	// a relay in front may have broken by adding its own (unknown, below).
+	{a: "cache point cannot be", class: BadRequest, badInput: true},
+	{a: "invalid cache point", class: BadRequest, badInput: true},
 	// A tool result whose call is not in the history (MiniMax's 2013:
 	// "invalid params, tool result's tool id(call_function_…) not found"):
 	// the turns the client sent, whatever weak code stands beside it.

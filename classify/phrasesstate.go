@@ -85,6 +85,17 @@ var statePhrases = []phrase{
 	{a: "temporarily unavailable", class: ServerError},
 	{a: "degraded", class: ServerError},
 	{a: "during generation", class: ServerError},
+	// A GPU or its driver failing (TEI's 424 "Backend error: Inference
+	// error: CublasError(CUBLAS_STATUS_NOT_SUPPORTED)", TGI's "CUDA out of
+	// memory", "CUDA error: an illegal memory access", cudarc's
+	// CUDA_ERROR_…): the provider's hardware, never the request, at any
+	// status (round 53). Identifiers by their heads.
+	{a: "cublas", class: ServerError},
+	{a: "cublas_status_", class: ServerError, prefix: true},
+	{a: "cuda_error_", class: ServerError, prefix: true},
+	{a: "cudaerror", class: ServerError, prefix: true},
+	{a: "cuda error", class: ServerError},
+	{a: "cuda out of memory", class: ServerError},
 	{a: "while running the model", class: ServerError},
 	// A busy or saturated server ("Model busy, retry later"); after the rate
 	// wording, so "rate limit … busy" stays a rate.
