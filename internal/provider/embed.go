@@ -108,8 +108,19 @@ func ParseEmbeddings(body []byte) (*Embeddings, error) {
 	if !ok {
 		return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
 	}
-	n := 0
+	// n counts the inputs: each text or token array of a list, and a flat
+	// token array (numbers) as one text whatever its length (probe 53b: a
+	// 3,000-token text, as the OpenAI cookbook sends one, was refused as
+	// 3,000 inputs).
+	n, numbers := 0, 0
 	for _, m, ok := sc.Next(); ok; _, m, ok = sc.Next() {
+		if isNumber(m) {
+			if numbers++; numbers == 1 {
+				n++
+			}
+			out.Tokens = true
+			continue
+		}
 		if n++; n > MaxEmbeddingsInputs {
 			return nil, fmt.Errorf("embeddings: input: more than %d items; at most %d per request", MaxEmbeddingsInputs, MaxEmbeddingsInputs)
 		}
@@ -120,7 +131,7 @@ func ParseEmbeddings(body []byte) (*Embeddings, error) {
 				return nil, errors.New("embeddings: input: a text is not a JSON string")
 			}
 			out.Texts = append(out.Texts, t)
-		case isNumber(m) || tokenArray(m):
+		case tokenArray(m):
 			out.Tokens = true
 		default:
 			return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
@@ -128,6 +139,9 @@ func ParseEmbeddings(body []byte) (*Embeddings, error) {
 	}
 	if n == 0 {
 		return nil, errors.New("embeddings: input: want a string, a list of strings, or token arrays")
+	}
+	if numbers > 0 && n > 1 {
+		return nil, errors.New("embeddings: input: a token array mixed with other inputs; send one token array, or a list of token arrays")
 	}
 	if out.Tokens && len(out.Texts) > 0 {
 		return nil, errors.New("embeddings: input mixes strings and tokens")

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 var _ provider.Embedder = Adapter{}
@@ -49,6 +50,7 @@ func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, _ provider
 	if len(probe.Data) == 0 || probe.Data[0] != '[' {
 		return nil, errors.New("openai: embeddings response has no data array")
 	}
+	body = inputUsage(body)
 	if req == nil {
 		return body, nil
 	}
@@ -62,6 +64,34 @@ func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, _ provider
 	// nested lists) is still an answer: passed on as the upstream sent it,
 	// never a failure that would be retried and billed again.
 	return body, nil
+}
+
+// inputUsage gives an answer whose usage counts only total_tokens (Voyage
+// AI's: voyage-ai/voyageai-python reads usage.total_tokens alone) the same
+// count as prompt_tokens: an embeddings answer has no output, so every
+// token is input. Without it the tokens were priced as output, which an
+// embeddings price makes free (a budget never moved), and the Vercel AI
+// SDK, which requires usage.prompt_tokens, refused the answer (probe 53b).
+// Any other body is returned as it came.
+func inputUsage(body []byte) []byte {
+	us, ue, err := rawjson.MemberSpan(body, "usage")
+	if err != nil || us < 0 {
+		return body
+	}
+	var u map[string]json.RawMessage
+	if json.Unmarshal(body[us:ue], &u) != nil || u == nil || u["prompt_tokens"] != nil {
+		return body
+	}
+	total, ok := u["total_tokens"]
+	if !ok || !rawjson.Set(total) {
+		return body
+	}
+	u["prompt_tokens"] = total
+	b, err := json.Marshal(u)
+	if err != nil {
+		return body
+	}
+	return rawjson.Replace(body, us, ue, b)
 }
 
 // base64Data re-encodes every embedding of an embeddings list that is a
