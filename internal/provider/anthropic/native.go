@@ -40,8 +40,10 @@ func ForwardedHeader(h http.Header) http.Header {
 	return out
 }
 
-// NativeRequest POSTs the client's Messages body, only "model" replaced,
-// to {base_url}/v1/messages (or /v1/messages/count_tokens), with the
+// NativeRequest POSTs the client's Messages body, "model" replaced and
+// the members the target's model refuses fitted to it (fitNative), to
+// {base_url}/v1/messages (or /v1/messages/count_tokens, model replaced
+// only), with the
 // client's anthropic-version (this adapter's Version when it sent none)
 // and anthropic-beta.
 func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *provider.NativeRequest) (*http.Request, error) {
@@ -52,6 +54,8 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	path := "/v1/messages"
 	if req.API == provider.APICountTokens {
 		path = "/v1/messages/count_tokens"
+	} else {
+		body = fitNative(body, ep.Model)
 	}
 	hr, err := provider.NewPost(ctx, ep.BaseURL, path, body, nil)
 	if err != nil {

@@ -1,0 +1,107 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/detour-llm/detour/internal/rawjson"
+)
+
+// fitNative fits a client's Messages body, passed through to an Anthropic
+// target, to the Claude model that target names. A route name hides which
+// model serves a request, so a client writes its body for the model it
+// meets first, and a failover to another Claude model met a 400 for a
+// member written for the first (probe 53a: Opus 4.6's adaptive thinking at
+// Haiku 4.5, a temperature or budget thinking at Opus 4.7, Opus 4.6's
+// 128,000 max_tokens at Sonnet 4.5). Only what Anthropic refuses for that
+// model is changed (docs/doors.md, "Passthrough"):
+//   - max_tokens above the model's stated maximum is that maximum
+//     (knownMaxTokens), and a thinking budget at or above it one less;
+//   - temperature, top_p and top_k are left out for a model that refuses
+//     them (fixedSampling: Opus 4.7 and later);
+//   - thinking "enabled" (budget_tokens) is "adaptive" for those models,
+//     which take only adaptive thinking ("\"thinking.type.enabled\" is not
+//     supported for this model");
+//   - thinking "adaptive" is "enabled" with a budget of half the answer
+//     (at least 1,024 tokens, Anthropic's minimum) for a model before the
+//     4.6 generation ("adaptive thinking is not supported on this model"),
+//     or left out where the model has no extended thinking (Claude 3 and
+//     3.5) or the answer has no room for the minimum.
+//
+// A name whose family is not read, and a body that is not an object, are
+// sent as they came.
+func fitNative(body []byte, model string) []byte {
+	if claudeFamily.FindStringSubmatch(model) == nil {
+		return body
+	}
+	maxTokens := -1
+	if s, e, err := rawjson.MemberSpan(body, "max_tokens"); err == nil && s >= 0 {
+		if n, err := strconv.Atoi(string(body[s:e])); err == nil {
+			maxTokens = n
+			if most, ok := knownMaxTokens(model); ok && n > most {
+				maxTokens = most
+				body = rawjson.Replace(body, s, e, strconv.AppendInt(nil, int64(most), 10))
+			}
+		}
+	}
+	if fixedSampling(model) {
+		for _, k := range []string{"temperature", "top_p", "top_k"} {
+			body = rawjson.Without(body, k)
+		}
+	}
+	return fitThinking(body, model, maxTokens)
+}
+
+// fitThinking is fitNative's thinking step; maxTokens is the body's
+// max_tokens as sent upstream, -1 when not read.
+func fitThinking(body []byte, model string, maxTokens int) []byte {
+	s, e, err := rawjson.MemberSpan(body, "thinking")
+	if err != nil || s < 0 {
+		return body
+	}
+	var t struct {
+		Type         string `json:"type"`
+		BudgetTokens *int   `json:"budget_tokens"`
+	}
+	if json.Unmarshal(body[s:e], &t) != nil {
+		return body
+	}
+	_, older := knownMaxTokens(model) // a model before the 4.6 generation
+	switch {
+	case t.Type == "enabled" && fixedSampling(model):
+		return rawjson.Replace(body, s, e, []byte(`{"type":"adaptive"}`))
+	case t.Type == "adaptive" && older:
+		if !extendedThinking(model) || maxTokens <= minBudget {
+			return rawjson.Without(body, "thinking")
+		}
+		return rawjson.Replace(body, s, e, budgetThinking(max(minBudget, maxTokens/2)))
+	case t.Type == "enabled" && t.BudgetTokens != nil && maxTokens > 0 && *t.BudgetTokens >= maxTokens:
+		if maxTokens <= minBudget {
+			return rawjson.Without(body, "thinking")
+		}
+		return rawjson.Replace(body, s, e, budgetThinking(maxTokens-1))
+	}
+	return body
+}
+
+// minBudget is the least budget_tokens Anthropic takes.
+const minBudget = 1024
+
+// budgetThinking is {"type":"enabled","budget_tokens":n}.
+func budgetThinking(n int) []byte {
+	return append(strconv.AppendInt([]byte(`{"type":"enabled","budget_tokens":`), int64(n), 10), '}')
+}
+
+// extendedThinking reports whether model has extended thinking: 3.7
+// Sonnet and the Claude 4 models and later.
+func extendedThinking(model string) bool {
+	m := claudeFamily.FindStringSubmatch(model)
+	switch {
+	case m == nil:
+		return false
+	case m[1] != "":
+		major, _ := strconv.Atoi(m[2])
+		return major >= 4
+	}
+	return m[4] == "3" && m[5] == "7"
+}
