@@ -55,6 +55,32 @@ type Price struct {
 	CachedInput   *float64
 	CacheWrite    *float64
 	CacheWrite1h  *float64
+	// LongContext, when set, prices a request whose input (cached and
+	// cache-written tokens included) is above LongContext.Above tokens:
+	// every token of it, input and output, at its prices, as Anthropic
+	// (the 1M-token context) and Gemini 2.5 Pro bill a prompt over 200,000
+	// tokens. nil: one price at every size.
+	LongContext *LongContextPrice
+	// Fast prices an answer served in a provider's premium fast mode
+	// (Anthropic's usage.speed "fast", six times the model's price); nil:
+	// such an answer costs the price above (an undercount).
+	Fast *Price
+}
+
+// LongContextPrice is a target's price above a prompt size (Price's
+// LongContext); its own LongContext is nil.
+type LongContextPrice struct {
+	Above int
+	Price
+}
+
+// For is the price of a request whose input is input tokens: p's long
+// context price above its threshold, else p.
+func (p *Price) For(input int) *Price {
+	if p != nil && p.LongContext != nil && input > p.LongContext.Above {
+		return &p.LongContext.Price
+	}
+	return p
 }
 
 // Limited reports whether k has a rate or a budget.
@@ -167,18 +193,38 @@ func (f fields) setUSD(key string, dst *float64, allowZero bool) {
 
 // decodePrice decodes a target's price.
 func (d *decoder) decodePrice(n *yaml.Node) *Price {
-	g, ok := d.mapping(n, "target price", "input", "output", "cached_input", "cache_write", "cache_write_1h")
+	g, ok := d.mapping(n, "target price", "input", "output", "cached_input", "cache_write", "cache_write_1h", "long_context", "fast")
 	if !ok {
 		return nil
 	}
-	g.require("input", "output")
 	p := &Price{}
-	g.setUSD("input", &p.Input, true)
-	g.setUSD("output", &p.Output, true)
-	p.CachedInput = g.optionalUSD("cached_input")
-	p.CacheWrite = g.optionalUSD("cache_write")
-	p.CacheWrite1h = g.optionalUSD("cache_write_1h")
+	g.prices(p)
+	if g.has("long_context") {
+		if lg, ok := d.mapping(g.vals["long_context"], "target price long_context", "above", "input", "output", "cached_input", "cache_write", "cache_write_1h"); ok {
+			lc := &LongContextPrice{}
+			lg.require("above")
+			lg.setInt("above", &lc.Above, 1)
+			lg.prices(&lc.Price)
+			p.LongContext = lc
+		}
+	}
+	if g.has("fast") {
+		if fg, ok := d.mapping(g.vals["fast"], "target price fast", "input", "output", "cached_input", "cache_write", "cache_write_1h"); ok {
+			p.Fast = &Price{}
+			fg.prices(p.Fast)
+		}
+	}
 	return p
+}
+
+// prices sets p's prices from f: input and output required.
+func (f fields) prices(p *Price) {
+	f.require("input", "output")
+	f.setUSD("input", &p.Input, true)
+	f.setUSD("output", &p.Output, true)
+	p.CachedInput = f.optionalUSD("cached_input")
+	p.CacheWrite = f.optionalUSD("cache_write")
+	p.CacheWrite1h = f.optionalUSD("cache_write_1h")
 }
 
 // optionalUSD is the price key, ≥ 0, or nil when it is not there.

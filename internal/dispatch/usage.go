@@ -170,6 +170,9 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 			CacheWrite1hTokens: min(count(u.CacheWrite1h()), written), Incomplete: cutStream(o)}
 	}
 	p := t.Price
+	if u := o.usage; u != nil && u.Fast && p != nil && p.Fast != nil {
+		p = p.Fast // a premium fast mode the answer says it was served in
+	}
 	if o.billable && (a.Usage == nil || a.Usage.Incomplete) && sent != nil {
 		// What the client was served counts too: a stream left or cut
 		// before its count arrived was generated, and billed, all the same
@@ -184,7 +187,7 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 			e.InputTokens = max(e.InputTokens, u.PromptTokens)
 			e.OutputTokens = max(e.OutputTokens, u.CompletionTokens)
 		}
-		if p != nil {
+		if p := p.For(e.InputTokens); p != nil {
 			e.USD = decision.USD((float64(e.InputTokens)*p.Input + float64(e.OutputTokens)*p.Output) / 1e6)
 		}
 		a.Estimate = e
@@ -224,6 +227,8 @@ func count(n int) int { return min(max(n, 0), maxCount) }
 // every block "1h" billed at the 5-minute price, under what it cost),
 // output.
 func cost(p *config.Price, u *decision.Usage) float64 {
+	in, cached, written := u.Input()
+	p = p.For(in + cached + written) // above a long-context threshold, every token at its prices
 	cachedPrice, writePrice := p.Input, p.Input
 	if p.CachedInput != nil {
 		cachedPrice = *p.CachedInput
@@ -235,7 +240,6 @@ func cost(p *config.Price, u *decision.Usage) float64 {
 	if p.CacheWrite1h != nil {
 		write1hPrice = *p.CacheWrite1h
 	}
-	in, cached, written := u.Input()
 	hour := u.Written1h()
 	return (float64(in)*p.Input + float64(cached)*cachedPrice + float64(written-hour)*writePrice +
 		float64(hour)*write1hPrice + float64(max(u.CompletionTokens, 0))*p.Output) / 1e6

@@ -166,3 +166,23 @@ func TestAccountHostileUsage(t *testing.T) {
 		})
 	}
 }
+
+// Above a target's long_context threshold every token of the request is
+// priced at the tier's prices (Gemini 2.5 Pro: a 300,000-token prompt at
+// $2.50/$15, hostile 53); at or below it, at the base price. The input
+// counted is every input token, cached ones too.
+func TestCostAboveLongContext(t *testing.T) {
+	p := &config.Price{Input: 1.25, Output: 10, LongContext: &config.LongContextPrice{Above: 200_000, Price: config.Price{Input: 2.5, Output: 15}}}
+	long := &decision.Usage{PromptTokens: 300_000, CompletionTokens: 1_000}
+	if got, want := cost(p, long), (300_000*2.5+1_000*15)/1e6; got-want > 1e-12 || want-got > 1e-12 {
+		t.Errorf("long prompt: cost %v, want %v", got, want)
+	}
+	short := &decision.Usage{PromptTokens: 200_000, CompletionTokens: 1_000}
+	if got, want := cost(p, short), (200_000*1.25+1_000*10)/1e6; got-want > 1e-12 || want-got > 1e-12 {
+		t.Errorf("200,000 tokens: cost %v, want %v", got, want)
+	}
+	cachedLong := &decision.Usage{PromptTokens: 250_000, CachedTokens: 240_000, CompletionTokens: 10}
+	if got, want := cost(p, cachedLong), (10_000*2.5+240_000*2.5+10*15)/1e6; got-want > 1e-12 || want-got > 1e-12 {
+		t.Errorf("a mostly cached long prompt: cost %v, want %v", got, want)
+	}
+}

@@ -141,6 +141,11 @@ type Usage struct {
 	// (https://litellm.vercel.app/docs/completion/prompt_caching); read, never
 	// written by Detour.
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens,omitempty"`
+	// Fast says the answer was served in a premium fast mode its provider
+	// bills above the model's price (Anthropic's usage.speed "fast"),
+	// priced at the target's fast price (docs/config.md, "Usage and
+	// cost"). Never written to a client.
+	Fast bool `json:"-"`
 }
 
 // TokenDetails is OpenAI's prompt_tokens_details.

@@ -52,14 +52,51 @@ type usage struct {
 	OutputTokensDetails *struct {
 		ThinkingTokens int `json:"thinking_tokens"`
 	} `json:"output_tokens_details"`
+	// Speed is "fast" for an answer served in fast mode, which Anthropic
+	// bills at six times the model's price
+	// (https://platform.claude.com/docs/en/build-with-claude/fast-mode).
+	Speed string `json:"speed"`
 }
 
 // UnmarshalJSON reads a count that is not a plain integer (3.0, 37.25) as
 // its floor (provider.WholeCounts): one such count failed the whole
-// message or stream event around it (hostile 52).
+// message or stream event around it (hostile 52). Where the answer lists
+// usage.iterations (server-side compaction's extra sampling step), each
+// count is their sum: "The top-level input_tokens and output_tokens do
+// not include compaction iteration usage … To calculate total tokens
+// consumed and billed for a request, sum across all entries in the
+// usage.iterations array" (Anthropic's compaction guide); before round 53
+// a key paid for the last step alone (hostile 53: $0.14 of a $1.13 bill).
 func (u *usage) UnmarshalJSON(b []byte) error {
 	type plain usage
-	return json.Unmarshal(provider.WholeCounts(b), (*plain)(u))
+	var w struct {
+		plain
+		Iterations []struct {
+			InputTokens              int `json:"input_tokens"`
+			OutputTokens             int `json:"output_tokens"`
+			CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+			CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+		} `json:"iterations"`
+	}
+	if err := json.Unmarshal(provider.WholeCounts(b), &w); err != nil {
+		return err
+	}
+	*u = usage(w.plain)
+	if len(w.Iterations) == 0 {
+		return nil
+	}
+	var in, out, write, read int
+	for _, it := range w.Iterations {
+		in += min(max(it.InputTokens, 0), 1<<53)
+		out += min(max(it.OutputTokens, 0), 1<<53)
+		write += min(max(it.CacheCreationInputTokens, 0), 1<<53)
+		read += min(max(it.CacheReadInputTokens, 0), 1<<53)
+	}
+	// Never less than the top level says: the sum is the bill where the
+	// steps are listed whole.
+	u.InputTokens, u.OutputTokens = max(u.InputTokens, in), max(u.OutputTokens, out)
+	u.CacheCreationInputTokens, u.CacheReadInputTokens = max(u.CacheCreationInputTokens, write), max(u.CacheReadInputTokens, read)
+	return nil
 }
 
 // prompt counts every input token, cached or not, as OpenAI's prompt_tokens
@@ -98,7 +135,7 @@ func (u *usage) details() *provider.TokenDetails {
 func (u *usage) openai() *provider.Usage {
 	p := u.prompt()
 	out := &provider.Usage{PromptTokens: p, CompletionTokens: u.output(),
-		TotalTokens: p + u.output(), PromptTokensDetails: u.details()}
+		TotalTokens: p + u.output(), PromptTokensDetails: u.details(), Fast: u.Speed == "fast"}
 	if d := u.OutputTokensDetails; d != nil && d.ThinkingTokens > 0 { // within the output, as reasoning_tokens is
 		out.CompletionTokensDetails = &provider.OutputDetails{ReasoningTokens: min(d.ThinkingTokens, u.output())}
 	}

@@ -156,6 +156,9 @@ func (s *stream) Next() (provider.Event, error) {
 	case "message_delta":
 		if u := e.Usage; u != nil {
 			s.usage.OutputTokens = u.OutputTokens
+			if u.Speed != "" {
+				s.usage.Speed = u.Speed
+			}
 			if u.OutputTokensDetails != nil {
 				s.usage.OutputTokensDetails = u.OutputTokensDetails
 			}
