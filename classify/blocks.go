@@ -296,5 +296,15 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	if echoLead {
 		ev, def = ev+"+echo", Unknown
 	}
-	return withRetry(decide(def, ev, h, body, f, req, model), h, f, req)
+	v := decide(def, ev, h, body, f, req, model)
+	if v.Evidence == ev && !echoLead {
+		// Nothing else spoke: words only a generation that failed to parse
+		// writes in a 2xx (twoXXPhrases).
+		ts := textScan{f: f, body: bodyText(f, body), raw: body, req: req, model: model}
+		if i := ts.pick(twoXXPhrases, 0); i < len(twoXXPhrases.list) {
+			p := &twoXXPhrases.list[i]
+			v = Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
+		}
+	}
+	return withRetry(v, h, f, req)
 }

@@ -359,3 +359,37 @@ func TestEchoJoinedAtLineBreaks(t *testing.T) {
 		})
 	}
 }
+
+// TestEchoedTwoXXPhrasesAreNoEvidence is generated from twoXXPhrases, the
+// words read only in an error a 2xx carries (blocks.go): each, written by the
+// upstream, decides; quoted back from the client's request (in each of the
+// ways requestWith writes it), the error stays the server's, as an error in a
+// 2xx that says nothing is.
+func TestEchoedTwoXXPhrasesAreNoEvidence(t *testing.T) {
+	hows := []string{"plain", "escaped", "first letters escaped", "upper case, other blanks"}
+	for _, p := range twoXXPhrases.list {
+		text := phraseText(p)
+		body, _ := json.Marshal(map[string]any{"error": "stream ended: " + text + " 3: unexpected EOF"})
+		if v := Classify(Response{Status: 200, Body: body}); !v.Failed || v.Class != p.class || v.Evidence != p.evidence {
+			t.Errorf("%q unechoed in a 2xx: %s (%s), want %s (%s)", p.a, v.Class, v.Evidence, p.class, p.evidence)
+		}
+		for _, how := range hows {
+			echo := text
+			if how == "upper case, other blanks" {
+				echo = strings.ReplaceAll(strings.ToUpper(text), " ", " \n\t ")
+			}
+			req := requestWith(echo, how)
+			b, _ := json.Marshal(map[string]any{"error": "Content check failed: '" + echo + "'"})
+			for _, stream := range []bool{false, true} {
+				bb := b
+				if stream {
+					bb = []byte("data: " + string(b) + "\n\n")
+				}
+				v := Classify(Response{Status: 200, Body: bb, Request: req, Stream: stream})
+				if !v.Failed || v.Class != ServerError {
+					t.Errorf("%q (%s, stream %v) echoed in a 2xx: %s (%s), want server_error", p.a, how, stream, v.Class, v.Evidence)
+				}
+			}
+		}
+	}
+}

@@ -13,6 +13,17 @@ package classify
 // Phrases are lower case; a space matches any run of blanks.
 var mainPhrases = newPhraseSet(joinPhrases(connectorPhrases, accountPhrases, gonePhrases, requestPhrases, statePhrases, inputPhrases, memberInvalidPhrases, featureGonePhrases))
 
+// twoXXPhrases are read only in an error a 2xx carries with no status of its
+// own (a stream's error line or event, blocks.go), after every other word and
+// code found nothing: words only a model's output, failing to parse, makes
+// there. Go's encoding/xml under Ollama's XML tool-call parsers ("XML syntax
+// error on line 3: unexpected EOF", a mid-stream NDJSON line; round 53) is
+// the model's own tool call, unknown; in a 5xx the same words may be a
+// proxy that failed to parse its upstream's XML answer, the server's.
+var twoXXPhrases = newPhraseSet([]phrase{
+	{a: "xml syntax error on line", class: Unknown},
+})
+
 // connectorPhrases name what the client connected the request to, ranked
 // before the account wording: a remote MCP server the request declared
 // (Anthropic's mcp_servers, OpenAI's mcp tools). "Invalid API key for MCP

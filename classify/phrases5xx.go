@@ -102,6 +102,10 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// call arguments for \"get_weather\"", Ollama's 500): like
 	// tool_use_failed, what this generation did, not the server failing.
 	{a: "returned invalid tool call arguments", class: Unknown},
+	// Ollama's parser on the model's own call ("error parsing tool call:
+	// raw='We need to list subscriptions …'", gpt-oss's Harmony prose in the
+	// tool channel, a 500; round 53).
+	{a: "error parsing tool call", class: Unknown},
 	// What the request points to or asks of the grammar engine, failing:
 	// the client's image, a schema this engine cannot take (another may).
 	{a: "failed to load image", class: Unknown},
@@ -144,7 +148,14 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "has not been launched", class: Unavailable, ourModel: true},
 	{a: "deprecated and no longer available", class: Unavailable, goneNoun: true}, // EPAM AI DIAL's 500: "The model associated with the deployment is deprecated and no longer available for use." // Xinference's 500: "Model qwen3 has not been launched yet" (not "is launching")
 	{a: "provider prefix", class: Unavailable, ourModel: true},                    // the endpoint's model as configured: "Model name must include a provider prefix"
-	{a: "model", b: "does not exist", gap: 80, class: Unavailable},                // LocalAI's 500: "llama: model does not exist gpt: model does not exist …"
+	// A plan that does not serve the model Detour sent (MiniMax's 2061 "your
+	// current token plan not support model, MiniMax-M2.7-highspeed (2061)"
+	// as a 500; round 53): forbidden in a 4xx (accountPhrases); in the
+	// endpoint's own 5xx the walk moving on is the lesser harm: this
+	// endpoint will not serve the model, another target may, as the Codex
+	// backend's "not supported when using … account".
+	{a: "plan not support", b: "model", gap: 8, class: Unavailable, ourModel: true},
+	{a: "model", b: "does not exist", gap: 80, class: Unavailable}, // LocalAI's 500: "llama: model does not exist gpt: model does not exist …"
 	{a: "无可用渠道", class: Unavailable},
 	{a: "無可用管道", class: Unavailable}, // new-api's zh-TW locale: "分組 default 下模型 x 無可用管道（distributor）"
 	{a: "price not set", class: Unavailable},

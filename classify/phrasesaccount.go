@@ -247,6 +247,11 @@ var accountPhrases = []phrase{
 	// minute". A relay's key without the model ("Model not allowed. The
 	// requested model 'x' is not in the allowed list").
 	{a: "does not yet include access", class: Forbidden, ourModel: true},
+	// The same, the plan first: MiniMax's 2061 "your current token plan not
+	// support model, MiniMax-M2.7-highspeed (2061)" (round 53; a 5xx is
+	// unavailable, phrases5xx.go), the mirror of Ark's "does not support the
+	// coding plan".
+	{a: "plan not support", b: "model", gap: 8, class: Forbidden, ourModel: true},
 	{a: "does not include access to", class: Forbidden, ourModel: true},
 	{a: "limited to", b: "scenarios", gap: 40, class: Forbidden},
 	{a: "model not allowed", class: Forbidden, ourModel: true},

@@ -368,6 +368,7 @@ var inputPhrases = []phrase{
 	{a: "contains an empty part", class: BadRequest, badInput: true},             // Gemini: "EmbedContentRequest.content contains an empty Part."      // Cohere: "inputs contains an element that is the empty string at index 0"
 	{a: "invalid image file", class: BadRequest, badInput: true},                 // CLOVA Studio: "Invalid image file"
 	{a: "returned invalid tool call arguments", class: Unknown},                  // the model's own call (Ollama), before the client's
+	{a: "error parsing tool call", class: Unknown},                               // Ollama's parser on the model's own call ("error parsing tool call: raw='…', err=…"; round 53)
 	{a: "invalid tool call arguments", class: Unknown},                           // Ollama's /v1 re-parses the history's arguments as an object, stricter than OpenAI (review27f)
 	{a: "logprobs to be set to true", class: BadRequest, badInput: true},         // llama.cpp: "top_logprobs requires logprobs to be set to true"
 	{a: "invalid image url", class: BadRequest, badInput: true},                  // CLOVA Studio: "Invalid image url"
