@@ -37,7 +37,7 @@ func TestToolCallsOpenedAreBounded(t *testing.T) {
 // MaxHeld, Chunk says ErrTooLarge rather than hold more (review 30b).
 func TestHeldAnswerIsBounded(t *testing.T) {
 	s := NewStream(nil, "m", 1)
-	piece := strings.Repeat("x", 1<<20)
+	piece := strings.Repeat("x", 1<<20-64) // 16 of them and the message item's itemHeld are under the bound
 	c := []byte(`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":"` + piece + `"}}]}`)
 	for i := range MaxHeld>>20 + 1 {
 		_, err := s.Chunk(c)

@@ -1,6 +1,7 @@
 package responses
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -58,7 +59,7 @@ func (o outputItems) MarshalJSON() ([]byte, error) {
 		raw, ok := it.(json.RawMessage)
 		if !ok {
 			var err error
-			if raw, err = json.Marshal(it); err != nil {
+			if raw, err = marshalPlain(it); err != nil {
 				return nil, err
 			}
 		}
@@ -290,7 +291,21 @@ func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 		}
 	}
 	r.Usage = responsesUsage(c.Usage)
-	return json.Marshal(r)
+	return marshalPlain(r)
+}
+
+// marshalPlain is json.Marshal without its HTML escaping: <, > and & are
+// written as they are, as OpenAI writes them, not as six bytes each
+// (hostile 53b: a whole answer of '<' grew sixfold in translation, 60 MiB
+// into 360).
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // NewID returns "resp_" and 32 random hex digits.

@@ -47,19 +47,25 @@ func reasoningJSON(item *ReasoningItem, text string) json.RawMessage {
 }
 
 // reasoning streams reasoning text into the open reasoning item, opening
-// one when none is (after closing what is open: it comes after them).
+// one when none is (after closing an open message: it comes after it).
+// Reasoning while a tool call is open is dropped: closing the call there
+// would cut its arguments short, and the client would run it with broken
+// JSON (hostile 53b); the models that reason say it before their calls.
 func (s *Stream) reasoning(t string) {
+	if len(s.order) > 0 {
+		return
+	}
 	r := s.think
 	if r == nil {
 		s.closeMessageInOrder()
-		s.closeCalls(len(s.resp.Output))
 		r = &openReasoning{index: len(s.resp.Output), item: newReasoning("in_progress")}
 		s.resp.Output = append(s.resp.Output, r.item)
 		s.think = r
+		s.held += itemHeld
 		s.reasoningAdded(r)
 	}
 	r.b.WriteString(t)
-	s.held += len(t)
+	s.held += rawjson.StringLen(t)
 	s.cut = -int32(r.index + 1)
 	s.deltaEvent("response.reasoning_text.delta", r.item.ID, r.index, 0, t, false)
 }

@@ -26,6 +26,7 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	if err != nil {
 		return nil, err
 	}
+	body = withoutForeignReasoning(body)
 	hr, err := provider.NewPost(ctx, ep.BaseURL, "/responses", body, nil)
 	if err != nil {
 		return nil, err

@@ -47,6 +47,9 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 		if !openAIHost(ep.BaseURL) && !reasoningModel(ep.Model) {
 			body = rawjson.Rename(body, "max_completion_tokens", "max_tokens")
 		}
+		if !wantsReasoning(ep.BaseURL, ep.Model) {
+			body = withoutReasoning(body)
+		}
 	}
 	// One map of shared values, not three Header.Set calls (each allocates
 	// a slice). The value slices are full (len == cap): an Add by anyone

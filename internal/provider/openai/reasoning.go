@@ -1,0 +1,103 @@
+package openai
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+
+	"github.com/detour-llm/detour/internal/rawjson"
+)
+
+// Reasoning handed back (docs/doors.md, "OpenAI Responses": reasoning
+// items). The doors give an assistant turn the reasoning_content an
+// OpenAI-compatible model wrote, which DeepSeek's and Kimi's thinking
+// modes require back in a tool loop. Other servers refuse the member:
+// Cerebras ("property 'messages.2.assistant.reasoning_content' is
+// unsupported", Kilo-Org/kilocode#10375), Mistral (422 "Extra inputs are
+// not permitted"), so a translation sends it only where it is read
+// (probe 53c, hostile 53b: a Codex loop on Cerebras's gpt-oss, and a
+// failover from DeepSeek to Mistral, ended in a 400 for a member the
+// client never sent).
+
+// wantsReasoning reports whether an endpoint reads reasoning_content back:
+// DeepSeek's and Moonshot's APIs, and a DeepSeek or Kimi model served
+// elsewhere (vLLM, SGLang, OpenRouter), but not by a host known to refuse
+// members it does not know.
+func wantsReasoning(baseURL, model string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	switch {
+	case h == "api.deepseek.com" || strings.HasSuffix(h, ".moonshot.ai") || strings.HasSuffix(h, ".moonshot.cn"):
+		return true
+	case strings.HasSuffix(h, "cerebras.ai") || strings.HasSuffix(h, "groq.com") || strings.HasSuffix(h, "mistral.ai") || openAIHost(baseURL):
+		return false
+	}
+	m := strings.ToLower(model)
+	return strings.Contains(m, "deepseek") || strings.Contains(m, "kimi")
+}
+
+// withoutReasoning is a translated body with no message's
+// reasoning_content; body itself when none has one.
+func withoutReasoning(body []byte) []byte {
+	if !bytes.Contains(body, []byte(`"reasoning_content"`)) {
+		return body
+	}
+	return eachItem(body, "messages", func(m []byte) []byte { return rawjson.Without(m, "reasoning_content") })
+}
+
+// withoutForeignReasoning is a Responses body whose input holds no
+// reasoning item without encrypted_content: such an item is one this
+// gateway wrote for an OpenAI-compatible model's reasoning (its text in a
+// reasoning_text part), which OpenAI's Responses API refuses ("array too
+// long" for its content; hostile 53b: Codex on a route failing over from
+// DeepSeek to a responses: true target), and which OpenAI could not read
+// without its encrypted content anyway. body itself when none has one.
+func withoutForeignReasoning(body []byte) []byte {
+	if !bytes.Contains(body, []byte(`"reasoning"`)) {
+		return body
+	}
+	return eachItem(body, "input", func(it []byte) []byte {
+		if t, ok := rawjson.String(rawjson.Member(it, "type")); ok && t == "reasoning" {
+			if e, ok := rawjson.String(rawjson.Member(it, "encrypted_content")); !ok || e == "" {
+				return nil
+			}
+		}
+		return it
+	})
+}
+
+// eachItem rewrites the array under body's top-level member key, each
+// element through fn (nil drops it); body itself when the member is not
+// an array or nothing changed.
+func eachItem(body []byte, key string, fn func([]byte) []byte) []byte {
+	s, e, err := rawjson.MemberSpan(body, key)
+	if err != nil || s < 0 {
+		return body
+	}
+	sc, ok := rawjson.ScanArray(body[s:e])
+	if !ok {
+		return body
+	}
+	out := make([]byte, 0, e-s)
+	out = append(out, '[')
+	changed, n := false, 0
+	for _, v, more := sc.Next(); more; _, v, more = sc.Next() {
+		w := fn(v)
+		changed = changed || len(w) != len(v)
+		if w == nil {
+			continue
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, w...)
+		n++
+	}
+	if !changed {
+		return body
+	}
+	return rawjson.Replace(body, s, e, append(out, ']'))
+}
