@@ -187,6 +187,9 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	a.Server = server.New(st, a.Metrics, a.log, progress)
 	a.Metrics.ReadLimits(a.limitUse)
 	a.mount()
+	if a.rdb != nil {
+		a.watchEpoch(cfg, cfg.State.Timeout)
+	}
 	return a, nil
 }
 

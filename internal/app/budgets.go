@@ -24,9 +24,10 @@ import (
 // restart gave every key a fresh budget (operator review 50). Only the
 // records from the month's start are read: the log is searched for them,
 // not read whole; the files rotation moved it to are read too (logFiles).
-// A log that cannot be read restores nothing of its own (logged).
-// Redis keeps its counters itself: it is never called for state redis.
-func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time.Time) {
+// A log that cannot be read restores nothing of its own (logged). With
+// state redis it is called when Redis holds none of Detour's state
+// (epoch.go). It reports how many keys it gave spend to.
+func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time.Time) int {
 	budgeted := map[string]*config.ClientKey{}
 	for i := range cfg.Clients {
 		if k := &cfg.Clients[i]; k.Budget != (config.Budget{}) {
@@ -34,7 +35,7 @@ func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time
 		}
 	}
 	if len(budgeted) == 0 || cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
-		return
+		return 0
 	}
 	now = now.UTC()
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
@@ -60,6 +61,7 @@ func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time
 	if files > 0 {
 		a.log.Info("client budgets: this month's spend restored from the decision log", "keys", n, "files", files)
 	}
+	return n
 }
 
 // logFiles are the decision log at path and the files rotation moved it
