@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,10 @@ type ClientKey struct {
 	// need not hold the key itself.
 	SHA256    [32]byte
 	HasSHA256 bool
+	// Sums are the SHA-256 of every key the client may present: Key's or
+	// SHA256, and the others of a list (`key: [old, new]`, a rotation's
+	// window in which both work, on one name and one budget).
+	Sums [][32]byte
 	// Routes are the route names this key may call (with their targets);
 	// empty means every route and target.
 	Routes []string
@@ -102,7 +107,7 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 				cfg.ClientKeys = append(cfg.ClientKeys, v.s)
 				sum := sha256.Sum256([]byte(v.s))
 				name := "key:" + hex.EncodeToString(sum[:4])
-				cfg.Clients = append(cfg.Clients, ClientKey{Name: name, Key: v.s})
+				cfg.Clients = append(cfg.Clients, ClientKey{Name: name, Key: v.s, Sums: [][32]byte{sum}})
 				r.clients = append(r.clients, rawClient{name: ref{name: name, node: n, v: value{s: name, node: n}}})
 			}
 			continue
@@ -119,25 +124,33 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 		if k.Name != "" {
 			g.what = "client key " + rc.name.v.show() // `client key "tpm" key: …`, not "client key key"
 		}
-		v, hasKey := g.str("key", true)
-		if hasKey && (v.s == "" || !d.token(v, "client key key")) {
-			if v.s == "" {
-				d.errorf(v.node, "client key %s: key is empty (an unset variable?)", rc.name.v.show())
+		for i, v := range d.oneOrMore(g, "key") {
+			if v.s == "" || !d.token(v, "client key key") {
+				if v.s == "" {
+					d.errorf(v.node, "client key %s: key is empty (an unset variable?)", rc.name.v.show())
+				}
+				continue
 			}
-			hasKey = false
-			v.s = ""
+			if i == 0 {
+				k.Key = v.s
+			}
+			cfg.ClientKeys = append(cfg.ClientKeys, v.s)
+			k.Sums = append(k.Sums, sha256.Sum256([]byte(v.s)))
 		}
-		k.Key = v.s
 		// A key pasted here in place of its hash is a secret: its value is
 		// never quoted in an error.
-		if h, ok := g.str("key_sha256", true); ok {
+		for i, h := range d.oneOrMore(g, "key_sha256") {
 			b, err := hex.DecodeString(strings.ToLower(h.s))
 			if err != nil || len(b) != 32 {
 				d.errorf(h.node, "client key key_sha256 must be 64 hex digits (the SHA-256 of the key), not %s", h.show())
-			} else {
-				copy(k.SHA256[:], b)
-				k.HasSHA256 = true
+				continue
 			}
+			var sum [32]byte
+			copy(sum[:], b)
+			if i == 0 {
+				k.SHA256, k.HasSHA256 = sum, true
+			}
+			k.Sums = append(k.Sums, sum)
 		}
 		_, keyWritten := g.vals["key"]
 		_, shaWritten := g.vals["key_sha256"]
@@ -163,12 +176,37 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 				bg.setUSD("usd_per_month", &k.Budget.USDPerMonth, false)
 			}
 		}
-		if k.Key != "" {
-			cfg.ClientKeys = append(cfg.ClientKeys, k.Key)
-		}
 		cfg.Clients = append(cfg.Clients, k)
 		r.clients = append(r.clients, rc)
 	}
+}
+
+// oneOrMore reads key of g as one secret value or a non-empty list of
+// them (a client key's old and new keys during a rotation); nil when key
+// is not written.
+func (d *decoder) oneOrMore(g fields, key string) []value {
+	n, ok := g.vals[key]
+	if !ok {
+		return nil
+	}
+	if n = deref(n); n.Kind != yaml.SequenceNode {
+		v, ok := g.str(key, true)
+		if !ok {
+			return nil
+		}
+		return []value{v}
+	}
+	if len(n.Content) == 0 {
+		d.errorf(n, "%s is an empty list: give one key, or a list of them", g.label(key))
+		return nil
+	}
+	out := make([]value, 0, len(n.Content))
+	for _, item := range n.Content {
+		if v, ok := d.scalar(item, g.label(key)+" entry", true); ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // setUSD sets *dst to key's amount in USD when written: a finite number,
@@ -248,18 +286,18 @@ func (d *decoder) validateClients(cfg *Config, r *raw) {
 	for i, rc := range r.clients {
 		d.unique(names, rc.name, "client key")
 		k := &cfg.Clients[i]
-		sum, has := k.SHA256, k.HasSHA256
-		if k.Key != "" {
-			sum, has = sha256.Sum256([]byte(k.Key)), true
-		}
-		if has {
+		for _, sum := range k.Sums {
 			if prev, dup := keys[sum]; dup {
-				d.errorf(rc.name.node, "client key %s has the same key as %q (value not shown): the first entry would take every request with it", rc.name.v.show(), prev)
+				if prev == k.Name {
+					d.errorf(rc.name.node, "client key %s lists the same key twice (value not shown)", rc.name.v.show())
+				} else {
+					d.errorf(rc.name.node, "client key %s has the same key as %q (value not shown): the first entry would take every request with it", rc.name.v.show(), prev)
+				}
 			}
 			keys[sum] = k.Name
 		}
 		for _, a := range cfg.AdminKeys { // client keys must not open the operator endpoints
-			if sum := sha256.Sum256([]byte(a)); a == k.Key || k.HasSHA256 && sum == k.SHA256 {
+			if sum := sha256.Sum256([]byte(a)); slices.Contains(k.Sums, sum) {
 				d.errorf(rc.name.node, "client key %s has the same key as an entry of admin_keys (value not shown): a client holding it could read /metrics, /v1/health and the console", rc.name.v.show())
 				break
 			}

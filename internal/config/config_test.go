@@ -1,6 +1,7 @@
 package config
 
 import (
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -44,7 +45,7 @@ func TestReferenceExample(t *testing.T) {
 	want := &Config{
 		File:         "testdata/spec.yaml",
 		Listen:       "127.0.0.1:8080",
-		Clients:      []ClientKey{{Name: "key:8eb943e7", Key: "client-key"}},
+		Clients:      []ClientKey{{Name: "key:8eb943e7", Key: "client-key", Sums: [][32]byte{sha256.Sum256([]byte("client-key"))}}},
 		ClientKeys:   []string{"client-key"},
 		MaxBodyBytes: 8 << 20,
 		State:        State{Store: StoreMemory},

@@ -41,11 +41,9 @@ func clientByKey(cfg *config.Config, got string, has bool) (k *config.ClientKey,
 	found := -1
 	for i := range cfg.Clients {
 		c := &cfg.Clients[i]
-		var m int
-		if c.HasSHA256 {
-			m = subtle.ConstantTimeCompare(sum[:], c.SHA256[:])
-		} else {
-			m = subtle.ConstantTimeCompare([]byte(got), []byte(c.Key))
+		m := 0
+		for _, s := range c.Sums { // every key of the client (a rotation's old and new)
+			m |= subtle.ConstantTimeCompare(sum[:], s[:])
 		}
 		found = subtle.ConstantTimeSelect(m&subtle.ConstantTimeEq(int32(found), -1), i, found)
 	}
