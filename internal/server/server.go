@@ -170,10 +170,12 @@ func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
 // other request to h: a load balancer's health check (an AWS target group,
 // HAProxy's httpchk, a Kubernetes probe) sends no header, and with a 401
 // it took every replica out (operator review 53). Nothing the admin keys
-// guard is in that answer; a wrong key is still refused.
+// guard is in that answer; a wrong key is still refused. A browser's
+// navigation (it accepts text/html) is still asked for the key (review 53).
 func (s *Server) liveOrAdmin(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet && len(s.state.Load().Config.AdminKeys) > 0 && r.Header.Get("Authorization") == "" {
+		if r.Method == http.MethodGet && len(s.state.Load().Config.AdminKeys) > 0 && r.Header.Get("Authorization") == "" &&
+			!strings.Contains(r.Header.Get("Accept"), "text/html") {
 			writeJSON(w, map[string]string{"status": "serving"})
 			return
 		}

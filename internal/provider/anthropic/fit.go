@@ -26,7 +26,8 @@ import (
 //     (at least 1,024 tokens, Anthropic's minimum) for a model before the
 //     4.6 generation ("adaptive thinking is not supported on this model"),
 //     or left out where the model has no extended thinking (Claude 3 and
-//     3.5) or the answer has no room for the minimum.
+//     3.5), the answer has no room for the minimum, or a tool loop opened
+//     without a thinking block (loopOpensBare).
 //
 // A name whose family is not read, and a body that is not an object, are
 // sent as they came.
@@ -71,7 +72,7 @@ func fitThinking(body []byte, model string, maxTokens int) []byte {
 	case t.Type == "enabled" && fixedSampling(model):
 		return rawjson.Replace(body, s, e, []byte(`{"type":"adaptive"}`))
 	case t.Type == "adaptive" && older:
-		if !extendedThinking(model) || maxTokens <= minBudget {
+		if !extendedThinking(model) || maxTokens <= minBudget || loopOpensBare(rawjson.Member(body, "messages")) {
 			return rawjson.Without(body, "thinking")
 		}
 		return rawjson.Replace(body, s, e, budgetThinking(max(minBudget, maxTokens/2)))
@@ -82,6 +83,63 @@ func fitThinking(body []byte, model string, maxTokens int) []byte {
 		return rawjson.Replace(body, s, e, budgetThinking(maxTokens-1))
 	}
 	return body
+}
+
+// loopOpensBare reports a conversation in a tool loop (its last turn the
+// client's tool results) whose loop opened with an assistant turn that
+// does not start with a thinking block: with thinking on, Anthropic
+// refuses it ("a final `assistant` message must start with a thinking
+// block"), and adaptive thinking may skip thinking on a step, so such a
+// loop is sent without thinking (review 53; the Messages door's own check
+// for unsigned blocks is the same).
+func loopOpensBare(raw []byte) bool {
+	var msgs []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(raw, &msgs) != nil || len(msgs) == 0 {
+		return false
+	}
+	types := func(c json.RawMessage) []string {
+		var blocks []struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(c, &blocks) != nil {
+			return nil
+		}
+		out := make([]string, len(blocks))
+		for i, b := range blocks {
+			out[i] = b.Type
+		}
+		return out
+	}
+	results := func(c json.RawMessage) bool {
+		ts := types(c)
+		for _, t := range ts {
+			if t != "tool_result" {
+				return false
+			}
+		}
+		return len(ts) > 0
+	}
+	last := msgs[len(msgs)-1]
+	if last.Role != "user" || !results(last.Content) {
+		return false
+	}
+	start := 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != "assistant" && !results(msgs[i].Content) {
+			start = i + 1
+			break
+		}
+	}
+	for _, m := range msgs[start:] {
+		if m.Role == "assistant" {
+			ts := types(m.Content)
+			return len(ts) == 0 || ts[0] != "thinking" && ts[0] != "redacted_thinking"
+		}
+	}
+	return false
 }
 
 // minBudget is the least budget_tokens Anthropic takes.

@@ -26,7 +26,9 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	if err != nil {
 		return nil, err
 	}
-	body = withoutForeignReasoning(body)
+	if openAIHost(ep.BaseURL) || reasoningModel(ep.Model) { // a vLLM or DeepSeek Responses server reads its reasoning items back
+		body = withoutForeignReasoning(body)
+	}
 	hr, err := provider.NewPost(ctx, ep.BaseURL, "/responses", body, nil)
 	if err != nil {
 		return nil, err

@@ -32,9 +32,13 @@ func wantsReasoning(baseURL, model string) bool {
 	switch {
 	case h == "api.deepseek.com" || strings.HasSuffix(h, ".moonshot.ai") || strings.HasSuffix(h, ".moonshot.cn"):
 		return true
-	case strings.HasSuffix(h, "cerebras.ai") || strings.HasSuffix(h, "groq.com") || strings.HasSuffix(h, "mistral.ai") || openAIHost(baseURL):
+	case strings.HasSuffix(h, "cerebras.ai") || strings.HasSuffix(h, "groq.com") || strings.HasSuffix(h, "mistral.ai") ||
+		h == "api.openai.com" || strings.HasSuffix(h, ".openai.azure.com"):
 		return false
 	}
+	// Azure AI Foundry (*.services.ai.azure.com) serves DeepSeek and Kimi
+	// models too, and takes their reasoning back (review 53): the model
+	// name decides there, as elsewhere.
 	m := strings.ToLower(model)
 	return strings.Contains(m, "deepseek") || strings.Contains(m, "kimi")
 }
@@ -48,22 +52,28 @@ func withoutReasoning(body []byte) []byte {
 	return eachItem(body, "messages", func(m []byte) []byte { return rawjson.Without(m, "reasoning_content") })
 }
 
-// withoutForeignReasoning is a Responses body whose input holds no
-// reasoning item without encrypted_content: such an item is one this
-// gateway wrote for an OpenAI-compatible model's reasoning (its text in a
-// reasoning_text part), which OpenAI's Responses API refuses ("array too
-// long" for its content; hostile 53b: Codex on a route failing over from
-// DeepSeek to a responses: true target), and which OpenAI could not read
-// without its encrypted content anyway. body itself when none has one.
+// withoutForeignReasoning is a Responses body for OpenAI's own API whose
+// input holds no reasoning item with content and no encrypted_content:
+// such an item is one this gateway wrote for an OpenAI-compatible model's
+// reasoning (its text in a reasoning_text part), which OpenAI's Responses
+// API refuses ("array too long" for its content; hostile 53b: Codex on a
+// route failing over from DeepSeek to a responses: true target) and could
+// not read anyway. OpenAI's own items carry no content: stored ones (store
+// left true) are sent back by id alone and kept (review 53). body itself
+// when none is dropped.
 func withoutForeignReasoning(body []byte) []byte {
-	if !bytes.Contains(body, []byte(`"reasoning"`)) {
+	if !bytes.Contains(body, []byte(`"reasoning_text"`)) {
 		return body
 	}
 	return eachItem(body, "input", func(it []byte) []byte {
-		if t, ok := rawjson.String(rawjson.Member(it, "type")); ok && t == "reasoning" {
-			if e, ok := rawjson.String(rawjson.Member(it, "encrypted_content")); !ok || e == "" {
-				return nil
-			}
+		if t, ok := rawjson.String(rawjson.Member(it, "type")); !ok || t != "reasoning" {
+			return it
+		}
+		if e, ok := rawjson.String(rawjson.Member(it, "encrypted_content")); ok && e != "" {
+			return it
+		}
+		if c := bytes.TrimSpace(rawjson.Member(it, "content")); rawjson.Set(c) && !bytes.Equal(c, []byte("[]")) {
+			return nil
 		}
 		return it
 	})
