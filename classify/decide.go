@@ -144,6 +144,29 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 			} else if short && !ts.requestOverLimit() {
 				return Verdict{Failed: true, Class: RateLimited, Evidence: "window:minutes-or-seconds"}
 			}
+			// A window named by a member ("window_type":"five_hour"), read
+			// as its prose ("5 hour usage limit", "daily limit"): whatever
+			// shorter wait the answer names, but not over a minute's or a
+			// second's words.
+			if best == n || !shortPeriod(mainPhrases.list[best].evidence) {
+				if long, short, ev := ts.windowMember(); long {
+					return Verdict{Failed: true, Class: Quota, Evidence: ev}
+				} else if short && !ts.requestOverLimit() {
+					return Verdict{Failed: true, Class: RateLimited, Evidence: ev}
+				}
+			}
+		}
+	}
+	// A spent allowance worded loosely ("Free usage exceeded") with a
+	// minute's or a second's word beside it ("… for this minute", "retry
+	// after 30 seconds"), or a Retry-After under an hour, is the throttle
+	// those say (round 53).
+	if best < n && mainPhrases.list[best].shortWins {
+		if i := ts.pick(shortWords, 0); i < len(shortWords.list) {
+			return echoMark(Verdict{Failed: true, Class: RateLimited, Evidence: shortWords.list[i].evidence}, ts.echo)
+		}
+		if ra := ParseRetryAfter(h, now()); ra > 0 && ra < longWait {
+			return echoMark(Verdict{Failed: true, Class: RateLimited, Evidence: "retry-after<1h"}, ts.echo)
 		}
 	}
 	if def == Unknown && best == n && !skip.has(Auth) && ts.bareWord("unauthorized") {
@@ -693,3 +716,14 @@ func negativeMember(req, digits []byte) bool {
 	}
 	return false
 }
+
+// shortWords name a window of minutes or seconds in any sentence of an
+// answer: with a shortWins phrase, the throttle's.
+var shortWords = newPhraseSet([]phrase{
+	{a: "minute", word: true, class: RateLimited},
+	{a: "minutes", word: true, class: RateLimited},
+	{a: "second", word: true, class: RateLimited},
+	{a: "seconds", word: true, class: RateLimited},
+	{a: "分钟", class: RateLimited},
+	{a: "秒", class: RateLimited},
+})

@@ -57,6 +57,10 @@ type facts struct {
 	detailLoc         bool   // a FastAPI/pydantic detail[].loc naming the field
 	fieldErrors       bool   // a Zod {"<field>":{"_errors":[…]}} naming the field
 
+	// A limit's window named by a member (window_type, limitName, …; the
+	// first string one, any depth): windowMember reads it (period.go).
+	windowKey, windowVal []byte
+
 	// A relay's answer carrying its upstream's (OpenRouter: error.metadata
 	// {raw, provider_name, is_byok}); ownKey: is_byok false, the relay
 	// called its upstream with its own key, not one of the operator's.

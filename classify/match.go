@@ -73,6 +73,7 @@ type phrase struct {
 	ofPath      bool // a gap in what the path the message opens with names (Gemini's schema subset): outranks that path (decide.go)
 	overParam   bool // a capability gap worded for a hosted tool: outranks a named param and its bad-input code (decide.go)
 	prefix      bool // an identifier's head: may run on into the identifier (CUBLAS_STATUS_NOT_SUPPORTED)
+	shortWins   bool // a quota phrase a minute's or a second's word, or a Retry-After under an hour, beside it makes a throttle (decide.go)
 	evidence    string
 }
 

@@ -158,3 +158,61 @@ func durationBefore(t []byte, e int) (int, time.Duration) {
 	}
 	return s, durationBytes(t[s:e])
 }
+
+// windowKeys are the member names that name a limit's window as an
+// identifier (a GLM coding-plan relay's {"error":"usage limit exceeded",
+// "window_type":"five_hour"}; OpenCode Go's metadata.limitName "5 hour").
+var windowKeys = [...]string{"window_type", "windowType", "window", "limit_window", "limitWindow",
+	"limitName", "limit_name", "rateLimitType", "rate_limit_type"}
+
+// windowMember reads a window member's value as its prose is read: a plan's
+// window of hours ("five_hour", "5 hour": "5 hour usage limit"), a day, a
+// week, a month or a total allowance is long (quota); a minute or a second
+// is short (rate_limited); anything else (a number, "hourly", "sliding")
+// neither. Only where the answer's words speak of a limit, usage or quota
+// (a context "window" beside other words is not one), and not where the
+// client sent the value. ev is the evidence: "window-member:long" or
+// "window-member:minutes-or-seconds" (withRetry reads the latter as a
+// short period).
+func (ts *textScan) windowMember() (long, short bool, ev string) {
+	f := ts.f
+	if f == nil || f.windowKey == nil || len(f.windowVal) > 24 {
+		return false, false, ""
+	}
+	limitWords := false
+	for i := 0; i < ts.texts() && !limitWords; i++ {
+		t := ts.text(i)
+		limitWords = indexFold(t, "limit") >= 0 || indexFold(t, "usage") >= 0 || indexFold(t, "quota") >= 0
+	}
+	if !limitWords {
+		return false, false, ""
+	}
+	var b [24]byte
+	w := b[:0]
+	for _, c := range f.windowVal {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c == '_' || c == '-':
+			c = ' '
+		}
+		w = append(w, c)
+	}
+	switch string(w) {
+	case "five hour", "5 hour", "5 hours", "5h", "seven day", "7 day", "7 days",
+		"day", "daily", "week", "weekly", "month", "monthly", "total", "lifetime":
+		long = true
+	case "minute", "per minute", "1 minute", "second", "per second", "1 second":
+		short = true
+	default:
+		return false, false, ""
+	}
+	if len(ts.req) > 0 && echoed(ts.req, f.windowVal) {
+		ts.echo = true
+		return false, false, ""
+	}
+	if long {
+		return true, false, "window-member:long"
+	}
+	return false, true, "window-member:minutes-or-seconds"
+}

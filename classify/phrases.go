@@ -395,6 +395,17 @@ var requestPhrases = []phrase{
 	// weak "usage limit … reset".
 	{a: "reset hourly", class: RateLimited},
 	{a: "resets hourly", class: RateLimited},
+	// A free allowance spent, worded "free usage" (OpenCode Zen's 429
+	// FreeUsageLimitError "Free usage exceeded", round 53), as "Free
+	// allocated quota exceeded" and "free trial quota" above: weak, so a
+	// minute's or a second's wording or a Retry-After under an hour beside
+	// it still makes it a throttle; after the hourly reset, so Hugging
+	// Face's "free usage limit (reset hourly)" stays one.
+	{a: "free usage", b: "exceeded", gap: 24, clause: true, class: Quota, weak: true, shortWins: true},
+	{a: "free usage", b: "exhausted", gap: 24, clause: true, class: Quota, weak: true, shortWins: true},
+	{a: "free usage", b: "used up", gap: 24, clause: true, class: Quota, weak: true, shortWins: true},
+	{a: "used up your free usage", class: Quota, weak: true, shortWins: true},
+	{a: "out of free usage", class: Quota, weak: true, shortWins: true},
 	{a: "usage limit", b: "reset", gap: 80, class: Quota, weak: true},
 	{a: "usage limit", b: "refreshed", gap: 80, class: Quota, weak: true}, // Kimi Code: "… usage limit for this period. Your quota will be refreshed in the next period."
 	{a: "usage limit", b: "upgrade", gap: 40, class: Quota, weak: true},

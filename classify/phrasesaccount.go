@@ -437,20 +437,23 @@ var accountPhrases = []phrase{
 	// changed would slip past them.)
 	{a: "残高不足", class: Quota},
 	{a: "残高が不足", class: Quota},
+	// A balance short in Korean (잔액 부족, 잔액이 부족합니다), as the
+	// Japanese above: a balance is never per-minute, so strong, at a 429
+	// too (round 53).
+	{a: "잔액이 부족", class: Quota},
+	{a: "잔액 부족", class: Quota},
 	// Quota short or used up in Japanese and Korean (new-api's ja and ko
 	// locales, at a 403: "ユーザークォータが不足しています", "このトークンのクォータは使い
-	// 果たされました", "할당량이 부족합니다", "이 토큰의 할당량이 소진되었습니다"), and a
-	// balance short in Korean (잔액 부족): scripts without case. Weak and
-	// passed over at a 429, as the bare "quota exceeded" is: the words also
-	// name a per-minute quota (분당 요청 할당량), so the status, the period
-	// and the wait decide there (review 29c).
+	// 果たされました", "할당량이 부족합니다", "이 토큰의 할당량이 소진되었습니다"):
+	// scripts without case. Weak and passed over at a 429, as the bare
+	// "quota exceeded" is: the words also name a per-minute quota (분당 요청
+	// 할당량), so the status, the period and the wait decide there (review
+	// 29c).
 	{a: "クォータ", b: "不足", gap: 12, class: Quota, weak: true, notRate: true},
 	{a: "クォータ", b: "使い果た", gap: 12, class: Quota, weak: true, notRate: true},
 	{a: "クォータの事前消費", class: Quota, weak: true, notRate: true}, // pre-consuming quota failed: "クォータの事前消費に失敗しました。残りクォータ: …"
 	{a: "할당량", b: "부족", gap: 9, class: Quota, weak: true, notRate: true},
 	{a: "할당량", b: "소진", gap: 9, class: Quota, weak: true, notRate: true},
-	{a: "잔액이 부족", class: Quota, weak: true, notRate: true},
-	{a: "잔액 부족", class: Quota, weak: true, notRate: true},
 	{a: "pre-consume quota", class: Quota}, // new-api: "Failed to pre-consume quota, remaining: …, required: …"
 	{a: "欠费", class: Quota},                // in arrears
 	{a: "账户余额", class: Quota},              // account balance

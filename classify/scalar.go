@@ -19,6 +19,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 	if !str && d <= 2 && f.retryMember == nil && retryMember(k0, last, d) {
 		f.retryMember, f.retryKey = v, last
 	}
+	if str && f.windowKey == nil && foldKey(last, windowKeys[:]) {
+		f.windowKey, f.windowVal = last, v
+	}
 	switch d {
 	case 1:
 		switch string(k0) {
