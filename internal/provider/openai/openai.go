@@ -50,6 +50,9 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 		if !wantsReasoning(ep.BaseURL, ep.Model) {
 			body = withoutReasoning(body)
 		}
+		if geminiCompat(ep.BaseURL) {
+			body = withSignatures(body)
+		}
 	}
 	// One map of shared values, not three Header.Set calls (each allocates
 	// a slice). The value slices are full (len == cap): an Add by anyone

@@ -111,3 +111,47 @@ func eachItem(body []byte, key string, fn func([]byte) []byte) []byte {
 	}
 	return rawjson.Replace(body, s, e, append(out, ']'))
 }
+
+// Gemini's OpenAI-compatible endpoint (generativelanguage.googleapis.com's
+// /v1beta/openai) writes a Gemini 3 tool call's thought signature as
+// extra_content.google.thought_signature and refuses the next step without
+// it ("Function call is missing a thought_signature in functionCall
+// parts", a 400). The Messages and Responses doors have nowhere to keep
+// it, so every tool loop they ran there failed at its second step
+// (probe 53d). A translation's history calls without one get the
+// placeholder Google documents for history Gemini did not write
+// (https://ai.google.dev/gemini-api/docs/thought-signatures), as the
+// gemini adapter sends it.
+
+// skipSignature is Google's placeholder thought signature.
+const skipSignature = `{"google":{"thought_signature":"skip_thought_signature_validator"}}`
+
+// geminiCompat reports Gemini's OpenAI-compatible endpoint: a host of
+// googleapis.com, or a base URL ending in /v1beta/openai.
+func geminiCompat(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	return strings.HasSuffix(strings.ToLower(u.Hostname()), "googleapis.com") || strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/v1beta/openai")
+}
+
+// withSignatures gives each assistant tool call of a translated body that
+// carries no extra_content the placeholder signature; body itself when
+// none lacks one.
+func withSignatures(body []byte) []byte {
+	if !bytes.Contains(body, []byte(`"tool_calls"`)) {
+		return body
+	}
+	return eachItem(body, "messages", func(m []byte) []byte {
+		if r, ok := rawjson.String(rawjson.Member(m, "role")); !ok || r != "assistant" {
+			return m
+		}
+		return eachItem(m, "tool_calls", func(tc []byte) []byte {
+			if rawjson.Set(rawjson.Member(tc, "extra_content")) {
+				return tc
+			}
+			return rawjson.WithLast(tc, "extra_content", []byte(skipSignature))
+		})
+	})
+}

@@ -65,3 +65,29 @@ func TestNativeResponsesDropsForeignReasoning(t *testing.T) {
 		t.Fatalf("\n got %s\nwant %s", b, want)
 	}
 }
+
+// A translation's history calls reach Gemini's OpenAI-compatible endpoint
+// with Google's placeholder thought signature where they carry none
+// (probe 53d: Gemini 3 refused every tool loop of the Messages and
+// Responses doors at its second step); a signature the body carries, and
+// every other endpoint's body, are left as they are.
+func TestGeminiCompatPlaceholderSignature(t *testing.T) {
+	const body = `{"model":"r","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"g","arguments":"{}"},"extra_content":{"google":{"thought_signature":"real"}}}]},{"role":"tool","tool_call_id":"a","content":"ok"},{"role":"tool","tool_call_id":"b","content":"ok"}]}`
+	send := func(base string) string {
+		req := &provider.Request{Body: []byte(body), Translated: true}
+		hr, err := Adapter{}.NewRequest(context.Background(), provider.Endpoint{BaseURL: base, Model: "gemini-3-pro-preview"}, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(hr.Body)
+		return string(b)
+	}
+	got := send("https://generativelanguage.googleapis.com/v1beta/openai")
+	if !strings.Contains(got, `"arguments":"{}"},"extra_content":{"google":{"thought_signature":"skip_thought_signature_validator"}}}`) ||
+		!strings.Contains(got, `"thought_signature":"real"`) || strings.Count(got, `"thought_signature":`) != 2 {
+		t.Errorf("Gemini's compatible endpoint got %s", got)
+	}
+	if got := send("https://api.openai.com/v1"); strings.Contains(got, "skip_thought_signature_validator") {
+		t.Errorf("OpenAI got a Gemini signature: %s", got)
+	}
+}
