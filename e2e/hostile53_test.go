@@ -94,6 +94,9 @@ func TestH53LongContextPromptPaysTheStandardRate(t *testing.T) {
 	if forwarded && cost < h53ClaudeBill-1e-9 {
 		t.Errorf("Messages door forwarded anthropic-beta context-1m and the key paid %s for 500,000 input + 1,000 output tokens; Anthropic bills the whole request at long-context rates: $%.4f", usd(d.CostUSD), h53ClaudeBill)
 	}
+	if len(d.Attempts) != 1 || d.Attempts[0].PriceTier != "long_context" {
+		t.Errorf("the record does not say which price priced it (operator review 53): %+v", d.Attempts)
+	}
 
 	// 2. Chat door, Gemini 2.5 Pro, a prompt past 200K tokens: no header needed.
 	g.post(t, "pro", "", key...).wantStatus(t, 200)
@@ -158,6 +161,9 @@ func TestH53FastModePaysTheStandardRate(t *testing.T) {
 	t.Logf("speed fast and beta reached Anthropic: %v; recorded cost %s; Anthropic bills $%.2f", fast, usd(d.CostUSD), h53FastBill)
 	if fast && (!d.CostUSD.Known() || float64(*d.CostUSD) < h53FastBill-1e-9) {
 		t.Errorf("a fast-mode Opus 4.6 answer (usage.speed \"fast\") was charged %s to the key; Anthropic bills $%.2f", usd(d.CostUSD), h53FastBill)
+	}
+	if len(d.Attempts) != 1 || d.Attempts[0].PriceTier != "fast" {
+		t.Errorf("the record does not say the fast price priced it (operator review 53): %+v", d.Attempts)
 	}
 }
 

@@ -94,6 +94,13 @@ type Attempt struct {
 	// was billable but its usage is unknown (a cut stream, a timeout).
 	CostUSD     *USD `json:"cost_usd,omitempty"`
 	CostUnknown bool `json:"cost_unknown,omitempty"`
+	// PriceTier names the price of the target's that priced the attempt
+	// other than its base one: "long_context" (its input was over the
+	// price's long_context threshold) or "fast" (the answer was served in
+	// Anthropic's fast mode); "" for the base price (operator review 53:
+	// two records of the same tokens cost $0.10 and $0.60, and nothing
+	// said why).
+	PriceTier string `json:"price_tier,omitempty"`
 	// Estimate stands in for Usage and CostUSD in client limits, for a
 	// billable attempt whose upstream never said what it used (a stream
 	// left or cut before its count, a timeout): nil otherwise. It is

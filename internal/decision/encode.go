@@ -190,6 +190,10 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 	if a.CostUnknown {
 		b = append(b, `,"cost_unknown":true`...)
 	}
+	if a.PriceTier != "" {
+		b = append(b, `,"price_tier":`...)
+		b = rawjson.AppendString(b, a.PriceTier)
+	}
 	if e := a.Estimate; e != nil {
 		b = append(b, `,"estimate":{"input_tokens":`...)
 		b = strconv.AppendInt(b, int64(e.InputTokens), 10)

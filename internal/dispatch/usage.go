@@ -171,7 +171,7 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 	}
 	p := t.Price
 	if u := o.usage; u != nil && u.Fast && p != nil && p.Fast != nil {
-		p = p.Fast // a premium fast mode the answer says it was served in
+		p, a.PriceTier = p.Fast, "fast" // a premium fast mode the answer says it was served in
 	}
 	if o.billable && (a.Usage == nil || a.Usage.Incomplete) && sent != nil {
 		// What the client was served counts too: a stream left or cut
@@ -187,8 +187,11 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 			e.InputTokens = max(e.InputTokens, u.PromptTokens)
 			e.OutputTokens = max(e.OutputTokens, u.CompletionTokens)
 		}
-		if p := p.For(e.InputTokens); p != nil {
-			e.USD = decision.USD((float64(e.InputTokens)*p.Input + float64(e.OutputTokens)*p.Output) / 1e6)
+		if q := p.For(e.InputTokens); q != nil {
+			if q != p {
+				a.PriceTier = "long_context"
+			}
+			e.USD = decision.USD((float64(e.InputTokens)*q.Input + float64(e.OutputTokens)*q.Output) / 1e6)
 		}
 		a.Estimate = e
 	}
@@ -202,6 +205,9 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		c := decision.USD(0)
 		a.CostUSD = &c
 	case a.Usage != nil:
+		if in, cached, written := a.Usage.Input(); p.For(in+cached+written) != p {
+			a.PriceTier = "long_context"
+		}
 		c := decision.USD(cost(p, a.Usage))
 		a.CostUSD = &c
 	default:

@@ -34,3 +34,23 @@ func TestReview53BrowserNavigationToHealthIsStillChallenged(t *testing.T) {
 		t.Fatalf("an operator's browser opening /v1/health (the console's noscript link) got %d %s: never challenged for the admin key, it can no longer show the health it links to", st, b)
 	}
 }
+
+// A balancer's check by HEAD (HAProxy's `http-check send meth HEAD`) is
+// answered 200 without credentials too, and with the admin key; a wrong
+// key is still refused (operator review 53b: HEAD was a 401, and a 405
+// with the key).
+func TestHealthHeadIsABalancersCheck(t *testing.T) {
+	up := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
+		return upstreamtest.Step{Body: upstreamtest.ChatJSON("m", "hello")}
+	})
+	t.Cleanup(up.Close)
+	url, _, _ := r37aGateway(t, "admin_keys: [adm-r53-abcdefgh]\n"+teamAConfig("openai"), up, nil)
+	for _, c := range []struct {
+		auth []string
+		want int
+	}{{nil, 200}, {[]string{"Authorization", "Bearer adm-r53-abcdefgh"}, 200}, {[]string{"Authorization", "Bearer wrong-key-0123"}, 401}} {
+		if st, _ := r48bDo(t, url, http.MethodHead, "/v1/health", "", c.auth...); st != c.want {
+			t.Errorf("HEAD /v1/health with %v: %d, want %d", c.auth, st, c.want)
+		}
+	}
+}
