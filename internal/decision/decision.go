@@ -53,6 +53,11 @@ type Decision struct {
 	// its configured name, or for a bare key "key:" and the first 8 hex
 	// digits of its SHA-256; empty when no client keys are configured.
 	Client string `json:"client,omitempty"`
+	// ClientKey is which of the client's keys the request presented, from
+	// 1, where its entry lists several (a rotation's old and new:
+	// docs/deploy.md, "Reloading"); 0 otherwise. It says who still uses an
+	// old key before it is removed (operator review 53b).
+	ClientKey int `json:"client_key,omitempty"`
 	// Usage sums the usage of the attempts that reported one.
 	Usage *Usage `json:"usage,omitempty"`
 	// CostUSD sums the attempts' costs: absent when no attempt's target has

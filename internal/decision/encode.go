@@ -112,6 +112,10 @@ func appendJSON(b []byte, d *Decision) ([]byte, bool) {
 		b = append(b, `,"client":`...)
 		b = rawjson.AppendString(b, d.Client)
 	}
+	if d.ClientKey != 0 {
+		b = append(b, `,"client_key":`...)
+		b = strconv.AppendInt(b, int64(d.ClientKey), 10)
+	}
 	if d.Usage != nil {
 		b = append(b, `,"usage":`...)
 		b = appendUsage(b, d.Usage)

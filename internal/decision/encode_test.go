@@ -82,7 +82,7 @@ func randDecision(r *rand.Rand) *Decision {
 	zones := []*time.Location{time.UTC, time.FixedZone("x", 5*3600+30*60), time.FixedZone("y", -8*3600), time.FixedZone("s", 3600+17)}
 	d := &Decision{ID: randString(r), Time: time.Unix(r.Int64N(1<<34), r.Int64N(1e9)*int64(r.IntN(2))).In(zones[r.IntN(len(zones))]),
 		Route: randString(r), Strategy: randString(r), API: randString(r), Stream: r.IntN(2) == 0, Outcome: randString(r),
-		Status: r.IntN(600) - 1, Class: randString(r), MS: randFloat(r), Client: randString(r), Usage: randUsage(r),
+		Status: r.IntN(600) - 1, Class: randString(r), MS: randFloat(r), Client: randString(r), ClientKey: r.IntN(3), Usage: randUsage(r),
 		CostUSD: randUSD(r), CostUnknown: r.IntN(2) == 0}
 	if n := r.IntN(4); n > 0 || r.IntN(2) == 0 {
 		d.Attempts = make([]Attempt, n)

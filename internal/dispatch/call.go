@@ -32,8 +32,10 @@ type Call struct {
 	Out Output
 	// ID is the decision id.
 	ID string
-	// Client names the client key used (see decision.Decision.Client).
-	Client string
+	// Client names the client key used (see decision.Decision.Client), and
+	// ClientKey which of its keys (decision.Decision.ClientKey).
+	Client    string
+	ClientKey int
 	// Progress, when set, is told each attempt as it begins (the
 	// console's "In progress", internal/inprogress).
 	Progress Progress

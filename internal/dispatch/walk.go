@@ -126,7 +126,7 @@ func (d *Dispatcher) newWalk(ctx context.Context, call *Call) (*walk, context.Ca
 	start := time.Now()
 	r := d.routes[call.Model]
 	rec := &decision.Decision{ID: call.ID, Time: start.UTC(), Route: r.name, Strategy: r.strategy.String(),
-		API: call.api(), Stream: call.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client}
+		API: call.api(), Stream: call.Stream, Attempts: []decision.Attempt{}, Transitions: []decision.Transition{}, Client: call.Client, ClientKey: call.ClientKey}
 	bg := context.WithoutCancel(ctx)
 	base, cancelBase := context.WithCancelCause(ctx)
 	w := &walk{d: d, r: r, call: call, rec: rec, bg: bg, base: base, start: start,

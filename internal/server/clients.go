@@ -28,6 +28,22 @@ func clientOf(cfg *config.Config, r *http.Request) (k *config.ClientKey, ok bool
 	return clientByKey(cfg, got, ok)
 }
 
+// keyIndex is which of k's keys r presents, from 1 (x-api-key, else the
+// Bearer token, as the doors read them); 0 for none.
+func keyIndex(k *config.ClientKey, r *http.Request) int {
+	got := r.Header.Get("X-Api-Key")
+	if got == "" {
+		got, _ = bearer(r)
+	}
+	sum := sha256.Sum256([]byte(got))
+	for i, s := range k.Sums {
+		if s == sum {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // clientByKey is clientOf for a key already read from the request (has:
 // one was presented).
 func clientByKey(cfg *config.Config, got string, has bool) (k *config.ClientKey, ok bool) {
