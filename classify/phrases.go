@@ -225,6 +225,16 @@ var requestPhrases = []phrase{
 	{a: "filtered by gcp model armor", class: Refusal},
 	{a: "prompt pattern is blocked", class: Refusal},
 	{a: "usage guidelines", class: Refusal},
+	// An "Acceptable Use Policy" the prompt or this request is held against
+	// (Sourcegraph's Cody Gateway, a 400: "We blocked your request because
+	// we detected your prompt to be against our Acceptable Use Policy …",
+	// round 53): this prompt is refused, rephrasing passes. Only with the
+	// prompt or this one request its subject in the same clause (not "your
+	// requests", which a ban may cite), and no key or plan between: an
+	// account banned for the policy stays where the account words or the
+	// status put it.
+	{a: "your prompt", b: "acceptable use policy", gap: 40, class: Refusal, clause: true, noAcct: true},
+	{a: "this request", b: "acceptable use policy", gap: 40, class: Refusal, clause: true, noAcct: true},
 	{a: "inappropriate content", class: Refusal},
 	{a: "inappropriate", b: "content", gap: 12, class: Refusal}, // OCI: "Inappropriate output content detected in output blocklist"
 	{a: "may contain sensitive", class: Refusal},                // Huawei MaaS 81011: "Input text May contain sensitive information", a 403
@@ -236,11 +246,25 @@ var requestPhrases = []phrase{
 	{a: "敏感词", class: Refusal},                                  // sensitive words
 	{a: "contains sensitive words", class: Refusal},             // new-api's keyword filter: "input contains sensitive words: […]"
 	{a: "内容审核", class: Refusal},                                 // content moderation
+	// 敏感内容's English form (Z.ai's 1301 in English: "System detected potentially
+	// unsafe or sensitive content in input or generation.", round 53; Ark's
+	// "includes sensitive content that violates ContentSecurityDetection").
+	{a: "unsafe or sensitive content", class: Refusal},
+	{a: "sensitive content", class: Refusal},
 	// A gateway's guardrail blocking this content (LiteLLM's guardrails,
 	// Portkey's "guardrail checks … failed", Databricks' "blocked by input
 	// guardrail"), and the classifiers' own names for what they caught.
 	{a: "guardrail failed", class: Refusal},
 	{a: "content blocked", class: Refusal}, // LiteLLM's keyword guardrail: "Content blocked: keyword 'x' detected"
+	// A filter, guard or moderation step that "blocked content" (SAP AI
+	// Core's Llama Guard input filter: "Filtering module blocked content:
+	// content violated a configured category.", round 53), and Llama
+	// Guard's category wording on its own. Not a bare "blocked content": a
+	// firewall's names no policy and stays where its status puts it.
+	{a: "filter", b: "blocked content", gap: 24, class: Refusal, clause: true, notRate: true},
+	{a: "guard", b: "blocked content", gap: 24, class: Refusal, clause: true, notRate: true},
+	{a: "moderation", b: "blocked content", gap: 24, class: Refusal, clause: true, notRate: true},
+	{a: "violated a configured category", class: Refusal},
 	// A gateway's guardrail that blocked the request or the answer
 	// (LiteLLM's "Violated guardrail policy", "Violated OpenAI moderation
 	// policy", "Violated content safety policy", whichever guardrail ran).
