@@ -28,14 +28,32 @@ import (
 // state redis it is called when Redis holds none of Detour's state
 // (epoch.go). It reports how many keys it gave spend to.
 func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time.Time) int {
-	budgeted := map[string]*config.ClientKey{}
+	spent, files := a.logSpent(cfg, now)
+	n := 0
 	for i := range cfg.Clients {
-		if k := &cfg.Clients[i]; k.Budget != (config.Budget{}) {
-			budgeted[k.Name] = k
+		k := &cfg.Clients[i]
+		if s, ok := spent[k.Name]; ok && k.Budget != (config.Budget{}) {
+			limits.Restore(context.Background(), k, s[0], s[1])
+			n++
 		}
 	}
-	if len(budgeted) == 0 || cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
-		return 0
+	if files > 0 {
+		a.log.Info("client budgets: this month's spend restored from the decision log", "keys", n, "files", files)
+	}
+	return n
+}
+
+// logSpent is what the decision log of cfg (and its rotations) says each
+// client spent this UTC month and day ([0] the day's, [1] the month's),
+// and how many files it read; nothing when no key has a budget or there
+// is no log file.
+func (a *App) logSpent(cfg *config.Config, now time.Time) (map[string][2]float64, int) {
+	budgeted := false
+	for i := range cfg.Clients {
+		budgeted = budgeted || cfg.Clients[i].Budget != (config.Budget{})
+	}
+	if !budgeted || cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
+		return nil, 0
 	}
 	now = now.UTC()
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
@@ -51,17 +69,7 @@ func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time
 		}
 		files++
 	}
-	n := 0
-	for name, s := range spent {
-		if k := budgeted[name]; k != nil {
-			limits.Restore(context.Background(), k, s[0], s[1])
-			n++
-		}
-	}
-	if files > 0 {
-		a.log.Info("client budgets: this month's spend restored from the decision log", "keys", n, "files", files)
-	}
-	return n
+	return spent, files
 }
 
 // logFiles are the decision log at path and the files rotation moved it

@@ -4,8 +4,12 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,28 +19,41 @@ import (
 )
 
 // A Redis that comes back empty (restarted without persistence, failed
-// over to an empty replica, flushed) gives every client key its budget
+// over to an empty replica, flushed) gave every client key its budget
 // back, silently: operator review 53 saw a key refused at its budget
 // served again after a Redis restart, and neither replica said a word.
-// Every replica keeps a marker in Redis, an epoch a replica writes when
-// there is none; a replica that finds the epoch gone or changed knows
-// Redis lost Detour's state, says so, and gives the budgets back what its
-// own decision log says it spent this month (docs/scale.md, "Redis
-// restarted empty"). Decision logs are per replica, so each adds its own
-// share. With no marker at start, spend already counted in Redis (a
-// Detour before round 53 wrote no marker) means nothing was lost.
+//
+// Every replica reads a marker in Redis every epochEvery. The replica that
+// finds none writes one: an epoch, a verdict and the time. The verdict is
+// "lost" when Redis counts less spend for a budgeted key than this
+// replica's own log holds, or none at all where the log holds none (it
+// holds none of Detour's state: new, restarted empty, flushed), "kept"
+// otherwise (the marker alone went, or a fleet upgraded from before round
+// 53, which wrote none). Each replica then gives a "lost" epoch, once, what its own
+// decision log says each budgeted key spent this month: it claims the
+// epoch under its log's name in a key beside the marker, so a replica
+// restarted later, or a second look, adds nothing again (hostile 53c: the
+// first versions restored one replica's share only, none when Detour came
+// up before its Redis, and doubled the month when the marker alone was
+// deleted). docs/scale.md, "Redis restarted empty", says what is left:
+// spend served during an outage that ends in an empty Redis is counted
+// from the replica's pending counts and from its log, twice.
 
-// epochKey is the marker's key.
-const epochKey = "detour:state:epoch"
-
-// epochEvery is how often a replica reads the marker.
-const epochEvery = 5 * time.Second
+// epochKey is the marker's key; claimedKey + epoch + ":" + a log's
+// identity says that log gave the epoch its spend.
+const (
+	epochKey     = "detour:state:epoch"
+	claimedKey   = "detour:state:restored:"
+	epochEvery   = 5 * time.Second
+	restoreAfter = 10 * time.Minute // a "lost" epoch older than this is given nothing more
+)
 
 // watchEpoch reads (or writes) the marker now and every epochEvery until
 // the process stops.
 func (a *App) watchEpoch(cfg *config.Config, timeout time.Duration) {
-	w := &epochWatch{a: a, timeout: cmp.Or(timeout, time.Second)}
-	w.start(cfg)
+	w := &epochWatch{a: a, timeout: cmp.Or(timeout, time.Second), id: logIdentity(cfg)}
+	w.warnPersistence(cfg)
+	w.check()
 	go func() {
 		t := time.NewTicker(epochEvery)
 		defer t.Stop()
@@ -54,84 +71,93 @@ func (a *App) watchEpoch(cfg *config.Config, timeout time.Duration) {
 type epochWatch struct {
 	a       *App
 	timeout time.Duration
-	seen    string // the epoch last read; "" before Redis answered
+	id      string // the decision log's name, which claims an epoch
+	seen    string // the marker last read; "" before one was
 }
 
-// read returns the marker, writing a new one when there is none (created).
-func (w *epochWatch) read() (epoch string, created bool, err error) {
+// logIdentity names this replica's decision log: the first 16 hex digits
+// of the SHA-256 of its host and absolute path (Redis holds no host name
+// or path of ours).
+func logIdentity(cfg *config.Config) string {
+	h, _ := os.Hostname()
+	p, err := filepath.Abs(cfg.Decisions.Path)
+	if err != nil {
+		p = cfg.Decisions.Path
+	}
+	sum := sha256.Sum256([]byte(h + "\x00" + p))
+	return hex.EncodeToString(sum[:8])
+}
+
+// check reads the marker, writing one when there is none, and gives a
+// "lost" epoch this replica's share once.
+func (w *epochWatch) check() {
 	ctx, cancel := context.WithTimeout(w.a.stop, w.timeout)
 	defer cancel()
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	fresh := hex.EncodeToString(b[:])
-	ok, err := w.a.rdb.SetNX(ctx, epochKey, fresh, 0).Result()
-	if err != nil {
-		return "", false, err
-	}
-	if ok {
-		return fresh, true, nil
-	}
-	epoch, err = w.a.rdb.Get(ctx, epochKey).Result()
-	if errors.Is(err, redis.Nil) { // gone between the two: read again next time
-		return "", false, err
-	}
-	return epoch, false, err
-}
-
-// start reads the marker at start: one this replica had to write, in a
-// Redis that counts no spend for any budgeted key, is a Redis that holds
-// none of the fleet's state, and this replica's log restores its share.
-func (w *epochWatch) start(cfg *config.Config) {
-	epoch, created, err := w.read()
-	if err != nil {
-		return // Redis down: the store says so; the next check reads it
-	}
-	w.seen = epoch
-	w.warnPersistence(cfg)
-	if created && !w.spentInRedis(cfg) {
-		if n := w.a.restoreBudgets(cfg, w.a.limits, w.a.limits.Now()); n > 0 {
-			w.a.log.Warn("client budgets: Redis held none of Detour's state (new, or restarted without persistence); this replica's share of this month's spend was restored from its decision log", "keys", n)
+	cfg := w.a.Server.Current().Config
+	marker, err := w.a.rdb.Get(ctx, epochKey).Result()
+	if errors.Is(err, redis.Nil) {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		verdict := "kept"
+		if w.lost(ctx, cfg) {
+			verdict = "lost"
+		}
+		fresh := hex.EncodeToString(b[:]) + ":" + verdict + ":" + strconv.FormatInt(time.Now().Unix(), 10)
+		if _, err = w.a.rdb.SetNX(ctx, epochKey, fresh, 0).Result(); err == nil {
+			marker, err = w.a.rdb.Get(ctx, epochKey).Result()
 		}
 	}
-}
-
-// check reads the marker; a different or missing one means Redis lost
-// Detour's state since the last read.
-func (w *epochWatch) check() {
-	epoch, _, err := w.read()
-	if err != nil {
+	if err != nil || marker == w.seen {
+		return // Redis away (the store says so), or nothing new
+	}
+	first := w.seen == ""
+	w.seen = marker
+	epoch, rest, _ := strings.Cut(marker, ":")
+	verdict, at, _ := strings.Cut(rest, ":")
+	since, _ := strconv.ParseInt(at, 10, 64)
+	if verdict != "lost" || time.Since(time.Unix(since, 0)) > restoreAfter {
 		return
 	}
-	if w.seen == "" || epoch == w.seen {
-		w.seen = epoch
+	claimed, err := w.a.rdb.SetNX(ctx, claimedKey+epoch+":"+w.id, "1", 24*time.Hour).Result()
+	if err != nil || !claimed {
 		return
 	}
-	w.seen = epoch
-	cfg := w.a.Server.Current().Config
-	// Every record of the month is given back: the requests of the few
-	// seconds between the loss and this read were counted in the new Redis
-	// too, and count twice, which errs on the side of the budget.
 	n := w.a.restoreBudgets(cfg, w.a.limits, w.a.limits.Now())
-	w.a.log.Warn("client budgets: Redis lost Detour's state (restarted without persistence, failed over to an empty replica, or flushed); this replica's share of this month's spend was restored from its decision log (docs/scale.md)",
-		"keys", n, "clients", budgetedNames(cfg))
+	if first && n == 0 {
+		return // a new Redis, and nothing of this replica's to give it
+	}
+	w.a.log.Warn("client budgets: Redis held none of Detour's state (restarted without persistence, failed over to an empty replica, flushed, or new); this replica's share of this month's spend was restored from its decision log (docs/scale.md)",
+		"keys", n, "clients", strings.Join(budgetedNames(cfg), ","))
 }
 
-// spentInRedis reports whether Redis counts any spend for a budgeted key.
-func (w *epochWatch) spentInRedis(cfg *config.Config) bool {
-	ctx, cancel := context.WithTimeout(w.a.stop, w.timeout)
-	defer cancel()
+// lost reports a Redis that holds none of Detour's state: one that counts
+// less spend this month for a budgeted key than this replica's own log
+// says it spent (an intact Redis holds at least every replica's share:
+// requests served after a loss do not hide it), or, where the log says
+// nothing, one that counts no spend for any budgeted key.
+func (w *epochWatch) lost(ctx context.Context, cfg *config.Config) bool {
+	spent, _ := w.a.logSpent(cfg, w.a.limits.Now())
+	any := false
 	for i := range cfg.Clients {
 		k := &cfg.Clients[i]
 		if k.Budget == (config.Budget{}) {
 			continue
 		}
 		for _, s := range w.a.limits.Standings(ctx, k) {
-			if strings.HasPrefix(s.Limit, "usd_") && s.Used > 0 {
+			if s.Limit != "usd_per_month" && !(s.Limit == "usd_per_day" && k.Budget.USDPerMonth == 0) {
+				continue
+			}
+			mine := spent[k.Name][1]
+			if s.Limit == "usd_per_day" {
+				mine = spent[k.Name][0]
+			}
+			if mine > 0 && s.Used < mine*0.999 {
 				return true
 			}
+			any = any || s.Used > 0
 		}
 	}
-	return false
+	return !any
 }
 
 // warnPersistence warns when Redis persists nothing (no append-only file,
@@ -152,7 +178,8 @@ func (w *epochWatch) warnPersistence(cfg *config.Config) {
 	if s, err := w.a.rdb.ConfigGet(ctx, "save").Result(); err != nil || strings.TrimSpace(s["save"]) != "" {
 		return
 	}
-	w.a.log.Warn("client budgets: the Redis of state persists nothing (appendonly no, no save points): a restart of it gives every key its budget back; turn on appendonly (docs/scale.md)", "clients", names)
+	w.a.log.Warn("client budgets: the Redis of state persists nothing (appendonly no, no save points): a restart of it gives every key its budget back; turn on appendonly (docs/scale.md)",
+		"clients", strings.Join(names, ","))
 }
 
 // budgetedNames are the names of the client keys with a budget.
