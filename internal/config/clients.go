@@ -237,22 +237,37 @@ func (d *decoder) decodePrice(n *yaml.Node) *Price {
 	}
 	p := &Price{}
 	g.prices(p)
-	if g.has("long_context") {
-		if lg, ok := d.mapping(g.vals["long_context"], "target price long_context", "above", "input", "output", "cached_input", "cache_write", "cache_write_1h"); ok {
-			lc := &LongContextPrice{}
-			lg.require("above")
-			lg.setInt("above", &lc.Above, 1)
-			lg.prices(&lc.Price)
-			p.LongContext = lc
-		}
-	}
+	p.LongContext = d.longContext(g)
 	if g.has("fast") {
-		if fg, ok := d.mapping(g.vals["fast"], "target price fast", "input", "output", "cached_input", "cache_write", "cache_write_1h"); ok {
+		if fg, ok := d.mapping(g.vals["fast"], "target price fast", "input", "output", "cached_input", "cache_write", "cache_write_1h", "long_context"); ok {
 			p.Fast = &Price{}
 			fg.prices(p.Fast)
+			p.Fast.LongContext = d.longContext(fg) // Anthropic bills a fast answer to a long prompt at both (hostile 53c)
 		}
 	}
+	if f, lc := p.Fast, p.LongContext; f != nil && f.LongContext == nil && lc != nil && p.Input > 0 && p.Output > 0 {
+		// Unwritten, a fast answer to a long prompt costs the fast price
+		// scaled as the long context scales the base one (Anthropic's fast
+		// mode above 200K tokens: $60/$225 for Opus 4.6's $30/$150).
+		f.LongContext = &LongContextPrice{Above: lc.Above, Price: Price{Input: f.Input * lc.Input / p.Input, Output: f.Output * lc.Output / p.Output}}
+	}
 	return p
+}
+
+// longContext decodes f's long_context, nil when not written.
+func (d *decoder) longContext(f fields) *LongContextPrice {
+	if !f.has("long_context") {
+		return nil
+	}
+	lg, ok := d.mapping(f.vals["long_context"], f.label("long_context"), "above", "input", "output", "cached_input", "cache_write", "cache_write_1h")
+	if !ok {
+		return nil
+	}
+	lc := &LongContextPrice{}
+	lg.require("above")
+	lg.setInt("above", &lc.Above, 1)
+	lg.prices(&lc.Price)
+	return lc
 }
 
 // prices sets p's prices from f: input and output required.

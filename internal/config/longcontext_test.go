@@ -59,3 +59,26 @@ targets: [{name: t, model: m, providers: [p], price: {input: 5, output: 25, fast
 `), envLookup(nil))
 	checkErrors(t, err, []wantErr{{2, `target price fast is missing required key "output"`}})
 }
+
+// A fast answer to a long prompt costs both tiers: price.fast may name its
+// own long_context, and without one it is the fast price scaled as the
+// long context scales the base one (hostile 53c: it paid the fast price
+// alone, half of Anthropic's bill).
+func TestFastLongContextPrice(t *testing.T) {
+	for _, c := range []struct{ price string }{
+		{`{input: 5, output: 25, long_context: {above: 200000, input: 10, output: 37.5}, fast: {input: 30, output: 150}}`},
+		{`{input: 5, output: 25, fast: {input: 30, output: 150, long_context: {above: 200000, input: 60, output: 225}}}`},
+	} {
+		cfg, err := Parse("c.yaml", []byte("providers: [{name: p, dialect: anthropic, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: claude-opus-4-6, providers: [p], price: "+c.price+"}]\n"), envLookup(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg, _ := cfg.Target("t")
+		if q := tg.Price.Fast.For(300000); q.Input != 60 || q.Output != 225 {
+			t.Errorf("%s: a fast answer to a 300,000-token prompt priced %+v, want 60/225", c.price, q)
+		}
+		if q := tg.Price.Fast.For(1000); q.Input != 30 {
+			t.Errorf("%s: a fast answer to a short prompt priced %+v", c.price, q)
+		}
+	}
+}

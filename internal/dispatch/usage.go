@@ -6,6 +6,7 @@ import (
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
+	"strings"
 )
 
 // Usage and cost (docs/design.md, "Usage and cost"). Every attempt records
@@ -189,7 +190,7 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		}
 		if q := p.For(e.InputTokens); q != nil {
 			if q != p {
-				a.PriceTier = "long_context"
+				a.PriceTier = strings.TrimPrefix(a.PriceTier+",long_context", ",")
 			}
 			e.USD = decision.USD((float64(e.InputTokens)*q.Input + float64(e.OutputTokens)*q.Output) / 1e6)
 		}
@@ -206,7 +207,7 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		a.CostUSD = &c
 	case a.Usage != nil:
 		if in, cached, written := a.Usage.Input(); p.For(in+cached+written) != p {
-			a.PriceTier = "long_context"
+			a.PriceTier = strings.TrimPrefix(a.PriceTier+",long_context", ",")
 		}
 		c := decision.USD(cost(p, a.Usage))
 		a.CostUSD = &c

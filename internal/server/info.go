@@ -59,7 +59,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request, id string) {
 
 // health answers GET /v1/health: always 200 while serving.
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead { // HEAD: a balancer's check
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions { // HEAD, OPTIONS: a balancer's check
 		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use GET for /v1/health")
 		return
 	}

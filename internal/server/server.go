@@ -165,7 +165,8 @@ func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// liveOrAdmin answers a GET (or HEAD) that carries no credentials at all with
+// liveOrAdmin answers a GET (or HEAD, or OPTIONS: HAProxy's default check
+// method) that carries no credentials at all with
 // {"status":"serving"} alone when admin_keys are set, and passes every
 // other request to h: a load balancer's health check (an AWS target group,
 // HAProxy's httpchk, a Kubernetes probe) sends no header, and with a 401
@@ -174,7 +175,7 @@ func (s *Server) adminOnly(h http.HandlerFunc) http.HandlerFunc {
 // navigation (it accepts text/html) is still asked for the key (review 53).
 func (s *Server) liveOrAdmin(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && len(s.state.Load().Config.AdminKeys) > 0 && r.Header.Get("Authorization") == "" &&
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions) && len(s.state.Load().Config.AdminKeys) > 0 && r.Header.Get("Authorization") == "" &&
 			!strings.Contains(r.Header.Get("Accept"), "text/html") {
 			writeJSON(w, map[string]string{"status": "serving"})
 			return
