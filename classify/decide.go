@@ -553,30 +553,9 @@ func datedType(t []byte) bool {
 // toolTypeLen is the length of the path tools[N].type or tools.N.type at
 // the start of p, 0 where p does not open with one.
 func toolTypeLen(p []byte) int {
-	const root, leaf = "tools", ".type"
-	if len(p) < len(root) || string(p[:len(root)]) != root {
-		return 0
-	}
-	i := len(root)
-	if i >= len(p) || p[i] != '.' && p[i] != '[' {
-		return 0
-	}
-	open := p[i] == '['
-	i++
-	j := i
-	for j < len(p) && p[j] >= '0' && p[j] <= '9' {
-		j++
-	}
-	if j == i {
-		return 0
-	}
-	if open {
-		if j >= len(p) || p[j] != ']' {
-			return 0
-		}
-		j++
-	}
-	if len(p)-j < len(leaf) || string(p[j:j+len(leaf)]) != leaf {
+	const leaf = ".type"
+	j := toolsIndexLen(p)
+	if j == 0 || len(p)-j < len(leaf) || string(p[j:j+len(leaf)]) != leaf {
 		return 0
 	}
 	return j + len(leaf)
