@@ -74,4 +74,9 @@ func TestC53CodexToolLoopOnDeepSeekThinking(t *testing.T) {
 	if !strings.Contains(string(reqs[1].Body), `"reasoning_content":"The user asks me to wait for the agents; I call wait_agent."`) {
 		t.Errorf("second request without the first step's reasoning: %.2000s", reqs[1].Body)
 	}
+	// The record keeps the reasoning tokens the client was shown (operator
+	// review 53b: it said nothing of them).
+	if d := g.recs.wait(t, 1); d.Usage == nil || d.Usage.ReasoningTokens != 18 {
+		t.Errorf("the first step's record: usage %+v, want reasoning_tokens 18", d.Usage)
+	}
 }

@@ -218,6 +218,10 @@ type Usage struct {
 	// Anthropic's 1-hour cache, billed above the 5-minute cache's writes
 	// (docs/config.md, "Usage and cost").
 	CacheWrite1hTokens int `json:"cache_write_1h_tokens,omitempty"`
+	// ReasoningTokens is the part of CompletionTokens the model spent
+	// reasoning, where the upstream said (a client is shown it: operator
+	// review 53b found the record alone silent on it); 0 when it did not.
+	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
 	// Incomplete marks counts known to be a lower bound: a stream was cut
 	// after its commit point, so an upstream's count is partial or missing
 	// (docs/behaviour.md#decision-record). Absent when false.
@@ -251,6 +255,7 @@ func (u *Usage) Add(v Usage) {
 	u.CachedTokens += v.CachedTokens
 	u.CacheWriteTokens += v.CacheWriteTokens
 	u.CacheWrite1hTokens += v.CacheWrite1hTokens
+	u.ReasoningTokens += v.ReasoningTokens
 	u.Incomplete = u.Incomplete || v.Incomplete
 }
 

@@ -262,6 +262,10 @@ func appendUsage(b []byte, u *Usage) []byte {
 		b = append(b, `,"cache_write_1h_tokens":`...)
 		b = strconv.AppendInt(b, int64(u.CacheWrite1hTokens), 10)
 	}
+	if u.ReasoningTokens != 0 {
+		b = append(b, `,"reasoning_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.ReasoningTokens), 10)
+	}
 	if u.Incomplete {
 		b = append(b, `,"incomplete":true`...)
 	}

@@ -169,6 +169,9 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		a.Usage = &decision.Usage{PromptTokens: prompt, CompletionTokens: max(count(u.CompletionTokens), total-prompt),
 			TotalTokens: total, CachedTokens: cached, CacheWriteTokens: written,
 			CacheWrite1hTokens: min(count(u.CacheWrite1h()), written), Incomplete: cutStream(o)}
+		if d := u.CompletionTokensDetails; d != nil { // within the output
+			a.Usage.ReasoningTokens = min(count(d.ReasoningTokens), a.Usage.CompletionTokens)
+		}
 	}
 	p := t.Price
 	if u := o.usage; u != nil && u.Fast && p != nil && p.Fast != nil {
