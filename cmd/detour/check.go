@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -74,11 +75,34 @@ func printRoute(w io.Writer, cfg *config.Config, r *config.Route) {
 			if t.ContextWindow > 0 {
 				win = fmt.Sprintf(", context_window %d", t.ContextWindow)
 			}
-			fmt.Fprintf(w, "  %s %s: model %s via %s%s\n", list.label, n, t.Model, strings.Join(t.Providers, " → "), win)
+			fmt.Fprintf(w, "  %s %s: model %s via %s%s%s\n", list.label, n, t.Model, strings.Join(t.Providers, " → "), win, priceText(t.Price))
 		}
 	}
 	printTable(w, r.Table, len(r.Tail) > 0)
 	fmt.Fprintln(w)
+}
+
+// priceText is a target's price as check prints it, with its tiers (a
+// mistyped threshold or fast price is seen here: operator review 53b);
+// "" for none.
+func priceText(p *config.Price) string {
+	if p == nil {
+		return ""
+	}
+	usd := func(q *config.Price) string {
+		return "$" + strconv.FormatFloat(q.Input, 'f', -1, 64) + "/$" + strconv.FormatFloat(q.Output, 'f', -1, 64)
+	}
+	out := ", price " + usd(p) + " per million tokens in/out"
+	if lc := p.LongContext; lc != nil {
+		out += fmt.Sprintf(" (%s above %d input tokens)", usd(&lc.Price), lc.Above)
+	}
+	if f := p.Fast; f != nil {
+		out += ", fast mode " + usd(f)
+		if lc := f.LongContext; lc != nil {
+			out += fmt.Sprintf(" (%s above %d)", usd(&lc.Price), lc.Above)
+		}
+	}
+	return out
 }
 
 // tableHeader heads the per-class table printTable writes.
