@@ -259,7 +259,9 @@ func metaVariants(mc metaCase) []variant {
 	// An id the client sent is renamed in its request too.
 	rename := func(s string) string {
 		return idToken.ReplaceAllStringFunc(s, func(id string) string {
-			if mc.c.Model != "" && strings.Contains(id, mc.c.Model) {
+			// The model's name, or a part of it between slashes
+			// ("Qwen/Qwen3-Coder-480B-A35B-Instruct"), is no request id.
+			if mc.c.Model != "" && (strings.Contains(id, mc.c.Model) || strings.Contains(mc.c.Model, id)) {
 				return id
 			}
 			return rotateID(id)

@@ -140,6 +140,9 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "no valid channel", class: Unavailable},
 	{a: "no_valid_channel_error", class: Unavailable},
 	{a: "failed to get config for provider", class: Unavailable},
+	// LiteLLM's 500: "Anthropic messages provider config not found for
+	// model: X" (phrasesgone.go).
+	{a: "config not found for model", class: Unavailable, ourModel: true},
 	{a: "unknown model:", class: Unavailable},                     // a gateway in front (TensorZero: "Unknown model: x", a 500); not "unknown model type"
 	{a: "no model found for", class: Unavailable, ourModel: true}, // Targon's 503: "no model found for deepseek-ai/DeepSeek-R1"
 	// LiteLLM's router with no deployment for the model (phrasesgone.go).

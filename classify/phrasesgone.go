@@ -234,6 +234,12 @@ var gonePhrases = []phrase{
 	// be in".
 	{a: "has no provider supported", class: Unavailable, ourModel: true},
 	{a: "unknown provider for model", class: Unavailable, ourModel: true},
+	// A gateway with no provider config for the model it was sent
+	// (LiteLLM's /v1/messages: "Anthropic messages provider config not
+	// found for model: X", hunt 53h): the endpoint cannot serve it until
+	// its operator reconfigures it. Not LiteLLM's cooldown ("No
+	// deployments available for selected model, Try again in …").
+	{a: "config not found for model", class: Unavailable, ourModel: true},
 	{a: "provider/model format", class: Unavailable},
 	{a: "non-serverless model", class: Unavailable, ourModel: true}, // Together: "Unable to access non-serverless model x … create and start a new dedicated endpoint"
 	// A relay with nothing serving the model ("No available channels for model

@@ -485,6 +485,12 @@ var inputPhrases = []phrase{
 	{a: "the parameter is invalid", class: Unknown, vague: true},
 	{a: "parameter is illegal", class: BadRequest, badInput: true},
 	{a: "parameter is invalid", class: BadRequest, badInput: true},
+	// The stock Chinese text for a 400, 请求参数错误 ("request parameter
+	// error"; new-api relaying an upstream's, hunt 53h), and a bare 参数错误
+	// opening its clause name nothing: no proof, as "the parameter is
+	// invalid". "messages 参数错误", a member named, stays bad input below.
+	{a: "请求参数错误", class: Unknown, vague: true},
+	{a: "参数错误", class: Unknown, vague: true, opens: true},
 	{a: "参数非法", class: BadRequest, badInput: true},
 	{a: "参数不合法", class: BadRequest, badInput: true},
 	{a: "参数错误", class: BadRequest, badInput: true},
