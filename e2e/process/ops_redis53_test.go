@@ -74,7 +74,7 @@ targets:
 		time.Sleep(250 * time.Millisecond)
 		for _, g := range []*gateway{a, b} {
 			for _, line := range strings.Split(g.stderr.String(), "\n") {
-				if strings.Contains(line, `"level":"WARN"`) && strings.Contains(line, "Redis held none of Detour's state") && strings.Contains(line, "team-b") {
+				if strings.Contains(line, `"level":"WARN"`) && strings.Contains(line, "Redis had lost these keys' spend") && strings.Contains(line, "team-b") {
 					said = true
 				}
 			}

@@ -23,38 +23,44 @@ import (
 // back, silently: operator review 53 saw a key refused at its budget
 // served again after a Redis restart, and neither replica said a word.
 //
-// Every replica reads a marker in Redis every epochEvery. The replica that
-// finds none writes one: an epoch, a verdict and the time. The verdict is
-// "lost" when Redis counts less spend for a budgeted key than this
-// replica's own log holds, or none at all where the log holds none (it
-// holds none of Detour's state: new, restarted empty, flushed), "kept"
-// otherwise (the marker alone went, or a fleet upgraded from before round
-// 53, which wrote none). Each replica then gives a "lost" epoch, once, what its own
-// decision log says each budgeted key spent this month: it claims the
-// epoch under its log's name in a key beside the marker, so a replica
-// restarted later, or a second look, adds nothing again (hostile 53c: the
-// first versions restored one replica's share only, none when Detour came
-// up before its Redis, and doubled the month when the marker alone was
-// deleted). docs/scale.md, "Redis restarted empty", says what is left:
-// spend served during an outage that ends in an empty Redis is counted
-// from the replica's pending counts and from its log, twice.
+// Each budgeted client key has a marker in Redis, beside its counters (in
+// their hash slot, so a Redis Cluster shard that comes back empty loses
+// both), read by every replica every epochEvery. The replica that finds
+// none writes one: an epoch, what Redis counted for the key then (its
+// month, or its day where it has no monthly budget) and the time. Each
+// replica judges a new marker once: where the count it records is less
+// than what this replica's own decision log says the key spent (an intact
+// Redis holds at least every replica's share), Redis lost the key's state,
+// and the replica gives it its log's share back, claiming the epoch under
+// its log's identity so that a replica restarted later adds nothing again.
+// A marker deleted alone (an operator's DEL, eviction), or the first
+// marker of a fleet upgraded from before round 53, records the counts
+// Redis still holds, and nothing is added. The reviews of round 53 broke
+// earlier versions seven ways (Redis up after Detour, the marker alone
+// deleted, a fleet restarting together, a Cluster shard lost, a big log
+// read inside a Redis timeout, a replica with an empty log judging for
+// all); each is a test. docs/scale.md, "Redis restarted empty", says what
+// is left.
 
-// epochKey is the marker's key; claimedKey + epoch + ":" + a log's
-// identity says that log gave the epoch its spend.
 const (
-	epochKey     = "detour:state:epoch"
-	claimedKey   = "detour:state:restored:"
 	epochEvery   = 5 * time.Second
-	restoreAfter = 10 * time.Minute // a "lost" epoch older than this is given nothing more
+	restoreAfter = 10 * time.Minute // a marker older than this is given nothing more
 )
 
-// watchEpoch reads (or writes) the marker now and every epochEvery until
+// epochKey is client name's marker; claimKey records that the log id gave
+// its epoch its share.
+func epochKey(name string) string { return "detour:{client:" + name + "}:epoch" }
+func claimKey(name, epoch, id string) string {
+	return "detour:{client:" + name + "}:restored:" + epoch + ":" + id
+}
+
+// watchEpoch reads (or writes) the markers now and every epochEvery until
 // the process stops.
 func (a *App) watchEpoch(cfg *config.Config, timeout time.Duration) {
-	w := &epochWatch{a: a, timeout: cmp.Or(timeout, time.Second), id: logIdentity(cfg)}
-	w.warnPersistence(cfg)
-	w.check()
-	go func() {
+	w := &epochWatch{a: a, timeout: cmp.Or(timeout, time.Second), id: logIdentity(cfg), seen: map[string]string{}}
+	go func() { // a month's log or many keys take seconds to judge: never the start's
+		w.warnPersistence(cfg)
+		w.check()
 		t := time.NewTicker(epochEvery)
 		defer t.Stop()
 		for {
@@ -71,8 +77,8 @@ func (a *App) watchEpoch(cfg *config.Config, timeout time.Duration) {
 type epochWatch struct {
 	a       *App
 	timeout time.Duration
-	id      string // the decision log's name, which claims an epoch
-	seen    string // the marker last read; "" before one was
+	id      string            // the decision log's identity, which claims an epoch
+	seen    map[string]string // client name → the marker last judged
 }
 
 // logIdentity names this replica's decision log: the first 16 hex digits
@@ -88,76 +94,128 @@ func logIdentity(cfg *config.Config) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// check reads the marker, writing one when there is none, and gives a
-// "lost" epoch this replica's share once.
-func (w *epochWatch) check() {
-	ctx, cancel := context.WithTimeout(w.a.stop, w.timeout)
-	defer cancel()
-	cfg := w.a.Server.Current().Config
-	marker, err := w.a.rdb.Get(ctx, epochKey).Result()
-	if errors.Is(err, redis.Nil) {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		verdict := "kept"
-		if w.lost(ctx, cfg) {
-			verdict = "lost"
-		}
-		fresh := hex.EncodeToString(b[:]) + ":" + verdict + ":" + strconv.FormatInt(time.Now().Unix(), 10)
-		if _, err = w.a.rdb.SetNX(ctx, epochKey, fresh, 0).Result(); err == nil {
-			marker, err = w.a.rdb.Get(ctx, epochKey).Result()
-		}
-	}
-	if err != nil || marker == w.seen {
-		return // Redis away (the store says so), or nothing new
-	}
-	first := w.seen == ""
-	w.seen = marker
-	epoch, rest, _ := strings.Cut(marker, ":")
-	verdict, at, _ := strings.Cut(rest, ":")
-	since, _ := strconv.ParseInt(at, 10, 64)
-	if verdict != "lost" || time.Since(time.Unix(since, 0)) > restoreAfter {
-		return
-	}
-	claimed, err := w.a.rdb.SetNX(ctx, claimedKey+epoch+":"+w.id, "1", 24*time.Hour).Result()
-	if err != nil || !claimed {
-		return
-	}
-	n := w.a.restoreBudgets(cfg, w.a.limits, w.a.limits.Now())
-	if first && n == 0 {
-		return // a new Redis, and nothing of this replica's to give it
-	}
-	w.a.log.Warn("client budgets: Redis held none of Detour's state (restarted without persistence, failed over to an empty replica, flushed, or new); this replica's share of this month's spend was restored from its decision log (docs/scale.md)",
-		"keys", n, "clients", strings.Join(budgetedNames(cfg), ","))
+// marker is a parsed marker: its epoch, the count Redis held when it was
+// written, and when.
+type marker struct {
+	epoch string
+	held  float64
+	at    time.Time
 }
 
-// lost reports a Redis that holds none of Detour's state: one that counts
-// less spend this month for a budgeted key than this replica's own log
-// says it spent (an intact Redis holds at least every replica's share:
-// requests served after a loss do not hide it), or, where the log says
-// nothing, one that counts no spend for any budgeted key.
-func (w *epochWatch) lost(ctx context.Context, cfg *config.Config) bool {
-	spent, _ := w.a.logSpent(cfg, w.a.limits.Now())
-	any := false
+func parseMarker(v string) (marker, bool) {
+	parts := strings.Split(v, ":")
+	if len(parts) != 3 {
+		return marker{}, false
+	}
+	held, err1 := strconv.ParseFloat(parts[1], 64)
+	at, err2 := strconv.ParseInt(parts[2], 10, 64)
+	return marker{epoch: parts[0], held: held, at: time.Unix(at, 0)}, err1 == nil && err2 == nil
+}
+
+// judged is the limit a key's marker records and its log is compared on:
+// the month's spend, or the day's where the key has no monthly budget.
+func judged(k *config.ClientKey) (limitName string, i int) {
+	if k.Budget.USDPerMonth > 0 {
+		return "usd_per_month", 1
+	}
+	return "usd_per_day", 0
+}
+
+// check reads every budgeted key's marker, writing the missing ones, and
+// judges each one new to this replica.
+func (w *epochWatch) check() {
+	cfg := w.a.Server.Current().Config
+	var keys []*config.ClientKey
 	for i := range cfg.Clients {
-		k := &cfg.Clients[i]
-		if k.Budget == (config.Budget{}) {
-			continue
-		}
-		for _, s := range w.a.limits.Standings(ctx, k) {
-			if s.Limit != "usd_per_month" && !(s.Limit == "usd_per_day" && k.Budget.USDPerMonth == 0) {
-				continue
-			}
-			mine := spent[k.Name][1]
-			if s.Limit == "usd_per_day" {
-				mine = spent[k.Name][0]
-			}
-			if mine > 0 && s.Used < mine*0.999 {
-				return true
-			}
-			any = any || s.Used > 0
+		if k := &cfg.Clients[i]; k.Budget != (config.Budget{}) {
+			keys = append(keys, k)
 		}
 	}
-	return !any
+	if len(keys) == 0 {
+		return
+	}
+	// Every marker in one pipeline (one round trip a node); a missing one
+	// is written apart, which happens after a loss or at a first start.
+	ctx, cancel := context.WithTimeout(w.a.stop, w.timeout)
+	pipe := w.a.rdb.Pipeline()
+	gets := make([]*redis.StringCmd, len(keys))
+	for i, k := range keys {
+		gets[i] = pipe.Get(ctx, epochKey(k.Name))
+	}
+	_, err := pipe.Exec(ctx)
+	cancel()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return // Redis away (the store says so): the next check reads it
+	}
+	var fresh []*config.ClientKey
+	markers := map[string]string{}
+	for i, k := range keys {
+		v, err := gets[i].Result()
+		if errors.Is(err, redis.Nil) {
+			v, err = w.write(k)
+		}
+		if err != nil {
+			return
+		}
+		if v != w.seen[k.Name] {
+			markers[k.Name] = v
+			fresh = append(fresh, k)
+		}
+	}
+	if len(fresh) == 0 {
+		return
+	}
+	// The log is read once, outside any Redis deadline (review 53b: a big
+	// month's log read inside one never wrote a marker).
+	spent, _ := w.a.logSpent(cfg, w.a.limits.Now())
+	var restored []string
+	for _, k := range fresh {
+		v := markers[k.Name]
+		w.seen[k.Name] = v
+		m, ok := parseMarker(v)
+		_, i := judged(k)
+		mine := spent[k.Name][i]
+		if !ok || mine <= 0 || m.held >= mine*0.999 || time.Since(m.at) > restoreAfter {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(w.a.stop, w.timeout)
+		claimed, err := w.a.rdb.SetNX(ctx, claimKey(k.Name, m.epoch, w.id), "1", 24*time.Hour).Result()
+		if err == nil && claimed {
+			s := spent[k.Name]
+			w.a.limits.Restore(ctx, k, s[0], s[1])
+			restored = append(restored, k.Name)
+		}
+		cancel()
+	}
+	if len(restored) > 0 {
+		w.a.Metrics.StateLost()
+		w.a.log.Warn("client budgets: Redis had lost these keys' spend (restarted without persistence, failed over to an empty replica, or flushed); this replica's share of this month's spend was restored from its decision log (docs/scale.md)",
+			"clients", strings.Join(restored, ","))
+	}
+}
+
+// write writes k's marker (what Redis holds for k now) where there is
+// none, and returns the marker there.
+func (w *epochWatch) write(k *config.ClientKey) (string, error) {
+	ctx, cancel := context.WithTimeout(w.a.stop, w.timeout)
+	defer cancel()
+	name, _ := judged(k)
+	held := 0.0
+	for _, s := range w.a.limits.Standings(ctx, k) {
+		if s.Limit == name {
+			held = s.Used
+		}
+	}
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	v := hex.EncodeToString(b[:]) + ":" + strconv.FormatFloat(held, 'f', -1, 64) + ":" + strconv.FormatInt(time.Now().Unix(), 10)
+	if _, err := w.a.rdb.SetNX(ctx, epochKey(k.Name), v, 0).Result(); err != nil {
+		return "", err
+	}
+	return w.a.rdb.Get(ctx, epochKey(k.Name)).Result()
 }
 
 // warnPersistence warns when Redis persists nothing (no append-only file,

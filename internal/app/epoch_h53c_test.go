@@ -58,11 +58,11 @@ func TestH53cEpochMarkerGoneCountersKeptDoubles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close(context.Background())
-	if got := monthUsed(t, a, cfg); got != 3 {
+	if got := monthUsedBy(t, a, cfg, 3); got != 3 {
 		t.Fatalf("empty Redis at start: month $%v, want $3", got)
 	}
 	rdb := rs.Client(t)
-	if err := rdb.Del(context.Background(), epochKey).Err(); err != nil {
+	if err := rdb.Del(context.Background(), epochKey("team-a")).Err(); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(2*epochEvery + time.Second) // at least one check reads the missing marker

@@ -22,6 +22,21 @@ func (m *Metrics) registerFront() {
 	m.reg.MustRegister(m.front)
 }
 
+func (m *Metrics) registerStateLost() {
+	m.stateLost = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "detour_state_lost_total",
+		Help: "Times this replica found that Redis had lost Detour's state (restarted empty, failed over to an empty replica, flushed) and gave the client budgets its decision log's share back (docs/scale.md, \"Redis restarted empty\").",
+	})
+	m.reg.MustRegister(m.stateLost)
+}
+
+// StateLost counts one loss of Redis's state this replica restored from.
+func (m *Metrics) StateLost() {
+	if m != nil {
+		m.stateLost.Inc()
+	}
+}
+
 // FrontRefused counts one request refused at door with code before any
 // routing.
 func (m *Metrics) FrontRefused(door, code string) {

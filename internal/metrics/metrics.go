@@ -41,6 +41,7 @@ type Metrics struct {
 	routes, targets, providers names
 	usage                      usage                  // usage.go
 	front                      *prometheus.CounterVec // door, code (front.go)
+	stateLost                  prometheus.Counter     // front.go
 	hot                        atomic.Pointer[hot]    // hot.go
 	// endpoints, once set by Retain, are the configured (target, provider)
 	// pairs: a state for another pair (an attempt in flight on a pair a
@@ -114,6 +115,7 @@ func New() *Metrics {
 	)
 	m.registerUsage()
 	m.registerFront()
+	m.registerStateLost()
 	m.registerContinuations()
 	return m
 }
