@@ -249,7 +249,16 @@ func (d *decoder) decodePrice(n *yaml.Node) *Price {
 		// Unwritten, a fast answer to a long prompt costs the fast price
 		// scaled as the long context scales the base one (Anthropic's fast
 		// mode above 200K tokens: $60/$225 for Opus 4.6's $30/$150).
-		f.LongContext = &LongContextPrice{Above: lc.Above, Price: Price{Input: f.Input * lc.Input / p.Input, Output: f.Output * lc.Output / p.Output}}
+		in, out := lc.Input/p.Input, lc.Output/p.Output
+		scaled := func(v *float64) *float64 { // a cache price of fast's, scaled as its input is (review 53b)
+			if v == nil {
+				return nil
+			}
+			x := *v * in
+			return &x
+		}
+		f.LongContext = &LongContextPrice{Above: lc.Above, Price: Price{Input: f.Input * in, Output: f.Output * out,
+			CachedInput: scaled(f.CachedInput), CacheWrite: scaled(f.CacheWrite), CacheWrite1h: scaled(f.CacheWrite1h)}}
 	}
 	return p
 }

@@ -193,7 +193,7 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		}
 		if q := p.For(e.InputTokens); q != nil {
 			if q != p {
-				a.PriceTier = strings.TrimPrefix(a.PriceTier+",long_context", ",")
+				a.PriceTier = withTier(a.PriceTier, "long_context")
 			}
 			e.USD = decision.USD((float64(e.InputTokens)*q.Input + float64(e.OutputTokens)*q.Output) / 1e6)
 		}
@@ -210,13 +210,25 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		a.CostUSD = &c
 	case a.Usage != nil:
 		if in, cached, written := a.Usage.Input(); p.For(in+cached+written) != p {
-			a.PriceTier = strings.TrimPrefix(a.PriceTier+",long_context", ",")
+			a.PriceTier = withTier(a.PriceTier, "long_context")
 		}
 		c := decision.USD(cost(p, a.Usage))
 		a.CostUSD = &c
 	default:
 		a.CostUSD, a.CostUnknown = decision.Unknown(), true
 	}
+}
+
+// withTier is the price tiers tiers ("fast", "fast,long_context") with
+// tier, once (review 53b: a cut stream priced twice said it twice).
+func withTier(tiers, tier string) string {
+	if tiers == "" {
+		return tier
+	}
+	if strings.Contains(","+tiers+",", ","+tier+",") {
+		return tiers
+	}
+	return tiers + "," + tier
 }
 
 // maxCount is where a reported token count stops: 2^53, past every cap

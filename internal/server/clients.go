@@ -28,17 +28,20 @@ func clientOf(cfg *config.Config, r *http.Request) (k *config.ClientKey, ok bool
 	return clientByKey(cfg, got, ok)
 }
 
-// keyIndex is which of k's keys r presents, from 1 (x-api-key, else the
-// Bearer token, as the doors read them); 0 for none.
+// keyIndex is which of k's keys r presents, from 1: its Bearer token (the
+// OpenAI doors admit by it alone: review 53b), else its x-api-key (the
+// Messages door's); 0 for none.
 func keyIndex(k *config.ClientKey, r *http.Request) int {
-	got := r.Header.Get("X-Api-Key")
-	if got == "" {
-		got, _ = bearer(r)
-	}
-	sum := sha256.Sum256([]byte(got))
-	for i, s := range k.Sums {
-		if s == sum {
-			return i + 1
+	got, _ := bearer(r)
+	for _, key := range []string{got, r.Header.Get("X-Api-Key")} {
+		if key == "" {
+			continue
+		}
+		sum := sha256.Sum256([]byte(key))
+		for i, s := range k.Sums {
+			if s == sum {
+				return i + 1
+			}
 		}
 	}
 	return 0
