@@ -16,6 +16,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/limit"
 )
 
 // A Redis that comes back empty (restarted without persistence, failed
@@ -49,9 +50,9 @@ const (
 
 // epochKey is client name's marker; claimKey records that the log id gave
 // its epoch its share.
-func epochKey(name string) string { return "detour:{client:" + name + "}:epoch" }
+func epochKey(name string) string { return "detour:" + limit.Tag(name) + ":epoch" }
 func claimKey(name, epoch, id string) string {
-	return "detour:{client:" + name + "}:restored:" + epoch + ":" + id
+	return "detour:" + limit.Tag(name) + ":restored:" + epoch + ":" + id
 }
 
 // watchEpoch reads (or writes) the markers now and every epochEvery until
@@ -79,6 +80,10 @@ type epochWatch struct {
 	timeout time.Duration
 	id      string            // the decision log's identity, which claims an epoch
 	seen    map[string]string // client name → the marker last judged
+	// budgeted are the keys that had a budget at the last check, nil
+	// before the first: a key a reload gave a budget starts its month at
+	// nothing (docs/config.md), and its first marker says so ("new").
+	budgeted map[string]bool
 }
 
 // logIdentity names this replica's decision log: the first 16 hex digits
@@ -95,21 +100,23 @@ func logIdentity(cfg *config.Config) string {
 }
 
 // marker is a parsed marker: its epoch, the count Redis held when it was
-// written, and when.
+// written, when, and whether a reload had just given the key its budget
+// (then its spend starts at nothing, and nothing is given back).
 type marker struct {
-	epoch string
-	held  float64
-	at    time.Time
+	epoch     string
+	held      float64
+	at        time.Time
+	budgetNew bool
 }
 
 func parseMarker(v string) (marker, bool) {
 	parts := strings.Split(v, ":")
-	if len(parts) != 3 {
+	if len(parts) != 3 && !(len(parts) == 4 && parts[3] == "new") {
 		return marker{}, false
 	}
 	held, err1 := strconv.ParseFloat(parts[1], 64)
 	at, err2 := strconv.ParseInt(parts[2], 10, 64)
-	return marker{epoch: parts[0], held: held, at: time.Unix(at, 0)}, err1 == nil && err2 == nil
+	return marker{epoch: parts[0], held: held, at: time.Unix(at, 0), budgetNew: len(parts) == 4}, err1 == nil && err2 == nil
 }
 
 // judged is the limit a key's marker records and its log is compared on:
@@ -126,12 +133,15 @@ func judged(k *config.ClientKey) (limitName string, i int) {
 func (w *epochWatch) check() {
 	cfg := w.a.Server.Current().Config
 	var keys []*config.ClientKey
+	was, now := w.budgeted, map[string]bool{}
 	for i := range cfg.Clients {
 		if k := &cfg.Clients[i]; k.Budget != (config.Budget{}) {
 			keys = append(keys, k)
+			now[k.Name] = true
 		}
 	}
 	if len(keys) == 0 {
+		w.budgeted = now
 		return
 	}
 	// Every marker in one pipeline (one round trip a node); a missing one
@@ -147,12 +157,27 @@ func (w *epochWatch) check() {
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return // Redis away (the store says so): the next check reads it
 	}
+	// The log is read once, outside any Redis deadline (review 53b: a big
+	// month's log read inside one never wrote a marker), and before a
+	// missing marker is written: what is spent meanwhile is then in the
+	// marker and not in the log, never in the log and not in the marker,
+	// which would read an intact Redis as lost (review 53c).
+	var spent map[string][2]float64
+	read := func() {
+		if spent == nil {
+			spent, _ = w.a.logSpent(cfg, w.a.limits.Now())
+			if spent == nil {
+				spent = map[string][2]float64{}
+			}
+		}
+	}
 	var fresh []*config.ClientKey
 	markers := map[string]string{}
 	for i, k := range keys {
 		v, err := gets[i].Result()
 		if errors.Is(err, redis.Nil) {
-			v, err = w.write(k)
+			read()
+			v, err = w.write(k, was != nil && !was[k.Name])
 		}
 		if err != nil {
 			return
@@ -162,12 +187,11 @@ func (w *epochWatch) check() {
 			fresh = append(fresh, k)
 		}
 	}
+	w.budgeted = now
 	if len(fresh) == 0 {
 		return
 	}
-	// The log is read once, outside any Redis deadline (review 53b: a big
-	// month's log read inside one never wrote a marker).
-	spent, _ := w.a.logSpent(cfg, w.a.limits.Now())
+	read()
 	var restored []string
 	for _, k := range fresh {
 		v := markers[k.Name]
@@ -175,7 +199,7 @@ func (w *epochWatch) check() {
 		m, ok := parseMarker(v)
 		_, i := judged(k)
 		mine := spent[k.Name][i]
-		if !ok || mine <= 0 || m.held >= mine*0.999 || time.Since(m.at) > restoreAfter {
+		if !ok || m.budgetNew || mine <= 0 || m.held >= mine*0.999 || w.a.limits.Now().Sub(m.at) > restoreAfter {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(w.a.stop, w.timeout)
@@ -194,9 +218,10 @@ func (w *epochWatch) check() {
 	}
 }
 
-// write writes k's marker (what Redis holds for k now) where there is
-// none, and returns the marker there.
-func (w *epochWatch) write(k *config.ClientKey) (string, error) {
+// write writes k's marker (what Redis holds for k now; budgetNew when a
+// reload has just given k its budget) where there is none, and returns the
+// marker there.
+func (w *epochWatch) write(k *config.ClientKey, budgetNew bool) (string, error) {
 	ctx, cancel := context.WithTimeout(w.a.stop, w.timeout)
 	defer cancel()
 	name, _ := judged(k)
@@ -211,7 +236,12 @@ func (w *epochWatch) write(k *config.ClientKey) (string, error) {
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	v := hex.EncodeToString(b[:]) + ":" + strconv.FormatFloat(held, 'f', -1, 64) + ":" + strconv.FormatInt(time.Now().Unix(), 10)
+	// Redis's clock with state redis: replicas whose clocks differ agree
+	// on a marker's age.
+	v := hex.EncodeToString(b[:]) + ":" + strconv.FormatFloat(held, 'f', -1, 64) + ":" + strconv.FormatInt(w.a.limits.Now().Unix(), 10)
+	if budgetNew {
+		v += ":new"
+	}
 	if _, err := w.a.rdb.SetNX(ctx, epochKey(k.Name), v, 0).Result(); err != nil {
 		return "", err
 	}

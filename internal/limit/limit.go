@@ -127,7 +127,7 @@ func windows(client string, now time.Time) ([]Key, [nLimits]time.Time) {
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	ends := [nLimits]time.Time{minute.Add(time.Minute), minute.Add(time.Minute), day.AddDate(0, 0, 1), month.AddDate(0, 1, 0)}
-	tag := "{client:" + tagEscaper.Replace(client) + "}:"
+	tag := Tag(client) + ":"
 	keys := []Key{
 		{tag + "req:" + minute.Format("200601021504"), 0},
 		{tag + "tok:" + minute.Format("200601021504"), 0},
@@ -144,6 +144,10 @@ func windows(client string, now time.Time) ([]Key, [nLimits]time.Time) {
 
 // tagEscaper keeps a client name from closing its Redis Cluster hash tag.
 var tagEscaper = strings.NewReplacer("%", "%25", "{", "%7B", "}", "%7D")
+
+// Tag is the Redis Cluster hash tag of client's counters, "{client:NAME}"
+// with the name escaped: a key that begins with it lives in their slot.
+func Tag(client string) string { return "{client:" + tagEscaper.Replace(client) + "}" }
 
 // Admit checks k's limits and counts the request; it returns nil when the
 // request may go on. A key without limits is always admitted, uncounted.
