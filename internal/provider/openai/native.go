@@ -26,7 +26,7 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	if err != nil {
 		return nil, err
 	}
-	if openAIHost(ep.BaseURL) || reasoningModel(ep.Model) { // a vLLM or DeepSeek Responses server reads its reasoning items back
+	if host, _ := siteOf(ep.BaseURL); openAIHost(host) || reasoningModel(ep.Model) { // a vLLM or DeepSeek Responses server reads its reasoning items back
 		body = withoutForeignReasoning(body)
 	}
 	hr, err := provider.NewPost(ctx, ep.BaseURL, "/responses", body, nil)

@@ -44,13 +44,14 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	}
 	if req.Translated {
 		body = FitDescriptions(body)
-		if !openAIHost(ep.BaseURL) && !reasoningModel(ep.Model) {
+		host, path := siteOf(ep.BaseURL) // parsed once for the three below
+		if !openAIHost(host) && !reasoningModel(ep.Model) {
 			body = rawjson.Rename(body, "max_completion_tokens", "max_tokens")
 		}
-		if !wantsReasoning(ep.BaseURL, ep.Model) {
+		if !wantsReasoning(host, ep.Model) {
 			body = withoutReasoning(body)
 		}
-		if geminiCompat(ep.BaseURL) {
+		if geminiCompat(host, path) {
 			body = withSignatures(body)
 		}
 	}
@@ -79,14 +80,19 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 // say where the first name stays: OpenAI's and Azure's own hosts, and an
 // OpenAI reasoning model behind any other (a proxy in front of OpenAI).
 
-// openAIHost reports whether baseURL is OpenAI's own API or Azure
-// OpenAI's.
-func openAIHost(baseURL string) bool {
+// siteOf is baseURL's host, lower case, and path; "" for a URL that does
+// not parse.
+func siteOf(baseURL string) (host, path string) {
 	u, err := url.Parse(baseURL)
 	if err != nil {
-		return false
+		return "", ""
 	}
-	h := strings.ToLower(u.Hostname())
+	return strings.ToLower(u.Hostname()), u.Path
+}
+
+// openAIHost reports whether host (siteOf's) is OpenAI's own API or Azure
+// OpenAI's.
+func openAIHost(h string) bool {
 	return h == "api.openai.com" || strings.HasSuffix(h, ".openai.azure.com") || strings.HasSuffix(h, ".cognitiveservices.azure.com") ||
 		strings.HasSuffix(h, ".services.ai.azure.com")
 }

@@ -2,7 +2,7 @@ package openai
 
 import (
 	"bytes"
-	"net/url"
+
 	"strings"
 
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -23,12 +23,7 @@ import (
 // DeepSeek's and Moonshot's APIs, and a DeepSeek or Kimi model served
 // elsewhere (vLLM, SGLang, OpenRouter), but not by a host known to refuse
 // members it does not know.
-func wantsReasoning(baseURL, model string) bool {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return false
-	}
-	h := strings.ToLower(u.Hostname())
+func wantsReasoning(h, model string) bool {
 	switch {
 	case h == "api.deepseek.com" || strings.HasSuffix(h, ".moonshot.ai") || strings.HasSuffix(h, ".moonshot.cn"):
 		return true
@@ -128,12 +123,8 @@ const skipSignature = `{"google":{"thought_signature":"skip_thought_signature_va
 
 // geminiCompat reports Gemini's OpenAI-compatible endpoint: a host of
 // googleapis.com, or a base URL ending in /v1beta/openai.
-func geminiCompat(baseURL string) bool {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return false
-	}
-	return strings.HasSuffix(strings.ToLower(u.Hostname()), "googleapis.com") || strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), "/v1beta/openai")
+func geminiCompat(host, path string) bool {
+	return strings.HasSuffix(host, "googleapis.com") || strings.HasSuffix(strings.TrimSuffix(path, "/"), "/v1beta/openai")
 }
 
 // withSignatures gives each assistant tool call of a translated body that
