@@ -6,13 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
-	"sort"
 	"strconv"
 	"text/tabwriter"
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/query"
 )
 
 // `detour usage` sums a decision log into a bill (docs/config.md, "Usage
@@ -35,16 +34,6 @@ import (
 
 const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h|RFC3339|today|month]`
 
-// usageRow is one line of the table.
-type usageRow struct {
-	key                            string
-	requests                       int
-	input, cached, written, output int
-	cost, estimated                float64
-	priced                         bool // an attempt had a price (a cost, known or not); else COST_USD is "-"
-	unknown, failovers             int
-}
-
 func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -59,10 +48,9 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, usageHelp)
 		return 2
 	}
-	switch *by {
-	case "client", "route", "target", "provider", "day":
-	default:
-		fmt.Fprintf(stderr, "detour usage: --by must be client, route, target, provider or day, not %q\n", *by)
+	b, err := query.ParseBy(*by)
+	if err != nil {
+		fmt.Fprintf(stderr, "detour usage: --by %v\n", err)
 		return 2
 	}
 	var from time.Time
@@ -80,7 +68,7 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer closeLogs()
-	rows, bad, err := sumUsage(in, *by, from)
+	rows, bad, err := sumUsage(in, b, from)
 	if err != nil {
 		fmt.Fprintf(stderr, "detour usage: %s: %v\n", files.String(), err)
 		return 1
@@ -88,24 +76,13 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if bad > 0 {
 		fmt.Fprintf(stderr, "detour usage: skipped %d line(s) that are not decision records\n", bad)
 	}
-	printUsage(stdout, *by, rows)
+	printUsage(stdout, b, rows)
 	return 0
 }
 
 // sumUsage reads records and sums them by group.
-func sumUsage(in io.Reader, by string, from time.Time) ([]*usageRow, int, error) {
-	rows := map[string]*usageRow{}
-	row := func(k string) *usageRow {
-		if k == "" {
-			k = "-"
-		}
-		r := rows[k]
-		if r == nil {
-			r = &usageRow{key: k}
-			rows[k] = r
-		}
-		return r
-	}
+func sumUsage(in io.Reader, by query.By, from time.Time) ([]query.Usage, int, error) {
+	sums := query.NewSums(by)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	bad := 0
@@ -122,127 +99,35 @@ func sumUsage(in io.Reader, by string, from time.Time) ([]*usageRow, int, error)
 		if !from.IsZero() && d.Time.Before(from) {
 			continue
 		}
-		switch by {
-		case "target", "provider":
-			// A request counts once per row its attempts reached: its
-			// attempts are all in its record, so no id is kept past it
-			// (hostile 52c: a month of ids held grew with the log).
-			var counted []*usageRow
-			for _, a := range d.Attempts {
-				k := a.Target
-				if by == "provider" {
-					k = a.Provider
-				}
-				r := row(k)
-				if !slices.Contains(counted, r) {
-					counted = append(counted, r)
-					r.requests++
-				}
-				addAttempt(r, &a)
-				if failover(a.Action) {
-					r.failovers++
-				}
-			}
-		default:
-			k := d.Client
-			switch by {
-			case "route":
-				k = d.Route
-			case "day":
-				k = d.Time.UTC().Format("2006-01-02")
-			}
-			r := row(k)
-			r.requests++
-			for i := range d.Attempts {
-				addAttempt(r, &d.Attempts[i])
-				if failover(d.Attempts[i].Action) {
-					r.failovers++
-				}
-			}
-		}
+		sums.Add(&d)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, bad, err
 	}
-	out := make([]*usageRow, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if by != "day" && out[i].cost != out[j].cost {
-			return out[i].cost > out[j].cost
-		}
-		return out[i].key < out[j].key
-	})
-	return out, bad, nil
+	return sums.Rows(), bad, nil
 }
 
-// addAttempt adds one attempt's tokens and cost to r.
-func addAttempt(r *usageRow, a *decision.Attempt) {
-	if u := a.Usage; u != nil {
-		in, cached, written := u.Input()
-		r.input += in
-		r.cached += cached
-		r.written += written
-		r.output += u.CompletionTokens
-	}
-	if a.CostUnknown || a.CostUSD != nil {
-		r.priced = true
-		if a.CostUSD.Known() {
-			r.cost += float64(*a.CostUSD) // a cut stream's lower bound too
-		}
-		if !a.CostInFull() {
-			r.unknown++
-			if e := a.Estimate; e != nil {
-				known := 0.0
-				if a.CostUSD.Known() {
-					known = float64(*a.CostUSD)
-				}
-				r.estimated += max(float64(e.USD)-known, 0) // what a budget counted beyond the lower bound
-			}
-		}
-	}
-}
-
-func failover(action decision.Action) bool {
-	return action == decision.ActionNextEndpoint || action == decision.ActionNextTarget || action == decision.ActionTail
-}
-
-func printUsage(w io.Writer, by string, rows []*usageRow) {
+func printUsage(w io.Writer, by query.By, rows []query.Usage) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tREQUESTS\tINPUT\tCACHED\tCACHE_WRITE\tOUTPUT\tCOST_USD\tUNKNOWN\tEST_USD\tFAILOVERS\t\n", upper(by))
-	var total usageRow
-	total.key = "TOTAL"
-	for _, r := range rows {
-		writeRow(tw, r)
-		total.requests += r.requests
-		total.input += r.input
-		total.cached += r.cached
-		total.written += r.written
-		total.output += r.output
-		total.cost += r.cost
-		total.estimated += r.estimated
-		total.priced = total.priced || r.priced
-		total.unknown += r.unknown
-		total.failovers += r.failovers
+	fmt.Fprintf(tw, "%s\tREQUESTS\tINPUT\tCACHED\tCACHE_WRITE\tOUTPUT\tCOST_USD\tUNKNOWN\tEST_USD\tFAILOVERS\t\n", upper(string(by)))
+	for i := range rows {
+		writeRow(tw, &rows[i])
 	}
-	if by == "target" || by == "provider" {
-		total.requests = -1 // a request may count under several rows
-	}
+	total := query.Total(by, rows)
 	writeRow(tw, &total)
 	tw.Flush()
 }
 
-func writeRow(w io.Writer, r *usageRow) {
-	req := strconv.Itoa(r.requests)
-	if r.requests < 0 {
+func writeRow(w io.Writer, r *query.Usage) {
+	req := strconv.Itoa(r.Requests)
+	if r.Requests < 0 {
 		req = "-"
 	}
 	cost, est := "-", "-" // no price configured for anything here: not a cost of 0
-	if r.priced {
-		cost, est = strconv.FormatFloat(r.cost, 'f', 6, 64), strconv.FormatFloat(r.estimated, 'f', 6, 64)
+	if r.Priced {
+		cost, est = strconv.FormatFloat(r.CostUSD, 'f', 6, 64), strconv.FormatFloat(r.EstimatedUSD, 'f', 6, 64)
 	}
-	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%d\t\n", r.key, req, r.input, r.cached, r.written, r.output, cost, r.unknown, est, r.failovers)
+	fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%d\t\n", r.Key, req, r.Input, r.Cached, r.CacheWrite, r.Output, cost, r.Unknown, est, r.Failovers)
 }
 
 func upper(s string) string {

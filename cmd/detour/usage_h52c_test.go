@@ -29,7 +29,7 @@ func (r *hostile52cRecords) Read(p []byte) (int, error) {
 
 // `detour usage --by target` (or provider) keeps every request id it has
 // read, per row, to count a request once however many attempts it made at
-// the row (usageRow.requestIDs), though a request's attempts are all in its
+// the row (a row held each request id), though a request's attempts are all in its
 // one record. Reading a month of rotations at once, gzip too (530d552: "usage
 // … read several -f logs, gzip too"), then holds a map entry per request
 // of the month: measured with the binary, a 5.6 MB .gz of 2,000,000 records
@@ -42,7 +42,7 @@ func TestUsageByTargetHoldsNoIDPerRequest(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	rows, bad, err := sumUsage(&hostile52cRecords{n: n}, "target", time.Time{})
-	if err != nil || bad != 0 || len(rows) != 1 || rows[0].requests != n {
+	if err != nil || bad != 0 || len(rows) != 1 || rows[0].Requests != n {
 		t.Fatalf("rows %v bad %d err %v", rows, bad, err)
 	}
 	runtime.GC()

@@ -29,7 +29,7 @@ const Prefix = "/ui/"
 
 // pages are the console's pages, in menu order.
 var pages = []struct{ Path, Title string }{
-	{"health", "Health"}, {"decisions", "Decisions"}, {"classes", "Classes over time"}, {"unknowns", "Unknowns"}, {"keys", "Keys"},
+	{"health", "Health"}, {"decisions", "Decisions"}, {"classes", "Classes over time"}, {"unknowns", "Unknowns"}, {"keys", "Keys"}, {"costs", "Costs"},
 }
 
 // Handler serves the console under Prefix: the pages, their script and
@@ -70,6 +70,7 @@ func (c *Console) Handler() http.Handler {
 	mux.HandleFunc("GET "+Prefix+"api/unknowns", c.apiUnknowns)
 	mux.HandleFunc("GET "+Prefix+"api/inprogress", c.apiInProgress)
 	mux.HandleFunc("GET "+Prefix+"api/keys", c.apiKeys)
+	mux.HandleFunc("GET "+Prefix+"api/costs", c.apiCosts)
 	mux.HandleFunc(Prefix, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")

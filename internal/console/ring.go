@@ -42,6 +42,7 @@ type Console struct {
 	ring    []entry // ring[(next-1)%len] is the newest
 	next    uint64  // sequence number of the next record; 0 is never used
 	minutes [60]minute
+	hours   [costHours]costHour
 	lastEP  map[health.Key]failure
 	lastAcc map[string]failure
 	unknown *groups
@@ -105,6 +106,7 @@ func (c *Console) Write(d *decision.Decision) {
 	defer c.mu.Unlock()
 	c.ring[c.next%uint64(len(c.ring))] = entry{seq: c.next, d: d}
 	c.next++
+	c.addCost(d)
 	for i := range d.Attempts {
 		a := &d.Attempts[i]
 		at := d.Time.Add(time.Duration(a.StartMS * float64(time.Millisecond)))

@@ -207,6 +207,21 @@
   };
   const streamBegunStop = '■ stop: the stream had begun — the client kept the text sent before this failure, then got an SSE error event';
 
+  // tokensText says an attempt's usage: input (and its cached part), output
+  // (and its reasoning part).
+  function tokensText(u) {
+    let t = u.prompt_tokens + ' in';
+    if (u.cached_tokens) t += ' (' + u.cached_tokens + ' cached)';
+    t += ' + ' + u.completion_tokens + ' out';
+    if (u.reasoning_tokens) t += ' (' + u.reasoning_tokens + ' reasoning)';
+    return t + ' tokens' + (u.incomplete ? ', at least' : '');
+  }
+  // paidTwice: a billable failed attempt stands beside the attempt that
+  // answered, so the request may be billed twice.
+  function paidTwice(d) {
+    return d.outcome === 'ok' && d.attempts.some((a) => a.billable && a.action !== 'done');
+  }
+
   function pathList(d) {
     return el('ol', { class: 'path' }, d.attempts.map((a) => el('li', { class: 'after-' + safeClass(a.action) },
       badge(attemptClass(a)), ' ', el('span', { class: 'where' }, a.target + '/' + a.provider))));
@@ -260,6 +275,7 @@
         cell('Outcome', el('span', { class: 'outcome o-' + safeClass(d.outcome) }, d.outcome), ' ', String(d.status), d.class ? ' ' : '', d.class ? badge(d.class) : ''),
         cell('Attempts in order', pathList(d)),
         cell('Took', fmtMS(d.ms)),
+        cell('Cost', recordCost(d)),
         cell('Client', d.client || '—'));
       tr.addEventListener('click', (ev) => { if (!ev.target.closest('a')) show(d.id, true); });
       return tr;
@@ -353,6 +369,7 @@
         el('dt', null, 'Outcome'), el('dd', null, el('span', { class: 'outcome o-' + safeClass(d.outcome) }, d.outcome), ' · HTTP ' + d.status, d.class ? ' · ' : '', d.class ? badge(d.class) : ''),
         el('dt', null, 'Took'), el('dd', null, fmtMS(d.ms) + ' in ' + d.attempts.length + (d.attempts.length === 1 ? ' attempt' : ' attempts')),
         el('dt', null, 'At'), el('dd', null, el('time', { datetime: d.time }, new Date(d.time).toLocaleString())),
+        el('dt', null, 'Cost'), el('dd', null, recordCost(d), paidTwice(d) ? ' · paid twice: a failed attempt the upstream may bill stands beside the answer' : ''),
         d.client ? [el('dt', null, 'Client'), el('dd', null, d.client)] : null);
       const steps = el('ol', { class: 'steps' }, d.attempts.map((a, i) => {
         const cls = attemptClass(a);
@@ -366,7 +383,9 @@
         if (a.probe) flags.push('probe');
         if (a.retry_after_ms) flags.push('Retry-After ' + fmtMS(a.retry_after_ms));
         if (a.malformed) flags.push(a.malformed + ' malformed chunks skipped');
-        if (a.usage) flags.push(a.usage.prompt_tokens + ' + ' + a.usage.completion_tokens + ' tokens');
+        if (a.usage) flags.push(tokensText(a.usage));
+        if (a.cost_usd !== undefined || a.cost_unknown) flags.push('cost ' + costText(a) + (a.price_tier ? ' at the ' + a.price_tier.replace(',', ' + ').replace('long_context', 'long-context') + ' price' : ''));
+        if (a.estimate) flags.push('budgets counted ' + usd(a.estimate.usd));
         return el('li', { class: 'step c-' + safeClass(cls) },
           el('div', { class: 'step-head' },
             el('span', { class: 'num', 'aria-hidden': 'true' }, String(i + 1)),
@@ -542,6 +561,28 @@
   }
 
   // Keys.
+  // usd formats dollars: four decimals below $10 (a request's cost is often
+  // a fraction of a cent), two above.
+  function usd(v) {
+    if (v > 0 && v < 0.00005) return '< $0.0001'; // not a cost of zero
+    return '$' + (v < 10 ? v.toFixed(4) : v.toFixed(2));
+  }
+  // costText is a record's or an attempt's cost: '—' where no price applies,
+  // 'unknown' where a billable attempt never said what it used, a lower
+  // bound where a cut stream's count was partial.
+  function costText(x) {
+    if (x.cost_unknown) return 'unknown';
+    if (x.cost_usd === undefined || x.cost_usd === null) return '—';
+    return (x.usage && x.usage.incomplete ? '≥ ' : '') + usd(x.cost_usd); // a cut stream's count is a lower bound
+  }
+  // recordCost is a request's cost: where an attempt's is unknown (its
+  // record's cost is null), the known attempts' sum as a lower bound.
+  function recordCost(d) {
+    if (!d.cost_unknown) return costText(d);
+    const known = d.attempts.reduce((s, a) => s + (a.cost_usd || 0), 0);
+    return known > 0 ? '≥ ' + usd(known) + ' (part unknown)' : 'unknown';
+  }
+
   const limitText = {
     requests_per_minute: 'requests this minute',
     tokens_per_minute: 'tokens this minute',
@@ -549,7 +590,7 @@
     usd_per_month: 'spend this month (UTC)',
   };
   function amount(limit, v) {
-    return limit.startsWith('usd_') ? '$' + (v < 10 ? v.toFixed(4) : v.toFixed(2)) : String(Math.round(v));
+    return limit.startsWith('usd_') ? usd(v) : String(Math.round(v));
   }
   function usedCell(l) {
     const pct = l.cap > 0 ? (l.used / l.cap) * 100 : 0; // past 100 when a request crossed the limit
@@ -591,6 +632,50 @@
     }, 2000);
   }
 
-  const pages = { health: healthPage, decisions: decisionsPage, classes: classesPage, unknowns: unknownsPage, keys: keysPage };
+  // Costs.
+  const byText = { client: 'Client key', route: 'Route', target: 'Target', provider: 'Provider' };
+  function costsPage() {
+    loadMeta().catch(() => {});
+    const params = new URLSearchParams(location.search);
+    const form = $('#cost-form');
+    const by = byText[params.get('by')] ? params.get('by') : 'client';
+    const win = params.get('window') === 'today' ? 'today' : '24h';
+    form.elements.by.value = by;
+    form.elements.window.value = win;
+    $('#costs-by').textContent = byText[by];
+    const line = (r, total) => {
+      const tag = total ? 'th' : 'td';
+      const c = (label, v, num) => el(tag, { 'data-label': label, class: num ? 'num-cell' : null }, el('div', { class: 'v' }, v));
+      const n = (v) => v.toLocaleString('en-US');
+      return el('tr', total ? { class: 'total' } : null,
+        c(byText[by], total ? 'Total' : r.key),
+        c('Requests', r.requests < 0 ? '—' : n(r.requests), true),
+        c('Input tokens', n(r.input_tokens), true),
+        c('Cached', n(r.cached_tokens), true),
+        c('Cache writes', n(r.cache_write_tokens), true),
+        c('Output tokens', n(r.output_tokens), true),
+        c('Cost', r.priced ? usd(r.cost_usd) : '— (no price)', true),
+        c('Cost unknown', r.cost_unknown ? el('span', { class: 'used used-near' }, n(r.cost_unknown)) : '0', true),
+        c('Budget estimate', r.estimated_usd ? usd(r.estimated_usd) : '—', true),
+        c('Failovers', n(r.failovers), true));
+    };
+    let last = '';
+    poll(async () => {
+      const j = await get('costs?by=' + by + '&window=' + win);
+      const key = JSON.stringify(j.rows);
+      if (key === last) return;
+      last = key;
+      const t = j.total;
+      $('#empty').hidden = j.rows.length > 0;
+      let sum = (t.priced ? 'Spent ' + usd(t.cost_usd) : 'No price is configured for what was used') + ' ' + j.window_text + ' on this replica' +
+        (t.requests >= 0 ? ', over ' + t.requests + (t.requests === 1 ? ' request.' : ' requests.') : '.');
+      if (t.cost_unknown) sum += ' ' + t.cost_unknown + (t.cost_unknown === 1 ? ' billable attempt' : ' billable attempts') + ' never said what ' + (t.cost_unknown === 1 ? 'it' : 'they') + ' used, so this is a lower bound' + (t.estimated_usd ? ' (budgets counted ' + usd(t.estimated_usd) + ' more for them)' : '') + '.';
+      $('#costs-summary').textContent = sum;
+      replaceBody($('#costs'), j.rows.map((r) => line(r, false)));
+      $('#costs').tFoot.replaceChildren(...(j.rows.length > 1 ? [line(t, true)] : []));
+    }, 2000);
+  }
+
+  const pages = { health: healthPage, decisions: decisionsPage, classes: classesPage, unknowns: unknownsPage, keys: keysPage, costs: costsPage };
   if (pages[page]) pages[page]();
 })();
