@@ -231,7 +231,7 @@ func p53dOpenAIGoLoop(t *testing.T, base, model string, stream bool) (string, er
 // Gemini back, on the call part where it came, the signature it issued:
 // the Paris call's always, the London call's in the sequential loop (in
 // the parallel one Gemini signs only the first call).
-func p53dWantOwnSignatures(t *testing.T, srv *upstreamtest.Server, parallel bool) {
+func p53dWantOwnSignatures(t *testing.T, srv *upstreamtest.Server, parallel bool, sig func(int) string) {
 	t.Helper()
 	reqs := srv.Requests()
 	if len(reqs) < 2 {
@@ -246,9 +246,9 @@ func p53dWantOwnSignatures(t *testing.T, srv *upstreamtest.Server, parallel bool
 				want := ""
 				switch {
 				case strings.Contains(string(p.FunctionCall.Args), "Paris"):
-					want = p53dSig(1)
+					want = sig(1)
 				case strings.Contains(string(p.FunctionCall.Args), "London") && !parallel:
-					want = p53dSig(2)
+					want = sig(2)
 				default:
 					continue
 				}

@@ -157,7 +157,7 @@ func New(o Options) (*Dispatcher, error) {
 			}
 			rt.endpoints = append(rt.endpoints, &endpointRT{
 				key: health.Key{Target: t.Name, Provider: pn}, prov: p, target: rt,
-				ep: provider.Endpoint{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: t.Model},
+				ep: provider.Endpoint{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: t.Model, Account: p.cfg.Name},
 			})
 		}
 		targets[t.Name] = rt

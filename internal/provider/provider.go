@@ -20,6 +20,10 @@ type Endpoint struct {
 	APIKey string
 	// Model is the upstream model name to ask for.
 	Model string
+	// Account is the provider's configured name: with Model and APIKey it
+	// says whose answer an opaque token is, which may go back only there
+	// (a Gemini thought signature: docs/doors.md). "" in tests.
+	Account string
 }
 
 // Request is one client chat-completions request, parsed once.

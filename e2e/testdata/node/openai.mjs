@@ -20,6 +20,19 @@ function toolMessages(msg) {
 }
 
 await run({
+  // A streamed tool loop as the SDK's stream helper gives it: each step's
+  // final message goes back as it came, every member the upstream put on
+  // a tool call included (a Gemini thought signature's extra_content).
+  async chat_stream_tool_loop() {
+    const messages = [user];
+    for (let step = 0; step < 5; step++) {
+      const s = client.chat.completions.stream({ model, messages, tools: chatTools });
+      const msg = (await s.finalChatCompletion()).choices[0].message;
+      if (!msg.tool_calls?.length) return { text: msg.content, steps: step };
+      messages.push(...toolMessages(msg));
+    }
+    throw new Error('the loop did not end');
+  },
   async chat() {
     const r = await client.chat.completions.create({ model, messages: [system, user], max_completion_tokens: 200, temperature: 0.2 });
     return { id: r.id, object: r.object, text: r.choices[0].message.content, finish: r.choices[0].finish_reason, usage: r.usage };

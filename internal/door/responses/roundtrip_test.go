@@ -2,6 +2,7 @@ package responses
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -75,7 +76,7 @@ func TestFunctionCallRoundTrip(t *testing.T) {
 	if len(m) != 3 || m[0].Role != "user" || m[1].Role != "assistant" || m[2].Role != "tool" {
 		t.Fatalf("messages %s", next.Chat)
 	}
-	if got, w := m[1].ToolCalls, want.Choices[0].Message.ToolCalls; len(got) != 1 || got[0] != w[0] {
+	if got, w := m[1].ToolCalls, want.Choices[0].Message.ToolCalls; len(got) != 1 || !reflect.DeepEqual(got[0], w[0]) {
 		t.Fatalf("tool calls %+v, want %+v", got, w)
 	}
 	if wc := want.Choices[0].Message.Content; wc != nil {

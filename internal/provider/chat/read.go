@@ -1,6 +1,8 @@
 package chat
 
 import (
+	"encoding/json"
+
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
@@ -58,7 +60,7 @@ func isNull(v []byte) bool { return string(v) == "null" }
 
 // Names ReadToolCalls and ReadUsage read, per level.
 var (
-	toolCallNames = []string{"index", "id", "type", "function"}
+	toolCallNames = []string{"index", "id", "type", "function", "extra_content"}
 	functionNames = []string{"name", "arguments"}
 	usageNames    = []string{"prompt_tokens", "completion_tokens", "total_tokens",
 		"prompt_tokens_details", "completion_tokens_details", "cache_creation_input_tokens"}
@@ -159,6 +161,8 @@ func ReadToolCalls(v []byte) ([]ToolCallDelta, bool) {
 					}
 				}
 				sure = f.Sure()
+			case 4: // kept as sent, as encoding/json keeps a RawMessage
+				tc.ExtraContent, sure = append(json.RawMessage(nil), v...), true
 			}
 			if !sure {
 				return nil, false

@@ -222,6 +222,12 @@ type ToolCall struct {
 	// assistant turn of history (opencode's mark on a turn that ends in a
 	// call); never written in an answer.
 	CacheControl *CacheControl `json:"cache_control,omitempty"`
+	// ExtraContent is what a vendor asks the client to hand back with the
+	// call on the next turn, as Gemini's OpenAI-compatible API writes it:
+	// {"google":{"thought_signature":"…"}}. In an answer, the gemini
+	// adapter's carried signature (docs/doors.md, "Gemini thought
+	// signatures"); in a request, whatever the client sent, any JSON value.
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 // FunctionCall names a function and carries its arguments as a JSON string.

@@ -79,6 +79,8 @@ type ToolCallDelta struct {
 	ID       string            `json:"id,omitempty"`
 	Type     string            `json:"type,omitempty"`
 	Function FunctionCallDelta `json:"function"`
+	// ExtraContent is ToolCall's, on the call's first piece.
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 // FunctionCallDelta is the function part of a ToolCallDelta.

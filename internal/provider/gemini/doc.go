@@ -64,10 +64,13 @@
 //     strict mode, $defs/$ref); the JSON Schema fields are documented as the
 //     alternative that accepts JSON Schema, so a request that works at OpenAI
 //     does not become a bad_request here.
-//   - Replayed functionCall parts carry the documented
-//     "skip_thought_signature_validator" thoughtSignature: OpenAI clients
-//     cannot hand Gemini's real signature back, and Gemini 3 models reject a
-//     replayed function call without one.
+//   - A function call's thoughtSignature reaches the client tagged with
+//     the endpoint that wrote it, as the call's
+//     extra_content.google.thought_signature (where Gemini's own
+//     OpenAI-compatible API puts it), and goes back only to that endpoint
+//     (signature.go); a replayed call without one of its own gets the
+//     documented "skip_thought_signature_validator" on the first call of
+//     its step, since Gemini 3 models reject a step without one.
 //
 // Answers: text parts are concatenated (thought parts dropped), functionCall
 // parts become tool_calls with ids "call_<n>", image inlineData parts

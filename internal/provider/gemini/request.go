@@ -32,7 +32,7 @@ var _ provider.Adapter = Adapter{}
 // NewRequest translates req and POSTs it to generateContent, or to
 // streamGenerateContent?alt=sse when the client streams.
 func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
-	body, err := TranslateFor(req, ep.Model)
+	body, err := translate(req, ep.Model, provider.SignatureTag(ep))
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +153,12 @@ func Translate(req *provider.Request) ([]byte, error) {
 // travels in the URL, not the body. The model decides only whether
 // presence_penalty and frequency_penalty are sent (TakesPenalties).
 func TranslateFor(req *provider.Request, model string) ([]byte, error) {
+	return translate(req, model, "")
+}
+
+// translate is TranslateFor for the endpoint tagged tag, to which the
+// thought signatures it wrote go back ("" sends none back).
+func translate(req *provider.Request, model, tag string) ([]byte, error) {
 	cr, err := chat.Parse(req)
 	if err != nil {
 		return nil, err
@@ -167,7 +173,7 @@ func TranslateFor(req *provider.Request, model string) ([]byte, error) {
 		return nil, err
 	}
 	var out generateRequest
-	if out.SystemInstruction, out.Contents, err = contents(cr.Messages); err != nil {
+	if out.SystemInstruction, out.Contents, err = contents(cr.Messages, tag); err != nil {
 		return nil, err
 	}
 	tc, err := chat.ParseToolChoice(cr.ToolChoice)
@@ -294,7 +300,7 @@ func TakesPenalties(model string) bool {
 }
 
 // contents splits the conversation into the system instruction and turns.
-func contents(msgs []chat.Message) (*content, []content, error) {
+func contents(msgs []chat.Message, tag string) (*content, []content, error) {
 	var sys *content
 	var out []content
 	names := make(map[string]callRef) // tool_call_id → its call
@@ -346,7 +352,7 @@ func contents(msgs []chat.Message) (*content, []content, error) {
 					}
 				}
 			}
-			parts, err = modelParts(m, names, base)
+			parts, err = modelParts(m, names, base, tag)
 		case "tool", "function":
 			role = "user"
 			parts, at, err = responsePart(m, names)
@@ -551,8 +557,10 @@ type callRef struct {
 }
 
 // modelParts translates an assistant message whose calls follow base calls
-// of the content it joins.
-func modelParts(m *chat.Message, names map[string]callRef, base int) ([]part, error) {
+// of the content it joins; a call hands back the thought signature the
+// endpoint tagged tag wrote for it, and the first call without one gets
+// the placeholder.
+func modelParts(m *chat.Message, names map[string]callRef, base int, tag string) ([]part, error) {
 	out, err := contentParts(m, true)
 	if err != nil {
 		return nil, err
@@ -567,8 +575,8 @@ func modelParts(m *chat.Message, names map[string]callRef, base int) ([]part, er
 	for i, tc := range m.ToolCalls {
 		args := chat.HistoryArguments(tc.Function.Arguments)
 		names[tc.ID] = callRef{name: tc.Function.Name, at: base + i}
-		p := part{FunctionCall: &functionCall{Name: tc.Function.Name, Args: args}}
-		if i == 0 {
+		p := part{FunctionCall: &functionCall{Name: tc.Function.Name, Args: args}, ThoughtSignature: handedBack(tc.ExtraContent, tag)}
+		if i == 0 && p.ThoughtSignature == "" {
 			p.ThoughtSignature = SkipSignature
 		}
 		out = append(out, p)

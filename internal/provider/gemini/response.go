@@ -165,8 +165,9 @@ func (c *callIDs) next(id string) string {
 	return id
 }
 
-// calls returns the candidate's function calls, their ids from ids.
-func (c *candidate) calls(ids *callIDs) []chat.ToolCall {
+// calls returns the candidate's function calls, their ids from ids, each
+// with the thought signature it carries for the endpoint tagged tag.
+func (c *candidate) calls(ids *callIDs, tag string) []chat.ToolCall {
 	if c.Content == nil {
 		return nil
 	}
@@ -181,7 +182,8 @@ func (c *candidate) calls(ids *callIDs) []chat.ToolCall {
 			args = buf.String()
 		}
 		out = append(out, chat.ToolCall{ID: ids.next(p.FunctionCall.ID), Type: "function",
-			Function: chat.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}})
+			Function:     chat.FunctionCall{Name: p.FunctionCall.Name, Arguments: args},
+			ExtraContent: signatureExtra(tag, p.ThoughtSignature)})
 	}
 	return out
 }
@@ -211,6 +213,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 		c.Model = ep.Model
 	}
 	ids, blocked, empty := callIDs{prefix: newCallPrefix()}, 0, 0
+	tag := provider.SignatureTag(ep)
 	for pos := range a.Candidates {
 		cand := &a.Candidates[pos]
 		text, hasText := cand.text()
@@ -219,7 +222,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 			// it would not parse.
 			text, hasText = a, true
 		}
-		tcs := cand.calls(&ids)
+		tcs := cand.calls(&ids, tag)
 		msg := chat.ResponseMessage{Role: "assistant", ToolCalls: tcs, Images: cand.images()}
 		if hasText || len(tcs) == 0 {
 			msg.Content = &text

@@ -13,13 +13,14 @@ import (
 // Stream translates a streamGenerateContent?alt=sse body into
 // chat.completion.chunk events.
 func (Adapter) Stream(body io.Reader, ep provider.Endpoint) provider.Stream {
-	return &stream{r: sse.NewReader(body, 0), model: ep.Model, created: now().Unix(), ids: callIDs{prefix: newCallPrefix()}}
+	return &stream{r: sse.NewReader(body, 0), model: ep.Model, tag: provider.SignatureTag(ep), created: now().Unix(), ids: callIDs{prefix: newCallPrefix()}}
 }
 
 type stream struct {
 	r       *sse.Reader
 	id      string
 	model   string
+	tag     string // the endpoint's, for the signatures its calls carry
 	created int64
 	roleOut bool // a chunk carrying role "assistant" has been sent
 	content bool // any content has been sent
@@ -98,12 +99,12 @@ func (s *stream) Next() (provider.Event, error) {
 		if imgs := cand.images(); len(imgs) > 0 {
 			cs = append(cs, s.chunk(idx, chat.Delta{Images: imgs}, nil))
 		}
-		for _, tc := range cand.calls(&s.ids) {
+		for _, tc := range cand.calls(&s.ids, s.tag) {
 			if st.calls >= provider.MaxParts {
 				break // more calls than any answer makes, as the other dialects' streams stop (hostile review 51b)
 			}
 			cs = append(cs, s.chunk(idx, chat.Delta{ToolCalls: []chat.ToolCallDelta{{Index: st.calls, ID: tc.ID, Type: "function",
-				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}}}}, nil))
+				Function: chat.FunctionCallDelta{Name: tc.Function.Name, Arguments: tc.Function.Arguments}, ExtraContent: tc.ExtraContent}}}, nil))
 			st.calls++
 		}
 		if len(cs) > n {

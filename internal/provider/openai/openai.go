@@ -42,6 +42,9 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if err != nil {
 		return nil, err
 	}
+	if bytes.Contains(body, []byte(provider.SignaturePrefix)) {
+		body = withoutOurSignatures(body, geminiCompat(siteOf(ep.BaseURL)))
+	}
 	if req.Translated {
 		body = FitDescriptions(body)
 		host, path := siteOf(ep.BaseURL) // parsed once for the three below

@@ -2,9 +2,9 @@ package openai
 
 import (
 	"bytes"
-
 	"strings"
 
+	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
 
@@ -143,6 +143,37 @@ func withSignatures(body []byte) []byte {
 				return tc
 			}
 			return rawjson.WithLast(tc, "extra_content", []byte(skipSignature))
+		})
+	})
+}
+
+// withoutOurSignatures is body whose tool calls carry no thought signature
+// this gateway tagged for a Gemini endpoint of the gemini dialect
+// (provider.SignaturePrefix), which a client hands back as it was given:
+// Gemini's OpenAI-compatible endpoint would refuse it as no signature it
+// wrote ("Corrupted thought signature"), so it gets the placeholder there;
+// any other server gets no extra_content (OpenAI refuses members it does
+// not know on some models: "Additional properties are not allowed",
+// openai/openai-node#1161). body itself when none carries one.
+func withoutOurSignatures(body []byte, compat bool) []byte {
+	if !bytes.Contains(body, []byte(provider.SignaturePrefix)) {
+		return body
+	}
+	return eachItem(body, "messages", func(m []byte) []byte {
+		if r, ok := rawjson.String(rawjson.Member(m, "role")); !ok || r != "assistant" {
+			return m
+		}
+		return eachItem(m, "tool_calls", func(tc []byte) []byte {
+			extra := rawjson.Member(tc, "extra_content")
+			s, ok := rawjson.String(rawjson.Member(rawjson.Member(extra, "google"), "thought_signature"))
+			if !ok || !strings.HasPrefix(s, provider.SignaturePrefix) {
+				return tc
+			}
+			tc = rawjson.Without(tc, "extra_content")
+			if compat {
+				tc = rawjson.WithLast(tc, "extra_content", []byte(skipSignature))
+			}
+			return tc
 		})
 	})
 }
