@@ -13,6 +13,7 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/query"
 	"github.com/detour-llm/detour/internal/suggest"
 )
 
@@ -74,29 +75,27 @@ func openInput(files []string, stdin io.Reader) (io.Reader, func(), error) {
 // suggested rules. Bad lines are reported on stderr by number and make the
 // exit status 1; the rest still count.
 func runSuggest(c *classify.Classifier, dialects map[string]string, jsonl bool, in io.Reader, stdout, stderr io.Writer) int {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	var unknowns []unknownAnswer
-	code, n := 0, 0
-	for sc.Scan() {
-		n++
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+	code := 0
+	err := query.Lines(in, func(n int, line []byte, err error) error {
+		if line = bytes.TrimSpace(line); err == nil && len(line) == 0 {
+			return nil
 		}
-		var err error
-		if jsonl {
-			unknowns, err = answerUnknown(c, dialects, line, unknowns)
-		} else {
-			unknowns, err = recordUnknowns(line, unknowns)
+		if err == nil {
+			if jsonl {
+				unknowns, err = answerUnknown(c, dialects, line, unknowns)
+			} else {
+				unknowns, err = recordUnknowns(line, unknowns)
+			}
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "detour classify --suggest: line %d: %v\n", n, err)
 			code = 1
 		}
-	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(stderr, "detour classify --suggest: line %d: %v\n", n+1, err)
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "detour classify --suggest:", err)
 		code = 1
 	}
 	w := bufio.NewWriter(stdout)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -83,25 +81,14 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // sumUsage reads records and sums them by group.
 func sumUsage(in io.Reader, by query.By, from time.Time) ([]query.Usage, int, error) {
 	sums := query.NewSums(by)
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	bad := 0
-	for sc.Scan() {
-		line := sc.Bytes()
-		if len(line) == 0 {
-			continue
+	err := query.Scan(in, func(d *decision.Decision, _ []byte) error {
+		if from.IsZero() || !d.Time.Before(from) {
+			sums.Add(d)
 		}
-		var d decision.Decision
-		if err := json.Unmarshal(line, &d); err != nil || d.ID == "" {
-			bad++
-			continue
-		}
-		if !from.IsZero() && d.Time.Before(from) {
-			continue
-		}
-		sums.Add(&d)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	}, func(*query.BadLine) { bad++ })
+	if err != nil {
 		return nil, bad, err
 	}
 	return sums.Rows(), bad, nil

@@ -44,12 +44,20 @@ func newPayload(ev event, t tally, now time.Time) Payload {
 	if p.Count != 1 {
 		times = fmt.Sprintf("%d times", p.Count)
 	}
-	p.Text = fmt.Sprintf("Detour: provider %s: %s (%s) — %s since %s", p.Provider, p.Class, p.Evidence, times, p.FirstSeen)
+	p.Text = fmt.Sprintf("Detour: provider %s: %s (%s) — %s since %s", p.Provider, p.Class, mrkdwn(p.Evidence), times, p.FirstSeen)
 	if p.Message != "" {
-		p.Text += ": " + strconv.Quote(p.Message)
+		p.Text += ": " + mrkdwn(strconv.Quote(p.Message))
 	}
 	return p
 }
+
+// mrkdwn escapes what Slack-style hooks parse in text, &, < and >, as
+// Slack's formatting reference says to escape them (api.slack.com,
+// reference/surfaces/formatting#escaping): the upstream's words quoted in
+// Text are shown, never read as a channel ping (<!channel>), a mention or
+// a link whose label hides its address (hostile 54). Message keeps them
+// as the upstream wrote them.
+var mrkdwn = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
 
 // minReattempt is the least wait before a replica attempts again an alert
 // it could not deliver, whatever Backoff says.

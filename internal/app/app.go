@@ -163,6 +163,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 				Msg: fmt.Sprintf("decisions.path: cannot open it: %v (create its directory, or change decisions.path)", err)}
 		}
 		a.writer, a.dec = w, w
+		a.Metrics.CountDecisionsDropped(w.Dropped)
 	}
 	if err := a.observe(cfg); err != nil {
 		a.Close(context.Background())
@@ -366,15 +367,23 @@ func (a *App) serve(ctx context.Context, ln net.Listener, grace time.Duration, h
 // connections. Call it after Serve returns.
 func (a *App) Close(ctx context.Context) {
 	a.stopNow()
+	// The three outputs close side by side, each within ctx: one stalled
+	// receiver must not cost another's data (hostile 54: a webhook that
+	// never answered spent the whole deadline, and every queued trace was
+	// lost; a stalled decision log kept the process from exiting).
+	var wg sync.WaitGroup
 	if a.alerts != nil {
-		_ = a.alerts.Close(ctx)
+		wg.Go(func() { _ = a.alerts.Close(ctx) })
 	}
 	if a.writer != nil {
-		if err := a.writer.Close(); err != nil {
-			a.log.Error("decision log: close failed", "err", err)
-		}
+		wg.Go(func() {
+			if err := a.writer.CloseContext(ctx); err != nil {
+				a.log.Error("decision log: close failed; records not written are counted in detour_decisions_dropped_total", "err", err, "dropped_total", a.writer.Dropped())
+			}
+		})
 	}
-	a.closeTracer(ctx)
+	wg.Go(func() { a.closeTracer(ctx) })
+	wg.Wait()
 	if a.Server != nil {
 		a.Server.Current().Dispatcher.Close()
 	}

@@ -1,6 +1,8 @@
 package decision
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -70,6 +72,7 @@ type Writer struct {
 	// the Writes waiting for them.
 	pending []byte
 	scratch []byte // add encodes each record here (appendJSON)
+	cut     bool   // the last write failed inside a line (flush)
 	waiting []chan struct{}
 	// dropped counts records lost to a stalled output; the warn times
 	// rate-limit the log lines about drops and failed syncs.
@@ -140,14 +143,33 @@ func (s *Writer) Reopen() error {
 	if closed {
 		return nil
 	}
+	// The writer goroutine may be stuck in a write that never returns (a
+	// pipe nobody reads, a hung mount): the reload that follows a Reopen
+	// must not wait for it (hostile 54: SIGHUP then never reloaded again).
+	stalled := time.NewTimer(ReopenWait)
+	defer stalled.Stop()
 	done := make(chan error, 1)
 	select {
 	case s.reopen <- done:
-		return <-done
 	case <-s.done:
 		return nil
+	case <-stalled.C:
+		return ErrStalled
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-stalled.C:
+		return ErrStalled
 	}
 }
+
+// ReopenWait bounds how long Reopen waits for the writer goroutine.
+const ReopenWait = 2 * time.Second
+
+// ErrStalled is Reopen's and CloseContext's error when the output has not
+// taken a write for longer than they wait.
+var ErrStalled = errors.New("the decision log's output is stalled: a write has not returned")
 
 // swap is Reopen's work, on the writer goroutine.
 func (s *Writer) swap() error {
@@ -249,7 +271,8 @@ func (s *Writer) Write(d *Decision) {
 	}
 }
 
-// Dropped returns how many decisions were dropped because the output stalled.
+// Dropped returns how many decisions were dropped: the output stalled, a
+// write failed (a full disk), or they came after Close.
 func (s *Writer) Dropped() int64 { return s.dropped.Load() }
 
 // nudgeAt is the queue length at which a Write wakes a buffered Writer's
@@ -365,10 +388,25 @@ func (s *Writer) add(q queued) {
 // releases the Writes waiting for them.
 func (s *Writer) flush() {
 	if len(s.pending) > 0 {
-		if _, err := s.out.Write(s.pending); err != nil {
-			s.log.Error("decision log: write failed", "err", err)
-		} else if s.sync {
-			s.syncOut()
+		lead := 0
+		if s.cut { // the last write stopped inside a line: end it first
+			s.pending = append([]byte{'\n'}, s.pending...)
+			lead = 1
+		}
+		n, err := s.out.Write(s.pending)
+		if err != nil {
+			// A full disk writes what fits, then fails (hostile 54): the
+			// records not written whole are lost, and counted; a cut line
+			// is ended before the next record, never joined to it.
+			lost := bytes.Count(s.pending[max(n, lead):], []byte{'\n'})
+			s.dropped.Add(int64(lost))
+			s.cut = n > 0 && s.pending[n-1] != '\n' || s.cut && n == 0
+			s.log.Error("decision log: write failed", "err", err, "records_lost", lost)
+		} else {
+			s.cut = false
+			if s.sync {
+				s.syncOut()
+			}
 		}
 		s.pending = s.pending[:0]
 	}
@@ -395,7 +433,14 @@ func (s *Writer) syncOut() {
 
 // Close writes every queued decision, flushes, and closes the file. A Write
 // after Close (a handler that outlived the shutdown) is dropped and counted.
-func (s *Writer) Close() error {
+func (s *Writer) Close() error { return s.CloseContext(context.Background()) }
+
+// CloseContext is Close that stops waiting when ctx ends: an output stalled
+// in a write that never returns (a pipe nobody reads, a hung mount) must
+// not keep the process from exiting (hostile 54: SIGTERM waited for ever).
+// It then returns ErrStalled, the records still queued counted as dropped,
+// and leaves the file open.
+func (s *Writer) CloseContext(ctx context.Context) error {
 	s.once.Do(func() {
 		s.mu.Lock()
 		s.closed = true
@@ -403,7 +448,12 @@ func (s *Writer) Close() error {
 		close(s.quit)
 		s.mu.Unlock()
 	})
-	<-s.done
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		s.dropped.Add(int64(len(s.ch)))
+		return ErrStalled
+	}
 	if s.closer != nil {
 		return s.closer.Close()
 	}

@@ -45,3 +45,16 @@ func (m *Metrics) FrontRefused(door, code string) {
 	}
 	m.front.WithLabelValues(doors.of(door), frontCodes.of(code)).Inc()
 }
+
+// CountDecisionsDropped registers detour_decisions_dropped_total, read
+// from dropped (the decision log writer's count) at each scrape; called
+// once, when the gateway writes its own decision log.
+func (m *Metrics) CountDecisionsDropped(dropped func() int64) {
+	if m == nil {
+		return
+	}
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "detour_decisions_dropped_total",
+		Help: "Decision records this replica could not write: its output stalled (a pipe nobody reads), a write failed (a full disk: the records not written whole), or the record came after shutdown. Each is a request missing from the decision log, its usage and its budgets' replay.",
+	}, func() float64 { return float64(dropped()) }))
+}
