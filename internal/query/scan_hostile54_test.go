@@ -2,8 +2,8 @@ package query
 
 import (
 	"io"
-	"strings"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/decision"
