@@ -45,12 +45,18 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if bytes.Contains(body, []byte(provider.SignaturePrefix)) {
 		body = withoutOurSignatures(body, geminiCompat(siteOf(ep.BaseURL)))
 	}
-	if req.Translated {
-		body = FitDescriptions(body)
-		host, path := siteOf(ep.BaseURL) // parsed once for the three below
-		if !openAIHost(host) && !reasoningModel(ep.Model) {
+	// The output limit goes under the name the server reads, a client's own
+	// body's too (probe 54a: on a route [claude, deepseek] the client's
+	// limit held at Claude and was ignored at DeepSeek, which wrote to its
+	// default length, billed): unless the body names max_tokens itself.
+	if bytes.Contains(body, []byte(`"max_completion_tokens"`)) && !reasoningModel(ep.Model) {
+		if host, _ := siteOf(ep.BaseURL); !openAIHost(host) && !rawjson.Set(rawjson.Member(body, "max_tokens")) {
 			body = rawjson.Rename(body, "max_completion_tokens", "max_tokens")
 		}
+	}
+	if req.Translated {
+		body = FitDescriptions(body)
+		host, path := siteOf(ep.BaseURL) // parsed once for the two below
 		if !wantsReasoning(host, ep.Model) {
 			body = withoutReasoning(body)
 		}

@@ -91,7 +91,10 @@ func eachItem(body []byte, key string, fn func([]byte) []byte) []byte {
 	changed, n := false, 0
 	for _, v, more := sc.Next(); more; _, v, more = sc.Next() {
 		w := fn(v)
-		changed = changed || len(w) != len(v)
+		// fn returns v itself when it changes nothing; a rewrite may keep
+		// the length (hostile 54b: a placeholder as long as the tagged
+		// signature it replaced was not sent).
+		changed = changed || len(w) != len(v) || len(w) > 0 && &w[0] != &v[0]
 		if w == nil {
 			continue
 		}
