@@ -51,7 +51,8 @@ func init() {
 		cliproxyapi aiclient2api dario qwen kiro autoclaw antigravityproxy oci
 		ionos kluster friendli nebius reka ai21 apigee chatanywhere nlpcloud publicai cline zed ds4 poe bifrost clova zenmux
 		infomaniak gmicloud longcat synthetic aidial higress mlxopenaiserver opengatellm apigateway donehub hetzner
-		tokenhub factory sapaicore dynamo trtllm mlcllm jan kilo zhima sourcegraph clove`) {
+		tokenhub factory sapaicore dynamo trtllm mlcllm jan kilo zhima sourcegraph clove
+		vmlx llamaswap`) {
 		corpusProviders[p] = true
 	}
 }

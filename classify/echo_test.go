@@ -71,6 +71,9 @@ func phraseText(p phrase) string {
 	if p.clientThing {
 		return p.a + " image " + p.b
 	}
+	if p.memberGap { // two request members' names
+		return "a_b " + p.a + " c_d " + p.b
+	}
 	return p.a + " " + p.b
 }
 

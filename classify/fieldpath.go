@@ -236,3 +236,77 @@ func bodyLoc(t []byte) bool {
 	return bytes.Contains(t, []byte("('body', '")) || bytes.Contains(t, []byte(`(\"body\", \"`)) ||
 		bytes.Contains(t, []byte("('body',)")) || bytes.Contains(t, []byte(`(\"body\",)`))
 }
+
+// memberName reports whether g, blanks aside, is one request member's name:
+// snake_case ("add_generation_prompt", letter case aside) or in quotes or
+// backticks ("`stream`"), never a server's start-up flag ("--enable-auto-tool-choice")
+// nor prose ("the server").
+func memberName(g []byte) bool {
+	g = trimMemberBlanks(g)
+	quoted := false
+	if len(g) >= 2 && (g[0] == '`' || g[0] == '\'' || g[0] == '"') && g[len(g)-1] == g[0] {
+		g, quoted = g[1:len(g)-1], true
+	}
+	if len(g) == 0 || lowerTab[g[0]] < 'a' || lowerTab[g[0]] > 'z' {
+		return false
+	}
+	under := false
+	for _, c := range g {
+		switch {
+		case c == '_' || c == '.':
+			under = true
+		case lowerTab[c] >= 'a' && lowerTab[c] <= 'z' || c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return under || quoted
+}
+
+// memberNameBefore reports whether a request member's name, snake_case or
+// in quotes or backticks, stands just before t[i] (blanks aside). Letter
+// case aside: a sentence's first word ("Continue_final_message requires
+// …") or a message in capitals says the same.
+func memberNameBefore(t []byte, i int) bool {
+	e := len(trimMemberBlanks(t[:i]))
+	q := byte(0)
+	if e > 0 && (t[e-1] == '\'' || t[e-1] == '`' || t[e-1] == '"') {
+		q = t[e-1]
+		e--
+	}
+	s := e
+	for s > 0 {
+		c := t[s-1]
+		if !(c == '_' || c == '.' || lowerTab[c] >= 'a' && lowerTab[c] <= 'z' || c >= '0' && c <= '9') {
+			break
+		}
+		s--
+	}
+	if s == e || s > 0 && (t[s-1] == '-' || t[s-1] == '.' || wordTab[t[s-1]] == 1) {
+		return false
+	}
+	if q != 0 {
+		return s > 0 && t[s-1] == q
+	}
+	return bytes.IndexByte(t[s:e], '_') >= 0
+}
+
+// trimMemberBlanks drops the blanks around g, a JSON text's escaped ones ("\t",
+// "\n", "\r") too.
+func trimMemberBlanks(g []byte) []byte {
+	esc := func(b []byte) bool { return len(b) == 2 && b[0] == '\\' && (b[1] == 't' || b[1] == 'n' || b[1] == 'r') }
+	for {
+		switch {
+		case len(g) > 0 && (g[0] == ' ' || g[0] == '\t' || g[0] == '\n' || g[0] == '\r'):
+			g = g[1:]
+		case len(g) > 0 && (g[len(g)-1] == ' ' || g[len(g)-1] == '\t' || g[len(g)-1] == '\n' || g[len(g)-1] == '\r'):
+			g = g[:len(g)-1]
+		case len(g) >= 2 && esc(g[:2]):
+			g = g[2:]
+		case len(g) >= 2 && esc(g[len(g)-2:]):
+			g = g[:len(g)-2]
+		default:
+			return g
+		}
+	}
+}

@@ -96,7 +96,7 @@ func goneSubject(t []byte, i int) bool {
 		}
 		named = true
 		for _, n := range goneNouns {
-			if eqFold(t[j:k], n) {
+			if eqFold(t[j:k], n) && !requestPartNext(t, k, i) {
 				return true
 			}
 		}
@@ -106,6 +106,34 @@ func goneSubject(t []byte, i int) bool {
 		j = k
 	}
 	return !named
+}
+
+// requestPartNouns name a part of a request. After a gone-noun they make
+// it a modifier: "The legacy Interactions API schema is no longer
+// supported" (hunt 54b, Gemini) says the request's shape is gone, not the
+// API; "the model parameter", "the endpoint header" likewise.
+var requestPartNouns = [...]string{"schema", "schemas", "parameter", "parameters", "param", "params", "field", "fields", "format", "formats", "header", "headers", "option", "options", "argument", "arguments", "property", "properties", "member", "members", "setting", "settings"}
+
+// requestPartNext reports whether the word after t[:k], before i, names a
+// part of a request (requestPartNouns).
+func requestPartNext(t []byte, k, i int) bool {
+	j := k
+	for j < i && t[j] == ' ' {
+		j++
+	}
+	if j == k {
+		return false
+	}
+	e := j
+	for e < i && accountWordByte(t[e]) {
+		e++
+	}
+	for _, n := range requestPartNouns {
+		if eqFold(t[j:e], n) {
+			return true
+		}
+	}
+	return false
 }
 
 // versionWord reports whether t[j:k], a word of a sentence's subject, is

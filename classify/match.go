@@ -68,6 +68,8 @@ type phrase struct {
 	notClient   bool // no evidence where the text names a URL the client's request holds: a credential of the client's resource (pick.go)
 	bareModel   bool // the top-level model only: not after a field path's '.' or ']' ("session.model is required", pick.go)
 	noDetails   bool // only where the body holds no list of details beside it ("details", "errors", "issues"; pick.go)
+	noMIME      bool // no MIME type follows ("unsupported content type: text/plain" is the request's HTTP Content-Type)
+	memberGap   bool // a request member's name stands before and is the gap, snake_case or quoted, not a --flag ("a_b requires c_d to be false"; fieldpath.go)
 	quoted      bool // a member named in quotes or backticks stands before it ("`temperature` is deprecated …"; fieldpath.go)
 	opens       bool // opens its sentence or clause: no word before it ("Model must be one of", not "Embedding model must be one of"; pick.go)
 	ofPath      bool // a gap in what the path the message opens with names (Gemini's schema subset): outranks that path (decide.go)
@@ -377,6 +379,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 	if (p.goneNoun || p.feature) && goneSubject(t, i) != p.goneNoun {
 		return 0, false
 	}
+	if p.noMIME && mimeAfter(t, end) {
+		return 0, false
+	}
 	if p.b == "" {
 		if p.prefix {
 			return end, true
@@ -408,6 +413,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 		return 0, false
 	}
 	if p.clause && clauseEnds(t[end:end+j]) {
+		return 0, false
+	}
+	if p.memberGap && (!memberName(t[end:end+j]) || !memberNameBefore(t, i)) {
 		return 0, false
 	}
 	if p.clientThing && !namesClientThing(t[end:end+j]) {
@@ -455,4 +463,17 @@ func relayTail(t []byte) bool {
 // prefixFold reports whether t opens with p, ASCII case folded.
 func prefixFold(t []byte, p string) bool {
 	return len(t) >= len(p) && indexFold(t[:len(p)], p) == 0
+}
+
+// mimeAfter reports whether a MIME type ("text/plain", "application/json")
+// follows t[:i], after blanks, a colon or a quote.
+func mimeAfter(t []byte, i int) bool {
+	for i < len(t) && (t[i] == ' ' || t[i] == ':' || t[i] == '\'' || t[i] == '"' || t[i] == '`' || t[i] == '\\') {
+		i++
+	}
+	s := i
+	for i < len(t) && (lowerTab[t[i]] >= 'a' && lowerTab[t[i]] <= 'z' || t[i] >= '0' && t[i] <= '9' || t[i] == '.' || t[i] == '+' || t[i] == '-') {
+		i++
+	}
+	return i > s && i < len(t) && t[i] == '/'
 }

@@ -190,6 +190,13 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// type: \"image_url\"; messages = …", a 500 (a text-only model; its
 	// reason is read without the dump, facts.go messagesDump).
 	{a: "unsupported content part type", class: Unknown},
+	// nlohmann::json's parse error (llama-server's 500
+	// "[json.exception.parse_error.101] parse error at line 3, column 20:
+	// syntax error while parsing object …", hunt 54d): the server could not
+	// parse what it was sent, not its own failure; but a relay may be the
+	// one that failed to parse its upstream's answer: unknown, not
+	// bad_request.
+	{a: "json.exception.parse_error.", class: Unknown, prefix: true},
 	// Fetching what the request points to timed out, a URL between ("Failed
 	// to download https://…: ConnectTimeoutError"): the client's slow host,
 	// before the server's own timeout wording below.

@@ -486,4 +486,14 @@ var accountPhrases = []phrase{
 	// A product not bought (DashScope's CommodityNotPurchased: "Commodity
 	// has not purchased yet.", as a 429), after the money wording.
 	{a: "not purchased", class: Forbidden},
+	// An account or login locked "as a security precaution", lifted only by
+	// support verifying the owner (Kiro / CodeWhisperer's 403
+	// AccessDeniedException: "Your User ID (…) temporarily is suspended.
+	// We've locked your account as a security precaution. To restore
+	// access, please contact our support team to verify your identity"):
+	// the credential is shut out for every model. Money words ("insufficient
+	// balance", "spending limit") in the same answer keep it quota: the rows
+	// stand last, after every quota row (weak).
+	{a: "locked your account as a security precaution", class: Auth},
+	{a: "locked it as a security precaution", class: Auth},
 }

@@ -412,6 +412,12 @@ var inputPhrases = []phrase{
 	// 非流式调用 twin): the client need not have sent the member at all;
 	// before the bad-input "must be".
 	{a: "for non-streaming calls", class: Unknown},
+	// One request member's value requires another's (TabbyAPI's 422
+	// "continue_final_message requires add_generation_prompt to be false",
+	// hunt 54d): the request contradicts itself. Both names member-shaped;
+	// a server's --flag ("requires --enable-auto-tool-choice … to be set")
+	// is its capability (phrases5xx.go) and does not match.
+	{a: "requires", b: "to be", gap: 48, clause: true, memberGap: true, class: BadRequest, badInput: true},
 	{a: "must be", class: BadRequest, badInput: true},
 	{a: "must not be", class: BadRequest, badInput: true},
 	{a: "cannot be empty", class: BadRequest, badInput: true},
@@ -434,6 +440,12 @@ var inputPhrases = []phrase{
 	// "unknown variant" above; "Failed to parse messages: Unsupported
 	// content part type: \"image_url\"", a 500): a text-only model.
 	{a: "unsupported content part type", class: Unknown},
+	// The same without "part", ending its sentence (text-generation-webui's
+	// 400 "messages: unsupported content type" with param messages, for an
+	// input_audio or file part; hunt 54d). With a MIME type after it
+	// ("Unsupported content type: text/plain", noMIME) it is the request's
+	// HTTP Content-Type and does not match.
+	{a: "unsupported content type", class: Unknown, noMIME: true},
 	// A feature DeepSeek has switched off, inside its deserializer's wording
 	// ("response_format.type `json_schema` is unavailable now", "This
 	// response_format type is unavailable now"): a gap another target

@@ -13,7 +13,7 @@ import "strconv"
 //	                    the body may say what the client sent, or, in a 410, a feature of it, is what is gone)
 //	405, 407            bad_request
 //	408                 timeout
-//	413                 overflow   (body may say context_length)
+//	413, 431            overflow   (body may say context_length; 431: the request's header fields, RFC 6585)
 //	429                 rate_limited (body may say quota, overflow…)
 //	451                 forbidden  (unavailable for legal reasons: access not granted)
 //	other 4xx           unknown    (400/422 become bad_request only with evidence)
@@ -53,7 +53,7 @@ func init() {
 	set(Unavailable, true, 410) // but for a feature of the request gone (gone.go, fixedVerdict)
 	set(BadRequest, true, 405, 407)
 	set(Timeout, true, 408, 504, 524)
-	set(Overflow, false, 413)
+	set(Overflow, false, 413, 431)
 	set(RateLimited, false, 429)
 }
 
