@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
@@ -220,4 +222,109 @@ func TestGeminiSignatureStaysWithItsAccountOnFailover(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The Messages door carries the signature too, in a redacted_thinking block
+// before the call (Anthropic's SDKs and Claude Code hand every block of an
+// assistant turn back, opaque data included): anthropic-sdk-go's loop on a
+// native Gemini 3 target, whole and streamed (Message.Accumulate), hands
+// Gemini back its own signatures; and a Claude target the loop fails over
+// to never sees such a block (Anthropic refuses data it did not write).
+func TestGeminiSignaturesThroughTheMessagesDoor(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "whole", true: "streamed"}[stream], func(t *testing.T) {
+			fs := fakes(t, map[string]upstreamtest.Script{"a": p54Gemini("a", false, false), "b": p54Gemini("b", false, false),
+				"compat": upstreamtest.Steps(upstreamtest.Step{Status: 500})})
+			g := start(t, p54Cfg, fs)
+			text, err := p54AnthropicLoop(g.URL, "gem3", stream)
+			if err != nil {
+				t.Fatalf("loop failed: %v", err)
+			}
+			if !strings.Contains(text, "London is rainy") {
+				t.Errorf("final answer %q", text)
+			}
+			p53dWantOwnSignatures(t, fs["a"], false, func(n int) string { return p54Sig("a", n) })
+		})
+	}
+}
+
+func TestGeminiSignatureNeverReachesClaude(t *testing.T) {
+	claude := func(n int, r upstreamtest.Request) upstreamtest.Step {
+		if strings.Contains(string(r.Body), "redacted_thinking") || strings.Contains(string(r.Body), "detour1.") {
+			return upstreamtest.Step{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"messages.1.content.0: Invalid redacted_thinking data"}}`}
+		}
+		return upstreamtest.Step{Body: `{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Paris is sunny and London is rainy."}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":50,"output_tokens":10}}`}
+	}
+	fs := fakes(t, map[string]upstreamtest.Script{"a": p54Gemini("a", false, true), "claude": claude})
+	g := start(t, `
+providers:
+  - {name: gemini-a, dialect: gemini, base_url: "{a}", api_key: `+secret+`}
+  - {name: anthropic, dialect: anthropic, base_url: "{claude}", api_key: `+secret+`}
+targets:
+  - {name: g3, model: gemini-3-pro-preview, providers: [gemini-a]}
+  - {name: sonnet, model: claude-sonnet-4-5, providers: [anthropic]}
+routes:
+  - {name: gem3-then-claude, targets: [g3, sonnet]}
+`, fs)
+	text, err := p54AnthropicLoop(g.URL, "gem3-then-claude", false)
+	if err != nil {
+		t.Fatalf("loop failed: %v", err)
+	}
+	if !strings.Contains(text, "London is rainy") {
+		t.Errorf("final answer %q", text)
+	}
+	reqs := fs["claude"].Requests()
+	if len(reqs) == 0 {
+		t.Fatal("Claude got no request")
+	}
+	for _, r := range reqs {
+		if strings.Contains(string(r.Body), "detour1.") {
+			t.Errorf("Claude was sent a carried signature: %s", r.Body)
+		}
+	}
+}
+
+// p54AnthropicLoop is p53dAnthropicLoop, whole or streamed (the SDK's
+// Message.Accumulate), each answer handed back with ToParam.
+func p54AnthropicLoop(base, model string, stream bool) (string, error) {
+	c := anthropic.NewClient(aoption.WithBaseURL(base), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
+	tools := []anthropic.ToolUnionParam{{OfTool: &anthropic.ToolParam{Name: "get_weather", Description: anthropic.String("Get the weather for a city"), InputSchema: anthropic.ToolInputSchemaParam{Properties: map[string]any{"city": map[string]any{"type": "string"}}, Required: []string{"city"}}}}}
+	msgs := []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("What is the weather in Paris, then in London?"))}
+	for step := range 5 {
+		p := anthropic.MessageNewParams{Model: anthropic.Model(model), MaxTokens: 1024, Messages: msgs, Tools: tools}
+		var res anthropic.Message
+		if stream {
+			s := c.Messages.NewStreaming(context.Background(), p)
+			for s.Next() {
+				if err := res.Accumulate(s.Current()); err != nil {
+					return "", err
+				}
+			}
+			if err := s.Err(); err != nil {
+				return "", fmt.Errorf("step %d: %w", step+1, err)
+			}
+		} else {
+			r, err := c.Messages.New(context.Background(), p)
+			if err != nil {
+				return "", fmt.Errorf("step %d: %w", step+1, err)
+			}
+			res = *r
+		}
+		msgs = append(msgs, res.ToParam())
+		var results []anthropic.ContentBlockParamUnion
+		final := ""
+		for _, b := range res.Content {
+			if b.Type == "tool_use" {
+				results = append(results, anthropic.NewToolResultBlock(b.ID, "fine", false))
+			}
+			if b.Type == "text" {
+				final += b.Text
+			}
+		}
+		if len(results) == 0 {
+			return final, nil
+		}
+		msgs = append(msgs, anthropic.NewUserMessage(results...))
+	}
+	return "", fmt.Errorf("loop did not end")
 }

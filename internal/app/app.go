@@ -72,6 +72,7 @@ type App struct {
 	store   health.Store
 	claimer alert.Claimer
 	rdb     redis.UniversalClient
+	signKey []byte         // seals the Gemini thought signatures clients hold (signing.go)
 	limits  *limit.Limiter // client keys' rates and budgets, shared across reloads
 	dec     decision.Sink
 	writer  *decision.Writer
@@ -149,6 +150,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.limits = limit.New(limit.NewMemory(opt.Clock), opt.Clock)
 		a.restoreBudgets(cfg, a.limits, a.limits.Now())
 	}
+	a.signKey = signingKey(a.rdb, cfg.State.Timeout)
 	a.dec = opt.Decisions
 	if a.dec == nil {
 		w, err := decision.Open(cfg.Decisions.Path, decision.Options{Sync: cfg.Decisions.Sync == config.SyncAlways, Logger: a.log})
@@ -218,7 +220,8 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	tr.Generation(&a.retired, a.gen)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
 		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff,
-		ScrubForClient: sc.ForClient, ScrubForHealth: healthScrubber(sc), Stop: a.stop, RecordFirst: a.writer != nil && a.writer.Synced()})
+		ScrubForClient: sc.ForClient, ScrubForHealth: healthScrubber(sc), Stop: a.stop, RecordFirst: a.writer != nil && a.writer.Synced(),
+		SigningKey: a.signKey})
 	if err != nil {
 		return nil, err
 	}

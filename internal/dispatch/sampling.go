@@ -144,13 +144,15 @@ func (w *walk) giveBackProbe(e *endpointRT) {
 	w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
 }
 
-// withoutDropped is r without the members e refused (refusedSampling).
+// withoutDropped is r without the members e refused (refusedSampling), and
+// without the thought signatures it refused (refusedSignature).
 func (w *walk) withoutDropped(e *endpointRT, r *provider.Request) *provider.Request {
 	names := w.dropped[e.key]
-	if len(names) == 0 {
+	if len(names) == 0 && !w.unsealed[e] {
 		return r
 	}
 	cp := *r
+	cp.Unsealed = w.unsealed[e]
 	for _, n := range names {
 		cp.Body = rawjson.Without(cp.Body, n)
 	}

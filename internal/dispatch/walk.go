@@ -59,6 +59,9 @@ type walk struct {
 	// dropped are the sampling members an endpoint refused in a door's
 	// translation, left out of what it is sent again (sampling.go).
 	dropped map[health.Key][]string
+	// unsealed are the endpoints sent the request again without the
+	// thought signatures a client handed back (signature.go).
+	unsealed map[*endpointRT]bool
 	// member is the walk's place among the requests the end of the
 	// shutdown grace period ends (shutdown.go).
 	member member

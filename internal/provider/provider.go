@@ -24,6 +24,9 @@ type Endpoint struct {
 	// says whose answer an opaque token is, which may go back only there
 	// (a Gemini thought signature: docs/doors.md). "" in tests.
 	Account string
+	// SigningKey seals the thought signatures handed to clients (Seal);
+	// nil carries none.
+	SigningKey []byte
 }
 
 // Request is one client chat-completions request, parsed once.
@@ -38,6 +41,11 @@ type Request struct {
 	// did not choose (openai.FitDescriptions); a client's own body (false,
 	// the zero value) travels as sent.
 	Translated bool
+	// Unsealed sends none of the thought signatures a client handed back
+	// (Google's placeholder goes in their place): the endpoint refused one
+	// it wrote, and the request is sent again so (docs/doors.md, "Gemini
+	// thought signatures").
+	Unsealed bool
 	// Embeddings is Body read as an embeddings request, when the caller
 	// parsed it already (once per call); nil: an adapter that needs it
 	// parses Body (EmbeddingsOf).

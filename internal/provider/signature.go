@@ -1,54 +1,87 @@
 package provider
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"strings"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // A Gemini thought signature is bound to the model, and the account, that
 // wrote it: sent to another, Gemini refuses the turn ("Corrupted thought
 // signature", a 400), where a turn without one is served with Google's
 // placeholder (https://ai.google.dev/gemini-api/docs/thought-signatures).
-// The gateway hands a client each signature tagged with the endpoint that
+// The gateway hands a client each signature sealed for the endpoint that
 // wrote it, and sends it back only to that endpoint (docs/doors.md,
 // "Gemini thought signatures").
 
 // SignaturePrefix starts every thought signature the gateway hands a
-// client: "detour1.<tag>.<signature>".
+// client: "detour1.<seal>.<signature>".
 const SignaturePrefix = "detour1."
 
-// SignatureTag names ep's account and model: 12 hex digits of a SHA-256
-// over its provider's name, its model and its key, so a key changed under
-// the same name tags anew, and nothing of the key can be read from it (as
-// a bare client key's "key:" label, docs/config.md).
-func SignatureTag(ep Endpoint) string {
-	h := sha256.New()
-	h.Write([]byte("detour thought signature\x00"))
-	h.Write([]byte(ep.Account))
-	h.Write([]byte{0})
-	h.Write([]byte(strings.TrimPrefix(ep.Model, "models/")))
-	h.Write([]byte{0})
-	h.Write([]byte(ep.APIKey))
+// seal is 16 hex digits of an HMAC-SHA256, under ep's signing key, of its
+// provider's name, model and key and of sig: a client cannot make one for
+// bytes of its own, nor test guesses of the key against it (hostile 54b:
+// a plain hash of the name, model and key let a client check a guessed
+// key offline, and took any bytes under a tag it had seen).
+func seal(ep Endpoint, sig string) string {
+	m := hmac.New(sha256.New, ep.SigningKey)
+	for _, part := range []string{ep.Account, strings.TrimPrefix(ep.Model, "models/"), ep.APIKey, sig} {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(part)))
+		m.Write(n[:])
+		m.Write([]byte(part))
+	}
 	var sum [sha256.Size]byte
-	return hex.EncodeToString(h.Sum(sum[:0])[:6])
+	return hex.EncodeToString(m.Sum(sum[:0])[:8])
 }
 
-// CarrySignature is sig as the gateway hands it to a client, for the
-// endpoint tagged tag.
-func CarrySignature(tag, sig string) string { return SignaturePrefix + tag + "." + sig }
+// Seal is sig as the gateway hands it to a client, sealed for ep; "" when
+// ep has no signing key (nothing is carried) or sig is empty.
+func Seal(ep Endpoint, sig string) string {
+	if len(ep.SigningKey) == 0 || sig == "" {
+		return ""
+	}
+	return SignaturePrefix + seal(ep, sig) + "." + sig
+}
 
-// CarriedSignature reads s, a signature a client handed back: ours reports
-// whether the gateway tagged it; sig is the signature when it was tagged
-// for the endpoint tagged tag, else "".
-func CarriedSignature(s, tag string) (sig string, ours bool) {
+// Unseal reads s, a signature a client handed back: ours reports whether
+// it has the gateway's shape; sig is the signature when it was sealed for
+// ep, else "".
+func Unseal(ep Endpoint, s string) (sig string, ours bool) {
 	rest, ok := strings.CutPrefix(s, SignaturePrefix)
 	if !ok {
 		return "", false
 	}
-	t, sig, ok := strings.Cut(rest, ".")
-	if !ok || tag == "" || t != tag || sig == "" {
+	mac, sig, ok := strings.Cut(rest, ".")
+	if !ok || sig == "" || len(ep.SigningKey) == 0 || !hmac.Equal([]byte(mac), []byte(seal(ep, sig))) {
 		return "", true
 	}
 	return sig, true
+}
+
+// TaggedSignature is the signature a tool call's extra_content carries as
+// the gateway tagged it ({"google":{"thought_signature":"detour1.…"}}): ""
+// for none, or one the gateway did not tag. A door with no extra_content
+// of its own (the Messages door) carries it in a block of its own.
+func TaggedSignature(extra []byte) string {
+	if len(extra) == 0 {
+		return ""
+	}
+	s, ok := rawjson.String(rawjson.Member(rawjson.Member(extra, "google"), "thought_signature"))
+	if !ok || !strings.HasPrefix(s, SignaturePrefix) {
+		return ""
+	}
+	return s
+}
+
+// SignatureExtra is a tool call's extra_content carrying tagged, a
+// signature as Seal or TaggedSignature returns it.
+func SignatureExtra(tagged string) []byte {
+	b := []byte(`{"google":{"thought_signature":`)
+	b = rawjson.AppendString(b, tagged)
+	return append(b, "}}"...)
 }

@@ -132,6 +132,9 @@ type inBlock struct {
 	// the translation's allocation per tiny block is held to its
 	// reservation (TestTranslationCostBoundsTheTranslation).
 	Citations *json.RawMessage `json:"citations"`
+	// Data is a redacted_thinking block's; a pointer too (224 bytes, the
+	// size class the block had).
+	Data *string `json:"data"`
 }
 
 type inSource struct {

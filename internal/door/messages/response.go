@@ -94,6 +94,7 @@ type Block struct {
 	Text      *string         `json:"text,omitempty"`
 	Thinking  *string         `json:"thinking,omitempty"`
 	Signature *string         `json:"signature,omitempty"`
+	Data      string          `json:"data,omitempty"` // redacted_thinking's
 	ID        string          `json:"id,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
@@ -160,6 +161,9 @@ func Answer(body []byte, model string) ([]byte, error) {
 			id = NewToolID()
 		} else {
 			id = chat.AnthropicToolID(id) // the client hands it back, maybe to Claude itself
+		}
+		if sig := chat.TaggedSignature(tc.ExtraContent); sig != "" {
+			m.Content = append(m.Content, Block{Type: "redacted_thinking", Data: sig}) // docs/doors.md, "Gemini thought signatures"
 		}
 		m.Content = append(m.Content, Block{Type: "tool_use", ID: id, Name: tc.Function.Name, Input: input})
 	}

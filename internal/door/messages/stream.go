@@ -15,6 +15,7 @@ const (
 	kindText
 	kindThinking
 	kindTool
+	kindSigned // a redacted_thinking block carrying a call's thought signature: opened and closed at once
 )
 
 // Encoder turns canonical chat.completion.chunk objects, fed one at a time
@@ -200,6 +201,13 @@ func (e *Encoder) tool(out []byte, tc *chat.ToolCallDelta) []byte {
 	}
 	if opens {
 		out = e.closeBlock(out)
+		if sig := chat.TaggedSignature(tc.ExtraContent); sig != "" {
+			// The call's thought signature, in a block of its own before
+			// it, as Answer places it.
+			b, _ := json.Marshal(Block{Type: "redacted_thinking", Data: sig})
+			out = e.openBlock(out, kindSigned, string(b))
+			out = e.closeBlock(out)
+		}
 		id := tc.ID
 		if id == "" {
 			id = NewToolID()

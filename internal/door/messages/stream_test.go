@@ -38,7 +38,7 @@ func adapterChunks(t testing.TB, a provider.Adapter, path, model string) [][]byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := a.Stream(bytes.NewReader(body), provider.Endpoint{Model: model})
+	s := a.Stream(bytes.NewReader(body), provider.Endpoint{Model: model, SigningKey: []byte("test signing key")}) // a Gemini call carries its signature (docs/doors.md)
 	var out [][]byte
 	for {
 		ev, err := s.Next()
@@ -87,12 +87,14 @@ func TestStreamThroughAnthropicAdapter(t *testing.T) {
 // TestStreamThroughGeminiAdapter encodes a published Gemini stream with
 // thoughts and a function call (FirebaseExtended/vertexai-sdk-test-data,
 // kept in internal/provider/gemini/testdata/stream) after the gemini
-// adapter: one tool_use block, stop_reason tool_use, Gemini's usage.
+// adapter: the call's thought signature in a redacted_thinking block
+// (docs/doors.md, "Gemini thought signatures"), then one tool_use block,
+// stop_reason tool_use, Gemini's usage.
 func TestStreamThroughGeminiAdapter(t *testing.T) {
 	path := "../../provider/gemini/testdata/stream/function_call_thinking.sse"
 	got := accumulate(t, parseFrames(t, encode(t, "g", adapterChunks(t, gemini.Adapter{}, path, "g"))))
-	if len(got.Blocks) != 1 || got.Blocks[0].Type != "tool_use" || got.Blocks[0].Name != "now" ||
-		compactJSON(t, got.Blocks[0].JSON) != "{}" || got.Blocks[0].ID == "" {
+	if len(got.Blocks) != 2 || got.Blocks[0].Type != "redacted_thinking" || got.Blocks[1].Type != "tool_use" || got.Blocks[1].Name != "now" ||
+		compactJSON(t, got.Blocks[1].JSON) != "{}" || got.Blocks[1].ID == "" {
 		t.Errorf("blocks %+v", got.Blocks)
 	}
 	if got.StopReason != "tool_use" || got.InputTokens != 38 || got.OutputTokens != 174 || got.Model != "gemini-2.5-flash" {

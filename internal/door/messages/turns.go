@@ -306,6 +306,7 @@ func toolResult(field string, b *inBlock) (outMessage, []chat.Part, error) {
 func assistant(field string, blocks []inBlock) ([]outMessage, error) {
 	var texts, reasoning []string
 	var calls []chat.ToolCall
+	signed := "" // a thought signature this door carried, for the call after it
 	for j := range blocks {
 		b := &blocks[j]
 		bf := fmt.Sprintf("%s.content.%d", field, j)
@@ -320,13 +321,21 @@ func assistant(field string, blocks []inBlock) ([]outMessage, error) {
 			if err != nil {
 				return nil, err
 			}
+			if signed != "" {
+				tc.ExtraContent, signed = chat.SignatureExtra(signed), ""
+			}
 			calls = append(calls, tc)
 		case "thinking":
 			if b.Thinking != nil && (b.Signature == nil || *b.Signature == "") {
 				reasoning = append(reasoning, *b.Thinking)
 			}
 		case "redacted_thinking":
-			// Only Anthropic models read their own thinking back.
+			// Only Anthropic models read their own thinking back; but one
+			// this door wrote carries a Gemini thought signature for the
+			// call after it (docs/doors.md, "Gemini thought signatures").
+			if b.Data != nil && strings.HasPrefix(*b.Data, chat.SignaturePrefix) {
+				signed = *b.Data
+			}
 		case "fallback":
 			// A model fallback's marker in an earlier answer, which
 			// Anthropic accepts and ignores when sent back.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/detour-llm/detour/internal/provider/chat"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
 
@@ -56,7 +57,7 @@ func DropUnsigned(body []byte) []byte {
 		assistant := fromAssistant(m)
 		out := blocks[:0]
 		for _, b := range blocks {
-			if unsignedThinking(b) || assistant && blankText(b) {
+			if unsignedThinking(b) || carriedSignature(b) || assistant && blankText(b) {
 				changed = true
 				continue
 			}
@@ -93,6 +94,17 @@ func unsignedThinking(b json.RawMessage) bool {
 	return json.Unmarshal(b, &head) == nil && head.Type == "thinking" && (head.Signature == nil || *head.Signature == "")
 }
 
+// carriedSignature reports a redacted_thinking block this door wrote to
+// carry a Gemini thought signature (docs/doors.md): Anthropic would refuse
+// it as no data it wrote.
+func carriedSignature(b json.RawMessage) bool {
+	var head struct {
+		Type string `json:"type"`
+		Data string `json:"data"`
+	}
+	return json.Unmarshal(b, &head) == nil && head.Type == "redacted_thinking" && strings.HasPrefix(head.Data, chat.SignaturePrefix)
+}
+
 // blankText reports a text block whose text is empty or blanks alone.
 func blankText(b json.RawMessage) bool {
 	var head struct {
@@ -106,9 +118,13 @@ func blankText(b json.RawMessage) bool {
 // thinking block with an empty or missing signature: a "signature" whose
 // value is "" (blanks allowed around the colon), or more blocks of type
 // "thinking" than "signature" members; or a "text" member of blanks alone
-// (blankText). Most bodies hold none of them and are never parsed (review
+// (blankText); or a Gemini thought signature this door carried. Most
+// bodies hold none of them and are never parsed (review
 // 32i): DropUnsigned decodes only a body for which it is true.
 func MayHoldUnsigned(body []byte) bool {
+	if bytes.Contains(body, []byte(chat.SignaturePrefix)) {
+		return true // maybe a signature this door carried (carriedSignature)
+	}
 	nType, nSig := 0, 0
 	for at := 0; ; {
 		i := bytes.IndexByte(body[at:], '"')

@@ -13,7 +13,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite stream golden files")
 
-var testEP = provider.Endpoint{BaseURL: "http://upstream.invalid", APIKey: "AIza-test", Model: "gemini-2.5-flash"}
+var testEP = provider.Endpoint{BaseURL: "http://upstream.invalid", APIKey: "AIza-test", Model: "gemini-2.5-flash", SigningKey: []byte("golden-signing-key")}
 
 func TestMain(m *testing.M) {
 	now = func() time.Time { return time.Unix(1767225600, 0) }

@@ -32,7 +32,10 @@ var _ provider.Adapter = Adapter{}
 // NewRequest translates req and POSTs it to generateContent, or to
 // streamGenerateContent?alt=sse when the client streams.
 func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
-	body, err := translate(req, ep.Model, provider.SignatureTag(ep))
+	if req.Unsealed {
+		ep.SigningKey = nil // no signature is recognised: the placeholder goes
+	}
+	body, err := translate(req, ep)
 	if err != nil {
 		return nil, err
 	}
@@ -153,12 +156,13 @@ func Translate(req *provider.Request) ([]byte, error) {
 // travels in the URL, not the body. The model decides only whether
 // presence_penalty and frequency_penalty are sent (TakesPenalties).
 func TranslateFor(req *provider.Request, model string) ([]byte, error) {
-	return translate(req, model, "")
+	return translate(req, provider.Endpoint{Model: model})
 }
 
-// translate is TranslateFor for the endpoint tagged tag, to which the
-// thought signatures it wrote go back ("" sends none back).
-func translate(req *provider.Request, model, tag string) ([]byte, error) {
+// translate is TranslateFor for the endpoint ep, to which the thought
+// signatures it wrote go back (none when it seals none).
+func translate(req *provider.Request, ep provider.Endpoint) ([]byte, error) {
+	model := ep.Model
 	cr, err := chat.Parse(req)
 	if err != nil {
 		return nil, err
@@ -173,7 +177,7 @@ func translate(req *provider.Request, model, tag string) ([]byte, error) {
 		return nil, err
 	}
 	var out generateRequest
-	if out.SystemInstruction, out.Contents, err = contents(cr.Messages, tag); err != nil {
+	if out.SystemInstruction, out.Contents, err = contents(cr.Messages, ep); err != nil {
 		return nil, err
 	}
 	tc, err := chat.ParseToolChoice(cr.ToolChoice)
@@ -300,7 +304,7 @@ func TakesPenalties(model string) bool {
 }
 
 // contents splits the conversation into the system instruction and turns.
-func contents(msgs []chat.Message, tag string) (*content, []content, error) {
+func contents(msgs []chat.Message, ep provider.Endpoint) (*content, []content, error) {
 	var sys *content
 	var out []content
 	names := make(map[string]callRef) // tool_call_id → its call
@@ -352,7 +356,7 @@ func contents(msgs []chat.Message, tag string) (*content, []content, error) {
 					}
 				}
 			}
-			parts, err = modelParts(m, names, base, tag)
+			parts, err = modelParts(m, names, base, ep)
 		case "tool", "function":
 			role = "user"
 			parts, at, err = responsePart(m, names)
@@ -558,9 +562,9 @@ type callRef struct {
 
 // modelParts translates an assistant message whose calls follow base calls
 // of the content it joins; a call hands back the thought signature the
-// endpoint tagged tag wrote for it, and the first call without one gets
-// the placeholder.
-func modelParts(m *chat.Message, names map[string]callRef, base int, tag string) ([]part, error) {
+// endpoint ep wrote for it, and the first call without one gets the
+// placeholder.
+func modelParts(m *chat.Message, names map[string]callRef, base int, ep provider.Endpoint) ([]part, error) {
 	out, err := contentParts(m, true)
 	if err != nil {
 		return nil, err
@@ -575,7 +579,7 @@ func modelParts(m *chat.Message, names map[string]callRef, base int, tag string)
 	for i, tc := range m.ToolCalls {
 		args := chat.HistoryArguments(tc.Function.Arguments)
 		names[tc.ID] = callRef{name: tc.Function.Name, at: base + i}
-		p := part{FunctionCall: &functionCall{Name: tc.Function.Name, Args: args}, ThoughtSignature: handedBack(tc.ExtraContent, tag)}
+		p := part{FunctionCall: &functionCall{Name: tc.Function.Name, Args: args}, ThoughtSignature: handedBack(tc.ExtraContent, ep)}
 		if i == 0 && p.ThoughtSignature == "" {
 			p.ThoughtSignature = SkipSignature
 		}

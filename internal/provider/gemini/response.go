@@ -166,8 +166,8 @@ func (c *callIDs) next(id string) string {
 }
 
 // calls returns the candidate's function calls, their ids from ids, each
-// with the thought signature it carries for the endpoint tagged tag.
-func (c *candidate) calls(ids *callIDs, tag string) []chat.ToolCall {
+// with the thought signature it carries, sealed for the endpoint ep.
+func (c *candidate) calls(ids *callIDs, ep provider.Endpoint) []chat.ToolCall {
 	if c.Content == nil {
 		return nil
 	}
@@ -176,6 +176,9 @@ func (c *candidate) calls(ids *callIDs, tag string) []chat.ToolCall {
 		if p.FunctionCall == nil || reservedName(p.FunctionCall.Name) { // an answer (structured.go)
 			continue
 		}
+		if len(out) >= provider.MaxParts {
+			break // more calls than any answer makes: dropped, never built (hostile 51b)
+		}
 		args := "{}"
 		var buf bytes.Buffer
 		if json.Compact(&buf, p.FunctionCall.Args) == nil && buf.String() != "null" {
@@ -183,7 +186,7 @@ func (c *candidate) calls(ids *callIDs, tag string) []chat.ToolCall {
 		}
 		out = append(out, chat.ToolCall{ID: ids.next(p.FunctionCall.ID), Type: "function",
 			Function:     chat.FunctionCall{Name: p.FunctionCall.Name, Arguments: args},
-			ExtraContent: signatureExtra(tag, p.ThoughtSignature)})
+			ExtraContent: signatureExtra(ep, p.ThoughtSignature)})
 	}
 	return out
 }
@@ -213,7 +216,6 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 		c.Model = ep.Model
 	}
 	ids, blocked, empty := callIDs{prefix: newCallPrefix()}, 0, 0
-	tag := provider.SignatureTag(ep)
 	for pos := range a.Candidates {
 		cand := &a.Candidates[pos]
 		text, hasText := cand.text()
@@ -222,7 +224,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 			// it would not parse.
 			text, hasText = a, true
 		}
-		tcs := cand.calls(&ids, tag)
+		tcs := cand.calls(&ids, ep)
 		msg := chat.ResponseMessage{Role: "assistant", ToolCalls: tcs, Images: cand.images()}
 		if hasText || len(tcs) == 0 {
 			msg.Content = &text

@@ -10,38 +10,33 @@ import (
 // A model turn's thought signatures travel to an OpenAI client where
 // Gemini's own OpenAI-compatible API puts them, a tool call's
 // extra_content.google.thought_signature, which clients written for it
-// hand back with the call; tagged with the endpoint that wrote them
-// (provider.CarrySignature), since only it accepts them (docs/doors.md,
+// hand back with the call; sealed for the endpoint that wrote them
+// (provider.Seal), since only it accepts them (docs/doors.md,
 // "Gemini thought signatures").
 
 // signatureExtra is a tool call's extra_content carrying sig, written by
-// the endpoint tagged tag; nil when there is no signature.
-func signatureExtra(tag, sig string) json.RawMessage {
-	if sig == "" {
+// the endpoint ep, sealed for it; nil when there is no signature or ep
+// seals none.
+func signatureExtra(ep provider.Endpoint, sig string) json.RawMessage {
+	sealed := provider.Seal(ep, sig)
+	if sealed == "" {
 		return nil
 	}
-	var v struct {
-		Google struct {
-			ThoughtSignature string `json:"thought_signature"`
-		} `json:"google"`
-	}
-	v.Google.ThoughtSignature = provider.CarrySignature(tag, sig)
-	b, _ := rawjson.Marshal(v)
-	return b
+	return provider.SignatureExtra(sealed)
 }
 
 // handedBack is the signature a client's extra_content hands back for the
-// endpoint tagged tag: "" when it carries none, another endpoint's, or one
-// the gateway did not write (sent where it was not written, Gemini refuses
-// the turn; without one, the placeholder serves it).
-func handedBack(extra json.RawMessage, tag string) string {
-	if len(extra) == 0 || tag == "" {
+// endpoint ep: "" when it carries none, another endpoint's, or one the
+// gateway did not seal (sent where it was not written, Gemini refuses the
+// turn; without one, the placeholder serves it).
+func handedBack(extra json.RawMessage, ep provider.Endpoint) string {
+	if len(extra) == 0 {
 		return ""
 	}
 	s, ok := rawjson.String(rawjson.Member(rawjson.Member(extra, "google"), "thought_signature"))
 	if !ok {
 		return ""
 	}
-	sig, _ := provider.CarriedSignature(s, tag)
+	sig, _ := provider.Unseal(ep, s)
 	return sig
 }

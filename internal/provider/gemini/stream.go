@@ -13,14 +13,14 @@ import (
 // Stream translates a streamGenerateContent?alt=sse body into
 // chat.completion.chunk events.
 func (Adapter) Stream(body io.Reader, ep provider.Endpoint) provider.Stream {
-	return &stream{r: sse.NewReader(body, 0), model: ep.Model, tag: provider.SignatureTag(ep), created: now().Unix(), ids: callIDs{prefix: newCallPrefix()}}
+	return &stream{r: sse.NewReader(body, 0), model: ep.Model, ep: ep, created: now().Unix(), ids: callIDs{prefix: newCallPrefix()}}
 }
 
 type stream struct {
 	r       *sse.Reader
 	id      string
 	model   string
-	tag     string // the endpoint's, for the signatures its calls carry
+	ep      provider.Endpoint // for the signatures its calls carry
 	created int64
 	roleOut bool // a chunk carrying role "assistant" has been sent
 	content bool // any content has been sent
@@ -99,7 +99,7 @@ func (s *stream) Next() (provider.Event, error) {
 		if imgs := cand.images(); len(imgs) > 0 {
 			cs = append(cs, s.chunk(idx, chat.Delta{Images: imgs}, nil))
 		}
-		for _, tc := range cand.calls(&s.ids, s.tag) {
+		for _, tc := range cand.calls(&s.ids, s.ep) {
 			if st.calls >= provider.MaxParts {
 				break // more calls than any answer makes, as the other dialects' streams stop (hostile review 51b)
 			}

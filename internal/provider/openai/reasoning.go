@@ -167,9 +167,7 @@ func withoutOurSignatures(body []byte, compat bool) []byte {
 			return m
 		}
 		return eachItem(m, "tool_calls", func(tc []byte) []byte {
-			extra := rawjson.Member(tc, "extra_content")
-			s, ok := rawjson.String(rawjson.Member(rawjson.Member(extra, "google"), "thought_signature"))
-			if !ok || !strings.HasPrefix(s, provider.SignaturePrefix) {
+			if provider.TaggedSignature(rawjson.Member(tc, "extra_content")) == "" {
 				return tc
 			}
 			tc = rawjson.Without(tc, "extra_content")
