@@ -83,7 +83,7 @@ func sumUsage(in io.Reader, by query.By, from time.Time) ([]query.Usage, int, er
 	sums := query.NewSums(by)
 	bad := 0
 	err := query.Scan(in, func(d *decision.Decision, _ []byte) error {
-		if from.IsZero() || !d.Time.Before(from) {
+		if from.IsZero() || !query.End(d).Before(from) { // the window budgets count in: a request's end
 			sums.Add(d)
 		}
 		return nil

@@ -72,7 +72,7 @@ routes:
 			t.Errorf("%s, %s: %q, want %q", c.key, c.label, got, c.want)
 		}
 	}
-	if got := col("team-a", "Budget estimate"); got != "< $0.0001" { // a 2-token prompt's estimate at $0.50 a million: no cost of zero
+	if got := col("team-a", "Estimated"); got != "< $0.0001" { // a 2-token prompt's estimate at $0.50 a million: no cost of zero
 		t.Errorf("team-a's budget counted an estimate for its timeouts; the page shows %q", got)
 	}
 	if got := eval[string](t, b, `document.querySelector('#costs tfoot').textContent`); !strings.Contains(got, "$0.0375") {
@@ -108,7 +108,7 @@ routes:
 	b.mustWait(t, "the failover path", `!document.querySelector('#detail').hidden && document.querySelectorAll('#detail .step').length === 2`)
 	b.screenshot(t, "costs-failover-path")
 	detail := eval[string](t, b, `document.querySelector('#detail').textContent`)
-	for _, want := range []string{"paid twice", "cost unknown", "budgets counted < $0.0001", "1000 in + 1000 out tokens", "cost $0.0125"} {
+	for _, want := range []string{"paid twice", "cost unknown", "usage never came: estimated at < $0.0001", "1000 in + 1000 out tokens", "cost $0.0125"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the failover path lacks %q:\n%s", want, detail)
 		}

@@ -21,10 +21,10 @@ type costHour struct {
 	sums  map[query.By]*query.Sums
 }
 
-// addCost counts d in the hour it began, if that hour is kept. The caller
+// addCost counts d in the hour it ended, if that hour is kept. The caller
 // holds c.mu.
 func (c *Console) addCost(d *decision.Decision) {
-	h := d.Time.Unix() / 3600
+	h := query.End(d).Unix() / 3600 // the hour it ended, as budgets count
 	now := c.opt.Now().Unix() / 3600
 	if h > now || h <= now-costHours {
 		return

@@ -58,7 +58,9 @@ type Decision struct {
 	// docs/deploy.md, "Reloading"); 0 otherwise. It says who still uses an
 	// old key before it is removed (operator review 53b).
 	ClientKey int `json:"client_key,omitempty"`
-	// Usage sums the usage of the attempts that reported one.
+	// Usage sums the usage of the billable attempts that reported one: the
+	// tokens billed (an overload before any content reports its input,
+	// unbilled: operator review 54).
 	Usage *Usage `json:"usage,omitempty"`
 	// CostUSD sums the attempts' costs: absent when no attempt's target has
 	// a price; null, with CostUnknown, when a billable attempt's usage is

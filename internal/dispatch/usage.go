@@ -282,7 +282,7 @@ func totals(rec *decision.Decision, partial bool) {
 	usage, priced := false, false
 	for i := range rec.Attempts {
 		a := &rec.Attempts[i]
-		if a.Usage != nil {
+		if a.Usage != nil && a.Billable { // the tokens billed (operator review 54: an overload's input beside no cost)
 			u.Add(*a.Usage)
 			usage = true
 		}
@@ -309,10 +309,10 @@ func totals(rec *decision.Decision, partial bool) {
 	}
 }
 
-// meter counts a's tokens and cost in metrics.
+// meter counts a's tokens, when billable, and its cost in metrics.
 func (w *walk) meter(e *endpointRT, a *decision.Attempt) {
 	m := w.d.opt.Metrics
-	if u := a.Usage; u != nil {
+	if u := a.Usage; u != nil && a.Billable {
 		in, cached, written := u.Input()
 		m.Usage(w.call.Client, w.r.name, e.key.Target, e.key.Provider, in, cached, written, u.CompletionTokens)
 	}

@@ -105,9 +105,10 @@ func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 func TestTotals(t *testing.T) {
 	one, two := decision.USD(0.5), decision.USD(0.25)
 	rec := &decision.Decision{Attempts: []decision.Attempt{
-		{Usage: &decision.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}, CostUSD: &one},
-		{Usage: &decision.Usage{PromptTokens: 10, CompletionTokens: 20, TotalTokens: 30, CachedTokens: 5, CacheWriteTokens: 4}, CostUSD: &two},
+		{Usage: &decision.Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}, CostUSD: &one, Billable: true},
+		{Usage: &decision.Usage{PromptTokens: 10, CompletionTokens: 20, TotalTokens: 30, CachedTokens: 5, CacheWriteTokens: 4}, CostUSD: &two, Billable: true},
 		{}, // not priced
+		{Usage: &decision.Usage{PromptTokens: 100_000}}, // an overload before any content: its input is not billed
 	}}
 	totals(rec, false)
 	if rec.Usage == nil || *rec.Usage != (decision.Usage{PromptTokens: 11, CompletionTokens: 22, TotalTokens: 33, CachedTokens: 5, CacheWriteTokens: 4}) ||

@@ -2,8 +2,10 @@ package query
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
 )
@@ -63,13 +65,23 @@ type Usage struct {
 	Failovers int `json:"failovers"`
 }
 
+// sat is a + b for counts of 0 or more, stopping at the largest int
+// rather than wrapping (hostile 54b: 1,025 answers a hostile upstream said
+// held 2^53 tokens each wrapped the sums negative).
+func sat(a, b int) int {
+	if b > 0 && a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + max(b, 0)
+}
+
 // add adds o's sums to u.
 func (u *Usage) add(o *Usage) {
 	u.Requests += o.Requests
-	u.Input += o.Input
-	u.Cached += o.Cached
-	u.CacheWrite += o.CacheWrite
-	u.Output += o.Output
+	u.Input = sat(u.Input, o.Input)
+	u.Cached = sat(u.Cached, o.Cached)
+	u.CacheWrite = sat(u.CacheWrite, o.CacheWrite)
+	u.Output = sat(u.Output, o.Output)
 	u.CostUSD += o.CostUSD
 	u.Priced = u.Priced || o.Priced
 	u.Unknown += o.Unknown
@@ -79,12 +91,12 @@ func (u *Usage) add(o *Usage) {
 
 // addAttempt adds one attempt's tokens and cost to u.
 func (u *Usage) addAttempt(a *decision.Attempt) {
-	if x := a.Usage; x != nil {
+	if x := a.Usage; x != nil && a.Billable { // the tokens billed: an overload before any content reports its input, unbilled
 		in, cached, written := x.Input()
-		u.Input += in
-		u.Cached += cached
-		u.CacheWrite += written
-		u.Output += x.CompletionTokens
+		u.Input = sat(u.Input, in)
+		u.Cached = sat(u.Cached, cached)
+		u.CacheWrite = sat(u.CacheWrite, written)
+		u.Output = sat(u.Output, x.CompletionTokens)
 	}
 	if isFailover(a.Action) {
 		u.Failovers++
@@ -158,13 +170,22 @@ func (s *Sums) Add(d *decision.Decision) {
 	case ByRoute:
 		k = d.Route
 	case ByDay:
-		k = d.Time.UTC().Format("2006-01-02")
+		k = End(d).UTC().Format("2006-01-02")
 	}
 	r := s.row(k)
 	r.Requests++
 	for i := range d.Attempts {
 		r.addAttempt(&d.Attempts[i])
 	}
+}
+
+// End is when d's request ended: its Time (when it began) and its MS.
+// Client budgets count a request in the UTC day it ended, and so do the
+// windows that are said to be theirs (operator review 54: a request begun
+// at 23:59:40 and answered 40 s later was today's spend on the Keys page
+// and yesterday's in `detour usage --since today`).
+func End(d *decision.Decision) time.Time {
+	return d.Time.Add(time.Duration(d.MS * float64(time.Millisecond)))
 }
 
 // Merge adds o's sums to s; both must group alike.

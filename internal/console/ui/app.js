@@ -385,7 +385,7 @@
         if (a.malformed) flags.push(a.malformed + ' malformed chunks skipped');
         if (a.usage) flags.push(tokensText(a.usage));
         if (a.cost_usd !== undefined || a.cost_unknown) flags.push('cost ' + costText(a) + (a.price_tier ? ' at the ' + a.price_tier.replace(',', ' + ').replace('long_context', 'long-context') + ' price' : ''));
-        if (a.estimate) flags.push('budgets counted ' + usd(a.estimate.usd));
+        if (a.estimate) flags.push('usage never came: estimated at ' + usd(a.estimate.usd) + ' (what a client budget charges)');
         return el('li', { class: 'step c-' + safeClass(cls) },
           el('div', { class: 'step-head' },
             el('span', { class: 'num', 'aria-hidden': 'true' }, String(i + 1)),
@@ -565,7 +565,8 @@
   // a fraction of a cent), two above.
   function usd(v) {
     if (v > 0 && v < 0.00005) return '< $0.0001'; // not a cost of zero
-    return '$' + (v < 10 ? v.toFixed(4) : v.toFixed(2));
+    const d = v < 10 ? 4 : 2;
+    return '$' + v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }); // $1,260.00
   }
   // costText is a record's or an attempt's cost: '—' where no price applies,
   // 'unknown' where a billable attempt never said what it used, a lower
@@ -656,7 +657,7 @@
         c('Output tokens', n(r.output_tokens), true),
         c('Cost', r.priced ? usd(r.cost_usd) : '— (no price)', true),
         c('Cost unknown', r.cost_unknown ? el('span', { class: 'used used-near' }, n(r.cost_unknown)) : '0', true),
-        c('Budget estimate', r.estimated_usd ? usd(r.estimated_usd) : '—', true),
+        c('Estimated', r.estimated_usd ? usd(r.estimated_usd) : '—', true),
         c('Failovers', n(r.failovers), true));
     };
     let last = '';
@@ -669,7 +670,7 @@
       $('#empty').hidden = j.rows.length > 0;
       let sum = (t.priced ? 'Spent ' + usd(t.cost_usd) : 'No price is configured for what was used') + ' ' + j.window_text + ' on this replica' +
         (t.requests >= 0 ? ', over ' + t.requests + (t.requests === 1 ? ' request.' : ' requests.') : '.');
-      if (t.cost_unknown) sum += ' ' + t.cost_unknown + (t.cost_unknown === 1 ? ' billable attempt' : ' billable attempts') + ' never said what ' + (t.cost_unknown === 1 ? 'it' : 'they') + ' used, so this is a lower bound' + (t.estimated_usd ? ' (budgets counted ' + usd(t.estimated_usd) + ' more for them)' : '') + '.';
+      if (t.cost_unknown) sum += ' ' + t.cost_unknown + (t.cost_unknown === 1 ? ' billable attempt' : ' billable attempts') + ' never said what ' + (t.cost_unknown === 1 ? 'it' : 'they') + ' used, so this is a lower bound' + (t.estimated_usd ? ' (estimated at ' + usd(t.estimated_usd) + ' more: what a client budget charges for them)' : '') + '.';
       $('#costs-summary').textContent = sum;
       replaceBody($('#costs'), j.rows.map((r) => line(r, false)));
       $('#costs').tFoot.replaceChildren(...(j.rows.length > 1 ? [line(t, true)] : []));
