@@ -185,6 +185,22 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if def == Unknown && (best == n || mainPhrases.list[best].badInput || mainPhrases.list[best].class == Unknown) && datedToolTag(f, req) {
 		return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tools[].type:dated-tag"}, ts.echo)
 	}
+	if def == Unknown && (best == n || mainPhrases.list[best].badInput || mainPhrases.list[best].class == Unknown) {
+		// A server's copy of the Chat Completions API that lags (round
+		// 54b, lagmember.go): a top-level member, a tool type, a
+		// tool_choice type, or n above 1 that the API documents and this
+		// server lacks.
+		switch {
+		case lagMemberRefused(f, req):
+			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "detail:extra_forbidden=chat-member"}, ts.echo)
+		case toolTypeLiteralDetail(f, req) || toolTypeLiteral(f, req):
+			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tools[].type:literal"}, ts.echo)
+		case toolChoiceNoFunction(f, req):
+			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tool_choice:no-function"}, ts.echo)
+		case nAtMostOne(f, req):
+			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "n:at-most-1"}, ts.echo)
+		}
+	}
 	v := ts.refine(def, defEv, best, &cs)
 	scoped := best < n && mainPhrases.list[best].scoped && v.Evidence == mainPhrases.list[best].evidence
 	if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {

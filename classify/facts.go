@@ -55,7 +55,17 @@ type facts struct {
 	retryKey          []byte // which of those names it had
 	fieldViolations   bool   // Gemini BadRequest.fieldViolations
 	detailLoc         bool   // a FastAPI/pydantic detail[].loc naming the field
-	fieldErrors       bool   // a Zod {"<field>":{"_errors":[…]}} naming the field
+
+	// A FastAPI/pydantic detail list's entries, read as the walk closes
+	// each (lagmember.go): how many closed, one begun and not closed (a
+	// cut body), and whether every closed one is extra_forbidden at a
+	// documented Chat Completions member, or literal_error at a tool's
+	// type; item is the entry being read.
+	detailN                 uint8
+	detailOpen              bool
+	detailExtra, detailTool bool
+	item                    detailEntry
+	fieldErrors             bool // a Zod {"<field>":{"_errors":[…]}} naming the field
 
 	// A limit's window named by a member (window_type, limitName, …; the
 	// first string one, any depth): windowMember reads it (period.go).

@@ -35,7 +35,46 @@ func message(body []byte, answer bool) string {
 	if f.nTexts == 0 {
 		return ""
 	}
-	return strings.TrimSpace(unescape(f.texts[0]))
+	m := strings.TrimSpace(unescape(f.texts[0]))
+	if f.detailLoc {
+		if j := detailMessage(body, m); j != "" {
+			return j
+		}
+	}
+	return m
+}
+
+// maxDetailItems bounds the entries of a detail list a message names.
+const maxDetailItems = 8
+
+// detailMessage is the message of a FastAPI/pydantic detail list whose
+// first msg is m, each entry's loc joined to its msg ("body.verbosity:
+// Extra inputs are not permitted", Mistral's 422 for a member its schema
+// lacks, probe 54a): the client learns which member was refused, as
+// OpenAI's own envelope names it in param. "" where the list's first msg is
+// not m (the message came from elsewhere) or names no loc.
+func detailMessage(body []byte, m string) string {
+	items := detailItems(body)
+	if len(items) == 0 || strings.TrimSpace(items[0].Msg) != m {
+		return ""
+	}
+	var b strings.Builder
+	for i, it := range items {
+		if i == maxDetailItems {
+			b.WriteString("; …")
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		msg := strings.TrimSpace(it.Msg)
+		if p := locPath(it.Loc); p != "" && !strings.HasPrefix(msg, p+":") {
+			b.WriteString(p)
+			b.WriteString(": ")
+		}
+		b.WriteString(msg)
+	}
+	return b.String()
 }
 
 // unescape decodes a raw JSON string body, best effort.

@@ -13,6 +13,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		return
 	}
 	k0, last := s.path[0], s.key(d-1)
+	if f.detailOpen && d >= 2 && eq(s.key(d-2), "detail") {
+		f.item.add(last, v, str)
+	}
 	if d >= 2 && eq(k0, "content") {
 		f.antContent = true // a member of a block of an Anthropic message's content
 	}

@@ -144,6 +144,10 @@ func (s *scanner) value(d int) bool {
 			return false
 		}
 		s.container(d, c)
+		entry := d >= 1 && d <= 3 && eq(s.key(d-1), "detail")
+		if entry {
+			s.f.item, s.f.detailOpen = detailEntry{}, true
+		}
 		s.i++
 		for {
 			s.ws()
@@ -153,6 +157,9 @@ func (s *scanner) value(d int) bool {
 			if s.b[s.i] == '}' {
 				s.i++
 				s.nest--
+				if entry {
+					s.f.endDetailEntry()
+				}
 				return true
 			}
 			if s.b[s.i] == ',' {
