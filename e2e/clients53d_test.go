@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
@@ -339,31 +337,7 @@ func TestC53dGeminiOpenAICompatLoop(t *testing.T) {
 // tool example writes it. It returns the final text, or the error.
 func p53dAnthropicLoop(t *testing.T, base, model string) (string, error) {
 	t.Helper()
-	c := anthropic.NewClient(aoption.WithBaseURL(base), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
-	tools := []anthropic.ToolUnionParam{{OfTool: &anthropic.ToolParam{Name: "get_weather", Description: anthropic.String("Get the weather for a city"), InputSchema: anthropic.ToolInputSchemaParam{Properties: map[string]any{"city": map[string]any{"type": "string"}}, Required: []string{"city"}}}}}
-	msgs := []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("What is the weather in Paris, then in London?"))}
-	for step := 0; step < 5; step++ {
-		res, err := c.Messages.New(context.Background(), anthropic.MessageNewParams{Model: anthropic.Model(model), MaxTokens: 1024, Messages: msgs, Tools: tools})
-		if err != nil {
-			return "", fmt.Errorf("step %d: %w", step+1, err)
-		}
-		msgs = append(msgs, res.ToParam())
-		var results []anthropic.ContentBlockParamUnion
-		final := ""
-		for _, b := range res.Content {
-			if b.Type == "tool_use" {
-				results = append(results, anthropic.NewToolResultBlock(b.ID, "fine", false))
-			}
-			if b.Type == "text" {
-				final += b.Text
-			}
-		}
-		if len(results) == 0 {
-			return final, nil
-		}
-		msgs = append(msgs, anthropic.NewUserMessage(results...))
-	}
-	return "", fmt.Errorf("loop did not end")
+	return p54AnthropicLoop(base, model, false)
 }
 
 // p53dResponsesLoop is openai-go's Responses tool loop as OpenAI's
