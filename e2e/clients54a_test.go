@@ -89,7 +89,6 @@ var p54aMembers = map[string]string{
 	"max_completion_tokens_n2": `,"max_completion_tokens":200,"n":2`,
 }
 
-
 // p54aMistralFields are the members of Mistral's chat completion request
 // (mistralai/client-python src/mistralai/models/chatcompletionrequest.py,
 // plus metadata and prompt_mode of later API versions). Mistral's API
@@ -136,7 +135,6 @@ func p54aGroq(_ int, r upstreamtest.Request) upstreamtest.Step {
 	return ok("llama-3.3-70b-versatile", "Hello from Groq.")
 }
 
-
 // p54aVLLM is vLLM's OpenAI-compatible server
 // (vllm/entrypoints/openai/chat_completion/protocol.py, ChatCompletionRequest):
 // unknown members are ignored with a logged warning (OpenAIBaseModel,
@@ -161,7 +159,6 @@ func p54aVLLM(_ int, r upstreamtest.Request) upstreamtest.Step {
 	}
 	return ok("Qwen/Qwen3-8B", "Hello from vLLM.")
 }
-
 
 // p54aNewParams is what an openai-go user writes for GPT-5: the newer
 // members set through the SDK's own typed fields.
@@ -334,5 +331,3 @@ func TestP54aMistralRefusalNamesTheMemberJS(t *testing.T) {
 		t.Errorf("the JS SDK's error names no member: %s", out)
 	}
 }
-
-
