@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -327,4 +328,72 @@ func p54AnthropicLoop(base, model string, stream bool) (string, error) {
 		msgs = append(msgs, anthropic.NewUserMessage(results...))
 	}
 	return "", fmt.Errorf("loop did not end")
+}
+
+// The Responses door carries the signature in a reasoning item before the
+// call, as its encrypted_content (Codex and the Agents SDK hand every
+// output item back, store false): a loop that hands back each answer's
+// output items, as Codex does, whole and streamed (the items of
+// response.completed), hands Gemini back its own signatures.
+func TestGeminiSignaturesThroughTheResponsesDoor(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(map[bool]string{false: "whole", true: "streamed"}[stream], func(t *testing.T) {
+			fs := fakes(t, map[string]upstreamtest.Script{"a": p54Gemini("a", false, false), "b": p54Gemini("b", false, false),
+				"compat": upstreamtest.Steps(upstreamtest.Step{Status: 500})})
+			g := start(t, p54Cfg, fs)
+			input := []json.RawMessage{json.RawMessage(`{"role":"user","content":"What is the weather in Paris, then in London?"}`)}
+			final := ""
+			for step := 0; step < 5 && final == ""; step++ {
+				in, _ := json.Marshal(input)
+				body := `{"model":"gem3","store":false,"include":["reasoning.encrypted_content"],"stream":` + strconv.FormatBool(stream) +
+					`,"tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}],"input":` + string(in) + `}`
+				r := g.raw(t, "POST", "/v1/responses", body)
+				if r.Status != 200 {
+					t.Fatalf("step %d: %d %s", step+1, r.Status, r.Body)
+				}
+				var res struct {
+					Output []json.RawMessage `json:"output"`
+				}
+				raw := r.Body
+				if stream {
+					raw = nil
+					for _, line := range strings.Split(string(r.Body), "\n") {
+						if d, ok := strings.CutPrefix(line, "data: "); ok && strings.Contains(d, `"type":"response.completed"`) {
+							var ev struct {
+								Response json.RawMessage `json:"response"`
+							}
+							_ = json.Unmarshal([]byte(d), &ev)
+							raw = ev.Response
+						}
+					}
+				}
+				if err := json.Unmarshal(raw, &res); err != nil {
+					t.Fatalf("step %d: %v: %s", step+1, err, r.Body)
+				}
+				calls := 0
+				for _, o := range res.Output {
+					var head struct {
+						Type   string `json:"type"`
+						CallID string `json:"call_id"`
+					}
+					_ = json.Unmarshal(o, &head)
+					input = append(input, o) // every item back, as Codex does with store false
+					switch head.Type {
+					case "function_call":
+						calls++
+						input = append(input, json.RawMessage(`{"type":"function_call_output","call_id":"`+head.CallID+`","output":"fine"}`))
+					case "message":
+						final = string(o)
+					}
+				}
+				if calls > 0 {
+					final = ""
+				}
+			}
+			if !strings.Contains(final, "London is rainy") {
+				t.Errorf("final answer %q", final)
+			}
+			p53dWantOwnSignatures(t, fs["a"], false, func(n int) string { return p54Sig("a", n) })
+		})
+	}
 }

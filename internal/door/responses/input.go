@@ -24,6 +24,9 @@ type item struct {
 	Namespace string          `json:"namespace"`
 	Tools     json.RawMessage `json:"tools"`
 	ID        json.RawMessage `json:"id"` // read only for an item_reference written without its type
+	// EncryptedContent is a reasoning item's: one this door wrote carries
+	// a Gemini call's sealed thought signature (docs/doors.md).
+	EncryptedContent string `json:"encrypted_content"`
 }
 
 // inPart is one content part of an input message or a tool output.
@@ -70,6 +73,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 	// a tool result from its call).
 	var images []chat.Part
 	thought := reasoningTurns{at: -1}
+	signed := "" // a sealed thought signature, for the function_call after it
 	for i, it := range items {
 		param := fmt.Sprintf("input[%d]", i)
 		if it.Type != "function_call_output" && len(images) > 0 {
@@ -96,6 +100,9 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 				return nil, invalid(param, "%s: a function_call needs call_id and name", param)
 			}
 			call := chat.ToolCall{ID: it.CallID, Type: "function", Function: chat.FunctionCall{Name: flatName(it.Namespace, it.Name), Arguments: it.Arguments}}
+			if signed != "" {
+				call.ExtraContent, signed = chat.SignatureExtra(signed), ""
+			}
 			if n := len(out); n > 0 && out[n-1].Role == "assistant" {
 				out[n-1].ToolCalls = append(out[n-1].ToolCalls, call)
 				thought.assistant(out, n-1) // reasoning between the turn's text and its calls
@@ -129,6 +136,11 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			}
 			if t != "" {
 				thought.add(t)
+			}
+			// One this door wrote before a Gemini call carries its sealed
+			// thought signature, for that call (docs/doors.md).
+			if strings.HasPrefix(it.EncryptedContent, chat.SignaturePrefix) {
+				signed = it.EncryptedContent
 			}
 		case "web_search_call":
 			// Dropped: a search OpenAI ran, whose tool the door drops too

@@ -129,7 +129,11 @@ type ReasoningItem struct {
 	Type    string `json:"type"`
 	Status  string `json:"status"`
 	Summary []any  `json:"summary"`
-	Content []any  `json:"content"`
+	// EncryptedContent is, on an item this door writes before a Gemini
+	// call, the call's sealed thought signature, which clients hand back
+	// with the item (docs/doors.md, "Gemini thought signatures").
+	EncryptedContent string `json:"encrypted_content,omitempty"`
+	Content          []any  `json:"content"`
 }
 
 // ReasoningPart is a reasoning_text content part.
@@ -275,6 +279,11 @@ func FromCompletion(body []byte, e *Echo, created int64) ([]byte, error) {
 		id := tc.ID
 		if id == "" {
 			id = NewCallID()
+		}
+		if sig := chat.TaggedSignature(tc.ExtraContent); sig != "" {
+			it := newReasoning("completed")
+			it.EncryptedContent = sig
+			r.Output = append(r.Output, it)
 		}
 		r.Output = append(r.Output, &CallItem{ID: itemID("fc_"), Type: "function_call", Status: "completed",
 			Arguments: tc.Function.Arguments, CallID: id, Name: name, Namespace: ns})

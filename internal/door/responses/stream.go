@@ -197,7 +197,7 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 			// apart: each call has an index of its own from here on.
 			tc := &d.ToolCalls[i]
 			if call, _, ok := s.apart.Of(tc); ok {
-				s.toolCall(call, tc.ID, tc.Function.Name, tc.Function.Arguments)
+				s.toolCall(call, tc.ID, tc.Function.Name, tc.Function.Arguments, tc.ExtraContent)
 			}
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
@@ -354,7 +354,7 @@ func (s *Stream) refusal(t string) {
 	s.deltaEvent("response.refusal.delta", m.item.ID, m.index, m.refusal.index, t, false)
 }
 
-func (s *Stream) toolCall(index int, id, name, args string) {
+func (s *Stream) toolCall(index int, id, name, args string, extra []byte) {
 	if s.closed[index] {
 		// A piece of a call already closed, in output order, before a
 		// later message (upstreams that interleave calls): its item was
@@ -380,6 +380,9 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 		if id == "" {
 			id = NewCallID() // an upstream that gave none (LM Studio, Ollama, SGLang's later calls)
 		}
+		if sig := chat.TaggedSignature(extra); sig != "" {
+			s.signed(sig)
+		}
 		c = &openCall{index: len(s.resp.Output), item: &CallItem{
 			ID: itemID("fc_"), Type: "function_call", Status: "in_progress", CallID: id, Name: n, Namespace: ns,
 		}}
@@ -403,4 +406,17 @@ func (s *Stream) toolCall(index int, id, name, args string) {
 	s.held += rawjson.StringLen(args)
 	s.cut = -int32(c.index + 1)
 	s.deltaEvent("response.function_call_arguments.delta", c.item.ID, c.index, -1, args, false)
+}
+
+// signed sends a whole reasoning item carrying a Gemini call's sealed
+// thought signature, before the call, as Answer places it (docs/doors.md,
+// "Gemini thought signatures").
+func (s *Stream) signed(sig string) {
+	it := newReasoning("completed")
+	it.EncryptedContent = sig
+	index := len(s.resp.Output)
+	s.resp.Output = append(s.resp.Output, it)
+	s.held += rawjson.StringLen(sig) + itemHeld
+	s.event("response.output_item.added", itemEvent{index, it})
+	s.done(index, rawJSON(it))
 }

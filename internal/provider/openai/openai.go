@@ -50,8 +50,13 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	// limit held at Claude and was ignored at DeepSeek, which wrote to its
 	// default length, billed): unless the body names max_tokens itself.
 	if bytes.Contains(body, []byte(`"max_completion_tokens"`)) && !reasoningModel(ep.Model) {
-		if host, _ := siteOf(ep.BaseURL); !openAIHost(host) && !rawjson.Set(rawjson.Member(body, "max_tokens")) {
-			body = rawjson.Rename(body, "max_completion_tokens", "max_tokens")
+		if host, _ := siteOf(ep.BaseURL); !openAIHost(host) {
+			switch mt := rawjson.Member(body, "max_tokens"); {
+			case mt == nil:
+				body = rawjson.Rename(body, "max_completion_tokens", "max_tokens")
+			case !rawjson.Set(mt): // "max_tokens": null says nothing: the limit takes its name (review 54b: written twice)
+				body = rawjson.Rename(rawjson.Without(body, "max_tokens"), "max_completion_tokens", "max_tokens")
+			}
 		}
 	}
 	if req.Translated {

@@ -54,10 +54,12 @@ func withoutReasoning(body []byte) []byte {
 // API refuses ("array too long" for its content; hostile 53b: Codex on a
 // route failing over from DeepSeek to a responses: true target) and could
 // not read anyway. OpenAI's own items carry no content: stored ones (store
-// left true) are sent back by id alone and kept (review 53). body itself
-// when none is dropped.
+// left true) are sent back by id alone and kept (review 53). An item whose
+// encrypted_content is a Gemini call's sealed thought signature this
+// gateway wrote (docs/doors.md) goes too: OpenAI would refuse it as no
+// content it encrypted. body itself when none is dropped.
 func withoutForeignReasoning(body []byte) []byte {
-	if !bytes.Contains(body, []byte(`"reasoning_text"`)) {
+	if !bytes.Contains(body, []byte(`"reasoning_text"`)) && !bytes.Contains(body, []byte(provider.SignaturePrefix)) {
 		return body
 	}
 	return eachItem(body, "input", func(it []byte) []byte {
@@ -65,6 +67,9 @@ func withoutForeignReasoning(body []byte) []byte {
 			return it
 		}
 		if e, ok := rawjson.String(rawjson.Member(it, "encrypted_content")); ok && e != "" {
+			if strings.HasPrefix(e, provider.SignaturePrefix) {
+				return nil // a Gemini call's sealed signature, which OpenAI could not decrypt
+			}
 			return it
 		}
 		if c := bytes.TrimSpace(rawjson.Member(it, "content")); rawjson.Set(c) && !bytes.Equal(c, []byte("[]")) {
