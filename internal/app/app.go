@@ -150,7 +150,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.limits = limit.New(limit.NewMemory(opt.Clock), opt.Clock)
 		a.restoreBudgets(cfg, a.limits, a.limits.Now())
 	}
-	a.signKey = signingKey(a.rdb, cfg.State.Timeout)
+	a.signKey = signingKey(a.rdb, cfg.State.Timeout, a.log)
 	a.dec = opt.Decisions
 	if a.dec == nil {
 		w, err := decision.Open(cfg.Decisions.Path, decision.Options{Sync: cfg.Decisions.Sync == config.SyncAlways, Logger: a.log})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -20,7 +21,7 @@ const signingKeyName = "detour:thought-signature-key"
 // process's own, so a signature sealed before a restart or by another
 // replica is not recognised and the turn goes with Google's placeholder.
 // It never leaves the process but to Redis, and holds nothing of a key.
-func signingKey(rdb redis.UniversalClient, timeout time.Duration) []byte {
+func signingKey(rdb redis.UniversalClient, timeout time.Duration, log *slog.Logger) []byte {
 	own := make([]byte, 32)
 	_, _ = rand.Read(own) // never fails (crypto/rand)
 	if rdb == nil {
@@ -33,11 +34,12 @@ func signingKey(rdb redis.UniversalClient, timeout time.Duration) []byte {
 	defer cancel()
 	_ = rdb.SetNX(ctx, signingKeyName, hex.EncodeToString(own), 0).Err()
 	v, err := rdb.Get(ctx, signingKeyName).Result()
-	if err != nil {
-		return own
+	var shared []byte
+	if err == nil {
+		shared, err = hex.DecodeString(v)
 	}
-	shared, err := hex.DecodeString(v)
 	if err != nil || len(shared) < 16 {
+		log.Warn("thought signatures: the signing key could not be shared through Redis; this replica seals with its own, so a Gemini signature it sealed is not recognised by another replica (which sends Google's placeholder instead: docs/doors.md)", "err", err)
 		return own
 	}
 	return shared

@@ -77,6 +77,7 @@ type Writer struct {
 	// dropped counts records lost to a stalled output; the warn times
 	// rate-limit the log lines about drops and failed syncs.
 	dropped      atomic.Int64
+	writing      atomic.Int64 // records in the write being made (CloseContext counts them when it gives up)
 	lastDropWarn atomic.Int64
 	lastSyncWarn time.Time
 	// path is the file Open opened, for Reopen ("" for another output);
@@ -393,7 +394,9 @@ func (s *Writer) flush() {
 			s.pending = append([]byte{'\n'}, s.pending...)
 			lead = 1
 		}
+		s.writing.Store(int64(bytes.Count(s.pending[lead:], []byte{'\n'})))
 		n, err := s.out.Write(s.pending)
+		s.writing.Store(0)
 		if err != nil {
 			// A full disk writes what fits, then fails (hostile 54): the
 			// records not written whole are lost, and counted; a cut line
@@ -441,19 +444,29 @@ func (s *Writer) Close() error { return s.CloseContext(context.Background()) }
 // It then returns ErrStalled, the records still queued counted as dropped,
 // and leaves the file open.
 func (s *Writer) CloseContext(ctx context.Context) error {
-	s.once.Do(func() {
-		s.mu.Lock()
-		s.closed = true
-		close(s.ch)
-		close(s.quit)
-		s.mu.Unlock()
-	})
+	// The lock is taken aside: with Sync, Writes parked in their send to a
+	// full queue hold its read side for as long as the output is stalled
+	// (review 54b: SIGTERM then waited for ever).
+	closing := make(chan struct{})
+	go func() {
+		s.once.Do(func() {
+			s.mu.Lock()
+			s.closed = true
+			close(s.ch)
+			close(s.quit)
+			s.mu.Unlock()
+		})
+		close(closing)
+	}()
 	select {
 	case <-s.done:
 	case <-ctx.Done():
-		s.dropped.Add(int64(len(s.ch)))
+		// Lost: what is queued and what the stalled write holds (review
+		// 54b: that write's records went uncounted).
+		s.dropped.Add(int64(len(s.ch)) + s.writing.Load())
 		return ErrStalled
 	}
+	<-closing
 	if s.closer != nil {
 		return s.closer.Close()
 	}
