@@ -191,6 +191,10 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		// tool_choice type, or n above 1 that the API documents and this
 		// server lacks.
 		switch {
+		case modelRefusesDelivery(f, req) != "":
+			// OpenAI's unsupported_value for stream or a message's role
+			// "with this model" (round 54c, capgap.go): a capability gap.
+			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: modelRefusesDelivery(f, req)}, ts.echo)
 		case lagMemberRefused(f, req):
 			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "detail:extra_forbidden=chat-member"}, ts.echo)
 		case toolTypeLiteralDetail(f, req) || toolTypeLiteral(f, req):

@@ -355,6 +355,14 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: featurePhrases.list[i].evidence}, ts.echo)
 		}
 	}
+	if st == 405 && f != nil && f.parsed && !methodWords(f) {
+		// A 405 that is a model's capability gap naming no method
+		// (capgap.go, round 54c): read by its words.
+		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
+		if i := ts.pick(modelGapPhrases, 0); i < len(modelGapPhrases.list) {
+			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: modelGapPhrases.list[i].evidence}, ts.echo)
+		}
+	}
 	return Verdict{Failed: true, Class: statusClass[st], Evidence: ev}
 }
 
@@ -411,9 +419,9 @@ func relayKey(c Class, f *facts) (Verdict, bool) {
 }
 
 // fixedAnswer is fixedVerdict for a 4xx answer sent with a fixed status:
-// only a 410's, a 402's and a 401's body is read.
+// only a 410's, a 405's, a 402's and a 401's body is read.
 func fixedAnswer(st int, body, req []byte, model string) Verdict {
-	if st != 410 && st != 402 && st != 401 || len(body) == 0 {
+	if st != 410 && st != 405 && st != 402 && st != 401 || len(body) == 0 {
 		return statusVerdict(st)
 	}
 	var s scanner

@@ -69,6 +69,13 @@ var inputPhrases = []phrase{
 	// `ANY` is not enabled for api version v1beta"): a capability gap of the
 	// endpoint, before the bad-input "api version" below.
 	{a: "not enabled for", b: "version", gap: 12, class: Unknown},
+	// The same in other words, said of an API or a model version (Azure:
+	// "Functions are not supported for this API version or this model
+	// version"): the endpoint's api-version and the deployment's model
+	// version are the operator's, never the client's; another target
+	// serves the feature (round 54c). "API version not supported" (no
+	// "for") stays the bad-input row below.
+	{a: "not supported for", b: "version", gap: 16, class: Unknown},
 	// A feature or model switched on only from a later version than the
 	// endpoint's ("response_format value as json_schema is enabled only for
 	// api versions 2024-08-01-preview and later"): Azure's api-version is
