@@ -83,6 +83,9 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 		switch it.Type {
 		case "", "message":
 			if it.Type == "" && it.Role == "" && rawjson.Set(it.ID) {
+				if reasoningReference(it.ID) {
+					continue
+				}
 				return nil, itemReferenceError(param) // OpenAI's schema lets a reference leave out its type
 			}
 			m, err := message(param, it)
@@ -146,6 +149,9 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			// Dropped: a search OpenAI ran, whose tool the door drops too
 			// (the answer that used it is the message item after it).
 		case "item_reference":
+			if reasoningReference(it.ID) {
+				continue
+			}
 			return nil, itemReferenceError(param)
 		default:
 			return nil, unsupported(param+".type", "input item type %q is not supported: Detour's /v1/responses translates messages, function_call and function_call_output items", it.Type)
@@ -378,6 +384,20 @@ func stringOf(raw []byte) (string, bool) {
 // Vercel AI SDK's OpenAI provider (its default model factory) sends one for
 // each earlier answer it got from a Responses API unless told not to store
 // them (docs/doors.md, "JavaScript clients").
+// reasoningReference reports a reference to a reasoning item ("rs_…"),
+// which is dropped rather than refused: what this door wrote in one (an
+// open model's reasoning, a Gemini call's sealed signature) is context,
+// not content, and a turn goes on without it (the placeholder goes for a
+// signature). The Vercel AI SDK's Responses model, store left on, sends
+// every reasoning item back as such a reference: before, its tool loops
+// on a Gemini target failed at their second step once the door wrote a
+// reasoning item before each call (probe 54b). A reference to anything
+// else is still refused: its content would be lost.
+func reasoningReference(id json.RawMessage) bool {
+	s, ok := rawjson.String(id)
+	return ok && strings.HasPrefix(s, "rs_")
+}
+
 func itemReferenceError(param string) *Error {
 	e := stateful(param, "\"item_reference\"")
 	e.Message += "; with the Vercel AI SDK, pass providerOptions: { openai: { store: false } } (or use openai.chat(model)) so it sends earlier answers whole"
