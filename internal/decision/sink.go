@@ -78,6 +78,8 @@ type Writer struct {
 	// rate-limit the log lines about drops and failed syncs.
 	dropped      atomic.Int64
 	writing      atomic.Int64 // records in the write being made (CloseContext counts them when it gives up)
+	parked       atomic.Int64 // sync Writes waiting for room in the queue (counted so too)
+	gaveUp       atomic.Bool  // CloseContext has counted what it lost
 	lastDropWarn atomic.Int64
 	lastSyncWarn time.Time
 	// path is the file Open opened, for Reopen ("" for another output);
@@ -248,7 +250,9 @@ func (s *Writer) Write(d *Decision) {
 		return
 	}
 	if s.sync {
+		s.parked.Add(1) // until the queue takes it: a close that gives up counts it (hostile 54c)
 		s.ch <- queued{d, done}
+		s.parked.Add(-1)
 		s.mu.RUnlock()
 		<-done
 		return
@@ -461,9 +465,12 @@ func (s *Writer) CloseContext(ctx context.Context) error {
 	select {
 	case <-s.done:
 	case <-ctx.Done():
-		// Lost: what is queued and what the stalled write holds (review
-		// 54b: that write's records went uncounted).
-		s.dropped.Add(int64(len(s.ch)) + s.writing.Load())
+		// Lost: what is queued, what the stalled write holds (review 54b:
+		// that write's records went uncounted) and the sync Writes parked
+		// for room in the queue.
+		if s.gaveUp.CompareAndSwap(false, true) { // counted once, however often it gives up (hostile 54c)
+			s.dropped.Add(int64(len(s.ch)) + s.writing.Load() + s.parked.Load())
+		}
 		return ErrStalled
 	}
 	<-closing

@@ -97,6 +97,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 				thought.assistant(out, len(out)-1)
 			} else {
 				thought.drop()
+				signed = "" // a signature goes with its own turn's call alone (hostile 54c)
 			}
 		case "function_call":
 			if it.CallID == "" || it.Name == "" {
@@ -123,6 +124,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			}
 			out = append(out, chat.Message{Role: "tool", ToolCallID: it.CallID, Content: jsonString(text)})
 			thought.drop()
+			signed = ""
 			images = append(images, imgs...)
 		case "additional_tools":
 			if err := ts.add(it.Tools, param+".tools"); err != nil {

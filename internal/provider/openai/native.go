@@ -26,6 +26,7 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	if err != nil {
 		return nil, err
 	}
+	body = withoutSealedReasoning(body)                                              // every Responses server: none decrypts it
 	if host, _ := siteOf(ep.BaseURL); openAIHost(host) || reasoningModel(ep.Model) { // a vLLM or DeepSeek Responses server reads its reasoning items back
 		body = withoutForeignReasoning(body)
 	}

@@ -54,12 +54,10 @@ func withoutReasoning(body []byte) []byte {
 // API refuses ("array too long" for its content; hostile 53b: Codex on a
 // route failing over from DeepSeek to a responses: true target) and could
 // not read anyway. OpenAI's own items carry no content: stored ones (store
-// left true) are sent back by id alone and kept (review 53). An item whose
-// encrypted_content is a Gemini call's sealed thought signature this
-// gateway wrote (docs/doors.md) goes too: OpenAI would refuse it as no
-// content it encrypted. body itself when none is dropped.
+// left true) are sent back by id alone and kept (review 53). body itself
+// when none is dropped.
 func withoutForeignReasoning(body []byte) []byte {
-	if !bytes.Contains(body, []byte(`"reasoning_text"`)) && !bytes.Contains(body, []byte(provider.SignaturePrefix)) {
+	if !bytes.Contains(body, []byte(`"reasoning_text"`)) {
 		return body
 	}
 	return eachItem(body, "input", func(it []byte) []byte {
@@ -67,9 +65,6 @@ func withoutForeignReasoning(body []byte) []byte {
 			return it
 		}
 		if e, ok := rawjson.String(rawjson.Member(it, "encrypted_content")); ok && e != "" {
-			if strings.HasPrefix(e, provider.SignaturePrefix) {
-				return nil // a Gemini call's sealed signature, which OpenAI could not decrypt
-			}
 			return it
 		}
 		if c := bytes.TrimSpace(rawjson.Member(it, "content")); rawjson.Set(c) && !bytes.Equal(c, []byte("[]")) {
@@ -181,5 +176,26 @@ func withoutOurSignatures(body []byte, compat bool) []byte {
 			}
 			return tc
 		})
+	})
+}
+
+// withoutSealedReasoning is a Responses body with no reasoning item whose
+// encrypted_content is a Gemini call's thought signature this gateway
+// sealed (docs/doors.md, "Gemini thought signatures"): no Responses server
+// decrypts it (OpenAI refuses content it did not encrypt; vLLM refuses
+// encrypted_content outright: "Encrypted content is not supported",
+// hostile 54c). body itself when none carries one.
+func withoutSealedReasoning(body []byte) []byte {
+	if !bytes.Contains(body, []byte(provider.SignaturePrefix)) {
+		return body
+	}
+	return eachItem(body, "input", func(it []byte) []byte {
+		if t, ok := rawjson.String(rawjson.Member(it, "type")); !ok || t != "reasoning" {
+			return it
+		}
+		if e, ok := rawjson.String(rawjson.Member(it, "encrypted_content")); ok && strings.HasPrefix(e, provider.SignaturePrefix) {
+			return nil
+		}
+		return it
 	})
 }
