@@ -31,9 +31,13 @@ type facts struct {
 	// (statusEnvelope).
 	topStatus int
 	topMsg    []byte
-	topText   bool
-	payload   bool
-	topKeys   int // top-level members read (a lone message: statusEnvelope)
+	// A top-level status object (NAVER CLOVA Studio: {"status":{"code":
+	// "40003","message":"…"}}): its code and message, read together
+	// (statusObject).
+	statusCode, statusMsg []byte
+	topText               bool
+	payload               bool
+	topKeys               int // top-level members read (a lone message: statusEnvelope)
 
 	texts  [maxTexts][]byte // messages, error strings, metadata.raw
 	nTexts int

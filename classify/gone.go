@@ -370,7 +370,8 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 // providers send with a 401: one-api's and new-api's
 // "该令牌额度已用尽 TokenStatusExhausted[sk-abc***xyz]" (a relay key's own
 // quota; "This token quota is exhausted" in its English locale, 該令牌額度已用盡
-// in zh-TW), Huawei MaaS's "The free quota has been used up.". Only the
+// in zh-TW), Huawei MaaS's "The free quota has been used up.", LLM
+// Gateway's "API key reached its usage limit". Only the
 // spent forms: a 401 that says a balance is merely low beside a refused
 // key stays auth.
 var spentPhrases = newPhraseSet([]phrase{
@@ -382,6 +383,13 @@ var spentPhrases = newPhraseSet([]phrase{
 	{a: "quota is exhausted", class: Quota},
 	{a: "quota has been exhausted", class: Quota},
 	{a: "quota has been used up", class: Quota},
+	// A gateway key's own usage limit reached (LLM Gateway's 401
+	// "Unauthorized: LLMGateway API key reached its usage limit.", code
+	// invalid_api_key; round 54d): the key was read, its allowance is spent.
+	{a: "reached its usage limit", class: Quota},
+	{a: "exceeded its usage limit", class: Quota},
+	{a: "usage limit reached", class: Quota},
+	{a: "usage limit exceeded", class: Quota},
 })
 
 // spentKey reads a 401 whose code or words say the key's allowance is

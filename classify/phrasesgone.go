@@ -56,6 +56,12 @@ var gonePhrases = []phrase{
 	{a: "model_not_available", class: Unavailable},
 	{a: "model_decommissioned", class: Unavailable},
 	{a: "decommissioned", class: Unavailable},
+	// NAVER CLOVA Studio's 40082 "model fade out" (cause: model
+	// deprecation; fix: change to a supported model), round 54d: a model's
+	// retirement, said of a model only (an audio fade-out is the client's).
+	{a: "model fade out", class: Unavailable},
+	{a: "model faded out", class: Unavailable},
+	{a: "model has faded out", class: Unavailable},
 	// Something "no longer supported" or "deprecated" is the endpoint's
 	// only where the sentence names a model, the endpoint or its API
 	// (goneSubject); a feature of the request that is gone ("Live search

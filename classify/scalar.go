@@ -165,6 +165,16 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.respContent = true
 			}
 			return
+		case "status": // NAVER CLOVA Studio: {"status":{"code":"40080","message":"model not found"}}; read with its code (statusObject)
+			switch string(last) {
+			case "code":
+				f.statusCode = v
+			case "message":
+				if str {
+					f.statusMsg = v
+				}
+			}
+			return
 		case "header": // iFlytek Spark: {"header":{"code":11200,"message":"…","sid":"…"}}
 			switch string(last) {
 			case "code":

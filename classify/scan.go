@@ -55,7 +55,29 @@ func (s *scanner) scanJSON(b []byte) {
 		s.f.addText(s.f.workerText)
 	}
 	s.f.workerText = nil
+	s.statusObject()
 	s.statusEnvelope()
+}
+
+// statusObject reads a top-level status object as an error object
+// (NAVER CLOVA Studio's common response format: {"status":{"code":"20000",
+// "message":"OK"},"result":{…}} on success, {"status":{"code":"40080",
+// "message":"model not found"}} on error): where its code is 400 or more
+// and no success code (CLOVA writes an HTTP status times a hundred, 20000
+// and 20400 for success), its message is the error's text, with any HTTP
+// status, 200 included. A code of 0, a 2xx or 2xxxx, or no code at all is
+// no error: the message is not read.
+func (s *scanner) statusObject() {
+	f := &s.f
+	n := atoi(f.statusCode)
+	if len(f.statusMsg) == 0 || n < 400 || n >= 20000 && n < 30000 {
+		return
+	}
+	f.hasError = true
+	if f.codeInBody == "" {
+		f.codeInBody = "body:status.code"
+	}
+	f.addText(f.statusMsg)
 }
 
 // statusEnvelope reads a vendor's own status envelope, which carries its
