@@ -168,22 +168,8 @@ targets:
 routes:
   - {name: gem3, targets: [g3]}
 `, fs)
-			tools := `"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}]`
-			r1 := g.raw(t, "POST", "/v1/chat/completions", `{"model":"gem3","messages":[{"role":"user","content":"weather in Paris?"}],`+tools+`}`)
-			var out struct {
-				Choices []struct {
-					Message struct {
-						ToolCalls []json.RawMessage `json:"tool_calls"`
-					} `json:"message"`
-				} `json:"choices"`
-			}
-			if err := json.Unmarshal(r1.Body, &out); err != nil || len(out.Choices) == 0 || len(out.Choices[0].Message.ToolCalls) == 0 {
-				t.Fatalf("step 1: %v %s", err, r1.Body)
-			}
-			tc := out.Choices[0].Message.ToolCalls[0]
-			var id struct{ ID string }
-			_ = json.Unmarshal(tc, &id)
-			body := `{"model":"gem3","stream":` + map[bool]string{false: "false", true: "true"}[stream] + `,"messages":[{"role":"user","content":"weather in Paris?"},{"role":"assistant","content":null,"tool_calls":[` + string(tc) + `]},{"role":"tool","tool_call_id":"` + id.ID + `","content":"fine"}],` + tools + `}`
+			tc, callID := p54FirstCall(t, g, "gem3")
+			body := p54HandBack("gem3", stream, tc, callID)
 			r2 := g.raw(t, "POST", "/v1/chat/completions", body)
 			d := g.recs.wait(t, 2)
 			t.Logf("status %d body %.300s; a got %d, b got %d; record steps %v", r2.Status, r2.Body, len(fs["a"].Requests()), len(fs["b"].Requests()), steps(d))
@@ -294,22 +280,8 @@ func TestHostile54cResendHonoursMaxAttempts(t *testing.T) {
 		return upstreamtest.Step{Status: 400, Body: p54Corrupted}
 	}})
 	g := start(t, p54rCfg, fs)
-	tools := `"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}]`
-	r1 := g.raw(t, "POST", "/v1/chat/completions", `{"model":"gem3","messages":[{"role":"user","content":"weather in Paris?"}],`+tools+`}`)
-	var out struct {
-		Choices []struct {
-			Message struct {
-				ToolCalls []json.RawMessage `json:"tool_calls"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal(r1.Body, &out); err != nil || len(out.Choices) == 0 || len(out.Choices[0].Message.ToolCalls) == 0 {
-		t.Fatalf("step 1: %v %s", err, r1.Body)
-	}
-	tc := out.Choices[0].Message.ToolCalls[0]
-	var id struct{ ID string }
-	_ = json.Unmarshal(tc, &id)
-	body := `{"model":"gem3","messages":[{"role":"user","content":"weather in Paris?"},{"role":"assistant","content":null,"tool_calls":[` + string(tc) + `]},{"role":"tool","tool_call_id":"` + id.ID + `","content":"fine"}],` + tools + `}`
+	tc, callID := p54FirstCall(t, g, "gem3")
+	body := p54HandBack("gem3", false, tc, callID)
 	r2 := g.raw(t, "POST", "/v1/chat/completions", body, "X-Detour-Max-Attempts", "1")
 	d := g.recs.wait(t, 2)
 	t.Logf("status %d %.200s; upstream got %d; steps %v", r2.Status, r2.Body, len(fs["a"].Requests()), steps(d))

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -50,26 +49,9 @@ func TestProbeReview54OwnSignatureRefusedEndsTheLoop(t *testing.T) {
 		return upstreamtest.Step{Body: text}
 	}})
 	g := start(t, p54rCfg, fs)
-	tools := `"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}]`
-	r1 := g.raw(t, "POST", "/v1/chat/completions", `{"model":"gem3","messages":[{"role":"user","content":"weather in Paris?"}],`+tools+`}`)
-	if r1.Status != 200 {
-		t.Fatalf("step 1: %d %s", r1.Status, r1.Body)
-	}
-	var out struct {
-		Choices []struct {
-			Message struct {
-				ToolCalls []json.RawMessage `json:"tool_calls"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.Unmarshal(r1.Body, &out); err != nil || len(out.Choices) == 0 || len(out.Choices[0].Message.ToolCalls) == 0 {
-		t.Fatalf("step 1: %v %s", err, r1.Body)
-	}
-	tc := out.Choices[0].Message.ToolCalls[0]
-	var id struct{ ID string }
-	_ = json.Unmarshal(tc, &id)
+	tc, callID := p54FirstCall(t, g, "gem3")
 	// the client hands the call back as it came (the JS SDK's messages.push(message))
-	body := `{"model":"gem3","messages":[{"role":"user","content":"weather in Paris?"},{"role":"assistant","content":null,"tool_calls":[` + string(tc) + `]},{"role":"tool","tool_call_id":"` + id.ID + `","content":"fine"}],` + tools + `}`
+	body := p54HandBack("gem3", false, tc, callID)
 	r2 := g.raw(t, "POST", "/v1/chat/completions", body)
 	if r2.Status != 200 || !strings.Contains(string(r2.Body), "Paris is fine.") {
 		t.Errorf("step 2, handing back the signature the same endpoint wrote, which it now refuses: %d %s\n(before round 54 the placeholder went and the step was served; upstream saw %d requests)", r2.Status, r2.Body, len(fs["a"].Requests()))

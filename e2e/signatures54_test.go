@@ -397,3 +397,33 @@ func TestGeminiSignaturesThroughTheResponsesDoor(t *testing.T) {
 		})
 	}
 }
+
+// p54Tools is the tool the hand-back tests offer.
+const p54Tools = `"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}]`
+
+// p54FirstCall asks route model for the weather in Paris and returns the
+// answer's first tool call as the client holds it, and the call's id.
+func p54FirstCall(t *testing.T, g *gateway, model string) (json.RawMessage, string) {
+	t.Helper()
+	r := g.raw(t, "POST", "/v1/chat/completions", `{"model":"`+model+`","messages":[{"role":"user","content":"weather in Paris?"}],`+p54Tools+`}`)
+	var out struct {
+		Choices []struct {
+			Message struct {
+				ToolCalls []json.RawMessage `json:"tool_calls"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(r.Body, &out); err != nil || r.Status != 200 || len(out.Choices) == 0 || len(out.Choices[0].Message.ToolCalls) == 0 {
+		t.Fatalf("step 1: %d %v %s", r.Status, err, r.Body)
+	}
+	tc := out.Choices[0].Message.ToolCalls[0]
+	var id struct{ ID string }
+	_ = json.Unmarshal(tc, &id)
+	return tc, id.ID
+}
+
+// p54HandBack is the second step's body: the call handed back as it came
+// (the JS SDK's messages.push(message)), then its result.
+func p54HandBack(model string, stream bool, tc json.RawMessage, id string) string {
+	return `{"model":"` + model + `","stream":` + strconv.FormatBool(stream) + `,"messages":[{"role":"user","content":"weather in Paris?"},{"role":"assistant","content":null,"tool_calls":[` + string(tc) + `]},{"role":"tool","tool_call_id":"` + id + `","content":"fine"}],` + p54Tools + `}`
+}
