@@ -80,6 +80,7 @@ type Writer struct {
 	writing      atomic.Int64 // records in the write being made (CloseContext counts them when it gives up)
 	parked       atomic.Int64 // sync Writes waiting for room in the queue (counted so too)
 	gaveUp       atomic.Bool  // CloseContext has counted what it lost
+	closing      atomic.Bool  // CloseContext has begun: a Write is dropped and counted
 	lastDropWarn atomic.Int64
 	lastSyncWarn time.Time
 	// path is the file Open opened, for Reopen ("" for another output);
@@ -242,6 +243,10 @@ func (s *Writer) Write(d *Decision) {
 	var done chan struct{}
 	if s.sync {
 		done = make(chan struct{})
+	}
+	if s.closing.Load() { // never behind a close's lock, which parked Writes may hold off for good (review 54c)
+		s.dropped.Add(1)
+		return
 	}
 	s.mu.RLock()
 	if s.closed { // a request that outlived the shutdown's grace period
@@ -451,6 +456,7 @@ func (s *Writer) CloseContext(ctx context.Context) error {
 	// The lock is taken aside: with Sync, Writes parked in their send to a
 	// full queue hold its read side for as long as the output is stalled
 	// (review 54b: SIGTERM then waited for ever).
+	s.closing.Store(true)
 	closing := make(chan struct{})
 	go func() {
 		s.once.Do(func() {

@@ -279,7 +279,7 @@ func itemReference(input []byte) *Error {
 		if !more {
 			return nil
 		}
-		if isReference(it) {
+		if isReference(it) && !reasoningReference(rawjson.Member(it, "id")) { // a reasoning item's is dropped (input.go; the native path: openai.NativeRequest)
 			return itemReferenceError(fmt.Sprintf("input[%d]", i))
 		}
 	}

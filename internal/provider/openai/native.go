@@ -26,8 +26,10 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	if err != nil {
 		return nil, err
 	}
-	body = withoutSealedReasoning(body)                                              // every Responses server: none decrypts it
-	if host, _ := siteOf(ep.BaseURL); openAIHost(host) || reasoningModel(ep.Model) { // a vLLM or DeepSeek Responses server reads its reasoning items back
+	host, _ := siteOf(ep.BaseURL)
+	body = withoutEncryptedReasoning(body, openAIHost(host)) // what the server cannot decrypt
+	body = withoutReasoningReferences(body)
+	if openAIHost(host) || reasoningModel(ep.Model) { // a vLLM or DeepSeek Responses server reads its reasoning items back
 		body = withoutForeignReasoning(body)
 	}
 	hr, err := provider.NewPost(ctx, ep.BaseURL, "/responses", body, nil)

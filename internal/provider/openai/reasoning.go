@@ -179,21 +179,46 @@ func withoutOurSignatures(body []byte, compat bool) []byte {
 	})
 }
 
-// withoutSealedReasoning is a Responses body with no reasoning item whose
-// encrypted_content is a Gemini call's thought signature this gateway
-// sealed (docs/doors.md, "Gemini thought signatures"): no Responses server
-// decrypts it (OpenAI refuses content it did not encrypt; vLLM refuses
-// encrypted_content outright: "Encrypted content is not supported",
-// hostile 54c). body itself when none carries one.
-func withoutSealedReasoning(body []byte) []byte {
-	if !bytes.Contains(body, []byte(provider.SignaturePrefix)) {
+// withoutEncryptedReasoning is a Responses body with no reasoning item
+// whose encrypted_content the server cannot decrypt: a Gemini call's
+// thought signature this gateway sealed (docs/doors.md, "Gemini thought
+// signatures") at any server, and at a server other than OpenAI's or
+// Azure's own (openai false) every encrypted item, OpenAI's included,
+// which Codex and the Agents SDK hand back each turn: vLLM refuses any
+// encrypted_content outright ("Encrypted content is not supported",
+// hostile 54c, review 54c), and the failover stopped there. body itself
+// when none is dropped.
+func withoutEncryptedReasoning(body []byte, openai bool) []byte {
+	if !bytes.Contains(body, []byte(`"encrypted_content"`)) {
 		return body
 	}
 	return eachItem(body, "input", func(it []byte) []byte {
 		if t, ok := rawjson.String(rawjson.Member(it, "type")); !ok || t != "reasoning" {
 			return it
 		}
-		if e, ok := rawjson.String(rawjson.Member(it, "encrypted_content")); ok && strings.HasPrefix(e, provider.SignaturePrefix) {
+		e, ok := rawjson.String(rawjson.Member(it, "encrypted_content"))
+		if ok && (strings.HasPrefix(e, provider.SignaturePrefix) || !openai && e != "") {
+			return nil
+		}
+		return it
+	})
+}
+
+// withoutReasoningReferences is a Responses body with no reference to a
+// reasoning item ("rs_…"), which the Responses door drops rather than
+// refuses (docs/doors.md): forwarded, it would name an item the server
+// never stored (review 54c). body itself when none is dropped.
+func withoutReasoningReferences(body []byte) []byte {
+	if !bytes.Contains(body, []byte(`"rs_`)) {
+		return body
+	}
+	return eachItem(body, "input", func(it []byte) []byte {
+		id, ok := rawjson.String(rawjson.Member(it, "id"))
+		if !ok || !strings.HasPrefix(id, "rs_") {
+			return it
+		}
+		typ := rawjson.Member(it, "type")
+		if t, typed := rawjson.String(typ); typed && t == "item_reference" || !rawjson.Set(typ) && !rawjson.Set(rawjson.Member(it, "role")) {
 			return nil
 		}
 		return it
