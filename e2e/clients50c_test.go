@@ -640,8 +640,13 @@ func TestC50cGeminiEmptySignedTextBeforeCall(t *testing.T) {
 				kinds = append(kinds, m["type"])
 			}
 			t.Logf("output items: %v", kinds)
-			if len(out) != 1 {
-				t.Errorf("want the call alone, got %v: %s", kinds, c50cCut(r.Body))
+			// The call, after the reasoning item that carries its sealed
+			// thought signature (round 54, docs/doors.md): no message item
+			// for the empty signed text.
+			if len(out) != 2 || kinds[0] != "reasoning" || kinds[1] != "function_call" {
+				t.Errorf("want the signature's reasoning item and the call, got %v: %s", kinds, c50cCut(r.Body))
+			} else if m, _ := out[0].(map[string]any); !strings.HasPrefix(fmt.Sprint(m["encrypted_content"]), "detour1.") {
+				t.Errorf("the reasoning item carries no sealed signature: %v", m)
 			}
 		}
 	}
