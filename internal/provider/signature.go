@@ -48,19 +48,19 @@ func Seal(ep Endpoint, sig string) string {
 	return SignaturePrefix + seal(ep, sig) + "." + sig
 }
 
-// Unseal reads s, a signature a client handed back: ours reports whether
-// it has the gateway's shape; sig is the signature when it was sealed for
-// ep, else "".
-func Unseal(ep Endpoint, s string) (sig string, ours bool) {
+// Unseal is the signature s carries when the gateway sealed it for ep; ""
+// for anything else (another endpoint's, bytes under a seal they were not
+// sealed with, a signature the gateway did not seal, none).
+func Unseal(ep Endpoint, s string) string {
 	rest, ok := strings.CutPrefix(s, SignaturePrefix)
 	if !ok {
-		return "", false
+		return ""
 	}
 	mac, sig, ok := strings.Cut(rest, ".")
 	if !ok || sig == "" || len(ep.SigningKey) == 0 || !hmac.Equal([]byte(mac), []byte(seal(ep, sig))) {
-		return "", true
+		return ""
 	}
-	return sig, true
+	return sig
 }
 
 // TaggedSignature is the signature a tool call's extra_content carries as

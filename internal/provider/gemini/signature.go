@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 
 	"github.com/detour-llm/detour/internal/provider"
-	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // A model turn's thought signatures travel to an OpenAI client where
@@ -30,13 +29,5 @@ func signatureExtra(ep provider.Endpoint, sig string) json.RawMessage {
 // gateway did not seal (sent where it was not written, Gemini refuses the
 // turn; without one, the placeholder serves it).
 func handedBack(extra json.RawMessage, ep provider.Endpoint) string {
-	if len(extra) == 0 {
-		return ""
-	}
-	s, ok := rawjson.String(rawjson.Member(rawjson.Member(extra, "google"), "thought_signature"))
-	if !ok {
-		return ""
-	}
-	sig, _ := provider.Unseal(ep, s)
-	return sig
+	return provider.Unseal(ep, provider.TaggedSignature(extra))
 }
