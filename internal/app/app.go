@@ -27,6 +27,7 @@ import (
 	"github.com/detour-llm/detour/internal/metrics"
 	"github.com/detour-llm/detour/internal/redact"
 	"github.com/detour-llm/detour/internal/server"
+	"github.com/detour-llm/detour/internal/signkey"
 	"github.com/detour-llm/detour/internal/tracing"
 )
 
@@ -72,7 +73,7 @@ type App struct {
 	store   health.Store
 	claimer alert.Claimer
 	rdb     redis.UniversalClient
-	signKey []byte         // seals the Gemini thought signatures clients hold (signing.go)
+	signing *signkey.Ring  // seals the Gemini thought signatures clients hold (signing.go)
 	limits  *limit.Limiter // client keys' rates and budgets, shared across reloads
 	dec     decision.Sink
 	writer  *decision.Writer
@@ -150,7 +151,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.limits = limit.New(limit.NewMemory(opt.Clock), opt.Clock)
 		a.restoreBudgets(cfg, a.limits, a.limits.Now())
 	}
-	a.signKey = signingKey(a.rdb, cfg.State.Timeout, a.log)
+	a.signing = signingKeys(a.rdb, cfg.State.Timeout, a.log)
 	a.dec = opt.Decisions
 	if a.dec == nil {
 		w, err := decision.Open(cfg.Decisions.Path, decision.Options{Sync: cfg.Decisions.Sync == config.SyncAlways, Logger: a.log})
@@ -192,6 +193,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	a.mount()
 	if a.rdb != nil {
 		a.watchEpoch(cfg, cfg.State.Timeout)
+		a.watchSigning(cfg.State.Timeout)
 	}
 	return a, nil
 }
@@ -221,7 +223,7 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
 		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff,
 		ScrubForClient: sc.ForClient, ScrubForHealth: healthScrubber(sc), Stop: a.stop, RecordFirst: a.writer != nil && a.writer.Synced(),
-		SigningKey: a.signKey})
+		Signing: a.signing})
 	if err != nil {
 		return nil, err
 	}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"time"
 
+	"github.com/detour-llm/detour/internal/signkey"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -14,33 +16,73 @@ import (
 // signing key under.
 const signingKeyName = "detour:thought-signature-key"
 
-// signingKey is the key the Gemini thought signatures handed to clients are
-// sealed with (docs/doors.md, "Gemini thought signatures"): random, made by
-// the first replica to start and shared through Redis so that a client's
-// next turn may go to any replica; with no Redis (or none answering) this
-// process's own, so a signature sealed before a restart or by another
-// replica is not recognised and the turn goes with Google's placeholder.
-// It never leaves the process but to Redis, and holds nothing of a key.
-func signingKey(rdb redis.UniversalClient, timeout time.Duration, log *slog.Logger) []byte {
+// signingEvery is how often a replica writes its signing key back to a
+// Redis that lost it, or takes up the one its fleet shares there.
+const signingEvery = 5 * time.Second
+
+// signingKeys are the keys the Gemini thought signatures handed to clients
+// are sealed with (docs/doors.md, "Gemini thought signatures"): random,
+// made by the first replica to start and shared through Redis so that a
+// client's next turn may go to any replica. With no Redis, or none
+// answering at start, this process's own, until a Redis answers (syncSigning).
+// The key never leaves the process but to Redis, and holds nothing of a
+// provider's key.
+func signingKeys(rdb redis.UniversalClient, timeout time.Duration, log *slog.Logger) *signkey.Ring {
 	own := make([]byte, 32)
 	_, _ = rand.Read(own) // never fails (crypto/rand)
+	r := signkey.New(own)
 	if rdb == nil {
-		return own
+		return r
 	}
+	if _, err := shareSigningKey(rdb, r, timeout); err != nil {
+		log.Warn("thought signatures: the signing key could not be shared through Redis; this replica seals with its own until Redis answers, so a Gemini signature it sealed is not recognised by another replica (which sends Google's placeholder instead: docs/doors.md)", "err", err)
+	}
+	return r
+}
+
+// shareSigningKey writes r's key to Redis where Redis holds none (it was
+// restarted empty, or did not answer when this replica started) and takes
+// up the key Redis holds; true when that changed the key r seals with (the
+// one before is still recognised: a fleet that came apart agrees again,
+// review 54b).
+func shareSigningKey(rdb redis.UniversalClient, r *signkey.Ring, timeout time.Duration) (bool, error) {
 	if timeout <= 0 {
 		timeout = time.Second
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
 	defer cancel()
-	_ = rdb.SetNX(ctx, signingKeyName, hex.EncodeToString(own), 0).Err()
+	if err := rdb.SetNX(ctx, signingKeyName, hex.EncodeToString(r.Current()), 0).Err(); err != nil {
+		return false, err
+	}
 	v, err := rdb.Get(ctx, signingKeyName).Result()
-	var shared []byte
-	if err == nil {
-		shared, err = hex.DecodeString(v)
+	if err != nil {
+		return false, err
 	}
-	if err != nil || len(shared) < 16 {
-		log.Warn("thought signatures: the signing key could not be shared through Redis; this replica seals with its own, so a Gemini signature it sealed is not recognised by another replica (which sends Google's placeholder instead: docs/doors.md)", "err", err)
-		return own
+	shared, err := hex.DecodeString(v)
+	if err == nil && len(shared) < 16 {
+		err = errors.New("the key Redis holds is shorter than 16 bytes")
 	}
-	return shared
+	if err != nil {
+		return false, err
+	}
+	return r.Adopt(shared), nil
+}
+
+// watchSigning shares the signing key every signingEvery until the process
+// stops (docs/scale.md, "Redis restarted empty").
+func (a *App) watchSigning(timeout time.Duration) {
+	go func() {
+		t := time.NewTicker(signingEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-a.stop.Done():
+				return
+			case <-t.C:
+				if changed, _ := shareSigningKey(a.rdb, a.signing, timeout); changed {
+					a.log.Info("thought signatures: this replica now seals with the signing key its fleet shares in Redis; what it sealed before is still recognised here")
+				}
+			}
+		}
+	}()
 }

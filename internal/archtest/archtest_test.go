@@ -24,6 +24,7 @@ var allowed = map[string][]string{
 	// Leaf utilities.
 	"internal/sse":          {},
 	"internal/rawjson":      {}, // reading and splicing JSON members, and strings, without reflection
+	"internal/signkey":      {}, // the keys what the gateway hands clients is sealed with
 	"internal/decision":     {"internal/rawjson"},
 	"internal/upstreamtest": {},
 	"internal/metrics":      {"classify"},
@@ -41,7 +42,7 @@ var allowed = map[string][]string{
 	"internal/config": {"classify", "internal/policy", "internal/route"},
 	// Adapters know the adapter interface, the SSE reader and the shared
 	// OpenAI wire structs; never routing, health or policy.
-	"internal/provider":           {"internal/rawjson", "internal/sse"},
+	"internal/provider":           {"internal/rawjson", "internal/signkey", "internal/sse"},
 	"internal/provider/chat":      {"internal/provider", "internal/rawjson"},
 	"internal/provider/openai":    {"internal/provider", "internal/rawjson", "internal/sse"},
 	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/rawjson", "internal/sse"},
@@ -59,7 +60,7 @@ var allowed = map[string][]string{
 	// it continues cut streams with splice's building blocks.
 	"internal/dispatch": {"classify", "internal/config", "internal/decision", "internal/health", "internal/metrics",
 		"internal/policy", "internal/provider", "internal/provider/anthropic", "internal/provider/gemini",
-		"internal/provider/chat", "internal/provider/openai", "internal/rawjson", "internal/route", "internal/splice", "internal/sse"},
+		"internal/provider/chat", "internal/provider/openai", "internal/rawjson", "internal/route", "internal/signkey", "internal/splice", "internal/sse"},
 	// Client limits count in memory or Redis; they read client keys only.
 	"internal/limit": {"internal/config", "internal/redisfail"},
 	// The HTTP front talks to dispatch, never to adapters or policy directly,
@@ -70,7 +71,7 @@ var allowed = map[string][]string{
 		"internal/inprogress", "internal/limit", "internal/metrics", "internal/rawjson", "internal/sse"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
-		"internal/health", "internal/inprogress", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/console", "internal/tracing"},
+		"internal/health", "internal/inprogress", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/signkey", "internal/console", "internal/tracing"},
 	// The console reads records, health, the client limits' counters and
 	// the configuration; it never serves requests (no server, no dispatch).
 	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/inprogress", "internal/limit", "internal/policy", "internal/query", "internal/suggest"},

@@ -22,6 +22,7 @@ import (
 	"github.com/detour-llm/detour/internal/provider/gemini"
 	"github.com/detour-llm/detour/internal/provider/openai"
 	"github.com/detour-llm/detour/internal/route"
+	"github.com/detour-llm/detour/internal/signkey"
 )
 
 // Notifier pages the operator (package alert implements it).
@@ -53,9 +54,9 @@ type Options struct {
 	// gateway may read): every fragment of a key, every address, the
 	// operator's account ids. Nil: health keeps no words.
 	ScrubForHealth func(msg string) string
-	// SigningKey seals the Gemini thought signatures handed to clients
-	// (provider.Seal); nil carries none.
-	SigningKey []byte
+	// Signing holds the keys the Gemini thought signatures handed to
+	// clients are sealed with (provider.Seal); nil carries none.
+	Signing *signkey.Ring
 	// Stop, when done, ends every request in flight: the shutdown grace
 	// period is over. A committed stream ends with its Output's Fail, any other
 	// request a 503 Failure; the record's outcome is "shutdown". nil: never.
@@ -160,7 +161,7 @@ func New(o Options) (*Dispatcher, error) {
 			}
 			rt.endpoints = append(rt.endpoints, &endpointRT{
 				key: health.Key{Target: t.Name, Provider: pn}, prov: p, target: rt,
-				ep: provider.Endpoint{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: t.Model, Account: p.cfg.Name, SigningKey: o.SigningKey},
+				ep: provider.Endpoint{BaseURL: p.cfg.BaseURL, APIKey: p.cfg.APIKey, Model: t.Model, Account: p.cfg.Name, Signing: o.Signing},
 			})
 		}
 		targets[t.Name] = rt

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/rawjson"
+	"github.com/detour-llm/detour/internal/signkey"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -24,9 +25,9 @@ type Endpoint struct {
 	// says whose answer an opaque token is, which may go back only there
 	// (a Gemini thought signature: docs/doors.md). "" in tests.
 	Account string
-	// SigningKey seals the thought signatures handed to clients (Seal);
-	// nil carries none.
-	SigningKey []byte
+	// Signing holds the keys the thought signatures handed to clients are
+	// sealed with (Seal, Unseal); nil carries none.
+	Signing *signkey.Ring
 }
 
 // Request is one client chat-completions request, parsed once.

@@ -27,8 +27,8 @@ const SignaturePrefix = "detour1."
 // bytes of its own, nor test guesses of the key against it (hostile 54b:
 // a plain hash of the name, model and key let a client check a guessed
 // key offline, and took any bytes under a tag it had seen).
-func seal(ep Endpoint, sig string) string {
-	m := hmac.New(sha256.New, ep.SigningKey)
+func seal(ep Endpoint, key []byte, sig string) string {
+	m := hmac.New(sha256.New, key)
 	for _, part := range []string{ep.Account, strings.TrimPrefix(ep.Model, "models/"), ep.APIKey, sig} {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(part)))
@@ -39,28 +39,37 @@ func seal(ep Endpoint, sig string) string {
 	return hex.EncodeToString(m.Sum(sum[:0])[:8])
 }
 
-// Seal is sig as the gateway hands it to a client, sealed for ep; "" when
-// ep has no signing key (nothing is carried) or sig is empty.
+// Seal is sig as the gateway hands it to a client, sealed for ep under its
+// current signing key; "" when ep has no signing key (nothing is carried)
+// or sig is empty.
 func Seal(ep Endpoint, sig string) string {
-	if len(ep.SigningKey) == 0 || sig == "" {
+	key := ep.Signing.Current()
+	if len(key) == 0 || sig == "" {
 		return ""
 	}
-	return SignaturePrefix + seal(ep, sig) + "." + sig
+	return SignaturePrefix + seal(ep, key, sig) + "." + sig
 }
 
-// Unseal is the signature s carries when the gateway sealed it for ep; ""
-// for anything else (another endpoint's, bytes under a seal they were not
-// sealed with, a signature the gateway did not seal, none).
+// Unseal is the signature s carries when the gateway sealed it for ep,
+// under its signing key or the one before it (a replica that moved to the
+// key its fleet shares still recognises what it sealed: docs/scale.md);
+// "" for anything else (another endpoint's, bytes under a seal they were
+// not sealed with, a signature the gateway did not seal, none).
 func Unseal(ep Endpoint, s string) string {
 	rest, ok := strings.CutPrefix(s, SignaturePrefix)
 	if !ok {
 		return ""
 	}
 	mac, sig, ok := strings.Cut(rest, ".")
-	if !ok || sig == "" || len(ep.SigningKey) == 0 || !hmac.Equal([]byte(mac), []byte(seal(ep, sig))) {
+	if !ok || sig == "" {
 		return ""
 	}
-	return sig
+	for _, key := range ep.Signing.Keys() {
+		if len(key) > 0 && hmac.Equal([]byte(mac), []byte(seal(ep, key, sig))) {
+			return sig
+		}
+	}
+	return ""
 }
 
 // TaggedSignature is the signature a tool call's extra_content carries as

@@ -12,6 +12,7 @@ import (
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/anthropic"
 	"github.com/detour-llm/detour/internal/provider/gemini"
+	"github.com/detour-llm/detour/internal/signkey"
 )
 
 // encode feeds chunks to a fresh encoder and returns every frame, End's
@@ -38,7 +39,7 @@ func adapterChunks(t testing.TB, a provider.Adapter, path, model string) [][]byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := a.Stream(bytes.NewReader(body), provider.Endpoint{Model: model, SigningKey: []byte("test signing key")}) // a Gemini call carries its signature (docs/doors.md)
+	s := a.Stream(bytes.NewReader(body), provider.Endpoint{Model: model, Signing: signkey.New([]byte("test signing key"))}) // a Gemini call carries its signature (docs/doors.md)
 	var out [][]byte
 	for {
 		ev, err := s.Next()

@@ -52,7 +52,7 @@ func TestNewRequestLoopback(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	ep := provider.Endpoint{BaseURL: srv.URL, APIKey: "AIza-test", Model: "models/gemini-2.5-flash", SigningKey: testEP.SigningKey}
+	ep := provider.Endpoint{BaseURL: srv.URL, APIKey: "AIza-test", Model: "models/gemini-2.5-flash", Signing: testEP.Signing}
 
 	hr, err := Adapter{}.NewRequest(context.Background(), ep, adaptertest.ClientRequest(t, f.In))
 	if err != nil {

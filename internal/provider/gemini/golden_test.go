@@ -9,11 +9,12 @@ import (
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/adaptertest"
+	"github.com/detour-llm/detour/internal/signkey"
 )
 
 var update = flag.Bool("update", false, "rewrite stream golden files")
 
-var testEP = provider.Endpoint{BaseURL: "http://upstream.invalid", APIKey: "AIza-test", Model: "gemini-2.5-flash", SigningKey: []byte("golden-signing-key")}
+var testEP = provider.Endpoint{BaseURL: "http://upstream.invalid", APIKey: "AIza-test", Model: "gemini-2.5-flash", Signing: signkey.New([]byte("golden-signing-key"))}
 
 func TestMain(m *testing.M) {
 	now = func() time.Time { return time.Unix(1767225600, 0) }

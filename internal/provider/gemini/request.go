@@ -33,7 +33,7 @@ var _ provider.Adapter = Adapter{}
 // streamGenerateContent?alt=sse when the client streams.
 func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
 	if req.Unsealed {
-		ep.SigningKey = nil // no signature is recognised: the placeholder goes
+		ep.Signing = nil // no signature is recognised: the placeholder goes
 	}
 	body, err := translate(req, ep)
 	if err != nil {

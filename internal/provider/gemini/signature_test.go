@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/signkey"
 )
 
 // A history call hands Gemini back only the signature the same endpoint
@@ -16,7 +17,7 @@ import (
 // odd shape get the placeholder, and none is an error.
 func TestHandedBackOnlyToItsEndpoint(t *testing.T) {
 	key := []byte("signing-key")
-	a := provider.Endpoint{Account: "gemini-a", Model: "gemini-3-pro-preview", APIKey: "AIza-a", SigningKey: key}
+	a := provider.Endpoint{Account: "gemini-a", Model: "gemini-3-pro-preview", APIKey: "AIza-a", Signing: signkey.New(key)}
 	sealedFor := func(ep provider.Endpoint, sig string) string { return string(signatureExtra(ep, sig)) }
 	own := provider.Seal(a, "c2lnLTE=")
 	forged := strings.TrimSuffix(own, "c2lnLTE=") + "Zm9yZ2Vk"
@@ -26,10 +27,10 @@ func TestHandedBackOnlyToItsEndpoint(t *testing.T) {
 		want  string
 	}{
 		{"its own", sealedFor(a, "c2lnLTE="), "c2lnLTE="},
-		{"another account's", sealedFor(provider.Endpoint{Account: "gemini-b", Model: a.Model, APIKey: a.APIKey, SigningKey: key}, "c2lnLTE="), SkipSignature},
-		{"another model's", sealedFor(provider.Endpoint{Account: a.Account, Model: "gemini-3-flash", APIKey: a.APIKey, SigningKey: key}, "c2lnLTE="), SkipSignature},
-		{"a key changed under the same name", sealedFor(provider.Endpoint{Account: a.Account, Model: a.Model, APIKey: "AIza-new", SigningKey: key}, "c2lnLTE="), SkipSignature},
-		{"another signing key", sealedFor(provider.Endpoint{Account: a.Account, Model: a.Model, APIKey: a.APIKey, SigningKey: []byte("other")}, "c2lnLTE="), SkipSignature},
+		{"another account's", sealedFor(provider.Endpoint{Account: "gemini-b", Model: a.Model, APIKey: a.APIKey, Signing: signkey.New(key)}, "c2lnLTE="), SkipSignature},
+		{"another model's", sealedFor(provider.Endpoint{Account: a.Account, Model: "gemini-3-flash", APIKey: a.APIKey, Signing: signkey.New(key)}, "c2lnLTE="), SkipSignature},
+		{"a key changed under the same name", sealedFor(provider.Endpoint{Account: a.Account, Model: a.Model, APIKey: "AIza-new", Signing: signkey.New(key)}, "c2lnLTE="), SkipSignature},
+		{"another signing key", sealedFor(provider.Endpoint{Account: a.Account, Model: a.Model, APIKey: a.APIKey, Signing: signkey.New([]byte("other"))}, "c2lnLTE="), SkipSignature},
 		{"other bytes under its seal", string(provider.SignatureExtra(forged)), SkipSignature},
 		{"bare, from elsewhere", `{"google":{"thought_signature":"c2lnLTE="}}`, SkipSignature},
 		{"sealed, empty", `{"google":{"thought_signature":"detour1.0123456789abcdef."}}`, SkipSignature},
