@@ -3,6 +3,7 @@ package browser
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -107,5 +108,49 @@ routes:
 	low := strings.ToLower(text)
 	if state == "healthy" && !strings.Contains(low, "redis") && !strings.Contains(low, "not shared") && !strings.Contains(low, "this replica") {
 		t.Errorf("during a Redis outage replica B's Health page shows account openai %q (replica A has it cooling for quota) and says nothing about health not being shared (page text %d bytes, no \"redis\", \"not shared\" or \"this replica\")", state, len(text))
+	}
+}
+
+// Round 55: a Redis restarted empty came back with no word on the Health
+// page (nor on /v1/health): the operator saw healthy tables and could not
+// tell that the fleet had lost, and written back, what it shared. The
+// summary now says when this replica found it.
+func TestConsoleSaysRedisLostItsState(t *testing.T) {
+	b := newBrowser(t)
+	rs := redistest.Start(t)
+	fakes := map[string]*upstreamtest.Server{
+		"oa": upstreamtest.New(func(_ int, _ upstreamtest.Request) upstreamtest.Step {
+			return upstreamtest.Step{Status: 429, Body: corpusBody(t, "openai-insufficient-quota-429")}
+		}),
+	}
+	for _, f := range fakes {
+		t.Cleanup(f.Close)
+	}
+	a := startGateway(t, `
+state: {store: redis, url: "`+rs.URL()+`", timeout: 200ms}
+providers:
+  - {name: openai, dialect: openai, base_url: "{oa}", api_key: `+secret+`}
+targets:
+  - {name: gpt, model: gpt-4o, providers: [openai]}
+routes:
+  - {name: r, targets: [gpt]}
+`, fakes)
+	if _, st := a.chat(t, "r"); st != 429 { // account openai cools, in Redis
+		t.Fatalf("the capped account answered %d", st)
+	}
+	rs.Kill()
+	rs.Start(t) // empty: nothing saved
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(fetchText(t, a.URL+"/v1/health"), `"lost_at":"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("/v1/health does not say Redis lost its state: %s", fetchText(t, a.URL+"/v1/health"))
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	b.do(t, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(a.URL+"/ui/health"))
+	b.mustWait(t, "the summary shows", `document.querySelector('#health-summary').textContent.length > 0`)
+	b.screenshot(t, "r55-redis-lost-its-state")
+	if s := eval[string](t, b, `document.querySelector('#health-summary').textContent`); !strings.Contains(s, "Redis lost its state at") {
+		t.Errorf("the Health page's summary does not say Redis lost its state: %q", s)
 	}
 }

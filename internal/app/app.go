@@ -151,7 +151,8 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.limits = limit.New(limit.NewMemory(opt.Clock), opt.Clock)
 		a.restoreBudgets(cfg, a.limits, a.limits.Now())
 	}
-	a.signing = signingKeys(a.rdb, cfg.State.Timeout, a.log)
+	var signingShared bool
+	a.signing, signingShared = signingKeys(a.rdb, cfg.State.Timeout, a.log)
 	a.dec = opt.Decisions
 	if a.dec == nil {
 		w, err := decision.Open(cfg.Decisions.Path, decision.Options{Sync: cfg.Decisions.Sync == config.SyncAlways, Logger: a.log})
@@ -193,7 +194,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	a.mount()
 	if a.rdb != nil {
 		a.watchEpoch(cfg, cfg.State.Timeout)
-		a.watchSigning(cfg.State.Timeout)
+		a.watchSigning(cfg.State.Timeout, signingShared)
 	}
 	return a, nil
 }

@@ -213,6 +213,7 @@ func (w *epochWatch) check() {
 	}
 	if len(restored) > 0 {
 		w.a.Metrics.StateLost()
+		w.a.stateLost()
 		w.a.log.Warn("client budgets: Redis had lost these keys' spend (restarted without persistence, failed over to an empty replica, or flushed); this replica's share of this month's spend was restored from its decision log (docs/scale.md)",
 			"clients", strings.Join(restored, ","))
 	}

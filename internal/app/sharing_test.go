@@ -111,7 +111,59 @@ targets:
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	if !strings.Contains(string(b), `"state":{"store":"memory","shared":false,"local_since":null}`) {
+	if !strings.Contains(string(b), `"state":{"store":"memory","shared":false,"local_since":null,"lost_at":null}`) {
 		t.Fatalf("/v1/health: %s", b)
+	}
+}
+
+// A Redis restarted empty (no persistence, a failover to an empty replica,
+// a flush) came back with no word on /v1/health: only the log and, where
+// keys had budgets, detour_state_lost_total said so. The state now says
+// when this replica found it (state.lost_at), with or without budgets.
+func TestHealthSaysWhenRedisLostItsState(t *testing.T) {
+	srv := redistest.Start(t)
+	cfg := gatewaytest.Config(t, `state: {store: redis, url: "`+srv.URL()+`", timeout: 200ms}
+providers:
+  - {name: p, dialect: openai, base_url: "http://127.0.0.1:9/v1", api_key: sk-test}
+targets:
+  - {name: t, model: m, providers: [p]}
+`)
+	url, _ := gatewaytest.Start(t, cfg, app.Options{})
+	lostAt := func() *time.Time {
+		var h struct {
+			State struct {
+				LostAt *time.Time `json:"lost_at"`
+			}
+		}
+		resp, err := http.Get(url + "/v1/health")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+			t.Fatal(err)
+		}
+		return h.State.LostAt
+	}
+	time.Sleep(6 * time.Second) // a tick while Redis holds everything: nothing is lost
+	if at := lostAt(); at != nil {
+		t.Fatalf("lost_at %v before Redis lost anything", at)
+	}
+	before := time.Now()
+	srv.Kill()
+	srv.Start(t) // empty: nothing saved
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		at := lostAt()
+		if at != nil {
+			if at.Before(before.Add(-time.Second)) {
+				t.Fatalf("lost_at %v is before Redis restarted (%v)", at, before)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("/v1/health's state.lost_at is still null 15 s after Redis restarted empty")
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 }

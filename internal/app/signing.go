@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/signkey"
 	"github.com/redis/go-redis/v9"
 )
@@ -27,50 +28,54 @@ const signingEvery = 5 * time.Second
 // answering at start, this process's own, until a Redis answers (syncSigning).
 // The key never leaves the process but to Redis, and holds nothing of a
 // provider's key.
-func signingKeys(rdb redis.UniversalClient, timeout time.Duration, log *slog.Logger) *signkey.Ring {
+func signingKeys(rdb redis.UniversalClient, timeout time.Duration, log *slog.Logger) (r *signkey.Ring, shared bool) {
 	own := make([]byte, 32)
 	_, _ = rand.Read(own) // never fails (crypto/rand)
-	r := signkey.New(own)
+	r = signkey.New(own)
 	if rdb == nil {
-		return r
+		return r, false
 	}
-	if _, err := shareSigningKey(rdb, r, timeout); err != nil {
+	_, _, err := shareSigningKey(rdb, r, timeout)
+	if err != nil {
 		log.Warn("thought signatures: the signing key could not be shared through Redis; this replica seals with its own until Redis answers, so a Gemini signature it sealed is not recognised by another replica (which sends Google's placeholder instead: docs/doors.md)", "err", err)
 	}
-	return r
+	return r, err == nil
 }
 
-// shareSigningKey writes r's key to Redis where Redis holds none (it was
-// restarted empty, or did not answer when this replica started) and takes
-// up the key Redis holds; true when that changed the key r seals with (the
-// one before is still recognised: a fleet that came apart agrees again,
-// review 54b).
-func shareSigningKey(rdb redis.UniversalClient, r *signkey.Ring, timeout time.Duration) (bool, error) {
+// shareSigningKey writes r's key to Redis where Redis holds none (wrote:
+// it was restarted empty, or this is the first replica) and takes up the
+// key Redis holds; adopted when that changed the key r seals with (the one
+// before is still recognised: a fleet that came apart agrees again, review
+// 54b).
+func shareSigningKey(rdb redis.UniversalClient, r *signkey.Ring, timeout time.Duration) (adopted, wrote bool, err error) {
 	if timeout <= 0 {
 		timeout = time.Second
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
 	defer cancel()
-	if err := rdb.SetNX(ctx, signingKeyName, hex.EncodeToString(r.Current()), 0).Err(); err != nil {
-		return false, err
+	wrote, err = rdb.SetNX(ctx, signingKeyName, hex.EncodeToString(r.Current()), 0).Result()
+	if err != nil {
+		return false, false, err
 	}
 	v, err := rdb.Get(ctx, signingKeyName).Result()
 	if err != nil {
-		return false, err
+		return false, wrote, err
 	}
 	shared, err := hex.DecodeString(v)
 	if err == nil && len(shared) < 16 {
 		err = errors.New("the key Redis holds is shorter than 16 bytes")
 	}
 	if err != nil {
-		return false, err
+		return false, wrote, err
 	}
-	return r.Adopt(shared), nil
+	return r.Adopt(shared), wrote, nil
 }
 
 // watchSigning shares the signing key every signingEvery until the process
-// stops (docs/scale.md, "Redis restarted empty").
-func (a *App) watchSigning(timeout time.Duration) {
+// stops (docs/scale.md, "Redis restarted empty"). shared says the key was
+// in Redis at start: a key this replica has to write again after Redis
+// held one says Redis lost its state (GET /v1/health's state.lost_at).
+func (a *App) watchSigning(timeout time.Duration, shared bool) {
 	go func() {
 		t := time.NewTicker(signingEvery)
 		defer t.Stop()
@@ -79,10 +84,27 @@ func (a *App) watchSigning(timeout time.Duration) {
 			case <-a.stop.Done():
 				return
 			case <-t.C:
-				if changed, _ := shareSigningKey(a.rdb, a.signing, timeout); changed {
+				adopted, wrote, err := shareSigningKey(a.rdb, a.signing, timeout)
+				if err != nil {
+					continue // Redis does not answer: the health store says so
+				}
+				if wrote && shared {
+					a.stateLost()
+					a.log.Warn("thought signatures: Redis had lost the signing key (restarted empty, failed over to an empty replica, or flushed); this replica wrote its own back (docs/scale.md)")
+				}
+				if adopted {
 					a.log.Info("thought signatures: this replica now seals with the signing key its fleet shares in Redis; what it sealed before is still recognised here")
 				}
+				shared = true
 			}
 		}
 	}()
+}
+
+// stateLost says this replica found that Redis had lost the state the
+// replicas share: GET /v1/health and the console show when.
+func (a *App) stateLost() {
+	if rs, ok := a.store.(*health.RedisStore); ok {
+		rs.StateLost(time.Now())
+	}
 }

@@ -29,15 +29,15 @@ func seal(r *signkey.Ring) string {
 // its key back to a Redis that lost it.
 func TestSigningKeyWrittenBackToARedisRestartedEmpty(t *testing.T) {
 	rs := redistest.Start(t)
-	a := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
+	a, _ := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
 	before := seal(a)
 	rs.Kill()
 	rs.Start(t) // empty: nothing saved
 	// Replica A's next tick:
-	if _, err := shareSigningKey(rs.Client(t), a, time.Second); err != nil {
+	if _, _, err := shareSigningKey(rs.Client(t), a, time.Second); err != nil {
 		t.Fatal(err)
 	}
-	b := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
+	b, _ := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
 	if !bytes.Equal(a.Current(), b.Current()) || !sealedAt(a, b, before) || !sealedAt(b, a, seal(b)) {
 		t.Fatal("a replica started after the restart does not share the running replica's key")
 	}
@@ -48,15 +48,15 @@ func TestSigningKeyWrittenBackToARedisRestartedEmpty(t *testing.T) {
 // fleet agrees again, and still recognises what it sealed before.
 func TestSigningKeyTakenUpFromAReplicaThatStartedFirst(t *testing.T) {
 	rs := redistest.Start(t)
-	a := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
+	a, _ := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
 	before := seal(a)
 	rs.Kill()
 	rs.Start(t)
-	b := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
+	b, _ := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
 	if sealedAt(b, a, seal(b)) {
 		t.Fatal("the replicas agree before any tick: the test proves nothing")
 	}
-	changed, err := shareSigningKey(rs.Client(t), a, time.Second)
+	changed, _, err := shareSigningKey(rs.Client(t), a, time.Second)
 	if err != nil || !changed {
 		t.Fatalf("replica A did not take up the shared key (changed %v, err %v)", changed, err)
 	}
@@ -66,7 +66,7 @@ func TestSigningKeyTakenUpFromAReplicaThatStartedFirst(t *testing.T) {
 	if !sealedAt(a, a, before) {
 		t.Error("A no longer recognises a signature it sealed before it took up the shared key")
 	}
-	if changed, _ := shareSigningKey(rs.Client(t), a, time.Second); changed {
+	if changed, _, _ := shareSigningKey(rs.Client(t), a, time.Second); changed {
 		t.Error("a second tick changed the key again")
 	}
 }
@@ -75,10 +75,10 @@ func TestSigningKeyTakenUpFromAReplicaThatStartedFirst(t *testing.T) {
 // key for its whole life; it shares the fleet's once Redis answers.
 func TestSigningKeySharedOnceRedisAnswers(t *testing.T) {
 	rs := redistest.New(t) // not started: Redis does not answer
-	a := signingKeys(rs.Client(t), 50*time.Millisecond, slog.New(slog.DiscardHandler))
+	a, _ := signingKeys(rs.Client(t), 50*time.Millisecond, slog.New(slog.DiscardHandler))
 	rs.Start(t)
-	b := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
-	if _, err := shareSigningKey(rs.Client(t), a, time.Second); err != nil {
+	b, _ := signingKeys(rs.Client(t), time.Second, slog.New(slog.DiscardHandler))
+	if _, _, err := shareSigningKey(rs.Client(t), a, time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if !sealedAt(a, b, seal(a)) {
@@ -91,12 +91,12 @@ func TestSigningKeySharedOnceRedisAnswers(t *testing.T) {
 func TestSigningKeyRefusesAShortSharedKey(t *testing.T) {
 	rs := redistest.Start(t)
 	c := rs.Client(t)
-	a := signingKeys(c, time.Second, slog.New(slog.DiscardHandler))
+	a, _ := signingKeys(c, time.Second, slog.New(slog.DiscardHandler))
 	own := bytes.Clone(a.Current())
 	if err := c.Set(t.Context(), signingKeyName, "00", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := shareSigningKey(c, a, time.Second); err == nil || !bytes.Equal(a.Current(), own) {
+	if _, _, err := shareSigningKey(c, a, time.Second); err == nil || !bytes.Equal(a.Current(), own) {
 		t.Errorf("a one-byte key in Redis was taken up (err %v)", err)
 	}
 }

@@ -160,6 +160,7 @@ type sharingView struct {
 	Store      string     `json:"store"`
 	Shared     bool       `json:"shared"`
 	LocalSince *time.Time `json:"local_since"`
+	LostAt     *time.Time `json:"lost_at"`
 }
 
 type accountView struct {
@@ -178,6 +179,9 @@ func (c *Console) apiHealth(w http.ResponseWriter, r *http.Request) {
 		state = &sharingView{Store: sh.Store, Shared: sh.Shared}
 		if !sh.LocalSince.IsZero() {
 			state.LocalSince = &sh.LocalSince
+		}
+		if !sh.LostAt.IsZero() {
+			state.LostAt = &sh.LostAt
 		}
 		lastEP, lastAcc := c.lastFailures()
 		for _, e := range he {

@@ -44,8 +44,9 @@ type RedisStore struct {
 	down        atomic.Bool // fast path: false while Redis answers
 	mu          sync.Mutex  // guards retryAt, reconciling and the transitions of down
 	retryAt     time.Time
-	reconciling bool      // one caller is writing the journal back
-	downSince   time.Time // when Redis last stopped answering (while down)
+	reconciling bool         // one caller is writing the journal back
+	downSince   time.Time    // when Redis last stopped answering (while down)
+	lostAt      atomic.Int64 // unix ns when Redis was last found to have lost state; 0: never (StateLost)
 
 	jmu     sync.Mutex
 	journal map[string]struct{} // keys whose cooldown began or grew while Redis was unreachable
@@ -102,6 +103,12 @@ func (s *RedisStore) SetTimeout(d time.Duration) {
 	}
 	s.opTimeout = d
 }
+
+// StateLost says Redis was found, at at, to have lost the state the
+// replicas share (restarted empty, failed over to an empty replica,
+// flushed): GET /v1/health's state.lost_at (docs/scale.md, "Redis
+// restarted empty").
+func (s *RedisStore) StateLost(at time.Time) { s.lostAt.Store(at.UnixNano()) }
 
 // Shared reports whether the last operation reached Redis.
 func (s *RedisStore) Shared() bool { return !s.down.Load() }
@@ -256,6 +263,7 @@ func (s *RedisStore) restore(ctx context.Context, key string, mine Record) Recor
 		return mine
 	}
 	s.log.Info("health: redis had lost a running cooldown this replica knows; wrote it back", "prefix", s.prefix, "key", key)
+	s.StateLost(time.Now())
 	return s.local.get(key)
 }
 

@@ -35,10 +35,19 @@ func TestReview40dARedisRestartedEmptyKeepsTheFleetsCooldowns(t *testing.T) {
 			t.Errorf("after Redis restarted empty, replica %s sees %+v, want the gone model and the rejected account cooling", name, st)
 		}
 	}
+	// The replica that wrote the cooldowns back (the first to read them
+	// missing; the other then found them) says Redis lost its state (GET
+	// /v1/health's state.lost_at).
+	if a.Sharing().LostAt.IsZero() && b.Sharing().LostAt.IsZero() {
+		t.Error("a replica wrote lost cooldowns back, and neither's state says Redis lost its state")
+	}
 	// A replica started after the restart learns it from Redis.
 	fresh := New(newRedisStore(t, srv, "rs:", c.Now, nil), Settings{}, all3, c.Now)
 	if st := fresh.View(ctx, all3); st[0].Phase != Cooling || st[2].Phase != Cooling || st[1].Phase != Healthy {
 		t.Errorf("a replica started after the restart sees %+v, want the cooldowns written back", st)
+	}
+	if at := fresh.Sharing().LostAt; !at.IsZero() {
+		t.Errorf("a replica that found everything in Redis says it lost its state at %v", at)
 	}
 	// What had ended is not brought back.
 	c.Advance(24 * time.Hour)

@@ -16,6 +16,11 @@ type Sharing struct {
 	Shared bool
 	// LocalSince is when a Redis store stopped answering; zero otherwise.
 	LocalSince time.Time
+	// LostAt is when this replica last found that Redis had lost the
+	// state the replicas share (restarted empty, failed over to an empty
+	// replica, flushed) and wrote back what it held (RedisStore.StateLost);
+	// zero if it never has since it started.
+	LostAt time.Time
 }
 
 // Sharing says where t's health comes from now. A Redis outage is seen by
@@ -25,7 +30,11 @@ func (t *Tracker) Sharing() Sharing {
 	switch s := t.store.(type) {
 	case *RedisStore:
 		since := s.localSince()
-		return Sharing{Store: "redis", Shared: since.IsZero(), LocalSince: since}
+		sh := Sharing{Store: "redis", Shared: since.IsZero(), LocalSince: since}
+		if ns := s.lostAt.Load(); ns != 0 {
+			sh.LostAt = time.Unix(0, ns).UTC()
+		}
+		return sh
 	default:
 		return Sharing{Store: "memory"}
 	}

@@ -68,10 +68,14 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		Store      string     `json:"store"`
 		Shared     bool       `json:"shared"`
 		LocalSince *time.Time `json:"local_since"` // null unless Redis does not answer
+		LostAt     *time.Time `json:"lost_at"`     // null unless Redis was found to have lost its state
 	}
 	state := sharing{Store: sh.Store, Shared: sh.Shared}
 	if !sh.LocalSince.IsZero() {
 		state.LocalSince = &sh.LocalSince
+	}
+	if !sh.LostAt.IsZero() {
+		state.LostAt = &sh.LostAt
 	}
 	type endpoint struct {
 		Target        string     `json:"target"`

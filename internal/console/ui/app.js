@@ -174,6 +174,11 @@
           (h.state.local_since ? ' since ' + clock(h.state.local_since) : '') +
           ', so this is this replica\'s own view, and another replica may show otherwise.';
       }
+      if (h.state && h.state.lost_at) {
+        // Redis came back without what the replicas share (docs/scale.md).
+        summary += ' Redis lost its state at ' + new Date(h.state.lost_at).toLocaleString() +
+          ' (restarted empty, failed over to an empty replica, or flushed); this replica wrote back what it held.';
+      }
       $('#health-summary').textContent = summary;
       replaceBody($('#endpoints'), h.endpoints.map((e) => el('tr', { class: 'row-' + safeClass(e.state) },
         cell('Target', el('strong', null, e.target)),
