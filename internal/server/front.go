@@ -71,6 +71,14 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	st := s.state.Load()
 	if r.Method != http.MethodPost {
 		closeAfter(w)
+		if r.Method == http.MethodGet && webSocket(r) {
+			// Codex's built-in OpenAI provider opens /v1/responses as a
+			// WebSocket first: a 405 made it retry for ~7 s, a 426 makes
+			// it fall back to HTTP at once (probe 55a; docs/doors.md).
+			s.refuse(w, d, http.StatusUpgradeRequired, "websocket_not_supported",
+				"Detour serves "+r.URL.Path+" over HTTP (POST), not as a WebSocket")
+			return nil
+		}
 		w.Header().Set("Allow", http.MethodPost)
 		s.refuse(w, d, http.StatusMethodNotAllowed, "method_not_allowed", "use POST for "+r.URL.Path)
 		return nil
@@ -225,4 +233,18 @@ func openAIFail(w http.ResponseWriter, status int, code, msg string) {
 		kind = "server_error"
 	}
 	writeError(w, status, kind, code, msg)
+}
+
+// webSocket reports whether r asks to become a WebSocket (an Upgrade
+// header naming websocket among its protocols).
+func webSocket(r *http.Request) bool {
+	for _, v := range r.Header.Values("Upgrade") {
+		for p := range strings.SplitSeq(v, ",") {
+			name, _, _ := strings.Cut(strings.TrimSpace(p), "/")
+			if strings.EqualFold(name, "websocket") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -21,5 +21,11 @@ func notFoundMessage(path string) string {
 			return msg + "; did you mean " + p + "? (the base URL ends in /v1 and the client adds /v1 itself: an Anthropic client's base URL is http://HOST:PORT)"
 		}
 	}
+	if rest, ok := strings.CutPrefix(path, "/v1/responses/"); ok && rest != "" {
+		// openai-go's Responses.InputTokens.Count and Responses.Compact,
+		// a stored response's retrieve, delete, cancel and input_items:
+		// a 404 of Detour's, not an unknown door (probe 55a).
+		return msg + ": Detour serves POST /v1/responses alone (docs/doors.md); it keeps no responses, and does not serve input_tokens or compact"
+	}
 	return msg
 }

@@ -74,6 +74,10 @@ func countBlocks(blocks []inBlock, depth int) (n, images int, err error) {
 			if s := b.Source; s != nil && s.Type == "text" {
 				n += len(s.Data) + len(b.Title)
 			}
+		case "search_result": // its title, source and passages, as the translation sends them (probe 55a)
+			if s, err := searchResult("", b); err == nil {
+				n += len(s)
+			}
 		case "tool_use":
 			n += len(b.Input)
 		case "tool_addition":
