@@ -199,6 +199,10 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "detail:extra_forbidden=chat-member"}, ts.echo)
 		case toolTypeLiteralDetail(f, req) || toolTypeLiteral(f, req):
 			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tools[].type:literal"}, ts.echo)
+		case toolChoiceMemberLag(f, req) || toolChoiceTypeLag(f, req):
+			// The Messages API's twin (round 55, lagmessages.go): a
+			// documented tool_choice member or type refused.
+			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tool_choice:messages-member"}, ts.echo)
 		case toolChoiceNoFunction(f, req):
 			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "tool_choice:no-function"}, ts.echo)
 		case nAtMostOne(f, req):

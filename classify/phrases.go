@@ -113,6 +113,10 @@ var requestPhrases = []phrase{
 	// vendor takes more tools, stop sequences or messages; a string too
 	// long stays the client's bad input.
 	{a: "array too long", b: "maximum length", gap: 40, class: Overflow, notRate: true},
+	// Groq's validator for the same cap ("'tools' : maximum number of items
+	// is 128", round 55); another member's cap ("'stop' : maximum number of
+	// items is 4") is not matched.
+	{a: "tools' : maximum number of items", class: Overflow, notRate: true},
 	// The same cap in Kimi's words ("a max of 128 tools can be
 	// supported"): before the bad-input "maximum of".
 	{a: "max of", b: "tools", gap: 12, clause: true, class: Overflow, notRate: true},

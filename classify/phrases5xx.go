@@ -179,6 +179,10 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// Unimplemented desc = ", a 500): the operation is not served there,
 	// which another endpoint may serve; not the server failing.
 	{a: "code = unimplemented", class: Unknown},
+	// The same in words (new-api: "not implemented (request id: …)", a 500
+	// for a model its channel cannot convert; round 55): not a failure that
+	// passes. Python's NotImplementedError, one word, is not matched.
+	{a: "not implemented", word: true, class: Unknown},
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.

@@ -420,6 +420,12 @@ var accountPhrases = []phrase{
 	{a: "update your payment method", class: Quota}, // the same notice, worded as what to do
 	{a: "arrears", class: Quota},
 	{a: "balance is insufficient", class: Quota},
+	// A count of requests in flight over its limit is a rate, whatever
+	// remedy the answer names for raising that limit (round 55, hunt 55a):
+	// DeepSeek scales the limit with the balance ("Your current concurrency
+	// is 26, which exceeds your concurrency limit of 25 based on your
+	// remaining balance. Please top up …"); the account still has money.
+	{a: "exceeds your concurrency limit", class: RateLimited},
 	{a: "top up", class: Quota},
 	{a: "out of", b: "credits", gap: 24, class: Quota},    // GitHub Copilot's 429: "You've run out of your included AI credits for the month."
 	{a: "exhausted", b: "credits", gap: 16, class: Quota}, // FriendliAI's 403: "You've exhausted all your credits…"; not "retries exhausted"

@@ -35,6 +35,24 @@ var inputPhrases = []phrase{
 	// after such a path ("items: missing field", "enum[1]: cannot be
 	// empty") are bad input everywhere and stay so.
 	{a: "only allowed for string type", class: Unknown, ofPath: true},
+	// Gemini's schema subset in Vertex's words (round 55, hunt 55c): "Unable
+	// to submit request because `f` functionDeclaration `parameters.x`
+	// schema didn't specify the schema type field", "… specified other
+	// fields alongside any_of", "… parameters schema should be of type
+	// OBJECT". JSON Schema needs neither a type nor a lone anyOf, and other
+	// vendors take such tools: this vendor's gap, as a keyword it lacks.
+	{a: "functiondeclaration", b: "didn't specify the schema type", gap: 80, clause: true, class: Unknown},
+	{a: "functiondeclaration", b: "alongside any_of", gap: 80, clause: true, class: Unknown},
+	// One member's value required alike across the tools, which OpenAI
+	// sets per function (Cerebras: "Tools with mixed values for 'strict'
+	// are not allowed", round 55): this server's restriction, over its param.
+	{a: "mixed values for", class: Unknown, overParam: true},
+	// Mistral's own tool call id form ("Tool call id was call_search but
+	// must be a-z, A-Z, 0-9, with a length of 9", round 55): the ids come
+	// from whichever target answered the earlier turns, and other vendors
+	// take them; this server's gap. A missing id ("Tool call id has to be
+	// defined") stays the client's.
+	{a: "tool call id was", b: "but must be", gap: 64, clause: true, class: Unknown},
 	{a: "are supported for string type", class: Unknown, ofPath: true},
 	// A part of the server the request needs and it has not loaded ("Vision
 	// add-on is not loaded, but images were provided", LM Studio inside a
@@ -169,6 +187,11 @@ var inputPhrases = []phrase{
 	// unsupported_value code (overParam, decide.go).
 	{a: "tool '", b: "is not supported with", gap: 64, clause: true, class: Unknown, overParam: true},
 	{a: "requested tool ", b: "is not supported", gap: 64, clause: true, class: Unknown, overParam: true},
+	// An empty part said "not supported" is a broken conversation, not a
+	// capability (DashScope: "Empty tool_calls is not supported in
+	// message.", round 55; OpenAI refuses the shape with code empty_array).
+	// "… not supported for empty prompts" (the noun after) is not matched.
+	{a: "empty ", b: "is not supported", gap: 40, clause: true, class: BadRequest, badInput: true},
 	{a: "is not supported with this model", class: Unknown}, // "'response_format' of type 'json_schema' is not supported with this model": a capability of other models
 	{a: "is not supported with", class: BadRequest, badInput: true, param: true},
 	// Settings or parts of the request that exclude each other, before the
@@ -473,6 +496,15 @@ var inputPhrases = []phrase{
 	{a: "should be within", class: BadRequest, badInput: true},
 	{a: "out of range", class: BadRequest, badInput: true},
 	{a: "invalid message", class: BadRequest, badInput: true},
+	// The request as a whole said to be invalid, naming nothing ("The
+	// provided request is not valid", a deployment's generic sentence that
+	// LiteLLM relayed; round 55): no proof, as Google's "Request contains an
+	// invalid argument." "The request body is not valid JSON" names what
+	// is wrong and is read below.
+	{a: "provided request is not valid", class: Unknown, vague: true},
+	{a: "provided request is invalid", class: Unknown, vague: true},
+	{a: "the request is not valid", class: Unknown, vague: true},
+	{a: "the request is invalid", class: Unknown, vague: true},
 	{a: "is not valid", class: BadRequest, badInput: true},
 	{a: "not of type", class: BadRequest, badInput: true},
 	{a: "is too short", class: BadRequest, badInput: true}, // JSON Schema: "[] is too short - 'messages'"

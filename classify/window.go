@@ -39,7 +39,7 @@ func overLimit(t []byte) (start, end int) {
 // and holds more than twice it now means this request alone is over it.
 func currentOverLimit(t []byte) (start, end int) {
 	k := indexFold(t, "current:")
-	if k < 0 {
+	if k < 0 || countsRequests(t, k) {
 		return 0, 0
 	}
 	i := k + len("current:")
@@ -138,7 +138,7 @@ func skipNumber(t []byte, i int) int {
 // means this request alone is over it.
 func actualOverLimit(t []byte) (start, end int) {
 	k := indexFold(t, "actual/limit)")
-	if k < 0 {
+	if k < 0 || countsRequests(t, k) {
 		return 0, 0
 	}
 	i := k + len("actual/limit)")
@@ -178,4 +178,35 @@ func number(t []byte) (int64, bool) {
 		}
 	}
 	return n, digits > 0
+}
+
+// countsRequests reports whether the window named just before t[k:], in the
+// same sentence and within 48 bytes, counts requests and not tokens
+// ("Requests per Minute (actual/limit): 1922/60", xAI; round 55): one
+// request adds one to such a window, so no count over its limit is one
+// request too large. Only a token window can be overrun by one request; a
+// token word beside a request word keeps the over-twice reading.
+func countsRequests(t []byte, k int) bool {
+	s := k - 48
+	if s < 0 {
+		s = 0
+	}
+	w := t[s:k]
+	for i := len(w) - 1; i >= 0; i-- {
+		if w[i] == '.' || w[i] == ';' || w[i] == '\n' {
+			w = w[i+1:]
+			break
+		}
+	}
+	for _, tok := range []string{"token", "tpm", "tpd"} {
+		if indexFold(w, tok) >= 0 {
+			return false
+		}
+	}
+	for _, req := range []string{"requests per", "request per", "rpm", "rps", "rpd", "qpm", "qps"} {
+		if indexFold(w, req) >= 0 {
+			return true
+		}
+	}
+	return false
 }
