@@ -28,3 +28,28 @@ func TestUnsignedThinkingGoesBackAsReasoningContent(t *testing.T) {
 		t.Errorf("Claude's signed thinking reached the chat body: %s", s)
 	}
 }
+
+// The door signs the thinking it writes for another vendor's reasoning
+// (ReasoningSignature), whole and streamed, because the Vercel AI SDK's
+// Anthropic provider hands a thinking block back only once a
+// signature_delta came (probe 55b: OpenCode's tool loops on DeepSeek's
+// thinking mode failed at step two). Handed back, such a block is the
+// door's: reasoning_content for the chat body, and dropped before Claude,
+// with the request's thinking where the loop's opener is left bare.
+func TestDoorSignedThinkingIsTheDoors(t *testing.T) {
+	thinking := `{"type":"thinking","thinking":"call the tool","signature":"` + ReasoningSignature + `"}`
+	body := `{"model":"m","max_tokens":2000,"thinking":{"type":"enabled","budget_tokens":1024},"messages":[{"role":"user","content":"weather?"},` +
+		`{"role":"assistant","content":[` + thinking + `,{"type":"tool_use","id":"t1","name":"get","input":{}}]},` +
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"sunny"}]}]}`
+	got, err := Translate([]byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(got.Body); !strings.Contains(s, `"reasoning_content":"call the tool"`) || strings.Contains(s, ReasoningSignature) {
+		t.Errorf("the door's signed thinking did not go back as reasoning_content alone: %s", s)
+	}
+	claude := string(DropUnsigned([]byte(body)))
+	if strings.Contains(claude, "call the tool") || strings.Contains(claude, `"thinking":{`) {
+		t.Errorf("Claude would get the door's thinking, or thinking on with the loop's opener bare: %s", claude)
+	}
+}

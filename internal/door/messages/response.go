@@ -138,7 +138,7 @@ func Answer(body []byte, model string) ([]byte, error) {
 	}
 	msg := &ch.Message
 	if r := msg.reasoning(); r != "" {
-		m.Content = append(m.Content, Block{Type: "thinking", Thinking: &r, Signature: chat.Ptr("")})
+		m.Content = append(m.Content, Block{Type: "thinking", Thinking: &r, Signature: chat.Ptr(ReasoningSignature)})
 	}
 	for _, t := range msg.texts() {
 		if t != nil && *t != "" {

@@ -61,7 +61,7 @@ func TestAnswer(t *testing.T) {
 		name: "reasoning, length",
 		in:   `{"choices":[{"index":0,"message":{"role":"assistant","reasoning_content":"Let me think.","content":"9.11 < 9.8"},"finish_reason":"length"}]}`,
 		want: `{"id":"*","type":"message","role":"assistant","model":"route",
-			"content":[{"type":"thinking","thinking":"Let me think.","signature":""},{"type":"text","text":"9.11 < 9.8"}],
+			"content":[{"type":"thinking","thinking":"Let me think.","signature":"detour1.reasoning"},{"type":"text","text":"9.11 < 9.8"}],
 			"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}`,
 	}, {
 		// The canonical form of Anthropic's own stop_sequence answer (the

@@ -183,6 +183,12 @@ func (e *Encoder) closeBlock(out []byte) []byte {
 	if e.kind == kindNone {
 		return out
 	}
+	if e.kind == kindThinking {
+		// As Anthropic's own stream does, the signature last: the AI
+		// SDK keeps a thinking block to hand back only when one came
+		// (ReasoningSignature).
+		out = e.delta(out, "signature_delta", "signature", ReasoningSignature)
+	}
 	e.kind = kindNone
 	out = append(out, "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":"...)
 	out = strconv.AppendInt(out, int64(e.open), 10)

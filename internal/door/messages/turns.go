@@ -326,7 +326,7 @@ func assistant(field string, blocks []inBlock) ([]outMessage, error) {
 			}
 			calls = append(calls, tc)
 		case "thinking":
-			if b.Thinking != nil && (b.Signature == nil || *b.Signature == "") {
+			if b.Thinking != nil && (b.Signature == nil || ours(*b.Signature)) {
 				reasoning = append(reasoning, *b.Thinking)
 			}
 		case "redacted_thinking":

@@ -91,8 +91,21 @@ func unsignedThinking(b json.RawMessage) bool {
 		Type      string  `json:"type"`
 		Signature *string `json:"signature"`
 	}
-	return json.Unmarshal(b, &head) == nil && head.Type == "thinking" && (head.Signature == nil || *head.Signature == "")
+	return json.Unmarshal(b, &head) == nil && head.Type == "thinking" && (head.Signature == nil || ours(*head.Signature))
 }
+
+// ReasoningSignature signs the thinking blocks this door writes for
+// another vendor's model's reasoning: no signature Anthropic writes, so a
+// block handed back with it is the door's (DropUnsigned, and the
+// translation's reasoning_content). Sent empty, the Vercel AI SDK's
+// Anthropic provider, which keeps a thinking block only once a
+// signature_delta came, left it out of the next turn, and DeepSeek's
+// thinking mode refused the loop's second step (probe 55b: OpenCode).
+const ReasoningSignature = chat.SignaturePrefix + "reasoning"
+
+// ours reports a thinking block's signature that Anthropic did not write:
+// empty (the door's before round 55, and a client's own) or the door's.
+func ours(sig string) bool { return sig == "" || sig == ReasoningSignature }
 
 // carriedSignature reports a redacted_thinking block this door wrote to
 // carry a Gemini thought signature (docs/doors.md): Anthropic would refuse
