@@ -241,10 +241,13 @@ func (s *RedisStore) absorb(ctx context.Context, key string, v any, now *time.Ti
 		// restart without persistence, a failover that lagged, an
 		// eviction). Written back, never shortening, as the journal
 		// is; taken for empty, the whole fleet forgot it (review 40d).
+		// So is a cooldown over but never closed (probing: the endpoint
+		// has not answered since), which read as healthy, its failures
+		// and cause gone (operator review 55).
 		if now.IsZero() {
 			*now = s.Now()
 		}
-		if mine.CoolUntil.After(*now) {
+		if mine.CoolUntil.After(*now) || (mine.LastCooldown > 0 && now.Sub(mine.CoolUntil) < keepFor) {
 			return s.restore(ctx, key, mine)
 		}
 	}
@@ -253,8 +256,9 @@ func (s *RedisStore) absorb(ctx context.Context, key string, v any, now *time.Ti
 }
 
 // restore writes mine, this replica's record at key with a running
-// cooldown, back to a Redis that lost it (Load), and returns the record
-// Redis then holds (mine, while it cannot be written).
+// cooldown or one over but not closed, back to a Redis that lost it
+// (Load), and returns the record Redis then holds (mine, while it cannot
+// be written).
 func (s *RedisStore) restore(ctx context.Context, key string, mine Record) Record {
 	if _, err := s.writeBack(ctx, key); err != nil {
 		if !errors.Is(err, errConflict) {
@@ -262,7 +266,7 @@ func (s *RedisStore) restore(ctx context.Context, key string, mine Record) Recor
 		}
 		return mine
 	}
-	s.log.Info("health: redis had lost a running cooldown this replica knows; wrote it back", "prefix", s.prefix, "key", key)
+	s.log.Info("health: redis had lost a cooldown this replica knows; wrote it back", "prefix", s.prefix, "key", key)
 	s.StateLost(time.Now())
 	return s.local.get(key)
 }

@@ -170,6 +170,14 @@ func (s *RedisStore) writeBack(ctx context.Context, key string) (ok bool, err er
 // Redis, when it still runs and ends later than r's: a cooldown is never
 // shortened, so a longer one in Redis wins and r is left as it is.
 func mergeCooldown(r, mine *Record, now time.Time) {
+	if !mine.CoolUntil.After(now) && mine.LastCooldown > 0 && *r == (Record{}) {
+		// Mine's cooldown is over, unproven (probing), and Redis holds
+		// nothing of the key: it lost it (absorb). Mine goes back as it
+		// is, its probe lease apart.
+		*r = *mine
+		r.ProbeUntil, r.MeasureUntil = time.Time{}, 0
+		return
+	}
 	if !mine.CoolUntil.After(now) || !mine.CoolUntil.After(r.CoolUntil) {
 		return
 	}

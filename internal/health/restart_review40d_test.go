@@ -55,3 +55,38 @@ func TestReview40dARedisRestartedEmptyKeepsTheFleetsCooldowns(t *testing.T) {
 		t.Errorf("a day later the gone model still cools: %+v", st)
 	}
 }
+
+// Operator review 55: an endpoint whose cooldown was over but that had not
+// answered since (probing, its failures and cause kept) read healthy, with
+// no failures and no cause, on every replica once Redis restarted empty:
+// only a running cooldown was written back. It is written back too.
+func TestRedisRestartedEmptyKeepsAProbingEndpoint_op55(t *testing.T) {
+	srv := redistest.Start(t)
+	c := newClock()
+	a := New(newRedisStore(t, srv, "rs:", c.Now, nil), Settings{}, all3, c.Now)
+	a.Report(ctx, epA, Report{Class: "server_error", Count: true, Cool: ScopeEndpoint, CoolFor: time.Minute})
+	c.Advance(2 * time.Minute) // the cooldown is over; no request has probed it
+	if st := view1(a, epA); st.Phase != Probing {
+		t.Fatalf("before the restart a sees %+v, want probing", st)
+	}
+	srv.Kill()
+	srv.Start(t) // empty
+	st := view1(a, epA)
+	if st.Phase != Probing || st.LastClass != "server_error" || st.Failures == 0 {
+		t.Errorf("after Redis restarted empty a sees %+v, want still probing for server_error", st)
+	}
+	fresh := New(newRedisStore(t, srv, "rs:", c.Now, nil), Settings{}, all3, c.Now)
+	if st := view1(fresh, epA); st.Phase != Probing {
+		t.Errorf("a replica started after the restart sees %+v, want the probing endpoint written back", st)
+	}
+	// A record closed long ago is not brought back: a day after its
+	// cooldown the key has expired of itself.
+	c.Advance(25 * time.Hour)
+	srv.Kill()
+	srv.Start(t)
+	b := New(newRedisStore(t, srv, "rs:", c.Now, nil), Settings{}, all3, c.Now)
+	_ = view1(a, epA)
+	if st := view1(b, epA); st.Phase != Healthy {
+		t.Errorf("a day past its cooldown the endpoint was written back: %+v", st)
+	}
+}
