@@ -264,6 +264,7 @@ func received(e *endpointRT, resp *http.Response, o *outcome) bool {
 			"the upstream switched protocols (HTTP 101), which no request asked for")
 		return false
 	}
+	decodeBody(resp)
 	return true
 }
 
