@@ -101,6 +101,14 @@ func TestHealthResetRearmsTheAlert(t *testing.T) {
 		!strings.Contains(fmt.Sprint(a["text"]), "You exceeded your current quota") {
 		t.Errorf("the page does not quote the provider: %v", a)
 	}
+	// It says when the account is tried again (account_cooldown, an hour
+	// by default, from now) and how to end that sooner (operator review
+	// 55: the page said neither, and a top-up alone changes nothing).
+	again, err := time.Parse(time.RFC3339, fmt.Sprint(h.alerts()[0]["tried_again"]))
+	if err != nil || again.Before(time.Now().Add(55*time.Minute)) || again.After(time.Now().Add(61*time.Minute)) ||
+		!strings.Contains(fmt.Sprint(h.alerts()[0]["text"]), "POST /v1/health/reset") {
+		t.Errorf("the page does not say when the account is tried again, or how to end it sooner: %v", h.alerts()[0])
+	}
 	if r := g.raw(t, http.MethodPost, "/v1/health/reset", `{"provider":"p1"}`, "Authorization", "Bearer adm-reset-abcdefgh"); r.Status != 200 {
 		t.Fatalf("reset: %d %s", r.Status, r.Body)
 	}

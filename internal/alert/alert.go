@@ -84,15 +84,16 @@ type Notifier struct {
 
 type event struct {
 	provider, class, evidence, said string
-	at                              time.Time
+	at, until                       time.Time
 	synced                          chan struct{} // tests: closed when the worker reaches it
 }
 
 type tally struct {
 	firstSeen time.Time
 	count     int
-	evidence  string // the last verdict's (an alert sent with no interval for verdicts held back)
-	said      string // the last verdict's upstream words that were given
+	evidence  string    // the last verdict's (an alert sent with no interval for verdicts held back)
+	said      string    // the last verdict's upstream words that were given
+	until     time.Time // the last verdict's end of cooldown, when said
 }
 
 // New starts a Notifier and its background goroutine; Close stops it.
@@ -152,6 +153,15 @@ func (n *Notifier) Notify(provider, class, evidence string) {
 // alone does not tell a spent balance from one free model's daily
 // allowance (operator review 50b). It is scrubbed as the evidence is.
 func (n *Notifier) NotifySaid(provider, class, evidence, said string) {
+	n.NotifyUntil(provider, class, evidence, said, time.Time{})
+}
+
+// NotifyUntil is NotifySaid with when the account is tried again (the end
+// of the cooldown the verdict began; zero: not said): the page says so,
+// and how to end it sooner (operator review 55: the operator woken for a
+// spent balance could not tell from the page how long the provider stays
+// out, nor that a top-up alone changes nothing until then).
+func (n *Notifier) NotifyUntil(provider, class, evidence, said string, until time.Time) {
 	if n == nil {
 		return
 	}
@@ -160,7 +170,7 @@ func (n *Notifier) NotifySaid(provider, class, evidence, said string) {
 		return
 	}
 	select {
-	case n.queue <- event{provider: provider, class: class, evidence: evidence, said: said, at: n.cfg.Now()}:
+	case n.queue <- event{provider: provider, class: class, evidence: evidence, said: said, until: until, at: n.cfg.Now()}:
 	default:
 		n.log.Error("alert dropped: queue full", "provider", provider, "class", class)
 		n.failed(provider, class)
@@ -252,6 +262,9 @@ func (n *Notifier) handle(ev event) {
 	t.evidence = ev.evidence
 	if ev.said != "" {
 		t.said = ev.said
+	}
+	if !ev.until.IsZero() {
+		t.until = ev.until
 	}
 	every := n.cfg.MinInterval < 0
 	won := every && n.slot() // under mu: a delivery ending reads pending under it too

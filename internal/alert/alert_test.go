@@ -397,3 +397,26 @@ func TestRedact(t *testing.T) {
 		t.Errorf("long evidence not bounded: %d bytes", len(got))
 	}
 }
+
+// The page says when the account is tried again, and how to end it sooner
+// (operator review 55).
+func TestPageSaysWhenTheAccountIsTriedAgain(t *testing.T) {
+	h := newHook(t)
+	n := New(Config{Webhook: h.URL, MinInterval: time.Hour, Claimer: &LocalClaimer{}, Backoff: noBackoff})
+	until := time.Date(2030, 1, 2, 4, 0, 0, 0, time.UTC)
+	n.NotifyUntil("gemini", "quota", "status:402", "Your prepayment credits are depleted.", until)
+	n.Notify("openai", "auth", "status:401") // not said: neither field nor sentence
+	closeOK(t, n)
+	for _, p := range h.Payloads(t) {
+		switch p.Provider {
+		case "gemini":
+			if p.TriedAgain != "2030-01-02T04:00:00Z" || !strings.Contains(p.Text, "until 2030-01-02T04:00:00Z") || !strings.Contains(p.Text, "POST /v1/health/reset") {
+				t.Errorf("gemini's page: %+v", p)
+			}
+		case "openai":
+			if p.TriedAgain != "" || strings.Contains(p.Text, "tried again") {
+				t.Errorf("a page with no end said one: %+v", p)
+			}
+		}
+	}
+}

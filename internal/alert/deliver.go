@@ -27,7 +27,10 @@ type Payload struct {
 	// Message is what the upstream said, as the decision record keeps it
 	// (the client's words masked, secrets scrubbed); "" when it said nothing.
 	Message string `json:"message,omitempty"`
-	Text    string `json:"text"` // one human sentence
+	// TriedAgain is RFC 3339: when the cooldown this verdict began ends
+	// and the account is tried again; "" when not said.
+	TriedAgain string `json:"tried_again,omitempty"`
+	Text       string `json:"text"` // one human sentence
 }
 
 func newPayload(ev event, t tally, now time.Time) Payload {
@@ -47,6 +50,11 @@ func newPayload(ev event, t tally, now time.Time) Payload {
 	p.Text = fmt.Sprintf("Detour: provider %s: %s (%s) — %s since %s", p.Provider, p.Class, mrkdwn(p.Evidence), times, p.FirstSeen)
 	if p.Message != "" {
 		p.Text += ": " + mrkdwn(strconv.Quote(p.Message))
+	}
+	if !t.until.IsZero() {
+		p.TriedAgain = t.until.UTC().Format(time.RFC3339)
+		p.Text += ". Its requests go to other providers until " + p.TriedAgain +
+			", when it is tried again; after a top-up or a new key, POST /v1/health/reset ends that at once"
 	}
 	return p
 }

@@ -27,9 +27,10 @@ import (
 
 // Notifier pages the operator (package alert implements it).
 type Notifier interface {
-	// NotifySaid pages for provider's class, with the evidence and the
-	// upstream's words (the client's masked; "" for none).
-	NotifySaid(provider, class, evidence, said string)
+	// NotifyUntil pages for provider's class, with the evidence, the
+	// upstream's words (the client's masked; "" for none) and when the
+	// cooldown it began ends (zero: not said).
+	NotifyUntil(provider, class, evidence, said string, until time.Time)
 }
 
 // Options wire a Dispatcher. Config and Health are required; every other nil

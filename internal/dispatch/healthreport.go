@@ -383,7 +383,7 @@ func (w *walk) lateError(e *endpointRT, o *outcome, a *decision.Attempt, took ti
 		rep.Count = false
 		w.tell(e.key, rep)
 		if row.Page && w.d.opt.Alerts != nil {
-			w.d.opt.Alerts.NotifySaid(e.key.Provider, v.Class.String(), a.Evidence, "")
+			w.d.opt.Alerts.NotifyUntil(e.key.Provider, v.Class.String(), a.Evidence, "", w.coolsUntil(v.Class, &outcome{verdict: v}))
 		}
 	case policy.CoolThreshold, policy.CoolNone:
 		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: took})
@@ -409,4 +409,14 @@ func coolReason(r *health.Report, tr health.Transition) string {
 		return "failure_threshold"
 	}
 	return ""
+}
+
+// coolsUntil is when the cooldown a paged verdict of class c began ends
+// (the account's: quota and auth), for the page (alert.NotifyUntil).
+func (w *walk) coolsUntil(c classify.Class, o *outcome) time.Time {
+	d := w.r.table.CoolFor(c, o.verdict.RetryAfter)
+	if d <= 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(d)
 }
