@@ -18,6 +18,10 @@ type keyView struct {
 	// Refused is the limit that refuses the key now, and until when; nil
 	// when none does (as far as this replica has seen).
 	Refused *refusedView `json:"refused"`
+	// RefusedCount is how many of its requests this replica has refused
+	// since it started, by any limit (operator review 55: a flood and a
+	// key that used its allowance read the same without it).
+	RefusedCount int64 `json:"refused_count"`
 }
 
 type refusedView struct {
@@ -61,6 +65,7 @@ func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
 				break
 			}
 		}
+		v.RefusedCount = c.opt.Limits.Refusals(k.Name)
 		if ref := c.opt.Limits.Refused(k); v.Refused == nil && ref != nil {
 			v.Refused = &refusedView{Limit: ref.Limit, Until: now.Add(ref.RetryAfter).Truncate(time.Second)}
 		}

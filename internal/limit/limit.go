@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/detour-llm/detour/internal/config"
@@ -89,6 +90,37 @@ type Limiter struct {
 	// refused is, per key name, its last refusal by Admit (a held), until
 	// that limit's window turns: Refused answers from it without a counter.
 	refused sync.Map
+	// refusals is, per key name, how many of its requests this process
+	// refused (CountRefusal), for the console's Keys page.
+	refusals sync.Map // name → *atomic.Int64
+}
+
+// CountRefusal counts one request of the key name that a limit of its
+// refused, whichever (max_concurrent too): the Keys page shows how hard
+// a key floods, which its standing alone cannot (a key that used its
+// allowance reads the same; operator review 55). A nil Limiter counts
+// nothing.
+func (l *Limiter) CountRefusal(name string) {
+	if l == nil {
+		return
+	}
+	v, ok := l.refusals.Load(name)
+	if !ok {
+		v, _ = l.refusals.LoadOrStore(name, new(atomic.Int64))
+	}
+	v.(*atomic.Int64).Add(1)
+}
+
+// Refusals is how many requests of the key name this process has refused
+// since it started (CountRefusal).
+func (l *Limiter) Refusals(name string) int64 {
+	if l == nil {
+		return 0
+	}
+	if v, ok := l.refusals.Load(name); ok {
+		return v.(*atomic.Int64).Load()
+	}
+	return 0
 }
 
 // held is a key's refusal remembered until its window turns.

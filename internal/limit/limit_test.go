@@ -268,3 +268,20 @@ func TestRefusedIsRememberedUntilTheWindowTurns(t *testing.T) {
 		t.Fatalf("refused once the minute turned: %+v", got)
 	}
 }
+
+// Refusals counts each key's refused requests apart (operator review 55).
+func TestCountRefusal(t *testing.T) {
+	l := New(NewMemory(nil), nil)
+	for range 15 {
+		l.CountRefusal("batch")
+	}
+	l.CountRefusal("team-a")
+	if l.Refusals("batch") != 15 || l.Refusals("team-a") != 1 || l.Refusals("other") != 0 {
+		t.Errorf("refusals batch %d, team-a %d, other %d", l.Refusals("batch"), l.Refusals("team-a"), l.Refusals("other"))
+	}
+	var none *Limiter
+	none.CountRefusal("x")
+	if none.Refusals("x") != 0 {
+		t.Error("a nil Limiter counted")
+	}
+}

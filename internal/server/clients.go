@@ -148,6 +148,7 @@ func (s *Server) refused(w http.ResponseWriter, r *http.Request, d door, a *admi
 // refuseLimited answers 429 for client's limit ref, in d's envelope.
 func (s *Server) refuseLimited(w http.ResponseWriter, d door, client *config.ClientKey, ref *limit.Refusal) {
 	s.metrics.Refused(client.Name, ref.Limit)
+	s.state.Load().Limits.CountRefusal(client.Name)
 	w.Header().Set("Retry-After", strconv.FormatInt(limit.RetryAfterSeconds(ref.RetryAfter), 10))
 	if ref.RetryAfter > dispatch.RetryHorizon { // a day's or a month's budget: not a retry's wait
 		w.Header().Set("X-Should-Retry", "false")
@@ -233,6 +234,7 @@ func (s *Server) takeSlot(w http.ResponseWriter, d door, client *config.ClientKe
 	}
 	if !s.slots.take(name, n) {
 		s.metrics.Refused(client.Name, "max_concurrent")
+		s.state.Load().Limits.CountRefusal(client.Name)
 		w.Header().Set("Retry-After", "1")
 		s.refuse(w, d, http.StatusTooManyRequests, "client_concurrency_limit_exceeded",
 			fmt.Sprintf("client key %q has %d %s in progress, its max_concurrent %d; retry when one ends", client.Name, n, what, n),

@@ -623,7 +623,11 @@
       const rows = [];
       for (const k of j.keys) {
         const routes = k.routes.length ? k.routes.join(', ') : 'every route';
-        const ref = k.refused ? [badge('quota', 'refused: ' + k.refused.limit), ' until ', timeUntil(k.refused.until)] : '—';
+        const ref = k.refused ? [badge('quota', 'refused: ' + k.refused.limit), ' until ', timeUntil(k.refused.until)] : ['—'];
+        if (k.refused_count > 0) {
+          // How hard the key floods: a standing alone reads the same for a key that used its allowance.
+          ref.push(el('div', { class: 'muted' }, k.refused_count.toLocaleString('en-US') + ' refused since this replica started'));
+        }
         const ls = k.limits.length ? k.limits : [null];
         ls.forEach((l, i) => rows.push(el('tr', { class: i === 0 ? 'key-first' : 'key-more' },
           cell('Key', i === 0 ? el('strong', null, k.name) : el('span', { class: 'sr-only' }, k.name)),
