@@ -42,11 +42,23 @@ func signingKeys(rdb redis.UniversalClient, timeout time.Duration, log *slog.Log
 	return r, err == nil
 }
 
+// maxSigningKey bounds the key taken up from Redis: the replicas make
+// 32-byte keys, and a huge value there (a stray write) would be read every
+// tick and hashed whole by every seal (hostile 55b: a 64 MiB key cost 59
+// ms of CPU a seal).
+const maxSigningKey = 1024
+
+// errSigningKey is a key in Redis that is not one to seal with: shorter
+// than 16 bytes or longer than maxSigningKey. Redis answered.
+var errSigningKey = errors.New("the key Redis holds is shorter than 16 bytes or longer than 1 KiB")
+
 // shareSigningKey writes r's key to Redis where Redis holds none (wrote:
 // it was restarted empty, or this is the first replica) and takes up the
 // key Redis holds; adopted when that changed the key r seals with (the one
 // before is still recognised: a fleet that came apart agrees again, review
-// 54b).
+// 54b). The replicas write hex; a value set by hand that is not hex is
+// taken as its bytes (review 55: a passphrase was refused at every tick,
+// without a word, and each replica started later sealed with its own).
 func shareSigningKey(rdb redis.UniversalClient, r *signkey.Ring, timeout time.Duration) (adopted, wrote bool, err error) {
 	if timeout <= 0 {
 		timeout = time.Second
@@ -57,16 +69,18 @@ func shareSigningKey(rdb redis.UniversalClient, r *signkey.Ring, timeout time.Du
 	if err != nil {
 		return false, false, err
 	}
-	v, err := rdb.Get(ctx, signingKeyName).Result()
+	// No more than a key's hex and a byte: a longer value is refused
+	// unread.
+	v, err := rdb.GetRange(ctx, signingKeyName, 0, 2*maxSigningKey).Result()
 	if err != nil {
 		return false, wrote, err
 	}
-	shared, err := hex.DecodeString(v)
-	if err == nil && len(shared) < 16 {
-		err = errors.New("the key Redis holds is shorter than 16 bytes")
+	shared, herr := hex.DecodeString(v)
+	if herr != nil {
+		shared = []byte(v)
 	}
-	if err != nil {
-		return false, wrote, err
+	if len(v) > 2*maxSigningKey || len(shared) < 16 || len(shared) > maxSigningKey {
+		return false, wrote, errSigningKey
 	}
 	return r.Adopt(shared), wrote, nil
 }
@@ -77,6 +91,7 @@ func shareSigningKey(rdb redis.UniversalClient, r *signkey.Ring, timeout time.Du
 // held one says Redis lost its state (GET /v1/health's state.lost_at).
 func (a *App) watchSigning(timeout time.Duration, shared bool) {
 	go func() {
+		warned := false // about a key in Redis that is not one: once, until it is
 		t := time.NewTicker(signingEvery)
 		defer t.Stop()
 		for {
@@ -85,14 +100,28 @@ func (a *App) watchSigning(timeout time.Duration, shared bool) {
 				return
 			case <-t.C:
 				adopted, wrote, err := shareSigningKey(a.rdb, a.signing, timeout)
+				if errors.Is(err, errSigningKey) {
+					if !warned {
+						a.log.Warn("thought signatures: the signing key in Redis is not one to seal with (16 bytes to 1 KiB; the replicas write 32 bytes of hex); this replica keeps its own until it is (docs/scale.md)")
+					}
+					warned = true
+					continue
+				}
 				if err != nil {
 					continue // Redis does not answer: the health store says so
 				}
-				if wrote && shared {
+				warned = false
+				switch {
+				case wrote && shared:
 					a.stateLost()
 					a.log.Warn("thought signatures: Redis had lost the signing key (restarted empty, failed over to an empty replica, or flushed); this replica wrote its own back (docs/scale.md)")
-				}
-				if adopted {
+				case adopted && shared:
+					// A key other than the one Redis held: Redis lost that
+					// one and a replica started since wrote its own first,
+					// or someone replaced it (hostile 55b).
+					a.stateLost()
+					a.log.Warn("thought signatures: the signing key in Redis changed (Redis lost it and another replica wrote its own, or it was replaced); this replica seals with it now, and still recognises what it sealed before (docs/scale.md)")
+				case adopted:
 					a.log.Info("thought signatures: this replica now seals with the signing key its fleet shares in Redis; what it sealed before is still recognised here")
 				}
 				shared = true

@@ -231,6 +231,7 @@ func (s *RedisStore) Load(ctx context.Context, keys []string) ([]Record, error) 
 // or nil for an absent or foreign key), mirrored locally; *now is the
 // shared clock's now, read once when first needed.
 func (s *RedisStore) absorb(ctx context.Context, key string, v any, now *time.Time) Record {
+	before := s.seenAt(key)
 	s.saw(key, v)
 	var rec Record
 	if str, ok := v.(string); ok {
@@ -243,11 +244,14 @@ func (s *RedisStore) absorb(ctx context.Context, key string, v any, now *time.Ti
 		// is; taken for empty, the whole fleet forgot it (review 40d).
 		// So is a cooldown over but never closed (probing: the endpoint
 		// has not answered since), which read as healthy, its failures
-		// and cause gone (operator review 55).
+		// and cause gone (operator review 55) — when this replica read
+		// it in Redis within probingFresh: an older copy may be of a
+		// record another replica's probe has closed since (review 55).
 		if now.IsZero() {
 			*now = s.Now()
 		}
-		if mine.CoolUntil.After(*now) || (mine.LastCooldown > 0 && now.Sub(mine.CoolUntil) < keepFor) {
+		fresh := before.present && s.now().Sub(before.at) < probingFresh
+		if mine.CoolUntil.After(*now) || (mine.LastCooldown > 0 && fresh) {
 			return s.restore(ctx, key, mine)
 		}
 	}
@@ -394,7 +398,13 @@ return {1, false, other}`)
 type seenValue struct {
 	raw     string
 	present bool
+	at      time.Time // when it was read or written (this process's clock)
 }
+
+// probingFresh is how recently a replica must have read a record of its
+// own in Redis for it to write that record back as probing (absorb): a
+// copy older than that may be of a record another replica has closed since.
+const probingFresh = time.Minute
 
 // maxSeen bounds the values kept: past it they are forgotten, and the next
 // update of each key costs a round trip more.
@@ -408,8 +418,15 @@ func (s *RedisStore) saw(key string, v any) {
 	if len(s.seen) >= maxSeen {
 		clear(s.seen)
 	}
-	s.seen[key] = seenValue{raw: str, present: ok}
+	s.seen[key] = seenValue{raw: str, present: ok, at: s.now()}
 	s.smu.Unlock()
+}
+
+// seenAt is key's value as this store last read or wrote it.
+func (s *RedisStore) seenAt(key string) seenValue {
+	s.smu.Lock()
+	defer s.smu.Unlock()
+	return s.seen[key]
 }
 
 // tx is one atomic update of key in Redis by fn, retried on conflict
