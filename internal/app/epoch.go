@@ -62,16 +62,7 @@ func (a *App) watchEpoch(cfg *config.Config, timeout time.Duration) {
 	go func() { // a month's log or many keys take seconds to judge: never the start's
 		w.warnPersistence(cfg)
 		w.check()
-		t := time.NewTicker(epochEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-a.stop.Done():
-				return
-			case <-t.C:
-				w.check()
-			}
-		}
+		a.every(epochEvery, w.check)
 	}()
 }
 

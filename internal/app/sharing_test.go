@@ -129,22 +129,7 @@ targets:
   - {name: t, model: m, providers: [p]}
 `)
 	url, _ := gatewaytest.Start(t, cfg, app.Options{})
-	lostAt := func() *time.Time {
-		var h struct {
-			State struct {
-				LostAt *time.Time `json:"lost_at"`
-			}
-		}
-		resp, err := http.Get(url + "/v1/health")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
-			t.Fatal(err)
-		}
-		return h.State.LostAt
-	}
+	lostAt := func() *time.Time { return lostAt(t, url) }
 	time.Sleep(6 * time.Second) // a tick while Redis holds everything: nothing is lost
 	if at := lostAt(); at != nil {
 		t.Fatalf("lost_at %v before Redis lost anything", at)
@@ -166,4 +151,23 @@ targets:
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// lostAt is the state.lost_at of the gateway at url's /v1/health.
+func lostAt(t *testing.T, url string) *time.Time {
+	t.Helper()
+	var h struct {
+		State struct {
+			LostAt *time.Time `json:"lost_at"`
+		}
+	}
+	resp, err := http.Get(url + "/v1/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+		t.Fatal(err)
+	}
+	return h.State.LostAt
 }

@@ -90,44 +90,49 @@ func shareSigningKey(rdb redis.UniversalClient, r *signkey.Ring, timeout time.Du
 // in Redis at start: a key this replica has to write again after Redis
 // held one says Redis lost its state (GET /v1/health's state.lost_at).
 func (a *App) watchSigning(timeout time.Duration, shared bool) {
-	go func() {
-		warned := false // about a key in Redis that is not one: once, until it is
-		t := time.NewTicker(signingEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-a.stop.Done():
-				return
-			case <-t.C:
-				adopted, wrote, err := shareSigningKey(a.rdb, a.signing, timeout)
-				if errors.Is(err, errSigningKey) {
-					if !warned {
-						a.log.Warn("thought signatures: the signing key in Redis is not one to seal with (16 bytes to 1 KiB; the replicas write 32 bytes of hex); this replica keeps its own until it is (docs/scale.md)")
-					}
-					warned = true
-					continue
-				}
-				if err != nil {
-					continue // Redis does not answer: the health store says so
-				}
-				warned = false
-				switch {
-				case wrote && shared:
-					a.stateLost()
-					a.log.Warn("thought signatures: Redis had lost the signing key (restarted empty, failed over to an empty replica, or flushed); this replica wrote its own back (docs/scale.md)")
-				case adopted && shared:
-					// A key other than the one Redis held: Redis lost that
-					// one and a replica started since wrote its own first,
-					// or someone replaced it (hostile 55b).
-					a.stateLost()
-					a.log.Warn("thought signatures: the signing key in Redis changed (Redis lost it and another replica wrote its own, or it was replaced); this replica seals with it now, and still recognises what it sealed before (docs/scale.md)")
-				case adopted:
-					a.log.Info("thought signatures: this replica now seals with the signing key its fleet shares in Redis; what it sealed before is still recognised here")
-				}
-				shared = true
+	warned := false // about a key in Redis that is not one: once, until it is
+	go a.every(signingEvery, func() {
+		adopted, wrote, err := shareSigningKey(a.rdb, a.signing, timeout)
+		if errors.Is(err, errSigningKey) {
+			if !warned {
+				a.log.Warn("thought signatures: the signing key in Redis is not one to seal with (16 bytes to 1 KiB; the replicas write 32 bytes of hex); this replica keeps its own until it is (docs/scale.md)")
 			}
+			warned = true
+			return
 		}
-	}()
+		if err != nil {
+			return // Redis does not answer: the health store says so
+		}
+		warned = false
+		switch {
+		case wrote && shared:
+			a.stateLost()
+			a.log.Warn("thought signatures: Redis had lost the signing key (restarted empty, failed over to an empty replica, or flushed); this replica wrote its own back (docs/scale.md)")
+		case adopted && shared:
+			// A key other than the one Redis held: Redis lost that one and
+			// a replica started since wrote its own first, or someone
+			// replaced it (hostile 55b).
+			a.stateLost()
+			a.log.Warn("thought signatures: the signing key in Redis changed (Redis lost it and another replica wrote its own, or it was replaced); this replica seals with it now, and still recognises what it sealed before (docs/scale.md)")
+		case adopted:
+			a.log.Info("thought signatures: this replica now seals with the signing key its fleet shares in Redis; what it sealed before is still recognised here")
+		}
+		shared = true
+	})
+}
+
+// every runs fn every d until the process stops.
+func (a *App) every(d time.Duration, fn func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-a.stop.Done():
+			return
+		case <-t.C:
+			fn()
+		}
+	}
 }
 
 // stateLost says this replica found that Redis had lost the state the

@@ -1,20 +1,17 @@
 package app_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"log/slog"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/gatewaytest"
 	"github.com/detour-llm/detour/internal/redistest"
+	"github.com/detour-llm/detour/internal/testutil"
 )
 
 // Hostile 55b. docs/scale.md ("Redis restarted empty") says state.lost_at
@@ -37,7 +34,7 @@ providers:
 targets:
   - {name: t, model: m, providers: [p]}
 `
-	var logA hostile55bBuf
+	var logA testutil.Buffer
 	urlA, _ := gatewaytest.Start(t, gatewaytest.Config(t, yaml), app.Options{Logger: slog.New(slog.NewTextHandler(&logA, nil))})
 	// Wait for A's first tick (its SET NX: go-redis sends SET … NX), so that the restart and B's
 	// start fall well inside the next 5 s: B writes the key first.
@@ -66,44 +63,11 @@ targets:
 	urlB, _ := gatewaytest.Start(t, gatewaytest.Config(t, yaml), app.Options{})
 	time.Sleep(6 * time.Second) // A's next tick: it finds B's key and moves to it
 
-	lostAt := func(url string) *time.Time {
-		var h struct {
-			State struct {
-				LostAt *time.Time `json:"lost_at"`
-			}
-		}
-		resp, err := http.Get(url + "/v1/health")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
-			t.Fatal(err)
-		}
-		return h.State.LostAt
-	}
 	if !strings.Contains(logA.String(), "the signing key in Redis changed") {
 		t.Fatalf("replica A did not move to replica B's key; the test proves nothing. A's log:\n%s", logA.String())
 	}
-	a, b := lostAt(urlA), lostAt(urlB)
+	a, b := lostAt(t, urlA), lostAt(t, urlB)
 	if a == nil && b == nil {
 		t.Error("Redis restarted empty and the fleet's signing key changed (replica A moved to the key replica B wrote), yet neither replica's /v1/health state.lost_at says Redis lost its state")
 	}
-}
-
-type hostile55bBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *hostile55bBuf) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *hostile55bBuf) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }
