@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/detour-llm/detour/internal/health"
@@ -50,7 +52,7 @@ const maxSigningKey = 1024
 
 // errSigningKey is a key in Redis that is not one to seal with: shorter
 // than 16 bytes or longer than maxSigningKey. Redis answered.
-var errSigningKey = errors.New("the key Redis holds is shorter than 16 bytes or longer than 1 KiB")
+var errSigningKey = errors.New("the key Redis holds is not one to seal with (16 bytes to 1 KiB, a string this replica may read)")
 
 // shareSigningKey writes r's key to Redis where Redis holds none (wrote:
 // it was restarted empty, or this is the first replica) and takes up the
@@ -72,6 +74,21 @@ func shareSigningKey(rdb redis.UniversalClient, r *signkey.Ring, timeout time.Du
 	// No more than a key's hex and a byte: a longer value is refused
 	// unread.
 	v, err := rdb.GetRange(ctx, signingKeyName, 0, 2*maxSigningKey).Result()
+	if err != nil && strings.HasPrefix(err.Error(), "WRONGTYPE") {
+		// A value of another type under Detour's name is overwritten, as
+		// any foreign value under its prefix is (docs/scale.md, "Foreign
+		// values"): each replica kept its own key for good (hostile 55c).
+		if err = rdb.Set(ctx, signingKeyName, hex.EncodeToString(r.Current()), 0).Err(); err == nil {
+			wrote = true
+			v, err = rdb.GetRange(ctx, signingKeyName, 0, 2*maxSigningKey).Result()
+		}
+	}
+	var reply redis.Error
+	if errors.As(err, &reply) {
+		// Redis answered, and refused: a user that may not read or
+		// write the key.
+		return false, wrote, fmt.Errorf("%w: %v", errSigningKey, err)
+	}
 	if err != nil {
 		return false, wrote, err
 	}
@@ -95,7 +112,7 @@ func (a *App) watchSigning(timeout time.Duration, shared bool) {
 		adopted, wrote, err := shareSigningKey(a.rdb, a.signing, timeout)
 		if errors.Is(err, errSigningKey) {
 			if !warned {
-				a.log.Warn("thought signatures: the signing key in Redis is not one to seal with (16 bytes to 1 KiB; the replicas write 32 bytes of hex); this replica keeps its own until it is (docs/scale.md)")
+				a.log.Warn("thought signatures: the signing key in Redis is not one to seal with (a string of 16 bytes to 1 KiB this replica may read; the replicas write 32 bytes of hex); this replica keeps its own until it is (docs/scale.md)", "err", err)
 			}
 			warned = true
 			return

@@ -567,7 +567,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		}
 		o.tripped = w.tell(e.key, rep) && rule.Cool == policy.CoolThreshold
 		if rule.Page && w.d.opt.Alerts != nil {
-			w.d.opt.Alerts.NotifyUntil(e.key.Provider, class, o.verdict.Evidence, a.Message, w.coolsUntil(rule.Class, o))
+			w.d.opt.Alerts.NotifyUntil(e.key.Provider, class, o.verdict.Evidence, a.Message, w.coolsUntil(e.key.Provider, rule.Class, o))
 		}
 	}
 	if o.settled {

@@ -2,30 +2,51 @@ package dispatch
 
 import (
 	"bufio"
+	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
 )
 
+// maxCodings bounds the codings decoded in a row ("gzip, gzip" is two).
+const maxCodings = 3
+
 // decodeBody makes resp's body its decoding where the upstream coded it
-// (Content-Encoding gzip or deflate) although the request asked for
-// identity (attempt.go): servers that ignore the ask exist, and read as
-// identity such an answer was compressed bytes — classified by its status
-// alone (a quota 429 as rate_limited), handed to the client as its
-// message, and a 200 failed as undecodable, billed and asked again twice
-// (hostile 55). The decoded bytes are what the answer's limits count, so a
-// small bomb stops at them as any answer does. A body so labelled that is
-// not so coded (jolibrain/deepdetect#176: a label without compression) is
-// read as sent. Other codings (br, zstd) are left as they came.
+// (Content-Encoding gzip or deflate, once or a few times over) although
+// the request asked for identity (attempt.go): servers that ignore the ask
+// exist, and read as identity such an answer was compressed bytes —
+// classified by its status alone (a quota 429 as rate_limited), handed to
+// the client as its message, and a 200 failed as undecodable, billed and
+// asked again twice (hostile 55). The decoded bytes are what the answer's
+// limits count, so a small bomb stops at them as any answer does. A body
+// so labelled that is not so coded (jolibrain/deepdetect#176: a label
+// without compression) is read as sent. Other codings (br, zstd) are left
+// as they came.
 func decodeBody(resp *http.Response) {
-	switch strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))) {
-	case "gzip", "x-gzip", "deflate":
-	default:
+	var codings []string
+	for _, v := range resp.Header.Values("Content-Encoding") {
+		for c := range strings.SplitSeq(v, ",") {
+			switch c = strings.ToLower(strings.TrimSpace(c)); c {
+			case "", "identity":
+			case "gzip", "x-gzip", "deflate":
+				codings = append(codings, c)
+			default:
+				return
+			}
+		}
+	}
+	if len(codings) == 0 || len(codings) > maxCodings {
 		return
 	}
-	resp.Body = &decoding{raw: resp.Body}
+	body := resp.Body
+	for i := len(codings) - 1; i >= 0; i-- { // the last applied is the first undone
+		body = &decoding{raw: body, deflate: codings[i] == "deflate"}
+	}
+	resp.Body = body
 	resp.Header.Del("Content-Encoding")
 	resp.Header.Del("Content-Length")
 	resp.ContentLength = -1
@@ -33,31 +54,68 @@ func decodeBody(resp *http.Response) {
 }
 
 // decoding reads a coded body: on the first read it looks at the first
-// bytes, and decodes gzip (1f 8b) or zlib-wrapped deflate, else reads the
-// bytes as sent.
+// bytes and decodes gzip (1f 8b) or, labelled deflate, zlib-wrapped or raw
+// deflate (old IIS and Apache servers send raw), else reads the bytes as
+// sent. A gzip member cut before its 8-byte trailer ends the body where
+// its data ends, as browsers and Node's fetch read it (hostile 55c): a
+// cut answer is still judged by what it holds (incomplete JSON, a stream
+// without its finish).
 type decoding struct {
-	raw io.ReadCloser
-	r   io.Reader
-	dec io.Closer
+	raw     io.ReadCloser
+	deflate bool
+	r       io.Reader
+	dec     io.Closer
 }
 
 func (d *decoding) Read(p []byte) (int, error) {
 	if d.r == nil {
-		br := bufio.NewReaderSize(d.raw, 512)
-		d.r = br
-		head, _ := br.Peek(2)
-		switch {
-		case len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b:
-			if z, err := gzip.NewReader(br); err == nil {
-				d.r, d.dec = z, z
-			}
-		case len(head) == 2 && head[0]&0x0f == 8 && (uint(head[0])<<8|uint(head[1]))%31 == 0:
-			if z, err := zlib.NewReader(br); err == nil {
-				d.r, d.dec = z, z
-			}
-		}
+		d.open()
 	}
-	return d.r.Read(p)
+	n, err := d.r.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) && d.dec != nil {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func (d *decoding) open() {
+	br := bufio.NewReaderSize(d.raw, 512)
+	d.r = br
+	// Two bytes tell gzip and zlib; raw deflate is tried on what else has
+	// come already. Waiting for more would hold a stream's first event
+	// back until the next (hostile 55c).
+	head, _ := br.Peek(2)
+	if len(head) == 2 {
+		head, _ = br.Peek(br.Buffered())
+	}
+	switch {
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		if z, err := gzip.NewReader(br); err == nil {
+			d.r, d.dec = z, z
+		}
+	case !d.deflate || len(head) == 0:
+	case len(head) >= 2 && head[0]&0x0f == 8 && (uint(head[0])<<8|uint(head[1]))%31 == 0:
+		if z, err := zlib.NewReader(br); err == nil {
+			d.r, d.dec = z, z
+		}
+	case rawDeflate(head):
+		z := flate.NewReader(br)
+		d.r, d.dec = z, z
+	}
+}
+
+// rawDeflate reports whether head, a body's first bytes, begins a raw
+// deflate stream: they decode as one, where text (what a label without
+// compression carries) almost never does.
+func rawDeflate(head []byte) bool {
+	if head[0] == '{' || head[0] == '[' || head[0] == '<' || head[0] == ' ' || head[0] == '\n' || head[0] == '\r' || head[0] == '\t' {
+		return false
+	}
+	z := flate.NewReader(bytes.NewReader(head))
+	defer z.Close()
+	var out [64]byte
+	n, err := z.Read(out[:])
+	return n > 0 && (err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF))
 }
 
 func (d *decoding) Close() error {

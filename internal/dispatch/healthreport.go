@@ -383,7 +383,7 @@ func (w *walk) lateError(e *endpointRT, o *outcome, a *decision.Attempt, took ti
 		rep.Count = false
 		w.tell(e.key, rep)
 		if row.Page && w.d.opt.Alerts != nil {
-			w.d.opt.Alerts.NotifyUntil(e.key.Provider, v.Class.String(), a.Evidence, "", w.coolsUntil(v.Class, &outcome{verdict: v}))
+			w.d.opt.Alerts.NotifyUntil(e.key.Provider, v.Class.String(), a.Evidence, "", w.coolsUntil(e.key.Provider, v.Class, &outcome{verdict: v}))
 		}
 	case policy.CoolThreshold, policy.CoolNone:
 		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: took})
@@ -411,12 +411,22 @@ func coolReason(r *health.Report, tr health.Transition) string {
 	return ""
 }
 
-// coolsUntil is when the cooldown a paged verdict of class c began ends
-// (the account's: quota and auth), for the page (alert.NotifyUntil).
-func (w *walk) coolsUntil(c classify.Class, o *outcome) time.Time {
+// coolsUntil is when the cooldown a paged verdict of class c at provider
+// began ends (the account's: quota and auth), for the page
+// (alert.NotifyUntil): the end health recorded for the account's change to
+// cooling in this request, which runs on the fleet's clock and doubles
+// after a failed probe (hostile 55c: the page counted from this host's
+// clock); else the tracker's now and the class's cooldown.
+func (w *walk) coolsUntil(provider string, c classify.Class, o *outcome) time.Time {
+	for i := len(w.rec.Transitions) - 1; i >= 0; i-- {
+		tr := &w.rec.Transitions[i]
+		if tr.Scope == health.ScopeAccount.String() && tr.Name == provider && tr.To == health.Cooling.String() && !tr.Until.IsZero() {
+			return tr.Until
+		}
+	}
 	d := w.r.table.CoolFor(c, o.verdict.RetryAfter)
 	if d <= 0 {
 		return time.Time{}
 	}
-	return time.Now().Add(d)
+	return w.d.opt.Health.Now().Add(d)
 }
