@@ -90,8 +90,8 @@ func TestH55cFlushedGzipStreamIsRelayedAsItComes(t *testing.T) {
 // fetch (undici lib/web/fetch/index.js, what the OpenAI and Anthropic JS
 // SDKs call) decodes gzip with finishFlush Z_SYNC_FLUSH "Be less strict
 // when decoding compressed responses … Always using Z_SYNC_FLUSH is what
-// cURL does" and hands the client this answer. Detour fails it as
-// server_error transport:eof, billable, asks the same endpoint again
+// cURL does" and hands the client this answer. Detour failed it as
+// server_error transport:eof, billable, asked the same endpoint again
 // (billable) and then the next target: three paid calls, the answer
 // thrown away twice. Same for a stream whose last event and [DONE] came.
 func TestH55cGzipWithoutTrailerIsReadNotPaidAgain(t *testing.T) {
@@ -126,9 +126,9 @@ func TestH55cGzipWithoutTrailerIsReadNotPaidAgain(t *testing.T) {
 // (RFC 9110 §8.4: codings listed in the order applied; a proxy that adds
 // its gzip label again produces it, yhirose/cpp-httplib#993 "the
 // content-encoding header ends up with `gzip, gzip`"), on OpenAI's
-// billing_not_active 429: the decoder matches the whole header value only,
-// so the answer is read as sent: class rate_limited (status alone) instead
-// of quota, and the client's message is the compressed bytes — the very
+// billing_not_active 429: the decoder matched the whole header value only,
+// so the answer was read as sent: class rate_limited (status alone) instead
+// of quota, and the client's message the compressed bytes — the very
 // failure round 55 fixed for a single "gzip". Also two Content-Encoding
 // lines (Header.Get reads only the first).
 func TestH55cGzipListedTwiceKeepsItsClass(t *testing.T) {
@@ -218,9 +218,9 @@ func TestH55cHugeGzip4xx(t *testing.T) {
 // deflate data (RFC 1951, no zlib wrapper) — what old IIS and Apache sent,
 // and what clients decode: node-fetch src/index.js "handle the infamous raw
 // deflate response from old IIS and Apache servers" (zlib header sniffed,
-// else createInflateRaw). coding.go decodes only zlib-wrapped deflate and
-// otherwise reads the bytes as sent: OpenAI's billing_not_active 429 is
-// rate_limited and the client's message is compressed bytes.
+// else createInflateRaw). coding.go decoded only zlib-wrapped deflate and
+// otherwise read the bytes as sent: OpenAI's billing_not_active 429 was
+// rate_limited and the client's message compressed bytes.
 func TestH55cRawDeflateKeepsItsClass(t *testing.T) {
 	st := corpus(t, "openai-billing-not-active-429")
 	var b bytes.Buffer
