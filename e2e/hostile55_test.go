@@ -41,6 +41,44 @@ func h55Gzip(body string) []byte {
 	return b.Bytes()
 }
 
+// codedAnswer answers every request with status and z as it is, of
+// content type ctype, labelled Content-Encoding coding.
+func codedAnswer(ctype, coding string, status int, z []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Content-Encoding", coding)
+		w.WriteHeader(status)
+		w.Write(z)
+	}
+}
+
+// gzipBomb is the gzip of prefix and then mib MiB of fill: ~1 KB a MiB.
+func gzipBomb(prefix string, fill byte, mib int) []byte {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	io.WriteString(zw, prefix)
+	chunk := bytes.Repeat([]byte{fill}, 1<<20)
+	for range mib {
+		zw.Write(chunk)
+	}
+	zw.Close()
+	return b.Bytes()
+}
+
+// paidAttempts logs the attempts of the one request's record and counts
+// the billable ones.
+func paidAttempts(t *testing.T, g *gateway) (paid int) {
+	t.Helper()
+	for _, a := range g.recs.wait(t, 1).Attempts {
+		if a.Billable {
+			paid++
+		}
+		t.Logf("attempt %s/%s status %d class %q evidence %q billable %v msg %.120q", a.Target, a.Provider, a.Status, a.Class, a.Evidence, a.Billable, a.Message)
+	}
+	return paid
+}
+
 // gzipAnswer answers every request with status and body, gzip-coded and
 // labelled so (Content-Encoding: gzip), whatever Accept-Encoding asked:
 // what servers do that ignore "Accept-Encoding: identity"
@@ -49,14 +87,7 @@ func h55Gzip(body string) []byte {
 // ArchiveTeam/wpull#14 "Sometimes web servers are naughty and return
 // content-encoding: gzip even if we didn't request it").
 func gzipAnswer(status int, body string) http.HandlerFunc {
-	z := h55Gzip(body)
-	return func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Encoding", "gzip")
-		w.WriteHeader(status)
-		w.Write(z)
-	}
+	return codedAnswer("application/json", "gzip", status, h55Gzip(body))
 }
 
 // TestH55GzipErrorAnswerKeepsItsClass: an error answer whose body comes
@@ -103,14 +134,7 @@ func TestH55GzipErrorAnswerKeepsItsClass(t *testing.T) {
 func TestH55GzipAnswerIsReadNotPaidAgain(t *testing.T) {
 	g := start(t, twoTargets, h55Fakes(t, gzipAnswer(200, upstreamtest.ChatJSON("model-a", "zipped"))))
 	r := g.post(t, "r", "")
-	d := g.recs.wait(t, 1)
-	paid := 0
-	for _, a := range d.Attempts {
-		if a.Billable {
-			paid++
-		}
-		t.Logf("attempt %s/%s status %d class %q evidence %q billable %v", a.Target, a.Provider, a.Status, a.Class, a.Evidence, a.Billable)
-	}
+	paid := paidAttempts(t, g)
 	if r.Status != 200 || !strings.Contains(string(r.Body), "zipped") || paid != 1 {
 		t.Errorf("client %d %s; %d billable attempts, want the gzip-coded answer of a, paid once", r.Status, r.Body, paid)
 	}
@@ -125,22 +149,9 @@ func TestH55GzipStreamIsReadNotPaidAgain(t *testing.T) {
 	for _, ev := range upstreamtest.ChatStream("model-a", "zip", "ped") {
 		sse.WriteString("data: " + ev + "\n\n")
 	}
-	z := h55Gzip(sse.String())
-	g := start(t, twoTargets, h55Fakes(t, func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Write(z)
-	}))
+	g := start(t, twoTargets, h55Fakes(t, codedAnswer("text/event-stream", "gzip", 200, h55Gzip(sse.String()))))
 	r := g.post(t, "r", stream)
-	d := g.recs.wait(t, 1)
-	paid := 0
-	for _, a := range d.Attempts {
-		if a.Billable {
-			paid++
-		}
-		t.Logf("attempt %s/%s status %d class %q evidence %q billable %v", a.Target, a.Provider, a.Status, a.Class, a.Evidence, a.Billable)
-	}
+	paid := paidAttempts(t, g)
 	if r.Status != 200 || !strings.Contains(string(r.Body), "zip") || paid != 1 {
 		t.Errorf("client %d %.300s; %d billable attempts, want the gzip-coded stream of a, paid once", r.Status, r.Body, paid)
 	}
@@ -170,21 +181,8 @@ func TestH55MislabelledGzipIsStillRead(t *testing.T) {
 // an answer may be: the 64 MiB any whole answer is held to, after which
 // it is failed as too large, and the next target answers.
 func TestH55GzipBombStopsAtTheAnswerLimit(t *testing.T) {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zero := make([]byte, 1<<20)
-	io.WriteString(zw, `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"`)
-	for range 100 {
-		zw.Write(zero)
-	}
-	zw.Close()
-	bomb := b.Bytes()
-	g := start(t, twoTargets, h55Fakes(t, func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Write(bomb)
-	}))
+	bomb := gzipBomb(`{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"`, 0, 100)
+	g := start(t, twoTargets, h55Fakes(t, codedAnswer("application/json", "gzip", 200, bomb)))
 	r := g.post(t, "r", "")
 	if r.Status != 200 || !strings.Contains(string(r.Body), "from b") {
 		t.Fatalf("client %d %.300s; want the bomb failed and b's answer", r.Status, r.Body)
