@@ -145,22 +145,18 @@ func New(c Config) *Notifier {
 // when the queue is full (or the Notifier closed) the verdict is dropped
 // with a log line.
 func (n *Notifier) Notify(provider, class, evidence string) {
-	n.NotifySaid(provider, class, evidence, "")
+	n.NotifyUntil(provider, class, evidence, "", time.Time{})
 }
 
-// NotifySaid is Notify with what the upstream said (its message, the
-// client's words already masked): the alert quotes it, since "quota"
-// alone does not tell a spent balance from one free model's daily
-// allowance (operator review 50b). It is scrubbed as the evidence is.
-func (n *Notifier) NotifySaid(provider, class, evidence, said string) {
-	n.NotifyUntil(provider, class, evidence, said, time.Time{})
-}
-
-// NotifyUntil is NotifySaid with when the account is tried again (the end
-// of the cooldown the verdict began; zero: not said): the page says so,
-// and how to end it sooner (operator review 55: the operator woken for a
-// spent balance could not tell from the page how long the provider stays
-// out, nor that a top-up alone changes nothing until then).
+// NotifyUntil is Notify with what the upstream said (its message, the
+// client's words already masked; "" for none) and when the account is
+// tried again (the end of the cooldown the verdict began; zero: not said).
+// The alert quotes the words, since "quota" alone does not tell a spent
+// balance from one free model's daily allowance (operator review 50b), and
+// says when, and how to end it sooner (operator review 55: the operator
+// woken for a spent balance could not tell how long the provider stays
+// out, nor that a top-up alone changes nothing until then). The words are
+// scrubbed as the evidence is.
 func (n *Notifier) NotifyUntil(provider, class, evidence, said string, until time.Time) {
 	if n == nil {
 		return

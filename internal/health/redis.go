@@ -231,8 +231,7 @@ func (s *RedisStore) Load(ctx context.Context, keys []string) ([]Record, error) 
 // or nil for an absent or foreign key), mirrored locally; *now is the
 // shared clock's now, read once when first needed.
 func (s *RedisStore) absorb(ctx context.Context, key string, v any, now *time.Time) Record {
-	before := s.seenAt(key)
-	s.saw(key, v)
+	before := s.saw(key, v)
 	var rec Record
 	if str, ok := v.(string); ok {
 		rec = decode(str)
@@ -411,22 +410,17 @@ const probingFresh = time.Minute
 const maxSeen = 4096
 
 // saw notes v, a value read from Redis (a string, or nil for an absent or
-// foreign key), as the current one of key.
-func (s *RedisStore) saw(key string, v any) {
+// foreign key), as the current one of key, and returns the one before.
+func (s *RedisStore) saw(key string, v any) seenValue {
 	str, ok := v.(string)
 	s.smu.Lock()
 	if len(s.seen) >= maxSeen {
 		clear(s.seen)
 	}
+	prev := s.seen[key]
 	s.seen[key] = seenValue{raw: str, present: ok, at: s.now()}
 	s.smu.Unlock()
-}
-
-// seenAt is key's value as this store last read or wrote it.
-func (s *RedisStore) seenAt(key string) seenValue {
-	s.smu.Lock()
-	defer s.smu.Unlock()
-	return s.seen[key]
+	return prev
 }
 
 // tx is one atomic update of key in Redis by fn, retried on conflict
