@@ -214,6 +214,9 @@ func formatRecord(d *decision.Decision) string {
 			if !t.Until.IsZero() {
 				b.WriteString(" until " + t.Until.UTC().Format(time.RFC3339))
 			}
+			if !t.Since.IsZero() {
+				b.WriteString(" (out since " + t.Since.UTC().Format(time.RFC3339) + ")")
+			}
 		}
 	}
 	return b.String()

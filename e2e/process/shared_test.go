@@ -1,6 +1,7 @@
 package process
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -302,5 +303,76 @@ routes:
 	b := startGateway(t, "B", body)
 	if e := b.endpoint("grok", "openrouter"); e.State != "cooling" || e.LastClass != "unavailable" {
 		t.Fatalf("B (started after Redis came up) sees grok/openrouter %+v, want cooling as A learned", e)
+	}
+}
+
+// testRecoveryPostedOnce: an account paged for its spent credit is said
+// back once its cooldown is over and a probe succeeds: one post
+// ("event":"recovered") across two replicas, saying since when it was out,
+// which /v1/health showed meanwhile (down_since) and shows no more
+// (operator review 55: no post said an account was back, and no surface
+// said since when it was down).
+func testRecoveryPostedOnce(t *testing.T, state string) {
+	hook := startWebhook(t)
+	// Two spent-credit answers (one per replica), then it serves.
+	capped := fake(t, upstreamtest.Step{Status: 400, Body: creditTooLow}, upstreamtest.Step{Status: 400, Body: creditTooLow},
+		upstreamtest.Step{Body: op54Claude})
+	backup := fake(t, ok("gpt-4o-mini"))
+	body := render(`
+state: {state}
+alerts: {webhook: "{hook}", min_interval: 1h}
+health: {account_cooldown: 2s}
+providers:
+  - {name: anthropic, dialect: anthropic, base_url: "{capped}", api_key: sk-ant-test}
+  - {name: openai, dialect: openai, base_url: "{backup}", api_key: sk-test}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+  - {name: gpt, model: gpt-4o-mini, providers: [openai]}
+routes:
+  - {name: deep, targets: [claude, gpt]}
+`, map[string]string{"state": state, "hook": hook.URL, "capped": capped.URL, "backup": backup.URL})
+	a, b := twoReplicas(t, body)
+	start := time.Now().Add(-time.Second)
+	a.postOK("deep")
+	if r := b.post("claude"); r.Status != 400 {
+		t.Fatalf("B naming the capped target: %d %s", r.Status, r.Body)
+	}
+	ac := b.account("anthropic")
+	if ac.State != "cooling" || ac.DownSince == nil || ac.DownSince.Before(start) || ac.DownSince.After(time.Now()) {
+		t.Fatalf("account while cooling: %+v, want cooling with down_since since the first verdict", ac)
+	}
+	down := *ac.DownSince
+	if ep, _ := a.health().Endpoint("claude", "anthropic"); ep.DownSince == nil || !ep.DownSince.Equal(down) {
+		t.Fatalf("endpoint held back by its account: down_since %v, want the account's %v", ep.DownSince, down)
+	}
+	recoveries := func() (out []map[string]any) {
+		for _, m := range hook.alerts() {
+			if m["event"] == "recovered" {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	poll(t, 30*time.Second, "the account to be probed back on one of the replicas", func() bool {
+		for _, g := range []*gateway{a, b} {
+			g.postOK("deep")
+		}
+		return a.account("anthropic").State == "healthy"
+	})
+	poll(t, 30*time.Second, "the recovery post", func() bool { return len(recoveries()) > 0 })
+	for _, g := range []*gateway{a, b} { // more traffic on both: nothing more to announce
+		g.postOK("deep")
+		if ac := g.account("anthropic"); ac.State != "healthy" || ac.DownSince != nil {
+			t.Errorf("gateway %s after the recovery: %+v, want healthy and no down_since", g.name, ac)
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // a second post, if one were coming, is sent at once
+	got := recoveries()
+	if len(got) != 1 {
+		t.Fatalf("recovery posts: %v, want exactly one across the replicas", got)
+	}
+	if got[0]["provider"] != "anthropic" || got[0]["class"] != "quota" || got[0]["down_since"] != down.UTC().Format(time.RFC3339) ||
+		!strings.Contains(fmt.Sprint(got[0]["text"]), "anthropic is back (quota)") {
+		t.Errorf("recovery post: %v, want anthropic back from quota, out since %v", got[0], down)
 	}
 }

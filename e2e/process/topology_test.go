@@ -101,6 +101,7 @@ func TestSharedStateTopologies(t *testing.T) {
 				{"gone model skipped by other replica", testGoneModelSkippedByOtherReplica},
 				{"one alert for two replicas", testOneAlertForTwoReplicas},
 				{"single probe", testSingleProbe},
+				{"recovery posted once", testRecoveryPostedOnce},
 			} {
 				t.Run(sc.name, func(t *testing.T) {
 					d.flush(t)

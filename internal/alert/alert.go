@@ -85,6 +85,8 @@ type Notifier struct {
 type event struct {
 	provider, class, evidence, said string
 	at, until                       time.Time
+	since                           time.Time     // a recovery's: out since (zero: not known)
+	recovered                       bool          // Recovered's, not a verdict
 	synced                          chan struct{} // tests: closed when the worker reaches it
 }
 
@@ -173,6 +175,58 @@ func (n *Notifier) NotifyUntil(provider, class, evidence, said string, until tim
 	}
 }
 
+// Recovered tells the operator that provider's account, paged for class,
+// serves again: a request it answered at closed its cooldown, and it had
+// been out since since (zero: not known). Health announces that change
+// once across replicas, so it is posted once (operator review 55: no post
+// said an account was back, and the operator woken for it kept looking).
+// It also rearms class's page for provider, as Rearm does, so that the
+// account's next failure pages at once rather than up to MinInterval
+// later; the verdicts held back meanwhile are dropped: they were about
+// the outage that ended. Like Notify, it never blocks.
+func (n *Notifier) Recovered(provider, class string, since, at time.Time) {
+	if n == nil {
+		return
+	}
+	if n.closed.Load() {
+		n.log.Warn("recovery not posted: notifier closed", "provider", provider, "class", class)
+		return
+	}
+	select {
+	case n.queue <- event{provider: provider, class: class, since: since, at: at, recovered: true}:
+	default:
+		n.log.Error("recovery not posted: queue full", "provider", provider, "class", class)
+	}
+}
+
+// recover handles a recovery (Recovered): rearm, forget what is held
+// back, and post.
+func (n *Notifier) recover(ev event) {
+	n.mu.Lock()
+	delete(n.pending, ev.provider+"\x00"+ev.class)
+	n.mu.Unlock()
+	if n.cfg.MinInterval >= 0 {
+		ctx, cancel := context.WithTimeout(n.ctx, claimTimeout)
+		n.cfg.Claimer.Forget(ctx, claimKey(ev))
+		cancel()
+	}
+	p := recoveredPayload(ev, n.cfg.Now())
+	if n.cfg.Webhook == "" {
+		n.log.Warn("recovered (no webhook configured)", "provider", p.Provider, "class", p.Class,
+			"recovered", p.Recovered, "down_since", p.DownSince)
+		return
+	}
+	n.delivery.Add(1)
+	go func() {
+		defer n.delivery.Done()
+		if err := n.deliver(p); err != nil {
+			n.log.Error("recovery not delivered", "provider", p.Provider, "class", p.Class, "error", err)
+			return
+		}
+		n.log.Warn("recovery sent", "provider", p.Provider, "class", p.Class, "down_since", p.DownSince)
+	}()
+}
+
 // Close stops accepting verdicts, handles those already queued and waits for
 // their deliveries (retries included) until ctx ends; then it aborts what is
 // left and returns ctx.Err(). It may be called more than once.
@@ -235,6 +289,10 @@ func (n *Notifier) sync() {
 func (n *Notifier) handle(ev event) {
 	if ev.synced != nil {
 		close(ev.synced)
+		return
+	}
+	if ev.recovered {
+		n.recover(ev)
 		return
 	}
 	if n.cfg.Scrub != nil {

@@ -253,6 +253,7 @@ func TestPayloadShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
+		"event":      "page",
 		"provider":   "anthropic",
 		"class":      "quota",
 		"evidence":   "phrase:credit balance is too low",

@@ -16,25 +16,55 @@ import (
 	"time"
 )
 
-// Payload is the JSON body POSTed to the webhook.
+// Payload is the JSON body POSTed to the webhook: a page, or a recovery
+// (Event).
 type Payload struct {
+	// Event is "page" (a quota or auth verdict) or "recovered" (the
+	// account paged for Class answered again: Recovered, DownSince).
+	Event     string `json:"event"`
 	Provider  string `json:"provider"`
 	Class     string `json:"class"`
-	Evidence  string `json:"evidence"`
-	FirstSeen string `json:"first_seen"` // RFC 3339: first verdict since the last alert was sent
-	Count     int    `json:"count"`      // verdicts since the last alert, this replica
-	Time      string `json:"time"`       // RFC 3339: when the alert was raised
+	Evidence  string `json:"evidence,omitempty"`
+	FirstSeen string `json:"first_seen,omitempty"` // RFC 3339: first verdict since the last alert was sent
+	Count     int    `json:"count,omitempty"`      // verdicts since the last alert, this replica
+	Time      string `json:"time"`                 // RFC 3339: when the alert was raised
 	// Message is what the upstream said, as the decision record keeps it
 	// (the client's words masked, secrets scrubbed); "" when it said nothing.
 	Message string `json:"message,omitempty"`
 	// TriedAgain is RFC 3339: when the cooldown this verdict began ends
 	// and the account is tried again; "" when not said.
 	TriedAgain string `json:"tried_again,omitempty"`
-	Text       string `json:"text"` // one human sentence
+	// Recovered is RFC 3339: when the account answered again (a
+	// recovery's); DownSince since when it had been out, "" when not
+	// known.
+	Recovered string `json:"recovered,omitempty"`
+	DownSince string `json:"down_since,omitempty"`
+	Text      string `json:"text"` // one human sentence
+}
+
+// Event values.
+const (
+	EventPage      = "page"
+	EventRecovered = "recovered"
+)
+
+func recoveredPayload(ev event, now time.Time) Payload {
+	p := Payload{
+		Event: EventRecovered, Provider: ev.provider, Class: ev.class,
+		Time: now.UTC().Format(time.RFC3339), Recovered: ev.at.UTC().Format(time.RFC3339),
+	}
+	p.Text = fmt.Sprintf("Detour: provider %s is back (%s): it answered at %s", p.Provider, p.Class, p.Recovered)
+	if !ev.since.IsZero() {
+		p.DownSince = ev.since.UTC().Format(time.RFC3339)
+		p.Text += fmt.Sprintf(", out since %s (%s)", p.DownSince, ev.at.Sub(ev.since).Round(time.Second))
+	}
+	p.Text += "; its requests go to it again"
+	return p
 }
 
 func newPayload(ev event, t tally, now time.Time) Payload {
 	p := Payload{
+		Event:     EventPage,
 		Provider:  ev.provider,
 		Class:     ev.class,
 		Evidence:  ev.evidence,

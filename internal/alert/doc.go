@@ -15,6 +15,9 @@
 // full queue drops the verdict with a log line. Close flushes what is
 // queued until its context ends; it starts no new attempt.
 //
+// Recovered posts once more when a paged account serves again (health
+// announces that once across replicas) and rearms its page.
+//
 // The payload carries provider, class, evidence, first_seen, count, time and
 // one human sentence; never a key (the evidence passes through Config.Scrub,
 // the process's scrubber, and key-shaped tokens in it are redacted) and never

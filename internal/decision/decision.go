@@ -280,6 +280,10 @@ type Transition struct {
 	// by the request that next probes, maybe long after (operator review
 	// 52b: how long a provider cooled was in the process's log alone).
 	Until time.Time `json:"until,omitzero"`
+	// Since is, on a change to healthy, since when the endpoint or account
+	// had been out: the first cooldown since it last served (UTC); zero
+	// when not known and for any other change.
+	Since time.Time `json:"since,omitzero"`
 }
 
 // NewID returns a random 16-hex-digit decision id.

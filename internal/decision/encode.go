@@ -104,6 +104,14 @@ func appendJSON(b []byte, d *Decision) ([]byte, bool) {
 				b = t.Until.AppendFormat(b, time.RFC3339Nano)
 				b = append(b, '"')
 			}
+			if !t.Since.IsZero() {
+				if !marshalable(t.Since) {
+					return b, false
+				}
+				b = append(b, `,"since":"`...)
+				b = t.Since.AppendFormat(b, time.RFC3339Nano)
+				b = append(b, '"')
+			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')

@@ -109,6 +109,9 @@ func randDecision(r *rand.Rand) *Decision {
 		if r.IntN(2) == 0 {
 			d.Transitions[i].Until = time.Unix(r.Int64N(1<<34), r.Int64N(1e9)).In(time.FixedZone("", (r.IntN(49)-24)*1800))
 		}
+		if r.IntN(2) == 0 {
+			d.Transitions[i].Since = time.Unix(r.Int64N(1<<34), r.Int64N(1e9)).In(time.FixedZone("", (r.IntN(49)-24)*1800))
+		}
 	}
 	return d
 }

@@ -327,15 +327,19 @@ func (w *walk) transitions(k health.Key, trs []health.Transition, r *health.Repo
 			w.d.opt.Metrics.Cooldown(tr.Scope.String(), k.Target, k.Provider, tr.Class)
 		}
 		w.rec.Transitions = append(w.rec.Transitions, decision.Transition{Scope: tr.Scope.String(), Name: tr.Name,
-			From: tr.From.String(), To: tr.To.String(), Class: tr.Class, Until: tr.Until.UTC()})
+			From: tr.From.String(), To: tr.To.String(), Class: tr.Class, Until: tr.Until.UTC(), Since: tr.Since.UTC()})
 		args := []any{"scope", tr.Scope.String(), "name", tr.Name, "from", tr.From.String(), "to", tr.To.String(), "class", tr.Class}
 		if !tr.Until.IsZero() {
 			args = append(args, "until", tr.Until.UTC().Format(time.RFC3339))
+		}
+		if !tr.Since.IsZero() {
+			args = append(args, "since", tr.Since.UTC().Format(time.RFC3339))
 		}
 		if why := coolReason(r, tr); why != "" {
 			args = append(args, "reason", why)
 		}
 		w.d.log.Info("health transition", args...)
+		w.recovered(tr)
 		if tr.Scope == health.ScopeAccount {
 			w.d.opt.Metrics.AccountState(k.Provider, tr.To.String())
 		} else {
@@ -343,6 +347,18 @@ func (w *walk) transitions(k health.Key, trs []health.Transition, r *health.Repo
 		}
 	}
 	return cooled
+}
+
+// recovered posts an account's return after a paged cooldown (its class
+// pages in the route's table: quota, auth): health announces the close
+// once across replicas, in the request whose success made it.
+func (w *walk) recovered(tr health.Transition) {
+	if tr.Scope != health.ScopeAccount || tr.To != health.Healthy || tr.From == health.Healthy || w.d.opt.Alerts == nil {
+		return
+	}
+	if c, err := classify.ParseClass(tr.Class); err == nil && w.r.table.Row(c).Page {
+		w.d.opt.Alerts.Recovered(tr.Name, tr.Class, tr.Since, w.d.opt.Health.Now())
+	}
 }
 
 // cooled marks what a transition just cooled in this request's view of

@@ -89,7 +89,7 @@ func TestCoolingClassSurvivesLaterFailures_review40b(t *testing.T) {
 		for i := range trs {
 			trs[i].Until = time.Time{}
 		}
-		wantTr(t, trs, Transition{ScopeEndpoint, epA.String(), Cooling, Probing, "unavailable", time.Time{}})
+		wantTr(t, trs, Transition{Scope: ScopeEndpoint, Name: epA.String(), From: Cooling, To: Probing, Class: "unavailable"})
 		if e := endpointOf(t, tr, epA); e.State != "probing" || e.CoolingClass != "unavailable" {
 			t.Errorf("probing: %+v, want the cause it recovers from", e)
 		}

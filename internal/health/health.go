@@ -200,6 +200,9 @@ type Transition struct {
 	To    Phase     `json:"to"`
 	Class string    `json:"class,omitempty"`
 	Until time.Time `json:"until,omitzero"` // end of the cooldown when To is Cooling
+	// Since is, when To is Healthy, since when the record had been out
+	// (Record.OpenSince); zero when unknown or for any other change.
+	Since time.Time `json:"since,omitzero"`
 }
 
 // Status is the effective view of an endpoint, its account included.
@@ -279,6 +282,14 @@ type Record struct {
 	// handler stack past 8 KiB (TestStreamHandlerStackStays8KiB).
 	SampledAt    int64 `json:"sampled_at_ns,omitempty"`
 	MeasureUntil int64 `json:"measure_until_ns,omitempty"`
+	// OpenSince is when the record last opened: the failure that began
+	// the first cooldown since a success closed it (Unix nanoseconds, as
+	// SampledAt). Doubled cooldowns and failed probes keep it: it says
+	// since when the endpoint or account has been out (GET /v1/health's
+	// down_since; operator review 55: each short cooldown restarted every
+	// clock an operator could read). Zero while closed, and in a record
+	// opened before it was kept.
+	OpenSince int64 `json:"open_since_ns,omitempty"`
 	// Def is what the record is about (Tracker.Define): a digest of the
 	// endpoint's model, URL and dialect, or of the account's credentials.
 	// A tracker defined otherwise reads the record as empty. "" (a record

@@ -22,6 +22,10 @@ type EndpointHealth struct {
 	// (quota, auth and unavailable only). Both "" while healthy.
 	CoolingClass   string `json:"cooling_class"`
 	CoolingMessage string `json:"cooling_message"`
+	// DownSince is since when the endpoint has been out, cooling and
+	// probing by turns (the earlier of its own and its account's open
+	// records' starts): null while healthy, or when not known.
+	DownSince *time.Time `json:"down_since"`
 }
 
 // AccountHealth is one provider account in GET /v1/health.
@@ -33,6 +37,8 @@ type AccountHealth struct {
 	// CoolingClass and CoolingMessage: as EndpointHealth's, the account's own.
 	CoolingClass   string `json:"cooling_class"`
 	CoolingMessage string `json:"cooling_message"`
+	// DownSince: as EndpointHealth's, the account's own.
+	DownSince *time.Time `json:"down_since"`
 }
 
 // Snapshot lists the configured endpoints (effective state) and their
@@ -51,6 +57,9 @@ func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, acc
 		if st[i].Phase == Cooling {
 			u := st[i].Until
 			e.CooldownUntil = &u
+		}
+		if st[i].Phase != Healthy {
+			e.DownSince = t.downSince(ctx, k, now)
 		}
 		if st[i].Measured {
 			ms := float64(st[i].Latency) / float64(time.Millisecond)
@@ -77,7 +86,43 @@ func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, acc
 			u := recs[i].CoolUntil
 			ah.CooldownUntil = &u
 		}
+		if p != Healthy {
+			ah.DownSince = since(recs[i].OpenSince, now)
+		}
 		accounts[i] = ah
 	}
 	return endpoints, accounts
+}
+
+// downSince is since when endpoint k has been out: the earlier start of
+// its own and its account's records that are open at now; nil when
+// neither says.
+func (t *Tracker) downSince(ctx context.Context, k Key, now time.Time) *time.Time {
+	n := t.names(k)
+	recs, err := t.store.Load(ctx, []string{n.ep, n.acct})
+	if err != nil || len(recs) != 2 {
+		return nil
+	}
+	var first int64
+	for i, def := range []string{n.epDef, n.acctDef} {
+		r := &recs[i]
+		own(r, def)
+		if r.PhaseAt(now) != Healthy && r.OpenSince != 0 && (first == 0 || r.OpenSince < first) {
+			first = r.OpenSince
+		}
+	}
+	return since(first, now)
+}
+
+// since is a record's OpenSince as a time, nil when zero; a start the
+// shared clock has not reached yet (a replica's clock ahead) reads now.
+func since(ns int64, now time.Time) *time.Time {
+	if ns == 0 {
+		return nil
+	}
+	t := time.Unix(0, ns).UTC()
+	if t.After(now) {
+		t = now.UTC()
+	}
+	return &t
 }

@@ -29,7 +29,7 @@ func testProbeLease(t *testing.T, tr *Tracker, c *clock) {
 	if !ok {
 		t.Fatal("first probe should win")
 	}
-	wantTr(t, got, Transition{ScopeEndpoint, "claude/anthropic", Cooling, Probing, "unavailable", time.Time{}})
+	wantTr(t, got, Transition{Scope: ScopeEndpoint, Name: "claude/anthropic", From: Cooling, To: Probing, Class: "unavailable"})
 	for range 3 {
 		if ok, got := tr.TryProbe(ctx, epA); ok || got != nil {
 			t.Fatalf("second probe won the held slot: %v %v", ok, got)
@@ -66,7 +66,7 @@ func testProbeSuccess(t *testing.T, tr *Tracker, c *clock) {
 	coolA(tr, c)
 	tr.TryProbe(ctx, epA)
 	wantTr(t, tr.Report(ctx, epA, Report{OK: true, Latency: time.Second}),
-		Transition{ScopeEndpoint, "claude/anthropic", Probing, Healthy, "", time.Time{}})
+		Transition{Scope: ScopeEndpoint, Name: "claude/anthropic", From: Probing, To: Healthy, Class: "server_error", Since: c.Now().Add(-10 * time.Second)})
 	if st := wantPhase(t, tr, epA, Healthy); st.Failures != 0 {
 		t.Fatalf("%+v", st)
 	}
@@ -88,7 +88,7 @@ func testProbeDoubles(t *testing.T, tr *Tracker, c *clock) {
 		}
 		until := c.Now().Add(want)
 		wantTr(t, tr.Report(ctx, epA, fail("server_error")),
-			Transition{ScopeEndpoint, "claude/anthropic", Probing, Cooling, "server_error", until})
+			Transition{Scope: ScopeEndpoint, Name: "claude/anthropic", From: Probing, To: Cooling, Class: "server_error", Until: until})
 		if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(until) {
 			t.Fatalf("cooldown %v, want %v", st.Until.Sub(c.Now()), want)
 		}
@@ -132,14 +132,14 @@ func testAccountProbe(t *testing.T, tr *Tracker, c *clock) {
 	if !ok {
 		t.Fatal("account probe refused")
 	}
-	wantTr(t, got, Transition{ScopeAccount, "anthropic", Cooling, Probing, "auth", time.Time{}})
+	wantTr(t, got, Transition{Scope: ScopeAccount, Name: "anthropic", From: Cooling, To: Probing, Class: "auth"})
 	if ok, _ := tr.TryProbe(ctx, epA); ok {
 		t.Fatal("the account's one probe slot is held by epB")
 	}
 	// Probe fails for the account: doubled (10s → 20s).
 	until := c.Now().Add(20 * time.Second)
 	wantTr(t, tr.Report(ctx, epB, Report{Class: "auth", Cool: ScopeAccount, CoolFor: 10 * time.Second}),
-		Transition{ScopeAccount, "anthropic", Probing, Cooling, "auth", until})
+		Transition{Scope: ScopeAccount, Name: "anthropic", From: Probing, To: Cooling, Class: "auth", Until: until})
 	if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(until) {
 		t.Fatalf("%+v", st)
 	}
@@ -148,7 +148,7 @@ func testAccountProbe(t *testing.T, tr *Tracker, c *clock) {
 		t.Fatal("probe refused")
 	}
 	wantTr(t, tr.Report(ctx, epA, Report{OK: true}),
-		Transition{ScopeAccount, "anthropic", Probing, Healthy, "", time.Time{}})
+		Transition{Scope: ScopeAccount, Name: "anthropic", From: Probing, To: Healthy, Class: "auth", Since: c.Now().Add(-30 * time.Second)}) // out since the first auth verdict
 	wantPhase(t, tr, epA, Healthy)
 	wantPhase(t, tr, epB, Healthy)
 }
@@ -210,7 +210,7 @@ func testServedWhileCooling(t *testing.T, tr *Tracker, c *clock) {
 	tr.Report(ctx, epA, Report{OK: true})
 	wantPhase(t, tr, epA, Cooling)
 	wantTr(t, tr.Report(ctx, epA, Report{OK: true, Took: 30 * time.Second}),
-		Transition{ScopeEndpoint, "claude/anthropic", Cooling, Healthy, "", time.Time{}})
+		Transition{Scope: ScopeEndpoint, Name: "claude/anthropic", From: Cooling, To: Healthy, Class: "unavailable", Since: c.Now().Add(-time.Minute)})
 	wantPhase(t, tr, epA, Healthy)
 
 	// An account cooling is not closed by a success: it may cool for one

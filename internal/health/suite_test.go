@@ -52,6 +52,7 @@ func runSuite(t *testing.T, newStore storeFactory) {
 		{"latency ewma", testLatency},
 		{"transitions edge triggered", testEdgeTriggered},
 		{"snapshot json", testSnapshotJSON},
+		{"down since the first cooldown", testDownSince},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,6 +105,9 @@ func wantTr(t *testing.T, got []Transition, want ...Transition) {
 		if i < len(want) && got[i].Until.Equal(want[i].Until) {
 			got[i].Until = want[i].Until
 		}
+		if i < len(want) && got[i].Since.Equal(want[i].Since) {
+			got[i].Since = want[i].Since
+		}
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("transitions\n got %+v\nwant %+v", got, want)
@@ -119,7 +123,7 @@ func testThreshold(t *testing.T, tr *Tracker, c *clock) {
 	}
 	until := c.Now().Add(10 * time.Second)
 	wantTr(t, tr.Report(ctx, epA, fail("timeout")),
-		Transition{ScopeEndpoint, "claude/anthropic", Healthy, Cooling, "timeout", until})
+		Transition{Scope: ScopeEndpoint, Name: "claude/anthropic", From: Healthy, To: Cooling, Class: "timeout", Until: until})
 	if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(until) || st.Failures != 3 {
 		t.Fatalf("%+v", st)
 	}
@@ -150,7 +154,7 @@ func testSuccessResets(t *testing.T, tr *Tracker, c *clock) {
 func testImmediateCool(t *testing.T, tr *Tracker, c *clock) {
 	until := c.Now().Add(24 * time.Hour)
 	wantTr(t, tr.Report(ctx, epA, Report{Class: "unavailable", Count: true, Cool: ScopeEndpoint, CoolFor: 24 * time.Hour}),
-		Transition{ScopeEndpoint, "claude/anthropic", Healthy, Cooling, "unavailable", until})
+		Transition{Scope: ScopeEndpoint, Name: "claude/anthropic", From: Healthy, To: Cooling, Class: "unavailable", Until: until})
 	if st := wantPhase(t, tr, epA, Cooling); !st.Until.Equal(until) {
 		t.Fatalf("until %v, want %v", st.Until, until)
 	}
@@ -182,7 +186,7 @@ func testHintCapped(t *testing.T, tr *Tracker, c *clock) {
 func testAccountScope(t *testing.T, tr *Tracker, c *clock) {
 	until := c.Now().Add(time.Hour)
 	got := tr.Report(ctx, epA, Report{Class: "quota", Count: true, Cool: ScopeAccount, CoolFor: time.Hour})
-	wantTr(t, got, Transition{ScopeAccount, "anthropic", Healthy, Cooling, "quota", until})
+	wantTr(t, got, Transition{Scope: ScopeAccount, Name: "anthropic", From: Healthy, To: Cooling, Class: "quota", Until: until})
 	for _, k := range []Key{epA, epB} {
 		if st := wantPhase(t, tr, k, Cooling); !st.Until.Equal(until) || st.LastClass != "quota" {
 			t.Fatalf("%v: %+v", k, st)
@@ -253,8 +257,8 @@ func testEdgeTriggered(t *testing.T, tr *Tracker, c *clock) {
 	// Nobody probed; a failure observes cooling→probing, then probing→cooling.
 	got := tr.Report(ctx, epA, fail("timeout"))
 	wantTr(t, got,
-		Transition{ScopeEndpoint, "claude/anthropic", Cooling, Probing, "server_error", time.Time{}},
-		Transition{ScopeEndpoint, "claude/anthropic", Probing, Cooling, "timeout", c.Now().Add(20 * time.Second)})
+		Transition{Scope: ScopeEndpoint, Name: "claude/anthropic", From: Cooling, To: Probing, Class: "server_error"},
+		Transition{Scope: ScopeEndpoint, Name: "claude/anthropic", From: Probing, To: Cooling, Class: "timeout", Until: c.Now().Add(20 * time.Second)})
 	for range 3 {
 		tr.View(ctx, all3)
 		wantTr(t, tr.Report(ctx, epA, fail("timeout")))
@@ -265,7 +269,9 @@ func testEdgeTriggered(t *testing.T, tr *Tracker, c *clock) {
 		t.Fatalf("%v %v", ok, got)
 	}
 	wantTr(t, tr.Report(ctx, epA, Report{OK: true}),
-		Transition{ScopeEndpoint, "claude/anthropic", Probing, Healthy, "", time.Time{}})
+		// It came back from the last cooldown's class, out since coolA's
+		// failures: the failed probe an hour later kept the start.
+		Transition{Scope: ScopeEndpoint, Name: "claude/anthropic", From: Probing, To: Healthy, Class: "timeout", Since: c.Now().Add(-(10*time.Second + time.Hour + 20*time.Second))})
 	wantTr(t, tr.Report(ctx, epA, Report{OK: true}))
 }
 
@@ -278,13 +284,14 @@ func testSnapshotJSON(t *testing.T, tr *Tracker, c *clock) {
 		t.Fatal(err)
 	}
 	until := c.Now().Add(time.Hour).Format(time.RFC3339)
+	since := c.Now().Format(time.RFC3339)
 	want := `{"accounts":[` +
-		`{"name":"anthropic","state":"healthy","last_class":"","cooldown_until":null,"cooling_class":"","cooling_message":""},` +
-		`{"name":"openai","state":"cooling","last_class":"quota","cooldown_until":"` + until + `","cooling_class":"quota","cooling_message":""}],` +
+		`{"name":"anthropic","state":"healthy","last_class":"","cooldown_until":null,"cooling_class":"","cooling_message":"","down_since":null},` +
+		`{"name":"openai","state":"cooling","last_class":"quota","cooldown_until":"` + until + `","cooling_class":"quota","cooling_message":"","down_since":"` + since + `"}],` +
 		`"endpoints":[` +
-		`{"target":"claude","provider":"anthropic","state":"healthy","failures":0,"last_class":"","cooldown_until":null,"latency_ms":250,"cooling_class":"","cooling_message":""},` +
-		`{"target":"haiku","provider":"anthropic","state":"healthy","failures":0,"last_class":"","cooldown_until":null,"latency_ms":null,"cooling_class":"","cooling_message":""},` +
-		`{"target":"gpt","provider":"openai","state":"cooling","failures":1,"last_class":"quota","cooldown_until":"` + until + `","latency_ms":null,"cooling_class":"quota","cooling_message":""}]}`
+		`{"target":"claude","provider":"anthropic","state":"healthy","failures":0,"last_class":"","cooldown_until":null,"latency_ms":250,"cooling_class":"","cooling_message":"","down_since":null},` +
+		`{"target":"haiku","provider":"anthropic","state":"healthy","failures":0,"last_class":"","cooldown_until":null,"latency_ms":null,"cooling_class":"","cooling_message":"","down_since":null},` +
+		`{"target":"gpt","provider":"openai","state":"cooling","failures":1,"last_class":"quota","cooldown_until":"` + until + `","latency_ms":null,"cooling_class":"quota","cooling_message":"","down_since":"` + since + `"}]}`
 	if got := normalizeTimes(t, b); got != want {
 		t.Fatalf("snapshot\n got %s\nwant %s", got, want)
 	}

@@ -105,6 +105,9 @@ func (t *Tracker) cool(rec *Record, base time.Duration, now time.Time, double bo
 			rec.CoolClass, rec.CoolWords = class, ""
 		}
 	}
+	if rec.LastCooldown == 0 {
+		rec.OpenSince = now.UnixNano() // it opens
+	}
 	if phase == Cooling {
 		rec.LastCooldown = max(rec.LastCooldown, d)
 	} else {
@@ -144,25 +147,34 @@ func closeRecord(rec *Record) {
 	rec.ProbeUntil = time.Time{}
 	rec.CoolClass, rec.CoolWords = "", ""
 	rec.StreamFails = false
+	rec.OpenSince = 0
 }
 
 // transitions appends the phase changes between two versions of a record:
 // first the change time made (from the last announced phase to the phase at
 // now, e.g. cooling→probing, with the class of the cooldown), then the change
-// the update made (with class, or the record's cooldown's class when class
-// is "" and the record did not close).
+// the update made (with class; when class is "", the record's cooldown's
+// class, or on a close the class it came back from and since when it was
+// out).
 func transitions(tr []Transition, sc Scope, name string, before, after *Record, now time.Time, class string) []Transition {
 	mid := before.PhaseAt(now)
 	if before.Announced != mid {
 		tr = append(tr, Transition{Scope: sc, Name: name, From: before.Announced, To: mid, Class: causeOf(before)})
 	}
 	if to := after.PhaseAt(now); to != mid {
-		if class == "" && to != Healthy {
+		switch {
+		case class != "":
+		case to == Healthy:
+			class = causeOf(before) // what it came back from
+		default:
 			class = causeOf(after)
 		}
 		t := Transition{Scope: sc, Name: name, From: mid, To: to, Class: class}
-		if to == Cooling {
+		switch {
+		case to == Cooling:
 			t.Until = after.CoolUntil
+		case to == Healthy && before.OpenSince != 0:
+			t.Since = time.Unix(0, before.OpenSince)
 		}
 		tr = append(tr, t)
 	}

@@ -87,14 +87,15 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		CooldownUntil *time.Time `json:"cooldown_until"`
 		LatencyMS     *float64   `json:"latency_ms"`
 		// Why it cools: health.EndpointHealth.
-		CoolingClass   string `json:"cooling_class"`
-		CoolingMessage string `json:"cooling_message"`
+		CoolingClass   string     `json:"cooling_class"`
+		CoolingMessage string     `json:"cooling_message"`
+		DownSince      *time.Time `json:"down_since"`
 	}
 	out := make([]endpoint, len(eps))
 	for i, e := range eps {
 		out[i] = endpoint{Target: e.Target, Provider: e.Provider, State: e.State, Failures: e.Failures,
 			LastClass: e.LastClass, CooldownUntil: e.CooldownUntil, LatencyMS: e.LatencyMS,
-			CoolingClass: e.CoolingClass, CoolingMessage: e.CoolingMessage}
+			CoolingClass: e.CoolingClass, CoolingMessage: e.CoolingMessage, DownSince: e.DownSince}
 		if t, ok := st.Config.Target(e.Target); ok {
 			out[i].Model = t.Model
 		}

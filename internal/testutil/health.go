@@ -26,6 +26,8 @@ type HealthEndpoint struct {
 	// endpoint back, CoolingMessage the upstream's words for it.
 	CoolingClass   string `json:"cooling_class"`
 	CoolingMessage string `json:"cooling_message"`
+	// DownSince is since when it has been out; nil while healthy.
+	DownSince *time.Time `json:"down_since"`
 }
 
 // HealthAccount is one provider account in Health.
@@ -37,6 +39,8 @@ type HealthAccount struct {
 	// As HealthEndpoint's, the account's own.
 	CoolingClass   string `json:"cooling_class"`
 	CoolingMessage string `json:"cooling_message"`
+	// DownSince is since when it has been out; nil while healthy.
+	DownSince *time.Time `json:"down_since"`
 }
 
 // Endpoint returns the entry of target/provider, and whether there is one.

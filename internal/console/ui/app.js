@@ -149,6 +149,16 @@
       x.cooling_message ? [' ', el('q', { class: 'said' }, x.cooling_message)] : null);
   }
 
+  // downSince says since when a record has been out, cooling and probing
+  // by turns (a failed probe starts a new short cooldown, so the
+  // cooldown's countdown alone never says how long): the time, and how
+  // long ago.
+  function downSince(x) {
+    if (!x.down_since) return '—';
+    return el('span', { class: 'down-since' }, el('time', { datetime: x.down_since, title: new Date(x.down_since).toLocaleString() }, clock(x.down_since)),
+      ' ', el('span', { class: 'muted' }, '(', timeAgo(x.down_since), ')'));
+  }
+
   // Health.
   async function loadMeta() {
     const m = await get('meta');
@@ -185,6 +195,7 @@
         cell('Provider', e.provider),
         cell('Model', el('code', null, e.model)),
         cell('State', stateBadge(e.state)),
+        cell('Down since', downSince(e)),
         cell('Cooldown left', e.cooldown_until ? timeUntil(e.cooldown_until) : '—'),
         cell('Cooling for', coolingCell(e)),
         cell('Failures in a row', String(e.failures)),
@@ -194,6 +205,7 @@
       replaceBody($('#accounts'), h.accounts.map((a) => el('tr', { class: 'row-' + safeClass(a.state) },
         cell('Provider', el('strong', null, a.name)),
         cell('State', stateBadge(a.state)),
+        cell('Down since', downSince(a)),
         cell('Cooldown left', a.cooldown_until ? timeUntil(a.cooldown_until) : '—'),
         cell('Cooling for', coolingCell(a)),
         cell('Last class', a.last_class ? badge(a.last_class) : '—'),
