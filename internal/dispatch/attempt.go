@@ -288,6 +288,8 @@ func (w *walk) transportFailure(o *outcome, err error, expired Phase) {
 	case expired != "":
 		o.expired(expired, "the upstream did not answer within its "+string(expired)+" timeout")
 		o.billable = o.sent.Load()
+	case errors.Is(err, errCodingRatio):
+		answerTooLarge(o, err.Error())
 	case strings.Contains(err.Error(), "response headers exceeded"): // net/http's words; it has no typed error
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "headers:too-large"},
 			fmt.Sprintf("the upstream's response headers exceed %d bytes", maxResponseHeader))

@@ -15,6 +15,19 @@ import (
 // maxCodings bounds the codings decoded in a row ("gzip, gzip" is two).
 const maxCodings = 3
 
+// An answer decodes to at most maxRatio times the coded bytes it came in,
+// once past ratioFloor decoded bytes: JSON and SSE compress 5 to 60 times,
+// a bomb a thousand times. Without the bound, ~100 KB on the wire held
+// 64 MiB decoded and ~300 MiB of heap for it (hostile 55c); with it, a
+// bomb costs at most ratioFloor.
+const (
+	maxRatio   = 256
+	ratioFloor = 8 << 20
+)
+
+// errCodingRatio ends a body that decodes past maxRatio (decoding).
+var errCodingRatio = errors.New("the upstream answer decodes to more than 256 times its compressed size (a compression bomb)")
+
 // decodeBody makes resp's body its decoding where the upstream coded it
 // (Content-Encoding gzip or deflate, once or a few times over) although
 // the request asked for identity (attempt.go): servers that ignore the ask
@@ -25,7 +38,8 @@ const maxCodings = 3
 // limits count, so a small bomb stops at them as any answer does. A body
 // so labelled that is not so coded (jolibrain/deepdetect#176: a label
 // without compression) is read as sent. Other codings (br, zstd) are left
-// as they came.
+// as they came. A body that decodes past maxRatio times its coded size
+// ends in errCodingRatio.
 func decodeBody(resp *http.Response) {
 	var codings []string
 	for _, v := range resp.Header.Values("Content-Encoding") {
@@ -42,11 +56,12 @@ func decodeBody(resp *http.Response) {
 	if len(codings) == 0 || len(codings) > maxCodings {
 		return
 	}
-	body := resp.Body
+	coded := &counted{ReadCloser: resp.Body}
+	var body io.ReadCloser = coded
 	for i := len(codings) - 1; i >= 0; i-- { // the last applied is the first undone
 		body = &decoding{raw: body, deflate: codings[i] == "deflate"}
 	}
-	resp.Body = body
+	resp.Body = &bounded{ReadCloser: body, coded: coded}
 	resp.Header.Del("Content-Encoding")
 	resp.Header.Del("Content-Length")
 	resp.ContentLength = -1
@@ -116,6 +131,35 @@ func rawDeflate(head []byte) bool {
 	var out [64]byte
 	n, err := z.Read(out[:])
 	return n > 0 && (err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF))
+}
+
+// counted counts the bytes read through it: an answer's coded size.
+type counted struct {
+	io.ReadCloser
+	n int64
+}
+
+func (c *counted) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// bounded ends a decoded body with errCodingRatio once it holds more
+// than ratioFloor bytes and maxRatio times what came coded.
+type bounded struct {
+	io.ReadCloser
+	coded *counted
+	n     int64
+}
+
+func (b *bounded) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n += int64(n)
+	if b.n > ratioFloor && b.n > maxRatio*b.coded.n {
+		return n, errCodingRatio
+	}
+	return n, err
 }
 
 func (d *decoding) Close() error {

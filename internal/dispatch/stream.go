@@ -253,6 +253,8 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 	case errors.Is(err, sse.ErrEventTooLarge):
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:event-too-large"},
 			fmt.Sprintf("the upstream sent a stream event larger than %d bytes", sse.DefaultMaxLine))
+	case errors.Is(err, errCodingRatio):
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:compression bomb"}, err.Error())
 	default:
 		v := classify.Transport(err)
 		if v.Class != classify.Timeout {
