@@ -195,6 +195,11 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	if a.rdb != nil {
 		a.watchEpoch(cfg, cfg.State.Timeout)
 		a.watchSigning(cfg.State.Timeout, signingShared)
+		if rs, ok := a.store.(*health.RedisStore); ok {
+			// What another replica changed in a record this one holds
+			// open is read within seconds (health.RedisStore.Refresh).
+			go a.every(refreshEvery, func() { rs.Refresh(a.stop) })
+		}
 	}
 	return a, nil
 }

@@ -23,6 +23,10 @@ const signingKeyName = "detour:thought-signature-key"
 // Redis that lost it, or takes up the one its fleet shares there.
 const signingEvery = 5 * time.Second
 
+// refreshEvery is how often the records this replica holds open are read
+// again from Redis (health.RedisStore.Refresh).
+const refreshEvery = 5 * time.Second
+
 // signingKeys are the keys the Gemini thought signatures handed to clients
 // are sealed with (docs/doors.md, "Gemini thought signatures"): random,
 // made by the first replica to start and shared through Redis so that a

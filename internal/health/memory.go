@@ -110,6 +110,20 @@ func (m *Memory) claimUntil(key string, exp time.Time) {
 }
 
 // get returns the record at key (RedisStore's journal).
+// open lists the keys whose records are open: cooling, or cooled and
+// never closed since.
+func (m *Memory) open() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var keys []string
+	for k, r := range m.recs {
+		if r.LastCooldown > 0 || !r.CoolUntil.IsZero() {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
 func (m *Memory) get(key string) Record {
 	m.mu.RLock()
 	defer m.mu.RUnlock()

@@ -258,6 +258,39 @@ func (s *RedisStore) absorb(ctx context.Context, key string, v any, now *time.Ti
 	return rec
 }
 
+// Refresh reads again from Redis every record this replica holds open
+// (cooling, or probing): what another replica changed since this one last
+// read it — an operator's reset, a probe's close — replaces the copy here.
+// A replica that served no request touching a provider kept its copy of a
+// cooldown an operator had ended, and wrote it back over the reset when
+// Redis next restarted empty (operator review 56). A key Redis does not
+// hold is left as it is: whether Redis lost it is for a request's Load to
+// judge (absorb), not for a timer, which would keep a removed provider's
+// records alive. The caller runs it every few seconds; a handful of keys,
+// one round trip.
+func (s *RedisStore) Refresh(ctx context.Context) {
+	keys := s.local.open()
+	if len(keys) == 0 || !s.try(ctx) {
+		return
+	}
+	full := make([]string, len(keys))
+	for i, k := range keys {
+		full[i] = s.prefix + k
+	}
+	c, cancel := s.opCtx(ctx)
+	vals, err := s.mget(c, full)
+	cancel()
+	if !s.done(err) || len(vals) != len(keys) {
+		return
+	}
+	for i, v := range vals {
+		if str, ok := v.(string); ok {
+			s.saw(keys[i], v)
+			s.local.put(keys[i], decode(str))
+		}
+	}
+}
+
 // restore writes mine, this replica's record at key with a running
 // cooldown or one over but not closed, back to a Redis that lost it
 // (Load), and returns the record Redis then holds (mine, while it cannot
