@@ -200,6 +200,12 @@ func TestBrowsersCannotDriveTheGateway(t *testing.T) {
 		{"a sandboxed page", "POST", chat, hiBody, []string{"Content-Type", "application/json", "Origin", "null"}, 403, "cors.allowed_origins"},
 		{"cross-site without Origin", "POST", chat, hiBody, []string{"Content-Type", "application/json", "Sec-Fetch-Site", "cross-site"}, 403, "another site"},
 		{"same-site without Origin", "GET", "/v1/models", "", []string{"Sec-Fetch-Site", "same-site"}, 403, "another site"},
+		// A link followed in a tab opens a console page (hostile 56), not
+		// the console's data, nor anything else, nor a frame of it.
+		{"a link followed to the console's data", "GET", "/ui/api/health", "", []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"}, 403, "another site"},
+		{"a link followed to the models", "GET", "/v1/models", "", []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"}, 403, "another site"},
+		{"a console page in another site's frame", "GET", "/ui/health", "", []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "iframe"}, 403, "another site"},
+		{"a form posted to the console", "POST", "/ui/health", "", []string{"Content-Type", "application/json", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"}, 403, "another site"},
 		{"a cross-origin read of the models", "GET", "/v1/models", "", []string{"Origin", "https://evil.example"}, 403, "cors.allowed_origins"},
 		{"a preflight from an unlisted origin", "OPTIONS", chat, "", []string{"Origin", "https://evil.example", "Access-Control-Request-Method", "POST"}, 403, "cors.allowed_origins"},
 		{"DNS rebinding: a POST under the attacker's name", "POST", chat, hiBody, []string{"Content-Type", "application/json", "Host", "rebind.evil.example:" + port, "Origin", "http://rebind.evil.example:" + port}, 403, "allowed_hosts"},
@@ -231,6 +237,7 @@ func TestBrowsersCannotDriveTheGateway(t *testing.T) {
 		g.send(t, "POST", chat, hiBody, tc...).wantStatus(t, 200)
 	}
 	g.send(t, "GET", "/v1/health", "").wantStatus(t, 200)
+	g.send(t, "GET", "/ui/decisions?id=x", "", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document").wantStatus(t, 200)
 	if n := fs["p"].Calls(); n != 8 {
 		t.Errorf("the upstream was called %d times, want 8", n)
 	}

@@ -136,8 +136,8 @@ func TestConsoleInABrowser(t *testing.T) {
 
 		// The account now cools, with a countdown, on the Health page.
 		b.do(t, chromedp.Navigate(g.URL+"/ui/health"))
-		b.mustWait(t, "the cooling account", `[...document.querySelectorAll('#accounts tbody tr')].some(r => r.cells[0].textContent === 'capped' && r.cells[1].textContent === 'cooling' && /^\d+m \d+s$/.test(r.cells[2].textContent))`)
-		ev := eval[string](t, b, `[...document.querySelectorAll('#endpoints tbody tr')][0].cells[8].textContent`)
+		b.mustWait(t, "the cooling account", `[...document.querySelectorAll('#accounts tbody tr')].some(r => r.cells[0].textContent === 'capped' && r.cells[1].textContent === 'cooling' && /^\d+m \d+s$/.test(r.querySelector('td[data-label="Cooldown left"]').textContent))`)
+		ev := eval[string](t, b, `[...document.querySelectorAll('#endpoints tbody tr')][0].querySelector('td[data-label="Last failure seen here"]').textContent`)
 		if !strings.Contains(ev, "quota") || !strings.Contains(ev, "phrase:workspace api usage limits") {
 			t.Errorf("claude/capped's last failure: %q", ev)
 		}

@@ -21,7 +21,8 @@ import (
 //     cors.allowed_origins; a listed one gets CORS headers, and its
 //     preflights are answered.
 //   - Sec-Fetch-Site: without an Origin, "cross-site" and "same-site" are
-//     refused (a page of another site, or another port of this host).
+//     refused (a page of another site, or another port of this host), but
+//     for a link followed to a console page (consoleNavigation).
 //
 // Requests from SDKs and curl carry no Origin and no Sec-Fetch-Site and pass
 // unchanged. See docs/security.md.
@@ -46,10 +47,10 @@ func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 	}
 	origin := r.Header.Get("Origin")
 	if origin == "" {
-		if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+		if site := r.Header.Get("Sec-Fetch-Site"); (site == "cross-site" || site == "same-site") && !consoleNavigation(r) {
 			closeAfter(w)
 			refuse(w, http.StatusForbidden, "invalid_request_error", "cross_site_request",
-				"requests made by web pages of another site are refused; list the page's origin in cors.allowed_origins to allow it")
+				"requests made by web pages of another site are refused (this one sent no Origin, so cors.allowed_origins cannot allow it); to open a console page, follow a link to it or paste its address")
 			return false
 		}
 		return true
@@ -77,6 +78,19 @@ func guard(cfg *config.Config, w http.ResponseWriter, r *http.Request) bool {
 	}
 	h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
 	return true
+}
+
+// consoleNavigation reports whether r is a link followed, in a tab of its
+// own, to a page of the console: a top-level GET navigation to /ui/ but
+// its data API. Such a link shared in a chat or a ticket opened nothing
+// (hostile 56); what it opens is read-only, and the page that linked can
+// neither frame it (frame-ancestors 'none': a frame's destination is not
+// "document") nor read it, and the page's own data requests are
+// same-origin.
+func consoleNavigation(r *http.Request) bool {
+	return (r.Method == http.MethodGet || r.Method == http.MethodHead) &&
+		r.Header.Get("Sec-Fetch-Mode") == "navigate" && r.Header.Get("Sec-Fetch-Dest") == "document" &&
+		(r.URL.Path == "/ui" || strings.HasPrefix(r.URL.Path, "/ui/") && !strings.HasPrefix(r.URL.Path, "/ui/api/"))
 }
 
 // refusalPolicy lets a refusal's JSON be nothing but data: no script, no

@@ -146,7 +146,10 @@
   function coolingCell(x) {
     if (!x.cooling_class) return '—';
     return el('span', { class: 'cause' }, badge(x.cooling_class),
-      x.cooling_message ? [' ', el('q', { class: 'said' }, x.cooling_message)] : null);
+      // <bdi>: the upstream's words keep their direction overrides to
+      // themselves, inside the quotation marks (hostile 56: U+202E took
+      // the closing mark with it, and the words after it read as ours).
+      x.cooling_message ? [' ', el('q', { class: 'said' }, el('bdi', null, x.cooling_message))] : null);
   }
 
   // downSince says since when a record has been out, cooling and probing
