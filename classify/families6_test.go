@@ -129,7 +129,12 @@ func TestMayNotBe(t *testing.T) {
 // carrying the code stays the provider's.
 func TestInvalidEncryptedContent(t *testing.T) {
 	run(t, []tc{
-		{"code in a 400", 400, nil, `{"error":{"message":"The encrypted content for item rs_1 could not be verified.","type":"invalid_request_error","param":null,"code":"invalid_encrypted_content"}}`, false, "bad_request", "code:invalid_encrypted_content"},
+		// Round 56 (hunt 56b): the words alone now place it too (Azure
+		// sends them with code null), and they are read before the code:
+		// the same class, the phrase's evidence. The code alone still
+		// decides where the words are not there (next row).
+		{"code in a 400", 400, nil, `{"error":{"message":"The encrypted content for item rs_1 could not be verified.","type":"invalid_request_error","param":null,"code":"invalid_encrypted_content"}}`, false, "bad_request", "phrase:encrypted content…could not be"},
+		{"the code alone in a 400", 400, nil, `{"error":{"message":"Verification failed for item rs_1.","type":"invalid_request_error","param":null,"code":"invalid_encrypted_content"}}`, false, "bad_request", "code:invalid_encrypted_content"},
 		{"code in a 500 stays a server error", 500, nil, `{"error":{"message":"internal","type":"server_error","param":null,"code":"invalid_encrypted_content"}}`, false, "server_error", ""},
 	})
 }

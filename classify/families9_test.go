@@ -150,7 +150,13 @@ func TestRoundThirteenRules(t *testing.T) {
 		{"parameter is illegal", 400, nil, `{"error":{"code":"1214","message":"The messages parameter is illegal. Please check the documentation."}}`, false, "bad_request", "phrase:parameter is illegal"},
 		{"参数非法", 400, nil, `{"error":{"code":"1214","message":"messages 参数非法。请检查文档。"}}`, false, "bad_request", "phrase:参数非法"},
 		{"参数非法, escaped", 400, nil, `{"error":{"code":"1214","message":"messages \u53c2\u6570\u975e\u6cd5\u3002"}}`, false, "bad_request", "phrase:参数非法"},
-		{"cannot fetch the url", 400, nil, `{"error":{"code":400,"message":"Cannot fetch content from the provided URL. Please ensure the URL is valid and accessible.","status":"INVALID_ARGUMENT"}}`, false, "bad_request", "phrase:cannot fetch…url"},
+		// Reversed in round 56 (hunt 56a, rules56_test.go): a bare fetch
+		// failure is the provider's fetcher, not the URL (js-genai#1385:
+		// the same presigned URL was downloadable then, and the identical
+		// request served on retry); behaviour.md reads a fetch's timeout
+		// and a failed download so. unknown. A robots denial, the host's
+		// 404 or 410 and an invalid URL stay bad_request.
+		{"cannot fetch the url", 400, nil, `{"error":{"code":400,"message":"Cannot fetch content from the provided URL. Please ensure the URL is valid and accessible.","status":"INVALID_ARGUMENT"}}`, false, "unknown", "phrase:cannot fetch…url"},
 		{"no image", 200, nil, `{"candidates":[{"content":{},"finishReason":"NO_IMAGE","index":0}]}`, false, "unknown", "gemini:finishReason=NO_IMAGE"},
 		{"other, empty", 200, nil, `{"candidates":[{"finishReason":"OTHER","index":0}],"usageMetadata":{"promptTokenCount":171}}`, false, "unknown", "gemini:finishReason=OTHER"},
 		{"other, empty, first stream event", 200, nil, "data: {\"candidates\":[{\"content\":{\"role\":\"model\"},\"finishReason\":\"OTHER\"}]}\n\n", true, "unknown", "gemini:finishReason=OTHER"},

@@ -210,6 +210,12 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "fetch", b: "timed out", gap: 120, class: Unknown, clientThing: true},
 	{a: "requires", b: "flag", gap: 16, class: Unknown},
 	{a: "image", b: "unknown format", gap: 12, class: Unknown},
+	// A model packaged without what a medium needs (Ollama's 500 "Failed to
+	// create new sequence: failed to process inputs: this model is missing
+	// data required for image input"): the model's gap for this request,
+	// as the same words in a 4xx are, not the server's failure (round 56,
+	// hunt 56a).
+	{a: "missing data required", class: Unknown},
 })
 
 // timeoutPhrases decide an explicit upstream timeout inside a 5xx.

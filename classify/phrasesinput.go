@@ -271,6 +271,9 @@ var inputPhrases = []phrase{
 	{a: "encrypted content", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true},
 	{a: "encrypted content", b: "recognized prefix", gap: 20, class: BadRequest, badInput: true, clause: true},
 	{a: "encrypted content could not be", class: BadRequest, badInput: true}, // OpenAI's reason without its code: "Encrypted content could not be decrypted or parsed."
+	// Azure's, code null, the item between: "The encrypted content
+	// gAAA...wXBV could not be verified." (round 56, hunt 56b).
+	{a: "encrypted content", b: "could not be", gap: 40, class: BadRequest, badInput: true, clause: true},
 	{a: "signature in the reasoningcontent block", b: "invalid", gap: 60, class: BadRequest, badInput: true, clause: true},
 	{a: "signature in the thinking block", b: "invalid", gap: 60, class: BadRequest, badInput: true, clause: true},
 	{a: "unknown parameter", class: BadRequest, badInput: true},
@@ -545,12 +548,25 @@ var inputPhrases = []phrase{
 	{a: "参数非法", class: BadRequest, badInput: true},
 	{a: "参数不合法", class: BadRequest, badInput: true},
 	{a: "参数错误", class: BadRequest, badInput: true},
-	// A URL the client gave that the upstream could not fetch ("Cannot
-	// fetch content from the provided URL … robots.txt"): the input, in a
-	// 4xx (a 5xx's fetch failure stays the server's).
-	{a: "cannot fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
-	{a: "could not fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
-	{a: "unable to fetch", b: "url", gap: 40, class: BadRequest, badInput: true},
+	// A URL the client gave that the upstream could not fetch. What proves
+	// the resource broken for any fetcher is the input, in a 4xx (a 5xx's
+	// fetch failure stays the server's): the site's robots denial
+	// (Vertex's "Status: URL_ROBOTED-ROBOTED_DENIED"; its "respects
+	// robots.txt rules" is boilerplate, no denial), the host's 404 or 410,
+	// a URL that is not valid. A bare "Cannot fetch content from the
+	// provided URL." is this provider's fetcher (its egress, agent, timeout
+	// or size cap): the same presigned URL was downloadable then and the
+	// same request served on retry (googleapis/js-genai#1385), so unknown,
+	// as a timeout fetching it and DashScope's "Failed to download
+	// multimodal content" are. Round 13 read it bad_request; round 56
+	// (hunt 56a) reversed that.
+	{a: "roboted_denied", class: BadRequest, badInput: true},
+	{a: "fetch", b: "404 not found", gap: 60, class: BadRequest, badInput: true, clause: true},
+	{a: "fetch", b: "410 gone", gap: 60, class: BadRequest, badInput: true, clause: true},
+	{a: "fetch", b: "invalid url", gap: 60, class: BadRequest, badInput: true, clause: true},
+	{a: "cannot fetch", b: "url", gap: 40, class: Unknown},
+	{a: "could not fetch", b: "url", gap: 40, class: Unknown},
+	{a: "unable to fetch", b: "url", gap: 40, class: Unknown},
 
 	// AWS's own words for a failure on its side, which Bedrock sends with
 	// ModelStreamErrorException at a 424 ("The system encountered an
@@ -565,5 +581,15 @@ var inputPhrases = []phrase{
 	// The request is at fault but nothing is named ("Invalid arguments
 	// passed to the model", "Request contains an invalid argument."): not a
 	// provider failure, not proven bad input. Last, so any named field wins.
+	// Image bytes that do not decode in the format they claim (xAI:
+	// "Client specified an invalid argument", message "Invalid PNG image."):
+	// they fail at every target, the format-named twin of "invalid base64
+	// image"; ahead of the vague "invalid argument" (round 56, hunt 56a).
+	// "Invalid image (base64) data" names no format and stays unknown.
+	{a: "invalid png image", class: BadRequest, badInput: true},
+	{a: "invalid jpeg image", class: BadRequest, badInput: true},
+	{a: "invalid jpg image", class: BadRequest, badInput: true},
+	{a: "invalid gif image", class: BadRequest, badInput: true},
+	{a: "invalid webp image", class: BadRequest, badInput: true},
 	{a: "invalid argument", class: Unknown, vague: true},
 }

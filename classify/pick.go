@@ -161,7 +161,7 @@ func (ts *textScan) counts(s *phraseSet, h hit, in int) bool {
 	for ts.checks < maxEchoChecks {
 		ts.checks++
 		t := ts.text(in)
-		if !echoed(ts.req, t[h.start:h.end]) && (s.list[idx].b == "" || !ts.joinedFromClient(t, h, &s.list[idx])) {
+		if !ts.echoedPhrase(&s.list[idx], t[h.start:h.end]) && (s.list[idx].b == "" || !ts.joinedFromClient(t, h, &s.list[idx])) {
 			return true
 		}
 		if s.list[idx].b == "" {
@@ -176,6 +176,54 @@ func (ts *textScan) counts(s *phraseSet, h hit, in int) bool {
 		}
 	}
 	return false
+}
+
+// echoedPhrase reports whether the text m, matched by the phrase p, is
+// echoed from the client's request. A bad-input phrase that is a request
+// parameter's name (max_tokens, temperature, top_p: paramNamePhrase) is in
+// every request that sets the parameter, as a member name, and the
+// request's structure is not the client's words: such a match counts as
+// echoed only where the request holds the name elsewhere too, inside a
+// string (round 56, hunt 56c). Only bad_request phrases are read so: a
+// member name never decides an account's, a key's or an endpoint's class.
+func (ts *textScan) echoedPhrase(p *phrase, m []byte) bool {
+	if !echoed(ts.req, m) {
+		return false
+	}
+	if p.b != "" || p.class != BadRequest || !paramNamePhrase(p.a) {
+		return true
+	}
+	return echoedOutsideMembers(ts.req, p.a, m)
+}
+
+// paramNamePhrase reports whether a phrase is an identifier a request member
+// could be named: lower-case letters, digits and '_', no blank.
+func paramNamePhrase(a string) bool {
+	for i := 0; i < len(a); i++ {
+		if c := a[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return a != ""
+}
+
+// echoedOutsideMembers reports whether m is echoed from req outside every
+// member name equal to name (lower case; ASCII case aside in req; one
+// written with escapes is not passed over): in the pieces of req between
+// those names, so that only the name's other occurrences, inside the
+// client's strings, count. Nothing is copied.
+func echoedOutsideMembers(req []byte, name string, m []byte) bool {
+	prev := 0
+	found := members(req, func(s, e, _ int, _ bool) bool {
+		if e-s == len(name) && indexFold(req[s:e], name) == 0 {
+			if echoed(req[prev:s], m) {
+				return true
+			}
+			prev = e
+		}
+		return false
+	})
+	return found || echoed(req[prev:], m)
 }
 
 // clientURL reports whether the answer's texts name a URL the client's

@@ -71,8 +71,11 @@ func TestRefusedSamplingInOtherVendorsWords(t *testing.T) {
 		name, member, body string
 		class              string // the classifier's reading; both are sent again
 	}{
-		// moonshot-invalid-temperature-only-1-allowed-400 (Mai-with-u/MaiBot#1538).
-		{"moonshot", "temperature", `{"error":{"message":"invalid temperature: only 1 is allowed for this model","type":"invalid_request_error"}}`, "unknown"},
+		// moonshot-invalid-temperature-only-1-allowed-400 (Mai-with-u/MaiBot#1538):
+		// bad_request, its corpus label, since round 56 (before, the echo
+		// guard took "temperature" for the client's words: the request
+		// names the member).
+		{"moonshot", "temperature", `{"error":{"message":"invalid temperature: only 1 is allowed for this model","type":"invalid_request_error"}}`, "bad_request"},
 		// oci-400-xai-argument-not-supported-on-this-model-stop (huggingface/smolagents#1766).
 		{"xai", "stop", `{ "code": "400", "message": "{\"code\":\"Client specified an invalid argument\",\"error\":\"Argument not supported on this model: stop\"}" }`, "bad_request"},
 		// nvidia-top-p-immutable-for-model-400 (Alishahryar1/free-claude-code#1519).
