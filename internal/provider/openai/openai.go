@@ -59,10 +59,14 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 			}
 		}
 	}
+	host, path := siteOf(ep.BaseURL) // parsed once for what follows
+	wants := wantsReasoning(host, ep.Model)
+	if wants {
+		body = withReasoningOnToolCalls(body)
+	}
 	if req.Translated {
 		body = FitDescriptions(body)
-		host, path := siteOf(ep.BaseURL) // parsed once for the two below
-		if !wantsReasoning(host, ep.Model) {
+		if !wants {
 			body = withoutReasoning(body)
 		}
 		if geminiCompat(host, path) {

@@ -38,6 +38,36 @@ func wantsReasoning(h, model string) bool {
 	return strings.Contains(m, "deepseek") || strings.Contains(m, "kimi")
 }
 
+// A tool-call turn another model wrote (a failover into DeepSeek's
+// thinking mode: Claude or Gemini answered the step before) has no
+// reasoning to give back, and DeepSeek refuses the next step without the
+// member ("The reasoning_content in the thinking mode must be passed back
+// to the API", a 400; https://api-docs.deepseek.com/guides/thinking_mode,
+// "Tool Calls"): every coding agent's loop that failed over into it ended
+// there (probe 56a: Kilo Code through the chat, Messages and Responses
+// doors). Such a turn gets a one-space reasoning_content, as LiteLLM and
+// sub2api fill it (Wei-Shaw/sub2api#7313): not "", which OpenRouter's
+// DeepSeek refuses as missing (BerriAI/litellm#27439).
+const reasoningPlaceholder = `" "`
+
+// withReasoningOnToolCalls gives each assistant turn with tool_calls and
+// no reasoning_content the placeholder; body itself when none lacks it.
+func withReasoningOnToolCalls(body []byte) []byte {
+	if !bytes.Contains(body, []byte(`"tool_calls"`)) {
+		return body
+	}
+	return eachItem(body, "messages", func(m []byte) []byte {
+		if r, ok := rawjson.String(rawjson.Member(m, "role")); !ok || r != "assistant" ||
+			!rawjson.Set(rawjson.Member(m, "tool_calls")) || rawjson.Set(rawjson.Member(m, "reasoning_content")) {
+			return m
+		}
+		if rc := rawjson.Member(m, "reasoning_content"); rc != nil { // "reasoning_content": null
+			m = rawjson.Without(m, "reasoning_content")
+		}
+		return rawjson.WithLast(m, "reasoning_content", []byte(reasoningPlaceholder))
+	})
+}
+
 // withoutReasoning is a translated body with no message's
 // reasoning_content; body itself when none has one.
 func withoutReasoning(body []byte) []byte {
