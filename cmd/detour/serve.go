@@ -98,6 +98,7 @@ func serve(a *app.App, ln, admin net.Listener, grace time.Duration, log *slog.Lo
 				err = a.Reload(cfg)
 			}
 			if err != nil {
+				a.ReloadRefused()
 				log.Error("config reload failed; keeping the running configuration", "err", err.Error())
 				continue
 			}
@@ -105,10 +106,18 @@ func serve(a *app.App, ln, admin net.Listener, grace time.Duration, log *slog.Lo
 		}
 	}()
 	adminErr := make(chan error, 1)
+	// The operator endpoints on their own listener stay up while the main
+	// one drains, and stop after it: a stream that ends during the drain is
+	// in the last scrape of /metrics (operator review 56: the admin listener
+	// closed with the main one, and /metrics refused connections for the
+	// whole drain). The main listener closes at once, so a balancer takes
+	// the replica out.
+	adminCtx, adminStop := context.WithCancel(context.Background())
+	defer adminStop()
 	if admin != nil {
 		log.Info("detour serving the operator endpoints (/metrics, /v1/health, /v1/health/reset, /ui)", "admin_addr", admin.Addr().String())
 		go func() {
-			err := a.ServeAdmin(ctx, admin, grace)
+			err := a.ServeAdmin(adminCtx, admin, grace)
 			if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, http.ErrServerClosed) {
 				log.Error("admin listener failed; stopping", "err", err)
 				stop() // without its operator endpoints the process is not what was configured
@@ -120,7 +129,8 @@ func serve(a *app.App, ln, admin net.Listener, grace time.Duration, log *slog.Lo
 	}
 	log.Info("detour serving", "addr", ln.Addr().String())
 	err := a.Serve(ctx, ln, grace)
-	stop() // the admin listener drains too, if the main one stopped on its own
+	stop()
+	adminStop() // the main listener has drained (or stopped on its own): the admin one goes now
 	aerr := <-adminErr
 	if err == nil || errors.Is(err, net.ErrClosed) || errors.Is(err, http.ErrServerClosed) {
 		err = aerr

@@ -59,6 +59,12 @@ type Config struct {
 	// or a log line (the process passes its current scrubber, see package
 	// redact); nil leaves it to Redact alone.
 	Scrub func(string) string
+	// Replica names the replica in each payload ("" none), and Loaded is
+	// when the configuration it serves was loaded (nil: not said): during
+	// a rolling reload of a new key, a page from a replica still on the
+	// old one read as "the new key failed too" (operator review 56).
+	Replica string
+	Loaded  func() time.Time
 }
 
 // Notifier turns quota and auth verdicts into operator alerts. Its methods
@@ -210,7 +216,7 @@ func (n *Notifier) recover(ev event) {
 		n.cfg.Claimer.Forget(ctx, claimKey(ev))
 		cancel()
 	}
-	p := recoveredPayload(ev, n.cfg.Now())
+	p := n.stamp(recoveredPayload(ev, n.cfg.Now()))
 	if n.cfg.Webhook == "" {
 		n.log.Warn("recovered (no webhook configured)", "provider", p.Provider, "class", p.Class,
 			"recovered", p.Recovered, "down_since", p.DownSince)
@@ -334,7 +340,7 @@ func (n *Notifier) handle(ev event) {
 	n.mu.Lock()
 	delete(n.pending, key)
 	n.mu.Unlock()
-	p := newPayload(ev, *t, n.cfg.Now())
+	p := n.stamp(newPayload(ev, *t, n.cfg.Now()))
 	if n.cfg.Webhook == "" {
 		if every {
 			<-n.slots // nothing to deliver

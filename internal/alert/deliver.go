@@ -39,7 +39,32 @@ type Payload struct {
 	// known.
 	Recovered string `json:"recovered,omitempty"`
 	DownSince string `json:"down_since,omitempty"`
-	Text      string `json:"text"` // one human sentence
+	// Replica is the replica that sent it; ConfigLoadedAt (RFC 3339) when
+	// the configuration it serves was loaded: a page from a replica not
+	// yet reloaded with a new key says so (Config.Replica, Config.Loaded).
+	Replica        string `json:"replica,omitempty"`
+	ConfigLoadedAt string `json:"config_loaded_at,omitempty"`
+	Text           string `json:"text"` // one human sentence
+}
+
+// stamp adds to p the replica that sends it and when its configuration
+// was loaded, in the fields and at the end of the sentence.
+func (n *Notifier) stamp(p Payload) Payload {
+	p.Replica = n.cfg.Replica
+	if n.cfg.Loaded != nil {
+		if at := n.cfg.Loaded(); !at.IsZero() {
+			p.ConfigLoadedAt = at.UTC().Format(time.RFC3339)
+		}
+	}
+	switch {
+	case p.Replica != "" && p.ConfigLoadedAt != "":
+		p.Text += " (replica " + p.Replica + ", configuration loaded " + p.ConfigLoadedAt + ")"
+	case p.Replica != "":
+		p.Text += " (replica " + p.Replica + ")"
+	case p.ConfigLoadedAt != "":
+		p.Text += " (configuration loaded " + p.ConfigLoadedAt + ")"
+	}
+	return p
 }
 
 // Event values.
@@ -187,7 +212,7 @@ func (n *Notifier) send(ev event, t tally, p Payload, claimedAt time.Time) {
 			}
 			key, t, ev.evidence = k, *pt, pt.evidence
 			ev.provider, ev.class, _ = strings.Cut(k, "\x00")
-			p = newPayload(ev, t, n.cfg.Now())
+			p = n.stamp(newPayload(ev, t, n.cfg.Now()))
 			continue
 		}
 		n.log.Error("alert not delivered; its claim is released so it can be sent again", "provider", p.Provider, "class", p.Class,
@@ -210,7 +235,7 @@ func (n *Notifier) send(ev event, t tally, p Payload, claimedAt time.Time) {
 			return
 		}
 		t = *pt
-		p = newPayload(ev, t, n.cfg.Now())
+		p = n.stamp(newPayload(ev, t, n.cfg.Now()))
 	}
 }
 

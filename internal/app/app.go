@@ -178,7 +178,8 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		every = -1
 	}
 	a.alerts = alert.New(alert.Config{Webhook: cfg.Alerts.Webhook, MinInterval: every,
-		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics, Scrub: a.scrub.String})
+		Claimer: a.claimer, Logger: a.log, Metrics: a.Metrics, Scrub: a.scrub.String,
+		Replica: replicaName(cfg.Listen), Loaded: a.loadedAt})
 	st, err := a.state(cfg, sc)
 	if err != nil {
 		a.Close(context.Background())
@@ -191,6 +192,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 	}
 	a.Server = server.New(st, a.Metrics, a.log, progress)
 	a.Metrics.ReadLimits(a.limitUse)
+	a.Metrics.ConfigLoaded(true, time.Now())
 	a.mount()
 	if a.rdb != nil {
 		a.watchEpoch(cfg, cfg.State.Timeout)
@@ -314,10 +316,29 @@ func (a *App) Reload(cfg *config.Config) error {
 	// What the reload removed leaves /metrics.
 	a.Metrics.Retain(served(st))
 	prev := a.Server.Swap(st)
+	a.Metrics.ConfigLoaded(true, time.Now())
 	a.cfg = cfg
 	// Idle connections of the old dispatcher go; busy ones finish first.
 	prev.Dispatcher.Close()
 	return nil
+}
+
+// loadedAt is when the configuration served was loaded (zero before the
+// server is built).
+func (a *App) loadedAt() time.Time {
+	if a.Server == nil {
+		return time.Time{}
+	}
+	return a.Server.LoadedAt()
+}
+
+// ReloadRefused records a reload that was not applied (its file did not
+// load, or Reload refused it): /metrics and GET /v1/health say so until
+// one is (operator review 56).
+func (a *App) ReloadRefused() {
+	now := time.Now()
+	a.Server.ReloadRefused(now)
+	a.Metrics.ConfigLoaded(false, now)
 }
 
 // Logger is the process's logger: every line it writes is scrubbed with

@@ -12,10 +12,11 @@ import (
 
 // forgetChanged clears the health of what a reload changed under a name it
 // kept (docs/scale.md, "SIGHUP: reloading"): an endpoint whose target now
-// asks for another model, or whose provider now has another URL or
-// dialect, starts healthy — a model found gone, or a URL that failed, was
-// the old one's — and so does an account whose key or headers changed (a
-// rejected key's cooldown was the old key's). Everything else keeps its
+// asks for another model, or whose provider now has another URL, dialect,
+// key or headers, starts healthy — a model found gone, a URL that failed,
+// a key's rejections counted against the endpoint, were the old one's —
+// and so does an account whose key or headers changed (a rejected key's
+// cooldown was the old key's). Everything else keeps its
 // state. The trackers of every earlier configuration stop recording those
 // endpoints first (ret, gen: the new configuration's generation), so an
 // attempt still in flight there (the old model, the old key) cannot cool
@@ -32,17 +33,10 @@ func forgetChanged(ret *health.Retirements, gen uint64, tr *health.Tracker, old,
 		}
 	}
 	var retire, forget []health.Key
-	for _, t := range old.Targets {
-		for _, p := range t.Providers {
-			if rekeyed[p] {
-				retire = append(retire, health.Key{Target: t.Name, Provider: p})
-			}
-		}
-	}
 	for _, t := range cfg.Targets {
 		o, kept := old.Target(t.Name)
 		for _, p := range t.Providers {
-			if kept && (o.Model != t.Model || moved[p]) {
+			if kept && (o.Model != t.Model || moved[p] || rekeyed[p]) {
 				k := health.Key{Target: t.Name, Provider: p}
 				forget = append(forget, k)
 				retire = append(retire, k)
@@ -62,8 +56,8 @@ func forgetChanged(ret *health.Retirements, gen uint64, tr *health.Tracker, old,
 
 // definitions are what each endpoint and account of cfg is, for
 // health.Tracker.Define: the same facts whose change makes a reload forget
-// (forgetChanged) — an endpoint's model, URL and dialect; an account's key
-// and headers, as a one-way digest — so replicas of two configurations
+// (forgetChanged) — an endpoint's model, URL and dialect and its account's
+// digest; an account's key and headers, as a one-way digest — so replicas of two configurations
 // over one Redis (a rolling deploy) do not read each other's verdicts
 // (docs/scale.md, "Rolling deploys").
 func definitions(cfg *config.Config) (endpoints map[health.Key]string, accounts map[string]string) {
@@ -79,7 +73,11 @@ func definitions(cfg *config.Config) (endpoints map[health.Key]string, accounts 
 	for _, t := range cfg.Targets {
 		for _, name := range t.Providers {
 			if p, ok := cfg.Provider(name); ok {
-				endpoints[health.Key{Target: t.Name, Provider: name}] = health.Digest("endpoint", t.Model, p.BaseURL, string(p.Dialect))
+				// The account's digest too: a revoked key's 401s count on
+				// the endpoint's record (failure_threshold), and the old
+				// key's replicas cooled the new key's endpoint during a
+				// rolling reload (operator review 56).
+				endpoints[health.Key{Target: t.Name, Provider: name}] = health.Digest("endpoint", t.Model, p.BaseURL, string(p.Dialect), accounts[name])
 			}
 		}
 	}

@@ -33,6 +33,8 @@ type Metrics struct {
 	endpointState *prometheus.GaugeVec     // target, provider, state
 	accountState  *prometheus.GaugeVec     // provider, state
 	stateShared   *prometheus.GaugeVec     // store
+	reloadOK      prometheus.Gauge
+	reloadAt      prometheus.Gauge
 	overhead      prometheus.Histogram
 	alerts        *prometheus.CounterVec // provider, class, result
 	cooldowns     *prometheus.CounterVec // scope, target, provider, class
@@ -116,6 +118,7 @@ func New() *Metrics {
 	m.registerUsage()
 	m.registerFront()
 	m.registerStateLost()
+	m.registerReload()
 	m.registerContinuations()
 	return m
 }

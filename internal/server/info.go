@@ -103,7 +103,17 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	if accts == nil {
 		accts = []health.AccountHealth{}
 	}
-	writeJSON(w, map[string]any{"status": "serving", "state": state, "endpoints": out, "accounts": accts})
+	lt := s.loaded.Load()
+	type loaded struct {
+		LoadedAt        time.Time  `json:"loaded_at"`         // the start, or the last reload applied
+		ReloadRefusedAt *time.Time `json:"reload_refused_at"` // null unless a reload was refused since
+	}
+	cfg := loaded{LoadedAt: lt.at.UTC()}
+	if !lt.refused.IsZero() {
+		r := lt.refused.UTC()
+		cfg.ReloadRefusedAt = &r
+	}
+	writeJSON(w, map[string]any{"status": "serving", "state": state, "config": cfg, "endpoints": out, "accounts": accts})
 }
 
 // snapshot reads every endpoint's and account's health and where it comes

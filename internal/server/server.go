@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/config"
@@ -39,7 +40,12 @@ type Server struct {
 	// progress keeps the requests being served now, for the console; nil
 	// keeps none.
 	progress *inprogress.Set
+	// loaded is when the state served was loaded (New, Swap), and the
+	// last reload refused since (ReloadRefused), for GET /v1/health.
+	loaded atomic.Pointer[loadTimes]
 }
+
+type loadTimes struct{ at, refused time.Time }
 
 // New returns a Server for st. m, log and progress may be nil; progress
 // keeps every request from its start to its end (the console's "In
@@ -52,6 +58,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 	}
 	s := &Server{metrics: m, log: log, mux: http.NewServeMux(), admin: http.NewServeMux(), progress: progress}
 	s.state.Store(st)
+	s.loaded.Store(&loadTimes{at: time.Now()})
 	s.mux.HandleFunc(chatPath, s.chat)
 	s.mux.HandleFunc("/v1/models", s.modelsFor)
 	s.mux.HandleFunc("/v1/models/", s.modelsFor)
@@ -90,7 +97,21 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 
 // Swap serves st from now on; requests in flight finish on the old state.
 // It returns the old state.
-func (s *Server) Swap(st *State) *State { return s.state.Swap(st) }
+func (s *Server) Swap(st *State) *State {
+	s.loaded.Store(&loadTimes{at: time.Now()})
+	return s.state.Swap(st)
+}
+
+// LoadedAt is when the configuration served was loaded: the start, or the
+// last reload applied.
+func (s *Server) LoadedAt() time.Time { return s.loaded.Load().at }
+
+// ReloadRefused records that a reload was refused at at: the state served
+// stays, and GET /v1/health says so (config.reload_refused_at) until a
+// reload is applied.
+func (s *Server) ReloadRefused(at time.Time) {
+	s.loaded.Store(&loadTimes{at: s.loaded.Load().at, refused: at})
+}
 
 // Current returns the state being served.
 func (s *Server) Current() *State { return s.state.Load() }
