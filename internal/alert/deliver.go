@@ -39,6 +39,10 @@ type Payload struct {
 	// known.
 	Recovered string `json:"recovered,omitempty"`
 	DownSince string `json:"down_since,omitempty"`
+	// Target is the target whose request the recovered account answered:
+	// an account cooled for one model's spent allowance may be closed by
+	// another model's success.
+	Target string `json:"target,omitempty"`
 	// Replica is the replica that sent it; ConfigLoadedAt (RFC 3339) when
 	// the configuration it serves was loaded: a page from a replica not
 	// yet reloaded with a new key says so (Config.Replica, Config.Loaded).
@@ -78,7 +82,11 @@ func recoveredPayload(ev event, now time.Time) Payload {
 		Event: EventRecovered, Provider: ev.provider, Class: ev.class,
 		Time: now.UTC().Format(time.RFC3339), Recovered: ev.at.UTC().Format(time.RFC3339),
 	}
+	p.Target = ev.target
 	p.Text = fmt.Sprintf("Detour: provider %s is back (%s): it answered at %s", p.Provider, p.Class, p.Recovered)
+	if p.Target != "" {
+		p.Text = fmt.Sprintf("Detour: provider %s is back (%s): it answered a request for target %s at %s", p.Provider, p.Class, p.Target, p.Recovered)
+	}
 	if !ev.since.IsZero() {
 		p.DownSince = ev.since.UTC().Format(time.RFC3339)
 		p.Text += fmt.Sprintf(", out since %s (%s)", p.DownSince, ev.at.Sub(ev.since).Round(time.Second))

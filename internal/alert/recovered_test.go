@@ -1,8 +1,12 @@
 package alert
 
 import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -24,12 +28,12 @@ func TestRecoveryIsPostedAndRearmsThePage(t *testing.T) {
 	n.sync()
 	clk.Advance(71 * time.Minute)
 	back := clk.Now()
-	n.Recovered("openai", "quota", down, back)
+	n.Recovered("openai", "quota", "gpt", down, back)
 	n.sync()
 	clk.Advance(10 * time.Minute)
 	again := clk.Now()
 	n.Notify("openai", "quota", "status:429") // pages at once: rearmed
-	n.Recovered("openai", "auth", time.Time{}, again)
+	n.Recovered("openai", "auth", "", time.Time{}, again)
 	closeOK(t, n)
 
 	got := h.Payloads(t)
@@ -47,7 +51,7 @@ func TestRecoveryIsPostedAndRearmsThePage(t *testing.T) {
 	r := rec[0]
 	if r.Provider != "openai" || r.Recovered != back.Format(time.RFC3339) || r.DownSince != down.Format(time.RFC3339) ||
 		r.Evidence != "" || r.Count != 0 || r.TriedAgain != "" ||
-		!strings.Contains(r.Text, "openai is back (quota)") || !strings.Contains(r.Text, "(1h12m0s)") {
+		r.Target != "gpt" || !strings.Contains(r.Text, "openai is back (quota): it answered a request for target gpt") || !strings.Contains(r.Text, "(1h12m0s)") {
 		t.Errorf("recovery post: %+v", r)
 	}
 	pages := byEvent["page/quota"]
@@ -67,9 +71,87 @@ func TestRecoveryIsPostedAndRearmsThePage(t *testing.T) {
 func TestRecoveryWithoutWebhookIsLogged(t *testing.T) {
 	var logs logBuf
 	n := New(Config{Logger: logs.Logger()})
-	n.Recovered("anthropic", "auth", time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	n.Recovered("anthropic", "auth", "claude", time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	closeOK(t, n)
 	if s := logs.String(); !strings.Contains(s, "recovered (no webhook configured)") || !strings.Contains(s, "down_since=2026-11-30T08:00:00Z") {
 		t.Errorf("log: %s", s)
+	}
+}
+
+// An account that fails and serves by turns says its recovery once an
+// interval: the second recovery within it is not posted and does not
+// rearm, so its next failure is held back as any within the interval
+// (hostile 56b: a page and a recovery every account_cooldown).
+func TestRecoveryIsSaidOncePerInterval(t *testing.T) {
+	clk := newClock()
+	h := newHook(t)
+	n := New(Config{Webhook: h.URL, MinInterval: time.Hour, Claimer: &LocalClaimer{Now: clk.Now},
+		Now: clk.Now, Backoff: noBackoff})
+	for range 3 {
+		n.Notify("p", "quota", "status:429")
+		clk.Advance(time.Second)
+		n.Recovered("p", "quota", "a", clk.Now().Add(-time.Second), clk.Now())
+		clk.Advance(time.Second)
+		n.sync()
+	}
+	n.Notify("p", "quota", "status:429")
+	closeOK(t, n)
+	pages, recoveries := 0, 0
+	for _, p := range h.Payloads(t) {
+		switch p.Event {
+		case EventPage:
+			pages++
+		case EventRecovered:
+			recoveries++
+		}
+	}
+	if pages != 2 || recoveries != 1 {
+		t.Errorf("%d pages, %d recoveries in one interval; want 2 and 1", pages, recoveries)
+	}
+	clk.Advance(time.Hour)
+	n2 := New(Config{Webhook: h.URL, MinInterval: time.Hour, Claimer: &LocalClaimer{Now: clk.Now}, Now: clk.Now, Backoff: noBackoff})
+	n2.Recovered("p", "quota", "a", time.Time{}, clk.Now())
+	closeOK(t, n2)
+	if got := len(h.Payloads(t)); got != 4 {
+		t.Errorf("a recovery in the next interval: %d posts in all, want 4", got)
+	}
+}
+
+// A page of an account whose recovery is being posted waits for it: the
+// channel's last word is the page (hostile 56b: the two raced, and the
+// recovery at times arrived last, saying "back" of an account out again).
+func TestPageWaitsForTheRecoveryBeingPosted(t *testing.T) {
+	var mu sync.Mutex
+	var order []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var p Payload
+		_ = json.NewDecoder(r.Body).Decode(&p)
+		if p.Event == EventRecovered {
+			time.Sleep(300 * time.Millisecond) // a slow hook: the page is handled meanwhile
+		}
+		mu.Lock()
+		order = append(order, p.Event)
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	clk := newClock()
+	n := New(Config{Webhook: srv.URL, MinInterval: time.Hour, Claimer: &LocalClaimer{Now: clk.Now}, Now: clk.Now, Backoff: noBackoff})
+	n.Notify("p", "quota", "status:429")
+	n.sync()
+	closeWait := time.Now().Add(guard)
+	for {
+		mu.Lock()
+		k := len(order)
+		mu.Unlock()
+		if k == 1 || time.Now().After(closeWait) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	n.Recovered("p", "quota", "a", time.Time{}, clk.Now())
+	n.Notify("p", "quota", "status:429") // rearmed: pages at once
+	closeOK(t, n)
+	if got := strings.Join(order, ","); got != "page,recovered,page" {
+		t.Errorf("posts arrived %s; want page,recovered,page", got)
 	}
 }

@@ -378,6 +378,7 @@ func (a *App) serve(ctx context.Context, ln net.Listener, grace time.Duration, h
 		return err
 	case <-ctx.Done():
 	}
+	a.Server.Drain() // the health check says so where it is still served (admin_listen)
 	a.log.Info("shutting down: draining requests in flight", "addr", ln.Addr().String(), "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()

@@ -15,11 +15,14 @@ import (
 // maxCodings bounds the codings decoded in a row ("gzip, gzip" is two).
 const maxCodings = 3
 
-// An answer decodes to at most maxRatio times the coded bytes it came in,
-// once past ratioFloor decoded bytes: JSON and SSE compress 5 to 60 times,
-// a bomb a thousand times. Without the bound, ~100 KB on the wire held
+// A whole answer decodes to at most maxRatio times the coded bytes it came
+// in, once past ratioFloor decoded bytes: JSON compresses 5 to 60 times, a
+// bomb a thousand times. Without the bound, ~100 KB on the wire held
 // 64 MiB decoded and ~300 MiB of heap for it (hostile 55c); with it, a
-// bomb costs at most ratioFloor.
+// bomb costs at most ratioFloor. A stream is relayed, not held (its event
+// limit bounds what is): it is not bound so (unbound), since a model
+// repeating one token, block-gzipped, compresses past 256 times and was
+// cut as a bomb (hostile 56b).
 const (
 	maxRatio   = 256
 	ratioFloor = 8 << 20
@@ -146,20 +149,29 @@ func (c *counted) Read(p []byte) (int, error) {
 }
 
 // bounded ends a decoded body with errCodingRatio once it holds more
-// than ratioFloor bytes and maxRatio times what came coded.
+// than ratioFloor bytes and maxRatio times what came coded, unless off.
 type bounded struct {
 	io.ReadCloser
 	coded *counted
 	n     int64
+	off   bool
 }
 
 func (b *bounded) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.n += int64(n)
-	if b.n > ratioFloor && b.n > maxRatio*b.coded.n {
+	if !b.off && b.n > ratioFloor && b.n > maxRatio*b.coded.n {
 		return n, errCodingRatio
 	}
 	return n, err
+}
+
+// unbound lifts the ratio bound from resp's body, a stream's: what it
+// decodes is relayed, not held.
+func unbound(resp *http.Response) {
+	if b, ok := resp.Body.(*bounded); ok {
+		b.off = true
+	}
 }
 
 func (d *decoding) Close() error {

@@ -31,9 +31,9 @@ type Notifier interface {
 	// upstream's words (the client's masked; "" for none) and when the
 	// cooldown it began ends (zero: not said).
 	NotifyUntil(provider, class, evidence, said string, until time.Time)
-	// Recovered says provider's account, paged for class, answered again
-	// at at, out since since (zero: not known).
-	Recovered(provider, class string, since, at time.Time)
+	// Recovered says provider's account, paged for class, answered a
+	// request for target again at at, out since since (zero: not known).
+	Recovered(provider, class, target string, since, at time.Time)
 }
 
 // Options wire a Dispatcher. Config and Health are required; every other nil

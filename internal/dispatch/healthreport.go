@@ -339,7 +339,7 @@ func (w *walk) transitions(k health.Key, trs []health.Transition, r *health.Repo
 			args = append(args, "reason", why)
 		}
 		w.d.log.Info("health transition", args...)
-		w.recovered(tr)
+		w.recovered(k, tr)
 		if tr.Scope == health.ScopeAccount {
 			w.d.opt.Metrics.AccountState(k.Provider, tr.To.String())
 		} else {
@@ -352,12 +352,12 @@ func (w *walk) transitions(k health.Key, trs []health.Transition, r *health.Repo
 // recovered posts an account's return after a paged cooldown (its class
 // pages in the route's table: quota, auth): health announces the close
 // once across replicas, in the request whose success made it.
-func (w *walk) recovered(tr health.Transition) {
+func (w *walk) recovered(k health.Key, tr health.Transition) {
 	if tr.Scope != health.ScopeAccount || tr.To != health.Healthy || tr.From == health.Healthy || w.d.opt.Alerts == nil {
 		return
 	}
 	if c, err := classify.ParseClass(tr.Class); err == nil && w.r.table.Row(c).Page {
-		w.d.opt.Alerts.Recovered(tr.Name, tr.Class, tr.Since, w.d.opt.Health.Now())
+		w.d.opt.Alerts.Recovered(tr.Name, tr.Class, k.Target, tr.Since, w.d.opt.Health.Now())
 	}
 }
 

@@ -30,6 +30,7 @@ const (
 func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	o.streamed = true
 	defer resp.Body.Close()
+	unbound(resp)
 	body := &flushingBody{ReadCloser: resp.Body, out: w.call.Out, wd: wd}
 	resp.Body = body
 	defer func() {
@@ -253,8 +254,6 @@ func (w *walk) streamEnd(o *outcome, err error, expired Phase) {
 	case errors.Is(err, sse.ErrEventTooLarge):
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:event-too-large"},
 			fmt.Sprintf("the upstream sent a stream event larger than %d bytes", sse.DefaultMaxLine))
-	case errors.Is(err, errCodingRatio):
-		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:compression bomb"}, err.Error())
 	default:
 		v := classify.Transport(err)
 		if v.Class != classify.Timeout {

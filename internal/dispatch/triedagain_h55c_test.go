@@ -25,7 +25,7 @@ func (p *pager55c) NotifyUntil(provider, class, evidence, said string, until tim
 	p.until = append(p.until, until)
 }
 
-func (p *pager55c) Recovered(string, string, time.Time, time.Time) {}
+func (p *pager55c) Recovered(string, string, string, time.Time, time.Time) {}
 
 // hostile 55c: a quota page's tried_again is when health says the account
 // is tried again. Health keeps cooldowns on its own clock (Redis's TIME in a

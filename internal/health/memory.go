@@ -109,7 +109,6 @@ func (m *Memory) claimUntil(key string, exp time.Time) {
 	m.mu.Unlock()
 }
 
-// get returns the record at key (RedisStore's journal).
 // open lists the keys whose records are open: cooling, or cooled and
 // never closed since.
 func (m *Memory) open() []string {
@@ -124,6 +123,24 @@ func (m *Memory) open() []string {
 	return keys
 }
 
+// swap puts r at key if the record there is still old, and reports
+// whether it did: a copy read before a round trip replaces nothing this
+// process wrote meanwhile.
+func (m *Memory) swap(key string, old, r Record) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.recs[key] != old {
+		return false
+	}
+	if r == (Record{}) {
+		delete(m.recs, key)
+	} else {
+		m.recs[key] = r
+	}
+	return true
+}
+
+// get returns the record at key (RedisStore's journal).
 func (m *Memory) get(key string) Record {
 	m.mu.RLock()
 	defer m.mu.RUnlock()

@@ -266,12 +266,18 @@ func (s *RedisStore) absorb(ctx context.Context, key string, v any, now *time.Ti
 // Redis next restarted empty (operator review 56). A key Redis does not
 // hold is left as it is: whether Redis lost it is for a request's Load to
 // judge (absorb), not for a timer, which would keep a removed provider's
-// records alive. The caller runs it every few seconds; a handful of keys,
-// one round trip.
+// records alive. A copy this process changed while the read was on its
+// way (its own reset, a request's close) is left as it is (review 56: the
+// older value read put the ended cooldown back). The caller runs it every
+// few seconds; a handful of keys, one round trip.
 func (s *RedisStore) Refresh(ctx context.Context) {
 	keys := s.local.open()
 	if len(keys) == 0 || !s.try(ctx) {
 		return
+	}
+	held := make([]Record, len(keys))
+	for i, k := range keys {
+		held[i] = s.local.get(k)
 	}
 	full := make([]string, len(keys))
 	for i, k := range keys {
@@ -284,9 +290,8 @@ func (s *RedisStore) Refresh(ctx context.Context) {
 		return
 	}
 	for i, v := range vals {
-		if str, ok := v.(string); ok {
+		if str, ok := v.(string); ok && s.local.swap(keys[i], held[i], decode(str)) {
 			s.saw(keys[i], v)
-			s.local.put(keys[i], decode(str))
 		}
 	}
 }

@@ -191,7 +191,7 @@ func mergeCooldown(r, mine *Record, now time.Time) {
 	if mine.CoolFrom.After(r.CoolFrom) {
 		r.CoolFrom = mine.CoolFrom
 	}
-	if mine.OpenSince != 0 && (r.LastCooldown == 0 || r.OpenSince == 0 || mine.OpenSince < r.OpenSince) {
+	if mine.OpenSince > 0 && (r.LastCooldown == 0 || r.OpenSince <= 0 || mine.OpenSince < r.OpenSince) {
 		r.OpenSince = mine.OpenSince // out since the earlier of the two
 	}
 	r.LastCooldown = max(r.LastCooldown, mine.LastCooldown)

@@ -114,10 +114,14 @@ func (t *Tracker) downSince(ctx context.Context, k Key, now time.Time) *time.Tim
 	return since(first, now)
 }
 
-// since is a record's OpenSince as a time, nil when zero; a start the
-// shared clock has not reached yet (a replica's clock ahead) reads now.
+// since is a record's OpenSince as a time, bounded as every record read
+// is (docs/behaviour.md, "One clock, bounded by the reader"): nil when
+// zero or negative (not known: a record of another writer); a start the
+// shared clock has not reached yet (a replica's clock ahead) reads now
+// (hostile 56b: the change to healthy said "out since" an hour after it
+// answered).
 func since(ns int64, now time.Time) *time.Time {
-	if ns == 0 {
+	if ns <= 0 {
 		return nil
 	}
 	t := time.Unix(0, ns).UTC()

@@ -173,8 +173,10 @@ func transitions(tr []Transition, sc Scope, name string, before, after *Record, 
 		switch {
 		case to == Cooling:
 			t.Until = after.CoolUntil
-		case to == Healthy && before.OpenSince != 0:
-			t.Since = time.Unix(0, before.OpenSince)
+		case to == Healthy:
+			if s := since(before.OpenSince, now); s != nil {
+				t.Since = *s
+			}
 		}
 		tr = append(tr, t)
 	}

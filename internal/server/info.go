@@ -113,7 +113,8 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		r := lt.refused.UTC()
 		cfg.ReloadRefusedAt = &r
 	}
-	writeJSON(w, map[string]any{"status": "serving", "state": state, "config": cfg, "endpoints": out, "accounts": accts})
+	status, code := s.status()
+	writeJSONStatus(w, code, map[string]any{"status": status, "state": state, "config": cfg, "endpoints": out, "accounts": accts})
 }
 
 // snapshot reads every endpoint's and account's health and where it comes
@@ -133,12 +134,15 @@ func (s *Server) snapshot(ctx context.Context) (*State, health.Sharing, []health
 	return st, sh, eps, accts
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+func writeJSON(w http.ResponseWriter, v any) { writeJSONStatus(w, http.StatusOK, v) }
+
+func writeJSONStatus(w http.ResponseWriter, code int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
 	w.Write(b)
 }

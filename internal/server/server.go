@@ -43,6 +43,9 @@ type Server struct {
 	// loaded is when the state served was loaded (New, Swap), and the
 	// last reload refused since (ReloadRefused), for GET /v1/health.
 	loaded atomic.Pointer[loadTimes]
+	// draining is set once the process stops accepting (Drain):
+	// GET /v1/health answers 503 "draining" from then on.
+	draining atomic.Bool
 }
 
 type loadTimes struct{ at, refused time.Time }
@@ -100,6 +103,21 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 func (s *Server) Swap(st *State) *State {
 	s.loaded.Store(&loadTimes{at: time.Now()})
 	return s.state.Swap(st)
+}
+
+// Drain says the process has stopped accepting requests and is draining
+// those in flight: GET /v1/health answers 503 {"status":"draining"} from
+// now on, where an admin_listen listener still serves it (review 56: it
+// answered 200 "serving" through the drain, and a balancer checking it
+// kept sending clients to a closed port).
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// status is GET /v1/health's status and HTTP status: serving, or draining.
+func (s *Server) status() (string, int) {
+	if s.draining.Load() {
+		return "draining", http.StatusServiceUnavailable
+	}
+	return "serving", http.StatusOK
 }
 
 // LoadedAt is when the configuration served was loaded: the start, or the
@@ -198,7 +216,8 @@ func (s *Server) liveOrAdmin(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if (r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions) && len(s.state.Load().Config.AdminKeys) > 0 && r.Header.Get("Authorization") == "" &&
 			!strings.Contains(r.Header.Get("Accept"), "text/html") {
-			writeJSON(w, map[string]string{"status": "serving"})
+			st, code := s.status()
+			writeJSONStatus(w, code, map[string]string{"status": st})
 			return
 		}
 		h(w, r)

@@ -180,6 +180,9 @@ func (t *Tracer) WriteContext(ctx context.Context, d *decision.Decision) {
 		if !tr.Until.IsZero() {
 			attrs = append(attrs, attribute.String("detour.until", tr.Until.UTC().Format(time.RFC3339)))
 		}
+		if !tr.Since.IsZero() {
+			attrs = append(attrs, attribute.String("detour.since", tr.Since.UTC().Format(time.RFC3339)))
+		}
 		root.AddEvent("detour.health_transition", trace.WithTimestamp(end), trace.WithAttributes(attrs...))
 	}
 	root.End(trace.WithTimestamp(end))
