@@ -113,7 +113,13 @@ var gonePhrases = []phrase{
 	{a: "model identifier is invalid", class: Unavailable},
 	{a: "model name is invalid", class: Unavailable}, // "… or the model name is invalid" (Google's Code Assist)
 	{a: "model name format", class: Unavailable},     // Gemini: "* GenerateContentRequest.model: unexpected model name format"
-	{a: "model names are", class: Unavailable},       // DeepSeek: "The supported API model names are A or B, but you passed C.
+	// The model name itself called malformed, in one clause (Vertex: "The
+	// Model name projects/…/models/123 is malformed and it should be in form
+	// of …", a tuned model's path this route does not serve): the model
+	// member is Detour's, so the endpoint's; ahead of the bad-input
+	// "malformed" (hunt 56d).
+	{a: "model name", b: "is malformed", gap: 120, class: Unavailable, clause: true},
+	{a: "model names are", class: Unavailable}, // DeepSeek: "The supported API model names are A or B, but you passed C.
 	{a: "model id is invalid", class: Unavailable},
 	{a: "incorrect model id", class: Unavailable}, // AIHubMix: "Incorrect model ID. Please request to view the model page …"
 	{a: "unknown model", class: Unavailable},
@@ -160,6 +166,12 @@ var gonePhrases = []phrase{
 	{a: "unknown deployment", class: Unavailable},
 	{a: "no allowed providers are available", class: Unavailable},
 	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
+	// A dedicated endpoint in its failed state (Hugging Face: "Your endpoint
+	// is in error, check its status on endpoints.huggingface.co"): down until
+	// its owner fixes or re-creates it; in one clause. Scoped as "endpoint
+	// … not found" is: an endpoint the client named is the client's (hunt
+	// 56d).
+	{a: "endpoint", b: "is in error", gap: 40, class: Unavailable, scoped: true, clause: true},
 	{a: "no route for", class: Unavailable},
 	// A gateway that holds no key serving the model it was sent (Bifrost:
 	// "no keys found that support model: MiniMax-M3", a 400), or serves a

@@ -434,6 +434,11 @@ var inputPhrases = []phrase{
 	// GPUStack), which Detour writes itself (as "model is required").
 	{a: "missing required header", class: Unknown, vague: true},
 	{a: "missing 'model' field", class: Unknown, vague: true},
+	// A stored model's or fine-tune's own files (Workers AI 3039: "Finetune
+	// is missing required files (model.safetensors and config.json)"): no
+	// request field is missing, and the answer does not say whose the
+	// fine-tune is; unknown, as "missing data required" (hunt 56d).
+	{a: "missing required files", class: Unknown},
 	{a: "missing required", class: BadRequest, badInput: true},
 	{a: "missing", b: "required parameter", gap: 32, class: BadRequest, badInput: true}, // "missing one or multiple required parameters"
 	{a: "is not specified", class: BadRequest, badInput: true},

@@ -177,3 +177,74 @@ func TestRoundFiftySixEncryptedContentCouldNotBeWithGap(t *testing.T) {
 	want56(t, "across a full stop", classify56(400, az("The encrypted content was received. The request could not be completed."), "", false), Unknown, "")
 	echo56(t, 400, "The encrypted content gAAA...wXBV could not be verified.", az("You wrote: The encrypted content gAAA...wXBV could not be verified."), Unknown)
 }
+
+// Round 56, hunt 56d (batch, files, fine-tuned and dedicated-deployment
+// surfaces; account, organization and project states).
+
+// (d1) hunt 56d R1. Vertex's 400 INVALID_ARGUMENT "The Model name
+// projects/…/models/1213123123123123 is malformed and it should be in form
+// of projects/{project}/locations/{location}/publishers/google/models/{model}"
+// (python-genai#1679): the model configured is a tuned model's resource path
+// that this route does not serve. The model member is Detour's, not the
+// client's input, so every request to this endpoint fails the same way:
+// unavailable, as "model name format" and "model name is invalid" are. Only
+// the model name called malformed, in one clause: Bedrock's "Malformed input
+// request", a token or a payload called malformed, and a model name beside a
+// malformed sentence stay bad input.
+func TestRoundFiftySixDMalformedModelName(t *testing.T) {
+	g := func(m string) string {
+		return `{"error":{"code":400,"message":"` + m + `","status":"INVALID_ARGUMENT"}}`
+	}
+	vertex := g("The Model name projects/cloud-dev/locations/europe-west4/models/1213123123123123 is malformed and it should be in form of projects/{project}/locations/{location}/publishers/google/models/{model}")
+	want56(t, "Vertex's tuned-model path", classify56(400, vertex, "", false), Unavailable, "")
+	want56(t, "with the client's request", classify56(400, vertex, `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`, false), Unavailable, "")
+	want56(t, "Bedrock's malformed input", classify56(400, `{"message":"Malformed input request: #: extraneous key [foo] is not permitted, please reformat your input and try again."}`, "", false), BadRequest, "")
+	want56(t, "a payload called malformed", classify56(400, g("The request payload is malformed."), "", false), BadRequest, "")
+	want56(t, "a model name, then another sentence", classify56(400, g("The model name was read. The request body is malformed."), "", false), BadRequest, "")
+	// The client's own words quoted back prove nothing about the endpoint.
+	echo56(t, 400, "The Model name projects/x/models/1 is malformed", g("You said: The Model name projects/x/models/1 is malformed"), Unknown)
+	if v := classify56(400, g("The Model name projects/x/models/1 is malformed"), `{"model":"m","messages":[{"role":"user","content":"why is The Model name projects/x/models/1 is malformed"}]}`, false); v.Class == Unavailable {
+		t.Errorf("the client's request holds the words: %s (%s), want no unavailable", v.Class, v.Evidence)
+	}
+}
+
+// (d2) hunt 56d R2. Workers AI's 3039, a 400 "Finetune is missing required
+// files (model.safetensors and config.json)" (cloudflare-docs errors.mdx): a
+// stored fine-tune lacks its own weights and config. No request field is
+// missing, so it is not bad input; the answer does not name the fine-tune,
+// so "Not found: whose?" cannot say whether it is the endpoint's
+// (unavailable) or one the client sent as its lora member (bad_request).
+// unknown, as a model packaged without what a medium needs ("missing data
+// required for image input") is: the request moves on, nothing cools. A
+// client's missing field or property keeps bad_request.
+func TestRoundFiftySixDMissingRequiredFiles(t *testing.T) {
+	cf := func(code, m string) string {
+		return `{"success":false,"errors":[{"code":` + code + `,"message":"` + m + `"}]}`
+	}
+	want56(t, "Workers AI 3039", classify56(400, cf("3039", "Finetune is missing required files (model.safetensors and config.json)"), "", false), Unknown, "phrase:missing required files")
+	want56(t, "a missing parameter", classify56(400, `{"error":{"message":"Missing required parameter: 'messages'.","type":"invalid_request_error","param":"messages","code":"missing_required_parameter"}}`, "", false), BadRequest, "")
+	want56(t, "a missing property", classify56(400, cf("5006", "Error: oneOf at '/' not met, 0 matches: missing required property 'prompt'"), "", false), BadRequest, "")
+	echo56(t, 400, "Finetune is missing required files", cf("3039", "You said: Finetune is missing required files"), Unknown)
+}
+
+// (d3) hunt 56d R3. A Hugging Face Inference Endpoint in its failed state:
+// "Bad Request: Your endpoint is in error, check its status on
+// endpoints.huggingface.co" (huggingface.co/stabilityai/stable-diffusion-
+// xl-base-1.0/discussions/221). The dedicated endpoint's replica crashed or
+// never started; it stays down until its owner fixes or re-creates it:
+// unavailable, beside "endpoint … not running". Scoped as "endpoint … not
+// found" is: an endpoint the client named (an MCP server's URL in its
+// request) is the client's. The paused endpoint's "Bad Request: Invalid
+// state" (elastic/elasticsearch#112033) names nothing and stays unknown, a
+// known miss: a rule on those words would take every state-machine 400.
+func TestRoundFiftySixDEndpointIsInError(t *testing.T) {
+	hf := func(m string) string { return `{"error":"` + m + `"}` }
+	want56(t, "HF, failed endpoint", classify56(400, hf("Bad Request: Your endpoint is in error, check its status on endpoints.huggingface.co"), "", false), Unavailable, "")
+	want56(t, "HF, paused endpoint (known miss)", classify56(400, hf("Bad Request: Invalid state"), "", false), Unknown, "")
+	want56(t, "an endpoint, then another sentence", classify56(400, hf("Endpoint reached. The value of temperature is in error range."), "", false), BadRequest, "")
+	req := `{"model":"m","tools":[{"type":"mcp","server_label":"x","server_url":"https://mcp.example.com/sse"}],"input":"hi"}`
+	if v := classify56(400, hf("MCP server endpoint 'https://mcp.example.com/sse' is in error"), req, false); v.Class == Unavailable {
+		t.Errorf("an endpoint the client named: %s (%s), want no unavailable", v.Class, v.Evidence)
+	}
+	echo56(t, 400, "Your endpoint is in error", hf("You said: Your endpoint is in error"), Unknown)
+}
