@@ -685,6 +685,9 @@ routes:
 	sentBy := map[string]float64{}
 	countBy := map[string]int{}
 	for _, p := range hooks {
+		if p["event"] != "page" { // a recovery (round 56) is no alert detour_alerts_total counts
+			continue
+		}
 		k := fmt.Sprintf(`provider=%q,class=%q`, p["provider"], p["class"])
 		sentBy[k]++
 		if c, ok := p["count"].(float64); ok {
