@@ -51,14 +51,18 @@ func wantsReasoning(h, model string) bool {
 const reasoningPlaceholder = `" "`
 
 // withReasoningOnToolCalls gives each assistant turn with tool_calls and
-// no reasoning_content the placeholder; body itself when none lacks it.
+// no reasoning_content the placeholder — nor the reasoning under another
+// name a client hands back (OpenRouter's reasoning and reasoning_details,
+// which it forwards as the model's own: hostile 56b) —; body itself when
+// none lacks it.
 func withReasoningOnToolCalls(body []byte) []byte {
 	if !bytes.Contains(body, []byte(`"tool_calls"`)) {
 		return body
 	}
 	return eachItem(body, "messages", func(m []byte) []byte {
 		if r, ok := rawjson.String(rawjson.Member(m, "role")); !ok || r != "assistant" ||
-			!rawjson.Set(rawjson.Member(m, "tool_calls")) || rawjson.Set(rawjson.Member(m, "reasoning_content")) {
+			!rawjson.Set(rawjson.Member(m, "tool_calls")) || rawjson.Set(rawjson.Member(m, "reasoning_content")) ||
+			rawjson.Set(rawjson.Member(m, "reasoning")) || rawjson.Set(rawjson.Member(m, "reasoning_details")) {
 			return m
 		}
 		if rc := rawjson.Member(m, "reasoning_content"); rc != nil { // "reasoning_content": null

@@ -25,17 +25,19 @@ func TestToolCallTurnWithoutReasoningGetsThePlaceholder(t *testing.T) {
 		`{"role":"tool","tool_call_id":"c","content":"b.txt"},` +
 		`{"role":"assistant","content":null,"reasoning_content":"mine",` + calls + `},` +
 		`{"role":"tool","tool_call_id":"c","content":"c.txt"},` +
+		`{"role":"assistant","content":null,"reasoning":"as OpenRouter names it",` + calls + `},` +
+		`{"role":"tool","tool_call_id":"c","content":"d.txt"},` +
 		`{"role":"assistant","content":"done"}]}`
 	for _, c := range []struct {
 		name, url, model string
 		translated       bool
 		want             []any // each assistant turn's reasoning_content (nil: absent)
 	}{
-		{"DeepSeek, the client's own body", "https://api.deepseek.com", "deepseek-v4-flash", false, []any{" ", " ", "mine", nil}},
-		{"DeepSeek, a translation", "https://api.deepseek.com", "deepseek-v4-flash", true, []any{" ", " ", "mine", nil}},
-		{"a DeepSeek model elsewhere", "http://vllm.internal:8000/v1", "deepseek-ai/DeepSeek-V3.2", false, []any{" ", " ", "mine", nil}},
-		{"Mistral refuses the member", "https://api.mistral.ai/v1", "mistral-large-latest", true, []any{nil, nil, nil, nil}},
-		{"OpenAI, the client's own body, as it came", "https://api.openai.com/v1", "gpt-4o", false, []any{nil, nil, "mine", nil}},
+		{"DeepSeek, the client's own body", "https://api.deepseek.com", "deepseek-v4-flash", false, []any{" ", " ", "mine", nil, nil}},
+		{"DeepSeek, a translation", "https://api.deepseek.com", "deepseek-v4-flash", true, []any{" ", " ", "mine", nil, nil}},
+		{"a DeepSeek model elsewhere", "http://vllm.internal:8000/v1", "deepseek-ai/DeepSeek-V3.2", false, []any{" ", " ", "mine", nil, nil}},
+		{"Mistral refuses the member", "https://api.mistral.ai/v1", "mistral-large-latest", true, []any{nil, nil, nil, nil, nil}},
+		{"OpenAI, the client's own body, as it came", "https://api.openai.com/v1", "gpt-4o", false, []any{nil, nil, "mine", nil, nil}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			hr, err := Adapter{}.NewRequest(context.Background(), provider.Endpoint{BaseURL: c.url, Model: c.model},
