@@ -351,12 +351,12 @@ func TestOp56AnOldKeysRejectionsDoNotCoolTheNewKeysEndpoint(t *testing.T) {
 	}
 }
 
-// Explore (4): rolling restart of A with a stream in flight; A has admin_listen (deploy.md).
-// F5. A rolling restart (scale.md "SIGTERM: draining"): SIGTERM closes the admin listener too, so
+// F5. A rolling restart (scale.md "SIGTERM: draining"): SIGTERM closed the admin listener too, so
 // for the whole drain (up to --grace, 30 s by default) the draining replica's /metrics and
-// /v1/health answer "connection refused": the streams that finish during the drain are counted
-// in no scrape (detour_requests_total, tokens, cost of every stream still running at the
-// restart), and nothing but the log shows the drain's progress.
+// /v1/health answered "connection refused": the streams that finished during the drain were
+// counted in no scrape. The admin listener serves through the drain now — and (review 56) its
+// health check answers 503 "draining", since a balancer checking it there kept sending clients
+// to the closed API port while it answered 200 "serving".
 func TestOp56ADrainingReplicaStillAnswersMetricsOnItsAdminListener(t *testing.T) {
 	f := newOp56Fleet(t)
 	parts := strings.Split(strings.Repeat("word ", 30), " ")
@@ -384,10 +384,26 @@ func TestOp56ADrainingReplicaStillAnswersMetricsOnItsAdminListener(t *testing.T)
 		st = r.StatusCode
 		r.Body.Close()
 	}
+	_, apiErr := client.Get(a.URL + "/v1/models") // the API listener refuses new connections
+	var hst int
+	var hbody string
+	hr, herr := client.Get("http://" + adminA + "/v1/health") // a balancer's check: no key
+	if herr == nil {
+		b, _ := io.ReadAll(hr.Body)
+		hr.Body.Close()
+		hst, hbody = hr.StatusCode, string(b)
+	}
 	rest, _ := io.ReadAll(rd)
 	if err != nil || st != 200 {
 		t.Errorf("during the drain of a stream in flight (it ended %q), A's admin_listen /metrics: %d %v",
 			strings.TrimSpace(string(rest)[max(0, len(rest)-20):]), st, err)
+	}
+	if !strings.HasSuffix(strings.TrimSpace(string(rest)), "data: [DONE]") {
+		t.Errorf("the stream in flight did not finish: %q", string(rest)[max(0, len(rest)-80):])
+	}
+	if apiErr == nil || herr != nil || hst != http.StatusServiceUnavailable || !strings.Contains(hbody, `"draining"`) {
+		t.Errorf("during the drain (API listener: %v), the health check on admin_listen answered %d %s (%v): want 503 draining, so a balancer takes the replica out",
+			apiErr, hst, strings.TrimSpace(hbody), herr)
 	}
 	a.wait()
 }

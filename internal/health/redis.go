@@ -209,14 +209,8 @@ func (s *RedisStore) Load(ctx context.Context, keys []string) ([]Record, error) 
 	if len(keys) == 0 || !s.try(ctx) {
 		return s.local.Load(ctx, keys)
 	}
-	full := make([]string, len(keys))
-	for i, k := range keys {
-		full[i] = s.prefix + k
-	}
-	c, cancel := s.opCtx(ctx)
-	vals, err := s.mget(c, full)
-	cancel()
-	if !s.done(err) || len(vals) != len(keys) {
+	vals, ok := s.read(ctx, keys)
+	if !ok {
 		return s.local.Load(ctx, keys)
 	}
 	out := make([]Record, len(keys))
@@ -225,6 +219,19 @@ func (s *RedisStore) Load(ctx context.Context, keys []string) ([]Record, error) 
 		out[i] = s.absorb(ctx, keys[i], v, &now)
 	}
 	return out, nil
+}
+
+// read gets keys' values from Redis in one round trip (mget), one a key,
+// and reports whether Redis answered.
+func (s *RedisStore) read(ctx context.Context, keys []string) ([]any, bool) {
+	full := make([]string, len(keys))
+	for i, k := range keys {
+		full[i] = s.prefix + k
+	}
+	c, cancel := s.opCtx(ctx)
+	vals, err := s.mget(c, full)
+	cancel()
+	return vals, s.done(err) && len(vals) == len(keys)
 }
 
 // absorb is the record at key from v, its value as Redis gave it (a string,
@@ -279,14 +286,8 @@ func (s *RedisStore) Refresh(ctx context.Context) {
 	for i, k := range keys {
 		held[i] = s.local.get(k)
 	}
-	full := make([]string, len(keys))
-	for i, k := range keys {
-		full[i] = s.prefix + k
-	}
-	c, cancel := s.opCtx(ctx)
-	vals, err := s.mget(c, full)
-	cancel()
-	if !s.done(err) || len(vals) != len(keys) {
+	vals, ok := s.read(ctx, keys)
+	if !ok {
 		return
 	}
 	for i, v := range vals {
