@@ -127,6 +127,13 @@ func (c *Classifier) classifyText(r *Response, body []byte) Verdict {
 		}
 	}
 	v := builtin(r.Status, r.Header, body, r.Stream, r.Request, r.Model)
+	if v.Failed && v.Class == RateLimited && v.RetryAfter == 0 {
+		// Azure's hyphenated reset, on a 429 alone: read where neither the
+		// headers nor the body named a wait (hyphenReset).
+		if v.RetryAfter = hyphenReset(r.Status, r.Header); v.RetryAfter >= longWait {
+			return Verdict{Failed: true, Class: Quota, Evidence: "retry-after>=1h"}
+		}
+	}
 	if v.Failed && v.Class == BadRequest && r.Dialect == Anthropic && systemRoleRefused(body, r.Request) {
 		// A message of role system inside messages: Anthropic's Messages
 		// API takes it (Claude Code 2.1.154 and later send one), so a
@@ -262,8 +269,8 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 }
 
 // withRetry fills RetryAfter for a rate_limited verdict: from the headers
-// (ParseRetryAfter), else from the body (Gemini RetryInfo, "try again in
-// 17.3s"), never from
+// (ParseRetryAfter, then a spent window's reset time: spentWindowReset),
+// else from the body (Gemini RetryInfo, "try again in 17.3s"), never from
 // wording the client's request req holds (an echoed "try again in 900m"
 // would make the verdict quota: the account cooled, the operator paged).
 // (A server_error's wait is the headers' alone: serverHint.)
@@ -272,6 +279,9 @@ func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 		return v
 	}
 	v.RetryAfter = ParseRetryAfter(h, now())
+	if v.RetryAfter == 0 {
+		v.RetryAfter = spentWindowReset(h, now())
+	}
 	if v.RetryAfter == 0 && f != nil {
 		short := shortPeriod(v.Evidence)
 		v.RetryAfter = bodyRetryAfter(f, req, !short)

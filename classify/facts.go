@@ -57,6 +57,8 @@ type facts struct {
 	retryDelay        []byte // Gemini RetryInfo.retryDelay
 	retryMember       []byte // a numeric retry_after / retryAfter / retry_after_seconds (retryMember)
 	retryKey          []byte // which of those names it had
+	resetMember       []byte // a numeric error.reset_seconds / error.resets_in_seconds (resetMember)
+	resetKey          []byte // which of those names it had
 	fieldViolations   bool   // Gemini BadRequest.fieldViolations
 	detailLoc         bool   // a FastAPI/pydantic detail[].loc naming the field
 

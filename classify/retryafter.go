@@ -74,6 +74,87 @@ func explicitRetryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
+// anthropicWindows are the windows whose reset Anthropic names in
+// anthropic-ratelimit-<window>-reset beside
+// anthropic-ratelimit-<window>-remaining, in canonical form (no
+// allocation per answer).
+var anthropicWindows = [...]struct{ remaining, reset string }{
+	{"Anthropic-Ratelimit-Requests-Remaining", "Anthropic-Ratelimit-Requests-Reset"},
+	{"Anthropic-Ratelimit-Tokens-Remaining", "Anthropic-Ratelimit-Tokens-Reset"},
+	{"Anthropic-Ratelimit-Input-Tokens-Remaining", "Anthropic-Ratelimit-Input-Tokens-Reset"},
+	{"Anthropic-Ratelimit-Output-Tokens-Remaining", "Anthropic-Ratelimit-Output-Tokens-Reset"},
+}
+
+// spentWindowReset is the wait until a window that says it is spent is
+// whole again, where the headers name it as a time, not a duration (hunt
+// 56e rule 2): Anthropic's anthropic-ratelimit-<window>-reset (RFC 3339)
+// beside that window's -remaining: 0, measured against the answer's Date
+// when it has one that parses (the upstream's clock; "20:00:00Z" beside
+// "19:59:59 GMT" is one second, whatever this clock says), else against
+// now. A reset already past, or not an RFC 3339 time, is no hint; a far
+// one is capped at 24h, as a Retry-After date is. Read only for a
+// rate_limited verdict, after Retry-After and retry-after-ms (withRetry):
+// it never decides a class that ParseRetryAfter's waits decide.
+func spentWindowReset(h http.Header, now time.Time) time.Duration {
+	if len(h) == 0 {
+		return 0
+	}
+	dated := false
+	for _, w := range anthropicWindows {
+		if strings.TrimSpace(h.Get(w.remaining)) != "0" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, strings.TrimSpace(h.Get(w.reset)))
+		if err != nil {
+			continue
+		}
+		if !dated {
+			dated = true
+			if d, err := http.ParseTime(strings.TrimSpace(h.Get("Date"))); err == nil {
+				now = d
+			}
+		}
+		if d := t.Sub(now); d > 0 {
+			return capRetry(d)
+		}
+	}
+	return 0
+}
+
+// hyphenReset is the wait Azure OpenAI names on a 429 that has no
+// Retry-After (nor retry-after-ms): x-rate-limit-reset-tokens or
+// x-rate-limit-reset-requests (hyphenated, unlike OpenAI's
+// x-ratelimit-reset-*), in seconds (openai/openai-python#937: "55" beside
+// policy-id DeploymentRatelimit-Token and nothing else; hunt 56e rule 3).
+// Where both are given, only the one whose x-ratelimit-remaining-* is 0 is
+// this answer's; neither when none says so (review 32h). Negative, zero or
+// not a number is no hint; a huge one is capped at 24h.
+func hyphenReset(st int, h http.Header) time.Duration {
+	if st != 429 || len(h) == 0 || h.Get("Retry-After") != "" || h.Get("Retry-After-Ms") != "" {
+		return 0
+	}
+	tok, req := h.Get("X-Rate-Limit-Reset-Tokens"), h.Get("X-Rate-Limit-Reset-Requests")
+	switch {
+	case tok != "" && req != "":
+		switch {
+		case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Tokens")) == "0":
+			req = ""
+		case strings.TrimSpace(h.Get("X-Ratelimit-Remaining-Requests")) == "0":
+			tok = ""
+		default:
+			return 0
+		}
+	}
+	v := strings.TrimSpace(tok + req)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs > 0 {
+		return capRetry(seconds(secs))
+	}
+	return 0
+}
+
 // resetDuration parses an OpenAI-style reset ("6m0s", "20ms", "1.5s", or a
 // bare number of seconds).
 func resetDuration(v string) time.Duration {
@@ -120,6 +201,13 @@ func bodyRetryAfter(f *facts, req []byte, resets bool) time.Duration {
 	}
 	if secs, ok := number(f.retryMember); ok && secs > 0 && !echoed(req, f.retryKey) {
 		return capRetry(seconds(float64(secs))) // whole seconds; a fraction is dropped
+	}
+	if len(f.resetMember) > 0 && !echoed(req, f.resetKey) {
+		// A JSON number ("561635", "1e300"): NaN, negative or zero is no
+		// hint, anything past the bound saturates at it.
+		if secs, err := strconv.ParseFloat(string(f.resetMember), 64); err == nil && secs > 0 {
+			return capRetry(seconds(secs))
+		}
 	}
 	for i := 0; i < f.nTexts; i++ {
 		for t := f.texts[i]; len(t) > 0; {

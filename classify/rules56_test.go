@@ -1,6 +1,10 @@
 package classify
 
-import "testing"
+import (
+	"net/http"
+	"testing"
+	"time"
+)
 
 // Round 56's rules, from hunts 56a (multimodal input errors), 56b
 // (reasoning, thinking and conversation state) and 56c (context length and
@@ -247,4 +251,145 @@ func TestRoundFiftySixDEndpointIsInError(t *testing.T) {
 		t.Errorf("an endpoint the client named: %s (%s), want no unavailable", v.Class, v.Evidence)
 	}
 	echo56(t, 400, "Your endpoint is in error", hf("You said: Your endpoint is in error"), Unknown)
+}
+
+// classify56h classifies an answer with headers h (name, value pairs).
+func classify56h(status int, body, req string, h ...string) Verdict {
+	hd := http.Header{}
+	for i := 0; i+1 < len(h); i += 2 {
+		hd.Set(h[i], h[i+1])
+	}
+	var r []byte
+	if req != "" {
+		r = []byte(req)
+	}
+	return Classify(Response{Status: status, Header: hd, Body: []byte(body), Request: r, Model: "m"})
+}
+
+// wantWait56 checks a verdict's class and its wait.
+func wantWait56(t *testing.T, name string, v Verdict, class Class, wait time.Duration) {
+	t.Helper()
+	if !v.Failed || v.Class != class || v.RetryAfter != wait {
+		t.Errorf("%s: got %s (%s) wait %v, want %s wait %v", name, v.Class, v.Evidence, v.RetryAfter, class, wait)
+	}
+}
+
+// (e1) hunt 56e rule 2, headers. Anthropic's 429 behind a relay that drops
+// retry-after still names when each window is whole again:
+// anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-reset,
+// RFC 3339 (anthropics/anthropic-sdk-typescript#357: requests-remaining 0,
+// requests-reset 20:00:00Z, date 19:59:59 GMT, a 1 s wait). A window's reset
+// is a wait only where its -remaining is 0, measured against the answer's
+// Date (else the classifier's clock); a reset in the past, a value that is
+// no RFC 3339 time, or a window not spent is none, and a far-future one is
+// bounded as a Retry-After date is (24h, hence quota: retry-after>=1h).
+// Retry-After, when present, wins. Only the wait moves, never the class.
+func TestRoundFiftySixEAnthropicWindowReset(t *testing.T) {
+	body := `{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited"},"request_id":"req_011CcQs88ju9s5K64Q8U2Gok"}`
+	date := "Tue, 26 Mar 2024 19:59:59 GMT"
+	wantWait56(t, "requests window spent (sdk-typescript#357)", classify56h(429, body, "",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
+		"anthropic-ratelimit-tokens-remaining", "40000", "anthropic-ratelimit-tokens-reset", "2024-03-26T20:00:59Z",
+		"date", date), RateLimited, time.Second)
+	wantWait56(t, "tokens window spent", classify56h(429, body, "",
+		"anthropic-ratelimit-requests-remaining", "49", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
+		"anthropic-ratelimit-tokens-remaining", "0", "anthropic-ratelimit-tokens-reset", "2024-03-26T20:00:29Z",
+		"date", date), RateLimited, 30*time.Second)
+	wantWait56(t, "input-tokens window spent", classify56h(429, body, "",
+		"anthropic-ratelimit-input-tokens-remaining", "0", "anthropic-ratelimit-input-tokens-reset", "2024-03-26T20:00:09Z",
+		"date", date), RateLimited, 10*time.Second)
+	wantWait56(t, "output-tokens window spent", classify56h(429, body, "",
+		"anthropic-ratelimit-output-tokens-remaining", "0", "anthropic-ratelimit-output-tokens-reset", "2024-03-26T20:00:04+00:00",
+		"date", date), RateLimited, 5*time.Second)
+	wantWait56(t, "no window spent", classify56h(429, body, "",
+		"anthropic-ratelimit-requests-remaining", "3", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
+		"date", date), RateLimited, 0)
+	wantWait56(t, "retry-after wins", classify56h(429, body, "", "retry-after", "7",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
+		"date", date), RateLimited, 7*time.Second)
+	wantWait56(t, "a reset already past", classify56h(429, body, "",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "2024-03-26T19:00:00Z",
+		"date", date), RateLimited, 0)
+	wantWait56(t, "not an RFC 3339 time", classify56h(429, body, "",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "in a while",
+		"date", date), RateLimited, 0)
+	wantWait56(t, "a number, not a time", classify56h(429, body, "",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "-5"), RateLimited, 0)
+	wantWait56(t, "far future: bounded, an allowance", classify56h(429, body, "",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "9999-12-31T23:59:59Z",
+		"date", date), Quota, 0)
+	if d := spentWindowReset(http.Header{"Anthropic-Ratelimit-Requests-Remaining": {"0"},
+		"Anthropic-Ratelimit-Requests-Reset": {"9999-12-31T23:59:59Z"}}, time.Now()); d != maxRetryAfter {
+		t.Errorf("far-future reset: %v, want the %v bound", d, maxRetryAfter)
+	}
+	// No Date (or one that does not parse): measured against the clock.
+	soon := time.Now().Add(30 * time.Second).UTC().Format(time.RFC3339)
+	for _, d := range []string{"", "yesterday"} {
+		v := classify56h(429, body, "", "anthropic-ratelimit-tokens-remaining", "0", "anthropic-ratelimit-tokens-reset", soon, "date", d)
+		if v.Class != RateLimited || v.RetryAfter < 25*time.Second || v.RetryAfter > 31*time.Second {
+			t.Errorf("date %q: got %s wait %v, want rate_limited about 30s", d, v.Class, v.RetryAfter)
+		}
+	}
+	// A server error keeps its explicit headers' wait alone.
+	if v := classify56h(529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
+		"date", date); v.RetryAfter != 0 {
+		t.Errorf("overloaded 529: wait %v, want none", v.RetryAfter)
+	}
+}
+
+// (e2) hunt 56e rule 2, body. CLIProxyAPI's model_cooldown
+// (error.reset_seconds) and Codex's usage_limit_reached
+// (error.resets_in_seconds) name the wait only in a member of the error
+// object. Read as seconds, a number, one level into "error" (where
+// retry_after is read); at the top, deeper, as a string, negative, in the
+// message's words, or where the client's request holds the name, none.
+// 561635 s is bounded to 24h, an allowance (retry-after>=1h): the corpus's
+// cliproxyapi reset-seconds miss becomes a hit.
+func TestRoundFiftySixEBodyResetMembers(t *testing.T) {
+	cool := func(member string) string {
+		return `{"error":{"code":"model_cooldown","message":"All credentials for model m are cooling down","model":"m",` + member + `}}`
+	}
+	wantWait56(t, "reset_seconds", classify56h(429, cool(`"reset_seconds":42,"reset_time":"42s"`), ""), RateLimited, 42*time.Second)
+	wantWait56(t, "resets_in_seconds", classify56h(429, cool(`"resets_in_seconds":30`), ""), RateLimited, 30*time.Second)
+	wantWait56(t, "CLIProxyAPI's 156h", classify56h(429, cool(`"reset_seconds":561635,"reset_time":"156h0m34s"`), ""), Quota, 0)
+	wantWait56(t, "huge", classify56h(429, cool(`"reset_seconds":1e300`), ""), Quota, 0)
+	wantWait56(t, "negative", classify56h(429, cool(`"reset_seconds":-42`), ""), RateLimited, 0)
+	wantWait56(t, "a string", classify56h(429, cool(`"reset_seconds":"42"`), ""), RateLimited, 0)
+	wantWait56(t, "retry-after wins", classify56h(429, cool(`"reset_seconds":42`), "", "retry-after", "5"), RateLimited, 5*time.Second)
+	wantWait56(t, "retry_after member wins", classify56h(429, cool(`"reset_seconds":42,"retry_after":9`), ""), RateLimited, 9*time.Second)
+	wantWait56(t, "at the top, not in the error object",
+		classify56h(429, `{"error":{"code":"model_cooldown","message":"All credentials for model m are cooling down"},"reset_seconds":42}`, ""), RateLimited, 0)
+	wantWait56(t, "deeper: a quoted input",
+		classify56h(429, cool(`"input":{"reset_seconds":42}`), ""), RateLimited, 0)
+	wantWait56(t, "in the message's words",
+		classify56h(429, `{"error":{"code":"model_cooldown","message":"All credentials for model m are cooling down: \"reset_seconds\":42"}}`, ""), RateLimited, 0)
+	// The client's request holds the name: the answer may be quoting it.
+	req := `{"model":"m","messages":[{"role":"user","content":"hi"}],"metadata":{"reset_seconds":42}}`
+	wantWait56(t, "the client's member", classify56h(429, cool(`"reset_seconds":42`), req), RateLimited, 0)
+}
+
+// (e3) hunt 56e rule 3. Azure OpenAI's TPM 429 may carry no Retry-After,
+// only x-rate-limit-reset-tokens: 55 (hyphenated; openai/openai-python#937),
+// which the x-ratelimit-reset-* reading never met: seconds, on a 429 with no
+// Retry-After. Where both windows' resets are given and neither says which
+// is spent, neither is this answer's (review 32h). Bounded as Retry-After.
+func TestRoundFiftySixEAzureHyphenatedReset(t *testing.T) {
+	body := `{"error":{"code":"429","message":"Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2023-07-01-preview have exceeded token rate limit of your current OpenAI S0 pricing tier."}}`
+	wantWait56(t, "tokens (openai-python#937)", classify56h(429, body, "", "x-rate-limit-reset-tokens", "55", "policy-id", "DeploymentRatelimit-Token"), RateLimited, 55*time.Second)
+	wantWait56(t, "requests", classify56h(429, body, "", "x-rate-limit-reset-requests", "6"), RateLimited, 6*time.Second)
+	wantWait56(t, "retry-after wins", classify56h(429, body, "", "retry-after", "3", "x-rate-limit-reset-tokens", "55"), RateLimited, 3*time.Second)
+	wantWait56(t, "retry-after-ms wins", classify56h(429, body, "", "retry-after-ms", "3000", "x-rate-limit-reset-tokens", "55"), RateLimited, 3*time.Second)
+	wantWait56(t, "both, none spent", classify56h(429, body, "", "x-rate-limit-reset-tokens", "55", "x-rate-limit-reset-requests", "1"), RateLimited, 0)
+	wantWait56(t, "both, tokens spent", classify56h(429, body, "", "x-rate-limit-reset-tokens", "55", "x-rate-limit-reset-requests", "1",
+		"x-ratelimit-remaining-tokens", "0", "x-ratelimit-remaining-requests", "5"), RateLimited, 55*time.Second)
+	wantWait56(t, "negative", classify56h(429, body, "", "x-rate-limit-reset-tokens", "-55"), RateLimited, 0)
+	wantWait56(t, "not a number", classify56h(429, body, "", "x-rate-limit-reset-tokens", "soon"), RateLimited, 0)
+	wantWait56(t, "huge: an allowance", classify56h(429, body, "", "x-rate-limit-reset-tokens", "1e300"), Quota, 0)
+	wantWait56(t, "a day: an allowance", classify56h(429, body, "", "x-rate-limit-reset-tokens", "86400"), Quota, 0)
+	// Only on a 429: a 503's or a 200 stream's reset headers name no wait.
+	if v := classify56h(503, `{"error":{"code":"429","message":"Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2023-07-01-preview have exceeded token rate limit of your current OpenAI S0 pricing tier."}}`, "",
+		"x-rate-limit-reset-tokens", "55"); v.RetryAfter == 55*time.Second {
+		t.Errorf("503: wait %v, want no hyphenated reset read", v.RetryAfter)
+	}
 }

@@ -22,6 +22,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 	if !str && d <= 2 && f.retryMember == nil && retryMember(k0, last, d) {
 		f.retryMember, f.retryKey = v, last
 	}
+	if !str && d == 2 && f.resetMember == nil && resetMember(k0, last) {
+		f.resetMember, f.resetKey = v, last
+	}
 	if str && f.windowKey == nil && foldKey(last, windowKeys[:]) {
 		f.windowKey, f.windowVal = last, v
 	}
@@ -395,4 +398,14 @@ func retryMember(k0, last []byte, d int) bool {
 		return false
 	}
 	return eq(last, "retry_after") || eq(last, "retryAfter") || eq(last, "retry_after_seconds")
+}
+
+// resetMember reports a member of the error object that names, as a number
+// of seconds, when a spent window is whole again: CLIProxyAPI's
+// error.reset_seconds (model_cooldown), Codex's error.resets_in_seconds
+// (usage_limit_reached); hunt 56e. Only one level into "error": at the top,
+// deeper or as a string a value may be the client's JSON quoted back, and a
+// message's words are never read for it (bodyRetryAfter).
+func resetMember(k0, last []byte) bool {
+	return eq(k0, "error") && (eq(last, "reset_seconds") || eq(last, "resets_in_seconds"))
 }
