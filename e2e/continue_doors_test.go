@@ -183,25 +183,22 @@ func TestResponsesContinuePrefillRefusedThenReplay(t *testing.T) {
 	wantCont(t, rec.Attempts[2], "replay", offset, "server_error")
 }
 
-// A replay that diverges at /v1/responses ends the one response with
-// response.failed: the text delivered so far intact, nothing of the other
-// answer.
+// A replay that diverges at /v1/responses ends the one response with an
+// error event and response.failed: the text delivered so far intact,
+// nothing of the other answer. openai-go raises at the error event (its
+// nested "error", round 56), so the client learns the answer is cut; the
+// wire's response.failed after it is internal/door/responses's test.
 func TestResponsesContinueReplayDiverges(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"one": script(primary(40, false)),
 		"two": upstreamtest.Steps(okStream("fallback-model", "Once upon", " another time"))})
 	g := start(t, contCfg("openai", "", continueOpts), fs)
 	run := streamContinued(t, g)
 	delivered := strings.Join(answer60[:40], "")
-	if run.err != nil || run.text != delivered {
-		t.Fatalf("client text %q (error %v), want %q", run.text, run.err, delivered)
+	if run.err == nil || !strings.Contains(run.err.Error(), "diverged") || run.text != delivered {
+		t.Fatalf("client text %q (error %v), want %q and the divergence as an error", run.text, run.err, delivered)
 	}
-	wantOneResponse(t, run, "response.failed")
-	f := run.events[len(run.events)-1].AsResponseFailed()
-	if f.Response.Status != "failed" || f.Response.Error.Code != "server_error" || !strings.Contains(f.Response.Error.Message, "diverged") {
-		t.Errorf("response.failed: %s", run.events[len(run.events)-1].RawJSON())
-	}
-	if f.Response.OutputText() != delivered {
-		t.Errorf("response.failed output %q, want the text delivered %q", f.Response.OutputText(), delivered)
+	if n := run.count("response.created"); n != 1 || run.count("response.completed") != 0 {
+		t.Errorf("%d response.created, %d response.completed; want one response, not completed", n, run.count("response.completed"))
 	}
 	rec := g.recs.wait(t, 1)
 	wantSteps(t, rec, "first/one server_error next_target", "second/two server_error stop")

@@ -284,11 +284,10 @@ func TestResponsesUpstreamFailure(t *testing.T) {
 			text += last.Delta
 		}
 	}
-	if text != "half an " || last.Type != "response.failed" {
-		t.Fatalf("stream: text %q, last event %q (%v)", text, last.Type, s.Err())
-	}
-	if f := last.AsResponseFailed(); f.Response.Status != "failed" || f.Response.Error.Code != "server_error" {
-		t.Errorf("response.failed: %s", last.RawJSON())
+	// openai-go raises at the error event (its nested "error", round 56),
+	// before response.failed: the client learns the answer was cut.
+	if err := s.Err(); text != "half an " || err == nil || !strings.Contains(err.Error(), "server_error") || !strings.Contains(err.Error(), "cut") {
+		t.Fatalf("stream: text %q, last event %q, error %v; want the text so far, then the cut as an error", text, last.Type, err)
 	}
 }
 

@@ -251,7 +251,7 @@ func (s *Stream) End() []byte {
 // far (open items marked "incomplete") and any usage. The error event is
 // there for clients that read no response.failed (LangChain's ChatOpenAI
 // ends such a stream as if it completed; the openai SDKs throw at the
-// error event), response.failed for those that end a stream on it (Codex,
+// error event, at its nested "error"), response.failed for those that end a stream on it (Codex,
 // which skips events it does not know). Before response.created it sends
 // the `error` event alone.
 // code is what the error envelope's "code" carries for the same failure
@@ -264,11 +264,23 @@ func (s *Stream) Fail(code, message string) []byte {
 	}
 	s.ended = true
 	s.buf = s.buf[:0]
+	// The fields flat, as OpenAI's reference writes the event, and again
+	// nested under "error", as the live API sends it: openai-go, openai-node
+	// 6 and openai-python raise only on the nested object, and read the
+	// flat event to its end as a finished answer (probe 56b: LangGraph ran
+	// a cut tool call; openai/openai-dotnet#881 shows the nested form).
+	type detail struct {
+		Type    string  `json:"type"`
+		Code    string  `json:"code"`
+		Message string  `json:"message"`
+		Param   *string `json:"param"`
+	}
 	s.event("error", struct {
 		Code    string  `json:"code"`
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
-	}{code, message, nil})
+		Error   detail  `json:"error"`
+	}{code, message, nil, detail{code, code, message, nil}})
 	if !s.started {
 		return s.out()
 	}
