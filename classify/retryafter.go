@@ -90,8 +90,10 @@ var anthropicWindows = [...]struct{ remaining, reset string }{
 // 56e rule 2): Anthropic's anthropic-ratelimit-<window>-reset (RFC 3339)
 // beside that window's -remaining: 0, measured against the answer's Date
 // when it has one that parses (the upstream's clock; "20:00:00Z" beside
-// "19:59:59 GMT" is one second, whatever this clock says), else against
-// now. A reset already past, or not an RFC 3339 time, is no hint; a far
+// "19:59:59 GMT" is one second, whatever this clock says) when that Date
+// is within dateSkew of now — a relay's or cache's stale Date a day off
+// turned a 20-second throttle into the 24h bound, hence quota, paged
+// (review 56b) —, else against now. A reset already past, or not an RFC 3339 time, is no hint; a far
 // one is capped at 24h, as a Retry-After date is. Read only for a
 // rate_limited verdict, after Retry-After and retry-after-ms (withRetry):
 // it never decides a class that ParseRetryAfter's waits decide.
@@ -110,7 +112,7 @@ func spentWindowReset(h http.Header, now time.Time) time.Duration {
 		}
 		if !dated {
 			dated = true
-			if d, err := http.ParseTime(strings.TrimSpace(h.Get("Date"))); err == nil {
+			if d, err := http.ParseTime(strings.TrimSpace(h.Get("Date"))); err == nil && d.Sub(now).Abs() <= dateSkew {
 				now = d
 			}
 		}
@@ -120,6 +122,10 @@ func spentWindowReset(h http.Header, now time.Time) time.Duration {
 	}
 	return 0
 }
+
+// dateSkew is how far an answer's Date may be from this clock and still be
+// the clock a reset time is measured against.
+const dateSkew = 5 * time.Minute
 
 // hyphenReset is the wait Azure OpenAI names on a 429 that has no
 // Retry-After (nor retry-after-ms): x-rate-limit-reset-tokens or

@@ -286,29 +286,34 @@ func wantWait56(t *testing.T, name string, v Verdict, class Class, wait time.Dur
 // Retry-After, when present, wins. Only the wait moves, never the class.
 func TestRoundFiftySixEAnthropicWindowReset(t *testing.T) {
 	body := `{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited"},"request_id":"req_011CcQs88ju9s5K64Q8U2Gok"}`
-	date := "Tue, 26 Mar 2024 19:59:59 GMT"
+	// sdk-typescript#357's capture (date 19:59:59 GMT, requests reset
+	// 20:00:00Z), replayed at the present clock: a Date far from it is no
+	// longer the clock resets are measured against (review 56b).
+	base := time.Now().UTC().Truncate(time.Second)
+	date := base.Format(http.TimeFormat)
+	at := func(sec int) string { return base.Add(time.Duration(sec) * time.Second).Format(time.RFC3339) }
 	wantWait56(t, "requests window spent (sdk-typescript#357)", classify56h(429, body, "",
-		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
-		"anthropic-ratelimit-tokens-remaining", "40000", "anthropic-ratelimit-tokens-reset", "2024-03-26T20:00:59Z",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", at(1),
+		"anthropic-ratelimit-tokens-remaining", "40000", "anthropic-ratelimit-tokens-reset", at(60),
 		"date", date), RateLimited, time.Second)
 	wantWait56(t, "tokens window spent", classify56h(429, body, "",
-		"anthropic-ratelimit-requests-remaining", "49", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
-		"anthropic-ratelimit-tokens-remaining", "0", "anthropic-ratelimit-tokens-reset", "2024-03-26T20:00:29Z",
+		"anthropic-ratelimit-requests-remaining", "49", "anthropic-ratelimit-requests-reset", at(1),
+		"anthropic-ratelimit-tokens-remaining", "0", "anthropic-ratelimit-tokens-reset", at(30),
 		"date", date), RateLimited, 30*time.Second)
 	wantWait56(t, "input-tokens window spent", classify56h(429, body, "",
-		"anthropic-ratelimit-input-tokens-remaining", "0", "anthropic-ratelimit-input-tokens-reset", "2024-03-26T20:00:09Z",
+		"anthropic-ratelimit-input-tokens-remaining", "0", "anthropic-ratelimit-input-tokens-reset", at(10),
 		"date", date), RateLimited, 10*time.Second)
 	wantWait56(t, "output-tokens window spent", classify56h(429, body, "",
-		"anthropic-ratelimit-output-tokens-remaining", "0", "anthropic-ratelimit-output-tokens-reset", "2024-03-26T20:00:04+00:00",
+		"anthropic-ratelimit-output-tokens-remaining", "0", "anthropic-ratelimit-output-tokens-reset", base.Add(5*time.Second).Format("2006-01-02T15:04:05+00:00"),
 		"date", date), RateLimited, 5*time.Second)
 	wantWait56(t, "no window spent", classify56h(429, body, "",
-		"anthropic-ratelimit-requests-remaining", "3", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
+		"anthropic-ratelimit-requests-remaining", "3", "anthropic-ratelimit-requests-reset", at(1),
 		"date", date), RateLimited, 0)
 	wantWait56(t, "retry-after wins", classify56h(429, body, "", "retry-after", "7",
-		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", at(1),
 		"date", date), RateLimited, 7*time.Second)
 	wantWait56(t, "a reset already past", classify56h(429, body, "",
-		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "2024-03-26T19:00:00Z",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", at(-3599),
 		"date", date), RateLimited, 0)
 	wantWait56(t, "not an RFC 3339 time", classify56h(429, body, "",
 		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "in a while",
@@ -332,7 +337,7 @@ func TestRoundFiftySixEAnthropicWindowReset(t *testing.T) {
 	}
 	// A server error keeps its explicit headers' wait alone.
 	if v := classify56h(529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "",
-		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", "2024-03-26T20:00:00Z",
+		"anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", at(1),
 		"date", date); v.RetryAfter != 0 {
 		t.Errorf("overloaded 529: wait %v, want none", v.RetryAfter)
 	}

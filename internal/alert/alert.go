@@ -86,11 +86,14 @@ type Notifier struct {
 
 	mu      sync.Mutex
 	pending map[string]*tally // "provider\x00class" -> verdicts since the last alert
-	// recovering holds, by "provider\x00class", a recovery being
-	// delivered: a page of the same account waits for it, so the
-	// channel's last word is never a recovery the page came after
-	// (hostile 56b: posts raced, and once in 16 the last read "back").
-	recovering map[string]chan struct{}
+	// tail holds, by "provider\x00class", the end of the account's last
+	// post being delivered: the next waits for it (link), so pages and
+	// recoveries arrive in the order they were decided (hostile 56b,
+	// review 56b: they raced, and the channel's last word was at times
+	// the wrong one). said is the last word decided for the account:
+	// "page" or "recovered" (recover.go).
+	tail map[string]chan struct{}
+	said map[string]string
 }
 
 type event struct {
@@ -149,8 +152,9 @@ func New(c Config) *Notifier {
 		done:    make(chan struct{}),
 		pending: make(map[string]*tally),
 
-		recovering: make(map[string]chan struct{}),
-		slots:      make(chan struct{}, maxDeliveries),
+		tail:  make(map[string]chan struct{}),
+		said:  make(map[string]string),
+		slots: make(chan struct{}, maxDeliveries),
 	}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	go n.run()
@@ -187,85 +191,6 @@ func (n *Notifier) NotifyUntil(provider, class, evidence, said string, until tim
 		n.log.Error("alert dropped: queue full", "provider", provider, "class", class)
 		n.failed(provider, class)
 	}
-}
-
-// Recovered tells the operator that provider's account, paged for class,
-// serves again: a request for target it answered at at closed its
-// cooldown, and it had been out since since (zero: not known). The target
-// is said: an account may cool for one model's spent allowance, and the
-// request that closes it may be another model's (hostile 56b). Health announces that change
-// once across replicas, so it is posted once (operator review 55: no post
-// said an account was back, and the operator woken for it kept looking).
-// It also rearms class's page for provider, as Rearm does, so that the
-// account's next failure pages at once rather than up to MinInterval
-// later; the verdicts held back meanwhile are dropped: they were about
-// the outage that ended. One recovery per MinInterval is said (claimed
-// as a page is, across replicas): an account that fails and serves by
-// turns (an account_cooldown shorter than MinInterval) posted a page and
-// a recovery every cooldown (hostile 56b); now at most a page, its
-// recovery and one more page an interval, the last word "down". Like
-// Notify, it never blocks.
-func (n *Notifier) Recovered(provider, class, target string, since, at time.Time) {
-	if n == nil {
-		return
-	}
-	if n.closed.Load() {
-		n.log.Warn("recovery not posted: notifier closed", "provider", provider, "class", class)
-		return
-	}
-	select {
-	case n.queue <- event{provider: provider, class: class, target: target, since: since, at: at, recovered: true}:
-	default:
-		n.log.Error("recovery not posted: queue full", "provider", provider, "class", class)
-	}
-}
-
-// recover handles a recovery (Recovered): unless one was said within
-// MinInterval, rearm, forget what is held back, and post.
-func (n *Notifier) recover(ev event) {
-	if n.cfg.MinInterval >= 0 {
-		ctx, cancel := context.WithTimeout(n.ctx, claimTimeout)
-		won := n.cfg.Claimer.Claim(ctx, "recovered:"+ev.provider+":"+ev.class, n.cfg.MinInterval)
-		if won {
-			n.cfg.Claimer.Forget(ctx, claimKey(ev))
-		}
-		cancel()
-		if !won {
-			n.log.Debug("recovery suppressed: one was said within min_interval", "provider", ev.provider, "class", ev.class)
-			return
-		}
-	}
-	n.mu.Lock()
-	delete(n.pending, ev.provider+"\x00"+ev.class)
-	n.mu.Unlock()
-	p := n.stamp(recoveredPayload(ev, n.cfg.Now()))
-	if n.cfg.Webhook == "" {
-		n.log.Warn("recovered (no webhook configured)", "provider", p.Provider, "class", p.Class,
-			"recovered", p.Recovered, "down_since", p.DownSince)
-		return
-	}
-	key := ev.provider + "\x00" + ev.class
-	done := make(chan struct{})
-	n.mu.Lock()
-	n.recovering[key] = done
-	n.mu.Unlock()
-	n.delivery.Add(1)
-	go func() {
-		defer n.delivery.Done()
-		defer func() {
-			n.mu.Lock()
-			if n.recovering[key] == done {
-				delete(n.recovering, key)
-			}
-			n.mu.Unlock()
-			close(done)
-		}()
-		if err := n.deliver(p); err != nil {
-			n.log.Error("recovery not delivered", "provider", p.Provider, "class", p.Class, "error", err)
-			return
-		}
-		n.log.Warn("recovery sent", "provider", p.Provider, "class", p.Class, "down_since", p.DownSince)
-	}()
 }
 
 // Close stops accepting verdicts, handles those already queued and waits for
@@ -374,7 +299,7 @@ func (n *Notifier) handle(ev event) {
 
 	n.mu.Lock()
 	delete(n.pending, key)
-	after := n.recovering[key]
+	n.said[key] = EventPage
 	n.mu.Unlock()
 	p := n.stamp(newPayload(ev, *t, n.cfg.Now()))
 	if n.cfg.Webhook == "" {
@@ -389,14 +314,11 @@ func (n *Notifier) handle(ev event) {
 		return
 	}
 	n.delivery.Add(1)
+	prev, done := n.link(key)
 	go func() {
-		if after != nil { // a recovery of this account is being posted: it goes first
-			select {
-			case <-after:
-			case <-n.ctx.Done():
-			}
-		}
+		n.await(prev) // the account's post before this one goes first
 		n.send(ev, *t, p, claimedAt)
+		n.unlink(key, done)
 	}()
 }
 
@@ -440,5 +362,6 @@ func (n *Notifier) Rearm(ctx context.Context, provider string, classes []string)
 	}
 	for _, c := range classes {
 		n.cfg.Claimer.Forget(ctx, claimKey(event{provider: provider, class: c}))
+		n.cfg.Claimer.Forget(ctx, recoveredKey(provider, c)) // the account's next return is said too
 	}
 }

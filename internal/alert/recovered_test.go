@@ -78,10 +78,13 @@ func TestRecoveryWithoutWebhookIsLogged(t *testing.T) {
 	}
 }
 
-// An account that fails and serves by turns says its recovery once an
-// interval: the second recovery within it is not posted and does not
-// rearm, so its next failure is held back as any within the interval
-// (hostile 56b: a page and a recovery every account_cooldown).
+// An account that fails and serves by turns rearms its page once an
+// interval: a page, its recovery (rearming), a second page, its recovery
+// (saying that further changes are not posted until the interval has
+// passed), then nothing (hostile 56b: a page and a recovery every
+// account_cooldown). The last word said is the account's return, as the
+// last change this replica posted a page for (review 56b: the last word
+// was "down" for an account that served).
 func TestRecoveryIsSaidOncePerInterval(t *testing.T) {
 	clk := newClock()
 	h := newHook(t)
@@ -105,15 +108,24 @@ func TestRecoveryIsSaidOncePerInterval(t *testing.T) {
 			recoveries++
 		}
 	}
-	if pages != 2 || recoveries != 1 {
-		t.Errorf("%d pages, %d recoveries in one interval; want 2 and 1", pages, recoveries)
+	if pages != 2 || recoveries != 2 {
+		t.Errorf("%d pages, %d recoveries in one interval; want 2 and 2", pages, recoveries)
+	}
+	texts := 0
+	for _, p := range h.Payloads(t) {
+		if p.Event == EventRecovered && strings.Contains(p.Text, "neither its next failure nor its next return is posted") {
+			texts++
+		}
+	}
+	if texts != 1 {
+		t.Errorf("%d recoveries say that the interval holds further posts, want the second alone", texts)
 	}
 	clk.Advance(time.Hour)
 	n2 := New(Config{Webhook: h.URL, MinInterval: time.Hour, Claimer: &LocalClaimer{Now: clk.Now}, Now: clk.Now, Backoff: noBackoff})
 	n2.Recovered("p", "quota", "a", time.Time{}, clk.Now())
 	closeOK(t, n2)
-	if got := len(h.Payloads(t)); got != 4 {
-		t.Errorf("a recovery in the next interval: %d posts in all, want 4", got)
+	if got := len(h.Payloads(t)); got != 5 {
+		t.Errorf("a recovery in the next interval: %d posts in all, want 5", got)
 	}
 }
 

@@ -62,7 +62,7 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	host, path := siteOf(ep.BaseURL) // parsed once for what follows
 	wants := wantsReasoning(host, ep.Model)
 	if wants {
-		body = withReasoningOnToolCalls(body)
+		body = withReasoningOnToolCalls(body, host == "openrouter.ai" || strings.HasSuffix(host, ".openrouter.ai"))
 	}
 	if req.Translated {
 		body = FitDescriptions(body)

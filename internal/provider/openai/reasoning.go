@@ -51,24 +51,32 @@ func wantsReasoning(h, model string) bool {
 const reasoningPlaceholder = `" "`
 
 // withReasoningOnToolCalls gives each assistant turn with tool_calls and
-// no reasoning_content the placeholder — nor the reasoning under another
-// name a client hands back (OpenRouter's reasoning and reasoning_details,
-// which it forwards as the model's own: hostile 56b) —; body itself when
-// none lacks it.
-func withReasoningOnToolCalls(body []byte) []byte {
+// no reasoning_content one: the reasoning a client hands back under
+// OpenRouter's name (a string "reasoning": the Agents SDK's chat model
+// and OpenRouter's clients write it so, probe 56b), else the placeholder.
+// At OpenRouter itself (openRouter), which reads its own names and
+// forwards them as the model's, a turn with reasoning or
+// reasoning_details is left as it is (hostile 56b); anywhere else those
+// names are not read (review 56b: DeepSeek got no reasoning_content).
+// body itself when none lacks it.
+func withReasoningOnToolCalls(body []byte, openRouter bool) []byte {
 	if !bytes.Contains(body, []byte(`"tool_calls"`)) {
 		return body
 	}
 	return eachItem(body, "messages", func(m []byte) []byte {
 		if r, ok := rawjson.String(rawjson.Member(m, "role")); !ok || r != "assistant" ||
 			!rawjson.Set(rawjson.Member(m, "tool_calls")) || rawjson.Set(rawjson.Member(m, "reasoning_content")) ||
-			rawjson.Set(rawjson.Member(m, "reasoning")) || rawjson.Set(rawjson.Member(m, "reasoning_details")) {
+			openRouter && (rawjson.Set(rawjson.Member(m, "reasoning")) || rawjson.Set(rawjson.Member(m, "reasoning_details"))) {
 			return m
 		}
 		if rc := rawjson.Member(m, "reasoning_content"); rc != nil { // "reasoning_content": null
 			m = rawjson.Without(m, "reasoning_content")
 		}
-		return rawjson.WithLast(m, "reasoning_content", []byte(reasoningPlaceholder))
+		value := []byte(reasoningPlaceholder)
+		if text, ok := rawjson.String(rawjson.Member(m, "reasoning")); ok && text != "" {
+			value = rawjson.Member(m, "reasoning") // the client's own, as it wrote it
+		}
+		return rawjson.WithLast(m, "reasoning_content", value)
 	})
 }
 

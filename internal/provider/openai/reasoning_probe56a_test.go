@@ -33,9 +33,10 @@ func TestToolCallTurnWithoutReasoningGetsThePlaceholder(t *testing.T) {
 		translated       bool
 		want             []any // each assistant turn's reasoning_content (nil: absent)
 	}{
-		{"DeepSeek, the client's own body", "https://api.deepseek.com", "deepseek-v4-flash", false, []any{" ", " ", "mine", nil, nil}},
-		{"DeepSeek, a translation", "https://api.deepseek.com", "deepseek-v4-flash", true, []any{" ", " ", "mine", nil, nil}},
-		{"a DeepSeek model elsewhere", "http://vllm.internal:8000/v1", "deepseek-ai/DeepSeek-V3.2", false, []any{" ", " ", "mine", nil, nil}},
+		{"DeepSeek, the client's own body", "https://api.deepseek.com", "deepseek-v4-flash", false, []any{" ", " ", "mine", "as OpenRouter names it", nil}},
+		{"DeepSeek, a translation", "https://api.deepseek.com", "deepseek-v4-flash", true, []any{" ", " ", "mine", "as OpenRouter names it", nil}},
+		{"a DeepSeek model elsewhere", "http://vllm.internal:8000/v1", "deepseek-ai/DeepSeek-V3.2", false, []any{" ", " ", "mine", "as OpenRouter names it", nil}},
+		{"OpenRouter reads its own name", "https://openrouter.ai/api/v1", "deepseek/deepseek-v4-flash", false, []any{" ", " ", "mine", nil, nil}},
 		{"Mistral refuses the member", "https://api.mistral.ai/v1", "mistral-large-latest", true, []any{nil, nil, nil, nil, nil}},
 		{"OpenAI, the client's own body, as it came", "https://api.openai.com/v1", "gpt-4o", false, []any{nil, nil, "mine", nil, nil}},
 	} {
