@@ -27,18 +27,23 @@ func TestToolCallTurnWithoutReasoningGetsThePlaceholder(t *testing.T) {
 		`{"role":"tool","tool_call_id":"c","content":"c.txt"},` +
 		`{"role":"assistant","content":null,"reasoning":"as OpenRouter names it",` + calls + `},` +
 		`{"role":"tool","tool_call_id":"c","content":"d.txt"},` +
+		`{"role":"assistant","content":null,"reasoning_details":[{"type":"reasoning.text","text":"t","format":"unknown","index":0}],` + calls + `},` +
+		`{"role":"tool","tool_call_id":"c","content":"e.txt"},` +
 		`{"role":"assistant","content":"done"}]}`
 	for _, c := range []struct {
 		name, url, model string
 		translated       bool
 		want             []any // each assistant turn's reasoning_content (nil: absent)
 	}{
-		{"DeepSeek, the client's own body", "https://api.deepseek.com", "deepseek-v4-flash", false, []any{" ", " ", "mine", "as OpenRouter names it", nil}},
-		{"DeepSeek, a translation", "https://api.deepseek.com", "deepseek-v4-flash", true, []any{" ", " ", "mine", "as OpenRouter names it", nil}},
-		{"a DeepSeek model elsewhere", "http://vllm.internal:8000/v1", "deepseek-ai/DeepSeek-V3.2", false, []any{" ", " ", "mine", "as OpenRouter names it", nil}},
-		{"OpenRouter reads its own name", "https://openrouter.ai/api/v1", "deepseek/deepseek-v4-flash", false, []any{" ", " ", "mine", nil, nil}},
-		{"Mistral refuses the member", "https://api.mistral.ai/v1", "mistral-large-latest", true, []any{nil, nil, nil, nil, nil}},
-		{"OpenAI, the client's own body, as it came", "https://api.openai.com/v1", "gpt-4o", false, []any{nil, nil, "mine", nil, nil}},
+		// OpenRouter's names are read at OpenRouter alone; DeepSeek's and
+		// Kimi's own APIs read reasoning_content only (review 56b).
+		{"DeepSeek, the client's own body", "https://api.deepseek.com", "deepseek-v4-flash", false, []any{" ", " ", "mine", "as OpenRouter names it", " ", nil}},
+		{"DeepSeek, a translation", "https://api.deepseek.com", "deepseek-v4-flash", true, []any{" ", " ", "mine", "as OpenRouter names it", " ", nil}},
+		{"Kimi's own API", "https://api.moonshot.ai/v1", "kimi-k2-thinking", false, []any{" ", " ", "mine", "as OpenRouter names it", " ", nil}},
+		{"a DeepSeek model elsewhere", "http://vllm.internal:8000/v1", "deepseek-ai/DeepSeek-V3.2", false, []any{" ", " ", "mine", "as OpenRouter names it", " ", nil}},
+		{"OpenRouter reads its own names", "https://openrouter.ai/api/v1", "deepseek/deepseek-v4-flash", false, []any{" ", " ", "mine", nil, nil, nil}},
+		{"Mistral refuses the member", "https://api.mistral.ai/v1", "mistral-large-latest", true, []any{nil, nil, nil, nil, nil, nil}},
+		{"OpenAI, the client's own body, as it came", "https://api.openai.com/v1", "gpt-4o", false, []any{nil, nil, "mine", nil, nil, nil}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			hr, err := Adapter{}.NewRequest(context.Background(), provider.Endpoint{BaseURL: c.url, Model: c.model},
