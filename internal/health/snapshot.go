@@ -47,6 +47,7 @@ type AccountHealth struct {
 func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, accounts []AccountHealth) {
 	now := t.now()
 	st := t.View(ctx, t.eps)
+	down := t.downSince(ctx, st, now)
 	endpoints = make([]EndpointHealth, len(t.eps))
 	for i, k := range t.eps {
 		e := EndpointHealth{
@@ -58,9 +59,7 @@ func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, acc
 			u := st[i].Until
 			e.CooldownUntil = &u
 		}
-		if st[i].Phase != Healthy {
-			e.DownSince = t.downSince(ctx, k, now)
-		}
+		e.DownSince = down[i]
 		if st[i].Measured {
 			ms := float64(st[i].Latency) / float64(time.Millisecond)
 			e.LatencyMS = &ms
@@ -94,24 +93,42 @@ func (t *Tracker) Snapshot(ctx context.Context) (endpoints []EndpointHealth, acc
 	return endpoints, accounts
 }
 
-// downSince is since when endpoint k has been out: the earlier start of
-// its own and its account's records that are open at now; nil when
-// neither says.
-func (t *Tracker) downSince(ctx context.Context, k Key, now time.Time) *time.Time {
-	n := t.names(k)
-	recs, err := t.store.Load(ctx, []string{n.ep, n.acct})
-	if err != nil || len(recs) != 2 {
-		return nil
-	}
-	var first int64
-	for i, def := range []string{n.epDef, n.acctDef} {
-		r := &recs[i]
-		own(r, def)
-		if r.PhaseAt(now) != Healthy && r.OpenSince != 0 && (first == 0 || r.OpenSince < first) {
-			first = r.OpenSince
+// downSince is, for each configured endpoint that st (View's) says is not
+// healthy, since when it has been out: the earlier start of its own and
+// its account's records that are open at now; nil when neither says, and
+// for a healthy one. The records of all of them come in one Load, not one
+// each (the console reads health every second).
+func (t *Tracker) downSince(ctx context.Context, st []Status, now time.Time) []*time.Time {
+	out := make([]*time.Time, len(t.eps))
+	var keys []string
+	var which []int
+	for i, k := range t.eps {
+		if st[i].Phase != Healthy {
+			n := t.names(k)
+			keys = append(keys, n.ep, n.acct)
+			which = append(which, i)
 		}
 	}
-	return since(first, now)
+	if len(keys) == 0 {
+		return out
+	}
+	recs, err := t.store.Load(ctx, keys)
+	if err != nil || len(recs) != len(keys) {
+		return out
+	}
+	for j, i := range which {
+		n := t.names(t.eps[i])
+		var first int64
+		for q, def := range [2]string{n.epDef, n.acctDef} {
+			r := &recs[2*j+q]
+			own(r, def)
+			if r.PhaseAt(now) != Healthy && r.OpenSince > 0 && (first == 0 || r.OpenSince < first) {
+				first = r.OpenSince
+			}
+		}
+		out[i] = since(first, now)
+	}
+	return out
 }
 
 // since is a record's OpenSince as a time, bounded as every record read
