@@ -129,10 +129,11 @@ func (c *Classifier) classifyText(r *Response, body []byte) Verdict {
 	v := builtin(r.Status, r.Header, body, r.Stream, r.Request, r.Model)
 	if v.Failed && v.Class == RateLimited && v.RetryAfter == 0 {
 		// Azure's hyphenated reset, on a 429 alone: read where neither the
-		// headers nor the body named a wait (hyphenReset).
-		if v.RetryAfter = hyphenReset(r.Status, r.Header); v.RetryAfter >= longWait {
-			return Verdict{Failed: true, Class: Quota, Evidence: "retry-after>=1h"}
-		}
+		// headers nor the body named a wait (hyphenReset). Here, where the
+		// status is known, not in withRetry, which every 2xx's frame crosses
+		// without one.
+		v.RetryAfter = hyphenReset(r.Status, r.Header)
+		v = spent(v)
 	}
 	if v.Failed && v.Class == BadRequest && r.Dialect == Anthropic && systemRoleRefused(body, r.Request) {
 		// A message of role system inside messages: Anthropic's Messages
@@ -292,9 +293,14 @@ func withRetry(v Verdict, h http.Header, f *facts, req []byte) Verdict {
 			v.RetryAfter = 0
 		}
 	}
+	return spent(v)
+}
+
+// spent is v, a rate_limited verdict with its wait, or quota when told to
+// come back in an hour or more: not a short-term limit but an allowance
+// spent (Azure's "retry after 86400 seconds").
+func spent(v Verdict) Verdict {
 	if v.RetryAfter >= longWait {
-		// Told to come back in an hour or more: not a short-term limit but
-		// an allowance spent (Azure's "retry after 86400 seconds").
 		return Verdict{Failed: true, Class: Quota, Evidence: "retry-after>=1h"}
 	}
 	return v
