@@ -59,18 +59,22 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 			}
 		}
 	}
-	host, path := siteOf(ep.BaseURL) // parsed once for what follows
-	wants := wantsReasoning(host, ep.Model)
-	if wants {
-		body = withReasoningOnToolCalls(body, host == "openrouter.ai" || strings.HasSuffix(host, ".openrouter.ai"))
-	}
-	if req.Translated {
-		body = FitDescriptions(body)
-		if !wants {
-			body = withoutReasoning(body)
+	// A client's own body without a tool call (most requests) needs none
+	// of what follows: its base URL is not parsed.
+	if calls := bytes.Contains(body, []byte(`"tool_calls"`)); req.Translated || calls {
+		host, path := siteOf(ep.BaseURL) // parsed once for what follows
+		wants := wantsReasoning(host, ep.Model)
+		if wants && calls {
+			body = withReasoningOnToolCalls(body, host == "openrouter.ai" || strings.HasSuffix(host, ".openrouter.ai"))
 		}
-		if geminiCompat(host, path) {
-			body = withSignatures(body)
+		if req.Translated {
+			body = FitDescriptions(body)
+			if !wants {
+				body = withoutReasoning(body)
+			}
+			if geminiCompat(host, path) {
+				body = withSignatures(body)
+			}
 		}
 	}
 	// One map of shared values, not three Header.Set calls (each allocates
