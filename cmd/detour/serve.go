@@ -73,13 +73,43 @@ func runServe(args []string, stderr io.Writer) int {
 	return serve(a, ln, admin, *grace, log, hup, func() (*config.Config, error) { return config.Load(*path) })
 }
 
+// adminGrace bounds the admin listener's drain, which starts after the main
+// one's: its handlers answer at once (no stream), so shutdown takes about
+// --grace, not twice it.
+const adminGrace = 5 * time.Second
+
 // serve runs a on ln (and admin, the admin_listen listener, when not nil)
-// until SIGINT or SIGTERM; SIGHUP reloads the configuration (a bad one is
+// until SIGINT or SIGTERM (a second one ends the drain now; docs/scale.md,
+// "SIGTERM: draining"); SIGHUP reloads the configuration (a bad one is
 // logged with file:line and the running one kept). hup must already be
 // registered for SIGHUP.
 func serve(a *app.App, ln, admin net.Listener, grace time.Duration, log *slog.Logger, hup chan os.Signal, reload func() (*config.Config, error)) int {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
+	done := make(chan struct{})
+	defer close(done)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	// The first signal drains for up to grace; a second ends the drain now
+	// and still flushes the decision log, alerts and traces (before round 57
+	// it was swallowed, or during the admin drain killed the process before
+	// the flush); a third has the default effect: the process ends at once.
+	go func() {
+		select {
+		case <-sigs:
+		case <-done:
+			return
+		}
+		stop()
+		select {
+		case s := <-sigs:
+			log.Warn("second signal: ending the requests in flight now; the logs are still flushed (a third signal exits at once)", "signal", s.String())
+			a.Hurry()
+			signal.Stop(sigs)
+		case <-done:
+		}
+	}()
 	go func() {
 		for {
 			select {
@@ -117,7 +147,7 @@ func serve(a *app.App, ln, admin net.Listener, grace time.Duration, log *slog.Lo
 	if admin != nil {
 		log.Info("detour serving the operator endpoints (/metrics, /v1/health, /v1/health/reset, /ui)", "admin_addr", admin.Addr().String())
 		go func() {
-			err := a.ServeAdmin(adminCtx, admin, grace)
+			err := a.ServeAdmin(adminCtx, admin, min(grace, adminGrace))
 			if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, http.ErrServerClosed) {
 				log.Error("admin listener failed; stopping", "err", err)
 				stop() // without its operator endpoints the process is not what was configured

@@ -92,6 +92,10 @@ type App struct {
 	// period is over (every dispatcher, reloaded or not, watches it).
 	stop    context.Context
 	stopNow context.CancelFunc
+	// hurry ends the grace period early (Hurry: an operator's second
+	// signal); its drains then end what is in flight as at the grace's end.
+	hurry    context.Context
+	hurryNow context.CancelFunc
 	// Console is the operator console at /ui; nil when disabled.
 	Console *console.Console
 	tracer  *tracing.Tracer
@@ -106,6 +110,7 @@ const finalWrite = 2 * time.Second
 func New(cfg *config.Config, opt Options) (*App, error) {
 	a := &App{opt: opt, log: opt.Logger, Metrics: metrics.New(), cfg: cfg}
 	a.stop, a.stopNow = context.WithCancel(context.Background())
+	a.hurry, a.hurryNow = context.WithCancel(context.Background())
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -380,11 +385,15 @@ func (a *App) serve(ctx context.Context, ln net.Listener, grace time.Duration, h
 	}
 	a.Server.Drain() // the health check says so where it is still served (admin_listen)
 	a.log.Info("shutting down: draining requests in flight", "addr", ln.Addr().String(), "grace", grace.String())
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	sctx, cancel := context.WithTimeout(a.hurry, grace)
 	defer cancel()
 	err := srv.Shutdown(sctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		a.log.Warn("grace period over: ending the requests still in flight", "addr", ln.Addr().String())
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		why := "grace period over"
+		if a.hurry.Err() != nil {
+			why = "told to hurry"
+		}
+		a.log.Warn(why+": ending the requests still in flight", "addr", ln.Addr().String())
 		a.stopNow()
 		fctx, cancel := context.WithTimeout(context.Background(), finalWrite)
 		defer cancel()
@@ -395,6 +404,12 @@ func (a *App) serve(ctx context.Context, ln net.Listener, grace time.Duration, h
 	}
 	return err
 }
+
+// Hurry ends the grace period of every drain, running or to come: what is
+// still in flight is ended at once as at the grace's end (an SSE error
+// event, a 503, outcome "shutdown" in its record). Close still flushes
+// after it. The CLI calls it on a second SIGINT or SIGTERM.
+func (a *App) Hurry() { a.hurryNow() }
 
 // Close flushes the decision log and queued alerts and releases
 // connections. Call it after Serve returns.
