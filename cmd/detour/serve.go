@@ -12,11 +12,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 func runServe(args []string, stderr io.Writer) int {
@@ -181,7 +183,27 @@ func newLogger(c config.Log, w io.Writer) *slog.Logger {
 	_ = lvl.UnmarshalText([]byte(strings.ToUpper(c.Level)))
 	opts := &slog.HandlerOptions{Level: lvl}
 	if c.Format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(slog.NewJSONHandler(&visible{w: w}, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// visible writes each JSON log line with its invisible characters escaped
+// (rawjson.AppendVisible: a bidi override an upstream wrote must not reorder
+// the operator's terminal). slog writes one line per Write; the text format
+// quotes such characters itself.
+type visible struct {
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte
+}
+
+func (v *visible) Write(p []byte) (int, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.buf = rawjson.AppendVisible(v.buf[:0], p)
+	if _, err := v.w.Write(v.buf); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

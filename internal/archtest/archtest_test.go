@@ -92,7 +92,7 @@ var allowed = map[string][]string{
 	// This test itself.
 	"internal/archtest": {},
 	// The CLI; `classify --suggest` reads decision records.
-	"cmd/detour": {"classify", "internal/app", "internal/config", "internal/decision", "internal/demo", "internal/policy", "internal/query", "internal/sse", "internal/suggest"},
+	"cmd/detour": {"classify", "internal/app", "internal/config", "internal/decision", "internal/demo", "internal/policy", "internal/query", "internal/rawjson", "internal/sse", "internal/suggest"},
 	// The overhead benchmark drives a built `detour serve` over HTTP; it
 	// borrows only the fake provider's canned answers, and reads /proc as
 	// the in-process benchmarks do.

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Sink receives finished decisions.
@@ -387,7 +389,9 @@ func (s *Writer) add(q queued) {
 		if !s.sync && len(s.pending) > 0 && len(s.pending)+len(b)+1 > bufferSize {
 			s.flush()
 		}
-		s.pending = append(append(s.pending, b...), '\n')
+		// Invisible characters an upstream or a client wrote are escaped
+		// (hostile 56: U+202E reordered the line in a terminal).
+		s.pending = append(rawjson.AppendVisible(s.pending, b), '\n')
 	}
 	if q.done != nil {
 		s.waiting = append(s.waiting, q.done)

@@ -10,5 +10,6 @@
 // verdict exactly, and reads chosen top-level members in the same pass, so
 // an upstream's answer is read once (docs/benchmarks.md, "Round 5").
 // String decodes one JSON string as encoding/json does, without reflection
-// (docs/benchmarks.md, "Round 6: the doors").
+// (docs/benchmarks.md, "Round 6: the doors"). AppendVisible rewrites JSON
+// text with its invisible characters escaped, for the files people read.
 package rawjson
