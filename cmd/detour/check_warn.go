@@ -48,6 +48,9 @@ func configWarnings(cfg *config.Config) []string {
 			out = append(out, fmt.Sprintf("provider %s: base_url ends in %s, which the %s dialect adds itself (it would call %s%s/…): give the API root, without %s",
 				p.Name, v, p.Dialect, p.BaseURL, v, v))
 		}
+		if w := versionlessWarning(p); w != "" {
+			out = append(out, w)
+		}
 		if u, err := url.Parse(p.BaseURL); err == nil && p.APIKey == "" && !keyHeader(p.Headers) && slices.Contains(vendorHosts, strings.ToLower(u.Hostname())) {
 			out = append(out, fmt.Sprintf("provider %s has no api_key, and %s answers every request without one with 401 (is its environment variable set?)", p.Name, u.Hostname()))
 		}
@@ -60,6 +63,31 @@ func configWarnings(cfg *config.Config) []string {
 // base_url that already ends in it (copied from a vendor's reference)
 // doubles it (probe 52a).
 var dialectVersion = map[classify.Dialect]string{classify.Anthropic: "/v1", classify.Gemini: "/v1beta"}
+
+// openaiRoots are the API roots of hosted OpenAI-compatible APIs whose host
+// alone is not one: the openai dialect calls {base_url}/chat/completions,
+// and https://api.openai.com/chat/completions answers every request 404
+// "Invalid URL (POST /chat/completions)" — read as the endpoint gone
+// (unavailable: it cools for unavailable_cooldown, no page) on the first
+// request (newcomer 57; the anthropic and gemini examples carry no version
+// path, so this one is written by analogy). DeepSeek serves both.
+var openaiRoots = map[string]string{"api.openai.com": "/v1", "openrouter.ai": "/api/v1", "api.groq.com": "/openai/v1",
+	"api.mistral.ai": "/v1", "api.x.ai": "/v1", "api.together.xyz": "/v1"}
+
+// versionlessWarning names an openai-dialect provider at one of
+// openaiRoots' hosts whose base_url has no path.
+func versionlessWarning(p *config.Provider) string {
+	u, err := url.Parse(p.BaseURL)
+	if err != nil || p.Dialect != classify.OpenAI || strings.Trim(u.Path, "/") != "" {
+		return ""
+	}
+	root, ok := openaiRoots[strings.ToLower(u.Hostname())]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("provider %s: base_url %s has no path, and %s serves its API under %s (it would call %s/chat/completions, which answers 404 \"Invalid URL\"): give %s%s",
+		p.Name, p.BaseURL, u.Hostname(), root, strings.TrimRight(p.BaseURL, "/"), strings.TrimRight(p.BaseURL, "/"), root)
+}
 
 // budgetRestartWarning names the budgeted client keys whose spend a
 // restart forgets: counted in memory (state memory), it is restored only

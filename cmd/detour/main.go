@@ -26,8 +26,9 @@ commands:
             classify [-c FILE] --jsonl        classify upstream answers
             classify --suggest [--jsonl] [-c FILE] [FILE|-]
                                               suggest classify.rules for unknown answers
-  decisions [-f decisions.jsonl] [--route R] [--class C] [--outcome O] [--since 15m]
-            [--summary | --follow] [--json]  read a decision log
+  decisions [-f decisions.jsonl] [--route R] [--target T] [--class C] [--outcome O]
+            [--client K] [--id ID] [--since 15m] [--summary | --follow] [--json]
+                                              read a decision log (--id: one X-Detour-Decision)
   usage     -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h]
                                               requests, tokens, cost and failovers from a decision log
   version                                    the version, commit and Go version of this binary
