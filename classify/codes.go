@@ -152,7 +152,7 @@ func init() {
 		"vector_store_timeout":     strongCode(Timeout),
 		"failed_to_download_image": strongCode(Unknown), // the client's host, not the endpoint's
 		"unknown_parameter":        badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
-		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput,
+		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput, "malformed_json": badInput,
 		"invalid_json": badInput, "string_too_long": badInput, "empty_array": badInput, "array_above_max_length": badInput,
 		"invalid_image": badInput, "invalid_image_format": badInput, "image_parse_error": badInput,
 		"unprocessableentityerror":  badInput,

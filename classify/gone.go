@@ -348,6 +348,10 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 		if v, ok := spentKey(f, body, req, model); ok {
 			return v
 		}
+		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
+		if i := ts.pick(modelAllowlistPhrases, 0); i < len(modelAllowlistPhrases.list) {
+			return echoMark(Verdict{Failed: true, Class: Forbidden, Evidence: modelAllowlistPhrases.list[i].evidence}, ts.echo)
+		}
 	}
 	if st == 410 && f != nil && f.parsed {
 		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
@@ -390,6 +394,18 @@ var spentPhrases = newPhraseSet([]phrase{
 	{a: "exceeded its usage limit", class: Quota},
 	{a: "usage limit reached", class: Quota},
 	{a: "usage limit exceeded", class: Quota},
+})
+
+// modelAllowlistPhrases say, in a 401, that the key was read and is good
+// but not granted this model: Huawei MaaS's ModelArts.81015 "Invalid model
+// %s, rejected by api key model allowlist setting." (round 57, hunt 57d).
+// The key serves its other models, so forbidden (the endpoint), not auth
+// (the whole account). An IP allowlist refuses the key from this gateway
+// for every model and stays auth.
+var modelAllowlistPhrases = newPhraseSet([]phrase{
+	{a: "model allowlist", class: Forbidden},
+	{a: "model whitelist", class: Forbidden},
+	{a: "rejected by api key model", class: Forbidden},
 })
 
 // spentKey reads a 401 whose code or words say the key's allowance is

@@ -49,6 +49,12 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "insufficient credit", class: Quota}, // "insufficient credits", and Upstage's singular: "API key suspended due to insufficient credit"
 	{a: "insufficient funds", class: Quota},
 	{a: "credit balance is too low", class: Quota},
+	// A spend cap reached, relayed in a 5xx (Continue's hosted proxy answered 500
+	// with Anthropic's "You have reached your specified API usage limits. You
+	// will regain access on 2026-04-01 at 00:00 UTC."; round 57, hunt 57b):
+	// the account's limit, as the 4xx tables read it, never the server failing.
+	{a: "api usage limits", class: Quota},
+	{a: "regain access on", class: Quota},
 	{a: "余额不足", class: Quota},
 	{a: "欠费", class: Quota},
 	// Access the account was not granted, relayed in a 5xx (LiteLLM's 500

@@ -370,6 +370,7 @@ var inputPhrases = []phrase{
 	{a: "model name cannot be empty", class: Unknown, vague: true, bareModel: true},
 	{a: "model cannot be empty", class: Unknown, vague: true, bareModel: true},
 	{a: "is required", class: BadRequest, badInput: true},
+	{a: "are required", class: BadRequest, badInput: true},                              // the plural twin: the ChatGPT Codex backend's "Instructions are required" (round 57, hunt 57a)
 	{a: "has to be defined", class: BadRequest, badInput: true},                         // Mistral: "Tool call id has to be defined."
 	{a: "is a required field", class: BadRequest, badInput: true},                       // DashScope: "The content field is a required field."
 	{a: "parameter not received", class: BadRequest, badInput: true},                    // Z.ai's 1213: "messages parameter not received properly"

@@ -120,6 +120,43 @@ func spentWindowReset(h http.Header, now time.Time) time.Duration {
 			return capRetry(d)
 		}
 	}
+	return bareReset(h, now)
+}
+
+// bareReset is the wait a bare X-RateLimit-Reset names beside
+// X-RateLimit-Remaining: 0 (round 57, hunt 57d: OpenRouter's 429 sends
+// "X-RateLimit-Reset: 1754667660000" with "X-RateLimit-Remaining: 0", 26 s
+// after its Date). No unit is said, so the magnitude tells it: above 1e12
+// epoch milliseconds, above 1e9 epoch seconds (a time, measured against a
+// Date within dateSkew of now, else now), else seconds from now. Not a
+// finite positive number, a time already past, or an epoch beyond 1e13 ms
+// (no clock reads so; a unit mistaken) is no hint; a far one is capped at
+// 24h. A window not said spent is none (its reset is sent with every
+// answer). Read after spentWindowReset's Anthropic windows, so after
+// Retry-After and every other header's own wait.
+func bareReset(h http.Header, now time.Time) time.Duration {
+	if strings.TrimSpace(h.Get("X-Ratelimit-Remaining")) != "0" {
+		return 0
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(h.Get("X-Ratelimit-Reset")), 64)
+	if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n <= 0 || n >= 1e13 {
+		return 0
+	}
+	if n <= 1e9 {
+		return capRetry(seconds(n))
+	}
+	if d, err := http.ParseTime(strings.TrimSpace(h.Get("Date"))); err == nil && d.Sub(now).Abs() <= dateSkew {
+		now = d
+	}
+	var t time.Time
+	if n > 1e12 {
+		t = time.UnixMilli(int64(n))
+	} else {
+		t = time.Unix(int64(n), 0)
+	}
+	if d := t.Sub(now); d > 0 {
+		return capRetry(d)
+	}
 	return 0
 }
 
