@@ -63,8 +63,9 @@ var toolFailures = [...]struct{ reason, gemini, openai string }{
 // for an answer that did not happen: DeepSeek's insufficient_system_resource
 // and Zhipu's network_error (the provider's failure), Zhipu's sensitive (a
 // block), Zhipu's model_context_window_exceeded and Mistral's model_length
-// (the window). With content they are an answer cut short, which the
-// adapters judge.
+// (the window). With content the provider's failures still fail (the
+// answer was cut); the others are an answer cut short, which the openai
+// adapter writes with OpenAI's finish (content_filter, length).
 var vendorFinishes = map[string]struct {
 	class Class
 	ev    string
@@ -141,8 +142,11 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 	if eq(f.oaiFinish, "content_filter") && !f.oaiContent {
 		return Verdict{Failed: true, Class: Refusal, Evidence: "openai:finish_reason=content_filter"}
 	}
-	if !f.oaiContent && !f.oaiReasoning && len(f.oaiFinish) > 0 { // an answer with content never looks
-		if r, ok := vendorFinishes[string(f.oaiFinish)]; ok {
+	if len(f.oaiFinish) > 0 {
+		// An answer with content is not looked at, but for the provider's
+		// own failure: that answer was cut, not finished (probe 57a: a cut
+		// tool call read as one to run), and the walk moves on.
+		if r, ok := vendorFinishes[string(f.oaiFinish)]; ok && (r.class == ServerError || !f.oaiContent && !f.oaiReasoning) {
 			return Verdict{Failed: true, Class: r.class, Evidence: r.ev}
 		}
 	}

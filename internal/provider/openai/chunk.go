@@ -20,7 +20,8 @@ type choiceFacts struct {
 	index   int
 	content bool // content of any kind in the delta (a finish_reason aside)
 	finish  bool // a non-empty finish_reason
-	error   bool // a non-null "error" member, or finish_reason "error"
+	error   bool // a non-null "error" member, or finish_reason "error" or vendorFailed
+	vendor  bool // a finish_reason of vendorFinishes, written as OpenAI's
 }
 
 // read fills f from data, reusing f.choices. Every event of a stream goes
@@ -52,9 +53,10 @@ func (f *facts) decode(data []byte) {
 		content := nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) || nonEmpty(d.Reasoning) ||
 			present(d.ReasoningDetails) || present(d.ToolCalls) || present(d.FunctionCall) ||
 			present(d.Audio) || present(d.Images)
-		failed := notNull(ch.Error) || ch.FinishReason != nil && *ch.FinishReason == finishError
+		failed := notNull(ch.Error) || ch.FinishReason != nil && (*ch.FinishReason == finishError || vendorFailed([]byte(*ch.FinishReason)))
+		_, vendor := vendorFinishes[deref(ch.FinishReason)]
 		f.error = f.error || failed
-		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish, error: failed})
+		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish, error: failed, vendor: vendor})
 	}
 }
 
@@ -62,6 +64,13 @@ func (f *facts) decode(data []byte) {
 // (OpenRouter: the error object beside it or in the choice, docs/behaviour.md,
 // "Streams").
 const finishError = "error"
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
 
 // notNull reports whether a raw member is present and not null.
 func notNull(m json.RawMessage) bool { return len(m) > 0 && !bytes.Equal(m, []byte("null")) }
@@ -181,7 +190,9 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 					return c, false // an escaped reason: decode reads what it says
 				}
 				c.finish = len(v) > 2
-				c.error = c.error || string(v) == `"`+finishError+`"`
+				word := v[1 : len(v)-1]
+				c.error = c.error || string(word) == finishError || vendorFailed(word)
+				_, c.vendor = vendorFinishes[string(word)]
 			default:
 				return c, false
 			}

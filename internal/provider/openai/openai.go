@@ -131,7 +131,9 @@ func reasoningModel(model string) bool {
 }
 
 // Response checks that a 2xx body is a chat completion and passes it through
-// untouched: OpenAI-compatible upstreams already name the model that answered.
+// untouched but for a vendor's finish reason, written as OpenAI's
+// (openaiFinishes): OpenAI-compatible upstreams already name the model that
+// answered.
 func (a Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	out, _, err := a.ResponseUsage(body, ep)
 	return out, err
@@ -151,7 +153,7 @@ func (Adapter) ResponseUsage(body []byte, _ provider.Endpoint) (out, usage []byt
 		if emptyArray(m[0]) {
 			return nil, nil, errNoChoice
 		}
-		return body, m[1], nil
+		return openaiFinishes(body), m[1], nil
 	}
 	var probe struct {
 		Choices json.RawMessage `json:"choices"`
@@ -165,7 +167,7 @@ func (Adapter) ResponseUsage(body []byte, _ provider.Endpoint) (out, usage []byt
 	if emptyArray(probe.Choices) {
 		return nil, nil, errNoChoice
 	}
-	return body, rawjson.Member(body, "usage"), nil
+	return openaiFinishes(body), rawjson.Member(body, "usage"), nil
 }
 
 // errNoChoice is a chat completion whose choices array is empty: no
@@ -301,6 +303,12 @@ func (s *stream) Next() (provider.Event, error) {
 	}
 	if out.Finished {
 		out.Choices = s.finished
+	}
+	for _, ch := range f.choices {
+		if ch.vendor {
+			data = openaiFinishes(data)
+			break
+		}
 	}
 	out.Chunks = s.one[:0:1]
 	out.Chunks = append(out.Chunks, data)
