@@ -15,11 +15,11 @@ import (
 // string is left alone, and an answer without one is returned unallocated.
 func TestVendorFinishWrittenAsOpenAIs(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"choices":[{"index":0,"message":{"content":"a"},"finish_reason":"sensitive"}]}`:      `{"choices":[{"index":0,"message":{"content":"a"},"finish_reason":"content_filter"}]}`,
-		`{"choices":[{"index":0,"message":{"content":"a"},"finish_reason" : "model_length"}]}`: `{"choices":[{"index":0,"message":{"content":"a"},"finish_reason" : "length"}]}`,
-		`{"choices":[{"finish_reason":"model_context_window_exceeded"},{"finish_reason":"sensitive"}]}`: `{"choices":[{"finish_reason":"length"},{"finish_reason":"content_filter"}]}`,
+		`{"choices":[{"index":0,"message":{"content":"a"},"finish_reason":"sensitive"}]}`:                    `{"choices":[{"index":0,"message":{"content":"a"},"finish_reason":"content_filter"}]}`,
+		`{"choices":[{"index":0,"message":{"content":"a"},"finish_reason" : "model_length"}]}`:               `{"choices":[{"index":0,"message":{"content":"a"},"finish_reason" : "length"}]}`,
+		`{"choices":[{"finish_reason":"model_context_window_exceeded"},{"finish_reason":"sensitive"}]}`:      `{"choices":[{"finish_reason":"length"},{"finish_reason":"content_filter"}]}`,
 		`{"choices":[{"message":{"content":"say \"finish_reason\":\"sensitive\""},"finish_reason":"stop"}]}`: `{"choices":[{"message":{"content":"say \"finish_reason\":\"sensitive\""},"finish_reason":"stop"}]}`,
-		`{"choices":[{"finish_reason":null}]}`: `{"choices":[{"finish_reason":null}]}`,
+		`{"choices":[{"finish_reason":null}]}`:                                                               `{"choices":[{"finish_reason":null}]}`,
 	} {
 		if got := string(openaiFinishes([]byte(in))); got != want {
 			t.Errorf("%s\n got %s\nwant %s", in, got, want)
