@@ -91,7 +91,10 @@ type Attempt struct {
 	Probe bool    `json:"probe,omitempty"`
 	MS    float64 `json:"ms"`
 	// TTFBMS is the time to the upstream's first byte (headers).
-	TTFBMS       float64 `json:"ttfb_ms,omitempty"`
+	TTFBMS float64 `json:"ttfb_ms,omitempty"`
+	// FirstTokenMS is a stream's time to its first content, what its
+	// client waited for (its headers may come long before).
+	FirstTokenMS float64 `json:"first_token_ms,omitempty"`
 	RetryAfterMS int64   `json:"retry_after_ms,omitempty"`
 	// Malformed counts stream chunks skipped because they did not parse.
 	Malformed int    `json:"malformed,omitempty"`

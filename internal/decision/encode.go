@@ -142,7 +142,7 @@ func appendJSON(b []byte, d *Decision) ([]byte, bool) {
 }
 
 func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
-	if !finite(a.MS) || !finite(a.TTFBMS) || !finite(a.StartMS) {
+	if !finite(a.MS) || !finite(a.TTFBMS) || !finite(a.FirstTokenMS) || !finite(a.StartMS) {
 		return b, false
 	}
 	b = append(b, `{"target":`...)
@@ -179,6 +179,10 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 	if a.TTFBMS != 0 {
 		b = append(b, `,"ttfb_ms":`...)
 		b = appendFloat(b, a.TTFBMS)
+	}
+	if a.FirstTokenMS != 0 {
+		b = append(b, `,"first_token_ms":`...)
+		b = appendFloat(b, a.FirstTokenMS)
 	}
 	if a.RetryAfterMS != 0 {
 		b = append(b, `,"retry_after_ms":`...)

@@ -90,7 +90,7 @@ func randDecision(r *rand.Rand) *Decision {
 	for i := range d.Attempts {
 		d.Attempts[i] = Attempt{Target: randString(r), Provider: randString(r), Model: randString(r), Status: r.IntN(600), UpstreamRequestID: randString(r),
 			Class: randString(r), Evidence: randString(r), Action: Action(randString(r)), Counted: r.IntN(2) == 0,
-			Billable: r.IntN(2) == 0, Probe: r.IntN(2) == 0, MS: randFloat(r), TTFBMS: randFloat(r),
+			Billable: r.IntN(2) == 0, Probe: r.IntN(2) == 0, MS: randFloat(r), TTFBMS: randFloat(r), FirstTokenMS: randFloat(r),
 			RetryAfterMS: int64(r.IntN(3) * r.IntN(1e6)), Malformed: r.IntN(3) * r.IntN(10), Usage: randUsage(r),
 			CostUSD: randUSD(r), CostUnknown: r.IntN(2) == 0, PriceTier: randString(r), StartMS: randFloat(r), Message: randString(r),
 			Continuation: randContinuation(r), Batches: randBatches(r), Estimate: randEstimate(r)}

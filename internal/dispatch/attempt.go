@@ -56,12 +56,19 @@ type outcome struct {
 	// ownLimit: the request's own time limit (the route's deadline,
 	// max_stream_duration) ended the attempt. It is nobody's fault: it
 	// counts against no endpoint and cools nothing.
-	ownLimit  bool
-	sent      atomic.Bool // the request was written to the upstream
-	ttfb      time.Duration
-	body      []byte
-	usage     *provider.Usage
-	malformed int
+	ownLimit bool
+	sent     atomic.Bool // the request was written to the upstream
+	ttfb     time.Duration
+	// began is when the call began; firstToken a stream's time from then
+	// to its first content (commit), what its client waits for: a stream's
+	// headers and empty first events can come at once from a model that
+	// is slow to say anything (operator review 57), so health ranks a
+	// stream by it (latency).
+	began      time.Time
+	firstToken time.Duration
+	body       []byte
+	usage      *provider.Usage
+	malformed  int
 	// delivered counts the stream's events with content relayed to the
 	// client: a lower bound of the output tokens it was served, which a
 	// client limit counts when the upstream never reported its usage.
@@ -105,6 +112,16 @@ type outcome struct {
 	// held is the allowance the attempt's translated body takes while
 	// the attempt runs (newRequest); upstreamCall gives it back.
 	held int64
+}
+
+// latency is the sample health ranks the endpoint by: a stream's time to
+// its first content, else the time to the answer's headers (a whole
+// answer's whole generation, Report.Whole).
+func (o *outcome) latency() time.Duration {
+	if o.streamed && o.firstToken > 0 {
+		return o.firstToken
+	}
+	return o.ttfb
 }
 
 func (o *outcome) failWith(v classify.Verdict, msg string) {
@@ -153,6 +170,7 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 		trace httptrace.ClientTrace
 	}{}
 	o, wd, trace := &st.o, &st.wd, &st.trace
+	o.began = start
 	served, excused := e.counts(w.call.Stream)
 	o.answers0, o.excused0 = served.Load(), excused.Load()
 	wd.cancel = cancel
@@ -469,7 +487,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		w.billable++
 	}
 	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status, UpstreamRequestID: o.upstreamID,
-		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb),
+		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb), FirstTokenMS: decision.Millis(o.firstToken),
 		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.start) - total), Batches: o.batches}
 	var sent []byte // read only for an estimate a client's limits count
 	switch {
@@ -512,7 +530,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		w.lateError(e, o, &a, total)
 	case o.ok:
 		e.answers.Add(1)
-		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: total})
+		w.tell(e.key, health.Report{OK: true, Latency: o.latency(), Whole: !o.streamed, Took: total})
 	case o.ownLimit:
 		// The request's own time limit ran out: recorded as a timeout, but
 		// nobody's fault: no count, no cooldown, no page; a probe learned
@@ -577,6 +595,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	}
 	w.rec.Attempts = append(w.rec.Attempts, a)
 	w.d.opt.Metrics.Attempt(e.key.Target, e.key.Provider, class, o.ttfb, total)
+	w.d.opt.Metrics.FirstToken(e.key.Target, e.key.Provider, class, o.firstToken)
 	w.meter(e, &a)
 }
 

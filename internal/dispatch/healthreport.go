@@ -402,7 +402,7 @@ func (w *walk) lateError(e *endpointRT, o *outcome, a *decision.Attempt, took ti
 			w.d.opt.Alerts.NotifyUntil(e.key.Provider, v.Class.String(), a.Evidence, "", w.coolsUntil(e.key.Provider, v.Class, &outcome{verdict: v}))
 		}
 	case policy.CoolThreshold, policy.CoolNone:
-		w.tell(e.key, health.Report{OK: true, Latency: o.ttfb, Whole: !o.streamed, Took: took})
+		w.tell(e.key, health.Report{OK: true, Latency: o.latency(), Whole: !o.streamed, Took: took})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/provider"
@@ -277,6 +278,9 @@ func (w *walk) commit(e *endpointRT, held [][]byte, o *outcome) bool {
 	o.committed = true
 	if o.streamed {
 		e.firsts.Add(1) // its first content (endpointRT.counts, lengthy)
+		if !o.began.IsZero() {
+			o.firstToken = time.Since(o.began)
+		}
 	}
 	if w.cont.first() { // a continuation's client has the stream already
 		if err := w.call.Out.Commit(Commit{Target: e.key.Target, Provider: e.key.Provider, Attempts: len(w.rec.Attempts) + 1, Native: o.native}); err != nil {

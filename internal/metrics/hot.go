@@ -42,15 +42,18 @@ type attemptSeries struct {
 	// answered has no ttfb series.
 	target, provider string // the labels
 	ttfb             atomic.Pointer[observer]
+	first            atomic.Pointer[observer] // a stream's first content, as ttfb
 }
 
 type observer struct{ prometheus.Observer }
 
-func (s *attemptSeries) observeTTFB(m *Metrics, seconds float64) {
-	o := s.ttfb.Load()
+// observe records seconds in vec's series of s's endpoint, resolved once
+// into p at its first observation.
+func (s *attemptSeries) observe(p *atomic.Pointer[observer], vec *prometheus.HistogramVec, seconds float64) {
+	o := p.Load()
 	if o == nil {
-		o = &observer{m.ttfb.WithLabelValues(s.target, s.provider)}
-		s.ttfb.Store(o)
+		o = &observer{vec.WithLabelValues(s.target, s.provider)}
+		p.Store(o)
 	}
 	o.Observe(seconds)
 }

@@ -28,6 +28,7 @@ type Metrics struct {
 	requestDur    *prometheus.HistogramVec // route
 	attempts      *prometheus.CounterVec   // target, provider, class
 	ttfb          *prometheus.HistogramVec // target, provider
+	firstToken    *prometheus.HistogramVec // target, provider
 	upstreamDur   *prometheus.HistogramVec // target, provider
 	failovers     *prometheus.CounterVec   // route, action, class
 	endpointState *prometheus.GaugeVec     // target, provider, state
@@ -74,6 +75,11 @@ func New() *Metrics {
 		Help:    "Time from sending an upstream request to its response headers, by target and provider (attempts that got no answer are not observed).",
 		Buckets: LatencyBuckets,
 	}, []string{"target", "provider"})
+	m.firstToken = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "detour_upstream_first_token_seconds",
+		Help:    "Time from sending an upstream request to a stream's first content (what its client waits for; its headers may come long before), by target and provider (streams that said nothing are not observed).",
+		Buckets: LatencyBuckets,
+	}, []string{"target", "provider"})
 	m.upstreamDur = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "detour_upstream_duration_seconds",
 		Help:    "Whole upstream attempt time, by target and provider.",
@@ -112,7 +118,7 @@ func New() *Metrics {
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.requests, m.requestDur, m.attempts, m.ttfb, m.upstreamDur,
+		m.requests, m.requestDur, m.attempts, m.ttfb, m.firstToken, m.upstreamDur,
 		m.failovers, m.cooldowns, m.endpointState, m.accountState, m.stateShared, m.overhead, m.alerts,
 	)
 	m.registerUsage()
@@ -169,9 +175,19 @@ func (m *Metrics) Attempt(target, provider, class string, ttfb, total time.Durat
 	s := m.attemptSeries(target, provider, class)
 	s.count.Inc()
 	if ttfb > 0 {
-		s.observeTTFB(m, ttfb.Seconds())
+		s.observe(&s.ttfb, m.ttfb, ttfb.Seconds())
 	}
 	s.dur.Observe(total.Seconds())
+}
+
+// FirstToken records a stream attempt's time to its first content (0: none
+// came), beside the Attempt of the same labels.
+func (m *Metrics) FirstToken(target, provider, class string, d time.Duration) {
+	if m == nil || d <= 0 {
+		return
+	}
+	s := m.attemptSeries(target, provider, class)
+	s.observe(&s.first, m.firstToken, d.Seconds())
 }
 
 // Failover records one move after a failed attempt: action is next_endpoint,

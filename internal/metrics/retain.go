@@ -31,7 +31,7 @@ func (m *Metrics) Retain(s Served) {
 		return
 	}
 	byRoute := append([]*prometheus.MetricVec{m.requests.MetricVec, m.requestDur.MetricVec, m.failovers.MetricVec, m.continuations.MetricVec}, m.usageVecs()...)
-	byTarget := append([]*prometheus.MetricVec{m.attempts.MetricVec, m.cooldowns.MetricVec, m.ttfb.MetricVec, m.upstreamDur.MetricVec, m.endpointState.MetricVec}, m.usageVecs()...)
+	byTarget := append([]*prometheus.MetricVec{m.attempts.MetricVec, m.cooldowns.MetricVec, m.ttfb.MetricVec, m.firstToken.MetricVec, m.upstreamDur.MetricVec, m.endpointState.MetricVec}, m.usageVecs()...)
 	byProvider := append(byTarget[:len(byTarget):len(byTarget)], m.accountState.MetricVec, m.alerts.MetricVec)
 	drop := func(vecs []*prometheus.MetricVec, labels prometheus.Labels) {
 		for _, v := range vecs {

@@ -204,7 +204,7 @@
         cell('Failures in a row', String(e.failures)),
         cell('Last class', e.last_class ? badge(e.last_class) : '—'),
         cell('Last failure seen here', failureCell(e.last_failure)),
-        cell('Latency (first byte)', e.latency_ms === null ? 'not measured' : fmtMS(e.latency_ms)))));
+        cell('Latency (first token)', e.latency_ms === null ? 'not measured' : fmtMS(e.latency_ms)))));
       replaceBody($('#accounts'), h.accounts.map((a) => el('tr', { class: 'row-' + safeClass(a.state) },
         cell('Provider', el('strong', null, a.name)),
         cell('State', stateBadge(a.state)),
@@ -416,7 +416,7 @@
           a.message ? el('blockquote', { class: 'message' }, el('span', { class: 'sr-only' }, 'Upstream message: '), a.message) : null,
           el('div', { class: 'timing' },
             el('div', { class: 'track', 'aria-hidden': 'true' }, bar),
-            el('span', null, 'started +' + fmtMS(start) + ', took ' + fmtMS(a.ms) + (a.ttfb_ms ? ', first byte ' + fmtMS(a.ttfb_ms) : ''))),
+            el('span', null, 'started +' + fmtMS(start) + ', took ' + fmtMS(a.ms) + (a.ttfb_ms ? ', first byte ' + fmtMS(a.ttfb_ms) : '') + (a.first_token_ms ? ', first token ' + fmtMS(a.first_token_ms) : ''))),
           flags.length ? el('div', { class: 'flags' }, flags.join(' · ')) : null,
           el('div', { class: 'action a-' + safeClass(a.action) },
             a.action === 'stop' && begun ? streamBegunStop : actionText[a.action] || a.action));
