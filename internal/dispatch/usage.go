@@ -183,19 +183,26 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		// (review 37a: a key left each stream after 400 chunks and paid
 		// for its prompt only).
 		e := &decision.Estimate{InputTokens: inputEstimate(sent), OutputTokens: o.delivered}
+		// What the upstream had counted is a floor: an Anthropic or Gemini
+		// stream counts its whole prompt at its start, which knows a
+		// document or a PDF better than the estimate's 1,600 tokens for
+		// inline data (hostile 52), and which part of it was read from or
+		// written to the cache, priced as the bill prices it (hostile 57:
+		// all at the plain input price, a cached prompt counted ten times
+		// its cost and a written one under it). Input past its count is
+		// plain.
+		est := decision.Usage{PromptTokens: e.InputTokens, CompletionTokens: e.OutputTokens}
 		if u := a.Usage; u != nil {
-			// What the upstream had counted is a floor: an Anthropic or
-			// Gemini stream counts its whole prompt at its start, which
-			// knows a document or a PDF better than the estimate's 1,600
-			// tokens for inline data (hostile 52).
-			e.InputTokens = max(e.InputTokens, u.PromptTokens)
-			e.OutputTokens = max(e.OutputTokens, u.CompletionTokens)
+			est = *u
+			est.PromptTokens = max(e.InputTokens, u.PromptTokens)
+			est.CompletionTokens = max(e.OutputTokens, u.CompletionTokens)
+			e.InputTokens, e.OutputTokens = est.PromptTokens, est.CompletionTokens
 		}
-		if q := p.For(e.InputTokens); q != nil {
-			if q != p {
+		if p != nil {
+			if p.For(e.InputTokens) != p {
 				a.PriceTier = withTier(a.PriceTier, "long_context")
 			}
-			e.USD = decision.USD((float64(e.InputTokens)*q.Input + float64(e.OutputTokens)*q.Output) / 1e6)
+			e.USD = decision.USD(cost(p, &est))
 		}
 		a.Estimate = e
 	}

@@ -58,8 +58,39 @@ type event struct {
 		PartialJSON string `json:"partial_json"`
 		StopReason  string `json:"stop_reason"`
 	} `json:"delta"`
-	Usage *usage          `json:"usage"`
+	Usage *deltaUsage     `json:"usage"`
 	Error json.RawMessage `json:"error"`
+}
+
+// deltaUsage is message_delta's usage: cumulative, each input count
+// optional (Anthropic's SDK updates each only where present). A count left
+// out keeps message_start's: a delta repeating input_tokens alone erased a
+// 188,086-token cache write before round 57 (hostile 57).
+type deltaUsage struct {
+	usage
+	// has says which input counts the delta holds (its iterations hold
+	// all three).
+	has struct{ input, write, read bool }
+}
+
+// UnmarshalJSON reads the counts as usage does, and which input counts
+// are there.
+func (d *deltaUsage) UnmarshalJSON(b []byte) error {
+	if err := d.usage.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	var p struct {
+		Input      json.RawMessage `json:"input_tokens"`
+		Write      json.RawMessage `json:"cache_creation_input_tokens"`
+		Read       json.RawMessage `json:"cache_read_input_tokens"`
+		Iterations json.RawMessage `json:"iterations"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	it := len(p.Iterations) > 0 && string(p.Iterations) != "null"
+	d.has.input, d.has.write, d.has.read = it || len(p.Input) > 0, it || len(p.Write) > 0, it || len(p.Read) > 0
+	return nil
 }
 
 func (s *stream) Next() (provider.Event, error) {
@@ -162,10 +193,12 @@ func (s *stream) Next() (provider.Event, error) {
 			if u.OutputTokensDetails != nil {
 				s.usage.OutputTokensDetails = u.OutputTokensDetails
 			}
+			// A delta of zeros (and nothing else) says nothing: servers that
+			// count only at the start send one.
 			if u.InputTokens > 0 || u.CacheCreationInputTokens > 0 || u.CacheReadInputTokens > 0 {
-				s.usage.InputTokens = u.InputTokens
-				s.usage.CacheCreationInputTokens = u.CacheCreationInputTokens
-				s.usage.CacheReadInputTokens = u.CacheReadInputTokens
+				set(&s.usage.InputTokens, u.InputTokens, u.has.input)
+				set(&s.usage.CacheCreationInputTokens, u.CacheCreationInputTokens, u.has.write)
+				set(&s.usage.CacheReadInputTokens, u.CacheReadInputTokens, u.has.read)
 				if len(u.CacheCreation) > 0 {
 					s.usage.CacheCreation = u.CacheCreation
 				}
@@ -243,6 +276,13 @@ func (s *stream) chunk(d chat.Delta, finish *string) []byte {
 	}
 	return chat.Marshal(chat.Chunk{ID: s.id, Object: "chat.completion.chunk", Created: s.created,
 		Model: s.model, Choices: []chat.ChunkChoice{{Delta: d, FinishReason: finish}}})
+}
+
+// set replaces *dst with a count the delta has.
+func set(dst *int, n int, has bool) {
+	if has {
+		*dst = n
+	}
 }
 
 func (s *stream) total() *provider.Usage { return s.usage.openai() }

@@ -1,0 +1,96 @@
+package e2e
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/testutil"
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Hostile 57: money and limits. Each test states what an upstream sends,
+// and what the key's budget must then count.
+
+// An Anthropic-dialect stream whose message_delta repeats the input count
+// but leaves the cache counts out. Anthropic's MessageDeltaUsage makes each
+// of input_tokens, cache_creation_input_tokens and cache_read_input_tokens
+// nullable and cumulative, and its SDK's MessageStream updates each one only
+// when the event carries it (anthropic-sdk-typescript src/lib/MessageStream.ts:
+// `if (event.usage.cache_read_input_tokens != null) …`, one test per field;
+// pi-mono's ai package does the same, "Preserves input_tokens from
+// message_start when proxies omit it in message_delta"). Detour replaced
+// all three when any of them is above 0, so the 188,086 tokens message_start
+// said were written to the cache are recorded as 0 written, and the cost
+// dropped from $1.185 to $0.01 before round 57: coder's $1 budget admitted
+// the next request.
+func TestH57MessageDeltaInputCountKeepsTheCacheWrite(t *testing.T) {
+	step := claudeStream()
+	for i, e := range step.Events {
+		if strings.Contains(e, "message_delta") {
+			step.Events[i] = strings.Replace(e, `"usage":{"output_tokens":393}`, `"usage":{"input_tokens":21,"output_tokens":393}`, 1)
+		}
+	}
+	fs := fakes(t, map[string]upstreamtest.Script{"anthropic": script(step), "relay": likeOpenAI("x", 0, "x")})
+	g := startCache(t, fs)
+	r := g.post(t, "claude", `,"stream":true,"stream_options":{"include_usage":true}`, "Authorization", "Bearer key-coder")
+	r.wantStatus(t, 200)
+	wantCacheCost(t, g, 1, 188107, 188086, docCost)
+	if r := g.post(t, "claude", "", "Authorization", "Bearer key-coder"); r.Status != http.StatusTooManyRequests {
+		t.Errorf("next request: %d, want 429: the $1.185 answer (its cache write) was counted without its write, on a $1 budget", r.Status)
+	}
+}
+
+// A client leaves a Claude stream after its first words. Anthropic had
+// counted the prompt in message_start: 21 tokens plus 188,086 read from
+// the prompt cache (a cached book, Anthropic's prompt-caching example), at
+// $0.50 per million instead of $5. Before round 57 Detour's estimate for the
+// left stream took the larger of the upstream's prompt count and its own,
+// and priced it all at the plain input price; the key's budget then counts the larger
+// of that ($0.94) and the cost of the partial usage ($0.094): ten times
+// what the cache read cost. A key leaving cached turns (a user pressing
+// Esc in Claude Code) was refused on a $0.50 budget after spending $0.09.
+func TestH57LeftCachedStreamIsChargedAsCached(t *testing.T) {
+	start := `{"cache_creation_input_tokens":0,"cache_read_input_tokens":188086,"input_tokens":21,"output_tokens":1}`
+	stall := upstreamtest.Step{Stall: true, Events: []string{
+		"event: message_start\ndata: " + `{"type":"message_start","message":{"id":"msg_01","type":"message","role":"assistant","content":[],"model":"claude-opus-4-5","stop_reason":null,"stop_sequence":null,"usage":` + start + `}}`,
+		"event: content_block_start\ndata: " + `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		"event: content_block_delta\ndata: " + `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Pride"}}`,
+	}}
+	fs := fakes(t, map[string]upstreamtest.Script{"anthropic": script(stall, claudeAnswer())})
+	cfg := `
+client_keys:
+  - {name: team-b, key: key-team-b, budget: {usd_per_day: 0.5}}
+providers:
+  - {name: anthropic, dialect: anthropic, base_url: "{anthropic}", api_key: ` + secret + `}
+targets:
+  - {name: claude, model: claude-opus-4-5, providers: [anthropic],
+     price: {input: 5, output: 25, cached_input: 0.50, cache_write: 6.25}}
+routes:
+  - {name: deep, targets: [claude]}
+`
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	g := startClock(t, cfg, fs, clk)
+	resp := openStream(t, g, "/v1/chat/completions",
+		`{"model":"deep","stream":true,"messages":[{"role":"user","content":"summarise the book"}]}`)
+	buf := make([]byte, 4096)
+	for got := ""; !strings.Contains(got, "Pride"); {
+		n, err := resp.Body.Read(buf)
+		got += string(buf[:n])
+		if err != nil {
+			t.Fatalf("stream ended before its first content: %v %s", err, got)
+		}
+	}
+	resp.Body.Close() // the client leaves
+	d := g.recs.wait(t, 1)
+	a := d.Attempts[0]
+	real := (21*5 + 188086*0.5 + 1*25) / 1e6
+	t.Logf("usage %+v cost %s estimate %+v; budget counts $%.6f, Anthropic bills ≈ $%.6f", a.Usage, usd(a.CostUSD), a.Estimate, a.BudgetUSD(), real)
+	if a.BudgetUSD() > 2*real {
+		t.Errorf("the left stream is counted $%.4f against the key's budget, %.0f times its cost: its 188,086 cached tokens priced at the plain input price", a.BudgetUSD(), a.BudgetUSD()/real)
+	}
+	if r := g.post(t, "deep", "", "Authorization", "Bearer key-team-b"); r.Status == http.StatusTooManyRequests {
+		t.Errorf("next request refused (%s) on a $0.50 budget after a stream that cost ≈ $%.2f", r.errMessage(t), real)
+	}
+}
