@@ -1,10 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 
 	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
@@ -92,5 +96,48 @@ routes:
 	}
 	if r := g.post(t, "deep", "", "Authorization", "Bearer key-team-b"); r.Status == http.StatusTooManyRequests {
 		t.Errorf("next request refused (%s) on a $0.50 budget after a stream that cost ≈ $%.2f", r.errMessage(t), real)
+	}
+}
+
+// TestH57TimedOutEverywhereIsNotRetriedBySDK: every target of the route ran
+// the request and timed out (a whole answer past the provider's timeout:
+// its headers come once the model has written all of it). Detour has
+// walked the route; the 504 said nothing against a retry before round 57,
+// so the official SDKs, which retry a 5xx twice by default, ran the walk
+// three times: one openai-go call paid six generations (hostile 57). The
+// answer says x-should-retry: false now — another try would pay every
+// generation again and, the same long answer, most likely time out again.
+func TestH57TimedOutEverywhereIsNotRetriedBySDK(t *testing.T) {
+	long := func() upstreamtest.Step {
+		return upstreamtest.Step{Delay: 800 * time.Millisecond, Body: `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o",` +
+			`"choices":[{"index":0,"message":{"role":"assistant","content":"` + strings.Repeat("word ", 2000) + `"},"finish_reason":"length"}],` +
+			`"usage":{"prompt_tokens":20,"completion_tokens":100000,"total_tokens":100020}}`}
+	}
+	fs := fakes(t, map[string]upstreamtest.Script{"a": script(long(), long(), long()), "b": script(long(), long(), long())})
+	g := start(t, `
+providers:
+  - {name: a, dialect: openai, base_url: "{a}", api_key: `+secret+`, timeout: 400ms}
+  - {name: b, dialect: openai, base_url: "{b}", api_key: `+secret+`, timeout: 400ms}
+targets:
+  - {name: gpt-a, model: gpt-4o, providers: [a]}
+  - {name: gpt-b, model: gpt-4o, providers: [b]}
+routes:
+  - {name: deep, targets: [gpt-a, gpt-b]}
+`, fs)
+	var hdr *http.Response
+	c := openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("k"), option.WithResponseInto(&hdr)) // the SDK's default retries
+	_, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+		Model:     "deep",
+		MaxTokens: openai.Int(100000),
+		Messages:  []openai.ChatCompletionMessageParamUnion{openai.UserMessage("write a very long essay")},
+	})
+	if err == nil {
+		t.Fatal("the call succeeded")
+	}
+	if calls := fs["a"].Calls() + fs["b"].Calls(); calls != 2 {
+		t.Errorf("one SDK call ran %d generations upstream (%v), want 2: one walk of the route", calls, err)
+	}
+	if hdr == nil || hdr.Header.Get("X-Should-Retry") != "false" {
+		t.Errorf("the 504 after every target timed out: x-should-retry %q", hdr.Header.Get("X-Should-Retry"))
 	}
 }
