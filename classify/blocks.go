@@ -266,7 +266,11 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 		if v, ok := relayedByModel(h, body, f, req, model); ok {
 			return v
 		}
-		return withRetry(decide(statusClass[st], evs[st], h, body, f, req, model), h, f, req)
+		v := decide(statusClass[st], evs[st], h, body, f, req, model)
+		if st == 424 && v.Failed && v.Class == Unknown && v.Evidence == evs[st] {
+			v = failedDependency(v, f, body, req, model)
+		}
+		return withRetry(v, h, f, req)
 	}
 	if f.codeInBody != "" {
 		return withRetry(decide(Unknown, f.codeInBody, h, body, f, req, model), h, f, req)

@@ -260,6 +260,9 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 	if r, ok := relayKey(v.Class, &s.f); ok && v.Failed {
 		v = r
 	}
+	if st == 424 && v.Failed && v.Class == Unknown && v.Evidence == statusEvidence[424] {
+		v = failedDependency(v, &s.f, body, req, model)
+	}
 	if v.Failed && v.Class == BadRequest {
 		v.Param = requestMember(s.f.param)
 		if v.Param == "" {

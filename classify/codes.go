@@ -92,6 +92,8 @@ func init() {
 		"sensitive_words_detected":             strongCode(Refusal),   // one-api's forks: the relay's keyword filter
 		"modelnotopen":                         strongCode(Forbidden), // Volcengine Ark: a model the account has not activated
 		"model_terms_required":                 strongCode(Forbidden), // Groq: the org admin has not accepted the model's terms
+		"challenge_required":                   strongCode(Forbidden), // an anti-bot challenge not passed (ChatGPT's web backend, 418)
+		"err_challenge":                        strongCode(Forbidden), // DuckDuckGo AI Chat's 418 type
 		"unsupported_country_region_territory": strongCode(Forbidden), "permission_error": weakCode(Forbidden),
 		"permissiondenied": weakCode(Forbidden), "permission_denied": weakCode(Forbidden), "forbidden": weakCode(Forbidden),
 		// transient

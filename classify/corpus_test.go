@@ -52,7 +52,8 @@ func init() {
 		ionos kluster friendli nebius reka ai21 apigee chatanywhere nlpcloud publicai cline zed ds4 poe bifrost clova zenmux
 		infomaniak gmicloud longcat synthetic aidial higress mlxopenaiserver opengatellm apigateway donehub hetzner
 		tokenhub factory sapaicore dynamo trtllm mlcllm jan kilo zhima sourcegraph clove
-		vmlx llamaswap llmgateway mergegateway exa mindie aisix otari continue`) {
+		vmlx llamaswap llmgateway mergegateway exa mindie aisix otari continue
+		duckduckgo llmfoundry uipath dmxapi`) {
 		corpusProviders[p] = true
 	}
 }

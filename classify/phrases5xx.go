@@ -245,4 +245,51 @@ var timeoutPhrases = newPhraseSet([]phrase{
 	// "dial tcp …: i/o timeout"): its upstream not reached in time.
 	{a: "handshake timeout", class: Timeout},
 	{a: "i/o timeout", class: Timeout},
+	// Tornado's HTTP client timers, HTTPTimeoutError(599, …), in a proxy's
+	// 5xx (LLM Foundry's "HTTP 599: Timeout in request queue", "Timeout
+	// while connecting"; round 57, hunt 57c). Exact: a 400's "Timeout while
+	// downloading <url>" is the client's URL, and never read here.
+	{a: "timeout in request queue", class: Timeout},
+	{a: "timeout while connecting", class: Timeout},
+	{a: "timeout during request", class: Timeout},
 })
+
+// dependencyPhrases say, in a 424 whose words decided nothing else, that
+// what the endpoint depends on failed or cannot be reached (OpenGateLLM's
+// "Model provider not reachable."): the endpoint's, server_error. 424's
+// default stays unknown (Bedrock's ModelErrorException: the model's own
+// output). Round 57, hunt 57c.
+var dependencyPhrases = newPhraseSet([]phrase{
+	{a: "dependency failed", class: ServerError},
+	{a: "not reachable", class: ServerError},
+	{a: "unreachable", word: true, class: ServerError},
+})
+
+// reasonPhrases are 424's own reason phrase, which a body that says
+// nothing else may carry alone (UiPath's LLM Gateway's RFC 7807
+// {"title":"Failed dependency","status":424}); beside any other words it is
+// only the envelope's title (a problem's detail decides).
+var reasonPhrases = newPhraseSet([]phrase{
+	{a: "failed dependency", class: ServerError},
+})
+
+// failedDependency reads a 424 the default left unknown (v): for
+// dependencyPhrases in the answer's texts (its first htmlScan bytes where
+// it has none), and for reasonPhrases where it has no text at all; not
+// where the words are the client's (echoed), nor where a text names a URL
+// the client sent (its host, not the endpoint's dependency).
+func failedDependency(v Verdict, f *facts, body, req []byte, model string) Verdict {
+	ts := textScan{f: f, req: req, model: model}
+	set := dependencyPhrases
+	if !f.parsed || f.nTexts == 0 {
+		ts.f, ts.body = nil, quotedCut(body[:min(len(body), htmlScan)])
+		if f.parsed {
+			set = reasonPhrases
+		}
+	}
+	i := ts.pick(set, 0)
+	if i >= len(set.list) || ts.clientURL() {
+		return v
+	}
+	return Verdict{Failed: true, Class: ServerError, Evidence: set.list[i].evidence}
+}

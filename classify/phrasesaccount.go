@@ -203,6 +203,13 @@ var accountPhrases = []phrase{
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
 	{a: "data policy", class: Forbidden},
+	// An anti-bot challenge this client has not passed (ChatGPT's web
+	// backend's 418 "Client challenge required", DuckDuckGo AI Chat's 418
+	// ERR_CHALLENGE): access not granted from here, as Cloudflare's managed
+	// challenge; at a 4xx (round 57, hunt 57c).
+	{a: "challenge required", class: Forbidden},
+	{a: "challenge_required", class: Forbidden},
+	{a: "err_challenge", class: Forbidden},
 	// Access granted by a list the provider keeps ("You can get access …
 	// through an allowlist"): the account is not on it. Before the weak
 	// "billing" a way out may name.

@@ -19,7 +19,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 	if d >= 2 && eq(k0, "content") {
 		f.antContent = true // a member of a block of an Anthropic message's content
 	}
-	if !str && d <= 2 && f.retryMember == nil && retryMember(k0, last, d) {
+	if !str && f.retryMember == nil && (d <= 2 && retryMember(k0, last, d) || d == 3 && routerRetryMember(k0, s.key(1), last)) {
 		f.retryMember, f.retryKey = v, last
 	}
 	if !str && d == 2 && f.resetMember == nil && resetMember(k0, last) {
@@ -398,6 +398,15 @@ func retryMember(k0, last []byte, d int) bool {
 		return false
 	}
 	return eq(last, "retry_after") || eq(last, "retryAfter") || eq(last, "retry_after_seconds")
+}
+
+// routerRetryMember reports OpenRouter's error.metadata.retry_after_seconds
+// (Venice's free pool relayed: "temporarily rate-limited upstream", 17;
+// round 57, hunt 57f): the router's own wait, beside the upstream's words
+// in metadata.raw. Read as retryMember's are, for a rate_limited verdict
+// only (withRetry): OpenRouter sends it on a 400 too.
+func routerRetryMember(k0, k1, last []byte) bool {
+	return eq(k0, "error") && eq(k1, "metadata") && eq(last, "retry_after_seconds")
 }
 
 // resetMember reports a member of the error object that names, as a number

@@ -16,8 +16,10 @@ import "strconv"
 //	413, 431            overflow   (body may say context_length; 431: the request's header fields, RFC 6585)
 //	429                 rate_limited (body may say quota, overflow…)
 //	451                 forbidden  (unavailable for legal reasons: access not granted)
+//	499                 server_error (received, so not Detour closing: a hop behind gave up)
 //	other 4xx           unknown    (400/422 become bad_request only with evidence)
-//	504, 524            timeout    (explicit upstream timeouts)
+//	504, 524, 598, 599  timeout    (explicit upstream timeouts; 598/599: the de-facto
+//	                    network read/connect timeout statuses proxies send, Tornado's 599)
 //	other 5xx           server_error (timeout when the body says deadline/timed out)
 //	anything else       unknown
 var statusClass [600]Class
@@ -52,9 +54,14 @@ func init() {
 	set(Unavailable, false, 404)
 	set(Unavailable, true, 410) // but for a feature of the request gone (gone.go, fixedVerdict)
 	set(BadRequest, true, 405, 407)
-	set(Timeout, true, 408, 504, 524)
+	set(Timeout, true, 408, 504, 524, 598, 599)
 	set(Overflow, false, 413, 431)
 	set(RateLimited, false, 429)
+	// nginx's "client closed request": an answer Detour receives with it
+	// was not closed by Detour (a closed client reads nothing), so a hop
+	// behind the endpoint gave up (Copilot's bare 499, Gemini's CANCELLED
+	// backendError; round 57, hunt 57c). The body may still say more.
+	set(ServerError, false, 499)
 }
 
 // statusVerdict is the default verdict of a non-2xx status.
