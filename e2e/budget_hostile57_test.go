@@ -1,9 +1,14 @@
 package e2e
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -139,5 +144,69 @@ routes:
 	}
 	if hdr == nil || hdr.Header.Get("X-Should-Retry") != "false" {
 		t.Errorf("the 504 after every target timed out: x-should-retry %q", hdr.Header.Get("X-Should-Retry"))
+	}
+}
+
+// An upstream half-answers a non-streaming request: 200, a Content-Length,
+// and half the body, then the connection ends. A whole answer's headers come
+// once the model has written all of it (docs/config.md, provider timeout),
+// so the generation ran in full and is billed; 40,000 bytes of its text had
+// even arrived. Detour records the attempt billable (transport:eof) and
+// sends the request again; before round 57 the key's limits counted the cut
+// attempt's input alone and 0 output tokens, and a $0.01 budget admitted
+// the next request after ~$0.10 of paid generation (hostile 57). The bytes
+// read (as for a whole answer whose usage does not read: one token per 4
+// bytes, round 51) are a floor.
+func TestH57HalfAnsweredWholeAnswerCountsWhatArrived(t *testing.T) {
+	text := strings.Repeat("word ", 8000) // 40,000 bytes: ~10,000 tokens, $0.10 at $10 per million
+	body := `{"id":"chatcmpl-h","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"` + text
+	var calls atomic.Int32
+	addr := rawTCP(t, func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		io.Copy(io.Discard, req.Body)
+		if calls.Add(1) == 1 {
+			fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body)+20000, body)
+			return // half the answer, then the end
+		}
+		whole := upstreamtest.ChatJSON("gpt-4o", "short")
+		fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(whole), whole)
+	})
+	cfg := `
+client_keys:
+  - {name: team-b, key: key-team-b, budget: {usd_per_day: 0.01}}
+providers:
+  - {name: p, dialect: openai, base_url: "http://` + addr + `", api_key: ` + secret + `}
+targets:
+  - {name: gpt, model: gpt-4o, providers: [p], price: {input: 2.50, output: 10.00}}
+routes:
+  - {name: deep, targets: [gpt]}
+`
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	g := startClock(t, cfg, nil, clk)
+	r := g.raw(t, http.MethodPost, "/v1/chat/completions",
+		`{"model":"deep","messages":[{"role":"user","content":"write a long essay"}]}`, "Authorization", "Bearer key-team-b")
+	d := g.recs.wait(t, 1)
+	t.Logf("client: %d; upstream calls %d", r.Status, calls.Load())
+	out := 0
+	for i, a := range d.Attempts {
+		e := "none"
+		if a.Estimate != nil {
+			e = fmt.Sprintf("input %d output %d $%.6f", a.Estimate.InputTokens, a.Estimate.OutputTokens, float64(a.Estimate.USD))
+		}
+		if i == 0 && a.Estimate != nil {
+			out = a.Estimate.OutputTokens
+		}
+		t.Logf("attempt %d class %s evidence %q billable %v cost_unknown %v estimate %s", i, a.Class, a.Evidence, a.Billable, a.CostUnknown, e)
+	}
+	if out < 10000 {
+		t.Errorf("the half-answered attempt counts %d output tokens; its generation ran whole and 40,000 bytes of it arrived (≥ 10,000 tokens)", out)
+	}
+	if r2 := g.post(t, "deep", "", "Authorization", "Bearer key-team-b"); r2.Status != http.StatusTooManyRequests {
+		t.Errorf("next request: %d, want 429 on a $0.01 budget after a billed generation of ~$0.10", r2.Status)
 	}
 }

@@ -392,6 +392,13 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	cut := err != nil && w.errorAnswerCut(resp.StatusCode, wd.expired())
 	if err != nil && !cut {
 		w.transportFailure(o, err, wd.expired())
+		if resp.StatusCode/100 == 2 && w.call.Metered && w.call.Op != OpEmbeddings {
+			// A whole answer's headers come once the model has written
+			// it all: cut after them, it was generated and billed in full,
+			// and what arrived is a floor of its output, at four bytes a
+			// token (hostile 57: the key counted none, and paid again).
+			o.delivered = capOutput(len(body)/4, w.call.Body)
+		}
 		return
 	}
 	if tooLarge && resp.StatusCode/100 == 2 {
