@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -208,5 +209,54 @@ routes:
 	}
 	if r2 := g.post(t, "deep", "", "Authorization", "Bearer key-team-b"); r2.Status != http.StatusTooManyRequests {
 		t.Errorf("next request: %d, want 429 on a $0.01 budget after a billed generation of ~$0.10", r2.Status)
+	}
+}
+
+// TestH57LeavingAWholeAnswerStillCountsIt: a client with a budgeted key
+// sends a non-streaming request and leaves just before its answer arrives.
+// The upstream had run the whole generation (a whole answer's headers come
+// once the model has written it; providers bill a non-streaming request
+// they ran whatever its client did meanwhile: novita.ai's billing page,
+// "Non-Streaming: Charged for actual token usage regardless of disconnect
+// timing"). Before round 57 Detour dropped the upstream call when its
+// client left and counted the input alone, so a key could run $1
+// generations on a $0.50 budget for ever (hostile 57). The answer is read
+// to its end now (within the provider's timeout), and its usage counted.
+func TestH57LeavingAWholeAnswerStillCountsIt(t *testing.T) {
+	long := upstreamtest.Step{Delay: 900 * time.Millisecond, Body: `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o",` +
+		`"choices":[{"index":0,"message":{"role":"assistant","content":"` + strings.Repeat("word ", 2000) + `"},"finish_reason":"length"}],` +
+		`"usage":{"prompt_tokens":20,"completion_tokens":100000,"total_tokens":100020}}`}
+	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(long, ok("gpt-4o", "y"))})
+	clk := testutil.NewClock(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	g := startClock(t, `
+client_keys:
+  - {name: team-b, key: key-team-b, budget: {usd_per_day: 0.5}}
+providers:
+  - {name: openai, dialect: openai, base_url: "{openai}", api_key: `+secret+`}
+targets:
+  - {name: gpt, model: gpt-4o, providers: [openai], price: {input: 2.50, output: 10.00}}
+routes:
+  - {name: deep, targets: [gpt]}
+`, fs, clk)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, g.URL+"/v1/chat/completions",
+		strings.NewReader(`{"model":"deep","max_tokens":100000,"messages":[{"role":"user","content":"write a very long essay"}]}`))
+	req.Header.Set("Authorization", "Bearer key-team-b")
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the answer came before the client left: %d", resp.StatusCode)
+	}
+	d := g.recs.wait(t, 1)
+	if len(d.Attempts) != 1 || d.Outcome != "canceled" || d.Attempts[0].Usage == nil || d.Attempts[0].Usage.CompletionTokens != 100000 || !d.Attempts[0].Billable {
+		b, _ := json.Marshal(d)
+		t.Errorf("the record of the answer its client left: %s", b)
+	}
+	if r := g.post(t, "deep", "", "Authorization", "Bearer key-team-b"); r.Status != http.StatusTooManyRequests {
+		t.Errorf("next request: %d, want 429: the upstream billed 100,000 output tokens ($1) on a $0.50 budget", r.Status)
+	}
+	if fs["openai"].Calls() != 1 {
+		t.Errorf("%d upstream calls", fs["openai"].Calls())
 	}
 }
