@@ -10,6 +10,10 @@ import (
 // ewmaAlpha is the weight of a new latency sample.
 const ewmaAlpha = 0.3
 
+// sampleStep bounds one latency sample's rise: at most this many times the
+// smoothed latency it joins (sample, transition.go).
+const sampleStep = 4
+
 // Tracker is the health state machine over a Store. It is safe for
 // concurrent use; all shared state lives in the store.
 type Tracker struct {

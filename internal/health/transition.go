@@ -63,13 +63,23 @@ func (t *Tracker) applyEndpoint(rec *Record, r *Report, now time.Time) {
 // recent, so one client's long answers do not rank the endpoint.
 func sample(rec *Record, r *Report, now time.Time, remeasure time.Duration) {
 	stale := rec.Samples == 0 || now.UnixNano()-rec.SampledAt > int64(remeasure)
+	lat := r.Latency
+	if rec.Samples > 0 && rec.LatencyEWMA > 0 && rec.WholeOnly == r.Whole {
+		// One sample moves the latency up by at most sampleStep times what
+		// it was: a stream's time to first content is also its request's
+		// (a long prompt, a model told to reason), and one client's slow
+		// request, made the sample after a stale one, took a target out of
+		// a fastest route for remeasure_after (hostile 57b). A provider
+		// that is slow for everyone is ranked so within a few requests.
+		lat = min(lat, sampleStep*rec.LatencyEWMA)
+	}
 	switch {
 	case r.Whole && !stale && !rec.WholeOnly:
 		return
 	case stale || rec.WholeOnly && !r.Whole:
-		rec.LatencyEWMA = r.Latency
+		rec.LatencyEWMA = lat
 	default:
-		rec.LatencyEWMA = time.Duration(ewmaAlpha*float64(r.Latency) + (1-ewmaAlpha)*float64(rec.LatencyEWMA))
+		rec.LatencyEWMA = time.Duration(ewmaAlpha*float64(lat) + (1-ewmaAlpha)*float64(rec.LatencyEWMA))
 	}
 	rec.WholeOnly = r.Whole
 	rec.Samples++
