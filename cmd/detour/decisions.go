@@ -38,7 +38,7 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 	fs.StringVar(&f.Client, "client", "", "only requests of this client key label (key:…)")
 	fs.StringVar(&f.ID, "id", "", "only the request of this decision id (the X-Detour-Decision header)")
 	since := fs.String("since", "", "only requests from this long ago (`15m`, 2h), since this time (RFC 3339), or since the UTC day's or month's start (today, month)")
-	summary := fs.Bool("summary", false, "print a route × class table instead of the requests")
+	summary := fs.Bool("summary", false, "print route × class and provider × class tables instead of the requests")
 	follow := fs.Bool("follow", false, "keep printing requests as they are appended (Ctrl-C ends)")
 	asJSON := fs.Bool("json", false, "print the selected records as they are in the file (JSON lines)")
 	fs.Usage = func() {

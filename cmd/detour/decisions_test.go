@@ -101,6 +101,12 @@ func TestDecisionsSummary(t *testing.T) {
 		"cheap 1 1 0 0 2 0",
 		"deep 3 1 2 1 0 1",
 		"total 4 2 2 1 2 1",
+		"",
+		// Which provider the failures were (operator review 57).
+		"provider attempts not ok ok quota server_error canceled",
+		"anthropic 1 1 0 1 0 0",
+		"gemini 2 2 0 0 2 0",
+		"openai 3 1 2 0 0 1",
 	}
 	got := strings.Split(strings.TrimSpace(out), "\n")
 	for i := range got {

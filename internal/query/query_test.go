@@ -100,6 +100,13 @@ func TestSummaryTable(t *testing.T) {
 		{"cheap", "1", "1", "0", "0", "2", "0"},
 		{"deep", "3", "1", "2", "2", "0", "1"},
 		{"total", "4", "2", "2", "2", "2", "1"},
+		{},
+		// The attempts by provider: which provider the failures were
+		// (operator review 57).
+		{"provider", "attempts", "not", "ok", "ok", "quota", "server_error", "canceled"},
+		{"anthropic", "3", "3", "0", "2", "0", "1"},
+		{"gemini", "2", "2", "0", "0", "2", "0"},
+		{"openai", "2", "0", "2", "0", "0", "0"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("table:\n%s", b.String())

@@ -10,11 +10,15 @@ import (
 	"github.com/detour-llm/detour/internal/decision"
 )
 
-// Summary counts requests and attempts by route and class. The zero value
-// is empty and ready.
+// Summary counts requests and attempts by route and class, and attempts
+// by provider and class. The zero value is empty and ready.
 type Summary struct {
 	routes map[string]*row
 	total  row
+	// providers counts each provider's attempts by class: which provider
+	// the timeouts and overloads were (operator review 57: the route ×
+	// class table did not say, and DetourRequestsFailing sends you here).
+	providers map[string]map[string]int
 }
 
 type row struct {
@@ -47,11 +51,23 @@ func (s *Summary) Add(d *decision.Decision) {
 	}
 	r.add(d)
 	s.total.add(d)
+	if s.providers == nil {
+		s.providers = map[string]map[string]int{}
+	}
+	for _, a := range d.Attempts {
+		p := s.providers[a.Provider]
+		if p == nil {
+			p = map[string]int{}
+			s.providers[a.Provider] = p
+		}
+		p[AttemptClass(a)]++
+	}
 }
 
 // WriteTable writes a route × class table: one line per route (sorted) and
 // a total, with the requests, how many did not end ok, and the attempts of
-// each class that occurred (ok first, then the twelve, then canceled).
+// each class that occurred (ok first, then the twelve, then canceled); then,
+// after a blank line, a provider × class table of the attempts (sorted).
 func (s *Summary) WriteTable(w io.Writer) error {
 	if s.total.requests == 0 {
 		_, err := fmt.Fprintln(w, "no records")
@@ -89,6 +105,24 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	}
 	if len(names) > 1 {
 		line(cells("total", &s.total)...)
+	}
+	line()
+	line(append([]string{"provider", "attempts", "not ok"}, cols...)...)
+	names = names[:0]
+	for n := range s.providers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		p, all := s.providers[n], 0
+		for _, k := range p {
+			all += k
+		}
+		out := []string{n, strconv.Itoa(all), strconv.Itoa(all - p["ok"])}
+		for _, c := range cols {
+			out = append(out, strconv.Itoa(p[c]))
+		}
+		line(out...)
 	}
 	return tw.Flush()
 }
