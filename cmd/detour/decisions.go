@@ -16,6 +16,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/query"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // runDecisions implements `detour decisions`: read a decision log (the JSON
@@ -219,5 +220,7 @@ func formatRecord(d *decision.Decision) string {
 			}
 		}
 	}
-	return b.String()
+	// Invisible characters an upstream or a client wrote (a code, a model
+	// name, a message) are shown as escapes (hostile 57b).
+	return string(rawjson.AppendVisible(nil, []byte(b.String())))
 }

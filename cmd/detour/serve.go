@@ -185,13 +185,14 @@ func newLogger(c config.Log, w io.Writer) *slog.Logger {
 	if c.Format == "json" {
 		return slog.New(slog.NewJSONHandler(&visible{w: w}, opts))
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(slog.NewTextHandler(&visible{w: w}, opts))
 }
 
-// visible writes each JSON log line with its invisible characters escaped
+// visible writes each log line with its invisible characters escaped
 // (rawjson.AppendVisible: a bidi override an upstream wrote must not reorder
-// the operator's terminal). slog writes one line per Write; the text format
-// quotes such characters itself.
+// the operator's terminal, a variation selector hide bytes). slog writes one
+// line per Write; the text format quotes what is not printable itself, but
+// not a variation selector (hostile 57b).
 type visible struct {
 	mu  sync.Mutex
 	w   io.Writer

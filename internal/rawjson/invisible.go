@@ -7,9 +7,13 @@ import (
 )
 
 // AppendVisible appends the JSON text src to dst with every invisible
-// character written as a \u escape: C1 controls (U+0080–U+009F) and format
+// character written as a \u escape: C1 controls (U+0080–U+009F), format
 // characters (Unicode category Cf: bidi overrides such as U+202E, zero-width
-// spaces, U+FEFF, tag characters U+E0000–U+E007F). The text decodes to the
+// spaces, U+FEFF, tag characters U+E0000–U+E007F), variation selectors
+// (U+FE00–U+FE0F, U+E0100–U+E01EF: one can carry a hidden byte after a
+// visible character, "emoji smuggling") and the other code points Unicode
+// says are drawn as nothing (Other_Default_Ignorable_Code_Point: the Hangul
+// fillers, U+034F; hostile 57b and review 57). The text decodes to the
 // same value, and a person reading it in a terminal sees each one instead of
 // having the line reordered or hidden (docs/security.md, "Hostile or
 // broken upstreams"). src must be JSON: outside ASCII it holds only string contents, so
@@ -48,7 +52,8 @@ func AppendVisible(dst, src []byte) []byte {
 
 // invisible reports whether r is written escaped by AppendVisible.
 func invisible(r rune) bool {
-	return r >= 0x80 && r <= 0x9F || r != utf8.RuneError && unicode.Is(unicode.Cf, r)
+	return r >= 0x80 && r <= 0x9F || r != utf8.RuneError && (unicode.Is(unicode.Cf, r) ||
+		unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r))
 }
 
 func appendU(b []byte, r rune) []byte {

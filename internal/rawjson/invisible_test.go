@@ -3,8 +3,6 @@ package rawjson
 import (
 	"encoding/json"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 )
 
 // FuzzAppendVisible: whatever string json.Marshal wrote, AppendVisible's
@@ -28,7 +26,7 @@ func FuzzAppendVisible(f *testing.F) {
 			t.Fatalf("decoded %q, want %q", got, want)
 		}
 		for _, r := range string(out) {
-			if r >= 0x80 && r <= 0x9F || r != utf8.RuneError && unicode.Is(unicode.Cf, r) {
+			if invisible(r) {
 				t.Fatalf("%U raw in %q", r, out)
 			}
 		}
