@@ -88,8 +88,12 @@ func (d *deltaUsage) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
-	it := len(p.Iterations) > 0 && string(p.Iterations) != "null"
-	d.has.input, d.has.write, d.has.read = it || len(p.Input) > 0, it || len(p.Write) > 0, it || len(p.Read) > 0
+	// A null count is no count, as a missing one (the SDK reads both so;
+	// OpenRouter's Messages API sends "cache_creation_input_tokens":null:
+	// review 57).
+	said := func(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
+	it := said(p.Iterations)
+	d.has.input, d.has.write, d.has.read = it || said(p.Input), it || said(p.Write), it || said(p.Read)
 	return nil
 }
 

@@ -1,6 +1,10 @@
 package openai
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/detour-llm/detour/internal/rawjson"
+)
 
 // vendorFinishes are the finish reasons OpenAI-compatible vendors document
 // for an answer cut short, written as OpenAI's own: Zhipu's sensitive (a
@@ -47,20 +51,42 @@ func openaiFinishes(data []byte) []byte {
 		if k >= len(data) || data[k] != '"' {
 			continue
 		}
-		end := bytes.IndexByte(data[k+1:], '"')
+		end := stringEnd(data, k+1)
 		if end < 0 {
 			break
 		}
-		if to, ok := vendorFinishes[string(data[k+1:k+1+end])]; ok {
-			out = append(append(out, data[last:k+1]...), to...)
-			last = k + 1 + end
+		word := data[k+1 : end]
+		if bytes.IndexByte(word, '\\') >= 0 {
+			// An escaped word ("sensitiv\u0065") reads as the word
+			// (review 57, hostile 57b: it reached the client as sent).
+			if s, ok := rawjson.String(data[k : end+1]); ok {
+				word = []byte(s)
+			}
 		}
-		i = k + 1 + end
+		if to, ok := vendorFinishes[string(word)]; ok {
+			out = append(append(out, data[last:k+1]...), to...)
+			last = end
+		}
+		i = end
 	}
 	if out == nil {
 		return data
 	}
 	return append(out, data[last:]...)
+}
+
+// stringEnd is the index of the quote that ends the JSON string whose text
+// begins at b[i], -1 when it does not end.
+func stringEnd(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
 }
 
 func skipSpace(b []byte, i int) int {
