@@ -23,11 +23,6 @@ func TestWalkAdvisesNoRetry(t *testing.T) {
 		}
 	}
 	limited := answer{class: classify.RateLimited, retryAfter: 5 * time.Second}
-	// unsent is a timeout before the request reached the upstream (a
-	// connect timeout): it may pass at any moment. A whole answer's timeout
-	// after it was sent (fail(Timeout), billable) ran the generation, and
-	// another try pays it again, as long (round 57, hostile 57).
-	unsent := answer{class: classify.Timeout}
 	for _, c := range []struct {
 		name    string
 		route   string
@@ -38,11 +33,7 @@ func TestWalkAdvisesNoRetry(t *testing.T) {
 		{"every account spent", "{name: r, targets: [a]}",
 			map[string]answer{"p1": fail(classify.Quota), "p2": fail(classify.Quota)}, classify.Quota, true},
 		{"one account spent, another endpoint timed out", "{name: r, targets: [a]}",
-			map[string]answer{"p1": unsent, "p2": fail(classify.Quota)}, classify.Quota, false},
-		{"one account spent, another ran the whole answer past its timeout", "{name: r, targets: [a]}",
-			map[string]answer{"p1": fail(classify.Timeout), "p2": fail(classify.Quota)}, classify.Quota, true},
-		{"every whole answer ran past its timeout", "{name: r, targets: [one, b]}",
-			map[string]answer{"p1": fail(classify.Timeout), "q": fail(classify.Timeout)}, classify.Timeout, true},
+			map[string]answer{"p1": fail(classify.Timeout), "p2": fail(classify.Quota)}, classify.Quota, false},
 		{"a key rejected and a model gone", "{name: r, targets: [a]}",
 			map[string]answer{"p1": fail(classify.Auth), "p2": fail(classify.Unavailable)}, classify.Unavailable, true},
 		{"a bad request", "{name: r, targets: [one]}",
@@ -50,7 +41,7 @@ func TestWalkAdvisesNoRetry(t *testing.T) {
 		{"a bad request after timeouts elsewhere", "{name: r, targets: [a, b]}",
 			map[string]answer{"p1": fail(classify.Timeout), "p2": fail(classify.Timeout), "q": fail(classify.Refusal)}, classify.Refusal, true},
 		{"too large here, timed out there", "{name: r, targets: [one, b]}",
-			map[string]answer{"p1": fail(classify.Overflow), "q": unsent}, classify.Timeout, false},
+			map[string]answer{"p1": fail(classify.Overflow), "q": fail(classify.Timeout)}, classify.Timeout, false},
 		{"server errors", "{name: r, targets: [one, b]}",
 			map[string]answer{"p1": fail(classify.ServerError), "q": fail(classify.ServerError)}, classify.ServerError, false},
 		{"rate limits naming a wait", "{name: r, targets: [one, b]}",
@@ -64,7 +55,7 @@ func TestWalkAdvisesNoRetry(t *testing.T) {
 		{"billable budget spent at the last target", "{name: r, targets: [one, b], max_billable_attempts: 2}",
 			map[string]answer{"p1": fail(classify.Timeout), "q": fail(classify.Timeout)}, classify.Timeout, true},
 		{"billable budget not spent", "{name: r, targets: [one, b], max_billable_attempts: 3}",
-			map[string]answer{"p1": fail(classify.ServerError), "q": fail(classify.ServerError)}, classify.ServerError, false},
+			map[string]answer{"p1": fail(classify.Timeout), "q": fail(classify.Timeout)}, classify.Timeout, false},
 		{"attempt budget spent", "{name: r, targets: [one, b], max_attempts: 1}",
 			map[string]answer{"p1": fail(classify.Timeout)}, classify.Timeout, false},
 		// An ordered route stops at a gone model or a rejected key, which

@@ -90,12 +90,14 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 		switch wait, soon := waitOf(c, a); {
 		case !soon, slices.Contains(w.settled, i): // a settled failure answers the same again, billed
 			r.none = true
-		case c == classify.Timeout && a.Billable && !w.call.Stream:
-			// A whole answer that ran past the timeout after it was sent:
-			// the upstream wrote it, and another try writes it again, as
-			// long. Before round 57 the SDKs' two retries of the 504 ran the
-			// walk three times, each generation paid (hostile 57). A
-			// stream's timeout (no first token yet, a stall) may pass.
+		case c == classify.Timeout && a.Billable && !a.Counted:
+			// A timeout after the request was sent that the endpoint's
+			// other answers meanwhile excused (excuse.go, lengthy): this
+			// request's own length, not a hang, and another try writes and
+			// pays it again, as long. Before round 57 the SDKs' two retries
+			// of the 504 ran the walk three times (hostile 57). A counted
+			// timeout, at an endpoint that served nothing meanwhile, may be
+			// a stall that passes: the SDK's retry stays.
 			r.none = true
 		case wait > 0:
 			end := w.start.Add(time.Duration((a.StartMS + a.MS) * float64(time.Millisecond)))
