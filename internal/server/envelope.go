@@ -89,7 +89,11 @@ func openaiMessage(f *dispatch.Failure) string {
 	if used, window, ok := classify.ContextCounts(f.Message); ok {
 		return fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. (%s)", window, used, f.Message)
 	}
-	return "The maximum context length was exceeded. (" + f.Message + ")"
+	// OpenAI's opening without the counts: LiteLLM raises its
+	// ContextWindowExceededError (which DSPy's ReAct trims its trajectory
+	// on, and context_window_fallbacks move on) only on "This model's
+	// maximum context length is" (probe 57b).
+	return "This model's maximum context length is exceeded by your messages. (" + f.Message + ")"
 }
 
 // errorCode is the code an OpenAI-shaped envelope tells the client: the
@@ -111,7 +115,12 @@ func errorCode(f *dispatch.Failure) string {
 	case classify.Unavailable:
 		return "model_not_found"
 	case classify.Refusal:
-		return "content_filter"
+		// OpenAI's own (type invalid_request_error, code
+		// content_policy_violation): LiteLLM raises its
+		// ContentPolicyViolationError, which content_policy_fallbacks move
+		// on, only on those two words (probe 57b: content_filter, of type
+		// content_policy_violation, read as a plain BadRequestError).
+		return "content_policy_violation"
 	case classify.Auth:
 		// Not invalid_api_key: that is the client's own key refused at the
 		// front; here the operator's provider key was (review 37d).
@@ -151,10 +160,8 @@ func errorType(c classify.Class) string {
 		return "authentication_error"
 	case classify.Forbidden:
 		return "permission_error"
-	case classify.Overflow, classify.ContextLength, classify.BadRequest:
+	case classify.Overflow, classify.ContextLength, classify.BadRequest, classify.Refusal:
 		return "invalid_request_error"
-	case classify.Refusal:
-		return "content_policy_violation"
 	case classify.Unknown:
 		return "upstream_error"
 	}

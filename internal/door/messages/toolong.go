@@ -14,6 +14,14 @@ import (
 // "prompt is too long" and then /prompt is too long[^0-9]*(\d+)\s*tokens?\s*>\s*(\d+)/i).
 const promptTooLong = "prompt is too long"
 
+// blockedByFilter is Anthropic's wording for an answer its filter stopped
+// ("Output blocked by content filtering policy"), contentFiltering the part
+// of it a reader matches.
+const (
+	blockedByFilter  = "Output blocked by content filtering policy"
+	contentFiltering = "content filtering policy"
+)
+
 // contextMessage is the message a Messages client is told for a failure of
 // class c: a context-length failure another vendor worded its own way is
 // told in Anthropic's words first, with the counts when the vendor gave
@@ -21,6 +29,12 @@ const promptTooLong = "prompt is too long"
 // for Claude (docs/doors.md, "Anthropic Messages"). Other failures, and
 // a message already in Anthropic's words, are told as they came.
 func contextMessage(c classify.Class, message string) string {
+	if c == classify.Refusal && !strings.Contains(strings.ToLower(message), contentFiltering) {
+		// Another vendor's refusal, told in Anthropic's words first:
+		// LiteLLM's anthropic/ raises its ContentPolicyViolationError on
+		// them alone (probe 57b).
+		return blockedByFilter + " (" + message + ")"
+	}
 	if c != classify.ContextLength || strings.Contains(strings.ToLower(message), promptTooLong) {
 		return message
 	}
