@@ -12,6 +12,8 @@ func TestContextCounts(t *testing.T) {
 		"The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).": {1200293, 1048576},
 		// anthropic-prompt-too-long-200k
 		"prompt is too long: 208310 tokens > 200000 maximum": {208310, 200000},
+		// Vertex (probe 57b):
+		"Unable to submit request because the input token count is 1251952 but model only supports up to 1048576. Reduce the input token count and try again.": {1251952, 1048576},
 	} {
 		used, window, ok := ContextCounts(msg)
 		if !ok || used != want[0] || window != want[1] {
