@@ -89,8 +89,22 @@ func priceText(p *config.Price) string {
 	if p == nil {
 		return ""
 	}
+	pair := func(in, out float64) string {
+		return "$" + strconv.FormatFloat(in, 'f', -1, 64) + "/$" + strconv.FormatFloat(out, 'f', -1, 64)
+	}
 	usd := func(q *config.Price) string {
-		return "$" + strconv.FormatFloat(q.Input, 'f', -1, 64) + "/$" + strconv.FormatFloat(q.Output, 'f', -1, 64)
+		out := pair(q.Input, q.Output)
+		if q.AudioInput != nil || q.AudioOutput != nil { // audio priced apart; a side it does not name is at the text price
+			in, o := q.Input, q.Output
+			if q.AudioInput != nil {
+				in = *q.AudioInput
+			}
+			if q.AudioOutput != nil {
+				o = *q.AudioOutput
+			}
+			out += ", audio " + pair(in, o)
+		}
+		return out
 	}
 	out := ", price " + usd(p) + " per million tokens in/out"
 	if lc := p.LongContext; lc != nil {

@@ -60,6 +60,12 @@ type Price struct {
 	CachedInput   *float64
 	CacheWrite    *float64
 	CacheWrite1h  *float64
+	// AudioInput and AudioOutput price the prompt's and the output's
+	// audio tokens, where the usage says which were audio (OpenAI's
+	// audio_tokens, Gemini's AUDIO modality); nil: audio at the Input or
+	// Output price. A long_context or fast price that names none takes the
+	// target's (docs/config.md, "Usage and cost").
+	AudioInput, AudioOutput *float64
 	// LongContext, when set, prices a request whose input (cached and
 	// cache-written tokens included) is above LongContext.Above tokens:
 	// every token of it, input and output, at its prices, as Anthropic
@@ -231,18 +237,25 @@ func (f fields) setUSD(key string, dst *float64, allowZero bool) {
 
 // decodePrice decodes a target's price.
 func (d *decoder) decodePrice(n *yaml.Node) *Price {
-	g, ok := d.mapping(n, "target price", "input", "output", "cached_input", "cache_write", "cache_write_1h", "long_context", "fast")
+	g, ok := d.mapping(n, "target price", "input", "output", "cached_input", "cache_write", "cache_write_1h", "audio_input", "audio_output", "long_context", "fast")
 	if !ok {
 		return nil
 	}
 	p := &Price{}
 	g.prices(p)
 	p.LongContext = d.longContext(g)
+	if lc := p.LongContext; lc != nil {
+		lc.inheritAudio(p)
+	}
 	if g.has("fast") {
-		if fg, ok := d.mapping(g.vals["fast"], "target price fast", "input", "output", "cached_input", "cache_write", "cache_write_1h", "long_context"); ok {
+		if fg, ok := d.mapping(g.vals["fast"], "target price fast", "input", "output", "cached_input", "cache_write", "cache_write_1h", "audio_input", "audio_output", "long_context"); ok {
 			p.Fast = &Price{}
 			fg.prices(p.Fast)
 			p.Fast.LongContext = d.longContext(fg) // Anthropic bills a fast answer to a long prompt at both (hostile 53c)
+			p.Fast.inheritAudio(p)
+			if lc := p.Fast.LongContext; lc != nil {
+				lc.inheritAudio(p.Fast)
+			}
 		}
 	}
 	if f, lc := p.Fast, p.LongContext; f != nil && f.LongContext == nil && lc != nil && p.Input > 0 && p.Output > 0 {
@@ -258,9 +271,22 @@ func (d *decoder) decodePrice(n *yaml.Node) *Price {
 			return &x
 		}
 		f.LongContext = &LongContextPrice{Above: lc.Above, Price: Price{Input: f.Input * in, Output: f.Output * out,
-			CachedInput: scaled(f.CachedInput), CacheWrite: scaled(f.CacheWrite), CacheWrite1h: scaled(f.CacheWrite1h)}}
+			CachedInput: scaled(f.CachedInput), CacheWrite: scaled(f.CacheWrite), CacheWrite1h: scaled(f.CacheWrite1h),
+			AudioInput: f.AudioInput, AudioOutput: f.AudioOutput}}
 	}
 	return p
+}
+
+// inheritAudio gives p the audio prices of base that p does not name: a
+// tier (long_context, fast) written without them does not price audio as
+// text when its target does not.
+func (p *Price) inheritAudio(base *Price) {
+	if p.AudioInput == nil {
+		p.AudioInput = base.AudioInput
+	}
+	if p.AudioOutput == nil {
+		p.AudioOutput = base.AudioOutput
+	}
 }
 
 // longContext decodes f's long_context, nil when not written.
@@ -268,7 +294,7 @@ func (d *decoder) longContext(f fields) *LongContextPrice {
 	if !f.has("long_context") {
 		return nil
 	}
-	lg, ok := d.mapping(f.vals["long_context"], f.label("long_context"), "above", "input", "output", "cached_input", "cache_write", "cache_write_1h")
+	lg, ok := d.mapping(f.vals["long_context"], f.label("long_context"), "above", "input", "output", "cached_input", "cache_write", "cache_write_1h", "audio_input", "audio_output")
 	if !ok {
 		return nil
 	}
@@ -287,6 +313,8 @@ func (f fields) prices(p *Price) {
 	p.CachedInput = f.optionalUSD("cached_input")
 	p.CacheWrite = f.optionalUSD("cache_write")
 	p.CacheWrite1h = f.optionalUSD("cache_write_1h")
+	p.AudioInput = f.optionalUSD("audio_input")
+	p.AudioOutput = f.optionalUSD("audio_output")
 }
 
 // optionalUSD is the price key, ≥ 0, or nil when it is not there.

@@ -227,6 +227,14 @@ type Usage struct {
 	// reasoning, where the upstream said (a client is shown it: operator
 	// review 53b found the record alone silent on it); 0 when it did not.
 	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
+	// AudioInputTokens is the part of PromptTokens that was audio, and
+	// AudioOutputTokens the part of CompletionTokens, where the upstream
+	// said (OpenAI's prompt_tokens_details.audio_tokens and
+	// completion_tokens_details.audio_tokens, Gemini's token details by
+	// modality AUDIO): priced at a target's audio prices (docs/config.md,
+	// "Usage and cost"). 0 when it did not say.
+	AudioInputTokens  int `json:"audio_input_tokens,omitempty"`
+	AudioOutputTokens int `json:"audio_output_tokens,omitempty"`
 	// Incomplete marks counts known to be a lower bound: a stream was cut
 	// after its commit point, so an upstream's count is partial or missing
 	// (docs/behaviour.md#decision-record). Absent when false.
@@ -252,6 +260,14 @@ func (u *Usage) Written1h() int {
 	return min(max(u.CacheWrite1hTokens, 0), written)
 }
 
+// Audio is the audio part of Input's plain input, and of the output, each
+// within [0, that part]: a prompt's cached or cache-written tokens are
+// priced as cached or written whatever they were.
+func (u *Usage) Audio() (in, out int) {
+	plain, _, _ := u.Input()
+	return min(max(u.AudioInputTokens, 0), plain), min(max(u.AudioOutputTokens, 0), max(u.CompletionTokens, 0))
+}
+
 // Add adds v to u; the sum is incomplete when either is.
 func (u *Usage) Add(v Usage) {
 	u.PromptTokens += v.PromptTokens
@@ -261,6 +277,8 @@ func (u *Usage) Add(v Usage) {
 	u.CacheWriteTokens += v.CacheWriteTokens
 	u.CacheWrite1hTokens += v.CacheWrite1hTokens
 	u.ReasoningTokens += v.ReasoningTokens
+	u.AudioInputTokens += v.AudioInputTokens
+	u.AudioOutputTokens += v.AudioOutputTokens
 	u.Incomplete = u.Incomplete || v.Incomplete
 }
 

@@ -278,6 +278,14 @@ func appendUsage(b []byte, u *Usage) []byte {
 		b = append(b, `,"reasoning_tokens":`...)
 		b = strconv.AppendInt(b, int64(u.ReasoningTokens), 10)
 	}
+	if u.AudioInputTokens != 0 {
+		b = append(b, `,"audio_input_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.AudioInputTokens), 10)
+	}
+	if u.AudioOutputTokens != 0 {
+		b = append(b, `,"audio_output_tokens":`...)
+		b = strconv.AppendInt(b, int64(u.AudioOutputTokens), 10)
+	}
 	if u.Incomplete {
 		b = append(b, `,"incomplete":true`...)
 	}

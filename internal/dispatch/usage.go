@@ -172,6 +172,11 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
 		if d := u.CompletionTokensDetails; d != nil { // within the output
 			a.Usage.ReasoningTokens = min(count(d.ReasoningTokens), a.Usage.CompletionTokens)
 		}
+		// Audio, priced apart (hostile 57: 9,900 audio tokens counted at
+		// the text price, 1/33 of their cost): within the input neither
+		// read from nor written to the cache, and within the output.
+		a.Usage.AudioInputTokens = min(count(u.AudioIn()), prompt-cached-written)
+		a.Usage.AudioOutputTokens = min(count(u.AudioOut()), a.Usage.CompletionTokens)
 	}
 	p := t.Price
 	if u := o.usage; u != nil && u.Fast && p != nil && p.Fast != nil {
@@ -254,7 +259,9 @@ func count(n int) int { return min(max(n, 0), maxCount) }
 // names no cache_write_1h, at twice the input price, Anthropic's, or the
 // cache_write price if higher: hostile review 51 found a client marking
 // every block "1h" billed at the 5-minute price, under what it cost),
-// output.
+// output Audio input (within the uncached input) and audio output are
+// at the audio_input and audio_output prices, when the target names them,
+// else at the input and output prices.
 func cost(p *config.Price, u *decision.Usage) float64 {
 	in, cached, written := u.Input()
 	p = p.For(in + cached + written) // above a long-context threshold, every token at its prices
@@ -270,8 +277,17 @@ func cost(p *config.Price, u *decision.Usage) float64 {
 		write1hPrice = *p.CacheWrite1h
 	}
 	hour := u.Written1h()
-	return (float64(in)*p.Input + float64(cached)*cachedPrice + float64(written-hour)*writePrice +
-		float64(hour)*write1hPrice + float64(max(u.CompletionTokens, 0))*p.Output) / 1e6
+	audioIn, audioOut := u.Audio()
+	audioInPrice, audioOutPrice := p.Input, p.Output
+	if p.AudioInput != nil {
+		audioInPrice = *p.AudioInput
+	}
+	if p.AudioOutput != nil {
+		audioOutPrice = *p.AudioOutput
+	}
+	return (float64(in-audioIn)*p.Input + float64(audioIn)*audioInPrice + float64(cached)*cachedPrice +
+		float64(written-hour)*writePrice + float64(hour)*write1hPrice +
+		float64(max(u.CompletionTokens, 0)-audioOut)*p.Output + float64(audioOut)*audioOutPrice) / 1e6
 }
 
 // cutStream reports whether o is a stream cut after its commit point: part of

@@ -181,6 +181,11 @@ type TokenDetails struct {
 	// bills 1-hour writes above 5-minute ones (docs/config.md, "Usage and
 	// cost").
 	CacheCreation *CacheCreation `json:"cache_creation_token_details,omitempty"`
+	// AudioTokens is the part of the prompt that was audio, which OpenAI
+	// (and Gemini) price apart from text (docs/config.md, "Usage and
+	// cost"); read leniently (Count), as OpenAI's
+	// prompt_tokens_details.audio_tokens.
+	AudioTokens Count `json:"audio_tokens,omitempty"`
 }
 
 // Count is a token count an upstream reports beside the ones Detour
@@ -235,6 +240,10 @@ func (c *CacheCreation) UnmarshalJSON(b []byte) error {
 // reports it.
 type OutputDetails struct {
 	ReasoningTokens int `json:"reasoning_tokens"`
+	// AudioTokens is the part of the output that was audio (OpenAI's
+	// completion_tokens_details.audio_tokens), priced apart from text;
+	// read leniently (Count).
+	AudioTokens Count `json:"audio_tokens,omitempty"`
 }
 
 // Cached is the number of cached input tokens u reports (0 when none).
@@ -243,6 +252,23 @@ func (u *Usage) Cached() int {
 		return 0
 	}
 	return u.PromptTokensDetails.CachedTokens
+}
+
+// AudioIn and AudioOut are the prompt's and the output's audio tokens u
+// reports (0 when none).
+func (u *Usage) AudioIn() int {
+	if u == nil || u.PromptTokensDetails == nil {
+		return 0
+	}
+	return int(u.PromptTokensDetails.AudioTokens)
+}
+
+// AudioOut: see AudioIn.
+func (u *Usage) AudioOut() int {
+	if u == nil || u.CompletionTokensDetails == nil {
+		return 0
+	}
+	return int(u.CompletionTokensDetails.AudioTokens)
 }
 
 // CacheWrite is the number of input tokens u reports written to the prompt

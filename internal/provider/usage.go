@@ -67,9 +67,9 @@ func scanUsage(raw []byte) (*Usage, bool) {
 			switch {
 			case null:
 			case i == firstDetail:
-				u.PromptTokensDetails = &TokenDetails{CachedTokens: n[0], CacheWriteTokens: n[1], CacheCreationTokens: Count(n[2])}
+				u.PromptTokensDetails = &TokenDetails{CachedTokens: n[0], CacheWriteTokens: n[1], CacheCreationTokens: Count(n[2]), AudioTokens: Count(n[3])}
 			default:
-				u.CompletionTokensDetails = &OutputDetails{ReasoningTokens: n[0]}
+				u.CompletionTokensDetails = &OutputDetails{ReasoningTokens: n[0], AudioTokens: Count(n[1])}
 			}
 			continue
 		}
@@ -97,15 +97,15 @@ func scanUsage(raw []byte) (*Usage, bool) {
 var (
 	// cachedNames' last, LiteLLM's split of the writes, is an object: a
 	// prompt_tokens_details that has one is left to encoding/json.
-	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_creation_tokens", "cache_creation_token_details"}
-	reasoningNames = []string{"reasoning_tokens"}
+	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_creation_tokens", "audio_tokens", "cache_creation_token_details"}
+	reasoningNames = []string{"reasoning_tokens", "audio_tokens"}
 )
 
 // scanDetail reads a details object v whose members read are names (at
-// most 3 ints, then at most one object, which only null keeps in the scan):
+// most 4 ints, then at most one object, which only null keeps in the scan):
 // their values (0 when null or absent) and whether v is null; ok is false
 // when v is left to encoding/json.
-func scanDetail(v []byte, names []string) (n [3]int, null, ok bool) {
+func scanDetail(v []byte, names []string) (n [4]int, null, ok bool) {
 	if string(v) == "null" {
 		return n, true, true
 	}
@@ -113,7 +113,7 @@ func scanDetail(v []byte, names []string) (n [3]int, null, ok bool) {
 	if !ok {
 		return n, false, false
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := PlainName(k, names)
 		if !sure {

@@ -59,6 +59,38 @@ type usageMetadata struct {
 	// itself (search grounding, URL context, code execution), given to the
 	// model as input: beside the prompt's count, inside the total.
 	ToolUsePromptTokenCount int `json:"toolUsePromptTokenCount"`
+	// The audio in the prompt, in its cached part and in the candidates,
+	// from the counts by modality (ModalityTokenCount, modality AUDIO):
+	// Gemini prices audio input apart from text (docs/config.md, "Usage
+	// and cost").
+	PromptAudio     audioCount `json:"promptTokensDetails"`
+	CacheAudio      audioCount `json:"cacheTokensDetails"`
+	CandidatesAudio audioCount `json:"candidatesTokensDetails"`
+}
+
+// audioCount is the tokenCount of the AUDIO entries of a list of Gemini's
+// ModalityTokenCount, read leniently: a list it cannot read counts 0 and
+// fails nothing else of the usage.
+type audioCount int
+
+// UnmarshalJSON reads b's AUDIO tokens; it never fails.
+func (c *audioCount) UnmarshalJSON(b []byte) error {
+	*c = 0
+	var list []struct {
+		Modality   string         `json:"modality"`
+		TokenCount provider.Count `json:"tokenCount"`
+	}
+	if json.Unmarshal(b, &list) != nil {
+		return nil
+	}
+	n := 0
+	for _, m := range list {
+		if m.Modality == "AUDIO" {
+			n = addCounts(n, int(m.TokenCount))
+		}
+	}
+	*c = audioCount(n)
+	return nil
 }
 
 // UnmarshalJSON reads a count that is not a plain integer (3.0, 37.25) as
@@ -84,6 +116,18 @@ func (u *usageMetadata) usage() *provider.Usage {
 	}
 	if u.ThoughtsTokenCount > 0 { // billed as output, and said to be reasoning
 		out.CompletionTokensDetails = &provider.OutputDetails{ReasoningTokens: u.ThoughtsTokenCount}
+	}
+	if a := max(int(u.PromptAudio)-max(int(u.CacheAudio), 0), 0); a > 0 { // uncached audio: cached is priced as cached
+		if out.PromptTokensDetails == nil {
+			out.PromptTokensDetails = &provider.TokenDetails{}
+		}
+		out.PromptTokensDetails.AudioTokens = provider.Count(a)
+	}
+	if a := int(u.CandidatesAudio); a > 0 {
+		if out.CompletionTokensDetails == nil {
+			out.CompletionTokensDetails = &provider.OutputDetails{}
+		}
+		out.CompletionTokensDetails.AudioTokens = provider.Count(a)
 	}
 	return out
 }
