@@ -380,9 +380,11 @@ func TestSDKDialectsAnthropicStreamRefusal(t *testing.T) {
 	switch {
 	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest:
 		// Refused before anything was sent: the real answer, as an HTTP error.
-		// OpenAI's own envelope for a policy refusal (round 57, probe 57b:
-		// LiteLLM's ContentPolicyViolationError wants these two words).
-		if apiErr.Type != "invalid_request_error" || apiErr.Code != "content_policy_violation" {
+		// Azure's code, OpenAI's type for a 400, and OpenAI's own code in the
+		// message (round 57: LiteLLM's ContentPolicyViolationError wants
+		// invalid_request_error and content_policy_violation, Microsoft's
+		// clients content_filter).
+		if apiErr.Type != "invalid_request_error" || apiErr.Code != "content_filter" || !strings.HasPrefix(apiErr.Message, "content_policy_violation: ") {
 			t.Errorf("error type %q code %q: %s", apiErr.Type, apiErr.Code, apiErr.RawJSON())
 		}
 		if h := apiErr.Response.Header; h.Get("X-Detour-Class") != "refusal" || h.Get("X-Detour-Provider") != "anthropic" {

@@ -175,7 +175,7 @@ func TestStreamRefusalAfterTextEndsWithAnError(t *testing.T) {
 	r := g.post(t, "c", stream)
 	r.wantStatus(t, 200)
 	content, done, errEv := r.streamed(t)
-	if content == "" || done || !errEv || !strings.Contains(string(r.Body), `"code":"content_policy_violation"`) {
+	if content == "" || done || !errEv || !strings.Contains(string(r.Body), `"code":"content_filter"`) {
 		t.Errorf("client stream: content %q done %v error event %v\n%s", content, done, errEv, r.Body)
 	}
 	wantSteps(t, g.recs.wait(t, 1), "claude/anthropic refusal stop")

@@ -169,8 +169,8 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	o.began = start
 	// The attempt runs under the client's context, not the route's
 	// deadline: the watchdog applies the deadline until the commit point.
-	actx, cancel := w.attemptContext(o)
-	defer cancel()
+	actx, cancel, done := w.attemptContext(o)
+	defer done()
 	served, excused := e.counts(w.call.Stream)
 	o.answers0, o.excused0 = served.Load(), excused.Load()
 	wd.cancel = cancel

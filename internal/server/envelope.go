@@ -83,6 +83,14 @@ func failureEnvelope(f *dispatch.Failure) []byte {
 // context length" in the message, not by the code, and its summarising
 // fallback runs only then (probe c50e). docs/behaviour.md, "API".
 func openaiMessage(f *dispatch.Failure) string {
+	if f.Class == classify.Refusal && !strings.Contains(f.Message, policyViolation) {
+		// LiteLLM raises its ContentPolicyViolationError (which its
+		// content_policy_fallbacks act on) only where the error holds both
+		// "invalid_request_error" (the type) and "content_policy_violation",
+		// OpenAI's own code for a policy refusal; Microsoft's clients want
+		// Azure's code, content_filter (probe 57b, review 57b).
+		return policyViolation + ": " + f.Message
+	}
 	if f.Class != classify.ContextLength || strings.Contains(strings.ToLower(f.Message), "maximum context length") {
 		return f.Message
 	}
@@ -95,6 +103,9 @@ func openaiMessage(f *dispatch.Failure) string {
 	// maximum context length is" (probe 57b).
 	return "This model's maximum context length is exceeded by your messages. (" + f.Message + ")"
 }
+
+// policyViolation is OpenAI's own code for a policy refusal.
+const policyViolation = "content_policy_violation"
 
 // errorCode is the code an OpenAI-shaped envelope tells the client: the
 // failure's own Code, else OpenAI's code for the class where OpenAI has one
@@ -115,12 +126,10 @@ func errorCode(f *dispatch.Failure) string {
 	case classify.Unavailable:
 		return "model_not_found"
 	case classify.Refusal:
-		// OpenAI's own (type invalid_request_error, code
-		// content_policy_violation): LiteLLM raises its
-		// ContentPolicyViolationError, which content_policy_fallbacks move
-		// on, only on those two words (probe 57b: content_filter, of type
-		// content_policy_violation, read as a plain BadRequestError).
-		return "content_policy_violation"
+		// Azure's, which Microsoft's clients (Semantic Kernel, Agent
+		// Framework) raise their content-filter exception on; the message
+		// names content_policy_violation too, for LiteLLM (openaiMessage).
+		return "content_filter"
 	case classify.Auth:
 		// Not invalid_api_key: that is the client's own key refused at the
 		// front; here the operator's provider key was (review 37d).

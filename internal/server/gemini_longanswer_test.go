@@ -30,8 +30,8 @@ func TestGeminiOutcomePastTheFirst4KiB(t *testing.T) {
 		resp, body := postWith(t, url, "/v1/chat/completions", r38aBody(r38aDoors[0].body, false))
 		d := recs.Wait(t, 1)
 		first := d.Attempts[0]
-		if resp.StatusCode != 400 || !strings.Contains(body, `"code":"content_policy_violation"`) || bCalls.Load() != 0 || first.Class != "refusal" || first.Counted {
-			t.Errorf("want the block handed to the client (400 content_policy_violation), uncounted, not replayed at b: status %d, b called %d times, attempts %s; body %.300s",
+		if resp.StatusCode != 400 || !strings.Contains(body, `"code":"content_filter"`) || bCalls.Load() != 0 || first.Class != "refusal" || first.Counted {
+			t.Errorf("want the block handed to the client (400 content_filter), uncounted, not replayed at b: status %d, b called %d times, attempts %s; body %.300s",
 				resp.StatusCode, bCalls.Load(), r38aAttempts(d), body)
 		}
 		if first.Evidence != "gemini:finishReason=SAFETY" || first.Usage == nil || first.Usage.PromptTokens != 5 || first.CostUSD == nil {
@@ -52,7 +52,7 @@ func TestGeminiOutcomePastTheFirst4KiB(t *testing.T) {
 		resp, body := postWith(t, url, "/v1/chat/completions", r38aBody(r38aDoors[0].body, true))
 		d := recs.Wait(t, 1)
 		first := d.Attempts[0]
-		if resp.StatusCode != 400 || !strings.Contains(body, `"code":"content_policy_violation"`) || bCalls.Load() != 0 || first.Class != "refusal" || first.Counted {
+		if resp.StatusCode != 400 || !strings.Contains(body, `"code":"content_filter"`) || bCalls.Load() != 0 || first.Class != "refusal" || first.Counted {
 			t.Errorf("want the streamed block handed to the client, uncounted, not replayed at b: status %d, b called %d times, attempts %s; body %.300s",
 				resp.StatusCode, bCalls.Load(), r38aAttempts(d), body)
 		}

@@ -93,7 +93,7 @@ func r38aAttempts(d *decision.Decision) string {
 // blocked or failed candidate may carry parts the client never gets — a
 // thought, or an empty text holding the turn's thoughtSignature. A user
 // relies on a SAFETY block being a refusal like any other (the client gets
-// content_policy_violation, the prompt is not replayed at another vendor, the
+// content_filter, the prompt is not replayed at another vendor, the
 // endpoint is not cooled, the prompt's tokens are billed at their price),
 // and on OTHER or MALFORMED_FUNCTION_CALL with nothing to say moving on
 // without cooling the endpoint. Before, a whole answer was the endpoint's
@@ -121,8 +121,8 @@ func TestReview38aGeminiBlockBesideUnseenParts(t *testing.T) {
 					t.Errorf("the endpoint was counted against its health for one prompt's answer: %s", r38aAttempts(d))
 				}
 				if c.refusal {
-					if resp.StatusCode != 400 || !strings.Contains(body, `"code":"content_policy_violation"`) || bCalls.Load() != 0 || len(d.Attempts) != 1 || first.Class != "refusal" {
-						t.Errorf("want the block handed to the client (400 content_policy_violation), not replayed at b: status %d, b called %d times, attempts %s; body %s",
+					if resp.StatusCode != 400 || !strings.Contains(body, `"code":"content_filter"`) || bCalls.Load() != 0 || len(d.Attempts) != 1 || first.Class != "refusal" {
+						t.Errorf("want the block handed to the client (400 content_filter), not replayed at b: status %d, b called %d times, attempts %s; body %s",
 							resp.StatusCode, bCalls.Load(), r38aAttempts(d), body)
 					}
 					if !stream && (first.Usage == nil || first.Usage.PromptTokens != 5 || first.CostUSD == nil || first.CostUnknown) {
