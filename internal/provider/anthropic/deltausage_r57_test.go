@@ -13,7 +13,7 @@ import (
 // each only where it is present). One that repeats input_tokens and leaves
 // the cache counts out kept 0 for them before round 57: a 188,086-token cache
 // write was billed as none, $1.185 recorded as $0.0099 (hostile 57). A count
-// the delta does say, 0 included, replaces the start's.
+// the delta does say, 0 included, replaces the start's; null is none.
 func TestMessageDeltaKeepsTheCountsItDoesNotSay(t *testing.T) {
 	start := `event: message_start
 data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-5","content":[],"stop_reason":null,"usage":{"input_tokens":21,"cache_creation_input_tokens":188086,"cache_read_input_tokens":0,"output_tokens":1}}}
@@ -35,6 +35,9 @@ data: {"type":"content_block_stop","index":0}
 		{`{"input_tokens":21,"output_tokens":393}`, 21, 188086, 0},
 		{`{"output_tokens":393}`, 21, 188086, 0},
 		{`{"input_tokens":30,"cache_creation_input_tokens":0,"cache_read_input_tokens":188086,"output_tokens":393}`, 30, 0, 188086},
+		// A null count is no count (OpenRouter's Messages API writes
+		// "cache_creation_input_tokens":null; review 57 found it read as 0).
+		{`{"input_tokens":21,"output_tokens":393,"cache_creation_input_tokens":null,"cache_read_input_tokens":0,"cache_creation":null,"server_tool_use":null}`, 21, 188086, 0},
 	} {
 		body := start + `event: message_delta
 data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":` + c.delta + `}
