@@ -45,6 +45,10 @@ type Call struct {
 	// gets an Estimate of its input (docs/config.md, client_keys);
 	// otherwise none is made (it would read the request for nothing).
 	Metered bool
+	// Limited: the client key has a rate or a budget now. Only then is a
+	// whole answer its client left read to its end for its usage
+	// (attemptContext, detach.go).
+	Limited bool
 	// API names the client API (door) the request came through, for the
 	// decision record: "chat" when empty (see decision.Decision.API).
 	API string

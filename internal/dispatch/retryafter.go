@@ -54,13 +54,6 @@ import (
 // billable budget is spent (a retry is a new request, with a new budget),
 // by a budget stop or by the walk's last attempt alike.
 
-// ownLimit reports a timeout the request's own limit ended (the route's
-// deadline, max_stream_duration): never counted, and never excused either
-// (a hung upstream runs into the deadline: review 57b).
-func ownLimit(evidence string) bool {
-	return evidence == "timeout:"+string(PhaseDeadline) || evidence == "timeout:"+string(PhaseMaxStreamDuration)
-}
-
 // RetryHorizon is the longest wait after which a client's own retry of a
 // refused or failed request is still worth it (docs/behaviour.md#api,
 // "Whether to retry"). The official SDKs differ past it: Anthropic's and
@@ -96,15 +89,6 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 		r := ready{k: health.Key{Target: a.Target, Provider: a.Provider}, at: now}
 		switch wait, soon := waitOf(c, a); {
 		case !soon, slices.Contains(w.settled, i): // a settled failure answers the same again, billed
-			r.none = true
-		case c == classify.Timeout && a.Billable && !a.Counted && !ownLimit(a.Evidence):
-			// A timeout after the request was sent that the endpoint's
-			// other answers meanwhile excused (excuse.go, lengthy): this
-			// request's own length, not a hang, and another try writes and
-			// pays it again, as long. Before round 57 the SDKs' two retries
-			// of the 504 ran the walk three times (hostile 57). A counted
-			// timeout, at an endpoint that served nothing meanwhile, may be
-			// a stall that passes: the SDK's retry stays.
 			r.none = true
 		case wait > 0:
 			end := w.start.Add(time.Duration((a.StartMS + a.MS) * float64(time.Millisecond)))

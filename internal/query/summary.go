@@ -5,7 +5,10 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/decision"
 )
@@ -89,7 +92,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	head := append([]string{"route", "requests", "not ok"}, cols...)
 	line(head...)
 	cells := func(name string, r *row) []string {
-		out := []string{name, strconv.Itoa(r.requests), strconv.Itoa(r.failed)}
+		out := []string{shown(name), strconv.Itoa(r.requests), strconv.Itoa(r.failed)}
 		for _, c := range cols {
 			out = append(out, strconv.Itoa(r.classes[c]))
 		}
@@ -118,11 +121,46 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		for _, k := range p {
 			all += k
 		}
-		out := []string{n, strconv.Itoa(all), strconv.Itoa(all - p["ok"])}
+		out := []string{shown(n), strconv.Itoa(all), strconv.Itoa(all - p["ok"])}
 		for _, c := range cols {
 			out = append(out, strconv.Itoa(p[c]))
 		}
 		line(out...)
 	}
 	return tw.Flush()
+}
+
+// maxShown is the most of a name a table shows: one long name (a log line
+// may be 16 MiB) padded every row to its width (hostile 57c: a 250 KB log
+// printed 51 MB).
+const maxShown = 64
+
+// shown is name as a table cell: quoted with escapes where it holds a
+// control or invisible character (a newline forged a row, a terminal
+// escape reached the terminal: hostile 57c), cut to maxShown runes.
+func shown(name string) string {
+	if strings.IndexFunc(name, hidden) >= 0 {
+		name = strconv.QuoteToGraphic(name)
+		var b strings.Builder
+		for _, r := range name {
+			if hidden(r) {
+				fmt.Fprintf(&b, "\\u%04x", r)
+				continue
+			}
+			b.WriteRune(r)
+		}
+		name = b.String()
+	}
+	if utf8.RuneCountInString(name) > maxShown {
+		name = string([]rune(name)[:maxShown-1]) + "…"
+	}
+	return name
+}
+
+// hidden reports a rune a terminal does not show as itself: not graphic,
+// a format character (a bidi override), a variation selector or another
+// default-ignorable code point.
+func hidden(r rune) bool {
+	return !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
+		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
 }

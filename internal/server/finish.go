@@ -48,6 +48,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 		// its key a rate or budget while it runs, which counts it when it
 		// ends (spender), a stream it left included (review 40a).
 		call.Metered = a.st.Limits != nil
+		call.Limited = call.Metered && a.client.Limited()
 	}
 	if s.refused(w, r, d, a) {
 		return false

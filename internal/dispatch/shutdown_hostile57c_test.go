@@ -2,6 +2,7 @@ package dispatch_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -13,7 +14,7 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 )
 
-// TestProbeHostile57cShutdownEndsALeftWholeAnswer: a client with a limited
+// TestHostile57cShutdownEndsALeftWholeAnswer: a client with a limited
 // key (Metered) sends a non-streaming request and leaves once it was sent;
 // since fc7cbe9 the attempt goes on under context.WithoutCancel, "within
 // the provider's timeouts; shutdown still ends it" (attempt.go,
@@ -24,9 +25,10 @@ import (
 // checked it had already run. The attempt is held until the provider's
 // timeout (here 30s, the default is 60s per phase, headers then body): a
 // shutdown waits on it.
-func TestProbeHostile57cShutdownEndsALeftWholeAnswer(t *testing.T) {
+func TestHostile57cShutdownEndsALeftWholeAnswer(t *testing.T) {
 	sent := make(chan struct{}, 1)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // read: net/http notices a closed connection only then
 		select {
 		case sent <- struct{}{}:
 		default:
