@@ -13,8 +13,10 @@ import (
 // Microsoft's clients branch on the code itself: Semantic Kernel's OpenAI
 // connector and Microsoft Agent Framework's OpenAIChatClient / responses
 // client raise their content-filter exception only on
-//     except BadRequestError as ex:
-//         if ex.code == "content_filter": raise OpenAIContentFilterException(...)
+//
+//	except BadRequestError as ex:
+//	    if ex.code == "content_filter": raise OpenAIContentFilterException(...)
+//
 // (microsoft/agent-framework python/packages/core/agent_framework/openai/_chat_client.py,
 // microsoft/semantic-kernel python/semantic_kernel/connectors/ai/open_ai/services/open_ai_handler.py),
 // and the Azure examples of openai/openai-cookbook check err["error"]["code"] == "content_filter".
