@@ -110,10 +110,8 @@ type outcome struct {
 	batches *decision.Batches
 	input   []byte
 	// held is the allowance the attempt's translated body takes while
-	// the attempt runs (newRequest); upstreamCall gives it back (giveBack),
-	// or attemptContext once its client left after it was sent.
-	held     int64
-	returned atomic.Bool // held was given back
+	// the attempt runs (newRequest); upstreamCall gives it back.
+	held int64
 }
 
 // latency is the sample health ranks the endpoint by: a stream's time to
@@ -187,7 +185,9 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	}
 	gctx, turn := e.prov.gate.hook(actx, trace)
 	hreq := w.upstreamRequest(httptrace.WithClientTrace(gctx, trace), e, o)
-	defer o.giveBack(w.call.Allowance)
+	if o.held > 0 {
+		defer w.call.Allowance.Release(o.held)
+	}
 	if hreq == nil {
 		return o
 	}

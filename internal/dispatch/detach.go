@@ -22,13 +22,7 @@ func (w *walk) attemptContext(o *outcome) (ctx context.Context, cancel context.C
 	unwatch := context.AfterFunc(w.base, func() {
 		if !o.sent.Load() || w.shuttingDown() {
 			cancel()
-			return
 		}
-		// Sent, and never sent again by a client that is gone: its body's
-		// share of the in-flight allowance goes back now, not when the
-		// answer is read (hostile 57c: keys that left four large requests
-		// each held the allowance, and another key's request got 503).
-		o.giveBack(w.call.Allowance)
 	})
 	// The client gone first, a shutdown's cancel of the request is a no-op:
 	// the end of the grace ends the read itself (review 57b).
@@ -43,14 +37,5 @@ func (w *walk) attemptContext(o *outcome) (ctx context.Context, cancel context.C
 		if w.base.Err() != nil && !o.canceled && !w.shuttingDown() {
 			w.gone(o) // the client left while its answer was read: usage, cost and billable stand
 		}
-	}
-}
-
-// giveBack returns the in-flight allowance o's body holds, once. A key
-// without a rate or a budget keeps the client's context (attemptContext):
-// nothing counts what it did not read.
-func (o *outcome) giveBack(al Allowance) {
-	if o.held > 0 && o.returned.CompareAndSwap(false, true) {
-		al.Release(o.held)
 	}
 }
