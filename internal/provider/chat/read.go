@@ -66,7 +66,7 @@ var (
 		"prompt_tokens_details", "completion_tokens_details", "cache_creation_input_tokens"}
 	// cachedNames' last, LiteLLM's split of the writes, is an object: a
 	// chunk whose details have one is left to encoding/json.
-	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_creation_tokens", "cache_creation_token_details"}
+	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_creation_tokens", "audio_tokens", "cache_creation_token_details"}
 	reasoningNames = []string{"reasoning_tokens"}
 )
 
@@ -197,7 +197,7 @@ func ReadUsage(v []byte) (*Usage, bool) {
 				u.PromptTokensDetails = new(provider.TokenDetails)
 			}
 			if d := u.PromptTokensDetails; d != nil {
-				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens, (*int)(&d.CacheCreationTokens))
+				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens, (*int)(&d.CacheCreationTokens), (*int)(&d.AudioTokens))
 			} else {
 				sure = true
 			}
