@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Summary counts requests and attempts by route and class, and attempts
@@ -158,9 +159,5 @@ func shown(name string) string {
 }
 
 // hidden reports a rune a terminal does not show as itself: not graphic,
-// a format character (a bidi override), a variation selector or another
-// default-ignorable code point.
-func hidden(r rune) bool {
-	return !unicode.IsGraphic(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
-		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
-}
+// or one the logs escape (rawjson.Invisible).
+func hidden(r rune) bool { return !unicode.IsGraphic(r) || rawjson.Invisible(r) }

@@ -33,7 +33,7 @@ func AppendVisible(dst, src []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(src[i:])
-		if !invisible(r) {
+		if !Invisible(r) {
 			i += size
 			continue
 		}
@@ -50,8 +50,10 @@ func AppendVisible(dst, src []byte) []byte {
 	return append(dst, src[start:]...)
 }
 
-// invisible reports whether r is written escaped by AppendVisible.
-func invisible(r rune) bool {
+// Invisible reports whether r is written escaped by AppendVisible: a C1
+// control, a format character, a variation selector or another code point
+// Unicode draws as nothing. Tables people read use it too (internal/query).
+func Invisible(r rune) bool {
 	return r >= 0x80 && r <= 0x9F || r != utf8.RuneError && (unicode.Is(unicode.Cf, r) ||
 		unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r))
 }

@@ -26,7 +26,7 @@ func FuzzAppendVisible(f *testing.F) {
 			t.Fatalf("decoded %q, want %q", got, want)
 		}
 		for _, r := range string(out) {
-			if invisible(r) {
+			if Invisible(r) {
 				t.Fatalf("%U raw in %q", r, out)
 			}
 		}
