@@ -65,7 +65,9 @@ var toolFailures = [...]struct{ reason, gemini, openai string }{
 // block), Zhipu's model_context_window_exceeded and Mistral's model_length
 // (the window). With content the provider's failures still fail (the
 // answer was cut); the others are an answer cut short, which the openai
-// adapter writes with OpenAI's finish (content_filter, length).
+// adapter writes with OpenAI's finish (content_filter, length). The
+// adapter's lists are held equal to this one by
+// internal/provider/openai/finish_agree_test.go, which reads it.
 var vendorFinishes = map[string]struct {
 	class Class
 	ev    string

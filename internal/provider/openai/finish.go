@@ -25,7 +25,14 @@ var vendorFinishes = map[string]string{
 // network_error): the answer is cut, as by a stream's error event, and never
 // finished — a tool call cut there is not one to run (probe 57a).
 func vendorFailed(r []byte) bool {
-	return string(r) == "insufficient_system_resource" || string(r) == "network_error"
+	return vendorFailures[string(r)]
+}
+
+// vendorFailures are the words vendorFailed reports. Both lists are held
+// equal to the classifier's (classify/blocks.go) by finish_agree_test.go.
+var vendorFailures = map[string]bool{
+	"insufficient_system_resource": true,
+	"network_error":                true,
 }
 
 const finishKey = `"finish_reason"`
