@@ -152,6 +152,18 @@
       x.cooling_message ? [' ', el('q', { class: 'said' }, el('bdi', null, x.cooling_message))] : null);
   }
 
+  // latencyCell is an endpoint's smoothed latency. A failure is no sample
+  // (docs/behaviour.md, "fastest measures again"), so an endpoint whose
+  // last attempts timed out keeps its last good latency: it says so, rather
+  // than show a timing-out endpoint as answering in milliseconds.
+  function latencyCell(e) {
+    const m = e.latency_ms === null ? 'not measured' : fmtMS(e.latency_ms);
+    if (e.failures > 0 && e.last_class === 'timeout') {
+      return e.latency_ms === null ? 'timed out' : 'timed out (last answered in ' + m + ')';
+    }
+    return m;
+  }
+
   // downSince says since when a record has been out, cooling and probing
   // by turns (a failed probe starts a new short cooldown, so the
   // cooldown's countdown alone never says how long): the time, and how
@@ -204,7 +216,7 @@
         cell('Failures in a row', String(e.failures)),
         cell('Last class', e.last_class ? badge(e.last_class) : '—'),
         cell('Last failure seen here', failureCell(e.last_failure)),
-        cell('Latency (first token)', e.latency_ms === null ? 'not measured' : fmtMS(e.latency_ms)))));
+        cell('Latency (first token)', latencyCell(e)))));
       replaceBody($('#accounts'), h.accounts.map((a) => el('tr', { class: 'row-' + safeClass(a.state) },
         cell('Provider', el('strong', null, a.name)),
         cell('State', stateBadge(a.state)),
