@@ -66,6 +66,7 @@ const MaxHeaderBytes = 64 << 10
 
 // App is one running Detour process.
 type App struct {
+	spent   spentCache // what the decision log said each client spent (budgets.go)
 	Server  *server.Server
 	Metrics *metrics.Metrics
 	opt     Options
@@ -320,6 +321,7 @@ func (a *App) Reload(cfg *config.Config) error {
 	forgetChanged(&a.retired, a.gen, st.Health, old, cfg)
 	// What the reload removed leaves /metrics.
 	a.Metrics.Retain(served(st))
+	a.restoreAddedBudgets(old, cfg, a.limits, a.limits.Now())
 	prev := a.Server.Swap(st)
 	a.Metrics.ConfigLoaded(true, time.Now())
 	a.cfg = cfg

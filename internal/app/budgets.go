@@ -3,7 +3,6 @@ package app
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -43,6 +42,72 @@ func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time
 	return n
 }
 
+// restoreAddedBudgets gives each client key of cfg that a reload from old
+// gave a budget window it did not have (a usd_per_day or usd_per_month
+// added, or a budgeted key new to the configuration) what the decision log
+// says it spent in that window: only a key's budgeted windows have
+// counters, so a budget added by a reload started its window at nothing,
+// where a restart on the same file read the window back (operator review
+// 58: the operator who added a month's budget to stop a team saw its next
+// request admitted, and the Keys page say 25 % of a budget it had spent
+// past). With state memory the counter may still hold what the window
+// counted before its budget was taken away; only the log's spend past it
+// is added. With state redis each replica adds its own log's share as it
+// reloads (what a replica serves before its reload, under no budget, is
+// counted by no one else), which the epoch marker then records as held
+// (epoch.go). It reports how many keys it gave spend to.
+func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter, now time.Time) int {
+	had := map[string]config.Budget{}
+	for i := range old.Clients {
+		had[old.Clients[i].Name] = old.Clients[i].Budget
+	}
+	var added []*config.ClientKey
+	for i := range cfg.Clients {
+		k := &cfg.Clients[i]
+		b := had[k.Name]
+		if (k.Budget.USDPerDay > 0 && !(b.USDPerDay > 0)) || (k.Budget.USDPerMonth > 0 && !(b.USDPerMonth > 0)) {
+			added = append(added, k)
+		}
+	}
+	if len(added) == 0 {
+		return 0
+	}
+	spent, _ := a.logSpent(cfg, now)
+	n := 0
+	for _, k := range added {
+		s, ok := spent[k.Name]
+		if !ok {
+			continue
+		}
+		b := had[k.Name]
+		day, month := 0.0, 0.0
+		if !(b.USDPerDay > 0) {
+			day = s[0]
+		}
+		if !(b.USDPerMonth > 0) {
+			month = s[1]
+		}
+		if a.rdb == nil {
+			for _, st := range limits.Standings(context.Background(), k) {
+				switch st.Limit {
+				case "usd_per_day":
+					day = max(0, day-st.Used)
+				case "usd_per_month":
+					month = max(0, month-st.Used)
+				}
+			}
+		}
+		if day > 0 || month > 0 {
+			limits.Restore(context.Background(), k, day, month)
+			n++
+		}
+	}
+	if n > 0 {
+		a.log.Info("client budgets: a budget added by this reload counts what its keys spent earlier in its window, read from the decision log", "keys", n)
+	}
+	return n
+}
+
 // logSpent is what the decision log of cfg (and its rotations) says each
 // client spent this UTC month and day ([0] the day's, [1] the month's),
 // and how many files it read; nothing when no key has a budget or there
@@ -61,7 +126,7 @@ func (a *App) logSpent(cfg *config.Config, now time.Time) (map[string][2]float64
 	spent := map[string][2]float64{}
 	files := 0
 	for _, path := range logFiles(cfg.Decisions.Path, month) {
-		if err := addSpent(spent, path, month, day); err != nil {
+		if err := a.spent.add(spent, path, month, day); err != nil {
 			if !os.IsNotExist(err) {
 				a.log.Warn("client budgets: a decision log could not be read; its spend is not restored", "path", path, "err", err)
 			}
@@ -147,32 +212,10 @@ func digits(s string) bool {
 	return true
 }
 
-// addSpent adds to spent what the log file at path (gzip-compressed when
-// its name ends in .gz) says each client spent from month on.
+// addSpent adds to spent what the log file at path says each client spent
+// from month on, read whole (no cache).
 func addSpent(spent map[string][2]float64, path string, month, day time.Time) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var got map[string][2]float64
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return err
-		}
-		defer zr.Close()
-		got = spentFrom(zr, month, day)
-	} else {
-		got = spentSince(f, month, day)
-	}
-	for name, s := range got {
-		t := spent[name]
-		t[0] += s[0]
-		t[1] += s[1]
-		spent[name] = t
-	}
-	return nil
+	return new(spentCache).add(spent, path, month, day)
 }
 
 // spentSince sums, per client, the spend of the records of r from month
@@ -182,17 +225,25 @@ func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 	if _, err := r.Seek(start, io.SeekStart); err != nil {
 		return nil
 	}
-	return spentFrom(r, month, day)
+	got, _ := spentFrom(r, month, day)
+	return got
 }
 
 // spentFrom sums, per client, the spend of the records r reads from month
 // on (and, of those, from day on): each attempt's BudgetUSD, as the limits
 // counted it. [0] is the day's, [1] the month's.
-func spentFrom(r io.Reader, month, day time.Time) map[string][2]float64 {
+// It also returns how many bytes of r it read up to the end of the last
+// whole line: a record still being written is read again next time.
+func spentFrom(r io.Reader, month, day time.Time) (map[string][2]float64, int64) {
 	out := map[string][2]float64{}
-	br := bufio.NewReaderSize(r, maxLine)
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, maxLine)
+	var whole int64
 	for {
 		line, err := readLine(br)
+		if err == nil {
+			whole = cr.n - int64(br.Buffered())
+		}
 		if rec, ok := budgetLine(line); ok && !rec.end().Before(month) {
 			usd := 0.0
 			for i := range rec.Attempts {
@@ -206,9 +257,21 @@ func spentFrom(r io.Reader, month, day time.Time) map[string][2]float64 {
 			out[rec.Client] = s
 		}
 		if err != nil {
-			return out
+			return out, whole
 		}
 	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // budgetRecord is what spentSince reads of a record.

@@ -72,8 +72,9 @@ type epochWatch struct {
 	id      string            // the decision log's identity, which claims an epoch
 	seen    map[string]string // client name → the marker last judged
 	// budgeted are the keys that had a budget at the last check, nil
-	// before the first: a key a reload gave a budget starts its month at
-	// nothing (docs/config.md), and its first marker says so ("new").
+	// before the first: a key a reload gave a budget had its window's
+	// spend added by the reload itself (restoreAddedBudgets), and its
+	// first marker says so ("new"): nothing is added again.
 	budgeted map[string]bool
 }
 
@@ -92,7 +93,7 @@ func logIdentity(cfg *config.Config) string {
 
 // marker is a parsed marker: its epoch, the count Redis held when it was
 // written, when, and whether a reload had just given the key its budget
-// (then its spend starts at nothing, and nothing is given back).
+// (the reload added its log's share then: nothing is given back).
 type marker struct {
 	epoch     string
 	held      float64

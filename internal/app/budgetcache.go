@@ -1,0 +1,98 @@
+package app
+
+import (
+	"compress/gzip"
+	"io"
+	"maps"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// spentCache keeps what logSpent last read of each decision log file, so
+// a later read (a reload that adds a budget, the epoch check) reads only
+// what was appended since: review 38c's storm of 600 reloads, each giving
+// a budget to a key the one before did not have, read the whole month's
+// log each time, and took minutes. A file that is no longer the same file
+// (rotated, replaced), shrank, or is read for another month or day is read
+// again from the start. The zero value is ready to use.
+type spentCache struct {
+	mu    sync.Mutex
+	files map[string]spentFile
+}
+
+// spentFile is what was read of one file: through end (the offset after
+// its last whole line; a compressed file is read whole or not at all), for
+// month and day, as of info.
+type spentFile struct {
+	info       os.FileInfo
+	month, day time.Time
+	end        int64
+	spent      map[string][2]float64
+}
+
+// add adds to spent what the log file at path (gzip-compressed when its
+// name ends in .gz) says each client spent from month on ([0] from day on).
+func (c *spentCache) add(spent map[string][2]float64, path string, month, day time.Time) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	e, ok := c.files[path]
+	c.mu.Unlock()
+	ok = ok && os.SameFile(e.info, st) && e.month.Equal(month) && e.day.Equal(day)
+	gz := strings.HasSuffix(path, ".gz")
+	switch {
+	case gz && ok && st.Size() == e.info.Size() && st.ModTime().Equal(e.info.ModTime()):
+		// unchanged
+	case gz:
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return err
+		}
+		defer zr.Close()
+		got, _ := spentFrom(zr, month, day)
+		e = spentFile{info: st, month: month, day: day, spent: got}
+	case ok && st.Size() >= e.end:
+		if _, err := f.Seek(e.end, io.SeekStart); err != nil {
+			return err
+		}
+		got, n := spentFrom(f, month, day)
+		e.spent = maps.Clone(e.spent)
+		addAll(e.spent, got)
+		e.end += n
+		e.info = st
+	default:
+		start := seekTime(f, month.Add(-24*time.Hour)) // records are appended nearly in time order
+		if _, err := f.Seek(start, io.SeekStart); err != nil {
+			return err
+		}
+		got, n := spentFrom(f, month, day)
+		e = spentFile{info: st, month: month, day: day, end: start + n, spent: got}
+	}
+	c.mu.Lock()
+	if c.files == nil {
+		c.files = map[string]spentFile{}
+	}
+	c.files[path] = e
+	c.mu.Unlock()
+	addAll(spent, e.spent)
+	return nil
+}
+
+// addAll adds each client's spend in from to to.
+func addAll(to, from map[string][2]float64) {
+	for name, s := range from {
+		t := to[name]
+		t[0] += s[0]
+		t[1] += s[1]
+		to[name] = t
+	}
+}

@@ -1,0 +1,127 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/config"
+)
+
+// The cache reads only what was appended since its last read, a record
+// still being written is read once it is whole, and a file rotated away
+// (a new file under the name) is read again from its start: each read
+// agrees with a read of the whole log.
+func TestSpentCacheReadsOnlyWhatWasAppended(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	now := time.Now().UTC()
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	rec := func(client string, usd float64) string {
+		return fmt.Sprintf(`{"id":"x","time":%q,"client":%q,"attempts":[{"billable":true,"cost_usd":%v}]}`+"\n", now.Format(time.RFC3339Nano), client, usd)
+	}
+	appendTo := func(s string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(s)
+		f.Close()
+	}
+	var c spentCache
+	read := func() [2]float64 {
+		got := map[string][2]float64{}
+		if err := c.add(got, path, month, day); err != nil {
+			t.Fatal(err)
+		}
+		whole := map[string][2]float64{}
+		if err := addSpent(whole, path, month, day); err != nil {
+			t.Fatal(err)
+		}
+		if got["team-a"] != whole["team-a"] {
+			t.Errorf("cached read %v, whole read %v", got["team-a"], whole["team-a"])
+		}
+		return got["team-a"]
+	}
+	appendTo(rec("team-a", 1) + rec("team-b", 5))
+	if got := read(); got[1] != 1 {
+		t.Fatalf("first read: %v", got)
+	}
+	r2 := rec("team-a", 2)
+	appendTo(r2[:len(r2)/2]) // the writer is half way through a record
+	if got := read(); got[1] != 1 {
+		t.Fatalf("with a half-written record: %v", got)
+	}
+	appendTo(r2[len(r2)/2:])
+	if got := read(); got[1] != 3 {
+		t.Fatalf("once it is whole: %v, want 3", got)
+	}
+	if e := c.files[path]; e.end != int64(len(rec("team-a", 1))+len(rec("team-b", 5))+len(r2)) {
+		t.Errorf("read through %d", e.end)
+	}
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	appendTo(rec("team-a", 4))
+	if got := read(); got[1] != 4 {
+		t.Errorf("after a rotation the new file holds $4 of team-a's; read %v", got)
+	}
+}
+
+// Operator review 58: a budget a reload adds counts what the key spent
+// earlier in its window, as a restart on the same file does; a reload
+// that keeps it adds nothing again, and one that takes it away and gives
+// it back adds only what the key spent while it had none.
+func TestReloadAddedBudgetCountsTheWindow(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "decisions.jsonl")
+	now := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339Nano)
+	write := func(usd float64) {
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, `{"id":"x","time":%q,"client":"team-c","attempts":[{"billable":true,"cost_usd":%v}]}`+"\n", now, usd)
+		f.Close()
+	}
+	yaml := func(budget string) *config.Config {
+		cfg, err := config.Parse("test.yaml", []byte(`decisions: {path: "`+log+`"}
+client_keys:
+  - {name: team-c, key: sk-team-c-0123456789`+budget+`}
+providers:
+  - {name: p, dialect: openai, base_url: "http://127.0.0.1:9/v1", api_key: sk-test}
+targets:
+  - {name: t, model: m, providers: [p]}
+`), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	write(0.35)
+	a, err := New(yaml(""), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close(context.Background())
+	month := func(cfg *config.Config) float64 {
+		if err := a.Reload(cfg); err != nil {
+			t.Fatal(err)
+		}
+		return standing(t, a, &cfg.Clients[0], "usd_per_month")
+	}
+	budget := ", budget: {usd_per_month: 0.3}"
+	if got := month(yaml(budget)); got != 0.35 {
+		t.Fatalf("the reload that added the budget: month $%v, want the $0.35 spent before it", got)
+	}
+	if got := month(yaml(budget)); got != 0.35 {
+		t.Errorf("a reload that kept the budget: month $%v, want $0.35", got)
+	}
+	month(yaml(""))
+	write(0.1) // spent while it had no budget
+	if got := month(yaml(budget)); got < 0.449 || got > 0.451 {
+		t.Errorf("the budget taken away and given back: month $%v, want $0.45", got)
+	}
+}
