@@ -153,7 +153,10 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 // parseSince reads --since: a duration back from now, an RFC 3339 time,
 // or "today" or "month": the UTC day's or month's start, the windows a
 // client key's usd_per_day and usd_per_month count in.
-func parseSince(s string, now time.Time) (time.Time, error) {
+func parseSince(s string, now time.Time) (time.Time, error) { return parseWhen("--since", s, now) }
+
+// parseWhen reads flag's value s as parseSince does.
+func parseWhen(flag, s string, now time.Time) (time.Time, error) {
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
 		if d == 0 {
 			return time.Time{}, nil // 0: every record, as usage's --since 0 meant
@@ -170,7 +173,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	case "month":
 		return time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC), nil
 	}
-	return time.Time{}, fmt.Errorf("--since %q: want a duration such as 15m or 2h, a time such as 2026-11-30T09:00:00Z, today or month (UTC)", s)
+	return time.Time{}, fmt.Errorf("%s %q: want a duration such as 15m or 2h, a time such as 2026-11-30T09:00:00Z, today or month (UTC)", flag, s)
 }
 
 // formatRecord is one request on one line: when, route, outcome, status,

@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -15,7 +17,7 @@ import (
 // `detour usage` sums a decision log into a bill (docs/config.md, "Usage
 // and cost"):
 //
-//	detour usage -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h]
+//	detour usage -f decisions.jsonl [--by client|route|target|provider|day[,…]] [--since 24h] [--until today] [--client team-a]
 //
 // By client, route or day each request counts once, with its own usage and
 // cost; by target or provider each attempt counts where it was made (a
@@ -30,15 +32,17 @@ import (
 // (CACHED) nor written to it (CACHE_WRITE); each is in COST_USD at its own
 // price.
 
-const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day] [--since 24h|RFC3339|today|month]`
+const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day[,…]] [--since 24h|RFC3339|today|month] [--until 24h|RFC3339|today|month] [--client NAME[,NAME…]]`
 
 func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var files logFiles
 	fs.Var(&files, "f", "a decision log `FILE` (JSON lines, or gzip-compressed; - for stdin); repeat it to read rotations together, oldest first")
-	by := fs.String("by", "client", "group by client, route, target, provider or day (UTC)")
+	by := fs.String("by", "client", "group by client, route, target, provider or day (UTC), or several joined by commas (client,target: each client's spend by target)")
 	since := fs.String("since", "", "only records from this long ago (24h), since this time (RFC 3339), or since the UTC day's or month's start (today, month); all when not given")
+	until := fs.String("until", "", "only records before this long ago (24h), this time (RFC 3339), or the UTC day's or month's start (today, month); all when not given")
+	clients := fs.String("client", "", "only the requests of these client keys (names, joined by commas)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -46,7 +50,7 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, usageHelp)
 		return 2
 	}
-	b, err := query.ParseBy(*by)
+	b, err := query.ParseGroups(*by)
 	if err != nil {
 		fmt.Fprintf(stderr, "detour usage: --by %v\n", err)
 		return 2
@@ -60,13 +64,26 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		from = t
 	}
+	var to time.Time
+	if *until != "" {
+		t, err := parseWhen("--until", *until, time.Now())
+		if err != nil {
+			fmt.Fprintf(stderr, "detour usage: %v\n", err)
+			return 2
+		}
+		to = t
+	}
+	var only []string
+	if *clients != "" {
+		only = strings.Split(*clients, ",")
+	}
 	in, closeLogs, err := openLogs(files.paths, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "detour usage: %v\n", err)
 		return 1
 	}
 	defer closeLogs()
-	rows, bad, err := sumUsage(in, b, from)
+	rows, bad, err := sumUsage(in, b, window{from, to, only})
 	if err != nil {
 		fmt.Fprintf(stderr, "detour usage: %s: %v\n", files.String(), err)
 		return 1
@@ -78,12 +95,26 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// sumUsage reads records and sums them by group.
-func sumUsage(in io.Reader, by query.By, from time.Time) ([]query.Usage, int, error) {
+// window is which records usage sums: those that ended from from (zero:
+// any) and before to (zero: any) — the window budgets count a request in
+// is its end's — of the clients named in only (nil: every one).
+type window struct {
+	from, to time.Time
+	only     []string
+}
+
+func (w window) holds(d *decision.Decision) bool {
+	end := query.End(d)
+	return (w.from.IsZero() || !end.Before(w.from)) && (w.to.IsZero() || end.Before(w.to)) &&
+		(w.only == nil || slices.Contains(w.only, d.Client))
+}
+
+// sumUsage reads records and sums those of w by group.
+func sumUsage(in io.Reader, by query.By, w window) ([]query.Usage, int, error) {
 	sums := query.NewSums(by)
 	bad := 0
 	err := query.Scan(in, func(d *decision.Decision, _ []byte) error {
-		if from.IsZero() || !query.End(d).Before(from) { // the window budgets count in: a request's end
+		if w.holds(d) {
 			sums.Add(d)
 		}
 		return nil
@@ -96,16 +127,29 @@ func sumUsage(in io.Reader, by query.By, from time.Time) ([]query.Usage, int, er
 
 func printUsage(w io.Writer, by query.By, rows []query.Usage) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tREQUESTS\tINPUT\tCACHED\tCACHE_WRITE\tOUTPUT\tCOST_USD\tUNKNOWN\tEST_USD\tFAILOVERS\t\n", upper(string(by)))
+	groups := by.Groups()
+	for _, g := range groups {
+		fmt.Fprintf(tw, "%s\t", upper(string(g)))
+	}
+	fmt.Fprintf(tw, "REQUESTS\tINPUT\tCACHED\tCACHE_WRITE\tOUTPUT\tCOST_USD\tUNKNOWN\tEST_USD\tFAILOVERS\t\n")
 	for i := range rows {
-		writeRow(tw, &rows[i])
+		writeRow(tw, &rows[i], len(groups))
 	}
 	total := query.Total(by, rows)
-	writeRow(tw, &total)
+	writeRow(tw, &total, len(groups))
 	tw.Flush()
 }
 
-func writeRow(w io.Writer, r *query.Usage) {
+// writeRow writes r, its key in n columns (one per grouping joined).
+func writeRow(w io.Writer, r *query.Usage, n int) {
+	keys := strings.SplitN(r.Key, query.KeySep, n)
+	for len(keys) < n {
+		keys = append(keys, "")
+	}
+	for _, k := range keys[:n-1] {
+		fmt.Fprintf(w, "%s\t", k)
+	}
+	r.Key = keys[n-1]
 	req := strconv.Itoa(r.Requests)
 	if r.Requests < 0 {
 		req = "-"

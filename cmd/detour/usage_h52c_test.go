@@ -5,7 +5,6 @@ import (
 	"io"
 	"runtime"
 	"testing"
-	"time"
 )
 
 // records yields n decision lines, each its own request with one attempt.
@@ -41,7 +40,7 @@ func TestUsageByTargetHoldsNoIDPerRequest(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	rows, bad, err := sumUsage(&hostile52cRecords{n: n}, "target", time.Time{})
+	rows, bad, err := sumUsage(&hostile52cRecords{n: n}, "target", window{})
 	if err != nil || bad != 0 || len(rows) != 1 || rows[0].Requests != n {
 		t.Fatalf("rows %v bad %d err %v", rows, bad, err)
 	}

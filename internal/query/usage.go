@@ -34,10 +34,74 @@ func ParseBy(s string) (By, error) {
 	return "", fmt.Errorf("must be client, route, target, provider or day, not %q", s)
 }
 
+// ParseGroups returns the grouping named s, or several joined by commas
+// (client,target: each client's spend by model), each once.
+func ParseGroups(s string) (By, error) {
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		if _, err := ParseBy(p); err != nil {
+			return "", err
+		}
+		if slices.Contains(parts[:i], p) {
+			return "", fmt.Errorf("%q is named twice", p)
+		}
+	}
+	return By(s), nil
+}
+
+// Groups are the groupings b joins, in order (one for a plain grouping).
+func (b By) Groups() []By {
+	var out []By
+	for p := range strings.SplitSeq(string(b), ",") {
+		out = append(out, By(p))
+	}
+	return out
+}
+
+// KeySep joins a row's keys when b joins several groupings
+// (ParseGroups): Usage.Key is then each grouping's key in order, joined
+// by it.
+const KeySep = "\x00"
+
 // PerAttempt reports whether b counts attempts where they were made (target,
 // provider) rather than requests: a total's request count then means
 // nothing, since a request may count under several rows.
-func (b By) PerAttempt() bool { return b == ByTarget || b == ByProvider }
+func (b By) PerAttempt() bool {
+	return slices.ContainsFunc(b.Groups(), func(g By) bool { return g == ByTarget || g == ByProvider })
+}
+
+// key is d's (and, per attempt, a's) key under b.
+func (b By) key(d *decision.Decision, a *decision.Attempt) string {
+	one := func(g By) string {
+		switch g {
+		case ByRoute:
+			return d.Route
+		case ByDay:
+			return End(d).UTC().Format("2006-01-02")
+		case ByTarget:
+			return a.Target
+		case ByProvider:
+			return a.Provider
+		case ByClient:
+		}
+		return d.Client
+	}
+	if !strings.Contains(string(b), ",") {
+		return one(b)
+	}
+	var k strings.Builder
+	for i, g := range b.Groups() {
+		if i > 0 {
+			k.WriteString(KeySep)
+		}
+		v := one(g)
+		if v == "" {
+			v = "-"
+		}
+		k.WriteString(v)
+	}
+	return k.String()
+}
 
 // Usage is one group's sums (docs/config.md, "Usage and cost"). Input is
 // the input neither read from the prompt cache (Cached) nor written to it
@@ -152,11 +216,7 @@ func (s *Sums) Add(d *decision.Decision) {
 		var counted []*Usage // a request counts once per row its attempts reached
 		for i := range d.Attempts {
 			a := &d.Attempts[i]
-			k := a.Target
-			if s.by == ByProvider {
-				k = a.Provider
-			}
-			r := s.row(k)
+			r := s.row(s.by.key(d, a))
 			if !slices.Contains(counted, r) {
 				counted = append(counted, r)
 				r.Requests++
@@ -165,14 +225,7 @@ func (s *Sums) Add(d *decision.Decision) {
 		}
 		return
 	}
-	k := d.Client
-	switch s.by {
-	case ByRoute:
-		k = d.Route
-	case ByDay:
-		k = End(d).UTC().Format("2006-01-02")
-	}
-	r := s.row(k)
+	r := s.row(s.by.key(d, nil))
 	r.Requests++
 	for i := range d.Attempts {
 		r.addAttempt(&d.Attempts[i])
