@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
@@ -157,9 +158,29 @@ func (s *Server) refuseLimited(w http.ResponseWriter, d door, client *config.Cli
 	if strings.HasPrefix(ref.Limit, "usd_") {
 		code = "client_budget_exceeded"
 	}
+	if s.notes.first(client.Name, ref.Limit, time.Now(), ref.RetryAfter) {
+		s.noteRefusal(client, ref)
+	}
 	// Who and which limit (operator review 52b: the line named neither,
 	// and a refusal leaves no decision record).
 	s.refuse(w, d, http.StatusTooManyRequests, code, ref.Message, "client", client.Name, "limit", ref.Limit)
+}
+
+// noteRefusal logs at info that client was refused by its limit ref, with
+// where the key stood against it: the first refusal of its window
+// (refusalNotes), so the log answers "when were we refused, and why".
+func (s *Server) noteRefusal(client *config.ClientKey, ref *limit.Refusal) {
+	attrs := []any{"client", client.Name, "limit", ref.Limit, "until", time.Now().Add(ref.RetryAfter).UTC().Format(time.RFC3339)}
+	if ls := s.state.Load().Limits; ls != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		for _, st := range ls.Standings(ctx, client) {
+			if st.Limit == ref.Limit {
+				attrs = append(attrs, "used", st.Used, "cap", st.Cap)
+			}
+		}
+		cancel()
+	}
+	s.log.Info("client key refused by its limit: the first refusal of this window (later ones are counted in detour_limit_refusals_total)", attrs...)
 }
 
 // spender is the state and the key whose limits a's request spends

@@ -46,6 +46,8 @@ type Server struct {
 	// draining is set once the process stops accepting (Drain):
 	// GET /v1/health answers 503 "draining" from then on.
 	draining atomic.Bool
+	// notes picks the client-limit refusals logged at info (refusalnotes.go).
+	notes refusalNotes
 }
 
 type loadTimes struct{ at, refused time.Time }

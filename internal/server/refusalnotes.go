@@ -1,0 +1,49 @@
+package server
+
+import (
+	"sync"
+	"time"
+)
+
+// refusalNotes picks the client-limit refusals worth a line at info level:
+// the first of each key and limit in each window of that limit (a minute
+// at least), so that the log says when a key was first refused, by which
+// limit and at what standing — a refusal leaves no decision record, and its
+// debug line is off by default, so "we were refused but had budget left"
+// could not be answered the next day (operator review 58). A key hammering
+// its limit writes one such line a window, not one a request. The zero
+// value is ready to use.
+type refusalNotes struct {
+	mu   sync.Mutex
+	next map[string]time.Time // key name, NUL, limit → when the next may be noted
+}
+
+// maxNotes bounds the keys and limits remembered: past it, those whose
+// window has turned are forgotten.
+const maxNotes = 4096
+
+// first reports whether the refusal of client by limit at now, whose
+// window turns after wait, is the first of its window, and remembers it.
+func (n *refusalNotes) first(client, limit string, now time.Time, wait time.Duration) bool {
+	k := client + "\x00" + limit
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if now.Before(n.next[k]) {
+		return false
+	}
+	if n.next == nil {
+		n.next = map[string]time.Time{}
+	}
+	if len(n.next) >= maxNotes {
+		for k, t := range n.next {
+			if !now.Before(t) {
+				delete(n.next, k)
+			}
+		}
+		if len(n.next) >= maxNotes {
+			return false // a flood of names: the metrics count them
+		}
+	}
+	n.next[k] = now.Add(max(wait, time.Minute))
+	return true
+}
