@@ -144,6 +144,12 @@ func init() {
 		"invalid_image_mode": strongCode(BadRequest), "empty_image_file": strongCode(BadRequest),
 		"unsupported_image_media_type": strongCode(BadRequest), "image_file_not_found": strongCode(BadRequest),
 		"image_too_small": strongCode(BadRequest),
+		// The request's HTTP media type (OpenAI's 400 "Unsupported content
+		// type: 'multipart/form-data'. This API method only accepts
+		// 'application/json' requests", openai/openai-openapi#502; round 58,
+		// hunt 58a): by the code only, since the words also name a message
+		// content part's type, which stays unknown (phrasesinput.go).
+		"unsupported_content_type": strongCode(BadRequest), "unsupported_media_type": strongCode(BadRequest),
 		"image_too_large": strongCode(Overflow), "image_file_too_large": strongCode(Overflow),
 		"image_content_policy_violation": strongCode(Refusal), "bio_policy": strongCode(Refusal),
 		"misalignment_policy_violation": strongCode(Refusal),
@@ -347,8 +353,14 @@ func insufficientFunds(k []byte) bool {
 // a 403: the plan's token allowance is spent). The code names no period,
 // so it is weak: the wording of a short one ("Requests per minute limit
 // exceeded") outranks it, as for Cerebras' request_quota_exceeded.
+//
+// A code that names a token quota at all (Tencent CloudBase's
+// EXCEED_TOKEN_QUOTA_LIMIT "Token usage exceeded quota limit.": the
+// environment's token package is spent, buy a resource pack; round 58,
+// hunt 58b) is read the same way: a token allowance, weak likewise.
 func quotaSpent(k []byte) bool {
-	return bytes.HasSuffix(k, []byte("quota_reached")) || bytes.HasSuffix(k, []byte("quota_exhausted"))
+	return bytes.HasSuffix(k, []byte("quota_reached")) || bytes.HasSuffix(k, []byte("quota_exhausted")) ||
+		bytes.Contains(k, []byte("token_quota"))
 }
 
 // contentFlagged reports a code k (lower case) that says the content was

@@ -53,7 +53,9 @@ func init() {
 		infomaniak gmicloud longcat synthetic aidial higress mlxopenaiserver opengatellm apigateway donehub hetzner
 		tokenhub factory sapaicore dynamo trtllm mlcllm jan kilo zhima sourcegraph clove
 		vmlx llamaswap llmgateway mergegateway exa mindie aisix otari continue
-		duckduckgo llmfoundry uipath dmxapi`) {
+		duckduckgo llmfoundry uipath dmxapi
+		apfel primeintellect wpengine dockermodelrunner agentgateway ohmygpt gatewayz openwebui nearai sliplane
+		telnyx requesty parasail writer targon tuningengines dify`) {
 		corpusProviders[p] = true
 	}
 }

@@ -209,6 +209,13 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 			return echoMark(Verdict{Failed: true, Class: Unknown, Evidence: "n:at-most-1"}, ts.echo)
 		}
 	}
+	if best == n && def != RateLimited {
+		// A media count worded only as a limit, read where nothing else
+		// spoke (endingMediaPhrases).
+		if i := ts.pick(endingMediaPhrases, skip); i < len(endingMediaPhrases.list) {
+			return echoMark(Verdict{Failed: true, Class: Overflow, Evidence: endingMediaPhrases.list[i].evidence}, ts.echo)
+		}
+	}
 	v := ts.refine(def, defEv, best, &cs)
 	scoped := best < n && mainPhrases.list[best].scoped && v.Evidence == mainPhrases.list[best].evidence
 	if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {

@@ -335,6 +335,12 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 		if v, ok := budgetAnswer(f, body); ok {
 			return v
 		}
+		if f.parsed {
+			ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
+			if i := ts.pick(priceOverBalancePhrases, 0); i < len(priceOverBalancePhrases.list) && !emptyBalance(f) {
+				return echoMark(Verdict{Failed: true, Class: Overflow, Evidence: priceOverBalancePhrases.list[i].evidence}, ts.echo)
+			}
+		}
 	}
 	if (st == 401 || st == 402) && f != nil {
 		if v, ok := relayKey(statusClass[st], f); ok {
@@ -370,6 +376,43 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 	return Verdict{Failed: true, Class: statusClass[st], Evidence: ev}
 }
 
+// priceOverBalancePhrases say, in a 402, that this one request's maximum
+// price is over a balance that is still positive: Gatewayz's pre-flight
+// reservation "Insufficient credits for this request. Maximum possible
+// cost: $0.2000. Available balance: $0.0500." (priced on max_tokens; round
+// 58, hunt 58b), the meaning of OpenRouter's weight_exceeds_budget
+// (budgetAnswer): overflow, a smaller request is served. Read with the echo
+// guard, unlike OpenRouter's own words.
+var priceOverBalancePhrases = newPhraseSet([]phrase{
+	{a: "maximum possible cost", class: Overflow},
+})
+
+// emptyBalance reports a text that states the available balance as zero
+// ("Available balance: $0.0000."): the account is empty, and the price of
+// one request over it is no measure of size (quota stands).
+func emptyBalance(f *facts) bool {
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		j := indexFold(t, "available balance:")
+		if j < 0 {
+			continue
+		}
+		t = t[j+len("available balance:"):]
+		for len(t) > 0 && (t[0] == ' ' || t[0] == '$') {
+			t = t[1:]
+		}
+		digits := false
+		for len(t) > 0 && (t[0] == '0' || t[0] == '.') {
+			digits = digits || t[0] == '0'
+			t = t[1:]
+		}
+		if digits && (len(t) == 0 || t[0] < '1' || t[0] > '9') {
+			return true
+		}
+	}
+	return false
+}
+
 // spentPhrases say a key's allowance is used up, in the words relays and
 // providers send with a 401: one-api's and new-api's
 // "该令牌额度已用尽 TokenStatusExhausted[sk-abc***xyz]" (a relay key's own
@@ -394,6 +437,18 @@ var spentPhrases = newPhraseSet([]phrase{
 	{a: "exceeded its usage limit", class: Quota},
 	{a: "usage limit reached", class: Quota},
 	{a: "usage limit exceeded", class: Quota},
+	// A paid standing lapsed (Venice's AUTHENTICATION_FAILED_INACTIVE_KEY
+	// "Authentication failed - Pro subscription is inactive. Please upgrade
+	// your subscription to continue using the API"; round 58, hunt 58a): the
+	// key is known, the account must pay, as the corpus reads the same
+	// words at 402 and 403. Not a subscription key's wording (Azure's
+	// "invalid subscription key ... an active subscription" stays auth).
+	{a: "subscription is inactive", class: Quota},
+	{a: "subscription is not active", class: Quota},
+	{a: "subscription has expired", class: Quota},
+	{a: "subscription has lapsed", class: Quota},
+	{a: "payment is past due", class: Quota},
+	{a: "membership is not active", class: Quota},
 })
 
 // modelAllowlistPhrases say, in a 401, that the key was read and is good
@@ -406,6 +461,12 @@ var modelAllowlistPhrases = newPhraseSet([]phrase{
 	{a: "model allowlist", class: Forbidden},
 	{a: "model whitelist", class: Forbidden},
 	{a: "rejected by api key model", class: Forbidden},
+	// A tier gate: the account's plan is not granted this model (Venice's
+	// PRO_ONLY_MODEL "This model is only available to Pro users"; round 58,
+	// hunt 58a), as apps word it for paid subscribers and members.
+	{a: "only available to", b: "users", gap: 24, clause: true, class: Forbidden},
+	{a: "only available to", b: "subscribers", gap: 24, clause: true, class: Forbidden},
+	{a: "only available on", b: "plan", gap: 32, clause: true, class: Forbidden},
 })
 
 // spentKey reads a 401 whose code or words say the key's allowance is

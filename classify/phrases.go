@@ -481,3 +481,15 @@ func joinPhrases(groups ...[]phrase) []phrase {
 	}
 	return out
 }
+
+// endingMediaPhrases are per-request media counts worded only as a limit,
+// which say a count only where they end their sentence: CLOVA Studio's 400
+// 40003 "Image limit exceeded" (at most 5 images a request; round 58, hunt
+// 58a) is overflow, as "too many images" is, but "Image limit exceeded for
+// today" is a period's allowance (review29d_test.go, vocab29_test.go). Read
+// by decide only where no main phrase and no strong code spoke and the
+// status is not 429; kept out of mainPhrases because a phrase there must
+// also match mid-sentence (echo_test.go's generated bodies).
+var endingMediaPhrases = newPhraseSet([]phrase{
+	{a: "image limit exceeded", class: Overflow, notRate: true, last: true},
+})

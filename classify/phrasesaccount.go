@@ -104,6 +104,11 @@ var accountPhrases = []phrase{
 	{a: "invalid subscription key", class: Auth},
 	{a: "invalid authentication", class: Auth},
 	{a: "invalid bearer token", class: Auth},
+	// The token the Authorization header carried (Requesty's router 403
+	// "Invalid authorization token"; round 58, hunt 58b). A token of the
+	// client's own resource ("… for MCP server 'notion'") is the client's:
+	// "mcp server" outranks it, and a URL the client sent makes it none.
+	{a: "invalid authorization token", class: Auth, notClient: true},
 	{a: "no auth credentials found", class: Auth},
 	{a: "didn't provide an api key", class: Auth},
 	{a: "did not provide an api key", class: Auth},

@@ -73,7 +73,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		return Verdict{Failed: true, Class: Timeout, Evidence: ev}
 	}
 	if f != nil && !f.parsed {
-		return Verdict{Failed: true, Class: ServerError, Evidence: ev} // an error event or body that says nothing readable
+		return Verdict{Failed: true, Class: statusClass[st], Evidence: ev} // an error event or body that says nothing readable (501: unknown, status.go)
 	}
 	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 	if f != nil {
@@ -139,7 +139,9 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		}
 		return echoMark(Verdict{Failed: true, Class: Timeout, Evidence: timeoutPhrases.list[i].evidence}, ts.echo)
 	}
-	return echoMark(Verdict{Failed: true, Class: ServerError, Evidence: ev}, ts.echo)
+	// The status's default: server_error, but unknown for a 501 (an API
+	// this endpoint does not implement; status.go).
+	return echoMark(Verdict{Failed: true, Class: statusClass[st], Evidence: ev}, ts.echo)
 }
 
 // relayedEvidence holds "relayed:N" for the 4xx and 5xx statuses.
