@@ -42,6 +42,32 @@ func shutdownFailure() *Failure {
 		Message: "Detour is shutting down: the request was ended at the end of its grace period; retry it", RetryAfter: time.Second}
 }
 
+// toldStatus is the status a client is told for a failure of class c
+// whose last answer had status (400-599). It stays the upstream's, but
+// where it would tell the client the opposite of what the class means:
+// a full context window is a 400 whatever the upstream answered (OpenAI,
+// Anthropic and Gemini all answer 400, and clients recognise it there
+// alone: llama-server's 500 and TGI's 422 reached Codex as "high demand"
+// it did not compact on, and @langchain/anthropic retried a 500 three
+// times and never saw the overflow — probe 58); a request's own failure
+// (bad_request, refusal, overflow) read from a 5xx is told with its
+// class's status, since a 5xx tells every SDK to send the same request
+// again, which fails the same way (docs/behaviour.md, "The client's
+// status").
+func toldStatus(c classify.Class, status int) int {
+	switch c {
+	case classify.ContextLength:
+		return http.StatusBadRequest
+	case classify.BadRequest, classify.Refusal, classify.Overflow:
+		if status >= 500 {
+			return statusFor(c)
+		}
+	case classify.Timeout, classify.RateLimited, classify.Quota, classify.ServerError, classify.Unavailable,
+		classify.Auth, classify.Forbidden, classify.Unknown:
+	}
+	return status
+}
+
 // statusFor is the status to report when an attempt got no HTTP answer, a
 // 2xx or 3xx that carried a failure (a block reason, an in-band error), or a
 // status outside 100-599: never a 2xx with an error envelope. Each class gets

@@ -402,6 +402,7 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 			f.Status = o.meant // what the error inside the 2xx said it was
 		}
 	}
+	f.Status = toldStatus(f.Class, f.Status)
 	if f.Message == "" {
 		f.Message = fmt.Sprintf("upstream %s answered %s (%s)", w.lastEP.key, f.Class, o.verdict.Evidence)
 	}
