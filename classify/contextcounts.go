@@ -45,3 +45,52 @@ func ContextCounts(msg string) (used, window int, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// The wordings of a window the prompt fits but the prompt and the output
+// asked for do not: OpenAI's and vLLM's "maximum context length is 4097
+// tokens. However, you requested 4295 tokens (3245 in the messages, 1050
+// in the completion)", vLLM's "'max_tokens' or 'max_completion_tokens' is
+// too large: 65536. This model's maximum context length is 262144 tokens
+// and your request has 203462 input tokens", and Anthropic's own "input
+// length and `max_tokens` exceed context limit: 3245 + 1050 > 4097".
+var (
+	openaiSplit    = regexp.MustCompile(`(?i)maximum context length is (\d+) tokens.{0,120}?\((\d+) in the messages, (\d+) in the completion\)`)
+	vllmOutput     = regexp.MustCompile(`(?i)is too large: (\d+)\. This model's maximum context length is (\d+) tokens and your request has (\d+) input tokens`)
+	anthropicSplit = regexp.MustCompile("(?i)input length and `?max_tokens`? exceed context limit: (\\d+) \\+ (\\d+) > (\\d+)")
+)
+
+// OutputCounts reads a context_length answer's message for the prompt's
+// tokens, the output tokens the request asked for and the model's window,
+// in the wordings above; ok is false when msg gives no such split. A door
+// tells a failure whose prompt alone fits in the words its clients lower
+// their output limit on (Claude Code does, on Anthropic's), not as a prompt
+// too long, which they compact on or give up.
+func OutputCounts(msg string) (input, output, window int, ok bool) {
+	atoi := func(ss ...string) ([]int, bool) {
+		out := make([]int, len(ss))
+		for i, s := range ss {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return nil, false
+			}
+			out[i] = n
+		}
+		return out, true
+	}
+	if m := openaiSplit.FindStringSubmatch(msg); m != nil {
+		if n, ok := atoi(m[2], m[3], m[1]); ok {
+			return n[0], n[1], n[2], true
+		}
+	}
+	if m := vllmOutput.FindStringSubmatch(msg); m != nil {
+		if n, ok := atoi(m[3], m[1], m[2]); ok {
+			return n[0], n[1], n[2], true
+		}
+	}
+	if m := anthropicSplit.FindStringSubmatch(msg); m != nil {
+		if n, ok := atoi(m[1], m[2], m[3]); ok {
+			return n[0], n[1], n[2], true
+		}
+	}
+	return 0, 0, 0, false
+}

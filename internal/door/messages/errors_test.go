@@ -76,9 +76,18 @@ func TestContextLengthInAnthropicsWords(t *testing.T) {
 		class   classify.Class
 		in, out string
 	}{
-		// vLLM's wording (its serving_engine: "you requested N tokens").
+		// vLLM's wording (its serving_engine: "you requested N tokens"):
+		// the prompt fits, the output asked for does not beside it —
+		// Anthropic's words for that (probe 58: Claude Code lowers its
+		// max_tokens on them, where it compacts on "prompt is too long").
 		{classify.ContextLength, "This model's maximum context length is 32768 tokens. However, you requested 33000 tokens (32000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.",
-			"prompt is too long: 33000 tokens > 32768 maximum (This model's maximum context length is 32768 tokens. However, you requested 33000 tokens (32000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.)"},
+			"input length and `max_tokens` exceed context limit: 32000 + 1000 > 32768 (This model's maximum context length is 32768 tokens. However, you requested 33000 tokens (32000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.)"},
+		// The messages alone past the window: a prompt too long.
+		{classify.ContextLength, "This model's maximum context length is 32768 tokens. However, you requested 34000 tokens (33000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.",
+			"prompt is too long: 34000 tokens > 32768 maximum (This model's maximum context length is 32768 tokens. However, you requested 34000 tokens (33000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.)"},
+		// Anthropic's own words pass as they came.
+		{classify.ContextLength, "input length and `max_tokens` exceed context limit: 189136 + 20000 > 204648, decrease input length or `max_tokens` and try again",
+			"input length and `max_tokens` exceed context limit: 189136 + 20000 > 204648, decrease input length or `max_tokens` and try again"},
 		{classify.ContextLength, "The input token count (1052916) exceeds the maximum number of tokens allowed (1048576).",
 			"prompt is too long: 1052916 tokens > 1048576 maximum (The input token count (1052916) exceeds the maximum number of tokens allowed (1048576).)"},
 		{classify.ContextLength, "Your input exceeds the context window of this model. Please adjust your input and try again.",

@@ -14,6 +14,12 @@ import (
 // "prompt is too long" and then /prompt is too long[^0-9]*(\d+)\s*tokens?\s*>\s*(\d+)/i).
 const promptTooLong = "prompt is too long"
 
+// exceedLimit is the heart of Anthropic's wording for a prompt that fits
+// but whose max_tokens does not beside it ("input length and `max_tokens`
+// exceed context limit: 3245 + 1050 > 4097"): Claude Code lowers its
+// max_tokens to the room left, from the three counts, and asks again.
+const exceedLimit = "exceed context limit"
+
 // blockedByFilter is Anthropic's wording for an answer its filter stopped
 // ("Output blocked by content filtering policy"), contentFiltering the part
 // of it a reader matches.
@@ -35,8 +41,15 @@ func contextMessage(c classify.Class, message string) string {
 		// them alone (probe 57b).
 		return blockedByFilter + " (" + message + ")"
 	}
-	if c != classify.ContextLength || strings.Contains(strings.ToLower(message), promptTooLong) {
+	if c != classify.ContextLength || strings.Contains(strings.ToLower(message), promptTooLong) || strings.Contains(message, exceedLimit) {
 		return message
+	}
+	if input, output, window, ok := classify.OutputCounts(message); ok && input < window {
+		// The prompt fits; the output asked for does not beside it:
+		// Anthropic's words for that, on which Claude Code lowers its
+		// max_tokens and sends the turn again, where on "prompt is too
+		// long" it compacts, or gives up on a short conversation (probe 58).
+		return "input length and `max_tokens` " + exceedLimit + ": " + strconv.Itoa(input) + " + " + strconv.Itoa(output) + " > " + strconv.Itoa(window) + " (" + message + ")"
 	}
 	if used, window, ok := classify.ContextCounts(message); ok {
 		return promptTooLong + ": " + strconv.Itoa(used) + " tokens > " + strconv.Itoa(window) + " maximum (" + message + ")"
