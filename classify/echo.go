@@ -12,7 +12,8 @@ import (
 // it is discarded and the next-best evidence decides (docs/design.md,
 // "Echoed text").
 //
-// Both sides are compared as normText reads them: ASCII case folded, JSON
+// Both sides are compared as normText reads them: every character as its
+// compatibility decomposition (NFKD: echo_nfkd.go), ASCII case folded, JSON
 // escapes decoded (\u0071uota is quota; surrogate pairs joined), a byte that
 // is not UTF-8 read as U+FFFD, a typographic single quote (’) as an
 // apostrophe, as phrases read it, every run
@@ -37,10 +38,14 @@ type normText struct {
 	// byte, '+' as a blank (the request's side: echoedInURL).
 	pct   bool
 	i     int
-	pend  [utf8.UTFMax]byte // the rest of a decoded multi-byte rune
+	pend  [3 * 3]byte // the rest of a decoded multi-byte rune, or of a Hangul syllable's jamo
 	np    int
 	pi    int
 	blank bool // the last byte returned was a folded blank
+	// dec is the rest of the compatibility decomposition of the last
+	// character read (echo_nfkd.go), each of its characters still to
+	// fold: norm's table, never a copy.
+	dec []byte
 }
 
 // next returns the next normalised byte, or -1 at the end.
@@ -50,6 +55,14 @@ func (n *normText) next() int {
 			c := n.pend[n.pi]
 			n.pi++
 			return int(c)
+		}
+		if len(n.dec) > 0 {
+			r, w := utf8.DecodeRune(n.dec)
+			n.dec = n.dec[w:]
+			if b, ok := n.emit(r); ok {
+				return b
+			}
+			continue
 		}
 		if n.i >= len(n.b) {
 			return -1
@@ -84,6 +97,18 @@ func (n *normText) next() int {
 			n.i++
 			r = rune(c)
 		}
+		if r >= 0xA0 {
+			// Read as its decomposition (echo_nfkd.go): a Hangul
+			// syllable's jamo, which fold to themselves, at once.
+			if r >= hangulBase && r < hangulEnd {
+				n.np, n.pi, n.blank = hangulJamo(&n.pend, r), 0, false
+				continue
+			}
+			if d := decompose(r); len(d) > 0 {
+				n.dec = d
+				continue
+			}
+		}
 		if b, ok := n.emit(r); ok {
 			return b
 		}
@@ -94,9 +119,10 @@ func (n *normText) next() int {
 // where it reads as nothing: a blank after a blank, or a character a
 // server drops (foldRune).
 func (n *normText) emit(r rune) (int, bool) {
-	if r > 0x3000 && r < 0xFB00 {
-		// CJK and the rest up to the ligatures: nothing there folds
-		// (foldRune, expandRune).
+	if r > 0x3000 && r < 0xFB00 || r >= 0x300 && r < 0x370 {
+		// CJK and the rest up to the ligatures, and the combining
+		// diacritical marks an accented letter decomposes into
+		// (echo_nfkd.go): nothing there folds (foldRune, expandRune).
 		n.blank = false
 		n.np = utf8.EncodeRune(n.pend[:], r)
 		n.pi = 1
@@ -133,7 +159,7 @@ func (n *normText) emit(r rune) (int, bool) {
 // skip advances, while nothing is pending, past raw bytes that can neither
 // be c nor decode to it (c is a lower-case ASCII letter or digit).
 func (n *normText) skip(c byte) {
-	if n.pi < n.np {
+	if n.pi < n.np || len(n.dec) > 0 {
 		return
 	}
 	up := c
@@ -142,7 +168,7 @@ func (n *normText) skip(c byte) {
 	}
 	i := n.i
 	for i < len(n.b) {
-		if b := n.b[i]; b == c || b == up || b == '\\' || n.pct && b == '%' || b >= 0xC3 && foldStart(n.b, i) {
+		if b := n.b[i]; b == c || b == up || b == '\\' || n.pct && b == '%' || b >= 0xC2 && (foldStart(n.b, i) || decomposesTo(n.b, i, c)) {
 			break
 		}
 		i++
@@ -440,9 +466,9 @@ func containsNorm(hay, needle []byte, deep, pct bool) bool {
 			n.skip(c0)
 		}
 		var c int
-		// Inline the common byte: nothing pending, no escape, no blank,
-		// ASCII.
-		if i := n.i; n.pi >= n.np && i < len(hay) && hay[i] > ' ' && hay[i] != '\\' && hay[i] < utf8.RuneSelf && !(pct && (hay[i] == '%' || hay[i] == '+')) {
+		// Inline the common byte: nothing pending (nor a decomposition's
+		// rest), no escape, no blank, ASCII.
+		if i := n.i; n.pi >= n.np && len(n.dec) == 0 && i < len(hay) && hay[i] > ' ' && hay[i] != '\\' && hay[i] < utf8.RuneSelf && !(pct && (hay[i] == '%' || hay[i] == '+')) {
 			n.i, n.blank, c = i+1, false, int(lowerTab[hay[i]])
 		} else if c = n.next(); c < 0 {
 			return false

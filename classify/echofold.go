@@ -14,7 +14,9 @@ import (
 // and a URL's percent-encoded UTF-8 decoded (vLLM's file:// paths). The
 // echo check reads both sides through the same mappings, so the client's
 // text stays the client's whichever of them the server applied
-// (docs/design.md, "Echoed text"; hostile review 45b).
+// (docs/design.md, "Echoed text"; hostile review 45b). Every other
+// character is read as its compatibility decomposition, which covers the
+// rest of NFC and NFKC (echo_nfkd.go, hostile 58).
 
 // dropRune is foldRune's answer for a character read as nothing.
 const dropRune = -1

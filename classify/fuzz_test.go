@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // FuzzClassify: never panics, always yields a valid class with evidence for a
@@ -85,7 +87,18 @@ func FuzzEchoed(f *testing.F) {
 			// A byte that is not UTF-8 reads as U+FFFD (as json.Marshal
 			// writes the request's); a non-ASCII character as foldRune
 			// maps it (a typographic single quote an apostrophe, a
-			// Unicode blank a blank, …: TestEchoedThroughServerMappings).
+			// Unicode blank a blank, …: TestEchoedThroughServerMappings),
+			// any other as its compatibility decomposition (NFKD), each
+			// of whose characters is read so in turn (hostile 58).
+			var dec strings.Builder
+			for _, r := range s {
+				if r >= utf8.RuneSelf && r != utf8.RuneError && expandRune(r) == "" && foldRune(r) == r {
+					dec.WriteString(norm.NFKD.String(string(r)))
+					continue
+				}
+				dec.WriteRune(r)
+			}
+			s = dec.String()
 			var v strings.Builder
 			for len(s) > 0 {
 				r, w := utf8.DecodeRuneInString(s)

@@ -185,6 +185,7 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	}
 	gctx, turn := e.prov.gate.hook(actx, trace)
 	hreq := w.upstreamRequest(httptrace.WithClientTrace(gctx, trace), e, o)
+	w.call.keepSent(hreq) // the body it sends is evidence (Call.evidence)
 	if o.held > 0 {
 		defer w.call.Allowance.Release(o.held)
 	}
@@ -343,15 +344,17 @@ func (o *outcome) expired(phase Phase, msg string) {
 }
 
 // classify classifies r against what the client chose (Call.evidence): an
-// error answer against its body and forwarded header values, a 2xx against
-// the body alone — but a 2xx that fails after all (an error object in a
-// 200, a relay's) is read again against the header values too, as the same
-// answer sent as a 400 is: a client's anthropic-beta value quoted back
-// must not be evidence (review 32a).
+// error answer against its body, forwarded header values and the body
+// Detour sent the upstream for it (its translation), a 2xx against the
+// body alone — but a 2xx that fails after all (an error object in a 200, a
+// relay's) is read again against the rest too, as the same answer sent as
+// a 400 is: a client's anthropic-beta value quoted back must not be
+// evidence (review 32a), nor Detour's translation of its words (hostile
+// 58).
 func (w *walk) classify(r classify.Response, errorAnswer bool) classify.Verdict {
 	r.Request = w.call.evidence(errorAnswer)
 	v := w.d.cls.Classify(r)
-	if v.Failed && !errorAnswer && w.call.echoHeaders() {
+	if v.Failed && !errorAnswer && (w.call.echoHeaders() || w.call.upstream != nil) {
 		r.Request = w.call.evidence(true)
 		v = w.d.cls.Classify(r)
 	}

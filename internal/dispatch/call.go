@@ -1,7 +1,10 @@
 package dispatch
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"net/http"
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
@@ -79,8 +82,14 @@ type Call struct {
 	Allowance Allowance
 
 	req  *provider.Request // the request the adapters read, built once
-	echo []byte            // evidence(true), built once
-	emb  embedCall         // an embeddings call's parse and request, built once (embed.go)
+	echo []byte            // evidence(true), built once an attempt
+	// upstream rewinds the body of the attempt under way as Detour sent it
+	// to the upstream (its request's own GetBody, kept by keepSent before
+	// sendOnce guards it); attempt counts the attempts made, echoAt is
+	// the one echo was built for.
+	upstream        func() (io.ReadCloser, error)
+	attempt, echoAt int
+	emb             embedCall // an embeddings call's parse and request, built once (embed.go)
 }
 
 // Progress is told each attempt as it begins: its number in the request
@@ -119,23 +128,67 @@ func (c *Call) sent() []byte {
 // (classify.Response.Request; docs/behaviour.md, "Echo rule"): everything
 // the client chose that an upstream may quote back — its body and, for a
 // native call, the header values Detour forwards
-// (Anthropic quotes an unknown anthropic-beta value in its 400). An error
-// answer is read against both, joined once per call; a success against
-// the body alone, without a copy.
+// (Anthropic quotes an unknown anthropic-beta value in its 400) — and, for
+// an error answer, the body Detour sent that upstream for the attempt
+// (keepSent). The upstream reads Detour's translation, not the client's
+// body: a text file Detour decoded from base64 for a Claude target, the
+// Messages door's "Tool <name> is loaded and can be called." around the
+// client's tool name, the schema note that joins the client's property
+// names, text parts joined with a line break (hostile 58). Whatever a
+// translation, now or later, writes from the client's words is in it.
+//
+// What else the sent body holds is the operator's and Detour's: the
+// target's model name, Detour's fixed sentences and the dialect's field
+// names. A real answer's phrase is discarded only where the whole text it
+// matched occurs in that body; no fixed sentence of Detour's holds a
+// phrase (the words they share with one, as "loaded", are half of it at
+// most), and a model name the operator chose that held one ("… credit
+// balance is too low …") would be the operator's own doing: quoting the
+// model's name is no proof of anything about the account either. The
+// classifier's corpora (classify/corpus_test.go) keep their classes with
+// a translated body as evidence (TestHostile58SentBodyKeepsRealAnswers).
+//
+// An error answer is read against all of it, joined once per attempt; a
+// success against the client's body alone, without a copy, and with
+// nothing read from the sent body: a success costs nothing more.
 func (c *Call) evidence(errorAnswer bool) []byte {
-	if !errorAnswer || c.Native == nil || len(c.Native.Header) == 0 {
+	if !errorAnswer || c.upstream == nil && !c.echoHeaders() {
 		return c.sent()
 	}
-	if c.echo == nil {
+	if c.echo == nil || c.echoAt != c.attempt {
 		b := append([]byte(nil), c.sent()...)
-		for _, vs := range c.Native.Header {
-			for _, v := range vs {
-				b = append(append(b, '\n'), v...)
+		if c.Native != nil {
+			for _, vs := range c.Native.Header {
+				for _, v := range vs {
+					b = append(append(b, '\n'), v...)
+				}
 			}
 		}
-		c.echo = b
+		if c.upstream != nil {
+			if rc, err := c.upstream(); err == nil {
+				buf := bytes.NewBuffer(append(b, '\n'))
+				if _, err := buf.ReadFrom(rc); err == nil {
+					b = buf.Bytes()
+				}
+				rc.Close()
+			}
+		}
+		c.echo, c.echoAt = b, c.attempt
 	}
 	return c.echo
+}
+
+// keepSent keeps the body of the attempt's request hreq (nil: none was
+// made) for evidence: its own GetBody, which net/http sets for the byte
+// readers the adapters send, and which reads nothing until an error
+// answer asks. It must run before sendOnce, which makes GetBody fail once
+// the request was written.
+func (c *Call) keepSent(hreq *http.Request) {
+	c.attempt++
+	c.upstream = nil
+	if hreq != nil {
+		c.upstream = hreq.GetBody
+	}
 }
 
 // echoHeaders reports forwarded header values an upstream may quote.
