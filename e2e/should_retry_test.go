@@ -58,7 +58,9 @@ func TestSDKDoesNotRetryAPaidBudget(t *testing.T) {
 }
 
 // A request at fault fails the same way again, even when the upstream said
-// so with a 500 (llama-server's over-long prompt).
+// so with a 500 (llama-server's over-long prompt): the client is told a 400
+// (since round 58: a full window is a 400 at every door, docs/behaviour.md
+// "The client's status"), and the SDK sends it once.
 func TestSDKDoesNotRetryARequestAtFault(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(corpus(t, "llamacpp-context-size-has-been-exceeded-500")),
 		"q": script(ok("model-b", "b")), "s": script(ok("model-c", "c"))})
@@ -67,8 +69,8 @@ func TestSDKDoesNotRetryARequestAtFault(t *testing.T) {
 	c := openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("unused"), option.WithHTTPClient(counted(&sent)))
 	_, err := c.Chat.Completions.New(context.Background(), hello("r"))
 	var apiErr *openai.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || apiErr.Code != "context_length_exceeded" {
-		t.Fatalf("err %v, want the upstream's 500 as context_length", err)
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 || apiErr.Code != "context_length_exceeded" {
+		t.Fatalf("err %v, want the upstream's 500 told as a 400 context_length", err)
 	}
 	if n := sent.Load(); n != 1 {
 		t.Errorf("the SDK sent %d requests, want 1", n)
