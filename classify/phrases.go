@@ -60,6 +60,13 @@ var requestPhrases = []phrase{
 	// must be at most 96"): the endpoint's cap per request.
 	{a: "number of texts", b: "at most", gap: 24, class: Overflow},
 	{a: "number of inputs", b: "at most", gap: 24, class: Overflow},
+	// A list over its cap in Pydantic's words, which every FastAPI-served
+	// model server answers with ("List should have at most 4 items after
+	// validation", "Value should have at most 1024 items": an embeddings
+	// batch over its cap, BerriAI/litellm#32528; round 58, hunt 58c): the
+	// endpoint's cap, as "array too long … maximum length" is, before the
+	// bad-input "at most" (a string's characters stay there).
+	{a: "should have at most", b: "items", gap: 16, class: Overflow, notRate: true},
 	// An endpoint that takes no batch at all ("does not support batch
 	// embeddings"): its cap is one input per request.
 	{a: "support batch", class: Overflow},
