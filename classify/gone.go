@@ -355,7 +355,7 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 			return v
 		}
 		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
-		if i := ts.pick(modelAllowlistPhrases, 0); i < len(modelAllowlistPhrases.list) {
+		if i := ts.pick(modelAllowlistPhrases, 0); i < len(modelAllowlistPhrases.list) && ts.pick(signedInPhrases, 0) == len(signedInPhrases.list) {
 			return echoMark(Verdict{Failed: true, Class: Forbidden, Evidence: modelAllowlistPhrases.list[i].evidence}, ts.echo)
 		}
 	}
@@ -400,6 +400,9 @@ func emptyBalance(f *facts) bool {
 		t = t[j+len("available balance:"):]
 		for len(t) > 0 && (t[0] == ' ' || t[0] == '$') {
 			t = t[1:]
+		}
+		if len(t) > 0 && t[0] == '-' {
+			return true // below zero: an account that owes (review 58, hostile 58b)
 		}
 		digits := false
 		for len(t) > 0 && (t[0] == '0' || t[0] == '.') {
@@ -467,6 +470,18 @@ var modelAllowlistPhrases = newPhraseSet([]phrase{
 	{a: "only available to", b: "users", gap: 24, clause: true, class: Forbidden},
 	{a: "only available to", b: "subscribers", gap: 24, clause: true, class: Forbidden},
 	{a: "only available on", b: "plan", gap: 32, clause: true, class: Forbidden},
+})
+
+// signedInPhrases say that what a 401 gates on is being signed in at all
+// ("only available to authenticated users. Please provide a valid API
+// key."): the credential, auth, never a tier gate (review 58).
+var signedInPhrases = newPhraseSet([]phrase{
+	{a: "authenticated users", class: Auth},
+	{a: "logged-in users", class: Auth},
+	{a: "logged in users", class: Auth},
+	{a: "registered users", class: Auth},
+	{a: "signed-in users", class: Auth},
+	{a: "signed in users", class: Auth},
 })
 
 // spentKey reads a 401 whose code or words say the key's allowance is

@@ -8,20 +8,24 @@ import "testing"
 // words quoted back never steer the class. Helpers: rules56_test.go.
 
 // (a) hunt 58a. 409 and 415 had no default (unknown) and 501 fell to the
-// 5xx default (server_error). A 409 is a conflict with the state of
-// something the client named (OpenAI's batch cancel: "Cannot cancel a batch
+// 5xx default (server_error). A 409 was made bad_request at first, as a
+// conflict with the state of something the client named (OpenAI's batch cancel: "Cannot cancel a batch
 // with status 'completed'.", the body litellm's batch tests and a Ruby
 // client's comment record with 409 / openai.ConflictError; not in the
-// corpus, see the README): bad_request, as OpenAI's conversation_locked 400
-// already is. A 415 is the request's media type (Venice's
+// corpus, see the README), as OpenAI's conversation_locked 400 already is;
+// review 58 put it back (below). A 415 is the request's media type (Venice's
 // INVALID_CONTENT_TYPE): bad_request. A 501 is an API this endpoint does not
 // implement (CLOVA's 50100 "Not yet implemented"; RFC 9110): unknown, as the
 // corpus's llama-server and Ollama 501s already were by their words. None
 // is fixed: words naming another class still decide.
 func TestRoundFiftyEightConflictMediaTypeNotImplemented(t *testing.T) {
 	batch := `{"error":{"message":"Cannot cancel a batch with status 'completed'.","type":"invalid_request_error","param":null,"code":null}}`
-	want56(t, "OpenAI's batch cancel 409", classify56(409, batch, "", false), BadRequest, "status:409")
-	want56(t, "a bare 409", classify56(409, ``, "", false), BadRequest, "status:409")
+	// A 409 stays unknown (review 58, hostile 58b): the SDKs retry it as a
+	// lock timeout, and OpenAI's quota_accounting_blocked 409 is the
+	// account's for a while; bad_request stopped the walk.
+	want56(t, "OpenAI's batch cancel 409", classify56(409, batch, "", false), Unknown, "status:409")
+	want56(t, "a bare 409", classify56(409, ``, "", false), Unknown, "status:409")
+	want56(t, "OpenAI's 409 quota_accounting_blocked", classify56(409, `{"error":{"message":"Account usage requires reconciliation before another hosted request can start.","type":"conflict_error","param":null,"code":"quota_accounting_blocked"}}`, "", false), Unknown, "")
 	want56(t, "a 409 that says rate limit", classify56(409, `{"error":{"message":"Rate limit exceeded. Please try again in 20s."}}`, "", false), RateLimited, "phrase:rate limit")
 	want56(t, "a 409 that says quota", classify56(409, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details."}}`, "", false), Quota, "")
 	want56(t, "Venice's 415", classify56(415, `{"error":"Invalid request content-type"}`, "", false), BadRequest, "status:415")
@@ -31,7 +35,7 @@ func TestRoundFiftyEightConflictMediaTypeNotImplemented(t *testing.T) {
 	want56(t, "500 stays", classify56(500, `{"status":{"code":"50000","message":"Internal server error"}}`, "", false), ServerError, "status:500")
 	want56(t, "502 stays", classify56(502, ``, "", false), ServerError, "status:502")
 	// The client's own words quoted back steer none of them.
-	echo56(t, 409, "rate limit exceeded, too many requests", `{"error":{"message":"Cannot update: rate limit exceeded, too many requests"}}`, BadRequest)
+	echo56(t, 409, "rate limit exceeded, too many requests", `{"error":{"message":"Cannot update: rate limit exceeded, too many requests"}}`, Unknown)
 	echo56(t, 415, "The model is at capacity", `{"error":"Invalid request content-type: The model is at capacity"}`, BadRequest)
 	echo56(t, 501, "internal server error", `{"error":{"message":"internal server error"}}`, Unknown)
 }

@@ -62,16 +62,16 @@ func init() {
 	// behind the endpoint gave up (Copilot's bare 499, Gemini's CANCELLED
 	// backendError; round 57, hunt 57c). The body may still say more.
 	set(ServerError, false, 499)
-	// A conflict with the state of something the client named (a batch,
-	// a file, a response id: OpenAI's "Cannot cancel a batch with status
-	// 'completed'."), and the request's own media type (Venice's "Invalid
-	// request content-type"): the request, whatever endpoint serves it
-	// (round 58, hunt 58a). A 501 is an API this endpoint does not
-	// implement (CLOVA's 50100 "Not yet implemented"): nothing failed and
-	// another endpoint may serve it, as the 501s that say "does not support
-	// embeddings" already read. Not fixed: words naming another class
-	// still decide.
-	set(BadRequest, false, 409, 415)
+	// The request's own media type (Venice's "Invalid request
+	// content-type"): the request, whatever endpoint serves it (round 58,
+	// hunt 58a). A 501 is an API this endpoint does not implement (CLOVA's
+	// 50100 "Not yet implemented"): nothing failed and another endpoint may
+	// serve it, as the 501s that say "does not support embeddings" already
+	// read. Not fixed: words naming another class still decide. A 409 stays
+	// unknown: the vendors' own SDKs retry it as a lock timeout, and
+	// OpenAI's 409 quota_accounting_blocked is the account's, for a while
+	// (review 58, hostile 58b: bad_request stopped the walk there).
+	set(BadRequest, false, 415)
 	set(Unknown, false, 501)
 }
 

@@ -42,72 +42,6 @@ func (a *App) restoreBudgets(cfg *config.Config, limits *limit.Limiter, now time
 	return n
 }
 
-// restoreAddedBudgets gives each client key of cfg that a reload from old
-// gave a budget window it did not have (a usd_per_day or usd_per_month
-// added, or a budgeted key new to the configuration) what the decision log
-// says it spent in that window: only a key's budgeted windows have
-// counters, so a budget added by a reload started its window at nothing,
-// where a restart on the same file read the window back (operator review
-// 58: the operator who added a month's budget to stop a team saw its next
-// request admitted, and the Keys page say 25 % of a budget it had spent
-// past). With state memory the counter may still hold what the window
-// counted before its budget was taken away; only the log's spend past it
-// is added. With state redis each replica adds its own log's share as it
-// reloads (what a replica serves before its reload, under no budget, is
-// counted by no one else), which the epoch marker then records as held
-// (epoch.go). It reports how many keys it gave spend to.
-func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter, now time.Time) int {
-	had := map[string]config.Budget{}
-	for i := range old.Clients {
-		had[old.Clients[i].Name] = old.Clients[i].Budget
-	}
-	var added []*config.ClientKey
-	for i := range cfg.Clients {
-		k := &cfg.Clients[i]
-		b := had[k.Name]
-		if (k.Budget.USDPerDay > 0 && !(b.USDPerDay > 0)) || (k.Budget.USDPerMonth > 0 && !(b.USDPerMonth > 0)) {
-			added = append(added, k)
-		}
-	}
-	if len(added) == 0 {
-		return 0
-	}
-	spent, _ := a.logSpent(cfg, now)
-	n := 0
-	for _, k := range added {
-		s, ok := spent[k.Name]
-		if !ok {
-			continue
-		}
-		b := had[k.Name]
-		day, month := 0.0, 0.0
-		if !(b.USDPerDay > 0) {
-			day = s[0]
-		}
-		if !(b.USDPerMonth > 0) {
-			month = s[1]
-		}
-		if a.rdb == nil {
-			for _, st := range limits.Standings(context.Background(), k) {
-				switch st.Limit {
-				case "usd_per_day":
-					day = max(0, day-st.Used)
-				case "usd_per_month":
-					month = max(0, month-st.Used)
-				}
-			}
-		}
-		if day > 0 || month > 0 {
-			limits.Restore(context.Background(), k, day, month)
-			n++
-		}
-	}
-	if n > 0 {
-		a.log.Info("client budgets: a budget added by this reload counts what its keys spent earlier in its window, read from the decision log", "keys", n)
-	}
-	return n
-}
-
 // logSpent is what the decision log of cfg (and its rotations) says each
 // client spent this UTC month and day ([0] the day's, [1] the month's),
 // and how many files it read; nothing when no key has a budget or there
@@ -125,7 +59,9 @@ func (a *App) logSpent(cfg *config.Config, now time.Time) (map[string][2]float64
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	spent := map[string][2]float64{}
 	files := 0
-	for _, path := range logFiles(cfg.Decisions.Path, month) {
+	paths := logFiles(cfg.Decisions.Path, month)
+	a.spent.keep(paths)
+	for _, path := range paths {
 		if err := a.spent.add(spent, path, month, day); err != nil {
 			if !os.IsNotExist(err) {
 				a.log.Warn("client budgets: a decision log could not be read; its spend is not restored", "path", path, "err", err)
@@ -225,7 +161,7 @@ func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 	if _, err := r.Seek(start, io.SeekStart); err != nil {
 		return nil
 	}
-	got, _ := spentFrom(r, month, day)
+	got, _ := spentFrom(r, month, day, false)
 	return got
 }
 
@@ -234,7 +170,12 @@ func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 // counted it. [0] is the day's, [1] the month's.
 // It also returns how many bytes of r it read up to the end of the last
 // whole line: a record still being written is read again next time.
-func spentFrom(r io.Reader, month, day time.Time) (map[string][2]float64, int64) {
+//
+// A last line without its newline is counted only where the input is
+// whole (done: a compressed rotation); in a live log it is a record still
+// being written, counted once its newline is there (review 58: counted
+// then and again once whole).
+func spentFrom(r io.Reader, month, day time.Time, done bool) (map[string][2]float64, int64) {
 	out := map[string][2]float64{}
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, maxLine)
@@ -243,6 +184,8 @@ func spentFrom(r io.Reader, month, day time.Time) (map[string][2]float64, int64)
 		line, err := readLine(br)
 		if err == nil {
 			whole = cr.n - int64(br.Buffered())
+		} else if !done {
+			line = nil
 		}
 		if rec, ok := budgetLine(line); ok && !rec.end().Before(month) {
 			usd := 0.0

@@ -1,0 +1,119 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/limit"
+)
+
+// budgetGap is what this replica's decision log said a client key had
+// spent ([0] its day, [1] its month) when a reload took a budget window
+// away from it, with state redis: when a later reload gives the window
+// back, only what the key spent since counts again, since Redis's counter
+// still holds what it counted before (hostile 58b: the window was counted
+// twice).
+type budgetGap struct {
+	day, month time.Time
+	spent      [2]float64
+}
+
+// restoreAddedBudgets gives each client key of cfg that a reload from old
+// gave a budget window it did not have (a usd_per_day or usd_per_month
+// added, or a budgeted key new to the configuration) what the decision log
+// says it spent in that window: only a key's budgeted windows have
+// counters, so a budget added by a reload started its window at nothing,
+// where a restart on the same file read the window back (operator review
+// 58: the operator who added a month's budget to stop a team saw its next
+// request admitted, and the Keys page say 25 % of a budget it had spent
+// past). With state memory the counter may still hold what the window
+// counted before its budget was taken away; only the log's spend past it
+// is added. With state redis each replica adds its own log's share as it
+// reloads (what a replica serves before its reload, under no budget, is
+// counted by no one else), which the epoch marker then records as held
+// (epoch.go); a window this replica saw taken away in this process gets
+// only what was spent since (budgetGap). It reports how many keys it gave
+// spend to. The caller holds a.mu.
+func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter, now time.Time) int {
+	now = now.UTC()
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	had, has := budgets(old), budgets(cfg)
+	if a.rdb != nil {
+		var gone []string
+		for name, b := range had {
+			if c := has[name]; b.USDPerDay > 0 && !(c.USDPerDay > 0) || b.USDPerMonth > 0 && !(c.USDPerMonth > 0) {
+				gone = append(gone, name)
+			}
+		}
+		if len(gone) > 0 {
+			spent, _ := a.logSpent(old, now)
+			if a.gaps == nil {
+				a.gaps = map[string]budgetGap{}
+			}
+			for _, name := range gone {
+				a.gaps[name] = budgetGap{day: day, month: month, spent: spent[name]}
+			}
+		}
+	}
+	var added []*config.ClientKey
+	for i := range cfg.Clients {
+		k := &cfg.Clients[i]
+		b := had[k.Name]
+		if (k.Budget.USDPerDay > 0 && !(b.USDPerDay > 0)) || (k.Budget.USDPerMonth > 0 && !(b.USDPerMonth > 0)) {
+			added = append(added, k)
+		}
+	}
+	if len(added) == 0 {
+		return 0
+	}
+	spent, _ := a.logSpent(cfg, now)
+	n := 0
+	for _, k := range added {
+		s := spent[k.Name]
+		b := had[k.Name]
+		var add [2]float64
+		if !(b.USDPerDay > 0) {
+			add[0] = s[0]
+		}
+		if !(b.USDPerMonth > 0) {
+			add[1] = s[1]
+		}
+		if a.rdb == nil {
+			for _, st := range limits.Standings(context.Background(), k) {
+				switch st.Limit {
+				case "usd_per_day":
+					add[0] = max(0, add[0]-st.Used)
+				case "usd_per_month":
+					add[1] = max(0, add[1]-st.Used)
+				}
+			}
+		} else if g, ok := a.gaps[k.Name]; ok {
+			if g.day.Equal(day) {
+				add[0] = max(0, add[0]-g.spent[0])
+			}
+			if g.month.Equal(month) {
+				add[1] = max(0, add[1]-g.spent[1])
+			}
+			delete(a.gaps, k.Name)
+		}
+		if add[0] > 0 || add[1] > 0 {
+			limits.Restore(context.Background(), k, add[0], add[1])
+			n++
+		}
+	}
+	if n > 0 {
+		a.log.Info("client budgets: a budget added by this reload counts what its keys spent earlier in its window, read from the decision log", "keys", n)
+	}
+	return n
+}
+
+// budgets are cfg's client keys' budgets by name.
+func budgets(cfg *config.Config) map[string]config.Budget {
+	out := make(map[string]config.Budget, len(cfg.Clients))
+	for i := range cfg.Clients {
+		out[cfg.Clients[i].Name] = cfg.Clients[i].Budget
+	}
+	return out
+}
