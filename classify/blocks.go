@@ -98,6 +98,12 @@ const unexpectedToolCall = 1
 // toolFailure returns the index in toolFailures of the finish r names (case
 // aside), -1 for none.
 func toolFailure(r []byte) int {
+	if i := bytes.LastIndex(r, []byte(": ")); i >= 0 {
+		// Gemini's OpenAI-compatible endpoint names the filter that
+		// dropped the call before the reason ("function_call_filter:
+		// MALFORMED_FUNCTION_CALL"; round 58, hunt 58d): read the reason.
+		r = r[i+2:]
+	}
 	for i := range toolFailures {
 		if t := toolFailures[i].reason; len(r) == len(t) && bytes.EqualFold(r, []byte(t)) {
 			return i
