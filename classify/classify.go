@@ -34,7 +34,11 @@ type Response struct {
 	// matched text also occurs in Request (case, runs of blanks and JSON
 	// escapes aside) is discarded, since upstreams quote the client's
 	// input back in their errors. It is read only when a phrase or rule
-	// matched; nil checks nothing.
+	// matched; nil checks nothing. After the body (its first JSON value,
+	// which rules that read the request decode) may come, each after a
+	// line break, more text the client chose that an upstream may quote:
+	// the header values Detour forwarded, and the body Detour sent the
+	// upstream (its translation of the client's).
 	Request []byte
 	// Model is the model Detour asked the upstream for (the endpoint's
 	// model). With it and Request, a not-found answer that names something

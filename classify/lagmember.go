@@ -306,7 +306,7 @@ func toolChoiceNoFunction(f *facts, req []byte) bool {
 					Type string `json:"type"`
 				} `json:"tool_choice"`
 			}
-			if json.Unmarshal(req, &r) != nil {
+			if requestDoc(req, &r) != nil {
 				return false
 			}
 			return r.ToolChoice.Type == "allowed_tools" || r.ToolChoice.Type == "custom"
@@ -336,7 +336,7 @@ func nAtMostOne(f *facts, req []byte) bool {
 		var r struct {
 			N *int `json:"n"`
 		}
-		return json.Unmarshal(req, &r) == nil && r.N != nil && *r.N > 1
+		return requestDoc(req, &r) == nil && r.N != nil && *r.N > 1
 	}
 	return false
 }
@@ -374,4 +374,13 @@ func nCapOne(t []byte) bool {
 // case folded.
 func hasPrefixFold(t []byte, p string) bool {
 	return len(t) >= len(p) && foldEq(t[:len(p)], p)
+}
+
+// requestDoc decodes the client's request body, the first JSON value of
+// req: an error answer's Response.Request holds after it what else the
+// client chose that an upstream may quote (forwarded header values, the
+// body Detour sent the upstream), which a whole-document decode refused
+// (hostile 58's evidence broke the tool_choice and n readings above).
+func requestDoc(req []byte, v any) error {
+	return json.NewDecoder(bytes.NewReader(req)).Decode(v)
 }
