@@ -22,6 +22,13 @@ type choiceFacts struct {
 	finish  bool // a non-empty finish_reason
 	error   bool // a non-null "error" member, or finish_reason "error" or vendorFailed
 	vendor  bool // a finish_reason of vendorFinishes, written as OpenAI's
+	tool    bool // a tool call (or a legacy function call) in the delta
+	filter  bool // finish_reason content_filter, or a vendor's word for it
+}
+
+// filtered reports a finish reason that says a filter cut the answer.
+func filtered(word string) bool {
+	return word == "content_filter" || vendorFinishes[word] == "content_filter"
 }
 
 // read fills f from data, reusing f.choices. Every event of a stream goes
@@ -56,7 +63,8 @@ func (f *facts) decode(data []byte) {
 		failed := notNull(ch.Error) || ch.FinishReason != nil && (*ch.FinishReason == finishError || vendorFailed([]byte(*ch.FinishReason)))
 		_, vendor := vendorFinishes[deref(ch.FinishReason)]
 		f.error = f.error || failed
-		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish, error: failed, vendor: vendor})
+		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish, error: failed, vendor: vendor,
+			tool: present(d.ToolCalls) || present(d.FunctionCall), filter: filtered(deref(ch.FinishReason))})
 	}
 }
 
@@ -177,11 +185,12 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 			if string(v) == "null" {
 				continue
 			}
-			content, sure := scanDelta(v)
+			content, tool, sure := scanDelta(v)
 			if !sure {
 				return c, false
 			}
 			c.content = c.content || content
+			c.tool = c.tool || tool
 		case 2: // finish_reason
 			switch v[0] {
 			case 'n':
@@ -193,6 +202,7 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 				word := v[1 : len(v)-1]
 				c.error = c.error || string(word) == finishError || vendorFailed(word)
 				_, c.vendor = vendorFinishes[string(word)]
+				c.filter = filtered(string(word))
 			default:
 				return c, false
 			}
@@ -203,23 +213,24 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 	return c, true
 }
 
-// scanDelta reports whether a choice's delta carries content.
-func scanDelta(v []byte) (content, sure bool) {
+// scanDelta reports whether a choice's delta carries content, and a tool
+// call (tool_calls or function_call) among it.
+func scanDelta(v []byte) (content, tool, sure bool) {
 	obj, ok := rawjson.ScanObject(v)
 	if !ok {
-		return false, false
+		return false, false, false
 	}
 	var seen [9]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := provider.PlainName(k, deltaNames)
 		if !sure {
-			return false, false
+			return false, false, false
 		}
 		if i < 0 {
 			continue
 		}
 		if seen[i] {
-			return false, false
+			return false, false, false
 		}
 		seen[i] = true
 		if i < deltaStrings {
@@ -228,11 +239,13 @@ func scanDelta(v []byte) (content, sure bool) {
 			case '"':
 				content = content || len(v) > 2
 			default:
-				return false, false
+				return false, false, false
 			}
 			continue
 		}
-		content = content || present(json.RawMessage(v))
+		p := present(json.RawMessage(v))
+		content = content || p
+		tool = tool || p && (deltaNames[i] == "tool_calls" || deltaNames[i] == "function_call")
 	}
-	return content, true
+	return content, tool, true
 }

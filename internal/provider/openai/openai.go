@@ -203,6 +203,7 @@ type stream struct {
 	complete bool
 	facts    facts     // the current event's, reused
 	one      [1][]byte // backs Event.Chunks
+	called   bool      // a tool call began in the answer
 }
 
 // chunk is the part of a chat.completion.chunk the gateway looks at.
@@ -261,6 +262,20 @@ func (s *stream) Next() (provider.Event, error) {
 		// (OpenRouter's error chunk after a finish carries the answer's).
 		out.Error, out.Usage = true, f.usage
 		return out, nil
+	}
+	for _, ch := range f.choices {
+		s.called = s.called || ch.tool
+		if ch.filter && s.called {
+			// A filter cut the answer after a tool call began: the call
+			// may be cut short ({"content":"hello wor"}), and a client
+			// that finishes it as it stands runs it (probe 58b:
+			// LangChain's ChatAnthropic and its Responses model handed an
+			// agent a write_file of half a file). The answer fails, as
+			// Anthropic ends a stream its filter stopped: an error event
+			// at every door, read as the refusal it is.
+			out.Error, out.Usage = true, f.usage
+			return out, nil
+		}
 	}
 	for _, ch := range f.choices {
 		if _, seen := s.open[ch.index]; !seen && len(s.open) >= provider.MaxParts {
