@@ -189,6 +189,9 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// for a model its channel cannot convert; round 55): not a failure that
 	// passes. Python's NotImplementedError, one word, is not matched.
 	{a: "not implemented", word: true, class: Unknown},
+	// CLOVA Studio's 501 50100 "Not yet implemented" (an API it does not
+	// serve; round 58, hunt 58a), in the same words.
+	{a: "not yet implemented", class: Unknown},
 	// A capability this server lacks (an image to a model loaded without
 	// its projector, tools to a server started without templates): the
 	// request moves on and nothing cools.

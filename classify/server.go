@@ -73,7 +73,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		return Verdict{Failed: true, Class: Timeout, Evidence: ev}
 	}
 	if f != nil && !f.parsed {
-		return Verdict{Failed: true, Class: statusClass[st], Evidence: ev} // an error event or body that says nothing readable (501: unknown, status.go)
+		return Verdict{Failed: true, Class: statusClass[st], Evidence: ev} // an error event or body that says nothing readable: the status's default
 	}
 	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 	if f != nil {
@@ -139,8 +139,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 		}
 		return echoMark(Verdict{Failed: true, Class: Timeout, Evidence: timeoutPhrases.list[i].evidence}, ts.echo)
 	}
-	// The status's default: server_error, but unknown for a 501 (an API
-	// this endpoint does not implement; status.go).
+	// The status's default (status.go): server_error for every 5xx.
 	return echoMark(Verdict{Failed: true, Class: statusClass[st], Evidence: ev}, ts.echo)
 }
 

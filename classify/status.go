@@ -62,17 +62,16 @@ func init() {
 	// behind the endpoint gave up (Copilot's bare 499, Gemini's CANCELLED
 	// backendError; round 57, hunt 57c). The body may still say more.
 	set(ServerError, false, 499)
-	// The request's own media type (Venice's "Invalid request
-	// content-type"): the request, whatever endpoint serves it (round 58,
-	// hunt 58a). A 501 is an API this endpoint does not implement (CLOVA's
-	// 50100 "Not yet implemented"): nothing failed and another endpoint may
-	// serve it, as the 501s that say "does not support embeddings" already
-	// read. Not fixed: words naming another class still decide. A 409 stays
-	// unknown: the vendors' own SDKs retry it as a lock timeout, and
-	// OpenAI's 409 quota_accounting_blocked is the account's, for a while
-	// (review 58, hostile 58b: bad_request stopped the walk there).
-	set(BadRequest, false, 415)
-	set(Unknown, false, 501)
+	// A 409, a 415 and a 501 keep their defaults (unknown, unknown,
+	// server_error): round 58 made them bad_request, bad_request and
+	// unknown at first, and its reviews put them back. The SDKs retry a
+	// 409 as a lock timeout (OpenAI's 409 quota_accounting_blocked is the
+	// account's for a while); Detour writes the upstream request's
+	// Content-Type itself, so a 415 is never the client's; and a base_url
+	// at a plain web server answers every POST 501 ("Unsupported method"),
+	// which as unknown was never cooled and stayed first for ever (hostile
+	// 58b). Words still decide: a 501 that says the API is missing for this
+	// model ("does not support embeddings") is unknown.
 }
 
 // statusVerdict is the default verdict of a non-2xx status.
