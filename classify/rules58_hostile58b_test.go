@@ -5,8 +5,8 @@ import "testing"
 // hostile58b: a 402 "maximum possible cost" over a balance below zero (an
 // account that owes: post-paid overage, a charge that settled after the
 // reservation) is an empty account, not a request too big for a positive
-// balance. emptyBalance skips ' ' and '$' and reads zeros only: a '-'
-// makes the balance "positive", the verdict overflow, and the account is
+// balance. emptyBalance skipped ' ' and '$' and read zeros only: a '-'
+// made the balance "positive", the verdict overflow, and the account was
 // never cooled (overflow: next endpoint, no cooling), so every request
 // tries it first.
 func TestHostile58bMaximumPossibleCostOverANegativeBalance(t *testing.T) {
@@ -16,8 +16,8 @@ func TestHostile58bMaximumPossibleCostOverANegativeBalance(t *testing.T) {
 	}
 }
 
-// hostile58b: a bare 409 (no body a reader can use) is now bad_request:
-// the walk stops at the first endpoint, no failover. The OpenAI SDK reads
+// hostile58b: a bare 409 (no body a reader can use) was made bad_request
+// in round 58: the walk stopped at the first endpoint, no failover. The OpenAI SDK reads
 // a 409 as a lock timeout and retries it (openai-node client.js
 // shouldRetry: "// Retry on lock timeouts. if (response.status === 409)
 // return true;"; the Stainless SDKs for Anthropic likewise): a transient
