@@ -81,7 +81,7 @@ func TestContextLengthInAnthropicsWords(t *testing.T) {
 		// Anthropic's words for that (probe 58: Claude Code lowers its
 		// max_tokens on them, where it compacts on "prompt is too long").
 		{classify.ContextLength, "This model's maximum context length is 32768 tokens. However, you requested 33000 tokens (32000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.",
-			"input length and `max_tokens` exceed context limit: 32000 + 1000 > 32768 (This model's maximum context length is 32768 tokens. However, you requested 33000 tokens (32000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.)"},
+			"input length and `max_tokens` exceed context limit: 32000 + 1000 > 32768 (prompt is too long for the max_tokens asked; This model's maximum context length is 32768 tokens. However, you requested 33000 tokens (32000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.)"},
 		// The messages alone past the window: a prompt too long.
 		{classify.ContextLength, "This model's maximum context length is 32768 tokens. However, you requested 34000 tokens (33000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.",
 			"prompt is too long: 34000 tokens > 32768 maximum (This model's maximum context length is 32768 tokens. However, you requested 34000 tokens (33000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.)"},

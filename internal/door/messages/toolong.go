@@ -49,7 +49,12 @@ func contextMessage(c classify.Class, message string) string {
 		// Anthropic's words for that, on which Claude Code lowers its
 		// max_tokens and sends the turn again, where on "prompt is too
 		// long" it compacts, or gives up on a short conversation (probe 58).
-		return "input length and `max_tokens` " + exceedLimit + ": " + strconv.Itoa(input) + " + " + strconv.Itoa(output) + " > " + strconv.Itoa(window) + " (" + message + ")"
+		// "prompt is too long" in it too: @langchain/anthropic raises its
+		// ContextOverflowError (which LangChain's agents summarise on)
+		// on those words alone, and did on these answers before; Claude
+		// Code reads the counts first (hostile 58b, both real clients).
+		return "input length and `max_tokens` " + exceedLimit + ": " + strconv.Itoa(input) + " + " + strconv.Itoa(output) + " > " + strconv.Itoa(window) +
+			" (" + promptTooLong + " for the max_tokens asked; " + message + ")"
 	}
 	if used, window, ok := classify.ContextCounts(message); ok {
 		return promptTooLong + ": " + strconv.Itoa(used) + " tokens > " + strconv.Itoa(window) + " maximum (" + message + ")"
