@@ -32,7 +32,7 @@ import (
 // (CACHED) nor written to it (CACHE_WRITE); each is in COST_USD at its own
 // price.
 
-const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day[,…]] [--since 24h|RFC3339|today|month] [--until 24h|RFC3339|today|month] [--client NAME[,NAME…]]`
+const usageHelp = `usage: detour usage -f decisions.jsonl [--by client|route|target|provider|day[,…]] [--since 24h|RFC3339|today|month] [--until 24h|RFC3339|today|month] [--client NAME]…`
 
 func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
@@ -42,7 +42,8 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	by := fs.String("by", "client", "group by client, route, target, provider or day (UTC), or several joined by commas (client,target: each client's spend by target)")
 	since := fs.String("since", "", "only records from this long ago (24h), since this time (RFC 3339), or since the UTC day's or month's start (today, month); all when not given")
 	until := fs.String("until", "", "only records before this long ago (24h), this time (RFC 3339), or the UTC day's or month's start (today, month); all when not given")
-	clients := fs.String("client", "", "only the requests of these client keys (names, joined by commas)")
+	var clients names
+	fs.Var(&clients, "client", "only the requests of the client key `NAME` (its name whole, commas and all); repeat it for several")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -73,10 +74,7 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		to = t
 	}
-	var only []string
-	if *clients != "" {
-		only = strings.Split(*clients, ",")
-	}
+	only := clients.list
 	in, closeLogs, err := openLogs(files.paths, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "detour usage: %v\n", err)
@@ -94,6 +92,13 @@ func runUsage(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	printUsage(stdout, b, rows)
 	return 0
 }
+
+// names collects a repeated flag's values, each whole (a client key's
+// name may hold a comma: hostile 58b).
+type names struct{ list []string }
+
+func (n *names) String() string     { return strings.Join(n.list, " ") }
+func (n *names) Set(v string) error { n.list = append(n.list, v); return nil }
 
 // window is which records usage sums: those that ended from from (zero:
 // any) and before to (zero: any) — the window budgets count a request in
@@ -147,9 +152,13 @@ func writeRow(w io.Writer, r *query.Usage, n int) {
 		keys = append(keys, "")
 	}
 	for _, k := range keys[:n-1] {
-		fmt.Fprintf(w, "%s\t", k)
+		fmt.Fprintf(w, "%s\t", query.Shown(k))
 	}
-	r.Key = keys[n-1]
+	// Names as the log holds them, escaped and cut: a name is the
+	// operator's or, in a log from elsewhere, anyone's (hostile 58b: a
+	// terminal escape reached the terminal, a newline or a NUL forged a
+	// row or a column, as in --summary's tables: hostile 57c).
+	r.Key = query.Shown(keys[n-1])
 	req := strconv.Itoa(r.Requests)
 	if r.Requests < 0 {
 		req = "-"

@@ -93,7 +93,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 	head := append([]string{"route", "requests", "not ok"}, cols...)
 	line(head...)
 	cells := func(name string, r *row) []string {
-		out := []string{shown(name), strconv.Itoa(r.requests), strconv.Itoa(r.failed)}
+		out := []string{Shown(name), strconv.Itoa(r.requests), strconv.Itoa(r.failed)}
 		for _, c := range cols {
 			out = append(out, strconv.Itoa(r.classes[c]))
 		}
@@ -122,7 +122,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		for _, k := range p {
 			all += k
 		}
-		out := []string{shown(n), strconv.Itoa(all), strconv.Itoa(all - p["ok"])}
+		out := []string{Shown(n), strconv.Itoa(all), strconv.Itoa(all - p["ok"])}
 		for _, c := range cols {
 			out = append(out, strconv.Itoa(p[c]))
 		}
@@ -136,10 +136,10 @@ func (s *Summary) WriteTable(w io.Writer) error {
 // printed 51 MB).
 const maxShown = 64
 
-// shown is name as a table cell: quoted with escapes where it holds a
+// Shown is name as a table cell: quoted with escapes where it holds a
 // control or invisible character (a newline forged a row, a terminal
 // escape reached the terminal: hostile 57c), cut to maxShown runes.
-func shown(name string) string {
+func Shown(name string) string {
 	if strings.IndexFunc(name, hidden) >= 0 {
 		name = strconv.QuoteToGraphic(name)
 		var b strings.Builder
