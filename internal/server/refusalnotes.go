@@ -1,8 +1,11 @@
 package server
 
 import (
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/detour-llm/detour/internal/config"
 )
 
 // refusalNotes picks the client-limit refusals worth a line at info level:
@@ -22,10 +25,13 @@ type refusalNotes struct {
 // window has turned are forgotten.
 const maxNotes = 4096
 
-// first reports whether the refusal of client by limit at now, whose
-// window turns after wait, is the first of its window, and remembers it.
-func (n *refusalNotes) first(client, limit string, now time.Time, wait time.Duration) bool {
-	k := client + "\x00" + limit
+// first reports whether the refusal of client by limit, at its cap, at
+// now, whose window turns after wait, is the first of its window at that
+// cap, and remembers it: a reload that raises the cap makes the next
+// refusal the first at the new one (hostile 58b: the log said a key was
+// refused once, at the old cap).
+func (n *refusalNotes) first(client, limit string, cap float64, now time.Time, wait time.Duration) bool {
+	k := client + "\x00" + limit + "\x00" + strconv.FormatFloat(cap, 'g', -1, 64)
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if now.Before(n.next[k]) {
@@ -46,4 +52,21 @@ func (n *refusalNotes) first(client, limit string, now time.Time, wait time.Dura
 	}
 	n.next[k] = now.Add(max(wait, time.Minute))
 	return true
+}
+
+// limitCap is k's cap for the limit named (limit.Names, max_concurrent).
+func limitCap(k *config.ClientKey, limit string) float64 {
+	switch limit {
+	case "requests_per_minute":
+		return float64(k.Rate.RequestsPerMinute)
+	case "tokens_per_minute":
+		return float64(k.Rate.TokensPerMinute)
+	case "usd_per_day":
+		return k.Budget.USDPerDay
+	case "usd_per_month":
+		return k.Budget.USDPerMonth
+	case "max_concurrent":
+		return float64(k.MaxConcurrent)
+	}
+	return 0
 }

@@ -13,23 +13,26 @@ import (
 func TestRefusalNotesOnePerWindow(t *testing.T) {
 	var n refusalNotes
 	t0 := time.Date(2026, 12, 6, 21, 0, 0, 0, time.UTC)
-	if !n.first("team-a", "usd_per_day", t0, 3*time.Hour) {
+	if !n.first("team-a", "usd_per_day", 1, t0, 3*time.Hour) {
 		t.Fatal("the first refusal was not noted")
 	}
-	if n.first("team-a", "usd_per_day", t0.Add(2*time.Hour), time.Hour) {
+	if n.first("team-a", "usd_per_day", 1, t0.Add(2*time.Hour), time.Hour) {
 		t.Error("a second refusal in the same day was noted")
 	}
-	if !n.first("team-a", "requests_per_minute", t0, time.Second) || !n.first("team-b", "usd_per_day", t0, time.Hour) {
+	if !n.first("team-a", "requests_per_minute", 60, t0, time.Second) || !n.first("team-b", "usd_per_day", 1, t0, time.Hour) {
 		t.Error("another limit, or another key, was not noted")
 	}
-	if n.first("team-a", "requests_per_minute", t0.Add(30*time.Second), time.Second) {
+	if n.first("team-a", "requests_per_minute", 60, t0.Add(30*time.Second), time.Second) {
 		t.Error("a rate refusal 30 s after the last was noted: one a minute at most")
 	}
-	if !n.first("team-a", "usd_per_day", t0.Add(3*time.Hour), time.Hour) {
+	if !n.first("team-a", "usd_per_day", 2, t0.Add(2*time.Hour), time.Hour) {
+		t.Error("the first refusal at a cap a reload raised was not noted")
+	}
+	if !n.first("team-a", "usd_per_day", 1, t0.Add(3*time.Hour), time.Hour) {
 		t.Error("the first refusal of the next window was not noted")
 	}
 	for i := range 2 * maxNotes {
-		n.first(fmt.Sprintf("k%d", i), "requests_per_minute", t0, time.Second)
+		n.first(fmt.Sprintf("k%d", i), "requests_per_minute", 60, t0, time.Second)
 	}
 	if len(n.next) > maxNotes {
 		t.Errorf("%d remembered, more than %d", len(n.next), maxNotes)
