@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/redistest"
 )
 
 // The cache reads only what was appended since its last read, a record
@@ -76,6 +77,16 @@ func TestSpentCacheReadsOnlyWhatWasAppended(t *testing.T) {
 // that keeps it adds nothing again, and one that takes it away and gives
 // it back adds only what the key spent while it had none.
 func TestReloadAddedBudgetCountsTheWindow(t *testing.T) {
+	for _, state := range []string{"memory", "redis"} {
+		t.Run(state, func(t *testing.T) { reloadAddedBudget(t, state) })
+	}
+}
+
+// reloadAddedBudget runs TestReloadAddedBudgetCountsTheWindow on state
+// memory, or redis (hostile 58b: there the window's counter still holds
+// what it counted while the key had its budget, and the given-back budget
+// counted the log's whole window on top of it).
+func reloadAddedBudget(t *testing.T, state string) {
 	log := filepath.Join(t.TempDir(), "decisions.jsonl")
 	now := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339Nano)
 	write := func(usd float64) {
@@ -86,8 +97,12 @@ func TestReloadAddedBudgetCountsTheWindow(t *testing.T) {
 		fmt.Fprintf(f, `{"id":"x","time":%q,"client":"team-c","attempts":[{"billable":true,"cost_usd":%v}]}`+"\n", now, usd)
 		f.Close()
 	}
+	stateLine := ""
+	if state == "redis" {
+		stateLine = `state: {store: redis, url: "` + redistest.Start(t).URL() + `"}` + "\n"
+	}
 	yaml := func(budget string) *config.Config {
-		cfg, err := config.Parse("test.yaml", []byte(`decisions: {path: "`+log+`"}
+		cfg, err := config.Parse("test.yaml", []byte(stateLine+`decisions: {path: "`+log+`"}
 client_keys:
   - {name: team-c, key: sk-team-c-0123456789`+budget+`}
 providers:
@@ -123,5 +138,11 @@ targets:
 	write(0.1) // spent while it had no budget
 	if got := month(yaml(budget)); got < 0.449 || got > 0.451 {
 		t.Errorf("the budget taken away and given back: month $%v, want $0.45", got)
+	}
+	if state == "redis" {
+		time.Sleep(epochEvery + time.Second)
+		if got := standing(t, a, &yaml(budget).Clients[0], "usd_per_month"); got < 0.449 || got > 0.451 {
+			t.Errorf("after an epoch check: month $%v, want $0.45", got)
+		}
 	}
 }
