@@ -185,7 +185,7 @@ func upstreamCall(ctx context.Context, w *walk, e *endpointRT) *outcome {
 	}
 	gctx, turn := e.prov.gate.hook(actx, trace)
 	hreq := w.upstreamRequest(httptrace.WithClientTrace(gctx, trace), e, o)
-	w.call.keepSent(hreq) // the body it sends is evidence (Call.evidence)
+	w.call.keepSent(hreq, e.prov.cfg.Dialect != classify.OpenAI) // the body it sends is evidence (Call.evidence)
 	if o.held > 0 {
 		defer w.call.Allowance.Release(o.held)
 	}

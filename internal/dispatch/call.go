@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/provider"
 )
 
@@ -166,9 +167,13 @@ func (c *Call) evidence(errorAnswer bool) []byte {
 		}
 		if c.upstream != nil {
 			if rc, err := c.upstream(); err == nil {
-				buf := bytes.NewBuffer(append(b, '\n'))
-				if _, err := buf.ReadFrom(rc); err == nil {
-					b = buf.Bytes()
+				var sent bytes.Buffer
+				if _, err := sent.ReadFrom(rc); err == nil {
+					// Without its model: the operator's name for the
+					// upstream's model, which an answer naming it ("model:
+					// claude-…") must still show (review 58b: masked as
+					// the client's in cooling reasons and records).
+					b = append(append(b, '\n'), rawjson.Without(sent.Bytes(), "model")...)
 				}
 				rc.Close()
 			}
@@ -182,11 +187,17 @@ func (c *Call) evidence(errorAnswer bool) []byte {
 // made) for evidence: its own GetBody, which net/http sets for the byte
 // readers the adapters send, and which reads nothing until an error
 // answer asks. It must run before sendOnce, which makes GetBody fail once
-// the request was written.
-func (c *Call) keepSent(hreq *http.Request) {
+// the request was written. Only a translated request is kept (a door
+// other than Chat Completions, or a target that does not speak it): a
+// Chat Completions body sent to an OpenAI-dialect endpoint holds the
+// client's words as the client wrote them, and reading it again would
+// only double an error answer's cost in memory (review 58b: a 20 MB
+// request failing at eight endpoints allocated 480 MB). A batched
+// embeddings call keeps none (keepSent(nil, false)).
+func (c *Call) keepSent(hreq *http.Request, translated bool) {
 	c.attempt++
 	c.upstream = nil
-	if hreq != nil {
+	if hreq != nil && (translated || c.Native != nil) {
 		c.upstream = hreq.GetBody
 	}
 }

@@ -167,6 +167,7 @@ func (w *walk) batchCall(e *endpointRT, hreq *http.Request, wd *watchdog, o *out
 	}}
 	gctx, turn := e.prov.gate.hook(hreq.Context(), trace)
 	hreq = hreq.WithContext(httptrace.WithClientTrace(gctx, trace))
+	w.call.keepSent(nil, false) // no sent body of another attempt is this call's evidence (review 58b)
 	sendOnce(hreq, o)
 	wd.arm(PhaseHeaders, e.prov.cfg.Timeout)
 	resp, err := turn.do(e.prov.client, hreq)

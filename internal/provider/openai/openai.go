@@ -201,9 +201,9 @@ type stream struct {
 	open     map[int]bool
 	finished int
 	complete bool
-	facts    facts     // the current event's, reused
-	one      [1][]byte // backs Event.Chunks
-	called   bool      // a tool call began in the answer
+	facts    facts        // the current event's, reused
+	one      [1][]byte    // backs Event.Chunks
+	called   map[int]bool // the choices in which a tool call began
 }
 
 // chunk is the part of a chat.completion.chunk the gateway looks at.
@@ -264,10 +264,17 @@ func (s *stream) Next() (provider.Event, error) {
 		return out, nil
 	}
 	for _, ch := range f.choices {
-		s.called = s.called || ch.tool
-		if ch.filter && s.called {
-			// A filter cut the answer after a tool call began: the call
-			// may be cut short ({"content":"hello wor"}), and a client
+		if ch.tool && (s.called[ch.index] || len(s.called) < provider.MaxParts) {
+			if s.called == nil {
+				s.called = make(map[int]bool)
+			}
+			s.called[ch.index] = true
+		}
+	}
+	for _, ch := range f.choices {
+		if ch.filter && s.called[ch.index] {
+			// A filter cut a choice after a tool call began in it (in
+			// this chunk or before: review 58b): the call may be cut short ({"content":"hello wor"}), and a client
 			// that finishes it as it stands runs it (probe 58b:
 			// LangChain's ChatAnthropic and its Responses model handed an
 			// agent a write_file of half a file). The answer fails, as
