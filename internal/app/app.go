@@ -67,7 +67,7 @@ const MaxHeaderBytes = 64 << 10
 // App is one running Detour process.
 type App struct {
 	spent   spentCache           // what the decision log said each client spent (budgets.go)
-	gaps    map[string]budgetGap // budget windows a reload took away, by key name (budgetreload.go); under mu
+	gaps    map[gapKey]budgetGap // budget windows a reload took away, by key name and window (budgetreload.go); under mu
 	Server  *server.Server
 	Metrics *metrics.Metrics
 	opt     Options

@@ -15,8 +15,15 @@ import (
 // still holds what it counted before (hostile 58b: the window was counted
 // twice).
 type budgetGap struct {
-	day, month time.Time
-	spent      [2]float64
+	window time.Time // the day's or the month's start it was taken away in
+	spent  float64
+}
+
+// gapKey names a key's window ([0] its day, [1] its month) in App.gaps:
+// each window is taken away and given back on its own (review 58b).
+type gapKey struct {
+	name string
+	w    int
 }
 
 // restoreAddedBudgets gives each client key of cfg that a reload from old
@@ -40,20 +47,25 @@ func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	had, has := budgets(old), budgets(cfg)
+	starts := [2]time.Time{day, month}
 	if a.rdb != nil {
-		var gone []string
+		var gone []gapKey
 		for name, b := range had {
-			if c := has[name]; b.USDPerDay > 0 && !(c.USDPerDay > 0) || b.USDPerMonth > 0 && !(c.USDPerMonth > 0) {
-				gone = append(gone, name)
+			c := has[name]
+			if b.USDPerDay > 0 && !(c.USDPerDay > 0) {
+				gone = append(gone, gapKey{name, 0})
+			}
+			if b.USDPerMonth > 0 && !(c.USDPerMonth > 0) {
+				gone = append(gone, gapKey{name, 1})
 			}
 		}
 		if len(gone) > 0 {
 			spent, _ := a.logSpent(old, now)
 			if a.gaps == nil {
-				a.gaps = map[string]budgetGap{}
+				a.gaps = map[gapKey]budgetGap{}
 			}
-			for _, name := range gone {
-				a.gaps[name] = budgetGap{day: day, month: month, spent: spent[name]}
+			for _, k := range gone {
+				a.gaps[k] = budgetGap{window: starts[k.w], spent: spent[k.name][k.w]}
 			}
 		}
 	}
@@ -74,10 +86,10 @@ func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter
 		s := spent[k.Name]
 		b := had[k.Name]
 		var add [2]float64
-		if !(b.USDPerDay > 0) {
+		if k.Budget.USDPerDay > 0 && !(b.USDPerDay > 0) {
 			add[0] = s[0]
 		}
-		if !(b.USDPerMonth > 0) {
+		if k.Budget.USDPerMonth > 0 && !(b.USDPerMonth > 0) {
 			add[1] = s[1]
 		}
 		if a.rdb == nil {
@@ -89,14 +101,17 @@ func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter
 					add[1] = max(0, add[1]-st.Used)
 				}
 			}
-		} else if g, ok := a.gaps[k.Name]; ok {
-			if g.day.Equal(day) {
-				add[0] = max(0, add[0]-g.spent[0])
+		} else {
+			for w := range add {
+				if add[w] == 0 {
+					continue // a window this reload did not give back
+				}
+				g, ok := a.gaps[gapKey{k.Name, w}]
+				if ok && g.window.Equal(starts[w]) {
+					add[w] = max(0, add[w]-g.spent)
+				}
+				delete(a.gaps, gapKey{k.Name, w})
 			}
-			if g.month.Equal(month) {
-				add[1] = max(0, add[1]-g.spent[1])
-			}
-			delete(a.gaps, k.Name)
 		}
 		if add[0] > 0 || add[1] > 0 {
 			limits.Restore(context.Background(), k, add[0], add[1])
