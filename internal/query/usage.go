@@ -98,7 +98,10 @@ func (b By) key(d *decision.Decision, a *decision.Attempt) string {
 		if v == "" {
 			v = "-"
 		}
-		k.WriteString(v)
+		// A NUL in a name (no configuration holds one; a log from
+		// elsewhere may) would move the rest of it into the next
+		// column: written as U+FFFD (review 58b).
+		k.WriteString(strings.ReplaceAll(v, KeySep, "\ufffd"))
 	}
 	return k.String()
 }
