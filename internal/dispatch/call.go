@@ -130,22 +130,20 @@ func (c *Call) sent() []byte {
 // the client chose that an upstream may quote back — its body and, for a
 // native call, the header values Detour forwards
 // (Anthropic quotes an unknown anthropic-beta value in its 400) — and, for
-// an error answer, the body Detour sent that upstream for the attempt
-// (keepSent). The upstream reads Detour's translation, not the client's
+// an error answer to a translated request, the body Detour sent that
+// upstream for the attempt (keepSent), without its model member. The upstream reads Detour's translation, not the client's
 // body: a text file Detour decoded from base64 for a Claude target, the
 // Messages door's "Tool <name> is loaded and can be called." around the
 // client's tool name, the schema note that joins the client's property
 // names, text parts joined with a line break (hostile 58). Whatever a
 // translation, now or later, writes from the client's words is in it.
 //
-// What else the sent body holds is the operator's and Detour's: the
-// target's model name, Detour's fixed sentences and the dialect's field
-// names. A real answer's phrase is discarded only where the whole text it
-// matched occurs in that body; no fixed sentence of Detour's holds a
-// phrase (the words they share with one, as "loaded", are half of it at
-// most), and a model name the operator chose that held one ("… credit
-// balance is too low …") would be the operator's own doing: quoting the
-// model's name is no proof of anything about the account either. The
+// What else the sent body holds is Detour's: its fixed sentences and the
+// dialect's field names (the target's model name is left out, so that an
+// answer naming it still shows it: review 58b). A real answer's phrase is
+// discarded only where the whole text it matched occurs in that body; no
+// fixed sentence of Detour's holds a phrase (the words they share with
+// one, as "loaded", are half of it at most). The
 // classifier's corpora (classify/corpus_test.go) keep their classes with
 // a translated body as evidence (TestHostile58SentBodyKeepsRealAnswers).
 //
