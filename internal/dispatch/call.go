@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
-	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // The seam between the HTTP front and dispatch (docs/design.md, "Who owns

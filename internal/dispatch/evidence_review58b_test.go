@@ -29,8 +29,8 @@ func TestReview58bEvidenceCostPerErrorAnswer(t *testing.T) {
 		sent := append([]byte(nil), body...) // the adapter's translation, its own bytes
 		hreq, _ := http.NewRequest("POST", "http://x/v1/chat/completions", bytes.NewReader(sent))
 		c.keepSent(hreq, false) // a Chat Completions body to an OpenAI-dialect endpoint
-		_ = c.evidence(true) // the 429's classify
-		_ = c.evidence(true) // attemptMessage's
+		_ = c.evidence(true)    // the 429's classify
+		_ = c.evidence(true)    // attemptMessage's
 	}
 	runtime.ReadMemStats(&ms1)
 	extra := int64(ms1.TotalAlloc-ms0.TotalAlloc) - int64(endpoints*len(body)) // less the translations themselves
