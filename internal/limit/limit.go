@@ -348,6 +348,23 @@ func LimitNames(k *config.ClientKey) []string {
 	return out
 }
 
+// Cap is k's cap for the limit named (one of Names, or max_concurrent),
+// in the limit's unit (USD for a budget); 0 for none.
+func Cap(k *config.ClientKey, name string) float64 {
+	if name == "max_concurrent" {
+		return float64(k.MaxConcurrent)
+	}
+	for i, c := range caps(k) {
+		if Names[i] == name {
+			if i == USDPerDay || i == USDPerMonth {
+				return float64(c) / microUSD
+			}
+			return float64(c)
+		}
+	}
+	return 0
+}
+
 // Standings returns where k stands against each limit it has, read from
 // the counters (shared ones: every replica's spend), counting nothing;
 // nil for a key without limits. A counter that did not answer reads as

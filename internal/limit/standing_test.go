@@ -45,3 +45,15 @@ func TestStandings(t *testing.T) {
 		}
 	})
 }
+
+// Cap names each limit's cap in its unit, as Standings does.
+func TestCapInItsUnit(t *testing.T) {
+	k := &config.ClientKey{Name: "k", Rate: config.Rate{RequestsPerMinute: 60, TokensPerMinute: 1000},
+		Budget: config.Budget{USDPerDay: 2.5, USDPerMonth: 40}, MaxConcurrent: 3}
+	for name, want := range map[string]float64{"requests_per_minute": 60, "tokens_per_minute": 1000,
+		"usd_per_day": 2.5, "usd_per_month": 40, "max_concurrent": 3, "nonsense": 0} {
+		if got := Cap(k, name); got != want {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+}

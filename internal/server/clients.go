@@ -158,7 +158,7 @@ func (s *Server) refuseLimited(w http.ResponseWriter, d door, client *config.Cli
 	if strings.HasPrefix(ref.Limit, "usd_") {
 		code = "client_budget_exceeded"
 	}
-	if s.notes.first(client.Name, ref.Limit, limitCap(client, ref.Limit), time.Now(), ref.RetryAfter) {
+	if s.notes.first(client.Name, ref.Limit, limit.Cap(client, ref.Limit), time.Now(), ref.RetryAfter) {
 		s.noteRefusal(client, ref)
 	}
 	// Who and which limit (operator review 52b: the line named neither,

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-
-	"github.com/detour-llm/detour/internal/config"
 )
 
 // refusalNotes picks the client-limit refusals worth a line at info level:
@@ -52,21 +50,4 @@ func (n *refusalNotes) first(client, limit string, cap float64, now time.Time, w
 	}
 	n.next[k] = now.Add(max(wait, time.Minute))
 	return true
-}
-
-// limitCap is k's cap for the limit named (limit.Names, max_concurrent).
-func limitCap(k *config.ClientKey, limit string) float64 {
-	switch limit {
-	case "requests_per_minute":
-		return float64(k.Rate.RequestsPerMinute)
-	case "tokens_per_minute":
-		return float64(k.Rate.TokensPerMinute)
-	case "usd_per_day":
-		return k.Budget.USDPerDay
-	case "usd_per_month":
-		return k.Budget.USDPerMonth
-	case "max_concurrent":
-		return float64(k.MaxConcurrent)
-	}
-	return 0
 }
