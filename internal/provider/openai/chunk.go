@@ -99,6 +99,12 @@ var (
 
 const deltaStrings = 4
 
+// The indices in deltaNames of a tool call's members.
+const (
+	deltaToolCalls    = 5
+	deltaFunctionCall = 6
+)
+
 // scan reads data as decode would and reports true, or reports false
 // (having read it partly) when the chunk has a shape it leaves to decode.
 func (f *facts) scan(data []byte) bool {
@@ -245,7 +251,7 @@ func scanDelta(v []byte) (content, tool, sure bool) {
 		}
 		p := present(json.RawMessage(v))
 		content = content || p
-		tool = tool || p && (deltaNames[i] == "tool_calls" || deltaNames[i] == "function_call")
+		tool = tool || p && (i == deltaToolCalls || i == deltaFunctionCall)
 	}
 	return content, tool, true
 }

@@ -50,3 +50,10 @@ func TestFilterAfterAToolCallIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// The tool-call indices name deltaNames' members.
+func TestDeltaToolIndices(t *testing.T) {
+	if deltaNames[deltaToolCalls] != "tool_calls" || deltaNames[deltaFunctionCall] != "function_call" {
+		t.Errorf("deltaNames moved: %q, %q", deltaNames[deltaToolCalls], deltaNames[deltaFunctionCall])
+	}
+}
