@@ -87,40 +87,7 @@ func TestReloadAddedBudgetCountsTheWindow(t *testing.T) {
 // what it counted while the key had its budget, and the given-back budget
 // counted the log's whole window on top of it).
 func reloadAddedBudget(t *testing.T, state string) {
-	log := filepath.Join(t.TempDir(), "decisions.jsonl")
-	now := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339Nano)
-	write := func(usd float64) {
-		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(f, `{"id":"x","time":%q,"client":"team-c","attempts":[{"billable":true,"cost_usd":%v}]}`+"\n", now, usd)
-		f.Close()
-	}
-	stateLine := ""
-	if state == "redis" {
-		stateLine = `state: {store: redis, url: "` + redistest.Start(t).URL() + `"}` + "\n"
-	}
-	yaml := func(budget string) *config.Config {
-		cfg, err := config.Parse("test.yaml", []byte(stateLine+`decisions: {path: "`+log+`"}
-client_keys:
-  - {name: team-c, key: sk-team-c-0123456789`+budget+`}
-providers:
-  - {name: p, dialect: openai, base_url: "http://127.0.0.1:9/v1", api_key: sk-test}
-targets:
-  - {name: t, model: m, providers: [p]}
-`), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg
-	}
-	write(0.35)
-	a, err := New(yaml(""), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close(context.Background())
+	write, yaml, a := budgetReloadSetup(t, state)
 	month := func(cfg *config.Config) float64 {
 		if err := a.Reload(cfg); err != nil {
 			t.Fatal(err)
@@ -145,4 +112,47 @@ targets:
 			t.Errorf("after an epoch check: month $%v, want $0.45", got)
 		}
 	}
+}
+
+// budgetReloadSetup starts an App on state (memory or redis) whose decision
+// log says team-c, a key without a budget, spent $0.35 this month: write
+// adds a record of its spend, yaml is the configuration with team-c's
+// budget mapping (", budget: {…}", or "").
+func budgetReloadSetup(t *testing.T, state string) (write func(float64), yaml func(string) *config.Config, a *App) {
+	log := filepath.Join(t.TempDir(), "decisions.jsonl")
+	now := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339Nano)
+	write = func(usd float64) {
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, `{"id":"x","time":%q,"client":"team-c","attempts":[{"billable":true,"cost_usd":%v}]}`+"\n", now, usd)
+		f.Close()
+	}
+	stateLine := ""
+	if state == "redis" {
+		stateLine = `state: {store: redis, url: "` + redistest.Start(t).URL() + `"}` + "\n"
+	}
+	yaml = func(budget string) *config.Config {
+		cfg, err := config.Parse("test.yaml", []byte(stateLine+`decisions: {path: "`+log+`"}
+client_keys:
+  - {name: team-c, key: sk-team-c-0123456789`+budget+`}
+providers:
+  - {name: p, dialect: openai, base_url: "http://127.0.0.1:9/v1", api_key: sk-test}
+targets:
+  - {name: t, model: m, providers: [p]}
+`), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	write(0.35)
+	var err error
+	a, err = New(yaml(""), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close(context.Background()) })
+	return write, yaml, a
 }

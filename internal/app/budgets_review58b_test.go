@@ -1,56 +1,18 @@
 package app
 
 import (
-	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/detour-llm/detour/internal/config"
-	"github.com/detour-llm/detour/internal/redistest"
 )
 
-// review58b: restoreAddedBudgets (budgetreload.go), state redis. A gap is
-// recorded for a key when ANY of its windows is taken away, with the
-// log's spend for BOTH windows, and used for whichever window is later
-// added, then deleted whole. Redis counts only a key's budgeted windows.
+// review58b: restoreAddedBudgets (budgetreload.go), state redis. A gap was
+// recorded for a key when ANY of its windows was taken away, with the
+// log's spend for BOTH windows, and used for whichever window was later
+// added, then deleted whole; gaps are per window now. Redis counts only a
+// key's budgeted windows.
 func review58bSetup(t *testing.T) (write func(float64), yaml func(string) *config.Config, a *App) {
-	rs := redistest.Start(t)
-	log := filepath.Join(t.TempDir(), "decisions.jsonl")
-	now := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339Nano)
-	write = func(usd float64) {
-		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(f, `{"id":"x","time":%q,"client":"team-c","attempts":[{"billable":true,"cost_usd":%v}]}`+"\n", now, usd)
-		f.Close()
-	}
-	yaml = func(budget string) *config.Config {
-		cfg, err := config.Parse("test.yaml", []byte(`state: {store: redis, url: "`+rs.URL()+`"}
-decisions: {path: "`+log+`"}
-client_keys:
-  - {name: team-c, key: sk-team-c-0123456789`+budget+`}
-providers:
-  - {name: p, dialect: openai, base_url: "http://127.0.0.1:9/v1", api_key: sk-test}
-targets:
-  - {name: t, model: m, providers: [p]}
-`), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg
-	}
-	write(0.35)
-	var err error
-	a, err = New(yaml(""), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close(context.Background()) })
-	return
+	return budgetReloadSetup(t, "redis")
 }
 
 func review58bReload(t *testing.T, a *App, cfg *config.Config, limit string) float64 {
