@@ -40,8 +40,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		}
 	}()
 	st := w.streamOf(e, o, resp)
-	var held [][]byte
-	heldBytes := 0
+	var held heldEvents
 	// The watchdog times the upstream only: before the first content the
 	// first-token timeout runs from the headers; after it the idle timeout
 	// runs while waiting for the next event and is paused while the client
@@ -65,11 +64,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			return
 		}
 		if err != nil {
-			// A cut, or an end without a finish, just after the client held
-			// the relay back; never a stall the watchdog timed (its clock
-			// runs only while the relay waits on the upstream).
-			o.heldBack = o.committed && wd.expired() == "" && (err == io.EOF || !sseLimit(err)) && wd.heldBack()
-			w.streamEnd(o, err, wd.expired())
+			w.streamStopped(o, err, wd)
 			return
 		}
 		if o.committed {
@@ -85,20 +80,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			o.malformed++
 			continue
 		}
-		if ev.Usage != nil {
-			o.usage = ev.Usage
-			w.cont.report(ev.Usage)
-			w.stripUsage(e, &ev) // asked for by the gateway, not the client
-		}
-		if ev.Reopened {
-			o.finished = false
-		}
-		if ev.Finished {
-			o.finished, o.choices = true, ev.Choices
-		} else if ev.Content && o.finished {
-			o.wentOn = true
-		}
-		if (ev.Error || !o.committed) && w.eventFailed(e, resp, classified(&ev), ev.Error, o) {
+		if w.noteEvent(e, &ev, o) && w.eventFailed(e, resp, classified(&ev), ev.Error, o) {
 			return
 		}
 		if !o.committed {
@@ -110,22 +92,17 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 				return
 			}
 			if !ev.Content {
-				for _, c := range ev.Chunks {
-					heldBytes += len(c)
-					held = append(held, append([]byte(nil), c...))
+				if held.hold(ev.Chunks, o) {
+					continue
 				}
-				if len(held) > maxHeldEvents || heldBytes > maxHeldBytes {
-					heldCap(o)
-					return
-				}
-				continue
+				return
 			}
 			wd.pause()
 			wd.committed(w.maxStream())
-			if !w.commit(e, held, o) {
+			if !w.commit(e, held.events, o) {
 				return
 			}
-			held = nil
+			held = heldEvents{}
 		}
 		if ev.Content {
 			o.delivered++
@@ -143,6 +120,47 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 			return
 		}
 	}
+}
+
+// noteEvent files what ev says about the answer (usage, a finish) and reports whether it must be classified: an error
+// event, or any event before the commit point. It and heldEvents.hold are
+// out of stream's loop to keep stream's frame small: the relay's deepest
+// moment sits under it (docs/benchmarks.md, "Round 6").
+func (w *walk) noteEvent(e *endpointRT, ev *provider.Event, o *outcome) bool {
+	if ev.Usage != nil {
+		o.usage = ev.Usage
+		w.cont.report(ev.Usage)
+		w.stripUsage(e, ev) // asked for by the gateway, not the client
+	}
+	if ev.Reopened {
+		o.finished = false
+	}
+	if ev.Finished {
+		o.finished, o.choices = true, ev.Choices
+	} else if ev.Content && o.finished {
+		o.wentOn = true
+	}
+	return ev.Error || !o.committed
+}
+
+// heldEvents are the events without content a stream holds back before its
+// commit point, copied (an adapter may reuse its buffers).
+type heldEvents struct {
+	events [][]byte
+	bytes  int
+}
+
+// hold keeps chunks, or fails o and reports false past the bounds.
+func (h *heldEvents) hold(chunks [][]byte, o *outcome) bool {
+	for _, c := range chunks {
+		h.bytes += len(c)
+		h.events = append(h.events, append([]byte(nil), c...))
+	}
+	if len(h.events) > maxHeldEvents || h.bytes > maxHeldBytes {
+		heldCap(o)
+		return false
+	}
+	return true
 }
 
 // eventFailed classifies an event before the commit point, and any error
@@ -214,6 +232,16 @@ func heldCap(o *outcome) {
 	o.billable = true // the stream began: the upstream may have run it
 	o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "stream:held-back-cap"},
 		fmt.Sprintf("the upstream sent more than %d events or %d bytes without content", maxHeldEvents, maxHeldBytes))
+}
+
+// streamStopped handles a stream that ended without an end marker, or an
+// error reading it.
+func (w *walk) streamStopped(o *outcome, err error, wd *watchdog) {
+	// A cut, or an end without a finish, just after the client held the
+	// relay back; never a stall the watchdog timed (its clock runs only
+	// while the relay waits on the upstream).
+	o.heldBack = o.committed && wd.expired() == "" && (err == io.EOF || !sseLimit(err)) && wd.heldBack()
+	w.streamEnd(o, err, wd.expired())
 }
 
 // streamEnd handles the end of the upstream stream: a clean end, a cut or a
