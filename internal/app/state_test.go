@@ -41,7 +41,7 @@ targets:
 			t.Fatal(err)
 		}
 		rs := a.store.(*health.RedisStore)
-		_, _, _ = rs.Update(context.Background(), "{p}:ep:t", func(r *health.Record) { r.Failures++ })
+		_ = rs.Update(context.Background(), "{p}:ep:t", func(r *health.Record) { r.Failures++ }, nil)
 		if rs.Shared() != c.shared {
 			t.Errorf("state%s: shared %v after one update through a Redis 600ms slow, want %v", c.timeout, rs.Shared(), c.shared)
 		}

@@ -42,7 +42,7 @@ func (t *Tracker) reset(ctx context.Context, key string) {
 		r.Reset(ctx, key)
 		return
 	}
-	_, _, _ = t.store.Update(ctx, key, func(r *Record) { *r = Record{} })
+	_ = t.store.Update(ctx, key, func(r *Record) { *r = Record{} }, nil)
 }
 
 // Retirements records, for the trackers of successive configurations,

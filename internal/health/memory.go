@@ -58,18 +58,21 @@ func (m *Memory) loadWith(n int, key func(i int) (string, string), out []Record)
 }
 
 // Update applies fn under the store's lock. It never fails.
-func (m *Memory) Update(_ context.Context, key string, fn func(*Record)) (before, after Record, err error) {
+func (m *Memory) Update(_ context.Context, key string, fn func(*Record), ch *Change) error {
+	if ch == nil {
+		ch = new(Change)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	before = m.recs[key]
-	after = before
-	fn(&after)
-	if after == (Record{}) {
+	ch.Before = m.recs[key]
+	ch.After = ch.Before
+	fn(&ch.After)
+	if ch.After == (Record{}) {
 		delete(m.recs, key)
 	} else {
-		m.recs[key] = after
+		m.recs[key] = ch.After
 	}
-	return before, after, nil
+	return nil
 }
 
 // put overwrites the record at key (RedisStore's mirror).

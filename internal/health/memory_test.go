@@ -54,6 +54,6 @@ func TestViewStoreErrorIsHealthy(t *testing.T) {
 type failing struct{}
 
 func (failing) Load(context.Context, []string) ([]Record, error) { return nil, errors.New("down") }
-func (failing) Update(context.Context, string, func(*Record)) (Record, Record, error) {
-	return Record{}, Record{}, errors.New("down")
+func (failing) Update(context.Context, string, func(*Record), *Change) error {
+	return errors.New("down")
 }

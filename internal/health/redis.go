@@ -362,46 +362,54 @@ var errConflict = errors.New("health: redis update conflict")
 // unreachable (or contention beyond txRetries) it updates the local mirror
 // instead, and journals a cooldown that began or grew so it is written back
 // later.
-func (s *RedisStore) Update(ctx context.Context, key string, fn func(*Record)) (before, after Record, err error) {
-	if !s.try(ctx) {
-		return s.localUpdate(ctx, key, fn)
+func (s *RedisStore) Update(ctx context.Context, key string, fn func(*Record), ch *Change) error {
+	if ch == nil {
+		ch = new(Change)
 	}
-	before, after, _, err = s.tx(ctx, key, "", fn)
+	if !s.try(ctx) {
+		return s.localUpdate(ctx, key, fn, ch)
+	}
+	var err error
+	_, err = s.tx(ctx, key, "", fn, ch)
 	if errors.Is(err, errConflict) {
-		return s.local.Update(ctx, key, fn) // Redis answers; contention is not an outage
+		return s.local.Update(ctx, key, fn, ch) // Redis answers; contention is not an outage
 	}
 	if !s.done(err) {
-		return s.localUpdate(ctx, key, fn)
+		return s.localUpdate(ctx, key, fn, ch)
 	}
-	s.local.put(key, after)
-	return before, after, nil
+	s.local.put(key, ch.After)
+	return nil
 }
 
 // UpdateAlong is Update that also reads the record at along, a key of the
 // same hash tag (an endpoint's account), in the same round trip, as Load
-// reads it; ok is false when it could not be read with the update (Redis
-// unreachable, contention): the caller then Loads it. A success's report
-// reads its account this way, so it costs one round trip, not two.
-func (s *RedisStore) UpdateAlong(ctx context.Context, key, along string, fn func(*Record)) (before, after, other Record, ok bool) {
+// reads it, into other; it reports false when other could not be read with
+// the update (Redis unreachable, contention): the caller then Loads it. A
+// success's report reads its account this way, so it costs one round trip,
+// not two.
+func (s *RedisStore) UpdateAlong(ctx context.Context, key, along string, fn func(*Record), ch *Change, other *Record) bool {
 	if !s.try(ctx) {
-		before, after, _ = s.localUpdate(ctx, key, fn)
-		return before, after, Record{}, false
+		_ = s.localUpdate(ctx, key, fn, ch)
+		return false
 	}
-	before, after, v, err := s.tx(ctx, key, along, fn)
+	var err error
+	var v any
+	v, err = s.tx(ctx, key, along, fn, ch)
 	if errors.Is(err, errConflict) {
-		before, after, _ = s.local.Update(ctx, key, fn)
-		return before, after, Record{}, false
+		_ = s.local.Update(ctx, key, fn, ch)
+		return false
 	}
 	if !s.done(err) {
-		before, after, _ = s.localUpdate(ctx, key, fn)
-		return before, after, Record{}, false
+		_ = s.localUpdate(ctx, key, fn, ch)
+		return false
 	}
-	s.local.put(key, after)
+	s.local.put(key, ch.After)
 	if s.noScripts.Load() { // a transaction read nothing alongside
-		return before, after, Record{}, false
+		return false
 	}
 	var now time.Time
-	return before, after, s.absorb(ctx, along, v, &now), true
+	*other = s.absorb(ctx, along, v, &now)
+	return true
 }
 
 // casScript is one update of a record: KEYS[1] the record, KEYS[2] (when
@@ -464,8 +472,10 @@ func (s *RedisStore) saw(key string, v any) seenValue {
 
 // tx is one atomic update of key in Redis by fn, retried on conflict
 // (errConflict when it kept losing), starting from the value this store saw
-// last; with along, the value of that key too (nil when absent or foreign).
-func (s *RedisStore) tx(ctx context.Context, key, along string, fn func(*Record)) (before, after Record, other any, err error) {
+// last, writing the record before and after into ch; with along, it returns
+// the value of that key too (nil when absent or foreign).
+func (s *RedisStore) tx(ctx context.Context, key, along string, fn func(*Record), ch *Change) (other any, err error) {
+	before, after := &ch.Before, &ch.After
 	full := s.prefix + key
 	keys := []string{full}
 	if along != "" {
@@ -474,42 +484,40 @@ func (s *RedisStore) tx(ctx context.Context, key, along string, fn func(*Record)
 	c, cancel := s.opCtx(ctx)
 	defer cancel()
 	if s.noScripts.Load() {
-		before, after, err = s.watchTx(c, key, fn)
-		return before, after, nil, err
+		return nil, s.watchTx(c, key, fn, ch)
 	}
 	s.smu.Lock()
 	cur := s.seen[key]
 	s.smu.Unlock()
 	for i := range txRetries {
-		before = Record{}
+		*before = Record{}
 		if cur.present {
 			// What is not a record reads as a fresh one, which the write
 			// overwrites (docs/scale.md, "Redis").
-			before = decode(cur.raw)
+			*before = decode(cur.raw)
 		}
-		after = before
-		fn(&after)
+		*after = *before
+		fn(after)
 		var data []byte
-		if after != before {
-			if data, err = json.Marshal(&after); err != nil {
-				return before, after, nil, err
+		if *after != *before {
+			if data, err = json.Marshal(after); err != nil {
+				return nil, err
 			}
 		}
 		present := "0"
 		if cur.present {
 			present = "1"
 		}
-		reply, err := casScript.Run(c, s.client, keys, present, cur.raw, data, strconv.FormatInt(max(s.ttl(&after).Milliseconds(), 1), 10)).Slice()
+		reply, err := casScript.Run(c, s.client, keys, present, cur.raw, data, strconv.FormatInt(max(s.ttl(after).Milliseconds(), 1), 10)).Slice()
 		if noPerm(err) {
 			s.refuseScripts(err)
-			before, after, err = s.watchTx(c, key, fn)
-			return before, after, nil, err
+			return nil, s.watchTx(c, key, fn, ch)
 		}
 		if err != nil {
-			return before, after, nil, err
+			return nil, err
 		}
 		if len(reply) < 3 {
-			return before, after, nil, errors.New("health: redis update: unexpected reply")
+			return nil, errors.New("health: redis update: unexpected reply")
 		}
 		other = reply[2]
 		if won, _ := reply[0].(int64); won == 1 {
@@ -521,7 +529,7 @@ func (s *RedisStore) tx(ctx context.Context, key, along string, fn func(*Record)
 			default:
 				s.saw(key, nil)
 			}
-			return before, after, other, nil
+			return other, nil
 		}
 		s.saw(key, reply[1])
 		str, ok := reply[1].(string)
@@ -530,7 +538,7 @@ func (s *RedisStore) tx(ctx context.Context, key, along string, fn func(*Record)
 		// hold its value, and sent again at once only one of them wins.
 		time.Sleep(time.Duration(rand.Int64N(int64(min(100*time.Microsecond<<min(i, 10), 10*time.Millisecond)))))
 	}
-	return before, after, nil, errConflict
+	return nil, errConflict
 }
 
 // ttl is the expiry of a record: keepFor past its last cooldown or lease,

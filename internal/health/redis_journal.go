@@ -15,9 +15,9 @@ import (
 
 // localUpdate is Update on the local mirror while Redis cannot be used; it
 // journals key when the update began or extended a cooldown.
-func (s *RedisStore) localUpdate(ctx context.Context, key string, fn func(*Record)) (before, after Record, err error) {
-	before, after, err = s.local.Update(ctx, key, fn)
-	if after.CoolUntil.After(before.CoolUntil) {
+func (s *RedisStore) localUpdate(ctx context.Context, key string, fn func(*Record), ch *Change) error {
+	err := s.local.Update(ctx, key, fn, ch)
+	if ch.After.CoolUntil.After(ch.Before.CoolUntil) {
 		s.jmu.Lock()
 		s.journal[key] = struct{}{}
 		s.jmu.Unlock()
@@ -29,7 +29,7 @@ func (s *RedisStore) localUpdate(ctx context.Context, key string, fn func(*Recor
 			}
 		}
 	}
-	return before, after, err
+	return err
 }
 
 // journaled reports whether anything waits to be written back.
@@ -70,7 +70,7 @@ func (s *RedisStore) writeResets(ctx context.Context) (written int, err error) {
 	}
 	s.jmu.Unlock()
 	for _, key := range keys {
-		if _, _, _, err := s.tx(ctx, key, "", func(r *Record) { *r = Record{} }); err != nil {
+		if _, err := s.tx(ctx, key, "", func(r *Record) { *r = Record{} }, new(Change)); err != nil {
 			if errors.Is(err, errConflict) {
 				continue
 			}
@@ -153,7 +153,8 @@ func (s *RedisStore) reconcile(ctx context.Context) error {
 func (s *RedisStore) writeBack(ctx context.Context, key string) (ok bool, err error) {
 	mine := s.local.get(key)
 	now := s.Now()
-	_, after, _, err := s.tx(ctx, key, "", func(r *Record) { mergeCooldown(r, &mine, now) })
+	var ch Change
+	_, err = s.tx(ctx, key, "", func(r *Record) { mergeCooldown(r, &mine, now) }, &ch)
 	if err != nil {
 		return false, err
 	}
@@ -162,8 +163,8 @@ func (s *RedisStore) writeBack(ctx context.Context, key string) (ok bool, err er
 		delete(s.journal, key)
 	}
 	s.jmu.Unlock()
-	s.local.put(key, after)
-	return after.CoolUntil.Equal(mine.CoolUntil), nil
+	s.local.put(key, ch.After)
+	return ch.After.CoolUntil.Equal(mine.CoolUntil), nil
 }
 
 // mergeCooldown writes a cooldown learned locally into r, the record in

@@ -41,8 +41,10 @@ func (s *RedisStore) refuseScripts(err error) {
 var errSlotMoving = errors.New("health: redis cluster slot being moved; the transaction did not run")
 
 // watchTx is one optimistic WATCH/MULTI transaction on key under c,
-// retried on conflict (errConflict when it kept losing).
-func (s *RedisStore) watchTx(c context.Context, key string, fn func(*Record)) (before, after Record, err error) {
+// retried on conflict (errConflict when it kept losing), writing the
+// record before and after into ch.
+func (s *RedisStore) watchTx(c context.Context, key string, fn func(*Record), ch *Change) error {
+	before, after := &ch.Before, &ch.After
 	full := s.prefix + key
 	var lastErr error
 	for range txRetries {
@@ -55,23 +57,23 @@ func (s *RedisStore) watchTx(c context.Context, key string, fn func(*Record)) (b
 				// Absent, or foreign (another type: WRONGTYPE): a fresh
 				// record, which the SET below overwrites whatever it held
 				// (docs/scale.md, "Redis").
-				before = Record{}
+				*before = Record{}
 			case err != nil:
 				return err
 			default:
-				before = decode(raw)
+				*before = decode(raw)
 			}
-			after = before
-			fn(&after)
-			if after == before {
+			*after = *before
+			fn(after)
+			if *after == *before {
 				return nil // nothing to write: UNWATCH on return
 			}
-			data, err := json.Marshal(&after)
+			data, err := json.Marshal(after)
 			if err != nil {
 				return err
 			}
 			_, err = tx.TxPipelined(c, func(p redis.Pipeliner) error {
-				p.Set(c, full, data, s.ttl(&after))
+				p.Set(c, full, data, s.ttl(after))
 				return nil
 			})
 			return err
@@ -80,12 +82,12 @@ func (s *RedisStore) watchTx(c context.Context, key string, fn func(*Record)) (b
 			// go-redis's cluster WATCH gave up following the redirects of
 			// a slot being moved and said nothing: the transaction never
 			// ran (review 40d).
-			return before, after, errSlotMoving
+			return errSlotMoving
 		}
 		if !errors.Is(lastErr, redis.TxFailedErr) {
-			return before, after, lastErr
+			return lastErr
 		}
 		time.Sleep(time.Duration(rand.Int64N(int64(200 * time.Microsecond)))) // de-synchronize contenders
 	}
-	return before, after, errConflict
+	return errConflict
 }

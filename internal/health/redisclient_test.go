@@ -133,7 +133,7 @@ func TestStoreTimeoutBoundsTheWholeOperation(t *testing.T) {
 	}
 	s.SetTimeout(300 * time.Millisecond)
 	slow.Slow(200 * time.Millisecond)
-	s.Update(ctx, "k", func(r *Record) { r.Failures++ })
+	s.Update(ctx, "k", func(r *Record) { r.Failures++ }, nil)
 	if s.Shared() {
 		t.Fatal("a 300ms bound let a transaction of several 200ms round trips run to its end")
 	}

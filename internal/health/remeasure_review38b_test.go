@@ -72,11 +72,11 @@ func TestReview38bSampleTimeAheadIsBounded(t *testing.T) {
 	m := NewMemory()
 	tr := New(m, Settings{RemeasureAfter: time.Minute}, []Key{k}, func() time.Time { return now })
 	n := tr.names(k)
-	_, _, _ = m.Update(ctx, n.ep, func(r *Record) {
+	_ = m.Update(ctx, n.ep, func(r *Record) {
 		r.Samples, r.LatencyEWMA = 1, time.Second
 		r.SampledAt = now.Add(24 * time.Hour).UnixNano()
 		r.MeasureUntil = now.Add(24 * time.Hour).UnixNano()
-	})
+	}, nil)
 	tr.View(ctx, []Key{k}) // bounds and writes back
 	now = now.Add(62 * time.Second)
 	if st := tr.View(ctx, []Key{k})[0]; !st.Stale {

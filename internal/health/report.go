@@ -30,7 +30,7 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 // alongUpdater is a store that reads a second record, of the same hash tag,
 // in the round trip of an update (RedisStore.UpdateAlong).
 type alongUpdater interface {
-	UpdateAlong(ctx context.Context, key, along string, fn func(*Record)) (before, after, other Record, ok bool)
+	UpdateAlong(ctx context.Context, key, along string, fn func(*Record), ch *Change, other *Record) bool
 }
 
 // reportAlong is Report of a success on a store that reads the account
@@ -39,10 +39,12 @@ type alongUpdater interface {
 //
 //go:noinline
 func (t *Tracker) reportAlong(ctx context.Context, a alongUpdater, provider string, n *names, r Report, now time.Time) []Transition {
-	before, after, acct, ok := a.UpdateAlong(ctx, n.ep, n.acct, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) })
-	own(&before, n.epDef) // a record about something else was nothing to this definition
-	own(&after, n.epDef)  // nor is one a success left as it was (yields)
-	tr := transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+	var ch Change
+	var acct Record
+	ok := a.UpdateAlong(ctx, n.ep, n.acct, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) }, &ch, &acct)
+	own(&ch.Before, n.epDef) // a record about something else was nothing to this definition
+	own(&ch.After, n.epDef)  // nor is one a success left as it was (yields)
+	tr := transitions(nil, ScopeEndpoint, n.name, &ch.Before, &ch.After, now, r.Class)
 	if !ok {
 		return t.reportAccount(ctx, provider, n, r, now, tr, nil)
 	}
@@ -51,22 +53,22 @@ func (t *Tracker) reportAlong(ctx context.Context, a alongUpdater, provider stri
 
 // reportEndpoint is Report's part for the endpoint itself.
 func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now time.Time) []Transition {
-	var before, after Record
+	var ch Change
 	var err error
 	if m, ok := t.store.(*Memory); ok { // its own closure: this one stays on the stack
-		before, after, err = m.Update(ctx, n.ep, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) })
+		err = m.Update(ctx, n.ep, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) }, &ch)
 	} else {
-		before, after, err = t.store.Update(ctx, n.ep, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) })
+		err = t.store.Update(ctx, n.ep, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) }, &ch)
 	}
 	if err != nil {
 		return nil
 	}
-	own(&before, n.epDef) // a record about something else was nothing to this definition
-	own(&after, n.epDef)  // nor is one a success left as it was (yields)
+	own(&ch.Before, n.epDef) // a record about something else was nothing to this definition
+	own(&ch.After, n.epDef)  // nor is one a success left as it was (yields)
 	if r.Words != nil && r.Cool == ScopeEndpoint {
-		t.explain(ctx, n.ep, n.epDef, &before, &after, &r, now)
+		t.explain(ctx, n.ep, n.epDef, &ch.Before, &ch.After, &r, now)
 	}
-	return transitions(nil, ScopeEndpoint, n.name, &before, &after, now, r.Class)
+	return transitions(nil, ScopeEndpoint, n.name, &ch.Before, &ch.After, now, r.Class)
 }
 
 // updateEndpoint is the endpoint record's update for r: a success leaves a
@@ -99,14 +101,14 @@ func (t *Tracker) explain(ctx context.Context, key, def string, before, after *R
 		return
 	}
 	class := r.Class
-	_, _, _ = t.store.Update(ctx, key, func(rec *Record) {
+	_ = t.store.Update(ctx, key, func(rec *Record) {
 		if def != "" && rec.Def != "" && rec.Def != def {
 			return // about something else now (define.go)
 		}
 		if rec.PhaseAt(now) == Cooling && rec.CoolClass == class && rec.CoolWords == "" {
 			rec.CoolWords = w
 		}
-	})
+	}, nil)
 }
 
 // reportAccount is Report's part for the endpoint's account: tr, the
@@ -169,13 +171,13 @@ func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, 
 	default:
 		return tr
 	}
-	before, after, err := t.store.Update(ctx, n.acct, fn)
-	if err == nil {
-		own(&before, n.acctDef)
+	var ch Change
+	if err := t.store.Update(ctx, n.acct, fn, &ch); err == nil {
+		own(&ch.Before, n.acctDef)
 		if r.Words != nil && r.Cool == ScopeAccount {
-			t.explain(ctx, n.acct, n.acctDef, &before, &after, &r, now)
+			t.explain(ctx, n.acct, n.acctDef, &ch.Before, &ch.After, &r, now)
 		}
-		tr = transitions(tr, ScopeAccount, provider, &before, &after, now, r.Class)
+		tr = transitions(tr, ScopeAccount, provider, &ch.Before, &ch.After, now, r.Class)
 	}
 	return tr
 }

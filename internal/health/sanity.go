@@ -98,7 +98,7 @@ func (t *Tracker) insane(r *Record, now time.Time) bool {
 // It returns r.
 func (t *Tracker) bound(ctx context.Context, r *Record, key string, now time.Time) *Record {
 	if t.sane(r, now) {
-		_, _, _ = t.store.Update(ctx, key, func(r *Record) { t.sane(r, now) })
+		_ = t.store.Update(ctx, key, func(r *Record) { t.sane(r, now) }, nil)
 	}
 	return r
 }

@@ -67,7 +67,7 @@ func runSuite(t *testing.T, newStore storeFactory) {
 		for range 20 {
 			wg.Go(func() {
 				for range 10 {
-					if _, _, err := st.Update(context.Background(), "ep:x/y", func(r *Record) { r.Failures++ }); err != nil {
+					if err := st.Update(context.Background(), "ep:x/y", func(r *Record) { r.Failures++ }, nil); err != nil {
 						t.Error(err)
 					}
 				}

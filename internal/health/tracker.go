@@ -157,7 +157,7 @@ func (t *Tracker) ClaimMeasure(ctx context.Context, k Key) bool {
 	now := t.now()
 	n := t.names(k)
 	var won bool
-	_, _, err := t.store.Update(ctx, n.ep, func(r *Record) {
+	err := t.store.Update(ctx, n.ep, func(r *Record) {
 		won = false
 		adopt(r, n.epDef)
 		t.sane(r, now)
@@ -165,7 +165,7 @@ func (t *Tracker) ClaimMeasure(ctx context.Context, k Key) bool {
 			r.MeasureUntil = now.Add(t.s.RemeasureAfter).UnixNano()
 			won = true
 		}
-	})
+	}, nil)
 	return err == nil && won
 }
 
@@ -264,11 +264,11 @@ func (t *Tracker) TryProbeLease(ctx context.Context, k Key) (ok bool, lease time
 		tr = append(tr, trs...)
 		if !won {
 			if pa == Probing { // give back the account's slot we just took
-				_, _, _ = t.store.Update(ctx, n.acct, func(r *Record) {
+				_ = t.store.Update(ctx, n.acct, func(r *Record) {
 					if r.ProbeUntil.Equal(lease) {
 						r.ProbeUntil = time.Time{}
 					}
-				})
+				}, nil)
 			}
 			return false, time.Time{}, tr
 		}
@@ -282,7 +282,8 @@ func (t *Tracker) TryProbeLease(ctx context.Context, k Key) (ok bool, lease time
 // lease takes the probe slot of one record if it is free.
 func (t *Tracker) lease(ctx context.Context, sc Scope, key, def, name string, now, until time.Time) (bool, []Transition) {
 	var won bool
-	before, after, err := t.store.Update(ctx, key, func(r *Record) {
+	var ch Change
+	err := t.store.Update(ctx, key, func(r *Record) {
 		won = false
 		adopt(r, def)
 		t.sane(r, now)
@@ -296,10 +297,10 @@ func (t *Tracker) lease(ctx context.Context, sc Scope, key, def, name string, no
 			}
 		}
 		r.Announced = r.PhaseAt(now)
-	})
+	}, &ch)
 	if err != nil {
 		return true, nil
 	}
-	own(&before, def) // a record about something else was nothing to this definition
-	return won, transitions(nil, sc, name, &before, &after, now, "")
+	own(&ch.Before, def) // a record about something else was nothing to this definition
+	return won, transitions(nil, sc, name, &ch.Before, &ch.After, now, "")
 }
