@@ -27,11 +27,23 @@ var doorStackEvents = []string{
 	`[DONE]`,
 }
 
+// messagesAgentTurn is a Messages request as a coding agent sends one: tools
+// with schemas, and a tool's result of blocks within blocks.
+const messagesAgentTurn = `{"model":"gpt","max_tokens":50,"stream":true,
+ "system":[{"type":"text","text":"You are terse.","cache_control":{"type":"ephemeral"}}],
+ "tools":[{"name":"get_weather","description":"Weather of a city","input_schema":{"type":"object","properties":{"city":{"type":"object","properties":{"name":{"type":"string"},"country":{"type":"object","properties":{"code":{"type":"string"}}}}}},"required":["city"]}}],
+ "messages":[
+  {"role":"user","content":[{"type":"text","text":"Weather in Paris?"}]},
+  {"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":{"name":"Paris","country":{"code":"FR"}}}}]},
+  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"{\"temp\":{\"c\":21}}"}]},{"type":"text","text":"and again?"}]}]}`
+
 // The Messages and Responses doors translate a stream from an upstream of
 // another dialect chunk by chunk on the handler's goroutine: that too must
 // fit the handler's 8 KiB stack (TestStreamHandlerStackStays8KiB; docs/
 // benchmarks.md, "Round 6: the doors"). It failed before the doors read a
-// chunk without encoding/json's nested decode. Skipped under -race.
+// chunk without encoding/json's nested decode, and for an agent's turn
+// before the door's decode of the request ran off the handler's stack
+// (offHandlerStack). Skipped under -race.
 func TestDoorStreamHandlerStackStays8KiB(t *testing.T) {
 	if raceOn {
 		t.Skip("the race detector doubles the stack guard: stacks grow sooner under it")
@@ -50,6 +62,9 @@ func TestDoorStreamHandlerStackStays8KiB(t *testing.T) {
 			`data: {"type":"message_stop"}`, `"partial_json":"\"Paris\"}"`},
 		{"/v1/responses", `{"model":"gpt","stream":true,"input":"hi"}`,
 			`"type":"response.completed"`, `"arguments":"{\"city\":\"Paris\"}"`},
+		// An agent's turn: a tool's result nests blocks in blocks, and the
+		// door's decode of the request went ~0.9 KiB deeper a level.
+		{"/v1/messages", messagesAgentTurn, `data: {"type":"message_stop"}`, `"partial_json":"\"Paris\"}"`},
 	} {
 		// The first request also fills encoding/json's caches, once a
 		// process: it may grow its handler's stack.

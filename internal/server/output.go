@@ -278,17 +278,20 @@ func (o *sseOutput) send(n int, write func() error) error {
 // bytes wait there, and the header is written when it fills or is flushed.
 const headerBuffer = 2048
 
-// offHandlerStack runs f, the flush that makes net/http write a stream's
-// header, on a goroutine of its own and waits for it. net/http
-// writes the header with a 2.8 KiB frame (chunkWriter.writeHeader); a
-// stream's first flush comes ~6 KiB deep in the handler (the walk, the
-// relay, the SSE reader), so that one call grew the stack every open
-// stream keeps from 8 to 16 KiB (docs/benchmarks.md, "Round 6"). Once per
-// stream; a panic in f goes on in the handler, as if f had run there.
-func offHandlerStack(f func() error) error {
+// offHandlerStack runs f on a goroutine of its own and waits for it: work
+// that goes deep, done while a stream's handler holds its goroutine, grows
+// the stack every open stream keeps from 8 to 16 KiB, since the runtime
+// halves a stack only while under a quarter of it is in use, and a relay
+// parks deeper than that (docs/benchmarks.md, "Round 6"). Two such works:
+// the flush that makes net/http write a stream's header (a 2.8 KiB frame,
+// chunkWriter.writeHeader, ~6 KiB deep in the handler), once per stream;
+// and a door's translation of the request (reserveFor), whose
+// encoding/json decode takes ~0.9 KiB a level of the body's nesting. A
+// panic in f goes on in the handler, as if f had run there.
+func offHandlerStack[T any](f func() T) T {
 	type result struct {
-		err error
-		p   any
+		v T
+		p any
 	}
 	done := make(chan result, 1)
 	go func() {
@@ -297,11 +300,11 @@ func offHandlerStack(f func() error) error {
 			r.p = recover()
 			done <- r
 		}()
-		r.err = f()
+		r.v = f()
 	}()
 	r := <-done
 	if r.p != nil {
 		panic(r.p)
 	}
-	return r.err
+	return r.v
 }

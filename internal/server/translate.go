@@ -70,7 +70,9 @@ func (s *Server) translationBusy(w http.ResponseWriter, d door, a *admitted) {
 
 // translate runs fn, a door's translation of a's body (and any decoding
 // that goes with it), within a reservation of its cost, and keeps kept(),
-// the bytes the request holds from it until it ends. false: the
+// the bytes the request holds from it until it ends. fn runs off the
+// handler's stack (offHandlerStack): a body nested a few levels deep, as
+// tool schemas are, grew the stack its stream keeps to 16 KiB. false: the
 // reservation was refused and the client answered.
 func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func() (kept int)) bool {
 	return s.reserveFor(w, d, a, dispatch.TranslationCost(a.body), fn)
@@ -89,7 +91,7 @@ func (s *Server) reserveFor(w http.ResponseWriter, d door, a *admitted, cost int
 		s.translationBusy(w, d, a)
 		return false
 	}
-	s.settle(a, cost, int64(fn()))
+	s.settle(a, cost, int64(offHandlerStack(fn)))
 	return true
 }
 
