@@ -2,7 +2,9 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -287,7 +289,10 @@ const headerBuffer = 2048
 // chunkWriter.writeHeader, ~6 KiB deep in the handler), once per stream;
 // and a door's translation of the request (reserveFor), whose
 // encoding/json decode takes ~0.9 KiB a level of the body's nesting. A
-// panic in f goes on in the handler, as if f had run there.
+// panic in f goes on in the handler, as if f had run there, as an
+// offStackPanic that carries f's own stack (net/http's "http: panic
+// serving" log shows the handler's, which no longer names the function that
+// panicked); http.ErrAbortHandler goes on as it is.
 func offHandlerStack[T any](f func() T) T {
 	type result struct {
 		v T
@@ -297,7 +302,12 @@ func offHandlerStack[T any](f func() T) T {
 	go func() {
 		var r result
 		defer func() {
-			r.p = recover()
+			if p := recover(); p != nil {
+				r.p = p
+				if p != http.ErrAbortHandler {
+					r.p = &offStackPanic{Value: p, Stack: debug.Stack()}
+				}
+			}
 			done <- r
 		}()
 		r.v = f()
@@ -307,4 +317,15 @@ func offHandlerStack[T any](f func() T) T {
 		panic(r.p)
 	}
 	return r.v
+}
+
+// offStackPanic is a panic in work offHandlerStack ran: its value, and the
+// stack of the goroutine it happened on.
+type offStackPanic struct {
+	Value any
+	Stack []byte
+}
+
+func (p *offStackPanic) Error() string {
+	return fmt.Sprintf("%v\n\nwhere it happened (off the handler's stack):\n%s", p.Value, p.Stack)
 }

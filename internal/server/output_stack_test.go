@@ -22,12 +22,26 @@ func TestOffHandlerStackReturnsErrorAndPanic(t *testing.T) {
 		t.Errorf("error %v, want %v", err, boom)
 	}
 	defer func() {
-		if p := recover(); p != "write panicked" {
-			t.Errorf("recovered %v, want the write's panic", p)
+		p, _ := recover().(*offStackPanic)
+		if p == nil || p.Value != "write panicked" || !strings.Contains(string(p.Stack), "panicsOffStack") {
+			t.Errorf("recovered %v, want the write's panic with its own stack", p)
 		}
 	}()
-	_ = offHandlerStack(func() error { panic("write panicked") })
+	_ = offHandlerStack(panicsOffStack)
 	t.Error("the panic did not reach the caller")
+}
+
+//go:noinline
+func panicsOffStack() error { panic("write panicked") }
+
+// net/http's abort goes on as it is: net/http knows it and logs nothing.
+func TestOffHandlerStackKeepsAbortHandler(t *testing.T) {
+	defer func() {
+		if p := recover(); p != http.ErrAbortHandler {
+			t.Errorf("recovered %v, want http.ErrAbortHandler", p)
+		}
+	}()
+	_ = offHandlerStack(func() error { panic(http.ErrAbortHandler) })
 }
 
 // Chunks that fill net/http's buffer before the first flush (events held
