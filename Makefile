@@ -2,7 +2,7 @@
 # redis-server); `make demo` runs the gateway with simulated providers;
 # `make test-short` is the quick inner loop (not the suite: see below).
 GO ?= go
-# The suite's fuzzing is a smoke run (38 targets, each seeded from its
+# The suite's fuzzing is a smoke run (51 targets, each seeded from its
 # corpus); fuzz deeper with `make fuzz FUZZTIME=1m`.
 FUZZTIME ?= 2s
 # Fuzz targets run FUZZJOBS at a time, each with FUZZJOBS fewer workers
