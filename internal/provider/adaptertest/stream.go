@@ -29,6 +29,21 @@ func Events(t testing.TB, s provider.Stream) []provider.Event {
 	}
 }
 
+// Ends reads s to io.EOF (as Events) and counts its error events and its
+// finishes: how a stream ended.
+func Ends(t testing.TB, s provider.Stream) (errs, finishes int) {
+	t.Helper()
+	for _, ev := range Events(t, s) {
+		if ev.Error {
+			errs++
+		}
+		if ev.Finished {
+			finishes++
+		}
+	}
+	return errs, finishes
+}
+
 // eventRecord is one translated stream event as the golden files hold it.
 type eventRecord struct {
 	Chunks    []json.RawMessage `json:"chunks,omitempty"`

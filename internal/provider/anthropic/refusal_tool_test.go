@@ -1,11 +1,11 @@
 package anthropic
 
 import (
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/adaptertest"
 )
 
 // TestRefusalAfterAToolCallIsAnError: Anthropic's streaming classifiers
@@ -62,22 +62,7 @@ func TestRefusalAfterAToolCallIsAnError(t *testing.T) {
 			} else {
 				st = Adapter{}.Stream(strings.NewReader(b.String()), provider.Endpoint{})
 			}
-			var errs, finished int
-			for {
-				ev, err := st.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ev.Error {
-					errs++
-				}
-				if ev.Finished {
-					finished++
-				}
-			}
+			errs, finished := adaptertest.Ends(t, st)
 			if got := errs == 1 && finished == 0; got != c.wantErr || !c.wantErr && finished != 1 {
 				t.Errorf("%s (native %v): %d error events, %d finishes; want an error: %v", c.name, native, errs, finished, c.wantErr)
 			}

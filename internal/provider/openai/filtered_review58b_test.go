@@ -1,11 +1,11 @@
 package openai
 
 import (
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/adaptertest"
 )
 
 // review58b: stream.called was one flag for the whole stream, not per
@@ -27,19 +27,7 @@ func TestReview58bFilterOnAnotherChoiceThanTheToolCall(t *testing.T) {
 	}
 	body += "data: [DONE]\n\n"
 	st := Adapter{}.Stream(strings.NewReader(body), provider.Endpoint{})
-	errs := 0
-	for {
-		ev, err := st.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Error {
-			errs++
-		}
-	}
+	errs, _ := adaptertest.Ends(t, st)
 	if errs != 0 {
 		t.Errorf("%d error events: a filter on choice 1's text failed the answer whose tool call (choice 0) was whole", errs)
 	}

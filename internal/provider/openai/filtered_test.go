@@ -1,11 +1,11 @@
 package openai
 
 import (
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/adaptertest"
 )
 
 // TestFilterAfterAToolCallIsAnError: a filter that cuts an answer after a
@@ -29,22 +29,7 @@ func TestFilterAfterAToolCallIsAnError(t *testing.T) {
 	} {
 		body := "data: " + c.first + "\n\ndata: " + c.finish + "\n\ndata: [DONE]\n\n"
 		st := Adapter{}.Stream(strings.NewReader(body), provider.Endpoint{})
-		var errs, finished int
-		for {
-			ev, err := st.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ev.Error {
-				errs++
-			}
-			if ev.Finished {
-				finished++
-			}
-		}
+		errs, finished := adaptertest.Ends(t, st)
 		if got := errs == 1 && finished == 0; got != c.wantErr || !c.wantErr && finished != 1 {
 			t.Errorf("%s: %d error events, %d finishes; want an error: %v", c.name, errs, finished, c.wantErr)
 		}

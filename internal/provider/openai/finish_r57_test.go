@@ -1,11 +1,11 @@
 package openai
 
 import (
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/adaptertest"
 )
 
 // TestVendorFinishWrittenAsOpenAIs: a vendor's finish word for a cut answer
@@ -43,22 +43,7 @@ func TestVendorFailureFinishIsAnErrorEvent(t *testing.T) {
 		} {
 			body := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\ndata: " + chunk + "\n\ndata: [DONE]\n\n"
 			st := Adapter{}.Stream(strings.NewReader(body), provider.Endpoint{})
-			var errs, finished int
-			for {
-				ev, err := st.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ev.Error {
-					errs++
-				}
-				if ev.Finished {
-					finished++
-				}
-			}
+			errs, finished := adaptertest.Ends(t, st)
 			if errs != 1 || finished != 0 {
 				t.Errorf("%s: %d error events, %d finished", chunk, errs, finished)
 			}
