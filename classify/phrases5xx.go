@@ -199,6 +199,16 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "does not support", class: Unknown},
 	{a: "unsupported param", class: Unknown}, // llama-server: "Unsupported param: tools", as a 500
 	{a: "cannot use tools", class: Unknown},  // llama-server: "Cannot use tools with stream"
+	// llama-server's other refusals of what the request asks, thrown as a
+	// 500: "Only one completion choice is allowed" (n > 1), "Only no echo
+	// is supported" (round 59, hunt 59a). Not "only one request …": a
+	// server taking one at a time is the server's.
+	{a: "only one completion choice", class: Unknown},
+	{a: "only no echo is supported", class: Unknown},
+	// Its chat parser failing on the model's own output ("Failed to parse
+	// input at pos 0: <|channel|>"): proves neither side, as Ollama's
+	// "error parsing tool call" (round 59, hunt 59a).
+	{a: "failed to parse input at pos", class: Unknown},
 	// llama-server: "Failed to parse messages: Unsupported content part
 	// type: \"image_url\"; messages = …", a 500 (a text-only model; its
 	// reason is read without the dump, facts.go messagesDump).

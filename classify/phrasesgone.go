@@ -194,6 +194,10 @@ var gonePhrases = []phrase{
 	{a: "unexpected endpoint", class: Unavailable},
 	{a: "unknown endpoint", class: Unavailable},
 	{a: "no such endpoint", class: Unavailable},
+	// An operation the host does not serve (Bedrock's 400 ValidationException
+	// "The requested operation is not recognized by the service.", an
+	// invoke sent to the control plane's host; round 59, hunt 59b).
+	{a: "operation is not recognized", class: Unavailable},
 	// A model served without a chat template (TGI: "Template error:
 	// template not found"): this deployment does not serve chat for it.
 	{a: "template error", b: "not found", gap: 16, class: Unavailable},

@@ -97,6 +97,10 @@ var statePhrases = []phrase{
 	{a: "cuda error", class: ServerError},
 	{a: "cuda out of memory", class: ServerError},
 	{a: "while running the model", class: ServerError},
+	// A model process that died mid-request (LM Studio's 400 "The model has
+	// crashed without additional information. (Exit code: 11)"; round 59,
+	// hunt 59a): the server's, at any status, as a GPU's failure.
+	{a: "model has crashed", class: ServerError},
 	// A busy or saturated server ("Model busy, retry later"); after the rate
 	// wording, so "rate limit … busy" stays a rate.
 	{a: "busy", word: true, class: ServerError},

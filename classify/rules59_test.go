@@ -1,0 +1,60 @@
+package classify
+
+import "testing"
+
+// Round 59's rules, from hunts 59a (self-hosted servers) and 59b (cloud
+// platforms), each beside the near answers it must leave alone and an echo
+// guard: the client's own words quoted back never steer the class.
+// Helpers: rules56_test.go.
+
+// (a) hunt 59b. Bedrock's 400 ValidationException "The requested operation
+// is not recognized by the service." (an invoke sent to the control plane's
+// host, not bedrock-runtime's) read unknown by its weak code: a base URL that
+// does not serve the operation, as "No route for that URI" and "Unexpected
+// endpoint" are: unavailable.
+func TestRoundFiftyNineOperationNotRecognized(t *testing.T) {
+	bedrock := `{"message":"The requested operation is not recognized by the service."}`
+	v := Classify(Response{Status: 400, Body: []byte(bedrock), Model: "m", Header: map[string][]string{"X-Amzn-Errortype": {"ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/"}}})
+	want56(t, "Bedrock's control plane", v, Unavailable, "phrase:operation is not recognized")
+	want56(t, "the same without its header", classify56(400, bedrock, "", false), Unavailable, "phrase:operation is not recognized")
+	want56(t, "a parameter not recognized stays bad input", classify56(400, `{"error":{"message":"Unrecognized request argument supplied: foo"}}`, "", false), BadRequest, "")
+	echo56(t, 400, "the requested operation is not recognized", `{"error":{"message":"Invalid value: the requested operation is not recognized"}}`, BadRequest)
+}
+
+// (b) hunt 59a. LM Studio answers a model process that died mid-request
+// (exit code 11) as a 400 "The model has crashed without additional
+// information. (Exit code: 11)": read unknown by the status; a crash is
+// the server's, at any status, as GPU failures are.
+func TestRoundFiftyNineModelCrashed(t *testing.T) {
+	lms := `{"error": "The model has crashed without additional information. (Exit code: 11)"}`
+	want56(t, "LM Studio's 400", classify56(400, lms, "", false), ServerError, "phrase:model has crashed")
+	want56(t, "the same as a 500", classify56(500, lms, "", false), ServerError, "")
+	echo56(t, 400, "the model has crashed", `{"error":{"message":"Invalid prompt: the model has crashed"}}`, Unknown)
+}
+
+// (c) hunt 59a. llama-server's capability refusals thrown as 500s: "Only
+// one completion choice is allowed" (n > 1; Docker Model Runner's
+// compatibility report) read server_error, and would cool an endpoint for
+// the request's n. A capability this server lacks, as the corpus's
+// "Unsupported param: tools": unknown. Its sibling "Only no echo is
+// supported" (echo in /completion) too. Not any "only one … allowed": a
+// server that takes one request at a time says so in other words that stay
+// the server's.
+func TestRoundFiftyNineOneChoiceOnly(t *testing.T) {
+	one := `{"error":{"code":500,"message":"Only one completion choice is allowed","type":"server_error"}}`
+	want56(t, "llama-server's n > 1", classify56(500, one, "", false), Unknown, "phrase:only one completion choice")
+	want56(t, "llama-server's echo", classify56(500, `{"error":{"code":500,"message":"Only no echo is supported","type":"server_error"}}`, "", false), Unknown, "phrase:only no echo is supported")
+	want56(t, "one request at a time stays the server's", classify56(500, `{"error":{"code":500,"message":"Only one request is allowed at a time","type":"server_error"}}`, "", false), ServerError, "")
+	echo56(t, 500, "only one completion choice is allowed", `{"error":{"code":500,"message":"Internal error: only one completion choice is allowed","type":"server_error"}}`, ServerError)
+}
+
+// (d) hunt 59a. llama-server's chat parser failing on the model's own
+// output ("Failed to parse input at pos 0: <|channel|>", gpt-oss with
+// max_tokens 1) read server_error: the model's unparseable generation
+// proves neither side, as Ollama's "error parsing tool call" and Groq's
+// tool_use_failed: unknown (the walk moves on, nothing cools).
+func TestRoundFiftyNineParseInputAtPos(t *testing.T) {
+	p := `{"error":{"code":500,"message":"Failed to parse input at pos 0: <|channel|>","type":"server_error"}}`
+	want56(t, "llama-server's parser", classify56(500, p, "", false), Unknown, "phrase:failed to parse input at pos")
+	echo56(t, 500, "failed to parse input at pos 3", `{"error":{"code":500,"message":"Internal error: failed to parse input at pos 3","type":"server_error"}}`, ServerError)
+}
