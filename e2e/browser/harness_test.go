@@ -119,11 +119,28 @@ func eval[T any](t *testing.T, b *browser, expr string) T {
 // waitFor waits up to d for a JavaScript expression to hold; it reports
 // whether it did.
 func (b *browser) waitFor(expr string, d time.Duration) bool {
-	ctx, cancel := context.WithTimeout(b.ctx, d+5*time.Second)
-	defer cancel()
-	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
-		chromedp.WithPollingTimeout(d), chromedp.WithPollingInterval(25*time.Millisecond)))
-	return err == nil
+	// A poll that a navigation interrupts ends with an error at once (its
+	// page's execution context is gone), not at d: it is polled again on
+	// the new page until d has passed (a link clicked on another page
+	// failed its 5 s wait at once on a loaded machine).
+	deadline := time.Now().Add(d)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false
+		}
+		ctx, cancel := context.WithTimeout(b.ctx, left+5*time.Second)
+		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
+			chromedp.WithPollingTimeout(left), chromedp.WithPollingInterval(25*time.Millisecond)))
+		cancel()
+		if err == nil {
+			return true
+		}
+		if b.ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
 }
 
 func (b *browser) mustWait(t *testing.T, what, expr string) {
