@@ -55,7 +55,8 @@ func init() {
 		vmlx llamaswap llmgateway mergegateway exa mindie aisix otari continue
 		duckduckgo llmfoundry uipath dmxapi
 		apfel primeintellect wpengine dockermodelrunner agentgateway ohmygpt gatewayz openwebui nearai sliplane
-		telnyx requesty parasail writer targon tuningengines dify`) {
+		telnyx requesty parasail writer targon tuningengines dify
+		openrelay crazyrouter zerog routerbase aigate mlflowgateway wso2apim infiniai micuapi`) {
 		corpusProviders[p] = true
 	}
 }

@@ -39,6 +39,7 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "maximum input length", class: ContextLength}, // "exceeds maximum input length 8192"
 	{a: "prompt is too long", class: ContextLength},
 	{a: "context window is full", class: ContextLength},
+	{a: "exceeds the context window", class: ContextLength}, // a relay's 502, OpenAI's words (round 59, hunt 59e)
 	// The account cannot pay, whatever status carried it (MiniMax sends
 	// "insufficient balance (1008)" as a 500): quota, by the lead's decision
 	// recorded in docs/design.md.

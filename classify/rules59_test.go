@@ -58,3 +58,15 @@ func TestRoundFiftyNineParseInputAtPos(t *testing.T) {
 	want56(t, "llama-server's parser", classify56(500, p, "", false), Unknown, "phrase:failed to parse input at pos")
 	echo56(t, 500, "failed to parse input at pos 3", `{"error":{"code":500,"message":"Internal error: failed to parse input at pos 3","type":"server_error"}}`, ServerError)
 }
+
+// (e) hunt 59e. A relay's 502 "Your input exceeds the context window of
+// this model. Please adjust your input and try again. (request id: …)"
+// (micuapi through cc-switch) read server_error: the context wording a 5xx
+// may carry lacked this one, which a 400 and a stream already read as
+// context_length.
+func TestRoundFiftyNineExceedsContextWindow5xx(t *testing.T) {
+	body := `Your input exceeds the context window of this model. Please adjust your input and try again. (request id: 202606080244168118429328268d9d6zzb514LO)`
+	want56(t, "a relay's 502", classify56(502, body, "", false), ContextLength, "")
+	want56(t, "a 500 too", classify56(500, body, "", false), ContextLength, "")
+	echo56(t, 502, "exceeds the context window", `{"error":{"message":"Upstream failed on: exceeds the context window"}}`, ServerError)
+}
