@@ -44,9 +44,13 @@ func quotedAnswer(f *facts, outer int, req []byte) (obj, lead, raw []byte, st in
 		}
 		lead, asBytes := bytesLead(arrayOpen(t[min(wholeQuoted(t), k):k]))
 		st, ok := quoteLead(lead)
-		if !ok && outer >= 500 {
+		if !ok && (outer >= 500 || outer == http.StatusTooManyRequests) {
 			// In a 5xx, a 4xx with its reason phrase before the object,
 			// wherever it stands (relay.go, phraseStatusBody); the last.
+			// In a 429 too: a relay that gives up after its attempts
+			// answers 429 and quotes the last upstream answer
+			// (Antigravity-Manager's "All 2 attempts failed. Last error:
+			// HTTP 400 Bad Request: {…}"; round 59, hunt 59f).
 			if ps, _, b, _ := phraseStatusBody(t, req); ps > 0 {
 				k, st, ok, asBytes = b, ps, true, false
 			}
@@ -332,7 +336,7 @@ func relayedAnswer(st int, h http.Header, body, req []byte, model string) (Verdi
 	}
 	// A 4xx with its reason phrase that the client wrote (relay.go,
 	// phraseStatusBody) leads no quoted answer.
-	if st >= 500 && len(req) > 0 {
+	if (st >= 500 || st == http.StatusTooManyRequests) && len(req) > 0 {
 		if i := phraseStatusTail(lead); i >= 0 && echoed(req, lead[i:]) {
 			return Verdict{}, false
 		}

@@ -70,3 +70,25 @@ func TestRoundFiftyNineExceedsContextWindow5xx(t *testing.T) {
 	want56(t, "a 500 too", classify56(500, body, "", false), ContextLength, "")
 	echo56(t, 502, "exceeds the context window", `{"error":{"message":"Upstream failed on: exceeds the context window"}}`, ServerError)
 }
+
+// (f) hunt 59f. A relay that answers 429 when all its attempts failed and
+// quotes the last upstream answer with its status and reason phrase
+// (Antigravity-Manager: "All 2 attempts failed. Last error: HTTP 400 Bad
+// Request: {…}", Vertex Claude's INVALID_ARGUMENT "messages.5.content.0.
+// thinking.signature: Field required") read rate_limited by the 429, and
+// every endpoint the request was sent to cooled for a request no upstream
+// would take. The quoted 4xx is read as a 5xx relay's is: the upstream's
+// own answer decides.
+func TestRoundFiftyNineRelayed4xxIn429(t *testing.T) {
+	body := "{\"error\":{\"message\":\"All 2 attempts failed. Last error: HTTP 400 Bad Request: {\\n  \\\"error\\\": {\\n    \\\"code\\\": 400,\\n    \\\"message\\\": \\\"{\\\\\\\"type\\\\\\\":\\\\\\\"error\\\\\\\",\\\\\\\"error\\\\\\\":{\\\\\\\"type\\\\\\\":\\\\\\\"invalid_request_error\\\\\\\",\\\\\\\"message\\\\\\\":\\\\\\\"messages.5.content.0.thinking.signature: Field required\\\\\\\"},\\\\\\\"request_id\\\\\\\":\\\\\\\"req_vrtx_0*******\\\\\\\"}\\\",\\n    \\\"status\\\": \\\"INVALID_ARGUMENT\\\"\\n  }\\n}\\n\",\"type\":\"overloaded_error\"},\"type\":\"error\"}"
+	want56(t, "Antigravity's 429 quoting a 400", classify56(429, body, "", false), BadRequest, "")
+	// Its 429 quoting the upstream's own 429 stays a rate.
+	rl := `{"error":{"message":"All 2 attempts failed. Last error: HTTP 429 Too Many Requests: {\n  \"error\": {\n    \"code\": 429,\n    \"message\": \"Resource has been exhausted (e.g. check quota).\",\n    \"status\": \"RESOURCE_EXHAUSTED\"\n  }\n}\n","type":"overloaded_error"},"type":"error"}`
+	want56(t, "a quoted 429 stays a rate", classify56(429, rl, "", false), RateLimited, "")
+	// A 429 whose quoted 4xx the client wrote stays the 429's.
+	echo := `{"error":{"message":"All 2 attempts failed. Last error: HTTP 400 Bad Request: {\"error\":{\"message\":\"Field required\"}}"}}`
+	req := `{"model":"m","messages":[{"role":"user","content":"HTTP 400 Bad Request: {\"error\":{\"message\":\"Field required\"}}"}]}`
+	if v := classify56(429, echo, req, false); v.Class != RateLimited {
+		t.Errorf("the client's quoted 400 under a 429: %s (%s), want rate_limited", v.Class, v.Evidence)
+	}
+}
