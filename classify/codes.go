@@ -210,6 +210,7 @@ func init() {
 		"rate_limit_exceeded": weakCode(RateLimited), "ratelimitexceeded": weakCode(RateLimited),
 		"resource_exhausted":       weakCode(RateLimited),
 		"model_capacity_exhausted": strongCode(ServerError), // the provider's capacity for the model, even as a 429
+		"capacity_exhausted":       strongCode(ServerError), // OpenRouter's: every provider of the model full, as a 429 (round 59, hunt 59g)
 		// The rest of google.api.ErrorReason that settles a class
 		// (googleapis google/api/error_reason.proto): a credential refused as
 		// such, a suspended account, access an organisation's or a location's

@@ -366,6 +366,11 @@ var accountPhrases = []phrase{
 	{a: "spending limit", class: Quota},
 	{a: "spend cap", class: Quota},
 	{a: "budget exceeded", class: Quota},
+	// A cap with its amount between ("Workspace monthly budget of $500.00
+	// exceeded", OpenRouter's 403; round 59, hunt 59g): the dollar sign
+	// keeps it off a thinking budget's tokens.
+	{a: "budget of $", b: "exceeded", gap: 24, class: Quota},
+	{a: "budget of $", b: "reached", gap: 24, class: Quota},
 	{a: "budget has been exceeded", class: Quota},
 	{a: "exceeded budget", class: Quota}, // "Exceeded budget for provider openai"
 	{a: "crossed budget", class: Quota},  // LiteLLM's provider budget: "No deployments available - crossed budget"

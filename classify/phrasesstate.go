@@ -55,8 +55,12 @@ var statePhrases = []phrase{
 	// try again in a few minutes"): the provider's, passing.
 	{a: "service agents are being provisioned", class: ServerError},
 	{a: "temporarily out of capacity", class: ServerError}, // Vertex, a 429 RESOURCE_EXHAUSTED: "the service is temporarily out of capacity"
-	{a: "server overload", class: ServerError},             // Ark's ServerOverloaded, as a 429: "… due to server overload"
-	{a: "load is saturated", class: ServerError},           // new-api: "Current group upstream load is saturated", as a 429
+	// A router whose every provider of the model is full ("All providers for
+	// anthropic/claude-sonnet-4.5 are at capacity. Retry after 40 seconds.",
+	// OpenRouter's 429 capacity_exhausted; round 59, hunt 59g): their load.
+	{a: "providers", b: "are at capacity", gap: 80, clause: true, class: ServerError},
+	{a: "server overload", class: ServerError},   // Ark's ServerOverloaded, as a 429: "… due to server overload"
+	{a: "load is saturated", class: ServerError}, // new-api: "Current group upstream load is saturated", as a 429
 	// A serving stack shedding load from its own admission queue, as a 429
 	// (llm-d's scheduler: "system saturated, sheddable request dropped",
 	// "request rejected pre-queue: queue at capacity"; SGLang's gateway,

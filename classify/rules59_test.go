@@ -1,6 +1,9 @@
 package classify
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // Round 59's rules, from hunts 59a (self-hosted servers) and 59b (cloud
 // platforms), each beside the near answers it must leave alone and an echo
@@ -91,4 +94,51 @@ func TestRoundFiftyNineRelayed4xxIn429(t *testing.T) {
 	if v := classify56(429, echo, req, false); v.Class != RateLimited {
 		t.Errorf("the client's quoted 400 under a 429: %s (%s), want rate_limited", v.Class, v.Evidence)
 	}
+}
+
+// (g) hunt 59g. OpenRouter's workspace cap, a 403 "Workspace monthly budget
+// of $500.00 exceeded. Contact your workspace admin.", read forbidden by its
+// status: the "budget exceeded" wording had no amount between. A spend cap
+// that resets with its month: quota.
+func TestRoundFiftyNineBudgetOfAmountExceeded(t *testing.T) {
+	body := `{"error":{"code":403,"message":"Workspace monthly budget of $500.00 exceeded. Contact your workspace admin."}}`
+	want56(t, "OpenRouter's workspace budget", classify56(403, body, "", false), Quota, "phrase:budget of $…exceeded")
+	want56(t, "a thinking budget stays bad input", classify56(400, `{"error":{"message":"thinking budget of 100000 exceeds max_tokens"}}`, "", false), BadRequest, "")
+	echo56(t, 403, "budget of $5 exceeded", `{"error":{"message":"Request blocked: budget of $5 exceeded"}}`, Forbidden)
+}
+
+// (h) hunt 59g. OpenRouter's 429 when every provider of a model is full
+// ("All providers for anthropic/claude-sonnet-4.5 are at capacity. Retry
+// after 40 seconds.", availability.code capacity_exhausted, error_type
+// rate_limit_exceeded) read rate_limited: the providers' load, which
+// passes, as model_capacity_exhausted is: server_error, its wait kept.
+func TestRoundFiftyNineCapacityExhausted(t *testing.T) {
+	body := `{
+  "error": {
+    "message": "All providers for anthropic/claude-sonnet-4.5 are at capacity. Retry after 40 seconds.",
+    "error_type": "rate_limit_exceeded",
+    "http_status": 429,
+    "availability": {
+      "code": "capacity_exhausted",
+      "retryable": true,
+      "retry_after": 40,
+      "requested_models": ["anthropic/claude-sonnet-4.5"],
+      "affected_providers": ["anthropic", "amazon-bedrock", "google-vertex"],
+      "fallback_models": ["anthropic/claude-haiku-4.5"],
+      "docs_url": "https://openrouter.ai/docs/errors#capacity_exhausted"
+    },
+    "metadata": {
+      "previous_errors": [
+        { "provider": "anthropic", "code": "capacity_exhausted", "status": 429 },
+        { "provider": "amazon-bedrock", "code": "capacity_exhausted", "status": 429 }
+      ]
+    }
+  }
+}`
+	v := classify56h(429, body, "", "Retry-After", "40")
+	want56(t, "OpenRouter's providers at capacity", v, ServerError, "")
+	if v.RetryAfter != 40*time.Second {
+		t.Errorf("its wait: %v, want 40s", v.RetryAfter)
+	}
+	echo56(t, 429, "all providers are at capacity", `{"error":{"message":"Invalid request: all providers are at capacity"}}`, RateLimited)
 }
