@@ -60,6 +60,9 @@ func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter
 			}
 		}
 		if len(gone) > 0 {
+			if a.writer != nil {
+				a.writer.Flush() // as for a budget added, below
+			}
 			spent, _ := a.logSpent(old, now)
 			if a.gaps == nil {
 				a.gaps = map[gapKey]budgetGap{}
@@ -79,6 +82,11 @@ func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter
 	}
 	if len(added) == 0 {
 		return 0
+	}
+	if a.writer != nil {
+		// Records still in the writer's buffer (decisions: {sync: never})
+		// are spend too: written out first, they are read (review 59b).
+		a.writer.Flush()
 	}
 	spent, _ := a.logSpent(cfg, now)
 	n := 0

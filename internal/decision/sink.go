@@ -88,9 +88,10 @@ type Writer struct {
 	// path is the file Open opened, for Reopen ("" for another output);
 	// reopen carries Reopen's requests to the writer goroutine, which owns
 	// out and closer.
-	path   string
-	opts   Options
-	reopen chan chan error
+	path     string
+	opts     Options
+	reopen   chan chan error
+	flushReq chan chan struct{} // Flush's requests
 }
 
 // Synced reports whether each record is on disk before Write returns
@@ -231,7 +232,7 @@ func NewWriter(w io.Writer, closer io.Closer, o Options) *Writer {
 		o.Logger = slog.Default()
 	}
 	s := &Writer{ch: make(chan queued, queueSize), nudge: make(chan struct{}, 1), quit: make(chan struct{}),
-		done: make(chan struct{}), out: w, closer: closer, sync: o.Sync, log: o.Logger, reopen: make(chan chan error)}
+		done: make(chan struct{}), out: w, closer: closer, sync: o.Sync, log: o.Logger, reopen: make(chan chan error), flushReq: make(chan chan struct{})}
 	go s.loop()
 	return s
 }
@@ -283,6 +284,19 @@ func (s *Writer) Write(d *Decision) {
 	}
 }
 
+// Flush writes the records queued so far and returns once they are
+// written: a reload that reads the log back (a budget it adds counts the
+// key's spend in its window, docs/config.md) reads them too. A closed
+// Writer has nothing left to write.
+func (s *Writer) Flush() {
+	done := make(chan struct{})
+	select {
+	case s.flushReq <- done:
+		<-done
+	case <-s.done:
+	}
+}
+
 // Dropped returns how many decisions were dropped: the output stalled, a
 // write failed (a full disk), or they came after Close.
 func (s *Writer) Dropped() int64 { return s.dropped.Load() }
@@ -313,6 +327,14 @@ func (s *Writer) loop() {
 		case <-s.quit:
 		case done := <-s.reopen:
 			done <- s.swap()
+			continue
+		case done := <-s.flushReq:
+			closed := s.drain()
+			s.flush()
+			close(done)
+			if closed {
+				return
+			}
 			continue
 		}
 		closed := s.drain()
@@ -369,6 +391,8 @@ func (s *Writer) loopSync(tick *time.Ticker) {
 			s.flush()
 		case done := <-s.reopen:
 			done <- s.swap()
+		case done := <-s.flushReq: // each Write is written before it returns: nothing waits
+			close(done)
 		}
 	}
 }
