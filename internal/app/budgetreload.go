@@ -60,9 +60,7 @@ func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter
 			}
 		}
 		if len(gone) > 0 {
-			if a.writer != nil {
-				a.writer.Flush() // as for a budget added, below
-			}
+			a.flushDecisions(old) // as for a budget added, below
 			spent, _ := a.logSpent(old, now)
 			if a.gaps == nil {
 				a.gaps = map[gapKey]budgetGap{}
@@ -83,11 +81,7 @@ func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter
 	if len(added) == 0 {
 		return 0
 	}
-	if a.writer != nil {
-		// Records still in the writer's buffer (decisions: {sync: never})
-		// are spend too: written out first, they are read (review 59b).
-		a.writer.Flush()
-	}
+	a.flushDecisions(cfg)
 	spent, _ := a.logSpent(cfg, now)
 	n := 0
 	for _, k := range added {
@@ -140,3 +134,20 @@ func budgets(cfg *config.Config) map[string]config.Budget {
 	}
 	return out
 }
+
+// flushDecisions writes out the records still in the decision writer's
+// buffer (decisions: {sync: never}) before the log is read back: they are
+// spend too (review 59b). Only for a log that is read (a file), and for at
+// most flushWait: a stalled output must not hold the reload, which holds
+// every later one.
+func (a *App) flushDecisions(cfg *config.Config) {
+	if a.writer == nil || cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
+		return
+	}
+	if !a.writer.Flush(flushWait) {
+		a.log.Warn("client budgets: the decision log did not take its buffered records in time; a reload's budgets read it without them", "waited", flushWait)
+	}
+}
+
+// flushWait bounds flushDecisions.
+const flushWait = 2 * time.Second

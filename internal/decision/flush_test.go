@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Flush writes what a buffered Writer holds at once (a reload reads the
@@ -19,7 +20,9 @@ func TestFlushWritesTheBufferNow(t *testing.T) {
 	for _, id := range []string{"one", "two"} {
 		w.Write(&Decision{ID: id})
 	}
-	w.Flush()
+	if !w.Flush(5 * time.Second) {
+		t.Fatal("Flush gave up")
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -30,5 +33,31 @@ func TestFlushWritesTheBufferNow(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	w.Flush() // returns
+	if !w.Flush(time.Second) { // returns at once: nothing is left
+		t.Error("Flush on a closed Writer gave up")
+	}
+}
+
+// stalledOutput blocks every write until released (a pipe nobody reads).
+type stalledOutput struct{ release chan struct{} }
+
+func (s stalledOutput) Write(p []byte) (int, error) {
+	<-s.release
+	return len(p), nil
+}
+
+// A stalled output does not hold Flush past its wait: a reload that
+// flushes would hold every later reload.
+func TestFlushGivesUpOnAStalledOutput(t *testing.T) {
+	out := stalledOutput{release: make(chan struct{})}
+	w := NewWriter(out, nil, Options{})
+	t.Cleanup(func() { close(out.release); w.Close() })
+	w.Write(&Decision{ID: "stuck"})
+	start := time.Now()
+	if w.Flush(100 * time.Millisecond) {
+		t.Error("Flush reported the record written to a stalled output")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Flush waited %v", d)
+	}
 }

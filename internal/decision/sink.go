@@ -285,15 +285,26 @@ func (s *Writer) Write(d *Decision) {
 }
 
 // Flush writes the records queued so far and returns once they are
-// written: a reload that reads the log back (a budget it adds counts the
-// key's spend in its window, docs/config.md) reads them too. A closed
-// Writer has nothing left to write.
-func (s *Writer) Flush() {
+// written, or after wait (a stalled output: it reports false): a reload
+// that reads the log back (a budget it adds counts the key's spend in its
+// window, docs/config.md) reads them too. A closed Writer has nothing left
+// to write.
+func (s *Writer) Flush(wait time.Duration) bool {
 	done := make(chan struct{})
+	t := time.NewTimer(wait)
+	defer t.Stop()
 	select {
 	case s.flushReq <- done:
-		<-done
 	case <-s.done:
+		return true
+	case <-t.C:
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
 	}
 }
 
