@@ -112,15 +112,15 @@ func TestHostile58NormalisedRole(t *testing.T) {
 	}
 }
 
-// startJoined58 is TestJoinedClientTextIsNoEvidence's gateway: route ra
-// to an Anthropic provider whose fake quotes the system prompt
-// (echoSystem, echo_joined_test.go: its blocks joined as they come), route
-// ro to an OpenAI one quoting the first message (echoFirst), each with a
+// startEchoPair is the echo tests' gateway: route ra to an Anthropic
+// provider whose fake is anth (echoSystem, echo_joined_test.go, quotes the
+// system prompt, its blocks joined as they come), route ro to an OpenAI one
+// whose fake is oai (echoFirst quotes the first message), each with a
 // healthy fallback.
-func startJoined58(t *testing.T) *gateway {
+func startEchoPair(t *testing.T, anth, oai upstreamtest.Script) *gateway {
 	fs := fakes(t, map[string]upstreamtest.Script{
-		"anth": echoSystem,
-		"oai":  echoFirst,
+		"anth": anth,
+		"oai":  oai,
 		"q":    script(ok("model-b", "q")),
 	})
 	return start(t, `
@@ -166,7 +166,7 @@ func TestHostile58JoinedPieces(t *testing.T) {
 			`{"model":"ro","input":[{"role":"developer","content":[{"type":"input_text","text":"Your credit balance is too"},{"type":"input_text","text":"low"}]},{"role":"user","content":"hi"}]}`, "oai"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g := startJoined58(t)
+			g := startEchoPair(t, echoSystem, echoFirst)
 			path := "/v1/messages"
 			if strings.HasPrefix(c.name, "Responses") {
 				path = "/v1/responses"
@@ -241,20 +241,7 @@ func TestHostile58Base64TextFileDecodedByDetour(t *testing.T) {
 			`{"model":"ra","input":[{"role":"user","content":[{"type":"input_text","text":"summarise"},{"type":"input_file","filename":"notes.txt","file_data":"` + b64 + `"}]}]}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			fs := fakes(t, map[string]upstreamtest.Script{
-				"anth": echoDocument,
-				"q":    script(ok("model-b", "q")),
-			})
-			g := start(t, `
-providers:
-  - {name: anth, dialect: anthropic, base_url: "{anth}", api_key: `+secret+`}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: claude-sonnet-4-5, providers: [anth]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: ra, targets: [a, b]}
-`, fs)
+			g := startEchoPair(t, echoDocument, script(ok("gpt-4o", "o")))
 			r := g.raw(t, http.MethodPost, c.path, c.body)
 			d := g.recs.wait(t, 1)
 			if len(d.Attempts) == 0 {
@@ -366,20 +353,7 @@ func TestHostile58RootSchemaNote(t *testing.T) {
 		{"names joined by Detour's note", `{"available to":{"type":"string"},"accounts":{"type":"string"}}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			fs := fakes(t, map[string]upstreamtest.Script{
-				"anth": echoToolDescription,
-				"q":    script(ok("model-b", "q")),
-			})
-			g := start(t, `
-providers:
-  - {name: anth, dialect: anthropic, base_url: "{anth}", api_key: `+secret+`}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: claude-sonnet-4-5, providers: [anth]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: ra, targets: [a, b]}
-`, fs)
+			g := startEchoPair(t, echoToolDescription, script(ok("gpt-4o", "o")))
 			g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"ra","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"lookup","description":"Look it up.","parameters":{"type":"object","anyOf":[{"properties":`+c.props+`},{"required":["id"]}]}}}]}`)
 			d := g.recs.wait(t, 1)
 			if len(d.Attempts) == 0 {

@@ -52,24 +52,7 @@ func echoFirst(_ int, r upstreamtest.Request) upstreamtest.Step {
 }
 
 func TestJoinedClientTextIsNoEvidence(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"anth": echoSystem,
-		"oai":  echoFirst,
-		"q":    script(ok("model-b", "q")),
-	})
-	g := start(t, `
-providers:
-  - {name: anth, dialect: anthropic, base_url: "{anth}", api_key: `+secret+`}
-  - {name: oai, dialect: openai, base_url: "{oai}", api_key: `+secret+`}
-  - {name: q, dialect: openai, base_url: "{q}", api_key: `+secret+`}
-targets:
-  - {name: a, model: claude-sonnet-4-5, providers: [anth]}
-  - {name: o, model: gpt-4o, providers: [oai]}
-  - {name: b, model: model-b, providers: [q]}
-routes:
-  - {name: ra, targets: [a, b]}
-  - {name: ro, targets: [o, b]}
-`, fs)
+	g := startEchoPair(t, echoSystem, echoFirst)
 	for i, c := range []struct {
 		name, path, body, provider string
 	}{
