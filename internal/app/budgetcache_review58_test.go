@@ -69,12 +69,7 @@ func TestReview58SpentCacheCopytruncateCountsTwice(t *testing.T) {
 	// past the old offset.
 	r58append(t, path, r58rec(now, "team-b", 2)+r58rec(now, "team-a", 4))
 	got := read()
-	whole := map[string][2]float64{}
-	for _, p := range logFiles(path, month) {
-		if err := addSpent(whole, p, month, day); err != nil {
-			t.Fatal(err)
-		}
-	}
+	whole := wholeSpent(t, month, day, logFiles(path, month)...)
 	if got["team-a"] != whole["team-a"] || got["team-b"] != whole["team-b"] {
 		t.Errorf("after copytruncate: cached read team-a %v team-b %v; a read of the files team-a %v team-b %v (want $5 and $2)",
 			got["team-a"], got["team-b"], whole["team-a"], whole["team-b"])
@@ -99,14 +94,7 @@ func TestReview58SpentCacheRecordWithoutItsNewlineCountsTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	r58append(t, path, "\n")
-	got = map[string][2]float64{}
-	if err := c.add(got, path, month, day); err != nil {
-		t.Fatal(err)
-	}
-	whole := map[string][2]float64{}
-	if err := addSpent(whole, path, month, day); err != nil {
-		t.Fatal(err)
-	}
+	got, whole := cachedSpent(t, &c, path, month, day), wholeSpent(t, month, day, path)
 	if got["team-a"] != whole["team-a"] {
 		t.Errorf("a record whose newline came later: cached read %v, whole read %v (want $3)", got["team-a"], whole["team-a"])
 	}

@@ -35,14 +35,7 @@ func TestSpentCacheReadsOnlyWhatWasAppended(t *testing.T) {
 	}
 	var c spentCache
 	read := func() [2]float64 {
-		got := map[string][2]float64{}
-		if err := c.add(got, path, month, day); err != nil {
-			t.Fatal(err)
-		}
-		whole := map[string][2]float64{}
-		if err := addSpent(whole, path, month, day); err != nil {
-			t.Fatal(err)
-		}
+		got, whole := cachedSpent(t, &c, path, month, day), wholeSpent(t, month, day, path)
 		if got["team-a"] != whole["team-a"] {
 			t.Errorf("cached read %v, whole read %v", got["team-a"], whole["team-a"])
 		}
@@ -71,6 +64,29 @@ func TestSpentCacheReadsOnlyWhatWasAppended(t *testing.T) {
 	if got := read(); got[1] != 4 {
 		t.Errorf("after a rotation the new file holds $4 of team-a's; read %v", got)
 	}
+}
+
+// cachedSpent reads path's spend through c.
+func cachedSpent(t *testing.T, c *spentCache, path string, month, day time.Time) map[string][2]float64 {
+	t.Helper()
+	got := map[string][2]float64{}
+	if err := c.add(got, path, month, day); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// wholeSpent reads paths whole (addSpent): what a cached read must agree
+// with.
+func wholeSpent(t *testing.T, month, day time.Time, paths ...string) map[string][2]float64 {
+	t.Helper()
+	whole := map[string][2]float64{}
+	for _, p := range paths {
+		if err := addSpent(whole, p, month, day); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return whole
 }
 
 // Operator review 58: a budget a reload adds counts what the key spent
