@@ -66,8 +66,7 @@ const MaxHeaderBytes = 64 << 10
 
 // App is one running Detour process.
 type App struct {
-	spent   spentCache           // what the decision log said each client spent (budgets.go)
-	gaps    map[gapKey]budgetGap // budget windows a reload took away, by key name and window (budgetreload.go); under mu
+	spent   spentCache // what the decision log said each client spent (budgets.go)
 	Server  *server.Server
 	Metrics *metrics.Metrics
 	opt     Options
@@ -101,6 +100,13 @@ type App struct {
 	// Console is the operator console at /ui; nil when disabled.
 	Console *console.Console
 	tracer  *tracing.Tracer
+	// started is when New began: the decision log's records of requests
+	// that ended before it are an earlier process's. priorGiven are the
+	// budget windows given their spend from before then, and prior the
+	// last read of it (budgetreload.go); under mu.
+	started    time.Time
+	priorGiven map[windowKey]bool
+	prior      priorRead
 }
 
 // finalWrite is how long requests ended at the end of the grace period
@@ -110,7 +116,7 @@ const finalWrite = 2 * time.Second
 
 // New builds an App for cfg.
 func New(cfg *config.Config, opt Options) (*App, error) {
-	a := &App{opt: opt, log: opt.Logger, Metrics: metrics.New(), cfg: cfg}
+	a := &App{opt: opt, log: opt.Logger, Metrics: metrics.New(), cfg: cfg, started: time.Now()}
 	a.stop, a.stopNow = context.WithCancel(context.Background())
 	a.hurry, a.hurryNow = context.WithCancel(context.Background())
 	if a.log == nil {
@@ -158,6 +164,7 @@ func New(cfg *config.Config, opt Options) (*App, error) {
 		a.limits = limit.New(limit.NewMemory(opt.Clock), opt.Clock)
 		a.restoreBudgets(cfg, a.limits, a.limits.Now())
 	}
+	a.givenAtStart(cfg)
 	var signingShared bool
 	a.signing, signingShared = signingKeys(a.rdb, cfg.State.Timeout, a.log)
 	a.dec = opt.Decisions
@@ -322,8 +329,7 @@ func (a *App) Reload(cfg *config.Config) error {
 	forgetChanged(&a.retired, a.gen, st.Health, old, cfg)
 	// What the reload removed leaves /metrics.
 	a.Metrics.Retain(served(st))
-	a.restoreAddedBudgets(old, cfg, a.limits, a.limits.Now())
-	prev := a.Server.Swap(st)
+	prev := a.Server.Swap(st, a.countAddedBudgets(old, cfg))
 	a.Metrics.ConfigLoaded(true, time.Now())
 	a.cfg = cfg
 	// Idle connections of the old dispatcher go; busy ones finish first.

@@ -13,13 +13,17 @@ import (
 )
 
 // spentCache keeps what logSpent last read of each decision log file, so
-// a later read (a reload that adds a budget, the epoch check) reads only
-// what was appended since: review 38c's storm of 600 reloads, each giving
-// a budget to a key the one before did not have, read the whole month's
-// log each time, and took minutes. A file that is no longer the same file
+// a later read (the epoch check) reads only what was appended since:
+// review 38c's storm of 600 reloads, each giving a budget to a key the one
+// before did not have, read the whole month's log each time, and took
+// minutes (such a reload now reads only what ended before the start, once
+// a day: budgetreload.go). A file that is no longer the same file
 // (rotated, replaced), shrank, or is read for another month or day is read
 // again from the start. The zero value is ready to use.
 type spentCache struct {
+	// until, when not zero, leaves out the records of requests that ended
+	// at or after it.
+	until time.Time
 	mu    sync.Mutex
 	files map[string]spentFile
 }
@@ -88,13 +92,13 @@ func (c *spentCache) add(spent map[string][2]float64, path string, month, day ti
 			return err
 		}
 		defer zr.Close()
-		got, _ := spentFrom(zr, month, day, true)
+		got, _ := spentFrom(zr, month, day, c.until, true)
 		e = spentFile{info: st, month: month, day: day, spent: got}
 	case ok && st.Size() >= e.end && e.same(f):
 		if _, err := f.Seek(e.end, io.SeekStart); err != nil {
 			return err
 		}
-		got, n := spentFrom(f, month, day, false)
+		got, n := spentFrom(f, month, day, c.until, false)
 		e.spent = maps.Clone(e.spent)
 		addAll(e.spent, got)
 		e.end += n
@@ -105,7 +109,7 @@ func (c *spentCache) add(spent map[string][2]float64, path string, month, day ti
 		if _, err := f.Seek(start, io.SeekStart); err != nil {
 			return err
 		}
-		got, n := spentFrom(f, month, day, false)
+		got, n := spentFrom(f, month, day, c.until, false)
 		e = spentFile{info: st, month: month, day: day, end: start + n, spent: got, tail: tailOf(f, start+n)}
 	}
 	c.mu.Lock()

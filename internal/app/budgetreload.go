@@ -2,128 +2,154 @@ package app
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/detour-llm/detour/internal/config"
-	"github.com/detour-llm/detour/internal/limit"
 )
 
-// budgetGap is what this replica's decision log said a client key had
-// spent ([0] its day, [1] its month) when a reload took a budget window
-// away from it, with state redis: when a later reload gives the window
-// back, only what the key spent since counts again, since Redis's counter
-// still holds what it counted before (hostile 58b: the window was counted
-// twice).
-type budgetGap struct {
-	window time.Time // the day's or the month's start it was taken away in
-	spent  float64
-}
+// A budget a reload adds (a usd_per_day or usd_per_month a key did not
+// have, or a budgeted key new to the file) counts what the key spent
+// earlier in that window, as a restart on the same file does (operator
+// review 58: the reload started the window at nothing, and the Keys page
+// said 25 % of a budget the team had spent past). Two parts make it up,
+// each counted once:
+//
+//   - what this process's requests spent while the key had no budget for
+//     the window, kept aside by the limiter as each request spends
+//     (limit.Limiter.TakeUncounted), and taken while no request spends
+//     (server.Swap): a request spends either before the swap, kept aside
+//     and counted here, or after it, under the new budget. Review 59b
+//     measured the earlier way, reading this process's spend back from
+//     the decision log: the requests a reload caught in flight were
+//     counted twice (their record filed, their spend after the swap) or
+//     not at all (their record filed after the read);
+//   - what the decision log says the key spent in the window before this
+//     process started (priorSpent), once per key and window: a window the
+//     key had at the start was counted then (state memory: restoreBudgets;
+//     state redis: by Redis, across the restart).
+//
+// With state redis each replica counts its own share as it reloads (what a
+// replica serves before its reload, under no budget, is counted by no one
+// else), which the epoch marker then records as held (epoch.go). With
+// state memory a window taken away keeps its counter until it turns, and
+// a window given back adds only what was spent without it.
 
-// gapKey names a key's window ([0] its day, [1] its month) in App.gaps:
-// each window is taken away and given back on its own (review 58b).
-type gapKey struct {
+// windowKey names a key's day ([0]) or month ([1]) window.
+type windowKey struct {
 	name string
 	w    int
 }
 
-// restoreAddedBudgets gives each client key of cfg that a reload from old
-// gave a budget window it did not have (a usd_per_day or usd_per_month
-// added, or a budgeted key new to the configuration) what the decision log
-// says it spent in that window: only a key's budgeted windows have
-// counters, so a budget added by a reload started its window at nothing,
-// where a restart on the same file read the window back (operator review
-// 58: the operator who added a month's budget to stop a team saw its next
-// request admitted, and the Keys page say 25 % of a budget it had spent
-// past). With state memory the counter may still hold what the window
-// counted before its budget was taken away; only the log's spend past it
-// is added. With state redis each replica adds its own log's share as it
-// reloads (what a replica serves before its reload, under no budget, is
-// counted by no one else), which the epoch marker then records as held
-// (epoch.go); a window this replica saw taken away in this process gets
-// only what was spent since (budgetGap). It reports how many keys it gave
-// spend to. The caller holds a.mu.
-func (a *App) restoreAddedBudgets(old, cfg *config.Config, limits *limit.Limiter, now time.Time) int {
-	now = now.UTC()
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-	had, has := budgets(old), budgets(cfg)
-	starts := [2]time.Time{day, month}
-	if a.rdb != nil {
-		var gone []gapKey
-		for name, b := range had {
-			c := has[name]
-			if b.USDPerDay > 0 && !(c.USDPerDay > 0) {
-				gone = append(gone, gapKey{name, 0})
-			}
-			if b.USDPerMonth > 0 && !(c.USDPerMonth > 0) {
-				gone = append(gone, gapKey{name, 1})
-			}
-		}
-		if len(gone) > 0 {
-			a.flushDecisions(old) // as for a budget added, below
-			spent, _ := a.logSpent(old, now)
-			if a.gaps == nil {
-				a.gaps = map[gapKey]budgetGap{}
-			}
-			for _, k := range gone {
-				a.gaps[k] = budgetGap{window: starts[k.w], spent: spent[k.name][k.w]}
-			}
-		}
-	}
-	var added []*config.ClientKey
+// addedWindows are the budget windows of each key of cfg that a reload
+// from old gives it: [0] its day's, [1] its month's.
+func addedWindows(old, cfg *config.Config) map[*config.ClientKey][2]bool {
+	had := budgets(old)
+	out := map[*config.ClientKey][2]bool{}
 	for i := range cfg.Clients {
 		k := &cfg.Clients[i]
 		b := had[k.Name]
-		if (k.Budget.USDPerDay > 0 && !(b.USDPerDay > 0)) || (k.Budget.USDPerMonth > 0 && !(b.USDPerMonth > 0)) {
-			added = append(added, k)
+		w := [2]bool{k.Budget.USDPerDay > 0 && !(b.USDPerDay > 0), k.Budget.USDPerMonth > 0 && !(b.USDPerMonth > 0)}
+		if w[0] || w[1] {
+			out[k] = w
 		}
 	}
+	return out
+}
+
+// countAddedBudgets returns what Reload runs just before it serves cfg,
+// while no request spends (server.Swap): it gives each budget window cfg
+// adds to a key what the key spent in it without one. The decision log is
+// read here, before, where it must be; nil when cfg adds no window. The
+// caller holds a.mu.
+func (a *App) countAddedBudgets(old, cfg *config.Config) func() {
+	added := addedWindows(old, cfg)
 	if len(added) == 0 {
-		return 0
+		return nil
 	}
-	a.flushDecisions(cfg)
-	spent, _ := a.logSpent(cfg, now)
-	n := 0
-	for _, k := range added {
-		s := spent[k.Name]
-		b := had[k.Name]
-		var add [2]float64
-		if k.Budget.USDPerDay > 0 && !(b.USDPerDay > 0) {
-			add[0] = s[0]
-		}
-		if k.Budget.USDPerMonth > 0 && !(b.USDPerMonth > 0) {
-			add[1] = s[1]
-		}
-		if a.rdb == nil {
-			for _, st := range limits.Standings(context.Background(), k) {
-				switch st.Limit {
-				case "usd_per_day":
-					add[0] = max(0, add[0]-st.Used)
-				case "usd_per_month":
-					add[1] = max(0, add[1]-st.Used)
-				}
-			}
-		} else {
-			for w := range add {
-				if add[w] == 0 {
-					continue // a window this reload did not give back
-				}
-				g, ok := a.gaps[gapKey{k.Name, w}]
-				if ok && g.window.Equal(starts[w]) {
-					add[w] = max(0, add[w]-g.spent)
-				}
-				delete(a.gaps, gapKey{k.Name, w})
+	var prior map[string][2]float64
+	for k, w := range added {
+		for i := range w {
+			if w[i] && !a.priorGiven[windowKey{k.Name, i}] {
+				prior = a.priorSpent(cfg)
 			}
 		}
-		if add[0] > 0 || add[1] > 0 {
-			limits.Restore(context.Background(), k, add[0], add[1])
-			n++
+	}
+	return func() {
+		n := 0
+		for k, w := range added {
+			var add [2]float64
+			add[0], add[1] = a.limits.TakeUncounted(k.Name, w[0], w[1])
+			for i := range w {
+				if wk := (windowKey{k.Name, i}); w[i] && !a.priorGiven[wk] {
+					add[i] += prior[k.Name][i]
+					a.givePrior(wk)
+				}
+			}
+			if add[0] > 0 || add[1] > 0 {
+				a.limits.Restore(context.Background(), k, add[0], add[1])
+				n++
+			}
+		}
+		if n > 0 {
+			a.log.Info("client budgets: a budget added by this reload counts what its keys spent earlier in its window", "keys", n)
 		}
 	}
-	if n > 0 {
-		a.log.Info("client budgets: a budget added by this reload counts what its keys spent earlier in its window, read from the decision log", "keys", n)
+}
+
+// givePrior records that the window wk has its share of the log's spend
+// from before this process started: each window gets it once.
+func (a *App) givePrior(wk windowKey) {
+	if a.priorGiven == nil {
+		a.priorGiven = map[windowKey]bool{}
 	}
-	return n
+	a.priorGiven[wk] = true
+}
+
+// givenAtStart records the windows cfg's keys have budgets for at the
+// start: their spend before it was counted then (restoreBudgets) or, with
+// state redis, is in Redis's counters.
+func (a *App) givenAtStart(cfg *config.Config) {
+	for i := range cfg.Clients {
+		k := &cfg.Clients[i]
+		if k.Budget.USDPerDay > 0 {
+			a.givePrior(windowKey{k.Name, 0})
+		}
+		if k.Budget.USDPerMonth > 0 {
+			a.givePrior(windowKey{k.Name, 1})
+		}
+	}
+}
+
+// priorSpent is what the decision log of cfg (and its rotations) says each
+// client spent this UTC day ([0]) and month ([1]) in requests that ended
+// before this process started; those records no longer change, so they
+// are read once a day at most. Nothing without a log file.
+func (a *App) priorSpent(cfg *config.Config) map[string][2]float64 {
+	if cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
+		return nil
+	}
+	now := a.limits.Now().UTC()
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if p := a.prior; p.spent != nil && p.day.Equal(day) {
+		return p.spent
+	}
+	spent := map[string][2]float64{}
+	c := &spentCache{until: a.started}
+	for _, path := range logFiles(cfg.Decisions.Path, month) {
+		if err := c.add(spent, path, month, day); err != nil && !os.IsNotExist(err) {
+			a.log.Warn("client budgets: a decision log could not be read; its spend is not counted", "path", path, "err", err)
+		}
+	}
+	a.prior = priorRead{day: day, spent: spent}
+	return spent
+}
+
+// priorRead is priorSpent's last read, for the day it read.
+type priorRead struct {
+	day   time.Time
+	spent map[string][2]float64
 }
 
 // budgets are cfg's client keys' budgets by name.
@@ -134,20 +160,3 @@ func budgets(cfg *config.Config) map[string]config.Budget {
 	}
 	return out
 }
-
-// flushDecisions writes out the records still in the decision writer's
-// buffer (decisions: {sync: never}) before the log is read back: they are
-// spend too (review 59b). Only for a log that is read (a file), and for at
-// most flushWait: a stalled output must not hold the reload, which holds
-// every later one.
-func (a *App) flushDecisions(cfg *config.Config) {
-	if a.writer == nil || cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
-		return
-	}
-	if !a.writer.Flush(flushWait) {
-		a.log.Warn("client budgets: the decision log did not take its buffered records in time; a reload's budgets read it without them", "waited", flushWait)
-	}
-}
-
-// flushWait bounds flushDecisions.
-const flushWait = 2 * time.Second

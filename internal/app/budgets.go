@@ -161,13 +161,14 @@ func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 	if _, err := r.Seek(start, io.SeekStart); err != nil {
 		return nil
 	}
-	got, _ := spentFrom(r, month, day, false)
+	got, _ := spentFrom(r, month, day, time.Time{}, false)
 	return got
 }
 
 // spentFrom sums, per client, the spend of the records r reads from month
 // on (and, of those, from day on): each attempt's BudgetUSD, as the limits
-// counted it. [0] is the day's, [1] the month's.
+// counted it. [0] is the day's, [1] the month's. A record of a request
+// that ended at or after until, when until is not zero, is left out.
 // It also returns how many bytes of r it read up to the end of the last
 // whole line: a record still being written is read again next time.
 //
@@ -175,7 +176,7 @@ func spentSince(r io.ReadSeeker, month, day time.Time) map[string][2]float64 {
 // whole (done: a compressed rotation); in a live log it is a record still
 // being written, counted once its newline is there (review 58: counted
 // then and again once whole).
-func spentFrom(r io.Reader, month, day time.Time, done bool) (map[string][2]float64, int64) {
+func spentFrom(r io.Reader, month, day, until time.Time, done bool) (map[string][2]float64, int64) {
 	out := map[string][2]float64{}
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, maxLine)
@@ -187,7 +188,7 @@ func spentFrom(r io.Reader, month, day time.Time, done bool) (map[string][2]floa
 		} else if !done {
 			line = nil
 		}
-		if rec, ok := budgetLine(line); ok && !rec.end().Before(month) {
+		if rec, ok := budgetLine(line); ok && !rec.end().Before(month) && (until.IsZero() || rec.end().Before(until)) {
 			usd := 0.0
 			for i := range rec.Attempts {
 				usd += rec.Attempts[i].BudgetUSD()

@@ -6,12 +6,13 @@ import (
 	"github.com/detour-llm/detour/internal/config"
 )
 
-// review58b: restoreAddedBudgets (budgetreload.go), state redis. A gap was
-// recorded for a key when ANY of its windows was taken away, with the
-// log's spend for BOTH windows, and used for whichever window was later
-// added, then deleted whole; gaps are per window now. Redis counts only a
-// key's budgeted windows.
-func review58bSetup(t *testing.T) (write func(float64), yaml func(string) *config.Config, a *App) {
+// review58b: a reload that adds a budget (budgetreload.go), state redis.
+// A key's day and month windows are taken away and given back each on its
+// own: what was spent while one had no budget is counted when it comes
+// back, and only then (before round 60 a "gap" of the log's spend was
+// kept for both windows when either went, and deleted whole when either
+// came back). Redis counts only a key's budgeted windows.
+func review58bSetup(t *testing.T) (spend func(float64), yaml func(string) *config.Config, a *App) {
 	return budgetReloadSetup(t, "redis")
 }
 
@@ -23,16 +24,15 @@ func review58bReload(t *testing.T, a *App, cfg *config.Config, limit string) flo
 }
 
 // A month budget taken away, then a DAY budget added (one the key never
-// had: Redis never counted its day): the gap's day spend (recorded when
-// the month went) was subtracted from the log's day spend, and the day's
-// $0.35 was never counted. Gaps are per window now.
+// had: Redis never counted its day): review 58b found the day's $0.35
+// never counted.
 func TestReview58bRedisGapOfAnotherWindow(t *testing.T) {
-	write, yaml, a := review58bSetup(t)
+	spend, yaml, a := review58bSetup(t)
 	if got := review58bReload(t, a, yaml(", budget: {usd_per_month: 5}"), "usd_per_month"); got != 0.35 {
 		t.Fatalf("month budget added: $%v, want 0.35", got)
 	}
-	review58bReload(t, a, yaml(""), "usd_per_month") // taken away: gap {0.35, 0.35}
-	write(0.1)
+	review58bReload(t, a, yaml(""), "usd_per_month") // taken away
+	spend(0.1)
 	got := review58bReload(t, a, yaml(", budget: {usd_per_day: 5}"), "usd_per_day")
 	if got < 0.449 || got > 0.451 {
 		t.Errorf("a day budget the key never had, added after its month budget was taken away: day $%v, want $0.45 (all of today's spend; Redis never counted a day window for it)", got)
@@ -40,18 +40,16 @@ func TestReview58bRedisGapOfAnotherWindow(t *testing.T) {
 }
 
 // Day and month taken away together, then given back one reload apart:
-// the first (month) deleted the gap for both, and the day's return added
-// the log's whole day on top of the Redis day counter that still held
-// its $0.35: counted twice, the bug 8aaa7fc fixed, back for the second
-// window.
+// review 58b found the day's return counting the day's $0.35 twice (the
+// Redis day counter still held it).
 func TestReview58bRedisGapDeletedByTheFirstWindowBack(t *testing.T) {
-	write, yaml, a := review58bSetup(t)
+	spend, yaml, a := review58bSetup(t)
 	both := ", budget: {usd_per_day: 5, usd_per_month: 5}"
 	if got := review58bReload(t, a, yaml(both), "usd_per_day"); got != 0.35 {
 		t.Fatalf("budgets added: day $%v, want 0.35", got)
 	}
 	review58bReload(t, a, yaml(""), "usd_per_day")
-	write(0.1)
+	spend(0.1)
 	if got := review58bReload(t, a, yaml(", budget: {usd_per_month: 5}"), "usd_per_month"); got < 0.449 || got > 0.451 {
 		t.Fatalf("month back: $%v, want 0.45", got)
 	}

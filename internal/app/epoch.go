@@ -73,7 +73,7 @@ type epochWatch struct {
 	seen    map[string]string // client name → the marker last judged
 	// budgeted are the keys that had a budget at the last check, nil
 	// before the first: a key a reload gave a budget had its window's
-	// spend added by the reload itself (restoreAddedBudgets), and its
+	// spend added by the reload itself (countAddedBudgets), and its
 	// first marker says so ("new"): nothing is added again.
 	budgeted map[string]bool
 }

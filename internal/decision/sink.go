@@ -88,10 +88,9 @@ type Writer struct {
 	// path is the file Open opened, for Reopen ("" for another output);
 	// reopen carries Reopen's requests to the writer goroutine, which owns
 	// out and closer.
-	path     string
-	opts     Options
-	reopen   chan chan error
-	flushReq chan chan struct{} // Flush's requests
+	path   string
+	opts   Options
+	reopen chan chan error
 }
 
 // Synced reports whether each record is on disk before Write returns
@@ -232,7 +231,7 @@ func NewWriter(w io.Writer, closer io.Closer, o Options) *Writer {
 		o.Logger = slog.Default()
 	}
 	s := &Writer{ch: make(chan queued, queueSize), nudge: make(chan struct{}, 1), quit: make(chan struct{}),
-		done: make(chan struct{}), out: w, closer: closer, sync: o.Sync, log: o.Logger, reopen: make(chan chan error), flushReq: make(chan chan struct{})}
+		done: make(chan struct{}), out: w, closer: closer, sync: o.Sync, log: o.Logger, reopen: make(chan chan error)}
 	go s.loop()
 	return s
 }
@@ -284,30 +283,6 @@ func (s *Writer) Write(d *Decision) {
 	}
 }
 
-// Flush writes the records queued so far and returns once they are
-// written, or after wait (a stalled output: it reports false): a reload
-// that reads the log back (a budget it adds counts the key's spend in its
-// window, docs/config.md) reads them too. A closed Writer has nothing left
-// to write.
-func (s *Writer) Flush(wait time.Duration) bool {
-	done := make(chan struct{})
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case s.flushReq <- done:
-	case <-s.done:
-		return true
-	case <-t.C:
-		return false
-	}
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
-	}
-}
-
 // Dropped returns how many decisions were dropped: the output stalled, a
 // write failed (a full disk), or they came after Close.
 func (s *Writer) Dropped() int64 { return s.dropped.Load() }
@@ -338,14 +313,6 @@ func (s *Writer) loop() {
 		case <-s.quit:
 		case done := <-s.reopen:
 			done <- s.swap()
-			continue
-		case done := <-s.flushReq:
-			closed := s.drain()
-			s.flush()
-			close(done)
-			if closed {
-				return
-			}
 			continue
 		}
 		closed := s.drain()
@@ -402,8 +369,6 @@ func (s *Writer) loopSync(tick *time.Ticker) {
 			s.flush()
 		case done := <-s.reopen:
 			done <- s.swap()
-		case done := <-s.flushReq: // each Write is written before it returns: nothing waits
-			close(done)
 		}
 	}
 }

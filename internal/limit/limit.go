@@ -87,6 +87,11 @@ type Limiter struct {
 	// 33b). At most a micro-dollar per key is lost on a restart.
 	mu    sync.Mutex
 	carry map[string]float64
+	// uncounted is, per key name, what its requests spent in the current
+	// day ([0]) and month ([1]) while the key had no budget for that
+	// window, which no counter holds: a reload that gives the key the
+	// budget counts it (TakeUncounted), each request once.
+	uncounted map[string]*[2]tally
 	// refused is, per key name, its last refusal by Admit (a held), until
 	// that limit's window turns: Refused answers from it without a counter.
 	refused sync.Map
@@ -253,11 +258,18 @@ func RetryAfterSeconds(d time.Duration) int64 {
 }
 
 // Spend records what a request of k used: tokens (in the minute) and cost
-// in USD (in the day and month). A key without limits records nothing;
-// negative amounts and NaN count as nothing, and amounts past Ceiling as
-// Ceiling.
+// in USD (in the day and month). A key without limits records nothing in
+// a counter; the cost of a window k has no budget for is kept aside for a
+// reload that gives it one (TakeUncounted). Negative amounts and NaN
+// count as nothing, and amounts past Ceiling as Ceiling.
 func (l *Limiter) Spend(ctx context.Context, k *config.ClientKey, tokens int, usd float64) {
-	if k == nil || !k.Limited() || tokens <= 0 && usd <= 0 {
+	if k == nil || tokens <= 0 && usd <= 0 {
+		return
+	}
+	if day, month := k.Budget.USDPerDay > 0, k.Budget.USDPerMonth > 0; usd > 0 && !(day && month) {
+		l.keepUncounted(k.Name, !day, !month, usd)
+	}
+	if !k.Limited() {
 		return
 	}
 	keys, _ := windows(k.Name, l.now())
@@ -293,6 +305,74 @@ func (l *Limiter) micro(name string, usd float64) int64 {
 	}
 	l.carry[name] = frac
 	return saturate(whole)
+}
+
+// tally is spend no counter holds, in the window that began at start.
+type tally struct {
+	start time.Time
+	usd   float64
+}
+
+// starts are the beginnings of the UTC day and month now is in.
+func starts(now time.Time) [2]time.Time {
+	now = now.UTC()
+	return [2]time.Time{time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC),
+		time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)}
+}
+
+// keepUncounted adds usd to name's uncounted spend in its day's window
+// (day) and month's (month); a window that has turned starts again.
+func (l *Limiter) keepUncounted(name string, day, month bool, usd float64) {
+	st := starts(l.now())
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.uncounted == nil {
+		l.uncounted = make(map[string]*[2]tally)
+	}
+	t := l.uncounted[name]
+	if t == nil {
+		t = new([2]tally)
+		l.uncounted[name] = t
+	}
+	for i, keep := range [2]bool{day, month} {
+		if !keep {
+			continue
+		}
+		if !t[i].start.Equal(st[i]) {
+			t[i] = tally{start: st[i]}
+		}
+		t[i].usd += usd
+	}
+}
+
+// TakeUncounted returns what the requests of the key name spent in the
+// current UTC day and month while it had no budget for that window, for
+// the windows asked (day, month), and forgets it: the caller counts it
+// (Restore). With state redis it is this process's share alone. The
+// caller makes sure no Spend of the key runs meanwhile under the
+// configuration it is leaving (server.Swap), or a request's spend could
+// be kept aside after it was taken, and counted by no one.
+func (l *Limiter) TakeUncounted(name string, day, month bool) (dayUSD, monthUSD float64) {
+	st := starts(l.now())
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t := l.uncounted[name]
+	if t == nil {
+		return 0, 0
+	}
+	var got [2]float64
+	for i, take := range [2]bool{day, month} {
+		if take && t[i].start.Equal(st[i]) {
+			got[i] = t[i].usd
+		}
+		if take || !t[i].start.Equal(st[i]) {
+			t[i] = tally{}
+		}
+	}
+	if t[0] == (tally{}) && t[1] == (tally{}) {
+		delete(l.uncounted, name)
+	}
+	return got[0], got[1]
 }
 
 // Restore adds what k spent before this process started, read back from

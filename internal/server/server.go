@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -48,6 +49,11 @@ type Server struct {
 	draining atomic.Bool
 	// notes picks the client-limit refusals logged at info (refusalnotes.go).
 	notes refusalNotes
+	// spending orders each request's spend against Swap: a request spends
+	// under the state served before a swap or under the one after it,
+	// never while a reload counts what its keys spent (docs/config.md,
+	// client_keys: a budget a reload adds counts each request once).
+	spending sync.RWMutex
 }
 
 type loadTimes struct{ at, refused time.Time }
@@ -100,9 +106,18 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 	return s
 }
 
-// Swap serves st from now on; requests in flight finish on the old state.
-// It returns the old state.
-func (s *Server) Swap(st *State) *State {
+// Swap serves st from now on; requests in flight finish on the old state
+// (their spend counts against their key in st: spender). It returns the
+// old state. first, when not nil, runs just before, while no request is
+// spending: a reload counts there what the keys that st gives a budget
+// spent without one, and a request's spend lands either before (and is
+// counted there) or after (under st's budgets), never between.
+func (s *Server) Swap(st *State, first func()) *State {
+	s.spending.Lock()
+	defer s.spending.Unlock()
+	if first != nil {
+		first()
+	}
 	s.loaded.Store(&loadTimes{at: time.Now()})
 	return s.state.Swap(st)
 }

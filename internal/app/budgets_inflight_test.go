@@ -1,0 +1,167 @@
+package app_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/app"
+	"github.com/detour-llm/detour/internal/gatewaytest"
+	"github.com/detour-llm/detour/internal/redistest"
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Review 59b: a reload that gave a key a budget read the key's spend from
+// the decision log while the key's requests went on, and counted the ones
+// it caught in flight wrongly: with decisions {sync: never} those whose
+// records were not yet filed were counted by no one (5 % of a storm's
+// requests even after the writer's buffer was flushed first), with {sync:
+// always} those whose records were filed but whose spend landed after the
+// swap were counted twice. Real requests, many reloads that give the
+// budget and take it away, and at the end the key's month must hold what
+// every request cost, once, and what the log says it spent before the
+// process started.
+func TestReloadBudgetCountsRequestsInFlightOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a storm of reloads under load")
+	}
+	for _, state := range []string{"memory", "redis"} {
+		for _, syncMode := range []string{"never", "always"} {
+			t.Run(state+"/sync-"+syncMode, func(t *testing.T) { reloadStorm(t, state, syncMode) })
+		}
+	}
+}
+
+// cost is what one request of reloadStorm costs: 1,000 input and 1,000
+// output tokens at $2.50 and $10 per million, $0.0125, 12,500
+// micro-dollars exactly.
+const cost = 0.0125
+
+func reloadStorm(t *testing.T, state, syncMode string) {
+	up := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Delay: 2 * time.Millisecond,
+		Body: `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1000,"completion_tokens":1000,"total_tokens":2000}}`}))
+	t.Cleanup(up.Close)
+	const keys = 12
+	name := func(i int) string { return fmt.Sprintf("team-%02d", i) }
+	log := filepath.Join(t.TempDir(), "decisions.jsonl")
+	// $0.35 each key spent under an earlier process, this month.
+	before := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339Nano)
+	var earlier strings.Builder
+	for i := range keys {
+		fmt.Fprintf(&earlier, `{"id":"x","time":%q,"client":%q,"attempts":[{"billable":true,"cost_usd":0.35}]}`+"\n", before, name(i))
+	}
+	if err := os.WriteFile(log, []byte(earlier.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := `decisions: {path: "` + log + `", sync: ` + syncMode + `}` + "\n"
+	if state == "redis" {
+		head += `state: {store: redis, url: "` + redistest.Start(t).URL() + `"}` + "\n"
+	}
+	// yaml gives the keys budgeted[i] says a budget.
+	yaml := func(budgeted []bool) string {
+		var b strings.Builder
+		b.WriteString(head + "client_keys:\n")
+		for i := range keys {
+			budget := ""
+			if budgeted[i] {
+				budget = ", budget: {usd_per_month: 100000}"
+			}
+			fmt.Fprintf(&b, "  - {name: %s, key: key-%s-0001%s}\n", name(i), name(i), budget)
+		}
+		b.WriteString(`providers:
+  - {name: p, dialect: openai, base_url: "` + up.URL + `/v1", api_key: sk-test}
+targets:
+  - {name: t, model: m, providers: [p], price: {input: 2.5, output: 10}}
+`)
+		return b.String()
+	}
+	budgeted := make([]bool, keys)
+	url, a := gatewaytest.Start(t, gatewaytest.Config(t, yaml(budgeted)), app.Options{})
+
+	var served [keys]atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range 2 * keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k := i % keys
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions", strings.NewReader(`{"model":"t","messages":[{"role":"user","content":"x"}]}`))
+				req.Header.Set("Authorization", "Bearer key-"+name(k)+"-0001")
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					t.Errorf("status %d", resp.StatusCode)
+					return
+				}
+				served[k].Add(1)
+			}
+		}()
+	}
+	// Each key's budget is given, taken away and given back while its
+	// requests run, one key at a time.
+	for _, give := range []bool{true, false, true} {
+		for i := range keys {
+			budgeted[i] = give
+			if err := a.Reload(gatewaytest.Config(t, yaml(budgeted))); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(3 * time.Millisecond)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	for i := range keys {
+		n := served[i].Load()
+		want := 0.35 + float64(n)*cost
+		got := monthUsed(t, url, name(i))
+		// Spend is counted in whole micro-dollars: a reload may round one
+		// away.
+		if d := got - want; d > 3e-6 || d < -3e-6 {
+			t.Errorf("%s: %d requests of $%v and $0.35 before the start: the month holds $%.6f, want $%.6f (%+.1f requests' worth)", name(i), n, cost, got, want, d/cost)
+		}
+	}
+}
+
+// monthUsed is client's usd_per_month used, as /metrics says it.
+func monthUsed(t *testing.T, url, client string) float64 {
+	t.Helper()
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	prefix := fmt.Sprintf(`detour_client_limit_used{client=%q,limit="usd_per_month"} `, client)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, prefix); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}
+	}
+	t.Fatalf("/metrics has no %s", prefix)
+	return 0
+}

@@ -1,0 +1,52 @@
+package limit
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/config"
+)
+
+// What a key spends in a window it has no budget for is kept aside, per
+// window, until a reload that gives it the budget takes it (the app then
+// counts it); a window that turns starts again, and taking one window
+// leaves the other.
+func TestUncountedSpendIsKeptPerWindow(t *testing.T) {
+	clock := newClock(at("2026-12-07T23:00:00Z"))
+	l := New(NewMemory(clock.Now), clock.Now)
+	ctx := context.Background()
+	free := key(config.ClientKey{Name: "team", Key: "k"})
+	dayOnly := key(config.ClientKey{Name: "team", Key: "k", Budget: config.Budget{USDPerDay: 5}})
+
+	l.Spend(ctx, free, 10, 0.25)      // neither window budgeted
+	l.Spend(ctx, dayOnly, 10, 0.5)    // the month's alone
+	l.Spend(ctx, free, 10, -3)        // nothing
+	l.Spend(ctx, free, 0, math.NaN()) // nothing
+	clock.Advance(2 * time.Hour)      // 2026-12-08T01:00: a new day, the same month
+	l.Spend(ctx, free, 10, 0.125)     // both
+	if d, m := l.TakeUncounted("team", true, false); d != 0.125 || m != 0 {
+		t.Errorf("the day taken: day $%v (want the new day's $0.125), month $%v (not asked)", d, m)
+	}
+	if d, _ := l.TakeUncounted("team", true, false); d != 0 {
+		t.Errorf("the day taken twice: $%v", d)
+	}
+	if _, m := l.TakeUncounted("team", false, true); m != 0.875 {
+		t.Errorf("the month: $%v, want $0.875", m)
+	}
+	if d, m := l.TakeUncounted("other", true, true); d != 0 || m != 0 {
+		t.Errorf("a key that spent nothing: $%v $%v", d, m)
+	}
+	both := key(config.ClientKey{Name: "team", Key: "k", Budget: config.Budget{USDPerDay: 5, USDPerMonth: 5}})
+	l.Spend(ctx, both, 10, 1)
+	if d, m := l.TakeUncounted("team", true, true); d != 0 || m != 0 {
+		t.Errorf("a key with both budgets keeps nothing aside: $%v $%v", d, m)
+	}
+	clock.Advance(31 * 24 * time.Hour)
+	l.Spend(ctx, free, 0, 0.5)
+	clock.Advance(31 * 24 * time.Hour)
+	if d, m := l.TakeUncounted("team", true, true); d != 0 || m != 0 {
+		t.Errorf("what was kept aside in an earlier month: $%v $%v", d, m)
+	}
+}
