@@ -56,7 +56,8 @@ func init() {
 		duckduckgo llmfoundry uipath dmxapi
 		apfel primeintellect wpengine dockermodelrunner agentgateway ohmygpt gatewayz openwebui nearai sliplane
 		telnyx requesty parasail writer targon tuningengines dify
-		openrelay crazyrouter zerog routerbase aigate mlflowgateway wso2apim infiniai micuapi hiway2llm thalam`) {
+		openrelay crazyrouter zerog routerbase aigate mlflowgateway wso2apim infiniai micuapi hiway2llm thalam
+		tokenflux abacus routstr xhub`) {
 		corpusProviders[p] = true
 	}
 }

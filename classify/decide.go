@@ -337,8 +337,12 @@ func ofPathLine(line []byte) bool {
 // clientParam reports a param that may name the client's input: any but
 // "model", the member Detour writes itself (the endpoint's model), which
 // proves nothing of the client's request, nor does a bad-input code beside
-// it (docs/behaviour.md, "bad_request needs proof").
-func clientParam(f *facts) bool { return len(f.param) > 0 && !eq(f.param, "model") }
+// it (docs/behaviour.md, "bad_request needs proof"); nor "/", a JSON
+// Pointer at the whole payload (Azure AI Foundry's invalid_payload), which
+// names no member.
+func clientParam(f *facts) bool {
+	return len(f.param) > 0 && !eq(f.param, "model") && !eq(f.param, "/")
+}
 
 // structureProof names the structural evidence of bad input in f, "" for none.
 func structureProof(f *facts) string {

@@ -354,6 +354,8 @@ var accountPhrases = []phrase{
 	{a: "not enough credits", class: Quota},
 	{a: "requires more credits", class: Quota},
 	{a: "out of credits", class: Quota},
+	{a: "no remaining credits", class: Quota}, // Abacus.AI's 400: "You have no remaining credits to use the LLM apis."
+	{a: "no credits remaining", class: Quota}, // Continue's proxy (402): "You have no credits remaining …"
 	{a: "run out of credits", class: Quota},
 	{a: "credits exhausted", class: Quota},
 	{a: "credit limit", class: Quota},
@@ -488,6 +490,13 @@ var accountPhrases = []phrase{
 	{a: "配额不足", class: Quota},
 	{a: "额度已用尽", class: Quota},
 	{a: "额度已用完", class: Quota},
+	// A key's day, week or month limit (限额) used up: sub2api's "api key
+	// 日限额已用完" (its 429, type rate_limit_exceeded) and TokenFlux's
+	// "团队成员月限额已用完" (code TEAM_MEMBER_MONTHLY_LIMIT_EXCEEDED).
+	{a: "限额已用完", class: Quota},
+	{a: "限额已用尽", class: Quota},
+	{a: "限額已用完", class: Quota},
+	{a: "限額已用盡", class: Quota},
 	// The same in Traditional characters (new-api's zh-TW locale:
 	// "該令牌額度已用盡", "用戶額度不足").
 	{a: "額度不足", class: Quota},

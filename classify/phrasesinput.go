@@ -299,6 +299,11 @@ var inputPhrases = []phrase{
 	{a: "invalid value", class: BadRequest, badInput: true},
 	{a: "invalid type", class: BadRequest, badInput: true},
 	{a: "invalid schema", class: BadRequest, badInput: true},
+	// Azure AI Foundry's validator on a whole payload ("The provided data
+	// does not match the expected schema", param "/", no details): its
+	// schema is stricter than OpenAI's (review 27e), and a mismatch that
+	// names no member proves nothing of the client's.
+	{a: "does not match the expected schema", class: Unknown, vague: true},
 	{a: "schema", class: BadRequest, badInput: true},
 	// A content part or block this server does not take, in a
 	// deserializer's words: a Chat Completions part (DeepSeek:
@@ -459,6 +464,10 @@ var inputPhrases = []phrase{
 	{a: "requires", b: "to be", gap: 48, clause: true, memberGap: true, class: BadRequest, badInput: true},
 	{a: "must be", class: BadRequest, badInput: true},
 	{a: "must not be", class: BadRequest, badInput: true},
+	// An empty input list, in text-embeddings-inference's and TGI's words:
+	// TEI before its PR #727 said it with a 413, which is no size the next
+	// endpoint could take.
+	{a: "inputs` cannot be empty", class: BadRequest},
 	{a: "cannot be empty", class: BadRequest, badInput: true},
 	{a: "must have", class: BadRequest, badInput: true},
 	{a: "roles must alternate", class: BadRequest, badInput: true},
