@@ -144,7 +144,11 @@ func success(h http.Header, body []byte, stream bool, req []byte, model string) 
 		}
 		return Verdict{Failed: true, Class: Refusal, Evidence: ev}
 	}
-	if ev, ok := geminiBlocks[string(f.finishReason)]; ok && !f.geminiParts {
+	// A filter's finishReason ends a candidate with no content, or one that
+	// called a function: the client must not run a call the filter flagged
+	// (a stream's last chunk too; the gemini adapter fails the stream
+	// there). Text or an image before it is an answer, cut.
+	if ev, ok := geminiBlocks[string(f.finishReason)]; ok && (!f.geminiParts || f.geminiCall) {
 		return Verdict{Failed: true, Class: Refusal, Evidence: ev}
 	}
 	if eq(f.oaiFinish, "content_filter") && !f.oaiContent {

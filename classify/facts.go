@@ -89,6 +89,9 @@ type facts struct {
 	// thoughtSignature (Gemini 3), is none: a blocked or failed candidate
 	// beside one is still a candidate with no content.
 	geminiParts bool
+	// geminiCall: some candidate carries a functionCall part, which a
+	// filter's finishReason beside it makes a refusal (blocks.go).
+	geminiCall bool
 	// antContent: an Anthropic message's top-level content holds a block
 	// (some member of one was read); false for content: [].
 	antContent bool

@@ -59,3 +59,28 @@ func TestRoundSixtyExpectedSchema(t *testing.T) {
 	want56(t, "an invalid schema in a tool stays bad input", classify56(400, `{"error":{"message":"Invalid schema for function 'f': 'object' is not valid under any of the given schemas","type":"invalid_request_error","param":"tools[0].function.parameters","code":"invalid_function_parameters"}}`, "", false), BadRequest, "")
 	echo56(t, 400, "does not match the expected schema", `{"error":{"message":"Invalid value: does not match the expected schema","param":"temperature"}}`, BadRequest)
 }
+
+// (e) builder 60. A Gemini candidate that called a function and ended with
+// a filter's finishReason (SAFETY and its kin) was an answer, as a
+// candidate with text is: the call the filter flagged reached the client
+// as one to run. It is a refusal now, whole or as a stream's last chunk,
+// as the openai adapter fails a stream its filter cut after a tool call
+// (docs/doors.md). Text then a filter stays an answer the client gets, cut
+// (finish_reason content_filter); a call that stopped stays an answer.
+func TestRoundSixtyFilteredFunctionCall(t *testing.T) {
+	cand := func(part, finish string) string {
+		return `{"candidates":[{"content":{"role":"model","parts":[` + part + `]},"finishReason":"` + finish + `","index":0}],"usageMetadata":{"promptTokenCount":58,"candidatesTokenCount":8,"totalTokenCount":66}}`
+	}
+	call := `{"functionCall":{"name":"get_current_temperature","args":{"location":"London"}}}`
+	want56(t, "a call the filter flagged", classify56(200, cand(call, "SAFETY"), "", false), Refusal, "gemini:finishReason=SAFETY")
+	want56(t, "as a stream's chunk", classify56(200, cand(call, "PROHIBITED_CONTENT"), "", true), Refusal, "gemini:finishReason=PROHIBITED_CONTENT")
+	for name, body := range map[string]string{
+		"text cut by the filter": cand(`{"text":"The temperature in"}`, "SAFETY"),
+		"a call that stopped":    cand(call, "STOP"),
+		"an image cut":           cand(`{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}}`, "SAFETY"),
+	} {
+		if v := classify56(200, body, "", false); v.Failed {
+			t.Errorf("%s: failed %s (%s), want an answer", name, v.Class, v.Evidence)
+		}
+	}
+}

@@ -290,6 +290,7 @@ func (s *scanner) container(d int, c byte) {
 			s.f.part.open = true
 		case d >= 4 && !eq(s.path[3], "thought") && !eq(s.path[3], "thoughtSignature"):
 			s.f.part.other = true // an object or list inside a part: a function call, an image, …
+			s.f.geminiCall = s.f.geminiCall || eq(s.path[3], "functionCall")
 		}
 	}
 	if d == 2 && eq(s.path[0], "choices") && eq(s.path[1], "error") {

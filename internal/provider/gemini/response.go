@@ -323,21 +323,32 @@ func (a *answer) noAnswer(msg string, answer []byte) *provider.NoAnswer {
 	return &provider.NoAnswer{Msg: msg, Digest: b, Answer: answer}
 }
 
-// finishReason maps Gemini's finishReason; any function call makes it
-// tool_calls, as OpenAI reports it.
+// finishReason maps Gemini's finishReason: a filter's is content_filter,
+// calls or not (a client told tool_calls would run what the filter
+// flagged, and never see the filter; the stream fails there instead:
+// stream.go); otherwise any function call makes it tool_calls, as OpenAI
+// reports it.
 func finishReason(r string, called bool) string {
-	if called {
-		return chat.FinishToolCalls
-	}
-	switch r {
-	case "MAX_TOKENS":
-		return chat.FinishLength
-	case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY",
-		"IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "MODEL_ARMOR": // a filter cut the answer
+	switch {
+	case filtered(r):
 		return chat.FinishContentFilter
+	case called:
+		return chat.FinishToolCalls
+	case r == "MAX_TOKENS":
+		return chat.FinishLength
 	default: // STOP, OTHER, MALFORMED_FUNCTION_CALL, FINISH_REASON_UNSPECIFIED…
 		return chat.FinishStop
 	}
+}
+
+// filtered reports a finishReason that says a filter cut the answer.
+func filtered(r string) bool {
+	switch r {
+	case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY",
+		"IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION", "MODEL_ARMOR":
+		return true
+	}
+	return false
 }
 
 // FailedUsage is the usage an answer reports that Response will not

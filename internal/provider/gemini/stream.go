@@ -112,6 +112,16 @@ func (s *stream) Next() (provider.Event, error) {
 		}
 		if cand.FinishReason != "" {
 			fr := finishReason(cand.FinishReason, st.calls > 0)
+			if fr == chat.FinishContentFilter && st.calls > 0 {
+				// A filter ended a candidate that called a function: the
+				// answer fails, an error event the classifier reads as the
+				// refusal it is, as the openai adapter ends a stream its
+				// filter cut after a tool call began (docs/doors.md): a
+				// client told tool_calls would run what the filter flagged.
+				out.Error = true
+				out.Digest = a.noAnswer("", nil).Digest
+				return out, nil
+			}
 			if fr == chat.FinishContentFilter && !s.content && len(cs) == n {
 				// Blocked before anything was said: an error for the
 				// classifier, not an empty answer.
