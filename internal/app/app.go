@@ -102,11 +102,11 @@ type App struct {
 	tracer  *tracing.Tracer
 	// started is when New began: the decision log's records of requests
 	// that ended before it are an earlier process's. priorGiven are the
-	// budget windows given their spend from before then, and prior the
-	// last read of it (budgetreload.go); under mu.
+	// budget windows given their spend from before then, and prior that
+	// spend, read once (budgetreload.go); under mu.
 	started    time.Time
 	priorGiven map[windowKey]bool
-	prior      priorRead
+	prior      map[string][2]float64
 }
 
 // finalWrite is how long requests ended at the end of the grace period
@@ -329,7 +329,11 @@ func (a *App) Reload(cfg *config.Config) error {
 	forgetChanged(&a.retired, a.gen, st.Health, old, cfg)
 	// What the reload removed leaves /metrics.
 	a.Metrics.Retain(served(st))
-	prev := a.Server.Swap(st, a.countAddedBudgets(old, cfg))
+	take, apply := a.countAddedBudgets(old, cfg)
+	prev := a.Server.Swap(st, take)
+	if apply != nil {
+		apply()
+	}
 	a.Metrics.ConfigLoaded(true, time.Now())
 	a.cfg = cfg
 	// Idle connections of the old dispatcher go; busy ones finish first.

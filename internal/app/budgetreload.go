@@ -3,9 +3,9 @@ package app
 import (
 	"context"
 	"os"
-	"time"
 
 	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/limit"
 )
 
 // A budget a reload adds (a usd_per_day or usd_per_month a key did not
@@ -57,15 +57,20 @@ func addedWindows(old, cfg *config.Config) map[*config.ClientKey][2]bool {
 	return out
 }
 
-// countAddedBudgets returns what Reload runs just before it serves cfg,
-// while no request spends (server.Swap): it gives each budget window cfg
-// adds to a key what the key spent in it without one. The decision log is
-// read here, before, where it must be; nil when cfg adds no window. The
-// caller holds a.mu.
-func (a *App) countAddedBudgets(old, cfg *config.Config) func() {
+// countAddedBudgets readies what Reload does for the budget windows cfg
+// adds to its keys: take runs just before cfg is served, while no request
+// spends (server.Swap), and only takes the amounts, in memory, which no
+// request can then add to; apply, after the swap, gives them to the
+// counters (with state redis a round trip a key: review 60a measured a
+// reload that gave 100 keys a budget holding every answer 4 s while it
+// did that under the swap). A request that spends meanwhile counts under
+// the new budget already; counts add in any order. Both are nil when cfg
+// adds no window. The decision log is read here, before, where it must
+// be. The caller holds a.mu.
+func (a *App) countAddedBudgets(old, cfg *config.Config) (take, apply func()) {
 	added := addedWindows(old, cfg)
 	if len(added) == 0 {
-		return nil
+		return nil, nil
 	}
 	var prior map[string][2]float64
 	for k, w := range added {
@@ -75,8 +80,12 @@ func (a *App) countAddedBudgets(old, cfg *config.Config) func() {
 			}
 		}
 	}
-	return func() {
-		n := 0
+	type count struct {
+		key *config.ClientKey
+		add [2]float64
+	}
+	var counts []count
+	take = func() {
 		for k, w := range added {
 			var add [2]float64
 			add[0], add[1] = a.limits.TakeUncounted(k.Name, w[0], w[1])
@@ -87,14 +96,19 @@ func (a *App) countAddedBudgets(old, cfg *config.Config) func() {
 				}
 			}
 			if add[0] > 0 || add[1] > 0 {
-				a.limits.Restore(context.Background(), k, add[0], add[1])
-				n++
+				counts = append(counts, count{k, add})
 			}
 		}
-		if n > 0 {
-			a.log.Info("client budgets: a budget added by this reload counts what its keys spent earlier in its window", "keys", n)
+	}
+	apply = func() {
+		for _, c := range counts {
+			a.limits.Restore(context.Background(), c.key, c.add[0], c.add[1])
+		}
+		if len(counts) > 0 {
+			a.log.Info("client budgets: a budget added by this reload counts what its keys spent earlier in its window", "keys", len(counts))
 		}
 	}
+	return take, apply
 }
 
 // givePrior records that the window wk has its share of the log's spend
@@ -122,34 +136,42 @@ func (a *App) givenAtStart(cfg *config.Config) {
 }
 
 // priorSpent is what the decision log of cfg (and its rotations) says each
-// client spent this UTC day ([0]) and month ([1]) in requests that ended
-// before this process started; those records no longer change, so they
-// are read once a day at most. Nothing without a log file.
+// client spent in requests that ended before this process started, in the
+// UTC day ([0]) and month ([1]) it is now: the start's windows' spend,
+// read once (those records no longer change), and nothing for a window
+// that began after the start. Nothing without a log file; a log that
+// could not be read is read again by the next reload that needs it.
 func (a *App) priorSpent(cfg *config.Config) map[string][2]float64 {
 	if cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
 		return nil
 	}
-	now := a.limits.Now().UTC()
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-	if p := a.prior; p.spent != nil && p.day.Equal(day) {
-		return p.spent
-	}
-	spent := map[string][2]float64{}
-	c := &spentCache{until: a.started}
-	for _, path := range logFiles(cfg.Decisions.Path, month) {
-		if err := c.add(spent, path, month, day); err != nil && !os.IsNotExist(err) {
-			a.log.Warn("client budgets: a decision log could not be read; its spend is not counted", "path", path, "err", err)
+	start := limit.Starts(a.started)
+	if a.prior == nil {
+		spent, ok := map[string][2]float64{}, true
+		c := &spentCache{until: a.started}
+		for _, path := range logFiles(cfg.Decisions.Path, start[1]) {
+			if err := c.add(spent, path, start[1], start[0]); err != nil && !os.IsNotExist(err) {
+				a.log.Warn("client budgets: a decision log could not be read; its spend is not counted", "path", path, "err", err)
+				ok = false
+			}
 		}
+		if !ok {
+			return spent
+		}
+		a.prior = spent
 	}
-	a.prior = priorRead{day: day, spent: spent}
-	return spent
-}
-
-// priorRead is priorSpent's last read, for the day it read.
-type priorRead struct {
-	day   time.Time
-	spent map[string][2]float64
+	now := limit.Starts(a.limits.Now())
+	out := make(map[string][2]float64, len(a.prior))
+	for name, s := range a.prior {
+		if !now[0].Equal(start[0]) {
+			s[0] = 0
+		}
+		if !now[1].Equal(start[1]) {
+			s[1] = 0
+		}
+		out[name] = s
+	}
+	return out
 }
 
 // budgets are cfg's client keys' budgets by name.

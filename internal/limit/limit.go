@@ -92,6 +92,7 @@ type Limiter struct {
 	// window, which no counter holds: a reload that gives the key the
 	// budget counts it (TakeUncounted), each request once.
 	uncounted map[string]*[2]tally
+	swept     time.Time // the day uncounted was last swept of turned windows
 	// refused is, per key name, its last refusal by Admit (a held), until
 	// that limit's window turns: Refused answers from it without a counter.
 	refused sync.Map
@@ -313,21 +314,38 @@ type tally struct {
 	usd   float64
 }
 
-// starts are the beginnings of the UTC day and month now is in.
-func starts(now time.Time) [2]time.Time {
-	now = now.UTC()
-	return [2]time.Time{time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC),
-		time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)}
+// Starts are the beginnings of the UTC day ([0]) and month ([1]) t is in:
+// the budget windows' starts.
+func Starts(t time.Time) [2]time.Time {
+	t = t.UTC()
+	return [2]time.Time{time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC),
+		time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)}
 }
 
 // keepUncounted adds usd to name's uncounted spend in its day's window
 // (day) and month's (month); a window that has turned starts again.
 func (l *Limiter) keepUncounted(name string, day, month bool, usd float64) {
-	st := starts(l.now())
+	st := Starts(l.now())
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.uncounted == nil {
 		l.uncounted = make(map[string]*[2]tally)
+	}
+	if !l.swept.Equal(st[0]) {
+		// Once a day, what is kept for windows that have turned goes: a
+		// key that never gets a budget, or was renamed, keeps nothing
+		// past its windows (review 60a).
+		l.swept = st[0]
+		for n, t := range l.uncounted {
+			for i := range t {
+				if !t[i].start.Equal(st[i]) {
+					t[i] = tally{}
+				}
+			}
+			if t[0] == (tally{}) && t[1] == (tally{}) {
+				delete(l.uncounted, n)
+			}
+		}
 	}
 	t := l.uncounted[name]
 	if t == nil {
@@ -353,7 +371,7 @@ func (l *Limiter) keepUncounted(name string, day, month bool, usd float64) {
 // configuration it is leaving (server.Swap), or a request's spend could
 // be kept aside after it was taken, and counted by no one.
 func (l *Limiter) TakeUncounted(name string, day, month bool) (dayUSD, monthUSD float64) {
-	st := starts(l.now())
+	st := Starts(l.now())
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	t := l.uncounted[name]

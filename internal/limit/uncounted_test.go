@@ -3,6 +3,7 @@ package limit
 import (
 	"context"
 	"math"
+	"strconv"
 	"testing"
 	"time"
 
@@ -48,5 +49,21 @@ func TestUncountedSpendIsKeptPerWindow(t *testing.T) {
 	clock.Advance(31 * 24 * time.Hour)
 	if d, m := l.TakeUncounted("team", true, true); d != 0 || m != 0 {
 		t.Errorf("what was kept aside in an earlier month: $%v $%v", d, m)
+	}
+}
+
+// Review 60a: names that spent without a budget and never got one (or
+// were renamed) kept their entry for ever. Once a day what is kept for
+// windows that have turned goes.
+func TestUncountedForgetsTurnedWindows(t *testing.T) {
+	clock := newClock(at("2026-12-07T10:00:00Z"))
+	l := New(NewMemory(clock.Now), clock.Now)
+	for i := range 1000 {
+		l.Spend(context.Background(), key(config.ClientKey{Name: "gone-" + strconv.Itoa(i), Key: "k"}), 0, 0.01)
+	}
+	clock.Advance(62 * 24 * time.Hour)
+	l.Spend(context.Background(), key(config.ClientKey{Name: "now", Key: "k"}), 0, 0.01)
+	if n := len(l.uncounted); n != 1 {
+		t.Errorf("%d names kept two months on, want the one that spent now", n)
 	}
 }

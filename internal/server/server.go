@@ -109,13 +109,14 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 // Swap serves st from now on; requests in flight finish on the old state
 // (their spend counts against their key in st: spender). It returns the
 // old state. first, when not nil, runs just before, while no request is
-// spending: a reload counts there what the keys that st gives a budget
-// spent without one, and a request's spend lands either before (and is
-// counted there) or after (under st's budgets), never between.
+// spending (it waits for those spending, and holds the next): a reload
+// takes there what the keys that st gives a budget spent without one, and
+// a request's spend lands either before (and is taken) or after (under
+// st's budgets), never between. first must be quick: every answer waits.
 func (s *Server) Swap(st *State, first func()) *State {
-	s.spending.Lock()
-	defer s.spending.Unlock()
 	if first != nil {
+		s.spending.Lock()
+		defer s.spending.Unlock()
 		first()
 	}
 	s.loaded.Store(&loadTimes{at: time.Now()})
