@@ -134,7 +134,7 @@ targets:
 	for i := range keys {
 		n := served[i].Load()
 		want := 0.35 + float64(n)*cost
-		got := monthUsed(t, url, name(i))
+		got := limitUsed(t, url, name(i), "usd_per_month")
 		// Spend is counted in whole micro-dollars: a reload may round one
 		// away.
 		if d := got - want; d > 3e-6 || d < -3e-6 {
@@ -143,8 +143,9 @@ targets:
 	}
 }
 
-// monthUsed is client's usd_per_month used, as /metrics says it.
-func monthUsed(t *testing.T, url, client string) float64 {
+// limitUsed is client's use of limit (usd_per_month, …), as /metrics says
+// it.
+func limitUsed(t *testing.T, url, client, limit string) float64 {
 	t.Helper()
 	resp, err := http.Get(url + "/metrics")
 	if err != nil {
@@ -152,7 +153,7 @@ func monthUsed(t *testing.T, url, client string) float64 {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	prefix := fmt.Sprintf(`detour_client_limit_used{client=%q,limit="usd_per_month"} `, client)
+	prefix := fmt.Sprintf(`detour_client_limit_used{client=%q,limit=%q} `, client, limit)
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, prefix); ok {
 			f, err := strconv.ParseFloat(v, 64)
@@ -241,7 +242,7 @@ targets:
 		t.Errorf("a reload of %v that gave %d keys a budget held a key without limits %v between two answers", took, keys, gap)
 	}
 	px.Heal()
-	if got := monthUsed(t, url, "k000"); got < cost-1e-6 || got > cost+1e-6 {
+	if got := limitUsed(t, url, "k000", "usd_per_month"); got < cost-1e-6 || got > cost+1e-6 {
 		t.Errorf("k000's month after the reload: $%v, want its one request's $%v", got, cost)
 	}
 }
