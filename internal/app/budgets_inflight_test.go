@@ -76,11 +76,7 @@ func reloadStorm(t *testing.T, state, syncMode string) {
 			}
 			fmt.Fprintf(&b, "  - {name: %s, key: key-%s-0001%s}\n", name(i), name(i), budget)
 		}
-		b.WriteString(`providers:
-  - {name: p, dialect: openai, base_url: "` + up.URL + `/v1", api_key: sk-test}
-targets:
-  - {name: t, model: m, providers: [p], price: {input: 2.5, output: 10}}
-`)
+		b.WriteString(pricedTarget(up.URL))
 		return b.String()
 	}
 	budgeted := make([]bool, keys)
@@ -100,18 +96,8 @@ targets:
 					return
 				default:
 				}
-				req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions", strings.NewReader(`{"model":"t","messages":[{"role":"user","content":"x"}]}`))
-				req.Header.Set("Authorization", "Bearer key-"+name(k)+"-0001")
-				req.Header.Set("Content-Type", "application/json")
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					t.Errorf("status %d", resp.StatusCode)
+				if st := postChat(t, url, "key-"+name(k)+"-0001"); st != http.StatusOK {
+					t.Errorf("status %d", st)
 					return
 				}
 				served[k].Add(1)
@@ -189,28 +175,12 @@ func TestReloadAddingBudgetsHoldsNoAnswer(t *testing.T) {
 		for i := range keys {
 			fmt.Fprintf(&b, "  - {name: k%03d, key: key-k%03d-000001%s}\n", i, i, budget)
 		}
-		b.WriteString(`providers:
-  - {name: p, dialect: openai, base_url: "` + up.URL + `/v1", api_key: sk-test}
-targets:
-  - {name: t, model: m, providers: [p], price: {input: 2.5, output: 10}}
-`)
+		b.WriteString(pricedTarget(up.URL))
 		return b.String()
 	}
 	url, a := gatewaytest.Start(t, gatewaytest.Config(t, yaml("")), app.Options{})
-	post := func(key string) int {
-		req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions", strings.NewReader(`{"model":"t","messages":[{"role":"user","content":"x"}]}`))
-		req.Header.Set("Authorization", "Bearer "+key)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode
-	}
 	for i := range keys { // each spends once, without a budget
-		if st := post(fmt.Sprintf("key-k%03d-000001", i)); st != http.StatusOK {
+		if st := postChat(t, url, fmt.Sprintf("key-k%03d-000001", i)); st != http.StatusOK {
 			t.Fatalf("status %d", st)
 		}
 	}
@@ -224,7 +194,7 @@ targets:
 	var gap time.Duration
 	last := start
 	for running := true; running; {
-		if st := post("key-bystander-0001"); st != http.StatusOK {
+		if st := postChat(t, url, "key-bystander-0001"); st != http.StatusOK {
 			t.Fatalf("status %d", st)
 		}
 		now := time.Now()
@@ -245,4 +215,31 @@ targets:
 	if got := limitUsed(t, url, "k000", "usd_per_month"); got < cost-1e-6 || got > cost+1e-6 {
 		t.Errorf("k000's month after the reload: $%v, want its one request's $%v", got, cost)
 	}
+}
+
+// pricedTarget is the configuration's providers and targets: one OpenAI
+// provider at upstream and one target t priced $2.50 and $10 per million
+// tokens, so that reloadStorm's answer costs cost.
+func pricedTarget(upstream string) string {
+	return `providers:
+  - {name: p, dialect: openai, base_url: "` + upstream + `/v1", api_key: sk-test}
+targets:
+  - {name: t, model: m, providers: [p], price: {input: 2.5, output: 10}}
+`
+}
+
+// postChat sends one chat request of the key secret to t and returns its
+// status, its answer read whole; 0 when it could not be sent.
+func postChat(t *testing.T, url, secret string) int {
+	req, _ := http.NewRequest(http.MethodPost, url+"/v1/chat/completions", strings.NewReader(`{"model":"t","messages":[{"role":"user","content":"x"}]}`))
+	req.Header.Set("Authorization", "Bearer "+secret)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return 0
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }

@@ -115,11 +115,7 @@ func stormStorm(t *testing.T, state, syncMode string, reloads int) {
 			}
 			fmt.Fprintf(&b, "  - {name: %s, key: %s%s}\n", name(i, k.renamed), secret(i, k.secretB), bs)
 		}
-		b.WriteString(`providers:
-  - {name: p, dialect: openai, base_url: "` + up.URL + `/v1", api_key: sk-test}
-targets:
-  - {name: t, model: m, providers: [p], price: {input: 2.5, output: 10}}
-`)
+		b.WriteString(pricedTarget(up.URL))
 		return b.String()
 	}
 	ks := make([]stormKey, nkeys)
