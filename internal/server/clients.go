@@ -256,6 +256,12 @@ func (s *Server) takeSlot(w http.ResponseWriter, d door, client *config.ClientKe
 	if !s.slots.take(name, n) {
 		s.metrics.Refused(client.Name, "max_concurrent")
 		s.state.Load().Limits.CountRefusal(client.Name)
+		if s.notes.first(name, "max_concurrent", float64(n), time.Now(), time.Minute) {
+			// The first of a minute, as a windowed limit's first of its
+			// window (operator review 60: none was logged at info).
+			s.log.Info("client key refused by its limit: the first refusal of this minute (later ones are counted in detour_limit_refusals_total)",
+				"client", client.Name, "limit", "max_concurrent", "cap", n, "of", what)
+		}
 		w.Header().Set("Retry-After", "1")
 		s.refuse(w, d, http.StatusTooManyRequests, "client_concurrency_limit_exceeded",
 			fmt.Sprintf("client key %q has %d %s in progress, its max_concurrent %d; retry when one ends", client.Name, n, what, n),

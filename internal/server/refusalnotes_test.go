@@ -7,8 +7,7 @@ import (
 )
 
 // The first refusal of each key and limit in a window is noted, the rest
-// of that window is not, a window shorter than a minute counts as one,
-// and a flood of key names past maxNotes is not noted (never remembered
+// of that window is not, and a flood of key names past maxNotes is not noted (never remembered
 // without bound).
 func TestRefusalNotesOnePerWindow(t *testing.T) {
 	var n refusalNotes
@@ -19,11 +18,23 @@ func TestRefusalNotesOnePerWindow(t *testing.T) {
 	if n.first("team-a", "usd_per_day", 1, t0.Add(2*time.Hour), time.Hour) {
 		t.Error("a second refusal in the same day was noted")
 	}
-	if !n.first("team-a", "requests_per_minute", 60, t0, time.Second) || !n.first("team-b", "usd_per_day", 1, t0, time.Hour) {
+	if !n.first("team-a", "requests_per_minute", 60, t0.Add(59*time.Second), time.Second) || !n.first("team-b", "usd_per_day", 1, t0, time.Hour) {
 		t.Error("another limit, or another key, was not noted")
 	}
-	if n.first("team-a", "requests_per_minute", 60, t0.Add(30*time.Second), time.Second) {
-		t.Error("a rate refusal 30 s after the last was noted: one a minute at most")
+	if n.first("team-a", "requests_per_minute", 60, t0.Add(59500*time.Millisecond), 500*time.Millisecond) {
+		t.Error("a second rate refusal in the same minute was noted")
+	}
+	// Operator review 60: the next minute's first refusal, 8 s into it, was
+	// noted only a minute after the last note (40 s late, and called the
+	// first of its window).
+	if !n.first("team-a", "requests_per_minute", 60, t0.Add(68*time.Second), 52*time.Second) {
+		t.Error("the first rate refusal of the next minute was not noted at once")
+	}
+	// A reload forgets them all: a budget taken away and given back (or
+	// any change) notes its first refusal again.
+	n.reset()
+	if !n.first("team-b", "usd_per_day", 1, t0.Add(time.Minute), time.Hour) {
+		t.Error("after a reload, the first refusal was not noted")
 	}
 	if !n.first("team-a", "usd_per_day", 2, t0.Add(2*time.Hour), time.Hour) {
 		t.Error("the first refusal at a cap a reload raised was not noted")

@@ -120,6 +120,7 @@ func (s *Server) Swap(st *State, first func()) *State {
 		first()
 	}
 	s.loaded.Store(&loadTimes{at: time.Now()})
+	s.notes.reset()
 	return s.state.Swap(st)
 }
 
