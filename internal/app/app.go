@@ -329,6 +329,7 @@ func (a *App) Reload(cfg *config.Config) error {
 	forgetChanged(&a.retired, a.gen, st.Health, old, cfg)
 	// What the reload removed leaves /metrics.
 	a.Metrics.Retain(served(st))
+	logKeyChanges(a.log, old, cfg)
 	take, apply := a.countAddedBudgets(old, cfg)
 	prev := a.Server.Swap(st, take)
 	if apply != nil {

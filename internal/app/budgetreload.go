@@ -103,9 +103,13 @@ func (a *App) countAddedBudgets(old, cfg *config.Config) (take, apply func()) {
 	apply = func() {
 		for _, c := range counts {
 			a.limits.Restore(context.Background(), c.key, c.add[0], c.add[1])
-		}
-		if len(counts) > 0 {
-			a.log.Info("client budgets: a budget added by this reload counts what its keys spent earlier in its window", "keys", len(counts))
+			attrs := []any{"client", c.key.Name}
+			for i, w := range [...]string{"day_usd", "month_usd"} {
+				if c.add[i] > 0 {
+					attrs = append(attrs, w, c.add[i])
+				}
+			}
+			a.log.Info("client budgets: a budget added by this reload counts what the key spent earlier in its window", attrs...)
 		}
 	}
 	return take, apply
