@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"time"
 
@@ -22,6 +23,12 @@ type keyView struct {
 	// since it started, by any limit (operator review 55: a flood and a
 	// key that used its allowance read the same without it).
 	RefusedCount int64 `json:"refused_count"`
+	// InProgress is how many of the key's requests this replica is serving
+	// now, as "In progress" lists them (inProgressByClient), against its
+	// max_concurrent, which each replica counts for itself (operator review
+	// 60: a team refused with client_concurrency_limit_exceeded, the page
+	// said nothing of how many it had in progress).
+	InProgress int `json:"in_progress"`
 }
 
 type refusedView struct {
@@ -44,11 +51,12 @@ func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cfg, _ := c.opt.State()
+	running := c.inProgressByClient()
 	ctx, cancel := context.WithTimeout(r.Context(), keysTimeout)
 	defer cancel()
 	for i := range cfg.Clients {
 		k := &cfg.Clients[i]
-		v := keyView{Name: k.Name, Routes: k.Routes, MaxConcurrent: k.MaxConcurrent, Limits: c.opt.Limits.Standings(ctx, k)}
+		v := keyView{Name: k.Name, Routes: k.Routes, MaxConcurrent: k.MaxConcurrent, InProgress: running[k.Name], Limits: c.opt.Limits.Standings(ctx, k)}
 		if v.Routes == nil {
 			v.Routes = []string{}
 		}
@@ -72,4 +80,22 @@ func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
 		keys = append(keys, v)
 	}
 	writeJSON(w, map[string]any{"now": now, "keys": keys})
+}
+
+// inProgressByClient counts the requests this replica is serving now by
+// client key name, from the set the Decisions page lists as "In progress":
+// a request is in it from when it is dispatched (its body read, its limits
+// passed) until it ends (a stream when it ended), as its max_concurrent
+// slot is given back. A request still sending its body holds a slot but is
+// not in it yet. A count_tokens request is left out: it holds a slot of a
+// pool of its own.
+func (c *Console) inProgressByClient() map[string]int {
+	views, _ := c.progress.List(math.MaxInt)
+	n := make(map[string]int)
+	for _, v := range views {
+		if v.Client != "" && v.API != "count_tokens" {
+			n[v.Client]++
+		}
+	}
+	return n
 }
