@@ -17,6 +17,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("c", "detour.yaml", "configuration file")
+	fs.StringVar(path, "config", "detour.yaml", "the same as -c")
 	if fs.Parse(args) != nil {
 		return 2
 	}

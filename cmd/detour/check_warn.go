@@ -42,6 +42,7 @@ func configWarnings(cfg *config.Config) []string {
 	if w := budgetRestartWarning(cfg); w != "" {
 		out = append(out, w)
 	}
+	out = append(out, clientKeyWarnings(cfg)...)
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
 		if v, ok := dialectVersion[p.Dialect]; ok && strings.HasSuffix(strings.ToLower(p.BaseURL), v) {
@@ -182,4 +183,22 @@ func decisionsDirWarning(cfg *config.Config) string {
 	// values an error never echoes (docs/config.md).
 	return fmt.Sprintf("%s:%d: decisions.path: its directory does not exist here: serve refuses to start where it does not (create it, or change decisions.path)",
 		cfg.File, cfg.Decisions.Line)
+}
+
+// clientKeyWarnings are slips in client keys that load: a day's budget
+// above the month's (the month's refuses first, so the day's never does),
+// and a key shorter than the 8 characters the logs' scrubber needs to
+// tell a secret from a word (operator review 60). Never the key.
+func clientKeyWarnings(cfg *config.Config) []string {
+	var out []string
+	for i := range cfg.Clients {
+		k := &cfg.Clients[i]
+		if b := k.Budget; b.USDPerDay > 0 && b.USDPerMonth > 0 && b.USDPerDay > b.USDPerMonth {
+			out = append(out, fmt.Sprintf("client key %q: usd_per_day ($%g) is above usd_per_month ($%g): the month's refuses first, and the day's never does", k.Name, b.USDPerDay, b.USDPerMonth))
+		}
+		if n := len(k.Key); n > 0 && n < 8 {
+			out = append(out, fmt.Sprintf("client key %q: its key is %d characters: too short to be told from a word, so the logs' scrubber leaves it, and easy to guess (use 32 or more random characters)", k.Name, n))
+		}
+	}
+	return out
 }

@@ -25,6 +25,7 @@ func runServe(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	path := fs.String("c", "detour.yaml", "configuration file")
+	fs.StringVar(path, "config", "detour.yaml", "the same as -c")
 	grace := fs.Duration("grace", 30*time.Second, "how long in-flight requests may finish after SIGTERM")
 	if fs.Parse(args) != nil {
 		return 2

@@ -170,16 +170,17 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 			rc.routes = g.names("routes", "name at least one route, or remove routes to allow every route")
 		}
 		if g.has("rate") {
-			if rg, ok := d.mapping(g.vals["rate"], "client key rate", "requests_per_minute", "tokens_per_minute"); ok {
+			if rg, ok := d.mapping(g.vals["rate"], "client key "+rc.name.v.show()+" rate", "requests_per_minute", "tokens_per_minute"); ok {
 				rg.setInt("requests_per_minute", &k.Rate.RequestsPerMinute, 1)
 				rg.setInt("tokens_per_minute", &k.Rate.TokensPerMinute, 1)
 			}
 		}
 		g.setInt("max_concurrent", &k.MaxConcurrent, 1)
 		if g.has("budget") {
-			if bg, ok := d.mapping(g.vals["budget"], "client key budget", "usd_per_day", "usd_per_month"); ok {
-				bg.setUSD("usd_per_day", &k.Budget.USDPerDay, false)
-				bg.setUSD("usd_per_month", &k.Budget.USDPerMonth, false)
+			if bg, ok := d.mapping(g.vals["budget"], "client key "+rc.name.v.show()+" budget", "usd_per_day", "usd_per_month"); ok {
+				const stop = " (to stop a key, remove it from client_keys)"
+				bg.setUSD("usd_per_day", &k.Budget.USDPerDay, false, stop)
+				bg.setUSD("usd_per_month", &k.Budget.USDPerMonth, false, stop)
 			}
 		}
 		cfg.Clients = append(cfg.Clients, k)
@@ -216,8 +217,8 @@ func (d *decoder) oneOrMore(g fields, key string) []value {
 }
 
 // setUSD sets *dst to key's amount in USD when written: a finite number,
-// > 0 (or >= 0 with allowZero).
-func (f fields) setUSD(key string, dst *float64, allowZero bool) {
+// > 0 (or >= 0 with allowZero); zero is said after a zero refused.
+func (f fields) setUSD(key string, dst *float64, allowZero bool, zero string) {
 	v, ok := f.str(key, false)
 	if !ok {
 		return
@@ -228,8 +229,10 @@ func (f fields) setUSD(key string, dst *float64, allowZero bool) {
 		f.d.errorf(v.node, "%s must be a number of US dollars, not %s", f.label(key), v.show())
 	case x < 0 && allowZero:
 		f.d.errorf(v.node, "%s must not be negative, not %s", f.label(key), v.show())
-	case x < 0 || x == 0 && !allowZero:
+	case x < 0:
 		f.d.errorf(v.node, "%s must be greater than zero, not %s", f.label(key), v.show())
+	case x == 0 && !allowZero:
+		f.d.errorf(v.node, "%s must be greater than zero, not %s%s", f.label(key), v.show(), zero)
 	default:
 		*dst = x
 	}
@@ -308,8 +311,8 @@ func (d *decoder) longContext(f fields) *LongContextPrice {
 // prices sets p's prices from f: input and output required.
 func (f fields) prices(p *Price) {
 	f.require("input", "output")
-	f.setUSD("input", &p.Input, true)
-	f.setUSD("output", &p.Output, true)
+	f.setUSD("input", &p.Input, true, "")
+	f.setUSD("output", &p.Output, true, "")
 	p.CachedInput = f.optionalUSD("cached_input")
 	p.CacheWrite = f.optionalUSD("cache_write")
 	p.CacheWrite1h = f.optionalUSD("cache_write_1h")
@@ -323,7 +326,7 @@ func (f fields) optionalUSD(key string) *float64 {
 		return nil
 	}
 	var c float64
-	f.setUSD(key, &c, true)
+	f.setUSD(key, &c, true, "")
 	return &c
 }
 

@@ -83,7 +83,15 @@ func TestClientKeyErrors(t *testing.T) {
 		{"zero rate", base + "client_keys: [{name: a, key: k, rate: {requests_per_minute: 0}}]\n", []wantErr{{5, "requests_per_minute must be at least 1"}}},
 		{"bad budget", base + "client_keys: [{name: a, key: k, budget: {usd_per_day: lots}}]\n", []wantErr{{5, "usd_per_day must be a number of US dollars"}}},
 		{"negative budget", base + "client_keys: [{name: a, key: k, budget: {usd_per_month: -1}}]\n", []wantErr{{5, "usd_per_month must be greater than zero"}}},
-		{"unknown limit", base + "client_keys: [{name: a, key: k, rate: {rpm: 1}}]\n", []wantErr{{5, `unknown key "rpm" in client key rate`}}},
+		// Operator review 60: budget and rate errors named no key, and a
+		// budget of 0 (to stop a key) said nothing of what stops one.
+		{"zero budget", base + "client_keys: [{name: team-a, key: k, budget: {usd_per_day: 0}}]\n",
+			[]wantErr{{5, `client key "team-a" budget usd_per_day must be greater than zero, not "0" (to stop a key, remove it from client_keys)`}}},
+		{"zero rate named", base + "client_keys: [{name: team-a, key: k, rate: {tokens_per_minute: 0}}]\n",
+			[]wantErr{{5, `client key "team-a" rate tokens_per_minute must be at least 1`}}},
+		{"a budget under rate", base + "client_keys: [{name: team-a, key: k, rate: {usd_per_day: 5}}]\n",
+			[]wantErr{{5, `unknown key "usd_per_day" in client key "team-a" rate: it goes under a client key's budget`}}},
+		{"unknown limit", base + "client_keys: [{name: a, key: k, rate: {rpm: 1}}]\n", []wantErr{{5, `unknown key "rpm" in client key "a" rate`}}},
 		{"price without output", "providers: [{name: p, dialect: openai, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: 1}}]\n",
 			[]wantErr{{2, `target price is missing required key "output"`}}},
 		{"negative price", "providers: [{name: p, dialect: openai, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: -1, output: 1}}]\n",

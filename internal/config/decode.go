@@ -291,6 +291,13 @@ type fields struct {
 
 // mapping checks that n is a mapping with only known, unique, string keys.
 // ok is false (and an error recorded) when n is not a mapping.
+// misplaced are keys written in the wrong mapping often enough to say
+// where they go (operator review 60: a budget written under rate).
+var misplaced = map[string]string{
+	"usd_per_day": "a client key's budget", "usd_per_month": "a client key's budget",
+	"requests_per_minute": "a client key's rate", "tokens_per_minute": "a client key's rate",
+}
+
 func (d *decoder) mapping(n *yaml.Node, what string, known ...string) (f fields, ok bool) {
 	n = deref(n)
 	f = fields{d: d, node: n, what: what, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
@@ -310,6 +317,9 @@ func (d *decoder) mapping(n *yaml.Node, what string, known ...string) (f fields,
 		}
 		if !contains(known, k.Value) {
 			name, hint := unknownName(k.Value, false)
+			if under, ok := misplaced[k.Value]; ok && hint == "" {
+				hint = ": it goes under " + under
+			}
 			d.errorf(k, "unknown key %s in %s%s (known keys: %s)", name, what, hint, strings.Join(known, ", "))
 			continue
 		}
