@@ -39,7 +39,7 @@ targets:
 	}
 	got := logs.Take()
 	for _, want := range []string{
-		"from=team-a to=team-alpha",                            // the rename, warned
+		"from=team-a to=team-alpha", // the rename, warned
 		"client=team-b from=\"requests_per_minute 60\" to=\"requests_per_minute 30, max_concurrent 2\"",
 		"client=team-c from=none to=\"usd_per_month 100\"",
 		"client key removed by this reload\" client=team-d",
