@@ -242,9 +242,18 @@ func refusal(name string, i int, c int64, wait time.Duration) *Refusal {
 			at = "on the 1st of next month, 00:00 UTC"
 		}
 		r.Message = fmt.Sprintf("client key %q has spent its %s budget ($%g); it resets %s, in %s", name, Names[i], float64(c)/microUSD, at,
-			time.Duration(RetryAfterSeconds(wait))*time.Second)
+			span(time.Duration(RetryAfterSeconds(wait))*time.Second))
 	}
 	return r
+}
+
+// span is d for a person: days and hours past two days ("24d 21h",
+// operator review 60: "597h21m40s"), else as time.Duration says it.
+func span(d time.Duration) string {
+	if d < 48*time.Hour {
+		return d.String()
+	}
+	return fmt.Sprintf("%dd %dh", d/(24*time.Hour), d%(24*time.Hour)/time.Hour)
 }
 
 // seconds is d rounded up to whole seconds, as Retry-After says it.
@@ -405,11 +414,14 @@ func (l *Limiter) Restore(ctx context.Context, k *config.ClientKey, day, month f
 	}
 	keys, _ := windows(k.Name, l.now())
 	deltas := []int64{0, 0, 0, 0}
+	// To the nearest micro-dollar: the amounts are sums of many costs, a
+	// hair under the figure the log says (operator review 60: $1.82 read
+	// back as $1.819999).
 	if cs[USDPerDay] > 0 {
-		deltas[USDPerDay] = saturate(day * microUSD)
+		deltas[USDPerDay] = saturate(math.Round(day * microUSD))
 	}
 	if cs[USDPerMonth] > 0 {
-		deltas[USDPerMonth] = saturate(month * microUSD)
+		deltas[USDPerMonth] = saturate(math.Round(month * microUSD))
 	}
 	l.c.Add(ctx, keys, deltas)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,5 +66,29 @@ func TestUncountedForgetsTurnedWindows(t *testing.T) {
 	l.Spend(context.Background(), key(config.ClientKey{Name: "now", Key: "k"}), 0, 0.01)
 	if n := len(l.uncounted); n != 1 {
 		t.Errorf("%d names kept two months on, want the one that spent now", n)
+	}
+}
+
+// Operator review 60: a month's budget refusal said "it resets on the 1st
+// of next month, 00:00 UTC, in 597h21m40s"; past a day it says days and
+// hours. And spend restored from the log read $1.819999 for the log's
+// $1.82: a restore rounds to the nearest micro-dollar, not down.
+func TestOp60MonthRefusalInDaysAndRestoreRounds(t *testing.T) {
+	clock := newClock(at("2026-12-07T02:38:20Z"))
+	l := New(NewMemory(clock.Now), clock.Now)
+	k := key(config.ClientKey{Name: "team", Key: "k", Budget: config.Budget{USDPerMonth: 1.82}})
+	spent := 0.0
+	for range 260 { // the log's 260 answers of $0.007, summed as the restore sums them
+		spent += 0.007
+	}
+	l.Restore(context.Background(), k, 0, spent)
+	for _, s := range l.Standings(context.Background(), k) {
+		if s.Limit == "usd_per_month" && s.Used != 1.82 {
+			t.Errorf("restored $1.82, the month reads $%v", s.Used)
+		}
+	}
+	r := l.Admit(context.Background(), k)
+	if r == nil || !strings.Contains(r.Message, "it resets on the 1st of next month, 00:00 UTC, in 24d 21h") {
+		t.Errorf("refusal %+v; want it to say in 24d 21h", r)
 	}
 }
