@@ -107,6 +107,9 @@ type App struct {
 	started    time.Time
 	priorGiven map[windowKey]bool
 	prior      map[string][2]float64
+	// epoch watches Redis for a loss of the budgets' state (epoch.go);
+	// nil without Redis.
+	epoch *epochWatch
 }
 
 // finalWrite is how long requests ended at the end of the grace period
@@ -334,6 +337,12 @@ func (a *App) Reload(cfg *config.Config) error {
 	prev := a.Server.Swap(st, take)
 	if apply != nil {
 		apply()
+		if a.epoch != nil {
+			// The keys' markers now, not at the next check: a Redis lost
+			// before it took the reload's share for a budget that was
+			// new, and gave nothing back (operator review 60).
+			a.epoch.check()
+		}
 	}
 	a.Metrics.ConfigLoaded(true, time.Now())
 	a.cfg = cfg

@@ -176,3 +176,27 @@ targets:
 	}
 	return spend, yaml, a
 }
+
+// Operator review 60: with state redis, a budget a reload gave a key, and
+// Redis lost a few seconds later (restarted empty before the next epoch
+// check), lost the key's earlier spend for good: the first marker written
+// after the loss said the budget was new (the reload's own share, added
+// before the loss, was taken as still there), so nothing was given back.
+// The reload now writes the key's marker at once.
+func TestReloadAddedBudgetThenRedisLostKeepsTheSpend(t *testing.T) {
+	_, yaml, a := budgetReloadSetup(t, "redis")
+	cfg := yaml(", budget: {usd_per_month: 5}")
+	if err := a.Reload(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if got := standing(t, a, &cfg.Clients[0], "usd_per_month"); got != 0.35 {
+		t.Fatalf("after the reload: $%v, want the log's $0.35", got)
+	}
+	if err := a.rdb.FlushAll(context.Background()).Err(); err != nil { // Redis restarted empty
+		t.Fatal(err)
+	}
+	time.Sleep(epochEvery + time.Second)
+	if got := standing(t, a, &cfg.Clients[0], "usd_per_month"); got < 0.349 || got > 0.351 {
+		t.Errorf("after Redis came back empty: $%v, want the log's $0.35 given back", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -59,6 +60,7 @@ func claimKey(name, epoch, id string) string {
 // the process stops.
 func (a *App) watchEpoch(cfg *config.Config, timeout time.Duration) {
 	w := &epochWatch{a: a, timeout: cmp.Or(timeout, time.Second), id: logIdentity(cfg), seen: map[string]string{}}
+	a.epoch = w
 	go func() { // a month's log or many keys take seconds to judge: never the start's
 		w.warnPersistence(cfg)
 		w.check()
@@ -67,6 +69,7 @@ func (a *App) watchEpoch(cfg *config.Config, timeout time.Duration) {
 }
 
 type epochWatch struct {
+	mu      sync.Mutex // one check at a time: the timer's, or a reload's (Reload)
 	a       *App
 	timeout time.Duration
 	id      string            // the decision log's identity, which claims an epoch
@@ -123,6 +126,8 @@ func judged(k *config.ClientKey) (limitName string, i int) {
 // check reads every budgeted key's marker, writing the missing ones, and
 // judges each one new to this replica.
 func (w *epochWatch) check() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	cfg := w.a.Server.Current().Config
 	var keys []*config.ClientKey
 	was, now := w.budgeted, map[string]bool{}
