@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
@@ -60,9 +61,23 @@ func TestGeminiFilterAfterAFunctionCallFailsTheStream(t *testing.T) {
 }
 
 // The same whole: the answer is a refusal (400, code content_filter), not
-// a tool call to run.
+// a tool call to run; also when the call's part runs past the 4 KiB the
+// classifier reads, its finishReason after it (review 60b: 5 KB of args, a
+// write_file's content, or a Gemini 3 call's thoughtSignature of several
+// KB, reached the client as a call to run).
 func TestGeminiFilterAfterAFunctionCallWhole(t *testing.T) {
-	both := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_current_temperature","args":{"location":"London"}}}]},"finishReason":"SAFETY","index":0}],"usageMetadata":{"promptTokenCount":58,"candidatesTokenCount":8,"totalTokenCount":66},"modelVersion":"gemini-2.0-flash","responseId":"r1"}`
+	big := strings.Repeat("x", 5000)
+	for name, part := range map[string]string{
+		"small":                `{"functionCall":{"name":"get_current_temperature","args":{"location":"London"}}}`,
+		"5 KB of args":         `{"functionCall":{"name":"get_current_temperature","args":{"location":"` + big + `"}}}`,
+		"a Gemini 3 signature": `{"functionCall":{"name":"get_current_temperature","args":{"location":"London"}},"thoughtSignature":"` + big + `"}`,
+	} {
+		t.Run(name, func(t *testing.T) { filteredCallWhole(t, part) })
+	}
+}
+
+func filteredCallWhole(t *testing.T, part string) {
+	both := `{"candidates":[{"content":{"role":"model","parts":[` + part + `]},"finishReason":"SAFETY","index":0}],"usageMetadata":{"promptTokenCount":58,"candidatesTokenCount":8,"totalTokenCount":66},"modelVersion":"gemini-2.0-flash","responseId":"r1"}`
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"anthropic": script(upstreamtest.Step{Status: 500, Body: `{"type":"error","error":{"type":"api_error","message":"unused"}}`}),
 		"gemini":    script(upstreamtest.Step{Body: both}),
@@ -73,7 +88,11 @@ func TestGeminiFilterAfterAFunctionCallWhole(t *testing.T) {
 	c, err := sdk(g).Chat.Completions.New(context.Background(), p)
 	var apiErr *openai.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest || apiErr.Code != "content_filter" {
-		t.Fatalf("a whole answer whose call the filter flagged: %+v, %v; want a 400 content_filter", c, err)
+		calls, fr := 0, ""
+		if c != nil && len(c.Choices) > 0 {
+			calls, fr = len(c.Choices[0].Message.ToolCalls), c.Choices[0].FinishReason
+		}
+		t.Fatalf("a whole answer whose call the filter flagged: %d tool calls handed to the client, finish_reason %q, err %v; want a 400 content_filter", calls, fr, err)
 	}
 	if d := g.recs.wait(t, 1); d.Class != "refusal" {
 		t.Errorf("record class %q, want refusal", d.Class)

@@ -79,8 +79,9 @@
 // finish_reason (STOP→stop, MAX_TOKENS→length, a filter's reason — SAFETY,
 // RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII, IMAGE_SAFETY,
 // IMAGE_PROHIBITED_CONTENT, IMAGE_RECITATION, MODEL_ARMOR — →
-// content_filter, even beside a function call, which fails a stream;
-// otherwise tool_calls whenever a function was called), usageMetadata
+// content_filter, but beside a function call it fails the answer, whole
+// or streamed: no call a filter flagged is handed on; otherwise tool_calls
+// whenever a function was called), usageMetadata
 // to usage (thoughts count as completion tokens, as OpenAI counts reasoning;
 // toolUsePromptTokenCount, the results of Gemini's own tools, as prompt
 // tokens beside promptTokenCount), modelVersion to model. A body with no

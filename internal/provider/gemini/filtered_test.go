@@ -1,9 +1,11 @@
 package gemini
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/adaptertest"
 )
 
@@ -12,9 +14,10 @@ import (
 // told to run calls the filter had flagged, and never saw the filter. A
 // stream now fails there, an error event read as the refusal it is, as the
 // openai adapter's does after a tool call and Anthropic's on
-// stop_reason "refusal" (docs/doors.md); a whole answer keeps its calls
-// and says content_filter, as OpenAI's own whole answers do. A normal stop
-// after a call stays tool_calls; a filter after text stays content_filter.
+// stop_reason "refusal" (docs/doors.md); a whole answer is no answer, its
+// digest read by the classifier (review 60b: the finishReason may lie past
+// the 4 KiB it reads). A normal stop after a call stays tool_calls; a
+// filter after text stays content_filter.
 func TestFilterAfterAFunctionCall(t *testing.T) {
 	call := `{"candidates":[{"index":0,"content":{"role":"model","parts":[{"functionCall":{"name":"write_file","args":{"path":"a.txt","content":"hello"}}}]}}]}`
 	text := `{"candidates":[{"index":0,"content":{"role":"model","parts":[{"text":"hello"}]}}]}`
@@ -44,11 +47,9 @@ func TestFilterAfterAFunctionCall(t *testing.T) {
 	}
 
 	out, err := Adapter{}.Response([]byte(callAndFinish), testEP)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := string(out); !strings.Contains(s, `"finish_reason":"content_filter"`) || !strings.Contains(s, `"name":"write_file"`) {
-		t.Errorf("a whole answer whose call the filter flagged: %s; want its call and finish_reason content_filter", s)
+	var na *provider.NoAnswer
+	if !errors.As(err, &na) || out != nil || !strings.Contains(string(na.Digest), `"finishReason":"SAFETY"`) {
+		t.Errorf("a whole answer whose call the filter flagged: %s, %v; want no answer, judged by a digest naming SAFETY", out, err)
 	}
 	out, err = Adapter{}.Response([]byte(strings.Replace(callAndFinish, "SAFETY", "STOP", 1)), testEP)
 	if err != nil || !strings.Contains(string(out), `"finish_reason":"tool_calls"`) {

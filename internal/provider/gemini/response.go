@@ -260,6 +260,7 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 		c.Model = ep.Model
 	}
 	ids, blocked, empty := callIDs{prefix: newCallPrefix()}, 0, 0
+	flagged := "" // the finishReason of a candidate that called a function and was filtered
 	for pos := range a.Candidates {
 		cand := &a.Candidates[pos]
 		text, hasText := cand.text()
@@ -274,6 +275,9 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 			msg.Content = &text
 		}
 		fr := finishReason(cand.FinishReason, len(tcs) > 0)
+		if len(tcs) > 0 && filtered(cand.FinishReason) {
+			flagged = cand.FinishReason
+		}
 		if !hasText && len(tcs) == 0 && len(msg.Images) == 0 {
 			switch {
 			case fr == chat.FinishContentFilter:
@@ -286,6 +290,13 @@ func (Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	}
 	if blocked == len(a.Candidates) {
 		return nil, a.noAnswer(fmt.Sprintf("gemini: every candidate was blocked without content (%s)", a.Candidates[0].FinishReason), nil)
+	}
+	if flagged != "" {
+		// A call the filter flagged is never handed to the client to run:
+		// no answer, judged by its digest (the finishReason may lie past
+		// what the classifier reads: a call's args or a thoughtSignature of
+		// several KB; review 60b), a refusal as the stream's is.
+		return nil, a.noAnswer(fmt.Sprintf("gemini: a filter flagged a candidate's function call (%s)", flagged), nil)
 	}
 	if a.UsageMetadata != nil {
 		c.Usage = a.UsageMetadata.usage()
