@@ -72,10 +72,10 @@ func (a *App) countAddedBudgets(old, cfg *config.Config) (take, apply func()) {
 	if len(added) == 0 {
 		return nil, nil
 	}
-	var prior map[string][2]float64
+	var prior map[string][2]float64 // read once a reload (review 60b: once a window)
 	for k, w := range added {
 		for i := range w {
-			if w[i] && !a.priorGiven[windowKey{k.Name, i}] {
+			if w[i] && !a.priorGiven[windowKey{k.Name, i}] && prior == nil {
 				prior = a.priorSpent(cfg)
 			}
 		}
@@ -143,11 +143,13 @@ func (a *App) givenAtStart(cfg *config.Config) {
 // client spent in requests that ended before this process started, in the
 // UTC day ([0]) and month ([1]) it is now: the start's windows' spend,
 // read once (those records no longer change), and nothing for a window
-// that began after the start. Nothing without a log file; a log that
-// could not be read is read again by the next reload that needs it.
+// that began after the start. Nothing without a log file. A file that
+// could not be read adds nothing (logged), and the windows given the rest
+// are given it for good: read again, the rest would count twice; the read
+// is tried again by the next reload that needs it for other windows.
 func (a *App) priorSpent(cfg *config.Config) map[string][2]float64 {
 	if cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
-		return nil
+		return map[string][2]float64{}
 	}
 	start := limit.Starts(a.started)
 	if a.prior == nil {

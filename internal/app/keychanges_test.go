@@ -53,3 +53,44 @@ targets:
 		t.Errorf("a secret in the log:\n%s", got)
 	}
 }
+
+// Review 60b: a secret that moves while both names stay (two teams' keys
+// swapped in an edit, or one team's secret given to a new name while the
+// old name gets a new one) was not warned: each team then spent against
+// the other's budget, or started at nothing.
+func TestReloadWarnsOfEverySecretThatChangesName(t *testing.T) {
+	yaml := func(keys string) string {
+		return "client_keys:\n" + keys + `providers:
+  - {name: p, dialect: openai, base_url: "http://127.0.0.1:9/v1", api_key: sk-test}
+targets:
+  - {name: t, model: m, providers: [p], price: {input: 1, output: 1}}
+`
+	}
+	for name, c := range map[string]struct{ before, after, want string }{
+		"swapped": {`  - {name: team-a, key: sk-team-a-000000001, budget: {usd_per_day: 5}}
+  - {name: team-b, key: sk-team-b-000000001, budget: {usd_per_day: 500}}
+`, `  - {name: team-a, key: sk-team-b-000000001, budget: {usd_per_day: 5}}
+  - {name: team-b, key: sk-team-a-000000001, budget: {usd_per_day: 500}}
+`, "from=team-a to=team-b"},
+		"moved, the old name kept": {`  - {name: team-a, key: sk-team-a-000000001, budget: {usd_per_day: 5}}
+`, `  - {name: team-a, key: sk-team-a-000000002, budget: {usd_per_day: 5}}
+  - {name: team-x, key: sk-team-a-000000001, budget: {usd_per_day: 5}}
+`, "from=team-a to=team-x"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var logs testutil.Buffer
+			_, a := gatewaytest.Start(t, gatewaytest.Config(t, yaml(c.before)), app.Options{Logger: logs.Logger()})
+			logs.Take()
+			if err := a.Reload(gatewaytest.Config(t, yaml(c.after))); err != nil {
+				t.Fatal(err)
+			}
+			got := logs.Take()
+			if !strings.Contains(got, "level=WARN") || !strings.Contains(got, c.want) {
+				t.Errorf("no warning %s; the reload logged:\n%s", c.want, got)
+			}
+			if strings.Contains(got, "sk-team-") {
+				t.Errorf("a secret in the log:\n%s", got)
+			}
+		})
+	}
+}
