@@ -202,6 +202,17 @@ func (s *Server) spender(a *admitted) (*State, *config.ClientKey) {
 	return a.st, a.client
 }
 
+// spendFor spends what the request of a used (rec) against its key's
+// limits as the configuration served now has them (spender), under the
+// read lock a reload's swap takes (Swap): never between a reload's count
+// of what its keys spent and the swap.
+func (s *Server) spendFor(r *http.Request, a *admitted, rec *decision.Decision) {
+	s.spending.RLock()
+	defer s.spending.RUnlock()
+	st, client := s.spender(a)
+	spend(r, st, client, rec)
+}
+
 // spend records what the request used against client's limits: each
 // billable attempt's tokens and cost as its upstream reported them (an
 // attempt the provider does not charge for spends nothing), where known, an

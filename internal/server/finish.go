@@ -84,10 +84,7 @@ func (s *Server) do(w http.ResponseWriter, r *http.Request, d door, a *admitted,
 	if first {
 		disp.Record(r.Context(), res)
 	}
-	s.spending.RLock()
-	st, client := s.spender(a)
-	spend(r, st, client, res.Decision)
-	s.spending.RUnlock()
+	s.spendFor(r, a, res.Decision)
 	if held != nil {
 		held.release()
 	}
