@@ -54,9 +54,8 @@ func (a *App) logSpent(cfg *config.Config, now time.Time) (map[string][2]float64
 	if !budgeted || cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
 		return nil, 0
 	}
-	now = now.UTC()
-	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	st := limit.Starts(now)
+	day, month := st[0], st[1]
 	spent := map[string][2]float64{}
 	files := 0
 	paths := logFiles(cfg.Decisions.Path, month)

@@ -162,8 +162,8 @@ func toMicro(usd float64) int64 {
 func windows(client string, now time.Time) ([]Key, [nLimits]time.Time) {
 	now = now.UTC()
 	minute := now.Truncate(time.Minute)
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	st := Starts(now)
+	day, month := st[0], st[1]
 	ends := [nLimits]time.Time{minute.Add(time.Minute), minute.Add(time.Minute), day.AddDate(0, 0, 1), month.AddDate(0, 1, 0)}
 	tag := Tag(client) + ":"
 	keys := []Key{
