@@ -207,6 +207,9 @@ func (s *Server) spender(a *admitted) (*State, *config.ClientKey) {
 // read lock a reload's swap takes (Swap): never between a reload's count
 // of what its keys spent and the swap.
 func (s *Server) spendFor(r *http.Request, a *admitted, rec *decision.Decision) {
+	if a.client == nil {
+		return // no key, no limits: nothing to spend, and no lock to take
+	}
 	s.spending.RLock()
 	defer s.spending.RUnlock()
 	st, client := s.spender(a)
