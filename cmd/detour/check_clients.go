@@ -54,7 +54,11 @@ func printClients(w io.Writer, cfg *config.Config) {
 		if len(limits) == 0 {
 			limits = []string{"no limits"}
 		}
-		fmt.Fprintf(w, "  %s: %s; %s\n", k.Name, routes, strings.Join(limits, ", "))
+		state := ""
+		if k.Disabled {
+			state = " — disabled: every request refused (403 client_key_disabled)"
+		}
+		fmt.Fprintf(w, "  %s: %s; %s%s\n", k.Name, routes, strings.Join(limits, ", "), state)
 		if k.Budget != (config.Budget{}) {
 			if free := unpriced(cfg, k); len(free) > 0 {
 				fmt.Fprintf(w, "    warning: targets without a price do not count against its budget: %s\n", strings.Join(free, ", "))

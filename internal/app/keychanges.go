@@ -45,8 +45,18 @@ func logKeyChanges(log *slog.Logger, old, cfg *config.Config) {
 			if from, to := limitsText(was), limitsText(k); from != to {
 				log.Info("client key's limits changed by this reload", "client", k.Name, "from", from, "to", to)
 			}
+			switch {
+			case k.Disabled && !was.Disabled:
+				log.Info("client key disabled by this reload: its requests are refused with 403 client_key_disabled", "client", k.Name)
+			case was.Disabled && !k.Disabled:
+				log.Info("client key enabled again by this reload", "client", k.Name)
+			}
 		} else if !took {
-			log.Info("client key added by this reload", "client", k.Name, "limits", limitsText(k))
+			attrs := []any{"client", k.Name, "limits", limitsText(k)}
+			if k.Disabled {
+				attrs = append(attrs, "disabled", true)
+			}
+			log.Info("client key added by this reload", attrs...)
 		}
 	}
 	for i := range old.Clients {

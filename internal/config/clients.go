@@ -36,6 +36,11 @@ type ClientKey struct {
 	// MaxConcurrent caps the key's requests in progress on one replica
 	// (a stream's until it ends); 0 means no cap.
 	MaxConcurrent int
+	// Disabled suspends the key: every request it makes is refused with
+	// 403 client_key_disabled before anything else is read, while its
+	// name, limits and spend stay (docs/config.md, "client_keys").
+	// false (the zero value) serves it.
+	Disabled bool
 }
 
 // Rate limits a client per minute; 0 means no limit.
@@ -97,7 +102,7 @@ func (p *Price) For(input int) *Price {
 // Limited reports whether k has a rate or a budget.
 func (k *ClientKey) Limited() bool { return k.Rate != (Rate{}) || k.Budget != (Budget{}) }
 
-var clientKeyKeys = []string{"name", "key", "key_sha256", "routes", "rate", "budget", "max_concurrent"}
+var clientKeyKeys = []string{"name", "key", "key_sha256", "routes", "rate", "budget", "max_concurrent", "disabled"}
 
 // rawClient is where a client key's names were written, for validate.
 type rawClient struct {
@@ -176,9 +181,12 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 			}
 		}
 		g.setInt("max_concurrent", &k.MaxConcurrent, 1)
+		if v, ok := g.str("disabled", false); ok {
+			d.boolean(v, g.label("disabled"), &k.Disabled)
+		}
 		if g.has("budget") {
 			if bg, ok := d.mapping(g.vals["budget"], "client key "+rc.name.v.show()+" budget", "usd_per_day", "usd_per_month"); ok {
-				const stop = " (to stop a key, remove it from client_keys)"
+				const stop = " (to stop a key, give it disabled: true, or remove it from client_keys)"
 				bg.setUSD("usd_per_day", &k.Budget.USDPerDay, false, stop)
 				bg.setUSD("usd_per_month", &k.Budget.USDPerMonth, false, stop)
 			}

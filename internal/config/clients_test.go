@@ -21,7 +21,7 @@ client_keys:
   - {name: team-a, key: "${TEAM_A_KEY}", routes: [deep, cheap],
      rate: {requests_per_minute: 60, tokens_per_minute: 200000},
      budget: {usd_per_day: 5, usd_per_month: 100}}
-  - {name: ci, key_sha256: "` + hex.EncodeToString(sum[:]) + `", routes: [cheap]}
+  - {name: ci, key_sha256: "` + hex.EncodeToString(sum[:]) + `", routes: [cheap], disabled: true}
 `
 	cfg, err := Parse("c.yaml", []byte(yaml), envLookup(map[string]string{"TEAM_A_KEY": "team-a-secret"}))
 	if err != nil {
@@ -37,7 +37,7 @@ client_keys:
 	if a.Name != "team-a" || a.Key != "team-a-secret" || a.Rate != (Rate{60, 200000}) || a.Budget != (Budget{5, 100}) {
 		t.Errorf("team-a: %+v", a)
 	}
-	if ci.Key != "" || !ci.HasSHA256 || ci.SHA256 != sum || len(ci.Routes) != 1 {
+	if ci.Key != "" || !ci.HasSHA256 || ci.SHA256 != sum || len(ci.Routes) != 1 || !ci.Disabled || a.Disabled {
 		t.Errorf("ci: %+v", ci)
 	}
 	if got := cfg.Allowed(&a); !got["deep"] || !got["cheap"] || !got["t1"] || !got["t2"] || !got["t3"] || len(got) != 5 {
@@ -86,12 +86,13 @@ func TestClientKeyErrors(t *testing.T) {
 		// Operator review 60: budget and rate errors named no key, and a
 		// budget of 0 (to stop a key) said nothing of what stops one.
 		{"zero budget", base + "client_keys: [{name: team-a, key: k, budget: {usd_per_day: 0}}]\n",
-			[]wantErr{{5, `client key "team-a" budget usd_per_day must be greater than zero, not "0" (to stop a key, remove it from client_keys)`}}},
+			[]wantErr{{5, `client key "team-a" budget usd_per_day must be greater than zero, not "0" (to stop a key, give it disabled: true, or remove it from client_keys)`}}},
 		{"zero rate named", base + "client_keys: [{name: team-a, key: k, rate: {tokens_per_minute: 0}}]\n",
 			[]wantErr{{5, `client key "team-a" rate tokens_per_minute must be at least 1`}}},
 		{"a budget under rate", base + "client_keys: [{name: team-a, key: k, rate: {usd_per_day: 5}}]\n",
 			[]wantErr{{5, `unknown key "usd_per_day" in client key "team-a" rate: it goes under a client key's budget`}}},
 		{"unknown limit", base + "client_keys: [{name: a, key: k, rate: {rpm: 1}}]\n", []wantErr{{5, `unknown key "rpm" in client key "a" rate`}}},
+		{"disabled not a boolean", base + "client_keys: [{name: a, key: k, disabled: yes}]\n", []wantErr{{5, `client key "a" disabled must be true or false, not "yes"`}}},
 		{"price without output", "providers: [{name: p, dialect: openai, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: 1}}]\n",
 			[]wantErr{{2, `target price is missing required key "output"`}}},
 		{"negative price", "providers: [{name: p, dialect: openai, base_url: \"https://x.test\"}]\ntargets: [{name: t, model: m, providers: [p], price: {input: -1, output: 1}}]\n",

@@ -29,6 +29,9 @@ type keyView struct {
 	// 60: a team refused with client_concurrency_limit_exceeded, the page
 	// said nothing of how many it had in progress).
 	InProgress int `json:"in_progress"`
+	// Disabled is the key's `disabled: true`: its requests are refused
+	// with 403 client_key_disabled, whatever its limits say.
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 type refusedView struct {
@@ -56,7 +59,8 @@ func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	for i := range cfg.Clients {
 		k := &cfg.Clients[i]
-		v := keyView{Name: k.Name, Routes: k.Routes, MaxConcurrent: k.MaxConcurrent, InProgress: running[k.Name], Limits: c.opt.Limits.Standings(ctx, k)}
+		v := keyView{Name: k.Name, Routes: k.Routes, MaxConcurrent: k.MaxConcurrent, InProgress: running[k.Name], Limits: c.opt.Limits.Standings(ctx, k),
+			Disabled: k.Disabled}
 		if v.Routes == nil {
 			v.Routes = []string{}
 		}

@@ -73,6 +73,16 @@ func clientByKey(cfg *config.Config, got string, has bool) (k *config.ClientKey,
 	return &cfg.Clients[found], true
 }
 
+// disabledCode is the code of the 403 a disabled client key gets
+// (docs/config.md, "client_keys": disabled).
+const disabledCode = "client_key_disabled"
+
+// disabledMessage says client's key is suspended: the operator's act, not
+// a key the client mistyped (a 401 would send it looking for a typo).
+func disabledMessage(client *config.ClientKey) string {
+	return fmt.Sprintf("client key %q is disabled by the gateway's operator; ask them to enable it", client.Name)
+}
+
 // bearer is the key of r's "Authorization: Bearer <key>" (the scheme in any case).
 func bearer(r *http.Request) (string, bool) {
 	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")

@@ -89,6 +89,11 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 		s.refuse(w, d, http.StatusUnauthorized, "invalid_api_key", "missing or invalid client key: "+d.keyHint)
 		return nil
 	}
+	if client != nil && client.Disabled {
+		closeAfter(w) // its body is not read
+		s.refuse(w, d, http.StatusForbidden, disabledCode, disabledMessage(client), "client", client.Name)
+		return nil
+	}
 	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
 		s.refuse(w, d, http.StatusUnsupportedMediaType, "unsupported_media_type",
 			"the body must not be encoded: Detour reads Content-Encoding: identity only, not "+quoteHeader(ce))
@@ -227,6 +232,8 @@ func openAIFail(w http.ResponseWriter, status int, code, msg string) {
 	switch status {
 	case http.StatusUnauthorized:
 		kind = "authentication_error"
+	case http.StatusForbidden:
+		kind = "permission_error"
 	case http.StatusTooManyRequests:
 		kind = "rate_limit_error"
 	case http.StatusBadGateway, http.StatusServiceUnavailable:

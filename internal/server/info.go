@@ -26,6 +26,10 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request, id string) {
 		writeError(w, http.StatusUnauthorized, "authentication_error", "invalid_api_key", "missing or invalid client key: send Authorization: Bearer <key>")
 		return
 	}
+	if client != nil && client.Disabled {
+		writeError(w, http.StatusForbidden, "permission_error", disabledCode, disabledMessage(client))
+		return
+	}
 	allowed := st.Config.Allowed(client) // a key sees only what it may call
 	type model struct {
 		ID      string `json:"id"`

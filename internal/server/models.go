@@ -30,6 +30,10 @@ func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
 		anthropicError(w, http.StatusUnauthorized, "missing or invalid client key: send x-api-key: <key> or Authorization: Bearer <key>")
 		return
 	}
+	if client != nil && client.Disabled {
+		anthropicError(w, http.StatusForbidden, disabledMessage(client))
+		return
+	}
 	// Anthropic's ModelInfo. Detour knows no release date for a route:
 	// created_at is the Unix epoch. One page holds every name.
 	type model struct {

@@ -663,13 +663,16 @@
       const rowsOf = (k) => k.limits.concat(k.max_concurrent ? [{ limit: 'max_concurrent', cap: k.max_concurrent, used: k.in_progress, resets: null }] : []);
       const limited = j.keys.filter((k) => rowsOf(k).length > 0);
       const near = limited.filter((k) => rowsOf(k).some((l) => l.cap > 0 && l.used >= 0.8 * l.cap));
-      const refused = j.keys.filter((k) => k.refused);
+      const refused = j.keys.filter((k) => k.refused || k.disabled);
+      const disabled = j.keys.filter((k) => k.disabled);
       $('#keys-summary').textContent = j.keys.length + (j.keys.length === 1 ? ' key' : ' keys') + ', ' + limited.length + ' with limits; ' +
-        near.length + ' at 80% or more of a limit; ' + refused.length + ' refused now.';
+        near.length + ' at 80% or more of a limit; ' + refused.length + ' refused now' + (disabled.length ? ' (' + disabled.length + ' disabled)' : '') + '.';
       const rows = [];
       for (const k of j.keys) {
         const routes = k.routes.length ? k.routes.join(', ') : 'every route';
-        const ref = k.refused ? [badge('quota', 'refused: ' + k.refused.limit), ' until ', timeUntil(k.refused.until)] : ['—'];
+        // A disabled key is refused whatever its limits say, until a reload enables it.
+        const ref = k.disabled ? [badge('forbidden', 'disabled'), ' until the operator enables it']
+          : k.refused ? [badge('quota', 'refused: ' + k.refused.limit), ' until ', timeUntil(k.refused.until)] : ['—'];
         if (k.refused_count > 0) {
           // How hard the key floods: a standing alone reads the same for a key that used its allowance.
           ref.push(el('div', { class: 'muted' }, k.refused_count.toLocaleString('en-US') + ' refused since this replica started'));
