@@ -55,6 +55,11 @@ import (
 //     the word "model", a model other than Detour's that the client's
 //     request holds in another member (clientmodel.go).
 //
+// 10. A router's words about the providers it may use ("No allowed
+//     providers are available", "matching your data policy") to a request
+//     that carries routing preferences of its own (OpenRouter's top-level
+//     "provider"; carriesRouting) are bad_request: the client's choice.
+//
 // A verdict reached after an echoed phrase was discarded carries "+echo" in
 // its evidence.
 func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req []byte, model string) Verdict {
@@ -218,7 +223,14 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	}
 	v := ts.refine(def, defEv, best, &cs)
 	scoped := best < n && mainPhrases.list[best].scoped && v.Evidence == mainPhrases.list[best].evidence
-	if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {
+	if best < n && mainPhrases.list[best].routing && v.Evidence == mainPhrases.list[best].evidence && carriesRouting(ts.req) {
+		// A router that no provider it may use can serve, because the
+		// client's own preferences allow none ("provider": {"only": […]},
+		// {"zdr": true}): the client's choice, which no other target
+		// honours — stop, cool nothing (review 61c: one request cooled
+		// OpenRouter for a day, for everyone).
+		v = Verdict{Failed: true, Class: BadRequest, Evidence: v.Evidence + "+client-routing"}
+	} else if ok, ev := ts.clientScoped(v, def, defEv, &cs, scoped); ok {
 		v = Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 	} else if (v.Class == Unavailable || v.Class == Forbidden) && ts.modelNamed() {
 		v = Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}

@@ -59,6 +59,7 @@ type phrase struct {
 	noModel     bool // the gap between the parts does not speak of a model
 	noAcct      bool // the gap does not speak of the account (a key, a token, payment, billing, a plan)
 	scoped      bool // gone wording whose gap may hold what the client named: the not-found scope applies (notfound.go)
+	routing     bool // a router's words about the providers it may use: the client's own where its request carries routing preferences (members.go, carriesRouting)
 	goneNoun    bool // gone wording about what the sentence names before it: a model, an endpoint, an API (gone.go)
 	clause      bool // both parts in one sentence: no full stop, ';' or line break between them
 	clientThing bool // between the two parts, a URL or a medium the client sent ("Failed to download https://…: … timeout", "download image: connection timeout")

@@ -32,6 +32,21 @@ func carriesCredential(req []byte) bool {
 		members(req, func(s, e, _ int, props bool) bool { return !props && foldKey(req[s:e], deepCredentialKeys[:]) })
 }
 
+// routingKeys are the request's top-level members that tell a router in
+// front of many providers which of them it may use: OpenRouter's
+// "provider" preferences (only, ignore, order, allow_fallbacks, zdr,
+// data_collection, …) and the Vercel AI Gateway's "providerOptions"
+// (gateway.only, gateway.order). The operator writes no request member
+// (docs/config.md): these are always the client's.
+var routingKeys = [...]string{"provider", "providerOptions", "provider_options"}
+
+// carriesRouting reports whether the request has a top-level member named
+// in routingKeys: a router's "no allowed providers" or "matching your data
+// policy" is then about the client's own choice (decide.go, routing).
+func carriesRouting(req []byte) bool {
+	return topMember(req, routingKeys[:])
+}
+
 // deepCredentialKeys are member names that carry a credential at any depth
 // (a remote MCP tool's "headers": {"Authorization": "Bearer …"}, a
 // connector's "authorization"), matched without regard to case.

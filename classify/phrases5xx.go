@@ -58,6 +58,12 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "regain access on", class: Quota},
 	{a: "余额不足", class: Quota},
 	{a: "欠费", class: Quota},
+	// A throttle said in a 5xx (AIHubMix's 503 "Rate limited by provider –
+	// contact support to request higher concurrency or try again later.";
+	// round 61, hunt 61a): the endpoint asks for less, as a 429 does; not
+	// "rate limit script" or "rate_limit_check_failed", the limiter's own
+	// failure.
+	{a: "rate limited", class: RateLimited},
 	// Access the account was not granted, relayed in a 5xx (LiteLLM's 500
 	// around Bedrock's "Model access is denied due to … AWS Marketplace
 	// actions"): the account's, never the server failing.

@@ -207,7 +207,10 @@ var accountPhrases = []phrase{
 	{a: "required header", b: "x-api-key", gap: 16, class: Auth, notClient: true},
 
 	// forbidden, strong: a routing policy of the account, not a gone model.
-	{a: "data policy", class: Forbidden},
+	// OpenRouter's "No endpoints found matching your data policy (Zero data
+	// retention)": the account's privacy settings, unless the client's
+	// request asked it ("provider": {"zdr": true}; routing, decide.go).
+	{a: "data policy", class: Forbidden, routing: true},
 	// An anti-bot challenge this client has not passed (ChatGPT's web
 	// backend's 418 "Client challenge required", DuckDuckGo AI Chat's 418
 	// ERR_CHALLENGE): access not granted from here, as Cloudflare's managed
@@ -528,4 +531,10 @@ var accountPhrases = []phrase{
 	// stand last, after every quota row (weak).
 	{a: "locked your account as a security precaution", class: Auth},
 	{a: "locked it as a security precaution", class: Auth},
+	// The bare form of "account has been suspended": AIHubMix's 403
+	// "Account suspended." (its error-code table; round 61, hunt 61a;
+	// 用户已被封禁 in its Chinese column). Last, as the rows above: a
+	// suspension for money ("Account suspended: spending limit reached")
+	// stays quota.
+	{a: "account suspended", class: Auth},
 }

@@ -164,7 +164,10 @@ var gonePhrases = []phrase{
 	{a: "endpoint", b: "not found", gap: 80, class: Unavailable, scoped: true},
 	{a: "deploymentnotfound", class: Unavailable},
 	{a: "unknown deployment", class: Unavailable},
-	{a: "no allowed providers are available", class: Unavailable},
+	// OpenRouter's 404 when no provider its routing allows serves the
+	// model: the endpoint's, unless the client sent the preferences that
+	// allow none ("provider": {"only": […]}; routing, decide.go).
+	{a: "no allowed providers are available", class: Unavailable, routing: true},
 	{a: "endpoint", b: "not running", gap: 80, class: Unavailable},
 	// A dedicated endpoint in its failed state (Hugging Face: "Your endpoint
 	// is in error, check its status on endpoints.huggingface.co"): down until
