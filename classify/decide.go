@@ -55,7 +55,7 @@ import (
 //     the word "model", a model other than Detour's that the client's
 //     request holds in another member (clientmodel.go).
 //
-// 10. A router's words about the providers it may use ("No allowed
+//  10. A router's words about the providers it may use ("No allowed
 //     providers are available", "matching your data policy") to a request
 //     that carries routing preferences of its own (OpenRouter's top-level
 //     "provider"; carriesRouting) are bad_request: the client's choice.
