@@ -12,15 +12,18 @@ import (
 //
 //  1. Gemini QuotaFailure periods: a per-day (or longer) quotaId is quota, a
 //     per-minute one alone is rate_limited, whatever the message says.
+//
 //  2. Strong codes (invalid_api_key, insufficient_quota, model_not_found,
 //     context_length_exceeded, content_filter, API_KEY_INVALID,
 //     UnrecognizedClientException, …), in source order.
+//
 //  3. The period of a Google quota metric named in the message
 //     (…googleapis.com/…_per_minute_…), read like a quotaId, where the
 //     answer speaks of quota or rate at all; a metric that names no day or
 //     month period is a short one; likewise a window named in the words
 //     ("60/60 requests in 1m window": under an hour rate_limited, a day or
 //     more quota).
+//
 //  4. Phrases in the human texts (the whole body when it is not JSON), by
 //     the priority of mainPhrases, skipping any whose matched text the
 //     client sent (echoed) and, where structure says the answer is about
@@ -37,16 +40,21 @@ import (
 //     rate_limited, as the words "rate limit" outrank it. Wording that names nothing ("invalid
 //     argument") is unknown too where the status says nothing (a 400, an
 //     error in a 2xx), but lets a weak or bad-input code decide.
+//
 //  5. A bad-input code together with the param it names (invalid_value,
 //     messages[0].role) is bad_request whatever the status default; so is,
 //     where a phrase was discarded (echoed, or account wording next to a
 //     named field), any structural evidence of bad input (a param, a
 //     bad-input code, Gemini fieldViolations, detail[].loc, a message that
 //     begins with a field path): the body is about the client's input.
+//
 //  6. Weak codes (rate_limit_error, overloaded_error, RESOURCE_EXHAUSTED, …).
+//
 //  7. Structural evidence of bad input — only where the status default is
 //     unknown, as are bad-input phrases and codes.
+//
 //  8. The status default.
+//
 //  9. Past all of these, a not-found verdict (unavailable from a 404 or a
 //     weak not-found code; unknown with not-found wording) whose message
 //     names something the client's request names, other than the model

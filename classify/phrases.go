@@ -386,6 +386,21 @@ var requestPhrases = []phrase{
 	{a: "requests in", b: "second", gap: 8, class: RateLimited},
 	{a: "tokens in", b: "minute", gap: 8, class: RateLimited},
 	{a: "分钟内", class: RateLimited},
+	// A request rate or concurrency over its limit (round 61, hunt 61d:
+	// AIHubMix's 429 "请求频率超过限制" and its zh-Hant twin; Zhipu's 1303
+	// "您当前使用该 API 的频率过高" and 1302 "并发数过高", whose "联系客服增加
+	// 限额" asks for a higher limit, no spent allowance); an official speed
+	// limit met (AIHubMix's "该模型遇到官方限速", a 503 too: fiveXXPhrases;
+	// not 限速 alone: a new-api group named "3.5-不限速", no speed limit);
+	// new-api's rate_limit.reached in its Japanese and Korean locales.
+	{a: "频率超过限制", class: RateLimited},
+	{a: "頻率超過限制", class: RateLimited},
+	{a: "频率过高", class: RateLimited},
+	{a: "頻率過高", class: RateLimited},
+	{a: "并发数过高", class: RateLimited},
+	{a: "官方限速", class: RateLimited},
+	{a: "リクエスト制限に達しました", class: RateLimited},
+	{a: "요청 수 제한에 도달했습니다", class: RateLimited},
 	{a: "tpm)", class: RateLimited},
 	{a: "rpm)", class: RateLimited},
 	{a: "tpm", word: true, class: RateLimited},

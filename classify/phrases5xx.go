@@ -64,6 +64,9 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// "rate limit script" or "rate_limit_check_failed", the limiter's own
 	// failure.
 	{a: "rate limited", class: RateLimited},
+	{a: "官方限速", class: RateLimited}, // AIHubMix's 503 "该模型遇到官方限速,联系客服增加并发或请稍后重试"
+	{a: "餘額不足", class: Quota},
+	{a: "积分不足", class: Quota},
 	// Access the account was not granted, relayed in a 5xx (LiteLLM's 500
 	// around Bedrock's "Model access is denied due to … AWS Marketplace
 	// actions"): the account's, never the server failing.
@@ -173,7 +176,10 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	{a: "plan not support", b: "model", gap: 8, class: Unavailable, ourModel: true},
 	{a: "model", b: "does not exist", gap: 80, class: Unavailable}, // LocalAI's 500: "llama: model does not exist gpt: model does not exist …"
 	{a: "无可用渠道", class: Unavailable},
-	{a: "無可用管道", class: Unavailable}, // new-api's zh-TW locale: "分組 default 下模型 x 無可用管道（distributor）"
+	{a: "無可用管道", class: Unavailable},             // new-api's zh-TW locale: "分組 default 下模型 x 無可用管道（distributor）"
+	{a: "사용 가능한 채널이 없습니다", class: Unavailable},   // new-api's ko locale (round 61, hunt 61d)
+	{a: "倍率または価格が設定されていません", class: Unavailable}, // new-api's ja locale: "price not set"
+	{a: "模型名字错误", class: Unavailable},            // AIHubMix's 503: the model's name wrong, or no right to it in the group
 	{a: "price not set", class: Unavailable},
 	{a: "ratio not set", class: Unavailable},
 	{a: "价格未配置", class: Unavailable},

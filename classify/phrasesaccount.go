@@ -177,6 +177,16 @@ var accountPhrases = []phrase{
 	{a: "and has been locked", class: Auth},      // "Account has irregular activities and has been locked"
 	{a: "appid", b: "黑名单", gap: 12, class: Auth}, // Spark's 10015: "appid在黑名单中", the app id (the credential) blacklisted
 	{a: "用户已被封禁", class: Auth},                   // one-api/new-api: the user behind the key banned
+	// The same in new-api's other locales (round 61, hunt 61d: zh-TW
+	// "使用者已被封禁", also AIHubMix's zh-Hant table; ko "사용자가
+	// 차단되었습니다."; ja "ユーザーはBANされています"), a 403 each; not
+	// those in cased scripts (ru, fr: above, "餘額不足").
+	{a: "使用者已被封禁", class: Auth},
+	{a: "사용자가 차단되었습니다", class: Auth},
+	{a: "ユーザーはbanされています", class: Auth},
+	// iFlow's "API Key 无效" (its error table; "API key 无效或已停用" in a
+	// published answer): the key Detour sends.
+	{a: "api key 无效", class: Auth, notClient: true},
 	// A key the relay holds for the caller, off (Bifrost: "Virtual key is
 	// inactive", "Virtual key has expired", as 403s), and the team it
 	// belongs to gone (LiteLLM: "Team doesn't exist in db", as a 404).
@@ -225,6 +235,20 @@ var accountPhrases = []phrase{
 	{a: "allow list", class: Forbidden},
 	{a: "whitelist", class: Forbidden},
 	{a: "白名单", class: Forbidden}, // whitelist
+	// No right to use or reach a model, a group or an operation (round 61,
+	// hunt 61d): one-api's "该令牌无权使用模型：x" (FastGPT#3894's 403, and
+	// AIHubMix's table), new-api's "该令牌无权访问模型 x", "无权访问 vip
+	// 分组", AIHubMix's "无权进行此操作,权限不足", Zhipu's "您无权访问 x";
+	// Traditional 無權使用 / 無權存取. The relay key's allowed networks
+	// (new-api's "您的 IP 不在令牌允许访问的列表中", one-api's "该令牌只能在
+	// 指定网段使用").
+	{a: "无权使用", class: Forbidden},
+	{a: "無權使用", class: Forbidden},
+	{a: "无权访问", class: Forbidden},
+	{a: "無權存取", class: Forbidden},
+	{a: "无权进行", class: Forbidden},
+	{a: "允许访问的列表", class: Forbidden},
+	{a: "指定网段", class: Forbidden},
 	{a: "黑名单", class: Forbidden}, // blacklist (an IP, a region); the app id's is auth, above
 	{a: "does not have access to model", class: Forbidden},
 	// A model the account has not switched on ("Your account … has not
@@ -491,6 +515,18 @@ var accountPhrases = []phrase{
 	// provider's "免费额度已用完".
 	{a: "额度不足", class: Quota},
 	{a: "配额不足", class: Quota},
+	// Round 61 (hunt 61d), each copied from a relay's or a vendor's wire
+	// text: the balance in Traditional characters (AIHubMix's zh-Hant
+	// table, "使用者餘額不足,需要充值", a 403), credits or points
+	// insufficient (iFlow's error table, "用户积分不足"), and new-api's
+	// quota.insufficient in its French locale ("Quota insuffisant"). Not
+	// its Russian twin, nor words with accented capitals: the matcher folds
+	// ASCII case only, and the echo check likewise, so a phrase in a cased
+	// script would be steered by a client's text a server re-cased.
+	{a: "餘額不足", class: Quota},
+	{a: "积分不足", class: Quota},
+	{a: "積分不足", class: Quota},
+	{a: "quota insuffisant", class: Quota},
 	{a: "额度已用尽", class: Quota},
 	{a: "额度已用完", class: Quota},
 	// A key's day, week or month limit (限额) used up: sub2api's "api key

@@ -275,6 +275,16 @@ var gonePhrases = []phrase{
 	{a: "failed to get config for provider", class: Unavailable}, // Bifrost: "failed to get config for provider anthropic: not found"
 	{a: "无可用渠道", class: Unavailable},
 	{a: "無可用管道", class: Unavailable}, // the same in new-api's zh-TW locale (管道 for 渠道)
+	// new-api's "no channel" in its Korean locale ("그룹 y의 모델 x에 사용
+	// 가능한 채널이 없습니다"; round 61, hunt 61d), its Japanese "price not
+	// set" ("モデルxの倍率または価格が設定されていません"), AIHubMix's
+	// "模型名字错误…或当前分组下对于模型无使用权限" (a 503), and a model or
+	// API taken offline (Zhipu's 1221 "API x 已下线").
+	{a: "사용 가능한 채널이 없습니다", class: Unavailable},
+	{a: "倍率または価格が設定されていません", class: Unavailable},
+	{a: "模型名字错误", class: Unavailable},
+	{a: "已下线", class: Unavailable},
+	{a: "已下線", class: Unavailable},
 	// The relay's channel for it switched off (new-api: "This channel has
 	// been disabled", 该渠道已被禁用, as 403s).
 	{a: "channel has been disabled", class: Unavailable},

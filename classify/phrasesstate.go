@@ -111,8 +111,12 @@ var statePhrases = []phrase{
 	{a: "访问量过大", class: ServerError}, // too much traffic (on the model)
 	{a: "负载已饱和", class: ServerError}, // load is saturated
 	{a: "負載已飽和", class: ServerError}, // the same in Traditional characters (new-api's zh-TW locale)
-	{a: "负载过高", class: ServerError},  // load too high
-	{a: "繁忙", class: ServerError},    // busy
+	// The same in new-api's Japanese and Korean locales (round 61, hunt
+	// 61d), a 429 each.
+	{a: "負荷が飽和", class: ServerError},
+	{a: "부하가 포화 상태", class: ServerError},
+	{a: "负载过高", class: ServerError}, // load too high
+	{a: "繁忙", class: ServerError},   // busy
 	// The provider's own fleet full, a model in maintenance, traffic on the
 	// service: its load, which passes by itself, even as a 429. A tier's or
 	// an account's capacity ("Service tier capacity exceeded", "exhausted

@@ -56,3 +56,56 @@ func TestRoundSixtyOneClientRoutingPreferences(t *testing.T) {
 	want56(t, "a provider member deeper is a tool's", classify56(404, zdr, `{"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"provider":{"type":"string"}}}}}]}`, false), Forbidden, "")
 	want56(t, "a gone model beside preferences stays gone", classify56(404, `{"error":{"message":"No endpoints found for openai/gpt-3.5-turbo-0301.","code":404}}`, only, false), Unavailable, "")
 }
+
+// (d) hunt 61d. Wordings copied from relays' and vendors' wire text in
+// Chinese (Simplified and Traditional), Japanese, Korean and French,
+// which a 400 read unknown (the request stopped, nothing moved on) and a
+// 403 or a 503 read by the status: each now its class at a 400, with the
+// trap beside it that a single word would fall into, and an echo guard.
+func TestRoundSixtyOneOtherLanguages(t *testing.T) {
+	for _, c := range []struct {
+		name, message string
+		want          Class
+	}{
+		{"AIHubMix zh-Hant balance", "使用者餘額不足,需要充值", Quota},
+		{"iFlow credits", "用户积分不足", Quota},
+		{"new-api fr quota", "Quota insuffisant", Quota},
+		{"new-api zh-TW banned", "使用者已被封禁", Auth},
+		{"new-api ko banned", "사용자가 차단되었습니다.", Auth},
+		{"new-api ja banned", "ユーザーはBANされています", Auth},
+		{"iFlow key", "API Key 无效", Auth},
+		{"one-api model right", "该令牌无权使用模型：m3e", Forbidden},
+		{"new-api model right", "该令牌无权访问模型 gpt-4o", Forbidden},
+		{"new-api group", "无权访问 vip 分组", Forbidden},
+		{"zh-Hant model right", "該令牌無權存取模型 gpt-4o", Forbidden},
+		{"AIHubMix operation", "无权进行此操作,权限不足", Forbidden},
+		{"new-api IP list", "您的 IP 不在令牌允许访问的列表中", Forbidden},
+		{"one-api subnet", "该令牌只能在指定网段使用：10.0.0.0/8，当前 ip：1.2.3.4", Forbidden},
+		{"AIHubMix frequency", "请求频率超过限制", RateLimited},
+		{"zh-Hant frequency", "請求頻率超過限制", RateLimited},
+		{"Zhipu 1303 frequency", "您当前使用该 API 的频率过高，请降低频率，或联系客服增加限额", RateLimited},
+		{"Zhipu 1302 concurrency", "您当前使用该 API 的并发数过高，请降低并发，或联系客服增加限额", RateLimited},
+		{"AIHubMix official limit", "该模型遇到官方限速,联系客服增加并发或请稍后重试", RateLimited},
+		{"new-api ja rate", "リクエスト制限に達しました：1分間で最大60リクエスト", RateLimited},
+		{"new-api ko rate", "요청 수 제한에 도달했습니다: 1분 내에 최대 60회 요청 가능", RateLimited},
+		{"new-api ja saturated", "現在のグループのアップストリーム負荷が飽和しています。後でもう一度お試しください", ServerError},
+		{"new-api ko saturated", "현재 그룹의 업스트림 부하가 포화 상태입니다. 나중에 다시 시도해 주세요.", ServerError},
+		{"new-api ko no channel", "그룹 default의 모델 gpt-4o에 사용 가능한 채널이 없습니다(distributor)", Unavailable},
+		{"new-api ja no price", "モデルgpt-4oの倍率または価格が設定されていません。管理者に連絡するか、セルフモードを有効にしてください", Unavailable},
+		{"Zhipu 1221 offline", "API glm-3 已下线", Unavailable},
+		{"AIHubMix model name", "模型名字错误请求进入模型广场查看或当前分组下对于模型无使用权限", Unavailable},
+		// Traps: a group named "不限速" (no speed limit) is no throttle;
+		// Zhipu's daily cap stays quota beside its 限额.
+		{"a group without a speed limit", "no available channel for model gpt3 in group 3.5-不限速", Unavailable},
+		{"Zhipu 1304 daily cap", "该 API 已达今日调用次数限额，如有更多需求，请联系客服购买", Quota},
+	} {
+		body := `{"error":{"message":"` + c.message + `","type":"new_api_error"}}`
+		want56(t, c.name, classify56(400, body, "", false), c.want, "")
+	}
+	want56(t, "AIHubMix's 503 official limit", classify56(503, `{"error":{"message":"该模型遇到官方限速,联系客服增加并发或请稍后重试","type":"Aihubmix_api_error"}}`, "", false), RateLimited, "")
+	want56(t, "AIHubMix's 503 model name", classify56(503, `{"error":{"message":"模型名字错误请求进入模型广场查看或当前分组下对于模型无使用权限","type":"Aihubmix_api_error"}}`, "", false), Unavailable, "")
+	want56(t, "new-api ko 503 no channel", classify56(503, `{"error":{"message":"그룹 default의 모델 x에 사용 가능한 채널이 없습니다(distributor)","type":"new_api_error"}}`, "", false), Unavailable, "")
+	echo56(t, 400, "无权访问", `{"error":{"message":"参数错误: 无权访问"}}`, Unknown)
+	echo56(t, 400, "请求频率超过限制", `{"error":{"message":"参数错误: 请求频率超过限制"}}`, Unknown)
+	echo56(t, 400, "사용자가 차단되었습니다", `{"error":{"message":"invalid input: 사용자가 차단되었습니다"}}`, Unknown)
+}
