@@ -14,8 +14,10 @@ import (
 // Client limits count a billable attempt whose upstream never reported its
 // usage by its input, estimated from the request it sent (docs/config.md,
 // client_keys). The estimate reads the request's JSON once: the bytes of
-// its strings (keys too, as sent: the framing the model also reads) at
-// bytesPerToken, and imageTokens for each inline image or
+// its strings (keys too, as sent: the framing the model also reads) and of
+// its other scalars (numbers, true, false, null: a tool schema's enum of
+// numbers is prompt the upstream reads and bills; review 61c: 169 KB of
+// them counted nothing) at bytesPerToken, and imageTokens for each inline image or
 // file — a data: URL, or a long base64 string under a member that holds
 // inline data (inlineData) — which a byte count would make hundreds of times what the
 // provider bills; and as much for each image or file the request names by
@@ -40,6 +42,9 @@ func inputEstimate(body []byte) int {
 	textMime := false // the last media type named is a text one (Gemini's inlineData of a text file)
 	for i := 0; i < len(body); i++ {
 		if body[i] != '"' {
+			if scalarByte(body[i]) {
+				text++
+			}
 			continue
 		}
 		end, b64 := i+1, true
@@ -83,19 +88,27 @@ func inputEstimate(body []byte) int {
 		}
 		i = end
 	}
-	return (text+bytesPerToken-1)/bytesPerToken + inline*imageTokens + inputNumbers(body)
+	n, scalars := inputNumbers(body)
+	return (max(text-scalars, 0)+bytesPerToken-1)/bytesPerToken + inline*imageTokens + n
+}
+
+// scalarByte reports whether c, outside a string, is part of a number or
+// of true, false or null (not a bracket, a separator or a blank).
+func scalarByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '+' || c == '.'
 }
 
 // inputNumbers counts the numbers in body's top-level "input" (0 when it
-// has none): an embeddings request's token arrays, one token per number,
-// which the string scan above reads as nothing (probe 53b: 16,000 tokens
-// sent as arrays were estimated at 10).
-func inputNumbers(body []byte) int {
+// has none): an embeddings request's token arrays, one token per number
+// (probe 53b: 16,000 tokens sent as arrays were estimated at 10), and the
+// scalar bytes they hold, which inputEstimate then leaves out of its
+// byte count.
+func inputNumbers(body []byte) (n, scalars int) {
 	s, e, err := rawjson.MemberSpan(body, "input")
 	if err != nil || s < 0 || body[s] != '[' {
-		return 0
+		return 0, 0
 	}
-	n, inString, prev := 0, false, byte(0)
+	inString, prev := false, byte(0)
 	for i := s; i < e; i++ {
 		c := body[i]
 		switch {
@@ -111,11 +124,14 @@ func inputNumbers(body []byte) int {
 		case (c == '-' || c >= '0' && c <= '9') && (prev == '[' || prev == ','):
 			n++
 		}
+		if !inString && scalarByte(c) {
+			scalars++
+		}
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			prev = c
 		}
 	}
-	return n
+	return n, scalars
 }
 
 func isBase64(c byte) bool {
