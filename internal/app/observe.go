@@ -24,12 +24,23 @@ func replicaName(listen string) string {
 	return h
 }
 
+// slotsHeld is the server's count of a client key's max_concurrent slots
+// held now, for the console's Keys page (the server is made after the
+// console, before either serves).
+func (a *App) slotsHeld(name string) int {
+	if a.Server == nil {
+		return 0
+	}
+	return a.Server.SlotsHeld(name)
+}
+
 // observe tees decision records into the console's ring and the tracer, as
 // cfg asks, all of them scrubbed. Both belong to the process: a reload does not change them.
 func (a *App) observe(cfg *config.Config) error {
 	sinks := []decision.Sink{a.dec}
 	if !cfg.Console.Disabled {
-		a.Console = console.New(console.Options{Size: cfg.Console.Ring(), State: a.current, Replica: replicaName(cfg.Listen), Limits: a.limits})
+		a.Console = console.New(console.Options{Size: cfg.Console.Ring(), State: a.current, Replica: replicaName(cfg.Listen), Limits: a.limits,
+			Slots: a.slotsHeld})
 		sinks = append(sinks, a.Console)
 	}
 	if cfg.Tracing.OTLPEndpoint != "" {

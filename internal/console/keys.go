@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/limit"
 )
 
@@ -59,7 +60,7 @@ func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	for i := range cfg.Clients {
 		k := &cfg.Clients[i]
-		v := keyView{Name: k.Name, Routes: k.Routes, MaxConcurrent: k.MaxConcurrent, InProgress: running[k.Name], Limits: c.opt.Limits.Standings(ctx, k),
+		v := keyView{Name: k.Name, Routes: k.Routes, MaxConcurrent: k.MaxConcurrent, InProgress: c.inProgress(running, k), Limits: c.opt.Limits.Standings(ctx, k),
 			Disabled: k.Disabled}
 		if v.Routes == nil {
 			v.Routes = []string{}
@@ -93,6 +94,17 @@ func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
 // slot is given back. A request still sending its body holds a slot but is
 // not in it yet. A count_tokens request is left out: it holds a slot of a
 // pool of its own.
+// inProgress is how many of k's requests this replica serves now: for a
+// key with max_concurrent, the slots it counts, where the server says
+// (Options.Slots: a request still sending its body holds one already;
+// before, the page left it out); else running's count, from "In progress".
+func (c *Console) inProgress(running map[string]int, k *config.ClientKey) int {
+	if c.opt.Slots != nil && k.MaxConcurrent > 0 {
+		return c.opt.Slots(k.Name)
+	}
+	return running[k.Name]
+}
+
 func (c *Console) inProgressByClient() map[string]int {
 	views, _ := c.progress.List(math.MaxInt)
 	n := make(map[string]int)

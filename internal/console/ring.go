@@ -31,6 +31,11 @@ type Options struct {
 	// Limits counts the client keys' limits, for the Keys page; nil shows
 	// every key without its standing.
 	Limits *limit.Limiter
+	// Slots is how many of a client key's max_concurrent slots this
+	// replica holds now, by the key's name (a request holds one from
+	// before its body is read); nil counts the key's requests "In
+	// progress" lists, which start once the body is read.
+	Slots func(name string) int
 }
 
 // Console keeps what the pages show and serves them. Create it with New;

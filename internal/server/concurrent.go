@@ -25,6 +25,19 @@ func (s *slots) take(name string, max int) bool {
 	return true
 }
 
+// held is how many of name's slots are held now.
+func (s *slots) held(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n[name]
+}
+
+// SlotsHeld is how many requests of the client key named name hold one of
+// its max_concurrent slots on this replica now: from before its body is
+// read until it ends (a stream's end), count_tokens' pool of its own left
+// out. The console's Keys page shows it (docs/console.md, "Keys").
+func (s *Server) SlotsHeld(name string) int { return s.slots.held(name) }
+
 // give returns one of name's slots.
 func (s *slots) give(name string) {
 	s.mu.Lock()
