@@ -257,6 +257,11 @@ var requestPhrases = []phrase{
 	{a: "敏感词", class: Refusal},                                  // sensitive words
 	{a: "contains sensitive words", class: Refusal},             // new-api's keyword filter: "input contains sensitive words: […]"
 	{a: "内容审核", class: Refusal},                                 // content moderation
+	// sub2api's moderation block (a 403 "内容审计命中风险规则，请调整输入后
+	// 重试", its 317 forks' and TokenFlux's too; round 61, hunt 61e); not
+	// its "内容安全审核暂不可用" (moderation itself down, a 503: below).
+	{a: "命中风险规则", class: Refusal},
+	{a: "内容审计", class: Refusal},
 	// 敏感内容's English form (Z.ai's 1301 in English: "System detected potentially
 	// unsafe or sensitive content in input or generation.", round 53; Ark's
 	// "includes sensitive content that violates ContentSecurityDetection").
@@ -399,6 +404,11 @@ var requestPhrases = []phrase{
 	{a: "頻率過高", class: RateLimited},
 	{a: "并发数过高", class: RateLimited},
 	{a: "官方限速", class: RateLimited},
+	// one-hub's and done-hub's 429 "您的速率达到上限，请稍后再试。" (the rate
+	// at its cap; not 用量上限, an allowance) and MiniMax's 2062 "已达到 Token
+	// Plan 速率限制" (round 61, hunt 61e).
+	{a: "速率达到上限", class: RateLimited},
+	{a: "速率限制", class: RateLimited},
 	{a: "リクエスト制限に達しました", class: RateLimited},
 	{a: "요청 수 제한에 도달했습니다", class: RateLimited},
 	{a: "tpm)", class: RateLimited},

@@ -184,6 +184,18 @@ var accountPhrases = []phrase{
 	{a: "使用者已被封禁", class: Auth},
 	{a: "사용자가 차단되었습니다", class: Auth},
 	{a: "ユーザーはbanされています", class: Auth},
+	// The relay key's group or team gone or suspended (round 61, hunt
+	// 61e: sub2api's GROUP_DELETED and GROUP_DISABLED, "API Key 所属分组已
+	// 删除", "… 已停用", as TokenFlux's error table shows them, a 403 each;
+	// its team states "团队已暂停", "团队成员关系已失效", "团队密钥所属成员
+	// 已停用", "团队付款所有者已停用"): the key is dead for every model,
+	// as a banned user's is.
+	{a: "所属分组已删除", class: Auth},
+	{a: "所属分组已停用", class: Auth},
+	{a: "团队已暂停", class: Auth},
+	{a: "成员关系已失效", class: Auth},
+	{a: "所属成员已停用", class: Auth},
+	{a: "付款所有者已停用", class: Auth},
 	// iFlow's "API Key 无效" (its error table; "API key 无效或已停用" in a
 	// published answer): the key Detour sends.
 	{a: "api key 无效", class: Auth, notClient: true},
@@ -527,6 +539,10 @@ var accountPhrases = []phrase{
 	{a: "积分不足", class: Quota},
 	{a: "積分不足", class: Quota},
 	{a: "quota insuffisant", class: Quota},
+	// A spend cap reached (claude-relay-service's 402s "已达到每日费用限制
+	// ($60)", "已达到总费用限制 ($N)", "已达到 Claude 模型周费用限制 ($N)";
+	// round 61, hunt 61e): the key's allowance spent.
+	{a: "费用限制", class: Quota},
 	{a: "额度已用尽", class: Quota},
 	{a: "额度已用完", class: Quota},
 	// A key's day, week or month limit (限额) used up: sub2api's "api key

@@ -115,8 +115,9 @@ var statePhrases = []phrase{
 	// 61d), a 429 each.
 	{a: "負荷が飽和", class: ServerError},
 	{a: "부하가 포화 상태", class: ServerError},
-	{a: "负载过高", class: ServerError}, // load too high
-	{a: "繁忙", class: ServerError},   // busy
+	{a: "负载过高", class: ServerError},   // load too high
+	{a: "审核暂不可用", class: ServerError}, // sub2api's "内容安全审核暂不可用，请稍后重试": its moderation service down (a 503), no refusal
+	{a: "繁忙", class: ServerError},     // busy
 	// The provider's own fleet full, a model in maintenance, traffic on the
 	// service: its load, which passes by itself, even as a 429. A tier's or
 	// an account's capacity ("Service tier capacity exceeded", "exhausted

@@ -109,3 +109,26 @@ func TestRoundSixtyOneOtherLanguages(t *testing.T) {
 	echo56(t, 400, "请求频率超过限制", `{"error":{"message":"参数错误: 请求频率超过限制"}}`, Unknown)
 	echo56(t, 400, "사용자가 차단되었습니다", `{"error":{"message":"invalid input: 사용자가 차단되었습니다"}}`, Unknown)
 }
+
+// (e) hunt 61e. Relays' own Chinese answers: sub2api's moderation block
+// (a 403 read forbidden) and its moderation service down (a 503 that must
+// stay the server's); its key's group deleted or disabled and TokenFlux's
+// team states (403s read forbidden: the key is dead for every model);
+// claude-relay-service's spend caps; one-hub's and MiniMax's rate words.
+func TestRoundSixtyOneRelaysInChinese(t *testing.T) {
+	want56(t, "sub2api's moderation block", classify56(403, `{"error":{"message":"内容审计命中风险规则，请调整输入后重试","type":"content_policy_violation"}}`, "", false), Refusal, "")
+	want56(t, "the same at a 400", classify56(400, `{"error":{"message":"内容审计命中风险规则，请调整输入后重试"}}`, "", false), Refusal, "")
+	want56(t, "moderation down stays the server's", classify56(503, `{"error":{"message":"内容安全审核暂不可用，请稍后重试"}}`, "", false), ServerError, "")
+	want56(t, "moderation down at a 400", classify56(400, `{"error":{"message":"内容安全审核暂不可用，请稍后重试"}}`, "", false), ServerError, "")
+	for _, m := range []string{"API Key 所属分组已删除", "API Key 所属分组已停用", "团队已暂停", "团队成员关系已失效", "团队密钥所属成员已停用", "团队付款所有者已停用"} {
+		want56(t, m, classify56(403, `{"code":"X","message":"`+m+`"}`, "", false), Auth, "")
+	}
+	want56(t, "a public group disabled for this user stays forbidden", classify56(403, `{"code":"GROUP_DISABLED_FOR_USER","message":"API Key 所属公开分组已被禁用"}`, "", false), Forbidden, "")
+	want56(t, "claude-relay-service's daily cap", classify56(400, `{"error":{"type":"insufficient_quota","message":"已达到每日费用限制 ($60)","code":"daily_cost_limit_exceeded"}}`, "", false), Quota, "")
+	want56(t, "its total cap", classify56(400, `{"error":{"message":"已达到总费用限制 ($100)"}}`, "", false), Quota, "")
+	want56(t, "one-hub's rate", classify56(400, `{"error":{"message":"您的速率达到上限，请稍后再试。 (request id: 2026)","type":"one_hub_error"}}`, "", false), RateLimited, "")
+	want56(t, "MiniMax 2062", classify56(400, `{"base_resp":{"status_code":2062,"status_msg":"已达到 Token Plan 速率限制：请升级 Token Plan 套餐或切换为按量付费 API 使用。"}}`, "", false), RateLimited, "")
+	want56(t, "MiniMax 2056 stays quota", classify56(429, `{"type":"error","error":{"type":"rate_limit_error","message":"已达到 Token Plan 用量上限：请升级 Token Plan 套餐或购买积分补充用量。 (2056)"}}`, "", false), Quota, "")
+	echo56(t, 400, "命中风险规则", `{"error":{"message":"参数错误: 命中风险规则"}}`, Unknown)
+	echo56(t, 403, "所属分组已删除", `{"error":{"message":"拒绝: 所属分组已删除"}}`, Forbidden)
+}

@@ -52,7 +52,8 @@ func TestPhraseShapes(t *testing.T) {
 		// Chinese has no word starts: a phrase is found inside a sentence.
 		{"chinese inside a sentence", 429, nil, `{"error":{"code":"1113","message":"您的账户余额不足，请充值。"}}`, false, "quota", "phrase:余额不足"},
 		{"chinese case-sensitive is no refusal", 400, nil, `{"error":{"message":"模型名称大小写敏感，请检查"}}`, false, "unknown", "status:400"},
-		{"chinese absent", 429, nil, `{"error":{"code":"1302","message":"您的账户已达到速率限制"}}`, false, "rate_limited", "status:429"},
+		{"chinese rate limit (round 61)", 429, nil, `{"error":{"code":"1302","message":"您的账户已达到速率限制"}}`, false, "rate_limited", "phrase:速率限制"},
+		{"chinese absent", 429, nil, `{"error":{"code":"1302","message":"您的请求暂时无法处理"}}`, false, "rate_limited", "status:429"},
 		// A rate's unit after a slash, not a path segment.
 		{"calls / month", 429, nil, `{"message":"limited to 1000 API calls / month."}`, false, "quota", "phrase:month"},
 		{"calls /\n month (escaped blank)", 429, nil, `{"message":"limited to 1000 API calls /\n month."}`, false, "quota", "phrase:month"},
