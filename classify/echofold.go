@@ -40,6 +40,12 @@ func foldRune(r rune) rune {
 		return 'k'
 	case r == 0xAD || r >= 0x200B && r <= 0x200F || r >= 0x2060 && r <= 0x2064 || r == 0xFEFF:
 		return dropRune // soft hyphen, zero-width and direction marks, word joiner, BOM
+	case unicode.Is(unicode.Cf, r):
+		// Every other invisible format character a server may strip: bidi
+		// embeddings, overrides and isolates, tag characters, the
+		// Mongolian vowel separator, the Arabic letter mark (review 61g:
+		// "rate \u2066limited" quoted back whole read as the server's).
+		return dropRune
 	case unicode.IsSpace(r):
 		return ' '
 	}

@@ -3,6 +3,8 @@ package classify
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strings"
 )
 
 // What the client's request carries, read by its member names: credentials
@@ -32,19 +34,92 @@ func carriesCredential(req []byte) bool {
 		members(req, func(s, e, _ int, props bool) bool { return !props && foldKey(req[s:e], deepCredentialKeys[:]) })
 }
 
-// routingKeys are the request's top-level members that tell a router in
-// front of many providers which of them it may use: OpenRouter's
-// "provider" preferences (only, ignore, order, allow_fallbacks, zdr,
-// data_collection, …) and the Vercel AI Gateway's "providerOptions"
-// (gateway.only, gateway.order). The operator writes no request member
-// (docs/config.md): these are always the client's.
+// routingPrefs are the members of a request that tell a router in front of
+// many providers which of them it may use: OpenRouter's "provider"
+// preferences and the Vercel AI Gateway's "providerOptions". The operator
+// writes no request member (docs/config.md): these are always the
+// client's.
+type routingPrefs struct {
+	Provider *struct {
+		Only, Ignore, Quantizations []json.RawMessage
+		AllowFallbacks              *bool                      `json:"allow_fallbacks"`
+		ZDR                         *bool                      `json:"zdr"`
+		DataCollection              string                     `json:"data_collection"`
+		RequireParameters           *bool                      `json:"require_parameters"`
+		MaxPrice                    map[string]json.RawMessage `json:"max_price"`
+	} `json:"provider"`
+	ProviderOptions  *gatewayOptions `json:"providerOptions"`
+	ProviderOptions2 *gatewayOptions `json:"provider_options"`
+}
+
+// routingKeys name routingPrefs' members, for a first look that
+// allocates nothing.
 var routingKeys = [...]string{"provider", "providerOptions", "provider_options"}
 
-// carriesRouting reports whether the request has a top-level member named
-// in routingKeys: a router's "no allowed providers" or "matching your data
-// policy" is then about the client's own choice (decide.go, routing).
+type gatewayOptions struct {
+	Gateway *struct {
+		Only []json.RawMessage `json:"only"`
+	} `json:"gateway"`
+}
+
+// restricts reports whether the preferences narrow the providers the
+// router may use: a list of the only or the ignored ones, quantizations,
+// a price ceiling, no fallbacks, zero data retention, no data collection,
+// every parameter required. A member that narrows nothing ("sort":
+// "price", an order with fallbacks allowed, {} or null) is no choice of
+// the client's that a router could fail to meet (review 61g).
+func (r *routingPrefs) restricts() bool {
+	if p := r.Provider; p != nil {
+		if len(p.Only) > 0 || len(p.Ignore) > 0 || len(p.Quantizations) > 0 || len(p.MaxPrice) > 0 ||
+			p.AllowFallbacks != nil && !*p.AllowFallbacks || p.ZDR != nil && *p.ZDR ||
+			p.RequireParameters != nil && *p.RequireParameters || strings.EqualFold(p.DataCollection, "deny") {
+			return true
+		}
+	}
+	for _, o := range [...]*gatewayOptions{r.ProviderOptions, r.ProviderOptions2} {
+		if o != nil && o.Gateway != nil && len(o.Gateway.Only) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// carriesRouting reports whether the request sent upstream narrows the
+// providers a router may use (routingPrefs): a router's "no allowed
+// providers" or "matching your data policy" is then about the client's
+// own choice (decide.go, routing). The request is the client's body, then,
+// each after a line break, the header values forwarded and the body sent
+// when a door translated it (Response.Request): where that translation
+// came last, it is what the router read, and a member the translation
+// dropped was never the router's to meet (review 61g: a Messages request
+// carrying "provider" to an OpenAI-dialect router). Read only where a
+// routing phrase matched.
 func carriesRouting(req []byte) bool {
-	return topMember(req, routingKeys[:])
+	if !topMember(req, routingKeys[:]) {
+		return false // nothing to decode: no allocation
+	}
+	// A copy for the decoder, which keeps what it reads: req itself stays
+	// on the caller's stack (classifying allocates nothing, but here).
+	cp := bytes.Clone(req)
+	dec := json.NewDecoder(bytes.NewReader(cp))
+	var prefs routingPrefs
+	if err := dec.Decode(&prefs); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return false
+		}
+	}
+	if off := int(dec.InputOffset()); off < len(cp) {
+		if i := bytes.LastIndexByte(cp[off:], '\n'); i >= 0 {
+			if last := bytes.TrimSpace(cp[off+i+1:]); len(last) > 0 && last[0] == '{' {
+				var sent routingPrefs
+				if err := json.Unmarshal(last, &sent); err == nil || errors.As(err, new(*json.UnmarshalTypeError)) {
+					prefs = sent
+				}
+			}
+		}
+	}
+	return prefs.restricts()
 }
 
 // deepCredentialKeys are member names that carry a credential at any depth

@@ -123,9 +123,16 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			lo = next
 			continue
 		}
-		if s.list[best.idx].notClient && ts.clientURL() {
+		if (s.list[best.idx].notClient || aboutProvider(s.list[best.idx].class)) && ts.clientURL() {
 			// "Failed to download file from https://…: 401 Unauthorized.
-			// Please re-authenticate.": the client's resource asks it.
+			// Please re-authenticate.": the client's resource asks it. So
+			// is any word about an account or an endpoint beside a URL the
+			// client sent: its host writes the status line's reason phrase
+			// and its page as it likes, and a server that fetched it quotes
+			// them ("Failed to download https://…: 403 Account Suspended",
+			// requests' "429 Client Error: Rate Limited for url: …";
+			// review 61g: one such request cooled a relay's account for an
+			// hour, for everyone).
 			ts.echo = true
 			lo = next
 			continue
@@ -323,4 +330,19 @@ func opensClause(t []byte, i int) bool {
 		}
 	}
 	return true
+}
+
+// aboutProvider reports whether c is a class about the provider's account
+// or endpoint, which words beside a URL the client sent never prove
+// (pick): the classes that cool or page. Not timeout: a fetch of the
+// client's URL that timed out is read by its own rules (clientThing
+// phrases; server.go's timeoutPhrases beside a client URL: unknown).
+func aboutProvider(c Class) bool {
+	switch c {
+	case Quota, Auth, Forbidden, RateLimited, Unavailable, ServerError:
+		return true
+	case Timeout, Overflow, ContextLength, Refusal, BadRequest, Unknown:
+		return false
+	}
+	return false
 }
