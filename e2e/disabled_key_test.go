@@ -98,6 +98,22 @@ routes:
 	if n := fs["openai"].Calls(); n != 0 {
 		t.Fatalf("the upstream was called %d times for a disabled key", n)
 	}
+	// Where an operator who disabled a leaked key sees it is still used
+	// (operator review 61f: counted as "other", nothing else showed): the
+	// front refusals' code, the Keys page's refusals, one info line a minute.
+	metrics := get(t, url+"/metrics")
+	if !strings.Contains(metrics, `detour_front_refusals_total{code="client_key_disabled",door="chat"} 2`) ||
+		!strings.Contains(metrics, `detour_front_refusals_total{code="client_key_disabled",door="messages"} 1`) {
+		t.Errorf("the disabled key's refusals are not counted by their code:\n%s", grepLines(metrics, "front_refusals"))
+	}
+	// Three requests to the API doors (two chat, one Messages); the models
+	// list is no request the front refusals count.
+	if keys := get(t, url+"/ui/api/keys"); !strings.Contains(keys, `"name":"team-a"`) || !strings.Contains(keys, `"refused_count":3`) {
+		t.Errorf("the Keys page does not count team-a's 3 refusals: %s", keys)
+	}
+	if n := strings.Count(logs.String(), "disabled client key refused"); n != 1 {
+		t.Errorf("%d info lines for the disabled key's refusals in one minute, want 1", n)
+	}
 	// The other key is served meanwhile.
 	bc := openai.NewClient(option.WithBaseURL(url+"/v1/"), option.WithAPIKey("key-team-b-0123456789"), option.WithMaxRetries(0))
 	if _, err := bc.Chat.Completions.New(context.Background(), hello("deep")); err != nil {
@@ -114,11 +130,24 @@ routes:
 		t.Errorf("the reload did not say team-a was enabled:\n%s", logs.String())
 	}
 	// Two requests served (team-b's, then team-a's), and a record of each
-	// alone: a refused request leaves none.
-	if c1, c2 := recs.Wait(t, 1).Client, recs.Wait(t, 2).Client; c1 != "team-b" || c2 != "team-a" {
-		t.Errorf("records of %q then %q, want team-b's then team-a's (a refusal leaves none)", c1, c2)
+	// alone (a record is filed after its answer, so in either order): a
+	// refused request leaves none.
+	if c1, c2 := recs.Wait(t, 1).Client, recs.Wait(t, 2).Client; c1 == c2 || c1 != "team-a" && c1 != "team-b" || c2 != "team-a" && c2 != "team-b" {
+		t.Errorf("records of %q and %q, want team-b's and team-a's (a refusal leaves none)", c1, c2)
 	}
 	if strings.Contains(logs.String(), "key-team-a-0123456789") {
 		t.Error("the log shows the key")
 	}
+}
+
+// get is the body of a GET of url.
+func get(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
 }

@@ -14,10 +14,12 @@ import (
 // Client limits count a billable attempt whose upstream never reported its
 // usage by its input, estimated from the request it sent (docs/config.md,
 // client_keys). The estimate reads the request's JSON once: the bytes of
-// its strings (keys too, as sent: the framing the model also reads) and of
-// its other scalars (numbers, true, false, null: a tool schema's enum of
-// numbers is prompt the upstream reads and bills; review 61c: 169 KB of
-// them counted nothing) at bytesPerToken, and imageTokens for each inline image or
+// its strings (keys too, as sent: the framing the model also reads) at
+// bytesPerToken, its other scalars (numbers, true, false, null: a tool
+// schema's enum of numbers is prompt the upstream reads and bills; review
+// 61c: 169 KB of them counted nothing) each at bytesPerToken and at least
+// a token (review 61g: an enum of one-digit numbers was a quarter of what
+// the upstream bills), and imageTokens for each inline image or
 // file — a data: URL, or a long base64 string under a member that holds
 // inline data (inlineData) — which a byte count would make hundreds of times what the
 // provider bills; and as much for each image or file the request names by
@@ -37,15 +39,20 @@ const (
 
 // inputEstimate is the estimated input tokens of a request body.
 func inputEstimate(body []byte) int {
-	text, inline := 0, 0
+	text, inline, scalars, run := 0, 0, 0, 0
 	var key []byte    // the member name a string value follows
 	textMime := false // the last media type named is a text one (Gemini's inlineData of a text file)
 	for i := 0; i < len(body); i++ {
 		if body[i] != '"' {
 			if scalarByte(body[i]) {
-				text++
+				run++
+			} else if run > 0 {
+				scalars, run = scalars+scalarTokens(run), 0
 			}
 			continue
+		}
+		if run > 0 {
+			scalars, run = scalars+scalarTokens(run), 0
 		}
 		end, b64 := i+1, true
 		for end < len(body) && body[end] != '"' {
@@ -88,8 +95,11 @@ func inputEstimate(body []byte) int {
 		}
 		i = end
 	}
-	n, scalars := inputNumbers(body)
-	return (max(text-scalars, 0)+bytesPerToken-1)/bytesPerToken + inline*imageTokens + n
+	if run > 0 {
+		scalars += scalarTokens(run)
+	}
+	n, inInput := inputNumbers(body)
+	return (text+bytesPerToken-1)/bytesPerToken + max(scalars-inInput, 0) + inline*imageTokens + n
 }
 
 // scalarByte reports whether c, outside a string, is part of a number or
@@ -98,17 +108,20 @@ func scalarByte(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '+' || c == '.'
 }
 
+// scalarTokens is the estimate of one scalar of n bytes: n at
+// bytesPerToken, at least one token.
+func scalarTokens(n int) int { return max(1, (n+bytesPerToken-1)/bytesPerToken) }
+
 // inputNumbers counts the numbers in body's top-level "input" (0 when it
 // has none): an embeddings request's token arrays, one token per number
-// (probe 53b: 16,000 tokens sent as arrays were estimated at 10), and the
-// scalar bytes they hold, which inputEstimate then leaves out of its
-// byte count.
+// (probe 53b: 16,000 tokens sent as arrays were estimated at 10), and what
+// inputEstimate's scalar count made of them, which it then leaves out.
 func inputNumbers(body []byte) (n, scalars int) {
 	s, e, err := rawjson.MemberSpan(body, "input")
 	if err != nil || s < 0 || body[s] != '[' {
 		return 0, 0
 	}
-	inString, prev := false, byte(0)
+	inString, prev, run := false, byte(0), 0
 	for i := s; i < e; i++ {
 		c := body[i]
 		switch {
@@ -125,11 +138,16 @@ func inputNumbers(body []byte) (n, scalars int) {
 			n++
 		}
 		if !inString && scalarByte(c) {
-			scalars++
+			run++
+		} else if run > 0 {
+			scalars, run = scalars+scalarTokens(run), 0
 		}
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			prev = c
 		}
+	}
+	if run > 0 {
+		scalars += scalarTokens(run)
 	}
 	return n, scalars
 }

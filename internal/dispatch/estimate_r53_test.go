@@ -25,19 +25,24 @@ func TestInputEstimateCountsTokenArrays(t *testing.T) {
 
 // Review 61c: numbers, true, false and null outside the top-level "input"
 // counted nothing, so a tool schema's enum of 30,000 numbers (169 KB the
-// upstream reads and bills) was estimated at 29 tokens. They count by their
-// bytes now, at 4 a token, as a string's do; brackets, separators and
-// blanks do not.
-func TestInputEstimateCountsScalarsByTheirBytes(t *testing.T) {
+// upstream reads and bills) was estimated at 29 tokens. Each counts now by
+// its bytes, at 4 a token, and at least a token (review 61g: an enum of
+// one-digit numbers, a byte each, was a quarter of what the upstream
+// bills); brackets, separators and blanks count nothing.
+func TestInputEstimateCountsScalars(t *testing.T) {
 	vals := make([]string, 3000)
 	for i := range vals {
-		vals[i] = [...]string{"12345678", "true", "null", "-1.5e10"}[i%4]
+		vals[i] = [...]string{"12345678", "true", "null", "-1.5e10", "7"}[i%5]
 	}
-	enum := strings.Join(vals, ", ")
-	scalar := len(strings.ReplaceAll(enum, ", ", ""))
-	body := `{"tools":[{"parameters":{"enum":[` + enum + `]}}]}`
+	body := `{"tools":[{"parameters":{"enum":[` + strings.Join(vals, ", ") + `]}}]}`
 	strs := len("tools") + len("parameters") + len("enum")
-	if got, want := inputEstimate([]byte(body)), (strs+scalar+bytesPerToken-1)/bytesPerToken; got != want {
-		t.Errorf("an enum of %d scalar bytes: estimate %d, want %d", scalar, got, want)
+	// Per five values: 2 + 1 + 1 + 2 + 1 tokens.
+	if got, want := inputEstimate([]byte(body)), (strs+bytesPerToken-1)/bytesPerToken+3000/5*7; got != want {
+		t.Errorf("an enum of 3,000 scalars: estimate %d, want %d", got, want)
+	}
+	// An embeddings request's token arrays still count a token a number,
+	// not their bytes again.
+	if got := inputEstimate([]byte(`{"model":"m","input":[1,22,333,4444,55555],"dimensions":256}`)); got != (5+1+5+10+3)/4+5+1 {
+		t.Errorf("token arrays beside a number: %d", got)
 	}
 }

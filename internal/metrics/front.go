@@ -11,7 +11,7 @@ var (
 	frontCodes = newVocab("method_not_allowed", "invalid_api_key", "unsupported_media_type", "invalid_request",
 		"request_too_large", "request_timeout", "inflight_body_limit", "model_not_found", "translation_too_costly",
 		"client_rate_limit_exceeded", "client_budget_exceeded", "client_concurrency_limit_exceeded",
-		"unsupported_parameter", "invalid_value")
+		"unsupported_parameter", "invalid_value", "client_key_disabled", "websocket_not_supported")
 )
 
 func (m *Metrics) registerFront() {

@@ -83,6 +83,23 @@ func disabledMessage(client *config.ClientKey) string {
 	return fmt.Sprintf("client key %q is disabled by the gateway's operator; ask them to enable it", client.Name)
 }
 
+// refuseDisabled answers a disabled key's request with 403
+// client_key_disabled, in d's envelope, and counts it where an operator
+// who disabled a leaked key looks for whether it is still used: the front
+// refusals' metric (code client_key_disabled), the Keys page's refusals
+// since start, and an info line, the first of each minute (operator
+// review 61f: the refusals counted as "other", and nothing else showed).
+func (s *Server) refuseDisabled(w http.ResponseWriter, d door, client *config.ClientKey) {
+	if ls := s.state.Load().Limits; ls != nil {
+		ls.CountRefusal(client.Name)
+	}
+	if s.notes.first(client.Name, "disabled", 0, time.Now(), time.Minute) {
+		s.log.Info("disabled client key refused: the first refusal of this minute (later ones are counted in detour_front_refusals_total{code=\"client_key_disabled\"})",
+			"client", client.Name)
+	}
+	s.refuse(w, d, http.StatusForbidden, disabledCode, disabledMessage(client), "client", client.Name)
+}
+
 // bearer is the key of r's "Authorization: Bearer <key>" (the scheme in any case).
 func bearer(r *http.Request) (string, bool) {
 	scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")

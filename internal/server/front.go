@@ -91,7 +91,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	}
 	if client != nil && client.Disabled {
 		closeAfter(w) // its body is not read
-		s.refuse(w, d, http.StatusForbidden, disabledCode, disabledMessage(client), "client", client.Name)
+		s.refuseDisabled(w, d, client)
 		return nil
 	}
 	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
@@ -144,6 +144,25 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 		s.giveSlot(slot)
 		s.refuse(w, d, status, code, msg)
 		return nil
+	}
+	// A reload while the body was on its way may have disabled or removed
+	// the key: the body read, the request is asked again under the file
+	// served now (review 61g: a leaked key's uploads opened before the
+	// reload that disabled it were served after it, up to the read
+	// timeout later). It still runs on the configuration it was admitted
+	// under.
+	if cur := s.state.Load(); cur != st && client != nil {
+		switch now, ok := d.client(cur.Config, r); {
+		case !ok:
+			closeAfter(w)
+			return refuse(http.StatusUnauthorized, "invalid_api_key", "missing or invalid client key: "+d.keyHint)
+		case now != nil && now.Disabled:
+			closeAfter(w)
+			s.bodies.give(held)
+			s.giveSlot(slot)
+			s.refuseDisabled(w, d, now)
+			return nil
+		}
 	}
 	members := d.members
 	if members == nil {
