@@ -75,16 +75,26 @@ var dialectVersion = map[classify.Dialect]string{classify.Anthropic: "/v1", clas
 var openaiRoots = map[string]string{"api.openai.com": "/v1", "openrouter.ai": "/api/v1", "api.groq.com": "/openai/v1",
 	"api.mistral.ai": "/v1", "api.x.ai": "/v1", "api.together.xyz": "/v1"}
 
-// versionlessWarning names an openai-dialect provider at one of
-// openaiRoots' hosts whose base_url has no path.
+// bareRoots are hosts that serve the OpenAI API at their root too.
+var bareRoots = map[string]bool{"api.deepseek.com": true}
+
+// versionlessWarning names an openai-dialect provider whose base_url has
+// no path: at one of openaiRoots' hosts, with the path it needs; elsewhere
+// (a self-hosted server), asking, since most serve only under /v1 and a
+// 404 there reads as the model gone, cooling the endpoint for
+// unavailable_cooldown without a page (operator review 61f: a vLLM-style
+// server at http://127.0.0.1:18084 checked "ok" and cooled for 24h on its
+// first request).
 func versionlessWarning(p *config.Provider) string {
 	u, err := url.Parse(p.BaseURL)
-	if err != nil || p.Dialect != classify.OpenAI || strings.Trim(u.Path, "/") != "" {
+	if err != nil || p.Dialect != classify.OpenAI || strings.Trim(u.Path, "/") != "" || bareRoots[strings.ToLower(u.Hostname())] {
 		return ""
 	}
 	root, ok := openaiRoots[strings.ToLower(u.Hostname())]
 	if !ok {
-		return ""
+		base := strings.TrimRight(p.BaseURL, "/")
+		return fmt.Sprintf("provider %s: base_url %s has no path, so Detour calls %s/chat/completions; vLLM, Ollama, LM Studio, TGI and SGLang serve it only under /v1 (llama-server and LiteLLM serve both): if this server is one of those, give %s/v1 — a 404 would read as the model gone and cool the endpoint for unavailable_cooldown",
+			p.Name, p.BaseURL, base, base)
 	}
 	return fmt.Sprintf("provider %s: base_url %s has no path, and %s serves its API under %s (it would call %s/chat/completions, which answers 404 \"Invalid URL\"): give %s%s",
 		p.Name, p.BaseURL, u.Hostname(), root, strings.TrimRight(p.BaseURL, "/"), strings.TrimRight(p.BaseURL, "/"), root)

@@ -51,15 +51,17 @@ func TestNewcomer57HelpNamesEveryDecisionsFilter(t *testing.T) {
 }
 
 // TestNewcomer57VersionlessWarningOnlyWhereTheHostNeedsAPath: a root with
-// its path, DeepSeek's bare host (it serves both), a self-hosted server and
-// another dialect are not warned of; OpenRouter's bare host is, with its path.
+// its path, DeepSeek's bare host (it serves both) and another dialect are
+// not warned of; OpenRouter's bare host is, with its path; a self-hosted
+// server's bare host is asked about /v1 (operator review 61f).
 func TestNewcomer57VersionlessWarningOnlyWhereTheHostNeedsAPath(t *testing.T) {
 	for url, want := range map[string]string{
 		"https://api.openai.com/v1":      "",
 		"https://api.openai.com/":        "give https://api.openai.com/v1",
 		"https://openrouter.ai":          "give https://openrouter.ai/api/v1",
 		"https://api.deepseek.com":       "",
-		"http://127.0.0.1:8000":          "",
+		"http://127.0.0.1:8000":          "if this server is one of those, give http://127.0.0.1:8000/v1",
+		"http://127.0.0.1:8000/v1":       "",
 		"https://api.groq.com/openai/v1": "",
 	} {
 		got := versionlessWarning(&config.Provider{Name: "p", Dialect: "openai", BaseURL: url})
