@@ -263,7 +263,34 @@ func (w *walk) move(ctx context.Context, p *walkPos, row *policy.Row) *Result {
 	if !inTail {
 		w.unwalked = list[ti+1:]
 	}
+	w.skipUnmoved(list[ti+1:], tail, *row, inTail)
 	return w.fail(rest...)
+}
+
+// skipUnmoved records why the walk, stopped by its last failure's class
+// (not a budget, not the deadline), did not go on to the targets left:
+// the class does not move to the next target on this route, or is not in
+// its tail_on (operator review 61f: a request stopped at a gone model on
+// an ordered route named neither the healthy backup nor the tail).
+func (w *walk) skipUnmoved(next, tail []*targetRT, row policy.Row, inTail bool) {
+	if w.stopped != stopNone || w.last == nil {
+		return
+	}
+	c := w.last.verdict.Class.String()
+	if !row.NextTarget {
+		for _, t := range next {
+			for _, e := range t.endpoints {
+				w.skip(e, "not moved to: "+c+" does not move to the next target on this route (fallback_on)")
+			}
+		}
+	}
+	if !inTail && row.Tail != policy.TailYes {
+		for _, t := range tail {
+			for _, e := range t.endpoints {
+				w.skip(e, "not moved to: "+c+" is not in the route's tail_on")
+			}
+		}
+	}
 }
 
 // actionFor names a move to the next target: within the tail it is "tail".
