@@ -117,7 +117,7 @@ func newPayload(ev event, t tally, now time.Time) Payload {
 	if !t.until.IsZero() {
 		p.TriedAgain = t.until.UTC().Format(time.RFC3339)
 		p.Text += ". Its requests go to other providers until " + p.TriedAgain +
-			", when it is tried again; after a top-up or a new key, POST /v1/health/reset ends that at once"
+			", when it is tried again; after a top-up or a new key, POST /v1/health/reset (with one of admin_keys) ends that at once"
 	}
 	return p
 }
