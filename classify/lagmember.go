@@ -11,7 +11,7 @@ import (
 // the API the OpenAI dialect speaks, but for model and messages, which
 // every server takes. A server that refuses one of them as unknown to its
 // schema has a copy of the API that lags: another target serves the
-// request (docs/behaviour.md, "A server whose copy of an API lags").
+// request (docs/config.md, "A server whose copy of an API lags").
 var chatMembers = map[string]bool{
 	"audio": true, "frequency_penalty": true, "function_call": true, "functions": true,
 	"logit_bias": true, "logprobs": true, "max_completion_tokens": true, "max_tokens": true,

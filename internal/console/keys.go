@@ -25,7 +25,8 @@ type keyView struct {
 	// key that used its allowance read the same without it).
 	RefusedCount int64 `json:"refused_count"`
 	// InProgress is how many of the key's requests this replica is serving
-	// now, as "In progress" lists them (inProgressByClient), against its
+	// now (inProgress: for a key with max_concurrent, the slots its limit
+	// counts, an upload still on its way included), against its
 	// max_concurrent, which each replica counts for itself (operator review
 	// 60: a team refused with client_concurrency_limit_exceeded, the page
 	// said nothing of how many it had in progress).
@@ -87,13 +88,6 @@ func (c *Console) apiKeys(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]any{"now": now, "keys": keys})
 }
 
-// inProgressByClient counts the requests this replica is serving now by
-// client key name, from the set the Decisions page lists as "In progress":
-// a request is in it from when it is dispatched (its body read, its limits
-// passed) until it ends (a stream when it ended), as its max_concurrent
-// slot is given back. A request still sending its body holds a slot but is
-// not in it yet. A count_tokens request is left out: it holds a slot of a
-// pool of its own.
 // inProgress is how many of k's requests this replica serves now: for a
 // key with max_concurrent, the slots it counts, where the server says
 // (Options.Slots: a request still sending its body holds one already;
@@ -105,6 +99,11 @@ func (c *Console) inProgress(running map[string]int, k *config.ClientKey) int {
 	return running[k.Name]
 }
 
+// inProgressByClient counts the requests this replica is serving now by
+// client key name, from the set the Decisions page lists as "In progress":
+// a request is in it from when it is dispatched (its body read, its limits
+// passed) until it ends (a stream when it ended). A request still sending
+// its body is not in it yet. A count_tokens request is left out.
 func (c *Console) inProgressByClient() map[string]int {
 	views, _ := c.progress.List(math.MaxInt)
 	n := make(map[string]int)

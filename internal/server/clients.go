@@ -90,6 +90,13 @@ func disabledMessage(client *config.ClientKey) string {
 // since start, and an info line, the first of each minute (operator
 // review 61f: the refusals counted as "other", and nothing else showed).
 func (s *Server) refuseDisabled(w http.ResponseWriter, d door, client *config.ClientKey) {
+	s.countDisabled(d, client)
+	d.fail(w, http.StatusForbidden, disabledCode, disabledMessage(client))
+}
+
+// countDisabled counts and notes a disabled key's refusal at d (refuse's
+// counting, and refuseDisabled's own).
+func (s *Server) countDisabled(d door, client *config.ClientKey) {
 	if ls := s.state.Load().Limits; ls != nil {
 		ls.CountRefusal(client.Name)
 	}
@@ -97,8 +104,12 @@ func (s *Server) refuseDisabled(w http.ResponseWriter, d door, client *config.Cl
 		s.log.Info("disabled client key refused: the first refusal of this minute (later ones are counted in detour_front_refusals_total{code=\"client_key_disabled\"})",
 			"client", client.Name)
 	}
-	s.refuse(w, d, http.StatusForbidden, disabledCode, disabledMessage(client), "client", client.Name)
+	s.frontRefused(d, http.StatusForbidden, disabledCode, "client", client.Name)
 }
+
+// modelsDoor names the model lists (GET /v1/models, either shape) in the
+// front refusals' counts.
+var modelsDoor = door{name: "models"}
 
 // bearer is the key of r's "Authorization: Bearer <key>" (the scheme in any case).
 func bearer(r *http.Request) (string, bool) {

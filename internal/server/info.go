@@ -27,6 +27,7 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request, id string) {
 		return
 	}
 	if client != nil && client.Disabled {
+		s.countDisabled(modelsDoor, client)
 		writeError(w, http.StatusForbidden, "permission_error", disabledCode, disabledMessage(client))
 		return
 	}

@@ -31,6 +31,7 @@ func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if client != nil && client.Disabled {
+		s.countDisabled(modelsDoor, client)
 		anthropicError(w, http.StatusForbidden, disabledMessage(client))
 		return
 	}

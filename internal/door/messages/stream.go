@@ -148,7 +148,7 @@ func (e *Encoder) start(out []byte, id, model string) []byte {
 		e.model = e.Model
 	}
 	// Written by hand, byte for byte what json.Marshal of a Message with
-	// these members writes (TestMessageStartAsMarshalled): the encoder's
+	// these members writes (FuzzMessageStart): the encoder's
 	// three levels of struct and its buffer's growth, at the stream's
 	// commit point, took the handler's stack past 8 KiB now and then
 	// (docs/benchmarks.md, "Round 6: the doors").
