@@ -9,7 +9,28 @@ import "bytes"
 // namesClientURL reports whether t holds an http(s) URL that req holds too.
 // Only the first maxURLs URLs are looked for: each search reads the whole
 // request, and the answer's text is the upstream's, hostile until proven.
-func namesClientURL(t, req []byte) bool {
+func namesClientURL(t, req []byte) bool { return namesURL(t, req, false) }
+
+// namesFetchedURL is namesClientURL for a URL the request gives the
+// upstream to fetch: the value of a member named in fetchKeys (an image's,
+// a file's, a document's "url"). The words of what that URL's host
+// answered are the host's (pick.go, aboutProvider); a link the request
+// holds elsewhere (a provider's docs link pasted in a message, a search
+// result's) is no resource the upstream fetched, and its quota or key
+// words beside it stay the provider's (review 61h: 44 corpus answers lost
+// their class when the request held their own docs link).
+func namesFetchedURL(t, req []byte) bool { return namesURL(t, req, true) }
+
+// fetchKeys name the members whose URL an upstream fetches; a plain "url"
+// is one inside an object that fetchParents names (OpenAI's "image_url":
+// {"url": …}, Anthropic's image or document "source": {"type": "url",
+// "url": …}), not a search result's or a citation's.
+var (
+	fetchKeys    = [...]string{"image_url", "file_url", "fileUri", "file_uri", "audio_url", "video_url", "document_url"}
+	fetchParents = [...]string{"image_url", "source", "file", "image", "document", "audio_url", "video_url", "file_url", "input_audio"}
+)
+
+func namesURL(t, req []byte, fetched bool) bool {
 	n := 0
 	for at := 0; at < len(t) && n < maxURLs; {
 		i := indexFold(t[at:], "http")
@@ -22,7 +43,7 @@ func namesClientURL(t, req []byte) bool {
 			e++
 		}
 		if u := trimURL(t[s:e]); bytesHasPrefixFold(u, "https://") || bytesHasPrefixFold(u, "http://") {
-			if n++; wholeValue(req, u) {
+			if n++; wholeValue(req, u, fetched) {
 				return true
 			}
 		}
@@ -38,7 +59,8 @@ func namesClientURL(t, req []byte) bool {
 // percent-encode a byte the answer quotes decoded ("%31", as Python's
 // requests prints a URL), as the upstream decodes both before it fetches
 // and quotes it (review 32a).
-func wholeValue(req, v []byte) bool {
+// With fetched, the value must be that of a member named in fetchKeys.
+func wholeValue(req, v []byte, fetched bool) bool {
 	// Candidates are where a string opens with "http", or with an escape
 	// ("\u0068ttps", "%68ttp"), each found with bytes.Index; urlAt compares
 	// the rest within that one string (review 32j: a match may not run
@@ -54,7 +76,7 @@ func wholeValue(req, v []byte) bool {
 			if p >= 2 && req[p-2] == '\\' {
 				continue // an escaped quote inside a string
 			}
-			if e, ok := urlAt(req, p, v); ok && urlEnds(req, e) {
+			if e, ok := urlAt(req, p, v); ok && urlEnds(req, e) && (!fetched || fetchedValue(req, p-1)) {
 				return true
 			}
 		}
@@ -193,4 +215,82 @@ func trimURL(u []byte) []byte {
 		u = u[:len(u)-1]
 	}
 	return u
+}
+
+// fetchedValue reports whether the JSON string opening at req[q] (its
+// quote) is a URL the upstream fetches: the value of a member in
+// fetchKeys, or of a "url" in an object that is the value of a member in
+// fetchParents.
+func fetchedValue(req []byte, q int) bool {
+	name, at := memberBefore(req, q)
+	switch {
+	case at < 0:
+		return false
+	case string(name) == "url":
+		for j, depth := at-1, 0; j >= 0; j-- {
+			switch req[j] {
+			case '"':
+				j = quoteBefore(req, j)
+			case '}', ']':
+				depth++
+			case '[':
+				if depth == 0 {
+					return false // a "url" in an array's object: no parent member
+				}
+				depth--
+			case '{':
+				if depth > 0 {
+					depth--
+					continue
+				}
+				parent, pat := memberBefore(req, j)
+				return pat >= 0 && isKey(parent, fetchParents[:])
+			}
+		}
+		return false
+	}
+	return isKey(name, fetchKeys[:])
+}
+
+// memberBefore is the name of the member whose value opens at req[q] and
+// the offset of its opening quote; -1 when no "name": stands before q.
+func memberBefore(req []byte, q int) ([]byte, int) {
+	i := q - 1
+	for i >= 0 && (req[i] == ' ' || req[i] == '\t' || req[i] == '\n' || req[i] == '\r') {
+		i--
+	}
+	if i < 0 || req[i] != ':' {
+		return nil, -1
+	}
+	i--
+	for i >= 0 && (req[i] == ' ' || req[i] == '\t' || req[i] == '\n' || req[i] == '\r') {
+		i--
+	}
+	if i < 1 || req[i] != '"' {
+		return nil, -1
+	}
+	start := quoteBefore(req, i)
+	if start < 0 {
+		return nil, -1
+	}
+	return req[start+1 : i], start
+}
+
+// quoteBefore is the offset of the quote that opens the JSON string whose
+// closing quote is req[end] (the nearest quote before it not escaped by
+// an odd run of backslashes); -1 for none.
+func quoteBefore(req []byte, end int) int {
+	for j := end - 1; j >= 0; j-- {
+		if req[j] != '"' {
+			continue
+		}
+		n := 0
+		for k := j - 1; k >= 0 && req[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j
+		}
+	}
+	return -1
 }

@@ -3,8 +3,6 @@ package classify
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"strings"
 )
 
 // What the client's request carries, read by its member names: credentials
@@ -34,50 +32,57 @@ func carriesCredential(req []byte) bool {
 		members(req, func(s, e, _ int, props bool) bool { return !props && foldKey(req[s:e], deepCredentialKeys[:]) })
 }
 
-// routingPrefs are the members of a request that tell a router in front of
-// many providers which of them it may use: OpenRouter's "provider"
-// preferences and the Vercel AI Gateway's "providerOptions". The operator
-// writes no request member (docs/config.md): these are always the
-// client's.
-type routingPrefs struct {
-	Provider *struct {
-		Only, Ignore, Quantizations []json.RawMessage
-		AllowFallbacks              *bool                      `json:"allow_fallbacks"`
-		ZDR                         *bool                      `json:"zdr"`
-		DataCollection              string                     `json:"data_collection"`
-		RequireParameters           *bool                      `json:"require_parameters"`
-		MaxPrice                    map[string]json.RawMessage `json:"max_price"`
-	} `json:"provider"`
-	ProviderOptions  *gatewayOptions `json:"providerOptions"`
-	ProviderOptions2 *gatewayOptions `json:"provider_options"`
-}
+// Routing preferences: the members of a request that tell a router in
+// front of many providers which of them it may use — OpenRouter's
+// "provider" object and the Vercel AI Gateway's "providerOptions". The
+// operator writes no request member (docs/config.md): these are always
+// the client's. They are read by their exact names, the last of a name
+// winning, as the router's JSON parser reads them: encoding/json's struct
+// fields match any case, so {"provider": {"only": […]}, "Provider": null}
+// read as no preferences where the router honoured "only" (review 61h).
 
-// routingKeys name routingPrefs' members, for a first look that
-// allocates nothing.
+// routingKeys name the members, for a first look that allocates nothing.
 var routingKeys = [...]string{"provider", "providerOptions", "provider_options"}
 
-type gatewayOptions struct {
-	Gateway *struct {
-		Only []json.RawMessage `json:"only"`
-	} `json:"gateway"`
+// jsonObject is a JSON object's members by exact name (the last of a
+// name kept); nil for anything but an object.
+func jsonObject(raw []byte) map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
 }
 
-// restricts reports whether the preferences narrow the providers the
-// router may use: a list of the only or the ignored ones, quantizations,
-// a price ceiling, no fallbacks, zero data retention, no data collection,
-// every parameter required. A member that narrows nothing ("sort":
-// "price", an order with fallbacks allowed, {} or null) is no choice of
-// the client's that a router could fail to meet (review 61g).
-func (r *routingPrefs) restricts() bool {
-	if p := r.Provider; p != nil {
-		if len(p.Only) > 0 || len(p.Ignore) > 0 || len(p.Quantizations) > 0 || len(p.MaxPrice) > 0 ||
-			p.AllowFallbacks != nil && !*p.AllowFallbacks || p.ZDR != nil && *p.ZDR ||
-			p.RequireParameters != nil && *p.RequireParameters || strings.EqualFold(p.DataCollection, "deny") {
+// restricts reports whether req's top-level members (an object's, by
+// exact name) narrow the providers a router may use: OpenRouter's list of
+// the only or the ignored ones, quantizations, a price ceiling, no
+// fallbacks, zero data retention, no data collection, every parameter
+// required, distillable text only; the gateway's "only". A member that
+// narrows nothing ("sort": "price", an order with fallbacks allowed, {},
+// null) is no choice of the client's that a router could fail to meet
+// (review 61g).
+func restricts(top map[string]json.RawMessage) bool {
+	if p := jsonObject(top["provider"]); p != nil {
+		for _, k := range [...]string{"only", "ignore", "quantizations"} {
+			var list []json.RawMessage
+			if json.Unmarshal(p[k], &list) == nil && len(list) > 0 {
+				return true
+			}
+		}
+		if len(jsonObject(p["max_price"])) > 0 {
 			return true
 		}
+		for k, v := range map[string]string{"allow_fallbacks": "false", "zdr": "true", "require_parameters": "true",
+			"enforce_distillable_text": "true", "data_collection": `"deny"`} {
+			if string(bytes.TrimSpace(p[k])) == v {
+				return true
+			}
+		}
 	}
-	for _, o := range [...]*gatewayOptions{r.ProviderOptions, r.ProviderOptions2} {
-		if o != nil && o.Gateway != nil && len(o.Gateway.Only) > 0 {
+	for _, k := range [...]string{"providerOptions", "provider_options"} {
+		var list []json.RawMessage
+		if g := jsonObject(jsonObject(top[k])["gateway"]); g != nil && json.Unmarshal(g["only"], &list) == nil && len(list) > 0 {
 			return true
 		}
 	}
@@ -85,7 +90,7 @@ func (r *routingPrefs) restricts() bool {
 }
 
 // carriesRouting reports whether the request sent upstream narrows the
-// providers a router may use (routingPrefs): a router's "no allowed
+// providers a router may use (restricts): a router's "no allowed
 // providers" or "matching your data policy" is then about the client's
 // own choice (decide.go, routing). The request is the client's body, then,
 // each after a line break, the header values forwarded and the body sent
@@ -102,24 +107,23 @@ func carriesRouting(req []byte) bool {
 	// on the caller's stack (classifying allocates nothing, but here).
 	cp := bytes.Clone(req)
 	dec := json.NewDecoder(bytes.NewReader(cp))
-	var prefs routingPrefs
-	if err := dec.Decode(&prefs); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) {
-			return false
-		}
+	var first json.RawMessage
+	if dec.Decode(&first) != nil {
+		return false
 	}
+	top := jsonObject(first)
 	if off := int(dec.InputOffset()); off < len(cp) {
 		if i := bytes.LastIndexByte(cp[off:], '\n'); i >= 0 {
 			if last := bytes.TrimSpace(cp[off+i+1:]); len(last) > 0 && last[0] == '{' {
-				var sent routingPrefs
-				if err := json.Unmarshal(last, &sent); err == nil || errors.As(err, new(*json.UnmarshalTypeError)) {
-					prefs = sent
+				// A request body (not a forwarded header value that
+				// happens to be an object: review 61h).
+				if sent := jsonObject(last); sent != nil && (sent["messages"] != nil || sent["input"] != nil || sent["contents"] != nil) {
+					top = sent
 				}
 			}
 		}
 	}
-	return prefs.restricts()
+	return restricts(top)
 }
 
 // deepCredentialKeys are member names that carry a credential at any depth

@@ -21,6 +21,7 @@ type textScan struct {
 	tmpl   int8   // whether the request carries its own template: 0 not read yet, 1 no, 2 yes
 	rate   bool   // a rate-limited answer: notRate phrases are passed over, the next one decides
 	url    int8   // whether the texts name a URL the client sent: 0 not read yet, 1 no, 2 yes
+	fetch  int8   // whether they name a URL the client gave the upstream to fetch: as url
 }
 
 // templated reports whether the client's request carries a template the
@@ -123,16 +124,18 @@ func (ts *textScan) pick(s *phraseSet, skip classMask) int {
 			lo = next
 			continue
 		}
-		if (s.list[best.idx].notClient || aboutProvider(s.list[best.idx].class)) && ts.clientURL() {
+		if s.list[best.idx].notClient && ts.clientURL() || aboutProvider(s.list[best.idx].class) && ts.fetchedURL() {
 			// "Failed to download file from https://…: 401 Unauthorized.
 			// Please re-authenticate.": the client's resource asks it. So
 			// is any word about an account or an endpoint beside a URL the
-			// client sent: its host writes the status line's reason phrase
-			// and its page as it likes, and a server that fetched it quotes
-			// them ("Failed to download https://…: 403 Account Suspended",
-			// requests' "429 Client Error: Rate Limited for url: …";
-			// review 61g: one such request cooled a relay's account for an
-			// hour, for everyone).
+			// client gave the upstream to fetch: its host writes the status
+			// line's reason phrase and its page as it likes, and a server
+			// that fetched it quotes them ("Failed to download https://…:
+			// 403 Account Suspended", requests' "429 Client Error: Rate
+			// Limited for url: …"; review 61g: one such request cooled a
+			// relay's account for an hour, for everyone). Not a link the
+			// request holds elsewhere (review 61h: the provider's own docs
+			// link, pasted in a message, hid its quota words).
 			ts.echo = true
 			lo = next
 			continue
@@ -235,6 +238,21 @@ func echoedOutsideMembers(req []byte, name string, m []byte) bool {
 
 // clientURL reports whether the answer's texts name a URL the client's
 // request holds, read once per classification however many phrases ask.
+// fetchedURL is clientURL for a URL the client gave the upstream to fetch
+// (namesFetchedURL).
+func (ts *textScan) fetchedURL() bool {
+	if ts.fetch == 0 {
+		ts.fetch = 1
+		for i := 0; i < ts.texts() && len(ts.req) > 0; i++ {
+			if namesFetchedURL(ts.text(i), ts.req) {
+				ts.fetch = 2
+				break
+			}
+		}
+	}
+	return ts.fetch == 2
+}
+
 func (ts *textScan) clientURL() bool {
 	if ts.url == 0 {
 		ts.url = 1

@@ -47,7 +47,7 @@ func configWarnings(cfg *config.Config) []string {
 		p := &cfg.Providers[i]
 		if v, ok := dialectVersion[p.Dialect]; ok && strings.HasSuffix(strings.ToLower(p.BaseURL), v) {
 			out = append(out, fmt.Sprintf("provider %s: base_url ends in %s, which the %s dialect adds itself (it would call %s%s/…): give the API root, without %s",
-				p.Name, v, p.Dialect, p.BaseURL, v, v))
+				p.Name, v, p.Dialect, shownURL(p.BaseURL), v, v))
 		}
 		if w := versionlessWarning(p); w != "" {
 			out = append(out, w)
@@ -75,8 +75,21 @@ var dialectVersion = map[classify.Dialect]string{classify.Anthropic: "/v1", clas
 var openaiRoots = map[string]string{"api.openai.com": "/v1", "openrouter.ai": "/api/v1", "api.groq.com": "/openai/v1",
 	"api.mistral.ai": "/v1", "api.x.ai": "/v1", "api.together.xyz": "/v1"}
 
-// bareRoots are hosts that serve the OpenAI API at their root too.
-var bareRoots = map[string]bool{"api.deepseek.com": true}
+// bareRoots are hosts that serve the OpenAI API at their root too
+// (Perplexity's documented endpoint is https://api.perplexity.ai/chat/completions).
+var bareRoots = map[string]bool{"api.deepseek.com": true, "api.perplexity.ai": true}
+
+// shownURL is a base_url as a warning may quote it: scheme, host and path,
+// without a user, a password or a query, which may hold a secret (a
+// self-hosted server's http://user:password@host; review 61h).
+func shownURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(base_url, not shown)"
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
+}
 
 // versionlessWarning names an openai-dialect provider whose base_url has
 // no path: at one of openaiRoots' hosts, with the path it needs; elsewhere
@@ -92,12 +105,12 @@ func versionlessWarning(p *config.Provider) string {
 	}
 	root, ok := openaiRoots[strings.ToLower(u.Hostname())]
 	if !ok {
-		base := strings.TrimRight(p.BaseURL, "/")
+		base := strings.TrimRight(shownURL(p.BaseURL), "/")
 		return fmt.Sprintf("provider %s: base_url %s has no path, so Detour calls %s/chat/completions; vLLM, Ollama, LM Studio, TGI and SGLang serve it only under /v1 (llama-server and LiteLLM serve both): if this server is one of those, give %s/v1 — a 404 would read as the model gone and cool the endpoint for unavailable_cooldown",
-			p.Name, p.BaseURL, base, base)
+			p.Name, base, base, base)
 	}
 	return fmt.Sprintf("provider %s: base_url %s has no path, and %s serves its API under %s (it would call %s/chat/completions, which answers 404 \"Invalid URL\"): give %s%s",
-		p.Name, p.BaseURL, u.Hostname(), root, strings.TrimRight(p.BaseURL, "/"), strings.TrimRight(p.BaseURL, "/"), root)
+		p.Name, shownURL(p.BaseURL), u.Hostname(), root, strings.TrimRight(shownURL(p.BaseURL), "/"), strings.TrimRight(shownURL(p.BaseURL), "/"), root)
 }
 
 // budgetRestartWarning names the budgeted client keys whose spend a

@@ -277,18 +277,28 @@ func (w *walk) skipUnmoved(next, tail []*targetRT, row policy.Row, inTail bool) 
 		return
 	}
 	c := w.last.verdict.Class.String()
-	if !row.NextTarget {
-		for _, t := range next {
-			for _, e := range t.endpoints {
-				w.skip(e, "not moved to: "+c+" does not move to the next target on this route (fallback_on)")
-			}
+	notTail := "not moved to: " + c + " is not in the route's tail_on"
+	switch {
+	case inTail:
+		// Within the tail the walk moves by tail_on (nextTarget), not by
+		// fallback_on (review 61h).
+		if row.Tail != policy.TailYes {
+			skipAll(w, next, notTail)
 		}
+		return
+	case !row.NextTarget:
+		skipAll(w, next, "not moved to: "+c+" does not move to the next target on this route (fallback_on)")
 	}
-	if !inTail && row.Tail != policy.TailYes {
-		for _, t := range tail {
-			for _, e := range t.endpoints {
-				w.skip(e, "not moved to: "+c+" is not in the route's tail_on")
-			}
+	if row.Tail != policy.TailYes {
+		skipAll(w, tail, notTail)
+	}
+}
+
+// skipAll records every endpoint of ts as skipped for reason.
+func skipAll(w *walk, ts []*targetRT, reason string) {
+	for _, t := range ts {
+		for _, e := range t.endpoints {
+			w.skip(e, reason)
 		}
 	}
 }
