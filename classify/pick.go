@@ -359,7 +359,7 @@ func aboutProvider(c Class) bool {
 	switch c {
 	case Quota, Auth, Forbidden, RateLimited, Unavailable, ServerError:
 		return true
-	case Timeout, Overflow, ContextLength, Refusal, BadRequest, Unknown:
+	case Timeout, Overflow, ContextLength, Refusal, BadRequest, Unknown, numClasses:
 		return false
 	}
 	return false
