@@ -11,15 +11,7 @@ import "bytes"
 // request, and the answer's text is the upstream's, hostile until proven.
 func namesClientURL(t, req []byte) bool { return namesURL(t, req, false) }
 
-// namesFetchedURL is namesClientURL for a URL the request gives the
-// upstream to fetch: the value of a member named in fetchKeys (an image's,
-// a file's, a document's "url"). The words of what that URL's host
-// answered are the host's (pick.go, aboutProvider); a link the request
-// holds elsewhere (a provider's docs link pasted in a message, a search
-// result's) is no resource the upstream fetched, and its quota or key
-// words beside it stay the provider's (review 61h: 44 corpus answers lost
-// their class when the request held their own docs link).
-func namesFetchedURL(t, req []byte) bool { return namesURL(t, req, true) }
+
 
 // fetchKeys name the members whose URL an upstream fetches; a plain "url"
 // is one inside an object that fetchParents names (OpenAI's "image_url":
@@ -30,6 +22,14 @@ var (
 	fetchParents = [...]string{"image_url", "source", "file", "image", "document", "audio_url", "video_url", "file_url", "input_audio"}
 )
 
+// namesURL is namesClientURL, or with fetched, for a URL the request gives
+// the upstream to fetch: the value of a member named in fetchKeys (an
+// image's, a file's, a document's "url": fetchedValue). The words of what
+// that URL's host answered are the host's (pick.go, aboutProvider); a link
+// the request holds elsewhere (a provider's docs link pasted in a message,
+// a search result's) is no resource the upstream fetched, and its quota or
+// key words beside it stay the provider's (review 61h: 44 corpus answers
+// lost their class when the request held their own docs link).
 func namesURL(t, req []byte, fetched bool) bool {
 	n := 0
 	for at := 0; at < len(t) && n < maxURLs; {

@@ -238,32 +238,25 @@ func echoedOutsideMembers(req []byte, name string, m []byte) bool {
 
 // clientURL reports whether the answer's texts name a URL the client's
 // request holds, read once per classification however many phrases ask.
-// fetchedURL is clientURL for a URL the client gave the upstream to fetch
-// (namesFetchedURL).
-func (ts *textScan) fetchedURL() bool {
-	if ts.fetch == 0 {
-		ts.fetch = 1
-		for i := 0; i < ts.texts() && len(ts.req) > 0; i++ {
-			if namesFetchedURL(ts.text(i), ts.req) {
-				ts.fetch = 2
-				break
-			}
-		}
-	}
-	return ts.fetch == 2
-}
+func (ts *textScan) clientURL() bool { return ts.namesURL(&ts.url, false) }
 
-func (ts *textScan) clientURL() bool {
-	if ts.url == 0 {
-		ts.url = 1
+// fetchedURL is clientURL for a URL the client gave the upstream to fetch
+// (namesURL).
+func (ts *textScan) fetchedURL() bool { return ts.namesURL(&ts.fetch, true) }
+
+// namesURL answers clientURL (fetched false) or fetchedURL, remembered in
+// *seen: 0 not read yet, 1 no, 2 yes.
+func (ts *textScan) namesURL(seen *int8, fetched bool) bool {
+	if *seen == 0 {
+		*seen = 1
 		for i := 0; i < ts.texts() && len(ts.req) > 0; i++ {
-			if namesClientURL(ts.text(i), ts.req) {
-				ts.url = 2
+			if namesURL(ts.text(i), ts.req, fetched) {
+				*seen = 2
 				break
 			}
 		}
 	}
-	return ts.url == 2
+	return *seen == 2
 }
 
 // bodyText is body as textScan reads it when f holds no texts of its own
