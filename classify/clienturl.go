@@ -11,8 +11,6 @@ import "bytes"
 // request, and the answer's text is the upstream's, hostile until proven.
 func namesClientURL(t, req []byte) bool { return namesURL(t, req, false) }
 
-
-
 // fetchKeys name the members whose URL an upstream fetches; a plain "url"
 // is one inside an object that fetchParents names (OpenAI's "image_url":
 // {"url": …}, Anthropic's image or document "source": {"type": "url",
