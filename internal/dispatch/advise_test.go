@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -84,5 +85,32 @@ func TestWalkAdvisesNoRetry(t *testing.T) {
 				t.Errorf("NoRetry %v, want %v", f.NoRetry, c.noRetry)
 			}
 		})
+	}
+}
+
+// A concurrent request that cooled the endpoint a moment before this one's
+// attempt there ended leaves this walk no transition to see: its view of
+// health still read the endpoint healthy, and it told the client not to
+// retry though its next request skips the cooled endpoint and reaches the
+// next target at once (operator review 61f saw x-should-retry: false once,
+// a healthy backup untried). The last attempt's class, which cools at
+// once, says the endpoint is cooling whoever reported it first.
+func TestWalkAdvisesRetryWhenAnotherRequestCooledTheStop(t *testing.T) {
+	var h *harness
+	h = newHarness(t, "  - {name: r, targets: [one, b]}\n", func(k health.Key, _ int) answer {
+		if k.Provider == "p1" {
+			// The other request's report lands first.
+			h.h.Report(context.Background(), k, health.Report{Class: classify.Unavailable.String(), Cool: health.ScopeEndpoint, CoolFor: time.Hour})
+			return fail(classify.Unavailable)
+		}
+		return okAnswer
+	})
+	res, _ := h.do(t, "r", 0, 0)
+	f := res.Failure
+	if f == nil || f.Class != classify.Unavailable {
+		t.Fatalf("failure %+v, want unavailable", f)
+	}
+	if f.NoRetry {
+		t.Error("NoRetry: the route's next target serves the client's next request at once, as if this request had cooled the endpoint itself")
 	}
 }

@@ -112,7 +112,12 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 	// Targets the rules did not move on to (an ordered route stops at a
 	// gone model or a rejected key): once this request cooled the endpoint
 	// it stopped at, the client's next request skips it and reaches them.
-	if w.stopEP != nil && w.status.of(w.stopEP.key).Phase == health.Cooling {
+	// Cooled by this request's view, or by its last attempt's class, which
+	// cools at once wherever it is counted: a concurrent request that
+	// cooled the endpoint first leaves this one no transition to see
+	// (operator review 61f saw x-should-retry: false once, a healthy
+	// backup untried).
+	if w.stopEP != nil && (w.status.of(w.stopEP.key).Phase == health.Cooling || w.coolsAtOnce()) {
 		for _, t := range w.unwalked {
 			for _, e := range t.endpoints {
 				if !w.attempted(e.key) {
@@ -199,4 +204,20 @@ func waitOf(c classify.Class, a *decision.Attempt) (wait time.Duration, soon boo
 		return 0, a.Evidence != "translate" && a.Evidence != evTooCostly
 	}
 	return 0, true // a timeout: it may pass at any moment
+}
+
+// coolsAtOnce reports whether the walk's last attempt cooled its endpoint
+// or account at once by its class (unavailable, quota, auth, a rate
+// limit), counted as such.
+func (w *walk) coolsAtOnce() bool {
+	n := len(w.rec.Attempts)
+	if n == 0 || w.last == nil || !w.rec.Attempts[n-1].Counted && w.last.verdict.Class != classify.RateLimited {
+		return false
+	}
+	switch w.r.table.Row(w.last.verdict.Class).Cool {
+	case policy.CoolUnavailable, policy.CoolAccount, policy.CoolRetryAfter:
+		return true
+	case policy.CoolNone, policy.CoolThreshold:
+	}
+	return false
 }
