@@ -97,6 +97,7 @@ func TestDecisionsSummary(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	want := []string{
+		"requests by route; each class column counts attempts",
 		"route requests not ok ok quota server_error canceled",
 		"cheap 1 1 0 0 2 0",
 		"deep 3 1 2 1 0 1",

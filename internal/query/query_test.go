@@ -96,6 +96,7 @@ func TestSummaryTable(t *testing.T) {
 	}
 	got := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	want := [][]string{
+		{"requests", "by", "route;", "each", "class", "column", "counts", "attempts"},
 		{"route", "requests", "not", "ok", "ok", "quota", "server_error", "canceled"},
 		{"cheap", "1", "1", "0", "0", "2", "0"},
 		{"deep", "3", "1", "2", "2", "0", "1"},
