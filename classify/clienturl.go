@@ -16,6 +16,7 @@ func namesClientURL(t, req []byte) bool { return namesURL(t, req, false) }
 // {"url": …}, Anthropic's image or document "source": {"type": "url",
 // "url": …}), not a search result's or a citation's.
 var (
+	urlKey       = [...]string{"url"}
 	fetchKeys    = [...]string{"image_url", "file_url", "fileUri", "file_uri", "audio_url", "video_url", "document_url"}
 	fetchParents = [...]string{"image_url", "source", "file", "image", "document", "audio_url", "video_url", "file_url", "input_audio"}
 )
@@ -224,7 +225,7 @@ func fetchedValue(req []byte, q int) bool {
 	switch {
 	case at < 0:
 		return false
-	case string(name) == "url":
+	case isKey(name, urlKey[:]): // "\u0075rl" too, as every parser reads it (review 61j)
 		for j, depth := at-1, 0; j >= 0; j-- {
 			switch req[j] {
 			case '"':

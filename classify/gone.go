@@ -62,6 +62,10 @@ func featureBetween(gap []byte) bool {
 // supported" is about the endpoint only when X is one of them.
 var goneNouns = [...]string{"model", "models", "endpoint", "endpoints", "api", "apis", "version", "deployment"}
 
+// goneNounsCJK are goneNouns in Chinese: a model, an interface (an API), a
+// version, an endpoint (推理接入点, Ark's).
+var goneNounsCJK = [...][]byte{[]byte("模型"), []byte("接口"), []byte("版本"), []byte("接入点")}
+
 // maxSubjectBack bounds how far back goneSubject reads for the subject.
 const maxSubjectBack = 160
 
@@ -76,6 +80,13 @@ const maxSubjectBack = 160
 // "A gone model is the model, not a feature of it").
 func goneSubject(t []byte, i int) bool {
 	s := sentenceStart(t, i)
+	for _, n := range goneNounsCJK {
+		// Chinese runs its words together: the noun inside the subject
+		// ("该模型已下线", the model taken offline).
+		if bytes.Contains(t[s:i], n) {
+			return true
+		}
+	}
 	named, quoted := false, false
 	for j := s; j < i; {
 		for j < i && !accountWordByte(t[j]) {

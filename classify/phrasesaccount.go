@@ -254,6 +254,11 @@ var accountPhrases = []phrase{
 	// Traditional 無權使用 / 無權存取. The relay key's allowed networks
 	// (new-api's "您的 IP 不在令牌允许访问的列表中", one-api's "该令牌只能在
 	// 指定网段使用").
+	// A model or an endpoint id that "does not exist, or you have no
+	// access to it" (Volcengine Ark's InvalidEndpointOrModel.NotFound in
+	// Chinese: "模型或者推理接入点不存在或者您无权访问它。"): the endpoint's
+	// gone model, as its English twin reads (review 61j).
+	{a: "不存在或", b: "无权访问", gap: 12, class: Unavailable},
 	{a: "无权使用", class: Forbidden},
 	{a: "無權使用", class: Forbidden},
 	{a: "无权访问", class: Forbidden},

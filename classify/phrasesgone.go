@@ -279,12 +279,14 @@ var gonePhrases = []phrase{
 	// 가능한 채널이 없습니다"; round 61, hunt 61d), its Japanese "price not
 	// set" ("モデルxの倍率または価格が設定されていません"), AIHubMix's
 	// "模型名字错误…或当前分组下对于模型无使用权限" (a 503), and a model or
-	// API taken offline (Zhipu's 1221 "API x 已下线").
+	// API taken offline (Zhipu's 1221 "API x 已下线"; said of what the
+	// sentence names, as "has been taken offline" is: "联网搜索功能已下线",
+	// a feature, is unknown: featureGonePhrases; review 61j).
 	{a: "사용 가능한 채널이 없습니다", class: Unavailable},
 	{a: "倍率または価格が設定されていません", class: Unavailable},
 	{a: "模型名字错误", class: Unavailable},
-	{a: "已下线", class: Unavailable},
-	{a: "已下線", class: Unavailable},
+	{a: "已下线", class: Unavailable, goneNoun: true},
+	{a: "已下線", class: Unavailable, goneNoun: true},
 	// The relay's channel for it switched off (new-api: "This channel has
 	// been disabled", 该渠道已被禁用, as 403s).
 	{a: "channel has been disabled", class: Unavailable},
@@ -357,4 +359,6 @@ var featureGonePhrases = []phrase{
 	{a: "is deprecated", class: Unknown, feature: true},
 	{a: "has been deprecated", class: Unknown, feature: true},
 	{a: "has been taken offline", class: Unknown, feature: true},
+	{a: "已下线", class: Unknown, feature: true},
+	{a: "已下線", class: Unknown, feature: true},
 }

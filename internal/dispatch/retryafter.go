@@ -117,7 +117,7 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 	// cooled the endpoint first leaves this one no transition to see
 	// (operator review 61f saw x-should-retry: false once, a healthy
 	// backup untried).
-	if w.stopEP != nil && (w.status.of(w.stopEP.key).Phase == health.Cooling || w.coolsAtOnce()) {
+	if w.stopEP != nil && (w.status.of(w.stopEP.key).Phase == health.Cooling || w.coolsAtOnce() && w.markStopCooled()) {
 		for _, t := range w.unwalked {
 			for _, e := range t.endpoints {
 				if !w.attempted(e.key) {
@@ -220,4 +220,23 @@ func (w *walk) coolsAtOnce() bool {
 	case policy.CoolNone, policy.CoolThreshold:
 	}
 	return false
+}
+
+// markStopCooled puts in the walk's view of health the cooling its last
+// attempt's class made at once, which a concurrent request reported first
+// (no transition came back to this walk): the endpoint's, or the
+// account's, every endpoint on it (review 61j: a target left on the same
+// rejected account read ready). It reports true.
+func (w *walk) markStopCooled() bool {
+	hc := w.d.opt.Config.Health
+	tr := health.Transition{Scope: health.ScopeEndpoint, To: health.Cooling, Until: w.d.opt.Health.Now().Add(hc.Cooldown)}
+	switch w.r.table.Row(w.last.verdict.Class).Cool {
+	case policy.CoolAccount:
+		tr.Scope, tr.Until = health.ScopeAccount, w.d.opt.Health.Now().Add(hc.AccountCooldown)
+	case policy.CoolUnavailable:
+		tr.Until = w.d.opt.Health.Now().Add(hc.UnavailableCooldown)
+	case policy.CoolRetryAfter, policy.CoolNone, policy.CoolThreshold:
+	}
+	w.cooled(w.stopEP.key, tr)
+	return true
 }
