@@ -206,20 +206,39 @@ func waitOf(c classify.Class, a *decision.Attempt) (wait time.Duration, soon boo
 	return 0, true // a timeout: it may pass at any moment
 }
 
-// coolsAtOnce reports whether the walk's last attempt cooled its endpoint
-// or account at once by its class (unavailable, quota, auth, a rate
-// limit), counted as such.
+// coolsAtOnce reports whether the walk's last attempt, the one at the
+// endpoint it stopped at, cooled that endpoint or its account at once by
+// its class (unavailable, quota, auth, a rate limit), counted as such.
+// Not the earlier failure the client is told of (w.last) where the stop
+// was an attempt skipped as too costly: that one cooled nothing at the
+// stop.
 func (w *walk) coolsAtOnce() bool {
-	n := len(w.rec.Attempts)
-	if n == 0 || w.last == nil || !w.rec.Attempts[n-1].Counted && w.last.verdict.Class != classify.RateLimited {
+	c, ok := w.stopClass()
+	if !ok || !w.rec.Attempts[len(w.rec.Attempts)-1].Counted && c != classify.RateLimited {
 		return false
 	}
-	switch w.r.table.Row(w.last.verdict.Class).Cool {
+	switch w.r.table.Row(c).Cool {
 	case policy.CoolUnavailable, policy.CoolAccount, policy.CoolRetryAfter:
 		return true
 	case policy.CoolNone, policy.CoolThreshold:
 	}
 	return false
+}
+
+// stopClass is the class of the record's last attempt where it was made at
+// the endpoint the walk stopped at; false for none (a success, a canceled
+// attempt, another endpoint's).
+func (w *walk) stopClass() (classify.Class, bool) {
+	n := len(w.rec.Attempts)
+	if n == 0 || w.stopEP == nil {
+		return 0, false
+	}
+	a := &w.rec.Attempts[n-1]
+	if a.Target != w.stopEP.key.Target || a.Provider != w.stopEP.key.Provider {
+		return 0, false
+	}
+	c, err := classify.ParseClass(a.Class)
+	return c, err == nil
 }
 
 // markStopCooled puts in the walk's view of health the cooling its last
@@ -230,7 +249,8 @@ func (w *walk) coolsAtOnce() bool {
 func (w *walk) markStopCooled() bool {
 	hc := w.d.opt.Config.Health
 	tr := health.Transition{Scope: health.ScopeEndpoint, To: health.Cooling, Until: w.d.opt.Health.Now().Add(hc.Cooldown)}
-	switch w.r.table.Row(w.last.verdict.Class).Cool {
+	c, _ := w.stopClass()
+	switch w.r.table.Row(c).Cool {
 	case policy.CoolAccount:
 		tr.Scope, tr.Until = health.ScopeAccount, w.d.opt.Health.Now().Add(hc.AccountCooldown)
 	case policy.CoolUnavailable:
