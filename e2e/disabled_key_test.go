@@ -101,14 +101,15 @@ routes:
 	// Where an operator who disabled a leaked key sees it is still used
 	// (operator review 61f: counted as "other", nothing else showed): the
 	// front refusals' code, the Keys page's refusals, one info line a minute.
-	metrics := get(t, url+"/metrics")
+	g := &gateway{URL: url, app: a}
+	metrics := string(g.raw(t, http.MethodGet, "/metrics", "").Body)
 	if !strings.Contains(metrics, `detour_front_refusals_total{code="client_key_disabled",door="chat"} 2`) ||
 		!strings.Contains(metrics, `detour_front_refusals_total{code="client_key_disabled",door="messages"} 1`) ||
 		!strings.Contains(metrics, `detour_front_refusals_total{code="client_key_disabled",door="models"} 1`) {
 		t.Errorf("the disabled key's refusals are not counted by their code:\n%s", grepLines(metrics, "front_refusals"))
 	}
 	// Two chat requests, one Messages, one models list.
-	if keys := get(t, url+"/ui/api/keys"); !strings.Contains(keys, `"name":"team-a"`) || !strings.Contains(keys, `"refused_count":4`) {
+	if keys := string(g.raw(t, http.MethodGet, "/ui/api/keys", "").Body); !strings.Contains(keys, `"name":"team-a"`) || !strings.Contains(keys, `"refused_count":4`) {
 		t.Errorf("the Keys page does not count team-a's 4 refusals: %s", keys)
 	}
 	if n := strings.Count(logs.String(), "disabled client key refused"); n != 1 {
@@ -138,16 +139,4 @@ routes:
 	if strings.Contains(logs.String(), "key-team-a-0123456789") {
 		t.Error("the log shows the key")
 	}
-}
-
-// get is the body of a GET of url.
-func get(t *testing.T, url string) string {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
 }

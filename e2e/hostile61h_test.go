@@ -242,7 +242,7 @@ routes:
 			if resp.StatusCode != http.StatusOK {
 				t.Errorf("after the key came back: %d %s (a slot leaked?)", resp.StatusCode, b)
 			}
-			keys := get(t, url+"/ui/api/keys")
+			keys := string((&gateway{URL: url}).raw(t, http.MethodGet, "/ui/api/keys", "").Body)
 			if !strings.Contains(keys, `"in_progress":0`) {
 				t.Errorf("Keys page after everything ended: %s", keys)
 			}
