@@ -93,8 +93,8 @@ func TestWalkAdvisesNoRetry(t *testing.T) {
 // health still read the endpoint healthy, and it told the client not to
 // retry though its next request skips the cooled endpoint and reaches the
 // next target at once (operator review 61f saw x-should-retry: false once,
-// a healthy backup untried). The last attempt's class, which cools at
-// once, says the endpoint is cooling whoever reported it first.
+// a healthy backup untried). The report's update finds the endpoint
+// cooling whoever cooled it (health.Seen), and the walk's view says so.
 func TestWalkAdvisesRetryWhenAnotherRequestCooledTheStop(t *testing.T) {
 	var h *harness
 	h = newHarness(t, "  - {name: r, targets: [one, b]}\n", func(k health.Key, _ int) answer {

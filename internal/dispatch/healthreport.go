@@ -309,9 +309,20 @@ func maskWords(msg string, echoed func(string) bool, scrub func(string) string, 
 }
 
 // tell reports an attempt's outcome at endpoint k to health, and whether
-// the report cooled k.
+// the report cooled k. What the report's update found cooling goes into
+// the walk's view of health too, where no transition says so: another
+// request (or replica) that cooled k or its account a moment before left
+// this report none to see.
 func (w *walk) tell(k health.Key, r health.Report) (cooled bool) {
-	return w.transitions(k, w.d.opt.Health.Report(w.bg, k, r), &r)
+	var seen health.Seen
+	cooled = w.transitions(k, w.d.opt.Health.ReportSeen(w.bg, k, r, &seen), &r)
+	if !seen.EndpointUntil.IsZero() {
+		w.cooled(k, health.Transition{Scope: health.ScopeEndpoint, To: health.Cooling, Until: seen.EndpointUntil})
+	}
+	if !seen.AccountUntil.IsZero() {
+		w.cooled(k, health.Transition{Scope: health.ScopeAccount, To: health.Cooling, Until: seen.AccountUntil})
+	}
+	return cooled
 }
 
 // transitions records health changes in the decision, the log and metrics,

@@ -110,14 +110,10 @@ func (w *walk) comeBack(now time.Time) (wait time.Duration, never bool) {
 		}
 	}
 	// Targets the rules did not move on to (an ordered route stops at a
-	// gone model or a rejected key): once this request cooled the endpoint
-	// it stopped at, the client's next request skips it and reaches them.
-	// Cooled by this request's view, or by its last attempt's class, which
-	// cools at once wherever it is counted: a concurrent request that
-	// cooled the endpoint first leaves this one no transition to see
-	// (operator review 61f saw x-should-retry: false once, a healthy
-	// backup untried).
-	if w.stopEP != nil && (w.status.of(w.stopEP.key).Phase == health.Cooling || w.coolsAtOnce() && w.markStopCooled()) {
+	// gone model or a rejected key): once the endpoint it stopped at is
+	// cooling — cooled by this request, or found cooling by its report
+	// (tell) — the client's next request skips it and reaches them.
+	if w.stopEP != nil && w.status.of(w.stopEP.key).Phase == health.Cooling {
 		for _, t := range w.unwalked {
 			for _, e := range t.endpoints {
 				if !w.attempted(e.key) {
@@ -204,59 +200,4 @@ func waitOf(c classify.Class, a *decision.Attempt) (wait time.Duration, soon boo
 		return 0, a.Evidence != "translate" && a.Evidence != evTooCostly
 	}
 	return 0, true // a timeout: it may pass at any moment
-}
-
-// coolsAtOnce reports whether the walk's last attempt, the one at the
-// endpoint it stopped at, cooled that endpoint or its account at once by
-// its class (unavailable, quota, auth, a rate limit), counted as such.
-// Not the earlier failure the client is told of (w.last) where the stop
-// was an attempt skipped as too costly: that one cooled nothing at the
-// stop.
-func (w *walk) coolsAtOnce() bool {
-	c, ok := w.stopClass()
-	if !ok || !w.rec.Attempts[len(w.rec.Attempts)-1].Counted && c != classify.RateLimited {
-		return false
-	}
-	switch w.r.table.Row(c).Cool {
-	case policy.CoolUnavailable, policy.CoolAccount, policy.CoolRetryAfter:
-		return true
-	case policy.CoolNone, policy.CoolThreshold:
-	}
-	return false
-}
-
-// stopClass is the class of the record's last attempt where it was made at
-// the endpoint the walk stopped at; false for none (a success, a canceled
-// attempt, another endpoint's).
-func (w *walk) stopClass() (classify.Class, bool) {
-	n := len(w.rec.Attempts)
-	if n == 0 || w.stopEP == nil {
-		return 0, false
-	}
-	a := &w.rec.Attempts[n-1]
-	if a.Target != w.stopEP.key.Target || a.Provider != w.stopEP.key.Provider {
-		return 0, false
-	}
-	c, err := classify.ParseClass(a.Class)
-	return c, err == nil
-}
-
-// markStopCooled puts in the walk's view of health the cooling its last
-// attempt's class made at once, which a concurrent request reported first
-// (no transition came back to this walk): the endpoint's, or the
-// account's, every endpoint on it (review 61j: a target left on the same
-// rejected account read ready). It reports true.
-func (w *walk) markStopCooled() bool {
-	hc := w.d.opt.Config.Health
-	tr := health.Transition{Scope: health.ScopeEndpoint, To: health.Cooling, Until: w.d.opt.Health.Now().Add(hc.Cooldown)}
-	c, _ := w.stopClass()
-	switch w.r.table.Row(c).Cool {
-	case policy.CoolAccount:
-		tr.Scope, tr.Until = health.ScopeAccount, w.d.opt.Health.Now().Add(hc.AccountCooldown)
-	case policy.CoolUnavailable:
-		tr.Until = w.d.opt.Health.Now().Add(hc.UnavailableCooldown)
-	case policy.CoolRetryAfter, policy.CoolNone, policy.CoolThreshold:
-	}
-	w.cooled(w.stopEP.key, tr)
-	return true
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 )
 
-// Probe 61j: coolsAtOnce (7f5e7e6e) says "retry" for any class that cools
+// Review 61j: the retry advice once read "retry" for any class that cools
 // at once, where a concurrent request cooled the stop first. For auth and
 // quota what cools is the account: a target left on the same account is
 // cooling too, but this walk's stale view (no transition seen, so

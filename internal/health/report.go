@@ -11,6 +11,25 @@ import (
 // Report records the outcome of one attempt on endpoint k and returns the
 // phase changes it caused (or first observed).
 func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
+	return t.ReportSeen(ctx, k, r, nil)
+}
+
+// Seen is what a report's update found in the store once it was applied:
+// the end of the endpoint's cooldown, and of its account's where the
+// update wrote the account (a report that cools it, a release, a probing
+// account's close). Zero where none runs or the update did not read it.
+//
+// A report that finds a scope cooling already, because another request
+// (or replica) cooled it a moment before, causes no transition; Seen still
+// tells the caller it cools, so the caller's view of health matches the
+// store's (dispatch's retry advice reads it: docs/behaviour.md#api).
+type Seen struct {
+	EndpointUntil, AccountUntil time.Time
+}
+
+// ReportSeen is Report that also fills seen (nil: Report) with the state
+// its update left.
+func (t *Tracker) ReportSeen(ctx context.Context, k Key, r Report, seen *Seen) []Transition {
 	if t.ret.retired(k, t.gen) {
 		return nil // a later reload changed what k is: this attempt was the old one's
 	}
@@ -21,10 +40,17 @@ func (t *Tracker) Report(ctx context.Context, k Key, r Report) []Transition {
 	now := t.now()
 	n := t.names(k)
 	if a, ok := t.store.(alongUpdater); ok && r.OK {
-		return t.reportAlong(ctx, a, k.Provider, &n, r, now)
+		return t.reportAlong(ctx, a, k.Provider, &n, r, now, seen)
 	}
-	tr := t.reportEndpoint(ctx, &n, r, now)
-	return t.reportAccount(ctx, k.Provider, &n, r, now, tr, nil)
+	tr := t.reportEndpoint(ctx, &n, r, now, seen)
+	return t.reportAccount(ctx, k.Provider, &n, r, now, tr, nil, seen)
+}
+
+// see sets at, a field of a Seen, to rec's cooldown end if rec cools at now.
+func see(at *time.Time, rec *Record, now time.Time) {
+	if rec.PhaseAt(now) == Cooling {
+		*at = rec.CoolUntil
+	}
 }
 
 // alongUpdater is a store that reads a second record, of the same hash tag,
@@ -38,21 +64,24 @@ type alongUpdater interface {
 // the account's read took two.
 //
 //go:noinline
-func (t *Tracker) reportAlong(ctx context.Context, a alongUpdater, provider string, n *names, r Report, now time.Time) []Transition {
+func (t *Tracker) reportAlong(ctx context.Context, a alongUpdater, provider string, n *names, r Report, now time.Time, seen *Seen) []Transition {
 	var ch Change
 	var acct Record
 	ok := a.UpdateAlong(ctx, n.ep, n.acct, func(rec *Record) { t.updateEndpoint(rec, n.epDef, &r, now) }, &ch, &acct)
 	own(&ch.Before, n.epDef) // a record about something else was nothing to this definition
 	own(&ch.After, n.epDef)  // nor is one a success left as it was (yields)
+	if seen != nil {
+		see(&seen.EndpointUntil, &ch.After, now)
+	}
 	tr := transitions(nil, ScopeEndpoint, n.name, &ch.Before, &ch.After, now, r.Class)
 	if !ok {
-		return t.reportAccount(ctx, provider, n, r, now, tr, nil)
+		return t.reportAccount(ctx, provider, n, r, now, tr, nil, seen)
 	}
-	return t.reportAccount(ctx, provider, n, r, now, tr, &acct)
+	return t.reportAccount(ctx, provider, n, r, now, tr, &acct, seen)
 }
 
 // reportEndpoint is Report's part for the endpoint itself.
-func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now time.Time) []Transition {
+func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now time.Time, seen *Seen) []Transition {
 	var ch Change
 	var err error
 	if m, ok := t.store.(*Memory); ok { // its own closure: this one stays on the stack
@@ -65,6 +94,9 @@ func (t *Tracker) reportEndpoint(ctx context.Context, n *names, r Report, now ti
 	}
 	own(&ch.Before, n.epDef) // a record about something else was nothing to this definition
 	own(&ch.After, n.epDef)  // nor is one a success left as it was (yields)
+	if seen != nil {
+		see(&seen.EndpointUntil, &ch.After, now)
+	}
 	if r.Words != nil && r.Cool == ScopeEndpoint {
 		t.explain(ctx, n.ep, n.epDef, &ch.Before, &ch.After, &r, now)
 	}
@@ -115,7 +147,7 @@ func (t *Tracker) explain(ctx context.Context, key, def string, before, after *R
 // endpoint's transitions, with the account's appended. read, when not nil,
 // is the account's record as the store read it with the endpoint's update
 // (reportAlong): a success then reads it no more.
-func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, r Report, now time.Time, tr []Transition, read *Record) []Transition {
+func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, r Report, now time.Time, tr []Transition, read *Record, seen *Seen) []Transition {
 	var fn func(*Record)
 	switch {
 	case r.OK:
@@ -174,6 +206,9 @@ func (t *Tracker) reportAccount(ctx context.Context, provider string, n *names, 
 	var ch Change
 	if err := t.store.Update(ctx, n.acct, fn, &ch); err == nil {
 		own(&ch.Before, n.acctDef)
+		if seen != nil {
+			see(&seen.AccountUntil, &ch.After, now)
+		}
 		if r.Words != nil && r.Cool == ScopeAccount {
 			t.explain(ctx, n.acct, n.acctDef, &ch.Before, &ch.After, &r, now)
 		}

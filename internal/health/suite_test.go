@@ -53,6 +53,7 @@ func runSuite(t *testing.T, newStore storeFactory) {
 		{"transitions edge triggered", testEdgeTriggered},
 		{"snapshot json", testSnapshotJSON},
 		{"down since the first cooldown", testDownSince},
+		{"a report sees a cooldown it did not start", testReportSeen},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
