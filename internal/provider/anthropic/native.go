@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -124,4 +125,31 @@ func (s *nativeStream) Next() (provider.Event, error) {
 	}
 	ev.Chunks = [][]byte{ev.Raw}
 	return ev, nil
+}
+
+// deltaValues are the members holding what a content_block_delta of each
+// known type adds: text, a tool's input, thinking, its signature.
+var deltaValues = map[string]string{"text_delta": "text", "input_json_delta": "partial_json",
+	"thinking_delta": "thinking", "signature_delta": "signature"}
+
+// deltaAdds reports whether a content_block_delta event relayed as it came
+// adds to the answer: a delta of a known type with its value not empty,
+// or of another type (a citation, a kind Detour does not know). One that
+// adds nothing is no progress (docs/config.md, "idle_timeout"; review 62b:
+// an empty text_delta every 50 ms held a stalled stream open for ever).
+func deltaAdds(data []byte) bool {
+	d := rawjson.Member(data, "delta")
+	if d == nil || string(d) == "null" {
+		return false
+	}
+	typ, ok := rawjson.String(rawjson.Member(d, "type"))
+	if !ok {
+		return true
+	}
+	name, known := deltaValues[typ]
+	if !known {
+		return true
+	}
+	v := rawjson.Member(d, name)
+	return v != nil && string(v) != `""` && string(v) != "null"
 }

@@ -159,8 +159,8 @@ func (s *stream) Next() (provider.Event, error) {
 				Function: chat.FunctionCallDelta{Name: b.Name}}}})
 		}
 	case "content_block_delta":
-		if s.raw { // relayed as it came: every delta is content, thinking included (native.go)
-			out.Content = true
+		if s.raw { // relayed as it came: every delta that adds is content, thinking included (native.go)
+			out.Content = deltaAdds(data)
 		}
 		d := e.Delta
 		if d == nil {

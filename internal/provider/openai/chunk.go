@@ -58,7 +58,7 @@ func (f *facts) decode(data []byte) {
 		d := ch.Delta
 		finish := ch.FinishReason != nil && *ch.FinishReason != ""
 		content := nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) || nonEmpty(d.Reasoning) ||
-			present(d.ReasoningDetails) || present(d.ToolCalls) || present(d.FunctionCall) ||
+			present(d.ReasoningDetails) || present(d.ToolCalls) && callsAdd(d.ToolCalls) || present(d.FunctionCall) && callsAdd(d.FunctionCall) ||
 			present(d.Audio) || present(d.Images)
 		failed := notNull(ch.Error) || ch.FinishReason != nil && (*ch.FinishReason == finishError || vendorFailed([]byte(*ch.FinishReason)))
 		_, vendor := vendorFinishes[deref(ch.FinishReason)]
@@ -250,8 +250,9 @@ func scanDelta(v []byte) (content, tool, sure bool) {
 			continue
 		}
 		p := present(json.RawMessage(v))
-		content = content || p
-		tool = tool || p && (i == deltaToolCalls || i == deltaFunctionCall)
+		call := i == deltaToolCalls || i == deltaFunctionCall
+		content = content || p && (!call || callsAdd(v))
+		tool = tool || p && call
 	}
 	return content, tool, true
 }

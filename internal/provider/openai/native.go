@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -170,8 +171,12 @@ func readResponsesEvent(r *sse.Reader) (out provider.Event, ok bool, err error) 
 	// four kinds were, so a patch streamed for 300 events before any text
 	// tripped the held-back cap, and one streamed past idle_timeout was
 	// cut). docs/doors.md, "Passthrough".
+	// A delta that adds nothing ("delta": "", or none) is no progress
+	// (docs/config.md, "idle_timeout"; review 62b: an empty
+	// output_text.delta every 50 ms held a stalled stream open).
 	if strings.HasPrefix(e.Type, "response.") && strings.HasSuffix(e.Type, ".delta") {
-		out.Content = true
+		d := rawjson.Member(out.Raw, "delta")
+		out.Content = d != nil && string(d) != `""` && string(d) != "null"
 	}
 	switch e.Type {
 	case "error", "response.failed":
