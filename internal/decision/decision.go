@@ -239,6 +239,11 @@ type Usage struct {
 	// after its commit point, so an upstream's count is partial or missing
 	// (docs/behaviour.md#decision-record). Absent when false.
 	Incomplete bool `json:"incomplete,omitempty"`
+	// Capped marks counts the upstream reported past what an answer to
+	// the request can have used (its bytes and a context window's worth
+	// more of prompt, its output limit times its n), recorded and billed
+	// at that bound (docs/config.md, "Usage and cost"). Absent when false.
+	Capped bool `json:"capped,omitempty"`
 }
 
 // Input splits the prompt into the input neither read from nor written to
@@ -280,6 +285,7 @@ func (u *Usage) Add(v Usage) {
 	u.AudioInputTokens += v.AudioInputTokens
 	u.AudioOutputTokens += v.AudioOutputTokens
 	u.Incomplete = u.Incomplete || v.Incomplete
+	u.Capped = u.Capped || v.Capped
 }
 
 // Skip is a candidate endpoint that was not tried, and why.

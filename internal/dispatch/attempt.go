@@ -499,17 +499,24 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status, UpstreamRequestID: o.upstreamID,
 		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb), FirstTokenMS: decision.Millis(o.firstToken),
 		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.start) - total), Batches: o.batches}
-	var sent []byte // read only for an estimate a client's limits count
+	var body []byte // the request as it went, which bounds its usage (ceiling.go)
 	switch {
-	case !w.call.Metered:
 	case o.batches != nil: // only the calls that ran (embedbatch.go)
-		sent = o.input
+		body = o.input
 	case o.native: // the client's own body went: a passthrough may have no translation at all
-		sent = w.call.sent()
+		body = w.call.sent()
 	default:
-		sent = w.call.Body
+		body = w.call.Body
 	}
-	account(&a, e.target.cfg, o, sent)
+	sent := body // read only for an estimate a client's limits count
+	if !w.call.Metered {
+		sent = nil
+	}
+	account(&a, e.target.cfg, o, sent, body)
+	if a.Usage != nil && a.Usage.Capped {
+		w.d.log.Warn("upstream usage past what the request allows, recorded at the bound",
+			"target", e.key.Target, "provider", e.key.Provider, "prompt_tokens", a.Usage.PromptTokens, "completion_tokens", a.Usage.CompletionTokens)
+	}
 	w.partial = w.partial || cutStream(o)
 	if o.unsent() {
 		w.unsent++ // no upstream call: no attempt of the budget (walk.budget), a count's included

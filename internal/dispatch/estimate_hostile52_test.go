@@ -56,7 +56,7 @@ func TestEstimateKeepsTheUpstreamsInputCount(t *testing.T) {
 	u := provider.Usage{PromptTokens: 100_000, CompletionTokens: 1}
 	o := &outcome{billable: true, committed: true, usage: &u, delivered: 3}
 	var a decision.Attempt
-	account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"`+strings.Repeat("QUJD", 1000)+`"}}]}]}`))
+	account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"`+strings.Repeat("QUJD", 1000)+`"}}]}]}`), []byte(`{"messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"`+strings.Repeat("QUJD", 1000)+`"}}]}]}`))
 	if e := a.Estimate; e == nil || e.InputTokens != 100_000 || e.OutputTokens != 3 {
 		t.Errorf("estimate %+v, want the upstream's 100000 input tokens and the 3 events served", e)
 	}

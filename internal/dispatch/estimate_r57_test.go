@@ -30,7 +30,7 @@ func TestLeftStreamEstimatePricesTheCacheAsCounted(t *testing.T) {
 		u := provider.Usage{PromptTokens: 188_107, CompletionTokens: 1, TotalTokens: 188_108, PromptTokensDetails: &c.details}
 		o := &outcome{billable: true, committed: true, usage: &u, delivered: 40}
 		a := decision.Attempt{Billable: true}
-		account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":"hi"}]}`))
+		account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":"hi"}]}`), []byte(`{"messages":[{"role":"user","content":"hi"}]}`))
 		if got := a.BudgetUSD(); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("%s: the budget counts $%.6f (estimate %+v), want $%.6f", c.name, got, a.Estimate, c.want)
 		}

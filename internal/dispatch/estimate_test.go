@@ -70,17 +70,17 @@ func TestAccountEstimatesOnlyWhenMetered(t *testing.T) {
 	tgt := &config.Target{Price: &config.Price{Input: 2, Output: 8}}
 	billable := &outcome{billable: true}
 	var a decision.Attempt
-	account(&a, tgt, billable, nil)
+	account(&a, tgt, billable, nil, nil)
 	if a.Estimate != nil || !a.CostUnknown {
 		t.Errorf("unmetered: estimate %+v, cost unknown %v", a.Estimate, a.CostUnknown)
 	}
 	a = decision.Attempt{}
-	account(&a, tgt, billable, []byte(`{"messages":"12345678"}`))
+	account(&a, tgt, billable, []byte(`{"messages":"12345678"}`), []byte(`{"messages":"12345678"}`))
 	if e := a.Estimate; e == nil || e.InputTokens != 4 || e.USD != 4*2/1e6 || !a.CostUnknown {
 		t.Errorf("metered: estimate %+v, cost unknown %v", e, a.CostUnknown)
 	}
 	a = decision.Attempt{}
-	account(&a, tgt, &outcome{}, []byte(`{"messages":"12345678"}`))
+	account(&a, tgt, &outcome{}, []byte(`{"messages":"12345678"}`), []byte(`{"messages":"12345678"}`))
 	if a.Estimate != nil {
 		t.Errorf("not billable: estimate %+v", a.Estimate)
 	}

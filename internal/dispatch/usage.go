@@ -158,17 +158,25 @@ func parseUsage(raw []byte) *provider.Usage {
 // upstream counts in total_tokens beyond prompt and completion are output: xAI and Gemini's OpenAI-compatible endpoint
 // report reasoning beside completion_tokens, not in it, and bill it as
 // output (review 33b; docs/config.md, "Usage and cost").
-func account(a *decision.Attempt, t *config.Target, o *outcome, sent []byte) {
+func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byte) {
 	if u := o.usage; u != nil {
 		// The cache's reads and writes are parts of the prompt: together
-		// never more than it.
+		// never more than it. No count past what an answer to body can
+		// have used (ceiling.go).
+		maxPrompt, maxOutput := ceilings(body)
 		prompt := count(u.PromptTokens)
+		total := count(u.TotalTokens)
+		completion := max(count(u.CompletionTokens), total-prompt)
+		capped := prompt > maxPrompt || completion > maxOutput
+		if capped {
+			prompt, completion = min(prompt, maxPrompt), min(completion, maxOutput)
+			total = min(total, prompt+completion)
+		}
 		cached := min(count(u.Cached()), prompt)
 		written := min(count(u.CacheWrite()), prompt-cached)
-		total := count(u.TotalTokens)
-		a.Usage = &decision.Usage{PromptTokens: prompt, CompletionTokens: max(count(u.CompletionTokens), total-prompt),
+		a.Usage = &decision.Usage{PromptTokens: prompt, CompletionTokens: completion,
 			TotalTokens: total, CachedTokens: cached, CacheWriteTokens: written,
-			CacheWrite1hTokens: min(count(u.CacheWrite1h()), written), Incomplete: cutStream(o)}
+			CacheWrite1hTokens: min(count(u.CacheWrite1h()), written), Incomplete: cutStream(o), Capped: capped}
 		if d := u.CompletionTokensDetails; d != nil { // within the output
 			a.Usage.ReasoningTokens = min(count(d.ReasoningTokens), a.Usage.CompletionTokens)
 		}

@@ -44,7 +44,7 @@ func TestAccountAudioBuilder57(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			u := c.u
 			var a decision.Attempt
-			account(&a, &config.Target{Price: c.p}, &outcome{usage: &u, ok: true, billable: true}, nil)
+			account(&a, &config.Target{Price: c.p}, &outcome{usage: &u, ok: true, billable: true}, nil, nil)
 			if a.Usage.AudioInputTokens != c.in || a.Usage.AudioOutputTokens != c.out {
 				t.Errorf("audio %d in, %d out; want %d, %d", a.Usage.AudioInputTokens, a.Usage.AudioOutputTokens, c.in, c.out)
 			}

@@ -21,7 +21,7 @@ func TestR53bPriceTierCutLongStreamOnce(t *testing.T) {
 		LongContext: &config.LongContextPrice{Above: 200000, Price: config.Price{Input: 6, Output: 22.5}}}}
 	o := &outcome{billable: true, committed: true, usage: &provider.Usage{PromptTokens: 300000, CompletionTokens: 10}}
 	var a decision.Attempt
-	account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":"hi"}]}`))
+	account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":"hi"}]}`), []byte(`{"messages":[{"role":"user","content":"hi"}]}`))
 	if a.PriceTier != "long_context" {
 		t.Errorf("a cut stream over the long-context threshold records price_tier %q, want \"long_context\"", a.PriceTier)
 	}
@@ -29,7 +29,7 @@ func TestR53bPriceTierCutLongStreamOnce(t *testing.T) {
 	tgt.Price.Fast = &config.Price{Input: 30, Output: 150,
 		LongContext: &config.LongContextPrice{Above: 200000, Price: config.Price{Input: 60, Output: 225}}}
 	a = decision.Attempt{}
-	account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":"hi"}]}`))
+	account(&a, tgt, o, []byte(`{"messages":[{"role":"user","content":"hi"}]}`), []byte(`{"messages":[{"role":"user","content":"hi"}]}`))
 	if a.PriceTier != "fast,long_context" {
 		t.Errorf("a cut fast stream over the long-context threshold records price_tier %q, want \"fast,long_context\"", a.PriceTier)
 	}

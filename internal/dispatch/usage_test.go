@@ -70,7 +70,7 @@ func TestCostOfCacheWrites(t *testing.T) {
 	p := &config.Price{Input: 3, Output: 15, CachedInput: &cached, CacheWrite: &write}
 	cost := func(u provider.Usage) float64 {
 		var a decision.Attempt
-		account(&a, &config.Target{Price: p}, &outcome{usage: &u, ok: true, billable: true}, nil)
+		account(&a, &config.Target{Price: p}, &outcome{usage: &u, ok: true, billable: true}, nil, nil)
 		return float64(*a.CostUSD)
 	}
 	details := func(read, written int) *provider.TokenDetails {
@@ -151,7 +151,7 @@ func TestAccountHostileUsage(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			u := c.u
 			var a decision.Attempt
-			account(&a, &config.Target{Price: p}, &outcome{usage: &u, ok: true, billable: true}, nil)
+			account(&a, &config.Target{Price: p}, &outcome{usage: &u, ok: true, billable: true}, nil, nil)
 			g := a.Usage
 			for _, n := range []int{g.PromptTokens, g.CompletionTokens, g.TotalTokens, g.CachedTokens, g.CacheWriteTokens} {
 				if n < 0 || n > 1<<53 {

@@ -1,0 +1,65 @@
+package e2e
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Review 62b (usage lies): one answer to a request capped at max_tokens 16
+// reports a count no answer to it could have used (a uint32 -1, as an
+// unsigned underflow in a self-hosted server writes it; 2^63-1). Detour
+// counts what was reported (docs/design.md, "Client limits, usage and
+// cost"), and one lying answer spent a month's budget. Now no count
+// passes what an answer to the request can have used (its max_tokens
+// times its n for the output), and the record says it was capped.
+func TestReview62bImpossibleUsageSpendsTheBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name, usage string
+		capped      bool
+	}{
+		{"completion uint32 -1", `{"prompt_tokens":9,"completion_tokens":4294967295,"total_tokens":4294967304}`, true},
+		{"prompt 2^63-1", `{"prompt_tokens":9223372036854775807,"completion_tokens":3,"total_tokens":9223372036854775807}`, false},
+		{"total only huge", `{"prompt_tokens":9,"completion_tokens":3,"total_tokens":9007199254740993}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.ReadAll(r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Hel"},"finish_reason":"stop"}],"usage":`+tc.usage+`}`)
+			}))
+			defer up.Close()
+			g := start(t, `
+client_keys:
+  - {name: team, key: key-team, budget: {usd_per_month: 100}}
+providers:
+  - {name: p, dialect: openai, base_url: "`+up.URL+`", api_key: `+secret+`}
+targets:
+  - {name: t, model: m, providers: [p], price: {input: 3, output: 15}}
+routes:
+  - {name: r, targets: [t]}
+`, map[string]*upstreamtest.Server{})
+			body := `{"model":"r","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}`
+			r := g.raw(t, http.MethodPost, "/v1/chat/completions", body, "Authorization", "Bearer key-team")
+			r.wantStatus(t, 200)
+			d := g.recs.byID(t, r.Header.Get("X-Detour-Decision"))
+			cost := -1.0
+			if d.CostUSD != nil {
+				cost = float64(*d.CostUSD)
+			}
+			next := g.raw(t, http.MethodPost, "/v1/chat/completions", body, "Authorization", "Bearer key-team")
+			t.Logf("usage %s → record usage %+v cost $%.2f; next request: %d %.160s", tc.usage, d.Usage, cost, next.Status, next.Body)
+			// The most a max_tokens 16 answer to a 2-token prompt can cost
+			// at these prices is well under a cent.
+			if cost > 1 || next.Status != 200 {
+				t.Errorf("one answer whose usage no max_tokens:16 request can reach cost $%.2f and the key's next request got %d", cost, next.Status)
+			}
+			if tc.capped && (d.Usage == nil || !d.Usage.Capped || d.Usage.CompletionTokens != 16) {
+				t.Errorf("record usage %+v, want completion_tokens 16 (max_tokens) and capped", d.Usage)
+			}
+		})
+	}
+}

@@ -1,0 +1,55 @@
+package dispatch
+
+import (
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
+)
+
+// Counts no answer can have (docs/config.md, "Usage and cost", "Counts
+// past what the request allows"). An upstream's usage is what Detour
+// bills a client key and reports as cost; one broken or lying count (a
+// self-hosted server's unsigned -1, 4294967295 completion tokens) spent a
+// key's whole month in one answer (review 62b). Each attempt's counts are
+// cut to what an answer to the request it sent can have used, and the
+// record says so (Usage.Capped).
+
+const (
+	// promptBeyondBody is how many prompt tokens a request may bring
+	// beyond its own bytes (one token is at least one byte of text): media
+	// by URL or file id, a stored conversation (previous_response_id), a
+	// server tool's results. 2^21, past the longest context windows
+	// served by URL (two million tokens).
+	promptBeyondBody = 1 << 21
+	// answerOutput is the most output tokens one choice of an answer can
+	// have where the request sets no limit: 2^20, several times past the
+	// longest outputs served (128,000 tokens and a reasoning budget).
+	answerOutput = 1 << 20
+	// maxChoices bounds a request's n (OpenAI allows at most 128).
+	maxChoices = 128
+)
+
+// ceilings are the most prompt and output tokens an answer to body can
+// have counted: the body's bytes and promptBeyondBody; n choices of the
+// output limit the body sets (max_completion_tokens, max_tokens,
+// max_output_tokens: each counts reasoning and thinking within it at
+// OpenAI, Anthropic and Gemini; the largest when it names several), else
+// of answerOutput. A body Detour cannot read bounds nothing.
+func ceilings(body []byte) (prompt, output int) {
+	if len(body) == 0 {
+		return maxCount, maxCount
+	}
+	limit := 0
+	for _, name := range [...]string{"max_completion_tokens", "max_tokens", "max_output_tokens"} {
+		if n, ok := provider.PlainInt(rawjson.Member(body, name)); ok && n > 0 {
+			limit = max(limit, n)
+		}
+	}
+	if limit == 0 {
+		limit = answerOutput
+	}
+	choices := 1
+	if n, ok := provider.PlainInt(rawjson.Member(body, "n")); ok && n > 1 {
+		choices = min(n, maxChoices)
+	}
+	return promptBeyondBody + len(body), min(choices*limit, maxCount)
+}
