@@ -20,6 +20,11 @@ const (
 	// server tool's results. 2^21, past the longest context windows
 	// served by URL (two million tokens).
 	promptBeyondBody = 1 << 21
+	// bodyReads is how many times a request's bytes may be counted in
+	// one answer's prompt: a server tool's loop (Anthropic's web search,
+	// OpenAI's hosted tools) reads the conversation again on each turn
+	// and counts it each time.
+	bodyReads = 16
 	// answerOutput is the most output tokens one choice of an answer can
 	// have where the request sets no limit: 2^20, several times past the
 	// longest outputs served (128,000 tokens and a reasoning budget).
@@ -29,7 +34,7 @@ const (
 )
 
 // ceilings are the most prompt and output tokens an answer to body can
-// have counted: the body's bytes and promptBeyondBody; n choices of the
+// have counted: bodyReads times the body's bytes and promptBeyondBody; n choices of the
 // output limit the body sets (max_completion_tokens, max_tokens,
 // max_output_tokens: each counts reasoning and thinking within it at
 // OpenAI, Anthropic and Gemini; the largest when it names several), else
@@ -51,5 +56,5 @@ func ceilings(body []byte) (prompt, output int) {
 	if n, ok := provider.PlainInt(rawjson.Member(body, "n")); ok && n > 1 {
 		choices = min(n, maxChoices)
 	}
-	return promptBeyondBody + len(body), min(choices*limit, maxCount)
+	return min(promptBeyondBody+bodyReads*len(body), maxCount), min(choices*limit, maxCount)
 }
