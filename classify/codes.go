@@ -31,10 +31,11 @@ const (
 	srcInner                       // Azure innererror.code
 	srcStatus                      // Gemini error.status
 	srcBaseResp                    // MiniMax base_resp.status_code
+	srcDetail                      // Anthropic error.details.error_code (details.go)
 	numSources
 )
 
-var sourcePrefix = [numSources]string{"bedrock:", "gemini:reason=", "code:", "type:", "azure:innererror=", "gemini:status=", "minimax:base_resp="}
+var sourcePrefix = [numSources]string{"bedrock:", "gemini:reason=", "code:", "type:", "azure:innererror=", "gemini:status=", "minimax:base_resp=", "anthropic:error_code="}
 
 var codeTables [numSources]map[string]codeRule
 

@@ -441,6 +441,7 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 	for i := 0; i < f.nReasons; i++ {
 		cs.try(srcReason, f.reasons[i])
 	}
+	cs.try(srcDetail, f.detailCode)
 	cs.try(srcCode, f.errCode)
 	cs.try(srcType, f.errType)
 	cs.try(srcInner, f.innerCode)

@@ -53,6 +53,8 @@ type facts struct {
 	reasons  [maxReasons][]byte // Gemini ErrorInfo reasons
 	nReasons int
 
+	detailCode []byte // Anthropic's error.details.error_code (details.go)
+
 	perDay, perMinute bool   // Gemini QuotaFailure quotaId periods
 	retryDelay        []byte // Gemini RetryInfo.retryDelay
 	retryMember       []byte // a numeric retry_after / retryAfter / retry_after_seconds (retryMember)

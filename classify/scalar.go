@@ -266,6 +266,8 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				quotaPeriod(f, v)
 			case d == 3 && eq(last, "retryDelay"):
 				f.retryDelay = v
+			case d == 3 && eq(last, "error_code") && str:
+				f.detailCode = v // Anthropic's {"error":{"details":{"error_code":…}}} (details.go)
 			}
 			if d >= 4 && eq(s.key(2), "fieldViolations") {
 				f.fieldViolations = true
