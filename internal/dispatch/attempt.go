@@ -52,6 +52,7 @@ type outcome struct {
 	// code is the failure's own code for the client (Failure.Code), when
 	// the attempt was not made for a reason a door named with one.
 	code     string
+	upCode   string // the upstream's own error code (Failure.UpstreamCode)
 	billable bool
 	// ownLimit: the request's own time limit (the route's deadline,
 	// max_stream_duration) ended the attempt. It is nobody's fault: it
@@ -428,6 +429,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			v.Evidence += evBodyCut
 		}
 		o.failWith(v, classify.AnswerMessage(body))
+		o.upCode = upstreamCode(e, body)
 		o.billable = o.sent.Load() && gatewayTimeout(resp.StatusCode)
 		return
 	}
@@ -483,6 +485,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 // when the answer reports usage (countedFailure).
 func (w *walk) failed2xx(e *endpointRT, body []byte, v classify.Verdict, o *outcome) {
 	o.failWith(v, classify.Message(body))
+	o.upCode = upstreamCode(e, body)
 	o.meant = inbandStatus(body)
 	w.countedFailure(e, body, o)
 }

@@ -23,6 +23,12 @@ type Failure struct {
 	// Code, when set, is the error code the client is told instead of the
 	// one its class gives (e.g. "shutdown", which no upstream said).
 	Code string
+	// UpstreamCode is the upstream's own code for its error where its API
+	// names one apart from its type (Anthropic's error.details.error_code:
+	// thread_not_found, enforced_spend_limit_reached): a client of the same
+	// API reads it (its SDKs' typed errors and thread recovery), so the
+	// Messages door tells it where Code is empty (upstreamcode.go).
+	UpstreamCode string
 	// RetryAfter, when positive, is how long the client should wait before
 	// it asks again: set for a rate_limited or server_error failure whose
 	// wait is known (retryafter.go); the front sends it as Retry-After and

@@ -181,6 +181,7 @@ func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr
 		return true
 	}
 	o.failWith(v, classify.Message(raw))
+	o.upCode = upstreamCode(e, raw)
 	o.meant = inbandStatus(raw)
 	if o.committed {
 		o.billable = true
@@ -368,7 +369,7 @@ func (w *walk) clientFailed(o *outcome) {
 
 // streamError ends a committed stream with the failure of o.
 func (w *walk) streamError(o *outcome) {
-	f := Failure{Status: o.status, Class: o.verdict.Class, Message: o.message}
+	f := Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, UpstreamCode: o.upCode}
 	if o.meant != 0 {
 		f.Status = o.meant
 	}

@@ -424,7 +424,7 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 	if o == nil { // the deadline passed before any attempt
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
-	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, Code: o.code}
+	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, Code: o.code, UpstreamCode: o.upCode}
 	if o.verdict.Evidence == evAllowance {
 		// The gateway's own memory was full: as the front answers a body
 		// that does not fit, with its code and a second's wait.

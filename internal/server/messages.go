@@ -57,8 +57,18 @@ var messagesFront = door{name: "messages", op: dispatch.OpChat, members: message
 	keyHint: "send x-api-key: <key> or Authorization: Bearer <key>",
 	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) },
 	failure: func(f *dispatch.Failure) []byte {
-		return messages.ClassEnvelope(f.Class, f.Status, clientMessage(f.Message), f.Code)
+		return messages.ClassEnvelope(f.Class, f.Status, clientMessage(f.Message), messagesCode(f))
 	}}
+
+// messagesCode is the error.details.error_code a failure tells a
+// Messages client: Detour's own code, else the upstream's (an Anthropic
+// target's, dispatch.Failure.UpstreamCode).
+func messagesCode(f *dispatch.Failure) string {
+	if f.Code != "" {
+		return f.Code
+	}
+	return f.UpstreamCode
+}
 
 // countTokensFront is the Messages front of count_tokens, whose estimate
 // is never refused (docs/doors.md).
