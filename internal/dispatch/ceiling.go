@@ -31,17 +31,26 @@ const (
 	answerOutput = 1 << 20
 	// maxChoices bounds a request's n (OpenAI allows at most 128).
 	maxChoices = 128
+	// reasoningRoom is how much reasoning one choice may count beyond
+	// the request's output limit, where the upstream says it reasoned:
+	// not every vendor counts reasoning within max_tokens (DeepSeek's
+	// reasoner long did not), and a client must not make reasoning free
+	// by setting max_tokens 1. 2^17, past the largest thinking budgets
+	// (128,000 tokens).
+	reasoningRoom = 1 << 17
 )
 
 // ceilings are the most prompt and output tokens an answer to body can
-// have counted: bodyReads times the body's bytes and promptBeyondBody; n choices of the
-// output limit the body sets (max_completion_tokens, max_tokens,
-// max_output_tokens: each counts reasoning and thinking within it at
-// OpenAI, Anthropic and Gemini; the largest when it names several), else
-// of answerOutput. A body Detour cannot read bounds nothing.
-func ceilings(body []byte) (prompt, output int) {
+// have counted: bodyReads times the body's bytes and promptBeyondBody; n
+// choices of the output limit the body sets (max_completion_tokens,
+// max_tokens, max_output_tokens: the largest when it names several),
+// else of answerOutput. room is how much reported reasoning may add to
+// output where the limit is the request's: n times reasoningRoom (0 where
+// it sets none: answerOutput holds any reasoning). No body bounds
+// nothing.
+func ceilings(body []byte) (prompt, output, room int) {
 	if len(body) == 0 {
-		return maxCount, maxCount
+		return maxCount, maxCount, 0
 	}
 	limit := 0
 	for _, name := range [...]string{"max_completion_tokens", "max_tokens", "max_output_tokens"} {
@@ -49,12 +58,14 @@ func ceilings(body []byte) (prompt, output int) {
 			limit = max(limit, n)
 		}
 	}
-	if limit == 0 {
-		limit = answerOutput
-	}
 	choices := 1
 	if n, ok := provider.PlainInt(rawjson.Member(body, "n")); ok && n > 1 {
 		choices = min(n, maxChoices)
 	}
-	return min(promptBeyondBody+bodyReads*len(body), maxCount), min(choices*limit, maxCount)
+	if limit == 0 {
+		limit = answerOutput
+	} else {
+		room = choices * reasoningRoom
+	}
+	return min(promptBeyondBody+bodyReads*len(body), maxCount), min(choices*limit, maxCount), room
 }

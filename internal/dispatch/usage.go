@@ -163,10 +163,18 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byt
 		// The cache's reads and writes are parts of the prompt: together
 		// never more than it. No count past what an answer to body can
 		// have used (ceiling.go).
-		maxPrompt, maxOutput := ceilings(body)
+		maxPrompt, maxOutput, room := ceilings(body)
 		prompt := count(u.PromptTokens)
 		total := count(u.TotalTokens)
 		completion := max(count(u.CompletionTokens), total-prompt)
+		// Reasoning an upstream counts apart from the output limit (in
+		// completion_tokens_details or past completion_tokens in the total)
+		// has a room of its own where the limit is the request's.
+		reasoning := completion - count(u.CompletionTokens)
+		if d := u.CompletionTokensDetails; d != nil {
+			reasoning = max(reasoning, count(d.ReasoningTokens))
+		}
+		maxOutput = min(maxOutput+min(reasoning, room), maxCount)
 		capped := prompt > maxPrompt || completion > maxOutput
 		if capped {
 			prompt, completion = min(prompt, maxPrompt), min(completion, maxOutput)
