@@ -6,6 +6,13 @@ import "strings"
 var doorPaths = []string{"/v1/chat/completions", "/v1/responses", "/v1/embeddings", "/v1/models",
 	"/v1/messages", "/v1/messages/count_tokens"}
 
+// anthropicUnserved are the Anthropic APIs beside Messages that its SDKs
+// call under the same base URL, and what serving them would keep.
+var anthropicUnserved = []struct{ path, name, what string }{
+	{"/v1/messages/batches", "Message Batches", "batches"},
+	{"/v1/files", "Files", "files"},
+}
+
 // notFoundMessage is the 404's message for path: it names the door the
 // client most likely meant when its base URL lacks the /v1 the OpenAI SDKs
 // expect in it, or repeats the /v1 the Anthropic SDKs add themselves.
@@ -26,6 +33,13 @@ func notFoundMessage(path string) string {
 		// a stored response's retrieve, delete, cancel and input_items:
 		// a 404 of Detour's, not an unknown door (probe 55a).
 		return msg + ": Detour serves POST /v1/responses alone (docs/doors.md); it keeps no responses, and does not serve input_tokens or compact"
+	}
+	for _, api := range anthropicUnserved {
+		if path == api.path || strings.HasPrefix(path, api.path+"/") {
+			// The Anthropic SDKs' Message Batches and Files calls (review
+			// 62c: "unknown path" read as a typo of the client's).
+			return msg + ": Detour serves POST /v1/messages and /v1/messages/count_tokens of Anthropic's API (docs/doors.md); it keeps no " + api.what + ", so it does not serve the " + api.name + " API"
+		}
 	}
 	return msg
 }
