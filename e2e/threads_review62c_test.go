@@ -136,3 +136,30 @@ routes:
 `
 
 const review62cGemini = `{"candidates":[{"content":{"role":"model","parts":[{"text":"hi there"}]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":2,"totalTokenCount":7},"modelVersion":"gemini-2.0-flash"}`
+
+// Review 62c: max_tokens 0 fills Anthropic's prompt cache without
+// generating. A route holding Claude after another target served it only
+// from Claude's place in the route: the translation refused it as
+// malformed, a 400 at once. Now the other targets pass it over and Claude
+// serves it; a route without Claude refuses it naming the member.
+func TestReview62cMaxTokensZeroGoesToClaude(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": script(upstreamtest.Step{Body: anthropicMessage("claude-sonnet-4-5", "")}),
+		"openai":    script(ok("gpt-4o-mini", "x")),
+		"gemini":    script(upstreamtest.Step{Body: review62cGemini}),
+	})
+	g := start(t, review62cCfg+"  - {name: r-gpt-claude, targets: [gpt, claude]}\n", fs)
+	h := []string{"x-api-key", "client-key-1", "anthropic-version", "2023-06-01"}
+	body := func(route string) string {
+		return `{"model":"` + route + `","max_tokens":0,"messages":[{"role":"user","content":"hi"}]}`
+	}
+	if r := g.raw(t, "POST", "/v1/messages", body("r-gpt-claude"), h...); r.Status != 200 || r.Header.Get("X-Detour-Target") != "claude" {
+		t.Errorf("route [gpt, claude]: %d via %q %s, want 200 from claude", r.Status, r.Header.Get("X-Detour-Target"), r.Body)
+	}
+	if n := fs["openai"].Calls(); n != 0 {
+		t.Errorf("gpt was called %d times for a request it cannot serve", n)
+	}
+	if r := g.raw(t, "POST", "/v1/messages", body("r-gpt"), h...); r.Status != 400 || !strings.Contains(string(r.Body), "max_tokens") {
+		t.Errorf("route [gpt]: %d %s, want a 400 naming max_tokens", r.Status, r.Body)
+	}
+}

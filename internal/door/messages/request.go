@@ -236,8 +236,15 @@ func translate(in *inRequest) (*outRequest, error) {
 	if in.MaxTokens == nil {
 		return nil, invalid("max_tokens", "Field required")
 	}
-	if *in.MaxTokens < 1 {
-		return nil, invalid("max_tokens", "must be at least 1")
+	if *in.MaxTokens < 0 {
+		return nil, invalid("max_tokens", "must be at least 0")
+	}
+	if *in.MaxTokens == 0 {
+		// Anthropic's way to fill its prompt cache without generating
+		// (its Messages reference): only an Anthropic target does that
+		// (review 62c: a route without one answered 400 "must be at least
+		// 1" where a route holding Claude anywhere but first could serve it).
+		return nil, unsupported("max_tokens", "max_tokens 0 (filling Anthropic's prompt cache without generating)")
 	}
 	if in.Messages == nil {
 		return nil, invalid("messages", "Field required")

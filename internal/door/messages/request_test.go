@@ -195,7 +195,9 @@ func TestTranslateErrors(t *testing.T) {
 		{`[1]`, "", false},
 		{`{"model":"m",` + msgs + `}`, "max_tokens", false},
 		{`{"max_tokens":5,` + msgs + `}`, "model", false},
-		{`{"model":"m","max_tokens":0,` + msgs + `}`, "max_tokens", false},
+		{`{"model":"m","max_tokens":-1,` + msgs + `}`, "max_tokens", false},
+		// Review 62c: 0 fills Anthropic's prompt cache; only Claude serves it.
+		{`{"model":"m","max_tokens":0,` + msgs + `}`, "max_tokens", true},
 		{`{"model":"m","max_tokens":"5",` + msgs + `}`, "max_tokens", false},
 		{`{"model":"m","max_tokens":5}`, "messages", false},
 		{`{"model":"m","max_tokens":5,"messages":[]}`, "messages", false},
