@@ -289,6 +289,9 @@ func appendUsage(b []byte, u *Usage) []byte {
 	if u.Incomplete {
 		b = append(b, `,"incomplete":true`...)
 	}
+	if u.Capped {
+		b = append(b, `,"capped":true`...)
+	}
 	return append(b, '}')
 }
 

@@ -52,16 +52,29 @@ func ceilings(body []byte) (prompt, output, room int) {
 	if len(body) == 0 {
 		return maxCount, maxCount, 0
 	}
-	limit := 0
-	for _, name := range [...]string{"max_completion_tokens", "max_tokens", "max_output_tokens"} {
-		if n, ok := provider.PlainInt(rawjson.Member(body, name)); ok && n > 0 {
-			limit = max(limit, n)
+	// One walk of the top level (a conversation is megabytes; a lookup
+	// per name walked it four times), the last of a name winning as
+	// encoding/json reads it.
+	var limits [3]int
+	choices := 1
+	obj, _ := rawjson.ScanObject(body)
+	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
+		n, plain := provider.PlainInt(v)
+		switch {
+		case rawjson.KeyIs(k, "max_completion_tokens"):
+			limits[0] = n
+		case rawjson.KeyIs(k, "max_tokens"):
+			limits[1] = n
+		case rawjson.KeyIs(k, "max_output_tokens"):
+			limits[2] = n
+		case rawjson.KeyIs(k, "n"):
+			choices = 1
+			if plain && n > 1 {
+				choices = min(n, maxChoices)
+			}
 		}
 	}
-	choices := 1
-	if n, ok := provider.PlainInt(rawjson.Member(body, "n")); ok && n > 1 {
-		choices = min(n, maxChoices)
-	}
+	limit := max(limits[0], limits[1], limits[2], 0)
 	if limit == 0 {
 		limit = answerOutput
 	} else {
