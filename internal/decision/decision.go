@@ -239,10 +239,10 @@ type Usage struct {
 	// after its commit point, so an upstream's count is partial or missing
 	// (docs/behaviour.md#decision-record). Absent when false.
 	Incomplete bool `json:"incomplete,omitempty"`
-	// Capped marks counts the upstream reported past what an answer to
-	// the request can have used (its bytes and a context window's worth
-	// more of prompt, its output limit times its n), recorded and billed
-	// at that bound (docs/config.md, "Usage and cost"). Absent when false.
+	// Capped marks a count the upstream reported past what the answer
+	// could have used (the request's and the answer's sizes bound it),
+	// replaced by Detour's estimate (docs/config.md, "Usage and cost").
+	// Absent when false.
 	Capped bool `json:"capped,omitempty"`
 }
 

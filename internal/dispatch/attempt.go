@@ -51,9 +51,13 @@ type outcome struct {
 	message string
 	// code is the failure's own code for the client (Failure.Code), when
 	// the attempt was not made for a reason a door named with one.
-	code     string
-	upCode   string // the upstream's own error code (Failure.UpstreamCode)
-	billable bool
+	code   string
+	upCode string // the upstream's own error code (Failure.UpstreamCode)
+	// answerBytes is how many bytes the upstream answered (a whole
+	// body, a stream's events), which bounds the output it may count
+	// (ceiling.go).
+	answerBytes int64
+	billable    bool
 	// ownLimit: the request's own time limit (the route's deadline,
 	// max_stream_duration) ended the attempt. It is nobody's fault: it
 	// counts against no endpoint and cools nothing.
@@ -393,6 +397,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	// servers' writers add one) is no part of it: the adapters, the
 	// classifier and the client read the JSON after it.
 	body = bytes.TrimPrefix(body, byteOrderMark)
+	o.answerBytes = int64(len(body))
 	cut := err != nil && w.errorAnswerCut(resp.StatusCode, wd.expired())
 	if err != nil && !cut {
 		w.transportFailure(o, err, wd.expired())

@@ -8,58 +8,55 @@ import (
 	"github.com/detour-llm/detour/internal/provider"
 )
 
-// The bounds on an answer's counts (review 62b): sixteen times the body's
-// bytes and a context window's worth more of prompt; the output limit it sets (the
-// largest it names) times its n, else answerOutput per choice; reported
-// reasoning may add reasoningRoom a choice beyond a limit the request set.
+// The bounds on an answer's counts (reviews 62b, 62e): sixteen times the
+// request's bytes and 2^24 more of prompt; the answer's bytes and a
+// reasoning room for each choice the request asks for. Nothing a client
+// writes to mean a limit (max_tokens, llama.cpp's n_predict) lowers them.
 func TestCeilings(t *testing.T) {
 	for _, c := range []struct {
-		body                 string
-		prompt, output, room int
+		body           string
+		answer         int64
+		prompt, output int
 	}{
-		{`{"max_tokens":16}`, promptBeyondBody + bodyReads*17, 16, reasoningRoom},
-		{`{"max_completion_tokens":100,"max_tokens":16}`, promptBeyondBody + bodyReads*45, 100, reasoningRoom},
-		{`{"max_output_tokens":2048}`, promptBeyondBody + bodyReads*26, 2048, reasoningRoom},
-		{`{"max_tokens":16,"n":3}`, promptBeyondBody + bodyReads*23, 48, 3 * reasoningRoom},
-		{`{"max_tokens":16,"n":100000}`, promptBeyondBody + bodyReads*28, 16 * maxChoices, maxChoices * reasoningRoom},
-		{`{"n":2}`, promptBeyondBody + bodyReads*7, 2 * answerOutput, 0},
-		{`{"max_tokens":"16"}`, promptBeyondBody + bodyReads*19, answerOutput, 0},
-		{`{"max_tokens":-5}`, promptBeyondBody + bodyReads*17, answerOutput, 0},
-		{``, maxCount, maxCount, 0},
+		{`{"max_tokens":16}`, 300, promptBeyondBody + bodyReads*17, 300 + reasoningRoom},
+		{`{"max_tokens":1,"n_predict":4096}`, 20000, promptBeyondBody + bodyReads*33, 20000 + reasoningRoom},
+		{`{"n":3}`, 0, promptBeyondBody + bodyReads*7, 3 * reasoningRoom},
+		{`{"n":100000}`, 10, promptBeyondBody + bodyReads*12, 10 + maxChoices*reasoningRoom},
+		{`{"n":"3"}`, 10, promptBeyondBody + bodyReads*9, 10 + reasoningRoom},
+		{``, 10, maxCount, maxCount},
 	} {
-		if p, o, r := ceilings([]byte(c.body)); p != c.prompt || o != c.output || r != c.room {
-			t.Errorf("%s: prompt %d output %d room %d, want %d %d %d", c.body, p, o, r, c.prompt, c.output, c.room)
+		if p, o := ceilings([]byte(c.body), c.answer); p != c.prompt || o != c.output {
+			t.Errorf("%s (%d answered): prompt %d output %d, want %d %d", c.body, c.answer, p, o, c.prompt, c.output)
 		}
 	}
 }
 
-// An answer's counts are cut to what the request allows (review 62b), and
-// reasoning the upstream reports beside the output limit keeps its own
-// room, so an honest reasoner's answer to max_tokens 16 is billed whole
-// and a client cannot make reasoning free by setting max_tokens low.
+// A count past what an answer can have is no count: Detour's estimate
+// stands in for it and the record says capped (review 62b); an honest
+// answer's counts, reasoning it does not show included, are kept whole,
+// whatever max_tokens the client wrote (review 62e).
 func TestAccountCapsImpossibleCounts(t *testing.T) {
-	body := []byte(`{"model":"m","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}`)
+	body := []byte(`{"model":"m","max_tokens":1,"n_predict":4096,"messages":[{"role":"user","content":"hi"}]}`)
+	const answer = 16384 // bytes the upstream sent
 	for _, c := range []struct {
-		name       string
-		u          provider.Usage
-		completion int
-		capped     bool
+		name               string
+		u                  provider.Usage
+		prompt, completion int
+		capped             bool
 	}{
-		{"honest", provider.Usage{PromptTokens: 9, CompletionTokens: 12, TotalTokens: 21}, 12, false},
-		{"reasoning beside the limit, in details", provider.Usage{PromptTokens: 9, CompletionTokens: 30016, TotalTokens: 30025,
-			CompletionTokensDetails: &provider.OutputDetails{ReasoningTokens: 30000}}, 30016, false},
-		{"reasoning beside the limit, in the total", provider.Usage{PromptTokens: 9, CompletionTokens: 16, TotalTokens: 30025}, 30016, false},
-		{"unsigned -1", provider.Usage{PromptTokens: 9, CompletionTokens: 4294967295, TotalTokens: 4294967304}, 16, true},
-		{"reasoning past any budget", provider.Usage{PromptTokens: 9, CompletionTokens: 4294967295, TotalTokens: 4294967304,
-			CompletionTokensDetails: &provider.OutputDetails{ReasoningTokens: 4294967000}}, 16 + reasoningRoom, true},
-		{"total past any", provider.Usage{PromptTokens: 9, CompletionTokens: 3, TotalTokens: 1 << 53}, 16 + reasoningRoom, true},
-		{"prompt past the body's bound", provider.Usage{PromptTokens: 1 << 40, CompletionTokens: 3, TotalTokens: 1<<40 + 3}, 3, true},
+		{"honest, past the client's max_tokens", provider.Usage{PromptTokens: 9, CompletionTokens: 4096, TotalTokens: 4105}, 9, 4096, false},
+		{"reasoning it does not show", provider.Usage{PromptTokens: 9, CompletionTokens: 100000, TotalTokens: 100009,
+			CompletionTokensDetails: &provider.OutputDetails{ReasoningTokens: 96000}}, 9, 100000, false},
+		{"reasoning past completion in the total", provider.Usage{PromptTokens: 9, CompletionTokens: 16, TotalTokens: 30025}, 9, 30016, false},
+		{"unsigned -1", provider.Usage{PromptTokens: 9, CompletionTokens: 4294967295, TotalTokens: 4294967304}, 9, answer / 4, true},
+		{"total past any", provider.Usage{PromptTokens: 9, CompletionTokens: 3, TotalTokens: 1 << 53}, 9, answer / 4, true},
+		{"prompt past any", provider.Usage{PromptTokens: 1 << 40, CompletionTokens: 3, TotalTokens: 1<<40 + 3}, inputEstimate(body), 3, true},
 	} {
 		var a decision.Attempt
-		account(&a, &config.Target{}, &outcome{usage: &c.u, ok: true, billable: true}, nil, body)
-		if u := a.Usage; u == nil || u.CompletionTokens != c.completion || u.Capped != c.capped ||
-			u.PromptTokens > promptBeyondBody+bodyReads*len(body) || u.TotalTokens > u.PromptTokens+u.CompletionTokens {
-			t.Errorf("%s: usage %+v, want completion %d, capped %v", c.name, a.Usage, c.completion, c.capped)
+		account(&a, &config.Target{}, &outcome{usage: &c.u, ok: true, billable: true, answerBytes: answer}, nil, body)
+		if u := a.Usage; u == nil || u.PromptTokens != c.prompt || u.CompletionTokens != c.completion || u.Capped != c.capped ||
+			u.TotalTokens > u.PromptTokens+u.CompletionTokens {
+			t.Errorf("%s: usage %+v, want prompt %d completion %d capped %v", c.name, a.Usage, c.prompt, c.completion, c.capped)
 		}
 	}
 }

@@ -70,6 +70,7 @@ func (w *walk) stream(e *endpointRT, resp *http.Response, wd *watchdog, o *outco
 		if o.committed {
 			wd.pause()
 		}
+		o.answerBytes += int64(len(ev.Raw))
 		progress = ev.Content || ev.Done || ev.Progress
 		if ev.Progress && !o.committed {
 			// Written, not yet sent (a value gathered whole): the model has

@@ -161,24 +161,21 @@ func parseUsage(raw []byte) *provider.Usage {
 func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byte) {
 	if u := o.usage; u != nil {
 		// The cache's reads and writes are parts of the prompt: together
-		// never more than it. No count past what an answer to body can
-		// have used (ceiling.go).
-		maxPrompt, maxOutput, room := ceilings(body)
+		// never more than it. A count past what an answer to body can
+		// have used is no count: Detour's estimate stands in (ceiling.go).
+		maxPrompt, maxOutput := ceilings(body, o.answerBytes)
 		prompt := count(u.PromptTokens)
 		total := count(u.TotalTokens)
 		completion := max(count(u.CompletionTokens), total-prompt)
-		// Reasoning an upstream counts apart from the output limit (in
-		// completion_tokens_details or past completion_tokens in the total)
-		// has a room of its own where the limit is the request's.
-		reasoning := completion - count(u.CompletionTokens)
-		if d := u.CompletionTokensDetails; d != nil {
-			reasoning = max(reasoning, count(d.ReasoningTokens))
+		capped := false
+		if prompt > maxPrompt {
+			prompt, capped = inputEstimate(body), true
 		}
-		maxOutput = min(maxOutput+min(reasoning, room), maxCount)
-		capped := prompt > maxPrompt || completion > maxOutput
+		if completion > maxOutput {
+			completion, capped = max(int(o.answerBytes/4), o.delivered), true
+		}
 		if capped {
-			prompt, completion = min(prompt, maxPrompt), min(completion, maxOutput)
-			total = min(total, prompt+completion)
+			total = prompt + completion
 		}
 		cached := min(count(u.Cached()), prompt)
 		written := min(count(u.CacheWrite()), prompt-cached)
