@@ -32,10 +32,13 @@ const (
 	srcStatus                      // Gemini error.status
 	srcBaseResp                    // MiniMax base_resp.status_code
 	srcDetail                      // Anthropic error.details.error_code (details.go)
+	srcRouterAvail                 // OpenRouter error.availability.code (openrouter.go)
+	srcRouterType                  // OpenRouter error_type (openrouter.go)
 	numSources
 )
 
-var sourcePrefix = [numSources]string{"bedrock:", "gemini:reason=", "code:", "type:", "azure:innererror=", "gemini:status=", "minimax:base_resp=", "anthropic:error_code="}
+var sourcePrefix = [numSources]string{"bedrock:", "gemini:reason=", "code:", "type:", "azure:innererror=", "gemini:status=", "minimax:base_resp=", "anthropic:error_code=",
+	"openrouter:availability=", "openrouter:error_type="}
 
 var codeTables [numSources]map[string]codeRule
 
@@ -64,6 +67,15 @@ func init() {
 		"arrearage": strongCode(Quota), "allocationquota.freetieronly": strongCode(Quota),
 		"not_enough_balance": strongCode(Quota), "not_enough_credits": strongCode(Quota), // Novita's flat envelope: {"code":403,"reason":"NOT_ENOUGH_BALANCE","message":"not enough balance"}
 		"insufficient_user_quota": strongCode(Quota), // one-api and its forks (new-api, relays): the relay account's quota is spent
+		// OpenAI's hard spend limits and its assigned usage limit, at a
+		// 429 whose type may not say insufficient_quota ("Retrying these
+		// errors won't restore access": help.openai.com 6614457; hunt 62d).
+		"organization_spend_limit_exceeded": strongCode(Quota), "project_spend_limit_exceeded": strongCode(Quota),
+		"organization_usage_limit_exceeded": strongCode(Quota),
+		// Groq's flex tier out of capacity ("requests will fail quickly
+		// with status 498 and error capacity_exceeded": its flex-processing
+		// page): the provider's capacity, as capacity_exhausted is.
+		"capacity_exceeded": strongCode(ServerError),
 		"usage_limit_reached":     strongCode(Quota), // a plan's usage window spent (the Codex backend), even as 429 or in a stream
 		"setlimitexceeded":        strongCode(Quota), // Volcengine Ark: the inference limit the owner set ("Safe Experience Mode") reached, the service paused
 		// unavailable
@@ -163,7 +175,12 @@ func init() {
 		"unknown_parameter":        badInput, "unsupported_parameter": badInput, "unsupported_value": badInput,
 		"invalid_tool_call": badInput, "invalid_request_body": badInput, "json_invalid": badInput, "malformed_json": badInput,
 		"invalid_json": badInput, "string_too_long": badInput, "empty_array": badInput, "array_above_max_length": badInput,
-		"invalid_image": badInput, "invalid_image_format": badInput, "image_parse_error": badInput,
+		// An image the upstream read and found of no format it reads, or
+		// could not parse: strong, so a Responses stream's response.failed
+		// (a 200) says it too (hunt 62d: it read server_error there).
+		// invalid_image stays bad input: OpenAI sends it for an image past
+		// its size too, which the words make overflow (vocab27).
+		"invalid_image": badInput, "invalid_image_format": strongCode(BadRequest), "image_parse_error": strongCode(BadRequest),
 		"unprocessableentityerror":  badInput,
 		"invalid_encrypted_content": badInput, // an encrypted item the client sent back that this endpoint cannot verify
 		// The request's parameters declared invalid, in the vendors' own
@@ -194,9 +211,11 @@ func init() {
 		// still decide.
 		"limitexceededexception":        weakCode(Quota),
 		"servicequotaexceededexception": weakCode(RateLimited), "resourcenotfoundexception": strongCode(Unavailable),
-		"modelnotreadyexception": weakCode(ServerError), "modelerrorexception": weakCode(ServerError),
+		// Bedrock's model not ready (a 429 its SDKs retry) and its stream
+		// broken (a 424): the provider's, whatever the status says (hunt 62d).
+		"modelnotreadyexception": strongCode(ServerError), "modelerrorexception": weakCode(ServerError),
 		"internalserverexception": weakCode(ServerError), "serviceunavailableexception": weakCode(ServerError),
-		"modeltimeoutexception": weakCode(Timeout), "modelstreamerrorexception": weakCode(ServerError),
+		"modeltimeoutexception": weakCode(Timeout), "modelstreamerrorexception": strongCode(ServerError),
 		"validationexception": weakCode(Unknown),
 	}
 	codeTables[srcReason] = map[string]codeRule{

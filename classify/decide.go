@@ -442,6 +442,8 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 		cs.try(srcReason, f.reasons[i])
 	}
 	cs.try(srcDetail, f.detailCode)
+	cs.try(srcRouterAvail, f.routerAvail)
+	cs.try(srcRouterType, f.routerType)
 	cs.try(srcCode, f.errCode)
 	cs.try(srcType, f.errType)
 	cs.try(srcInner, f.innerCode)

@@ -45,9 +45,15 @@ func init() {
 		// owner acts.
 		"cmek_key_disabled": strongCode(Forbidden), "cmek_key_network_blocked": strongCode(Forbidden),
 	}
-	ev := make(map[string]string, len(codeTables[srcDetail]))
-	for k := range codeTables[srcDetail] {
-		ev[k] = sourcePrefix[srcDetail] + k
+	evidenceOf(srcDetail)
+}
+
+// evidenceOf precomputes the evidence of each code of src's table, for a
+// table registered after codes.go's init.
+func evidenceOf(src codeSource) {
+	ev := make(map[string]string, len(codeTables[src]))
+	for k := range codeTables[src] {
+		ev[k] = sourcePrefix[src] + k
 	}
-	codeEvidence[srcDetail] = ev
+	codeEvidence[src] = ev
 }

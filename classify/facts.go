@@ -54,6 +54,10 @@ type facts struct {
 	nReasons int
 
 	detailCode []byte // Anthropic's error.details.error_code (details.go)
+	// OpenRouter's error_type (error.metadata, error, response, top
+	// level, choices[].error.metadata) and error.availability.code
+	// (openrouter.go).
+	routerType, routerAvail []byte
 
 	perDay, perMinute bool   // Gemini QuotaFailure quotaId periods
 	retryDelay        []byte // Gemini RetryInfo.retryDelay

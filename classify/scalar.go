@@ -95,6 +95,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			}
 		case "error_type": // TGI's stream error: {"error":"Input validation error: …","error_type":"validation"}
 			f.validation = f.validation || str && eq(v, "validation")
+			if str {
+				f.routerType = v // OpenRouter's Responses skin (openrouter.go)
+			}
 		default:
 			if str && len(v) > 0 && payloadKey(k0) {
 				f.payload = true
@@ -102,6 +105,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 		}
 		return
 	case 2:
+		if str && eq(k0, "response") && eq(last, "error_type") {
+			f.routerType = v // OpenRouter's Responses skin: {"type":"response.failed","response":{…,"error_type":"server"}} (openrouter.go)
+		}
 		switch string(k0) {
 		case "base_resp": // MiniMax: {"base_resp":{"status_code":1008,"status_msg":"…"}}
 			switch string(last) {
@@ -213,6 +219,10 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			case "param":
 				f.param = paramValue(v)
 				proseParam(f, v, str)
+			case "error_type": // OpenRouter's Messages skin and availability errors (openrouter.go)
+				if str {
+					f.routerType = v
+				}
 			}
 			return
 		}
@@ -290,6 +300,10 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.relayRaw = true
 		case eq(k1, "metadata") && d == 3 && eq(last, "is_byok") && !str && eq(v, "false"):
 			f.relayOwnKey = true
+		case eq(k1, "metadata") && d == 3 && eq(last, "error_type") && str:
+			f.routerType = v // OpenRouter: {"error":{"code":429,"metadata":{"error_type":"rate_limit_exceeded"}}} (openrouter.go)
+		case eq(k1, "availability") && d == 3 && eq(last, "code") && str:
+			f.routerAvail = v // OpenRouter: {"error":{…,"availability":{"code":"model_deprecated",…}}} (openrouter.go)
 		case eq(k1, "error") && d == 3 && eq(last, "message") && str:
 			// An upstream's envelope wrapped whole in a relay's "error"
 			// ({"error":{"error":{"message":"More credits are required…",
@@ -343,6 +357,9 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			case "code":
 				s.code(&f.errCode, v, str)
 			}
+		}
+		if d == 4 && str && eq(k1, "error") && eq(s.key(2), "metadata") && eq(last, "error_type") {
+			f.routerType = v // OpenRouter: choices[].error.metadata.error_type (openrouter.go)
 		}
 		if eq(k1, "message") || eq(k1, "delta") {
 			switch {
