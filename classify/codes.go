@@ -24,16 +24,16 @@ type codeRule struct {
 type codeSource uint8
 
 const (
-	srcAmzHeader codeSource = iota // x-amzn-errortype header or __type
-	srcReason                      // Gemini details[].reason
-	srcCode                        // error.code / code (OpenAI style, Azure)
-	srcType                        // error.type / type
-	srcInner                       // Azure innererror.code
-	srcStatus                      // Gemini error.status
-	srcBaseResp                    // MiniMax base_resp.status_code
-	srcDetail                      // Anthropic error.details.error_code (details.go)
-	srcRouterAvail                 // OpenRouter error.availability.code (openrouter.go)
-	srcRouterType                  // OpenRouter error_type (openrouter.go)
+	srcAmzHeader   codeSource = iota // x-amzn-errortype header or __type
+	srcReason                        // Gemini details[].reason
+	srcCode                          // error.code / code (OpenAI style, Azure)
+	srcType                          // error.type / type
+	srcInner                         // Azure innererror.code
+	srcStatus                        // Gemini error.status
+	srcBaseResp                      // MiniMax base_resp.status_code
+	srcDetail                        // Anthropic error.details.error_code (details.go)
+	srcRouterAvail                   // OpenRouter error.availability.code (openrouter.go)
+	srcRouterType                    // OpenRouter error_type (openrouter.go)
 	numSources
 )
 
@@ -75,9 +75,9 @@ func init() {
 		// Groq's flex tier out of capacity ("requests will fail quickly
 		// with status 498 and error capacity_exceeded": its flex-processing
 		// page): the provider's capacity, as capacity_exhausted is.
-		"capacity_exceeded": strongCode(ServerError),
-		"usage_limit_reached":     strongCode(Quota), // a plan's usage window spent (the Codex backend), even as 429 or in a stream
-		"setlimitexceeded":        strongCode(Quota), // Volcengine Ark: the inference limit the owner set ("Safe Experience Mode") reached, the service paused
+		"capacity_exceeded":   strongCode(ServerError),
+		"usage_limit_reached": strongCode(Quota), // a plan's usage window spent (the Codex backend), even as 429 or in a stream
+		"setlimitexceeded":    strongCode(Quota), // Volcengine Ark: the inference limit the owner set ("Safe Experience Mode") reached, the service paused
 		// unavailable
 		"model_not_found": strongCode(Unavailable), "unknown_model": strongCode(Unavailable), "model_not_available": strongCode(Unavailable),
 		"model_decommissioned": strongCode(Unavailable), "model_deprecated": strongCode(Unavailable),
