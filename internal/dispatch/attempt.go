@@ -522,8 +522,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	}
 	account(&a, e.target.cfg, o, sent, body)
 	if a.Usage != nil && a.Usage.Capped {
-		w.d.log.Warn("upstream usage past what the request allows, recorded at the bound",
-			"target", e.key.Target, "provider", e.key.Provider, "prompt_tokens", a.Usage.PromptTokens, "completion_tokens", a.Usage.CompletionTokens)
+		w.noteCapped(e)
 	}
 	w.partial = w.partial || cutStream(o)
 	if o.unsent() {

@@ -1,6 +1,8 @@
 package dispatch
 
 import (
+	"time"
+
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
@@ -55,4 +57,17 @@ func ceilings(body []byte, answerBytes int64) (prompt, output int) {
 		choices = min(n, maxChoices)
 	}
 	return min(promptBeyondBody+bodyReads*len(body), maxCount), min(int(min(answerBytes, maxCount))+choices*reasoningRoom, maxCount)
+}
+
+// noteCapped logs that an attempt of e's counted past what its answer
+// could have used, once a minute a provider: a broken server does it on
+// every answer, and each record says so already (Usage.Capped).
+func (w *walk) noteCapped(e *endpointRT) {
+	now := time.Now().Unix()
+	last := e.prov.cappedAt.Load()
+	if now-last < 60 || !e.prov.cappedAt.CompareAndSwap(last, now) {
+		return
+	}
+	w.d.log.Warn("upstream usage past what its answer could have used: Detour's estimate stands in (one line a minute a provider; each record says capped)",
+		"target", e.key.Target, "provider", e.key.Provider, "decision", w.rec.ID)
 }

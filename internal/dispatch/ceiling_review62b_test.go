@@ -1,10 +1,16 @@
 package dispatch
 
 import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/provider"
 )
 
@@ -58,5 +64,26 @@ func TestAccountCapsImpossibleCounts(t *testing.T) {
 			u.TotalTokens > u.PromptTokens+u.CompletionTokens {
 			t.Errorf("%s: usage %+v, want prompt %d completion %d capped %v", c.name, a.Usage, c.prompt, c.completion, c.capped)
 		}
+	}
+}
+
+// A broken server counts past its answers on every one: the warning is one
+// line a minute a provider, each record saying capped.
+func TestCappedUsageIsLoggedOnceAMinute(t *testing.T) {
+	var buf bytes.Buffer
+	d := &Dispatcher{log: slog.New(slog.NewTextHandler(&buf, nil))}
+	p := &providerRT{}
+	e := &endpointRT{key: health.Key{Target: "t", Provider: "p"}, prov: p}
+	for i := range 3 {
+		w := &walk{d: d, rec: &decision.Decision{ID: fmt.Sprint("r", i)}}
+		w.noteCapped(e)
+	}
+	if n := strings.Count(buf.String(), "upstream usage past"); n != 1 {
+		t.Fatalf("%d lines for three capped answers in a minute, want 1:\n%s", n, buf.String())
+	}
+	p.cappedAt.Store(time.Now().Unix() - 61)
+	(&walk{d: d, rec: &decision.Decision{ID: "later"}}).noteCapped(e)
+	if n := strings.Count(buf.String(), "upstream usage past"); n != 2 || !strings.Contains(buf.String(), "decision=later") {
+		t.Fatalf("a minute later: %d lines, want 2 naming the later decision:\n%s", n, buf.String())
 	}
 }

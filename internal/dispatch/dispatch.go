@@ -93,6 +93,10 @@ type providerRT struct {
 	adapter provider.Adapter
 	client  *http.Client
 	gate    *dialGate // one dial at a time while the pool has no room (dialgate.go)
+	// cappedAt is when a count of this provider's was last logged as
+	// past what its answer could have used (unix seconds): one line a
+	// minute, however many answers (ceiling.go).
+	cappedAt atomic.Int64
 }
 
 type endpointRT struct {
