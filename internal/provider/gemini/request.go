@@ -189,6 +189,13 @@ func translate(req *provider.Request, ep provider.Endpoint) ([]byte, error) {
 		if reservedName(t.Function.Name) {
 			return nil, fmt.Errorf("gemini: function name %q is reserved for structured answers", t.Function.Name)
 		}
+		if !nameStart(t.Function.Name) {
+			// OpenAI takes ^[a-zA-Z0-9_-]{1,64}$; Gemini's name "must start
+			// with a letter or an underscore" (its FunctionDeclaration
+			// reference), and its 400 stopped the walk as the client's
+			// fault where another target serves it (review 62f).
+			return nil, fmt.Errorf("gemini: function name %q must start with a letter or an underscore for Gemini", t.Function.Name)
+		}
 		// An allowed_tools choice in mode auto: Gemini takes
 		// allowedFunctionNames under mode ANY alone, so the functions it
 		// leaves out are not declared (docs/doors.md, "Chat Completions to
@@ -198,7 +205,7 @@ func translate(req *provider.Request, ep provider.Endpoint) ([]byte, error) {
 		}
 		d := functionDecl{Name: t.Function.Name, Description: t.Function.Description}
 		if p := bytes.TrimSpace(t.Function.Parameters); len(p) > 0 && !bytes.Equal(p, []byte("null")) {
-			d.ParametersJSONSchema = p
+			d.ParametersJSONSchema = refOnly(p)
 		}
 		decls = append(decls, d)
 	}
@@ -258,7 +265,7 @@ func translate(req *provider.Request, ep provider.Endpoint) ([]byte, error) {
 		case "json_schema":
 			g.ResponseMimeType = "application/json"
 			if rf.JSONSchema != nil && len(rf.JSONSchema.Schema) > 0 && string(rf.JSONSchema.Schema) != "null" {
-				g.ResponseJSONSchema = rf.JSONSchema.Schema
+				g.ResponseJSONSchema = refOnly(rf.JSONSchema.Schema)
 			}
 		}
 	}
@@ -606,6 +613,8 @@ func responsePart(m *chat.Message, names map[string]callRef) (_ []part, at int, 
 	resp := json.RawMessage(nil)
 	t := strings.TrimSpace(text)
 	switch {
+	case refResponse([]byte(t)): // as text, below
+		resp, _ = rawjson.Marshal(map[string]string{"content": text})
 	case strings.HasPrefix(t, "{") && json.Valid([]byte(t)):
 		resp = json.RawMessage(t)
 	case t != "" && json.Valid([]byte(t)) && (t[0] == '[' || t[0] == '"'):

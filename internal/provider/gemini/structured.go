@@ -64,7 +64,7 @@ func structuredWithTools(rf *chat.ResponseFormat, mode string, prefill bool, out
 	schema := json.RawMessage(`{"type":"object"}`)
 	if rf.Type == "json_schema" && rf.JSONSchema != nil {
 		if s := bytes.TrimSpace(rf.JSONSchema.Schema); len(s) > 0 && !bytes.Equal(s, []byte("null")) {
-			schema = s
+			schema = refOnly(s)
 		}
 	}
 	var top struct {
