@@ -75,7 +75,10 @@ func init() {
 		// Groq's flex tier out of capacity ("requests will fail quickly
 		// with status 498 and error capacity_exceeded": its flex-processing
 		// page): the provider's capacity, as capacity_exhausted is.
-		"capacity_exceeded":   strongCode(ServerError),
+		"capacity_exceeded": strongCode(ServerError),
+		// new-api relaying Gemini's prompt block ("request blocked by
+		// Gemini API: SAFETY", code prompt_blocked, a 400; hunt 62g).
+		"prompt_blocked":      strongCode(Refusal),
 		"usage_limit_reached": strongCode(Quota), // a plan's usage window spent (the Codex backend), even as 429 or in a stream
 		"setlimitexceeded":    strongCode(Quota), // Volcengine Ark: the inference limit the owner set ("Safe Experience Mode") reached, the service paused
 		// unavailable

@@ -438,6 +438,11 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 		cs.try(srcAmzHeader, []byte(vs[0]))
 	}
 	cs.try(srcAmzHeader, f.amzType)
+	// Envoy AI Gateway relays Bedrock's x-amzn-errortype value, suffix
+	// and all, as the error's type (its converse translator; hunt 62g).
+	if bytes.Contains(f.errType, []byte("Exception")) {
+		cs.try(srcAmzHeader, f.errType)
+	}
 	for i := 0; i < f.nReasons; i++ {
 		cs.try(srcReason, f.reasons[i])
 	}

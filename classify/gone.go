@@ -358,6 +358,12 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 			return v
 		}
 	}
+	if (st == 400 || st == 401 || st == 429) && f != nil && f.parsed {
+		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
+		if i := ts.pick(endUserBudgetPhrases, 0); i < len(endUserBudgetPhrases.list) {
+			return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: endUserBudgetPhrases.list[i].evidence}, ts.echo)
+		}
+	}
 	if st == 401 && f != nil && f.parsed {
 		if v, ok := modelError(f, body, req, model); ok {
 			return v
@@ -465,6 +471,18 @@ var spentPhrases = newPhraseSet([]phrase{
 	{a: "membership is not active", class: Quota},
 })
 
+// endUserBudgetPhrases say that the request's own end user — the "user"
+// the client sent, which LiteLLM's proxy budgets as a customer — is over
+// its budget: "ExceededBudget: End User=ishaan3 over budget. Spend=…,
+// Budget=…" (its docs, proxy/users.md; a 401 typed auth_error; hunt 62g).
+// The key and the account are fine; the request is at fault (bad_request:
+// nothing cools, nothing is paged, no other target is asked to serve a
+// user the operator budgeted). Read as auth, one client's user cooled the
+// relay's account and paged the operator.
+var endUserBudgetPhrases = newPhraseSet([]phrase{
+	{a: "end user=", b: "over budget", gap: 64, clause: true, class: BadRequest},
+})
+
 // modelAllowlistPhrases say, in a 401, that the key was read and is good
 // but not granted this model: Huawei MaaS's ModelArts.81015 "Invalid model
 // %s, rejected by api key model allowlist setting." (round 57, hunt 57d).
@@ -475,6 +493,11 @@ var modelAllowlistPhrases = newPhraseSet([]phrase{
 	{a: "model allowlist", class: Forbidden},
 	{a: "model whitelist", class: Forbidden},
 	{a: "rejected by api key model", class: Forbidden},
+	// LiteLLM's proxy, at 401, for a key, a team, a user or an org not
+	// granted the model it asked for ("key not allowed to access model.
+	// This key can only access models=[…]", "Team not allowed to access
+	// model. Team=…": its auth checks; the corpus's known miss, hunt 62g).
+	{a: "not allowed to access model", class: Forbidden},
 	// A tier gate: the account's plan is not granted this model (Venice's
 	// PRO_ONLY_MODEL "This model is only available to Pro users"; round 58,
 	// hunt 58a), as apps word it for paid subscribers and members.

@@ -462,6 +462,11 @@ var accountPhrases = []phrase{
 	{a: "rpd", word: true, class: Quota},
 	{a: "daily", b: "limit", gap: 24, class: Quota}, // "daily request limit reached"
 	{a: "daily", b: "quota", gap: 24, class: Quota}, // Baidu AI Search: "Daily request quota per user … exceeded"
+	// sub2api's subscription windows, at a 429: "monthly usage limit
+	// exceeded", "weekly usage limit exceeded" (its daily twin reads by
+	// "daily … limit"; hunt 62g).
+	{a: "monthly", b: "limit", gap: 24, class: Quota},
+	{a: "weekly usage limit exceeded", class: Quota},
 	// A paid plan or subscription that has run out ("Your GLM Coding Plan
 	// has expired … renew", 套餐已到期): nothing more until it is renewed,
 	// even sent as a 429.
