@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -55,26 +54,7 @@ func TestReview62bEmptyDeltasDoNotKeepAStalledStreamAlive(t *testing.T) {
 			"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,\"delta\":\"\"}\n\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				_, _ = io.ReadAll(r.Body)
-				w.Header().Set("Content-Type", "text/event-stream")
-				io.WriteString(w, tc.first)
-				w.(http.Flusher).Flush()
-				tick := time.NewTicker(50 * time.Millisecond)
-				defer tick.Stop()
-				for {
-					select {
-					case <-r.Context().Done():
-						return
-					case <-tick.C:
-						if _, err := io.WriteString(w, tc.ping); err != nil {
-							return
-						}
-						w.(http.Flusher).Flush()
-					}
-				}
-			}))
-			defer up.Close()
+			up := dripServer(t, tc.first, tc.ping)
 			g := start(t, `
 providers:
   - {name: p, dialect: `+tc.dialect+`, base_url: "`+up.URL+`", api_key: `+secret+`, idle_timeout: 300ms`+tc.extra+`}

@@ -35,26 +35,7 @@ func TestPingsDoNotKeepAStalledStreamAliveReview33a(t *testing.T) {
 			"data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[]}\n\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				_, _ = io.ReadAll(r.Body)
-				w.Header().Set("Content-Type", "text/event-stream")
-				io.WriteString(w, tc.first)
-				w.(http.Flusher).Flush()
-				tick := time.NewTicker(50 * time.Millisecond)
-				defer tick.Stop()
-				for {
-					select {
-					case <-r.Context().Done():
-						return
-					case <-tick.C:
-						if _, err := io.WriteString(w, tc.ping); err != nil {
-							return
-						}
-						w.(http.Flusher).Flush()
-					}
-				}
-			}))
-			defer up.Close()
+			up := dripServer(t, tc.first, tc.ping)
 			g := start(t, `
 providers:
   - {name: p, dialect: `+tc.dialect+`, base_url: "`+up.URL+`", api_key: `+secret+`, idle_timeout: 300ms}
@@ -84,4 +65,30 @@ routes:
 			}
 		})
 	}
+}
+
+// dripServer is a stream upstream that sends first, then ping every 50 ms
+// until the request ends: an answer hung after its first content.
+func dripServer(t *testing.T, first, ping string) *httptest.Server {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, first)
+		w.(http.Flusher).Flush()
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				if _, err := io.WriteString(w, ping); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	t.Cleanup(up.Close)
+	return up
 }
