@@ -270,6 +270,11 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	case st >= 400 && statusFixed[st]:
 		return withRetry(fixedVerdict(st, evs[st], f, body, req, model), h, f, req)
 	case st >= 400:
+		if st == 400 || st == 429 {
+			if v, ok := endUserBudget(f, body, req, model); ok {
+				return withRetry(v, h, f, req)
+			}
+		}
 		// Read as the same answer sent with that status is: a model's
 		// status it relays (SageMaker), an upstream answer it quotes.
 		if v, ok := relayedAnswer(st, h, body, req, model); ok {

@@ -260,6 +260,11 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 	if v, ok := relayedByModel(h, body, &s.f, req, model); ok {
 		return v
 	}
+	if st == 400 || st == 429 {
+		if v, ok := endUserBudget(&s.f, body, req, model); ok { // gone.go
+			return withRetry(v, h, &s.f, req)
+		}
+	}
 	v := decide(defaultClass(st), statusEvidence[st], h, body, &s.f, req, model)
 	if r, ok := relayKey(v.Class, &s.f); ok && v.Failed {
 		v = r

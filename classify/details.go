@@ -1,6 +1,6 @@
 package classify
 
-// Anthropic's error codes (docs/behaviour.md, "Codes"). Beside its error
+// Anthropic's error codes (docs/behaviour.md, "Classes"). Beside its error
 // type, an Anthropic error may name its cause in error.details.error_code
 // ({"type":"error","error":{"type":"not_found_error","message":…,
 // "details":{"error_code":"thread_not_found"}}}); its SDKs read it to

@@ -358,10 +358,9 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 			return v
 		}
 	}
-	if (st == 400 || st == 401 || st == 429) && f != nil && f.parsed {
-		ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
-		if i := ts.pick(endUserBudgetPhrases, 0); i < len(endUserBudgetPhrases.list) {
-			return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: endUserBudgetPhrases.list[i].evidence}, ts.echo)
+	if st == 401 {
+		if v, ok := endUserBudget(f, body, req, model); ok {
+			return v
 		}
 	}
 	if st == 401 && f != nil && f.parsed {
@@ -482,6 +481,20 @@ var spentPhrases = newPhraseSet([]phrase{
 var endUserBudgetPhrases = newPhraseSet([]phrase{
 	{a: "end user=", b: "over budget", gap: 64, clause: true, class: BadRequest},
 })
+
+// endUserBudget reads an answer saying the request's own end user is over
+// its budget (endUserBudgetPhrases), at a 401 (fixedVerdict) or a 400 or
+// 429 (blocks.go): LiteLLM sends it with each.
+func endUserBudget(f *facts, body, req []byte, model string) (Verdict, bool) {
+	if f == nil || !f.parsed {
+		return Verdict{}, false
+	}
+	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
+	if i := ts.pick(endUserBudgetPhrases, 0); i < len(endUserBudgetPhrases.list) {
+		return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: endUserBudgetPhrases.list[i].evidence}, ts.echo), true
+	}
+	return Verdict{}, false
+}
 
 // modelAllowlistPhrases say, in a 401, that the key was read and is good
 // but not granted this model: Huawei MaaS's ModelArts.81015 "Invalid model

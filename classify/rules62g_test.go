@@ -23,6 +23,9 @@ func TestRoundSixtyTwoRelayCatalogues(t *testing.T) {
 		{"sub2api monthly", 429, `{"error":{"type":"rate_limit_error","message":"monthly usage limit exceeded"}}`, Quota},
 		{"sub2api weekly", 429, `{"error":{"type":"rate_limit_error","message":"weekly usage limit exceeded"}}`, Quota},
 		// LiteLLM's end-user budget: the client's own user, not the key.
+		{"litellm end user over budget at a 429", 429, `{"error":{"message":"ExceededBudget: End User=ishaan3 over budget. Spend=0.00088, Budget=0.0001","type":"budget_exceeded","param":"None","code":"429"}}`, BadRequest},
+		{"litellm end user over budget at a 400", 400, `{"error":{"message":"ExceededBudget: End User=ishaan3 over budget. Spend=0.00088, Budget=0.0001","type":"budget_exceeded","param":"None","code":"400"}}`, BadRequest},
+		{"litellm key over budget stays quota", 429, `{"error":{"message":"Budget has been exceeded! Current cost: 5.1, Max budget: 5.0","type":"budget_exceeded","param":"None","code":"429"}}`, Quota},
 		{"litellm end user over budget", 401, `{"error":{"message":"ExceededBudget: End User=ishaan3 over budget. Spend=0.00088, Budget=0.0001","type":"auth_error","param":"None","code":401}}`, BadRequest},
 		// new-api relaying Gemini's prompt block.
 		{"new-api prompt blocked", 400, `{"error":{"message":"request blocked by Gemini API: SAFETY","type":"new_api_error","param":"","code":"prompt_blocked"}}`, Refusal},

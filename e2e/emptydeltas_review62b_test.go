@@ -82,6 +82,11 @@ routes:
 					time.Since(start).Round(time.Millisecond), err, len(b), b)
 			}
 			t.Logf("ended after %v: %.300s", time.Since(start).Round(time.Millisecond), b)
+			// Ended by idle_timeout, not by anything else.
+			d := g.recs.wait(t, 1)
+			if n := len(d.Attempts); n == 0 || d.Attempts[n-1].Evidence != "timeout:idle" {
+				t.Errorf("the stream ended otherwise than by idle_timeout: attempts %+v", d.Attempts)
+			}
 		})
 	}
 }

@@ -74,7 +74,7 @@ routes:
 // iterations before pause_turn) reads the whole context again each turn.
 // A 400-byte body, a 250,000-token document and 10 iterations is ~2.6M
 // input tokens Anthropic bills; the first bound was 2^21 + 16 x 400.
-func TestReview62eServerToolLoopOverFetchedDocumentCapped(t *testing.T) {
+func TestReview62eServerToolLoopOverFetchedDocumentNotCapped(t *testing.T) {
 	const u = `{"input_tokens":2600000,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":900,"server_tool_use":{"web_fetch_requests":9}}`
 	fs := fakes(t, map[string]upstreamtest.Script{"anthropic": script(claudeAnswerWith(u)), "relay": script(ok("x", "x"))})
 	g := start(t, cacheCfg+"routes:\n  - {name: c, targets: [claude]}\n", fs)

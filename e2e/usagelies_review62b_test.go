@@ -16,7 +16,7 @@ import (
 // cost"), and one lying answer spent a month's budget. Now a count past
 // what the answer could have used (its bytes and a reasoning room) is no
 // count: Detour's estimate stands in, and the record says capped.
-func TestReview62bImpossibleUsageSpendsTheBudget(t *testing.T) {
+func TestReview62bImpossibleUsageIsNoCount(t *testing.T) {
 	for _, tc := range []struct {
 		name, usage string
 		capped      bool

@@ -397,7 +397,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	// servers' writers add one) is no part of it: the adapters, the
 	// classifier and the client read the JSON after it.
 	body = bytes.TrimPrefix(body, byteOrderMark)
-	o.answerBytes = int64(len(body))
+	o.answerBytes += int64(len(body)) // an embeddings attempt's batches add up (embedbatch.go)
 	cut := err != nil && w.errorAnswerCut(resp.StatusCode, wd.expired())
 	if err != nil && !cut {
 		w.transportFailure(o, err, wd.expired())

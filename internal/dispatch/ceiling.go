@@ -2,9 +2,6 @@ package dispatch
 
 import (
 	"time"
-
-	"github.com/detour-llm/detour/internal/provider"
-	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Counts no answer can have (docs/config.md, "Usage and cost", "Counts
@@ -34,11 +31,14 @@ const (
 	// and fetch, OpenAI's hosted tools) reads the conversation again on
 	// each turn and counts it each time.
 	bodyReads = 16
-	// reasoningRoom is how much output one choice may count beyond the
-	// bytes the upstream sent (one written token is at least one byte):
+	// reasoningRoom is how much output one choice may count beyond
+	// the bytes the upstream sent (one written token is at least one byte):
 	// reasoning or thinking the answer does not show (OpenAI's reasoning
-	// models, Claude's thinking with its display omitted). 2^18, twice
-	// the largest thinking budgets (128,000 tokens).
+	// models, Claude's thinking with its display omitted or summarised).
+	// 2^18, twice the largest thinking budgets (128,000 tokens); Claude's
+	// interleaved thinking across a server tool's loop spans the whole
+	// turn, and a loop of many turns could pass it (review 62h: no such
+	// count is on record).
 	reasoningRoom = 1 << 18
 	// maxChoices bounds a request's n (OpenAI allows at most 128).
 	maxChoices = 128
@@ -52,10 +52,7 @@ func ceilings(body []byte, answerBytes int64) (prompt, output int) {
 	if len(body) == 0 {
 		return maxCount, maxCount
 	}
-	choices := 1
-	if n, ok := provider.PlainInt(rawjson.Member(body, "n")); ok && n > 1 {
-		choices = min(n, maxChoices)
-	}
+	choices := min(choicesAsked(body), maxChoices) // read as the continuation reads it (continue.go)
 	return min(promptBeyondBody+bodyReads*len(body), maxCount), min(int(min(answerBytes, maxCount))+choices*reasoningRoom, maxCount)
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
@@ -62,12 +63,19 @@ var messagesFront = door{name: "messages", op: dispatch.OpChat, members: message
 
 // messagesCode is the error.details.error_code a failure tells a
 // Messages client: Detour's own code, else the upstream's (an Anthropic
-// target's, dispatch.Failure.UpstreamCode).
+// target's, dispatch.Failure.UpstreamCode) where the failure is the
+// request's own (a lost thread, a compaction block, a refusal). Not of a
+// refused key, a spent account or a disabled encryption key: those are the
+// gateway's own credential and account, which the message says first, and
+// the code would have the SDK raise them as the client's (review 62h).
 func messagesCode(f *dispatch.Failure) string {
 	if f.Code != "" {
 		return f.Code
 	}
-	return f.UpstreamCode
+	if c := f.Class; c == classify.BadRequest || c == classify.ContextLength || c == classify.Refusal || c == classify.Overflow {
+		return f.UpstreamCode
+	}
+	return ""
 }
 
 // countTokensFront is the Messages front of count_tokens, whose estimate
