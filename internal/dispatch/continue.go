@@ -294,8 +294,15 @@ func manyChoices(body []byte) bool { return choicesAsked(body) > 1 }
 // choicesAsked is the number of choices the canonical chat request body
 // asks for: its n, 1 when it has none (or one no upstream reads as more).
 func choicesAsked(body []byte) int {
+	m := rawjson.Member(body, "n")
+	if m == nil { // most requests: no decoding, no allocation (every attempt reads it: ceiling.go)
+		return 1
+	}
+	if i, ok := provider.PlainInt(m); ok {
+		return min(max(i, 1), provider.MaxParts+1)
+	}
 	var n float64
-	if json.Unmarshal(rawjson.Member(body, "n"), &n) != nil || n <= 1 {
+	if json.Unmarshal(m, &n) != nil || n <= 1 {
 		return 1
 	}
 	if n > provider.MaxParts {
