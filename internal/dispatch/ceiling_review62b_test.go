@@ -87,3 +87,15 @@ func TestCappedUsageIsLoggedOnceAMinute(t *testing.T) {
 		t.Fatalf("a minute later: %d lines, want 2 naming the later decision:\n%s", n, buf.String())
 	}
 }
+
+// Every attempt's usage reads its bounds: no allocation where the body
+// has no n or a plain one (a first version decoded n with encoding/json
+// and took three allocations a request: docs/benchmarks.md, "Round 31").
+func TestCeilingsAllocateNothing(t *testing.T) {
+	for _, body := range []string{`{"model":"m","messages":[{"role":"user","content":"hi"}]}`, `{"model":"m","n":2,"messages":[]}`} {
+		b := []byte(body)
+		if n := testing.AllocsPerRun(100, func() { ceilings(b, 100) }); n != 0 {
+			t.Errorf("%s: %v allocations, want 0", body, n)
+		}
+	}
+}
