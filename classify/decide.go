@@ -84,7 +84,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if v, ok := negativeRoom(f, req); ok {
 		return v
 	}
-	var cs codeScan
+	cs := codeScan{req: req}
 	cs.allowBad = def == Unknown
 	cs.scan(h, f)
 	// An account's money or key is never a property of one request field:
@@ -418,6 +418,12 @@ func badInputProof(f *facts, cs *codeScan) string {
 // codeScan keeps the first strong and the first weak code seen, and the
 // first bad-input code whether or not it may decide (badEv).
 type codeScan struct {
+	// req is the client's request: a structured code only Detour's newer
+	// reads take (Anthropic's details, OpenRouter's error_type) that the
+	// request holds as a string is the client's, not the upstream's
+	// (review 62k: a 400 quoting the client's metadata {"error_code":
+	// "organization_on_hold"} paged as auth).
+	req              []byte
 	allowBad         bool
 	strong, weak     Class
 	strongEv, weakEv string
@@ -440,15 +446,17 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 	cs.try(srcAmzHeader, f.amzType)
 	// Envoy AI Gateway relays Bedrock's x-amzn-errortype value, suffix
 	// and all, as the error's type (its converse translator; hunt 62g).
-	if bytes.Contains(f.errType, []byte("Exception")) {
+	// Not its not-found: whose resource it is, "Not found: whose?" says
+	// (review 62k: a file the client named cooled the endpoint).
+	if bytes.Contains(f.errType, []byte("Exception")) && !bytes.HasPrefix(f.errType, []byte("ResourceNotFound")) {
 		cs.try(srcAmzHeader, f.errType)
 	}
 	for i := 0; i < f.nReasons; i++ {
 		cs.try(srcReason, f.reasons[i])
 	}
-	cs.try(srcDetail, f.detailCode)
-	cs.try(srcRouterAvail, f.routerAvail)
-	cs.try(srcRouterType, f.routerType)
+	cs.try(srcDetail, cs.unechoed(f.detailCode))
+	cs.try(srcRouterAvail, cs.unechoed(f.routerAvail))
+	cs.try(srcRouterType, cs.unechoed(f.routerType))
 	cs.try(srcCode, f.errCode)
 	cs.try(srcType, f.errType)
 	cs.try(srcInner, f.innerCode)
@@ -456,6 +464,25 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 	cs.try(srcType, f.topType)
 	cs.try(srcStatus, f.errStatus)
 	cs.try(srcBaseResp, f.baseCode)
+}
+
+// unechoed is v, or nil where the client's request holds it as a JSON
+// string ("v"): then the client wrote it, whoever sent it back.
+func (cs *codeScan) unechoed(v []byte) []byte {
+	if len(v) == 0 || len(cs.req) == 0 {
+		return v
+	}
+	for i := 0; ; {
+		j := bytes.Index(cs.req[i:], v)
+		if j < 0 {
+			return v
+		}
+		at := i + j
+		if at > 0 && cs.req[at-1] == '"' && at+len(v) < len(cs.req) && cs.req[at+len(v)] == '"' {
+			return nil
+		}
+		i = at + 1
+	}
 }
 
 func (cs *codeScan) try(src codeSource, v []byte) {

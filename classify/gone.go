@@ -539,7 +539,7 @@ var signedInPhrases = newPhraseSet([]phrase{
 // wording the client did not send decides; ok is false otherwise, and the
 // 401 stays auth.
 func spentKey(f *facts, body, req []byte, model string) (Verdict, bool) {
-	var cs codeScan
+	cs := codeScan{req: req}
 	cs.scan(nil, f)
 	if cs.strong == Quota {
 		return Verdict{Failed: true, Class: Quota, Evidence: cs.strongEv}, true

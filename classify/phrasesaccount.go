@@ -464,8 +464,10 @@ var accountPhrases = []phrase{
 	{a: "daily", b: "quota", gap: 24, class: Quota}, // Baidu AI Search: "Daily request quota per user … exceeded"
 	// sub2api's subscription windows, at a 429: "monthly usage limit
 	// exceeded", "weekly usage limit exceeded" (its daily twin reads by
-	// "daily … limit"; hunt 62g).
-	{a: "monthly", b: "limit", gap: 24, class: Quota},
+	// "daily … limit"; hunt 62g). Whole words, no gap: "monthly … limit"
+	// read a client's end-user id "monthly" beside LiteLLM's own "Limit
+	// type" as a month's quota (review 62k).
+	{a: "monthly usage limit", class: Quota},
 	{a: "weekly usage limit exceeded", class: Quota},
 	// A paid plan or subscription that has run out ("Your GLM Coding Plan
 	// has expired … renew", 套餐已到期): nothing more until it is renewed,

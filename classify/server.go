@@ -77,7 +77,7 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 	}
 	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 	if f != nil {
-		var cs codeScan
+		cs := codeScan{req: req}
 		cs.allowBad = true
 		cs.scan(h, f)
 		switch {

@@ -23,18 +23,57 @@ var refMark = []byte(`"$ref"`)
 
 // refOnly returns schema with every schema node that has a "$ref" member
 // kept to its "$"-members; schema itself when it has none (the common
-// case), or when it is not JSON Detour can walk. Only schema nodes: the
-// map under "properties" names properties (one may be called "$ref": an
-// OpenAPI reference object), and "default", "examples", "const" and
-// "enum" hold data (review 62h). A root whose "$ref" names its
-// "definitions" (zod-to-json-schema's, draft 7's) keeps them as "$defs",
-// its references rewritten to match.
+// case), when it is not JSON Detour can walk, or when it is past what a
+// walk may cost (refWalkable). Only schema nodes: the map under
+// "properties" names properties (one may be called "$ref": an OpenAPI
+// reference object), and "default", "examples", "const" and "enum" hold
+// data (review 62h). A root whose "$ref" names its "definitions"
+// (zod-to-json-schema's, draft 7's) keeps them as "$defs", its references
+// rewritten to match. Keys are read as written: an escaped "\u0024ref" is
+// no "$ref" here (review 62k: read as one, the node lost its reference
+// and accepted anything); Gemini judges it.
 func refOnly(schema json.RawMessage) json.RawMessage {
-	if !bytes.Contains(schema, refMark) || !json.Valid(schema) {
+	s := bytes.TrimSpace(schema)
+	if !bytes.Contains(s, refMark) || !refWalkable(s) || !json.Valid(s) {
 		return schema
 	}
-	w := refWalk{defs: rootDefinitions(bytes.TrimSpace(schema))}
-	return w.node(nil, bytes.TrimSpace(schema))
+	w := refWalk{defs: rootDefinitions(s)}
+	return w.node(nil, s, true)
+}
+
+// Bounds on the walk: each level scans what lies below it, so its cost is
+// the schema's size times its depth (review 62k: 4,000 levels of items
+// over 2 MB took 10 s of a core, on every attempt). Real schemas are far
+// inside both; past them the schema goes as the client wrote it.
+const (
+	refMaxBytes = 256 << 10
+	refMaxDepth = 64
+)
+
+// refWalkable reports whether s is within refMaxBytes and nests no deeper
+// than refMaxDepth, in one pass (strings skipped).
+func refWalkable(s []byte) bool {
+	if len(s) > refMaxBytes {
+		return false
+	}
+	depth, in := 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case in:
+		case c == '{' || c == '[':
+			if depth++; depth > refMaxDepth {
+				return false
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return true
 }
 
 // refWalk rewrites a schema (refOnly); defs is set when the root's
@@ -51,32 +90,39 @@ var (
 	schemaMaps  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
 )
 
+// keyIs reports whether the member key k, as written (quotes included),
+// is name: escapes are not decoded.
+func keyIs(k []byte, name string) bool {
+	return len(k) == len(name)+2 && string(k[1:len(k)-1]) == name
+}
+
 // keyIn reports whether the member key k is one of names.
 func keyIn(k []byte, names []string) bool {
 	for _, n := range names {
-		if rawjson.KeyIs(k, n) {
+		if keyIs(k, n) {
 			return true
 		}
 	}
 	return false
 }
 
-// node appends the schema node v, rewritten, to b.
-func (w refWalk) node(b, v []byte) []byte {
+// node appends the schema node v, rewritten, to b; root is set for the
+// schema's root.
+func (w refWalk) node(b, v []byte, root bool) []byte {
 	obj, ok := rawjson.ScanObject(v)
 	if !ok || !bytes.Contains(v, refMark) {
 		return w.copyRef(b, v)
 	}
 	hasRef := false
 	for k, _, ok := obj.Next(); ok; k, _, ok = obj.Next() {
-		hasRef = hasRef || rawjson.KeyIs(k, "$ref")
+		hasRef = hasRef || keyIs(k, "$ref")
 	}
 	obj, _ = rawjson.ScanObject(v)
 	b = append(b, '{')
 	n := 0
 	for k, m, ok := obj.Next(); ok; k, m, ok = obj.Next() {
 		dollar := len(k) > 1 && k[1] == '$'
-		defs := w.defs && rawjson.KeyIs(k, "definitions")
+		defs := root && w.defs && keyIs(k, "definitions")
 		if hasRef && !dollar && !defs {
 			continue
 		}
@@ -88,7 +134,7 @@ func (w refWalk) node(b, v []byte) []byte {
 		case defs:
 			b = append(b, `"$defs":`...)
 			b = w.each(b, m, true)
-		case rawjson.KeyIs(k, "$ref"):
+		case keyIs(k, "$ref"):
 			b = append(append(b, k...), ':')
 			b = w.copyRef(b, m)
 		case keyIn(k, schemaMembers):
@@ -96,7 +142,7 @@ func (w refWalk) node(b, v []byte) []byte {
 			if m[0] == '[' {
 				b = w.each(b, m, false)
 			} else {
-				b = w.node(b, m)
+				b = w.node(b, m, false)
 			}
 		case keyIn(k, schemaLists):
 			b = append(append(b, k...), ':')
@@ -138,14 +184,15 @@ func (w refWalk) each(b, v []byte, named bool) []byte {
 		if named {
 			b = append(append(b, k...), ':')
 		}
-		b = w.node(b, m)
+		b = w.node(b, m, false)
 	}
 	return append(b, end)
 }
 
 // copyRef appends v, a "$ref" value or a value that is no schema node, as
 // it is, but for a reference to the root's "definitions", which name
-// "$defs" once they are moved there.
+// "$defs" once they are moved there (nested "definitions" keep their
+// name, and a path through them keeps it too).
 func (w refWalk) copyRef(b, v []byte) []byte {
 	const old, to = `"#/definitions/`, `"#/$defs/`
 	if w.defs && bytes.HasPrefix(v, []byte(old)) {
@@ -163,9 +210,9 @@ func rootDefinitions(schema []byte) bool {
 	}
 	ref, defs, dollarDefs := false, false, false
 	for k, _, ok := obj.Next(); ok; k, _, ok = obj.Next() {
-		ref = ref || rawjson.KeyIs(k, "$ref")
-		defs = defs || rawjson.KeyIs(k, "definitions")
-		dollarDefs = dollarDefs || rawjson.KeyIs(k, "$defs")
+		ref = ref || keyIs(k, "$ref")
+		defs = defs || keyIs(k, "definitions")
+		dollarDefs = dollarDefs || keyIs(k, "$defs")
 	}
 	return ref && defs && !dollarDefs
 }
@@ -177,7 +224,9 @@ func rootDefinitions(schema []byte) bool {
 // display_name in the function_response.parts": review 62f, an MCP tool
 // describing a schema broke every later turn). Such a result goes as its
 // text, under "content".
-func refResponse(t []byte) bool { return bytes.Contains(t, refMark) }
+func refResponse(t []byte) bool {
+	return bytes.Contains(t, refMark) || bytes.Contains(t, []byte(`\u0024ref`)) // an escaped key reads the same to Gemini (review 62k)
+}
 
 // nameStart reports whether name starts as Gemini's function names must:
 // with a letter or an underscore.
