@@ -301,6 +301,7 @@ func messages(in []chat.Message) (system []block, out []message, err error) {
 		}
 		out = append(out, message{Role: role, Content: blocks})
 	}
+	toolResultsFirst(out)
 	out = trimFinal(out)
 	if len(out) == 0 {
 		// Anthropic wants at least one message; OpenAI takes a conversation
@@ -466,4 +467,34 @@ func toolResult(m *chat.Message) ([]block, error) {
 		res.Content = strings.Join(texts, "\n")
 	}
 	return []block{res}, nil
+}
+
+// toolResultsFirst puts, in each user turn, its tool_result blocks before
+// its other blocks, each kind in its order. Anthropic refuses a turn after
+// tool_use blocks that does not begin with their results ("Messages
+// following tool_use blocks must begin with a matching number of
+// tool_result blocks"), where OpenAI's chat and Responses APIs take a
+// user's message between a call and its output, or between two outputs
+// (review 62j: a Responses client's turn so ordered was a 400 that stopped
+// the route). The merge above keeps the input's order.
+func toolResultsFirst(out []message) {
+	for i := range out {
+		c := out[i].Content
+		if out[i].Role != "user" || len(c) < 2 || slices.IsSortedFunc(c, resultsFirst) {
+			continue
+		}
+		slices.SortStableFunc(c, resultsFirst)
+	}
+}
+
+// resultsFirst orders a tool_result block before any other.
+func resultsFirst(a, b block) int {
+	ra, rb := a.Type == "tool_result", b.Type == "tool_result"
+	switch {
+	case ra && !rb:
+		return -1
+	case rb && !ra:
+		return 1
+	}
+	return 0
 }
