@@ -1,8 +1,6 @@
 package dispatch
 
-import (
-	"time"
-)
+import "time"
 
 // Counts no answer can have (docs/config.md, "Usage and cost", "Counts
 // past what an answer can have"). An upstream's usage is what Detour
