@@ -163,3 +163,30 @@ func TestReview62cMaxTokensZeroGoesToClaude(t *testing.T) {
 		t.Errorf("route [gpt]: %d %s, want a 400 naming max_tokens", r.Status, r.Body)
 	}
 }
+
+// Review 62j: a Responses client's prompt_cache_key (Codex sends its
+// session's) reaches a Claude target as a cache mark on the prompt's last
+// block: the door is stateless, the agent sends its whole conversation
+// every turn, and Claude caches only where marked. An OpenAI target gets
+// no key (the translation leaves it out: an OpenAI-compatible server may
+// refuse it).
+func TestReview62jPromptCacheKeyReachesClaude(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": script(upstreamtest.Step{Body: anthropicMessage("claude-sonnet-4-5", "hi")}),
+		"openai":    script(ok("gpt-4o-mini", "hi")),
+		"gemini":    script(upstreamtest.Step{Body: review62cGemini}),
+	})
+	g := start(t, review62cCfg, fs)
+	for _, route := range []string{"r-claude", "r-gpt"} {
+		r := g.raw(t, "POST", "/v1/responses", `{"model":"`+route+`","store":false,"prompt_cache_key":"session-1","input":[{"role":"user","content":"long context"},{"role":"assistant","content":"ok"},{"role":"user","content":"next turn"}]}`,
+			"Authorization", "Bearer client-key-1")
+		r.wantStatus(t, 200)
+	}
+	claude := string(fs["anthropic"].Requests()[0].Body)
+	if !strings.Contains(claude, `"cache_control":{"type":"ephemeral"}`) {
+		t.Errorf("Claude got no cache mark: %s", claude)
+	}
+	if gpt := string(fs["openai"].Requests()[0].Body); strings.Contains(gpt, "prompt_cache_key") || strings.Contains(gpt, "cache_control") {
+		t.Errorf("the OpenAI target got a cache member: %s", gpt)
+	}
+}

@@ -28,6 +28,9 @@ type Call struct {
 	Body []byte
 	// Stream says the client asked for a stream; Out must then be set.
 	Stream bool
+	// CachePrompt: the client asked for its prompt to be cached
+	// (provider.Request.CachePrompt).
+	CachePrompt bool
 	// MaxAttempts and MaxBillable come from the X-Detour-Max-Attempts and
 	// X-Detour-Max-Billable-Attempts headers; 0 means the route's. They may
 	// only lower the route's limits.
@@ -206,7 +209,7 @@ func (c *Call) echoHeaders() bool { return c.Native != nil && len(c.Native.Heade
 // request is c as the adapters read it.
 func (c *Call) request() *provider.Request {
 	if c.req == nil {
-		c.req = &provider.Request{Body: c.Body, Stream: c.Stream, Translated: c.Native != nil}
+		c.req = &provider.Request{Body: c.Body, Stream: c.Stream, Translated: c.Native != nil, CachePrompt: c.CachePrompt}
 	}
 	return c.req
 }

@@ -164,7 +164,7 @@ func (c *continuation) request(e *endpointRT, r *provider.Request) *provider.Req
 		return r
 	}
 	c.join = join
-	return &provider.Request{Body: body, Stream: r.Stream, Translated: r.Translated}
+	return &provider.Request{Body: body, Stream: r.Stream, Translated: r.Translated, CachePrompt: r.CachePrompt}
 }
 
 // note records on the attempt just made that it continued a cut.

@@ -30,7 +30,7 @@ func (w *walk) usage() *usageRequest {
 		u.done = true
 		body, asked := includeUsage(w.call.Body)
 		u.asked = asked || usageIncluded(w.call.Body)
-		u.req = &provider.Request{Body: body, Stream: w.call.Stream, Translated: w.call.Native != nil}
+		u.req = &provider.Request{Body: body, Stream: w.call.Stream, Translated: w.call.Native != nil, CachePrompt: w.call.CachePrompt}
 	}
 	return u
 }

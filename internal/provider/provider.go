@@ -47,6 +47,12 @@ type Request struct {
 	// it wrote, and the request is sent again so (docs/doors.md, "Gemini
 	// thought signatures").
 	Unsealed bool
+	// CachePrompt: the client asked for its prompt to be cached
+	// (OpenAI's prompt_cache_key, which a door's translation leaves out):
+	// a Claude translation marks the prompt up to its last block, where
+	// the client marked nothing itself (docs/doors.md, "Chat Completions
+	// to Claude and Gemini targets").
+	CachePrompt bool
 	// Embeddings is Body read as an embeddings request, when the caller
 	// parsed it already (once per call); nil: an adapter that needs it
 	// parses Body (EmbeddingsOf).

@@ -29,7 +29,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	// before the call runs: a relayed stream stays parked under this one
 	// (TestDoorStreamHandlerStackStays8KiB; docs/benchmarks.md, "Round 6").
 	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: "responses",
-		Native: &dispatch.Native{API: "responses", Body: a.body}}
+		Native: &dispatch.Native{API: "responses", Body: a.body}, CachePrompt: responses.WantsCache(a.body)}
 	var ready bool
 	if a.st.Dispatcher.NativeOnRoute(a.model, "responses") {
 		ready = s.responsesNative(w, r, d, a, call)

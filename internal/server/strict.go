@@ -28,7 +28,7 @@ import (
 var readMembers = []string{"model", "stream", "messages", "tools", "tool_choice", "parallel_tool_calls",
 	"max_tokens", "max_completion_tokens", "temperature", "top_p", "presence_penalty", "frequency_penalty",
 	"seed", "n", "logprobs", "top_logprobs", "stop", "user", "response_format", "stream_options",
-	"functions", "modalities", "web_search_options", "cache_control", "top_k", "safety_identifier"}
+	"functions", "modalities", "web_search_options", "cache_control", "top_k", "safety_identifier", "prompt_cache_key"}
 
 // foldedMembers maps each read member's case-folded name to the name.
 var foldedMembers = func() map[string]string {

@@ -483,3 +483,13 @@ func jsonString(s string) json.RawMessage {
 // joinText joins text pieces with a newline, as the Anthropic and Gemini
 // adapters join a message's text parts.
 func joinText(texts []string) string { return strings.Join(texts, "\n") }
+
+// WantsCache reports whether body, a Responses request, sets a
+// prompt_cache_key (Codex sends its session's, the Agents SDK its own): the
+// client wants its prompt cached. The translation leaves the key out (an
+// OpenAI-compatible server other than OpenAI may refuse it), and a Claude
+// target is told by the call instead (provider.Request.CachePrompt).
+func WantsCache(body []byte) bool {
+	k := bytes.TrimSpace(rawjson.Member(body, "prompt_cache_key"))
+	return len(k) > 0 && string(k) != "null" && string(k) != `""`
+}

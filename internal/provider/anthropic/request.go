@@ -168,7 +168,14 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		return nil, err
 	}
 	if n := len(out.Messages); n > 0 {
-		markLast(out.Messages[n-1].Content, cr.CacheControl) // automatic caching: the prompt up to its last block
+		cc := cr.CacheControl
+		if cc == nil && (req.CachePrompt || cr.WantsCache()) {
+			// OpenAI's prompt_cache_key asks the prompt cached; Claude caches
+			// only where marked (review 62j: a Responses client's agent paid
+			// its whole prompt every turn).
+			cc = &chat.CacheControl{Type: "ephemeral"}
+		}
+		markLast(out.Messages[n-1].Content, cc) // automatic caching: the prompt up to its last block
 	}
 	out.System = systemOf(system)
 	limitBreakpoints(&out, system)

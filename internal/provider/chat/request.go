@@ -50,6 +50,11 @@ type Request struct {
 	// last block (Anthropic's automatic caching; OpenRouter's and
 	// LiteLLM's chat APIs carry it so).
 	CacheControl *CacheControl `json:"cache_control"`
+	// PromptCacheKey is OpenAI's key to route a prompt to its cache: a
+	// client that sets it wants its prompt cached, which a Claude
+	// translation asks as the root cache_control above does. Raw: a value
+	// of another type refuses nothing (WantsCache).
+	PromptCacheKey json.RawMessage `json:"prompt_cache_key"`
 
 	// Members that ask for an answer the translations cannot give
 	// (Unanswerable reads them).
@@ -575,4 +580,11 @@ func ValueSchema(schema json.RawMessage) (json.RawMessage, error) {
 		}
 	}
 	return rawjson.Marshal(w)
+}
+
+// WantsCache reports whether the request set a prompt_cache_key: a value
+// other than null or "".
+func (r *Request) WantsCache() bool {
+	k := bytes.TrimSpace(r.PromptCacheKey)
+	return len(k) > 0 && string(k) != "null" && string(k) != `""`
 }
