@@ -454,9 +454,9 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 	for i := 0; i < f.nReasons; i++ {
 		cs.try(srcReason, f.reasons[i])
 	}
-	cs.try(srcDetail, cs.unechoed(f.detailCode))
-	cs.try(srcRouterAvail, cs.unechoed(f.routerAvail))
-	cs.try(srcRouterType, cs.unechoed(f.routerType))
+	cs.try(srcDetail, cs.unechoed(f.detailCode, "error_code"))
+	cs.try(srcRouterAvail, cs.unechoed(f.routerAvail, "code"))
+	cs.try(srcRouterType, cs.unechoed(f.routerType, "error_type"))
 	cs.try(srcCode, f.errCode)
 	cs.try(srcType, f.errType)
 	cs.try(srcInner, f.innerCode)
@@ -466,23 +466,47 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 	cs.try(srcBaseResp, f.baseCode)
 }
 
-// unechoed is v, or nil where the client's request holds it as a JSON
-// string ("v"): then the client wrote it, whoever sent it back.
-func (cs *codeScan) unechoed(v []byte) []byte {
+// unechoed is v, or nil where the client's request holds it as the value
+// of a member of the same name ("member": "v", spaces allowed): then the
+// client wrote it, whoever sent it back. Only as that member's value: the
+// words OpenRouter types its errors by (refusal, timeout, server,
+// authentication) are member names in ordinary requests (openai-python
+// writes "refusal": null on every assistant turn; tools take a "timeout"),
+// and a match anywhere hid them (review 62l).
+func (cs *codeScan) unechoed(v []byte, member string) []byte {
 	if len(v) == 0 || len(cs.req) == 0 {
 		return v
 	}
+	r := cs.req
 	for i := 0; ; {
-		j := bytes.Index(cs.req[i:], v)
+		j := bytes.Index(r[i:], v)
 		if j < 0 {
 			return v
 		}
 		at := i + j
-		if at > 0 && cs.req[at-1] == '"' && at+len(v) < len(cs.req) && cs.req[at+len(v)] == '"' {
+		i = at + 1
+		if at == 0 || r[at-1] != '"' || at+len(v) >= len(r) || r[at+len(v)] != '"' {
+			continue
+		}
+		// Back over the value's quote, spaces, a colon, spaces: the key.
+		k := spaceBefore(r, at-2)
+		if k < 0 || r[k] != ':' {
+			continue
+		}
+		k = spaceBefore(r, k-1)
+		if k >= len(member)+1 && r[k] == '"' && string(r[k-len(member):k]) == member && r[k-len(member)-1] == '"' {
 			return nil
 		}
-		i = at + 1
 	}
+}
+
+// spaceBefore is the index of the last byte of r at or before k that is
+// not JSON whitespace, -1 when there is none.
+func spaceBefore(r []byte, k int) int {
+	for k >= 0 && (r[k] == ' ' || r[k] == '\t' || r[k] == '\n' || r[k] == '\r') {
+		k--
+	}
+	return k
 }
 
 func (cs *codeScan) try(src codeSource, v []byte) {

@@ -138,3 +138,23 @@ func limitBreakpoints(out *messagesRequest, system []block) {
 		}
 	}
 }
+
+// marked reports whether any block of system or msgs carries a
+// breakpoint: the client placed its own, and a prompt_cache_key adds none
+// beside them (review 62l: one more on the tail cost a cache write of it
+// every request, and with four of the client's it dropped one of theirs).
+func marked(system []block, msgs []message) bool {
+	for i := range system {
+		if system[i].CacheControl != nil {
+			return true
+		}
+	}
+	for i := range msgs {
+		for j := range msgs[i].Content {
+			if msgs[i].Content[j].CacheControl != nil {
+				return true
+			}
+		}
+	}
+	return false
+}

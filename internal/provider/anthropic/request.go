@@ -169,7 +169,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	}
 	if n := len(out.Messages); n > 0 {
 		cc := cr.CacheControl
-		if cc == nil && (req.CachePrompt || cr.WantsCache()) {
+		if cc == nil && (req.CachePrompt || cr.WantsCache()) && !marked(system, out.Messages) {
 			// OpenAI's prompt_cache_key asks the prompt cached; Claude caches
 			// only where marked (review 62j: a Responses client's agent paid
 			// its whole prompt every turn).

@@ -225,7 +225,40 @@ func rootDefinitions(schema []byte) bool {
 // describing a schema broke every later turn). Such a result goes as its
 // text, under "content".
 func refResponse(t []byte) bool {
-	return bytes.Contains(t, refMark) || bytes.Contains(t, []byte(`\u0024ref`)) // an escaped key reads the same to Gemini (review 62k)
+	if bytes.Contains(t, refMark) {
+		return true
+	}
+	// An escaped key reads the same to Gemini ("\u0024ref", "$\u0072ef":
+	// reviews 62k, 62l): a result with escapes is decoded to look.
+	return bytes.Contains(t, []byte(`\u`)) && decodedRef(t)
+}
+
+// decodedRef reports whether the JSON t, decoded, has a "$ref" member at
+// any depth.
+func decodedRef(t []byte) bool {
+	var v any
+	if json.Unmarshal(t, &v) != nil {
+		return false
+	}
+	var has func(any) bool
+	has = func(v any) bool {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if k == "$ref" || has(e) {
+					return true
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if has(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return has(v)
 }
 
 // nameStart reports whether name starts as Gemini's function names must:
