@@ -58,23 +58,7 @@ func TestReview61hRoutingCaseVariantCoolsForEveryone(t *testing.T) {
 // not move to the next target on this route (fallback_on)" — an operator
 // who adds forbidden to fallback_on changes nothing; tail_on is the knob.
 func TestReview61hTailStopNamesWrongSetting(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"a":  script(upstreamtest.Step{Status: 500, Body: `{"error":{"message":"internal error"}}`}),
-		"t1": script(upstreamtest.Step{Status: 403, Body: `{"error":{"message":"Forbidden"}}`}),
-		"t2": script(ok("m2", "tail two")),
-	})
-	g := start(t, `
-providers:
-  - {name: a, dialect: openai, base_url: "{a}", api_key: `+secret+`}
-  - {name: t1, dialect: openai, base_url: "{t1}", api_key: `+secret+`}
-  - {name: t2, dialect: openai, base_url: "{t2}", api_key: `+secret+`}
-targets:
-  - {name: main, model: m0, providers: [a]}
-  - {name: one, model: m1, providers: [t1]}
-  - {name: two, model: m2, providers: [t2]}
-routes:
-  - {name: deep, strategy: ordered, targets: [main], tail: [one, two], tail_on: [server_error, timeout]}
-`, fs)
+	g, _ := tailStopGateway(t, `{name: deep, strategy: ordered, targets: [main], tail: [one, two], tail_on: [server_error, timeout]}`)
 	r := g.post(t, "deep", "")
 	d := g.recs.wait(t, 1)
 	t.Logf("status %d; attempts %q; skipped %q", r.Status, steps(d), skipped(d))
@@ -89,23 +73,7 @@ routes:
 // stops the walk inside the tail with no reason recorded for the tail's
 // other targets (the gap review 61f closed for the main list).
 func TestReview61hTailStopNoReasonWhenInFallbackOn(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"a":  script(upstreamtest.Step{Status: 500, Body: `{"error":{"message":"internal error"}}`}),
-		"t1": script(upstreamtest.Step{Status: 403, Body: `{"error":{"message":"Forbidden"}}`}),
-		"t2": script(ok("m2", "tail two")),
-	})
-	g := start(t, `
-providers:
-  - {name: a, dialect: openai, base_url: "{a}", api_key: `+secret+`}
-  - {name: t1, dialect: openai, base_url: "{t1}", api_key: `+secret+`}
-  - {name: t2, dialect: openai, base_url: "{t2}", api_key: `+secret+`}
-targets:
-  - {name: main, model: m0, providers: [a]}
-  - {name: one, model: m1, providers: [t1]}
-  - {name: two, model: m2, providers: [t2]}
-routes:
-  - {name: deep, strategy: ordered, targets: [main], fallback_on: [server_error, forbidden, timeout], tail: [one, two], tail_on: [server_error, timeout]}
-`, fs)
+	g, fs := tailStopGateway(t, `{name: deep, strategy: ordered, targets: [main], fallback_on: [server_error, forbidden, timeout], tail: [one, two], tail_on: [server_error, timeout]}`)
 	r := g.post(t, "deep", "")
 	d := g.recs.wait(t, 1)
 	t.Logf("status %d; attempts %q; skipped %q", r.Status, steps(d), skipped(d))
@@ -122,7 +90,28 @@ routes:
 	}
 }
 
-var _ = http.StatusOK
+// tailStopGateway serves route (one YAML mapping) over a main target that
+// answers 500 and a tail of one target that answers 403 and one that
+// serves.
+func tailStopGateway(t *testing.T, route string) (*gateway, map[string]*upstreamtest.Server) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"a":  script(upstreamtest.Step{Status: 500, Body: `{"error":{"message":"internal error"}}`}),
+		"t1": script(upstreamtest.Step{Status: 403, Body: `{"error":{"message":"Forbidden"}}`}),
+		"t2": script(ok("m2", "tail two")),
+	})
+	return start(t, `
+providers:
+  - {name: a, dialect: openai, base_url: "{a}", api_key: `+secret+`}
+  - {name: t1, dialect: openai, base_url: "{t1}", api_key: `+secret+`}
+  - {name: t2, dialect: openai, base_url: "{t2}", api_key: `+secret+`}
+targets:
+  - {name: main, model: m0, providers: [a]}
+  - {name: one, model: m1, providers: [t1]}
+  - {name: two, model: m2, providers: [t2]}
+routes:
+  - `+route+"\n", fs), fs
+}
+
 
 // Review 61h (5), end to end: pick drops every account/endpoint phrase
 // once the answer names a URL the client's request holds. OpenCode Zen's
