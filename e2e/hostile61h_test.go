@@ -112,7 +112,6 @@ routes:
   - `+route+"\n", fs), fs
 }
 
-
 // Review 61h (5), end to end: pick drops every account/endpoint phrase
 // once the answer names a URL the client's request holds. OpenCode Zen's
 // real 401 for a withdrawn free model ends with its own upsell link
