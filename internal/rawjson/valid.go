@@ -19,7 +19,7 @@ func Check(b []byte, keys []string, vals [][]byte) bool {
 	for i := range keys {
 		vals[i] = nil
 	}
-	c := checker{b: b}
+	c := checker{b: b, max: maxDepth}
 	i := skipSpace(b, 0)
 	if i < len(b) && b[i] == '{' {
 		i = c.object(i, 1, keys, vals)
@@ -29,7 +29,21 @@ func Check(b []byte, keys []string, vals [][]byte) bool {
 	return i >= 0 && skipSpace(b, i) == len(b)
 }
 
-type checker struct{ b []byte }
+// Within reports whether b is valid JSON whose objects and arrays nest at
+// most depth deep (json.Valid with a tighter limit), in one pass: a walk
+// whose cost grows with the nesting asks it first (the Gemini adapter's
+// schema walk).
+func Within(b []byte, depth int) bool {
+	c := checker{b: b, max: min(depth, maxDepth)}
+	i := c.value(skipSpace(b, 0), 0)
+	return i >= 0 && skipSpace(b, i) == len(b)
+}
+
+// checker checks b, its objects and arrays nested at most max deep.
+type checker struct {
+	b   []byte
+	max int
+}
 
 // value checks the value at b[i], nested depth deep; it returns the index
 // past it, or -1.
@@ -42,7 +56,7 @@ func (c *checker) value(i, depth int) int {
 	case '"':
 		return c.str(i)
 	case '{', '[':
-		if depth+1 > maxDepth {
+		if depth+1 > c.max {
 			return -1
 		}
 		if b[i] == '{' {

@@ -192,3 +192,24 @@ func BenchmarkMemberLargeBody(b *testing.B) {
 		}
 	}
 }
+
+// Within is json.Valid with a tighter nesting limit.
+func TestWithin(t *testing.T) {
+	for _, c := range []struct {
+		b     string
+		depth int
+		want  bool
+	}{
+		{`{"a":[1,{"b":2}]}`, 3, true},
+		{`{"a":[1,{"b":2}]}`, 2, false},
+		{`"[[[[{"`, 1, true}, // brackets in a string nest nothing
+		{`[[]]`, 2, true},
+		{`[[]]`, 1, false},
+		{`{"a":}`, 5, false},
+		{`1`, 0, true},
+	} {
+		if got := Within([]byte(c.b), c.depth); got != c.want {
+			t.Errorf("Within(%s, %d) = %v, want %v", c.b, c.depth, got, c.want)
+		}
+	}
+}

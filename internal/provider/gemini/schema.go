@@ -24,7 +24,7 @@ var refMark = []byte(`"$ref"`)
 // refOnly returns schema with every schema node that has a "$ref" member
 // kept to its "$"-members; schema itself when it has none (the common
 // case), when it is not JSON Detour can walk, or when it is past what a
-// walk may cost (refWalkable). Only schema nodes: the map under
+// walk may cost (refMaxBytes, refMaxDepth). Only schema nodes: the map under
 // "properties" names properties (one may be called "$ref": an OpenAPI
 // reference object), and "default", "examples", "const" and "enum" hold
 // data (review 62h). A root whose "$ref" names its "definitions"
@@ -34,7 +34,7 @@ var refMark = []byte(`"$ref"`)
 // and accepted anything); Gemini judges it.
 func refOnly(schema json.RawMessage) json.RawMessage {
 	s := bytes.TrimSpace(schema)
-	if !bytes.Contains(s, refMark) || !refWalkable(s) || !json.Valid(s) {
+	if !bytes.Contains(s, refMark) || len(s) > refMaxBytes || !rawjson.Within(s, refMaxDepth) {
 		return schema
 	}
 	w := refWalk{defs: rootDefinitions(s)}
@@ -49,32 +49,6 @@ const (
 	refMaxBytes = 256 << 10
 	refMaxDepth = 64
 )
-
-// refWalkable reports whether s is within refMaxBytes and nests no deeper
-// than refMaxDepth, in one pass (strings skipped).
-func refWalkable(s []byte) bool {
-	if len(s) > refMaxBytes {
-		return false
-	}
-	depth, in := 0, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case in:
-		case c == '{' || c == '[':
-			if depth++; depth > refMaxDepth {
-				return false
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return true
-}
 
 // refWalk rewrites a schema (refOnly); defs is set when the root's
 // "definitions" become "$defs".
