@@ -31,23 +31,8 @@ func TestReview62cPassthroughErrorKeepsDetails(t *testing.T) {
 		status int
 		code   string
 	}{{404, "thread_not_found"}, {400, "thread_already_continued"}, {400, "thread_continue_in_flight"}, {400, "tool_name_conflict"}} {
-		fs := fakes(t, map[string]upstreamtest.Script{
-			"anthropic": script(review62cThreadRejection(c.status, c.code)),
-			"openai":    script(ok("gpt-4o-mini", "x")),
-			"gemini":    script(upstreamtest.Step{Body: review62cGemini}),
-		})
-		g := start(t, review62cCfg, fs)
-		r := g.raw(t, "POST", "/v1/messages", `{"model":"r-claude","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
-			"x-api-key", "client-key-1", "anthropic-version", "2023-06-01")
-		var env struct {
-			Error struct {
-				Details struct {
-					ErrorCode string `json:"error_code"`
-				} `json:"details"`
-			} `json:"error"`
-		}
-		_ = json.Unmarshal(r.Body, &env)
-		if r.Status != c.status || env.Error.Details.ErrorCode != c.code {
+		r := claudeAnswers(t, review62cThreadRejection(c.status, c.code))
+		if r.Status != c.status || detailCode(r) != c.code {
 			t.Errorf("%d %s from Claude reached the client as %d %s (X-Detour-Class %s): error.details lost",
 				c.status, c.code, r.Status, r.Body, r.Header.Get("X-Detour-Class"))
 		}
@@ -117,6 +102,33 @@ func TestReview62cToolRunnerRecoversLostThread(t *testing.T) {
 	if len(msg.Content) == 0 || msg.Content[0].Text != "It is noon in Paris." {
 		t.Errorf("final answer %+v", msg.Content)
 	}
+}
+
+// claudeAnswers serves a Messages request on route r-claude, whose
+// Anthropic target answers step, and returns what the client got.
+func claudeAnswers(t *testing.T, step upstreamtest.Step) reply {
+	t.Helper()
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": script(step),
+		"openai":    script(ok("gpt-4o-mini", "x")),
+		"gemini":    script(upstreamtest.Step{Body: review62cGemini}),
+	})
+	g := start(t, review62cCfg, fs)
+	return g.raw(t, "POST", "/v1/messages", `{"model":"r-claude","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`,
+		"x-api-key", "client-key-1", "anthropic-version", "2023-06-01")
+}
+
+// detailCode is the error.details.error_code of an Anthropic error body.
+func detailCode(r reply) string {
+	var env struct {
+		Error struct {
+			Details struct {
+				ErrorCode string `json:"error_code"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(r.Body, &env)
+	return env.Error.Details.ErrorCode
 }
 
 const review62cCfg = `
