@@ -202,3 +202,30 @@ func TestReview62jPromptCacheKeyReachesClaude(t *testing.T) {
 		t.Errorf("the OpenAI target got a cache member: %s", gpt)
 	}
 }
+
+// Review 62j, on a route whose first target serves the Responses API as
+// is: the translation for Claude is made late, in the walk, and the wish
+// to cache comes with it.
+func TestReview62jPromptCacheKeyReachesClaudeAfterANativeTarget(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"native":    script(upstreamtest.Step{Status: 500, Body: `{"error":{"message":"internal error","type":"server_error"}}`}),
+		"anthropic": script(upstreamtest.Step{Body: anthropicMessage("claude-sonnet-4-5", "hi")}),
+	})
+	g := start(t, `
+client_keys: [client-key-1]
+providers:
+  - {name: native, dialect: openai, base_url: "{native}", api_key: `+secret+`, responses: true}
+  - {name: anthropic, dialect: anthropic, base_url: "{anthropic}", api_key: `+secret+`}
+targets:
+  - {name: gpt, model: gpt-5, providers: [native]}
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+routes:
+  - {name: r, targets: [gpt, claude]}
+`, fs)
+	r := g.raw(t, "POST", "/v1/responses", `{"model":"r","store":false,"prompt_cache_key":"session-1","input":[{"role":"user","content":"long context"},{"role":"assistant","content":"ok"},{"role":"user","content":"next turn"}]}`,
+		"Authorization", "Bearer client-key-1")
+	r.wantStatus(t, 200)
+	if got := fs["anthropic"].Requests(); len(got) != 1 || !strings.Contains(string(got[0].Body), `"cache_control":{"type":"ephemeral"}`) {
+		t.Errorf("Claude, after the native target failed, got no cache mark: %d requests %v", len(got), got)
+	}
+}

@@ -29,7 +29,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	// before the call runs: a relayed stream stays parked under this one
 	// (TestDoorStreamHandlerStackStays8KiB; docs/benchmarks.md, "Round 6").
 	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: "responses",
-		Native: &dispatch.Native{API: "responses", Body: a.body}, CachePrompt: responses.WantsCache(a.body)}
+		Native: &dispatch.Native{API: "responses", Body: a.body}}
 	var ready bool
 	if a.st.Dispatcher.NativeOnRoute(a.model, "responses") {
 		ready = s.responsesNative(w, r, d, a, call)
@@ -59,7 +59,7 @@ func (s *Server) responsesTranslated(w http.ResponseWriter, r *http.Request, d d
 		return false
 	}
 	if err == nil {
-		call.Body, echo = req.Chat, &req.Echo
+		call.Body, echo, call.CachePrompt = req.Chat, &req.Echo, req.CachePrompt
 	} else {
 		e, ok := err.(*responses.Error)
 		if !ok {
@@ -120,6 +120,7 @@ func (s *Server) responsesNative(w http.ResponseWriter, r *http.Request, d door,
 			return nil, err
 		}
 		*echo = req.Echo
+		call.CachePrompt = req.CachePrompt // before the walk builds a request of the translation (dispatch.Call.request)
 		if out != nil {
 			out.enc = responses.NewStream(echo, a.model, created)
 		}

@@ -20,6 +20,12 @@ type Request struct {
 	Stream bool
 	// Chat is the canonical Chat Completions JSON body for the adapters.
 	Chat []byte
+	// CachePrompt: the request set a prompt_cache_key (Codex sends its
+	// session's, the Agents SDK its own): the client wants its prompt
+	// cached. Chat leaves the key out (an OpenAI-compatible server other
+	// than OpenAI may refuse it); the caller tells a Claude target instead
+	// (provider.Request.CachePrompt).
+	CachePrompt bool
 	// Echo holds the parameters the response object repeats.
 	Echo Echo
 }
@@ -106,6 +112,7 @@ type wireRequest struct {
 	Background         *bool           `json:"background"`
 	Prompt             json.RawMessage `json:"prompt"`
 	Include            []string        `json:"include"`
+	PromptCacheKey     json.RawMessage `json:"prompt_cache_key"`
 	// Moderation asks OpenAI to score or block flagged input and output:
 	// no translated target does either, so it is refused (docs/doors.md).
 	Moderation json.RawMessage `json:"moderation"`
@@ -212,9 +219,10 @@ func Translate(body []byte) (*Request, error) {
 		return nil, invalid("", "request: %v", err)
 	}
 	return &Request{
-		Model:  w.Model,
-		Stream: w.Stream,
-		Chat:   chatBody,
+		Model:       w.Model,
+		Stream:      w.Stream,
+		Chat:        chatBody,
+		CachePrompt: chat.CacheKeySet(w.PromptCacheKey),
 		Echo: Echo{
 			Instructions:      nonNull(w.Instructions),
 			Metadata:          nonNull(w.Metadata),
@@ -483,13 +491,3 @@ func jsonString(s string) json.RawMessage {
 // joinText joins text pieces with a newline, as the Anthropic and Gemini
 // adapters join a message's text parts.
 func joinText(texts []string) string { return strings.Join(texts, "\n") }
-
-// WantsCache reports whether body, a Responses request, sets a
-// prompt_cache_key (Codex sends its session's, the Agents SDK its own): the
-// client wants its prompt cached. The translation leaves the key out (an
-// OpenAI-compatible server other than OpenAI may refuse it), and a Claude
-// target is told by the call instead (provider.Request.CachePrompt).
-func WantsCache(body []byte) bool {
-	k := bytes.TrimSpace(rawjson.Member(body, "prompt_cache_key"))
-	return len(k) > 0 && string(k) != "null" && string(k) != `""`
-}

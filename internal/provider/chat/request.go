@@ -582,9 +582,13 @@ func ValueSchema(schema json.RawMessage) (json.RawMessage, error) {
 	return rawjson.Marshal(w)
 }
 
-// WantsCache reports whether the request set a prompt_cache_key: a value
-// other than null or "".
-func (r *Request) WantsCache() bool {
-	k := bytes.TrimSpace(r.PromptCacheKey)
+// WantsCache reports whether the request set a prompt_cache_key
+// (CacheKeySet).
+func (r *Request) WantsCache() bool { return CacheKeySet(r.PromptCacheKey) }
+
+// CacheKeySet reports whether k, a raw prompt_cache_key, is set: a value
+// other than null or "" (a value of another type sets it too).
+func CacheKeySet(k json.RawMessage) bool {
+	k = bytes.TrimSpace(k)
 	return len(k) > 0 && string(k) != "null" && string(k) != `""`
 }
