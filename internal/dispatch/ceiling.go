@@ -42,16 +42,28 @@ const (
 	maxChoices = 128
 )
 
-// ceilings are the most prompt and output tokens an answer of answerBytes
-// bytes to body can have counted: bodyReads times the body's bytes and
-// promptBeyondBody; the answer's bytes and reasoningRoom for each of the
-// n choices body asks for. No body bounds nothing.
-func ceilings(body []byte, answerBytes int64) (prompt, output int) {
+// pastCeilings reports whether prompt and output tokens counted for an
+// answer of answerBytes bytes to body pass what it can have used:
+// bodyReads times the body's bytes and promptBeyondBody; the answer's
+// bytes and reasoningRoom for each of the n choices body asks for. No
+// body bounds nothing. The body's n is read only for an output past one
+// choice's bound (the common count is far inside it): no walk of the
+// body on every answer.
+func pastCeilings(body []byte, answerBytes int64, prompt, output int) (promptPast, outputPast bool) {
 	if len(body) == 0 {
-		return maxCount, maxCount
+		return false, false
 	}
-	choices := min(choicesAsked(body), maxChoices) // read as the continuation reads it (continue.go)
-	return min(promptBeyondBody+bodyReads*len(body), maxCount), min(int(min(answerBytes, maxCount))+choices*reasoningRoom, maxCount)
+	promptPast = prompt > min(promptBeyondBody+bodyReads*len(body), maxCount)
+	if output > outputCeiling(answerBytes, 1) {
+		outputPast = output > outputCeiling(answerBytes, min(choicesAsked(body), maxChoices)) // n read as the continuation reads it (continue.go)
+	}
+	return promptPast, outputPast
+}
+
+// outputCeiling is the most output an answer of answerBytes bytes in
+// choices choices can have counted.
+func outputCeiling(answerBytes int64, choices int) int {
+	return min(int(min(answerBytes, maxCount))+choices*reasoningRoom, maxCount)
 }
 
 // noteCapped logs that an attempt of e's counted past what its answer

@@ -31,8 +31,14 @@ func TestCeilings(t *testing.T) {
 		{`{"n":"3"}`, 10, promptBeyondBody + bodyReads*9, 10 + reasoningRoom},
 		{``, 10, maxCount, maxCount},
 	} {
-		if p, o := ceilings([]byte(c.body), c.answer); p != c.prompt || o != c.output {
-			t.Errorf("%s (%d answered): prompt %d output %d, want %d %d", c.body, c.answer, p, o, c.prompt, c.output)
+		b := []byte(c.body)
+		if pp, op := pastCeilings(b, c.answer, c.prompt, c.output); pp || op {
+			t.Errorf("%s (%d answered): prompt %d or output %d read past its bound (%v, %v)", c.body, c.answer, c.prompt, c.output, pp, op)
+		}
+		if c.prompt < maxCount {
+			if pp, op := pastCeilings(b, c.answer, c.prompt+1, c.output+1); !pp || !op {
+				t.Errorf("%s (%d answered): prompt %d and output %d read within the bounds (%v, %v), want past", c.body, c.answer, c.prompt+1, c.output+1, pp, op)
+			}
 		}
 	}
 }
@@ -94,7 +100,7 @@ func TestCappedUsageIsLoggedOnceAMinute(t *testing.T) {
 func TestCeilingsAllocateNothing(t *testing.T) {
 	for _, body := range []string{`{"model":"m","messages":[{"role":"user","content":"hi"}]}`, `{"model":"m","n":2,"messages":[]}`} {
 		b := []byte(body)
-		if n := testing.AllocsPerRun(100, func() { ceilings(b, 100) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { pastCeilings(b, 100, 10, 1<<30) }); n != 0 {
 			t.Errorf("%s: %v allocations, want 0", body, n)
 		}
 	}

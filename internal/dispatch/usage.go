@@ -163,16 +163,16 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byt
 		// The cache's reads and writes are parts of the prompt: together
 		// never more than it. A count past what an answer to body can
 		// have used is no count: Detour's estimate stands in (ceiling.go).
-		maxPrompt, maxOutput := ceilings(body, o.answerBytes)
 		prompt := count(u.PromptTokens)
 		total := count(u.TotalTokens)
 		completion := max(count(u.CompletionTokens), total-prompt)
-		capped := false
-		if prompt > maxPrompt {
-			prompt, capped = inputEstimate(body), true
+		promptPast, outputPast := pastCeilings(body, o.answerBytes, prompt, completion)
+		capped := promptPast || outputPast
+		if promptPast {
+			prompt = inputEstimate(body)
 		}
-		if completion > maxOutput {
-			completion, capped = max(int(o.answerBytes/4), o.delivered), true
+		if outputPast {
+			completion = max(int(o.answerBytes/4), o.delivered)
 		}
 		if capped {
 			total = prompt + completion
