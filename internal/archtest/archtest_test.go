@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"internal/sse":          {},
 	"internal/rawjson":      {}, // reading and splicing JSON members, and strings, without reflection
 	"internal/signkey":      {}, // the keys what the gateway hands clients is sealed with
+	"internal/offstack":     {}, // deep work off a handler's stack
 	"internal/decision":     {"internal/rawjson"},
 	"internal/upstreamtest": {},
 	"internal/metrics":      {"classify"},
@@ -45,8 +46,8 @@ var allowed = map[string][]string{
 	"internal/provider":           {"internal/rawjson", "internal/signkey", "internal/sse"},
 	"internal/provider/chat":      {"internal/provider", "internal/rawjson"},
 	"internal/provider/openai":    {"internal/provider", "internal/rawjson", "internal/sse"},
-	"internal/provider/anthropic": {"internal/provider", "internal/provider/chat", "internal/rawjson", "internal/sse"},
-	"internal/provider/gemini":    {"internal/provider", "internal/provider/chat", "internal/rawjson", "internal/sse"},
+	"internal/provider/anthropic": {"internal/offstack", "internal/provider", "internal/provider/chat", "internal/rawjson", "internal/sse"},
+	"internal/provider/gemini":    {"internal/offstack", "internal/provider", "internal/provider/chat", "internal/rawjson", "internal/sse"},
 	// Client doors: pure translation between a client API and the canonical
 	// chat shapes, plus the door's error envelope (the class names it).
 	"internal/door/messages":  {"classify", "internal/provider/chat", "internal/rawjson"},
@@ -60,7 +61,7 @@ var allowed = map[string][]string{
 	// it continues cut streams with splice's building blocks.
 	"internal/dispatch": {"classify", "internal/config", "internal/decision", "internal/health", "internal/metrics",
 		"internal/policy", "internal/provider", "internal/provider/anthropic", "internal/provider/gemini",
-		"internal/provider/chat", "internal/provider/openai", "internal/rawjson", "internal/route", "internal/signkey", "internal/splice", "internal/sse"},
+		"internal/provider/chat", "internal/provider/openai", "internal/offstack", "internal/rawjson", "internal/route", "internal/signkey", "internal/splice", "internal/sse"},
 	// Client limits count in memory or Redis; they read client keys only.
 	"internal/limit": {"internal/config", "internal/redisfail"},
 	// The HTTP front talks to dispatch, never to adapters or policy directly,
@@ -68,7 +69,7 @@ var allowed = map[string][]string{
 	// sees canonical JSON and dispatch's facts, and writes them for its
 	// client (the class for the envelope's type, sse for the framing).
 	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/messages", "internal/door/responses", "internal/health",
-		"internal/inprogress", "internal/limit", "internal/metrics", "internal/rawjson", "internal/sse"},
+		"internal/inprogress", "internal/limit", "internal/metrics", "internal/offstack", "internal/rawjson", "internal/sse"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
 		"internal/health", "internal/inprogress", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/signkey", "internal/console", "internal/tracing"},

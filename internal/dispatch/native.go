@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/anthropic"
 )
@@ -64,7 +65,9 @@ func (w *walk) translateLate() error {
 			return errAllowance
 		}
 	}
-	body, err := n.Translate()
+	// Off the handler's stack: a door's translation decodes the body whole
+	// (offstack).
+	body, err := offstack.Run2(n.Translate)
 	n.Translate = nil
 	if err != nil {
 		body, n.Untranslated = nil, err
@@ -143,6 +146,13 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 // no allowance), and keeps the body it makes counted while the attempt
 // runs (o.held, which upstreamCall gives back).
 func (w *walk) translated(o *outcome, cost int64, build func() (*http.Request, error)) (*http.Request, error) {
+	if cost > 0 {
+		// A translation decodes the body whole, ~0.9 KiB of stack a level
+		// of its nesting: off the handler's stack, which a stream keeps at
+		// its largest size for its whole life (offstack).
+		deep := build
+		build = func() (*http.Request, error) { return offstack.Run2(deep) }
+	}
 	al := w.call.Allowance
 	if al == nil || cost == 0 {
 		return build()

@@ -43,7 +43,7 @@ const messagesAgentTurn = `{"model":"gpt","max_tokens":50,"stream":true,
 // benchmarks.md, "Round 6: the doors"). It failed before the doors read a
 // chunk without encoding/json's nested decode, and for an agent's turn
 // before the door's decode of the request ran off the handler's stack
-// (offHandlerStack). Skipped under -race.
+// (offstack.Run). Skipped under -race.
 func TestDoorStreamHandlerStackStays8KiB(t *testing.T) {
 	if raceOn {
 		t.Skip("the race detector doubles the stack guard: stacks grow sooner under it")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/testutil"
 )
 
@@ -18,7 +19,7 @@ func translationBug(body []byte) int {
 }
 
 // A door's translation runs on a goroutine of its own (reserveFor ->
-// offHandlerStack), which hands a panic to the handler's goroutine: the
+// offstack.Run), which hands a panic to the handler's goroutine: the
 // client gets what net/http's recovery gives (the connection closed), the
 // process lives on, and net/http's "http: panic serving" log, all an
 // operator gets of a translation's bug, names the function that panicked
@@ -31,7 +32,7 @@ func TestTranslationPanicLogNamesItsSite(t *testing.T) {
 			w.Write([]byte("alive"))
 			return
 		}
-		_ = offHandlerStack(func() int { return translationBug(body) })
+		_ = offstack.Run(func() int { return translationBug(body) })
 		w.Write([]byte("unreachable"))
 	}))
 	srv.Config.ErrorLog = log.New(&logs, "", 0)

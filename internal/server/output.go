@@ -2,13 +2,12 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
-	"runtime/debug"
 	"strconv"
 	"time"
 
 	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -77,7 +76,7 @@ type sseOutput struct {
 	state   int  // 0 before the commit point, 1 streaming, 2 ended
 	pending bool // written since the last flush, under one write deadline
 	// headerOut: net/http has written the response header (see
-	// offHandlerStack); early counts the bytes written before that.
+	// offstack.Run); early counts the bytes written before that.
 	headerOut bool
 	early     int
 	// hold: the stream's last event waits in held until release (holdEnd).
@@ -116,7 +115,7 @@ func (o *sseOutput) Flush() error {
 	o.pending = false
 	if !o.headerOut {
 		o.headerOut = true
-		return offHandlerStack(o.rc.Flush)
+		return offstack.Run(o.rc.Flush)
 	}
 	return o.rc.Flush()
 }
@@ -268,7 +267,7 @@ func (o *sseOutput) send(n int, write func() error) error {
 		// counted as twice b, so the estimate is never short.
 		if o.early += 2*n + 16; o.early >= headerBuffer {
 			o.headerOut = true
-			if err := offHandlerStack(o.rc.Flush); err != nil {
+			if err := offstack.Run(o.rc.Flush); err != nil {
 				return err
 			}
 		}
@@ -279,53 +278,3 @@ func (o *sseOutput) send(n int, write func() error) error {
 // headerBuffer is net/http's HTTP/1.1 response buffer: the body's first
 // bytes wait there, and the header is written when it fills or is flushed.
 const headerBuffer = 2048
-
-// offHandlerStack runs f on a goroutine of its own and waits for it: work
-// that goes deep, done while a stream's handler holds its goroutine, grows
-// the stack every open stream keeps from 8 to 16 KiB, since the runtime
-// halves a stack only while under a quarter of it is in use, and a relay
-// parks deeper than that (docs/benchmarks.md, "Round 6"). Two such works:
-// the flush that makes net/http write a stream's header (a 2.8 KiB frame,
-// chunkWriter.writeHeader, ~6 KiB deep in the handler), once per stream;
-// and a door's translation of the request (reserveFor), whose
-// encoding/json decode takes ~0.9 KiB a level of the body's nesting. A
-// panic in f goes on in the handler, as if f had run there, as an
-// offStackPanic that carries f's own stack (net/http's "http: panic
-// serving" log shows the handler's, which no longer names the function that
-// panicked); http.ErrAbortHandler goes on as it is.
-func offHandlerStack[T any](f func() T) T {
-	type result struct {
-		v T
-		p any
-	}
-	done := make(chan result, 1)
-	go func() {
-		var r result
-		defer func() {
-			if p := recover(); p != nil {
-				r.p = p
-				if p != http.ErrAbortHandler {
-					r.p = &offStackPanic{Value: p, Stack: debug.Stack()}
-				}
-			}
-			done <- r
-		}()
-		r.v = f()
-	}()
-	r := <-done
-	if r.p != nil {
-		panic(r.p)
-	}
-	return r.v
-}
-
-// offStackPanic is a panic in work offHandlerStack ran: its value, and the
-// stack of the goroutine it happened on.
-type offStackPanic struct {
-	Value any
-	Stack []byte
-}
-
-func (p *offStackPanic) Error() string {
-	return fmt.Sprintf("%v\n\nwhere it happened (off the handler's stack):\n%s", p.Value, p.Stack)
-}

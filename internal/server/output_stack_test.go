@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,37 +11,6 @@ import (
 
 	"github.com/detour-llm/detour/internal/dispatch"
 )
-
-// The write or flush that makes net/http write a stream's header runs on a
-// goroutine of its own (offHandlerStack): its error comes back, and so does
-// a panic, as if it had run on the handler's goroutine.
-func TestOffHandlerStackReturnsErrorAndPanic(t *testing.T) {
-	boom := errors.New("boom")
-	if err := offHandlerStack(func() error { return boom }); err != boom {
-		t.Errorf("error %v, want %v", err, boom)
-	}
-	defer func() {
-		p, _ := recover().(*offStackPanic)
-		if p == nil || p.Value != "write panicked" || !strings.Contains(string(p.Stack), "panicsOffStack") {
-			t.Errorf("recovered %v, want the write's panic with its own stack", p)
-		}
-	}()
-	_ = offHandlerStack(panicsOffStack)
-	t.Error("the panic did not reach the caller")
-}
-
-//go:noinline
-func panicsOffStack() error { panic("write panicked") }
-
-// net/http's abort goes on as it is: net/http knows it and logs nothing.
-func TestOffHandlerStackKeepsAbortHandler(t *testing.T) {
-	defer func() {
-		if p := recover(); p != http.ErrAbortHandler {
-			t.Errorf("recovered %v, want http.ErrAbortHandler", p)
-		}
-	}()
-	_ = offHandlerStack(func() error { panic(http.ErrAbortHandler) })
-}
 
 // Chunks that fill net/http's buffer before the first flush (events held
 // back until the commit point, a large first chunk) make the header go out

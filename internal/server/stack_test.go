@@ -101,14 +101,20 @@ func prime(n int) byte {
 // streams events, from a handler that reports on grew whether serving a
 // request copied its stack (stackGrows).
 func stackServer(t *testing.T, events []string) (*httptest.Server, chan bool) {
+	return stackServerAt(t, "openai", "gpt-4o-mini", events)
+}
+
+// stackServerAt is stackServer in front of an upstream of dialect serving
+// model.
+func stackServerAt(t *testing.T, dialect, model string, events []string) (*httptest.Server, chan bool) {
 	t.Helper()
 	up := upstreamtest.New(upstreamtest.Steps(upstreamtest.Step{Events: events}))
 	t.Cleanup(up.Close)
 	cfg := gatewaytest.Config(t, `
 providers:
-  - {name: up, dialect: openai, base_url: "`+up.URL+`", api_key: sk-test}
+  - {name: up, dialect: `+dialect+`, base_url: "`+up.URL+`", api_key: sk-test}
 targets:
-  - {name: gpt, model: gpt-4o-mini, providers: [up]}
+  - {name: gpt, model: `+model+`, providers: [up]}
 `)
 	a, err := app.New(cfg, app.Options{Decisions: decision.Discard, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {

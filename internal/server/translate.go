@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/offstack"
 )
 
 // The Messages and Responses doors translate a body into chat by decoding
@@ -71,7 +72,7 @@ func (s *Server) translationBusy(w http.ResponseWriter, d door, a *admitted) {
 // translate runs fn, a door's translation of a's body (and any decoding
 // that goes with it), within a reservation of its cost, and keeps kept(),
 // the bytes the request holds from it until it ends. fn runs off the
-// handler's stack (offHandlerStack): a body nested a few levels deep, as
+// handler's stack (offstack.Run): a body nested a few levels deep, as
 // tool schemas are, grew the stack its stream keeps to 16 KiB. false: the
 // reservation was refused and the client answered.
 func (s *Server) translate(w http.ResponseWriter, d door, a *admitted, fn func() (kept int)) bool {
@@ -91,7 +92,7 @@ func (s *Server) reserveFor(w http.ResponseWriter, d door, a *admitted, cost int
 		s.translationBusy(w, d, a)
 		return false
 	}
-	s.settle(a, cost, int64(offHandlerStack(fn)))
+	s.settle(a, cost, int64(offstack.Run(fn)))
 	return true
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
 	"github.com/detour-llm/detour/internal/sse"
@@ -41,6 +42,14 @@ func (s *stream) Next() (provider.Event, error) {
 	if !decode {
 		return out, err
 	}
+	// The event is decoded off the handler's stack: encoding/json goes
+	// deep, and a stream's handler keeps its stack at the largest size it
+	// grew to for the stream's whole life (internal/offstack).
+	return offstack.Run2(func() (provider.Event, error) { return s.decode(out) })
+}
+
+// decode reads one event's data, out.Raw, into out.
+func (s *stream) decode(out provider.Event) (provider.Event, error) {
 	data := out.Raw
 	if bytes.Equal(data, sse.Done) {
 		out.Done = true
