@@ -57,7 +57,7 @@ func init() {
 		apfel primeintellect wpengine dockermodelrunner agentgateway ohmygpt gatewayz openwebui nearai sliplane
 		telnyx requesty parasail writer targon tuningengines dify
 		openrelay crazyrouter zerog routerbase aigate mlflowgateway wso2apim infiniai micuapi hiway2llm thalam
-		tokenflux abacus routstr xhub`) {
+		tokenflux abacus routstr xhub agnes commandcode`) {
 		corpusProviders[p] = true
 	}
 }

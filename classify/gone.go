@@ -468,6 +468,7 @@ var spentPhrases = newPhraseSet([]phrase{
 	{a: "subscription has lapsed", class: Quota},
 	{a: "payment is past due", class: Quota},
 	{a: "membership is not active", class: Quota},
+	{a: "must subscribe to a plan", class: Quota}, // none ever taken, where every model needs one (Zed's; hunt 63d, phrasesaccount.go)
 })
 
 // endUserBudgetPhrases say that the request's own end user — the "user"

@@ -159,6 +159,11 @@ var fiveXXPhrases = newPhraseSet([]phrase{
 	// LiteLLM's 500: "Anthropic messages provider config not found for
 	// model: X" (phrasesgone.go).
 	{a: "config not found for model", class: Unavailable, ourModel: true},
+	// A gateway that knows no provider of the model it was sent, as in a
+	// 4xx (phrasesgone.go): CLIProxyAPI's 502 "unknown provider for model
+	// X" with no account loaded for it (hunt 63d).
+	{a: "unknown provider for model", class: Unavailable, ourModel: true},
+	{a: "has no provider supported", class: Unavailable, ourModel: true},
 	{a: "unknown model:", class: Unavailable},                     // a gateway in front (TensorZero: "Unknown model: x", a 500); not "unknown model type"
 	{a: "no model found for", class: Unavailable, ourModel: true}, // Targon's 503: "no model found for deepseek-ai/DeepSeek-R1"
 	// LiteLLM's router with no deployment for the model (phrasesgone.go).

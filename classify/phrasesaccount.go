@@ -475,6 +475,12 @@ var accountPhrases = []phrase{
 	{a: "plan has expired", class: Quota},
 	{a: "package has expired", class: Quota}, // Z.ai's 1309: "Your GLM Coding Plan package has expired and is temporarily unavailable"
 	{a: "subscription has expired", class: Quota},
+	// No plan at all where every model needs one (Zed's 403 "You must
+	// subscribe to a plan in order to use models provided by Zed …",
+	// hunt 63d): the account serves nothing until it pays, as a lapsed
+	// one. A plan one model needs is a tier gate ("model requires a …
+	// subscription", forbidden, below).
+	{a: "must subscribe to a plan", class: Quota},
 	{a: "套餐已到期", class: Quota}, // the plan has expired
 	{a: "套餐已过期", class: Quota}, // the plan has expired
 	{a: "套餐已失效", class: Quota}, // the plan has lapsed (Zhipu's 1314: "您的企业套餐已失效，请联系企业管理员。", a 429)
