@@ -160,6 +160,15 @@ type Usage struct {
 	// (https://litellm.vercel.app/docs/completion/prompt_caching); read, never
 	// written by Detour.
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens,omitempty"`
+	// PromptCacheHitTokens is DeepSeek's name, beside OpenAI's members, for
+	// the part of PromptTokens read from the prompt cache
+	// (https://api-docs.deepseek.com/api/create-chat-completion, usage), and
+	// CachedTokens Moonshot's (Kimi's context caching, usage.cached_tokens):
+	// read, never written by Detour; Cached reads them (round 63: a host
+	// that sent only DeepSeek's names was billed its cache hits at the
+	// plain input price, ten times theirs).
+	PromptCacheHitTokens int   `json:"prompt_cache_hit_tokens,omitempty"`
+	CachedTokens         Count `json:"cached_tokens,omitempty"`
 	// Fast says the answer was served in a premium fast mode its provider
 	// bills above the model's price (Anthropic's usage.speed "fast"),
 	// priced at the target's fast price (docs/config.md, "Usage and
@@ -252,12 +261,30 @@ type OutputDetails struct {
 	AudioTokens Count `json:"audio_tokens,omitempty"`
 }
 
-// Cached is the number of cached input tokens u reports (0 when none).
+// Cached is the number of cached input tokens u reports (0 when none),
+// under any name providers give it: the largest, as all count the same
+// tokens.
 func (u *Usage) Cached() int {
-	if u == nil || u.PromptTokensDetails == nil {
+	if u == nil {
 		return 0
 	}
-	return u.PromptTokensDetails.CachedTokens
+	n := max(u.PromptCacheHitTokens, int(u.CachedTokens))
+	if d := u.PromptTokensDetails; d != nil {
+		n = max(n, d.CachedTokens)
+	}
+	return n
+}
+
+// Output is the output tokens u reports: completion_tokens, or what
+// total_tokens counts beyond the prompt where that is more (0 when
+// neither is above 0). xAI, and Gemini's OpenAI-compatible endpoint,
+// count reasoning beside completion_tokens, not in it, and bill it as
+// output (docs/config.md, "Usage and cost").
+func (u *Usage) Output() int {
+	if u == nil {
+		return 0
+	}
+	return max(u.CompletionTokens, u.TotalTokens-u.PromptTokens, 0)
 }
 
 // AudioIn and AudioOut are the prompt's and the output's audio tokens u

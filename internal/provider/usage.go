@@ -28,7 +28,7 @@ func ParseUsage(raw []byte) (*Usage, error) {
 }
 
 var usageNames = []string{"prompt_tokens", "completion_tokens", "total_tokens", "cache_creation_input_tokens",
-	"prompt_tokens_details", "completion_tokens_details"}
+	"prompt_tokens_details", "completion_tokens_details", "prompt_cache_hit_tokens", "cached_tokens"}
 
 // firstDetail is the index in usageNames of the first details object.
 const firstDetail = 4
@@ -46,7 +46,7 @@ func scanUsage(raw []byte) (*Usage, bool) {
 		return nil, false
 	}
 	u := new(Usage)
-	var seen [6]bool
+	var seen [8]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := PlainName(k, usageNames)
 		if !sure {
@@ -59,7 +59,7 @@ func scanUsage(raw []byte) (*Usage, bool) {
 			return nil, false
 		}
 		seen[i] = true
-		if i >= firstDetail {
+		if i == firstDetail || i == firstDetail+1 {
 			n, null, ok := scanDetail(v, detailMembers[i-firstDetail])
 			if !ok {
 				return nil, false
@@ -89,6 +89,10 @@ func scanUsage(raw []byte) (*Usage, bool) {
 			u.TotalTokens = n
 		case 3:
 			u.CacheCreationInputTokens = n
+		case 6:
+			u.PromptCacheHitTokens = n
+		case 7:
+			u.CachedTokens = Count(n)
 		}
 	}
 	return u, true

@@ -76,10 +76,10 @@ func anthropicUsage(u *chat.Usage) Usage {
 	in -= min(written, in)
 	// A count below 0 is an upstream's nonsense, never told to the client
 	// as it came (hostile review 51b).
-	out := Usage{InputTokens: in, OutputTokens: max(u.CompletionTokens, 0),
+	out := Usage{InputTokens: in, OutputTokens: u.Output(),
 		CacheReadInputTokens: min(cached, max(u.PromptTokens, 0)), CacheCreationInputTokens: written}
 	if r := u.CompletionTokensDetails.ReasoningTokens; r > 0 {
-		out.OutputTokensDetails = &OutputTokensDetails{ThinkingTokens: min(r, max(u.CompletionTokens, 0))}
+		out.OutputTokensDetails = &OutputTokensDetails{ThinkingTokens: min(r, out.OutputTokens)}
 	}
 	if d := u.PromptTokensDetails; d != nil && d.CacheCreation != nil && written > 0 {
 		hour := u.CacheWrite1h() // within [0, written]

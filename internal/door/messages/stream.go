@@ -78,8 +78,8 @@ func (e *Encoder) Chunk(chunk []byte) ([]byte, error) {
 	if !e.started {
 		out = e.start(out, c.ID, c.Model)
 	}
-	if c.Usage != nil {
-		e.usage = c.Usage
+	if u := c.Reported(); u != nil {
+		e.usage = u
 	}
 	for i := range c.Choices {
 		ch := &c.Choices[i]

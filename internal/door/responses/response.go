@@ -213,7 +213,7 @@ func responsesUsage(u *chat.Usage) *Usage {
 	}
 	// A count below 0 is an upstream's nonsense, never told to the client
 	// as it came (hostile review 51b).
-	out := &Usage{InputTokens: max(u.PromptTokens, 0), OutputTokens: max(u.CompletionTokens, 0), TotalTokens: max(u.TotalTokens, 0)}
+	out := &Usage{InputTokens: max(u.PromptTokens, 0), OutputTokens: u.Output(), TotalTokens: max(u.TotalTokens, 0)}
 	if out.TotalTokens == 0 {
 		out.TotalTokens = out.InputTokens + out.OutputTokens
 	}

@@ -174,8 +174,8 @@ func (s *Stream) Chunk(data []byte) ([]byte, error) {
 		s.resp.Model = c.Model
 	}
 	s.start()
-	if c.Usage != nil {
-		s.usage = c.Usage
+	if u := c.Reported(); u != nil {
+		s.usage = u
 	}
 	for i := range c.Choices {
 		ch := &c.Choices[i]

@@ -63,7 +63,8 @@ var (
 	toolCallNames = []string{"index", "id", "type", "function", "extra_content"}
 	functionNames = []string{"name", "arguments"}
 	usageNames    = []string{"prompt_tokens", "completion_tokens", "total_tokens",
-		"prompt_tokens_details", "completion_tokens_details", "cache_creation_input_tokens"}
+		"prompt_tokens_details", "completion_tokens_details", "cache_creation_input_tokens",
+		"prompt_cache_hit_tokens", "cached_tokens"} // DeepSeek's and Moonshot's cache reads (provider.Usage)
 	// cachedNames' last, LiteLLM's split of the writes, is an object: a
 	// chunk whose details have one is left to encoding/json.
 	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_creation_tokens", "audio_tokens", "cache_creation_token_details"}
@@ -205,6 +206,10 @@ func ReadUsage(v []byte) (*Usage, bool) {
 			sure = isNull(v) || ints(v, reasoningNames, &u.CompletionTokensDetails.ReasoningTokens)
 		case 5:
 			sure = SetInt(&u.CacheCreationInputTokens, v)
+		case 6:
+			sure = SetInt(&u.PromptCacheHitTokens, v)
+		case 7:
+			sure = SetInt((*int)(&u.CachedTokens), v)
 		}
 		if !sure {
 			return nil, false

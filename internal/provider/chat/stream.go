@@ -31,6 +31,24 @@ type StreamChoice struct {
 	Delta        StreamDelta     `json:"delta"`
 	FinishReason *string         `json:"finish_reason"`
 	StopReason   json.RawMessage `json:"stop_reason"`
+	// Usage is a choice's own count, where Moonshot's Kimi streams it (in
+	// the finishing chunk's choices[0].usage, not beside the choices):
+	// Reported reads it.
+	Usage *Usage `json:"usage"`
+}
+
+// Reported is the usage c reports: its own, else the first its choices
+// carry (StreamChoice.Usage); nil when none.
+func (c *StreamChunk) Reported() *Usage {
+	if c.Usage != nil {
+		return c.Usage
+	}
+	for i := range c.Choices {
+		if u := c.Choices[i].Usage; u != nil {
+			return u
+		}
+	}
+	return nil
 }
 
 // StreamDelta is a choice's delta: what it says (Said, embedded as in the
@@ -86,7 +104,7 @@ func ReadStreamChunk(data []byte, c *StreamChunk) error {
 // in read.go say which shapes they leave to json.Unmarshal.
 var (
 	chunkNames  = []string{"id", "model", "choices", "usage"}
-	choiceNames = []string{"index", "delta", "finish_reason", "stop_reason"}
+	choiceNames = []string{"index", "delta", "finish_reason", "stop_reason", "usage"}
 	deltaNames  = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls"}
 )
 
@@ -172,6 +190,8 @@ func (ch *StreamChoice) read(v []byte) bool {
 			ch.FinishReason, sure = StringPtr(v)
 		case 3:
 			ch.StopReason = append(json.RawMessage(nil), v...) // null too: json.RawMessage takes any value as it is
+		case 4:
+			ch.Usage, sure = ReadUsage(v)
 		}
 		if !sure {
 			return false

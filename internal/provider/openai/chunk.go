@@ -18,12 +18,13 @@ type facts struct {
 
 type choiceFacts struct {
 	index   int
-	content bool // content of any kind in the delta (a finish_reason aside)
-	finish  bool // a non-empty finish_reason
-	error   bool // a non-null "error" member, or finish_reason "error" or vendorFailed
-	vendor  bool // a finish_reason of vendorFinishes, written as OpenAI's
-	tool    bool // a tool call (or a legacy function call) in the delta
-	filter  bool // finish_reason content_filter, or a vendor's word for it
+	content bool            // content of any kind in the delta (a finish_reason aside)
+	finish  bool            // a non-empty finish_reason
+	error   bool            // a non-null "error" member, or finish_reason "error" or vendorFailed
+	vendor  bool            // a finish_reason of vendorFinishes, written as OpenAI's
+	tool    bool            // a tool call (or a legacy function call) in the delta
+	filter  bool            // finish_reason content_filter, or a vendor's word for it
+	usage   *provider.Usage // the choice's own count (Moonshot's Kimi), nil when none
 }
 
 // filtered reports a finish reason that says a filter cut the answer.
@@ -38,11 +39,16 @@ func filtered(word string) bool {
 func (f *facts) read(data []byte) {
 	choices := f.choices[:0]
 	*f = facts{choices: choices}
-	if f.scan(data) {
-		return
+	if !f.scan(data) {
+		*f = facts{choices: choices[:0]}
+		f.decode(data)
 	}
-	*f = facts{choices: choices[:0]}
-	f.decode(data)
+	// Moonshot's Kimi streams its usage in the finishing chunk's
+	// choices[0].usage, not beside the choices: without it a Kimi stream
+	// had no count, and its cost was an estimate of the text (review 63b).
+	for i := 0; f.usage == nil && i < len(f.choices); i++ {
+		f.usage = f.choices[i].usage
+	}
 }
 
 // decode reads data with encoding/json into chunk.
@@ -64,7 +70,7 @@ func (f *facts) decode(data []byte) {
 		_, vendor := vendorFinishes[deref(ch.FinishReason)]
 		f.error = f.error || failed
 		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish, error: failed, vendor: vendor,
-			tool: present(d.ToolCalls) || present(d.FunctionCall), filter: filtered(deref(ch.FinishReason))})
+			tool: present(d.ToolCalls) || present(d.FunctionCall), filter: filtered(deref(ch.FinishReason)), usage: ch.Usage})
 	}
 }
 
@@ -90,7 +96,7 @@ func notNull(m json.RawMessage) bool { return len(m) > 0 && !bytes.Equal(m, []by
 // duplicate wins, which scan does not imitate.
 var (
 	topNames    = []string{"error", "choices", "usage"}
-	choiceNames = []string{"index", "delta", "finish_reason", "error"}
+	choiceNames = []string{"index", "delta", "finish_reason", "error", "usage"}
 	// deltaNames: the first four are strings (*string in chunk), the rest
 	// raw values (json.RawMessage).
 	deltaNames = []string{"content", "refusal", "reasoning_content", "reasoning",
@@ -164,7 +170,7 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 	if !ok {
 		return c, false
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := provider.PlainName(k, choiceNames)
 		if !sure {
@@ -214,6 +220,12 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 			}
 		case 3: // error
 			c.error = c.error || string(v) != "null"
+		case 4: // usage
+			u, err := provider.ParseUsage(v)
+			if err != nil {
+				return c, false
+			}
+			c.usage = u
 		}
 	}
 	return c, true

@@ -53,9 +53,13 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 type responsesUsage struct {
 	InputTokens        int `json:"input_tokens"`
 	OutputTokens       int `json:"output_tokens"`
+	TotalTokens        int `json:"total_tokens"`
 	InputTokensDetails *struct {
 		CachedTokens int `json:"cached_tokens"`
 	} `json:"input_tokens_details"`
+	OutputTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"output_tokens_details"`
 }
 
 // UnmarshalJSON reads a count that is not a plain integer (3.0, 37.25) as
@@ -70,9 +74,16 @@ func (u *responsesUsage) usage() *provider.Usage {
 	if u == nil {
 		return nil
 	}
-	out := &provider.Usage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
+	// total_tokens past input and output is output all the same, as in a
+	// chat answer (provider.Usage.Output): a server that counts reasoning
+	// beside output_tokens (review 63b).
+	out := &provider.Usage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens,
+		TotalTokens: max(u.TotalTokens, u.InputTokens+u.OutputTokens)}
 	if d := u.InputTokensDetails; d != nil && d.CachedTokens > 0 {
 		out.PromptTokensDetails = &provider.TokenDetails{CachedTokens: d.CachedTokens}
+	}
+	if d := u.OutputTokensDetails; d != nil && d.ReasoningTokens > 0 {
+		out.CompletionTokensDetails = &provider.OutputDetails{ReasoningTokens: d.ReasoningTokens}
 	}
 	return out
 }
@@ -181,6 +192,12 @@ func readResponsesEvent(r *sse.Reader) (out provider.Event, ok bool, err error) 
 	switch e.Type {
 	case "error", "response.failed":
 		out.Error = true
+		// A response that failed after it began counts what it used
+		// (review 63b: dropped, a failed reasoning run was billed as the
+		// text the client saw).
+		if e.Response != nil {
+			out.Usage = e.Response.Usage.usage()
+		}
 	case "response.image_generation_call.partial_image":
 		out.Content = true
 	case "response.output_item.done":

@@ -229,6 +229,9 @@ type chunk struct {
 		// Error is a choice's own error object (OpenRouter's in-band
 		// failure of one choice, with finish_reason "error").
 		Error json.RawMessage `json:"error"`
+		// Usage is a choice's own count (Moonshot's Kimi streams its
+		// usage in the finishing choice): read where the chunk has none.
+		Usage *provider.Usage `json:"usage"`
 	} `json:"choices"`
 	Usage *provider.Usage `json:"usage"`
 }
