@@ -1,14 +1,25 @@
 package dispatch
 
-import "time"
+import (
+	"time"
+
+	"github.com/detour-llm/detour/internal/rawjson"
+)
 
 // Counts no answer can have (docs/config.md, "Usage and cost", "Counts
 // past what an answer can have"). An upstream's usage is what Detour
 // bills a client key and reports as cost; one broken or lying count (a
 // self-hosted server's unsigned -1, 4294967295 completion tokens) spent a
 // key's whole month in one answer (review 62b). A count past what an
-// answer to the request could have used is no count: Detour's own
-// estimate stands in for it, and the record says so (Usage.Capped).
+// answer to the request could have used is no count, and the record says
+// so (Usage.Capped): Detour's estimate stands in for it — unless the
+// request had the upstream run tools of its own (serverWork), whose
+// results no bound can foresee: then it is billed at the bound. Billed at
+// the estimate, a client whose honest count passed the bound (a hosted
+// MCP tool's loop over a document its own server returned, twenty turns)
+// paid $0.02 for $10 of work, a count just past the bound costing less
+// than one inside it (review 63a); billed at the bound, a broken server's
+// unsigned -1 beside a plain chat would spend a small daily budget.
 //
 // The bounds read nothing a client chooses to mean a limit: a request's
 // max_tokens does not bound its bill, since a server may read another
@@ -42,22 +53,27 @@ const (
 	maxChoices = 128
 )
 
-// pastCeilings reports whether prompt and output tokens counted for an
-// answer of answerBytes bytes to body pass what it can have used:
+// withinCeilings returns prompt and output tokens counted for an answer of
+// answerBytes bytes to body, each taken down to what it can have used —
 // bodyReads times the body's bytes and promptBeyondBody; the answer's
-// bytes and reasoningRoom for each of the n choices body asks for. No
-// body bounds nothing. The body's n is read only for an output past one
-// choice's bound (the common count is far inside it): no walk of the
-// body on every answer.
-func pastCeilings(body []byte, answerBytes int64, prompt, output int) (promptPast, outputPast bool) {
+// bytes and reasoningRoom for each of the n choices body asks for — and
+// whether either was past it. No body bounds nothing. The body's n is
+// read only for an output past one choice's bound (the common count is
+// far inside it): no walk of the body on every answer.
+func withinCeilings(body []byte, answerBytes int64, prompt, output int) (int, int, bool) {
 	if len(body) == 0 {
-		return false, false
+		return prompt, output, false
 	}
-	promptPast = prompt > min(promptBeyondBody+bodyReads*len(body), maxCount)
+	capped := false
+	if c := min(promptBeyondBody+bodyReads*len(body), maxCount); prompt > c {
+		prompt, capped = c, true
+	}
 	if output > outputCeiling(answerBytes, 1) {
-		outputPast = output > outputCeiling(answerBytes, min(choicesAsked(body), maxChoices)) // n read as the continuation reads it (continue.go)
+		if c := outputCeiling(answerBytes, min(choicesAsked(body), maxChoices)); output > c { // n read as the continuation reads it (continue.go)
+			output, capped = c, true
+		}
 	}
-	return promptPast, outputPast
+	return prompt, output, capped
 }
 
 // outputCeiling is the most output an answer of answerBytes bytes in
@@ -75,6 +91,33 @@ func (w *walk) noteCapped(e *endpointRT) {
 	if now-last < 60 || !e.prov.cappedAt.CompareAndSwap(last, now) {
 		return
 	}
-	w.d.log.Warn("upstream usage past what its answer could have used: Detour's estimate stands in (one line a minute a provider; each record says capped)",
+	w.d.log.Warn("upstream usage past what its answer could have used: Detour's estimate stands in, or the bound where the request ran server tools (one line a minute a provider; each record says capped)",
 		"target", e.key.Target, "provider", e.key.Provider, "decision", w.rec.ID)
+}
+
+// serverWork reports whether body asks the upstream to run work of its
+// own whose results enter the prompt or the output beyond what the body
+// holds, each turn counted again: a tool that is not the client's to run
+// (a "tools" element whose type is not "function" or "custom": OpenAI's
+// hosted tools, mcp among them, Anthropic's server tools), MCP servers
+// (Anthropic's mcp_servers), a search (web_search_options), a code
+// container, or a stored conversation. Read only for a count past its
+// bound.
+func serverWork(body []byte) bool {
+	for _, m := range []string{"mcp_servers", "web_search_options", "container", "previous_response_id", "conversation"} {
+		if v := rawjson.Member(body, m); v != nil && string(v) != "null" {
+			return true
+		}
+	}
+	tools, ok := rawjson.ScanArray(rawjson.Member(body, "tools"))
+	if !ok {
+		return false
+	}
+	for _, el, ok := tools.Next(); ok; _, el, ok = tools.Next() {
+		t, _ := rawjson.String(rawjson.Member(el, "type"))
+		if t != "" && t != "function" && t != "custom" {
+			return true
+		}
+	}
+	return false
 }

@@ -32,12 +32,12 @@ func TestCeilings(t *testing.T) {
 		{``, 10, maxCount, maxCount},
 	} {
 		b := []byte(c.body)
-		if pp, op := pastCeilings(b, c.answer, c.prompt, c.output); pp || op {
-			t.Errorf("%s (%d answered): prompt %d or output %d read past its bound (%v, %v)", c.body, c.answer, c.prompt, c.output, pp, op)
+		if p, o, capped := withinCeilings(b, c.answer, c.prompt, c.output); capped || p != c.prompt || o != c.output {
+			t.Errorf("%s (%d answered): prompt %d and output %d read past their bounds (%d, %d)", c.body, c.answer, c.prompt, c.output, p, o)
 		}
 		if c.prompt < maxCount {
-			if pp, op := pastCeilings(b, c.answer, c.prompt+1, c.output+1); !pp || !op {
-				t.Errorf("%s (%d answered): prompt %d and output %d read within the bounds (%v, %v), want past", c.body, c.answer, c.prompt+1, c.output+1, pp, op)
+			if p, o, capped := withinCeilings(b, c.answer, c.prompt+1, c.output+1); !capped || p != c.prompt || o != c.output {
+				t.Errorf("%s (%d answered): prompt %d and output %d billed as %d, %d (capped %v), want their bounds %d, %d", c.body, c.answer, c.prompt+1, c.output+1, p, o, capped, c.prompt, c.output)
 			}
 		}
 	}
@@ -100,8 +100,52 @@ func TestCappedUsageIsLoggedOnceAMinute(t *testing.T) {
 func TestCeilingsAllocateNothing(t *testing.T) {
 	for _, body := range []string{`{"model":"m","messages":[{"role":"user","content":"hi"}]}`, `{"model":"m","n":2,"messages":[]}`} {
 		b := []byte(body)
-		if n := testing.AllocsPerRun(100, func() { pastCeilings(b, 100, 10, 1<<30) }); n != 0 {
+		if n := testing.AllocsPerRun(100, func() { withinCeilings(b, 100, 10, 1<<30) }); n != 0 {
 			t.Errorf("%s: %v allocations, want 0", body, n)
+		}
+	}
+}
+
+// A request that has the upstream run tools of its own (a hosted MCP
+// tool, Anthropic's server tools, MCP servers) can honestly pass the
+// bounds: its count past them is billed at the bound, never at Detour's
+// estimate, so a client cannot pay $0.02 for $10 of work by pushing its
+// count past the bound (review 63a), and a count just past it never costs
+// less than one just inside it.
+func TestServerWorkPastTheBoundsIsBilledAtThem(t *testing.T) {
+	const answer = 16384
+	for _, body := range []string{
+		`{"model":"m","input":"summarise","tools":[{"type":"mcp","server_label":"docs","server_url":"https://mcp.example/"}],"max_tool_calls":20}`,
+		`{"model":"m","max_tokens":1024,"messages":[{"role":"user","content":"q"}],"tools":[{"type":"web_search_20250305","name":"web_search"}]}`,
+		`{"model":"m","max_tokens":1024,"messages":[{"role":"user","content":"q"}],"mcp_servers":[{"type":"url","url":"https://mcp.example/","name":"d"}]}`,
+		`{"model":"m","messages":[{"role":"user","content":"q"}],"web_search_options":{}}`,
+	} {
+		b := []byte(body)
+		promptBound := promptBeyondBody + bodyReads*len(b)
+		for _, c := range []struct {
+			name               string
+			u                  provider.Usage
+			prompt, completion int
+			capped             bool
+		}{
+			{"just inside", provider.Usage{PromptTokens: promptBound, CompletionTokens: 3}, promptBound, 3, false},
+			{"just past", provider.Usage{PromptTokens: promptBound + 1, CompletionTokens: 3}, promptBound, 3, true},
+			{"far past", provider.Usage{PromptTokens: 18_000_000 + promptBound, CompletionTokens: 4294967295}, promptBound, answer + reasoningRoom, true},
+		} {
+			var a decision.Attempt
+			account(&a, &config.Target{}, &outcome{usage: &c.u, ok: true, billable: true, answerBytes: answer}, nil, b)
+			if u := a.Usage; u == nil || u.PromptTokens != c.prompt || u.CompletionTokens != c.completion || u.Capped != c.capped {
+				t.Errorf("%.60s: %s: usage %+v, want prompt %d completion %d capped %v", body, c.name, a.Usage, c.prompt, c.completion, c.capped)
+			}
+		}
+	}
+	for _, body := range []string{
+		`{"model":"m","messages":[{"role":"user","content":"q"}],"tools":[{"type":"function","function":{"name":"f"}}]}`,
+		`{"model":"m","input":"q","tools":[{"type":"custom","name":"apply_patch"}]}`,
+		`{"model":"m","messages":[{"role":"user","content":"q"}],"tools":[]}`,
+	} {
+		if serverWork([]byte(body)) {
+			t.Errorf("%s: read as server work", body)
 		}
 	}
 }

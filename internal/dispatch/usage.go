@@ -162,18 +162,25 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byt
 	if u := o.usage; u != nil {
 		// The cache's reads and writes are parts of the prompt: together
 		// never more than it. A count past what an answer to body can
-		// have used is no count: Detour's estimate stands in (ceiling.go).
+		// have used is billed at that bound where the request had the
+		// upstream run tools of its own, at Detour's estimate otherwise
+		// (ceiling.go).
 		prompt := count(u.PromptTokens)
 		total := count(u.TotalTokens)
 		completion := max(count(u.CompletionTokens), total-prompt)
-		promptPast, outputPast := pastCeilings(body, o.answerBytes, prompt, completion)
-		capped := promptPast || outputPast
-		if promptPast {
-			prompt = inputEstimate(body)
+		p, c, capped := withinCeilings(body, o.answerBytes, prompt, completion)
+		if capped && !serverWork(body) {
+			// Nothing the upstream ran for the request could have made
+			// such a count: a broken server's number, and Detour's
+			// estimate stands in (ceiling.go).
+			if p < prompt {
+				p = inputEstimate(body)
+			}
+			if c < completion {
+				c = max(int(o.answerBytes/4), o.delivered)
+			}
 		}
-		if outputPast {
-			completion = max(int(o.answerBytes/4), o.delivered)
-		}
+		prompt, completion = p, c
 		if capped {
 			total = prompt + completion
 		}
