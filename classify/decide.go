@@ -418,11 +418,9 @@ func badInputProof(f *facts, cs *codeScan) string {
 // codeScan keeps the first strong and the first weak code seen, and the
 // first bad-input code whether or not it may decide (badEv).
 type codeScan struct {
-	// req is the client's request: a structured code only Detour's newer
-	// reads take (Anthropic's details, OpenRouter's error_type) that the
-	// request holds as a string is the client's, not the upstream's
-	// (review 62k: a 400 quoting the client's metadata {"error_code":
-	// "organization_on_hold"} paged as auth).
+	// req is the client's request: a code that would cool or page which
+	// the request holds as a member's value is the client's, not the
+	// upstream's (valueEchoed).
 	req              []byte
 	allowBad         bool
 	strong, weak     Class
@@ -454,66 +452,72 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 	for i := 0; i < f.nReasons; i++ {
 		cs.try(srcReason, f.reasons[i])
 	}
-	cs.try(srcDetail, cs.unechoed(f.detailCode, "error_code"))
-	cs.try(srcRouterAvail, cs.unechoed(f.routerAvail, "code"))
-	cs.try(srcRouterType, cs.unechoed(f.routerType, "error_type"))
+	// Where an upstream's answer is known to carry the client's text — an
+	// error's details, a router's annotations — a code is read only where
+	// the request does not hold it as a value (tryUnechoed); at the top
+	// level of the answer, only where the request's own top level does not
+	// (tryTop: a server that answers {**request, "error": …}). The error
+	// object's own code and type are the upstream's, and a flat envelope's
+	// top-level code is too: an agent's earlier failure deep in its
+	// history, the same code with other ids, must not hide a relay's quote
+	// of the real one (review 46a).
+	cs.tryUnechoed(srcDetail, f.detailCode)
+	cs.tryUnechoed(srcRouterAvail, f.routerAvail)
+	cs.tryUnechoed(srcRouterType, f.routerType)
 	cs.try(srcCode, f.errCode)
 	cs.try(srcType, f.errType)
 	cs.try(srcInner, f.innerCode)
-	cs.try(srcCode, f.topCode)
-	cs.try(srcType, f.topType)
+	cs.tryTop(srcCode, f.topCode, "code")
+	cs.tryTop(srcType, f.topType, "type")
 	cs.try(srcStatus, f.errStatus)
 	cs.try(srcBaseResp, f.baseCode)
 }
 
-// unechoed is v, or nil where the client's request holds it as the value
-// of a member of the same name ("member": "v", spaces allowed): then the
-// client wrote it, whoever sent it back. Only as that member's value: the
-// words OpenRouter types its errors by (refusal, timeout, server,
-// authentication) are member names in ordinary requests (openai-python
-// writes "refusal": null on every assistant turn; tools take a "timeout"),
-// and a match anywhere hid them (review 62l).
-func (cs *codeScan) unechoed(v []byte, member string) []byte {
-	if len(v) == 0 || len(cs.req) == 0 {
-		return v
-	}
-	r := cs.req
-	for i := 0; ; {
-		j := bytes.Index(r[i:], v)
-		if j < 0 {
-			return v
-		}
-		at := i + j
-		i = at + 1
-		if at == 0 || r[at-1] != '"' || at+len(v) >= len(r) || r[at+len(v)] != '"' {
-			continue
-		}
-		// Back over the value's quote, spaces, a colon, spaces: the key.
-		k := spaceBefore(r, at-2)
-		if k < 0 || r[k] != ':' {
-			continue
-		}
-		k = spaceBefore(r, k-1)
-		if k >= len(member)+1 && r[k] == '"' && string(r[k-len(member):k]) == member && r[k-len(member)-1] == '"' {
-			return nil
-		}
-	}
-}
-
-// spaceBefore is the index of the last byte of r at or before k that is
-// not JSON whitespace, -1 when there is none.
-func spaceBefore(r []byte, k int) int {
-	for k >= 0 && (r[k] == ' ' || r[k] == '\t' || r[k] == '\n' || r[k] == '\r') {
-		k--
-	}
-	return k
-}
-
+// try reads the code v, found in the body at src.
 func (cs *codeScan) try(src codeSource, v []byte) {
 	if cs.strongEv != "" || len(v) == 0 {
 		return
 	}
+	cs.take(lookupCode(src, v))
+}
+
+// tryUnechoed is try for a code where upstreams are known to quote the
+// client's request: one whose class would cool or page (codeEchoGuarded)
+// is no evidence where the request holds it as a member's value
+// (valueEchoed). Round 62 compared the request's raw bytes, so an escape
+// (error\u005fcode), another letter case or a tool call's arguments (JSON
+// in a string) got past it, and one client's text cooled an account for
+// everyone (review 63a).
+func (cs *codeScan) tryUnechoed(src codeSource, v []byte) {
+	if cs.strongEv != "" || len(v) == 0 {
+		return
+	}
 	r, ev, ok := lookupCode(src, v)
+	if ok && codeEchoGuarded(r.class) && valueEchoed(cs.req, v) {
+		return
+	}
+	cs.take(r, ev, ok)
+}
+
+// tryTop is try for a code at the answer's top level, named name: one
+// whose class would cool or page is no evidence where the request's own
+// top-level member of that name holds it (topValueIs). A Responses server
+// that builds its answer from the request ({**request, "error": …}) wrote
+// the client's "code": "insufficient_quota" where a flat envelope's code
+// stands, and one client cooled the account for everyone (review 63a).
+func (cs *codeScan) tryTop(src codeSource, v []byte, name string) {
+	if cs.strongEv != "" || len(v) == 0 {
+		return
+	}
+	r, ev, ok := lookupCode(src, v)
+	if ok && codeEchoGuarded(r.class) && topValueIs(cs.req, name, v) {
+		return
+	}
+	cs.take(r, ev, ok)
+}
+
+// take keeps the code rule r (found: ok) with evidence ev.
+func (cs *codeScan) take(r codeRule, ev string, ok bool) {
 	if ok && r.badInput && cs.badEv == "" {
 		cs.badEv = ev
 	}

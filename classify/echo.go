@@ -484,3 +484,74 @@ func containsNorm(hay, needle []byte, deep, pct bool) bool {
 		}
 	}
 }
+
+// valueEchoed reports whether the client's request req holds the code v as
+// a member's value (`: "v"`), as the echo check compares text: JSON escapes
+// decoded ("error\u005fcode", "organizatio\u006e_on_hold"), ASCII case
+// folded, JSON inside a string read too (a tool call's arguments,
+// "{\"error_code\":\"organization_on_hold\"}"), any member's name. An
+// upstream that quotes a request's metadata, a tool's arguments or the
+// whole request back in its error object (a Responses server answering
+// {**request, "error": …}) writes the client's code where its own would
+// stand: no evidence (reviews 62k, 63a; docs/behaviour.md, "Echoed text").
+// A member's name is not its value: a request holding "refusal": null or
+// a tool's "timeout" parameter does not hide OpenRouter's "refusal" or
+// "timeout" (review 62l).
+func valueEchoed(req, v []byte) bool {
+	if len(req) == 0 || len(v) == 0 || len(v) > 64 {
+		return false
+	}
+	var raw [70]byte
+	for _, open := range [...]string{`:"`, `: "`} {
+		needle := append(append(append(raw[:0], open...), v...), '"')
+		if echoed(req, needle) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeEchoGuarded reports whether a code of class c would act beyond the
+// request — cool an endpoint or an account, page the operator, move the
+// walk on for everyone — so that the client's text must never make it.
+// A request-scoped class (the request's own fault) harms no one else.
+func codeEchoGuarded(c Class) bool {
+	switch c {
+	case Auth, Quota, Forbidden, Unavailable, RateLimited, ServerError, Timeout:
+		return true
+	case BadRequest, ContextLength, Overflow, Refusal, Unknown:
+		return false
+	}
+	return true
+}
+
+// topValueIs reports whether req, a JSON object, has a top-level member
+// named name (its name escaped or not) whose value is the JSON string v,
+// escapes decoded on both sides, ASCII case aside (lookupCode folds case).
+func topValueIs(req []byte, name string, v []byte) bool {
+	if len(req) == 0 {
+		return false
+	}
+	var want [64]byte
+	w, ok := decodeShort(want[:0], v, false)
+	if !ok {
+		return false
+	}
+	keys := []string{name}
+	return members(req, func(s, e, depth int, _ bool) bool {
+		if depth != 1 || !isKey(req[s:e], keys) {
+			return false
+		}
+		i := skipWS(req, skipWS(req, e+1)+1) // past the name's quote and the colon
+		if i >= len(req) || req[i] != '"' {
+			return false
+		}
+		end := stringEnd(req, i)
+		if end < 0 {
+			return false
+		}
+		var got [64]byte
+		g, ok := decodeShort(got[:0], req[i+1:end-1], false)
+		return ok && eqFold(g, string(w))
+	})
+}

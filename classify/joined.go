@@ -55,7 +55,12 @@ func (ts *textScan) clientID(t []byte, ps, pe int) bool {
 // clientItem reports whether t[ps:pe] sits in an item the upstream quotes or
 // lists, and that item is a whole string (or member name) of the request.
 func (ts *textScan) clientItem(t []byte, ps, pe int) bool {
-	u := itemAround(t, ps, pe)
+	return ts.wholeString(itemAround(t, ps, pe)) || ts.wholeString(labelled(t, ps, pe))
+}
+
+// wholeString reports whether u is a whole string (or member name) of the
+// request.
+func (ts *textScan) wholeString(u []byte) bool {
 	if len(u) == 0 || len(u) > maxNeedle-2 {
 		return false
 	}
@@ -63,6 +68,31 @@ func (ts *textScan) clientItem(t []byte, ps, pe int) bool {
 	q := append(append(append(buf[:0], '"'), u...), '"')
 	ts.checks++ // each reads the request once: counted against maxEchoChecks
 	return echoed(ts.req, q)
+}
+
+// labelled returns the value t[ps:pe] lies in where the upstream writes
+// one after a label and ends it with its sentence: between a ':' before
+// it and a '.' followed by a blank (or the text's end), a ',' or a ';'
+// after it, within maxItem bytes, on one line; nil otherwise. LiteLLM's
+// throttle names the end user so ("Rate limit exceeded for end_user:
+// daily. Limit type: requests."), and a user id "daily", "team-daily" or
+// "usage limit" beside its own "Limit" made a day's quota of one
+// client's per-minute throttle (review 63a).
+func labelled(t []byte, ps, pe int) []byte {
+	const maxItem = 120
+	l := ps - 1
+	for l >= 0 && ps-l <= maxItem && t[l] != ':' && t[l] != '\n' {
+		l--
+	}
+	if l < 0 || ps-l > maxItem || t[l] != ':' {
+		return nil
+	}
+	for r := pe; r < len(t) && r-pe <= maxItem && t[r] != '\n'; r++ {
+		if c := t[r]; c == ',' || c == ';' || c == '.' && (r+1 == len(t) || t[r+1] == ' ') {
+			return bytes.TrimSpace(t[l+1 : r])
+		}
+	}
+	return nil
 }
 
 // itemAround returns the quoted span or the list item t[ps:pe] lies in, or
