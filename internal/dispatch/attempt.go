@@ -383,12 +383,36 @@ func (w *walk) errorAnswerCut(status int, expired Phase) bool {
 	return status/100 != 2 && !errors.Is(w.base.Err(), context.Canceled) && expired != PhaseDeadline
 }
 
+// secretSlack is how far past the classifier's read an error answer is
+// read, so that a secret the upstream wrote across the point where its
+// message is cut is scrubbed whole (messageOf): the longest keys
+// (Bedrock's short-term keys, a presigned URL's ~1.5 KB) fit.
+const secretSlack = 4096
+
+// messageOf is the message of an upstream's error answer or event body
+// (classify.AnswerMessage where answer is set, classify.Message
+// otherwise). A body longer than the message's read has its secrets
+// scrubbed first, as the client will read them: the message is cut at
+// classify.MaxBody, and a cut through a key the upstream echoed left a
+// fragment short of the length the client's scrubbing hides (under 32
+// bytes, not the key's end), at a point the client chose by padding its
+// own text (review 63f: 31 bytes of a 32-byte key read).
+func (w *walk) messageOf(body []byte, answer bool) string {
+	if len(body) > classify.MaxBody {
+		body = []byte(w.d.opt.ScrubForClient(string(body), w.call.sent()))
+	}
+	if answer {
+		return classify.AnswerMessage(body)
+	}
+	return classify.Message(body)
+}
+
 // plain reads a whole (non-stream) answer.
 func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
 	defer resp.Body.Close()
 	limit := int64(maxAnswer)
 	if resp.StatusCode/100 != 2 {
-		limit = classify.MaxBody
+		limit = classify.MaxBody + secretSlack // past the classifier's read: for the message's scrubbing (messageOf)
 	}
 	wd.arm(PhaseBody, e.prov.cfg.Timeout)
 	body, err := readAtMost(resp.Body, limit+1, resp.ContentLength)
@@ -424,6 +448,10 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		}
 		return
 	}
+	wide := body
+	if resp.StatusCode/100 != 2 && len(body) > classify.MaxBody+1 {
+		body = body[:classify.MaxBody+1] // what the classifier read before
+	}
 	v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
 		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Model: e.ep.Model}, resp.StatusCode/100 != 2)
 	if resp.StatusCode/100 != 2 {
@@ -433,7 +461,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		if cut {
 			v.Evidence += evBodyCut
 		}
-		o.failWith(v, classify.AnswerMessage(body))
+		o.failWith(v, w.messageOf(wide, true))
 		o.upCode = upstreamCode(e, body)
 		o.billable = o.sent.Load() && gatewayTimeout(resp.StatusCode)
 		return
@@ -489,7 +517,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 // failed2xx fails the attempt on a 2xx answer v says failed: billable
 // when the answer reports usage (countedFailure).
 func (w *walk) failed2xx(e *endpointRT, body []byte, v classify.Verdict, o *outcome) {
-	o.failWith(v, classify.Message(body))
+	o.failWith(v, w.messageOf(body, false))
 	o.upCode = upstreamCode(e, body)
 	o.meant = inbandStatus(body)
 	w.countedFailure(e, body, o)

@@ -181,7 +181,7 @@ func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr
 	if isErr && o.finished && w.erredAfterFinish(v, o) {
 		return true
 	}
-	o.failWith(v, classify.Message(raw))
+	o.failWith(v, w.messageOf(raw, false))
 	o.upCode = upstreamCode(e, raw)
 	o.meant = inbandStatus(raw)
 	if o.committed {

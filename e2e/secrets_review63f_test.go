@@ -1,0 +1,158 @@
+package e2e
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Review 63f: no secret leaves the process.
+
+// A Mistral-shaped key: 32 letters and digits, no prefix the redact
+// package knows (Azure OpenAI's are 32 hex digits, Cohere's 40 letters and
+// digits): only the configured-key rule knows it.
+const probeKey63f = "Qm7Zt2Lw9Xc4Vb8Nk3Jh6Gf1Ds5Ap0Ry"
+
+// relayEcho63f is a relay whose plain-text 400 quotes the client's first
+// message text and then the credential it forwarded (a debugging relay:
+// MECHANISM ONLY, not a cited answer).
+func relayEcho63f(shape string) upstreamtest.Script {
+	json_ := shape != "plain"
+	return func(_ int, r upstreamtest.Request) upstreamtest.Step {
+		var req struct {
+			Messages []struct {
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(r.Body, &req)
+		text := ""
+		if len(req.Messages) > 0 {
+			text = req.Messages[0].Content
+		}
+		msg := "Rejected request with content '" + text + "'. Incorrect API key provided: " + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if shape == "stream" {
+			m, _ := json.Marshal(msg)
+			return upstreamtest.Step{Events: []string{upstreamtest.ChatStream("m", "Hel")[1], `data: {"error":{"message":` + string(m) + `,"type":"invalid_request_error"}}`}}
+		}
+		if json_ {
+			m, _ := json.Marshal(msg)
+			return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + string(m) + `,"type":"invalid_request_error"}}`}
+		}
+		return upstreamtest.Step{Status: 400, Header: map[string]string{"Content-Type": "text/plain"}, Body: msg}
+	}
+}
+
+// TestReview63fTruncationCutsAnEchoedKeyIntoAKeptPrefix: the upstream
+// echoes the whole key, which the client scrubber would hide; but the
+// client pads its own text so that Detour's 4 KiB read of the answer cuts
+// the key after 31 bytes: a fragment shorter than ClientStretch that does
+// not end the key, which ForClient keeps. Before round 63 the client read
+// 31 bytes of a 32-byte key; now an error answer is read past the cut and
+// scrubbed before its message is cut (dispatch messageOf).
+func TestReview63fTruncationCutsAnEchoedKeyIntoAKeptPrefix(t *testing.T) {
+	for _, shape := range []string{"plain", "json", "stream"} {
+		t.Run(shape, func(t *testing.T) {
+			fs := fakes(t, map[string]upstreamtest.Script{"up": relayEcho63f(shape)})
+			g := start(t, `
+providers:
+  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: `+probeKey63f+`}
+targets:
+  - {name: t, model: gpt-4o, providers: [up]}
+`, fs)
+			best := ""
+			// The client does not know the exact framing: it tries a few
+			// paddings and keeps the longest key-looking run.
+			for _, keep := range []int{31, 30, 24, 16} {
+				lead := "Rejected request with content '"
+				mid := "'. Incorrect API key provided: "
+				pad := 4096 - len(lead) - len(mid) - keep
+				if shape != "plain" {
+					pad -= len(`{"error":{"message":"`)
+				}
+				stream := ""
+				if shape == "stream" {
+					stream = `,"stream":true`
+				}
+				content := strings.Repeat("a", pad)
+				r := g.raw(t, http.MethodPost, "/v1/chat/completions",
+					`{"model":"t","messages":[{"role":"user","content":"`+content+`"}]`+stream+`}`)
+				msg := string(r.Body)
+				if i := strings.Index(msg, "provided: "); i >= 0 {
+					i += len("provided: ")
+					j := i
+					for j < len(msg) && strings.ContainsRune(probeKey63f, rune(msg[j])) {
+						j++
+					}
+					if frag := msg[i:j]; len(frag) > len(best) {
+						best = frag
+					}
+				}
+				t.Logf("keep %d: status %d, tail %q", keep, r.Status, tail63f(msg, 120))
+			}
+			// What held: the operator's side (any 8-byte window).
+			h := g.raw(t, http.MethodGet, "/v1/health", "")
+			if l := leaks(string(h.Body), []string{probeKey63f}, nil); len(l) > 0 {
+				t.Errorf("/v1/health leaks %v", l)
+			}
+			for n := 1; n <= 4; n++ {
+				if l := leaks(recordJSON(t, g.recs.wait(t, n)), []string{probeKey63f}, nil); len(l) > 0 {
+					t.Errorf("decision record %d leaks %v", n, l)
+				}
+			}
+			if len(best) > 8 && strings.HasPrefix(probeKey63f, best) {
+				t.Errorf("the client read %d of the key's %d bytes: %q (key %q)", len(best), len(probeKey63f), best, probeKey63f)
+			}
+		})
+	}
+}
+
+func tail63f(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
+
+// TestReview63fBaseURLUserinfoSentAsBasicEchoed: a base_url with a user and
+// password (a proxy in front of an Anthropic endpoint) makes Go's client
+// send "Authorization: Basic base64(user:password)": a credential derived
+// from the configured secrets, which the scrubber does not know. An
+// upstream that echoes the credential it got (MECHANISM ONLY) with or
+// without its scheme word.
+func TestReview63fBaseURLUserinfoSentAsBasicEchoed(t *testing.T) {
+	const user, pass = "proxyuser", "Xq9Lm2Vb7Nc4Zt8Kw3Pj"
+	for _, shape := range []string{"with-scheme", "bare"} {
+		t.Run(shape, func(t *testing.T) {
+			var got string
+			fs := fakes(t, map[string]upstreamtest.Script{"up": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+				got = r.Header.Get("Authorization")
+				cred := got
+				if shape == "bare" {
+					cred = strings.TrimPrefix(cred, "Basic ")
+				}
+				m, _ := json.Marshal("invalid proxy credentials " + cred)
+				return upstreamtest.Step{Status: 401, Body: `{"type":"error","error":{"type":"authentication_error","message":` + string(m) + `}}`}
+			}})
+			base := strings.Replace(fs["up"].URL, "http://", "http://"+user+":"+pass+"@", 1)
+			g := start(t, `
+providers:
+  - {name: up, dialect: anthropic, base_url: "`+base+`", api_key: antH5dQw2E9rTy6UiO1pAs7Dz}
+targets:
+  - {name: t, model: claude-sonnet-4-5, providers: [up]}
+`, fs)
+			r := g.post(t, "t", "")
+			t.Logf("upstream got Authorization %q; client got %d %s", got, r.Status, r.Body)
+			b64 := strings.TrimPrefix(got, "Basic ")
+			if len(b64) > 8 && strings.Contains(string(r.Body), b64[:len(b64)-2]) {
+				t.Errorf("the client read the Basic credential %q (base64 of %s:%s)", b64, user, pass)
+			}
+			d := g.recs.byID(t, r.Header.Get("X-Detour-Decision"))
+			if rec := recordJSON(t, d); len(b64) > 8 && strings.Contains(rec, b64[:8]) {
+				t.Errorf("the decision record holds the Basic credential: %s", rec)
+			}
+		})
+	}
+}
