@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,9 +21,10 @@ import (
 // it is sent.
 type otlpReceiver struct {
 	*httptest.Server
-	mu      sync.Mutex
-	spans   []*tracepb.Span
-	service string
+	mu       sync.Mutex
+	spans    []*tracepb.Span
+	service  string
+	instance string // service.instance.id
 }
 
 func newOTLPReceiver(t *testing.T) *otlpReceiver {
@@ -37,8 +40,11 @@ func newOTLPReceiver(t *testing.T) *otlpReceiver {
 		r.mu.Lock()
 		for _, rs := range ex.ResourceSpans {
 			for _, a := range rs.GetResource().GetAttributes() {
-				if a.Key == "service.name" {
+				switch a.Key {
+				case "service.name":
 					r.service = a.Value.GetStringValue()
+				case "service.instance.id":
+					r.instance = a.Value.GetStringValue()
 				}
 			}
 			for _, ss := range rs.ScopeSpans {
@@ -123,6 +129,10 @@ func TestTracesReachAnOTLPCollector(t *testing.T) {
 	}
 	if col.service != "detour-e2e" {
 		t.Errorf("service.name %q", col.service)
+	}
+	// The replica, as pages and the console name it: host and port.
+	if host, _ := os.Hostname(); !strings.HasPrefix(col.instance, host+":") {
+		t.Errorf("service.instance.id %q, want the replica (%s:port)", col.instance, host)
 	}
 	want := []map[string]any{
 		{"detour.class": "quota", "detour.evidence": "phrase:workspace api usage limits", "detour.action": "next_target",

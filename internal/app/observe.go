@@ -45,7 +45,7 @@ func (a *App) observe(cfg *config.Config) error {
 	}
 	if cfg.Tracing.OTLPEndpoint != "" {
 		t, err := tracing.New(tracing.Options{Endpoint: cfg.Tracing.OTLPEndpoint, ServiceName: cfg.Tracing.Service(),
-			Dialect: a.dialect, Logger: a.log})
+			Instance: replicaName(cfg.Listen), Dialect: a.dialect, Logger: a.log})
 		if err != nil {
 			return err
 		}

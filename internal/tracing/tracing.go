@@ -29,6 +29,10 @@ type Options struct {
 	Endpoint string
 	// ServiceName is the service.name resource attribute ("" = "detour").
 	ServiceName string
+	// Instance is the service.instance.id resource attribute: the replica,
+	// named as pages and the console name it ("" leaves it out;
+	// OTEL_RESOURCE_ATTRIBUTES overrides it).
+	Instance string
 	// Dialect names a configured provider's dialect (openai, anthropic,
 	// gemini), for gen_ai.provider.name; nil or "" leaves it out.
 	Dialect func(provider string) string
@@ -77,7 +81,13 @@ func New(o Options) (*Tracer, error) {
 		}
 		proc = sdktrace.NewBatchSpanProcessor(exp)
 	}
-	res, err := resource.New(context.Background(), resource.WithFromEnv(), resource.WithTelemetrySDK(),
+	var own []attribute.KeyValue
+	if o.Instance != "" {
+		// Which replica served a trace, as its pages and console say
+		// (operator review 63e: only OTEL_RESOURCE_ATTRIBUTES told).
+		own = append(own, attribute.String("service.instance.id", o.Instance))
+	}
+	res, err := resource.New(context.Background(), resource.WithAttributes(own...), resource.WithFromEnv(), resource.WithTelemetrySDK(),
 		resource.WithAttributes(attribute.String("service.name", name)))
 	if err != nil {
 		log.Warn("tracing: resource attributes from the environment", "err", err)
