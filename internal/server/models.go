@@ -1,9 +1,12 @@
 package server
 
 import (
-	"github.com/detour-llm/detour/internal/config"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
+
+	"github.com/detour-llm/detour/internal/config"
 )
 
 // modelsFor answers GET /v1/models in the shape the client expects: a
@@ -36,7 +39,9 @@ func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Anthropic's ModelInfo. Detour knows no release date for a route:
-	// created_at is the Unix epoch. One page holds every name.
+	// created_at is the Unix epoch. Paged as Anthropic pages it
+	// (anthropicPage): a hand-written pager that follows after_id read the
+	// whole list again on every page (review 63c).
 	type model struct {
 		Type        string `json:"type"`
 		ID          string `json:"id"`
@@ -60,9 +65,55 @@ func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
 		anthropicError(w, http.StatusNotFound, "model: "+id+" (Detour knows no such route or target, or this key may not call it)")
 		return
 	}
-	out := map[string]any{"data": data, "has_more": false, "first_id": nil, "last_id": nil}
-	if len(data) > 0 {
-		out["first_id"], out["last_id"] = data[0].ID, data[len(data)-1].ID
+	from, to, more, msg := anthropicPage(r.URL.Query(), len(data), func(i int) string { return data[i].ID })
+	if msg != "" {
+		anthropicError(w, http.StatusBadRequest, msg)
+		return
+	}
+	page := data[from:to]
+	out := map[string]any{"data": page, "has_more": more, "first_id": nil, "last_id": nil}
+	if len(page) > 0 {
+		out["first_id"], out["last_id"] = page[0].ID, page[len(page)-1].ID
 	}
 	writeJSON(w, out)
+}
+
+// anthropicPage is the page of a list of n entries (id(i) the i-th's id)
+// that Anthropic's list parameters ask for
+// (https://docs.anthropic.com/en/api/models-list): limit entries (1 to
+// 1000, 20 by default) after after_id, or the limit entries just before
+// before_id; [from, to) in the list, and whether more entries lie beyond
+// it in the direction paged. msg is a 400's message for a limit that is
+// not a whole number in range, a cursor Detour does not list, or both
+// cursors at once.
+func anthropicPage(q url.Values, n int, id func(int) string) (from, to int, more bool, msg string) {
+	limit := 20
+	if v := q.Get("limit"); v != "" {
+		l, err := strconv.Atoi(v)
+		if err != nil || l < 1 || l > 1000 {
+			return 0, 0, false, "limit: must be a whole number from 1 to 1000, not " + strconv.Quote(v)
+		}
+		limit = l
+	}
+	at := func(param string) (int, string) {
+		c := q.Get(param)
+		for i := range n {
+			if id(i) == c {
+				return i, ""
+			}
+		}
+		return 0, param + ": " + strconv.Quote(c) + " is no model this list holds for this key"
+	}
+	after, before := q.Get("after_id"), q.Get("before_id")
+	switch {
+	case after != "" && before != "":
+		return 0, 0, false, "after_id and before_id: give one cursor, not both"
+	case before != "":
+		i, msg := at("before_id")
+		return max(0, i-limit), i, i-limit > 0, msg
+	case after != "":
+		i, msg := at("after_id")
+		return i + 1, min(n, i+1+limit), i+1+limit < n, msg
+	}
+	return 0, min(n, limit), limit < n, ""
 }
