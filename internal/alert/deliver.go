@@ -116,8 +116,12 @@ func newPayload(ev event, t tally, now time.Time) Payload {
 	}
 	if !t.until.IsZero() {
 		p.TriedAgain = t.until.UTC().Format(time.RFC3339)
+		// The request that tries it again gets its answer where the route
+		// does not move on for this class (operator review 63e: the page
+		// said only that requests go elsewhere).
 		p.Text += ". Its requests go to other providers until " + p.TriedAgain +
-			", when it is tried again; after a top-up or a new key, POST /v1/health/reset (with one of admin_keys) ends that at once"
+			", when one request tries it again (on a route whose fallback_on leaves out " + p.Class +
+			", that request gets its answer); after a top-up or a new key, POST /v1/health/reset (with one of admin_keys) ends that at once"
 	}
 	return p
 }
