@@ -467,7 +467,7 @@ func (cs *codeScan) scan(h http.Header, f *facts) {
 	cs.try(srcCode, f.errCode)
 	cs.try(srcType, f.errType)
 	cs.try(srcInner, f.innerCode)
-	cs.tryTop(srcCode, f.topCode, "code")
+	cs.tryTop(srcCode, f.topCode, f.topCodeIn)
 	cs.tryTop(srcType, f.topType, "type")
 	cs.try(srcStatus, f.errStatus)
 	cs.try(srcBaseResp, f.baseCode)
@@ -499,9 +499,12 @@ func (cs *codeScan) tryUnechoed(src codeSource, v []byte) {
 	cs.take(r, ev, ok)
 }
 
-// tryTop is try for a code at the answer's top level, named name: one
-// whose class would cool or page is no evidence where the request's own
-// top-level member of that name holds it (topValueIs). A Responses server
+// tryTop is try for a code read in the answer's top-level member name
+// (the code itself, or an object or a list holding it: errors[].code,
+// detail.code): one whose class would cool or page is no evidence where
+// the request's own top-level member of that name holds it (topValueIs;
+// review 63j: a guard on "code" alone left "error_code", "reason",
+// "errors" and "detail" to the client). A Responses server
 // that builds its answer from the request ({**request, "error": …}) wrote
 // the client's "code": "insufficient_quota" where a flat envelope's code
 // stands, and one client cooled the account for everyone (review 63a).

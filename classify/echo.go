@@ -527,9 +527,10 @@ func codeEchoGuarded(c Class) bool {
 
 // topValueIs reports whether req, a JSON object, has a top-level member
 // named name (its name escaped or not) whose value is the JSON string v,
-// escapes decoded on both sides, ASCII case aside (lookupCode folds case).
+// escapes decoded on both sides, ASCII case aside (lookupCode folds case),
+// or an object or a list that holds v as a member's value (valueEchoed).
 func topValueIs(req []byte, name string, v []byte) bool {
-	if len(req) == 0 {
+	if len(req) == 0 || name == "" {
 		return false
 	}
 	var want [64]byte
@@ -543,6 +544,10 @@ func topValueIs(req []byte, name string, v []byte) bool {
 			return false
 		}
 		i := skipWS(req, skipWS(req, e+1)+1) // past the name's quote and the colon
+		if i < len(req) && (req[i] == '{' || req[i] == '[') {
+			end := objectEnd(req[i:])
+			return end > 0 && valueEchoed(req[i:i+end], v)
+		}
 		if i >= len(req) || req[i] != '"' {
 			return false
 		}

@@ -21,6 +21,7 @@ type facts struct {
 
 	errCode, errType, errStatus, param, innerCode []byte // error.* (or top level)
 	topCode, topType, amzType                     []byte // top-level code/type, __type
+	topCodeIn                                     string // the top-level member topCode was read in: "code", "errorCode", "error_code", "reason", "errors", "detail"
 	numCode                                       int    // a numeric error.code / code (HTTP-like)
 	baseCode                                      []byte // MiniMax base_resp.status_code, when not 0
 

@@ -64,7 +64,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				f.hasError = true
 				f.codeInBody = "body:error_code"
 				if str {
-					f.topCode = v
+					f.topCode, f.topCodeIn = v, "error_code"
 				}
 			}
 		case "type":
@@ -78,6 +78,12 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			}
 		case "code", "errorCode":
 			s.code(&f.topCode, v, str)
+			if str {
+				f.topCodeIn = "code"
+				if k0[0] == 'e' {
+					f.topCodeIn = "errorCode"
+				}
+			}
 		case "__type":
 			f.amzType = v
 		case "param":
@@ -90,7 +96,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			// capability the model lacks too (corpus).
 			if str && len(f.topCode) == 0 && len(v) > 2 && !hasLower(v) {
 				if r, _, ok := lookupCode(srcCode, v); ok && !r.badInput {
-					f.topCode = v
+					f.topCode, f.topCodeIn = v, "reason"
 				}
 			}
 		case "error_type": // TGI's stream error: {"error":"Input validation error: …","error_type":"validation"}
@@ -130,7 +136,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			// watsonx: {"errors":[{"code":"token_quota_reached","message":"…"}],"status_code":403};
 			// a string code, the first one, read as a top-level code (Cloudflare's are numbers).
 			if str && eq(last, "code") && len(f.topCode) == 0 {
-				f.topCode = v
+				f.topCode, f.topCodeIn = v, "errors"
 			}
 			return
 		case "fault": // Apigee's (Google Cloud's API gateway in front of an enterprise's endpoints): {"fault":{"faultstring":"…","detail":{"errorcode":"policies.ratelimit.QuotaViolation"}}}
@@ -160,7 +166,7 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			// and structure prove bad input, as for a flat envelope's reason).
 			if str && eq(last, "code") && len(f.topCode) == 0 {
 				if r, _, ok := lookupCode(srcCode, v); ok && !r.badInput {
-					f.topCode = v
+					f.topCode, f.topCodeIn = v, "detail"
 				}
 			}
 			return
