@@ -247,7 +247,7 @@ func (a *App) state(cfg *config.Config, sc *redact.Scrubber) (*server.State, err
 	tr.Generation(&a.retired, a.gen)
 	d, err := dispatch.New(dispatch.Options{Config: cfg, Health: tr, Classifier: &classify.Classifier{Rules: cfg.Rules},
 		Decisions: a.dec, Metrics: a.Metrics, Alerts: a.alerts, Logger: a.log, Backoff: a.opt.Backoff,
-		ScrubForClient: sc.ForClient, ScrubForHealth: healthScrubber(sc), Stop: a.stop, RecordFirst: a.writer != nil && a.writer.Synced(),
+		ScrubForClient: sc.ForClient, CutForClient: sc.Cut, ScrubForHealth: healthScrubber(sc), Stop: a.stop, RecordFirst: a.writer != nil && a.writer.Synced(),
 		Signing: a.signing})
 	if err != nil {
 		return nil, err

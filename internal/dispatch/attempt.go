@@ -385,21 +385,23 @@ func (w *walk) errorAnswerCut(status int, expired Phase) bool {
 
 // secretSlack is how far past the classifier's read an error answer is
 // read, so that a secret the upstream wrote across the point where its
-// message is cut is scrubbed whole (messageOf): the longest keys
-// (Bedrock's short-term keys, a presigned URL's ~1.5 KB) fit.
+// message is cut is seen whole (messageOf): the longest keys (Bedrock's
+// short-term keys, a presigned URL's ~1.5 KB) fit.
 const secretSlack = 4096
 
 // messageOf is the message of an upstream's error answer or event body
 // (classify.AnswerMessage where answer is set, classify.Message
-// otherwise). A body longer than the message's read has its secrets
-// scrubbed first, as the client will read them: the message is cut at
-// classify.MaxBody, and a cut through a key the upstream echoed left a
-// fragment short of the length the client's scrubbing hides (under 32
-// bytes, not the key's end), at a point the client chose by padding its
-// own text (review 63f: 31 bytes of a 32-byte key read).
+// otherwise), read from its first classify.MaxBody bytes, cut never
+// through a secret the body holds whole (Options.CutForClient): a cut
+// through a key the upstream echoed left a fragment short of the length
+// the client's scrubbing hides (under 32 bytes, not the key's end), at a
+// point the client chose by padding its own text (review 63f: 31 bytes of
+// a 32-byte key read). Scrubbing the whole body before the cut instead
+// cost up to a scrub of 64 MiB, and shortened the text by the client's
+// own key-shaped strings, pulling a later fragment in (review 63j).
 func (w *walk) messageOf(body []byte, answer bool) string {
 	if len(body) > classify.MaxBody {
-		body = []byte(w.d.opt.ScrubForClient(string(body), w.call.sent()))
+		body = w.d.opt.CutForClient(body, classify.MaxBody)
 	}
 	if answer {
 		return classify.AnswerMessage(body)

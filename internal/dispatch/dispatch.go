@@ -53,6 +53,10 @@ type Options struct {
 	// it; sent is the client's request body (see redact.Scrubber.ForClient).
 	// Nil leaves messages as they are.
 	ScrubForClient func(msg string, sent []byte) string
+	// CutForClient cuts an upstream's text at at, never through a secret
+	// it holds whole (redact.Scrubber.Cut): the cut before a message is
+	// read (messageOf). nil cuts as asked.
+	CutForClient func(text []byte, at int) []byte
 	// ScrubForHealth removes secrets from the upstream's words health
 	// keeps for a cooldown (GET /v1/health, which anyone who reaches the
 	// gateway may read): every fragment of a key, every address, the
@@ -143,6 +147,9 @@ func New(o Options) (*Dispatcher, error) {
 	}
 	if d.opt.Backoff == nil {
 		d.opt.Backoff = func() time.Duration { return 100*time.Millisecond + rand.N(200*time.Millisecond) }
+	}
+	if d.opt.CutForClient == nil {
+		d.opt.CutForClient = func(text []byte, at int) []byte { return text[:min(at, len(text))] }
 	}
 	if d.opt.ScrubForClient == nil {
 		d.opt.ScrubForClient = func(msg string, _ []byte) string { return msg }
