@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"strings"
 	"time"
 
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -99,15 +100,25 @@ func (w *walk) noteCapped(e *endpointRT) {
 // own whose results enter the prompt or the output beyond what the body
 // holds, each turn counted again: a tool that is not the client's to run
 // (a "tools" element whose type is not "function" or "custom": OpenAI's
-// hosted tools, mcp among them, Anthropic's server tools), MCP servers
-// (Anthropic's mcp_servers), a search (web_search_options), a code
-// container, or a stored conversation. Read only for a count past its
-// bound.
+// hosted tools, mcp among them, Anthropic's server tools; Gemini's
+// googleSearch, codeExecution, urlContext), MCP servers (Anthropic's
+// mcp_servers), a search (web_search_options, xAI's search_parameters,
+// OpenRouter's plugins, DashScope's enable_search, Azure's data_sources),
+// a code container, a stored prompt or cached content. Read only for a
+// count past its bound. Not a stored conversation (previous_response_id,
+// conversation): the Responses door refuses those, and a broken server's
+// count beside one would be billed at the bound (review 63j).
 func serverWork(body []byte) bool {
-	for _, m := range []string{"mcp_servers", "web_search_options", "container", "previous_response_id", "conversation"} {
-		if v := rawjson.Member(body, m); v != nil && string(v) != "null" {
+	for _, m := range []string{"mcp_servers", "web_search_options", "search_parameters", "plugins", "data_sources", "container", "cached_content", "cachedContent"} {
+		if v := rawjson.Member(body, m); v != nil && string(v) != "null" && string(v) != "[]" && string(v) != "false" {
 			return true
 		}
+	}
+	if string(rawjson.Member(body, "enable_search")) == "true" {
+		return true
+	}
+	if p := rawjson.Member(body, "prompt"); len(p) > 0 && p[0] == '{' { // a stored prompt, by id
+		return true
 	}
 	tools, ok := rawjson.ScanArray(rawjson.Member(body, "tools"))
 	if !ok {
@@ -115,8 +126,13 @@ func serverWork(body []byte) bool {
 	}
 	for _, el, ok := tools.Next(); ok; _, el, ok = tools.Next() {
 		t, _ := rawjson.String(rawjson.Member(el, "type"))
-		if t != "" && t != "function" && t != "custom" {
+		if t != "" && !strings.EqualFold(t, "function") && !strings.EqualFold(t, "custom") {
 			return true
+		}
+		for _, g := range []string{"googleSearch", "google_search", "googleSearchRetrieval", "google_search_retrieval", "codeExecution", "code_execution", "urlContext", "url_context"} {
+			if rawjson.Member(el, g) != nil {
+				return true
+			}
 		}
 	}
 	return false

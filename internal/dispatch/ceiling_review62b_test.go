@@ -119,6 +119,11 @@ func TestServerWorkPastTheBoundsIsBilledAtThem(t *testing.T) {
 		`{"model":"m","max_tokens":1024,"messages":[{"role":"user","content":"q"}],"tools":[{"type":"web_search_20250305","name":"web_search"}]}`,
 		`{"model":"m","max_tokens":1024,"messages":[{"role":"user","content":"q"}],"mcp_servers":[{"type":"url","url":"https://mcp.example/","name":"d"}]}`,
 		`{"model":"m","messages":[{"role":"user","content":"q"}],"web_search_options":{}}`,
+		`{"model":"m","messages":[{"role":"user","content":"q"}],"search_parameters":{"mode":"on"}}`,
+		`{"model":"m","messages":[{"role":"user","content":"q"}],"plugins":[{"id":"web"}]}`,
+		`{"model":"m","messages":[{"role":"user","content":"q"}],"tools":[{"googleSearch":{}}]}`,
+		`{"model":"m","messages":[{"role":"user","content":"q"}],"enable_search":true}`,
+		`{"model":"m","prompt":{"id":"pmpt_1","version":"2"},"input":"q"}`,
 	} {
 		b := []byte(body)
 		promptBound := promptBeyondBody + bodyReads*len(b)
@@ -143,6 +148,10 @@ func TestServerWorkPastTheBoundsIsBilledAtThem(t *testing.T) {
 		`{"model":"m","messages":[{"role":"user","content":"q"}],"tools":[{"type":"function","function":{"name":"f"}}]}`,
 		`{"model":"m","input":"q","tools":[{"type":"custom","name":"apply_patch"}]}`,
 		`{"model":"m","messages":[{"role":"user","content":"q"}],"tools":[]}`,
+		`{"model":"m","input":"q","tools":[{"type":"Function","name":"f"}]}`,
+		`{"model":"m","max_tokens":9,"messages":[],"tools":[{"name":"f","input_schema":{"type":"object"}}]}`,
+		`{"model":"m","input":"q","previous_response_id":"resp_1"}`,
+		`{"model":"m","messages":[],"enable_search":false,"plugins":[]}`,
 	} {
 		if serverWork([]byte(body)) {
 			t.Errorf("%s: read as server work", body)
