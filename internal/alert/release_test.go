@@ -17,7 +17,13 @@ import (
 // an outage, after which each replica claims locally and both page.
 func redisClaimer(t *testing.T, srv *redistest.Server) *health.RedisStore {
 	t.Helper()
-	c, err := health.NewRedisClient(health.RedisConfig{URL: srv.URL(), Timeout: 10 * time.Second})
+	return redisClaimerAt(t, srv.URL())
+}
+
+// redisClaimerAt is redisClaimer over the Redis at url (a proxy's).
+func redisClaimerAt(t *testing.T, url string) *health.RedisStore {
+	t.Helper()
+	c, err := health.NewRedisClient(health.RedisConfig{URL: url, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

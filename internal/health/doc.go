@@ -94,7 +94,9 @@
 //
 // Once (Memory and RedisStore) de-duplicates operator alerts across
 // replicas; Release gives back a claim (an alert that was not delivered),
-// in Redis only while the claim is still the caller's own.
+// in Redis only while the claim is still the caller's own. A claim made
+// locally while Redis is unreachable holds after it, and is written to
+// Redis when it answers again (redis_claim.go).
 //
 // This package imports nothing of ours; the only outside import is go-redis.
 package health

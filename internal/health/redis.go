@@ -49,9 +49,10 @@ type RedisStore struct {
 	lostAt      atomic.Int64 // unix ns when Redis was last found to have lost state; 0: never (StateLost)
 
 	jmu     sync.Mutex
-	journal map[string]struct{} // keys whose cooldown began or grew while Redis was unreachable
-	resets  map[string]struct{} // keys Reset while Redis was unreachable
-	tokens  map[string]string   // Once key → the token of the claim this store holds
+	journal map[string]struct{}  // keys whose cooldown began or grew while Redis was unreachable
+	resets  map[string]struct{}  // keys Reset while Redis was unreachable
+	tokens  map[string]string    // Once key → the token of the claim this store holds
+	held    map[string]time.Time // Once key → the end of a claim made locally while Redis was unreachable (redis_claim.go)
 
 	smu  sync.Mutex
 	seen map[string]seenValue // key → its value in Redis as last read or written (tx)
@@ -73,7 +74,7 @@ func NewRedis(client redis.UniversalClient, prefix string, logger *slog.Logger) 
 	}
 	s := &RedisStore{client: client, prefix: prefix, log: logger, local: NewMemory(), now: time.Now,
 		opTimeout: DefaultTimeout, journal: make(map[string]struct{}), resets: make(map[string]struct{}), tokens: make(map[string]string),
-		seen: make(map[string]seenValue)}
+		held: make(map[string]time.Time), seen: make(map[string]seenValue)}
 	s.clock.measure.Store(true) // measured at the first Now
 	return s
 }
@@ -189,6 +190,9 @@ func (s *RedisStore) done(err error) bool {
 		}
 		return true
 	}
+	// A Redis Cluster may have promoted a replica in place of a master
+	// that stopped answering: the retry a second from now goes to it.
+	redisfail.Rediscover(s.client)
 	s.mu.Lock()
 	s.retryAt = s.now().Add(retryEvery)
 	if !s.down.Load() {
@@ -551,69 +555,6 @@ func (s *RedisStore) ttl(r *Record) time.Duration {
 		end = r.ProbeUntil
 	}
 	return keepFor + min(max(end.Sub(s.Now()), 0), keepLongest)
-}
-
-// Claim is SET NX PX in Redis, with a token of this claim as the value: true
-// for exactly one caller per key per ttl across replicas. While Redis is
-// unreachable it claims locally.
-func (s *RedisStore) Claim(ctx context.Context, key string, ttl time.Duration) bool {
-	if !s.try(ctx) {
-		return s.local.Claim(ctx, key, ttl)
-	}
-	token := strconv.FormatUint(rand.Uint64(), 36) + strconv.FormatUint(rand.Uint64(), 36)
-	c, cancel := s.opCtx(ctx)
-	won, err := s.client.SetNX(c, s.prefix+"once:"+key, token, ttl).Result()
-	cancel()
-	if !s.done(err) {
-		return s.local.Claim(ctx, key, ttl)
-	}
-	if won { // so a fallback right after does not claim again here
-		s.local.claimUntil(key, s.now().Add(ttl))
-		s.jmu.Lock()
-		s.tokens[key] = token
-		s.jmu.Unlock()
-	}
-	return won
-}
-
-// releaseScript deletes a claim only if it still holds the token given: a
-// claim that expired and was won by another replica is not touched.
-var releaseScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
-
-// Release gives back a claim this store won, so the next Claim of key (by any
-// replica) may win before ttl. A claim held by someone else is not touched.
-// While Redis is unreachable only the local claim goes; the one in Redis
-// then lapses with its ttl.
-func (s *RedisStore) Release(ctx context.Context, key string) {
-	s.local.Release(ctx, key)
-	s.jmu.Lock()
-	token, ok := s.tokens[key]
-	delete(s.tokens, key)
-	s.jmu.Unlock()
-	if !ok || !s.try(ctx) {
-		return
-	}
-	c, cancel := s.opCtx(ctx)
-	err := releaseScript.Run(c, s.client, []string{s.prefix + "once:" + key}, token).Err()
-	cancel()
-	s.done(err)
-}
-
-// Forget ends the claim on key whichever replica won it, so the next Claim
-// (by any replica) wins at once. While Redis is unreachable only the local
-// claim goes; the one in Redis then lapses with its ttl.
-func (s *RedisStore) Forget(ctx context.Context, key string) {
-	s.local.Release(ctx, key)
-	s.jmu.Lock()
-	delete(s.tokens, key)
-	s.jmu.Unlock()
-	if !s.try(ctx) {
-		return
-	}
-	c, cancel := s.opCtx(ctx)
-	err := s.client.Del(c, s.prefix+"once:"+key).Err()
-	cancel()
-	s.done(err)
 }
 
 // decode reads a stored record; a value it cannot read counts as empty.

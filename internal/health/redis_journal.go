@@ -36,7 +36,7 @@ func (s *RedisStore) localUpdate(ctx context.Context, key string, fn func(*Recor
 func (s *RedisStore) journaled() bool {
 	s.jmu.Lock()
 	defer s.jmu.Unlock()
-	return len(s.journal) > 0 || len(s.resets) > 0
+	return len(s.journal) > 0 || len(s.resets) > 0 || len(s.held) > 0
 }
 
 // Reset clears the record at key for every replica (Resetter). While Redis
@@ -104,12 +104,18 @@ const reconcilePasses = 3
 // that is not contention, keeping what is left journaled; a key that keeps
 // losing optimistic races stays journaled for the next attempt.
 func (s *RedisStore) reconcile(ctx context.Context) error {
-	written := 0
+	written, claims := 0, 0
 	defer func() {
-		if written > 0 {
-			s.log.Info("health: wrote back to redis what was learned while it was unreachable", "prefix", s.prefix, "records", written)
+		if written > 0 || claims > 0 {
+			s.log.Info("health: wrote back to redis what was learned while it was unreachable", "prefix", s.prefix, "records", written, "claims", claims)
 		}
 	}()
+	// The alert claims made locally meanwhile (redis_claim.go): before the
+	// first request's claim after the outage asks Redis.
+	claims, err := s.writeClaims(ctx)
+	if err != nil {
+		return err
+	}
 	for range reconcilePasses {
 		// Resets first, each pass: one journaled while a pass ran is the
 		// next pass's, before the cooldowns learned since.

@@ -111,7 +111,9 @@ func NewRedisClient(c RedisConfig) (redis.UniversalClient, error) {
 	// down Redis once a second itself. go-redis's defaults (retries, 5 dials
 	// 100ms apart) turn a refused connection into a stall ending in "context
 	// deadline exceeded", hiding the cause. A cluster still follows MOVED
-	// and ASK redirects (its default), so resharding and failover work.
+	// and ASK redirects (its default), so resharding works; a master that
+	// failed over is found by the stores, which have the slot map read
+	// again when an operation meets an outage (redisfail.Rediscover).
 	o.MaxRetries = -1
 	o.DialerRetries = 1
 	// The store bounds each operation with its context's deadline

@@ -194,6 +194,10 @@ func (r *Redis) done(err error) bool {
 		}
 		return true
 	}
+	// A Redis Cluster may have promoted a replica in place of a master
+	// that stopped answering: the retry a second from now goes to it
+	// (a client key's counters may sit on a master health never touches).
+	redisfail.Rediscover(r.client)
 	r.retryAt = r.now().Add(retryEvery)
 	if !r.down.Load() {
 		r.down.Store(true)

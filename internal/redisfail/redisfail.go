@@ -1,6 +1,7 @@
 package redisfail
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -33,4 +34,21 @@ func Outage(err error) bool {
 		}
 	}
 	return false
+}
+
+// Rediscover asks c, when it is a Redis Cluster client, to read the
+// cluster's slot map again (in the background; concurrent asks are
+// coalesced into one read, at most one every 200ms). A store calls it on
+// every operation that met an outage: go-redis reads the map again only
+// after a MOVED, ASK or READONLY reply, or every 60s, and a connection
+// refused by a dead master is none of those, so after the cluster promoted
+// that master's replica the client kept sending its slots to the dead
+// address for up to a minute, and every replica served from local state
+// all that time (operator review 63e). A store retries a down Redis once a
+// second, so the map it retries with is at most a second old. Other
+// clients (one server, Sentinel) find the primary on each new connection.
+func Rediscover(c redis.UniversalClient) {
+	if cc, ok := c.(*redis.ClusterClient); ok {
+		cc.ReloadState(context.Background())
+	}
 }
