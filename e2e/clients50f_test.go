@@ -292,13 +292,16 @@ func TestC50fModelsRetrieveEncodedSlash(t *testing.T) {
 // [gemini, openai-compatible] both move on to the second target, which
 // gets the body as the client sent it.
 func TestC50fEmptyStringAndTokensMoveOn(t *testing.T) {
-	ans := `{"object":"list","data":[{"object":"embedding","embedding":[0.6,0.8],"index":0},{"object":"embedding","embedding":[0.8,0.6],"index":1}],"model":"bge","usage":{"prompt_tokens":3,"total_tokens":3}}`
-	for _, tc := range []struct{ name, input string }{
-		{"empty string", `["page one",""]`},
-		{"token array", `[9906,1917]`},
+	two := `{"object":"list","data":[{"object":"embedding","embedding":[0.6,0.8],"index":0},{"object":"embedding","embedding":[0.8,0.6],"index":1}],"model":"bge","usage":{"prompt_tokens":3,"total_tokens":3}}`
+	// A flat token array is one text: one vector (review 63c: an answer
+	// short or long of the inputs is refused).
+	one := `{"object":"list","data":[{"object":"embedding","embedding":[0.6,0.8],"index":0}],"model":"bge","usage":{"prompt_tokens":2,"total_tokens":2}}`
+	for _, tc := range []struct{ name, input, ans string }{
+		{"empty string", `["page one",""]`, two},
+		{"token array", `[9906,1917]`, one},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := fakes(t, map[string]upstreamtest.Script{"gemini": c50fGemini3072, "openai": script(upstreamtest.Step{Body: ans})})
+			fs := fakes(t, map[string]upstreamtest.Script{"gemini": c50fGemini3072, "openai": script(upstreamtest.Step{Body: tc.ans})})
 			g := start(t, c50fCfg, fs)
 			r := g.raw(t, http.MethodPost, "/v1/embeddings", `{"input":`+tc.input+`,"model":"gem-then-tei","encoding_format":"float"}`, "Authorization", "Bearer client-key-1")
 			if r.Status != 200 || len(fs["gemini"].Requests()) != 0 || len(fs["openai"].Requests()) != 1 {

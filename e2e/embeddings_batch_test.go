@@ -15,6 +15,7 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/detour-llm/detour/internal/decision"
+	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
@@ -106,11 +107,27 @@ func embedTexts(model string, n int) openai.EmbeddingNewParams {
 
 func startBatches(t *testing.T, cfg string, gem *geminiEmbedder, openaiSteps ...upstreamtest.Step) (*gateway, map[string]*upstreamtest.Server) {
 	t.Helper()
-	if len(openaiSteps) == 0 {
-		openaiSteps = []upstreamtest.Step{{Body: openaiVectors}}
+	up := openaiEcho
+	if len(openaiSteps) > 0 {
+		up = script(openaiSteps...)
 	}
-	fs := fakes(t, map[string]upstreamtest.Script{"gemini": gem.script, "openai": script(openaiSteps...)})
+	fs := fakes(t, map[string]upstreamtest.Script{"gemini": gem.script, "openai": up})
 	return start(t, cfg, fs), fs
+}
+
+// openaiEcho answers an OpenAI embeddings request with one vector per
+// input text: an answer short of them is refused (review 63c).
+func openaiEcho(_ int, r upstreamtest.Request) upstreamtest.Step {
+	var in struct {
+		Input []string `json:"input"`
+	}
+	json.Unmarshal(r.Body, &in)
+	l := provider.EmbeddingList{Object: "list", Model: "text-embedding-3-small", Usage: provider.EmbeddingUsage{PromptTokens: 4, TotalTokens: 4}}
+	for i := range in.Input {
+		l.Data = append(l.Data, provider.EmbeddingData{Object: "embedding", Index: i, Embedding: json.RawMessage(`[0.1,0.2,0.3]`)})
+	}
+	b, _ := json.Marshal(l)
+	return upstreamtest.Step{Body: string(b)}
 }
 
 // attemptJSON is the decision record's attempt i as JSON.

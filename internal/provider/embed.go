@@ -54,6 +54,18 @@ type Embeddings struct {
 	// this is one batch of a request sent in several calls
 	// (EmbeddingsBatcher), whose answer then numbers its vectors from First.
 	First int
+	// tokenInputs is the number of token arrays when Tokens is set (a flat
+	// token array is one).
+	tokenInputs int
+}
+
+// Inputs is the number of inputs, each owed one vector: the texts, or the
+// token arrays (a flat token array is one text).
+func (e *Embeddings) Inputs() int {
+	if e.Tokens {
+		return e.tokenInputs
+	}
+	return len(e.Texts)
 }
 
 // MaxEmbeddingsInputs is the most inputs one embeddings request may hold,
@@ -147,7 +159,7 @@ func ParseEmbeddings(body []byte) (*Embeddings, error) {
 		return nil, errors.New("embeddings: input mixes strings and tokens")
 	}
 	if out.Tokens {
-		out.Texts = nil
+		out.Texts, out.tokenInputs = nil, n
 	}
 	return &out, nil
 }

@@ -1,11 +1,9 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -35,35 +33,31 @@ func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, r
 	return hr, nil
 }
 
-// EmbeddingsResponse checks that a 2xx body is an embeddings list (a "data"
-// array) and passes it through untouched, unless the client asked for
+// EmbeddingsResponse checks that a 2xx body is an embeddings list whose
+// "data" holds one usable vector per input (checkVectors) and passes it
+// through, but for what the client needs of it: the vectors in input
+// order, each with its index, and, when the client asked for
 // "encoding_format": "base64" and the upstream (an OpenAI-compatible
-// server that ignores the member) answered lists of floats: those become
+// server that ignores the member) answered lists of floats, those as
 // base64 as OpenAI encodes them, so the client decodes what it asked for.
 func (Adapter) EmbeddingsResponse(req *provider.Request, body []byte, _ provider.Endpoint) ([]byte, error) {
-	var probe struct {
-		Data json.RawMessage `json:"data"`
+	if !json.Valid(body) {
+		return nil, errors.New("openai: embeddings response is not JSON")
 	}
-	if err := json.Unmarshal(body, &probe); err != nil {
-		return nil, err
-	}
-	if len(probe.Data) == 0 || probe.Data[0] != '[' {
+	ds, de, err := rawjson.MemberSpan(body, "data")
+	if err != nil || ds < 0 || body[ds] != '[' {
 		return nil, errors.New("openai: embeddings response has no data array")
 	}
-	body = inputUsage(body)
-	if req == nil {
-		return body, nil
+	n, b64 := -1, false // not known: no request to read (a test's)
+	if req != nil {
+		if e, err := provider.EmbeddingsOf(req); err == nil {
+			n, b64 = e.Inputs(), e.Base64
+		}
 	}
-	if e, err := provider.EmbeddingsOf(req); err != nil || !e.Base64 {
-		return body, nil
+	if body, err = checkVectors(body, ds, de, n, b64); err != nil {
+		return nil, err
 	}
-	if b, err := base64Data(body); err == nil {
-		return b, nil
-	}
-	// An answer this reading cannot re-encode (a number float64 refuses,
-	// nested lists) is still an answer: passed on as the upstream sent it,
-	// never a failure that would be retried and billed again.
-	return body, nil
+	return inputUsage(body), nil
 }
 
 // inputUsage gives an answer whose usage counts only total_tokens (Voyage
@@ -92,40 +86,4 @@ func inputUsage(body []byte) []byte {
 		return body
 	}
 	return rawjson.Replace(body, us, ue, b)
-}
-
-// base64Data re-encodes every embedding of an embeddings list that is a
-// list of numbers as base64 float32s; the body is returned as it was when
-// none is.
-func base64Data(body []byte) ([]byte, error) {
-	var list map[string]json.RawMessage
-	if err := json.Unmarshal(body, &list); err != nil {
-		return nil, err
-	}
-	var data []map[string]json.RawMessage
-	if err := json.Unmarshal(list["data"], &data); err != nil {
-		return nil, fmt.Errorf("openai: embeddings data: %w", err)
-	}
-	changed := false
-	for i, d := range data {
-		emb := bytes.TrimSpace(d["embedding"])
-		if len(emb) == 0 || emb[0] != '[' {
-			continue
-		}
-		var values []float64
-		if err := json.Unmarshal(emb, &values); err != nil {
-			return nil, fmt.Errorf("openai: embedding %d: %w", i, err)
-		}
-		d["embedding"] = provider.Base64Floats(values)
-		changed = true
-	}
-	if !changed {
-		return body, nil
-	}
-	b, err := json.Marshal(data)
-	if err != nil {
-		return nil, err
-	}
-	list["data"] = b
-	return json.Marshal(list)
 }

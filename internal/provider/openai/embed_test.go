@@ -91,7 +91,7 @@ func TestEmbeddingsBase64WhenTheUpstreamAnswersFloats(t *testing.T) {
 		t.Errorf("got %s", out)
 	}
 	// Asked for floats (or nothing): the body passes untouched.
-	for _, body := range []string{`{"model":"r","input":"a"}`, `{"model":"r","input":"a","encoding_format":"float"}`} {
+	for _, body := range []string{`{"model":"r","input":["a","b"]}`, `{"model":"r","input":["a","b"],"encoding_format":"float"}`} {
 		out, err := Adapter{}.EmbeddingsResponse(&provider.Request{Body: []byte(body)}, []byte(floats), provider.Endpoint{})
 		if err != nil || string(out) != floats {
 			t.Errorf("%s: got %s, %v", body, out, err)
