@@ -213,8 +213,9 @@ func (s *Server) messagesNativeFirst(w http.ResponseWriter, r *http.Request, in 
 // countTokens answers POST /v1/messages/count_tokens: exactly, from the
 // route's first target's own count_tokens endpoint when that target is
 // Anthropic (one attempt, no failover: a count is advisory); otherwise,
-// or when that count fails, with messages.Estimate. Only an exact count
-// carries X-Detour-* headers.
+// or when that count fails, with messages.Estimate; but a count Anthropic
+// refuses as the request's fault (bad_request) is that refusal. Only an
+// upstream's answer carries X-Detour-* headers.
 func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 	in := s.admit(w, r, countTokensFront)
 	if in == nil {
@@ -246,18 +247,35 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 			w.Write(res.Body)
 			return
 		}
+		if f := res.Failure; f != nil && f.Class == classify.BadRequest {
+			// The request's own fault (an image that is not one): count_tokens
+			// is the check Anthropic documents before sending, so the client
+			// gets Anthropic's 400, not an estimate of a request that cannot
+			// run (review 63c). Any other failure (the key, an outage) says
+			// nothing of the request: the estimate answers.
+			finishWhole(w, countTokensExact, call, res)
+			return
+		}
 	}
 	var (
 		n   int
 		err error
 	)
-	if !s.translate(w, countTokensFront, in, func() int { n, err = messages.Estimate(in.body); return 0 }) {
+	if !s.translate(w, countTokensFront, in, func() int {
+		if ce := messages.CheckCountScanned(in.body); ce != nil { // a *messages.Error: nil must stay a nil error
+			err = ce
+			return 0
+		}
+		n, err = messages.Estimate(in.body)
+		return 0
+	}) {
 		return
 	}
 	if err != nil {
 		s.refuse(w, countTokensFront, http.StatusBadRequest, "invalid_request", err.Error())
 		return
 	}
+	requestID(w.Header())
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(messages.CountTokensBody(n))
 }

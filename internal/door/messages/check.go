@@ -40,7 +40,16 @@ func Check(body []byte) *Error {
 // reads only the members it checks, one scan of each level, where decoding
 // reads the body several times over: a coding agent's 160 KB request cost
 // Check ~5 ms (docs/benchmarks.md, "Large requests").
-func CheckScanned(body []byte) *Error {
+func CheckScanned(body []byte) *Error { return checkScanned(body, true) }
+
+// CheckCountScanned is CheckScanned for a count_tokens body, which takes
+// no max_tokens: "model" and "messages" as a Messages request has them.
+// Anthropic's count answers a body without messages, or with none, 400
+// (https://docs.anthropic.com/en/api/messages-count-tokens); so does
+// Detour's estimate (review 63c: before, 200 and 0 tokens).
+func CheckCountScanned(body []byte) *Error { return checkScanned(body, false) }
+
+func checkScanned(body []byte, maxTokensRequired bool) *Error {
 	var model, maxTokens, msgs []byte
 	top, ok := rawjson.ScanObject(body)
 	if !ok && kindOf(body) != "null" { // null decodes as an empty object
@@ -63,6 +72,9 @@ func CheckScanned(body []byte) *Error {
 		return invalid("model", "want a string")
 	case name == "":
 		return invalid("model", "must not be empty")
+	}
+	if !maxTokensRequired {
+		return checkMessages(msgs)
 	}
 	if err := checkMaxTokens(maxTokens); err != nil {
 		return err
