@@ -146,6 +146,7 @@ func writeError(w http.ResponseWriter, status int, kind, code, msg string) {
 }
 
 func writeEnvelope(w http.ResponseWriter, status int, b []byte) {
+	requestID(w.Header())
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)

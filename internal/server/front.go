@@ -212,7 +212,8 @@ func openAIDoor(name string, op dispatch.Op, members map[string]string) door {
 }
 
 // refuse answers a request the gateway refuses itself, before routing it,
-// in d's envelope: status, code and msg as d.fail takes them. It is counted
+// in d's envelope: status, code and msg as d.fail takes them, and a request
+// id (requestID), which the debug line names. It is counted
 // (detour_front_refusals_total, by door and code) and logged at debug, so a
 // client failing every request at the front (a retired key, a model name
 // the file does not know) shows on the operator's dashboards, though it
@@ -221,6 +222,9 @@ func openAIDoor(name string, op dispatch.Op, members map[string]string) door {
 // attrs are logged with it (a client key's name and limit: never the
 // key).
 func (s *Server) refuse(w http.ResponseWriter, d door, status int, code, msg string, attrs ...any) {
+	if s.log.Enabled(context.Background(), slog.LevelDebug) {
+		attrs = append(attrs, "request_id", requestID(w.Header())) // the id the client's error shows
+	}
 	s.frontRefused(d, status, code, attrs...)
 	d.fail(w, status, code, msg)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/sse"
@@ -50,6 +51,23 @@ func detourHeaders(h http.Header, a answer) {
 	if a.class != "" {
 		set("X-Detour-Class", a.class)
 	}
+}
+
+// requestID is the id of the answer w's headers h are for: the one they
+// carry (the decision id, detourHeaders), or a fresh one of the same
+// form, set as X-Request-Id and Request-Id. Every answer carries one, the
+// gateway's own refusals too (a 401, an unknown model's 404, a body the
+// front refuses), which name no decision record: before review 63c they
+// carried none, and anthropic-sdk-go's Error.RequestID and the OpenAI
+// SDKs' request id were empty just where a user had an error to report.
+func requestID(h http.Header) string {
+	if v := h["X-Request-Id"]; len(v) > 0 {
+		return v[0]
+	}
+	id := decision.NewID()
+	vals := []string{id, id} // one allocation; each capped, as in detourHeaders
+	h["X-Request-Id"], h["Request-Id"] = vals[0:1:1], vals[1:2:2]
+	return id
 }
 
 // errCommitted and errNotCommitted refuse calls out of order.
