@@ -37,3 +37,16 @@ func TestHunt63dNoPlanIsQuota(t *testing.T) {
 	want56(t, "one model's tier", classify56(403, `{"error":{"message":"This model requires a Pro subscription"}}`, "", false), Forbidden, "")
 	echo56(t, 403, "you must subscribe to a plan", `{"error":{"message":"Access denied: you must subscribe to a plan"}}`, Forbidden)
 }
+
+// Hunt 63k. A concurrency limit reached is a rate, whatever type the
+// answer gives it (Kimi Code's 403 permission_error "You've reached your
+// concurrent request limit. Please wait for your ongoing requests to
+// finish and try again."): the requests in flight end and it clears. The
+// client's own words prove nothing.
+func TestHunt63kConcurrencyLimitIsARate(t *testing.T) {
+	const kimi = `{"error":{"message":"You've reached your concurrent request limit. Please wait for your ongoing requests to finish and try again.","type":"permission_error"},"type":"error"}`
+	for _, st := range []int{400, 403, 429} {
+		want56(t, "kimi", classify56(st, kimi, "", false), RateLimited, "")
+	}
+	echo56(t, 403, "concurrent request limit", `{"error":{"message":"Access denied: concurrent request limit","type":"permission_error"}}`, Forbidden)
+}

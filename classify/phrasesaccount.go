@@ -502,6 +502,15 @@ var accountPhrases = []phrase{
 	// is 26, which exceeds your concurrency limit of 25 based on your
 	// remaining balance. Please top up …"); the account still has money.
 	{a: "exceeds your concurrency limit", class: RateLimited},
+	// The same reached, whatever type the answer gives it (Kimi Code's 403
+	// permission_error "You've reached your concurrent request limit.
+	// Please wait for your ongoing requests to finish and try again.",
+	// through sub2api; hunt 63k): the requests in flight end and it clears,
+	// the key is good. Read as forbidden, a relay disabled good accounts.
+	{a: "concurrent request limit", class: RateLimited},
+	{a: "concurrent requests limit", class: RateLimited},
+	{a: "reached your concurrency limit", class: RateLimited},
+	{a: "wait for your ongoing requests to finish", class: RateLimited},
 	{a: "top up", class: Quota},
 	{a: "out of", b: "credits", gap: 24, class: Quota},    // GitHub Copilot's 429: "You've run out of your included AI credits for the month."
 	{a: "exhausted", b: "credits", gap: 16, class: Quota}, // FriendliAI's 403: "You've exhausted all your credits…"; not "retries exhausted"
