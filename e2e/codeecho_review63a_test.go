@@ -137,8 +137,8 @@ func TestReview63aEscapedDetailCodeAtTheMessagesDoor(t *testing.T) {
 // At the Responses door, natively (responses: true): review 62k's premise
 // exactly, a compatible Responses server that builds its answer as
 // {**request, id, status, output, error}. The older top-level reads
-// (code, type) had no echo guard at all; the newer error_type's guard
-// missed an escape.
+// (code, type, error_code, errorCode, reason, errors[].code, detail.code)
+// had no echo guard at all; the newer error_type's guard missed an escape.
 func TestReview63aSpreadResponseAtTheResponsesDoor(t *testing.T) {
 	const cfg = `
 client_keys: [client-key-1]
@@ -165,6 +165,13 @@ routes:
 		{"error_type escaped", `"error_type":"authenticatio\u006e"`},
 		{"top-level code", `"code":"insufficient_quota"`},
 		{"top-level type", `"type":"authentication_error"`},
+		// The other top-level code reads (review 63j: the guard first
+		// asked the request for "code" and "type" alone).
+		{"error_code", `"error_code":"insufficient_quota"`},
+		{"errorCode", `"errorCode":"insufficient_quota"`},
+		{"reason in capitals", `"reason":"INVALID_API_KEY"`},
+		{"errors[].code", `"errors":[{"code":"insufficient_quota"}]`},
+		{"detail.code", `"detail":{"code":"insufficient_quota"}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fs := fakes(t, map[string]upstreamtest.Script{"p": spread, "q": script(ok("model-b", "fine"))})
