@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bufio"
 	"net/http"
 	"runtime"
 	"runtime/debug"
@@ -69,18 +68,7 @@ func TestDoorStreamHandlerStackStays8KiB(t *testing.T) {
 		// The first request also fills encoding/json's caches, once a
 		// process: it may grow its handler's stack.
 		for i := range 3 {
-			resp, err := c.Post(srv.URL+door.path, "application/json", strings.NewReader(door.body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			last, seen := "", false
-			for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
-				if sc.Text() != "" {
-					last = sc.Text()
-				}
-				seen = seen || strings.Contains(sc.Text(), door.mustSee)
-			}
-			resp.Body.Close()
+			last, seen := streamed(t, c, srv.URL+door.path, door.body, door.mustSee)
 			if !strings.Contains(last, door.last) || !seen {
 				t.Fatalf("%s stream %d ended with %q (saw %s: %v)", door.path, i, last, door.mustSee, seen)
 			}

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bufio"
 	"net/http"
 	"runtime"
 	"runtime/debug"
@@ -54,17 +53,7 @@ func TestTranslatedStreamHandlerStackStays8KiB(t *testing.T) {
 			runtime.GC()
 			old := debug.SetGCPercent(-1)
 			for i := range 3 {
-				resp, err := c.Post(srv.URL+door.path, "application/json", strings.NewReader(door.body))
-				if err != nil {
-					t.Fatal(err)
-				}
-				last := ""
-				for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
-					if sc.Text() != "" {
-						last = sc.Text()
-					}
-				}
-				resp.Body.Close()
+				last, _ := streamed(t, c, srv.URL+door.path, door.body, "")
 				if !strings.Contains(last, door.last) {
 					t.Fatalf("%s upstream, %s stream %d ended with %q", up.dialect, door.path, i, last)
 				}

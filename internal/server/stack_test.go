@@ -52,18 +52,7 @@ func TestStreamHandlerStackStays8KiB(t *testing.T) {
 	// whose stack starts small.
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	for i := range 3 { // the first request also fills encoding/json's caches, once a process
-		resp, err := c.Post(srv.URL+"/v1/chat/completions", "application/json",
-			strings.NewReader(`{"model":"gpt","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		last := ""
-		for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
-			if sc.Text() != "" {
-				last = sc.Text()
-			}
-		}
-		resp.Body.Close()
+		last, _ := streamed(t, c, srv.URL+"/v1/chat/completions", `{"model":"gpt","stream":true,"messages":[{"role":"user","content":"hi"}]}`, "")
 		if last != "data: [DONE]" {
 			t.Fatalf("stream %d ended with %q", i, last)
 		}
@@ -71,6 +60,24 @@ func TestStreamHandlerStackStays8KiB(t *testing.T) {
 			t.Errorf("stream %d: the handler's stack grew past 8 KiB", i)
 		}
 	}
+}
+
+// streamed posts body to url and reads the stream to its end: its last
+// line that is not blank, and whether a line held mustSee ("" none).
+func streamed(t *testing.T, c *http.Client, url, body, mustSee string) (last string, seen bool) {
+	t.Helper()
+	resp, err := c.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
+		if sc.Text() != "" {
+			last = sc.Text()
+		}
+		seen = seen || mustSee != "" && strings.Contains(sc.Text(), mustSee)
+	}
+	return last, seen
 }
 
 // stackGrows runs f on a stack of at least 8 KiB and reports whether the
