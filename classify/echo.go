@@ -519,7 +519,7 @@ func codeEchoGuarded(c Class) bool {
 	switch c {
 	case Auth, Quota, Forbidden, Unavailable, RateLimited, ServerError, Timeout:
 		return true
-	case BadRequest, ContextLength, Overflow, Refusal, Unknown:
+	case BadRequest, ContextLength, Overflow, Refusal, Unknown, numClasses:
 		return false
 	}
 	return true
