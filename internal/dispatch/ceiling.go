@@ -98,10 +98,9 @@ func (w *walk) noteCapped(e *endpointRT) {
 
 // serverWork reports whether body asks the upstream to run work of its
 // own whose results enter the prompt or the output beyond what the body
-// holds, each turn counted again: a tool that is not the client's to run
-// (a "tools" element whose type is not "function" or "custom": OpenAI's
-// hosted tools, mcp among them, Anthropic's server tools; Gemini's
-// googleSearch, codeExecution, urlContext), MCP servers (Anthropic's
+// holds, each turn counted again: a tool the upstream runs (hostedTool:
+// OpenAI's hosted tools, mcp among them, Anthropic's server tools, xAI's
+// searches; Gemini's googleSearch, codeExecution, urlContext), MCP servers (Anthropic's
 // mcp_servers), a search (web_search_options, xAI's search_parameters,
 // OpenRouter's plugins, DashScope's enable_search, Azure's data_sources),
 // a code container, a stored prompt or cached content. Read only for a
@@ -126,13 +125,36 @@ func serverWork(body []byte) bool {
 	}
 	for _, el, ok := tools.Next(); ok; _, el, ok = tools.Next() {
 		t, _ := rawjson.String(rawjson.Member(el, "type"))
-		if t != "" && !strings.EqualFold(t, "function") && !strings.EqualFold(t, "custom") {
+		if hostedTool(t) {
 			return true
 		}
 		for _, g := range []string{"googleSearch", "google_search", "googleSearchRetrieval", "google_search_retrieval", "codeExecution", "code_execution", "urlContext", "url_context"} {
 			if rawjson.Member(el, g) != nil {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// hostedTools are the type names (and the heads of the dated ones:
+// web_search_20250305) of the tools an upstream runs itself: OpenAI's
+// Responses tools (web_search, web_search_preview, file_search,
+// code_interpreter, image_generation, mcp), Anthropic's server tools
+// (web_search, web_fetch, code_execution, tool_search_tool_*), xAI's
+// (web_search, x_search). Not the typed tools the client runs and answers
+// (Anthropic's computer, bash, text_editor, memory; OpenAI's
+// computer_use_preview, local_shell, shell, apply_patch): a request with
+// them is billed as any other (review 63l: "any type but function" billed
+// a computer-use turn's broken count at the bound).
+var hostedTools = []string{"web_search", "web_fetch", "file_search", "code_interpreter", "code_execution",
+	"image_generation", "mcp", "tool_search", "x_search", "google_search", "url_context"}
+
+// hostedTool reports whether t names a tool the upstream runs itself.
+func hostedTool(t string) bool {
+	for _, h := range hostedTools {
+		if len(t) >= len(h) && strings.EqualFold(t[:len(h)], h) && (len(t) == len(h) || t[len(h)] == '_') {
+			return true
 		}
 	}
 	return false

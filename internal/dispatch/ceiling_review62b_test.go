@@ -116,6 +116,8 @@ func TestServerWorkPastTheBoundsIsBilledAtThem(t *testing.T) {
 	const answer = 16384
 	for _, body := range []string{
 		`{"model":"m","input":"summarise","tools":[{"type":"mcp","server_label":"docs","server_url":"https://mcp.example/"}],"max_tool_calls":20}`,
+		`{"model":"m","input":"q","tools":[{"type":"web_search_preview"},{"type":"file_search","vector_store_ids":["vs_1"]}]}`,
+		`{"model":"m","max_tokens":9,"messages":[],"tools":[{"type":"web_fetch_20250910","name":"web_fetch"},{"type":"code_execution_20250825","name":"code_execution"}]}`,
 		`{"model":"m","max_tokens":1024,"messages":[{"role":"user","content":"q"}],"tools":[{"type":"web_search_20250305","name":"web_search"}]}`,
 		`{"model":"m","max_tokens":1024,"messages":[{"role":"user","content":"q"}],"mcp_servers":[{"type":"url","url":"https://mcp.example/","name":"d"}]}`,
 		`{"model":"m","messages":[{"role":"user","content":"q"}],"web_search_options":{}}`,
@@ -151,6 +153,9 @@ func TestServerWorkPastTheBoundsIsBilledAtThem(t *testing.T) {
 		`{"model":"m","input":"q","tools":[{"type":"Function","name":"f"}]}`,
 		`{"model":"m","max_tokens":9,"messages":[],"tools":[{"name":"f","input_schema":{"type":"object"}}]}`,
 		`{"model":"m","input":"q","previous_response_id":"resp_1"}`,
+		// Typed tools the client runs and answers itself (review 63l).
+		`{"model":"m","max_tokens":9,"messages":[],"tools":[{"type":"computer_20250124","name":"computer"},{"type":"bash_20250124","name":"bash"},{"type":"text_editor_20250728","name":"str_replace_based_edit_tool"},{"type":"memory_20250818","name":"memory"}]}`,
+		`{"model":"m","input":"q","tools":[{"type":"computer_use_preview"},{"type":"local_shell"},{"type":"shell"},{"type":"apply_patch"}]}`,
 		`{"model":"m","messages":[],"enable_search":false,"plugins":[]}`,
 	} {
 		if serverWork([]byte(body)) {
