@@ -19,8 +19,9 @@ func spread63j(req string, errObj map[string]any) string {
 
 // Review 63j: the top-level reads other than "code" and "type" — error_code,
 // errorCode, reason (capitals), errors[].code, detail.code — are top codes
-// too (scalar.go), but tryTop asks the request's top level only for a member
-// named "code" or "type".
+// too (scalar.go); tryTop first asked the request's top level only for a
+// member named "code" or "type", and now asks for the member the code was
+// read in (facts.topCodeIn).
 func TestReview63jTopCodeUnderOtherNames(t *testing.T) {
 	errObj := map[string]any{"code": "server_error", "message": "The server had an error processing your request."}
 	ctl := classify56(500, spread63j(`{"model":"m","input":"hi"}`, errObj), `{"model":"m","input":"hi"}`, false)

@@ -7,5 +7,6 @@
 // request whole with encoding/json (~0.9 KiB a level of its nesting), the
 // flush that makes net/http write a response's header — would double
 // the stack every open stream keeps, from 8 KiB to 16 (docs/benchmarks.md,
-// "Round 6"). Run costs one goroutine start, about a microsecond.
+// "Round 6"). Run hands the work to an idle worker, whose grown stack
+// stays: 0.5–1 µs and 168 bytes (docs/benchmarks.md, "Round 32").
 package offstack

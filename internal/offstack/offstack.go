@@ -1,6 +1,7 @@
 package offstack
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"runtime/debug"
@@ -27,16 +28,23 @@ func Run[T any](f func() T) T {
 	done := make(chan result, 1)
 	job := func() {
 		var r result
+		finished := false
 		defer func() {
 			if p := recover(); p != nil {
 				r.p = p
 				if p != http.ErrAbortHandler {
 					r.p = &Panic{Value: p, Stack: debug.Stack()}
 				}
+			} else if !finished {
+				// f called runtime.Goexit (a test's FailNow): no value
+				// came back, and the caller must not take a zero for
+				// one (review 63l). The worker's goroutine ends.
+				r.p = &Panic{Value: errGoexit, Stack: debug.Stack()}
 			}
 			done <- r
 		}()
 		r.v = f()
+		finished = true
 	}
 	select {
 	case w := <-idle:
@@ -85,6 +93,10 @@ func work(job func()) {
 		}
 	}
 }
+
+// errGoexit is the value of the Panic a caller gets when its work called
+// runtime.Goexit.
+var errGoexit = errors.New("offstack: the work called runtime.Goexit")
 
 // Panic is a panic in work Run ran: its value, and the stack of the
 // goroutine it happened on.

@@ -3,6 +3,7 @@ package offstack
 import (
 	"errors"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -35,4 +36,17 @@ func TestRunKeepsAbortHandler(t *testing.T) {
 		}
 	}()
 	_ = Run(func() error { panic(http.ErrAbortHandler) })
+}
+
+// Work that calls runtime.Goexit gives its caller no value: the caller
+// panics rather than take a zero for one (review 63l).
+func TestRunGoexitIsNoValue(t *testing.T) {
+	defer func() {
+		p, _ := recover().(*Panic)
+		if p == nil || p.Value != errGoexit {
+			t.Errorf("recovered %v, want the Goexit's Panic", p)
+		}
+	}()
+	_ = Run(func() int { runtime.Goexit(); return 1 })
+	t.Error("no panic reached the caller")
 }

@@ -167,7 +167,7 @@ type Usage struct {
 	// read, never written by Detour; Cached reads them (round 63: a host
 	// that sent only DeepSeek's names was billed its cache hits at the
 	// plain input price, ten times theirs).
-	PromptCacheHitTokens int   `json:"prompt_cache_hit_tokens,omitempty"`
+	PromptCacheHitTokens Count `json:"prompt_cache_hit_tokens,omitempty"`
 	CachedTokens         Count `json:"cached_tokens,omitempty"`
 	// Fast says the answer was served in a premium fast mode its provider
 	// bills above the model's price (Anthropic's usage.speed "fast"),
@@ -268,7 +268,7 @@ func (u *Usage) Cached() int {
 	if u == nil {
 		return 0
 	}
-	n := max(u.PromptCacheHitTokens, int(u.CachedTokens))
+	n := max(int(u.PromptCacheHitTokens), int(u.CachedTokens))
 	if d := u.PromptTokensDetails; d != nil {
 		n = max(n, d.CachedTokens)
 	}
@@ -284,7 +284,7 @@ func (u *Usage) Output() int {
 	if u == nil {
 		return 0
 	}
-	return max(u.CompletionTokens, u.TotalTokens-u.PromptTokens, 0)
+	return max(u.CompletionTokens, u.TotalTokens-max(u.PromptTokens, 0), 0) // a negative prompt is nonsense, never output
 }
 
 // AudioIn and AudioOut are the prompt's and the output's audio tokens u

@@ -90,7 +90,7 @@ func scanUsage(raw []byte) (*Usage, bool) {
 		case 3:
 			u.CacheCreationInputTokens = n
 		case 6:
-			u.PromptCacheHitTokens = n
+			u.PromptCacheHitTokens = Count(n)
 		case 7:
 			u.CachedTokens = Count(n)
 		}

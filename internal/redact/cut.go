@@ -29,11 +29,13 @@ func (s *Scrubber) Cut(text []byte, at int) []byte {
 			}
 		}
 	}
-	out := text[:from:from]
 	if from < at {
-		out = append(out, Redacted...)
+		// Room for the mark within at: a reader that cuts at at again
+		// shows it whole, never "[redac" (review 63l).
+		from = max(0, min(from, at-len(Redacted)))
+		return append(text[:from:from], Redacted...)
 	}
-	return out
+	return text[:at:at]
 }
 
 // straddles returns where an occurrence of k in text that begins before

@@ -207,7 +207,7 @@ func ReadUsage(v []byte) (*Usage, bool) {
 		case 5:
 			sure = SetInt(&u.CacheCreationInputTokens, v)
 		case 6:
-			sure = SetInt(&u.PromptCacheHitTokens, v)
+			sure = SetInt((*int)(&u.PromptCacheHitTokens), v)
 		case 7:
 			sure = SetInt((*int)(&u.CachedTokens), v)
 		}
