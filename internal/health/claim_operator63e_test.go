@@ -1,6 +1,7 @@
 package health
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -60,5 +61,38 @@ func TestOperator63eAClaimMadeDuringAnOutageHoldsAfterIt(t *testing.T) {
 	}
 	if !sa.Claim(ctx, released, time.Minute) {
 		t.Error("a claim given back during the outage came back with Redis")
+	}
+}
+
+// Review 63l. Many callers write one held claim back at once (the
+// write-back as Redis returns, beside a storm of verdicts asking whether
+// the claim holds): the claim stays in Redis, and no replica wins it.
+// Two writers at once used to write two tokens, and the second, finding
+// the claim no longer held, took it for a give-back and deleted the live
+// one.
+func TestReview63lConcurrentWriteBacksKeepTheClaim(t *testing.T) {
+	srv := redistest.Start(t)
+	c := newClock()
+	const prefix, key = "cl63l:", "alert:anthropic:auth"
+	sa := newRedisStore(t, srv, prefix, c.Now, nil)
+	sb := newRedisStore(t, srv, prefix, c.Now, nil)
+	sa.Load(ctx, []string{"x"})
+	for round := range 20 {
+		sa.jmu.Lock()
+		sa.held[key] = c.Now().Add(time.Minute)
+		sa.jmu.Unlock()
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() { defer wg.Done(); sa.writeClaim(ctx, key) }()
+		}
+		wg.Wait()
+		if n, err := srv.Client(t).Exists(ctx, prefix+"once:"+key).Result(); err != nil || n != 1 {
+			t.Fatalf("round %d: the claim is gone from Redis (%v)", round, err)
+		}
+		if sb.Claim(ctx, key, time.Minute) {
+			t.Fatalf("round %d: another replica won a claim this one holds", round)
+		}
+		sa.Forget(ctx, key)
 	}
 }

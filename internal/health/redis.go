@@ -53,6 +53,7 @@ type RedisStore struct {
 	resets  map[string]struct{}  // keys Reset while Redis was unreachable
 	tokens  map[string]string    // Once key → the token of the claim this store holds
 	held    map[string]time.Time // Once key → the end of a claim made locally while Redis was unreachable (redis_claim.go)
+	writing map[string]bool      // Once keys whose held claim one caller is writing to Redis now (writeClaim)
 
 	smu  sync.Mutex
 	seen map[string]seenValue // key → its value in Redis as last read or written (tx)
@@ -74,7 +75,7 @@ func NewRedis(client redis.UniversalClient, prefix string, logger *slog.Logger) 
 	}
 	s := &RedisStore{client: client, prefix: prefix, log: logger, local: NewMemory(), now: time.Now,
 		opTimeout: DefaultTimeout, journal: make(map[string]struct{}), resets: make(map[string]struct{}), tokens: make(map[string]string),
-		held: make(map[string]time.Time), seen: make(map[string]seenValue)}
+		held: make(map[string]time.Time), writing: make(map[string]bool), seen: make(map[string]seenValue)}
 	s.clock.measure.Store(true) // measured at the first Now
 	return s
 }

@@ -99,13 +99,26 @@ return 0`)
 // an operator's reset on any of them (Forget) ends it. wrote reports that
 // Redis now holds this claim (not one as long of another replica's). An
 // error that is an outage keeps it held, for the next write-back.
+//
+// One caller at a time writes a key's claim: two at once (the write-back
+// as Redis returns, and a storm of verdicts asking holds) wrote two tokens,
+// and the second, finding the claim no longer held once the first was
+// done, took that for a give-back and deleted the live claim (review 63l).
+// A caller that finds another writing returns at once; the claim holds.
 func (s *RedisStore) writeClaim(ctx context.Context, key string) (wrote bool, err error) {
 	s.jmu.Lock()
 	until, ok := s.held[key]
-	s.jmu.Unlock()
-	if !ok {
+	if !ok || s.writing[key] {
+		s.jmu.Unlock()
 		return false, nil
 	}
+	s.writing[key] = true
+	s.jmu.Unlock()
+	defer func() {
+		s.jmu.Lock()
+		delete(s.writing, key)
+		s.jmu.Unlock()
+	}()
 	rest := until.Sub(s.now())
 	won, token := false, newToken()
 	if rest >= time.Millisecond {
