@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -99,19 +100,45 @@ func TestEmbeddingsBase64WhenTheUpstreamAnswersFloats(t *testing.T) {
 	}
 }
 
-// An answer the base64 re-encoding cannot read (nested lists, a number
-// float64 refuses) is still a usable answer: it passes as the upstream sent
-// it, never a failure that is retried and billed again (found by the
-// second hostile review).
+// An answer the base64 re-encoding cannot read (a number a float32 cannot
+// hold) is still an answer: it passes as the upstream sent it, never a
+// failure that is retried and billed again (found by the second hostile
+// review). A vector that is not a list of numbers is no answer at all
+// (nested lists, nulls: openai-go read them as empty or zero vectors,
+// review 63m): it fails, whatever encoding was asked.
 func TestEmbeddingsBase64UnreadableAnswerPasses(t *testing.T) {
-	req := &provider.Request{Body: []byte(`{"model":"r","input":"a","encoding_format":"base64"}`)}
-	for _, body := range []string{
-		`{"object":"list","data":[{"object":"embedding","embedding":[[0.5,0.25]],"index":0}],"model":"m"}`,
-		`{"object":"list","data":[{"object":"embedding","embedding":[1e999],"index":0}],"model":"m"}`,
-	} {
-		out, err := Adapter{}.EmbeddingsResponse(req, []byte(body), provider.Endpoint{})
-		if err != nil || string(out) != body {
-			t.Errorf("%s: got %s, %v; want the body as it came", body, out, err)
+	for _, format := range []string{"base64", "float"} {
+		req := &provider.Request{Body: []byte(`{"model":"r","input":"a","encoding_format":"` + format + `"}`)}
+		body := `{"object":"list","data":[{"object":"embedding","embedding":[1e999],"index":0}],"model":"m"}`
+		if out, err := (Adapter{}).EmbeddingsResponse(req, []byte(body), provider.Endpoint{}); err != nil || string(out) != body {
+			t.Errorf("%s: %s: got %s, %v; want the body as it came", format, body, out, err)
 		}
+		for _, body := range []string{
+			`{"object":"list","data":[{"object":"embedding","embedding":[[0.5,0.25]],"index":0}],"model":"m"}`,
+			`{"object":"list","data":[{"object":"embedding","embedding":[null,null],"index":0}],"model":"m"}`,
+			`{"object":"list","data":[{"object":"embedding","embedding":["0.1",true,{}],"index":0}],"model":"m"}`,
+		} {
+			if out, err := (Adapter{}).EmbeddingsResponse(req, []byte(body), provider.Endpoint{}); err == nil {
+				t.Errorf("%s: %s: passed as %s; want an error", format, body, out)
+			}
+		}
+	}
+}
+
+// An answer of far more entries than inputs is refused as soon as it
+// passes the count, before it is all read (review 63m: 3.7 million entries
+// for one input took 941 MB); one of short numbers a client asked as
+// base64 is never re-encoded past what the gateway holds (a 65 MB answer
+// of zeros was written as 173 MB).
+func TestEmbeddingsHostileAnswersAreBounded(t *testing.T) {
+	req := &provider.Request{Body: []byte(`{"model":"r","input":"a","encoding_format":"base64"}`)}
+	many := `{"object":"list","data":[` + strings.TrimSuffix(strings.Repeat(`{"embedding":[0]},`, 1000), ",") + `],"model":"m"}`
+	if _, err := (Adapter{}).EmbeddingsResponse(req, []byte(many), provider.Endpoint{}); err == nil || !strings.Contains(err.Error(), "more than 1 embeddings") {
+		t.Errorf("1,000 entries for one input: %v, want refused at the second", err)
+	}
+	zeros := `{"object":"list","data":[{"embedding":[` + strings.TrimSuffix(strings.Repeat("0,", maxReencoded/3), ",") + `],"index":0}],"model":"m"}`
+	out, err := (Adapter{}).EmbeddingsResponse(req, []byte(zeros), provider.Endpoint{})
+	if err != nil || len(out) > maxReencoded+len(zeros) || len(out) != len(zeros) {
+		t.Errorf("%d bytes of zeros asked as base64: %d bytes out, %v; want the answer as it came", len(zeros), len(out), err)
 	}
 }

@@ -52,7 +52,16 @@ func checkVectors(body []byte, ds, de, n int, b64 bool) ([]byte, error) {
 	if n > 0 {
 		vs = make([]vector, 0, min(n, 1<<12))
 	}
+	most := n // entries read before the count is known wrong: a hostile
+	// answer of millions of entries for one input grew vs to a gigabyte
+	// before the count was compared (review 63m)
+	if n < 0 {
+		most = maxVectors
+	}
 	for _, el, ok := sc.Next(); ok; _, el, ok = sc.Next() {
+		if len(vs) == most {
+			return nil, fmt.Errorf("openai: more than %d embeddings for %d inputs", most, n)
+		}
 		v, err := readVector(el, len(vs))
 		if err != nil {
 			return nil, err
@@ -132,6 +141,8 @@ func readVector(el []byte, p int) (vector, error) {
 		return v, fmt.Errorf("openai: embedding %d is empty", p)
 	case e[0] != '[' && e[0] != '"':
 		return v, fmt.Errorf("openai: embedding %d is not a vector", p)
+	case e[0] == '[' && !numbersOnly(e[1:len(e)-1]):
+		return v, fmt.Errorf("openai: embedding %d is not a list of numbers", p)
 	}
 	switch {
 	case index == nil || string(index) == "null":
@@ -142,6 +153,34 @@ func readVector(el []byte, p int) (vector, error) {
 	}
 	return v, nil
 }
+
+// numbersOnly reports whether b, the inside of a JSON list already
+// checked, holds numbers only: no null (what an encoder writes for NaN),
+// no nested list, string, object or literal (review 63m: [null,null] and
+// [[0.1],[0.2]] passed as vectors, and openai-go read them as zeros). A
+// byte test, no parse: the answer may be 80 MB.
+func numbersOnly(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9', c == '.', c == '-', c == '+', c == 'e', c == 'E', c == ',',
+			c == ' ', c == '\t', c == '\n', c == '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// maxVectors bounds an answer's entries where the inputs are not known:
+// the door takes at most 2,048 inputs (docs/doors.md, "Embeddings").
+const maxVectors = 1 << 16
+
+// maxReencoded bounds what the base64 encoding of an answer writes: the
+// most the gateway holds of an answer (64 MiB). Numbers written short
+// ("0,0,…") grow as float32s, a 65 MB answer of zeros to 173 MB and an
+// 866 MB peak (review 63m); past the bound the answer goes as the upstream
+// wrote it.
+const maxReencoded = 64 << 20
 
 // writeVectors writes body with its "data" list (body[ds:de]) in index
 // order (at), each entry's index written where it had none and, with b64,
@@ -187,6 +226,9 @@ func writeVectors(body []byte, ds, de int, vs []vector, at []int, b64 bool) ([]b
 				if out, scratch, err = base64Vector(out, scratch[:0], v.el[ed.s:ed.e]); err != nil {
 					return nil, err
 				}
+				if len(out) > maxReencoded {
+					return nil, errors.New("openai: the answer as base64 would pass what the gateway holds")
+				}
 			} else {
 				out = append(out, idx...)
 			}
@@ -206,6 +248,9 @@ func writeVectors(body []byte, ds, de int, vs []vector, at []int, b64 bool) ([]b
 func base64Vector(out, scratch, list []byte) ([]byte, []byte, error) {
 	in := bytes.TrimSpace(list[1 : len(list)-1])
 	for len(in) > 0 {
+		if len(scratch) >= maxReencoded/2 { // one vector's float32s, bounded as the answer is
+			return out, scratch, errors.New("openai: a vector past what the gateway holds as base64")
+		}
 		num, rest, _ := bytes.Cut(in, []byte(","))
 		f, err := strconv.ParseFloat(string(bytes.TrimSpace(num)), 64)
 		if err != nil {
