@@ -58,17 +58,10 @@ func SetInt(dst *int, v []byte) bool {
 
 func isNull(v []byte) bool { return string(v) == "null" }
 
-// Names ReadToolCalls and ReadUsage read, per level.
+// Names ReadToolCalls reads, per level.
 var (
 	toolCallNames = []string{"index", "id", "type", "function", "extra_content"}
 	functionNames = []string{"name", "arguments"}
-	usageNames    = []string{"prompt_tokens", "completion_tokens", "total_tokens",
-		"prompt_tokens_details", "completion_tokens_details", "cache_creation_input_tokens",
-		"prompt_cache_hit_tokens", "cached_tokens"} // DeepSeek's and Moonshot's cache reads (provider.Usage)
-	// cachedNames' last, LiteLLM's split of the writes, is an object: a
-	// chunk whose details have one is left to encoding/json.
-	cachedNames    = []string{"cached_tokens", "cache_write_tokens", "cache_creation_tokens", "audio_tokens", "cache_creation_token_details"}
-	reasoningNames = []string{"reasoning_tokens"}
 )
 
 // Members walks the members of a JSON object that are among names (at
@@ -176,66 +169,24 @@ func ReadToolCalls(v []byte) ([]ToolCallDelta, bool) {
 	return calls, true
 }
 
-// ReadUsage reads a chunk's "usage" into a *Usage: nil for null.
+// ReadUsage reads a chunk's "usage" into a *Usage: nil for null. It is
+// provider.ParseUsage's reading — the adapters' — so one reader knows every
+// name providers give a count (review 63l: the doors had a second, and
+// each new name went into both).
 func ReadUsage(v []byte) (*Usage, bool) {
-	if isNull(v) {
-		return nil, true
-	}
-	u := new(Usage)
-	m := MembersOf(v, usageNames)
-	for i, v, ok := m.Next(); ok; i, v, ok = m.Next() {
-		var sure bool
-		switch i {
-		case 0:
-			sure = SetInt(&u.PromptTokens, v)
-		case 1:
-			sure = SetInt(&u.CompletionTokens, v)
-		case 2:
-			sure = SetInt(&u.TotalTokens, v)
-		case 3:
-			u.PromptTokensDetails = nil
-			if !isNull(v) {
-				u.PromptTokensDetails = new(provider.TokenDetails)
-			}
-			if d := u.PromptTokensDetails; d != nil {
-				sure = ints(v, cachedNames, &d.CachedTokens, &d.CacheWriteTokens, (*int)(&d.CacheCreationTokens), (*int)(&d.AudioTokens))
-			} else {
-				sure = true
-			}
-		case 4:
-			sure = isNull(v) || ints(v, reasoningNames, &u.CompletionTokensDetails.ReasoningTokens)
-		case 5:
-			sure = SetInt(&u.CacheCreationInputTokens, v)
-		case 6:
-			sure = SetInt((*int)(&u.PromptCacheHitTokens), v)
-		case 7:
-			sure = SetInt((*int)(&u.CachedTokens), v)
-		}
-		if !sure {
-			return nil, false
-		}
-	}
-	if !m.Sure() {
+	pu, err := provider.ParseUsage(v)
+	if err != nil {
 		return nil, false
 	}
-	return u, true
-}
-
-// ints reads the object v, whose members names are ints, into dst (one
-// for each name but the last, when names has one more: an object, which
-// only null keeps in the scan).
-func ints(v []byte, names []string, dst ...*int) bool {
-	m := MembersOf(v, names)
-	for i, v, ok := m.Next(); ok; i, v, ok = m.Next() {
-		if i == len(dst) {
-			if !isNull(v) {
-				return false
-			}
-			continue
-		}
-		if !SetInt(dst[i], v) {
-			return false
-		}
+	if pu == nil {
+		return nil, true
 	}
-	return m.Sure()
+	// As json.Unmarshal fills a Usage: its own completion_tokens_details
+	// shadows the embedded one, which stays nil.
+	u := &Usage{Usage: *pu}
+	u.Usage.CompletionTokensDetails = nil
+	if d := pu.CompletionTokensDetails; d != nil {
+		u.CompletionTokensDetails.ReasoningTokens = d.ReasoningTokens
+	}
+	return u, true
 }

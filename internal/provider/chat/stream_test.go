@@ -51,6 +51,14 @@ var chunkCases = []string{
 	`{}`,
 }
 
+// usageLeftCases are usage objects provider.ParseUsage leaves to
+// json.Unmarshal (a key in another case, a repeated key): the chunk's scan
+// goes on, with the usage read as json.Unmarshal reads it (ReadUsage).
+var usageLeftCases = []string{
+	`{"usage":{"prompt_tokens":1,"Prompt_Tokens":2}}`,
+	`{"usage":{"prompt_tokens_details":{"cached_tokens":1,"cached_tokens":2}}}`,
+}
+
 // leftCases are chunks the scan leaves to json.Unmarshal (a key in another
 // case or escaped, a repeated key, a value of another type, a number that
 // is not a plain integer, a null element), and what is not a chunk.
@@ -62,8 +70,6 @@ var leftCases = []string{
 	`{"choices":[{"index":0,"index":1,"delta":{"content":"a","content":""}}]}`,
 	`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"a","name":"b"}}]}}]}`,
 	`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"Function":{"Arguments":"{}"}}]}}]}`,
-	`{"usage":{"prompt_tokens":1,"Prompt_Tokens":2}}`,
-	`{"usage":{"prompt_tokens_details":{"cached_tokens":1,"cached_tokens":2}}}`,
 	`{"uſage":{"total_tokens":7}}`,
 	`{"choices":[{"index":1.0}]}`,
 	`{"choices":[{"index":1e2}]}`,
@@ -116,7 +122,7 @@ func adapterChunkCases(t testing.TB) []string {
 // TestReadStreamChunkReadsAsUnmarshal: the scan and json.Unmarshal read
 // every chunk alike, so the frames a door's client gets are the same.
 func TestReadStreamChunkReadsAsUnmarshal(t *testing.T) {
-	scanned := append(append([]string(nil), chunkCases...), adapterChunkCases(t)...)
+	scanned := append(append(append([]string(nil), chunkCases...), adapterChunkCases(t)...), usageLeftCases...)
 	for _, c := range scanned {
 		checkReadChunk(t, []byte(c))
 		if !chat.ScanStreamChunk([]byte(c), &chat.StreamChunk{}) {
