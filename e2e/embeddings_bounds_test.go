@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -63,5 +64,33 @@ func TestEmbeddingsBatchedAnswersBounded(t *testing.T) {
 	a := d.Attempts[0]
 	if a.Class != "overflow" || a.Evidence != "answer:too large" || !a.Billable || a.Counted || calls.Load() >= 21 {
 		t.Errorf("first attempt %s %s billable %v after %d calls", a.Class, a.Evidence, a.Billable, calls.Load())
+	}
+}
+
+// Review 63m: a server that ignores encoding_format base64 and answers
+// JSON floats past the 64 MiB the gateway holds is refused as before, but
+// the client that asked for base64 is not told to ask for it.
+func TestEmbeddingsTooLargeFloatsToABase64Ask(t *testing.T) {
+	vec := "[" + strings.TrimSuffix(strings.Repeat("0.123456789,", 3072), ",") + "]"
+	var b strings.Builder
+	b.WriteString(`{"object":"list","data":[`)
+	for i := range 2048 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"object":"embedding","index":%d,"embedding":%s}`, i, vec)
+	}
+	b.WriteString(`],"model":"text-embedding-3-small"}`)
+	fs := fakes(t, map[string]upstreamtest.Script{"gemini": script(ok("x", "x")), "openai": script(upstreamtest.Step{Body: b.String()})})
+	g := start(t, batchCfg, fs)
+	in, _ := json.Marshal(texts(2048))
+	for _, c := range []struct{ format, want, not string }{
+		{"base64", "though base64 was asked", "ask for encoding_format base64"},
+		{"float", "ask for encoding_format base64", "though base64 was asked"},
+	} {
+		r := g.raw(t, "POST", "/v1/embeddings", `{"model":"small","encoding_format":"`+c.format+`","input":`+string(in)+`}`, "Authorization", "Bearer key-open")
+		if !strings.Contains(string(r.Body), c.want) || strings.Contains(string(r.Body), c.not) {
+			t.Errorf("%s asked: %d %.300s", c.format, r.Status, r.Body)
+		}
 	}
 }

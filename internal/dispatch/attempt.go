@@ -18,6 +18,7 @@ import (
 	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/policy"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // maxAnswer bounds a non-stream upstream answer held in memory.
@@ -438,6 +439,10 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	}
 	if tooLarge && resp.StatusCode/100 == 2 {
 		switch {
+		case w.call.Op == OpEmbeddings && string(rawjson.Member(w.call.Body, "encoding_format")) == `"base64"`:
+			// Asked for base64 and answered floats (a server that ignores the
+			// member): the advice to ask for base64 would mislead (review 63m).
+			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: it answered JSON floats though base64 was asked; send fewer inputs")
 		case w.call.Op == OpEmbeddings:
 			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
 		case mayAnswerLarge(w.call.Body):
