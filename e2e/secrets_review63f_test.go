@@ -14,7 +14,7 @@ import (
 // A Mistral-shaped key: 32 letters and digits, no prefix the redact
 // package knows (Azure OpenAI's are 32 hex digits, Cohere's 40 letters and
 // digits): only the configured-key rule knows it.
-const probeKey63f = "Qm7Zt2Lw9Xc4Vb8Nk3Jh6Gf1Ds5Ap0Ry"
+const key63f = "Qm7Zt2Lw9Xc4Vb8Nk3Jh6Gf1Ds5Ap0Ry"
 
 // relayEcho63f is a relay whose plain-text 400 quotes the client's first
 // message text and then the credential it forwarded (a debugging relay:
@@ -58,7 +58,7 @@ func TestReview63fTruncationCutsAnEchoedKeyIntoAKeptPrefix(t *testing.T) {
 			fs := fakes(t, map[string]upstreamtest.Script{"up": relayEcho63f(shape)})
 			g := start(t, `
 providers:
-  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: `+probeKey63f+`}
+  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: `+key63f+`}
 targets:
   - {name: t, model: gpt-4o, providers: [up]}
 `, fs)
@@ -83,7 +83,7 @@ targets:
 				if i := strings.Index(msg, "provided: "); i >= 0 {
 					i += len("provided: ")
 					j := i
-					for j < len(msg) && strings.ContainsRune(probeKey63f, rune(msg[j])) {
+					for j < len(msg) && strings.ContainsRune(key63f, rune(msg[j])) {
 						j++
 					}
 					if frag := msg[i:j]; len(frag) > len(best) {
@@ -94,16 +94,16 @@ targets:
 			}
 			// What held: the operator's side (any 8-byte window).
 			h := g.raw(t, http.MethodGet, "/v1/health", "")
-			if l := leaks(string(h.Body), []string{probeKey63f}, nil); len(l) > 0 {
+			if l := leaks(string(h.Body), []string{key63f}, nil); len(l) > 0 {
 				t.Errorf("/v1/health leaks %v", l)
 			}
 			for n := 1; n <= 4; n++ {
-				if l := leaks(recordJSON(t, g.recs.wait(t, n)), []string{probeKey63f}, nil); len(l) > 0 {
+				if l := leaks(recordJSON(t, g.recs.wait(t, n)), []string{key63f}, nil); len(l) > 0 {
 					t.Errorf("decision record %d leaks %v", n, l)
 				}
 			}
-			if len(best) > 8 && strings.HasPrefix(probeKey63f, best) {
-				t.Errorf("the client read %d of the key's %d bytes: %q (key %q)", len(best), len(probeKey63f), best, probeKey63f)
+			if len(best) > 8 && strings.HasPrefix(key63f, best) {
+				t.Errorf("the client read %d of the key's %d bytes: %q (key %q)", len(best), len(key63f), best, key63f)
 			}
 		})
 	}
@@ -191,7 +191,7 @@ func TestReview63jScrubShrinkPullsTheWideCutIntoTheMessage(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"up": relayEcho63f("plain")})
 	g := start(t, `
 providers:
-  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: `+probeKey63f+`}
+  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: `+key63f+`}
 targets:
   - {name: t, model: gpt-4o, providers: [up]}
 `, fs)
@@ -206,14 +206,14 @@ targets:
 		pad := 8193 - keep - len(lead) - len(mid) - b.Len()
 		b.WriteString(strings.Repeat("a", pad))
 		r := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"t","messages":[{"role":"user","content":"`+b.String()+`"}]}`)
-		frag := longestPrefix63j(string(r.Body), probeKey63f)
+		frag := longestPrefix63j(string(r.Body), key63f)
 		if len(frag) > len(best) {
 			best = frag
 		}
 		t.Logf("keep %d: status %d, %d bytes, tail %q", keep, r.Status, len(r.Body), tail63f(string(r.Body), 100))
 	}
 	if len(best) > 8 {
-		t.Errorf("the client read %d of the key's %d bytes: %q", len(best), len(probeKey63f), best)
+		t.Errorf("the client read %d of the key's %d bytes: %q", len(best), len(key63f), best)
 	}
 }
 
@@ -256,5 +256,89 @@ targets:
 	t.Logf("longest key prefix the client read: %q", best)
 	if len(best) > 16 {
 		t.Errorf("the client read %d of the key's %d bytes: %q", len(best), len(key), best)
+	}
+}
+
+// Review 63n: a relay whose JSON encoder writes '=' as \u003d (Gson's
+// default HTML-safe escaping; Go's encoding/json does the same for '&',
+// '<', '>') echoes a key ending in base64 padding. Scrubber.Cut looks for
+// the key raw and with '/' escaped only: the 4 KiB cut went through it,
+// and the message read decodes the escapes (MECHANISM ONLY relay). Since,
+// Cut reads the window around the cut with JSON escapes decoded.
+func TestReview63nUnicodeEscapedKeyCutAtTheMessage(t *testing.T) {
+	const key = "Qm7Zt2Lw9Xc4Vb8Nk3Jh6Gf1Ds5Ap0Ry7Tu==" // 37 bytes
+	relay := func(_ int, r upstreamtest.Request) upstreamtest.Step {
+		var req struct {
+			Messages []struct {
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(r.Body, &req)
+		msg := "Rejected request with content '" + req.Messages[0].Content + "'. Incorrect API key provided: " + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		m, _ := json.Marshal(msg)
+		gson := strings.ReplaceAll(string(m), "=", `\u003d`)
+		return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + gson + `,"type":"invalid_request_error"}}`}
+	}
+	fs := fakes(t, map[string]upstreamtest.Script{"up": relay})
+	g := start(t, `
+providers:
+  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: "`+key+`"}
+targets:
+  - {name: t, model: gpt-4o, providers: [up]}
+`, fs)
+	best := ""
+	for keep := 9; keep <= 31; keep += 2 {
+		lead := `{"error":{"message":"Rejected request with content '`
+		mid := "'. Incorrect API key provided: "
+		pad := 4096 - len(lead) - len(mid) - keep
+		r := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"t","messages":[{"role":"user","content":"`+strings.Repeat("a", pad)+`"}]}`)
+		if frag := longestPrefix63j(string(r.Body), key); len(frag) > len(best) {
+			best = frag
+		}
+		if keep == 31 {
+			t.Logf("keep %d: status %d, tail %q", keep, r.Status, tail63f(string(r.Body), 120))
+		}
+	}
+	if len(best) > 8 {
+		t.Errorf("the client read %d of the key's %d bytes: %q", len(best), len(key), best)
+	}
+}
+
+// Review 63n: the mark's room (8f6f7548) moves the cut back to
+// at-len("[redacted]") when a secret straddles at, through a secret that
+// ended whole just before: a relay that writes the key twice, close
+// ("KEY (KEY)"; MECHANISM ONLY), the second across the 4 KiB cut. Since,
+// Cut checks the moved cut again, until no secret crosses it.
+func TestReview63nMarkRoomCutsTheFirstOfTwoKeys(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{"up": func(_ int, r upstreamtest.Request) upstreamtest.Step {
+		var req struct {
+			Messages []struct {
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(r.Body, &req)
+		k := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		m, _ := json.Marshal("Rejected request with content '" + req.Messages[0].Content + "'. Incorrect API key provided: " + k + " (" + k + ")")
+		return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + string(m) + `,"type":"invalid_request_error"}}`}
+	}})
+	g := start(t, `
+providers:
+  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: `+key63f+`}
+targets:
+  - {name: t, model: gpt-4o, providers: [up]}
+`, fs)
+	best := ""
+	for k := 1; k <= 8; k++ { // bytes of the second key before the cut
+		lead := `{"error":{"message":"Rejected request with content '`
+		mid := "'. Incorrect API key provided: "
+		pad := 4096 - len(lead) - len(mid) - len(key63f) - 2 - k
+		r := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"t","messages":[{"role":"user","content":"`+strings.Repeat("a", pad)+`"}]}`)
+		if frag := longestPrefix63j(string(r.Body), key63f); len(frag) > len(best) {
+			best = frag
+			t.Logf("k %d: status %d, tail %q", k, r.Status, tail63f(string(r.Body), 120))
+		}
+	}
+	if len(best) > 8 {
+		t.Errorf("the client read %d of the key's %d bytes: %q", len(best), len(key63f), best)
 	}
 }

@@ -40,3 +40,38 @@ func TestCutNeverCutsThroughASecret(t *testing.T) {
 		t.Errorf("nil scrubber: %q", got)
 	}
 }
+
+// Review 63n. A key written with \u escapes (Gson writes '=' as \u003d,
+// Go's encoder '&' as \u0026) is found across the cut as the message's
+// reader decodes it; the room made for the mark never cuts through a
+// whole secret just before it (a key written twice; the client's own
+// configured key beside the provider's).
+func TestCutFindsEscapedKeysAndLeavesRoomSafely(t *testing.T) {
+	const key = "Qm7Zt2Lw9Xc4Vb8Nk3Jh6Gf1Ds5Ap0Ry+ab=="
+	const sas = "sv=2024&ss=b&srt=sco&sp=rl&sig=Zq9Xk3Lm7Nb2Vc5Ht8Gf4Ds6Aw1Pe0Ry"
+	const client = "client-key-Zx8Wv5Ut2Sr9Qp6On3Ml0Kj"
+	s := New(Rules{Secrets: []string{key, sas, client}})
+	for _, k := range []string{strings.ReplaceAll(key, "=", `\u003d`), strings.ReplaceAll(sas, "&", `\u0026`)} {
+		for at := 1; at < len(k); at++ {
+			text := []byte(strings.Repeat("x", 200-at) + k + " tail")
+			if got := string(s.Cut(text, 200)); strings.Contains(got, k[:min(at, 9)]) && at >= 9 || !strings.HasSuffix(got, Redacted) {
+				t.Fatalf("cut %d bytes into %q: %q", at, k, got)
+			}
+		}
+	}
+	for _, first := range []string{key, client} {
+		for gap := 0; gap <= len(Redacted); gap++ {
+			// A whole secret ending gap bytes before a second one that
+			// crosses the cut.
+			text := []byte(strings.Repeat("x", 100) + first + strings.Repeat(" ", gap) + key + " tail")
+			at := 100 + len(first) + gap + 5
+			got := string(s.Cut(text, at))
+			// A whole secret may stay (the scrubbing after the cut hides
+			// it whole); a fragment may not.
+			rest := strings.ReplaceAll(strings.ReplaceAll(got, key, ""), client, "")
+			if strings.Contains(rest, first[:9]) || strings.Contains(rest, key[:9]) || len(got) > at {
+				t.Fatalf("%q then %d blanks then the key, cut %d: %q", first, gap, at, got)
+			}
+		}
+	}
+}
