@@ -128,7 +128,7 @@ func serverWork(body []byte) bool {
 		if hostedTool(t) {
 			return true
 		}
-		for _, g := range []string{"googleSearch", "google_search", "googleSearchRetrieval", "google_search_retrieval", "codeExecution", "code_execution", "urlContext", "url_context"} {
+		for _, g := range geminiTools {
 			if rawjson.Member(el, g) != nil {
 				return true
 			}
@@ -148,7 +148,15 @@ func serverWork(body []byte) bool {
 // them is billed as any other (review 63l: "any type but function" billed
 // a computer-use turn's broken count at the bound).
 var hostedTools = []string{"web_search", "web_fetch", "file_search", "code_interpreter", "code_execution",
-	"image_generation", "mcp", "tool_search", "x_search", "google_search", "url_context"}
+	"image_generation", "mcp", "tool_search", "x_search", "collections_search", "google_search", "url_context"}
+
+// geminiTools are the members of a Gemini tool object the upstream runs
+// itself (its search, maps, file search, code execution, URL context, and
+// Vertex's retrieval), in both spellings the API takes (review 63n: maps,
+// file search and retrieval were missed).
+var geminiTools = []string{"googleSearch", "google_search", "googleSearchRetrieval", "google_search_retrieval",
+	"codeExecution", "code_execution", "urlContext", "url_context", "googleMaps", "google_maps",
+	"fileSearch", "file_search", "retrieval", "enterpriseWebSearch", "enterprise_web_search"}
 
 // hostedTool reports whether t names a tool the upstream runs itself.
 func hostedTool(t string) bool {

@@ -124,6 +124,8 @@ func TestServerWorkPastTheBoundsIsBilledAtThem(t *testing.T) {
 		`{"model":"m","messages":[{"role":"user","content":"q"}],"search_parameters":{"mode":"on"}}`,
 		`{"model":"m","messages":[{"role":"user","content":"q"}],"plugins":[{"id":"web"}]}`,
 		`{"model":"m","messages":[{"role":"user","content":"q"}],"tools":[{"googleSearch":{}}]}`,
+		`{"model":"m","messages":[{"role":"user","content":"q"}],"tools":[{"googleMaps":{}},{"retrieval":{"vertexAiSearch":{}}}]}`,
+		`{"model":"m","input":"q","tools":[{"type":"collections_search","collection_ids":["c1"]}]}`,
 		`{"model":"m","messages":[{"role":"user","content":"q"}],"enable_search":true}`,
 		`{"model":"m","prompt":{"id":"pmpt_1","version":"2"},"input":"q"}`,
 	} {
