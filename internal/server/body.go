@@ -47,9 +47,13 @@ func (f *inflight) take(n, limit int64) bool {
 func (f *inflight) give(n int64) { f.held.Add(-n) }
 
 // firstChunk is the buffer a body of unknown or large size starts with; it
-// doubles as the body arrives. A body declared smaller is read into one
-// buffer of exactly its size.
-const firstChunk = 64 << 10
+// doubles each time the body fills it, so an upload holds at most twice
+// what it sent, and firstChunk before it sent anything. A body declared
+// smaller is read into one buffer of exactly its size. 512 bytes: at 64
+// KiB, 1,100 connections that sent headers and no body byte held the whole
+// allowance (64 MiB), and every other client got 503 until their read
+// timeout, a minute, renewable (review 63p).
+const firstChunk = 512
 
 // retryAfter is the Retry-After, in seconds, of a 503 for a full allowance.
 const retryAfter = "1"

@@ -104,6 +104,11 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
 		return nil
 	}
+	if n := forwardedBytes(r.Header); n > maxForwarded {
+		s.refuse(w, d, http.StatusBadRequest, "header_too_large", fmt.Sprintf(
+			"anthropic-beta and anthropic-version hold %d bytes, more than the %d Detour forwards: send the betas the request uses", n, maxForwarded))
+		return nil
+	}
 	// The key's max_concurrent slot is taken before its body is read: a key
 	// stalling uploads holds at most its slots' share of the in-flight body
 	// allowance, never all of it (review 30f). A key its rate or budget has
@@ -277,4 +282,23 @@ func webSocket(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// maxForwarded bounds the client headers an Anthropic upstream gets as
+// sent (anthropic-beta, anthropic-version: dispatch.NativeHeader).
+// Anthropic's betas are a few dozen names of some 30 bytes; 40 KiB of
+// them made an upstream that drops oversized headers fail, and its
+// server_error cooled the endpoint for everyone (review 63p).
+const maxForwarded = 4096
+
+// forwardedBytes is the size of the headers of h an Anthropic upstream
+// gets as sent.
+func forwardedBytes(h http.Header) int {
+	n := 0
+	for _, k := range [...]string{"Anthropic-Beta", "Anthropic-Version"} {
+		for _, v := range h[k] {
+			n += len(v)
+		}
+	}
+	return n
 }
