@@ -136,6 +136,11 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 		}
 		cost = int64(decodes) * one
 	}
+	if cost == 0 {
+		// The client's body, spliced: no closure for translated to run
+		// off the handler's stack, which would escape on every request.
+		return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
+	}
 	return w.translated(o, cost, func() (*http.Request, error) {
 		return e.prov.adapter.NewRequest(ctx, e.ep, w.requestFor(e))
 	})
