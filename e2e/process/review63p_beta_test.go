@@ -116,3 +116,56 @@ targets:
 		})
 	}
 }
+
+// Review 63q: the bound counts each forwarded header line whole, so
+// thousands of empty or one-byte anthropic-beta lines (54 KB of headers
+// upstream, counted as nothing by their values) are refused at the front,
+// and the upstream never sees them: nothing cools.
+func TestReview63qManyShortBetaLinesAreRefused(t *testing.T) {
+	up, big := p63HeaderProxy(t, "drop")
+	g := startGateway(t, "G", render(`
+health: {failure_threshold: 3, cooldown: 60s}
+client_keys:
+  - {name: alpha, key: `+p63KeyA+`}
+providers:
+  - {name: anthropic, dialect: anthropic, base_url: "{up}", api_key: sk-ant-test-63p}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+`, map[string]string{"up": up}))
+	body := `{"model":"claude","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}`
+	addr := strings.TrimPrefix(g.URL, "http://")
+	send := func(lines int, val string) int {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		var b strings.Builder
+		fmt.Fprintf(&b, "POST /v1/messages HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nX-Api-Key: %s\r\nAnthropic-Version: 2023-06-01\r\nContent-Length: %d\r\n", p63KeyA, len(body))
+		for range lines {
+			b.WriteString("Anthropic-Beta: " + val + "\r\n")
+		}
+		b.WriteString("\r\n" + body)
+		c.Write([]byte(b.String()))
+		c.SetReadDeadline(time.Now().Add(20 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("%d lines of %q: %v", lines, val, err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, val := range []string{"", "x"} {
+		for range 4 {
+			if st := send(3000, val); st != http.StatusBadRequest {
+				t.Errorf("3,000 anthropic-beta lines of %q: %d, want 400", val, st)
+			}
+		}
+	}
+	if n := big.Load(); n != 0 {
+		t.Errorf("the upstream saw %d oversized header blocks", n)
+	}
+	if e := g.endpoint("claude", "anthropic"); e.State != "healthy" {
+		t.Errorf("endpoint %s (%s), want healthy", e.State, e.LastClass)
+	}
+}

@@ -34,6 +34,16 @@ func (s *Scrubber) Cut(text []byte, at int) []byte {
 	}
 	const escape = 6 // a byte written \u00XX
 	lo, hi := max(0, at-escape*longest), min(len(text), at+escape*longest)
+	// Not inside an escape: an odd run of backslashes just before lo
+	// means text[lo] is escaped, and the window starts after it (review
+	// 63q: a run of \\ against a key whose first byte was \u0051).
+	odd := false
+	for i := lo - 1; i >= 0 && text[i] == '\\'; i-- {
+		odd = !odd
+	}
+	if odd {
+		lo++
+	}
 	dec, raw := decodeWindow(text[lo:hi])
 	cut, hidden := at, false
 	for cut > 0 {

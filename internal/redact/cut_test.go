@@ -75,3 +75,21 @@ func TestCutFindsEscapedKeysAndLeavesRoomSafely(t *testing.T) {
 		}
 	}
 }
+
+// Review 63q: the window around the cut never starts inside an escape. A
+// run of escaped backslashes (\\) right before a key whose first byte is
+// written \u0051 made the window pair them wrongly at every other offset,
+// and the key was not found.
+func TestCutWindowStartsOutsideAnEscape(t *testing.T) {
+	const key = "Qm7Zt2Lw9Xc4Vb8Nk3Jh6Gf1Ds5Ap0Ry"
+	s := New(Rules{Secrets: []string{key}})
+	run := strings.Repeat(`\\`, 150)
+	esc := `\u0051` + key[1:]
+	for off := 1; off < len(esc); off++ {
+		text := []byte("x" + run + esc + " tail")
+		got := string(s.Cut(text, 1+len(run)+off))
+		if !strings.HasSuffix(got, Redacted) {
+			t.Fatalf("cut %d bytes into the escaped key: %q", off, got[max(0, len(got)-40):])
+		}
+	}
+}

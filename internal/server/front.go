@@ -292,12 +292,13 @@ func webSocket(r *http.Request) bool {
 const maxForwarded = 4096
 
 // forwardedBytes is the size of the headers of h an Anthropic upstream
-// gets as sent.
+// gets as sent, each line counted whole: name, ": ", value, CRLF (review
+// 63q: counted by their values alone, 3,000 empty lines passed as none).
 func forwardedBytes(h http.Header) int {
 	n := 0
 	for _, k := range [...]string{"Anthropic-Beta", "Anthropic-Version"} {
 		for _, v := range h[k] {
-			n += len(v)
+			n += len(k) + 4 + len(v)
 		}
 	}
 	return n

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -65,8 +66,17 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("anthropic-version", Version)
 	for _, k := range forwarded {
-		if vs := req.Header.Values(k); len(vs) > 0 && !(len(vs) == 1 && vs[0] == "") {
-			hr.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+		// One line, blank values dropped: values combine as a list (RFC
+		// 9110, 5.3), and 3,000 empty lines went upstream as 54 KB of
+		// headers past the front's bound on their bytes (review 63q).
+		var keep []string
+		for _, v := range req.Header.Values(k) {
+			if v = strings.TrimSpace(v); v != "" {
+				keep = append(keep, v)
+			}
+		}
+		if len(keep) > 0 {
+			hr.Header.Set(k, strings.Join(keep, ","))
 		}
 	}
 	if req.Stream && req.API == provider.APIMessages {
