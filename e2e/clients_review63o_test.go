@@ -170,13 +170,7 @@ func TestReview63oClaudeCodeCancelAndResume(t *testing.T) {
 
 // TestReview63oClaudeCodeLongStream: 2,000 text events.
 func TestReview63oClaudeCodeLongStream(t *testing.T) {
-	var want strings.Builder
-	var parts []string
-	for i := range 2000 {
-		p := fmt.Sprintf("w%04d ", i)
-		parts = append(parts, p)
-		want.WriteString(p)
-	}
+	parts, want := p63oLongText()
 	for _, dialect := range []string{"gemini", "openai"} {
 		t.Run(dialect, func(t *testing.T) {
 			home, work := p63oHome(t)
@@ -196,9 +190,9 @@ func TestReview63oClaudeCodeLongStream(t *testing.T) {
 			}
 			r, out := p63oClaude(t, home, work, g.URL, route, "Count to two thousand.", nil)
 			t.Logf("took %v err %v is_error %v usage %+v len(result) %d", r.Took, r.Err, out.IsError, out.Usage, len(out.Result))
-			if strings.TrimSpace(out.Result) != strings.TrimSpace(want.String()) {
+			if strings.TrimSpace(out.Result) != strings.TrimSpace(want) {
 				t.Errorf("result differs from the 2,000 events: got %d bytes, want %d; head %.100q tail %.100q\nstderr %.500s",
-					len(out.Result), want.Len(), out.Result, out.Result[max(0, len(out.Result)-100):], r.Stderr)
+					len(out.Result), len(want), out.Result, out.Result[max(0, len(out.Result)-100):], r.Stderr)
 			}
 			if out.Usage.Output != 2000 || out.Usage.Input != 900 {
 				t.Errorf("usage %+v, want input 900 output 2000", out.Usage)
@@ -396,13 +390,7 @@ func TestReview63oClaudeCodeMidStreamError(t *testing.T) {
 
 // TestReview63oCodexLongStream: 2,000 text events through the Responses door.
 func TestReview63oCodexLongStream(t *testing.T) {
-	var want strings.Builder
-	var parts []string
-	for i := range 2000 {
-		p := fmt.Sprintf("w%04d ", i)
-		parts = append(parts, p)
-		want.WriteString(p)
-	}
+	parts, want := p63oLongText()
 	for _, dialect := range []string{"anthropic", "gemini"} {
 		t.Run(dialect, func(t *testing.T) {
 			home, work := p63oHome(t)
@@ -419,12 +407,23 @@ func TestReview63oCodexLongStream(t *testing.T) {
 			}
 			r := p63oCodex(t, home, work, g.URL, route, "count", 0)
 			t.Logf("took %v err %v stdout %d bytes; stderr tail %q", r.Took, r.Err, len(r.Stdout), r.Stderr[max(0, len(r.Stderr)-200):])
-			if strings.TrimSpace(r.Stdout) != strings.TrimSpace(want.String()) {
-				t.Errorf("codex printed %d bytes, want %d", len(strings.TrimSpace(r.Stdout)), len(strings.TrimSpace(want.String())))
+			if strings.TrimSpace(r.Stdout) != strings.TrimSpace(want) {
+				t.Errorf("codex printed %d bytes, want %d", len(strings.TrimSpace(r.Stdout)), len(strings.TrimSpace(want)))
 			}
 			if !strings.Contains(r.Stderr, "2,900") {
 				t.Errorf("tokens used not 2,900 (900 in + 2000 out)")
 			}
 		})
 	}
+}
+
+// p63oLongText is a text of 2,000 events, and the whole it makes.
+func p63oLongText() (parts []string, whole string) {
+	var b strings.Builder
+	for i := range 2000 {
+		p := fmt.Sprintf("w%04d ", i)
+		parts = append(parts, p)
+		b.WriteString(p)
+	}
+	return parts, b.String()
 }
