@@ -75,10 +75,7 @@ func TestReview63oClaudeCodeToolLoop(t *testing.T) {
 			os.WriteFile(filepath.Join(work, "notes.txt"), []byte("p63o-file-content-7781\n"), 0o644)
 			var sawFile, sawBash bool
 			plan := p63oToolPlan(t, work, &sawFile, &sawBash)
-			gem := newP63oFake(t, "gemini", plan)
-			oai := newP63oFake(t, "openai", plan)
-			ant := newP63oFake(t, "anthropic", plan)
-			g := startP63o(t, gem, oai, ant)
+			g, gem, oai, _ := startP63oWith(t, plan)
 			route, f := "r-gem", gem
 			if dialect == "openai" {
 				route, f = "r-oai", oai
@@ -127,10 +124,7 @@ func TestReview63oClaudeCodeCancelAndResume(t *testing.T) {
 				}
 				return p63oTurn{Text: []string{"Working on it, ", "slowly, ", "step by step"}, Stall: true, In: 200, Out: 5}
 			}
-			gem := newP63oFake(t, "gemini", plan)
-			oai := newP63oFake(t, "openai", plan)
-			ant := newP63oFake(t, "anthropic", plan)
-			g := startP63o(t, gem, oai, ant)
+			g, gem, oai, _ := startP63oWith(t, plan)
 			route, f := "r-gem", gem
 			if dialect == "openai" {
 				route, f = "r-oai", oai
@@ -180,10 +174,7 @@ func TestReview63oClaudeCodeLongStream(t *testing.T) {
 				}
 				return p63oTurn{Text: parts, In: 900, Cached: 0, Out: 2000, Thoughts: 0}
 			}
-			gem := newP63oFake(t, "gemini", plan)
-			oai := newP63oFake(t, "openai", plan)
-			ant := newP63oFake(t, "anthropic", plan)
-			g := startP63o(t, gem, oai, ant)
+			g, _, _, _ := startP63oWith(t, plan)
 			route := "r-gem"
 			if dialect == "openai" {
 				route = "r-oai"
@@ -267,10 +258,7 @@ func TestReview63oCodexToolLoop(t *testing.T) {
 				}
 				return base
 			}
-			gem := newP63oFake(t, "gemini", plan)
-			oai := newP63oFake(t, "openai", plan)
-			ant := newP63oFake(t, "anthropic", plan)
-			g := startP63o(t, gem, oai, ant)
+			g, gem, _, ant := startP63oWith(t, plan)
 			route, f := "r-ant", ant
 			if dialect == "gemini" {
 				route, f = "r-gem", gem
@@ -318,10 +306,7 @@ func TestReview63oCodexMidStreamError(t *testing.T) {
 					}
 					return p63oTurn{Text: []string{"Recovered: ", "p63o-after-retry"}, In: 100, Out: 4}
 				}
-				gem := newP63oFake(t, "gemini", plan)
-				oai := newP63oFake(t, "openai", plan)
-				ant := newP63oFake(t, "anthropic", plan)
-				g := startP63o(t, gem, oai, ant)
+				g, gem, _, ant := startP63oWith(t, plan)
 				route, f := "r-ant", ant
 				if dialect == "gemini" {
 					route, f = "r-gem", gem
@@ -364,10 +349,7 @@ func TestReview63oClaudeCodeMidStreamError(t *testing.T) {
 				}
 				return p63oTurn{Text: []string{"Recovered: ", "p63o-cc-after-retry"}, In: 100, Out: 4}
 			}
-			gem := newP63oFake(t, "gemini", plan)
-			oai := newP63oFake(t, "openai", plan)
-			ant := newP63oFake(t, "anthropic", plan)
-			g := startP63o(t, gem, oai, ant)
+			g, gem, oai, _ := startP63oWith(t, plan)
 			route, f := "r-gem", gem
 			if dialect == "openai" {
 				route, f = "r-oai", oai
@@ -397,10 +379,7 @@ func TestReview63oCodexLongStream(t *testing.T) {
 			plan := func(r p63oReq) p63oTurn {
 				return p63oTurn{Text: parts, In: 900, Out: 2000}
 			}
-			gem := newP63oFake(t, "gemini", plan)
-			oai := newP63oFake(t, "openai", plan)
-			ant := newP63oFake(t, "anthropic", plan)
-			g := startP63o(t, gem, oai, ant)
+			g, _, _, _ := startP63oWith(t, plan)
 			route := "r-ant"
 			if dialect == "gemini" {
 				route = "r-gem"

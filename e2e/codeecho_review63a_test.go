@@ -82,16 +82,7 @@ func TestReview63aEscapedErrorTypeSpreadBack(t *testing.T) {
 		{"a top-level status, plain", `"status_code":401`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			spread := func(_ int, r upstreamtest.Request) upstreamtest.Step {
-				var m map[string]any
-				_ = json.Unmarshal(r.Body, &m)
-				m["id"], m["status"], m["object"] = "resp_1", "failed", "response"
-				m["error"] = map[string]any{"code": "server_error", "message": "The server had an error processing your request."}
-				m["output"] = []any{}
-				b, _ := json.Marshal(m)
-				return upstreamtest.Step{Body: string(b)}
-			}
-			fs := fakes(t, map[string]upstreamtest.Script{"p": spread, "q": script(ok("model-b", "fine"))})
+			fs := fakes(t, map[string]upstreamtest.Script{"p": spreadBack, "q": script(ok("model-b", "fine"))})
 			g := start(t, review63aCodeCfg, fs)
 			r := g.raw(t, "POST", "/v1/chat/completions", `{"model":"r","messages":[{"role":"user","content":"hi"}],`+c.member+`}`,
 				"Authorization", "Bearer client-key-1")
@@ -151,15 +142,6 @@ targets:
 routes:
   - {name: r, targets: [a, b]}
 `
-	spread := func(_ int, r upstreamtest.Request) upstreamtest.Step {
-		var m map[string]any
-		_ = json.Unmarshal(r.Body, &m)
-		m["id"], m["status"], m["object"] = "resp_1", "failed", "response"
-		m["error"] = map[string]any{"code": "server_error", "message": "The server had an error processing your request."}
-		m["output"] = []any{}
-		b, _ := json.Marshal(m)
-		return upstreamtest.Step{Body: string(b)}
-	}
 	for _, c := range []struct{ name, member string }{
 		{"nothing of the client's (control)", `"metadata":{}`},
 		{"error_type escaped", `"error_type":"authenticatio\u006e"`},
@@ -174,7 +156,7 @@ routes:
 		{"detail.code", `"detail":{"code":"insufficient_quota"}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			fs := fakes(t, map[string]upstreamtest.Script{"p": spread, "q": script(ok("model-b", "fine"))})
+			fs := fakes(t, map[string]upstreamtest.Script{"p": spreadBack, "q": script(ok("model-b", "fine"))})
 			g := start(t, cfg, fs)
 			r := g.raw(t, "POST", "/v1/responses", `{"model":"r","input":"hi","store":false,`+c.member+`}`, "Authorization", "Bearer client-key-1")
 			d := g.recs.wait(t, 1)
@@ -226,4 +208,18 @@ func TestReview63aToolArgumentsDetailCode(t *testing.T) {
 	if len(d.Attempts) > 0 && d.Attempts[0].Class == "auth" {
 		t.Errorf("the client's own tool-call arguments read as Anthropic's error_code: auth (%s); account p %s", d.Attempts[0].Evidence, acct.State)
 	}
+}
+
+// spreadBack is a compatible Responses server that builds a failed answer
+// from the request, {**request, id, status, object, output, error}
+// (review 62k's premise): the client's top-level members come back at the
+// top of the answer.
+func spreadBack(_ int, r upstreamtest.Request) upstreamtest.Step {
+	var m map[string]any
+	_ = json.Unmarshal(r.Body, &m)
+	m["id"], m["status"], m["object"] = "resp_1", "failed", "response"
+	m["error"] = map[string]any{"code": "server_error", "message": "The server had an error processing your request."}
+	m["output"] = []any{}
+	b, _ := json.Marshal(m)
+	return upstreamtest.Step{Body: string(b)}
 }

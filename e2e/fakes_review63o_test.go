@@ -428,6 +428,13 @@ routes:
 `
 
 // startP63o serves p63oCfg over the three fakes.
+// startP63oWith starts the three fakes, each answering by plan, and the
+// gateway in front of them.
+func startP63oWith(t *testing.T, plan func(r p63oReq) p63oTurn) (g *gateway, gem, oai, ant *p63oFake) {
+	gem, oai, ant = newP63oFake(t, "gemini", plan), newP63oFake(t, "openai", plan), newP63oFake(t, "anthropic", plan)
+	return startP63o(t, gem, oai, ant), gem, oai, ant
+}
+
 func startP63o(t *testing.T, gem, oai, ant *p63oFake) *gateway {
 	cfg := strings.NewReplacer("{gem}", gem.URL, "{oai}", oai.URL, "{ant}", ant.URL).Replace(p63oCfg)
 	return start(t, cfg, nil)

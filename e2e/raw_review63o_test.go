@@ -15,10 +15,7 @@ func TestReview63oRawMidStreamError(t *testing.T) {
 	for _, route := range []string{"r-oai", "r-gem", "r-ant"} {
 		for _, door := range []string{"/v1/messages", "/v1/chat/completions", "/v1/responses"} {
 			t.Run(route+door, func(t *testing.T) {
-				gem := newP63oFake(t, "gemini", plan)
-				oai := newP63oFake(t, "openai", plan)
-				ant := newP63oFake(t, "anthropic", plan)
-				g := startP63o(t, gem, oai, ant)
+				g, _, _, _ := startP63oWith(t, plan)
 				body := `{"model":"` + route + `","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"hi"}]}`
 				if door == "/v1/responses" {
 					body = `{"model":"` + route + `","stream":true,"input":"hi"}`
@@ -42,10 +39,7 @@ func TestReview63oRawMessagesUsage(t *testing.T) {
 	}
 	for _, route := range []string{"r-oai", "r-gem", "r-ant"} {
 		t.Run(route, func(t *testing.T) {
-			gem := newP63oFake(t, "gemini", plan)
-			oai := newP63oFake(t, "openai", plan)
-			ant := newP63oFake(t, "anthropic", plan)
-			g := startP63o(t, gem, oai, ant)
+			g, _, _, _ := startP63oWith(t, plan)
 			body := `{"model":"` + route + `","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"hi"}]}`
 			r := g.raw(t, http.MethodPost, "/v1/messages", body, "x-api-key", "k", "anthropic-version", "2023-06-01")
 			for _, e := range r.events() {

@@ -51,10 +51,7 @@ func TestReview63oAnthropicSDKAccumulator(t *testing.T) {
 	want := p63oSDKTurn()
 	for _, route := range []string{"r-gem", "r-oai", "r-ant"} {
 		t.Run(route, func(t *testing.T) {
-			gem := newP63oFake(t, "gemini", p63oSDKPlan)
-			oai := newP63oFake(t, "openai", p63oSDKPlan)
-			ant := newP63oFake(t, "anthropic", p63oSDKPlan)
-			g := startP63o(t, gem, oai, ant)
+			g, _, _, _ := startP63oWith(t, p63oSDKPlan)
 			c := anthropic.NewClient(aoption.WithBaseURL(g.URL), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
 			s := c.Messages.NewStreaming(context.Background(), anthropic.MessageNewParams{
 				Model: anthropic.Model(route), MaxTokens: 4096,
@@ -116,10 +113,7 @@ func TestReview63oOpenAISDKAccumulator(t *testing.T) {
 	want := p63oSDKTurn()
 	for _, route := range []string{"r-ant", "r-gem", "r-oai"} {
 		t.Run(route, func(t *testing.T) {
-			gem := newP63oFake(t, "gemini", p63oSDKPlan)
-			oai := newP63oFake(t, "openai", p63oSDKPlan)
-			ant := newP63oFake(t, "anthropic", p63oSDKPlan)
-			g := startP63o(t, gem, oai, ant)
+			g, _, _, _ := startP63oWith(t, p63oSDKPlan)
 			c := openai.NewClient(option.WithBaseURL(g.URL+"/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0))
 			s := c.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
 				Model:         openai.ChatModel(route),
@@ -207,10 +201,7 @@ func p63oWantConc(tag string) string {
 // Messages-door clients on Gemini and OpenAI targets, chat clients on
 // Anthropic and Gemini targets.
 func TestReview63oFiftyStreams(t *testing.T) {
-	gem := newP63oFake(t, "gemini", p63oConcPlan)
-	oai := newP63oFake(t, "openai", p63oConcPlan)
-	ant := newP63oFake(t, "anthropic", p63oConcPlan)
-	g := startP63o(t, gem, oai, ant)
+	g, gem, oai, ant := startP63oWith(t, p63oConcPlan)
 	ac := anthropic.NewClient(aoption.WithBaseURL(g.URL), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
 	oc := openai.NewClient(option.WithBaseURL(g.URL+"/v1"), option.WithAPIKey("k"), option.WithMaxRetries(0))
 	routes := []string{"r-gem", "r-oai", "r-ant", "r-gem"}

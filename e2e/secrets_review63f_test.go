@@ -16,6 +16,22 @@ import (
 // digits): only the configured-key rule knows it.
 const key63f = "Qm7Zt2Lw9Xc4Vb8Nk3Jh6Gf1Ds5Ap0Ry"
 
+// relay63fCfg is a gateway with one provider, "up", keyed with key63f,
+// serving target "t".
+const relay63fCfg = `
+providers:
+  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: ` + key63f + `}
+targets:
+  - {name: t, model: gpt-4o, providers: [up]}
+`
+
+// relay63fLead and relay63fMid frame the client's text and the key in
+// relayEcho63f's answer.
+const (
+	relay63fLead = "Rejected request with content '"
+	relay63fMid  = "'. Incorrect API key provided: "
+)
+
 // relayEcho63f is a relay whose plain-text 400 quotes the client's first
 // message text and then the credential it forwarded (a debugging relay:
 // MECHANISM ONLY, not a cited answer).
@@ -32,7 +48,7 @@ func relayEcho63f(shape string) upstreamtest.Script {
 		if len(req.Messages) > 0 {
 			text = req.Messages[0].Content
 		}
-		msg := "Rejected request with content '" + text + "'. Incorrect API key provided: " + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		msg := relay63fLead + text + relay63fMid + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if shape == "stream" {
 			m, _ := json.Marshal(msg)
 			return upstreamtest.Step{Events: []string{upstreamtest.ChatStream("m", "Hel")[1], `data: {"error":{"message":` + string(m) + `,"type":"invalid_request_error"}}`}}
@@ -56,18 +72,12 @@ func TestReview63fTruncationCutsAnEchoedKeyIntoAKeptPrefix(t *testing.T) {
 	for _, shape := range []string{"plain", "json", "stream"} {
 		t.Run(shape, func(t *testing.T) {
 			fs := fakes(t, map[string]upstreamtest.Script{"up": relayEcho63f(shape)})
-			g := start(t, `
-providers:
-  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: `+key63f+`}
-targets:
-  - {name: t, model: gpt-4o, providers: [up]}
-`, fs)
+			g := start(t, relay63fCfg, fs)
 			best := ""
 			// The client does not know the exact framing: it tries a few
 			// paddings and keeps the longest key-looking run.
 			for _, keep := range []int{31, 30, 24, 16} {
-				lead := "Rejected request with content '"
-				mid := "'. Incorrect API key provided: "
+				lead, mid := relay63fLead, relay63fMid
 				pad := 4096 - len(lead) - len(mid) - keep
 				if shape != "plain" {
 					pad -= len(`{"error":{"message":"`)
@@ -189,16 +199,10 @@ func longestPrefix63j(msg, key string) string {
 // moves inside the first 4 KiB the message keeps.
 func TestReview63jScrubShrinkPullsTheWideCutIntoTheMessage(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{"up": relayEcho63f("plain")})
-	g := start(t, `
-providers:
-  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: `+key63f+`}
-targets:
-  - {name: t, model: gpt-4o, providers: [up]}
-`, fs)
+	g := start(t, relay63fCfg, fs)
 	best := ""
 	for _, keep := range []int{31, 30, 24, 16} {
-		lead := "Rejected request with content '"
-		mid := "'. Incorrect API key provided: "
+		lead, mid := relay63fLead, relay63fMid
 		var b strings.Builder
 		for i := 0; i < 20; i++ {
 			b.WriteString("sk-proj-" + strings.Repeat("Z", 300) + " ")
@@ -230,7 +234,7 @@ func TestReview63jEscapedKeyCutAtTheMessage(t *testing.T) {
 			} `json:"messages"`
 		}
 		_ = json.Unmarshal(r.Body, &req)
-		msg := "Rejected request with content '" + req.Messages[0].Content + "'. Incorrect API key provided: " + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		msg := relay63fLead + req.Messages[0].Content + relay63fMid + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		m, _ := json.Marshal(msg)
 		php := strings.ReplaceAll(string(m), "/", `\/`)
 		return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + php + `,"type":"invalid_request_error"}}`}
@@ -244,8 +248,7 @@ targets:
 `, fs)
 	best := ""
 	for keep := 17; keep <= 33; keep++ { // raw bytes of the key before the 4 KiB cut (one more for the escape)
-		lead := `{"error":{"message":"Rejected request with content '`
-		mid := "'. Incorrect API key provided: "
+		lead, mid := `{"error":{"message":"`+relay63fLead, relay63fMid
 		pad := 4096 - len(lead) - len(mid) - keep
 		r := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"t","messages":[{"role":"user","content":"`+strings.Repeat("a", pad)+`"}]}`)
 		frag := longestPrefix63j(string(r.Body), key)
@@ -274,7 +277,7 @@ func TestReview63nUnicodeEscapedKeyCutAtTheMessage(t *testing.T) {
 			} `json:"messages"`
 		}
 		_ = json.Unmarshal(r.Body, &req)
-		msg := "Rejected request with content '" + req.Messages[0].Content + "'. Incorrect API key provided: " + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		msg := relay63fLead + req.Messages[0].Content + relay63fMid + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		m, _ := json.Marshal(msg)
 		gson := strings.ReplaceAll(string(m), "=", `\u003d`)
 		return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + gson + `,"type":"invalid_request_error"}}`}
@@ -288,8 +291,7 @@ targets:
 `, fs)
 	best := ""
 	for keep := 9; keep <= 31; keep += 2 {
-		lead := `{"error":{"message":"Rejected request with content '`
-		mid := "'. Incorrect API key provided: "
+		lead, mid := `{"error":{"message":"`+relay63fLead, relay63fMid
 		pad := 4096 - len(lead) - len(mid) - keep
 		r := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"t","messages":[{"role":"user","content":"`+strings.Repeat("a", pad)+`"}]}`)
 		if frag := longestPrefix63j(string(r.Body), key); len(frag) > len(best) {
@@ -318,19 +320,13 @@ func TestReview63nMarkRoomCutsTheFirstOfTwoKeys(t *testing.T) {
 		}
 		_ = json.Unmarshal(r.Body, &req)
 		k := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		m, _ := json.Marshal("Rejected request with content '" + req.Messages[0].Content + "'. Incorrect API key provided: " + k + " (" + k + ")")
+		m, _ := json.Marshal(relay63fLead + req.Messages[0].Content + relay63fMid + k + " (" + k + ")")
 		return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + string(m) + `,"type":"invalid_request_error"}}`}
 	}})
-	g := start(t, `
-providers:
-  - {name: up, dialect: openai, base_url: "{up}/v1", api_key: `+key63f+`}
-targets:
-  - {name: t, model: gpt-4o, providers: [up]}
-`, fs)
+	g := start(t, relay63fCfg, fs)
 	best := ""
 	for k := 1; k <= 8; k++ { // bytes of the second key before the cut
-		lead := `{"error":{"message":"Rejected request with content '`
-		mid := "'. Incorrect API key provided: "
+		lead, mid := `{"error":{"message":"`+relay63fLead, relay63fMid
 		pad := 4096 - len(lead) - len(mid) - len(key63f) - 2 - k
 		r := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"t","messages":[{"role":"user","content":"`+strings.Repeat("a", pad)+`"}]}`)
 		if frag := longestPrefix63j(string(r.Body), key63f); len(frag) > len(best) {
