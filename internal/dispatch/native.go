@@ -84,6 +84,10 @@ func (w *walk) translateLate() error {
 // never credentials.
 func NativeHeader(h http.Header) http.Header { return anthropic.ForwardedHeader(h) }
 
+// NativeHeaderBytes is the size of the lines of h NativeHeader forwards,
+// each counted whole (the front bounds it).
+func NativeHeaderBytes(h http.Header) int { return anthropic.ForwardedBytes(h) }
+
 // nativeAt returns e's adapter's Native side when it serves the call's
 // Native API, else nil.
 func (w *walk) nativeAt(e *endpointRT) provider.Native {

@@ -104,7 +104,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 			"the body must be JSON sent with Content-Type: application/json, not "+quoteHeader(ct))
 		return nil
 	}
-	if n := forwardedBytes(r.Header); n > maxForwarded {
+	if n := dispatch.NativeHeaderBytes(r.Header); n > maxForwarded {
 		s.refuse(w, d, http.StatusBadRequest, "header_too_large", fmt.Sprintf(
 			"anthropic-beta and anthropic-version hold %d bytes, more than the %d Detour forwards: send the betas the request uses", n, maxForwarded))
 		return nil
@@ -285,21 +285,9 @@ func webSocket(r *http.Request) bool {
 }
 
 // maxForwarded bounds the client headers an Anthropic upstream gets as
-// sent (anthropic-beta, anthropic-version: dispatch.NativeHeader).
+// sent (anthropic-beta, anthropic-version: dispatch.NativeHeader), each
+// line counted whole (dispatch.NativeHeaderBytes).
 // Anthropic's betas are a few dozen names of some 30 bytes; 40 KiB of
 // them made an upstream that drops oversized headers fail, and its
 // server_error cooled the endpoint for everyone (review 63p).
 const maxForwarded = 4096
-
-// forwardedBytes is the size of the headers of h an Anthropic upstream
-// gets as sent, each line counted whole: name, ": ", value, CRLF (review
-// 63q: counted by their values alone, 3,000 empty lines passed as none).
-func forwardedBytes(h http.Header) int {
-	n := 0
-	for _, k := range [...]string{"Anthropic-Beta", "Anthropic-Version"} {
-		for _, v := range h[k] {
-			n += len(k) + 4 + len(v)
-		}
-	}
-	return n
-}

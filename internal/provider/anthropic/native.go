@@ -42,6 +42,29 @@ func ForwardedHeader(h http.Header) http.Header {
 	return out
 }
 
+// ForwardedBytes is the size of the lines of h an Anthropic upstream gets
+// as sent (ForwardedHeader), each line counted whole: name, ": ", value,
+// CRLF (review 63q: counted by their values alone, 3,000 empty lines
+// passed as none).
+func ForwardedBytes(h http.Header) int {
+	n := 0
+	for _, k := range forwardedKeys {
+		for _, v := range h[k] { // canonical already: no key made on every request
+			n += len(k) + 4 + len(v)
+		}
+	}
+	return n
+}
+
+// forwardedKeys are forwarded's names as http.Header keys them.
+var forwardedKeys = func() []string {
+	ks := make([]string, len(forwarded))
+	for i, k := range forwarded {
+		ks[i] = http.CanonicalHeaderKey(k)
+	}
+	return ks
+}()
+
 // NativeRequest POSTs the client's Messages body, "model" replaced and
 // the members the target's model refuses fitted to it (fitNative), to
 // {base_url}/v1/messages (or /v1/messages/count_tokens, model replaced
