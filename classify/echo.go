@@ -513,17 +513,11 @@ func valueEchoed(req, v []byte) bool {
 
 // codeEchoGuarded reports whether a code of class c would act beyond the
 // request — cool an endpoint or an account, page the operator, move the
-// walk on for everyone — so that the client's text must never make it.
-// A request-scoped class (the request's own fault) harms no one else.
-func codeEchoGuarded(c Class) bool {
-	switch c {
-	case Auth, Quota, Forbidden, Unavailable, RateLimited, ServerError, Timeout:
-		return true
-	case BadRequest, ContextLength, Overflow, Refusal, Unknown, numClasses:
-		return false
-	}
-	return true
-}
+// walk on for everyone — so that the client's text must never make it:
+// the classes about the provider (aboutProvider), and a timeout, which
+// counts against the endpoint. A request-scoped class (the request's own
+// fault) harms no one else.
+func codeEchoGuarded(c Class) bool { return aboutProvider(c) || c == Timeout }
 
 // topValueIs reports whether req, a JSON object, has a top-level member
 // named name (its name escaped or not) whose value is the JSON string v,
