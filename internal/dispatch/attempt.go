@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptrace"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -439,6 +440,9 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	}
 	if tooLarge && resp.StatusCode/100 == 2 {
 		switch {
+		case w.call.Op == OpEmbeddings && slices.Contains(w.dropped[e.key], encodingMember):
+			// Sent without the member after it refused base64 (embedformat.go).
+			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: the upstream refuses encoding_format base64, and its JSON floats are larger; send fewer inputs")
 		case w.call.Op == OpEmbeddings && string(rawjson.Member(w.call.Body, "encoding_format")) == `"base64"`:
 			// Asked for base64 and answered floats (a server that ignores the
 			// member): the advice to ask for base64 would mislead (review 63m).
@@ -640,7 +644,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		// A probe that ends in the request's own fault says nothing about
 		// the endpoint: the next request may probe it.
 		rep.Release = probe && (!rule.Counted && rule.Cool == policy.CoolNone || a.Counted != rule.Counted) &&
-			w.samplingRefusal(e, o) == "" && !w.signatureRefusal(e, o) // a resend without the member or the signatures keeps the probe
+			w.samplingRefusal(e, o) == "" && !w.signatureRefusal(e, o) && !w.encodingRefusal(e, o) // a resend without the member or the signatures keeps the probe
 		if rep.Release {
 			rep.Lease = w.leaseOf(e.key)
 		}

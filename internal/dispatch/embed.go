@@ -99,7 +99,10 @@ func (w *walk) embedRequest(ctx context.Context, e *endpointRT, o *outcome) (*ht
 		return nil, errors.New("dialect " + string(e.prov.cfg.Dialect) + " serves no embeddings")
 	}
 	return w.translated(o, w.embedCost(e), func() (*http.Request, error) {
-		return em.NewEmbeddingsRequest(ctx, e.ep, w.embeddingsFor(e))
+		// Without encoding_format where e refused it (embedformat.go): the
+		// parse keeps Base64, so the floats it answers are encoded for the
+		// client as it asked.
+		return em.NewEmbeddingsRequest(ctx, e.ep, w.withoutDropped(e, w.embeddingsFor(e)))
 	})
 }
 

@@ -144,8 +144,9 @@ func (w *walk) giveBackProbe(e *endpointRT) {
 	w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
 }
 
-// withoutDropped is r without the members e refused (refusedSampling), and
-// without the thought signatures it refused (refusedSignature).
+// withoutDropped is r without the members e refused (refusedSampling, and
+// an embeddings request's encoding_format: refusedEncoding), and without
+// the thought signatures it refused (refusedSignature).
 func (w *walk) withoutDropped(e *endpointRT, r *provider.Request) *provider.Request {
 	names := w.dropped[e.key]
 	if len(names) == 0 && !w.unsealed[e] {

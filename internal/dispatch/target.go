@@ -133,7 +133,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 			return &Result{Committed: true, Failure: &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message},
 				Target: e.key.Target, Provider: e.key.Provider}, o
 		}
-		if sampling := w.refusedSampling(e, o) || w.refusedSignature(e, o); sampling || w.refusedPrefill(e, o) { // the same endpoint again: without the member or the signatures, or by replay
+		if sampling := w.refusedSampling(e, o) || w.refusedSignature(e, o) || w.refusedEncoding(e, o); sampling || w.refusedPrefill(e, o) { // the same endpoint again: without the member or the signatures, or by replay
 			if s := w.budget(ctx); s != stopNone {
 				w.stopped = s
 				if sampling && probe { // finish kept the probe for the resend that is not made

@@ -57,7 +57,9 @@ type walk struct {
 	// nil when the route does not.
 	cont *continuation
 	// dropped are the sampling members an endpoint refused in a door's
-	// translation, left out of what it is sent again (sampling.go).
+	// translation, and the encoding_format base64 it refused in an
+	// embeddings request, left out of what it is sent again (sampling.go,
+	// embedformat.go).
 	dropped map[health.Key][]string
 	// unsealed are the endpoints sent the request again without the
 	// thought signatures a client handed back (signature.go).

@@ -15,7 +15,9 @@ var _ provider.Embedder = Adapter{}
 // NewEmbeddingsRequest POSTs the client's body to {base_url}/embeddings with
 // only "model" replaced: input (strings or token arrays), dimensions,
 // encoding_format and user reach the upstream as sent, and the upstream
-// does the base64 encoding itself.
+// does the base64 encoding itself. (An endpoint that refuses base64 is
+// sent req without encoding_format by dispatch, embedformat.go; Embeddings
+// still says Base64, and EmbeddingsResponse encodes its floats.)
 func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, req *provider.Request) (*http.Request, error) {
 	body, err := req.WithModel(ep.Model)
 	if err != nil {
