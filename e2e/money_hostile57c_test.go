@@ -182,7 +182,8 @@ routes:
 // upstream call (and its goroutine, connection and body allowance) until
 // the answer ends, and a shutdown cannot end it (F1).
 func TestHostile57cAKeyWithoutLimitsStillHoldsTheUpstream(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(upstreamtest.Step{Delay: 3 * time.Second, Body: upstreamtest.ChatJSON("gpt-4o", "late")})})
+	// The answer comes 10 s on: well past the wait below, on a loaded machine too.
+	fs := fakes(t, map[string]upstreamtest.Script{"openai": script(upstreamtest.Step{Delay: 10 * time.Second, Body: upstreamtest.ChatJSON("gpt-4o", "late")})})
 	g := start(t, `
 client_keys:
   - {name: free, key: key-free}
@@ -203,9 +204,13 @@ routes:
 		resp.Body.Close()
 		t.Fatalf("answered before the client left: %d", resp.StatusCode)
 	}
-	time.Sleep(700 * time.Millisecond)
+	// The upstream sees the gateway hang up on its own goroutines: wait for
+	// it (a failure guard, far below the answer's 10 s), not a fixed while.
+	for deadline := time.Now().Add(5 * time.Second); fs["openai"].Gone() == 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if fs["openai"].Gone() != 1 {
-		t.Errorf("1s after the client of a key without limits left, the gateway still holds its upstream call (gone=%d): the docs say it ends with the client", fs["openai"].Gone())
+		t.Errorf("5s after the client of a key without limits left, the gateway still holds its upstream call (gone=%d): the docs say it ends with the client", fs["openai"].Gone())
 	}
 	d := g.recs.wait(t, 1)
 	t.Logf("record: outcome %s, %d attempts, usage %+v", d.Outcome, len(d.Attempts), d.Attempts[0].Usage)

@@ -168,22 +168,20 @@ func render(yaml string, vars map[string]string) string {
 }
 
 // startGateway writes a configuration (listen and decisions.path first, then
-// body) and runs `detour serve -c <file> args...` until it serves.
+// body) and runs `detour serve -c <file> args...` until it serves. A port
+// freePort found free can be bound by someone else before the process binds
+// it (a gateway or fake of a test running in parallel did, in CI): a
+// process that exits saying its listen address is in use is started again
+// on a new port, a few times, as redistest does for its servers.
 func startGateway(t testing.TB, name, body string, args ...string) *gateway {
 	t.Helper()
 	dir := t.TempDir()
 	g := &gateway{t: t, name: name, cfgPath: filepath.Join(dir, "detour.yaml"),
-		decPath: filepath.Join(dir, "decisions.jsonl"), stderr: &testutil.Buffer{}, exited: make(chan struct{})}
-	g.addr = "127.0.0.1:" + strconv.Itoa(freePort(t))
-	g.URL = "http://" + g.addr
-	g.writeConfig(body)
-	g.cmd = exec.Command(detourBin, append([]string{"serve", "-c", g.cfgPath}, args...)...)
-	g.cmd.Stdout, g.cmd.Stderr = io.Discard, g.stderr
-	if err := g.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = g.cmd.Wait(); close(g.exited) }()
+		decPath: filepath.Join(dir, "decisions.jsonl")}
 	t.Cleanup(func() {
+		if g.cmd == nil {
+			return
+		}
 		select {
 		case <-g.exited:
 		default:
@@ -194,8 +192,26 @@ func startGateway(t testing.TB, name, body string, args ...string) *gateway {
 			t.Logf("stderr of gateway %s:\n%s", g.name, g.stderr.String())
 		}
 	})
-	g.awaitServing()
-	return g
+	for try := 1; ; try++ {
+		g.addr = "127.0.0.1:" + strconv.Itoa(freePort(t))
+		g.URL = "http://" + g.addr
+		g.stderr, g.exited = &testutil.Buffer{}, make(chan struct{})
+		g.writeConfig(body)
+		cmd, exited := exec.Command(detourBin, append([]string{"serve", "-c", g.cfgPath}, args...)...), g.exited
+		cmd.Stdout, cmd.Stderr = io.Discard, g.stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		g.cmd = cmd
+		go func() { _ = cmd.Wait(); close(exited) }()
+		if !g.waitServing() {
+			return g
+		}
+		if try == 5 {
+			t.Fatalf("gateway %s: its port was taken before it bound it, 5 times:\n%s", name, g.stderr.String())
+		}
+		t.Logf("gateway %s: %s was taken before it bound it; a new port (try %d)", name, g.addr, try+1)
+	}
 }
 
 // awaitServing returns once g serves: its own log says it bound its
@@ -206,17 +222,29 @@ func startGateway(t testing.TB, name, body string, args ...string) *gateway {
 // configuration must not raise log.level past it.
 func (g *gateway) awaitServing() {
 	g.t.Helper()
+	if g.waitServing() {
+		g.t.Fatalf("gateway %s exited before serving (%v):\n%s", g.name, g.cmd.ProcessState, g.stderr.String())
+	}
+}
+
+// waitServing is awaitServing, except that it returns true when the
+// process exited because its listen address was in use.
+func (g *gateway) waitServing() (portTaken bool) {
+	g.t.Helper()
 	deadline := time.Now().Add(30 * time.Second) // a failure guard
 	for {
 		select {
 		case <-g.exited:
+			if out := g.stderr.String(); strings.Contains(out, "address already in use") && strings.Contains(out, "addr="+g.addr+" ") {
+				return true
+			}
 			g.t.Fatalf("gateway %s exited before serving (%v):\n%s", g.name, g.cmd.ProcessState, g.stderr.String())
 		default:
 		}
 		if out := g.stderr.String(); strings.Contains(out, "detour serving") && strings.Contains(out, g.addr) {
 			if resp, err := http.Get(g.URL + "/v1/health"); err == nil {
 				resp.Body.Close()
-				return
+				return false
 			}
 		}
 		if time.Now().After(deadline) {

@@ -38,12 +38,14 @@ targets:
 	return cfg
 }
 
-// monthUsedBy is monthUsed once it reads want, or after 3 s (the watcher
-// judges the markers beside the start, not in it).
+// monthUsedBy is monthUsed once it reads want, or after a failure guard
+// (the watcher judges the markers beside the start, not in it): two checks
+// and more, since a first check that a loaded machine holds past its
+// Redis timeout is made again only epochEvery later.
 func monthUsedBy(t *testing.T, a *App, cfg *config.Config, want float64) float64 {
 	t.Helper()
 	got := monthUsed(t, a, cfg)
-	for end := time.Now().Add(3 * time.Second); got != want && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	for end := time.Now().Add(2*epochEvery + 5*time.Second); got != want && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
 		got = monthUsed(t, a, cfg)
 	}
 	return got
