@@ -57,7 +57,8 @@ func init() {
 		apfel primeintellect wpengine dockermodelrunner agentgateway ohmygpt gatewayz openwebui nearai sliplane
 		telnyx requesty parasail writer targon tuningengines dify
 		openrelay crazyrouter zerog routerbase aigate mlflowgateway wso2apim infiniai micuapi hiway2llm thalam
-		tokenflux abacus routstr xhub agnes commandcode`) {
+		tokenflux abacus routstr xhub agnes commandcode
+		haproxy envoy traefik nginx`) {
 		corpusProviders[p] = true
 	}
 }

@@ -324,6 +324,11 @@ var requestPhrases = []phrase{
 	{a: "usage credits are required for long context", class: Overflow}, // the same, newer: "Usage credits are required for long context requests" (a 429)
 	{a: "request entity too large", class: Overflow},
 	{a: "payload too large", class: Overflow},
+	// The request's header fields past a proxy's buffers: RFC 6585's 431 in
+	// words, where nginx (and Kong, on it) answers its 494 as a 400:
+	// "Request Header Or Cookie Too Large" (hunt 64c). Another endpoint,
+	// with larger buffers, takes it.
+	{a: "request header or cookie too large", class: Overflow},
 	{a: "request_too_large", class: Overflow},
 	{a: "request exceeds the maximum allowed number of bytes", class: Overflow},
 	{a: "payload size exceeds", class: Overflow},
