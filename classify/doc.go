@@ -17,7 +17,7 @@
 //
 //   - operator rules (Classifier.Rules), first match wins, "rule:<n>";
 //   - the status default (status.go), final for 401, 402, 405, 407, 408, 410
-//     (but for a feature of the request gone: gone.go, fixedVerdict), 504
+//     (but for a feature of the request gone: fixedstatus.go, fixedVerdict), 504
 //     and 524; a 5xx stays server_error unless its body names a timeout,
 //     proves a request-scoped class or a capability gap, proves the account
 //     cannot pay, or quotes its upstream's 4xx as the SDKs print it ("Error

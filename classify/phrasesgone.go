@@ -8,7 +8,7 @@ var gonePhrases = []phrase{
 	// images) is not gone: nothing cools, the request moves on.
 	// Azure API Management with no operation for the path ("Unable to match
 	// incoming request to an operation."): the door the client chose, as AWS
-	// API Gateway's unrouted path is (decide.go).
+	// API Gateway's unrouted path is (codescan.go).
 	{a: "unable to match incoming request to an operation", class: Unknown},
 	// An API this endpoint or its model does not serve, named before the
 	// gone-model wording it also holds ("The requested model 'x' is not

@@ -2,7 +2,7 @@ package classify
 
 import "testing"
 
-// Review 62l: unechoed (decide.go) drops a structured code wherever the
+// Review 62l: unechoed (codescan.go) drops a structured code wherever the
 // client's request holds the same bytes between two quotes — as a member
 // name as well as a value, anywhere in the request. OpenRouter's
 // error_types are common words that ordinary requests hold as keys:

@@ -52,7 +52,7 @@ func init() {
 	set(Quota, true, 402)
 	set(Forbidden, false, 403, 451)
 	set(Unavailable, false, 404)
-	set(Unavailable, true, 410) // but for a feature of the request gone (gone.go, fixedVerdict)
+	set(Unavailable, true, 410) // but for a feature of the request gone (fixedstatus.go, fixedVerdict)
 	set(BadRequest, true, 405, 407)
 	set(Timeout, true, 408, 504, 524, 598, 599)
 	set(Overflow, false, 413, 431)

@@ -1,32 +1,21 @@
 package dispatch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"mime"
 	"net/http"
 	"net/http/httptrace"
-	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
-	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/policy"
 	"github.com/detour-llm/detour/internal/provider"
-	"github.com/detour-llm/detour/internal/rawjson"
 )
-
-// maxAnswer bounds a non-stream upstream answer held in memory.
-const maxAnswer = 64 << 20
-
-// byteOrderMark is the UTF-8 byte order mark.
-var byteOrderMark = []byte("\xef\xbb\xbf")
 
 // outcome is what one attempt came to.
 type outcome struct {
@@ -368,23 +357,6 @@ func (w *walk) classify(r classify.Response, errorAnswer bool) classify.Verdict 
 	return v
 }
 
-// evBodyCut ends the evidence of an error answer whose body was cut short
-// or stalled (errorAnswerCut).
-const evBodyCut = " (its body cut short)"
-
-// errorAnswerCut reports whether a failed read of the body of an answer of
-// status is judged as the answer itself, from its status, headers and the
-// part of the body that came: an error answer (not 2xx) whose body the
-// upstream cut or stalled past its timeout. Its status and headers already
-// say what it is (a 429 and its Retry-After, a 401); filed as a broken
-// connection instead, a rate limit was retried at once and billed, and an
-// invalid key counted as a server error and paged nobody (review 41c). Not
-// when the client left or the route's deadline passed: those end the
-// attempt as before.
-func (w *walk) errorAnswerCut(status int, expired Phase) bool {
-	return status/100 != 2 && !errors.Is(w.base.Err(), context.Canceled) && expired != PhaseDeadline
-}
-
 // secretSlack is how far past the classifier's read an error answer is
 // read, so that a secret the upstream wrote across the point where its
 // message is cut is seen whole (messageOf): the longest keys (Bedrock's
@@ -409,281 +381,4 @@ func (w *walk) messageOf(body []byte, answer bool) string {
 		return classify.AnswerMessage(body)
 	}
 	return classify.Message(body)
-}
-
-// plain reads a whole (non-stream) answer.
-func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcome) {
-	defer resp.Body.Close()
-	limit := int64(maxAnswer)
-	if resp.StatusCode/100 != 2 {
-		limit = classify.MaxBody + secretSlack // past the classifier's read: for the message's scrubbing (messageOf)
-	}
-	wd.arm(PhaseBody, e.prov.cfg.Timeout)
-	body, err := readAtMost(resp.Body, limit+1, resp.ContentLength)
-	tooLarge := int64(len(body)) > limit // as sent, the mark below included
-	// A UTF-8 byte order mark before the answer (.NET's and some Java
-	// servers' writers add one) is no part of it: the adapters, the
-	// classifier and the client read the JSON after it.
-	body = bytes.TrimPrefix(body, byteOrderMark)
-	o.answerBytes += int64(len(body)) // an embeddings attempt's batches add up (embedbatch.go)
-	cut := err != nil && w.errorAnswerCut(resp.StatusCode, wd.expired())
-	if err != nil && !cut {
-		w.transportFailure(o, err, wd.expired())
-		if resp.StatusCode/100 == 2 && w.call.Metered && w.call.Op != OpEmbeddings {
-			// A whole answer's headers come once the model has written
-			// it all: cut after them, it was generated and billed in full,
-			// and what arrived is a floor of its output, at four bytes a
-			// token (hostile 57: the key counted none, and paid again).
-			o.delivered = capOutput(len(body)/4, w.call.Body)
-		}
-		return
-	}
-	if tooLarge && resp.StatusCode/100 == 2 {
-		switch {
-		case w.call.Op == OpEmbeddings && slices.Contains(w.dropped[e.key], encodingMember):
-			// Sent without the member after it refused base64 (embedformat.go).
-			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: the upstream refuses encoding_format base64, and its JSON floats are larger; send fewer inputs")
-		case w.call.Op == OpEmbeddings && string(rawjson.Member(w.call.Body, "encoding_format")) == `"base64"`:
-			// Asked for base64 and answered floats (a server that ignores the
-			// member): the advice to ask for base64 would mislead (review 63m).
-			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: it answered JSON floats though base64 was asked; send fewer inputs")
-		case w.call.Op == OpEmbeddings:
-			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
-		case mayAnswerLarge(w.call.Body):
-			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for fewer choices (n), fewer top_logprobs, or a lower max_completion_tokens")
-			if w.call.Metered {
-				o.delivered = largeOutputFloor(w.call.Body, len(body))
-			}
-		default:
-			answerTooLarge(o, "the upstream answer exceeds 64 MiB")
-		}
-		return
-	}
-	wide := body
-	if resp.StatusCode/100 != 2 && len(body) > classify.MaxBody+1 {
-		body = body[:classify.MaxBody+1] // what the classifier read before
-	}
-	v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: body,
-		Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Model: e.ep.Model}, resp.StatusCode/100 != 2)
-	if resp.StatusCode/100 != 2 {
-		if !v.Failed {
-			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}
-		}
-		if cut {
-			v.Evidence += evBodyCut
-		}
-		o.failWith(v, w.messageOf(wide, true))
-		o.upCode = upstreamCode(e, body)
-		o.billable = o.sent.Load() && gatewayTimeout(resp.StatusCode)
-		return
-	}
-	switch {
-	case v.Failed:
-		w.failed2xx(e, body, v, o)
-	case o.native:
-		w.nativeAnswer(e, body, o)
-	default:
-		out, usage, err := w.decodeWhole(e, body)
-		if na := (*provider.NoAnswer)(nil); errors.As(err, &na) {
-			// The classifier read the answer's first classify.MaxBody
-			// bytes; what holds nothing for the client is judged by its
-			// digest, its outcome perhaps past them.
-			if v := w.classify(classify.Response{Status: resp.StatusCode, Header: resp.Header, Body: na.Digest,
-				Dialect: e.prov.cfg.Dialect, Provider: e.prov.cfg.Name, Model: e.ep.Model}, false); v.Failed {
-				w.failed2xx(e, body, v, o)
-				return
-			}
-			if na.Answer != nil { // not a failure after all: the answer the adapter made
-				out, usage, err = na.Answer, usageOf(na.Answer), nil
-			}
-		}
-		o.billable = true
-		if err != nil {
-			o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
-			return
-		}
-		if w.call.Stream {
-			// A whole answer to a stream request: it ran and was billed, so
-			// the client gets it, as a stream.
-			w.streamWhole(e, out, o)
-			return
-		}
-		o.usage = usage // it ran: what it used counts, whether or not the door can say it
-		if usage == nil && w.call.Metered && w.call.Op != OpEmbeddings {
-			// No usage read (none sent, or a count that does not read): a
-			// client's limits count the answer's output, as a stream's are
-			// counted by the events served (hostile review 51b: a whole
-			// answer with one float count was charged its prompt alone).
-			// Only where a key's limits may read it: the answer is decoded
-			// for it.
-			o.delivered = answerOutputEstimate(out, w.call.Body)
-		}
-		if out, err = w.whole(out, o); err != nil {
-			return
-		}
-		o.ok, o.body = true, out
-	}
-}
-
-// failed2xx fails the attempt on a 2xx answer v says failed: billable
-// when the answer reports usage (countedFailure).
-func (w *walk) failed2xx(e *endpointRT, body []byte, v classify.Verdict, o *outcome) {
-	o.failWith(v, w.messageOf(body, false))
-	o.upCode = upstreamCode(e, body)
-	o.meant = inbandStatus(body)
-	w.countedFailure(e, body, o)
-}
-
-// finish records the attempt, reports it to health, pages and counts it.
-func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration) {
-	w.upstream += total
-	if w.call.advisory() {
-		o.billable = false // counting tokens is free, however the count ended
-	}
-	if o.billable {
-		w.billable++
-	}
-	a := decision.Attempt{Target: e.key.Target, Provider: e.key.Provider, Model: e.ep.Model, Status: o.status, UpstreamRequestID: o.upstreamID,
-		Billable: o.billable, Probe: probe, MS: decision.Millis(total), TTFBMS: decision.Millis(o.ttfb), FirstTokenMS: decision.Millis(o.firstToken),
-		Malformed: o.malformed, Evidence: o.verdict.Evidence, StartMS: decision.Millis(time.Since(w.start) - total), Batches: o.batches}
-	var body []byte // the request as it went, which bounds its usage (ceiling.go)
-	switch {
-	case o.batches != nil: // only the calls that ran (embedbatch.go)
-		body = o.input
-	case o.native: // the client's own body went: a passthrough may have no translation at all
-		body = w.call.sent()
-	default:
-		body = w.call.Body
-	}
-	sent := body // read only for an estimate a client's limits count
-	if !w.call.Metered {
-		sent = nil
-	}
-	account(&a, e.target.cfg, o, sent, body)
-	if a.Usage != nil && a.Usage.Capped {
-		w.noteCapped(e)
-	}
-	w.partial = w.partial || cutStream(o)
-	if o.unsent() {
-		w.unsent++ // no upstream call: no attempt of the budget (walk.budget), a count's included
-	}
-	class := "ok"
-	switch {
-	case w.call.advisory():
-		// A count_tokens call: its own endpoint, with limits of its own,
-		// answering about a body the client wrote. Whatever it answers says
-		// nothing about the endpoint's messages: no health report (a probe
-		// gives its slot back), no page; the class is still recorded.
-		if !o.ok && !o.canceled {
-			class = o.verdict.Class.String()
-			a.Class = class
-			o.row = w.r.table.Row(o.verdict.Class)
-		}
-		if probe {
-			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
-		}
-	case o.canceled:
-		class = "canceled"
-		a.Action = decision.ActionStop
-		if probe { // the client left: the probe learned nothing, give the slot back
-			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
-		}
-	case o.ok && o.late.Failed:
-		e.answers.Add(1)
-		w.lateError(e, o, &a, total)
-	case o.ok:
-		e.answers.Add(1)
-		w.tell(e.key, health.Report{OK: true, Latency: o.latency(), Whole: !o.streamed, Took: total})
-	case o.ownLimit:
-		// The request's own time limit ran out: recorded as a timeout, but
-		// nobody's fault: no count, no cooldown, no page; a probe learned
-		// nothing and gives its slot back. The table still routes it.
-		o.row = w.r.table.Row(o.verdict.Class)
-		class = o.verdict.Class.String()
-		a.Class = class
-		if probe {
-			w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
-		}
-	default:
-		c := o.verdict.Class
-		class = c.String()
-		a.Class = class
-		if o.status != 0 && !o.unsent() && o.verdict.Evidence != evUntranslatable {
-			// The upstream's own words: why it failed, for the operator
-			// (operator review 50), and an unknown's for --suggest; what
-			// the client sent, masked (recordWords).
-			a.Message = attemptMessage(c, o.message, w.call.evidence(true))
-		}
-		a.RetryAfterMS = o.verdict.RetryAfter.Milliseconds()
-		o.row = w.r.table.Row(c)
-		rule := o.row
-		a.Counted = rule.Counted
-		rep := w.report(rule, o)
-		if rep.Count && o.heldBack {
-			// The client's slowness, not the endpoint's: an upstream that
-			// stops sending to a gateway the client keeps from reading
-			// (nginx's send_timeout) must not let a client cool it for
-			// everyone (hostile 52).
-			rep.Count, a.Counted = false, false
-			a.Evidence += evHeldBack
-		} else if rep.Count && w.lengthy(e, o, c) {
-			rep.Count, a.Counted = false, false
-			a.Evidence += evLengthy
-			if w.call.Stream {
-				a.Evidence = o.verdict.Evidence + evThinking
-			}
-		}
-		if rule.Cool == policy.CoolThreshold {
-			// A wait the upstream named cools the endpoint at once, but
-			// not before the walk knows whether this request waits it out
-			// and tries the endpoint again itself (coolDeferred): cooled
-			// first, that retry would find it probing, and its failure
-			// would cool it past the hint.
-			o.deferred = w.r.table.CoolFor(rule.Class, o.verdict.RetryAfter)
-		}
-		// A probe that ends in the request's own fault says nothing about
-		// the endpoint: the next request may probe it.
-		rep.Release = probe && (!rule.Counted && rule.Cool == policy.CoolNone || a.Counted != rule.Counted) &&
-			w.samplingRefusal(e, o) == "" && !w.signatureRefusal(e, o) && !w.encodingRefusal(e, o) // a resend without the member or the signatures keeps the probe
-		if rep.Release {
-			rep.Lease = w.leaseOf(e.key)
-		}
-		o.tripped = w.tell(e.key, rep) && rule.Cool == policy.CoolThreshold
-		if rule.Page && w.d.opt.Alerts != nil {
-			w.d.opt.Alerts.NotifyUntil(e.key.Provider, class, o.verdict.Evidence, a.Message, w.coolsUntil(e.key.Provider, rule.Class, o))
-		}
-	}
-	if o.settled {
-		w.settled = append(w.settled, len(w.rec.Attempts))
-	}
-	w.rec.Attempts = append(w.rec.Attempts, a)
-	w.d.opt.Metrics.Attempt(e.key.Target, e.key.Provider, class, o.ttfb, total)
-	w.d.opt.Metrics.FirstToken(e.key.Target, e.key.Provider, class, o.firstToken)
-	w.meter(e, &a)
-}
-
-// answerTooLarge fails o, a whole answer past the 64 MiB the gateway holds
-// (maxAnswer): far above what a working provider sends (an answer that never
-// ends), so server_error, billable: the upstream ran it.
-func answerTooLarge(o *outcome, msg string) {
-	o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "answer:too large"}, msg)
-	o.billable = true
-}
-
-// vectorsTooLarge fails o, an answer the upstream gave in full but larger
-// than the gateway holds, to a request that asked for that much: an
-// embeddings request (2,048 texts at 3,072 dimensions as JSON floats are
-// ~82 MB), or a chat request for several choices or log-probabilities
-// (mayAnswerLarge). The size is the request's, not the endpoint's fault,
-// so class overflow (nothing counts or cools: a client's request cannot
-// cool a provider), billable, and settled: the same endpoint would answer
-// the same, billed again, so it is not asked again and the client is told
-// not to retry (probe c50f: a full embedMany was paid for twenty times
-// over, then again by the SDK's own retries). Nor is another endpoint of
-// the same target, the same model (sameModel): hostile review 51 found the
-// same answer run and paid at each of a target's providers. Another target
-// (another model, fewer dimensions) may still fit.
-func vectorsTooLarge(o *outcome, msg string) {
-	o.failWith(classify.Verdict{Class: classify.Overflow, Evidence: "answer:too large"}, msg)
-	o.billable, o.settled, o.sameModel = true, true, true
 }

@@ -2,14 +2,11 @@ package chat
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/rawjson"
 
@@ -116,65 +113,6 @@ type File struct {
 	FileData string `json:"file_data,omitempty"`
 	FileID   string `json:"file_id,omitempty"`
 	Filename string `json:"filename,omitempty"`
-}
-
-// PDF returns a file part's PDF as base64, with its name; ok is false for
-// a part that is not an inline PDF (a file_id, another media type).
-func (p Part) PDF() (data, name string, ok bool) {
-	if p.Type != "file" || p.File == nil || p.File.FileID != "" {
-		return "", "", false
-	}
-	mt, data, ok := DataURL(p.File.FileData)
-	if !ok || !strings.EqualFold(mt, "application/pdf") {
-		return "", "", false
-	}
-	return data, p.File.Filename, true
-}
-
-// TextFile returns a file part's inline text file (a data: URL of a text
-// type, JSON, XML or YAML, as OpenAI's Responses API takes as input_file:
-// plain text, Markdown, code), decoded, with its file name; ok is false
-// for anything else, or data that is not base64 of UTF-8 text.
-func (p Part) TextFile() (text, name string, ok bool) {
-	if p.Type != "file" || p.File == nil || p.File.FileID != "" {
-		return "", "", false
-	}
-	mt, data, ok := DataURL(p.File.FileData)
-	if !ok || !TextType(mt) {
-		return "", "", false
-	}
-	b, err := base64.StdEncoding.DecodeString(data)
-	if err != nil || !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
-		// Not UTF-8 text: UTF-16 (its ASCII is half NULs, valid UTF-8 all
-		// the same), Latin-1 past ASCII, a binary labelled text (hostile 52c).
-		return "", "", false
-	}
-	return string(b), p.File.Filename, true
-}
-
-// TextType reports whether the media type mt is text a model reads as
-// such: text/*, and data and code by their application/ names. A file
-// part of such a type is sent decoded (TextFile).
-func TextType(mt string) bool {
-	mt = strings.ToLower(strings.TrimSpace(mt))
-	switch {
-	case strings.HasPrefix(mt, "text/"):
-		return true
-	case strings.HasSuffix(mt, "+json"), strings.HasSuffix(mt, "+xml"):
-		return true
-	}
-	return textApplications[mt]
-}
-
-// textApplications are the application/ types of text files: data, and
-// code as OpenAI lists the files input_file takes as text (.sh
-// application/x-sh, .ts application/typescript) and as clients name them
-// (mime-db's application/javascript; review 52b).
-var textApplications = map[string]bool{
-	"application/json": true, "application/xml": true, "application/x-yaml": true, "application/yaml": true,
-	"application/x-sh": true, "application/typescript": true, "application/javascript": true,
-	"application/x-javascript": true, "application/x-typescript": true, "application/x-python": true,
-	"application/x-python-code": true, "application/sql": true, "application/toml": true, "application/x-tex": true,
 }
 
 // InputAudio is an input_audio part's audio: base64 Data in Format "wav"
@@ -315,18 +253,6 @@ func Parse(req *provider.Request) (*Request, error) {
 	return &r, nil
 }
 
-// Limit returns the output-token cap the client asked for:
-// max_completion_tokens first, then max_tokens; ok is false when neither.
-func (r *Request) Limit() (n int, ok bool) {
-	if r.MaxCompletionTokens != nil {
-		return *r.MaxCompletionTokens, true
-	}
-	if r.MaxTokens != nil {
-		return *r.MaxTokens, true
-	}
-	return 0, false
-}
-
 // Parts returns the message's content as parts: a string becomes one text
 // part, null or absent becomes none.
 func (m *Message) Parts() ([]Part, error) {
@@ -369,123 +295,6 @@ func (m *Message) Text(sep string) (string, error) {
 	return strings.Join(texts, sep), nil
 }
 
-// ToolChoice is "tool_choice" decoded: Mode is "" (absent), "auto", "none",
-// "required" or "function"; Name is set for "function". Allowed, for an
-// allowed_tools choice (Mode "auto" or "required"), names the functions the
-// model may call among the request's tools; nil means all of them.
-type ToolChoice struct {
-	Mode    string
-	Name    string
-	Allowed []string
-	// allowed is Allowed as a set, when ParseToolChoice made it: a
-	// request of many tools and allowed names is checked in linear time
-	// (hostile 50: 4 MiB of them took 8 s).
-	allowed map[string]bool
-}
-
-// Permits reports whether the choice lets the model call the function name:
-// always, but under an allowed_tools choice that does not list it.
-func (tc ToolChoice) Permits(name string) bool {
-	switch {
-	case tc.Allowed == nil:
-		return true
-	case tc.allowed != nil:
-		return tc.allowed[name]
-	}
-	return slices.Contains(tc.Allowed, name)
-}
-
-// ParseToolChoice decodes "tool_choice": "auto" | "none" | "required" |
-// {"type":"function","function":{"name":…}} |
-// {"type":"allowed_tools","allowed_tools":{"mode":"auto"|"required",
-// "tools":[{"type":"function","function":{"name":…}},…]}}.
-func ParseToolChoice(raw json.RawMessage) (ToolChoice, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return ToolChoice{}, nil
-	}
-	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return ToolChoice{}, err
-		}
-		switch s {
-		case "auto", "none", "required":
-			return ToolChoice{Mode: s}, nil
-		}
-		return ToolChoice{}, fmt.Errorf("chat: unknown tool_choice %q", s)
-	}
-	type named struct {
-		Name string `json:"name"`
-	}
-	var obj struct {
-		Type         string `json:"type"`
-		Function     named  `json:"function"`
-		AllowedTools *struct {
-			Mode  string `json:"mode"`
-			Tools []struct {
-				Type     string `json:"type"`
-				Function named  `json:"function"`
-			} `json:"tools"`
-		} `json:"allowed_tools"`
-	}
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return ToolChoice{}, fmt.Errorf("chat: tool_choice: %w", err)
-	}
-	switch obj.Type {
-	case "function":
-		if obj.Function.Name == "" {
-			return ToolChoice{}, errors.New("chat: tool_choice: a function choice needs function.name")
-		}
-		return ToolChoice{Mode: "function", Name: obj.Function.Name}, nil
-	case "allowed_tools":
-		at := obj.AllowedTools
-		if at == nil || (at.Mode != "auto" && at.Mode != "required") || len(at.Tools) == 0 {
-			return ToolChoice{}, errors.New(`chat: tool_choice: an allowed_tools choice needs allowed_tools.mode "auto" or "required" and a list of tools`)
-		}
-		tc := ToolChoice{Mode: at.Mode, Allowed: make([]string, 0, len(at.Tools)), allowed: make(map[string]bool, len(at.Tools))}
-		for i, t := range at.Tools {
-			if t.Type != "function" {
-				return ToolChoice{}, fmt.Errorf("chat: tool_choice.allowed_tools.tools[%d]: a %q tool does not translate (only function tools do)", i, t.Type)
-			}
-			if t.Function.Name == "" {
-				return ToolChoice{}, fmt.Errorf("chat: tool_choice.allowed_tools.tools[%d]: needs function.name", i)
-			}
-			tc.Allowed = append(tc.Allowed, t.Function.Name)
-			tc.allowed[t.Function.Name] = true
-		}
-		return tc, nil
-	}
-	return ToolChoice{}, fmt.Errorf("chat: tool_choice type %q does not translate (only function choices do)", obj.Type)
-}
-
-// DataURL splits "data:<media type>;base64,<data>". ok is false for any
-// other URL (including non-base64 data: URLs).
-func DataURL(u string) (mediaType, data string, ok bool) {
-	rest, found := strings.CutPrefix(u, "data:")
-	if !found {
-		return "", "", false
-	}
-	meta, data, found := strings.Cut(rest, ",")
-	if !found {
-		return "", "", false
-	}
-	mediaType, isB64 := strings.CutSuffix(meta, ";base64")
-	if !isB64 {
-		return "", "", false
-	}
-	if i := strings.IndexByte(mediaType, ';'); i >= 0 {
-		mediaType = mediaType[:i]
-	}
-	// image/jpg and image/pjpeg are labels browsers, pasteboards and many
-	// tools write for JPEG; Anthropic and Gemini take only image/jpeg and
-	// refuse the request otherwise (docs/doors.md, "Chat Completions to Claude and Gemini targets").
-	if strings.EqualFold(mediaType, "image/jpg") || strings.EqualFold(mediaType, "image/pjpeg") {
-		mediaType = "image/jpeg"
-	}
-	return mediaType, data, true
-}
-
 // Arguments decodes a tool call's arguments string into a JSON object; an
 // empty string is an empty object.
 func Arguments(args string) (json.RawMessage, error) {
@@ -517,78 +326,4 @@ func jsonType(k reflect.Kind) string {
 		return "an integer"
 	}
 	return "another type"
-}
-
-// TopKValue is the request's top_k when it is a whole number of at least 1
-// (40, or 40.0 as some clients write it); ok is false otherwise.
-func (r *Request) TopKValue() (int, bool) {
-	var f float64
-	if len(r.TopK) == 0 || json.Unmarshal(r.TopK, &f) != nil || f < 1 || f > 1<<20 || f != float64(int(f)) {
-		return 0, false
-	}
-	return int(f), true
-}
-
-// WantsLogprobs reports whether the request asks for the tokens'
-// log-probabilities (logprobs true, or a top_logprobs count above 0).
-func (r *Request) WantsLogprobs() bool {
-	return (r.Logprobs != nil && *r.Logprobs) || (r.TopLogprobs != nil && *r.TopLogprobs > 0)
-}
-
-// Unanswerable names the first member of the request that asks for
-// something a translated answer (Claude's, Gemini's) would lack without a
-// word, so that the request goes to a target that has it instead
-// (docs/doors.md, "Chat Completions to Claude and Gemini targets"), or nil:
-// a tool that is not a function (a "custom" tool with free-form input, a
-// vendor's server tool), the deprecated "functions" (whose answer is a
-// message's function_call, which the translations do not write), audio
-// output ("modalities" with "audio"), and web search
-// ("web_search_options"). Dropped, each of them gave the client a prose
-// answer to a request for a call, a text to a request for audio, an
-// answer from the model's memory to a request to search.
-func (r *Request) Unanswerable() error {
-	for i, t := range r.Tools {
-		if t.Type != "function" && t.Type != "" {
-			return fmt.Errorf("chat: tools[%d]: a %q tool does not translate (only function tools do)", i, t.Type)
-		}
-	}
-	if len(r.Functions) > 0 {
-		return errors.New("chat: functions: the deprecated functions (and function_call) do not translate; send tools (and tool_choice)")
-	}
-	if slices.Contains(r.Modalities, "audio") {
-		return errors.New("chat: modalities: audio output does not translate")
-	}
-	if rawjson.Set(r.WebSearchOptions) {
-		return errors.New("chat: web_search_options: web search does not translate")
-	}
-	return nil
-}
-
-// ValueSchema wraps schema, a JSON Schema whose top level is not an object
-// (an array, a string, a $ref), as the object schema {"type":"object",
-// "properties":{"value":schema},"required":["value"]}: Claude's tool input
-// and Gemini's function parameters describe objects only, so a structured
-// answer of another shape travels as the "value" of one. The schema's
-// $defs and definitions are carried to the wrapper's root too, where its
-// "#/$defs/…" references are resolved (review 47b: they pointed at nothing).
-func ValueSchema(schema json.RawMessage) (json.RawMessage, error) {
-	w := map[string]any{"type": "object",
-		"properties": map[string]json.RawMessage{"value": schema}, "required": []string{"value"}}
-	for _, k := range []string{"$defs", "definitions"} {
-		if d := rawjson.Member(schema, k); d != nil {
-			w[k] = json.RawMessage(d)
-		}
-	}
-	return rawjson.Marshal(w)
-}
-
-// WantsCache reports whether the request set a prompt_cache_key
-// (CacheKeySet).
-func (r *Request) WantsCache() bool { return CacheKeySet(r.PromptCacheKey) }
-
-// CacheKeySet reports whether k, a raw prompt_cache_key, is set: a value
-// other than null or "" (a value of another type sets it too).
-func CacheKeySet(k json.RawMessage) bool {
-	k = bytes.TrimSpace(k)
-	return len(k) > 0 && string(k) != "null" && string(k) != `""`
 }

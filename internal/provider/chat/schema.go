@@ -67,3 +67,21 @@ func PropertiesSchema(p json.RawMessage) json.RawMessage {
 	}
 	return p
 }
+
+// ValueSchema wraps schema, a JSON Schema whose top level is not an object
+// (an array, a string, a $ref), as the object schema {"type":"object",
+// "properties":{"value":schema},"required":["value"]}: Claude's tool input
+// and Gemini's function parameters describe objects only, so a structured
+// answer of another shape travels as the "value" of one. The schema's
+// $defs and definitions are carried to the wrapper's root too, where its
+// "#/$defs/…" references are resolved (review 47b: they pointed at nothing).
+func ValueSchema(schema json.RawMessage) (json.RawMessage, error) {
+	w := map[string]any{"type": "object",
+		"properties": map[string]json.RawMessage{"value": schema}, "required": []string{"value"}}
+	for _, k := range []string{"$defs", "definitions"} {
+		if d := rawjson.Member(schema, k); d != nil {
+			w[k] = json.RawMessage(d)
+		}
+	}
+	return rawjson.Marshal(w)
+}
