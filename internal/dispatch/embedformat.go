@@ -63,11 +63,18 @@ func (w *walk) encodingRefusal(e *endpointRT, o *outcome) bool {
 	if w.call.Op != OpEmbeddings || e.prov.cfg.Dialect != classify.OpenAI ||
 		o.status != http.StatusBadRequest && o.status != http.StatusUnprocessableEntity ||
 		o.verdict.Class != classify.BadRequest && o.verdict.Class != classify.Unknown ||
-		slices.Contains(w.dropped[e.key], encodingMember) ||
-		string(rawjson.Member(w.call.Body, encodingMember)) != `"base64"` {
+		slices.Contains(w.dropped[e.key], encodingMember) || !askedBase64(w.call.Body) {
 		return false
 	}
 	return refusesEncoding(o.verdict.Param, o.message)
+}
+
+// askedBase64 reports whether an embeddings request body asks for
+// encoding_format base64, its escapes decoded as the adapters decode them
+// ("base\u0036\u0034" is base64 to them, and gets base64: review 64e).
+func askedBase64(body []byte) bool {
+	v, ok := rawjson.String(rawjson.Member(body, encodingMember))
+	return ok && v == "base64"
 }
 
 // refusesEncoding reports whether an error answer whose param and message

@@ -10,7 +10,6 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/provider"
-	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // maxAnswer bounds a non-stream upstream answer held in memory.
@@ -67,8 +66,8 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		switch {
 		case w.call.Op == OpEmbeddings && slices.Contains(w.dropped[e.key], encodingMember):
 			// Sent without the member after it refused base64 (embedformat.go).
-			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: the upstream refuses encoding_format base64, and its JSON floats are larger; send fewer inputs")
-		case w.call.Op == OpEmbeddings && string(rawjson.Member(w.call.Body, "encoding_format")) == `"base64"`:
+			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: the upstream refuses base64 encoding, and its JSON floats are larger; send fewer inputs")
+		case w.call.Op == OpEmbeddings && askedBase64(w.call.Body):
 			// Asked for base64 and answered floats (a server that ignores the
 			// member): the advice to ask for base64 would mislead (review 63m).
 			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: it answered JSON floats though base64 was asked; send fewer inputs")
