@@ -271,7 +271,7 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 		return withRetry(fixedVerdict(st, evs[st], f, body, req, model), h, f, req)
 	case st >= 400:
 		if st == 400 || st == 429 {
-			if v, ok := endUserBudget(f, body, req, model); ok {
+			if v, ok := ownRequest(f, body, req, model); ok {
 				return withRetry(v, h, f, req)
 			}
 		}

@@ -83,28 +83,37 @@ var spentPhrases = newPhraseSet([]phrase{
 	{a: "must subscribe to a plan", class: Quota}, // none ever taken, where every model needs one (Zed's; hunt 63d, phrasesaccount.go)
 })
 
-// endUserBudgetPhrases say that the request's own end user — the "user"
-// the client sent, which LiteLLM's proxy budgets as a customer — is over
-// its budget: "ExceededBudget: End User=ishaan3 over budget. Spend=…,
-// Budget=…" (its docs, proxy/users.md; a 401 typed auth_error; hunt 62g).
-// The key and the account are fine; the request is at fault (bad_request:
-// nothing cools, nothing is paged, no other target is asked to serve a
-// user the operator budgeted). Read as auth, one client's user cooled the
-// relay's account and paged the operator.
-var endUserBudgetPhrases = newPhraseSet([]phrase{
+// ownRequestPhrases say that what a relay refuses is the request's own,
+// however it types or numbers the answer, so nothing cools and nothing is
+// paged (bad_request). Two of LiteLLM's proxy's answers, each sent as a 401
+// typed auth_error (or a 400, or a 429):
+//   - the request's own end user — the "user" the client sent, which it
+//     budgets as a customer — is over its budget: "ExceededBudget: End
+//     User=ishaan3 over budget. Spend=…, Budget=…" (its docs,
+//     proxy/users.md; hunt 62g);
+//   - the request lacks a parameter the operator made required of every
+//     request (enforced_params): "Authentication Error, BadRequest please
+//     pass param=user in request body. This is a required param" (its
+//     docs, "Enforce Required Params"; round 64).
+//
+// The key and the account are fine. Read as auth, one client's user (or
+// one client that left it out) cooled the relay's account for every client
+// and paged the operator.
+var ownRequestPhrases = newPhraseSet([]phrase{
 	{a: "end user=", b: "over budget", gap: 64, clause: true, class: BadRequest},
+	{a: "please pass param=", b: "required param", gap: 80, class: BadRequest},
 })
 
-// endUserBudget reads an answer saying the request's own end user is over
-// its budget (endUserBudgetPhrases), at a 401 (fixedVerdict) or a 400 or
-// 429 (blocks.go): LiteLLM sends it with each.
-func endUserBudget(f *facts, body, req []byte, model string) (Verdict, bool) {
+// ownRequest reads an answer saying so (ownRequestPhrases), the client's
+// own text quoted back aside, at a 401 (fixedVerdict) or a 400 or 429
+// (blocks.go).
+func ownRequest(f *facts, body, req []byte, model string) (Verdict, bool) {
 	if f == nil || !f.parsed {
 		return Verdict{}, false
 	}
 	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
-	if i := ts.pick(endUserBudgetPhrases, 0); i < len(endUserBudgetPhrases.list) {
-		return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: endUserBudgetPhrases.list[i].evidence}, ts.echo), true
+	if i := ts.pick(ownRequestPhrases, 0); i < len(ownRequestPhrases.list) {
+		return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: ownRequestPhrases.list[i].evidence}, ts.echo), true
 	}
 	return Verdict{}, false
 }

@@ -261,7 +261,7 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 		return v
 	}
 	if st == 400 || st == 429 {
-		if v, ok := endUserBudget(&s.f, body, req, model); ok { // budget.go
+		if v, ok := ownRequest(&s.f, body, req, model); ok { // budget.go
 			return withRetry(v, h, &s.f, req)
 		}
 	}

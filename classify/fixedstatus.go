@@ -92,10 +92,7 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 		}
 	}
 	if st == 401 {
-		if v, ok := endUserBudget(f, body, req, model); ok {
-			return v
-		}
-		if v, ok := enforcedParam(f, body, req, model); ok {
+		if v, ok := ownRequest(f, body, req, model); ok {
 			return v
 		}
 	}
@@ -172,29 +169,4 @@ func fixedAnswer(st int, body, req []byte, model string) Verdict {
 	var s scanner
 	s.readAnswer(body)
 	return fixedVerdict(st, statusEvidence[st], &s.f, body, req, model)
-}
-
-// enforcedParamPhrases say, in a 401, that the request lacks a parameter
-// the gateway requires of every request, not that its key is refused:
-// LiteLLM's proxy checks its operator's enforced_params with the key
-// ("Authentication Error, BadRequest please pass param=user in request
-// body. This is a required param"; LiteLLM's docs, "Enforce Required
-// Params"). The key is good and the request is at fault: bad_request. Read
-// as the 401's auth, one client that left out `user` cooled the relay's
-// account for every client and paged the operator (round 64).
-var enforcedParamPhrases = newPhraseSet([]phrase{
-	{a: "please pass param=", b: "required param", gap: 80, class: BadRequest},
-})
-
-// enforcedParam reads a 401 saying so (enforcedParamPhrases), the
-// client's own text quoted back aside.
-func enforcedParam(f *facts, body, req []byte, model string) (Verdict, bool) {
-	if f == nil || !f.parsed {
-		return Verdict{}, false
-	}
-	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
-	if i := ts.pick(enforcedParamPhrases, 0); i < len(enforcedParamPhrases.list) {
-		return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: enforcedParamPhrases.list[i].evidence}, ts.echo), true
-	}
-	return Verdict{}, false
 }

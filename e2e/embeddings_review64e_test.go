@@ -111,66 +111,38 @@ routes:
 	}
 }
 
-// The resend fails as a server error, then as a rate limit: exactly as a
-// first attempt (one same-endpoint retry, without the member; then the next
-// target, sent base64).
-func TestReview64eResendServerErrorThenRetry(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"strict": p64eRefuseThen(p64eVLLM,
-			upstreamtest.Step{Status: 500, Body: `{"error":{"message":"internal","type":"server_error"}}`},
-			upstreamtest.Step{Status: 500, Body: `{"error":{"message":"internal","type":"server_error"}}`}),
-		"other": script(upstreamtest.Step{Body: p64eB64}),
-	})
-	g := start(t, base64RefusedCfg, fs)
-	r := g.raw(t, http.MethodPost, "/v1/embeddings", p64eBody)
-	d := g.recs.wait(t, 1)
-	n, with := p64eCalls(fs["strict"])
-	on, owith := p64eCalls(fs["other"])
-	t.Logf("steps %q", steps(d))
-	if r.Status != 200 || n != 3 || with != 1 || on != 1 || owith != 1 {
-		t.Errorf("client %d; strict %d calls (%d with the member), other %d (%d with)", r.Status, n, with, on, owith)
-	}
-	h := g.health(t)
-	t.Logf("health: %s", p64eDump(t, h))
-}
-
-func TestReview64eResendRateLimited(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"strict": p64eRefuseThen(p64eVLLM,
-			upstreamtest.Step{Status: 429, Header: map[string]string{"Retry-After": "30"}, Body: `{"error":{"message":"Rate limit reached","type":"rate_limit_error"}}`}),
-		"other": script(upstreamtest.Step{Body: p64eB64}),
-	})
-	g := start(t, base64RefusedCfg, fs)
-	r := g.raw(t, http.MethodPost, "/v1/embeddings", p64eBody)
-	d := g.recs.wait(t, 1)
-	n, with := p64eCalls(fs["strict"])
-	on, owith := p64eCalls(fs["other"])
-	t.Logf("steps %q", steps(d))
-	if r.Status != 200 || n != 2 || with != 1 || on != 1 || owith != 1 {
-		t.Errorf("client %d; strict %d calls (%d with the member), other %d (%d with)", r.Status, n, with, on, owith)
-	}
-	// The next request: strict is cooling (Retry-After 30), other serves.
-	r = g.raw(t, http.MethodPost, "/v1/embeddings", p64eBody)
-	d = g.recs.wait(t, 2)
-	t.Logf("second steps %q skipped %s", steps(d), p64eDump(t, d.Skipped))
-}
-
-// The resend times out (headers never come within the provider's timeout).
-func TestReview64eResendTimeout(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{
-		"strict": p64eRefuseThen(p64eVLLM, upstreamtest.Step{Delay: 2 * time.Second, Body: p64eFloats}),
-		"other":  script(upstreamtest.Step{Body: p64eB64}),
-	})
-	cfg := strings.Replace(base64RefusedCfg, `{name: strict, dialect: openai, base_url: "{strict}",`, `{name: strict, dialect: openai, timeout: 300ms, base_url: "{strict}",`, 1)
-	g := start(t, cfg, fs)
-	r := g.raw(t, http.MethodPost, "/v1/embeddings", p64eBody)
-	d := g.recs.wait(t, 1)
-	n, with := p64eCalls(fs["strict"])
-	on, owith := p64eCalls(fs["other"])
-	t.Logf("steps %q", steps(d))
-	t.Logf("record: %s", p64eDump(t, d))
-	if r.Status != 200 || n != 2 || with != 1 || on != 1 || owith != 1 {
-		t.Errorf("client %d; strict %d calls (%d with the member), other %d (%d with)", r.Status, n, with, on, owith)
+// The resend fails as a first attempt would, and the walk goes on as after
+// one: a server error is retried once at the same endpoint (without the
+// member), a rate limit or a timeout moves on; the next target is sent
+// base64.
+func TestReview64eResendFailsAsAFirstAttempt(t *testing.T) {
+	serverErr := upstreamtest.Step{Status: 500, Body: `{"error":{"message":"internal","type":"server_error"}}`}
+	for _, c := range []struct {
+		name    string
+		then    []upstreamtest.Step
+		timeout string // the strict provider's, when set
+		calls   int    // strict's calls, the refused one included
+	}{
+		{"server error", []upstreamtest.Step{serverErr, serverErr}, "", 3},
+		{"rate limit", []upstreamtest.Step{{Status: 429, Header: map[string]string{"Retry-After": "30"}, Body: `{"error":{"message":"Rate limit reached","type":"rate_limit_error"}}`}}, "", 2},
+		{"timeout", []upstreamtest.Step{{Delay: 2 * time.Second, Body: p64eFloats}}, "timeout: 300ms, ", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fs := fakes(t, map[string]upstreamtest.Script{
+				"strict": p64eRefuseThen(p64eVLLM, c.then...),
+				"other":  script(upstreamtest.Step{Body: p64eB64}),
+			})
+			cfg := strings.Replace(base64RefusedCfg, `{name: strict, dialect: openai, `, `{name: strict, dialect: openai, `+c.timeout, 1)
+			g := start(t, cfg, fs)
+			r := g.raw(t, http.MethodPost, "/v1/embeddings", p64eBody)
+			d := g.recs.wait(t, 1)
+			n, with := p64eCalls(fs["strict"])
+			on, owith := p64eCalls(fs["other"])
+			if r.Status != 200 || n != c.calls || with != 1 || on != 1 || owith != 1 {
+				t.Errorf("client %d; strict %d calls (%d with the member), want %d (1); other %d (%d with), want 1 (1); steps %q",
+					r.Status, n, with, c.calls, on, owith, steps(d))
+			}
+		})
 	}
 }
 
