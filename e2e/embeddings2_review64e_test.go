@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -26,8 +24,11 @@ func TestReview64eResendStreamAndCut(t *testing.T) {
 		d := g.recs.wait(t, 1)
 		n, with := p64eCalls(fs["strict"])
 		on, owith := p64eCalls(fs["other"])
-		t.Logf("client %d %.200s", r.Status, r.Body)
-		t.Logf("steps %q strict %d(%d) other %d(%d) %s", steps(d), n, with, on, owith, p64eDump(t, d.Attempts))
+		// An event stream is no embeddings answer: a server error, tried
+		// once more, then the next target, as after a first attempt.
+		if r.Status != 200 || n != 3 || with != 1 || on != 1 || owith != 1 {
+			t.Errorf("client %d; strict %d (%d with the member), other %d (%d with); steps %q", r.Status, n, with, on, owith, steps(d))
+		}
 	})
 	t.Run("cut", func(t *testing.T) {
 		var calls, member atomic.Int32
@@ -60,8 +61,6 @@ func TestReview64eResendStreamAndCut(t *testing.T) {
 			t.Errorf("next target not sent base64")
 		}
 	})
-	_ = bufio.NewReader
-	_ = net.Dial
 }
 
 // Probes: a cooling endpoint's probe refused then resent; and the budget
@@ -128,15 +127,20 @@ routes:
 
 // Hostile client bodies.
 func TestReview64eHostileClient(t *testing.T) {
-	cases := []struct{ name, body, refusal string }{
+	// resent: the request is base64 to the adapters, and strict serves it
+	// on the resend (other is never asked).
+	cases := []struct {
+		name, body, refusal string
+		resent              bool
+	}{
 		{"echo", `{"model":"vectors","input":["how base64 encoding works","beta"],"encoding_format":"base64"}`,
-			`{"error":{"message":"Invalid input 'how base64 encoding works': contains a forbidden word","type":"invalid_request_error","param":"input","code":null}}`},
-		{"duplicate key", `{"model":"vectors","input":["alpha","beta"],"encoding_format":"base64","encoding_format":"base64"}`, p64eVLLM},
-		{"float then base64", `{"model":"vectors","input":["alpha","beta"],"encoding_format":"float","encoding_format":"base64"}`, p64eVLLM},
-		{"base64 then float", `{"model":"vectors","input":["alpha","beta"],"encoding_format":"base64","encoding_format":"float"}`, p64eVLLM},
-		{"escaped key", `{"model":"vectors","input":["alpha","beta"],"encoding\u005fformat":"base64"}`, p64eVLLM},
-		{"escaped value", `{"model":"vectors","input":["alpha","beta"],"encoding_format":"base\u0036\u0034"}`, p64eVLLM},
-		{"nested member", `{"model":"vectors","input":["alpha","beta"],"extra_body":{"encoding_format":"base64"},"encoding_format":"base64"}`, p64eVLLM},
+			`{"error":{"message":"Invalid input 'how base64 encoding works': contains a forbidden word","type":"invalid_request_error","param":"input","code":null}}`, false},
+		{"duplicate key", `{"model":"vectors","input":["alpha","beta"],"encoding_format":"base64","encoding_format":"base64"}`, p64eVLLM, false},
+		{"float then base64", `{"model":"vectors","input":["alpha","beta"],"encoding_format":"float","encoding_format":"base64"}`, p64eVLLM, false},
+		{"base64 then float", `{"model":"vectors","input":["alpha","beta"],"encoding_format":"base64","encoding_format":"float"}`, p64eVLLM, false},
+		{"escaped key", `{"model":"vectors","input":["alpha","beta"],"encoding\u005fformat":"base64"}`, p64eVLLM, true},
+		{"escaped value", `{"model":"vectors","input":["alpha","beta"],"encoding_format":"base\u0036\u0034"}`, p64eVLLM, true},
+		{"nested member", `{"model":"vectors","input":["alpha","beta"],"extra_body":{"encoding_format":"base64"},"encoding_format":"base64"}`, p64eVLLM, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -165,6 +169,9 @@ func TestReview64eHostileClient(t *testing.T) {
 			t.Logf("steps %q other %d; strict got %q", steps(d), on, bodies)
 			if len(bodies) > 2 {
 				t.Errorf("strict sent %d requests", len(bodies))
+			}
+			if c.resent && (r.Status != 200 || len(bodies) != 2 || on != 0 || !strings.Contains(string(r.Body), `"AACAPwAAoD8AAMA/"`)) {
+				t.Errorf("not served by the resend: client %d %.160s; strict %d requests, other %d", r.Status, r.Body, len(bodies), on)
 			}
 		})
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/classify"
-	"github.com/detour-llm/detour/internal/health"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
 
@@ -44,10 +43,7 @@ func (w *walk) refusedEncoding(e *endpointRT, o *outcome) bool {
 	if !w.encodingRefusal(e, o) {
 		return false
 	}
-	if w.dropped == nil {
-		w.dropped = map[health.Key][]string{}
-	}
-	w.dropped[e.key] = append(w.dropped[e.key], encodingMember)
+	w.drop(e, encodingMember)
 	return true
 }
 

@@ -39,11 +39,17 @@ func (w *walk) refusedSampling(e *endpointRT, o *outcome) bool {
 	if name == "" {
 		return false
 	}
+	w.drop(e, name)
+	return true
+}
+
+// drop leaves the member name out of what e is sent from now on
+// (withoutDropped).
+func (w *walk) drop(e *endpointRT, name string) {
 	if w.dropped == nil {
 		w.dropped = map[health.Key][]string{}
 	}
 	w.dropped[e.key] = append(w.dropped[e.key], name)
-	return true
 }
 
 // samplingRefusal is the member o refuses that refusedSampling drops and
