@@ -35,6 +35,30 @@ routes:
 	r.wantStatus(t, http.StatusNotFound)
 	d := g.recs.wait(t, 1)
 	wantSteps(t, d, "claude/anthropic unavailable stop")
-	wantSkip(t, d, "gpt/openai", "not moved to: unavailable does not move to the next target on this route (fallback_on)")
+	// The route writes no fallback_on: the reason says whose default it
+	// is and what moves it on (review 64h: "(fallback_on)" sent a
+	// newcomer looking for a setting they had never written).
+	wantSkip(t, d, "gpt/openai", "not moved to: unavailable does not move to the next target by default on this route (strategy ordered; list it in the route's fallback_on to move on)")
 	wantSkip(t, d, "flash/gemini", "not moved to: unavailable is not in the route's tail_on")
+}
+
+// A route that writes fallback_on is told its own list.
+func TestStoppedByClassNamesTheRoutesFallbackOn(t *testing.T) {
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"anthropic": script(corpus(t, "openrouter-no-endpoints-found-free")),
+		"openai":    script(ok("gpt-4o", "spare")),
+	})
+	g := start(t, `
+providers:
+  - {name: anthropic, dialect: openai, base_url: "{anthropic}", api_key: `+secret+`}
+  - {name: openai, dialect: openai, base_url: "{openai}", api_key: `+secret+`}
+targets:
+  - {name: claude, model: claude-sonnet-4-5, providers: [anthropic]}
+  - {name: gpt, model: gpt-4o, providers: [openai]}
+routes:
+  - {name: deep, strategy: fastest, targets: [claude, gpt], fallback_on: [timeout, server_error]}
+`, fs)
+	g.post(t, "deep", "").wantStatus(t, http.StatusNotFound)
+	d := g.recs.wait(t, 1)
+	wantSkip(t, d, "gpt/openai", "not moved to: unavailable is not in the route's fallback_on")
 }

@@ -288,8 +288,10 @@ func (w *walk) skipUnmoved(next, tail []*targetRT, row policy.Row, inTail bool) 
 			skipAll(w, next, notTail)
 		}
 		return
+	case !row.NextTarget && w.r.table.FallbackSet:
+		skipAll(w, next, "not moved to: "+c+" is not in the route's fallback_on")
 	case !row.NextTarget:
-		skipAll(w, next, "not moved to: "+c+" does not move to the next target on this route (fallback_on)")
+		skipAll(w, next, "not moved to: "+c+" does not move to the next target by default on this route (strategy "+w.r.table.Strategy.String()+"; list it in the route's fallback_on to move on)")
 	}
 	if row.Tail != policy.TailYes {
 		skipAll(w, tail, notTail)

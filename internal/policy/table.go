@@ -66,7 +66,11 @@ type Spec struct {
 type Table struct {
 	Strategy route.Strategy
 	Cooling  Cooling
-	rows     []Row // indexed by class
+	// FallbackSet: the route wrote its own fallback_on, which NextTarget
+	// follows; false, the strategy's default (what a record's reason for a
+	// target not moved to names: review 64h).
+	FallbackSet bool
+	rows        []Row // indexed by class
 }
 
 // NewTable resolves spec for every class.
@@ -76,7 +80,7 @@ func NewTable(spec Spec, cooling Cooling) *Table {
 	for _, c := range classes {
 		n = max(n, int(c)+1)
 	}
-	t := &Table{Strategy: spec.Strategy, Cooling: cooling, rows: make([]Row, n)}
+	t := &Table{Strategy: spec.Strategy, Cooling: cooling, FallbackSet: spec.FallbackSet, rows: make([]Row, n)}
 	for _, c := range classes {
 		row := Row{Class: c, Rule: For(c)}
 		next := DefaultNextTarget(spec.Strategy, c)
