@@ -39,7 +39,8 @@ unit:
 	$(GO) test -race -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -run 'StackStays8KiB' ./internal/server
 
-# The inner loop, about a minute with a warm cache: every package's tests
+# The inner loop, about 1½ minutes with a warm cache on a busy 2-core
+# machine (README.md, "Contributing"): every package's tests
 # without -race and with -short (the slowest end-to-end tests skip
 # themselves), leaving out the subprocess and browser suites (e2e/process,
 # e2e/browser), fuzzing and benchmarks. Run `make test` before you push.

@@ -176,6 +176,11 @@ routes:
 	if d.Attempts[0].Evidence != "translate" || d.Attempts[0].Counted {
 		t.Errorf("translation attempt: %+v", d.Attempts[0])
 	}
+	// The record says what Detour could not do (review 64h: a status 400
+	// with no message read as an answer Anthropic had given).
+	if m := d.Attempts[0].Message; !strings.HasPrefix(m, "Detour could not translate the request for anthropic: ") {
+		t.Errorf("translation attempt's message %q: want Detour's own reason", m)
+	}
 	if fs["anthropic"].Calls() != 0 {
 		t.Errorf("the Anthropic provider was called %d times", fs["anthropic"].Calls())
 	}

@@ -70,11 +70,35 @@ type Decision struct {
 }
 
 // Attempt is one call to one endpoint.
+// The evidence of an attempt Detour did not send: the class is Detour's
+// own judgment of the request for that target, and no upstream answered
+// (docs/behaviour.md, "Decision record").
+const (
+	// EvidenceUntranslated: the target's dialect cannot express the request.
+	EvidenceUntranslated = "translate"
+	// EvidenceAllowance: its translation does not fit the request-body
+	// allowance now, beside the other requests (max_inflight_body_bytes).
+	EvidenceAllowance = "allowance"
+	// EvidenceTooCostly: its translation would cost more than any one
+	// request may.
+	EvidenceTooCostly = "translation-cost"
+)
+
+// Unsent reports whether an attempt's evidence says Detour did not send it.
+func Unsent(evidence string) bool {
+	switch evidence {
+	case EvidenceUntranslated, EvidenceAllowance, EvidenceTooCostly:
+		return true
+	}
+	return false
+}
+
 type Attempt struct {
 	Target   string `json:"target"`
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
-	// Status is the upstream HTTP status, 0 when none arrived.
+	// Status is the upstream HTTP status, 0 when none arrived (an attempt
+	// Detour did not send among them: Unsent).
 	Status int `json:"status"`
 	// UpstreamRequestID is the id the upstream gave its answer (x-request-id,
 	// request-id, …), for a ticket with the vendor; absent when it gave none

@@ -238,7 +238,7 @@ func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http
 		// This dialect cannot express the request (an audio or file part for
 		// Anthropic, say); another target may take it as is. unknown moves
 		// on and cools nothing; the upstream that is asked judges the input.
-		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: "translate"}, "Detour could not translate the request for "+e.key.Provider+": "+err.Error())
+		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: decision.EvidenceUntranslated}, "Detour could not translate the request for "+e.key.Provider+": "+err.Error())
 		var coded interface{ ErrorCode() string }
 		if errors.As(err, &coded) {
 			o.code = coded.ErrorCode()

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/decision"
 )
 
 // evFirstToken is the evidence of a stream's first-token timeout.
@@ -69,10 +70,4 @@ func (w *walk) lengthy(e *endpointRT, o *outcome, c classify.Class) bool {
 // unsent reports an attempt Detour never sent: the dialect cannot express
 // the request ("translate"), or its translation does not fit the
 // allowance now or ever (evAllowance, evTooCostly).
-func (o *outcome) unsent() bool {
-	switch o.verdict.Evidence {
-	case "translate", evAllowance, evTooCostly:
-		return true
-	}
-	return false
-}
+func (o *outcome) unsent() bool { return decision.Unsent(o.verdict.Evidence) }

@@ -82,7 +82,16 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		c := o.verdict.Class
 		class = c.String()
 		a.Class = class
-		if o.status != 0 && !o.unsent() && o.verdict.Evidence != evUntranslatable {
+		switch {
+		case o.unsent():
+			// Detour's own reason, for an attempt no upstream answered:
+			// status 0, as the record says of every such attempt (review
+			// 64h: a 400 with no message read as the provider's answer);
+			// what the client sent, masked. The client is still told the
+			// status the outcome carries.
+			a.Status = 0
+			a.Message = decision.UpstreamMessage(recordWords(o.message, w.call.evidence(true)))
+		case o.status != 0 && o.verdict.Evidence != evUntranslatable:
 			// The upstream's own words: why it failed, for the operator
 			// (operator review 50), and an unknown's for --suggest; what
 			// the client sent, masked (recordWords).

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/decision"
 )
 
 // Rule is one classify.rules entry, as a YAML flow mapping to paste under
@@ -46,7 +47,8 @@ func scalar(s string) string {
 // the classifier could not place: unknown, and not by one of the
 // operator's own rules (evidence "rule:N"), which placed it on purpose (a
 // rule with class unknown, docs/config.md): a rule suggested for it would
-// undo the operator's (operator review 52).
+// undo the operator's (operator review 52). Nor an attempt Detour never
+// sent (decision.Unsent): no upstream answered it.
 func Unplaced(class, evidence string) bool {
-	return class == classify.Unknown.String() && !strings.HasPrefix(evidence, "rule:")
+	return class == classify.Unknown.String() && !strings.HasPrefix(evidence, "rule:") && !decision.Unsent(evidence)
 }
