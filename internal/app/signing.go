@@ -128,7 +128,10 @@ func (a *App) watchSigning(timeout time.Duration, shared bool) {
 		switch {
 		case wrote && shared:
 			a.stateLost()
-			a.log.Warn("thought signatures: Redis had lost the signing key (restarted empty, failed over to an empty replica, or flushed); this replica wrote its own back (docs/scale.md)")
+			// Said as what it tells an operator of any configuration: Redis
+			// lost its data (review 64h: a line about Gemini's thought
+			// signatures alarmed an operator who ran no Gemini target).
+			a.log.Warn("Redis lost its data (restarted empty, an empty replica promoted, or flushed): the key the replicas share there to seal Gemini thought signatures was gone, and this replica wrote its own back (docs/scale.md)")
 		case adopted && shared:
 			// A key other than the one Redis held: Redis lost that one and
 			// a replica started since wrote its own first, or someone
