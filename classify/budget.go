@@ -259,27 +259,3 @@ func usefulCount(n []byte) bool {
 	}
 	return false
 }
-
-// inFlightPhrases say, in a 402, that the caller's requests in flight or
-// queued are at their limit: Pollinations' x402 answer "Queue full for IP:
-// …: 1 requests already queued (max: 1). Get unlimited access at …" (the
-// corpus's pollinations-402-x402-queue-full-for-ip), and the concurrency
-// wordings the body rules read as a rate at any other status (DeepSeek's
-// "exceeds your concurrency limit", Kimi Code's "reached your concurrent
-// request limit", a relay's "concurrency slot"; phrasesaccount.go,
-// phrasesstate.go). A count in flight clears as the requests end, whatever
-// a payment would raise it to: rate_limited, as OpenRouter's in-flight
-// budget is (budgetAnswer). As quota, the 402 alone decided, and every
-// Detour client behind one egress address that sent a second request at
-// once cooled the whole account and paged the operator (round 64g). Not a
-// queue of the provider's own ("request queue is full", "queue at
-// capacity": its load, server_error at a 429): these name the caller's
-// count. Read with the echo guard.
-var inFlightPhrases = newPhraseSet([]phrase{
-	{a: "requests already queued", class: RateLimited},
-	{a: "exceeds your concurrency limit", class: RateLimited},
-	{a: "reached your concurrency limit", class: RateLimited},
-	{a: "concurrent request limit", class: RateLimited},
-	{a: "concurrent requests limit", class: RateLimited},
-	{a: "concurrency slot", class: RateLimited},
-})

@@ -81,12 +81,6 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 		}
 		if f.parsed {
 			ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
-			if i := ts.pick(inFlightPhrases, 0); i < len(inFlightPhrases.list) { // budget.go, review 64g
-				return echoMark(Verdict{Failed: true, Class: RateLimited, Evidence: inFlightPhrases.list[i].evidence}, ts.echo)
-			}
-		}
-		if f.parsed {
-			ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 			if i := ts.pick(priceOverBalancePhrases, 0); i < len(priceOverBalancePhrases.list) && !emptyBalance(f) {
 				return echoMark(Verdict{Failed: true, Class: Overflow, Evidence: priceOverBalancePhrases.list[i].evidence}, ts.echo)
 			}

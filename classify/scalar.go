@@ -310,17 +310,6 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 			f.routerType = v // OpenRouter: {"error":{"code":429,"metadata":{"error_type":"rate_limit_exceeded"}}} (openrouter.go)
 		case eq(k1, "availability") && d == 3 && eq(last, "code") && str:
 			f.routerAvail = v // OpenRouter: {"error":{…,"availability":{"code":"model_deprecated",…}}} (openrouter.go)
-		case eq(k1, "value") && d == 3 && eq(last, "error_message") && str:
-			// The AI SDK's TypeValidationError, which a gateway built on it
-			// sends when it cannot parse its upstream's chunk, keeps that
-			// chunk under error.value: an upstream's error frame there
-			// ({"error_type":"validation_error","error_message":"{\"error\":
-			// {\"message\":\"This model's maximum context length is …\"}}"},
-			// Vercel AI Gateway's; round 64g) is the answer, where the
-			// gateway's own "Stream error occurred" says nothing. Only its
-			// error member: a chunk's content under value is the model's
-			// output, no evidence.
-			f.addText(v)
 		case eq(k1, "error") && d == 3 && eq(last, "message") && str:
 			// An upstream's envelope wrapped whole in a relay's "error"
 			// ({"error":{"error":{"message":"More credits are required…",
