@@ -48,7 +48,28 @@ func echoed(req, raw []byte) bool {
 	if len(needle) == 0 {
 		return false
 	}
-	return containsReq(req, needle) || echoedLines(req, raw) || echoedInURL(req, needle)
+	if containsReq(req, needle) || echoedLines(req, raw) || echoedInURL(req, needle) {
+		return true
+	}
+	// JSON text inside a string of JSON text inside a string (OpenRouter's
+	// metadata.raw quoting an upstream that quoted the client; a gateway's
+	// error.value.error_message) is escaped once more at each level: the
+	// client's backslash reaches the answer as eight. Read further down
+	// while escapes are left, a few levels: the client's words quoted so
+	// are still the client's (review 64i). Only where a backslash is left,
+	// so an ordinary answer pays nothing.
+	for level := 0; level < 3 && bytes.IndexByte(needle, '\\') >= 0; level++ {
+		var deeper [maxNeedle]byte
+		next := appendNorm(deeper[:0], needle)
+		if len(next) == 0 || bytes.Equal(next, needle) {
+			return false
+		}
+		if containsReq(req, next) {
+			return true
+		}
+		needle = append(buf[:0], next...)
+	}
+	return false
 }
 
 // echoedInURL reports whether needle is in the request with the request

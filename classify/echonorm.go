@@ -267,7 +267,7 @@ func hex4(b []byte, i int) (rune, bool) {
 // appendNorm appends raw, normalised and with no leading or trailing blank,
 // to dst.
 func appendNorm(dst, raw []byte) []byte {
-	n := normText{b: raw, blank: true} // leading blanks are dropped
+	n := normText{b: raw, blank: true, deep: true} // leading blanks are dropped
 	for c := n.next(); c >= 0; c = n.next() {
 		dst = append(dst, byte(c))
 	}
