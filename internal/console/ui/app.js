@@ -4,6 +4,10 @@
 // markup: there is no innerHTML here, and the Content-Security-Policy's
 // Trusted Types would refuse it anyway.
 'use strict';
+
+// The evidence of an attempt Detour did not send (decision.Unsent): its
+// message is Detour's own reason, not an upstream's words.
+const unsentEvidence = { translate: true, allowance: true, 'translation-cost': true };
 (function () {
   const page = document.body.dataset.page;
   const API = '/ui/api/';
@@ -423,9 +427,9 @@
             el('span', { class: 'num', 'aria-hidden': 'true' }, String(i + 1)),
             el('span', null, el('strong', null, a.target), ' at ', el('strong', null, a.provider), ' · ', el('code', null, a.model))),
           el('div', { class: 'verdict' },
-            a.status ? 'HTTP ' + a.status : 'no HTTP answer', ' → ', badge(cls),
+            a.status ? 'HTTP ' + a.status : (unsentEvidence[a.evidence] ? 'not sent' : 'no HTTP answer'), ' → ', badge(cls),
             a.evidence && a.class ? [' because ', el('code', { class: 'evidence' }, a.evidence)] : null),
-          a.message ? el('blockquote', { class: 'message' }, el('span', { class: 'sr-only' }, 'Upstream message: '), a.message) : null,
+          a.message ? el('blockquote', { class: 'message' }, el('span', { class: 'sr-only' }, unsentEvidence[a.evidence] ? "Detour's reason: " : 'Upstream message: '), a.message) : null,
           el('div', { class: 'timing' },
             el('div', { class: 'track', 'aria-hidden': 'true' }, bar),
             el('span', null, 'started +' + fmtMS(start) + ', took ' + fmtMS(a.ms) + (a.ttfb_ms ? ', first byte ' + fmtMS(a.ttfb_ms) : '') + (a.first_token_ms ? ', first token ' + fmtMS(a.first_token_ms) : ''))),
