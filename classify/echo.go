@@ -18,9 +18,10 @@ import (
 // is not UTF-8 read as U+FFFD, a typographic single quote (’) as an
 // apostrophe, as phrases read it, every run
 // of blanks — spaces, tabs, newlines (and backspace, form feed), raw or
-// escaped — one space. The request's side is also read one level deeper
-// where it escapes a backslash (JSON inside its strings, which the upstream
-// gets decoded twice: unescapeDeepAt). The search
+// escaped — one space. Both sides are also read one level deeper where
+// they escape a backslash (JSON inside a string, which the upstream gets
+// decoded twice: unescapeDeepAt), and the answer's side further while
+// escapes are left (echoed; review 64i). The search
 // is a single KMP pass over the request that allocates nothing for a phrase
 // (rule matches longer than maxNeedle bytes use the heap).
 
@@ -52,8 +53,8 @@ func echoed(req, raw []byte) bool {
 		return true
 	}
 	// JSON text inside a string of JSON text inside a string (OpenRouter's
-	// metadata.raw quoting an upstream that quoted the client; a gateway's
-	// error.value.error_message) is escaped once more at each level: the
+	// metadata.raw quoting an upstream that quoted the client) is escaped
+	// once more at each level: the
 	// client's backslash reaches the answer as eight. Read further down
 	// while escapes are left, a few levels: the client's words quoted so
 	// are still the client's (review 64i). Only where a backslash is left,

@@ -7,8 +7,8 @@ import "unicode/utf8"
 // normText reads raw text as the echo check compares it.
 type normText struct {
 	b []byte
-	// deep also reads an escaped backslash's escape (the request's side:
-	// unescapeDeepAt).
+	// deep also reads an escaped backslash's escape (unescapeDeepAt): the
+	// request's side, and the answer's (appendNorm).
 	deep bool
 	// pct also reads a URL's encoding: "%XX" of an ASCII byte as that
 	// byte, '+' as a blank (the request's side: echoedInURL).

@@ -3,8 +3,8 @@ package classify
 import "testing"
 
 // Review 64i. The client's words an upstream quotes inside JSON text that
-// is itself a string of the answer (OpenRouter's metadata.raw, a gateway's
-// error.value) come escaped once more at each level: a tab the client sent
+// is itself a string of the answer (OpenRouter's metadata.raw) come
+// escaped once more at each level: a tab the client sent
 // as `\t` is `\\t` one level down and `\\\\t` two levels down. The echo
 // check decoded the answer's side once, so words holding a quote, a tab or
 // a backslash were not found in the request and counted as the upstream's

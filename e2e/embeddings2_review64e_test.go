@@ -204,8 +204,4 @@ routes:
 	if strings.Contains(string(r.Body), "…") || strings.Contains(d.Attempts[len(d.Attempts)-1].Message, "…") {
 		t.Errorf("the too-large message has a masked word")
 	}
-	// The same without base64 (the client asked floats): the plain message.
-	r = g.raw(t, http.MethodPost, "/v1/embeddings", `{"model":"vectors","input":["alpha","beta"]}`)
-	d = g.recs.wait(t, 2)
-	t.Logf("floats asked: client %d %s; record %q", r.Status, r.Body, d.Attempts[len(d.Attempts)-1].Message)
 }

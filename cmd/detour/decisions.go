@@ -206,7 +206,7 @@ func formatRecord(d *decision.Decision) string {
 			// with one besides its answer paid twice (operator review 52b).
 			b.WriteString(" billable")
 		}
-		if a.Message != "" { // the upstream's words (operator review 50)
+		if a.Message != "" { // the upstream's words (operator review 50), or Detour's reason for an attempt it did not send
 			b.WriteString(" " + strconv.QuoteToGraphic(a.Message))
 		}
 		b.WriteString(" " + string(a.Action))

@@ -116,8 +116,8 @@ func (c *Console) Write(d *decision.Decision) {
 		a := &d.Attempts[i]
 		at := d.Time.Add(time.Duration(a.StartMS * float64(time.Millisecond)))
 		c.count(at, query.AttemptClass(*a))
-		if a.Class == "" {
-			continue
+		if a.Class == "" || decision.Unsent(a.Evidence) {
+			continue // a success, or an attempt Detour did not send: no upstream's failure
 		}
 		f := failure{Class: a.Class, Evidence: a.Evidence, Status: a.Status, At: at, model: a.Model}
 		c.lastEP[health.Key{Target: a.Target, Provider: a.Provider}] = f

@@ -69,7 +69,6 @@ type Decision struct {
 	CostUnknown bool `json:"cost_unknown,omitempty"`
 }
 
-// Attempt is one call to one endpoint.
 // The evidence of an attempt Detour did not send: the class is Detour's
 // own judgment of the request for that target, and no upstream answered
 // (docs/behaviour.md, "Decision record").
@@ -85,6 +84,8 @@ const (
 )
 
 // Unsent reports whether an attempt's evidence says Detour did not send it.
+// The console's script keeps the same list (internal/console/ui/app.js,
+// unsentEvidence).
 func Unsent(evidence string) bool {
 	switch evidence {
 	case EvidenceUntranslated, EvidenceAllowance, EvidenceTooCostly:
@@ -93,6 +94,7 @@ func Unsent(evidence string) bool {
 	return false
 }
 
+// Attempt is one call to one endpoint.
 type Attempt struct {
 	Target   string `json:"target"`
 	Provider string `json:"provider"`

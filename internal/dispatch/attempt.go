@@ -223,14 +223,14 @@ func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http
 		// The gateway's own memory, not the request or the provider: an
 		// unknown that moves on and cools nothing, answered 503.
 		o.status = http.StatusServiceUnavailable
-		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: evAllowance}, "Detour did not call "+e.key.Provider+": "+err.Error())
+		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: decision.EvidenceAllowance}, "Detour did not call "+e.key.Provider+": "+err.Error())
 		return nil
 	}
 	if errors.Is(err, errTooCostly) {
 		// The request's shape, never this provider's fault: unknown moves
 		// on and cools nothing, answered 413 (no retry makes it fit).
 		o.status = http.StatusRequestEntityTooLarge
-		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: evTooCostly}, "Detour did not call "+e.key.Provider+": "+err.Error())
+		o.failWith(classify.Verdict{Class: classify.Unknown, Evidence: decision.EvidenceTooCostly}, "Detour did not call "+e.key.Provider+": "+err.Error())
 		return nil
 	}
 	if err != nil {

@@ -69,5 +69,5 @@ func (w *walk) lengthy(e *endpointRT, o *outcome, c classify.Class) bool {
 
 // unsent reports an attempt Detour never sent: the dialect cannot express
 // the request ("translate"), or its translation does not fit the
-// allowance now or ever (evAllowance, evTooCostly).
+// allowance now or ever (decision.EvidenceAllowance, decision.EvidenceTooCostly).
 func (o *outcome) unsent() bool { return decision.Unsent(o.verdict.Evidence) }

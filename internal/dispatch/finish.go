@@ -153,7 +153,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 // inside it would end MaskQuoted's quoted value early and a control
 // character written `\a` would keep its words from matching the request
 // (review 64i: a user's text reached the record so). A quote that opens
-// no Go-quoted string is left as it is.
+// no Go-quoted string masks the rest.
 func maskGoQuoted(msg string) string {
 	if !strings.Contains(msg, `"`) {
 		return msg
@@ -168,9 +168,11 @@ func maskGoQuoted(msg string) string {
 		b.WriteString(msg[:i])
 		q, err := strconv.QuotedPrefix(msg[i:])
 		if err != nil {
-			b.WriteByte('"')
-			msg = msg[i+1:]
-			continue
+			// A quote that opens no Go-quoted string (a value written
+			// with %s, JSON's `\/` in it): everything after it is masked,
+			// as MaskQuoted masks an unclosed quote (review 64j).
+			b.WriteString(`"…`)
+			return b.String()
 		}
 		b.WriteString(`"…"`)
 		msg = msg[i+len(q):]

@@ -6,7 +6,6 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/classify"
-	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/anthropic"
@@ -185,17 +184,11 @@ func (w *walk) translated(o *outcome, cost int64, build func() (*http.Request, e
 // in the front's request-body allowance beside the other requests.
 var errAllowance = errors.New("translating the request for this provider needs more memory than the gateway may hold for request bodies at once beside the others (max_inflight_body_bytes); retry in a moment")
 
-// evAllowance is the evidence of an attempt errAllowance kept from being made.
-const evAllowance = decision.EvidenceAllowance
-
 // errTooCostly is an attempt not made because translating the request for
 // its provider would cost more than any one translation may
 // (MaxTranslationCost): it never will be, at this provider or another
 // that translates; one that takes the client's body may still serve it.
 var errTooCostly = errors.New("translating the request for this provider would need more memory than one request may use (128 times max_body_bytes, or max_inflight_body_bytes if larger): a body made mostly of tiny blocks or of list elements that are not objects")
-
-// evTooCostly is the evidence of an attempt errTooCostly kept from being made.
-const evTooCostly = decision.EvidenceTooCostly
 
 // errNoTranslation is the reason a request without a translation fails
 // at a target that needs one, when its door gave none.

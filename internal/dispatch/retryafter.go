@@ -197,7 +197,7 @@ func waitOf(c classify.Class, a *decision.Attempt) (wait time.Duration, soon boo
 	case c == classify.Unknown:
 		// A request this dialect cannot express, or whose translation costs
 		// more than any may, never will be.
-		return 0, a.Evidence != decision.EvidenceUntranslated && a.Evidence != evTooCostly
+		return 0, a.Evidence != decision.EvidenceUntranslated && a.Evidence != decision.EvidenceTooCostly
 	}
 	return 0, true // a timeout: it may pass at any moment
 }

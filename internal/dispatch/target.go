@@ -112,7 +112,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		o := w.attempt(ctx, e, probe)
 		w.cont.note(w)
 		w.stopEP = e
-		if w.last == nil || o.verdict.Evidence != evTooCostly && o.verdict.Evidence != decision.EvidenceUntranslated {
+		if w.last == nil || o.verdict.Evidence != decision.EvidenceTooCostly && o.verdict.Evidence != decision.EvidenceUntranslated {
 			// An attempt skipped as too costly, or at a target whose
 			// dialect cannot express the request, is no one's answer: an
 			// earlier failure (a 503 with its Retry-After, a rate limit at

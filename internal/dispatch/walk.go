@@ -429,12 +429,12 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
 	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, Code: o.code, UpstreamCode: o.upCode}
-	if o.verdict.Evidence == evAllowance {
+	if o.verdict.Evidence == decision.EvidenceAllowance {
 		// The gateway's own memory was full: as the front answers a body
 		// that does not fit, with its code and a second's wait.
 		f.Code, f.RetryAfter = "inflight_body_limit", time.Second
 	}
-	if o.verdict.Evidence == evTooCostly {
+	if o.verdict.Evidence == decision.EvidenceTooCostly {
 		f.Code = "translation_too_costly"
 	}
 	if f.Status < 400 || f.Status > 599 { // no HTTP answer, a 2xx that carried a failure, a redirect, or no HTTP status at all

@@ -5,8 +5,9 @@
 // Trusted Types would refuse it anyway.
 'use strict';
 
-// The evidence of an attempt Detour did not send (decision.Unsent): its
-// message is Detour's own reason, not an upstream's words.
+// The evidence of an attempt Detour did not send (the same list as
+// decision.Unsent in internal/decision): its message is Detour's own
+// reason, not an upstream's words.
 const unsentEvidence = { translate: true, allowance: true, 'translation-cost': true };
 (function () {
   const page = document.body.dataset.page;
