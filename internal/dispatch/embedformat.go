@@ -87,19 +87,6 @@ func refusesEncoding(param, msg string) bool {
 	if param == encodingMember {
 		return true
 	}
-	for i := 0; i < len(msg); {
-		j := i
-		for j < len(msg) && wordByte(msg[j]) {
-			j++
-		}
-		if j == i {
-			i++
-			continue
-		}
-		if w := msg[i:j]; w == encodingMember || strings.EqualFold(w, "base64") {
-			return true
-		}
-		i = j
-	}
-	return false
+	i, _ := firstWord(msg, func(w string) bool { return w == encodingMember || strings.EqualFold(w, "base64") })
+	return i >= 0
 }

@@ -83,8 +83,18 @@ func refusedMember(param, msg string, sent, echoed func(string) bool) string {
 	if slices.Contains(samplingMembers, param) && sent(param) {
 		return param
 	}
-	for i := 0; i < len(msg); {
-		j := i
+	i, j := firstWord(msg, func(w string) bool { return slices.Contains(samplingMembers, w) && sent(w) })
+	if i < 0 || quoted(msg, i, j, echoed) {
+		return ""
+	}
+	return msg[i:j]
+}
+
+// firstWord is where the first word of msg (a run of wordByte) that match
+// takes lies, msg[i:j]; i is -1 where none does.
+func firstWord(msg string, match func(string) bool) (i, j int) {
+	for i = 0; i < len(msg); {
+		j = i
 		for j < len(msg) && wordByte(msg[j]) {
 			j++
 		}
@@ -92,15 +102,12 @@ func refusedMember(param, msg string, sent, echoed func(string) bool) string {
 			i++
 			continue
 		}
-		if w := msg[i:j]; slices.Contains(samplingMembers, w) && sent(w) {
-			if quoted(msg, i, j, echoed) {
-				return ""
-			}
-			return w
+		if match(msg[i:j]) {
+			return i, j
 		}
 		i = j
 	}
-	return ""
+	return -1, -1
 }
 
 // quoted reports whether the member msg[i:j] is the client's text quoted
