@@ -63,16 +63,24 @@ func TestReview64eResendStreamAndCut(t *testing.T) {
 	})
 }
 
-// Probes: a cooling endpoint's probe refused then resent; and the budget
-// stopping the resend gives the probe back.
-func TestReview64eProbeRefusedThenResent(t *testing.T) {
+// failsOnceThenRefusesBase64 answers its first call with a 500 (its
+// endpoint cools at failure_threshold 1), then refuses base64 as old vLLM
+// does and serves floats without it.
+func failsOnceThenRefusesBase64() upstreamtest.Script {
 	var n atomic.Int32
-	strict := func(_ int, r upstreamtest.Request) upstreamtest.Step {
+	then := p64eRefuseThen(p64eVLLM, upstreamtest.Step{Body: p64eFloats})
+	return func(i int, r upstreamtest.Request) upstreamtest.Step {
 		if n.Add(1) == 1 {
 			return upstreamtest.Step{Status: 500, Body: `{"error":{"message":"internal","type":"server_error"}}`}
 		}
-		return p64eRefuseThen(p64eVLLM, upstreamtest.Step{Body: p64eFloats})(0, r)
+		return then(i, r)
 	}
+}
+
+// Probes: a cooling endpoint's probe refused then resent; and the budget
+// stopping the resend gives the probe back.
+func TestReview64eProbeRefusedThenResent(t *testing.T) {
+	strict := failsOnceThenRefusesBase64()
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"strict": strict,
 		"other":  script(upstreamtest.Step{Body: p64eB64}),
@@ -93,13 +101,7 @@ func TestReview64eProbeRefusedThenResent(t *testing.T) {
 }
 
 func TestReview64eProbeBudgetGivesBack(t *testing.T) {
-	var n atomic.Int32
-	strict := func(_ int, r upstreamtest.Request) upstreamtest.Step {
-		if n.Add(1) == 1 {
-			return upstreamtest.Step{Status: 500, Body: `{"error":{"message":"internal","type":"server_error"}}`}
-		}
-		return p64eRefuseThen(p64eVLLM, upstreamtest.Step{Body: p64eFloats})(0, r)
-	}
+	strict := failsOnceThenRefusesBase64()
 	fs := fakes(t, map[string]upstreamtest.Script{"strict": strict})
 	cfg := `
 health: {failure_threshold: 1, cooldown: 300ms, max_cooldown: 1m}

@@ -35,12 +35,7 @@ var base64Refusals = []struct{ name, body string }{
 // naming encoding_format with refusal (a 400), and answers the others with
 // the floats of wantVectors.
 func floatsOnly(refusal string) upstreamtest.Script {
-	return func(_ int, r upstreamtest.Request) upstreamtest.Step {
-		if strings.Contains(string(r.Body), `"encoding_format"`) {
-			return upstreamtest.Step{Status: http.StatusBadRequest, Body: refusal}
-		}
-		return upstreamtest.Step{Body: `{"object":"list","data":[{"object":"embedding","index":0,"embedding":[1,1.25,1.5]},{"object":"embedding","index":1,"embedding":[2,2.25,2.5]}],"model":"bge-m3","usage":{"prompt_tokens":4,"total_tokens":4}}`}
-	}
+	return p64eRefuseThen(refusal, upstreamtest.Step{Body: p64eFloats})
 }
 
 const base64RefusedCfg = `

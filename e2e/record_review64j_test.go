@@ -8,16 +8,15 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// Review 64j. Round 64 records Detour's own reason for an attempt it did
-// not send, the client's values masked by maskGoQuoted (a Go-quoted value
-// whole) and recordWords (a long word or a run of three words the request
-// holds). The Messages door's refusals for a non-Anthropic target quote the
-// client's raw JSON with %s (midsystem.go: "clear_at %s"), not %q: a JSON
-// string with an escape Go's syntax lacks (`\/`) is no Go-quoted value, and
-// an escaped quote inside it ends decision.MaskQuoted's quoted value early,
-// so a word after it shorter than recordWords' long word, in a run of
-// fewer than three, reaches the record (and the console, the decision log)
-// unmasked: the leak review 64i closed for Go-quoted values ("Zq9shortpw").
+// Review 64j. Detour's own reason for an attempt it did not send is
+// recorded with the client's values masked: maskGoQuoted masks a Go-quoted
+// value whole. The Messages door's refusal of clear_at for a non-Anthropic
+// target quoted the client's raw JSON with %s: a JSON string with an
+// escape Go's syntax lacks (`\/`) was no Go-quoted value, and an escaped
+// quote inside it ended decision.MaskQuoted's quoted value early, so a
+// short word after it ("Zq9shortpw") reached the record, the console and
+// the decision log. Now the refusal names no value, and a quote that opens
+// no Go-quoted string masks the rest of the reason.
 func TestReview64jUnsentReasonQuotesRawJSON(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"openai":    script(ok("gpt-4o", "never")),
