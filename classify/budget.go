@@ -100,7 +100,7 @@ var spentPhrases = newPhraseSet([]phrase{
 // one client that left it out) cooled the relay's account for every client
 // and paged the operator.
 var ownRequestPhrases = newPhraseSet([]phrase{
-	{a: "end user=", b: "over budget", gap: 64, clause: true, class: BadRequest},
+	{a: "exceededbudget: end user=", b: "over budget", gap: 64, clause: true, class: BadRequest}, // LiteLLM's own prefix: the id and what follows it are the client's (review 64i)
 	{a: "please pass param=", b: "required param", gap: 80, class: BadRequest},
 })
 

@@ -28,3 +28,16 @@ func TestRoundSixtyFourEnforcedParamIsTheRequests(t *testing.T) {
 	words := "please pass param=user in request body. This is a required param"
 	echo56(t, 401, words, `{"error":{"message":"Authentication Error: invalid key for request '`+words+`'","type":"auth_error","param":"None","code":401}}`, Auth)
 }
+
+// The end user's budget is read by LiteLLM's own prefix ("ExceededBudget:
+// End User=… over budget"): what follows "End User=" is the id the client
+// chose, so a refused key's 401 that names a `user` of "x over budget"
+// stays auth (review 64i; before, "End User=" alone and the client's
+// words after it made the broken key the request's).
+func TestRoundSixtyFourEndUserBudgetByItsPrefix(t *testing.T) {
+	req := `{"model":"m","user":"x over budget","messages":[{"role":"user","content":"hi"}]}`
+	refused := `{"error":{"message":"Authentication Error, Invalid key for End User=x over budget","type":"auth_error","param":"None","code":401}}`
+	want56(t, "a refused key naming the client's user", classify56(401, refused, req, false), Auth, "")
+	spent := `{"error":{"message":"ExceededBudget: End User=ishaan3 over budget. Spend=0.0008869999999999999, Budget=0.0001","type":"auth_error","param":"None","code":401}}`
+	want56(t, "LiteLLM's own", classify56(401, spent, `{"model":"m","user":"ishaan3","messages":[]}`, false), BadRequest, "")
+}
