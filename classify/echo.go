@@ -18,10 +18,11 @@ import (
 // is not UTF-8 read as U+FFFD, a typographic single quote (’) as an
 // apostrophe, as phrases read it, every run
 // of blanks — spaces, tabs, newlines (and backspace, form feed), raw or
-// escaped — one space. Both sides are also read one level deeper where
-// they escape a backslash (JSON inside a string, which the upstream gets
-// decoded twice: unescapeDeepAt), and the answer's side further while
-// escapes are left (echoed; review 64i). The search
+// escaped — one space. The request's side is also read one level deeper
+// where it escapes a backslash (JSON inside its strings, which the upstream
+// gets decoded twice: unescapeDeepAt); where that finds nothing, the
+// answer's side is read deeper too, two levels while escapes are left
+// (deeperEchoed; review 64i). The search
 // is a single KMP pass over the request that allocates nothing for a phrase
 // (rule matches longer than maxNeedle bytes use the heap).
 
@@ -52,21 +53,47 @@ func echoed(req, raw []byte) bool {
 	if containsReq(req, needle) || echoedLines(req, raw) || echoedInURL(req, needle) {
 		return true
 	}
-	// JSON text inside a string of JSON text inside a string (OpenRouter's
-	// metadata.raw quoting an upstream that quoted the client) is escaped
-	// once more at each level: the
-	// client's backslash reaches the answer as eight. Read further down
-	// while escapes are left, a few levels: the client's words quoted so
-	// are still the client's (review 64i). Only where a backslash is left,
-	// so an ordinary answer pays nothing.
-	for level := 0; level < 3 && bytes.IndexByte(needle, '\\') >= 0; level++ {
-		var deeper [maxNeedle]byte
-		next := appendNorm(deeper[:0], needle)
-		if len(next) == 0 || bytes.Equal(next, needle) {
+	return deeperEchoed(req, raw)
+}
+
+// maxDeepRequest bounds the requests deeperEchoed reads: each level is a
+// pass over the request, and a hostile one of 64 MiB of backslashes made a
+// check cost a second (review 64k). Past it the check reads as before
+// round 64.
+const maxDeepRequest = 8 << 20
+
+// deeperEchoed reports whether raw, read further down than echoed reads
+// it, is in the request: JSON text inside a string of JSON text inside a
+// string (OpenRouter's metadata.raw quoting an upstream that quoted the
+// client) is escaped once more at each level, and the client's backslash
+// reaches the answer as eight; a tab or a quote in the client's words so
+// quoted hid them from the check (review 64i). Two levels past echoed's,
+// only where a backslash is left, so an ordinary answer pays nothing. It
+// only adds to what echoed finds (the first reading is as before: review
+// 64k, where reading the answer's side deeper from the start let a client
+// that wrote its backslash as \u005c make its words the upstream's).
+func deeperEchoed(req, raw []byte) bool {
+	if len(req) > maxDeepRequest || bytes.IndexByte(raw, '\\') < 0 {
+		return false
+	}
+	var buf [maxNeedle]byte
+	n := normText{b: raw, blank: true, deep: true}
+	needle := buf[:0]
+	for c := n.next(); c >= 0; c = n.next() {
+		needle = append(needle, byte(c))
+	}
+	needle = bytes.TrimSuffix(needle, []byte{' '})
+	for level := 0; level < 2 && len(needle) > 0; level++ {
+		if containsReq(req, needle) {
+			return true
+		}
+		if bytes.IndexByte(needle, '\\') < 0 {
 			return false
 		}
-		if containsReq(req, next) {
-			return true
+		var deeper [maxNeedle]byte
+		next := appendNorm(deeper[:0], needle)
+		if bytes.Equal(next, needle) {
+			return false
 		}
 		needle = append(buf[:0], next...)
 	}

@@ -8,7 +8,8 @@ import "unicode/utf8"
 type normText struct {
 	b []byte
 	// deep also reads an escaped backslash's escape (unescapeDeepAt): the
-	// request's side, and the answer's (appendNorm).
+	// request's side, and the answer's where echoed finds nothing
+	// (deeperEchoed).
 	deep bool
 	// pct also reads a URL's encoding: "%XX" of an ASCII byte as that
 	// byte, '+' as a blank (the request's side: echoedInURL).
@@ -267,7 +268,7 @@ func hex4(b []byte, i int) (rune, bool) {
 // appendNorm appends raw, normalised and with no leading or trailing blank,
 // to dst.
 func appendNorm(dst, raw []byte) []byte {
-	n := normText{b: raw, blank: true, deep: true} // leading blanks are dropped
+	n := normText{b: raw, blank: true} // leading blanks are dropped
 	for c := n.next(); c >= 0; c = n.next() {
 		dst = append(dst, byte(c))
 	}
