@@ -100,7 +100,13 @@ var spentPhrases = newPhraseSet([]phrase{
 // one client that left it out) cooled the relay's account for every client
 // and paged the operator.
 var ownRequestPhrases = newPhraseSet([]phrase{
-	{a: "exceededbudget: end user=", b: "over budget", gap: 64, clause: true, class: BadRequest}, // LiteLLM's own prefix: the id and what follows it are the client's (review 64i)
+	// LiteLLM's own prefix: the id (up to a SHA-256 digest and more, any
+	// punctuation: no clause) and what follows it are the client's (reviews
+	// 64i, 64k).
+	{a: "exceededbudget: end user=", b: "over budget", gap: 128, class: BadRequest},
+	// Its per-model end-user budget (model_max_budget_limiter):
+	// "LiteLLM End User: e1, exceeded budget for model=gpt-4o" (review 64k).
+	{a: "litellm end user:", b: "exceeded budget for model", gap: 128, class: BadRequest},
 	{a: "please pass param=", b: "required param", gap: 80, class: BadRequest},
 })
 
