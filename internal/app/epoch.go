@@ -59,7 +59,12 @@ func claimKey(name, epoch, id string) string {
 // watchEpoch reads (or writes) the markers now and every epochEvery until
 // the process stops.
 func (a *App) watchEpoch(cfg *config.Config, timeout time.Duration) {
-	w := &epochWatch{a: a, timeout: cmp.Or(timeout, time.Second), id: logIdentity(cfg), seen: map[string]string{}}
+	w := &epochWatch{a: a, timeout: cmp.Or(timeout, time.Second), id: logIdentity(cfg), seen: map[string]string{}, budgeted: map[string]bool{}}
+	for i := range cfg.Clients {
+		if k := &cfg.Clients[i]; k.Budget != (config.Budget{}) {
+			w.budgeted[k.Name] = true
+		}
+	}
 	a.epoch = w
 	go func() { // a month's log or many keys take seconds to judge: never the start's
 		w.warnPersistence(cfg)
@@ -74,10 +79,16 @@ type epochWatch struct {
 	timeout time.Duration
 	id      string            // the decision log's identity, which claims an epoch
 	seen    map[string]string // client name → the marker last judged
-	// budgeted are the keys that had a budget at the last check, nil
-	// before the first: a key a reload gave a budget had its window's
-	// spend added by the reload itself (countAddedBudgets), and its
-	// first marker says so ("new"): nothing is added again.
+	// budgeted are the keys that had a budget at the last check, or at
+	// the start before the first: a key a reload gave a budget had its
+	// window's spend added by the reload itself (countAddedBudgets), and
+	// its first marker says so ("new"): nothing is added again. Taken
+	// from the start's configuration, not left empty until the first
+	// check: a reload that gave a key its budget before the start's first
+	// check (it runs in the background) had that check write the key's
+	// marker as not new, over a Redis the reload had not added to yet, and
+	// restore the log's spend the reload then added again (a CI run read
+	// $0.70 for $0.35: TestReview58bRedisGapDeletedByTheFirstWindowBack).
 	budgeted map[string]bool
 }
 
@@ -174,7 +185,7 @@ func (w *epochWatch) check() {
 		v, err := gets[i].Result()
 		if errors.Is(err, redis.Nil) {
 			read()
-			v, err = w.write(k, was != nil && !was[k.Name])
+			v, err = w.write(k, !was[k.Name])
 		}
 		if err != nil {
 			return
