@@ -159,7 +159,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			// Codex's built-in OpenAI provider compacts a long session on
 			// the server (probe 55a): only OpenAI's own Responses API
 			// keeps what a compaction item stands for.
-			return nil, unsupported(param+".type", "input item type %q is not supported: remote compaction is served only by a route whose target passes the Responses API through (responses: true); a Codex custom provider compacts locally (README, \"OpenAI SDK and Codex\")", it.Type)
+			return nil, unsupported(param+".type", "input item type %q is not supported: remote compaction is served only by a route whose target passes the Responses API through (responses: true); a Codex custom provider compacts locally (README: OpenAI SDK and Codex)", it.Type)
 		default:
 			return nil, unsupported(param+".type", "input item type %q is not supported: Detour's /v1/responses translates messages, function_call and function_call_output items", it.Type)
 		}
