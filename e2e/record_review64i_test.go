@@ -14,8 +14,9 @@ import (
 // decision.MaskQuoted's quoted value early, and a control character written
 // `\a` kept the word after it from matching the request, so the echo mask
 // missed it too, and the value (a key pasted by mistake, a user's text)
-// reached the decision log and the console. Every Go-quoted value in
-// Detour's reason is masked whole now.
+// reached the decision log and the console. An escaped double quote
+// closes no quoted value now (decision.MaskQuoted), so the value is masked
+// whole.
 func TestReview64iUnsentReasonMasksClientValues(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"gemini": script(ok("never", "never")),

@@ -9,14 +9,12 @@ import (
 )
 
 // Review 64j. Detour's own reason for an attempt it did not send is
-// recorded with the client's values masked: maskGoQuoted masks a Go-quoted
-// value whole. The Messages door's refusal of clear_at for a non-Anthropic
-// target quoted the client's raw JSON with %s: a JSON string with an
-// escape Go's syntax lacks (`\/`) was no Go-quoted value, and an escaped
-// quote inside it ended decision.MaskQuoted's quoted value early, so a
-// short word after it ("Zq9shortpw") reached the record, the console and
-// the decision log. Now the refusal names no value, and a quote that opens
-// no Go-quoted string masks the rest of the reason.
+// recorded with every quoted value masked (decision.MaskQuoted). The
+// Messages door's refusal of clear_at for a non-Anthropic target quoted the
+// client's raw JSON with %s, and an escaped quote inside it ended the
+// masked value early, so a short word after it ("Zq9shortpw") reached the
+// record, the console and the decision log. Now the refusal names no value,
+// and an escaped double quote closes nothing.
 func TestReview64jUnsentReasonQuotesRawJSON(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"openai":    script(ok("gpt-4o", "never")),
@@ -49,5 +47,11 @@ routes:
 		if strings.Contains(a.Message, leak) {
 			t.Errorf("the record's reason holds the client's %q: %q", leak, a.Message)
 		}
+	}
+	// Detour's own words stay readable: they are written unquoted, and
+	// only quoted values are masked (review 64k: "clear_at other than
+	// \"…\"" told an operator nothing).
+	if !strings.Contains(a.Message, "clear_at other than next_user_message") {
+		t.Errorf("the record's reason lost Detour's own words: %q", a.Message)
 	}
 }

@@ -32,8 +32,9 @@ func UpstreamMessage(msg string) string {
 
 // MaskQuoted replaces the content of every quoted value in s — between
 // backticks, double quotes, or single quotes that do not stand inside a word
-// (so "don't" is no quote) — with Masked, keeping the quotes. A quote left
-// open masks the rest of s.
+// (so "don't" is no quote) — with Masked, keeping the quotes. A double
+// quote escaped with a backslash closes nothing. A quote left open masks
+// the rest of s.
 func MaskQuoted(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
@@ -57,7 +58,10 @@ func MaskQuoted(s string) string {
 
 // closing finds the quote q that closes a value opened before from: for a
 // single quote, one not followed by a letter or digit ("it's" inside a
-// quoted value does not close it); -1 when none does.
+// quoted value does not close it); for a double quote, one not escaped by
+// a backslash (a value written with Go's %q or as JSON, `"a\" b"`: an
+// escaped quote closing it left the rest of the client's value unmasked,
+// review 64i); -1 when none does.
 func closing(s string, from int, q byte) int {
 	for j := from; j < len(s); j++ {
 		if s[j] != q {
@@ -66,9 +70,22 @@ func closing(s string, from int, q byte) int {
 		if q == '\'' && j+1 < len(s) && isWordByte(s, j+1) {
 			continue
 		}
+		if q == '"' && escaped(s, from, j) {
+			continue
+		}
 		return j
 	}
 	return -1
+}
+
+// escaped reports whether s[j] follows an odd run of backslashes that
+// starts at from or later.
+func escaped(s string, from, j int) bool {
+	n := 0
+	for k := j - 1; k >= from && s[k] == '\\'; k-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // isWordByte reports whether the character at s[i] (or the one it ends or

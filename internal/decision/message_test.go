@@ -18,6 +18,10 @@ func TestUpstreamMessage(t *testing.T) {
 		{"  blanks \n\t folded  ", "blanks folded"},
 		{"账户已欠费，请充值 'x'", "账户已欠费，请充值 '…'"},
 		{"", ""},
+		// A double quote escaped with a backslash closes nothing: Go's %q
+		// and JSON write a client's value so (review 64i).
+		{`unknown tool_call_id "a\" Jonathan\a" at 2`, `unknown tool_call_id "…" at 2`},
+		{`got "x\\" then "y"`, `got "…" then "…"`},
 	} {
 		if got := UpstreamMessage(c.in); got != c.want {
 			t.Errorf("UpstreamMessage(%q) = %q, want %q", c.in, got, c.want)

@@ -1,8 +1,6 @@
 package dispatch
 
 import (
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/detour-llm/detour/internal/decision"
@@ -92,7 +90,7 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 			// what the client sent, masked. The client is still told the
 			// status the outcome carries.
 			a.Status = 0
-			a.Message = decision.UpstreamMessage(recordWords(maskGoQuoted(o.message), w.call.evidence(true)))
+			a.Message = decision.UpstreamMessage(recordWords(o.message, w.call.evidence(true)))
 		case o.status != 0 && o.verdict.Evidence != evUntranslatable:
 			// The upstream's own words: why it failed, for the operator
 			// (operator review 50), and an unknown's for --suggest; what
@@ -145,36 +143,4 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	w.d.opt.Metrics.Attempt(e.key.Target, e.key.Provider, class, o.ttfb, total)
 	w.d.opt.Metrics.FirstToken(e.key.Target, e.key.Provider, class, o.firstToken)
 	w.meter(e, &a)
-}
-
-// maskGoQuoted is Detour's own reason msg with every value an adapter
-// quoted with Go's %q masked whole ("…"): such a value is the client's (a
-// tool_call_id, a part's type), written with Go's escapes, so a quote
-// inside it would end MaskQuoted's quoted value early and a control
-// character written `\a` would keep its words from matching the request
-// (review 64i: a user's text reached the record so). A quote that opens
-// no Go-quoted string masks the rest.
-func maskGoQuoted(msg string) string {
-	if !strings.Contains(msg, `"`) {
-		return msg
-	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(msg, '"')
-		if i < 0 {
-			b.WriteString(msg)
-			return b.String()
-		}
-		b.WriteString(msg[:i])
-		q, err := strconv.QuotedPrefix(msg[i:])
-		if err != nil {
-			// A quote that opens no Go-quoted string (a value written
-			// with %s, JSON's `\/` in it): everything after it is masked,
-			// as MaskQuoted masks an unclosed quote (review 64j).
-			b.WriteString(`"…`)
-			return b.String()
-		}
-		b.WriteString(`"…"`)
-		msg = msg[i+len(q):]
-	}
 }

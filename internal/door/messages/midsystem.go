@@ -208,7 +208,7 @@ func clearedAt(field string, msgs []inMessage, i int, last *lastUsers) (bool, er
 	if v != clearAtNextUser {
 		// The value is the client's: not quoted back (review 64j: its
 		// escapes ran past the record's masks).
-		return false, unsupported(field+".clear_at", "clear_at other than `next_user_message`")
+		return false, unsupported(field+".clear_at", "clear_at other than next_user_message")
 	}
 	last.read(msgs)
 	switch {

@@ -128,10 +128,10 @@ func document(field string, b *inBlock) (chat.Part, error) {
 	src := b.Source
 	text := src != nil && !src.str && src.Type == "text"
 	if src == nil || src.str || !text && (src.Type != "base64" || !strings.EqualFold(src.MediaType, "application/pdf")) {
-		return chat.Part{}, unsupported(field+".source", "`document` blocks other than a base64 PDF or plain text")
+		return chat.Part{}, unsupported(field+".source", "document blocks other than a base64 PDF or plain text")
 	}
 	if b.cites() {
-		return chat.Part{}, unsupported(field+".citations", "`document` blocks with citations enabled (only Claude cites)")
+		return chat.Part{}, unsupported(field+".citations", "document blocks with citations enabled (only Claude cites)")
 	}
 	if text {
 		// A plain-text document (the AI SDK's Anthropic provider sends
@@ -160,7 +160,7 @@ func document(field string, b *inBlock) (chat.Part, error) {
 // returned one failed every later turn on a route without Claude).
 func searchResult(field string, b *inBlock) (string, error) {
 	if b.cites() {
-		return "", unsupported(field+".citations", "`search_result` blocks with citations enabled (only Claude cites)")
+		return "", unsupported(field+".citations", "search_result blocks with citations enabled (only Claude cites)")
 	}
 	var blocks []struct {
 		Type string  `json:"type"`

@@ -400,7 +400,7 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 			}
 			data, name, ok := p.PDF()
 			if !ok {
-				return nil, errors.New("anthropic: file part: Claude takes an inline PDF or text file (file_data `data:application/pdf;base64,…`, `data:text/plain;base64,…`) only")
+				return nil, errors.New("anthropic: file part: Claude takes an inline PDF or text file (file_data data:application/pdf;base64,… or data:text/plain;base64,…) only")
 			}
 			out = append(out, block{Type: "document", Source: &imageSource{Type: "base64", MediaType: "application/pdf", Data: data},
 				Title: name, CacheControl: breakpoint(p.CacheControl)})

@@ -59,7 +59,7 @@ func mediaPart(p chat.Part) (part, error) {
 	}
 	data, _, ok := p.PDF()
 	if !ok {
-		return part{}, errors.New("gemini: file part: Gemini is sent an inline PDF or text file (file_data `data:application/pdf;base64,…`, `data:text/plain;base64,…`) only")
+		return part{}, errors.New("gemini: file part: Gemini is sent an inline PDF or text file (file_data data:application/pdf;base64,… or data:text/plain;base64,…) only")
 	}
 	return part{InlineData: &blob{MimeType: "application/pdf", Data: data}}, nil
 }
