@@ -227,18 +227,7 @@ func TestReview63jScrubShrinkPullsTheWideCutIntoTheMessage(t *testing.T) {
 // and the message cut at 4 KiB keeps the fragment review 63f closed.
 func TestReview63jEscapedKeyCutAtTheMessage(t *testing.T) {
 	const key = "Qm7Zt2Lw9Xc4Vb8N/k3Jh6Gf1Ds5Ap0Ry7Tu" // 36 bytes, one '/'
-	relay := func(_ int, r upstreamtest.Request) upstreamtest.Step {
-		var req struct {
-			Messages []struct {
-				Content string `json:"content"`
-			} `json:"messages"`
-		}
-		_ = json.Unmarshal(r.Body, &req)
-		msg := relay63fLead + req.Messages[0].Content + relay63fMid + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		m, _ := json.Marshal(msg)
-		php := strings.ReplaceAll(string(m), "/", `\/`)
-		return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + php + `,"type":"invalid_request_error"}}`}
-	}
+	relay := keyEchoRelay63(func(k string) string { return k }, func(m string) string { return strings.ReplaceAll(m, "/", `\/`) })
 	fs := fakes(t, map[string]upstreamtest.Script{"up": relay})
 	g := start(t, `
 providers:
@@ -270,18 +259,7 @@ targets:
 // Cut reads the window around the cut with JSON escapes decoded.
 func TestReview63nUnicodeEscapedKeyCutAtTheMessage(t *testing.T) {
 	const key = "Qm7Zt2Lw9Xc4Vb8Nk3Jh6Gf1Ds5Ap0Ry7Tu==" // 37 bytes
-	relay := func(_ int, r upstreamtest.Request) upstreamtest.Step {
-		var req struct {
-			Messages []struct {
-				Content string `json:"content"`
-			} `json:"messages"`
-		}
-		_ = json.Unmarshal(r.Body, &req)
-		msg := relay63fLead + req.Messages[0].Content + relay63fMid + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		m, _ := json.Marshal(msg)
-		gson := strings.ReplaceAll(string(m), "=", `\u003d`)
-		return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + gson + `,"type":"invalid_request_error"}}`}
-	}
+	relay := keyEchoRelay63(func(k string) string { return k }, func(m string) string { return strings.ReplaceAll(m, "=", `\u003d`) })
 	fs := fakes(t, map[string]upstreamtest.Script{"up": relay})
 	g := start(t, `
 providers:
@@ -312,17 +290,7 @@ targets:
 // ("KEY (KEY)"; MECHANISM ONLY), the second across the 4 KiB cut. Since,
 // Cut checks the moved cut again, until no secret crosses it.
 func TestReview63nMarkRoomCutsTheFirstOfTwoKeys(t *testing.T) {
-	fs := fakes(t, map[string]upstreamtest.Script{"up": func(_ int, r upstreamtest.Request) upstreamtest.Step {
-		var req struct {
-			Messages []struct {
-				Content string `json:"content"`
-			} `json:"messages"`
-		}
-		_ = json.Unmarshal(r.Body, &req)
-		k := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		m, _ := json.Marshal(relay63fLead + req.Messages[0].Content + relay63fMid + k + " (" + k + ")")
-		return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + string(m) + `,"type":"invalid_request_error"}}`}
-	}})
+	fs := fakes(t, map[string]upstreamtest.Script{"up": keyEchoRelay63(func(k string) string { return k + " (" + k + ")" }, func(m string) string { return m })})
 	g := start(t, relay63fCfg, fs)
 	best := ""
 	for k := 1; k <= 8; k++ { // bytes of the second key before the cut
@@ -336,5 +304,22 @@ func TestReview63nMarkRoomCutsTheFirstOfTwoKeys(t *testing.T) {
 	}
 	if len(best) > 8 {
 		t.Errorf("the client read %d of the key's %d bytes: %q", len(best), len(key63f), best)
+	}
+}
+
+// keyEchoRelay63 is a relay that answers 400 quoting the client's first
+// message and then the key it was sent (as echo writes it), its message
+// JSON-encoded and then rewritten by escape (a PHP or Gson encoder's
+// escapes; MECHANISM ONLY).
+func keyEchoRelay63(echo, escape func(string) string) upstreamtest.Script {
+	return func(_ int, r upstreamtest.Request) upstreamtest.Step {
+		var req struct {
+			Messages []struct {
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		_ = json.Unmarshal(r.Body, &req)
+		m, _ := json.Marshal(relay63fLead + req.Messages[0].Content + relay63fMid + echo(strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")))
+		return upstreamtest.Step{Status: 400, Body: `{"error":{"message":` + escape(string(m)) + `,"type":"invalid_request_error"}}`}
 	}
 }
