@@ -86,6 +86,9 @@ func TestEmbeddingsBase64RefusedIsAskedAgainForFloats(t *testing.T) {
 			}
 			d := g.recs.wait(t, 1)
 			wantSteps(t, d, "bge/strict unknown retry", "bge/strict ok done")
+			if a := d.Attempts; a[0].ResentWithout != "encoding_format" || a[1].ResentWithout != "" {
+				t.Errorf("resent_without %q then %q, want the refusal to say what the resend left out", a[0].ResentWithout, a[1].ResentWithout)
+			}
 			if a := d.Attempts; a[0].Billable || a[0].Status != 400 || !a[1].Billable || d.Usage == nil || d.Usage.TotalTokens != 4 {
 				b, _ := json.Marshal(d)
 				t.Errorf("billed: %s", b)

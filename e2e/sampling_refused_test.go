@@ -52,7 +52,11 @@ routes:
 	if last := string(reqs[2].Body); strings.Contains(last, "temperature") || strings.Contains(last, `"stop"`) || !strings.Contains(last, "max_completion_tokens") {
 		t.Errorf("the last request: %s", last)
 	}
-	wantSteps(t, g.recs.wait(t, 1), "gpt/openai bad_request retry", "gpt/openai bad_request retry", "gpt/openai ok done")
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "gpt/openai bad_request retry", "gpt/openai bad_request retry", "gpt/openai ok done")
+	if a := d.Attempts; a[0].ResentWithout != "temperature" || a[1].ResentWithout != "stop" || a[2].ResentWithout != "" {
+		t.Errorf("resent_without %q, %q, %q: the record must say what each resend left out", a[0].ResentWithout, a[1].ResentWithout, a[2].ResentWithout)
+	}
 
 	// The client's own Chat Completions body is its own.
 	c := g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"r","temperature":0.2,"messages":[{"role":"user","content":"hi"}]}`)

@@ -116,8 +116,8 @@ func recordUnknowns(line []byte, out []unknownAnswer) ([]unknownAnswer, error) {
 	if d.Attempts == nil {
 		return out, fmt.Errorf("not a decision record: no attempts")
 	}
-	for _, a := range d.Attempts {
-		if suggest.Unplaced(a.Class, a.Evidence) {
+	for i := range d.Attempts {
+		if a := &d.Attempts[i]; suggest.UnplacedAttempt(a) {
 			out = append(out, unknownAnswer{provider: a.Provider, status: a.Status, message: a.Message})
 		}
 	}

@@ -131,6 +131,10 @@ func TestSuggestFromDecisionLog(t *testing.T) {
 		{Provider: "acme", Status: 400, Class: "unknown", Evidence: "status:400"},
 		{Provider: "acme", Status: 400, Class: "quota", Message: "balance not ours"},
 		{Provider: "acme", Status: 400, Class: "bad_request", Message: "invalid not ours"},
+		// A refusal Detour answered by sending again without the member
+		// (resent_without): handled, nothing to place.
+		{Provider: "vllm", Status: 400, Class: "unknown", Evidence: "status:400", ResentWithout: "encoding_format",
+			Message: decision.UpstreamMessage("base64 encoding is not currently supported")},
 	}})
 	f := filepath.Join(t.TempDir(), "decisions.jsonl")
 	if err := os.WriteFile(f, []byte(log.String()), 0o600); err != nil {

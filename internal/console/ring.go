@@ -103,7 +103,7 @@ func (c *Console) Write(d *decision.Decision) {
 	var texts []suggest.Text
 	for i := range d.Attempts {
 		a := &d.Attempts[i]
-		if suggest.Unplaced(a.Class, a.Evidence) {
+		if suggest.UnplacedAttempt(a) {
 			texts = append(texts, suggest.Parse(strings.TrimSuffix(a.Message, "…")))
 		}
 	}
@@ -116,8 +116,8 @@ func (c *Console) Write(d *decision.Decision) {
 		a := &d.Attempts[i]
 		at := d.Time.Add(time.Duration(a.StartMS * float64(time.Millisecond)))
 		c.count(at, query.AttemptClass(*a))
-		if a.Class == "" || decision.Unsent(a.Evidence) {
-			continue // a success, or an attempt Detour did not send: no upstream's failure
+		if a.Class == "" || decision.Unsent(a.Evidence) || a.Handled() {
+			continue // a success, an attempt Detour did not send, or a refusal it answered by sending again adapted: no failure of the endpoint's
 		}
 		f := failure{Class: a.Class, Evidence: a.Evidence, Status: a.Status, At: at, model: a.Model}
 		c.lastEP[health.Key{Target: a.Target, Provider: a.Provider}] = f
@@ -125,7 +125,7 @@ func (c *Console) Write(d *decision.Decision) {
 			if policy.For(cl).Cool == policy.CoolAccount {
 				c.lastAcc[a.Provider] = f
 			}
-			if suggest.Unplaced(a.Class, a.Evidence) {
+			if suggest.UnplacedAttempt(a) {
 				c.unknown.add(*a, texts[0], at)
 				texts = texts[1:]
 			}

@@ -160,7 +160,18 @@ type Attempt struct {
 	// Batches is set on an embeddings attempt sent in several upstream
 	// calls (docs/doors.md, "Embeddings"); nil otherwise.
 	Batches *Batches `json:"batches,omitempty"`
+	// ResentWithout names what the upstream refused by name that Detour
+	// then sent the same endpoint the request again without, at once: a
+	// member ("encoding_format", "temperature", …) or "thought_signature"
+	// (docs/behaviour.md, "Decision record"). Such a refusal is handled,
+	// not unplaced: the console's Unknowns and `detour classify --suggest`
+	// leave it out (Handled). "" when the attempt was not so answered.
+	ResentWithout string `json:"resent_without,omitempty"`
 }
+
+// Handled reports whether Detour answered a's failure itself, sending the
+// request again adapted (ResentWithout): the operator has nothing to place.
+func (a *Attempt) Handled() bool { return a.ResentWithout != "" }
 
 // BudgetUSD is what a's billing counts against a client's budget: 0 when
 // not billable; else its known cost, or its Estimate's when that is larger

@@ -252,6 +252,10 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 		b = strconv.AppendInt(b, int64(c.Answered), 10)
 		b = append(b, '}')
 	}
+	if a.ResentWithout != "" {
+		b = append(b, `,"resent_without":`...)
+		b = rawjson.AppendString(b, a.ResentWithout)
+	}
 	return append(b, '}'), true
 }
 

@@ -94,7 +94,7 @@ func randDecision(r *rand.Rand) *Decision {
 			Billable: r.IntN(2) == 0, Probe: r.IntN(2) == 0, MS: randFloat(r), TTFBMS: randFloat(r), FirstTokenMS: randFloat(r),
 			RetryAfterMS: int64(r.IntN(3) * r.IntN(1e6)), Malformed: r.IntN(3) * r.IntN(10), Usage: randUsage(r),
 			CostUSD: randUSD(r), CostUnknown: r.IntN(2) == 0, PriceTier: randString(r), StartMS: randFloat(r), Message: randString(r),
-			Continuation: randContinuation(r), Batches: randBatches(r), Estimate: randEstimate(r)}
+			Continuation: randContinuation(r), Batches: randBatches(r), Estimate: randEstimate(r), ResentWithout: randString(r)}
 	}
 	if n := r.IntN(3); n > 0 || r.IntN(2) == 0 {
 		d.Skipped = make([]Skip, n)

@@ -44,12 +44,22 @@ func (w *walk) refusedSampling(e *endpointRT, o *outcome) bool {
 }
 
 // drop leaves the member name out of what e is sent from now on
-// (withoutDropped).
+// (withoutDropped), and says so on the attempt that refused it.
 func (w *walk) drop(e *endpointRT, name string) {
 	if w.dropped == nil {
 		w.dropped = map[health.Key][]string{}
 	}
 	w.dropped[e.key] = append(w.dropped[e.key], name)
+	w.resentWithout(name)
+}
+
+// resentWithout records on the last attempt what its refusal made the
+// walk leave out of the request it sends the same endpoint again
+// (decision.Attempt.ResentWithout).
+func (w *walk) resentWithout(what string) {
+	if n := len(w.rec.Attempts); n > 0 {
+		w.rec.Attempts[n-1].ResentWithout = what
+	}
 }
 
 // samplingRefusal is the member o refuses that refusedSampling drops and

@@ -26,6 +26,7 @@ func (w *walk) refusedSignature(e *endpointRT, o *outcome) bool {
 		w.unsealed = map[*endpointRT]bool{}
 	}
 	w.unsealed[e] = true
+	w.resentWithout("thought_signature")
 	return true
 }
 

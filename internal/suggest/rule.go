@@ -52,3 +52,11 @@ func scalar(s string) string {
 func Unplaced(class, evidence string) bool {
 	return class == classify.Unknown.String() && !strings.HasPrefix(evidence, "rule:") && !decision.Unsent(evidence)
 }
+
+// UnplacedAttempt reports whether a recorded attempt is Unplaced and not
+// a refusal Detour handled by sending the request again adapted
+// (decision.Attempt.Handled: a server refusing base64 embeddings would
+// otherwise fill the Unknowns on every request it serves).
+func UnplacedAttempt(a *decision.Attempt) bool {
+	return Unplaced(a.Class, a.Evidence) && !a.Handled()
+}
