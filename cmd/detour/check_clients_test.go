@@ -152,10 +152,11 @@ classify:
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	s := out.String()
+	// Each warning says where its subject is written, as an error does.
 	for _, want := range []string{
 		"ok (2 providers, 1 target, 1 route, 2 classify rules)",
-		`warning: classify.rules[1] names provider "opnai", which the file does not configure (providers: oa, local): it matches nothing until one is`,
-		"warning: provider oa has no api_key, and api.openai.com answers every request without one with 401",
+		"warning: " + p + `:8: classify.rules[1] names provider "opnai", which the file does not configure (providers: oa, local): it matches nothing until one is`,
+		"warning: " + p + ":2: provider oa has no api_key, and api.openai.com answers every request without one with 401",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)

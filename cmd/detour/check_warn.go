@@ -34,8 +34,8 @@ func configWarnings(cfg *config.Config) []string {
 	}
 	for i, r := range cfg.Rules {
 		if r.Provider != "" && !slices.Contains(names, r.Provider) {
-			out = append(out, fmt.Sprintf("classify.rules[%d] names provider %q, which the file does not configure (providers: %s): it matches nothing until one is",
-				i+1, r.Provider, strings.Join(names, ", ")))
+			out = append(out, fmt.Sprintf("%sclassify.rules[%d] names provider %q, which the file does not configure (providers: %s): it matches nothing until one is",
+				at(cfg, ruleLine(cfg, i)), i+1, r.Provider, strings.Join(names, ", ")))
 		}
 	}
 	out = append(out, embeddingModelsWarnings(cfg)...)
@@ -46,17 +46,34 @@ func configWarnings(cfg *config.Config) []string {
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
 		if v, ok := dialectVersion[p.Dialect]; ok && strings.HasSuffix(strings.ToLower(p.BaseURL), v) {
-			out = append(out, fmt.Sprintf("provider %s: base_url ends in %s, which the %s dialect adds itself (it would call %s%s/…): give the API root, without %s",
-				p.Name, v, p.Dialect, shownURL(p.BaseURL), v, v))
+			out = append(out, fmt.Sprintf("%sprovider %s: base_url ends in %s, which the %s dialect adds itself (it would call %s%s/…): give the API root, without %s",
+				at(cfg, p.Line), p.Name, v, p.Dialect, shownURL(p.BaseURL), v, v))
 		}
 		if w := versionlessWarning(p); w != "" {
-			out = append(out, w)
+			out = append(out, at(cfg, p.Line)+w)
 		}
 		if u, err := url.Parse(p.BaseURL); err == nil && p.APIKey == "" && !keyHeader(p.Headers) && slices.Contains(vendorHosts, strings.ToLower(u.Hostname())) {
-			out = append(out, fmt.Sprintf("provider %s has no api_key, and %s answers every request without one with 401 (is its environment variable set?)", p.Name, u.Hostname()))
+			out = append(out, fmt.Sprintf("%sprovider %s has no api_key, and %s answers every request without one with 401 (is its environment variable set?)", at(cfg, p.Line), p.Name, u.Hostname()))
 		}
 	}
 	return out
+}
+
+// at is where a warning's subject is written, "file:line: " (as errors
+// give it, so an editor can jump there), or "" where the line is unknown.
+func at(cfg *config.Config, line int) string {
+	if line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: ", cfg.File, line)
+}
+
+// ruleLine is the line classify.rules[i] begins at, 0 if unknown.
+func ruleLine(cfg *config.Config, i int) int {
+	if i < len(cfg.RuleLines) {
+		return cfg.RuleLines[i]
+	}
+	return 0
 }
 
 // dialectVersion is the version path a dialect's adapter writes after
@@ -123,15 +140,18 @@ func budgetRestartWarning(cfg *config.Config) string {
 		return ""
 	}
 	var names []string
+	line := 0
 	for i := range cfg.Clients {
 		if b := cfg.Clients[i].Budget; b.USDPerDay > 0 || b.USDPerMonth > 0 {
-			names = append(names, cfg.Clients[i].Name)
+			if names = append(names, cfg.Clients[i].Name); line == 0 {
+				line = cfg.Clients[i].Line // the first of them
+			}
 		}
 	}
 	if len(names) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("client keys %s have budgets counted in this process's memory, and decisions are not written to a file to restore them from: every restart gives them their budget back (set decisions.path to a file, or state: redis)",
+	return at(cfg, line) + fmt.Sprintf("client keys %s have budgets counted in this process's memory, and decisions are not written to a file to restore them from: every restart gives them their budget back (set decisions.path to a file, or state: redis)",
 		strings.Join(names, ", "))
 }
 
@@ -158,8 +178,8 @@ func embeddingModelsWarnings(cfg *config.Config) []string {
 			}
 		}
 		if len(models) > 1 {
-			out = append(out, fmt.Sprintf("route %s fails over between embedding models %s: their vectors are not comparable, even of one size, so an index built from one answers wrongly when queried with another's (docs/doors.md, embeddings); give each model its own route unless that is what you want",
-				r.Name, strings.Join(models, ", ")))
+			out = append(out, fmt.Sprintf("%sroute %s fails over between embedding models %s: their vectors are not comparable, even of one size, so an index built from one answers wrongly when queried with another's (docs/doors.md, embeddings); give each model its own route unless that is what you want",
+				at(cfg, r.Line), r.Name, strings.Join(models, ", ")))
 		}
 	}
 	return out
@@ -204,8 +224,7 @@ func decisionsDirWarning(cfg *config.Config) string {
 	}
 	// The path is not shown: it may have come from the environment, whose
 	// values an error never echoes (docs/config.md).
-	return fmt.Sprintf("%s:%d: decisions.path: its directory does not exist here: serve refuses to start where it does not (create it, or change decisions.path)",
-		cfg.File, cfg.Decisions.Line)
+	return at(cfg, cfg.Decisions.Line) + "decisions.path: its directory does not exist here: serve refuses to start where it does not (create it, or change decisions.path)"
 }
 
 // clientKeyWarnings are slips in client keys that load: a day's budget
@@ -217,10 +236,10 @@ func clientKeyWarnings(cfg *config.Config) []string {
 	for i := range cfg.Clients {
 		k := &cfg.Clients[i]
 		if b := k.Budget; b.USDPerDay > 0 && b.USDPerMonth > 0 && b.USDPerDay > b.USDPerMonth {
-			out = append(out, fmt.Sprintf("client key %q: usd_per_day ($%g) is above usd_per_month ($%g): the month's refuses first, and the day's never does", k.Name, b.USDPerDay, b.USDPerMonth))
+			out = append(out, fmt.Sprintf("%sclient key %q: usd_per_day ($%g) is above usd_per_month ($%g): the month's refuses first, and the day's never does", at(cfg, k.Line), k.Name, b.USDPerDay, b.USDPerMonth))
 		}
 		if n := len(k.Key); n > 0 && n < 8 {
-			out = append(out, fmt.Sprintf("client key %q: its key is %d characters: too short to be told from a word, so the logs' scrubber leaves it, and easy to guess (use 32 or more random characters)", k.Name, n))
+			out = append(out, fmt.Sprintf("%sclient key %q: its key is %d characters: too short to be told from a word, so the logs' scrubber leaves it, and easy to guess (use 32 or more random characters)", at(cfg, k.Line), k.Name, n))
 		}
 	}
 	return out

@@ -27,7 +27,7 @@ targets:
 		t.Fatal(err)
 	}
 	ws := strings.Join(configWarnings(cfg), "\n")
-	for _, want := range []string{`client key "team-a": usd_per_day ($1) is above usd_per_month ($0.05)`, `client key "team-b": its key is 3 characters`} {
+	for _, want := range []string{`detour.yaml:2: client key "team-a": usd_per_day ($1) is above usd_per_month ($0.05)`, `detour.yaml:3: client key "team-b": its key is 3 characters`} {
 		if !strings.Contains(ws, want) {
 			t.Errorf("no warning %q; warnings:\n%s", want, ws)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,7 +137,8 @@ targets:
 			t.Fatalf("%q: %v", c.head, err)
 		}
 		w := budgetRestartWarning(cfg)
-		if (w != "") != c.warn || c.warn && !strings.Contains(w, "client keys team-b have") {
+		at := fmt.Sprintf("detour.yaml:%d: ", strings.Count(c.head, "\n")+2) // team-b's line
+		if (w != "") != c.warn || c.warn && !strings.HasPrefix(w, at+"client keys team-b have") {
 			t.Errorf("%q: warning %q, want one naming team-b alone: %v", c.head, w, c.warn)
 		}
 	}

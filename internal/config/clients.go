@@ -16,6 +16,9 @@ import (
 // the first 8 hex digits of the key's SHA-256, and no limits. See
 // docs/config.md.
 type ClientKey struct {
+	// Line is the line the entry begins at in its file (0: not from a
+	// file), for `detour check`'s warnings.
+	Line int
 	// Name identifies the client in decision records and metrics; never the key.
 	Name string
 	// Key is the literal key; empty when SHA256 is set instead.
@@ -118,7 +121,7 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 				cfg.ClientKeys = append(cfg.ClientKeys, v.s)
 				sum := sha256.Sum256([]byte(v.s))
 				name := "key:" + hex.EncodeToString(sum[:4])
-				cfg.Clients = append(cfg.Clients, ClientKey{Name: name, Key: v.s, Sums: [][32]byte{sum}})
+				cfg.Clients = append(cfg.Clients, ClientKey{Line: n.Line, Name: name, Key: v.s, Sums: [][32]byte{sum}})
 				r.clients = append(r.clients, rawClient{name: ref{name: name, node: n, v: value{s: name, node: n}}})
 			}
 			continue
@@ -127,7 +130,7 @@ func (d *decoder) decodeClients(items []*yaml.Node, cfg *Config, r *raw) {
 		if !ok {
 			continue
 		}
-		var k ClientKey
+		k := ClientKey{Line: n.Line}
 		var rc rawClient
 		g.require("name")
 		rc.name, _ = g.name("name")

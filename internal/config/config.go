@@ -49,6 +49,9 @@ type Config struct {
 	Retry        Retry
 	Log          Log
 	// Rules are the operator's classify.rules, checked before the built-in rules.
+	// RuleLines[i] is the line Rules[i] begins at in File (for `detour
+	// check`'s warnings, file:line); nil for a Config not read from a file.
+	RuleLines []int
 	Rules     []classify.Rule
 	Providers []Provider
 	Targets   []Target
@@ -141,6 +144,10 @@ type Log struct {
 
 // Provider is one account at one API.
 type Provider struct {
+	// Line is the line the entry begins at in its file (0: not from a
+	// file), for `detour check`'s warnings; it is no part of what the
+	// provider is.
+	Line    int
 	Name    string
 	Dialect classify.Dialect
 	// BaseURL is an http(s) URL without a trailing slash.
@@ -179,6 +186,9 @@ type Target struct {
 
 // Route is what a client names in `model`.
 type Route struct {
+	// Line is the line the entry begins at in its file (0: not from a
+	// file), for `detour check`'s warnings.
+	Line     int
 	Name     string
 	Strategy route.Strategy
 	// Targets are target names: routes listed by name are expanded inline,

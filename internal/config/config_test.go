@@ -84,6 +84,11 @@ func TestReferenceExample(t *testing.T) {
 	}
 	want.MaxInflightBodyBytes = 64 << 20 // the default (front.go)
 	resolveTables(want)                  // each route's Table, as Parse resolves it
+	// Where each entry begins in the file, for `detour check`'s warnings.
+	want.Clients[0].Line, want.RuleLines, want.Routes[0].Line = 2, []int{10, 11}, 24
+	for i, line := range []int{13, 15, 16, 18} {
+		want.Providers[i].Line = line
+	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
 	}
@@ -124,6 +129,7 @@ func TestDefaults(t *testing.T) {
 	want.Providers[0].Name, want.Providers[0].Dialect = "openai", classify.OpenAI
 	want.Providers[0].BaseURL, want.Providers[0].APIKey = "https://api.openai.com/v1", "k"
 	want.Targets = []Target{{Name: "gpt", Model: "gpt-4o", Providers: []string{"openai"}}}
+	want.Providers[0].Line = 2
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", cfg, want)
 	}
@@ -155,6 +161,8 @@ func TestFlowAndBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	flow.File = block.File
+	unlined(flow)
+	unlined(block)
 	if !reflect.DeepEqual(flow, block) {
 		t.Errorf("flow\n%+v\nblock\n%+v", flow, block)
 	}
@@ -354,5 +362,20 @@ func TestDocumentMarkers(t *testing.T) {
 		if _, err := Parse("c.yaml", []byte(doc), nil); err != nil {
 			t.Errorf("%q: %v", doc, err)
 		}
+	}
+}
+
+// unlined forgets where cfg's entries stand in their file (the Line
+// fields), for comparing one configuration written in two styles.
+func unlined(cfg *Config) {
+	cfg.RuleLines, cfg.Decisions.Line = nil, 0
+	for i := range cfg.Providers {
+		cfg.Providers[i].Line = 0
+	}
+	for i := range cfg.Routes {
+		cfg.Routes[i].Line = 0
+	}
+	for i := range cfg.Clients {
+		cfg.Clients[i].Line = 0
 	}
 }

@@ -113,6 +113,7 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 			for _, n := range items {
 				rule, rr := d.decodeRule(n)
 				cfg.Rules = append(cfg.Rules, rule)
+				cfg.RuleLines = append(cfg.RuleLines, n.Line)
 				r.rules = append(r.rules, rr)
 			}
 		}
@@ -120,6 +121,7 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 	items, _, _ := f.seq("providers")
 	for _, n := range items {
 		p, name := d.decodeProvider(n)
+		p.Line = n.Line
 		cfg.Providers = append(cfg.Providers, p)
 		r.providers = append(r.providers, name)
 	}
@@ -138,6 +140,7 @@ func (d *decoder) decodeRoot(root *yaml.Node, cfg *Config) *raw {
 	items, _, _ = f.seq("routes")
 	for _, n := range items {
 		rt, rr := d.decodeRoute(n)
+		rt.Line = n.Line
 		cfg.Routes = append(cfg.Routes, rt)
 		r.routes = append(r.routes, rr)
 	}
