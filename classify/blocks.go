@@ -270,10 +270,8 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 	case st >= 400 && statusFixed[st]:
 		return withRetry(fixedVerdict(st, evs[st], f, body, req, model), h, f, req)
 	case st >= 400:
-		if st == 400 || st == 429 {
-			if v, ok := ownRequest(f, body, req, model); ok {
-				return withRetry(v, h, f, req)
-			}
+		if v, ok := ownRequest(f, body, req, model); ok {
+			return v
 		}
 		// Read as the same answer sent with that status is: a model's
 		// status it relays (SageMaker), an upstream answer it quotes.
@@ -283,7 +281,7 @@ func errorIn2xx(h http.Header, body []byte, f *facts, stream bool, req []byte, m
 		if v, ok := relayedByModel(h, body, f, req, model); ok {
 			return v
 		}
-		v := decide(statusClass[st], evs[st], h, body, f, req, model)
+		v := priced(decide(statusClass[st], evs[st], h, body, f, req, model), f, body, req, model)
 		if st == 424 && v.Failed && v.Class == Unknown && v.Evidence == evs[st] {
 			v = failedDependency(v, f, body, req, model)
 		}

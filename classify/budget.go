@@ -86,7 +86,7 @@ var spentPhrases = newPhraseSet([]phrase{
 // ownRequestPhrases say that what a relay refuses is the request's own,
 // however it types or numbers the answer, so nothing cools and nothing is
 // paged (bad_request). Two of LiteLLM's proxy's answers, each sent as a 401
-// typed auth_error (or a 400, or a 429):
+// typed auth_error (or a 400, or a 429; read at any status, ownRequest):
 //   - the request's own end user — the "user" the client sent, which it
 //     budgets as a customer — is over its budget: "ExceededBudget: End
 //     User=ishaan3 over budget. Spend=…, Budget=…" (its docs,
@@ -111,8 +111,10 @@ var ownRequestPhrases = newPhraseSet([]phrase{
 })
 
 // ownRequest reads an answer saying so (ownRequestPhrases), the client's
-// own text quoted back aside, at a 401 (fixedVerdict) or a 400 or 429
-// (blocks.go).
+// own text quoted back aside, at any status that reads a body: a 401 or a
+// 402 (fixedVerdict), any other 4xx (clientAnswer, blocks.go) and a 5xx
+// (fiveXX). Before probe 65b only at 400, 401 and 429: at a 403 or a 422
+// the same words read quota or auth.
 func ownRequest(f *facts, body, req []byte, model string) (Verdict, bool) {
 	if f == nil || !f.parsed {
 		return Verdict{}, false
@@ -173,7 +175,11 @@ func relayKey(c Class, f *facts) (Verdict, bool) {
 // client that pasted the same error could only push the verdict toward
 // the class that cools (review 32i).
 // It returns the verdict's evidence, "" for none.
-func affordable(f *facts) string {
+//
+// With req (the client's request; nil at a 402, above), a count the
+// request holds with its lead is no evidence (echo.go): read at another
+// status (requestPrice), where an upstream may quote the client's text.
+func affordable(f *facts, req []byte) string {
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
 		for _, a := range affordLeads {
@@ -189,7 +195,7 @@ func affordable(f *facts) string {
 				}
 				e += len(" > ")
 			}
-			if usefulCount(t[e:skipNumber(t, e)]) {
+			if end := skipNumber(t, e); usefulCount(t[e:end]) && (len(req) == 0 || !echoed(req, t[k:end])) {
 				return a.evidence
 			}
 		}
@@ -226,21 +232,67 @@ var affordLeads = [...]struct {
 // answers ("Insufficient credits", "can only afford 0") cool the account
 // (docs/behaviour.md). The client's text is not checked, as for affordable:
 // a 402 quotes no prompt. ok false: the status decides.
-func budgetAnswer(f *facts, body []byte) (Verdict, bool) {
+// With req (nil at a 402), words or a reason the client's request holds are
+// no evidence, as for affordable.
+func budgetAnswer(f *facts, body, req []byte) (Verdict, bool) {
+	const inFlight, overBudget = "given your current in-flight requests", "maximum cost exceeds your available credits"
 	for i := 0; i < f.nTexts; i++ {
 		t := f.texts[i]
-		if containsFold(t, "given your current in-flight requests") {
+		if k := indexFold(t, inFlight); k >= 0 && (len(req) == 0 || !echoed(req, t[k:k+len(inFlight)])) {
 			return Verdict{Failed: true, Class: RateLimited, Evidence: "phrase:in-flight requests"}, true
 		}
-		if containsFold(t, "maximum cost exceeds your available credits") {
+		if k := indexFold(t, overBudget); k >= 0 && (len(req) == 0 || !echoed(req, t[k:k+len(overBudget)])) {
 			return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:maximum cost exceeds your available credits"}, true
 		}
 	}
 	switch {
-	case bytes.Contains(body, []byte(`"in_flight_budget_exhausted"`)):
+	case bytes.Contains(body, []byte(`"in_flight_budget_exhausted"`)) && (len(req) == 0 || !echoed(req, []byte("in_flight_budget_exhausted"))):
 		return Verdict{Failed: true, Class: RateLimited, Evidence: "body:in_flight_budget_exhausted"}, true
-	case bytes.Contains(body, []byte(`"weight_exceeds_budget"`)):
+	case bytes.Contains(body, []byte(`"weight_exceeds_budget"`)) && (len(req) == 0 || !echoed(req, []byte("weight_exceeds_budget"))):
 		return Verdict{Failed: true, Class: Overflow, Evidence: "body:weight_exceeds_budget"}, true
+	}
+	return Verdict{}, false
+}
+
+// priced is v, a verdict of an answer whose facts are f at a status other
+// than 402, or, where v is quota and the answer says what fixedVerdict
+// reads in a 402 about this one request's price (requestPrice), that
+// reading: the credit wording beside it is what made v quota, and the
+// account could still pay for a smaller request. Only a quota verdict
+// moves: elsewhere the words are no money of the account's ("Maximum
+// possible cost: $0.20" alone at a 400 stays unknown).
+func priced(v Verdict, f *facts, body, req []byte, model string) Verdict {
+	if !v.Failed || v.Class != Quota {
+		return v
+	}
+	if w, ok := requestPrice(f, body, req, model); ok {
+		return w
+	}
+	return v
+}
+
+// requestPrice reads, at a status other than 402, what fixedVerdict reads
+// in a 402 about this one request's price against a balance that is still
+// positive: an affordable count (affordable), the in-flight budget and a
+// maximum cost over the budget (budgetAnswer), a maximum possible cost over
+// the available balance (priceOverBalancePhrases); each with the echo
+// guard. Vendors send the same money words at 400, 403 or 429 as at 402
+// (probe 65b): there the credit wording beside them read quota, so one
+// client's max_tokens cooled the account and paged the operator. ok false:
+// nothing of the kind is said.
+func requestPrice(f *facts, body, req []byte, model string) (Verdict, bool) {
+	if f == nil || !f.parsed {
+		return Verdict{}, false
+	}
+	if ev := affordable(f, req); ev != "" {
+		return Verdict{Failed: true, Class: Overflow, Evidence: ev}, true
+	}
+	if v, ok := budgetAnswer(f, body, req); ok {
+		return v, true
+	}
+	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
+	if i := ts.pick(priceOverBalancePhrases, 0); i < len(priceOverBalancePhrases.list) && !emptyBalance(f) {
+		return echoMark(Verdict{Failed: true, Class: Overflow, Evidence: priceOverBalancePhrases.list[i].evidence}, ts.echo), true
 	}
 	return Verdict{}, false
 }

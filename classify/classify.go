@@ -260,12 +260,13 @@ func clientAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 	if v, ok := relayedByModel(h, body, &s.f, req, model); ok {
 		return v
 	}
-	if st == 400 || st == 429 {
-		if v, ok := ownRequest(&s.f, body, req, model); ok { // budget.go
-			return withRetry(v, h, &s.f, req)
-		}
+	// The request's own principal or a parameter the relay requires, at
+	// whatever status a relay gives it (probe 65b: LiteLLM's words at a 403
+	// or a 422 read quota or auth, which cooled the account and paged).
+	if v, ok := ownRequest(&s.f, body, req, model); ok { // budget.go
+		return v
 	}
-	v := decide(defaultClass(st), statusEvidence[st], h, body, &s.f, req, model)
+	v := priced(decide(defaultClass(st), statusEvidence[st], h, body, &s.f, req, model), &s.f, body, req, model)
 	if r, ok := relayKey(v.Class, &s.f); ok && v.Failed {
 		v = r
 	}

@@ -111,6 +111,21 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	ts := textScan{f: f, body: bodyText(f, body), raw: body, req: req, model: model, rate: def == RateLimited}
 	n := len(mainPhrases.list)
 	best := ts.pick(mainPhrases, skip)
+	if best < n && mainPhrases.list[best].notRate && !ts.rate {
+		// A notRate wording ("too many tokens", "input token count …
+		// exceeds") in an answer that names a throttle itself, by a rate
+		// code (Bedrock's ThrottlingException) or in the words a 429 reads
+		// past it ("Tokens per minute limit exceeded - too many tokens
+		// processed."), is the throttle's wording at any status, as at a
+		// 429: AWS and relays send throttles as 400s too (probe 65b: read
+		// context_length, the client got "prompt too long" and the walk
+		// stood still).
+		alt := ts
+		alt.rate = true
+		if b := alt.pick(mainPhrases, skip); cs.weak == RateLimited || (b < n && mainPhrases.list[b].class == RateLimited) {
+			ts, best = alt, b
+		}
+	}
 	// A gone-model code beside a param naming another field (a tool's own
 	// model) is that field's, as the gone-model wording is (skip above).
 	if cs.strong == Unavailable && skip.has(Unavailable) {

@@ -252,12 +252,26 @@ func quotaPeriod(f *facts, id []byte) {
 // none: LiteLLM prints an absent param as the string "None", and a value
 // with a blank is prose, not a field or a path (Groq's param "tool
 // calling" beside "`tool calling` is not supported with this model", a
-// feature the model lacks).
+// feature the model lacks). Nor does a number: new-api and one-api put
+// the status their upstream answered in param beside their
+// bad_response_status_code ({"type":"upstream_error","param":"400"}),
+// and no member is named by digits alone (probe 65a: claude-code-router
+// quoting such a relay's 400 read it as a named field).
 func paramValue(v []byte) []byte {
-	if len(v) == 0 || eq(v, "None") || bytes.IndexByte(v, ' ') >= 0 {
+	if len(v) == 0 || eq(v, "None") || bytes.IndexByte(v, ' ') >= 0 || allDigits(v) {
 		return nil
 	}
 	return v
+}
+
+// allDigits reports whether v is ASCII digits only.
+func allDigits(v []byte) bool {
+	for _, c := range v {
+		if !digit(c) {
+			return false
+		}
+	}
+	return len(v) > 0
 }
 
 // proseParam reads a param that is prose, not a field name (MiMo's

@@ -73,10 +73,10 @@ func modelErrorWords(f *facts, body, req []byte, model string) (Verdict, bool) {
 // first.
 func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) Verdict {
 	if st == 402 && f != nil {
-		if ev := affordable(f); ev != "" {
+		if ev := affordable(f, nil); ev != "" {
 			return Verdict{Failed: true, Class: Overflow, Evidence: ev}
 		}
-		if v, ok := budgetAnswer(f, body); ok {
+		if v, ok := budgetAnswer(f, body, nil); ok {
 			return v
 		}
 		if f.parsed {
@@ -91,7 +91,7 @@ func fixedVerdict(st int, ev string, f *facts, body, req []byte, model string) V
 			return v
 		}
 	}
-	if st == 401 {
+	if st == 401 || st == 402 {
 		if v, ok := ownRequest(f, body, req, model); ok {
 			return v
 		}

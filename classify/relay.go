@@ -142,7 +142,13 @@ const maxLabels = 6
 //     "litellm.APIError: ", "AzureException RateLimitError - ", "openai
 //     error: " (Portkey), "upstream error: ", "Upstream error from
 //     Alibaba: " (a name after "from" too);
-//   - OpenRouter's "Provider returned error: ".
+//   - OpenRouter's "Provider returned error: ", done-hub's "Provider API
+//     error: " (deanxv/done-hub; corpus donehub-400-…);
+//   - claude-code-router's "Error from provider(<name>,<model>: <status>): "
+//     (musistudio/claude-code-router; corpus ccr-modelscope-…): a name after
+//     "from" may be followed by a parenthesised list of what the relay
+//     routed to, on one line, holding no quote, brace or bracket (probe
+//     65a: the whole relay's quoted answers were read as prose before).
 //
 // A sentence is none ("Tool call error: " has two plain words): what
 // follows a sentence's colon may be text the server quotes. The opening
@@ -178,6 +184,8 @@ func oneLabel(t []byte) int {
 	i := 0
 	if e, ok := prefixAt(t, 0, "provider returned error"); ok {
 		i = e
+	} else if e, ok := prefixAt(t, 0, "provider api error"); ok {
+		i = e
 	} else {
 		i = labelWord(t, 0)
 		names := 0
@@ -197,7 +205,7 @@ func oneLabel(t []byte) int {
 		}
 		if e, ok := prefixAt(t, i, " from "); ok && t[i] == ' ' && t[e-1] == ' ' {
 			if w := labelWord(t, e); w > e {
-				i = w
+				i = w + routedList(t[w:])
 			}
 		}
 	}
@@ -206,6 +214,30 @@ func oneLabel(t []byte) int {
 		return i + 2
 	case bytes.HasPrefix(t[i:], []byte(" - ")):
 		return i + 3
+	}
+	return 0
+}
+
+// routedList returns the length of the parenthesised list t opens with
+// ("(modelscope,Qwen/Qwen3-Coder: 400)", claude-code-router's provider,
+// model and status after "Error from provider"), 0 for none: at most 120
+// bytes on one line, with no quote, brace, bracket or second parenthesis,
+// so that no text a server quotes (a client's value, an object) is taken
+// for the relay's label.
+func routedList(t []byte) int {
+	if len(t) < 3 || t[0] != '(' {
+		return 0
+	}
+	for k := 1; k < len(t) && k <= 120; k++ {
+		switch c := t[k]; {
+		case c == ')':
+			if k == 1 {
+				return 0
+			}
+			return k + 1
+		case c == '\n' || c == '\\' || c == '"' || c == '\'' || c == '`' || c == '(' || c == '{' || c == '[' || c == '}' || c == ']':
+			return 0
+		}
 	}
 	return 0
 }
@@ -296,6 +328,9 @@ func phraseStatusBody(t, req []byte) (st, at, brace int, echo bool) {
 			continue
 		}
 		b := statusConnector(t, p+len(reason))
+		if b > 0 {
+			b = arrayObject(t, b)
+		}
 		if b <= 0 || b >= len(t) || t[b] != '{' {
 			continue
 		}
@@ -308,10 +343,37 @@ func phraseStatusBody(t, req []byte) (st, at, brace int, echo bool) {
 	return st, at, brace, echo
 }
 
+// arrayObject returns where the object opens when t[b:] opens a JSON array
+// of objects (Gemini streams its errors as [{"error": …}], which a relay
+// quotes as it came: "HTTP 400 Bad Request: [{…}]"; probe 65a), blanks
+// after the bracket aside, as written or escaped; b otherwise. Only the
+// first object is read (inner.go, arrayOpen).
+func arrayObject(t []byte, b int) int {
+	if b >= len(t) || t[b] != '[' {
+		return b
+	}
+	k := b + 1
+	for k < len(t) {
+		switch {
+		case t[k] == ' ' || t[k] == '\n' || t[k] == '\r' || t[k] == '\t':
+			k++
+		case t[k] == '\\' && k+1 < len(t) && (t[k+1] == 'n' || t[k+1] == 'r' || t[k+1] == 't'):
+			k += 2
+		default:
+			if t[k] == '{' {
+				return k
+			}
+			return b
+		}
+	}
+	return b
+}
+
 // phraseStatusTail returns where the 4xx, its reason phrase and the
 // connector that end lead begin (phraseStatusBody's, lead ending where
 // the object opens), -1 for none.
 func phraseStatusTail(lead []byte) int {
+	lead = arrayOpen(lead) // "…: [" before a quoted array's object
 	for i := len(lead) - 4; i >= 0; i-- {
 		if lead[i] != '4' || !digit(lead[i+1]) || !digit(lead[i+2]) || lead[i+3] != ' ' || i > 0 && wordTab[lead[i-1]] == 1 {
 			continue

@@ -69,6 +69,20 @@ func serverAnswer(st int, h http.Header, body, req []byte, model string) Verdict
 // timeout wording only. A plain-text body is read as a JSON one's message
 // (readAnswer).
 func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte, model string) Verdict {
+	// Cannot-pay words beside this one request's price over a balance
+	// still positive: the request's size, as at a 402 (priced).
+	v := fiveXXRead(st, ev, h, body, f, req, model)
+	if f != nil {
+		if w := priced(v, f, body, req, model); w != v {
+			return withRetry(w, h, f, req)
+		}
+	}
+	return v
+}
+
+// fiveXXRead is fiveXX before a quota verdict is checked for a request's
+// price (requestPrice).
+func fiveXXRead(st int, ev string, h http.Header, body []byte, f *facts, req []byte, model string) Verdict {
 	if statusClass[st] == Timeout {
 		return Verdict{Failed: true, Class: Timeout, Evidence: ev}
 	}
@@ -77,6 +91,12 @@ func fiveXX(st int, ev string, h http.Header, body []byte, f *facts, req []byte,
 	}
 	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 	if f != nil {
+		// The request's own principal or a parameter a relay requires
+		// (ownRequestPhrases), in the relay's own 5xx or in the answer it
+		// quotes there: the request's, as at any 4xx (probe 65b).
+		if v, ok := ownRequest(f, body, req, model); ok {
+			return v
+		}
 		cs := codeScan{req: req}
 		cs.allowBad = true
 		cs.scan(h, f)
