@@ -165,6 +165,12 @@ type Provider struct {
 	// client sent it (docs/config.md). Only an openai-dialect provider may
 	// set it; false by default.
 	Responses bool
+	// Completions says the provider serves OpenAI's legacy Completions API
+	// at {base_url}/completions, so a /v1/completions request reaches it as
+	// the client sent it (docs/config.md); a provider without it is never
+	// sent one. Only an openai-dialect provider may set it; false by
+	// default.
+	Completions bool
 }
 
 // Target is one model, reachable through one or more providers, in order.

@@ -80,7 +80,7 @@ func (f fields) classes(key string) []classify.Class {
 }
 
 var providerKeys = []string{"name", "dialect", "base_url", "api_key", "connect_timeout", "timeout",
-	"first_token_timeout", "idle_timeout", "headers", "responses"}
+	"first_token_timeout", "idle_timeout", "headers", "responses", "completions"}
 
 func (d *decoder) decodeProvider(n *yaml.Node) (Provider, ref) {
 	p := defaultProvider()
@@ -115,6 +115,7 @@ func (d *decoder) decodeProvider(n *yaml.Node) (Provider, ref) {
 		p.Headers = d.headers(g.vals["headers"])
 	}
 	g.decodeResponses(&p)
+	g.decodeCompletions(&p)
 	return p, name
 }
 

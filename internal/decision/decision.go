@@ -39,7 +39,7 @@ type Decision struct {
 	Strategy string    `json:"strategy"`
 	// API is the client API the request came through: "chat" (also when
 	// empty, for records written before doors existed), "messages",
-	// "responses" or "embeddings" (docs/doors.md).
+	// "responses", "embeddings" or "completions" (docs/doors.md).
 	API         string       `json:"api,omitempty"`
 	Stream      bool         `json:"stream"`
 	Outcome     string       `json:"outcome"`

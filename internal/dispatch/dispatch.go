@@ -232,7 +232,7 @@ func New(o Options) (*Dispatcher, error) {
 func adapterFor(p *config.Provider) provider.Adapter {
 	switch p.Dialect {
 	case classify.OpenAI:
-		return openai.Adapter{Responses: p.Responses}
+		return openai.Adapter{Responses: p.Responses, Completions: p.Completions}
 	case classify.Anthropic:
 		return anthropic.Adapter{}
 	case classify.Gemini:

@@ -112,12 +112,24 @@ func scalarByte(c byte) bool {
 // bytesPerToken, at least one token.
 func scalarTokens(n int) int { return max(1, (n+bytesPerToken-1)/bytesPerToken) }
 
-// inputNumbers counts the numbers in body's top-level "input" (0 when it
-// has none): an embeddings request's token arrays, one token per number
-// (probe 53b: 16,000 tokens sent as arrays were estimated at 10), and what
-// inputEstimate's scalar count made of them, which it then leaves out.
+// inputNumbers counts the numbers in body's top-level "input" and
+// "prompt" (0 when it has neither): an embeddings request's token arrays,
+// and a legacy Completions request's prompt given as token ids, one token
+// per number (probe 53b: 16,000 tokens sent as arrays were estimated at
+// 10), and what inputEstimate's scalar count made of them, which it then
+// leaves out.
 func inputNumbers(body []byte) (n, scalars int) {
-	s, e, err := rawjson.MemberSpan(body, "input")
+	for _, m := range [...]string{"input", "prompt"} {
+		a, b := memberNumbers(body, m)
+		n, scalars = n+a, scalars+b
+	}
+	return n, scalars
+}
+
+// memberNumbers is inputNumbers for the top-level member m alone, when it
+// is a list.
+func memberNumbers(body []byte, m string) (n, scalars int) {
+	s, e, err := rawjson.MemberSpan(body, m)
 	if err != nil || s < 0 || body[s] != '[' {
 		return 0, 0
 	}
@@ -249,7 +261,9 @@ func largeOutputFloor(body []byte, bytes int) int {
 }
 
 // capOutput is n, no more than the output request body allowed
-// (max_completion_tokens or max_tokens, times n), when it set one.
+// (max_completion_tokens or max_tokens, times n — or best_of, when more:
+// a legacy Completions request has best_of choices written and billed,
+// and n of them returned), when it set one.
 func capOutput(n int, body []byte) int {
 	limit := 0
 	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
@@ -258,7 +272,11 @@ func capOutput(n int, body []byte) int {
 			break
 		}
 	}
-	if c, err := strconv.Atoi(string(rawjson.Member(body, "n"))); err == nil && c > 1 && limit > 0 {
+	c, err := strconv.Atoi(string(rawjson.Member(body, "n")))
+	if b, berr := strconv.Atoi(string(rawjson.Member(body, "best_of"))); berr == nil && b > max(c, 1) {
+		c, err = b, nil
+	}
+	if err == nil && c > 1 && limit > 0 {
 		c = min(c, 128)
 		if limit > math.MaxInt/c {
 			return n // a limit past any count caps nothing (hostile 52: the product wrapped to 4)
@@ -280,6 +298,8 @@ func capOutput(n int, body []byte) int {
 func answerOutputEstimate(out, body []byte) int {
 	var c struct {
 		Choices []struct {
+			// Text is a legacy Completions choice's output.
+			Text    *string `json:"text"`
 			Message struct {
 				Content          *string `json:"content"`
 				Refusal          *string `json:"refusal"`
@@ -299,7 +319,7 @@ func answerOutputEstimate(out, body []byte) int {
 	n := 0
 	for _, ch := range c.Choices {
 		m := &ch.Message
-		for _, s := range []*string{m.Content, m.Refusal, m.ReasoningContent} {
+		for _, s := range []*string{ch.Text, m.Content, m.Refusal, m.ReasoningContent} {
 			if s != nil {
 				n += len(*s)
 			}

@@ -1,7 +1,9 @@
 package dispatch
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -18,8 +20,8 @@ import (
 // stream event's raw data with Commit.Native. Classification, the commit
 // point, health and budgets are the same as for a translated request.
 type Native struct {
-	// API is provider.APIMessages, provider.APICountTokens or
-	// provider.APIResponses.
+	// API is provider.APIMessages, provider.APICountTokens,
+	// provider.APIResponses or provider.APICompletions.
 	API string
 	// Body is the client's JSON exactly as sent.
 	Body []byte
@@ -214,6 +216,10 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
 		return
 	}
+	if w.call.Stream && w.call.Native.API == APICompletions {
+		w.completionAsEvent(e, body, usage, o)
+		return
+	}
 	if w.call.Stream {
 		out, err := e.prov.adapter.Response(body, e.ep)
 		if err != nil {
@@ -227,7 +233,33 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 		w.streamWhole(e, out, o)
 		return
 	}
+	if usage == nil && w.call.Metered && w.call.Native.API == APICompletions {
+		// No count: a client's limits count the answer's text, as a
+		// chat answer's (plain).
+		o.delivered = answerOutputEstimate(body, w.call.sent())
+	}
 	o.ok, o.body, o.usage = true, body, usage
+}
+
+// completionAsEvent relays a whole Completions answer to a client that
+// asked for a stream (a server that ignores "stream"): a Completions
+// chunk has the whole answer's shape (choices with their text and
+// finish_reason, usage), so the answer is the stream's one event, then
+// [DONE] (the Output's End). It ran and was billed.
+func (w *walk) completionAsEvent(e *endpointRT, body []byte, usage *provider.Usage, o *outcome) {
+	var one bytes.Buffer
+	if err := json.Compact(&one, body); err != nil { // one line: an SSE data line
+		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
+		return
+	}
+	o.usage = usage
+	if usage == nil && w.call.Metered {
+		o.delivered = answerOutputEstimate(body, w.call.sent())
+	}
+	if !w.commit(e, nil, o) || !w.write(o, one.Bytes()) {
+		return
+	}
+	o.ok = w.end(o)
 }
 
 // ServesNative reports whether the first target of the route model names
@@ -273,4 +305,19 @@ const (
 	APIMessages    = provider.APIMessages
 	APICountTokens = provider.APICountTokens
 	APIResponses   = provider.APIResponses
+	APICompletions = provider.APICompletions
 )
+
+// NativeNames returns the names, of those a client may send (Names), whose
+// route has a target that serves api natively (NativeOnRoute): what a
+// door with no translation (Completions) tells a client whose route has
+// none.
+func (d *Dispatcher) NativeNames(api string) []string {
+	var out []string
+	for _, n := range d.names {
+		if d.NativeOnRoute(n, api) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -215,8 +215,10 @@ func (w *walk) erredAfterFinish(v classify.Verdict, o *outcome) bool {
 // allChoices reports whether the stream finished as many choices as the
 // request asked for (n, 1 when absent). Read only where a stream that
 // said it was finished ends without its end marker, or with an error.
+// The client's own body is read: a passthrough's (a Completions request's
+// n) may have no canonical one.
 func (w *walk) allChoices(o *outcome) bool {
-	n := choicesAsked(w.call.Body)
+	n := choicesAsked(w.call.sent())
 	return n <= 1 || o.choices >= n
 }
 

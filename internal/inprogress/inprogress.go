@@ -24,7 +24,7 @@ type Set struct {
 // A Request is in at most one Set at a time.
 type Request struct {
 	ID      string    // the decision record's id
-	API     string    // the door: chat, messages, responses, embeddings, count_tokens
+	API     string    // the door: chat, completions, messages, responses, embeddings, count_tokens
 	Route   string    // the model the client named
 	Client  string    // the client key's name; "" without client keys
 	Stream  bool      // the client asked for a stream

@@ -14,12 +14,17 @@ const (
 	APICountTokens = "count_tokens"
 	// APIResponses is OpenAI's Responses API (POST /v1/responses).
 	APIResponses = "responses"
+	// APICompletions is OpenAI's legacy Completions API (POST
+	// /v1/completions): a prompt, not messages. It has no canonical
+	// translation; only an upstream that serves it is sent it.
+	APICompletions = "completions"
 )
 
 // NativeRequest is a client request in a client API other than Chat
 // Completions, to be sent to an upstream that serves that API as is.
 type NativeRequest struct {
-	// API names the client API (APIMessages, APICountTokens, APIResponses).
+	// API names the client API (APIMessages, APICountTokens, APIResponses,
+	// APICompletions).
 	API string
 	// Body is the client's JSON exactly as sent; only "model" is replaced.
 	Body []byte

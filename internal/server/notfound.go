@@ -3,7 +3,7 @@ package server
 import "strings"
 
 // doorPaths are the paths clients call (docs/doors.md).
-var doorPaths = []string{"/v1/chat/completions", "/v1/responses", "/v1/embeddings", "/v1/models",
+var doorPaths = []string{"/v1/chat/completions", "/v1/completions", "/v1/responses", "/v1/embeddings", "/v1/models",
 	"/v1/messages", "/v1/messages/count_tokens"}
 
 // anthropicUnserved are the Anthropic APIs beside Messages that its SDKs

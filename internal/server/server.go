@@ -76,6 +76,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 	s.messagesDoor()
 	s.mux.HandleFunc("/v1/responses", s.responses)
 	s.mux.HandleFunc("/v1/embeddings", s.embeddings)
+	s.mux.HandleFunc("/v1/completions", s.completions)
 	ops := s.mux
 	if st.Config.AdminListen != "" {
 		ops = s.admin

@@ -37,3 +37,17 @@ func TestReview38bEmbeddingsSpansSayEmbeddings(t *testing.T) {
 		}
 	}
 }
+
+// A legacy Completions request (the /v1/completions door) is the GenAI
+// conventions' text_completion, on the request and every attempt.
+func TestCompletionsSpansSayTextCompletion(t *testing.T) {
+	tr, exp := newTest(t)
+	d := failover()
+	d.API = "completions"
+	tr.Write(d)
+	for _, s := range exp.GetSpans() {
+		if op := attrs(s.Attributes)["gen_ai.operation.name"]; op != "text_completion" || !strings.HasPrefix(s.Name, "text_completion ") {
+			t.Errorf("span %q: gen_ai.operation.name %v", s.Name, op)
+		}
+	}
+}

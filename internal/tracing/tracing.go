@@ -252,11 +252,15 @@ func (t *Tracer) attempt(ctx context.Context, op string, reqStart time.Time, a d
 
 // operation is the request's gen_ai.operation.name, in the GenAI
 // conventions' well-known values: "embeddings" for the embeddings door,
-// "chat" for the chat, Messages and Responses doors (a count_tokens call
-// comes in by the Messages door).
+// "text_completion" for the legacy Completions door, "chat" for the chat,
+// Messages and Responses doors (a count_tokens call comes in by the
+// Messages door).
 func operation(d *decision.Decision) string {
-	if d.API == "embeddings" {
+	switch d.API {
+	case "embeddings":
 		return "embeddings"
+	case "completions":
+		return "text_completion"
 	}
 	return "chat"
 }

@@ -14,6 +14,10 @@ type facts struct {
 	error     bool // an "error" member that is not null
 	usage     *provider.Usage
 	choices   []choiceFacts
+	// completions: the chunks are the legacy Completions API's
+	// ({"choices":[{"text":…}]}), whose content is a choice's non-empty
+	// "text" (completions.go). Kept across reads.
+	completions bool
 }
 
 type choiceFacts struct {
@@ -37,10 +41,10 @@ func filtered(word string) bool {
 // allocation (docs/benchmarks.md#overhead-beside-a-plain-reverse-proxy-benchcmdoverhead); any shape scan is not sure of
 // goes to decode, the json.Unmarshal reading that defines the behaviour.
 func (f *facts) read(data []byte) {
-	choices := f.choices[:0]
-	*f = facts{choices: choices}
+	choices, completions := f.choices[:0], f.completions
+	*f = facts{choices: choices, completions: completions}
 	if !f.scan(data) {
-		*f = facts{choices: choices[:0]}
+		*f = facts{choices: choices[:0], completions: completions}
 		f.decode(data)
 	}
 	// Moonshot's Kimi streams its usage in the finishing chunk's
@@ -65,7 +69,7 @@ func (f *facts) decode(data []byte) {
 		finish := ch.FinishReason != nil && *ch.FinishReason != ""
 		content := nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) || nonEmpty(d.Reasoning) ||
 			present(d.ReasoningDetails) || present(d.ToolCalls) && callsAdd(d.ToolCalls) || present(d.FunctionCall) && callsAdd(d.FunctionCall) ||
-			present(d.Audio) || present(d.Images)
+			present(d.Audio) || present(d.Images) || f.completions && nonEmptyString(ch.Text)
 		failed := notNull(ch.Error) || ch.FinishReason != nil && (*ch.FinishReason == finishError || vendorFailed([]byte(*ch.FinishReason)))
 		_, vendor := vendorFinishes[deref(ch.FinishReason)]
 		f.error = f.error || failed
@@ -96,7 +100,7 @@ func notNull(m json.RawMessage) bool { return len(m) > 0 && !bytes.Equal(m, []by
 // duplicate wins, which scan does not imitate.
 var (
 	topNames    = []string{"error", "choices", "usage"}
-	choiceNames = []string{"index", "delta", "finish_reason", "error", "usage"}
+	choiceNames = []string{"index", "delta", "finish_reason", "error", "usage", "text"}
 	// deltaNames: the first four are strings (*string in chunk), the rest
 	// raw values (json.RawMessage).
 	deltaNames = []string{"content", "refusal", "reasoning_content", "reasoning",
@@ -146,7 +150,7 @@ func (f *facts) scan(data []byte) bool {
 				return false
 			}
 			for _, el, ok := list.Next(); ok; _, el, ok = list.Next() {
-				c, sure := scanChoice(el)
+				c, sure := scanChoice(el, f.completions)
 				if !sure {
 					return false
 				}
@@ -164,13 +168,14 @@ func (f *facts) scan(data []byte) bool {
 	return true
 }
 
-// scanChoice reads one element of "choices".
-func scanChoice(el []byte) (c choiceFacts, sure bool) {
+// scanChoice reads one element of "choices"; completions reads its "text"
+// as content (a Completions chunk's), which a chat chunk's is not.
+func scanChoice(el []byte, completions bool) (c choiceFacts, sure bool) {
 	obj, ok := rawjson.ScanObject(el)
 	if !ok {
 		return c, false
 	}
-	var seen [5]bool
+	var seen [6]bool
 	for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
 		i, sure := provider.PlainName(k, choiceNames)
 		if !sure {
@@ -226,10 +231,19 @@ func scanChoice(el []byte) (c choiceFacts, sure bool) {
 				return c, false
 			}
 			c.usage = u
+		case 5: // text
+			if completions {
+				c.content = c.content || nonEmptyString(v)
+			}
 		}
 	}
 	return c, true
 }
+
+// nonEmptyString reports whether the raw JSON value v is a string with at
+// least one character: an empty text adds nothing to the answer, as an
+// empty chat delta does not (docs/behaviour.md, "Streams").
+func nonEmptyString(v []byte) bool { return len(v) > 2 && v[0] == '"' }
 
 // scanDelta reports whether a choice's delta carries content, and a tool
 // call (tool_calls or function_call) among it.

@@ -17,12 +17,19 @@ import (
 var _ provider.Native = Adapter{}
 
 // Serves reports whether the upstream serves api as is: the Responses
-// API, when the provider says so (Adapter.Responses).
-func (a Adapter) Serves(api string) bool { return a.Responses && api == provider.APIResponses }
+// API and the legacy Completions API, each when the provider says so
+// (Adapter.Responses, Adapter.Completions).
+func (a Adapter) Serves(api string) bool {
+	return a.Responses && api == provider.APIResponses || a.Completions && api == provider.APICompletions
+}
 
 // NativeRequest POSTs the client's Responses body, only "model" replaced,
-// to {base_url}/responses.
+// to {base_url}/responses; a Completions body to {base_url}/completions
+// (completionsRequest).
 func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *provider.NativeRequest) (*http.Request, error) {
+	if req.API == provider.APICompletions {
+		return completionsRequest(ctx, ep, req)
+	}
 	body, err := (&provider.Request{Body: req.Body}).WithModel(ep.Model)
 	if err != nil {
 		return nil, err
@@ -89,8 +96,11 @@ func (u *responsesUsage) usage() *provider.Usage {
 }
 
 // NativeAnswer checks a Responses answer ("object":"response") and returns
-// its usage.
-func (Adapter) NativeAnswer(_ string, body []byte) (*provider.Usage, error) {
+// its usage; a Completions answer as completionsAnswer does.
+func (Adapter) NativeAnswer(api string, body []byte) (*provider.Usage, error) {
+	if api == provider.APICompletions {
+		return completionsAnswer(body)
+	}
 	var r struct {
 		Object string          `json:"object"`
 		Usage  *responsesUsage `json:"usage"`
@@ -110,8 +120,12 @@ func (Adapter) NativeAnswer(_ string, body []byte) (*provider.Usage, error) {
 // response.failed that says nothing (its error null) is read together with
 // the event after it when that is an error event: Azure ends a
 // content-filtered stream so, and the reason is in the error event
-// (docs/doors.md, "Passthrough").
-func (Adapter) NativeStream(_ string, body io.Reader, _ provider.Endpoint) provider.Stream {
+// (docs/doors.md, "Passthrough"). A Completions stream is read by the chat
+// stream's reader (completionsStream).
+func (Adapter) NativeStream(api string, body io.Reader, _ provider.Endpoint) provider.Stream {
+	if api == provider.APICompletions {
+		return completionsStream(body)
+	}
 	return &responsesStream{r: sse.NewReader(body, 0)}
 }
 

@@ -28,6 +28,12 @@ type Adapter struct {
 	// {base_url}/responses (the provider's responses option), so a
 	// /v1/responses request is passed through (native.go).
 	Responses bool
+	// Completions: the upstream serves the legacy Completions API at
+	// {base_url}/completions (the provider's completions option), so a
+	// /v1/completions request is passed through (completions.go). Opt-in:
+	// a server without the path answers 404, which must never cool the
+	// endpoint its chat requests use.
+	Completions bool
 }
 
 var _ provider.Adapter = Adapter{}
@@ -232,6 +238,9 @@ type chunk struct {
 		// Usage is a choice's own count (Moonshot's Kimi streams its
 		// usage in the finishing choice): read where the chunk has none.
 		Usage *provider.Usage `json:"usage"`
+		// Text is a legacy Completions chunk's content (facts.completions);
+		// raw, so a chat chunk's odd "text" fails nothing.
+		Text json.RawMessage `json:"text"`
 	} `json:"choices"`
 	Usage *provider.Usage `json:"usage"`
 }
@@ -330,7 +339,7 @@ func (s *stream) Next() (provider.Event, error) {
 		out.Choices = s.finished
 	}
 	for _, ch := range f.choices {
-		if ch.vendor {
+		if ch.vendor && !f.completions { // a passthrough's events go as they came
 			data = openaiFinishes(data)
 			break
 		}

@@ -1,0 +1,66 @@
+package openai
+
+import (
+	"context"
+	"io"
+	"net/http"
+
+	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/sse"
+)
+
+// OpenAI's legacy Completions API (POST /v1/completions: a "prompt", not
+// messages), served by a provider with completions: true (docs/doors.md,
+// "Legacy Completions"). It has no translation: the client's body goes as
+// it came, only "model" replaced, and the answer comes back as it came.
+// Its answers have chat's outer shape — "choices", "usage" with
+// prompt_tokens and completion_tokens, "finish_reason", [DONE] — with a
+// choice's "text" in place of a message or a delta, so the chat reader
+// reads them (facts.completions) rather than a copy of it.
+
+// completionsRequest POSTs the client's Completions body, only "model"
+// replaced, to {base_url}/completions, the provider's key as a Bearer
+// token and no header of the client's.
+func completionsRequest(ctx context.Context, ep provider.Endpoint, req *provider.NativeRequest) (*http.Request, error) {
+	body, err := (&provider.Request{Body: req.Body}).WithModel(ep.Model)
+	if err != nil {
+		return nil, err
+	}
+	accept := acceptJSON
+	if req.Stream {
+		accept = acceptSSE
+	}
+	h := make(http.Header, 3)
+	h["Content-Type"] = contentJSON
+	h["Accept"] = accept
+	if ep.APIKey != "" {
+		h["Authorization"] = []string{"Bearer " + ep.APIKey}
+	}
+	return provider.NewPost(ctx, ep.BaseURL, "/completions", body, h)
+}
+
+// completionsAnswer checks a whole Completions answer — a JSON object with
+// a non-empty "choices" list, as a chat completion's is checked (a client
+// reads choices[0]) — and returns its usage, nil when it reports none or
+// a count that does not read (the walk then estimates it).
+func completionsAnswer(body []byte) (*provider.Usage, error) {
+	_, raw, err := Adapter{}.ResponseUsage(body, provider.Endpoint{})
+	if err != nil || raw == nil {
+		return nil, err
+	}
+	u, err := provider.ParseUsage(raw)
+	if err != nil {
+		return nil, nil
+	}
+	return u, nil
+}
+
+// completionsStream reads a Completions event stream with the chat
+// stream's reader: a choice's non-empty "text" is content (an empty one is
+// not, and restarts no idle_timeout), a finish_reason or [DONE] finishes
+// it, a usage chunk (stream_options.include_usage) is its usage, an error
+// chunk or `event: error` is an error. Each event's data goes to the
+// client as it came.
+func completionsStream(body io.Reader) provider.Stream {
+	return &stream{r: sse.NewReader(body, 0), facts: facts{completions: true}}
+}
