@@ -110,6 +110,51 @@ var ownRequestPhrases = newPhraseSet([]phrase{
 	{a: "please pass param=", b: "required param", gap: 80, class: BadRequest},
 })
 
+// endUserPhrases is how many of ownRequestPhrases, the first, name an end
+// user between their two parts (endUserSent).
+const endUserPhrases = 2
+
+// endUserSent reports whether some answer text matched by the end-user
+// phrase idx (ownRequestPhrases) names as its end user a value the
+// client's request holds: a member's string value that opens with the id
+// ("user", "safety_identifier", "metadata": {"user_id"}, as LiteLLM reads
+// them; the client's own id may run on past the phrase's second part).
+// LiteLLM takes the end user from a header first (x-litellm-end-user-id,
+// x-litellm-customer-id, a configured user_header_name), which a client
+// of Detour cannot send but an operator's provider headers do: there the
+// end user is the operator's whole account at that relay, and its budget
+// spent is the account's (review 65d). Nothing the request holds only
+// inside its text counts (an id the client's prompt holds proves nothing).
+func endUserSent(f *facts, req []byte, idx int) bool {
+	p := &ownRequestPhrases.list[idx]
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		for from := 0; from < len(t); {
+			h := ownRequestPhrases.find(t, from, idx, idx+1)
+			if h.idx != idx {
+				break
+			}
+			from = h.end
+			a, _ := prefixAt(t, h.start, p.a)
+			j := indexFold(t[a:h.end], p.b)
+			if j < 0 {
+				continue
+			}
+			id := bytes.TrimRight(bytes.TrimSpace(t[a:a+j]), ", ")
+			if len(id) == 0 {
+				continue
+			}
+			var buf [maxNeedle]byte
+			for _, open := range [...]string{`:"`, `: "`} {
+				if echoed(req, append(append(buf[:0], open...), id[:min(len(id), maxNeedle-len(open))]...)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // ownRequest reads an answer saying so (ownRequestPhrases), the client's
 // own text quoted back aside, at any status that reads a body: a 401 or a
 // 402 (fixedVerdict), any other 4xx (clientAnswer, blocks.go) and a 5xx
@@ -121,6 +166,11 @@ func ownRequest(f *facts, body, req []byte, model string) (Verdict, bool) {
 	}
 	ts := textScan{f: f, body: bodyText(f, body), req: req, model: model}
 	if i := ts.pick(ownRequestPhrases, 0); i < len(ownRequestPhrases.list) {
+		if i < endUserPhrases && len(req) > 0 && !endUserSent(f, req, i) {
+			// An end user the client did not send: the operator's (its
+			// provider's headers name it), so its budget is the account's.
+			return Verdict{}, false
+		}
 		return echoMark(Verdict{Failed: true, Class: BadRequest, Evidence: ownRequestPhrases.list[i].evidence}, ts.echo), true
 	}
 	return Verdict{}, false
