@@ -263,7 +263,8 @@ func largeOutputFloor(body []byte, bytes int) int {
 // capOutput is n, no more than the output request body allowed
 // (max_completion_tokens or max_tokens, times n — or best_of, when more:
 // a legacy Completions request has best_of choices written and billed,
-// and n of them returned), when it set one.
+// and n of them returned — and times a Completions batch's prompts, each
+// of which has its own: completionPrompts), when it set one.
 func capOutput(n int, body []byte) int {
 	limit := 0
 	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
@@ -276,8 +277,15 @@ func capOutput(n int, body []byte) int {
 	if b, berr := strconv.Atoi(string(rawjson.Member(body, "best_of"))); berr == nil && b > max(c, 1) {
 		c, err = b, nil
 	}
-	if err == nil && c > 1 && limit > 0 {
-		c = min(c, 128)
+	if err != nil || c < 1 {
+		c = 1
+	}
+	if limit > 0 {
+		// Review 65f: a batch of 20 prompts' answer was capped at one
+		// prompt's max_tokens.
+		c = min(c, 128) * completionPrompts(body)
+	}
+	if c > 1 && limit > 0 {
 		if limit > math.MaxInt/c {
 			return n // a limit past any count caps nothing (hostile 52: the product wrapped to 4)
 		}

@@ -93,6 +93,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}
 		}
+		v = w.unservedPath(v, o)
 		if cut {
 			v.Evidence += evBodyCut
 		}

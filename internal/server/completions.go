@@ -53,6 +53,14 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, d, http.StatusBadRequest, codeAPINotServed, completionsUnserved(a))
 		return
 	}
+	if a.stream && dispatch.CompletionChoices(a.body) > dispatch.MaxStreamChoices {
+		// Review 65f: a stream's reader follows at most MaxStreamChoices choices
+		// and drops the chunks of any more as malformed; 1,100 prompts
+		// streamed ended with [DONE], outcome ok, 76 completions missing.
+		s.refuse(w, d, http.StatusBadRequest, "invalid_request", fmt.Sprintf(
+			`a streamed /v1/completions request may have at most %d choices ("n" times the prompts) answered: send the prompts in smaller batches, or without "stream"`, dispatch.MaxStreamChoices))
+		return
+	}
 	call := &dispatch.Call{Model: a.model, Stream: a.stream, API: dispatch.APICompletions,
 		Native: &dispatch.Native{API: dispatch.APICompletions, Body: a.body, Untranslated: errCompletionsUnserved}}
 	if !s.begin(w, r, d, a, call) {

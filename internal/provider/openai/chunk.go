@@ -62,6 +62,10 @@ func (f *facts) decode(data []byte) {
 		f.malformed = true
 		return
 	}
+	if f.completions && chatShaped(data) {
+		f.malformed = true
+		return
+	}
 	f.error = notNull(c.Error)
 	f.usage = c.Usage
 	for _, ch := range c.Choices {
@@ -69,13 +73,44 @@ func (f *facts) decode(data []byte) {
 		finish := ch.FinishReason != nil && *ch.FinishReason != ""
 		content := nonEmpty(d.Content) || nonEmpty(d.Refusal) || nonEmpty(d.ReasoningContent) || nonEmpty(d.Reasoning) ||
 			present(d.ReasoningDetails) || present(d.ToolCalls) && callsAdd(d.ToolCalls) || present(d.FunctionCall) && callsAdd(d.FunctionCall) ||
-			present(d.Audio) || present(d.Images) || f.completions && nonEmptyString(ch.Text)
+			present(d.Audio) || present(d.Images)
+		if f.completions {
+			// A Completions stream's content is a choice's text alone. A
+			// choice with a chat delta and no text is another API's chunk,
+			// which no Completions client reads (review 65f: an upstream
+			// streaming chat chunks to /completions was relayed, its deltas
+			// read as content, and recorded ok; the openai SDK read text
+			// undefined, the AI SDK failed each chunk's validation).
+			content = nonEmptyString(ch.Text)
+		}
 		failed := notNull(ch.Error) || ch.FinishReason != nil && (*ch.FinishReason == finishError || vendorFailed([]byte(*ch.FinishReason)))
 		_, vendor := vendorFinishes[deref(ch.FinishReason)]
 		f.error = f.error || failed
 		f.choices = append(f.choices, choiceFacts{index: ch.Index, content: content, finish: finish, error: failed, vendor: vendor,
 			tool: present(d.ToolCalls) || present(d.FunctionCall), filter: filtered(deref(ch.FinishReason)), usage: ch.Usage})
 	}
+}
+
+// chatShaped reports whether a chunk of a Completions stream has a choice
+// with a delta and no text: a chat.completion.chunk, another API's, which
+// no Completions client reads. Read only where scan left the chunk to
+// decode (a delta in a Completions chunk does).
+func chatShaped(data []byte) bool {
+	var c struct {
+		Choices []struct {
+			Delta json.RawMessage `json:"delta"`
+			Text  json.RawMessage `json:"text"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(data, &c) != nil {
+		return false
+	}
+	for _, ch := range c.Choices {
+		if notNull(ch.Delta) && ch.Text == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // finishError is the finish_reason of a choice that failed mid-stream
@@ -201,6 +236,9 @@ func scanChoice(el []byte, completions bool) (c choiceFacts, sure bool) {
 		case 1: // delta
 			if string(v) == "null" {
 				continue
+			}
+			if completions {
+				return c, false // a chat delta in a Completions chunk: decode reads what it is
 			}
 			content, tool, sure := scanDelta(v)
 			if !sure {

@@ -2,10 +2,12 @@ package openai
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -45,14 +47,54 @@ func completionsRequest(ctx context.Context, ep provider.Endpoint, req *provider
 // a count that does not read (the walk then estimates it).
 func completionsAnswer(body []byte) (*provider.Usage, error) {
 	_, raw, err := Adapter{}.ResponseUsage(body, provider.Endpoint{})
-	if err != nil || raw == nil {
+	if err != nil {
 		return nil, err
+	}
+	if chatAnswer(body) {
+		return nil, errChatAnswer
+	}
+	if raw == nil {
+		return nil, nil
 	}
 	u, err := provider.ParseUsage(raw)
 	if err != nil {
 		return nil, nil
 	}
 	return u, nil
+}
+
+// errChatAnswer is a whole answer to a Completions request that is a chat
+// completion: no client of the API reads it (choices[0].text undefined).
+var errChatAnswer = errors.New("the answer is a chat completion (a choice with a message and no text), not a text_completion")
+
+// chatAnswer reports whether a whole answer's choices hold one with a
+// "message" and no "text": a chat completion, as a chat chunk in a
+// Completions stream is malformed (chatShaped; review 65f: recorded ok,
+// the openai SDK read text undefined).
+func chatAnswer(body []byte) bool {
+	list, ok := rawjson.ScanArray(rawjson.Member(body, "choices"))
+	if !ok {
+		return false
+	}
+	for _, el, ok := list.Next(); ok; _, el, ok = list.Next() {
+		obj, ok := rawjson.ScanObject(el)
+		if !ok {
+			continue
+		}
+		message, text := false, false
+		for k, v, ok := obj.Next(); ok; k, v, ok = obj.Next() {
+			switch {
+			case rawjson.KeyIs(k, "message"):
+				message = string(v) != "null"
+			case rawjson.KeyIs(k, "text"):
+				text = true
+			}
+		}
+		if message && !text {
+			return true
+		}
+	}
+	return false
 }
 
 // completionsStream reads a Completions event stream with the chat

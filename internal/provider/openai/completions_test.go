@@ -88,7 +88,9 @@ func TestCompletionsAnswerUsage(t *testing.T) {
 	if u, err := a.NativeAnswer(provider.APICompletions, []byte(`{"choices":[{"text":"x","index":0,"finish_reason":"stop"}]}`)); err != nil || u != nil {
 		t.Errorf("no usage: %+v, %v", u, err)
 	}
-	for _, bad := range []string{`{"choices":[]}`, `{"object":"text_completion"}`, `not json`, `{"choices":{}}`} {
+	for _, bad := range []string{`{"choices":[]}`, `{"object":"text_completion"}`, `not json`, `{"choices":{}}`,
+		// Review 65f: a chat completion is no answer a Completions client reads.
+		`{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`} {
 		if _, err := a.NativeAnswer(provider.APICompletions, []byte(bad)); err == nil {
 			t.Errorf("%s: read as an answer", bad)
 		}
@@ -111,6 +113,8 @@ func completionEvents(t *testing.T, stream string) []string {
 		}
 		kind := "event"
 		switch {
+		case ev.Malformed:
+			kind = "malformed"
 		case ev.Error:
 			kind = "error"
 		case ev.Done:
@@ -157,7 +161,14 @@ func TestCompletionsStreamEvents(t *testing.T) {
 			[]string{"content", "error"}},
 		// A chat delta is no Completions content: the reader reads text.
 		{"a chat delta is no text", frames(`{"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}`, text("x", "null")),
-			[]string{"event", "content"}},
+			[]string{"malformed", "content"}},
+		// Review 65f: a chunk of chat's shape — a delta, no text — is no
+		// Completions chunk, whatever its delta says: malformed, dropped,
+		// so a stream of them is no answer. A finish without text (no
+		// delta) is still a finish.
+		{"chat chunks are malformed", frames(`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"chat"},"finish_reason":null}]}`,
+			`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`, `{"choices":[{"index":0,"finish_reason":"stop"}]}`, "[DONE]"),
+			[]string{"malformed", "malformed", "content finished", "done"}},
 		// The same through the decoder's path (a key scan leaves to it).
 		{"decoded chunk", frames(`{"choices":[{"Index":0,"text":"hi","finish_reason":null}]}`, `{"choices":[{"Index":0,"text":"","finish_reason":null}]}`),
 			[]string{"content", "event"}},
