@@ -262,26 +262,34 @@ func (w *walk) completionAsEvent(e *endpointRT, body []byte, usage *provider.Usa
 	o.ok = w.end(o)
 }
 
-// evUnservedPath is the evidence of a bare 404 to a legacy Completions
-// passthrough (unservedPath).
-const evUnservedPath = "status:404 (no words: most likely a server without {base_url}/completions; check the provider's completions: true)"
+// unservedPathEvidence is the evidence of a bare 404 to a passthrough
+// whose path is the operator's claim (unservedPath), by API.
+var unservedPathEvidence = map[string]string{
+	APICompletions: "status:404 (no words: most likely a server without {base_url}/completions; check the provider's completions: true)",
+	APIResponses:   "status:404 (no words: most likely a server without {base_url}/responses; check the provider's responses: true)",
+}
 
 // unservedPath reads v, the verdict of an error answer to attempt o, again
 // when it is a bare 404 — one the classifier read only by its status (no
 // code, no words: "Not Found", FastAPI's {"detail":"Not Found"}, Go's
-// "404 page not found") — to a legacy Completions passthrough. The path
-// is the operator's claim (completions: true), not a fact, and a server
-// without it answers so; a gone model says so, in words or a code, and
-// stays unavailable. As unavailable, the wrong claim cooled the endpoint
-// for unavailable_cooldown, taking it from the chat requests it serves,
-// and stopped an ordered route's walk (review 65f). It is unknown
+// "404 page not found") — to a passthrough whose path the operator
+// claimed (completions: true, responses: true) rather than one every
+// server of the dialect has. The claim is not a fact, and a server
+// without the path answers so; a gone model says so, in words or a code,
+// and stays unavailable. As unavailable, the wrong claim cooled the
+// endpoint for unavailable_cooldown, taking it from the chat requests it
+// serves, and stopped an ordered route's walk (review 65f). It is unknown
 // instead: counted against nobody, no cooldown, the walk moves on, and
 // the record's evidence says what to check.
 func (w *walk) unservedPath(v classify.Verdict, o *outcome) classify.Verdict {
-	if !o.native || w.call.Native.API != APICompletions || v.Class != classify.Unavailable || v.Evidence != "status:404" {
+	if !o.native || v.Class != classify.Unavailable || v.Evidence != "status:404" {
 		return v
 	}
-	return classify.Verdict{Failed: true, Class: classify.Unknown, Evidence: evUnservedPath}
+	ev, claimed := unservedPathEvidence[w.call.Native.API]
+	if !claimed {
+		return v
+	}
+	return classify.Verdict{Failed: true, Class: classify.Unknown, Evidence: ev}
 }
 
 // ServesNative reports whether the first target of the route model names
