@@ -28,17 +28,7 @@ func completionsRequest(ctx context.Context, ep provider.Endpoint, req *provider
 	if err != nil {
 		return nil, err
 	}
-	accept := acceptJSON
-	if req.Stream {
-		accept = acceptSSE
-	}
-	h := make(http.Header, 3)
-	h["Content-Type"] = contentJSON
-	h["Accept"] = accept
-	if ep.APIKey != "" {
-		h["Authorization"] = []string{"Bearer " + ep.APIKey}
-	}
-	return provider.NewPost(ctx, ep.BaseURL, "/completions", body, h)
+	return provider.NewPost(ctx, ep.BaseURL, "/completions", body, postHeader(req.Stream, ep.APIKey))
 }
 
 // completionsAnswer checks a whole Completions answer — a JSON object with

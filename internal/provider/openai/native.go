@@ -40,20 +40,7 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	if openAIHost(host) || reasoningModel(ep.Model) { // a vLLM or DeepSeek Responses server reads its reasoning items back
 		body = withoutForeignReasoning(body)
 	}
-	hr, err := provider.NewPost(ctx, ep.BaseURL, "/responses", body, nil)
-	if err != nil {
-		return nil, err
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	if req.Stream {
-		hr.Header.Set("Accept", "text/event-stream")
-	} else {
-		hr.Header.Set("Accept", "application/json")
-	}
-	if ep.APIKey != "" {
-		hr.Header.Set("Authorization", "Bearer "+ep.APIKey)
-	}
-	return hr, nil
+	return provider.NewPost(ctx, ep.BaseURL, "/responses", body, postHeader(req.Stream, ep.APIKey))
 }
 
 // responsesUsage is the Responses API's usage object.

@@ -83,20 +83,26 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 			}
 		}
 	}
-	// One map of shared values, not three Header.Set calls (each allocates
-	// a slice). The value slices are full (len == cap): an Add by anyone
-	// after us copies, it never writes into them.
+	return provider.NewPost(ctx, ep.BaseURL, "/chat/completions", body, postHeader(req.Stream, ep.APIKey))
+}
+
+// postHeader is the headers of a POST to the upstream: JSON, the answer
+// as a stream or whole, the key as a Bearer token (none when empty). One
+// map of shared values, not three Header.Set calls (each allocates a
+// slice). The value slices are full (len == cap): an Add by anyone after
+// us copies, it never writes into them.
+func postHeader(stream bool, key string) http.Header {
 	accept := acceptJSON
-	if req.Stream {
+	if stream {
 		accept = acceptSSE
 	}
 	h := make(http.Header, 3)
 	h["Content-Type"] = contentJSON
 	h["Accept"] = accept
-	if ep.APIKey != "" {
-		h["Authorization"] = []string{"Bearer " + ep.APIKey}
+	if key != "" {
+		h["Authorization"] = []string{"Bearer " + key}
 	}
-	return provider.NewPost(ctx, ep.BaseURL, "/chat/completions", body, h)
+	return h
 }
 
 // A door's translation names the output limit max_completion_tokens,
