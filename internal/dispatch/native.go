@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/anthropic"
@@ -265,8 +266,8 @@ func (w *walk) completionAsEvent(e *endpointRT, body []byte, usage *provider.Usa
 // unservedPathEvidence is the evidence of a bare 404 to a passthrough
 // whose path is the operator's claim (unservedPath), by API.
 var unservedPathEvidence = map[string]string{
-	APICompletions: "status:404 (no words: most likely a server without {base_url}/completions; check the provider's completions: true)",
-	APIResponses:   "status:404 (no words: most likely a server without {base_url}/responses; check the provider's responses: true)",
+	APICompletions: decision.UndeclaredPathEvidence("/completions", "completions"),
+	APIResponses:   decision.UndeclaredPathEvidence("/responses", "responses"),
 }
 
 // unservedPath reads v, the verdict of an error answer to attempt o, again
