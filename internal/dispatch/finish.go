@@ -131,6 +131,16 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		if rep.Release {
 			rep.Lease = w.leaseOf(e.key)
 		}
+		if o.unsent() {
+			// No upstream was asked: the endpoint said nothing, so health
+			// hears of it only to give a probe's slot back (review 65i:
+			// every /v1/completions request passing a chat-only endpoint
+			// over set its last_class to unknown).
+			if probe {
+				w.tell(e.key, health.Report{Release: true, Lease: w.leaseOf(e.key)})
+			}
+			break
+		}
 		o.tripped = w.tell(e.key, rep) && rule.Cool == policy.CoolThreshold
 		if rule.Page && w.d.opt.Alerts != nil {
 			w.d.opt.Alerts.NotifyUntil(e.key.Provider, class, o.verdict.Evidence, a.Message, w.coolsUntil(e.key.Provider, rule.Class, o))
@@ -140,7 +150,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		w.settled = append(w.settled, len(w.rec.Attempts))
 	}
 	w.rec.Attempts = append(w.rec.Attempts, a)
-	w.d.opt.Metrics.Attempt(e.key.Target, e.key.Provider, class, o.ttfb, total)
-	w.d.opt.Metrics.FirstToken(e.key.Target, e.key.Provider, class, o.firstToken)
+	if !o.unsent() { // upstream attempts only: one Detour did not send is in the record alone (review 65i)
+		w.d.opt.Metrics.Attempt(e.key.Target, e.key.Provider, class, o.ttfb, total)
+		w.d.opt.Metrics.FirstToken(e.key.Target, e.key.Provider, class, o.firstToken)
+	}
 	w.meter(e, &a)
 }
