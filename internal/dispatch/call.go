@@ -118,6 +118,10 @@ func (c *Call) advisory() bool {
 	return c.Native != nil && c.Native.API == APICountTokens
 }
 
+// completions reports whether c came in by the legacy Completions door
+// (a passthrough: its body is sent(), and Body is empty).
+func (c *Call) completions() bool { return c.Native != nil && c.Native.API == APICompletions }
+
 // sent is the body as the client sent it: the native body of a door that
 // is not Chat Completions, else Body. Text in it is no evidence (an
 // upstream may quote it back) and is the client's own to read.

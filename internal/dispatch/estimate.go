@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
@@ -251,13 +252,27 @@ func reference(key []byte) bool {
 // paid the input of a $5.60 answer): a token with 20 log-probability
 // alternatives takes under 2 KiB of JSON, one without under 16 bytes. No
 // more than the output the request allowed (max_completion_tokens or
-// max_tokens, times n), when it set one.
-func largeOutputFloor(body []byte, bytes int) int {
+// max_tokens, times n), when it set one. completions: body is a legacy
+// Completions request's, whose logprobs is a number of alternatives.
+func largeOutputFloor(body []byte, bytes int, completions bool) int {
 	per := 16
-	if string(rawjson.Member(body, "logprobs")) == "true" {
+	if askedLogprobs(body, completions) {
 		per = 2048
 	}
 	return capOutput(bytes/per, body)
+}
+
+// askedLogprobs reports whether body asks for log-probabilities: chat's
+// logprobs true, or a legacy Completions request's logprobs as a number
+// (0 to 5 at OpenAI, up to 20 at vLLM: the alternatives a token), which
+// a chat body's is not.
+func askedLogprobs(body []byte, completions bool) bool {
+	m := rawjson.Member(body, "logprobs")
+	if string(m) == "true" {
+		return true
+	}
+	_, num := provider.PlainInt(m)
+	return completions && num
 }
 
 // capOutput is n, no more than the output request body allowed
@@ -343,8 +358,14 @@ func answerOutputEstimate(out, body []byte) int {
 // 64 MiB bound: log-probabilities (up to 20 alternatives a token), or
 // several choices. Without either, no working provider's chat answer
 // comes near it, and one that does is a broken upstream's (answerTooLarge).
-func mayAnswerLarge(body []byte) bool {
-	if string(rawjson.Member(body, "logprobs")) == "true" {
+// completions: body is a legacy Completions request's, whose logprobs is
+// a number, and whose choices are n (or best_of) for each of its prompts
+// (review 65h).
+func mayAnswerLarge(body []byte, completions bool) bool {
+	if askedLogprobs(body, completions) {
+		return true
+	}
+	if completions && (choicesBilled(body) > 1 || completionPrompts(body) > 1) {
 		return true
 	}
 	n, err := strconv.Atoi(string(rawjson.Member(body, "n")))

@@ -39,3 +39,21 @@ func TestCompletionsEstimates(t *testing.T) {
 		t.Errorf("answer estimate %d, want 100", got)
 	}
 }
+
+// Review 65h: a whole Completions answer without usage to a request with
+// best_of holds n of the best_of choices written and billed for each
+// prompt; its text was the estimate, so best_of 10 counted a tenth of
+// what ran (its cap allowed the ten).
+func TestReview65hBestOfAnswerWithoutUsageCountsEveryCandidate(t *testing.T) {
+	answer := []byte(`{"object":"text_completion","choices":[{"text":"` + strings.Repeat("x", 400) + `","index":0,"finish_reason":"stop"}]}`)
+	for body, want := range map[string]int{
+		`{"prompt":"p","best_of":10,"max_tokens":200}`:       1000,
+		`{"prompt":"p","best_of":10,"n":2,"max_tokens":200}`: 500,
+		`{"prompt":"p","best_of":10,"max_tokens":50}`:        500, // the cap: ten of 50
+		`{"prompt":"p","max_tokens":200}`:                    100,
+	} {
+		if got := completionsOutputEstimate(answer, []byte(body)); got != want {
+			t.Errorf("%s: estimate %d, want %d", body, got, want)
+		}
+	}
+}

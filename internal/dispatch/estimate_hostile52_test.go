@@ -26,8 +26,8 @@ func TestCapOutputOverflowDoesNotShrinkTheEstimate(t *testing.T) {
 	if got < want {
 		t.Errorf("output estimate with max_tokens 2^62+1 and n 4: %d tokens, without a limit %d: the product wrapped", got, want)
 	}
-	floorPlain := largeOutputFloor([]byte(`{"logprobs":true,"n":4}`), 64<<20)
-	floorHuge := largeOutputFloor([]byte(`{"logprobs":true,"n":4,"max_tokens":4611686018427387905}`), 64<<20)
+	floorPlain := largeOutputFloor([]byte(`{"logprobs":true,"n":4}`), 64<<20, false)
+	floorHuge := largeOutputFloor([]byte(`{"logprobs":true,"n":4,"max_tokens":4611686018427387905}`), 64<<20, false)
 	if floorHuge < floorPlain {
 		t.Errorf("too-large output floor with max_tokens 2^62+1 and n 4: %d tokens, without a limit %d: the product wrapped", floorHuge, floorPlain)
 	}

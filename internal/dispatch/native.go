@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
@@ -237,7 +238,7 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 	if usage == nil && w.call.Metered && w.call.Native.API == APICompletions {
 		// No count: a client's limits count the answer's text, as a
 		// chat answer's (plain).
-		o.delivered = answerOutputEstimate(body, w.call.sent())
+		o.delivered = completionsOutputEstimate(body, w.call.sent())
 	}
 	o.ok, o.body, o.usage = true, body, usage
 }
@@ -255,12 +256,25 @@ func (w *walk) completionAsEvent(e *endpointRT, body []byte, usage *provider.Usa
 	}
 	o.usage = usage
 	if usage == nil && w.call.Metered {
-		o.delivered = answerOutputEstimate(body, w.call.sent())
+		o.delivered = completionsOutputEstimate(body, w.call.sent())
 	}
 	if !w.commit(e, nil, o) || !w.write(o, one.Bytes()) {
 		return
 	}
 	o.ok = w.end(o)
+}
+
+// completionsOutputEstimate is answerOutputEstimate for a whole
+// Completions answer to sent: with best_of more than n, the answer holds n
+// of the best_of choices written and billed for each prompt, and the ones
+// it does not hold count as the ones it does (review 65h: best_of 10
+// counted a tenth of what ran), no more than sent allowed (capOutput).
+func completionsOutputEstimate(out, sent []byte) int {
+	n := answerOutputEstimate(out, sent)
+	if billed, returned := choicesBilled(sent), choicesAsked(sent); billed > returned {
+		n = capOutput(n*billed/returned, sent)
+	}
+	return n
 }
 
 // unservedPathEvidence is the evidence of a bare 404 to a passthrough
@@ -281,9 +295,16 @@ var unservedPathEvidence = map[string]string{
 // endpoint for unavailable_cooldown, taking it from the chat requests it
 // serves, and stopped an ordered route's walk (review 65f). It is unknown
 // instead: counted against nobody, no cooldown, the walk moves on, and
-// the record's evidence says what to check.
-func (w *walk) unservedPath(v classify.Verdict, o *outcome) classify.Verdict {
+// the record's evidence says what to check. The classifier's status:404
+// is also a 404 in words it does not know: one whose body (the first
+// classify.MaxBody bytes) names model, the endpoint's, is about the model
+// and stays unavailable (review 65h: "Deployment llama-3 has been
+// retired" never cooled, and was recorded as having no words).
+func (w *walk) unservedPath(v classify.Verdict, o *outcome, body []byte, model string) classify.Verdict {
 	if !o.native || v.Class != classify.Unavailable || v.Evidence != "status:404" {
+		return v
+	}
+	if model != "" && bytes.Contains(bytes.ToLower(body), []byte(strings.ToLower(model))) {
 		return v
 	}
 	ev, claimed := unservedPathEvidence[w.call.Native.API]

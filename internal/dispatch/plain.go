@@ -58,7 +58,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			// it all: cut after them, it was generated and billed in full,
 			// and what arrived is a floor of its output, at four bytes a
 			// token (hostile 57: the key counted none, and paid again).
-			o.delivered = capOutput(len(body)/4, w.call.Body)
+			o.delivered = capOutput(len(body)/4, w.call.sent())
 		}
 		return
 	}
@@ -73,10 +73,17 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: it answered JSON floats though base64 was asked; send fewer inputs")
 		case w.call.Op == OpEmbeddings:
 			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for encoding_format base64 (a quarter of the size as JSON floats), or send fewer inputs")
-		case mayAnswerLarge(w.call.Body):
-			vectorsTooLarge(o, "the upstream answer exceeds the 64 MiB the gateway holds: ask for fewer choices (n), fewer top_logprobs, or a lower max_completion_tokens")
+		case mayAnswerLarge(w.call.sent(), w.call.completions()):
+			// The client's own body: a passthrough (the Completions door)
+			// has no canonical one (review 65h: its answer past 64 MiB was
+			// server_error, counted, retried, and charged no output).
+			msg := "the upstream answer exceeds the 64 MiB the gateway holds: ask for fewer choices (n), fewer top_logprobs, or a lower max_completion_tokens"
+			if w.call.completions() {
+				msg = "the upstream answer exceeds the 64 MiB the gateway holds: ask for fewer choices (n, best_of), a lower logprobs, a lower max_tokens, or send fewer prompts at once"
+			}
+			vectorsTooLarge(o, msg)
 			if w.call.Metered {
-				o.delivered = largeOutputFloor(w.call.Body, len(body))
+				o.delivered = largeOutputFloor(w.call.sent(), len(body), w.call.completions())
 			}
 		default:
 			answerTooLarge(o, "the upstream answer exceeds 64 MiB")
@@ -93,7 +100,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		if !v.Failed {
 			v = classify.Verdict{Class: classify.Unknown, Evidence: "status:" + strconv.Itoa(resp.StatusCode)}
 		}
-		v = w.unservedPath(v, o)
+		v = w.unservedPath(v, o, body, e.ep.Model)
 		if cut {
 			v.Evidence += evBodyCut
 		}

@@ -55,7 +55,8 @@ func (w *walk) drop(e *endpointRT, name string) {
 
 // resentWithout records on the last attempt what its refusal made the
 // walk leave out of the request it sends the same endpoint again
-// (decision.Attempt.ResentWithout).
+// (decision.Attempt.ResentWithout); "" where the walk's budget then
+// sends nothing again (endpoint).
 func (w *walk) resentWithout(what string) {
 	if n := len(w.rec.Attempts); n > 0 {
 		w.rec.Attempts[n-1].ResentWithout = what

@@ -136,6 +136,11 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 		if sampling := w.refusedSampling(e, o) || w.refusedSignature(e, o) || w.refusedEncoding(e, o); sampling || w.refusedPrefill(e, o) { // the same endpoint again: without the member or the signatures, or by replay
 			if s := w.budget(ctx); s != stopNone {
 				w.stopped = s
+				// Nothing is sent again: the refusal is the answer, and
+				// not one Detour handled (review 65h: the record said
+				// resent_without, and the console's Unknowns and last
+				// failure left out the client's answer).
+				w.resentWithout("")
 				if sampling && probe { // finish kept the probe for the resend that is not made
 					w.giveBackProbe(e)
 				}

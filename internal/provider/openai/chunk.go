@@ -62,7 +62,7 @@ func (f *facts) decode(data []byte) {
 		f.malformed = true
 		return
 	}
-	if f.completions && chatShaped(data) {
+	if f.completions && (chatShaped(data) || textNotString(&c)) {
 		f.malformed = true
 		return
 	}
@@ -107,6 +107,19 @@ func chatShaped(data []byte) bool {
 	}
 	for _, ch := range c.Choices {
 		if notNull(ch.Delta) && ch.Text == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// textNotString reports whether a Completions chunk has a choice whose
+// "text" is neither a string nor null: no client of the API reads it
+// (review 65h: a number's finish was relayed, recorded ok), as a chat
+// delta's content that is not a string fails decode.
+func textNotString(c *chunk) bool {
+	for _, ch := range c.Choices {
+		if notNull(ch.Text) && ch.Text[0] != '"' {
 			return true
 		}
 	}
@@ -270,6 +283,9 @@ func scanChoice(el []byte, completions bool) (c choiceFacts, sure bool) {
 			}
 			c.usage = u
 		case 5: // text
+			if completions && len(v) > 0 && v[0] != '"' && string(v) != "null" {
+				return c, false // not a string: decode says it is malformed
+			}
 			if completions {
 				c.content = c.content || nonEmptyString(v)
 			}
