@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -15,12 +16,7 @@ import (
 // Spend={spend}, Budget={budget}", type budget_exceeded) naming id, sent
 // with status st, the body's code the same.
 func litellm65d(id string, st int) string {
-	return `{"error":{"message":"ExceededBudget: End User=` + id + ` over budget. Spend=100.2, Budget=100.0","type":"budget_exceeded","param":null,"code":"` + itoa65d(st) + `"}}`
-}
-
-func itoa65d(n int) string {
-	b := []byte{byte('0' + n/100), byte('0' + n/10%10), byte('0' + n%10)}
-	return string(b)
+	return `{"error":{"message":"ExceededBudget: End User=` + id + ` over budget. Spend=100.2, Budget=100.0","type":"budget_exceeded","param":null,"code":"` + strconv.Itoa(st) + `"}}`
 }
 
 // (1) Hole. LiteLLM takes the end user from a header before the body
@@ -38,9 +34,9 @@ func TestReview65dEndUserTheClientDidNotSend(t *testing.T) {
 	alice := `{"model":"m","user":"alice","messages":[{"role":"user","content":"hi"}]}`
 	none := `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
 	for _, st := range []int{400, 402, 403, 422, 429, 500, 503} {
-		want56(t, "operator's end user, client sent alice "+itoa65d(st), classify56(st, litellm65d("detour-prod", st), alice, false), Quota, "")
-		want56(t, "operator's end user, client sent none "+itoa65d(st), classify56(st, litellm65d("detour-prod", st), none, false), Quota, "")
-		want56(t, "client's end user "+itoa65d(st), classify56(st, litellm65d("alice", st), alice, false), BadRequest, "phrase:exceededbudget: end user=…over budget")
+		want56(t, "operator's end user, client sent alice "+strconv.Itoa(st), classify56(st, litellm65d("detour-prod", st), alice, false), Quota, "")
+		want56(t, "operator's end user, client sent none "+strconv.Itoa(st), classify56(st, litellm65d("detour-prod", st), none, false), Quota, "")
+		want56(t, "client's end user "+strconv.Itoa(st), classify56(st, litellm65d("alice", st), alice, false), BadRequest, "phrase:exceededbudget: end user=…over budget")
 	}
 	// At a 401 typed auth_error (LiteLLM's docs' form): the key's account, auth.
 	auth := `{"error":{"message":"ExceededBudget: End User=detour-prod over budget. Spend=1, Budget=0","type":"auth_error","param":"None","code":401}}`
@@ -73,7 +69,7 @@ func TestReview65dEndUserTheClientSent(t *testing.T) {
 		{"a blank after the colon", "bob", `{"model":"m", "user": "bob","messages":[]}`},
 	} {
 		for _, st := range []int{401, 422, 429, 500} {
-			want56(t, c.name+" "+itoa65d(st), classify56(st, litellm65d(c.id, st), c.req, false), BadRequest, "")
+			want56(t, c.name+" "+strconv.Itoa(st), classify56(st, litellm65d(c.id, st), c.req, false), BadRequest, "")
 		}
 	}
 	perModel := `{"error":{"message":"LiteLLM End User: e1, exceeded budget for model=gpt-4o","type":"budget_exceeded","param":null,"code":"429"}}`

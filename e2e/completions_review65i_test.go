@@ -9,21 +9,21 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// Review 65i (fails today). On a route whose first target has no
-// completions: true ("mixed": chat/chatonly, sonnet/claude, then
-// coder2/backup), every /v1/completions request passes the chat-only
-// endpoints over unsent (status 0, evidence "translate": docs/doors.md,
-// "Legacy Completions"). No request reaches them, and they answer nothing.
-// Yet each pass-over is reported as an unknown of theirs: /v1/health shows
+// Review 65i. On a route whose first target has no completions: true
+// ("mixed": chat/chatonly, sonnet/claude, then coder2/backup), every
+// /v1/completions request passes the chat-only endpoints over unsent
+// (status 0, evidence "translate": docs/doors.md, "Legacy Completions").
+// No request reaches them, and they answer nothing. Before the fix each
+// pass-over was reported as an unknown of theirs: /v1/health showed
 // last_class "unknown" on chat/chatonly, which docs/behaviour.md defines as
 // "the class of the last failed answer the endpoint gave", and /metrics
-// counts an upstream attempt (detour_attempts_total{class="unknown"}, "upstream
-// attempts, by the class of their answer": docs/metrics.md) and an upstream
-// duration for a call never made. The console's last failure already leaves
-// unsent attempts out (internal/console/ring.go). Before this door a
+// counted an upstream attempt (detour_attempts_total{class="unknown"},
+// "upstream attempts, by the class of their answer": docs/metrics.md) and
+// an upstream duration for a call never made. The console's last failure
+// already left unsent attempts out (internal/console/ring.go). Before this door a
 // pass-over was rare (a part a dialect cannot express); here it is every
 // completion request on such a route, so an operator watching unknowns on
-// a chat endpoint sees its editor's autocomplete traffic.
+// a chat endpoint saw its editor's autocomplete traffic.
 func TestReview65iPassOverIsNoAnswerOfTheEndpoint(t *testing.T) {
 	g, fs, c := completionsGateway(t, map[string]upstreamtest.Script{"backup": script(upstreamtest.Step{Body: completionJSON("qwen-coder-b", "ok")})})
 	if _, err := c.Completions.New(context.Background(), fimParams("mixed")); err != nil {

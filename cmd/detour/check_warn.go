@@ -143,7 +143,8 @@ func budgetRestartWarning(cfg *config.Config) string {
 	line := 0
 	for i := range cfg.Clients {
 		if b := cfg.Clients[i].Budget; b.USDPerDay > 0 || b.USDPerMonth > 0 {
-			if names = append(names, cfg.Clients[i].Name); line == 0 {
+			names = append(names, cfg.Clients[i].Name)
+			if line == 0 {
 				line = cfg.Clients[i].Line // the first of them
 			}
 		}

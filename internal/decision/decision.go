@@ -84,21 +84,21 @@ const (
 	EvidenceTooCostly = "translation-cost"
 )
 
-// UndeclaredPathEvidence is the evidence of a bare 404 (no code, no words)
+// UnservedPathEvidence is the evidence of a bare 404 (no code, no words)
 // from a passthrough path the operator declared its provider serves (a
 // provider's completions: true or responses: true, named by option): most
 // likely a server without the path, read as unknown so that nothing cools
 // (docs/config.md). Its fix is the option, not a rule: the console's
-// Unknowns and `detour classify --suggest` leave it out (UndeclaredPath).
-func UndeclaredPathEvidence(path, option string) string {
-	return undeclaredLead + path + "; check the provider's " + option + ": true)"
+// Unknowns and `detour classify --suggest` leave it out (UnservedPath).
+func UnservedPathEvidence(path, option string) string {
+	return unservedLead + path + "; check the provider's " + option + ": true)"
 }
 
-// undeclaredLead opens every UndeclaredPathEvidence.
-const undeclaredLead = "status:404 (no words: most likely a server without {base_url}"
+// unservedLead opens every UnservedPathEvidence.
+const unservedLead = "status:404 (no words: most likely a server without {base_url}"
 
-// UndeclaredPath reports whether evidence is an UndeclaredPathEvidence.
-func UndeclaredPath(evidence string) bool { return strings.HasPrefix(evidence, undeclaredLead) }
+// UnservedPath reports whether evidence is an UnservedPathEvidence.
+func UnservedPath(evidence string) bool { return strings.HasPrefix(evidence, unservedLead) }
 
 // Unsent reports whether an attempt's evidence says Detour did not send it.
 // The console's script keeps the same list (internal/console/ui/app.js,

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
 
@@ -76,18 +75,6 @@ func withinCeilings(body []byte, answerBytes int64, prompt, output int) (int, in
 		}
 	}
 	return prompt, output, capped
-}
-
-// choicesBilled is how many choices body has the upstream write: n, read
-// as the continuation reads it (choicesAsked), or a legacy Completions
-// request's best_of when more (best_of are written and billed, n of them
-// returned).
-func choicesBilled(body []byte) int {
-	n := choicesAsked(body)
-	if b, ok := provider.PlainInt(rawjson.Member(body, "best_of")); ok && b > n {
-		return min(b, provider.MaxParts+1)
-	}
-	return n
 }
 
 // outputCeiling is the most output an answer of answerBytes bytes in

@@ -291,38 +291,6 @@ func (w *walk) continueCut(o *outcome) bool {
 // named n only by case folding, so the exact member is the one upstreams read.
 func manyChoices(body []byte) bool { return choicesAsked(body) > 1 }
 
-// completionPrompts is how many prompts a legacy Completions request body
-// holds, each answered with its own n choices (n times the prompts in
-// all): a string, or a list of token ids, is one prompt; a list of strings
-// or of token-id lists is one an element (the API's batch: LangChain's
-// OpenAI LLM sends its generate() prompts so). A body with no "prompt"
-// list, an empty one included, is one. At most provider.MaxParts+1, as n
-// is read.
-func completionPrompts(body []byte) int {
-	s, ok := rawjson.ScanArray(rawjson.Member(body, "prompt"))
-	if !ok {
-		return 1
-	}
-	n := 0
-	for _, el, ok := s.Next(); ok && n <= provider.MaxParts; _, el, ok = s.Next() {
-		if n == 0 && len(el) > 0 && (el[0] == '-' || el[0] >= '0' && el[0] <= '9') {
-			return 1 // token ids: one prompt
-		}
-		n++
-	}
-	return max(n, 1)
-}
-
-// CompletionChoices is how many choices a legacy Completions request body
-// has answered: n (choicesAsked) for each of its prompts
-// (completionPrompts). The door refuses a stream of more than a stream's
-// reader follows (provider.MaxParts).
-func CompletionChoices(body []byte) int { return choicesAsked(body) * completionPrompts(body) }
-
-// MaxStreamChoices is the most choices a stream's reader follows
-// (provider.MaxParts): the chunks of any more are dropped as malformed.
-const MaxStreamChoices = provider.MaxParts
-
 // choicesAsked is the number of choices the canonical chat request body
 // asks for: its n, 1 when it has none (or one no upstream reads as more).
 func choicesAsked(body []byte) int {

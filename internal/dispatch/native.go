@@ -3,7 +3,6 @@ package dispatch
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -218,7 +217,7 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
 		return
 	}
-	if w.call.Stream && w.call.Native.API == APICompletions {
+	if w.call.Stream && w.call.completions() {
 		w.completionAsEvent(e, body, usage, o)
 		return
 	}
@@ -235,7 +234,7 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 		w.streamWhole(e, out, o)
 		return
 	}
-	if usage == nil && w.call.Metered && w.call.Native.API == APICompletions {
+	if usage == nil && w.call.Metered && w.call.completions() {
 		// No count: a client's limits count the answer's text, as a
 		// chat answer's (plain).
 		o.delivered = completionsOutputEstimate(body, w.call.sent())
@@ -243,45 +242,11 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 	o.ok, o.body, o.usage = true, body, usage
 }
 
-// completionAsEvent relays a whole Completions answer to a client that
-// asked for a stream (a server that ignores "stream"): a Completions
-// chunk has the whole answer's shape (choices with their text and
-// finish_reason, usage), so the answer is the stream's one event, then
-// [DONE] (the Output's End). It ran and was billed.
-func (w *walk) completionAsEvent(e *endpointRT, body []byte, usage *provider.Usage, o *outcome) {
-	var one bytes.Buffer
-	if err := json.Compact(&one, body); err != nil { // one line: an SSE data line
-		o.failWith(classify.Verdict{Class: classify.ServerError, Evidence: "decode"}, "the upstream's answer could not be read: "+err.Error())
-		return
-	}
-	o.usage = usage
-	if usage == nil && w.call.Metered {
-		o.delivered = completionsOutputEstimate(body, w.call.sent())
-	}
-	if !w.commit(e, nil, o) || !w.write(o, one.Bytes()) {
-		return
-	}
-	o.ok = w.end(o)
-}
-
-// completionsOutputEstimate is answerOutputEstimate for a whole
-// Completions answer to sent: with best_of more than n, the answer holds n
-// of the best_of choices written and billed for each prompt, and the ones
-// it does not hold count as the ones it does (review 65h: best_of 10
-// counted a tenth of what ran), no more than sent allowed (capOutput).
-func completionsOutputEstimate(out, sent []byte) int {
-	n := answerOutputEstimate(out, sent)
-	if billed, returned := choicesBilled(sent), choicesAsked(sent); billed > returned {
-		n = capOutput(n*billed/returned, sent)
-	}
-	return n
-}
-
 // unservedPathEvidence is the evidence of a bare 404 to a passthrough
 // whose path is the operator's claim (unservedPath), by API.
 var unservedPathEvidence = map[string]string{
-	APICompletions: decision.UndeclaredPathEvidence("/completions", "completions"),
-	APIResponses:   decision.UndeclaredPathEvidence("/responses", "responses"),
+	APICompletions: decision.UnservedPathEvidence("/completions", "completions"),
+	APIResponses:   decision.UnservedPathEvidence("/responses", "responses"),
 }
 
 // unservedPath reads v, the verdict of an error answer to attempt o, again

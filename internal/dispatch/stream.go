@@ -214,18 +214,17 @@ func (w *walk) erredAfterFinish(v classify.Verdict, o *outcome) bool {
 
 // allChoices reports whether the stream finished as many choices as the
 // request asked for (n, 1 when absent; at the Completions door n for each
-// prompt of a batch: completionPrompts). Read only where a stream that
+// prompt of a batch: CompletionChoices). Read only where a stream that
 // said it was finished ends without its end marker, or with an error.
 // The client's own body is read: a passthrough's (a Completions request's
 // n) may have no canonical one.
 func (w *walk) allChoices(o *outcome) bool {
-	body := w.call.sent()
-	n := choicesAsked(body)
-	if w.call.Native != nil && w.call.Native.API == APICompletions {
+	n := choicesAsked(w.call.sent())
+	if w.call.completions() {
 		// Review 65f: a batch cut after its first prompt's choice
 		// finished, before the next began, ended as whole ([DONE],
 		// outcome ok) with one completion of two.
-		n *= completionPrompts(body)
+		n = CompletionChoices(w.call.sent())
 	}
 	return n <= 1 || o.choices >= n
 }

@@ -49,13 +49,13 @@ func scalar(s string) string {
 // rule with class unknown, docs/config.md): a rule suggested for it would
 // undo the operator's (operator review 52). Nor an attempt Detour never
 // sent (decision.Unsent): no upstream answered it. Nor a bare 404 from a
-// passthrough path the operator declared (decision.UndeclaredPath): its
+// passthrough path the operator declared (decision.UnservedPath): its
 // fix is the provider's option, and a rule suggested for it ("not found":
 // unavailable) would cool the endpoint, chat included, for
 // unavailable_cooldown again (review 65i).
 func Unplaced(class, evidence string) bool {
 	return class == classify.Unknown.String() && !strings.HasPrefix(evidence, "rule:") && !decision.Unsent(evidence) &&
-		!decision.UndeclaredPath(evidence)
+		!decision.UnservedPath(evidence)
 }
 
 // UnplacedAttempt reports whether a recorded attempt is Unplaced and not
