@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
@@ -45,14 +44,7 @@ func r65fChunk(i int, text, finish string) string {
 
 func r65fGateway(t *testing.T, scripts map[string]upstreamtest.Script) (*gateway, map[string]*upstreamtest.Server, openai.Client) {
 	t.Helper()
-	for _, name := range []string{"vllm", "lacks", "chatonly"} {
-		if scripts[name] == nil {
-			scripts[name] = script(upstreamtest.Step{Status: 500, Body: `{"error":{"message":"not scripted"}}`})
-		}
-	}
-	fs := fakes(t, scripts)
-	g := start(t, r65fCfg, fs)
-	return g, fs, openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("key-all"), option.WithMaxRetries(0))
+	return completionsGatewayOf(t, r65fCfg, "key-all", scripts, "vllm", "lacks", "chatonly")
 }
 
 // A prompt list is one choice per prompt (times n): a streamed batch whose

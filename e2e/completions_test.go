@@ -73,14 +73,22 @@ func completionStream(model string, parts ...string) []string {
 
 func completionsGateway(t *testing.T, scripts map[string]upstreamtest.Script) (*gateway, map[string]*upstreamtest.Server, openai.Client) {
 	t.Helper()
-	for _, name := range []string{"vllm", "backup", "chatonly", "claude"} {
+	return completionsGatewayOf(t, completionsCfg, "unused", scripts, "vllm", "backup", "chatonly", "claude")
+}
+
+// completionsGatewayOf starts a gateway on cfg whose fakes are names, each
+// answering a 500 where scripts has none, and an openai-go client with the
+// client key key that retries nothing.
+func completionsGatewayOf(t *testing.T, cfg, key string, scripts map[string]upstreamtest.Script, names ...string) (*gateway, map[string]*upstreamtest.Server, openai.Client) {
+	t.Helper()
+	for _, name := range names {
 		if scripts[name] == nil {
 			scripts[name] = script(upstreamtest.Step{Status: 500, Body: `{"error":{"message":"not scripted"}}`})
 		}
 	}
 	fs := fakes(t, scripts)
-	g := start(t, completionsCfg, fs)
-	return g, fs, openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey("unused"), option.WithMaxRetries(0))
+	g := start(t, cfg, fs)
+	return g, fs, openai.NewClient(option.WithBaseURL(g.URL+"/v1/"), option.WithAPIKey(key), option.WithMaxRetries(0))
 }
 
 // fimParams is an editor's fill-in-the-middle request.
