@@ -117,3 +117,14 @@ func TestReview65dEchoedThrottleMakesNoThrottle(t *testing.T) {
 	echo56(t, 400, `{\"code\":\"ThrottlingException\"}`, `{"error":{"message":"Too many tokens in request. Your input: {\"code\":\"ThrottlingException\"}"}}`, ContextLength)
 	echo56(t, 400, "rate limit exceeded", `{"error":{"message":"Too many tokens in prompt 'rate limit exceeded'"}}`, ContextLength)
 }
+
+// endUserSent reads the first endUserPhrases of ownRequestPhrases as naming
+// an end user between their two parts: a phrase added before them, or one
+// of them moved, would make it read a required param's name as a user.
+func TestEndUserPhrasesComeFirst(t *testing.T) {
+	for i, p := range ownRequestPhrases.list {
+		if names := strings.Contains(p.a, "end user"); names != (i < endUserPhrases) {
+			t.Errorf("ownRequestPhrases[%d] %q: names an end user %v, but endUserPhrases is %d", i, p.a, names, endUserPhrases)
+		}
+	}
+}
