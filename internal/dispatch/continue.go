@@ -315,19 +315,27 @@ func choicesAsked(body []byte) int {
 // target refused (splice.PrefillRefused): the same endpoint is then tried
 // again by replay, and the refusal is never the client's error.
 func (w *walk) refusedPrefill(e *endpointRT, o *outcome) bool {
+	if !w.prefillRefusal(o) {
+		return false
+	}
 	c := w.cont
-	if c == nil || !c.cutting || c.mode != splice.ByPrefill || o.committed || o.canceled || o.ok {
-		return false
-	}
-	if !splice.PrefillRefused(o.status, []byte(o.message)) {
-		return false
-	}
 	if c.refused == nil {
 		c.refused = map[*targetRT]bool{}
 	}
 	c.refused[e.target] = true
 	w.d.opt.Metrics.Continuation(w.r.name, splice.ByPrefill.String(), "refused")
 	return true
+}
+
+// prefillRefusal is refusedPrefill's test, changing nothing: finish reads
+// it too (a probe whose request is sent again, here by replay, keeps its
+// slot for the resend: review 65k, as review 48c for a refused member).
+func (w *walk) prefillRefusal(o *outcome) bool {
+	c := w.cont
+	if c == nil || !c.cutting || c.mode != splice.ByPrefill || o.committed || o.canceled || o.ok {
+		return false
+	}
+	return splice.PrefillRefused(o.status, []byte(o.message))
 }
 
 // count records the outcome of the current cut in metrics, once.

@@ -127,7 +127,8 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 		// A probe that ends in the request's own fault says nothing about
 		// the endpoint: the next request may probe it.
 		rep.Release = probe && (!rule.Counted && rule.Cool == policy.CoolNone || a.Counted != rule.Counted) &&
-			w.samplingRefusal(e, o) == "" && !w.signatureRefusal(e, o) && !w.encodingRefusal(e, o) // a resend without the member or the signatures keeps the probe
+			w.samplingRefusal(e, o) == "" && !w.signatureRefusal(e, o) && !w.encodingRefusal(e, o) && // a resend without the member or the signatures keeps the probe,
+			!w.prefillRefusal(o) // and so does a replay after a refused prefill (review 65k)
 		if rep.Release {
 			rep.Lease = w.leaseOf(e.key)
 		}

@@ -1,14 +1,11 @@
 package dispatch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/detour-llm/detour/classify"
-	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/anthropic"
@@ -240,43 +237,6 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 		o.delivered = completionsOutputEstimate(body, w.call.sent())
 	}
 	o.ok, o.body, o.usage = true, body, usage
-}
-
-// unservedPathEvidence is the evidence of a bare 404 to a passthrough
-// whose path is the operator's claim (unservedPath), by API.
-var unservedPathEvidence = map[string]string{
-	APICompletions: decision.UnservedPathEvidence("/completions", "completions"),
-	APIResponses:   decision.UnservedPathEvidence("/responses", "responses"),
-}
-
-// unservedPath reads v, the verdict of an error answer to attempt o, again
-// when it is a bare 404 — one the classifier read only by its status (no
-// code, no words: "Not Found", FastAPI's {"detail":"Not Found"}, Go's
-// "404 page not found") — to a passthrough whose path the operator
-// claimed (completions: true, responses: true) rather than one every
-// server of the dialect has. The claim is not a fact, and a server
-// without the path answers so; a gone model says so, in words or a code,
-// and stays unavailable. As unavailable, the wrong claim cooled the
-// endpoint for unavailable_cooldown, taking it from the chat requests it
-// serves, and stopped an ordered route's walk (review 65f). It is unknown
-// instead: counted against nobody, no cooldown, the walk moves on, and
-// the record's evidence says what to check. The classifier's status:404
-// is also a 404 in words it does not know: one whose body (the first
-// classify.MaxBody bytes) names model, the endpoint's, is about the model
-// and stays unavailable (review 65h: "Deployment llama-3 has been
-// retired" never cooled, and was recorded as having no words).
-func (w *walk) unservedPath(v classify.Verdict, o *outcome, body []byte, model string) classify.Verdict {
-	if !o.native || v.Class != classify.Unavailable || v.Evidence != "status:404" {
-		return v
-	}
-	if model != "" && bytes.Contains(bytes.ToLower(body), []byte(strings.ToLower(model))) {
-		return v
-	}
-	ev, claimed := unservedPathEvidence[w.call.Native.API]
-	if !claimed {
-		return v
-	}
-	return classify.Verdict{Failed: true, Class: classify.Unknown, Evidence: ev}
 }
 
 // ServesNative reports whether the first target of the route model names

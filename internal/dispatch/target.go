@@ -141,7 +141,7 @@ func (w *walk) endpoint(ctx context.Context, e *endpointRT, probe bool) (*Result
 				// resent_without, and the console's Unknowns and last
 				// failure left out the client's answer).
 				w.resentWithout("")
-				if sampling && probe { // finish kept the probe for the resend that is not made
+				if probe { // finish kept the probe for the resend that is not made (a replay's too: review 65k)
 					w.giveBackProbe(e)
 				}
 				return nil, o
