@@ -49,3 +49,26 @@ func TestHandledRefusalIsNoUnknownNorLastFailure(t *testing.T) {
 		t.Errorf("Unknowns %+v, want the unhandled one", gs)
 	}
 }
+
+// "Classes over time" counts upstream attempts: a target Detour passed over
+// unsent (its provider lacks completions: true) is none, as /metrics has
+// it (round 65). Before, every /v1/completions request on a route
+// [chat-only, completions] drew an unknown.
+func TestClassesOverTimeLeaveOutPassOvers(t *testing.T) {
+	c := New(Options{Size: 10})
+	c.Write(&decision.Decision{ID: decision.NewID(), Time: time.Now(), Route: "mixed", Outcome: "ok",
+		Attempts: []decision.Attempt{
+			{Target: "chat", Provider: "chatonly", Class: "unknown", Evidence: decision.EvidenceUntranslated, Action: "next_target"},
+			{Target: "coder", Provider: "vllm", Status: 200, Action: "done"},
+		}})
+	_, counts := c.perMinute()
+	sum := func(class string) (n int) {
+		for _, v := range counts[class] {
+			n += v
+		}
+		return n
+	}
+	if sum("unknown") != 0 || sum("ok") != 1 {
+		t.Errorf("unknown %d, ok %d: want the answer alone", sum("unknown"), sum("ok"))
+	}
+}

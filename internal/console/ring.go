@@ -115,7 +115,9 @@ func (c *Console) Write(d *decision.Decision) {
 	for i := range d.Attempts {
 		a := &d.Attempts[i]
 		at := d.Time.Add(time.Duration(a.StartMS * float64(time.Millisecond)))
-		c.count(at, query.AttemptClass(*a))
+		if !decision.Unsent(a.Evidence) { // upstream attempts only, as /metrics counts them
+			c.count(at, query.AttemptClass(*a))
+		}
 		if a.Class == "" || decision.Unsent(a.Evidence) || a.Handled() {
 			continue // a success, an attempt Detour did not send, or a refusal it answered by sending again adapted: no failure of the endpoint's
 		}

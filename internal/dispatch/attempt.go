@@ -134,8 +134,12 @@ type caller func(ctx context.Context, w *walk, e *endpointRT) *outcome
 func (w *walk) attempt(ctx context.Context, e *endpointRT, probe bool) *outcome {
 	start := time.Now()
 	if n := len(w.rec.Attempts); n > 0 { // the move to this attempt happens now
-		prev := &w.rec.Attempts[n-1]
-		w.d.opt.Metrics.Failover(w.r.name, string(prev.Action), prev.Class)
+		// Past an attempt Detour did not send, no upstream failed: a
+		// pass-over, in the record alone (review 65k: every
+		// /v1/completions request on a mixed route counted a failover).
+		if prev := &w.rec.Attempts[n-1]; !decision.Unsent(prev.Evidence) {
+			w.d.opt.Metrics.Failover(w.r.name, string(prev.Action), prev.Class)
+		}
 	}
 	w.markTried(e.key)
 	if p := w.call.Progress; p != nil {

@@ -128,7 +128,8 @@ type Usage struct {
 	// CostUSD (their recorded estimate).
 	EstimatedUSD float64 `json:"estimated_usd"`
 	// Failovers counts moves to another endpoint or target (next_endpoint,
-	// next_target, tail); by target or provider, the moves away from it.
+	// next_target, tail) after an upstream's failure (not past an attempt
+	// Detour did not send); by target or provider, the moves away from it.
 	Failovers int `json:"failovers"`
 }
 
@@ -165,7 +166,7 @@ func (u *Usage) addAttempt(a *decision.Attempt) {
 		u.CacheWrite = sat(u.CacheWrite, written)
 		u.Output = sat(u.Output, x.CompletionTokens)
 	}
-	if isFailover(a.Action) {
+	if isFailover(a.Action) && !decision.Unsent(a.Evidence) { // a pass-over is no failover: no upstream failed
 		u.Failovers++
 	}
 	if !a.CostUnknown && a.CostUSD == nil {
