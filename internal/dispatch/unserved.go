@@ -130,10 +130,10 @@ func (w *walk) namesModel(body []byte, model string) bool {
 		}
 		i += at
 		s, e := i, i+len(m)
-		for s > 0 && !(body[s-1] == '"' && !escaped(body, s-1)) {
+		for s > 0 && !(body[s-1] == '"' && !rawjson.EscapedAt(body, s-1)) {
 			s--
 		}
-		for e < len(body) && !(body[e] == '"' && !escaped(body, e)) {
+		for e < len(body) && !(body[e] == '"' && !rawjson.EscapedAt(body, e)) {
 			e++
 		}
 		if req == nil {
@@ -145,15 +145,4 @@ func (w *walk) namesModel(body []byte, model string) bool {
 		at = i + len(m)
 	}
 	return false
-}
-
-// escaped reports whether the byte at i of b follows an odd run of
-// backslashes (a quote inside a JSON string).
-func escaped(b []byte, i int) bool {
-	n := 0
-	for i > 0 && b[i-1] == '\\' {
-		n++
-		i--
-	}
-	return n%2 == 1
 }

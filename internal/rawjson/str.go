@@ -133,3 +133,13 @@ func hexRune(s []byte) rune {
 	}
 	return r
 }
+
+// EscapedAt reports whether b[i] follows an odd run of backslashes: a
+// quote there is inside a JSON string, not its end.
+func EscapedAt(b []byte, i int) bool {
+	n := 0
+	for i-n > 0 && b[i-n-1] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}

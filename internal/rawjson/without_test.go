@@ -25,3 +25,17 @@ func TestWithout(t *testing.T) {
 		}
 	}
 }
+
+func TestEscapedAt(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		i    int
+		want bool
+	}{
+		{`a"`, 1, false}, {`a\"`, 2, true}, {`a\\"`, 3, false}, {`\\\"`, 3, true}, {`"`, 0, false},
+	} {
+		if got := EscapedAt([]byte(c.s), c.i); got != c.want {
+			t.Errorf("EscapedAt(%q, %d) = %v, want %v", c.s, c.i, got, c.want)
+		}
+	}
+}
