@@ -190,15 +190,7 @@ func TestReview64eTooLargeClientMessage(t *testing.T) {
 	fs := fakes(t, map[string]upstreamtest.Script{
 		"strict": p64eRefuseThen(p64eVLLM, upstreamtest.Step{Body: b.String()}),
 	})
-	cfg := `
-providers:
-  - {name: strict, dialect: openai, base_url: "{strict}", api_key: ` + secret + `}
-targets:
-  - {name: bge, model: bge-m3, providers: [strict]}
-routes:
-  - {name: vectors, targets: [bge]}
-`
-	g := start(t, cfg, fs)
+	g := start(t, p64eStrictOnlyCfg, fs)
 	r := g.raw(t, http.MethodPost, "/v1/embeddings", p64eBody)
 	d := g.recs.wait(t, 1)
 	t.Logf("client %d should-retry=%q attempts=%q %s", r.Status, r.Header.Get("X-Should-Retry"), r.Header.Get("X-Detour-Attempts"), r.Body)

@@ -20,6 +20,17 @@ const p64eB64 = `{"object":"list","data":[{"object":"embedding","index":0,"embed
 const p64eVLLM = `{"object":"error","message":"base64 encoding is not currently supported","type":"BadRequestError","param":null,"code":400}`
 const p64eBody = `{"model":"vectors","input":["alpha","beta"],"encoding_format":"base64"}`
 
+// p64eStrictOnlyCfg is a route of one embeddings target at the refusing
+// server "strict", with nowhere else to go.
+const p64eStrictOnlyCfg = `
+providers:
+  - {name: strict, dialect: openai, base_url: "{strict}", api_key: ` + secret + `}
+targets:
+  - {name: bge, model: bge-m3, providers: [strict]}
+routes:
+  - {name: vectors, targets: [bge]}
+`
+
 func p64eDump(t *testing.T, v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
@@ -213,15 +224,7 @@ func TestReview64eOtherDoorsNotResent(t *testing.T) {
 		"strict": script(upstreamtest.Step{Status: 400, Body: p64eVLLM}),
 		"other":  script(upstreamtest.Step{Status: 400, Body: p64eVLLM}),
 	})
-	cfg := `
-providers:
-  - {name: strict, dialect: openai, base_url: "{strict}", api_key: ` + secret + `}
-targets:
-  - {name: bge, model: bge-m3, providers: [strict]}
-routes:
-  - {name: vectors, targets: [bge]}
-`
-	g := start(t, cfg, fs)
+	g := start(t, p64eStrictOnlyCfg, fs)
 	g.raw(t, http.MethodPost, "/v1/chat/completions", `{"model":"vectors","messages":[{"role":"user","content":"hi"}],"encoding_format":"base64"}`)
 	g.raw(t, http.MethodPost, "/v1/responses", `{"model":"vectors","input":"hi","encoding_format":"base64"}`)
 	g.raw(t, http.MethodPost, "/v1/messages", `{"model":"vectors","max_tokens":10,"messages":[{"role":"user","content":"hi"}],"encoding_format":"base64"}`, "anthropic-version", "2023-06-01")
