@@ -26,7 +26,8 @@ var unservedPathEvidence = map[string]string{
 // unservedPath reads v, the verdict of an error answer to attempt o, again
 // when it is a bare 404 — one the classifier read only by its status (no
 // code, no words: "Not Found", FastAPI's {"detail":"Not Found"}, Go's
-// "404 page not found") — to a passthrough whose path the operator
+// "404 page not found"), or one in a server's own missing-route words
+// and nothing else (missingRoute) — to a passthrough whose path the operator
 // claimed (completions: true, responses: true) rather than one every
 // server of the dialect has. The claim is not a fact, and a server
 // without the path answers so; a gone model says so, in words or a code,
@@ -46,17 +47,34 @@ var unservedPathEvidence = map[string]string{
 // recorded as having no words, and hidden from the operator who would
 // place its words).
 func (w *walk) unservedPath(v classify.Verdict, o *outcome, body []byte, model string) classify.Verdict {
-	if !o.native || v.Class != classify.Unavailable || v.Evidence != "status:404" {
+	if !o.native || v.Class != classify.Unavailable {
 		return v
 	}
 	ev, claimed := unservedPathEvidence[w.call.Native.API]
 	if !claimed || w.namesModel(body, model) {
 		return v
 	}
-	if !bare404(body) {
+	bare := bare404(body)
+	switch {
+	case v.Evidence == "status:404" && !bare:
 		ev = unreadPathEvidence[w.call.Native.API]
+	case v.Evidence != "status:404" && !(missingRoute[v.Evidence] && bare):
+		return v
 	}
 	return classify.Verdict{Failed: true, Class: classify.Unknown, Evidence: ev}
+}
+
+// missingRoute holds the evidence of the classifier's verdicts that are a
+// web server's missing route in its own words, when nothing else is said
+// (bare404): llama.cpp's {"error":{"code":404,"message":"File Not
+// Found","type":"not_found_error"}} and LM Studio's "Unexpected endpoint
+// or method. (POST /v1/completions)". Sent to a path the operator claimed,
+// they are that claim's fault, not a gone model's (round 65 left them
+// cooling the endpoint). A not_found_error that names anything else
+// (Anthropic's "model: claude-…") is no bare answer and stays.
+var missingRoute = map[string]bool{
+	"type:not_found_error":       true,
+	"phrase:unexpected endpoint": true,
 }
 
 // unreadPathEvidence is the evidence of a 404 to a passthrough whose path
@@ -73,7 +91,8 @@ var unreadPathEvidence = map[string]string{
 // framework's missing route uses — FastAPI's {"detail":"Not Found"},
 // Go's "404 page not found", llama.cpp's "File Not Found", Express's
 // "Cannot POST /v1/completions", Spring's {"status":404,"error":"Not
-// Found","path":…} — and numbers.
+// Found","path":…}, LM Studio's "Unexpected endpoint or method. (POST
+// /v1/completions)" — and numbers.
 func bare404(body []byte) bool {
 	t := bytes.TrimSpace(body)
 	if len(t) > 0 && t[0] == '<' {
@@ -98,7 +117,7 @@ var bareWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`404 not found page file the requested url path route endpoint resource
 		cannot post v1 completions responses error errors detail message status code type object null
-		invalid request timestamp t`) {
+		invalid request timestamp t unexpected or method`) {
 		m[w] = true
 	}
 	return m
