@@ -43,40 +43,11 @@ func flatListContent(data []byte) ([]byte, bool) {
 		if json.Unmarshal(ch["delta"], &delta) != nil || len(delta["content"]) == 0 || delta["content"][0] != '[' {
 			continue
 		}
-		var parts []listPart
-		if json.Unmarshal(delta["content"], &parts) != nil {
+		text, thought, ok := flatParts(delta["content"])
+		if !ok {
 			return nil, false
 		}
-		var text, thought strings.Builder
-		known := false
-		for _, p := range parts {
-			switch p.Type {
-			case "text":
-				if p.Text != nil {
-					text.WriteString(*p.Text)
-					known = true
-				}
-			case "thinking":
-				for _, q := range p.Thinking {
-					if q.Type == "text" && q.Text != nil {
-						thought.WriteString(*q.Text)
-						known = true
-					}
-				}
-			}
-		}
-		if !known {
-			return nil, false
-		}
-		delete(delta, "content")
-		if text.Len() > 0 {
-			delta["content"] = encode(text.String())
-		}
-		if thought.Len() > 0 {
-			var had string
-			_ = json.Unmarshal(delta["reasoning_content"], &had)
-			delta["reasoning_content"] = encode(had + thought.String())
-		}
+		flatInto(delta, text, thought)
 		ch["delta"] = encode(delta)
 		done = true
 	}
@@ -85,6 +56,111 @@ func flatListContent(data []byte) ([]byte, bool) {
 	}
 	chunk["choices"] = encode(choices)
 	return encode(chunk), true
+}
+
+// flatParts reads a list content: its text and its thinking, joined; ok is
+// false for a list that is not one, or that holds neither.
+func flatParts(raw json.RawMessage) (text, thought string, ok bool) {
+	var parts []listPart
+	if json.Unmarshal(raw, &parts) != nil {
+		return "", "", false
+	}
+	var t, th strings.Builder
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			if p.Text != nil {
+				t.WriteString(*p.Text)
+				ok = true
+			}
+		case "thinking":
+			for _, q := range p.Thinking {
+				if q.Type == "text" && q.Text != nil {
+					th.WriteString(*q.Text)
+					ok = true
+				}
+			}
+		}
+	}
+	return t.String(), th.String(), ok
+}
+
+// flatInto writes text and thought into m, a delta or a message whose list
+// content they were: the text as content, the thinking after any
+// reasoning_content it had.
+func flatInto(m map[string]json.RawMessage, text, thought string) {
+	delete(m, "content")
+	if text != "" {
+		m["content"] = encode(text)
+	}
+	if thought != "" {
+		var had string
+		_ = json.Unmarshal(m["reasoning_content"], &had)
+		m["reasoning_content"] = encode(had + thought)
+	}
+}
+
+// A whole answer of the same models carries the same list as its
+// message's content (Magistral's: the Vercel AI SDK's recorded
+// mistral-reasoning.json, probe 66a). OpenAI's clients read a message's
+// content as a string, and so do the doors (chat.ResponseMessage,
+// chat.WholeChunks): before, such an answer reached an OpenAI SDK with no
+// text it could read, and at /v1/messages and /v1/responses (or to a
+// stream request) failed as untranslatable or undecodable after the
+// upstream had billed it, and moved on to the next target. It is rewritten
+// as a stream's delta is.
+
+// listContentAnswer reports whether one of choices' (an answer's raw
+// "choices") messages has a list as its content: a scan, no allocation, on
+// every whole answer.
+func listContentAnswer(choices []byte) bool {
+	list, ok := rawjson.ScanArray(choices)
+	if !ok {
+		return false
+	}
+	for _, el, ok := list.Next(); ok; _, el, ok = list.Next() {
+		if c := rawjson.Member(rawjson.Member(el, "message"), "content"); len(c) > 0 && c[0] == '[' {
+			return true
+		}
+	}
+	return false
+}
+
+// flatListAnswer returns body, a whole chat.completion, with every
+// message's list content rewritten as flatListContent rewrites a delta's;
+// body itself where none can be (a list holding neither text nor thinking
+// stays as it came).
+func flatListAnswer(body []byte) []byte {
+	var answer map[string]json.RawMessage
+	if json.Unmarshal(body, &answer) != nil {
+		return body
+	}
+	var choices []map[string]json.RawMessage
+	if json.Unmarshal(answer["choices"], &choices) != nil {
+		return body
+	}
+	done := false
+	for _, ch := range choices {
+		var msg map[string]json.RawMessage
+		if json.Unmarshal(ch["message"], &msg) != nil || len(msg["content"]) == 0 || msg["content"][0] != '[' {
+			continue
+		}
+		text, thought, ok := flatParts(msg["content"])
+		if !ok {
+			continue
+		}
+		flatInto(msg, text, thought)
+		ch["message"] = encode(msg)
+		done = true
+	}
+	if !done {
+		return body
+	}
+	answer["choices"] = encode(choices)
+	if out := encode(answer); out != nil {
+		return out
+	}
+	return body
 }
 
 // encode is rawjson.Marshal of a value decoded a moment ago, which always

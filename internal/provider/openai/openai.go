@@ -144,7 +144,8 @@ func reasoningModel(model string) bool {
 
 // Response checks that a 2xx body is a chat completion and passes it through
 // untouched but for a vendor's finish reason, written as OpenAI's
-// (openaiFinishes): OpenAI-compatible upstreams already name the model that
+// (openaiFinishes), and a message's content that is a list of chunks,
+// written as OpenAI's (flatListAnswer): OpenAI-compatible upstreams already name the model that
 // answered.
 func (a Adapter) Response(body []byte, ep provider.Endpoint) ([]byte, error) {
 	out, _, err := a.ResponseUsage(body, ep)
@@ -165,6 +166,9 @@ func (Adapter) ResponseUsage(body []byte, _ provider.Endpoint) (out, usage []byt
 		if emptyArray(m[0]) {
 			return nil, nil, errNoChoice
 		}
+		if listContentAnswer(m[0]) {
+			body = flatListAnswer(body) // m[1] stays valid: body's bytes are not written
+		}
 		return openaiFinishes(body), m[1], nil
 	}
 	var probe struct {
@@ -178,6 +182,9 @@ func (Adapter) ResponseUsage(body []byte, _ provider.Endpoint) (out, usage []byt
 	}
 	if emptyArray(probe.Choices) {
 		return nil, nil, errNoChoice
+	}
+	if listContentAnswer(probe.Choices) {
+		body = flatListAnswer(body)
 	}
 	return openaiFinishes(body), rawjson.Member(body, "usage"), nil
 }
