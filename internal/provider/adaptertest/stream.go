@@ -48,6 +48,7 @@ func Ends(t testing.TB, s provider.Stream) (errs, finishes int) {
 type eventRecord struct {
 	Chunks    []json.RawMessage `json:"chunks,omitempty"`
 	Content   bool              `json:"content,omitempty"`
+	Progress  bool              `json:"progress,omitempty"`
 	Done      bool              `json:"done,omitempty"`
 	Finished  bool              `json:"finished,omitempty"`
 	Reopened  bool              `json:"reopened,omitempty"`
@@ -62,7 +63,7 @@ func Record(t testing.TB, s provider.Stream) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	for _, ev := range Events(t, s) {
-		r := eventRecord{Content: ev.Content, Done: ev.Done, Finished: ev.Finished, Reopened: ev.Reopened, Error: ev.Error, Malformed: ev.Malformed, Usage: ev.Usage}
+		r := eventRecord{Content: ev.Content, Progress: ev.Progress, Done: ev.Done, Finished: ev.Finished, Reopened: ev.Reopened, Error: ev.Error, Malformed: ev.Malformed, Usage: ev.Usage}
 		for _, c := range ev.Chunks {
 			r.Chunks = append(r.Chunks, json.RawMessage(c))
 		}

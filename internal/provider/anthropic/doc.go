@@ -53,7 +53,8 @@
 //     ending with an assistant turn (a prefill) gets none. A client tool may
 //     not take either name (a translation error).
 //   - thinking blocks in answers are dropped (the adapter never asks for
-//     them).
+//     them, but Claude Sonnet 5 and Opus 5 think unasked): their deltas,
+//     like a server tool's input, are progress, not content (probe 66b).
 //
 // Answers: text blocks are concatenated into message.content, tool_use blocks
 // become tool_calls (the answer tool's input is instead the whole content,

@@ -52,6 +52,7 @@ type event struct {
 		Text string `json:"text"`
 		ID   string `json:"id"`
 		Name string `json:"name"`
+		Data string `json:"data"`
 	} `json:"content_block"`
 	Delta *struct {
 		Type        string `json:"type"`
@@ -147,6 +148,10 @@ func (s *stream) decode(out provider.Event) (provider.Event, error) {
 			if b.Text != "" {
 				s.text(&out, b.Text)
 			}
+		case "redacted_thinking":
+			// Its data comes whole in the start (no deltas): the model is
+			// writing, though a translation sends none of it.
+			out.Progress = b.Data != ""
 		case "tool_use":
 			if !s.raw && reserved(b.Name) {
 				if !s.answered {
@@ -175,6 +180,14 @@ func (s *stream) decode(out provider.Event) (provider.Event, error) {
 		if d == nil {
 			break
 		}
+		if !s.raw && d.Type != "text_delta" && d.Type != "input_json_delta" {
+			// Thinking, its signature, a citation…: written by the model
+			// but not translated. No content, but progress: a model that
+			// thinks unasked (Claude Sonnet 5 and Opus 5 think by default)
+			// is writing, and its first-token and idle clocks restart as
+			// its native stream's do (native.go counts these as content).
+			out.Progress = deltaAdds(data)
+		}
 		switch d.Type {
 		case "text_delta":
 			if d.Text != "" {
@@ -188,6 +201,11 @@ func (s *stream) decode(out provider.Event) (provider.Event, error) {
 				break
 			}
 			i, ok := s.tools[e.Index]
+			if !ok && !s.raw {
+				// A server tool's input (web search, code execution):
+				// written, not translated.
+				out.Progress = d.PartialJSON != ""
+			}
 			if ok && d.PartialJSON != "" {
 				if s.argued == nil {
 					s.argued = make(map[int]bool)

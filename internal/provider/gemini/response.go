@@ -132,6 +132,13 @@ func (u *usageMetadata) usage() *provider.Usage {
 	return out
 }
 
+// counts reports whether u holds any token count: Vertex's usage of a
+// chunk before the last holds only its trafficType.
+func (u *usageMetadata) counts() bool {
+	return u.PromptTokenCount > 0 || u.CandidatesTokenCount > 0 || u.ThoughtsTokenCount > 0 ||
+		u.TotalTokenCount > 0 || u.CachedContentTokenCount > 0 || u.ToolUsePromptTokenCount > 0
+}
+
 func (a *answer) isError() bool {
 	return len(a.Error) > 0 && !bytes.Equal(a.Error, []byte("null"))
 }

@@ -70,7 +70,10 @@ func (s *stream) decode(out provider.Event) (provider.Event, error) {
 	if provider.Name(a.ModelVersion) {
 		s.model = a.ModelVersion
 	}
-	if a.UsageMetadata != nil {
+	if a.UsageMetadata != nil && a.UsageMetadata.counts() {
+		// Vertex sends "usageMetadata": {"trafficType": "ON_DEMAND"} on
+		// every chunk but the last: no count, so no usage (a cut stream's
+		// record read 0 tokens at $0 where the answer's cost is unknown).
 		out.Usage = a.UsageMetadata.usage()
 	}
 	if s.cands == nil {
