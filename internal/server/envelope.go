@@ -64,15 +64,20 @@ func cut(s string, n int) string {
 // failureEnvelope is the envelope of a failed request: the class's type
 // and errorCode.
 func failureEnvelope(f *dispatch.Failure) []byte {
-	t := errorType(f.Class)
+	return envelope(failureType(f), errorCode(f), openaiMessage(f))
+}
+
+// failureType is the "type" an OpenAI-shaped envelope tells the client for
+// f, in an error event after the commit point too.
+func failureType(f *dispatch.Failure) string {
 	if f.Class == classify.Unknown && f.Status >= 400 && f.Status < 500 {
 		// An unknown answered with a 4xx (an upstream's unfamiliar 400, a
 		// request no target's dialect can express): the request's, as
 		// OpenAI types a 400 (a 2xx whose error says 400 is sent as one).
 		// upstream_error stays for an unknown answered with a 5xx.
-		t = "invalid_request_error"
+		return "invalid_request_error"
 	}
-	return envelope(t, errorCode(f), openaiMessage(f))
+	return errorType(f.Class)
 }
 
 // openaiMessage is the message an OpenAI door tells the client for f: the

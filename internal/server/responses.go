@@ -222,7 +222,7 @@ func (o *responsesOutput) Fail(f *dispatch.Failure) error {
 		// saw none, so it writes a lone error event.
 		return o.sse.fail(nativeError(f, o.next))
 	}
-	return o.sse.fail(o.enc.Fail(errorCode(f), openaiMessage(f)))
+	return o.sse.fail(o.enc.Fail(failureType(f), errorCode(f), openaiMessage(f)))
 }
 
 // responsesEnds are the events that end a Responses stream normally.
@@ -234,16 +234,28 @@ func isResponsesEnd(name []byte) bool {
 
 // nativeError is the error event that ends a passthrough stream that broke
 // after the commit point: {"type":"error","sequence_number","code",
-// "message","param"}, numbered seq (the one after the last event relayed),
-// as OpenAI's error event is: the Vercel AI SDK refuses one without a
-// number (docs/doors.md, "JavaScript clients").
+// "message","param","error":{type, code, message, param}}, numbered seq
+// (the one after the last event relayed), as OpenAI's error event is: the
+// Vercel AI SDK refuses one without a number (docs/doors.md, "JavaScript
+// clients"), and the openai SDKs raise only on the nested error, reading a
+// flat event to its end as a finished answer, as the translated stream's
+// error event says it (responses.Stream.Fail; probe 66c: a responses: true
+// stream cut after its commit was a finished answer to openai-go).
 func nativeError(f *dispatch.Failure, seq int) []byte {
+	type detail struct {
+		Type    string  `json:"type"`
+		Code    string  `json:"code"`
+		Message string  `json:"message"`
+		Param   *string `json:"param"`
+	}
+	code, msg := errorCode(f), openaiMessage(f)
 	b, _ := json.Marshal(struct {
 		Type    string  `json:"type"`
 		Seq     int     `json:"sequence_number"`
 		Code    string  `json:"code"`
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
-	}{"error", seq, errorCode(f), openaiMessage(f), nil})
+		Error   detail  `json:"error"`
+	}{"error", seq, code, msg, nil, detail{failureType(f), code, msg, nil}})
 	return sse.AppendEvent(nil, errorEvent, b)
 }

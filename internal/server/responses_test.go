@@ -77,7 +77,7 @@ func TestResponsesOutputNative(t *testing.T) {
 		o.Chunk([]byte(ev))
 		o.Fail(&dispatch.Failure{Status: 502, Class: classify.ServerError, Message: "cut"})
 	})
-	if !strings.HasSuffix(body, "event: error\ndata: {\"type\":\"error\",\"sequence_number\":4,\"code\":\"server_error\",\"message\":\"cut\",\"param\":null}\n\n") {
+	if !strings.HasSuffix(body, "event: error\ndata: {\"type\":\"error\",\"sequence_number\":4,\"code\":\"server_error\",\"message\":\"cut\",\"param\":null,\"error\":{\"type\":\"server_error\",\"code\":\"server_error\",\"message\":\"cut\",\"param\":null}}\n\n") {
 		t.Errorf("body: %q", body)
 	}
 	// Nothing relayed yet (or events without numbers): 0.

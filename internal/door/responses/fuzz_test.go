@@ -58,7 +58,7 @@ func FuzzStream(f *testing.F) {
 			out = append(out, b...)
 		}
 		if fail {
-			out = append(out, s.Fail("server_error", "cut")...)
+			out = append(out, s.Fail("server_error", "server_error", "cut")...)
 		} else {
 			out = append(out, s.End()...)
 		}

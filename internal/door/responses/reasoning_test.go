@@ -119,7 +119,7 @@ func TestStreamReasoningCutAndFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out = append(out, s.Fail("server_error", "upstream cut")...)
+	out = append(out, s.Fail("server_error", "server_error", "upstream cut")...)
 	last := parseFrames(t, out)
 	if f := last[len(last)-1]; f.Event != "response.failed" || !strings.Contains(string(f.Data), `"status":"incomplete","summary":[],"content":[{"type":"reasoning_text","text":"half a thought"}]`) {
 		t.Fatalf("failed event %s", f.Data)

@@ -254,11 +254,15 @@ func (s *Stream) End() []byte {
 // error event, at its nested "error"), response.failed for those that end a stream on it (Codex,
 // which skips events it does not know). Before response.created it sends
 // the `error` event alone.
-// code is what the error envelope's "code" carries for the same failure
-// (the Detour class name, or a code such as "shutdown"), so a client sees
-// one vocabulary whether the failure came before or after the commit.
+// typ and code are what the error envelope's "type" and "code" carry for
+// the same failure (OpenAI's type for the class; the Detour class name, or
+// a code such as "shutdown"), so a client sees one vocabulary whether the
+// failure came before or after the commit: the nested error's "type" is
+// the envelope's, as OpenAI's own nested error's is ("insufficient_quota",
+// "invalid_request_error"), not the code (probe 66c: "auth" after the
+// commit where the same failure before it was "authentication_error").
 // Later calls return nothing.
-func (s *Stream) Fail(code, message string) []byte {
+func (s *Stream) Fail(typ, code, message string) []byte {
 	if s.ended {
 		return nil
 	}
@@ -280,7 +284,7 @@ func (s *Stream) Fail(code, message string) []byte {
 		Message string  `json:"message"`
 		Param   *string `json:"param"`
 		Error   detail  `json:"error"`
-	}{code, message, nil, detail{code, code, message, nil}})
+	}{code, message, nil, detail{typ, code, message, nil}})
 	if !s.started {
 		return s.out()
 	}

@@ -179,8 +179,8 @@ func TestStreamFail(t *testing.T) {
 	t.Run("after output", func(t *testing.T) {
 		s := NewStream(nil, "route", 1)
 		b, _ := s.Chunk([]byte(openAIChunks[1]))
-		b = append(b, s.Fail("server_error", "upstream cut the stream")...)
-		if again := s.Fail("x", "y"); again != nil {
+		b = append(b, s.Fail("server_error", "server_error", "upstream cut the stream")...)
+		if again := s.Fail("x", "x", "y"); again != nil {
 			t.Fatalf("second Fail wrote %q", again)
 		}
 		if _, err := s.Chunk([]byte(openAIChunks[2])); !errors.Is(err, ErrEnded) {
@@ -208,7 +208,7 @@ func TestStreamFail(t *testing.T) {
 	})
 	t.Run("before output", func(t *testing.T) {
 		s := NewStream(nil, "route", 1)
-		frames := parseFrames(t, s.Fail("rate_limit_exceeded", "every target is cooling"))
+		frames := parseFrames(t, s.Fail("rate_limit_error", "rate_limit_exceeded", "every target is cooling"))
 		if len(frames) != 1 || frames[0].Event != "error" {
 			t.Fatalf("frames %q", types(frames))
 		}
