@@ -39,7 +39,8 @@ func (g fields) decodePrefill(t *Target) {
 // over a provider of dialect dl as a trailing assistant message: the
 // target's prefill when written, else the dialect's default — anthropic
 // true (Claude models before the 4.6 generation accept it; newer ones
-// refuse with a 400 that the caller recognises and answers by replay),
+// refuse with a 400 that the caller recognises and answers by replay; the
+// dispatcher reads the model's name and does not try them: review 66d),
 // openai false (OpenAI's own API has no prefill; set true for vLLM, SGLang
 // or llama.cpp servers, which take continue_final_message), gemini false.
 func (t *Target) AcceptsPrefill(dl classify.Dialect) bool {

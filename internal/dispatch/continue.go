@@ -10,6 +10,7 @@ import (
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/anthropic"
 	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/splice"
 )
@@ -126,10 +127,25 @@ func (c *continuation) begin(e *endpointRT) {
 	c.seam.Next()
 	c.attempted = true
 	c.join, c.replay = nil, nil
-	c.mode = c.cut.Mode(!c.refused[e.target] && e.target.cfg.AcceptsPrefill(e.prov.cfg.Dialect))
+	c.mode = c.cut.Mode(!c.refused[e.target] && acceptsPrefill(e))
 	if c.mode != splice.ByPrefill {
 		c.mode, c.replay = splice.ByReplay, splice.NewReplay(c.cut.Text)
 	}
+}
+
+// acceptsPrefill reports whether a continuation may go to e by prefill:
+// the target's prefill where written, else the dialect's default — but an
+// Anthropic endpoint whose model refuses prefill (Claude from the 4.6
+// generation on: anthropic.TakesPrefill) is continued by replay from the
+// start. Before review 66d each cut continued at such a model cost one
+// refused request (a 400, a round trip before the replay, and the probe's
+// slot) per target in each continued stream.
+func acceptsPrefill(e *endpointRT) bool {
+	dl := e.prov.cfg.Dialect
+	if e.target.cfg.Prefill == nil && dl == classify.Anthropic && !anthropic.TakesPrefill(e.ep.Model) {
+		return false
+	}
+	return e.target.cfg.AcceptsPrefill(dl)
 }
 
 // toReplay makes the next request a continuation by replay, not by

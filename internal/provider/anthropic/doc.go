@@ -52,6 +52,11 @@
 //     the client's own tools it joins them under tool_choice any; a request
 //     ending with an assistant turn (a prefill) gets none. A client tool may
 //     not take either name (a translation error).
+//   - at a model that refuses it (generation.go: from Opus 4.7, and every
+//     family from 5, temperature/top_p/top_k; from 5.1, a forced
+//     tool_choice) the setting is not sent: sampling is left out, and
+//     required, a named function or the answer tool go as tool_choice auto
+//     (review 66d); max_tokens is capped at 128,000 from the 5 generation.
 //   - thinking blocks in answers are dropped (the adapter never asks for
 //     them, but Claude Sonnet 5 and Opus 5 think unasked): their deltas,
 //     like a server tool's input, are progress, not content (probe 66b).

@@ -18,10 +18,16 @@ import (
 //   - max_tokens above the model's stated maximum is that maximum
 //     (knownMaxTokens), and a thinking budget at or above it one less;
 //   - temperature, top_p and top_k are left out for a model that refuses
-//     them (fixedSampling: Opus 4.7 and later);
+//     them (fixedSampling: Opus 4.7 and later, every model from 5 on);
 //   - thinking "enabled" (budget_tokens) is "adaptive" for those models,
 //     which take only adaptive thinking ("\"thinking.type.enabled\" is not
 //     supported for this model");
+//   - thinking "disabled" is Sonnet 5.5's "between_tools" (below effort
+//     xhigh), or left out, for a model that refuses it (Opus 5.5, Sonnet
+//     5.5, Fable), and "between_tools" is "disabled", or left out, for a
+//     model that does not know it (review 66d);
+//   - a forced tool_choice (any, tool) is auto for a model that refuses
+//     forcing (Sonnet 5.5, Opus 5.5, Fable 5.1 and later);
 //   - thinking "adaptive" is "enabled" with a budget of half the answer
 //     (at least 1,024 tokens, Anthropic's minimum) for a model before the
 //     4.6 generation ("adaptive thinking is not supported on this model"),
@@ -50,7 +56,7 @@ func fitNative(body []byte, model string) []byte {
 			body = rawjson.Without(body, k)
 		}
 	}
-	return fitThinking(body, model, maxTokens)
+	return fitThinking(fitToolChoice(body, model), model, maxTokens)
 }
 
 // fitThinking is fitNative's thinking step; maxTokens is the body's
@@ -67,9 +73,9 @@ func fitThinking(body []byte, model string, maxTokens int) []byte {
 	if json.Unmarshal(body[s:e], &t) != nil {
 		return body
 	}
-	_, older := knownMaxTokens(model) // a model before the 4.6 generation
+	older := beforeAdaptive(model)
 	switch {
-	case t.Type == "enabled" && fixedSampling(model):
+	case t.Type == "enabled" && budgetRefused.holds(model):
 		return rawjson.Replace(body, s, e, []byte(`{"type":"adaptive"}`))
 	case t.Type == "adaptive" && older:
 		if !extendedThinking(model) || maxTokens <= minBudget || loopOpensBare(rawjson.Member(body, "messages")) {
@@ -81,8 +87,59 @@ func fitThinking(body []byte, model string, maxTokens int) []byte {
 			return rawjson.Without(body, "thinking")
 		}
 		return rawjson.Replace(body, s, e, budgetThinking(maxTokens-1))
+	case t.Type == "disabled" && disabledRefused.holds(model):
+		// Thinking is off as far as the model lets it be: Sonnet 5.5's
+		// between_tools (its lowest setting, taken at effort low to high
+		// only), else the model's default, adaptive thinking.
+		if betweenTools.holds(model) && !highEffort(body) {
+			return rawjson.Replace(body, s, e, []byte(`{"type":"between_tools"}`))
+		}
+		return rawjson.Without(body, "thinking")
+	case t.Type == "between_tools" && !betweenTools.holds(model):
+		// No thinking up front: "disabled" where the model takes it, else
+		// its default.
+		if extendedThinking(model) && !disabledRefused.holds(model) {
+			return rawjson.Replace(body, s, e, []byte(`{"type":"disabled"}`))
+		}
+		return rawjson.Without(body, "thinking")
 	}
 	return body
+}
+
+// highEffort reports a body whose output_config.effort is xhigh or max,
+// at which Sonnet 5.5 refuses between_tools (a 400; its what's-new page).
+func highEffort(body []byte) bool {
+	var c struct {
+		Effort string `json:"effort"`
+	}
+	if json.Unmarshal(rawjson.Member(body, "output_config"), &c) != nil {
+		return false
+	}
+	return c.Effort == "xhigh" || c.Effort == "max"
+}
+
+// fitToolChoice is fitNative's tool_choice step: a forced choice ("any",
+// or "tool" naming one) is "auto" for a model that refuses forcing
+// (forcedToolRefused: Sonnet 5.5, Opus 5.5, Fable 5.1 and later), its
+// disable_parallel_tool_use kept. The model may then answer without a
+// call, where the request would otherwise not be answered at all.
+func fitToolChoice(body []byte, model string) []byte {
+	s, e, err := rawjson.MemberSpan(body, "tool_choice")
+	if err != nil || s < 0 || !forcedToolRefused.holds(model) {
+		return body
+	}
+	var c struct {
+		Type                   string `json:"type"`
+		DisableParallelToolUse *bool  `json:"disable_parallel_tool_use"`
+	}
+	if json.Unmarshal(body[s:e], &c) != nil || c.Type != "any" && c.Type != "tool" {
+		return body
+	}
+	auto := []byte(`{"type":"auto"}`)
+	if c.DisableParallelToolUse != nil && *c.DisableParallelToolUse {
+		auto = []byte(`{"type":"auto","disable_parallel_tool_use":true}`)
+	}
+	return rawjson.Replace(body, s, e, auto)
 }
 
 // loopOpensBare reports a conversation in a tool loop (its last turn the

@@ -14,8 +14,9 @@ import (
 // the maximum allowed number of output tokens for …"), so the default
 // follows the name. Before round 50 every model got 4096, and Codex, which
 // names no limit, failed every longer answer on a Claude target (probe
-// c50c).
-var claudeFamily = regexp.MustCompile(`claude-(?:(opus|sonnet|haiku)-(\d+)(?:[-.](\d)(?:\D|$))?|(\d)-(\d)-(sonnet|haiku|opus))`)
+// c50c). Fable and Mythos (claude-fable-5-1) are read as the other
+// families are (generation.go).
+var claudeFamily = regexp.MustCompile(`claude-(?:(opus|sonnet|haiku|fable|mythos)-(\d+)(?:[-.](\d)(?:\D|$))?|(\d)-(\d)-(sonnet|haiku|opus))`)
 
 // contextWindow is the context window a default is fitted into: Claude's
 // standard 200,000 tokens (the 1M window needs a beta header the
@@ -52,21 +53,26 @@ func capToModel(model string, n int) int {
 // knownMaxTokens is the output maximum of model where Anthropic's models
 // overview states it for that very model: Claude 3 (4,096), 3.5 (8,192),
 // 3.7 Sonnet (64,000), Opus 4 and 4.1 (32,000), the other 4.0 and 4.5
-// models (64,000). A later model may write more (Opus 4.6: 128,000),
-// which modelMaxTokens' floor for a default must not cap (review 52b).
+// models (64,000), Opus 4.8 and every model from the 5 generation on
+// (128,000: output128k; before review 66d a max_tokens above it went to
+// Sonnet 5.5 or Opus 5.5 as sent, a 400). Opus 4.6 and 4.7 and Sonnet 4.6
+// are not capped: their maxima are not stated here, and modelMaxTokens'
+// floor for a default must not cap them (review 52b).
 func knownMaxTokens(model string) (int, bool) {
-	m := claudeFamily.FindStringSubmatch(model)
 	switch {
-	case m == nil:
-		return 0, false
-	case m[1] != "":
-		major, _ := strconv.Atoi(m[2])
-		if major < 4 || major == 4 && (m[3] == "" || m[3] <= "5") {
-			return modelMaxTokens(model), true
-		}
-		return 0, false
+	case output128k.holds(model):
+		return 128_000, true
+	case beforeAdaptive(model):
+		return modelMaxTokens(model), true
 	}
-	return modelMaxTokens(model), true // claude-3-5-sonnet and the like
+	return 0, false
+}
+
+// beforeAdaptive reports a Claude model before the 4.6 generation, the
+// first with adaptive thinking: Claude 3 to 4.5.
+func beforeAdaptive(model string) bool {
+	v, ok := claudeVersion(model)
+	return ok && !v.atLeast(version{major: 4, minor: 6})
 }
 
 // modelMaxTokens is the output maximum of the Claude model named model
@@ -97,19 +103,14 @@ func modelMaxTokens(model string) int {
 	return DefaultMaxTokens
 }
 
-// fixedSampling reports a Claude model that refuses sampling settings:
-// Opus 4.7 and later answer a request naming temperature, top_p or top_k
-// with a 400 ("`temperature` is deprecated for this model."; Anthropic's
-// "Migrating to Claude Opus 4.7", OpenRouter's Claude 4.7 migration
-// guide). A chat client's settings were chosen for whichever model the
+// fixedSampling reports a Claude model that refuses sampling settings
+// (samplingRefused): Opus 4.7 and later, and every model from the 5
+// generation on (Sonnet 5: "sampling parameters (temperature, top_p,
+// top_k) set to non-default values return a 400 error"), answer a request
+// naming temperature, top_p or top_k with a 400 ("`temperature` is
+// deprecated for this model."; Anthropic's "Migrating to Claude Opus
+// 4.7"). A chat client's settings were chosen for whichever model the
 // route gives it, so they are not sent to one of these (round 51: before,
-// every such request with a temperature, most chat clients', failed there).
-func fixedSampling(model string) bool {
-	m := claudeFamily.FindStringSubmatch(model)
-	if m == nil || m[1] != "opus" {
-		return false
-	}
-	major, _ := strconv.Atoi(m[2])
-	minor, _ := strconv.Atoi(m[3])
-	return major > 4 || major == 4 && minor >= 7
-}
+// every such request with a temperature, most chat clients', failed there;
+// review 66d: so did every one at Sonnet 5, Sonnet 5.5 and Fable).
+func fixedSampling(model string) bool { return samplingRefused.holds(model) }

@@ -224,6 +224,15 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if err := structured(cr.ResponseFormat, tc.Mode, &out); err != nil {
 		return nil, err
 	}
+	if c := out.ToolChoice; c != nil && (c.Type == "any" || c.Type == "tool") && forcedToolRefused.holds(model) {
+		// Sonnet 5.5, Opus 5.5 and Fable 5.1 refuse a forced choice with a
+		// 400 (generation.go): the tools are offered and the model chooses,
+		// so a required call, a named function or a structured answer may
+		// come as text instead of a call (docs/doors.md, "Chat Completions
+		// to Claude and Gemini targets"; review 66d: every such request
+		// failed there).
+		c.Type, c.Name = "auto", ""
+	}
 	if len(out.Tools) == 0 {
 		// A choice among no tools says nothing (docs/doors.md, "Chat
 		// Completions to Claude and Gemini targets").
