@@ -45,17 +45,25 @@ routes:
 	if r.Status != http.StatusOK {
 		t.Fatalf("messages: %d %s", r.Status, r.Body)
 	}
+	// Since review 66e the temperature is not sent to a GPT-5 model at all
+	// (its generation refuses it: docs/doors.md, "OpenAI reasoning models
+	// by generation"), which cost a refused call on every request before;
+	// stop, which the generation rules do not speak of, is still left out
+	// on its refusal.
 	reqs := fs["openai"].Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d upstream calls, want 3 (temperature refused, stop refused, answered)", len(reqs))
+	if len(reqs) != 2 {
+		t.Fatalf("%d upstream calls, want 2 (stop refused, answered)", len(reqs))
 	}
-	if last := string(reqs[2].Body); strings.Contains(last, "temperature") || strings.Contains(last, `"stop"`) || !strings.Contains(last, "max_completion_tokens") {
+	if first := string(reqs[0].Body); strings.Contains(first, "temperature") {
+		t.Errorf("the first request: %s", first)
+	}
+	if last := string(reqs[1].Body); strings.Contains(last, "temperature") || strings.Contains(last, `"stop"`) || !strings.Contains(last, "max_completion_tokens") {
 		t.Errorf("the last request: %s", last)
 	}
 	d := g.recs.wait(t, 1)
-	wantSteps(t, d, "gpt/openai bad_request retry", "gpt/openai bad_request retry", "gpt/openai ok done")
-	if a := d.Attempts; a[0].ResentWithout != "temperature" || a[1].ResentWithout != "stop" || a[2].ResentWithout != "" {
-		t.Errorf("resent_without %q, %q, %q: the record must say what each resend left out", a[0].ResentWithout, a[1].ResentWithout, a[2].ResentWithout)
+	wantSteps(t, d, "gpt/openai bad_request retry", "gpt/openai ok done")
+	if a := d.Attempts; a[0].ResentWithout != "stop" || a[1].ResentWithout != "" {
+		t.Errorf("resent_without %q, %q: the record must say what each resend left out", a[0].ResentWithout, a[1].ResentWithout)
 	}
 
 	// The client's own Chat Completions body is its own.

@@ -80,6 +80,9 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 			}
 			if geminiCompat(host, path) {
 				body = withSignatures(body)
+				body = geminiEffort(body)
+			} else {
+				body = fitToGeneration(body, ep.Model) // review 66e: an OpenAI reasoning model's generation
 			}
 		}
 	}
@@ -132,14 +135,11 @@ func openAIHost(h string) bool {
 }
 
 // reasoningModel reports whether model names one of OpenAI's reasoning
-// models (o1, o3, o4-mini, gpt-5…, codex-…), with or without a vendor
-// prefix ("openai/gpt-5").
+// models (o1, o3, o4-mini, gpt-5…, gpt-6…, codex-…), with or without a
+// vendor prefix ("openai/gpt-5").
 func reasoningModel(model string) bool {
-	m := strings.ToLower(model)
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:]
-	}
-	return len(m) >= 2 && m[0] == 'o' && m[1] >= '1' && m[1] <= '9' || strings.HasPrefix(m, "gpt-5") || strings.HasPrefix(m, "codex-")
+	_, ok := generationOf(model) // gpt-5 and every later generation (review 66e: gpt-6.1 got max_tokens)
+	return ok
 }
 
 // Response checks that a 2xx body is a chat completion and passes it through
