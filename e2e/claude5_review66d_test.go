@@ -74,7 +74,8 @@ func claude5Refuses(body []byte) (string, bool) {
 }
 
 // claude5Anthropic answers what claude5Refuses lets through: a call of
-// the structured-answer tool when it is offered, else text.
+// the structured-answer tool when it is offered, the JSON as text when
+// JSON outputs (output_config.format) are asked (review 66f), else text.
 func claude5Anthropic() upstreamtest.Script {
 	return func(_ int, r upstreamtest.Request) upstreamtest.Step {
 		if msg, refused := claude5Refuses(r.Body); refused {
@@ -91,6 +92,9 @@ func claude5Anthropic() upstreamtest.Script {
 				},
 				"stop_reason": "tool_use", "stop_sequence": nil, "usage": map[string]any{"input_tokens": 11, "output_tokens": 3}})
 			return upstreamtest.Step{Body: string(b)}
+		}
+		if strings.Contains(string(r.Body), `"output_config":{"format":{"type":"json_schema"`) {
+			return upstreamtest.Step{Body: anthropicMessage(req.Model, `{"a":"x"}`)}
 		}
 		return upstreamtest.Step{Body: anthropicMessage(req.Model, "ok")}
 	}

@@ -57,6 +57,14 @@
 //     tool_choice) the setting is not sent: sampling is left out, and
 //     required, a named function or the answer tool go as tool_choice auto
 //     (review 66d); max_tokens is capped at 128,000 from the 5 generation.
+//   - at Opus, Sonnet, Fable and Mythos from 5.1 (not by a Bedrock id), a
+//     json_schema response_format with an object schema is Anthropic's JSON
+//     outputs instead, output_config.format with the schema fitted as
+//     Anthropic's SDKs fit it (nativeschema.go, review 66f): no answer
+//     tool, the client's tools and tool_choice as set, and the answer's
+//     text is the content as for any answer. json_object, another top
+//     level, a schema fitting would change, and a prefill keep the answer
+//     tool under auto.
 //   - thinking blocks in answers are dropped (the adapter never asks for
 //     them, but Claude Sonnet 5 and Opus 5 think unasked): their deltas,
 //     like a server tool's input, are progress, not content (probe 66b).

@@ -84,6 +84,15 @@ func TestTranslateForcedToolChoiceReview66d(t *testing.T) {
 	} {
 		for name, body := range cases {
 			m := translated(t, body, model)
+			if _, native := m["output_config"]; native {
+				// Review 66f: a json_schema answer at such a model is
+				// Anthropic's JSON outputs, beside the client's own choice.
+				want := map[string]string{"schema alone": "", "schema beside": "", "schema and none": `{"type":"none"}`}
+				if w, ok := want[name]; !refuses || !ok || string(m["tool_choice"]) != w {
+					t.Errorf("%s %s: output_config beside tool_choice %s", model, name, m["tool_choice"])
+				}
+				continue
+			}
 			var c struct {
 				Type string `json:"type"`
 				Name string `json:"name"`

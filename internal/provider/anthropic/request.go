@@ -70,6 +70,9 @@ type messagesRequest struct {
 	Tools         []tool      `json:"tools,omitempty"`
 	ToolChoice    *toolChoice `json:"tool_choice,omitempty"`
 	Metadata      *metadata   `json:"metadata,omitempty"`
+	// OutputConfig carries a structured answer's schema, at the models
+	// that refuse forced tool use (nativeschema.go).
+	OutputConfig *outputConfig `json:"output_config,omitempty"`
 }
 
 type message struct {
@@ -221,8 +224,14 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 			out.ToolChoice.DisableParallelToolUse = true
 		}
 	}
-	if err := structured(cr.ResponseFormat, tc.Mode, &out); err != nil {
-		return nil, err
+	// A model that refuses forced tool use is asked for a json_schema
+	// answer with Anthropic's JSON outputs where its schema allows
+	// (nativeschema.go); the answer tool serves every other structured
+	// request (structured.go).
+	if !takesNativeFormat(model) || !nativeStructured(cr.ResponseFormat, &out) {
+		if err := structured(cr.ResponseFormat, tc.Mode, &out); err != nil {
+			return nil, err
+		}
 	}
 	if c := out.ToolChoice; c != nil && (c.Type == "any" || c.Type == "tool") && forcedToolRefused.holds(model) {
 		// Sonnet 5.5, Opus 5.5 and Fable 5.1 refuse a forced choice with a
