@@ -101,6 +101,13 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 	if field && string(f.param) != "model" {
 		skip |= 1 << Unavailable
 	}
+	// The same where the message opens with the path of a model inside
+	// another member ("tools.16.model: Claude Fable 5 is not available";
+	// round 66): the path is the param, in the message's own words, also
+	// after a relay's labels or in the upstream's body a router relays.
+	if nestedModelText(f, req) {
+		skip |= 1 << Unavailable
+	}
 	// A request that carries a credential of its own for someone else (a
 	// data source's key, a remote connector's token): credential and access
 	// wording may be about that one, which the client controls (notfound.go,
@@ -325,7 +332,10 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		// so is one that opens the message where the words say the gap is
 		// in what the path names (ofPath: Gemini's schema subset), where
 		// every line says so (ofPathLines).
-		if ev := structureProof(f); ev != "" && !(capability && !vague && (ev == "openai:param" || ev == "message:field-path" && (ofPath && ofPathLines(f.texts[0]) || !fieldPathPrefix(f.texts[0])))) {
+		// So is a gap the sentence after the path says is this model's
+		// and nothing else's (modelGapAfterPath), where no bad-input code
+		// speaks.
+		if ev := structureProof(f); ev != "" && !(capability && !vague && (ev == "openai:param" || ev == "message:field-path" && (ofPath && ofPathLines(f.texts[0]) || !fieldPathPrefix(f.texts[0]) || cs.badEv == "" && modelGapAfterPath(f.texts[0], ts.req)))) {
 			return Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 		}
 	}

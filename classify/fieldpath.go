@@ -310,3 +310,163 @@ func trimMemberBlanks(g []byte) []byte {
 		}
 	}
 }
+
+// pathHead returns the field path a message opens with (fieldPathPrefix)
+// and what follows it: the path up to its colon or the blank after it
+// ("tools.16.model: …", "output_config.effort 'max' …"), Gemini's "* "
+// aside. ok is false where the message opens with no path.
+func pathHead(t []byte) (path, rest []byte, ok bool) {
+	if !fieldPathPrefix(t) {
+		return nil, nil, false
+	}
+	if len(t) > 2 && t[0] == '*' && t[1] == ' ' {
+		t = t[2:]
+	}
+	k := bytes.IndexAny(t, ": ")
+	if k <= 0 {
+		return nil, nil, false
+	}
+	return t[:k], t[k+1:], true
+}
+
+// modelGapTails end a sentence that says what it names is this model's gap
+// ("tool_choice: type \"tool\" and \"any\" are not supported for this
+// model."); modelGapHeads open one ("messages.0.content.1.image: This
+// model does not support image input").
+var modelGapTails = [...]string{"not supported for this model", "not supported with this model", "not supported by this model", "not supported on this model"}
+var modelGapHeads = [...]string{"this model does not support", "the model does not support", "model does not support"}
+
+// pairWords name another member or condition beside the one refused ("…
+// is not supported when thinking is disabled on this model", "… with
+// tool_choice any", "… requires …"): a request at odds with itself, which
+// keeps its path's proof.
+var pairWords = [...]string{"when", "while", "unless", "if", "with", "without", "requires", "required", "together", "combined", "combination", "alongside", "both", "except"}
+
+// modelGapAfterPath reports a message that opens with a field path and
+// whose first sentence after it says only that this model lacks what the
+// path names: it ends in "is (are) not supported for (with, by, on) this
+// model", or opens with "This model does not support", and names no other
+// member or condition beside it (pairWords). The path names the member;
+// the words say the gap is the model's, which another target may fill, as
+// a gap said after a path inside the message is (round 66, hunt 66h:
+// Claude Opus 5.5's "tool_choice: type \"tool\" and \"any\" are not
+// supported for this model.", which Opus 4.8 and Sonnet 5 take). A
+// sentence the client's request holds is its own words (echo.go).
+func modelGapAfterPath(t, req []byte) bool {
+	_, rest, ok := pathHead(t)
+	if !ok {
+		return false
+	}
+	for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
+		rest = rest[1:]
+	}
+	s := trimTail(rest[:sentenceEnd(rest, 0)])
+	var between []byte
+	found := false
+	for _, tail := range modelGapTails {
+		if hasSuffixFoldB(s, tail) {
+			between, found = s[:len(s)-len(tail)], true
+			break
+		}
+	}
+	if !found {
+		for _, head := range modelGapHeads {
+			if hasPrefixFold(s, head) {
+				between, found = s[len(head):], true
+				break
+			}
+		}
+	}
+	if !found || hasPairWord(between) {
+		return false
+	}
+	return len(req) == 0 || !echoed(req, s)
+}
+
+// hasPairWord reports whether t holds one of pairWords as a whole word.
+func hasPairWord(t []byte) bool {
+	for i := 0; i < len(t); {
+		for i < len(t) && wordTab[t[i]] == 0 {
+			i++
+		}
+		j := i
+		for j < len(t) && (wordTab[t[j]] != 0 || t[j] == '_') {
+			j++
+		}
+		for _, w := range pairWords {
+			if eqFold(t[i:j], w) {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
+}
+
+// pathWrappers are the roots that hold a request's body rather than name a
+// member of it: FastAPI's "body.model", a "request.model".
+var pathWrappers = [...]string{"body", "request", "json", "payload"}
+
+// nestedModelPath reports a message that opens with the path of a model
+// member inside another member ("tools.16.model: Claude Fable 5 is not
+// available. Please use Opus 4.8.", a tool's own model; "advisor.model: …"):
+// not the top-level model Detour writes, but one the client named, so gone
+// or not-available wording after it is that member's value, as beside a
+// param naming such a field (decide.go; docs/behaviour.md, "What the client
+// named or supplied"; round 66, hunt 66h). A wrapper's or a message type's
+// root ("body.model", Gemini's "GenerateContentRequest.model") is the
+// top-level model. A path the client's request holds as its own words is
+// no proof (echo.go).
+func nestedModelPath(t, req []byte) bool {
+	path, rest, ok := pathHead(t)
+	if !ok || len(rest) == 0 || t[len(t)-len(rest)-1] != ':' {
+		return false
+	}
+	if !bytes.HasSuffix(path, []byte(".model")) {
+		return false // "model: …" itself, or no model
+	}
+	head := path[:len(path)-len(".model")] // "tools.16", "tools[16]"
+	if bytes.IndexAny(head, ".[") < 0 {
+		// One root before "model": a wrapper or a type name is the
+		// top-level model; any other member holds a model of its own.
+		if len(head) == 0 || head[0] >= 'A' && head[0] <= 'Z' {
+			return false
+		}
+		for _, w := range pathWrappers {
+			if string(head) == w {
+				return false
+			}
+		}
+	}
+	return len(req) == 0 || !echoed(req, path)
+}
+
+// nestedModelText reports a text of the answer that opens with a nested
+// model's path (nestedModelPath), after a relay's labels ("Error from
+// provider(…): tools.16.model: …", litellm's exception names) or as the
+// upstream's body a router relays (OpenRouter's metadata.raw).
+func nestedModelText(f *facts, req []byte) bool {
+	for i := 0; i < f.nTexts; i++ {
+		t := f.texts[i]
+		if nestedModelPath(t[relayLabel(t):], req) {
+			return true
+		}
+	}
+	return false
+}
+
+// trimTail drops what may trail a sentence: blanks, quotes, a full stop,
+// line breaks raw or escaped ("… this model.\r\n").
+func trimTail(s []byte) []byte {
+	for len(s) > 0 {
+		switch n := len(s); {
+		case bareTrim(s[n-1]) || s[n-1] == '\r':
+			s = s[:n-1]
+		case n >= 2 && s[n-2] == '\\' && (s[n-1] == 'n' || s[n-1] == 'r' || s[n-1] == 't'):
+			s = s[:n-2]
+		default:
+			return s
+		}
+	}
+	return s
+}

@@ -334,3 +334,36 @@ func namesClientThing(t []byte) bool {
 	}
 	return false
 }
+
+// capabilities are what a model may lack that a request asks of it: a
+// kind of input or output, a way of answering, a feature of the API, or
+// the API itself (a door, as OpenCode's "not supported for format
+// oa-compat"). Each is one word or words ending at a word's end.
+var capabilities = [...]string{
+	"vision", "image", "images", "image input", "image inputs", "audio", "audio input", "video", "videos",
+	"multimodal", "multi-modal", "files", "file input", "pdf", "documents",
+	"tools", "tool use", "tool calling", "tool calls", "function calling", "functions", "function calls",
+	"streaming", "stream", "reasoning", "thinking", "structured output", "structured outputs",
+	"json mode", "json output", "logprobs", "embeddings", "embedding", "chat", "chat completions",
+	"completions", "responses", "format", "this feature",
+}
+
+// capabilityAfter reports whether a capability (capabilities) follows
+// t[:i] after blanks, and where it ends: "… not supported for vision",
+// "… for image input". Not a word that runs on ("for tool_choice", "for
+// visionary").
+func capabilityAfter(t []byte, i int) (int, bool) {
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	best := -1
+	for _, c := range capabilities {
+		if e, ok := prefixAt(t, i, c); ok && e > best && (e == len(t) || wordTab[t[e]] == 0 && t[e] != '_' && t[e] != '-') {
+			best = e
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	return best, true
+}

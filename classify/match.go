@@ -75,6 +75,7 @@ type phrase struct {
 	opens       bool // opens its sentence or clause: no word before it ("Model must be one of", not "Embedding model must be one of"; pick.go)
 	ofPath      bool // a gap in what the path the message opens with names (Gemini's schema subset): outranks that path (decide.go)
 	overParam   bool // a capability gap worded for a hosted tool: outranks a named param and its bad-input code (decide.go)
+	forWhat     bool // b is followed by a capability or an input kind the model lacks ("not supported for vision"; gone.go, capabilityAfter), which the match takes in
 	prefix      bool // an identifier's head: may run on into the identifier (CUBLAS_STATUS_NOT_SUPPORTED)
 	shortWins   bool // a quota phrase a minute's or a second's word, or a Retry-After under an hour, beside it makes a throttle (decide.go)
 	evidence    string
@@ -429,6 +430,9 @@ func (p *phrase) matchAt(t []byte, i int) (int, bool) {
 		return 0, false
 	}
 	e, _ := prefixAt(t, end+j, p.b)
+	if p.forWhat {
+		return capabilityAfter(t, e)
+	}
 	return e, true
 }
 

@@ -96,6 +96,16 @@ var gonePhrases = []phrase{
 	// embedding model" is the API the client chose (below).
 	{a: "is not served as", class: Unknown},
 	{a: "model", b: "is not served", gap: 80, class: Unavailable},
+	// A model "not supported for" a capability or a kind of input (GitHub
+	// Copilot: 'model "claude-opus-4.6" not supported for vision'; "… not
+	// supported for streaming", "… for tool calling"): the model is served,
+	// what the request asks of it is not, and another model or endpoint
+	// has it (round 66, hunt 66h). Read as a gone model, one image request
+	// cooled the model for every text client. Not "for your account", "for
+	// your region" or "for this request": no capability follows, so the
+	// gone wording below still reads them.
+	{a: "model", b: "not supported for", gap: 60, clause: true, forWhat: true, class: Unknown, evidence: "phrase:model…not supported for+capability"},
+	{a: "model", b: "not currently supported for", gap: 60, clause: true, forWhat: true, class: Unknown, evidence: "phrase:model…not supported for+capability"},
 	{a: "model", b: "not supported", gap: 60, class: Unavailable, subject: true},
 	{a: "model", b: "not currently supported", gap: 60, class: Unavailable, subject: true},
 	{a: "model", b: "isn't supported", gap: 80, class: Unavailable, subject: true},

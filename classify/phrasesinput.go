@@ -267,6 +267,14 @@ var inputPhrases = []phrase{
 	// alone names a model or a key as often (round 52, hunt 52f).
 	{a: "thought_signature", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true},
 	{a: "thought signature", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true},
+	{a: "thoughtsignature", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true}, // Gemini's wire name, thoughtSignature
+	// The same words in the other order, "invalid" first (Gemini 3 through
+	// Antigravity: "Invalid thought signature.", a stale signature in the
+	// client's replayed history; round 66, hunt 66h), however the noun is
+	// written.
+	{a: "invalid thought signature", class: BadRequest, badInput: true},
+	{a: "invalid thought_signature", class: BadRequest, badInput: true},
+	{a: "invalid thoughtsignature", class: BadRequest, badInput: true},
 	{a: "encrypted_content", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true},
 	{a: "encrypted content", b: "invalid", gap: 40, class: BadRequest, badInput: true, clause: true},
 	{a: "encrypted content", b: "recognized prefix", gap: 20, class: BadRequest, badInput: true, clause: true},
