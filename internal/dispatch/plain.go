@@ -111,7 +111,9 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 	}
 	switch {
 	case v.Failed:
-		w.failed2xx(e, body, v, o)
+		// LM Studio answers a path it lacks with a 200 and its missing-route
+		// words (review 66g): at a claimed path, the claim's fault too.
+		w.failed2xx(e, body, w.unservedPath(v, o, body, e.ep.Model), o)
 	case o.native:
 		w.nativeAnswer(e, body, o)
 	default:

@@ -167,17 +167,21 @@ var deltaValues = map[string]string{"text_delta": "text", "input_json_delta": "p
 
 // deltaAdds reports whether a content_block_delta event relayed as it came
 // adds to the answer: a delta of a known type with its value not empty,
-// or of another type (a citation, a kind Detour does not know). One that
-// adds nothing is no progress (docs/config.md, "idle_timeout"; review 62b:
-// an empty text_delta every 50 ms held a stalled stream open for ever).
+// or of another type (a citation, a kind Detour does not know), not one
+// that names no type. One that adds nothing is no progress
+// (docs/config.md, "idle_timeout"; review 62b: an empty text_delta every
+// 50 ms held a stalled stream open for ever).
 func deltaAdds(data []byte) bool {
 	d := rawjson.Member(data, "delta")
 	if d == nil || string(d) == "null" {
 		return false
 	}
 	typ, ok := rawjson.String(rawjson.Member(d, "type"))
-	if !ok {
-		return true
+	if !ok || typ == "" {
+		// No type ({}, "type":null): no writing a client can read, and since
+		// probe 66b a translated stream's progress — an upstream that kept
+		// sending it held the stream open for ever (review 66g).
+		return false
 	}
 	name, known := deltaValues[typ]
 	if !known {

@@ -33,6 +33,13 @@ func generationOf(model string) (g generation, ok bool) {
 	if i := strings.LastIndexByte(m, '/'); i >= 0 {
 		m = m[i+1:]
 	}
+	// A fine-tune is its base model's generation ("ft:o4-mini-2025-04-16:
+	// org::id"), and a tag after a colon names a variant of the same model
+	// (OpenRouter's "gpt-5.4:nitro", ":online"): review 66g.
+	m = strings.TrimPrefix(m, "ft:")
+	if i := strings.IndexByte(m, ':'); i >= 0 {
+		m = m[:i]
+	}
 	var rest string
 	switch {
 	case len(m) >= 2 && m[0] == 'o' && m[1] >= '1' && m[1] <= '9':

@@ -85,7 +85,7 @@ func flatParts(raw json.RawMessage) (text, thought string, ok bool) {
 	return t.String(), th.String(), ok
 }
 
-// flatInto writes text and thought into m, a delta or a message whose list
+// flatInto writes text and thought into m, a stream delta whose list
 // content they were: the text as content, the thinking after any
 // reasoning_content it had.
 func flatInto(m map[string]json.RawMessage, text, thought string) {
@@ -126,41 +126,119 @@ func listContentAnswer(choices []byte) bool {
 	return false
 }
 
-// flatListAnswer returns body, a whole chat.completion, with every
-// message's list content rewritten as flatListContent rewrites a delta's;
-// body itself where none can be (a list holding neither text nor thinking
-// stays as it came).
+// flatListAnswer returns body, a whole chat.completion (valid JSON), with
+// every message's list content rewritten as flatListContent rewrites a
+// delta's, and every other byte as it came; body itself where none can be
+// (a list holding neither text nor thinking, or one it cannot read, stays
+// as it came). The text and the thinking are the parts' JSON strings
+// joined as written, never decoded: before review 66g the answer was
+// decoded into maps and encoded again (a 60 MB answer of one list
+// allocated about 0.9 GB, its members sorted and its other choices
+// rewritten).
 func flatListAnswer(body []byte) []byte {
-	var answer map[string]json.RawMessage
-	if json.Unmarshal(body, &answer) != nil {
+	cs, ce, err := rawjson.MemberSpan(body, "choices")
+	if err != nil || cs < 0 {
 		return body
 	}
-	var choices []map[string]json.RawMessage
-	if json.Unmarshal(answer["choices"], &choices) != nil {
+	list, ok := rawjson.ScanArray(body[cs:ce])
+	if !ok {
 		return body
 	}
-	done := false
-	for _, ch := range choices {
-		var msg map[string]json.RawMessage
-		if json.Unmarshal(ch["message"], &msg) != nil || len(msg["content"]) == 0 || msg["content"][0] != '[' {
-			continue
-		}
-		text, thought, ok := flatParts(msg["content"])
+	var out []byte
+	last := 0
+	for _, el, ok := list.Next(); ok; _, el, ok = list.Next() {
+		msg := rawjson.Member(el, "message")
+		flat, ok := flatListMessage(msg)
 		if !ok {
 			continue
 		}
-		flatInto(msg, text, thought)
-		ch["message"] = encode(msg)
-		done = true
+		at := cap(body) - cap(msg) // msg is a slice of body's array: its offset
+		if out == nil {
+			out = make([]byte, 0, len(body)+len(flat)-len(msg))
+		}
+		out = append(append(out, body[last:at]...), flat...)
+		last = at + len(msg)
 	}
-	if !done {
+	if out == nil {
 		return body
 	}
-	answer["choices"] = encode(choices)
-	if out := encode(answer); out != nil {
-		return out
+	return append(out, body[last:]...)
+}
+
+// flatListMessage is msg, a message whose content is a list, with its text
+// as content (null when it has none) and its thinking after any
+// reasoning_content it had; ok is false for any other message, or a list
+// flatParts would not read.
+func flatListMessage(msg []byte) ([]byte, bool) {
+	s, e, err := rawjson.MemberSpan(msg, "content")
+	if err != nil || s < 0 || msg[s] != '[' {
+		return nil, false
 	}
-	return body
+	var text, thought joined
+	if !rawListParts(msg[s:e], &text, &thought) || text.b == nil && thought.b == nil {
+		return nil, false
+	}
+	content := []byte("null")
+	if text.b != nil {
+		content = text.quoted()
+	}
+	msg = rawjson.Replace(msg, s, e, content)
+	if thought.b == nil {
+		return msg, true
+	}
+	if rs, re, _ := rawjson.MemberSpan(msg, "reasoning_content"); rs >= 0 && msg[rs] == '"' {
+		var all joined
+		all.add(msg[rs:re], re-rs+len(thought.b))
+		all.add(thought.quoted(), 0)
+		return rawjson.Replace(msg, rs, re, all.quoted()), true
+	}
+	return rawjson.WithLast(rawjson.Without(msg, "reasoning_content"), "reasoning_content", thought.quoted()), true
+}
+
+// joined is JSON strings joined: the escaped insides of each, after an
+// opening quote (a valid JSON string's insides joined are the joined
+// string's, so nothing is decoded); b is nil until one is added.
+type joined struct{ b []byte }
+
+// add appends the JSON string str's insides; room is the whole's size at
+// most, for the one allocation.
+func (j *joined) add(str []byte, room int) {
+	if j.b == nil {
+		j.b = append(make([]byte, 0, room+2), '"')
+	}
+	j.b = append(j.b, str[1:len(str)-1]...)
+}
+
+// quoted is the JSON string of what was joined.
+func (j *joined) quoted() []byte { return append(j.b, '"') }
+
+// rawListParts adds to text and thought list's text parts' and thinking
+// parts' text, and reports false, as json.Unmarshal into []listPart
+// does, for a list that is not one of parts (flatParts).
+func rawListParts(list []byte, text, thought *joined) bool {
+	parts, isList := rawjson.ScanArray(list)
+	if !isList {
+		return false
+	}
+	for _, p, more := parts.Next(); more; _, p, more = parts.Next() {
+		if p[0] != '{' {
+			return false
+		}
+		t, th := rawjson.Member(p, "text"), rawjson.Member(p, "thinking")
+		if rawjson.Set(t) && t[0] != '"' || rawjson.Set(th) && th[0] != '[' {
+			return false
+		}
+		switch typ, _ := rawjson.String(rawjson.Member(p, "type")); {
+		case typ == "text" && rawjson.Set(t):
+			text.add(t, len(list))
+		case typ == "thinking" && rawjson.Set(th):
+			// Its parts' text is the thought (their own thinking is not).
+			if !rawListParts(th, thought, &joined{}) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // encode is rawjson.Marshal of a value decoded a moment ago, which always
