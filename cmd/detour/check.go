@@ -117,6 +117,12 @@ func priceText(p *config.Price) string {
 			out += fmt.Sprintf(" (%s above %d)", usd(&lc.Price), lc.Above)
 		}
 	}
+	if p.WebSearch != nil {
+		out += ", web search $" + strconv.FormatFloat(*p.WebSearch, 'f', -1, 64) + " per 1,000"
+	}
+	if p.WebFetch != nil {
+		out += ", web fetch $" + strconv.FormatFloat(*p.WebFetch, 'f', -1, 64) + " per 1,000"
+	}
 	return out
 }
 

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
 )
 
@@ -63,6 +64,9 @@ func printClients(w io.Writer, cfg *config.Config) {
 			if free := unpriced(cfg, k); len(free) > 0 {
 				fmt.Fprintf(w, "    warning: targets without a price do not count against its budget: %s\n", strings.Join(free, ", "))
 			}
+			if free := searchUnpriced(cfg, k); len(free) > 0 {
+				fmt.Fprintf(w, "    warning: web searches Claude runs at these targets do not count against its budget (their price has no web_search; Anthropic's is $10 per 1,000): %s\n", strings.Join(free, ", "))
+			}
 		}
 	}
 	fmt.Fprintln(w)
@@ -75,6 +79,30 @@ func unpriced(cfg *config.Config, k *config.ClientKey) []string {
 	for _, t := range cfg.Targets {
 		if t.Price == nil && (allowed == nil || allowed[t.Name]) {
 			out = append(out, t.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// searchUnpriced are the priced targets k may reach through an Anthropic
+// provider whose price names no web_search: the Messages door passes a
+// client's server tools to them as written (Claude Code's WebSearch), and
+// each search is billed beside the tokens, unseen by the budget. The fee
+// is never guessed (docs/config.md, "Usage and cost"); a target without a
+// price is warned about already.
+func searchUnpriced(cfg *config.Config, k *config.ClientKey) []string {
+	allowed := cfg.Allowed(k)
+	var out []string
+	for _, t := range cfg.Targets {
+		if t.Price == nil || t.Price.WebSearch != nil || allowed != nil && !allowed[t.Name] {
+			continue
+		}
+		for _, name := range t.Providers {
+			if p, ok := cfg.Provider(name); ok && p.Dialect == classify.Anthropic {
+				out = append(out, t.Name)
+				break
+			}
 		}
 	}
 	sort.Strings(out)

@@ -84,6 +84,13 @@ type Price struct {
 	// (Anthropic's usage.speed "fast", six times the model's price); nil:
 	// such an answer costs the price above (an undercount).
 	Fast *Price
+	// WebSearch and WebFetch are what the provider charges per 1,000 uses
+	// of its server-run web search and web fetch, beside the tokens, read
+	// from the counts the answer reports (Anthropic's
+	// usage.server_tool_use): USD per 1,000. nil: unpriced, never guessed
+	// (docs/config.md, "Usage and cost", "Server tools"). The target's
+	// alone: a tier (long_context, fast) bills a use as the target does.
+	WebSearch, WebFetch *float64
 }
 
 // LongContextPrice is a target's price above a prompt size (Price's
@@ -251,12 +258,14 @@ func (f fields) setUSD(key string, dst *float64, allowZero bool, zero string) {
 
 // decodePrice decodes a target's price.
 func (d *decoder) decodePrice(n *yaml.Node) *Price {
-	g, ok := d.mapping(n, "target price", "input", "output", "cached_input", "cache_write", "cache_write_1h", "audio_input", "audio_output", "long_context", "fast")
+	g, ok := d.mapping(n, "target price", "input", "output", "cached_input", "cache_write", "cache_write_1h", "audio_input", "audio_output", "long_context", "fast", "web_search", "web_fetch")
 	if !ok {
 		return nil
 	}
 	p := &Price{}
 	g.prices(p)
+	p.WebSearch = g.optionalUSD("web_search")
+	p.WebFetch = g.optionalUSD("web_fetch")
 	p.LongContext = d.longContext(g)
 	if lc := p.LongContext; lc != nil {
 		lc.inheritAudio(p)
@@ -288,7 +297,31 @@ func (d *decoder) decodePrice(n *yaml.Node) *Price {
 			CachedInput: scaled(f.CachedInput), CacheWrite: scaled(f.CacheWrite), CacheWrite1h: scaled(f.CacheWrite1h),
 			AudioInput: f.AudioInput, AudioOutput: f.AudioOutput}}
 	}
+	// A use of a server tool costs the same at every tier: each tier's
+	// price carries the target's fees, so pricing an answer at a tier
+	// prices its uses too.
+	for _, q := range []*Price{p.Fast, tier(p.LongContext), fastLong(p)} {
+		if q != nil {
+			q.WebSearch, q.WebFetch = p.WebSearch, p.WebFetch
+		}
+	}
 	return p
+}
+
+// tier is lc's price, nil for none.
+func tier(lc *LongContextPrice) *Price {
+	if lc == nil {
+		return nil
+	}
+	return &lc.Price
+}
+
+// fastLong is p's fast price's long-context price, nil for none.
+func fastLong(p *Price) *Price {
+	if p.Fast == nil {
+		return nil
+	}
+	return tier(p.Fast.LongContext)
 }
 
 // inheritAudio gives p the audio prices of base that p does not name: a

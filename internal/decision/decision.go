@@ -289,6 +289,13 @@ type Usage struct {
 	// "Usage and cost"). 0 when it did not say.
 	AudioInputTokens  int `json:"audio_input_tokens,omitempty"`
 	AudioOutputTokens int `json:"audio_output_tokens,omitempty"`
+	// WebSearchRequests and WebFetchRequests are the uses of the
+	// provider's server-run web search and web fetch the answer reported
+	// (Anthropic's usage.server_tool_use), priced per 1,000 at a target's
+	// web_search and web_fetch prices (docs/config.md, "Usage and cost").
+	// Absent when 0.
+	WebSearchRequests int `json:"web_search_requests,omitempty"`
+	WebFetchRequests  int `json:"web_fetch_requests,omitempty"`
 	// Incomplete marks counts known to be a lower bound: a stream was cut
 	// after its commit point, so an upstream's count is partial or missing
 	// (docs/behaviour.md#decision-record). Absent when false.
@@ -327,6 +334,12 @@ func (u *Usage) Audio() (in, out int) {
 	return min(max(u.AudioInputTokens, 0), plain), min(max(u.AudioOutputTokens, 0), max(u.CompletionTokens, 0))
 }
 
+// ToolUses is the web searches and web fetches, each within [0, 2^53]: a
+// log read back may hold any counts.
+func (u *Usage) ToolUses() (searches, fetches int) {
+	return min(max(u.WebSearchRequests, 0), 1<<53), min(max(u.WebFetchRequests, 0), 1<<53)
+}
+
 // Add adds v to u; the sum is incomplete when either is.
 func (u *Usage) Add(v Usage) {
 	u.PromptTokens += v.PromptTokens
@@ -338,6 +351,8 @@ func (u *Usage) Add(v Usage) {
 	u.ReasoningTokens += v.ReasoningTokens
 	u.AudioInputTokens += v.AudioInputTokens
 	u.AudioOutputTokens += v.AudioOutputTokens
+	u.WebSearchRequests += v.WebSearchRequests
+	u.WebFetchRequests += v.WebFetchRequests
 	u.Incomplete = u.Incomplete || v.Incomplete
 	u.Capped = u.Capped || v.Capped
 }

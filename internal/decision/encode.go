@@ -290,6 +290,14 @@ func appendUsage(b []byte, u *Usage) []byte {
 		b = append(b, `,"audio_output_tokens":`...)
 		b = strconv.AppendInt(b, int64(u.AudioOutputTokens), 10)
 	}
+	if u.WebSearchRequests != 0 {
+		b = append(b, `,"web_search_requests":`...)
+		b = strconv.AppendInt(b, int64(u.WebSearchRequests), 10)
+	}
+	if u.WebFetchRequests != 0 {
+		b = append(b, `,"web_fetch_requests":`...)
+		b = strconv.AppendInt(b, int64(u.WebFetchRequests), 10)
+	}
 	if u.Incomplete {
 		b = append(b, `,"incomplete":true`...)
 	}

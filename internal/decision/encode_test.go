@@ -51,7 +51,7 @@ func randUsage(r *rand.Rand) *Usage {
 	}
 	return &Usage{PromptTokens: r.IntN(1e6) - 10, CompletionTokens: r.IntN(1e4), TotalTokens: r.IntN(1e6), CachedTokens: r.IntN(3) * r.IntN(1e5),
 		CacheWriteTokens: r.IntN(3) * r.IntN(1e5), CacheWrite1hTokens: r.IntN(3) * r.IntN(1e5), ReasoningTokens: r.IntN(3) * r.IntN(1e4),
-		AudioInputTokens: r.IntN(3) * r.IntN(1e5), AudioOutputTokens: r.IntN(3) * r.IntN(1e4), Incomplete: r.IntN(3) == 0, Capped: r.IntN(3) == 0}
+		AudioInputTokens: r.IntN(3) * r.IntN(1e5), AudioOutputTokens: r.IntN(3) * r.IntN(1e4), WebSearchRequests: r.IntN(3) * r.IntN(20), WebFetchRequests: r.IntN(3) * r.IntN(20), Incomplete: r.IntN(3) == 0, Capped: r.IntN(3) == 0}
 }
 
 func randContinuation(r *rand.Rand) *Continuation {

@@ -167,3 +167,30 @@ func hostedTool(t string) bool {
 	}
 	return false
 }
+
+// useBytes is the fewest bytes an answer writes for one use of a server
+// tool it reports (Anthropic's usage.server_tool_use) where the use shows
+// in it: the use's own block,
+// {"type":"server_tool_use","id":"","name":"web_search","input":{}} with
+// its id and input empty, is 66, and its result block comes beside it (a
+// real search's results are kilobytes: their encrypted_content). Uses run
+// inside another tool (web search's dynamic filtering runs its searches in
+// code execution) may show less, so any answer may count freeUses.
+const (
+	useBytes = 64
+	freeUses = 64
+)
+
+// withinUses is n uses of a server tool an answer of answerBytes bytes
+// reported, within [0, the larger of freeUses and what its bytes can
+// show], and whether n was past that: a count past it is billed at the
+// bound (docs/config.md, "Usage and cost", "Server tools"). A broken or
+// lying count of 2^53 searches would be $9·10¹³ at $10 per 1,000; bounded,
+// a small answer's is at most $0.64.
+func withinUses(answerBytes int64, n int) (int, bool) {
+	n = count(n)
+	if c := max(int(min(max(answerBytes, 0)/useBytes, maxCount)), freeUses); n > c {
+		return c, true
+	}
+	return n, false
+}

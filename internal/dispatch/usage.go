@@ -197,6 +197,13 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byt
 		// read from nor written to the cache, and within the output.
 		a.Usage.AudioInputTokens = min(count(u.AudioIn()), prompt-cached-written)
 		a.Usage.AudioOutputTokens = min(count(u.AudioOut()), a.Usage.CompletionTokens)
+		// The server tools' uses, each within what the answer's bytes can
+		// show (ceiling.go): a broken or lying count must not spend a
+		// key's month at $10 per 1,000.
+		var c1, c2 bool
+		a.Usage.WebSearchRequests, c1 = withinUses(o.answerBytes, u.WebSearches)
+		a.Usage.WebFetchRequests, c2 = withinUses(o.answerBytes, u.WebFetches)
+		a.Usage.Capped = a.Usage.Capped || c1 || c2
 	}
 	p := t.Price
 	if u := o.usage; u != nil && u.Fast && p != nil && p.Fast != nil {
@@ -305,9 +312,24 @@ func cost(p *config.Price, u *decision.Usage) float64 {
 	if p.AudioOutput != nil {
 		audioOutPrice = *p.AudioOutput
 	}
-	return (float64(in-audioIn)*p.Input + float64(audioIn)*audioInPrice + float64(cached)*cachedPrice +
-		float64(written-hour)*writePrice + float64(hour)*write1hPrice +
-		float64(max(u.CompletionTokens, 0)-audioOut)*p.Output + float64(audioOut)*audioOutPrice) / 1e6
+	return (float64(in-audioIn)*p.Input+float64(audioIn)*audioInPrice+float64(cached)*cachedPrice+
+		float64(written-hour)*writePrice+float64(hour)*write1hPrice+
+		float64(max(u.CompletionTokens, 0)-audioOut)*p.Output+float64(audioOut)*audioOutPrice)/1e6 + fees(p, u)
+}
+
+// fees is what u's uses of the provider's server tools cost at p's
+// web_search and web_fetch prices (USD per 1,000 uses); a use p does not
+// price costs nothing (docs/config.md, "Usage and cost").
+func fees(p *config.Price, u *decision.Usage) float64 {
+	searches, fetches := u.ToolUses()
+	usd := 0.0
+	if p.WebSearch != nil {
+		usd += float64(searches) * *p.WebSearch
+	}
+	if p.WebFetch != nil {
+		usd += float64(fetches) * *p.WebFetch
+	}
+	return usd / 1e3
 }
 
 // cutStream reports whether o is a stream cut after its commit point: part of

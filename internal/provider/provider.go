@@ -174,6 +174,15 @@ type Usage struct {
 	// priced at the target's fast price (docs/config.md, "Usage and
 	// cost"). Never written to a client.
 	Fast bool `json:"-"`
+	// WebSearches and WebFetches are the uses of the provider's
+	// server-run web search and web fetch the answer reports (Anthropic's
+	// usage.server_tool_use.web_search_requests and web_fetch_requests),
+	// priced per 1,000 at the target's web_search and web_fetch prices
+	// (docs/config.md, "Usage and cost"); 0 when it reports none. Read as
+	// written (a negative count too: bounded where it is priced). Never
+	// written to a client.
+	WebSearches int `json:"-"`
+	WebFetches  int `json:"-"`
 }
 
 // TokenDetails is OpenAI's prompt_tokens_details.

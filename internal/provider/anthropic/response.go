@@ -56,6 +56,28 @@ type usage struct {
 	// bills at six times the model's price
 	// (https://platform.claude.com/docs/en/build-with-claude/fast-mode).
 	Speed string `json:"speed"`
+	// ServerToolUse counts the uses of Anthropic's server tools the answer
+	// ran ({"web_search_requests": 1, "web_fetch_requests": 0}): web search
+	// is billed per use beside the tokens, "$10 per 1,000 searches"
+	// (https://platform.claude.com/docs/en/about-claude/pricing). Kept raw
+	// and read leniently (serverTools): a shape Detour cannot read fails
+	// nothing, it only counts no use. nil when the answer does not say.
+	ServerToolUse json.RawMessage `json:"server_tool_use"`
+}
+
+// serverTools reads a usage's server_tool_use: its web search and web
+// fetch counts, each 0 where it is not a whole number of at most 18
+// digits (provider.Count; a fraction was floored before, as every count
+// is: provider.WholeCounts), and both 0 where it is not an object.
+func serverTools(raw json.RawMessage) (searches, fetches int) {
+	var c struct {
+		WebSearchRequests provider.Count `json:"web_search_requests"`
+		WebFetchRequests  provider.Count `json:"web_fetch_requests"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &c) != nil {
+		return 0, 0
+	}
+	return int(c.WebSearchRequests), int(c.WebFetchRequests)
 }
 
 // UnmarshalJSON reads a count that is not a plain integer (3.0, 37.25) as
@@ -136,6 +158,7 @@ func (u *usage) openai() *provider.Usage {
 	p := u.prompt()
 	out := &provider.Usage{PromptTokens: p, CompletionTokens: u.output(),
 		TotalTokens: p + u.output(), PromptTokensDetails: u.details(), Fast: u.Speed == "fast"}
+	out.WebSearches, out.WebFetches = serverTools(u.ServerToolUse)
 	if d := u.OutputTokensDetails; d != nil && d.ThinkingTokens > 0 { // within the output, as reasoning_tokens is
 		out.CompletionTokensDetails = &provider.OutputDetails{ReasoningTokens: min(d.ThinkingTokens, u.output())}
 	}

@@ -224,6 +224,12 @@ func (s *stream) decode(out provider.Event) (provider.Event, error) {
 			if u.OutputTokensDetails != nil {
 				s.usage.OutputTokensDetails = u.OutputTokensDetails
 			}
+			// The server tools' uses are cumulative too: the delta's count
+			// is the answer's, over the start's (one left out, or null,
+			// keeps it).
+			if len(u.ServerToolUse) > 0 && string(u.ServerToolUse) != "null" {
+				s.usage.ServerToolUse = u.ServerToolUse
+			}
 			// A delta of zeros (and nothing else) says nothing: servers that
 			// count only at the start send one.
 			if u.InputTokens > 0 || u.CacheCreationInputTokens > 0 || u.CacheReadInputTokens > 0 {
