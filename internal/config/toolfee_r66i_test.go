@@ -3,8 +3,8 @@ package config
 import "testing"
 
 // A target's price may say what its provider charges per use of a server
-// tool, per 1,000 uses: web_search (Anthropic's and OpenAI's $10 per 1,000
-// searches) and web_fetch. Neither is guessed: a price without them
+// tool, per 1,000 uses: web_search (Anthropic's $10 per 1,000 searches)
+// and web_fetch, read from Anthropic's usage.server_tool_use. Neither is guessed: a price without them
 // leaves the fees unpriced. They are the target's, not a tier's: a
 // long_context or fast price that names one is an error (build 66i).
 func TestToolFeePriceBuild66i(t *testing.T) {

@@ -172,7 +172,7 @@ func hostedTool(t string) bool {
 // tool it reports (Anthropic's usage.server_tool_use) where the use shows
 // in it: the use's own block,
 // {"type":"server_tool_use","id":"","name":"web_search","input":{}} with
-// its id and input empty, is 66, and its result block comes beside it (a
+// its id and input empty, is 65 (web_fetch's 64), and its result block comes beside it (a
 // real search's results are kilobytes: their encrypted_content). Uses run
 // inside another tool (web search's dynamic filtering runs its searches in
 // code execution) may show less, so any answer may count freeUses.

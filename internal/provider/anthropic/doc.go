@@ -63,8 +63,8 @@
 //     Anthropic's SDKs fit it (nativeschema.go, review 66f): no answer
 //     tool, the client's tools and tool_choice as set, and the answer's
 //     text is the content as for any answer. json_object, another top
-//     level, a schema fitting would change, and a prefill keep the answer
-//     tool under auto.
+//     level and a schema fitting would change keep the answer tool under
+//     auto; a prefill gets neither (structured.go).
 //   - thinking blocks in answers are dropped (the adapter never asks for
 //     them, but Claude Sonnet 5 and Opus 5 think unasked): their deltas,
 //     like a server tool's input, are progress, not content (probe 66b).

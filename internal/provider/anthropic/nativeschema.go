@@ -56,10 +56,11 @@ func takesNativeFormat(model string) bool {
 // reports whether it did. It does not for json_object (no schema to
 // constrain to: the fitted {"type":"object"} would allow only {}), a
 // schema whose top level is not an object or is a combinator (the
-// structured outputs page shows object schemas only), a schema fitSchema
-// cannot take, or a prefill (incompatible with JSON outputs, and refused
-// by those models anyway): the answer tool, offered under auto, serves
-// those as before.
+// structured outputs page shows object schemas only), or a schema
+// fitSchema cannot take: the answer tool, offered under auto, serves
+// those as before. Nor for a prefill (incompatible with JSON outputs, and
+// refused by those models anyway), which gets no answer tool either
+// (structured).
 func nativeStructured(rf *chat.ResponseFormat, out *messagesRequest) bool {
 	if rf == nil || rf.Type != "json_schema" || rf.JSONSchema == nil {
 		return false
