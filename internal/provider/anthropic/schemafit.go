@@ -52,7 +52,11 @@ type fitter struct {
 // anything (no type, enum, const, $ref or combinator), a tuple (items as a
 // list, prefixItems), an enum or const of objects or arrays, allOf with
 // $ref, a $ref other than to a definition at the root, recursion, more
-// than 24 optional properties or 16 union-typed ones, nesting past 64.
+// than 24 optional properties or 16 union-typed ones, nesting past 64; and
+// (review 66k) an open object with empty properties, an open object
+// branch of allOf or of a combinator beside properties (closed, the
+// branches refuse each other's members), a $ref beside a member that
+// constrains (refWords).
 func fitSchema(schema []byte) (json.RawMessage, bool) {
 	f := &fitter{defs: map[string]bool{}, refs: map[string][]string{}}
 	for _, k := range []string{"$defs", "definitions"} {
@@ -70,22 +74,82 @@ func fitSchema(schema []byte) (json.RawMessage, bool) {
 	if !ok || f.recursive() || f.optional > maxOptionalParams || f.unions > maxUnionParams {
 		return nil, false
 	}
-	return out, true
+	return out.appendTo(make([]byte, 0, len(schema)+len(schema)/8)), true
 }
 
-// member is one member of a schema being written.
+// node is a fitted schema (or an object of them: properties, $defs),
+// written once when the whole schema is fitted (appendTo): written at each
+// level, a deep schema's bytes were copied once a level (review 66k: 60
+// levels around 1 MiB allocated 125 times the body, a translation
+// reserving 10).
+type node []member
+
+// member is one member of a schema being written: a value as it came, a
+// fitted schema, or a list of them.
 type member struct {
-	key string
-	val []byte
+	key  string
+	val  []byte
+	sub  node
+	list []node
 }
 
-func (f *fitter) fit(schema []byte, depth int, root bool) ([]byte, bool) {
+// get is n's member key, nil when none.
+func (n node) get(key string) *member {
+	for i := range n {
+		if n[i].key == key {
+			return &n[i]
+		}
+	}
+	return nil
+}
+
+// appendTo writes n as a JSON object, its members in order.
+func (n node) appendTo(b []byte) []byte {
+	b = append(b, '{')
+	for i, m := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = rawjson.AppendString(b, m.key)
+		b = append(b, ':')
+		switch {
+		case m.val != nil:
+			b = append(b, m.val...)
+		case m.list != nil:
+			b = append(b, '[')
+			for j, e := range m.list {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = e.appendTo(b)
+			}
+			b = append(b, ']')
+		default:
+			b = m.sub.appendTo(b)
+		}
+	}
+	return append(b, '}')
+}
+
+// refWords are the members a $ref may have beside it that say nothing of
+// what the answer may be (annotations, and a type the definition has
+// anyway): the SDKs send a $ref alone, and a member that constrains (a
+// "required", "properties", an "enum" beside it, which JSON Schema from
+// 2019-09 applies with the $ref) is not dropped unsaid (review 66k).
+var refWords = map[string]bool{"$ref": true, "$defs": true, "definitions": true, "description": true, "title": true,
+	"default": true, "examples": true, "deprecated": true, "readOnly": true, "writeOnly": true, "type": true,
+	"$schema": true, "$id": true, "$comment": true}
+
+func (f *fitter) fit(schema []byte, depth int, root bool) (node, bool) {
 	sc, ok := rawjson.ScanObject(schema)
 	if !ok || depth > maxSchemaDepth {
 		return nil, false
 	}
+	// An object with members of its own: a combinator's branch that is an
+	// object too must hold the same instance (conjunction, below).
+	ownProps := rawjson.Member(schema, "properties") != nil
 	var (
-		kept        []member
+		kept        node
 		left        []member // said in the description
 		desc        []byte
 		typ         []byte
@@ -94,7 +158,8 @@ func (f *fitter) fit(schema []byte, depth int, root bool) ([]byte, bool) {
 		required    = map[string]bool{}
 		constrained bool // type, enum, const, $ref or a combinator
 		ref         []byte
-		defs        []member
+		defs        node
+		constrains  bool // a member beside a $ref that refWords does not name
 	)
 	for {
 		k, v, more := sc.Next()
@@ -102,6 +167,9 @@ func (f *fitter) fit(schema []byte, depth int, root bool) ([]byte, bool) {
 			break
 		}
 		key, _ := rawjson.String(k)
+		if !refWords[key] {
+			constrains = true
+		}
 		switch key {
 		case "$ref":
 			r, _ := rawjson.String(v)
@@ -119,13 +187,13 @@ func (f *fitter) fit(schema []byte, depth int, root bool) ([]byte, bool) {
 			if !ok {
 				return nil, false
 			}
-			defs = append(defs, member{key, d})
+			defs = append(defs, member{key: key, sub: d})
 		case "type":
 			typ = v
 			constrained = true
-			kept = append(kept, member{key, v})
+			kept = append(kept, member{key: key, val: v})
 		case "anyOf", "oneOf", "allOf":
-			list, ok := f.fitList(v, depth, key == "allOf")
+			list, ok := f.fitList(v, depth, key == "allOf", key == "allOf" || ownProps)
 			if !ok {
 				return nil, false
 			}
@@ -133,30 +201,30 @@ func (f *fitter) fit(schema []byte, depth int, root bool) ([]byte, bool) {
 				key = "anyOf"
 			}
 			constrained = true
-			kept = append(kept, member{key, list})
+			kept = append(kept, member{key: key, list: list})
 		case "enum":
 			if !scalars(v) {
 				return nil, false
 			}
 			constrained = true
-			kept = append(kept, member{key, v})
+			kept = append(kept, member{key: key, val: v})
 		case "const":
 			if !scalar(v) {
 				return nil, false
 			}
 			constrained = true
-			kept = append(kept, member{key, v})
+			kept = append(kept, member{key: key, val: v})
 		case "description":
 			desc = v
 		case "title", "default":
-			kept = append(kept, member{key, v})
+			kept = append(kept, member{key: key, val: v})
 		case "required":
 			var names []string
 			_ = json.Unmarshal(v, &names)
 			for _, n := range names {
 				required[n] = true
 			}
-			kept = append(kept, member{key, v})
+			kept = append(kept, member{key: key, val: v})
 		case "properties":
 			hasProps = true
 		case "additionalProperties":
@@ -174,53 +242,76 @@ func (f *fitter) fit(schema []byte, depth int, root bool) ([]byte, bool) {
 			if !ok {
 				return nil, false
 			}
-			kept = append(kept, member{key, it})
+			kept = append(kept, member{key: key, sub: it})
 		case "minItems":
 			if n := string(v); n == "0" || n == "1" {
-				kept = append(kept, member{key, v})
+				kept = append(kept, member{key: key, val: v})
 			} else {
-				left = append(left, member{key, v})
+				left = append(left, member{key: key, val: v})
 			}
 		case "format":
 			if s, _ := rawjson.String(v); supportedFormats[s] && typeIs(typ, schema, "string") {
-				kept = append(kept, member{key, v})
+				kept = append(kept, member{key: key, val: v})
 			} else {
-				left = append(left, member{key, v})
+				left = append(left, member{key: key, val: v})
 			}
 		case "$schema", "$id", "$comment":
 		default:
-			left = append(left, member{key, v})
+			left = append(left, member{key: key, val: v})
 		}
 	}
 	if ref != nil {
+		if constrains {
+			return nil, false // dropped, a member beside it would no longer hold
+		}
 		// As the SDKs send a $ref: alone (with the root's definitions).
-		return writeSchema(append([]member{{"$ref", ref}}, defs...)), true
+		return append(node{{key: "$ref", val: ref}}, defs...), true
 	}
 	if !constrained {
 		return nil, false // a schema that allows anything
 	}
 	if typeIs(typ, schema, "object") {
-		if !hasProps && !addlFalse {
-			return nil, false // a free-form object
+		if !addlFalse && !hasMembers(rawjson.Member(schema, "properties")) {
+			return nil, false // a free-form object ("properties": {} too): closed, it would allow only {}
 		}
 		props, ok := f.fitProps(rawjson.Member(schema, "properties"), depth, required)
 		if !ok {
 			return nil, false
 		}
-		kept = append(kept, member{"properties", props}, member{"additionalProperties", []byte("false")})
+		if !addlFalse {
+			// A member the client requires beside its properties (or in
+			// properties a repeated "properties" replaced): closed, the
+			// object could not hold it, and no answer would do.
+			for n := range required {
+				if props.get(n) == nil {
+					return nil, false
+				}
+			}
+		}
+		kept = append(kept, member{key: "properties", sub: props}, member{key: "additionalProperties", val: []byte("false")})
 	} else if hasProps || addlFalse {
 		return nil, false // object keywords on a schema that is not an object: not guessed at
 	}
 	if d := described(desc, left); d != nil {
-		kept = append(kept, member{"description", d})
+		kept = append(kept, member{key: "description", val: d})
 	}
-	return writeSchema(append(kept, defs...)), true
+	return append(kept, defs...), true
+}
+
+// hasMembers reports whether v is an object with at least one member.
+func hasMembers(v []byte) bool {
+	sc, ok := rawjson.ScanObject(v)
+	if !ok {
+		return false
+	}
+	_, _, more := sc.Next()
+	return more
 }
 
 // fitProps fits an object's properties in their order, counting the
 // optional and union-typed ones.
-func (f *fitter) fitProps(props []byte, depth int, required map[string]bool) ([]byte, bool) {
-	var out []member
+func (f *fitter) fitProps(props []byte, depth int, required map[string]bool) (node, bool) {
+	out := node{}
 	sc, ok := rawjson.ScanObject(props)
 	if !ok && props != nil {
 		return nil, false
@@ -238,26 +329,31 @@ func (f *fitter) fitProps(props []byte, depth int, required map[string]bool) ([]
 		if !required[name] {
 			f.optional++
 		}
-		if rawjson.Member(p, "anyOf") != nil {
+		if p.get("anyOf") != nil {
 			f.unions++
-		} else if _, list := rawjson.ScanArray(rawjson.Member(p, "type")); list {
-			f.unions++
+		} else if t := p.get("type"); t != nil {
+			if _, list := rawjson.ScanArray(t.val); list {
+				f.unions++
+			}
 		}
-		out = append(out, member{name, p})
+		out = append(out, member{key: name, sub: p})
 	}
-	return writeSchema(out), true
+	return out, true
 }
 
 // fitList fits a combinator's branches; an allOf branch may not be a $ref
-// ("allOf with $ref not supported").
-func (f *fitter) fitList(v []byte, depth int, allOf bool) ([]byte, bool) {
+// ("allOf with $ref not supported"). Where the branches hold the same
+// instance as each other or as the object around them (conj: allOf, or a
+// combinator beside properties), a branch that is an object the client
+// left open is not fitted: closed, each would refuse the others' members,
+// and an answer with all the members the client requires could not be
+// written (review 66k: zod's .and() as allOf).
+func (f *fitter) fitList(v []byte, depth int, allOf, conj bool) ([]node, bool) {
 	sc, ok := rawjson.ScanArray(v)
 	if !ok {
 		return nil, false
 	}
-	var b []byte
-	b = append(b, '[')
-	n := 0
+	var out []node
 	for {
 		_, e, more := sc.Next()
 		if !more {
@@ -266,29 +362,28 @@ func (f *fitter) fitList(v []byte, depth int, allOf bool) ([]byte, bool) {
 		if allOf && rawjson.Member(e, "$ref") != nil {
 			return nil, false
 		}
+		if conj && (typeIs(nil, e, "object") || rawjson.Member(e, "properties") != nil) && string(rawjson.Member(e, "additionalProperties")) != "false" {
+			return nil, false
+		}
 		fe, fine := f.fit(e, depth+1, false)
 		if !fine {
 			return nil, false
 		}
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, fe...)
-		n++
+		out = append(out, fe)
 	}
-	if n == 0 {
+	if len(out) == 0 {
 		return nil, false
 	}
-	return append(b, ']'), true
+	return out, true
 }
 
 // fitDefs fits the root's definitions, recording each one's references.
-func (f *fitter) fitDefs(key string, v []byte, depth int) ([]byte, bool) {
+func (f *fitter) fitDefs(key string, v []byte, depth int) (node, bool) {
 	sc, ok := rawjson.ScanObject(v)
 	if !ok {
 		return nil, false
 	}
-	var out []member
+	out := node{}
 	saved := f.cur
 	defer func() { f.cur = saved }()
 	for {
@@ -302,9 +397,9 @@ func (f *fitter) fitDefs(key string, v []byte, depth int) ([]byte, bool) {
 		if !fine {
 			return nil, false
 		}
-		out = append(out, member{name, fd})
+		out = append(out, member{key: name, sub: fd})
 	}
-	return writeSchema(out), true
+	return out, true
 }
 
 // recursive reports whether a definition refers to itself, directly or
@@ -361,20 +456,6 @@ func described(desc []byte, left []member) []byte {
 	s.WriteByte('}')
 	b, _ := rawjson.Marshal(s.String())
 	return b
-}
-
-// writeSchema writes members as a JSON object, in order.
-func writeSchema(ms []member) []byte {
-	b := []byte{'{'}
-	for i, m := range ms {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = rawjson.AppendString(b, m.key)
-		b = append(b, ':')
-		b = append(b, m.val...)
-	}
-	return append(b, '}')
 }
 
 // typeIs reports whether a schema's type (its raw "type" member, or read

@@ -7,6 +7,7 @@ import (
 	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -36,6 +37,13 @@ type stream struct {
 	// raw: the events go to the client as they came (native.go), so no
 	// canonical chunk is built; Content and the rest are read as usual.
 	raw bool
+	// counted: the stream has reported a usage (message_start's, a
+	// delta's). ran: the web searches and fetches whose results the stream
+	// showed, a floor of its server_tool_use count until a message_delta
+	// says it (toolsSaid): a stream cut before its delta ran and was
+	// billed for them (review 66k).
+	counted, toolsSaid bool
+	ran                struct{ searches, fetches int }
 }
 
 // event is the union of the Messages stream events the adapter reads.
@@ -131,6 +139,7 @@ func (s *stream) decode(out provider.Event) (provider.Event, error) {
 			}
 			if m.Usage != nil {
 				s.usage = *m.Usage
+				s.counted = true
 				out.Usage = s.total()
 			}
 		}
@@ -147,6 +156,14 @@ func (s *stream) decode(out provider.Event) (provider.Event, error) {
 		case "text":
 			if b.Text != "" {
 				s.text(&out, b.Text)
+			}
+		case "web_search_tool_result", "web_fetch_tool_result":
+			// A server tool's result: a use billed, unless it is the tool's
+			// error ("If an error occurs during web search, the web search
+			// will not be billed"). Counted as a floor (stream.ran), read
+			// from the event as it came: the block is not decoded.
+			if s.ranTool(b.Type, data) && s.counted && !s.toolsSaid {
+				out.Usage = s.total()
 			}
 		case "redacted_thinking":
 			// Its data comes whole in the start (no deltas): the model is
@@ -229,7 +246,9 @@ func (s *stream) decode(out provider.Event) (provider.Event, error) {
 			// keeps it).
 			if len(u.ServerToolUse) > 0 && string(u.ServerToolUse) != "null" {
 				s.usage.ServerToolUse = u.ServerToolUse
+				s.toolsSaid = true
 			}
+			s.counted = true
 			// A delta of zeros (and nothing else) says nothing: servers that
 			// count only at the start send one.
 			if u.InputTokens > 0 || u.CacheCreationInputTokens > 0 || u.CacheReadInputTokens > 0 {
@@ -322,4 +341,35 @@ func set(dst *int, n int, has bool) {
 	}
 }
 
-func (s *stream) total() *provider.Usage { return s.usage.openai() }
+// total is the usage so far: the upstream's counts, and until a
+// message_delta says how many server tool uses the answer ran, at least
+// the results the stream showed.
+func (s *stream) total() *provider.Usage {
+	u := s.usage.openai()
+	if !s.toolsSaid {
+		u.WebSearches = max(u.WebSearches, s.ran.searches)
+		u.WebFetches = max(u.WebFetches, s.ran.fetches)
+	}
+	return u
+}
+
+// ranTool counts the result block of type typ that the content_block_start
+// event data opens, where it is not the tool's error: a web search's
+// content is the list of its results, a web fetch's a web_fetch_result. It
+// reports whether it counted one.
+func (s *stream) ranTool(typ string, data []byte) bool {
+	c := rawjson.Member(rawjson.Member(data, "content_block"), "content")
+	switch typ {
+	case "web_search_tool_result":
+		if _, ok := rawjson.ScanArray(c); ok {
+			s.ran.searches++
+			return true
+		}
+	case "web_fetch_tool_result":
+		if t, _ := rawjson.String(rawjson.Member(c, "type")); t == "web_fetch_result" {
+			s.ran.fetches++
+			return true
+		}
+	}
+	return false
+}

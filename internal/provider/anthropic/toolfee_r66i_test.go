@@ -123,3 +123,59 @@ func TestServerToolCountsStreamBuild66i(t *testing.T) {
 		})
 	}
 }
+
+// Review 66k: a stream cut before its message_delta (the client left, the
+// upstream's connection broke) ran its searches all the same, and
+// Anthropic bills each ("If an error occurs during web search, the web
+// search will not be billed": a result is). Its message_start counts none
+// (the docs' stream has no server_tool_use there), so each search result
+// the stream showed is a floor of its count until a message_delta says
+// it: before, the key paid for none of them.
+func TestServerToolCountsCutStreamReview66k(t *testing.T) {
+	ev := func(typ, data string) string { return "event: " + typ + "\ndata: " + data + "\n\n" }
+	start := ev("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-6","content":[],"stop_reason":null,"usage":{"input_tokens":20,"output_tokens":1}}}`)
+	use := func(i int, name string) string {
+		return ev("content_block_start", `{"type":"content_block_start","index":`+string(rune('0'+i))+`,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"`+name+`","input":{}}}`)
+	}
+	result := func(i int, block string) string {
+		return ev("content_block_start", `{"type":"content_block_start","index":`+string(rune('0'+i))+`,"content_block":`+block+`}`)
+	}
+	found := `{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","title":"t","url":"https://example.com/","encrypted_content":"Ev0D","page_age":null}]}`
+	failed := `{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}}`
+	fetched := `{"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_2","content":{"type":"web_fetch_result","url":"https://example.com/","content":{"type":"document","source":{"type":"text","media_type":"text/plain","data":"x"}}}}`
+	fetchFailed := `{"type":"web_fetch_tool_result","tool_use_id":"srvtoolu_2","content":{"type":"web_fetch_tool_error","error_code":"url_not_accessible"}}`
+	delta := func(stu string) string {
+		return ev("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9`+stu+`}}`)
+	}
+	for _, c := range []struct {
+		name, body      string
+		searches, fetch int
+	}{
+		{"cut after two results", start + use(1, "web_search") + result(2, found) + use(3, "web_search") + result(4, found), 2, 0},
+		{"cut after a failed search", start + use(1, "web_search") + result(2, failed), 0, 0},
+		{"cut after a fetch", start + use(1, "web_fetch") + result(2, fetched) + use(3, "web_fetch") + result(4, fetchFailed), 0, 1},
+		{"cut before the result", start + use(1, "web_search"), 0, 0},
+		{"the delta's count stands", start + use(1, "web_search") + result(2, found) + result(3, found) + delta(`,"server_tool_use":{"web_search_requests":1}`), 1, 0},
+		{"a delta without one keeps the floor", start + use(1, "web_search") + result(2, found) + delta(``), 1, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, native := range []bool{false, true} {
+				s := testStream(strings.NewReader(c.body))
+				if native {
+					s = Adapter{}.NativeStream(provider.APIMessages, strings.NewReader(c.body), testEP)
+				}
+				u := lastUsage(t, s)
+				if u == nil || u.WebSearches != c.searches || u.WebFetches != c.fetch || u.PromptTokens != 20 {
+					t.Errorf("native %v: %+v, want %d searches, %d fetches", native, u, c.searches, c.fetch)
+				}
+			}
+		})
+	}
+	// No usage before the result (a relay's start without one): the
+	// floor is no usage of its own, which would read as a known count of
+	// no tokens.
+	s := testStream(strings.NewReader(ev("message_start", `{"type":"message_start","message":{"id":"m","content":[]}}`) + result(1, found)))
+	if u := lastUsage(t, s); u != nil {
+		t.Errorf("a usage without counts: %+v", u)
+	}
+}
