@@ -1,6 +1,10 @@
 package anthropic
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 // What each Claude model refuses is read from its name's family and
 // version against the tables below, never from a list of names: each row
@@ -23,8 +27,40 @@ type version struct {
 type since map[string]version
 
 // claudeVersion reads model's family and version; ok is false for a name
-// whose family is not read.
-func claudeVersion(model string) (v version, ok bool) {
+// whose family is not read. A request asks it of its model several times
+// (every rule below, fitNative's and Translate's), and the models are the
+// configuration's few, so a reading is kept (versionsKept at most: a name
+// past them is read each time).
+func claudeVersion(model string) (version, bool) {
+	if r, ok := versions.Load(model); ok {
+		r := r.(versionRead)
+		return r.v, r.ok
+	}
+	v, ok := readVersion(model)
+	if versionsHeld.Add(1) <= versionsKept {
+		versions.Store(model, versionRead{v, ok})
+	}
+	return v, ok
+}
+
+// versions holds claudeVersion's readings by model name; versionsHeld
+// counts them.
+var (
+	versions     sync.Map
+	versionsHeld atomic.Int32
+)
+
+// versionsKept bounds the readings kept: a configuration names far fewer
+// models.
+const versionsKept = 256
+
+type versionRead struct {
+	v  version
+	ok bool
+}
+
+// readVersion is claudeVersion's reading.
+func readVersion(model string) (v version, ok bool) {
 	m := claudeFamily.FindStringSubmatch(model)
 	switch {
 	case m == nil:
