@@ -194,3 +194,26 @@ func withinUses(answerBytes int64, n int) (int, bool) {
 	}
 	return n, false
 }
+
+// asksServerTool reports whether body, a request as it went, offers a
+// server tool whose type begins with prefix ("web_search" for Anthropic's
+// web_search_20250305 and its successors, "web_fetch"): a use an answer
+// reports of a tool the request never offered was not run for it, and is
+// charged none (review 66: a broken or lying upstream billed up to
+// freeUses searches to a request that asked for none). A body not read
+// (nil) offers whatever the answer says.
+func asksServerTool(body []byte, prefix string) bool {
+	if body == nil {
+		return true
+	}
+	list, ok := rawjson.ScanArray(rawjson.Member(body, "tools"))
+	if !ok {
+		return false
+	}
+	for _, el, more := list.Next(); more; _, el, more = list.Next() {
+		if t, _ := rawjson.String(rawjson.Member(el, "type")); strings.HasPrefix(t, prefix) {
+			return true
+		}
+	}
+	return false
+}

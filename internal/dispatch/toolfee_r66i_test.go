@@ -75,3 +75,34 @@ func TestAccountToolFeesBuild66i(t *testing.T) {
 		t.Errorf("request usage %+v, want 3 searches and 1 fetch", rec.Usage)
 	}
 }
+
+// Review 66k left it: an answer's count of searches or fetches the request
+// never offered a tool for was billed (up to freeUses, $0.64 at $10 per
+// 1,000, on every answer of a broken or lying upstream). A use of a tool
+// the request did not offer was not run for it: none, and the record says
+// capped. A request that offers the tool pays what the answer counts.
+func TestAccountToolFeesNeedTheToolRound66(t *testing.T) {
+	priced := &config.Price{Input: 3, Output: 15, WebSearch: f64(10), WebFetch: f64(10)}
+	search := []byte(`{"model":"m","max_tokens":64,"tools":[{"type":"web_search_20250305","name":"web_search","max_uses":5}],"messages":[{"role":"user","content":"hi"}]}`)
+	fetch := []byte(`{"model":"m","tools":[{"name":"get","input_schema":{"type":"object"}},{"type":"web_fetch_20250910","name":"web_fetch"}],"messages":[]}`)
+	none := []byte(`{"model":"m","tools":[{"name":"web_search","description":"my own","input_schema":{"type":"object"}}],"messages":[{"role":"user","content":"use web_search_20250305"}]}`)
+	for _, c := range []struct {
+		name            string
+		body            []byte
+		searches, fetch int
+		capped          bool
+	}{
+		{"search offered", search, 2, 0, true},
+		{"fetch offered", fetch, 0, 3, true},
+		{"neither offered (a client tool named web_search, the type in the prompt)", none, 0, 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := provider.Usage{PromptTokens: 10, CompletionTokens: 1, TotalTokens: 11, WebSearches: 2, WebFetches: 3}
+			var a decision.Attempt
+			account(&a, &config.Target{Price: priced}, &outcome{usage: &u, ok: true, billable: true, answerBytes: 20000}, nil, c.body)
+			if a.Usage.WebSearchRequests != c.searches || a.Usage.WebFetchRequests != c.fetch || a.Usage.Capped != c.capped {
+				t.Errorf("%d searches, %d fetches, capped %v; want %d, %d, %v", a.Usage.WebSearchRequests, a.Usage.WebFetchRequests, a.Usage.Capped, c.searches, c.fetch, c.capped)
+			}
+		})
+	}
+}
