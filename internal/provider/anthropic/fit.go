@@ -67,8 +67,9 @@ func fitThinking(body []byte, model string, maxTokens int) []byte {
 		return body
 	}
 	var t struct {
-		Type         string `json:"type"`
-		BudgetTokens *int   `json:"budget_tokens"`
+		Type         string          `json:"type"`
+		BudgetTokens *int            `json:"budget_tokens"`
+		Display      json.RawMessage `json:"display"`
 	}
 	if json.Unmarshal(body[s:e], &t) != nil {
 		return body
@@ -76,6 +77,13 @@ func fitThinking(body []byte, model string, maxTokens int) []byte {
 	older := beforeAdaptive(model)
 	switch {
 	case t.Type == "enabled" && budgetRefused.holds(model):
+		// The client's display ("omitted": Claude Code's, with
+		// MAX_THINKING_TOKENS, probe 66n) is kept: adaptive thinking
+		// takes it (Claude Code sends it so), and without it the model's
+		// default display applies.
+		if len(t.Display) > 0 {
+			return rawjson.Replace(body, s, e, append(append([]byte(`{"type":"adaptive","display":`), t.Display...), '}'))
+		}
 		return rawjson.Replace(body, s, e, []byte(`{"type":"adaptive"}`))
 	case t.Type == "adaptive" && older:
 		if !extendedThinking(model) || maxTokens <= minBudget || loopOpensBare(rawjson.Member(body, "messages")) {
