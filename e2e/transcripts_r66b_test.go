@@ -147,21 +147,24 @@ func TestPublishedSuccessStreamsThroughEveryDoorR66b(t *testing.T) {
 		text                 string
 		args                 map[string]string
 		finish               [3]string // chat, messages, responses
-		usage                *decision.Usage
+		// usage: the record's. The requests here offer no server tool, so
+		// the uses a transcript reports count none, and the record says
+		// capped (docs/config.md, "Usage and cost").
+		usage *decision.Usage
 	}{
 		{dialect: "anthropic", file: "thinking.sse", route: "claude", text: "27 * 453 = 12,231",
 			finish: [3]string{"stop", "end_turn", "completed"}}, // the published stream reports no usage
 		{dialect: "anthropic", file: "message_delta_fields.sse", route: "claude", text: "Hello there!",
 			finish: [3]string{"stop", "end_turn", "completed"},
-			usage:  &decision.Usage{PromptTokens: 59, CompletionTokens: 8, TotalTokens: 67, CachedTokens: 7, CacheWriteTokens: 12, ReasoningTokens: 3}},
+			usage:  &decision.Usage{PromptTokens: 59, CompletionTokens: 8, TotalTokens: 67, CachedTokens: 7, CacheWriteTokens: 12, ReasoningTokens: 3, Capped: true}},
 		{dialect: "anthropic", file: "web_search.sse", route: "claude",
 			text:   "I'll check the current weather in New York City for you.Here's the current weather information for New York City:\n\n# Weather in New York City\n\n",
 			finish: [3]string{"stop", "end_turn", "completed"},
-			usage:  &decision.Usage{PromptTokens: 10682, CompletionTokens: 510, TotalTokens: 11192}},
+			usage:  &decision.Usage{PromptTokens: 10682, CompletionTokens: 510, TotalTokens: 11192, Capped: true}},
 		{dialect: "anthropic", file: "server_tool_result.sse", route: "claude",
 			args:   map[string]string{"ask_internal_tool": `{"query":"test"}`},
 			finish: [3]string{"tool_calls", "tool_use", "completed"},
-			usage:  &decision.Usage{PromptTokens: 50, CompletionTokens: 20, TotalTokens: 70}},
+			usage:  &decision.Usage{PromptTokens: 50, CompletionTokens: 20, TotalTokens: 70, Capped: true}},
 		{dialect: "gemini", file: "code_execution.sse", route: "gem",
 			text:   "To find the sum of the first 5 prime numbers, we first need to identify them. The first five prime numbers are 2, 3, 5, 7, and 11.\n\nNow, let's calculate their sum using a Python tool:\n\nThe sum of the first 5 prime numbers is 28.",
 			finish: [3]string{"stop", "end_turn", "completed"},

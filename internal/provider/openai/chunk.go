@@ -13,6 +13,7 @@ type facts struct {
 	malformed bool // not a chunk json.Unmarshal accepts
 	error     bool // an "error" member that is not null
 	usage     *provider.Usage
+	groq      *provider.Usage // x_groq.usage: Groq's count, read where usage is nil
 	choices   []choiceFacts
 	// completions: the chunks are the legacy Completions API's
 	// ({"choices":[{"text":…}]}), whose content is a choice's non-empty
@@ -53,6 +54,12 @@ func (f *facts) read(data []byte) {
 	for i := 0; f.usage == nil && i < len(f.choices); i++ {
 		f.usage = f.choices[i].usage
 	}
+	// Groq's count in x_groq, where the chunk has no other: without it a
+	// Groq stream that sends no top-level usage chunk had no count, and
+	// its cost was an estimate of the text (probe 66o).
+	if f.usage == nil {
+		f.usage = f.groq
+	}
 }
 
 // decode reads data with encoding/json into chunk.
@@ -68,6 +75,7 @@ func (f *facts) decode(data []byte) {
 	}
 	f.error = notNull(c.Error)
 	f.usage = c.Usage
+	f.groq = groqUsage(c.XGroq)
 	for _, ch := range c.Choices {
 		d := ch.Delta
 		finish := ch.FinishReason != nil && *ch.FinishReason != ""
@@ -147,7 +155,7 @@ func notNull(m json.RawMessage) bool { return len(m) > 0 && !bytes.Equal(m, []by
 // matches names case-insensitively (with Unicode folding) and the last
 // duplicate wins, which scan does not imitate.
 var (
-	topNames    = []string{"error", "choices", "usage"}
+	topNames    = []string{"error", "choices", "usage", "x_groq"}
 	choiceNames = []string{"index", "delta", "finish_reason", "error", "usage", "text"}
 	// deltaNames: the first four are strings (*string in chunk), the rest
 	// raw values (json.RawMessage).
@@ -173,7 +181,7 @@ func (f *facts) scan(data []byte) bool {
 	if !ok {
 		return false
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for k, v, ok := top.Next(); ok; k, v, ok = top.Next() {
 		i, sure := provider.PlainName(k, topNames)
 		if !sure {
@@ -211,9 +219,28 @@ func (f *facts) scan(data []byte) bool {
 				return false
 			}
 			f.usage = u
+		case 3: // x_groq
+			f.groq = groqUsage(v)
 		}
 	}
 	return true
+}
+
+// xGroq is Groq's own member of a chunk: its usage, which Groq streams in
+// the last chunk's x_groq whether or not a top-level usage chunk follows
+// (pydantic-ai's recorded Groq streams have it there only, probe 66o).
+type xGroq struct {
+	Usage *provider.Usage `json:"usage"`
+}
+
+// groqUsage reads x_groq's usage; nil for none, or for a member it cannot
+// read (an odd vendor member fails nothing).
+func groqUsage(v json.RawMessage) *provider.Usage {
+	var x xGroq
+	if !notNull(v) || json.Unmarshal(v, &x) != nil {
+		return nil
+	}
+	return x.Usage
 }
 
 // scanChoice reads one element of "choices"; completions reads its "text"

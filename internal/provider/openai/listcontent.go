@@ -74,6 +74,12 @@ func flatParts(raw json.RawMessage) (text, thought string, ok bool) {
 				ok = true
 			}
 		case "thinking":
+			// A thinking chunk with an empty list closes the thinking
+			// (Magistral sends {"type":"thinking","thinking":[]} between
+			// its last thought and its text: pydantic-ai's recorded
+			// stream, probe 66o): a list that is one, holding nothing. It
+			// was malformed, skipped and counted as the upstream's fault.
+			ok = ok || p.Thinking != nil
 			for _, q := range p.Thinking {
 				if q.Type == "text" && q.Text != nil {
 					th.WriteString(*q.Text)

@@ -256,6 +256,7 @@ type chunk struct {
 		Text json.RawMessage `json:"text"`
 	} `json:"choices"`
 	Usage *provider.Usage `json:"usage"`
+	XGroq json.RawMessage `json:"x_groq"`
 }
 
 func (s *stream) Next() (provider.Event, error) {
