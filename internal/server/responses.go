@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
@@ -242,20 +241,5 @@ func isResponsesEnd(name []byte) bool {
 // error event says it (responses.Stream.Fail; probe 66c: a responses: true
 // stream cut after its commit was a finished answer to openai-go).
 func nativeError(f *dispatch.Failure, seq int) []byte {
-	type detail struct {
-		Type    string  `json:"type"`
-		Code    string  `json:"code"`
-		Message string  `json:"message"`
-		Param   *string `json:"param"`
-	}
-	code, msg := errorCode(f), openaiMessage(f)
-	b, _ := json.Marshal(struct {
-		Type    string  `json:"type"`
-		Seq     int     `json:"sequence_number"`
-		Code    string  `json:"code"`
-		Message string  `json:"message"`
-		Param   *string `json:"param"`
-		Error   detail  `json:"error"`
-	}{"error", seq, code, msg, nil, detail{failureType(f), code, msg, nil}})
-	return sse.AppendEvent(nil, errorEvent, b)
+	return sse.AppendEvent(nil, errorEvent, responses.ErrorEventData(seq, failureType(f), errorCode(f), openaiMessage(f)))
 }

@@ -14,6 +14,44 @@ type itemEvent struct {
 	Item        any `json:"item"`
 }
 
+// errorEvent is the error event's payload: the fields flat, as OpenAI's
+// reference writes the event, and again nested under "error" with its
+// type, as the live API sends it: openai-go, openai-node 6 and
+// openai-python raise only on the nested object, and read the flat event
+// to its end as a finished answer (probe 56b: LangGraph ran a cut tool
+// call; openai/openai-dotnet#881 shows the nested form; probe 66c: a
+// passthrough's flat event alone was a finished answer to openai-go).
+type errorEvent struct {
+	Code    string      `json:"code"`
+	Message string      `json:"message"`
+	Param   *string     `json:"param"`
+	Error   errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Type    string  `json:"type"`
+	Code    string  `json:"code"`
+	Message string  `json:"message"`
+	Param   *string `json:"param"`
+}
+
+func newErrorEvent(typ, code, message string) errorEvent {
+	return errorEvent{code, message, nil, errorDetail{typ, code, message, nil}}
+}
+
+// ErrorEventData is the data of the error event numbered seq that ends a
+// stream Detour relays but did not build (a passthrough's, whose numbers
+// are the upstream's), as Stream.Fail writes its own: typ and code are
+// what the error envelope's "type" and "code" carry for the failure.
+func ErrorEventData(seq int, typ, code, message string) []byte {
+	b, _ := json.Marshal(struct {
+		Type string `json:"type"`
+		Seq  int    `json:"sequence_number"`
+		errorEvent
+	}{"error", seq, newErrorEvent(typ, code, message)})
+	return b
+}
+
 // deltaEvent sends a delta event (output_text, refusal,
 // function_call_arguments) with its members written by hand, as json.Marshal
 // writes them: one a chunk, on the relay's stack, where encoding/json's

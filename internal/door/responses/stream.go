@@ -246,7 +246,8 @@ func (s *Stream) End() []byte {
 }
 
 // Fail ends the stream with an error. Once response.created was sent it
-// sends the `error` event {code, message, param} and then response.failed:
+// sends the `error` event (code, message and param, flat and nested with
+// its type: errorEvent) and then response.failed:
 // the response with status "failed", error {code, message}, the output so
 // far (open items marked "incomplete") and any usage. The error event is
 // there for clients that read no response.failed (LangChain's ChatOpenAI
@@ -268,23 +269,7 @@ func (s *Stream) Fail(typ, code, message string) []byte {
 	}
 	s.ended = true
 	s.buf = s.buf[:0]
-	// The fields flat, as OpenAI's reference writes the event, and again
-	// nested under "error", as the live API sends it: openai-go, openai-node
-	// 6 and openai-python raise only on the nested object, and read the
-	// flat event to its end as a finished answer (probe 56b: LangGraph ran
-	// a cut tool call; openai/openai-dotnet#881 shows the nested form).
-	type detail struct {
-		Type    string  `json:"type"`
-		Code    string  `json:"code"`
-		Message string  `json:"message"`
-		Param   *string `json:"param"`
-	}
-	s.event("error", struct {
-		Code    string  `json:"code"`
-		Message string  `json:"message"`
-		Param   *string `json:"param"`
-		Error   detail  `json:"error"`
-	}{code, message, nil, detail{typ, code, message, nil}})
+	s.event("error", newErrorEvent(typ, code, message))
 	if !s.started {
 		return s.out()
 	}

@@ -38,7 +38,7 @@ import (
 // A name whose family is not read, and a body that is not an object, are
 // sent as they came.
 func fitNative(body []byte, model string) []byte {
-	if claudeFamily.FindStringSubmatch(model) == nil {
+	if _, ok := claudeVersion(model); !ok {
 		return body
 	}
 	maxTokens := -1
@@ -218,13 +218,6 @@ func budgetThinking(n int) []byte {
 // extendedThinking reports whether model has extended thinking: 3.7
 // Sonnet and the Claude 4 models and later.
 func extendedThinking(model string) bool {
-	m := claudeFamily.FindStringSubmatch(model)
-	switch {
-	case m == nil:
-		return false
-	case m[1] != "":
-		major, _ := strconv.Atoi(m[2])
-		return major >= 4
-	}
-	return m[4] == "3" && m[5] == "7"
+	v, ok := claudeVersion(model)
+	return ok && (v.major >= 4 || v.major == 3 && v.minor == 7)
 }

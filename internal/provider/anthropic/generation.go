@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"regexp"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -37,14 +38,15 @@ func claudeVersion(model string) (version, bool) {
 		return r.v, r.ok
 	}
 	v, ok := readVersion(model)
-	if versionsHeld.Add(1) <= versionsKept {
+	if versionsHeld.Load() < versionsKept && versionsHeld.Add(1) <= versionsKept {
 		versions.Store(model, versionRead{v, ok})
 	}
 	return v, ok
 }
 
 // versions holds claudeVersion's readings by model name; versionsHeld
-// counts them.
+// counts them (read first, so a stream of names past the bound does not
+// count on until the counter wraps).
 var (
 	versions     sync.Map
 	versionsHeld atomic.Int32
@@ -58,6 +60,13 @@ type versionRead struct {
 	v  version
 	ok bool
 }
+
+// claudeFamily reads a Claude model's family and version where they appear
+// in its name: family first (claude-opus-4-1, claude-fable-5-1, a relay's
+// claude-opus-4.7) or version first (claude-3-7-sonnet). It is the one
+// reading of a Claude name: the output maxima (maxtokens.go) and every
+// rule below go through claudeVersion.
+var claudeFamily = regexp.MustCompile(`claude-(?:(opus|sonnet|haiku|fable|mythos)-(\d+)(?:[-.](\d)(?:\D|$))?|(\d)-(\d)-(sonnet|haiku|opus))`)
 
 // readVersion is claudeVersion's reading.
 func readVersion(model string) (v version, ok bool) {

@@ -1,10 +1,5 @@
 package anthropic
 
-import (
-	"regexp"
-	"strconv"
-)
-
 // Claude's own output maxima by model family, for a request that names no
 // limit (Anthropic's models overview): the Claude 4 models write 64,000
 // tokens but Opus 4 and 4.1, which write 32,000; 3.7 Sonnet 64,000; 3.5
@@ -12,11 +7,10 @@ import (
 // family is taken to write at least what 4.5 does. Anthropic refuses a
 // max_tokens above the model's maximum ("max_tokens: 10000 > 4096, which is
 // the maximum allowed number of output tokens for …"), so the default
-// follows the name. Before round 50 every model got 4096, and Codex, which
+// follows the name, read as every rule reads it (claudeVersion,
+// generation.go). Before round 50 every model got 4096, and Codex, which
 // names no limit, failed every longer answer on a Claude target (probe
-// c50c). Fable and Mythos (claude-fable-5-1) are read as the other
-// families are (generation.go).
-var claudeFamily = regexp.MustCompile(`claude-(?:(opus|sonnet|haiku|fable|mythos)-(\d+)(?:[-.](\d)(?:\D|$))?|(\d)-(\d)-(sonnet|haiku|opus))`)
+// c50c).
 
 // contextWindow is the context window a default is fitted into: Claude's
 // standard 200,000 tokens (the 1M window needs a beta header the
@@ -79,25 +73,15 @@ func beforeAdaptive(model string) bool {
 // (a Bedrock or Vertex id too: the family is read where it appears; a
 // relay's dotted minor version, claude-opus-4.7, as well).
 func modelMaxTokens(model string) int {
-	m := claudeFamily.FindStringSubmatch(model)
+	v, ok := claudeVersion(model)
 	switch {
-	case m == nil:
+	case !ok:
 		return DefaultMaxTokens
-	case m[1] != "": // claude-opus-4-1, claude-sonnet-4-5-20250929
-		major, _ := strconv.Atoi(m[2])
-		switch {
-		case major < 4:
-			return DefaultMaxTokens
-		case major == 4 && m[1] == "opus" && (m[3] == "" || m[3] == "0" || m[3] == "1"): // claude-opus-4-0 is Opus 4's alias (review r50)
-			return 32_000
-		}
+	case v.family == "opus" && v.major == 4 && v.minor <= 1: // claude-opus-4-0 is Opus 4's alias (review r50)
+		return 32_000
+	case v.major >= 4, v.major == 3 && v.minor == 7: // claude-sonnet-4-5-20250929, claude-3-7-sonnet
 		return 64_000
-	}
-	// claude-3-7-sonnet, claude-3-5-haiku
-	switch major, minor := m[4], m[5]; {
-	case major == "3" && minor == "7":
-		return 64_000
-	case major == "3" && minor == "5":
+	case v.major == 3 && v.minor == 5: // claude-3-5-haiku
 		return 8_192
 	}
 	return DefaultMaxTokens

@@ -2,7 +2,6 @@ package openai
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/detour-llm/detour/internal/rawjson"
 )
@@ -16,13 +15,6 @@ import (
 // content (docs/doors.md, "Reasoning"). Before, every such chunk was
 // malformed: dropped, and no progress, so a model thinking longer than
 // first_token_timeout failed as the upstream's timeout (review 37b).
-
-// listPart is one chunk of a list content.
-type listPart struct {
-	Type     string     `json:"type"`
-	Text     *string    `json:"text"`
-	Thinking []listPart `json:"thinking"`
-}
 
 // flatListContent returns data, a chat.completion.chunk, with every
 // choice's list content rewritten as above, and whether it rewrote any;
@@ -58,37 +50,15 @@ func flatListContent(data []byte) ([]byte, bool) {
 	return encode(chunk), true
 }
 
-// flatParts reads a list content: its text and its thinking, joined; ok is
-// false for a list that is not one, or that holds neither.
+// flatParts reads a list content: its text and its thinking, joined as a
+// whole answer's are (rawListParts); ok is false for a list that is not
+// one of parts, or that holds neither.
 func flatParts(raw json.RawMessage) (text, thought string, ok bool) {
-	var parts []listPart
-	if json.Unmarshal(raw, &parts) != nil {
+	var t, th joined
+	if !rawListParts(raw, &t, &th) || t.b == nil && th.b == nil && !th.seen {
 		return "", "", false
 	}
-	var t, th strings.Builder
-	for _, p := range parts {
-		switch p.Type {
-		case "text":
-			if p.Text != nil {
-				t.WriteString(*p.Text)
-				ok = true
-			}
-		case "thinking":
-			// A thinking chunk with an empty list closes the thinking
-			// (Magistral sends {"type":"thinking","thinking":[]} between
-			// its last thought and its text: pydantic-ai's recorded
-			// stream, probe 66o): a list that is one, holding nothing. It
-			// was malformed, skipped and counted as the upstream's fault.
-			ok = ok || p.Thinking != nil
-			for _, q := range p.Thinking {
-				if q.Type == "text" && q.Text != nil {
-					th.WriteString(*q.Text)
-					ok = true
-				}
-			}
-		}
-	}
-	return t.String(), th.String(), ok
+	return t.text(), th.text(), true
 }
 
 // flatInto writes text and thought into m, a stream delta whose list
@@ -204,7 +174,14 @@ func flatListMessage(msg []byte) ([]byte, bool) {
 // joined is JSON strings joined: the escaped insides of each, after an
 // opening quote (a valid JSON string's insides joined are the joined
 // string's, so nothing is decoded); b is nil until one is added.
-type joined struct{ b []byte }
+type joined struct {
+	b []byte
+	// seen: a thinking list was read, empty or not. Magistral closes its
+	// thinking with {"type":"thinking","thinking":[]} between its last
+	// thought and its text (pydantic-ai's recorded stream, probe 66o): a
+	// chunk that adds nothing, not a malformed one.
+	seen bool
+}
 
 // add appends the JSON string str's insides; room is the whole's size at
 // most, for the one allocation.
@@ -218,15 +195,30 @@ func (j *joined) add(str []byte, room int) {
 // quoted is the JSON string of what was joined.
 func (j *joined) quoted() []byte { return append(j.b, '"') }
 
+// text is what was joined, decoded ("" for nothing): the insides of valid
+// JSON strings, so it decodes.
+func (j *joined) text() string {
+	var s string
+	if j.b != nil {
+		_ = json.Unmarshal(j.quoted(), &s)
+	}
+	return s
+}
+
 // rawListParts adds to text and thought list's text parts' and thinking
-// parts' text, and reports false, as json.Unmarshal into []listPart
-// does, for a list that is not one of parts (flatParts).
+// parts' text, and reports false for a list that is not one of parts
+// (an element not an object, a text not a string, a thinking not a list).
+// It is the one reading of a list content: a stream's delta (flatParts)
+// and a whole answer's message (flatListMessage).
 func rawListParts(list []byte, text, thought *joined) bool {
 	parts, isList := rawjson.ScanArray(list)
 	if !isList {
 		return false
 	}
 	for _, p, more := parts.Next(); more; _, p, more = parts.Next() {
+		if string(p) == "null" {
+			continue // a part of nothing, as json.Unmarshal reads it
+		}
 		if p[0] != '{' {
 			return false
 		}
@@ -239,6 +231,7 @@ func rawListParts(list []byte, text, thought *joined) bool {
 			text.add(t, len(list))
 		case typ == "thinking" && rawjson.Set(th):
 			// Its parts' text is the thought (their own thinking is not).
+			thought.seen = true
 			if !rawListParts(th, thought, &joined{}) {
 				return false
 			}
