@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -195,25 +196,34 @@ func withinUses(answerBytes int64, n int) (int, bool) {
 	return n, false
 }
 
-// asksServerTool reports whether body, a request as it went, offers a
-// server tool whose type begins with prefix ("web_search" for Anthropic's
-// web_search_20250305 and its successors, "web_fetch"): a use an answer
-// reports of a tool the request never offered was not run for it, and is
-// charged none (review 66: a broken or lying upstream billed up to
-// freeUses searches to a request that asked for none). A body not read
-// (nil) offers whatever the answer says.
-func asksServerTool(body []byte, prefix string) bool {
+// serverToolUses is the most uses of a server tool whose type begins with
+// prefix ("web_search" for Anthropic's web_search_20250305 and its
+// successors, "web_fetch") that body, a request as it went, lets an answer
+// run, or -1 for no bound. A tool the request never offered ran none for
+// it (review 66: a broken or lying upstream billed up to freeUses searches
+// to a request that asked for none); one it offered ran at most its
+// max_uses, summed over the tools of that type (review 66p: past it
+// Anthropic answers the tool's error, max_uses_exceeded, which it does not
+// bill), or any number where one of them sets no positive whole max_uses.
+// A body not read (nil) allows whatever the answer says.
+func serverToolUses(body []byte, prefix string) int {
 	if body == nil {
-		return true
+		return -1
 	}
 	list, ok := rawjson.ScanArray(rawjson.Member(body, "tools"))
 	if !ok {
-		return false
+		return 0
 	}
+	most := 0
 	for _, el, more := list.Next(); more; _, el, more = list.Next() {
-		if t, _ := rawjson.String(rawjson.Member(el, "type")); strings.HasPrefix(t, prefix) {
-			return true
+		if t, _ := rawjson.String(rawjson.Member(el, "type")); !strings.HasPrefix(t, prefix) {
+			continue
 		}
+		n, err := strconv.Atoi(string(rawjson.Member(el, "max_uses")))
+		if err != nil || n <= 0 {
+			return -1
+		}
+		most = min(most+min(n, maxCount), maxCount)
 	}
-	return false
+	return most
 }

@@ -200,16 +200,16 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byt
 		// The server tools' uses, each within what the answer's bytes can
 		// show (ceiling.go): a broken or lying count must not spend a
 		// key's month at $10 per 1,000.
-		// A use of a tool the request did not offer is none
-		// (asksServerTool).
+		// A use of a tool the request did not offer is none, and uses
+		// past the request's max_uses are none (serverToolUses).
 		var c1, c2 bool
 		a.Usage.WebSearchRequests, c1 = withinUses(o.answerBytes, u.WebSearches)
 		a.Usage.WebFetchRequests, c2 = withinUses(o.answerBytes, u.WebFetches)
-		if a.Usage.WebSearchRequests > 0 && !asksServerTool(body, "web_search") {
-			a.Usage.WebSearchRequests, c1 = 0, true
+		if most := serverToolUses(body, "web_search"); most >= 0 && a.Usage.WebSearchRequests > most {
+			a.Usage.WebSearchRequests, c1 = most, true
 		}
-		if a.Usage.WebFetchRequests > 0 && !asksServerTool(body, "web_fetch") {
-			a.Usage.WebFetchRequests, c2 = 0, true
+		if most := serverToolUses(body, "web_fetch"); most >= 0 && a.Usage.WebFetchRequests > most {
+			a.Usage.WebFetchRequests, c2 = most, true
 		}
 		a.Usage.Capped = a.Usage.Capped || c1 || c2
 	}

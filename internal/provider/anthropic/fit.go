@@ -81,10 +81,7 @@ func fitThinking(body []byte, model string, maxTokens int) []byte {
 		// MAX_THINKING_TOKENS, probe 66n) is kept: adaptive thinking
 		// takes it (Claude Code sends it so), and without it the model's
 		// default display applies.
-		if len(t.Display) > 0 {
-			return rawjson.Replace(body, s, e, append(append([]byte(`{"type":"adaptive","display":`), t.Display...), '}'))
-		}
-		return rawjson.Replace(body, s, e, []byte(`{"type":"adaptive"}`))
+		return rawjson.Replace(body, s, e, withDisplay([]byte(`{"type":"adaptive"}`), t.Display))
 	case t.Type == "adaptive" && older:
 		if !extendedThinking(model) || maxTokens <= minBudget || loopOpensBare(rawjson.Member(body, "messages")) {
 			return rawjson.Without(body, "thinking")
@@ -94,7 +91,10 @@ func fitThinking(body []byte, model string, maxTokens int) []byte {
 		if maxTokens <= minBudget {
 			return rawjson.Without(body, "thinking")
 		}
-		return rawjson.Replace(body, s, e, budgetThinking(maxTokens-1))
+		// The display the model took beside the budget is kept (review
+		// 66p: Claude Code's "omitted" was dropped here, and the model
+		// streamed the summarized thoughts the client had turned off).
+		return rawjson.Replace(body, s, e, withDisplay(budgetThinking(maxTokens-1), t.Display))
 	case t.Type == "disabled" && disabledRefused.holds(model):
 		// Thinking is off as far as the model lets it be: Sonnet 5.5's
 		// between_tools (its lowest setting, taken at effort low to high
@@ -211,6 +211,15 @@ func loopOpensBare(raw []byte) bool {
 const minBudget = 1024
 
 // budgetThinking is {"type":"enabled","budget_tokens":n}.
+// withDisplay is the thinking object obj with the client's display, raw,
+// as its last member where the client sent one (none: obj as it came).
+func withDisplay(obj, display json.RawMessage) []byte {
+	if len(display) == 0 {
+		return obj
+	}
+	return append(append(append(obj[:len(obj)-1:len(obj)-1], `,"display":`...), display...), '}')
+}
+
 func budgetThinking(n int) []byte {
 	return append(strconv.AppendInt([]byte(`{"type":"enabled","budget_tokens":`), int64(n), 10), '}')
 }

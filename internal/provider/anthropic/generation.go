@@ -38,8 +38,18 @@ func claudeVersion(model string) (version, bool) {
 		return r.v, r.ok
 	}
 	v, ok := readVersion(model)
-	if versionsHeld.Load() < versionsKept && versionsHeld.Add(1) <= versionsKept {
-		versions.Store(model, versionRead{v, ok})
+	if versionsHeld.Load() < versionsKept {
+		// A name is counted once, by the request that stores it: requests
+		// reading it first at once each counted it before (review 66p: a
+		// burst of one new model's requests filled the count with one
+		// name). A count past the bound, or of a name another stored, is
+		// given back.
+		if versionsHeld.Add(1) <= versionsKept {
+			if _, loaded := versions.LoadOrStore(model, versionRead{v, ok}); !loaded {
+				return v, ok
+			}
+		}
+		versionsHeld.Add(-1)
 	}
 	return v, ok
 }

@@ -230,17 +230,24 @@ func (f *facts) scan(data []byte) bool {
 // the last chunk's x_groq whether or not a top-level usage chunk follows
 // (pydantic-ai's recorded Groq streams have it there only, probe 66o).
 type xGroq struct {
-	Usage *provider.Usage `json:"usage"`
+	Usage json.RawMessage `json:"usage"`
 }
 
-// groqUsage reads x_groq's usage; nil for none, or for a member it cannot
-// read (an odd vendor member fails nothing).
+// groqUsage reads x_groq's usage as a top-level usage is read
+// (provider.ParseUsage: a count that is not a plain integer is its floor;
+// review 66p: 21.0 lost the whole count, and the stream's cost was an
+// estimate); nil for none, or for a member it cannot read (an odd vendor
+// member fails nothing).
 func groqUsage(v json.RawMessage) *provider.Usage {
 	var x xGroq
-	if !notNull(v) || json.Unmarshal(v, &x) != nil {
+	if !notNull(v) || json.Unmarshal(v, &x) != nil || !notNull(x.Usage) {
 		return nil
 	}
-	return x.Usage
+	u, err := provider.ParseUsage(x.Usage)
+	if err != nil {
+		return nil
+	}
+	return u
 }
 
 // scanChoice reads one element of "choices"; completions reads its "text"
