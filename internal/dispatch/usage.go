@@ -205,11 +205,17 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byt
 		var c1, c2 bool
 		a.Usage.WebSearchRequests, c1 = withinUses(o.answerBytes, u.WebSearches)
 		a.Usage.WebFetchRequests, c2 = withinUses(o.answerBytes, u.WebFetches)
-		if most := serverToolUses(body, "web_search"); most >= 0 && a.Usage.WebSearchRequests > most {
-			a.Usage.WebSearchRequests, c1 = most, true
+		// Read only where an answer counts uses: the scan of the body's
+		// tools is no cost of every answer.
+		if n := a.Usage.WebSearchRequests; n > 0 {
+			if most := serverToolUses(body, "web_search"); most >= 0 && n > most {
+				a.Usage.WebSearchRequests, c1 = most, true
+			}
 		}
-		if most := serverToolUses(body, "web_fetch"); most >= 0 && a.Usage.WebFetchRequests > most {
-			a.Usage.WebFetchRequests, c2 = most, true
+		if n := a.Usage.WebFetchRequests; n > 0 {
+			if most := serverToolUses(body, "web_fetch"); most >= 0 && n > most {
+				a.Usage.WebFetchRequests, c2 = most, true
+			}
 		}
 		a.Usage.Capped = a.Usage.Capped || c1 || c2
 	}
