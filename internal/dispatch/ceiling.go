@@ -162,11 +162,18 @@ var geminiTools = []string{"googleSearch", "google_search", "googleSearchRetriev
 // hostedTool reports whether t names a tool the upstream runs itself.
 func hostedTool(t string) bool {
 	for _, h := range hostedTools {
-		if len(t) >= len(h) && strings.EqualFold(t[:len(h)], h) && (len(t) == len(h) || t[len(h)] == '_') {
+		if toolIs(t, h) {
 			return true
 		}
 	}
 	return false
+}
+
+// toolIs reports whether the tool type t is h or a dated or named kind of
+// it (web_search_20250305, web_search_preview): h, case folded, then the
+// end or an underscore.
+func toolIs(t, h string) bool {
+	return len(t) >= len(h) && strings.EqualFold(t[:len(h)], h) && (len(t) == len(h) || t[len(h)] == '_')
 }
 
 // useBytes is the fewest bytes an answer writes for one use of a server
@@ -196,8 +203,8 @@ func withinUses(answerBytes int64, n int) (int, bool) {
 	return n, false
 }
 
-// serverToolUses is the most uses of a server tool whose type begins with
-// prefix ("web_search" for Anthropic's web_search_20250305 and its
+// serverToolUses is the most uses of a server tool of the type prefix
+// names (toolIs: "web_search" for Anthropic's web_search_20250305 and its
 // successors, "web_fetch") that body, a request as it went, lets an answer
 // run, or -1 for no bound. A tool the request never offered ran none for
 // it (review 66: a broken or lying upstream billed up to freeUses searches
@@ -216,7 +223,7 @@ func serverToolUses(body []byte, prefix string) int {
 	}
 	most := 0
 	for _, el, more := list.Next(); more; _, el, more = list.Next() {
-		if t, _ := rawjson.String(rawjson.Member(el, "type")); !strings.HasPrefix(t, prefix) {
+		if t, _ := rawjson.String(rawjson.Member(el, "type")); !toolIs(t, prefix) {
 			continue
 		}
 		n, err := strconv.Atoi(string(rawjson.Member(el, "max_uses")))
