@@ -110,6 +110,7 @@ func init() {
 		"model_terms_required":                 strongCode(Forbidden), // Groq: the org admin has not accepted the model's terms
 		"challenge_required":                   strongCode(Forbidden), // an anti-bot challenge not passed (ChatGPT's web backend, 418)
 		"err_challenge":                        strongCode(Forbidden), // DuckDuckGo AI Chat's 418 type
+		"missingsessionid":                     strongCode(Forbidden), // OpenCode Zen and Go: a caller that is not OpenCode (no x-opencode-session)
 		"unsupported_country_region_territory": strongCode(Forbidden), "permission_error": weakCode(Forbidden),
 		"permissiondenied": weakCode(Forbidden), "permission_denied": weakCode(Forbidden), "forbidden": weakCode(Forbidden),
 		// transient
