@@ -447,6 +447,11 @@ var inputPhrases = []phrase{
 	// and the model member by another name ("Missing 'model' field",
 	// GPUStack), which Detour writes itself (as "model is required").
 	{a: "missing required header", class: Unknown, vague: true},
+	// The header named before the word ("missing required
+	// Copilot-Vision-Request header for vision requests", GitHub Copilot,
+	// hunt 67b): the same, but not a credential's (noAcct: "missing
+	// required x-api-key header" keeps its reading).
+	{a: "missing required", b: " header", gap: 48, noAcct: true, class: Unknown, vague: true},
 	{a: "missing 'model' field", class: Unknown, vague: true},
 	// A stored model's or fine-tune's own files (Workers AI 3039: "Finetune
 	// is missing required files (model.safetensors and config.json)"): no

@@ -15,3 +15,26 @@ func TestRoundSixtySevenMissingSessionIsTheEndpointsPolicy(t *testing.T) {
 	words := `{"error":{"message":"Request is missing x-opencode-session and cannot be routed efficiently."}}`
 	want56(t, "the words alone", classify56(400, words, "", false), Unknown, "")
 }
+
+// Hunt 67b: GitHub Copilot refuses an image request without its own
+// Copilot-Vision-Request header. The headers an upstream gets are Detour's
+// (an operator's provider `headers`; a client's reach no further than
+// anthropic-beta and anthropic-version), so a header the endpoint wants is
+// this endpoint's gap, as "Missing required header: X" already reads
+// (unknown: the walk moves on to a target that serves the image, nothing
+// cools, and the Unknowns show the operator what to add), not the
+// client's bad input, which stopped the request with a 400 the client
+// cannot mend.
+func TestRoundSixtySevenAHeaderTheEndpointRequires(t *testing.T) {
+	body := corpusBody(t, "github-copilot-400-missing-copilot-vision-request-header")
+	want56(t, "Copilot's vision header", classify56(400, body, "", false), Unknown, "")
+	msg := func(m string) string { return `{"error":{"message":"` + m + `"}}` }
+	want56(t, "a named header", classify56(400, msg(`Missing required X-Title header`), "", false), Unknown, "")
+	// A credential's header stays the account's.
+	if v := classify56(401, msg(`missing required x-api-key header`), "", false); v.Class != Auth {
+		t.Fatalf("a key's header at a 401: %+v", v)
+	}
+	// Not a header: a member of the request is still the client's.
+	want56(t, "a member", classify56(400, msg(`missing required field messages in the request body`), "", false), BadRequest, "")
+	want56(t, "a parameter", classify56(400, msg(`Missing required parameter: 'input'.`), "", false), BadRequest, "")
+}
