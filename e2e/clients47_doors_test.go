@@ -106,7 +106,7 @@ func TestClients47AgentsLongToolDescriptionsToOpenAIChat(t *testing.T) {
 		headers            []string
 		long               []string // tools the recording describes in over 1024 characters
 	}{
-		{"Claude Code", "claude-code-2.1.332-tool.jsonl", "/v1/messages?beta=true", claudeCodeHeaders,
+		{"Claude Code", "claude-code-2.1.337-tool.jsonl", "/v1/messages?beta=true", claudeCodeHeaders,
 			[]string{"Agent", "Bash", "ListAgents", "ScheduleWakeup", "Skill", "Workflow"}},
 		{"Codex", "codex-0.171.0-route-model-function-tools.jsonl", "/v1/responses", []string{"Authorization", "Bearer k"},
 			[]string{"update_goal"}},

@@ -28,8 +28,8 @@ routes:
   - {name: via-gpt, targets: [gpt]}
 `
 
-// claudeCodeHeaders are the headers Claude Code 2.1.332 sends with every
-// model call (e2e/testdata/clients/claude-code-2.1.332-tool.jsonl).
+// claudeCodeHeaders are the headers Claude Code 2.1.337 sends with every
+// model call (e2e/testdata/clients/claude-code-2.1.337-tool.jsonl; 2.1.332 sent the same).
 var claudeCodeHeaders = []string{
 	"x-api-key", "client-key",
 	"anthropic-version", "2023-06-01",

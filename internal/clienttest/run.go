@@ -15,7 +15,7 @@ import (
 // Versions pinned for the recordings in e2e/testdata/clients and for the
 // install step (npm install --prefix $DETOUR_CLIENTS_DIR …).
 const (
-	ClaudeCodeVersion = "2.1.332"
+	ClaudeCodeVersion = "2.1.337"
 	CodexVersion      = "0.171.0"
 )
 

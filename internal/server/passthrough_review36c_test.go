@@ -14,7 +14,7 @@ import (
 // result: a long session of short tool calls, as the CLI sends it.
 func claudeCodeSession(t *testing.T, model string, size int) string {
 	t.Helper()
-	f, err := os.Open("../../e2e/testdata/clients/claude-code-2.1.332-tool.jsonl")
+	f, err := os.Open("../../e2e/testdata/clients/claude-code-2.1.337-tool.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

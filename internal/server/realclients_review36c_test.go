@@ -77,7 +77,7 @@ func TestReview36cRealAgentSessionsFitTheCap(t *testing.T) {
 	const maxBody, allowance = 8 << 20, 64 << 20
 	capCost := dispatch.MaxTranslationCost(maxBody, allowance)
 	size := maxBody - 64<<10
-	cc := grown(t, recordedBody(t, "claude-code-2.1.332-tool.jsonl", 2), "messages", 2, 4, size)
+	cc := grown(t, recordedBody(t, "claude-code-2.1.337-tool.jsonl", 2), "messages", 2, 4, size)
 	cx := grown(t, recordedBody(t, "codex-0.171.0-tool.jsonl", 2), "input", 4, 6, size)
 
 	report := func(name string, b []byte) int64 {
