@@ -107,12 +107,22 @@ var ownRequestPhrases = newPhraseSet([]phrase{
 	// Its per-model end-user budget (model_max_budget_limiter):
 	// "LiteLLM End User: e1, exceeded budget for model=gpt-4o" (review 64k).
 	{a: "litellm end user:", b: "exceeded budget for model", gap: 128, class: BadRequest},
+	// Its rate limiter (parallel_request_limiter_v3) throttling that end
+	// user on its own (a customer's rpm or tpm, or the proxy's default
+	// end-user budget): "Rate limit exceeded for end_user: u-1. Limit
+	// type: requests. …", a 429 with retry-after 60. Read as rate_limited,
+	// one client's own end user cooled the relay's endpoint for a minute
+	// for every client, each minute it sent past that user's limit
+	// (review 67d). Its other descriptors (api_key, user, team,
+	// team_member, model_per_key) are the operator's key at the relay, and
+	// stay rate_limited.
+	{a: "rate limit exceeded for end_user:", b: "limit type:", gap: 128, class: BadRequest},
 	{a: "please pass param=", b: "required param", gap: 80, class: BadRequest},
 })
 
 // endUserPhrases is how many of ownRequestPhrases, the first, name an end
 // user between their two parts (endUserSent).
-const endUserPhrases = 2
+const endUserPhrases = 3
 
 // endUserSent reports whether some answer text matched by the end-user
 // phrase idx (ownRequestPhrases) names as its end user a value the
@@ -140,7 +150,10 @@ func endUserSent(f *facts, req []byte, idx int) bool {
 			if j < 0 {
 				continue
 			}
-			id := bytes.TrimRight(bytes.TrimSpace(t[a:a+j]), ", ")
+			// The id ends at the phrase's second part, less the
+			// punctuation the relay put after it ("e1, exceeded", "u-1.
+			// Limit type"); what is left need only open the client's value.
+			id := bytes.TrimRight(bytes.TrimSpace(t[a:a+j]), ", .")
 			if len(id) == 0 {
 				continue
 			}

@@ -145,7 +145,7 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		// says what failed in its words.
 		if cs.strong == Unavailable && best < n && (mainPhrases.list[best].class == Forbidden || mainPhrases.list[best].class == Auth) {
 			p := &mainPhrases.list[best]
-			return Verdict{Failed: true, Class: p.class, Evidence: p.evidence}
+			return ts.featureGated(Verdict{Failed: true, Class: p.class, Evidence: p.evidence})
 		}
 		// A model "not found" at this API only ("The requested model 'x'
 		// is not supported with the Responses API", code model_not_found):
@@ -260,6 +260,8 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		v = Verdict{Failed: true, Class: BadRequest, Evidence: ev}
 	} else if (v.Class == Unavailable || v.Class == Forbidden) && ts.modelNamed() {
 		v = Verdict{Failed: true, Class: BadRequest, Evidence: notFoundEvidence}
+	} else if v.Class == Forbidden {
+		v = ts.featureGated(v)
 	}
 	if ts.echo {
 		v.Evidence += "+echo"

@@ -12,14 +12,16 @@ import (
 // "monthly" … "limit" (gap 24) then reads the client's user id and
 // LiteLLM's own "Limit type" as a monthly limit: a per-minute throttle of
 // one end user becomes quota (the relay's account cooled, the operator
-// paged) for every client.
+// paged) for every client. Since review 67d the throttle of the client's
+// own end user is bad_request: as rate_limited it cooled the relay's
+// endpoint for everyone (TestReview67dEndUserThrottleCoolsNoSharedRelay).
 func TestReview62kMonthlyUserIDMakesQuota(t *testing.T) {
 	for _, user := range []string{"monthly", "acme-monthly", "plan_monthly", "Monthly Plan"} {
 		req := `{"model":"m","user":"` + user + `","messages":[{"role":"user","content":"hi"}]}`
 		body := `{"error":{"message":"Rate limit exceeded for end_user: ` + user + `. Limit type: requests. Current limit: 2, Remaining: 0. Limit resets at: 2026-12-07 08:31:00 UTC","type":"None","param":"None","code":"429"}}`
 		v := classify56(429, body, req, false)
-		if v.Class != RateLimited {
-			t.Errorf("user %q: a per-end-user throttle read %s (%s), want rate_limited", user, v.Class, v.Evidence)
+		if v.Class != BadRequest {
+			t.Errorf("user %q: a per-end-user throttle read %s (%s), want bad_request", user, v.Class, v.Evidence)
 		}
 	}
 }
@@ -52,8 +54,8 @@ func TestReview62kMonthlyUserIDWithRetryAfter(t *testing.T) {
 	req := `{"model":"m","user":"monthly","messages":[{"role":"user","content":"hi"}]}`
 	body := `{"error":{"message":"Rate limit exceeded for end_user: monthly. Limit type: requests. Current limit: 2, Remaining: 0. Limit resets at: 2026-12-07 08:31:00 UTC","type":"None","param":"None","code":"429"}}`
 	v := classify56h(429, body, req, "Retry-After", "60", "X-Ratelimit-Remaining-Requests", "0")
-	if v.Class != RateLimited {
-		t.Errorf("with Retry-After 60: %s (%s) wait %v, want rate_limited", v.Class, v.Evidence, v.RetryAfter)
+	if v.Class != BadRequest {
+		t.Errorf("with Retry-After 60: %s (%s) wait %v, want bad_request (review 67d)", v.Class, v.Evidence, v.RetryAfter)
 	}
 }
 

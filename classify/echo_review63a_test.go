@@ -52,7 +52,8 @@ func TestReview63aLabelledValueStartsNoPhrase(t *testing.T) {
 	for _, u := range []string{"daily", "team-daily", "usage limit", "daily-digest"} {
 		body := `{"error":{"message":"Rate limit exceeded for end_user: ` + u + `. Limit type: requests. Current limit: 2, Remaining: 0. Limit resets at: 2026-12-07 08:31:00 UTC","type":"None","param":"None","code":"429"}}`
 		req := `{"model":"r","messages":[{"role":"user","content":"hi"}],"user":"` + u + `"}`
-		want56(t, u, classify56(429, body, req, false), RateLimited, "")
+		// The client's own end user's throttle: bad_request since review 67d.
+		want56(t, u, classify56(429, body, req, false), BadRequest, "")
 	}
 	// The upstream's own words: a day's cap, whoever asks.
 	want56(t, "own words", classify56(429, `{"error":{"message":"Error: daily request limit reached. Try again tomorrow."}}`, `{"user":"daily"}`, false), Quota, "")

@@ -44,6 +44,27 @@ func accountEdits(msg, lower string, eds *edits) {
 			}
 		}
 	}
+	// Google names the project (review 67d): its number in a quota answer
+	// ("for consumer 'project_number:391029737820'"), its number or id in a
+	// resource name ("projects/acme-prod/locations/…", ErrorInfo's
+	// "consumer": "projects/3910…") and in a console link ("…/overview?project=3910…").
+	for _, lead := range [...]string{"project_number:", "projects/", "project="} {
+		for at := 0; ; {
+			i := strings.Index(lower[at:], lead)
+			if i < 0 {
+				break
+			}
+			from := at + i + len(lead)
+			to := from
+			for to < len(msg) && (alnum(msg[to]) || msg[to] == '-') {
+				to++
+			}
+			if to-from >= minGoogleProject && (at+i == 0 || !alnum(msg[at+i-1])) {
+				eds.add(from, to, "[project]")
+			}
+			at = max(to, from)
+		}
+	}
 	for at := 0; ; {
 		i := strings.Index(lower[at:], ", used ")
 		if i < 0 {
@@ -60,6 +81,10 @@ func accountEdits(msg, lower string, eds *edits) {
 		at = max(to, from)
 	}
 }
+
+// minGoogleProject is the shortest Google project id (6 characters; a
+// project number is 12 digits or so).
+const minGoogleProject = 6
 
 // minAccountID is the shortest id after its prefix that is one (OpenAI's
 // are 24 characters); "org-wide" is a word.

@@ -335,6 +335,10 @@ func TestForClientHidesTheAccount(t *testing.T) {
 		// Groq (openinterpreter#408) and Anthropic's wordings.
 		"Rate limit reached for model `llama-3.3-70b-versatile` in organization `org_01hs26sgxde6dva0eke39336sv` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Used 3513, Requested 3166.": "Rate limit reached for model `llama-3.3-70b-versatile` in organization `[organization]` service tier `on_demand` on tokens per minute (TPM): Limit 6000, Used [usage], Requested 3166.",
 		"This request would exceed the rate limit for your organization (a22cf6e6-a940-4fff-8c4c-1580816ac7be) of 1,000,000 input tokens per minute.":                                                         "This request would exceed the rate limit for your organization ([organization]) of 1,000,000 input tokens per minute.",
+		// Google's project, by number and by id (review 67d).
+		"Quota exceeded for quota metric 'Generate Content API requests per minute' of service 'generativelanguage.googleapis.com' for consumer 'project_number:391029737820'.":            "Quota exceeded for quota metric 'Generate Content API requests per minute' of service 'generativelanguage.googleapis.com' for consumer 'project_number:[project]'.",
+		"Permission 'aiplatform.endpoints.predict' denied on resource '//aiplatform.googleapis.com/projects/acme-prod-llm/locations/us-central1/endpoints/openapi' (or it may not exist).": "Permission 'aiplatform.endpoints.predict' denied on resource '//aiplatform.googleapis.com/projects/[project]/locations/us-central1/endpoints/openapi' (or it may not exist).",
+		"Enable it by visiting https://console.developers.google.com/apis/api/generativelanguage.googleapis.com/overview?project=391029737820 then retry.":                                 "Enable it by visiting https://console.developers.google.com/apis/api/generativelanguage.googleapis.com/overview?project=[project] then retry.",
 		// A UUID far from the word, or of something else, stays.
 		"request a22cf6e6-a940-4fff-8c4c-1580816ac7be failed": "request a22cf6e6-a940-4fff-8c4c-1580816ac7be failed",
 	} {
@@ -342,7 +346,7 @@ func TestForClientHidesTheAccount(t *testing.T) {
 			t.Errorf("ForClient:\n got %s\nwant %s", got, want)
 		}
 	}
-	for _, same := range []string{"an org-wide limit", "you used 3 of 5", "Limit reached, used 4", "my-org-Q7mZ2kXv9LpR3sT8aBcDe"} {
+	for _, same := range []string{"an org-wide limit", "you used 3 of 5", "Limit reached, used 4", "my-org-Q7mZ2kXv9LpR3sT8aBcDe", "see projects/x", "myprojects/acme-prod-llm"} {
 		if got := s.ForClient(same, nil); got != same {
 			t.Errorf("ForClient(%q) = %q", same, got)
 		}
