@@ -121,6 +121,14 @@ var inputPhrases = []phrase{
 	{a: "appear alternately", class: BadRequest, badInput: true}, // DashScope: "User and assistant need to appear alternately in the message"
 	{a: "alternating", class: BadRequest, badInput: true},
 	{a: "must start with", class: BadRequest, badInput: true},
+	// A model that refuses a prefill (Claude from 4.6: "This model does not
+	// support assistant message prefill. The conversation must end with a
+	// user message."): the model's gap, as Mistral's "expected last role"
+	// and DeepSeek's and llama.cpp's prefill refusals read, not the order
+	// the client sent, which Claude before 4.6, OpenAI and Gemini take
+	// (round 67: read bad_request by its second sentence, a route from
+	// Sonnet 5.5 to Sonnet 4.5 stopped at the first).
+	{a: "does not support", b: "prefill", gap: 32, class: Unknown},
 	{a: "must end with", class: BadRequest, badInput: true},
 	{a: "unexpected role", class: BadRequest, badInput: true},
 	{a: "valid role", class: BadRequest, badInput: true}, // Gemini: "Please use a valid role: user, model."

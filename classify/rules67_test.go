@@ -38,3 +38,17 @@ func TestRoundSixtySevenAHeaderTheEndpointRequires(t *testing.T) {
 	want56(t, "a member", classify56(400, msg(`missing required field messages in the request body`), "", false), BadRequest, "")
 	want56(t, "a parameter", classify56(400, msg(`Missing required parameter: 'input'.`), "", false), BadRequest, "")
 }
+
+// Claude from 4.6 refuses a prefill: "This model does not support
+// assistant message prefill. The conversation must end with a user
+// message." The model's gap (unknown), as the corpus reads Mistral's,
+// DeepSeek's and llama.cpp's prefill refusals: Claude before 4.6, OpenAI
+// and Gemini take the same conversation. Its second sentence read it as
+// the client's order (bad_request), and the walk stopped.
+func TestRoundSixtySevenPrefillRefusalIsTheModelsGap(t *testing.T) {
+	body := corpusBody(t, "anthropic-assistant-prefill-not-supported")
+	want56(t, "Claude 4.6's prefill refusal", classify56(400, body, "", false), Unknown, "phrase:does not support…prefill")
+	// The order itself stays the client's.
+	want56(t, "the order", classify56(400, `{"type":"error","error":{"type":"invalid_request_error","message":"The conversation must end with a user message."}}`, "", false), BadRequest, "")
+	echo56(t, 400, "this model does not support assistant message prefill", `{"type":"error","error":{"type":"invalid_request_error","message":"messages.1: The conversation must end with a user message. You wrote: this model does not support assistant message prefill"}}`, BadRequest)
+}

@@ -177,7 +177,7 @@ func TestResponsesContinuePrefillRefusedThenReplay(t *testing.T) {
 		t.Errorf("accumulated response %+v", run.acc)
 	}
 	rec := g.recs.wait(t, 1)
-	wantSteps(t, rec, "first/one server_error next_target", "second/two bad_request retry", "second/two ok done")
+	wantSteps(t, rec, "first/one server_error next_target", "second/two unknown retry", "second/two ok done")
 	offset := len(strings.Join(answer60[:40], ""))
 	wantCont(t, rec.Attempts[1], "prefill", offset, "server_error")
 	wantCont(t, rec.Attempts[2], "replay", offset, "server_error")

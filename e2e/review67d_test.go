@@ -280,3 +280,36 @@ func TestReview67dClientsFeatureGateCoolsNoEndpoint(t *testing.T) {
 		})
 	}
 }
+
+// TestRound67PrefillRefusalMovesOn: a conversation that ends with the
+// assistant's turn (Claude Code resuming an interrupted session, a client
+// prefilling the answer) reaches a Claude 4.6+ target as sent, which
+// answers "This model does not support assistant message prefill. The
+// conversation must end with a user message." (a 400). Read bad_request by
+// its second sentence, the walk stopped there with a 400 the client cannot
+// mend, while the next target takes the same conversation. The model's
+// gap (unknown): the walk moves on, nothing cools.
+func TestRound67PrefillRefusalMovesOn(t *testing.T) {
+	refusal := upstreamtest.Step{Status: 400, Body: `{"type":"error","error":{"type":"invalid_request_error","message":"This model does not support assistant message prefill. The conversation must end with a user message."},"request_id":"req_011"}`}
+	fs := fakes(t, map[string]upstreamtest.Script{"claude": script(refusal, refusal), "gpt": script(ok("gpt-5", "dear"), ok("gpt-5", "dear"))})
+	g := start(t, `
+providers:
+  - {name: claude, dialect: anthropic, base_url: "{claude}", api_key: `+secret+`}
+  - {name: gpt, dialect: openai, base_url: "{gpt}", api_key: `+secret+`}
+targets:
+  - {name: sonnet, model: claude-sonnet-5-5, providers: [claude]}
+  - {name: five, model: gpt-5, providers: [gpt]}
+routes:
+  - {name: r, targets: [sonnet, five]}
+`, fs)
+	body := `{"model":"r","messages":[{"role":"user","content":"Write a JSON object"},{"role":"assistant","content":"{\"name\": \""}]}`
+	r := g.raw(t, http.MethodPost, "/v1/chat/completions", body)
+	d := g.recs.wait(t, 1)
+	wantSteps(t, d, "sonnet/claude unknown next_target", "five/gpt ok done")
+	if r.Status != 200 {
+		t.Fatalf("status %d: %s", r.Status, r.Body)
+	}
+	if e, _ := g.health(t).Endpoint("sonnet", "claude"); e.State != "healthy" {
+		t.Errorf("the Claude endpoint is %s (%s) after a client's prefill", e.State, e.CoolingClass)
+	}
+}
