@@ -44,6 +44,10 @@ type outcome struct {
 	// the attempt was not made for a reason a door named with one.
 	code   string
 	upCode string // the upstream's own error code (Failure.UpstreamCode)
+	// oaCode and oaParam are an OpenAI-dialect upstream's own error.code
+	// and error.param (Failure.UpstreamOpenAICode, UpstreamParam).
+	oaCode, oaParam string
+	upDetails       []byte // Failure.UpstreamDetails
 	// answerBytes is how many bytes the upstream answered (a whole
 	// body, a stream's events), which bounds the output it may count
 	// (ceiling.go).

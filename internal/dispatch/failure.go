@@ -29,6 +29,17 @@ type Failure struct {
 	// API reads it (its SDKs' typed errors and thread recovery), so the
 	// Messages door tells it where Code is empty (upstreamcode.go).
 	UpstreamCode string
+	// UpstreamOpenAICode and UpstreamParam are an OpenAI-dialect upstream's
+	// own error.code and error.param (unsupported_value and temperature,
+	// say): the OpenAI doors tell them where the failure is the request's
+	// own, as OpenAI would, so an SDK's error keeps the value it names
+	// (probe 67c: the envelope said bad_request and no param).
+	UpstreamOpenAICode string
+	UpstreamParam      string
+	// UpstreamDetails is the rest of an Anthropic-dialect upstream's
+	// error.details beside UpstreamCode, as upstreamDetails keeps it (a
+	// JSON object, or nil): the Messages door tells it with the code.
+	UpstreamDetails []byte
 	// RetryAfter, when positive, is how long the client should wait before
 	// it asks again: set for a rate_limited or server_error failure whose
 	// wait is known (retryafter.go); the front sends it as Retry-After and
@@ -100,4 +111,18 @@ func statusFor(c classify.Class) int {
 		return http.StatusBadGateway
 	}
 	return http.StatusBadGateway
+}
+
+// scrub removes secrets from what of f leaves the process: its message,
+// and the upstream's code and param, each dropped if scrubbing changes it.
+func (f *Failure) scrub(forClient func(msg string, sent []byte) string, sent []byte) {
+	f.Message = forClient(f.Message, sent)
+	for _, s := range []*string{&f.UpstreamCode, &f.UpstreamOpenAICode, &f.UpstreamParam} {
+		if *s != "" && forClient(*s, sent) != *s {
+			*s = ""
+		}
+	}
+	if d := string(f.UpstreamDetails); d != "" && forClient(d, sent) != d {
+		f.UpstreamDetails = nil
+	}
 }

@@ -106,6 +106,8 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		}
 		o.failWith(v, w.messageOf(wide, true))
 		o.upCode = upstreamCode(e, body)
+		o.upDetails = upstreamDetails(e, body)
+		o.oaCode, o.oaParam = openaiError(e, body)
 		o.billable = o.sent.Load() && gatewayTimeout(resp.StatusCode)
 		return
 	}
@@ -164,6 +166,8 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 func (w *walk) failed2xx(e *endpointRT, body []byte, v classify.Verdict, o *outcome) {
 	o.failWith(v, w.messageOf(body, false))
 	o.upCode = upstreamCode(e, body)
+	o.upDetails = upstreamDetails(e, body)
+	o.oaCode, o.oaParam = openaiError(e, body)
 	o.meant = inbandStatus(body)
 	w.countedFailure(e, body, o)
 }

@@ -183,6 +183,8 @@ func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr
 	}
 	o.failWith(v, w.messageOf(raw, false))
 	o.upCode = upstreamCode(e, raw)
+	o.upDetails = upstreamDetails(e, raw)
+	o.oaCode, o.oaParam = openaiError(e, raw)
 	o.meant = inbandStatus(raw)
 	if o.committed {
 		o.billable = true
@@ -379,7 +381,8 @@ func (w *walk) clientFailed(o *outcome) {
 
 // streamError ends a committed stream with the failure of o.
 func (w *walk) streamError(o *outcome) {
-	f := Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, UpstreamCode: o.upCode}
+	f := Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, UpstreamCode: o.upCode,
+		UpstreamOpenAICode: o.oaCode, UpstreamParam: o.oaParam, UpstreamDetails: o.upDetails}
 	if o.meant != 0 {
 		f.Status = o.meant
 	}
@@ -396,7 +399,7 @@ func (w *walk) streamError(o *outcome) {
 // errorEvent tells the client's Output that the committed stream ended
 // with f.
 func (w *walk) errorEvent(f *Failure) {
-	f.Message = w.d.opt.ScrubForClient(f.Message, w.call.sent()) // it leaves the process: no secret in it
+	f.scrub(w.d.opt.ScrubForClient, w.call.sent()) // it leaves the process: no secret in it
 	_ = w.call.Out.Fail(f)
 }
 

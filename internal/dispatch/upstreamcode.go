@@ -1,6 +1,10 @@
 package dispatch
 
 import (
+	"encoding/json"
+	"maps"
+	"slices"
+
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
@@ -19,8 +23,14 @@ func upstreamCode(e *endpointRT, body []byte) string {
 		return ""
 	}
 	d := rawjson.Member(rawjson.Member(body, "error"), "details")
-	c, ok := rawjson.String(rawjson.Member(d, "error_code"))
-	if !ok || c == "" || len(c) > 64 {
+	c, _ := rawjson.String(rawjson.Member(d, "error_code"))
+	return plainCode(c)
+}
+
+// plainCode is c if it is a plain code (lower-case letters, digits and
+// underscores, 1 to 64 bytes), else "".
+func plainCode(c string) string {
+	if c == "" || len(c) > 64 {
 		return ""
 	}
 	for i := 0; i < len(c); i++ {
@@ -29,4 +39,109 @@ func upstreamCode(e *endpointRT, body []byte) string {
 		}
 	}
 	return c
+}
+
+// openaiError is an OpenAI-dialect upstream's own error.code and
+// error.param, which the OpenAI doors tell their client where the failure
+// is the request's own (server/envelope.go): OpenAI names the value it
+// refused there (unsupported_value, temperature), and an SDK's error
+// carries both to the code that sends the request again without it. A
+// code as plainCode takes it; a param a member's path (letters, digits,
+// "_", ".", "-", "[" and "]", at most 128 bytes, with a letter: new-api's
+// and one-api's "400" is their upstream's status, no member); anything
+// else is none.
+func openaiError(e *endpointRT, body []byte) (code, param string) {
+	if e.prov.cfg.Dialect != classify.OpenAI {
+		return "", ""
+	}
+	er := rawjson.Member(body, "error")
+	c, _ := rawjson.String(rawjson.Member(er, "code"))
+	p, _ := rawjson.String(rawjson.Member(er, "param"))
+	return plainCode(c), plainParam(p)
+}
+
+func plainParam(p string) string {
+	if p == "" || len(p) > 128 {
+		return ""
+	}
+	letter := false
+	for i := 0; i < len(p); i++ {
+		switch b := p[i]; {
+		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z':
+			letter = true
+		case b >= '0' && b <= '9', b == '_', b == '.', b == '-', b == '[', b == ']':
+		default:
+			return ""
+		}
+	}
+	if !letter {
+		return ""
+	}
+	return p
+}
+
+// upstreamDetails is the rest of an Anthropic-dialect upstream's
+// error.details beside its code (upstreamCode), a JSON object, as its
+// client reads it (anthropic-sdk-go's Error.Details: probe 67c,
+// image_dimensions_too_large's max_side_length_pixels and paths, by which
+// the client scales the image it sent). Only members named as a code is
+// (plainCode) whose value is a number, a boolean, a member's path or code
+// (plainParam) or a list of at most 64 of those; nil when none is, or
+// without a code. Like the code, no free text of the upstream's reaches the
+// client through it.
+func upstreamDetails(e *endpointRT, body []byte) []byte {
+	if upstreamCode(e, body) == "" {
+		return nil
+	}
+	d := rawjson.Member(rawjson.Member(body, "error"), "details")
+	var m map[string]json.RawMessage
+	if len(d) > 4096 || json.Unmarshal(d, &m) != nil {
+		return nil
+	}
+	keep := map[string]json.RawMessage{}
+	for k, v := range m {
+		if k != "error_code" && plainCode(k) == k && plainValue(v, true) {
+			keep[k] = v
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	out := []byte{'{'}
+	for _, k := range slices.Sorted(maps.Keys(keep)) {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		kb, _ := json.Marshal(k)
+		vb, _ := json.Marshal(keep[k]) // compacted
+		out = append(append(append(out, kb...), ':'), vb...)
+	}
+	return append(out, '}')
+}
+
+// plainValue reports whether v is a number, a boolean or a plain string
+// (plainParam), or, where list, a list of at most 64 of those.
+func plainValue(v json.RawMessage, list bool) bool {
+	var x any
+	if json.Unmarshal(v, &x) != nil {
+		return false
+	}
+	switch x := x.(type) {
+	case float64, bool:
+		return true
+	case string:
+		return plainParam(x) == x
+	case []any:
+		if !list || len(x) > 64 {
+			return false
+		}
+		for _, el := range x {
+			b, _ := json.Marshal(el)
+			if !plainValue(b, false) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

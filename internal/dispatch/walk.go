@@ -145,7 +145,7 @@ func (w *walk) conclude(res *Result) *Result {
 	d, r, call, rec, start := w.d, w.r, w.call, w.rec, w.start
 	res = w.settle(res)
 	if f := res.Failure; f != nil { // the message leaves the process: no secret in it
-		f.Message = d.opt.ScrubForClient(f.Message, call.sent())
+		f.scrub(d.opt.ScrubForClient, call.sent())
 	}
 	w.skipWaiting()
 	res.Decision, res.Attempts = rec, len(rec.Attempts)
@@ -428,7 +428,8 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 	if o == nil { // the deadline passed before any attempt
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
-	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, Code: o.code, UpstreamCode: o.upCode}
+	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, Code: o.code, UpstreamCode: o.upCode,
+		UpstreamOpenAICode: o.oaCode, UpstreamParam: o.oaParam, UpstreamDetails: o.upDetails}
 	if o.verdict.Evidence == decision.EvidenceAllowance {
 		// The gateway's own memory was full: as the front answers a body
 		// that does not fit, with its code and a second's wait.

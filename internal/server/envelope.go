@@ -16,16 +16,23 @@ import (
 // OpenAI error envelope {"error":{message, type, code, param}}, for the
 // gateway's own refusals and for upstream failures alike (as a body, or as
 // the data of a stream's error event).
-func envelope(kind, code, msg string) []byte {
+func envelope(kind, code, msg string) []byte { return envelopeParam(kind, code, msg, "") }
+
+// envelopeParam is envelope naming the request's member param ("": null).
+func envelopeParam(kind, code, msg, param string) []byte {
 	type body struct {
 		Message string  `json:"message"`
 		Type    string  `json:"type"`
 		Code    string  `json:"code"`
 		Param   *string `json:"param"`
 	}
+	var p *string
+	if param != "" {
+		p = &param
+	}
 	b, _ := json.Marshal(struct {
 		Error body `json:"error"`
-	}{body{Message: clientMessage(msg), Type: kind, Code: code}})
+	}{body{Message: clientMessage(msg), Type: kind, Code: code, Param: p}})
 	return b
 }
 
@@ -64,7 +71,21 @@ func cut(s string, n int) string {
 // failureEnvelope is the envelope of a failed request: the class's type
 // and errorCode.
 func failureEnvelope(f *dispatch.Failure) []byte {
-	return envelope(failureType(f), errorCode(f), openaiMessage(f))
+	return envelopeParam(failureType(f), errorCode(f), openaiMessage(f), failureParam(f))
+}
+
+// failureParam is the member of the request an OpenAI-dialect upstream
+// named in its error.param, where the failure is the request's own (the
+// classes whose 400 the client is to fix): "" otherwise.
+func failureParam(f *dispatch.Failure) string {
+	switch f.Class {
+	case classify.BadRequest, classify.ContextLength, classify.Refusal, classify.Overflow:
+		return f.UpstreamParam
+	case classify.Timeout, classify.RateLimited, classify.Quota, classify.ServerError, classify.Unavailable,
+		classify.Auth, classify.Forbidden, classify.Unknown:
+		return ""
+	}
+	return ""
 }
 
 // failureType is the "type" an OpenAI-shaped envelope tells the client for
@@ -139,7 +160,17 @@ func errorCode(f *dispatch.Failure) string {
 		// Not invalid_api_key: that is the client's own key refused at the
 		// front; here the operator's provider key was (review 37d).
 		return f.Class.String()
-	case classify.Timeout, classify.ServerError, classify.Forbidden, classify.Overflow, classify.BadRequest, classify.Unknown:
+	case classify.BadRequest:
+		// The request's own fault: OpenAI's own code for it where an
+		// OpenAI-dialect upstream gave one (unsupported_value beside its
+		// param), which the SDKs' errors carry (probe 67c). Not an
+		// overflow's: OpenAI words one request past a per-minute cap as
+		// rate_limit_exceeded, which a client would wait out.
+		if f.UpstreamOpenAICode != "" {
+			return f.UpstreamOpenAICode
+		}
+		return f.Class.String()
+	case classify.Timeout, classify.ServerError, classify.Forbidden, classify.Overflow, classify.Unknown:
 		return f.Class.String()
 	}
 	return f.Class.String()

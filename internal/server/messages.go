@@ -58,7 +58,7 @@ var messagesFront = door{name: "messages", op: dispatch.OpChat, members: message
 	keyHint: "send x-api-key: <key> or Authorization: Bearer <key>",
 	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) },
 	failure: func(f *dispatch.Failure) []byte {
-		return messages.ClassEnvelope(f.Class, f.Status, clientMessage(f.Message), messagesCode(f))
+		return messages.ClassEnvelopeDetails(f.Class, f.Status, clientMessage(f.Message), messagesCode(f), messagesDetails(f))
 	}}
 
 // messagesCode is the error.details.error_code a failure tells a
@@ -76,6 +76,17 @@ func messagesCode(f *dispatch.Failure) string {
 		return f.UpstreamCode
 	}
 	return ""
+}
+
+// messagesDetails is the rest of an Anthropic target's error.details
+// (dispatch.Failure.UpstreamDetails) where its code is the one told
+// (messagesCode): probe 67c, image_dimensions_too_large's
+// max_side_length_pixels and paths, by which the client scales the image.
+func messagesDetails(f *dispatch.Failure) []byte {
+	if f.Code == "" && f.UpstreamCode != "" && messagesCode(f) == f.UpstreamCode {
+		return f.UpstreamDetails
+	}
+	return nil
 }
 
 // countTokensFront is the Messages front of count_tokens, whose estimate

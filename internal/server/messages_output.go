@@ -102,5 +102,5 @@ func (o *messagesOutput) Fail(f *dispatch.Failure) error {
 	if o.sse.state != 1 {
 		return errNotCommitted
 	}
-	return o.sse.fail(messages.ErrorEvent(f.Class, f.Status, f.Message, messagesCode(f)))
+	return o.sse.fail(messages.ErrorEventDetails(f.Class, f.Status, f.Message, messagesCode(f), messagesDetails(f)))
 }

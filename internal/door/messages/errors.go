@@ -101,14 +101,9 @@ type errorBody struct {
 }
 
 type errorDetail struct {
-	Type    string   `json:"type"`
-	Message string   `json:"message"`
-	Details *details `json:"details,omitempty"`
-}
-
-// details is the error's machine-readable part: a code clients act on.
-type details struct {
-	ErrorCode string `json:"error_code"`
+	Type    string          `json:"type"`
+	Message string          `json:"message"`
+	Details json.RawMessage `json:"details,omitempty"`
 }
 
 // ThreadUnsupported is Anthropic's error code for a request a message
@@ -131,9 +126,24 @@ func Envelope(typ, message string) []byte {
 // a context-length failure is told in Anthropic's words (contextMessage),
 // and a failure's own code, when it has one, is error.details.error_code.
 func ClassEnvelope(c classify.Class, status int, message, code string) []byte {
+	return ClassEnvelopeDetails(c, status, message, code, nil)
+}
+
+// ClassEnvelopeDetails is ClassEnvelope with more of error.details beside
+// the code: more, a JSON object of the members an Anthropic upstream sent
+// there (image_dimensions_too_large's max_side_length_pixels and paths,
+// which anthropic-sdk-go's Error.Details reads), or nil. Without a code
+// there are no details.
+func ClassEnvelopeDetails(c classify.Class, status int, message, code string, more json.RawMessage) []byte {
 	d := errorDetail{Type: ErrorType(c, status), Message: contextMessage(c, message)}
 	if code != "" {
-		d.Details = &details{ErrorCode: code}
+		b, _ := json.Marshal(struct {
+			ErrorCode string `json:"error_code"`
+		}{code})
+		if len(more) > 2 && more[0] == '{' && json.Valid(more) {
+			b = append(append(b[:len(b)-1], ','), more[1:]...)
+		}
+		d.Details = b
 	}
 	b, _ := json.Marshal(errorBody{Type: "error", Error: d})
 	return b
@@ -142,6 +152,11 @@ func ClassEnvelope(c classify.Class, status int, message, code string) []byte {
 // ErrorEvent is Anthropic's error event, which ends a stream that broke
 // after its commit point: "event: error" with ClassEnvelope's data.
 func ErrorEvent(c classify.Class, status int, message, code string) []byte {
-	out := append([]byte("event: error\ndata: "), ClassEnvelope(c, status, message, code)...)
+	return ErrorEventDetails(c, status, message, code, nil)
+}
+
+// ErrorEventDetails is ErrorEvent with ClassEnvelopeDetails' data.
+func ErrorEventDetails(c classify.Class, status int, message, code string, more json.RawMessage) []byte {
+	out := append([]byte("event: error\ndata: "), ClassEnvelopeDetails(c, status, message, code, more)...)
 	return append(out, "\n\n"...)
 }

@@ -32,6 +32,27 @@ func breakpoint(c *chat.CacheControl) *chat.CacheControl {
 	return out
 }
 
+// partMark is part p's breakpoint as Anthropic takes it: its cache_control
+// (breakpoint), else OpenAI's own prompt_cache_breakpoint, which openai-go,
+// openai-node and the AI SDK write (probe 67c: it was dropped, and a chat
+// client's marked prompt was never cached at Claude). Its ttl is the least
+// the cache is to live: "30m" and "12h" are Claude's "1h", the longest it
+// keeps; none is Claude's default.
+func partMark(p *chat.Part) *chat.CacheControl {
+	if c := breakpoint(p.CacheControl); c != nil || p.CacheControl != nil && p.CacheControl.Type != "" {
+		return c
+	}
+	b := p.PromptCacheBreakpoint
+	if b == nil || b.Mode != "explicit" {
+		return nil
+	}
+	out := &chat.CacheControl{Type: "ephemeral"}
+	if b.TTL == "30m" || b.TTL == "12h" {
+		out.TTL = "1h"
+	}
+	return out
+}
+
 // systemBlock is a system message as one text block: its text parts joined
 // by newlines, marked with the last breakpoint among them (the prefix it
 // ends then takes the rest of that message too).
@@ -47,7 +68,7 @@ func systemBlock(m *chat.Message) (block, error) {
 			continue
 		}
 		texts = append(texts, p.Text)
-		if c := breakpoint(p.CacheControl); c != nil {
+		if c := partMark(&p); c != nil {
 			b.CacheControl = c
 		}
 	}

@@ -394,7 +394,7 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 				text = p.Refusal
 			}
 			if strings.TrimSpace(text) != "" {
-				out = append(out, block{Type: "text", Text: text, CacheControl: breakpoint(p.CacheControl)})
+				out = append(out, block{Type: "text", Text: text, CacheControl: partMark(&p)})
 			}
 		case p.Type == "image_url":
 			if p.ImageURL == nil || p.ImageURL.URL == "" {
@@ -404,7 +404,7 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, block{Type: "image", Source: src, CacheControl: breakpoint(p.CacheControl)})
+			out = append(out, block{Type: "image", Source: src, CacheControl: partMark(&p)})
 		case p.Type == "file" && !assistant:
 			// OpenAI's PDF input is Claude's base64 document block
 			// (docs/doors.md, "Chat Completions to Claude and Gemini
@@ -413,7 +413,7 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 				// A text file (Markdown, code, JSON) is Claude's plain-text
 				// document (probe 52b: only PDFs were taken).
 				out = append(out, block{Type: "document", Source: &imageSource{Type: "text", MediaType: "text/plain", Data: text},
-					Title: name, CacheControl: breakpoint(p.CacheControl)})
+					Title: name, CacheControl: partMark(&p)})
 				continue
 			}
 			data, name, ok := p.PDF()
@@ -421,7 +421,7 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 				return nil, errors.New("anthropic: file part: Claude takes an inline PDF or text file (file_data data:application/pdf;base64,… or data:text/plain;base64,…) only")
 			}
 			out = append(out, block{Type: "document", Source: &imageSource{Type: "base64", MediaType: "application/pdf", Data: data},
-				Title: name, CacheControl: breakpoint(p.CacheControl)})
+				Title: name, CacheControl: partMark(&p)})
 		default:
 			return nil, fmt.Errorf("anthropic: unsupported content part type %q", p.Type)
 		}

@@ -104,6 +104,37 @@ type Part struct {
 	// (OpenRouter's and LiteLLM's convention for Claude, which Roo Code,
 	// Aider, Cline and Open WebUI send): only a Claude translation reads it.
 	CacheControl *CacheControl `json:"cache_control,omitempty"`
+	// PromptCacheBreakpoint is OpenAI's own mark on the part (openai-go
+	// v3.89, openai-node, the AI SDK): only a Claude translation reads it,
+	// where the part has no cache_control.
+	PromptCacheBreakpoint *CacheBreakpoint `json:"prompt_cache_breakpoint,omitempty"`
+}
+
+// CacheBreakpoint is OpenAI's prompt_cache_breakpoint: Mode "explicit"
+// (its only mode) and TTL, the least the cache is to live, "30m", "12h" or
+// "" (the request's retention).
+type CacheBreakpoint struct {
+	Mode string `json:"mode"`
+	TTL  string `json:"ttl,omitempty"`
+}
+
+// UnmarshalJSON reads a breakpoint in another shape as none (Mode ""), as
+// CacheControl reads a mark: a mark never refuses a request.
+func (c *CacheBreakpoint) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Mode, TTL json.RawMessage
+	}
+	*c = CacheBreakpoint{}
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	if json.Unmarshal(v.Mode, &c.Mode) != nil {
+		c.Mode = ""
+	}
+	if json.Unmarshal(v.TTL, &c.TTL) != nil {
+		c.TTL = ""
+	}
+	return nil
 }
 
 // File is a file part's file: FileData a data: URL
