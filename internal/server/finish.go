@@ -131,9 +131,15 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 		return
 	}
 	b := res.Body
-	vals := []string{"application/json", strconv.Itoa(len(b))} // one allocation for both
+	vals := []string{"application/json", strconv.Itoa(len(b)), "false"} // one allocation for all three
 	h := w.Header()
 	h["Content-Type"], h["Content-Length"] = vals[0:1:1], vals[1:2:2]
+	// A served answer is not to be asked for again: anthropic-sdk-go
+	// (v2.17.0) and @anthropic-ai/sdk (1.17.0) resend a non-streamed POST
+	// whose body drops part-way, even after a 2xx, unless the answer says
+	// x-should-retry: false; through Detour that resend is a second
+	// upstream call, billed and charged to the key again (build 67f).
+	h["X-Should-Retry"] = vals[2:3:3]
 	w.Write(b)
 }
 

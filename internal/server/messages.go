@@ -255,6 +255,7 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 		if res.Failure == nil && res.Native {
 			detourHeaders(w.Header(), answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts})
 			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("X-Should-Retry", "false") // an upstream's answer, as finishWhole's (build 67f)
 			w.Write(res.Body)
 			return
 		}
