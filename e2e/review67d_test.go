@@ -154,11 +154,10 @@ func TestReview67dGoogleProjectIsNoClientsToRead(t *testing.T) {
 // output tokens ($1.00 at $10 per million) against a $0.50 day: the next
 // request is still admitted. A gateway's 504 or 524 in front of the model
 // is the same (TestPayGatewayTimeoutIsBillable: billable, input only).
-// LEFT to the lead (review 67d): counting it needs the answer read on
-// past the timeout, as hostile 57 reads an answer its client left, or an
-// output floor for the time the model was let run; neither is small.
+// Build 67g: the attempt of a limited key (a rate or a budget) that was
+// sent and ended so counts the most output its request allowed, its
+// max_tokens (unreadOutput), recorded as estimate.output_ceiling.
 func TestReview67dWholeAnswerPastTimeoutSpendsTheBudget(t *testing.T) {
-	t.Skip("review 67d: a hole left open (see the comment); unskip with its mend")
 	answer := `{"id":"c1","object":"chat.completion","created":1,"model":"model-a","choices":[{"index":0,"message":{"role":"assistant","content":"` + strings.Repeat("word ", 2000) + `"},"finish_reason":"length"}],"usage":{"prompt_tokens":12,"completion_tokens":100000,"total_tokens":100012}}`
 	fs := fakes(t, map[string]upstreamtest.Script{"p": script(upstreamtest.Step{Delay: 700 * time.Millisecond, Body: answer})})
 	g := start(t, `
@@ -173,6 +172,9 @@ targets:
 	r := g.post(t, "a", `,"max_tokens":100000`, "Authorization", "Bearer tenant-a-key-67d")
 	d := g.recs.wait(t, 1)
 	t.Logf("status %d; steps %q; estimate %+v", r.Status, steps(d), d.Attempts[0].Estimate)
+	if e := d.Attempts[0].Estimate; e == nil || !e.OutputCeiling || e.OutputTokens != 100000 {
+		t.Errorf("estimate %+v, want the request's max_tokens, 100000 output tokens, marked output_ceiling", e)
+	}
 	time.Sleep(time.Second) // the upstream has written (and billed) its answer by now
 	if r := g.post(t, "a", ``, "Authorization", "Bearer tenant-a-key-67d"); r.Status != http.StatusTooManyRequests {
 		t.Errorf("next request: %d, want 429: the $1.00 answer the upstream wrote past the timeout was not counted on a $0.50 day", r.Status)

@@ -240,6 +240,12 @@ type Batches struct {
 type Estimate struct {
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// OutputCeiling: OutputTokens is the most output the request allowed,
+	// not a count of any: a whole answer's attempt of a limited key that
+	// was sent and ended billable with no answer read (a timeout after the
+	// send, a gateway's 504 or 524), whose upstream wrote and billed it all
+	// the same (docs/behaviour.md#budgets; review 67d).
+	OutputCeiling bool `json:"output_ceiling,omitempty"`
 	// USD is the tokens at the target's price; 0 without one.
 	USD USD `json:"usd,omitempty"`
 }

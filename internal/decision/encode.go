@@ -215,6 +215,9 @@ func appendAttempt(b []byte, a *Attempt) ([]byte, bool) {
 		b = strconv.AppendInt(b, int64(e.InputTokens), 10)
 		b = append(b, `,"output_tokens":`...)
 		b = strconv.AppendInt(b, int64(e.OutputTokens), 10)
+		if e.OutputCeiling {
+			b = append(b, `,"output_ceiling":true`...)
+		}
 		if e.USD != 0 {
 			b = append(b, `,"usd":`...)
 			var ok bool

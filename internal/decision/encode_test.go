@@ -65,7 +65,7 @@ func randEstimate(r *rand.Rand) *Estimate {
 	if r.IntN(2) == 0 {
 		return nil
 	}
-	e := &Estimate{InputTokens: r.IntN(1e6), OutputTokens: r.IntN(3) * r.IntN(1e4)}
+	e := &Estimate{InputTokens: r.IntN(1e6), OutputTokens: r.IntN(3) * r.IntN(1e4), OutputCeiling: r.IntN(2) == 0}
 	if u := randUSD(r); u != nil {
 		e.USD = *u
 	}

@@ -53,6 +53,10 @@ type outcome struct {
 	// (ceiling.go).
 	answerBytes int64
 	billable    bool
+	// unread: a whole answer's attempt of a limited key was sent and ended
+	// billable with no answer read (unreadWhole): its output counts at the
+	// most its request allowed (unreadOutput, ceiling.go).
+	unread bool
 	// ownLimit: the request's own time limit (the route's deadline,
 	// max_stream_duration) ended the attempt. It is nobody's fault: it
 	// counts against no endpoint and cools nothing.
@@ -322,6 +326,12 @@ func (w *walk) transportFailure(o *outcome, err error, expired Phase) {
 		o.failWith(v, "upstream connection failed: "+err.Error())
 		// A connection lost after the request was written may have run it.
 		o.billable = o.sent.Load()
+	}
+	if o.verdict.Class == classify.Timeout {
+		// Not a lost connection's: an upstream that reset it most likely
+		// failed, and one flaky provider would spend every tenant's budget
+		// at its ceiling (unreadWhole).
+		w.unreadWhole(o)
 	}
 }
 

@@ -75,6 +75,23 @@ func gatewayTimeout(status int) bool {
 	return status == http.StatusGatewayTimeout || status == 524
 }
 
+// unreadWhole marks o for its ceiling (outcome.unread) when it is the
+// attempt of a whole answer to a limited key's chat request (a key with a
+// rate or a budget: Call.Limited) that was sent and ends billable with no
+// answer read because time ran out: Detour's timeout, or the route's
+// deadline, after the send (a 2xx body's read included); a gateway's 504
+// or 524. Its upstream writes and bills the whole answer all the same, so the
+// key's limits count it at the most output the request allowed
+// (unreadOutput, ceiling.go; docs/behaviour.md#budgets). Not a lost
+// connection's (transportFailure: the upstream most likely failed), a stream's
+// (what was relayed is counted, and a closed stream ends generation at the
+// providers), an unlimited key's (nothing to spend), an embeddings call's
+// (no output) or one ended by a shutdown's grace (the operator's doing).
+func (w *walk) unreadWhole(o *outcome) {
+	o.unread = o.billable && o.sent.Load() && w.call.Limited && !w.call.Stream &&
+		w.call.Op == OpChat && !w.call.advisory() && !w.shuttingDown()
+}
+
 // failedUsage reads the usage of an answer its adapter will not decode (a
 // Gemini prompt block, a candidate ended with no content), where the
 // adapter can; nil otherwise.

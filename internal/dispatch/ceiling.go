@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
 
@@ -233,4 +234,36 @@ func serverToolUses(body []byte, prefix string) int {
 		most = min(most+min(n, maxCount), maxCount)
 	}
 	return most
+}
+
+// unsetOutput is the most output one answer is taken to have had written
+// where neither its request nor its target bounds it (requestOutput, the
+// target's context_window): the largest output maxima served (GPT-5's and
+// Claude's 128,000 tokens).
+const unsetOutput = 128_000
+
+// unreadOutput is what a whole answer's attempt that was sent and ended
+// billable without an answer Detour read (a timeout of Detour's after the
+// send, a 2xx body's read included; a gateway's 504 or 524)
+// counts as output against a limited key (outcome.unread; docs/behaviour.md#budgets):
+// the most its request allowed (requestOutput: its max_tokens,
+// max_completion_tokens or max_output_tokens for each answer it asked
+// for), or unsetOutput where it set none, each answer no more than the
+// target's declared context_window. The upstream writes and bills that
+// answer whatever became of the connection, and counting the input alone
+// let a key ask for $1 answers past the timeout on a $0.50 day, for ever
+// (review 67d). Body is the request as it went (finish): a native one's
+// own limit (the Messages API's max_tokens) is read as sent.
+func unreadOutput(body []byte, t *config.Target) int {
+	limit, choices := requestOutput(body)
+	if limit <= 0 {
+		limit = unsetOutput
+	}
+	if t != nil && t.ContextWindow > 0 {
+		limit = min(limit, t.ContextWindow)
+	}
+	if limit > maxCount/choices {
+		return maxCount
+	}
+	return limit * choices
 }

@@ -276,13 +276,30 @@ func askedLogprobs(body []byte, completions bool) bool {
 }
 
 // capOutput is n, no more than the output request body allowed
-// (max_completion_tokens or max_tokens, times n — or best_of, when more:
-// a legacy Completions request has best_of choices written and billed,
-// and n of them returned — and times a Completions batch's prompts, each
-// of which has its own: completionPrompts), when it set one.
+// (requestOutput), when it set a limit.
 func capOutput(n int, body []byte) int {
-	limit := 0
-	for _, k := range []string{"max_completion_tokens", "max_tokens"} {
+	limit, c := requestOutput(body)
+	if limit <= 0 {
+		return n
+	}
+	if limit > math.MaxInt/c {
+		return n // a limit past any count caps nothing (hostile 52: the product wrapped to 4)
+	}
+	return min(n, limit*c)
+}
+
+// requestOutput is the output limit request body sets on each answer it
+// asks for (max_completion_tokens, max_tokens, or the Responses API's
+// max_output_tokens; 0 when it sets none) and how many answers that limit
+// applies to: n — or best_of, when more: a legacy Completions request has
+// best_of choices written and billed, and n of them returned — at most
+// maxChoices, times a Completions batch's prompts, each of which has its
+// own (completionPrompts; review 65f: a batch of 20 prompts' answer was
+// capped at one prompt's max_tokens). It is the most output the request
+// allows, which bounds what an answer is counted (capOutput) and what an
+// answer not read is counted at (unreadOutput, ceiling.go).
+func requestOutput(body []byte) (limit, choices int) {
+	for _, k := range []string{"max_completion_tokens", "max_tokens", "max_output_tokens"} {
 		if v, err := strconv.Atoi(string(rawjson.Member(body, k))); err == nil && v > 0 {
 			limit = v
 			break
@@ -295,21 +312,7 @@ func capOutput(n int, body []byte) int {
 	if err != nil || c < 1 {
 		c = 1
 	}
-	if limit > 0 {
-		// Review 65f: a batch of 20 prompts' answer was capped at one
-		// prompt's max_tokens.
-		c = min(c, 128) * completionPrompts(body)
-	}
-	if c > 1 && limit > 0 {
-		if limit > math.MaxInt/c {
-			return n // a limit past any count caps nothing (hostile 52: the product wrapped to 4)
-		}
-		limit *= c
-	}
-	if limit > 0 {
-		return min(n, limit)
-	}
-	return n
+	return limit, min(c, maxChoices) * completionPrompts(body)
 }
 
 // answerOutputEstimate is the output tokens of out, a whole

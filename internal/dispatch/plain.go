@@ -109,6 +109,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 		o.upDetails = upstreamDetails(e, body)
 		o.oaCode, o.oaParam = openaiError(e, body)
 		o.billable = o.sent.Load() && gatewayTimeout(resp.StatusCode)
+		w.unreadWhole(o)
 		return
 	}
 	switch {

@@ -229,6 +229,15 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byt
 		// (review 37a: a key left each stream after 400 chunks and paid
 		// for its prompt only).
 		e := &decision.Estimate{InputTokens: inputEstimate(sent), OutputTokens: o.delivered}
+		if o.unread {
+			// A whole answer sent and never read: its upstream wrote, and
+			// bills, all of it; counted at the most the request allowed
+			// (unreadOutput; review 67d: a $1.00 answer past the timeout
+			// was charged $0.000013 on a $0.50 day).
+			if c := unreadOutput(body, t); c > e.OutputTokens {
+				e.OutputTokens, e.OutputCeiling = c, true
+			}
+		}
 		// What the upstream had counted is a floor: an Anthropic or Gemini
 		// stream counts its whole prompt at its start, which knows a
 		// document or a PDF better than the estimate's 1,600 tokens for

@@ -1,0 +1,102 @@
+package dispatch_test
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/detour-llm/detour/internal/dispatch"
+	"github.com/detour-llm/detour/internal/upstreamtest"
+)
+
+// Build 67g (review 67d): a whole answer's attempt of a limited key that
+// was sent and ended billable with no answer read (Detour's timeout after
+// the send, a gateway's 504) counts the most output its request allowed,
+// at the target's price, marked output_ceiling; one never sent counts
+// nothing; an unlimited key's counts its input alone, as before; a stream's
+// is unchanged.
+func TestUnreadWholeAnswerCountsItsCeiling(t *testing.T) {
+	slow := upstreamtest.Step{Delay: 400 * time.Millisecond, Body: upstreamtest.ChatJSON("ma", "late")}
+	gw := upstreamtest.Step{Status: 504, Body: `<html><body><h1>504 Gateway Time-out</h1></body></html>`}
+	// A 200 whose body the upstream cut: it most likely failed, so its
+	// input alone, not the ceiling (one flaky provider would spend every
+	// tenant's budget).
+	lost := upstreamtest.Step{Body: `{"id":"c1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"par`, Cut: true}
+	closed := upstreamtest.New(upstreamtest.Steps(slow))
+	closed.Close() // nothing listens: the request is never sent
+	cases := []struct {
+		name            string
+		step            *upstreamtest.Step // nil: the closed server
+		limited, stream bool
+		extra, window   string
+		wantBillable    bool
+		wantOut         int // estimate's output tokens; -1: no estimate
+		wantCeiling     bool
+		partOnly        bool // what arrived counts (a few tokens), not the ceiling
+	}{
+		{name: "timeout after send, limited", step: &slow, limited: true, extra: `,"max_tokens":100000`, wantBillable: true, wantOut: 100000, wantCeiling: true},
+		{name: "timeout, n choices", step: &slow, limited: true, extra: `,"max_completion_tokens":1000,"n":3`, wantBillable: true, wantOut: 3000, wantCeiling: true},
+		{name: "timeout, no limit set, context_window", step: &slow, limited: true, window: ", context_window: 32000", wantBillable: true, wantOut: 32000, wantCeiling: true},
+		{name: "timeout, no limit set anywhere", step: &slow, limited: true, wantBillable: true, wantOut: 128000, wantCeiling: true},
+		{name: "gateway 504, limited", step: &gw, limited: true, extra: `,"max_tokens":2000`, wantBillable: true, wantOut: 2000, wantCeiling: true},
+		{name: "connection lost after send, limited", step: &lost, limited: true, extra: `,"max_tokens":100000`, wantBillable: true, partOnly: true},
+		{name: "not sent, limited", limited: true, extra: `,"max_tokens":100000`, wantOut: -1},
+		{name: "timeout after send, unlimited", step: &slow, extra: `,"max_tokens":100000`, wantBillable: true, wantOut: 0},
+		{name: "stream, limited", step: &slow, limited: true, stream: true, extra: `,"max_tokens":100000`, wantBillable: true, wantOut: 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			url := closed.URL
+			if c.step != nil {
+				u := upstreamtest.New(upstreamtest.Steps(*c.step))
+				t.Cleanup(u.Close)
+				url = u.URL
+			}
+			d := abDispatcher(t, `providers:
+  - {name: pa, dialect: openai, base_url: "`+url+`/v1", api_key: sk-test, timeout: 150ms}
+targets:
+  - {name: a, model: ma, providers: [pa], price: {input: 1, output: 10}`+c.window+`}
+routes:
+  - {name: r, targets: [a], max_attempts: 1}
+`)
+			call := &dispatch.Call{Model: "r", ID: "id", Metered: true, Limited: c.limited,
+				Body: []byte(`{"model":"r","messages":[{"role":"user","content":"hi"}]` + c.extra + `}`)}
+			if c.stream {
+				call.Stream, call.Out = true, &client{}
+				call.Body = []byte(`{"model":"r","stream":true,"messages":[{"role":"user","content":"hi"}]` + c.extra + `}`)
+			}
+			res := d.Do(context.Background(), call)
+			a := res.Decision.Attempts
+			if len(a) != 1 {
+				t.Fatalf("attempts %+v, want one", a)
+			}
+			if a[0].Billable != c.wantBillable {
+				t.Errorf("billable %v, want %v (%s %s)", a[0].Billable, c.wantBillable, a[0].Class, a[0].Evidence)
+			}
+			e := a[0].Estimate
+			if c.wantOut < 0 {
+				if e != nil || a[0].BudgetUSD() != 0 {
+					t.Errorf("estimate %+v, budget $%v: an attempt never sent spends nothing", e, a[0].BudgetUSD())
+				}
+				return
+			}
+			if e == nil {
+				t.Fatalf("no estimate (class %s, evidence %s)", a[0].Class, a[0].Evidence)
+			}
+			if c.partOnly {
+				if e.OutputCeiling || e.OutputTokens >= 1000 {
+					t.Errorf("estimate %+v: a body the upstream cut counts what arrived, not the ceiling", e)
+				}
+				return
+			}
+			if e.OutputTokens != c.wantOut || e.OutputCeiling != c.wantCeiling {
+				t.Errorf("estimate %+v, want %d output tokens, output_ceiling %v", e, c.wantOut, c.wantCeiling)
+			}
+			want := (float64(e.InputTokens)*1 + float64(c.wantOut)*10) / 1e6
+			if got := a[0].BudgetUSD(); math.Abs(got-want) > 1e-9 || !a[0].CostUnknown {
+				t.Errorf("budget $%v (cost_unknown %v), want $%v and the cost unknown", got, a[0].CostUnknown, want)
+			}
+		})
+	}
+}
