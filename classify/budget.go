@@ -157,9 +157,13 @@ func endUserSent(f *facts, req []byte, idx int) bool {
 			if len(id) == 0 {
 				continue
 			}
+			// As the value of a member LiteLLM reads the end user from,
+			// in the request as written: a string of the client's text
+			// ("content": "<id>…", or one quoting `"user":"<id>"`, whose
+			// quotes JSON escapes) names no end user (review 67h).
 			var buf [maxNeedle]byte
-			for _, open := range [...]string{`:"`, `: "`} {
-				if echoed(req, append(append(buf[:0], open...), id[:min(len(id), maxNeedle-len(open))]...)) {
+			for _, open := range endUserMembers {
+				if bytes.Contains(req, append(append(buf[:0], open...), id[:min(len(id), maxNeedle-len(open))]...)) {
 					return true
 				}
 			}
@@ -167,6 +171,11 @@ func endUserSent(f *facts, req []byte, idx int) bool {
 	}
 	return false
 }
+
+// endUserMembers open the members whose string value LiteLLM takes as the
+// end user: "user", "safety_identifier" and metadata's "user_id".
+var endUserMembers = [...]string{`"user":"`, `"user": "`, `"safety_identifier":"`, `"safety_identifier": "`,
+	`"user_id":"`, `"user_id": "`}
 
 // ownRequest reads an answer saying so (ownRequestPhrases), the client's
 // own text quoted back aside, at any status that reads a body: a 401 or a

@@ -1,6 +1,10 @@
 package classify
 
-import "bytes"
+import (
+	"bytes"
+	"sync"
+	"sync/atomic"
+)
 
 // A feature the account was not granted, refused to a request that asked
 // for it (review 67d): "The long context beta is not yet available for
@@ -24,10 +28,32 @@ import "bytes"
 // unknown: a gap, not the endpoint's.
 func (ts *textScan) featureGated(v Verdict) Verdict {
 	if v.Class == Forbidden && ts.requestFeatureGate() {
-		return Verdict{Failed: true, Class: Unknown, Evidence: v.Evidence + "+request-feature"}
+		return Verdict{Failed: true, Class: Unknown, Evidence: gatedEvidence(v.Evidence)}
 	}
 	return v
 }
+
+// gatedEvidence is ev+"+request-feature", made once per evidence: the
+// concatenation at each gated answer was an allocation per classification
+// (review 67h; review 62k holds the reads to none). The cache is bounded:
+// past maxGatedEvidence kinds it concatenates.
+func gatedEvidence(ev string) string {
+	if g, ok := gatedEv.Load(ev); ok {
+		return g.(string)
+	}
+	g := ev + "+request-feature"
+	if gatedEvN.Add(1) <= maxGatedEvidence {
+		gatedEv.Store(ev, g)
+	}
+	return g
+}
+
+const maxGatedEvidence = 512
+
+var (
+	gatedEv  sync.Map
+	gatedEvN atomic.Int64
+)
 
 // gateLeads are the words that put a feature's refusal on the account: what
 // stands before them in the same sentence is the feature.
@@ -41,6 +67,15 @@ var mediaWords = [...]string{"vision", "multimodal", "multi-modal", "image", "au
 // holds, in the dialects the targets speak.
 var mediaKeys = [...]string{`"image_url"`, `"input_image"`, `"image"`, `"input_audio"`, `"inline_data"`,
 	`"inlineData"`, `"file_data"`, `"fileData"`, `"document"`, `data:image/`, `data:audio/`, `data:video/`, `data:application/pdf`}
+
+// mediaKeyBytes are mediaKeys as bytes, made once (a conversion at each
+// read allocated).
+var mediaKeyBytes = func() (out [len(mediaKeys)][]byte) {
+	for i, k := range mediaKeys {
+		out[i] = []byte(k)
+	}
+	return out
+}()
 
 // requestFeatureGate reports whether some text of the answer refuses, as not
 // granted to the account, a feature its subject shows the request asked
@@ -122,17 +157,19 @@ func (ts *textScan) subjectIsRequests(s []byte) bool {
 	if len(s) == 0 || len(s) > 120 || ts.model != "" && wordIn(s, ts.model) {
 		return false
 	}
-	if (wordIn(s, "beta") || wordIn(s, "betas")) && clientBeta(ts.req) {
+	// A beta the subject names by a word of its name ("The long context
+	// beta" for context-1m-2025-08-07): a client that asked for another
+	// (Claude Code asks for several on every request) did not ask for the
+	// one an operator's provider headers add, which every request there
+	// lacks (review 67h).
+	if (wordIn(s, "beta") || wordIn(s, "betas")) && ts.hasBeta() && ts.gateCheck() && betaNamed(ts.req, s) {
 		return true
 	}
 	for _, w := range mediaWords {
-		if containsFold(s, w) {
-			for _, k := range mediaKeys {
-				if bytes.Contains(ts.req, []byte(k)) {
-					return true
-				}
-			}
-			break
+		// At a word's start: "Provisioned throughput" holds "vision"
+		// (review 67h).
+		if wordStarts(s, w) {
+			return ts.hasMedia()
 		}
 	}
 	// A member or a value named as such: a token with an underscore that
@@ -152,8 +189,119 @@ func (ts *textScan) subjectIsRequests(s []byte) bool {
 		if len(tok) < 4 || len(tok) > 64 || bytes.IndexByte(tok, '_') < 0 {
 			continue
 		}
+		if !ts.gateCheck() {
+			return false
+		}
 		var buf [66]byte
 		if bytes.Contains(ts.req, append(append(append(buf[:0], '"'), tok...), '"')) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxGateChecks bounds the passes over the request requestFeatureGate
+// makes for one answer: each is a pass over up to megabytes, and an answer
+// of 4 KiB repeating "image is not enabled for." made thirteen per
+// sentence, a classification of three seconds (review 67h).
+const maxGateChecks = 8
+
+// gateCheck counts one pass over the request against maxGateChecks,
+// false when none is left.
+func (ts *textScan) gateCheck() bool {
+	if ts.gates >= maxGateChecks {
+		return false
+	}
+	ts.gates++
+	return true
+}
+
+// hasMedia reports whether the request holds a mediaKeys member, read once.
+func (ts *textScan) hasMedia() bool {
+	if ts.media == 0 {
+		ts.media = 1
+		for _, k := range mediaKeyBytes {
+			if bytes.Contains(ts.req, k) {
+				ts.media = 2
+				break
+			}
+		}
+	}
+	return ts.media == 2
+}
+
+// hasBeta reports clientBeta(ts.req), read once.
+func (ts *textScan) hasBeta() bool {
+	if ts.beta == 0 {
+		ts.beta = 1
+		if clientBeta(ts.req) {
+			ts.beta = 2
+		}
+	}
+	return ts.beta == 2
+}
+
+// wordStarts reports whether w occurs in s at a word's start, ASCII case
+// aside ("images" holds "image"; "provisioned" does not hold "vision").
+func wordStarts(s []byte, w string) bool {
+	for from := 0; from < len(s); {
+		k := indexFold(s[from:], w)
+		if k < 0 {
+			return false
+		}
+		if at := from + k; at == 0 || !alnumByte(s[at-1]) {
+			return true
+		}
+		from += k + 1
+	}
+	return false
+}
+
+// betaNamed reports whether a beta the client asked for (clientBeta) is
+// named in s by a word of its name before the date, of four letters or
+// more ("context" of context-1m-2025-08-07).
+func betaNamed(req, s []byte) bool {
+	for len(req) > 0 {
+		line := req
+		if i := bytes.IndexByte(req, '\n'); i >= 0 {
+			line, req = req[:i], req[i+1:]
+		} else {
+			req = nil
+		}
+		for len(line) > 0 {
+			name := line
+			if i := bytes.IndexByte(line, ','); i >= 0 {
+				name, line = line[:i], line[i+1:]
+			} else {
+				line = nil
+			}
+			name = bytes.TrimSpace(name)
+			if !datedName(name) {
+				continue
+			}
+			words := name[:len(name)-len("-2025-08-07")]
+			for len(words) > 0 {
+				w := words
+				if i := bytes.IndexByte(words, '-'); i >= 0 {
+					w, words = words[:i], words[i+1:]
+				} else {
+					words = nil
+				}
+				if len(w) >= 4 && wordInBytes(s, w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// wordInBytes is wordIn for a word held as bytes (by hand: string(w)
+// would allocate).
+func wordInBytes(s, w []byte) bool {
+	for at := 0; at+len(w) <= len(s); at++ {
+		end := at + len(w)
+		if bytes.EqualFold(s[at:end], w) && (at == 0 || !alnumByte(s[at-1])) && (end == len(s) || !alnumByte(s[end])) {
 			return true
 		}
 	}

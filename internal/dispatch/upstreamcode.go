@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -57,7 +58,40 @@ func openaiError(e *endpointRT, body []byte) (code, param string) {
 	er := rawjson.Member(body, "error")
 	c, _ := rawjson.String(rawjson.Member(er, "code"))
 	p, _ := rawjson.String(rawjson.Member(er, "param"))
+	if !hasLetter(c) {
+		c = "" // a status ("400", "429", "500"), not OpenAI's code (review 67h)
+	}
+	switch strings.ToLower(p) {
+	case "none", "null", "nil", "undefined":
+		p = "" // LiteLLM's str(None): no member (review 67h)
+	}
 	return plainCode(c), plainParam(p)
+}
+
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// accountWords name, as a word of a details member's name, the operator's
+// account or a principal of it: its value is an id the message scrubber
+// would hide by the words around it, and a member name is none of those
+// (review 67h: "project_number": 391029737820, "workspace_id").
+var accountWords = [...]string{"org", "organization", "project", "workspace", "account", "key", "user", "consumer",
+	"customer", "tenant", "billing", "subscription", "arn", "principal", "team"}
+
+// accountMember reports whether member name k names the account.
+func accountMember(k string) bool {
+	for _, w := range strings.Split(k, "_") {
+		if slices.Contains(accountWords[:], w) {
+			return true
+		}
+	}
+	return false
 }
 
 func plainParam(p string) string {
@@ -100,7 +134,7 @@ func upstreamDetails(e *endpointRT, body []byte) []byte {
 	}
 	keep := map[string]json.RawMessage{}
 	for k, v := range m {
-		if k != "error_code" && plainCode(k) == k && plainValue(v, true) {
+		if k != "error_code" && plainCode(k) == k && !accountMember(k) && plainValue(v, true) {
 			keep[k] = v
 		}
 	}
