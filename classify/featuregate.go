@@ -157,7 +157,7 @@ func (ts *textScan) subjectIsRequests(s []byte) bool {
 	if len(s) == 0 || len(s) > 120 || ts.model != "" && wordIn(s, ts.model) {
 		return false
 	}
-	// A beta the subject names by a word of its name ("The long context
+	// A beta the subject names by the words of its name ("The long context
 	// beta" for context-1m-2025-08-07): a client that asked for another
 	// (Claude Code asks for several on every request) did not ask for the
 	// one an operator's provider headers add, which every request there
@@ -258,8 +258,11 @@ func wordStarts(s []byte, w string) bool {
 }
 
 // betaNamed reports whether a beta the client asked for (clientBeta) is
-// named in s by a word of its name before the date, of four letters or
-// more ("context" of context-1m-2025-08-07).
+// named in s by its name before the date: each word of it of four letters
+// or more, and at least one ("context" of context-1m-2025-08-07). One
+// shared word is not enough: Claude Code asks for context-management on
+// every request, and "The long context beta" is context-1m's, which an
+// operator's provider headers may add (review 67i).
 func betaNamed(req, s []byte) bool {
 	for len(req) > 0 {
 		line := req
@@ -280,6 +283,7 @@ func betaNamed(req, s []byte) bool {
 				continue
 			}
 			words := name[:len(name)-len("-2025-08-07")]
+			named, all := false, true
 			for len(words) > 0 {
 				w := words
 				if i := bytes.IndexByte(words, '-'); i >= 0 {
@@ -287,9 +291,16 @@ func betaNamed(req, s []byte) bool {
 				} else {
 					words = nil
 				}
-				if len(w) >= 4 && wordInBytes(s, w) {
-					return true
+				if len(w) >= 4 {
+					if wordInBytes(s, w) {
+						named = true
+					} else {
+						all = false
+					}
 				}
+			}
+			if named && all {
+				return true
 			}
 		}
 	}

@@ -312,6 +312,14 @@ func (w *walk) transportFailure(o *outcome, err error, expired Phase) {
 	case errors.Is(w.base.Err(), context.Canceled):
 		w.gone(o)
 		o.billable = o.sent.Load()
+		if expired != "" {
+			// The client left a limited key's whole answer, which was read
+			// on (attemptContext) until a timeout ended it: as unread as
+			// one whose client stayed (review 67i: counted at its input,
+			// a key that closed each request after sending escaped the
+			// ceiling).
+			w.unreadWhole(o)
+		}
 	case expired != "":
 		o.expired(expired, "the upstream did not answer within its "+string(expired)+" timeout")
 		o.billable = o.sent.Load()

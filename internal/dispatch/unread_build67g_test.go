@@ -100,3 +100,49 @@ routes:
 		})
 	}
 }
+
+// Review 67i: a limited key's whole answer is read on after its client
+// leaves (attemptContext), so a timeout that then ends the read leaves it
+// as unread as one whose client stayed: the ceiling counts. Before, the
+// attempt was filed canceled at its input alone, and a key that closed
+// each request just after sending it escaped the ceiling. The route's
+// deadline after the send counts it too, as docs/behaviour.md says.
+func TestReview67iUnreadAnswerCountsItsCeilingAfterTheClientLeft(t *testing.T) {
+	slow := upstreamtest.Step{Delay: 600 * time.Millisecond, Body: upstreamtest.ChatJSON("ma", "late")}
+	for _, c := range []struct {
+		name, prov, route string
+		leave             time.Duration // the client leaves this long after the request began
+	}{
+		{"client left, then the provider's timeout", "timeout: 300ms", "", 50 * time.Millisecond},
+		{"client left, then the route's deadline", "timeout: 5s", ", deadline: 300ms", 50 * time.Millisecond},
+		{"the route's deadline", "timeout: 5s", ", deadline: 300ms", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := upstreamtest.New(upstreamtest.Steps(slow))
+			t.Cleanup(u.Close)
+			d := abDispatcher(t, `providers:
+  - {name: pa, dialect: openai, base_url: "`+u.URL+`/v1", api_key: sk-test, `+c.prov+`}
+targets:
+  - {name: a, model: ma, providers: [pa], price: {input: 1, output: 10}}
+routes:
+  - {name: r, targets: [a], max_attempts: 1`+c.route+`}
+`)
+			ctx := context.Background()
+			if c.leave > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+				time.AfterFunc(c.leave, cancel)
+			}
+			call := &dispatch.Call{Model: "r", ID: "id", Metered: true, Limited: true,
+				Body: []byte(`{"model":"r","messages":[{"role":"user","content":"hi"}],"max_tokens":100000}`)}
+			a := d.Do(ctx, call).Decision.Attempts
+			if len(a) != 1 {
+				t.Fatalf("attempts %+v, want one", a)
+			}
+			if e := a[0].Estimate; !a[0].Billable || e == nil || e.OutputTokens != 100000 || !e.OutputCeiling {
+				t.Errorf("billable %v, estimate %+v (%s): want the request's max_tokens, 100000, marked output_ceiling", a[0].Billable, e, a[0].Evidence)
+			}
+		})
+	}
+}

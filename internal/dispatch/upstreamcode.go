@@ -68,6 +68,7 @@ func openaiError(e *endpointRT, body []byte) (code, param string) {
 	return plainCode(c), plainParam(p)
 }
 
+// hasLetter reports whether s holds an ASCII letter.
 func hasLetter(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if b := s[i]; b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' {
@@ -94,6 +95,8 @@ func accountMember(k string) bool {
 	return false
 }
 
+// plainParam is p if it is a member's path (openaiError: letters, digits,
+// "_", ".", "-", "[" and "]", 1 to 128 bytes, with a letter), else "".
 func plainParam(p string) string {
 	if p == "" || len(p) > 128 {
 		return ""
