@@ -60,19 +60,41 @@ var (
 var gateLeads = [...]string{"is not enabled for", "are not enabled for", "is not yet available for",
 	"is not available for", "are not available for", "are not yet available for"}
 
-// mediaWords name a kind of input a request may carry, in a gate's subject.
-var mediaWords = [...]string{"vision", "multimodal", "multi-modal", "image", "audio", "video", "pdf"}
+// mediaKind is a set of the kinds of input a request may carry.
+type mediaKind uint8
+
+const (
+	mediaImage mediaKind = 1 << iota
+	mediaAudio
+	mediaVideo
+	mediaDoc
+	mediaAny = mediaImage | mediaAudio | mediaVideo | mediaDoc
+)
+
+// mediaWords name a kind of input a request may carry, in a gate's
+// subject, and which kinds each names ("multimodal": any).
+var mediaWords = [...]struct {
+	w string
+	k mediaKind
+}{{"vision", mediaImage}, {"multimodal", mediaAny}, {"multi-modal", mediaAny}, {"image", mediaImage},
+	{"audio", mediaAudio}, {"video", mediaVideo}, {"pdf", mediaDoc}}
 
 // mediaKeys are what a request carrying images, audio, video or documents
-// holds, in the dialects the targets speak.
-var mediaKeys = [...]string{`"image_url"`, `"input_image"`, `"image"`, `"input_audio"`, `"inline_data"`,
-	`"inlineData"`, `"file_data"`, `"fileData"`, `"document"`, `data:image/`, `data:audio/`, `data:video/`, `data:application/pdf`}
+// holds, in the dialects the targets speak, and the kind each shows
+// (Gemini's inline data: any, its MIME type aside).
+var mediaKeys = [...]struct {
+	k string
+	m mediaKind
+}{{`"image_url"`, mediaImage}, {`"input_image"`, mediaImage}, {`"image"`, mediaImage}, {`data:image/`, mediaImage},
+	{`"input_audio"`, mediaAudio}, {`data:audio/`, mediaAudio}, {`data:video/`, mediaVideo},
+	{`"file_data"`, mediaDoc}, {`"fileData"`, mediaDoc}, {`"document"`, mediaDoc}, {`data:application/pdf`, mediaDoc},
+	{`"inline_data"`, mediaAny}, {`"inlineData"`, mediaAny}}
 
-// mediaKeyBytes are mediaKeys as bytes, made once (a conversion at each
-// read allocated).
+// mediaKeyBytes are mediaKeys' keys as bytes, made once (a conversion at
+// each read allocated).
 var mediaKeyBytes = func() (out [len(mediaKeys)][]byte) {
 	for i, k := range mediaKeys {
-		out[i] = []byte(k)
+		out[i] = []byte(k.k)
 	}
 	return out
 }()
@@ -167,9 +189,11 @@ func (ts *textScan) subjectIsRequests(s []byte) bool {
 	}
 	for _, w := range mediaWords {
 		// At a word's start: "Provisioned throughput" holds "vision"
-		// (review 67h).
-		if wordStarts(s, w) {
-			return ts.hasMedia()
+		// (review 67h); of a kind the request holds ("audio is not
+		// enabled" to a request with an image alone gates what it did not
+		// ask for).
+		if wordStarts(s, w.w) {
+			return ts.hasMedia()&w.k != 0
 		}
 	}
 	// A member or a value named as such: a token with an underscore that
@@ -216,18 +240,17 @@ func (ts *textScan) gateCheck() bool {
 	return true
 }
 
-// hasMedia reports whether the request holds a mediaKeys member, read once.
-func (ts *textScan) hasMedia() bool {
+// hasMedia is the kinds of input the request holds (mediaKeys), read once.
+func (ts *textScan) hasMedia() mediaKind {
 	if ts.media == 0 {
-		ts.media = 1
-		for _, k := range mediaKeyBytes {
-			if bytes.Contains(ts.req, k) {
-				ts.media = 2
-				break
+		ts.media = 1 << 7 // read
+		for i, k := range mediaKeyBytes {
+			if mediaKind(ts.media)&mediaKeys[i].m != mediaKeys[i].m && bytes.Contains(ts.req, k) {
+				ts.media |= uint8(mediaKeys[i].m)
 			}
 		}
 	}
-	return ts.media == 2
+	return mediaKind(ts.media) & mediaAny
 }
 
 // hasBeta reports clientBeta(ts.req), read once.

@@ -22,7 +22,7 @@ type textScan struct {
 	rate   bool   // a rate-limited answer: notRate phrases are passed over, the next one decides
 	url    int8   // whether the texts name a URL the client sent: 0 not read yet, 1 no, 2 yes
 	fetch  int8   // whether they name a URL the client gave the upstream to fetch: as url
-	media  int8   // whether the request holds an image, audio or a document (hasMedia): as url
+	media  uint8  // the kinds of input the request holds (hasMedia): 0 not read yet, else 1<<7 and the mediaKind bits
 	beta   int8   // whether the evidence holds a beta the client asked for (hasBeta): as url
 	gates  int    // passes over the request made for a feature gate (gateCheck)
 }

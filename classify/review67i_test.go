@@ -29,3 +29,30 @@ func TestReview67iBetaGateNamesTheWholeBeta(t *testing.T) {
 		t.Errorf("code execution asked for: %s (%s), want unknown", v.Class, v.Evidence)
 	}
 }
+
+// A media gate is the request's only where the request holds that kind
+// of input: "audio is not enabled" to a request with an image alone is a
+// gate on something this request did not ask for (forbidden), not its gap
+// (last look 67i's leftover).
+func TestRound67MediaGateNamesTheKindSent(t *testing.T) {
+	const image = `{"model":"m","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}]}]}`
+	const audio = `{"model":"m","messages":[{"role":"user","content":[{"type":"input_audio","input_audio":{"data":"AAAA","format":"wav"}}]}]}`
+	const pdf = `{"model":"m","messages":[{"role":"user","content":[{"type":"file","file":{"file_data":"data:application/pdf;base64,AAAA"}}]}]}`
+	gate := func(w string) string { return `{"error":{"message":"` + w + ` is not enabled for this organization"}}` }
+	for _, c := range []struct {
+		name, word, req string
+		want            Class
+	}{
+		{"audio gate, image sent", "audio input", image, Forbidden},
+		{"audio gate, audio sent", "audio input", audio, Unknown},
+		{"vision gate, audio sent", "vision", audio, Forbidden},
+		{"vision gate, image sent", "vision", image, Unknown},
+		{"pdf gate, pdf sent", "PDF input", pdf, Unknown},
+		{"video gate, pdf sent", "video input", pdf, Forbidden},
+		{"multimodal gate, any medium", "Multimodal", audio, Unknown},
+	} {
+		if v := classify56(403, gate(c.word), c.req, false); v.Class != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.name, v.Class, v.Evidence, c.want)
+		}
+	}
+}
