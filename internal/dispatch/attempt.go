@@ -57,6 +57,10 @@ type outcome struct {
 	// billable with no answer read (unreadWhole): its output counts at the
 	// most its request allowed (unreadOutput, ceiling.go).
 	unread bool
+	// sentLimit is the output limit a translation wrote into the request
+	// where it is not the client's (a Claude target's max_tokens), for an
+	// unread answer's ceiling (unreadLimit); 0 otherwise.
+	sentLimit int
 	// ownLimit: the request's own time limit (the route's deadline,
 	// max_stream_duration) ended the attempt. It is nobody's fault: it
 	// counts against no endpoint and cools nothing.

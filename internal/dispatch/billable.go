@@ -4,8 +4,12 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 
+	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/provider"
+	"github.com/detour-llm/detour/internal/provider/anthropic"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // What makes an attempt billable beyond its plain cases (docs/behaviour.md#budgets),
@@ -90,6 +94,25 @@ func gatewayTimeout(status int) bool {
 func (w *walk) unreadWhole(o *outcome) {
 	o.unread = o.billable && o.sent.Load() && w.call.Limited && !w.call.Stream &&
 		w.call.Op == OpChat && !w.call.advisory() && !w.shuttingDown()
+}
+
+// unreadLimit is the max_tokens a chat request translated for a Claude
+// target went with (anthropic.SentMaxTokens: the client's limit capped at
+// the model's maximum, or that maximum where it set none), which bounds
+// what its unread answer is counted at (unreadOutput); 0 for any other
+// attempt, whose request's own limit is what went.
+func (w *walk) unreadLimit(e *endpointRT, o *outcome) int {
+	if o.native || e.prov.cfg.Dialect != classify.Anthropic || w.call.Op != OpChat {
+		return 0
+	}
+	n, limited := 0, false
+	for _, k := range []string{"max_completion_tokens", "max_tokens"} { // chat.Request.Limit's order
+		if v, err := strconv.Atoi(string(rawjson.Member(w.call.Body, k))); err == nil {
+			n, limited = v, true
+			break
+		}
+	}
+	return anthropic.SentMaxTokens(e.ep.Model, n, limited, len(w.call.Body))
 }
 
 // failedUsage reads the usage of an answer its adapter will not decode (a

@@ -254,8 +254,14 @@ const unsetOutput = 128_000
 // let a key ask for $1 answers past the timeout on a $0.50 day, for ever
 // (review 67d). Body is the request as it went (finish): a native one's
 // own limit (the Messages API's max_tokens) is read as sent.
-func unreadOutput(body []byte, t *config.Target) int {
+//
+// sent, when positive, is the limit the request went with where a
+// translation wrote its own (a Claude target's max_tokens: unreadLimit).
+func unreadOutput(body []byte, t *config.Target, sent int) int {
 	limit, choices := requestOutput(body)
+	if sent > 0 {
+		limit, choices = sent, 1
+	}
 	if limit <= 0 {
 		limit = unsetOutput
 	}

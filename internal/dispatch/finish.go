@@ -29,6 +29,9 @@ func (w *walk) finish(e *endpointRT, o *outcome, probe bool, total time.Duration
 	default:
 		body = w.call.Body
 	}
+	if o.unread {
+		o.sentLimit = w.unreadLimit(e, o)
+	}
 	sent := body // read only for an estimate a client's limits count
 	if !w.call.Metered {
 		sent = nil

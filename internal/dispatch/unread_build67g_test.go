@@ -146,3 +146,44 @@ routes:
 		})
 	}
 }
+
+// A chat request translated for Claude goes with the max_tokens the
+// translation writes: the client's limit no more than the model's maximum
+// (Sonnet 4.5: 64,000), or, where it set none, the model's own maximum. An
+// answer Detour stopped waiting for counts that, not the client's 100,000
+// or the 128,000 of a request with no limit (last look 67i: $1.92 counted
+// for an answer Claude could not make past $0.96).
+func TestUnreadClaudeAnswerCountsWhatTheTranslationSent(t *testing.T) {
+	slow := upstreamtest.Step{Delay: 400 * time.Millisecond, Body: `{"id":"m","type":"message","role":"assistant","content":[{"type":"text","text":"late"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`}
+	for _, c := range []struct {
+		name, model, extra string
+		want               int
+	}{
+		{"no limit, Sonnet 4.5", "claude-sonnet-4-5", ``, 64000},
+		{"a limit past the model's", "claude-sonnet-4-5", `,"max_tokens":100000`, 64000},
+		{"a limit within it", "claude-sonnet-4-5", `,"max_completion_tokens":1000`, 1000},
+		{"no limit, Opus 4.1", "claude-opus-4-1", ``, 32000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u := upstreamtest.New(upstreamtest.Steps(slow))
+			t.Cleanup(u.Close)
+			d := abDispatcher(t, `providers:
+  - {name: pa, dialect: anthropic, base_url: "`+u.URL+`", api_key: sk-test, timeout: 150ms}
+targets:
+  - {name: a, model: `+c.model+`, providers: [pa], price: {input: 1, output: 10}}
+routes:
+  - {name: r, targets: [a], max_attempts: 1}
+`)
+			call := &dispatch.Call{Model: "r", ID: "id", Metered: true, Limited: true,
+				Body: []byte(`{"model":"r","messages":[{"role":"user","content":"hi"}]` + c.extra + `}`)}
+			res := d.Do(context.Background(), call)
+			a := res.Decision.Attempts
+			if len(a) != 1 || a[0].Estimate == nil {
+				t.Fatalf("attempts %+v, want one with an estimate", a)
+			}
+			if e := a[0].Estimate; e.OutputTokens != c.want || !e.OutputCeiling {
+				t.Errorf("estimate %+v, want %d output tokens (what the translation sent), output_ceiling", e, c.want)
+			}
+		})
+	}
+}

@@ -234,7 +234,7 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byt
 			// bills, all of it; counted at the most the request allowed
 			// (unreadOutput; review 67d: a $1.00 answer past the timeout
 			// was charged $0.000013 on a $0.50 day).
-			if c := unreadOutput(body, t); c > e.OutputTokens {
+			if c := unreadOutput(body, t, o.sentLimit); c > e.OutputTokens {
 				e.OutputTokens, e.OutputCeiling = c, true
 			}
 		}

@@ -20,6 +20,18 @@ package anthropic
 // rather than a 400.
 const contextWindow = 200_000
 
+// SentMaxTokens is the max_tokens a chat request of bodyLen bytes is
+// translated to model with: the client's limit n (where limited) no more
+// than the model's maximum (capToModel), else the model's own maximum
+// fitted to the window (maxTokensFor). Dispatch reads it too: an answer it
+// stopped waiting for counts at most this (docs/behaviour.md#budgets).
+func SentMaxTokens(model string, n int, limited bool, bodyLen int) int {
+	if limited {
+		return capToModel(model, n)
+	}
+	return maxTokensFor(model, bodyLen)
+}
+
 // maxTokensFor is the max_tokens sent for model when the client names
 // none: the model's own maximum, fitted into the context window beside an
 // input of bodyLen bytes (taken at three bytes a token, more than most

@@ -142,13 +142,11 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	}
 	out := messagesRequest{
 		Model:         model,
-		MaxTokens:     maxTokensFor(model, len(req.Body)),
 		StopSequences: stopSequences(cr.Stop),
 		Stream:        cr.Stream,
 	}
-	if n, ok := cr.Limit(); ok {
-		out.MaxTokens = capToModel(model, n)
-	}
+	n, limited := cr.Limit()
+	out.MaxTokens = SentMaxTokens(model, n, limited, len(req.Body))
 	if t := cr.Temperature; t != nil {
 		out.Temperature = chat.Ptr(min(max(*t, 0), 1))
 	}
