@@ -50,3 +50,28 @@ func TestReview67hOpenAICodeIsNoStatus(t *testing.T) {
 		}
 	}
 }
+
+// Last look 67i's leftover: an id under a member name that says nothing of
+// the account ("resource", "target") passed by the shape of its value. A
+// value is kept only where it is no id: a string with no run of letters
+// and digits longer than 20 and fewer than 6 digits, a number below a
+// billion (sizes, counts, limits).
+func TestRound67DetailsHideIdsUnderNeutralNames(t *testing.T) {
+	e := &endpointRT{prov: &providerRT{cfg: &config.Provider{Dialect: classify.Anthropic}}}
+	for _, m := range []string{
+		`"resource":"wrkspc_01AbCdEfGhIjKlMnOpQrStUv"`,
+		`"target":391029737820`,
+		`"ref":"123456789"`,
+		`"paths":["messages.0.content.1","apikey_01Rj2N8SVvo6BePZj99NhmiT"]`,
+	} {
+		body := `{"type":"error","error":{"type":"invalid_request_error","message":"x","details":{"error_code":"image_dimensions_too_large","max_side_length_pixels":8000,` + m + `}}}`
+		if got := string(upstreamDetails(e, []byte(body))); got != `{"max_side_length_pixels":8000}` {
+			t.Errorf("%s: details %s", m, got)
+		}
+	}
+	// What a client acts on still passes.
+	body := `{"type":"error","error":{"type":"invalid_request_error","message":"x","details":{"error_code":"image_dimensions_too_large","max_side_length_pixels":8000,"paths":["messages.0.content.1.source"],"limit_kind":"max_side_length"}}}`
+	if got := string(upstreamDetails(e, []byte(body))); got != `{"limit_kind":"max_side_length","max_side_length_pixels":8000,"paths":["messages.0.content.1.source"]}` {
+		t.Errorf("details %s", got)
+	}
+}

@@ -164,10 +164,12 @@ func plainValue(v json.RawMessage, list bool) bool {
 		return false
 	}
 	switch x := x.(type) {
-	case float64, bool:
+	case bool:
 		return true
+	case float64:
+		return x > -1e9 && x < 1e9 // a size, a count, a limit; not an account's number
 	case string:
-		return plainParam(x) == x
+		return plainParam(x) == x && !idLike(x)
 	case []any:
 		if !list || len(x) > 64 {
 			return false
@@ -179,6 +181,31 @@ func plainValue(v json.RawMessage, list bool) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// idLike reports whether s, a plain string, reads as an id rather than a
+// member's path or a code: a run of letters and digits longer than 20
+// (a ULID, a prefixed key id: "wrkspc_01AbCd…") or six digits or more (a
+// UUID, an account's number). A path's indexes and a code's words are
+// shorter (last look 67i: an id under a member name that says nothing of
+// the account passed by its shape).
+func idLike(s string) bool {
+	run, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b >= '0' && b <= '9':
+			digits++
+			run++
+		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z':
+			run++
+		default:
+			run = 0
+		}
+		if run > 20 || digits >= 6 {
+			return true
+		}
 	}
 	return false
 }
