@@ -72,8 +72,11 @@ routes:
 			t.Errorf("%s, %s: %q, want %q", c.key, c.label, got, c.want)
 		}
 	}
-	if got := col("team-a", "Estimated"); got != "< $0.0001" { // a 2-token prompt's estimate at $0.50 a million: no cost of zero
-		t.Errorf("team-a's budget counted an estimate for its timeouts; the page shows %q", got)
+	// A budgeted key's answer a gateway timed out (its 504) counts its
+	// ceiling (docs/behaviour.md#budgets): no limit set, 128,000 output
+	// tokens at $1 a million each, beside a 2-token prompt's estimate.
+	if got := col("team-a", "Estimated"); got != "$0.2560" {
+		t.Errorf("team-a's budget counted its timeouts at %q, want $0.2560 (two ceilings)", got)
 	}
 	if got := eval[string](t, b, `document.querySelector('#costs tfoot').textContent`); !strings.Contains(got, "$0.0375") {
 		t.Errorf("the total row %q, want $0.0375", got)
@@ -108,7 +111,7 @@ routes:
 	b.mustWait(t, "the failover path", `!document.querySelector('#detail').hidden && document.querySelectorAll('#detail .step').length === 2`)
 	b.screenshot(t, "costs-failover-path")
 	detail := eval[string](t, b, `document.querySelector('#detail').textContent`)
-	for _, want := range []string{"paid twice", "cost unknown", "usage never came: estimated at < $0.0001", "1000 in + 1000 out tokens", "cost $0.0125"} {
+	for _, want := range []string{"paid twice", "cost unknown", "usage never came: counted at its ceiling, $0.1280", "1000 in + 1000 out tokens", "cost $0.0125"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the failover path lacks %q:\n%s", want, detail)
 		}

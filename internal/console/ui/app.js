@@ -422,7 +422,8 @@ const unsentEvidence = { translate: true, allowance: true, 'translation-cost': t
         if (a.malformed) flags.push(a.malformed + ' malformed chunks skipped');
         if (a.usage) flags.push(tokensText(a.usage));
         if (a.cost_usd !== undefined || a.cost_unknown) flags.push('cost ' + costText(a) + (a.price_tier ? ' at the ' + a.price_tier.replace(',', ' + ').replace('long_context', 'long-context') + ' price' : ''));
-        if (a.estimate) flags.push('usage never came: estimated at ' + usd(a.estimate.usd) + ' (what a client budget charges)');
+        if (a.estimate && a.estimate.output_ceiling) flags.push('usage never came: counted at its ceiling, ' + usd(a.estimate.usd) + ' (the most output the request allowed: what a client budget charges)');
+        else if (a.estimate) flags.push('usage never came: estimated at ' + usd(a.estimate.usd) + ' (what a client budget charges)');
         if (a.resent_without) flags.push('refused ' + a.resent_without + ': sent again without it');
         return el('li', { class: 'step c-' + safeClass(cls) },
           el('div', { class: 'step-head' },
