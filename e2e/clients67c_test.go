@@ -577,3 +577,46 @@ func TestProbe67cMessagesImageTooLargeDetails(t *testing.T) {
 		t.Errorf("details lost: max_side_length_pixels %d, paths %q: %s", d.MaxSideLengthPixels, d.Paths, e.RawJSON())
 	}
 }
+
+// TestProbe67cChatUntranslatableNamedParam: a chat request only OpenAI can
+// answer (n above 1, log-probabilities, audio output, web search, a custom
+// tool) on a Claude-only route is refused as a 400 whose param names the
+// member, as openai-go decodes it.
+// Before round 67 the 400 named the member only in its message: its code
+// was the class ("unknown") and its param null, where OpenAI answers a
+// member it does not take with code unsupported_parameter and that param.
+func TestProbe67cChatUntranslatableNamedParam(t *testing.T) {
+	fs := probe67cFakes(t, map[string]upstreamtest.Script{"anthropic": script(upstreamtest.Step{Body: anthropicMessage("claude-sonnet-4-5-20250929", "ok")})})
+	g := start(t, probe67cCfg, fs)
+	c := probe67cOpenAI(g)
+	cases := []struct {
+		name, param string
+		set         func(p *openai.ChatCompletionNewParams)
+	}{
+		{"n", "n", func(p *openai.ChatCompletionNewParams) { p.N = openai.Int(2) }},
+		{"logprobs", "logprobs", func(p *openai.ChatCompletionNewParams) { p.Logprobs = openai.Bool(true) }},
+		{"audio", "modalities", func(p *openai.ChatCompletionNewParams) {
+			p.Modalities = []string{"text", "audio"}
+			p.Audio = openai.ChatCompletionAudioParam{Voice: openai.ChatCompletionAudioParamVoiceUnion{OfString: openai.String("alloy")}, Format: openai.ChatCompletionAudioParamFormatWAV}
+		}},
+		{"web search", "web_search_options", func(p *openai.ChatCompletionNewParams) {
+			p.WebSearchOptions = openai.ChatCompletionNewParamsWebSearchOptions{SearchContextSize: "low"}
+		}},
+		{"custom tool", "tools", func(p *openai.ChatCompletionNewParams) {
+			p.Tools = []openai.ChatCompletionToolUnionParam{openai.ChatCompletionCustomTool(openai.ChatCompletionCustomToolCustomParam{Name: "exec"})}
+		}},
+	}
+	for _, tc := range cases {
+		p := hello("r-claude")
+		tc.set(&p)
+		_, err := c.Chat.Completions.New(context.Background(), p)
+		var e *openai.Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if e.StatusCode != 400 || !strings.HasPrefix(e.Param, tc.param) || e.Type != "invalid_request_error" || e.Code != "unsupported_parameter" {
+			t.Errorf("%s: %d type %q code %q param %q: %s", tc.name, e.StatusCode, e.Type, e.Code, e.Param, e.Message)
+		}
+	}
+}

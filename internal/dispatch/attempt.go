@@ -43,6 +43,7 @@ type outcome struct {
 	// code is the failure's own code for the client (Failure.Code), when
 	// the attempt was not made for a reason a door named with one.
 	code   string
+	param  string // the member a translation could not express (Failure.Param)
 	upCode string // the upstream's own error code (Failure.UpstreamCode)
 	// oaCode and oaParam are an OpenAI-dialect upstream's own error.code
 	// and error.param (Failure.UpstreamOpenAICode, UpstreamParam).
@@ -258,6 +259,13 @@ func withHeaders(e *endpointRT, hreq *http.Request, err error, o *outcome) *http
 		var coded interface{ ErrorCode() string }
 		if errors.As(err, &coded) {
 			o.code = coded.ErrorCode()
+		}
+		// One member the dialect cannot express (provider.Unsupported):
+		// named as OpenAI names a member it does not take (probe 67c: the
+		// client's SDK error said code unknown, param null).
+		var member interface{ ErrorParam() string }
+		if errors.As(err, &member) && o.code == "" {
+			o.code, o.param = "unsupported_parameter", member.ErrorParam()
 		}
 		return nil
 	}

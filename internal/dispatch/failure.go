@@ -23,6 +23,10 @@ type Failure struct {
 	// Code, when set, is the error code the client is told instead of the
 	// one its class gives (e.g. "shutdown", which no upstream said).
 	Code string
+	// Param, when set, is the request's member Detour's own refusal names
+	// (a member no target's dialect expresses: provider.Unsupported), told
+	// as OpenAI's error.param.
+	Param string
 	// UpstreamCode is the upstream's own code for its error where its API
 	// names one apart from its type (Anthropic's error.details.error_code:
 	// thread_not_found, enforced_spend_limit_reached): a client of the same

@@ -428,7 +428,7 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 	if o == nil { // the deadline passed before any attempt
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
-	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, Code: o.code, UpstreamCode: o.upCode,
+	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, Code: o.code, Param: o.param, UpstreamCode: o.upCode,
 		UpstreamOpenAICode: o.oaCode, UpstreamParam: o.oaParam, UpstreamDetails: o.upDetails}
 	if o.verdict.Evidence == decision.EvidenceAllowance {
 		// The gateway's own memory was full: as the front answers a body

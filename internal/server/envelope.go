@@ -78,6 +78,9 @@ func failureEnvelope(f *dispatch.Failure) []byte {
 // named in its error.param, where the failure is the request's own (the
 // classes whose 400 the client is to fix): "" otherwise.
 func failureParam(f *dispatch.Failure) string {
+	if f.Param != "" { // Detour's own refusal of a member (dispatch.Failure.Param)
+		return f.Param
+	}
 	switch f.Class {
 	case classify.BadRequest, classify.ContextLength, classify.Refusal, classify.Overflow:
 		return f.UpstreamParam

@@ -132,10 +132,10 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	// the answer would lack them without saying so, so the request goes
 	// to a target that has them (docs/doors.md).
 	if cr.N != nil && *cr.N > 1 {
-		return nil, fmt.Errorf("anthropic: n is %d; Claude answers one choice", *cr.N)
+		return nil, &provider.Unsupported{Param: "n", Msg: fmt.Sprintf("anthropic: n is %d; Claude answers one choice", *cr.N)}
 	}
 	if cr.WantsLogprobs() {
-		return nil, errors.New("anthropic: logprobs: Claude returns no log-probabilities")
+		return nil, &provider.Unsupported{Param: "logprobs", Msg: "anthropic: logprobs: Claude returns no log-probabilities"}
 	}
 	if err := cr.Unanswerable(); err != nil {
 		return nil, err

@@ -3,10 +3,10 @@ package chat
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
 )
 
@@ -52,17 +52,18 @@ func (r *Request) WantsLogprobs() bool {
 func (r *Request) Unanswerable() error {
 	for i, t := range r.Tools {
 		if t.Type != "function" && t.Type != "" {
-			return fmt.Errorf("chat: tools[%d]: a %q tool does not translate (only function tools do)", i, t.Type)
+			param := fmt.Sprintf("tools[%d]", i)
+			return &provider.Unsupported{Param: param, Msg: fmt.Sprintf("chat: %s: a %q tool does not translate (only function tools do)", param, t.Type)}
 		}
 	}
 	if len(r.Functions) > 0 {
-		return errors.New("chat: functions: the deprecated functions (and function_call) do not translate; send tools (and tool_choice)")
+		return &provider.Unsupported{Param: "functions", Msg: "chat: functions: the deprecated functions (and function_call) do not translate; send tools (and tool_choice)"}
 	}
 	if slices.Contains(r.Modalities, "audio") {
-		return errors.New("chat: modalities: audio output does not translate")
+		return &provider.Unsupported{Param: "modalities", Msg: "chat: modalities: audio output does not translate"}
 	}
 	if rawjson.Set(r.WebSearchOptions) {
-		return errors.New("chat: web_search_options: web search does not translate")
+		return &provider.Unsupported{Param: "web_search_options", Msg: "chat: web_search_options: web search does not translate"}
 	}
 	return nil
 }

@@ -169,7 +169,7 @@ func translate(req *provider.Request, ep provider.Endpoint) ([]byte, error) {
 	// they would be missing without a word, so the request goes to a
 	// target that has them (docs/doors.md).
 	if cr.WantsLogprobs() {
-		return nil, errors.New("gemini: logprobs: Detour does not translate Gemini's log-probabilities")
+		return nil, &provider.Unsupported{Param: "logprobs", Msg: "gemini: logprobs: Detour does not translate Gemini's log-probabilities"}
 	}
 	if err := cr.Unanswerable(); err != nil {
 		return nil, err
