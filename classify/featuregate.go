@@ -288,43 +288,30 @@ func wordStarts(s []byte, w string) bool {
 // operator's provider headers may add (review 67i).
 func betaNamed(req, s []byte) bool {
 	for len(req) > 0 {
-		line := req
-		if i := bytes.IndexByte(req, '\n'); i >= 0 {
-			line, req = req[:i], req[i+1:]
-		} else {
-			req = nil
+		var name []byte
+		name, req = nextField(req)
+		if !datedName(name) {
+			continue
 		}
-		for len(line) > 0 {
-			name := line
-			if i := bytes.IndexByte(line, ','); i >= 0 {
-				name, line = line[:i], line[i+1:]
+		words := name[:len(name)-len("-2025-08-07")]
+		named, all := false, true
+		for len(words) > 0 {
+			w := words
+			if i := bytes.IndexByte(words, '-'); i >= 0 {
+				w, words = words[:i], words[i+1:]
 			} else {
-				line = nil
+				words = nil
 			}
-			name = bytes.TrimSpace(name)
-			if !datedName(name) {
-				continue
-			}
-			words := name[:len(name)-len("-2025-08-07")]
-			named, all := false, true
-			for len(words) > 0 {
-				w := words
-				if i := bytes.IndexByte(words, '-'); i >= 0 {
-					w, words = words[:i], words[i+1:]
+			if len(w) >= 4 {
+				if wordInBytes(s, w) {
+					named = true
 				} else {
-					words = nil
-				}
-				if len(w) >= 4 {
-					if wordInBytes(s, w) {
-						named = true
-					} else {
-						all = false
-					}
+					all = false
 				}
 			}
-			if named && all {
-				return true
-			}
+		}
+		if named && all {
+			return true
 		}
 	}
 	return false
@@ -352,25 +339,25 @@ func wordInBytes(s, w []byte) bool {
 // in the evidence), nor anthropic-version's bare date.
 func clientBeta(req []byte) bool {
 	for len(req) > 0 {
-		line := req
-		if i := bytes.IndexByte(req, '\n'); i >= 0 {
-			line, req = req[:i], req[i+1:]
-		} else {
-			req = nil
-		}
-		for len(line) > 0 { // by hand: bytes.Split would allocate
-			name := line
-			if i := bytes.IndexByte(line, ','); i >= 0 {
-				name, line = line[:i], line[i+1:]
-			} else {
-				line = nil
-			}
-			if datedName(bytes.TrimSpace(name)) {
-				return true
-			}
+		var name []byte
+		if name, req = nextField(req); datedName(name) {
+			return true
 		}
 	}
 	return false
+}
+
+// nextField is the part of b before its first line break or comma, blanks
+// trimmed, and what follows that separator (nil at the end): the request
+// evidence read as anthropic-beta lists, one per line (clientBeta,
+// betaNamed). A dated name holds neither separator, so one cut for both
+// reads the lines' lists. By hand: bytes.Split would allocate.
+func nextField(b []byte) (field, rest []byte) {
+	i := bytes.IndexAny(b, "\n,")
+	if i < 0 {
+		return bytes.TrimSpace(b), nil
+	}
+	return bytes.TrimSpace(b[:i]), b[i+1:]
 }
 
 // datedName reports whether b is a name ending in a date: letters or
