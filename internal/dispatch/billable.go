@@ -4,12 +4,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/anthropic"
-	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // What makes an attempt billable beyond its plain cases (docs/behaviour.md#budgets),
@@ -105,14 +103,8 @@ func (w *walk) unreadLimit(e *endpointRT, o *outcome) int {
 	if o.native || e.prov.cfg.Dialect != classify.Anthropic || w.call.Op != OpChat {
 		return 0
 	}
-	n, limited := 0, false
-	for _, k := range []string{"max_completion_tokens", "max_tokens"} { // chat.Request.Limit's order
-		if v, err := strconv.Atoi(string(rawjson.Member(w.call.Body, k))); err == nil {
-			n, limited = v, true
-			break
-		}
-	}
-	return anthropic.SentMaxTokens(e.ep.Model, n, limited, len(w.call.Body))
+	n, _ := requestOutput(w.call.Body) // Claude answers one choice: n above 1 is never translated
+	return anthropic.SentMaxTokens(e.ep.Model, n, n > 0, len(w.call.Body))
 }
 
 // failedUsage reads the usage of an answer its adapter will not decode (a
