@@ -105,9 +105,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 			v.Evidence += evBodyCut
 		}
 		o.failWith(v, w.messageOf(wide, true))
-		o.upCode = upstreamCode(e, body)
-		o.upDetails = upstreamDetails(e, body)
-		o.oaCode, o.oaParam = openaiError(e, body)
+		o.upstreamError(e, body)
 		o.billable = o.sent.Load() && gatewayTimeout(resp.StatusCode)
 		w.unreadWhole(o)
 		return
@@ -166,9 +164,7 @@ func (w *walk) plain(e *endpointRT, resp *http.Response, wd *watchdog, o *outcom
 // when the answer reports usage (countedFailure).
 func (w *walk) failed2xx(e *endpointRT, body []byte, v classify.Verdict, o *outcome) {
 	o.failWith(v, w.messageOf(body, false))
-	o.upCode = upstreamCode(e, body)
-	o.upDetails = upstreamDetails(e, body)
-	o.oaCode, o.oaParam = openaiError(e, body)
+	o.upstreamError(e, body)
 	o.meant = inbandStatus(body)
 	w.countedFailure(e, body, o)
 }

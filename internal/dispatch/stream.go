@@ -182,9 +182,7 @@ func (w *walk) eventFailed(e *endpointRT, resp *http.Response, raw []byte, isErr
 		return true
 	}
 	o.failWith(v, w.messageOf(raw, false))
-	o.upCode = upstreamCode(e, raw)
-	o.upDetails = upstreamDetails(e, raw)
-	o.oaCode, o.oaParam = openaiError(e, raw)
+	o.upstreamError(e, raw)
 	o.meant = inbandStatus(raw)
 	if o.committed {
 		o.billable = true

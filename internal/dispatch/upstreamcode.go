@@ -127,7 +127,21 @@ func plainParam(p string) string {
 // without a code. Like the code, no free text of the upstream's reaches the
 // client through it.
 func upstreamDetails(e *endpointRT, body []byte) []byte {
-	if upstreamCode(e, body) == "" {
+	return detailsBeside(upstreamCode(e, body), body)
+}
+
+// upstreamError keeps on o what of a failed answer's error object its
+// client reads beside Detour's envelope: the upstream's own code, the
+// details beside it, an OpenAI upstream's code and param.
+func (o *outcome) upstreamError(e *endpointRT, body []byte) {
+	o.upCode = upstreamCode(e, body)
+	o.upDetails = detailsBeside(o.upCode, body)
+	o.oaCode, o.oaParam = openaiError(e, body)
+}
+
+// detailsBeside is upstreamDetails for the code already read.
+func detailsBeside(code string, body []byte) []byte {
+	if code == "" {
 		return nil
 	}
 	d := rawjson.Member(rawjson.Member(body, "error"), "details")
