@@ -274,8 +274,10 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verdict {
 	f, n := ts.f, len(mainPhrases.list)
 	rateish := def == RateLimited || (best < n && mainPhrases.list[best].class == RateLimited)
-	if best > overflowRank && rateish && ts.requestOverLimit() {
-		return Verdict{Failed: true, Class: Overflow, Evidence: "phrase:requested>limit"}
+	if best > overflowRank && rateish {
+		if ev := ts.overLimitEvidence(); ev != "" {
+			return Verdict{Failed: true, Class: Overflow, Evidence: ev}
+		}
 	}
 	capability, vague, ofPath := false, false, false
 	if best < n {

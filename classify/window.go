@@ -6,19 +6,34 @@ package classify
 // makes the request fit.
 
 // requestOverLimit reports a rate-limit message whose request alone exceeds
-// the limit: "Limit 7000, Used 0, Requested ~12903" (Groq, OpenAI TPM). A
-// statement the client wrote itself is no evidence.
-func (ts *textScan) requestOverLimit() bool {
+// the limit (overLimitEvidence).
+func (ts *textScan) requestOverLimit() bool { return ts.overLimitEvidence() != "" }
+
+// overLimitEvidence is the evidence of a rate-limit message whose request
+// alone exceeds the limit, or "": "Limit 7000, Used 0, Requested ~12903"
+// (Groq, OpenAI TPM), or a per-minute token cap that states no request
+// size, below the request's own size (perMinuteCap, requestTokensAbove:
+// Anthropic's "would exceed … 30,000 input tokens per minute" to a
+// 57,000-token request, which no wait lets through). A statement the
+// client wrote itself is no evidence.
+func (ts *textScan) overLimitEvidence() string {
 	for i := 0; i < ts.texts(); i++ {
 		t := ts.text(i)
-		if s, e := overLimit(t); e > s {
-			if len(ts.req) == 0 || !echoed(ts.req, t[s:e]) {
-				return true
+		ev := "phrase:requested>limit"
+		s, e := overLimit(t)
+		if e <= s {
+			var limit int64
+			if s, e, limit = perMinuteCap(t); e <= s || !requestTokensAbove(ts.req, limit) {
+				continue
 			}
-			ts.echo = true
+			ev = "phrase:request>per-minute-cap"
 		}
+		if len(ts.req) == 0 || !echoed(ts.req, t[s:e]) {
+			return ev
+		}
+		ts.echo = true
 	}
-	return false
+	return ""
 }
 
 // overLimit finds "limit N … requested M" with M > N, or "(actual/limit):

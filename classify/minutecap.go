@@ -1,0 +1,107 @@
+package classify
+
+// A per-minute token cap that one request alone is over (docs/behaviour.md,
+// "How an answer is read"): Anthropic's "This request would exceed the rate
+// limit for your organization of 30,000 input tokens per minute" states the
+// cap but not the request's size, and is the same answer to a request that
+// came in a full minute and to one that can never fit. Read as a throttle,
+// every such request cooled the endpoint for every client (a tier-1 account
+// and a 57,000-token agent request: a cool-down a minute, each minute). The
+// client's request says which: where its own text alone is over the cap, no
+// wait lets it through and nothing else waits behind it.
+
+// capBytesPerToken is the bytes of a request's text counted as one token:
+// the usual English rate (Anthropic and OpenAI state about four characters
+// a token), as Detour's budgets estimate input (docs/config.md,
+// client_keys). A request read over the cap at that rate may in truth be
+// a little under it: then one throttled request moves on without cooling
+// the endpoint, which the next one cools.
+const capBytesPerToken = 4
+
+// perMinuteCap finds "<N> tokens per minute" or "<N> input tokens per
+// minute" in t and returns its span and N; end is 0 when there is none.
+func perMinuteCap(t []byte) (start, end int, limit int64) {
+	const tail = "tokens per minute"
+	for from := 0; from < len(t); {
+		k := indexFold(t[from:], tail)
+		if k < 0 {
+			return 0, 0, 0
+		}
+		k += from
+		from = k + len(tail)
+		i := k
+		if i >= len("input ") && bytesHasPrefixFold(t[i-len("input "):], "input ") {
+			i -= len("input ")
+		}
+		if i < 2 || t[i-1] != ' ' {
+			continue
+		}
+		s := i - 1
+		for s > 0 && (t[s-1] >= '0' && t[s-1] <= '9' || t[s-1] == ',') {
+			s--
+		}
+		if n, ok := number(t[s : i-1]); ok && n > 0 && s < i-1 && t[s] != ',' {
+			return s, from, n
+		}
+	}
+	return 0, 0, 0
+}
+
+// requestTokensAbove reports whether the client's request body, the first
+// JSON value of req (classify.Response.Request), holds more than limit
+// tokens of text at capBytesPerToken: the bytes of its strings, member
+// names too, but for inline data (a data: URL, a long run of base64), which
+// a provider counts far below its bytes. It reads at most what decides.
+func requestTokensAbove(req []byte, limit int64) bool {
+	if limit <= 0 || len(req) == 0 || limit > int64(len(req))/capBytesPerToken {
+		return false
+	}
+	need := limit * capBytesPerToken
+	var text int64
+	depth := 0
+	for i := 0; i < len(req); i++ {
+		switch req[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth <= 0 {
+				return false
+			}
+		case '"':
+			end, inline := stringSpan(req, i+1)
+			if !inline {
+				if text += int64(end - i - 1); text > need {
+					return true
+				}
+			}
+			i = end
+			if depth == 0 {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// stringSpan returns where the JSON string opened before req[from] closes
+// (its closing quote, or len(req)), and whether it holds inline data: a
+// data: URL, or minInlineRun and more characters of base64 alone.
+func stringSpan(req []byte, from int) (end int, inline bool) {
+	b64 := true
+	i := from
+	for ; i < len(req) && req[i] != '"'; i++ {
+		c := req[i]
+		if c == '\\' {
+			b64 = false
+			i++
+			continue
+		}
+		b64 = b64 && (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' || c == '-' || c == '_')
+	}
+	s := req[from:min(i, len(req))]
+	return i, b64 && len(s) >= minInlineRun || bytesHasPrefixFold(s, "data:")
+}
+
+// minInlineRun is the length from which a string of base64 characters alone
+// is taken for inline data, not text.
+const minInlineRun = 1024

@@ -1,0 +1,101 @@
+package classify
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Anthropic's input-tokens-per-minute refusal, as published (the corpus
+// files cite their sources), at a request its own size is over and at one
+// that fits: the first can never pass this endpoint (overflow: the walk
+// moves on, nothing cools), the second met a full minute (rate_limited).
+func TestPerMinuteCapARequestAloneOverItIsOverflow(t *testing.T) {
+	for _, name := range []string{
+		"anthropic-rate-limit-your-organizations-rate-limit-org-model-429.json", // 30,000
+		"anthropic-rate-limit-input-tokens-per-minute.json",                     // 20,000
+		"anthropic-openai-compat-rate-limit-error-input-tpm-429.json",           // 20,000, OpenAI-compatible endpoint
+		"anthropic-rate-limit-pretty.json",                                      // 30,000
+	} {
+		c := corpusAnswer(t, name)
+		big := messagesRequest(strings.Repeat("Summarise the module below for a reviewer. ", 3000)) // ~132 KB of text: ~33,000 tokens
+		small := messagesRequest("hello")
+		if v := Classify(Response{Status: c.Status, Body: []byte(c.Body), Request: big}); v.Class != Overflow || v.Evidence != "phrase:request>per-minute-cap" {
+			t.Errorf("%s, a request over the cap: %s (%s), want overflow (phrase:request>per-minute-cap)", name, v.Class, v.Evidence)
+		}
+		if v := Classify(Response{Status: c.Status, Body: []byte(c.Body), Request: small}); v.Class != RateLimited {
+			t.Errorf("%s, a small request: %s (%s), want rate_limited", name, v.Class, v.Evidence)
+		}
+		if v := Classify(Response{Status: c.Status, Body: []byte(c.Body)}); v.Class != RateLimited {
+			t.Errorf("%s, no request: %s (%s), want rate_limited", name, v.Class, v.Evidence)
+		}
+	}
+}
+
+// What does not make a request large: inline data (a megabyte of base64 is
+// an image of ~1,600 tokens), text after the client's body (the forwarded
+// headers and the sent body, which repeat it), and a cap the client's own
+// text states (an upstream quoting it back says nothing of its account).
+func TestPerMinuteCapCountsTheClientsTextOnly(t *testing.T) {
+	c := corpusAnswer(t, "anthropic-rate-limit-your-organizations-rate-limit-org-model-429.json")
+	text := strings.Repeat("Summarise the module below for a reviewer. ", 3000)
+	image := `{"model":"m","max_tokens":16,"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` +
+		strings.Repeat("iVBORw0KGgoAAAANSUhEUgAA", 60000) + `"}},{"type":"text","text":"what is this?"}]}]}`
+	dataURL := `{"model":"m","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,` +
+		strings.Repeat("iVBORw0KGgoAAAANSUhEUgAA", 60000) + `"}}]}]}`
+	trailing := append(messagesRequest("hello"), "\n"+text+"\n"+text...)
+	quoted := messagesRequest(text + " This request would exceed your organization's rate limit of 30,000 input tokens per minute")
+	for name, req := range map[string][]byte{"inline image": []byte(image), "data: URL": []byte(dataURL), "text after the body": trailing} {
+		if v := Classify(Response{Status: 429, Body: []byte(c.Body), Request: req}); v.Class != RateLimited {
+			t.Errorf("%s: %s (%s), want rate_limited", name, v.Class, v.Evidence)
+		}
+	}
+	if v := Classify(Response{Status: 429, Body: []byte(c.Body), Request: quoted}); v.Class == Overflow {
+		t.Errorf("a cap the client's text states: %s (%s), want no overflow", v.Class, v.Evidence)
+	}
+}
+
+func TestPerMinuteCapReadsTheStatedCap(t *testing.T) {
+	for text, want := range map[string]int64{
+		"would exceed the rate limit for your organization (x) of 1,000,000 input tokens per minute.": 1000000,
+		"exceeds the limit of 100000 tokens per minute":                                               100000,
+		"rate limit of 30,000 INPUT TOKENS PER MINUTE (org: x)":                                       30000,
+		"Exceeded workspace input tokens per minute rate limit":                                       0,
+		"input tokens per minute":                                                                     0,
+		", input tokens per minute":                                                                   0,
+	} {
+		s, e, n := perMinuteCap([]byte(text))
+		if n != want || (want > 0) != (e > s) {
+			t.Errorf("%q: cap %d span %d-%d, want %d", text, n, s, e, want)
+		}
+	}
+}
+
+func TestRequestTokensAboveAllocatesNothing(t *testing.T) {
+	req := messagesRequest(strings.Repeat("word ", 100000))
+	if a := testing.AllocsPerRun(20, func() { requestTokensAbove(req, 20000) }); a != 0 {
+		t.Errorf("%v allocations, want 0", a)
+	}
+}
+
+func messagesRequest(text string) []byte {
+	b, _ := json.Marshal(map[string]any{"model": "claude-sonnet-4-5", "max_tokens": 1024,
+		"messages": []any{map[string]any{"role": "user", "content": text}}})
+	return b
+}
+
+// corpusAnswer is the corpus's answer in file name.
+func corpusAnswer(t *testing.T, name string) corpusCase {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "corpus", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c corpusCase
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
