@@ -71,6 +71,11 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 		return Verdict{Failed: true, Class: Quota, Evidence: "gemini:quotaId=PerDay"}
 	}
 	if f.perMinute {
+		if f.tokenCap > 0 && requestTokensAbove(req, f.tokenCap) {
+			// An input-token allowance this request's own text is over
+			// (minutecap.go): no minute lets it through.
+			return Verdict{Failed: true, Class: Overflow, Evidence: "gemini:request>quotaValue"}
+		}
 		return Verdict{Failed: true, Class: RateLimited, Evidence: "gemini:quotaId=PerMinute"}
 	}
 
@@ -164,6 +169,9 @@ func decide(def Class, defEv string, h http.Header, body []byte, f *facts, req [
 			return Verdict{Failed: true, Class: Quota, Evidence: "quota-metric:per_day"}
 		}
 		if short {
+			if ev := ts.overLimitEvidence(); ev != "" {
+				return Verdict{Failed: true, Class: Overflow, Evidence: ev}
+			}
 			return Verdict{Failed: true, Class: RateLimited, Evidence: "quota-metric:per_minute"}
 		}
 		// A window decides between a throttle and a spent allowance only:

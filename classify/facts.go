@@ -61,6 +61,8 @@ type facts struct {
 	routerType, routerAvail []byte
 
 	perDay, perMinute bool   // Gemini QuotaFailure quotaId periods
+	inputQuota        bool   // the Gemini violation being read counts input tokens (quotaPeriod)
+	tokenCap          int64  // that violation's quotaValue (minutecap.go)
 	retryDelay        []byte // Gemini RetryInfo.retryDelay
 	retryMember       []byte // a numeric retry_after / retryAfter / retry_after_seconds (retryMember)
 	retryKey          []byte // which of those names it had
@@ -238,8 +240,11 @@ func atoi(v []byte) int {
 	return n
 }
 
-// quotaPeriod notes whether a Gemini quotaId names a long or a short period.
+// quotaPeriod notes whether a Gemini quotaId names a long or a short period,
+// and whether it counts input tokens (GenerateContentInputTokensPerModel
+// PerMinute-FreeTier), whose quotaValue follows it in its violation.
 func quotaPeriod(f *facts, id []byte) {
+	f.inputQuota = containsFold(id, "inputtokens")
 	switch {
 	case containsFold(id, "perday"), containsFold(id, "permonth"), containsFold(id, "peryear"):
 		f.perDay = true

@@ -1,14 +1,16 @@
 package classify
 
 // A per-minute token cap that one request alone is over (docs/behaviour.md,
-// "How an answer is read"): Anthropic's "This request would exceed the rate
-// limit for your organization of 30,000 input tokens per minute" states the
-// cap but not the request's size, and is the same answer to a request that
-// came in a full minute and to one that can never fit. Read as a throttle,
-// every such request cooled the endpoint for every client (a tier-1 account
-// and a 57,000-token agent request: a cool-down a minute, each minute). The
-// client's request says which: where its own text alone is over the cap, no
-// wait lets it through and nothing else waits behind it.
+// "How an answer is read"). Anthropic's "This request would exceed the rate
+// limit for your organization of 30,000 input tokens per minute" and
+// Gemini's free-tier "Quota exceeded for metric: …_input_token_count,
+// limit: 250000" (a model with a 1,000,000-token window) state the cap but
+// not the request's size, and are the same answer to a request that came
+// in a full minute and to one that can never fit. Read as a throttle, every
+// such request cooled the endpoint for every client (a tier-1 account and
+// a 57,000-token agent request: a cool-down a minute, each minute). The
+// client's request says which: where its own text alone is over the cap,
+// no wait lets it through and nothing else waits behind it.
 
 // capBytesPerToken is the bytes of a request's text counted as one token:
 // the usual English rate (Anthropic and OpenAI state about four characters
@@ -19,8 +21,15 @@ package classify
 const capBytesPerToken = 4
 
 // perMinuteCap finds "<N> tokens per minute" or "<N> input tokens per
-// minute" in t and returns its span and N; end is 0 when there is none.
+// minute" in t, or Google's "…_input_token_count, limit: <N>", and returns
+// its span and N; end is 0 when there is none.
 func perMinuteCap(t []byte) (start, end int, limit int64) {
+	if k := indexFold(t, "input_token_count, limit: "); k >= 0 {
+		i := k + len("input_token_count, limit: ")
+		if n, ok := number(t[i:]); ok && n > 0 {
+			return k, skipNumber(t, i), n
+		}
+	}
 	const tail = "tokens per minute"
 	for from := 0; from < len(t); {
 		k := indexFold(t[from:], tail)

@@ -99,3 +99,33 @@ func corpusAnswer(t *testing.T, name string) corpusCase {
 	}
 	return c
 }
+
+// Gemini's free tier caps input tokens a minute (250,000) below its models'
+// window (1,000,000): a request over it meets the same 429 as a full minute,
+// in its structured form (QuotaFailure's quotaValue beside an InputTokens
+// quotaId) and in the message-only form gemini-cli prints.
+func TestPerMinuteCapGeminiInputTokens(t *testing.T) {
+	big := messagesRequest(strings.Repeat("Explain what this repository's build does, file by file. ", 20000)) // ~1.1 MB: ~285,000 tokens
+	for name, ev := range map[string]string{
+		"gemini-resource-exhausted-per-minute-tokens.json":                                            "gemini:request>quotaValue",
+		"gemini-429-free-tier-input-token-count-limit-250000-retry-39s-message-only-details-cut.json": "phrase:request>per-minute-cap",
+	} {
+		c := corpusAnswer(t, name)
+		if v := Classify(Response{Status: c.Status, Body: []byte(c.Body), Request: big}); v.Class != Overflow || v.Evidence != ev {
+			t.Errorf("%s, a request over the cap: %s (%s), want overflow (%s)", name, v.Class, v.Evidence, ev)
+		}
+		if v := Classify(Response{Status: c.Status, Body: []byte(c.Body), Request: messagesRequest("hello")}); v.Class != RateLimited {
+			t.Errorf("%s, a small request: %s (%s), want rate_limited", name, v.Class, v.Evidence)
+		}
+	}
+	// A day's allowance, or a minute's count of requests, is no cap one
+	// request's size is over.
+	for _, name := range []string{"gemini-429-free-tier-input-tokens-per-model-per-day-quotavalue-6000000.json",
+		"gemini-429-free-tier-minute-tokens-minute-requests-and-day-requests-violations.json",
+		"gemini-429-free-tier-limit-0-model-gemini-2-5-pro-message-only-details-cut.json"} {
+		c := corpusAnswer(t, name)
+		if v := Classify(Response{Status: c.Status, Body: []byte(c.Body), Request: big}); v.Class == Overflow {
+			t.Errorf("%s: overflow (%s), want the corpus's %s", name, v.Evidence, c.Class)
+		}
+	}
+}

@@ -280,6 +280,8 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 				}
 			case d == 4 && eq(last, "quotaId") && eq(s.key(2), "violations"):
 				quotaPeriod(f, v)
+			case d == 4 && eq(last, "quotaValue") && eq(s.key(2), "violations") && f.inputQuota && f.tokenCap == 0:
+				f.tokenCap, _ = number(v)
 			case d == 3 && eq(last, "retryDelay"):
 				f.retryDelay = v
 			case d == 3 && eq(last, "error_code") && str:
