@@ -63,6 +63,7 @@ func TestPerMinuteCapReadsTheStatedCap(t *testing.T) {
 		"exceeds the limit of 100000 tokens per minute":                                               100000,
 		"rate limit of 30,000 INPUT TOKENS PER MINUTE (org: x)":                                       30000,
 		"Exceeded workspace input tokens per minute rate limit":                                       0,
+		"rate limit of 8,000 output tokens per minute":                                                0,
 		"input tokens per minute":                                                                     0,
 		", input tokens per minute":                                                                   0,
 	} {
