@@ -333,6 +333,8 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 			return strongCode(Refusal), contentFlaggedEv[src], true
 		case outOfRange(k):
 			return badInput, outOfRangeEv[src], true
+		case contextExceeded(k):
+			return strongCode(ContextLength), contextExceededEv[src], true
 		}
 		return codeRule{}, "", false
 	}
@@ -341,10 +343,11 @@ func lookupCode(src codeSource, v []byte) (codeRule, string, bool) {
 
 // The evidence of the code families below, per source.
 var (
-	insufficientEv   = familyEv("insufficient*(credit|balance|funds|quota)")
-	quotaSpentEv     = familyEv("*quota_(reached|exhausted)")
-	contentFlaggedEv = familyEv("*(sensitivecontentdetected|riskdetection)*")
-	outOfRangeEv     = familyEv("*_(above|below)_(max|min)_(value|length|items|…)")
+	insufficientEv    = familyEv("insufficient*(credit|balance|funds|quota)")
+	quotaSpentEv      = familyEv("*quota_(reached|exhausted)")
+	contentFlaggedEv  = familyEv("*(sensitivecontentdetected|riskdetection)*")
+	outOfRangeEv      = familyEv("*_(above|below)_(max|min)_(value|length|items|…)")
+	contextExceededEv = familyEv("*context*exceed*")
 )
 
 // familyEv is a code family's evidence in each source's spelling.
@@ -419,6 +422,15 @@ func outOfRange(k []byte) bool {
 		}
 	}
 	return false
+}
+
+// contextExceeded reports a code k (lower case) that says the context is
+// exceeded, in a spelling no table lists (ParagonAPI's context_exceed,
+// beside context_length_exceeded and exceed_context_size_error, which the
+// table lists; hunt 68a): the model's window, context_length. Not a cache's
+// allowance (a context cache is storage the account pays for).
+func contextExceeded(k []byte) bool {
+	return bytes.Contains(k, []byte("context")) && bytes.Contains(k, []byte("exceed")) && !bytes.Contains(k, []byte("cach"))
 }
 
 // oauthVerdict reads an OAuth 2.0 token endpoint's answer (RFC 6749 §5.2),

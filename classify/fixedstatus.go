@@ -140,6 +140,11 @@ var modelAllowlistPhrases = newPhraseSet([]phrase{
 	// This key can only access models=[…]", "Team not allowed to access
 	// model. Team=…": its auth checks; the corpus's known miss, hunt 62g).
 	{a: "not allowed to access model", class: Forbidden},
+	// Baidu Qianfan's invalid_model at 401, "No permission to use the
+	// model" (its error-code table: the user is not granted this model;
+	// hunt 68a), and the same words of other services.
+	{a: "permission to use the model", class: Forbidden},
+	{a: "permission to use this model", class: Forbidden},
 	// A tier gate: the account's plan is not granted this model (Venice's
 	// PRO_ONLY_MODEL "This model is only available to Pro users"; round 58,
 	// hunt 58a), as apps word it for paid subscribers and members.

@@ -205,7 +205,7 @@ func (s *scanner) value(d int) bool {
 				s.f.topKeys++
 			}
 			if d < maxKeyDepth {
-				s.path[d] = key
+				s.path[d] = canonKey(key)
 			}
 			if !s.value(d + 1) {
 				return false
@@ -258,6 +258,30 @@ func (s *scanner) value(d int) bool {
 }
 
 func eq(b []byte, s string) bool { return string(b) == s }
+
+// canonKey is key with an error envelope's member names in the lower case
+// every reader here names them in: servers written in C#, Go or for AWS
+// write them capitalised ({"Error":{"Message":…,"Code":…}}: ParagonAPI,
+// Tencent Cloud, AWS's query APIs), and an envelope read under no name was
+// no error at all ("Error" with code model_not_found read status:400).
+func canonKey(key []byte) []byte {
+	if len(key) == 0 || key[0] < 'A' || key[0] > 'Z' {
+		return key
+	}
+	for i, k := range capitalKeys {
+		if string(key) == k {
+			return lowerKeys[i]
+		}
+	}
+	return key
+}
+
+// capitalKeys are an envelope member's capitalised names, lowerKeys its own.
+var (
+	capitalKeys = [...]string{"Error", "ERROR", "Message", "Code", "Type", "Param", "Status", "Details"}
+	lowerKeys   = [len(capitalKeys)][]byte{[]byte("error"), []byte("error"), []byte("message"), []byte("code"),
+		[]byte("type"), []byte("param"), []byte("status"), []byte("details")}
+)
 
 // key returns the key at depth k of the current path ("" past the kept depth).
 func (s *scanner) key(k int) []byte {
