@@ -77,6 +77,17 @@ type Call struct {
 	// (docs/behaviour.md, "Classes"). Result.Body is then its output. A
 	// native answer is not given to it.
 	Whole func(canonical []byte) ([]byte, error)
+	// ClientParam, when set, is the member of the client's own request a
+	// member of Body names, "" where none does faithfully: a door whose
+	// client API is not Chat Completions translates its request into Body,
+	// and what names a member of a translated attempt's request — an
+	// OpenAI-dialect upstream's error.param, an adapter's refusal
+	// (provider.Unsupported) — names a member of Body, which the client
+	// never sent ("messages[2].content" for the Responses door's
+	// "input[1].content"). The Failure's Param and UpstreamParam are told
+	// through it; an attempt that sent the client's own body (Native) names
+	// the client's member itself. nil: Body is the client's own request.
+	ClientParam func(chatParam string) string
 	// Allowance, when set, is the front's request-body allowance, from
 	// which an attempt takes the cost of a translation into a provider's
 	// dialect (TranslationCost of Body) while it is made. An attempt it

@@ -25,7 +25,7 @@ type Failure struct {
 	Code string
 	// Param, when set, is the request's member Detour's own refusal names
 	// (a member no target's dialect expresses: provider.Unsupported), told
-	// as OpenAI's error.param.
+	// as OpenAI's error.param: the client's own member (Call.ClientParam).
 	Param string
 	// UpstreamCode is the upstream's own code for its error where its API
 	// names one apart from its type (Anthropic's error.details.error_code:
@@ -38,6 +38,7 @@ type Failure struct {
 	// say): the OpenAI doors tell them where the failure is the request's
 	// own, as OpenAI would, so an SDK's error keeps the value it names
 	// (probe 67c: the envelope said bad_request and no param).
+	// UpstreamParam is the client's own member, as Param is.
 	UpstreamOpenAICode string
 	UpstreamParam      string
 	// UpstreamDetails is the rest of an Anthropic-dialect upstream's
@@ -53,6 +54,15 @@ type Failure struct {
 	// false): no endpoint will serve it soon, it is at fault itself, or a
 	// retry would pay again past its billable budget (retryafter.go).
 	NoRetry bool
+}
+
+// clientParam is p, a member the attempt o's request names, as the member
+// of the client's own request it was made from (ClientParam), "" for none.
+func (c *Call) clientParam(o *outcome, p string) string {
+	if p == "" || o.native || c.ClientParam == nil {
+		return p
+	}
+	return c.ClientParam(p)
 }
 
 // shutdownFailure is what a request still in flight at the end of the

@@ -59,6 +59,7 @@ func (s *Server) responsesTranslated(w http.ResponseWriter, r *http.Request, d d
 	}
 	if err == nil {
 		call.Body, echo, call.CachePrompt = req.Chat, &req.Echo, req.CachePrompt
+		call.ClientParam = req.Params.Client // an error names the client's member (input[1], max_output_tokens), not the chat body's
 	} else {
 		e, ok := err.(*responses.Error)
 		if !ok {
@@ -120,6 +121,7 @@ func (s *Server) responsesNative(w http.ResponseWriter, r *http.Request, d door,
 		}
 		*echo = req.Echo
 		call.CachePrompt = req.CachePrompt // before the walk builds a request of the translation (dispatch.Call.request)
+		call.ClientParam = req.Params.Client
 		if out != nil {
 			out.enc = responses.NewStream(echo, a.model, created)
 		}

@@ -55,30 +55,43 @@ type inPart struct {
 //
 // An additional_tools item's tools join ts (tools.go); a function_call
 // carrying a namespace names the flattened function.
-func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
+//
+// froms[i] is what of the client's input out[i] was made from (Params).
+func translateInput(raw json.RawMessage, ts *toolSet) (_ []chat.Message, froms []from, _ error) {
 	if !rawjson.Set(raw) {
-		return nil, invalid("input", "input is required")
+		return nil, nil, invalid("input", "input is required")
 	}
 	if s, ok := stringOf(raw); ok {
-		return []chat.Message{{Role: "user", Content: jsonString(s)}}, nil
+		if ts.rec {
+			froms = []from{{item: "input", content: "input"}}
+		}
+		return []chat.Message{{Role: "user", Content: jsonString(s)}}, froms, nil
 	}
 	var items []item
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, invalid("input", "input: want a string or a list of items")
+		return nil, nil, invalid("input", "input: want a string or a list of items")
 	}
 	out := make([]chat.Message, 0, len(items))
+	rec := ts.rec
+	if rec {
+		froms = make([]from, 0, len(items))
+	}
 	// images are the images of the tool outputs just read: chat tool
 	// messages hold text only, so they go in a user message after the
 	// last of those tool messages (a user message between two would part
 	// a tool result from its call).
 	var images []chat.Part
+	var imagesFrom []string // each image's member, input[i].output[j]
 	thought := reasoningTurns{at: -1}
 	signed := "" // a sealed thought signature, for the function_call after it
 	for i, it := range items {
 		param := fmt.Sprintf("input[%d]", i)
 		if it.Type != "function_call_output" && len(images) > 0 {
 			out = append(out, imagesMessage(images))
-			images = nil
+			if rec {
+				froms = append(froms, from{parts: imagesFrom})
+			}
+			images, imagesFrom = nil, nil
 		}
 		switch it.Type {
 		case "", "message":
@@ -86,13 +99,16 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 				if reasoningReference(it.ID) {
 					continue
 				}
-				return nil, itemReferenceError(param) // OpenAI's schema lets a reference leave out its type
+				return nil, nil, itemReferenceError(param) // OpenAI's schema lets a reference leave out its type
 			}
-			m, err := message(param, it)
+			m, f, err := message(param, it, rec)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			out = append(out, m)
+			if rec {
+				froms = append(froms, f)
+			}
 			if m.Role == "assistant" {
 				thought.assistant(out, len(out)-1)
 			} else {
@@ -101,7 +117,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			}
 		case "function_call":
 			if it.CallID == "" || it.Name == "" {
-				return nil, invalid(param, "%s: a function_call needs call_id and name", param)
+				return nil, nil, invalid(param, "%s: a function_call needs call_id and name", param)
 			}
 			call := chat.ToolCall{ID: it.CallID, Type: "function", Function: chat.FunctionCall{Name: flatName(it.Namespace, it.Name), Arguments: it.Arguments}}
 			if signed != "" {
@@ -109,26 +125,37 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			}
 			if n := len(out); n > 0 && out[n-1].Role == "assistant" {
 				out[n-1].ToolCalls = append(out[n-1].ToolCalls, call)
+				if rec {
+					froms[n-1].item = "" // made of several items now
+					froms[n-1].calls = append(froms[n-1].calls, param)
+				}
 				thought.assistant(out, n-1) // reasoning between the turn's text and its calls
 				continue
 			}
 			out = append(out, chat.Message{Role: "assistant", Content: json.RawMessage("null"), ToolCalls: []chat.ToolCall{call}})
+			if rec {
+				froms = append(froms, from{item: param, calls: []string{param}})
+			}
 			thought.assistant(out, len(out)-1)
 		case "function_call_output":
 			if it.CallID == "" {
-				return nil, invalid(param, "%s: a function_call_output needs call_id", param)
+				return nil, nil, invalid(param, "%s: a function_call_output needs call_id", param)
 			}
-			text, imgs, err := toolOutput(param, it.Output)
+			text, imgs, imgsFrom, err := toolOutput(param, it.Output)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			out = append(out, chat.Message{Role: "tool", ToolCallID: it.CallID, Content: jsonString(text)})
+			if rec {
+				froms = append(froms, from{item: param, content: param + ".output", callID: param + ".call_id"})
+				imagesFrom = append(imagesFrom, imgsFrom...)
+			}
 			thought.drop()
 			signed = ""
 			images = append(images, imgs...)
 		case "additional_tools":
 			if err := ts.add(it.Tools, param+".tools"); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		case "reasoning":
 			// Codex, the AI SDK with store false and the Agents SDK send
@@ -137,7 +164,7 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			// assistant turn after it; the rest is dropped.
 			t, err := reasoningText(param, it.Content)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if t != "" {
 				thought.add(t)
@@ -154,24 +181,27 @@ func translateInput(raw json.RawMessage, ts *toolSet) ([]chat.Message, error) {
 			if reasoningReference(it.ID) {
 				continue
 			}
-			return nil, itemReferenceError(param)
+			return nil, nil, itemReferenceError(param)
 		case "compaction_trigger", "compaction":
 			// Codex's built-in OpenAI provider compacts a long session on
 			// the server (probe 55a): only OpenAI's own Responses API
 			// keeps what a compaction item stands for.
-			return nil, unsupported(param+".type", "input item type %q is not supported: remote compaction is served only by a route whose target passes the Responses API through (responses: true); a Codex custom provider compacts locally (README: OpenAI SDK and Codex)", it.Type)
+			return nil, nil, unsupported(param+".type", "input item type %q is not supported: remote compaction is served only by a route whose target passes the Responses API through (responses: true); a Codex custom provider compacts locally (README: OpenAI SDK and Codex)", it.Type)
 		default:
-			return nil, unsupported(param+".type", "input item type %q is not supported: Detour's /v1/responses translates messages, function_call and function_call_output items", it.Type)
+			return nil, nil, unsupported(param+".type", "input item type %q is not supported: Detour's /v1/responses translates messages, function_call and function_call_output items", it.Type)
 		}
 	}
 	if len(images) > 0 {
 		out = append(out, imagesMessage(images))
+		if rec {
+			froms = append(froms, from{parts: imagesFrom})
+		}
 	}
 	thought.flush(out)
 	if len(out) == 0 {
-		return nil, invalid("input", "input has no messages")
+		return nil, nil, invalid("input", "input has no messages")
 	}
-	return out, nil
+	return out, froms, nil
 }
 
 // reasoningTurns gathers the reasoning text of reasoning items for the
@@ -239,19 +269,24 @@ func imagesMessage(images []chat.Part) chat.Message {
 	return chat.Message{Role: "user", Content: b}
 }
 
-// message translates one message item.
-func message(param string, it item) (chat.Message, error) {
+// message translates one message item, and with rec says what of it each
+// member of the message is (Params).
+func message(param string, it item, rec bool) (chat.Message, from, error) {
+	var f from
+	if rec {
+		f = from{item: param, content: param + ".content", role: param + ".role"}
+	}
 	switch it.Role {
 	case "user", "system", "developer", "assistant":
 	default:
-		return chat.Message{}, invalid(param+".role", "%s: unknown role %q", param, it.Role)
+		return chat.Message{}, f, invalid(param+".role", "%s: unknown role %q", param, it.Role)
 	}
 	if s, ok := stringOf(it.Content); ok {
-		return chat.Message{Role: it.Role, Content: jsonString(s)}, nil
+		return chat.Message{Role: it.Role, Content: jsonString(s)}, f, nil
 	}
 	var parts []inPart
 	if err := json.Unmarshal(it.Content, &parts); err != nil {
-		return chat.Message{}, invalid(param+".content", "%s: content: want a string or a list of parts", param)
+		return chat.Message{}, f, invalid(param+".content", "%s: content: want a string or a list of parts", param)
 	}
 	if it.Role != "user" {
 		// System, developer and assistant turns are text in every dialect.
@@ -263,11 +298,11 @@ func message(param string, it item) (chat.Message, error) {
 			case "refusal":
 				texts = append(texts, p.Refusal)
 			default:
-				return chat.Message{}, unsupported(fmt.Sprintf("%s.content[%d]", param, j),
+				return chat.Message{}, f, unsupported(fmt.Sprintf("%s.content[%d]", param, j),
 					"%s: a %s message's part type %q is not supported (text only)", param, it.Role, p.Type)
 			}
 		}
-		return chat.Message{Role: it.Role, Content: jsonString(joinText(texts))}, nil
+		return chat.Message{Role: it.Role, Content: jsonString(joinText(texts))}, f, nil // joined: no part is one of the client's
 	}
 	out := make([]chat.Part, 0, len(parts))
 	for j, p := range parts {
@@ -278,24 +313,28 @@ func message(param string, it item) (chat.Message, error) {
 		case "input_image":
 			img, err := imagePart(pp, p)
 			if err != nil {
-				return chat.Message{}, err
+				return chat.Message{}, f, err
 			}
 			out = append(out, img)
 		case "input_file":
-			f, err := filePart(pp, p)
+			fp, err := filePart(pp, p)
 			if err != nil {
-				return chat.Message{}, err
+				return chat.Message{}, f, err
 			}
-			out = append(out, f)
+			out = append(out, fp)
 		default:
-			return chat.Message{}, unsupported(pp, "%s: part type %q is not supported (input_text, input_image and input_file only)", pp, p.Type)
+			return chat.Message{}, f, unsupported(pp, "%s: part type %q is not supported (input_text, input_image and input_file only)", pp, p.Type)
+		}
+		if rec {
+			f.parts = append(f.parts, pp) // one chat part for each of the client's
 		}
 	}
 	if len(out) == 1 && out[0].Type == "text" {
-		return chat.Message{Role: "user", Content: jsonString(out[0].Text)}, nil
+		f.parts = nil
+		return chat.Message{Role: "user", Content: jsonString(out[0].Text)}, f, nil
 	}
 	b, _ := rawjson.Marshal(out)
-	return chat.Message{Role: "user", Content: b}, nil
+	return chat.Message{Role: "user", Content: b}, f, nil
 }
 
 // filePart translates an input_file part: an inline file (OpenAI's PDF
@@ -329,20 +368,21 @@ func imagePart(pp string, p inPart) (chat.Part, error) {
 
 // toolOutput reads a function_call_output's output: a string, or a list of
 // input_text parts (joined) and input_image parts (returned apart: Codex's
-// view_image answers an image).
-func toolOutput(param string, raw json.RawMessage) (string, []chat.Part, error) {
+// view_image answers an image), with each image's member (Params).
+func toolOutput(param string, raw json.RawMessage) (string, []chat.Part, []string, error) {
 	if !rawjson.Set(raw) {
-		return "", nil, nil
+		return "", nil, nil, nil
 	}
 	if s, ok := stringOf(raw); ok {
-		return s, nil, nil
+		return s, nil, nil, nil
 	}
 	var parts []inPart
 	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", nil, invalid(param+".output", "%s: output: want a string or a list of parts", param)
+		return "", nil, nil, invalid(param+".output", "%s: output: want a string or a list of parts", param)
 	}
 	texts := make([]string, 0, len(parts))
 	var images []chat.Part
+	var froms []string
 	for j, p := range parts {
 		pp := fmt.Sprintf("%s.output[%d]", param, j)
 		switch p.Type {
@@ -351,23 +391,23 @@ func toolOutput(param string, raw json.RawMessage) (string, []chat.Part, error) 
 		case "input_image":
 			img, err := imagePart(pp, p)
 			if err != nil {
-				return "", nil, err
+				return "", nil, nil, err
 			}
-			images = append(images, img)
+			images, froms = append(images, img), append(froms, pp)
 		case "input_file":
 			// A tool's file goes with its images, after the run of tool
 			// messages (review 48c: the AI SDK's and pydantic-ai's tools
 			// that return a PDF).
 			f, err := filePart(pp, p)
 			if err != nil {
-				return "", nil, err
+				return "", nil, nil, err
 			}
-			images = append(images, f)
+			images, froms = append(images, f), append(froms, pp)
 		default:
-			return "", nil, unsupported(pp, "%s: tool output part type %q is not supported (input_text, input_image and input_file only)", param, p.Type)
+			return "", nil, nil, unsupported(pp, "%s: tool output part type %q is not supported (input_text, input_image and input_file only)", param, p.Type)
 		}
 	}
-	return joinText(texts), images, nil
+	return joinText(texts), images, froms, nil
 }
 
 // stringOf reads raw as json.Unmarshal reads it into a string — a JSON

@@ -28,6 +28,9 @@ type Request struct {
 	CachePrompt bool
 	// Echo holds the parameters the response object repeats.
 	Echo Echo
+	// Params names the client's member for a member of Chat, for an error
+	// that names one (dispatch.Call.ClientParam).
+	Params *Params
 }
 
 // Echo is what a Responses `response` object repeats of its request
@@ -141,8 +144,20 @@ type chatRequest struct {
 const logprobsInclude = "message.output_text.logprobs"
 
 // Translate turns a /v1/responses body into canonical chat JSON. A refused
-// or malformed request is an *Error.
+// or malformed request is an *Error. Its Params read the client's members
+// only when an error asks (a second translation, which records them): a
+// request that succeeds pays nothing for them.
 func Translate(body []byte) (*Request, error) {
+	r, err := translate(body, false)
+	if err == nil {
+		r.Params = &Params{body: body}
+	}
+	return r, err
+}
+
+// translate is Translate; with rec it also records, for each member of the
+// chat body, the client's member it was made from (Request.Params).
+func translate(body []byte, rec bool) (*Request, error) {
 	var w wireRequest
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, invalid("", "request body: %v", err)
@@ -188,15 +203,20 @@ func Translate(body []byte) (*Request, error) {
 		}
 		out.Messages = append(out.Messages, chat.Message{Role: "system", Content: jsonString(s)})
 	}
-	var ts toolSet
+	var froms []from
+	if rec && len(out.Messages) == 1 {
+		froms = append(froms, from{item: "instructions", content: "instructions"})
+	}
+	ts := toolSet{rec: rec}
 	if err := ts.add(w.Tools, "tools"); err != nil {
 		return nil, err
 	}
-	msgs, err := translateInput(w.Input, &ts)
+	msgs, inFroms, err := translateInput(w.Input, &ts)
 	if err != nil {
 		return nil, err
 	}
 	out.Messages = append(out.Messages, msgs...)
+	froms = append(froms, inFroms...)
 	out.Tools = ts.tools
 	if out.ToolChoice, err = translateToolChoice(w.ToolChoice); err != nil {
 		return nil, err
@@ -223,6 +243,7 @@ func Translate(body []byte) (*Request, error) {
 		Stream:      w.Stream,
 		Chat:        chatBody,
 		CachePrompt: chat.CacheKeySet(w.PromptCacheKey),
+		Params:      recorded(rec, froms, ts.paths, &w, &out),
 		Echo: Echo{
 			Instructions:      nonNull(w.Instructions),
 			Metadata:          nonNull(w.Metadata),
@@ -238,6 +259,42 @@ func Translate(body []byte) (*Request, error) {
 			names:             ts.names,
 		},
 	}, nil
+}
+
+// recorded is the Params a recording translation read, nil for none.
+func recorded(rec bool, froms []from, tools []string, w *wireRequest, out *chatRequest) *Params {
+	if !rec {
+		return nil
+	}
+	return &Params{msgs: froms, tools: tools, top: topParams(w, out), read: true}
+}
+
+// topParams maps the chat body out's top-level members to the members of
+// the client's request w they were made from (Params), each only where
+// the client sent it: the output limit (max_completion_tokens, or
+// max_tokens as an adapter renames it) is max_output_tokens, the effort
+// reasoning.effort, the answer's format text.format, the end user
+// safety_identifier or user.
+func topParams(w *wireRequest, out *chatRequest) map[string]string {
+	top := map[string]string{"model": "model"}
+	set := func(chatName, client string, sent bool) {
+		if sent {
+			top[chatName] = client
+		}
+	}
+	set("stream", "stream", w.Stream)
+	set("max_completion_tokens", "max_output_tokens", w.MaxOutputTokens != nil)
+	set("max_tokens", "max_output_tokens", w.MaxOutputTokens != nil)
+	set("temperature", "temperature", w.Temperature != nil)
+	set("top_p", "top_p", w.TopP != nil)
+	set("parallel_tool_calls", "parallel_tool_calls", out.ParallelToolCalls != nil)
+	set("tool_choice", "tool_choice", rawjson.Set(out.ToolChoice))
+	set("tools", "tools", rawjson.Set(w.Tools))
+	set("reasoning_effort", "reasoning.effort", out.ReasoningEffort != "")
+	set("response_format", "text.format", rawjson.Set(out.ResponseFormat))
+	set("user", "user", w.User != "")
+	set("user", "safety_identifier", w.SafetyIdentifier != "") // preferred where both are sent (Translate)
+	return top
 }
 
 // Stateful refuses, as Translate does, a body with a member that needs

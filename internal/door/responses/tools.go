@@ -59,6 +59,8 @@ func droppedTool(t string) bool {
 // toolSet gathers the chat tools of one request and the names to map back.
 type toolSet struct {
 	tools []chat.Tool
+	paths []string             // each tool's member in the client's request (Params), when rec
+	rec   bool                 // record paths
 	names map[string]qualified // flattened name → the client's; only namespaced tools
 	seen  map[string]bool
 }
@@ -132,6 +134,9 @@ func (ts *toolSet) function(t wireTool, p, ns string) error {
 	ts.tools = append(ts.tools, chat.Tool{Type: "function", Function: chat.Function{
 		Name: name, Description: t.Description, Parameters: nonNull(t.Parameters), Strict: t.Strict,
 	}})
+	if ts.rec {
+		ts.paths = append(ts.paths, p)
+	}
 	return nil
 }
 

@@ -135,7 +135,7 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		return nil, &provider.Unsupported{Param: "n", Msg: fmt.Sprintf("anthropic: n is %d; Claude answers one choice", *cr.N)}
 	}
 	if cr.WantsLogprobs() {
-		return nil, &provider.Unsupported{Param: "logprobs", Msg: "anthropic: logprobs: Claude returns no log-probabilities"}
+		return nil, provider.Refuse(cr.LogprobsParam(), "anthropic: %s: Claude returns no log-probabilities", cr.LogprobsParam())
 	}
 	if err := cr.Unanswerable(); err != nil {
 		return nil, err
@@ -184,9 +184,9 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range cr.Tools { // function tools alone (Unanswerable)
+	for i, t := range cr.Tools { // function tools alone (Unanswerable)
 		if reserved(t.Function.Name) {
-			return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", t.Function.Name)
+			return nil, provider.Refuse(fmt.Sprintf("tools[%d].function.name", i), "anthropic: tool name %q is reserved for structured answers", t.Function.Name)
 		}
 		// Claude has no allowed list: the tools an allowed_tools choice
 		// leaves out are not offered (docs/doors.md, "Chat Completions to
@@ -201,10 +201,10 @@ func Translate(req *provider.Request, model string) ([]byte, error) {
 		}
 	}
 	if tc.Allowed != nil && len(out.Tools) == 0 {
-		return nil, errors.New("anthropic: tool_choice: allowed_tools names none of the request's function tools")
+		return nil, provider.Refuse("tool_choice", "anthropic: tool_choice: allowed_tools names none of the request's function tools")
 	}
 	if tc.Mode == "function" && reserved(tc.Name) {
-		return nil, fmt.Errorf("anthropic: tool name %q is reserved for structured answers", tc.Name)
+		return nil, provider.Refuse("tool_choice", "anthropic: tool name %q is reserved for structured answers", tc.Name)
 	}
 	switch tc.Mode {
 	case "auto", "none":
@@ -309,10 +309,10 @@ func messages(in []chat.Message) (system []block, out []message, err error) {
 			role = "user"
 			blocks, err = toolResult(m)
 		default:
-			return nil, nil, fmt.Errorf("anthropic: unknown message role %q", m.Role)
+			return nil, nil, provider.Refuse(fmt.Sprintf("messages[%d].role", i), "anthropic: unknown message role %q", m.Role)
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, provider.At(fmt.Sprintf("messages[%d]", i), err)
 		}
 		if len(blocks) == 0 {
 			continue
@@ -384,7 +384,7 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 		return nil, err
 	}
 	var out []block
-	for _, p := range parts {
+	for k, p := range parts {
 		switch {
 		case p.Type == "text" || assistant && p.Type == "refusal":
 			text := p.Text
@@ -396,11 +396,11 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 			}
 		case p.Type == "image_url":
 			if p.ImageURL == nil || p.ImageURL.URL == "" {
-				return nil, fmt.Errorf("anthropic: image_url part without url")
+				return nil, provider.Refuse(fmt.Sprintf("content[%d].image_url.url", k), "anthropic: image_url part without url")
 			}
 			src, err := imageFrom(p.ImageURL.URL)
 			if err != nil {
-				return nil, err
+				return nil, provider.At(fmt.Sprintf("content[%d]", k), err)
 			}
 			out = append(out, block{Type: "image", Source: src, CacheControl: partMark(&p)})
 		case p.Type == "file" && !assistant:
@@ -416,12 +416,12 @@ func partBlocks(m *chat.Message, assistant bool) ([]block, error) {
 			}
 			data, name, ok := p.PDF()
 			if !ok {
-				return nil, errors.New("anthropic: file part: Claude takes an inline PDF or text file (file_data data:application/pdf;base64,… or data:text/plain;base64,…) only")
+				return nil, provider.Refuse(fmt.Sprintf("content[%d]", k), "anthropic: file part: Claude takes an inline PDF or text file (file_data data:application/pdf;base64,… or data:text/plain;base64,…) only")
 			}
 			out = append(out, block{Type: "document", Source: &imageSource{Type: "base64", MediaType: "application/pdf", Data: data},
 				Title: name, CacheControl: partMark(&p)})
 		default:
-			return nil, fmt.Errorf("anthropic: unsupported content part type %q", p.Type)
+			return nil, provider.Refuse(fmt.Sprintf("content[%d]", k), "anthropic: unsupported content part type %q", p.Type)
 		}
 	}
 	return out, nil
@@ -440,7 +440,7 @@ func imageFrom(u string) (*imageSource, error) {
 	if mt, data, ok := chat.DataURL(u); ok {
 		mt = strings.ToLower(mt)
 		if !imageMediaTypes[mt] {
-			return nil, fmt.Errorf("anthropic: image media type %q: Claude takes image/jpeg, image/png, image/gif or image/webp", mt)
+			return nil, provider.Refuse("", "anthropic: image media type %q: Claude takes image/jpeg, image/png, image/gif or image/webp", mt)
 		}
 		return &imageSource{Type: "base64", MediaType: mt, Data: data}, nil
 	}

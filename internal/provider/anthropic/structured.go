@@ -3,7 +3,6 @@ package anthropic
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
@@ -65,7 +64,7 @@ func structured(rf *chat.ResponseFormat, mode string, out *messagesRequest) erro
 		Type json.RawMessage `json:"type"`
 	}
 	if err := json.Unmarshal(schema, &top); err != nil {
-		return fmt.Errorf("anthropic: response_format json_schema: schema is not a JSON object: %w", err)
+		return provider.Refuse("response_format.json_schema.schema", "anthropic: response_format json_schema: schema is not a JSON object: %v", err)
 	}
 	t := tool{Name: AnswerTool, Description: answerDescription, InputSchema: schema}
 	// A top-level combinator, which Anthropic refuses in an input schema

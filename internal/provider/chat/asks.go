@@ -38,6 +38,15 @@ func (r *Request) WantsLogprobs() bool {
 	return (r.Logprobs != nil && *r.Logprobs) || (r.TopLogprobs != nil && *r.TopLogprobs > 0)
 }
 
+// LogprobsParam is the member that asks for log-probabilities
+// (WantsLogprobs): logprobs, or top_logprobs where it asks alone.
+func (r *Request) LogprobsParam() string {
+	if r.Logprobs != nil && *r.Logprobs {
+		return "logprobs"
+	}
+	return "top_logprobs"
+}
+
 // Unanswerable names the first member of the request that asks for
 // something a translated answer (Claude's, Gemini's) would lack without a
 // word, so that the request goes to a target that has it instead

@@ -3,9 +3,10 @@ package chat
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/detour-llm/detour/internal/provider"
 )
 
 // ToolChoice is "tool_choice" decoded: Mode is "" (absent), "auto", "none",
@@ -52,7 +53,7 @@ func ParseToolChoice(raw json.RawMessage) (ToolChoice, error) {
 		case "auto", "none", "required":
 			return ToolChoice{Mode: s}, nil
 		}
-		return ToolChoice{}, fmt.Errorf("chat: unknown tool_choice %q", s)
+		return ToolChoice{}, provider.Refuse("tool_choice", "chat: unknown tool_choice %q", s)
 	}
 	type named struct {
 		Name string `json:"name"`
@@ -69,31 +70,33 @@ func ParseToolChoice(raw json.RawMessage) (ToolChoice, error) {
 		} `json:"allowed_tools"`
 	}
 	if err := json.Unmarshal(raw, &obj); err != nil {
-		return ToolChoice{}, fmt.Errorf("chat: tool_choice: %w", err)
+		return ToolChoice{}, provider.Refuse("tool_choice", "chat: tool_choice: %v", err)
 	}
 	switch obj.Type {
 	case "function":
 		if obj.Function.Name == "" {
-			return ToolChoice{}, errors.New("chat: tool_choice: a function choice needs function.name")
+			return ToolChoice{}, provider.Refuse("tool_choice.function.name", "chat: tool_choice: a function choice needs function.name")
 		}
 		return ToolChoice{Mode: "function", Name: obj.Function.Name}, nil
 	case "allowed_tools":
 		at := obj.AllowedTools
 		if at == nil || (at.Mode != "auto" && at.Mode != "required") || len(at.Tools) == 0 {
-			return ToolChoice{}, errors.New(`chat: tool_choice: an allowed_tools choice needs allowed_tools.mode "auto" or "required" and a list of tools`)
+			return ToolChoice{}, provider.Refuse("tool_choice.allowed_tools", `chat: tool_choice: an allowed_tools choice needs allowed_tools.mode "auto" or "required" and a list of tools`)
 		}
 		tc := ToolChoice{Mode: at.Mode, Allowed: make([]string, 0, len(at.Tools)), allowed: make(map[string]bool, len(at.Tools))}
 		for i, t := range at.Tools {
 			if t.Type != "function" {
-				return ToolChoice{}, fmt.Errorf("chat: tool_choice.allowed_tools.tools[%d]: a %q tool does not translate (only function tools do)", i, t.Type)
+				p := fmt.Sprintf("tool_choice.allowed_tools.tools[%d]", i)
+				return ToolChoice{}, provider.Refuse(p, "chat: %s: a %q tool does not translate (only function tools do)", p, t.Type)
 			}
 			if t.Function.Name == "" {
-				return ToolChoice{}, fmt.Errorf("chat: tool_choice.allowed_tools.tools[%d]: needs function.name", i)
+				p := fmt.Sprintf("tool_choice.allowed_tools.tools[%d].function.name", i)
+				return ToolChoice{}, provider.Refuse(p, "chat: tool_choice.allowed_tools.tools[%d]: needs function.name", i)
 			}
 			tc.Allowed = append(tc.Allowed, t.Function.Name)
 			tc.allowed[t.Function.Name] = true
 		}
 		return tc, nil
 	}
-	return ToolChoice{}, fmt.Errorf("chat: tool_choice type %q does not translate (only function choices do)", obj.Type)
+	return ToolChoice{}, provider.Refuse("tool_choice", "chat: tool_choice type %q does not translate (only function choices do)", obj.Type)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -32,7 +31,7 @@ const MaxEmbedBatch = 100
 func (Adapter) MaxEmbeddingsInputs() int { return MaxEmbedBatch }
 
 // ErrEmbedTokens refuses token-array input: Gemini embeds text only.
-var ErrEmbedTokens = errors.New("gemini: embeddings input as token arrays is not supported; send strings")
+var ErrEmbedTokens error = &provider.Unsupported{Param: "input", Msg: "gemini: embeddings input as token arrays is not supported; send strings"}
 
 type embedRequest struct {
 	Requests []embedOne `json:"requests"`

@@ -1,12 +1,12 @@
 package gemini
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"path"
 	"strings"
 
+	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
@@ -14,7 +14,7 @@ import (
 // as file data.
 func imagePart(p chat.Part) (part, error) {
 	if p.ImageURL == nil || p.ImageURL.URL == "" {
-		return part{}, fmt.Errorf("gemini: image_url part without url")
+		return part{}, provider.Refuse("image_url.url", "gemini: image_url part without url")
 	}
 	u := p.ImageURL.URL
 	if mt, data, ok := chat.DataURL(u); ok {
@@ -28,7 +28,7 @@ func imagePart(p chat.Part) (part, error) {
 		switch lower {
 		case "image/png", "image/jpeg", "image/webp", "image/heic", "image/heif":
 		default:
-			return part{}, fmt.Errorf("gemini: image type %q: Gemini takes image/png, image/jpeg, image/webp, image/heic and image/heif", mt)
+			return part{}, provider.Refuse("", "gemini: image type %q: Gemini takes image/png, image/jpeg, image/webp, image/heic and image/heif", mt)
 		}
 		return part{InlineData: &blob{MimeType: lower, Data: data}}, nil
 	}
@@ -46,7 +46,7 @@ func mediaPart(p chat.Part) (part, error) {
 	if p.Type == "input_audio" {
 		a := p.InputAudio
 		if a == nil || a.Data == "" || audioTypes[a.Format] == "" {
-			return part{}, errors.New(`gemini: input_audio part: want data and a format of "wav" or "mp3"`)
+			return part{}, provider.Refuse("input_audio", `gemini: input_audio part: want data and a format of "wav" or "mp3"`)
 		}
 		return part{InlineData: &blob{MimeType: audioTypes[a.Format], Data: a.Data}}, nil
 	}
@@ -59,7 +59,7 @@ func mediaPart(p chat.Part) (part, error) {
 	}
 	data, _, ok := p.PDF()
 	if !ok {
-		return part{}, errors.New("gemini: file part: Gemini is sent an inline PDF or text file (file_data data:application/pdf;base64,… or data:text/plain;base64,…) only")
+		return part{}, provider.Refuse("", "gemini: file part: Gemini is sent an inline PDF or text file (file_data data:application/pdf;base64,… or data:text/plain;base64,…) only")
 	}
 	return part{InlineData: &blob{MimeType: "application/pdf", Data: data}}, nil
 }
@@ -72,11 +72,11 @@ func toolImages(m *chat.Message) ([]part, error) {
 		return nil, err
 	}
 	var out []part
-	for _, p := range ps {
+	for k, p := range ps {
 		if p.Type == "image_url" {
 			ip, err := imagePart(p)
 			if err != nil {
-				return nil, err
+				return nil, provider.At(fmt.Sprintf("content[%d]", k), err)
 			}
 			out = append(out, ip)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -169,7 +168,7 @@ func translate(req *provider.Request, ep provider.Endpoint) ([]byte, error) {
 	// they would be missing without a word, so the request goes to a
 	// target that has them (docs/doors.md).
 	if cr.WantsLogprobs() {
-		return nil, &provider.Unsupported{Param: "logprobs", Msg: "gemini: logprobs: Detour does not translate Gemini's log-probabilities"}
+		return nil, provider.Refuse(cr.LogprobsParam(), "gemini: %s: Detour does not translate Gemini's log-probabilities", cr.LogprobsParam())
 	}
 	if err := cr.Unanswerable(); err != nil {
 		return nil, err
@@ -183,16 +182,16 @@ func translate(req *provider.Request, ep provider.Endpoint) ([]byte, error) {
 		return nil, err
 	}
 	var decls []functionDecl
-	for _, t := range cr.Tools { // function tools alone (Unanswerable)
+	for i, t := range cr.Tools { // function tools alone (Unanswerable)
 		if reservedName(t.Function.Name) {
-			return nil, fmt.Errorf("gemini: function name %q is reserved for structured answers", t.Function.Name)
+			return nil, provider.Refuse(toolName(i), "gemini: function name %q is reserved for structured answers", t.Function.Name)
 		}
 		if !nameStart(t.Function.Name) {
 			// OpenAI takes ^[a-zA-Z0-9_-]{1,64}$; Gemini's name "must start
 			// with a letter or an underscore" (its FunctionDeclaration
 			// reference), and its 400 stopped the walk as the client's
 			// fault where another target serves it (review 62f).
-			return nil, fmt.Errorf("gemini: function name %q must start with a letter or an underscore for Gemini", t.Function.Name)
+			return nil, provider.Refuse(toolName(i), "gemini: function name %q must start with a letter or an underscore for Gemini", t.Function.Name)
 		}
 		// An allowed_tools choice in mode auto: Gemini takes
 		// allowedFunctionNames under mode ANY alone, so the functions it
@@ -208,13 +207,13 @@ func translate(req *provider.Request, ep provider.Endpoint) ([]byte, error) {
 		decls = append(decls, d)
 	}
 	if tc.Allowed != nil && !slices.ContainsFunc(decls, func(d functionDecl) bool { return tc.Permits(d.Name) }) {
-		return nil, errors.New("gemini: tool_choice: allowed_tools names none of the request's function tools")
+		return nil, provider.Refuse("tool_choice", "gemini: tool_choice: allowed_tools names none of the request's function tools")
 	}
 	if len(decls) > 0 {
 		out.Tools = []toolDecl{{FunctionDeclarations: decls}}
 	}
 	if tc.Mode == "function" && reservedName(tc.Name) {
-		return nil, fmt.Errorf("gemini: function name %q is reserved for structured answers", tc.Name)
+		return nil, provider.Refuse("tool_choice", "gemini: function name %q is reserved for structured answers", tc.Name)
 	}
 	// Gemini refuses a function calling config without function
 	// declarations (docs/doors.md, "Chat Completions to Claude and Gemini
@@ -326,3 +325,6 @@ func stopSequences(stop []string) []string {
 	}
 	return out
 }
+
+// toolName is the member naming function tool i, for a refusal of it.
+func toolName(i int) string { return fmt.Sprintf("tools[%d].function.name", i) }

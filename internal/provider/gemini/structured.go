@@ -3,9 +3,9 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 
+	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
 
@@ -71,7 +71,7 @@ func structuredWithTools(rf *chat.ResponseFormat, mode string, prefill bool, out
 		Type json.RawMessage `json:"type"`
 	}
 	if err := json.Unmarshal(schema, &top); err != nil {
-		return fmt.Errorf("gemini: response_format json_schema: schema is not a JSON object: %w", err)
+		return provider.Refuse("response_format.json_schema.schema", "gemini: response_format json_schema: schema is not a JSON object: %v", err)
 	}
 	d := functionDecl{Name: AnswerFunction, Description: answerFuncDescription, ParametersJSONSchema: schema}
 	if string(top.Type) != `"object"` {

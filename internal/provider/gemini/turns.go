@@ -76,10 +76,10 @@ func contents(msgs []chat.Message, ep provider.Endpoint) (*content, []content, e
 				images = append(images, imgs...)
 			}
 		default:
-			return nil, nil, fmt.Errorf("gemini: unknown message role %q", m.Role)
+			return nil, nil, provider.Refuse(fmt.Sprintf("messages[%d].role", i), "gemini: unknown message role %q", m.Role)
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, provider.At(fmt.Sprintf("messages[%d]", i), err)
 		}
 		if len(parts) == 0 {
 			continue
@@ -132,7 +132,7 @@ func contentParts(m *chat.Message, model bool) ([]part, error) {
 		return nil, err
 	}
 	var out []part
-	for _, p := range ps {
+	for k, p := range ps {
 		switch p.Type {
 		case "text":
 			if p.Text != "" {
@@ -140,7 +140,7 @@ func contentParts(m *chat.Message, model bool) ([]part, error) {
 			}
 		case "refusal":
 			if !model {
-				return nil, fmt.Errorf("gemini: unsupported content part type %q in a %s message", p.Type, m.Role)
+				return nil, provider.Refuse(partAt(k), "gemini: unsupported content part type %q in a %s message", p.Type, m.Role)
 			}
 			if strings.TrimSpace(p.Refusal) != "" {
 				out = append(out, part{Text: p.Refusal})
@@ -148,20 +148,20 @@ func contentParts(m *chat.Message, model bool) ([]part, error) {
 		case "image_url":
 			ip, err := imagePart(p)
 			if err != nil {
-				return nil, err
+				return nil, provider.At(partAt(k), err)
 			}
 			out = append(out, ip)
 		case "file", "input_audio":
 			if model {
-				return nil, fmt.Errorf("gemini: unsupported content part type %q in a %s message", p.Type, m.Role)
+				return nil, provider.Refuse(partAt(k), "gemini: unsupported content part type %q in a %s message", p.Type, m.Role)
 			}
 			mp, err := mediaPart(p)
 			if err != nil {
-				return nil, err
+				return nil, provider.At(partAt(k), err)
 			}
 			out = append(out, mp)
 		default:
-			return nil, fmt.Errorf("gemini: unsupported content part type %q", p.Type)
+			return nil, provider.Refuse(partAt(k), "gemini: unsupported content part type %q", p.Type)
 		}
 	}
 	return out, nil
@@ -212,7 +212,7 @@ func responsePart(m *chat.Message, names map[string]callRef) (_ []part, at int, 
 	}
 	name := ref.name
 	if name == "" {
-		return nil, -1, fmt.Errorf("gemini: tool message answers unknown tool_call_id %q", m.ToolCallID)
+		return nil, -1, provider.Refuse("tool_call_id", "gemini: tool message answers unknown tool_call_id %q", m.ToolCallID)
 	}
 	text, err := m.Text("\n")
 	if err != nil {
@@ -232,3 +232,6 @@ func responsePart(m *chat.Message, names map[string]callRef) (_ []part, at int, 
 	}
 	return []part{{FunctionResponse: &functionResponse{Name: name, Response: resp}}}, ref.at, nil
 }
+
+// partAt is the member of a message's content part k, for a refusal of it.
+func partAt(k int) string { return fmt.Sprintf("content[%d]", k) }
