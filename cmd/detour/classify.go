@@ -11,9 +11,12 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // headerFlags collects repeated --header K:V values.
@@ -284,6 +287,11 @@ func parseAnswer(line []byte, dialects map[string]string) (classify.Response, er
 	if status < 100 || status > 999 {
 		return classify.Response{}, fmt.Errorf("status %d out of range", status)
 	}
+	if in.Provider != "" && !providerName(in.Provider) {
+		// Written back in --suggest's comment and rule (hostile 68d: a
+		// terminal's escape sequence there drove the operator's terminal).
+		return classify.Response{}, fmt.Errorf("provider %q: not a name a configuration can hold (a blank, a control or an invisible character)", in.Provider)
+	}
 	if pd, ok := dialects[in.Provider]; ok && in.Provider != "" {
 		if in.Dialect != "" && in.Dialect != pd {
 			return classify.Response{}, fmt.Errorf("dialect %s: provider %s speaks %s in the configuration", in.Dialect, in.Provider, pd)
@@ -329,4 +337,13 @@ func writeJSON(stdout, stderr io.Writer, v verdictJSON) int {
 		return 1
 	}
 	return 0
+}
+
+// providerName reports whether s can name a provider in a configuration
+// (internal/config: no blank or control character) and has no character
+// drawn as nothing (rawjson.Invisible: a bidi override, a zero-width space).
+func providerName(s string) bool {
+	return utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || rawjson.Invisible(r)
+	}) < 0
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/detour-llm/detour/internal/suggest"
 )
 
-// maxGroups bounds the unknown groups kept; the least recently seen goes.
+// maxGroups bounds the unknown groups kept; the least recently seen goes
+// (of the provider that holds half or more: evict).
 const maxGroups = 500
 
 // Group is unknown answers from one provider with one status whose
@@ -49,7 +50,7 @@ func (g *groups) add(a decision.Attempt, text suggest.Text, at time.Time) {
 	gr := g.m[key]
 	if gr == nil {
 		if len(g.m) >= g.max {
-			g.evict()
+			g.evict(a.Provider)
 		}
 		match := text.Regexp()
 		class, _ := text.Class(a.Status)
@@ -67,12 +68,27 @@ func (g *groups) add(a decision.Attempt, text suggest.Text, at time.Time) {
 	}
 }
 
-func (g *groups) evict() {
-	var oldest string
+// evict makes room for a group of provider: the least recently seen group
+// goes, but of provider's own when it holds half the groups or more, so
+// one provider's flood of different messages (a relay's, or an upstream
+// quoting a client's words back) fills its half and pushes no other
+// provider's groups out (hostile 68d).
+func (g *groups) evict(provider string) {
+	var oldest, own string
+	n := 0
 	for k, gr := range g.m {
 		if oldest == "" || gr.Last.Before(g.m[oldest].Last) {
 			oldest = k
 		}
+		if gr.Provider == provider {
+			n++
+			if own == "" || gr.Last.Before(g.m[own].Last) {
+				own = k
+			}
+		}
+	}
+	if 2*n >= g.max {
+		oldest = own
 	}
 	delete(g.m, oldest)
 }

@@ -29,12 +29,20 @@ func clientOf(cfg *config.Config, r *http.Request) (k *config.ClientKey, ok bool
 	return clientByKey(cfg, got, ok)
 }
 
-// keyIndex is which of k's keys r presents, from 1: its Bearer token (the
-// OpenAI doors admit by it alone: review 53b), else its x-api-key (the
-// Messages door's); 0 for none.
-func keyIndex(k *config.ClientKey, r *http.Request) int {
+// keyIndex is which of k's keys r presents, from 1, read as the door that
+// admitted it reads them: its Bearer token first (the OpenAI doors admit by
+// it alone: review 53b), else its x-api-key; or, at a door that admits by
+// x-api-key when one is sent (apiKeyFirst: the Messages door and
+// count_tokens, anthropicClient), that first (hostile 68d: a request
+// admitted on its old key in x-api-key was recorded as the new one in its
+// Bearer token); 0 for none.
+func keyIndex(k *config.ClientKey, r *http.Request, apiKeyFirst bool) int {
 	got, _ := bearer(r)
-	for _, key := range []string{got, r.Header.Get("X-Api-Key")} {
+	order := []string{got, r.Header.Get("X-Api-Key")}
+	if apiKeyFirst {
+		order[0], order[1] = order[1], order[0]
+	}
+	for _, key := range order {
 		if key == "" {
 			continue
 		}

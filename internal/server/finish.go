@@ -42,7 +42,7 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 	if a.client != nil {
 		call.Client = a.client.Name
 		if len(a.client.Sums) > 1 {
-			call.ClientKey = keyIndex(a.client, r)
+			call.ClientKey = keyIndex(a.client, r, d.apiKeyFirst)
 		}
 		// Every keyed request is metered, limited or not: a reload may give
 		// its key a rate or budget while it runs, which counts it when it

@@ -30,6 +30,9 @@ type door struct {
 	members map[string]string
 	// client finds the client key the request presents.
 	client func(*config.Config, *http.Request) (*config.ClientKey, bool)
+	// apiKeyFirst: client reads x-api-key before the Bearer token
+	// (anthropicClient), and keyIndex names the key the same way.
+	apiKeyFirst bool
 	// keyHint says how to send a key, for the 401.
 	keyHint string
 	// fail writes one of the gateway's own errors in the door's envelope:

@@ -54,7 +54,7 @@ func anthropicClient(cfg *config.Config, r *http.Request) (*config.ClientKey, bo
 
 // messagesFront is the front of the Messages door: x-api-key or Bearer
 // keys, its own strict members, Anthropic's envelope.
-var messagesFront = door{name: "messages", op: dispatch.OpChat, members: messagesMembers, client: anthropicClient,
+var messagesFront = door{name: "messages", op: dispatch.OpChat, members: messagesMembers, client: anthropicClient, apiKeyFirst: true,
 	keyHint: "send x-api-key: <key> or Authorization: Bearer <key>",
 	fail:    func(w http.ResponseWriter, status int, _, msg string) { anthropicError(w, status, msg) },
 	failure: func(f *dispatch.Failure) []byte {

@@ -9,6 +9,9 @@
 // decision.Unsent in internal/decision): its message is Detour's own
 // reason, not an upstream's words.
 const unsentEvidence = { translate: true, allowance: true, 'translation-cost': true };
+// idShape is a decision id's (decision.NewID in internal/decision): 16 hex
+// digits.
+const idShape = /^[0-9a-f]{16}$/;
 (function () {
   const page = document.body.dataset.page;
   const API = '/ui/api/';
@@ -268,8 +271,15 @@ const unsentEvidence = { translate: true, allowance: true, 'translation-cost': t
     const params = new URLSearchParams(location.search);
     const form = $('#filters');
     const filterKeys = ['route', 'target', 'class', 'outcome', 'client'];
+    // The address may come from a ticket someone else wrote (hostile 68d):
+    // a class or outcome the console does not know is not asked for, since
+    // the API's refusal would put the address's words in the banner.
+    const closed = { class: new Set([...allClasses, 'ok', 'canceled']), outcome: new Set(['ok', 'error', 'canceled', 'shutdown']) };
     const filter = new URLSearchParams();
-    for (const k of filterKeys) if (params.get(k)) filter.set(k, params.get(k));
+    for (const k of filterKeys) {
+      const v = params.get(k);
+      if (v && (!closed[k] || closed[k].has(v))) filter.set(k, v);
+    }
     form.elements.client.value = params.get('client') || '';
     loadMeta().then((m) => {
       const fill = (name, values) => {
@@ -369,6 +379,16 @@ const unsentEvidence = { translate: true, allowance: true, 'translation-cost': t
     async function show(id, push) {
       if (push) history.pushState({ id }, '', linkFor(id));
       let d = records.get(id);
+      if (!d && !idShape.test(id)) {
+        // Not a decision id: an address from a ticket or a chat is anyone's
+        // words, and the card's heading is the console's voice (hostile
+        // 68d: "Request — URGENT: … rotate the key at https://…").
+        detail.replaceChildren(el('h2', { id: 'detail-h', tabindex: '-1' }, 'No such request'),
+          el('p', null, 'The address names no decision id (16 hex digits, as the X-Detour-Decision header gives it).'), closeButton());
+        detail.hidden = false;
+        $('#detail-h').focus();
+        return;
+      }
       if (!d) {
         try { d = await get('decisions/' + encodeURIComponent(id)); } catch (e) {
           detail.replaceChildren(el('h2', { id: 'detail-h', tabindex: '-1' }, 'Request ' + id), el('p', null, e.message), closeButton());
