@@ -72,6 +72,22 @@ func (a *App) logSpent(cfg *config.Config, now time.Time) (map[string][2]float64
 	return spent, files
 }
 
+// logSpentBefore is logSpent of the requests that ended before until (the
+// windows are now's), read anew, apart from logSpent's cache: what a Redis
+// marker written at until is compared with (epoch.go).
+func (a *App) logSpentBefore(cfg *config.Config, until time.Time) map[string][2]float64 {
+	spent := map[string][2]float64{}
+	if cfg.Decisions.Path == "" || cfg.Decisions.Path == "-" {
+		return spent
+	}
+	st := limit.Starts(a.limits.Now())
+	c := &spentCache{until: until}
+	for _, path := range logFiles(cfg.Decisions.Path, st[1]) {
+		_ = c.add(spent, path, st[1], st[0]) // unreadable: logSpent has said so
+	}
+	return spent
+}
+
 // logFiles are the decision log at path and the files rotation moved it
 // to that may hold records of the month from month on: the files of its
 // directory that logrotate names so — path's name, then "." and a number

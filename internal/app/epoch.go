@@ -210,10 +210,19 @@ func (w *epochWatch) check() {
 		if !ok || m.budgetNew || mine <= 0 || m.held >= mine*0.999 || w.a.limits.Now().Sub(m.at) > restoreAfter {
 			continue
 		}
+		// The marker recorded what Redis held when it was written: compare
+		// it with the requests that had ended by then, not with what the
+		// log holds now. A replica restarted minutes after the marker (or
+		// one that first reads it late) has spent since, in Redis and in
+		// its log alike; judged on the whole log an intact Redis read as
+		// lost and the key's spend was added again (operator review 68e).
+		s := w.a.logSpentBefore(cfg, m.at)[k.Name]
+		if s[i] <= 0 || m.held >= s[i]*0.999 {
+			continue
+		}
 		ctx, cancel := context.WithTimeout(w.a.stop, w.timeout)
 		claimed, err := w.a.rdb.SetNX(ctx, claimKey(k.Name, m.epoch, w.id), "1", 24*time.Hour).Result()
 		if err == nil && claimed {
-			s := spent[k.Name]
 			w.a.limits.Restore(ctx, k, s[0], s[1])
 			restored = append(restored, k.Name)
 		}

@@ -130,6 +130,17 @@ func (d *decoder) syntaxError(err error, data []byte) {
 		if contains(parserErrors, m[2]) {
 			line = min(line+1, lines)
 		}
+		if m[2] == "found a tab character that violates indentation" {
+			// yaml marks where the value before the tab began, often the
+			// line above the tab (operator review 68e): name the line that
+			// holds it.
+			for l := line; l <= lines; l++ {
+				if tabIndented(data, l) {
+					line = l
+					break
+				}
+			}
+		}
 		msg := "YAML syntax: " + m[2]
 		if m[2] == "found character that cannot start any token" && tabIndented(data, line) {
 			msg += " (a tab: YAML indents with spaces only)"

@@ -88,6 +88,16 @@ func (w *walk) orderTargets(ctx context.Context, ts []*targetRT, s route.Strateg
 			} else if c.Until.IsZero() || st.Until.Before(c.Until) {
 				c.Until = st.Until
 			}
+		}
+		// A target is as fast as the endpoints that will serve it: while
+		// any is usable, a cooling one's sample is not its speed (operator
+		// review 68e: a retired or key-rejected endpoint's fast sample kept
+		// its target first while a slow backup served it).
+		for _, e := range t.endpoints {
+			st := w.status.of(e.key)
+			if !c.Cooling && waiting(st) {
+				continue
+			}
 			if st.Measured && (!c.Measured || st.Latency < c.Latency) {
 				c.Measured, c.Latency = true, st.Latency
 			}
@@ -127,6 +137,8 @@ func (w *walk) remeasure(ctx context.Context, ts []*targetRT, cs []route.Candida
 		for _, e := range t.endpoints {
 			s := w.status.of(e.key)
 			switch {
+			case waiting(s) && !cs[i].Cooling:
+				// not what serves the target: its sample ranks nothing
 			case !s.Measured:
 			case s.Stale:
 				st = append(st, e.key)
