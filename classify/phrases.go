@@ -165,6 +165,10 @@ var requestPhrases = []phrase{
 	// to 1048576".
 	{a: "input token count", b: "supports up to", gap: 60, class: ContextLength, notRate: true},
 	{a: "prompt token count", b: "exceeds", gap: 60, class: ContextLength, notRate: true},
+	// Amazon Nova on Bedrock: "Input Tokens Exceeded: Number of input
+	// tokens exceeds maximum length." (hunt 68b); and "input tokens
+	// exceed the configured limit" of the same kind.
+	{a: "input tokens", b: "exceed", gap: 8, class: ContextLength, notRate: true},
 	// One text of an embeddings request over the model's window (Jina:
 	// "Input text exceeds the model's maximum of 8194 tokens. Use 'truncate:
 	// true' …"), before the bad-input "maximum of"; a batch's token cap
