@@ -112,7 +112,7 @@ func newPayload(ev event, t tally, now time.Time) Payload {
 	}
 	p.Text = fmt.Sprintf("Detour: provider %s: %s (%s) — %s since %s", p.Provider, p.Class, mrkdwn(p.Evidence), times, p.FirstSeen)
 	if p.Message != "" {
-		p.Text += ": " + mrkdwn(strconv.Quote(p.Message))
+		p.Text += ": " + codeSpan(mrkdwn(strconv.Quote(p.Message)))
 	}
 	if !t.until.IsZero() {
 		p.TriedAgain = t.until.UTC().Format(time.RFC3339)
@@ -133,6 +133,14 @@ func newPayload(ev event, t tally, now time.Time) Payload {
 // a link whose label hides its address (hostile 54). Message keeps them
 // as the upstream wrote them.
 var mrkdwn = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+
+// codeSpan sets s, the upstream's words, in a code span (its own backticks
+// made quotes), which Slack, Mattermost and Discord show as written: the
+// &, < and > escapes keep Slack from reading a ping or a link, but
+// Mattermost and Discord also read Markdown links ([label](address)) and
+// mentions (@channel, @all, @everyone) in plain text, which an upstream's
+// error (or the client's words it quotes) can hold (hostile 68d).
+func codeSpan(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
 
 // minReattempt is the least wait before a replica attempts again an alert
 // it could not deliver, whatever Backoff says.

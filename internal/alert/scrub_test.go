@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The evidence of a verdict passes through Config.Scrub before it reaches
@@ -28,5 +29,20 @@ func TestPayloadAndLogAreScrubbed(t *testing.T) {
 	}
 	if p.Evidence != "upstream said: bad key [redacted]" {
 		t.Errorf("evidence %q", p.Evidence)
+	}
+}
+
+// TestHostile68dPageTextQuotesTheUpstreamInACodeSpan: a page's text quotes
+// the upstream's words where Slack-compatible hooks that also read Markdown
+// (Mattermost, Discord) neither link nor mention from them.
+func TestHostile68dPageTextQuotesTheUpstreamInACodeSpan(t *testing.T) {
+	msg := "Your credit balance is too low @channel [top up](https://evil.example/pay) `x` <!here>"
+	p := newPayload(event{provider: "a", class: "quota", evidence: "phrase:credit balance"}, tally{count: 1, said: msg}, time.Time{})
+	want := "`" + `"Your credit balance is too low @channel [top up](https://evil.example/pay) 'x' &lt;!here&gt;"` + "`"
+	if !strings.HasSuffix(p.Text, ": "+want) {
+		t.Errorf("text %q, want it to end with %q", p.Text, want)
+	}
+	if p.Message != msg {
+		t.Errorf("message %q, want the upstream's words as written", p.Message)
 	}
 }
