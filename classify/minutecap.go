@@ -1,5 +1,7 @@
 package classify
 
+import "bytes"
+
 // A per-minute token cap that one request alone is over (docs/behaviour.md,
 // "How an answer is read"). Anthropic's "This request would exceed the rate
 // limit for your organization of 30,000 input tokens per minute" and
@@ -62,7 +64,7 @@ func perMinuteCap(t []byte) (start, end int, limit int64) {
 // names too, but for inline data (a data: URL, a long run of base64), which
 // a provider counts far below its bytes. It reads at most what decides.
 func requestTokensAbove(req []byte, limit int64) bool {
-	if limit <= 0 || len(req) == 0 || limit > int64(len(req))/capBytesPerToken {
+	if limit <= 0 || len(req) == 0 || limit > int64(len(req))/capBytesPerToken || marksCache(req) {
 		return false
 	}
 	need := limit * capBytesPerToken
@@ -92,16 +94,40 @@ func requestTokensAbove(req []byte, limit int64) bool {
 	return false
 }
 
+// marksCache reports a request (or the body Detour sent for it) that asks
+// for a prompt cache: Anthropic counts no cached input read against its
+// per-minute input cap (its rate-limits page), so an agent's 100,000-token
+// request whose prefix is cached fits a 30,000 cap, and its size says
+// nothing of whether the minute was full (last look 68g).
+func marksCache(req []byte) bool {
+	for _, m := range cacheMembers {
+		if bytes.Contains(req, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// cacheMembers name a prompt cache: Anthropic's cache_control (and the
+// top-level one that caches automatically), OpenAI's prompt_cache_key and
+// prompt_cache_breakpoint (which Detour writes as cache_control for a
+// Claude target), Gemini's cached content.
+var cacheMembers = [...]string{`"cache_control"`, `"prompt_cache_key"`, `"prompt_cache_breakpoint"`, `"cachedContent"`, `"cached_content"`}
+
 // stringSpan returns where the JSON string opened before req[from] closes
 // (its closing quote, or len(req)), and whether it holds inline data: a
-// data: URL, or minInlineRun and more characters of base64 alone.
+// data: URL, or minInlineRun and more characters of base64 alone (a '/'
+// escaped "\/" among them: openai-php and other PHP clients send an
+// image's base64 so).
 func stringSpan(req []byte, from int) (end int, inline bool) {
 	b64 := true
 	i := from
 	for ; i < len(req) && req[i] != '"'; i++ {
 		c := req[i]
 		if c == '\\' {
-			b64 = false
+			// "\/" is a '/' as PHP's json_encode writes it by default;
+			// any other escape is text's.
+			b64 = b64 && i+1 < len(req) && req[i+1] == '/'
 			i++
 			continue
 		}

@@ -130,3 +130,39 @@ func TestPerMinuteCapGeminiInputTokens(t *testing.T) {
 		}
 	}
 }
+
+// A PHP client's image (json_encode escapes every '/' as "\/" unless told
+// not to: openai-php) is inline data as any other encoder's: its megabyte
+// is no text over the cap, and the minute's answer stays rate_limited.
+func TestPerMinuteCapInlineDataWithEscapedSlashes(t *testing.T) {
+	c := corpusAnswer(t, "anthropic-rate-limit-your-organizations-rate-limit-org-model-429.json")
+	data := strings.ReplaceAll(strings.Repeat("iVBORw0KGgo/AAAANSUhEUg+A", 60000), "/", `\/`)
+	req := `{"model":"m","max_tokens":16,"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image\/png","data":"` +
+		data + `"}},{"type":"text","text":"what is this?"}]}]}`
+	if v := Classify(Response{Status: 429, Body: []byte(c.Body), Request: []byte(req)}); v.Class != RateLimited {
+		t.Errorf("an image with escaped slashes: %s (%s), want rate_limited", v.Class, v.Evidence)
+	}
+	// Other escapes are text's: a long run broken by "\n" is counted.
+	text := strings.Repeat(`abcdefgh\n`, 15000)
+	if end, inline := stringSpan([]byte(text+`"`), 0); inline || end != len(text) {
+		t.Errorf("text with newlines: end %d inline %v, want %d false", end, inline, len(text))
+	}
+}
+
+// A request that asks for a prompt cache is not judged by its size:
+// Anthropic counts no cached read against the cap (last look 68g), so a
+// large cached request met a full minute as any other does.
+func TestPerMinuteCapCachedRequestIsNotJudged(t *testing.T) {
+	c := corpusAnswer(t, "anthropic-rate-limit-your-organizations-rate-limit-org-model-429.json")
+	text := strings.Repeat("Summarise the module below for a reviewer. ", 3000)
+	cached, _ := json.Marshal(map[string]any{"model": "claude-sonnet-4-5", "max_tokens": 1024,
+		"system":   []any{map[string]any{"type": "text", "text": text, "cache_control": map[string]any{"type": "ephemeral"}}},
+		"messages": []any{map[string]any{"role": "user", "content": "next step"}}})
+	keyed, _ := json.Marshal(map[string]any{"model": "r", "prompt_cache_key": "agent-7",
+		"messages": []any{map[string]any{"role": "user", "content": text}}})
+	for name, req := range map[string][]byte{"cache_control": cached, "prompt_cache_key": keyed} {
+		if v := Classify(Response{Status: 429, Body: []byte(c.Body), Request: req}); v.Class != RateLimited {
+			t.Errorf("%s: %s (%s), want rate_limited", name, v.Class, v.Evidence)
+		}
+	}
+}

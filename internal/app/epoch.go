@@ -201,6 +201,7 @@ func (w *epochWatch) check() {
 	}
 	read()
 	var restored []string
+	beforeAt := map[int64]map[string][2]float64{} // by the marker's second
 	for _, k := range fresh {
 		v := markers[k.Name]
 		w.seen[k.Name] = v
@@ -216,7 +217,14 @@ func (w *epochWatch) check() {
 		// one that first reads it late) has spent since, in Redis and in
 		// its log alike; judged on the whole log an intact Redis read as
 		// lost and the key's spend was added again (operator review 68e).
-		s := w.a.logSpentBefore(cfg, m.at)[k.Name]
+		// One reading a marker time: a fleet's markers are written in one
+		// check, and a whole month's log was read again for each key.
+		before, ok := beforeAt[m.at.Unix()]
+		if !ok {
+			before = w.a.logSpentBefore(cfg, m.at)
+			beforeAt[m.at.Unix()] = before
+		}
+		s := before[k.Name]
 		if s[i] <= 0 || m.held >= s[i]*0.999 {
 			continue
 		}
