@@ -10,7 +10,7 @@ import "bytes"
 // not the request's size, and are the same answer to a request that came
 // in a full minute and to one that can never fit. Read as a throttle, every
 // such request cooled the endpoint for every client (a tier-1 account and
-// a 57,000-token agent request: a cool-down a minute, each minute). The
+// a 57,000-token uncached request: a cool-down a minute, each minute). The
 // client's request says which: where its own text alone is over the cap,
 // no wait lets it through and nothing else waits behind it.
 

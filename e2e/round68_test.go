@@ -14,9 +14,9 @@ import (
 // sends when the minute is full ("This request would exceed your
 // organization's rate limit of 30,000 input tokens per minute …"; corpus
 // anthropic-rate-limit-your-organizations-rate-limit-org-model-429). Read
-// as a throttle, one agent's 57,000-token request cooled the Claude
-// endpoint for every client, each time it was sent (a tier-1 account, a
-// coding agent's context). A request whose own text is over the cap can
+// as a throttle, one client's 57,000-token request (a long document, no
+// prompt cache) cooled the Claude endpoint for every client, each time it
+// was sent (a tier-1 account). A request whose own text is over the cap can
 // never pass there: overflow, the walk moves on, nothing cools. A small
 // request's same answer is the full minute: rate_limited, the endpoint
 // cools.
