@@ -286,6 +286,9 @@ func (ts *textScan) refine(def Class, defEv string, best int, cs *codeScan) Verd
 		if ev := ts.overLimitEvidence(); ev != "" {
 			return Verdict{Failed: true, Class: Overflow, Evidence: ev}
 		}
+		if v, ok := ts.zeroCap(); ok {
+			return v
+		}
 	}
 	capability, vague, ofPath := false, false, false
 	if best < n {

@@ -140,3 +140,42 @@ func stringSpan(req []byte, from int) (end int, inline bool) {
 // minInlineRun is the length from which a string of base64 characters alone
 // is taken for inline data, not text.
 const minInlineRun = 1024
+
+// zeroCap reads a per-minute cap of nothing ("This request would exceed your
+// rate limit of 0 fast mode input tokens per minute", Anthropic's answer to
+// fast mode at an organization granted none: hunt 68h): no wait lets any
+// such request through, so not rate_limited. Where the cap is of a mode
+// this request asked for (fast mode, "speed": "fast"), it is the request's
+// own choice that another target may serve: unknown, nothing cooled or
+// paged (one client's fast-mode requests would cool or page the account
+// every other client's requests are served by). Otherwise quota, as a
+// zero allowance is (the corpus's Gemini "limit: 0").
+func (ts *textScan) zeroCap() (Verdict, bool) {
+	for i := 0; i < ts.texts(); i++ {
+		t := ts.text(i)
+		k := indexFold(t, "limit of 0 ")
+		if k < 0 {
+			continue
+		}
+		rest := t[k : k+min(len(t)-k, 80)]
+		e := indexFold(rest, "per minute")
+		if e < 0 {
+			continue
+		}
+		if len(ts.req) > 0 && echoed(ts.req, rest[:e+len("per minute")]) {
+			ts.echo = true
+			continue
+		}
+		if indexFold(rest[:e], "fast mode") >= 0 && asksFastMode(ts.req) {
+			return Verdict{Failed: true, Class: Unknown, Evidence: "phrase:limit of 0+fast mode asked"}, true
+		}
+		return Verdict{Failed: true, Class: Quota, Evidence: "phrase:limit of 0"}, true
+	}
+	return Verdict{}, false
+}
+
+// asksFastMode reports a request (its body as the client wrote it, or as
+// Detour sent it) asking for Anthropic's fast mode: "speed": "fast".
+func asksFastMode(req []byte) bool {
+	return bytes.Contains(req, []byte(`"speed":"fast"`)) || bytes.Contains(req, []byte(`"speed": "fast"`))
+}

@@ -166,3 +166,23 @@ func TestPerMinuteCapCachedRequestIsNotJudged(t *testing.T) {
 		}
 	}
 }
+
+// Anthropic's fast mode at an organization granted none: a per-minute cap
+// of 0 (hunt 68h, corpus anthropic-429-rate-limit-of-0-fast-mode-…). No
+// wait lets it through; where the request asked for fast mode it is that
+// request's choice (unknown: nothing cooled, no page), else a zero
+// allowance (quota).
+func TestZeroCapFastMode(t *testing.T) {
+	body := `{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your rate limit of 0 fast mode input tokens per minute (org: ..., model: claude-opus-5). ..."},"request_id":"req_011Cej5u5Nu5mHTGDaVRwRqc"}`
+	fast := `{"model":"claude-opus-5","max_tokens":1024,"speed":"fast","messages":[{"role":"user","content":"hi"}]}`
+	for req, want := range map[string]Class{fast: Unknown, `{"model":"claude-opus-5","messages":[{"role":"user","content":"hi"}]}`: Quota, "": Quota} {
+		if v := Classify(Response{Status: 429, Body: []byte(body), Request: []byte(req)}); v.Class != want {
+			t.Errorf("request %q: %s (%s), want %s", req, v.Class, v.Evidence, want)
+		}
+	}
+	// The words in the client's own prompt are no evidence.
+	echo := `{"type":"error","error":{"type":"rate_limit_error","message":"Rate limited: 'my rate limit of 0 tokens per minute'"}}`
+	if v := Classify(Response{Status: 429, Body: []byte(echo), Request: []byte(`{"messages":[{"role":"user","content":"my rate limit of 0 tokens per minute"}]}`)}); v.Class == Quota {
+		t.Errorf("an echoed zero cap: %s (%s)", v.Class, v.Evidence)
+	}
+}
