@@ -61,35 +61,90 @@ func perMinuteCap(t []byte) (start, end int, limit int64) {
 // requestTokensAbove reports whether the client's request body, the first
 // JSON value of req (classify.Response.Request), holds more than limit
 // tokens of text at capBytesPerToken: the bytes of its strings, member
-// names too, but for inline data (a data: URL, a long run of base64), which
-// a provider counts far below its bytes. It reads at most what decides.
+// names too, but for inline data (a data: URL, a long run of base64 as the
+// value of an inline-data member, inlineDataMember), which a provider
+// counts far below its bytes. It reads the request once.
+//
+// Only a member that carries inline data may hold it: base64 or a log
+// whose lines begin "data:" pasted into a message is text the provider
+// tokenises (review 68f), and read as nothing it made a request over the
+// cap a throttle that cooled the endpoint for every tenant.
 func requestTokensAbove(req []byte, limit int64) bool {
+	text := int64(-1)
+	return requestAbove(req, limit, &text)
+}
+
+// requestAbove is requestTokensAbove with the request's text, once read,
+// kept in *text (-1: not yet read): an answer's several texts each stating
+// a cap read the request once, not once each (review 68f: six texts and a
+// megabyte's inline image, six passes over it).
+func requestAbove(req []byte, limit int64, text *int64) bool {
 	if limit <= 0 || len(req) == 0 || limit > int64(len(req))/capBytesPerToken || marksCache(req) {
 		return false
 	}
-	need := limit * capBytesPerToken
+	if *text < 0 {
+		*text = requestText(req)
+	}
+	return *text > limit*capBytesPerToken
+}
+
+// requestText is the bytes of text in the first JSON value of req
+// (requestTokensAbove).
+func requestText(req []byte) int64 {
 	var text int64
+	var key []byte // the member name the next value string is under
 	depth := 0
 	for i := 0; i < len(req); i++ {
 		switch req[i] {
-		case '{', '[':
+		case '{':
+			depth++
+			key = nil
+		case '[':
 			depth++
 		case '}', ']':
 			if depth--; depth <= 0 {
-				return false
+				return text
 			}
 		case '"':
-			end, inline := stringSpan(req, i+1)
-			if !inline {
-				if text += int64(end - i - 1); text > need {
-					return true
-				}
+			end, n, inline := stringSpan(req, i+1)
+			if isMemberName(req, end+1) {
+				key = req[i+1 : min(end, len(req))]
+			} else if inline && inlineDataMember(key) {
+				n = 0
 			}
+			text += int64(n)
 			i = end
 			if depth == 0 {
-				return false
+				return text
 			}
 		}
+	}
+	return text
+}
+
+// isMemberName reports whether the string that closed before req[from] is a
+// member's name: a colon follows it.
+func isMemberName(req []byte, from int) bool {
+	for ; from < len(req); from++ {
+		switch req[from] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ':':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// inlineDataMember reports a member whose value the APIs define as inline
+// data: Anthropic's source.data, Gemini's inlineData.data, OpenAI's
+// input_audio.data and image_url.url, the Responses API's image_url and
+// file_data.
+func inlineDataMember(key []byte) bool {
+	switch string(key) {
+	case "data", "url", "image_url", "file_data":
+		return true
 	}
 	return false
 }
@@ -115,26 +170,62 @@ func marksCache(req []byte) bool {
 var cacheMembers = [...]string{`"cache_control"`, `"prompt_cache_key"`, `"prompt_cache_breakpoint"`, `"cachedContent"`, `"cached_content"`}
 
 // stringSpan returns where the JSON string opened before req[from] closes
-// (its closing quote, or len(req)), and whether it holds inline data: a
-// data: URL, or minInlineRun and more characters of base64 alone (a '/'
-// escaped "\/" among them: openai-php and other PHP clients send an
-// image's base64 so).
-func stringSpan(req []byte, from int) (end int, inline bool) {
+// (its closing quote, or len(req)), the bytes of its text (an escape
+// counted as the UTF-8 it stands for: a client's encoder that writes
+// "\u4e2d" for 中, as Python's json.dumps does by default, or one that
+// escapes every letter, writes no more text; review 68f), and whether it
+// holds inline data: a data: URL, or minInlineRun and more characters of
+// base64 alone (a '/' escaped "\/" among them: openai-php and other PHP
+// clients send an image's base64 so).
+func stringSpan(req []byte, from int) (end, n int, inline bool) {
 	b64 := true
 	i := from
 	for ; i < len(req) && req[i] != '"'; i++ {
 		c := req[i]
+		n++
 		if c == '\\' {
 			// "\/" is a '/' as PHP's json_encode writes it by default;
 			// any other escape is text's.
 			b64 = b64 && i+1 < len(req) && req[i+1] == '/'
+			if i+5 < len(req) && req[i+1] == 'u' {
+				n += escapedLen(req[i+2:i+6]) - 1
+				i += 5
+				continue
+			}
 			i++
 			continue
 		}
 		b64 = b64 && (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=' || c == '-' || c == '_')
 	}
 	s := req[from:min(i, len(req))]
-	return i, b64 && len(s) >= minInlineRun || bytesHasPrefixFold(s, "data:")
+	return i, n, b64 && len(s) >= minInlineRun || bytesHasPrefixFold(s, "data:")
+}
+
+// escapedLen is the bytes of UTF-8 the four hex digits of a \u escape
+// stand for (a surrogate counted as half of its pair's four).
+func escapedLen(h []byte) int {
+	var v int
+	for _, c := range h {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | int(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			v = v<<4 | int(c-'A'+10)
+		default:
+			return 1
+		}
+	}
+	switch {
+	case v < 0x80:
+		return 1
+	case v < 0x800:
+		return 2
+	case v >= 0xd800 && v < 0xe000:
+		return 2
+	}
+	return 3
 }
 
 // minInlineRun is the length from which a string of base64 characters alone

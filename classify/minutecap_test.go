@@ -35,9 +35,8 @@ func TestPerMinuteCapARequestAloneOverItIsOverflow(t *testing.T) {
 }
 
 // What does not make a request large: inline data (a megabyte of base64 is
-// an image of ~1,600 tokens), text after the client's body (the forwarded
-// headers and the sent body, which repeat it), and a cap the client's own
-// text states (an upstream quoting it back says nothing of its account).
+// an image of ~1,600 tokens) and text after the client's body (the
+// forwarded headers and the sent body, which repeat it).
 func TestPerMinuteCapCountsTheClientsTextOnly(t *testing.T) {
 	c := corpusAnswer(t, "anthropic-rate-limit-your-organizations-rate-limit-org-model-429.json")
 	text := strings.Repeat("Summarise the module below for a reviewer. ", 3000)
@@ -52,8 +51,11 @@ func TestPerMinuteCapCountsTheClientsTextOnly(t *testing.T) {
 			t.Errorf("%s: %s (%s), want rate_limited", name, v.Class, v.Evidence)
 		}
 	}
-	if v := Classify(Response{Status: 429, Body: []byte(c.Body), Request: quoted}); v.Class == Overflow {
-		t.Errorf("a cap the client's text states: %s (%s), want no overflow", v.Class, v.Evidence)
+	// The cap quoted in the client's own text changes nothing: its size
+	// decides, and an overflow moves only its own request on (review 68f:
+	// read as the throttle, quoting the cap cooled the endpoint for all).
+	if v := Classify(Response{Status: 429, Body: []byte(c.Body), Request: quoted}); v.Class != Overflow {
+		t.Errorf("a cap the client's text also states: %s (%s), want overflow", v.Class, v.Evidence)
 	}
 }
 
@@ -144,7 +146,7 @@ func TestPerMinuteCapInlineDataWithEscapedSlashes(t *testing.T) {
 	}
 	// Other escapes are text's: a long run broken by "\n" is counted.
 	text := strings.Repeat(`abcdefgh\n`, 15000)
-	if end, inline := stringSpan([]byte(text+`"`), 0); inline || end != len(text) {
+	if end, _, inline := stringSpan([]byte(text+`"`), 0); inline || end != len(text) {
 		t.Errorf("text with newlines: end %d inline %v, want %d false", end, inline, len(text))
 	}
 }

@@ -32,7 +32,11 @@ func (s *scanner) scalar(d int, v []byte, str bool) {
 	case 1:
 		switch string(k0) {
 		case "error":
-			f.hasError = true
+			// A blank error string beside a success is none: a server
+			// whose untagged Go struct writes {"Error":"",…} on every
+			// answer (read as "error" since round 68, canonKey) failed
+			// each one (review 68f).
+			f.hasError = f.hasError || !str || len(v) > 0
 			f.addText(v)
 			if str {
 				f.oauthError = v

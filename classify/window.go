@@ -14,22 +14,26 @@ func (ts *textScan) requestOverLimit() bool { return ts.overLimitEvidence() != "
 // (Groq, OpenAI TPM), or a per-minute token cap that states no request
 // size, below the request's own size (perMinuteCap, requestTokensAbove:
 // Anthropic's "would exceed … 30,000 input tokens per minute" to a
-// 57,000-token request, which no wait lets through). A statement the
-// client wrote itself is no evidence.
+// 57,000-token request, which no wait lets through). A "Requested" the
+// client wrote itself is no evidence. A cap is taken as stated even where
+// the client's text holds it too: what decides is the request's own size,
+// and the overflow it makes moves only that request on, cooling nothing;
+// read as the throttle, a client that quoted the cap (an agent working on
+// Detour's own source) cooled the endpoint for every tenant (review 68f).
 func (ts *textScan) overLimitEvidence() string {
+	reqText := int64(-1) // the request's text, read once (requestAbove)
 	for i := 0; i < ts.texts(); i++ {
 		t := ts.text(i)
-		ev := "phrase:requested>limit"
 		s, e := overLimit(t)
 		if e <= s {
 			var limit int64
-			if s, e, limit = perMinuteCap(t); e <= s || !requestTokensAbove(ts.req, limit) {
+			if s, e, limit = perMinuteCap(t); e <= s || !requestAbove(ts.req, limit, &reqText) {
 				continue
 			}
-			ev = "phrase:request>per-minute-cap"
+			return "phrase:request>per-minute-cap"
 		}
 		if len(ts.req) == 0 || !echoed(ts.req, t[s:e]) {
-			return ev
+			return "phrase:requested>limit"
 		}
 		ts.echo = true
 	}
