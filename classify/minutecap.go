@@ -79,11 +79,14 @@ func requestTokensAbove(req []byte, limit int64) bool {
 // a cap read the request once, not once each (review 68f: six texts and a
 // megabyte's inline image, six passes over it).
 func requestAbove(req []byte, limit int64, text *int64) bool {
-	if limit <= 0 || len(req) == 0 || limit > int64(len(req))/capBytesPerToken || marksCache(req) {
+	if limit <= 0 || len(req) == 0 || limit > int64(len(req))/capBytesPerToken {
 		return false
 	}
 	if *text < 0 {
-		*text = requestText(req)
+		*text = 0 // a cached request's size says nothing (marksCache)
+		if !marksCache(req) {
+			*text = requestText(req)
+		}
 	}
 	return *text > limit*capBytesPerToken
 }
