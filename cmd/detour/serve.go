@@ -126,24 +126,9 @@ func serve(a *app.App, ln, admin net.Listener, grace time.Duration, log *slog.Lo
 			if reload == nil {
 				continue
 			}
-			cfg, err := reload()
-			if err == nil {
-				err = a.Reload(cfg)
-			}
-			if err != nil {
-				a.ReloadRefused()
-				attrs := []any{"err", err.Error()}
-				if strings.Contains(err.Error(), "is not set") && strings.Contains(err.Error(), "environment variable") {
-					// `detour check` runs in the operator's shell; a
-					// reload reads the environment detour started with
-					// (operator review 61f: check said ok, the reload
-					// refused the file, and nothing said why they differed).
-					attrs = append(attrs, "hint", "a reload reads the environment detour started with: a variable set since needs a restart (docs/deploy.md, Reloading)")
-				}
-				log.Error("config reload failed; keeping the running configuration", attrs...)
-				continue
-			}
-			log.Info("config reloaded", "routes", len(cfg.Routes), "targets", len(cfg.Targets))
+			// A file that does not load is refused whole and logged with
+			// every file:line; /metrics, /v1/health and the console say so.
+			a.ReloadWith(reload)
 		}
 	}()
 	adminErr := make(chan error, 1)

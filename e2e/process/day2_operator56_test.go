@@ -310,6 +310,36 @@ func TestOp56AFailedReloadIsVisibleOnMetricsAndHealth(t *testing.T) {
 	if v := view().Config; v.ReloadRefusedAt == nil || !v.LoadedAt.Equal(started) {
 		t.Errorf("after a refused reload /v1/health's config: %+v, want reload_refused_at set and loaded_at still the start's", v)
 	}
+	// The console says so too, on every page, in the log's words (operator review 68e).
+	type consoleView struct {
+		Config struct {
+			LoadedAt      time.Time `json:"loaded_at"`
+			ReloadRefused *struct {
+				At     time.Time `json:"at"`
+				Errors []string  `json:"errors"`
+			} `json:"reload_refused"`
+		} `json:"config"`
+	}
+	console := func() consoleView {
+		t.Helper()
+		_, body := op56Req(b, "GET", "/ui/api/meta", "")
+		var v consoleView
+		if err := json.Unmarshal([]byte(body), &v); err != nil {
+			t.Fatalf("%v: %s", err, body)
+		}
+		return v
+	}
+	var logged []string
+	for _, line := range strings.Split(b.stderr.String(), "\n") {
+		var l struct{ Msg, Err string }
+		if json.Unmarshal([]byte(line), &l) == nil && strings.HasPrefix(l.Msg, "config reload failed") {
+			logged = strings.Split(l.Err, "\n")
+		}
+	}
+	if c := console().Config; c.ReloadRefused == nil || !c.LoadedAt.Equal(started) || !c.ReloadRefused.At.Equal(*view().Config.ReloadRefusedAt) ||
+		len(logged) == 0 || strings.Join(c.ReloadRefused.Errors, "\n") != strings.Join(logged, "\n") || !strings.Contains(logged[0], "gemm") {
+		t.Errorf("after a refused reload the console's config: %+v, want the refusal with the log's errors %q", c, logged)
+	}
 	time.Sleep(10 * time.Millisecond)
 	if v := op56Reload(b, good); !strings.Contains(v, "config reloaded") {
 		t.Fatalf("the mended reload: %s", v)
@@ -319,6 +349,9 @@ func TestOp56AFailedReloadIsVisibleOnMetricsAndHealth(t *testing.T) {
 	}
 	if v := view().Config; v.ReloadRefusedAt != nil || !v.LoadedAt.After(started) {
 		t.Errorf("after the mended reload /v1/health's config: %+v", v)
+	}
+	if c := console().Config; c.ReloadRefused != nil || !c.LoadedAt.After(started) {
+		t.Errorf("after the mended reload the console's config: %+v", c)
 	}
 }
 

@@ -3,6 +3,7 @@ package process
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -222,6 +223,21 @@ targets:
 			return strings.Count(g.stderr.String(), "config reload failed") >= want
 		})
 		g.postOK("t")
+		// The console says why, as the log does, and no more (operator review 68e).
+		resp, err := client.Get(g.URL + "/ui/api/meta")
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(meta), `"reload_refused":{"at":`) || !strings.Contains(string(meta), "detour.yaml:") {
+			t.Errorf("reload %d: /ui/api/meta says nothing of the refusal: %s", want, meta)
+		}
+		for _, s := range []string{pasted[:8], starred[:8]} {
+			if strings.Contains(string(meta), s) {
+				t.Errorf("the console's refusal holds the secret %q: %s", s, meta)
+			}
+		}
 	}
 	out := g.stderr.String()
 	for _, s := range []string{pasted[:8], starred[:8]} {

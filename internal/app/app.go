@@ -360,15 +360,6 @@ func (a *App) loadedAt() time.Time {
 	return a.Server.LoadedAt()
 }
 
-// ReloadRefused records a reload that was not applied (its file did not
-// load, or Reload refused it): /metrics and GET /v1/health say so until
-// one is (operator review 56).
-func (a *App) ReloadRefused() {
-	now := time.Now()
-	a.Server.ReloadRefused(now)
-	a.Metrics.ConfigLoaded(false, now)
-}
-
 // Logger is the process's logger: every line it writes is scrubbed with
 // the scrubber of the configuration being served.
 func (a *App) Logger() *slog.Logger { return a.log }

@@ -40,7 +40,7 @@ func (a *App) observe(cfg *config.Config) error {
 	sinks := []decision.Sink{a.dec}
 	if !cfg.Console.Disabled {
 		a.Console = console.New(console.Options{Size: cfg.Console.Ring(), State: a.current, Replica: replicaName(cfg.Listen), Limits: a.limits,
-			Slots: a.slotsHeld})
+			Slots: a.slotsHeld, Loaded: a.loaded})
 		sinks = append(sinks, a.Console)
 	}
 	if cfg.Tracing.OTLPEndpoint != "" {

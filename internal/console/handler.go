@@ -114,7 +114,9 @@ func badRequest(w http.ResponseWriter, msg string) {
 	w.Write(b)
 }
 
-// apiMeta: what the filters offer and who is answering.
+// apiMeta: what the filters offer, who is answering, and what it runs
+// (config: the configuration's load time and the last reload refused
+// since, which every page polls and shows).
 func (c *Console) apiMeta(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{"now": c.opt.Now().UTC(), "replica": c.replica(), "ring_size": len(c.ring),
 		"classes": query.Classes(), "outcomes": query.Outcomes(),
@@ -133,6 +135,9 @@ func (c *Console) apiMeta(w http.ResponseWriter, r *http.Request) {
 			providers = append(providers, p.Name)
 		}
 		out["routes"], out["targets"], out["providers"] = routes, targets, providers
+	}
+	if c.opt.Loaded != nil {
+		out["config"] = c.opt.Loaded()
 	}
 	writeJSON(w, out)
 }

@@ -36,6 +36,26 @@ type Options struct {
 	// before its body is read); nil counts the key's requests "In
 	// progress" lists, which start once the body is read.
 	Slots func(name string) int
+	// Loaded is the configuration served and the last reload refused
+	// since, which every page says (operator review 68e); nil says nothing.
+	Loaded func() Loaded
+}
+
+// Loaded is when the configuration served was loaded (the start, or the
+// last reload applied) and, when a reload was refused since, the last one.
+type Loaded struct {
+	At      time.Time `json:"loaded_at"`
+	Refused *Refusal  `json:"reload_refused"` // null unless a reload was refused since At
+}
+
+// Refusal is a reload refused: when, and why as the log says it, one error
+// a line ("file:line: message", scrubbed as the log's line is), at most 20
+// of them and how many more the log has, and a hint when there is one.
+type Refusal struct {
+	At     time.Time `json:"at"`
+	Errors []string  `json:"errors"`
+	More   int       `json:"more"`
+	Hint   string    `json:"hint,omitempty"`
 }
 
 // Console keeps what the pages show and serves them. Create it with New;

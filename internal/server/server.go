@@ -56,7 +56,21 @@ type Server struct {
 	spending sync.RWMutex
 }
 
-type loadTimes struct{ at, refused time.Time }
+type loadTimes struct {
+	at, refused time.Time
+	// why is the last refusal's reason, as ReloadRefused was given it.
+	why Refusal
+}
+
+// Refusal is why a reload was refused, as the console shows it: the
+// errors one a line ("file:line: message", scrubbed as the log's line is),
+// how many more the log has, and a hint. The server keeps it, beside when,
+// until a reload is applied.
+type Refusal struct {
+	Errors []string
+	More   int
+	Hint   string
+}
 
 // New returns a Server for st. m, log and progress may be nil; progress
 // keeps every request from its start to its end (the console's "In
@@ -144,11 +158,19 @@ func (s *Server) status() (string, int) {
 // last reload applied.
 func (s *Server) LoadedAt() time.Time { return s.loaded.Load().at }
 
-// ReloadRefused records that a reload was refused at at: the state served
-// stays, and GET /v1/health says so (config.reload_refused_at) until a
-// reload is applied.
-func (s *Server) ReloadRefused(at time.Time) {
-	s.loaded.Store(&loadTimes{at: s.loaded.Load().at, refused: at})
+// ReloadRefused records that a reload was refused at at, and why: the
+// state served stays, and GET /v1/health (config.reload_refused_at) and the
+// console say so until a reload is applied.
+func (s *Server) ReloadRefused(at time.Time, why Refusal) {
+	s.loaded.Store(&loadTimes{at: s.loaded.Load().at, refused: at, why: why})
+}
+
+// Loaded is when the configuration served was loaded and, when a reload
+// was refused since, when the last one was and why (refused zero when
+// none was).
+func (s *Server) Loaded() (at, refused time.Time, why Refusal) {
+	lt := s.loaded.Load()
+	return lt.at, lt.refused, lt.why
 }
 
 // Current returns the state being served.

@@ -763,6 +763,50 @@ const idShape = /^[0-9a-f]{16}$/;
     }, 2000);
   }
 
+  // A reload refused (operator review 68e): the file the operator edited
+  // did not load, so the gateway still runs on what it loaded before, and
+  // every page says so, when, and why (the log's "file:line: message"
+  // lines, scrubbed by the gateway as the log's are; put on the page as
+  // text), until a reload is applied. Before, only the log, /v1/health and
+  // a metric said so, and the console showed the old configuration as if
+  // the edit had taken.
+  function when(iso, cls) {
+    const d = new Date(iso);
+    const today = new Date(serverNow()).toDateString() === d.toDateString();
+    return el('time', { datetime: iso, title: d.toLocaleString(), class: cls }, today ? clock(iso) : d.toLocaleString());
+  }
+  function reloadNotice() {
+    const box = $('#reload-notice');
+    let last = '';
+    poll(async () => {
+      const m = await get('meta');
+      const c = m.config;
+      const key = JSON.stringify(c ? c.reload_refused : null);
+      if (key === last) return;
+      last = key;
+      const r = c && c.reload_refused;
+      if (!r) {
+        box.hidden = true;
+        box.replaceChildren();
+        delete document.body.dataset.reloadRefused;
+        return;
+      }
+      box.replaceChildren(...[
+        el('h2', { id: 'reload-notice-h' }, 'The last configuration reload was refused'),
+        el('p', null, 'At ', when(r.at, 'refused-at'), ' (', timeAgo(r.at), ') a reload of the configuration was refused, and none of it was applied: ',
+          el('strong', null, 'this gateway still runs on the configuration loaded at ', when(c.loaded_at, 'loaded-at')), ' (', timeAgo(c.loaded_at), '), and this console shows that one.'),
+        r.errors.length ? el('p', null, 'Why, as the log says it:') : null,
+        r.errors.length ? el('ul', { class: 'reasons' }, r.errors.map((e) => el('li', null, el('code', null, el('bdi', null, e))))) : null,
+        r.more ? el('p', null, 'and ' + r.more + (r.more === 1 ? ' more problem' : ' more problems') + ': the log has them all.') : null,
+        r.hint ? el('p', null, 'Hint: ' + r.hint) : null,
+        el('p', { class: 'hint' }, 'Mend the file (', el('code', null, 'detour check -c FILE'), ' checks it) and reload it (SIGHUP): this notice goes away once a reload is applied.'),
+      ].filter((n) => n)); // replaceChildren writes a null as the text "null"
+      box.hidden = false;
+      document.body.dataset.reloadRefused = r.at;
+    }, 2000);
+  }
+  reloadNotice();
+
   const pages = { health: healthPage, decisions: decisionsPage, classes: classesPage, unknowns: unknownsPage, keys: keysPage, costs: costsPage };
   if (pages[page]) pages[page]();
 })();

@@ -1,0 +1,135 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/detour-llm/detour/internal/config"
+	"github.com/detour-llm/detour/internal/console"
+	"github.com/detour-llm/detour/internal/server"
+)
+
+// ReloadWith reloads what load reads (SIGHUP: the configuration file
+// again) and logs how it went. A file that does not load, or that Reload
+// refuses, is refused whole: the running configuration keeps serving, the
+// log says why with every "file:line: message", and /metrics, GET
+// /v1/health and the console say so until a reload is applied (operator
+// reviews 56 and 68e: before, the console went on showing the old
+// configuration as if the edit had taken). It returns the refusal.
+func (a *App) ReloadWith(load func() (*config.Config, error)) error {
+	cfg, err := load()
+	if err == nil {
+		err = a.Reload(cfg)
+	}
+	if err != nil {
+		hint := ""
+		if strings.Contains(err.Error(), "is not set") && strings.Contains(err.Error(), "environment variable") {
+			// `detour check` runs in the operator's shell; a reload reads
+			// the environment detour started with (operator review 61f:
+			// check said ok, the reload refused the file, and nothing said
+			// why they differed).
+			hint = "a reload reads the environment detour started with: a variable set since needs a restart (docs/deploy.md, Reloading)"
+		}
+		a.reloadRefused(err, hint)
+		attrs := []any{"err", err.Error()}
+		if hint != "" {
+			attrs = append(attrs, "hint", hint)
+		}
+		a.log.Error("config reload failed; keeping the running configuration", attrs...)
+		return err
+	}
+	a.log.Info("config reloaded", "routes", len(cfg.Routes), "targets", len(cfg.Targets))
+	return nil
+}
+
+// Refusal reasons the console shows: at most shownReasons lines, each at
+// most reasonBytes; the log has them all.
+const (
+	shownReasons = 20
+	reasonBytes  = 400
+)
+
+// reloadRefused records a reload that was not applied, and why: /metrics
+// and GET /v1/health say so until one is (operator review 56), and the
+// console with the reason. The reason is the log line's: each error
+// scrubbed with the scrubber of the configuration served, as the log's
+// every line is (the configuration's own errors never quote a key field, a
+// value from the environment, or a name that may be a pasted secret:
+// docs/config.md, "Ground rules"), and its invisible characters written as
+// escapes, as the log writes them.
+func (a *App) reloadRefused(err error, hint string) {
+	now := time.Now()
+	var why server.Refusal
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if len(why.Errors) == shownReasons {
+			why.More++
+			continue
+		}
+		why.Errors = append(why.Errors, visibleText(cutText(a.scrub.String(line), reasonBytes)))
+	}
+	why.Hint = hint
+	a.Server.ReloadRefused(now, why)
+	a.Metrics.ConfigLoaded(false, now)
+}
+
+// loaded is the configuration served and the last reload refused since,
+// for the console.
+func (a *App) loaded() console.Loaded {
+	if a.Server == nil {
+		return console.Loaded{}
+	}
+	at, refused, why := a.Server.Loaded()
+	l := console.Loaded{At: at.UTC()}
+	if !refused.IsZero() {
+		l.Refused = &console.Refusal{At: refused.UTC(), Errors: why.Errors, More: why.More, Hint: why.Hint}
+		if l.Refused.Errors == nil {
+			l.Refused.Errors = []string{}
+		}
+	}
+	return l
+}
+
+// cutText cuts s to at most n bytes, at a character, marking the cut.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// visibleText writes s's controls and invisible characters (format
+// characters such as bidi overrides and zero-width spaces, variation
+// selectors, the code points drawn as nothing) as \u escapes, so a page
+// shows each one instead of having the line reordered or hidden.
+func visibleText(s string) string {
+	invisible := func(r rune) bool {
+		return r != ' ' && !unicode.IsPrint(r) || unicode.Is(unicode.Variation_Selector, r) ||
+			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+	}
+	if strings.IndexFunc(s, invisible) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			b.WriteRune(r)
+		case invisible(r) && r > 0xFFFF:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		case invisible(r):
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
