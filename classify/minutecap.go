@@ -253,7 +253,7 @@ func (ts *textScan) zeroCap() (Verdict, bool) {
 		}
 		rest := t[k : k+min(len(t)-k, 80)]
 		e := indexFold(rest, "per minute")
-		if e < 0 {
+		if e < 0 || !capWords(rest[len("limit of 0 "):e]) {
 			continue
 		}
 		if len(ts.req) > 0 && echoed(ts.req, rest[:e+len("per minute")]) {
@@ -268,8 +268,28 @@ func (ts *textScan) zeroCap() (Verdict, bool) {
 	return Verdict{}, false
 }
 
+// capWords reports the words between "limit of 0 " and "per minute" of
+// one stated cap ("fast mode input tokens ", "tokens "): letters, blanks
+// and '-' alone. Anything else (a quote, a colon, a digit) is the join of
+// two texts, as where a client's "… limit of 0 " quoted in an answer is
+// followed by the upstream's own "on tokens per minute" (review 68l): the
+// echo check looked for the whole span, which no request held.
+func capWords(w []byte) bool {
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == ' ' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 // asksFastMode reports a request (its body as the client wrote it, or as
-// Detour sent it) asking for Anthropic's fast mode: "speed": "fast".
+// Detour sent it) asking for Anthropic's fast mode: a top-level "speed"
+// whose value is "fast", read as JSON (review 68l: the body Detour sends
+// Anthropic at /v1/messages is the client's with its model replaced, and
+// "speed" : "fast", a tab or a line break after the colon, or an escape,
+// is fast mode to Anthropic all the same; matched as bytes, it read quota
+// and cooled and paged the account every client is served by).
 func asksFastMode(req []byte) bool {
-	return bytes.Contains(req, []byte(`"speed":"fast"`)) || bytes.Contains(req, []byte(`"speed": "fast"`))
+	return topValueIs(req, "speed", []byte("fast"))
 }
