@@ -59,7 +59,10 @@ func inputEstimate(body []byte) int {
 		for end < len(body) && body[end] != '"' {
 			c := body[end]
 			if c == '\\' {
-				b64 = false
+				// "\/" is a '/' as PHP's json_encode writes it by default
+				// (openai-php and other PHP clients' inline images: last
+				// look 68g); any other escape is text's.
+				b64 = b64 && end+1 < len(body) && body[end+1] == '/'
 				end += 2
 				continue
 			}
