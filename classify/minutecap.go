@@ -205,27 +205,14 @@ func stringSpan(req []byte, from int) (end, n int, inline bool) {
 }
 
 // escapedLen is the bytes of UTF-8 the four hex digits of a \u escape
-// stand for (a surrogate counted as half of its pair's four).
+// stand for (a surrogate counted as half of its pair's four; not four hex
+// digits: one byte).
 func escapedLen(h []byte) int {
-	var v int
-	for _, c := range h {
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | int(c-'0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | int(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			v = v<<4 | int(c-'A'+10)
-		default:
-			return 1
-		}
-	}
+	v, ok := hex4(h, 0)
 	switch {
-	case v < 0x80:
+	case !ok, v < 0x80:
 		return 1
-	case v < 0x800:
-		return 2
-	case v >= 0xd800 && v < 0xe000:
+	case v < 0x800, v >= 0xd800 && v < 0xe000:
 		return 2
 	}
 	return 3
