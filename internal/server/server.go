@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -182,6 +183,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = &deadlineWriter{ResponseWriter: w}
 	closeAfterChunked(w, r)
 	if guard(s.state.Load().Config, w, r) {
+		r = unprefixed(r)
 		if isChatPath(r) { // what the mux would choose, without its cleaning and matching
 			r.Pattern = chatPath
 			s.chat(w, r)
@@ -189,6 +191,35 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.mux.ServeHTTP(w, r)
 	}
+}
+
+// vendorPrefix is what Groq's own SDK (groq-sdk) puts before every path
+// it calls: its base URL is the host (https://api.groq.com) and its paths
+// /openai/v1/chat/completions, /openai/v1/models and so on, so no base URL
+// makes it call /v1/... (probe 68j: every call through Detour was a 404
+// "unknown path /openai/v1/chat/completions").
+const vendorPrefix = "/openai"
+
+// unprefixed is r with a path under /openai/v1/ served as the same path
+// under /v1/ (vendorPrefix), as http.StripPrefix does it: a copy of r with
+// its own URL. Any other request is r itself.
+func unprefixed(r *http.Request) *http.Request {
+	rest, ok := strings.CutPrefix(r.URL.Path, vendorPrefix)
+	if !ok || !strings.HasPrefix(rest, "/v1/") {
+		return r
+	}
+	raw := ""
+	if r.URL.RawPath != "" {
+		if raw, ok = strings.CutPrefix(r.URL.RawPath, vendorPrefix); !ok {
+			return r // escaped in the prefix itself: not the SDK's path
+		}
+	}
+	r2 := new(http.Request)
+	*r2 = *r
+	r2.URL = new(url.URL)
+	*r2.URL = *r.URL
+	r2.URL.Path, r2.URL.RawPath = rest, raw
+	return r2
 }
 
 // chatPath is the Chat Completions door's path, and its pattern in the mux.
