@@ -1,14 +1,12 @@
 package browser
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,26 +15,9 @@ import (
 	"github.com/detour-llm/detour/internal/app"
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/gatewaytest"
+	"github.com/detour-llm/detour/internal/testutil"
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
-
-// lockedBuffer is a log the gateway writes while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // Operator review 68e. An operator edits detour.yaml with typos (a key
 // misspelt, a duration without its unit, a key and its value run together,
@@ -100,7 +81,7 @@ routes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log lockedBuffer
+	var log testutil.Buffer // the gateway writes it while the test reads it
 	url, a := gatewaytest.Start(t, cfg, app.Options{Decisions: gatewaytest.NewRecords(), Backoff: func() time.Duration { return time.Millisecond },
 		Logger: slog.New(slog.NewJSONHandler(&log, nil))})
 	sighup := func() error { return a.ReloadWith(func() (*config.Config, error) { return config.Load(path) }) }

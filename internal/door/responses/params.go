@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Params names, for a member of the translation's chat body, the member of
@@ -39,6 +41,42 @@ func (ps *Params) load() {
 		}
 		ps.read = true
 	})
+}
+
+// recorded is the Params a recording translation read, nil for none.
+func recorded(rec bool, froms []from, tools []string, w *wireRequest, out *chatRequest) *Params {
+	if !rec {
+		return nil
+	}
+	return &Params{msgs: froms, tools: tools, top: topParams(w, out), read: true}
+}
+
+// topParams maps the chat body out's top-level members to the members of
+// the client's request w they were made from (Params), each only where
+// the client sent it: the output limit (max_completion_tokens, or
+// max_tokens as an adapter renames it) is max_output_tokens, the effort
+// reasoning.effort, the answer's format text.format, the end user
+// safety_identifier or user.
+func topParams(w *wireRequest, out *chatRequest) map[string]string {
+	top := map[string]string{"model": "model"}
+	set := func(chatName, client string, sent bool) {
+		if sent {
+			top[chatName] = client
+		}
+	}
+	set("stream", "stream", w.Stream)
+	set("max_completion_tokens", "max_output_tokens", w.MaxOutputTokens != nil)
+	set("max_tokens", "max_output_tokens", w.MaxOutputTokens != nil)
+	set("temperature", "temperature", w.Temperature != nil)
+	set("top_p", "top_p", w.TopP != nil)
+	set("parallel_tool_calls", "parallel_tool_calls", out.ParallelToolCalls != nil)
+	set("tool_choice", "tool_choice", rawjson.Set(out.ToolChoice))
+	set("tools", "tools", rawjson.Set(w.Tools))
+	set("reasoning_effort", "reasoning.effort", out.ReasoningEffort != "")
+	set("response_format", "text.format", rawjson.Set(out.ResponseFormat))
+	set("user", "user", w.User != "")
+	set("user", "safety_identifier", w.SafetyIdentifier != "") // preferred where both are sent (Translate)
+	return top
 }
 
 // from is what of the client's request one chat message was made from.
