@@ -134,7 +134,7 @@ func (o *outcome) latency() time.Duration {
 }
 
 func (o *outcome) failWith(v classify.Verdict, msg string) {
-	o.verdict, o.message = v, msg
+	o.verdict, o.message = v, visibleControls(msg)
 	o.verdict.Failed = true
 }
 

@@ -1,7 +1,9 @@
 package dispatch
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/detour-llm/detour/classify"
@@ -139,4 +141,34 @@ func (f *Failure) scrub(forClient func(msg string, sent []byte) string, sent []b
 	if d := string(f.UpstreamDetails); d != "" && forClient(d, sent) != d {
 		f.UpstreamDetails = nil
 	}
+}
+
+// visibleControls is msg, an upstream's words that reach the client's
+// error and the record, with each C1 control (U+0080–U+009F: U+009B is a
+// terminal's CSI) and each bidi embedding, override or isolate
+// (U+202A–U+202E, U+2066–U+2069: a line drawn in another order than it
+// reads) written as its \uXXXX text, so a client that prints its error in
+// a terminal (a coding agent) shows them instead of obeying them (hostile
+// 68d). Marks a right-to-left language needs (U+200E, U+200F, joiners)
+// are kept. Text without them is msg itself.
+func visibleControls(msg string) string {
+	i := strings.IndexFunc(msg, controlRune)
+	if i < 0 {
+		return msg
+	}
+	var b strings.Builder
+	b.Grow(len(msg) + 8)
+	b.WriteString(msg[:i])
+	for _, r := range msg[i:] {
+		if controlRune(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func controlRune(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
