@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -66,7 +67,10 @@ const MaxHeaderBytes = 64 << 10
 
 // App is one running Detour process.
 type App struct {
-	spent   spentCache // what the decision log said each client spent (budgets.go)
+	spent spentCache // what the decision log said each client spent (budgets.go)
+	// refusal is the last reload refused and why, which the console shows
+	// while the server says a reload was refused since (reload.go).
+	refusal atomic.Pointer[console.Refusal]
 	Server  *server.Server
 	Metrics *metrics.Metrics
 	opt     Options

@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/console"
-	"github.com/detour-llm/detour/internal/server"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // Reload serves cfg from now on. Settings that belong to the process
@@ -132,7 +131,7 @@ const (
 // escapes, as the log writes them.
 func (a *App) reloadRefused(err error, hint string) {
 	now := time.Now()
-	var why server.Refusal
+	why := &console.Refusal{At: now.UTC(), Errors: []string{}, Hint: hint}
 	for _, line := range strings.Split(err.Error(), "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -143,24 +142,22 @@ func (a *App) reloadRefused(err error, hint string) {
 		}
 		why.Errors = append(why.Errors, visibleText(cutText(a.scrub.String(line), reasonBytes)))
 	}
-	why.Hint = hint
-	a.Server.ReloadRefused(now, why)
+	a.refusal.Store(why) // before the server's time, which says whether it stands
+	a.Server.ReloadRefused(now)
 	a.Metrics.ConfigLoaded(false, now)
 }
 
-// loaded is the configuration served and the last reload refused since,
-// for the console.
+// loaded is the configuration served and, while the server says a reload
+// was refused since (until one is applied), the last refusal, for the
+// console.
 func (a *App) loaded() console.Loaded {
 	if a.Server == nil {
 		return console.Loaded{}
 	}
-	at, refused, why := a.Server.Loaded()
+	at, refused := a.Server.Loaded()
 	l := console.Loaded{At: at.UTC()}
 	if !refused.IsZero() {
-		l.Refused = &console.Refusal{At: refused.UTC(), Errors: why.Errors, More: why.More, Hint: why.Hint}
-		if l.Refused.Errors == nil {
-			l.Refused.Errors = []string{}
-		}
+		l.Refused = a.refusal.Load()
 	}
 	return l
 }
@@ -176,29 +173,25 @@ func cutText(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// visibleText writes s's controls and invisible characters (format
-// characters such as bidi overrides and zero-width spaces, variation
-// selectors, the code points drawn as nothing) as \u escapes, so a page
-// shows each one instead of having the line reordered or hidden.
+// visibleText writes s's controls and invisible characters (rawjson.Invisible:
+// C1 controls, format characters such as bidi overrides and zero-width
+// spaces, variation selectors, the code points drawn as nothing) as \u
+// escapes, as the log writes them, so a page shows each one instead of
+// having the line reordered or hidden.
 func visibleText(s string) string {
-	invisible := func(r rune) bool {
-		return r != ' ' && !unicode.IsPrint(r) || unicode.Is(unicode.Variation_Selector, r) ||
-			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
-	}
+	invisible := func(r rune) bool { return r < 0x20 || r == 0x7f || rawjson.Invisible(r) }
 	if strings.IndexFunc(s, invisible) < 0 {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
 		switch {
-		case r == utf8.RuneError:
+		case !invisible(r):
 			b.WriteRune(r)
-		case invisible(r) && r > 0xFFFF:
+		case r > 0xFFFF:
 			fmt.Fprintf(&b, `\U%08X`, r)
-		case invisible(r):
-			fmt.Fprintf(&b, `\u%04X`, r)
 		default:
-			b.WriteRune(r)
+			fmt.Fprintf(&b, `\u%04X`, r)
 		}
 	}
 	return b.String()

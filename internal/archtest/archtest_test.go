@@ -72,7 +72,7 @@ var allowed = map[string][]string{
 		"internal/inprogress", "internal/limit", "internal/metrics", "internal/offstack", "internal/rawjson", "internal/sse"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",
-		"internal/health", "internal/inprogress", "internal/limit", "internal/metrics", "internal/redact", "internal/server", "internal/signkey", "internal/console", "internal/tracing"},
+		"internal/health", "internal/inprogress", "internal/limit", "internal/metrics", "internal/rawjson", "internal/redact", "internal/server", "internal/signkey", "internal/console", "internal/tracing"},
 	// The console reads records, health, the client limits' counters and
 	// the configuration; it never serves requests (no server, no dispatch).
 	"internal/console": {"classify", "internal/config", "internal/decision", "internal/health", "internal/inprogress", "internal/limit", "internal/policy", "internal/query", "internal/suggest"},

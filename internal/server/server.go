@@ -57,21 +57,7 @@ type Server struct {
 	spending sync.RWMutex
 }
 
-type loadTimes struct {
-	at, refused time.Time
-	// why is the last refusal's reason, as ReloadRefused was given it.
-	why Refusal
-}
-
-// Refusal is why a reload was refused, as the console shows it: the
-// errors one a line ("file:line: message", scrubbed as the log's line is),
-// how many more the log has, and a hint. The server keeps it, beside when,
-// until a reload is applied.
-type Refusal struct {
-	Errors []string
-	More   int
-	Hint   string
-}
+type loadTimes struct{ at, refused time.Time }
 
 // New returns a Server for st. m, log and progress may be nil; progress
 // keeps every request from its start to its end (the console's "In
@@ -159,19 +145,18 @@ func (s *Server) status() (string, int) {
 // last reload applied.
 func (s *Server) LoadedAt() time.Time { return s.loaded.Load().at }
 
-// ReloadRefused records that a reload was refused at at, and why: the
-// state served stays, and GET /v1/health (config.reload_refused_at) and the
-// console say so until a reload is applied.
-func (s *Server) ReloadRefused(at time.Time, why Refusal) {
-	s.loaded.Store(&loadTimes{at: s.loaded.Load().at, refused: at, why: why})
+// ReloadRefused records that a reload was refused at at: the state served
+// stays, and GET /v1/health says so (config.reload_refused_at) until a
+// reload is applied.
+func (s *Server) ReloadRefused(at time.Time) {
+	s.loaded.Store(&loadTimes{at: s.loaded.Load().at, refused: at})
 }
 
-// Loaded is when the configuration served was loaded and, when a reload
-// was refused since, when the last one was and why (refused zero when
-// none was).
-func (s *Server) Loaded() (at, refused time.Time, why Refusal) {
+// Loaded is when the configuration served was loaded and when a reload was
+// last refused since (zero when none was).
+func (s *Server) Loaded() (at, refused time.Time) {
 	lt := s.loaded.Load()
-	return lt.at, lt.refused, lt.why
+	return lt.at, lt.refused
 }
 
 // Current returns the state being served.
