@@ -64,6 +64,18 @@ routes:
 // and a page. It is that request's choice: the walk moves on, the Claude
 // endpoint serves the next request, no page is sent.
 func TestRound68FastModeAskedOfAnAccountWithoutItCoolsAndPagesNothing(t *testing.T) {
+	for name, ask := range map[string]string{
+		"compact": `{"model":"r","max_tokens":64,"speed":"fast","messages":[{"role":"user","content":"hi"}]}`,
+		// Anthropic reads JSON, not bytes: "speed" : "fast" with blanks
+		// and line breaks is fast mode too (review 68l: read as two
+		// spellings, it was quota, and the account cooled and paged).
+		"blank before the colon": "{\"model\":\"r\",\"max_tokens\":64,\n  \"speed\" : \"fast\",\n  \"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+	} {
+		t.Run(name, func(t *testing.T) { fastModeAskedOnce(t, ask) })
+	}
+}
+
+func fastModeAskedOnce(t *testing.T, ask string) {
 	zero := corpus(t, "anthropic-429-rate-limit-of-0-fast-mode-input-tokens-per-minute")
 	served := upstreamtest.Step{Body: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-5","content":[{"type":"text","text":"served"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":1}}`}
 	fs := fakes(t, map[string]upstreamtest.Script{"claude": script(zero, served), "gpt": script(ok("gpt-5", "dear"))})
@@ -79,7 +91,7 @@ targets:
 routes:
   - {name: r, targets: [opus, five]}
 `, fs)
-	r := g.raw(t, http.MethodPost, "/v1/messages", `{"model":"r","max_tokens":64,"speed":"fast","messages":[{"role":"user","content":"hi"}]}`, "anthropic-version", "2023-06-01")
+	r := g.raw(t, http.MethodPost, "/v1/messages", ask, "anthropic-version", "2023-06-01")
 	d := g.recs.wait(t, 1)
 	wantSteps(t, d, "opus/claude unknown next_target", "five/gpt ok done")
 	if r.Status != 200 {
