@@ -7,15 +7,25 @@ import (
 	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
-// review53b: keyIndex (clients.go) reads X-Api-Key first, else the Bearer
-// token, "as the doors read them" — but the OpenAI doors (chat, responses,
-// embeddings) authenticate by the Bearer token alone (clientOf), and an
-// x-api-key beside it is not theirs (an SDK default header, a proxy's, a
-// client configured for both APIs). Such a request is admitted on its
-// Bearer key (the new one, 2) and recorded as the key in x-api-key (the
-// old one, 1), or as none when x-api-key holds something else: the
-// operator counting '"client_key":1' before removing the old key (the
-// docs/deploy.md recipe) counts the wrong clients.
+// The record's client_key is the key the door admitted, read as that door
+// reads keys.
+//
+// review53b: the OpenAI doors (chat, responses, embeddings) authenticate by
+// the Bearer token alone (clientOf), and an x-api-key beside it is not
+// theirs (an SDK default header, a proxy's, a client configured for both
+// APIs). keyIndex read X-Api-Key first: such a request, admitted on its
+// Bearer key (the new one, 2), was recorded as the key in x-api-key (the
+// old one, 1), or as none when x-api-key held something else.
+//
+// hostile 68d: the Messages door (and count_tokens) admits by x-api-key
+// when one is sent, as Anthropic's SDKs send it, and keyIndex then read the
+// Bearer token first there. A client sending both (ANTHROPIC_API_KEY and
+// ANTHROPIC_AUTH_TOKEN set side by side) during a rotation was admitted on
+// its old key and recorded as the new one.
+//
+// Either way the operator counting '"client_key":1' before removing the
+// old key (the docs/deploy.md recipe) counted the wrong clients, removed
+// it, and a client's next request was refused.
 func TestR53bClientKeyIsTheKeyTheDoorAdmitted(t *testing.T) {
 	up := upstreamtest.New(func(int, upstreamtest.Request) upstreamtest.Step {
 		return upstreamtest.Step{Body: upstreamtest.ChatJSON("m", "hello")}
@@ -29,17 +39,23 @@ providers:
 targets:
   - {name: m, model: m, providers: [p]}
 `, up, nil)
+	const chat, messages = `{"model":"m","messages":[{"role":"user","content":"hi"}]}`, `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`
 	for i, c := range []struct {
-		xapikey string
-		want    int
-	}{{"key-team-a-old", 2}, {"sk-ant-some-other-key", 2}} {
-		st, b := r48bDo(t, url, http.MethodPost, "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`,
-			"Authorization", "Bearer key-team-a-new", "X-Api-Key", c.xapikey, "Content-Type", "application/json")
+		door, path, body, bearer, xapikey string
+		want                              int
+	}{
+		{"chat", "/v1/chat/completions", chat, "key-team-a-new", "key-team-a-old", 2},
+		{"chat", "/v1/chat/completions", chat, "key-team-a-new", "sk-ant-some-other-key", 2},
+		{"messages", "/v1/messages", messages, "key-team-a-new", "key-team-a-old", 1},
+		{"messages", "/v1/messages", messages, "some-other-token", "key-team-a-old", 1},
+	} {
+		st, b := r48bDo(t, url, http.MethodPost, c.path, c.body,
+			"Authorization", "Bearer "+c.bearer, "X-Api-Key", c.xapikey, "Content-Type", "application/json", "Anthropic-Version", "2023-06-01")
 		if st != 200 {
-			t.Fatalf("%d %s", st, b)
+			t.Fatalf("%s door: %d %s", c.door, st, b)
 		}
 		if d := recs.Wait(t, i+1); d.ClientKey != c.want {
-			t.Errorf("chat door, Bearer key-team-a-new (admitted) beside x-api-key %s: record client_key %d, want %d", c.xapikey, d.ClientKey, c.want)
+			t.Errorf("%s door, Bearer %s beside x-api-key %s: record client_key %d, want %d", c.door, c.bearer, c.xapikey, d.ClientKey, c.want)
 		}
 	}
 }
