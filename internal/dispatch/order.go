@@ -71,6 +71,13 @@ func (w *walk) clientLeft() *Result {
 	return res
 }
 
+// faster makes c's sample st's when st is measured and faster than c's.
+func faster(c *route.Candidate, st health.Status) {
+	if st.Measured && (!c.Measured || st.Latency < c.Latency) {
+		c.Measured, c.Latency = true, st.Latency
+	}
+}
+
 // orderTargets orders targets by strategy s; a target is cooling when every
 // endpoint is. Under fastest, a target measured long ago is measured again
 // (remeasure).
@@ -81,27 +88,26 @@ func (w *walk) orderTargets(ctx context.Context, ts []*targetRT, s route.Strateg
 	cs := make([]route.Candidate, len(ts))
 	for i, t := range ts {
 		c := route.Candidate{Cooling: true, InFlight: t.inflight.Load()}
+		// A target is as fast as the endpoints that will serve it: while
+		// any is usable, a cooling one's sample is not its speed (operator
+		// review 68e: a retired or key-rejected endpoint's fast sample kept
+		// its target first while a slow backup served it). usable is the
+		// fastest usable endpoint's sample, all the fastest of any.
+		var usable, all route.Candidate
 		for _, e := range t.endpoints {
 			st := w.status.of(e.key)
 			if !waiting(st) {
 				c.Cooling = false
+				faster(&usable, st)
 			} else if c.Until.IsZero() || st.Until.Before(c.Until) {
 				c.Until = st.Until
 			}
+			faster(&all, st)
 		}
-		// A target is as fast as the endpoints that will serve it: while
-		// any is usable, a cooling one's sample is not its speed (operator
-		// review 68e: a retired or key-rejected endpoint's fast sample kept
-		// its target first while a slow backup served it).
-		for _, e := range t.endpoints {
-			st := w.status.of(e.key)
-			if !c.Cooling && waiting(st) {
-				continue
-			}
-			if st.Measured && (!c.Measured || st.Latency < c.Latency) {
-				c.Measured, c.Latency = true, st.Latency
-			}
+		if c.Cooling {
+			usable = all
 		}
+		c.Measured, c.Latency = usable.Measured, usable.Latency
 		cs[i] = c
 	}
 	var rot uint64
