@@ -1,6 +1,6 @@
 // Package clienttest drives real clients — the coding-agent CLIs Claude
-// Code (@anthropic-ai/claude-code) and Codex CLI (@openai/codex) for one
-// non-interactive turn, and the JavaScript SDKs (openai,
+// Code (@anthropic-ai/claude-code), Codex CLI (@openai/codex) and Gemini
+// CLI (@google/gemini-cli) for one non-interactive turn, and the JavaScript SDKs (openai,
 // @anthropic-ai/sdk, the Vercel AI SDK, the OpenAI Agents SDK, LangChain
 // JS) through the scripts of e2e/testdata/node — against a base URL on
 // loopback, and records what they send.
@@ -15,7 +15,7 @@
 //     a structured-output request with that JSON, as text or as the forced
 //     tool's input. It serves as the upstream of any dialect behind Detour
 //     too.
-//   - RunClaude, RunCodex: run the CLI once with a throwaway HOME, every
+//   - RunClaude, RunCodex, RunGemini: run the CLI once with a throwaway HOME, every
 //     network feature that is not the model call switched off, and the
 //     given base URL; they skip the test when the CLI is not installed.
 //   - RunNode: runs one script of e2e/testdata/node with node and the
@@ -30,9 +30,9 @@
 // fakes hold what Detour sent upstream.
 //
 // The CLIs are found under $DETOUR_CLIENTS_DIR (an npm prefix holding
-// node_modules/.bin/claude and node_modules/.bin/codex), then on PATH; a
-// CLI that is missing or not the pinned version (ClaudeCodeVersion,
-// CodexVersion) skips the test, or fails it under
+// node_modules/.bin/claude, codex and gemini), then on PATH; a CLI that
+// is missing or not the pinned version (ClaudeCodeVersion, CodexVersion,
+// GeminiCLIVersion) skips the test, or fails it under
 // DETOUR_CLIENTS_REQUIRED=1.
 // docs/doors.md ("Real clients") reports what the recorded requests hold;
 // e2e/testdata/clients has the recordings.

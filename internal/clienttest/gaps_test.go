@@ -198,6 +198,12 @@ func TestRecordedRequestsThroughDoors(t *testing.T) {
 	for _, f := range files {
 		name := filepath.Base(f)
 		t.Run(name, func(t *testing.T) {
+			if strings.HasPrefix(name, "gemini-cli-") {
+				// Gemini CLI calls /v1beta/models/{model}:generateContent
+				// and :streamGenerateContent: no door in internal/door
+				// translates them yet (docs/doors.md, "Gemini CLI").
+				t.Skip("no Gemini door translation to feed " + name + " to")
+			}
 			want, ok := knownGaps[name]
 			if !ok {
 				t.Fatalf("no knownGaps entry for %s", name)

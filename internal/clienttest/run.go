@@ -17,6 +17,7 @@ import (
 const (
 	ClaudeCodeVersion = "2.1.337"
 	CodexVersion      = "0.171.0"
+	GeminiCLIVersion  = "0.61.0"
 )
 
 // Result is one CLI run.
@@ -28,7 +29,7 @@ type Result struct {
 	Home string
 }
 
-// Find returns the path of a CLI ("claude" or "codex"): first
+// Find returns the path of a CLI ("claude", "codex" or "gemini"): first
 // $DETOUR_CLIENTS_DIR/node_modules/.bin/<name>, then PATH. It returns ""
 // when neither has it.
 func Find(name string) string {
@@ -68,8 +69,11 @@ func need(t testing.TB, name, pkg string) string {
 }
 
 func pinned(pkg string) string {
-	if pkg == "@openai/codex" {
+	switch pkg {
+	case "@openai/codex":
 		return CodexVersion
+	case "@google/gemini-cli":
+		return GeminiCLIVersion
 	}
 	return ClaudeCodeVersion
 }
@@ -128,6 +132,23 @@ type Options struct {
 	Args []string
 	// Env adds NAME=value entries to the CLI's environment.
 	Env []string
+	// Files are written into the workspace (the CLI's working directory)
+	// before the run: name (relative, may hold directories) to content.
+	Files map[string]string
+}
+
+// writeFiles writes o.Files into work.
+func writeFiles(t testing.TB, work string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(work, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // RunClaude runs `claude -p prompt --output-format json` once against
@@ -138,6 +159,7 @@ func RunClaude(t testing.TB, baseURL, prompt string, o Options) Result {
 	t.Helper()
 	bin := need(t, "claude", "@anthropic-ai/claude-code")
 	home, work := tempHome(t)
+	writeFiles(t, work, o.Files)
 	env := append(baseEnv(home),
 		"ANTHROPIC_BASE_URL="+baseURL,
 		"ANTHROPIC_API_KEY=test",
@@ -165,6 +187,7 @@ func RunCodex(t testing.TB, baseURL, prompt string, o Options) Result {
 	t.Helper()
 	bin := need(t, "codex", "@openai/codex")
 	home, work := tempHome(t)
+	writeFiles(t, work, o.Files)
 	codexHome := filepath.Join(home, ".codex")
 	if err := os.MkdirAll(codexHome, 0o755); err != nil {
 		t.Fatal(err)
@@ -209,3 +232,61 @@ enabled = false
 plugins = false
 `
 }
+
+// RunGemini runs `gemini -p prompt --output-format json` (Gemini CLI's
+// headless mode) once against baseURL (http://127.0.0.1:PORT, no
+// /v1beta: the CLI's @google/genai client adds /v1beta/models/…) with the
+// key "test" in GEMINI_API_KEY (sent as x-goog-api-key). It skips t when
+// Gemini CLI is not installed. The workspace is trusted for the session
+// (GEMINI_CLI_TRUST_WORKSPACE), so the CLI's own tools are offered; a
+// tool that needs approval runs only with o.Args like
+// "--approval-mode", "yolo".
+func RunGemini(t testing.TB, baseURL, prompt string, o Options) Result {
+	t.Helper()
+	bin := need(t, "gemini", "@google/gemini-cli")
+	home, work := tempHome(t)
+	writeFiles(t, work, o.Files)
+	dir := filepath.Join(home, ".gemini")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(GeminiSettings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(baseEnv(home),
+		"GOOGLE_GEMINI_BASE_URL="+baseURL,
+		"GEMINI_API_KEY=test",
+		"GEMINI_CLI_TRUST_WORKSPACE=true",
+		// Telemetry is off by default; say so over any settings.
+		"GEMINI_TELEMETRY_ENABLED=false",
+		// One process: without it the CLI relaunches itself as a child
+		// node with a larger heap, which a timeout would not stop.
+		"GEMINI_CLI_NO_RELAUNCH=true",
+	)
+	env = append(env, o.Env...)
+	args := append([]string{"-p", prompt, "--output-format", "json"}, o.Args...)
+	r := run(bin, args, env, work, 3*time.Minute)
+	r.Home = home
+	return r
+}
+
+// GeminiSettings is the $HOME/.gemini/settings.json RunGemini writes:
+// nothing that reaches the network besides the model calls — no usage
+// statistics (Clearcut, play.googleapis.com, on by default), no update
+// check or auto-update (registry.npmjs.org), no IDE companion, no
+// extension registry, no MCP server, no checkpointing (a shadow git
+// repository).
+const GeminiSettings = `{
+  "general": {
+    "enableAutoUpdate": false,
+    "enableAutoUpdateNotification": false,
+    "checkpointing": {"enabled": false}
+  },
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false},
+  "ide": {"enabled": false},
+  "admin": {"mcp": {"enabled": false}, "extensions": {"enabled": false}},
+  "experimental": {"extensionRegistry": false}
+}
+`
