@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/detour-llm/detour/classify"
+	"github.com/detour-llm/detour/internal/provider/openai"
 )
 
 // Failure is what the client is told when nothing answered, or how a
@@ -63,6 +64,21 @@ type Failure struct {
 func (c *Call) clientParam(o *outcome, p string) string {
 	if p == "" || o.native || c.ClientParam == nil {
 		return p
+	}
+	return c.ClientParam(p)
+}
+
+// upstreamParam is clientParam of p, an OpenAI-dialect upstream's own
+// error.param, which names a member of the body the adapter sent: for a
+// door's translation, with openai.FitDescriptions' note among its messages
+// (openai.SentParam; hostile 69d: off by one message, it named a member
+// the client never got wrong).
+func (c *Call) upstreamParam(o *outcome, p string) string {
+	if p == "" || o.native || c.ClientParam == nil || c.Native == nil {
+		return c.clientParam(o, p)
+	}
+	if p = openai.SentParam(c.Body, p); p == "" {
+		return ""
 	}
 	return c.ClientParam(p)
 }

@@ -380,7 +380,7 @@ func (w *walk) clientFailed(o *outcome) {
 // streamError ends a committed stream with the failure of o.
 func (w *walk) streamError(o *outcome) {
 	f := Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, UpstreamCode: o.upCode,
-		UpstreamOpenAICode: o.oaCode, UpstreamParam: w.call.clientParam(o, o.oaParam), UpstreamDetails: o.upDetails}
+		UpstreamOpenAICode: o.oaCode, UpstreamParam: w.call.upstreamParam(o, o.oaParam), UpstreamDetails: o.upDetails}
 	if o.meant != 0 {
 		f.Status = o.meant
 	}

@@ -429,7 +429,7 @@ func (w *walk) fail(rest ...[]*targetRT) *Result {
 		return &Result{Failure: &Failure{Status: 504, Class: classify.Timeout, Message: "the route's deadline passed before any attempt"}}
 	}
 	f := &Failure{Status: o.status, Class: o.verdict.Class, Message: o.message, Code: o.code, Param: w.call.clientParam(o, o.param), UpstreamCode: o.upCode,
-		UpstreamOpenAICode: o.oaCode, UpstreamParam: w.call.clientParam(o, o.oaParam), UpstreamDetails: o.upDetails}
+		UpstreamOpenAICode: o.oaCode, UpstreamParam: w.call.upstreamParam(o, o.oaParam), UpstreamDetails: o.upDetails}
 	if o.verdict.Evidence == decision.EvidenceAllowance {
 		// The gateway's own memory was full: as the front answers a body
 		// that does not fit, with its code and a second's wait.

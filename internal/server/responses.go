@@ -3,10 +3,12 @@ package server
 import (
 	"errors"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/responses"
+	"github.com/detour-llm/detour/internal/offstack"
 	"github.com/detour-llm/detour/internal/sse"
 )
 
@@ -59,7 +61,7 @@ func (s *Server) responsesTranslated(w http.ResponseWriter, r *http.Request, d d
 	}
 	if err == nil {
 		call.Body, echo, call.CachePrompt = req.Chat, &req.Echo, req.CachePrompt
-		call.ClientParam = req.Params.Client // an error names the client's member (input[1], max_output_tokens), not the chat body's
+		call.ClientParam = countedParams(call, a.body, req.Params) // an error names the client's member (input[1], max_output_tokens), not the chat body's
 	} else {
 		e, ok := err.(*responses.Error)
 		if !ok {
@@ -121,7 +123,7 @@ func (s *Server) responsesNative(w http.ResponseWriter, r *http.Request, d door,
 		}
 		*echo = req.Echo
 		call.CachePrompt = req.CachePrompt // before the walk builds a request of the translation (dispatch.Call.request)
-		call.ClientParam = req.Params.Client
+		call.ClientParam = countedParams(call, a.body, req.Params)
 		if out != nil {
 			out.enc = responses.NewStream(echo, a.model, created)
 		}
@@ -244,4 +246,30 @@ func isResponsesEnd(name []byte) bool {
 // stream cut after its commit was a finished answer to openai-go).
 func nativeError(f *dispatch.Failure, seq int) []byte {
 	return sse.AppendEvent(nil, errorEvent, responses.ErrorEventData(seq, failureType(f), errorCode(f), openaiMessage(f)))
+}
+
+// countedParams is ps.Client for call, whose client sent body: Params
+// names the client's member by translating body again, recording, which
+// costs what the door's translation did (about 59 times the body for
+// one-letter items). That translation is taken from the request-body
+// allowance as the door's was (dispatch.Call.Allowance), and run off the
+// walk's stack as the door's is; where it does not fit, the error names no
+// member rather than wait (hostile 69d: it was counted by nothing, and
+// every request an upstream answered with a param allocated it at once).
+// Once read, the members cost nothing more.
+func countedParams(call *dispatch.Call, body []byte, ps *responses.Params) func(string) string {
+	var read atomic.Bool
+	return func(p string) string {
+		al := call.Allowance
+		if p == "" || read.Load() || al == nil {
+			return ps.Client(p)
+		}
+		n := dispatch.TranslationCost(body)
+		if !al.Hold(n) {
+			return ""
+		}
+		defer al.Settle(n, 0)
+		read.Store(true)
+		return offstack.Run(func() string { return ps.Client(p) })
+	}
 }

@@ -195,8 +195,11 @@ func unprefixed(r *http.Request) *http.Request {
 	}
 	raw := ""
 	if r.URL.RawPath != "" {
-		if raw, ok = strings.CutPrefix(r.URL.RawPath, vendorPrefix); !ok {
-			return r // escaped in the prefix itself: not the SDK's path
+		if raw, ok = strings.CutPrefix(r.URL.RawPath, vendorPrefix); !ok || !strings.HasPrefix(raw, "/v1/") {
+			// Escaped in the prefix itself, or in "/v1/" after it: not the
+			// SDK's path ("/openai%2Fv1/…" was served as "%2Fv1/…", which
+			// the mux redirected to "/%252Fv1/…": hostile 69d).
+			return r
 		}
 	}
 	r2 := new(http.Request)

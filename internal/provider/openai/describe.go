@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -167,4 +168,96 @@ func joinArray(elems [][]byte) []byte {
 		out = append(out, e...)
 	}
 	return append(out, ']')
+}
+
+// SentParam is p, a member of the body NewRequest sent for canonical, a
+// door's translation (an OpenAI-dialect upstream's error.param), as the
+// member of canonical it names, "" where it names none: FitDescriptions
+// put its note among the messages, after the system and developer
+// messages the conversation opens with, so each later message is one
+// index further in the body sent than in canonical (hostile 69d: an
+// honest param naming the client's input[0] was told as its input[1]).
+// Any other p, and every p of a body not fitted, is p. Read on the error
+// path alone: the tools are scanned again.
+func SentParam(canonical []byte, p string) string {
+	rest, ok := strings.CutPrefix(p, "messages")
+	if !ok || rest == "" || (rest[0] != '[' && rest[0] != '.') {
+		return p
+	}
+	lead, fitted := noteAt(canonical)
+	if !fitted {
+		return p
+	}
+	i, tail, ok := messageIndex(rest)
+	switch {
+	case !ok || i < lead:
+		return p
+	case i == lead:
+		return "" // the note: Detour's, none of the client's
+	}
+	return "messages[" + strconv.Itoa(i-1) + "]" + tail
+}
+
+// noteAt reports whether FitDescriptions changes body and, if so, the
+// index of the message it adds.
+func noteAt(body []byte) (int, bool) {
+	ts, te, err := rawjson.MemberSpan(body, "tools")
+	if err != nil || ts < 0 {
+		return 0, false
+	}
+	tools, ok := rawjson.ScanArray(body[ts:te])
+	if !ok {
+		return 0, false
+	}
+	for long := false; !long; {
+		_, tool, more := tools.Next()
+		if !more {
+			return 0, false
+		}
+		_, _, _, _, long = tooLong(tool)
+	}
+	ms, me, _ := rawjson.MemberSpan(body, "messages")
+	if ms < 0 {
+		return 0, false
+	}
+	msgs, ok := rawjson.ScanArray(body[ms:me])
+	if !ok {
+		return 0, false
+	}
+	lead := 0
+	for {
+		_, m, more := msgs.Next()
+		if !more {
+			return lead, true
+		}
+		if r, _ := rawjson.String(rawjson.Member(m, "role")); r != "system" && r != "developer" {
+			return lead, true
+		}
+		lead++
+	}
+}
+
+// messageIndex reads the index at the start of rest, written "[2]",
+// ".[2]" or ".2" as OpenAI spells a list member, with what follows it.
+func messageIndex(rest string) (int, string, bool) {
+	rest = strings.TrimPrefix(rest, ".")
+	var digits string
+	if r, ok := strings.CutPrefix(rest, "["); ok {
+		end := strings.IndexByte(r, ']')
+		if end < 0 {
+			return 0, "", false
+		}
+		digits, rest = r[:end], r[end+1:]
+	} else {
+		end := strings.IndexAny(rest, ".[")
+		if end < 0 {
+			end = len(rest)
+		}
+		digits, rest = rest[:end], rest[end:]
+	}
+	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return 0, "", false
+	}
+	i, err := strconv.Atoi(digits)
+	return i, rest, err == nil
 }
