@@ -52,6 +52,7 @@ var allowed = map[string][]string{
 	// chat shapes, plus the door's error envelope (the class names it).
 	"internal/door/messages":  {"classify", "internal/provider/chat", "internal/rawjson"},
 	"internal/door/responses": {"internal/provider/chat", "internal/rawjson"},
+	"internal/door/gemini":    {"classify", "internal/provider/chat", "internal/rawjson"},
 	// Mid-stream continuation blocks: canonical chunk JSON, the usage type
 	// and dialect names; no HTTP, no dispatch.
 	"internal/splice": {"classify", "internal/provider", "internal/rawjson"},
@@ -68,7 +69,7 @@ var allowed = map[string][]string{
 	// and not to provider either (docs/design.md, "Who owns the client"): it
 	// sees canonical JSON and dispatch's facts, and writes them for its
 	// client (the class for the envelope's type, sse for the framing).
-	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/messages", "internal/door/responses", "internal/health",
+	"internal/server": {"classify", "internal/config", "internal/decision", "internal/dispatch", "internal/door/gemini", "internal/door/messages", "internal/door/responses", "internal/health",
 		"internal/inprogress", "internal/limit", "internal/metrics", "internal/offstack", "internal/rawjson", "internal/sse"},
 	// Wiring knows the parts it wires.
 	"internal/app": {"classify", "internal/alert", "internal/config", "internal/decision", "internal/dispatch",

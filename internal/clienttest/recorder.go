@@ -148,6 +148,8 @@ func (r *Recorder) serve(w http.ResponseWriter, req *http.Request) {
 		r.answerChat(w, body)
 	case req.Method == http.MethodPost && strings.HasSuffix(p, "/embeddings"):
 		r.answerEmbeddings(w, body)
+	case req.Method == http.MethodPost && strings.HasSuffix(p, ":countTokens"):
+		writeJSON(w, map[string]any{"totalTokens": len(body) / 4})
 	case req.Method == http.MethodPost && strings.HasSuffix(p, ":batchEmbedContents"):
 		r.answerGeminiEmbeddings(w, body)
 	case req.Method == http.MethodPost && strings.Contains(p, "/models/") &&

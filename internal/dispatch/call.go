@@ -124,9 +124,10 @@ func (c *Call) api() string {
 }
 
 // advisory reports whether c only asks a question about a request (a
-// count_tokens call): it is never billed and tells health nothing.
+// count_tokens call, Anthropic's or Gemini's): it is never billed and
+// tells health nothing.
 func (c *Call) advisory() bool {
-	return c.Native != nil && c.Native.API == APICountTokens
+	return c.Native != nil && (c.Native.API == APICountTokens || c.Native.API == APIGeminiCountTokens)
 }
 
 // completions reports whether c came in by the legacy Completions door

@@ -19,7 +19,8 @@ import (
 // point, health and budgets are the same as for a translated request.
 type Native struct {
 	// API is provider.APIMessages, provider.APICountTokens,
-	// provider.APIResponses or provider.APICompletions.
+	// provider.APIResponses, provider.APICompletions,
+	// provider.APIGenerateContent or provider.APIGeminiCountTokens.
 	API string
 	// Body is the client's JSON exactly as sent.
 	Body []byte
@@ -283,6 +284,9 @@ const (
 	APICountTokens = provider.APICountTokens
 	APIResponses   = provider.APIResponses
 	APICompletions = provider.APICompletions
+	// The Gemini door's: generateContent and countTokens.
+	APIGenerateContent   = provider.APIGenerateContent
+	APIGeminiCountTokens = provider.APIGeminiCountTokens
 )
 
 // NativeNames returns the names, of those a client may send (Names), whose

@@ -18,15 +18,22 @@ const (
 	// /v1/completions): a prompt, not messages. It has no canonical
 	// translation; only an upstream that serves it is sent it.
 	APICompletions = "completions"
+	// APIGenerateContent is Google's Gemini API, generateContent and
+	// streamGenerateContent (POST /v1beta/models/{model}:generateContent):
+	// its body names no model (the URL does).
+	APIGenerateContent = "generate_content"
+	// APIGeminiCountTokens is Gemini's POST /v1beta/models/{model}:countTokens.
+	APIGeminiCountTokens = "gemini_count_tokens"
 )
 
 // NativeRequest is a client request in a client API other than Chat
 // Completions, to be sent to an upstream that serves that API as is.
 type NativeRequest struct {
 	// API names the client API (APIMessages, APICountTokens, APIResponses,
-	// APICompletions).
+	// APICompletions, APIGenerateContent, APIGeminiCountTokens).
 	API string
-	// Body is the client's JSON exactly as sent; only "model" is replaced.
+	// Body is the client's JSON exactly as sent; only "model" is replaced
+	// (a Gemini body names none: the adapter puts the model in the URL).
 	Body []byte
 	// Header holds the client's headers the API forwards (anthropic-version,
 	// anthropic-beta); never credentials. Nil when none.

@@ -43,14 +43,22 @@ func keyIndex(k *config.ClientKey, r *http.Request, apiKeyFirst bool) int {
 		order[0], order[1] = order[1], order[0]
 	}
 	for _, key := range order {
-		if key == "" {
-			continue
+		if i := keySlot(k, key); i > 0 {
+			return i
 		}
-		sum := sha256.Sum256([]byte(key))
-		for i, s := range k.Sums {
-			if s == sum {
-				return i + 1
-			}
+	}
+	return 0
+}
+
+// keySlot is which of k's keys key is, from 1; 0 for none.
+func keySlot(k *config.ClientKey, key string) int {
+	if key == "" {
+		return 0
+	}
+	sum := sha256.Sum256([]byte(key))
+	for i, s := range k.Sums {
+		if s == sum {
+			return i + 1
 		}
 	}
 	return 0

@@ -42,7 +42,11 @@ func (s *Server) begin(w http.ResponseWriter, r *http.Request, d door, a *admitt
 	if a.client != nil {
 		call.Client = a.client.Name
 		if len(a.client.Sums) > 1 {
-			call.ClientKey = keyIndex(a.client, r, d.apiKeyFirst)
+			if d.key != nil {
+				call.ClientKey = keySlot(a.client, d.key(r))
+			} else {
+				call.ClientKey = keyIndex(a.client, r, d.apiKeyFirst)
+			}
 		}
 		// Every keyed request is metered, limited or not: a reload may give
 		// its key a rate or budget while it runs, which counts it when it
@@ -150,6 +154,8 @@ func (s *Server) inProgress(a *admitted, call *dispatch.Call) *inprogress.Reques
 	switch {
 	case call.Native != nil && call.Native.API == dispatch.APICountTokens:
 		api = "count_tokens"
+	case call.Native != nil && call.Native.API == dispatch.APIGeminiCountTokens:
+		api = "gemini_count_tokens"
 	case api == "":
 		api = "chat"
 	}

@@ -33,6 +33,14 @@ type door struct {
 	// apiKeyFirst: client reads x-api-key before the Bearer token
 	// (anthropicClient), and keyIndex names the key the same way.
 	apiKeyFirst bool
+	// key, when set, is the key r presents as client reads it, for the
+	// record's key index (a door that reads keys where no other does: the
+	// Gemini door's x-goog-api-key and ?key=).
+	key func(r *http.Request) string
+	// target, when set, reads the model and the stream flag from r's path
+	// (the Gemini door: /v1beta/models/{model}:streamGenerateContent), not
+	// from the body's "model" and "stream".
+	target func(r *http.Request) (model string, stream bool)
 	// keyHint says how to send a key, for the 401.
 	keyHint string
 	// fail writes one of the gateway's own errors in the door's envelope:
@@ -181,6 +189,11 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 		return refuse(http.StatusBadRequest, "invalid_request", err.Error())
 	}
 	model, ok := jsonString(hd.model)
+	var pathStream bool
+	if d.target != nil {
+		model, pathStream = d.target(r)
+		ok = true
+	}
 	if !ok || model == "" {
 		return refuse(http.StatusBadRequest, "invalid_request", `"model" must be a non-empty string naming a route or target`)
 	}
@@ -196,6 +209,10 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, d door) *admitted
 	a := &admitted{st: st, client: client, body: body, held: held, model: model, head: hd, slot: slot, srv: s}
 	if d.advisory { // a count_tokens slot: an exact count still takes the key's own (refused)
 		a.slot, a.aside = "", slot
+	}
+	if d.target != nil {
+		a.stream = pathStream
+		return a
 	}
 	switch string(hd.stream) {
 	case "", "null", "false":

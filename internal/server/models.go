@@ -16,6 +16,11 @@ import (
 // 404 in the same envelope.
 func (s *Server) modelsFor(w http.ResponseWriter, r *http.Request) {
 	id := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/v1/models"), "/")
+	if isGemini(r) || r.Method == http.MethodPost && strings.Contains(id, ":") {
+		// Google's clients with apiVersion "v1": the Gemini door.
+		s.gemini(w, r)
+		return
+	}
 	if r.Header.Get("Anthropic-Version") == "" {
 		s.models(w, r, id)
 		return

@@ -75,6 +75,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 	s.mux.HandleFunc("/v1/models", s.modelsFor)
 	s.mux.HandleFunc("/v1/models/", s.modelsFor)
 	s.messagesDoor()
+	s.geminiDoor()
 	s.mux.HandleFunc("/v1/responses", s.responses)
 	s.mux.HandleFunc("/v1/embeddings", s.embeddings)
 	s.mux.HandleFunc("/v1/completions", s.completions)
@@ -97,6 +98,11 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 	}
 	notFound := func(w http.ResponseWriter, r *http.Request) {
 		closeAfter(w)
+		if isGemini(r) { // a Gemini client: Google's envelope, and no key left in the URL
+			keyFromQuery(r)
+			geminiError(w, http.StatusNotFound, notFoundMessage(r.URL.Path))
+			return
+		}
 		if r.Header.Get("Anthropic-Version") != "" { // an Anthropic SDK: its envelope
 			anthropicError(w, http.StatusNotFound, notFoundMessage(r.URL.Path))
 			return
