@@ -107,6 +107,14 @@ func (w *walk) newRequest(ctx context.Context, e *endpointRT, o *outcome) (*http
 	if n := w.nativeAt(e); n != nil {
 		o.native = true
 		c := w.call.Native
+		if d, ok := n.(provider.NativeDecoder); ok && d.NativeDecodes(c.API, c.Body) {
+			// The adapter decodes the body whole to build the request (a
+			// Gemini body holding a sealed signature): counted and run as
+			// a translation is (hostile 69g).
+			return w.translated(o, TranslationCost(c.Body), func() (*http.Request, error) {
+				return n.NativeRequest(ctx, e.ep, &provider.NativeRequest{API: c.API, Body: c.Body, Header: c.Header, Stream: w.call.Stream})
+			})
+		}
 		return n.NativeRequest(ctx, e.ep, &provider.NativeRequest{API: c.API, Body: c.Body, Header: c.Header, Stream: w.call.Stream})
 	}
 	if err := w.translateLate(); err != nil {
@@ -236,8 +244,29 @@ func (w *walk) nativeAnswer(e *endpointRT, body []byte, o *outcome) {
 		// No count: a client's limits count the answer's text, as a
 		// chat answer's (plain).
 		o.delivered = completionsOutputEstimate(body, w.call.sent())
+	} else if usage == nil && w.call.Metered && o.billable {
+		// No count at any other door's passthrough either (a relay, a
+		// Gemini-compatible server without usageMetadata): the answer's
+		// output, read as its dialect's answer, or at four bytes a token
+		// when it cannot be (hostile 69g: 10 KB of text was charged 0
+		// output tokens, the prompt alone).
+		o.delivered = w.nativeOutputEstimate(e, body)
 	}
 	o.ok, o.body, o.usage = true, body, usage
+}
+
+// nativeOutputEstimate is the output tokens of body, a whole native
+// answer with no usage, for a client's limits: its text as the adapter
+// reads the answer in its dialect (answerOutputEstimate: a Gemini or a
+// Messages answer), else, where no text is read from it (a Responses
+// object), its bytes at four a token.
+func (w *walk) nativeOutputEstimate(e *endpointRT, body []byte) int {
+	if out, err := e.prov.adapter.Response(body, e.ep); err == nil {
+		if n := answerOutputEstimate(out, w.call.sent()); n > 0 {
+			return n
+		}
+	}
+	return capOutput(len(body)/4, w.call.sent())
 }
 
 // ServesNative reports whether the first target of the route model names

@@ -63,6 +63,17 @@ type Native interface {
 	NativeStream(api string, body io.Reader, ep Endpoint) Stream
 }
 
+// NativeDecoder is a Native side whose NativeRequest may decode the
+// client's body whole to build the request (Gemini's unsealing of the
+// thought signatures this gateway sealed): NativeDecodes reports whether
+// it will for body. The dispatcher then builds the request as it builds a
+// translation: within a reservation of its cost from the request-body
+// allowance, off the handler's stack (hostile 69g: it was counted by
+// nothing).
+type NativeDecoder interface {
+	NativeDecodes(api string, body []byte) bool
+}
+
 // NativeOf returns a's Native side when it serves api, else nil.
 func NativeOf(a Adapter, api string) Native {
 	if n, ok := a.(Native); ok && api != "" && n.Serves(api) {

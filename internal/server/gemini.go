@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/detour-llm/detour/classify"
@@ -72,12 +73,20 @@ func isGemini(r *http.Request) bool {
 // request carries one there already) and takes it out of r's URL: from
 // here on no log line, record, message or upstream request can quote the
 // URL with the key in it (docs/security.md).
+//
+// It runs first of all, for every request (Server.ServeHTTP): the mux's
+// redirect of a path it cleans ("..", "//") copied the query, key and all,
+// into its Location before any handler ran (hostile 69g). A name spelled
+// with an escape (%6Bey) is key to Google and to Go's reader alike; pairs
+// no reader can parse (after a ';', a bad escape) are dropped with it, so
+// none can carry a key past this point.
 func keyFromQuery(r *http.Request) {
-	if r.URL.RawQuery == "" || !strings.Contains(r.URL.RawQuery, "key") {
+	raw := r.URL.RawQuery
+	if raw == "" || !strings.Contains(raw, "key") && !strings.Contains(raw, "%") {
 		return
 	}
-	q := r.URL.Query()
-	if !q.Has("key") {
+	q, err := url.ParseQuery(raw)
+	if !q.Has("key") && err == nil {
 		return
 	}
 	if r.Header.Get("X-Goog-Api-Key") == "" && q.Get("key") != "" {

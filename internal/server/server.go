@@ -172,6 +172,7 @@ func (s *Server) Current() *State { return s.state.Load() }
 // the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = &deadlineWriter{ResponseWriter: w}
+	keyFromQuery(r) // before anything reads the URL, the mux's redirects included (hostile 69g)
 	closeAfterChunked(w, r)
 	if guard(s.state.Load().Config, w, r) {
 		r = unprefixed(r)
@@ -234,6 +235,7 @@ func isChatPath(r *http.Request) bool {
 func (s *Server) Admin() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w = &deadlineWriter{ResponseWriter: w}
+		keyFromQuery(r) // its notFound answers a Gemini client too: no key in its redirects either
 		closeAfterChunked(w, r)
 		if guard(s.state.Load().Config, w, r) {
 			s.admin.ServeHTTP(w, r)

@@ -71,6 +71,22 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	return hr, nil
 }
 
+var _ provider.NativeDecoder = Adapter{}
+
+// NativeDecodes reports whether NativeRequest decodes body whole: it
+// holds a sealed signature's prefix (unsealed), or it is a count whose
+// generateContentRequest names a model (withCountModel).
+func (Adapter) NativeDecodes(api string, body []byte) bool {
+	if bytes.Contains(body, []byte(provider.SignaturePrefix)) {
+		return true
+	}
+	if api != provider.APIGeminiCountTokens {
+		return false
+	}
+	g := rawjson.Member(body, "generateContentRequest")
+	return g != nil && rawjson.Member(g, "model") != nil
+}
+
 // withCountModel is a countTokens body whose generateContentRequest names
 // model; the body as it is when it cannot be read.
 func withCountModel(body []byte, model string) []byte {
