@@ -95,16 +95,19 @@ func requestAbove(req []byte, limit int64, text *int64) bool {
 // (requestTokensAbove).
 func requestText(req []byte) int64 {
 	var text int64
-	var key []byte // the member name the next value string is under
+	// key is the member name the next string is the value of: nil where
+	// that string is no member's value (an array's element, past an
+	// object or a list the value was: fuzz 69f, base64 text after
+	// {"url":…} in a tool schema's examples list read as an image).
+	var key []byte
 	depth := 0
 	for i := 0; i < len(req); i++ {
 		switch req[i] {
-		case '{':
+		case '{', '[':
 			depth++
 			key = nil
-		case '[':
-			depth++
 		case '}', ']':
+			key = nil
 			if depth--; depth <= 0 {
 				return text
 			}
@@ -112,8 +115,11 @@ func requestText(req []byte) int64 {
 			end, n, inline := stringSpan(req, i+1)
 			if isMemberName(req, end+1) {
 				key = req[i+1 : min(end, len(req))]
-			} else if inline && inlineDataMember(key) {
-				n = 0
+			} else {
+				if inline && inlineDataMember(key) {
+					n = 0
+				}
+				key = nil
 			}
 			text += int64(n)
 			i = end

@@ -160,12 +160,13 @@ func (f *Failure) scrub(forClient func(msg string, sent []byte) string, sent []b
 }
 
 // visibleControls is msg, an upstream's words that reach the client's
-// error and the record, with each C1 control (U+0080–U+009F: U+009B is a
-// terminal's CSI) and each bidi embedding, override or isolate
-// (U+202A–U+202E, U+2066–U+2069: a line drawn in another order than it
-// reads) written as its \uXXXX text, so a client that prints its error in
-// a terminal (a coding agent) shows them instead of obeying them (hostile
-// 68d). Marks a right-to-left language needs (U+200E, U+200F, joiners)
+// error and the record, with each C0 control but the tab and the line
+// feed (ESC, U+001B, opens a terminal's escape sequences: fuzz 69f), DEL,
+// each C1 control (U+0080–U+009F: U+009B is a terminal's CSI) and each
+// bidi embedding, override or isolate (U+202A–U+202E, U+2066–U+2069: a
+// line drawn in another order than it reads) written as its \uXXXX text,
+// so a client that prints its error in a terminal (a coding agent) shows
+// them instead of obeying them (hostile 68d). Marks a right-to-left language needs (U+200E, U+200F, joiners)
 // are kept. Text without them is msg itself.
 func visibleControls(msg string) string {
 	i := strings.IndexFunc(msg, controlRune)
@@ -185,6 +186,12 @@ func visibleControls(msg string) string {
 	return b.String()
 }
 
+// controlRune reports a rune visibleControls writes as its \uXXXX text:
+// a C1 control, a bidi embedding, override or isolate, and a C0 control
+// but the tab and the line feed (fuzz 69f: ESC, U+001B, opens the 7-bit
+// CSI "ESC [" and OSC "ESC ]" every terminal obeys, where U+009B is CSI
+// to few; a carriage return or a backspace draws over the words before
+// it), and DEL.
 func controlRune(r rune) bool {
-	return r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+	return r < 0x20 && r != '\t' && r != '\n' || r >= 0x7f && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }

@@ -58,12 +58,13 @@ func recorded(rec bool, froms []from, tools []string, w *wireRequest, out *chatR
 // reasoning.effort, the answer's format text.format, the end user
 // safety_identifier or user.
 func topParams(w *wireRequest, out *chatRequest) map[string]string {
-	top := map[string]string{"model": "model"}
+	top := map[string]string{}
 	set := func(chatName, client string, sent bool) {
 		if sent {
 			top[chatName] = client
 		}
 	}
+	set("model", "model", w.Model != "") // a request without one is sent the route's (fuzz 69f)
 	set("stream", "stream", w.Stream)
 	set("max_completion_tokens", "max_output_tokens", w.MaxOutputTokens != nil)
 	set("max_tokens", "max_output_tokens", w.MaxOutputTokens != nil)
