@@ -59,3 +59,21 @@ func TestStringAllocations(t *testing.T) {
 		}
 	}
 }
+
+func TestPathIndex(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		i    int
+		tail string
+		ok   bool
+	}{
+		{"[2]", 2, "", true}, {".[2].content", 2, ".content", true}, {".2.content[0]", 2, ".content[0]", true},
+		{"[12][3]", 12, "[3]", true}, {"[-1]", 0, "", false}, {"[+1]", 0, "", false}, {"[]", 0, "", false},
+		{"[2", 0, "", false}, {".x", 0, "", false}, {"", 0, "", false}, {"[99999999999999999999]", 0, "", false},
+	} {
+		i, tail, ok := PathIndex(c.in)
+		if i != c.i || tail != c.tail || ok != c.ok {
+			t.Errorf("PathIndex(%q) = %d %q %v, want %d %q %v", c.in, i, tail, ok, c.i, c.tail, c.ok)
+		}
+	}
+}

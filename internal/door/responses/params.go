@@ -1,7 +1,6 @@
 package responses
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 
@@ -105,7 +104,7 @@ func (ps *Params) Client(p string) string {
 		if rest == "" {
 			return "input"
 		}
-		i, tail, ok := index(rest)
+		i, tail, ok := rawjson.PathIndex(rest)
 		if !ok || i >= len(ps.msgs) {
 			return ""
 		}
@@ -114,7 +113,7 @@ func (ps *Params) Client(p string) string {
 		if rest == "" {
 			return ps.top["tools"]
 		}
-		i, tail, ok := index(rest)
+		i, tail, ok := rawjson.PathIndex(rest)
 		if !ok || i >= len(ps.tools) {
 			return ""
 		}
@@ -155,7 +154,7 @@ func (f *from) member(tail string) string {
 		return f.content
 	}
 	if rest, ok := strings.CutPrefix(tail, ".content"); ok {
-		k, _, ok := index(rest)
+		k, _, ok := rawjson.PathIndex(rest)
 		if !ok {
 			return ""
 		}
@@ -168,7 +167,7 @@ func (f *from) member(tail string) string {
 		return ""
 	}
 	if rest, ok := strings.CutPrefix(tail, ".tool_calls"); ok {
-		k, sub, ok := index(rest)
+		k, sub, ok := rawjson.PathIndex(rest)
 		if !ok || k >= len(f.calls) {
 			return ""
 		}
@@ -208,29 +207,4 @@ func splitHead(p string) (head, rest string) {
 		return p[:i], p[i:]
 	}
 	return p, ""
-}
-
-// index reads a list index at the start of rest, written "[2]", ".[2]" or
-// ".2", and returns it with what follows.
-func index(rest string) (int, string, bool) {
-	rest = strings.TrimPrefix(rest, ".")
-	var digits string
-	if r, ok := strings.CutPrefix(rest, "["); ok {
-		end := strings.IndexByte(r, ']')
-		if end < 0 {
-			return 0, "", false
-		}
-		digits, rest = r[:end], r[end+1:]
-	} else {
-		end := strings.IndexAny(rest, ".[")
-		if end < 0 {
-			end = len(rest)
-		}
-		digits, rest = rest[:end], rest[end:]
-	}
-	i, err := strconv.Atoi(digits)
-	if err != nil || i < 0 || digits == "" || digits[0] == '+' || digits[0] == '-' {
-		return 0, "", false
-	}
-	return i, rest, true
 }

@@ -188,7 +188,7 @@ func SentParam(canonical []byte, p string) string {
 	if !fitted {
 		return p
 	}
-	i, tail, ok := messageIndex(rest)
+	i, tail, ok := rawjson.PathIndex(rest)
 	switch {
 	case !ok || i < lead:
 		return p
@@ -235,29 +235,4 @@ func noteAt(body []byte) (int, bool) {
 		}
 		lead++
 	}
-}
-
-// messageIndex reads the index at the start of rest, written "[2]",
-// ".[2]" or ".2" as OpenAI spells a list member, with what follows it.
-func messageIndex(rest string) (int, string, bool) {
-	rest = strings.TrimPrefix(rest, ".")
-	var digits string
-	if r, ok := strings.CutPrefix(rest, "["); ok {
-		end := strings.IndexByte(r, ']')
-		if end < 0 {
-			return 0, "", false
-		}
-		digits, rest = r[:end], r[end+1:]
-	} else {
-		end := strings.IndexAny(rest, ".[")
-		if end < 0 {
-			end = len(rest)
-		}
-		digits, rest = rest[:end], rest[end:]
-	}
-	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
-		return 0, "", false
-	}
-	i, err := strconv.Atoi(digits)
-	return i, rest, err == nil
 }

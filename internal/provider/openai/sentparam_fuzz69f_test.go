@@ -50,7 +50,7 @@ func FuzzSentParam(f *testing.F) {
 						continue
 					}
 					rest, ok := strings.CutPrefix(q, "messages")
-					j, qtail, ok2 := messageIndex(rest)
+					j, qtail, ok2 := rawjson.PathIndex(rest)
 					if !ok || !ok2 || qtail != tail {
 						t.Fatalf("%s told as %q", spell+tail, q)
 					}
