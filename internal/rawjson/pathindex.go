@@ -29,5 +29,8 @@ func PathIndex(rest string) (i int, tail string, ok bool) {
 		return 0, "", false
 	}
 	i, err := strconv.Atoi(digits)
-	return i, rest, err == nil
+	if err != nil {
+		return 0, "", false
+	}
+	return i, rest, true
 }
