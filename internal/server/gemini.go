@@ -274,6 +274,7 @@ func (s *Server) geminiCount(w http.ResponseWriter, r *http.Request) {
 		if res.Failure == nil && res.Native {
 			detourHeaders(w.Header(), answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts})
 			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("X-Should-Retry", "false") // an upstream's answer, as count_tokens' (hostile 69j)
 			w.Write(res.Body)
 			return
 		}

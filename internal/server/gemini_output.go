@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
 
 	"github.com/detour-llm/detour/classify"
@@ -49,6 +50,9 @@ func (o *geminiOutput) Chunk(chunk []byte) error {
 	}
 	if !o.native {
 		frames, err := o.enc.Chunk(chunk)
+		if errors.Is(err, gemini.ErrTooLarge) {
+			return dispatch.ErrTooLarge // the calls held passed gemini.MaxHeld: the stream is failed
+		}
 		if err != nil || len(frames) == 0 {
 			return nil // a chunk the encoder cannot read, or one it holds, writes nothing yet
 		}

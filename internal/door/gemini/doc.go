@@ -31,8 +31,9 @@
 //	parts[].fileData           an http(s) image → image_url; Google's files,
 //	                           gs://, other types refused
 //	parts[].functionCall       assistant tool_calls (its id, else
-//	                           call_<turn>_<part>); thoughtSignature →
-//	                           extra_content.google.thought_signature
+//	                           call_<turn>_<part>); a sealed (detour1.)
+//	                           thoughtSignature → extra_content.google.
+//	                           thought_signature, a raw one dropped
 //	parts[].functionResponse   a tool message answering the call of its id,
 //	                           else the first unanswered one of its name
 //	executableCode, code results, videoMetadata   refused

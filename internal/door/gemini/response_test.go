@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -78,4 +79,26 @@ func TestEnvelope(t *testing.T) {
 	if got := string(ErrorFrame(classify.ServerError, 200, "cut")); got != "data: {\"error\":{\"code\":500,\"message\":\"cut\",\"status\":\"INTERNAL\"}}\r\n\r\n" {
 		t.Errorf("frame %q", got)
 	}
+}
+
+// TestEncoderBoundsHeldCalls: the encoder holds tool calls until End;
+// an upstream streaming one call's arguments without end made it hold
+// them without bound (hostile 69j). Past MaxHeld, Chunk says ErrTooLarge.
+func TestEncoderBoundsHeldCalls(t *testing.T) {
+	e := NewEncoder("route", false)
+	piece := strings.Repeat("a", 1<<20)
+	first := `{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"a\":\"` + piece + `"}}]}}]}`
+	if _, err := e.Chunk([]byte(first)); err != nil {
+		t.Fatal(err)
+	}
+	next := `{"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"` + piece + `"}}]}}]}`
+	for i := 0; i < 40; i++ {
+		if _, err := e.Chunk([]byte(next)); err != nil {
+			if !errors.Is(err, ErrTooLarge) || i < 14 {
+				t.Fatalf("after %d MiB: %v, want ErrTooLarge past %d MiB", i+1, err, MaxHeld>>20)
+			}
+			return
+		}
+	}
+	t.Fatalf("41 MiB of one call's arguments held, no error (bound %d MiB)", MaxHeld>>20)
 }

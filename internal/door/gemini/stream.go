@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
 )
@@ -17,15 +18,27 @@ import (
 // (isValidResponse): no chunk of the encoder's has none. Not safe for
 // concurrent use.
 type Encoder struct {
-	model    string
-	thoughts bool
-	id       string
-	held     []outPart // said, not yet written
-	calls    []*streamCall
-	finish   string
-	usage    *chat.Usage
-	chunk    chat.StreamChunk
+	model     string
+	thoughts  bool
+	id        string
+	held      []outPart // said, not yet written
+	calls     []*streamCall
+	finish    string
+	usage     *chat.Usage
+	chunk     chat.StreamChunk
+	callBytes int // bytes of the calls' names, ids, signatures and arguments held for End
 }
+
+// MaxHeld bounds the tool calls an Encoder holds until End writes them
+// whole: past it Chunk returns ErrTooLarge and the stream is failed, rather
+// than the gateway's memory grown for as long as an upstream streams one
+// call's arguments (hostile 69j: 64 MiB of arguments were held, and written
+// again as one frame). As the Responses door's bound (16 MiB), some thirty
+// times the longest answer a model writes.
+const MaxHeld = 16 << 20
+
+// ErrTooLarge is Chunk's error once the calls held pass MaxHeld.
+var ErrTooLarge = errors.New("gemini: the tool calls held passed 16 MiB")
 
 type streamCall struct {
 	id, name string
@@ -73,6 +86,9 @@ func (e *Encoder) Chunk(data []byte) ([]byte, error) {
 		for _, tc := range d.ToolCalls {
 			e.call(tc)
 		}
+		if e.callBytes > MaxHeld {
+			return nil, ErrTooLarge
+		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			e.finish = *ch.FinishReason
 		}
@@ -103,13 +119,17 @@ func (e *Encoder) call(tc chat.ToolCallDelta) {
 		e.calls[tc.Index] = c
 	}
 	if tc.ID != "" {
+		e.callBytes += len(tc.ID) - len(c.id)
 		c.id = tc.ID
 	}
 	if tc.Function.Name != "" {
+		e.callBytes += len(tc.Function.Name) - len(c.name)
 		c.name = tc.Function.Name
 	}
 	c.args = append(c.args, tc.Function.Arguments...)
+	e.callBytes += len(tc.Function.Arguments)
 	if len(tc.ExtraContent) > 0 {
+		e.callBytes += len(tc.ExtraContent) - len(c.extra)
 		c.extra = tc.ExtraContent
 	}
 }

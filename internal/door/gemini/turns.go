@@ -326,9 +326,15 @@ func functionCall(p object, where, id string) (chat.ToolCall, error) {
 		}
 	}
 	tc := chat.ToolCall{ID: id, Type: "function", Function: chat.FunctionCall{Name: name, Arguments: args}}
+	// Only a signature this gateway sealed travels: one a Gemini target
+	// wrote (a turn passed through, handed back raw) is read by that
+	// model alone, and reached an OpenAI target as extra_content, a member
+	// OpenAI refuses on some models, and Gemini's OpenAI-compatible
+	// endpoint as a signature it did not write ("Corrupted thought
+	// signature"), where without one it takes the placeholder (hostile 69j).
 	if sig, err := p.str("thoughtSignature", where); err != nil {
 		return chat.ToolCall{}, err
-	} else if sig != "" {
+	} else if strings.HasPrefix(sig, chat.SignaturePrefix) {
 		tc.ExtraContent = chat.SignatureExtra(sig)
 	}
 	return tc, nil
