@@ -91,7 +91,9 @@ func TestReview67hFeatureGateCostIsBounded(t *testing.T) {
 	base := timed(`. image is not allowed here`)
 	for _, unit := range []string{`. image is not enabled for`, `. a_bcd a_bce a_bcf a_bcg is not enabled for`,
 		`. The long context beta is not available for`} {
-		if d := timed(unit); d > 5*base+100*time.Millisecond {
+		// 56 times the base before the mend; 20 times and a second
+		// leaves room for a busy machine's noise between two timings.
+		if d := timed(unit); d > 20*base+time.Second {
 			t.Errorf("%q: %v (no gate: %v)", unit, d, base)
 		}
 	}
