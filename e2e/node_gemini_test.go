@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -50,6 +51,9 @@ func TestNodeGeminiSDK(t *testing.T) {
 			var env []string
 			if kind == "openai" { // Detour's own failures, whatever the kind: once
 				env = append(env, "DETOUR_ERROR_ROUTES=failover=failover-route,cut=cut-route")
+			}
+			if kind == "anthropic" { // the chat route has no target that embeds
+				env = append(env, "DETOUR_EMBED_REFUSED=1")
 			}
 			res := clienttest.RunNode(t, g.URL, "gemini.mjs", env...)
 			if testing.Verbose() {
@@ -114,6 +118,33 @@ func TestNodeGeminiSDK(t *testing.T) {
 			}
 			if res.Case(t, "models", &models) && (!strings.Contains(strings.Join(models.Names, ","), "models/detour-route") || models.One.Name != "models/detour-route") {
 				t.Errorf("models: %+v", models)
+			}
+			// embedContent: one content and several, each sent by the SDK as
+			// :batchEmbedContents, to the vectors route (OpenAI's
+			// text-embedding-3-small, or Gemini's gemini-embedding-001 for
+			// the gemini kind); the recorder's vectors are i+1+j/4, scaled
+			// to unit length by the Gemini adapter.
+			var emb struct {
+				One, Several, Failover []int
+				First                  []float64
+				Refused                struct {
+					Class  string
+					Status int
+					Body   struct {
+						Error struct{ Status, Message string }
+					}
+				}
+			}
+			if res.Case(t, "embed", &emb) {
+				if fmt.Sprint(emb.One) != "[4]" || fmt.Sprint(emb.Several) != "[3 3 3]" || len(emb.First) != 3 || emb.First[0] <= 0 {
+					t.Errorf("embed: %+v", emb)
+				}
+				if kind == "openai" && fmt.Sprint(emb.Failover) != "[3 3]" {
+					t.Errorf("embed over a failover: %+v", emb.Failover)
+				}
+				if e := emb.Refused; kind == "anthropic" && (e.Class != "ApiError" || e.Status != 400 || e.Body.Error.Status != "INVALID_ARGUMENT" || !strings.Contains(e.Body.Error.Message, "serves")) {
+					t.Errorf("embed at a Claude-only route: %+v, want ApiError 400 INVALID_ARGUMENT", e)
+				}
 			}
 			// The SDK's requests went to the Gemini door's paths, with the key
 			// in x-goog-api-key.

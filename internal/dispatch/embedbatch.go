@@ -154,6 +154,9 @@ func (w *walk) batchedCall(ctx context.Context, e *endpointRT, parts []provider.
 	if usage {
 		o.usage = usageOf(joined)
 	}
+	if o.body, err = w.whole(joined, o); err != nil { // in the door's words (the Gemini door's)
+		o.ok, o.body = false, nil
+	}
 	return o
 }
 

@@ -13,9 +13,11 @@ const evUntranslatable = "answer:untranslatable"
 
 // whole is a whole canonical answer in the call's door's own words
 // (Call.Whole; out itself without one). When the door cannot express it,
-// o fails as unknown, and the walk moves on.
+// o fails as unknown, and the walk moves on. One batch of an embeddings
+// attempt made in several calls is not the answer: the joined list is
+// (embedbatch.go).
 func (w *walk) whole(out []byte, o *outcome) ([]byte, error) {
-	if w.call.Whole == nil {
+	if w.call.Whole == nil || w.call.Op == OpEmbeddings && w.call.emb.part != nil {
 		return out, nil
 	}
 	b, err := w.call.Whole(out)

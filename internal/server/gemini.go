@@ -16,7 +16,8 @@ import (
 
 // The Google Gemini door (docs/doors.md, "Google Gemini"):
 // POST /v1beta/models/{model}:generateContent and :streamGenerateContent
-// (SSE, ?alt=sse), :countTokens, and GET /v1beta/models[/{model}], each
+// (SSE, ?alt=sse), :countTokens, :embedContent and :batchEmbedContents,
+// and GET /v1beta/models[/{model}], each
 // also under /v1/models/ (the SDKs' apiVersion "v1"). {model} is a route or
 // target name. Every error on it is in Google's envelope with Google's
 // status names. Keys come as Google's clients send them: x-goog-api-key,
@@ -149,11 +150,70 @@ func (s *Server) gemini(w http.ResponseWriter, r *http.Request) {
 		s.geminiGenerate(w, r, method)
 	case "countTokens":
 		s.geminiCount(w, r)
+	case "embedContent", "batchEmbedContents":
+		s.geminiEmbed(w, r, method == "batchEmbedContents")
 	default:
 		closeAfter(w)
 		s.refuse(w, geminiFront, http.StatusNotFound, "not_found",
-			"Detour's Gemini door serves generateContent, streamGenerateContent and countTokens, not "+quoteHeader(method))
+			"Detour's Gemini door serves generateContent, streamGenerateContent, countTokens, embedContent and batchEmbedContents, not "+quoteHeader(method))
 	}
+}
+
+// The fronts of :embedContent and :batchEmbedContents: the Gemini door's
+// keys, limits and envelope, the embeddings operation (a route with no
+// target that embeds is a 400, as at /v1/embeddings), and the members each
+// reads.
+var (
+	geminiEmbedFront = func() door {
+		d := geminiFront
+		d.name, d.op, d.members = "gemini_embeddings", dispatch.OpEmbeddings,
+			foldMap("model", "content", "taskType", "title", "outputDimensionality")
+		return d
+	}()
+	geminiBatchEmbedFront = func() door { d := geminiEmbedFront; d.members = foldMap("requests"); return d }()
+)
+
+// geminiEmbed answers :embedContent (batch false) and :batchEmbedContents
+// through the embeddings dispatch of /v1/embeddings (embeddings.go): the
+// request is translated into an OpenAI embeddings body
+// (gemini.TranslateEmbed) and the answer back (gemini.EmbedAnswer), for
+// every target, Gemini's included (docs/doors.md, "Google Gemini").
+func (s *Server) geminiEmbed(w http.ResponseWriter, r *http.Request, batch bool) {
+	d := geminiEmbedFront
+	if batch {
+		d = geminiBatchEmbedFront
+	}
+	in := s.admit(w, r, d)
+	if in == nil {
+		return
+	}
+	defer s.end(in)
+	var (
+		body []byte
+		err  error
+	)
+	if !s.translate(w, d, in, func() int { body, err = gemini.TranslateEmbed(in.body, in.model, batch); return len(body) }) {
+		return
+	}
+	if err != nil {
+		s.refuse(w, d, http.StatusBadRequest, "invalid_request", err.Error())
+		return
+	}
+	call := &dispatch.Call{Model: in.model, Body: body, API: "gemini", Op: dispatch.OpEmbeddings}
+	// The one parse of the body the adapters read, as /v1/embeddings
+	// makes it (embeddings.go).
+	if !s.reserveFor(w, d, in, dispatch.EmbeddingsCost(body), func() (held int) { held, err = call.CheckEmbeddings(); return held }) {
+		return
+	}
+	if err != nil {
+		s.refuse(w, d, http.StatusBadRequest, "invalid_request", err.Error())
+		return
+	}
+	call.Whole = func(b []byte) ([]byte, error) { return gemini.EmbedAnswer(b, batch) }
+	if !s.begin(w, r, d, in, call) {
+		return
+	}
+	s.do(w, r, d, in, call)
 }
 
 func (s *Server) geminiGenerate(w http.ResponseWriter, r *http.Request, method string) {

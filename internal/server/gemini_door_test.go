@@ -192,7 +192,7 @@ func TestGeminiDoorErrorsInGooglesEnvelope(t *testing.T) {
 		{"/v1beta/models/to-gpt:generateContent", `{"contents":[],"Contents":[]}`, "gk-one", 400, `"status":"INVALID_ARGUMENT"`},
 		{"/v1beta/models/to-gpt:generateContent", `{"contents":[{"role":"user","parts":[{"text":"a"}]}],"generationConfig":{"candidateCount":2}}`, "gk-one", 400, "candidateCount"},
 		{"/v1beta/models/to-gpt:generateContent", `{"contents":[{"role":"user","parts":[{"text":"a"}]}],"tools":[{"googleSearch":{}}]}`, "gk-one", 400, "googleSearch"},
-		{"/v1beta/models/to-gpt:embedContent", `{}`, "gk-one", 404, `"status":"NOT_FOUND"`},
+		{"/v1beta/models/to-gpt:predict", `{}`, "gk-one", 404, `"status":"NOT_FOUND"`},
 	} {
 		resp, body := postWith(t, gw.url, c.path, c.body, "X-Goog-Api-Key", c.key)
 		if resp.StatusCode != c.status || !strings.Contains(body, c.want) || !strings.Contains(body, `"code":`) {

@@ -19,7 +19,7 @@ type geminiModel struct {
 }
 
 // geminiMethods are the methods the door serves for every model.
-var geminiMethods = []string{"generateContent", "streamGenerateContent", "countTokens"}
+var geminiMethods = []string{"generateContent", "streamGenerateContent", "countTokens", "embedContent", "batchEmbedContents"}
 
 // geminiModels answers GET /v1beta/models (id "") and
 // GET /v1beta/models/{id} in Google's shape: {"models":[…]}, routes then

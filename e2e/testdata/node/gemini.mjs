@@ -1,10 +1,13 @@
 // Google's Gen AI SDK (npm "@google/genai") through one base URL
 // (httpOptions.baseUrl): generateContent whole and streamed, a chat, a
 // function call round trip (whole and streamed), JSON output, countTokens,
-// the model list, and the errors the SDK raises (ApiError). DETOUR_API_VERSION
+// the model list, embedContent (one content and several: the SDK sends
+// both as :batchEmbedContents), and the errors the SDK raises (ApiError).
+// DETOUR_EMBED_REFUSED asks embedContent of the chat route, which has no
+// target that embeds. DETOUR_API_VERSION
 // sets the SDK's apiVersion (v1beta by default).
 import { GoogleGenAI, FunctionCallingConfigMode } from '@google/genai';
-import { base, key, model, run, weatherSchema, weatherAnswer, png } from './lib.mjs';
+import { base, key, model, embedModel, run, weatherSchema, weatherAnswer, png } from './lib.mjs';
 
 const ai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: base, apiVersion: process.env.DETOUR_API_VERSION || 'v1beta', timeout: 20000 } });
 
@@ -93,6 +96,15 @@ await run({
     for await (const m of await ai.models.list()) names.push(m.name);
     const one = await ai.models.get({ model });
     return { names, one: { name: one.name, methods: one.supportedActions } };
+  },
+  async embed() {
+    const one = await ai.models.embedContent({ model: embedModel, contents: 'Paris is sunny.',
+      config: { outputDimensionality: 4, taskType: 'RETRIEVAL_DOCUMENT', title: 'Weather' } });
+    const several = await ai.models.embedContent({ model: embedModel, contents: ['one', 'two', 'three'], config: { taskType: 'RETRIEVAL_QUERY' } });
+    const out = { one: one.embeddings.map((e) => e.values.length), several: several.embeddings.map((e) => e.values.length), first: several.embeddings[0].values };
+    if (process.env.DETOUR_EMBED_REFUSED) out.refused = await apiError(() => ai.models.embedContent({ model, contents: 'x' }));
+    if (errorRoutes.failover) out.failover = (await ai.models.embedContent({ model: errorRoutes.failover, contents: ['a', 'b'] })).embeddings.map((e) => e.values.length);
+    return out;
   },
   async errors() {
     if (!Object.keys(errorRoutes).length) return { skipped: true };

@@ -19,6 +19,9 @@
 //     envelope {"error":{"code","message","status"}} with Google's status
 //     names, as a body or as the stream's last event.
 //   - Estimate: :countTokens for targets that are not Gemini (bytes/4).
+//   - TranslateEmbed, EmbedAnswer: :embedContent and :batchEmbedContents
+//     → an OpenAI embeddings body for the embeddings dispatch, and its
+//     answer back (embed.go); every target gets the translation.
 //
 // What Translate does with each request member (docs/doors.md, "Google
 // Gemini", has the same table for operators; members are read in
