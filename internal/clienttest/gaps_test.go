@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/detour-llm/detour/internal/door/gemini"
 	"github.com/detour-llm/detour/internal/door/messages"
 	"github.com/detour-llm/detour/internal/door/responses"
 )
@@ -57,6 +58,25 @@ var knownGaps = map[string][]string{
 	// Messages door translated it.
 	"node-openai-agents-" + nodePinned("@openai/agents") + ".jsonl":                                                            {"previous_response_id"},
 	"node-langchain-openai-" + nodePinned("@langchain/openai") + "-anthropic-" + nodePinned("@langchain/anthropic") + ".jsonl": nil,
+	// Gemini CLI (the Gemini door, docs/doors.md "Gemini CLI 0.61.0"):
+	// nothing refused in its agent loop, the router's JSON call or a
+	// read_file round trip. Dropped on the way, by the door's table:
+	// generationConfig.topK (no Chat Completions member),
+	// thinkingConfig (includeThoughts kept as the answer's thought
+	// parts; thinkingLevel is Gemini's), the systemInstruction's role,
+	// and the thoughtSignature the CLI puts beside each functionCall it
+	// sends back (the recorder's answer had none, so it is Google's
+	// placeholder "skip_thought_signature_validator"; a translated target
+	// never reads it). The router's responseJsonSchema goes with
+	// Gemini's upper-case type names as JSON Schema's (probe 69h).
+	"gemini-cli-" + GeminiCLIVersion + ".jsonl":             nil,
+	"gemini-cli-" + GeminiCLIVersion + "-route-model.jsonl": nil,
+	"gemini-cli-" + GeminiCLIVersion + "-tool.jsonl":        nil,
+	// The google_web_search tool is one more model call with Gemini's
+	// own googleSearch tool: only a Gemini target can search, so a route
+	// of OpenAI or Claude targets refuses it (400 naming the member) and
+	// the CLI reports the search as failed; the agent's turn goes on.
+	"gemini-cli-" + GeminiCLIVersion + "-web-search.jsonl": {"tools.0.googleSearch"},
 }
 
 // nodePinned is the version e2e/testdata/node/package.json pins for pkg.
@@ -139,6 +159,9 @@ func strip(body map[string]any, path string) bool {
 // translate runs body through the door for path and returns the refused
 // member (dotted) and message, or ok with the canonical chat JSON.
 func translate(path string, body []byte) (chatJSON []byte, g *gap) {
+	if strings.HasPrefix(path, "/v1beta/models/") {
+		return translateGemini(path, body)
+	}
 	switch path {
 	case "/v1/messages":
 		tr, err := messages.Translate(body)
@@ -162,6 +185,35 @@ func translate(path string, body []byte) (chatJSON []byte, g *gap) {
 		return tr.Chat, nil
 	}
 	return nil, nil
+}
+
+// translateGemini runs a Gemini request (path
+// /v1beta/models/{model}:generateContent or :streamGenerateContent)
+// through the Gemini door for the model the URL names.
+func translateGemini(path string, body []byte) (chatJSON []byte, g *gap) {
+	model, method, _ := strings.Cut(strings.TrimPrefix(path, "/v1beta/models/"), ":")
+	tr, err := gemini.Translate(body, model, method == "streamGenerateContent")
+	if err != nil {
+		var e *gemini.Error
+		if errors.As(err, &e) {
+			return nil, &gap{dotted(e.Field), e.Error()}
+		}
+		return nil, &gap{"", err.Error()}
+	}
+	return tr.Body, nil
+}
+
+// isModelCall reports whether a recorded request is a model call a door
+// translates: Messages, Responses, or Gemini's generateContent and
+// streamGenerateContent.
+func isModelCall(r Request) bool {
+	if r.Method != "POST" {
+		return false
+	}
+	if strings.HasPrefix(r.Path, "/v1beta/models/") {
+		return strings.HasSuffix(r.Path, ":generateContent") || strings.HasSuffix(r.Path, ":streamGenerateContent")
+	}
+	return r.Path == "/v1/messages" || r.Path == "/v1/responses"
 }
 
 // gapsOf translates body, stripping each refused member in turn, and
@@ -198,12 +250,6 @@ func TestRecordedRequestsThroughDoors(t *testing.T) {
 	for _, f := range files {
 		name := filepath.Base(f)
 		t.Run(name, func(t *testing.T) {
-			if strings.HasPrefix(name, "gemini-cli-") {
-				// Gemini CLI calls /v1beta/models/{model}:generateContent
-				// and :streamGenerateContent: no door in internal/door
-				// translates them yet (docs/doors.md, "Gemini CLI").
-				t.Skip("no Gemini door translation to feed " + name + " to")
-			}
 			want, ok := knownGaps[name]
 			if !ok {
 				t.Fatalf("no knownGaps entry for %s", name)
@@ -222,7 +268,7 @@ func TestRecordedRequestsThroughDoors(t *testing.T) {
 				if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 					t.Fatal(err)
 				}
-				if r.Method != "POST" || (r.Path != "/v1/messages" && r.Path != "/v1/responses") {
+				if !isModelCall(r) {
 					continue
 				}
 				calls++

@@ -89,12 +89,19 @@ func (o *geminiOutput) Flush() error { return o.sse.Flush() }
 
 // Fail ends the stream with Google's error envelope as a data event. Its
 // code is the failure's status, or, for a failure inside a 200 stream,
-// the status its class stands for.
+// the status its class stands for. A translated stream first writes the
+// text its encoder held (probe 69h: the words before a cut were lost).
 func (o *geminiOutput) Fail(f *dispatch.Failure) error {
 	if o.sse.state != 1 {
 		return errNotCommitted
 	}
-	return o.sse.fail(gemini.ErrorFrame(f.Class, streamStatus(f), clientMessage(f.Message)))
+	frame := gemini.ErrorFrame(f.Class, streamStatus(f), clientMessage(f.Message))
+	if !o.native && o.enc != nil {
+		if said := o.enc.Said(); said != nil {
+			frame = append(said, frame...)
+		}
+	}
+	return o.sse.fail(frame)
 }
 
 // streamStatus is the HTTP status a failure after the commit point is told

@@ -42,7 +42,8 @@
 //	executableCode, code results, videoMetadata   refused
 //	systemInstruction          one system message (text parts joined)
 //	tools[].functionDeclarations  function tools (parametersJsonSchema as
-//	                           sent, parameters made JSON Schema: tools.go)
+//	                           sent but upper-case type names lowered,
+//	                           parameters made JSON Schema: tools.go)
 //	tools[] Google's own       refused (googleSearch, codeExecution…)
 //	toolConfig                 AUTO/VALIDATED → auto, ANY → required (one
 //	                           name: that function; several: allowed_tools),

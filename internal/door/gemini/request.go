@@ -227,7 +227,8 @@ func generation(top object, out *outRequest) (thoughts bool, err error) {
 
 // responseFormat is the response_format generationConfig asks for:
 // responseMimeType application/json with a schema (responseJsonSchema as
-// sent, responseSchema made JSON Schema) as json_schema, without one as
+// sent but Gemini's upper-case type names, lowerTypes; responseSchema made
+// JSON Schema) as json_schema, without one as
 // json_object; text/plain or none as none; another type (text/x.enum) is
 // Gemini's alone.
 func responseFormat(g object) (*outFormat, error) {
@@ -246,7 +247,7 @@ func responseFormat(g object) (*outFormat, error) {
 	var schema json.RawMessage
 	switch {
 	case set(g["responseJsonSchema"]):
-		schema = g["responseJsonSchema"]
+		schema = lowerTypes(g["responseJsonSchema"])
 	case set(g["responseSchema"]):
 		if schema, err = jsonSchema(g["responseSchema"], where+".responseSchema"); err != nil {
 			return nil, err

@@ -114,3 +114,33 @@ func TestEstimate(t *testing.T) {
 		t.Error("contents 3 counted")
 	}
 }
+
+// TestTranslateUpperCaseJSONSchemaTypes (probe 69h): Gemini CLI 0.61.0's
+// model router sends responseJsonSchema written with Gemini's type names
+// ("OBJECT", "STRING", "INTEGER"), which Google takes in a JSON Schema
+// member; OpenAI's and Anthropic's validators refuse them, so every router
+// call on a route of OpenAI or Claude targets was a 400 there (the CLI
+// retries it 5 times, then falls back to its pro model). The translation
+// writes JSON Schema's names, in parametersJsonSchema too; a schema
+// without Gemini's names goes byte for byte, and a property named like a
+// type keeps its name.
+func TestTranslateUpperCaseJSONSchemaTypes(t *testing.T) {
+	const router = `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"generationConfig":{"responseMimeType":"application/json",
+		"responseJsonSchema":{"type":"OBJECT","properties":{"complexity_reasoning":{"type":"STRING","description":"Brief explanation for the score."},"complexity_score":{"type":"INTEGER","description":"Complexity score from 1-100."}},"required":["complexity_reasoning","complexity_score"]}},
+		"tools":[{"functionDeclarations":[{"name":"f","parametersJsonSchema":{"type":"OBJECT","properties":{"OBJECT":{"type":["STRING","NULL"]},"l":{"type":"ARRAY","items":{"type":"NUMBER"}},"b":{"anyOf":[{"type":"BOOLEAN"}]}}}},
+		{"name":"g","parametersJsonSchema":{"type":"object",  "properties":{"x":{"type":"string","enum":["STRING"]}}}}]}]}`
+	tr, err := Translate([]byte(router), "r", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(tr.Body)
+	for _, w := range []string{
+		`"schema":{"properties":{"complexity_reasoning":{"description":"Brief explanation for the score.","type":"string"},"complexity_score":{"description":"Complexity score from 1-100.","type":"integer"}},"required":["complexity_reasoning","complexity_score"],"type":"object"}`,
+		`"parameters":{"properties":{"OBJECT":{"type":["string","null"]},"b":{"anyOf":[{"type":"boolean"}]},"l":{"items":{"type":"number"},"type":"array"}},"type":"object"}`,
+		`"parameters":{"type":"object","properties":{"x":{"type":"string","enum":["STRING"]}}}`,
+	} {
+		if !strings.Contains(body, w) {
+			t.Errorf("body %s\nlacks %s", body, w)
+		}
+	}
+}

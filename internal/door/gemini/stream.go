@@ -134,6 +134,20 @@ func (e *Encoder) call(tc chat.ToolCallDelta) {
 	}
 }
 
+// Said returns a frame of the text the encoder holds (nil when it holds
+// none) and lets it go: for a stream that fails after the commit point,
+// whose words then reach the client before the error frame, as at the
+// other doors. Tool calls not yet ended are not written (their arguments
+// may be cut); the frame has no finish reason.
+func (e *Encoder) Said() []byte {
+	if len(e.held) == 0 {
+		return nil
+	}
+	out := e.frame(e.held, "", nil)
+	e.held = nil
+	return out
+}
+
 // End returns the stream's last frame: what it held, its calls, its finish
 // reason (STOP when the upstream gave none) and its usage.
 func (e *Encoder) End() []byte {

@@ -70,7 +70,7 @@ func declaration(raw json.RawMessage, where string) (chat.Function, error) {
 		if _, err := obj(d["parametersJsonSchema"], where+".parametersJsonSchema"); err != nil {
 			return f, err
 		}
-		f.Parameters = d["parametersJsonSchema"]
+		f.Parameters = lowerTypes(d["parametersJsonSchema"])
 	case set(d["parameters"]):
 		if f.Parameters, err = jsonSchema(d["parameters"], where+".parameters"); err != nil {
 			return f, err
@@ -158,6 +158,103 @@ func jsonSchema(raw json.RawMessage, where string) (json.RawMessage, error) {
 		return nil, invalid(where, "must be a Schema object")
 	}
 	return b, nil
+}
+
+// geminiTypes are Gemini's Type names (google.ai.generativelanguage's
+// Type enum) as a JSON Schema type name.
+var geminiTypes = map[string]string{
+	"STRING": "string", "NUMBER": "number", "INTEGER": "integer", "BOOLEAN": "boolean",
+	"ARRAY": "array", "OBJECT": "object", "NULL": "null",
+}
+
+// lowerTypes is a JSON Schema (parametersJsonSchema, responseJsonSchema)
+// with Gemini's upper-case type names ("OBJECT", "STRING": Google takes
+// them there, and Gemini CLI's model router writes its responseJsonSchema
+// so) as JSON Schema's ("object", "string"), which OpenAI's and
+// Anthropic's schema validators want (they refuse "OBJECT"). Only the
+// type of schema nodes changes; a schema holding no such name is
+// returned byte for byte, as is one that is not a JSON object.
+func lowerTypes(raw json.RawMessage) json.RawMessage {
+	found := false
+	for name := range geminiTypes {
+		if bytes.Contains(raw, []byte(`"`+name+`"`)) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return raw
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return raw
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return raw
+	}
+	changed := false
+	v = lowerTypeNames(v, 0, &changed)
+	if !changed {
+		return raw
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return b
+}
+
+// lowerTypeNames rewrites the type names of one decoded schema node and of
+// the schemas it holds, in place; changed is set when one was rewritten.
+func lowerTypeNames(v any, depth int, changed *bool) any {
+	m, ok := v.(map[string]any)
+	if !ok || depth > maxSchemaDepth {
+		return v
+	}
+	sub := func(x any) any { return lowerTypeNames(x, depth+1, changed) }
+	for k, x := range m {
+		switch k {
+		case "type":
+			switch t := x.(type) {
+			case string:
+				if l, ok := geminiTypes[t]; ok {
+					m[k], *changed = l, true
+				}
+			case []any:
+				for i, e := range t {
+					if s, ok := e.(string); ok {
+						if l, ok := geminiTypes[s]; ok {
+							t[i], *changed = l, true
+						}
+					}
+				}
+			}
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+			if props, ok := x.(map[string]any); ok {
+				for n, p := range props {
+					props[n] = sub(p)
+				}
+			}
+		case "items", "additionalProperties", "not", "contains", "if", "then", "else",
+			"propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems":
+			if l, ok := x.([]any); ok { // draft 4's items as a list
+				for i, p := range l {
+					l[i] = sub(p)
+				}
+				continue
+			}
+			m[k] = sub(x)
+		case "anyOf", "oneOf", "allOf", "prefixItems":
+			if l, ok := x.([]any); ok {
+				for i, p := range l {
+					l[i] = sub(p)
+				}
+			}
+		}
+	}
+	return m
 }
 
 // maxSchemaDepth bounds fromOpenAPI's recursion: deeper levels are left
