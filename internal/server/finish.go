@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/inprogress"
@@ -145,6 +146,38 @@ func finishWhole(w http.ResponseWriter, d door, call *dispatch.Call, res *dispat
 	// upstream call, billed and charged to the key again (build 67f).
 	h["X-Should-Retry"] = vals[2:3:3]
 	w.Write(b)
+}
+
+// exactCount sends call, a token count the route's first target makes
+// itself (count_tokens, :countTokens), with one attempt and no failover (a
+// count is advisory), and answers d's client when it can: with the
+// upstream's count as it came (X-Detour-* headers and x-should-retry:
+// false, as finishWhole's: build 67f, hostile 69j), or with its refusal
+// when the count failed for the request's own fault (bad_request: an image
+// that is not one; the count is the check the vendor documents before
+// sending, so the client gets its 400, not an estimate of a request that
+// cannot run: review 63c). It reports false, having written nothing, when
+// the caller's estimate is to answer: any other failure (the key, an
+// outage) says nothing of the request.
+func (s *Server) exactCount(w http.ResponseWriter, r *http.Request, d door, in *admitted, call *dispatch.Call) bool {
+	call.MaxAttempts, call.ID = 1, decision.NewID()
+	if in.client != nil {
+		call.Client = in.client.Name
+	}
+	res := in.st.Dispatcher.Do(r.Context(), call)
+	switch f := res.Failure; {
+	case res.Canceled:
+	case f == nil && res.Native:
+		detourHeaders(w.Header(), answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts})
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Should-Retry", "false")
+		w.Write(res.Body)
+	case f != nil && f.Class == classify.BadRequest:
+		finishWhole(w, d, call, res)
+	default:
+		return false
+	}
+	return true
 }
 
 // inProgress is call as the console lists it while it runs (kept in a),

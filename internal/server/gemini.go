@@ -6,9 +6,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
-	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/gemini"
 	"github.com/detour-llm/detour/internal/rawjson"
@@ -107,13 +105,11 @@ func geminiKey(r *http.Request) string {
 	return k
 }
 
-// geminiClient finds the client key r presents (geminiKey).
+// geminiClient finds the client key r presents (geminiKey; none when it
+// is empty).
 func geminiClient(cfg *config.Config, r *http.Request) (*config.ClientKey, bool) {
-	if k := r.Header.Get("X-Goog-Api-Key"); k != "" {
-		return clientByKey(cfg, k, true)
-	}
-	got, ok := bearer(r)
-	return clientByKey(cfg, got, ok)
+	k := geminiKey(r)
+	return clientByKey(cfg, k, k != "")
 }
 
 // geminiError writes the gateway's own error in Google's envelope.
@@ -321,25 +317,10 @@ func (s *Server) geminiCount(w http.ResponseWriter, r *http.Request) {
 		if s.refused(w, r, geminiCountExact, in) {
 			return
 		}
-		call := &dispatch.Call{Model: in.model, API: "gemini", MaxAttempts: 1, ID: decision.NewID(),
+		call := &dispatch.Call{Model: in.model, API: "gemini",
 			Native: &dispatch.Native{API: dispatch.APIGeminiCountTokens, Body: in.body,
 				Untranslated: errors.New("countTokens is counted by Gemini targets only")}}
-		if in.client != nil {
-			call.Client = in.client.Name
-		}
-		res := st.Dispatcher.Do(r.Context(), call)
-		if res.Canceled {
-			return
-		}
-		if res.Failure == nil && res.Native {
-			detourHeaders(w.Header(), answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts})
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("X-Should-Retry", "false") // an upstream's answer, as count_tokens' (hostile 69j)
-			w.Write(res.Body)
-			return
-		}
-		if f := res.Failure; f != nil && f.Class == classify.BadRequest {
-			finishWhole(w, geminiCountExact, call, res)
+		if s.exactCount(w, r, geminiCountExact, in, call) {
 			return
 		}
 	}

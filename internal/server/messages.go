@@ -6,7 +6,6 @@ import (
 
 	"github.com/detour-llm/detour/classify"
 	"github.com/detour-llm/detour/internal/config"
-	"github.com/detour-llm/detour/internal/decision"
 	"github.com/detour-llm/detour/internal/dispatch"
 	"github.com/detour-llm/detour/internal/door/messages"
 )
@@ -242,30 +241,9 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 		if !s.translate(w, countTokensFront, in, func() int { nat = messages.DropUnsigned(in.body); return copied(nat, in.body) }) {
 			return
 		}
-		call := &dispatch.Call{Model: in.model, API: "messages", MaxAttempts: 1, ID: decision.NewID(),
-			Native: native(r, dispatch.APICountTokens, nat)}
+		call := &dispatch.Call{Model: in.model, API: "messages", Native: native(r, dispatch.APICountTokens, nat)}
 		call.Native.Untranslated = errors.New("count_tokens is counted by Anthropic targets only")
-		if in.client != nil {
-			call.Client = in.client.Name
-		}
-		res := st.Dispatcher.Do(r.Context(), call)
-		if res.Canceled {
-			return
-		}
-		if res.Failure == nil && res.Native {
-			detourHeaders(w.Header(), answer{id: call.ID, route: call.Model, target: res.Target, provider: res.Provider, attempts: res.Attempts})
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("X-Should-Retry", "false") // an upstream's answer, as finishWhole's (build 67f)
-			w.Write(res.Body)
-			return
-		}
-		if f := res.Failure; f != nil && f.Class == classify.BadRequest {
-			// The request's own fault (an image that is not one): count_tokens
-			// is the check Anthropic documents before sending, so the client
-			// gets Anthropic's 400, not an estimate of a request that cannot
-			// run (review 63c). Any other failure (the key, an outage) says
-			// nothing of the request: the estimate answers.
-			finishWhole(w, countTokensExact, call, res)
+		if s.exactCount(w, r, countTokensExact, in, call) {
 			return
 		}
 	}

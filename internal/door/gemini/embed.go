@@ -49,41 +49,11 @@ func TranslateEmbed(body []byte, model string, batch bool) ([]byte, error) {
 	if top == nil {
 		return nil, invalid("request", "must be a JSON object")
 	}
-	var reqs []object
+	reqs := []object{top}
 	if batch {
-		list, err := top.list("requests", "request")
-		if err != nil {
+		if reqs, err = batchRequests(top, model); err != nil {
 			return nil, err
 		}
-		if len(list) == 0 {
-			return nil, invalid("requests", "must be a non-empty list of EmbedContentRequest objects")
-		}
-		if len(list) > MaxEmbedRequests {
-			return nil, invalid("requests", fmt.Sprintf("holds %d requests; Detour takes at most %d in one batch", len(list), MaxEmbedRequests))
-		}
-		want := "models/" + model
-		for i, raw := range list {
-			where := "requests[" + strconv.Itoa(i) + "]"
-			r, err := obj(raw, where)
-			if err != nil {
-				return nil, err
-			}
-			if r == nil {
-				return nil, invalid(where, "must be an EmbedContentRequest object")
-			}
-			// Google: "The model in each of these requests must match the
-			// model specified BatchEmbedContentsRequest.model" (the path's).
-			m, err := r.str("model", where)
-			if err != nil {
-				return nil, err
-			}
-			if m != want {
-				return nil, invalid(where+".model", fmt.Sprintf("is %q; each request of a batch must name the model of the URL, %q", cut(m), want))
-			}
-			reqs = append(reqs, r)
-		}
-	} else {
-		reqs = []object{top}
 	}
 	out := embedBody{Model: model, Input: make([]string, len(reqs))}
 	dims, dimsAt := int64(0), ""
@@ -123,6 +93,44 @@ func TranslateEmbed(body []byte, model string, batch bool) ([]byte, error) {
 		return nil, invalid("request", err.Error())
 	}
 	return b, nil
+}
+
+// batchRequests are a BatchEmbedContentsRequest's requests, each of which
+// must name the path's model, models/{model}, as Google requires.
+func batchRequests(top object, model string) ([]object, error) {
+	list, err := top.list("requests", "request")
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, invalid("requests", "must be a non-empty list of EmbedContentRequest objects")
+	}
+	if len(list) > MaxEmbedRequests {
+		return nil, invalid("requests", fmt.Sprintf("holds %d requests; Detour takes at most %d in one batch", len(list), MaxEmbedRequests))
+	}
+	want := "models/" + model
+	reqs := make([]object, 0, len(list))
+	for i, raw := range list {
+		where := "requests[" + strconv.Itoa(i) + "]"
+		r, err := obj(raw, where)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return nil, invalid(where, "must be an EmbedContentRequest object")
+		}
+		// Google: "The model in each of these requests must match the
+		// model specified BatchEmbedContentsRequest.model" (the path's).
+		m, err := r.str("model", where)
+		if err != nil {
+			return nil, err
+		}
+		if m != want {
+			return nil, invalid(where+".model", fmt.Sprintf("is %q; each request of a batch must name the model of the URL, %q", cut(m), want))
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs, nil
 }
 
 // embedText is the text of r's content: its text parts, joined by "\n".

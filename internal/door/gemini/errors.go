@@ -15,17 +15,16 @@ import (
 
 // Google's status names, by the HTTP status Google answers each with.
 const (
-	StatusInvalidArgument    = "INVALID_ARGUMENT"
-	StatusFailedPrecondition = "FAILED_PRECONDITION"
-	StatusUnauthenticated    = "UNAUTHENTICATED"
-	StatusPermissionDenied   = "PERMISSION_DENIED"
-	StatusNotFound           = "NOT_FOUND"
-	StatusResourceExhausted  = "RESOURCE_EXHAUSTED"
-	StatusCancelled          = "CANCELLED"
-	StatusInternal           = "INTERNAL"
-	StatusUnavailable        = "UNAVAILABLE"
-	StatusDeadlineExceeded   = "DEADLINE_EXCEEDED"
-	StatusUnimplemented      = "UNIMPLEMENTED"
+	StatusInvalidArgument   = "INVALID_ARGUMENT"
+	StatusUnauthenticated   = "UNAUTHENTICATED"
+	StatusPermissionDenied  = "PERMISSION_DENIED"
+	StatusNotFound          = "NOT_FOUND"
+	StatusResourceExhausted = "RESOURCE_EXHAUSTED"
+	StatusCancelled         = "CANCELLED"
+	StatusInternal          = "INTERNAL"
+	StatusUnavailable       = "UNAVAILABLE"
+	StatusDeadlineExceeded  = "DEADLINE_EXCEEDED"
+	StatusUnimplemented     = "UNIMPLEMENTED"
 )
 
 // StatusFor is the status name Google gives an HTTP status: 400

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
@@ -24,8 +26,8 @@ func tools(top object) ([]chat.Tool, error) {
 		if err != nil {
 			return nil, err
 		}
-		for k, v := range t {
-			if k != "functionDeclarations" && set(v) {
+		for _, k := range slices.Sorted(maps.Keys(t)) { // one name for one body, whichever run reads it
+			if k != "functionDeclarations" && set(t[k]) {
 				return nil, unsupported(where+"."+k, "Gemini's own tool "+k)
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -75,17 +74,7 @@ func (Adapter) NewEmbeddingsRequest(ctx context.Context, ep provider.Endpoint, r
 	if err != nil {
 		return nil, err
 	}
-	model := url.PathEscape(strings.TrimPrefix(ep.Model, "models/"))
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/v1beta/models/"+model+":batchEmbedContents", bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "application/json")
-	if ep.APIKey != "" {
-		hr.Header.Set("x-goog-api-key", ep.APIKey)
-	}
-	return hr, nil
+	return post(ctx, ep, ":batchEmbedContents", body, false)
 }
 
 // EmbeddingsResponse turns a batchEmbedContents answer ({embeddings:

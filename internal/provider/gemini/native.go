@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider"
@@ -55,20 +54,7 @@ func (Adapter) NativeRequest(ctx context.Context, ep provider.Endpoint, req *pro
 	if bytes.Contains(body, []byte(provider.SignaturePrefix)) {
 		body = unsealed(body, ep)
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/v1beta/models/"+url.PathEscape(model)+method, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	if req.Stream && req.API == provider.APIGenerateContent {
-		hr.Header.Set("Accept", "text/event-stream")
-	} else {
-		hr.Header.Set("Accept", "application/json")
-	}
-	if ep.APIKey != "" {
-		hr.Header.Set("x-goog-api-key", ep.APIKey)
-	}
-	return hr, nil
+	return post(ctx, ep, method, body, req.Stream && req.API == provider.APIGenerateContent)
 }
 
 var _ provider.NativeDecoder = Adapter{}

@@ -36,17 +36,25 @@ func (Adapter) NewRequest(ctx context.Context, ep provider.Endpoint, req *provid
 	if err != nil {
 		return nil, err
 	}
-	model := url.PathEscape(strings.TrimPrefix(ep.Model, "models/"))
-	u := ep.BaseURL + "/v1beta/models/" + model + ":generateContent"
 	if req.Stream {
-		u = ep.BaseURL + "/v1beta/models/" + model + ":streamGenerateContent?alt=sse"
+		return post(ctx, ep, ":streamGenerateContent?alt=sse", body, true)
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	return post(ctx, ep, ":generateContent", body, false)
+}
+
+// post POSTs body to {base_url}/v1beta/models/{ep's model}{method}
+// (method ":generateContent", ":streamGenerateContent?alt=sse"…), with
+// ep's key in x-goog-api-key, accepting an event stream when stream, else
+// JSON: every request the adapter sends (NewRequest, NativeRequest,
+// NewEmbeddingsRequest).
+func post(ctx context.Context, ep provider.Endpoint, method string, body []byte, stream bool) (*http.Request, error) {
+	model := url.PathEscape(strings.TrimPrefix(ep.Model, "models/"))
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/v1beta/models/"+model+method, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	hr.Header.Set("Content-Type", "application/json")
-	if req.Stream {
+	if stream {
 		hr.Header.Set("Accept", "text/event-stream")
 	} else {
 		hr.Header.Set("Accept", "application/json")
