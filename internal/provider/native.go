@@ -32,8 +32,11 @@ type NativeRequest struct {
 	// API names the client API (APIMessages, APICountTokens, APIResponses,
 	// APICompletions, APIGenerateContent, APIGeminiCountTokens).
 	API string
-	// Body is the client's JSON exactly as sent; only "model" is replaced
-	// (a Gemini body names none: the adapter puts the model in the URL).
+	// Body is the client's JSON as sent, fitted by the adapter to its
+	// target: "model" replaced (a Gemini body names none: the adapter puts
+	// the model in the URL, and a countTokens generateContentRequest's
+	// model is the target's), members a Claude model refuses fitted, the
+	// thought signatures this gateway sealed unsealed (NativeDecoder).
 	Body []byte
 	// Header holds the client's headers the API forwards (anthropic-version,
 	// anthropic-beta); never credentials. Nil when none.

@@ -105,7 +105,10 @@ func (o *geminiOutput) Fail(f *dispatch.Failure) error {
 }
 
 // streamStatus is the HTTP status a failure after the commit point is told
-// with: its own when it is an error status, else its class's.
+// with: its own when it is an error status, else its class's, as Google
+// would have answered it (a quota is RESOURCE_EXHAUSTED, 429, where
+// dispatch's statusFor says 402 to the OpenAI doors; a gone model's cut
+// stream UNAVAILABLE, 503, not its 404: the stream was served).
 func streamStatus(f *dispatch.Failure) int {
 	if f.Status >= 400 {
 		return f.Status
