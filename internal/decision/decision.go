@@ -40,7 +40,7 @@ type Decision struct {
 	Strategy string    `json:"strategy"`
 	// API is the client API the request came through: "chat" (also when
 	// empty, for records written before doors existed), "messages",
-	// "responses", "embeddings" or "completions" (docs/doors.md).
+	// "responses", "embeddings", "completions" or "gemini" (docs/doors.md).
 	API         string       `json:"api,omitempty"`
 	Stream      bool         `json:"stream"`
 	Outcome     string       `json:"outcome"`

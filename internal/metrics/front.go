@@ -7,17 +7,18 @@ import "github.com/prometheus/client_golang/prometheus"
 // for why it refused the request before any routing (never a client's
 // words: a code outside the set counts as "other").
 var (
-	doors      = newVocab("chat", "completions", "responses", "messages", "count_tokens", "embeddings", "models")
+	doors = newVocab("chat", "completions", "responses", "messages", "count_tokens", "embeddings", "models",
+		"gemini", "gemini_count_tokens", "gemini_embeddings") // the Gemini door's (operator review 69l: "other")
 	frontCodes = newVocab("method_not_allowed", "invalid_api_key", "unsupported_media_type", "invalid_request",
 		"request_too_large", "request_timeout", "inflight_body_limit", "model_not_found", "translation_too_costly",
 		"client_rate_limit_exceeded", "client_budget_exceeded", "client_concurrency_limit_exceeded",
-		"unsupported_parameter", "invalid_value", "client_key_disabled", "websocket_not_supported", "api_not_served")
+		"unsupported_parameter", "invalid_value", "client_key_disabled", "websocket_not_supported", "api_not_served", "not_found")
 )
 
 func (m *Metrics) registerFront() {
 	m.front = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "detour_front_refusals_total",
-		Help: "Requests the gateway answered itself before routing them, by door (chat|completions|responses|messages|count_tokens|embeddings|models) and code (invalid_api_key, model_not_found, invalid_request, request_too_large, client_rate_limit_exceeded, …): they reach no upstream and leave no decision record.",
+		Help: "Requests the gateway answered itself before routing them, by door (chat|completions|responses|messages|count_tokens|embeddings|models|gemini|gemini_count_tokens|gemini_embeddings) and code (invalid_api_key, model_not_found, invalid_request, request_too_large, client_rate_limit_exceeded, …): they reach no upstream and leave no decision record.",
 	}, []string{"door", "code"})
 	m.reg.MustRegister(m.front)
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/detour-llm/detour/internal/config"
 	"github.com/detour-llm/detour/internal/dispatch"
@@ -114,7 +116,11 @@ func geminiClient(cfg *config.Config, r *http.Request) (*config.ClientKey, bool)
 
 // geminiError writes the gateway's own error in Google's envelope.
 func geminiError(w http.ResponseWriter, status int, msg string) {
-	writeEnvelope(w, status, gemini.Envelope(status, clientMessage(msg)))
+	var wait time.Duration
+	if n, err := strconv.ParseInt(w.Header().Get("Retry-After"), 10, 64); err == nil && n > 0 {
+		wait = time.Duration(n) * time.Second // a limit's refusal, a full allowance: said in the body too
+	}
+	writeEnvelope(w, status, gemini.EnvelopeWait(status, clientMessage(msg), wait))
 }
 
 // geminiFront is the front of the Gemini door.
@@ -123,7 +129,7 @@ var geminiFront = door{name: "gemini", op: dispatch.OpChat, members: geminiMembe
 	keyHint: "send x-goog-api-key: <key>, ?key=<key> or Authorization: Bearer <key>",
 	fail:    func(w http.ResponseWriter, status int, _, msg string) { geminiError(w, status, msg) },
 	failure: func(f *dispatch.Failure) []byte {
-		return gemini.ClassEnvelope(f.Class, f.Status, clientMessage(f.Message))
+		return gemini.ClassEnvelopeWait(f.Class, f.Status, clientMessage(f.Message), f.RetryAfter)
 	}}
 
 // geminiCountFront is the front of :countTokens, whose estimate is never

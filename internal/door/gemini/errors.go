@@ -3,6 +3,8 @@ package gemini
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/detour-llm/detour/classify"
 )
@@ -93,9 +95,17 @@ type envelope struct {
 }
 
 type errorBody struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Status  string `json:"status"`
+	Code    int         `json:"code"`
+	Message string      `json:"message"`
+	Status  string      `json:"status"`
+	Details []retryInfo `json:"details,omitempty"`
+}
+
+// retryInfo is google.rpc.RetryInfo as Google puts it in an error's
+// details: {"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"37s"}.
+type retryInfo struct {
+	Type       string `json:"@type"`
+	RetryDelay string `json:"retryDelay"`
 }
 
 // Envelope is Google's error body for HTTP status code, named by
@@ -103,20 +113,40 @@ type errorBody struct {
 // its message the body as JSON) and @ai-sdk/google reads
 // (error.message).
 func Envelope(code int, message string) []byte {
-	return envelopeOf(code, StatusFor(code), message)
+	return envelopeOf(code, StatusFor(code), message, 0)
+}
+
+// EnvelopeWait is Envelope with, when wait is above 0, Google's RetryInfo
+// detail saying it (whole seconds, rounded up), as Google's own 429s carry
+// it. The Gemini CLI reads it (0.61.0, classifyGoogleError): a wait past 5
+// minutes ends its turn at once ("Suggested retry after …s"), where without
+// it the CLI retries a 429 ten times over minutes (operator review 69l: a
+// key's spent monthly budget retried until its user gave up).
+func EnvelopeWait(code int, message string, wait time.Duration) []byte {
+	return envelopeOf(code, StatusFor(code), message, wait)
 }
 
 // ClassEnvelope is Envelope for a failure of class c reported with the
 // HTTP status code, its status name from the class (StatusOf).
 func ClassEnvelope(c classify.Class, code int, message string) []byte {
-	return envelopeOf(code, StatusOf(c, code), message)
+	return envelopeOf(code, StatusOf(c, code), message, 0)
 }
 
-func envelopeOf(code int, status, message string) []byte {
+// ClassEnvelopeWait is ClassEnvelope with the RetryInfo of EnvelopeWait.
+func ClassEnvelopeWait(c classify.Class, code int, message string, wait time.Duration) []byte {
+	return envelopeOf(code, StatusOf(c, code), message, wait)
+}
+
+func envelopeOf(code int, status, message string, wait time.Duration) []byte {
 	if code < 400 || code > 599 {
 		code = http.StatusInternalServerError // the SDK raises an ApiError for 4xx and 5xx alone
 	}
-	b, _ := json.Marshal(envelope{errorBody{Code: code, Message: message, Status: status}})
+	e := envelope{errorBody{Code: code, Message: message, Status: status}}
+	if wait > 0 {
+		secs := int64((wait + time.Second - 1) / time.Second) // rounded up: never back too soon
+		e.Error.Details = []retryInfo{{Type: "type.googleapis.com/google.rpc.RetryInfo", RetryDelay: strconv.FormatInt(secs, 10) + "s"}}
+	}
+	b, _ := json.Marshal(e)
 	return b
 }
 
