@@ -30,6 +30,16 @@ func obj(raw json.RawMessage, where string) (object, error) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, invalid(where, "must be an object")
 	}
+	snake := false
+	for k := range m {
+		if strings.IndexByte(k, '_') > 0 {
+			snake = true
+			break
+		}
+	}
+	if !snake { // every name camelCase already, as the SDKs send: the map as decoded (round 38)
+		return object(m), nil
+	}
 	out := make(object, len(m))
 	for k, v := range m {
 		c := camel(k)

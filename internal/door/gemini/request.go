@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -114,9 +115,11 @@ func Translate(body []byte, model string, stream bool) (Translated, error) {
 // by newlines (its role is not read), or a string (what the SDKs take
 // before they build the Content).
 func systemText(raw json.RawMessage) (string, error) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, nil
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '"' { // else an object: no failed decode into a string first (round 38)
+		var s string
+		if json.Unmarshal(t, &s) == nil {
+			return s, nil
+		}
 	}
 	c, err := obj(raw, "systemInstruction")
 	if err != nil {

@@ -169,7 +169,9 @@ func (Adapter) NativeAnswer(api string, body []byte) (*provider.Usage, error) {
 // NativeStream reads a streamGenerateContent?alt=sse stream as Stream reads
 // it (content, finish, usage, errors) and hands on each event's own data.
 func (a Adapter) NativeStream(_ string, body io.Reader, ep provider.Endpoint) provider.Stream {
-	return &nativeStream{in: a.Stream(body, ep)}
+	in := a.Stream(body, ep).(*stream)
+	in.raw = true
+	return &nativeStream{in: in}
 }
 
 type nativeStream struct{ in provider.Stream }

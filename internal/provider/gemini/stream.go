@@ -28,6 +28,10 @@ type stream struct {
 	said    bool // a text, an image or a call has been sent (a finish alone says nothing)
 	ids     callIDs
 	cands   map[int]*cst // per candidate index, at most provider.MaxParts
+	// raw: the events go to the client as they came (native.go), so the
+	// canonical chunks are not encoded; Content and the rest are read as
+	// usual (round 38: each event's chunks were encoded and thrown away).
+	raw bool
 }
 
 // cst is one candidate's stream state.
@@ -165,8 +169,10 @@ func (s *stream) decode(out provider.Event) (provider.Event, error) {
 		// include_usage sends it.
 		cs = append(cs, chat.UsageChunk(s.id, s.created, s.model, out.Usage))
 	}
-	for i := range cs {
-		out.Chunks = append(out.Chunks, chat.Marshal(&cs[i]))
+	if !s.raw {
+		for i := range cs {
+			out.Chunks = append(out.Chunks, chat.Marshal(&cs[i]))
+		}
 	}
 	return out, nil
 }
