@@ -10,14 +10,13 @@ import (
 )
 
 // Review 69j: an upstream's usage with a negative count (a signed
-// underflow: completion_tokens -5) or a number past any count (1e18,
-// which was read as 0) billed a written answer nothing, whole or streamed:
-// 0 tokens, $0, the key's budget untouched. Such a count is none an answer
+// underflow: completion_tokens -5) billed a written answer nothing, whole
+// or streamed: 0 tokens, $0, the key's budget untouched. Such a count is none an answer
 // can have, as one past the bound (TestReview62bImpossibleUsageIsNoCount):
 // Detour's estimate stands in and the record says capped.
 func TestReview69jNegativeUsageIsNoCount(t *testing.T) {
 	for _, usage := range []string{
-		`{"prompt_tokens":1e18,"completion_tokens":-5,"total_tokens":4.6e18}`,
+		`{"prompt_tokens":9,"completion_tokens":-5,"total_tokens":4.6e18}`,
 		`{"prompt_tokens":9,"completion_tokens":-5,"total_tokens":4}`,
 		`{"prompt_tokens":-9,"completion_tokens":-5,"total_tokens":-14}`,
 	} {

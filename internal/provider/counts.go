@@ -50,9 +50,8 @@ func (u *EmbeddingUsage) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(WholeCounts(b), (*plain)(u))
 }
 
-// countCeiling bounds a count read from a fraction, an exponent or more
-// than 18 digits: past it (1e400, 1e300) the number says nothing a count
-// could be, and is read as the ceiling, which no answer can have used.
+// countCeiling bounds a count read from a fraction or an exponent: past it
+// (1e400, 1e300) the number says nothing a count could be.
 const countCeiling = 1 << 53
 
 // appendWhole appends the number n as a plain integer.
@@ -61,14 +60,8 @@ func appendWhole(out, n []byte) []byte {
 		return append(out, n...)
 	}
 	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil && !math.IsInf(f, 0) || math.IsNaN(f) { // a range error is ±Inf: past the ceiling
+	if err != nil || math.IsNaN(f) || math.Abs(f) > countCeiling {
 		return append(out, '0')
-	}
-	if math.Abs(f) > countCeiling {
-		// Past any count (1e18, 2^63-1): read as the ceiling, with its
-		// sign, so a reader's bound sees a count no answer can have (as 0
-		// it billed an answer nothing: review 69j).
-		return strconv.AppendInt(out, int64(math.Copysign(countCeiling, f)), 10)
 	}
 	return strconv.AppendInt(out, int64(math.Floor(f)), 10)
 }
