@@ -135,8 +135,8 @@ func TestTranslateUpperCaseJSONSchemaTypes(t *testing.T) {
 	}
 	body := string(tr.Body)
 	for _, w := range []string{
-		`"schema":{"properties":{"complexity_reasoning":{"description":"Brief explanation for the score.","type":"string"},"complexity_score":{"description":"Complexity score from 1-100.","type":"integer"}},"required":["complexity_reasoning","complexity_score"],"type":"object"}`,
-		`"parameters":{"properties":{"OBJECT":{"type":["string","null"]},"b":{"anyOf":[{"type":"boolean"}]},"l":{"items":{"type":"number"},"type":"array"}},"type":"object"}`,
+		`"schema":{"type":"object","properties":{"complexity_reasoning":{"type":"string","description":"Brief explanation for the score."},"complexity_score":{"type":"integer","description":"Complexity score from 1-100."}},"required":["complexity_reasoning","complexity_score"]}`,
+		`"parameters":{"type":"object","properties":{"OBJECT":{"type":["string","null"]},"l":{"type":"array","items":{"type":"number"}},"b":{"anyOf":[{"type":"boolean"}]}}}`,
 		`"parameters":{"type":"object","properties":{"x":{"type":"string","enum":["STRING"]}}}`,
 	} {
 		if !strings.Contains(body, w) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/detour-llm/detour/internal/provider/chat"
+	"github.com/detour-llm/detour/internal/rawjson"
 )
 
 // tools translates tools' functionDeclarations into function tools.
@@ -174,8 +175,12 @@ var geminiTypes = map[string]string{
 // them there, and Gemini CLI's model router writes its responseJsonSchema
 // so) as JSON Schema's ("object", "string"), which OpenAI's and
 // Anthropic's schema validators want (they refuse "OBJECT"). Only the
-// type of schema nodes changes; a schema holding no such name is
-// returned byte for byte, as is one that is not a JSON object.
+// type of schema nodes changes: every member stays where the client put
+// it, its bytes as sent (hostile 69n: the schema was decoded into maps and
+// written again, its properties in alphabetical order, which is the order
+// a structured answer's members are written in, and "<" as "\u003c"); a
+// schema holding no such name is returned byte for byte, as is one that is
+// not a JSON object.
 func lowerTypes(raw json.RawMessage) json.RawMessage {
 	found := false
 	for name := range geminiTypes {
@@ -184,79 +189,98 @@ func lowerTypes(raw json.RawMessage) json.RawMessage {
 			break
 		}
 	}
-	if !found {
+	if !found || !json.Valid(raw) { // rawjson.Scan walks valid JSON only
 		return raw
 	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil {
-		return raw
-	}
-	if _, ok := v.(map[string]any); !ok {
-		return raw
-	}
-	changed := false
-	v = lowerTypeNames(v, 0, &changed)
+	out, changed := lowerNode(raw, 0)
 	if !changed {
 		return raw
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return b
+	return out
 }
 
-// lowerTypeNames rewrites the type names of one decoded schema node and of
-// the schemas it holds, in place; changed is set when one was rewritten.
-func lowerTypeNames(v any, depth int, changed *bool) any {
-	m, ok := v.(map[string]any)
+// lowerNode is one schema node, v, with its type names and those of the
+// schemas it holds lowered, and whether any was; v itself when it is not
+// an object or lies deeper than maxSchemaDepth.
+func lowerNode(v []byte, depth int) ([]byte, bool) {
+	sc, ok := rawjson.ScanObject(v)
 	if !ok || depth > maxSchemaDepth {
-		return v
+		return v, false
 	}
-	sub := func(x any) any { return lowerTypeNames(x, depth+1, changed) }
-	for k, x := range m {
-		switch k {
+	sub := func(x []byte) ([]byte, bool) { return lowerNode(x, depth+1) }
+	out, changed := []byte{'{'}, false
+	for key, val, ok := sc.Next(); ok; key, val, ok = sc.Next() {
+		nv, c := val, false
+		switch k, _ := rawjson.String(key); k {
 		case "type":
-			switch t := x.(type) {
-			case string:
-				if l, ok := geminiTypes[t]; ok {
-					m[k], *changed = l, true
+			if s, ok := rawjson.String(val); ok {
+				if l, ok := geminiTypes[s]; ok {
+					nv, c = rawjson.AppendString(nil, l), true
 				}
-			case []any:
-				for i, e := range t {
-					if s, ok := e.(string); ok {
+			} else {
+				nv, c = eachElement(val, func(x []byte) ([]byte, bool) {
+					if s, ok := rawjson.String(x); ok {
 						if l, ok := geminiTypes[s]; ok {
-							t[i], *changed = l, true
+							return rawjson.AppendString(nil, l), true
 						}
 					}
-				}
+					return x, false
+				})
 			}
 		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
-			if props, ok := x.(map[string]any); ok {
-				for n, p := range props {
-					props[n] = sub(p)
-				}
-			}
+			nv, c = eachMember(val, sub)
 		case "items", "additionalProperties", "not", "contains", "if", "then", "else",
 			"propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems":
-			if l, ok := x.([]any); ok { // draft 4's items as a list
-				for i, p := range l {
-					l[i] = sub(p)
-				}
-				continue
+			if nv, c = eachElement(val, sub); !c { // draft 4's items as a list
+				nv, c = sub(val)
 			}
-			m[k] = sub(x)
 		case "anyOf", "oneOf", "allOf", "prefixItems":
-			if l, ok := x.([]any); ok {
-				for i, p := range l {
-					l[i] = sub(p)
-				}
-			}
+			nv, c = eachElement(val, sub)
 		}
+		changed = changed || c
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, key...), ':'), nv...)
 	}
-	return m
+	return append(out, '}'), changed
+}
+
+// eachMember is the object v with fn applied to each member's value, in
+// order, and whether fn changed any; v when it is not an object.
+func eachMember(v []byte, fn func([]byte) ([]byte, bool)) ([]byte, bool) {
+	sc, ok := rawjson.ScanObject(v)
+	if !ok {
+		return v, false
+	}
+	out, changed := []byte{'{'}, false
+	for key, val, ok := sc.Next(); ok; key, val, ok = sc.Next() {
+		nv, c := fn(val)
+		changed = changed || c
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, key...), ':'), nv...)
+	}
+	return append(out, '}'), changed
+}
+
+// eachElement is eachMember for the elements of the array v.
+func eachElement(v []byte, fn func([]byte) ([]byte, bool)) ([]byte, bool) {
+	sc, ok := rawjson.ScanArray(v)
+	if !ok {
+		return v, false
+	}
+	out, changed := []byte{'['}, false
+	for _, val, ok := sc.Next(); ok; _, val, ok = sc.Next() {
+		nv, c := fn(val)
+		changed = changed || c
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, nv...)
+	}
+	return append(out, ']'), changed
 }
 
 // maxSchemaDepth bounds fromOpenAPI's recursion: deeper levels are left
