@@ -36,14 +36,15 @@ func runDecisionsContext(ctx context.Context, args []string, stdin io.Reader, st
 	fs.StringVar(&f.Target, "target", "", "only requests with an attempt at this target")
 	fs.StringVar(&f.Class, "class", "", "only requests that ended with, or had an attempt of, this class (ok and canceled too)")
 	fs.StringVar(&f.Outcome, "outcome", "", "only requests with this outcome: "+strings.Join(query.Outcomes(), ", "))
+	fs.StringVar(&f.API, "api", "", "only requests that came through this door: "+strings.Join(query.APIs(), ", "))
 	fs.StringVar(&f.Client, "client", "", "only requests of this client key label (key:…)")
 	fs.StringVar(&f.ID, "id", "", "only the request of this decision id (the X-Detour-Decision header)")
 	since := fs.String("since", "", "only requests from this long ago (`15m`, 2h), since this time (RFC 3339), or since the UTC day's or month's start (today, month)")
-	summary := fs.Bool("summary", false, "print route × class and provider × class tables instead of the requests")
+	summary := fs.Bool("summary", false, "print route × class and provider × class tables (and api × class, where the requests came through several doors) instead of the requests")
 	follow := fs.Bool("follow", false, "keep printing requests as they are appended (Ctrl-C ends)")
 	asJSON := fs.Bool("json", false, "print the selected records as they are in the file (JSON lines)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: detour decisions [-f decisions.jsonl] [--route R] [--target T] [--class C] [--outcome O] [--client K] [--id ID] [--since 15m] [--summary | --follow] [--json]")
+		fmt.Fprintln(stderr, "usage: detour decisions [-f decisions.jsonl] [--route R] [--target T] [--class C] [--outcome O] [--api A] [--client K] [--id ID] [--since 15m] [--summary | --follow] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -176,13 +177,14 @@ func parseWhen(flag, s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%s %q: want a duration such as 15m or 2h, a time such as 2026-11-30T09:00:00Z, today or month (UTC)", flag, s)
 }
 
-// formatRecord is one request on one line: when, route, outcome, status,
+// formatRecord is one request on one line: when, id, the door it came
+// through (its api: which clients a failure hit), route, outcome, status,
 // time, client, then each attempt in order with its class, evidence and
 // what happened next.
 func formatRecord(d *decision.Decision) string {
 	var b strings.Builder
 	b.WriteString(d.Time.UTC().Format("2006-01-02T15:04:05.000Z"))
-	b.WriteString("  " + d.ID + "  " + d.Route + "  " + d.Outcome + " " + strconv.Itoa(d.Status))
+	b.WriteString("  " + d.ID + "  " + query.API(d) + "  " + d.Route + "  " + d.Outcome + " " + strconv.Itoa(d.Status))
 	if d.Class != "" {
 		b.WriteString(" " + d.Class)
 	}

@@ -70,7 +70,7 @@ func TestDecisionsFilters(t *testing.T) {
 	}
 	// One line tells the failover: each attempt, its class and evidence, and the move.
 	_, out, _ := runD(t, "", "-f", p, "--class", "quota")
-	want := "2026-11-30T09:12:03.000Z  5f0c000000000001  deep  ok 200  41.2ms  | claude/anthropic 400 quota (phrase:workspace api usage limits) \"You have reached your specified workspace API usage limits. You will regain access on 2026-12-01 at 00:00 UTC.\" next_target  | gpt/openai 200 ok done  | account anthropic healthy→cooling\n"
+	want := "2026-11-30T09:12:03.000Z  5f0c000000000001  chat  deep  ok 200  41.2ms  | claude/anthropic 400 quota (phrase:workspace api usage limits) \"You have reached your specified workspace API usage limits. You will regain access on 2026-12-01 at 00:00 UTC.\" next_target  | gpt/openai 200 ok done  | account anthropic healthy→cooling\n"
 	if out != want {
 		t.Errorf("line:\n got %q\nwant %q", out, want)
 	}
@@ -130,6 +130,7 @@ func TestDecisionsErrors(t *testing.T) {
 	}{
 		{[]string{"--class", "qouta"}, `unknown class "qouta"`},
 		{[]string{"--outcome", "fine"}, `unknown outcome "fine"`},
+		{[]string{"--api", "anthropic"}, `unknown api "anthropic" (want one of chat, messages, responses, embeddings, completions, gemini)`},
 		{[]string{"--since", "soon"}, "--since"},
 		{[]string{"--summary", "--follow"}, "cannot be combined"},
 		{[]string{"-f", "-", "--follow"}, "needs a file"},
@@ -142,6 +143,51 @@ func TestDecisionsErrors(t *testing.T) {
 	}
 	if code, _, errs := runD(t, "", "-f", filepath.Join(t.TempDir(), "none.jsonl")); code != 1 || !strings.Contains(errs, "no such file") {
 		t.Errorf("a missing file: exit %d, %q", code, errs)
+	}
+}
+
+// Each line names the door its request came through, --api keeps one door's
+// requests (a record without api is chat: it was written before doors),
+// and --summary counts by door when there were several (operator review
+// 69l: with four client APIs, which clients a failure hit).
+func TestDecisionsAPI(t *testing.T) {
+	log := strings.Replace(decisionLog, `"id":"5f0c000000000002",`, `"id":"5f0c000000000002","api":"gemini",`, 1)
+	log = strings.Replace(log, `"id":"5f0c000000000003",`, `"id":"5f0c000000000003","api":"messages",`, 1)
+	p := logFile(t, log)
+	code, out, errs := runD(t, "", "-f", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doors []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		doors = append(doors, strings.Fields(l)[2])
+	}
+	if got := strings.Join(doors, " "); got != "chat chat gemini messages" {
+		t.Errorf("the api column: %q\n%s", got, out)
+	}
+	for _, c := range []struct{ api, want string }{{"chat", "01"}, {"gemini", "2"}, {"messages", "3"}, {"responses", ""}} {
+		code, out, errs := runD(t, "", "-f", p, "--api", c.api)
+		if code != 0 || ids(out) != c.want {
+			t.Errorf("--api %s: exit %d, printed %q, want %q\n%s%s", c.api, code, ids(out), c.want, out, errs)
+		}
+	}
+	_, out, _ = runD(t, "", "-f", p, "--summary")
+	got := strings.Split(strings.TrimSpace(out), "\n")
+	for i := range got {
+		got[i] = strings.Join(strings.Fields(got[i]), " ")
+	}
+	want := []string{
+		"api requests not ok ok quota server_error canceled",
+		"chat 2 0 2 1 0 0",
+		"messages 1 1 0 0 0 1",
+		"gemini 1 1 0 0 2 0",
+	}
+	if len(got) < len(want) || strings.Join(got[len(got)-len(want):], "\n") != strings.Join(want, "\n") {
+		t.Errorf("summary's api table:\n%s\nwant it to end\n%s", out, strings.Join(want, "\n"))
+	}
+	// One door: no api table (it would repeat the total).
+	if _, out, _ = runD(t, "", "-f", logFile(t, decisionLog), "--summary"); strings.Contains(out, "api ") {
+		t.Errorf("one door's summary has an api table:\n%s", out)
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // link whose id was a sentence ("— URGENT: Detour detected a leaked
 // provider key. Rotate it at https://…") had the operator's own console say
 // it. The page now echoes only what has a decision id's shape (16 hex
-// digits) and asks for no filter it does not know.
+// digits) and asks for no filter it does not know (an api too: 69o).
 func TestHostile68dSharedLinkCannotWriteTheConsolesWords(t *testing.T) {
 	b := newBrowser(t)
 	g := startGateway(t, `
@@ -36,6 +36,7 @@ routes:
 		"id=" + url.QueryEscape(lure),
 		"class=" + url.QueryEscape(lure),
 		"outcome=" + url.QueryEscape(lure),
+		"api=" + url.QueryEscape(lure),
 	} {
 		b.do(t, chromedp.Navigate(g.URL+"/ui/decisions?"+q))
 		b.waitFor(`document.readyState === 'complete'`, 5*time.Second)

@@ -119,7 +119,7 @@ func badRequest(w http.ResponseWriter, msg string) {
 // since, which every page polls and shows).
 func (c *Console) apiMeta(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{"now": c.opt.Now().UTC(), "replica": c.replica(), "ring_size": len(c.ring),
-		"classes": query.Classes(), "outcomes": query.Outcomes(),
+		"classes": query.Classes(), "outcomes": query.Outcomes(), "apis": query.APIs(),
 		"routes": []string{}, "targets": []string{}, "providers": []string{}}
 	if c.opt.State != nil {
 		cfg, _ := c.opt.State()
@@ -219,7 +219,7 @@ const maxList = 500
 func (c *Console) apiDecisions(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := query.Filter{Route: q.Get("route"), Target: q.Get("target"), Class: q.Get("class"),
-		Outcome: q.Get("outcome"), Client: strings.TrimSpace(q.Get("client"))}
+		Outcome: q.Get("outcome"), API: q.Get("api"), Client: strings.TrimSpace(q.Get("client"))}
 	if err := f.Check(); err != nil {
 		badRequest(w, err.Error())
 		return

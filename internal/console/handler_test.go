@@ -204,6 +204,64 @@ func TestDecisionsAPIFiltersTailsAndBounds(t *testing.T) {
 	}
 }
 
+// api: the door a request came through (operator review 69l: with four
+// client APIs, which clients a failure hit). A record without one is
+// chat's; a door the record never names is refused, as a class is.
+func TestDecisionsAPIFiltersByDoor(t *testing.T) {
+	c, _, srv := serve(t, now)
+	g, m := rec("g", "deep", "error", now, quota), rec("m", "deep", "ok", now, quota, answered)
+	g.API, m.API = "gemini", "messages"
+	c.Write(rec("o", "deep", "ok", now, answered))
+	c.Write(g)
+	c.Write(m)
+	for q, want := range map[string]string{"?api=chat": "o", "?api=gemini": "g", "?api=messages&class=quota": "m", "?api=responses": "", "?api=gemini&outcome=ok": ""} {
+		resp, body := fetch(t, srv, "/ui/api/decisions"+q)
+		var l struct {
+			Records []struct {
+				Record decision.Decision `json:"record"`
+			} `json:"records"`
+		}
+		decode(t, body, &l)
+		got := ""
+		for _, r := range l.Records {
+			got += r.Record.ID
+		}
+		if resp.StatusCode != 200 || got != want {
+			t.Errorf("%s: %d %q, want %q", q, resp.StatusCode, got, want)
+		}
+	}
+	for _, q := range []string{"?api=anthropic", "?api=count_tokens", "?api=Gemini"} {
+		if resp, body := fetch(t, srv, "/ui/api/decisions"+q); resp.StatusCode != 400 || !strings.Contains(body, "unknown api") {
+			t.Errorf("%s: %d %s", q, resp.StatusCode, body)
+		}
+	}
+	_, body := fetch(t, srv, "/ui/api/meta")
+	var meta struct {
+		APIs []string `json:"apis"`
+	}
+	decode(t, body, &meta)
+	if strings.Join(meta.APIs, " ") != "chat messages responses embeddings completions gemini" {
+		t.Errorf("meta's apis: %v", meta.APIs)
+	}
+}
+
+// The page's closed list of doors (an address's api it does not know is
+// not asked for) is the API's.
+func TestScriptKnowsTheDoors(t *testing.T) {
+	b, err := os.ReadFile("ui/app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`const allAPIs = \[([^\]]*)\]`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("app.js has no allAPIs")
+	}
+	want := "'" + strings.Join(query.APIs(), "', '") + "'"
+	if string(m[1]) != want {
+		t.Errorf("app.js's allAPIs %s, query.APIs %s", m[1], want)
+	}
+}
+
 // Health lists every configured endpoint and account with its model, state
 // and cooldown, and the evidence of the last failure this replica saw.
 func TestHealthAPIAddsModelsAndEvidence(t *testing.T) {

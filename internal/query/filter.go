@@ -38,6 +38,22 @@ func Outcomes() []string {
 	return []string{decision.OutcomeOK, decision.OutcomeError, decision.OutcomeCanceled, decision.OutcomeShutdown}
 }
 
+// APIs lists the doors a decision record's api names (docs/behaviour.md,
+// "The decision record"): a count_tokens call is "messages", every path of
+// the Gemini door "gemini".
+func APIs() []string {
+	return []string{"chat", "messages", "responses", "embeddings", "completions", "gemini"}
+}
+
+// API is the door d came through: its api, or "chat" for a record written
+// before doors existed (no api).
+func API(d *decision.Decision) string {
+	if d.API == "" {
+		return "chat"
+	}
+	return d.API
+}
+
 // Filter selects records. The zero value selects every record; each field
 // set narrows the selection.
 type Filter struct {
@@ -48,7 +64,9 @@ type Filter struct {
 	// (see AttemptClass).
 	Class   string
 	Outcome string
-	Client  string
+	// API: the request came through this door (see API).
+	API    string
+	Client string
 	// ID keeps the record of this decision id (the X-Detour-Decision
 	// header a client got).
 	ID string
@@ -56,7 +74,7 @@ type Filter struct {
 	Since time.Time
 }
 
-// Check reports a Class or Outcome that no record can have, so a typo is
+// Check reports a Class, Outcome or API that no record can have, so a typo is
 // an error rather than an empty result.
 func (f Filter) Check() error {
 	if f.Class != "" && !slices.Contains(Classes(), f.Class) {
@@ -65,6 +83,16 @@ func (f Filter) Check() error {
 	if f.Outcome != "" && !slices.Contains(Outcomes(), f.Outcome) {
 		return fmt.Errorf("unknown outcome %q (want one of %s)", f.Outcome, strings.Join(Outcomes(), ", "))
 	}
+	if f.API != "" && !slices.Contains(APIs(), f.API) {
+		hint := ""
+		switch f.API { // the in-progress list's and the front refusals' names for these calls
+		case "count_tokens":
+			hint = "; a count_tokens call is recorded as messages"
+		case "gemini_count_tokens", "gemini_embeddings":
+			hint = "; every call at the Gemini door is recorded as gemini"
+		}
+		return fmt.Errorf("unknown api %q (want one of %s%s)", f.API, strings.Join(APIs(), ", "), hint)
+	}
 	return nil
 }
 
@@ -72,6 +100,7 @@ func (f Filter) Check() error {
 func (f Filter) Match(d *decision.Decision) bool {
 	if f.Route != "" && d.Route != f.Route ||
 		f.Outcome != "" && d.Outcome != f.Outcome ||
+		f.API != "" && API(d) != f.API ||
 		f.Client != "" && d.Client != f.Client ||
 		f.ID != "" && d.ID != f.ID ||
 		!f.Since.IsZero() && d.Time.Before(f.Since) {

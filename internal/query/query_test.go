@@ -68,6 +68,34 @@ func TestFilterSelects(t *testing.T) {
 	}
 }
 
+// api: the door a request came through; a record without one (written
+// before doors) is chat's.
+func TestFilterSelectsTheDoor(t *testing.T) {
+	g, m := failed("b", t0), canceled("c", t0)
+	g.API, m.API = "gemini", "messages"
+	recs := []*decision.Decision{failover("a", t0), g, m}
+	for _, c := range []struct {
+		f    Filter
+		want string
+	}{
+		{Filter{API: "chat"}, "a"},
+		{Filter{API: "gemini"}, "b"},
+		{Filter{API: "messages", Route: "deep"}, "c"},
+		{Filter{API: "gemini", Route: "deep"}, ""},
+		{Filter{API: "responses"}, ""},
+	} {
+		got := ""
+		for _, d := range recs {
+			if c.f.Match(d) {
+				got += d.ID
+			}
+		}
+		if got != c.want {
+			t.Errorf("%+v selects %q, want %q", c.f, got, c.want)
+		}
+	}
+}
+
 func TestFilterCheckNamesTheKnownValues(t *testing.T) {
 	if err := (Filter{Class: "quota", Outcome: "error"}).Check(); err != nil {
 		t.Error(err)
@@ -77,6 +105,21 @@ func TestFilterCheckNamesTheKnownValues(t *testing.T) {
 	}
 	if err := (Filter{Outcome: "failed"}).Check(); err == nil || !strings.Contains(err.Error(), "canceled") {
 		t.Errorf("an unknown outcome: %v", err)
+	}
+	for _, a := range APIs() {
+		if err := (Filter{API: a}).Check(); err != nil {
+			t.Error(err)
+		}
+	}
+	// count_tokens is recorded as messages, Gemini's every path as gemini:
+	// a name the record never holds is refused, not an empty result.
+	for _, a := range []string{"count_tokens", "anthropic", "Chat"} {
+		if err := (Filter{API: a}).Check(); err == nil || !strings.Contains(err.Error(), "gemini") {
+			t.Errorf("api %q: %v", a, err)
+		}
+	}
+	if err := (Filter{API: "count_tokens"}).Check(); err == nil || !strings.Contains(err.Error(), "recorded as messages") {
+		t.Errorf("count_tokens, the in-progress list's name: %v", err)
 	}
 }
 

@@ -23,6 +23,11 @@ type Summary struct {
 	// the timeouts and overloads were (operator review 57: the route ×
 	// class table did not say, and DetourRequestsFailing sends you here).
 	providers map[string]map[string]int
+	// apis counts requests by the door they came through, shown when
+	// there were several: which clients the failures hit (operator
+	// review 69l: OpenAI, Anthropic, Responses and Gemini clients share
+	// a route).
+	apis map[string]*row
 }
 
 type row struct {
@@ -55,6 +60,15 @@ func (s *Summary) Add(d *decision.Decision) {
 	}
 	r.add(d)
 	s.total.add(d)
+	if s.apis == nil {
+		s.apis = map[string]*row{}
+	}
+	a := s.apis[API(d)]
+	if a == nil {
+		a = &row{}
+		s.apis[API(d)] = a
+	}
+	a.add(d)
 	if s.providers == nil {
 		s.providers = map[string]map[string]int{}
 	}
@@ -71,7 +85,9 @@ func (s *Summary) Add(d *decision.Decision) {
 // WriteTable writes a route × class table: one line per route (sorted) and
 // a total, with the requests, how many did not end ok, and the attempts of
 // each class that occurred (ok first, then the twelve, then canceled); then,
-// after a blank line, a provider × class table of the attempts (sorted).
+// after a blank line, a provider × class table of the attempts (sorted);
+// then, where the requests came through more than one door, an api ×
+// class table like the route one (in the order of APIs).
 func (s *Summary) WriteTable(w io.Writer) error {
 	if s.total.requests == 0 {
 		_, err := fmt.Fprintln(w, "no records")
@@ -132,7 +148,30 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		}
 		line(out...)
 	}
+	if len(s.apis) > 1 {
+		line()
+		line(append([]string{"api", "requests", "not ok"}, cols...)...)
+		for _, a := range APIs() {
+			if r := s.apis[a]; r != nil {
+				line(cells(a, r)...)
+			}
+		}
+		for _, a := range sortedKeys(s.apis) { // a door this build does not know (a newer replica's log)
+			if !slices.Contains(APIs(), a) {
+				line(cells(a, s.apis[a])...)
+			}
+		}
+	}
 	return tw.Flush()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // maxShown is the most of a name a table shows: one long name (a log line

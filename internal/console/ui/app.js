@@ -270,11 +270,11 @@ const idShape = /^[0-9a-f]{16}$/;
   function decisionsPage() {
     const params = new URLSearchParams(location.search);
     const form = $('#filters');
-    const filterKeys = ['route', 'target', 'class', 'outcome', 'client'];
+    const filterKeys = ['route', 'target', 'class', 'outcome', 'api', 'client'];
     // The address may come from a ticket someone else wrote (hostile 68d):
-    // a class or outcome the console does not know is not asked for, since
-    // the API's refusal would put the address's words in the banner.
-    const closed = { class: new Set([...allClasses, 'ok', 'canceled']), outcome: new Set(['ok', 'error', 'canceled', 'shutdown']) };
+    // a class, outcome or api the console does not know is not asked for,
+    // since the API's refusal would put the address's words in the banner.
+    const closed = { class: new Set([...allClasses, 'ok', 'canceled']), outcome: new Set(['ok', 'error', 'canceled', 'shutdown']), api: new Set(allAPIs) };
     const filter = new URLSearchParams();
     for (const k of filterKeys) {
       const v = params.get(k);
@@ -291,6 +291,7 @@ const idShape = /^[0-9a-f]{16}$/;
       fill('target', m.targets);
       fill('class', m.classes);
       fill('outcome', m.outcomes);
+      fill('api', m.apis || allAPIs);
     }).catch(() => {});
 
     const tbody = $('#decisions').tBodies[0];
@@ -319,6 +320,7 @@ const idShape = /^[0-9a-f]{16}$/;
       const tr = el('tr', { 'data-id': d.id },
         cell('Time', el('a', { href: linkFor(d.id), onclick: open, 'aria-label': 'Request ' + d.id + ' at ' + clock(d.time) }, el('time', { datetime: d.time }, clock(d.time)))),
         cell('Route', d.route),
+        cell('API', apiOf(d) + (d.stream ? ' · stream' : '')),
         cell('Outcome', el('span', { class: 'outcome o-' + safeClass(d.outcome) }, d.outcome), ' ', String(d.status), d.class ? ' ' : '', d.class ? badge(d.class) : ''),
         cell('Attempts in order', pathList(d)),
         cell('Took', fmtMS(d.ms)),
@@ -423,6 +425,7 @@ const idShape = /^[0-9a-f]{16}$/;
       const begun = d.stream && d.status >= 200 && d.status < 300 && d.outcome !== 'ok';
       const meta = el('dl', { class: 'meta' },
         el('dt', null, 'Route'), el('dd', null, d.route + ' (' + d.strategy + (d.stream ? ', stream' : '') + ')'),
+        el('dt', null, 'API'), el('dd', null, apiOf(d)),
         el('dt', null, 'Outcome'), el('dd', null, el('span', { class: 'outcome o-' + safeClass(d.outcome) }, d.outcome), ' · HTTP ' + d.status, d.class ? ' · ' : '', d.class ? badge(d.class) : ''),
         el('dt', null, 'Took'), el('dd', null, fmtMS(d.ms) + ' in ' + d.attempts.length + (d.attempts.length === 1 ? ' attempt' : ' attempts')),
         el('dt', null, 'At'), el('dd', null, el('time', { datetime: d.time }, new Date(d.time).toLocaleString())),
@@ -545,6 +548,12 @@ const idShape = /^[0-9a-f]{16}$/;
       table.tBodies[0].replaceChildren(...rows);
     }
   }
+
+  // The doors a decision record's api names (query.APIs): a count_tokens
+  // call is recorded as messages, every Gemini path as gemini. A record
+  // without one was written before doors: chat.
+  const allAPIs = ['chat', 'messages', 'responses', 'embeddings', 'completions', 'gemini'];
+  const apiOf = (d) => d.api || 'chat';
 
   // Unknowns.
   const allClasses = ['timeout', 'rate_limited', 'quota', 'server_error', 'unavailable', 'auth', 'forbidden', 'overflow',
