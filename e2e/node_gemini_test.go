@@ -33,21 +33,29 @@ func geminiDoorCfg(kind, up string) string {
 `
 }
 
+// geminiDoorGateway is a gateway whose routes (geminiDoorCfg) end at a
+// Recorder upstream of kind's dialect, beside a failing "down" target and
+// a stream cut after its first words: the Google clients' tests share it.
+func geminiDoorGateway(t *testing.T, kind string) *gateway {
+	t.Helper()
+	up, err := clienttest.NewRecorder(nodeReply, &clienttest.ToolCall{Name: "get_weather", Input: json.RawMessage(`{"location":"Paris"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up.Object = clienttest.Object
+	t.Cleanup(up.Close)
+	fs := fakes(t, map[string]upstreamtest.Script{
+		"down": script(upstreamtest.Step{Status: 503, Body: `{"error":{"message":"overloaded","type":"server_error"}}`}),
+		"cut":  script(upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-4o-mini", "half an answer")[:2], Cut: true}),
+	})
+	return start(t, geminiDoorCfg(kind, up.URL), fs)
+}
+
 func TestNodeGeminiSDK(t *testing.T) {
 	for _, kind := range []string{"openai", "anthropic", "gemini"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			up, err := clienttest.NewRecorder(nodeReply, &clienttest.ToolCall{Name: "get_weather", Input: json.RawMessage(`{"location":"Paris"}`)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			up.Object = clienttest.Object
-			t.Cleanup(up.Close)
-			fs := fakes(t, map[string]upstreamtest.Script{
-				"down": script(upstreamtest.Step{Status: 503, Body: `{"error":{"message":"overloaded","type":"server_error"}}`}),
-				"cut":  script(upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-4o-mini", "half an answer")[:2], Cut: true}),
-			})
-			g := start(t, geminiDoorCfg(kind, up.URL), fs)
+			g := geminiDoorGateway(t, kind)
 			var env []string
 			if kind == "openai" { // Detour's own failures, whatever the kind: once
 				env = append(env, "DETOUR_ERROR_ROUTES=failover=failover-route,cut=cut-route")

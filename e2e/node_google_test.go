@@ -1,12 +1,10 @@
 package e2e
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/detour-llm/detour/internal/clienttest"
-	"github.com/detour-llm/detour/internal/upstreamtest"
 )
 
 // Probe 69h: the Vercel AI SDK's Google provider (@ai-sdk/google,
@@ -19,17 +17,7 @@ func TestNodeAISDKGoogle(t *testing.T) {
 	for _, kind := range []string{"openai", "anthropic", "gemini"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			up, err := clienttest.NewRecorder(nodeReply, &clienttest.ToolCall{Name: "get_weather", Input: json.RawMessage(`{"location":"Paris"}`)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			up.Object = clienttest.Object
-			t.Cleanup(up.Close)
-			fs := fakes(t, map[string]upstreamtest.Script{
-				"down": script(upstreamtest.Step{Status: 503, Body: `{"error":{"message":"overloaded","type":"server_error"}}`}),
-				"cut":  script(upstreamtest.Step{Events: upstreamtest.ChatStream("gpt-4o-mini", "half an answer")[:2], Cut: true}),
-			})
-			g := start(t, geminiDoorCfg(kind, up.URL), fs)
+			g := geminiDoorGateway(t, kind)
 			res := clienttest.RunNode(t, g.URL, "google.mjs", "DETOUR_ERROR_ROUTES=failover=failover-route,cut=cut-route")
 			if testing.Verbose() {
 				t.Logf("stdout: %s\nstderr: %s", res.Stdout, res.Stderr)
