@@ -58,7 +58,7 @@ func init() {
 		telnyx requesty parasail writer targon tuningengines dify
 		openrelay crazyrouter zerog routerbase aigate mlflowgateway wso2apim infiniai micuapi hiway2llm thalam
 		tokenflux abacus routstr xhub agnes commandcode
-		haproxy envoy traefik nginx cloudfront manifest paragonapi proxyapi sarvam salesforce hatz claudecodeproxy`) {
+		haproxy envoy traefik nginx cloudfront manifest paragonapi proxyapi sarvam salesforce hatz claudecodeproxy vllmrouter tenstorrent unsloth`) {
 		corpusProviders[p] = true
 	}
 }

@@ -228,6 +228,10 @@ var gonePhrases = []phrase{
 	{a: "model", b: "is not ready yet", gap: 80, clause: true, class: ServerError},
 	{a: "has no active replicas", class: ServerError}, // Xinference: "Model has no active replicas, uid: x" (a 400): nothing running it now
 	{a: "failed to load model", class: ServerError},
+	// The same in Triton's words, the model left at UNAVAILABLE ("load
+	// failed for model 'x': version 1 is at UNAVAILABLE state: Internal:
+	// unable to create TensorRT context", a 400; hunt 69q).
+	{a: "load failed for model", class: ServerError},
 	{a: "error loading model", class: ServerError},
 	{a: "unload a model", class: ServerError},
 	{a: "must provide a chat template", class: Unavailable}, // vLLM: "default chat template is no longer allowed, so you must provide a chat template"
