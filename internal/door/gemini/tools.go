@@ -145,22 +145,26 @@ func toolChoice(top object, tools bool) (any, error) {
 // jsonSchema is a Schema in Gemini's OpenAPI 3.0 subset (parameters,
 // responseSchema) as JSON Schema: type names lower-cased ("OBJECT" →
 // "object"), nullable as a type list with "null", propertyOrdering
-// dropped (Gemini's alone); everything else as sent.
+// dropped (Gemini's alone) once it has put the properties in its order
+// (those it does not name after them, as sent): OpenAI's structured
+// outputs and Claude's tools write an answer's members in the schema's
+// order, the order propertyOrdering gives Gemini. Everything else stays
+// where the client put it, its bytes as sent (build 69p: the schema was
+// decoded into maps and written again, its properties sorted and
+// propertyOrdering lost, so a "reasoning" asked for before the "answer"
+// came after it); as lowerTypes, rewritten in place by schemaNode.
 func jsonSchema(raw json.RawMessage, where string) (json.RawMessage, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
+	if !json.Valid(raw) { // rawjson.Scan walks valid JSON only
 		return nil, invalid(where, "must be a Schema object")
 	}
-	if _, ok := v.(map[string]any); !ok {
+	if _, ok := rawjson.ScanObject(raw); !ok {
 		return nil, invalid(where, "must be a Schema object")
 	}
-	b, err := json.Marshal(fromOpenAPI(v, 0))
-	if err != nil {
-		return nil, invalid(where, "must be a Schema object")
+	out, changed := schemaNode(raw, 0, true)
+	if !changed {
+		return raw, nil
 	}
-	return b, nil
+	return out, nil
 }
 
 // geminiTypes are Gemini's Type names (google.ai.generativelanguage's
@@ -192,42 +196,68 @@ func lowerTypes(raw json.RawMessage) json.RawMessage {
 	if !found || !json.Valid(raw) { // rawjson.Scan walks valid JSON only
 		return raw
 	}
-	out, changed := lowerNode(raw, 0)
+	out, changed := schemaNode(raw, 0, false)
 	if !changed {
 		return raw
 	}
 	return out
 }
 
-// lowerNode is one schema node, v, with its type names and those of the
+// schemaNode is one schema node, v, with its type names and those of the
 // schemas it holds lowered, and whether any was; v itself when it is not
-// an object or lies deeper than maxSchemaDepth.
-func lowerNode(v []byte, depth int) ([]byte, bool) {
+// an object or lies deeper than maxSchemaDepth. Every member stays where
+// it was, its bytes as sent but the values it converts. openAPI is
+// Gemini's OpenAPI Schema (jsonSchema): every type name is lower-cased
+// (not only Gemini's upper-case ones), nullable: true makes a type a list
+// with "null", and propertyOrdering orders properties and is dropped,
+// with nullable.
+func schemaNode(v []byte, depth int, openAPI bool) ([]byte, bool) {
 	sc, ok := rawjson.ScanObject(v)
 	if !ok || depth > maxSchemaDepth {
 		return v, false
 	}
-	sub := func(x []byte) ([]byte, bool) { return lowerNode(x, depth+1) }
+	var order []string
+	nullable := false
+	if openAPI {
+		order = propertyOrdering(rawjson.Member(v, "propertyOrdering"))
+		nullable = string(rawjson.Member(v, "nullable")) == "true" // the last one, as encoding/json reads it
+	}
+	lower := func(x []byte) ([]byte, bool) {
+		if s, ok := rawjson.String(x); ok {
+			if l, ok := typeName(s, openAPI); ok {
+				return rawjson.AppendString(nil, l), true
+			}
+		}
+		return x, false
+	}
+	sub := func(x []byte) ([]byte, bool) { return schemaNode(x, depth+1, openAPI) }
 	out, changed := []byte{'{'}, false
 	for key, val, ok := sc.Next(); ok; key, val, ok = sc.Next() {
 		nv, c := val, false
 		switch k, _ := rawjson.String(key); k {
+		case "propertyOrdering", "nullable":
+			if openAPI {
+				changed = true
+				continue
+			}
 		case "type":
-			if s, ok := rawjson.String(val); ok {
-				if l, ok := geminiTypes[s]; ok {
-					nv, c = rawjson.AppendString(nil, l), true
+			if _, ok := rawjson.String(val); ok {
+				nv, c = lower(val)
+				if nullable {
+					nv, c = append(append([]byte{'['}, nv...), `,"null"]`...), true
 				}
 			} else {
-				nv, c = eachElement(val, func(x []byte) ([]byte, bool) {
-					if s, ok := rawjson.String(x); ok {
-						if l, ok := geminiTypes[s]; ok {
-							return rawjson.AppendString(nil, l), true
-						}
-					}
-					return x, false
-				})
+				nv, c = eachElement(val, lower)
 			}
-		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+		case "properties":
+			var o bool
+			if nv, o = ordered(val, order); o {
+				c = true
+			}
+			if nv, o = eachMember(nv, sub); o {
+				c = true
+			}
+		case "patternProperties", "$defs", "definitions", "dependentSchemas":
 			nv, c = eachMember(val, sub)
 		case "items", "additionalProperties", "not", "contains", "if", "then", "else",
 			"propertyNames", "unevaluatedProperties", "unevaluatedItems", "additionalItems":
@@ -244,6 +274,82 @@ func lowerNode(v []byte, depth int) ([]byte, bool) {
 		out = append(append(append(out, key...), ':'), nv...)
 	}
 	return append(out, '}'), changed
+}
+
+// typeName is a schema's type name s as JSON Schema's, and whether that
+// differs: Gemini's upper-case names in a JSON Schema, any name not in
+// lower case in an OpenAPI one.
+func typeName(s string, openAPI bool) (string, bool) {
+	if openAPI {
+		l := strings.ToLower(s)
+		return l, l != s
+	}
+	l, ok := geminiTypes[s]
+	return l, ok
+}
+
+// propertyOrdering is the names of a propertyOrdering list, v, in order;
+// none when v is not a list (an element that is not a string is skipped).
+func propertyOrdering(v []byte) []string {
+	sc, ok := rawjson.ScanArray(v)
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, x, ok := sc.Next(); ok; _, x, ok = sc.Next() {
+		if s, ok := rawjson.String(x); ok {
+			names = append(names, s)
+		}
+	}
+	return names
+}
+
+// ordered is the properties object v with the members order names first,
+// in its order, then the others as sent, and whether that moved any; v
+// when order is empty or v not an object. A name order repeats or v lacks
+// is passed over; members v repeats go together where their name does.
+func ordered(v []byte, order []string) ([]byte, bool) {
+	sc, ok := rawjson.ScanObject(v)
+	if !ok || len(order) == 0 {
+		return v, false
+	}
+	type member struct {
+		name     string
+		key, val []byte
+	}
+	var ms []member
+	for key, val, ok := sc.Next(); ok; key, val, ok = sc.Next() {
+		n, _ := rawjson.String(key)
+		ms = append(ms, member{n, key, val})
+	}
+	taken := make([]bool, len(ms))
+	next := make([]int, 0, len(ms)) // ms's indices in their new order
+	for _, n := range order {
+		for i := range ms {
+			if !taken[i] && ms[i].name == n {
+				taken[i] = true
+				next = append(next, i)
+			}
+		}
+	}
+	for i := range ms {
+		if !taken[i] {
+			next = append(next, i)
+		}
+	}
+	moved := false
+	out := []byte{'{'}
+	for j, i := range next {
+		moved = moved || i != j
+		if j > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, ms[i].key...), ':'), ms[i].val...)
+	}
+	if !moved {
+		return v, false
+	}
+	return append(out, '}'), true
 }
 
 // eachMember is the object v with fn applied to each member's value, in
@@ -283,53 +389,6 @@ func eachElement(v []byte, fn func([]byte) ([]byte, bool)) ([]byte, bool) {
 	return append(out, ']'), changed
 }
 
-// maxSchemaDepth bounds fromOpenAPI's recursion: deeper levels are left
+// maxSchemaDepth bounds schemaNode's recursion: deeper levels are left
 // as sent (encoding/json already bounds the nesting it decodes).
 const maxSchemaDepth = 64
-
-// fromOpenAPI converts one decoded schema value.
-func fromOpenAPI(v any, depth int) any {
-	m, ok := v.(map[string]any)
-	if !ok || depth > maxSchemaDepth {
-		return v
-	}
-	out := make(map[string]any, len(m))
-	for k, x := range m {
-		switch k {
-		case "propertyOrdering", "nullable":
-		case "type":
-			if s, ok := x.(string); ok {
-				x = strings.ToLower(s)
-			}
-			out[k] = x
-		case "properties", "$defs", "definitions":
-			if props, ok := x.(map[string]any); ok {
-				conv := make(map[string]any, len(props))
-				for n, p := range props {
-					conv[n] = fromOpenAPI(p, depth+1)
-				}
-				x = conv
-			}
-			out[k] = x
-		case "items", "additionalProperties", "not":
-			out[k] = fromOpenAPI(x, depth+1)
-		case "anyOf", "oneOf", "allOf", "prefixItems":
-			if l, ok := x.([]any); ok {
-				conv := make([]any, len(l))
-				for i, p := range l {
-					conv[i] = fromOpenAPI(p, depth+1)
-				}
-				x = conv
-			}
-			out[k] = x
-		default:
-			out[k] = x
-		}
-	}
-	if n, _ := m["nullable"].(bool); n {
-		if t, ok := out["type"].(string); ok {
-			out["type"] = []any{t, "null"}
-		}
-	}
-	return out
-}

@@ -93,7 +93,9 @@
 // chat chunks of their own, as OpenAI streams them
 // (a client's accumulator tells a finished text or call by the chunk after
 // it). Gemini streams end without [DONE]: the chunk carrying the last
-// finishReason sets Done and the reader then returns io.EOF.
+// finishReason sets Done and the reader then returns io.EOF. A relay's
+// [DONE] (OpenAI's end) also sets Done; a passthrough (native.go) does not
+// hand it on to the Gemini client.
 //
 // Embeddings (embed.go, provider.Embedder): an OpenAI embeddings body
 // becomes :batchEmbedContents, one request per input string with

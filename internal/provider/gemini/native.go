@@ -11,6 +11,7 @@ import (
 
 	"github.com/detour-llm/detour/internal/provider"
 	"github.com/detour-llm/detour/internal/rawjson"
+	"github.com/detour-llm/detour/internal/sse"
 )
 
 // The Gemini door's passthrough (docs/doors.md, "Google Gemini"): a client
@@ -167,7 +168,11 @@ func (Adapter) NativeAnswer(api string, body []byte) (*provider.Usage, error) {
 }
 
 // NativeStream reads a streamGenerateContent?alt=sse stream as Stream reads
-// it (content, finish, usage, errors) and hands on each event's own data.
+// it (content, finish, usage, errors) and hands on each event's own data,
+// but a relay's [DONE]: OpenAI's end marker, which Google never sends and
+// @google/genai would try to parse as a GenerateContentResponse (build
+// 69p: it reached the client), ends the stream as it ends a translated
+// one, and the client gets nothing of it.
 func (a Adapter) NativeStream(_ string, body io.Reader, ep provider.Endpoint) provider.Stream {
 	in := a.Stream(body, ep).(*stream)
 	in.raw = true
@@ -178,7 +183,7 @@ type nativeStream struct{ in provider.Stream }
 
 func (s *nativeStream) Next() (provider.Event, error) {
 	ev, err := s.in.Next()
-	if err != nil || ev.Malformed || len(ev.Raw) == 0 {
+	if err != nil || ev.Malformed || len(ev.Raw) == 0 || ev.Done && bytes.Equal(ev.Raw, sse.Done) {
 		return ev, err
 	}
 	ev.Chunks = [][]byte{ev.Raw}
