@@ -65,9 +65,10 @@ func geminiTarget(r *http.Request) (string, bool) {
 }
 
 // isGemini reports whether r comes from a Gemini client: a key where only
-// Google's clients put one (x-goog-api-key, ?key=), or its client header.
+// Google's clients put one (x-goog-api-key, where ServeHTTP's keyFromQuery
+// has moved a ?key= already), or its client header.
 func isGemini(r *http.Request) bool {
-	return r.Header.Get("X-Goog-Api-Key") != "" || r.Header.Get("X-Goog-Api-Client") != "" || r.URL.Query().Has("key")
+	return r.Header.Get("X-Goog-Api-Key") != "" || r.Header.Get("X-Goog-Api-Client") != ""
 }
 
 // keyFromQuery moves a ?key= client key into x-goog-api-key (unless the

@@ -98,8 +98,7 @@ func New(st *State, m *metrics.Metrics, log *slog.Logger, progress *inprogress.S
 	}
 	notFound := func(w http.ResponseWriter, r *http.Request) {
 		closeAfter(w)
-		if isGemini(r) { // a Gemini client: Google's envelope, and no key left in the URL
-			keyFromQuery(r)
+		if isGemini(r) { // a Gemini client: Google's envelope (its ?key= is gone: ServeHTTP)
 			geminiError(w, http.StatusNotFound, notFoundMessage(r.URL.Path))
 			return
 		}
